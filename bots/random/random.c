@@ -1,0 +1,64 @@
+/* The `random` reference bot: plays any game by picking uniformly among the
+ * legal actions, using only its own seeded stream from the host. Written only
+ * against the public SDK (ja_bot.h), like any third-party plugin. */
+#include "jackarena/ja_bot.h"
+#include "jackarena/ja_error.h"
+
+#include <stdlib.h>
+
+typedef struct random_bot {
+    const ja_host_api *host;
+    void *hctx;
+} random_bot;
+
+static int supports(const char *game, uint32_t obs_version)
+{
+    (void)game;
+    (void)obs_version;
+    return 1; /* it never reads the observation */
+}
+
+static int create(const ja_host_api *host, void *hctx, const char *game, int32_t seat,
+                  uint32_t n_seats, void **out_bot)
+{
+    random_bot *b = calloc(1, sizeof *b);
+    if (!b)
+        return JA_ENOMEM;
+    b->host = host;
+    b->hctx = hctx;
+    *out_bot = b;
+    return JA_OK;
+}
+
+/* Uniform over [0, n) without modulo bias (rejects the low 2^64 mod n). */
+static int act(void *bot, const ja_decision *d, uint32_t *out_index)
+{
+    random_bot *b = bot;
+    uint64_t n = d->n_legal, threshold = (uint64_t)(-n) % n, x;
+    do
+        x = b->host->rng_next(b->hctx);
+    while (x < threshold);
+    *out_index = (uint32_t)(x % n);
+    return JA_OK;
+}
+
+static void destroy(void *bot)
+{
+    free(bot);
+}
+
+static const ja_bot_desc desc = {
+    .struct_size = sizeof(ja_bot_desc),
+    .abi_major = JA_BOT_ABI_MAJOR,
+    .abi_minor = JA_BOT_ABI_MINOR,
+    .name = "random",
+    .version = "1.0",
+    .supports = supports,
+    .create = create,
+    .act = act,
+    .end = NULL,
+    .destroy = destroy,
+    .extension = NULL,
+};
+
+JA_BOT_DECLARE(desc)

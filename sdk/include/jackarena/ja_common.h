@@ -1,0 +1,40 @@
+/* Common definitions for every Jack Arena SDK header: export macro, fixed
+ * capacities shared by all games, and the action value type.
+ *
+ * Public SDK headers include only <stdint.h>, <stddef.h> and <stdbool.h>. */
+#ifndef JA_COMMON_H
+#define JA_COMMON_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define JA_API __attribute__((visibility("default")))
+#else
+#define JA_API
+#endif
+
+/* Largest table any game allows (Taylor Blackjack: 12 seats). Seat masks are
+ * uint32_t, so this may grow up to 32 without an ABI change. */
+#define JA_MAX_SEATS 12
+
+/* Scores are integers in units of 1/JA_SCORE_UNIT of a point: 27720 is the
+ * least common multiple of 1..12, so a point shared by any number of seats up
+ * to JA_MAX_SEATS splits exactly. */
+#define JA_SCORE_UNIT 27720
+
+/* An action is a small value with a canonical, self-describing encoding
+ * chosen by its game: the game's label() turns the code alone into text. */
+typedef struct ja_action {
+    uint32_t code;
+} ja_action;
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* JA_COMMON_H */

@@ -1,0 +1,14 @@
+/* Jack Arena SDK: everything a bot author needs, in one include. */
+#ifndef JA_JACKARENA_H
+#define JA_JACKARENA_H
+
+#include "ja_common.h"
+#include "ja_version.h"
+#include "ja_error.h"
+#include "ja_rng.h"
+#include "ja_cards.h"
+#include "ja_rules.h"
+#include "ja_bot.h"
+#include "ja_taylor.h"
+
+#endif /* JA_JACKARENA_H */

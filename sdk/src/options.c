@@ -1,0 +1,205 @@
+/* Generic option handling over a game's option specs (ja_rules.h), and the
+ * outcome ranking helper. */
+#include "jackarena/ja_rules.h"
+#include "jackarena/ja_error.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ja_outcome_rank(ja_outcome *out)
+{
+    for (uint32_t i = 0; i < out->n_seats; i++) {
+        uint8_t better = 0;
+        for (uint32_t j = 0; j < out->n_seats; j++)
+            if (out->score[j] > out->score[i])
+                better++;
+        out->place[i] = (uint8_t)(better + 1);
+    }
+}
+
+static uint32_t count_options(const ja_game_rules *g)
+{
+    uint32_t n = 0;
+    while (g->options && g->options[n].name)
+        n++;
+    return n;
+}
+
+void ja_options_init(const ja_game_rules *g, ja_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->n = count_options(g);
+}
+
+int ja_options_index(const ja_game_rules *g, const char *name)
+{
+    for (int i = 0; g->options && g->options[i].name; i++)
+        if (strcmp(g->options[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* Index of word (length n) in a '|'-separated list, or -1. */
+static int enum_index(const char *values, const char *word, size_t n)
+{
+    int i = 0;
+    const char *p = values;
+    for (;;) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (len == n && strncmp(p, word, n) == 0)
+            return i;
+        if (!bar)
+            return -1;
+        p = bar + 1;
+        i++;
+    }
+}
+
+/* The i-th word of a '|'-separated list into buf. */
+static int enum_word(const char *values, int i, char *buf, size_t cap)
+{
+    const char *p = values;
+    while (i-- > 0) {
+        p = strchr(p, '|');
+        if (!p)
+            return snprintf(buf, cap, "?");
+        p++;
+    }
+    const char *bar = strchr(p, '|');
+    int len = bar ? (int)(bar - p) : (int)strlen(p);
+    return snprintf(buf, cap, "%.*s", len, p);
+}
+
+static void list_names(const ja_game_rules *g, char *buf, size_t cap)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; g->options && g->options[i].name && used < cap; i++) {
+        int w = snprintf(buf + used, cap - used, "%s%s", i ? ", " : "", g->options[i].name);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+static void allowed_values(const ja_option_spec *sp, char *buf, size_t cap)
+{
+    if (sp->kind == JA_OPT_INT) {
+        snprintf(buf, cap, "an integer from %d to %d", (int)sp->min, (int)sp->max);
+        return;
+    }
+    size_t used = 0;
+    buf[0] = '\0';
+    for (const char *p = sp->values; *p && used + 2 < cap; p++)
+        used += (size_t)snprintf(buf + used, cap - used, *p == '|' ? ", " : "%c", *p);
+}
+
+int ja_options_set(const ja_game_rules *g, ja_options *o, const char *kv, char *err, size_t cap)
+{
+    char tmp[256];
+    const char *eq = strchr(kv, '=');
+    if (!eq || eq == kv) {
+        snprintf(err, cap, "option '%s' is not KEY=VALUE", kv);
+        return JA_EINVAL;
+    }
+    size_t klen = (size_t)(eq - kv);
+    char key[64];
+    if (klen >= sizeof key) {
+        snprintf(err, cap, "option name too long in '%s'", kv);
+        return JA_EINVAL;
+    }
+    memcpy(key, kv, klen);
+    key[klen] = '\0';
+    const char *val = eq + 1;
+    int i = ja_options_index(g, key);
+    if (i < 0) {
+        list_names(g, tmp, sizeof tmp);
+        if (tmp[0])
+            snprintf(err, cap, "unknown option '%s' for %s (allowed: %s)", key, g->name, tmp);
+        else
+            snprintf(err, cap, "unknown option '%s': %s has no options", key, g->name);
+        return JA_EINVAL;
+    }
+    const ja_option_spec *sp = &g->options[i];
+    if (sp->kind == JA_OPT_ENUM) {
+        int k = enum_index(sp->values, val, strlen(val));
+        if (k < 0) {
+            allowed_values(sp, tmp, sizeof tmp);
+            snprintf(err, cap, "bad value '%s' for option %s of %s (allowed: %s)", val, key,
+                     g->name, tmp);
+            return JA_EINVAL;
+        }
+        o->value[i] = k;
+    } else {
+        char *end = NULL;
+        errno = 0;
+        long v = strtol(val, &end, 10);
+        if (!*val || *end || errno || v < sp->min || v > sp->max) {
+            allowed_values(sp, tmp, sizeof tmp);
+            snprintf(err, cap, "bad value '%s' for option %s of %s (allowed: %s)", val, key,
+                     g->name, tmp);
+            return JA_EINVAL;
+        }
+        o->value[i] = (int32_t)v;
+    }
+    o->given[i] = 1;
+    return JA_OK;
+}
+
+int ja_options_resolve(const ja_game_rules *g, ja_options *o, uint32_t n_seats, char *err,
+                       size_t cap)
+{
+    if (n_seats < g->min_seats || n_seats > g->max_seats) {
+        snprintf(err, cap, "%s is played by %u to %u seats, not %u", g->name,
+                 (unsigned)g->min_seats, (unsigned)g->max_seats, (unsigned)n_seats);
+        return JA_EINVAL;
+    }
+    /* Plain defaults first; the game then fills the computed ones ("200*N")
+     * and checks combinations. */
+    for (int i = 0; g->options && g->options[i].name; i++) {
+        const ja_option_spec *sp = &g->options[i];
+        if (o->given[i] || !sp->def)
+            continue;
+        if (sp->kind == JA_OPT_ENUM) {
+            int k = enum_index(sp->values, sp->def, strlen(sp->def));
+            o->value[i] = k < 0 ? 0 : k;
+        } else {
+            char *end = NULL;
+            long v = strtol(sp->def, &end, 10);
+            if (*sp->def && !*end)
+                o->value[i] = (int32_t)v;
+        }
+    }
+    if (!g->resolve_options)
+        return JA_OK;
+    return g->resolve_options(o, n_seats, err, cap);
+}
+
+int ja_options_value_str(const ja_game_rules *g, const ja_options *o, int i, char *buf,
+                         size_t cap)
+{
+    const ja_option_spec *sp = &g->options[i];
+    if (sp->kind == JA_OPT_ENUM)
+        return enum_word(sp->values, o->value[i], buf, cap);
+    return snprintf(buf, cap, "%d", (int)o->value[i]);
+}
+
+int ja_options_format(const ja_game_rules *g, const ja_options *o, char *buf, size_t cap)
+{
+    size_t used = 0;
+    if (cap)
+        buf[0] = '\0';
+    for (int i = 0; g->options && g->options[i].name; i++) {
+        char v[64];
+        ja_options_value_str(g, o, i, v, sizeof v);
+        int w = snprintf(buf + used, cap > used ? cap - used : 0, "%s%s=%s", i ? " " : "",
+                         g->options[i].name, v);
+        if (w < 0 || used + (size_t)w >= cap)
+            return JA_ERANGE;
+        used += (size_t)w;
+    }
+    return (int)used;
+}
