@@ -1,0 +1,221 @@
+/* Bot specifiers (CLI.md, "Bot specifiers"): parsing, display names, and
+ * loading. Reference bots are plugins shipped beside the arena binary. */
+#include "cli.h"
+
+#include "jackarena/ja_error.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const REFERENCE_BOTS[] = {"random", "greedy", "ismcts", NULL};
+
+const char *arena_bots_dir(void)
+{
+    static char dir[PATH_MAX];
+    if (dir[0])
+        return dir;
+    const char *env = getenv("JACKARENA_BOTS_DIR");
+    if (env && *env) {
+        snprintf(dir, sizeof dir, "%s", env);
+        return dir;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        snprintf(dir, sizeof dir, "bots");
+        return dir;
+    }
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash)
+        *slash = '\0';
+    /* The build tree (build/arena/arena -> build/bots), then an install
+     * (prefix/bin/arena -> prefix/lib/jackarena/bots). */
+    const char *tries[] = {"/../bots", "/../lib/jackarena/bots"};
+    for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
+        char cand[PATH_MAX + 32], probe[PATH_MAX + 64];
+        snprintf(cand, sizeof cand, "%s%s", exe, tries[i]);
+        snprintf(probe, sizeof probe, "%s/ja_random.so", cand);
+        if (access(probe, R_OK) == 0) {
+            snprintf(dir, sizeof dir, "%s", cand);
+            return dir;
+        }
+    }
+    snprintf(dir, sizeof dir, "%s/../bots", exe);
+    return dir;
+}
+
+static bool is_reference(const char *word, size_t len)
+{
+    for (int i = 0; REFERENCE_BOTS[i]; i++)
+        if (strlen(REFERENCE_BOTS[i]) == len && strncmp(REFERENCE_BOTS[i], word, len) == 0)
+            return true;
+    return false;
+}
+
+/* A NAME= prefix: letters, digits, _ . - only, before any ':'. */
+static size_t name_prefix_len(const char *spec)
+{
+    const char *eq = strchr(spec, '=');
+    if (!eq || eq == spec)
+        return 0;
+    for (const char *p = spec; p < eq; p++)
+        if (!isalnum((unsigned char)*p) && *p != '_' && *p != '.' && *p != '-')
+            return 0;
+    return (size_t)(eq - spec);
+}
+
+bool arena_bots_add(arena_bots *bs, const char *spec)
+{
+    if (bs->n >= ARENA_MAX_BOTS) {
+        arena_error("too many bots (at most %d)", ARENA_MAX_BOTS);
+        return false;
+    }
+    if (!*spec) {
+        arena_error("empty bot specifier");
+        return false;
+    }
+    arena_bot *b = &bs->b[bs->n];
+    memset(b, 0, sizeof *b);
+    snprintf(b->spec, sizeof b->spec, "%s", spec);
+    size_t nl = name_prefix_len(spec);
+    const char *rest = spec + (nl ? nl + 1 : 0);
+    if (nl) {
+        if (nl >= sizeof b->name) {
+            arena_error("bot name too long in '%s'", spec);
+            return false;
+        }
+        memcpy(b->name, spec, nl);
+        b->name[nl] = '\0';
+    }
+    if (!*rest) {
+        arena_error("bot '%s' names no bot after '='", spec);
+        return false;
+    }
+    const char *colon = strchr(rest, ':');
+    size_t head = colon ? (size_t)(colon - rest) : strlen(rest);
+    if (colon && (strncmp(rest, "hosted:", 7) == 0 || strncmp(rest, "cmd:", 4) == 0 ||
+                  strncmp(rest, "zmq:", 4) == 0)) {
+        arena_error("bot '%s': %.*s: bots are not supported by this build yet (plugins and "
+                    "reference bots are)", spec, (int)head, rest);
+        return false;
+    }
+    if (!strchr(rest, '/') && is_reference(rest, head)) {
+        if (colon) {
+            arena_error("bot '%s': %.*s takes no parameters", spec, (int)head, rest);
+            return false;
+        }
+        snprintf(b->kind, sizeof b->kind, "plugin");
+        snprintf(b->target, sizeof b->target, "%s/ja_%.*s.so", arena_bots_dir(), (int)head, rest);
+        b->builtin = true;
+        if (!nl)
+            snprintf(b->name, sizeof b->name, "%.*s", (int)head, rest);
+    } else if (strchr(rest, '/') || strstr(rest, ".so")) {
+        snprintf(b->kind, sizeof b->kind, "plugin");
+        snprintf(b->target, sizeof b->target, "%s", rest);
+        if (!nl) {
+            const char *base = strrchr(rest, '/');
+            base = base ? base + 1 : rest;
+            if (strncmp(base, "ja_", 3) == 0)
+                base += 3;
+            size_t len = strcspn(base, ".");
+            if (len == 0 || len >= sizeof b->name)
+                len = strlen(base) < sizeof b->name ? strlen(base) : sizeof b->name - 1;
+            snprintf(b->name, sizeof b->name, "%.*s", (int)len, base);
+        }
+    } else {
+        arena_error("unknown bot '%s' (reference bots: random, greedy, ismcts; write ./%s for a "
+                    "file)", rest, rest);
+        return false;
+    }
+    bs->n++;
+    return true;
+}
+
+bool arena_bots_add_list(arena_bots *bs, const char *list)
+{
+    char *copy = strdup(list), *save = NULL;
+    if (!copy)
+        return false;
+    bool ok = true;
+    int added = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok && ok; tok = strtok_r(NULL, ",", &save)) {
+        ok = arena_bots_add(bs, tok);
+        added++;
+    }
+    free(copy);
+    if (ok && !added) {
+        arena_error("--bots lists no bot");
+        return false;
+    }
+    return ok;
+}
+
+bool arena_bots_finish_names(arena_bots *bs)
+{
+    /* Explicit names must be unique. */
+    for (int i = 0; i < bs->n; i++)
+        for (int j = i + 1; j < bs->n; j++)
+            if (name_prefix_len(bs->b[i].spec) && name_prefix_len(bs->b[j].spec) &&
+                strcmp(bs->b[i].name, bs->b[j].name) == 0) {
+                arena_error("two bots are named '%s'", bs->b[i].name);
+                return false;
+            }
+    /* Repeats of one name become name#2, name#3 ... */
+    for (int i = 0; i < bs->n; i++) {
+        int count = 1;
+        for (int j = 0; j < i; j++) {
+            const char *nj = bs->b[j].name;
+            size_t len = strlen(bs->b[i].name);
+            if (strncmp(nj, bs->b[i].name, len) == 0 && (nj[len] == '\0' || nj[len] == '#'))
+                count++;
+        }
+        if (count > 1) {
+            char base[64];
+            snprintf(base, sizeof base, "%s", bs->b[i].name);
+            snprintf(bs->b[i].name, sizeof bs->b[i].name, "%.56s#%d", base, count);
+        }
+    }
+    return true;
+}
+
+bool arena_bots_load(arena_bots *bs, const ja_game_rules *g)
+{
+    for (int i = 0; i < bs->n; i++) {
+        arena_bot *b = &bs->b[i];
+        for (int j = 0; j < i; j++)
+            if (strcmp(bs->b[j].target, b->target) == 0 && bs->b[j].bot) {
+                b->bot = bs->b[j].bot;
+                break;
+            }
+        if (!b->bot) {
+            char err[1200];
+            int rc = ref_bot_plugin_open(b->target, &b->bot, err, sizeof err);
+            if (rc != JA_OK) {
+                if (b->builtin)
+                    arena_error("reference bot '%s' is not available (%s); is the build "
+                                "complete, or JACKARENA_BOTS_DIR right?", b->name, err);
+                else
+                    arena_error("%s", err);
+                return false;
+            }
+            b->owns_bot = true;
+        }
+        if (g && !ref_bot_supports(b->bot, g)) {
+            arena_error("bot '%s' does not play %s", b->name, g->name);
+            return false;
+        }
+    }
+    return true;
+}
+
+void arena_bots_free(arena_bots *bs)
+{
+    for (int i = 0; i < bs->n; i++)
+        if (bs->b[i].owns_bot)
+            ref_bot_destroy(&bs->b[i].bot);
+    bs->n = 0;
+}

@@ -1,0 +1,94 @@
+/* Shared pieces of the `arena` command: exit codes, error reporting, the
+ * JSON writer, bot specifiers. Each command lives in cmd_<name>.c. */
+#ifndef ARENA_CLI_H
+#define ARENA_CLI_H
+
+#include "jackarena/ja_rules.h"
+#include "seat.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Exit statuses (CLI.md). */
+enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
+
+/* Prints "arena: error: <message>" on stderr as one line. */
+void arena_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parses a decimal uint64 ("7", "18446744073709551615"). */
+bool arena_parse_u64(const char *s, uint64_t *out);
+bool arena_parse_u32(const char *s, uint32_t *out);
+
+/* A fresh random seed from the system (libsodium). */
+uint64_t arena_random_seed(void);
+
+/* Finds a game by name; on failure prints a usage error listing the games. */
+const ja_game_rules *arena_find_game(const char *name);
+
+/* Formats a score in units of 1/JA_SCORE_UNIT as a short decimal ("2.5"). */
+void arena_format_score(int64_t units, char *buf, size_t cap);
+
+/* ---- JSON writer ---------------------------------------------------------- */
+
+typedef struct json_w {
+    FILE *f;
+    int depth;
+    bool first[32];
+} json_w;
+
+void jw_init(json_w *w, FILE *f);
+void jw_obj(json_w *w, const char *key);   /* key NULL inside arrays or at top */
+void jw_obj_end(json_w *w);
+void jw_arr(json_w *w, const char *key);
+void jw_arr_end(json_w *w);
+void jw_str(json_w *w, const char *key, const char *v);
+void jw_int(json_w *w, const char *key, long long v);
+void jw_num(json_w *w, const char *key, double v);
+void jw_bool(json_w *w, const char *key, bool v);
+void jw_null(json_w *w, const char *key);
+void jw_score(json_w *w, const char *key, int64_t units);
+void jw_end(json_w *w);                    /* final newline */
+
+/* ---- bot specifiers ------------------------------------------------------- */
+
+#define ARENA_MAX_BOTS 64
+
+/* One participant as named on the command line. */
+typedef struct arena_bot {
+    char spec[1024];     /* as given */
+    char name[64];       /* display name: NAME= prefix, or derived; "#2" for repeats */
+    char kind[16];       /* plugin, hosted, cmd, zmq */
+    char target[1024];   /* path of the .so for plugins */
+    bool builtin;        /* a reference bot (random, greedy, ismcts) */
+    ref_bot *bot;        /* loaded, shared by participants with the same target */
+    bool owns_bot;
+} arena_bot;
+
+typedef struct arena_bots {
+    arena_bot b[ARENA_MAX_BOTS];
+    int n;
+} arena_bots;
+
+/* Adds one specifier (CLI.md: reference word, path, hosted:, cmd:, zmq:,
+ * NAME=SPEC). Usage errors are printed; returns false. */
+bool arena_bots_add(arena_bots *bs, const char *spec);
+/* Splits a comma list and adds each. */
+bool arena_bots_add_list(arena_bots *bs, const char *list);
+/* Gives repeated names their "#2", "#3" suffixes; rejects clashing NAME=. */
+bool arena_bots_finish_names(arena_bots *bs);
+/* Loads every bot and checks it plays game g (NULL: no check). Usage errors
+ * (missing file, not a plugin, wrong ABI, does not play g) are printed. */
+bool arena_bots_load(arena_bots *bs, const ja_game_rules *g);
+void arena_bots_free(arena_bots *bs);
+
+/* Directory holding the reference bot plugins (ja_<name>.so). */
+const char *arena_bots_dir(void);
+
+/* ---- commands ------------------------------------------------------------- */
+
+int cmd_games(int argc, char **argv);
+int cmd_bots(int argc, char **argv);
+int cmd_play(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+
+#endif /* ARENA_CLI_H */

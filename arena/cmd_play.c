@@ -1,0 +1,266 @@
+/* `arena play`: one match between the bots given, printed move by move (or
+ * as one JSON document), with an optional replay file. */
+#include "cli.h"
+
+#include "jackarena/ja_error.h"
+#include "match.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char HELP[] =
+    "usage: arena play GAME BOT BOT... [options]\n"
+    "Play one match of GAME; the seats take the bots in the order given.\n"
+    "\n"
+    "  --bot SPEC        add a bot (for specs that contain commas); repeatable\n"
+    "  --bots A,B,...    add bots from a comma-separated list\n"
+    "  --opt KEY=VALUE   set a game option (see 'arena games'); repeatable\n"
+    "  --seed N          match seed (default: random, always printed)\n"
+    "  --replay FILE     write the match's replay to FILE\n"
+    "  --move-ms MS      per-decision time limit (default: none for plugins)\n"
+    "  --json            print only the result, as one JSON document\n"
+    "  -q, --quiet       print only the result, as text\n"
+    "\n"
+    "BOT is a reference bot (random, greedy, ismcts), a plugin path (./mybot.so),\n"
+    "or NAME=SPEC to give it a display name. The same bot twice is two players,\n"
+    "shown as random and random#2.\n"
+    "\n"
+    "example: arena play taylor-blackjack random random greedy --seed 7 --replay m.rpl\n";
+
+/* The move-by-move printer: consecutive decisions of the same seat share a
+ * line, so a line reads as one turn. */
+typedef struct printer {
+    const arena_bots *bots;
+    int seat;           /* seat of the open line, -1 if none */
+    int lines;
+    char line[2048];
+    size_t used;
+} printer;
+
+static void flush_line(printer *p)
+{
+    if (p->seat >= 0 && p->used)
+        printf("%5d  %-14s %s\n", ++p->lines, p->bots->b[p->seat].name, p->line);
+    p->seat = -1;
+    p->used = 0;
+    p->line[0] = '\0';
+}
+
+static void on_step(void *ctx, const ja_game_rules *g, const ref_step_info *info)
+{
+    printer *p = ctx;
+    for (uint32_t k = 0; k < info->n_recs; k++) {
+        const ref_replay_rec *r = &info->recs[k];
+        if (p->seat != r->seat)
+            flush_line(p);
+        p->seat = r->seat;
+        char label[96];
+        if (g->label(info->by_seat[r->seat], label, sizeof label) < 0)
+            snprintf(label, sizeof label, "action %u", (unsigned)info->by_seat[r->seat].code);
+        char extra[48] = "";
+        if (r->fault)
+            snprintf(extra, sizeof extra, " [%s fault: default played]", ja_fault_name(r->fault));
+        int w = snprintf(p->line + p->used, sizeof p->line - p->used, "%s%s%s",
+                         p->used ? ", " : "", label, extra);
+        if (w > 0 && p->used + (size_t)w < sizeof p->line)
+            p->used += (size_t)w;
+    }
+    if (info->n_recs > 1)
+        flush_line(p);
+}
+
+int cmd_play(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"bot", required_argument, NULL, 'b'},   {"bots", required_argument, NULL, 'B'},
+        {"opt", required_argument, NULL, 'o'},   {"seed", required_argument, NULL, 's'},
+        {"replay", required_argument, NULL, 'r'}, {"move-ms", required_argument, NULL, 'm'},
+        {"json", no_argument, NULL, 'j'},        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},        {0, 0, 0, 0}};
+    static arena_bots bots; /* large; one per process */
+    memset(&bots, 0, sizeof bots);
+    const char *opt_kv[64];
+    int n_opt = 0;
+    const char *replay_path = NULL;
+    uint64_t seed = 0;
+    bool have_seed = false, json = false, quiet = false;
+    uint32_t move_ms = 0;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'b':
+            if (!arena_bots_add(&bots, optarg))
+                return EXIT_USAGE;
+            break;
+        case 'B':
+            if (!arena_bots_add_list(&bots, optarg))
+                return EXIT_USAGE;
+            break;
+        case 'o':
+            if (n_opt == 64) {
+                arena_error("too many --opt");
+                return EXIT_USAGE;
+            }
+            opt_kv[n_opt++] = optarg;
+            break;
+        case 's':
+            if (!arena_parse_u64(optarg, &seed)) {
+                arena_error("--seed needs a number from 0 to 18446744073709551615, not '%s'",
+                            optarg);
+                return EXIT_USAGE;
+            }
+            have_seed = true;
+            break;
+        case 'r': replay_path = optarg; break;
+        case 'm':
+            if (!arena_parse_u32(optarg, &move_ms)) {
+                arena_error("--move-ms needs a number of milliseconds, not '%s'", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'j': json = true; break;
+        case 'q': quiet = true; break;
+        case 'h': fputs(HELP, stdout); return EXIT_OK;
+        default:
+            if (optopt)
+                arena_error("play: option '%s' needs a value", argv[optind - 1]);
+            else
+                arena_error("play: unknown option '%s' (see 'arena play --help')", argv[optind - 1]);
+            return EXIT_USAGE;
+        }
+    }
+    if (optind >= argc) {
+        arena_error("play: which game? (usage: arena play GAME BOT BOT...; see 'arena games')");
+        return EXIT_USAGE;
+    }
+    const ja_game_rules *g = arena_find_game(argv[optind++]);
+    if (!g)
+        return EXIT_USAGE;
+    /* Positional bots come first, then --bot/--bots in the order given. */
+    arena_bots named = bots;
+    bots.n = 0;
+    for (int i = optind; i < argc; i++)
+        if (!arena_bots_add(&bots, argv[i]))
+            return EXIT_USAGE;
+    for (int i = 0; i < named.n; i++)
+        bots.b[bots.n++] = named.b[i];
+    if ((uint32_t)bots.n < g->min_seats || (uint32_t)bots.n > g->max_seats) {
+        arena_error("%s is played by %u to %u seats; %d bot%s given", g->name,
+                    (unsigned)g->min_seats, (unsigned)g->max_seats, bots.n, bots.n == 1 ? "" : "s");
+        return EXIT_USAGE;
+    }
+    if (!arena_bots_finish_names(&bots))
+        return EXIT_USAGE;
+
+    ref_match_config cfg = {0};
+    cfg.game = g;
+    cfg.n_seats = (uint32_t)bots.n;
+    cfg.move_ms = move_ms;
+    cfg.match_id = "play";
+    char err[1200];
+    ja_options_init(g, &cfg.options);
+    for (int i = 0; i < n_opt; i++)
+        if (ja_options_set(g, &cfg.options, opt_kv[i], err, sizeof err) != JA_OK) {
+            arena_error("%s", err);
+            return EXIT_USAGE;
+        }
+    if (ja_options_resolve(g, &cfg.options, cfg.n_seats, err, sizeof err) != JA_OK) {
+        arena_error("%s", err);
+        return EXIT_USAGE;
+    }
+    if (!arena_bots_load(&bots, g)) {
+        arena_bots_free(&bots);
+        return EXIT_USAGE;
+    }
+    ref_replay_writer *rw = NULL;
+    if (replay_path && ref_replay_writer_open(replay_path, &rw, err, sizeof err) != JA_OK) {
+        arena_error("%s", err);
+        arena_bots_free(&bots);
+        return EXIT_USAGE;
+    }
+    cfg.seed = have_seed ? seed : arena_random_seed();
+
+    char opts_text[1024];
+    ja_options_format(g, &cfg.options, opts_text, sizeof opts_text);
+    bool moves = !json && !quiet;
+    if (!json) {
+        printf("%s, %d seats, seed %llu\noptions: %s\n", g->name, bots.n,
+               (unsigned long long)cfg.seed, opts_text);
+        for (int s = 0; s < bots.n; s++)
+            printf("  seat %d: %s (%s)\n", s, bots.b[s].name, bots.b[s].spec);
+        if (moves)
+            putchar('\n');
+    }
+    ref_bot *seat_bots[JA_MAX_SEATS];
+    const char *names[JA_MAX_SEATS];
+    for (int s = 0; s < bots.n; s++) {
+        seat_bots[s] = bots.b[s].bot;
+        names[s] = bots.b[s].name;
+    }
+    printer pr = {.bots = &bots, .seat = -1};
+    ref_match_result res;
+    int rc = ref_match_run(&cfg, seat_bots, names, &rw, moves ? on_step : NULL, &pr, &res, err,
+                           sizeof err);
+    if (moves)
+        flush_line(&pr);
+    if (rc != JA_OK) {
+        arena_error("match failed: %s", err);
+        arena_bots_free(&bots);
+        return EXIT_RUNTIME;
+    }
+    char digest[REF_DIGEST_HEX];
+    ref_digest_hex(res.digest, digest);
+    if (json) {
+        json_w w;
+        char seed_s[24], v[64];
+        snprintf(seed_s, sizeof seed_s, "%llu", (unsigned long long)cfg.seed);
+        jw_init(&w, stdout);
+        jw_obj(&w, NULL);
+        jw_str(&w, "game", g->name);
+        jw_obj(&w, "options");
+        for (uint32_t i = 0; i < cfg.options.n; i++) {
+            ja_options_value_str(g, &cfg.options, (int)i, v, sizeof v);
+            jw_str(&w, g->options[i].name, v);
+        }
+        jw_obj_end(&w);
+        jw_str(&w, "seed", seed_s);
+        jw_arr(&w, "seats");
+        for (int s = 0; s < bots.n; s++) {
+            jw_obj(&w, NULL);
+            jw_str(&w, "bot", bots.b[s].name);
+            jw_score(&w, "score", res.outcome.score[s]);
+            jw_int(&w, "place", res.outcome.place[s]);
+            jw_int(&w, "faults", res.faults[s]);
+            jw_obj(&w, "fault_kinds");
+            for (int f = 1; f < JA_FAULT_COUNT; f++)
+                if (res.fault_kinds[s][f])
+                    jw_int(&w, ja_fault_name(f), res.fault_kinds[s][f]);
+            jw_obj_end(&w);
+            jw_obj_end(&w);
+        }
+        jw_arr_end(&w);
+        jw_int(&w, "turns", res.decisions);
+        jw_int(&w, "asked", res.asked);
+        jw_str(&w, "digest", digest);
+        if (replay_path)
+            jw_str(&w, "replay", replay_path);
+        jw_obj_end(&w);
+        jw_end(&w);
+    } else {
+        printf("\nresult after %u decisions (%u asked):\n", res.decisions, res.asked);
+        for (int s = 0; s < bots.n; s++) {
+            char sc[32];
+            arena_format_score(res.outcome.score[s], sc, sizeof sc);
+            printf("  place %u  seat %d  %-14s score %-6s faults %u\n",
+                   (unsigned)res.outcome.place[s], s, bots.b[s].name, sc, res.faults[s]);
+        }
+        printf("digest %s\n", digest);
+        if (replay_path)
+            printf("replay written to %s\n", replay_path);
+    }
+    arena_bots_free(&bots);
+    return EXIT_OK;
+}

@@ -1,0 +1,181 @@
+/* Helpers shared by the arena's commands (cli.h). */
+#include "cli.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <sodium.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void arena_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("arena: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+bool arena_parse_u64(const char *s, uint64_t *out)
+{
+    if (!s || !*s || *s == '-' || *s == '+')
+        return false;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end || errno)
+        return false;
+    *out = (uint64_t)v;
+    return true;
+}
+
+bool arena_parse_u32(const char *s, uint32_t *out)
+{
+    uint64_t v;
+    if (!arena_parse_u64(s, &v) || v > UINT32_MAX)
+        return false;
+    *out = (uint32_t)v;
+    return true;
+}
+
+uint64_t arena_random_seed(void)
+{
+    uint64_t v = 0;
+    if (sodium_init() >= 0)
+        randombytes_buf(&v, sizeof v);
+    return v;
+}
+
+const ja_game_rules *arena_find_game(const char *name)
+{
+    const ja_game_rules *g = ja_game_find(name);
+    if (g)
+        return g;
+    char list[512] = "";
+    size_t used = 0;
+    for (int i = 0; ja_games[i] && used < sizeof list; i++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
+                                 ja_games[i]->name);
+    arena_error("unknown game '%s' (games: %s)", name, list);
+    return NULL;
+}
+
+void arena_format_score(int64_t units, char *buf, size_t cap)
+{
+    if (units % JA_SCORE_UNIT == 0)
+        snprintf(buf, cap, "%" PRId64, units / JA_SCORE_UNIT);
+    else
+        snprintf(buf, cap, "%.4g", (double)units / JA_SCORE_UNIT);
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+void jw_init(json_w *w, FILE *f)
+{
+    memset(w, 0, sizeof *w);
+    w->f = f;
+    w->first[0] = true;
+}
+
+static void put_escaped(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\r': fputs("\\r", f); break;
+        case '\t': fputs("\\t", f); break;
+        default:
+            if (*p < 0x20)
+                fprintf(f, "\\u%04x", *p);
+            else
+                fputc(*p, f);
+        }
+    }
+    fputc('"', f);
+}
+
+static void prefix(json_w *w, const char *key)
+{
+    if (!w->first[w->depth])
+        fputc(',', w->f);
+    w->first[w->depth] = false;
+    if (key) {
+        put_escaped(w->f, key);
+        fputc(':', w->f);
+    }
+}
+
+void jw_obj(json_w *w, const char *key)
+{
+    prefix(w, key);
+    fputc('{', w->f);
+    w->first[++w->depth] = true;
+}
+
+void jw_obj_end(json_w *w)
+{
+    w->depth--;
+    fputc('}', w->f);
+}
+
+void jw_arr(json_w *w, const char *key)
+{
+    prefix(w, key);
+    fputc('[', w->f);
+    w->first[++w->depth] = true;
+}
+
+void jw_arr_end(json_w *w)
+{
+    w->depth--;
+    fputc(']', w->f);
+}
+
+void jw_str(json_w *w, const char *key, const char *v)
+{
+    prefix(w, key);
+    put_escaped(w->f, v ? v : "");
+}
+
+void jw_int(json_w *w, const char *key, long long v)
+{
+    prefix(w, key);
+    fprintf(w->f, "%lld", v);
+}
+
+void jw_num(json_w *w, const char *key, double v)
+{
+    prefix(w, key);
+    fprintf(w->f, "%.10g", v);
+}
+
+void jw_bool(json_w *w, const char *key, bool v)
+{
+    prefix(w, key);
+    fputs(v ? "true" : "false", w->f);
+}
+
+void jw_null(json_w *w, const char *key)
+{
+    prefix(w, key);
+    fputs("null", w->f);
+}
+
+void jw_score(json_w *w, const char *key, int64_t units)
+{
+    if (units % JA_SCORE_UNIT == 0)
+        jw_int(w, key, (long long)(units / JA_SCORE_UNIT));
+    else
+        jw_num(w, key, (double)units / JA_SCORE_UNIT);
+}
+
+void jw_end(json_w *w)
+{
+    fputc('\n', w->f);
+    fflush(w->f);
+}

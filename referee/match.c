@@ -1,0 +1,205 @@
+/* The match loop (match.h). */
+#include "match.h"
+
+#include "jackarena/ja_error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A bound on engine steps that no legal game reaches (every engine caps its
+ * own length); passing it means an engine bug, reported as an error. */
+#define MAX_STEPS 50000000u
+
+typedef struct match_buffers {
+    void *st;
+    unsigned char *obs;  /* n_seats observations */
+    ja_action *legal;    /* n_seats lists of max_actions */
+} match_buffers;
+
+static void free_buffers(match_buffers *b)
+{
+    free(b->st);
+    free(b->obs);
+    free(b->legal);
+}
+
+int ref_match_run(const ref_match_config *cfg, ref_bot *const *bots, const char *const *names,
+                  ref_replay_writer **replay, ref_step_fn on_step, void *ctx,
+                  ref_match_result *out, char *err, size_t cap)
+{
+    const ja_game_rules *g = cfg->game;
+    const uint32_t n = cfg->n_seats;
+    ref_seat *seats[JA_MAX_SEATS] = {0};
+    match_buffers b = {0};
+    int rc = JA_OK;
+    memset(out, 0, sizeof *out);
+
+    b.st = calloc(1, g->state_size);
+    b.obs = calloc(n, g->obs_size);
+    b.legal = calloc((size_t)n * g->max_actions, sizeof *b.legal);
+    if (!b.st || !b.obs || !b.legal) {
+        snprintf(err, cap, "out of memory");
+        rc = JA_ENOMEM;
+        goto done;
+    }
+    rc = g->setup(b.st, &cfg->options, n, cfg->seed);
+    if (rc != JA_OK) {
+        snprintf(err, cap, "%s refused the match setup: %s", g->name, ja_strerror(rc));
+        goto done;
+    }
+    for (uint32_t s = 0; s < n; s++) {
+        ref_seat_ctx sc = {g, (int32_t)s, n, cfg->seed, cfg->move_ms,
+                           cfg->match_id ? cfg->match_id : ""};
+        rc = ref_seat_open(bots[s], &sc, &seats[s], err, cap);
+        if (rc != JA_OK)
+            goto done;
+    }
+    if (replay && *replay) {
+        ref_replay_header h;
+        memset(&h, 0, sizeof h);
+        snprintf(h.game, sizeof h.game, "%s", g->name);
+        h.options = cfg->options;
+        h.seed = cfg->seed;
+        h.n_seats = n;
+        h.move_ms = cfg->move_ms;
+        snprintf(h.match_id, sizeof h.match_id, "%s", cfg->match_id ? cfg->match_id : "");
+        for (uint32_t s = 0; s < n; s++) {
+            const ref_bot_info *bi = ref_bot_get_info(bots[s]);
+            ref_replay_player *p = &h.players[s];
+            snprintf(p->name, sizeof p->name, "%s", names ? names[s] : bi->name);
+            snprintf(p->kind, sizeof p->kind, "%s", bi->kind);
+            snprintf(p->version, sizeof p->version, "%s", bi->version);
+            snprintf(p->sha256, sizeof p->sha256, "%s", bi->sha256);
+        }
+        if (ref_replay_write_header(*replay, g, &h) != JA_OK) {
+            snprintf(err, cap, "cannot write the replay");
+            rc = JA_EIO;
+            goto done;
+        }
+    }
+
+    ref_digest dg;
+    ref_digest_begin(&dg, g, &cfg->options, cfg->seed, n);
+    uint32_t turns[JA_MAX_SEATS] = {0};
+    uint32_t nl[JA_MAX_SEATS];
+    ref_replay_rec recs[JA_MAX_SEATS];
+    ja_action by_seat[JA_MAX_SEATS];
+    uint32_t mask;
+    while ((mask = g->to_act(b.st)) != 0) {
+        if (out->decisions >= MAX_STEPS) {
+            snprintf(err, cap, "%s did not end after %u decisions (engine bug)", g->name, MAX_STEPS);
+            rc = JA_ESTATE;
+            goto done;
+        }
+        uint32_t asked = 0, n_recs = 0;
+        memset(by_seat, 0, sizeof by_seat);
+        /* Ask every seat of the decision before collecting any answer. */
+        for (uint32_t s = 0; s < n; s++) {
+            if (!(mask & (1u << s)))
+                continue;
+            ja_action *legal = b.legal + (size_t)s * g->max_actions;
+            nl[s] = g->legal(b.st, (int)s, legal, g->max_actions);
+            if (nl[s] == 0) {
+                snprintf(err, cap, "%s offered seat %u no legal action (engine bug)", g->name,
+                         (unsigned)s);
+                rc = JA_ESTATE;
+                goto done;
+            }
+            ref_replay_rec *r = &recs[n_recs++];
+            memset(r, 0, sizeof *r);
+            r->seat = (uint8_t)s;
+            r->n_legal = nl[s];
+            r->index = -1;
+            if (nl[s] == 1) {
+                r->forced = 1;
+                r->code = legal[0].code;
+                by_seat[s] = legal[0];
+                continue;
+            }
+            void *obs = b.obs + (size_t)s * g->obs_size;
+            g->observe(b.st, (int)s, obs);
+            ja_decision d = {
+                .struct_size = sizeof(ja_decision),
+                .turn = ++turns[s],
+                .deadline_ms = cfg->move_ms,
+                .seat = (int32_t)s,
+                .n_seats = n,
+                .game = g->name,
+                .obs_version = g->obs_version,
+                .obs_size = g->obs_size,
+                .obs = obs,
+                .legal = legal,
+                .n_legal = nl[s],
+            };
+            if (ref_seat_ask(seats[s], &d) != JA_OK)
+                r->fault = JA_FAULT_DISCONNECT;
+            else
+                asked |= 1u << s;
+            out->asked++;
+        }
+        int64_t deadline = cfg->move_ms ? ref_now_ns() + (int64_t)cfg->move_ms * 1000000 : 0;
+        for (uint32_t k = 0; k < n_recs; k++) {
+            ref_replay_rec *r = &recs[k];
+            uint32_t s = r->seat;
+            if (r->forced)
+                continue;
+            if (asked & (1u << s)) {
+                ref_answer a;
+                ref_seat_collect(seats[s], deadline, &a);
+                r->think_us = a.think_us;
+                out->think_us[s] += a.think_us;
+                r->fault = (uint8_t)a.fault;
+                r->index = a.index > INT32_MAX ? INT32_MAX : (int32_t)a.index;
+                if (a.fault == JA_FAULT_NONE && a.index < nl[s]) {
+                    by_seat[s] = b.legal[(size_t)s * g->max_actions + a.index];
+                } else if (a.fault == JA_FAULT_NONE) {
+                    r->fault = JA_FAULT_ILLEGAL;
+                }
+            }
+            if (r->fault != JA_FAULT_NONE) {
+                by_seat[s] = g->default_action(b.st, (int)s);
+                out->faults[s]++;
+                out->fault_kinds[s][r->fault]++;
+            }
+            r->code = by_seat[s].code;
+        }
+        rc = g->apply(b.st, mask, by_seat);
+        if (rc != JA_OK) {
+            snprintf(err, cap, "%s refused a validated action at decision %u (engine bug)",
+                     g->name, out->decisions);
+            rc = JA_ESTATE;
+            goto done;
+        }
+        ref_digest_step(&dg, mask, by_seat);
+        if (replay && *replay && ref_replay_write_step(*replay, out->decisions, recs, n_recs)) {
+            snprintf(err, cap, "cannot write the replay");
+            rc = JA_EIO;
+            goto done;
+        }
+        if (on_step) {
+            ref_step_info info = {out->decisions, mask, by_seat, recs, n_recs, b.st};
+            on_step(ctx, g, &info);
+        }
+        out->decisions++;
+    }
+    rc = g->outcome(b.st, &out->outcome);
+    if (rc != JA_OK) {
+        snprintf(err, cap, "%s has no outcome at the end of the match (engine bug)", g->name);
+        rc = JA_ESTATE;
+        goto done;
+    }
+    ref_digest_end(&dg, &out->outcome, out->digest);
+    for (uint32_t s = 0; s < n; s++)
+        ref_seat_end(seats[s], &out->outcome);
+    if (replay && *replay)
+        rc = ref_replay_writer_finish(replay, &out->outcome, out->faults, out->decisions,
+                                      out->digest, err, cap);
+done:
+    if (replay)
+        ref_replay_writer_abort(replay);
+    for (uint32_t s = 0; s < n; s++)
+        ref_seat_close(&seats[s]);
+    free_buffers(&b);
+    return rc;
+}

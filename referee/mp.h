@@ -1,0 +1,35 @@
+/* Small msgpack-c helpers shared by the replay files and the wire protocol.
+ *
+ * Writing: one call per string (header and body together, so the two can
+ * never disagree). Reading: every msgpack_object is type-checked before its
+ * value is read; a lookup that fails returns an error, never a wrong value. */
+#ifndef REF_MP_H
+#define REF_MP_H
+
+#include <msgpack.h>
+#include <msgpack/fbuffer.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+void mp_put_str(msgpack_packer *pk, const char *s);
+void mp_put_kv_str(msgpack_packer *pk, const char *key, const char *val);
+void mp_put_kv_u64(msgpack_packer *pk, const char *key, uint64_t val);
+void mp_put_kv_i64(msgpack_packer *pk, const char *key, int64_t val);
+
+/* The value under string key in map m, or NULL (also when m is no map). */
+const msgpack_object *mp_get(const msgpack_object *m, const char *key);
+
+/* Typed reads of a value; false when absent or of the wrong type or range. */
+bool mp_as_u64(const msgpack_object *o, uint64_t *out);
+bool mp_as_i64(const msgpack_object *o, int64_t *out);
+bool mp_as_bool(const msgpack_object *o, bool *out);
+/* Copies a string value (NUL-terminated, truncation is a failure). */
+bool mp_as_str(const msgpack_object *o, char *buf, size_t cap);
+/* An array value: its items and count. */
+bool mp_as_array(const msgpack_object *o, const msgpack_object **items, uint32_t *n);
+
+bool mp_get_u64(const msgpack_object *m, const char *key, uint64_t *out);
+bool mp_get_i64(const msgpack_object *m, const char *key, int64_t *out);
+bool mp_get_str(const msgpack_object *m, const char *key, char *buf, size_t cap);
+
+#endif /* REF_MP_H */

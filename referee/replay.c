@@ -1,0 +1,609 @@
+/* Replay files and match digests (replay.h, docs/replay-format.md). */
+#include "replay.h"
+#include "mp.h"
+
+#include "jackarena/ja_error.h"
+#include "jackarena/ja_version.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define REPLAY_MAGIC "jackarena-replay"
+
+/* ---- digest ----------------------------------------------------------------- */
+
+static void put_u32(ref_digest *d, uint32_t v)
+{
+    unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
+                          (unsigned char)(v >> 24)};
+    crypto_hash_sha256_update(&d->st, b, 4);
+}
+
+static void put_u64(ref_digest *d, uint64_t v)
+{
+    put_u32(d, (uint32_t)v);
+    put_u32(d, (uint32_t)(v >> 32));
+}
+
+static void put_text(ref_digest *d, const char *s)
+{
+    crypto_hash_sha256_update(&d->st, (const unsigned char *)s, strlen(s) + 1);
+}
+
+/* Little-endian integers and NUL-terminated text, in a fixed order: see
+ * docs/replay-format.md, "Digest". */
+void ref_digest_begin(ref_digest *d, const ja_game_rules *g, const ja_options *o, uint64_t seed,
+                      uint32_t n_seats)
+{
+    char opts[1024];
+    if (ja_options_format(g, o, opts, sizeof opts) < 0)
+        opts[0] = '\0';
+    crypto_hash_sha256_init(&d->st);
+    put_text(d, "jackarena-digest-v1");
+    put_text(d, g->name);
+    put_u32(d, g->rules_version);
+    put_text(d, opts);
+    put_u64(d, seed);
+    put_u32(d, n_seats);
+}
+
+void ref_digest_step(ref_digest *d, uint32_t seats, const ja_action *by_seat)
+{
+    put_u32(d, seats);
+    for (int s = 0; s < JA_MAX_SEATS; s++)
+        if (seats & (1u << s))
+            put_u32(d, by_seat[s].code);
+}
+
+void ref_digest_end(ref_digest *d, const ja_outcome *o, uint8_t out[REF_DIGEST_BYTES])
+{
+    put_u32(d, 0xFFFFFFFFu); /* no decision has every seat bit set: end marker */
+    for (uint32_t s = 0; s < o->n_seats; s++) {
+        put_u64(d, (uint64_t)o->score[s]);
+        put_u32(d, o->place[s]);
+    }
+    crypto_hash_sha256_final(&d->st, out);
+}
+
+void ref_digest_hex(const uint8_t bin[REF_DIGEST_BYTES], char hex[REF_DIGEST_HEX])
+{
+    sodium_bin2hex(hex, REF_DIGEST_HEX, bin, REF_DIGEST_BYTES);
+}
+
+/* ---- writer ----------------------------------------------------------------- */
+
+struct ref_replay_writer {
+    FILE *f;
+    msgpack_packer pk;
+    char path[4096], tmp[4200];
+};
+
+int ref_replay_writer_open(const char *path, ref_replay_writer **out, char *err, size_t cap)
+{
+    *out = NULL;
+    ref_replay_writer *w = calloc(1, sizeof *w);
+    if (!w) {
+        snprintf(err, cap, "out of memory");
+        return JA_ENOMEM;
+    }
+    snprintf(w->path, sizeof w->path, "%s", path);
+    snprintf(w->tmp, sizeof w->tmp, "%s.tmp", path);
+    w->f = fopen(w->tmp, "wb");
+    if (!w->f) {
+        snprintf(err, cap, "cannot write replay '%s': %s", path, strerror(errno));
+        free(w);
+        return JA_EIO;
+    }
+    msgpack_packer_init(&w->pk, w->f, msgpack_fbuffer_write);
+    *out = w;
+    return JA_OK;
+}
+
+int ref_replay_write_header(ref_replay_writer *w, const ja_game_rules *g,
+                            const ref_replay_header *h)
+{
+    msgpack_packer *pk = &w->pk;
+    char seed[24], when[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)h->seed);
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+
+    msgpack_pack_map(pk, 13);
+    mp_put_kv_str(pk, "format", REPLAY_MAGIC);
+    mp_put_kv_u64(pk, "version", JA_REPLAY_FORMAT);
+    mp_put_kv_str(pk, "arena", ja_version());
+    mp_put_kv_str(pk, "game", g->name);
+    mp_put_kv_u64(pk, "rules_version", g->rules_version);
+    mp_put_kv_u64(pk, "obs_version", g->obs_version);
+    mp_put_str(pk, "options");
+    msgpack_pack_map(pk, h->options.n);
+    for (uint32_t i = 0; i < h->options.n; i++) {
+        char v[64];
+        ja_options_value_str(g, &h->options, (int)i, v, sizeof v);
+        mp_put_kv_str(pk, g->options[i].name, v);
+    }
+    mp_put_kv_str(pk, "seed", seed);
+    mp_put_kv_u64(pk, "seats", h->n_seats);
+    mp_put_str(pk, "players");
+    msgpack_pack_array(pk, h->n_seats);
+    for (uint32_t s = 0; s < h->n_seats; s++) {
+        const ref_replay_player *p = &h->players[s];
+        msgpack_pack_map(pk, 4);
+        mp_put_kv_str(pk, "name", p->name);
+        mp_put_kv_str(pk, "kind", p->kind);
+        mp_put_kv_str(pk, "version", p->version);
+        mp_put_kv_str(pk, "sha256", p->sha256);
+    }
+    mp_put_kv_str(pk, "match", h->match_id);
+    mp_put_kv_u64(pk, "move_ms", h->move_ms);
+    mp_put_kv_str(pk, "created", when);
+    return ferror(w->f) ? JA_EIO : JA_OK;
+}
+
+int ref_replay_write_step(ref_replay_writer *w, uint32_t step, const ref_replay_rec *recs,
+                          uint32_t n)
+{
+    msgpack_packer *pk = &w->pk;
+    msgpack_pack_map(pk, 3);
+    mp_put_kv_str(pk, "t", "d");
+    mp_put_kv_u64(pk, "n", step);
+    mp_put_str(pk, "asked");
+    msgpack_pack_array(pk, n);
+    for (uint32_t i = 0; i < n; i++) {
+        const ref_replay_rec *r = &recs[i];
+        msgpack_pack_map(pk, 6);
+        mp_put_kv_u64(pk, "s", r->seat);
+        mp_put_kv_u64(pk, "c", r->code);
+        mp_put_kv_i64(pk, "i", r->forced ? -1 : r->index);
+        mp_put_kv_u64(pk, "n", r->n_legal);
+        mp_put_kv_str(pk, "f", ja_fault_name(r->fault));
+        mp_put_kv_u64(pk, "us", r->think_us);
+    }
+    return ferror(w->f) ? JA_EIO : JA_OK;
+}
+
+int ref_replay_writer_finish(ref_replay_writer **wp, const ja_outcome *o,
+                             const uint32_t faults[JA_MAX_SEATS], uint32_t decisions,
+                             const uint8_t digest[REF_DIGEST_BYTES], char *err, size_t cap)
+{
+    ref_replay_writer *w = *wp;
+    msgpack_packer *pk = &w->pk;
+    char hex[REF_DIGEST_HEX];
+    ref_digest_hex(digest, hex);
+    msgpack_pack_map(pk, 6);
+    mp_put_kv_str(pk, "t", "end");
+    mp_put_str(pk, "scores");
+    msgpack_pack_array(pk, o->n_seats);
+    for (uint32_t s = 0; s < o->n_seats; s++)
+        msgpack_pack_int64(pk, o->score[s]);
+    mp_put_str(pk, "places");
+    msgpack_pack_array(pk, o->n_seats);
+    for (uint32_t s = 0; s < o->n_seats; s++)
+        msgpack_pack_uint8(pk, o->place[s]);
+    mp_put_str(pk, "faults");
+    msgpack_pack_array(pk, o->n_seats);
+    for (uint32_t s = 0; s < o->n_seats; s++)
+        msgpack_pack_uint32(pk, faults[s]);
+    mp_put_kv_u64(pk, "decisions", decisions);
+    mp_put_kv_str(pk, "digest", hex);
+    int bad = ferror(w->f) || fflush(w->f) != 0 || fsync(fileno(w->f)) != 0;
+    int saved = errno;
+    if (fclose(w->f) != 0 && !bad) {
+        bad = 1;
+        saved = errno;
+    }
+    w->f = NULL;
+    if (bad || rename(w->tmp, w->path) != 0) {
+        if (!bad)
+            saved = errno;
+        snprintf(err, cap, "cannot write replay '%s': %s", w->path, strerror(saved));
+        unlink(w->tmp);
+        free(w);
+        *wp = NULL;
+        return JA_EIO;
+    }
+    free(w);
+    *wp = NULL;
+    return JA_OK;
+}
+
+void ref_replay_writer_abort(ref_replay_writer **wp)
+{
+    if (!wp || !*wp)
+        return;
+    ref_replay_writer *w = *wp;
+    if (w->f)
+        fclose(w->f);
+    unlink(w->tmp);
+    free(w);
+    *wp = NULL;
+}
+
+/* ---- reader ----------------------------------------------------------------- */
+
+static int fault_from_name(const char *s)
+{
+    for (int f = 0; f < JA_FAULT_COUNT; f++)
+        if (strcmp(ja_fault_name(f), s) == 0)
+            return f;
+    return -1;
+}
+
+static int parse_header(const msgpack_object *m, ref_replay *r, char *err, size_t cap)
+{
+    char fmt[32], seed[32], v[64];
+    uint64_t ver, u;
+    ref_replay_header *h = &r->h;
+    if (!mp_get_str(m, "format", fmt, sizeof fmt) || strcmp(fmt, REPLAY_MAGIC) != 0) {
+        snprintf(err, cap, "not a Jack Arena replay (no \"format\": \"%s\" header)", REPLAY_MAGIC);
+        return JA_EFORMAT;
+    }
+    if (!mp_get_u64(m, "version", &ver)) {
+        snprintf(err, cap, "replay header has no format version");
+        return JA_EFORMAT;
+    }
+    if (ver != JA_REPLAY_FORMAT) {
+        snprintf(err, cap, "replay format version %llu is not supported (this build reads %d)",
+                 (unsigned long long)ver, JA_REPLAY_FORMAT);
+        return JA_EVERSION;
+    }
+    if (!mp_get_str(m, "game", h->game, sizeof h->game) ||
+        !mp_get_u64(m, "rules_version", &u) || !mp_get_str(m, "seed", seed, sizeof seed) ||
+        !mp_get_u64(m, "seats", &ver)) {
+        snprintf(err, cap, "replay header lacks game, rules_version, seed or seats");
+        return JA_EFORMAT;
+    }
+    h->rules_version = (uint32_t)u;
+    if (mp_get_u64(m, "obs_version", &u))
+        h->obs_version = (uint32_t)u;
+    if (mp_get_u64(m, "move_ms", &u))
+        h->move_ms = (uint32_t)u;
+    mp_get_str(m, "match", h->match_id, sizeof h->match_id);
+    char *end = NULL;
+    errno = 0;
+    h->seed = strtoull(seed, &end, 10);
+    if (!seed[0] || *end || errno || seed[0] == '-') {
+        snprintf(err, cap, "replay header has a bad seed '%s'", seed);
+        return JA_EFORMAT;
+    }
+    r->game = ja_game_find(h->game);
+    if (!r->game) {
+        snprintf(err, cap, "replay of unknown game '%s'", h->game);
+        return JA_EUNSUPPORTED;
+    }
+    if (ver < r->game->min_seats || ver > r->game->max_seats) {
+        snprintf(err, cap, "replay has %llu seats; %s takes %u to %u", (unsigned long long)ver,
+                 h->game, (unsigned)r->game->min_seats, (unsigned)r->game->max_seats);
+        return JA_EFORMAT;
+    }
+    h->n_seats = (uint32_t)ver;
+    if (h->rules_version != r->game->rules_version) {
+        snprintf(err, cap,
+                 "replay made under %s rules version %u; this build implements version %u",
+                 h->game, (unsigned)h->rules_version, (unsigned)r->game->rules_version);
+        return JA_EVERSION;
+    }
+    /* Options: every key the game knows must be there, as text. */
+    const msgpack_object *om = mp_get(m, "options");
+    if (!om || om->type != MSGPACK_OBJECT_MAP) {
+        snprintf(err, cap, "replay header has no options map");
+        return JA_EFORMAT;
+    }
+    ja_options_init(r->game, &h->options);
+    for (uint32_t i = 0; i < om->via.map.size; i++) {
+        char key[64], kv[200];
+        if (!mp_as_str(&om->via.map.ptr[i].key, key, sizeof key) ||
+            !mp_as_str(&om->via.map.ptr[i].val, v, sizeof v)) {
+            snprintf(err, cap, "replay header has a malformed option");
+            return JA_EFORMAT;
+        }
+        snprintf(kv, sizeof kv, "%s=%s", key, v);
+        char why[256];
+        if (ja_options_set(r->game, &h->options, kv, why, sizeof why) != JA_OK) {
+            snprintf(err, cap, "replay header: %s", why);
+            return JA_EFORMAT;
+        }
+    }
+    char why[256];
+    if (ja_options_resolve(r->game, &h->options, h->n_seats, why, sizeof why) != JA_OK) {
+        snprintf(err, cap, "replay header: %s", why);
+        return JA_EFORMAT;
+    }
+    const msgpack_object *players;
+    uint32_t np = 0;
+    if (mp_as_array(mp_get(m, "players"), &players, &np)) {
+        for (uint32_t s = 0; s < np && s < h->n_seats; s++) {
+            ref_replay_player *p = &h->players[s];
+            mp_get_str(&players[s], "name", p->name, sizeof p->name);
+            mp_get_str(&players[s], "kind", p->kind, sizeof p->kind);
+            mp_get_str(&players[s], "version", p->version, sizeof p->version);
+            mp_get_str(&players[s], "sha256", p->sha256, sizeof p->sha256);
+        }
+    }
+    return JA_OK;
+}
+
+static int grow(void **p, uint32_t *capn, uint32_t need, size_t size)
+{
+    if (need <= *capn)
+        return JA_OK;
+    uint32_t n = *capn ? *capn * 2 : 256;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(*p, (size_t)n * size);
+    if (!q)
+        return JA_ENOMEM;
+    *p = q;
+    *capn = n;
+    return JA_OK;
+}
+
+static int parse_step(const msgpack_object *m, ref_replay *r, uint32_t *cap_steps,
+                      uint32_t *cap_recs, char *why, size_t cap)
+{
+    const msgpack_object *asked;
+    uint32_t n;
+    if (!mp_as_array(mp_get(m, "asked"), &asked, &n) || n == 0 || n > r->h.n_seats) {
+        snprintf(why, cap, "decision record without a valid \"asked\" list");
+        return JA_EFORMAT;
+    }
+    if (grow((void **)&r->steps, cap_steps, r->n_steps + 1, sizeof *r->steps) ||
+        grow((void **)&r->recs, cap_recs, r->n_recs + n, sizeof *r->recs))
+        return JA_ENOMEM;
+    ref_replay_step *st = &r->steps[r->n_steps];
+    st->seats = 0;
+    st->first = r->n_recs;
+    st->n = n;
+    int last = -1;
+    for (uint32_t i = 0; i < n; i++) {
+        ref_replay_rec *rec = &r->recs[r->n_recs + i];
+        uint64_t seat, code, nl = 0, us = 0;
+        int64_t index;
+        char fault[32];
+        if (!mp_get_u64(&asked[i], "s", &seat) || !mp_get_u64(&asked[i], "c", &code) ||
+            !mp_get_i64(&asked[i], "i", &index) || !mp_get_str(&asked[i], "f", fault, sizeof fault)) {
+            snprintf(why, cap, "decision record entry lacks s, c, i or f");
+            return JA_EFORMAT;
+        }
+        mp_get_u64(&asked[i], "n", &nl);
+        mp_get_u64(&asked[i], "us", &us);
+        int f = fault_from_name(fault);
+        if (seat >= r->h.n_seats || (int)seat <= last || code > UINT32_MAX || f < 0 ||
+            index < -1 || index > INT32_MAX) {
+            snprintf(why, cap, "decision record entry out of range (seat %llu, fault '%s')",
+                     (unsigned long long)seat, fault);
+            return JA_EFORMAT;
+        }
+        last = (int)seat;
+        *rec = (ref_replay_rec){(uint8_t)seat, (uint8_t)f, index < 0 && f == JA_FAULT_NONE,
+                                (uint32_t)code, (int32_t)index, (uint32_t)nl, us};
+        st->seats |= 1u << seat;
+    }
+    r->n_recs += n;
+    r->n_steps++;
+    return JA_OK;
+}
+
+static int parse_end(const msgpack_object *m, ref_replay *r, char *why, size_t cap)
+{
+    const msgpack_object *sc, *pl, *fa;
+    uint32_t ns, np, nf = 0;
+    char hex[REF_DIGEST_HEX + 1];
+    if (!mp_as_array(mp_get(m, "scores"), &sc, &ns) || !mp_as_array(mp_get(m, "places"), &pl, &np) ||
+        ns != r->h.n_seats || np != r->h.n_seats || !mp_get_str(m, "digest", hex, sizeof hex) ||
+        strlen(hex) != 64) {
+        snprintf(why, cap, "end record lacks scores, places or digest");
+        return JA_EFORMAT;
+    }
+    r->outcome.n_seats = ns;
+    for (uint32_t s = 0; s < ns; s++) {
+        uint64_t p;
+        if (!mp_as_i64(&sc[s], &r->outcome.score[s]) || !mp_as_u64(&pl[s], &p) || p > 255) {
+            snprintf(why, cap, "end record has a malformed score or place");
+            return JA_EFORMAT;
+        }
+        r->outcome.place[s] = (uint8_t)p;
+    }
+    if (mp_as_array(mp_get(m, "faults"), &fa, &nf))
+        for (uint32_t s = 0; s < nf && s < JA_MAX_SEATS; s++) {
+            uint64_t v = 0;
+            mp_as_u64(&fa[s], &v);
+            r->faults[s] = (uint32_t)v;
+        }
+    size_t bin_len = 0;
+    if (sodium_hex2bin(r->digest, sizeof r->digest, hex, 64, NULL, &bin_len, NULL) != 0 ||
+        bin_len != REF_DIGEST_BYTES) {
+        snprintf(why, cap, "end record has a malformed digest");
+        return JA_EFORMAT;
+    }
+    r->has_end = 1;
+    return JA_OK;
+}
+
+int ref_replay_load(const char *path, ref_replay **out, char *err, size_t cap)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, cap, "cannot open replay '%s': %s", path, strerror(errno));
+        return JA_ENOTFOUND;
+    }
+    char *buf = NULL;
+    size_t len = 0, bcap = 0, n;
+    char chunk[65536];
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (len + n > bcap) {
+            bcap = (len + n) * 2;
+            char *nb = realloc(buf, bcap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return JA_ENOMEM;
+            }
+            buf = nb;
+        }
+        memcpy(buf + len, chunk, n);
+        len += n;
+    }
+    int rerr = ferror(f);
+    fclose(f);
+    if (rerr) {
+        free(buf);
+        snprintf(err, cap, "cannot read replay '%s'", path);
+        return JA_EIO;
+    }
+    ref_replay *r = calloc(1, sizeof *r);
+    if (!r) {
+        free(buf);
+        return JA_ENOMEM;
+    }
+    uint32_t cap_steps = 0, cap_recs = 0;
+    msgpack_unpacked u;
+    msgpack_unpacked_init(&u);
+    size_t off = 0;
+    int rc = JA_OK, record = 0;
+    char why[512] = "";
+    while (rc == JA_OK && off < len) {
+        size_t at = off;
+        msgpack_unpack_return ur = msgpack_unpack_next(&u, buf, len, &off);
+        if (ur == MSGPACK_UNPACK_CONTINUE) {
+            snprintf(err, cap, "replay '%s' is truncated at byte %zu (record %d)", path, at, record);
+            rc = JA_EFORMAT;
+            break;
+        }
+        if (ur != MSGPACK_UNPACK_SUCCESS && ur != MSGPACK_UNPACK_EXTRA_BYTES) {
+            snprintf(err, cap, "replay '%s' is corrupt at byte %zu (record %d)", path, at, record);
+            rc = ur == MSGPACK_UNPACK_NOMEM_ERROR ? JA_ENOMEM : JA_EFORMAT;
+            break;
+        }
+        const msgpack_object *m = &u.data;
+        char t[8] = "";
+        if (record == 0) {
+            rc = parse_header(m, r, why, sizeof why);
+        } else if (r->has_end) {
+            snprintf(why, sizeof why, "data after the end record");
+            rc = JA_EFORMAT;
+        } else if (!mp_get_str(m, "t", t, sizeof t)) {
+            snprintf(why, sizeof why, "record without a type \"t\"");
+            rc = JA_EFORMAT;
+        } else if (strcmp(t, "d") == 0) {
+            rc = parse_step(m, r, &cap_steps, &cap_recs, why, sizeof why);
+        } else if (strcmp(t, "end") == 0) {
+            rc = parse_end(m, r, why, sizeof why);
+        } /* unknown record types are skipped: that is how the format grows */
+        if (rc != JA_OK && why[0])
+            snprintf(err, cap, "replay '%s': %s (record %d at byte %zu)", path, why, record, at);
+        record++;
+    }
+    msgpack_unpacked_destroy(&u);
+    free(buf);
+    if (rc == JA_OK && record == 0) {
+        snprintf(err, cap, "replay '%s' is empty", path);
+        rc = JA_EFORMAT;
+    }
+    if (rc == JA_OK && !r->has_end) {
+        snprintf(err, cap, "replay '%s' is truncated at byte %zu: no end record", path, len);
+        rc = JA_EFORMAT;
+    }
+    if (rc != JA_OK) {
+        ref_replay_free(&r);
+        return rc;
+    }
+    *out = r;
+    return JA_OK;
+}
+
+void ref_replay_free(ref_replay **r)
+{
+    if (!r || !*r)
+        return;
+    free((*r)->steps);
+    free((*r)->recs);
+    free(*r);
+    *r = NULL;
+}
+
+/* ---- verifier --------------------------------------------------------------- */
+
+int ref_replay_verify(const ref_replay *r, uint8_t digest[REF_DIGEST_BYTES], char *err, size_t cap)
+{
+    const ja_game_rules *g = r->game;
+    void *st = calloc(1, g->state_size);
+    ja_action *legal = calloc(g->max_actions, sizeof *legal);
+    int rc = JA_OK;
+    if (!st || !legal) {
+        rc = JA_ENOMEM;
+        goto done;
+    }
+    if (g->setup(st, &r->h.options, r->h.n_seats, r->h.seed) != JA_OK) {
+        snprintf(err, cap, "the game refused the replay's setup");
+        rc = JA_EMISMATCH;
+        goto done;
+    }
+    ref_digest d;
+    ref_digest_begin(&d, g, &r->h.options, r->h.seed, r->h.n_seats);
+    for (uint32_t i = 0; i < r->n_steps; i++) {
+        const ref_replay_step *sp = &r->steps[i];
+        uint32_t mask = g->to_act(st);
+        if (mask != sp->seats) {
+            snprintf(err, cap, "decision %u: the replay asks seats 0x%x, the rules say 0x%x", i,
+                     (unsigned)sp->seats, (unsigned)mask);
+            rc = JA_EMISMATCH;
+            goto done;
+        }
+        ja_action by_seat[JA_MAX_SEATS] = {{0}};
+        for (uint32_t k = 0; k < sp->n; k++) {
+            const ref_replay_rec *rec = &r->recs[sp->first + k];
+            uint32_t nl = g->legal(st, rec->seat, legal, g->max_actions), j;
+            for (j = 0; j < nl && legal[j].code != rec->code; j++)
+                ;
+            if (j == nl) {
+                snprintf(err, cap, "decision %u: seat %u's action %u is not legal", i,
+                         (unsigned)rec->seat, (unsigned)rec->code);
+                rc = JA_EMISMATCH;
+                goto done;
+            }
+            if (rec->forced && nl != 1) {
+                snprintf(err, cap, "decision %u: marked forced but seat %u had %u choices", i,
+                         (unsigned)rec->seat, (unsigned)nl);
+                rc = JA_EMISMATCH;
+                goto done;
+            }
+            by_seat[rec->seat].code = rec->code;
+        }
+        if (g->apply(st, mask, by_seat) != JA_OK) {
+            snprintf(err, cap, "decision %u: the rules refused the recorded actions", i);
+            rc = JA_EMISMATCH;
+            goto done;
+        }
+        ref_digest_step(&d, mask, by_seat);
+    }
+    ja_outcome o;
+    if (g->to_act(st) != 0 || g->outcome(st, &o) != JA_OK) {
+        snprintf(err, cap, "the match is not over after the replay's %u decisions", r->n_steps);
+        rc = JA_EMISMATCH;
+        goto done;
+    }
+    ref_digest_end(&d, &o, digest);
+    for (uint32_t s = 0; s < o.n_seats; s++)
+        if (o.score[s] != r->outcome.score[s] || o.place[s] != r->outcome.place[s]) {
+            snprintf(err, cap, "seat %u: the replay records score %lld place %u, the rules give %lld place %u",
+                     (unsigned)s, (long long)r->outcome.score[s], (unsigned)r->outcome.place[s],
+                     (long long)o.score[s], (unsigned)o.place[s]);
+            rc = JA_EMISMATCH;
+            goto done;
+        }
+    if (memcmp(digest, r->digest, REF_DIGEST_BYTES) != 0) {
+        snprintf(err, cap, "the recorded digest does not match the re-simulated match");
+        rc = JA_EMISMATCH;
+    }
+done:
+    free(st);
+    free(legal);
+    return rc;
+}

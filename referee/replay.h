@@ -1,0 +1,115 @@
+/* Replays: one msgpack file per match, and the digest of a match.
+ *
+ * File format v1 (docs/replay-format.md): a stream of msgpack maps, a header,
+ * one record per decision, and an end record. The writer writes to FILE.tmp
+ * and renames at the end, so a replay either exists whole or not at all.
+ *
+ * The digest is SHA-256 over a canonical encoding of the match's game content
+ * (game, rules version, options, seed, seat count, every decision's seats and
+ * applied actions, the outcome), never of timings, timestamps, bot names,
+ * versions or hashes: the same seed and the same choices give the same digest
+ * on any machine. */
+#ifndef REF_REPLAY_H
+#define REF_REPLAY_H
+
+#include "jackarena/ja_bot.h"
+#include "jackarena/ja_rules.h"
+
+#include <sodium.h>
+#include <stdio.h>
+
+#define REF_DIGEST_BYTES 32
+#define REF_DIGEST_HEX 65
+
+/* ---- digest --------------------------------------------------------------- */
+
+typedef struct ref_digest {
+    crypto_hash_sha256_state st;
+} ref_digest;
+
+void ref_digest_begin(ref_digest *d, const ja_game_rules *g, const ja_options *o,
+                      uint64_t seed, uint32_t n_seats);
+void ref_digest_step(ref_digest *d, uint32_t seats, const ja_action *by_seat);
+void ref_digest_end(ref_digest *d, const ja_outcome *o, uint8_t out[REF_DIGEST_BYTES]);
+void ref_digest_hex(const uint8_t bin[REF_DIGEST_BYTES], char hex[REF_DIGEST_HEX]);
+
+/* ---- records -------------------------------------------------------------- */
+
+/* One seat's part of one decision. */
+typedef struct ref_replay_rec {
+    uint8_t seat;
+    uint8_t fault;      /* ja_fault */
+    uint8_t forced;     /* single legal action: answered by the referee */
+    uint32_t code;      /* the action applied */
+    int32_t index;      /* the bot's raw answer; -1 when forced or none */
+    uint32_t n_legal;
+    uint64_t think_us;
+} ref_replay_rec;
+
+typedef struct ref_replay_player {
+    char name[64], kind[16], version[32], sha256[65];
+} ref_replay_player;
+
+/* What a replay's header holds. */
+typedef struct ref_replay_header {
+    char game[64];
+    uint32_t rules_version, obs_version;
+    ja_options options;            /* resolved */
+    uint64_t seed;
+    uint32_t n_seats;
+    ref_replay_player players[JA_MAX_SEATS];
+    char match_id[64];
+    uint32_t move_ms;
+} ref_replay_header;
+
+/* ---- writer --------------------------------------------------------------- */
+
+typedef struct ref_replay_writer ref_replay_writer;
+
+/* Creates path.tmp for writing. JA_EIO with a message naming the path. */
+int ref_replay_writer_open(const char *path, ref_replay_writer **out, char *err, size_t cap);
+int ref_replay_write_header(ref_replay_writer *w, const ja_game_rules *g,
+                            const ref_replay_header *h);
+int ref_replay_write_step(ref_replay_writer *w, uint32_t step, const ref_replay_rec *recs,
+                          uint32_t n);
+/* Writes the end record, syncs, renames path.tmp to path, frees w. */
+int ref_replay_writer_finish(ref_replay_writer **w, const ja_outcome *o,
+                             const uint32_t faults[JA_MAX_SEATS], uint32_t decisions,
+                             const uint8_t digest[REF_DIGEST_BYTES], char *err, size_t cap);
+/* Removes path.tmp and frees w (NULL allowed). */
+void ref_replay_writer_abort(ref_replay_writer **w);
+
+/* ---- reader and verifier ---------------------------------------------------- */
+
+typedef struct ref_replay_step {
+    uint32_t seats;     /* mask of the seats of this decision */
+    uint32_t first;     /* index of its first rec */
+    uint32_t n;         /* recs, one per seat of the mask, ascending seats */
+} ref_replay_step;
+
+typedef struct ref_replay {
+    ref_replay_header h;
+    const ja_game_rules *game;     /* NULL if this build lacks the game */
+    ref_replay_step *steps;
+    uint32_t n_steps;
+    ref_replay_rec *recs;
+    uint32_t n_recs;
+    int has_end;
+    ja_outcome outcome;
+    uint32_t faults[JA_MAX_SEATS];
+    uint8_t digest[REF_DIGEST_BYTES];
+} ref_replay;
+
+/* Loads a replay file. JA_ENOTFOUND (cannot open), JA_EFORMAT (corrupt or
+ * truncated: err names the byte offset), JA_EVERSION (another format
+ * version or rules version), JA_ENOMEM. */
+int ref_replay_load(const char *path, ref_replay **out, char *err, size_t cap);
+void ref_replay_free(ref_replay **r);
+
+/* Re-simulates every decision of r under its game's rules and checks every
+ * action, the outcome and the digest. JA_OK, or JA_EMISMATCH with the first
+ * disagreement in err. The recomputed digest is written to digest. */
+int ref_replay_verify(const ref_replay *r, uint8_t digest[REF_DIGEST_BYTES], char *err,
+                      size_t cap);
+
+#endif /* REF_REPLAY_H */

@@ -1,0 +1,58 @@
+/* Dispatch of the seat interface to each kind's ops (seat.h). */
+#include "seat.h"
+
+#include <time.h>
+
+int64_t ref_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int ref_bot_supports(ref_bot *b, const ja_game_rules *g)
+{
+    return b->ops->supports(b, g);
+}
+
+const ref_bot_info *ref_bot_get_info(const ref_bot *b)
+{
+    return &b->info;
+}
+
+void ref_bot_destroy(ref_bot **b)
+{
+    if (!b || !*b)
+        return;
+    (*b)->ops->destroy(*b);
+    *b = NULL;
+}
+
+int ref_seat_open(ref_bot *b, const ref_seat_ctx *ctx, ref_seat **out, char *err, size_t cap)
+{
+    return b->ops->seat_open(b, ctx, out, err, cap);
+}
+
+int ref_seat_ask(ref_seat *s, const ja_decision *d)
+{
+    s->asked_ns = ref_now_ns();
+    return s->bot->ops->ask(s, d);
+}
+
+void ref_seat_collect(ref_seat *s, int64_t deadline_ns, ref_answer *out)
+{
+    s->bot->ops->collect(s, deadline_ns, out);
+}
+
+void ref_seat_end(ref_seat *s, const ja_outcome *o)
+{
+    s->bot->ops->end(s, o);
+}
+
+void ref_seat_close(ref_seat **s)
+{
+    if (!s || !*s)
+        return;
+    (*s)->bot->ops->seat_close(*s);
+    *s = NULL;
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Sets everything up and runs the whole test suite with ctest:
+#   1. the fast set (label `fast`) in a Debug build under ASan + UBSan,
+#      warnings as errors (build-asan/);
+#   2. the slow set (label `slow`: long property runs, calibration) in a
+#      Release build, warnings as errors (build/).
+# Extra arguments go to both ctest runs (e.g. -R taylor, --output-on-failure).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh --deps-only
+
+jobs=$(nproc)
+echo "== fast tests under ASan+UBSan (build-asan) =="
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DJA_SANITIZE=ON -DJA_WERROR=ON >/dev/null
+cmake --build build-asan -j"$jobs"
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+  ctest --test-dir build-asan -L fast -j"$jobs" --output-on-failure "$@"
+
+echo "== slow tests in Release (build) =="
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DJA_WERROR=ON >/dev/null
+cmake --build build -j"$jobs"
+ctest --test-dir build -L slow -j"$jobs" --output-on-failure "$@"

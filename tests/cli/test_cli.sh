@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# CLI contract tests (design/CLI.md): exit 2 with one clear line and nothing
+# written for bad input; broken plugins refused by name; faults recorded and
+# the match finished; same seed, same digest. Usage: test_cli.sh ARENA PLUGINS
+set -u
+ARENA=$1
+PLUG=$2
+PY=/usr/bin/python3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+pass=0 fail=0
+
+# expect_fail CODE PATTERN -- command...: exit CODE, exactly one stderr line
+# matching PATTERN, empty stdout, and no file created in the work directory.
+expect_fail() {
+  local code=$1 pat=$2; shift 3
+  local before after
+  before=$(ls -A | grep -v -e '^out.txt$' -e '^err.txt$' | sort)
+  "$@" >out.txt 2>err.txt
+  local rc=$?
+  after=$(ls -A | grep -v -e '^out.txt$' -e '^err.txt$' | sort)
+  local lines; lines=$(wc -l <err.txt)
+  if [ "$rc" = "$code" ] && [ "$lines" = 1 ] && grep -qE -- "$pat" err.txt && [ ! -s out.txt ] \
+     && [ "$before" = "$after" ]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL: $* (rc=$rc, want $code, /$pat/)"; sed 's/^/  stderr: /' err.txt; head -3 out.txt | sed 's/^/  stdout: /'
+  fi
+  rm -f out.txt err.txt
+}
+
+check() { # check DESCRIPTION command...: the command must succeed
+  local d=$1; shift
+  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $d"; fi
+}
+
+T=taylor-blackjack
+R="--replay x.rpl"
+# Unknown things.
+expect_fail 2 "unknown command 'nosuch'" -- "$ARENA" nosuch
+expect_fail 2 "unknown game 'nosuch' \(games: taylor-blackjack" -- "$ARENA" play nosuch random random $R
+expect_fail 2 "unknown option 'foo' for taylor-blackjack \(allowed: decks, last_card" -- "$ARENA" play $T random random --opt foo=1 $R
+expect_fail 2 "bad value 'x' for option decks of taylor-blackjack \(allowed: auto, 1, 2\)" -- "$ARENA" play $T random random --opt decks=x $R
+expect_fail 2 "bad value '0' for option games .*from 1 to" -- "$ARENA" play $T random random --opt games=0 $R
+expect_fail 2 "not KEY=VALUE" -- "$ARENA" play $T random random --opt decks $R
+expect_fail 2 "decks=1" -- "$ARENA" play $T random random random random random random random random --opt decks=1 $R
+expect_fail 2 "2 to 12 seats; 1 bot given" -- "$ARENA" play $T random $R
+expect_fail 2 "--seed needs a number" -- "$ARENA" play $T random random --seed -4 $R
+expect_fail 2 "--move-ms needs" -- "$ARENA" play $T random random --move-ms soon $R
+expect_fail 2 "unknown option '--frobnicate'" -- "$ARENA" play $T random random --frobnicate $R
+expect_fail 2 "which game" -- "$ARENA" play
+expect_fail 2 "unknown bot 'rando'" -- "$ARENA" play $T random rando $R
+expect_fail 2 "random takes no parameters" -- "$ARENA" play $T random random:fast $R
+expect_fail 2 "two bots are named 'a'" -- "$ARENA" play $T a=random a=random $R
+expect_fail 2 "cmd: bots are not supported" -- "$ARENA" play $T random "cmd:python3 bot.py" $R
+# Broken plugins.
+expect_fail 2 "bot plugin './missing.so': No such file" -- "$ARENA" play $T random ./missing.so $R
+expect_fail 2 "no entry point ja_bot_entry_v1" -- "$ARENA" play $T random "$PLUG/noentry.so" $R
+expect_fail 2 "built for bot ABI 2 .*loads ABI 1" -- "$ARENA" play $T random "$PLUG/abi2.so" $R
+expect_fail 2 "built for bot ABI 3" -- "$ARENA" play $T random "$PLUG/badmajor.so" $R
+printf 'not an ELF file' >fake.so
+expect_fail 2 "fake.so': cannot load" -- "$ARENA" play $T random ./fake.so $R
+rm -f fake.so
+# Unwritable replay path.
+expect_fail 2 "cannot write replay 'nodir/x.rpl'" -- "$ARENA" play $T random random --replay nodir/x.rpl
+# Replay verification of bad files.
+expect_fail 2 "cannot open replay 'none.rpl'" -- "$ARENA" replay verify none.rpl
+expect_fail 2 "replay verify takes one FILE" -- "$ARENA" replay verify
+expect_fail 2 "unknown replay command 'frob'" -- "$ARENA" replay frob
+
+# A real match: JSON result, replay verifies with the same digest.
+"$ARENA" play $T random random random --seed 7 --replay m.rpl --json >play.json 2>err.txt
+check "play --json exits 0" test $? = 0
+check "play --json is one JSON document" $PY -c 'import json,sys; d=json.load(open("play.json")); assert d["seed"]=="7" and len(d["seats"])==3 and d["game"]=="taylor-blackjack"'
+"$ARENA" replay verify m.rpl --json >verify.json
+check "replay verify exits 0" test $? = 0
+check "verify digest equals play digest" $PY -c 'import json; a=json.load(open("play.json")); b=json.load(open("verify.json")); assert b["ok"] and a["digest"]==b["digest"] and b["decisions"]==a["turns"], (a, b)'
+"$ARENA" play $T random random random --seed 7 --json >play2.json
+check "same seed, same match" $PY -c 'import json; a=json.load(open("play.json")); b=json.load(open("play2.json")); a.pop("replay"); assert a==b'
+"$ARENA" play $T random random random --seed 8 --json >play3.json
+check "another seed, another match" $PY -c 'import json; a=json.load(open("play.json")); b=json.load(open("play3.json")); assert a["digest"]!=b["digest"]'
+
+# Corrupt, truncated and tampered replays.
+size=$(stat -c %s m.rpl)
+head -c $((size / 2)) m.rpl >trunc.rpl
+expect_fail 2 "is truncated at byte [0-9]+" -- "$ARENA" replay verify trunc.rpl
+printf '\xc1\xc1\xc1garbage' >garbage.rpl
+expect_fail 2 "corrupt at byte 0" -- "$ARENA" replay verify garbage.rpl
+$PY - <<'PYEOF'
+import msgpack
+recs = list(msgpack.Unpacker(open("m.rpl", "rb"), raw=False, strict_map_key=False))
+end = recs[-1]; end["scores"][0] += 27720
+with open("tampered.rpl", "wb") as f:
+    for r in recs: f.write(msgpack.packb(r))
+# a decision that asks the wrong seat
+recs = list(msgpack.Unpacker(open("m.rpl", "rb"), raw=False, strict_map_key=False))
+recs[5]["asked"][0]["s"] = (recs[5]["asked"][0]["s"] + 1) % 3
+with open("wrongseat.rpl", "wb") as f:
+    for r in recs: f.write(msgpack.packb(r))
+PYEOF
+expect_fail 1 "does not verify: seat 0: the replay records score" -- "$ARENA" replay verify tampered.rpl
+expect_fail 1 "does not verify: decision 4: the replay asks seats" -- "$ARENA" replay verify wrongseat.rpl
+"$ARENA" replay verify tampered.rpl --json >tj.json 2>/dev/null
+check "verify --json reports ok=false" $PY -c 'import json; d=json.load(open("tj.json")); assert d["ok"] is False and d["digest"] is None and "score" in d["error"]'
+rm -f trunc.rpl garbage.rpl tampered.rpl wrongseat.rpl tj.json
+
+# A faulty bot: faults counted by kind, defaults played, match over, replay verifies.
+"$ARENA" play $T random "$PLUG/faulty.so" --seed 3 --replay f.rpl --json >f.json 2>err.txt
+check "faulty bot match exits 0" test $? = 0
+check "faults counted by kind" $PY -c 'import json; d=json.load(open("f.json")); s=d["seats"][1]; k=s["fault_kinds"]; assert s["faults"]>0 and k.get("illegal",0)>0 and k.get("error",0)>0 and s["faults"]==sum(k.values()) and d["seats"][0]["faults"]==0, d'
+check "faulty match replay verifies" "$ARENA" replay verify f.rpl
+
+# Listings and help.
+check "games --json" $PY -c 'import json,subprocess,sys; d=json.loads(subprocess.check_output([sys.argv[1],"games","--json"])); g=[x for x in d if x["name"]=="taylor-blackjack"][0]; assert g["min_seats"]==2 and g["max_seats"]==12 and {o["name"] for o in g["options"]}=={"decks","last_card","rebuild","turn_cap","games"}' "$ARENA"
+check "bots --json lists random" $PY -c 'import json,subprocess,sys; d=json.loads(subprocess.check_output([sys.argv[1],"bots","--json"])); assert any(b["name"]=="random" and "taylor-blackjack" in b["games"] for b in d)' "$ARENA"
+for c in "games" "bots" "play" "replay verify" "replay"; do
+  check "$c --help" bash -c "\"$ARENA\" $c --help | grep -q usage"
+done
+expect_fail 2 "unexpected argument 'extra'" -- "$ARENA" games extra
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
