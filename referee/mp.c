@@ -105,3 +105,91 @@ bool mp_get_str(const msgpack_object *m, const char *key, char *buf, size_t cap)
 {
     return mp_as_str(mp_get(m, key), buf, cap);
 }
+
+static uint64_t be(const unsigned char *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < n; i++)
+        v = (v << 8) | p[i];
+    return v;
+}
+
+/* Walks the msgpack encoding (the format's own specification) keeping, per
+ * open container, how many objects it still owes. */
+int mp_scan(const char *buf, size_t len, size_t off, size_t *end)
+{
+    const unsigned char *p = (const unsigned char *)buf;
+    uint64_t owed[MP_MAX_DEPTH + 1];
+    int depth = 0;
+    owed[0] = 1;
+    while (depth >= 0) {
+        if (owed[depth] == 0) {
+            depth--;
+            continue;
+        }
+        owed[depth]--;
+        if (off >= len)
+            return 0;
+        unsigned c = p[off++];
+        uint64_t skip = 0, items = 0;
+        int lenbytes = 0;
+        if (c <= 0x7f || c >= 0xe0 || c == 0xc0 || c == 0xc2 || c == 0xc3)
+            skip = 0;
+        else if (c >= 0x80 && c <= 0x8f)
+            items = 2 * (uint64_t)(c & 0x0f);
+        else if (c >= 0x90 && c <= 0x9f)
+            items = c & 0x0f;
+        else if (c >= 0xa0 && c <= 0xbf)
+            skip = c & 0x1f;
+        else {
+            switch (c) {
+            case 0xc4: case 0xd9: lenbytes = 1; break;
+            case 0xc5: case 0xda: lenbytes = 2; break;
+            case 0xc6: case 0xdb: lenbytes = 4; break;
+            case 0xc7: lenbytes = 1; skip = 1; break;
+            case 0xc8: lenbytes = 2; skip = 1; break;
+            case 0xc9: lenbytes = 4; skip = 1; break;
+            case 0xca: skip = 4; break;
+            case 0xcb: skip = 8; break;
+            case 0xcc: case 0xd0: skip = 1; break;
+            case 0xcd: case 0xd1: skip = 2; break;
+            case 0xce: case 0xd2: skip = 4; break;
+            case 0xcf: case 0xd3: skip = 8; break;
+            case 0xd4: skip = 2; break;
+            case 0xd5: skip = 3; break;
+            case 0xd6: skip = 5; break;
+            case 0xd7: skip = 9; break;
+            case 0xd8: skip = 17; break;
+            case 0xdc: case 0xde: lenbytes = -2; break;
+            case 0xdd: case 0xdf: lenbytes = -4; break;
+            default: return -1; /* 0xc1 is never used */
+            }
+        }
+        if (lenbytes) {
+            int nb = lenbytes < 0 ? -lenbytes : lenbytes;
+            if (len - off < (size_t)nb)
+                return 0;
+            uint64_t n = be(p + off, nb);
+            off += (size_t)nb;
+            if (lenbytes > 0)
+                skip += n;
+            else
+                items = (c == 0xde || c == 0xdf) ? 2 * n : n;
+        }
+        if (skip) {
+            if (len - off < skip)
+                return 0;
+            off += (size_t)skip;
+        }
+        if (items) {
+            /* Every object takes at least one byte. */
+            if (items > len - off)
+                return 0; /* cut short, or a count no file this size can hold */
+            if (depth == MP_MAX_DEPTH)
+                return -1;
+            owed[++depth] = items;
+        }
+    }
+    *end = off;
+    return 1;
+}

@@ -32,4 +32,14 @@ bool mp_get_u64(const msgpack_object *m, const char *key, uint64_t *out);
 bool mp_get_i64(const msgpack_object *m, const char *key, int64_t *out);
 bool mp_get_str(const msgpack_object *m, const char *key, char *buf, size_t cap);
 
+
+
+/* Checks that buf[off..len) starts with one well-formed msgpack object whose
+ * every declared length fits in the bytes that remain, nested at most
+ * MP_MAX_DEPTH deep, before msgpack-c allocates for it (msgpack-c allocates
+ * an array's slots from its declared size, which a hostile 6-byte header can
+ * set to four billion). Returns 1 and the object's end in *end when
+ * complete, 0 when the bytes end first (truncated), -1 when malformed. */
+#define MP_MAX_DEPTH 32
+int mp_scan(const char *buf, size_t len, size_t off, size_t *end);
 #endif /* REF_MP_H */

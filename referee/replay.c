@@ -457,11 +457,18 @@ int ref_replay_load(const char *path, ref_replay **out, char *err, size_t cap)
         snprintf(err, cap, "cannot read replay '%s'", path);
         return JA_EIO;
     }
+    int rc = ref_replay_parse(buf, len, path, out, err, cap);
+    free(buf);
+    return rc;
+}
+
+int ref_replay_parse(const char *buf, size_t len, const char *path, ref_replay **out, char *err,
+                     size_t cap)
+{
+    *out = NULL;
     ref_replay *r = calloc(1, sizeof *r);
-    if (!r) {
-        free(buf);
+    if (!r)
         return JA_ENOMEM;
-    }
     uint32_t cap_steps = 0, cap_recs = 0;
     msgpack_unpacked u;
     msgpack_unpacked_init(&u);
@@ -469,8 +476,11 @@ int ref_replay_load(const char *path, ref_replay **out, char *err, size_t cap)
     int rc = JA_OK, record = 0;
     char why[512] = "";
     while (rc == JA_OK && off < len) {
-        size_t at = off;
-        msgpack_unpack_return ur = msgpack_unpack_next(&u, buf, len, &off);
+        size_t at = off, obj_end;
+        int scan = mp_scan(buf, len, off, &obj_end);
+        msgpack_unpack_return ur = scan < 0    ? MSGPACK_UNPACK_PARSE_ERROR
+                                   : scan == 0 ? MSGPACK_UNPACK_CONTINUE
+                                               : msgpack_unpack_next(&u, buf, obj_end, &off);
         if (ur == MSGPACK_UNPACK_CONTINUE) {
             snprintf(err, cap, "replay '%s' is truncated at byte %zu (record %d)", path, at, record);
             rc = JA_EFORMAT;
@@ -501,7 +511,6 @@ int ref_replay_load(const char *path, ref_replay **out, char *err, size_t cap)
         record++;
     }
     msgpack_unpacked_destroy(&u);
-    free(buf);
     if (rc == JA_OK && record == 0) {
         snprintf(err, cap, "replay '%s' is empty", path);
         rc = JA_EFORMAT;

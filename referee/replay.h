@@ -104,6 +104,10 @@ typedef struct ref_replay {
  * truncated: err names the byte offset), JA_EVERSION (another format
  * version or rules version), JA_ENOMEM. */
 int ref_replay_load(const char *path, ref_replay **out, char *err, size_t cap);
+/* The same from bytes in memory (path only names the source in messages).
+ * This is the decoder of untrusted bytes that tests/fuzz exercises. */
+int ref_replay_parse(const char *buf, size_t len, const char *path, ref_replay **out, char *err,
+                     size_t cap);
 void ref_replay_free(ref_replay **r);
 
 /* Re-simulates every decision of r under its game's rules and checks every

@@ -2,7 +2,9 @@
 # Sets everything up and runs the whole test suite with ctest:
 #   1. the fast set (label `fast`) in a Debug build under ASan + UBSan,
 #      warnings as errors (build-asan/);
-#   2. the slow set (label `slow`: long property runs, calibration) in a
+#   2. libFuzzer over every decoder of untrusted bytes, FUZZ_SECONDS (60)
+#      per target (build-fuzz/, clang);
+#   3. the slow set (label `slow`: long property runs, calibration) in a
 #      Release build, warnings as errors (build/).
 # Extra arguments go to both ctest runs (e.g. -R taylor, --output-on-failure).
 set -euo pipefail
@@ -16,6 +18,9 @@ cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
   ctest --test-dir build-asan -L fast -j"$jobs" --output-on-failure "$@"
+
+echo "== fuzzing, ${FUZZ_SECONDS:-60}s per target (build-fuzz) =="
+bash scripts/fuzz.sh
 
 echo "== slow tests in Release (build) =="
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DJA_WERROR=ON >/dev/null
