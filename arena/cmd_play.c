@@ -80,55 +80,25 @@ int cmd_play(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},        {0, 0, 0, 0}};
     static arena_bots bots; /* large; one per process */
     memset(&bots, 0, sizeof bots);
-    const char *opt_kv[64];
-    int n_opt = 0;
+    arena_common co = {.bots = &bots};
     const char *replay_path = NULL;
-    uint64_t seed = 0;
-    bool have_seed = false, json = false, quiet = false;
-    uint32_t move_ms = 0;
-    int c;
+    bool json = false, quiet = false;
+    int c, k;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+        if ((k = arena_common_flag(&co, c, optarg)) != 0) {
+            if (k < 0)
+                return EXIT_USAGE;
+            continue;
+        }
         switch (c) {
-        case 'b':
-            if (!arena_bots_add(&bots, optarg))
-                return EXIT_USAGE;
-            break;
-        case 'B':
-            if (!arena_bots_add_list(&bots, optarg))
-                return EXIT_USAGE;
-            break;
-        case 'o':
-            if (n_opt == 64) {
-                arena_error("too many --opt");
-                return EXIT_USAGE;
-            }
-            opt_kv[n_opt++] = optarg;
-            break;
-        case 's':
-            if (!arena_parse_u64(optarg, &seed)) {
-                arena_error("--seed needs a number from 0 to 18446744073709551615, not '%s'",
-                            optarg);
-                return EXIT_USAGE;
-            }
-            have_seed = true;
-            break;
         case 'r': replay_path = optarg; break;
-        case 'm':
-            if (!arena_parse_u32(optarg, &move_ms)) {
-                arena_error("--move-ms needs a number of milliseconds, not '%s'", optarg);
-                return EXIT_USAGE;
-            }
-            break;
         case 'j': json = true; break;
         case 'q': quiet = true; break;
         case 'h': fputs(HELP, stdout); return EXIT_OK;
         default:
-            if (optopt)
-                arena_error("play: option '%s' needs a value", argv[optind - 1]);
-            else
-                arena_error("play: unknown option '%s' (see 'arena play --help')", argv[optind - 1]);
+            arena_getopt_error("play", argv);
             return EXIT_USAGE;
         }
     }
@@ -158,19 +128,11 @@ int cmd_play(int argc, char **argv)
     ref_match_config cfg = {0};
     cfg.game = g;
     cfg.n_seats = (uint32_t)bots.n;
-    cfg.move_ms = move_ms;
+    cfg.move_ms = co.move_ms;
     cfg.match_id = "play";
     char err[1200];
-    ja_options_init(g, &cfg.options);
-    for (int i = 0; i < n_opt; i++)
-        if (ja_options_set(g, &cfg.options, opt_kv[i], err, sizeof err) != JA_OK) {
-            arena_error("%s", err);
-            return EXIT_USAGE;
-        }
-    if (ja_options_resolve(g, &cfg.options, cfg.n_seats, err, sizeof err) != JA_OK) {
-        arena_error("%s", err);
+    if (!arena_common_options(&co, g, cfg.n_seats, &cfg.options))
         return EXIT_USAGE;
-    }
     if (!arena_bots_load(&bots, g)) {
         arena_bots_free(&bots);
         return EXIT_USAGE;
@@ -181,7 +143,7 @@ int cmd_play(int argc, char **argv)
         arena_bots_free(&bots);
         return EXIT_USAGE;
     }
-    cfg.seed = have_seed ? seed : arena_random_seed();
+    cfg.seed = co.have_seed ? co.seed : arena_random_seed();
 
     char opts_text[1024];
     ja_options_format(g, &cfg.options, opts_text, sizeof opts_text);

@@ -17,6 +17,8 @@ static void usage(FILE *f)
             "  games [--json]                 list the games, their seats and options\n"
             "  bots [--json]                  list the reference bots\n"
             "  play GAME BOT BOT...           play one match (move by move; --json for the result)\n"
+            "  tournament GAME --bots A,B,... play a tournament into the Elo ladder\n"
+            "  ladder GAME [--json]           show a game's live Elo ladder\n"
             "  replay verify FILE [--json]    re-simulate a replay and print its digest\n"
             "\n"
             "Run 'arena COMMAND --help' for a command's options. Exit status: 0 success,\n"
@@ -45,6 +47,10 @@ int main(int argc, char **argv)
         return cmd_bots(argc - 1, argv + 1);
     if (strcmp(cmd, "play") == 0)
         return cmd_play(argc - 1, argv + 1);
+    if (strcmp(cmd, "tournament") == 0)
+        return cmd_tournament(argc - 1, argv + 1);
+    if (strcmp(cmd, "ladder") == 0)
+        return cmd_ladder(argc - 1, argv + 1);
     if (strcmp(cmd, "replay") == 0)
         return cmd_replay(argc - 1, argv + 1);
     arena_error("unknown command '%s' (try 'arena --help')", cmd);

@@ -1,6 +1,9 @@
 /* Taylor Blackjack: the rules engine (a shedding game in the Crazy Eights
- * family; spec /work/shared/rules/taylor-blackjack.md, rules as implemented
- * in docs/rules/taylor-blackjack.md).
+ * family). It implements the project's specification of the game
+ * (rules/taylor-blackjack.md of the design documents); the rules as
+ * implemented, with every decision the specification left open, are in
+ * docs/rules/taylor-blackjack.md. Section (§) and resolution (#) numbers
+ * below are the specification's.
  *
  * The state is one flat, pointer-free struct (memcpy clones it). It holds the
  * future: the match seed, from which every game's shuffle is derived, and the
@@ -102,15 +105,17 @@ static uint64_t idents(const taylor_state *s, int seat)
     return (lo & MASK52) | (((lo >> 54) | (hi << 10)) & MASK52);
 }
 
-static int copies(const taylor_state *s, int seat, int c)
-{
-    return (int)has_id(s, seat, (uint8_t)c) + (int)has_id(s, seat, (uint8_t)(c + 54));
-}
-
 /* The lowest id of identity c in the seat's hand (spec #24). */
 static uint8_t lowest_id(const taylor_state *s, int seat, int c)
 {
     return has_id(s, seat, (uint8_t)c) ? (uint8_t)c : (uint8_t)(c + 54);
+}
+
+/* ja_card_ident for the ids of this game (< 108), without a division, so
+ * that the observation's copy loops vectorise. */
+static uint8_t ident(uint8_t id)
+{
+    return (uint8_t)(id - (id >= 54 ? 54 : 0));
 }
 
 static bool valid_id(const taylor_state *s, unsigned id)
@@ -607,7 +612,6 @@ static int taylor_resolve_options(ja_options *o, uint32_t n, char *err, size_t c
         snprintf(err, cap, "taylor-blackjack is played by 2 to 12 seats, not %u", (unsigned)n);
         return JA_EINVAL;
     }
-    o->n = OPT_COUNT;
     if (!o->given[OPT_TURN_CAP])
         o->value[OPT_TURN_CAP] = (int32_t)(200 * n);
     if (!o->given[OPT_GAMES])
@@ -728,28 +732,37 @@ static void taylor_observe(const void *st, int seat, void *obs)
     o->stock_count = (uint8_t)(s->stock_len - s->stock_pos);
     o->stock_known = s->stock_known;
     o->pile_count = s->pile_count;
-    for (int i = 0; i < s->n; i++) {
+    /* Locals for every bound: stores into the observation (bytes) may alias
+     * the state for the compiler, which would otherwise reload them. */
+    const int n = s->n, pos = s->stock_pos, len = s->stock_len, pc = s->pile_count;
+    for (int i = 0; i < n; i++) {
         o->hand_count[i] = s->hand_count[i];
         o->score[i] = s->score[i];
         if (i != seat)
             memcpy(o->known + 52 * i, s->known[i], 52);
     }
-    for (int c = 0; c < 52; c++)
-        o->hand[c] = (uint8_t)copies(s, seat, c);
+    uint64_t lo = s->hand[seat][0], hi = s->hand[seat][1];
+    uint64_t first = lo & MASK52, second = ((lo >> 54) | (hi << 10)) & MASK52;
+    for (uint64_t m = first | second; m; m &= m - 1) {
+        int c = __builtin_ctzll(m);
+        o->hand[c] = (uint8_t)(((first >> c) & 1u) + ((second >> c) & 1u));
+    }
     if (s->stock_known)
-        for (int i = s->stock_pos; i < s->stock_len; i++)
-            o->stock[i - s->stock_pos] = ja_card_ident(s->stock[i]);
-    for (int i = 0; i < s->pile_count; i++)
-        o->pile[i] = ja_card_ident(s->pile[i]);
-    o->event_seq = s->event_seq;
-    uint32_t k = s->event_seq < N_EVENTS ? s->event_seq : N_EVENTS;
+        for (int i = pos; i < len; i++)
+            o->stock[i - pos] = ident(s->stock[i]);
+    for (int i = 0; i < pc; i++)
+        o->pile[i] = ident(s->pile[i]);
+    const uint32_t seq = s->event_seq, k = seq < N_EVENTS ? seq : N_EVENTS;
+    o->event_seq = seq;
+    uint32_t slot = (seq - k) % N_EVENTS; /* the slot of event number seq - k + 1 */
     for (uint32_t i = 0; i < k; i++) {
-        uint32_t q = s->event_seq - k + 1 + i, slot = (q - 1) % N_EVENTS;
-        o->ev_seq[i] = q;
+        o->ev_seq[i] = seq - k + 1 + i;
         o->ev_kind[i] = s->ev_kind[slot];
         o->ev_seat[i] = s->ev_seat[slot];
         o->ev_card[i] = s->ev_card[slot];
         o->ev_count[i] = s->ev_count[slot];
+        if (++slot == N_EVENTS)
+            slot = 0;
     }
 }
 
@@ -831,6 +844,8 @@ static int taylor_sample(const void *obs, int seat, uint64_t seed, void *st_out)
         o->games < 1 || o->game >= o->games || o->turn_cap < 1)
         return JA_EFORMAT;
     if (o->stage == JA_TAYLOR_STAGE_OVER ? o->to_act != NONE : o->to_act >= n)
+        return JA_EFORMAT;
+    if ((o->penalty_kind == JA_TAYLOR_PEN_NONE) != (o->penalty_k == 0))
         return JA_EFORMAT;
     if (o->pile[o->pile_count - 1] != o->top)
         return JA_EFORMAT;
@@ -1002,7 +1017,7 @@ static int taylor_describe(const void *st, char *buf, size_t cap)
             u = u + (size_t)w_ < sizeof tmp ? u + (size_t)w_ : sizeof tmp - 1; \
     } while (0)
     if (s->stage == JA_TAYLOR_STAGE_OVER) {
-        ADD("match over after %u games: scores", (unsigned)s->games);
+        ADD("match over after %u game%s: scores", (unsigned)s->games, s->games == 1 ? "" : "s");
         for (int i = 0; i < s->n; i++)
             ADD(" %g", (double)s->score[i] / JA_SCORE_UNIT);
     } else {

@@ -1,0 +1,455 @@
+/* `arena tournament`: plan every match, store the plan, play the matches
+ * through an executor, record each result (and its live Elo) in one
+ * transaction, and print the standings. Re-running the same command against
+ * the same database (or --resume) finishes the plan without repeating or
+ * losing a match. */
+#include "cli.h"
+#include "executor.h"
+#include "progress.h"
+
+#include "jackarena/ja_error.h"
+#include "ladder.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char HELP[] =
+    "usage: arena tournament GAME --bots BOT,BOT,... [options]\n"
+    "Play a tournament: for each round and each combination of K bots, one match\n"
+    "per cyclic rotation of the seats, recorded into an Elo ladder in SQLite.\n"
+    "\n"
+    "  --bots A,B,...     the participants (see 'arena play --help' for BOT)\n"
+    "  --bot SPEC         one more participant (for specs with commas); repeatable\n"
+    "  --seats K          seats per match (default: the number of bots)\n"
+    "  --rounds R         repeat the plan R times (default 1)\n"
+    "  --format F         round-robin (default) or gauntlet (the first bot against\n"
+    "                     every combination of the others)\n"
+    "  --duplicate        the K rotations of a combination share one deal\n"
+    "  --opt KEY=VALUE    a game option; repeatable\n"
+    "  --seed N           tournament seed (default: random, printed and stored)\n"
+    "  --db FILE          the ladder database (default arena.db)\n"
+    "  --replays DIR      write one replay per match into DIR (created if missing)\n"
+    "  --move-ms MS       per-decision time limit (default: none for plugins)\n"
+    "  --jobs J           matches at once (only 1 in this build)\n"
+    "  --resume           finish the newest unfinished tournament with these bots,\n"
+    "                     game, options and format (any seed unless --seed)\n"
+    "  -q, --quiet        no progress display\n"
+    "  --json             print only the result, as one JSON document\n"
+    "\n"
+    "Re-running a command with the same --seed against the same database\n"
+    "continues that tournament where it stopped (after Ctrl-C, a crash or a kill)\n"
+    "and never plays or counts a match twice.\n"
+    "\n"
+    "example: arena tournament taylor-blackjack --bots random,random,greedy --seats 3 \\\n"
+    "           --rounds 50 --seed 1 --replays replays\n";
+
+static volatile sig_atomic_t g_stop;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    g_stop = 1;
+}
+
+/* Exit status for a ladder database error: the file given is unusable (2)
+ * or the run failed (1). */
+static int db_exit(int rc)
+{
+    return (rc == JA_EIO || rc == JA_EVERSION || rc == JA_EFORMAT) ? EXIT_USAGE : EXIT_RUNTIME;
+}
+
+static bool ensure_dir(const char *dir)
+{
+    struct stat sb;
+    if (stat(dir, &sb) == 0) {
+        if (!S_ISDIR(sb.st_mode)) {
+            arena_error("--replays '%s' is not a directory", dir);
+            return false;
+        }
+    } else if (mkdir(dir, 0777) != 0) {
+        arena_error("cannot create replay directory '%s': %s", dir, strerror(errno));
+        return false;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        arena_error("cannot write into replay directory '%s': %s", dir, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+static void print_standings(const ja_game_rules *g, const char *opts_text,
+                            const ladder_tournament_info *ti, const ladder_standing *st,
+                            uint32_t n, const uint64_t faults[JA_FAULT_COUNT], bool json)
+{
+    uint64_t total_faults = 0;
+    for (int f = 1; f < JA_FAULT_COUNT; f++)
+        total_faults += faults[f];
+    if (json) {
+        json_w w;
+        jw_init(&w, stdout);
+        jw_obj(&w, NULL);
+        jw_str(&w, "game", g->name);
+        jw_obj(&w, "options");
+        /* opts_text is "k=v k=v": split it back into a map */
+        char buf[1024];
+        snprintf(buf, sizeof buf, "%s", opts_text);
+        char *save = NULL;
+        for (char *kv = strtok_r(buf, " ", &save); kv; kv = strtok_r(NULL, " ", &save)) {
+            char *eq = strchr(kv, '=');
+            if (eq) {
+                *eq = '\0';
+                jw_str(&w, kv, eq + 1);
+            }
+        }
+        jw_obj_end(&w);
+        char seed[21];
+        jw_int(&w, "tournament", ti->id);
+        jw_str(&w, "seed", ladder_seed_format(ti->seed, seed));
+        jw_int(&w, "seats", ti->n_seats);
+        jw_int(&w, "matches", ti->n_done);
+        jw_int(&w, "planned", ti->n_matches);
+        jw_int(&w, "faults", (long long)total_faults);
+        jw_obj(&w, "fault_kinds");
+        for (int f = 1; f < JA_FAULT_COUNT; f++)
+            if (faults[f])
+                jw_int(&w, ja_fault_name(f), (long long)faults[f]);
+        jw_obj_end(&w);
+        jw_arr(&w, "standings");
+        for (uint32_t i = 0; i < n; i++) {
+            jw_obj(&w, NULL);
+            jw_str(&w, "bot", st[i].bot);
+            jw_int(&w, "games", st[i].games);
+            jw_int(&w, "wins", st[i].wins);
+            jw_score(&w, "score", st[i].score);
+            jw_int(&w, "faults", st[i].faults);
+            jw_num(&w, "elo", st[i].elo);
+            jw_null(&w, "elo_ci95");
+            jw_obj_end(&w);
+        }
+        jw_arr_end(&w);
+        jw_obj_end(&w);
+        jw_end(&w);
+        return;
+    }
+    printf("\nstandings after %u of %u matches (faults: %llu):\n", ti->n_done, ti->n_matches,
+           (unsigned long long)total_faults);
+    printf("   #  %-20s %6s %6s %9s %8s %7s %7s\n", "bot", "games", "wins", "score", "mean",
+           "faults", "elo");
+    for (uint32_t i = 0; i < n; i++) {
+        char sc[32];
+        arena_format_score(st[i].score, sc, sizeof sc);
+        double mean = st[i].games ? (double)st[i].score / JA_SCORE_UNIT / (double)st[i].games : 0;
+        printf("  %2u  %-20s %6lld %6lld %9s %8.3f %7lld %7.0f\n", i + 1, st[i].bot,
+               (long long)st[i].games, (long long)st[i].wins, sc, mean, (long long)st[i].faults,
+               st[i].elo);
+    }
+}
+
+int cmd_tournament(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"bot", required_argument, NULL, 'b'},     {"bots", required_argument, NULL, 'B'},
+        {"seats", required_argument, NULL, 'k'},   {"rounds", required_argument, NULL, 'R'},
+        {"format", required_argument, NULL, 'F'},  {"duplicate", no_argument, NULL, 'D'},
+        {"opt", required_argument, NULL, 'o'},     {"seed", required_argument, NULL, 's'},
+        {"db", required_argument, NULL, 'd'},      {"replays", required_argument, NULL, 'r'},
+        {"move-ms", required_argument, NULL, 'm'}, {"jobs", required_argument, NULL, 'j'},
+        {"listen", required_argument, NULL, 'L'},  {"resume", no_argument, NULL, 'Z'},
+        {"json", no_argument, NULL, 'J'},          {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},          {0, 0, 0, 0}};
+    static arena_bots bots;
+    memset(&bots, 0, sizeof bots);
+    arena_common co = {.bots = &bots};
+    const char *db_path = "arena.db", *replay_dir = NULL, *format_s = "round-robin";
+    uint32_t seats = 0, rounds = 1, jobs = 1;
+    bool json = false, quiet = false, resume = false, duplicate = false;
+    int c, k;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+        if ((k = arena_common_flag(&co, c, optarg)) != 0) {
+            if (k < 0)
+                return EXIT_USAGE;
+            continue;
+        }
+        switch (c) {
+        case 'k':
+            if (!arena_parse_u32(optarg, &seats) || seats == 0) {
+                arena_error("--seats needs a positive number, not '%s'", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'R':
+            if (!arena_parse_u32(optarg, &rounds) || rounds == 0) {
+                arena_error("--rounds needs a positive number, not '%s'", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'F': format_s = optarg; break;
+        case 'D': duplicate = true; break;
+        case 'd': db_path = optarg; break;
+        case 'r': replay_dir = optarg; break;
+        case 'j':
+            if (!arena_parse_u32(optarg, &jobs) || jobs == 0) {
+                arena_error("--jobs needs a positive number, not '%s'", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'L':
+            arena_error("--listen: external bots over ZeroMQ are not supported by this build yet");
+            return EXIT_USAGE;
+        case 'Z': resume = true; break;
+        case 'J': json = true; break;
+        case 'q': quiet = true; break;
+        case 'h': fputs(HELP, stdout); return EXIT_OK;
+        default:
+            arena_getopt_error("tournament", argv);
+            return EXIT_USAGE;
+        }
+    }
+    if (optind >= argc) {
+        arena_error("tournament: which game? (usage: arena tournament GAME --bots A,B,...)");
+        return EXIT_USAGE;
+    }
+    const ja_game_rules *g = arena_find_game(argv[optind++]);
+    if (!g)
+        return EXIT_USAGE;
+    if (optind < argc) {
+        arena_error("tournament: unexpected argument '%s' (bots go in --bots)", argv[optind]);
+        return EXIT_USAGE;
+    }
+    if (jobs > 1) {
+        arena_error("--jobs %u: parallel referee workers are not in this build yet (use --jobs 1)",
+                    jobs);
+        return EXIT_USAGE;
+    }
+    if (bots.n < 2) {
+        arena_error("tournament: give at least two bots with --bots");
+        return EXIT_USAGE;
+    }
+    if (!arena_bots_finish_names(&bots))
+        return EXIT_USAGE;
+    if (!seats)
+        seats = (uint32_t)bots.n;
+    if (seats < g->min_seats || seats > g->max_seats) {
+        arena_error("--seats %u: %s is played by %u to %u seats", seats, g->name,
+                    (unsigned)g->min_seats, (unsigned)g->max_seats);
+        return EXIT_USAGE;
+    }
+    if (seats > (uint32_t)bots.n) {
+        arena_error("--seats %u needs at least %u bots; %d given", seats, seats, bots.n);
+        return EXIT_USAGE;
+    }
+    ladder_plan_params pp = {0};
+    if (ladder_format_parse(format_s, &pp.format) != JA_OK) {
+        arena_error("--format '%s': use round-robin or gauntlet", format_s);
+        return EXIT_USAGE;
+    }
+    char err[1200];
+    ja_options o;
+    if (!arena_common_options(&co, g, seats, &o))
+        return EXIT_USAGE;
+    pp.n_participants = (uint32_t)bots.n;
+    pp.n_seats = seats;
+    pp.rounds = rounds;
+    pp.duplicate = duplicate;
+    uint32_t n_planned = 0;
+    if (ladder_plan_count(&pp, &n_planned, err, sizeof err) != JA_OK) {
+        arena_error("%s", err);
+        return EXIT_USAGE;
+    }
+    if (!arena_bots_load(&bots, g)) {
+        arena_bots_free(&bots);
+        return EXIT_USAGE;
+    }
+    int status = EXIT_RUNTIME;
+    ladder_db *db = NULL;
+    arena_executor *x = NULL;
+    uint32_t *pending = NULL;
+    ladder_standing *st = NULL;
+    if (replay_dir && !ensure_dir(replay_dir)) {
+        status = EXIT_USAGE;
+        goto out;
+    }
+    struct stat sb;
+    if (resume && stat(db_path, &sb) != 0) {
+        arena_error("--resume: %s has no unfinished %s tournament with these bots, options and "
+                    "format (no such file)", db_path, g->name);
+        status = EXIT_USAGE;
+        goto out;
+    }
+    int rc = ladder_db_open(db_path, &db);
+    if (rc != JA_OK) {
+        arena_error("%s", db ? ladder_db_errmsg(db) : ja_strerror(rc));
+        status = db_exit(rc);
+        goto out;
+    }
+
+    /* The tournament as the database knows it. */
+    char opts_text[LADDER_OPTIONS_MAX];
+    ja_options_format(g, &o, opts_text, sizeof opts_text);
+    ladder_bot lb[ARENA_MAX_BOTS];
+    for (int i = 0; i < bots.n; i++) {
+        const ref_bot_info *bi = ref_bot_get_info(bots.b[i].bot);
+        lb[i] = (ladder_bot){bots.b[i].name, bi->version, bots.b[i].builtin ? "builtin" : bi->kind,
+                             bots.b[i].spec, bi->sha256[0] ? bi->sha256 : NULL};
+    }
+    ladder_tournament_spec spec = {{g->name, seats, opts_text}, co.have_seed ? co.seed : 0,
+                                   pp.format, rounds, duplicate, (uint32_t)bots.n, lb};
+    int64_t tid = 0;
+    bool found = false;
+    if (resume || co.have_seed) {
+        unsigned flags = co.have_seed ? 0 : LADDER_FIND_ANY_SEED | LADDER_FIND_UNFINISHED;
+        rc = ladder_db_tournament_find(db, &spec, flags, &tid);
+        if (rc == JA_OK)
+            found = true;
+        else if (rc != JA_ENOTFOUND) {
+            arena_error("%s", ladder_db_errmsg(db));
+            status = db_exit(rc);
+            goto out;
+        } else if (resume && !co.have_seed) {
+            arena_error("--resume: %s has no unfinished %s tournament with these bots, options "
+                        "and format", db_path, g->name);
+            status = EXIT_USAGE;
+            goto out;
+        }
+    }
+    if (!found) {
+        spec.seed = co.have_seed ? co.seed : arena_random_seed();
+        rc = ladder_db_tournament_create(db, &spec, &tid);
+        if (rc != JA_OK) {
+            arena_error("%s", ladder_db_errmsg(db));
+            status = db_exit(rc);
+            goto out;
+        }
+    }
+    ladder_tournament_info ti;
+    if ((rc = ladder_db_tournament_get(db, tid, &ti)) != JA_OK) {
+        arena_error("%s", ladder_db_errmsg(db));
+        goto out;
+    }
+    uint32_t n_pending = 0;
+    if ((rc = ladder_db_pending(db, tid, &pending, &n_pending)) != JA_OK) {
+        arena_error("%s", ladder_db_errmsg(db));
+        goto out;
+    }
+    if (!json) {
+        char seed_s[21];
+        printf("tournament %lld: %s, %d bots, %u seats, %s, %u round%s, seed %s: %u matches\n",
+               (long long)tid, g->name, bots.n, seats, ladder_format_name(pp.format), rounds,
+               rounds == 1 ? "" : "s", ladder_seed_format(ti.seed, seed_s), ti.n_matches);
+        printf("options: %s\ndatabase: %s%s%s\n", opts_text, db_path,
+               replay_dir ? "; replays: " : "", replay_dir ? replay_dir : "");
+        if (found && n_pending && n_pending < ti.n_matches)
+            printf("resuming: %u of %u matches already played\n", ti.n_matches - n_pending,
+                   ti.n_matches);
+        else if (found && !n_pending)
+            printf("already complete in %s: nothing to play\n", db_path);
+        fflush(stdout);
+    }
+
+    /* Play what is pending. */
+    ref_bot *slot_bots[ARENA_MAX_BOTS];
+    const char *slot_names[ARENA_MAX_BOTS];
+    for (int i = 0; i < bots.n; i++) {
+        slot_bots[i] = bots.b[i].bot;
+        slot_names[i] = bots.b[i].name;
+    }
+    arena_exec_ctx xc = {g, o, co.move_ms, slot_bots, slot_names, replay_dir, tid};
+    if ((rc = arena_executor_inproc_new(&xc, &x)) != JA_OK) {
+        arena_error("cannot start the executor: %s", ja_strerror(rc));
+        goto out;
+    }
+    struct sigaction sa = {0}, old_int, old_term;
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    progress pr;
+    uint32_t done = ti.n_matches - n_pending;
+    progress_begin(&pr, ti.n_matches, done, quiet);
+    uint32_t next = 0, out_n = 0;
+    bool failed = false;
+    while (!failed && (next < n_pending || out_n > 0)) {
+        while (!g_stop && next < n_pending && out_n < x->ops->capacity(x)) {
+            ladder_plan_match pm;
+            if ((rc = ladder_db_match_get(db, tid, pending[next], &pm)) != JA_OK) {
+                arena_error("%s", ladder_db_errmsg(db));
+                failed = true;
+                break;
+            }
+            arena_job job = {pm.number, pm.seed, pm.n_seats, {0}};
+            memcpy(job.slot, pm.slot, sizeof job.slot);
+            if ((rc = x->ops->submit(x, &job)) != JA_OK) {
+                arena_error("cannot hand match %u to the executor: %s", pm.number, ja_strerror(rc));
+                failed = true;
+                break;
+            }
+            next++;
+            out_n++;
+        }
+        if (out_n == 0)
+            break;
+        static arena_job_result jr;
+        if (x->ops->next(x, &jr) != JA_OK)
+            break;
+        out_n--;
+        if (jr.rc != JA_OK) {
+            arena_error("match %u could not be played: %s", jr.number, jr.err);
+            failed = true;
+            continue;
+        }
+        ladder_match_result lr;
+        memset(&lr, 0, sizeof lr);
+        lr.outcome = jr.res.outcome;
+        memcpy(lr.faults, jr.res.fault_kinds, sizeof lr.faults);
+        lr.turns = jr.res.decisions;
+        char hex[REF_DIGEST_HEX];
+        ref_digest_hex(jr.res.digest, hex);
+        lr.digest = hex;
+        lr.replay_path = jr.replay_path[0] ? jr.replay_path : NULL;
+        rc = ladder_db_record_match(db, tid, jr.number, &lr);
+        if (rc != JA_OK && rc != JA_ESTATE) {
+            arena_error("%s (match %u is not recorded; re-run the same command to finish)",
+                        ladder_db_errmsg(db), jr.number);
+            failed = true;
+            continue;
+        }
+        progress_update(&pr, ++done);
+        if (g_stop && next < n_pending)
+            break;
+    }
+    progress_end(&pr, done);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (failed)
+        goto out;
+
+    uint32_t n_st = 0;
+    uint64_t faults[JA_FAULT_COUNT] = {0};
+    if ((rc = ladder_db_tournament_get(db, tid, &ti)) != JA_OK ||
+        (rc = ladder_db_standings(db, tid, &st, &n_st)) != JA_OK ||
+        (rc = ladder_db_tournament_faults(db, tid, faults)) != JA_OK) {
+        arena_error("%s", ladder_db_errmsg(db));
+        goto out;
+    }
+    print_standings(g, opts_text, &ti, st, n_st, faults, json);
+    if (g_stop && !ti.done) {
+        arena_error("interrupted after %u of %u matches; run the same command again to finish",
+                    ti.n_done, ti.n_matches);
+        goto out;
+    }
+    status = EXIT_OK;
+out:
+    free(st);
+    free(pending);
+    if (x)
+        x->ops->destroy(x);
+    ladder_db_close(&db);
+    arena_bots_free(&bots);
+    return status;
+}

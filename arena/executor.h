@@ -1,0 +1,65 @@
+/* Executors run the match jobs of a tournament and report their results.
+ *
+ * The tournament loop knows only this interface: it submits jobs (a planned
+ * match: its number, seed and seats) and takes results as they come. The
+ * in-process executor (executor_inproc.c) plays each job in the arena's own
+ * process; referee workers over ZeroMQ (local ipc or remote tcp) plug in
+ * behind the same ops, so nothing above this changes. Results may come in
+ * any order; each carries its job number. */
+#ifndef ARENA_EXECUTOR_H
+#define ARENA_EXECUTOR_H
+
+#include "match.h"
+
+/* What every job of one tournament shares. Borrowed for the executor's
+ * lifetime. */
+typedef struct arena_exec_ctx {
+    const ja_game_rules *game;
+    ja_options options;          /* resolved */
+    uint32_t move_ms;
+    ref_bot *const *bots;        /* participant slot -> loaded bot */
+    const char *const *names;    /* participant slot -> display name */
+    const char *replay_dir;      /* NULL: no replays */
+    int64_t tournament_id;
+} arena_exec_ctx;
+
+typedef struct arena_job {
+    uint32_t number;
+    uint64_t seed;
+    uint32_t n_seats;
+    uint16_t slot[JA_MAX_SEATS]; /* seat -> participant slot */
+} arena_job;
+
+typedef struct arena_job_result {
+    uint32_t number;
+    int rc;                      /* JA_OK, or why the match could not be played */
+    char err[512];
+    ref_match_result res;
+    char replay_path[4096];      /* "" when none */
+} arena_job_result;
+
+typedef struct arena_executor arena_executor;
+
+typedef struct arena_executor_ops {
+    /* How many jobs may be outstanding at once. */
+    uint32_t (*capacity)(arena_executor *x);
+    /* Hands over a job; never blocks when fewer than capacity() are out. */
+    int (*submit)(arena_executor *x, const arena_job *job);
+    /* Waits for the next finished job. JA_EAGAIN when none is outstanding. */
+    int (*next)(arena_executor *x, arena_job_result *out);
+    void (*destroy)(arena_executor *x);
+} arena_executor_ops;
+
+struct arena_executor {
+    const arena_executor_ops *ops;
+    const arena_exec_ctx *ctx;
+};
+
+/* The executor that plays jobs one at a time in this process. */
+int arena_executor_inproc_new(const arena_exec_ctx *ctx, arena_executor **out);
+
+/* The replay file name of match `number` of a tournament, in dir. */
+void arena_replay_name(char *buf, size_t cap, const char *dir, int64_t tournament_id,
+                       uint32_t number);
+
+#endif /* ARENA_EXECUTOR_H */

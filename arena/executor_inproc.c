@@ -1,0 +1,96 @@
+/* The in-process executor: plays each job in the arena's own process, one
+ * at a time, when its result is asked for (executor.h). */
+#include "executor.h"
+
+#include "jackarena/ja_error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct inproc {
+    arena_executor base;
+    arena_job job;
+    bool pending;
+} inproc;
+
+void arena_replay_name(char *buf, size_t cap, const char *dir, int64_t tournament_id,
+                       uint32_t number)
+{
+    snprintf(buf, cap, "%s/t%lld-m%06u.rpl", dir, (long long)tournament_id, (unsigned)number);
+}
+
+static uint32_t inproc_capacity(arena_executor *x)
+{
+    return 1;
+}
+
+static int inproc_submit(arena_executor *x, const arena_job *job)
+{
+    inproc *e = (inproc *)x;
+    if (e->pending)
+        return JA_EBUSY;
+    e->job = *job;
+    e->pending = true;
+    return JA_OK;
+}
+
+static int inproc_next(arena_executor *x, arena_job_result *out)
+{
+    inproc *e = (inproc *)x;
+    const arena_exec_ctx *c = x->ctx;
+    if (!e->pending)
+        return JA_EAGAIN;
+    e->pending = false;
+    memset(out, 0, sizeof *out);
+    out->number = e->job.number;
+
+    ref_match_config cfg = {0};
+    cfg.game = c->game;
+    cfg.options = c->options;
+    cfg.n_seats = e->job.n_seats;
+    cfg.seed = e->job.seed;
+    cfg.move_ms = c->move_ms;
+    char id[64];
+    snprintf(id, sizeof id, "t%lld-m%u", (long long)c->tournament_id, (unsigned)e->job.number);
+    cfg.match_id = id;
+    ref_bot *bots[JA_MAX_SEATS];
+    const char *names[JA_MAX_SEATS];
+    for (uint32_t s = 0; s < e->job.n_seats; s++) {
+        bots[s] = c->bots[e->job.slot[s]];
+        names[s] = c->names[e->job.slot[s]];
+    }
+    ref_replay_writer *rw = NULL;
+    if (c->replay_dir) {
+        arena_replay_name(out->replay_path, sizeof out->replay_path, c->replay_dir,
+                          c->tournament_id, e->job.number);
+        out->rc = ref_replay_writer_open(out->replay_path, &rw, out->err, sizeof out->err);
+        if (out->rc != JA_OK)
+            return JA_OK;
+    }
+    out->rc = ref_match_run(&cfg, bots, names, &rw, NULL, NULL, &out->res, out->err,
+                            sizeof out->err);
+    if (out->rc != JA_OK)
+        out->replay_path[0] = '\0';
+    return JA_OK;
+}
+
+static void inproc_destroy(arena_executor *x)
+{
+    free(x);
+}
+
+static const arena_executor_ops inproc_ops = {
+    inproc_capacity, inproc_submit, inproc_next, inproc_destroy,
+};
+
+int arena_executor_inproc_new(const arena_exec_ctx *ctx, arena_executor **out)
+{
+    inproc *e = calloc(1, sizeof *e);
+    if (!e)
+        return JA_ENOMEM;
+    e->base.ops = &inproc_ops;
+    e->base.ctx = ctx;
+    *out = &e->base;
+    return JA_OK;
+}

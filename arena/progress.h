@@ -1,0 +1,19 @@
+/* Progress of a long run on stderr: a bar with matches done, rate and time
+ * left on a terminal; otherwise one line per tenth of the run. */
+#ifndef ARENA_PROGRESS_H
+#define ARENA_PROGRESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct progress {
+    uint32_t total, start_done, last_line;
+    double t0, last_draw;
+    bool tty, quiet;
+} progress;
+
+void progress_begin(progress *p, uint32_t total, uint32_t done, bool quiet);
+void progress_update(progress *p, uint32_t done);
+void progress_end(progress *p, uint32_t done);
+
+#endif /* ARENA_PROGRESS_H */

@@ -1,0 +1,1659 @@
+/* The ladder database on SQLite (see ladder_db.h and docs/database.md).
+ *
+ * Invariants:
+ *  - Every write runs between BEGIN IMMEDIATE and COMMIT, and every failure
+ *    inside one rolls it back before returning, so a call either happens
+ *    whole or not at all. BEGIN IMMEDIATE takes the write lock first, so two
+ *    writers never both read a state and then race to change it (which is
+ *    what makes record_match's "already done" check sound), and a lock held
+ *    by another process surfaces at BEGIN, as JA_EBUSY, before any work.
+ *  - The error message is composed before any rollback, since the rollback
+ *    would replace SQLite's own message.
+ *  - No statement outlives the call that prepared it; nothing is cached, so
+ *    a handle holds no state but the connection and the last message. */
+#include "ladder_db.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "elo.h"
+#include "jackarena/ja_error.h"
+#include "ladder_db_int.h"
+
+#define ERRMSG_MAX 512
+
+/* ISO 8601 UTC, second resolution. */
+#define SQL_NOW "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
+
+struct ladder_db {
+    sqlite3 *sql;  /* NULL once an open has failed */
+    char *path;    /* as given */
+    int busy_ms;
+    char errmsg[ERRMSG_MAX];
+};
+
+/* ---- Messages and error mapping -------------------------------------------- */
+
+__attribute__((format(printf, 2, 3))) static void set_msg(ladder_db *db, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(db->errmsg, sizeof db->errmsg, fmt, ap);
+    va_end(ap);
+    /* One line: SQLite messages have no newlines, but paths might. */
+    for (char *c = db->errmsg; *c; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
+}
+
+static int map_sqlite(int src)
+{
+    switch (src & 0xff) {
+    case SQLITE_OK:
+    case SQLITE_DONE:
+    case SQLITE_ROW:
+        return JA_OK;
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        return JA_EBUSY;
+    case SQLITE_READONLY:
+    case SQLITE_CANTOPEN:
+    case SQLITE_IOERR:
+    case SQLITE_FULL:
+    case SQLITE_PERM:
+        return JA_EIO;
+    case SQLITE_NOTADB:
+    case SQLITE_CORRUPT:
+        return JA_EFORMAT;
+    case SQLITE_NOMEM:
+        return JA_ENOMEM;
+    default:
+        return JA_EDB;
+    }
+}
+
+/* Records the failure src of a SQLite call made while doing `what` (a
+ * phrase: "recording match 3 of tournament 1") and returns the JA_E* code.
+ * Each class of failure gets a message a user can act on. */
+static int sql_fail(ladder_db *db, int src, const char *what)
+{
+    int rc = map_sqlite(src);
+    if (rc == JA_OK)
+        rc = JA_EDB; /* a step that returned ROW/DONE where it should not */
+    const char *m = db->sql != NULL ? sqlite3_errmsg(db->sql) : sqlite3_errstr(src);
+    int sys = db->sql != NULL ? sqlite3_system_errno(db->sql) : 0;
+    switch (rc) {
+    case JA_EBUSY:
+        set_msg(db,
+                "database '%s' is locked by another process: gave up after %d ms "
+                "(%s)",
+                db->path, db->busy_ms, what);
+        break;
+    case JA_EIO:
+        if ((src & 0xff) == SQLITE_READONLY)
+            set_msg(db, "database '%s' is read-only (%s%s%s): cannot write while %s", db->path, m,
+                    sys ? ": " : "", sys ? strerror(sys) : "", what);
+        else
+            set_msg(db, "database '%s': %s%s%s (%s)", db->path, m, sys ? ": " : "",
+                    sys ? strerror(sys) : "", what);
+        break;
+    case JA_EFORMAT:
+        set_msg(db, "'%s' is not a usable database: %s (%s)", db->path, m, what);
+        break;
+    case JA_ENOMEM:
+        set_msg(db, "out of memory (%s)", what);
+        break;
+    default:
+        set_msg(db, "database '%s': %s (%s)", db->path, m, what);
+        break;
+    }
+    return rc;
+}
+
+/* Every call but open and close starts here: checks the handle and clears
+ * the last message. A failed open keeps its message for errmsg(). */
+static int enter(ladder_db *db)
+{
+    if (db == NULL)
+        return JA_EINVAL;
+    if (db->sql == NULL)
+        return JA_ESTATE;
+    db->errmsg[0] = '\0';
+    return JA_OK;
+}
+
+/* ---- Small SQL helpers ----------------------------------------------------- */
+
+static int prepare(ladder_db *db, const char *sql, sqlite3_stmt **st, const char *what)
+{
+    int src = sqlite3_prepare_v2(db->sql, sql, -1, st, NULL);
+    if (src != SQLITE_OK) {
+        *st = NULL;
+        return sql_fail(db, src, what);
+    }
+    return JA_OK;
+}
+
+/* Runs a statement that returns no row; resets it for reuse. */
+static int step_done(ladder_db *db, sqlite3_stmt *st, const char *what)
+{
+    int src = sqlite3_step(st);
+    int rc = src == SQLITE_DONE ? JA_OK : sql_fail(db, src, what);
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return rc;
+}
+
+static int exec(ladder_db *db, const char *sql, const char *what)
+{
+    int src = sqlite3_exec(db->sql, sql, NULL, NULL, NULL);
+    return src == SQLITE_OK ? JA_OK : sql_fail(db, src, what);
+}
+
+static int begin_write(ladder_db *db, const char *what)
+{
+    return exec(db, "BEGIN IMMEDIATE", what);
+}
+
+/* Rolls back the open transaction, if any, keeping the current message. */
+static void rollback(ladder_db *db)
+{
+    if (!sqlite3_get_autocommit(db->sql))
+        sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static int commit(ladder_db *db, const char *what)
+{
+    int rc = exec(db, "COMMIT", what);
+    if (rc != JA_OK)
+        rollback(db);
+    return rc;
+}
+
+static int bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+    return s == NULL ? sqlite3_bind_null(st, i) : sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+}
+
+/* A single integer from a query with no parameters. */
+static int query_int(ladder_db *db, const char *sql, int64_t *out, const char *what)
+{
+    sqlite3_stmt *st;
+    int rc = prepare(db, sql, &st, what);
+    if (rc != JA_OK)
+        return rc;
+    int src = sqlite3_step(st);
+    if (src == SQLITE_ROW) {
+        *out = sqlite3_column_int64(st, 0);
+        rc = JA_OK;
+    } else {
+        rc = sql_fail(db, src, what);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Copies column i as text into a fixed buffer (truncating, NUL-terminated). */
+static void column_copy(sqlite3_stmt *st, int i, char *buf, size_t cap)
+{
+    const unsigned char *t = sqlite3_column_text(st, i);
+    snprintf(buf, cap, "%s", t != NULL ? (const char *)t : "");
+}
+
+/* Makes room for one more element in a growing array. */
+static int grow(void **a, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return JA_OK;
+    size_t c = *cap ? *cap * 2 : 16;
+    void *p = realloc(*a, c * size);
+    if (p == NULL)
+        return JA_ENOMEM;
+    *a = p;
+    *cap = c;
+    return JA_OK;
+}
+
+/* ---- Seeds ----------------------------------------------------------------- */
+
+char *ladder_seed_format(uint64_t seed, char buf[21])
+{
+    snprintf(buf, 21, "%" PRIu64, seed);
+    return buf;
+}
+
+int ladder_seed_parse(const char *s, uint64_t *out)
+{
+    if (s == NULL || out == NULL)
+        return JA_EINVAL;
+    size_t n = strlen(s);
+    if (n < 1 || n > 20 || (n > 1 && s[0] == '0'))
+        return JA_EINVAL;
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return JA_EINVAL;
+        unsigned d = (unsigned)(s[i] - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return JA_EINVAL;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return JA_OK;
+}
+
+/* ---- Opening, schema and migrations --------------------------------------- */
+
+/* Applies the migrations from the file's version to the current one. Each
+ * runs in its own transaction and re-reads the version under the write
+ * lock, so two processes opening an old file at once migrate it once. */
+static int migrate(ladder_db *db)
+{
+    for (;;) {
+        int rc = begin_write(db, "upgrading the schema");
+        if (rc != JA_OK)
+            return rc;
+        int64_t v;
+        rc = query_int(db, "PRAGMA user_version", &v, "reading the schema version");
+        if (rc != JA_OK) {
+            rollback(db);
+            return rc;
+        }
+        if (v >= LADDER_DB_SCHEMA_VERSION)
+            return commit(db, "upgrading the schema");
+        const ladder__migration *m = &ladder__migrations[v];
+        char what[160];
+        snprintf(what, sizeof what, "schema migration %d: %s", m->version, m->what);
+        rc = exec(db, m->sql, what);
+        if (rc == JA_OK) {
+            char pragma[64];
+            snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", m->version);
+            rc = exec(db, pragma, what);
+        }
+        if (rc == JA_OK)
+            rc = commit(db, what);
+        else
+            rollback(db);
+        if (rc != JA_OK)
+            return rc;
+    }
+}
+
+static bool is_memory_path(const char *path)
+{
+    return path[0] == '\0' || strcmp(path, ":memory:") == 0;
+}
+
+/* The body of ladder_db_open once the handle exists. The order matters:
+ * nothing is written (not even the journal mode, which rewrites the file
+ * header) before the file is known to be ours and not too new. */
+static int open_file(ladder_db *db)
+{
+    int src = sqlite3_open_v2(db->path, &db->sql,
+                              SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_EXRESCODE,
+                              NULL);
+    if (db->sql == NULL) {
+        set_msg(db, "out of memory opening database '%s'", db->path);
+        return JA_ENOMEM;
+    }
+    if (src != SQLITE_OK) {
+        int rc = sql_fail(db, src, "opening");
+        if (rc == JA_EIO && (src & 0xff) == SQLITE_CANTOPEN) {
+            int sys = sqlite3_system_errno(db->sql);
+            set_msg(db, "cannot open database '%s': %s", db->path,
+                    sys ? strerror(sys) : sqlite3_errmsg(db->sql));
+        }
+        return rc;
+    }
+    sqlite3_extended_result_codes(db->sql, 1);
+    sqlite3_busy_timeout(db->sql, db->busy_ms);
+
+    /* SQLite silently falls back to read-only when the file is not
+     * writable; the arena must write, so say so now rather than at the
+     * first match. */
+    if (sqlite3_db_readonly(db->sql, "main") == 1) {
+        set_msg(db, "database '%s' is read-only: no permission to write it", db->path);
+        return JA_EIO;
+    }
+
+    int64_t app_id, version, objects;
+    int rc = query_int(db, "PRAGMA application_id", &app_id, "reading the file header");
+    if (rc == JA_OK)
+        rc = query_int(db, "PRAGMA user_version", &version, "reading the schema version");
+    if (rc == JA_OK)
+        rc = query_int(db, "SELECT count(*) FROM sqlite_master", &objects,
+                       "reading the schema");
+    if (rc != JA_OK)
+        return rc;
+    if (app_id != 0 && app_id != LADDER_DB_APPLICATION_ID) {
+        set_msg(db, "'%s' is a SQLite database of another program (application_id 0x%08" PRIx64
+                    "), not a Jack Arena database",
+                db->path, (uint64_t)app_id);
+        return JA_EFORMAT;
+    }
+    if (app_id == 0 && (version != 0 || objects != 0)) {
+        set_msg(db, "'%s' is a SQLite database with tables of its own, not a Jack Arena database",
+                db->path);
+        return JA_EFORMAT;
+    }
+    if (version > LADDER_DB_SCHEMA_VERSION) {
+        set_msg(db,
+                "database '%s' has schema version %" PRId64
+                ", newer than this build of Jack Arena knows (%d): use a newer arena",
+                db->path, version, LADDER_DB_SCHEMA_VERSION);
+        return JA_EVERSION;
+    }
+
+    sqlite3_stmt *st;
+    rc = prepare(db, "PRAGMA journal_mode = WAL", &st, "switching to WAL mode");
+    if (rc != JA_OK)
+        return rc;
+    src = sqlite3_step(st);
+    if (src != SQLITE_ROW) {
+        rc = sql_fail(db, src, "switching to WAL mode");
+        sqlite3_finalize(st);
+        return rc;
+    }
+    char mode[16];
+    column_copy(st, 0, mode, sizeof mode);
+    sqlite3_finalize(st);
+    if (strcmp(mode, "wal") != 0 && !is_memory_path(db->path)) {
+        set_msg(db, "database '%s' cannot use WAL mode (the journal mode stays '%s')", db->path,
+                mode);
+        return JA_EIO;
+    }
+    /* FULL: a commit survives a power cut, not only a crash of the
+     * process; one fsync per finished match is cheap next to a match. */
+    rc = exec(db, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON", "configuring");
+    if (rc != JA_OK)
+        return rc;
+    if (version < LADDER_DB_SCHEMA_VERSION)
+        return migrate(db);
+    return JA_OK;
+}
+
+/* After an I/O failure while opening, replaces SQLite's message with the
+ * actual cause when the file system shows one. SQLite's own words can
+ * mislead here: creating a file in a read-only directory reports "No such
+ * file or directory" (its read-only retry is what failed last), and a
+ * read-only directory breaks WAL, whose -wal and -shm files live next to
+ * the database. */
+static void diagnose_io(ladder_db *db)
+{
+    if (is_memory_path(db->path))
+        return;
+    char *copy = strdup(db->path);
+    if (copy == NULL)
+        return;
+    const char *dir = dirname(copy);
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        set_msg(db, "cannot open database '%s': directory '%s' does not exist", db->path, dir);
+    else if (access(db->path, F_OK) == 0 && access(db->path, W_OK) != 0)
+        set_msg(db, "database '%s' is read-only: no permission to write it", db->path);
+    else if (access(dir, W_OK | X_OK) != 0)
+        set_msg(db,
+                "cannot write database '%s': directory '%s' is not writable (SQLite keeps "
+                "the -wal and -shm files next to the database)",
+                db->path, dir);
+    free(copy);
+}
+
+int ladder_db_open(const char *path, ladder_db **out)
+{
+    if (out == NULL)
+        return JA_EINVAL;
+    *out = NULL;
+    if (path == NULL)
+        return JA_EINVAL;
+    ladder_db *db = calloc(1, sizeof *db);
+    if (db == NULL)
+        return JA_ENOMEM;
+    db->path = strdup(path);
+    if (db->path == NULL) {
+        free(db);
+        return JA_ENOMEM;
+    }
+    db->busy_ms = LADDER_DB_BUSY_MS;
+    *out = db;
+    int rc = open_file(db);
+    if (rc == JA_EIO)
+        diagnose_io(db);
+    if (rc != JA_OK && db->sql != NULL) {
+        sqlite3_close_v2(db->sql);
+        db->sql = NULL;
+    }
+    return rc;
+}
+
+void ladder_db_close(ladder_db **p)
+{
+    if (p == NULL || *p == NULL)
+        return;
+    ladder_db *db = *p;
+    if (db->sql != NULL)
+        sqlite3_close_v2(db->sql);
+    free(db->path);
+    free(db);
+    *p = NULL;
+}
+
+const char *ladder_db_errmsg(const ladder_db *db)
+{
+    if (db == NULL)
+        return "no database handle";
+    return db->errmsg;
+}
+
+const char *ladder_db_path(const ladder_db *db)
+{
+    return db != NULL ? db->path : NULL;
+}
+
+int ladder_db_set_busy_timeout(ladder_db *db, int ms)
+{
+    int rc = enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if (ms < 0)
+        return JA_EINVAL;
+    db->busy_ms = ms;
+    sqlite3_busy_timeout(db->sql, ms);
+    return JA_OK;
+}
+
+int ladder_db_schema_version(ladder_db *db, int *out)
+{
+    int rc = enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if (out == NULL)
+        return JA_EINVAL;
+    int64_t v;
+    rc = query_int(db, "PRAGMA user_version", &v, "reading the schema version");
+    if (rc == JA_OK)
+        *out = (int)v;
+    return rc;
+}
+
+/* ---- Bots ------------------------------------------------------------------ */
+
+static bool is_sha256_hex(const char *s)
+{
+    if (strlen(s) != 64)
+        return false;
+    for (const char *c = s; *c; c++)
+        if (!((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'f')))
+            return false;
+    return true;
+}
+
+/* Checks a bot's identity (and kind when need_kind); sets the message. */
+static int check_bot(ladder_db *db, const ladder_bot *b, bool need_kind)
+{
+    if (b == NULL || b->name == NULL || b->name[0] == '\0') {
+        set_msg(db, "a bot needs a name");
+        return JA_EINVAL;
+    }
+    if (strlen(b->name) >= LADDER_NAME_MAX) {
+        set_msg(db, "bot name '%.40s...' is longer than %d bytes", b->name, LADDER_NAME_MAX - 1);
+        return JA_EINVAL;
+    }
+    if (b->version != NULL && strlen(b->version) >= LADDER_VERSION_MAX) {
+        set_msg(db, "version of bot '%s' is longer than %d bytes", b->name,
+                LADDER_VERSION_MAX - 1);
+        return JA_EINVAL;
+    }
+    if (need_kind && (b->kind == NULL || b->kind[0] == '\0')) {
+        set_msg(db, "bot '%s' has no kind", b->name);
+        return JA_EINVAL;
+    }
+    if (b->sha256 != NULL && !is_sha256_hex(b->sha256)) {
+        set_msg(db, "sha256 of bot '%s' is not 64 lowercase hex digits", b->name);
+        return JA_EINVAL;
+    }
+    return JA_OK;
+}
+
+static int bot_lookup(ladder_db *db, const ladder_bot *b, int64_t *out_id)
+{
+    sqlite3_stmt *st;
+    int rc = prepare(db,
+                     "SELECT id FROM bots WHERE name = ?1 AND version = ?2"
+                     " AND IFNULL(sha256, '') = IFNULL(?3, '')",
+                     &st, "looking up a bot");
+    if (rc != JA_OK)
+        return rc;
+    bind_text(st, 1, b->name);
+    bind_text(st, 2, b->version != NULL ? b->version : "");
+    bind_text(st, 3, b->sha256);
+    int src = sqlite3_step(st);
+    if (src == SQLITE_ROW) {
+        *out_id = sqlite3_column_int64(st, 0);
+        rc = JA_OK;
+    } else if (src == SQLITE_DONE) {
+        rc = JA_ENOTFOUND;
+    } else {
+        rc = sql_fail(db, src, "looking up a bot");
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Inside a write transaction. */
+static int bot_get_or_add(ladder_db *db, const ladder_bot *b, int64_t *out_id)
+{
+    int rc = bot_lookup(db, b, out_id);
+    if (rc != JA_ENOTFOUND)
+        return rc;
+    sqlite3_stmt *st;
+    rc = prepare(db,
+                 "INSERT INTO bots (name, version, kind, spec, sha256, created_at)"
+                 " VALUES (?1, ?2, ?3, ?4, ?5, " SQL_NOW ")",
+                 &st, "adding a bot");
+    if (rc != JA_OK)
+        return rc;
+    bind_text(st, 1, b->name);
+    bind_text(st, 2, b->version != NULL ? b->version : "");
+    bind_text(st, 3, b->kind);
+    bind_text(st, 4, b->spec != NULL ? b->spec : "");
+    bind_text(st, 5, b->sha256);
+    rc = step_done(db, st, "adding a bot");
+    sqlite3_finalize(st);
+    if (rc == JA_OK)
+        *out_id = sqlite3_last_insert_rowid(db->sql);
+    return rc;
+}
+
+int ladder_db_bot_get_or_add(ladder_db *db, const ladder_bot *bot, int64_t *out_id)
+{
+    int rc = enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if (out_id == NULL)
+        return JA_EINVAL;
+    if ((rc = check_bot(db, bot, true)) != JA_OK)
+        return rc;
+    /* The common case, a known bot, needs no write lock. */
+    rc = bot_lookup(db, bot, out_id);
+    if (rc != JA_ENOTFOUND)
+        return rc;
+    if ((rc = begin_write(db, "adding a bot")) != JA_OK)
+        return rc;
+    rc = bot_get_or_add(db, bot, out_id);
+    if (rc == JA_OK)
+        return commit(db, "adding a bot");
+    rollback(db);
+    return rc;
+}
+
+int ladder_db_bot_find(ladder_db *db, const ladder_bot *bot, int64_t *out_id)
+{
+    int rc = enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if (out_id == NULL)
+        return JA_EINVAL;
+    if ((rc = check_bot(db, bot, false)) != JA_OK)
+        return rc;
+    rc = bot_lookup(db, bot, out_id);
+    if (rc == JA_ENOTFOUND)
+        set_msg(db, "no bot '%s' version '%s' in database '%s'", bot->name,
+                bot->version != NULL ? bot->version : "", db->path);
+    return rc;
+}
+
+/* ---- Ladders --------------------------------------------------------------- */
+
+static int check_key(ladder_db *db, const ladder_key *k)
+{
+    if (k == NULL || k->game == NULL || k->game[0] == '\0') {
+        set_msg(db, "a ladder needs a game");
+        return JA_EINVAL;
+    }
+    if (strlen(k->game) >= LADDER_NAME_MAX) {
+        set_msg(db, "game name is longer than %d bytes", LADDER_NAME_MAX - 1);
+        return JA_EINVAL;
+    }
+    if (k->n_seats < 2 || k->n_seats > JA_MAX_SEATS) {
+        set_msg(db, "seats must be between 2 and %d, not %u", JA_MAX_SEATS, k->n_seats);
+        return JA_EINVAL;
+    }
+    if (k->options == NULL || strlen(k->options) >= LADDER_OPTIONS_MAX) {
+        set_msg(db, "options of a ladder must be text of at most %d bytes",
+                LADDER_OPTIONS_MAX - 1);
+        return JA_EINVAL;
+    }
+    return JA_OK;
+}
+
+static int ladder_lookup(ladder_db *db, const ladder_key *k, int64_t *out_id)
+{
+    sqlite3_stmt *st;
+    int rc = prepare(db, "SELECT id FROM ladders WHERE game = ?1 AND n_seats = ?2 AND options = ?3",
+                     &st, "looking up a ladder");
+    if (rc != JA_OK)
+        return rc;
+    bind_text(st, 1, k->game);
+    sqlite3_bind_int64(st, 2, k->n_seats);
+    bind_text(st, 3, k->options);
+    int src = sqlite3_step(st);
+    if (src == SQLITE_ROW) {
+        *out_id = sqlite3_column_int64(st, 0);
+        rc = JA_OK;
+    } else if (src == SQLITE_DONE) {
+        rc = JA_ENOTFOUND;
+    } else {
+        rc = sql_fail(db, src, "looking up a ladder");
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Inside a write transaction. */
+static int ladder_get_or_add(ladder_db *db, const ladder_key *k, int64_t *out_id)
+{
+    int rc = ladder_lookup(db, k, out_id);
+    if (rc != JA_ENOTFOUND)
+        return rc;
+    sqlite3_stmt *st;
+    rc = prepare(db, "INSERT INTO ladders (game, n_seats, options) VALUES (?1, ?2, ?3)", &st,
+                 "adding a ladder");
+    if (rc != JA_OK)
+        return rc;
+    bind_text(st, 1, k->game);
+    sqlite3_bind_int64(st, 2, k->n_seats);
+    bind_text(st, 3, k->options);
+    rc = step_done(db, st, "adding a ladder");
+    sqlite3_finalize(st);
+    if (rc == JA_OK)
+        *out_id = sqlite3_last_insert_rowid(db->sql);
+    return rc;
+}
+
+/* ---- Tournaments ----------------------------------------------------------- */
+
+static void spec_params(const ladder_tournament_spec *s, ladder_plan_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->n_participants = s->n_bots;
+    p->n_seats = s->ladder.n_seats;
+    p->rounds = s->rounds;
+    p->format = s->format;
+    p->duplicate = s->duplicate;
+    p->seed = s->seed;
+}
+
+/* Everything about a spec that can be checked without the database. */
+static int check_spec(ladder_db *db, const ladder_tournament_spec *s, bool need_kind)
+{
+    if (s == NULL) {
+        set_msg(db, "no tournament given");
+        return JA_EINVAL;
+    }
+    int rc = check_key(db, &s->ladder);
+    if (rc != JA_OK)
+        return rc;
+    ladder_plan_params p;
+    spec_params(s, &p);
+    char err[200];
+    rc = ladder_plan_count(&p, NULL, err, sizeof err);
+    if (rc != JA_OK) {
+        set_msg(db, "%s", err);
+        return rc;
+    }
+    if (s->bots == NULL) {
+        set_msg(db, "no participants given");
+        return JA_EINVAL;
+    }
+    for (uint32_t i = 0; i < s->n_bots; i++) {
+        if ((rc = check_bot(db, &s->bots[i], need_kind)) != JA_OK)
+            return rc;
+        for (uint32_t j = 0; j < i; j++) {
+            if (strcmp(s->bots[i].name, s->bots[j].name) == 0) {
+                set_msg(db, "participant name '%s' is given twice", s->bots[i].name);
+                return JA_EINVAL;
+            }
+        }
+    }
+    return JA_OK;
+}
+
+/* Inserts the plan's rows (inside the tournament's transaction). */
+static int store_plan(ladder_db *db, int64_t tid, const ladder_plan_match *plan, uint32_t n)
+{
+    static const char what[] = "storing the tournament plan";
+    sqlite3_stmt *m = NULL, *s = NULL;
+    int rc = prepare(db,
+                     "INSERT INTO matches (tournament_id, number, round, combo, rotation, seed)"
+                     " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                     &m, what);
+    if (rc == JA_OK)
+        rc = prepare(db, "INSERT INTO match_seats (match_id, seat, slot) VALUES (?1, ?2, ?3)", &s,
+                     what);
+    for (uint32_t i = 0; rc == JA_OK && i < n; i++) {
+        const ladder_plan_match *pm = &plan[i];
+        char seed[21];
+        ladder_seed_format(pm->seed, seed);
+        sqlite3_bind_int64(m, 1, tid);
+        sqlite3_bind_int64(m, 2, pm->number);
+        sqlite3_bind_int64(m, 3, pm->round);
+        sqlite3_bind_int64(m, 4, pm->combo);
+        sqlite3_bind_int64(m, 5, pm->rotation);
+        sqlite3_bind_text(m, 6, seed, -1, SQLITE_TRANSIENT);
+        rc = step_done(db, m, what);
+        int64_t mid = sqlite3_last_insert_rowid(db->sql);
+        for (uint32_t seat = 0; rc == JA_OK && seat < pm->n_seats; seat++) {
+            sqlite3_bind_int64(s, 1, mid);
+            sqlite3_bind_int64(s, 2, seat);
+            sqlite3_bind_int64(s, 3, pm->slot[seat]);
+            rc = step_done(db, s, what);
+        }
+    }
+    sqlite3_finalize(m);
+    sqlite3_finalize(s);
+    return rc;
+}
+
+/* The writes of ladder_db_tournament_create, inside its transaction. */
+static int create_tournament(ladder_db *db, const ladder_tournament_spec *spec,
+                             const ladder_plan_match *plan, uint32_t n_plan, int64_t *out_id)
+{
+    static const char what[] = "storing a new tournament";
+    int64_t ladder_id;
+    int rc = ladder_get_or_add(db, &spec->ladder, &ladder_id);
+    if (rc != JA_OK)
+        return rc;
+
+    sqlite3_stmt *st;
+    rc = prepare(db,
+                 "INSERT INTO tournaments (ladder_id, seed, format, rounds, duplicate,"
+                 " n_participants, n_matches, status, created_at)"
+                 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'running', " SQL_NOW ")",
+                 &st, what);
+    if (rc != JA_OK)
+        return rc;
+    char seed[21];
+    sqlite3_bind_int64(st, 1, ladder_id);
+    bind_text(st, 2, ladder_seed_format(spec->seed, seed));
+    bind_text(st, 3, ladder_format_name(spec->format));
+    sqlite3_bind_int64(st, 4, spec->rounds);
+    sqlite3_bind_int(st, 5, spec->duplicate ? 1 : 0);
+    sqlite3_bind_int64(st, 6, spec->n_bots);
+    sqlite3_bind_int64(st, 7, n_plan);
+    rc = step_done(db, st, what);
+    sqlite3_finalize(st);
+    if (rc != JA_OK)
+        return rc;
+    int64_t tid = sqlite3_last_insert_rowid(db->sql);
+
+    rc = prepare(db,
+                 "INSERT INTO participants (tournament_id, slot, bot_id, name)"
+                 " VALUES (?1, ?2, ?3, ?4)",
+                 &st, what);
+    if (rc != JA_OK)
+        return rc;
+    for (uint32_t i = 0; rc == JA_OK && i < spec->n_bots; i++) {
+        int64_t bot_id;
+        rc = bot_get_or_add(db, &spec->bots[i], &bot_id);
+        if (rc != JA_OK)
+            break;
+        sqlite3_bind_int64(st, 1, tid);
+        sqlite3_bind_int64(st, 2, i);
+        sqlite3_bind_int64(st, 3, bot_id);
+        bind_text(st, 4, spec->bots[i].name);
+        rc = step_done(db, st, what);
+    }
+    sqlite3_finalize(st);
+    if (rc == JA_OK)
+        rc = store_plan(db, tid, plan, n_plan);
+    if (rc == JA_OK)
+        *out_id = tid;
+    return rc;
+}
+
+int ladder_db_tournament_create(ladder_db *db, const ladder_tournament_spec *spec,
+                                int64_t *out_id)
+{
+    int rc = enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if (out_id == NULL)
+        return JA_EINVAL;
+    if ((rc = check_spec(db, spec, true)) != JA_OK)
+        return rc;
+    ladder_plan_params p;
+    spec_params(spec, &p);
+    ladder_plan_match *plan;
+    uint32_t n;
+    rc = ladder_plan_new(&p, &plan, &n);
+    if (rc != JA_OK) {
+        set_msg(db, "cannot generate the plan: %s", ja_strerror(rc));
+        return rc;
+    }
+    rc = begin_write(db, "storing a new tournament");
+    if (rc == JA_OK) {
+        rc = create_tournament(db, spec, plan, n, out_id);
+        if (rc == JA_OK)
+            rc = commit(db, "storing a new tournament");
+        else
+            rollback(db);
+    }
+    ladder_plan_free(&plan);
+    return rc;
+}
+
+/* True when the participants of tournament tid are exactly bot_ids (and
+ * display names) in slot order. */
+static int same_participants(ladder_db *db, int64_t tid, const ladder_tournament_spec *spec,
+                             const int64_t *bot_ids, bool *same)
+{
+    sqlite3_stmt *st;
+    int rc = prepare(db,
+                     "SELECT slot, bot_id, name FROM participants WHERE tournament_id = ?1"
+                     " ORDER BY slot",
+                     &st, "reading participants");
+    if (rc != JA_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, tid);
+    uint32_t i = 0;
+    *same = true;
+    int src;
+    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+        const unsigned char *name = sqlite3_column_text(st, 2);
+        if (i >= spec->n_bots || sqlite3_column_int64(st, 0) != i ||
+            sqlite3_column_int64(st, 1) != bot_ids[i] || name == NULL ||
+            strcmp((const char *)name, spec->bots[i].name) != 0) {
+            *same = false;
+            break;
+        }
+        i++;
+    }
+    if (src != SQLITE_ROW && src != SQLITE_DONE)
+        rc = sql_fail(db, src, "reading participants");
+    else if (i != spec->n_bots)
+        *same = false;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int ladder_db_tournament_find(ladder_db *db, const ladder_tournament_spec *spec, unsigned flags,
+                              int64_t *out_id)
+{
+    static const char what[] = "looking for the tournament to resume";
+    int rc = enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if (out_id == NULL)
+        return JA_EINVAL;
+    if ((rc = check_spec(db, spec, false)) != JA_OK)
+        return rc;
+    char seed[21];
+    ladder_seed_format(spec->seed, seed);
+
+    int64_t ladder_id;
+    int64_t *bot_ids = calloc(spec->n_bots, sizeof *bot_ids);
+    if (bot_ids == NULL)
+        return JA_ENOMEM;
+    rc = ladder_lookup(db, &spec->ladder, &ladder_id);
+    for (uint32_t i = 0; rc == JA_OK && i < spec->n_bots; i++)
+        rc = bot_lookup(db, &spec->bots[i], &bot_ids[i]);
+
+    sqlite3_stmt *st = NULL;
+    if (rc == JA_OK)
+        rc = prepare(db,
+                     "SELECT id FROM tournaments WHERE ladder_id = ?1"
+                     " AND (?2 IS NULL OR seed = ?2) AND format = ?3 AND rounds = ?4"
+                     " AND duplicate = ?5 AND n_participants = ?6"
+                     " AND (?7 = 0 OR status = 'running') ORDER BY id DESC",
+                     &st, what);
+    if (rc == JA_OK) {
+        sqlite3_bind_int64(st, 1, ladder_id);
+        bind_text(st, 2, (flags & LADDER_FIND_ANY_SEED) ? NULL : seed);
+        bind_text(st, 3, ladder_format_name(spec->format));
+        sqlite3_bind_int64(st, 4, spec->rounds);
+        sqlite3_bind_int(st, 5, spec->duplicate ? 1 : 0);
+        sqlite3_bind_int64(st, 6, spec->n_bots);
+        sqlite3_bind_int(st, 7, (flags & LADDER_FIND_UNFINISHED) ? 1 : 0);
+        rc = JA_ENOTFOUND;
+        int src;
+        while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+            int64_t tid = sqlite3_column_int64(st, 0);
+            bool same;
+            int r2 = same_participants(db, tid, spec, bot_ids, &same);
+            if (r2 != JA_OK) {
+                rc = r2;
+                break;
+            }
+            if (same) {
+                *out_id = tid;
+                rc = JA_OK;
+                break;
+            }
+        }
+        if (src != SQLITE_ROW && src != SQLITE_DONE)
+            rc = sql_fail(db, src, what);
+    }
+    sqlite3_finalize(st);
+    free(bot_ids);
+    if (rc == JA_ENOTFOUND)
+        set_msg(db, "no %stournament of %s with %s and these participants in database '%s'",
+                (flags & LADDER_FIND_UNFINISHED) ? "unfinished " : "", spec->ladder.game,
+                (flags & LADDER_FIND_ANY_SEED) ? "any seed" : "this seed", db->path);
+    return rc;
+}
+
+int ladder_db_tournament_get(ladder_db *db, int64_t id, ladder_tournament_info *out)
+{
+    static const char what[] = "reading a tournament";
+    int rc = enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if (out == NULL)
+        return JA_EINVAL;
+    sqlite3_stmt *st;
+    rc = prepare(db,
+                 "SELECT t.ladder_id, t.seed, t.format, t.rounds, t.duplicate, l.n_seats,"
+                 " t.n_participants, t.n_matches,"
+                 " (SELECT count(*) FROM matches m WHERE m.tournament_id = t.id"
+                 "  AND m.status = 'planned')"
+                 " FROM tournaments t JOIN ladders l ON l.id = t.ladder_id WHERE t.id = ?1",
+                 &st, what);
+    if (rc != JA_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, id);
+    int src = sqlite3_step(st);
+    if (src == SQLITE_ROW) {
+        memset(out, 0, sizeof *out);
+        out->id = id;
+        out->ladder_id = sqlite3_column_int64(st, 0);
+        const char *seed = (const char *)sqlite3_column_text(st, 1);
+        char format[32];
+        column_copy(st, 2, format, sizeof format);
+        if (ladder_seed_parse(seed, &out->seed) != JA_OK ||
+            ladder_format_parse(format, &out->format) != JA_OK) {
+            set_msg(db, "database '%s': tournament %" PRId64 " has a malformed seed or format",
+                    db->path, id);
+            rc = JA_EFORMAT;
+        } else {
+            out->rounds = (uint32_t)sqlite3_column_int64(st, 3);
+            out->duplicate = sqlite3_column_int(st, 4) != 0;
+            out->n_seats = (uint32_t)sqlite3_column_int64(st, 5);
+            out->n_participants = (uint32_t)sqlite3_column_int64(st, 6);
+            out->n_matches = (uint32_t)sqlite3_column_int64(st, 7);
+            out->n_done = out->n_matches - (uint32_t)sqlite3_column_int64(st, 8);
+            out->done = out->n_done == out->n_matches;
+        }
+    } else if (src == SQLITE_DONE) {
+        set_msg(db, "no tournament %" PRId64 " in database '%s'", id, db->path);
+        rc = JA_ENOTFOUND;
+    } else {
+        rc = sql_fail(db, src, what);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int ladder_db_match_get(ladder_db *db, int64_t tournament_id, uint32_t number,
+                        ladder_plan_match *out)
+{
+    static const char what[] = "reading a planned match";
+    int rc = enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if (out == NULL)
+        return JA_EINVAL;
+    sqlite3_stmt *st;
+    rc = prepare(db,
+                 "SELECT m.round, m.combo, m.rotation, m.seed, s.seat, s.slot"
+                 " FROM matches m JOIN match_seats s ON s.match_id = m.id"
+                 " WHERE m.tournament_id = ?1 AND m.number = ?2 ORDER BY s.seat",
+                 &st, what);
+    if (rc != JA_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, tournament_id);
+    sqlite3_bind_int64(st, 2, number);
+    ladder_plan_match m;
+    memset(&m, 0, sizeof m);
+    m.number = number;
+    int src = SQLITE_DONE;
+    while (rc == JA_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t seat = sqlite3_column_int64(st, 4);
+        if (m.n_seats == 0) {
+            m.round = (uint32_t)sqlite3_column_int64(st, 0);
+            m.combo = (uint32_t)sqlite3_column_int64(st, 1);
+            m.rotation = (uint32_t)sqlite3_column_int64(st, 2);
+            if (ladder_seed_parse((const char *)sqlite3_column_text(st, 3), &m.seed) != JA_OK)
+                rc = JA_EFORMAT;
+        }
+        if (seat != m.n_seats || m.n_seats >= JA_MAX_SEATS)
+            rc = JA_EFORMAT;
+        else
+            m.slot[m.n_seats++] = (uint16_t)sqlite3_column_int64(st, 5);
+    }
+    if (rc == JA_EFORMAT)
+        set_msg(db, "database '%s': match %u of tournament %" PRId64 " is malformed", db->path,
+                number, tournament_id);
+    else if (src != SQLITE_DONE)
+        rc = sql_fail(db, src, what);
+    else if (m.n_seats == 0) {
+        set_msg(db, "no match %u of tournament %" PRId64 " in database '%s'", number,
+                tournament_id, db->path);
+        rc = JA_ENOTFOUND;
+    }
+    sqlite3_finalize(st);
+    if (rc == JA_OK)
+        *out = m;
+    return rc;
+}
+
+static int tournament_exists(ladder_db *db, int64_t tid)
+{
+    sqlite3_stmt *st;
+    int rc = prepare(db, "SELECT 1 FROM tournaments WHERE id = ?1", &st, "reading a tournament");
+    if (rc != JA_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, tid);
+    int src = sqlite3_step(st);
+    if (src == SQLITE_ROW) {
+        rc = JA_OK;
+    } else if (src == SQLITE_DONE) {
+        set_msg(db, "no tournament %" PRId64 " in database '%s'", tid, db->path);
+        rc = JA_ENOTFOUND;
+    } else {
+        rc = sql_fail(db, src, "reading a tournament");
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int ladder_db_pending(ladder_db *db, int64_t tournament_id, uint32_t **out, uint32_t *out_n)
+{
+    static const char what[] = "listing pending matches";
+    int rc = enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if (out == NULL || out_n == NULL)
+        return JA_EINVAL;
+    *out = NULL;
+    *out_n = 0;
+    if ((rc = tournament_exists(db, tournament_id)) != JA_OK)
+        return rc;
+    sqlite3_stmt *st;
+    rc = prepare(db,
+                 "SELECT number FROM matches WHERE tournament_id = ?1 AND status = 'planned'"
+                 " ORDER BY number",
+                 &st, what);
+    if (rc != JA_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, tournament_id);
+    uint32_t *a = NULL;
+    size_t n = 0, cap = 0;
+    int src;
+    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+        if ((rc = grow((void **)&a, &cap, n, sizeof *a)) != JA_OK)
+            break;
+        a[n++] = (uint32_t)sqlite3_column_int64(st, 0);
+    }
+    if (rc == JA_OK && src != SQLITE_DONE)
+        rc = sql_fail(db, src, what);
+    sqlite3_finalize(st);
+    if (rc != JA_OK) {
+        free(a);
+        return rc;
+    }
+    *out = a;
+    *out_n = (uint32_t)n;
+    return JA_OK;
+}
+
+/* ---- Recording a match ----------------------------------------------------- */
+
+static int check_result(ladder_db *db, const ladder_match_result *r)
+{
+    if (r == NULL) {
+        set_msg(db, "no result given");
+        return JA_EINVAL;
+    }
+    uint32_t n = r->outcome.n_seats;
+    if (n < 2 || n > JA_MAX_SEATS) {
+        set_msg(db, "a result must have between 2 and %d seats, not %u", JA_MAX_SEATS, n);
+        return JA_EINVAL;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (r->outcome.place[i] < 1 || r->outcome.place[i] > n) {
+            set_msg(db, "seat %u has place %u, outside 1..%u", i, r->outcome.place[i], n);
+            return JA_EINVAL;
+        }
+    }
+    return JA_OK;
+}
+
+/* What record_match learns about the match before writing. */
+typedef struct match_ctx {
+    int64_t tid;
+    uint32_t number;
+    int64_t match_id;
+    int64_t ladder_id;
+    uint32_t n_seats;
+    int64_t bot[JA_MAX_SEATS];
+    ladder_elo_seat elo[JA_MAX_SEATS];
+    int64_t wins[JA_MAX_SEATS], draws[JA_MAX_SEATS], losses[JA_MAX_SEATS]; /* before */
+    char what[96];
+} match_ctx;
+
+/* Finds the match, refuses one already recorded, and reads its seats' bots. */
+static int load_match(ladder_db *db, match_ctx *c, const ladder_match_result *r)
+{
+    sqlite3_stmt *st;
+    int rc = prepare(db,
+                     "SELECT m.id, m.status, l.n_seats, t.ladder_id FROM matches m"
+                     " JOIN tournaments t ON t.id = m.tournament_id"
+                     " JOIN ladders l ON l.id = t.ladder_id"
+                     " WHERE m.tournament_id = ?1 AND m.number = ?2",
+                     &st, c->what);
+    if (rc != JA_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, c->tid);
+    sqlite3_bind_int64(st, 2, c->number);
+    int src = sqlite3_step(st);
+    char status[16] = "";
+    if (src == SQLITE_ROW) {
+        c->match_id = sqlite3_column_int64(st, 0);
+        column_copy(st, 1, status, sizeof status);
+        c->n_seats = (uint32_t)sqlite3_column_int64(st, 2);
+        c->ladder_id = sqlite3_column_int64(st, 3);
+    } else if (src == SQLITE_DONE) {
+        rc = tournament_exists(db, c->tid);
+        if (rc == JA_OK) {
+            set_msg(db, "tournament %" PRId64 " has no match %u", c->tid, c->number);
+            rc = JA_ENOTFOUND;
+        }
+    } else {
+        rc = sql_fail(db, src, c->what);
+    }
+    sqlite3_finalize(st);
+    if (rc != JA_OK)
+        return rc;
+    if (strcmp(status, "planned") != 0) {
+        set_msg(db, "match %u of tournament %" PRId64 " is already recorded", c->number, c->tid);
+        return JA_ESTATE;
+    }
+    if (r->outcome.n_seats != c->n_seats) {
+        set_msg(db, "the result has %u seats, tournament %" PRId64 " plays with %u",
+                r->outcome.n_seats, c->tid, c->n_seats);
+        return JA_EINVAL;
+    }
+
+    rc = prepare(db,
+                 "SELECT s.seat, p.bot_id, IFNULL(rt.elo, ?4), IFNULL(rt.games, 0),"
+                 " IFNULL(rt.wins, 0), IFNULL(rt.draws, 0), IFNULL(rt.losses, 0)"
+                 " FROM match_seats s"
+                 " JOIN participants p ON p.tournament_id = ?1 AND p.slot = s.slot"
+                 " LEFT JOIN ratings rt ON rt.ladder_id = ?3 AND rt.bot_id = p.bot_id"
+                 " WHERE s.match_id = ?2 ORDER BY s.seat",
+                 &st, c->what);
+    if (rc != JA_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, c->tid);
+    sqlite3_bind_int64(st, 2, c->match_id);
+    sqlite3_bind_int64(st, 3, c->ladder_id);
+    sqlite3_bind_double(st, 4, LADDER_ELO_INITIAL);
+    uint32_t n = 0;
+    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+        if (n >= c->n_seats || sqlite3_column_int64(st, 0) != n) {
+            n = UINT32_MAX;
+            break;
+        }
+        c->bot[n] = sqlite3_column_int64(st, 1);
+        c->elo[n].who = c->bot[n];
+        c->elo[n].rating = sqlite3_column_double(st, 2);
+        c->elo[n].games = sqlite3_column_int64(st, 3);
+        c->elo[n].place = r->outcome.place[n];
+        c->wins[n] = sqlite3_column_int64(st, 4);
+        c->draws[n] = sqlite3_column_int64(st, 5);
+        c->losses[n] = sqlite3_column_int64(st, 6);
+        n++;
+    }
+    if (n != c->n_seats) {
+        set_msg(db, "database '%s': the seats of match %u of tournament %" PRId64
+                    " are malformed",
+                db->path, c->number, c->tid);
+        rc = JA_EFORMAT;
+    } else if (src != SQLITE_DONE) {
+        rc = sql_fail(db, src, c->what);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int insert_results(ladder_db *db, const match_ctx *c, const ladder_match_result *r)
+{
+    sqlite3_stmt *res = NULL, *flt = NULL;
+    int rc = prepare(db,
+                     "INSERT INTO results (match_id, seat, bot_id, score, place, faults,"
+                     " elo_before, elo_delta) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                     &res, c->what);
+    if (rc == JA_OK)
+        rc = prepare(db,
+                     "INSERT INTO result_faults (match_id, seat, kind, count)"
+                     " VALUES (?1, ?2, ?3, ?4)",
+                     &flt, c->what);
+    for (uint32_t s = 0; rc == JA_OK && s < c->n_seats; s++) {
+        int64_t total = 0;
+        for (int k = 1; k < JA_FAULT_COUNT; k++)
+            total += r->faults[s][k];
+        sqlite3_bind_int64(res, 1, c->match_id);
+        sqlite3_bind_int64(res, 2, s);
+        sqlite3_bind_int64(res, 3, c->bot[s]);
+        sqlite3_bind_int64(res, 4, r->outcome.score[s]);
+        sqlite3_bind_int64(res, 5, r->outcome.place[s]);
+        sqlite3_bind_int64(res, 6, total);
+        sqlite3_bind_double(res, 7, c->elo[s].rating);
+        sqlite3_bind_double(res, 8, c->elo[s].delta);
+        rc = step_done(db, res, c->what);
+        /* JA_FAULT_NONE (0) is not a fault. Kinds are stored by name, so
+         * the table survives a renumbering of the enum. */
+        for (int k = 1; rc == JA_OK && k < JA_FAULT_COUNT; k++) {
+            if (r->faults[s][k] == 0)
+                continue;
+            sqlite3_bind_int64(flt, 1, c->match_id);
+            sqlite3_bind_int64(flt, 2, s);
+            bind_text(flt, 3, ja_fault_name(k));
+            sqlite3_bind_int64(flt, 4, r->faults[s][k]);
+            rc = step_done(db, flt, c->what);
+        }
+    }
+    sqlite3_finalize(res);
+    sqlite3_finalize(flt);
+    return rc;
+}
+
+/* Adds the match's Elo changes to its bots' ratings. A bot holding several
+ * seats gets the sum of their changes and one game. */
+static int update_ratings(ladder_db *db, const match_ctx *c)
+{
+    sqlite3_stmt *st;
+    int rc = prepare(db,
+                     "INSERT INTO ratings (ladder_id, bot_id, games, elo, wins, draws, losses,"
+                     " updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, " SQL_NOW ")"
+                     " ON CONFLICT (ladder_id, bot_id) DO UPDATE SET games = excluded.games,"
+                     " elo = excluded.elo, wins = excluded.wins, draws = excluded.draws,"
+                     " losses = excluded.losses, updated_at = excluded.updated_at",
+                     &st, c->what);
+    if (rc != JA_OK)
+        return rc;
+    for (uint32_t s = 0; rc == JA_OK && s < c->n_seats; s++) {
+        bool first = true;
+        for (uint32_t t = 0; t < s; t++)
+            if (c->bot[t] == c->bot[s])
+                first = false;
+        if (!first)
+            continue;
+        double delta = 0.0;
+        int64_t w = c->wins[s], d = c->draws[s], l = c->losses[s];
+        for (uint32_t t = s; t < c->n_seats; t++) {
+            if (c->bot[t] != c->bot[s])
+                continue;
+            delta += c->elo[t].delta;
+            w += c->elo[t].wins;
+            d += c->elo[t].draws;
+            l += c->elo[t].losses;
+        }
+        sqlite3_bind_int64(st, 1, c->ladder_id);
+        sqlite3_bind_int64(st, 2, c->bot[s]);
+        sqlite3_bind_int64(st, 3, c->elo[s].games + 1);
+        sqlite3_bind_double(st, 4, c->elo[s].rating + delta);
+        sqlite3_bind_int64(st, 5, w);
+        sqlite3_bind_int64(st, 6, d);
+        sqlite3_bind_int64(st, 7, l);
+        rc = step_done(db, st, c->what);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int mark_done(ladder_db *db, const match_ctx *c, const ladder_match_result *r)
+{
+    sqlite3_stmt *st;
+    int rc = prepare(db,
+                     "UPDATE matches SET status = 'done', turns = ?2, digest = ?3, replay = ?4,"
+                     " finished_at = " SQL_NOW " WHERE id = ?1 AND status = 'planned'",
+                     &st, c->what);
+    if (rc != JA_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, c->match_id);
+    sqlite3_bind_int64(st, 2, r->turns);
+    bind_text(st, 3, r->digest);
+    bind_text(st, 4, r->replay_path);
+    rc = step_done(db, st, c->what);
+    sqlite3_finalize(st);
+    if (rc == JA_OK && sqlite3_changes(db->sql) != 1) {
+        set_msg(db, "match %u of tournament %" PRId64 " changed while being recorded", c->number,
+                c->tid);
+        rc = JA_ESTATE;
+    }
+    if (rc != JA_OK)
+        return rc;
+    /* The last match closes the tournament, in the same transaction. */
+    rc = prepare(db,
+                 "UPDATE tournaments SET status = 'done', finished_at = " SQL_NOW
+                 " WHERE id = ?1 AND status = 'running' AND NOT EXISTS"
+                 " (SELECT 1 FROM matches WHERE tournament_id = ?1 AND status = 'planned')",
+                 &st, c->what);
+    if (rc != JA_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, c->tid);
+    rc = step_done(db, st, c->what);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int ladder_db_record_match(ladder_db *db, int64_t tournament_id, uint32_t number,
+                           const ladder_match_result *r)
+{
+    int rc = enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if ((rc = check_result(db, r)) != JA_OK)
+        return rc;
+    match_ctx c;
+    memset(&c, 0, sizeof c);
+    c.tid = tournament_id;
+    c.number = number;
+    snprintf(c.what, sizeof c.what, "recording match %u of tournament %" PRId64, number,
+             tournament_id);
+
+    if ((rc = begin_write(db, c.what)) != JA_OK)
+        return rc;
+    rc = load_match(db, &c, r);
+    if (rc == JA_OK)
+        rc = ladder_elo_match(c.elo, c.n_seats);
+    if (rc == JA_OK)
+        rc = insert_results(db, &c, r);
+    if (rc == JA_OK)
+        rc = update_ratings(db, &c);
+    if (rc == JA_OK)
+        rc = mark_done(db, &c, r);
+    if (rc == JA_OK)
+        return commit(db, c.what);
+    rollback(db);
+    return rc;
+}
+
+/* ---- Queries --------------------------------------------------------------- */
+
+int ladder_db_standings(ladder_db *db, int64_t tournament_id, ladder_standing **out,
+                        uint32_t *out_n)
+{
+    static const char what[] = "computing standings";
+    int rc = enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if (out == NULL || out_n == NULL)
+        return JA_EINVAL;
+    *out = NULL;
+    *out_n = 0;
+    if ((rc = tournament_exists(db, tournament_id)) != JA_OK)
+        return rc;
+    sqlite3_stmt *st;
+    rc = prepare(
+        db,
+        "SELECT p.slot, p.bot_id, p.name, IFNULL(s.games, 0) AS g, IFNULL(s.wins, 0) AS w,"
+        " IFNULL(s.score, 0) AS sc, IFNULL(s.faults, 0), IFNULL(rt.elo, ?2) AS e,"
+        " IFNULL(rt.games, 0)"
+        " FROM participants p JOIN tournaments t ON t.id = p.tournament_id"
+        " LEFT JOIN (SELECT ms.slot AS slot, count(*) AS games, sum(r.place = 1) AS wins,"
+        "            sum(r.score) AS score, sum(r.faults) AS faults"
+        "            FROM matches m JOIN match_seats ms ON ms.match_id = m.id"
+        "            JOIN results r ON r.match_id = m.id AND r.seat = ms.seat"
+        "            WHERE m.tournament_id = ?1 GROUP BY ms.slot) s ON s.slot = p.slot"
+        " LEFT JOIN ratings rt ON rt.ladder_id = t.ladder_id AND rt.bot_id = p.bot_id"
+        " WHERE p.tournament_id = ?1"
+        " ORDER BY g = 0, CAST(sc AS REAL) / max(g, 1) DESC, w DESC, e DESC, p.slot",
+        &st, what);
+    if (rc != JA_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, tournament_id);
+    sqlite3_bind_double(st, 2, LADDER_ELO_INITIAL);
+    ladder_standing *a = NULL;
+    size_t n = 0, cap = 0;
+    int src;
+    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+        if ((rc = grow((void **)&a, &cap, n, sizeof *a)) != JA_OK)
+            break;
+        ladder_standing *s = &a[n++];
+        memset(s, 0, sizeof *s);
+        s->slot = (uint32_t)sqlite3_column_int64(st, 0);
+        s->bot_id = sqlite3_column_int64(st, 1);
+        column_copy(st, 2, s->bot, sizeof s->bot);
+        s->games = sqlite3_column_int64(st, 3);
+        s->wins = sqlite3_column_int64(st, 4);
+        s->score = sqlite3_column_int64(st, 5);
+        s->faults = sqlite3_column_int64(st, 6);
+        s->elo = sqlite3_column_double(st, 7);
+        s->elo_games = sqlite3_column_int64(st, 8);
+    }
+    if (rc == JA_OK && src != SQLITE_DONE)
+        rc = sql_fail(db, src, what);
+    sqlite3_finalize(st);
+    if (rc != JA_OK) {
+        free(a);
+        return rc;
+    }
+    *out = a;
+    *out_n = (uint32_t)n;
+    return JA_OK;
+}
+
+int ladder_db_tournament_faults(ladder_db *db, int64_t tournament_id,
+                                uint64_t out[JA_FAULT_COUNT])
+{
+    static const char what[] = "counting faults";
+    int rc = enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if (out == NULL)
+        return JA_EINVAL;
+    if ((rc = tournament_exists(db, tournament_id)) != JA_OK)
+        return rc;
+    sqlite3_stmt *st;
+    rc = prepare(db,
+                 "SELECT f.kind, sum(f.count) FROM result_faults f"
+                 " JOIN matches m ON m.id = f.match_id WHERE m.tournament_id = ?1"
+                 " GROUP BY f.kind",
+                 &st, what);
+    if (rc != JA_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, tournament_id);
+    uint64_t counts[JA_FAULT_COUNT] = {0};
+    int src;
+    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *kind = (const char *)sqlite3_column_text(st, 0);
+        /* Kinds unknown to this build (written by a newer one) are skipped. */
+        for (int k = 1; kind != NULL && k < JA_FAULT_COUNT; k++)
+            if (strcmp(kind, ja_fault_name(k)) == 0)
+                counts[k] += (uint64_t)sqlite3_column_int64(st, 1);
+    }
+    if (src != SQLITE_DONE)
+        rc = sql_fail(db, src, what);
+    sqlite3_finalize(st);
+    if (rc == JA_OK)
+        memcpy(out, counts, sizeof counts);
+    return rc;
+}
+
+int ladder_db_ratings(ladder_db *db, const ladder_key *key, ladder_rating **out, uint32_t *out_n)
+{
+    static const char what[] = "reading ratings";
+    int rc = enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if (out == NULL || out_n == NULL)
+        return JA_EINVAL;
+    *out = NULL;
+    *out_n = 0;
+    if ((rc = check_key(db, key)) != JA_OK)
+        return rc;
+    sqlite3_stmt *st;
+    rc = prepare(db,
+                 "SELECT b.id, b.name, b.version, r.games, r.elo, r.wins, r.draws, r.losses"
+                 " FROM ratings r JOIN ladders l ON l.id = r.ladder_id"
+                 " JOIN bots b ON b.id = r.bot_id"
+                 " WHERE l.game = ?1 AND l.n_seats = ?2 AND l.options = ?3"
+                 " ORDER BY r.elo DESC, r.games DESC, b.name, b.id",
+                 &st, what);
+    if (rc != JA_OK)
+        return rc;
+    bind_text(st, 1, key->game);
+    sqlite3_bind_int64(st, 2, key->n_seats);
+    bind_text(st, 3, key->options);
+    ladder_rating *a = NULL;
+    size_t n = 0, cap = 0;
+    int src;
+    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+        if ((rc = grow((void **)&a, &cap, n, sizeof *a)) != JA_OK)
+            break;
+        ladder_rating *r = &a[n++];
+        memset(r, 0, sizeof *r);
+        r->bot_id = sqlite3_column_int64(st, 0);
+        column_copy(st, 1, r->bot, sizeof r->bot);
+        column_copy(st, 2, r->version, sizeof r->version);
+        r->games = sqlite3_column_int64(st, 3);
+        r->elo = sqlite3_column_double(st, 4);
+        r->wins = sqlite3_column_int64(st, 5);
+        r->draws = sqlite3_column_int64(st, 6);
+        r->losses = sqlite3_column_int64(st, 7);
+    }
+    if (rc == JA_OK && src != SQLITE_DONE)
+        rc = sql_fail(db, src, what);
+    sqlite3_finalize(st);
+    if (rc != JA_OK) {
+        free(a);
+        return rc;
+    }
+    *out = a;
+    *out_n = (uint32_t)n;
+    return JA_OK;
+}
+
+int ladder_db_ladders(ladder_db *db, const char *game, ladder_summary **out, uint32_t *out_n)
+{
+    static const char what[] = "listing ladders";
+    int rc = enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if (out == NULL || out_n == NULL)
+        return JA_EINVAL;
+    *out = NULL;
+    *out_n = 0;
+    sqlite3_stmt *st;
+    rc = prepare(db,
+                 "SELECT l.id, l.game, l.n_seats, l.options,"
+                 " (SELECT count(*) FROM ratings r WHERE r.ladder_id = l.id),"
+                 " (SELECT count(*) FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
+                 "  WHERE t.ladder_id = l.id AND m.status = 'done')"
+                 " FROM ladders l WHERE ?1 IS NULL OR l.game = ?1"
+                 " ORDER BY l.game, l.n_seats, l.options",
+                 &st, what);
+    if (rc != JA_OK)
+        return rc;
+    bind_text(st, 1, game);
+    ladder_summary *a = NULL;
+    size_t n = 0, cap = 0;
+    int src;
+    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+        if ((rc = grow((void **)&a, &cap, n, sizeof *a)) != JA_OK)
+            break;
+        ladder_summary *s = &a[n++];
+        memset(s, 0, sizeof *s);
+        s->id = sqlite3_column_int64(st, 0);
+        column_copy(st, 1, s->game, sizeof s->game);
+        s->n_seats = (uint32_t)sqlite3_column_int64(st, 2);
+        column_copy(st, 3, s->options, sizeof s->options);
+        s->bots = sqlite3_column_int64(st, 4);
+        s->matches = sqlite3_column_int64(st, 5);
+    }
+    if (rc == JA_OK && src != SQLITE_DONE)
+        rc = sql_fail(db, src, what);
+    sqlite3_finalize(st);
+    if (rc != JA_OK) {
+        free(a);
+        return rc;
+    }
+    *out = a;
+    *out_n = (uint32_t)n;
+    return JA_OK;
+}
+
+int ladder_db_foreach_match(ladder_db *db, const ladder_key *key, ladder_match_fn fn, void *ctx)
+{
+    static const char what[] = "reading match results";
+    int rc = enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if (fn == NULL)
+        return JA_EINVAL;
+    if ((rc = check_key(db, key)) != JA_OK)
+        return rc;
+    /* One read transaction: a consistent snapshot even while another
+     * process records matches (WAL readers do not block the writer). */
+    if ((rc = exec(db, "BEGIN", what)) != JA_OK)
+        return rc;
+    sqlite3_stmt *st;
+    rc = prepare(db,
+                 "SELECT m.id, m.tournament_id, m.number, r.seat, r.bot_id, r.score, r.place"
+                 " FROM ladders l JOIN tournaments t ON t.ladder_id = l.id"
+                 " JOIN matches m ON m.tournament_id = t.id"
+                 " JOIN results r ON r.match_id = m.id"
+                 " WHERE l.game = ?1 AND l.n_seats = ?2 AND l.options = ?3"
+                 " AND m.status = 'done' ORDER BY t.id, m.number, r.seat",
+                 &st, what);
+    if (rc != JA_OK) {
+        rollback(db);
+        return rc;
+    }
+    bind_text(st, 1, key->game);
+    sqlite3_bind_int64(st, 2, key->n_seats);
+    bind_text(st, 3, key->options);
+    ladder_match_row row;
+    memset(&row, 0, sizeof row);
+    bool have = false;
+    int src;
+    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t mid = sqlite3_column_int64(st, 0);
+        if (have && mid != row.match_id) {
+            if ((rc = fn(ctx, &row)) != 0)
+                break;
+            memset(&row, 0, sizeof row);
+        }
+        have = true;
+        row.match_id = mid;
+        row.tournament_id = sqlite3_column_int64(st, 1);
+        row.number = (uint32_t)sqlite3_column_int64(st, 2);
+        int64_t seat = sqlite3_column_int64(st, 3);
+        if (seat < 0 || seat >= JA_MAX_SEATS)
+            continue;
+        row.bot_id[seat] = sqlite3_column_int64(st, 4);
+        row.score[seat] = sqlite3_column_int64(st, 5);
+        row.place[seat] = (uint8_t)sqlite3_column_int(st, 6);
+        if ((uint32_t)seat + 1 > row.n_seats)
+            row.n_seats = (uint32_t)seat + 1;
+    }
+    if (rc == JA_OK && src != SQLITE_ROW && src != SQLITE_DONE)
+        rc = sql_fail(db, src, what);
+    else if (rc == JA_OK && have)
+        rc = fn(ctx, &row);
+    sqlite3_finalize(st);
+    rollback(db); /* ends the read transaction */
+    return rc;
+}

@@ -1,0 +1,306 @@
+/* The ladder database: bots, tournaments and their plans, match results,
+ * and live Elo ratings, in one SQLite file (docs/database.md).
+ *
+ * Guarantees:
+ *  - No lost and no half-written result. Every write is one transaction
+ *    (BEGIN IMMEDIATE ... COMMIT) in WAL mode with synchronous=FULL: a
+ *    tournament and its whole plan are stored at once, before play, and a
+ *    finished match's results, its fault counts, its live Elo updates and
+ *    its "done" mark are stored at once. A crash between two calls loses
+ *    nothing that a call reported as done; a failed call changes nothing.
+ *  - Idempotence. Recording a match that is already done returns
+ *    JA_ESTATE and changes nothing, so a resumed run can never count a
+ *    match twice.
+ *  - Clear failures. Another process holding the write lock past the busy
+ *    timeout (LADDER_DB_BUSY_MS by default) gives JA_EBUSY; a read-only file
+ *    or directory gives JA_EIO; a file written by a newer schema gives
+ *    JA_EVERSION; a file that is not a Jack Arena database gives JA_EFORMAT.
+ *    ladder_db_errmsg() then holds one line that names the file.
+ *  - Schema versions. PRAGMA user_version holds the schema version;
+ *    opening an older database applies the numbered migrations in order,
+ *    one transaction each.
+ *
+ * Threading: a handle is used by one thread at a time; different handles
+ * (in one or several processes) may use the same file at once. Never use a
+ * handle in a child after fork(): open a new one there.
+ *
+ * Ownership: strings passed in are borrowed for the duration of the call.
+ * Arrays returned through `**out` are single heap blocks of plain structs,
+ * owned by the caller and released with free(). */
+#ifndef JA_LADDER_DB_H
+#define JA_LADDER_DB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "jackarena/ja_bot.h"
+#include "jackarena/ja_common.h"
+#include "jackarena/ja_rules.h"
+#include "plan.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The schema version this code writes (PRAGMA user_version). */
+#define LADDER_DB_SCHEMA_VERSION 1
+
+/* PRAGMA application_id of a Jack Arena database: "JARN". */
+#define LADDER_DB_APPLICATION_ID 0x4A41524E
+
+/* How long a write waits for another writer before JA_EBUSY. */
+#define LADDER_DB_BUSY_MS 5000
+
+/* Fixed text capacities, NUL included. Longer input is JA_EINVAL. */
+#define LADDER_NAME_MAX 128     /* bot names, game names */
+#define LADDER_VERSION_MAX 64   /* bot versions */
+#define LADDER_OPTIONS_MAX 512  /* canonical options text */
+#define LADDER_SHA256_HEX 65    /* 64 lowercase hex digits */
+
+typedef struct ladder_db ladder_db;
+
+/* A bot's identity and how it was given. Identity is (name, version,
+ * sha256): a changed plugin file is a new entry with its own rating. */
+typedef struct ladder_bot {
+    const char *name;    /* display name, unique within a tournament ("fast", "random#2") */
+    const char *version; /* the bot's own version string; NULL means "" */
+    const char *kind;    /* "builtin", "plugin", "hosted", "cmd" or "zmq" (free text, non-empty) */
+    const char *spec;    /* the specifier as given on the command line; NULL means "" */
+    const char *sha256;  /* 64 lowercase hex digits of the plugin file, or NULL */
+} ladder_bot;
+
+/* A ladder: the game, the seat count and the full canonical option set
+ * ("k=v k=v" with defaults filled in, as ja_options_format writes it; ""
+ * for a game without options). Strings borrowed. */
+typedef struct ladder_key {
+    const char *game;
+    uint32_t n_seats;
+    const char *options;
+} ladder_key;
+
+/* Everything that defines a tournament. Two runs with equal specs are the
+ * same tournament (ladder_db_tournament_find). */
+typedef struct ladder_tournament_spec {
+    ladder_key ladder;       /* ladder.n_seats is the seats per match */
+    uint64_t seed;           /* tournament seed */
+    ladder_format format;
+    uint32_t rounds;         /* >= 1 */
+    bool duplicate;
+    uint32_t n_bots;         /* participants */
+    const ladder_bot *bots;  /* participants in slot order (the order given) */
+} ladder_tournament_spec;
+
+/* A stored tournament's state. */
+typedef struct ladder_tournament_info {
+    int64_t id;
+    int64_t ladder_id;
+    uint64_t seed;
+    ladder_format format;
+    uint32_t rounds;
+    bool duplicate;
+    uint32_t n_seats;
+    uint32_t n_participants;
+    uint32_t n_matches;      /* planned in all */
+    uint32_t n_done;         /* recorded so far */
+    bool done;               /* n_done == n_matches */
+} ladder_tournament_info;
+
+/* One finished match, as the runner reports it. */
+typedef struct ladder_match_result {
+    ja_outcome outcome;  /* n_seats, score (units of 1/JA_SCORE_UNIT), place (1 = best) */
+    /* Fault counts by seat and kind (ja_fault); the JA_FAULT_NONE column is ignored. */
+    uint32_t faults[JA_MAX_SEATS][JA_FAULT_COUNT];
+    uint32_t turns;          /* decisions played */
+    const char *digest;      /* hex digest of the game content, or NULL */
+    const char *replay_path; /* replay file written, or NULL */
+} ladder_match_result;
+
+/* One row of a ladder, best first. */
+typedef struct ladder_rating {
+    int64_t bot_id;
+    char bot[LADDER_NAME_MAX];
+    char version[LADDER_VERSION_MAX];
+    int64_t games;               /* matches */
+    double elo;                  /* live Elo */
+    int64_t wins, draws, losses; /* pairwise results */
+} ladder_rating;
+
+/* A ladder, with its size. */
+typedef struct ladder_summary {
+    int64_t id;
+    char game[LADDER_NAME_MAX];
+    uint32_t n_seats;
+    char options[LADDER_OPTIONS_MAX];
+    int64_t bots;    /* rated bots */
+    int64_t matches; /* finished matches in all tournaments of the ladder */
+} ladder_summary;
+
+/* One participant's standing in a tournament. */
+typedef struct ladder_standing {
+    uint32_t slot;
+    int64_t bot_id;
+    char bot[LADDER_NAME_MAX]; /* display name */
+    int64_t games;   /* finished matches of this tournament played */
+    int64_t wins;    /* of those, finished in place 1 (a shared first place counts) */
+    int64_t score;   /* sum of scores, units of 1/JA_SCORE_UNIT */
+    int64_t faults;  /* sum of faults of every kind */
+    double elo;      /* live Elo in the tournament's ladder now (all tournaments) */
+    int64_t elo_games; /* matches behind that Elo */
+} ladder_standing;
+
+/* One finished match of a ladder, for fits and exports. */
+typedef struct ladder_match_row {
+    int64_t match_id;
+    int64_t tournament_id;
+    uint32_t number;
+    uint32_t n_seats;
+    int64_t bot_id[JA_MAX_SEATS];
+    int64_t score[JA_MAX_SEATS];
+    uint8_t place[JA_MAX_SEATS];
+} ladder_match_row;
+
+/* Called once per match by ladder_db_foreach_match; a non-zero return stops
+ * the walk and is returned by it. m is borrowed for the call. */
+typedef int (*ladder_match_fn)(void *ctx, const ladder_match_row *m);
+
+/* ---- The handle ---------------------------------------------------------- */
+
+/* Opens (creating if missing) the database at path for reading and writing,
+ * in WAL mode with foreign keys on and a LADDER_DB_BUSY_MS busy timeout, and
+ * brings its schema to LADDER_DB_SCHEMA_VERSION.
+ * Returns JA_OK; JA_EINVAL (path or out NULL, nothing allocated); JA_EIO for
+ * a file or directory that cannot be opened or written (read-only, missing
+ * directory); JA_EBUSY when another process holds the write lock during a
+ * migration; JA_EVERSION for a schema newer than this code; JA_EFORMAT for
+ * a file that is not a Jack Arena database; JA_ENOMEM; JA_EDB otherwise.
+ * As with sqlite3_open, *out is set even on failure (except JA_EINVAL and
+ * JA_ENOMEM before allocation, where it is NULL): the handle then serves only
+ * ladder_db_errmsg() and ladder_db_close(), and every other call returns
+ * JA_ESTATE. Always close it. */
+int ladder_db_open(const char *path, ladder_db **out);
+
+/* Closes the handle and sets *p to NULL. Accepts NULL and a pointer to NULL.
+ * Never fails: an open transaction (there is none between calls) would be
+ * rolled back by SQLite. */
+void ladder_db_close(ladder_db **p);
+
+/* One line describing the last failure of a call on db ("" after a call
+ * that succeeded), naming the file. Borrowed until the next call on db. */
+const char *ladder_db_errmsg(const ladder_db *db);
+
+/* The path given to ladder_db_open. Borrowed until close. */
+const char *ladder_db_path(const ladder_db *db);
+
+/* Sets how long writes wait for another writer before JA_EBUSY (ms >= 0;
+ * 0 fails at once). JA_OK or JA_EINVAL. */
+int ladder_db_set_busy_timeout(ladder_db *db, int ms);
+
+/* The schema version of the open file (PRAGMA user_version) into *out. */
+int ladder_db_schema_version(ladder_db *db, int *out);
+
+/* ---- Bots ---------------------------------------------------------------- */
+
+/* The id of the bot with bot's identity, adding it if it is new (kind and
+ * spec are stored with a new entry and kept as they were otherwise).
+ * JA_OK; JA_EINVAL for a missing or too long name, empty kind, or a sha256
+ * that is not 64 lowercase hex digits; the write errors of the file comment. */
+int ladder_db_bot_get_or_add(ladder_db *db, const ladder_bot *bot, int64_t *out_id);
+
+/* The id of the bot with bot's identity (kind and spec ignored), without
+ * adding it. JA_OK, JA_ENOTFOUND, JA_EINVAL. */
+int ladder_db_bot_find(ladder_db *db, const ladder_bot *bot, int64_t *out_id);
+
+/* ---- Tournaments --------------------------------------------------------- */
+
+/* Stores a new tournament in one transaction: its ladder (created if new),
+ * its bots (ladder_db_bot_get_or_add), its participants in slot order, and
+ * its whole plan (plan.h; every match "planned"), before any is played.
+ * Validates everything before writing: JA_EINVAL or JA_ERANGE (with the
+ * plan's message, e.g. "the plan has 3921225 matches, more than the limit
+ * of 1000000") for a spec that makes no plan, duplicate participant names,
+ * or bad text; then the write errors of the file comment. *out_id gets the
+ * new tournament's id. */
+int ladder_db_tournament_create(ladder_db *db, const ladder_tournament_spec *spec,
+                                int64_t *out_id);
+
+/* Flags for ladder_db_tournament_find. */
+#define LADDER_FIND_ANY_SEED 1u   /* ignore spec->seed (resume without --seed) */
+#define LADDER_FIND_UNFINISHED 2u /* only tournaments with matches still planned */
+
+/* Finds the newest stored tournament with spec's ladder, seed, format,
+ * rounds, duplicate flag and participants (the same bot identities and
+ * display names in the same slots), for --resume. JA_OK with *out_id;
+ * JA_ENOTFOUND (errmsg says so) when none; JA_EINVAL. */
+int ladder_db_tournament_find(ladder_db *db, const ladder_tournament_spec *spec,
+                              unsigned flags, int64_t *out_id);
+
+/* The state of tournament id into *out. JA_OK, JA_ENOTFOUND. */
+int ladder_db_tournament_get(ladder_db *db, int64_t id, ladder_tournament_info *out);
+
+/* Planned match `number` of a tournament (seats, seed, round, rotation) as
+ * stored, into *out. JA_OK, JA_ENOTFOUND. */
+int ladder_db_match_get(ladder_db *db, int64_t tournament_id, uint32_t number,
+                        ladder_plan_match *out);
+
+/* The numbers of the matches of a tournament not yet recorded, ascending.
+ * On JA_OK, *out (NULL when *out_n is 0) is owned by the caller: free().
+ * JA_ENOTFOUND for an unknown tournament. */
+int ladder_db_pending(ladder_db *db, int64_t tournament_id, uint32_t **out, uint32_t *out_n);
+
+/* Records one finished match in one transaction: its per-seat results and
+ * fault counts, its "done" mark with turns, digest and replay path, and the
+ * live Elo updates (elo.h) of its bots in the tournament's ladder; when it
+ * is the last planned match, the tournament is marked done too.
+ * Returns JA_OK; JA_ESTATE if the match is already recorded (nothing
+ * changes: recording is idempotent); JA_ENOTFOUND for an unknown tournament
+ * or match number; JA_EINVAL for a result whose seat count differs from
+ * the ladder's or whose places are not in 1..n_seats; the write errors of
+ * the file comment, with nothing written. */
+int ladder_db_record_match(ladder_db *db, int64_t tournament_id, uint32_t number,
+                           const ladder_match_result *r);
+
+/* The standings of a tournament, one row per participant, best first: by
+ * mean score per finished match (participants without one last), then
+ * wins, then live Elo, then slot. On JA_OK *out (n_participants rows) is
+ * owned by the caller: free(). JA_ENOTFOUND for an unknown tournament. */
+int ladder_db_standings(ladder_db *db, int64_t tournament_id, ladder_standing **out,
+                        uint32_t *out_n);
+
+/* Fault totals of a tournament by kind (indexed by ja_fault) into out. */
+int ladder_db_tournament_faults(ladder_db *db, int64_t tournament_id,
+                                uint64_t out[JA_FAULT_COUNT]);
+
+/* ---- Ladders ------------------------------------------------------------- */
+
+/* The live ratings of a ladder, best first (Elo descending, then games
+ * descending, then name). An unknown ladder gives JA_OK with no rows.
+ * On JA_OK *out (NULL when *out_n is 0) is owned by the caller: free(). */
+int ladder_db_ratings(ladder_db *db, const ladder_key *key, ladder_rating **out,
+                      uint32_t *out_n);
+
+/* The ladders that exist, for one game (or all when game is NULL), ordered
+ * by game, seat count and options. *out as for ladder_db_ratings. */
+int ladder_db_ladders(ladder_db *db, const char *game, ladder_summary **out, uint32_t *out_n);
+
+/* Calls fn for every finished match of a ladder, ordered by tournament id
+ * then match number (deterministic; not the order of recording), inside one
+ * read transaction (a consistent snapshot). fn must not use db. Returns
+ * JA_OK, fn's first non-zero return, or a database error. */
+int ladder_db_foreach_match(ladder_db *db, const ladder_key *key, ladder_match_fn fn,
+                            void *ctx);
+
+/* ---- Helpers ------------------------------------------------------------- */
+
+/* Seeds are stored as decimal text (they exceed SQLite's signed 64-bit
+ * integers). Writes the decimal form of seed (at most 20 digits and a NUL)
+ * to buf; returns buf. */
+char *ladder_seed_format(uint64_t seed, char buf[21]);
+
+/* Parses a canonical decimal seed (1..20 digits, no sign, no leading zero
+ * unless "0", at most 2^64-1). JA_OK or JA_EINVAL. */
+int ladder_seed_parse(const char *s, uint64_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* JA_LADDER_DB_H */

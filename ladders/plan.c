@@ -1,0 +1,315 @@
+/* Tournament plan generation (see plan.h and docs/tournament-plan.md).
+ *
+ * Two independent paths produce the same plan: ladder_plan_generate walks
+ * the combinations in lexicographic order with the classic "next
+ * combination" step, and ladder_plan_match_at unranks one combination from
+ * its index. tests/unit/test_plan.c checks that they agree match by match,
+ * which guards the order that every stored tournament depends on. */
+#include "plan.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jackarena/ja_error.h"
+#include "jackarena/ja_rng.h"
+
+/* Above any valid combination count (<= LADDER_PLAN_MAX_MATCHES / 2), and
+ * small enough that binom_sat's products cannot overflow 64 bits. */
+#define BINOM_SATURATE (UINT64_C(1) << 40)
+
+static const char *const format_names[LADDER_FORMAT_COUNT] = {
+    [LADDER_FORMAT_ROUND_ROBIN] = "round-robin",
+    [LADDER_FORMAT_GAUNTLET] = "gauntlet",
+};
+
+const char *ladder_format_name(ladder_format f)
+{
+    if ((unsigned)f >= LADDER_FORMAT_COUNT)
+        return NULL;
+    return format_names[f];
+}
+
+int ladder_format_parse(const char *s, ladder_format *out)
+{
+    if (s == NULL || out == NULL)
+        return JA_EINVAL;
+    for (int f = 0; f < LADDER_FORMAT_COUNT; f++) {
+        if (strcmp(s, format_names[f]) == 0) {
+            *out = (ladder_format)f;
+            return JA_OK;
+        }
+    }
+    return JA_EINVAL;
+}
+
+/* C(n, k), or BINOM_SATURATE when it is at least that large. The running
+ * value after step i is C(n-k+i, i), which grows with i (k <= n-k after the
+ * symmetry step), so once it saturates the result does too; every product
+ * stays below 2^40 * 2^11. */
+static uint64_t binom_sat(uint32_t n, uint32_t k)
+{
+    if (k > n)
+        return 0;
+    if (k > n - k)
+        k = n - k;
+    uint64_t c = 1;
+    for (uint32_t i = 1; i <= k; i++) {
+        c = c * (uint64_t)(n - k + i) / i;
+        if (c >= BINOM_SATURATE)
+            return BINOM_SATURATE;
+    }
+    return c;
+}
+
+__attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t cap,
+                                                          const char *fmt, ...)
+{
+    if (err == NULL || cap == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, cap, fmt, ap);
+    va_end(ap);
+}
+
+/* The combination shape of p: choose `pick` out of `pool` participants
+ * (gauntlet: the others, with participant 0 prepended). */
+static void shape(const ladder_plan_params *p, uint32_t *pool, uint32_t *pick)
+{
+    if (p->format == LADDER_FORMAT_GAUNTLET) {
+        *pool = p->n_participants - 1;
+        *pick = p->n_seats - 1;
+    } else {
+        *pool = p->n_participants;
+        *pick = p->n_seats;
+    }
+}
+
+/* Validates p; on success *combos is the number of combinations per round
+ * and *total the plan's match count. */
+static int check(const ladder_plan_params *p, uint64_t *combos, uint64_t *total, char *err,
+                 size_t cap)
+{
+    if (p == NULL) {
+        set_err(err, cap, "no plan parameters");
+        return JA_EINVAL;
+    }
+    if ((unsigned)p->format >= LADDER_FORMAT_COUNT) {
+        set_err(err, cap, "unknown tournament format %u", (unsigned)p->format);
+        return JA_EINVAL;
+    }
+    if (p->n_participants < 2) {
+        set_err(err, cap, "a tournament needs at least 2 participants, not %u",
+                p->n_participants);
+        return JA_EINVAL;
+    }
+    if (p->n_participants > LADDER_MAX_PARTICIPANTS) {
+        set_err(err, cap, "%u participants is more than the limit of %u", p->n_participants,
+                LADDER_MAX_PARTICIPANTS);
+        return JA_EINVAL;
+    }
+    if (p->n_seats < 2 || p->n_seats > JA_MAX_SEATS) {
+        set_err(err, cap, "seats must be between 2 and %d, not %u", JA_MAX_SEATS, p->n_seats);
+        return JA_EINVAL;
+    }
+    if (p->n_seats > p->n_participants) {
+        set_err(err, cap, "%u seats need at least %u participants, not %u", p->n_seats,
+                p->n_seats, p->n_participants);
+        return JA_EINVAL;
+    }
+    if (p->rounds < 1) {
+        set_err(err, cap, "rounds must be at least 1");
+        return JA_EINVAL;
+    }
+    uint32_t pool, pick;
+    shape(p, &pool, &pick);
+    uint64_t c = binom_sat(pool, pick);
+    /* c is capped here so that c * n_seats * rounds (<= 10^6 * 12 * 2^32)
+     * cannot overflow 64 bits. */
+    if (c > LADDER_PLAN_MAX_MATCHES) {
+        set_err(err, cap, "the plan has more than %u matches in one round (the limit is %u)",
+                LADDER_PLAN_MAX_MATCHES, LADDER_PLAN_MAX_MATCHES);
+        return JA_ERANGE;
+    }
+    uint64_t t = c * p->n_seats * (uint64_t)p->rounds;
+    if (t > LADDER_PLAN_MAX_MATCHES) {
+        set_err(err, cap, "the plan has %llu matches, more than the limit of %u",
+                (unsigned long long)t, LADDER_PLAN_MAX_MATCHES);
+        return JA_ERANGE;
+    }
+    *combos = c;
+    *total = t;
+    return JA_OK;
+}
+
+int ladder_plan_count(const ladder_plan_params *p, uint32_t *out_count, char *err, size_t cap)
+{
+    uint64_t combos, total;
+    int rc = check(p, &combos, &total, err, cap);
+    if (rc != JA_OK)
+        return rc;
+    if (out_count != NULL)
+        *out_count = (uint32_t)total;
+    return JA_OK;
+}
+
+/* Writes the match of combination `combo` (participant slots, ascending,
+ * n_seats of them), its indices and seed. */
+static void fill(const ladder_plan_params *p, const uint16_t *combo, uint32_t number,
+                 uint32_t round, uint32_t combo_index, uint32_t rotation, ladder_plan_match *m)
+{
+    uint32_t k = p->n_seats;
+    memset(m, 0, sizeof *m);
+    m->number = number;
+    m->round = round;
+    m->combo = combo_index;
+    m->rotation = rotation;
+    m->n_seats = k;
+    for (uint32_t i = 0; i < k; i++)
+        m->slot[i] = combo[(i + rotation) % k];
+    /* Duplicate: every rotation plays the deal of its rotation 0, whose
+     * number is this one's minus the rotation (rotations are consecutive). */
+    uint32_t seed_number = p->duplicate ? number - rotation : number;
+    m->seed = ja_seed_derive(p->seed, JA_STREAM_MATCH, seed_number);
+}
+
+/* The combination of rank r (lexicographic) among the `pick`-subsets of
+ * {0 .. pool-1}, written ascending to out; r < C(pool, pick). At each
+ * position, candidates are tried in increasing order, skipping the
+ * C(pool-1-c, pick-1-i) combinations that start with each smaller one. */
+static void unrank(uint32_t pool, uint32_t pick, uint64_t r, uint16_t *out)
+{
+    uint32_t c = 0;
+    for (uint32_t i = 0; i < pick; i++) {
+        for (;; c++) {
+            uint64_t with_c = binom_sat(pool - 1 - c, pick - 1 - i);
+            if (r < with_c)
+                break;
+            r -= with_c;
+        }
+        out[i] = (uint16_t)c;
+        c++;
+    }
+}
+
+/* The full seat combination (participant slots, ascending) from a subset
+ * of the pool. */
+static void to_participants(const ladder_plan_params *p, const uint16_t *subset, uint32_t pick,
+                            uint16_t *combo)
+{
+    if (p->format == LADDER_FORMAT_GAUNTLET) {
+        combo[0] = 0;
+        for (uint32_t i = 0; i < pick; i++)
+            combo[i + 1] = (uint16_t)(subset[i] + 1);
+    } else {
+        memcpy(combo, subset, pick * sizeof *combo);
+    }
+}
+
+int ladder_plan_match_at(const ladder_plan_params *p, uint32_t number, ladder_plan_match *out)
+{
+    uint64_t combos, total;
+    int rc = check(p, &combos, &total, NULL, 0);
+    if (rc != JA_OK)
+        return rc;
+    if (out == NULL)
+        return JA_EINVAL;
+    if (number >= total)
+        return JA_ERANGE;
+    uint32_t k = p->n_seats;
+    uint64_t per_round = combos * k;
+    uint32_t round = (uint32_t)(number / per_round);
+    uint64_t within = number % per_round;
+    uint32_t combo_index = (uint32_t)(within / k);
+    uint32_t rotation = (uint32_t)(within % k);
+
+    uint32_t pool, pick;
+    shape(p, &pool, &pick);
+    uint16_t subset[JA_MAX_SEATS], combo[JA_MAX_SEATS];
+    unrank(pool, pick, combo_index, subset);
+    to_participants(p, subset, pick, combo);
+    fill(p, combo, number, round, combo_index, rotation, out);
+    return JA_OK;
+}
+
+/* Advances a to the next `pick`-subset of {0 .. pool-1} in lexicographic
+ * order; false after the last one. */
+static bool next_subset(uint16_t *a, uint32_t pool, uint32_t pick)
+{
+    uint32_t i = pick;
+    while (i > 0) {
+        i--;
+        /* The largest value position i may hold is pool - pick + i. */
+        if (a[i] < pool - pick + i) {
+            a[i]++;
+            for (uint32_t j = i + 1; j < pick; j++)
+                a[j] = (uint16_t)(a[j - 1] + 1);
+            return true;
+        }
+    }
+    return false;
+}
+
+int ladder_plan_generate(const ladder_plan_params *p, ladder_plan_match *out, uint32_t cap,
+                         uint32_t *out_count)
+{
+    uint64_t combos, total;
+    if (out_count == NULL)
+        return JA_EINVAL;
+    int rc = check(p, &combos, &total, NULL, 0);
+    if (rc != JA_OK)
+        return rc;
+    *out_count = (uint32_t)total;
+    if (cap < total || out == NULL)
+        return JA_ERANGE;
+
+    uint32_t pool, pick;
+    shape(p, &pool, &pick);
+    uint32_t number = 0;
+    for (uint32_t round = 0; round < p->rounds; round++) {
+        uint16_t subset[JA_MAX_SEATS], combo[JA_MAX_SEATS];
+        for (uint32_t i = 0; i < pick; i++)
+            subset[i] = (uint16_t)i;
+        uint32_t combo_index = 0;
+        do {
+            to_participants(p, subset, pick, combo);
+            for (uint32_t r = 0; r < p->n_seats; r++) {
+                fill(p, combo, number, round, combo_index, r, &out[number]);
+                number++;
+            }
+            combo_index++;
+        } while (next_subset(subset, pool, pick));
+    }
+    return JA_OK;
+}
+
+int ladder_plan_new(const ladder_plan_params *p, ladder_plan_match **out, uint32_t *out_count)
+{
+    if (out == NULL || out_count == NULL)
+        return JA_EINVAL;
+    *out = NULL;
+    uint32_t n;
+    int rc = ladder_plan_count(p, &n, NULL, 0);
+    if (rc != JA_OK)
+        return rc;
+    ladder_plan_match *a = calloc(n, sizeof *a);
+    if (a == NULL)
+        return JA_ENOMEM;
+    rc = ladder_plan_generate(p, a, n, out_count);
+    if (rc != JA_OK) {
+        free(a);
+        return rc;
+    }
+    *out = a;
+    return JA_OK;
+}
+
+void ladder_plan_free(ladder_plan_match **p)
+{
+    if (p == NULL)
+        return;
+    free(*p);
+    *p = NULL;
+}

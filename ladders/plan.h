@@ -1,0 +1,117 @@
+/* Tournament plans: which participants sit in which seats of which match,
+ * and each match's seed, as a pure function of a few parameters.
+ *
+ * A plan is the list of every match of a tournament, numbered 0, 1, 2, ...
+ * It is generated once, stored in the database before play (ladder_db.h),
+ * and never depends on the order in which matches finish, on --jobs or on
+ * --resume. docs/tournament-plan.md describes the order in full; in short:
+ *
+ *   for round in 0 .. rounds-1:
+ *     for each combination (lexicographic order) of n_seats participants
+ *         (gauntlet: participant 0 with every (n_seats-1)-combination of
+ *          the others):
+ *       for rotation r in 0 .. n_seats-1:
+ *         match: seat i is taken by combo[(i + r) % n_seats]
+ *
+ * The seed of match `number` is ja_seed_derive(seed, JA_STREAM_MATCH,
+ * number); with `duplicate`, the n_seats rotations of one combination in one
+ * round share the seed of their rotation 0, so every seat order plays the
+ * same deal.
+ *
+ * Everything here is pure: no I/O, no globals; ladder_plan_new is the only
+ * function that allocates. Safe to call from any thread. */
+#ifndef JA_LADDER_PLAN_H
+#define JA_LADDER_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jackarena/ja_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest number of participants in one tournament (slots are uint16_t). */
+#define LADDER_MAX_PARTICIPANTS 1024u
+
+/* Largest plan accepted. A plan is stored in one transaction before play;
+ * above this the request is almost surely a typo (--rounds 100000), and the
+ * plan alone would take hundreds of megabytes. */
+#define LADDER_PLAN_MAX_MATCHES 1000000u
+
+typedef enum ladder_format {
+    LADDER_FORMAT_ROUND_ROBIN, /* every n_seats-combination of participants */
+    LADDER_FORMAT_GAUNTLET,    /* participant 0 against every combination of the others */
+    LADDER_FORMAT_COUNT
+} ladder_format;
+
+/* What defines a plan. Plain value; zero-initialise, then fill. */
+typedef struct ladder_plan_params {
+    uint32_t n_participants; /* N: participants 0 .. N-1 (slots), N >= 2 */
+    uint32_t n_seats;        /* K: seats per match, 2 <= K <= N, K <= JA_MAX_SEATS */
+    uint32_t rounds;         /* R >= 1: the whole plan is repeated R times */
+    ladder_format format;
+    bool duplicate;          /* the K rotations of a combination share one seed */
+    uint64_t seed;           /* the tournament seed */
+} ladder_plan_params;
+
+/* One planned match. Plain value. */
+typedef struct ladder_plan_match {
+    uint32_t number;   /* 0, 1, 2, ... in plan order */
+    uint32_t round;    /* 0 .. rounds-1 */
+    uint32_t combo;    /* index of the combination within its round */
+    uint32_t rotation; /* 0 .. n_seats-1 */
+    uint64_t seed;     /* the match seed (see the file comment) */
+    uint32_t n_seats;
+    uint16_t slot[JA_MAX_SEATS]; /* seat -> participant slot; unused entries 0 */
+} ladder_plan_match;
+
+/* "round-robin" or "gauntlet" (as on the command line); NULL outside the
+ * enum. Static storage. */
+const char *ladder_format_name(ladder_format f);
+
+/* Parses "round-robin" or "gauntlet" into *out. JA_OK, or JA_EINVAL for
+ * anything else (*out untouched). */
+int ladder_format_parse(const char *s, ladder_format *out);
+
+/* Checks p and counts its matches without generating them, for validation
+ * before anything is written. Round-robin has C(N,K)*K*R matches, gauntlet
+ * C(N-1,K-1)*K*R.
+ * Returns JA_OK and sets *out_count; JA_EINVAL for parameters that make no
+ * plan (N < 2, K < 2, K > N, K > JA_MAX_SEATS, N > LADDER_MAX_PARTICIPANTS,
+ * R < 1, unknown format); JA_ERANGE when the plan would exceed
+ * LADDER_PLAN_MAX_MATCHES. On error, when err is not NULL, a one-line
+ * human message naming the problem is written to err (cap bytes,
+ * NUL-terminated), e.g. "the plan has 3921225 matches, more than the limit
+ * of 1000000". out_count may be NULL. */
+int ladder_plan_count(const ladder_plan_params *p, uint32_t *out_count, char *err,
+                      size_t cap);
+
+/* Fills *out with match `number` of plan p, without generating the others
+ * (for --resume and sharding). JA_OK; the errors of ladder_plan_count; or
+ * JA_ERANGE when number is not below the plan's count. */
+int ladder_plan_match_at(const ladder_plan_params *p, uint32_t number,
+                         ladder_plan_match *out);
+
+/* Generates the whole plan into caller storage out[0 .. cap-1], in order.
+ * *out_count (not NULL) receives the plan's count in every case where p is
+ * valid. Returns JA_OK; the errors of ladder_plan_count; or JA_ERANGE with
+ * nothing written when cap < the count (call ladder_plan_count first). */
+int ladder_plan_generate(const ladder_plan_params *p, ladder_plan_match *out, uint32_t cap,
+                         uint32_t *out_count);
+
+/* Like ladder_plan_generate into a new array. On JA_OK *out is owned by the
+ * caller (release with ladder_plan_free) and *out_count is its length
+ * (always >= 1). On error *out is NULL. JA_ENOMEM if allocation fails. */
+int ladder_plan_new(const ladder_plan_params *p, ladder_plan_match **out, uint32_t *out_count);
+
+/* Frees an array from ladder_plan_new and sets *p to NULL. Accepts NULL
+ * and a pointer to NULL. */
+void ladder_plan_free(ladder_plan_match **p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* JA_LADDER_PLAN_H */

@@ -1,0 +1,140 @@
+/* The ladder database schema, as numbered migrations (ladder_db_int.h).
+ *
+ * docs/database.md documents every table and column; keep the two in step.
+ * Policy: migrations are append-only. To change the schema, add migration
+ * N+1 (ALTER TABLE, or create-copy-drop-rename for what ALTER cannot do),
+ * bump LADDER_DB_SCHEMA_VERSION, and add a test that opens a database of
+ * version N. Never edit a migration that has been released. */
+#include "ladder_db.h"
+#include "ladder_db_int.h"
+
+/* Conventions in the SQL below: seeds are canonical decimal TEXT (they
+ * exceed 2^63); timestamps are ISO 8601 UTC TEXT ("2025-01-31T12:00:00Z");
+ * scores are INTEGER in units of 1/27720 (JA_SCORE_UNIT); hex digests are
+ * lowercase TEXT. */
+static const char schema_v1[] =
+    "PRAGMA application_id = 1245794894;\n" /* 0x4A41524E, "JARN" */
+
+    /* Bots: identity (name, version, sha256). SQLite treats NULLs as
+     * distinct in UNIQUE constraints, so the identity index is on
+     * IFNULL(sha256, ''); the CHECK keeps '' out of the column itself. */
+    "CREATE TABLE bots (\n"
+    "  id         INTEGER PRIMARY KEY,\n"
+    "  name       TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 127),\n"
+    "  version    TEXT NOT NULL DEFAULT '' CHECK (length(version) <= 63),\n"
+    "  kind       TEXT NOT NULL CHECK (length(kind) > 0),\n"
+    "  spec       TEXT NOT NULL DEFAULT '',\n"
+    "  sha256     TEXT CHECK (sha256 IS NULL OR\n"
+    "                         (length(sha256) = 64 AND sha256 NOT GLOB '*[^0-9a-f]*')),\n"
+    "  created_at TEXT NOT NULL\n"
+    ");\n"
+    "CREATE UNIQUE INDEX bots_identity ON bots (name, version, IFNULL(sha256, ''));\n"
+
+    /* Ladders: one per (game, seat count, canonical options). */
+    "CREATE TABLE ladders (\n"
+    "  id      INTEGER PRIMARY KEY,\n"
+    "  game    TEXT NOT NULL CHECK (length(game) BETWEEN 1 AND 127),\n"
+    "  n_seats INTEGER NOT NULL CHECK (n_seats BETWEEN 2 AND 12),\n"
+    "  options TEXT NOT NULL CHECK (length(options) <= 511),\n"
+    "  UNIQUE (game, n_seats, options)\n"
+    ");\n"
+
+    "CREATE TABLE tournaments (\n"
+    "  id             INTEGER PRIMARY KEY,\n"
+    "  ladder_id      INTEGER NOT NULL REFERENCES ladders (id),\n"
+    "  seed           TEXT NOT NULL CHECK (length(seed) BETWEEN 1 AND 20\n"
+    "                                      AND seed NOT GLOB '*[^0-9]*'),\n"
+    "  format         TEXT NOT NULL CHECK (format IN ('round-robin', 'gauntlet')),\n"
+    "  rounds         INTEGER NOT NULL CHECK (rounds >= 1),\n"
+    "  duplicate      INTEGER NOT NULL CHECK (duplicate IN (0, 1)),\n"
+    "  n_participants INTEGER NOT NULL CHECK (n_participants >= 2),\n"
+    "  n_matches      INTEGER NOT NULL CHECK (n_matches >= 1),\n"
+    "  status         TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'done')),\n"
+    "  created_at     TEXT NOT NULL,\n"
+    "  finished_at    TEXT\n"
+    ");\n"
+    "CREATE INDEX tournaments_lookup ON tournaments (ladder_id, seed);\n"
+
+    "CREATE TABLE participants (\n"
+    "  tournament_id INTEGER NOT NULL REFERENCES tournaments (id),\n"
+    "  slot          INTEGER NOT NULL CHECK (slot >= 0),\n"
+    "  bot_id        INTEGER NOT NULL REFERENCES bots (id),\n"
+    "  name          TEXT NOT NULL,\n"
+    "  PRIMARY KEY (tournament_id, slot),\n"
+    "  UNIQUE (tournament_id, name)\n"
+    ") WITHOUT ROWID;\n"
+
+    /* The plan: one row per match, stored before play. */
+    "CREATE TABLE matches (\n"
+    "  id            INTEGER PRIMARY KEY,\n"
+    "  tournament_id INTEGER NOT NULL REFERENCES tournaments (id),\n"
+    "  number        INTEGER NOT NULL CHECK (number >= 0),\n"
+    "  round         INTEGER NOT NULL CHECK (round >= 0),\n"
+    "  combo         INTEGER NOT NULL CHECK (combo >= 0),\n"
+    "  rotation      INTEGER NOT NULL CHECK (rotation >= 0),\n"
+    "  seed          TEXT NOT NULL CHECK (length(seed) BETWEEN 1 AND 20\n"
+    "                                     AND seed NOT GLOB '*[^0-9]*'),\n"
+    "  status        TEXT NOT NULL DEFAULT 'planned' CHECK (status IN ('planned', 'done')),\n"
+    "  turns         INTEGER,\n"
+    "  digest        TEXT,\n"
+    "  replay        TEXT,\n"
+    "  finished_at   TEXT,\n"
+    "  UNIQUE (tournament_id, number)\n"
+    ");\n"
+    "CREATE INDEX matches_pending ON matches (tournament_id, number) WHERE status = 'planned';\n"
+
+    "CREATE TABLE match_seats (\n"
+    "  match_id INTEGER NOT NULL REFERENCES matches (id),\n"
+    "  seat     INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 11),\n"
+    "  slot     INTEGER NOT NULL CHECK (slot >= 0),\n"
+    "  PRIMARY KEY (match_id, seat)\n"
+    ") WITHOUT ROWID;\n"
+
+    /* Facts: one row per seat of a finished match. */
+    "CREATE TABLE results (\n"
+    "  match_id   INTEGER NOT NULL REFERENCES matches (id),\n"
+    "  seat       INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 11),\n"
+    "  bot_id     INTEGER NOT NULL REFERENCES bots (id),\n"
+    "  score      INTEGER NOT NULL,\n"
+    "  place      INTEGER NOT NULL CHECK (place BETWEEN 1 AND 12),\n"
+    "  faults     INTEGER NOT NULL DEFAULT 0 CHECK (faults >= 0),\n"
+    "  elo_before REAL NOT NULL,\n"
+    "  elo_delta  REAL NOT NULL,\n"
+    "  PRIMARY KEY (match_id, seat)\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE INDEX results_bot ON results (bot_id);\n"
+
+    "CREATE TABLE result_faults (\n"
+    "  match_id INTEGER NOT NULL,\n"
+    "  seat     INTEGER NOT NULL,\n"
+    "  kind     TEXT NOT NULL,\n"
+    "  count    INTEGER NOT NULL CHECK (count > 0),\n"
+    "  PRIMARY KEY (match_id, seat, kind),\n"
+    "  FOREIGN KEY (match_id, seat) REFERENCES results (match_id, seat)\n"
+    ") WITHOUT ROWID;\n"
+
+    /* Live Elo per (ladder, bot). Derived data: it can be recomputed from
+     * results.elo_before/elo_delta, or from scratch by replaying results in
+     * match order. */
+    "CREATE TABLE ratings (\n"
+    "  ladder_id  INTEGER NOT NULL REFERENCES ladders (id),\n"
+    "  bot_id     INTEGER NOT NULL REFERENCES bots (id),\n"
+    "  games      INTEGER NOT NULL DEFAULT 0 CHECK (games >= 0),\n"
+    "  elo        REAL NOT NULL,\n"
+    "  wins       INTEGER NOT NULL DEFAULT 0,\n"
+    "  draws      INTEGER NOT NULL DEFAULT 0,\n"
+    "  losses     INTEGER NOT NULL DEFAULT 0,\n"
+    "  updated_at TEXT NOT NULL,\n"
+    "  PRIMARY KEY (ladder_id, bot_id)\n"
+    ") WITHOUT ROWID;\n";
+
+const ladder__migration ladder__migrations[] = {
+    {1, "create the initial schema", schema_v1},
+};
+
+const int ladder__n_migrations = (int)(sizeof ladder__migrations / sizeof ladder__migrations[0]);
+
+/* The build fails if the version constant and the table disagree. */
+_Static_assert(sizeof ladder__migrations / sizeof ladder__migrations[0] ==
+                   LADDER_DB_SCHEMA_VERSION,
+               "LADDER_DB_SCHEMA_VERSION must equal the number of migrations");

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# `arena tournament` and `arena ladder` with real processes: bad input is
+# refused before any match is played or any file written; the same seed gives
+# the same standings and the same replays; a run killed with SIGKILL and run
+# again finishes the plan with exactly the matches an uninterrupted run plays.
+# Usage: test_tournament.sh ARENA
+set -u
+ARENA=$1
+PY=/usr/bin/python3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+pass=0 fail=0
+T=taylor-blackjack
+
+expect_fail() { # expect_fail CODE PATTERN -- command...: one stderr line, no file written
+  local code=$1 pat=$2; shift 3
+  local before; before=$(ls -A | sort)
+  "$@" >out.txt 2>err.txt
+  local rc=$?
+  local after; after=$(ls -A | grep -v -e '^out.txt$' -e '^err.txt$' | sort)
+  if [ "$rc" = "$code" ] && [ "$(wc -l <err.txt)" = 1 ] && grep -qE -- "$pat" err.txt \
+     && [ ! -s out.txt ] && [ "$before" = "$after" ]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1)); echo "FAIL: $* (rc=$rc, want $code, /$pat/)"; sed 's/^/  stderr: /' err.txt
+  fi
+  rm -f out.txt err.txt
+}
+check() { local d=$1; shift; if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $d"; fi; }
+
+B="--bots random,random,random"
+expect_fail 2 "--seats 13: taylor-blackjack is played by 2 to 12 seats" -- "$ARENA" tournament $T $B --seats 13
+expect_fail 2 "--seats 4 needs at least 4 bots; 3 given" -- "$ARENA" tournament $T $B --seats 4
+expect_fail 2 "--seats needs a positive number" -- "$ARENA" tournament $T $B --seats 0
+expect_fail 2 "give at least two bots" -- "$ARENA" tournament $T --bots random
+expect_fail 2 "bot plugin './nope.so': No such file" -- "$ARENA" tournament $T --bots random,./nope.so
+expect_fail 2 "unknown bot 'rnd'" -- "$ARENA" tournament $T --bots random,rnd
+expect_fail 2 "--format 'swiss': use round-robin or gauntlet" -- "$ARENA" tournament $T $B --format swiss
+expect_fail 2 "more than the limit" -- "$ARENA" tournament $T $B --rounds 4000000
+expect_fail 2 "--jobs 2: parallel referee workers" -- "$ARENA" tournament $T $B --jobs 2
+expect_fail 2 "unknown option 'nope' for taylor-blackjack" -- "$ARENA" tournament $T $B --opt nope=1
+expect_fail 2 "--resume: arena.db has no unfinished" -- "$ARENA" tournament $T $B --resume
+rm -f arena.db arena.db-wal arena.db-shm
+expect_fail 2 "which game" -- "$ARENA" tournament
+expect_fail 2 "no ladder database 'none.db'" -- "$ARENA" ladder $T --db none.db
+expect_fail 2 "ladder --fit .* not in this build" -- "$ARENA" ladder $T --fit
+printf 'this is not a database, just text that is long enough to be a header.%.0s' {1..20} >junk.db
+expect_fail 2 "junk.db" -- "$ARENA" tournament $T $B --db junk.db
+rm -f junk.db
+
+# Same seed, same standings and same replays (two databases).
+run() { "$ARENA" tournament $T $B --rounds 2 --seed 11 --opt games=1 --db "$1.db" --replays "$1" --json -q >"$1.json"; }
+run a; check "tournament a exits 0" test $? = 0
+run b; check "tournament b exits 0" test $? = 0
+check "same seed, same standings" $PY -c 'import json; a=json.load(open("a.json")); b=json.load(open("b.json")); assert a["standings"]==b["standings"] and a["matches"]==6, (a,b)'
+check "same replays" bash -c 'cd a && for f in *.rpl; do cmp -s <(tail -c 70 "$f") <(tail -c 70 "../b/$f") || exit 1; done'
+check "a replay verifies" "$ARENA" replay verify a/t1-m000003.rpl
+# Re-running the same command plays nothing more.
+run a; check "re-run exits 0" test $? = 0
+check "re-run plays nothing twice" $PY -c 'import json,sqlite3; a=json.load(open("a.json")); assert a["matches"]==6; c=sqlite3.connect("a.db"); assert c.execute("select count(*) from matches").fetchone()[0]==6'
+"$ARENA" ladder $T --opt games=1 --db a.db --json >ladder.json
+check "ladder JSON" $PY -c 'import json; d=json.load(open("ladder.json")); assert d["seats"]==3 and len(d["ratings"])==3 and sum(r["games"] for r in d["ratings"])==18, d'
+
+# Killed with SIGKILL part-way, then run again: the same matches as a run
+# that was never interrupted (whenever the kill landed).
+big() { "$ARENA" tournament $T $B --rounds 40 --seed 5 --opt games=1 --db "$1.db" -q --json; }
+big full >full.json
+big killed >/dev/null 2>&1 &
+pid=$!
+sleep 0.3; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+big killed >killed.json
+check "killed run finished on re-run" $PY - <<'PYEOF'
+import json, sqlite3
+a = json.load(open("full.json")); b = json.load(open("killed.json"))
+assert a["standings"] == b["standings"] and b["matches"] == b["planned"] == 120, (a, b)
+q = "select number, digest from matches order by number"
+da = sqlite3.connect("full.db").execute(q).fetchall()
+db = sqlite3.connect("killed.db").execute(q).fetchall()
+assert da == db and len(da) == 120
+PYEOF
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
