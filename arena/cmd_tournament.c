@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "executor.h"
 #include "progress.h"
+#include "tournament.h"
 
 #include "jackarena/ja_error.h"
 #include "ladder.h"
@@ -49,6 +50,11 @@ static const char HELP[] =
     "           --rounds 50 --seed 1 --replays replays\n";
 
 static volatile sig_atomic_t g_stop;
+
+static void on_progress(void *ctx, uint32_t done, uint32_t total)
+{
+    progress_update(ctx, done);
+}
 
 static void on_signal(int sig)
 {
@@ -370,64 +376,15 @@ int cmd_tournament(int argc, char **argv)
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     progress pr;
-    uint32_t done = ti.n_matches - n_pending;
-    progress_begin(&pr, ti.n_matches, done, quiet);
-    uint32_t next = 0, out_n = 0;
-    bool failed = false;
-    while (!failed && (next < n_pending || out_n > 0)) {
-        while (!g_stop && next < n_pending && out_n < x->ops->capacity(x)) {
-            ladder_plan_match pm;
-            if ((rc = ladder_db_match_get(db, tid, pending[next], &pm)) != JA_OK) {
-                arena_error("%s", ladder_db_errmsg(db));
-                failed = true;
-                break;
-            }
-            arena_job job = {pm.number, pm.seed, pm.n_seats, {0}};
-            memcpy(job.slot, pm.slot, sizeof job.slot);
-            if ((rc = x->ops->submit(x, &job)) != JA_OK) {
-                arena_error("cannot hand match %u to the executor: %s", pm.number, ja_strerror(rc));
-                failed = true;
-                break;
-            }
-            next++;
-            out_n++;
-        }
-        if (out_n == 0)
-            break;
-        static arena_job_result jr;
-        if (x->ops->next(x, &jr) != JA_OK)
-            break;
-        out_n--;
-        if (jr.rc != JA_OK) {
-            arena_error("match %u could not be played: %s", jr.number, jr.err);
-            failed = true;
-            continue;
-        }
-        ladder_match_result lr;
-        memset(&lr, 0, sizeof lr);
-        lr.outcome = jr.res.outcome;
-        memcpy(lr.faults, jr.res.fault_kinds, sizeof lr.faults);
-        lr.turns = jr.res.decisions;
-        char hex[REF_DIGEST_HEX];
-        ref_digest_hex(jr.res.digest, hex);
-        lr.digest = hex;
-        lr.replay_path = jr.replay_path[0] ? jr.replay_path : NULL;
-        rc = ladder_db_record_match(db, tid, jr.number, &lr);
-        if (rc != JA_OK && rc != JA_ESTATE) {
-            arena_error("%s (match %u is not recorded; re-run the same command to finish)",
-                        ladder_db_errmsg(db), jr.number);
-            failed = true;
-            continue;
-        }
-        progress_update(&pr, ++done);
-        if (g_stop && next < n_pending)
-            break;
-    }
-    progress_end(&pr, done);
+    progress_begin(&pr, ti.n_matches, ti.n_matches - n_pending, quiet);
+    rc = arena_tournament_play(db, tid, x, &g_stop, on_progress, &pr, err, sizeof err);
+    progress_end(&pr, pr.last_done);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
-    if (failed)
+    if (rc != JA_OK) {
+        arena_error("%s", err);
         goto out;
+    }
 
     uint32_t n_st = 0;
     uint64_t faults[JA_FAULT_COUNT] = {0};

@@ -17,6 +17,7 @@ void progress_begin(progress *p, uint32_t total, uint32_t done, bool quiet)
     p->total = total;
     p->start_done = done;
     p->last_line = done;
+    p->last_done = done;
     p->t0 = now();
     p->last_draw = 0;
     p->tty = isatty(STDERR_FILENO) && !quiet;
@@ -34,6 +35,7 @@ static void fmt_time(double s, char *buf, size_t cap)
 
 void progress_update(progress *p, uint32_t done)
 {
+    p->last_done = done;
     if (p->quiet || !p->total)
         return;
     double t = now(), el = t - p->t0;

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 typedef struct progress {
-    uint32_t total, start_done, last_line;
+    uint32_t total, start_done, last_line, last_done;
     double t0, last_draw;
     bool tty, quiet;
 } progress;

@@ -11,7 +11,9 @@
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
 #include "jackarena/ja_version.h"
+#include "ladder.h"
 #include "match.h"
+#include "tournament.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -97,6 +99,60 @@ static bench_row bench_referee(const ja_game_rules *g, uint32_t seats, uint32_t 
     }
     r.seconds = now_s() - t0;
     return r;
+}
+
+/* A whole tournament through the in-process executor into a fresh ladder
+ * database: matches/s including one SQLite transaction per match (WAL,
+ * synchronous=FULL), the rate an organiser sees. */
+static double bench_tournament(const ja_game_rules *g, ref_bot *bot, uint32_t rounds,
+                               uint32_t *out_matches)
+{
+    char dir[] = "/tmp/ja_bench.XXXXXX", path[64];
+    if (!mkdtemp(dir))
+        return 0;
+    snprintf(path, sizeof path, "%s/bench.db", dir);
+    ladder_db *db = NULL;
+    if (ladder_db_open(path, &db) != JA_OK) {
+        fprintf(stderr, "ja_bench: %s\n", db ? ladder_db_errmsg(db) : "cannot open db");
+        exit(1);
+    }
+    ja_options o;
+    char err[512], opts[512];
+    ja_options_init(g, &o);
+    ja_options_resolve(g, &o, 3, err, sizeof err);
+    ja_options_format(g, &o, opts, sizeof opts);
+    const ref_bot_info *bi = ref_bot_get_info(bot);
+    const char *names[3] = {"random", "random#2", "random#3"};
+    ladder_bot lb[3];
+    ref_bot *bots[3] = {bot, bot, bot};
+    for (int i = 0; i < 3; i++)
+        lb[i] = (ladder_bot){names[i], bi->version, "builtin", "random", bi->sha256};
+    ladder_tournament_spec spec = {{g->name, 3, opts}, 1, LADDER_FORMAT_ROUND_ROBIN, rounds,
+                                   false, 3, lb};
+    int64_t tid;
+    if (ladder_db_tournament_create(db, &spec, &tid) != JA_OK) {
+        fprintf(stderr, "ja_bench: %s\n", ladder_db_errmsg(db));
+        exit(1);
+    }
+    arena_exec_ctx xc = {g, o, 0, bots, names, NULL, tid};
+    arena_executor *x = NULL;
+    arena_executor_inproc_new(&xc, &x);
+    double t0 = now_s();
+    if (arena_tournament_play(db, tid, x, NULL, NULL, NULL, err, sizeof err) != JA_OK) {
+        fprintf(stderr, "ja_bench: %s\n", err);
+        exit(1);
+    }
+    double secs = now_s() - t0;
+    ladder_tournament_info ti;
+    ladder_db_tournament_get(db, tid, &ti);
+    *out_matches = ti.n_done;
+    x->ops->destroy(x);
+    ladder_db_close(&db);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "ja_bench: could not remove %s\n", dir);
+    return secs > 0 ? ti.n_done / secs : 0;
 }
 
 static void cpu_model(char *buf, size_t cap)
@@ -212,6 +268,16 @@ int main(int argc, char **argv)
                     ed, rd);
         }
     }
+    uint32_t tm = 0;
+    uint32_t rounds = matches / 12 ? matches / 12 : 1;
+    double trate = bench_tournament(ja_games[0], bot, rounds, &tm);
+    fprintf(out,
+            "\n## Tournaments\n\n"
+            "`arena tournament %s --bots random,random,random --seats 3` with default options "
+            "through the in-process executor, one SQLite transaction per finished match "
+            "(WAL, synchronous=FULL), no replays: **%.1f matches/s** over %u matches.\n",
+            ja_games[0]->name, trate, tm);
+    fprintf(stderr, "tournament: %.1f matches/s over %u matches\n", trate, tm);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     fprintf(out, "\nPeak resident memory of the benchmark process: %ld KiB.\n", ru.ru_maxrss);

@@ -478,7 +478,7 @@ int ladder_db_schema_version(ladder_db *db, int *out)
         return rc;
     if (out == NULL)
         return JA_EINVAL;
-    int64_t v;
+    int64_t v = 0;
     rc = query_int(db, "PRAGMA user_version", &v, "reading the schema version");
     if (rc == JA_OK)
         *out = (int)v;

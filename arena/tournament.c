@@ -1,0 +1,103 @@
+/* The tournament loop (tournament.h). */
+#include "tournament.h"
+
+#include "jackarena/ja_error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Records one finished job; JA_ESTATE (already recorded by an earlier run)
+ * is not an error. */
+static int record(ladder_db *db, int64_t tid, const arena_job_result *jr, char *err, size_t cap)
+{
+    ladder_match_result lr;
+    memset(&lr, 0, sizeof lr);
+    lr.outcome = jr->res.outcome;
+    memcpy(lr.faults, jr->res.fault_kinds, sizeof lr.faults);
+    lr.turns = jr->res.decisions;
+    char hex[REF_DIGEST_HEX];
+    ref_digest_hex(jr->res.digest, hex);
+    lr.digest = hex;
+    lr.replay_path = jr->replay_path[0] ? jr->replay_path : NULL;
+    int rc = ladder_db_record_match(db, tid, jr->number, &lr);
+    if (rc == JA_ESTATE)
+        return JA_OK;
+    if (rc != JA_OK)
+        snprintf(err, cap, "%s (match %u is not recorded; run the same command again to finish)",
+                 ladder_db_errmsg(db), (unsigned)jr->number);
+    return rc;
+}
+
+int arena_tournament_play(ladder_db *db, int64_t tid, arena_executor *x,
+                          volatile sig_atomic_t *stop, arena_progress_fn progress, void *ctx,
+                          char *err, size_t cap)
+{
+    ladder_tournament_info ti;
+    uint32_t *pending = NULL, n_pending = 0;
+    int rc = ladder_db_tournament_get(db, tid, &ti);
+    if (rc == JA_OK)
+        rc = ladder_db_pending(db, tid, &pending, &n_pending);
+    if (rc != JA_OK) {
+        snprintf(err, cap, "%s", ladder_db_errmsg(db));
+        return rc;
+    }
+    arena_job_result *jr = malloc(sizeof *jr);
+    if (!jr) {
+        free(pending);
+        snprintf(err, cap, "out of memory");
+        return JA_ENOMEM;
+    }
+    uint32_t done = ti.n_matches - n_pending, next = 0, in_flight = 0;
+    int first_err = JA_OK;
+    for (;;) {
+        /* Keep the executor full unless told to stop or something failed. */
+        while (first_err == JA_OK && !(stop && *stop) && next < n_pending &&
+               in_flight < x->ops->capacity(x)) {
+            ladder_plan_match pm;
+            rc = ladder_db_match_get(db, tid, pending[next], &pm);
+            if (rc != JA_OK) {
+                snprintf(err, cap, "%s", ladder_db_errmsg(db));
+                first_err = rc;
+                break;
+            }
+            arena_job job = {pm.number, pm.seed, pm.n_seats, {0}};
+            memcpy(job.slot, pm.slot, sizeof job.slot);
+            rc = x->ops->submit(x, &job);
+            if (rc != JA_OK) {
+                snprintf(err, cap, "cannot hand match %u to the executor: %s",
+                         (unsigned)pm.number, ja_strerror(rc));
+                first_err = rc;
+                break;
+            }
+            next++;
+            in_flight++;
+        }
+        if (in_flight == 0 || x->ops->next(x, jr) != JA_OK)
+            break;
+        in_flight--;
+        /* Every finished match is recorded, even after a failure elsewhere. */
+        if (jr->rc != JA_OK) {
+            if (first_err == JA_OK) {
+                snprintf(err, cap, "match %u could not be played: %s", (unsigned)jr->number,
+                         jr->err);
+                first_err = jr->rc;
+            }
+            continue;
+        }
+        char rerr[512];
+        rc = record(db, tid, jr, rerr, sizeof rerr);
+        if (rc != JA_OK) {
+            if (first_err == JA_OK) {
+                snprintf(err, cap, "%s", rerr);
+                first_err = rc;
+            }
+            continue;
+        }
+        if (progress)
+            progress(ctx, ++done, ti.n_matches);
+    }
+    free(jr);
+    free(pending);
+    return first_err;
+}
