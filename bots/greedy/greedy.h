@@ -1,0 +1,19 @@
+/* The `greedy` reference bot: one heuristic per game, each in its own file
+ * greedy_<game>.c, behind one plugin (greedy.c). A heuristic chooses an
+ * index into d->legal from d->obs alone (the observation version is checked
+ * before it is called); it allocates nothing and keeps no state. */
+#ifndef GREEDY_H
+#define GREEDY_H
+
+#include "jackarena/ja_bot.h"
+
+/* One game's heuristic: JA_OK with *out_index < d->n_legal, or an error. */
+typedef int (*greedy_act_fn)(const ja_decision *d, uint32_t *out_index);
+
+int greedy_taylor_act(const ja_decision *d, uint32_t *out_index);
+int greedy_bruise_jack_act(const ja_decision *d, uint32_t *out_index);
+int greedy_brawljack_act(const ja_decision *d, uint32_t *out_index);
+int greedy_jack_in_the_box_act(const ja_decision *d, uint32_t *out_index);
+int greedy_bombs_act(const ja_decision *d, uint32_t *out_index);
+
+#endif /* GREEDY_H */
