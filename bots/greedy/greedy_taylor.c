@@ -130,17 +130,17 @@ typedef struct tb_hand {
 typedef struct tb_ctx {
     const ja_taylor_obs *o;
     int me, n, dir;
-    double w[JA_MAX_SEATS];     /* threat of each seat */
+    double w[JA_TAYLOR_MAX_SEATS];     /* threat of each seat */
     uint8_t pool[52];           /* unseen copies not known to be in any hand */
     int pool_total;
-    int unknown[JA_MAX_SEATS];  /* cards of each hand not known */
+    int unknown[JA_TAYLOR_MAX_SEATS];  /* cards of each hand not known */
     double save2, saveJ;        /* cards a counter of each kind is expected to save */
     double draw_cost;           /* 0 when there is nothing left to draw */
     uint32_t nodes;             /* plan nodes searched for the current action */
     /* Caches of the chances that a seat can follow (seat, suit, rank) and
      * holds a 2 / J (seat, kind, black only). */
-    double follow_p[JA_MAX_SEATS * 4 * 13], rank_p[JA_MAX_SEATS * 4];
-    uint8_t follow_ok[JA_MAX_SEATS * 4 * 13], rank_ok[JA_MAX_SEATS * 4];
+    double follow_p[JA_TAYLOR_MAX_SEATS * 4 * 13], rank_p[JA_TAYLOR_MAX_SEATS * 4];
+    uint8_t follow_ok[JA_TAYLOR_MAX_SEATS * 4 * 13], rank_ok[JA_TAYLOR_MAX_SEATS * 4];
 } tb_ctx;
 
 enum { TB_EFF_NONE, TB_EFF_CARD }; /* end without effect / with the top card's effect */
@@ -533,7 +533,7 @@ static double tb_action_value(tb_ctx *x, const tb_hand *h, uint32_t code)
 int greedy_taylor_act(const ja_decision *d, uint32_t *out_index)
 {
     const ja_taylor_obs *o = d->obs;
-    if (!o || o->n_seats < 2 || o->n_seats > JA_MAX_SEATS || o->seat >= o->n_seats)
+    if (!o || o->n_seats < 2 || o->n_seats > JA_TAYLOR_MAX_SEATS || o->seat >= o->n_seats)
         return JA_EFORMAT;
     tb_ctx x;
     tb_hand h;

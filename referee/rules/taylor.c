@@ -46,8 +46,8 @@ enum { REBUILD_NOSHUFFLE, REBUILD_SHUFFLE };
 typedef struct taylor_state {
     uint64_t seed;            /* the match seed: every later deal comes from it */
     ja_rng rebuild_rng;       /* this game's stream of rebuild shuffles */
-    uint64_t hand[JA_MAX_SEATS][2]; /* bit id of the 128-bit set: card id held */
-    int32_t score[JA_MAX_SEATS];    /* units of 1/JA_SCORE_UNIT */
+    uint64_t hand[JA_TAYLOR_MAX_SEATS][2]; /* bit id of the 128-bit set: card id held */
+    int32_t score[JA_TAYLOR_MAX_SEATS];    /* units of 1/JA_SCORE_UNIT */
     uint32_t event_seq;       /* public events so far in the match */
     uint32_t game_ev;         /* event_seq just before this game's DEAL */
     uint16_t turn_cap, games, game, turn;
@@ -58,10 +58,10 @@ typedef struct taylor_state {
     uint8_t active_suit, pen_kind, pen_k, run_suit;
     uint8_t laid, start_count, skips;
     uint8_t stock_pos, stock_len, stock_known, pile_count;
-    uint8_t hand_count[JA_MAX_SEATS];
+    uint8_t hand_count[JA_TAYLOR_MAX_SEATS];
     uint8_t stock[JA_TAYLOR_MAX_CARDS]; /* index 0 = top after a shuffle */
     uint8_t pile[JA_TAYLOR_MAX_CARDS];  /* oldest first */
-    uint8_t known[JA_MAX_SEATS][52];
+    uint8_t known[JA_TAYLOR_MAX_SEATS][52];
     /* The event ring: event number q (1-based) sits in slot (q - 1) % N_EVENTS. */
     uint8_t ev_kind[N_EVENTS], ev_seat[N_EVENTS], ev_card[N_EVENTS], ev_count[N_EVENTS];
 } taylor_state;
@@ -787,7 +787,7 @@ static int taylor_outcome(const void *st, ja_outcome *out)
 static void taylor_determinize(void *st, int seat, uint64_t seed)
 {
     taylor_state *s = st;
-    uint8_t pool[JA_TAYLOR_MAX_CARDS], slots[JA_MAX_SEATS] = {0};
+    uint8_t pool[JA_TAYLOR_MAX_CARDS], slots[JA_TAYLOR_MAX_SEATS] = {0};
     uint32_t m = 0;
     for (int o = 0; o < s->n; o++) {
         if (o == seat)
@@ -887,7 +887,7 @@ static int taylor_sample(const void *obs, int seat, uint64_t seed, void *st_out)
     }
     s->pile_count = o->pile_count;
     s->top = s->pile[o->pile_count - 1];
-    uint8_t unknown[JA_MAX_SEATS] = {0};
+    uint8_t unknown[JA_TAYLOR_MAX_SEATS] = {0};
     for (int p = 0; p < n; p++) {
         if (p == seat)
             continue;

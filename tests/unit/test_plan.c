@@ -304,9 +304,9 @@ static void test_rejects(void **state)
     uint32_t n = 12345;
     struct { uint32_t n, k, r; int f; int rc; const char *msg; } cases[] = {
         {1, 2, 1, LADDER_FORMAT_ROUND_ROBIN, JA_EINVAL, "at least 2 participants"},
-        {3, 1, 1, LADDER_FORMAT_ROUND_ROBIN, JA_EINVAL, "seats must be between 2 and 12"},
+        {3, 1, 1, LADDER_FORMAT_ROUND_ROBIN, JA_EINVAL, "seats must be between 2 and 20"},
         {3, 4, 1, LADDER_FORMAT_ROUND_ROBIN, JA_EINVAL, "4 seats need at least 4 participants"},
-        {20, 13, 1, LADDER_FORMAT_ROUND_ROBIN, JA_EINVAL, "seats must be between"},
+        {30, 21, 1, LADDER_FORMAT_ROUND_ROBIN, JA_EINVAL, "seats must be between"},
         {3, 2, 0, LADDER_FORMAT_ROUND_ROBIN, JA_EINVAL, "rounds must be at least 1"},
         {3, 2, 1, LADDER_FORMAT_COUNT, JA_EINVAL, "unknown tournament format"},
         {2000, 2, 1, LADDER_FORMAT_ROUND_ROBIN, JA_EINVAL, "more than the limit of 1024"},

@@ -19,13 +19,14 @@ extern "C" {
 #define JA_API
 #endif
 
-/* Largest table any game allows (Taylor Blackjack: 12 seats). Seat masks are
- * uint32_t, so this may grow up to 32 without an ABI change. */
-#define JA_MAX_SEATS 12
+/* Most seats any match may have (Bombs' multiple-tables variant: 20). Seat
+ * masks are uint32_t, so this may grow up to 32. Games size their own
+ * observations by their own maximum (e.g. JA_TAYLOR_MAX_SEATS). */
+#define JA_MAX_SEATS 20
 
 /* Scores are integers in units of 1/JA_SCORE_UNIT of a point: 27720 is the
- * least common multiple of 1..12, so a point shared by any number of seats up
- * to JA_MAX_SEATS splits exactly. */
+ * least common multiple of 1..12, so a point shared by up to 12 seats splits
+ * exactly (games that share points among more seats round, and say so). */
 #define JA_SCORE_UNIT 27720
 
 /* An action is a small value with a canonical, self-describing encoding

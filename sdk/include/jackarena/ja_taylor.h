@@ -14,6 +14,7 @@ extern "C" {
 #endif
 
 #define JA_TAYLOR_OBS_VERSION 1
+#define JA_TAYLOR_MAX_SEATS 12  /* the game takes 2 to 12 players */
 #define JA_TAYLOR_MAX_CARDS 104 /* two packs without jokers */
 #define JA_TAYLOR_EVENTS 48     /* recent public events in an observation */
 
@@ -81,10 +82,10 @@ enum {
     S(U8, stock_count, "cards in the stock")                                              \
     S(U8, stock_known, "1 if the stock order is public (rebuilt without shuffling)")      \
     S(U8, pile_count, "cards in the discard pile")                                        \
-    A(U8, hand_count, JA_MAX_SEATS, "cards held by each seat")                            \
-    A(I32, score, JA_MAX_SEATS, "games won so far, in units of 1/27720")                  \
+    A(U8, hand_count, JA_TAYLOR_MAX_SEATS, "cards held by each seat")                            \
+    A(I32, score, JA_TAYLOR_MAX_SEATS, "games won so far, in units of 1/27720")                  \
     A(U8, hand, 52, "your hand: count of each card identity")                             \
-    A(U8, known, JA_MAX_SEATS * 52, "seat*52+card: cards known to be in other hands")     \
+    A(U8, known, JA_TAYLOR_MAX_SEATS * 52, "seat*52+card: cards known to be in other hands")     \
     A(U8, stock, JA_TAYLOR_MAX_CARDS, "the stock from the top, when stock_known")         \
     A(U8, pile, JA_TAYLOR_MAX_CARDS, "the discard pile, oldest first")                    \
     S(U32, event_seq, "number of public events so far in the match")                      \
