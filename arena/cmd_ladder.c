@@ -1,172 +1,207 @@
-/* `arena ladder GAME`: the live Elo ladder of a game, seat count and option
- * set, from the database. */
+/* `arena ladder`: a game's ladder from the database.
+ *
+ *   arena ladder GAME [--fit]       the live Elo ladder, or the official
+ *                                   Bradley-Terry ratings with intervals
+ *   arena ladder export GAME (--pgn | --jsonl)
+ *   arena ladder import FILE [--game GAME]
+ *
+ * A thin shell over ladders/: fit.h does the statistics, interop.h the file
+ * formats, ladder_db.h the store (docs/ratings.md, docs/database.md). */
 #include "cli.h"
 
+#include "fit.h"
+#include "interop.h"
 #include "jackarena/ja_error.h"
 #include "ladder.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 static const char HELP[] =
-    "usage: arena ladder GAME [--opt KEY=VALUE]... [--seats K] [--db FILE] [--json]\n"
-    "Show the live Elo ladder of GAME. A ladder is one game, one seat count and one\n"
-    "full option set (defaults filled in): options not given take their defaults,\n"
-    "so '--opt games=4' shows the ladder of matches played with games=4.\n"
+    "usage: arena ladder GAME [--opt KEY=VALUE]... [--seats K] [--db FILE] [--fit] [--json]\n"
+    "       arena ladder export GAME (--pgn | --jsonl) [--opt KEY=VALUE]... [--seats K]\n"
+    "                           [--db FILE] [-o|--output FILE]\n"
+    "       arena ladder import FILE [--game GAME] [--db FILE] [--json]\n"
+    "Show the ladder of GAME. A ladder is one game, one seat count and one full\n"
+    "option set (defaults filled in): options not given take their defaults, so\n"
+    "'--opt games=4' shows the ladder of matches played with games=4.\n"
     "\n"
     "  --opt KEY=VALUE   select the option set; repeatable\n"
     "  --seats K         select the seat count (needed when several match)\n"
     "  --db FILE         the ladder database (default arena.db)\n"
+    "  --fit             official ratings: a Bradley-Terry fit over all results,\n"
+    "                    with 95% intervals and the likelihood of superiority\n"
+    "  --anchor BOT[=ELO] with --fit: fix BOT's rating at ELO (default 1500)\n"
+    "                    instead of the mean of the rated bots (BOT as the table\n"
+    "                    names it: name@version where two entries share a name)\n"
     "  --json            print one JSON document\n"
     "\n"
-    "Live Elo depends on the order matches finished and is for display; official\n"
-    "ratings with confidence intervals come from a fit over all results (--fit,\n"
-    "in a coming release).\n";
+    "Without --fit the live Elo is shown: it depends on the order matches\n"
+    "finished and is for display. docs/ratings.md explains the fit.\n"
+    "\n"
+    "export writes the ladder's results to standard output (or -o FILE): --pgn as\n"
+    "two-player games (multiplayer matches as their pairs) that Ordo and BayesElo\n"
+    "read, --jsonl as one match per line. import reads either back (PGN games go to\n"
+    "the two-seat ladder of --game, or of their [Game] tag, with the game's default\n"
+    "options unless an [Options] tag says otherwise), all of a file or nothing.\n";
 
-int cmd_ladder(int argc, char **argv)
+/* Exit status for a ladder database error: the file given is unusable (2)
+ * or the run failed (1). */
+static int db_exit(int rc)
 {
-    static const struct option opts[] = {
-        {"opt", required_argument, NULL, 'o'}, {"seats", required_argument, NULL, 'k'},
-        {"db", required_argument, NULL, 'd'},  {"json", no_argument, NULL, 'J'},
-        {"fit", no_argument, NULL, 'f'},       {"help", no_argument, NULL, 'h'},
-        {0, 0, 0, 0}};
-    arena_common co = {0};
-    int c, k;
-    const char *db_path = "arena.db";
-    uint32_t seats = 0;
-    bool json = false;
-    if (argc >= 2 && (strcmp(argv[1], "import") == 0 || strcmp(argv[1], "export") == 0)) {
-        arena_error("ladder %s is not in this build yet", argv[1]);
-        return EXIT_USAGE;
-    }
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        if (c == ARENA_OPT_OPT && (k = arena_common_flag(&co, c, optarg)) != 0) {
-            if (k < 0)
-                return EXIT_USAGE;
-            continue;
-        }
-        switch (c) {
-        case 'k':
-            if (!arena_parse_u32(optarg, &seats) || !seats) {
-                arena_error("--seats needs a positive number, not '%s'", optarg);
-                return EXIT_USAGE;
-            }
-            break;
-        case 'd': db_path = optarg; break;
-        case 'J': json = true; break;
-        case 'f':
-            arena_error("ladder --fit (Bradley-Terry ratings with intervals) is not in this build "
-                        "yet; the live ladder is shown without --fit");
-            return EXIT_USAGE;
-        case 'h': fputs(HELP, stdout); return EXIT_OK;
-        default:
-            arena_getopt_error("ladder", argv);
-            return EXIT_USAGE;
-        }
-    }
-    if (argc - optind != 1) {
-        arena_error("ladder: name one game (usage: arena ladder GAME [--opt K=V]...)");
-        return EXIT_USAGE;
-    }
-    const ja_game_rules *g = arena_find_game(argv[optind]);
-    if (!g)
-        return EXIT_USAGE;
-    char err[1024];
-    ja_options given;
-    ja_options_init(g, &given);
-    for (int i = 0; i < co.n_opt; i++)
-        if (ja_options_set(g, &given, co.opt_kv[i], err, sizeof err) != JA_OK) {
-            arena_error("%s", err);
-            return EXIT_USAGE;
-        }
-    if (seats && (seats < g->min_seats || seats > g->max_seats)) {
-        arena_error("--seats %u: %s is played by %u to %u seats", seats, g->name,
-                    (unsigned)g->min_seats, (unsigned)g->max_seats);
-        return EXIT_USAGE;
-    }
+    return (rc == JA_EIO || rc == JA_EVERSION || rc == JA_EFORMAT) ? EXIT_USAGE : EXIT_RUNTIME;
+}
+
+/* Opens the database; prints the error and returns the exit status, or
+ * EXIT_OK. With must_exist, a missing file is a usage error. */
+static int open_db(const char *path, bool must_exist, ladder_db **db)
+{
     struct stat sb;
-    if (stat(db_path, &sb) != 0) {
-        arena_error("no ladder database '%s' (play a tournament first, or give --db)", db_path);
+    if (must_exist && stat(path, &sb) != 0) {
+        arena_error("no ladder database '%s' (play a tournament first, or give --db)", path);
         return EXIT_USAGE;
     }
-    ladder_db *db = NULL;
-    int rc = ladder_db_open(db_path, &db), status = EXIT_RUNTIME;
-    ladder_summary *ls = NULL;
-    ladder_rating *rt = NULL;
+    int rc = ladder_db_open(path, db);
     if (rc != JA_OK) {
-        arena_error("%s", db ? ladder_db_errmsg(db) : ja_strerror(rc));
-        status = (rc == JA_EIO || rc == JA_EVERSION || rc == JA_EFORMAT) ? EXIT_USAGE : EXIT_RUNTIME;
-        goto out;
+        arena_error("%s", *db ? ladder_db_errmsg(*db) : ja_strerror(rc));
+        return db_exit(rc);
     }
+    return EXIT_OK;
+}
+
+/* The ladder of g asked for by the --opt settings `given` and --seats
+ * (0: any): its seat count and option text into *seats and opts. *found is
+ * false when no ladder has results yet (seats and opts then describe the
+ * one asked for, as far as known). Prints usage errors (several seat
+ * counts) and database errors; returns the exit status or EXIT_OK. */
+static int select_ladder(ladder_db *db, const ja_game_rules *g, const ja_options *given,
+                         uint32_t want_seats, uint32_t *seats, char opts[LADDER_OPTIONS_MAX],
+                         bool *found)
+{
+    ladder_summary *ls = NULL;
     uint32_t n_ls = 0;
-    if ((rc = ladder_db_ladders(db, g->name, &ls, &n_ls)) != JA_OK) {
+    int rc = ladder_db_ladders(db, g->name, &ls, &n_ls);
+    if (rc != JA_OK) {
         arena_error("%s", ladder_db_errmsg(db));
-        goto out;
+        return EXIT_RUNTIME;
     }
     /* The ladders whose option set equals the one asked for at their seat
      * count (defaults depend on the seat count). */
+    char err[1024], seat_list[256] = "";
     int match = -1, n_match = 0;
-    char seat_list[256] = "";
     size_t used = 0;
     for (uint32_t i = 0; i < n_ls; i++) {
-        if (seats && ls[i].n_seats != seats)
+        if (want_seats && ls[i].n_seats != want_seats)
             continue;
-        ja_options o = given;
+        ja_options o = *given;
         char text[LADDER_OPTIONS_MAX];
         if (ja_options_resolve(g, &o, ls[i].n_seats, err, sizeof err) != JA_OK ||
             ja_options_format(g, &o, text, sizeof text) < 0 || strcmp(text, ls[i].options) != 0)
             continue;
         match = (int)i;
         n_match++;
-        used += (size_t)snprintf(seat_list + used, used < sizeof seat_list ? sizeof seat_list - used : 0,
-                                 "%s%u", n_match > 1 ? ", " : "", ls[i].n_seats);
+        used += (size_t)snprintf(seat_list + used,
+                                 used < sizeof seat_list ? sizeof seat_list - used : 0, "%s%u",
+                                 n_match > 1 ? ", " : "", ls[i].n_seats);
     }
+    int status = EXIT_OK;
+    *found = match >= 0 && n_match == 1;
+    *seats = want_seats;
+    opts[0] = '\0';
     if (n_match > 1) {
         arena_error("%s has ladders with these options for %s seats: choose one with --seats",
                     g->name, seat_list);
         status = EXIT_USAGE;
-        goto out;
+    } else if (match >= 0) {
+        *seats = ls[match].n_seats;
+        snprintf(opts, LADDER_OPTIONS_MAX, "%s", ls[match].options);
+    } else if (want_seats) {
+        ja_options o = *given;
+        if (ja_options_resolve(g, &o, want_seats, err, sizeof err) == JA_OK)
+            ja_options_format(g, &o, opts, LADDER_OPTIONS_MAX);
     }
-    uint32_t n_rt = 0;
-    char opts_text[LADDER_OPTIONS_MAX] = "";
-    uint32_t lseats = seats;
-    if (match >= 0) {
-        ladder_key key = {g->name, ls[match].n_seats, ls[match].options};
-        if ((rc = ladder_db_ratings(db, &key, &rt, &n_rt)) != JA_OK) {
-            arena_error("%s", ladder_db_errmsg(db));
-            goto out;
+    free(ls);
+    return status;
+}
+
+/* Writes the option text "k=v k=v" as a JSON object member "options". */
+static void jw_options(json_w *w, const char *text)
+{
+    jw_obj(w, "options");
+    char buf[LADDER_OPTIONS_MAX], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *kv = strtok_r(buf, " ", &save); kv; kv = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(kv, '=');
+        if (eq) {
+            *eq = '\0';
+            jw_str(w, kv, eq + 1);
         }
-        snprintf(opts_text, sizeof opts_text, "%s", ls[match].options);
-        lseats = ls[match].n_seats;
-    } else if (seats) {
-        ja_options o = given;
-        if (ja_options_resolve(g, &o, seats, err, sizeof err) == JA_OK)
-            ja_options_format(g, &o, opts_text, sizeof opts_text);
     }
+    jw_obj_end(w);
+}
+
+/* A number, or null when it is not finite. */
+static void jw_finite(json_w *w, const char *key, double v)
+{
+    if (isfinite(v))
+        jw_num(w, key, v);
+    else
+        jw_null(w, key);
+}
+
+/* Room for a display name: name, "@version" and "~" 8 hex digits or "#id". */
+typedef char display_name[LADDER_NAME_MAX + LADDER_VERSION_MAX + 24];
+
+/* Names that tell apart the bots of a ladder: the name when it is unique,
+ * else name@version, else also the start of the plugin's hash (or the
+ * database id). PGN needs this (it names players by name alone), and so
+ * does a table where a rebuilt plugin is a new entry with the same name.
+ * Returns an array of n names (owned: free()), or NULL out of memory. */
+static display_name *display_names(const ladder_bot_row *b, uint32_t n)
+{
+    display_name *d = calloc(n ? n : 1, sizeof *d);
+    if (d == NULL)
+        return NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        bool clash = false, clash_v = false;
+        for (uint32_t j = 0; j < n; j++) {
+            if (j == i || strcmp(b[j].name, b[i].name) != 0)
+                continue;
+            clash = true;
+            clash_v |= strcmp(b[j].version, b[i].version) == 0;
+        }
+        if (!clash)
+            snprintf(d[i], sizeof d[i], "%s", b[i].name);
+        else if (!clash_v)
+            snprintf(d[i], sizeof d[i], "%s@%s", b[i].name, b[i].version);
+        else if (b[i].sha256[0])
+            snprintf(d[i], sizeof d[i], "%s@%s~%.8s", b[i].name, b[i].version, b[i].sha256);
+        else
+            snprintf(d[i], sizeof d[i], "%s@%s#%lld", b[i].name, b[i].version,
+                     (long long)b[i].id);
+    }
+    return d;
+}
+
+/* ---- The live ladder -------------------------------------------------------- */
+
+static void print_live(const ja_game_rules *g, uint32_t seats, const char *opts, bool found,
+                       const ladder_rating *rt, uint32_t n_rt, bool json, const char *db_path)
+{
     if (json) {
         json_w w;
         jw_init(&w, stdout);
         jw_obj(&w, NULL);
         jw_str(&w, "game", g->name);
-        if (lseats)
-            jw_int(&w, "seats", lseats);
+        if (seats)
+            jw_int(&w, "seats", seats);
         else
             jw_null(&w, "seats");
-        jw_obj(&w, "options");
-        char buf[LADDER_OPTIONS_MAX], *save = NULL;
-        snprintf(buf, sizeof buf, "%s", opts_text);
-        for (char *kv = strtok_r(buf, " ", &save); kv; kv = strtok_r(NULL, " ", &save)) {
-            char *eq = strchr(kv, '=');
-            if (eq) {
-                *eq = '\0';
-                jw_str(&w, kv, eq + 1);
-            }
-        }
-        jw_obj_end(&w);
+        jw_options(&w, opts);
         jw_arr(&w, "ratings");
         for (uint32_t i = 0; i < n_rt; i++) {
             jw_obj(&w, NULL);
@@ -183,22 +218,738 @@ int cmd_ladder(int argc, char **argv)
         jw_arr_end(&w);
         jw_obj_end(&w);
         jw_end(&w);
-    } else if (match < 0) {
+        return;
+    }
+    if (!found) {
         printf("no results yet for %s with these options in %s\n", g->name, db_path);
-    } else {
-        printf("%s, %u seats, live Elo (display only)\noptions: %s\n\n", g->name, lseats,
-               opts_text);
-        printf("   #  %-20s %-8s %6s %7s   %s\n", "bot", "version", "games", "elo",
-               "pairwise w-d-l");
-        for (uint32_t i = 0; i < n_rt; i++)
-            printf("  %2u  %-20s %-8s %6lld %7.0f   %lld-%lld-%lld\n", i + 1, rt[i].bot,
-                   rt[i].version, (long long)rt[i].games, rt[i].elo, (long long)rt[i].wins,
-                   (long long)rt[i].draws, (long long)rt[i].losses);
+        return;
+    }
+    printf("%s, %u seats, live Elo (display only; --fit for official ratings)\noptions: %s\n\n",
+           g->name, seats, opts);
+    printf("   #  %-20s %-8s %6s %7s   %s\n", "bot", "version", "games", "elo", "pairwise w-d-l");
+    for (uint32_t i = 0; i < n_rt; i++)
+        printf("  %2u  %-20s %-8s %6lld %7.0f   %lld-%lld-%lld\n", i + 1, rt[i].bot, rt[i].version,
+               (long long)rt[i].games, rt[i].elo, (long long)rt[i].wins, (long long)rt[i].draws,
+               (long long)rt[i].losses);
+}
+
+/* ---- The fit ------------------------------------------------------------------ */
+
+/* What the fit reads from the database. */
+typedef struct fit_input {
+    ladder_bot_row *bots; /* by id: player i is bots[i] */
+    uint32_t n_bots;
+    ladder_fit_match *m;
+    size_t n, cap;
+    uint64_t matches;
+} fit_input;
+
+static int player_of(const fit_input *in, int64_t bot_id)
+{
+    uint32_t lo = 0, hi = in->n_bots;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (in->bots[mid].id < bot_id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < in->n_bots && in->bots[lo].id == bot_id ? (int)lo : -1;
+}
+
+static int collect_match(void *ctx, const ladder_match_row *row)
+{
+    fit_input *in = ctx;
+    if (in->n == in->cap) {
+        size_t c = in->cap ? in->cap * 2 : 1024;
+        ladder_fit_match *p = realloc(in->m, c * sizeof *p);
+        if (p == NULL)
+            return JA_ENOMEM;
+        in->m = p;
+        in->cap = c;
+    }
+    ladder_fit_match *m = &in->m[in->n];
+    memset(m, 0, sizeof *m);
+    m->cluster = row->deal;
+    m->n_seats = row->n_seats;
+    for (uint32_t s = 0; s < row->n_seats; s++) {
+        int p = player_of(in, row->bot_id[s]);
+        if (p < 0)
+            return JA_EFORMAT; /* a result whose bot the ladder does not list */
+        m->player[s] = (uint32_t)p;
+        m->place[s] = row->place[s];
+    }
+    in->n++;
+    in->matches++;
+    return JA_OK;
+}
+
+/* The live Elo of a bot, NAN when it has none. */
+static double live_elo(const ladder_rating *rt, uint32_t n_rt, int64_t bot_id)
+{
+    for (uint32_t i = 0; i < n_rt; i++)
+        if (rt[i].bot_id == bot_id)
+            return rt[i].elo;
+    return NAN;
+}
+
+static void print_fit(const ja_game_rules *g, uint32_t seats, const char *opts,
+                      const fit_input *in, const display_name *names, const ladder_fit *f,
+                      const ladder_fit_opts *fo, const char *anchor_name, const ladder_rating *rt,
+                      uint32_t n_rt, bool json)
+{
+    uint64_t clusters = 0;
+    for (uint32_t gi = 0; gi < f->n_groups; gi++)
+        clusters += f->groups[gi].clusters;
+    if (json) {
+        json_w w;
+        jw_init(&w, stdout);
+        jw_obj(&w, NULL);
+        jw_str(&w, "game", g->name);
+        jw_int(&w, "seats", seats);
+        jw_options(&w, opts);
+        jw_str(&w, "method", "bradley-terry");
+        jw_obj(&w, "anchor");
+        jw_num(&w, "elo", fo->anchor_elo);
+        if (anchor_name)
+            jw_str(&w, "bot", anchor_name);
+        else
+            jw_null(&w, "bot");
+        jw_obj_end(&w);
+        jw_int(&w, "matches", (long long)in->matches);
+        jw_int(&w, "clusters", (long long)clusters);
+        jw_int(&w, "groups", f->n_groups);
+        jw_arr(&w, "ratings");
+        for (uint32_t i = 0; i < f->n_players; i++) {
+            uint32_t p = f->order[i];
+            const ladder_fit_player *pl = &f->players[p];
+            bool rated = pl->status == LADDER_FIT_RATED;
+            jw_obj(&w, NULL);
+            jw_str(&w, "bot", in->bots[p].name);
+            jw_str(&w, "version", in->bots[p].version);
+            if (in->bots[p].sha256[0])
+                jw_str(&w, "sha256", in->bots[p].sha256);
+            else
+                jw_null(&w, "sha256");
+            jw_int(&w, "games", (long long)pl->matches);
+            jw_finite(&w, "elo", pl->elo);
+            if (rated && isfinite(pl->ci_lo) && isfinite(pl->ci_hi)) {
+                jw_arr(&w, "elo_ci95");
+                jw_num(&w, NULL, pl->ci_lo);
+                jw_num(&w, NULL, pl->ci_hi);
+                jw_arr_end(&w);
+            } else {
+                jw_null(&w, "elo_ci95");
+            }
+            jw_finite(&w, "se", pl->se);
+            jw_finite(&w, "los_next", pl->los_next);
+            jw_str(&w, "status", ladder_fit_status_name(pl->status));
+            jw_int(&w, "group", pl->group + 1);
+            jw_finite(&w, "score", pl->score);
+            jw_int(&w, "wins", (long long)pl->wins);
+            jw_int(&w, "draws", (long long)pl->draws);
+            jw_int(&w, "losses", (long long)pl->losses);
+            jw_finite(&w, "live_elo", live_elo(rt, n_rt, in->bots[p].id));
+            jw_obj_end(&w);
+        }
+        jw_arr_end(&w);
+        jw_obj_end(&w);
+        jw_end(&w);
+        return;
+    }
+    printf("%s, %u seats: official ratings (Bradley-Terry fit of %llu matches", g->name, seats,
+           (unsigned long long)in->matches);
+    if (clusters)
+        printf("; 95%% intervals from %llu independent deals", (unsigned long long)clusters);
+    printf(")\noptions: %s\n", opts);
+    if (anchor_name)
+        printf("anchor: %s = %.0f\n", anchor_name, fo->anchor_elo);
+    else
+        printf("anchor: the mean of the rated bots%s = %.0f\n",
+               f->n_groups > 1 ? " of each group" : "", fo->anchor_elo);
+    uint32_t group = UINT32_MAX;
+    int rank = 0;
+    for (uint32_t i = 0; i < f->n_players; i++) {
+        uint32_t p = f->order[i];
+        const ladder_fit_player *pl = &f->players[p];
+        if (pl->group != group) {
+            group = pl->group;
+            const ladder_fit_group *gr = &f->groups[group];
+            if (f->n_groups > 1)
+                printf("\ngroup %u of %u (%u bots; never met the other groups: ratings are "
+                       "comparable only within a group)\n",
+                       group + 1, f->n_groups, gr->players);
+            putchar('\n');
+            printf("   #  %-20s %-8s %6s %8s  %-17s %8s %7s  %s\n", "bot", "version", "games",
+                   "elo", "95% interval", "LOS>next", "score", "pairwise w-d-l");
+            rank = 0;
+        }
+        char elo[24], ci[40], los[16], score[16];
+        switch (pl->status) {
+        case LADDER_FIT_RATED:
+            snprintf(elo, sizeof elo, "%.0f", pl->elo);
+            if (isfinite(pl->ci_lo))
+                snprintf(ci, sizeof ci, "[%.0f, %.0f]", pl->ci_lo, pl->ci_hi);
+            else
+                snprintf(ci, sizeof ci, "-");
+            break;
+        case LADDER_FIT_PERFECT:
+            snprintf(elo, sizeof elo, "above");
+            snprintf(ci, sizeof ci, "unbounded");
+            break;
+        case LADDER_FIT_ZERO:
+            snprintf(elo, sizeof elo, "below");
+            snprintf(ci, sizeof ci, "unbounded");
+            break;
+        default:
+            snprintf(elo, sizeof elo, "-");
+            snprintf(ci, sizeof ci, "-");
+        }
+        if (isfinite(pl->los_next))
+            snprintf(los, sizeof los, "%.1f%%", 100.0 * pl->los_next);
+        else
+            snprintf(los, sizeof los, "-");
+        if (isfinite(pl->score))
+            snprintf(score, sizeof score, "%.3f", pl->score);
+        else
+            snprintf(score, sizeof score, "-");
+        printf("  %2d  %-20s %-8s %6llu %8s  %-17s %8s %7s  %llu-%llu-%llu\n", ++rank, names[p],
+               in->bots[p].version, (unsigned long long)pl->matches, elo, ci, los,
+               score, (unsigned long long)pl->wins, (unsigned long long)pl->draws,
+               (unsigned long long)pl->losses);
+    }
+    /* Say in words what the table cannot. */
+    bool said = false;
+    for (uint32_t i = 0; i < f->n_players; i++) {
+        uint32_t p = f->order[i];
+        const ladder_fit_player *pl = &f->players[p];
+        const char *why = NULL;
+        bool none = f->groups[pl->group].rated == 0; /* nobody in its group is rated */
+        if (pl->status == LADDER_FIT_PERFECT)
+            why = none ? "won every game it played (a perfect score): its rating has no finite "
+                         "estimate"
+                       : "scored 100% against the rated bots (directly or through bots it "
+                         "beat): its rating has no finite estimate above them";
+        else if (pl->status == LADDER_FIT_ZERO)
+            why = none ? "lost every game it played (a zero score): its rating has no finite "
+                         "estimate"
+                       : "scored 0% against the rated bots (directly or through bots that beat "
+                         "it): its rating has no finite estimate below them";
+        else if (pl->status == LADDER_FIT_UNRATED)
+            why = none ? "has no finite comparison with any bot: every result between its "
+                         "group's bots was all or nothing"
+                       : "has no finite comparison with the rated bots";
+        if (why) {
+            printf("%s%s %s\n", said ? "" : "\n", names[p], why);
+            said = true;
+        }
+    }
+    for (uint32_t gi = 0; gi < f->n_groups; gi++) {
+        const ladder_fit_group *gr = &f->groups[gi];
+        if (gr->rated >= 2 && gr->clusters < 2 * (uint64_t)gr->rated)
+            printf("%snote: group %u has %llu independent deals for %u rated bots: too few for "
+                   "trustworthy intervals\n",
+                   said ? "" : "\n", gi + 1, (unsigned long long)gr->clusters, gr->rated);
+        else if (gr->rated >= 2 && !gr->converged)
+            printf("note: the fit of group %u did not converge\n", gi + 1);
+    }
+}
+
+/* Runs the fit of one ladder and prints it. */
+static int show_fit(ladder_db *db, const ja_game_rules *g, uint32_t seats, const char *opts,
+                    const char *anchor, bool json)
+{
+    ladder_key key = {g->name, seats, opts};
+    fit_input in = {0};
+    ladder_rating *rt = NULL;
+    uint32_t n_rt = 0;
+    ladder_fit *f = NULL;
+    display_name *names = NULL;
+    int status = EXIT_RUNTIME;
+    int rc = ladder_db_ladder_bots(db, &key, &in.bots, &in.n_bots);
+    if (rc == JA_OK)
+        rc = ladder_db_ratings(db, &key, &rt, &n_rt);
+    if (rc != JA_OK) {
+        arena_error("%s", ladder_db_errmsg(db));
+        goto out;
+    }
+    rc = ladder_db_foreach_match(db, &key, collect_match, &in);
+    if (rc != JA_OK) {
+        arena_error("%s", rc == JA_ENOMEM ? "out of memory reading results"
+                          : rc == JA_EFORMAT ? "database: a result names a bot that does not exist"
+                                             : ladder_db_errmsg(db));
+        goto out;
+    }
+    if ((names = display_names(in.bots, in.n_bots)) == NULL) {
+        arena_error("out of memory");
+        goto out;
+    }
+    ladder_fit_opts fo;
+    ladder_fit_opts_init(&fo);
+    const char *anchor_name = NULL;
+    if (anchor) {
+        char name[LADDER_NAME_MAX];
+        snprintf(name, sizeof name, "%s", anchor);
+        char *eq = strrchr(name, '=');
+        if (eq) {
+            char *end = NULL;
+            *eq = '\0';
+            errno = 0;
+            fo.anchor_elo = strtod(eq + 1, &end);
+            if (eq[1] == '\0' || *end || errno || !isfinite(fo.anchor_elo)) {
+                arena_error("--anchor %s: the rating after '=' must be a number", anchor);
+                status = EXIT_USAGE;
+                goto out;
+            }
+        }
+        /* Display names are unique (name@version where names clash). */
+        for (uint32_t i = 0; i < in.n_bots; i++)
+            if (strcmp(names[i], name) == 0) {
+                fo.anchor_player = i;
+                anchor_name = names[i];
+            }
+        if (fo.anchor_player < 0) {
+            arena_error("--anchor %s: no bot of this ladder is named so", name);
+            status = EXIT_USAGE;
+            goto out;
+        }
+    }
+    if (in.n_bots == 0) {
+        if (json)
+            print_live(g, seats, opts, false, NULL, 0, true, ladder_db_path(db));
+        else
+            printf("no results yet for %s with these options in %s\n", g->name,
+                   ladder_db_path(db));
+        status = EXIT_OK;
+        goto out;
+    }
+    rc = ladder_fit_run(in.m, in.n, in.n_bots, &fo, &f);
+    if (rc != JA_OK) {
+        arena_error("the fit failed: %s", rc == JA_ERANGE ? "too many bots in one ladder"
+                                                          : ja_strerror(rc));
+        goto out;
+    }
+    if (anchor && !f->anchored) {
+        arena_error("--anchor %s: this bot has no finite rating (%s), so it cannot be the anchor",
+                    anchor_name, ladder_fit_status_name(f->players[fo.anchor_player].status));
+        status = EXIT_USAGE;
+        goto out;
+    }
+    print_fit(g, seats, opts, &in, names, f, &fo, anchor_name, rt, n_rt, json);
+    status = EXIT_OK;
+out:
+    free(names);
+    ladder_fit_free(&f);
+    free(in.bots);
+    free(in.m);
+    free(rt);
+    return status;
+}
+
+/* ---- Export -------------------------------------------------------------------- */
+
+typedef struct export_ctx {
+    FILE *f;
+    bool pgn;
+    const char *game, *opts;
+    const ladder_bot_row *bots;
+    display_name *names; /* PGN names, unique */
+    uint32_t n_bots;
+    int rc;
+} export_ctx;
+
+static int export_match(void *ctx, const ladder_match_row *row)
+{
+    export_ctx *x = ctx;
+    ladder_export_match m;
+    memset(&m, 0, sizeof m);
+    m.game = x->game;
+    m.options = x->opts;
+    m.tournament = row->tournament_id;
+    m.number = row->number;
+    m.has_seed = row->has_seed;
+    m.seed = row->seed;
+    m.turns = row->turns;
+    m.digest = row->digest;
+    m.finished = row->finished;
+    m.n_seats = row->n_seats;
+    for (uint32_t s = 0; s < row->n_seats; s++) {
+        uint32_t b = 0;
+        while (b < x->n_bots && x->bots[b].id != row->bot_id[s])
+            b++;
+        if (b == x->n_bots)
+            return JA_EFORMAT;
+        m.seat[s].bot = x->pgn ? x->names[b] : x->bots[b].name;
+        m.seat[s].version = x->bots[b].version;
+        m.seat[s].sha256 = x->bots[b].sha256;
+        m.seat[s].score = row->score[s];
+        m.seat[s].place = row->place[s];
+    }
+    return x->pgn ? ladder_pgn_write(x->f, &m) : ladder_jsonl_write(x->f, &m);
+}
+
+static int cmd_export(int argc, char **argv)
+{
+    /* --opt has its own code here: -o is the output file (as for replay html). */
+    static const struct option opts[] = {
+        {"opt", required_argument, NULL, 'x'},  {"seats", required_argument, NULL, 'k'},
+        {"db", required_argument, NULL, 'd'},   {"pgn", no_argument, NULL, 'P'},
+        {"jsonl", no_argument, NULL, 'L'},      {"output", required_argument, NULL, 'O'},
+        {"help", no_argument, NULL, 'h'},       {0, 0, 0, 0}};
+    arena_common co = {0};
+    const char *db_path = "arena.db", *out_path = NULL;
+    uint32_t want_seats = 0;
+    int format = 0, c, k; /* 'P' or 'L' */
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+        if (c == 'x' && (k = arena_common_flag(&co, ARENA_OPT_OPT, optarg)) != 0) {
+            if (k < 0)
+                return EXIT_USAGE;
+            continue;
+        }
+        switch (c) {
+        case 'k':
+            if (!arena_parse_u32(optarg, &want_seats) || !want_seats) {
+                arena_error("--seats needs a positive number, not '%s'", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'd': db_path = optarg; break;
+        case 'o':
+        case 'O': out_path = optarg; break;
+        case 'P':
+        case 'L':
+            if (format && format != c) {
+                arena_error("ladder export: give --pgn or --jsonl, not both");
+                return EXIT_USAGE;
+            }
+            format = c;
+            break;
+        case 'h': fputs(HELP, stdout); return EXIT_OK;
+        default:
+            arena_getopt_error("ladder export", argv);
+            return EXIT_USAGE;
+        }
+    }
+    if (argc - optind != 1) {
+        arena_error("ladder export: name one game (usage: arena ladder export GAME --pgn|--jsonl)");
+        return EXIT_USAGE;
+    }
+    if (!format) {
+        arena_error("ladder export: choose the format with --pgn or --jsonl");
+        return EXIT_USAGE;
+    }
+    const ja_game_rules *g = arena_find_game(argv[optind]);
+    if (!g)
+        return EXIT_USAGE;
+    char err[1024];
+    ja_options given;
+    ja_options_init(g, &given);
+    for (int i = 0; i < co.n_opt; i++)
+        if (ja_options_set(g, &given, co.opt_kv[i], err, sizeof err) != JA_OK) {
+            arena_error("%s", err);
+            return EXIT_USAGE;
+        }
+    ladder_db *db = NULL;
+    int status = open_db(db_path, true, &db);
+    FILE *f = NULL;
+    ladder_bot_row *bots = NULL;
+    export_ctx x = {0};
+    if (status != EXIT_OK)
+        goto out;
+    uint32_t seats;
+    char lopts[LADDER_OPTIONS_MAX];
+    bool found;
+    if ((status = select_ladder(db, g, &given, want_seats, &seats, lopts, &found)) != EXIT_OK)
+        goto out;
+    status = EXIT_RUNTIME;
+    uint32_t n_bots = 0;
+    ladder_key key = {g->name, seats, lopts};
+    if (found && ladder_db_ladder_bots(db, &key, &bots, &n_bots) != JA_OK) {
+        arena_error("%s", ladder_db_errmsg(db));
+        goto out;
+    }
+    /* PGN identifies a player by name alone. */
+    if ((x.names = display_names(bots, n_bots)) == NULL) {
+        arena_error("out of memory");
+        goto out;
+    }
+    if (out_path) {
+        f = fopen(out_path, "w");
+        if (f == NULL) {
+            arena_error("cannot write '%s': %s", out_path, strerror(errno));
+            status = EXIT_USAGE;
+            goto out;
+        }
+    }
+    x.f = f ? f : stdout;
+    x.pgn = format == 'P';
+    x.game = g->name;
+    x.opts = lopts;
+    x.bots = bots;
+    x.n_bots = n_bots;
+    int rc = found ? ladder_db_foreach_match(db, &key, export_match, &x) : JA_OK;
+    if (rc == JA_OK && fflush(x.f) != 0)
+        rc = JA_EIO;
+    if (rc != JA_OK) {
+        /* A database failure has its own message; the writers' do not. */
+        const char *why = ladder_db_errmsg(db);
+        if (!why[0])
+            why = rc == JA_EIO      ? "cannot write the output"
+                  : rc == JA_EINVAL ? "a name is not valid UTF-8 (JSON needs UTF-8)"
+                                    : ja_strerror(rc);
+        arena_error("export failed: %s", why);
+        goto out;
     }
     status = EXIT_OK;
 out:
+    if (f && fclose(f) != 0 && status == EXIT_OK) {
+        arena_error("cannot write '%s': %s", out_path, strerror(errno));
+        status = EXIT_RUNTIME;
+    }
+    free(x.names);
+    free(bots);
+    ladder_db_close(&db);
+    return status;
+}
+
+/* ---- Import -------------------------------------------------------------------- */
+
+/* The resolver of interop.h over the games of this build. */
+static int resolve_game(void *ctx, const char *game, const char *const *kv, uint32_t n_kv,
+                        uint32_t n_seats, char game_out[LADDER_NAME_MAX],
+                        char options_out[LADDER_OPTIONS_MAX], char *err, size_t cap)
+{
+    (void)ctx;
+    const ja_game_rules *g = ja_game_find(game);
+    if (g == NULL) {
+        char list[512] = "";
+        size_t used = 0;
+        for (int i = 0; ja_games[i] && used < sizeof list; i++)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
+                                     ja_games[i]->name);
+        snprintf(err, cap, "unknown game '%s' (games in this build: %s)", game, list);
+        return JA_EINVAL;
+    }
+    if (n_seats < g->min_seats || n_seats > g->max_seats) {
+        snprintf(err, cap, "%s is played by %u to %u seats, not %u", g->name,
+                 (unsigned)g->min_seats, (unsigned)g->max_seats, n_seats);
+        return JA_EINVAL;
+    }
+    ja_options o;
+    ja_options_init(g, &o);
+    for (uint32_t i = 0; i < n_kv; i++)
+        if (ja_options_set(g, &o, kv[i], err, cap) != JA_OK)
+            return JA_EINVAL;
+    if (ja_options_resolve(g, &o, n_seats, err, cap) != JA_OK)
+        return JA_EINVAL;
+    if (ja_options_format(g, &o, options_out, LADDER_OPTIONS_MAX) < 0) {
+        snprintf(err, cap, "the options of %s are too long", g->name);
+        return JA_EINVAL;
+    }
+    snprintf(game_out, LADDER_NAME_MAX, "%s", g->name);
+    return JA_OK;
+}
+
+static int cmd_import(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"game", required_argument, NULL, 'g'}, {"db", required_argument, NULL, 'd'},
+        {"json", no_argument, NULL, 'J'},       {"help", no_argument, NULL, 'h'},
+        {0, 0, 0, 0}};
+    const char *db_path = "arena.db", *game = NULL;
+    bool json = false;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'g': game = optarg; break;
+        case 'd': db_path = optarg; break;
+        case 'J': json = true; break;
+        case 'h': fputs(HELP, stdout); return EXIT_OK;
+        default:
+            arena_getopt_error("ladder import", argv);
+            return EXIT_USAGE;
+        }
+    }
+    if (argc - optind != 1) {
+        arena_error("ladder import: name one file (usage: arena ladder import FILE [--game GAME])");
+        return EXIT_USAGE;
+    }
+    const char *path = argv[optind];
+    if (game && !arena_find_game(game))
+        return EXIT_USAGE;
+    /* Read and check the whole file before the database is touched. */
+    ladder_reader_opts ro = {game, resolve_game, NULL};
+    ladder_import_set *set = NULL;
+    char err[1024];
+    int rc = ladder_import_read(path, &ro, &set, err, sizeof err);
+    if (rc != JA_OK) {
+        arena_error("%s", err);
+        return rc == JA_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+    }
+    const ladder_import *imp = ladder_import_set_get(set);
+    ladder_db *db = NULL;
+    ladder_import_result res;
+    int status = open_db(db_path, false, &db);
+    if (status != EXIT_OK)
+        goto out;
+    rc = ladder_db_import(db, imp, &res);
+    if (rc != JA_OK) {
+        arena_error("%s", ladder_db_errmsg(db));
+        status = rc == JA_ESTATE || rc == JA_EINVAL ? EXIT_USAGE : db_exit(rc);
+        goto out;
+    }
+    /* Matches per ladder, for the report. */
+    uint32_t per[64] = {0};
+    for (uint32_t k = 0; k < imp->n_matches; k++)
+        if (imp->matches[k].ladder < 64)
+            per[imp->matches[k].ladder]++;
+    if (json) {
+        json_w w;
+        jw_init(&w, stdout);
+        jw_obj(&w, NULL);
+        jw_str(&w, "file", path);
+        jw_str(&w, "format", imp->format);
+        jw_str(&w, "sha256", imp->sha256);
+        jw_int(&w, "import", res.import_id);
+        jw_int(&w, "matches", res.matches);
+        jw_int(&w, "skipped", imp->skipped);
+        jw_int(&w, "bots", imp->n_bots);
+        jw_arr(&w, "ladders");
+        for (uint32_t i = 0; i < imp->n_ladders; i++) {
+            jw_obj(&w, NULL);
+            jw_str(&w, "game", imp->ladders[i].game);
+            jw_int(&w, "seats", imp->ladders[i].n_seats);
+            jw_options(&w, imp->ladders[i].options);
+            if (i < 64)
+                jw_int(&w, "matches", per[i]);
+            jw_obj_end(&w);
+        }
+        jw_arr_end(&w);
+        jw_obj_end(&w);
+        jw_end(&w);
+    } else {
+        printf("imported %u matches of %u bots from %s (%s", res.matches, imp->n_bots, path,
+               imp->format);
+        if (imp->skipped)
+            printf(", %u unfinished games skipped", imp->skipped);
+        printf(") into %s, import %lld\n", db_path, (long long)res.import_id);
+        for (uint32_t i = 0; i < imp->n_ladders; i++) {
+            printf("  %s, %u seats", imp->ladders[i].game, imp->ladders[i].n_seats);
+            if (i < 64)
+                printf(": %u matches", per[i]);
+            printf("\n    options: %s\n", imp->ladders[i].options);
+        }
+    }
+    status = EXIT_OK;
+out:
+    ladder_db_close(&db);
+    ladder_import_set_free(&set);
+    return status;
+}
+
+/* ---- The command ------------------------------------------------------------------ */
+
+int cmd_ladder(int argc, char **argv)
+{
+    if (argc >= 2 && strcmp(argv[1], "import") == 0)
+        return cmd_import(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "export") == 0)
+        return cmd_export(argc - 1, argv + 1);
+    static const struct option opts[] = {
+        {"opt", required_argument, NULL, 'o'}, {"seats", required_argument, NULL, 'k'},
+        {"db", required_argument, NULL, 'd'},  {"json", no_argument, NULL, 'J'},
+        {"fit", no_argument, NULL, 'f'},       {"anchor", required_argument, NULL, 'A'},
+        {"help", no_argument, NULL, 'h'},      {0, 0, 0, 0}};
+    arena_common co = {0};
+    int c, k;
+    const char *db_path = "arena.db", *anchor = NULL;
+    uint32_t want_seats = 0;
+    bool json = false, fit = false;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        if (c == ARENA_OPT_OPT && (k = arena_common_flag(&co, c, optarg)) != 0) {
+            if (k < 0)
+                return EXIT_USAGE;
+            continue;
+        }
+        switch (c) {
+        case 'k':
+            if (!arena_parse_u32(optarg, &want_seats) || !want_seats) {
+                arena_error("--seats needs a positive number, not '%s'", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'd': db_path = optarg; break;
+        case 'J': json = true; break;
+        case 'f': fit = true; break;
+        case 'A': anchor = optarg; break;
+        case 'h': fputs(HELP, stdout); return EXIT_OK;
+        default:
+            arena_getopt_error("ladder", argv);
+            return EXIT_USAGE;
+        }
+    }
+    if (argc - optind != 1) {
+        arena_error("ladder: name one game (usage: arena ladder GAME [--opt K=V]...)");
+        return EXIT_USAGE;
+    }
+    if (anchor && !fit) {
+        arena_error("--anchor applies to the fit: add --fit");
+        return EXIT_USAGE;
+    }
+    const ja_game_rules *g = arena_find_game(argv[optind]);
+    if (!g)
+        return EXIT_USAGE;
+    char err[1024];
+    ja_options given;
+    ja_options_init(g, &given);
+    for (int i = 0; i < co.n_opt; i++)
+        if (ja_options_set(g, &given, co.opt_kv[i], err, sizeof err) != JA_OK) {
+            arena_error("%s", err);
+            return EXIT_USAGE;
+        }
+    if (want_seats && (want_seats < g->min_seats || want_seats > g->max_seats)) {
+        arena_error("--seats %u: %s is played by %u to %u seats", want_seats, g->name,
+                    (unsigned)g->min_seats, (unsigned)g->max_seats);
+        return EXIT_USAGE;
+    }
+    ladder_db *db = NULL;
+    ladder_rating *rt = NULL;
+    int status = open_db(db_path, true, &db);
+    if (status != EXIT_OK)
+        goto out;
+    uint32_t seats;
+    char lopts[LADDER_OPTIONS_MAX];
+    bool found;
+    if ((status = select_ladder(db, g, &given, want_seats, &seats, lopts, &found)) != EXIT_OK)
+        goto out;
+    if (fit && found) {
+        status = show_fit(db, g, seats, lopts, anchor, json);
+        goto out;
+    }
+    if (fit && anchor) {
+        arena_error("--anchor %s: the ladder has no results", anchor);
+        status = EXIT_USAGE;
+        goto out;
+    }
+    uint32_t n_rt = 0;
+    if (found) {
+        ladder_key key = {g->name, seats, lopts};
+        if (ladder_db_ratings(db, &key, &rt, &n_rt) != JA_OK) {
+            arena_error("%s", ladder_db_errmsg(db));
+            status = EXIT_RUNTIME;
+            goto out;
+        }
+    }
+    print_live(g, seats, lopts, found, rt, n_rt, json, db_path);
+    status = EXIT_OK;
+out:
     free(rt);
-    free(ls);
     ladder_db_close(&db);
     return status;
 }

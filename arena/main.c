@@ -18,7 +18,9 @@ static void usage(FILE *f)
             "  bots [--json]                  list the reference bots\n"
             "  play GAME BOT BOT...           play one match (move by move; --json for the result)\n"
             "  tournament GAME --bots A,B,... play a tournament into the Elo ladder\n"
-            "  ladder GAME [--json]           show a game's live Elo ladder\n"
+            "  ladder GAME [--fit] [--json]   show a game's ladder (--fit: official ratings)\n"
+            "  ladder import|export ...       results in and out as PGN or JSON Lines\n"
+            "  bench BOT --game GAME          a bot against the reference bots (Elo, SPRT)\n"
             "  replay verify FILE [--json]    re-simulate a replay and print its digest\n"
             "\n"
             "Run 'arena COMMAND --help' for a command's options. Exit status: 0 success,\n"
@@ -53,6 +55,8 @@ int main(int argc, char **argv)
         return cmd_ladder(argc - 1, argv + 1);
     if (strcmp(cmd, "replay") == 0)
         return cmd_replay(argc - 1, argv + 1);
+    if (strcmp(cmd, "bench") == 0)
+        return cmd_bench(argc - 1, argv + 1);
     arena_error("unknown command '%s' (try 'arena --help')", cmd);
     return EXIT_USAGE;
 }

@@ -256,7 +256,42 @@ int ladder_seed_parse(const char *s, uint64_t *out)
 /* Applies the migrations from the file's version to the current one. Each
  * runs in its own transaction and re-reads the version under the write
  * lock, so two processes opening an old file at once migrate it once. */
+static int migrate_steps(ladder_db *db);
+
+/* Migrations may rebuild tables (schema.c, version 2), which SQLite allows
+ * only with foreign keys off; PRAGMA foreign_keys is a no-op inside a
+ * transaction, so it is switched around the whole run, and each step checks
+ * the keys itself before committing. */
 static int migrate(ladder_db *db)
+{
+    int rc = exec(db, "PRAGMA foreign_keys = OFF", "upgrading the schema");
+    if (rc != JA_OK)
+        return rc;
+    rc = migrate_steps(db);
+    int rc2 = exec(db, "PRAGMA foreign_keys = ON", "upgrading the schema");
+    return rc != JA_OK ? rc : rc2;
+}
+
+/* Fails with JA_EFORMAT when the database breaks a foreign key. */
+static int check_foreign_keys(ladder_db *db, const char *what)
+{
+    sqlite3_stmt *st;
+    int rc = prepare(db, "PRAGMA foreign_key_check", &st, what);
+    if (rc != JA_OK)
+        return rc;
+    int src = sqlite3_step(st);
+    if (src == SQLITE_ROW) {
+        set_msg(db, "database '%s': table %s breaks a foreign key (%s)", db->path,
+                (const char *)sqlite3_column_text(st, 0), what);
+        rc = JA_EFORMAT;
+    } else if (src != SQLITE_DONE) {
+        rc = sql_fail(db, src, what);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int migrate_steps(ladder_db *db)
 {
     for (;;) {
         int rc = begin_write(db, "upgrading the schema");
@@ -274,6 +309,8 @@ static int migrate(ladder_db *db)
         char what[160];
         snprintf(what, sizeof what, "schema migration %d: %s", m->version, m->what);
         rc = exec(db, m->sql, what);
+        if (rc == JA_OK)
+            rc = check_foreign_keys(db, what);
         if (rc == JA_OK) {
             char pragma[64];
             snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", m->version);
@@ -979,8 +1016,11 @@ int ladder_db_tournament_get(ladder_db *db, int64_t id, ladder_tournament_info *
         const char *seed = (const char *)sqlite3_column_text(st, 1);
         char format[32];
         column_copy(st, 2, format, sizeof format);
-        if (ladder_seed_parse(seed, &out->seed) != JA_OK ||
-            ladder_format_parse(format, &out->format) != JA_OK) {
+        /* An import has no seed and no plan format (schema version 2). */
+        out->imported = strcmp(format, "import") == 0;
+        if (out->imported ? seed != NULL
+                          : (ladder_seed_parse(seed, &out->seed) != JA_OK ||
+                             ladder_format_parse(format, &out->format) != JA_OK)) {
             set_msg(db, "database '%s': tournament %" PRId64 " has a malformed seed or format",
                     db->path, id);
             rc = JA_EFORMAT;
@@ -1148,6 +1188,7 @@ typedef struct match_ctx {
     int64_t bot[JA_MAX_SEATS];
     ladder_elo_seat elo[JA_MAX_SEATS];
     int64_t wins[JA_MAX_SEATS], draws[JA_MAX_SEATS], losses[JA_MAX_SEATS]; /* before */
+    bool turns_unknown; /* imported without a turn count: store NULL */
     char what[96];
 } match_ctx;
 
@@ -1332,7 +1373,10 @@ static int mark_done(ladder_db *db, const match_ctx *c, const ladder_match_resul
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, c->match_id);
-    sqlite3_bind_int64(st, 2, r->turns);
+    if (c->turns_unknown)
+        sqlite3_bind_null(st, 2);
+    else
+        sqlite3_bind_int64(st, 2, r->turns);
     bind_text(st, 3, r->digest);
     bind_text(st, 4, r->replay_path);
     rc = step_done(db, st, c->what);
@@ -1358,6 +1402,23 @@ static int mark_done(ladder_db *db, const match_ctx *c, const ladder_match_resul
     return rc;
 }
 
+/* The writes of recording one match, inside the caller's transaction:
+ * shared by ladder_db_record_match and ladder_db_import, so an imported
+ * match is stored, rated and closed exactly as a played one. */
+static int record_in_tx(ladder_db *db, match_ctx *c, const ladder_match_result *r)
+{
+    int rc = load_match(db, c, r);
+    if (rc == JA_OK)
+        rc = ladder_elo_match(c->elo, c->n_seats);
+    if (rc == JA_OK)
+        rc = insert_results(db, c, r);
+    if (rc == JA_OK)
+        rc = update_ratings(db, c);
+    if (rc == JA_OK)
+        rc = mark_done(db, c, r);
+    return rc;
+}
+
 int ladder_db_record_match(ladder_db *db, int64_t tournament_id, uint32_t number,
                            const ladder_match_result *r)
 {
@@ -1375,15 +1436,7 @@ int ladder_db_record_match(ladder_db *db, int64_t tournament_id, uint32_t number
 
     if ((rc = begin_write(db, c.what)) != JA_OK)
         return rc;
-    rc = load_match(db, &c, r);
-    if (rc == JA_OK)
-        rc = ladder_elo_match(c.elo, c.n_seats);
-    if (rc == JA_OK)
-        rc = insert_results(db, &c, r);
-    if (rc == JA_OK)
-        rc = update_ratings(db, &c);
-    if (rc == JA_OK)
-        rc = mark_done(db, &c, r);
+    rc = record_in_tx(db, &c, r);
     if (rc == JA_OK)
         return commit(db, c.what);
     rollback(db);
@@ -1611,7 +1664,10 @@ int ladder_db_foreach_match(ladder_db *db, const ladder_key *key, ladder_match_f
         return rc;
     sqlite3_stmt *st;
     rc = prepare(db,
-                 "SELECT m.id, m.tournament_id, m.number, r.seat, r.bot_id, r.score, r.place"
+                 "SELECT m.id, m.tournament_id, m.number, r.seat, r.bot_id, r.score, r.place,"
+                 " m.seed, IFNULL((SELECT min(m2.id) FROM matches m2"
+                 "  WHERE m2.tournament_id = m.tournament_id AND m2.seed = m.seed), m.id),"
+                 " m.turns, m.digest, m.finished_at"
                  " FROM ladders l JOIN tournaments t ON t.ladder_id = l.id"
                  " JOIN matches m ON m.tournament_id = t.id"
                  " JOIN results r ON r.match_id = m.id"
@@ -1636,6 +1692,16 @@ int ladder_db_foreach_match(ladder_db *db, const ladder_key *key, ladder_match_f
                 break;
             memset(&row, 0, sizeof row);
         }
+        if (!have || mid != row.match_id) {
+            row.has_seed = sqlite3_column_type(st, 7) != SQLITE_NULL &&
+                           ladder_seed_parse((const char *)sqlite3_column_text(st, 7),
+                                             &row.seed) == JA_OK;
+            row.deal = sqlite3_column_int64(st, 8);
+            row.turns = sqlite3_column_type(st, 9) == SQLITE_NULL ? -1
+                                                                  : sqlite3_column_int64(st, 9);
+            column_copy(st, 10, row.digest, sizeof row.digest);
+            column_copy(st, 11, row.finished, sizeof row.finished);
+        }
         have = true;
         row.match_id = mid;
         row.tournament_id = sqlite3_column_int64(st, 1);
@@ -1655,5 +1721,329 @@ int ladder_db_foreach_match(ladder_db *db, const ladder_key *key, ladder_match_f
         rc = fn(ctx, &row);
     sqlite3_finalize(st);
     rollback(db); /* ends the read transaction */
+    return rc;
+}
+
+int ladder_db_ladder_bots(ladder_db *db, const ladder_key *key, ladder_bot_row **out,
+                          uint32_t *out_n)
+{
+    static const char what[] = "reading the bots of a ladder";
+    int rc = enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if (out == NULL || out_n == NULL)
+        return JA_EINVAL;
+    *out = NULL;
+    *out_n = 0;
+    if ((rc = check_key(db, key)) != JA_OK)
+        return rc;
+    sqlite3_stmt *st;
+    rc = prepare(db,
+                 "SELECT b.id, b.name, b.version, b.kind, IFNULL(b.sha256, '') FROM bots b"
+                 " WHERE b.id IN (SELECT r.bot_id FROM ladders l"
+                 "  JOIN tournaments t ON t.ladder_id = l.id"
+                 "  JOIN matches m ON m.tournament_id = t.id"
+                 "  JOIN results r ON r.match_id = m.id"
+                 "  WHERE l.game = ?1 AND l.n_seats = ?2 AND l.options = ?3)"
+                 " ORDER BY b.id",
+                 &st, what);
+    if (rc != JA_OK)
+        return rc;
+    bind_text(st, 1, key->game);
+    sqlite3_bind_int64(st, 2, key->n_seats);
+    bind_text(st, 3, key->options);
+    ladder_bot_row *a = NULL;
+    size_t n = 0, cap = 0;
+    int src;
+    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+        if ((rc = grow((void **)&a, &cap, n, sizeof *a)) != JA_OK)
+            break;
+        ladder_bot_row *b = &a[n++];
+        memset(b, 0, sizeof *b);
+        b->id = sqlite3_column_int64(st, 0);
+        column_copy(st, 1, b->name, sizeof b->name);
+        column_copy(st, 2, b->version, sizeof b->version);
+        column_copy(st, 3, b->kind, sizeof b->kind);
+        column_copy(st, 4, b->sha256, sizeof b->sha256);
+    }
+    if (rc == JA_OK && src != SQLITE_DONE)
+        rc = sql_fail(db, src, what);
+    sqlite3_finalize(st);
+    if (rc != JA_OK) {
+        free(a);
+        return rc;
+    }
+    *out = a;
+    *out_n = (uint32_t)n;
+    return JA_OK;
+}
+
+/* ---- Imports ----------------------------------------------------------------- */
+
+/* Everything about an import that can be checked without the database;
+ * messages name the file and line. */
+static int check_import(ladder_db *db, const ladder_import *imp)
+{
+    if (imp == NULL || imp->file == NULL || imp->format == NULL || imp->sha256 == NULL ||
+        (imp->n_matches && (imp->matches == NULL || imp->seats == NULL)) ||
+        (imp->n_ladders && imp->ladders == NULL) || (imp->n_bots && imp->bots == NULL)) {
+        set_msg(db, "no import given");
+        return JA_EINVAL;
+    }
+    if (strcmp(imp->format, "pgn") != 0 && strcmp(imp->format, "jsonl") != 0) {
+        set_msg(db, "%s: unknown import format '%s'", imp->file, imp->format);
+        return JA_EINVAL;
+    }
+    if (!is_sha256_hex(imp->sha256)) {
+        set_msg(db, "%s: the file hash is not 64 lowercase hex digits", imp->file);
+        return JA_EINVAL;
+    }
+    if (imp->n_matches == 0) {
+        set_msg(db, "%s: no results to import", imp->file);
+        return JA_EINVAL;
+    }
+    int rc;
+    for (uint32_t i = 0; i < imp->n_ladders; i++)
+        if ((rc = check_key(db, &imp->ladders[i])) != JA_OK)
+            return rc;
+    for (uint32_t i = 0; i < imp->n_bots; i++)
+        if ((rc = check_bot(db, &imp->bots[i], true)) != JA_OK)
+            return rc;
+    for (uint32_t k = 0; k < imp->n_matches; k++) {
+        const ladder_import_match *m = &imp->matches[k];
+        const char *bad = NULL;
+        if (m->ladder >= imp->n_ladders)
+            bad = "no such ladder";
+        else if (m->n_seats != imp->ladders[m->ladder].n_seats)
+            bad = "the seat count differs from its ladder's";
+        else if ((uint64_t)m->first_seat + m->n_seats > imp->n_seats)
+            bad = "its seats are outside the seat table";
+        for (uint32_t s = 0; bad == NULL && s < m->n_seats; s++) {
+            const ladder_import_seat *st = &imp->seats[m->first_seat + s];
+            if (st->bot >= imp->n_bots)
+                bad = "no such bot";
+            else if (st->place < 1 || st->place > m->n_seats)
+                bad = "a place outside 1..seats";
+        }
+        bool two = false;
+        for (uint32_t s = 1; bad == NULL && s < m->n_seats; s++)
+            if (imp->seats[m->first_seat + s].bot != imp->seats[m->first_seat].bot)
+                two = true;
+        if (bad == NULL && !two)
+            bad = "a match needs at least two different bots";
+        if (bad != NULL) {
+            set_msg(db, "%s:%u: %s", imp->file, m->line, bad);
+            return JA_EINVAL;
+        }
+    }
+    return JA_OK;
+}
+
+static int check_not_imported(ladder_db *db, const ladder_import *imp)
+{
+    sqlite3_stmt *st;
+    int rc = prepare(db, "SELECT id, file, created_at FROM imports WHERE sha256 = ?1", &st,
+                     "looking for an earlier import");
+    if (rc != JA_OK)
+        return rc;
+    bind_text(st, 1, imp->sha256);
+    int src = sqlite3_step(st);
+    if (src == SQLITE_ROW) {
+        set_msg(db, "%s: this file was already imported into '%s' (import %lld of '%s', %s)",
+                imp->file, db->path, (long long)sqlite3_column_int64(st, 0),
+                (const char *)sqlite3_column_text(st, 1), (const char *)sqlite3_column_text(st, 2));
+        rc = JA_ESTATE;
+    } else if (src != SQLITE_DONE) {
+        rc = sql_fail(db, src, "looking for an earlier import");
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Stores one imported tournament: the matches of imp with ladder `lad` and
+ * source `src` (first is the first of them). slot is scratch of n_bots. */
+static int import_tournament(ladder_db *db, const ladder_import *imp, int64_t import_id,
+                             uint32_t first, int32_t *slot, int64_t *bot_id)
+{
+    static const char what[] = "importing results";
+    const ladder_import_match *m0 = &imp->matches[first];
+    int64_t ladder_id;
+    int rc = ladder_get_or_add(db, &imp->ladders[m0->ladder], &ladder_id);
+    if (rc != JA_OK)
+        return rc;
+    /* Participants in order of first appearance; matches and shared seeds. */
+    for (uint32_t b = 0; b < imp->n_bots; b++)
+        slot[b] = -1;
+    uint32_t n_part = 0, n_m = 0;
+    for (uint32_t k = first; k < imp->n_matches; k++) {
+        const ladder_import_match *m = &imp->matches[k];
+        if (m->ladder != m0->ladder || m->source != m0->source)
+            continue;
+        n_m++;
+        for (uint32_t s = 0; s < m->n_seats; s++) {
+            uint32_t b = imp->seats[m->first_seat + s].bot;
+            if (slot[b] < 0)
+                slot[b] = (int32_t)n_part++;
+        }
+    }
+    sqlite3_stmt *st;
+    rc = prepare(db,
+                 "INSERT INTO tournaments (ladder_id, seed, format, rounds, duplicate,"
+                 " n_participants, n_matches, status, created_at, import_id)"
+                 " VALUES (?1, NULL, 'import', 1, 0, ?2, ?3, 'running', " SQL_NOW ", ?4)",
+                 &st, what);
+    if (rc != JA_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, ladder_id);
+    sqlite3_bind_int64(st, 2, n_part);
+    sqlite3_bind_int64(st, 3, n_m);
+    sqlite3_bind_int64(st, 4, import_id);
+    rc = step_done(db, st, what);
+    sqlite3_finalize(st);
+    if (rc != JA_OK)
+        return rc;
+    int64_t tid = sqlite3_last_insert_rowid(db->sql);
+
+    /* Participants: display names unique in the tournament. */
+    rc = prepare(db,
+                 "INSERT INTO participants (tournament_id, slot, bot_id, name)"
+                 " VALUES (?1, ?2, ?3, ?4)",
+                 &st, what);
+    if (rc != JA_OK)
+        return rc;
+    for (uint32_t b = 0; rc == JA_OK && b < imp->n_bots; b++) {
+        if (slot[b] < 0)
+            continue;
+        if ((rc = bot_get_or_add(db, &imp->bots[b], &bot_id[b])) != JA_OK)
+            break;
+        char name[LADDER_NAME_MAX];
+        int count = 1;
+        for (uint32_t c = 0; c < imp->n_bots; c++)
+            if (slot[c] >= 0 && slot[c] < slot[b] &&
+                strcmp(imp->bots[c].name, imp->bots[b].name) == 0)
+                count++;
+        if (count == 1)
+            snprintf(name, sizeof name, "%s", imp->bots[b].name);
+        else
+            snprintf(name, sizeof name, "%.118s#%d", imp->bots[b].name, count);
+        sqlite3_bind_int64(st, 1, tid);
+        sqlite3_bind_int64(st, 2, slot[b]);
+        sqlite3_bind_int64(st, 3, bot_id[b]);
+        sqlite3_bind_text(st, 4, name, -1, SQLITE_TRANSIENT);
+        rc = step_done(db, st, what);
+    }
+    sqlite3_finalize(st);
+    if (rc != JA_OK)
+        return rc;
+
+    /* The "plan": the matches in file order, then each recorded. */
+    sqlite3_stmt *mst = NULL, *sst = NULL;
+    rc = prepare(db,
+                 "INSERT INTO matches (tournament_id, number, round, combo, rotation, seed)"
+                 " VALUES (?1, ?2, 0, ?2, 0, ?3)",
+                 &mst, what);
+    if (rc == JA_OK)
+        rc = prepare(db, "INSERT INTO match_seats (match_id, seat, slot) VALUES (?1, ?2, ?3)",
+                     &sst, what);
+    uint32_t number = 0;
+    for (uint32_t k = first; rc == JA_OK && k < imp->n_matches; k++) {
+        const ladder_import_match *m = &imp->matches[k];
+        if (m->ladder != m0->ladder || m->source != m0->source)
+            continue;
+        char seed[21];
+        sqlite3_bind_int64(mst, 1, tid);
+        sqlite3_bind_int64(mst, 2, number);
+        bind_text(mst, 3, m->has_seed ? ladder_seed_format(m->seed, seed) : NULL);
+        rc = step_done(db, mst, what);
+        int64_t mid = sqlite3_last_insert_rowid(db->sql);
+        for (uint32_t s = 0; rc == JA_OK && s < m->n_seats; s++) {
+            sqlite3_bind_int64(sst, 1, mid);
+            sqlite3_bind_int64(sst, 2, s);
+            sqlite3_bind_int64(sst, 3, slot[imp->seats[m->first_seat + s].bot]);
+            rc = step_done(db, sst, what);
+        }
+        if (rc != JA_OK)
+            break;
+        ladder_match_result r;
+        memset(&r, 0, sizeof r);
+        r.outcome.n_seats = m->n_seats;
+        for (uint32_t s = 0; s < m->n_seats; s++) {
+            r.outcome.score[s] = imp->seats[m->first_seat + s].score;
+            r.outcome.place[s] = imp->seats[m->first_seat + s].place;
+        }
+        r.turns = m->turns >= 0 ? (uint32_t)m->turns : 0;
+        r.digest = m->digest[0] ? m->digest : NULL;
+        match_ctx c;
+        memset(&c, 0, sizeof c);
+        c.tid = tid;
+        c.number = number;
+        c.turns_unknown = m->turns < 0;
+        snprintf(c.what, sizeof c.what, "importing %s:%u", imp->file, m->line);
+        rc = record_in_tx(db, &c, &r);
+        number++;
+    }
+    sqlite3_finalize(mst);
+    sqlite3_finalize(sst);
+    return rc;
+}
+
+int ladder_db_import(ladder_db *db, const ladder_import *imp, ladder_import_result *out)
+{
+    static const char what[] = "importing results";
+    int rc = enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if ((rc = check_import(db, imp)) != JA_OK)
+        return rc;
+    int32_t *slot = malloc((imp->n_bots ? imp->n_bots : 1) * sizeof *slot);
+    int64_t *bot_id = malloc((imp->n_bots ? imp->n_bots : 1) * sizeof *bot_id);
+    bool *done = calloc(imp->n_matches, sizeof *done);
+    if (slot == NULL || bot_id == NULL || done == NULL) {
+        free(slot);
+        free(bot_id);
+        free(done);
+        return JA_ENOMEM;
+    }
+    ladder_import_result res = {0, 0, imp->n_matches};
+    if ((rc = begin_write(db, what)) != JA_OK)
+        goto out;
+    rc = check_not_imported(db, imp);
+    sqlite3_stmt *st = NULL;
+    if (rc == JA_OK)
+        rc = prepare(db,
+                     "INSERT INTO imports (file, format, sha256, matches, skipped, created_at)"
+                     " VALUES (?1, ?2, ?3, ?4, ?5, " SQL_NOW ")",
+                     &st, what);
+    if (rc == JA_OK) {
+        bind_text(st, 1, imp->file);
+        bind_text(st, 2, imp->format);
+        bind_text(st, 3, imp->sha256);
+        sqlite3_bind_int64(st, 4, imp->n_matches);
+        sqlite3_bind_int64(st, 5, imp->skipped);
+        rc = step_done(db, st, what);
+        res.import_id = sqlite3_last_insert_rowid(db->sql);
+    }
+    sqlite3_finalize(st);
+    /* One tournament per (ladder, source), in order of first appearance. */
+    for (uint32_t k = 0; rc == JA_OK && k < imp->n_matches; k++) {
+        if (done[k])
+            continue;
+        for (uint32_t j = k; j < imp->n_matches; j++)
+            if (imp->matches[j].ladder == imp->matches[k].ladder &&
+                imp->matches[j].source == imp->matches[k].source)
+                done[j] = true;
+        rc = import_tournament(db, imp, res.import_id, k, slot, bot_id);
+        res.tournaments++;
+    }
+    if (rc == JA_OK)
+        rc = commit(db, what);
+    else
+        rollback(db);
+out:
+    free(slot);
+    free(bot_id);
+    free(done);
+    if (rc == JA_OK && out != NULL)
+        *out = res;
     return rc;
 }

@@ -43,7 +43,7 @@ extern "C" {
 #endif
 
 /* The schema version this code writes (PRAGMA user_version). */
-#define LADDER_DB_SCHEMA_VERSION 1
+#define LADDER_DB_SCHEMA_VERSION 2
 
 /* PRAGMA application_id of a Jack Arena database: "JARN". */
 #define LADDER_DB_APPLICATION_ID 0x4A41524E
@@ -103,6 +103,8 @@ typedef struct ladder_tournament_info {
     uint32_t n_matches;      /* planned in all */
     uint32_t n_done;         /* recorded so far */
     bool done;               /* n_done == n_matches */
+    bool imported;           /* results imported from a file (ladder_db_import):
+                                seed 0, format meaningless, no plan to play */
 } ladder_tournament_info;
 
 /* One finished match, as the runner reports it. */
@@ -148,6 +150,9 @@ typedef struct ladder_standing {
     int64_t elo_games; /* matches behind that Elo */
 } ladder_standing;
 
+/* Bytes of a match digest in hex, with the NUL (REF_DIGEST_HEX). */
+#define LADDER_DIGEST_HEX 65
+
 /* One finished match of a ladder, for fits and exports. */
 typedef struct ladder_match_row {
     int64_t match_id;
@@ -157,6 +162,15 @@ typedef struct ladder_match_row {
     int64_t bot_id[JA_MAX_SEATS];
     int64_t score[JA_MAX_SEATS];
     uint8_t place[JA_MAX_SEATS];
+    /* The deal: matches of a ladder with equal `deal` were dealt the same
+     * cards (a duplicate set: one tournament, one seed); it is the id of
+     * the set's first match, or match_id for a match without a seed. */
+    int64_t deal;
+    bool has_seed;
+    uint64_t seed;                 /* the match seed when has_seed */
+    int64_t turns;                 /* decisions played; -1 when unknown */
+    char digest[LADDER_DIGEST_HEX]; /* "" when unknown */
+    char finished[24];             /* ISO 8601 UTC time recorded; "" if unknown */
 } ladder_match_row;
 
 /* Called once per match by ladder_db_foreach_match; a non-zero return stops
@@ -288,6 +302,83 @@ int ladder_db_ladders(ladder_db *db, const char *game, ladder_summary **out, uin
  * JA_OK, fn's first non-zero return, or a database error. */
 int ladder_db_foreach_match(ladder_db *db, const ladder_key *key, ladder_match_fn fn,
                             void *ctx);
+
+/* A bot's identity as stored. */
+typedef struct ladder_bot_row {
+    int64_t id;
+    char name[LADDER_NAME_MAX];
+    char version[LADDER_VERSION_MAX];
+    char kind[32];
+    char sha256[LADDER_SHA256_HEX]; /* "" when none */
+} ladder_bot_row;
+
+/* The bots with at least one finished match in a ladder, by id. An unknown
+ * ladder gives JA_OK with no rows. On JA_OK *out (NULL when *out_n is 0) is
+ * owned by the caller: free(). */
+int ladder_db_ladder_bots(ladder_db *db, const ladder_key *key, ladder_bot_row **out,
+                          uint32_t *out_n);
+
+/* ---- Imports (schema version 2) ------------------------------------------- */
+
+/* One seat of an imported match. */
+typedef struct ladder_import_seat {
+    uint32_t bot;   /* index into ladder_import.bots */
+    int64_t score;  /* units of 1/JA_SCORE_UNIT */
+    uint8_t place;  /* 1 = best, competition ranking */
+} ladder_import_seat;
+
+/* One imported match. Plain value. */
+typedef struct ladder_import_match {
+    uint32_t line;       /* where it starts in the file, for messages */
+    uint32_t ladder;     /* index into ladder_import.ladders */
+    uint32_t source;     /* the tournament of the file it came from (0: none
+                            named); the matches of one ladder and one source
+                            become one imported tournament */
+    uint32_t n_seats;    /* must equal its ladder's n_seats */
+    uint32_t first_seat; /* its seats: seats[first_seat .. first_seat + n_seats - 1] */
+    bool has_seed;
+    uint64_t seed;       /* matches of one imported tournament with the same
+                            seed are a duplicate set */
+    int64_t turns;       /* -1 when unknown */
+    char digest[LADDER_DIGEST_HEX]; /* "" when unknown */
+} ladder_import_match;
+
+/* A whole file's results, as a reader (interop.h) builds them. Everything
+ * is borrowed for the call. */
+typedef struct ladder_import {
+    const char *file;      /* the path as given, stored for provenance */
+    const char *format;    /* "pgn" or "jsonl" */
+    const char *sha256;    /* of the file's bytes: one file is imported once */
+    uint32_t skipped;      /* results the reader left out (PGN "*"), stored */
+    uint32_t n_ladders;
+    const ladder_key *ladders;
+    uint32_t n_bots;
+    const ladder_bot *bots; /* identities; kind non-empty */
+    uint32_t n_matches;
+    const ladder_import_match *matches; /* in file order */
+    uint32_t n_seats;      /* rows in seats */
+    const ladder_import_seat *seats;
+} ladder_import;
+
+/* What an import stored. */
+typedef struct ladder_import_result {
+    int64_t import_id;
+    uint32_t tournaments;  /* imported tournaments created */
+    uint32_t matches;
+} ladder_import_result;
+
+/* Stores a file's results in one transaction: an `imports` row, then per
+ * (ladder, source) in order of first appearance one tournament of format
+ * 'import' (no seed; participants in order of first appearance, a repeated
+ * display name getting "#2", "#3"), its matches in file order, each
+ * recorded as a played match is (results, live Elo in file order, "done").
+ * Validates everything first: JA_EINVAL with "FILE:LINE: reason" in errmsg
+ * for a match with a bad ladder index, seat count, bot index or place, or
+ * fewer than two different bots, and for a bad ladder or bot identity;
+ * JA_ESTATE when a file with the same sha256 was imported before (nothing
+ * is written); then the write errors of the file comment, with nothing
+ * written. out may be NULL. */
+int ladder_db_import(ladder_db *db, const ladder_import *imp, ladder_import_result *out);
 
 /* ---- Helpers ------------------------------------------------------------- */
 

@@ -128,8 +128,90 @@ static const char schema_v1[] =
     "  PRIMARY KEY (ladder_id, bot_id)\n"
     ") WITHOUT ROWID;\n";
 
+/* Version 2: imported results (`arena ladder import`).
+ *
+ * An imported file becomes one row of `imports` and, per ladder it feeds
+ * (and per source tournament named in the file), one tournament of format
+ * 'import' whose matches are the file's, already done. Imported matches
+ * need no seed (a PGN game has none), and an import has no tournament
+ * seed, so `tournaments` and `matches` are rebuilt with the new CHECKs and a
+ * nullable seed (SQLite cannot alter a CHECK or NOT NULL in place). The
+ * rebuild follows SQLite's "making other kinds of table schema changes"
+ * procedure (sqlite.org/lang_altertable.html, section 7): the migration
+ * runs with foreign keys off, creates each new table, copies the rows,
+ * drops the old table, renames the new one, recreates its indexes, and
+ * PRAGMA foreign_key_check runs before the commit (ladder_db.c). Columns
+ * keep their names, order and meaning; only constraints change.
+ *
+ * matches_deal indexes (tournament_id, seed): matches of one tournament
+ * with the same seed were dealt the same cards (a duplicate set), which is
+ * what the Bradley-Terry fit clusters on. */
+static const char schema_v2[] =
+    "CREATE TABLE imports (\n"
+    "  id         INTEGER PRIMARY KEY,\n"
+    "  file       TEXT NOT NULL,\n"
+    "  format     TEXT NOT NULL CHECK (format IN ('pgn', 'jsonl')),\n"
+    "  sha256     TEXT NOT NULL UNIQUE CHECK (length(sha256) = 64\n"
+    "                                          AND sha256 NOT GLOB '*[^0-9a-f]*'),\n"
+    "  matches    INTEGER NOT NULL CHECK (matches >= 1),\n"
+    "  skipped    INTEGER NOT NULL DEFAULT 0 CHECK (skipped >= 0),\n"
+    "  created_at TEXT NOT NULL\n"
+    ");\n"
+
+    "CREATE TABLE tournaments_v2 (\n"
+    "  id             INTEGER PRIMARY KEY,\n"
+    "  ladder_id      INTEGER NOT NULL REFERENCES ladders (id),\n"
+    "  seed           TEXT CHECK (seed IS NULL OR (length(seed) BETWEEN 1 AND 20\n"
+    "                                              AND seed NOT GLOB '*[^0-9]*')),\n"
+    "  format         TEXT NOT NULL CHECK (format IN ('round-robin', 'gauntlet', 'import')),\n"
+    "  rounds         INTEGER NOT NULL CHECK (rounds >= 1),\n"
+    "  duplicate      INTEGER NOT NULL CHECK (duplicate IN (0, 1)),\n"
+    "  n_participants INTEGER NOT NULL CHECK (n_participants >= 2),\n"
+    "  n_matches      INTEGER NOT NULL CHECK (n_matches >= 1),\n"
+    "  status         TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'done')),\n"
+    "  created_at     TEXT NOT NULL,\n"
+    "  finished_at    TEXT,\n"
+    "  import_id      INTEGER REFERENCES imports (id),\n"
+    "  CHECK ((format = 'import') = (import_id IS NOT NULL)),\n"
+    "  CHECK ((format = 'import') = (seed IS NULL))\n"
+    ");\n"
+    "INSERT INTO tournaments_v2 (id, ladder_id, seed, format, rounds, duplicate,\n"
+    "                            n_participants, n_matches, status, created_at, finished_at)\n"
+    "  SELECT id, ladder_id, seed, format, rounds, duplicate, n_participants, n_matches,\n"
+    "         status, created_at, finished_at FROM tournaments;\n"
+    "DROP TABLE tournaments;\n"
+    "ALTER TABLE tournaments_v2 RENAME TO tournaments;\n"
+    "CREATE INDEX tournaments_lookup ON tournaments (ladder_id, seed);\n"
+
+    "CREATE TABLE matches_v2 (\n"
+    "  id            INTEGER PRIMARY KEY,\n"
+    "  tournament_id INTEGER NOT NULL REFERENCES tournaments (id),\n"
+    "  number        INTEGER NOT NULL CHECK (number >= 0),\n"
+    "  round         INTEGER NOT NULL CHECK (round >= 0),\n"
+    "  combo         INTEGER NOT NULL CHECK (combo >= 0),\n"
+    "  rotation      INTEGER NOT NULL CHECK (rotation >= 0),\n"
+    "  seed          TEXT CHECK (seed IS NULL OR (length(seed) BETWEEN 1 AND 20\n"
+    "                                             AND seed NOT GLOB '*[^0-9]*')),\n"
+    "  status        TEXT NOT NULL DEFAULT 'planned' CHECK (status IN ('planned', 'done')),\n"
+    "  turns         INTEGER,\n"
+    "  digest        TEXT,\n"
+    "  replay        TEXT,\n"
+    "  finished_at   TEXT,\n"
+    "  UNIQUE (tournament_id, number)\n"
+    ");\n"
+    "INSERT INTO matches_v2 (id, tournament_id, number, round, combo, rotation, seed, status,\n"
+    "                        turns, digest, replay, finished_at)\n"
+    "  SELECT id, tournament_id, number, round, combo, rotation, seed, status, turns, digest,\n"
+    "         replay, finished_at FROM matches;\n"
+    "DROP TABLE matches;\n"
+    "ALTER TABLE matches_v2 RENAME TO matches;\n"
+    "CREATE INDEX matches_pending ON matches (tournament_id, number) WHERE status = 'planned';\n"
+    "CREATE INDEX matches_deal ON matches (tournament_id, seed);\n";
+
 const ladder__migration ladder__migrations[] = {
     {1, "create the initial schema", schema_v1},
+    {2, "imported results (imports table, 'import' tournaments, matches without a seed)",
+     schema_v2},
 };
 
 const int ladder__n_migrations = (int)(sizeof ladder__migrations / sizeof ladder__migrations[0]);

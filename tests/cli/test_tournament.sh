@@ -38,13 +38,13 @@ expect_fail 2 "bot plugin './nope.so': No such file" -- "$ARENA" tournament $T -
 expect_fail 2 "unknown bot 'rnd'" -- "$ARENA" tournament $T --bots random,rnd
 expect_fail 2 "--format 'swiss': use round-robin or gauntlet" -- "$ARENA" tournament $T $B --format swiss
 expect_fail 2 "more than the limit" -- "$ARENA" tournament $T $B --rounds 4000000
-expect_fail 2 "--jobs 2: parallel referee workers" -- "$ARENA" tournament $T $B --jobs 2
+expect_fail 2 "--jobs needs a positive number" -- "$ARENA" tournament $T $B --jobs 0
 expect_fail 2 "unknown option 'nope' for taylor-blackjack" -- "$ARENA" tournament $T $B --opt nope=1
 expect_fail 2 "--resume: arena.db has no unfinished" -- "$ARENA" tournament $T $B --resume
 rm -f arena.db arena.db-wal arena.db-shm
 expect_fail 2 "which game" -- "$ARENA" tournament
 expect_fail 2 "no ladder database 'none.db'" -- "$ARENA" ladder $T --db none.db
-expect_fail 2 "ladder --fit .* not in this build" -- "$ARENA" ladder $T --fit
+expect_fail 2 "no ladder database 'arena.db'" -- "$ARENA" ladder $T --fit
 printf 'this is not a database, just text that is long enough to be a header.%.0s' {1..20} >junk.db
 expect_fail 2 "junk.db" -- "$ARENA" tournament $T $B --db junk.db
 rm -f junk.db

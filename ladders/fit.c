@@ -1,0 +1,900 @@
+/* The Bradley-Terry fit (see fit.h and docs/ratings.md).
+ *
+ * Steps: (1) every pair of seats of every match becomes a pairwise result;
+ * results of one pair of players are summed into an edge (games n, points
+ * S of the lower-numbered player). (2) Groups are the connected components
+ * of the edges; inside each, the strongly connected components of the
+ * "scored against" digraph (i -> j when i won or drew a game against j)
+ * say where the maximum likelihood is finite. (3) The largest strongly
+ * connected part of each group is fitted by Newton-Raphson on log-odds
+ * theta (R = anchor + 400/ln 10 * theta), with the first player held at 0
+ * so that the Hessian is positive definite. (4) The covariance is the
+ * cluster sandwich H^-1 B H^-1, then re-anchored (linear, so exact).
+ *
+ * Invariants: nothing here depends on the order of matches (sums only,
+ * with clusters sorted by id), so a fit is a pure function of the set of
+ * results. */
+#include "fit.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elo.h"
+#include "jackarena/ja_error.h"
+#include "stats.h"
+
+#define NEWTON_MAX_ITER 200
+#define NEWTON_TOL 1e-10 /* on the largest step, in log-odds */
+
+typedef struct edge {
+    uint32_t i, j; /* i < j */
+    double n;      /* pairwise games */
+    double s;      /* points of i against j */
+} edge;
+
+typedef struct pair_rec {
+    uint32_t i, j;
+    double s;
+} pair_rec;
+
+/* Scratch state of one run. */
+typedef struct fitter {
+    const ladder_fit_match *m;
+    size_t n_matches;
+    uint32_t np;
+    edge *e;
+    size_t ne;
+    /* Digraph in CSR form: out-edges of v are adj[off[v] .. off[v+1]-1]. */
+    uint32_t *off, *adj, *radj_off, *radj;
+    /* Tarjan */
+    int32_t *idx, *low, *scc;
+    uint32_t *stack;
+    bool *on_stack;
+    int32_t next_idx, n_scc;
+    uint32_t sp;
+    /* Groups */
+    uint32_t *uf;
+    int32_t *group_of; /* player -> group */
+} fitter;
+
+void ladder_fit_opts_init(ladder_fit_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->anchor_elo = LADDER_ELO_INITIAL;
+    o->anchor_player = -1;
+    o->z = LADDER_Z95;
+}
+
+const char *ladder_fit_status_name(ladder_fit_status s)
+{
+    switch (s) {
+    case LADDER_FIT_RATED: return "rated";
+    case LADDER_FIT_PERFECT: return "perfect";
+    case LADDER_FIT_ZERO: return "zero";
+    case LADDER_FIT_UNRATED: return "unrated";
+    default: return NULL;
+    }
+}
+
+void ladder_fit_free(ladder_fit **p)
+{
+    if (p == NULL || *p == NULL)
+        return;
+    ladder_fit *f = *p;
+    free(f->players);
+    free(f->order);
+    free(f->cov);
+    free(f->groups);
+    free(f);
+    *p = NULL;
+}
+
+/* ---- Validation and pairwise results ------------------------------------- */
+
+static int check_matches(const ladder_fit_match *m, size_t n, uint32_t np)
+{
+    for (size_t k = 0; k < n; k++) {
+        if (m[k].n_seats < 2 || m[k].n_seats > JA_MAX_SEATS)
+            return JA_EINVAL;
+        for (uint32_t s = 0; s < m[k].n_seats; s++)
+            if (m[k].player[s] >= np || m[k].place[s] < 1 || m[k].place[s] > m[k].n_seats)
+                return JA_EINVAL;
+    }
+    return JA_OK;
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const pair_rec *x = a, *y = b;
+    if (x->i != y->i)
+        return x->i < y->i ? -1 : 1;
+    if (x->j != y->j)
+        return x->j < y->j ? -1 : 1;
+    return 0;
+}
+
+/* Fills per-player counts and the aggregated edges. */
+static int build_edges(fitter *F, ladder_fit_player *pl)
+{
+    size_t cap = 0;
+    for (size_t k = 0; k < F->n_matches; k++)
+        cap += (size_t)F->m[k].n_seats * (F->m[k].n_seats - 1) / 2;
+    pair_rec *pr = malloc((cap ? cap : 1) * sizeof *pr);
+    if (pr == NULL)
+        return JA_ENOMEM;
+    size_t npr = 0;
+    for (size_t k = 0; k < F->n_matches; k++) {
+        const ladder_fit_match *m = &F->m[k];
+        for (uint32_t a = 0; a < m->n_seats; a++) {
+            bool first = true; /* a player holding several seats plays one match */
+            for (uint32_t b = 0; b < a; b++)
+                if (m->player[b] == m->player[a])
+                    first = false;
+            if (first)
+                pl[m->player[a]].matches++;
+            for (uint32_t b = a + 1; b < m->n_seats; b++) {
+                uint32_t i = m->player[a], j = m->player[b];
+                if (i == j)
+                    continue;
+                double s = ladder_elo_pair_score(m->place[a], m->place[b]);
+                pl[i].wins += s == 1.0;
+                pl[i].draws += s == 0.5;
+                pl[i].losses += s == 0.0;
+                pl[j].wins += s == 0.0;
+                pl[j].draws += s == 0.5;
+                pl[j].losses += s == 1.0;
+                if (i < j)
+                    pr[npr++] = (pair_rec){i, j, s};
+                else
+                    pr[npr++] = (pair_rec){j, i, 1.0 - s};
+            }
+        }
+    }
+    qsort(pr, npr, sizeof *pr, cmp_pair);
+    F->e = malloc((npr ? npr : 1) * sizeof *F->e);
+    if (F->e == NULL) {
+        free(pr);
+        return JA_ENOMEM;
+    }
+    F->ne = 0;
+    for (size_t k = 0; k < npr; k++) {
+        if (F->ne && F->e[F->ne - 1].i == pr[k].i && F->e[F->ne - 1].j == pr[k].j) {
+            F->e[F->ne - 1].n += 1.0;
+            F->e[F->ne - 1].s += pr[k].s;
+        } else {
+            F->e[F->ne++] = (edge){pr[k].i, pr[k].j, 1.0, pr[k].s};
+        }
+    }
+    free(pr);
+    for (uint32_t p = 0; p < F->np; p++) {
+        uint64_t g = pl[p].wins + pl[p].draws + pl[p].losses;
+        pl[p].score = g ? ((double)pl[p].wins + 0.5 * (double)pl[p].draws) / (double)g : NAN;
+    }
+    return JA_OK;
+}
+
+/* ---- Graphs: groups and strongly connected parts -------------------------- */
+
+static uint32_t uf_find(uint32_t *uf, uint32_t x)
+{
+    while (uf[x] != x) {
+        uf[x] = uf[uf[x]];
+        x = uf[x];
+    }
+    return x;
+}
+
+/* CSR of the "scored against" digraph and of its reverse. */
+static int build_digraph(fitter *F)
+{
+    uint32_t np = F->np;
+    F->off = calloc(np + 1, sizeof *F->off);
+    F->radj_off = calloc(np + 1, sizeof *F->radj_off);
+    F->adj = malloc((2 * F->ne + 1) * sizeof *F->adj);
+    F->radj = malloc((2 * F->ne + 1) * sizeof *F->radj);
+    uint32_t *fill = calloc(np + 1, sizeof *fill), *rfill = calloc(np + 1, sizeof *rfill);
+    if (!F->off || !F->radj_off || !F->adj || !F->radj || !fill || !rfill) {
+        free(fill);
+        free(rfill);
+        return JA_ENOMEM;
+    }
+    /* Pass 0 counts, pass 1 fills. i -> j when i scored (s > 0). */
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t k = 0; k < F->ne; k++) {
+            const edge *e = &F->e[k];
+            uint32_t from[2] = {e->i, e->j}, to[2] = {e->j, e->i};
+            bool has[2] = {e->s > 0.0, e->n - e->s > 0.0};
+            for (int d = 0; d < 2; d++) {
+                if (!has[d])
+                    continue;
+                if (pass == 0) {
+                    F->off[from[d] + 1]++;
+                    F->radj_off[to[d] + 1]++;
+                } else {
+                    F->adj[F->off[from[d]] + fill[from[d]]++] = to[d];
+                    F->radj[F->radj_off[to[d]] + rfill[to[d]]++] = from[d];
+                }
+            }
+        }
+        if (pass == 0)
+            for (uint32_t v = 0; v < np; v++) {
+                F->off[v + 1] += F->off[v];
+                F->radj_off[v + 1] += F->radj_off[v];
+            }
+    }
+    free(fill);
+    free(rfill);
+    return JA_OK;
+}
+
+/* Tarjan's algorithm (R. Tarjan, SIAM J. Computing 1(2), 1972). The depth
+ * of recursion is at most the number of players (LADDER_FIT_MAX_PLAYERS). */
+static void tarjan(fitter *F, uint32_t v)
+{
+    F->idx[v] = F->low[v] = F->next_idx++;
+    F->stack[F->sp++] = v;
+    F->on_stack[v] = true;
+    for (uint32_t k = F->off[v]; k < F->off[v + 1]; k++) {
+        uint32_t w = F->adj[k];
+        if (F->idx[w] < 0) {
+            tarjan(F, w);
+            if (F->low[w] < F->low[v])
+                F->low[v] = F->low[w];
+        } else if (F->on_stack[w] && F->idx[w] < F->low[v]) {
+            F->low[v] = F->idx[w];
+        }
+    }
+    if (F->low[v] == F->idx[v]) {
+        uint32_t w;
+        do {
+            w = F->stack[--F->sp];
+            F->on_stack[w] = false;
+            F->scc[w] = F->n_scc;
+        } while (w != v);
+        F->n_scc++;
+    }
+}
+
+/* ---- Linear algebra (dense, small) ----------------------------------------- */
+
+/* In-place Cholesky factor L (lower) of the n x n SPD matrix a. JA_OK, or
+ * JA_ERANGE when a is not positive definite. */
+static int cholesky(double *a, uint32_t n)
+{
+    for (uint32_t j = 0; j < n; j++) {
+        double d = a[(size_t)j * n + j];
+        for (uint32_t k = 0; k < j; k++)
+            d -= a[(size_t)j * n + k] * a[(size_t)j * n + k];
+        if (!(d > 0.0))
+            return JA_ERANGE;
+        d = sqrt(d);
+        a[(size_t)j * n + j] = d;
+        for (uint32_t i = j + 1; i < n; i++) {
+            double s = a[(size_t)i * n + j];
+            for (uint32_t k = 0; k < j; k++)
+                s -= a[(size_t)i * n + k] * a[(size_t)j * n + k];
+            a[(size_t)i * n + j] = s / d;
+        }
+    }
+    return JA_OK;
+}
+
+/* Solves L L^T x = b in place (b becomes x). */
+static void chol_solve(const double *l, uint32_t n, double *b)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        double s = b[i];
+        for (uint32_t k = 0; k < i; k++)
+            s -= l[(size_t)i * n + k] * b[k];
+        b[i] = s / l[(size_t)i * n + i];
+    }
+    for (uint32_t i = n; i-- > 0;) {
+        double s = b[i];
+        for (uint32_t k = i + 1; k < n; k++)
+            s -= l[(size_t)k * n + i] * b[k];
+        b[i] = s / l[(size_t)i * n + i];
+    }
+}
+
+/* ---- The fit of one group's rated players ---------------------------------- */
+
+/* log(1 + e^-x), without overflow. */
+static double log1pexp_neg(double x)
+{
+    return x > 0 ? log1p(exp(-x)) : -x + log1p(exp(x));
+}
+
+static double logistic(double x)
+{
+    return x >= 0 ? 1.0 / (1.0 + exp(-x)) : exp(x) / (1.0 + exp(x));
+}
+
+/* The composite log-likelihood over the rated edges of a group. loc maps a
+ * player to its local index (-1 outside the rated set). */
+static double loglik(const fitter *F, const int32_t *loc, const double *th)
+{
+    double ll = 0.0;
+    for (size_t k = 0; k < F->ne; k++) {
+        const edge *e = &F->e[k];
+        int32_t a = loc[e->i], b = loc[e->j];
+        if (a < 0 || b < 0)
+            continue;
+        double x = th[a] - th[b];
+        ll -= e->s * log1pexp_neg(x) + (e->n - e->s) * log1pexp_neg(-x);
+    }
+    return ll;
+}
+
+/* Gradient g (k) and information matrix h (k x k, the negative Hessian) at
+ * th, over the rated edges. */
+static void grad_info(const fitter *F, const int32_t *loc, uint32_t k, const double *th, double *g,
+                      double *h)
+{
+    memset(g, 0, k * sizeof *g);
+    memset(h, 0, (size_t)k * k * sizeof *h);
+    for (size_t q = 0; q < F->ne; q++) {
+        const edge *e = &F->e[q];
+        int32_t a = loc[e->i], b = loc[e->j];
+        if (a < 0 || b < 0)
+            continue;
+        double p = logistic(th[a] - th[b]);
+        double r = e->s - e->n * p, w = e->n * p * (1.0 - p);
+        g[a] += r;
+        g[b] -= r;
+        h[(size_t)a * k + a] += w;
+        h[(size_t)b * k + b] += w;
+        h[(size_t)a * k + b] -= w;
+        h[(size_t)b * k + a] -= w;
+    }
+}
+
+/* The reduced (k-1) x (k-1) block of h without local index 0. */
+static void reduce(const double *h, uint32_t k, double *r)
+{
+    for (uint32_t i = 1; i < k; i++)
+        for (uint32_t j = 1; j < k; j++)
+            r[(size_t)(i - 1) * (k - 1) + (j - 1)] = h[(size_t)i * k + j];
+}
+
+typedef struct cl_sort {
+    const ladder_fit_match *m;
+    size_t i;
+} cl_sort;
+
+static int cmp_cluster(const void *a, const void *b)
+{
+    const cl_sort *x = a, *y = b;
+    if (x->m[x->i].cluster != y->m[y->i].cluster)
+        return x->m[x->i].cluster < y->m[y->i].cluster ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* B = G/(G-1) * sum over clusters of u u^T, u the cluster's score vector
+ * (gradient of its pairs' log-likelihood) at th; reduced to indices 1..k-1.
+ * Also counts the group's clusters, matches and pairs. */
+static int meat(const fitter *F, const int32_t *loc, uint32_t k, const double *th, double *B,
+                ladder_fit_group *gr)
+{
+    uint32_t kr = k - 1;
+    memset(B, 0, (size_t)kr * kr * sizeof *B);
+    cl_sort *ord = malloc((F->n_matches ? F->n_matches : 1) * sizeof *ord);
+    double *u = calloc(k, sizeof *u);
+    uint32_t *touched = malloc(k * sizeof *touched);
+    bool *mark = calloc(k, sizeof *mark);
+    if (!ord || !u || !touched || !mark) {
+        free(ord);
+        free(u);
+        free(touched);
+        free(mark);
+        return JA_ENOMEM;
+    }
+    for (size_t i = 0; i < F->n_matches; i++)
+        ord[i] = (cl_sort){F->m, i};
+    qsort(ord, F->n_matches, sizeof *ord, cmp_cluster);
+    uint32_t nt = 0;
+    bool cluster_used = false;
+    for (size_t q = 0; q <= F->n_matches; q++) {
+        bool boundary = q == F->n_matches ||
+                        (q > 0 && F->m[ord[q].i].cluster != F->m[ord[q - 1].i].cluster);
+        if (boundary && q > 0) {
+            for (uint32_t x = 0; x < nt; x++)
+                for (uint32_t y = 0; y < nt; y++) {
+                    uint32_t a = touched[x], b = touched[y];
+                    if (a > 0 && b > 0)
+                        B[(size_t)(a - 1) * kr + (b - 1)] += u[a] * u[b];
+                }
+            for (uint32_t x = 0; x < nt; x++) {
+                u[touched[x]] = 0.0;
+                mark[touched[x]] = false;
+            }
+            nt = 0;
+            gr->clusters += cluster_used;
+            cluster_used = false;
+        }
+        if (q == F->n_matches)
+            break;
+        const ladder_fit_match *m = &F->m[ord[q].i];
+        bool match_used = false;
+        for (uint32_t s = 0; s < m->n_seats; s++)
+            for (uint32_t t = s + 1; t < m->n_seats; t++) {
+                int32_t a = loc[m->player[s]], b = loc[m->player[t]];
+                if (a < 0 || b < 0 || a == b)
+                    continue;
+                double r = ladder_elo_pair_score(m->place[s], m->place[t]) -
+                           logistic(th[a] - th[b]);
+                int32_t ab[2] = {a, b};
+                for (int z = 0; z < 2; z++)
+                    if (!mark[ab[z]]) {
+                        mark[ab[z]] = true;
+                        touched[nt++] = (uint32_t)ab[z];
+                    }
+                u[a] += r;
+                u[b] -= r;
+                gr->pairs++;
+                match_used = true;
+            }
+        gr->matches += match_used;
+        cluster_used = cluster_used || match_used;
+    }
+    double G = (double)gr->clusters;
+    double c = G > 1 ? G / (G - 1) : NAN;
+    for (size_t i = 0; i < (size_t)kr * kr; i++)
+        B[i] *= c;
+    free(ord);
+    free(u);
+    free(touched);
+    free(mark);
+    return JA_OK;
+}
+
+/* Fits the rated players `who` (k of them, k >= 2) of one group and writes
+ * their ratings and covariance into f. */
+static int fit_group(const fitter *F, const ladder_fit_opts *o, const uint32_t *who, uint32_t k,
+                     ladder_fit *f, ladder_fit_group *gr)
+{
+    uint32_t kr = k - 1;
+    int32_t *loc = malloc(F->np * sizeof *loc);
+    double *th = calloc(k, sizeof *th), *g = malloc(k * sizeof *g),
+           *h = malloc((size_t)k * k * sizeof *h), *hr = malloc((size_t)kr * kr * sizeof *hr),
+           *step = malloc(k * sizeof *step), *trial = malloc(k * sizeof *trial),
+           *hinv = malloc((size_t)kr * kr * sizeof *hinv),
+           *B = malloc((size_t)kr * kr * sizeof *B), *V = calloc((size_t)k * k, sizeof *V),
+           *tmp = malloc((size_t)kr * kr * sizeof *tmp);
+    int rc = JA_ENOMEM;
+    if (!loc || !th || !g || !h || !hr || !step || !trial || !hinv || !B || !V || !tmp)
+        goto out;
+    for (uint32_t p = 0; p < F->np; p++)
+        loc[p] = -1;
+    for (uint32_t a = 0; a < k; a++)
+        loc[who[a]] = (int32_t)a;
+
+    /* Newton-Raphson with step halving. */
+    double ll = loglik(F, loc, th);
+    gr->converged = false;
+    for (gr->iterations = 0; gr->iterations < NEWTON_MAX_ITER; gr->iterations++) {
+        grad_info(F, loc, k, th, g, h);
+        reduce(h, k, hr);
+        if ((rc = cholesky(hr, kr)) != JA_OK)
+            goto out;
+        memcpy(step, g + 1, kr * sizeof *step);
+        chol_solve(hr, kr, step);
+        double t = 1.0, nll = ll, big = 0.0;
+        for (int half = 0; half < 60; half++, t *= 0.5) {
+            trial[0] = 0.0;
+            for (uint32_t a = 1; a < k; a++)
+                trial[a] = th[a] + t * step[a - 1];
+            nll = loglik(F, loc, trial);
+            if (nll >= ll - 1e-12 * fabs(ll))
+                break;
+        }
+        for (uint32_t a = 1; a < k; a++)
+            big = fmax(big, fabs(trial[a] - th[a]));
+        memcpy(th, trial, k * sizeof *th);
+        ll = nll;
+        if (big < NEWTON_TOL) {
+            gr->converged = true;
+            gr->iterations++;
+            break;
+        }
+    }
+
+    /* Covariance of theta (reduced): H^-1, or H^-1 B H^-1. */
+    grad_info(F, loc, k, th, g, h);
+    reduce(h, k, hr);
+    if ((rc = cholesky(hr, kr)) != JA_OK)
+        goto out;
+    for (uint32_t c = 0; c < kr; c++) {
+        double *col = tmp + (size_t)c * kr; /* column c of H^-1 (symmetric) */
+        memset(col, 0, kr * sizeof *col);
+        col[c] = 1.0;
+        chol_solve(hr, kr, col);
+    }
+    memcpy(hinv, tmp, (size_t)kr * kr * sizeof *hinv);
+    if ((rc = meat(F, loc, k, th, B, gr)) != JA_OK)
+        goto out;
+    if (!o->model_cov) {
+        /* tmp = hinv * B, then hinv = tmp * hinv */
+        for (uint32_t i = 0; i < kr; i++)
+            for (uint32_t j = 0; j < kr; j++) {
+                double s = 0.0;
+                for (uint32_t q = 0; q < kr; q++)
+                    s += hinv[(size_t)i * kr + q] * B[(size_t)q * kr + j];
+                tmp[(size_t)i * kr + j] = s;
+            }
+        for (uint32_t i = 0; i < kr; i++)
+            for (uint32_t j = 0; j < kr; j++) {
+                double s = 0.0;
+                for (uint32_t q = 0; q < kr; q++)
+                    s += tmp[(size_t)i * kr + q] * hinv[(size_t)q * kr + j];
+                B[(size_t)i * kr + j] = s;
+            }
+        memcpy(hinv, B, (size_t)kr * kr * sizeof *hinv);
+    }
+    for (uint32_t i = 1; i < k; i++)
+        for (uint32_t j = 1; j < k; j++)
+            V[(size_t)i * k + j] = hinv[(size_t)(i - 1) * kr + (j - 1)];
+
+    /* Anchor: R = anchor + c * (theta - ref), with ref the mean or the
+     * anchor player's theta; the covariance follows the same linear map
+     * A = I - 1 w^T, w the reference weights: V' = A V A^T. */
+    double *w = step; /* reuse: k weights */
+    int32_t ap = o->anchor_player >= 0 && (uint64_t)o->anchor_player < F->np
+                     ? loc[o->anchor_player]
+                     : -1;
+    for (uint32_t a = 0; a < k; a++)
+        w[a] = ap >= 0 ? (a == (uint32_t)ap) : 1.0 / k;
+    if (ap >= 0)
+        f->anchored = true;
+    double ref = 0.0;
+    for (uint32_t a = 0; a < k; a++)
+        ref += w[a] * th[a];
+    double *Vw = trial; /* V w */
+    for (uint32_t i = 0; i < k; i++) {
+        double s = 0.0;
+        for (uint32_t j = 0; j < k; j++)
+            s += V[(size_t)i * k + j] * w[j];
+        Vw[i] = s;
+    }
+    double wVw = 0.0;
+    for (uint32_t i = 0; i < k; i++)
+        wVw += w[i] * Vw[i];
+    const double c2 = LADDER_ELO_PER_LOGIT * LADDER_ELO_PER_LOGIT;
+    for (uint32_t i = 0; i < k; i++) {
+        ladder_fit_player *p = &f->players[who[i]];
+        p->status = LADDER_FIT_RATED;
+        p->elo = o->anchor_elo + LADDER_ELO_PER_LOGIT * (th[i] - ref);
+        for (uint32_t j = 0; j < k; j++)
+            f->cov[(size_t)who[i] * f->n_players + who[j]] =
+                c2 * (V[(size_t)i * k + j] - Vw[i] - Vw[j] + wVw);
+    }
+    for (uint32_t i = 0; i < k; i++) {
+        ladder_fit_player *p = &f->players[who[i]];
+        double var = f->cov[(size_t)who[i] * f->n_players + who[i]];
+        p->se = var > 0.0 ? sqrt(var) : var == 0.0 ? 0.0 : NAN;
+        p->ci_lo = p->elo - o->z * p->se;
+        p->ci_hi = p->elo + o->z * p->se;
+    }
+    rc = JA_OK;
+out:
+    free(loc);
+    free(th);
+    free(g);
+    free(h);
+    free(hr);
+    free(step);
+    free(trial);
+    free(hinv);
+    free(B);
+    free(V);
+    free(tmp);
+    return rc;
+}
+
+/* ---- Order ------------------------------------------------------------------ */
+
+static int status_rank(ladder_fit_status s)
+{
+    switch (s) {
+    case LADDER_FIT_PERFECT: return 0;
+    case LADDER_FIT_RATED: return 1;
+    case LADDER_FIT_UNRATED: return 2;
+    default: return 3; /* zero */
+    }
+}
+
+static double order_key(const ladder_fit_player *p)
+{
+    double k = p->status == LADDER_FIT_RATED ? p->elo : p->score;
+    return isnan(k) ? -INFINITY : k;
+}
+
+/* The display order of players a and b (see ladder_fit.order). */
+static int cmp_order(const ladder_fit *f, uint32_t a, uint32_t b)
+{
+    const ladder_fit_player *x = &f->players[a], *y = &f->players[b];
+    if (x->group != y->group)
+        return x->group < y->group ? -1 : 1;
+    int rx = status_rank(x->status), ry = status_rank(y->status);
+    if (rx != ry)
+        return rx < ry ? -1 : 1;
+    double kx = order_key(x), ky = order_key(y);
+    if (kx != ky)
+        return kx > ky ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+/* Bottom-up merge sort of f->order (qsort has no context argument). */
+static int sort_order(ladder_fit *f)
+{
+    uint32_t n = f->n_players;
+    uint32_t *a = f->order, *b = malloc((n ? n : 1) * sizeof *b);
+    if (b == NULL)
+        return JA_ENOMEM;
+    for (uint32_t w = 1; w < n; w *= 2) {
+        for (uint32_t lo = 0; lo < n; lo += 2 * w) {
+            uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            uint32_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                b[k++] = cmp_order(f, a[i], a[j]) <= 0 ? a[i++] : a[j++];
+            while (i < mid)
+                b[k++] = a[i++];
+            while (j < hi)
+                b[k++] = a[j++];
+        }
+        uint32_t *t = a;
+        a = b;
+        b = t;
+    }
+    if (a != f->order) {
+        memcpy(f->order, a, n * sizeof *a);
+        b = a;
+    }
+    free(b);
+    return JA_OK;
+}
+
+/* ---- The run ------------------------------------------------------------------ */
+
+double ladder_fit_los(const ladder_fit *f, uint32_t a, uint32_t b)
+{
+    if (f == NULL || a >= f->n_players || b >= f->n_players)
+        return NAN;
+    const ladder_fit_player *x = &f->players[a], *y = &f->players[b];
+    if (x->status != LADDER_FIT_RATED || y->status != LADDER_FIT_RATED || x->group != y->group)
+        return NAN;
+    size_t n = f->n_players;
+    double var = f->cov[a * n + a] + f->cov[b * n + b] - 2.0 * f->cov[a * n + b];
+    return ladder_los(x->elo - y->elo, var > 0.0 ? sqrt(var) : 0.0);
+}
+
+static void fitter_free(fitter *F)
+{
+    free(F->e);
+    free(F->off);
+    free(F->adj);
+    free(F->radj_off);
+    free(F->radj);
+    free(F->idx);
+    free(F->low);
+    free(F->scc);
+    free(F->stack);
+    free(F->on_stack);
+    free(F->uf);
+    free(F->group_of);
+}
+
+/* Marks every player reachable from the players of SCC `from` along the
+ * digraph (forward: CSR off/adj; backward: radj) with `mark`. */
+static void reach(const fitter *F, int32_t from, bool forward, bool *mark, uint32_t *queue)
+{
+    uint32_t head = 0, tail = 0;
+    for (uint32_t v = 0; v < F->np; v++)
+        if (F->scc[v] == from) {
+            mark[v] = true;
+            queue[tail++] = v;
+        }
+    const uint32_t *off = forward ? F->off : F->radj_off, *adj = forward ? F->adj : F->radj;
+    while (head < tail) {
+        uint32_t v = queue[head++];
+        for (uint32_t k = off[v]; k < off[v + 1]; k++)
+            if (!mark[adj[k]]) {
+                mark[adj[k]] = true;
+                queue[tail++] = adj[k];
+            }
+    }
+}
+
+int ladder_fit_run(const ladder_fit_match *matches, size_t n, uint32_t n_players,
+                   const ladder_fit_opts *o, ladder_fit **out)
+{
+    if (out == NULL)
+        return JA_EINVAL;
+    *out = NULL;
+    if ((matches == NULL && n > 0) || n_players == 0)
+        return JA_EINVAL;
+    if (n_players > LADDER_FIT_MAX_PLAYERS)
+        return JA_ERANGE;
+    int rc = check_matches(matches, n, n_players);
+    if (rc != JA_OK)
+        return rc;
+    ladder_fit_opts defaults;
+    if (o == NULL) {
+        ladder_fit_opts_init(&defaults);
+        o = &defaults;
+    }
+
+    fitter F;
+    memset(&F, 0, sizeof F);
+    F.m = matches;
+    F.n_matches = n;
+    F.np = n_players;
+    ladder_fit *f = calloc(1, sizeof *f);
+    bool *up = NULL, *down = NULL;
+    uint32_t *queue = NULL, *who = NULL, *scc_size = NULL;
+    double *scc_games = NULL;
+    rc = JA_ENOMEM;
+    if (f == NULL)
+        goto fail;
+    f->n_players = n_players;
+    f->players = calloc(n_players, sizeof *f->players);
+    f->order = malloc(n_players * sizeof *f->order);
+    f->cov = calloc((size_t)n_players * n_players, sizeof *f->cov);
+    F.idx = malloc(n_players * sizeof *F.idx);
+    F.low = malloc(n_players * sizeof *F.low);
+    F.scc = malloc(n_players * sizeof *F.scc);
+    F.stack = malloc(n_players * sizeof *F.stack);
+    F.on_stack = calloc(n_players, sizeof *F.on_stack);
+    F.uf = malloc(n_players * sizeof *F.uf);
+    F.group_of = malloc(n_players * sizeof *F.group_of);
+    up = calloc(n_players, sizeof *up);
+    down = calloc(n_players, sizeof *down);
+    queue = malloc(n_players * sizeof *queue);
+    who = malloc(n_players * sizeof *who);
+    if (!f->players || !f->order || !f->cov || !F.idx || !F.low || !F.scc || !F.stack ||
+        !F.on_stack || !F.uf || !F.group_of || !up || !down || !queue || !who)
+        goto fail;
+    for (uint32_t p = 0; p < n_players; p++) {
+        ladder_fit_player *pl = &f->players[p];
+        pl->status = LADDER_FIT_UNRATED;
+        pl->elo = pl->se = pl->ci_lo = pl->ci_hi = pl->los_next = NAN;
+        f->order[p] = p;
+        F.uf[p] = p;
+        F.idx[p] = -1;
+    }
+    if ((rc = build_edges(&F, f->players)) != JA_OK || (rc = build_digraph(&F)) != JA_OK)
+        goto fail;
+
+    /* Groups: connected components of the edges, numbered by size
+     * (descending), then by their smallest player. */
+    for (size_t k = 0; k < F.ne; k++) {
+        uint32_t a = uf_find(F.uf, F.e[k].i), b = uf_find(F.uf, F.e[k].j);
+        if (a != b)
+            F.uf[a > b ? a : b] = a < b ? a : b;
+    }
+    uint32_t *size = queue; /* per root */
+    memset(size, 0, n_players * sizeof *size);
+    for (uint32_t p = 0; p < n_players; p++)
+        size[uf_find(F.uf, p)]++;
+    for (uint32_t p = 0; p < n_players; p++)
+        F.group_of[p] = -1;
+    for (;;) {
+        uint32_t best = UINT32_MAX;
+        for (uint32_t r = 0; r < n_players; r++)
+            if (F.uf[r] == r && F.group_of[r] < 0 && (best == UINT32_MAX || size[r] > size[best]))
+                best = r;
+        if (best == UINT32_MAX)
+            break;
+        F.group_of[best] = (int32_t)f->n_groups++;
+    }
+    for (uint32_t p = 0; p < n_players; p++)
+        f->players[p].group = (uint32_t)F.group_of[uf_find(F.uf, p)];
+    f->groups = calloc(f->n_groups ? f->n_groups : 1, sizeof *f->groups);
+    if (f->groups == NULL) {
+        rc = JA_ENOMEM;
+        goto fail;
+    }
+    for (uint32_t p = 0; p < n_players; p++)
+        f->groups[f->players[p].group].players++;
+
+    for (uint32_t p = 0; p < n_players; p++)
+        if (F.idx[p] < 0)
+            tarjan(&F, p);
+    scc_size = calloc((size_t)F.n_scc, sizeof *scc_size);
+    scc_games = calloc((size_t)F.n_scc, sizeof *scc_games);
+    if (scc_size == NULL || scc_games == NULL) {
+        rc = JA_ENOMEM;
+        goto fail;
+    }
+    for (uint32_t p = 0; p < n_players; p++)
+        scc_size[F.scc[p]]++;
+    for (size_t k = 0; k < F.ne; k++)
+        if (F.scc[F.e[k].i] == F.scc[F.e[k].j])
+            scc_games[F.scc[F.e[k].i]] += F.e[k].n;
+
+    /* Each group: its largest strongly connected part is rated. */
+    for (uint32_t gi = 0; gi < f->n_groups; gi++) {
+        ladder_fit_group *gr = &f->groups[gi];
+        /* The largest SCC of the group; ties by internal games, then by
+         * the smallest player (the first met in index order). */
+        int32_t best = -1;
+        for (uint32_t p = 0; p < n_players; p++) {
+            int32_t c = F.scc[p];
+            if (f->players[p].group != gi || c == best)
+                continue;
+            if (best < 0 || scc_size[c] > scc_size[best] ||
+                (scc_size[c] == scc_size[best] && scc_games[c] > scc_games[best]))
+                best = c;
+        }
+        uint32_t best_size = best >= 0 ? scc_size[best] : 0;
+        memset(up, 0, n_players * sizeof *up);
+        memset(down, 0, n_players * sizeof *down);
+        if (best_size >= 2) {
+            uint32_t k = 0;
+            for (uint32_t p = 0; p < n_players; p++)
+                if (F.scc[p] == best)
+                    who[k++] = p;
+            gr->rated = k;
+            if ((rc = fit_group(&F, o, who, k, f, gr)) != JA_OK)
+                goto fail;
+            /* Above: can reach the rated part; below: reached from it. */
+            reach(&F, best, false, up, queue);
+            reach(&F, best, true, down, queue);
+            for (uint32_t p = 0; p < n_players; p++) {
+                if (f->players[p].group != gi || F.scc[p] == best)
+                    continue;
+                f->players[p].status = up[p]     ? LADDER_FIT_PERFECT
+                                       : down[p] ? LADDER_FIT_ZERO
+                                                 : LADDER_FIT_UNRATED;
+            }
+        } else {
+            /* No two players with a finite comparison: only the extremes
+             * can be named. */
+            for (uint32_t p = 0; p < n_players; p++) {
+                ladder_fit_player *pl = &f->players[p];
+                if (pl->group != gi)
+                    continue;
+                pl->status = pl->score == 1.0   ? LADDER_FIT_PERFECT
+                             : pl->score == 0.0 ? LADDER_FIT_ZERO
+                                                : LADDER_FIT_UNRATED;
+            }
+        }
+    }
+
+    if ((rc = sort_order(f)) != JA_OK)
+        goto fail;
+    /* LOS of each rated player over the next rated one below it. */
+    for (uint32_t i = 0; i < n_players; i++) {
+        uint32_t a = f->order[i];
+        if (f->players[a].status != LADDER_FIT_RATED)
+            continue;
+        for (uint32_t j = i + 1; j < n_players; j++) {
+            uint32_t b = f->order[j];
+            if (f->players[b].group != f->players[a].group)
+                break;
+            if (f->players[b].status == LADDER_FIT_RATED) {
+                f->players[a].los_next = ladder_fit_los(f, a, b);
+                break;
+            }
+        }
+    }
+    fitter_free(&F);
+    free(up);
+    free(down);
+    free(queue);
+    free(who);
+    free(scc_size);
+    free(scc_games);
+    *out = f;
+    return JA_OK;
+fail:
+    fitter_free(&F);
+    free(up);
+    free(down);
+    free(queue);
+    free(who);
+    free(scc_size);
+    free(scc_games);
+    ladder_fit_free(&f);
+    return rc;
+}

@@ -1,0 +1,157 @@
+/* Official ratings: a Bradley-Terry maximum-likelihood fit over all the
+ * results of a ladder at once, with cluster-robust 95% intervals.
+ *
+ * Model (R. A. Bradley and M. E. Terry, Biometrika 39, 1952; E. Zermelo,
+ * Math. Zeitschrift 29, 1929): player i beats player j with probability
+ *     p_ij = 1 / (1 + 10^(-(R_i - R_j) / 400))
+ * the logistic Elo scale of elo.h. A match of n seats is decomposed into its
+ * n(n-1)/2 pairs of seats (the better place scores 1, an equal place 1/2,
+ * the worse 0), and the ratings maximise the pairwise (composite)
+ * log-likelihood
+ *     sum over pairs of  s log p_ij + (1 - s) log(1 - p_ij),
+ * whose stationary point is where every player's expected score equals its
+ * actual score (the condition Ordo solves). It is found by Newton-Raphson
+ * with step halving (the log-likelihood is concave; D. R. Hunter, "MM
+ * algorithms for generalized Bradley-Terry models", Annals of Statistics
+ * 32(1), 2004, discusses existence and the alternatives).
+ *
+ * Intervals: the pairs of one match are not independent (one finishing
+ * order decides all of them), and the matches of a duplicate set share a
+ * deal, so the model's inverse Hessian would overstate the information.
+ * The covariance is the sandwich H^-1 B H^-1 of composite likelihood (C.
+ * Varin, N. Reid and D. Firth, "An overview of composite likelihood
+ * methods", Statistica Sinica 21, 2011), with B summed over clusters (a
+ * match, or all the matches that share a deal) and the usual G/(G-1)
+ * small-sample factor for G clusters (A. C. Cameron and D. L. Miller, "A
+ * practitioner's guide to cluster-robust inference", J. Human Resources
+ * 50(2), 2015). The same sandwich makes draws-as-half-points honest: a draw
+ * is less variable than the Bernoulli quasi-likelihood assumes.
+ *
+ * Existence: the maximum exists (finite) exactly when, for every split of
+ * the players into two sets, someone in each set scored against someone in
+ * the other (L. R. Ford Jr., Amer. Math. Monthly 64, 1957), that is, when the
+ * "scored against" graph is strongly connected. The fit finds the connected
+ * groups of players who met (each is rated on its own, and ratings of
+ * different groups are not comparable), and within a group its largest
+ * strongly connected part (the rated players); the others have unbounded
+ * ratings and are reported as perfect (above the rated players), zero
+ * (below) or unrated, never as numbers.
+ *
+ * Anchoring: ratings are only defined up to a constant. By default the mean
+ * rating of each group's rated players is anchor_elo (1500, the live
+ * ladder's starting value); a named anchor player may be fixed instead.
+ *
+ * Pure functions, no I/O; ladder_fit_run allocates its result only. Any
+ * thread. docs/ratings.md has the formulas and the reasons. */
+#ifndef JA_LADDER_FIT_H
+#define JA_LADDER_FIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jackarena/ja_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Most players one fit accepts: the covariance is a dense n x n matrix and
+ * the fit holds a few of them (about 50 MB and a few seconds at 1024). */
+#define LADDER_FIT_MAX_PLAYERS 1024u
+
+/* One match, as the fit reads it. Plain value. */
+typedef struct ladder_fit_match {
+    int64_t cluster;               /* matches with equal cluster share a deal */
+    uint32_t n_seats;              /* 2 .. JA_MAX_SEATS */
+    uint32_t player[JA_MAX_SEATS]; /* seat -> player, 0 .. n_players-1; seats of
+                                      one player are never paired */
+    uint8_t place[JA_MAX_SEATS];   /* 1 = best; equal places are a draw */
+} ladder_fit_match;
+
+typedef struct ladder_fit_opts {
+    double anchor_elo;     /* default LADDER_ELO_INITIAL (1500) */
+    int64_t anchor_player; /* -1 (default): each group's rated mean is anchor_elo;
+                              else this player's rating is anchor_elo (when it
+                              is rated; its group keeps the mean otherwise) */
+    bool model_cov;        /* use the model's inverse Hessian instead of the
+                              sandwich (only to show the difference) */
+    double z;              /* interval quantile; default LADDER_Z95 */
+} ladder_fit_opts;
+
+typedef enum ladder_fit_status {
+    LADDER_FIT_RATED,   /* a finite rating with an interval */
+    LADDER_FIT_PERFECT, /* above the rated players with a 100% score against them
+                           (directly or through others): unbounded above */
+    LADDER_FIT_ZERO,    /* below them with a 0% score: unbounded below */
+    LADDER_FIT_UNRATED, /* no finite comparison with the rated players */
+    LADDER_FIT_STATUS_COUNT
+} ladder_fit_status;
+
+typedef struct ladder_fit_player {
+    ladder_fit_status status;
+    uint32_t group;      /* 0 = the group with most players; ratings compare
+                            only within a group */
+    double elo;          /* NAN unless rated */
+    double se;           /* standard error of elo (relative to the anchor) */
+    double ci_lo, ci_hi; /* elo -/+ z * se; NAN unless rated */
+    double los_next;     /* P(this player is stronger than the next rated
+                            player below it in `order`, same group); NAN when
+                            there is none */
+    uint64_t matches;    /* matches played */
+    uint64_t wins, draws, losses; /* pairwise results against other players */
+    double score;        /* pairwise points / pairwise games; NAN with none */
+} ladder_fit_player;
+
+typedef struct ladder_fit_group {
+    uint32_t players, rated;
+    uint64_t matches;  /* matches with at least one pair of rated players */
+    uint64_t pairs;    /* pairwise results between rated players */
+    uint64_t clusters; /* independent clusters (matches or duplicate sets) */
+    uint32_t iterations;
+    bool converged;
+} ladder_fit_group;
+
+/* A fit. Owned by the caller: ladder_fit_free. */
+typedef struct ladder_fit {
+    uint32_t n_players;
+    ladder_fit_player *players; /* indexed by player */
+    uint32_t *order;            /* display order: by group; in a group perfect
+                                   (by score), rated (by elo), then zero and
+                                   unrated (by score); ties by player index */
+    double *cov;                /* n_players x n_players, row-major: covariance
+                                   of the Elo ratings; 0 outside pairs of rated
+                                   players of one group */
+    uint32_t n_groups;
+    ladder_fit_group *groups;
+    bool anchored;              /* the anchor player was rated and used */
+} ladder_fit;
+
+/* Default options. */
+void ladder_fit_opts_init(ladder_fit_opts *o);
+
+/* "rated", "perfect", "zero", "unrated"; NULL outside the enum. */
+const char *ladder_fit_status_name(ladder_fit_status s);
+
+/* Fits n matches of n_players players. o may be NULL (defaults).
+ * Returns JA_OK with *out set; JA_EINVAL (nothing allocated) for a NULL
+ * out, matches NULL with n > 0, n_players 0, a seat count outside
+ * 2..JA_MAX_SEATS, a player outside 0..n_players-1 or a place outside
+ * 1..n_seats; JA_ERANGE for n_players above LADDER_FIT_MAX_PLAYERS;
+ * JA_ENOMEM. A fit that did not converge (not expected: the problem is
+ * concave) is reported by its group's `converged`. */
+int ladder_fit_run(const ladder_fit_match *matches, size_t n, uint32_t n_players,
+                   const ladder_fit_opts *o, ladder_fit **out);
+
+/* Frees a fit and sets *p to NULL. Accepts NULL and a pointer to NULL. */
+void ladder_fit_free(ladder_fit **p);
+
+/* The likelihood of superiority P(R_a > R_b) from the fit's covariance,
+ * Phi((R_a - R_b) / sd(R_a - R_b)); NAN unless a and b are rated in the
+ * same group. */
+double ladder_fit_los(const ladder_fit *f, uint32_t a, uint32_t b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* JA_LADDER_FIT_H */

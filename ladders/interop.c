@@ -1,0 +1,1130 @@
+/* PGN and JSON Lines readers and writers (see interop.h and
+ * docs/ratings.md).
+ *
+ * Invariants: a reader never stops half-way with a partial result: it
+ * either returns a complete set or an error with nothing; every string the
+ * set hands out lives as long as the set (each is its own allocation, so
+ * growing an array never moves it); bots and ladders are interned, so the
+ * import names each identity once. */
+#include "interop.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+#include <sodium.h>
+
+#include "jackarena/ja_error.h"
+#include "jackarena/ja_rules.h"
+
+#define MAX_OPTS JA_MAX_OPTIONS
+
+/* ---- A string -> index map (FNV-1a, open addressing) ----------------------- */
+
+typedef struct strmap {
+    char **key;
+    uint32_t *val;
+    size_t cap, n;
+} strmap;
+
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static void strmap_free(strmap *m)
+{
+    for (size_t i = 0; i < m->cap; i++)
+        free(m->key[i]);
+    free(m->key);
+    free(m->val);
+    memset(m, 0, sizeof *m);
+}
+
+/* The value of key, or UINT32_MAX. */
+static uint32_t strmap_get(const strmap *m, const char *key)
+{
+    if (m->cap == 0)
+        return UINT32_MAX;
+    for (size_t i = fnv1a(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+        if (m->key[i] == NULL)
+            return UINT32_MAX;
+        if (strcmp(m->key[i], key) == 0)
+            return m->val[i];
+    }
+}
+
+static int strmap_put(strmap *m, const char *key, uint32_t val)
+{
+    if ((m->n + 1) * 10 >= m->cap * 7) {
+        size_t cap = m->cap ? m->cap * 2 : 64;
+        char **k = calloc(cap, sizeof *k);
+        uint32_t *v = calloc(cap, sizeof *v);
+        if (k == NULL || v == NULL) {
+            free(k);
+            free(v);
+            return JA_ENOMEM;
+        }
+        for (size_t i = 0; i < m->cap; i++) {
+            if (m->key[i] == NULL)
+                continue;
+            size_t j = fnv1a(m->key[i]) & (cap - 1);
+            while (k[j] != NULL)
+                j = (j + 1) & (cap - 1);
+            k[j] = m->key[i];
+            v[j] = m->val[i];
+        }
+        free(m->key);
+        free(m->val);
+        m->key = k;
+        m->val = v;
+        m->cap = cap;
+    }
+    size_t i = fnv1a(key) & (m->cap - 1);
+    while (m->key[i] != NULL)
+        i = (i + 1) & (m->cap - 1);
+    if ((m->key[i] = strdup(key)) == NULL)
+        return JA_ENOMEM;
+    m->val[i] = val;
+    m->n++;
+    return JA_OK;
+}
+
+/* ---- The set ------------------------------------------------------------------ */
+
+struct ladder_import_set {
+    ladder_import imp;
+    char *file;
+    char format[8];
+    char sha256[LADDER_SHA256_HEX];
+    char **strs; /* every owned string */
+    size_t n_strs, cap_strs;
+    ladder_key *ladders;
+    uint32_t n_ladders, cap_ladders;
+    ladder_bot *bots;
+    uint32_t n_bots, cap_bots;
+    ladder_import_match *matches;
+    uint32_t n_matches, cap_matches;
+    ladder_import_seat *seats;
+    uint32_t n_seats, cap_seats;
+    uint32_t skipped;
+    strmap ladder_ix, bot_ix, source_ix;
+};
+
+/* The reader's state: where it is, and the error it reports. */
+typedef struct reader {
+    ladder_import_set *set;
+    const ladder_reader_opts *o;
+    const char *name;
+    uint32_t line;
+    char *err;
+    size_t cap;
+} reader;
+
+/* One seat as a reader found it, before interning. */
+typedef struct raw_seat {
+    char bot[LADDER_NAME_MAX];
+    char version[LADDER_VERSION_MAX];
+    char sha256[LADDER_SHA256_HEX];
+    bool has_score, has_place;
+    int64_t score;
+    int64_t place;
+} raw_seat;
+
+/* One match as a reader found it. */
+typedef struct raw_match {
+    uint32_t line;
+    char game[LADDER_NAME_MAX]; /* "" = not given */
+    const char *opts[MAX_OPTS];
+    uint32_t n_opts;
+    char opt_buf[MAX_OPTS][LADDER_OPTIONS_MAX];
+    char source[64]; /* "" = none */
+    bool has_seed;
+    uint64_t seed;
+    int64_t turns;
+    char digest[LADDER_DIGEST_HEX];
+    uint32_t n_seats;
+    raw_seat seat[JA_MAX_SEATS];
+} raw_match;
+
+__attribute__((format(printf, 3, 4))) static int fail(reader *r, int rc, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (r->line)
+        snprintf(r->err, r->cap, "%s:%u: %s", r->name, r->line, msg);
+    else
+        snprintf(r->err, r->cap, "%s: %s", r->name, msg);
+    for (char *c = r->err; *c; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
+    return rc;
+}
+
+static int grow(void **a, uint32_t *cap, uint32_t n, size_t size)
+{
+    if (n < *cap)
+        return JA_OK;
+    uint32_t c = *cap ? *cap * 2 : 64;
+    void *p = realloc(*a, (size_t)c * size);
+    if (p == NULL)
+        return JA_ENOMEM;
+    *a = p;
+    *cap = c;
+    return JA_OK;
+}
+
+/* An owned copy of s that lives as long as the set. */
+static const char *keep(ladder_import_set *s, const char *str)
+{
+    if (s->n_strs == s->cap_strs) {
+        size_t c = s->cap_strs ? s->cap_strs * 2 : 64;
+        char **p = realloc(s->strs, c * sizeof *p);
+        if (p == NULL)
+            return NULL;
+        s->strs = p;
+        s->cap_strs = c;
+    }
+    char *d = strdup(str);
+    if (d != NULL)
+        s->strs[s->n_strs++] = d;
+    return d;
+}
+
+void ladder_import_set_free(ladder_import_set **p)
+{
+    if (p == NULL || *p == NULL)
+        return;
+    ladder_import_set *s = *p;
+    for (size_t i = 0; i < s->n_strs; i++)
+        free(s->strs[i]);
+    free(s->strs);
+    free(s->file);
+    free(s->ladders);
+    free(s->bots);
+    free(s->matches);
+    free(s->seats);
+    strmap_free(&s->ladder_ix);
+    strmap_free(&s->bot_ix);
+    strmap_free(&s->source_ix);
+    free(s);
+    *p = NULL;
+}
+
+const ladder_import *ladder_import_set_get(const ladder_import_set *s)
+{
+    return s != NULL ? &s->imp : NULL;
+}
+
+/* True when s is valid UTF-8 without control characters. */
+static bool clean_text(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        if (*p < 0x20 || *p == 0x7f)
+            return false;
+        int extra = *p < 0x80 ? 0 : (*p & 0xe0) == 0xc0 ? 1 : (*p & 0xf0) == 0xe0 ? 2
+                                 : (*p & 0xf8) == 0xf0 ? 3 : -1;
+        if (extra < 0 || (extra == 1 && *p < 0xc2))
+            return false;
+        p++;
+        for (int i = 0; i < extra; i++, p++)
+            if ((*p & 0xc0) != 0x80)
+                return false;
+    }
+    return true;
+}
+
+static bool is_hex64(const char *s)
+{
+    if (strlen(s) != 64)
+        return false;
+    for (; *s; s++)
+        if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')))
+            return false;
+    return true;
+}
+
+/* Checks that places are a competition ranking (1, 1, 3): a place p is
+ * held by a seat only when exactly p - 1 seats are placed better. */
+static bool competition_ranking(const int64_t *place, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (place[i] < 1 || place[i] > (int64_t)n)
+            return false;
+        uint32_t better = 0;
+        for (uint32_t j = 0; j < n; j++)
+            better += place[j] < place[i];
+        if (better != place[i] - 1)
+            return false;
+    }
+    return true;
+}
+
+/* Validates a raw match, fills missing places or scores, resolves its
+ * ladder and interns everything into the set. */
+static int add_match(reader *r, raw_match *m)
+{
+    ladder_import_set *s = r->set;
+    r->line = m->line;
+    if (m->n_seats < 2)
+        return fail(r, JA_EFORMAT, "a match needs at least 2 seats, not %u", m->n_seats);
+    const char *game = m->game[0] ? m->game : r->o->game;
+    if (game == NULL || game[0] == '\0')
+        return fail(r, JA_EINVAL, "the result names no game (give --game GAME)");
+    if (r->o->game != NULL && m->game[0] && strcmp(m->game, r->o->game) != 0)
+        return fail(r, JA_EINVAL, "the result is of game '%s', not '%s' as --game says", m->game,
+                    r->o->game);
+
+    /* Seats: names, then places and scores. */
+    bool any_place = false, all_place = true, any_score = false, all_score = true;
+    for (uint32_t i = 0; i < m->n_seats; i++) {
+        raw_seat *st = &m->seat[i];
+        if (st->bot[0] == '\0')
+            return fail(r, JA_EFORMAT, "seat %u has no bot name", i);
+        if (!clean_text(st->bot) || !clean_text(st->version))
+            return fail(r, JA_EFORMAT,
+                        "the name or version of seat %u is not UTF-8 text without control "
+                        "characters",
+                        i);
+        if (st->sha256[0] && !is_hex64(st->sha256))
+            return fail(r, JA_EFORMAT, "sha256 of seat %u is not 64 lowercase hex digits", i);
+        any_place |= st->has_place;
+        all_place &= st->has_place;
+        any_score |= st->has_score;
+        all_score &= st->has_score;
+    }
+    if (any_place && !all_place)
+        return fail(r, JA_EFORMAT, "some seats have a place and some do not");
+    if (any_score && !all_score)
+        return fail(r, JA_EFORMAT, "some seats have a score and some do not");
+    if (!any_place && !any_score)
+        return fail(r, JA_EFORMAT, "the seats have neither places nor scores");
+    int64_t place[JA_MAX_SEATS];
+    if (all_place) {
+        for (uint32_t i = 0; i < m->n_seats; i++)
+            place[i] = m->seat[i].place;
+        if (!competition_ranking(place, m->n_seats))
+            return fail(r, JA_EFORMAT,
+                        "places must be a competition ranking of the %u seats (1, 1, 3)",
+                        m->n_seats);
+    } else {
+        ja_outcome o;
+        memset(&o, 0, sizeof o);
+        o.n_seats = m->n_seats;
+        for (uint32_t i = 0; i < m->n_seats; i++)
+            o.score[i] = m->seat[i].score;
+        ja_outcome_rank(&o);
+        for (uint32_t i = 0; i < m->n_seats; i++)
+            place[i] = o.place[i];
+    }
+    if (!all_score) {
+        /* No score given: the seat's share of its pairwise points, so a
+         * two-player win is 1, a draw 1/2 (docs/ratings.md). */
+        for (uint32_t i = 0; i < m->n_seats; i++) {
+            int64_t half = 0;
+            for (uint32_t j = 0; j < m->n_seats; j++)
+                if (j != i)
+                    half += place[i] < place[j] ? 2 : place[i] == place[j] ? 1 : 0;
+            m->seat[i].score = half * JA_SCORE_UNIT / (2 * (int64_t)(m->n_seats - 1));
+        }
+    }
+
+    /* The ladder, canonical. */
+    char g[LADDER_NAME_MAX], opts[LADDER_OPTIONS_MAX], why[300] = "";
+    if (r->o->resolve(r->o->ctx, game, m->opts, m->n_opts, m->n_seats, g, opts, why, sizeof why) !=
+        JA_OK)
+        return fail(r, JA_EINVAL, "%s", why[0] ? why : "the game or its options are not valid");
+    char key[LADDER_NAME_MAX + LADDER_OPTIONS_MAX + 32];
+    snprintf(key, sizeof key, "%s\x1f%u\x1f%s", g, m->n_seats, opts);
+    uint32_t lad = strmap_get(&s->ladder_ix, key);
+    if (lad == UINT32_MAX) {
+        if (grow((void **)&s->ladders, &s->cap_ladders, s->n_ladders, sizeof *s->ladders) != JA_OK)
+            return JA_ENOMEM;
+        ladder_key *k = &s->ladders[s->n_ladders];
+        k->game = keep(s, g);
+        k->options = keep(s, opts);
+        k->n_seats = m->n_seats;
+        if (k->game == NULL || k->options == NULL ||
+            strmap_put(&s->ladder_ix, key, s->n_ladders) != JA_OK)
+            return JA_ENOMEM;
+        lad = s->n_ladders++;
+    }
+    /* The source tournament: per ladder, so equal numbers in two ladders
+     * stay apart (they are different tournaments anyway). */
+    uint32_t src = 0;
+    if (m->source[0]) {
+        snprintf(key, sizeof key, "%u\x1f%s", lad, m->source);
+        src = strmap_get(&s->source_ix, key);
+        if (src == UINT32_MAX) {
+            src = (uint32_t)s->source_ix.n + 1;
+            if (strmap_put(&s->source_ix, key, src) != JA_OK)
+                return JA_ENOMEM;
+        }
+    }
+
+    if (grow((void **)&s->matches, &s->cap_matches, s->n_matches, sizeof *s->matches) != JA_OK)
+        return JA_ENOMEM;
+    ladder_import_match *im = &s->matches[s->n_matches];
+    memset(im, 0, sizeof *im);
+    im->line = m->line;
+    im->ladder = lad;
+    im->source = src;
+    im->n_seats = m->n_seats;
+    im->first_seat = s->n_seats;
+    im->has_seed = m->has_seed;
+    im->seed = m->seed;
+    im->turns = m->turns;
+    snprintf(im->digest, sizeof im->digest, "%s", m->digest);
+    for (uint32_t i = 0; i < m->n_seats; i++) {
+        raw_seat *st = &m->seat[i];
+        snprintf(key, sizeof key, "%s\x1f%s\x1f%s", st->bot, st->version, st->sha256);
+        uint32_t b = strmap_get(&s->bot_ix, key);
+        if (b == UINT32_MAX) {
+            if (grow((void **)&s->bots, &s->cap_bots, s->n_bots, sizeof *s->bots) != JA_OK)
+                return JA_ENOMEM;
+            ladder_bot *lb = &s->bots[s->n_bots];
+            lb->name = keep(s, st->bot);
+            lb->version = keep(s, st->version);
+            lb->kind = "import";
+            lb->spec = "";
+            lb->sha256 = st->sha256[0] ? keep(s, st->sha256) : NULL;
+            if (lb->name == NULL || lb->version == NULL || (st->sha256[0] && lb->sha256 == NULL) ||
+                strmap_put(&s->bot_ix, key, s->n_bots) != JA_OK)
+                return JA_ENOMEM;
+            b = s->n_bots++;
+        }
+        if (grow((void **)&s->seats, &s->cap_seats, s->n_seats, sizeof *s->seats) != JA_OK)
+            return JA_ENOMEM;
+        s->seats[s->n_seats++] = (ladder_import_seat){b, st->score, (uint8_t)place[i]};
+    }
+    bool two = false;
+    for (uint32_t i = 1; i < m->n_seats; i++)
+        two |= s->seats[im->first_seat + i].bot != s->seats[im->first_seat].bot;
+    if (!two)
+        return fail(r, JA_EFORMAT, "a match needs at least two different bots");
+    s->n_matches++;
+    return JA_OK;
+}
+
+/* Splits "k=v k=v" into m->opts. */
+static int split_options(reader *r, raw_match *m, const char *text)
+{
+    char buf[LADDER_OPTIONS_MAX];
+    if (strlen(text) >= sizeof buf)
+        return fail(r, JA_EFORMAT, "the options are longer than %d bytes", LADDER_OPTIONS_MAX - 1);
+    snprintf(buf, sizeof buf, "%s", text);
+    char *save = NULL;
+    for (char *kv = strtok_r(buf, " \t", &save); kv; kv = strtok_r(NULL, " \t", &save)) {
+        if (m->n_opts == MAX_OPTS)
+            return fail(r, JA_EFORMAT, "more than %d options", MAX_OPTS);
+        if (strchr(kv, '=') == NULL)
+            return fail(r, JA_EFORMAT, "option '%s' is not KEY=VALUE", kv);
+        snprintf(m->opt_buf[m->n_opts], sizeof m->opt_buf[m->n_opts], "%s", kv);
+        m->opts[m->n_opts] = m->opt_buf[m->n_opts];
+        m->n_opts++;
+    }
+    return JA_OK;
+}
+
+/* ---- PGN ---------------------------------------------------------------------- */
+
+typedef struct pgn {
+    reader *r;
+    const char *start, *p, *end;
+    uint32_t line;
+} pgn;
+
+static int pgn_peek(pgn *P)
+{
+    return P->p < P->end ? (unsigned char)*P->p : -1;
+}
+
+static int pgn_get(pgn *P)
+{
+    if (P->p >= P->end)
+        return -1;
+    int c = (unsigned char)*P->p++;
+    if (c == '\n')
+        P->line++;
+    return c;
+}
+
+/* Skips white space and comments (';' to the end of the line, '{...}',
+ * and '%' escape lines). */
+static int pgn_skip(pgn *P)
+{
+    for (;;) {
+        int c = pgn_peek(P);
+        if (c == -1)
+            return JA_OK;
+        if (isspace(c)) {
+            pgn_get(P);
+        } else if (c == ';' || (c == '%' && (P->p == P->start || P->p[-1] == '\n'))) {
+            while ((c = pgn_get(P)) != -1 && c != '\n')
+                ;
+        } else if (c == '{') {
+            uint32_t at = P->line;
+            pgn_get(P);
+            while ((c = pgn_get(P)) != -1 && c != '}')
+                ;
+            if (c == -1) {
+                P->r->line = at;
+                return fail(P->r, JA_EFORMAT, "comment '{' is never closed");
+            }
+        } else {
+            return JA_OK;
+        }
+    }
+}
+
+/* A tag pair after its '[': NAME "value" ']'. */
+static int pgn_tag(pgn *P, char *name, size_t ncap, char *value, size_t vcap)
+{
+    reader *r = P->r;
+    size_t n = 0;
+    while (pgn_peek(P) == ' ' || pgn_peek(P) == '\t')
+        pgn_get(P);
+    int c;
+    while ((c = pgn_peek(P)) != -1 && (isalnum(c) || c == '_')) {
+        if (n + 1 < ncap)
+            name[n++] = (char)c;
+        pgn_get(P);
+    }
+    name[n] = '\0';
+    if (n == 0)
+        return fail(r, JA_EFORMAT, "a tag pair needs a name after '['");
+    while (pgn_peek(P) == ' ' || pgn_peek(P) == '\t')
+        pgn_get(P);
+    if (pgn_get(P) != '"')
+        return fail(r, JA_EFORMAT, "tag %s: its value must be a quoted string", name);
+    n = 0;
+    for (;;) {
+        c = pgn_get(P);
+        if (c == -1 || c == '\n')
+            return fail(r, JA_EFORMAT, "tag %s: the string is not closed on its line", name);
+        if (c == '"')
+            break;
+        if (c == '\\') {
+            c = pgn_get(P);
+            if (c != '"' && c != '\\')
+                return fail(r, JA_EFORMAT, "tag %s: unknown escape in the string", name);
+        }
+        if (n + 1 >= vcap)
+            return fail(r, JA_EFORMAT, "tag %s: the value is longer than %zu bytes", name,
+                        vcap - 1);
+        value[n++] = (char)c;
+    }
+    value[n] = '\0';
+    while (pgn_peek(P) == ' ' || pgn_peek(P) == '\t')
+        pgn_get(P);
+    if (pgn_get(P) != ']')
+        return fail(r, JA_EFORMAT, "tag %s: expected ']' after the value", name);
+    return JA_OK;
+}
+
+/* 1 for "1-0", 2 for "0-1", 3 for "1/2-1/2", 4 for "*", 0 otherwise. */
+static int result_code(const char *t)
+{
+    return strcmp(t, "1-0") == 0       ? 1
+           : strcmp(t, "0-1") == 0     ? 2
+           : strcmp(t, "1/2-1/2") == 0 ? 3
+           : strcmp(t, "*") == 0       ? 4
+                                       : 0;
+}
+
+/* One game, from its first tag to its termination marker. */
+static int pgn_game(pgn *P)
+{
+    reader *r = P->r;
+    raw_match *m = calloc(1, sizeof *m);
+    if (m == NULL)
+        return JA_ENOMEM;
+    int rc = JA_OK;
+    m->line = P->line;
+    m->turns = -1;
+    char white[LADDER_NAME_MAX + 1] = "", black[LADDER_NAME_MAX + 1] = "", result[16] = "";
+    bool has_white = false, has_black = false;
+    /* Tag section. */
+    for (;;) {
+        if ((rc = pgn_skip(P)) != JA_OK)
+            goto out;
+        if (pgn_peek(P) != '[')
+            break;
+        r->line = P->line;
+        pgn_get(P);
+        char name[32], value[LADDER_OPTIONS_MAX];
+        if ((rc = pgn_tag(P, name, sizeof name, value, sizeof value)) != JA_OK)
+            goto out;
+        if (strcmp(name, "White") == 0 || strcmp(name, "Black") == 0) {
+            if (strlen(value) >= LADDER_NAME_MAX) {
+                rc = fail(r, JA_EFORMAT, "tag %s: a name is at most %d bytes", name,
+                          LADDER_NAME_MAX - 1);
+                goto out;
+            }
+            bool w = name[0] == 'W';
+            snprintf(w ? white : black, LADDER_NAME_MAX, "%s", value);
+            *(w ? &has_white : &has_black) = true;
+        } else if (strcmp(name, "Result") == 0) {
+            snprintf(result, sizeof result, "%s", value);
+            if (!result_code(result)) {
+                rc = fail(r, JA_EFORMAT, "tag Result: '%s' is not 1-0, 0-1, 1/2-1/2 or *", value);
+                goto out;
+            }
+        } else if (strcmp(name, "Game") == 0) {
+            if (strlen(value) >= sizeof m->game) {
+                rc = fail(r, JA_EFORMAT, "tag Game: too long");
+                goto out;
+            }
+            snprintf(m->game, sizeof m->game, "%s", value);
+        } else if (strcmp(name, "Options") == 0) {
+            if ((rc = split_options(r, m, value)) != JA_OK)
+                goto out;
+        } else if (strcmp(name, "Seed") == 0) {
+            if (ladder_seed_parse(value, &m->seed) != JA_OK) {
+                rc = fail(r, JA_EFORMAT, "tag Seed: '%s' is not a decimal seed", value);
+                goto out;
+            }
+            m->has_seed = true;
+        }
+    }
+    /* Movetext up to the termination marker. */
+    r->line = P->line;
+    int depth = 0;
+    char token[64];
+    int term = 0;
+    while (!term) {
+        if ((rc = pgn_skip(P)) != JA_OK)
+            goto out;
+        int c = pgn_peek(P);
+        r->line = P->line;
+        if (c == -1) {
+            rc = fail(r, JA_EFORMAT,
+                      "the game that starts on line %u has no result token (1-0, 0-1, "
+                      "1/2-1/2 or *)",
+                      m->line);
+            goto out;
+        }
+        if (c == '[') {
+            rc = fail(r, JA_EFORMAT,
+                      "a tag pair inside the moves: the game that starts on line %u has no "
+                      "result token",
+                      m->line);
+            goto out;
+        }
+        if (c == '(' || c == ')') {
+            pgn_get(P);
+            depth += c == '(' ? 1 : -1;
+            if (depth < 0) {
+                rc = fail(r, JA_EFORMAT, "')' without '('");
+                goto out;
+            }
+            continue;
+        }
+        size_t n = 0;
+        while ((c = pgn_peek(P)) != -1 && !isspace(c) && c != '{' && c != '(' && c != ')' &&
+               c != ';' && c != '[') {
+            if (n + 1 < sizeof token)
+                token[n++] = (char)c;
+            pgn_get(P);
+        }
+        if (n == 0) {
+            rc = fail(r, JA_EFORMAT, "unexpected character '%c'", pgn_get(P));
+            goto out;
+        }
+        token[n] = '\0';
+        if (depth == 0)
+            term = result_code(token);
+    }
+    if (result[0] && result_code(result) != term) {
+        rc = fail(r, JA_EFORMAT, "the Result tag (%s) and the result token (%s) differ", result,
+                  token);
+        goto out;
+    }
+    r->line = m->line;
+    if (!has_white || !has_black || white[0] == '\0' || black[0] == '\0') {
+        rc = fail(r, JA_EFORMAT, "the game has no %s tag",
+                  !has_white || !white[0] ? "White" : "Black");
+        goto out;
+    }
+    if (strcmp(white, black) == 0) {
+        rc = fail(r, JA_EFORMAT, "'%s' plays against itself", white);
+        goto out;
+    }
+    if (term == 4) {
+        r->set->skipped++; /* an unfinished game is no result */
+        goto out;
+    }
+    m->n_seats = 2;
+    snprintf(m->seat[0].bot, sizeof m->seat[0].bot, "%s", white);
+    snprintf(m->seat[1].bot, sizeof m->seat[1].bot, "%s", black);
+    int64_t pw = term == 1 ? 1 : term == 2 ? 2 : 1, pb = term == 1 ? 2 : term == 2 ? 1 : 1;
+    m->seat[0].has_place = m->seat[1].has_place = true;
+    m->seat[0].place = pw;
+    m->seat[1].place = pb;
+    rc = add_match(r, m);
+out:
+    free(m);
+    return rc;
+}
+
+static int parse_pgn(reader *r, const char *buf, size_t len)
+{
+    pgn P = {r, buf, buf, buf + len, 1};
+    int rc;
+    for (;;) {
+        if ((rc = pgn_skip(&P)) != JA_OK)
+            return rc;
+        if (pgn_peek(&P) == -1)
+            return JA_OK;
+        if ((rc = pgn_game(&P)) != JA_OK)
+            return rc;
+    }
+}
+
+/* ---- JSON Lines ------------------------------------------------------------------ */
+
+static int json_text(reader *r, json_t *v, const char *what, char *out, size_t cap)
+{
+    if (!json_is_string(v))
+        return fail(r, JA_EFORMAT, "%s must be a string", what);
+    if (json_string_length(v) >= cap)
+        return fail(r, JA_EFORMAT, "%s is longer than %zu bytes", what, cap - 1);
+    if (strlen(json_string_value(v)) != json_string_length(v))
+        return fail(r, JA_EFORMAT, "%s contains a NUL character", what);
+    snprintf(out, cap, "%s", json_string_value(v));
+    return JA_OK;
+}
+
+static int jsonl_line(reader *r, const char *line, size_t len)
+{
+    json_error_t je;
+    json_t *root = json_loadb(line, len, JSON_REJECT_DUPLICATES, &je);
+    if (root == NULL)
+        return fail(r, JA_EFORMAT, "not JSON: %s (column %d)", je.text, je.column);
+    raw_match *m = calloc(1, sizeof *m);
+    int rc = JA_ENOMEM;
+    if (m == NULL)
+        goto out;
+    m->line = r->line;
+    m->turns = -1;
+    rc = JA_OK;
+    if (!json_is_object(root)) {
+        rc = fail(r, JA_EFORMAT, "a line must hold one JSON object (a match)");
+        goto out;
+    }
+    json_t *v;
+    if ((v = json_object_get(root, "game")) != NULL &&
+        (rc = json_text(r, v, "\"game\"", m->game, sizeof m->game)) != JA_OK)
+        goto out;
+    if ((v = json_object_get(root, "options")) != NULL && !json_is_null(v)) {
+        if (!json_is_object(v)) {
+            rc = fail(r, JA_EFORMAT, "\"options\" must be an object of KEY: VALUE");
+            goto out;
+        }
+        const char *k;
+        json_t *ov;
+        json_object_foreach(v, k, ov)
+        {
+            if (m->n_opts == MAX_OPTS) {
+                rc = fail(r, JA_EFORMAT, "more than %d options", MAX_OPTS);
+                goto out;
+            }
+            char *slot = m->opt_buf[m->n_opts];
+            if (json_is_string(ov))
+                snprintf(slot, LADDER_OPTIONS_MAX, "%s=%s", k, json_string_value(ov));
+            else if (json_is_integer(ov))
+                snprintf(slot, LADDER_OPTIONS_MAX, "%s=%" JSON_INTEGER_FORMAT, k,
+                         json_integer_value(ov));
+            else {
+                rc = fail(r, JA_EFORMAT, "option \"%s\" must be a string or an integer", k);
+                goto out;
+            }
+            m->opts[m->n_opts++] = slot;
+        }
+    }
+    if ((v = json_object_get(root, "tournament")) != NULL && !json_is_null(v)) {
+        if (json_is_integer(v))
+            snprintf(m->source, sizeof m->source, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        else if ((rc = json_text(r, v, "\"tournament\"", m->source, sizeof m->source)) != JA_OK)
+            goto out;
+    }
+    if ((v = json_object_get(root, "seed")) != NULL && !json_is_null(v)) {
+        if (!json_is_string(v) || ladder_seed_parse(json_string_value(v), &m->seed) != JA_OK) {
+            rc = fail(r, JA_EFORMAT, "\"seed\" must be a decimal string (\"123\") or null");
+            goto out;
+        }
+        m->has_seed = true;
+    }
+    if ((v = json_object_get(root, "turns")) != NULL && !json_is_null(v)) {
+        if (!json_is_integer(v) || json_integer_value(v) < 0) {
+            rc = fail(r, JA_EFORMAT, "\"turns\" must be a non-negative integer");
+            goto out;
+        }
+        m->turns = json_integer_value(v);
+    }
+    if ((v = json_object_get(root, "digest")) != NULL && !json_is_null(v)) {
+        if ((rc = json_text(r, v, "\"digest\"", m->digest, sizeof m->digest)) != JA_OK)
+            goto out;
+        if (!is_hex64(m->digest)) {
+            rc = fail(r, JA_EFORMAT, "\"digest\" must be 64 lowercase hex digits");
+            goto out;
+        }
+    }
+    json_t *seats = json_object_get(root, "seats");
+    if (!json_is_array(seats) || json_array_size(seats) < 2 ||
+        json_array_size(seats) > JA_MAX_SEATS) {
+        rc = fail(r, JA_EFORMAT, "\"seats\" must be an array of 2 to %d seats", JA_MAX_SEATS);
+        goto out;
+    }
+    m->n_seats = (uint32_t)json_array_size(seats);
+    for (uint32_t i = 0; i < m->n_seats; i++) {
+        json_t *so = json_array_get(seats, i);
+        raw_seat *st = &m->seat[i];
+        char what[48];
+        if (!json_is_object(so)) {
+            rc =
+                fail(r, JA_EFORMAT, "seat %u must be an object {\"bot\", \"score\", \"place\"}", i);
+            goto out;
+        }
+        snprintf(what, sizeof what, "\"bot\" of seat %u", i);
+        if ((rc = json_text(r, json_object_get(so, "bot"), what, st->bot, sizeof st->bot)) != JA_OK)
+            goto out;
+        if ((v = json_object_get(so, "version")) != NULL && !json_is_null(v)) {
+            snprintf(what, sizeof what, "\"version\" of seat %u", i);
+            if ((rc = json_text(r, v, what, st->version, sizeof st->version)) != JA_OK)
+                goto out;
+        }
+        if ((v = json_object_get(so, "sha256")) != NULL && !json_is_null(v)) {
+            snprintf(what, sizeof what, "\"sha256\" of seat %u", i);
+            if ((rc = json_text(r, v, what, st->sha256, sizeof st->sha256)) != JA_OK)
+                goto out;
+        }
+        if ((v = json_object_get(so, "score")) != NULL && !json_is_null(v)) {
+            double x = json_number_value(v);
+            if (!json_is_number(v) || !(fabs(x) < 1e12)) {
+                rc = fail(r, JA_EFORMAT, "\"score\" of seat %u must be a number", i);
+                goto out;
+            }
+            st->has_score = true;
+            st->score = llround(x * JA_SCORE_UNIT);
+        }
+        if ((v = json_object_get(so, "place")) != NULL && !json_is_null(v)) {
+            if (!json_is_integer(v)) {
+                rc = fail(r, JA_EFORMAT, "\"place\" of seat %u must be an integer", i);
+                goto out;
+            }
+            st->has_place = true;
+            st->place = json_integer_value(v);
+        }
+    }
+    rc = add_match(r, m);
+out:
+    json_decref(root);
+    free(m);
+    return rc;
+}
+
+static int parse_jsonl(reader *r, const char *buf, size_t len)
+{
+    const char *p = buf, *end = buf + len;
+    r->line = 0;
+    while (p < end) {
+        r->line++;
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *e = nl ? nl : end;
+        bool blank = true;
+        for (const char *q = p; q < e && blank; q++)
+            blank = isspace((unsigned char)*q) != 0;
+        if (!blank) {
+            int rc = jsonl_line(r, p, (size_t)(e - p));
+            if (rc != JA_OK)
+                return rc;
+        }
+        p = nl ? nl + 1 : end;
+    }
+    return JA_OK;
+}
+
+/* ---- Entry points ------------------------------------------------------------------ */
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+int ladder_import_parse(const char *name, const char *format, const char *buf, size_t len,
+                        const ladder_reader_opts *o, ladder_import_set **out, char *err,
+                        size_t cap)
+{
+    if (out == NULL || name == NULL || (buf == NULL && len) || o == NULL || o->resolve == NULL ||
+        err == NULL || cap == 0)
+        return JA_EINVAL;
+    *out = NULL;
+    err[0] = '\0';
+    ladder_import_set *s = calloc(1, sizeof *s);
+    if (s == NULL || (s->file = strdup(name)) == NULL) {
+        free(s);
+        return JA_ENOMEM;
+    }
+    reader r = {s, o, name, 0, err, cap};
+    int rc;
+    /* The first meaningful byte, past white space and PGN's line comments
+     * (';') and escape lines ('%'). */
+    const char *p = buf;
+    if (len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+        p += 3;
+    for (;;) {
+        while (p < buf + len && isspace((unsigned char)*p))
+            p++;
+        if (p == buf + len || (*p != ';' && *p != '%'))
+            break;
+        while (p < buf + len && *p != '\n')
+            p++;
+    }
+    if (format == NULL)
+        format = p < buf + len && *p == '{'   ? "jsonl"
+                 : p < buf + len && *p == '[' ? "pgn"
+                 : ends_with(name, ".pgn")    ? "pgn"
+                 : ends_with(name, ".jsonl") || ends_with(name, ".ndjson") ? "jsonl"
+                                                                          : NULL;
+    if (p == buf + len) {
+        rc = fail(&r, JA_EFORMAT, "the file is empty: no results to import");
+        goto out;
+    }
+    if (format == NULL) {
+        r.line = 1;
+        rc = fail(&r, JA_EFORMAT,
+                  "neither PGN (starts with a '[' tag) nor JSON Lines (a '{' object per line)");
+        goto out;
+    }
+    snprintf(s->format, sizeof s->format, "%s", format);
+    if (sodium_init() < 0) {
+        rc = fail(&r, JA_EUNSUPPORTED, "libsodium failed to initialise");
+        goto out;
+    }
+    unsigned char h[crypto_hash_sha256_BYTES];
+    crypto_hash_sha256(h, (const unsigned char *)buf, len);
+    sodium_bin2hex(s->sha256, sizeof s->sha256, h, sizeof h);
+    if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
+        buf += 3; /* a UTF-8 byte order mark, as some Windows tools write */
+        len -= 3;
+    }
+    if (strcmp(format, "pgn") == 0)
+        rc = parse_pgn(&r, buf, len);
+    else if (strcmp(format, "jsonl") == 0)
+        rc = parse_jsonl(&r, buf, len);
+    else
+        rc = JA_EINVAL;
+    if (rc == JA_ENOMEM && !err[0])
+        snprintf(err, cap, "%s: out of memory", name);
+    if (rc == JA_OK && s->n_matches == 0) {
+        r.line = 0;
+        rc = fail(&r, JA_EFORMAT, "no results to import (%u unfinished games skipped)",
+                  s->skipped);
+    }
+out:
+    if (rc != JA_OK) {
+        ladder_import_set_free(&s);
+        return rc;
+    }
+    ladder_import *imp = &s->imp;
+    imp->file = s->file;
+    imp->format = s->format;
+    imp->sha256 = s->sha256;
+    imp->skipped = s->skipped;
+    imp->n_ladders = s->n_ladders;
+    imp->ladders = s->ladders;
+    imp->n_bots = s->n_bots;
+    imp->bots = s->bots;
+    imp->n_matches = s->n_matches;
+    imp->matches = s->matches;
+    imp->n_seats = s->n_seats;
+    imp->seats = s->seats;
+    *out = s;
+    return JA_OK;
+}
+
+int ladder_import_read(const char *path, const ladder_reader_opts *o, ladder_import_set **out,
+                       char *err, size_t cap)
+{
+    if (path == NULL || out == NULL || err == NULL || cap == 0)
+        return JA_EINVAL;
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        snprintf(err, cap, "cannot read '%s': %s", path, strerror(errno));
+        return JA_EIO;
+    }
+    char *buf = NULL;
+    size_t len = 0, bcap = 0;
+    int rc = JA_OK;
+    for (;;) {
+        if (len == bcap) {
+            size_t c = bcap ? bcap * 2 : 65536;
+            char *p = realloc(buf, c);
+            if (p == NULL) {
+                rc = JA_ENOMEM;
+                snprintf(err, cap, "%s: out of memory", path);
+                break;
+            }
+            buf = p;
+            bcap = c;
+        }
+        size_t n = fread(buf + len, 1, bcap - len, f);
+        len += n;
+        if (n == 0) {
+            if (ferror(f)) {
+                snprintf(err, cap, "cannot read '%s': %s", path, strerror(errno));
+                rc = JA_EIO;
+            }
+            break;
+        }
+    }
+    fclose(f);
+    if (rc == JA_OK)
+        rc = ladder_import_parse(path, NULL, buf, len, o, out, err, cap);
+    free(buf);
+    return rc;
+}
+
+/* ---- Writers ---------------------------------------------------------------------- */
+
+/* A PGN string: '"' and '\' escaped (PGN standard, 7: "a quote inside a
+ * string is represented by the backslash immediately followed by a quote"). */
+static void pgn_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+int ladder_pgn_write(FILE *f, const ladder_export_match *m)
+{
+    if (f == NULL || m == NULL)
+        return JA_EINVAL;
+    char date[11] = "????.??.??";
+    if (m->finished && strlen(m->finished) >= 10 && m->finished[4] == '-')
+        snprintf(date, sizeof date, "%.4s.%.2s.%.2s", m->finished, m->finished + 5,
+                 m->finished + 8);
+    char event[LADDER_NAME_MAX + 48];
+    snprintf(event, sizeof event, "Jack Arena %s ladder, %u seats", m->game, m->n_seats);
+    for (uint32_t i = 0; i < m->n_seats; i++)
+        for (uint32_t j = i + 1; j < m->n_seats; j++) {
+            const ladder_export_seat *a = &m->seat[i], *b = &m->seat[j];
+            if (strcmp(a->bot, b->bot) == 0)
+                continue;
+            const char *res = a->place < b->place ? "1-0" : a->place > b->place ? "0-1" : "1/2-1/2";
+            char round[48];
+            snprintf(round, sizeof round, "%" PRId64 ".%u", m->tournament, m->number + 1);
+            fputs("[Event ", f);
+            pgn_string(f, event);
+            fputs("]\n[Site \"Jack Arena\"]\n[Date ", f);
+            pgn_string(f, date);
+            fputs("]\n[Round ", f);
+            pgn_string(f, round);
+            fputs("]\n[White ", f);
+            pgn_string(f, a->bot);
+            fputs("]\n[Black ", f);
+            pgn_string(f, b->bot);
+            fprintf(f, "]\n[Result \"%s\"]\n[Game ", res);
+            pgn_string(f, m->game);
+            fputs("]\n[Options ", f);
+            pgn_string(f, m->options);
+            fprintf(f, "]\n[Seats \"%u\"]\n", m->n_seats);
+            if (m->has_seed)
+                fprintf(f, "[Seed \"%" PRIu64 "\"]\n", m->seed);
+            fprintf(f, "\n%s\n\n", res);
+        }
+    return ferror(f) ? JA_EIO : JA_OK;
+}
+
+int ladder_jsonl_write(FILE *f, const ladder_export_match *m)
+{
+    if (f == NULL || m == NULL)
+        return JA_EINVAL;
+    int rc = JA_ENOMEM;
+    json_t *o = json_object(), *opts = json_object(), *seats = json_array();
+    if (o == NULL || opts == NULL || seats == NULL)
+        goto out;
+    json_t *game = json_string(m->game);
+    if (game == NULL) {
+        rc = JA_EINVAL;
+        goto out;
+    }
+    json_object_set_new(o, "game", game);
+    char buf[LADDER_OPTIONS_MAX], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", m->options ? m->options : "");
+    for (char *kv = strtok_r(buf, " ", &save); kv; kv = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(kv, '=');
+        if (eq == NULL)
+            continue;
+        *eq = '\0';
+        json_t *val = json_string(eq + 1);
+        if (val == NULL || json_object_set_new(opts, kv, val) != 0) {
+            rc = JA_EINVAL;
+            goto out;
+        }
+    }
+    json_object_set(o, "options", opts);
+    json_object_set_new(o, "tournament", json_integer(m->tournament));
+    json_object_set_new(o, "match", json_integer(m->number));
+    char seed[21];
+    snprintf(seed, sizeof seed, "%" PRIu64, m->seed);
+    json_object_set_new(o, "seed", m->has_seed ? json_string(seed) : json_null());
+    for (uint32_t i = 0; i < m->n_seats; i++) {
+        const ladder_export_seat *st = &m->seat[i];
+        json_t *so = json_object(), *name = json_string(st->bot),
+               *ver = json_string(st->version ? st->version : "");
+        if (so == NULL || name == NULL || ver == NULL) {
+            json_decref(so);
+            json_decref(name);
+            json_decref(ver);
+            rc = JA_EINVAL;
+            goto out;
+        }
+        json_object_set_new(so, "bot", name);
+        json_object_set_new(so, "version", ver);
+        if (st->sha256 && st->sha256[0])
+            json_object_set_new(so, "sha256", json_string(st->sha256));
+        if (st->score % JA_SCORE_UNIT == 0)
+            json_object_set_new(so, "score", json_integer(st->score / JA_SCORE_UNIT));
+        else
+            json_object_set_new(so, "score", json_real((double)st->score / JA_SCORE_UNIT));
+        json_object_set_new(so, "place", json_integer(st->place));
+        json_array_append_new(seats, so);
+    }
+    json_object_set(o, "seats", seats);
+    if (m->turns >= 0)
+        json_object_set_new(o, "turns", json_integer(m->turns));
+    if (m->digest && m->digest[0])
+        json_object_set_new(o, "digest", json_string(m->digest));
+    char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    if (text == NULL)
+        goto out;
+    fputs(text, f);
+    fputc('\n', f);
+    free(text);
+    rc = ferror(f) ? JA_EIO : JA_OK;
+out:
+    json_decref(o);
+    json_decref(opts);
+    json_decref(seats);
+    return rc;
+}

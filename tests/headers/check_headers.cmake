@@ -1,0 +1,48 @@
+# Text checks of the public headers (STYLE.md, "Headers"), run by ctest as
+#   cmake -DJA_HEADER_DIR=<sdk/include/jackarena> -P check_headers.cmake
+# - system includes: only <stdint.h>, <stddef.h> and <stdbool.h>;
+# - local includes: only other headers of the same directory;
+# - include guard JA_<NAME>_H, where <NAME> is the file name without ".h"
+#   and without a leading "ja_", in upper case;
+# - a header that declares exported functions (JA_API) wraps them in
+#   extern "C" for C++.
+if(NOT JA_HEADER_DIR)
+  message(FATAL_ERROR "JA_HEADER_DIR is not set")
+endif()
+file(GLOB headers ${JA_HEADER_DIR}/*.h)
+if(NOT headers)
+  message(FATAL_ERROR "no headers in ${JA_HEADER_DIR}")
+endif()
+set(errors "")
+foreach(h ${headers})
+  get_filename_component(file ${h} NAME)
+  get_filename_component(base ${h} NAME_WE)
+  file(STRINGS ${h} lines)
+  foreach(line IN LISTS lines)
+    if(line MATCHES "^[ \t]*#[ \t]*include[ \t]*<([^>]*)>")
+      set(inc ${CMAKE_MATCH_1})
+      if(NOT inc MATCHES "^(stdint|stddef|stdbool)\\.h$")
+        string(APPEND errors "${file}: includes <${inc}>\n")
+      endif()
+    elseif(line MATCHES "^[ \t]*#[ \t]*include[ \t]*\"([^\"]*)\"")
+      set(inc ${CMAKE_MATCH_1})
+      if(NOT EXISTS ${JA_HEADER_DIR}/${inc})
+        string(APPEND errors "${file}: includes \"${inc}\", not an SDK header\n")
+      endif()
+    endif()
+  endforeach()
+  string(REGEX REPLACE "^ja_" "" guard ${base})
+  string(TOUPPER "JA_${guard}_H" guard)
+  file(READ ${h} text)
+  if(NOT text MATCHES "#ifndef ${guard}\n#define ${guard}\n")
+    string(APPEND errors "${file}: no include guard ${guard}\n")
+  endif()
+  if(text MATCHES "JA_API" AND NOT text MATCHES "extern \"C\"")
+    string(APPEND errors "${file}: declares JA_API functions outside extern \"C\"\n")
+  endif()
+endforeach()
+if(errors)
+  message(FATAL_ERROR "public header problems:\n${errors}")
+endif()
+list(LENGTH headers n)
+message(STATUS "${n} public headers checked")

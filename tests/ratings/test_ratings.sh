@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# Ratings with real processes (docs/ratings.md):
+#  - `arena ladder GAME --fit --json` has the shape of CLI.md, and a perfect
+#    score is reported as such, never as a number;
+#  - `ladder export --pgn` imported into a fresh database gives the same fit;
+#  - `ladder export --jsonl` imported into a fresh database exports the same
+#    lines again and gives the same fit, for a multiplayer duplicate ladder
+#    too;
+#  - malformed PGN and JSON Lines are refused with FILE:LINE, exit 2, and
+#    nothing imported; a file is imported once;
+#  - `arena bench greedy --vs random --sprt 0,50` accepts H1, greedy against
+#    itself does not, and bench's JSON has the shape of CLI.md.
+# Usage: test_ratings.sh ARENA
+set -u
+ARENA=$1
+PY=/usr/bin/python3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+pass=0 fail=0
+T=taylor-blackjack
+
+check() { local d=$1; shift; if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $d"; fi; }
+expect_fail() { # expect_fail CODE PATTERN -- command...: one stderr line, nothing on stdout, no file changed
+  local code=$1 pat=$2; shift 3
+  local before; before=$(ls -A --full-time | grep -v '^total' | sort)
+  "$@" >out.txt 2>err.txt
+  local rc=$?
+  local after; after=$(ls -A --full-time | grep -v -e '^total' -e ' out.txt$' -e ' err.txt$' | sort)
+  if [ "$rc" = "$code" ] && [ "$(wc -l <err.txt)" = 1 ] && grep -qE -- "$pat" err.txt \
+     && [ ! -s out.txt ] && [ "$before" = "$after" ]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1)); echo "FAIL: $* (rc=$rc, want $code, /$pat/)"; sed 's/^/  stderr: /' err.txt
+  fi
+  rm -f out.txt err.txt
+}
+# The fits of two databases agree: same bots in the same order, same
+# ratings, intervals, LOS and statuses.
+same_fit() { # same_fit A.json B.json
+  $PY - "$1" "$2" <<'PYEOF'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+ra, rb = a["ratings"], b["ratings"]
+assert [r["bot"] for r in ra] == [r["bot"] for r in rb], (ra, rb)
+def close(x, y):
+    if x is None or y is None:
+        return x is y
+    if isinstance(x, list):
+        return len(x) == len(y) and all(close(u, v) for u, v in zip(x, y))
+    return abs(x - y) <= 1e-6 * max(1.0, abs(x))
+for x, y in zip(ra, rb):
+    for k in ("elo", "elo_ci95", "se", "los_next", "games", "wins", "draws", "losses"):
+        assert close(x[k], y[k]), (k, x, y)
+    assert x["status"] == y["status"]
+assert a["clusters"] == b["clusters"] and a["matches"] == b["matches"], (a, b)
+PYEOF
+}
+
+# ---- ladder --fit ---------------------------------------------------------------
+"$ARENA" tournament $T --bots greedy,random,random --seats 2 --rounds 6 --seed 3 --db two.db -q --json >/dev/null
+check "tournament for the fit" test $? = 0
+"$ARENA" ladder $T --db two.db --seats 2 --fit --json >fit.json
+check "ladder --fit --json exits 0" test $? = 0
+check "ladder --fit JSON shape (CLI.md)" $PY - <<'PYEOF'
+import json
+d = json.load(open("fit.json"))
+assert d["game"] == "taylor-blackjack" and d["seats"] == 2 and isinstance(d["options"], dict)
+assert all(isinstance(v, str) for v in d["options"].values())
+# greedy won all its 24 games: a status, not a number; the randoms are rated
+# on their 12 games between themselves.
+assert d["method"] == "bradley-terry" and d["matches"] == 36 and d["clusters"] == 12, d
+r = d["ratings"]
+assert [x["bot"] for x in r] == ["greedy", "random", "random#2"], r
+for x in r:
+    assert {"bot", "games", "elo", "elo_ci95", "status", "los_next"} <= set(x), x
+    assert x["games"] == 24
+g = r[0]
+assert g["status"] == "perfect" and g["elo"] is None and g["elo_ci95"] is None and g["score"] == 1
+for x in r[1:]:
+    assert x["status"] == "rated"
+    lo, hi = x["elo_ci95"]
+    assert lo < x["elo"] < hi and abs((hi - lo) / 2 - 1.959963984540054 * x["se"]) < 1e-6
+assert abs((r[1]["elo"] + r[2]["elo"]) / 2 - 1500) < 1e-6      # anchored on the rated mean
+assert r[1]["elo"] >= r[2]["elo"] and 0.5 <= r[1]["los_next"] < 1 and r[2]["los_next"] is None
+PYEOF
+"$ARENA" ladder $T --db two.db --seats 2 --fit >fit.txt
+check "ladder --fit text" grep -q "official ratings (Bradley-Terry fit of 36 matches; 95% intervals from 12 independent deals)" fit.txt
+check "ladder --fit text says why greedy has no number" grep -q "^greedy scored 100% against the rated bots" fit.txt
+"$ARENA" ladder $T --db two.db --seats 2 --json >live.json
+check "ladder without --fit stays live" $PY -c 'import json; d=json.load(open("live.json")); assert all(x["elo_ci95"] is None for x in d["ratings"]) and "method" not in d'
+"$ARENA" ladder $T --db two.db --seats 2 --fit --anchor random=0 --json >anch.json
+check "--anchor fixes a bot" $PY -c 'import json; d=json.load(open("anch.json")); r={x["bot"]: x for x in d["ratings"]}; assert r["random"]["elo"] == 0 and r["random"]["elo_ci95"] == [0, 0] and d["anchor"] == {"elo": 0, "bot": "random"}'
+expect_fail 2 "--anchor greedy: this bot has no finite rating \(perfect\)" -- "$ARENA" ladder $T --db two.db --seats 2 --fit --anchor greedy
+expect_fail 2 "--anchor nobody: no bot of this ladder is named so" -- "$ARENA" ladder $T --db two.db --seats 2 --fit --anchor nobody
+expect_fail 2 "--anchor applies to the fit" -- "$ARENA" ladder $T --db two.db --anchor random
+
+# A perfect score is a status, not a number.
+"$ARENA" tournament $T --bots greedy,random --rounds 5 --seed 1 --db perfect.db -q --json >/dev/null
+"$ARENA" ladder $T --db perfect.db --fit --json >perfect.json
+check "perfect and zero scores" $PY -c '
+import json; r = json.load(open("perfect.json"))["ratings"]
+assert [(x["bot"], x["status"], x["elo"], x["elo_ci95"]) for x in r] == [("greedy", "perfect", None, None), ("random", "zero", None, None)], r'
+"$ARENA" ladder $T --db perfect.db --fit >perfect.txt
+check "perfect score said in words" grep -q "greedy won every game it played (a perfect score)" perfect.txt
+
+# ---- PGN: export, import into a fresh database, the same fit ----------------------
+"$ARENA" ladder export $T --pgn --db two.db --seats 2 >two.pgn
+check "export --pgn exits 0" test $? = 0
+check "PGN: the seven-tag roster and a result per game" $PY - <<'PYEOF'
+import re
+t = open("two.pgn").read()
+games = t.strip().split("\n\n")
+assert len(games) == 72, len(games)  # 36 games: tags, then the result token
+for tags, result in zip(games[0::2], games[1::2]):
+    names = re.findall(r'^\[(\w+) ', tags, re.M)
+    assert names[:7] == ["Event", "Site", "Date", "Round", "White", "Black", "Result"], names
+    assert re.search(r'\[Result "%s"\]' % re.escape(result), tags), (tags, result)
+    assert result in ("1-0", "0-1", "1/2-1/2")
+PYEOF
+"$ARENA" ladder import two.pgn --game $T --db fresh.db >import.txt
+check "import PGN exits 0" test $? = 0
+check "import PGN reports" grep -q "imported 36 matches of 3 bots from two.pgn (pgn) into fresh.db" import.txt
+"$ARENA" ladder $T --db fresh.db --fit --json >fit2.json
+check "PGN round trip gives the same fit" same_fit fit.json fit2.json
+expect_fail 2 "two.pgn: this file was already imported into 'fresh.db'" -- "$ARENA" ladder import two.pgn --game $T --db fresh.db
+
+# ---- JSON Lines: round trip, byte for byte, and the same fit -------------------------
+"$ARENA" ladder export $T --jsonl --db two.db --seats 2 -o two.jsonl
+check "export --jsonl exits 0" test $? = 0
+"$ARENA" ladder import two.jsonl --db fresh2.db --json >imp.json
+check "import JSONL" $PY -c 'import json; d=json.load(open("imp.json")); assert d["matches"] == 36 and d["format"] == "jsonl" and d["ladders"][0]["seats"] == 2'
+"$ARENA" ladder export $T --jsonl --db fresh2.db --seats 2 >again.jsonl
+check "JSONL round trip: the same lines" cmp -s two.jsonl again.jsonl
+"$ARENA" ladder $T --db fresh2.db --fit --json >fit3.json
+check "JSONL round trip gives the same fit" same_fit fit.json fit3.json
+
+# A multiplayer duplicate ladder: the deals (clusters) survive the round trip.
+"$ARENA" tournament $T --bots greedy,random,random,random --seats 3 --duplicate --rounds 2 --seed 8 --opt games=1 --db multi.db -q --json >/dev/null
+"$ARENA" ladder $T --db multi.db --seats 3 --opt games=1 --fit --json >m1.json
+"$ARENA" ladder export $T --jsonl --db multi.db --seats 3 --opt games=1 >multi.jsonl
+"$ARENA" ladder import multi.jsonl --db multi2.db >/dev/null
+"$ARENA" ladder $T --db multi2.db --seats 3 --opt games=1 --fit --json >m2.json
+check "multiplayer JSONL round trip gives the same fit" same_fit m1.json m2.json
+check "duplicate sets are the clusters" $PY -c 'import json; d=json.load(open("m1.json")); assert d["matches"] == 24 and d["clusters"] == 8, d'
+"$ARENA" ladder export $T --pgn --db multi.db --seats 3 --opt games=1 >multi.pgn
+check "multiplayer PGN: one game per pair" test "$(grep -c '^\[White ' multi.pgn)" = 72
+
+# ---- Malformed files: FILE:LINE, exit 2, nothing imported -----------------------------
+cp fresh2.db keep.db
+rows() { $PY -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from matches").fetchone()[0])' "$1"; }
+n0=$(rows keep.db)
+head -n 42 two.pgn >bad.pgn; printf '\n[White "x"]\n[Black "y"]\n[Result "1-0"]\n\n0-1\n' >>bad.pgn
+line=$(grep -n '^0-1$' bad.pgn | tail -1 | cut -d: -f1)
+expect_fail 2 "^arena: error: bad.pgn:$line: the Result tag \(1-0\) and the result token \(0-1\) differ$" -- "$ARENA" ladder import bad.pgn --game $T --db keep.db
+check "bad PGN imported nothing" test "$(rows keep.db)" = "$n0"
+{ head -n 3 two.jsonl; echo '{"game":"taylor-blackjack","seats":[{"bot":"a","place":1},{"bot":"b","place":1}'; tail -n 2 two.jsonl; } >bad.jsonl
+expect_fail 2 "^arena: error: bad.jsonl:4: not JSON: " -- "$ARENA" ladder import bad.jsonl --db keep.db
+{ head -n 2 two.jsonl; echo '{"game":"taylor-blackjack","options":{"decks":"9"},"seats":[{"bot":"a","place":1},{"bot":"b","place":2}]}'; } >badopt.jsonl
+expect_fail 2 "^arena: error: badopt.jsonl:3: .*decks" -- "$ARENA" ladder import badopt.jsonl --db keep.db
+{ head -n 2 two.jsonl; echo '{"game":"taylor-blackjack","seats":[{"bot":"a","place":1},{"bot":"b","place":3}]}'; } >badplace.jsonl
+expect_fail 2 "^arena: error: badplace.jsonl:3: places must be a competition ranking" -- "$ARENA" ladder import badplace.jsonl --db keep.db
+check "bad JSON Lines imported nothing" test "$(rows keep.db)" = "$n0"
+printf '[Event "?"]\n[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1-0\n' >nogame.pgn
+expect_fail 2 "^arena: error: nogame.pgn:1: the result names no game \(give --game GAME\)$" -- "$ARENA" ladder import nogame.pgn --db none.db
+check "a refused import creates no database" test ! -e none.db
+expect_fail 2 "cannot read 'missing.pgn': No such file" -- "$ARENA" ladder import missing.pgn --game $T
+expect_fail 2 "unknown game 'nope'" -- "$ARENA" ladder import two.pgn --game nope
+expect_fail 2 "choose the format with --pgn or --jsonl" -- "$ARENA" ladder export $T --db two.db
+expect_fail 2 "no ladder database 'none.db'" -- "$ARENA" ladder export $T --pgn --db none.db
+
+# ---- bench ----------------------------------------------------------------------------
+"$ARENA" bench greedy --game $T --vs random --sprt 0,50 --seed 1 >bench.txt
+check "bench greedy vs random exits 0" test $? = 0
+check "bench greedy vs random: H1 accepted" bash -c 'tail -n 1 bench.txt | grep -q "H1 accepted$"'
+"$ARENA" bench greedy --game $T --vs random --sprt 0,50 --seed 1 --json -q >bench.json
+check "bench JSON shape (CLI.md) and H1" $PY - <<'PYEOF'
+import json
+d = json.load(open("bench.json"))
+assert d["bot"] == "greedy" and d["game"] == "taylor-blackjack" and d["seed"] == "1"
+o = d["opponents"]
+assert len(o) == 1 and o[0]["bot"] == "random"
+assert {"bot", "games", "score", "elo_diff", "elo_ci95", "los"} <= set(o[0])
+assert o[0]["games"] == 2 * o[0]["deals"] and 0.9 < o[0]["score"] <= 1
+lo, hi = o[0]["elo_ci95"]
+assert lo > 200 and (hi is None or hi > lo)
+s = d["sprt"]
+assert s["result"] == "H1" and s["llr"] >= s["bounds"][1] and s["bounds"][0] < 0 < s["bounds"][1]
+assert abs(s["bounds"][1] - 2.944438979) < 1e-6
+PYEOF
+for seed in 1 2 3; do
+  "$ARENA" bench greedy --game $T --vs greedy --sprt 0,50 --seed $seed --json -q >self.json
+  check "greedy against itself, seed $seed: not H1" $PY -c 'import json; d=json.load(open("self.json")); assert d["sprt"]["result"] != "H1" and d["opponents"][0]["bot"] == "greedy#2", d'
+done
+"$ARENA" bench greedy --game $T --games 10 --seed 4 --json -q >default.json
+check "bench: every reference bot by default, sprt null" $PY -c 'import json; d=json.load(open("default.json")); assert [o["bot"] for o in d["opponents"]] == ["greedy#2", "random"] and d["sprt"] is None and all(o["games"] == 20 for o in d["opponents"]), d'
+"$ARENA" bench greedy --game $T --vs random --games 6 --seed 5 --json -q >b1.json
+"$ARENA" bench greedy --game $T --vs random --games 6 --seed 5 --json -q >b2.json
+check "bench is deterministic for --seed" cmp -s b1.json b2.json
+"$ARENA" bench random --game $T --vs greedy --seats 3 --games 4 --seed 6 --json -q >b3.json
+check "bench with 3 seats" $PY -c 'import json; d=json.load(open("b3.json")); o=d["opponents"][0]; assert d["seats"] == 3 and o["games"] == 12 and len(o["deal_scores"]) == 13, d'
+expect_fail 2 "bench: which game\? give --game GAME" -- "$ARENA" bench greedy
+expect_fail 2 "--sprt needs ELO0,ELO1 with ELO0 < ELO1" -- "$ARENA" bench greedy --game $T --vs random --sprt 50,0
+expect_fail 2 "--sprt tests against one opponent, and 2 are given" -- "$ARENA" bench greedy --game $T --sprt 0,50
+expect_fail 2 "unknown bot 'nobot'" -- "$ARENA" bench greedy --game $T --vs nobot
+expect_fail 2 "--alpha needs a probability" -- "$ARENA" bench greedy --game $T --vs random --sprt 0,5 --alpha 2
+expect_fail 2 "--seats 13: taylor-blackjack is played by 2 to 12 seats" -- "$ARENA" bench greedy --game $T --seats 13
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,374 @@
+/* Unit tests of schema version 2 and imports in the ladder database
+ * (ladders/ladder_db.h, schema.c): a version-1 file, written with the
+ * released migration 1 exactly and filled with a duplicate tournament,
+ * opens as version 2 with every row kept and its duplicate sets found;
+ * imports store their tournaments, matches, results and live Elo in one
+ * transaction; a file is imported once; a bad import, or one that fails
+ * part-way, writes nothing.
+ *
+ * Checks of what is on disk go through a second, raw SQLite connection. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "jackarena/ja_error.h"
+#include "ladder_db.h"
+#include "ladder_db_int.h"
+
+typedef struct fx {
+    char dir[64];
+    char db[128];
+} fx;
+
+static int setup(void **state)
+{
+    fx *f = calloc(1, sizeof *f);
+    if (f == NULL)
+        return -1;
+    snprintf(f->dir, sizeof f->dir, "/tmp/ja-import-XXXXXX");
+    if (mkdtemp(f->dir) == NULL) {
+        free(f);
+        return -1;
+    }
+    snprintf(f->db, sizeof f->db, "%s/arena.db", f->dir);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fx *f = *state;
+    const char *suffix[] = {"", "-wal", "-shm", "-journal"};
+    for (int i = 0; i < 4; i++) {
+        char p[160];
+        snprintf(p, sizeof p, "%s%s", f->db, suffix[i]);
+        unlink(p);
+    }
+    rmdir(f->dir);
+    free(f);
+    return 0;
+}
+
+static void raw_exec(const char *path, const char *sql)
+{
+    sqlite3 *s = NULL;
+    assert_int_equal(sqlite3_open(path, &s), SQLITE_OK);
+    char *err = NULL;
+    if (sqlite3_exec(s, sql, NULL, NULL, &err) != SQLITE_OK)
+        fail_msg("%.60s...: %s", sql, err);
+    sqlite3_close(s);
+}
+
+static int64_t raw_int(const char *path, const char *sql)
+{
+    sqlite3 *s = NULL;
+    assert_int_equal(sqlite3_open(path, &s), SQLITE_OK);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s, sql, -1, &st, NULL) != SQLITE_OK)
+        fail_msg("%s: %s", sql, sqlite3_errmsg(s));
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    int64_t v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(s);
+    return v;
+}
+
+static ladder_db *open_ok(const char *path)
+{
+    ladder_db *db = NULL;
+    int rc = ladder_db_open(path, &db);
+    if (rc != JA_OK)
+        fail_msg("open: %s", ladder_db_errmsg(db));
+    return db;
+}
+
+/* ---- Version 1 -> 2 -------------------------------------------------------- */
+
+/* A version-1 database as the released code wrote it: migration 1's own
+ * SQL, then one duplicate tournament of 2 bots: 2 deals x 2 rotations, the
+ * rotations of a deal sharing its seed, all recorded. */
+static void write_v1(const char *path)
+{
+    raw_exec(path, ladder__migrations[0].sql);
+    raw_exec(
+        path,
+        "PRAGMA user_version = 1;"
+        "INSERT INTO bots VALUES (1, 'random', '1.0', 'builtin', 'random', NULL, 'T');"
+        "INSERT INTO bots VALUES (2, 'greedy', '1.0', 'builtin', 'greedy', NULL, 'T');"
+        "INSERT INTO ladders VALUES (1, 'taylor-blackjack', 2, 'games=4');"
+        "INSERT INTO tournaments VALUES (1, 1, '18446744073709551615', 'round-robin', 2, 1,"
+        " 2, 4, 'done', 'T', 'T');"
+        "INSERT INTO participants VALUES (1, 0, 1, 'random'), (1, 1, 2, 'greedy');"
+        "INSERT INTO matches VALUES (1, 1, 0, 0, 0, 0, '111', 'done', 30, NULL, NULL, 'T'),"
+        " (2, 1, 1, 0, 0, 1, '111', 'done', 31, NULL, NULL, 'T'),"
+        " (3, 1, 2, 1, 0, 0, '222', 'done', 32, NULL, NULL, 'T'),"
+        " (4, 1, 3, 1, 0, 1, '222', 'done', 33, NULL, NULL, 'T');"
+        "INSERT INTO match_seats VALUES (1, 0, 0), (1, 1, 1), (2, 0, 1), (2, 1, 0),"
+        " (3, 0, 0), (3, 1, 1), (4, 0, 1), (4, 1, 0);"
+        "INSERT INTO results VALUES (1, 0, 1, 0, 2, 0, 1500, -16),"
+        " (1, 1, 2, 27720, 1, 0, 1500, 16), (2, 0, 2, 27720, 1, 0, 1516, 15),"
+        " (2, 1, 1, 0, 2, 0, 1484, -15), (3, 0, 1, 27720, 1, 0, 1469, 17),"
+        " (3, 1, 2, 0, 2, 0, 1531, -17), (4, 0, 2, 27720, 1, 0, 1514, 15),"
+        " (4, 1, 1, 0, 2, 0, 1486, -15);"
+        "INSERT INTO ratings VALUES (1, 1, 4, 1471, 1, 0, 3, 'T'), (1, 2, 4, 1529, 3, 0, 1, 'T');");
+}
+
+typedef struct walk {
+    int n;
+    int64_t deal[8], match[8];
+    bool has_seed[8];
+    uint64_t seed[8];
+    int64_t turns[8];
+} walk;
+
+static int walk_fn(void *ctx, const ladder_match_row *m)
+{
+    walk *w = ctx;
+    w->match[w->n] = m->match_id;
+    w->deal[w->n] = m->deal;
+    w->has_seed[w->n] = m->has_seed;
+    w->seed[w->n] = m->seed;
+    w->turns[w->n] = m->turns;
+    w->n++;
+    return 0;
+}
+
+static void test_migrate_v1(void **state)
+{
+    fx *f = *state;
+    write_v1(f->db);
+    assert_int_equal(raw_int(f->db, "PRAGMA user_version"), 1);
+    ladder_db *db = open_ok(f->db);
+    int v = 0;
+    assert_int_equal(ladder_db_schema_version(db, &v), JA_OK);
+    assert_int_equal(v, 2);
+    /* Every row kept, with its ids. */
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM tournaments"), 1);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM matches"), 4);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results"), 8);
+    assert_int_equal(raw_int(f->db, "SELECT sum(turns) FROM matches"), 126);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM imports"), 0);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+    assert_int_equal(raw_int(f->db, "SELECT import_id IS NULL FROM tournaments"), 1);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM sqlite_master WHERE name IN"
+                                    " ('matches_deal', 'matches_pending', 'tournaments_lookup')"),
+                     3);
+    ladder_tournament_info ti;
+    assert_int_equal(ladder_db_tournament_get(db, 1, &ti), JA_OK);
+    assert_true(ti.seed == UINT64_MAX);
+    assert_true(ti.duplicate);
+    assert_false(ti.imported);
+    assert_int_equal(ti.n_done, 4);
+    /* The duplicate sets are found from the shared seeds. */
+    ladder_key key = {"taylor-blackjack", 2, "games=4"};
+    walk w = {0};
+    assert_int_equal(ladder_db_foreach_match(db, &key, walk_fn, &w), JA_OK);
+    assert_int_equal(w.n, 4);
+    assert_int_equal(w.deal[0], 1);
+    assert_int_equal(w.deal[1], 1);
+    assert_int_equal(w.deal[2], 3);
+    assert_int_equal(w.deal[3], 3);
+    assert_true(w.has_seed[0] && w.seed[0] == 111);
+    assert_int_equal(w.turns[1], 31);
+    ladder_bot_row *bots = NULL;
+    uint32_t n = 0;
+    assert_int_equal(ladder_db_ladder_bots(db, &key, &bots, &n), JA_OK);
+    assert_int_equal(n, 2);
+    assert_string_equal(bots[1].name, "greedy");
+    free(bots);
+
+    /* The migrated file takes new tournaments as before. */
+    ladder_bot lb[2] = {{"random", "1.0", "builtin", "random", NULL},
+                        {"greedy", "1.0", "builtin", "greedy", NULL}};
+    ladder_tournament_spec spec = {key, 5, LADDER_FORMAT_ROUND_ROBIN, 1, false, 2, lb};
+    int64_t tid;
+    assert_int_equal(ladder_db_tournament_create(db, &spec, &tid), JA_OK);
+    ladder_match_result r;
+    memset(&r, 0, sizeof r);
+    r.outcome.n_seats = 2;
+    r.outcome.place[0] = 1;
+    r.outcome.place[1] = 2;
+    assert_int_equal(ladder_db_record_match(db, tid, 0, &r), JA_OK);
+    ladder_db_close(&db);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+    /* Opening again changes nothing. */
+    db = open_ok(f->db);
+    ladder_db_close(&db);
+    assert_int_equal(raw_int(f->db, "PRAGMA user_version"), 2);
+}
+
+/* ---- Imports ----------------------------------------------------------------- */
+
+static const ladder_key LADDERS[2] = {{"g", 2, "a=1"}, {"g", 3, "a=1"}};
+static const ladder_bot BOTS[3] = {{"A", "1", "import", "", NULL},
+                                   {"B", "", "import", "", NULL},
+                                   {"A", "2", "import", "", NULL}};
+
+typedef struct imp_fx {
+    ladder_import_match m[4];
+    ladder_import_seat s[16];
+    ladder_import imp;
+} imp_fx;
+
+/* Four matches: lines 1-2 two-seat from source 1 (A1 beats B, then B and
+ * A2 draw; both with seed 9, a duplicate set), line 3 two-seat without a
+ * source, line 4 three-seat. */
+static void make_import(imp_fx *x, const char *sha)
+{
+    memset(x, 0, sizeof *x);
+    uint32_t ns = 0;
+    struct {
+        uint32_t line, ladder, source, n;
+        uint32_t bot[3];
+        uint8_t place[3];
+        bool seed;
+    } spec[4] = {
+        {1, 0, 1, 2, {0, 1, 0}, {1, 2, 0}, true},
+        {2, 0, 1, 2, {1, 2, 0}, {1, 1, 0}, true},
+        {3, 0, 0, 2, {1, 0, 0}, {1, 2, 0}, false},
+        {4, 1, 0, 3, {0, 1, 2}, {2, 1, 3}, false},
+    };
+    for (int k = 0; k < 4; k++) {
+        ladder_import_match *m = &x->m[k];
+        m->line = spec[k].line;
+        m->ladder = spec[k].ladder;
+        m->source = spec[k].source;
+        m->n_seats = spec[k].n;
+        m->first_seat = ns;
+        m->has_seed = spec[k].seed;
+        m->seed = spec[k].seed ? 9 : 0;
+        m->turns = k == 0 ? 17 : -1;
+        for (uint32_t s = 0; s < spec[k].n; s++)
+            x->s[ns++] =
+                (ladder_import_seat){spec[k].bot[s], 100 * (int64_t)(k + s), spec[k].place[s]};
+    }
+    x->imp = (ladder_import){"t.jsonl", "jsonl", sha, 1, 2, LADDERS, 3, BOTS, 4, x->m, ns, x->s};
+}
+
+#define SHA1 "1111111111111111111111111111111111111111111111111111111111111111"
+#define SHA2 "2222222222222222222222222222222222222222222222222222222222222222"
+
+static void test_import(void **state)
+{
+    fx *f = *state;
+    ladder_db *db = open_ok(f->db);
+    imp_fx x;
+    make_import(&x, SHA1);
+    ladder_import_result res;
+    assert_int_equal(ladder_db_import(db, &x.imp, &res), JA_OK);
+    assert_int_equal(res.tournaments, 3); /* (2 seats, source 1), (2 seats, none), (3 seats) */
+    assert_int_equal(res.matches, 4);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM imports WHERE sha256 = '" SHA1
+                                    "' AND skipped = 1 AND matches = 4"),
+                     1);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM tournaments WHERE format = 'import'"
+                                    " AND seed IS NULL AND status = 'done' AND import_id = 1"),
+                     3);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM matches WHERE status = 'done'"), 4);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM matches WHERE seed = '9'"), 2);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM matches WHERE turns IS NULL"), 3);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results"), 9);
+    /* Two identities named A: the second is "A#2" in its tournament. */
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM participants WHERE name = 'A#2'"), 2);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM bots WHERE kind = 'import'"), 3);
+    /* Live Elo moved as for played matches, in file order: line 1, A1 beat
+     * B, both new (K = 32, expected 1/2): +16 and -16 (docs/elo.md). */
+    assert_int_equal(
+        raw_int(f->db, "SELECT elo_delta FROM results WHERE match_id = 1 AND seat = 0"), 16);
+    assert_int_equal(
+        raw_int(f->db, "SELECT elo_delta FROM results WHERE match_id = 1 AND seat = 1"), -16);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM ratings"), 6);
+    ladder_tournament_info ti;
+    assert_int_equal(ladder_db_tournament_get(db, 1, &ti), JA_OK);
+    assert_true(ti.imported);
+    assert_true(ti.done);
+    assert_int_equal(ti.n_participants, 3);
+    walk w = {0};
+    assert_int_equal(ladder_db_foreach_match(db, &LADDERS[0], walk_fn, &w), JA_OK);
+    assert_int_equal(w.n, 3);
+    assert_int_equal(w.deal[0], w.deal[1]); /* the shared seed 9 */
+    assert_int_equal(w.deal[2], w.match[2]);
+    assert_false(w.has_seed[2]);
+    assert_int_equal(w.turns[0], 17);
+    assert_int_equal(w.turns[1], -1);
+
+    /* The same file again: refused, nothing written. */
+    int64_t before = raw_int(f->db, "SELECT count(*) FROM results");
+    assert_int_equal(ladder_db_import(db, &x.imp, &res), JA_ESTATE);
+    assert_non_null(strstr(ladder_db_errmsg(db), "t.jsonl: this file was already imported"));
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results"), before);
+    ladder_db_close(&db);
+}
+
+static void test_import_refused(void **state)
+{
+    fx *f = *state;
+    ladder_db *db = open_ok(f->db);
+    imp_fx x;
+    make_import(&x, SHA1);
+    x.s[x.m[2].first_seat + 1].place = 3; /* line 3: a place above its seat count */
+    assert_int_equal(ladder_db_import(db, &x.imp, NULL), JA_EINVAL);
+    assert_string_equal(ladder_db_errmsg(db), "t.jsonl:3: a place outside 1..seats");
+    make_import(&x, SHA1);
+    x.s[x.m[3].first_seat].bot = 7;
+    assert_int_equal(ladder_db_import(db, &x.imp, NULL), JA_EINVAL);
+    assert_string_equal(ladder_db_errmsg(db), "t.jsonl:4: no such bot");
+    make_import(&x, SHA1);
+    x.m[1].n_seats = 3;
+    assert_int_equal(ladder_db_import(db, &x.imp, NULL), JA_EINVAL);
+    assert_string_equal(ladder_db_errmsg(db),
+                        "t.jsonl:2: the seat count differs from its ladder's");
+    make_import(&x, SHA1);
+    x.s[x.m[0].first_seat + 1].bot = 0; /* A against A */
+    assert_int_equal(ladder_db_import(db, &x.imp, NULL), JA_EINVAL);
+    assert_string_equal(ladder_db_errmsg(db),
+                        "t.jsonl:1: a match needs at least two different bots");
+    make_import(&x, "nothex");
+    assert_int_equal(ladder_db_import(db, &x.imp, NULL), JA_EINVAL);
+    ladder_db_close(&db);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM tournaments"), 0);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM imports"), 0);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM bots"), 0);
+}
+
+/* A failure after the first writes (here a trigger that refuses the
+ * results of line 4) rolls the whole import back. */
+static void test_import_atomic(void **state)
+{
+    fx *f = *state;
+    ladder_db *db = open_ok(f->db);
+    ladder_db_close(&db);
+    raw_exec(f->db, "CREATE TRIGGER boom BEFORE INSERT ON results WHEN NEW.score = 300"
+                    " BEGIN SELECT RAISE(ABORT, 'boom'); END;");
+    db = open_ok(f->db);
+    imp_fx x;
+    make_import(&x, SHA2);
+    assert_int_equal(ladder_db_import(db, &x.imp, NULL), JA_EDB);
+    assert_non_null(strstr(ladder_db_errmsg(db), "boom"));
+    ladder_db_close(&db);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM imports"), 0);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM tournaments"), 0);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM matches"), 0);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results"), 0);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM ratings"), 0);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM bots"), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_migrate_v1, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_import, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_import_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_import_atomic, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,207 @@
+/* Unit tests of the paired statistics and the generalized SPRT
+ * (ladders/sprt.h): Wald's bounds, the log-likelihood ratio in cases solved
+ * by hand (two and three support points), the regularised pentanomial LLR
+ * against an independent implementation of fishtest's algorithm, the
+ * decision, and the Elo interval and LOS of paired results. The source of
+ * every expected value is written next to it. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "jackarena/ja_error.h"
+#include "sprt.h"
+#include "stats.h"
+
+static void near(double got, double want, double eps)
+{
+    if (!(fabs(got - want) <= eps))
+        fail_msg("got %.12f, want %.12f (+-%g)", got, want, eps);
+}
+
+static void test_bounds(void **state)
+{
+    (void)state;
+    double lo, hi;
+    /* Wald (1945): ln(beta / (1 - alpha)) and ln((1 - beta) / alpha); with
+     * alpha = beta = 0.05 they are -+ln 19 = -+2.944438979166. */
+    assert_int_equal(ladder_sprt_bounds(0.05, 0.05, &lo, &hi), JA_OK);
+    near(lo, -2.944438979166, 1e-12);
+    near(hi, 2.944438979166, 1e-12);
+    /* alpha 0.05, beta 0.1: ln(0.1 / 0.95) = -2.251291798606, ln 18 = 2.890371757896. */
+    assert_int_equal(ladder_sprt_bounds(0.05, 0.1, &lo, &hi), JA_OK);
+    near(lo, -2.251291798606, 1e-12);
+    near(hi, 2.890371757896, 1e-12);
+    assert_int_equal(ladder_sprt_bounds(0.0, 0.05, &lo, &hi), JA_EINVAL);
+    assert_int_equal(ladder_sprt_bounds(0.6, 0.5, &lo, &hi), JA_EINVAL);
+    assert_int_equal(ladder_sprt_bounds(0.05, 0.05, NULL, &hi), JA_EINVAL);
+}
+
+/* With two support points {0, 1} the distribution of mean s is forced
+ * (p1 = s), so the generalized LLR is the classical binomial one:
+ * 70 ln(0.6 / 0.5) + 30 ln(0.4 / 0.5) = 12.762509 - 6.694307 = 6.068202436. */
+static void test_llr_two_points(void **state)
+{
+    (void)state;
+    double v[2] = {0.0, 1.0}, c[2] = {30, 70}, llr;
+    assert_int_equal(ladder_gsprt_llr(v, c, 2, 0.5, 0.6, &llr), JA_OK);
+    near(llr, 6.068202436150, 1e-9);
+    /* Values in another order, and an empty cell: the same. */
+    double v2[3] = {1.0, 0.5, 0.0}, c2[3] = {70, 0, 30};
+    assert_int_equal(ladder_gsprt_llr(v2, c2, 3, 0.5, 0.6, &llr), JA_OK);
+    near(llr, 6.068202436150, 1e-9);
+}
+
+/* Three support points {0, 1/2, 1} with counts 1, 2, 1 (mean 1/2):
+ * under s0 = 1/2 the multiplier is x0 = 0 (the observed distribution
+ * already has that mean). Under s1 = 0.6, with d = a - s = -0.6, -0.1, 0.4,
+ * the secular equation
+ *     0.25 (-0.6)/(1 - 0.6x) + 0.5 (-0.1)/(1 - 0.1x) + 0.25 (0.4)/(1 + 0.4x) = 0
+ * times the three denominators is 0.024 x^2 - 0.105 x - 0.1 = 0, whose root
+ * with every 1 + x d > 0 is x1 = (0.105 - sqrt(0.020625)) / 0.048
+ * = -0.804459712. Then LLR = -N sum p_i ln(1 + x1 d_i)
+ * = -4 (0.25 ln 1.482676 + 0.5 ln 1.080446 + 0.25 ln 0.678216)
+ * = -0.160306943. */
+static void test_llr_three_points(void **state)
+{
+    (void)state;
+    double v[3] = {0.0, 0.5, 1.0}, c[3] = {1, 2, 1}, llr;
+    assert_int_equal(ladder_gsprt_llr(v, c, 3, 0.5, 0.6, &llr), JA_OK);
+    near(llr, -0.160306943223, 1e-9);
+    /* The ratio is antisymmetric in (s0, s1). */
+    double back;
+    assert_int_equal(ladder_gsprt_llr(v, c, 3, 0.6, 0.5, &back), JA_OK);
+    near(back, -llr, 1e-12);
+}
+
+static void test_llr_errors(void **state)
+{
+    (void)state;
+    double v[2] = {0.0, 1.0}, c[2] = {0, 5}, llr;
+    /* All results at 1: no distribution on {1} has mean 0.5. */
+    assert_int_equal(ladder_gsprt_llr(v, c, 2, 0.5, 0.6, &llr), JA_ERANGE);
+    double z[2] = {0, 0};
+    assert_int_equal(ladder_gsprt_llr(v, z, 2, 0.5, 0.6, &llr), JA_EINVAL);
+    double neg[2] = {-1, 3};
+    assert_int_equal(ladder_gsprt_llr(v, neg, 2, 0.5, 0.6, &llr), JA_EINVAL);
+    assert_int_equal(ladder_gsprt_llr(NULL, c, 2, 0.5, 0.6, &llr), JA_EINVAL);
+    assert_int_equal(ladder_sprt_llr(c, 1, 0, 50, &llr), JA_EINVAL);
+    assert_int_equal(ladder_sprt_llr(c, 2, 50, 0, &llr), JA_EINVAL);
+    /* An empty histogram has LLR 0. */
+    double e[5] = {0};
+    assert_int_equal(ladder_sprt_llr(e, 5, 0, 50, &llr), JA_OK);
+    near(llr, 0.0, 0);
+}
+
+/* The regularised pentanomial LLR, H0: 0 Elo (s0 = 1/2), H1: 50 Elo
+ * (s1 = L(50) = 0.571463117408) or 10 Elo (s1 = 0.514387184166). Expected
+ * values from an independent Python implementation of fishtest's
+ * LLRcalc.py (regularize, MLE_expected via the secular equation, LLRjumps,
+ * LLR * N), written for this test:
+ *   [0,0,0,0,10]   0,50: 1.336164862350   0,10:  0.283737482840
+ *   [0,0,10,0,0]   0,50: -1.534915898589  0,10: -0.285795862019
+ *   [3,10,20,12,5] 0,50: -0.306603874893  0,10:  0.244589077113
+ * and for a 3-seat grid of 13 cells (scores i/12) with counts 1 at 3/12,
+ * 4 at 6/12, 3 at 8/12 and 1 at 12/12, 0,50: 0.837675655905. */
+static void test_llr_pentanomial(void **state)
+{
+    (void)state;
+    static const struct {
+        double c[5], l50, l10;
+    } cases[] = {
+        {{0, 0, 0, 0, 10}, 1.336164862350, 0.283737482840},
+        {{0, 0, 10, 0, 0}, -1.534915898589, -0.285795862019},
+        {{3, 10, 20, 12, 5}, -0.306603874893, 0.244589077113},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double llr;
+        assert_int_equal(ladder_sprt_llr(cases[i].c, 5, 0, 50, &llr), JA_OK);
+        near(llr, cases[i].l50, 1e-9);
+        assert_int_equal(ladder_sprt_llr(cases[i].c, 5, 0, 10, &llr), JA_OK);
+        near(llr, cases[i].l10, 1e-9);
+    }
+    double g[13] = {0}, llr;
+    g[3] = 1;
+    g[6] = 4;
+    g[8] = 3;
+    g[12] = 1;
+    assert_int_equal(ladder_sprt_llr(g, 13, 0, 50, &llr), JA_OK);
+    near(llr, 0.837675655905, 1e-9);
+}
+
+static void test_decide(void **state)
+{
+    (void)state;
+    double lo = -2.944438979166, hi = 2.944438979166;
+    assert_int_equal(ladder_sprt_decide(0.0, lo, hi), LADDER_SPRT_CONTINUE);
+    assert_int_equal(ladder_sprt_decide(2.95, lo, hi), LADDER_SPRT_H1);
+    assert_int_equal(ladder_sprt_decide(hi, lo, hi), LADDER_SPRT_H1);
+    assert_int_equal(ladder_sprt_decide(-3.0, lo, hi), LADDER_SPRT_H0);
+    assert_string_equal(ladder_sprt_decision_name(LADDER_SPRT_H1), "H1");
+    assert_string_equal(ladder_sprt_decision_name(LADDER_SPRT_H0), "H0");
+    assert_string_equal(ladder_sprt_decision_name(LADDER_SPRT_CONTINUE), "inconclusive");
+}
+
+/* Paired statistics of the pentanomial [0, 1, 2, 4, 3] (10 deals), by hand:
+ * mean = (0.25 + 2 * 0.5 + 4 * 0.75 + 3 * 1) / 10 = 0.725;
+ * sum c (a - mean)^2 = 0.225625 + 0.10125 + 0.0025 + 0.226875 = 0.55625,
+ * sd = sqrt(0.55625 / 9) = 0.248607232, se = sd / sqrt 10 = 0.078616509;
+ * interval 0.725 -+ 1.959964 se = [0.570914473, 0.879085527];
+ * Elo 400 log10(0.725 / 0.275) = 168.402125, interval [49.610875,
+ * 344.621137]; LOS = Phi(0.225 / 0.078616509) = Phi(2.862 ...) = 0.997895077. */
+static void test_paired_stats(void **state)
+{
+    (void)state;
+    double c[5] = {0, 1, 2, 4, 3};
+    ladder_paired_stats st;
+    assert_int_equal(ladder_paired_stats_compute(c, 5, LADDER_Z95, &st), JA_OK);
+    near(st.n, 10, 0);
+    near(st.mean, 0.725, 1e-12);
+    near(st.sd, 0.248607231503, 1e-9);
+    near(st.se, 0.078616509434, 1e-9);
+    near(st.score_lo, 0.570914472919, 1e-9);
+    near(st.score_hi, 0.879085527081, 1e-9);
+    near(st.elo, 168.402125096, 1e-6);
+    near(st.elo_lo, 49.610874611, 1e-6);
+    near(st.elo_hi, 344.621137195, 1e-6);
+    near(st.los, 0.997895077451, 1e-9);
+    assert_false(st.conservative);
+
+    /* Every deal a full win: no finite Elo; Wilson's interval over n = 20
+     * deals at z = 1.959964: the lower end n / (n + z^2) = 20 / 23.841459
+     * = 0.838873, that is 400 log10(0.838873 / 0.161127) = 286.613525 Elo.
+     * The LOS is the score test at 1/2 with variance 1/4:
+     * Phi(2 * 0.5 * sqrt 20) = Phi(4.472136) = 0.999996128. */
+    double w[5] = {0, 0, 0, 0, 20};
+    assert_int_equal(ladder_paired_stats_compute(w, 5, LADDER_Z95, &st), JA_OK);
+    assert_true(st.conservative);
+    assert_true(isinf(st.elo) && st.elo > 0);
+    assert_true(isinf(st.elo_hi));
+    near(st.score_lo, 20.0 / (20.0 + LADDER_Z95 * LADDER_Z95), 1e-12);
+    near(st.elo_lo, 286.613525, 1e-5);
+    near(st.los, 0.999996128, 1e-9);
+
+    /* Every deal exactly even: Elo 0, a symmetric Wilson interval. */
+    double d[5] = {0, 0, 20, 0, 0};
+    assert_int_equal(ladder_paired_stats_compute(d, 5, LADDER_Z95, &st), JA_OK);
+    near(st.elo, 0.0, 1e-12);
+    near(st.elo_lo, -st.elo_hi, 1e-9);
+    near(st.los, 0.5, 1e-12);
+    double none[5] = {0};
+    assert_int_equal(ladder_paired_stats_compute(none, 5, LADDER_Z95, &st), JA_EINVAL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bounds),         cmocka_unit_test(test_llr_two_points),
+        cmocka_unit_test(test_llr_three_points), cmocka_unit_test(test_llr_errors),
+        cmocka_unit_test(test_llr_pentanomial), cmocka_unit_test(test_decide),
+        cmocka_unit_test(test_paired_stats),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
