@@ -10,6 +10,7 @@
 #include "ja_rules.h"
 #include "ja_bot.h"
 #include "ja_taylor.h"
+#include "ja_brawljack.h"
 #include "ja_bruise_jack.h"
 
 #endif /* JA_JACKARENA_H */
