@@ -255,7 +255,8 @@ int main(int argc, char **argv)
         uint32_t seat_counts[3] = {g->min_seats, 4, g->max_seats};
         for (int k = 0; k < 3; k++) {
             uint32_t seats = seat_counts[k];
-            if (seats < g->min_seats || seats > g->max_seats || (k == 1 && seats == g->min_seats))
+            if (seats < g->min_seats || seats > g->max_seats ||
+                (k == 1 && (seats == g->min_seats || seats == g->max_seats)))
                 continue;
             bench_row e = bench_engine(g, seats, matches);
             bench_row r = bench_referee(g, seats, matches / 4 ? matches / 4 : 1, bot);

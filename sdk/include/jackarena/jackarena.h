@@ -12,5 +12,6 @@
 #include "ja_taylor.h"
 #include "ja_brawljack.h"
 #include "ja_bruise_jack.h"
+#include "ja_jack_in_the_box.h"
 
 #endif /* JA_JACKARENA_H */
