@@ -107,8 +107,8 @@ static void test_supports(void **state)
     assert_string_equal(ref_bot_get_info(b->greedy)->name, "greedy");
 
     ja_game_rules other = *g;
-    other.name = "bombs";
-    other.title = "Bombs";
+    other.name = "no-such-game";
+    other.title = "No such game";
     assert_int_equal(ref_bot_supports(b->greedy, &other), 0);
     other.name = "";
     assert_int_equal(ref_bot_supports(b->greedy, &other), 0);
@@ -118,13 +118,13 @@ static void test_supports(void **state)
     assert_int_equal(ref_bot_supports(b->greedy, &newer), 0);
 
     /* Asked to sit anyway, it refuses the seat with a message, not a crash. */
-    ref_seat_ctx sc = {&other, 0, 3, 1, 0, ""};
-    other.name = "bombs";
+    ref_seat_ctx sc = {.game = &other, .seat = 0, .n_seats = 3, .match_seed = 1, .match_id = ""};
+    other.name = "no-such-game";
     ref_seat *seat = NULL;
     char err[256] = "";
     assert_int_not_equal(ref_seat_open(b->greedy, &sc, &seat, err, sizeof err), JA_OK);
     assert_null(seat);
-    assert_non_null(strstr(err, "bombs"));
+    assert_non_null(strstr(err, "no-such-game"));
 }
 
 /* ---- legality and behaviour ---------------------------------------------------- */
@@ -226,7 +226,8 @@ static void play(bots *b, uint32_t n, const char *const *kv, uint64_t seed, uint
                  watch *w, ref_match_result *res)
 {
     const ja_game_rules *g = taylor();
-    ref_match_config cfg = {g, make_options(g, n, kv), n, seed, 0, "test-greedy"};
+    ref_match_config cfg = {.game = g, .options = make_options(g, n, kv), .n_seats = n,
+                            .seed = seed, .match_id = "test-greedy"};
     ref_bot *seats[JA_MAX_SEATS];
     const char *names[JA_MAX_SEATS];
     for (uint32_t s = 0; s < n; s++) {
@@ -403,7 +404,7 @@ static uint32_t card(const char *label)
 static void test_positions(void **state)
 {
     bots *b = *state;
-    ref_seat_ctx sc = {taylor(), 0, 3, 1, 0, ""};
+    ref_seat_ctx sc = {.game = taylor(), .seat = 0, .n_seats = 3, .match_seed = 1, .match_id = ""};
     ref_seat *seat = NULL;
     char err[256];
     assert_int_equal(ref_seat_open(b->greedy, &sc, &seat, err, sizeof err), JA_OK);

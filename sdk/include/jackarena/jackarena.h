@@ -13,5 +13,6 @@
 #include "ja_brawljack.h"
 #include "ja_bruise_jack.h"
 #include "ja_jack_in_the_box.h"
+#include "ja_bombs.h"
 
 #endif /* JA_JACKARENA_H */
