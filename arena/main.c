@@ -22,6 +22,8 @@ static void usage(FILE *f)
             "  ladder import|export ...       results in and out as PGN or JSON Lines\n"
             "  bench BOT --game GAME          a bot against the reference bots (Elo, SPRT)\n"
             "  replay verify FILE [--json]    re-simulate a replay and print its digest\n"
+            "  replay show FILE [--seat S]    watch a replay in the terminal\n"
+            "  replay html FILE -o OUT.html   write a replay's self-contained web page\n"
             "\n"
             "Run 'arena COMMAND --help' for a command's options. Exit status: 0 success,\n"
             "2 a usage error (nothing was written), 1 a failure during the run.\n");

@@ -16,6 +16,7 @@ PACKAGES=(
   libjansson-dev
   python3 python3-zmq python3-msgpack sqlite3
   clang libclang-rt-14-dev
+  chromium
 )
 
 missing=()

@@ -1,0 +1,279 @@
+/* The viewer model: a replay re-simulated with its engine, and its JSON. */
+#include "viewer.h"
+
+#include "jackarena/ja_bot.h"
+#include "jackarena/ja_error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const void *viewer_obs(const viewer_model *m, uint32_t f, uint32_t s)
+{
+    return m->obs + ((size_t)f * m->n_seats + s) * m->g->obs_size;
+}
+
+const ref_replay_step *viewer_step(const viewer_model *m, uint32_t f)
+{
+    return &m->r->steps[f - 1];
+}
+
+static void observe_frame(viewer_model *m, const void *st, uint32_t f)
+{
+    for (uint32_t s = 0; s < m->n_seats; s++)
+        m->g->observe(st, (int)s, (void *)viewer_obs(m, f, s));
+    if (m->g->describe(st, m->describe[f], VIEWER_DESCRIBE_MAX) < 0)
+        m->describe[f][0] = '\0';
+}
+
+int viewer_build(const ref_replay *r, viewer_model *m, char *err, size_t cap)
+{
+    memset(m, 0, sizeof *m);
+    const ja_game_rules *g = r->game;
+    m->r = r;
+    m->g = g;
+    m->n_seats = r->h.n_seats;
+    m->n_frames = r->n_steps + 1;
+    m->obs = calloc((size_t)m->n_frames * m->n_seats, g->obs_size);
+    m->describe = calloc(m->n_frames, sizeof *m->describe);
+    m->label = calloc(r->n_recs ? r->n_recs : 1, sizeof *m->label);
+    void *st = calloc(1, g->state_size);
+    if (!m->obs || !m->describe || !m->label || !st) {
+        free(st);
+        viewer_free(m);
+        snprintf(err, cap, "out of memory");
+        return JA_ENOMEM;
+    }
+    int rc = JA_OK;
+    if (g->setup(st, &r->h.options, r->h.n_seats, r->h.seed) != JA_OK) {
+        snprintf(err, cap, "the game refused the replay's setup");
+        rc = JA_EMISMATCH;
+        goto done;
+    }
+    observe_frame(m, st, 0);
+    for (uint32_t i = 0; i < r->n_steps; i++) {
+        const ref_replay_step *sp = &r->steps[i];
+        if (g->to_act(st) != sp->seats) {
+            snprintf(err, cap, "decision %u: the replay asks seats the rules do not ask", i);
+            rc = JA_EMISMATCH;
+            goto done;
+        }
+        ja_action by_seat[JA_MAX_SEATS] = {{0}};
+        for (uint32_t k = 0; k < sp->n; k++) {
+            const ref_replay_rec *rec = &r->recs[sp->first + k];
+            by_seat[rec->seat].code = rec->code;
+            ja_action a = {rec->code};
+            if (g->label(a, m->label[sp->first + k], VIEWER_LABEL_MAX) < 0)
+                snprintf(m->label[sp->first + k], VIEWER_LABEL_MAX, "action %u",
+                         (unsigned)rec->code);
+        }
+        /* apply() refuses an illegal action and leaves the state unchanged. */
+        if (g->apply(st, sp->seats, by_seat) != JA_OK) {
+            snprintf(err, cap, "decision %u: the rules refuse the recorded actions", i);
+            rc = JA_EMISMATCH;
+            goto done;
+        }
+        observe_frame(m, st, i + 1);
+    }
+done:
+    free(st);
+    if (rc != JA_OK)
+        viewer_free(m);
+    return rc;
+}
+
+void viewer_free(viewer_model *m)
+{
+    free(m->obs);
+    free(m->describe);
+    free(m->label);
+    memset(m, 0, sizeof *m);
+}
+
+int viewer_open(const char *path, ref_replay **r, viewer_model *m)
+{
+    char err[1200];
+    memset(m, 0, sizeof *m);
+    *r = NULL;
+    int rc = ref_replay_load(path, r, err, sizeof err);
+    if (rc != JA_OK) {
+        arena_error("%s", err);
+        return EXIT_USAGE;
+    }
+    if (!(*r)->game) {
+        arena_error("replay '%s': game '%s' is not built into this arena", path, (*r)->h.game);
+        ref_replay_free(r);
+        return EXIT_USAGE;
+    }
+    uint8_t digest[REF_DIGEST_BYTES];
+    rc = ref_replay_verify(*r, digest, err, sizeof err);
+    if (rc == JA_OK)
+        rc = viewer_build(*r, m, err, sizeof err);
+    if (rc != JA_OK) {
+        arena_error("replay '%s' does not re-simulate: %s", path, err);
+        ref_replay_free(r);
+        return rc == JA_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+void viewer_close(ref_replay **r, viewer_model *m)
+{
+    viewer_free(m);
+    ref_replay_free(r);
+}
+
+/* ---- field access --------------------------------------------------------- */
+
+static int64_t field_elem(const ja_field *fd, const void *obs, uint32_t i)
+{
+    const uint8_t *p = (const uint8_t *)obs + fd->offset;
+    switch (fd->type) {
+    case JA_FT_U8: return ((const uint8_t *)p)[i];
+    case JA_FT_I8: { int8_t v; memcpy(&v, p + i, 1); return v; }
+    case JA_FT_U16: { uint16_t v; memcpy(&v, p + 2 * (size_t)i, 2); return v; }
+    case JA_FT_I16: { int16_t v; memcpy(&v, p + 2 * (size_t)i, 2); return v; }
+    case JA_FT_U32: { uint32_t v; memcpy(&v, p + 4 * (size_t)i, 4); return v; }
+    case JA_FT_I32: { int32_t v; memcpy(&v, p + 4 * (size_t)i, 4); return v; }
+    case JA_FT_I64: { int64_t v; memcpy(&v, p + 8 * (size_t)i, 8); return v; }
+    default: return 0;
+    }
+}
+
+bool viewer_field(const ja_game_rules *g, const void *obs, const char *name, uint32_t i,
+                  int64_t *out)
+{
+    for (uint32_t k = 0; k < g->n_obs_fields; k++) {
+        const ja_field *fd = &g->obs_fields[k];
+        if (strcmp(fd->name, name) == 0) {
+            *out = i < fd->count ? field_elem(fd, obs, i) : 0;
+            return true;
+        }
+    }
+    *out = 0;
+    return false;
+}
+
+int64_t viewer_score(const viewer_model *m, uint32_t f, uint32_t from, uint32_t s)
+{
+    if (f + 1 == m->n_frames)
+        return m->r->outcome.score[s];
+    int64_t v;
+    viewer_field(m->g, viewer_obs(m, f, from), "score", s, &v);
+    for (uint32_t k = 0; k < m->g->n_obs_fields; k++)
+        if (strcmp(m->g->obs_fields[k].name, "score") == 0)
+            return strstr(m->g->obs_fields[k].doc, "27720") ? v : v * JA_SCORE_UNIT;
+    return 0;
+}
+
+/* ---- JSON ------------------------------------------------------------------- */
+
+void viewer_obs_json(json_w *w, const char *key, const ja_game_rules *g, const void *obs)
+{
+    jw_obj(w, key);
+    for (uint32_t k = 0; k < g->n_obs_fields; k++) {
+        const ja_field *fd = &g->obs_fields[k];
+        if (fd->count == 1) {
+            jw_int(w, fd->name, (long long)field_elem(fd, obs, 0));
+            continue;
+        }
+        uint32_t n = fd->count;
+        while (n > 0 && field_elem(fd, obs, n - 1) == 0)
+            n--;
+        jw_arr(w, fd->name);
+        for (uint32_t i = 0; i < n; i++)
+            jw_int(w, NULL, (long long)field_elem(fd, obs, i));
+        jw_arr_end(w);
+    }
+    jw_obj_end(w);
+}
+
+void viewer_model_json(json_w *w, const viewer_model *m)
+{
+    jw_obj(w, NULL);
+    viewer_model_json_keys(w, m);
+    jw_obj_end(w);
+}
+
+void viewer_model_json_keys(json_w *w, const viewer_model *m)
+{
+    const ref_replay *r = m->r;
+    char buf[1024];
+    jw_int(w, "model", 1);
+    jw_str(w, "game", r->h.game);
+    jw_str(w, "title", m->g->title);
+    jw_int(w, "seats", m->n_seats);
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)r->h.seed);
+    jw_str(w, "seed", buf);
+    if (ja_options_format(m->g, &r->h.options, buf, sizeof buf) < 0)
+        buf[0] = '\0';
+    jw_str(w, "options", buf);
+    jw_str(w, "match", r->h.match_id);
+    jw_int(w, "score_unit", JA_SCORE_UNIT);
+    jw_arr(w, "players");
+    for (uint32_t s = 0; s < m->n_seats; s++) {
+        jw_obj(w, NULL);
+        jw_str(w, "name", r->h.players[s].name);
+        jw_str(w, "kind", r->h.players[s].kind);
+        jw_str(w, "version", r->h.players[s].version);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    jw_arr(w, "fields");
+    for (uint32_t k = 0; k < m->g->n_obs_fields; k++) {
+        jw_obj(w, NULL);
+        jw_str(w, "name", m->g->obs_fields[k].name);
+        jw_int(w, "count", m->g->obs_fields[k].count);
+        jw_str(w, "doc", m->g->obs_fields[k].doc);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    jw_arr(w, "frames");
+    for (uint32_t f = 0; f < m->n_frames; f++) {
+        jw_obj(w, NULL);
+        jw_str(w, "describe", m->describe[f]);
+        jw_arr(w, "asked");
+        if (f > 0) {
+            const ref_replay_step *sp = viewer_step(m, f);
+            for (uint32_t k = 0; k < sp->n; k++) {
+                const ref_replay_rec *rec = &r->recs[sp->first + k];
+                jw_obj(w, NULL);
+                jw_int(w, "seat", rec->seat);
+                jw_int(w, "code", rec->code);
+                jw_str(w, "label", m->label[sp->first + k]);
+                jw_int(w, "choices", rec->n_legal);
+                jw_int(w, "index", rec->index);
+                jw_bool(w, "forced", rec->forced);
+                jw_str(w, "fault", ja_fault_name(rec->fault));
+                jw_int(w, "us", (long long)rec->think_us);
+                jw_obj_end(w);
+            }
+        }
+        jw_arr_end(w);
+        jw_arr(w, "obs");
+        for (uint32_t s = 0; s < m->n_seats; s++)
+            viewer_obs_json(w, NULL, m->g, viewer_obs(m, f, s));
+        jw_arr_end(w);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    jw_obj(w, "outcome");
+    jw_arr(w, "scores");
+    for (uint32_t s = 0; s < m->n_seats; s++)
+        jw_int(w, NULL, (long long)r->outcome.score[s]);
+    jw_arr_end(w);
+    jw_arr(w, "points");
+    for (uint32_t s = 0; s < m->n_seats; s++) {
+        arena_format_score(r->outcome.score[s], buf, sizeof buf);
+        jw_str(w, NULL, buf);
+    }
+    jw_arr_end(w);
+    jw_arr(w, "places");
+    for (uint32_t s = 0; s < m->n_seats; s++)
+        jw_int(w, NULL, r->outcome.place[s]);
+    jw_arr_end(w);
+    jw_arr(w, "faults");
+    for (uint32_t s = 0; s < m->n_seats; s++)
+        jw_int(w, NULL, r->faults[s]);
+    jw_arr_end(w);
+    jw_obj_end(w);
+}

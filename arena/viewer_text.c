@@ -1,0 +1,476 @@
+/* The terminal viewer's drawing: a frame of a match as text, with a renderer
+ * per game reading its observation struct, and a generic fallback renderer
+ * from the field table for a game without one. Plain ASCII unless the style
+ * asks for colours and suit symbols. */
+#include "viewer.h"
+
+#include "jackarena/ja_bombs.h"
+#include "jackarena/ja_bot.h"
+#include "jackarena/ja_brawljack.h"
+#include "jackarena/ja_bruise_jack.h"
+#include "jackarena/ja_cards.h"
+#include "jackarena/ja_error.h"
+#include "jackarena/ja_jack_in_the_box.h"
+#include "jackarena/ja_taylor.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define C_RESET "\033[0m"
+#define C_BOLD "\033[1m"
+#define C_DIM "\033[2m"
+#define C_RED "\033[31m"
+#define C_YELLOW "\033[33m"
+#define C_CYAN "\033[36m"
+
+viewer_style viewer_style_for(FILE *f)
+{
+    viewer_style st = {false, false};
+    const char *term = getenv("TERM");
+    if (!isatty(fileno(f)) || !term || !*term || strcmp(term, "dumb") == 0)
+        return st;
+    const char *nc = getenv("NO_COLOR");
+    st.color = !(nc && *nc);
+    const char *names[] = {"LC_ALL", "LC_CTYPE", "LANG"};
+    for (int i = 0; i < 3; i++) {
+        const char *v = getenv(names[i]);
+        if (v && *v) {
+            st.unicode = strstr(v, "UTF-8") || strstr(v, "utf8") || strstr(v, "UTF8") ||
+                         strstr(v, "utf-8");
+            break;
+        }
+    }
+    return st;
+}
+
+static void on(FILE *f, const viewer_style *st, const char *code)
+{
+    if (st->color)
+        fputs(code, f);
+}
+
+/* A standard card (ja_cards.h id): "7H", or "7♥" in red with symbols. */
+static void put_card(FILE *f, const viewer_style *st, uint8_t id)
+{
+    if (id == JA_CARD_NONE) {
+        fputs("--", f);
+        return;
+    }
+    char lab[4];
+    if (ja_card_format(id, lab, sizeof lab) != JA_OK) {
+        fputs("??", f);
+        return;
+    }
+    bool red = !ja_card_is_black(id);
+    if (red)
+        on(f, st, C_RED);
+    if (st->unicode && !ja_card_is_joker(id)) {
+        static const char *const sym[] = {"\u2663", "\u2666", "\u2665", "\u2660"};
+        fprintf(f, "%c%s", lab[0], sym[ja_card_suit(id)]);
+    } else {
+        fputs(lab, f);
+    }
+    if (red)
+        on(f, st, C_RESET);
+}
+
+static void put_suit(FILE *f, const viewer_style *st, int suit)
+{
+    if (suit < 0 || suit > 3) {
+        fputc('-', f);
+        return;
+    }
+    static const char *const sym[] = {"\u2663", "\u2666", "\u2665", "\u2660"};
+    if (st->unicode)
+        fputs(sym[suit], f);
+    else
+        fputc(ja_suit_letter(suit), f);
+}
+
+/* Cards from a per-identity count array. */
+static void put_counts(FILE *f, const viewer_style *st, const uint8_t *count, int n)
+{
+    int shown = 0;
+    for (int id = 0; id < n; id++)
+        for (int k = 0; k < count[id]; k++) {
+            fputc(' ', f);
+            put_card(f, st, (uint8_t)id);
+            shown++;
+        }
+    if (!shown)
+        fputs(" (none)", f);
+}
+
+static void put_score(FILE *f, int64_t units)
+{
+    char b[32];
+    arena_format_score(units, b, sizeof b);
+    fputs(b, f);
+}
+
+/* ---- per-game renderers ------------------------------------------------------ */
+
+/* table: the public picture, from one seat's observation; hand: the cards
+ * private to the observing seat (one line, no newline). */
+typedef struct game_render {
+    const char *game;
+    void (*table)(FILE *f, const viewer_style *st, const void *obs);
+    void (*hand)(FILE *f, const viewer_style *st, const void *obs);
+} game_render;
+
+static void taylor_table(FILE *f, const viewer_style *st, const void *p)
+{
+    const ja_taylor_obs *o = p;
+    fprintf(f, "  game %u/%u turn %u  top ", o->game + 1u, (unsigned)o->games, (unsigned)o->turn);
+    put_card(f, st, o->top);
+    fputs("  suit ", f);
+    put_suit(f, st, o->active_suit);
+    fprintf(f, "  stock %u  pile %u  %s\n", (unsigned)o->stock_count, (unsigned)o->pile_count,
+            o->direction < 0 ? "counter-clockwise" : "clockwise");
+    if (o->penalty_kind != JA_TAYLOR_PEN_NONE)
+        fprintf(f, "  penalty pending: %s x%u\n",
+                o->penalty_kind == JA_TAYLOR_PEN_TWO ? "twos" : "black jacks",
+                (unsigned)o->penalty_k);
+}
+
+static void taylor_hand(FILE *f, const viewer_style *st, const void *p)
+{
+    const ja_taylor_obs *o = p;
+    fprintf(f, "%2u cards:", (unsigned)o->hand_count[o->seat]);
+    put_counts(f, st, o->hand, 52);
+}
+
+static void jitb_table(FILE *f, const viewer_style *st, const void *p)
+{
+    const ja_jitb_obs *o = p;
+    fprintf(f, "  game %u/%u turn %u  stock %u  discard %u\n", o->game + 1u, (unsigned)o->games,
+            (unsigned)o->turn, (unsigned)o->stock_count, (unsigned)o->discard_count);
+    for (int b = 0; b < o->n_boxes && b < JA_JITB_MAX_BOXES; b++) {
+        fprintf(f, "  box %d%s:", b + 1, o->box_open[b] ? "" : " (closed)");
+        for (int q = 0; q < 4; q++) {
+            fputc(' ', f);
+            put_card(f, st, o->active[b * 4 + q]);
+        }
+        for (int k = 0; k < 2; k++) {
+            uint8_t c = o->slot_color[2 * b + k];
+            if (c == JA_JITB_NO_SLOT)
+                continue;
+            fprintf(f, "  [%s joker slot: ", c == JA_JITB_RED ? "red" : "black");
+            if (o->slot_jack[2 * b + k] == 255)
+                fputs("open]", f);
+            else {
+                put_card(f, st, o->slot_jack[2 * b + k]);
+                fprintf(f, " by seat %u]", (unsigned)o->slot_seat[2 * b + k]);
+            }
+        }
+        fputc('\n', f);
+    }
+}
+
+static void jitb_hand(FILE *f, const viewer_style *st, const void *p)
+{
+    const ja_jitb_obs *o = p;
+    fprintf(f, "%2u cards:", (unsigned)o->hand_count[o->seat]);
+    put_counts(f, st, o->hand, 52);
+    if (o->n_marked) {
+        fputs("  marked:", f);
+        for (int i = 0; i < o->n_marked && i < JA_JITB_HAND; i++) {
+            fputc(' ', f);
+            put_card(f, st, o->marked[i]);
+        }
+    }
+}
+
+static const char *const bombs_rank[JA_BOMBS_RANKS] = {"3", "4", "5", "6", "7", "8", "9", "T",
+                                                       "J", "Q", "K", "A", "2", "XB", "XR"};
+static const char *const bombs_form[] = {"none", "single", "pair", "run", "double run",
+                                         "bomb", "big bomb", "super bomb"};
+
+static void bombs_table(FILE *f, const viewer_style *st, const void *p)
+{
+    (void)st;
+    const ja_bombs_obs *o = p;
+    fprintf(f, "  hand %u%s  table %u/%u  ", o->hand_no + 1u, o->tiebreak ? " (tiebreak)" : "",
+            o->table == 255 ? 0u : o->table + 1u, (unsigned)o->n_tables);
+    if (o->top_form == JA_BOMBS_FORM_NONE || o->top_form > JA_BOMBS_FORM_SUPER)
+        fputs("no play on the table", f);
+    else {
+        fprintf(f, "top: %s of %s", bombs_form[o->top_form],
+                o->top_rank < JA_BOMBS_RANKS ? bombs_rank[o->top_rank] : "?");
+        if (o->top_len)
+            fprintf(f, " (length %u)", (unsigned)o->top_len);
+        if (o->top_owner != 255)
+            fprintf(f, " by seat %u, %u pass(es)", (unsigned)o->top_owner, (unsigned)o->passes);
+    }
+    fputc('\n', f);
+}
+
+static void bombs_hand(FILE *f, const viewer_style *st, const void *p)
+{
+    const ja_bombs_obs *o = p;
+    fprintf(f, "%2u cards:", (unsigned)o->count[o->seat]);
+    put_counts(f, st, o->hand, JA_BOMBS_CARDS);
+    if (o->place[o->seat])
+        fprintf(f, "  (finished %u)", (unsigned)o->place[o->seat]);
+}
+
+static void brawl_table(FILE *f, const viewer_style *st, const void *p)
+{
+    const ja_brawljack_obs *o = p;
+    fprintf(f, "  deal %u/%u turn %u  upcard ", o->deal + 1u, (unsigned)o->hands,
+            (unsigned)o->turn);
+    put_card(f, st, o->upcard);
+    fprintf(f, "  deck %u\n", (unsigned)o->deck_count);
+    for (int h = 0; h < o->n_hands && h < JA_BRAWLJACK_MAX_HANDS; h++) {
+        static const char *const state[] = {"-", "live", "stayed", "bust"};
+        if (o->hand_owner[h] == JA_BRAWLJACK_DEALER)
+            fputs("  dealer  ", f);
+        else
+            fprintf(f, "  seat %u.%u", (unsigned)o->hand_owner[h], o->hand_index[h] + 1u);
+        fprintf(f, " %-6s %2u:", o->hand_state[h] < 4 ? state[o->hand_state[h]] : "?",
+                (unsigned)o->hand_value[h]);
+        for (int c = 0; c < o->hand_len[h] && c < JA_BRAWLJACK_HAND_CARDS; c++) {
+            fputc(' ', f);
+            put_card(f, st, o->hand_card[h * JA_BRAWLJACK_HAND_CARDS + c]);
+        }
+        fputc('\n', f);
+    }
+}
+
+static void brawl_hand(FILE *f, const viewer_style *st, const void *p)
+{
+    const ja_brawljack_obs *o = p;
+    fputs("drawn ", f);
+    put_card(f, st, o->drawn);
+    if (o->blind_count[o->seat])
+        fprintf(f, "  blind hand: %u face down", (unsigned)o->blind_count[o->seat]);
+}
+
+/* Bruise Jack's own deck: colour, number, suit levels ("c1n4s0"). */
+static void put_bruise(FILE *f, const viewer_style *st, uint8_t id)
+{
+    if (id >= JA_BRUISE_JACK_CARDS) {
+        fputs("--", f);
+        return;
+    }
+    on(f, st, C_CYAN);
+    fprintf(f, "c%dn%ds%d", ja_bruise_jack_level(id, JA_BRUISE_JACK_COLOUR),
+            ja_bruise_jack_level(id, JA_BRUISE_JACK_NUMBER),
+            ja_bruise_jack_level(id, JA_BRUISE_JACK_SUIT));
+    on(f, st, C_RESET);
+}
+
+static void bruise_table(FILE *f, const viewer_style *st, const void *p)
+{
+    static const char *const row[] = {"colour", "number", "suit"};
+    const ja_bruise_jack_obs *o = p;
+    fprintf(f, "  hand %u/%u%s  stock %u  discard %u\n", o->hand + 1u, (unsigned)o->hands,
+            o->replay ? " (replay)" : "", (unsigned)o->stock_count, (unsigned)o->discard_count);
+    for (int s = 0; s < o->n_seats && s < JA_BRUISE_JACK_MAX_SEATS; s++) {
+        if (!(o->active >> s & 1))
+            continue;
+        fprintf(f, "  seat %d%s%s\n", s, o->has_centre[s] ? " [centre]" : "",
+                o->stood[s] ? " stood" : "");
+        for (int r = 0; r < JA_BRUISE_JACK_ROWS; r++) {
+            int k = s * 3 + r;
+            fprintf(f, "    %-6s %2u%s:", row[r], (unsigned)o->shown[k],
+                    o->claimed[k] ? " claimed" : "");
+            for (int c = 0; c < o->up_count[k] && c < JA_BRUISE_JACK_MAX_UP; c++) {
+                fputc(' ', f);
+                put_bruise(f, st, o->up[k * JA_BRUISE_JACK_MAX_UP + c]);
+            }
+            fputc('\n', f);
+        }
+    }
+}
+
+static void bruise_hand(FILE *f, const viewer_style *st, const void *p)
+{
+    const ja_bruise_jack_obs *o = p;
+    fputs("centre ", f);
+    put_bruise(f, st, o->centre);
+    if (o->drawn != JA_BRUISE_JACK_NONE) {
+        fputs("  drawn ", f);
+        put_bruise(f, st, o->drawn);
+    }
+}
+
+static const game_render RENDERERS[] = {
+    {"taylor-blackjack", taylor_table, taylor_hand},
+    {"jack-in-the-box", jitb_table, jitb_hand},
+    {"bombs", bombs_table, bombs_hand},
+    {"brawljack", brawl_table, brawl_hand},
+    {"bruise-jack", bruise_table, bruise_hand},
+};
+
+/* The fallback: every scalar field of the observation, from the field table
+ * (arrays are left to the JSON and the per-game renderers). */
+static void generic_table(FILE *f, const viewer_model *m, const void *obs)
+{
+    int col = 0;
+    for (uint32_t k = 0; k < m->g->n_obs_fields; k++) {
+        const ja_field *fd = &m->g->obs_fields[k];
+        if (fd->count != 1)
+            continue;
+        int64_t v;
+        viewer_field(m->g, obs, fd->name, 0, &v);
+        char b[96];
+        int n = snprintf(b, sizeof b, " %s=%lld", fd->name, (long long)v);
+        if (col + n > 78) {
+            fputc('\n', f);
+            col = 0;
+        }
+        fputs(col ? "" : " ", f);
+        fputs(b, f);
+        col += n + (col ? 0 : 1);
+    }
+    if (col)
+        fputc('\n', f);
+}
+
+static const game_render *renderer_of(const viewer_model *m)
+{
+    for (size_t i = 0; i < sizeof RENDERERS / sizeof RENDERERS[0]; i++)
+        if (strcmp(RENDERERS[i].game, m->g->name) == 0 &&
+            m->g->obs_version == m->r->h.obs_version)
+            return &RENDERERS[i];
+    return NULL;
+}
+
+/* ---- frames --------------------------------------------------------------------- */
+
+void viewer_text_header(FILE *f, const viewer_model *m, const viewer_style *st)
+{
+    const ref_replay *r = m->r;
+    char opts[1024];
+    if (ja_options_format(m->g, &r->h.options, opts, sizeof opts) < 0)
+        opts[0] = '\0';
+    on(f, st, C_BOLD);
+    fprintf(f, "%s", m->g->title);
+    on(f, st, C_RESET);
+    fprintf(f, ", %u seats, seed %llu, %u decisions\noptions: %s\n", (unsigned)m->n_seats,
+            (unsigned long long)r->h.seed, r->n_steps, opts);
+    for (uint32_t s = 0; s < m->n_seats; s++)
+        fprintf(f, "seat %u: %s (%s%s%s)\n", (unsigned)s, r->h.players[s].name,
+                r->h.players[s].kind, r->h.players[s].version[0] ? " " : "",
+                r->h.players[s].version);
+}
+
+static void put_rec(FILE *f, const viewer_model *m, uint32_t ri, const viewer_style *st)
+{
+    const ref_replay_rec *rec = &m->r->recs[ri];
+    fprintf(f, "seat %u (%s): ", (unsigned)rec->seat, m->r->h.players[rec->seat].name);
+    on(f, st, C_BOLD);
+    fputs(m->label[ri], f);
+    on(f, st, C_RESET);
+    if (rec->forced)
+        fputs("  [forced]", f);
+    else
+        fprintf(f, "  [%u choices, %.3f ms]", (unsigned)rec->n_legal,
+                (double)rec->think_us / 1000.0);
+    if (rec->fault) {
+        on(f, st, C_RED);
+        fprintf(f, "  FAULT: %s", ja_fault_name(rec->fault));
+        on(f, st, C_RESET);
+    }
+    fputc('\n', f);
+}
+
+static void put_seat_line(FILE *f, const viewer_model *m, const game_render *gr, uint32_t fr,
+                          uint32_t s, const viewer_style *st)
+{
+    fprintf(f, "  seat %u %-10s score ", (unsigned)s, m->r->h.players[s].name);
+    put_score(f, viewer_score(m, fr, s, s));
+    if (gr) {
+        fputs("  ", f);
+        gr->hand(f, st, viewer_obs(m, fr, s));
+    }
+    fputc('\n', f);
+}
+
+void viewer_text_frame(FILE *f, const viewer_model *m, uint32_t fr, int seat,
+                       const viewer_style *st)
+{
+    const game_render *gr = renderer_of(m);
+    on(f, st, C_YELLOW);
+    /* A seat's view has no decision numbers: they would tell it how many
+     * decisions were put to other seats. */
+    if (fr == 0)
+        fprintf(f, "== deal ==\n");
+    else if (seat >= 0)
+        fprintf(f, "== seat %d sees ==\n", seat);
+    else
+        fprintf(f, "== decision %u/%u ==\n", fr, m->r->n_steps);
+    on(f, st, C_RESET);
+    if (fr > 0) {
+        const ref_replay_step *sp = viewer_step(m, fr);
+        for (uint32_t k = 0; k < sp->n; k++) {
+            uint32_t ri = sp->first + k;
+            /* A seat sees its own decisions only (whether another seat was
+             * asked can be hidden, e.g. Bombs' interrupt windows). */
+            if (seat < 0 || m->r->recs[ri].seat == (uint32_t)seat)
+                put_rec(f, m, ri, st);
+        }
+    }
+    if (seat < 0) {
+        on(f, st, C_DIM);
+        fprintf(f, "  %s\n", m->describe[fr]);
+        on(f, st, C_RESET);
+        if (gr)
+            gr->table(f, st, viewer_obs(m, fr, 0));
+        else
+            generic_table(f, m, viewer_obs(m, fr, 0));
+        for (uint32_t s = 0; s < m->n_seats; s++)
+            put_seat_line(f, m, gr, fr, s, st);
+    } else {
+        const void *obs = viewer_obs(m, fr, (uint32_t)seat);
+        if (gr)
+            gr->table(f, st, obs);
+        else
+            generic_table(f, m, obs);
+        for (uint32_t s = 0; s < m->n_seats; s++) {
+            fprintf(f, "  seat %u %-10s score ", (unsigned)s, m->r->h.players[s].name);
+            put_score(f, viewer_score(m, fr, (uint32_t)seat, s));
+            if (s == (uint32_t)seat && gr) {
+                fputs("  ", f);
+                gr->hand(f, st, obs);
+            }
+            fputc('\n', f);
+        }
+    }
+}
+
+void viewer_text_outcome(FILE *f, const viewer_model *m, const viewer_style *st)
+{
+    on(f, st, C_BOLD);
+    fputs("== result ==\n", f);
+    on(f, st, C_RESET);
+    for (uint32_t s = 0; s < m->n_seats; s++) {
+        fprintf(f, "  place %u  seat %u %-10s score ", (unsigned)m->r->outcome.place[s],
+                (unsigned)s, m->r->h.players[s].name);
+        put_score(f, m->r->outcome.score[s]);
+        fprintf(f, "  faults %u\n", (unsigned)m->r->faults[s]);
+    }
+}
+
+bool viewer_seat_sees(const viewer_model *m, uint32_t fr, int seat)
+{
+    if (seat < 0 || fr == 0)
+        return true;
+    if (viewer_step(m, fr)->seats >> seat & 1)
+        return true;
+    return memcmp(viewer_obs(m, fr, (uint32_t)seat), viewer_obs(m, fr - 1, (uint32_t)seat),
+                  m->g->obs_size) != 0;
+}
+
+void viewer_text_dump(FILE *f, const viewer_model *m, int seat, const viewer_style *st)
+{
+    viewer_text_header(f, m, st);
+    if (seat >= 0)
+        fprintf(f, "view: seat %d only (what it saw)\n", seat);
+    for (uint32_t fr = 0; fr < m->n_frames; fr++)
+        if (viewer_seat_sees(m, fr, seat))
+            viewer_text_frame(f, m, fr, seat, st);
+    viewer_text_outcome(f, m, st);
+}

@@ -1,0 +1,13 @@
+# The short matches of the viewer tests, one per game (sourced):
+# play_all ARENA makes <game>.rpl in the working directory.
+play_all() {
+  local A=$1
+  "$A" play taylor-blackjack greedy random --seed 1 --opt games=1 --opt turn_cap=20 --replay taylor-blackjack.rpl >/dev/null &&
+  "$A" play brawljack greedy random --seed 1 --opt hands=1 --replay brawljack.rpl >/dev/null &&
+  "$A" play bruise-jack greedy random --seed 1 --opt hands=1 --replay bruise-jack.rpl >/dev/null &&
+  "$A" play jack-in-the-box greedy random --seed 1 --opt games=1 --replay jack-in-the-box.rpl >/dev/null &&
+  "$A" play bombs greedy random random --seed 1 --opt hands=1 --opt tiebreak_hands=0 --replay bombs.rpl >/dev/null
+}
+GAMES="taylor-blackjack brawljack bruise-jack jack-in-the-box bombs"
+# Think times vary from run to run: the dumps compared leave them out.
+no_times() { sed -E 's/, [0-9]+\.[0-9]+ ms\]/]/'; }

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The browser test: Debian's chromium, headless, opens generated replay pages
+# (one per game) and a report page, steps through each replay with the page's
+# own buttons (#selftest), checks that no script error was logged and that
+# the scores shown are the replay's, and saves screenshots in SHOTS.
+# Skipped (exit 77) only where chromium is not installed.
+# Usage: test_browser.sh ARENA SHOTS
+set -u
+A=$1
+SHOTS=$2
+CHROME=$(command -v chromium || true)
+if [ -z "$CHROME" ]; then
+  echo "SKIP: chromium is not installed (scripts/setup.sh installs it)"
+  exit 77
+fi
+SRC=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+. "$SRC/matches.sh"
+mkdir -p "$SHOTS"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+chrome() { # chrome ARGS... URL: one headless run with a fresh profile
+  local prof; prof=$(mktemp -d "$work/profile.XXXX")
+  timeout 90 "$CHROME" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --disable-dev-shm-usage --user-data-dir="$prof" "$@" 2>>chrome.log
+}
+
+play_all "$A" || { echo "FAIL: could not play the test matches"; exit 1; }
+for g in $GAMES; do
+  "$A" replay html $g.rpl -o $g.html || { bad "html $g"; continue; }
+  chrome --virtual-time-budget=10000 --dump-dom "file://$work/$g.html#selftest" >$g.dom
+  grep -q 'data-selftest="ok [0-9]' $g.dom && ok || bad "$g: the self-test did not step through the replay"
+  if grep -q '<pre id="errlog"></pre>' $g.dom; then ok; else
+    bad "$g: script errors"; grep -o '<pre id="errlog">[^<]*' $g.dom; fi
+  # Scores: the page's result table against the text viewer's result lines.
+  sed -i '/<script/,$d' $g.dom   # the page's own script holds the same class names
+  shown=$(grep -o 'class="points">[^<]*' $g.dom | sed 's/.*>//' | tr '\n' ' ')
+  want=$("$A" replay show $g.rpl | sed -n '/^== result ==/,$p' | grep -o 'score [^ ]*' | sed 's/score //' | tr '\n' ' ')
+  [ -n "$want" ] && [ "$shown" = "$want" ] && ok || bad "$g: page shows scores '$shown', the replay has '$want'"
+  # After the self-test the page is on the last frame: its running scores
+  # are the final ones too.
+  running=$(grep -o 'class="score">[^<]*' $g.dom | sed 's/.*>//' | tr '\n' ' ')
+  [ "$running" = "$want" ] && ok || bad "$g: last frame shows scores '$running', want '$want'"
+  chrome --window-size=1200,800 --virtual-time-budget=3000 --screenshot="$SHOTS/replay-$g.png" \
+    "file://$work/$g.html#frame=3" >/dev/null
+  [ -s "$SHOTS/replay-$g.png" ] && ok || bad "$g: no screenshot"
+done
+
+# The report site, when this build has `arena report`.
+if "$A" report --help >/dev/null 2>&1; then
+  "$A" tournament taylor-blackjack --bots greedy,random --rounds 2 --seed 3 --opt games=1 \
+    --opt turn_cap=20 --db t.db --replays rp >/dev/null || bad "tournament"
+  "$A" report --db t.db -o site >/dev/null || bad "report"
+  chrome --virtual-time-budget=5000 --dump-dom "file://$work/site/index.html" >index.dom
+  grep -q '<svg' index.dom && ok || bad "report: no rating chart"
+  grep -q 'greedy' index.dom && ok || bad "report: no standings"
+  link=$(grep -o 'href="matches/[^"]*\.html"' index.dom | head -1 | sed 's/href="//; s/"$//')
+  if [ -n "$link" ] && [ -f "site/$link" ]; then
+    ok
+    chrome --virtual-time-budget=10000 --dump-dom "file://$work/site/$link#selftest" >m.dom
+    grep -q 'data-selftest="ok' m.dom && grep -q '<pre id="errlog"></pre>' m.dom && ok || bad "report: the match page fails"
+  else bad "report: no match page linked"; fi
+  chrome --window-size=1200,900 --virtual-time-budget=3000 --screenshot="$SHOTS/report.png" \
+    "file://$work/site/index.html" >/dev/null
+  [ -s "$SHOTS/report.png" ] && ok || bad "report: no screenshot"
+fi
+
+echo "viewer_browser: $pass passed, $fail failed (screenshots in $SHOTS)"
+[ $fail = 0 ]
