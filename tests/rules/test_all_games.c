@@ -94,8 +94,9 @@
  * variant (some INT option at its minimum), plus every INT variant with the
  * default ENUM combination; the long build plays every seat count x ENUM
  * combination x INT variant, COVER_MATCHES times each.
- * Volume: then random configurations until the game has had MIN_MATCHES
- * matches or DECISION_BUDGET decisions, whichever comes first.
+ * Volume: then random configurations (7 in 8 with a short INT variant) until
+ * the game has had MIN_MATCHES matches or DECISION_BUDGET decisions,
+ * whichever comes first.
  * Heavy checks (hidden information, every seat's observation) run at each of
  * the first HEAVY_FIRST decisions of a match and then at one decision in
  * HEAVY_EVERY, chosen at random; the light checks (everything else) run at
@@ -1063,7 +1064,10 @@ static void test_properties(void **state)
                          i < 100u * MIN_MATCHES;
          i++) {
         uint32_t n = g->min_seats + ja_rng_below(&pick, g->max_seats - g->min_seats + 1u);
-        uint32_t e = ja_rng_below(&pick, ne), v = ja_rng_below(&pick, nv);
+        /* Mostly short INT variants: more, and more varied, matches. */
+        uint32_t e = ja_rng_below(&pick, ne), v = 0;
+        if (nv > 1 && ja_rng_below(&pick, 8) != 0)
+            v = 1 + ja_rng_below(&pick, nv - 1);
         play_config(c, n, e, v, ((uint64_t)STREAM_CONFIG << 32) | i, 1);
     }
     if (c->detz > 0 && c->detz_other_changed == 0)
