@@ -123,5 +123,6 @@ int cmd_replay(int argc, char **argv);
 int cmd_tournament(int argc, char **argv);
 int cmd_ladder(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif /* ARENA_CLI_H */

@@ -1778,6 +1778,77 @@ int ladder_db_ladder_bots(ladder_db *db, const ladder_key *key, ladder_bot_row *
     return JA_OK;
 }
 
+int ladder_db_foreach_seat(ladder_db *db, const ladder_key *key, int64_t tournament_id,
+                           ladder_seat_fn fn, void *ctx)
+{
+    static const char what[] = "reading match details";
+    int rc = enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if (fn == NULL)
+        return JA_EINVAL;
+    if ((rc = check_key(db, key)) != JA_OK)
+        return rc;
+    if ((rc = exec(db, "BEGIN", what)) != JA_OK)
+        return rc;
+    sqlite3_stmt *st;
+    rc = prepare(db,
+                 "SELECT m.id, m.tournament_id, m.number, r.seat, r.bot_id, r.elo_before,"
+                 " r.elo_delta, IFNULL(m.replay, ''),"
+                 " (SELECT group_concat(f.kind || '=' || f.count, ' ') FROM result_faults f"
+                 "  WHERE f.match_id = r.match_id AND f.seat = r.seat)"
+                 " FROM ladders l JOIN tournaments t ON t.ladder_id = l.id"
+                 " JOIN matches m ON m.tournament_id = t.id"
+                 " JOIN results r ON r.match_id = m.id"
+                 " WHERE l.game = ?1 AND l.n_seats = ?2 AND l.options = ?3"
+                 " AND m.status = 'done' AND (?4 <= 0 OR t.id = ?4)"
+                 " ORDER BY t.id, m.number, r.seat",
+                 &st, what);
+    if (rc != JA_OK) {
+        rollback(db);
+        return rc;
+    }
+    bind_text(st, 1, key->game);
+    sqlite3_bind_int64(st, 2, key->n_seats);
+    bind_text(st, 3, key->options);
+    sqlite3_bind_int64(st, 4, tournament_id);
+    ladder_seat_detail *d = malloc(sizeof *d);
+    int src = SQLITE_DONE;
+    if (d == NULL)
+        rc = JA_ENOMEM;
+    while (rc == JA_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        memset(d, 0, sizeof *d);
+        d->match_id = sqlite3_column_int64(st, 0);
+        d->tournament_id = sqlite3_column_int64(st, 1);
+        d->number = (uint32_t)sqlite3_column_int64(st, 2);
+        d->seat = (uint32_t)sqlite3_column_int64(st, 3);
+        d->bot_id = sqlite3_column_int64(st, 4);
+        d->elo_before = sqlite3_column_double(st, 5);
+        d->elo_delta = sqlite3_column_double(st, 6);
+        column_copy(st, 7, d->replay, sizeof d->replay);
+        /* "kind=count kind=count"; kinds unknown to this build are skipped. */
+        char kinds[512];
+        column_copy(st, 8, kinds, sizeof kinds);
+        char *save = NULL;
+        for (char *kv = strtok_r(kinds, " ", &save); kv; kv = strtok_r(NULL, " ", &save)) {
+            char *eq = strchr(kv, '=');
+            if (eq == NULL)
+                continue;
+            *eq = '\0';
+            for (int k = 1; k < JA_FAULT_COUNT; k++)
+                if (strcmp(kv, ja_fault_name(k)) == 0)
+                    d->faults[k] += (uint32_t)strtoul(eq + 1, NULL, 10);
+        }
+        rc = fn(ctx, d);
+    }
+    if (rc == JA_OK && src != SQLITE_DONE)
+        rc = sql_fail(db, src, what);
+    free(d);
+    sqlite3_finalize(st);
+    rollback(db); /* ends the read transaction */
+    return rc;
+}
+
 /* ---- Imports ----------------------------------------------------------------- */
 
 /* Everything about an import that can be checked without the database;

@@ -318,6 +318,34 @@ typedef struct ladder_bot_row {
 int ladder_db_ladder_bots(ladder_db *db, const ladder_key *key, ladder_bot_row **out,
                           uint32_t *out_n);
 
+/* Room for a stored replay path, NUL included (longer paths are cut). */
+#define LADDER_PATH_MAX 4096
+
+/* One seat of a finished match, with what a report shows beyond
+ * ladder_match_row: the live Elo before the match and the change the seat
+ * brought (results.elo_before, elo_delta), its faults by kind and the
+ * match's replay file. Plain value, borrowed by the callback. */
+typedef struct ladder_seat_detail {
+    int64_t match_id;
+    int64_t tournament_id;
+    uint32_t number;
+    uint32_t seat;
+    int64_t bot_id;
+    double elo_before, elo_delta;
+    uint32_t faults[JA_FAULT_COUNT]; /* by ja_fault; kinds this build lacks skipped */
+    char replay[LADDER_PATH_MAX];    /* as stored; "" when none */
+} ladder_seat_detail;
+
+typedef int (*ladder_seat_fn)(void *ctx, const ladder_seat_detail *s);
+
+/* Calls fn for every seat of every finished match of a ladder (of one of
+ * its tournaments when tournament_id > 0), in the order of
+ * ladder_db_foreach_match (tournament id, match number, then seat), in one
+ * read transaction. Read-only. fn must not use db. Returns JA_OK, fn's
+ * first non-zero return, JA_EINVAL, or a database error. */
+int ladder_db_foreach_seat(ladder_db *db, const ladder_key *key, int64_t tournament_id,
+                           ladder_seat_fn fn, void *ctx);
+
 /* ---- Imports (schema version 2) ------------------------------------------- */
 
 /* One seat of an imported match. */

@@ -1,0 +1,36 @@
+/* The tournament report of `arena report` (docs/viewer.md, "The report"):
+ * a static site built from the ladder database, with no network and no
+ * external file. report_site.c reads the store and writes the pages;
+ * cmd_report.c checks the command line and puts the site in place. */
+#ifndef ARENA_REPORT_H
+#define ARENA_REPORT_H
+
+#include "ladder_db.h"
+
+#include <stdint.h>
+
+/* What to report. Strings borrowed. */
+typedef struct report_opts {
+    const char *db_path;   /* the database as named (for the page, and to
+                              resolve relative replay paths) */
+    const char *game;      /* only this game's ladders; NULL: every game */
+    int64_t tournament_id; /* only this tournament (and its ladder); 0: all */
+} report_opts;
+
+/* Writes the site into dir, an existing empty directory: index.html (one
+ * section per ladder: standings with the fitted Elo and its 95% interval
+ * and the live Elo, a crosstable, the rating chart as inline SVG, fault
+ * counts, the match list), matches/m<ID>.html (the replay page of each
+ * match whose replay file loads and re-simulates, via viewer_html_replay)
+ * and the marker file .arena-report. Replays that are missing or do not
+ * load are listed without a link, never an error.
+ * Returns JA_OK, or an error code after printing one error line (a
+ * database error, JA_EIO for a file that cannot be written, JA_ENOMEM);
+ * dir may then hold part of a site, for the caller to remove. */
+int report_write(ladder_db *db, const report_opts *o, const char *dir);
+
+/* The marker file that says a directory is a site made by arena report
+ * (so that a new report may replace it). */
+#define REPORT_MARKER ".arena-report"
+
+#endif /* ARENA_REPORT_H */

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# `arena report` at the text level: a small tournament with --replays (and a
+# second one without), then the site: self-contained (no http(s)://, no
+# src=, every href a local file that exists), every bot listed, the SVG chart
+# with one line per bot, links only for matches whose replay loads, --help,
+# --tournament and --game, the replacement of an earlier report, and usage
+# errors that exit 2 with nothing written.
+# Usage: test_report.sh ARENA
+set -u
+A=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check() { # check DESCRIPTION COMMAND...: passes when the command succeeds
+  local what=$1; shift
+  if "$@"; then ok; else bad "$what"; fi
+}
+
+"$A" report --help | grep -q 'usage: arena report' && ok || bad "--help"
+
+T="taylor-blackjack --opt games=1 --opt turn_cap=20 --db t.db"
+"$A" tournament $T --bots greedy,random,random --seats 2 --seed 5 --replays rp >/dev/null 2>&1 \
+  || { echo "FAIL: the tournament did not run"; exit 1; }
+"$A" tournament $T --bots greedy,random --seed 6 >/dev/null 2>&1 || bad "second tournament"
+n_rpl=$(ls rp | wc -l)
+rm -f "rp/$(ls rp | head -1)"   # one replay gone: listed without a link
+
+"$A" report --db t.db -o site >out.txt 2>err.txt; rc=$?
+check "report exits 0 (got $rc: $(cat err.txt))" [ $rc = 0 ]
+check "index.html written" [ -s site/index.html ]
+check "nothing on stderr" [ ! -s err.txt ]
+check "no temporary directory left" [ -z "$(ls -d site.tmp-* 2>/dev/null)" ]
+
+# Self-contained: no network address, no external script, image or style.
+check "no http(s):// in the site" [ -z "$(grep -rlE 'https?://' site)" ]
+check "no src= in index.html" [ -z "$(grep -oE '\bsrc=' site/index.html)" ]
+check "no <link> in index.html" [ -z "$(grep -o '<link' site/index.html)" ]
+links=$(grep -o 'href="[^"]*"' site/index.html | sed 's/href="//; s/"$//')
+for l in $links; do
+  case $l in
+    matches/*.html) [ -f "site/$l" ] && ok || bad "link $l points to no file" ;;
+    *) bad "link to something outside the site: $l" ;;
+  esac
+done
+n_links=$(echo "$links" | grep -c '^matches/')
+check "one link per readable replay ($n_links, want $((n_rpl - 1)))" [ "$n_links" = $((n_rpl - 1)) ]
+check "match pages link back to the index" grep -q '"back":"../index.html"' "site/$(echo "$links" | head -1)"
+check "the missing replay is listed without a link" grep -q 'replay unreadable' site/index.html
+check "matches without a replay are listed" grep -q 'no replay' site/index.html
+
+# Every bot, the sections, the chart.
+for b in greedy random 'random#2'; do
+  check "standings list $b" grep -q "<span class=\"key\"[^>]*></span>$b</td>" site/index.html
+done
+for s in Standings Crosstable Faults Matches; do
+  check "section $s" grep -q "<h3>$s" site/index.html
+done
+check "an SVG chart" grep -q '<svg' site/index.html
+check "one line per bot in the chart" [ "$(grep -c '<polyline class="elo"' site/index.html)" = 3 ]
+check "an interval from the fit" grep -qE '<td>[0-9]+ &ndash; [0-9]+</td>|<td>(perfect|zero)</td>' site/index.html
+# Every match of both tournaments, with or without a replay.
+check "every match listed" [ "$(grep -c '<tr><td>[0-9]*</td><td>[0-9]*</td><td class="l">' site/index.html)" = $((n_rpl + 2)) ]
+
+# --tournament and --game narrow the report; a new report replaces the old.
+touch site/matches/stale.html
+"$A" report --db t.db -o site --tournament 2 >/dev/null 2>&1 || bad "--tournament 2"
+check "the earlier report is replaced as a whole" [ ! -e site/matches/stale.html ]
+check "--tournament 2 lists its 2 matches" grep -q 'tournament 2 &middot; 2 matches' site/index.html
+check "--tournament 2 has no random#2" [ -z "$(grep -o 'random#2' site/index.html)" ]
+"$A" report --db t.db -o g --game bombs >/dev/null 2>&1 && ok || bad "--game with no ladder"
+check "--game bombs: an empty report" grep -q 'No results' g/index.html
+
+# Usage errors: exit 2, one line, nothing written.
+mkdir foreign && touch foreign/keep.txt && echo "not a database" >afile
+usage() { # usage DESCRIPTION ARGS...: exit 2, one line on stderr, no out/
+  local what=$1; shift
+  "$A" report "$@" >/dev/null 2>err.txt; local rc=$?
+  [ $rc = 2 ] && ok || bad "$what: exit $rc, want 2"
+  [ "$(wc -l <err.txt)" = 1 ] && ok || bad "$what: stderr is not one line: $(cat err.txt)"
+  [ ! -e out ] && [ -z "$(ls -d ./*.tmp-* 2>/dev/null)" ] && ok || bad "$what: something was written"
+}
+usage "no -o" --db t.db
+usage "missing database" --db nope.db -o out
+usage "unknown flag" --db t.db -o out --bogus
+usage "extra argument" --db t.db -o out extra
+usage "unknown game" --db t.db -o out --game nosuch
+usage "bad tournament id" --db t.db -o out --tournament x
+usage "unknown tournament" --db t.db -o out --tournament 99
+usage "tournament of another game" --db t.db -o out --tournament 1 --game bombs
+usage "missing parent directory" --db t.db -o nodir/out
+usage "not a database" --db afile -o out
+"$A" report --db t.db -o afile >/dev/null 2>&1; [ $? = 2 ] && ok || bad "-o on a file: want exit 2"
+"$A" report --db t.db -o foreign >/dev/null 2>&1; [ $? = 2 ] && ok || bad "-o on a foreign directory: want exit 2"
+check "a foreign directory is left alone" [ -f foreign/keep.txt -a ! -e foreign/index.html ]
+mkdir empty
+"$A" report --db t.db -o empty/ >/dev/null 2>&1 && [ -s empty/index.html ] && ok || bad "-o on an empty directory"
+
+echo "viewer_report: $pass passed, $fail failed"
+[ $fail = 0 ]
