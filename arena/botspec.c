@@ -1,6 +1,9 @@
 /* Bot specifiers (CLI.md, "Bot specifiers"): parsing, display names, and
- * loading. Reference bots are plugins shipped beside the arena binary. */
+ * loading. Reference bots are plugins shipped beside the arena binary;
+ * `cmd:` and `zmq:` bots are external processes served by the hub
+ * (extbots.h). */
 #include "cli.h"
+#include "extbots.h"
 
 #include "jackarena/ja_error.h"
 
@@ -56,6 +59,50 @@ static bool is_reference(const char *word, size_t len)
     return false;
 }
 
+/* The display name of a cmd: bot: the program's base name without "ja_"
+ * and extension; for an interpreter (python3 x.py, node x.js...), the
+ * script's. */
+static void command_name(const char *cmd, char *out, size_t cap)
+{
+    static const char *const interpreters[] = {"python", "python3", "node", "ruby", "perl",
+                                               "sh", "bash", "java", "lua", NULL};
+    char word[2][256] = {"", ""};
+    const char *p = cmd;
+    for (int w = 0; w < 2; w++) {
+        p += strspn(p, " \t");
+        size_t len = strcspn(p, " \t");
+        snprintf(word[w], sizeof word[w], "%.*s", (int)(len < 255 ? len : 255), p);
+        p += len;
+        /* Skip VAR=value assignments before the program. */
+        if (w == 0 && strchr(word[0], '=') && !strchr(word[0], '/')) {
+            w = -1;
+            continue;
+        }
+    }
+    const char *pick = word[0];
+    const char *base0 = strrchr(word[0], '/') ? strrchr(word[0], '/') + 1 : word[0];
+    for (int i = 0; interpreters[i]; i++) {
+        size_t il = strlen(interpreters[i]);
+        /* "python3", also "python3.11" */
+        if (strncmp(base0, interpreters[i], il) == 0 &&
+            strspn(base0 + il, "0123456789.") == strlen(base0 + il) && word[1][0] &&
+            word[1][0] != '-')
+            pick = word[1];
+    }
+    const char *base = strrchr(pick, '/') ? strrchr(pick, '/') + 1 : pick;
+    if (strncmp(base, "ja_", 3) == 0)
+        base += 3;
+    size_t len = strcspn(base, ".");
+    if (len == 0)
+        len = strlen(base);
+    snprintf(out, cap, "%.*s", (int)(len < cap - 1 ? len : cap - 1), base);
+    for (char *c = out; *c; c++)
+        if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-' && *c != '.')
+            *c = '_';
+    if (!out[0])
+        snprintf(out, cap, "cmd");
+}
+
 /* A NAME= prefix: letters, digits, _ . - only, before any ':'. */
 static size_t name_prefix_len(const char *spec)
 {
@@ -97,11 +144,37 @@ bool arena_bots_add(arena_bots *bs, const char *spec)
     }
     const char *colon = strchr(rest, ':');
     size_t head = colon ? (size_t)(colon - rest) : strlen(rest);
-    if (colon && (strncmp(rest, "hosted:", 7) == 0 || strncmp(rest, "cmd:", 4) == 0 ||
-                  strncmp(rest, "zmq:", 4) == 0)) {
-        arena_error("bot '%s': %.*s: bots are not supported by this build yet (plugins and "
-                    "reference bots are)", spec, (int)head, rest);
+    if (colon && strncmp(rest, "hosted:", 7) == 0) {
+        arena_error("bot '%s': %.*s: bots are not supported by this build yet (plugins, "
+                    "reference bots, cmd: and zmq: bots are)", spec, (int)head, rest);
         return false;
+    }
+    if (strncmp(rest, "cmd:", 4) == 0) {
+        const char *command = rest + 4;
+        if (!command[strspn(command, " \t")]) {
+            arena_error("bot '%s' names no command after 'cmd:'", spec);
+            return false;
+        }
+        snprintf(b->kind, sizeof b->kind, "cmd");
+        snprintf(b->target, sizeof b->target, "%s", command);
+        if (!nl)
+            command_name(command, b->name, sizeof b->name);
+        bs->n++;
+        return true;
+    }
+    if (strncmp(rest, "zmq:", 4) == 0) {
+        const char *name = rest + 4;
+        if (!*name || strlen(name) >= REF_WIRE_NAME_MAX) {
+            arena_error("bot '%s': zmq: needs the bot's hello name (1 to %d bytes)", spec,
+                        REF_WIRE_NAME_MAX - 1);
+            return false;
+        }
+        snprintf(b->kind, sizeof b->kind, "zmq");
+        snprintf(b->target, sizeof b->target, "%s", name);
+        if (!nl)
+            snprintf(b->name, sizeof b->name, "%s", name);
+        bs->n++;
+        return true;
     }
     if (!strchr(rest, '/') && is_reference(rest, head)) {
         if (colon) {
@@ -182,12 +255,60 @@ bool arena_bots_finish_names(arena_bots *bs)
     return true;
 }
 
+bool arena_bots_external(const arena_bots *bs)
+{
+    for (int i = 0; i < bs->n; i++)
+        if (strcmp(bs->b[i].kind, "plugin") != 0)
+            return true;
+    return false;
+}
+
+/* The settings used when a command gave none. */
+static arena_ext default_ext;
+
+static arena_ext *ext_of(arena_bots *bs)
+{
+    return bs->ext ? bs->ext : &default_ext;
+}
+
+/* External participants: zmq: bots first (already running, they only need
+ * finding), then each cmd: bot in turn, so that only one is ever starting
+ * and a hello under an unexpected name can only be its. */
+static bool load_external(arena_bots *bs, const ja_game_rules *g)
+{
+    for (int i = 0; i < bs->n; i++)
+        for (int j = i + 1; j < bs->n; j++)
+            if (strcmp(bs->b[i].kind, "zmq") == 0 && strcmp(bs->b[j].kind, "zmq") == 0 &&
+                strcmp(bs->b[i].target, bs->b[j].target) == 0) {
+                arena_error("zmq:%s is given twice (an external bot plays one seat per match; "
+                            "run a second instance under another name)", bs->b[i].target);
+                return false;
+            }
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < bs->n; i++) {
+            arena_bot *b = &bs->b[i];
+            if (strcmp(b->kind, pass == 0 ? "zmq" : "cmd") != 0 || b->bot)
+                continue;
+            if (!arena_ext_load(ext_of(bs), b))
+                return false;
+            if (g && !ref_bot_supports(b->bot, g)) {
+                arena_error("bot '%s' does not play %s (its hello lists the games it plays)",
+                            b->name, g->name);
+                return false;
+            }
+        }
+    return true;
+}
+
 bool arena_bots_load(arena_bots *bs, const ja_game_rules *g)
 {
     for (int i = 0; i < bs->n; i++) {
         arena_bot *b = &bs->b[i];
+        if (strcmp(b->kind, "plugin") != 0)
+            continue;
         for (int j = 0; j < i; j++)
-            if (strcmp(bs->b[j].target, b->target) == 0 && bs->b[j].bot) {
+            if (strcmp(bs->b[j].kind, "plugin") == 0 && strcmp(bs->b[j].target, b->target) == 0 &&
+                bs->b[j].bot) {
                 b->bot = bs->b[j].bot;
                 break;
             }
@@ -209,11 +330,13 @@ bool arena_bots_load(arena_bots *bs, const ja_game_rules *g)
             return false;
         }
     }
-    return true;
+    return load_external(bs, g);
 }
 
 void arena_bots_free(arena_bots *bs)
 {
+    if (arena_bots_external(bs) || ext_of(bs)->hub)
+        arena_ext_stop(ext_of(bs), bs);
     for (int i = 0; i < bs->n; i++)
         if (bs->b[i].owns_bot)
             ref_bot_destroy(&bs->b[i].bot);

@@ -58,15 +58,18 @@ typedef struct arena_bot {
     char spec[1024];     /* as given */
     char name[64];       /* display name: NAME= prefix, or derived; "#2" for repeats */
     char kind[16];       /* plugin, hosted, cmd, zmq */
-    char target[1024];   /* path of the .so for plugins */
+    char target[1024];   /* path of the .so for plugins; the command (cmd:); the name (zmq:) */
     bool builtin;        /* a reference bot (random, greedy, ismcts) */
     ref_bot *bot;        /* loaded, shared by participants with the same target */
     bool owns_bot;
+    struct ref_proc *proc; /* a cmd: bot's process (extbots.h) */
 } arena_bot;
 
 typedef struct arena_bots {
     arena_bot b[ARENA_MAX_BOTS];
     int n;
+    /* External-bot settings and state (extbots.h); NULL: the defaults. */
+    struct arena_ext *ext;
 } arena_bots;
 
 /* Adds one specifier (CLI.md: reference word, path, hosted:, cmd:, zmq:,
@@ -77,8 +80,13 @@ bool arena_bots_add_list(arena_bots *bs, const char *list);
 /* Gives repeated names their "#2", "#3" suffixes; rejects clashing NAME=. */
 bool arena_bots_finish_names(arena_bots *bs);
 /* Loads every bot and checks it plays game g (NULL: no check). Usage errors
- * (missing file, not a plugin, wrong ABI, does not play g) are printed. */
+ * (missing file, not a plugin, wrong ABI, does not play g; an external bot
+ * that never says hello) are printed. External bots start the hub
+ * (extbots.h). */
 bool arena_bots_load(arena_bots *bs, const ja_game_rules *g);
+/* True if any participant is an external bot (cmd:, zmq:). */
+bool arena_bots_external(const arena_bots *bs);
+/* Frees every bot; stops external bots, their processes and the hub. */
 void arena_bots_free(arena_bots *bs);
 
 /* Directory holding the reference bot plugins (ja_<name>.so). */
@@ -123,6 +131,7 @@ int cmd_replay(int argc, char **argv);
 int cmd_tournament(int argc, char **argv);
 int cmd_ladder(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_conformance(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
 #endif /* ARENA_CLI_H */

@@ -1,6 +1,7 @@
 /* `arena play`: one match between the bots given, printed move by move (or
  * as one JSON document), with an optional replay file. */
 #include "cli.h"
+#include "extbots.h"
 
 #include "jackarena/ja_error.h"
 #include "match.h"
@@ -18,13 +19,17 @@ static const char HELP[] =
     "  --opt KEY=VALUE   set a game option (see 'arena games'); repeatable\n"
     "  --seed N          match seed (default: random, always printed)\n"
     "  --replay FILE     write the match's replay to FILE\n"
-    "  --move-ms MS      per-decision time limit (default: none for plugins)\n"
+    "  --move-ms MS      per-decision time limit (default: none for plugins, 1000 for\n"
+    "                    external bots)\n"
     "  --json            print only the result, as one JSON document\n"
     "  -q, --quiet       print only the result, as text\n"
+    ARENA_EXT_HELP
     "\n"
     "BOT is a reference bot (random, greedy, ismcts), a plugin path (./mybot.so),\n"
-    "or NAME=SPEC to give it a display name. The same bot twice is two players,\n"
-    "shown as random and random#2.\n"
+    "cmd:COMMAND ARGS (an external bot the arena starts; it finds the endpoint in\n"
+    "$JACKARENA_ENDPOINT), zmq:NAME (an external bot already connected to --listen\n"
+    "under that name), or NAME=SPEC to give it a display name. The same bot twice\n"
+    "is two players, shown as random and random#2.\n"
     "\n"
     "example: arena play taylor-blackjack random random greedy --seed 7 --replay m.rpl\n";
 
@@ -77,17 +82,22 @@ int cmd_play(int argc, char **argv)
         {"opt", required_argument, NULL, 'o'},   {"seed", required_argument, NULL, 's'},
         {"replay", required_argument, NULL, 'r'}, {"move-ms", required_argument, NULL, 'm'},
         {"json", no_argument, NULL, 'j'},        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},        {0, 0, 0, 0}};
+        {"help", no_argument, NULL, 'h'},        ARENA_EXT_LONGOPTS,
+        {0, 0, 0, 0}};
     static arena_bots bots; /* large; one per process */
     memset(&bots, 0, sizeof bots);
+    static arena_ext ext;
+    memset(&ext, 0, sizeof ext);
     arena_common co = {.bots = &bots};
+    bool move_given = false;
     const char *replay_path = NULL;
     bool json = false, quiet = false;
     int c, k;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
-        if ((k = arena_common_flag(&co, c, optarg)) != 0) {
+        move_given |= c == ARENA_OPT_MOVE_MS;
+        if ((k = arena_common_flag(&co, c, optarg)) != 0 || (k = arena_ext_flag(&ext, c, optarg)) != 0) {
             if (k < 0)
                 return EXIT_USAGE;
             continue;
@@ -112,6 +122,7 @@ int cmd_play(int argc, char **argv)
     /* Positional bots come first, then --bot/--bots in the order given. */
     arena_bots named = bots;
     bots.n = 0;
+    bots.ext = &ext;
     for (int i = optind; i < argc; i++)
         if (!arena_bots_add(&bots, argv[i]))
             return EXIT_USAGE;
@@ -128,8 +139,9 @@ int cmd_play(int argc, char **argv)
     ref_match_config cfg = {0};
     cfg.game = g;
     cfg.n_seats = (uint32_t)bots.n;
-    cfg.move_ms = co.move_ms;
+    cfg.move_ms = move_given ? co.move_ms : REF_MOVE_MS_KIND;
     cfg.match_id = "play";
+    ref_match_opts mo = {arena_ext_max_faults(&ext), replay_path};
     char err[1200];
     if (!arena_common_options(&co, g, cfg.n_seats, &cfg.options))
         return EXIT_USAGE;
@@ -164,8 +176,8 @@ int cmd_play(int argc, char **argv)
     }
     printer pr = {.bots = &bots, .seat = -1};
     ref_match_result res;
-    int rc = ref_match_run(&cfg, seat_bots, names, &rw, moves ? on_step : NULL, &pr, &res, err,
-                           sizeof err);
+    int rc = ref_match_run_opts(&cfg, &mo, seat_bots, names, &rw, moves ? on_step : NULL, &pr,
+                                &res, err, sizeof err);
     if (moves)
         flush_line(&pr);
     if (rc != JA_OK) {
@@ -196,6 +208,7 @@ int cmd_play(int argc, char **argv)
             jw_score(&w, "score", res.outcome.score[s]);
             jw_int(&w, "place", res.outcome.place[s]);
             jw_int(&w, "faults", res.faults[s]);
+            jw_bool(&w, "forfeit", res.forfeit[s]);
             jw_obj(&w, "fault_kinds");
             for (int f = 1; f < JA_FAULT_COUNT; f++)
                 if (res.fault_kinds[s][f])
@@ -216,8 +229,9 @@ int cmd_play(int argc, char **argv)
         for (int s = 0; s < bots.n; s++) {
             char sc[32];
             arena_format_score(res.outcome.score[s], sc, sizeof sc);
-            printf("  place %u  seat %d  %-14s score %-6s faults %u\n",
-                   (unsigned)res.outcome.place[s], s, bots.b[s].name, sc, res.faults[s]);
+            printf("  place %u  seat %d  %-14s score %-6s faults %u%s\n",
+                   (unsigned)res.outcome.place[s], s, bots.b[s].name, sc, res.faults[s],
+                   res.forfeit[s] ? " (forfeited)" : "");
         }
         printf("digest %s\n", digest);
         if (replay_path)

@@ -5,6 +5,7 @@
  * losing a match. */
 #include "cli.h"
 #include "executor.h"
+#include "extbots.h"
 #include "progress.h"
 #include "tournament.h"
 
@@ -35,12 +36,15 @@ static const char HELP[] =
     "  --seed N           tournament seed (default: random, printed and stored)\n"
     "  --db FILE          the ladder database (default arena.db)\n"
     "  --replays DIR      write one replay per match into DIR (created if missing)\n"
-    "  --move-ms MS       per-decision time limit (default: none for plugins)\n"
-    "  --jobs J           matches at once (only 1 in this build)\n"
+    "  --move-ms MS       per-decision time limit (default: none for plugins, 1000\n"
+    "                     for external bots)\n"
+    "  --jobs J           matches at once, a thread each (default 1); the results\n"
+    "                     are the same whatever J\n"
     "  --resume           finish the newest unfinished tournament with these bots,\n"
     "                     game, options and format (any seed unless --seed)\n"
     "  -q, --quiet        no progress display\n"
     "  --json             print only the result, as one JSON document\n"
+    ARENA_EXT_HELP
     "\n"
     "Re-running a command with the same --seed against the same database\n"
     "continues that tournament where it stopped (after Ctrl-C, a crash or a kill)\n"
@@ -165,12 +169,17 @@ int cmd_tournament(int argc, char **argv)
         {"opt", required_argument, NULL, 'o'},     {"seed", required_argument, NULL, 's'},
         {"db", required_argument, NULL, 'd'},      {"replays", required_argument, NULL, 'r'},
         {"move-ms", required_argument, NULL, 'm'}, {"jobs", required_argument, NULL, 'j'},
-        {"listen", required_argument, NULL, 'L'},  {"resume", no_argument, NULL, 'Z'},
+        {"resume", no_argument, NULL, 'Z'},
         {"json", no_argument, NULL, 'J'},          {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},          {0, 0, 0, 0}};
+        {"help", no_argument, NULL, 'h'},          ARENA_EXT_LONGOPTS,
+        {0, 0, 0, 0}};
     static arena_bots bots;
     memset(&bots, 0, sizeof bots);
+    static arena_ext ext;
+    memset(&ext, 0, sizeof ext);
+    bots.ext = &ext;
     arena_common co = {.bots = &bots};
+    bool move_given = false;
     const char *db_path = "arena.db", *replay_dir = NULL, *format_s = "round-robin";
     uint32_t seats = 0, rounds = 1, jobs = 1;
     bool json = false, quiet = false, resume = false, duplicate = false;
@@ -178,7 +187,8 @@ int cmd_tournament(int argc, char **argv)
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
-        if ((k = arena_common_flag(&co, c, optarg)) != 0) {
+        move_given |= c == ARENA_OPT_MOVE_MS;
+        if ((k = arena_common_flag(&co, c, optarg)) != 0 || (k = arena_ext_flag(&ext, c, optarg)) != 0) {
             if (k < 0)
                 return EXIT_USAGE;
             continue;
@@ -206,9 +216,6 @@ int cmd_tournament(int argc, char **argv)
                 return EXIT_USAGE;
             }
             break;
-        case 'L':
-            arena_error("--listen: external bots over ZeroMQ are not supported by this build yet");
-            return EXIT_USAGE;
         case 'Z': resume = true; break;
         case 'J': json = true; break;
         case 'q': quiet = true; break;
@@ -227,11 +234,6 @@ int cmd_tournament(int argc, char **argv)
         return EXIT_USAGE;
     if (optind < argc) {
         arena_error("tournament: unexpected argument '%s' (bots go in --bots)", argv[optind]);
-        return EXIT_USAGE;
-    }
-    if (jobs > 1) {
-        arena_error("--jobs %u: parallel referee workers are not in this build yet (use --jobs 1)",
-                    jobs);
         return EXIT_USAGE;
     }
     if (bots.n < 2) {
@@ -302,6 +304,7 @@ int cmd_tournament(int argc, char **argv)
     ladder_bot lb[ARENA_MAX_BOTS];
     for (int i = 0; i < bots.n; i++) {
         const ref_bot_info *bi = ref_bot_get_info(bots.b[i].bot);
+        /* External bots: their announced version, no file hash. */
         lb[i] = (ladder_bot){bots.b[i].name, bi->version, bots.b[i].builtin ? "builtin" : bi->kind,
                              bots.b[i].spec, bi->sha256[0] ? bi->sha256 : NULL};
     }
@@ -366,8 +369,10 @@ int cmd_tournament(int argc, char **argv)
         slot_bots[i] = bots.b[i].bot;
         slot_names[i] = bots.b[i].name;
     }
-    arena_exec_ctx xc = {g, o, co.move_ms, slot_bots, slot_names, replay_dir, tid};
-    if ((rc = arena_executor_inproc_new(&xc, &x)) != JA_OK) {
+    arena_exec_ctx xc = {g, o, move_given ? co.move_ms : REF_MOVE_MS_KIND, slot_bots, slot_names,
+                         replay_dir, tid, arena_ext_max_faults(&ext)};
+    rc = jobs > 1 ? arena_executor_threads_new(&xc, jobs, &x) : arena_executor_inproc_new(&xc, &x);
+    if (rc != JA_OK) {
         arena_error("cannot start the executor: %s", ja_strerror(rc));
         goto out;
     }

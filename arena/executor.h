@@ -3,9 +3,12 @@
  * The tournament loop knows only this interface: it submits jobs (a planned
  * match: its number, seed and seats) and takes results as they come. The
  * in-process executor (executor_inproc.c) plays each job in the arena's own
- * process; referee workers over ZeroMQ (local ipc or remote tcp) plug in
- * behind the same ops, so nothing above this changes. Results may come in
- * any order; each carries its job number. */
+ * process; the threaded executor (executor_threads.c) plays several at once,
+ * a thread per running match; referee workers over ZeroMQ (local ipc or
+ * remote tcp) plug in behind the same ops, so nothing above this changes.
+ * Results may come in any order; each carries its job number, and a job's
+ * result depends only on the job (its plan entry), never on which executor
+ * ran it or what ran beside it. */
 #ifndef ARENA_EXECUTOR_H
 #define ARENA_EXECUTOR_H
 
@@ -21,6 +24,7 @@ typedef struct arena_exec_ctx {
     const char *const *names;    /* participant slot -> display name */
     const char *replay_dir;      /* NULL: no replays */
     int64_t tournament_id;
+    uint32_t max_faults;         /* ref_match_config.max_faults; 0 = the default */
 } arena_exec_ctx;
 
 typedef struct arena_job {
@@ -57,6 +61,15 @@ struct arena_executor {
 
 /* The executor that plays jobs one at a time in this process. */
 int arena_executor_inproc_new(const arena_exec_ctx *ctx, arena_executor **out);
+
+/* The executor that plays up to `threads` jobs at once in this process, a
+ * thread per running match, never giving a bot more matches at once than
+ * its capacity (ref_bot_capacity). JA_OK, JA_ENOMEM, JA_EINVAL (threads 0). */
+int arena_executor_threads_new(const arena_exec_ctx *ctx, uint32_t threads, arena_executor **out);
+
+/* Plays one job to the end in the calling thread (what every in-process
+ * executor does with a job): the match, its replay file, its result. */
+void arena_job_run(const arena_exec_ctx *ctx, const arena_job *job, arena_job_result *out);
 
 /* The replay file name of match `number` of a tournament, in dir. */
 void arena_replay_name(char *buf, size_t cap, const char *dir, int64_t tournament_id,

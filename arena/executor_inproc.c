@@ -35,43 +35,49 @@ static int inproc_submit(arena_executor *x, const arena_job *job)
     return JA_OK;
 }
 
-static int inproc_next(arena_executor *x, arena_job_result *out)
+void arena_job_run(const arena_exec_ctx *c, const arena_job *job, arena_job_result *out)
 {
-    inproc *e = (inproc *)x;
-    const arena_exec_ctx *c = x->ctx;
-    if (!e->pending)
-        return JA_EAGAIN;
-    e->pending = false;
     memset(out, 0, sizeof *out);
-    out->number = e->job.number;
+    out->number = job->number;
 
     ref_match_config cfg = {0};
     cfg.game = c->game;
     cfg.options = c->options;
-    cfg.n_seats = e->job.n_seats;
-    cfg.seed = e->job.seed;
+    cfg.n_seats = job->n_seats;
+    cfg.seed = job->seed;
     cfg.move_ms = c->move_ms;
+    ref_match_opts mo = {c->max_faults, NULL};
     char id[64];
-    snprintf(id, sizeof id, "t%lld-m%u", (long long)c->tournament_id, (unsigned)e->job.number);
+    snprintf(id, sizeof id, "t%lld-m%u", (long long)c->tournament_id, (unsigned)job->number);
     cfg.match_id = id;
     ref_bot *bots[JA_MAX_SEATS];
     const char *names[JA_MAX_SEATS];
-    for (uint32_t s = 0; s < e->job.n_seats; s++) {
-        bots[s] = c->bots[e->job.slot[s]];
-        names[s] = c->names[e->job.slot[s]];
+    for (uint32_t s = 0; s < job->n_seats; s++) {
+        bots[s] = c->bots[job->slot[s]];
+        names[s] = c->names[job->slot[s]];
     }
     ref_replay_writer *rw = NULL;
     if (c->replay_dir) {
         arena_replay_name(out->replay_path, sizeof out->replay_path, c->replay_dir,
-                          c->tournament_id, e->job.number);
+                          c->tournament_id, job->number);
         out->rc = ref_replay_writer_open(out->replay_path, &rw, out->err, sizeof out->err);
         if (out->rc != JA_OK)
-            return JA_OK;
+            return;
+        mo.replay_id = out->replay_path;
     }
-    out->rc = ref_match_run(&cfg, bots, names, &rw, NULL, NULL, &out->res, out->err,
-                            sizeof out->err);
+    out->rc = ref_match_run_opts(&cfg, &mo, bots, names, &rw, NULL, NULL, &out->res, out->err,
+                                 sizeof out->err);
     if (out->rc != JA_OK)
         out->replay_path[0] = '\0';
+}
+
+static int inproc_next(arena_executor *x, arena_job_result *out)
+{
+    inproc *e = (inproc *)x;
+    if (!e->pending)
+        return JA_EAGAIN;
+    e->pending = false;
+    arena_job_run(x->ctx, &e->job, out);
     return JA_OK;
 }
 

@@ -25,6 +25,7 @@ static void usage(FILE *f)
             "  replay show FILE [--seat S]    watch a replay in the terminal\n"
             "  replay html FILE -o OUT.html   write a replay's self-contained web page\n"
             "  report [--db FILE] -o DIR      write a static site: standings, chart, replays\n"
+            "  conformance BOT [--game GAME]  check an external bot against the protocol\n"
             "\n"
             "Run 'arena COMMAND --help' for a command's options. Exit status: 0 success,\n"
             "2 a usage error (nothing was written), 1 a failure during the run.\n");
@@ -60,6 +61,8 @@ int main(int argc, char **argv)
         return cmd_replay(argc - 1, argv + 1);
     if (strcmp(cmd, "bench") == 0)
         return cmd_bench(argc - 1, argv + 1);
+    if (strcmp(cmd, "conformance") == 0)
+        return cmd_conformance(argc - 1, argv + 1);
     if (strcmp(cmd, "report") == 0)
         return cmd_report(argc - 1, argv + 1);
     arena_error("unknown command '%s' (try 'arena --help')", cmd);

@@ -28,6 +28,14 @@ int ref_match_run(const ref_match_config *cfg, ref_bot *const *bots, const char 
                   ref_replay_writer **replay, ref_step_fn on_step, void *ctx,
                   ref_match_result *out, char *err, size_t cap)
 {
+    return ref_match_run_opts(cfg, NULL, bots, names, replay, on_step, ctx, out, err, cap);
+}
+
+int ref_match_run_opts(const ref_match_config *cfg, const ref_match_opts *opts,
+                       ref_bot *const *bots, const char *const *names,
+                       ref_replay_writer **replay, ref_step_fn on_step, void *ctx,
+                       ref_match_result *out, char *err, size_t cap)
+{
     const ja_game_rules *g = cfg->game;
     const uint32_t n = cfg->n_seats;
     ref_seat *seats[JA_MAX_SEATS] = {0};
@@ -48,10 +56,18 @@ int ref_match_run(const ref_match_config *cfg, ref_bot *const *bots, const char 
         snprintf(err, cap, "%s refused the match setup: %s", g->name, ja_strerror(rc));
         goto done;
     }
+    /* Each seat's per-decision limit: the one given, or its kind's default. */
+    uint32_t ms[JA_MAX_SEATS], ms_max = 0;
     for (uint32_t s = 0; s < n; s++) {
-        ref_seat_ctx sc = {g, (int32_t)s, n, cfg->seed, cfg->move_ms,
-                           cfg->match_id ? cfg->match_id : ""};
-        rc = ref_seat_open(bots[s], &sc, &seats[s], err, cap);
+        ms[s] = cfg->move_ms == REF_MOVE_MS_KIND ? ref_bot_default_move_ms(bots[s]) : cfg->move_ms;
+        ms_max = ms[s] > ms_max ? ms[s] : ms_max;
+    }
+    const uint32_t max_faults =
+        opts && opts->max_faults ? opts->max_faults : REF_DEFAULT_MAX_FAULTS;
+    const ref_seat_match sm = {&cfg->options, names, opts ? opts->replay_id : NULL, out->faults};
+    for (uint32_t s = 0; s < n; s++) {
+        ref_seat_ctx sc = {g, (int32_t)s, n, cfg->seed, ms[s], cfg->match_id ? cfg->match_id : ""};
+        rc = ref_seat_open_match(bots[s], &sc, &sm, &seats[s], err, cap);
         if (rc != JA_OK)
             goto done;
     }
@@ -62,7 +78,7 @@ int ref_match_run(const ref_match_config *cfg, ref_bot *const *bots, const char 
         h.options = cfg->options;
         h.seed = cfg->seed;
         h.n_seats = n;
-        h.move_ms = cfg->move_ms;
+        h.move_ms = ms_max;
         snprintf(h.match_id, sizeof h.match_id, "%s", cfg->match_id ? cfg->match_id : "");
         for (uint32_t s = 0; s < n; s++) {
             const ref_bot_info *bi = ref_bot_get_info(bots[s]);
@@ -117,12 +133,16 @@ int ref_match_run(const ref_match_config *cfg, ref_bot *const *bots, const char 
                 by_seat[s] = legal[0];
                 continue;
             }
+            if (out->forfeit[s]) {
+                r->fault = JA_FAULT_FORFEIT; /* not asked: the default is played below */
+                continue;
+            }
             void *obs = b.obs + (size_t)s * g->obs_size;
             g->observe(b.st, (int)s, obs);
             ja_decision d = {
                 .struct_size = sizeof(ja_decision),
                 .turn = ++turns[s],
-                .deadline_ms = cfg->move_ms,
+                .deadline_ms = ms[s],
                 .seat = (int32_t)s,
                 .n_seats = n,
                 .game = g->name,
@@ -138,7 +158,8 @@ int ref_match_run(const ref_match_config *cfg, ref_bot *const *bots, const char 
                 asked |= 1u << s;
             out->asked++;
         }
-        int64_t deadline = cfg->move_ms ? ref_now_ns() + (int64_t)cfg->move_ms * 1000000 : 0;
+        /* Each seat's deadline counts from its own ask, so every seat gets
+         * its whole limit. */
         for (uint32_t k = 0; k < n_recs; k++) {
             ref_replay_rec *r = &recs[k];
             uint32_t s = r->seat;
@@ -146,6 +167,7 @@ int ref_match_run(const ref_match_config *cfg, ref_bot *const *bots, const char 
                 continue;
             if (asked & (1u << s)) {
                 ref_answer a;
+                int64_t deadline = ms[s] ? seats[s]->asked_ns + (int64_t)ms[s] * 1000000 : 0;
                 ref_seat_collect(seats[s], deadline, &a);
                 r->think_us = a.think_us;
                 out->think_us[s] += a.think_us;
@@ -159,8 +181,16 @@ int ref_match_run(const ref_match_config *cfg, ref_bot *const *bots, const char 
             }
             if (r->fault != JA_FAULT_NONE) {
                 by_seat[s] = g->default_action(b.st, (int)s);
-                out->faults[s]++;
-                out->fault_kinds[s][r->fault]++;
+                if (r->fault != JA_FAULT_FORFEIT) {
+                    out->faults[s]++;
+                    out->fault_kinds[s][r->fault]++;
+                }
+                if (!out->forfeit[s] && max_faults != REF_MAX_FAULTS_NEVER &&
+                    out->faults[s] > max_faults) {
+                    out->forfeit[s] = 1; /* counted once, as a fault of its own kind */
+                    out->faults[s]++;
+                    out->fault_kinds[s][JA_FAULT_FORFEIT]++;
+                }
             }
             r->code = by_seat[s].code;
         }

@@ -6,21 +6,43 @@
  * plays the default action for a fault, and hands the engine all answers at
  * once. It records every step into the digest and the replay. It never
  * knows a game's rules beyond the ja_game_rules table, and it allocates only
- * when a match starts. */
+ * when a match starts.
+ *
+ * Forfeit: a seat whose faults in the match exceed max_faults forfeits it.
+ * Its remaining decisions are not put to the bot: the default action is
+ * played and recorded with the fault kind `forfeit`, which is counted once
+ * (the forfeit itself) in the result and the ladder. The match is played to
+ * its end and the outcome is the engine's, unchanged, so every other seat's
+ * score and place stand as played. */
 #ifndef REF_MATCH_H
 #define REF_MATCH_H
 
 #include "replay.h"
 #include "seat.h"
 
+/* Faults in one match a seat may make before it forfeits (documented in
+ * docs/protocol.md and `--max-faults`). */
+#define REF_DEFAULT_MAX_FAULTS 10u
+#define REF_MAX_FAULTS_NEVER UINT32_MAX
+
+/* move_ms value asking each seat's kind for its default (none for plugins,
+ * 1000 ms for external bots: ref_bot_default_move_ms). */
+#define REF_MOVE_MS_KIND UINT32_MAX
+
 typedef struct ref_match_config {
     const ja_game_rules *game;
     ja_options options;          /* resolved (ja_options_resolve) */
     uint32_t n_seats;
     uint64_t seed;               /* the match seed: the deal and the bots' streams */
-    uint32_t move_ms;            /* per-decision limit; 0 = none */
+    uint32_t move_ms;            /* per-decision limit; 0 = none; REF_MOVE_MS_KIND */
     const char *match_id;        /* for logs, replays and bots; may be "" */
 } ref_match_config;
+
+/* How a match is run, beyond what it is (ref_match_run_opts). */
+typedef struct ref_match_opts {
+    uint32_t max_faults;         /* 0 = REF_DEFAULT_MAX_FAULTS; REF_MAX_FAULTS_NEVER */
+    const char *replay_id;       /* told to bots at the end; NULL = none */
+} ref_match_opts;
 
 typedef struct ref_match_result {
     ja_outcome outcome;
@@ -29,6 +51,7 @@ typedef struct ref_match_result {
     uint32_t decisions;          /* engine decisions (steps), forced ones included */
     uint32_t asked;              /* questions actually put to bots */
     uint64_t think_us[JA_MAX_SEATS];
+    uint8_t forfeit[JA_MAX_SEATS];   /* 1: the seat forfeited (see above) */
     uint8_t digest[REF_DIGEST_BYTES];
 } ref_match_result;
 
@@ -54,5 +77,11 @@ typedef void (*ref_step_fn)(void *ctx, const ja_game_rules *g, const ref_step_in
 int ref_match_run(const ref_match_config *cfg, ref_bot *const *bots, const char *const *names,
                   ref_replay_writer **replay, ref_step_fn on_step, void *ctx,
                   ref_match_result *out, char *err, size_t cap);
+
+/* ref_match_run with run options (NULL: the defaults). */
+int ref_match_run_opts(const ref_match_config *cfg, const ref_match_opts *opts,
+                       ref_bot *const *bots, const char *const *names,
+                       ref_replay_writer **replay, ref_step_fn on_step, void *ctx,
+                       ref_match_result *out, char *err, size_t cap);
 
 #endif /* REF_MATCH_H */

@@ -20,6 +20,16 @@ const ref_bot_info *ref_bot_get_info(const ref_bot *b)
     return &b->info;
 }
 
+uint32_t ref_bot_capacity(ref_bot *b)
+{
+    return b->ops->capacity ? b->ops->capacity(b) : 0;
+}
+
+uint32_t ref_bot_default_move_ms(const ref_bot *b)
+{
+    return b->ops->default_move_ms;
+}
+
 void ref_bot_destroy(ref_bot **b)
 {
     if (!b || !*b)
@@ -30,6 +40,14 @@ void ref_bot_destroy(ref_bot **b)
 
 int ref_seat_open(ref_bot *b, const ref_seat_ctx *ctx, ref_seat **out, char *err, size_t cap)
 {
+    return b->ops->seat_open(b, ctx, out, err, cap);
+}
+
+int ref_seat_open_match(ref_bot *b, const ref_seat_ctx *ctx, const ref_seat_match *m,
+                        ref_seat **out, char *err, size_t cap)
+{
+    if (b->ops->seat_open_match)
+        return b->ops->seat_open_match(b, ctx, m, out, err, cap);
     return b->ops->seat_open(b, ctx, out, err, cap);
 }
 

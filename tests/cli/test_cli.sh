@@ -54,7 +54,7 @@ expect_fail 2 "which game" -- "$ARENA" play
 expect_fail 2 "unknown bot 'rando'" -- "$ARENA" play $T random rando $R
 expect_fail 2 "random takes no parameters" -- "$ARENA" play $T random random:fast $R
 expect_fail 2 "two bots are named 'a'" -- "$ARENA" play $T a=random a=random $R
-expect_fail 2 "cmd: bots are not supported" -- "$ARENA" play $T random "cmd:python3 bot.py" $R
+expect_fail 2 "bot 'cmd:' names no command after 'cmd:'" -- "$ARENA" play $T random "cmd:" $R
 # Broken plugins.
 expect_fail 2 "bot plugin './missing.so': No such file" -- "$ARENA" play $T random ./missing.so $R
 expect_fail 2 "no entry point ja_bot_entry_v1" -- "$ARENA" play $T random "$PLUG/noentry.so" $R

@@ -46,7 +46,8 @@ extern "C" {
     X(PROTOCOL, "protocol")       /* wrong turn, unknown match, ... */    \
     X(DISCONNECT, "disconnect")   /* connection lost */                   \
     X(RESOURCE, "resource")       /* a resource limit was hit */          \
-    X(ERROR, "error")             /* act() returned an error code */
+    X(ERROR, "error")             /* act() returned an error code */   \
+    X(FORFEIT, "forfeit")         /* past the fault limit: not asked */
 
 typedef enum ja_fault {
 #define JA__FAULT_ENUM(name, text) JA_FAULT_##name,

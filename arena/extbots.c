@@ -1,0 +1,290 @@
+/* External bots in the arena (extbots.h). */
+#include "extbots.h"
+#include "proc.h"
+
+#include "jackarena/ja_error.h"
+
+#include <errno.h>
+#include <sodium.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zmq.h>
+
+int arena_ext_flag(arena_ext *e, int c, const char *arg)
+{
+    switch (c) {
+    case ARENA_OPT_LISTEN: e->listen = arg; return 1;
+    case ARENA_OPT_CURVE: e->curve = true; return 1;
+    case ARENA_OPT_CURVE_DIR: e->curve_dir = arg; e->curve = true; return 1;
+    case ARENA_OPT_CURVE_ALLOW: e->curve_allow = arg; e->curve = true; return 1;
+    case ARENA_OPT_PLAIN_TCP: e->plain_tcp = true; return 1;
+    case ARENA_OPT_PLAIN_TCP_REMOTE: e->plain_tcp = e->plain_tcp_remote = true; return 1;
+    case ARENA_OPT_STARTUP_MS:
+        if (!arena_parse_u32(arg, &e->startup_ms) || e->startup_ms == 0) {
+            arena_error("--startup-ms needs a positive number of milliseconds, not '%s'", arg);
+            return -1;
+        }
+        return 1;
+    case ARENA_OPT_MAX_FAULTS:
+        if (!arena_parse_u32(arg, &e->max_faults) || e->max_faults == UINT32_MAX) {
+            arena_error("--max-faults needs a number (0 = never forfeit), not '%s'", arg);
+            return -1;
+        }
+        e->have_max_faults = true;
+        return 1;
+    }
+    return 0;
+}
+
+uint32_t arena_ext_max_faults(const arena_ext *e)
+{
+    if (!e || !e->have_max_faults)
+        return REF_DEFAULT_MAX_FAULTS;
+    return e->max_faults == 0 ? REF_MAX_FAULTS_NEVER : e->max_faults;
+}
+
+/* ---- Curve keys ---------------------------------------------------------------- */
+
+/* Reads one Z85 key (40 characters) from the first line of path. */
+static bool read_key(const char *path, char out[REF_HUB_KEY_Z85])
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    char line[128] = "";
+    bool ok = fgets(line, sizeof line, f) != NULL;
+    fclose(f);
+    line[strcspn(line, "\r\n")] = '\0';
+    uint8_t bin[32];
+    if (!ok || strlen(line) != 40 || !zmq_z85_decode(bin, line))
+        return false;
+    memcpy(out, line, REF_HUB_KEY_Z85);
+    return true;
+}
+
+static bool write_key(const char *path, const char *key, mode_t mode)
+{
+    FILE *f = fopen(path, "wx");
+    if (!f)
+        return false;
+    chmod(path, mode);
+    bool ok = fprintf(f, "%s\n", key) > 0;
+    return fclose(f) == 0 && ok;
+}
+
+static bool mkdir_p(const char *dir)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", dir);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(buf, 0700);
+            *p = '/';
+        }
+    return mkdir(buf, 0700) == 0 || errno == EEXIST;
+}
+
+/* The key pair in dir: arena.pub (public) and arena.key (secret, 0600),
+ * made with zmq_curve_keypair when neither exists. */
+static bool load_keys(const char *dir, ref_hub_config *hc)
+{
+    char pub[1100], sec[1100];
+    snprintf(pub, sizeof pub, "%s/arena.pub", dir);
+    snprintf(sec, sizeof sec, "%s/arena.key", dir);
+    struct stat sb;
+    bool have_pub = stat(pub, &sb) == 0, have_sec = stat(sec, &sb) == 0;
+    if (!have_pub && !have_sec) {
+        if (!mkdir_p(dir)) {
+            arena_error("--curve: cannot create key directory '%s': %s", dir, strerror(errno));
+            return false;
+        }
+        if (zmq_curve_keypair(hc->curve_public, hc->curve_secret) != 0 ||
+            !write_key(sec, hc->curve_secret, 0600) || !write_key(pub, hc->curve_public, 0644)) {
+            arena_error("--curve: cannot write the key pair into '%s': %s", dir, strerror(errno));
+            return false;
+        }
+        fprintf(stderr, "arena: made a CurveZMQ key pair in %s (public key %s)\n", dir,
+                hc->curve_public);
+        return true;
+    }
+    if (!read_key(pub, hc->curve_public) || !read_key(sec, hc->curve_secret)) {
+        arena_error("--curve: '%s' and '%s' must each hold one Z85 key (40 characters)", pub, sec);
+        return false;
+    }
+    uint8_t p_bin[32], s_bin[32], derived[32];
+    zmq_z85_decode(p_bin, hc->curve_public);
+    zmq_z85_decode(s_bin, hc->curve_secret);
+    char derived_z85[REF_HUB_KEY_Z85];
+    if (zmq_curve_public(derived_z85, hc->curve_secret) != 0 ||
+        !zmq_z85_decode(derived, derived_z85) || memcmp(derived, p_bin, 32) != 0) {
+        arena_error("--curve: '%s' is not the public key of '%s'", pub, sec);
+        return false;
+    }
+    return true;
+}
+
+/* The allow-list: one Z85 public key a line; blank lines, and comment lines
+ * starting with '#' (that are not keys). */
+static bool load_allow(const char *path, char ***keys, uint32_t *n)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        arena_error("--curve-allow '%s': %s", path, strerror(errno));
+        return false;
+    }
+    char line[256];
+    int lineno = 0;
+    bool ok = true;
+    while (ok && fgets(line, sizeof line, f)) {
+        lineno++;
+        /* Z85 uses '#' too: a line that is a valid key is a key, and any
+         * other line starting with '#' a comment. */
+        char *s = line + strspn(line, " \t");
+        s[strcspn(s, " \t\r\n")] = '\0';
+        uint8_t bin[32];
+        bool key = strlen(s) == 40 && zmq_z85_decode(bin, s);
+        if (!*s || (!key && *s == '#'))
+            continue;
+        char **grown = realloc(*keys, (*n + 1) * sizeof **keys);
+        if (!key || !grown) {
+            arena_error("--curve-allow '%s' line %d: not a Z85 public key (40 characters)", path,
+                        lineno);
+            ok = false;
+            if (grown)
+                *keys = grown;
+            break;
+        }
+        *keys = grown;
+        (*keys)[(*n)++] = strdup(s);
+    }
+    fclose(f);
+    return ok;
+}
+
+bool arena_ext_start(arena_ext *e)
+{
+    if (e->hub)
+        return true;
+    ref_hub_config hc;
+    memset(&hc, 0, sizeof hc);
+    hc.endpoint = e->listen;
+    hc.curve = e->curve;
+    hc.plain_tcp = e->plain_tcp;
+    hc.plain_tcp_remote = e->plain_tcp_remote;
+    hc.wire_flags = e->wire_flags;
+    char **allow = NULL;
+    uint32_t n_allow = 0;
+    bool ok = true;
+    if (e->curve) {
+        char dir[1024];
+        const char *home = getenv("JACKARENA_HOME");
+        if (e->curve_dir)
+            snprintf(dir, sizeof dir, "%s", e->curve_dir);
+        else if (home && *home)
+            snprintf(dir, sizeof dir, "%s/curve", home);
+        else
+            snprintf(dir, sizeof dir, "%s/.jackarena/curve", getenv("HOME") ? getenv("HOME") : ".");
+        ok = load_keys(dir, &hc) && (!e->curve_allow || load_allow(e->curve_allow, &allow, &n_allow));
+        hc.allow = (const char *const *)allow;
+        hc.n_allow = n_allow;
+    }
+    if (ok) {
+        char err[600];
+        if (ref_hub_start(&hc, &e->hub, err, sizeof err) != JA_OK) {
+            arena_error("%s", err);
+            ok = false;
+        }
+    }
+    for (uint32_t i = 0; i < n_allow; i++)
+        free(allow[i]);
+    free(allow);
+    sodium_memzero(hc.curve_secret, sizeof hc.curve_secret);
+    return ok;
+}
+
+/* ---- participants ---------------------------------------------------------------- */
+
+static int proc_gone(void *ctx)
+{
+    return ref_proc_exited(ctx, NULL, 0);
+}
+
+bool arena_ext_load(arena_ext *e, arena_bot *b)
+{
+    if (!arena_ext_start(e))
+        return false;
+    uint32_t startup = e->startup_ms ? e->startup_ms : ARENA_STARTUP_MS;
+    ref_hub_claim_req req = {b->name, false, b->kind, ref_now_ns() + (int64_t)startup * 1000000,
+                             NULL, NULL};
+    char err[700];
+    if (strcmp(b->kind, "zmq") == 0) {
+        req.name = b->target;
+        int rc = ref_hub_claim(e->hub, &req, &b->bot, err, sizeof err);
+        if (rc != JA_OK) {
+            if (rc == JA_ETIMEOUT)
+                arena_error("bot '%s' (zmq:%s) did not connect to %s and say hello within %u ms%s%s",
+                            b->name, b->target, ref_hub_endpoint(e->hub), (unsigned)startup,
+                            strstr(err, "hellos came") ? ": " : "",
+                            strstr(err, "hellos came") ? err : "");
+            else
+                arena_error("bot '%s' (zmq:%s): %s", b->name, b->target, err);
+            return false;
+        }
+        b->owns_bot = true;
+        return true;
+    }
+    /* cmd: start the process and wait for its hello. */
+    char ep[600], nm[128], key[128], pid[48];
+    snprintf(ep, sizeof ep, "JACKARENA_ENDPOINT=%s", ref_hub_endpoint(e->hub));
+    snprintf(nm, sizeof nm, "JACKARENA_NAME=%s", b->name);
+    snprintf(pid, sizeof pid, "JACKARENA_ARENA_PID=%ld", (long)getpid());
+    const char *env[4] = {ep, nm, pid, NULL};
+    size_t n_env = 3;
+    if (ref_hub_server_key(e->hub)) {
+        snprintf(key, sizeof key, "JACKARENA_SERVER_KEY=%s", ref_hub_server_key(e->hub));
+        env[n_env++] = key;
+    }
+    if (ref_proc_spawn(b->target, env, n_env, &b->proc, err, sizeof err) != JA_OK) {
+        arena_error("bot '%s': %s", b->name, err);
+        return false;
+    }
+    req.any_name = true;
+    req.gone = proc_gone;
+    req.gone_ctx = b->proc;
+    int rc = ref_hub_claim(e->hub, &req, &b->bot, err, sizeof err);
+    if (rc != JA_OK) {
+        char how[128] = "";
+        if (rc == JA_EBOT && ref_proc_exited(b->proc, how, sizeof how))
+            arena_error("bot '%s' (cmd:%s) %s before saying hello", b->name, b->target, how);
+        else if (rc == JA_ETIMEOUT)
+            arena_error("bot '%s' (cmd:%s) never said hello within %u ms (it must connect to "
+                        "$JACKARENA_ENDPOINT)", b->name, b->target, (unsigned)startup);
+        else
+            arena_error("bot '%s' (cmd:%s): %s", b->name, b->target, err);
+        return false;
+    }
+    b->owns_bot = true;
+    return true;
+}
+
+void arena_ext_stop(arena_ext *e, arena_bots *bs)
+{
+    if (e && e->hub)
+        ref_hub_bye_all(e->hub);
+    ref_proc *procs[ARENA_MAX_BOTS];
+    size_t n = 0;
+    for (int i = 0; i < bs->n; i++)
+        if (bs->b[i].proc) {
+            procs[n++] = bs->b[i].proc;
+            bs->b[i].proc = NULL;
+        }
+    ref_proc_stop_all(procs, n, ARENA_STOP_GRACE_MS);
+    for (int i = 0; i < bs->n; i++)
+        if (bs->b[i].owns_bot && strcmp(bs->b[i].kind, "plugin") != 0)
+            ref_bot_destroy(&bs->b[i].bot);
+    if (e)
+        ref_hub_stop(&e->hub);
+}

@@ -1,0 +1,96 @@
+/* External bots in the arena: the flags that configure the referee's
+ * endpoint (--listen, CurveZMQ, start-up deadline, fault limit), the hub
+ * that serves it, and the `cmd:` processes the arena starts and stops.
+ *
+ * arena_bots_load (botspec.c) starts the hub the first time a `cmd:` or
+ * `zmq:` participant needs it, starts each `cmd:` process with
+ * JACKARENA_ENDPOINT, JACKARENA_NAME (and JACKARENA_SERVER_KEY with Curve)
+ * in its environment, and waits for each bot's hello; arena_bots_free says
+ * `bye` to every bot, stops the processes (bye, then SIGTERM, then SIGKILL
+ * after ARENA_STOP_GRACE_MS each) and stops the hub. */
+#ifndef ARENA_EXTBOTS_H
+#define ARENA_EXTBOTS_H
+
+#include "cli.h"
+#include "hub.h"
+#include "match.h"
+
+#include <getopt.h>
+
+#define ARENA_STARTUP_MS 10000   /* default --startup-ms */
+#define ARENA_STOP_GRACE_MS 2000 /* a process's time to exit after bye, then after SIGTERM */
+
+/* getopt_long codes of the external-bot flags. */
+enum {
+    ARENA_OPT_LISTEN = 0x200,
+    ARENA_OPT_CURVE,
+    ARENA_OPT_CURVE_DIR,
+    ARENA_OPT_CURVE_ALLOW,
+    ARENA_OPT_PLAIN_TCP,
+    ARENA_OPT_PLAIN_TCP_REMOTE,
+    ARENA_OPT_STARTUP_MS,
+    ARENA_OPT_MAX_FAULTS
+};
+
+/* Entries for a getopt_long table. */
+#define ARENA_EXT_LONGOPTS                                                           \
+    {"listen", required_argument, NULL, ARENA_OPT_LISTEN},                           \
+        {"curve", no_argument, NULL, ARENA_OPT_CURVE},                               \
+        {"curve-dir", required_argument, NULL, ARENA_OPT_CURVE_DIR},                 \
+        {"curve-allow", required_argument, NULL, ARENA_OPT_CURVE_ALLOW},             \
+        {"plain-tcp", no_argument, NULL, ARENA_OPT_PLAIN_TCP},                       \
+        {"plain-tcp-remote", no_argument, NULL, ARENA_OPT_PLAIN_TCP_REMOTE},         \
+        {"startup-ms", required_argument, NULL, ARENA_OPT_STARTUP_MS},               \
+        {"max-faults", required_argument, NULL, ARENA_OPT_MAX_FAULTS}
+
+/* Help lines for those flags. */
+#define ARENA_EXT_HELP                                                                       \
+    "  --max-faults N    a seat with more faults in one match forfeits it (default 10;\n"     \
+    "                    0 = never)\n"                                                        \
+    "external bots (cmd:COMMAND, zmq:NAME; docs/protocol.md):\n"                              \
+    "  --listen ENDPOINT where bots connect (default: a private ipc endpoint);\n"            \
+    "                    tcp://HOST:PORT needs --curve or --plain-tcp\n"                      \
+    "  --curve           CurveZMQ: load or make the key pair in --curve-dir; bots get\n"      \
+    "                    the public key (JACKARENA_SERVER_KEY for cmd: bots)\n"               \
+    "  --curve-dir DIR   key pair files arena.pub and arena.key (default\n"                   \
+    "                    $JACKARENA_HOME/curve, else ~/.jackarena/curve)\n"                   \
+    "  --curve-allow FILE  only these client public keys (Z85, one a line)\n"                 \
+    "  --plain-tcp       allow tcp without Curve on a loopback address\n"                     \
+    "  --plain-tcp-remote  ... and on any address (unsafe)\n"                                 \
+    "  --startup-ms MS   how long a bot has to say hello (default 10000)\n"
+
+typedef struct arena_ext {
+    const char *listen;
+    bool curve;
+    const char *curve_dir, *curve_allow;
+    bool plain_tcp, plain_tcp_remote;
+    uint32_t startup_ms;         /* 0: ARENA_STARTUP_MS */
+    uint32_t max_faults;         /* for ref_match_config.max_faults */
+    bool have_max_faults;
+    unsigned wire_flags;         /* REF_WIRE_PROBE (conformance) */
+    /* state */
+    ref_hub *hub;
+} arena_ext;
+
+/* Handles one external-bot flag: 1 if c was one (and valid), 0 if not, -1
+ * after printing a usage error. */
+int arena_ext_flag(arena_ext *e, int c, const char *arg);
+
+/* ref_match_config.max_faults from the flags. */
+uint32_t arena_ext_max_faults(const arena_ext *e);
+
+/* Starts the hub if it is not running: binds the endpoint, loads or makes
+ * the Curve keys, reads the allow-list. Prints a usage error (endpoint, key
+ * files) and returns false on failure. */
+bool arena_ext_start(arena_ext *e);
+
+/* Starts (cmd:) or finds (zmq:) participant b and waits for its hello.
+ * Prints a one-line usage error naming the bot and returns false when it
+ * never says hello or its process exits first. */
+bool arena_ext_load(arena_ext *e, arena_bot *b);
+
+/* Says bye to every bot, stops every process of bs, destroys the external
+ * participants' bots, stops the hub. */
+void arena_ext_stop(arena_ext *e, arena_bots *bs);
+
+#endif /* ARENA_EXTBOTS_H */

@@ -1,0 +1,1127 @@
+/* The hub (hub.h): the thread that owns the bots' ROUTER socket, judges
+ * every bot message, and routes between bots and the seats of running
+ * matches.
+ *
+ * Invariants:
+ *  - Only the hub thread touches the bots' ROUTER, its monitor and the ZAP
+ *    socket after ref_hub_start returns (they were created and bound by the
+ *    starting thread; pthread_create is the memory barrier that hands them
+ *    over).
+ *  - A connection (conn) is known by its ROUTER routing id. It is NEW until
+ *    its hello, READY after, DEAD once gone (freed at the end of the loop
+ *    turn). At most one READY connection has a given name: a newer hello
+ *    with that name replaces the older connection.
+ *  - A seat (hub_seat) is known by the routing id of its inproc socket and
+ *    points at the connection it plays through, or at NULL once that
+ *    connection is gone (every request then faults `disconnect`).
+ *  - A seat has at most one pending request. An answer is on time when it
+ *    reaches the hub by the request's deadline; the seat accepts exactly
+ *    those (the hub forwards nothing else), so the referee never waits past
+ *    a deadline for a bot and never takes a late answer.
+ *  - Disconnects: the monitor reports ACCEPTED and DISCONNECTED events with
+ *    the file descriptor; a message's ZMQ_SRCFD ties a connection to its
+ *    descriptor. Descriptor numbers are reused, so each ACCEPTED bumps the
+ *    descriptor's generation, and a connection records the generation
+ *    current when its first message is read (the monitor is drained before
+ *    bot messages are read, and libzmq emits ACCEPTED before it delivers any
+ *    message of that connection). DISCONNECTED(fd) ends the connection with
+ *    that descriptor and the current generation. */
+#include "hub_int.h"
+#include "mp.h"
+
+#include "jackarena/ja_error.h"
+#include "jackarena/ja_version.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#define HUB_MON_ENDPOINT "inproc://jackarena-hub-monitor"
+#define HUB_ZAP_ENDPOINT "inproc://zeromq.zap.01"
+#define HUB_TICK_MS 100
+#define RID_MAX 256
+
+enum { C_NEW, C_READY, C_DEAD };
+
+typedef struct conn {
+    struct conn *next;
+    unsigned char rid[RID_MAX];
+    size_t rid_len;
+    int state;
+    int fd;
+    uint32_t gen;
+    char name[REF_WIRE_NAME_MAX];
+    char version[REF_WIRE_VERSION_MAX];
+    uint32_t capacity;
+    uint32_t n_games;
+    char games[REF_WIRE_MAX_GAMES][REF_WIRE_NAME_MAX];
+    int64_t hello_ns, last_seen_ns, last_ping_ns;
+    uint32_t errors[REF_WIRE_ERR_COUNT];
+    uint32_t pongs;
+} conn;
+
+typedef struct hub_seat {
+    struct hub_seat *next;
+    unsigned char sid[RID_MAX];
+    size_t sid_len;
+    conn *c;                     /* NULL: the bot is gone */
+    char match[REF_WIRE_MATCH_MAX];
+    bool pending;
+    uint32_t turn, n_legal;
+    int64_t deadline_ns, asked_ns;
+    uint32_t timed_out_turn;     /* the last turn closed by its deadline, 0 if none */
+} hub_seat;
+
+typedef struct claimed_name {
+    struct claimed_name *next;
+    char name[REF_WIRE_NAME_MAX];
+} claimed_name;
+
+struct ref_hub {
+    ref_hub_config cfg;
+    void *ctx;
+    void *router, *ctl, *mon, *zap;
+    pthread_t thread;
+    bool running;
+    char endpoint[512];          /* for bots */
+    char private_dir[256];       /* "" unless we made it */
+    char server_key[REF_HUB_KEY_Z85];
+    char **allow;                /* copies of cfg.allow */
+    /* thread state */
+    conn *conns;
+    hub_seat *seats;
+    claimed_name *claimed;
+    uint32_t *fdgen;
+    size_t n_fdgen;
+    msgpack_sbuffer out;
+    bool quit;
+};
+
+void *ref_hub__ctx(ref_hub *h) { return h->ctx; }
+unsigned ref_hub__wire_flags(const ref_hub *h) { return h->cfg.wire_flags; }
+const char *ref_hub_endpoint(const ref_hub *h) { return h->endpoint; }
+const char *ref_hub_server_key(const ref_hub *h) { return h->cfg.curve ? h->server_key : NULL; }
+
+/* ---- the hub thread: helpers ----------------------------------------------- */
+
+static conn *conn_by_rid(ref_hub *h, const void *rid, size_t len)
+{
+    for (conn *c = h->conns; c; c = c->next)
+        if (c->state != C_DEAD && c->rid_len == len && memcmp(c->rid, rid, len) == 0)
+            return c;
+    return NULL;
+}
+
+static conn *conn_by_name(ref_hub *h, const char *name)
+{
+    for (conn *c = h->conns; c; c = c->next)
+        if (c->state == C_READY && strcmp(c->name, name) == 0)
+            return c;
+    return NULL;
+}
+
+static bool is_claimed(ref_hub *h, const char *name)
+{
+    for (claimed_name *k = h->claimed; k; k = k->next)
+        if (strcmp(k->name, name) == 0)
+            return true;
+    return false;
+}
+
+static hub_seat *seat_by_sid(ref_hub *h, const void *sid, size_t len)
+{
+    for (hub_seat *s = h->seats; s; s = s->next)
+        if (s->sid_len == len && memcmp(s->sid, sid, len) == 0)
+            return s;
+    return NULL;
+}
+
+static hub_seat *seat_by_match(ref_hub *h, const conn *c, const char *match)
+{
+    for (hub_seat *s = h->seats; s; s = s->next)
+        if (s->c == c && strcmp(s->match, match) == 0)
+            return s;
+    return NULL;
+}
+
+/* The request a message that names no (known) match is charged to: the
+ * connection's oldest request still within its deadline. */
+static hub_seat *oldest_pending(ref_hub *h, const conn *c, int64_t now)
+{
+    hub_seat *best = NULL;
+    for (hub_seat *s = h->seats; s; s = s->next)
+        if (s->c == c && s->pending && (!s->deadline_ns || now <= s->deadline_ns) &&
+            (!best || s->asked_ns < best->asked_ns))
+            best = s;
+    return best;
+}
+
+/* Sends one reply frame to a seat or control socket; a vanished peer (a
+ * closed seat) is not an error. ANSWER and FAULT replies carry only the
+ * leading fields. */
+static void to_peer(ref_hub *h, const void *id, size_t id_len, const hub_rep *r)
+{
+    size_t n = (r->kind == HUB_REP_ANSWER || r->kind == HUB_REP_FAULT)
+                   ? offsetof(hub_rep, name)
+                   : sizeof *r;
+    if (zmq_send(h->ctl, id, id_len, ZMQ_SNDMORE | ZMQ_DONTWAIT) == (int)id_len)
+        zmq_send(h->ctl, r, n, ZMQ_DONTWAIT);
+}
+
+static void seat_fault(ref_hub *h, hub_seat *s, ja_fault f)
+{
+    hub_rep r;
+    memset(&r, 0, offsetof(hub_rep, name));
+    r.kind = HUB_REP_FAULT;
+    r.turn = s->turn;
+    r.fault = (uint32_t)f;
+    s->pending = false;
+    to_peer(h, s->sid, s->sid_len, &r);
+}
+
+static void conn_dead(ref_hub *h, conn *c)
+{
+    if (c->state == C_DEAD)
+        return;
+    c->state = C_DEAD;
+    for (hub_seat *s = h->seats; s; s = s->next)
+        if (s->c == c) {
+            if (s->pending)
+                seat_fault(h, s, JA_FAULT_DISCONNECT);
+            s->c = NULL;
+        }
+}
+
+/* Non-blocking send of one wire message to a bot. A vanished peer ends the
+ * connection; a full queue drops the message (the request then times out). */
+static int send_bot(ref_hub *h, conn *c, const void *buf, size_t n)
+{
+    if (c->state == C_DEAD)
+        return JA_EIO;
+    if (zmq_send(h->router, c->rid, c->rid_len, ZMQ_SNDMORE | ZMQ_DONTWAIT) != (int)c->rid_len) {
+        if (zmq_errno() == EHOSTUNREACH)
+            conn_dead(h, c);
+        return JA_EIO;
+    }
+    if (zmq_send(h->router, buf, n, ZMQ_DONTWAIT) != (int)n)
+        return JA_EIO;
+    return JA_OK;
+}
+
+static void send_error(ref_hub *h, conn *c, ref_wire_err code, const char *match, uint32_t turn,
+                       const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static void send_error(ref_hub *h, conn *c, ref_wire_err code, const char *match, uint32_t turn,
+                       const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    c->errors[code]++;
+    ref_wire_error(&h->out, code, msg, match, turn);
+    send_bot(h, c, h->out.data, h->out.size);
+}
+
+/* ---- the hub thread: bot messages ------------------------------------------- */
+
+static void on_hello(ref_hub *h, conn *c, const ref_wire_msg *m)
+{
+    if (c->state == C_READY) {
+        send_error(h, c, REF_WIRE_ERR_UNEXPECTED, NULL, 0, "already said hello as '%s'", c->name);
+        return;
+    }
+    if (m->protocol != JA_PROTOCOL) {
+        send_error(h, c, REF_WIRE_ERR_PROTOCOL_VERSION, NULL, 0,
+                   "this referee speaks protocol %d, the hello asks for %llu", JA_PROTOCOL,
+                   (unsigned long long)m->protocol);
+        return;
+    }
+    conn *old = conn_by_name(h, m->name);
+    if (old)
+        conn_dead(h, old); /* a reconnect: the newer connection takes the name */
+    c->state = C_READY;
+    snprintf(c->name, sizeof c->name, "%s", m->name);
+    snprintf(c->version, sizeof c->version, "%s", m->version);
+    c->capacity = m->capacity;
+    c->n_games = m->n_games;
+    memcpy(c->games, m->games, sizeof c->games);
+    c->hello_ns = c->last_seen_ns;
+    ref_wire_welcome(&h->out, c->name, c->capacity);
+    send_bot(h, c, h->out.data, h->out.size);
+}
+
+static void on_action(ref_hub *h, conn *c, const ref_wire_msg *m, int64_t now)
+{
+    hub_seat *s = seat_by_match(h, c, m->match);
+    uint32_t turn = m->turn > UINT32_MAX ? UINT32_MAX : (uint32_t)m->turn;
+    if (!s) {
+        send_error(h, c, REF_WIRE_ERR_UNKNOWN_MATCH, m->match, 0,
+                   "this bot plays no match '%s'", m->match);
+        hub_seat *o = oldest_pending(h, c, now);
+        if (o)
+            seat_fault(h, o, JA_FAULT_PROTOCOL);
+        return;
+    }
+    if (s->pending && s->deadline_ns && now > s->deadline_ns) {
+        /* Its deadline passed: the seat has timed out on its own. */
+        s->pending = false;
+        s->timed_out_turn = s->turn;
+    }
+    if (!s->pending) {
+        if (turn == s->timed_out_turn && turn != 0)
+            send_error(h, c, REF_WIRE_ERR_LATE, s->match, turn,
+                       "turn %u was answered after its deadline; the default action was played",
+                       (unsigned)turn);
+        else
+            send_error(h, c, REF_WIRE_ERR_UNEXPECTED, s->match, turn,
+                       "nothing is asked in match '%s' now", s->match);
+        return;
+    }
+    if (turn != s->turn) {
+        if (turn == s->timed_out_turn && turn != 0) {
+            send_error(h, c, REF_WIRE_ERR_LATE, s->match, turn,
+                       "turn %u was answered after its deadline; the default action was played",
+                       (unsigned)turn);
+            return;
+        }
+        send_error(h, c, REF_WIRE_ERR_STALE_TURN, s->match, turn,
+                   "the request pending in match '%s' is turn %u, not %llu", s->match,
+                   (unsigned)s->turn, (unsigned long long)m->turn);
+        seat_fault(h, s, JA_FAULT_PROTOCOL);
+        return;
+    }
+    if (m->index >= s->n_legal) {
+        if (m->index == UINT64_MAX)
+            send_error(h, c, REF_WIRE_ERR_ILLEGAL_INDEX, s->match, turn,
+                       "index is negative; the legal list has %u entries", (unsigned)s->n_legal);
+        else
+            send_error(h, c, REF_WIRE_ERR_ILLEGAL_INDEX, s->match, turn,
+                       "index %llu is out of range; the legal list has %u entries",
+                       (unsigned long long)m->index, (unsigned)s->n_legal);
+        seat_fault(h, s, JA_FAULT_ILLEGAL);
+        return;
+    }
+    hub_rep r;
+    memset(&r, 0, offsetof(hub_rep, name));
+    r.kind = HUB_REP_ANSWER;
+    r.turn = s->turn;
+    r.index = (uint32_t)m->index;
+    r.at_ns = now;
+    s->pending = false;
+    to_peer(h, s->sid, s->sid_len, &r);
+}
+
+static void on_bot_message(ref_hub *h, const void *rid, size_t rid_len, zmq_msg_t *msg,
+                           bool multipart)
+{
+    int64_t now = ref_now_ns();
+    conn *c = conn_by_rid(h, rid, rid_len);
+    if (!c) {
+        c = calloc(1, sizeof *c);
+        if (!c)
+            return;
+        memcpy(c->rid, rid, rid_len);
+        c->rid_len = rid_len;
+        c->state = C_NEW;
+        c->fd = zmq_msg_get(msg, ZMQ_SRCFD);
+        c->gen = c->fd >= 0 && (size_t)c->fd < h->n_fdgen ? h->fdgen[c->fd] : 0;
+        c->last_ping_ns = now;
+        c->next = h->conns;
+        h->conns = c;
+    }
+    c->last_seen_ns = now;
+    ref_wire_msg m;
+    char why[256];
+    int rc;
+    if (multipart) {
+        snprintf(why, sizeof why, "a message must be one frame");
+        memset(&m, 0, sizeof m);
+        rc = JA_EFORMAT;
+    } else {
+        rc = ref_wire_decode(zmq_msg_data(msg), zmq_msg_size(msg), &m, why, sizeof why);
+    }
+    if (rc != JA_OK) {
+        send_error(h, c, REF_WIRE_ERR_MALFORMED, m.has_match ? m.match : NULL, 0, "%s", why);
+        if (c->state == C_READY) {
+            hub_seat *s = m.has_match ? seat_by_match(h, c, m.match) : NULL;
+            if (!s || !s->pending || (s->deadline_ns && now > s->deadline_ns))
+                s = oldest_pending(h, c, now);
+            if (s)
+                seat_fault(h, s, JA_FAULT_MALFORMED);
+        }
+        return;
+    }
+    if (m.type == REF_WIRE_HELLO) {
+        on_hello(h, c, &m);
+        return;
+    }
+    if (c->state != C_READY) {
+        send_error(h, c, REF_WIRE_ERR_NO_HELLO, NULL, 0, "say hello first (a '%s' came)",
+                   m.type_name);
+        return;
+    }
+    switch (m.type) {
+    case REF_WIRE_ACTION: on_action(h, c, &m, now); break;
+    case REF_WIRE_PONG: c->pongs++; break;
+    case REF_WIRE_BYE:
+        ref_wire_bye(&h->out);
+        send_bot(h, c, h->out.data, h->out.size);
+        conn_dead(h, c);
+        break;
+    default:
+        send_error(h, c, REF_WIRE_ERR_UNKNOWN_TYPE, NULL, 0, "unknown message type '%s' (ignored)",
+                   m.type_name);
+        break;
+    }
+}
+
+static void read_bots(ref_hub *h)
+{
+    for (;;) {
+        zmq_msg_t id, body;
+        zmq_msg_init(&id);
+        if (zmq_msg_recv(&id, h->router, ZMQ_DONTWAIT) < 0) {
+            zmq_msg_close(&id);
+            return;
+        }
+        zmq_msg_init(&body);
+        bool extra = false;
+        if (zmq_msg_more(&id) && zmq_msg_recv(&body, h->router, 0) >= 0) {
+            /* Drain any further frames: a message is one frame. */
+            while (zmq_msg_more(&body)) {
+                zmq_msg_t more;
+                zmq_msg_init(&more);
+                zmq_msg_recv(&more, h->router, 0);
+                int again = zmq_msg_more(&more);
+                zmq_msg_close(&more);
+                extra = true;
+                if (!again)
+                    break;
+            }
+            if (zmq_msg_size(&id) <= RID_MAX)
+                on_bot_message(h, zmq_msg_data(&id), zmq_msg_size(&id), &body, extra);
+        }
+        zmq_msg_close(&body);
+        zmq_msg_close(&id);
+    }
+}
+
+/* ---- the hub thread: the monitor and ZAP ----------------------------------- */
+
+static void read_monitor(ref_hub *h)
+{
+    for (;;) {
+        zmq_msg_t ev, addr;
+        zmq_msg_init(&ev);
+        if (zmq_msg_recv(&ev, h->mon, ZMQ_DONTWAIT) < 0) {
+            zmq_msg_close(&ev);
+            return;
+        }
+        zmq_msg_init(&addr);
+        if (zmq_msg_more(&ev))
+            zmq_msg_recv(&addr, h->mon, 0);
+        if (zmq_msg_size(&ev) >= 6) {
+            const unsigned char *p = zmq_msg_data(&ev);
+            uint16_t event;
+            uint32_t value;
+            memcpy(&event, p, 2);
+            memcpy(&value, p + 2, 4);
+            int fd = (int)value;
+            if (event == ZMQ_EVENT_ACCEPTED && fd >= 0) {
+                if ((size_t)fd >= h->n_fdgen) {
+                    size_t n = (size_t)fd * 2 + 16;
+                    uint32_t *g = realloc(h->fdgen, n * sizeof *g);
+                    if (g) {
+                        memset(g + h->n_fdgen, 0, (n - h->n_fdgen) * sizeof *g);
+                        h->fdgen = g;
+                        h->n_fdgen = n;
+                    }
+                }
+                if ((size_t)fd < h->n_fdgen)
+                    h->fdgen[fd]++;
+            } else if (event == ZMQ_EVENT_DISCONNECTED && fd >= 0) {
+                uint32_t gen = (size_t)fd < h->n_fdgen ? h->fdgen[fd] : 0;
+                for (conn *c = h->conns; c; c = c->next)
+                    if (c->fd == fd && c->gen == gen)
+                        conn_dead(h, c);
+            }
+        }
+        zmq_msg_close(&addr);
+        zmq_msg_close(&ev);
+    }
+}
+
+static bool key_allowed(ref_hub *h, const char *z85)
+{
+    for (uint32_t i = 0; i < h->cfg.n_allow; i++)
+        if (strcmp(h->allow[i], z85) == 0)
+            return true;
+    return false;
+}
+
+/* One ZAP request (RFC 27): frames version, request id, domain, address,
+ * identity, mechanism, credentials. CURVE's credential is the client's
+ * 32-byte public key. */
+static void read_zap(ref_hub *h)
+{
+    for (;;) {
+        zmq_msg_t f[8];
+        int n = 0;
+        bool more = true;
+        while (more) {
+            zmq_msg_t part;
+            zmq_msg_init(&part);
+            if (zmq_msg_recv(&part, h->zap, n == 0 ? ZMQ_DONTWAIT : 0) < 0) {
+                zmq_msg_close(&part);
+                if (n == 0)
+                    return;
+                break;
+            }
+            more = zmq_msg_more(&part);
+            if (n < 8)
+                f[n++] = part;
+            else
+                zmq_msg_close(&part);
+        }
+        bool ok = false;
+        if (n >= 7 && zmq_msg_size(&f[5]) == 5 && memcmp(zmq_msg_data(&f[5]), "CURVE", 5) == 0 &&
+            zmq_msg_size(&f[6]) == 32) {
+            char z85[REF_HUB_KEY_Z85];
+            if (zmq_z85_encode(z85, zmq_msg_data(&f[6]), 32))
+                ok = key_allowed(h, z85);
+        }
+        const char *status = ok ? "200" : "400";
+        const char *text = ok ? "OK" : "client key not in the allow-list";
+        zmq_send(h->zap, "1.0", 3, ZMQ_SNDMORE);
+        if (n >= 2)
+            zmq_send(h->zap, zmq_msg_data(&f[1]), zmq_msg_size(&f[1]), ZMQ_SNDMORE);
+        else
+            zmq_send(h->zap, "", 0, ZMQ_SNDMORE);
+        zmq_send(h->zap, status, 3, ZMQ_SNDMORE);
+        zmq_send(h->zap, text, strlen(text), ZMQ_SNDMORE);
+        zmq_send(h->zap, "", 0, ZMQ_SNDMORE);
+        zmq_send(h->zap, "", 0, 0);
+        for (int i = 0; i < n; i++)
+            zmq_msg_close(&f[i]);
+    }
+}
+
+/* ---- the hub thread: control and seat requests ------------------------------ */
+
+static void fill_status(const conn *c, hub_rep *r)
+{
+    r->status.connected = c->state == C_READY;
+    snprintf(r->status.version, sizeof r->status.version, "%s", c->version);
+    r->status.capacity = c->capacity;
+    memcpy(r->status.errors, c->errors, sizeof r->status.errors);
+    r->status.pongs = c->pongs;
+    snprintf(r->name, sizeof r->name, "%s", c->name);
+    r->n_games = c->n_games;
+    memcpy(r->games, c->games, sizeof r->games);
+}
+
+static void on_claim(ref_hub *h, const hub_req *q, hub_rep *r)
+{
+    conn *c = conn_by_name(h, q->name);
+    if (c && is_claimed(h, c->name))
+        c = NULL;
+    if (!c && (q->flags & HUB_CLAIM_ANY)) {
+        for (conn *k = h->conns; k; k = k->next)
+            if (k->state == C_READY && !is_claimed(h, k->name) && (!c || k->hello_ns < c->hello_ns))
+                c = k;
+    }
+    if (!c) {
+        r->kind = HUB_REP_NOTYET;
+        size_t used = 0;
+        for (conn *k = h->conns; k; k = k->next)
+            if (k->state == C_READY && !is_claimed(h, k->name) && used < sizeof r->others - 70) {
+                int w = snprintf(r->others + used, sizeof r->others - used, "%s'%s'",
+                                 used ? ", " : "", k->name);
+                used += w > 0 ? (size_t)w : 0;
+            }
+        return;
+    }
+    claimed_name *k = calloc(1, sizeof *k);
+    if (!k) {
+        r->kind = HUB_REP_FAIL;
+        snprintf(r->msg, sizeof r->msg, "out of memory");
+        return;
+    }
+    snprintf(k->name, sizeof k->name, "%s", c->name);
+    k->next = h->claimed;
+    h->claimed = k;
+    r->kind = HUB_REP_OK;
+    fill_status(c, r);
+}
+
+static void on_open(ref_hub *h, const void *sid, size_t sid_len, const hub_req *q,
+                    const void *payload, size_t n, hub_rep *r)
+{
+    conn *c = conn_by_name(h, q->name);
+    if (c && seat_by_match(h, c, q->match)) {
+        r->kind = HUB_REP_FAIL;
+        snprintf(r->msg, sizeof r->msg,
+                 "bot '%s' already sits in match '%s' (an external bot plays one seat per match)",
+                 q->name, q->match);
+        return;
+    }
+    hub_seat *s = calloc(1, sizeof *s);
+    if (!s || sid_len > RID_MAX) {
+        free(s);
+        r->kind = HUB_REP_FAIL;
+        snprintf(r->msg, sizeof r->msg, "out of memory");
+        return;
+    }
+    memcpy(s->sid, sid, sid_len);
+    s->sid_len = sid_len;
+    snprintf(s->match, sizeof s->match, "%s", q->match);
+    s->c = c;
+    s->next = h->seats;
+    h->seats = s;
+    if (c && send_bot(h, c, payload, n) != JA_OK && c->state == C_DEAD)
+        s->c = NULL;
+    r->kind = HUB_REP_OK;
+    r->dead = s->c == NULL;
+}
+
+static void on_act(ref_hub *h, hub_seat *s, const hub_req *q, const void *payload, size_t n)
+{
+    if (s->pending) {
+        s->timed_out_turn = s->turn; /* its seat stopped waiting: it timed out */
+        s->pending = false;
+    }
+    s->turn = q->turn;
+    s->n_legal = q->n_legal;
+    s->deadline_ns = q->deadline_ns;
+    s->asked_ns = ref_now_ns();
+    if (!s->c) {
+        seat_fault(h, s, JA_FAULT_DISCONNECT);
+        return;
+    }
+    s->pending = true;
+    send_bot(h, s->c, payload, n); /* a failure to a vanished peer faults it in conn_dead */
+}
+
+static void remove_seat(ref_hub *h, hub_seat *s)
+{
+    for (hub_seat **p = &h->seats; *p; p = &(*p)->next)
+        if (*p == s) {
+            *p = s->next;
+            free(s);
+            return;
+        }
+}
+
+static void read_ctl(ref_hub *h)
+{
+    for (;;) {
+        zmq_msg_t id, body;
+        zmq_msg_init(&id);
+        if (zmq_msg_recv(&id, h->ctl, ZMQ_DONTWAIT) < 0) {
+            zmq_msg_close(&id);
+            return;
+        }
+        zmq_msg_init(&body);
+        if (!zmq_msg_more(&id) || zmq_msg_recv(&body, h->ctl, 0) < 0 ||
+            zmq_msg_size(&body) < sizeof(hub_req)) {
+            zmq_msg_close(&body);
+            zmq_msg_close(&id);
+            continue;
+        }
+        hub_req q;
+        memcpy(&q, zmq_msg_data(&body), sizeof q);
+        q.name[sizeof q.name - 1] = '\0';
+        q.match[sizeof q.match - 1] = '\0';
+        const unsigned char *payload = (const unsigned char *)zmq_msg_data(&body) + sizeof q;
+        size_t n = zmq_msg_size(&body) - sizeof q;
+        const void *sid = zmq_msg_data(&id);
+        size_t sid_len = zmq_msg_size(&id);
+        hub_rep r;
+        memset(&r, 0, sizeof r);
+        bool reply = true;
+        hub_seat *s = NULL;
+        conn *c = NULL;
+        switch ((hub_op)q.op) {
+        case HUB_OPEN: on_open(h, sid, sid_len, &q, payload, n, &r); break;
+        case HUB_ACT:
+            reply = false;
+            if ((s = seat_by_sid(h, sid, sid_len)))
+                on_act(h, s, &q, payload, n);
+            break;
+        case HUB_CANCEL:
+            /* An answer the hub took in time was forwarded before this
+             * reply, on the same pipe: the seat sees it first. */
+            if ((s = seat_by_sid(h, sid, sid_len)) && s->pending && s->turn == q.turn) {
+                s->pending = false;
+                s->timed_out_turn = s->turn;
+            }
+            r.kind = HUB_REP_OK;
+            r.turn = q.turn;
+            break;
+        case HUB_END:
+            reply = false;
+            if ((s = seat_by_sid(h, sid, sid_len))) {
+                s->pending = false;
+                if (s->c)
+                    send_bot(h, s->c, payload, n);
+            }
+            break;
+        case HUB_CLOSE:
+            if ((s = seat_by_sid(h, sid, sid_len)))
+                remove_seat(h, s);
+            r.kind = HUB_REP_OK;
+            r.turn = UINT32_MAX; /* never a request's turn */
+            break;
+        case HUB_CLAIM: on_claim(h, &q, &r); break;
+        case HUB_STATUS:
+            if ((c = conn_by_name(h, q.name))) {
+                r.kind = HUB_REP_OK;
+                fill_status(c, &r);
+            } else {
+                r.kind = HUB_REP_FAIL;
+            }
+            break;
+        case HUB_RAW:
+            c = conn_by_name(h, q.name);
+            r.kind = c && send_bot(h, c, payload, n) == JA_OK ? HUB_REP_OK : HUB_REP_FAIL;
+            break;
+        case HUB_BYE_ALL:
+            ref_wire_bye(&h->out);
+            for (c = h->conns; c; c = c->next)
+                if (c->state != C_DEAD) /* also those that never said hello */
+                    send_bot(h, c, h->out.data, h->out.size);
+            r.kind = HUB_REP_OK;
+            break;
+        case HUB_QUIT:
+            h->quit = true;
+            r.kind = HUB_REP_OK;
+            break;
+        default: reply = false; break;
+        }
+        if (reply)
+            to_peer(h, sid, sid_len, &r);
+        zmq_msg_close(&body);
+        zmq_msg_close(&id);
+    }
+}
+
+/* ---- the hub thread: liveness and the loop --------------------------------- */
+
+static void tick(ref_hub *h, int64_t now)
+{
+    const int64_t ping = (int64_t)(h->cfg.ping_ms ? h->cfg.ping_ms : REF_HUB_PING_MS) * 1000000;
+    const int64_t dead = (int64_t)(h->cfg.dead_ms ? h->cfg.dead_ms : REF_HUB_DEAD_MS) * 1000000;
+    for (conn *c = h->conns; c; c = c->next) {
+        if (c->state != C_READY)
+            continue;
+        bool thinking = false;
+        for (hub_seat *s = h->seats; s && !thinking; s = s->next)
+            thinking = s->c == c && s->pending && (!s->deadline_ns || now <= s->deadline_ns);
+        if (!thinking && now - c->last_seen_ns > dead) {
+            conn_dead(h, c);
+            continue;
+        }
+        if (now - c->last_seen_ns >= ping && now - c->last_ping_ns >= ping) {
+            c->last_ping_ns = now;
+            ref_wire_ping(&h->out);
+            send_bot(h, c, h->out.data, h->out.size);
+        }
+    }
+    /* Free connections that are gone; seats no longer point at them. */
+    for (conn **p = &h->conns; *p;) {
+        if ((*p)->state == C_DEAD) {
+            conn *d = *p;
+            *p = d->next;
+            free(d);
+        } else {
+            p = &(*p)->next;
+        }
+    }
+}
+
+static void *hub_main(void *arg)
+{
+    ref_hub *h = arg;
+    while (!h->quit) {
+        zmq_pollitem_t items[4] = {
+            {h->mon, 0, ZMQ_POLLIN, 0},
+            {h->router, 0, ZMQ_POLLIN, 0},
+            {h->ctl, 0, ZMQ_POLLIN, 0},
+            {h->zap, 0, ZMQ_POLLIN, 0},
+        };
+        int n_items = h->zap ? 4 : 3;
+        if (zmq_poll(items, n_items, HUB_TICK_MS) < 0 && zmq_errno() == ETERM)
+            break;
+        read_monitor(h); /* first: see ACCEPTED before that connection's messages */
+        if (h->zap)
+            read_zap(h);
+        read_bots(h);
+        read_ctl(h);
+        tick(h, ref_now_ns());
+    }
+    return NULL;
+}
+
+/* ---- starting and stopping ---------------------------------------------------- */
+
+static bool loopback_host(const char *host, size_t len)
+{
+    return (len >= 4 && strncmp(host, "127.", 4) == 0) ||
+           (len == 9 && strncmp(host, "localhost", 9) == 0) ||
+           (len == 5 && strncmp(host, "[::1]", 5) == 0) || (len == 3 && strncmp(host, "::1", 3) == 0);
+}
+
+static int check_endpoint(const ref_hub_config *cfg, char *err, size_t cap)
+{
+    const char *e = cfg->endpoint;
+    if (strncmp(e, "ipc://", 6) == 0)
+        return e[6] ? JA_OK : (snprintf(err, cap, "--listen '%s' names no path", e), JA_EINVAL);
+    if (strncmp(e, "tcp://", 6) != 0) {
+        snprintf(err, cap, "--listen '%s': use ipc://PATH or tcp://HOST:PORT", e);
+        return JA_EINVAL;
+    }
+    const char *host = e + 6, *colon = strrchr(host, ':');
+    if (!colon || colon == host || !colon[1]) {
+        snprintf(err, cap, "--listen '%s': a tcp endpoint needs HOST:PORT", e);
+        return JA_EINVAL;
+    }
+    if (cfg->curve)
+        return JA_OK;
+    if (!cfg->plain_tcp) {
+        snprintf(err, cap, "--listen '%s': plain tcp is refused; use --curve (CurveZMQ), or "
+                           "--plain-tcp for a loopback address", e);
+        return JA_EINVAL;
+    }
+    if (!cfg->plain_tcp_remote && !loopback_host(host, (size_t)(colon - host))) {
+        snprintf(err, cap, "--listen '%s': plain tcp only on a loopback address (127.0.0.1, "
+                           "[::1]); use --curve, or --plain-tcp-remote to allow it", e);
+        return JA_EINVAL;
+    }
+    return JA_OK;
+}
+
+static void free_hub(ref_hub *h)
+{
+    if (h->allow) {
+        for (uint32_t i = 0; i < h->cfg.n_allow; i++)
+            free(h->allow[i]);
+        free(h->allow);
+    }
+    while (h->conns) {
+        conn *c = h->conns;
+        h->conns = c->next;
+        free(c);
+    }
+    while (h->seats) {
+        hub_seat *s = h->seats;
+        h->seats = s->next;
+        free(s);
+    }
+    while (h->claimed) {
+        claimed_name *k = h->claimed;
+        h->claimed = k->next;
+        free(k);
+    }
+    free(h->fdgen);
+    msgpack_sbuffer_destroy(&h->out);
+    free(h);
+}
+
+static void close_sockets(ref_hub *h)
+{
+    void **socks[] = {&h->router, &h->ctl, &h->mon, &h->zap};
+    for (size_t i = 0; i < sizeof socks / sizeof *socks; i++)
+        if (*socks[i]) {
+            int zero = 0;
+            if (socks[i] != &h->router)
+                zmq_setsockopt(*socks[i], ZMQ_LINGER, &zero, sizeof zero);
+            zmq_close(*socks[i]);
+            *socks[i] = NULL;
+        }
+}
+
+static void remove_private_dir(ref_hub *h)
+{
+    if (!h->private_dir[0])
+        return;
+    char path[300];
+    snprintf(path, sizeof path, "%s/hub", h->private_dir);
+    unlink(path);
+    rmdir(h->private_dir);
+    h->private_dir[0] = '\0';
+}
+
+/* The endpoint bots on this machine use: a tcp wildcard becomes loopback. */
+static void public_endpoint(ref_hub *h)
+{
+    char last[512] = "";
+    size_t n = sizeof last;
+    if (zmq_getsockopt(h->router, ZMQ_LAST_ENDPOINT, last, &n) != 0 || !last[0])
+        return;
+    if (strncmp(last, "tcp://0.0.0.0:", 14) == 0)
+        snprintf(h->endpoint, sizeof h->endpoint, "tcp://127.0.0.1:%s", last + 14);
+    else if (strncmp(last, "tcp://[::]:", 11) == 0)
+        snprintf(h->endpoint, sizeof h->endpoint, "tcp://[::1]:%s", last + 11);
+    else
+        snprintf(h->endpoint, sizeof h->endpoint, "%s", last);
+}
+
+int ref_hub_start(const ref_hub_config *cfg, ref_hub **out, char *err, size_t cap)
+{
+    *out = NULL;
+    ref_hub *h = calloc(1, sizeof *h);
+    if (!h) {
+        snprintf(err, cap, "out of memory");
+        return JA_ENOMEM;
+    }
+    h->cfg = *cfg;
+    msgpack_sbuffer_init(&h->out);
+    int rc = JA_OK;
+    char bind_ep[512];
+    if (cfg->endpoint && cfg->endpoint[0]) {
+        if ((rc = check_endpoint(cfg, err, cap)) != JA_OK)
+            goto fail;
+        snprintf(bind_ep, sizeof bind_ep, "%s", cfg->endpoint);
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(h->private_dir, sizeof h->private_dir, "%s/jackarena-XXXXXX",
+                 tmp && *tmp && strlen(tmp) < 80 ? tmp : "/tmp");
+        if (!mkdtemp(h->private_dir)) { /* mkdtemp makes it 0700 */
+            snprintf(err, cap, "cannot create a private directory for the bots' endpoint: %s",
+                     strerror(errno));
+            h->private_dir[0] = '\0';
+            rc = JA_EIO;
+            goto fail;
+        }
+        snprintf(bind_ep, sizeof bind_ep, "ipc://%s/hub", h->private_dir);
+    }
+    if (cfg->curve && cfg->n_allow) {
+        h->allow = calloc(cfg->n_allow, sizeof *h->allow);
+        for (uint32_t i = 0; h->allow && i < cfg->n_allow; i++)
+            h->allow[i] = strdup(cfg->allow[i]);
+        h->cfg.allow = NULL;
+    }
+    h->ctx = zmq_ctx_new();
+    if (!h->ctx) {
+        snprintf(err, cap, "cannot create a ZeroMQ context: %s", zmq_strerror(zmq_errno()));
+        rc = JA_EIO;
+        goto fail;
+    }
+    h->router = zmq_socket(h->ctx, ZMQ_ROUTER);
+    h->ctl = zmq_socket(h->ctx, ZMQ_ROUTER);
+    h->mon = NULL;
+    int one = 1, linger = 500;
+    int64_t maxmsg = REF_WIRE_MAX_IN;
+    int hwm = 100000;
+    zmq_setsockopt(h->router, ZMQ_ROUTER_MANDATORY, &one, sizeof one);
+    zmq_setsockopt(h->router, ZMQ_MAXMSGSIZE, &maxmsg, sizeof maxmsg);
+    zmq_setsockopt(h->router, ZMQ_LINGER, &linger, sizeof linger);
+    zmq_setsockopt(h->ctl, ZMQ_SNDHWM, &hwm, sizeof hwm);
+    zmq_setsockopt(h->ctl, ZMQ_RCVHWM, &hwm, sizeof hwm);
+    if (cfg->curve) {
+        if (cfg->n_allow) {
+            h->zap = zmq_socket(h->ctx, ZMQ_REP);
+            if (!h->zap || zmq_bind(h->zap, HUB_ZAP_ENDPOINT) != 0) {
+                snprintf(err, cap, "cannot start the CurveZMQ authenticator: %s",
+                         zmq_strerror(zmq_errno()));
+                rc = JA_EIO;
+                goto fail;
+            }
+            zmq_setsockopt(h->router, ZMQ_ZAP_DOMAIN, "jackarena", 9);
+        }
+        zmq_setsockopt(h->router, ZMQ_CURVE_SERVER, &one, sizeof one);
+        if (zmq_setsockopt(h->router, ZMQ_CURVE_SECRETKEY, cfg->curve_secret,
+                           strlen(cfg->curve_secret)) != 0) {
+            snprintf(err, cap, "the CurveZMQ secret key is not valid Z85: %s",
+                     zmq_strerror(zmq_errno()));
+            rc = JA_EINVAL;
+            goto fail;
+        }
+        snprintf(h->server_key, sizeof h->server_key, "%s", cfg->curve_public);
+    }
+    if (zmq_socket_monitor(h->router, HUB_MON_ENDPOINT,
+                           ZMQ_EVENT_ACCEPTED | ZMQ_EVENT_DISCONNECTED) != 0 ||
+        !(h->mon = zmq_socket(h->ctx, ZMQ_PAIR)) || zmq_connect(h->mon, HUB_MON_ENDPOINT) != 0 ||
+        zmq_bind(h->ctl, HUB_CTL_ENDPOINT) != 0) {
+        snprintf(err, cap, "cannot set up the hub's sockets: %s", zmq_strerror(zmq_errno()));
+        rc = JA_EIO;
+        goto fail;
+    }
+    if (zmq_bind(h->router, bind_ep) != 0) {
+        snprintf(err, cap, "cannot listen on '%s': %s", bind_ep, zmq_strerror(zmq_errno()));
+        rc = cfg->endpoint && cfg->endpoint[0] ? JA_EINVAL : JA_EIO;
+        goto fail;
+    }
+    public_endpoint(h);
+    if (pthread_create(&h->thread, NULL, hub_main, h) != 0) {
+        snprintf(err, cap, "cannot start the hub thread");
+        rc = JA_EIO;
+        goto fail;
+    }
+    h->running = true;
+    *out = h;
+    return JA_OK;
+fail:
+    close_sockets(h);
+    if (h->ctx)
+        zmq_ctx_term(h->ctx);
+    remove_private_dir(h);
+    free_hub(h);
+    return rc;
+}
+
+void ref_hub_stop(ref_hub **hp)
+{
+    if (!hp || !*hp)
+        return;
+    ref_hub *h = *hp;
+    if (h->running) {
+        hub_req q;
+        memset(&q, 0, sizeof q);
+        q.op = HUB_QUIT;
+        hub_rep r;
+        if (ref_hub__call(h, &q, NULL, 0, &r, 10000) != JA_OK)
+            h->quit = true; /* the thread is stuck: still try to end it */
+        pthread_join(h->thread, NULL);
+        h->running = false;
+    }
+    close_sockets(h);
+    zmq_ctx_term(h->ctx);
+    remove_private_dir(h);
+    free_hub(h);
+    *hp = NULL;
+}
+
+/* ---- calls from other threads -------------------------------------------------- */
+
+int ref_hub__send(void *sock, const hub_req *req, const void *payload, size_t n)
+{
+    zmq_msg_t m;
+    if (zmq_msg_init_size(&m, sizeof *req + n) != 0)
+        return JA_ENOMEM;
+    memcpy(zmq_msg_data(&m), req, sizeof *req);
+    if (n)
+        memcpy((unsigned char *)zmq_msg_data(&m) + sizeof *req, payload, n);
+    if (zmq_msg_send(&m, sock, 0) < 0) {
+        zmq_msg_close(&m);
+        return JA_EIO;
+    }
+    return JA_OK;
+}
+
+int ref_hub__call(ref_hub *h, const hub_req *req, const void *payload, size_t n, hub_rep *rep,
+                  int timeout_ms)
+{
+    void *s = zmq_socket(h->ctx, ZMQ_DEALER);
+    if (!s)
+        return JA_EIO;
+    int zero = 0;
+    zmq_setsockopt(s, ZMQ_LINGER, &zero, sizeof zero);
+    int rc = JA_EIO;
+    if (zmq_connect(s, HUB_CTL_ENDPOINT) == 0 && ref_hub__send(s, req, payload, n) == JA_OK) {
+        zmq_pollitem_t it = {s, 0, ZMQ_POLLIN, 0};
+        if (zmq_poll(&it, 1, timeout_ms) <= 0) {
+            rc = JA_ETIMEOUT;
+        } else {
+            memset(rep, 0, sizeof *rep);
+            int got = zmq_recv(s, rep, sizeof *rep, 0);
+            rc = got > 0 ? JA_OK : JA_EIO;
+        }
+    }
+    zmq_close(s);
+    return rc;
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000};
+    nanosleep(&ts, NULL);
+}
+
+int ref_hub_claim(ref_hub *h, const ref_hub_claim_req *req, ref_bot **out, char *err, size_t cap)
+{
+    *out = NULL;
+    hub_req q;
+    memset(&q, 0, sizeof q);
+    q.op = HUB_CLAIM;
+    q.flags = req->any_name ? HUB_CLAIM_ANY : 0;
+    snprintf(q.name, sizeof q.name, "%s", req->name);
+    hub_rep r;
+    for (;;) {
+        int rc = ref_hub__call(h, &q, NULL, 0, &r, 10000);
+        if (rc != JA_OK) {
+            snprintf(err, cap, "the referee's hub is not answering");
+            return JA_EIO;
+        }
+        if (r.kind == HUB_REP_OK)
+            break;
+        if (r.kind == HUB_REP_FAIL) {
+            snprintf(err, cap, "%s", r.msg);
+            return JA_EIO;
+        }
+        if (req->gone && req->gone(req->gone_ctx)) {
+            snprintf(err, cap, "exited before saying hello");
+            return JA_EBOT;
+        }
+        if (ref_now_ns() >= req->deadline_ns) {
+            if (r.others[0])
+                snprintf(err, cap, "never said hello as '%s' (hellos came from %s)", req->name,
+                         r.others);
+            else
+                snprintf(err, cap, "never said hello");
+            return JA_ETIMEOUT;
+        }
+        sleep_ms(10);
+    }
+    r.name[sizeof r.name - 1] = '\0';
+    int rc = ref_bot_zmq_new(h, r.name, req->kind, r.status.version, r.status.capacity,
+                             r.n_games, (const char(*)[REF_WIRE_NAME_MAX])r.games, out);
+    if (rc != JA_OK)
+        snprintf(err, cap, "out of memory");
+    return rc;
+}
+
+int ref_hub_bot_status_get(ref_hub *h, const char *name, ref_hub_bot_status *out)
+{
+    hub_req q;
+    memset(&q, 0, sizeof q);
+    q.op = HUB_STATUS;
+    snprintf(q.name, sizeof q.name, "%s", name);
+    hub_rep r;
+    memset(out, 0, sizeof *out);
+    if (ref_hub__call(h, &q, NULL, 0, &r, 10000) != JA_OK)
+        return JA_EIO;
+    if (r.kind != HUB_REP_OK)
+        return JA_ENOTFOUND;
+    *out = r.status;
+    return JA_OK;
+}
+
+int ref_hub_send_raw(ref_hub *h, const char *name, const void *bytes, size_t n)
+{
+    hub_req q;
+    memset(&q, 0, sizeof q);
+    q.op = HUB_RAW;
+    snprintf(q.name, sizeof q.name, "%s", name);
+    hub_rep r;
+    if (ref_hub__call(h, &q, bytes, n, &r, 10000) != JA_OK)
+        return JA_EIO;
+    return r.kind == HUB_REP_OK ? JA_OK : JA_ENOTFOUND;
+}
+
+void ref_hub_bye_all(ref_hub *h)
+{
+    hub_req q;
+    memset(&q, 0, sizeof q);
+    q.op = HUB_BYE_ALL;
+    hub_rep r;
+    ref_hub__call(h, &q, NULL, 0, &r, 10000);
+}

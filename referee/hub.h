@@ -1,0 +1,133 @@
+/* The hub: the referee's one ZeroMQ endpoint for external bots.
+ *
+ * One thread owns every socket that faces bots (ZeroMQ sockets are not
+ * thread-safe): a ROUTER bound at the listen endpoint, where each bot is a
+ * DEALER identified by the name of its hello; its socket monitor (to see
+ * disconnects); and, with an allow-list, the ZAP handler that vets CurveZMQ
+ * client keys. Match threads never touch those sockets: each `zmq` seat
+ * (seat_zmq.c) owns an inproc DEALER to the hub's control ROUTER, and the hub
+ * routes between the two sides by (bot, match). One bot process may thus play
+ * up to its announced capacity of matches at once, each seat in its own
+ * thread.
+ *
+ * The hub is also the judge of every bot message (docs/protocol.md,
+ * "Errors"): it decodes with ref_wire_decode, validates match, turn, index
+ * and deadline against the pending request, answers an `error` to the bot
+ * where it is still connected, and hands the seat either the answer (with
+ * its arrival time) or a typed fault. It never blocks on a bot: sends are
+ * non-blocking, and a bot whose queue is full is treated as not answering.
+ *
+ * Liveness: a bot silent for ping_ms gets a `ping`; one silent for dead_ms
+ * while nothing is asked of it is dropped (a disconnect). A disconnect seen
+ * by the monitor, a send to a vanished peer, or a `bye` from the bot ends
+ * its connection: each of its pending requests faults with `disconnect`, and
+ * later requests to it fault at once. A bot that connects again says hello
+ * again and plays the matches that start after that.
+ *
+ * Lifetime: ref_hub_start, then any number of ref_hub_claim (and seats), then
+ * ref_hub_bye_all and ref_hub_stop after every seat is closed. The functions
+ * below may be called from any thread, but each call from one thread at a
+ * time per hub (they use a short-lived socket of the calling thread). */
+#ifndef REF_HUB_H
+#define REF_HUB_H
+
+#include "seat.h"
+#include "wire.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define REF_HUB_PING_MS 2000   /* ping a bot silent this long */
+#define REF_HUB_DEAD_MS 60000  /* drop a bot silent this long with nothing asked */
+#define REF_HUB_KEY_Z85 41     /* a CurveZMQ key in Z85, NUL included */
+
+typedef struct ref_hub ref_hub;
+
+typedef struct ref_hub_config {
+    /* Where bots connect: ipc://PATH or tcp://HOST:PORT. NULL or "": a
+     * private ipc endpoint in a new 0700 directory under $TMPDIR (or /tmp),
+     * removed by ref_hub_stop. */
+    const char *endpoint;
+    /* CurveZMQ server with this key pair (Z85): required on tcp unless
+     * plain_tcp. Clients then need the public key. */
+    bool curve;
+    char curve_public[REF_HUB_KEY_Z85], curve_secret[REF_HUB_KEY_Z85];
+    /* With curve: the Z85 public keys of the clients allowed (ZAP); NULL:
+     * any client that knows the server's key. Borrowed until ref_hub_stop. */
+    const char *const *allow;
+    uint32_t n_allow;
+    /* tcp without curve, for loopback addresses only; plain_tcp_remote
+     * lifts the loopback restriction too. */
+    bool plain_tcp, plain_tcp_remote;
+    uint32_t ping_ms, dead_ms;     /* 0: the defaults above */
+    unsigned wire_flags;           /* REF_WIRE_PROBE (conformance) */
+} ref_hub_config;
+
+/* Binds the endpoint and starts the hub's thread. Refuses (JA_EINVAL, err
+ * says why) an endpoint that is not ipc or tcp, tcp without curve unless
+ * plain_tcp, and plain tcp on a non-loopback address unless
+ * plain_tcp_remote; JA_EIO when the bind fails (address in use...). The hub
+ * is owned by the caller: ref_hub_stop. */
+int ref_hub_start(const ref_hub_config *cfg, ref_hub **out, char *err, size_t cap);
+
+/* The endpoint bots on this machine should connect to (a wildcard address
+ * resolved to loopback; the port chosen when 0 was asked). Borrowed until
+ * ref_hub_stop. */
+const char *ref_hub_endpoint(const ref_hub *h);
+
+/* The server's public key (Z85) with curve, else NULL. Borrowed. */
+const char *ref_hub_server_key(const ref_hub *h);
+
+/* How to find a bot that says hello. */
+typedef struct ref_hub_claim_req {
+    const char *name;        /* the hello name wanted */
+    /* Also take the oldest unclaimed bot whatever its name (a cmd: bot that
+     * does not announce JACKARENA_NAME; it is the only one starting). */
+    bool any_name;
+    const char *kind;        /* "cmd" or "zmq": ref_bot_info.kind */
+    int64_t deadline_ns;     /* CLOCK_MONOTONIC; give up then */
+    /* Called while waiting (may be NULL): non-zero stops the wait (the
+     * bot's process died). */
+    int (*gone)(void *ctx);
+    void *gone_ctx;
+} ref_hub_claim_req;
+
+/* Waits for a bot that has said hello as requested and makes it a
+ * participant: a ref_bot of kind `zmq` whose seats reach the connection with
+ * that name at the time each seat opens. Returns JA_OK with *out owned by the
+ * caller (ref_bot_destroy), JA_ETIMEOUT when no such hello came by the
+ * deadline, JA_EBOT when gone() said so, with a one-line message in err.
+ * If hellos came under other names, err names them. */
+int ref_hub_claim(ref_hub *h, const ref_hub_claim_req *req, ref_bot **out, char *err,
+                  size_t cap);
+
+/* What the hub knows of the connection with that name. */
+typedef struct ref_hub_bot_status {
+    bool connected;
+    char version[REF_WIRE_VERSION_MAX];
+    uint32_t capacity;
+    uint32_t errors[REF_WIRE_ERR_COUNT]; /* `error` messages sent to it, by code */
+    uint32_t pongs;                      /* pongs received */
+} ref_hub_bot_status;
+
+/* JA_OK, or JA_ENOTFOUND when no connection has said hello under name. */
+int ref_hub_bot_status_get(ref_hub *h, const char *name, ref_hub_bot_status *out);
+
+/* Sends raw bytes (one frame) to the named bot: conformance probes.
+ * JA_OK, JA_ENOTFOUND, JA_EIO (not delivered). */
+int ref_hub_send_raw(ref_hub *h, const char *name, const void *bytes, size_t n);
+
+/* Sends `bye` to every connected bot (a bot exits on it). */
+void ref_hub_bye_all(ref_hub *h);
+
+/* Stops the thread, closes every socket, removes a private ipc directory,
+ * frees h (NULL allowed) and nulls the pointer. Every seat must be closed. */
+void ref_hub_stop(ref_hub **h);
+
+/* The `zmq` seat kind over a hub (seat_zmq.c): a participant named `name`
+ * (its hello), as found by ref_hub_claim. */
+int ref_bot_zmq_new(ref_hub *h, const char *name, const char *kind, const char *version,
+                    uint32_t capacity, uint32_t n_games,
+                    const char (*games)[REF_WIRE_NAME_MAX], ref_bot **out);
+
+#endif /* REF_HUB_H */

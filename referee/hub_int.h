@@ -1,0 +1,78 @@
+/* Private to hub.c and seat_zmq.c: the messages between the hub's thread and
+ * the threads that use it (seats, control calls), over inproc sockets of the
+ * hub's ZeroMQ context.
+ *
+ * A request is one frame: a hub_req, then the wire bytes to forward (start,
+ * act, end, raw) if any. A reply is one frame holding a hub_rep. Both are
+ * plain structs copied byte for byte within one process. */
+#ifndef REF_HUB_INT_H
+#define REF_HUB_INT_H
+
+#include "hub.h"
+
+/* The inproc endpoint of the hub's control ROUTER (one per context). */
+#define HUB_CTL_ENDPOINT "inproc://jackarena-hub"
+
+typedef enum hub_op {
+    HUB_OPEN,    /* a seat opens: name, match; payload: start. Reply OK/FAIL */
+    HUB_ACT,     /* turn, n_legal, deadline_ns; payload: act. Reply ANSWER/FAULT later */
+    HUB_CANCEL,  /* turn: the seat's deadline passed. Reply OK after any answer */
+    HUB_END,     /* payload: end. No reply */
+    HUB_CLOSE,   /* the seat closes. Reply OK (so a later OPEN of the same match
+                  * id on another socket cannot overtake it) */
+    HUB_CLAIM,   /* name, flags HUB_CLAIM_ANY. Reply OK (with identity), NOTYET */
+    HUB_STATUS,  /* name. Reply OK (status) or FAIL */
+    HUB_RAW,     /* name; payload: bytes to send. Reply OK/FAIL */
+    HUB_BYE_ALL, /* Reply OK once sent */
+    HUB_QUIT     /* the thread ends. Reply OK */
+} hub_op;
+
+#define HUB_CLAIM_ANY 1u
+
+typedef struct hub_req {
+    uint32_t op;
+    uint32_t turn;
+    uint32_t n_legal;
+    uint32_t flags;
+    int64_t deadline_ns;      /* 0 = none */
+    char name[REF_WIRE_NAME_MAX];
+    char match[REF_WIRE_MATCH_MAX];
+} hub_req;
+
+typedef enum hub_rep_kind {
+    HUB_REP_OK,
+    HUB_REP_FAIL,    /* msg says why */
+    HUB_REP_NOTYET,  /* claim: no such hello yet */
+    HUB_REP_ANSWER,  /* turn, index, at_ns */
+    HUB_REP_FAULT    /* turn, fault */
+} hub_rep_kind;
+
+typedef struct hub_rep {
+    uint32_t kind;
+    uint32_t turn;
+    uint32_t index;
+    uint32_t fault;           /* ja_fault */
+    int64_t at_ns;            /* arrival of the answer at the hub */
+    uint32_t dead;            /* OPEN: the bot is not connected (the seat opens dead) */
+    char name[REF_WIRE_NAME_MAX];
+    char others[256];         /* CLAIM NOTYET: names of unclaimed hellos */
+    ref_hub_bot_status status;
+    uint32_t n_games;
+    char games[REF_WIRE_MAX_GAMES][REF_WIRE_NAME_MAX];
+    char msg[256];
+} hub_rep;
+
+/* The hub's ZeroMQ context, for seats to make their inproc socket. */
+void *ref_hub__ctx(ref_hub *h);
+unsigned ref_hub__wire_flags(const ref_hub *h);
+
+/* A request/reply on a fresh inproc DEALER of the calling thread: sends req
+ * and payload, waits up to timeout_ms for the reply. JA_OK, JA_ETIMEOUT,
+ * JA_EIO. */
+int ref_hub__call(ref_hub *h, const hub_req *req, const void *payload, size_t n, hub_rep *rep,
+                  int timeout_ms);
+
+/* Sends req and payload on socket sock (a DEALER connected to the hub). */
+int ref_hub__send(void *sock, const hub_req *req, const void *payload, size_t n);
+
+#endif /* REF_HUB_INT_H */

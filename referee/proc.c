@@ -1,0 +1,168 @@
+/* Bot processes (proc.h). posix_spawn, not fork: the arena has threads (the
+ * hub, match workers), and posix_spawn leaves nothing to run between fork
+ * and exec in a copy of a threaded process. */
+#include "proc.h"
+
+#include "jackarena/ja_error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+struct ref_proc {
+    pid_t pid;
+    bool reaped;
+    int status;
+};
+
+int ref_proc_spawn(const char *command, const char *const *env, size_t n_env, ref_proc **out,
+                   char *err, size_t cap)
+{
+    *out = NULL;
+    ref_proc *p = calloc(1, sizeof *p);
+    size_t n_base = 0;
+    while (environ[n_base])
+        n_base++;
+    char **envp = calloc(n_base + n_env + 1, sizeof *envp);
+    if (!p || !envp) {
+        free(p);
+        free(envp);
+        snprintf(err, cap, "out of memory");
+        return JA_ENOMEM;
+    }
+    /* The variables given replace any inherited ones of the same name. */
+    size_t k = 0;
+    for (size_t i = 0; i < n_base; i++) {
+        const char *eq = strchr(environ[i], '=');
+        size_t klen = eq ? (size_t)(eq - environ[i]) : strlen(environ[i]);
+        bool replaced = false;
+        for (size_t j = 0; j < n_env && !replaced; j++)
+            replaced = strncmp(env[j], environ[i], klen) == 0 && env[j][klen] == '=';
+        if (!replaced)
+            envp[k++] = environ[i];
+    }
+    for (size_t j = 0; j < n_env; j++)
+        envp[k++] = (char *)env[j];
+    envp[k] = NULL;
+
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawnattr_init(&at);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, 2, 1);
+    posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+    posix_spawnattr_setpgroup(&at, 0);
+    /* Handlers never survive exec, but ignored signals would: reset those. */
+    sigset_t none, dfl;
+    sigemptyset(&none);
+    sigemptyset(&dfl);
+    const int reset[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD, SIGUSR1, SIGUSR2};
+    for (size_t i = 0; i < sizeof reset / sizeof *reset; i++)
+        sigaddset(&dfl, reset[i]);
+    posix_spawnattr_setsigmask(&at, &none);
+    posix_spawnattr_setsigdefault(&at, &dfl);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+                                      POSIX_SPAWN_SETSIGDEF);
+    char *argv[] = {"sh", "-c", (char *)command, NULL};
+    int rc = posix_spawn(&p->pid, "/bin/sh", &fa, &at, argv, envp);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
+    free(envp);
+    if (rc != 0) {
+        snprintf(err, cap, "cannot start '%s': %s", command, strerror(rc));
+        free(p);
+        return JA_EIO;
+    }
+    *out = p;
+    return JA_OK;
+}
+
+int ref_proc_pid(const ref_proc *p)
+{
+    return (int)p->pid;
+}
+
+static void describe(int status, char *how, size_t cap)
+{
+    if (!how)
+        return;
+    if (WIFEXITED(status))
+        snprintf(how, cap, "exited with status %d", WEXITSTATUS(status));
+    else if (WIFSIGNALED(status))
+        snprintf(how, cap, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else
+        snprintf(how, cap, "stopped");
+}
+
+bool ref_proc_exited(ref_proc *p, char *how, size_t cap)
+{
+    if (!p->reaped) {
+        int st;
+        pid_t r = waitpid(p->pid, &st, WNOHANG);
+        if (r == p->pid || (r < 0 && errno == ECHILD)) {
+            p->reaped = true;
+            p->status = r == p->pid ? st : 0;
+        }
+    }
+    if (p->reaped)
+        describe(p->status, how, cap);
+    return p->reaped;
+}
+
+/* Polls until every process has exited or ms milliseconds have passed. */
+static bool wait_all(ref_proc **ps, size_t n, int ms)
+{
+    for (int waited = 0;; waited += 10) {
+        bool all = true;
+        for (size_t i = 0; i < n; i++)
+            if (ps[i] && !ref_proc_exited(ps[i], NULL, 0))
+                all = false;
+        if (all)
+            return true;
+        if (waited >= ms)
+            return false;
+        struct timespec ts = {0, 10 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
+static void signal_all(ref_proc **ps, size_t n, int sig)
+{
+    for (size_t i = 0; i < n; i++)
+        if (ps[i] && !ref_proc_exited(ps[i], NULL, 0))
+            kill(-ps[i]->pid, sig);
+}
+
+void ref_proc_stop_all(ref_proc **ps, size_t n, int grace_ms)
+{
+    if (!wait_all(ps, n, grace_ms)) {
+        signal_all(ps, n, SIGTERM);
+        if (!wait_all(ps, n, grace_ms)) {
+            signal_all(ps, n, SIGKILL);
+            wait_all(ps, n, 60000); /* SIGKILL cannot be refused */
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!ps[i])
+            continue;
+        kill(-ps[i]->pid, SIGKILL); /* anything the command left in its group */
+        free(ps[i]);
+        ps[i] = NULL;
+    }
+}
+
+void ref_proc_stop(ref_proc **pp, int grace_ms)
+{
+    if (pp)
+        ref_proc_stop_all(pp, 1, grace_ms);
+}

@@ -1,0 +1,44 @@
+/* Bot processes: the `cmd:` bots that the arena (or, later, a referee
+ * worker) starts next to the referee that runs their matches.
+ *
+ * A command is run by /bin/sh -c "COMMAND ARGS", so quoting, pipes and
+ * environment assignments work as in a shell, in a process group of its own
+ * (a terminal's Ctrl-C reaches the arena, not the bot, and stopping the
+ * group stops everything the command started). Its standard output goes to
+ * the arena's standard error (it must never corrupt `--json` output); its
+ * standard input is /dev/null; no other descriptor of the arena leaks into
+ * it. The variables given are added to the arena's environment.
+ *
+ * Threading: one thread at a time per ref_proc. */
+#ifndef REF_PROC_H
+#define REF_PROC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct ref_proc ref_proc;
+
+/* Starts command with the extra variables env ("KEY=VALUE", n_env of them).
+ * JA_OK with *out owned by the caller (ref_proc_stop), or JA_EIO with a
+ * one-line message. */
+int ref_proc_spawn(const char *command, const char *const *env, size_t n_env, ref_proc **out,
+                   char *err, size_t cap);
+
+/* True once the process has exited (reaped); *how describes it ("exited with
+ * status 2", "killed by signal 9"). how may be NULL. */
+bool ref_proc_exited(ref_proc *p, char *how, size_t cap);
+
+/* The process id (the group id too). */
+int ref_proc_pid(const ref_proc *p);
+
+/* Stops p: waits up to grace_ms for it to exit on its own (after the
+ * referee's `bye`), then sends SIGTERM to its group, waits up to grace_ms
+ * again, then SIGKILL; reaps it (no zombie) and frees p; NULL allowed; nulls
+ * the pointer. Whatever else is left in its group is killed too. */
+void ref_proc_stop(ref_proc **p, int grace_ms);
+
+/* ref_proc_stop for n processes at once: the grace periods run together.
+ * Entries may be NULL; each is nulled. */
+void ref_proc_stop_all(ref_proc **ps, size_t n, int grace_ms);
+
+#endif /* REF_PROC_H */

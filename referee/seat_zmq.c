@@ -1,0 +1,321 @@
+/* The `zmq` seat: an external bot process over ZeroMQ, through the hub.
+ *
+ * A zmq bot (a participant) is a hello name; each seat reaches whichever
+ * connection holds that name when the seat opens, so a bot that reconnects
+ * between matches plays on. Each seat owns one inproc DEALER to the hub,
+ * created, used and closed by the thread of its match: seats of matches in
+ * different threads never share a socket.
+ *
+ * ask() encodes the act message here (in the match's thread, so encoding
+ * runs in parallel across matches) and hands it to the hub with the
+ * request's absolute deadline. collect() waits on the seat's socket until the
+ * deadline and no longer; the hub forwards only answers that reached it by
+ * then, so the first reply for the current turn decides. At the deadline the
+ * seat closes the request with the hub (a local round trip, never a wait for
+ * the bot): an answer the hub took in time but had not yet forwarded arrives
+ * before the hub's reply, so the hub and the seat always agree on whether
+ * the bot answered in time. think_us is the time from ask to the answer's
+ * arrival at the hub. */
+#include "hub_int.h"
+
+#include "jackarena/ja_error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zmq.h>
+
+typedef struct zmq_bot {
+    ref_bot base;
+    ref_hub *hub;
+    char name[REF_WIRE_NAME_MAX];
+    char version[REF_WIRE_VERSION_MAX];
+    char kind[8];
+    uint32_t capacity;
+    uint32_t n_games;
+    char games[REF_WIRE_MAX_GAMES][REF_WIRE_NAME_MAX];
+} zmq_bot;
+
+typedef struct zmq_seat {
+    ref_seat base;
+    zmq_bot *zb;
+    void *sock;
+    bool dead;                 /* the bot was gone when asked: fault at once */
+    uint32_t turn;             /* of the pending request */
+    uint32_t move_ms;
+    uint32_t n_seats;
+    const ja_game_rules *game;
+    const uint32_t *faults;
+    char match[REF_WIRE_MATCH_MAX];
+    char replay[256];
+    msgpack_sbuffer buf;
+} zmq_seat;
+
+static const ref_bot_ops zmq_ops;
+
+/* How long a seat waits for the hub itself (a local thread) before calling
+ * it broken: only a bug gets near this. */
+#define HUB_REPLY_MS 30000
+
+static int zmq_supports(ref_bot *rb, const ja_game_rules *g)
+{
+    zmq_bot *b = (zmq_bot *)rb;
+    if (!b->n_games)
+        return 1; /* the hello did not say: it plays anything */
+    for (uint32_t i = 0; i < b->n_games; i++)
+        if (strcmp(b->games[i], g->name) == 0)
+            return 1;
+    return 0;
+}
+
+static uint32_t zmq_capacity(ref_bot *rb)
+{
+    return ((zmq_bot *)rb)->capacity;
+}
+
+static void close_seat(zmq_seat *s)
+{
+    if (s->sock)
+        zmq_close(s->sock);
+    msgpack_sbuffer_destroy(&s->buf);
+    free(s);
+}
+
+static int zmq_seat_open_match(ref_bot *rb, const ref_seat_ctx *ctx, const ref_seat_match *sm,
+                               ref_seat **out, char *err, size_t cap)
+{
+    zmq_bot *b = (zmq_bot *)rb;
+    zmq_seat *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, cap, "out of memory");
+        return JA_ENOMEM;
+    }
+    msgpack_sbuffer_init(&s->buf);
+    s->base.bot = rb;
+    s->base.seat = ctx->seat;
+    s->zb = b;
+    s->move_ms = ctx->move_ms;
+    s->n_seats = ctx->n_seats;
+    s->game = ctx->game;
+    s->faults = sm ? sm->faults : NULL;
+    snprintf(s->match, sizeof s->match, "%s", ctx->match_id);
+    snprintf(s->replay, sizeof s->replay, "%s", sm && sm->replay ? sm->replay : "");
+    if (strlen(ctx->match_id) >= sizeof s->match) {
+        snprintf(err, cap, "match id '%s' is too long for the wire", ctx->match_id);
+        close_seat(s);
+        return JA_EINVAL;
+    }
+    s->sock = zmq_socket(ref_hub__ctx(b->hub), ZMQ_DEALER);
+    if (!s->sock || zmq_connect(s->sock, HUB_CTL_ENDPOINT) != 0) {
+        snprintf(err, cap, "cannot reach the referee's hub: %s", zmq_strerror(zmq_errno()));
+        close_seat(s);
+        return JA_EIO;
+    }
+    ja_options none;
+    const ja_options *opts = sm && sm->options ? sm->options : &none;
+    if (opts == &none) { /* not told: the game's defaults */
+        char why[256];
+        ja_options_init(ctx->game, &none);
+        ja_options_resolve(ctx->game, &none, ctx->n_seats, why, sizeof why);
+    }
+    ref_wire_start_info si = {s->match, ctx->game, opts, ctx->seat, ctx->n_seats,
+                              sm ? sm->players : NULL, ctx->move_ms};
+    ref_wire_start(&s->buf, &si, ref_hub__wire_flags(b->hub));
+    hub_req q;
+    memset(&q, 0, sizeof q);
+    q.op = HUB_OPEN;
+    snprintf(q.name, sizeof q.name, "%s", b->name);
+    snprintf(q.match, sizeof q.match, "%s", s->match);
+    hub_rep r;
+    memset(&r, 0, sizeof r);
+    zmq_pollitem_t it = {s->sock, 0, ZMQ_POLLIN, 0};
+    if (ref_hub__send(s->sock, &q, s->buf.data, s->buf.size) != JA_OK ||
+        zmq_poll(&it, 1, HUB_REPLY_MS) <= 0 || zmq_recv(s->sock, &r, sizeof r, 0) <= 0) {
+        snprintf(err, cap, "the referee's hub did not answer");
+        close_seat(s);
+        return JA_EIO;
+    }
+    if (r.kind != HUB_REP_OK) {
+        r.msg[sizeof r.msg - 1] = '\0';
+        snprintf(err, cap, "%s", r.msg);
+        close_seat(s);
+        return JA_EBOT;
+    }
+    s->dead = r.dead != 0;
+    *out = &s->base;
+    return JA_OK;
+}
+
+static int zmq_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out, char *err,
+                         size_t cap)
+{
+    return zmq_seat_open_match(rb, ctx, NULL, out, err, cap);
+}
+
+static int zmq_ask(ref_seat *rs, const ja_decision *d)
+{
+    zmq_seat *s = (zmq_seat *)rs;
+    s->turn = d->turn;
+    if (s->dead)
+        return JA_EIO; /* the match loop records a disconnect */
+    if (ref_wire_act(&s->buf, s->match, s->game, d, ref_hub__wire_flags(s->zb->hub)) != JA_OK)
+        return JA_EINVAL;
+    hub_req q;
+    memset(&q, 0, sizeof q);
+    q.op = HUB_ACT;
+    q.turn = d->turn;
+    q.n_legal = d->n_legal;
+    q.deadline_ns = s->move_ms ? rs->asked_ns + (int64_t)s->move_ms * 1000000 : 0;
+    return ref_hub__send(s->sock, &q, s->buf.data, s->buf.size);
+}
+
+/* Milliseconds to wait for deadline, rounded up (zmq_poll counts whole
+ * milliseconds): never returns early, overshoots by under 1 ms. */
+static long wait_ms(int64_t deadline_ns, int64_t now)
+{
+    if (!deadline_ns)
+        return -1;
+    if (now >= deadline_ns)
+        return 0;
+    return (long)((deadline_ns - now + 999999) / 1000000);
+}
+
+/* The deadline passed with nothing on the seat's socket: tells the hub,
+ * then takes an answer for this turn if one comes before the hub's reply. */
+static void cancel(zmq_seat *s, int64_t deadline_ns, ref_answer *out)
+{
+    ref_seat *rs = &s->base;
+    *out = (ref_answer){0, JA_FAULT_TIMEOUT, (uint64_t)(deadline_ns - rs->asked_ns) / 1000};
+    hub_req q;
+    memset(&q, 0, sizeof q);
+    q.op = HUB_CANCEL;
+    q.turn = s->turn;
+    if (ref_hub__send(s->sock, &q, NULL, 0) != JA_OK)
+        return;
+    zmq_pollitem_t it = {s->sock, 0, ZMQ_POLLIN, 0};
+    while (zmq_poll(&it, 1, HUB_REPLY_MS) > 0) {
+        hub_rep r;
+        memset(&r, 0, sizeof r);
+        if (zmq_recv(s->sock, &r, sizeof r, 0) <= 0 || r.turn != s->turn)
+            continue;
+        if (r.kind == HUB_REP_OK)
+            return; /* the hub agrees: no answer in time */
+        if (r.kind == HUB_REP_ANSWER && r.at_ns <= deadline_ns) {
+            *out = (ref_answer){r.index, JA_FAULT_NONE,
+                                (uint64_t)(r.at_ns > rs->asked_ns ? r.at_ns - rs->asked_ns : 0) / 1000};
+        } else if (r.kind == HUB_REP_FAULT) {
+            out->fault = (ja_fault)r.fault;
+            if (r.fault == JA_FAULT_DISCONNECT)
+                s->dead = true;
+        }
+        /* keep reading until the hub's reply to the cancel */
+    }
+}
+
+static void zmq_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
+{
+    zmq_seat *s = (zmq_seat *)rs;
+    zmq_pollitem_t it = {s->sock, 0, ZMQ_POLLIN, 0};
+    for (;;) {
+        int64_t now = ref_now_ns();
+        long ms = wait_ms(deadline_ns, now);
+        int ready = zmq_poll(&it, 1, ms);
+        hub_rep r;
+        memset(&r, 0, sizeof r);
+        if (ready > 0 && zmq_recv(s->sock, &r, sizeof r, ZMQ_DONTWAIT) > 0) {
+            if (r.turn != s->turn || (r.kind != HUB_REP_ANSWER && r.kind != HUB_REP_FAULT))
+                continue; /* about an earlier request */
+            if (r.kind == HUB_REP_ANSWER) {
+                *out = (ref_answer){r.index, JA_FAULT_NONE,
+                                    (uint64_t)(r.at_ns > rs->asked_ns ? r.at_ns - rs->asked_ns : 0) / 1000};
+            } else {
+                *out = (ref_answer){0, (ja_fault)r.fault,
+                                    (uint64_t)(ref_now_ns() - rs->asked_ns) / 1000};
+                if (r.fault == JA_FAULT_DISCONNECT)
+                    s->dead = true;
+            }
+            return;
+        }
+        if (deadline_ns && ref_now_ns() >= deadline_ns && ready == 0) {
+            cancel(s, deadline_ns, out);
+            return;
+        }
+        if (ready < 0 && zmq_errno() != EINTR) {
+            *out = (ref_answer){0, JA_FAULT_DISCONNECT, 0};
+            s->dead = true;
+            return;
+        }
+    }
+}
+
+static void zmq_end(ref_seat *rs, const ja_outcome *o)
+{
+    zmq_seat *s = (zmq_seat *)rs;
+    ref_wire_end_info ei = {s->match, o, s->faults, s->replay};
+    ref_wire_end(&s->buf, &ei);
+    hub_req q;
+    memset(&q, 0, sizeof q);
+    q.op = HUB_END;
+    ref_hub__send(s->sock, &q, s->buf.data, s->buf.size);
+}
+
+/* Waits for the hub to forget the seat: a match id is free again only then. */
+static void zmq_seat_close(ref_seat *rs)
+{
+    zmq_seat *s = (zmq_seat *)rs;
+    hub_req q;
+    memset(&q, 0, sizeof q);
+    q.op = HUB_CLOSE;
+    if (ref_hub__send(s->sock, &q, NULL, 0) == JA_OK) {
+        zmq_pollitem_t it = {s->sock, 0, ZMQ_POLLIN, 0};
+        while (zmq_poll(&it, 1, HUB_REPLY_MS) > 0) {
+            hub_rep r;
+            memset(&r, 0, sizeof r);
+            if (zmq_recv(s->sock, &r, sizeof r, 0) > 0 && r.kind == HUB_REP_OK &&
+                r.turn == UINT32_MAX)
+                break;
+        }
+    }
+    close_seat(s);
+}
+
+static void zmq_destroy(ref_bot *rb)
+{
+    free(rb);
+}
+
+static const ref_bot_ops zmq_ops = {
+    .kind = "zmq",
+    .supports = zmq_supports,
+    .seat_open = zmq_seat_open,
+    .seat_open_match = zmq_seat_open_match,
+    .ask = zmq_ask,
+    .collect = zmq_collect,
+    .end = zmq_end,
+    .seat_close = zmq_seat_close,
+    .destroy = zmq_destroy,
+    .capacity = zmq_capacity,
+    .default_move_ms = 1000,
+};
+
+int ref_bot_zmq_new(ref_hub *h, const char *name, const char *kind, const char *version,
+                    uint32_t capacity, uint32_t n_games,
+                    const char (*games)[REF_WIRE_NAME_MAX], ref_bot **out)
+{
+    *out = NULL;
+    zmq_bot *b = calloc(1, sizeof *b);
+    if (!b)
+        return JA_ENOMEM;
+    b->hub = h;
+    snprintf(b->name, sizeof b->name, "%s", name);
+    snprintf(b->version, sizeof b->version, "%s", version ? version : "");
+    snprintf(b->kind, sizeof b->kind, "%s", kind && *kind ? kind : "zmq");
+    b->capacity = capacity ? capacity : 1;
+    b->n_games = n_games > REF_WIRE_MAX_GAMES ? REF_WIRE_MAX_GAMES : n_games;
+    for (uint32_t i = 0; i < b->n_games; i++)
+        snprintf(b->games[i], sizeof b->games[i], "%s", games[i]);
+    b->base.ops = &zmq_ops;
+    b->base.info = (ref_bot_info){b->kind, b->name, b->version, "", ""};
+    *out = &b->base;
+    return JA_OK;
+}

@@ -1,0 +1,347 @@
+#!/usr/bin/env bash
+# Protocol tests with real processes over real sockets (docs/protocol.md).
+# Usage: test_proto.sh CASE ARENA [EXAMPLE_BOT]
+#   raw          a raw pyzmq+msgpack client (rawbot.py) plays `arena play` as
+#                cmd: and as zmq:NAME, and a tournament whose replays verify
+#   faults       one misbehaving client per bad input: the tournament
+#                finishes, each fault is recorded with its kind in the ladder
+#                and the replays, no other result changes
+#   disconnect   a client that exits in the middle of a match
+#   startup      bots that never say hello: exit 2, one line naming the bot
+#   capacity     one bot process serving 8 matches at once (--jobs 8)
+#   jobs         the same tournament with --jobs 1 and --jobs 4: same results
+#   sdk          a tournament mixing a plugin, a cmd: Python SDK bot and a
+#                cmd: C client bot; standings correct, replays verify
+#   curve        CurveZMQ on loopback tcp: the right key plays, a wrong
+#                server key and a key outside the allow-list do not
+#   conformance  `arena conformance` passes the SDK bots and the raw client,
+#                and fails a misbehaving one
+# No test asserts a duration; deadlines appear only where a test is about a
+# timeout, and are generous.
+set -u
+CASE=$1
+ARENA=$2
+EXAMPLE=${3:-}
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+PY=/usr/bin/python3
+RAW="$PY $HERE/rawbot.py"
+LONE="--lifetime 300" # a bot started by hand never outlives a broken test
+T=taylor-blackjack
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+pass=0 fail=0
+check() { # check DESCRIPTION command...: on failure, show the last stderr of the arena
+  local d=$1; shift
+  if "$@"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: $d"; [ -s err.txt ] && sed 's/^/  stderr: /' err.txt | tail -5
+  fi
+}
+finish() { echo "$CASE: $pass passed, $fail failed"; [ "$fail" = 0 ]; }
+verify_all() { # verify_all DIR: every replay in DIR verifies
+  local f n=0
+  for f in "$1"/*.rpl; do
+    "$ARENA" replay verify "$f" >/dev/null || { echo "replay $f does not verify"; return 1; }
+    n=$((n + 1))
+  done
+  [ "$n" -gt 0 ]
+}
+
+case "$CASE" in
+raw)
+  "$ARENA" play $T random "cmd:$RAW --log raw.log" --seed 3 --move-ms 0 --replay m.rpl --json >p.json 2>err.txt
+  check "play with a cmd: raw client exits 0" test $? = 0
+  check "its JSON: no faults, the bot's name" $PY -c '
+import json; d = json.load(open("p.json"))
+assert [s["bot"] for s in d["seats"]] == ["random", "rawbot"], d
+assert all(s["faults"] == 0 for s in d["seats"]), d'
+  check "its replay verifies" "$ARENA" replay verify m.rpl
+  check "the client saw welcome, start, act, end, bye in order" $PY -c '
+import json
+t = [json.loads(l)["type"] for l in open("raw.log")]
+assert t[0] == "welcome" and t[1] == "start" and "act" in t and t[-2] == "bye", t[:3] + t[-3:]
+assert t.index("end") > t.index("act") and "error" not in t, t'
+  # zmq:NAME: a bot started by hand connects to --listen before the arena.
+  $RAW $LONE --endpoint "ipc://$work/ep" --name handbot --log hand.log >hand.out 2>&1 &
+  bot=$!
+  "$ARENA" play $T "zmq:handbot" random --listen "ipc://$work/ep" --seed 4 --move-ms 0 --json >z.json 2>err.txt
+  check "play with a zmq:NAME bot exits 0" test $? = 0
+  wait $bot
+  check "the zmq: bot exited on the referee's bye" test $? = 0
+  check "the zmq: bot's seat" $PY -c '
+import json; d = json.load(open("z.json")); assert d["seats"][0]["bot"] == "handbot", d'
+  # A tournament of raw clients and plugins, replays for every match.
+  "$ARENA" tournament $T --bot random --bot "cmd:$RAW --seed 2" --bot "two=cmd:$RAW --seed 9" \
+    --seats 2 --opt games=1 --seed 8 --move-ms 0 --db t.db --replays r --json -q >t.json 2>err.txt
+  check "tournament with raw clients exits 0" test $? = 0
+  check "every replay verifies" verify_all r
+  check "ladder identity of an external bot: kind cmd, its version, no hash" $PY -c '
+import sqlite3; c = sqlite3.connect("t.db")
+rows = c.execute("select name, version, kind, sha256 from bots where name in (\"rawbot\", \"two\")").fetchall()
+assert sorted(rows) == [("rawbot", "1.0", "cmd", None), ("two", "1.0", "cmd", None)], rows'
+  ;;
+
+faults)
+  bads="garbage nonmap notype missing mistyped multiframe range negative stale unknown late silent toobig disconnect"
+  run() { # run DB BAD?: a gauntlet of random against everyone; BAD=1 makes the bad ones bad
+    local args=(--bot random --bot random2=random --bot "good=cmd:$RAW --seed 4")
+    local b
+    for b in $bads; do
+      if [ "$2" = 1 ]; then args+=(--bot "$b=cmd:$RAW --bad $b --every 4 --times 2");
+      else args+=(--bot "$b=cmd:$RAW"); fi
+    done
+    "$ARENA" tournament $T "${args[@]}" --format gauntlet --seats 2 --opt games=1 --seed 12 \
+      --move-ms 3000 --jobs 4 --db "$1.db" --replays "$1" --json -q >"$1.json" 2>"$1.err"
+  }
+  run good 0; check "the tournament of good clients exits 0" test $? = 0
+  run bad 1; check "the tournament of misbehaving clients finishes (exit 0)" test $? = 0
+  check "every match recorded" $PY -c '
+import json; d = json.load(open("bad.json")); assert d["matches"] == d["planned"] == 32, d'
+  check "every replay verifies" verify_all bad
+  check "each fault recorded with its kind, in the ladder and the replays; no other result changes" \
+    $PY - <<'PYEOF'
+import glob, sqlite3, msgpack
+want = {"garbage": "malformed", "nonmap": "malformed", "notype": "malformed",
+        "missing": "malformed", "mistyped": "malformed", "multiframe": "malformed",
+        "range": "illegal", "negative": "illegal", "stale": "protocol",
+        "unknown": "protocol", "late": "timeout", "silent": "timeout",
+        "toobig": "disconnect", "disconnect": "disconnect"}
+def per_match(db):
+    c = sqlite3.connect(db)
+    rows = {}
+    for mid, num, digest in c.execute("select id, number, digest from matches"):
+        seats = c.execute("select r.seat, p.name, r.faults from results r join match_seats s"
+                          " on s.match_id = r.match_id and s.seat = r.seat join participants p"
+                          " on p.slot = s.slot and p.tournament_id = 1 where r.match_id = ?"
+                          " order by r.seat", (mid,)).fetchall()
+        kinds = c.execute("select seat, kind, count from result_faults where match_id = ?",
+                          (mid,)).fetchall()
+        rows[num] = (digest, seats, kinds)
+    return rows
+good, bad = per_match("good.db"), per_match("bad.db")
+assert len(good) == len(bad) == 32
+for num, (digest, seats, kinds) in bad.items():
+    names = [n for _, n, _ in seats]
+    badname = [n for n in names if n in want]
+    if not badname:
+        # no misbehaving bot in it: the very same match
+        assert digest == good[num][0], (num, names)
+        assert not kinds, (num, kinds)
+        continue
+    b = badname[0]
+    seat_of = {n: s for s, n, _ in seats}
+    for s, kind, count in kinds:
+        assert s == seat_of[b], ("a fault charged to another seat", num, names, kinds)
+        assert kind in (want[b], "forfeit"), ("wrong kind", b, kind)
+    assert any(k == want[b] for _, k, _ in kinds), ("missing fault kind", num, b, kinds)
+    assert all(f == 0 for s, n, f in seats if n != b), (num, seats)
+# The same kinds in the replays' decision records.
+for f in glob.glob("bad/*.rpl"):
+    data = open(f, "rb").read()
+    up = msgpack.Unpacker(raw=False); up.feed(data)
+    recs = list(up)
+    names = [p["name"] for p in recs[0]["players"]]
+    b = [n for n in names if n in want]
+    for r in recs[1:]:
+        if r.get("t") != "d":
+            continue
+        for e in r["asked"]:
+            if e["f"] != "none":
+                assert b and names[e["s"]] == b[0], (f, e)
+                assert e["f"] in (want[b[0]], "forfeit"), (f, e)
+print("ok")
+PYEOF
+  ;;
+
+disconnect)
+  "$ARENA" play $T random "cmd:$RAW --bad disconnect --every 30 --times 1" --seed 5 \
+    --opt games=2 --move-ms 0 --replay d.rpl --json >d.json 2>err.txt
+  check "a match whose client disconnects finishes (exit 0)" test $? = 0
+  check "the disconnect recorded, the bot forfeits, the other seat unharmed" $PY -c '
+import json; d = json.load(open("d.json")); a, b = d["seats"]
+assert a["faults"] == 0 and not a["forfeit"], d
+assert b["fault_kinds"].get("disconnect", 0) == 11 and b["fault_kinds"].get("forfeit") == 1 and b["forfeit"], d'
+  check "its replay verifies" "$ARENA" replay verify d.rpl
+  ;;
+
+startup)
+  expect2() { # expect2 PATTERN -- command: exit 2, last stderr line names the problem
+    local pat=$1; shift 2
+    "$@" >out.txt 2>err.txt
+    local rc=$?
+    if [ "$rc" = 2 ] && tail -1 err.txt | grep -qE -- "$pat" && [ ! -s out.txt ] && [ ! -e x.rpl ]; then
+      pass=$((pass + 1))
+    else
+      fail=$((fail + 1)); echo "FAIL: $* (rc=$rc, /$pat/)"; sed 's/^/  /' err.txt
+    fi
+  }
+  expect2 "bot 'rawbot' \(cmd:.*\) never said hello within 3000 ms" -- \
+    "$ARENA" play $T random "cmd:$RAW --bad nohello" --startup-ms 3000 --replay x.rpl
+  expect2 "bot 'false' \(cmd:/bin/false\) exited with status 1 before saying hello" -- \
+    "$ARENA" play $T random "cmd:/bin/false" --replay x.rpl
+  expect2 "bot 'nobody' \(zmq:nobody\) did not connect" -- \
+    "$ARENA" play $T random "zmq:nobody" --startup-ms 1000 --replay x.rpl
+  expect2 "names no command" -- "$ARENA" play $T random "cmd:" --replay x.rpl
+  expect2 "plain tcp is refused" -- "$ARENA" play $T random "cmd:$RAW" --listen tcp://127.0.0.1:0 --replay x.rpl
+  expect2 "plain tcp only on a loopback address" -- \
+    "$ARENA" play $T random "cmd:$RAW" --listen tcp://0.0.0.0:0 --plain-tcp --replay x.rpl
+  expect2 "zmq:x is given twice" -- "$ARENA" play $T "zmq:x" "zmq:x" --replay x.rpl
+  # No process is left behind by any of the above.
+  check "no bot process left" bash -c "! pgrep -f '[r]awbot.py --bad nohello' >/dev/null"
+  ;;
+
+capacity)
+  "$ARENA" tournament $T --bot random --bot random2=random \
+    --bot "cmd:$RAW --capacity 8 --hold-until 8 --hold-seconds 60 --log cap.log" \
+    --seats 2 --rounds 4 --opt games=1 --jobs 8 --move-ms 0 --seed 6 --db c.db --json -q >c.json 2>err.txt
+  check "the capacity tournament exits 0" test $? = 0
+  check "one bot process served 8 matches at once, never more" $PY -c '
+import json
+lines = [json.loads(l) for l in open("cap.log")]
+assert lines[-1] == {"type": "summary", "max_running": 8}, lines[-1]
+assert lines[0]["type"] == "welcome" and lines[0]["capacity"] == 8, lines[0]
+assert sum(1 for l in lines if l["type"] == "start") == 16'
+  check "no faults" $PY -c 'import json; d = json.load(open("c.json")); assert d["faults"] == 0 and d["matches"] == 24, d'
+  ;;
+
+jobs)
+  for j in 1 4; do
+    "$ARENA" tournament $T --bots random,greedy --bot "cmd:$RAW --capacity 3" --bot "b2=cmd:$RAW --seed 5 --capacity 2" \
+      --seats 3 --rounds 2 --opt games=1 --seed 21 --jobs $j --move-ms 0 --db j$j.db --replays r$j --json -q >j$j.json 2>err$j.txt
+    check "--jobs $j exits 0" test $? = 0
+  done
+  check "the same standings and the same match digests whatever --jobs" $PY -c '
+import json, sqlite3
+a, b = [json.load(open("j%d.json" % j)) for j in (1, 4)]
+key = lambda d: [(s["bot"], s["games"], s["wins"], s["score"], s["faults"]) for s in d["standings"]]
+assert key(a) == key(b), (key(a), key(b))
+q = "select number, digest from matches order by number"
+da, db = [sqlite3.connect("j%d.db" % j).execute(q).fetchall() for j in (1, 4)]
+assert da == db and len(da) == 24'
+  check "the --jobs 4 replays verify" verify_all r4
+  ;;
+
+sdk)
+  PYBOT="cmd:$PY $ROOT/sdk/python/examples/pyexample.py"
+  CBOT="cmd:$EXAMPLE --capacity 4"
+  games=$("$ARENA" games --json | $PY -c 'import json,sys; print(" ".join("%s:%d:%d" % (g["name"], g["min_seats"], g["max_seats"]) for g in json.load(sys.stdin)))')
+  for gs in $games; do
+    IFS=: read -r game lo hi <<<"$gs"
+    args=(--bot random --bot "$PYBOT" --bot "$CBOT")
+    if "$ARENA" bots --json | $PY -c 'import json,sys; sys.exit(0 if any(b["name"] == "greedy" and sys.argv[1] in b["games"] for b in json.load(sys.stdin)) else 1)' "$game"; then
+      args+=(--bot greedy)
+    else
+      args+=(--bot random)
+    fi
+    n=4
+    while [ "$n" -lt "$lo" ]; do args+=(--bot random); n=$((n + 1)); done
+    seats=$(( lo > 3 ? lo : (hi < 3 ? hi : 3) ))
+    opts=()
+    [ "$game" = taylor-blackjack ] && opts=(--opt games=1)
+    "$ARENA" tournament "$game" "${args[@]}" --seats "$seats" "${opts[@]}" --seed 31 --jobs 3 --move-ms 0 --db "$game.db" --replays "r-$game" --json -q >"$game.json" 2>"$game.err"
+    check "$game: a tournament of a plugin, a Python SDK bot and a C client bot exits 0" test $? = 0
+    check "$game: every replay verifies" verify_all "r-$game"
+    check "$game: standings agree with the recorded results, no faults" $PY - "$game" <<'PYEOF'
+import json, sqlite3, sys
+game = sys.argv[1]
+d = json.load(open(game + ".json"))
+c = sqlite3.connect(game + ".db")
+assert d["matches"] == d["planned"] and d["faults"] == 0, d
+names = {s["bot"] for s in d["standings"]}
+assert {"pyexample", "example_bot"} <= names, names
+means = []
+for s in d["standings"]:
+    games, score, wins = c.execute(
+        "select count(*), sum(r.score), sum(r.place = 1) from results r join match_seats m"
+        " on m.match_id = r.match_id and m.seat = r.seat join participants p on p.slot = m.slot"
+        " where p.name = ?", (s["bot"],)).fetchone()
+    assert games == s["games"] and wins == s["wins"], (s, games, wins)
+    assert abs(score / 27720 - s["score"]) < 1e-6, (s, score)
+    means.append(score / games)
+assert means == sorted(means, reverse=True), means
+kinds = c.execute("select kind from bots where name in ('pyexample', 'example_bot')").fetchall()
+assert sorted(kinds) == [("cmd",), ("cmd",)], kinds
+PYEOF
+  done
+  # The SDK imports from the source tree with PYTHONPATH alone.
+  check "import jackarena with PYTHONPATH=sdk/python" env PYTHONPATH="$ROOT/sdk/python" $PY -c \
+    'import jackarena; assert jackarena.PROTOCOL == 1 and issubclass(jackarena.Bot, object)'
+  ;;
+
+curve)
+  free_port() { $PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+  K="--curve --curve-dir $work/keys"
+  # cmd: bots get the server key in JACKARENA_SERVER_KEY: the raw client, the
+  # C client and the Python SDK all play over Curve on loopback tcp.
+  "$ARENA" play $T random "cmd:$RAW" "cmd:$EXAMPLE" "cmd:$PY $ROOT/sdk/python/examples/pyexample.py" \
+    $K --listen tcp://127.0.0.1:0 --seed 2 --opt games=1 --move-ms 0 --json >c1.json 2>err.txt
+  check "Curve: cmd: bots with the right key play (exit 0)" test $? = 0
+  check "Curve: no faults" $PY -c 'import json; d = json.load(open("c1.json")); assert all(s["faults"] == 0 for s in d["seats"]), d'
+  check "the key pair was made: arena.key 0600, arena.pub" bash -c \
+    "[ \"\$(stat -c %a '$work/keys/arena.key')\" = 600 ] && [ \"\$(wc -c <'$work/keys/arena.pub')\" = 41 ]"
+  pub=$(cat "$work/keys/arena.pub")
+  # A zmq: bot that knows the public key plays; one with a wrong key never
+  # gets through the handshake, so the arena reports it never connected.
+  port=$(free_port)
+  $RAW $LONE --endpoint "tcp://127.0.0.1:$port" --name goodkey --server-key "$pub" >/dev/null 2>&1 &
+  bot=$!
+  "$ARENA" play $T random "zmq:goodkey" $K --listen "tcp://127.0.0.1:$port" --seed 2 --opt games=1 --move-ms 0 \
+    --json >c2.json 2>err.txt
+  check "Curve: a zmq: bot with the right server key plays" test $? = 0
+  wait $bot
+  wrong=$($PY -c 'import zmq; print(zmq.curve_keypair()[0].decode())')
+  port=$(free_port)
+  $RAW $LONE --endpoint "tcp://127.0.0.1:$port" --name badkey --server-key "$wrong" >/dev/null 2>&1 &
+  bot=$!
+  "$ARENA" play $T random "zmq:badkey" $K --listen "tcp://127.0.0.1:$port" --startup-ms 3000 \
+    >out.txt 2>err.txt
+  rc=$?
+  check "Curve: a zmq: bot with a wrong server key is not let in (exit 2)" test $rc = 2
+  check "... and the error names it" grep -q "bot 'badkey' (zmq:badkey) did not connect" err.txt
+  kill $bot 2>/dev/null; wait $bot 2>/dev/null
+  # An allow-list: the listed client key plays, another one does not.
+  read -r cpub csec <<<"$($PY -c 'import zmq; p, s = zmq.curve_keypair(); print(p.decode(), s.decode())')"
+  printf '# allowed bots\n%s\n' "$cpub" >allow.txt
+  port=$(free_port)
+  RAWBOT_PUBLIC_KEY=$cpub RAWBOT_SECRET_KEY=$csec $RAW $LONE --endpoint "tcp://127.0.0.1:$port" --name listed \
+    --server-key "$pub" >/dev/null 2>&1 &
+  bot=$!
+  $RAW $LONE --endpoint "tcp://127.0.0.1:$port" --name unlisted --server-key "$pub" >/dev/null 2>&1 &
+  bot2=$!
+  "$ARENA" play $T "zmq:listed" random $K --curve-allow allow.txt --listen "tcp://127.0.0.1:$port" \
+    --seed 2 --opt games=1 --move-ms 0 --json >c3.json 2>err.txt
+  check "Curve allow-list: the listed key plays" test $? = 0
+  wait $bot
+  "$ARENA" play $T "zmq:unlisted" random $K --curve-allow allow.txt --listen "tcp://127.0.0.1:$port" \
+    --startup-ms 2000 >out.txt 2>err.txt
+  check "Curve allow-list: an unlisted key is refused (exit 2)" test $? = 2
+  kill $bot2 2>/dev/null; wait $bot2 2>/dev/null
+  printf 'not a key\n' >bad.txt
+  "$ARENA" play $T random "cmd:$RAW" $K --curve-allow bad.txt --listen tcp://127.0.0.1:0 >out.txt 2>err.txt
+  check "a malformed allow-list is a usage error naming the line" bash -c "[ $? = 2 ] && grep -q 'bad.txt. line 1' err.txt"
+  ;;
+
+conformance)
+  for bot in "cmd:$EXAMPLE --capacity 4" "cmd:$PY $ROOT/sdk/python/examples/pyexample.py" "cmd:$RAW"; do
+    "$ARENA" conformance "$bot" --move-ms 10000 >conf.txt 2>err.txt
+    check "conformance passes $bot" bash -c "[ $? = 0 ] && tail -1 conf.txt | grep -qx conformant"
+  done
+  grep -q "up to 4 at once" <("$ARENA" conformance "cmd:$EXAMPLE --capacity 4" --game $T --move-ms 10000)
+  check "conformance uses the bot's capacity" test $? = 0
+  for bad in "stale:protocol" "range:illegal" "garbage:malformed" "late:timeout"; do
+    "$ARENA" conformance "cmd:$RAW --bad ${bad%%:*} --every 7 --times 1" --move-ms 3000 >conf.txt 2>err.txt
+    rc=$?
+    check "conformance fails a ${bad%%:*} client (exit 1) naming the fault" \
+      bash -c "[ $rc = 1 ] && grep -q 'FAIL  $T: .*${bad##*:}' conf.txt && tail -1 conf.txt | grep -q 'not conformant'"
+  done
+  "$ARENA" conformance random >out.txt 2>err.txt
+  check "conformance of a plugin is a usage error" bash -c "[ $? = 2 ] && grep -q 'checks external bots' err.txt"
+  ;;
+
+*)
+  echo "test_proto.sh: unknown case '$CASE'" >&2
+  exit 2
+  ;;
+esac
+finish
