@@ -1,6 +1,7 @@
 /* `arena play`: one match between the bots given, printed move by move (or
  * as one JSON document), with an optional replay file. */
 #include "cli.h"
+#include "export.h"
 #include "extbots.h"
 
 #include "jackarena/ja_error.h"
@@ -19,6 +20,10 @@ static const char HELP[] =
     "  --opt KEY=VALUE   set a game option (see 'arena games'); repeatable\n"
     "  --seed N          match seed (default: random, always printed)\n"
     "  --replay FILE     write the match's replay to FILE\n"
+    "  --export-decisions FILE\n"
+    "                    write every decision (observation, legal actions, choice,\n"
+    "                    the seat's final outcome) to FILE as training data, in\n"
+    "                    msgpack (docs/training-data.md)\n"
     "  --move-ms MS      per-decision time limit (default: none for plugins, 1000 for\n"
     "                    external bots)\n"
     "  --json            print only the result, as one JSON document\n"
@@ -75,6 +80,21 @@ static void on_step(void *ctx, const ja_game_rules *g, const ref_step_info *info
         flush_line(p);
 }
 
+/* The observers of one match: the printer and the exporter, each optional. */
+typedef struct observers {
+    printer *pr;
+    arena_export_match *xm;
+} observers;
+
+static void on_step_all(void *ctx, const ja_game_rules *g, const ref_step_info *info)
+{
+    observers *o = ctx;
+    if (o->pr)
+        on_step(o->pr, g, info);
+    if (o->xm)
+        arena_export_match_step(o->xm, g, info);
+}
+
 int cmd_play(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -82,7 +102,8 @@ int cmd_play(int argc, char **argv)
         {"opt", required_argument, NULL, 'o'},   {"seed", required_argument, NULL, 's'},
         {"replay", required_argument, NULL, 'r'}, {"move-ms", required_argument, NULL, 'm'},
         {"json", no_argument, NULL, 'j'},        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},        ARENA_EXT_LONGOPTS,
+        {"help", no_argument, NULL, 'h'},        {"export-decisions", required_argument, NULL, 'X'},
+        ARENA_EXT_LONGOPTS,
         {0, 0, 0, 0}};
     static arena_bots bots; /* large; one per process */
     memset(&bots, 0, sizeof bots);
@@ -90,7 +111,7 @@ int cmd_play(int argc, char **argv)
     memset(&ext, 0, sizeof ext);
     arena_common co = {.bots = &bots};
     bool move_given = false;
-    const char *replay_path = NULL;
+    const char *replay_path = NULL, *export_path = NULL;
     bool json = false, quiet = false;
     int c, k;
     optind = 1;
@@ -104,6 +125,7 @@ int cmd_play(int argc, char **argv)
         }
         switch (c) {
         case 'r': replay_path = optarg; break;
+        case 'X': export_path = optarg; break;
         case 'j': json = true; break;
         case 'q': quiet = true; break;
         case 'h': fputs(HELP, stdout); return EXIT_OK;
@@ -155,6 +177,13 @@ int cmd_play(int argc, char **argv)
         arena_bots_free(&bots);
         return EXIT_USAGE;
     }
+    arena_export *xf = NULL;
+    if (export_path && arena_export_open(export_path, &xf, err, sizeof err) != JA_OK) {
+        arena_error("%s", err);
+        ref_replay_writer_abort(&rw);
+        arena_bots_free(&bots);
+        return EXIT_USAGE;
+    }
     cfg.seed = co.have_seed ? co.seed : arena_random_seed();
 
     char opts_text[1024];
@@ -175,15 +204,44 @@ int cmd_play(int argc, char **argv)
         names[s] = bots.b[s].name;
     }
     printer pr = {.bots = &bots, .seat = -1};
+    observers obs = {moves ? &pr : NULL, NULL};
+    if (xf && !(obs.xm = arena_export_match_new(&cfg, 0, names))) {
+        arena_error("out of memory");
+        arena_export_abort(&xf);
+        ref_replay_writer_abort(&rw);
+        arena_bots_free(&bots);
+        return EXIT_RUNTIME;
+    }
     ref_match_result res;
-    int rc = ref_match_run_opts(&cfg, &mo, seat_bots, names, &rw, moves ? on_step : NULL, &pr,
-                                &res, err, sizeof err);
+    int rc = ref_match_run_opts(&cfg, &mo, seat_bots, names, &rw,
+                                obs.pr || obs.xm ? on_step_all : NULL, &obs, &res, err, sizeof err);
     if (moves)
         flush_line(&pr);
     if (rc != JA_OK) {
         arena_error("match failed: %s", err);
+        arena_export_match_free(obs.xm);
+        arena_export_abort(&xf);
         arena_bots_free(&bots);
         return EXIT_RUNTIME;
+    }
+    if (xf) {
+        void *data = NULL;
+        size_t len = 0;
+        rc = arena_export_match_end(obs.xm, &res, &data, &len);
+        if (rc != JA_OK)
+            snprintf(err, sizeof err, "out of memory for the exported decisions");
+        else if ((rc = arena_export_append(xf, data, len)) != JA_OK)
+            snprintf(err, sizeof err, "cannot write '%s.tmp'", export_path);
+        free(data);
+        arena_export_match_free(obs.xm);
+        if (rc == JA_OK)
+            rc = arena_export_finish(&xf, err, sizeof err);
+        arena_export_abort(&xf);
+        if (rc != JA_OK) {
+            arena_error("%s", err);
+            arena_bots_free(&bots);
+            return EXIT_RUNTIME;
+        }
     }
     char digest[REF_DIGEST_HEX];
     ref_digest_hex(res.digest, digest);
@@ -222,6 +280,8 @@ int cmd_play(int argc, char **argv)
         jw_str(&w, "digest", digest);
         if (replay_path)
             jw_str(&w, "replay", replay_path);
+        if (export_path)
+            jw_str(&w, "decisions_file", export_path);
         jw_obj_end(&w);
         jw_end(&w);
     } else {
@@ -236,6 +296,8 @@ int cmd_play(int argc, char **argv)
         printf("digest %s\n", digest);
         if (replay_path)
             printf("replay written to %s\n", replay_path);
+        if (export_path)
+            printf("decisions written to %s\n", export_path);
     }
     arena_bots_free(&bots);
     return EXIT_OK;

@@ -5,6 +5,7 @@
  * losing a match. */
 #include "cli.h"
 #include "executor.h"
+#include "export.h"
 #include "extbots.h"
 #include "progress.h"
 #include "tournament.h"
@@ -36,6 +37,10 @@ static const char HELP[] =
     "  --seed N           tournament seed (default: random, printed and stored)\n"
     "  --db FILE          the ladder database (default arena.db)\n"
     "  --replays DIR      write one replay per match into DIR (created if missing)\n"
+    "  --export-decisions FILE\n"
+    "                     write every decision of the matches played by this run\n"
+    "                     (observation, legal actions, choice, the seat's final\n"
+    "                     outcome) to FILE as training data (docs/training-data.md)\n"
     "  --move-ms MS       per-decision time limit (default: none for plugins, 1000\n"
     "                     for external bots)\n"
     "  --jobs J           matches at once, a thread each (default 1); the results\n"
@@ -169,7 +174,7 @@ int cmd_tournament(int argc, char **argv)
         {"opt", required_argument, NULL, 'o'},     {"seed", required_argument, NULL, 's'},
         {"db", required_argument, NULL, 'd'},      {"replays", required_argument, NULL, 'r'},
         {"move-ms", required_argument, NULL, 'm'}, {"jobs", required_argument, NULL, 'j'},
-        {"resume", no_argument, NULL, 'Z'},
+        {"resume", no_argument, NULL, 'Z'},       {"export-decisions", required_argument, NULL, 'X'},
         {"json", no_argument, NULL, 'J'},          {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},          ARENA_EXT_LONGOPTS,
         {0, 0, 0, 0}};
@@ -181,6 +186,7 @@ int cmd_tournament(int argc, char **argv)
     arena_common co = {.bots = &bots};
     bool move_given = false;
     const char *db_path = "arena.db", *replay_dir = NULL, *format_s = "round-robin";
+    const char *export_path = NULL;
     uint32_t seats = 0, rounds = 1, jobs = 1;
     bool json = false, quiet = false, resume = false, duplicate = false;
     int c, k;
@@ -210,6 +216,7 @@ int cmd_tournament(int argc, char **argv)
         case 'D': duplicate = true; break;
         case 'd': db_path = optarg; break;
         case 'r': replay_dir = optarg; break;
+        case 'X': export_path = optarg; break;
         case 'j':
             if (!arena_parse_u32(optarg, &jobs) || jobs == 0) {
                 arena_error("--jobs needs a positive number, not '%s'", optarg);
@@ -280,7 +287,13 @@ int cmd_tournament(int argc, char **argv)
     arena_executor *x = NULL;
     uint32_t *pending = NULL;
     ladder_standing *st = NULL;
+    arena_export *xf = NULL;
     if (replay_dir && !ensure_dir(replay_dir)) {
+        status = EXIT_USAGE;
+        goto out;
+    }
+    if (export_path && arena_export_open(export_path, &xf, err, sizeof err) != JA_OK) {
+        arena_error("%s", err);
         status = EXIT_USAGE;
         goto out;
     }
@@ -376,6 +389,7 @@ int cmd_tournament(int argc, char **argv)
         arena_error("cannot start the executor: %s", ja_strerror(rc));
         goto out;
     }
+    x->export = xf;
     struct sigaction sa = {0}, old_int, old_term;
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, &old_int);
@@ -386,6 +400,18 @@ int cmd_tournament(int argc, char **argv)
     progress_end(&pr, pr.last_done);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    /* The export holds every match recorded by this run, also when it was
+     * interrupted or failed later: put it in place either way. */
+    if (xf) {
+        char xerr[1200];
+        x->ops->destroy(x); /* no job refers to the file any more */
+        x = NULL;
+        if (arena_export_finish(&xf, xerr, sizeof xerr) != JA_OK) {
+            arena_error("%s", xerr);
+            if (rc == JA_OK)
+                goto out;
+        }
+    }
     if (rc != JA_OK) {
         arena_error("%s", err);
         goto out;
@@ -411,6 +437,7 @@ out:
     free(pending);
     if (x)
         x->ops->destroy(x);
+    arena_export_abort(&xf);
     ladder_db_close(&db);
     arena_bots_free(&bots);
     return status;

@@ -14,6 +14,8 @@
 
 #include "match.h"
 
+typedef struct arena_export arena_export;
+
 /* What every job of one tournament shares. Borrowed for the executor's
  * lifetime. */
 typedef struct arena_exec_ctx {
@@ -40,6 +42,10 @@ typedef struct arena_job_result {
     char err[512];
     ref_match_result res;
     char replay_path[4096];      /* "" when none */
+    /* With x->export: the match's chunk of training data (malloc'ed; the
+     * receiver of the result frees it), NULL otherwise or on failure. */
+    void *export_data;
+    size_t export_len;
 } arena_job_result;
 
 typedef struct arena_executor arena_executor;
@@ -57,6 +63,11 @@ typedef struct arena_executor_ops {
 struct arena_executor {
     const arena_executor_ops *ops;
     const arena_exec_ctx *ctx;
+    /* --export-decisions (export.h): NULL (the default) = none; set it
+     * before the first submit. Jobs never touch the file: each buffers its
+     * match's records into its result (export_data), and the tournament
+     * loop appends them, in its own thread. */
+    arena_export *export;
 };
 
 /* The executor that plays jobs one at a time in this process. */
@@ -68,8 +79,10 @@ int arena_executor_inproc_new(const arena_exec_ctx *ctx, arena_executor **out);
 int arena_executor_threads_new(const arena_exec_ctx *ctx, uint32_t threads, arena_executor **out);
 
 /* Plays one job to the end in the calling thread (what every in-process
- * executor does with a job): the match, its replay file, its result. */
-void arena_job_run(const arena_exec_ctx *ctx, const arena_job *job, arena_job_result *out);
+ * executor does with a job): the match, its replay file, its result, and
+ * with export_decisions its exported decisions (out->export_data). */
+void arena_job_run(const arena_exec_ctx *ctx, const arena_job *job, bool export_decisions,
+                   arena_job_result *out);
 
 /* The replay file name of match `number` of a tournament, in dir. */
 void arena_replay_name(char *buf, size_t cap, const char *dir, int64_t tournament_id,

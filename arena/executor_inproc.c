@@ -1,6 +1,7 @@
 /* The in-process executor: plays each job in the arena's own process, one
  * at a time, when its result is asked for (executor.h). */
 #include "executor.h"
+#include "export.h"
 
 #include "jackarena/ja_error.h"
 
@@ -35,7 +36,8 @@ static int inproc_submit(arena_executor *x, const arena_job *job)
     return JA_OK;
 }
 
-void arena_job_run(const arena_exec_ctx *c, const arena_job *job, arena_job_result *out)
+void arena_job_run(const arena_exec_ctx *c, const arena_job *job, bool export_decisions,
+                   arena_job_result *out)
 {
     memset(out, 0, sizeof *out);
     out->number = job->number;
@@ -65,8 +67,22 @@ void arena_job_run(const arena_exec_ctx *c, const arena_job *job, arena_job_resu
             return;
         mo.replay_id = out->replay_path;
     }
-    out->rc = ref_match_run_opts(&cfg, &mo, bots, names, &rw, NULL, NULL, &out->res, out->err,
-                                 sizeof out->err);
+    arena_export_match *xm = NULL;
+    if (export_decisions && !(xm = arena_export_match_new(&cfg, job->number, names))) {
+        ref_replay_writer_abort(&rw);
+        out->rc = JA_ENOMEM;
+        snprintf(out->err, sizeof out->err, "out of memory for the exported decisions");
+        out->replay_path[0] = '\0';
+        return;
+    }
+    out->rc = ref_match_run_opts(&cfg, &mo, bots, names, &rw, xm ? arena_export_match_step : NULL,
+                                 xm, &out->res, out->err, sizeof out->err);
+    if (out->rc == JA_OK && xm &&
+        arena_export_match_end(xm, &out->res, &out->export_data, &out->export_len) != JA_OK) {
+        out->rc = JA_ENOMEM;
+        snprintf(out->err, sizeof out->err, "out of memory for the exported decisions");
+    }
+    arena_export_match_free(xm);
     if (out->rc != JA_OK)
         out->replay_path[0] = '\0';
 }
@@ -77,7 +93,7 @@ static int inproc_next(arena_executor *x, arena_job_result *out)
     if (!e->pending)
         return JA_EAGAIN;
     e->pending = false;
-    arena_job_run(x->ctx, &e->job, out);
+    arena_job_run(x->ctx, &e->job, x->export != NULL, out);
     return JA_OK;
 }
 

@@ -89,7 +89,7 @@ static void *worker(void *arg)
         e->pool_used[i] = true;
         pthread_mutex_unlock(&e->mu);
 
-        arena_job_run(e->base.ctx, &job, &e->pool[i]);
+        arena_job_run(e->base.ctx, &job, e->base.export != NULL, &e->pool[i]);
 
         pthread_mutex_lock(&e->mu);
         account(e, &job, -1);

@@ -1,5 +1,6 @@
 /* The tournament loop (tournament.h). */
 #include "tournament.h"
+#include "export.h"
 
 #include "jackarena/ja_error.h"
 
@@ -76,8 +77,13 @@ int arena_tournament_play(ladder_db *db, int64_t tid, arena_executor *x,
         if (in_flight == 0 || x->ops->next(x, jr) != JA_OK)
             break;
         in_flight--;
+        /* The match's exported decisions, appended once it is recorded. */
+        void *xd = jr->export_data;
+        size_t xlen = jr->export_len;
+        jr->export_data = NULL;
         /* Every finished match is recorded, even after a failure elsewhere. */
         if (jr->rc != JA_OK) {
+            free(xd);
             if (first_err == JA_OK) {
                 snprintf(err, cap, "match %u could not be played: %s", (unsigned)jr->number,
                          jr->err);
@@ -87,6 +93,13 @@ int arena_tournament_play(ladder_db *db, int64_t tid, arena_executor *x,
         }
         char rerr[512];
         rc = record(db, tid, jr, rerr, sizeof rerr);
+        if (rc == JA_OK && x->export && xd &&
+            arena_export_append(x->export, xd, xlen) != JA_OK) {
+            snprintf(rerr, sizeof rerr, "cannot write the exported decisions of match %u",
+                     (unsigned)jr->number);
+            rc = JA_EIO;
+        }
+        free(xd);
         if (rc != JA_OK) {
             if (first_err == JA_OK) {
                 snprintf(err, cap, "%s", rerr);

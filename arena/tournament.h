@@ -18,7 +18,9 @@ typedef void (*arena_progress_fn)(void *ctx, uint32_t done, uint32_t total);
  * still collected and recorded. Returns JA_OK (all played, or stopped), or
  * an error with a one-line message in err: a match that could not be played
  * (a bot refused its seat, a replay could not be written) or a result that
- * could not be recorded; the matches recorded before stay recorded. */
+ * could not be recorded; the matches recorded before stay recorded. With
+ * x->export, each recorded match's decisions are appended to it here,
+ * in this thread, one whole match at a time (in the order matches finish). */
 int arena_tournament_play(ladder_db *db, int64_t tid, arena_executor *x,
                           volatile sig_atomic_t *stop, arena_progress_fn progress, void *ctx,
                           char *err, size_t cap);

@@ -108,7 +108,7 @@ int ref_match_run_opts(const ref_match_config *cfg, const ref_match_opts *opts,
             rc = JA_ESTATE;
             goto done;
         }
-        uint32_t asked = 0, n_recs = 0;
+        uint32_t asked = 0, observed = 0, n_recs = 0;
         memset(by_seat, 0, sizeof by_seat);
         /* Ask every seat of the decision before collecting any answer. */
         for (uint32_t s = 0; s < n; s++) {
@@ -139,6 +139,7 @@ int ref_match_run_opts(const ref_match_config *cfg, const ref_match_opts *opts,
             }
             void *obs = b.obs + (size_t)s * g->obs_size;
             g->observe(b.st, (int)s, obs);
+            observed |= 1u << s;
             ja_decision d = {
                 .struct_size = sizeof(ja_decision),
                 .turn = ++turns[s],
@@ -208,7 +209,8 @@ int ref_match_run_opts(const ref_match_config *cfg, const ref_match_opts *opts,
             goto done;
         }
         if (on_step) {
-            ref_step_info info = {out->decisions, mask, by_seat, recs, n_recs, b.st};
+            ref_step_info info = {out->decisions, mask, by_seat, recs, n_recs, b.st,
+                                  observed, b.obs, b.legal};
             on_step(ctx, g, &info);
         }
         out->decisions++;

@@ -63,6 +63,16 @@ typedef struct ref_step_info {
     const ref_replay_rec *recs;  /* one per seat of the decision, ascending */
     uint32_t n_recs;
     const void *state;           /* after the step; the real state, never for bots */
+    /* What the seats asked in this step were given (training-data export):
+     * seat s is in `observed` when the loop observed the state for it and
+     * put the question to it (counted in ref_match_result.asked; forced and
+     * forfeited seats are not). For such a seat, obs + s * game->obs_size
+     * is its observation and legal + s * game->max_actions its legal list
+     * of recs[k].n_legal actions; recs[k] holds its answer, fault and the
+     * applied code. Valid only during the callback. */
+    uint32_t observed;           /* bit s: seat s was observed and asked */
+    const unsigned char *obs;    /* n_seats observations of obs_size */
+    const ja_action *legal;      /* n_seats lists of max_actions */
 } ref_step_info;
 
 typedef void (*ref_step_fn)(void *ctx, const ja_game_rules *g, const ref_step_info *info);
