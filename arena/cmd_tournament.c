@@ -11,6 +11,7 @@
 #include "tournament.h"
 
 #include "jackarena/ja_error.h"
+#include "fit.h"
 #include "ladder.h"
 
 #include <errno.h>
@@ -97,9 +98,62 @@ static bool ensure_dir(const char *dir)
     return true;
 }
 
+/* The matches of one tournament, for the fit: players are standing rows. */
+typedef struct fit_input {
+    int64_t tid;
+    const ladder_standing *st;
+    uint32_t n_st;
+    ladder_fit_match *m;
+    size_t n, cap;
+} fit_input;
+
+static int collect_match(void *ctx, const ladder_match_row *row)
+{
+    fit_input *in = ctx;
+    if (row->tournament_id != in->tid)
+        return 0;
+    if (in->n == in->cap) {
+        size_t c = in->cap ? 2 * in->cap : 256;
+        ladder_fit_match *p = realloc(in->m, c * sizeof *p);
+        if (!p)
+            return JA_ENOMEM;
+        in->m = p;
+        in->cap = c;
+    }
+    ladder_fit_match *m = &in->m[in->n];
+    memset(m, 0, sizeof *m);
+    m->cluster = row->deal;
+    m->n_seats = row->n_seats;
+    for (uint32_t s = 0; s < row->n_seats; s++) {
+        uint32_t i = 0;
+        while (i < in->n_st && in->st[i].bot_id != row->bot_id[s])
+            i++;
+        if (i == in->n_st)
+            return 0; /* not one of this tournament's bots: cannot happen */
+        m->player[s] = i;
+        m->place[s] = row->place[s];
+    }
+    in->n++;
+    return 0;
+}
+
+/* Official ratings of the tournament's own matches (docs/ratings.md), player
+ * i being standing row i; NULL when there is nothing to fit. */
+static ladder_fit *fit_tournament(ladder_db *db, const ladder_key *key, int64_t tid,
+                                  const ladder_standing *st, uint32_t n_st)
+{
+    fit_input in = {tid, st, n_st, NULL, 0, 0};
+    ladder_fit *f = NULL;
+    if (ladder_db_foreach_match(db, key, collect_match, &in) == JA_OK && in.n > 0)
+        ladder_fit_run(in.m, in.n, n_st, NULL, &f);
+    free(in.m);
+    return f;
+}
+
 static void print_standings(const ja_game_rules *g, const char *opts_text,
                             const ladder_tournament_info *ti, const ladder_standing *st,
-                            uint32_t n, const uint64_t faults[JA_FAULT_COUNT], bool json)
+                            uint32_t n, const uint64_t faults[JA_FAULT_COUNT],
+                            const ladder_fit *fit, bool json)
 {
     uint64_t total_faults = 0;
     for (int f = 1; f < JA_FAULT_COUNT; f++)
@@ -142,8 +196,21 @@ static void print_standings(const ja_game_rules *g, const char *opts_text,
             jw_int(&w, "wins", st[i].wins);
             jw_score(&w, "score", st[i].score);
             jw_int(&w, "faults", st[i].faults);
-            jw_num(&w, "elo", st[i].elo);
-            jw_null(&w, "elo_ci95");
+            /* elo and elo_ci95 from the fit where it rates the bot; the live
+             * Elo otherwise, with a null interval. */
+            const ladder_fit_player *fp = fit ? &fit->players[i] : NULL;
+            if (fp && fp->status == LADDER_FIT_RATED) {
+                jw_num(&w, "elo", fp->elo);
+                jw_arr(&w, "elo_ci95");
+                jw_num(&w, NULL, fp->ci_lo);
+                jw_num(&w, NULL, fp->ci_hi);
+                jw_arr_end(&w);
+            } else {
+                jw_num(&w, "elo", st[i].elo);
+                jw_null(&w, "elo_ci95");
+            }
+            jw_str(&w, "elo_status", fp ? ladder_fit_status_name(fp->status) : "live");
+            jw_num(&w, "live_elo", st[i].elo);
             jw_obj_end(&w);
         }
         jw_arr_end(&w);
@@ -153,16 +220,24 @@ static void print_standings(const ja_game_rules *g, const char *opts_text,
     }
     printf("\nstandings after %u of %u matches (faults: %llu):\n", ti->n_done, ti->n_matches,
            (unsigned long long)total_faults);
-    printf("   #  %-20s %6s %6s %9s %8s %7s %7s\n", "bot", "games", "wins", "score", "mean",
-           "faults", "elo");
+    printf("   #  %-20s %6s %6s %9s %8s %7s %8s  %-13s\n", "bot", "games", "wins", "score",
+           "mean", "faults", "live elo", "fit elo, 95%");
     for (uint32_t i = 0; i < n; i++) {
-        char sc[32];
+        char sc[32], fe[48];
         arena_format_score(st[i].score, sc, sizeof sc);
         double mean = st[i].games ? (double)st[i].score / JA_SCORE_UNIT / (double)st[i].games : 0;
-        printf("  %2u  %-20s %6lld %6lld %9s %8.3f %7lld %7.0f\n", i + 1, st[i].bot,
+        const ladder_fit_player *fp = fit ? &fit->players[i] : NULL;
+        if (fp && fp->status == LADDER_FIT_RATED)
+            snprintf(fe, sizeof fe, "%.0f [%.0f, %.0f]", fp->elo, fp->ci_lo, fp->ci_hi);
+        else
+            snprintf(fe, sizeof fe, "%s", fp ? ladder_fit_status_name(fp->status) : "-");
+        printf("  %2u  %-20s %6lld %6lld %9s %8.3f %7lld %8.0f  %s\n", i + 1, st[i].bot,
                (long long)st[i].games, (long long)st[i].wins, sc, mean, (long long)st[i].faults,
-               st[i].elo);
+               st[i].elo, fe);
     }
+    if (fit)
+        printf("fit elo: Bradley-Terry over this tournament's matches, mean 1500 "
+               "(docs/ratings.md); perfect/zero: no finite rating\n");
 }
 
 int cmd_tournament(int argc, char **argv)
@@ -425,7 +500,10 @@ int cmd_tournament(int argc, char **argv)
         arena_error("%s", ladder_db_errmsg(db));
         goto out;
     }
-    print_standings(g, opts_text, &ti, st, n_st, faults, json);
+    ladder_key key = {g->name, seats, opts_text};
+    ladder_fit *fit = fit_tournament(db, &key, tid, st, n_st);
+    print_standings(g, opts_text, &ti, st, n_st, faults, fit, json);
+    ladder_fit_free(&fit);
     if (g_stop && !ti.done) {
         arena_error("interrupted after %u of %u matches; run the same command again to finish",
                     ti.n_done, ti.n_matches);

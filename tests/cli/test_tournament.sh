@@ -54,6 +54,7 @@ run() { "$ARENA" tournament $T $B --rounds 2 --seed 11 --opt games=1 --db "$1.db
 run a; check "tournament a exits 0" test $? = 0
 run b; check "tournament b exits 0" test $? = 0
 check "same seed, same standings" $PY -c 'import json; a=json.load(open("a.json")); b=json.load(open("b.json")); assert a["standings"]==b["standings"] and a["matches"]==6, (a,b)'
+check "standings carry the fitted Elo with its interval" $PY -c 'import json; d=json.load(open("a.json")); assert all((r["elo_status"]=="rated" and r["elo_ci95"][0] < r["elo"] < r["elo_ci95"][1]) or (r["elo_status"]!="rated" and r["elo_ci95"] is None) for r in d["standings"]), d'
 check "same replays" bash -c 'cd a && for f in *.rpl; do cmp -s <(tail -c 70 "$f") <(tail -c 70 "../b/$f") || exit 1; done'
 check "a replay verifies" "$ARENA" replay verify a/t1-m000003.rpl
 # Re-running the same command plays nothing more.
