@@ -41,42 +41,7 @@
 #include "jackarena/ja_cards.h"
 #include "jackarena/ja_error.h"
 
-typedef struct bots {
-    ref_bot *greedy, *random;
-} bots;
-
-static ref_bot *open_bot(const char *file)
-{
-    const char *dir = getenv("JA_BUILD_DIR");
-    if (!dir)
-        fail_msg("JA_BUILD_DIR is not set (run this test through ctest)");
-    char path[4096], err[1200];
-    snprintf(path, sizeof path, "%s/bots/%s", dir, file);
-    ref_bot *b = NULL;
-    if (ref_bot_plugin_open(path, &b, err, sizeof err) != JA_OK)
-        fail_msg("%s", err);
-    return b;
-}
-
-static int setup_bots(void **state)
-{
-    bots *b = calloc(1, sizeof *b);
-    if (!b)
-        return -1;
-    b->greedy = open_bot("ja_greedy.so");
-    b->random = open_bot("ja_random.so");
-    *state = b;
-    return 0;
-}
-
-static int teardown_bots(void **state)
-{
-    bots *b = *state;
-    ref_bot_destroy(&b->greedy);
-    ref_bot_destroy(&b->random);
-    free(b);
-    return 0;
-}
+#include "bot_harness.h"
 
 static const ja_game_rules *bombs(void)
 {
@@ -87,7 +52,7 @@ static const ja_game_rules *bombs(void)
 
 /* Resolved options from "k=v" strings (NULL-terminated); false when the
  * combination is refused (a tables value for this seat count). */
-static bool make_options(const ja_game_rules *g, uint32_t n, const char *const *kv, ja_options *o)
+static bool try_options(const ja_game_rules *g, uint32_t n, const char *const *kv, ja_options *o)
 {
     char err[256];
     ja_options_init(g, o);
@@ -230,7 +195,7 @@ static void test_legal_everywhere(void **state)
                 for (int t = 0; t < 3; t++) {
                     const char *kv[] = {oot[a], after[p], tables[t], "hands=2", NULL};
                     ja_options o;
-                    if (!make_options(bombs(), n, kv, &o))
+                    if (!try_options(bombs(), n, kv, &o))
                         continue;
                     /* greedy alone among random bots, then on every other
                      * seat, then everywhere */
@@ -257,7 +222,7 @@ static void test_deterministic(void **state)
     bots *b = *state;
     const char *kv[] = {"hands=2", NULL};
     ja_options o;
-    assert_true(make_options(bombs(), 4, kv, &o));
+    assert_true(try_options(bombs(), 4, kv, &o));
     ref_match_result r1, r2;
     play(b, 4, &o, 4242, 0xfu, NULL, &r1);
     play(b, 4, &o, 4242, 0xfu, NULL, &r2);
@@ -282,7 +247,7 @@ static void deal(position *p, const char *const *cards)
     p->st = malloc(p->g->state_size);
     assert_non_null(p->st);
     ja_options o;
-    assert_true(make_options(p->g, 3, NULL, &o));
+    assert_true(try_options(p->g, 3, NULL, &o));
     assert_int_equal(p->g->setup(p->st, &o, 3, 1), JA_OK);
     uint8_t deck[JA_BOMBS_CARDS];
     uint32_t n = 0;
@@ -438,7 +403,7 @@ static void test_strength_vs_random(void **state)
 {
     bots *b = *state;
     ja_options o;
-    assert_true(make_options(bombs(), 3, NULL, &o));
+    assert_true(try_options(bombs(), 3, NULL, &o));
     double sum = 0, sum2 = 0, greedy = 0, all = 0;
     uint32_t n = 0;
     for (uint64_t s = 0; s < STRENGTH_SEEDS; s++)

@@ -48,42 +48,7 @@
 
 #define UP JA_BRUISE_JACK_MAX_UP
 
-typedef struct bots {
-    ref_bot *greedy, *random;
-} bots;
-
-static ref_bot *open_bot(const char *file)
-{
-    const char *dir = getenv("JA_BUILD_DIR");
-    if (!dir)
-        fail_msg("JA_BUILD_DIR is not set (run this test through ctest)");
-    char path[4096], err[1200];
-    snprintf(path, sizeof path, "%s/bots/%s", dir, file);
-    ref_bot *b = NULL;
-    if (ref_bot_plugin_open(path, &b, err, sizeof err) != JA_OK)
-        fail_msg("%s", err);
-    return b;
-}
-
-static int setup_bots(void **state)
-{
-    bots *b = calloc(1, sizeof *b);
-    if (!b)
-        return -1;
-    b->greedy = open_bot("ja_greedy.so");
-    b->random = open_bot("ja_random.so");
-    *state = b;
-    return 0;
-}
-
-static int teardown_bots(void **state)
-{
-    bots *b = *state;
-    ref_bot_destroy(&b->greedy);
-    ref_bot_destroy(&b->random);
-    free(b);
-    return 0;
-}
+#include "bot_harness.h"
 
 static const ja_game_rules *game(void)
 {
@@ -92,19 +57,6 @@ static const ja_game_rules *game(void)
     return g;
 }
 
-/* Resolved options from "k=v" strings (NULL-terminated). */
-static ja_options make_options(const ja_game_rules *g, uint32_t n, const char *const *kv)
-{
-    ja_options o;
-    char err[256];
-    ja_options_init(g, &o);
-    for (; kv && *kv; kv++)
-        if (ja_options_set(g, &o, *kv, err, sizeof err) != JA_OK)
-            fail_msg("option %s: %s", *kv, err);
-    if (ja_options_resolve(g, &o, n, err, sizeof err) != JA_OK)
-        fail_msg("options: %s", err);
-    return o;
-}
 
 /* Plays one match; greedy sits where greedy_mask says, random elsewhere. Any
  * fault fails the test. */
