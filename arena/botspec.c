@@ -227,6 +227,15 @@ bool arena_bots_add_list(arena_bots *bs, const char *list)
     return ok;
 }
 
+/* True if plugins x and y are the same file once paths are resolved. */
+static bool same_bot(const arena_bot *x, const arena_bot *y)
+{
+    if (strcmp(x->target, y->target) == 0)
+        return true;
+    char rx[PATH_MAX], ry[PATH_MAX];
+    return realpath(x->target, rx) && realpath(y->target, ry) && strcmp(rx, ry) == 0;
+}
+
 bool arena_bots_finish_names(arena_bots *bs)
 {
     /* Explicit names must be unique. */
@@ -237,6 +246,21 @@ bool arena_bots_finish_names(arena_bots *bs)
                 arena_error("two bots are named '%s'", bs->b[i].name);
                 return false;
             }
+    /* Two different plugin files must not share a derived name: "#2" is
+     * for the same bot given twice, and a ladder shows bots by name, so
+     * a/bot.so and b/bot.so would read as one bot twice. (Two cmd: bots
+     * running one program with different arguments stay rawbot, rawbot#2.) */
+    for (int i = 0; i < bs->n; i++)
+        for (int j = i + 1; j < bs->n; j++) {
+            const arena_bot *x = &bs->b[i], *y = &bs->b[j];
+            if (name_prefix_len(x->spec) || name_prefix_len(y->spec) ||
+                strcmp(x->kind, "plugin") != 0 || strcmp(y->kind, "plugin") != 0 ||
+                strcmp(x->name, y->name) != 0 || same_bot(x, y))
+                continue;
+            arena_error("two different bots are both named '%s' ('%s' and '%s'); give one a "
+                        "name with NAME=SPEC", x->name, x->spec, y->spec);
+            return false;
+        }
     /* Repeats of one name become name#2, name#3 ... */
     for (int i = 0; i < bs->n; i++) {
         int count = 1;

@@ -63,6 +63,7 @@ typedef struct arena_bot {
     ref_bot *bot;        /* loaded, shared by participants with the same target */
     bool owns_bot;
     struct ref_proc *proc; /* a cmd: bot's process (extbots.h) */
+    struct ref_tail *tail; /* the last bytes of its output, across restarts */
 } arena_bot;
 
 typedef struct arena_bots {

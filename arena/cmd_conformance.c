@@ -140,7 +140,8 @@ static void play_game(arena_bots *bs, ref_hub *hub, const ja_game_rules *g, uint
     uint32_t threads = cap == 0 || cap > 8 ? 8 : cap;
     if (!rounds) /* enough matches to use the whole capacity */
         rounds = (threads + n - 1) / n;
-    arena_exec_ctx xc = {g, o, move_ms, slots, names, NULL, game_index, REF_MAX_FAULTS_NEVER};
+    arena_exec_ctx xc = {g, o, move_ms, slots, names, NULL, game_index, REF_MAX_FAULTS_NEVER,
+                         {0}, NULL};
     arena_executor *x = NULL;
     if (arena_executor_threads_new(&xc, threads, &x) != JA_OK) {
         report(false, "%s: cannot start the executor", g->name);

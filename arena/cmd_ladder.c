@@ -189,9 +189,26 @@ static display_name *display_names(const ladder_bot_row *b, uint32_t n)
 
 /* ---- The live ladder -------------------------------------------------------- */
 
-static void print_live(const ja_game_rules *g, uint32_t seats, const char *opts, bool found,
-                       const ladder_rating *rt, uint32_t n_rt, bool json, const char *db_path)
+/* Faults of bot_id in the ladder by kind; zeros without a database or on
+ * error. Returns the total. */
+static uint64_t bot_faults(ladder_db *db, const ja_game_rules *g, uint32_t seats,
+                           const char *opts, int64_t bot_id, uint64_t out[JA_FAULT_COUNT])
 {
+    memset(out, 0, sizeof(uint64_t) * JA_FAULT_COUNT);
+    ladder_key key = {g->name, seats, opts};
+    if (!db || ladder_db_bot_faults(db, &key, bot_id, out) != JA_OK)
+        memset(out, 0, sizeof(uint64_t) * JA_FAULT_COUNT);
+    uint64_t total = 0;
+    for (int f = 1; f < JA_FAULT_COUNT; f++)
+        total += out[f];
+    return total;
+}
+
+static void print_live(ladder_db *db, const ja_game_rules *g, uint32_t seats, const char *opts,
+                       bool found, const ladder_rating *rt, uint32_t n_rt, bool json,
+                       const char *db_path)
+{
+    uint64_t fk[JA_FAULT_COUNT];
     if (json) {
         json_w w;
         jw_init(&w, stdout);
@@ -213,6 +230,13 @@ static void print_live(const ja_game_rules *g, uint32_t seats, const char *opts,
             jw_int(&w, "wins", rt[i].wins);
             jw_int(&w, "draws", rt[i].draws);
             jw_int(&w, "losses", rt[i].losses);
+            jw_int(&w, "faults", (long long)bot_faults(db, g, seats, opts, rt[i].bot_id, fk));
+            jw_obj(&w, "fault_kinds");
+            for (int f = 1; f < JA_FAULT_COUNT; f++)
+                if (fk[f])
+                    jw_int(&w, ja_fault_name(f), (long long)fk[f]);
+            jw_obj_end(&w);
+            jw_int(&w, "forfeits", (long long)fk[JA_FAULT_FORFEIT]);
             jw_obj_end(&w);
         }
         jw_arr_end(&w);
@@ -226,11 +250,26 @@ static void print_live(const ja_game_rules *g, uint32_t seats, const char *opts,
     }
     printf("%s, %u seats, live Elo (display only; --fit for official ratings)\noptions: %s\n\n",
            g->name, seats, opts);
-    printf("   #  %-20s %-8s %6s %7s   %s\n", "bot", "version", "games", "elo", "pairwise w-d-l");
-    for (uint32_t i = 0; i < n_rt; i++)
-        printf("  %2u  %-20s %-8s %6lld %7.0f   %lld-%lld-%lld\n", i + 1, rt[i].bot, rt[i].version,
-               (long long)rt[i].games, rt[i].elo, (long long)rt[i].wins, (long long)rt[i].draws,
-               (long long)rt[i].losses);
+    printf("   #  %-20s %-8s %6s %7s   %-14s %7s\n", "bot", "version", "games", "elo",
+           "pairwise w-d-l", "faults");
+    for (uint32_t i = 0; i < n_rt; i++) {
+        char wdl[64];
+        snprintf(wdl, sizeof wdl, "%lld-%lld-%lld", (long long)rt[i].wins,
+                 (long long)rt[i].draws, (long long)rt[i].losses);
+        printf("  %2u  %-20s %-8s %6lld %7.0f   %-14s %7llu\n", i + 1, rt[i].bot, rt[i].version,
+               (long long)rt[i].games, rt[i].elo, wdl,
+               (unsigned long long)bot_faults(db, g, seats, opts, rt[i].bot_id, fk));
+    }
+    /* Faults by kind, for the bots that made any. */
+    for (uint32_t i = 0; i < n_rt; i++) {
+        if (!bot_faults(db, g, seats, opts, rt[i].bot_id, fk))
+            continue;
+        printf("  faults of %s:", rt[i].bot);
+        for (int f = 1; f < JA_FAULT_COUNT; f++)
+            if (fk[f])
+                printf(" %s %llu", ja_fault_name(f), (unsigned long long)fk[f]);
+        putchar('\n');
+    }
 }
 
 /* ---- The fit ------------------------------------------------------------------ */
@@ -516,7 +555,7 @@ static int show_fit(ladder_db *db, const ja_game_rules *g, uint32_t seats, const
     }
     if (in.n_bots == 0) {
         if (json)
-            print_live(g, seats, opts, false, NULL, 0, true, ladder_db_path(db));
+            print_live(NULL, g, seats, opts, false, NULL, 0, true, ladder_db_path(db));
         else
             printf("no results yet for %s with these options in %s\n", g->name,
                    ladder_db_path(db));
@@ -946,7 +985,7 @@ int cmd_ladder(int argc, char **argv)
             goto out;
         }
     }
-    print_live(g, seats, lopts, found, rt, n_rt, json, db_path);
+    print_live(db, g, seats, lopts, found, rt, n_rt, json, db_path);
     status = EXIT_OK;
 out:
     free(rt);

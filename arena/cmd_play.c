@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "export.h"
 #include "extbots.h"
+#include "repro.h"
 
 #include "jackarena/ja_error.h"
 #include "match.h"
@@ -26,8 +27,11 @@ static const char HELP[] =
     "                    msgpack (docs/training-data.md)\n"
     "  --move-ms MS      per-decision time limit (default: none for plugins, 1000 for\n"
     "                    external bots)\n"
+    ARENA_FAULT_HELP
     "  --json            print only the result, as one JSON document\n"
     "  -q, --quiet       print only the result, as text\n"
+    "With --replay FILE, a match with a fault also gets FILE's stem plus\n"
+    "'.repro.json': a reproduction bundle (docs/faults.md).\n"
     ARENA_EXT_HELP
     "\n"
     "BOT is a reference bot (random, greedy, ismcts), a plugin path (./mybot.so),\n"
@@ -103,7 +107,7 @@ int cmd_play(int argc, char **argv)
         {"replay", required_argument, NULL, 'r'}, {"move-ms", required_argument, NULL, 'm'},
         {"json", no_argument, NULL, 'j'},        {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},        {"export-decisions", required_argument, NULL, 'X'},
-        ARENA_EXT_LONGOPTS,
+        ARENA_EXT_LONGOPTS,                      ARENA_FAULT_LONGOPTS,
         {0, 0, 0, 0}};
     static arena_bots bots; /* large; one per process */
     memset(&bots, 0, sizeof bots);
@@ -163,7 +167,11 @@ int cmd_play(int argc, char **argv)
     cfg.n_seats = (uint32_t)bots.n;
     cfg.move_ms = move_given ? co.move_ms : REF_MOVE_MS_KIND;
     cfg.match_id = "play";
-    ref_match_opts mo = {arena_ext_max_faults(&ext), replay_path};
+    cfg.bank_ms = ext.bank_ms;
+    cfg.on_fault = ext.on_fault;
+    static char tails[JA_MAX_SEATS * ARENA_REPRO_TAIL];
+    ref_match_opts mo = {arena_ext_max_faults(&ext), replay_path, replay_path ? tails : NULL,
+                         ARENA_REPRO_TAIL};
     char err[1200];
     if (!arena_common_options(&co, g, cfg.n_seats, &cfg.options))
         return EXIT_USAGE;
@@ -243,6 +251,29 @@ int cmd_play(int argc, char **argv)
             return EXIT_RUNTIME;
         }
     }
+    /* The reproduction bundle of a match with a fault, next to its replay. */
+    char repro[4200] = "";
+    if (replay_path) {
+        const char *specs[JA_MAX_SEATS];
+        for (int s = 0; s < bots.n; s++)
+            specs[s] = bots.b[s].spec;
+        arena_repro_info in = {&cfg, mo.max_faults, 0, 0, seat_bots, names, specs, tails};
+        rc = arena_repro_write(replay_path, &in, &res, err, sizeof err);
+        if (rc != JA_OK) {
+            arena_error("reproduction bundle not written: %s", err);
+            arena_bots_free(&bots);
+            return EXIT_RUNTIME;
+        }
+        uint32_t any = 0;
+        for (int s = 0; s < bots.n; s++)
+            any += res.faults[s];
+        if (any)
+            arena_repro_path(repro, sizeof repro, replay_path);
+    }
+    /* Places as played (the replay's); a ladder ranks forfeiters last
+     * (ref_match_ranked_places), which "ladder_place" shows. */
+    uint32_t places[JA_MAX_SEATS];
+    ref_match_ranked_places(&res.outcome, res.forfeit, (uint32_t)bots.n, places);
     char digest[REF_DIGEST_HEX];
     ref_digest_hex(res.digest, digest);
     if (json) {
@@ -265,8 +296,11 @@ int cmd_play(int argc, char **argv)
             jw_str(&w, "bot", bots.b[s].name);
             jw_score(&w, "score", res.outcome.score[s]);
             jw_int(&w, "place", res.outcome.place[s]);
+            jw_int(&w, "ladder_place", places[s]);
             jw_int(&w, "faults", res.faults[s]);
             jw_bool(&w, "forfeit", res.forfeit[s]);
+            if (cfg.bank_ms)
+                jw_int(&w, "bank_left_ms", (long long)(res.bank_left_us[s] / 1000));
             jw_obj(&w, "fault_kinds");
             for (int f = 1; f < JA_FAULT_COUNT; f++)
                 if (res.fault_kinds[s][f])
@@ -280,6 +314,8 @@ int cmd_play(int argc, char **argv)
         jw_str(&w, "digest", digest);
         if (replay_path)
             jw_str(&w, "replay", replay_path);
+        if (repro[0])
+            jw_str(&w, "repro", repro);
         if (export_path)
             jw_str(&w, "decisions_file", export_path);
         jw_obj_end(&w);
@@ -289,13 +325,17 @@ int cmd_play(int argc, char **argv)
         for (int s = 0; s < bots.n; s++) {
             char sc[32];
             arena_format_score(res.outcome.score[s], sc, sizeof sc);
+            char ff[48] = "";
+            if (res.forfeit[s])
+                snprintf(ff, sizeof ff, " (forfeited: place %u in a ladder)", (unsigned)places[s]);
             printf("  place %u  seat %d  %-14s score %-6s faults %u%s\n",
-                   (unsigned)res.outcome.place[s], s, bots.b[s].name, sc, res.faults[s],
-                   res.forfeit[s] ? " (forfeited)" : "");
+                   (unsigned)res.outcome.place[s], s, bots.b[s].name, sc, res.faults[s], ff);
         }
         printf("digest %s\n", digest);
         if (replay_path)
             printf("replay written to %s\n", replay_path);
+        if (repro[0])
+            printf("reproduction bundle written to %s\n", repro);
         if (export_path)
             printf("decisions written to %s\n", export_path);
     }

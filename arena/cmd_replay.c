@@ -80,6 +80,10 @@ static int verify(int argc, char **argv)
         jw_bool(&w, "ok", rc == JA_OK);
         jw_str(&w, "game", r->h.game);
         jw_int(&w, "decisions", r->n_steps);
+        /* The time control and fault policy the match was played under. */
+        jw_int(&w, "move_ms", r->h.move_ms);
+        jw_int(&w, "bank_ms", r->h.bank_ms);
+        jw_str(&w, "on_fault", r->h.on_fault);
         if (rc == JA_OK)
             jw_str(&w, "digest", hex);
         else {

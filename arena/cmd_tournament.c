@@ -7,7 +7,9 @@
 #include "executor.h"
 #include "export.h"
 #include "extbots.h"
+#include "proc.h"
 #include "progress.h"
+#include "repro.h"
 #include "tournament.h"
 
 #include "jackarena/ja_error.h"
@@ -44,6 +46,9 @@ static const char HELP[] =
     "                     outcome) to FILE as training data (docs/training-data.md)\n"
     "  --move-ms MS       per-decision time limit (default: none for plugins, 1000\n"
     "                     for external bots)\n"
+    ARENA_FAULT_HELP
+    "  --restart          start a cmd: bot whose process died again before its\n"
+    "                     next match (without it, its matches fault)\n"
     "  --jobs J           matches at once, a thread each (default 1); the results\n"
     "                     are the same whatever J\n"
     "  --resume           finish the newest unfinished tournament with these bots,\n"
@@ -150,7 +155,59 @@ static ladder_fit *fit_tournament(ladder_db *db, const ladder_key *key, int64_t 
     return f;
 }
 
-static void print_standings(const ja_game_rules *g, const char *opts_text,
+/* Writes the reproduction bundle of a finished match with a fault, next to
+ * its replay (repro.h). A bundle that cannot be written is reported and the
+ * result still recorded: the replay is what counts. */
+static void on_result(void *hctx, const arena_exec_ctx *c, const arena_job_result *jr)
+{
+    (void)hctx;
+    if (!c->replay_dir || !jr->replay_path[0])
+        return;
+    ref_bot *bots[JA_MAX_SEATS];
+    const char *names[JA_MAX_SEATS], *specs[JA_MAX_SEATS];
+    for (uint32_t s = 0; s < jr->job.n_seats; s++) {
+        bots[s] = c->bots[jr->job.slot[s]];
+        names[s] = c->names[jr->job.slot[s]];
+        specs[s] = c->specs ? c->specs[jr->job.slot[s]] : NULL;
+    }
+    char id[64];
+    snprintf(id, sizeof id, "t%lld-m%u", (long long)c->tournament_id, (unsigned)jr->number);
+    ref_match_config cfg = {c->game, c->options, jr->job.n_seats, jr->job.seed, c->move_ms, id,
+                            c->faults.bank_ms, c->faults.on_fault};
+    arena_repro_info in = {&cfg, c->max_faults, c->tournament_id, jr->number, bots, names,
+                           specs, jr->stderr_tails};
+    char err[600];
+    if (arena_repro_write(jr->replay_path, &in, &jr->res, err, sizeof err) != JA_OK)
+        arena_error("match %u: reproduction bundle not written: %s", (unsigned)jr->number, err);
+}
+
+/* --restart: a cmd: bot of the job whose process has exited starts again
+ * before the match (between matches, in the tournament loop's thread). */
+static void before_job(void *hctx, const arena_exec_ctx *c, const arena_job *job)
+{
+    arena_bots *bs = hctx;
+    (void)c;
+    for (uint32_t s = 0; s < job->n_seats; s++) {
+        arena_bot *b = &bs->b[job->slot[s]];
+        char how[128] = "", err[700];
+        if (!b->proc || !ref_proc_exited(b->proc, how, sizeof how))
+            continue;
+        fprintf(stderr, "arena: bot '%s' %s; restarting it before match %u\n", b->name, how,
+                (unsigned)job->number);
+        if (!arena_ext_restart(bs->ext, b, err, sizeof err))
+            arena_error("%s (its matches fault until it is back)", err);
+    }
+}
+
+/* Faults of standing row i by kind, and its forfeits; zeros on error. */
+static void slot_faults(ladder_db *db, int64_t tid, const ladder_standing *st,
+                        uint64_t out[JA_FAULT_COUNT])
+{
+    if (ladder_db_slot_faults(db, tid, st->slot, out) != JA_OK)
+        memset(out, 0, sizeof(uint64_t) * JA_FAULT_COUNT);
+}
+
+static void print_standings(ladder_db *db, const ja_game_rules *g, const char *opts_text,
                             const ladder_tournament_info *ti, const ladder_standing *st,
                             uint32_t n, const uint64_t faults[JA_FAULT_COUNT],
                             const ladder_fit *fit, bool json)
@@ -196,6 +253,14 @@ static void print_standings(const ja_game_rules *g, const char *opts_text,
             jw_int(&w, "wins", st[i].wins);
             jw_score(&w, "score", st[i].score);
             jw_int(&w, "faults", st[i].faults);
+            uint64_t fk[JA_FAULT_COUNT];
+            slot_faults(db, ti->id, &st[i], fk);
+            jw_obj(&w, "fault_kinds");
+            for (int f = 1; f < JA_FAULT_COUNT; f++)
+                if (fk[f])
+                    jw_int(&w, ja_fault_name(f), (long long)fk[f]);
+            jw_obj_end(&w);
+            jw_int(&w, "forfeits", (long long)fk[JA_FAULT_FORFEIT]);
             /* elo and elo_ci95 from the fit where it rates the bot; the live
              * Elo otherwise, with a null interval. */
             const ladder_fit_player *fp = fit ? &fit->players[i] : NULL;
@@ -235,6 +300,21 @@ static void print_standings(const ja_game_rules *g, const char *opts_text,
                (long long)st[i].games, (long long)st[i].wins, sc, mean, (long long)st[i].faults,
                st[i].elo, fe);
     }
+    /* Faults by kind, for the bots that made any. */
+    for (uint32_t i = 0; i < n; i++) {
+        if (!st[i].faults)
+            continue;
+        uint64_t fk[JA_FAULT_COUNT];
+        slot_faults(db, ti->id, &st[i], fk);
+        printf("  faults of %s:", st[i].bot);
+        for (int f = 1; f < JA_FAULT_COUNT; f++)
+            if (fk[f])
+                printf(" %s %llu", ja_fault_name(f), (unsigned long long)fk[f]);
+        if (fk[JA_FAULT_FORFEIT])
+            printf(" (forfeited %llu match%s: last place in each)",
+                   (unsigned long long)fk[JA_FAULT_FORFEIT], fk[JA_FAULT_FORFEIT] == 1 ? "" : "es");
+        putchar('\n');
+    }
     if (fit)
         printf("fit elo: Bradley-Terry over this tournament's matches, mean 1500 "
                "(docs/ratings.md); perfect/zero: no finite rating\n");
@@ -252,6 +332,7 @@ int cmd_tournament(int argc, char **argv)
         {"resume", no_argument, NULL, 'Z'},       {"export-decisions", required_argument, NULL, 'X'},
         {"json", no_argument, NULL, 'J'},          {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},          ARENA_EXT_LONGOPTS,
+        ARENA_FAULT_LONGOPTS,                      {"restart", no_argument, NULL, ARENA_OPT_RESTART},
         {0, 0, 0, 0}};
     static arena_bots bots;
     memset(&bots, 0, sizeof bots);
@@ -457,14 +538,21 @@ int cmd_tournament(int argc, char **argv)
         slot_bots[i] = bots.b[i].bot;
         slot_names[i] = bots.b[i].name;
     }
+    const char *slot_specs[ARENA_MAX_BOTS];
+    for (int i = 0; i < bots.n; i++)
+        slot_specs[i] = bots.b[i].spec;
+    arena_fault_cfg fc = {ext.bank_ms, ext.on_fault, ext.restart, replay_dir != NULL};
     arena_exec_ctx xc = {g, o, move_given ? co.move_ms : REF_MOVE_MS_KIND, slot_bots, slot_names,
-                         replay_dir, tid, arena_ext_max_faults(&ext)};
+                         replay_dir, tid, arena_ext_max_faults(&ext), fc, slot_specs};
     rc = jobs > 1 ? arena_executor_threads_new(&xc, jobs, &x) : arena_executor_inproc_new(&xc, &x);
     if (rc != JA_OK) {
         arena_error("cannot start the executor: %s", ja_strerror(rc));
         goto out;
     }
     x->export = xf;
+    x->on_result = on_result;
+    x->before_job = ext.restart ? before_job : NULL;
+    x->hook_ctx = &bots;
     struct sigaction sa = {0}, old_int, old_term;
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, &old_int);
@@ -502,7 +590,7 @@ int cmd_tournament(int argc, char **argv)
     }
     ladder_key key = {g->name, seats, opts_text};
     ladder_fit *fit = fit_tournament(db, &key, tid, st, n_st);
-    print_standings(g, opts_text, &ti, st, n_st, faults, fit, json);
+    print_standings(db, g, opts_text, &ti, st, n_st, faults, fit, json);
     ladder_fit_free(&fit);
     if (g_stop && !ti.done) {
         arena_error("interrupted after %u of %u matches; run the same command again to finish",

@@ -16,6 +16,15 @@
 
 typedef struct arena_export arena_export;
 
+/* Time control and fault policy beyond move_ms and max_faults (plain data,
+ * so that an executor in another process can carry it whole). */
+typedef struct arena_fault_cfg {
+    uint32_t bank_ms;            /* ref_match_config.bank_ms; 0 = none */
+    uint8_t on_fault;            /* ref_on_fault */
+    bool restart;                /* --restart: crashed cmd: bots start again */
+    bool stderr_tails;           /* keep faulty seats' stderr tails (bundles) */
+} arena_fault_cfg;
+
 /* What every job of one tournament shares. Borrowed for the executor's
  * lifetime. */
 typedef struct arena_exec_ctx {
@@ -27,6 +36,8 @@ typedef struct arena_exec_ctx {
     const char *replay_dir;      /* NULL: no replays */
     int64_t tournament_id;
     uint32_t max_faults;         /* ref_match_config.max_faults; 0 = the default */
+    arena_fault_cfg faults;
+    const char *const *specs;    /* participant slot -> specifier as given, or NULL */
 } arena_exec_ctx;
 
 typedef struct arena_job {
@@ -46,6 +57,11 @@ typedef struct arena_job_result {
      * receiver of the result frees it), NULL otherwise or on failure. */
     void *export_data;
     size_t export_len;
+    arena_job job;               /* the job this is the result of */
+    /* With ctx->faults.stderr_tails and a fault in the match: n_seats
+     * buffers of ARENA_REPRO_TAIL bytes (repro.h; malloc'ed, the receiver
+     * frees it), each seat's stderr tail; NULL otherwise. */
+    char *stderr_tails;
 } arena_job_result;
 
 typedef struct arena_executor arena_executor;
@@ -68,6 +84,14 @@ struct arena_executor {
      * match's records into its result (export_data), and the tournament
      * loop appends them, in its own thread. */
     arena_export *export;
+    /* Optional, set before the first submit: called by the tournament loop,
+     * in its own thread, with each finished match before it is recorded
+     * (reproduction bundles, restarts of crashed bots). */
+    void (*on_result)(void *hook_ctx, const arena_exec_ctx *ctx, const arena_job_result *r);
+    void *hook_ctx;
+    /* Optional: called before a job is submitted (restarting a crashed
+     * cmd: bot that the job seats). */
+    void (*before_job)(void *hook_ctx, const arena_exec_ctx *ctx, const arena_job *job);
 };
 
 /* The executor that plays jobs one at a time in this process. */

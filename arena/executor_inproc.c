@@ -2,6 +2,7 @@
  * at a time, when its result is asked for (executor.h). */
 #include "executor.h"
 #include "export.h"
+#include "repro.h"
 
 #include "jackarena/ja_error.h"
 
@@ -41,6 +42,7 @@ void arena_job_run(const arena_exec_ctx *c, const arena_job *job, bool export_de
 {
     memset(out, 0, sizeof *out);
     out->number = job->number;
+    out->job = *job;
 
     ref_match_config cfg = {0};
     cfg.game = c->game;
@@ -48,7 +50,9 @@ void arena_job_run(const arena_exec_ctx *c, const arena_job *job, bool export_de
     cfg.n_seats = job->n_seats;
     cfg.seed = job->seed;
     cfg.move_ms = c->move_ms;
-    ref_match_opts mo = {c->max_faults, NULL};
+    cfg.bank_ms = c->faults.bank_ms;
+    cfg.on_fault = c->faults.on_fault;
+    ref_match_opts mo = {c->max_faults, NULL, NULL, 0};
     char id[64];
     snprintf(id, sizeof id, "t%lld-m%u", (long long)c->tournament_id, (unsigned)job->number);
     cfg.match_id = id;
@@ -75,8 +79,21 @@ void arena_job_run(const arena_exec_ctx *c, const arena_job *job, bool export_de
         out->replay_path[0] = '\0';
         return;
     }
+    /* Stderr tails for bundles: one buffer per match, never per decision. */
+    char *tails = c->faults.stderr_tails ? malloc((size_t)job->n_seats * ARENA_REPRO_TAIL) : NULL;
+    if (tails) {
+        mo.stderr_tails = tails;
+        mo.stderr_cap = ARENA_REPRO_TAIL;
+    }
     out->rc = ref_match_run_opts(&cfg, &mo, bots, names, &rw, xm ? arena_export_match_step : NULL,
                                  xm, &out->res, out->err, sizeof out->err);
+    bool faulty = false;
+    for (uint32_t s = 0; s < job->n_seats; s++)
+        faulty |= out->res.faults[s] != 0;
+    if (out->rc == JA_OK && faulty)
+        out->stderr_tails = tails;
+    else
+        free(tails);
     if (out->rc == JA_OK && xm &&
         arena_export_match_end(xm, &out->res, &out->export_data, &out->export_len) != JA_OK) {
         out->rc = JA_ENOMEM;

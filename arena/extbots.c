@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zmq.h>
 
@@ -34,6 +35,22 @@ int arena_ext_flag(arena_ext *e, int c, const char *arg)
         }
         e->have_max_faults = true;
         return 1;
+    case ARENA_OPT_BANK_MS:
+        if (!arena_parse_u32(arg, &e->bank_ms) || e->bank_ms > 86400000u) {
+            arena_error("--bank-ms needs a number of milliseconds up to 86400000, not '%s'", arg);
+            return -1;
+        }
+        return 1;
+    case ARENA_OPT_ON_FAULT: {
+        int p = ref_on_fault_parse(arg);
+        if (p < 0) {
+            arena_error("--on-fault '%s': use default, random or forfeit", arg);
+            return -1;
+        }
+        e->on_fault = (uint8_t)p;
+        return 1;
+    }
+    case ARENA_OPT_RESTART: e->restart = true; return 1;
     }
     return 0;
 }
@@ -212,6 +229,67 @@ static int proc_gone(void *ctx)
     return ref_proc_exited(ctx, NULL, 0);
 }
 
+/* Starts a cmd: participant's process with the endpoint in its
+ * environment. */
+static int spawn_cmd(arena_ext *e, arena_bot *b, char *err, size_t cap)
+{
+    char ep[600], nm[128], key[128], pid[48];
+    snprintf(ep, sizeof ep, "JACKARENA_ENDPOINT=%s", ref_hub_endpoint(e->hub));
+    snprintf(nm, sizeof nm, "JACKARENA_NAME=%s", b->name);
+    snprintf(pid, sizeof pid, "JACKARENA_ARENA_PID=%ld", (long)getpid());
+    const char *env[4] = {ep, nm, pid, NULL};
+    size_t n_env = 3;
+    if (ref_hub_server_key(e->hub)) {
+        snprintf(key, sizeof key, "JACKARENA_SERVER_KEY=%s", ref_hub_server_key(e->hub));
+        env[n_env++] = key;
+    }
+    if (!b->tail && ref_tail_new(ARENA_TAIL_BYTES, &b->tail) != JA_OK) {
+        snprintf(err, cap, "out of memory");
+        return JA_ENOMEM;
+    }
+    return ref_proc_spawn_tail(b->target, env, n_env, b->tail, &b->proc, err, cap);
+}
+
+/* Waits until the hub sees the connection named `name` as wanted
+ * (connected or not), the deadline passes, or proc (may be NULL) exits. */
+static bool wait_status(arena_ext *e, const char *name, bool connected, int64_t deadline,
+                        ref_proc *proc)
+{
+    for (;;) {
+        ref_hub_bot_status st;
+        bool now = ref_hub_bot_status_get(e->hub, name, &st) == JA_OK && st.connected;
+        if (now == connected)
+            return true;
+        if (ref_now_ns() >= deadline || (proc && ref_proc_exited(proc, NULL, 0)))
+            return false;
+        struct timespec ts = {0, 5000000}; /* 5 ms: a start-up, not a hot path */
+        nanosleep(&ts, NULL);
+    }
+}
+
+bool arena_ext_restart(arena_ext *e, arena_bot *b, char *err, size_t cap)
+{
+    uint32_t startup = e->startup_ms ? e->startup_ms : ARENA_STARTUP_MS;
+    const char *hello = ref_bot_get_info(b->bot)->name;
+    /* The old connection must be gone first, or the next seat could reach
+     * it instead of the new process. */
+    wait_status(e, hello, false, ref_now_ns() + (int64_t)startup * 1000000, NULL);
+    ref_proc_stop(&b->proc, 0);
+    if (spawn_cmd(e, b, err, cap) != JA_OK)
+        return false;
+    if (!wait_status(e, hello, true, ref_now_ns() + (int64_t)startup * 1000000, b->proc)) {
+        char how[128] = "";
+        if (ref_proc_exited(b->proc, how, sizeof how))
+            snprintf(err, cap, "bot '%s' (cmd:%s) %s before saying hello again", b->name,
+                     b->target, how);
+        else
+            snprintf(err, cap, "bot '%s' (cmd:%s) restarted but never said hello as '%s' within "
+                     "%u ms", b->name, b->target, hello, (unsigned)startup);
+        return false;
+    }
+    return true;
+}
+
 bool arena_ext_load(arena_ext *e, arena_bot *b)
 {
     if (!arena_ext_start(e))
@@ -237,17 +315,7 @@ bool arena_ext_load(arena_ext *e, arena_bot *b)
         return true;
     }
     /* cmd: start the process and wait for its hello. */
-    char ep[600], nm[128], key[128], pid[48];
-    snprintf(ep, sizeof ep, "JACKARENA_ENDPOINT=%s", ref_hub_endpoint(e->hub));
-    snprintf(nm, sizeof nm, "JACKARENA_NAME=%s", b->name);
-    snprintf(pid, sizeof pid, "JACKARENA_ARENA_PID=%ld", (long)getpid());
-    const char *env[4] = {ep, nm, pid, NULL};
-    size_t n_env = 3;
-    if (ref_hub_server_key(e->hub)) {
-        snprintf(key, sizeof key, "JACKARENA_SERVER_KEY=%s", ref_hub_server_key(e->hub));
-        env[n_env++] = key;
-    }
-    if (ref_proc_spawn(b->target, env, n_env, &b->proc, err, sizeof err) != JA_OK) {
+    if (spawn_cmd(e, b, err, sizeof err) != JA_OK) {
         arena_error("bot '%s': %s", b->name, err);
         return false;
     }
@@ -267,6 +335,7 @@ bool arena_ext_load(arena_ext *e, arena_bot *b)
         return false;
     }
     b->owns_bot = true;
+    ref_bot_zmq_set_tail(b->bot, b->tail);
     return true;
 }
 
@@ -285,6 +354,8 @@ void arena_ext_stop(arena_ext *e, arena_bots *bs)
     for (int i = 0; i < bs->n; i++)
         if (bs->b[i].owns_bot && strcmp(bs->b[i].kind, "plugin") != 0)
             ref_bot_destroy(&bs->b[i].bot);
+    for (int i = 0; i < bs->n; i++)
+        ref_tail_destroy(&bs->b[i].tail); /* no process writes into it any more */
     if (e)
         ref_hub_stop(&e->hub);
 }

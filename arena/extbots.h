@@ -19,6 +19,7 @@
 
 #define ARENA_STARTUP_MS 10000   /* default --startup-ms */
 #define ARENA_STOP_GRACE_MS 2000 /* a process's time to exit after bye, then after SIGTERM */
+#define ARENA_TAIL_BYTES 4096    /* a cmd: bot's output kept for its reproduction bundles */
 
 /* getopt_long codes of the external-bot flags. */
 enum {
@@ -29,7 +30,10 @@ enum {
     ARENA_OPT_PLAIN_TCP,
     ARENA_OPT_PLAIN_TCP_REMOTE,
     ARENA_OPT_STARTUP_MS,
-    ARENA_OPT_MAX_FAULTS
+    ARENA_OPT_MAX_FAULTS,
+    ARENA_OPT_BANK_MS,
+    ARENA_OPT_ON_FAULT,
+    ARENA_OPT_RESTART
 };
 
 /* Entries for a getopt_long table. */
@@ -42,6 +46,20 @@ enum {
         {"plain-tcp-remote", no_argument, NULL, ARENA_OPT_PLAIN_TCP_REMOTE},         \
         {"startup-ms", required_argument, NULL, ARENA_OPT_STARTUP_MS},               \
         {"max-faults", required_argument, NULL, ARENA_OPT_MAX_FAULTS}
+
+/* Time control and fault policy of `play` and `tournament` (handled by
+ * arena_ext_flag too; docs/protocol.md, "Time control" and "Faults"). */
+#define ARENA_FAULT_LONGOPTS                                                         \
+    {"bank-ms", required_argument, NULL, ARENA_OPT_BANK_MS},                         \
+        {"on-fault", required_argument, NULL, ARENA_OPT_ON_FAULT}
+
+#define ARENA_FAULT_HELP                                                                     \
+    "  --bank-ms MS      a time bank per seat and match: a decision may use --move-ms\n"      \
+    "                    plus what is left of it; time beyond --move-ms is taken from\n"     \
+    "                    it (default 0: none). Plugins are judged on CPU time\n"            \
+    "  --on-fault P      what replaces a faulty answer: default (the game's default\n"      \
+    "                    action), random (a random legal action, seeded by the match)\n"   \
+    "                    or forfeit (the first fault forfeits the match)\n"
 
 /* Help lines for those flags. */
 #define ARENA_EXT_HELP                                                                       \
@@ -67,6 +85,9 @@ typedef struct arena_ext {
     uint32_t startup_ms;         /* 0: ARENA_STARTUP_MS */
     uint32_t max_faults;         /* for ref_match_config.max_faults */
     bool have_max_faults;
+    uint32_t bank_ms;            /* --bank-ms; 0 = none */
+    uint8_t on_fault;            /* --on-fault: ref_on_fault */
+    bool restart;                /* --restart (tournament) */
     unsigned wire_flags;         /* REF_WIRE_PROBE (conformance) */
     /* state */
     ref_hub *hub;
@@ -75,6 +96,12 @@ typedef struct arena_ext {
 /* Handles one external-bot flag: 1 if c was one (and valid), 0 if not, -1
  * after printing a usage error. */
 int arena_ext_flag(arena_ext *e, int c, const char *arg);
+
+/* Starts a `cmd:` participant's process again after it exited (--restart)
+ * and waits for its hello; the participant keeps its ref_bot, which
+ * reaches whichever connection holds its name. false (with a one-line
+ * message in err) when the new process never says hello. */
+bool arena_ext_restart(arena_ext *e, arena_bot *b, char *err, size_t cap);
 
 /* ref_match_config.max_faults from the flags. */
 uint32_t arena_ext_max_faults(const arena_ext *e);

@@ -15,6 +15,12 @@ static int record(ladder_db *db, int64_t tid, const arena_job_result *jr, char *
     ladder_match_result lr;
     memset(&lr, 0, sizeof lr);
     lr.outcome = jr->res.outcome;
+    /* A forfeiting seat takes last place in the ladder; the others keep
+     * their order and every score stands as played (match.h). */
+    uint32_t places[JA_MAX_SEATS];
+    ref_match_ranked_places(&jr->res.outcome, jr->res.forfeit, jr->res.outcome.n_seats, places);
+    for (uint32_t s = 0; s < jr->res.outcome.n_seats; s++)
+        lr.outcome.place[s] = (uint8_t)places[s];
     memcpy(lr.faults, jr->res.fault_kinds, sizeof lr.faults);
     lr.turns = jr->res.decisions;
     char hex[REF_DIGEST_HEX];
@@ -64,6 +70,8 @@ int arena_tournament_play(ladder_db *db, int64_t tid, arena_executor *x,
             }
             arena_job job = {pm.number, pm.seed, pm.n_seats, {0}};
             memcpy(job.slot, pm.slot, sizeof job.slot);
+            if (x->before_job)
+                x->before_job(x->hook_ctx, x->ctx, &job);
             rc = x->ops->submit(x, &job);
             if (rc != JA_OK) {
                 snprintf(err, cap, "cannot hand match %u to the executor: %s",
@@ -81,6 +89,10 @@ int arena_tournament_play(ladder_db *db, int64_t tid, arena_executor *x,
         void *xd = jr->export_data;
         size_t xlen = jr->export_len;
         jr->export_data = NULL;
+        if (jr->rc == JA_OK && x->on_result)
+            x->on_result(x->hook_ctx, x->ctx, jr);
+        free(jr->stderr_tails);
+        jr->stderr_tails = NULL;
         /* Every finished match is recorded, even after a failure elsewhere. */
         if (jr->rc != JA_OK) {
             free(xd);

@@ -351,6 +351,11 @@ void viewer_text_header(FILE *f, const viewer_model *m, const viewer_style *st)
     on(f, st, C_RESET);
     fprintf(f, ", %u seats, seed %llu, %u decisions\noptions: %s\n", (unsigned)m->n_seats,
             (unsigned long long)r->h.seed, r->n_steps, opts);
+    /* The time control and fault policy, when the match had any. */
+    bool policy = r->h.on_fault[0] && strcmp(r->h.on_fault, "default") != 0;
+    if (r->h.move_ms || r->h.bank_ms || policy)
+        fprintf(f, "time: move %u ms, bank %u ms; on fault: %s\n", (unsigned)r->h.move_ms,
+                (unsigned)r->h.bank_ms, r->h.on_fault[0] ? r->h.on_fault : "default");
     for (uint32_t s = 0; s < m->n_seats; s++)
         fprintf(f, "seat %u: %s (%s%s%s)\n", (unsigned)s, r->h.players[s].name,
                 r->h.players[s].kind, r->h.players[s].version[0] ? " " : "",

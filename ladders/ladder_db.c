@@ -1545,6 +1545,83 @@ int ladder_db_tournament_faults(ladder_db *db, int64_t tournament_id,
     return rc;
 }
 
+/* Sums the (kind, count) rows of a prepared statement into out by kind;
+ * finalizes st. */
+static int sum_fault_rows(ladder_db *db, sqlite3_stmt *st, const char *what,
+                          uint64_t out[JA_FAULT_COUNT])
+{
+    uint64_t counts[JA_FAULT_COUNT] = {0};
+    int rc = JA_OK, src;
+    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *kind = (const char *)sqlite3_column_text(st, 0);
+        /* Kinds unknown to this build (written by a newer one) are skipped. */
+        for (int k = 1; kind != NULL && k < JA_FAULT_COUNT; k++)
+            if (strcmp(kind, ja_fault_name(k)) == 0)
+                counts[k] += (uint64_t)sqlite3_column_int64(st, 1);
+    }
+    if (src != SQLITE_DONE)
+        rc = sql_fail(db, src, what);
+    sqlite3_finalize(st);
+    if (rc == JA_OK)
+        memcpy(out, counts, sizeof counts);
+    return rc;
+}
+
+int ladder_db_slot_faults(ladder_db *db, int64_t tournament_id, uint32_t slot,
+                          uint64_t out[JA_FAULT_COUNT])
+{
+    static const char what[] = "counting a participant's faults";
+    int rc = enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if (out == NULL)
+        return JA_EINVAL;
+    if ((rc = tournament_exists(db, tournament_id)) != JA_OK)
+        return rc;
+    sqlite3_stmt *st;
+    rc = prepare(db,
+                 "SELECT f.kind, sum(f.count) FROM result_faults f"
+                 " JOIN matches m ON m.id = f.match_id"
+                 " JOIN match_seats ms ON ms.match_id = f.match_id AND ms.seat = f.seat"
+                 " WHERE m.tournament_id = ?1 AND ms.slot = ?2 GROUP BY f.kind",
+                 &st, what);
+    if (rc != JA_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, tournament_id);
+    sqlite3_bind_int64(st, 2, slot);
+    return sum_fault_rows(db, st, what, out);
+}
+
+int ladder_db_bot_faults(ladder_db *db, const ladder_key *key, int64_t bot_id,
+                         uint64_t out[JA_FAULT_COUNT])
+{
+    static const char what[] = "counting a bot's faults";
+    int rc = enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if (out == NULL)
+        return JA_EINVAL;
+    if ((rc = check_key(db, key)) != JA_OK)
+        return rc;
+    sqlite3_stmt *st;
+    rc = prepare(db,
+                 "SELECT f.kind, sum(f.count) FROM result_faults f"
+                 " JOIN results r ON r.match_id = f.match_id AND r.seat = f.seat"
+                 " JOIN matches m ON m.id = f.match_id"
+                 " JOIN tournaments t ON t.id = m.tournament_id"
+                 " JOIN ladders l ON l.id = t.ladder_id"
+                 " WHERE r.bot_id = ?1 AND l.game = ?2 AND l.n_seats = ?3 AND l.options = ?4"
+                 " GROUP BY f.kind",
+                 &st, what);
+    if (rc != JA_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, bot_id);
+    bind_text(st, 2, key->game);
+    sqlite3_bind_int64(st, 3, key->n_seats);
+    bind_text(st, 4, key->options);
+    return sum_fault_rows(db, st, what, out);
+}
+
 int ladder_db_ratings(ladder_db *db, const ladder_key *key, ladder_rating **out, uint32_t *out_n)
 {
     static const char what[] = "reading ratings";

@@ -284,6 +284,15 @@ int ladder_db_standings(ladder_db *db, int64_t tournament_id, ladder_standing **
 int ladder_db_tournament_faults(ladder_db *db, int64_t tournament_id,
                                 uint64_t out[JA_FAULT_COUNT]);
 
+/* Fault counts by kind (indexed by ja_fault) of participant `slot` of a
+ * tournament into out; out[JA_FAULT_FORFEIT] counts its forfeited matches. */
+int ladder_db_slot_faults(ladder_db *db, int64_t tournament_id, uint32_t slot,
+                          uint64_t out[JA_FAULT_COUNT]);
+
+/* The same for bot bot_id (bots.id) over every match of the ladder key. */
+int ladder_db_bot_faults(ladder_db *db, const ladder_key *key, int64_t bot_id,
+                         uint64_t out[JA_FAULT_COUNT]);
+
 /* ---- Ladders ------------------------------------------------------------- */
 
 /* The live ratings of a ladder, best first (Elo descending, then games

@@ -130,4 +130,10 @@ int ref_bot_zmq_new(ref_hub *h, const char *name, const char *kind, const char *
                     uint32_t capacity, uint32_t n_games,
                     const char (*games)[REF_WIRE_NAME_MAX], ref_bot **out);
 
+/* Gives a `zmq` participant the tail of its process's output (proc.h), for
+ * its seats' stderr_tail (reproduction bundles); NULL: none. Borrowed: the
+ * tail must outlive b. */
+struct ref_tail;
+void ref_bot_zmq_set_tail(ref_bot *b, struct ref_tail *tail);
+
 #endif /* REF_HUB_H */

@@ -2,6 +2,7 @@
 #include "match.h"
 
 #include "jackarena/ja_error.h"
+#include "jackarena/ja_rng.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,51 @@ static void free_buffers(match_buffers *b)
     free(b->st);
     free(b->obs);
     free(b->legal);
+}
+
+static const char *const ON_FAULT_NAMES[REF_ON_FAULT_COUNT] = {"default", "random", "forfeit"};
+
+const char *ref_on_fault_name(int policy)
+{
+    return policy >= 0 && policy < REF_ON_FAULT_COUNT ? ON_FAULT_NAMES[policy] : "unknown";
+}
+
+int ref_on_fault_parse(const char *s)
+{
+    for (int i = 0; s && i < REF_ON_FAULT_COUNT; i++)
+        if (strcmp(s, ON_FAULT_NAMES[i]) == 0)
+            return i;
+    return -1;
+}
+
+void ref_match_ranked_places(const ja_outcome *o, const uint8_t forfeit[JA_MAX_SEATS],
+                             uint32_t n_seats, uint32_t places[JA_MAX_SEATS])
+{
+    uint32_t kept = 0;
+    for (uint32_t s = 0; s < n_seats; s++)
+        kept += !forfeit[s];
+    for (uint32_t s = 0; s < n_seats; s++) {
+        if (forfeit[s]) {
+            places[s] = kept + 1; /* forfeiters tie for last */
+            continue;
+        }
+        /* Competition ranking among the seats that did not forfeit. */
+        uint32_t better = 0;
+        for (uint32_t t = 0; t < n_seats; t++)
+            better += !forfeit[t] && o->place[t] < o->place[s];
+        places[s] = better + 1;
+    }
+}
+
+/* Time control of one seat (match.h): the decision's allowance in whole
+ * milliseconds (what the bot is told, and when a seat cuts it off), the
+ * bank's microseconds rounded up; 0 = none. */
+static uint32_t allowance_ms(uint32_t move_ms, uint32_t bank_ms, uint64_t bank_left_us)
+{
+    if (!move_ms && !bank_ms)
+        return 0;
+    uint64_t ms = (uint64_t)move_ms + (bank_left_us + 999) / 1000;
+    return ms > UINT32_MAX - 1 ? UINT32_MAX - 1 : (uint32_t)ms;
 }
 
 int ref_match_run(const ref_match_config *cfg, ref_bot *const *bots, const char *const *names,
@@ -64,6 +110,13 @@ int ref_match_run_opts(const ref_match_config *cfg, const ref_match_opts *opts,
     }
     const uint32_t max_faults =
         opts && opts->max_faults ? opts->max_faults : REF_DEFAULT_MAX_FAULTS;
+    /* The fault policy's own streams: one per seat, so that one seat's
+     * faults never move another's replacement actions, nor the deal. */
+    ja_rng fault_rng[JA_MAX_SEATS];
+    for (uint32_t s = 0; s < n; s++) {
+        ja_rng_stream(&fault_rng[s], cfg->seed, JA_STREAM_FALT, s);
+        out->bank_left_us[s] = (uint64_t)cfg->bank_ms * 1000;
+    }
     const ref_seat_match sm = {&cfg->options, names, opts ? opts->replay_id : NULL, out->faults};
     for (uint32_t s = 0; s < n; s++) {
         ref_seat_ctx sc = {g, (int32_t)s, n, cfg->seed, ms[s], cfg->match_id ? cfg->match_id : ""};
@@ -79,6 +132,8 @@ int ref_match_run_opts(const ref_match_config *cfg, const ref_match_opts *opts,
         h.seed = cfg->seed;
         h.n_seats = n;
         h.move_ms = ms_max;
+        h.bank_ms = cfg->bank_ms;
+        snprintf(h.on_fault, sizeof h.on_fault, "%s", ref_on_fault_name(cfg->on_fault));
         snprintf(h.match_id, sizeof h.match_id, "%s", cfg->match_id ? cfg->match_id : "");
         for (uint32_t s = 0; s < n; s++) {
             const ref_bot_info *bi = ref_bot_get_info(bots[s]);
@@ -137,13 +192,18 @@ int ref_match_run_opts(const ref_match_config *cfg, const ref_match_opts *opts,
                 r->fault = JA_FAULT_FORFEIT; /* not asked: the default is played below */
                 continue;
             }
+            uint32_t allow = allowance_ms(ms[s], cfg->bank_ms, out->bank_left_us[s]);
+            if (cfg->bank_ms && !ms[s] && !out->bank_left_us[s]) {
+                r->fault = JA_FAULT_TIMEOUT; /* a spent bank and no move time: flag fallen */
+                continue;
+            }
             void *obs = b.obs + (size_t)s * g->obs_size;
             g->observe(b.st, (int)s, obs);
             observed |= 1u << s;
             ja_decision d = {
                 .struct_size = sizeof(ja_decision),
                 .turn = ++turns[s],
-                .deadline_ms = ms[s],
+                .deadline_ms = allow,
                 .seat = (int32_t)s,
                 .n_seats = n,
                 .game = g->name,
@@ -168,7 +228,8 @@ int ref_match_run_opts(const ref_match_config *cfg, const ref_match_opts *opts,
                 continue;
             if (asked & (1u << s)) {
                 ref_answer a;
-                int64_t deadline = ms[s] ? seats[s]->asked_ns + (int64_t)ms[s] * 1000000 : 0;
+                uint32_t allow = allowance_ms(ms[s], cfg->bank_ms, out->bank_left_us[s]);
+                int64_t deadline = allow ? seats[s]->asked_ns + (int64_t)allow * 1000000 : 0;
                 ref_seat_collect(seats[s], deadline, &a);
                 r->think_us = a.think_us;
                 out->think_us[s] += a.think_us;
@@ -179,15 +240,34 @@ int ref_match_run_opts(const ref_match_config *cfg, const ref_match_opts *opts,
                 } else if (a.fault == JA_FAULT_NONE) {
                     r->fault = JA_FAULT_ILLEGAL;
                 }
+                /* The bank pays for the time beyond move_ms: CPU time where
+                 * the seat measured it, wall time otherwise. */
+                if (allow) {
+                    uint64_t used = a.cpu_us ? a.cpu_us : a.think_us;
+                    uint64_t free_us = (uint64_t)ms[s] * 1000;
+                    uint64_t over = used > free_us ? used - free_us : 0;
+                    if (r->fault == JA_FAULT_TIMEOUT || over > out->bank_left_us[s]) {
+                        if (r->fault == JA_FAULT_NONE)
+                            r->fault = JA_FAULT_TIMEOUT;
+                        out->bank_left_us[s] = 0;
+                    } else {
+                        out->bank_left_us[s] -= over;
+                    }
+                }
             }
             if (r->fault != JA_FAULT_NONE) {
-                by_seat[s] = g->default_action(b.st, (int)s);
+                const ja_action *legal = b.legal + (size_t)s * g->max_actions;
+                if (cfg->on_fault == REF_ON_FAULT_RANDOM && r->fault != JA_FAULT_FORFEIT)
+                    by_seat[s] = legal[ja_rng_below(&fault_rng[s], nl[s])];
+                else
+                    by_seat[s] = g->default_action(b.st, (int)s);
                 if (r->fault != JA_FAULT_FORFEIT) {
                     out->faults[s]++;
                     out->fault_kinds[s][r->fault]++;
                 }
-                if (!out->forfeit[s] && max_faults != REF_MAX_FAULTS_NEVER &&
-                    out->faults[s] > max_faults) {
+                uint32_t limit = cfg->on_fault == REF_ON_FAULT_FORFEIT ? 0 : max_faults;
+                if (!out->forfeit[s] && limit != REF_MAX_FAULTS_NEVER &&
+                    out->faults[s] > limit) {
                     out->forfeit[s] = 1; /* counted once, as a fault of its own kind */
                     out->faults[s]++;
                     out->fault_kinds[s][JA_FAULT_FORFEIT]++;
@@ -224,6 +304,14 @@ int ref_match_run_opts(const ref_match_config *cfg, const ref_match_opts *opts,
     ref_digest_end(&dg, &out->outcome, out->digest);
     for (uint32_t s = 0; s < n; s++)
         ref_seat_end(seats[s], &out->outcome);
+    /* What a faulty seat's bot said on stderr, for its reproduction bundle. */
+    if (opts && opts->stderr_tails && opts->stderr_cap)
+        for (uint32_t s = 0; s < n; s++) {
+            char *t = opts->stderr_tails + (size_t)s * opts->stderr_cap;
+            t[0] = '\0';
+            if (out->faults[s])
+                ref_seat_stderr_tail(seats[s], t, opts->stderr_cap);
+        }
     if (replay && *replay)
         rc = ref_replay_writer_finish(replay, &out->outcome, out->faults, out->decisions,
                                       out->digest, err, cap);

@@ -12,8 +12,23 @@
  * Its remaining decisions are not put to the bot: the default action is
  * played and recorded with the fault kind `forfeit`, which is counted once
  * (the forfeit itself) in the result and the ladder. The match is played to
- * its end and the outcome is the engine's, unchanged, so every other seat's
- * score and place stand as played. */
+ * its end and the outcome is the engine's, unchanged (the replay and its
+ * digest keep it), so every other seat's score stands as played; rankings
+ * built from the result (the ladder, `arena play`) put the forfeiting seats
+ * last with ref_match_ranked_places.
+ *
+ * Time control (docs/protocol.md, "Time control"): each decision may use
+ * move_ms plus what is left of the seat's bank (bank_ms per match); time
+ * used beyond move_ms comes out of the bank, and a decision that needs more
+ * than both is a timeout, which empties the bank. The allowance is what the
+ * seat is told (ja_decision.deadline_ms). Seats charge the CPU time of the
+ * decision where their kind measures it (ref_answer.cpu_us), wall time
+ * otherwise.
+ *
+ * Fault policy (ref_on_fault): what replaces a missing answer: the game's
+ * default action, a uniformly random legal action from the seat's own
+ * JA_STREAM_FALT stream of the match seed (the deal never moves), or an
+ * immediate forfeit. */
 #ifndef REF_MATCH_H
 #define REF_MATCH_H
 
@@ -29,6 +44,19 @@
  * 1000 ms for external bots: ref_bot_default_move_ms). */
 #define REF_MOVE_MS_KIND UINT32_MAX
 
+/* What is played in place of a faulty answer (--on-fault). */
+typedef enum ref_on_fault {
+    REF_ON_FAULT_DEFAULT = 0,    /* the game's default action */
+    REF_ON_FAULT_RANDOM,         /* a uniformly random legal action */
+    REF_ON_FAULT_FORFEIT,        /* the first fault forfeits the match */
+    REF_ON_FAULT_COUNT
+} ref_on_fault;
+
+/* "default", "random", "forfeit"; "unknown" outside the enum. */
+const char *ref_on_fault_name(int policy);
+/* The policy named s, or -1. */
+int ref_on_fault_parse(const char *s);
+
 typedef struct ref_match_config {
     const ja_game_rules *game;
     ja_options options;          /* resolved (ja_options_resolve) */
@@ -36,12 +64,19 @@ typedef struct ref_match_config {
     uint64_t seed;               /* the match seed: the deal and the bots' streams */
     uint32_t move_ms;            /* per-decision limit; 0 = none; REF_MOVE_MS_KIND */
     const char *match_id;        /* for logs, replays and bots; may be "" */
+    uint32_t bank_ms;            /* per-match time bank per seat; 0 = none */
+    uint8_t on_fault;            /* ref_on_fault */
 } ref_match_config;
 
 /* How a match is run, beyond what it is (ref_match_run_opts). */
 typedef struct ref_match_opts {
     uint32_t max_faults;         /* 0 = REF_DEFAULT_MAX_FAULTS; REF_MAX_FAULTS_NEVER */
     const char *replay_id;       /* told to bots at the end; NULL = none */
+    /* Optional: n_seats buffers of stderr_cap bytes, caller-owned. At the
+     * end of the match each seat with a fault gets the tail of its bot's
+     * stderr there (ref_seat_stderr_tail; "" when its kind keeps none). */
+    char *stderr_tails;
+    size_t stderr_cap;
 } ref_match_opts;
 
 typedef struct ref_match_result {
@@ -52,6 +87,7 @@ typedef struct ref_match_result {
     uint32_t asked;              /* questions actually put to bots */
     uint64_t think_us[JA_MAX_SEATS];
     uint8_t forfeit[JA_MAX_SEATS];   /* 1: the seat forfeited (see above) */
+    uint64_t bank_left_us[JA_MAX_SEATS]; /* what is left of each bank (bank_ms) */
     uint8_t digest[REF_DIGEST_BYTES];
 } ref_match_result;
 
@@ -93,5 +129,12 @@ int ref_match_run_opts(const ref_match_config *cfg, const ref_match_opts *opts,
                        ref_bot *const *bots, const char *const *names,
                        ref_replay_writer **replay, ref_step_fn on_step, void *ctx,
                        ref_match_result *out, char *err, size_t cap);
+
+/* The places a ranking uses (the ladder, `arena play`): a forfeiting seat
+ * takes last place (forfeiters tie), and the other seats keep their order
+ * as played, in competition ranking (1, 1, 3). Without forfeits these are
+ * the outcome's places. */
+void ref_match_ranked_places(const ja_outcome *o, const uint8_t forfeit[JA_MAX_SEATS],
+                             uint32_t n_seats, uint32_t places[JA_MAX_SEATS]);
 
 #endif /* REF_MATCH_H */

@@ -7,6 +7,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -18,14 +20,139 @@
 
 extern char **environ;
 
+struct ref_tail {
+    pthread_mutex_t mu;
+    size_t cap, len;       /* len <= cap bytes kept, oldest first */
+    char *buf;
+};
+
 struct ref_proc {
     pid_t pid;
     bool reaped;
     int status;
+    /* With a tail: the pipe's read end, the reader thread, and the pipe
+     * that tells it to finish (poll, since closing a descriptor does not
+     * wake a thread blocked on it). */
+    ref_tail *tail;
+    int out_fd, wake[2];
+    pthread_t reader;
+    bool reading;
 };
+
+int ref_tail_new(size_t cap, ref_tail **out)
+{
+    *out = NULL;
+    ref_tail *t = calloc(1, sizeof *t);
+    char *buf = cap ? malloc(cap) : NULL;
+    if (!t || !buf) {
+        free(t);
+        free(buf);
+        return JA_ENOMEM;
+    }
+    pthread_mutex_init(&t->mu, NULL);
+    t->cap = cap;
+    t->buf = buf;
+    *out = t;
+    return JA_OK;
+}
+
+static void tail_put(ref_tail *t, const char *b, size_t n)
+{
+    pthread_mutex_lock(&t->mu);
+    if (n >= t->cap) {
+        memcpy(t->buf, b + n - t->cap, t->cap);
+        t->len = t->cap;
+    } else {
+        if (t->len + n > t->cap) {
+            size_t drop = t->len + n - t->cap;
+            memmove(t->buf, t->buf + drop, t->len - drop);
+            t->len -= drop;
+        }
+        memcpy(t->buf + t->len, b, n);
+        t->len += n;
+    }
+    pthread_mutex_unlock(&t->mu);
+}
+
+size_t ref_tail_get(ref_tail *t, char *buf, size_t cap)
+{
+    if (!cap)
+        return 0;
+    pthread_mutex_lock(&t->mu);
+    size_t n = t->len < cap - 1 ? t->len : cap - 1;
+    memcpy(buf, t->buf + t->len - n, n);
+    pthread_mutex_unlock(&t->mu);
+    buf[n] = '\0';
+    return n;
+}
+
+void ref_tail_destroy(ref_tail **t)
+{
+    if (!t || !*t)
+        return;
+    pthread_mutex_destroy(&(*t)->mu);
+    free((*t)->buf);
+    free(*t);
+    *t = NULL;
+}
+
+/* Copies the process's output to our stderr and into its tail until the
+ * pipe ends or it is told to finish; then takes what is left unblocked. */
+static void *reader_main(void *arg)
+{
+    ref_proc *p = arg;
+    char buf[4096];
+    for (;;) {
+        struct pollfd pf[2] = {{p->out_fd, POLLIN, 0}, {p->wake[0], POLLIN, 0}};
+        if (poll(pf, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        bool finish = pf[1].revents != 0;
+        if (pf[0].revents) {
+            ssize_t n = read(p->out_fd, buf, sizeof buf);
+            if (n > 0) {
+                tail_put(p->tail, buf, (size_t)n);
+                ssize_t w = write(2, buf, (size_t)n);
+                (void)w;
+                continue;
+            }
+            if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+                break; /* every writer has gone */
+        }
+        if (finish)
+            break;
+    }
+    return NULL;
+}
+
+/* Stops the reader thread (the process is gone or killed) and closes the
+ * pipes. */
+static void reader_stop(ref_proc *p)
+{
+    if (p->reading) {
+        ssize_t w = write(p->wake[1], "x", 1);
+        (void)w;
+        pthread_join(p->reader, NULL);
+        p->reading = false;
+    }
+    if (p->tail) {
+        close(p->out_fd);
+        close(p->wake[0]);
+        close(p->wake[1]);
+        p->tail = NULL;
+    }
+}
 
 int ref_proc_spawn(const char *command, const char *const *env, size_t n_env, ref_proc **out,
                    char *err, size_t cap)
+{
+    return ref_proc_spawn_tail(command, env, n_env, NULL, out, err, cap);
+}
+
+int ref_proc_spawn_tail(const char *command, const char *const *env, size_t n_env,
+                        ref_tail *tail, ref_proc **out, char *err, size_t cap)
 {
     *out = NULL;
     ref_proc *p = calloc(1, sizeof *p);
@@ -54,11 +181,26 @@ int ref_proc_spawn(const char *command, const char *const *env, size_t n_env, re
         envp[k++] = (char *)env[j];
     envp[k] = NULL;
 
+    int out_pipe[2] = {-1, -1};
+    if (tail) {
+        if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(p->wake, O_CLOEXEC) != 0) {
+            snprintf(err, cap, "cannot start '%s': %s", command, strerror(errno));
+            if (out_pipe[0] >= 0) {
+                close(out_pipe[0]);
+                close(out_pipe[1]);
+            }
+            free(p);
+            free(envp);
+            return JA_EIO;
+        }
+    }
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t at;
     posix_spawn_file_actions_init(&fa);
     posix_spawnattr_init(&at);
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    if (tail) /* dup2 clears close-on-exec on the copies */
+        posix_spawn_file_actions_adddup2(&fa, out_pipe[1], 2);
     posix_spawn_file_actions_adddup2(&fa, 2, 1);
     posix_spawn_file_actions_addclosefrom_np(&fa, 3);
     posix_spawnattr_setpgroup(&at, 0);
@@ -78,10 +220,22 @@ int ref_proc_spawn(const char *command, const char *const *env, size_t n_env, re
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
     free(envp);
+    if (tail)
+        close(out_pipe[1]); /* the child's copies are the only writers now */
     if (rc != 0) {
         snprintf(err, cap, "cannot start '%s': %s", command, strerror(rc));
+        if (tail) {
+            close(out_pipe[0]);
+            close(p->wake[0]);
+            close(p->wake[1]);
+        }
         free(p);
         return JA_EIO;
+    }
+    if (tail) {
+        p->tail = tail;
+        p->out_fd = out_pipe[0];
+        p->reading = pthread_create(&p->reader, NULL, reader_main, p) == 0;
     }
     *out = p;
     return JA_OK;
@@ -156,6 +310,7 @@ void ref_proc_stop_all(ref_proc **ps, size_t n, int grace_ms)
         if (!ps[i])
             continue;
         kill(-ps[i]->pid, SIGKILL); /* anything the command left in its group */
+        reader_stop(ps[i]);
         free(ps[i]);
         ps[i] = NULL;
     }

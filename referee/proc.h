@@ -9,6 +9,12 @@
  * standard input is /dev/null; no other descriptor of the arena leaks into
  * it. The variables given are added to the arena's environment.
  *
+ * With a ref_tail, its standard output and error go through a pipe instead:
+ * a reader thread copies every byte to the arena's standard error, as
+ * before, and keeps the last bytes in the tail (a bot's stderr tail for its
+ * reproduction bundle). A tail outlives the processes written into it, so
+ * a restarted bot keeps writing into the same one.
+ *
  * Threading: one thread at a time per ref_proc. */
 #ifndef REF_PROC_H
 #define REF_PROC_H
@@ -17,12 +23,25 @@
 #include <stddef.h>
 
 typedef struct ref_proc ref_proc;
+typedef struct ref_tail ref_tail;
+
+/* A ring of the last cap bytes written into it; thread-safe. JA_OK or
+ * JA_ENOMEM; owned by the caller: ref_tail_destroy, after every process
+ * spawned with it has been stopped. */
+int ref_tail_new(size_t cap, ref_tail **out);
+/* Copies the tail into buf, NUL-terminated; returns its length. */
+size_t ref_tail_get(ref_tail *t, char *buf, size_t cap);
+/* NULL allowed; nulls the pointer. */
+void ref_tail_destroy(ref_tail **t);
 
 /* Starts command with the extra variables env ("KEY=VALUE", n_env of them).
  * JA_OK with *out owned by the caller (ref_proc_stop), or JA_EIO with a
  * one-line message. */
 int ref_proc_spawn(const char *command, const char *const *env, size_t n_env, ref_proc **out,
                    char *err, size_t cap);
+/* ref_proc_spawn with the output kept in tail as well (NULL: none). */
+int ref_proc_spawn_tail(const char *command, const char *const *env, size_t n_env,
+                        ref_tail *tail, ref_proc **out, char *err, size_t cap);
 
 /* True once the process has exited (reaped); *how describes it ("exited with
  * status 2", "killed by signal 9"). how may be NULL. */

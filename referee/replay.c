@@ -113,7 +113,7 @@ int ref_replay_write_header(ref_replay_writer *w, const ja_game_rules *g,
     gmtime_r(&now, &tm);
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
 
-    msgpack_pack_map(pk, 13);
+    msgpack_pack_map(pk, 15);
     mp_put_kv_str(pk, "format", REPLAY_MAGIC);
     mp_put_kv_u64(pk, "version", JA_REPLAY_FORMAT);
     mp_put_kv_str(pk, "arena", ja_version());
@@ -141,6 +141,8 @@ int ref_replay_write_header(ref_replay_writer *w, const ja_game_rules *g,
     }
     mp_put_kv_str(pk, "match", h->match_id);
     mp_put_kv_u64(pk, "move_ms", h->move_ms);
+    mp_put_kv_u64(pk, "bank_ms", h->bank_ms);
+    mp_put_kv_str(pk, "on_fault", h->on_fault[0] ? h->on_fault : "default");
     mp_put_kv_str(pk, "created", when);
     return ferror(w->f) ? JA_EIO : JA_OK;
 }
@@ -263,6 +265,11 @@ static int parse_header(const msgpack_object *m, ref_replay *r, char *err, size_
         h->obs_version = (uint32_t)u;
     if (mp_get_u64(m, "move_ms", &u))
         h->move_ms = (uint32_t)u;
+    /* Time bank and fault policy came later: older replays have neither. */
+    if (mp_get_u64(m, "bank_ms", &u))
+        h->bank_ms = (uint32_t)u;
+    if (!mp_get_str(m, "on_fault", h->on_fault, sizeof h->on_fault))
+        snprintf(h->on_fault, sizeof h->on_fault, "default");
     mp_get_str(m, "match", h->match_id, sizeof h->match_id);
     char *end = NULL;
     errno = 0;

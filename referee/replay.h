@@ -60,6 +60,8 @@ typedef struct ref_replay_header {
     ref_replay_player players[JA_MAX_SEATS];
     char match_id[64];
     uint32_t move_ms;
+    uint32_t bank_ms;              /* per-match time bank, 0 for none */
+    char on_fault[16];             /* fault policy name; "" read as "default" */
 } ref_replay_header;
 
 /* ---- writer --------------------------------------------------------------- */

@@ -48,6 +48,9 @@ typedef struct ref_answer {
     uint32_t index;        /* valid when fault == JA_FAULT_NONE */
     ja_fault fault;
     uint64_t think_us;     /* wall time between ask and answer */
+    uint64_t cpu_us;       /* CPU time of the answer where the kind measures it
+                            * (plugins, with a limit); 0 = not measured, and the
+                            * wall time think_us is what is charged */
 } ref_answer;
 
 /* Identity and description of a participant (borrowed from the bot). */
@@ -79,6 +82,10 @@ typedef struct ref_bot_ops {
     /* Per-decision limit when the user gave none (CLI.md: none for plugins,
      * 1000 ms for external bots); 0 = none. */
     uint32_t default_move_ms;
+    /* Optional (NULL = none): copies the last bytes the seat's bot wrote to
+     * its stderr (or logged, for plugins) into buf, NUL-terminated; returns
+     * the length. Called before seat_close, for reproduction bundles. */
+    size_t (*stderr_tail)(ref_seat *s, char *buf, size_t cap);
 } ref_bot_ops;
 
 /* Fields common to every bot kind; each kind's struct starts with this. */
@@ -120,10 +127,23 @@ int ref_seat_open(ref_bot *b, const ref_seat_ctx *ctx, ref_seat **out, char *err
 /* The same with the match described for the bot (m may be NULL). */
 int ref_seat_open_match(ref_bot *b, const ref_seat_ctx *ctx, const ref_seat_match *m,
                         ref_seat **out, char *err, size_t cap);
+/* Puts one decision to the seat. d->deadline_ms is the decision's whole
+ * allowance (move_ms plus what is left of the bank; 0 = none): kinds that
+ * can cut a bot off do so then, and in-process plugins judge an overrun
+ * against it after the fact (CPU time, with REF_WALL_FACTOR times it in
+ * wall time as the hard ceiling). */
 int ref_seat_ask(ref_seat *s, const ja_decision *d);
 void ref_seat_collect(ref_seat *s, int64_t deadline_ns, ref_answer *out);
 void ref_seat_end(ref_seat *s, const ja_outcome *o);
 void ref_seat_close(ref_seat **s);
+/* The seat's stderr tail (ref_bot_ops.stderr_tail); "" and 0 when its kind
+ * keeps none. */
+size_t ref_seat_stderr_tail(ref_seat *s, char *buf, size_t cap);
+
+/* An in-process plugin is judged on its thread's CPU time; its wall time
+ * counts too, past this many times the allowance, so that a bot that
+ * sleeps or blocks cannot hide behind a low CPU time. */
+#define REF_WALL_FACTOR 4
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 int64_t ref_now_ns(void);

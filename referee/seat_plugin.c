@@ -4,8 +4,14 @@
  * it (untrusted submissions use `hosted:`). It cannot be interrupted, so when
  * a deadline was asked for, its thinking time is measured and an overrun is
  * counted as a timeout after the fact (the answer is then discarded and the
- * default action played). Without a deadline nothing depends on the clock,
- * which keeps tests deterministic. */
+ * default action played). The judge is the calling thread's CPU time
+ * (CLOCK_THREAD_CPUTIME_ID), so a busy machine does not make a bot late;
+ * wall time counts as well past REF_WALL_FACTOR times the allowance, so a
+ * bot that sleeps or blocks is still caught. Without a deadline nothing
+ * depends on the clock, which keeps tests deterministic.
+ *
+ * What the bot logs (host_log, every level) is kept in a small ring per
+ * seat, its stand-in for a stderr tail in reproduction bundles. */
 #include "seat.h"
 
 #include "jackarena/ja_error.h"
@@ -18,6 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+
+/* Bytes of a seat's log kept for its stderr tail. */
+#define LOG_TAIL 2048
 
 typedef struct plugin_bot {
     ref_bot base;
@@ -33,17 +43,39 @@ typedef struct plugin_seat {
     plugin_bot *pb;
     void *instance;
     ja_rng rng;            /* the bot's own stream */
-    uint32_t move_ms;
+    uint32_t allow_ms;     /* the pending decision's allowance; 0 = none */
     ref_answer pending;    /* answer computed by ask(), handed out by collect() */
+    char log[LOG_TAIL];    /* the last LOG_TAIL - 1 bytes logged, NUL-terminated */
+    size_t log_len;
 } plugin_seat;
 
 static const ref_bot_ops plugin_ops;
 
 /* ---- host services handed to the plugin ---------------------------------- */
 
+/* Appends one line to the seat's log tail, dropping the oldest bytes. */
+static void log_keep(plugin_seat *s, const char *msg)
+{
+    size_t len = strlen(msg) + 1; /* with its newline */
+    if (len >= LOG_TAIL) {
+        msg += len - LOG_TAIL + 1;
+        len = LOG_TAIL - 1;
+    }
+    if (s->log_len + len >= LOG_TAIL) {
+        size_t drop = s->log_len + len - (LOG_TAIL - 1);
+        memmove(s->log, s->log + drop, s->log_len - drop);
+        s->log_len -= drop;
+    }
+    memcpy(s->log + s->log_len, msg, len - 1);
+    s->log[s->log_len + len - 1] = '\n';
+    s->log_len += len;
+    s->log[s->log_len] = '\0';
+}
+
 static void host_log(void *hctx, int level, const char *msg)
 {
     plugin_seat *s = hctx;
+    log_keep(s, msg ? msg : "");
     if (level <= JA_LOG_WARN)
         fprintf(stderr, "bot %s (seat %d): %s\n", s->pb->name, (int)s->base.seat, msg ? msg : "");
 }
@@ -57,9 +89,9 @@ static uint64_t host_rng_next(void *hctx)
 static int64_t host_time_left_ms(void *hctx)
 {
     plugin_seat *s = hctx;
-    if (!s->move_ms)
+    if (!s->allow_ms)
         return -1;
-    int64_t left = (int64_t)s->move_ms - (ref_now_ns() - s->base.asked_ns) / 1000000;
+    int64_t left = (int64_t)s->allow_ms - (ref_now_ns() - s->base.asked_ns) / 1000000;
     return left < 0 ? 0 : left;
 }
 
@@ -127,6 +159,18 @@ int ref_bot_plugin_open(const char *path, ref_bot **out, char *err, size_t cap)
         snprintf(err, cap, "bot plugin '%s': cannot read: %s", path, strerror(errno));
         free(b);
         return JA_ENOTFOUND;
+    }
+    /* A file that is not ELF at all (a text file named .so, a truncated
+     * download) gets a plainer message than dlopen's. */
+    FILE *mf = fopen(path, "rb");
+    unsigned char magic[4] = {0};
+    size_t got = mf ? fread(magic, 1, sizeof magic, mf) : 0;
+    if (mf)
+        fclose(mf);
+    if (got < 4 || magic[0] != 0x7f || magic[1] != 'E' || magic[2] != 'L' || magic[3] != 'F') {
+        snprintf(err, cap, "bot plugin '%s': cannot load: not a shared object (no ELF header)", path);
+        free(b);
+        return JA_EFORMAT;
     }
     /* dlopen searches the library path for a bare name; "./x.so" is a file. */
     char full[4200];
@@ -213,7 +257,6 @@ static int plugin_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out
     s->base.bot = rb;
     s->base.seat = ctx->seat;
     s->pb = b;
-    s->move_ms = ctx->move_ms;
     ja_rng_stream(&s->rng, ctx->match_seed, JA_STREAM_BOT, (uint64_t)ctx->seat);
     int rc = b->desc->create(&host_api, s, ctx->game->name, ctx->seat, ctx->n_seats, &s->instance);
     if (rc != JA_OK) {
@@ -226,19 +269,32 @@ static int plugin_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out
     return JA_OK;
 }
 
-/* The plugin thinks right here; collect() hands out what it decided. */
+static int64_t thread_cpu_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The plugin thinks right here; collect() hands out what it decided. The
+ * CPU clock is read only when there is a limit to judge. */
 static int plugin_ask(ref_seat *rs, const ja_decision *d)
 {
     plugin_seat *s = (plugin_seat *)rs;
     uint32_t index = UINT32_MAX;
+    s->allow_ms = d->deadline_ms;
+    int64_t cpu0 = d->deadline_ms ? thread_cpu_ns() : 0;
     int rc = s->pb->desc->act(s->instance, d, &index);
+    uint64_t cpu_us = d->deadline_ms ? (uint64_t)(thread_cpu_ns() - cpu0) / 1000 + 1 : 0;
     uint64_t us = (uint64_t)(ref_now_ns() - rs->asked_ns) / 1000;
-    s->pending = (ref_answer){index, JA_FAULT_NONE, us};
+    s->pending = (ref_answer){index, JA_FAULT_NONE, us, cpu_us};
+    uint64_t allow_us = (uint64_t)d->deadline_ms * 1000;
     if (rc != JA_OK)
         s->pending.fault = JA_FAULT_ERROR;
     else if (index >= d->n_legal)
         s->pending.fault = JA_FAULT_ILLEGAL;
-    else if (s->move_ms && us > (uint64_t)s->move_ms * 1000)
+    else if (allow_us && (cpu_us > allow_us || us > REF_WALL_FACTOR * allow_us))
         s->pending.fault = JA_FAULT_TIMEOUT;
     return JA_OK;
 }
@@ -254,6 +310,15 @@ static void plugin_end(ref_seat *rs, const ja_outcome *o)
     plugin_seat *s = (plugin_seat *)rs;
     if (JA_BOT_HAS(s->pb->desc, end))
         s->pb->desc->end(s->instance, o);
+}
+
+static size_t plugin_stderr_tail(ref_seat *rs, char *buf, size_t cap)
+{
+    plugin_seat *s = (plugin_seat *)rs;
+    size_t len = s->log_len < cap ? s->log_len : cap - 1;
+    memcpy(buf, s->log + s->log_len - len, len);
+    buf[len] = '\0';
+    return len;
 }
 
 static void plugin_seat_close(ref_seat *rs)
@@ -282,4 +347,5 @@ static const ref_bot_ops plugin_ops = {
     .end = plugin_end,
     .seat_close = plugin_seat_close,
     .destroy = plugin_destroy,
+    .stderr_tail = plugin_stderr_tail,
 };

@@ -17,6 +17,7 @@
  * the bot answered in time. think_us is the time from ask to the answer's
  * arrival at the hub. */
 #include "hub_int.h"
+#include "proc.h"
 
 #include "jackarena/ja_error.h"
 
@@ -34,6 +35,7 @@ typedef struct zmq_bot {
     uint32_t capacity;
     uint32_t n_games;
     char games[REF_WIRE_MAX_GAMES][REF_WIRE_NAME_MAX];
+    ref_tail *tail;            /* a cmd: bot's output, or NULL */
 } zmq_bot;
 
 typedef struct zmq_seat {
@@ -165,7 +167,9 @@ static int zmq_ask(ref_seat *rs, const ja_decision *d)
     q.op = HUB_ACT;
     q.turn = d->turn;
     q.n_legal = d->n_legal;
-    q.deadline_ns = s->move_ms ? rs->asked_ns + (int64_t)s->move_ms * 1000000 : 0;
+    /* The decision's allowance (move_ms plus the bank left), as the bot
+     * was told in deadline_ms: the hub cuts it off then. */
+    q.deadline_ns = d->deadline_ms ? rs->asked_ns + (int64_t)d->deadline_ms * 1000000 : 0;
     return ref_hub__send(s->sock, &q, s->buf.data, s->buf.size);
 }
 
@@ -185,7 +189,7 @@ static long wait_ms(int64_t deadline_ns, int64_t now)
 static void cancel(zmq_seat *s, int64_t deadline_ns, ref_answer *out)
 {
     ref_seat *rs = &s->base;
-    *out = (ref_answer){0, JA_FAULT_TIMEOUT, (uint64_t)(deadline_ns - rs->asked_ns) / 1000};
+    *out = (ref_answer){0, JA_FAULT_TIMEOUT, (uint64_t)(deadline_ns - rs->asked_ns) / 1000, 0};
     hub_req q;
     memset(&q, 0, sizeof q);
     q.op = HUB_CANCEL;
@@ -202,7 +206,7 @@ static void cancel(zmq_seat *s, int64_t deadline_ns, ref_answer *out)
             return; /* the hub agrees: no answer in time */
         if (r.kind == HUB_REP_ANSWER && r.at_ns <= deadline_ns) {
             *out = (ref_answer){r.index, JA_FAULT_NONE,
-                                (uint64_t)(r.at_ns > rs->asked_ns ? r.at_ns - rs->asked_ns : 0) / 1000};
+                                (uint64_t)(r.at_ns > rs->asked_ns ? r.at_ns - rs->asked_ns : 0) / 1000, 0};
         } else if (r.kind == HUB_REP_FAULT) {
             out->fault = (ja_fault)r.fault;
             if (r.fault == JA_FAULT_DISCONNECT)
@@ -227,10 +231,10 @@ static void zmq_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
                 continue; /* about an earlier request */
             if (r.kind == HUB_REP_ANSWER) {
                 *out = (ref_answer){r.index, JA_FAULT_NONE,
-                                    (uint64_t)(r.at_ns > rs->asked_ns ? r.at_ns - rs->asked_ns : 0) / 1000};
+                                    (uint64_t)(r.at_ns > rs->asked_ns ? r.at_ns - rs->asked_ns : 0) / 1000, 0};
             } else {
                 *out = (ref_answer){0, (ja_fault)r.fault,
-                                    (uint64_t)(ref_now_ns() - rs->asked_ns) / 1000};
+                                    (uint64_t)(ref_now_ns() - rs->asked_ns) / 1000, 0};
                 if (r.fault == JA_FAULT_DISCONNECT)
                     s->dead = true;
             }
@@ -241,7 +245,7 @@ static void zmq_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
             return;
         }
         if (ready < 0 && zmq_errno() != EINTR) {
-            *out = (ref_answer){0, JA_FAULT_DISCONNECT, 0};
+            *out = (ref_answer){0, JA_FAULT_DISCONNECT, 0, 0};
             s->dead = true;
             return;
         }
@@ -279,6 +283,19 @@ static void zmq_seat_close(ref_seat *rs)
     close_seat(s);
 }
 
+static size_t zmq_stderr_tail(ref_seat *rs, char *buf, size_t cap)
+{
+    zmq_bot *b = ((zmq_seat *)rs)->zb;
+    if (!b->tail || !cap)
+        return 0;
+    return ref_tail_get(b->tail, buf, cap);
+}
+
+void ref_bot_zmq_set_tail(ref_bot *rb, struct ref_tail *tail)
+{
+    ((zmq_bot *)rb)->tail = tail;
+}
+
 static void zmq_destroy(ref_bot *rb)
 {
     free(rb);
@@ -296,6 +313,7 @@ static const ref_bot_ops zmq_ops = {
     .destroy = zmq_destroy,
     .capacity = zmq_capacity,
     .default_move_ms = 1000,
+    .stderr_tail = zmq_stderr_tail,
 };
 
 int ref_bot_zmq_new(ref_hub *h, const char *name, const char *kind, const char *version,
