@@ -43,7 +43,7 @@ static const char HELP[] =
     "                     (observation, legal actions, choice, the seat's final\n"
     "                     outcome) to FILE as training data (docs/training-data.md)\n"
     "  --move-ms MS       per-decision time limit (default: none for plugins, 1000\n"
-    "                     for external bots)\n"
+    "                     for hosted and external bots)\n"
     "  --jobs J           matches at once, a thread each (default 1); the results\n"
     "                     are the same whatever J\n"
     "  --resume           finish the newest unfinished tournament with these bots,\n"

@@ -74,3 +74,12 @@ void ref_seat_close(ref_seat **s)
     (*s)->bot->ops->seat_close(*s);
     *s = NULL;
 }
+
+size_t ref_seat_stderr_tail(ref_seat *s, char *buf, size_t cap)
+{
+    if (cap)
+        buf[0] = '\0';
+    if (!s || !cap || !s->bot->ops->stderr_tail)
+        return 0;
+    return s->bot->ops->stderr_tail(s, buf, cap);
+}
