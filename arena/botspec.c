@@ -103,6 +103,20 @@ static void command_name(const char *cmd, char *out, size_t cap)
         snprintf(out, cap, "cmd");
 }
 
+/* The display name of a plugin file: its base name without "ja_" and
+ * extension. */
+static void plugin_name(const char *path, char *out, size_t cap)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    if (strncmp(base, "ja_", 3) == 0)
+        base += 3;
+    size_t len = strcspn(base, ".");
+    if (len == 0 || len >= cap)
+        len = strlen(base) < cap ? strlen(base) : cap - 1;
+    snprintf(out, cap, "%.*s", (int)len, base);
+}
+
 /* A NAME= prefix: letters, digits, _ . - only, before any ':'. */
 static size_t name_prefix_len(const char *spec)
 {
@@ -144,10 +158,22 @@ bool arena_bots_add(arena_bots *bs, const char *spec)
     }
     const char *colon = strchr(rest, ':');
     size_t head = colon ? (size_t)(colon - rest) : strlen(rest);
-    if (colon && strncmp(rest, "hosted:", 7) == 0) {
-        arena_error("bot '%s': %.*s: bots are not supported by this build yet (plugins, "
-                    "reference bots, cmd: and zmq: bots are)", spec, (int)head, rest);
-        return false;
+    if (strncmp(rest, "hosted:", 7) == 0) {
+        const char *file = rest + 7;
+        if (!*file) {
+            arena_error("bot '%s' names no plugin file after 'hosted:'", spec);
+            return false;
+        }
+        snprintf(b->kind, sizeof b->kind, "hosted");
+        /* hosted:random is the reference bot's plugin, sandboxed. */
+        if (!strchr(file, '/') && is_reference(file, strlen(file)))
+            snprintf(b->target, sizeof b->target, "%s/ja_%s.so", arena_bots_dir(), file);
+        else
+            snprintf(b->target, sizeof b->target, "%s", file);
+        if (!nl)
+            plugin_name(file, b->name, sizeof b->name);
+        bs->n++;
+        return true;
     }
     if (strncmp(rest, "cmd:", 4) == 0) {
         const char *command = rest + 4;
@@ -189,16 +215,8 @@ bool arena_bots_add(arena_bots *bs, const char *spec)
     } else if (strchr(rest, '/') || strstr(rest, ".so")) {
         snprintf(b->kind, sizeof b->kind, "plugin");
         snprintf(b->target, sizeof b->target, "%s", rest);
-        if (!nl) {
-            const char *base = strrchr(rest, '/');
-            base = base ? base + 1 : rest;
-            if (strncmp(base, "ja_", 3) == 0)
-                base += 3;
-            size_t len = strcspn(base, ".");
-            if (len == 0 || len >= sizeof b->name)
-                len = strlen(base) < sizeof b->name ? strlen(base) : sizeof b->name - 1;
-            snprintf(b->name, sizeof b->name, "%.*s", (int)len, base);
-        }
+        if (!nl)
+            plugin_name(rest, b->name, sizeof b->name);
     } else {
         arena_error("unknown bot '%s' (reference bots: random, greedy, ismcts; write ./%s for a "
                     "file)", rest, rest);
@@ -282,7 +300,7 @@ bool arena_bots_finish_names(arena_bots *bs)
 bool arena_bots_external(const arena_bots *bs)
 {
     for (int i = 0; i < bs->n; i++)
-        if (strcmp(bs->b[i].kind, "plugin") != 0)
+        if (strcmp(bs->b[i].kind, "cmd") == 0 || strcmp(bs->b[i].kind, "zmq") == 0)
             return true;
     return false;
 }
@@ -328,17 +346,21 @@ bool arena_bots_load(arena_bots *bs, const ja_game_rules *g)
 {
     for (int i = 0; i < bs->n; i++) {
         arena_bot *b = &bs->b[i];
-        if (strcmp(b->kind, "plugin") != 0)
+        bool hosted = strcmp(b->kind, "hosted") == 0;
+        if (strcmp(b->kind, "plugin") != 0 && !hosted)
             continue;
         for (int j = 0; j < i; j++)
-            if (strcmp(bs->b[j].kind, "plugin") == 0 && strcmp(bs->b[j].target, b->target) == 0 &&
+            if (strcmp(bs->b[j].kind, b->kind) == 0 && strcmp(bs->b[j].target, b->target) == 0 &&
                 bs->b[j].bot) {
                 b->bot = bs->b[j].bot;
                 break;
             }
         if (!b->bot) {
             char err[1200];
-            int rc = ref_bot_plugin_open(b->target, &b->bot, err, sizeof err);
+            /* A hosted plugin is probed in a sandboxed child, never loaded
+             * here. Reference-bot parameters: wired by the params work. */
+            int rc = hosted ? ref_bot_hosted_open(b->target, NULL, &b->bot, err, sizeof err)
+                            : ref_bot_plugin_open(b->target, &b->bot, err, sizeof err);
             if (rc != JA_OK) {
                 if (b->builtin)
                     arena_error("reference bot '%s' is not available (%s); is the build "

@@ -26,7 +26,7 @@ static const char HELP[] =
     "                    the seat's final outcome) to FILE as training data, in\n"
     "                    msgpack (docs/training-data.md)\n"
     "  --move-ms MS      per-decision time limit (default: none for plugins, 1000 for\n"
-    "                    external bots)\n"
+    "                    hosted and external bots)\n"
     ARENA_FAULT_HELP
     "  --json            print only the result, as one JSON document\n"
     "  -q, --quiet       print only the result, as text\n"
@@ -35,7 +35,8 @@ static const char HELP[] =
     ARENA_EXT_HELP
     "\n"
     "BOT is a reference bot (random, greedy, ismcts), a plugin path (./mybot.so),\n"
-    "cmd:COMMAND ARGS (an external bot the arena starts; it finds the endpoint in\n"
+    "hosted:./mybot.so (the same plugin in a sandboxed child process, for untrusted\n"
+    "code; docs/security.md), cmd:COMMAND ARGS (an external bot the arena starts; it finds the endpoint in\n"
     "$JACKARENA_ENDPOINT), zmq:NAME (an external bot already connected to --listen\n"
     "under that name), or NAME=SPEC to give it a display name. The same bot twice\n"
     "is two players, shown as random and random#2.\n"

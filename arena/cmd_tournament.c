@@ -45,7 +45,7 @@ static const char HELP[] =
     "                     (observation, legal actions, choice, the seat's final\n"
     "                     outcome) to FILE as training data (docs/training-data.md)\n"
     "  --move-ms MS       per-decision time limit (default: none for plugins, 1000\n"
-    "                     for external bots)\n"
+    "                     for hosted and external bots)\n"
     ARENA_FAULT_HELP
     "  --restart          start a cmd: bot whose process died again before its\n"
     "                     next match (without it, its matches fault)\n"

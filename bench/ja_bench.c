@@ -18,6 +18,7 @@
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
 #include "jackarena/ja_version.h"
+#include "bench_hosted.h"
 #include "hub.h"
 #include "ladder.h"
 #include "match.h"
@@ -529,6 +530,8 @@ int main(int argc, char **argv)
             raw_rate > 0 ? ext_rate / raw_rate : 0, (unsigned long long)ext_asked);
     fprintf(stderr, "external: %.0f decisions/s; raw round trip %.0f/s; ratio %.2f\n", ext_rate,
             raw_rate, raw_rate > 0 ? ext_rate / raw_rate : 0);
+    if (bench_hosted(out, bots_dir, act_bytes, action_bytes) != 0)
+        return 1;
     uint32_t tm = 0;
     uint32_t rounds = matches / 12 ? matches / 12 : 1;
     double trate = bench_tournament(ja_games[0], bot, rounds, &tm);

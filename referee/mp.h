@@ -32,6 +32,13 @@ bool mp_get_u64(const msgpack_object *m, const char *key, uint64_t *out);
 bool mp_get_i64(const msgpack_object *m, const char *key, int64_t *out);
 bool mp_get_str(const msgpack_object *m, const char *key, char *buf, size_t cap);
 
+/* An observation map (as ref_wire_put_obs writes it) into g's struct at obs
+ * (g->obs_size bytes, zeroed first), by g's field table. False when om is
+ * no map or a field present has the wrong shape or does not fit its C type;
+ * an absent field stays zero. mp_obs.c. */
+struct ja_game_rules;
+bool mp_as_obs(const msgpack_object *om, const struct ja_game_rules *g, void *obs);
+
 
 
 /* Checks that buf[off..len) starts with one well-formed msgpack object whose

@@ -9,9 +9,10 @@
  * think in parallel. A misbehaving bot produces a fault (data), never an
  * error: collect always yields an index or a fault.
  *
- * Kinds: `plugin` (seat_plugin.c: in-process, trusted) and `zmq`
- * (seat_zmq.c: an external process over ZeroMQ, through the hub of hub.h).
- * `hosted` plugs in behind the same ops table.
+ * Kinds: `plugin` (seat_plugin.c: in-process, trusted), `hosted`
+ * (seat_hosted.c: the same plugin in a sandboxed child process, one per
+ * match seat; docs/security.md) and `zmq` (seat_zmq.c: an external process
+ * over ZeroMQ, through the hub of hub.h).
  *
  * Threading: seats of different matches may run in different threads at
  * once (arena/executor_threads.c); one seat is used by one thread. */
@@ -80,10 +81,10 @@ typedef struct ref_bot_ops {
      * capacity); NULL or 0 = no limit (plugin instances are per seat). */
     uint32_t (*capacity)(ref_bot *b);
     /* Per-decision limit when the user gave none (CLI.md: none for plugins,
-     * 1000 ms for external bots); 0 = none. */
+     * 1000 ms for hosted and external bots); 0 = none. */
     uint32_t default_move_ms;
     /* Optional (NULL = none): copies the last bytes the seat's bot wrote to
-     * its stderr (or logged, for plugins) into buf, NUL-terminated; returns
+     * its stdout/stderr (or logged, for plugins) into buf, NUL-terminated; returns
      * the length. Called before seat_close, for reproduction bundles. */
     size_t (*stderr_tail)(ref_seat *s, char *buf, size_t cap);
 } ref_bot_ops;
@@ -106,6 +107,28 @@ struct ref_seat {
  * point), JA_EVERSION (another ABI major), with a one-line message in err
  * naming the file. The bot is owned by the caller (ref_bot_destroy). */
 int ref_bot_plugin_open(const char *path, ref_bot **out, char *err, size_t cap);
+
+/* Opens a bot of kind `hosted`: the plugin at path, run in a sandboxed
+ * child (the program of ref_hosted_program) for every match seat. The file
+ * is hashed here and probed in a sandboxed child (loads, entry point, ABI,
+ * the games it plays), never loaded into this process. params (NULL or
+ * "key=value,...") is handed to every child for the bot (reserved: ABI 1.0
+ * has no member to carry it). The same errors and one-line messages as
+ * ref_bot_plugin_open, plus JA_ENOTFOUND when ja_host is missing and
+ * JA_EINVAL for a bad JACKARENA_HOSTED_* limit. Seats never fail on the
+ * bot's misbehaviour: a child that dies or hangs gives faults. Environment:
+ * JACKARENA_HOSTED_MEM_MB (address space, default 1024; 0 = none) and
+ * JACKARENA_HOSTED_CPU_S (CPU seconds a match, default 300; 0 = none). */
+int ref_bot_hosted_open(const char *path, const char *params, ref_bot **out, char *err,
+                        size_t cap);
+
+/* The hosted child program: $JACKARENA_HOST, else ja_host beside this
+ * executable, else ../arena/ja_host from it (build tree). Static storage. */
+const char *ref_hosted_program(void);
+
+/* SHA-256 of a file's bytes as lowercase hex (the identity of a plugin
+ * file in the ladder). JA_OK or JA_EIO (errno set). */
+int ref_file_sha256(const char *path, char hex[65]);
 
 /* 1 if the bot plays game g. */
 int ref_bot_supports(ref_bot *b, const ja_game_rules *g);

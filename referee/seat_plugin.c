@@ -13,6 +13,7 @@
  * What the bot logs (host_log, every level) is kept in a small ring per
  * seat, its stand-in for a stderr tail in reproduction bundles. */
 #include "seat.h"
+#include "plugin_load.h"
 
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
@@ -107,8 +108,10 @@ static const ja_host_api host_api = {
 
 /* SHA-256 of the file's bytes, as lowercase hex: a changed file is a new
  * ladder entry. */
-static int hash_file(const char *path, char hex[65])
+int ref_file_sha256(const char *path, char hex[65])
 {
+    if (sodium_init() < 0)
+        return JA_EIO;
     FILE *f = fopen(path, "rb");
     if (!f)
         return JA_EIO;
@@ -154,77 +157,17 @@ int ref_bot_plugin_open(const char *path, ref_bot **out, char *err, size_t cap)
         return JA_ENOMEM;
     }
     copy_str(b->path, sizeof b->path, path);
-    int rc = hash_file(path, b->sha256);
+    int rc = ref_file_sha256(path, b->sha256);
     if (rc) {
         snprintf(err, cap, "bot plugin '%s': cannot read: %s", path, strerror(errno));
         free(b);
         return JA_ENOTFOUND;
     }
-    /* A file that is not ELF at all (a text file named .so, a truncated
-     * download) gets a plainer message than dlopen's. */
-    FILE *mf = fopen(path, "rb");
-    unsigned char magic[4] = {0};
-    size_t got = mf ? fread(magic, 1, sizeof magic, mf) : 0;
-    if (mf)
-        fclose(mf);
-    if (got < 4 || magic[0] != 0x7f || magic[1] != 'E' || magic[2] != 'L' || magic[3] != 'F') {
-        snprintf(err, cap, "bot plugin '%s': cannot load: not a shared object (no ELF header)", path);
+    const ja_bot_desc *d;
+    rc = ref_plugin_load(path, &b->dl, &d, err, cap);
+    if (rc != JA_OK) {
         free(b);
-        return JA_EFORMAT;
-    }
-    /* dlopen searches the library path for a bare name; "./x.so" is a file. */
-    char full[4200];
-    snprintf(full, sizeof full, "%s%s", strchr(path, '/') ? "" : "./", path);
-    b->dl = dlopen(full, RTLD_NOW | RTLD_LOCAL);
-    if (!b->dl) {
-        const char *e = dlerror();
-        snprintf(err, cap, "bot plugin '%s': cannot load: %s", path, e ? e : "unknown error");
-        free(b);
-        return JA_EFORMAT;
-    }
-    ja_bot_entry_fn entry;
-    *(void **)&entry = dlsym(b->dl, JA_BOT_ENTRY_SYMBOL);
-    if (!entry) {
-        /* Name the ABI it was built for, when it exports another major. */
-        for (int major = 2; major <= 9; major++) {
-            char sym[32];
-            snprintf(sym, sizeof sym, "ja_bot_entry_v%d", major);
-            if (dlsym(b->dl, sym)) {
-                snprintf(err, cap,
-                         "bot plugin '%s': built for bot ABI %d (exports %s); this arena loads "
-                         "ABI %d (%s)",
-                         path, major, sym, JA_BOT_ABI_MAJOR, JA_BOT_ENTRY_SYMBOL);
-                dlclose(b->dl);
-                free(b);
-                return JA_EVERSION;
-            }
-        }
-        snprintf(err, cap, "bot plugin '%s': no entry point %s (not a Jack Arena bot plugin)",
-                 path, JA_BOT_ENTRY_SYMBOL);
-        dlclose(b->dl);
-        free(b);
-        return JA_EFORMAT;
-    }
-    const ja_bot_desc *d = entry();
-    const char *why = NULL;
-    if (!d)
-        why = "its entry point returned no descriptor";
-    else if (d->abi_major != JA_BOT_ABI_MAJOR)
-        why = "wrong ABI major in its descriptor";
-    else if (d->struct_size < offsetof(ja_bot_desc, destroy) + sizeof d->destroy)
-        why = "its descriptor is too small for ABI 1";
-    else if (!d->name || !d->create || !d->act || !d->destroy)
-        why = "its descriptor lacks name, create, act or destroy";
-    if (why) {
-        int wrong_major = d && d->abi_major != JA_BOT_ABI_MAJOR;
-        if (wrong_major)
-            snprintf(err, cap, "bot plugin '%s': built for bot ABI %u; this arena loads ABI %d",
-                     path, (unsigned)d->abi_major, JA_BOT_ABI_MAJOR);
-        else
-            snprintf(err, cap, "bot plugin '%s': %s", path, why);
-        dlclose(b->dl); /* d points into the library: not read past here */
-        free(b);
-        return wrong_major ? JA_EVERSION : JA_EFORMAT;
+        return rc;
     }
     b->desc = d;
     copy_str(b->name, sizeof b->name, d->name);

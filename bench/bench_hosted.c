@@ -1,0 +1,188 @@
+/* Benchmark of the hosted seat (referee/seat_hosted.c): what the sandboxed
+ * child costs per decision compared with the same plugin in-process and
+ * with the bare transport it uses (an AF_UNIX SOCK_SEQPACKET socketpair
+ * between two processes), measured in one run, three interleaved trials of
+ * each, medians reported (process wake-ups vary a lot between runs). */
+#include "bench_hosted.h"
+
+#include "jackarena/ja_error.h"
+#include "jackarena/ja_rng.h"
+#include "match.h"
+#include "seat.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Round trips per second between this process and a forked echo child over
+ * a SOCK_SEQPACKET socketpair: req bytes out, rep bytes back. */
+static double raw_round_trips(size_t req, size_t rep, uint32_t n)
+{
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv) != 0)
+        return 0;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(sv[0]);
+        char *in = malloc(req + 16), *out = calloc(1, rep ? rep : 1);
+        while (recv(sv[1], in, req + 16, 0) > 0)
+            if (send(sv[1], out, rep, 0) < 0)
+                break;
+        _exit(0);
+    }
+    close(sv[1]);
+    char *payload = calloc(1, req ? req : 1), *reply = malloc(rep + 16);
+    double t0 = now_s();
+    for (uint32_t i = 0; i < n; i++) {
+        if (send(sv[0], payload, req, 0) < 0 || recv(sv[0], reply, rep + 16, 0) < 0)
+            break;
+    }
+    double secs = now_s() - t0;
+    close(sv[0]);
+    waitpid(pid, NULL, 0);
+    free(payload);
+    free(reply);
+    return secs > 0 ? n / secs : 0;
+}
+
+/* Decisions per second of matches of g between two seats of bot, through
+ * the match loop (move limit 1000 ms, as a hosted bot gets by default). */
+static double run_matches(const ja_game_rules *g, ref_bot *bot, uint32_t matches,
+                          uint64_t *decisions, double *match_rate)
+{
+    ref_match_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.game = g;
+    cfg.n_seats = 2;
+    cfg.match_id = "bench";
+    cfg.move_ms = 1000;
+    char err[512];
+    ja_options_init(g, &cfg.options);
+    ja_options_resolve(g, &cfg.options, 2, err, sizeof err);
+    ref_bot *bots[2] = {bot, bot};
+    uint64_t n = 0;
+    double t0 = now_s();
+    for (uint32_t m = 0; m < matches; m++) {
+        cfg.seed = ja_seed_derive(1, JA_STREAM_MATCH, m);
+        ref_match_result res;
+        if (ref_match_run(&cfg, bots, NULL, NULL, NULL, NULL, &res, err, sizeof err) != JA_OK) {
+            fprintf(stderr, "ja_bench: %s\n", err);
+            return 0;
+        }
+        n += res.asked;
+    }
+    double secs = now_s() - t0;
+    *decisions = n;
+    *match_rate = secs > 0 ? matches / secs : 0;
+    return secs > 0 ? n / secs : 0;
+}
+
+/* Milliseconds to open and close one hosted seat: start the child, wait
+ * for its hello, send start, kill and reap it. */
+static double seat_cycle_ms(ref_bot *bot, const ja_game_rules *g, uint32_t n)
+{
+    ref_seat_ctx ctx = {g, 0, 2, 1, 1000, "bench"};
+    char err[512];
+    double t0 = now_s();
+    for (uint32_t i = 0; i < n; i++) {
+        ref_seat *s = NULL;
+        if (ref_seat_open(bot, &ctx, &s, err, sizeof err) != JA_OK)
+            return 0;
+        ref_seat_close(&s);
+    }
+    return (now_s() - t0) * 1e3 / n;
+}
+
+static double median3(const double v[3])
+{
+    double a = v[0], b = v[1], c = v[2];
+    if (a > b) { double t = a; a = b; b = t; }
+    if (b > c) { double t = b; b = c; c = t; }
+    if (a > b) { double t = a; a = b; b = t; }
+    return b;
+}
+
+int bench_hosted(FILE *md, const char *bots_dir, double act_bytes, double action_bytes)
+{
+    char path[PATH_MAX + 32], err[1200];
+    snprintf(path, sizeof path, "%s/ja_random.so", bots_dir);
+    ref_bot *inproc = NULL, *hosted = NULL;
+    if (ref_bot_plugin_open(path, &inproc, err, sizeof err) != JA_OK ||
+        ref_bot_hosted_open(path, NULL, &hosted, err, sizeof err) != JA_OK) {
+        fprintf(stderr, "ja_bench: %s\n", err);
+        ref_bot_destroy(&inproc);
+        return 1;
+    }
+    const ja_game_rules *g = ja_games[0];
+    const uint32_t matches = 200, raw_n = 20000;
+    double in_t[3], ho_t[3], raw_t[3], in_m[3], ho_m[3];
+    uint64_t in_dec = 0, ho_dec = 0;
+    for (int t = 0; t < 3; t++) {
+        raw_t[t] = raw_round_trips((size_t)act_bytes, (size_t)action_bytes, raw_n);
+        in_t[t] = run_matches(g, inproc, matches, &in_dec, &in_m[t]);
+        ho_t[t] = run_matches(g, hosted, matches, &ho_dec, &ho_m[t]);
+        if (raw_t[t] <= 0 || in_t[t] <= 0 || ho_t[t] <= 0) {
+            fprintf(stderr, "ja_bench: the hosted-bot measurement failed\n");
+            ref_bot_destroy(&inproc);
+            ref_bot_destroy(&hosted);
+            return 1;
+        }
+    }
+    double raw = median3(raw_t), in = median3(in_t), ho = median3(ho_t);
+    double in_mr = median3(in_m), ho_mr = median3(ho_m);
+    double cyc[3];
+    for (int t = 0; t < 3; t++)
+        cyc[t] = seat_cycle_ms(hosted, g, 50);
+    double per_seat_ms = median3(cyc);
+    /* The decisions alone: the match time less two seat cycles a match. */
+    double ho_secs = (double)ho_dec / ho - matches * 2 * per_seat_ms / 1e3;
+    double ho_ss = ho_secs > 0 ? ho_dec / ho_secs : 0;
+    fprintf(md,
+            "\n## Hosted bots\n\n"
+            "%u matches of %s, 2 seats, default options, `random` against itself: both seats "
+            "in-process (`plugin`), then both `hosted:` (each seat a sandboxed `ja_host` child "
+            "started for the match: posix_spawn, dlopen, rlimits, two seccomp filters), "
+            "`--move-ms 1000`; against a raw round trip over an AF_UNIX SOCK_SEQPACKET "
+            "socketpair between two processes with payloads of the same sizes (%.0f bytes out, "
+            "%.0f back), %u round trips. Three trials of each, interleaved; the medians. "
+            "Decisions are those asked (single choices are not).\n\n"
+            "| path | decisions/s (median) | per decision | matches/s | trials |\n"
+            "|---|---|---|---|---|\n"
+            "| raw socketpair round trip | %.0f | %.1f us | | %.0f, %.0f, %.0f |\n"
+            "| `random` in-process | %.0f | %.2f us | %.1f | %.0f, %.0f, %.0f |\n"
+            "| `hosted:random` | %.0f | %.1f us | %.1f | %.0f, %.0f, %.0f |\n"
+            "| `hosted:random`, child start and stop excluded | %.0f | %.1f us | | |\n\n"
+            "Ratios: hosted / in-process **%.3f**; hosted / raw round trip **%.2f** (**%.2f** "
+            "with child start and stop excluded). A hosted "
+            "decision costs the round trip plus encoding the act from the field table and "
+            "decoding it in the child, the answer's decoding and the two CPU-clock reads of "
+            "the time judgement (%llu decisions a trial). Starting a child, waiting for its "
+            "hello and killing it takes %.2f ms a seat (median of three trials of 50), twice "
+            "a match with two hosted seats: it dominates short matches. Both the hosted "
+            "path and the raw one wait on process wake-ups, which vary several-fold between "
+            "runs on a virtual machine: compare them only within one run.\n",
+            matches, g->name, act_bytes, action_bytes, raw_n, raw, raw > 0 ? 1e6 / raw : 0,
+            raw_t[0], raw_t[1], raw_t[2], in, in > 0 ? 1e6 / in : 0, in_mr, in_t[0], in_t[1],
+            in_t[2], ho, ho > 0 ? 1e6 / ho : 0, ho_mr, ho_t[0], ho_t[1], ho_t[2], ho_ss,
+            ho_ss > 0 ? 1e6 / ho_ss : 0, in > 0 ? ho / in : 0, raw > 0 ? ho / raw : 0,
+            raw > 0 ? ho_ss / raw : 0, (unsigned long long)ho_dec, per_seat_ms);
+    fprintf(stderr,
+            "hosted: %.0f decisions/s; in-process %.0f; raw socketpair %.0f; hosted/in-process "
+            "%.3f, hosted/raw %.2f; %.2f ms a seat to start and stop\n",
+            ho, in, raw, in > 0 ? ho / in : 0, raw > 0 ? ho / raw : 0, per_seat_ms);
+    ref_bot_destroy(&inproc);
+    ref_bot_destroy(&hosted);
+    return 0;
+}

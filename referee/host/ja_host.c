@@ -1,0 +1,510 @@
+/* ja_host: the sandboxed child of a `hosted` seat (referee/seat_hosted.c).
+ *
+ * One process serves one bot instance at one seat of one match, then exits.
+ * The referee starts it with posix_spawn, with the channel on fd 3 (an
+ * AF_UNIX SOCK_SEQPACKET socket: one packet is one msgpack message of the
+ * wire protocol, docs/protocol.md) and stdout and stderr on one pipe whose
+ * last 64 KiB the referee keeps. Stdin is /dev/null and the environment is
+ * empty but for PATH, so nothing of the arena's (tokens, keys) reaches the
+ * bot.
+ *
+ * Order matters: resource limits and no-new-privileges first; every other
+ * descriptor closed; then a first seccomp filter for loading (files may be
+ * opened read-only, nothing else: no exec, no network, no fork), under which
+ * dlopen runs the plugin's constructors; then a second, stricter filter
+ * (no opening at all) before any of the bot's functions is called. Filters
+ * stack: the second can only narrow the first. docs/security.md has the
+ * threat model and the full lists.
+ *
+ * Conversation (the referee's side is seat_hosted.c):
+ *   child -> `hello` {protocol, name, version, games}   once loaded
+ *   referee -> `start` {match, game, seat, seats, move_ms, x_seed, x_params}
+ *   referee -> `act` (ref_wire_act)  child -> `action` {match, turn, index}
+ *                                    or `x_error` {match, turn, code}
+ *   referee -> `end` (ref_wire_end): end(), destroy(), exit 0.
+ * x_seed is the bot's own stream seed, ja_seed_derive(match seed, BOT,
+ * seat), never the match seed: the same numbers as in-process (seat_plugin.c
+ * seeds with ja_rng_stream from the same pair).
+ *
+ * Exit codes the referee reads (seat_hosted.c): 0 end of match, 2 the file is
+ * not a loadable plugin (JA_EFORMAT; one line on stderr), 3 another ABI
+ * (JA_EVERSION), 4 a bad invocation or channel, 99 memory exhausted (a
+ * resource fault). A bot can forge any of these, which gains it nothing: all
+ * but 0 are faults. */
+#include "mp.h"
+#include "plugin_load.h"
+#include "wire.h"
+
+#include "jackarena/ja_error.h"
+#include "jackarena/ja_rng.h"
+#include "jackarena/ja_version.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <linux/close_range.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { EXIT_LOAD = 2, EXIT_VERSION = 3, EXIT_USAGE = 4, EXIT_RESOURCE = 99 };
+enum { CHAN_FD = 3 };
+#define IN_MAX (256 * 1024)       /* largest message from the referee */
+#define LOG_BUDGET (64 * 1024)    /* bytes of bot log per match */
+#define LOG_LINE 512              /* bytes of one log message */
+
+typedef struct host {
+    const ja_bot_desc *desc;
+    void *bot;                    /* NULL: create() failed; every act is an error */
+    const ja_game_rules *g;
+    char match[REF_WIRE_MATCH_MAX];
+    int32_t seat;
+    uint32_t n_seats;
+    ja_rng rng;
+    void *obs;
+    ja_action *legal;
+    uint32_t deadline_ms;
+    int64_t received_ns;
+    size_t logged;
+} host;
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* ---- host services handed to the plugin ---------------------------------- */
+
+/* To stderr (the referee's bounded tail), cut to LOG_LINE bytes a message
+ * and LOG_BUDGET bytes a match, so a chatty bot cannot flood the pipe. */
+static void host_log(void *hctx, int level, const char *msg)
+{
+    host *h = hctx;
+    if (level > JA_LOG_WARN || h->logged >= LOG_BUDGET)
+        return;
+    char line[LOG_LINE + 64];
+    int n = snprintf(line, sizeof line, "bot %s (seat %d): %.*s\n", h->desc->name, (int)h->seat,
+                     LOG_LINE, msg ? msg : "");
+    if (n < 0)
+        return;
+    if ((size_t)n > sizeof line - 1)
+        n = (int)sizeof line - 1;
+    h->logged += (size_t)n;
+    if (h->logged >= LOG_BUDGET)
+        n = snprintf(line, sizeof line, "bot %s: log limit (%d bytes a match) reached\n",
+                     h->desc->name, LOG_BUDGET);
+    ssize_t w = write(2, line, (size_t)n);
+    (void)w;
+}
+
+static uint64_t host_rng_next(void *hctx)
+{
+    return ja_rng_next(&((host *)hctx)->rng);
+}
+
+static int64_t host_time_left_ms(void *hctx)
+{
+    host *h = hctx;
+    if (!h->deadline_ms)
+        return -1;
+    int64_t left = (int64_t)h->deadline_ms - (now_ns() - h->received_ns) / 1000000;
+    return left < 0 ? 0 : left;
+}
+
+static const ja_host_api host_api = {
+    .struct_size = sizeof(ja_host_api),
+    .log = host_log,
+    .rng_next = host_rng_next,
+    .time_left_ms = host_time_left_ms,
+    .rules = ja_game_find,
+};
+
+/* ---- the sandbox --------------------------------------------------------- */
+
+static int set_limit(int res, rlim_t v)
+{
+    struct rlimit rl = {v, v};
+    return setrlimit(res, &rl);
+}
+
+/* Bytes the fatal-signal handler tries to map: a quarter of the address
+ * space limit (0: no limit, no diagnosis). */
+static size_t probe_bytes;
+
+/* A fault while the address space is nearly full is the memory limit's
+ * doing (careless code dereferences what malloc returned), not a plain bug:
+ * when a quarter of the limit can no longer be mapped, tell the referee
+ * (exit 99) so it counts `resource`. Anything else dies of its own signal
+ * (SIG_DFL, then the faulting instruction runs again, or abort raises
+ * again). Runs on its own stack: the bot's may be gone. */
+static void on_fatal(int sig)
+{
+    if (probe_bytes) {
+        void *p = mmap(NULL, probe_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                       -1, 0);
+        if (p == MAP_FAILED)
+            _exit(EXIT_RESOURCE);
+        munmap(p, probe_bytes);
+    }
+    signal(sig, SIG_DFL);
+    if (sig == SIGABRT)
+        raise(sig);
+}
+
+static void install_fatal_handlers(void)
+{
+    static char alt[64 * 1024];
+    stack_t ss = {.ss_sp = alt, .ss_size = sizeof alt};
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal;
+    sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+    sigaction(SIGABRT, &sa, NULL);
+}
+
+/* The system calls a bot may make once loaded: its own descriptors, memory,
+ * time, signals to itself, leaving. Everything else kills the process
+ * (SIGSYS, counted `resource`). */
+static int allow_serving(scmp_filter_ctx f)
+{
+    static const int plain[] = {
+        SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(readv), SCMP_SYS(writev), SCMP_SYS(pread64),
+        SCMP_SYS(recvfrom), SCMP_SYS(recvmsg), SCMP_SYS(sendto), SCMP_SYS(sendmsg),
+        SCMP_SYS(close), SCMP_SYS(fstat), SCMP_SYS(lseek), SCMP_SYS(mmap), SCMP_SYS(munmap),
+        SCMP_SYS(mprotect), SCMP_SYS(mremap), SCMP_SYS(brk), SCMP_SYS(madvise),
+        SCMP_SYS(futex), SCMP_SYS(clock_gettime), SCMP_SYS(clock_getres),
+        SCMP_SYS(gettimeofday), SCMP_SYS(time), SCMP_SYS(nanosleep), SCMP_SYS(clock_nanosleep),
+        SCMP_SYS(sched_yield), SCMP_SYS(getrusage), SCMP_SYS(getrandom), SCMP_SYS(getpid),
+        SCMP_SYS(gettid), SCMP_SYS(rt_sigaction), SCMP_SYS(rt_sigprocmask),
+        SCMP_SYS(rt_sigreturn), SCMP_SYS(sigaltstack), SCMP_SYS(exit), SCMP_SYS(exit_group),
+        SCMP_SYS(restart_syscall),
+    };
+    /* A rule that cannot be added (a call this architecture lacks, such as
+     * open on arm64) is left out: a missing allowance only narrows. */
+    for (size_t i = 0; i < sizeof plain / sizeof *plain; i++)
+        (void)seccomp_rule_add(f, SCMP_ACT_ALLOW, plain[i], 0);
+    /* stat of a descriptor only (glibc's fstat is fstatat(fd, "", AT_EMPTY_PATH)). */
+    (void)seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(newfstatat), 1,
+                           SCMP_A3(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, AT_EMPTY_PATH));
+    /* abort() and raise() signal the process itself, nothing else. */
+    (void)seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1,
+                           SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid()));
+    /* getrlimit (prlimit64 with no new limit), isatty (stdio). */
+    (void)seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 1, SCMP_A2(SCMP_CMP_EQ, 0));
+    (void)seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_EQ, TCGETS));
+    return 0;
+}
+
+/* Loading adds opening files read-only (the dynamic loader reads the plugin
+ * and the libraries it needs) and stat by path. */
+static int allow_loading(scmp_filter_ctx f)
+{
+    const scmp_datum_t wr = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND;
+    allow_serving(f);
+    (void)seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(openat), 1,
+                           SCMP_A2(SCMP_CMP_MASKED_EQ, wr, 0));
+    (void)seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(open), 1,
+                           SCMP_A1(SCMP_CMP_MASKED_EQ, wr, 0));
+    (void)seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(newfstatat), 0);
+    (void)seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(statx), 0);
+    (void)seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(readlink), 0);
+    (void)seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(access), 0);
+    (void)seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(faccessat), 0);
+    (void)seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(faccessat2), 0);
+    /* For installing the second filter (filters only ever add up). */
+    (void)seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(seccomp), 0);
+    return 0;
+}
+
+static int load_filter(int (*allow)(scmp_filter_ctx))
+{
+    scmp_filter_ctx f = seccomp_init(SCMP_ACT_KILL_PROCESS);
+    if (!f)
+        return -1;
+    /* no_new_privs is set already (confine), and prctl is not allowed. */
+    int rc = seccomp_attr_set(f, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+    rc |= seccomp_attr_set(f, SCMP_FLTATR_CTL_NNP, 0);
+    rc |= allow(f);
+    if (rc == 0)
+        rc = seccomp_load(f);
+    seccomp_release(f);
+    return rc;
+}
+
+static void die(int code, const char *what)
+{
+    fprintf(stderr, "ja_host: %s\n", what);
+    exit(code);
+}
+
+/* Limits, privileges and descriptors: before anything of the bot's runs. */
+static void confine(uint64_t mem_mb, uint64_t cpu_s)
+{
+    if (set_limit(RLIMIT_CORE, 0) || set_limit(RLIMIT_FSIZE, 0) ||
+        set_limit(RLIMIT_NOFILE, 16) || set_limit(RLIMIT_NPROC, 0) ||
+        (mem_mb && set_limit(RLIMIT_AS, (rlim_t)mem_mb << 20)))
+        die(EXIT_USAGE, "cannot set resource limits");
+    probe_bytes = (size_t)(mem_mb << 20) / 4;
+    /* SIGXCPU at the soft limit, SIGKILL a second later (the hard one). */
+    struct rlimit cpu = {(rlim_t)cpu_s, (rlim_t)cpu_s + 1};
+    if (cpu_s && setrlimit(RLIMIT_CPU, &cpu))
+        die(EXIT_USAGE, "cannot set the CPU limit");
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+        die(EXIT_USAGE, "cannot set no_new_privs");
+    /* Not dumpable: no other process of this user (a sibling child) may
+     * read this one's memory through /proc or ptrace. No capabilities: run
+     * as root, the loading stage's read-only opens would otherwise reach
+     * any file and any process's memory (CAP_DAC_OVERRIDE, CAP_SYS_PTRACE). */
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
+        die(EXIT_USAGE, "cannot clear the dumpable flag");
+    for (int cap = 0; cap <= 63; cap++)
+        prctl(PR_CAPBSET_DROP, cap, 0, 0, 0); /* fails harmlessly past the last */
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+    struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
+    struct __user_cap_data_struct none[2];
+    memset(none, 0, sizeof none);
+    if (syscall(SYS_capset, &hdr, none))
+        die(EXIT_USAGE, "cannot drop capabilities");
+    if (syscall(SYS_close_range, CHAN_FD + 1, ~0U, 0))
+        die(EXIT_USAGE, "cannot close inherited descriptors");
+    if (load_filter(allow_loading))
+        die(EXIT_USAGE, "cannot install the seccomp filter");
+}
+
+/* ---- the conversation ---------------------------------------------------- */
+
+static void send_buf(const msgpack_sbuffer *sb)
+{
+    if (send(CHAN_FD, sb->data, sb->size, MSG_NOSIGNAL) != (ssize_t)sb->size)
+        _exit(EXIT_USAGE); /* the referee is gone */
+}
+
+static void send_hello(const ja_bot_desc *d)
+{
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 5);
+    mp_put_kv_str(&pk, "type", "hello");
+    mp_put_kv_u64(&pk, "protocol", JA_PROTOCOL);
+    /* Cut as the plugin seat cuts them (the hello's bounds are the same). */
+    char name[REF_WIRE_NAME_MAX], version[REF_WIRE_VERSION_MAX];
+    snprintf(name, sizeof name, "%s", d->name);
+    snprintf(version, sizeof version, "%s", d->version ? d->version : "0");
+    mp_put_kv_str(&pk, "name", name[0] ? name : "unnamed");
+    mp_put_kv_str(&pk, "version", version);
+    uint32_t n = 0;
+    const ja_game_rules *ok[REF_WIRE_MAX_GAMES];
+    for (int i = 0; ja_games[i] && n < REF_WIRE_MAX_GAMES; i++)
+        if (!JA_BOT_HAS(d, supports) || d->supports(ja_games[i]->name, ja_games[i]->obs_version))
+            ok[n++] = ja_games[i];
+    mp_put_str(&pk, "games");
+    /* An empty list would mean "every game": a bot that plays none sends "". */
+    msgpack_pack_array(&pk, n ? n : 1);
+    for (uint32_t i = 0; i < n; i++)
+        mp_put_str(&pk, ok[i]->name);
+    if (!n)
+        mp_put_str(&pk, "");
+    send_buf(&sb);
+    msgpack_sbuffer_destroy(&sb);
+}
+
+static void send_answer(msgpack_sbuffer *sb, const host *h, uint64_t turn, int rc, uint32_t index)
+{
+    msgpack_sbuffer_clear(sb);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 4);
+    mp_put_kv_str(&pk, "type", rc == JA_OK ? "action" : "x_error");
+    mp_put_kv_str(&pk, "match", h->match);
+    mp_put_kv_u64(&pk, "turn", turn);
+    if (rc == JA_OK)
+        mp_put_kv_u64(&pk, "index", index);
+    else
+        mp_put_kv_i64(&pk, "code", rc);
+    send_buf(sb);
+}
+
+static void on_start(host *h, const msgpack_object *o)
+{
+    char game[REF_WIRE_NAME_MAX];
+    uint64_t seat, seats, seed;
+    if (!mp_get_str(o, "match", h->match, sizeof h->match) ||
+        !mp_get_str(o, "game", game, sizeof game) || !mp_get_u64(o, "seat", &seat) ||
+        !mp_get_u64(o, "seats", &seats) || !mp_get_u64(o, "x_seed", &seed) || seats == 0 ||
+        seats > JA_MAX_SEATS || seat >= seats || !(h->g = ja_game_find(game)))
+        die(EXIT_USAGE, "malformed start message");
+    h->seat = (int32_t)seat;
+    h->n_seats = (uint32_t)seats;
+    ja_rng_seed(&h->rng, seed);
+    h->obs = calloc(1, h->g->obs_size);
+    h->legal = calloc(h->g->max_actions ? h->g->max_actions : 1, sizeof *h->legal);
+    if (!h->obs || !h->legal)
+        _exit(EXIT_RESOURCE);
+    int rc = h->desc->create(&host_api, h, h->g->name, h->seat, h->n_seats, &h->bot);
+    if (rc != JA_OK) {
+        fprintf(stderr, "bot %s refused seat %d of %s: %s\n", h->desc->name, (int)h->seat,
+                h->g->name, ja_strerror(rc));
+        h->bot = NULL;
+    }
+}
+
+static void on_act(host *h, const msgpack_object *o, msgpack_sbuffer *out)
+{
+    uint64_t turn, deadline = 0;
+    const msgpack_object *items;
+    uint32_t n;
+    if (!h->g || !mp_get_u64(o, "turn", &turn) || !mp_as_array(mp_get(o, "legal"), &items, &n) ||
+        n == 0 || n > (h->g->max_actions ? h->g->max_actions : 1))
+        die(EXIT_USAGE, "malformed act message");
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t code;
+        if (!mp_get_u64(&items[i], "code", &code) || code > UINT32_MAX)
+            die(EXIT_USAGE, "malformed legal list");
+        h->legal[i].code = (uint32_t)code;
+    }
+    if (!mp_as_obs(mp_get(o, "obs"), h->g, h->obs))
+        die(EXIT_USAGE, "malformed observation");
+    mp_get_u64(o, "deadline_ms", &deadline);
+    h->deadline_ms = deadline > UINT32_MAX ? UINT32_MAX : (uint32_t)deadline;
+    if (!h->bot) {
+        send_answer(out, h, turn, JA_EBOT, 0);
+        return;
+    }
+    ja_decision d = {
+        .struct_size = sizeof d,
+        .turn = turn > UINT32_MAX ? UINT32_MAX : (uint32_t)turn,
+        .deadline_ms = h->deadline_ms,
+        .seat = h->seat,
+        .n_seats = h->n_seats,
+        .game = h->g->name,
+        .obs_version = h->g->obs_version,
+        .obs_size = h->g->obs_size,
+        .obs = h->obs,
+        .legal = h->legal,
+        .n_legal = n,
+    };
+    uint32_t index = UINT32_MAX;
+    int rc = h->desc->act(h->bot, &d, &index);
+    /* The index is the referee's to judge (out of range: `illegal`). */
+    send_answer(out, h, turn, rc, index);
+}
+
+static void on_end(host *h, const msgpack_object *o)
+{
+    const msgpack_object *score = mp_get(o, "scores"), *place = mp_get(o, "places"), *items;
+    uint32_t n;
+    if (!h->bot)
+        return;
+    ja_outcome oc;
+    memset(&oc, 0, sizeof oc);
+    if (mp_as_array(score, &items, &n) && n <= JA_MAX_SEATS) {
+        oc.n_seats = n;
+        for (uint32_t i = 0; i < n; i++)
+            mp_as_i64(&items[i], &oc.score[i]);
+    }
+    if (mp_as_array(place, &items, &n) && n <= JA_MAX_SEATS)
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t p;
+            if (mp_as_u64(&items[i], &p) && p <= UINT8_MAX)
+                oc.place[i] = (uint8_t)p;
+        }
+    if (JA_BOT_HAS(h->desc, end))
+        h->desc->end(h->bot, &oc);
+    h->desc->destroy(h->bot);
+    h->bot = NULL;
+}
+
+static void serve(host *h)
+{
+    static char buf[IN_MAX];
+    msgpack_sbuffer out;
+    msgpack_sbuffer_init(&out);
+    msgpack_unpacked u;
+    msgpack_unpacked_init(&u);
+    for (;;) {
+        ssize_t n = recv(CHAN_FD, buf, sizeof buf, MSG_TRUNC);
+        if (n <= 0 || (size_t)n > sizeof buf)
+            _exit(n == 0 ? 0 : EXIT_USAGE); /* the referee closed: done */
+        h->received_ns = now_ns();
+        size_t off = 0;
+        char type[REF_WIRE_TYPE_MAX];
+        if (msgpack_unpack_next(&u, buf, (size_t)n, &off) != MSGPACK_UNPACK_SUCCESS ||
+            !mp_get_str(&u.data, "type", type, sizeof type))
+            die(EXIT_USAGE, "malformed message from the referee");
+        if (strcmp(type, "start") == 0)
+            on_start(h, &u.data);
+        else if (strcmp(type, "act") == 0)
+            on_act(h, &u.data, &out);
+        else if (strcmp(type, "end") == 0) {
+            on_end(h, &u.data);
+            _exit(0);
+        } else if (strcmp(type, "bye") == 0)
+            _exit(0);
+    }
+}
+
+static uint64_t num_arg(const char *s)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || !*s || *end)
+        die(EXIT_USAGE, "bad number in arguments");
+    return v;
+}
+
+/* ja_host --mem-mb M --cpu-s S PLUGIN (0 = no such limit). */
+int main(int argc, char **argv)
+{
+    uint64_t mem_mb = 0, cpu_s = 0;
+    int i = 1;
+    for (; i + 1 < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
+        if (strcmp(argv[i], "--mem-mb") == 0)
+            mem_mb = num_arg(argv[i + 1]);
+        else if (strcmp(argv[i], "--cpu-s") == 0)
+            cpu_s = num_arg(argv[i + 1]);
+        else
+            die(EXIT_USAGE, "unknown option");
+    }
+    if (i != argc - 1)
+        die(EXIT_USAGE, "usage: ja_host [--mem-mb M] [--cpu-s S] PLUGIN.so (run by the arena)");
+    struct stat sb;
+    if (fstat(CHAN_FD, &sb) || !S_ISSOCK(sb.st_mode))
+        die(EXIT_USAGE, "no channel on descriptor 3 (run by the arena)");
+    confine(mem_mb, cpu_s);
+
+    host h;
+    memset(&h, 0, sizeof h);
+    char err[1200];
+    void *dl;
+    int rc = ref_plugin_load(argv[i], &dl, &h.desc, err, sizeof err);
+    if (rc != JA_OK) {
+        fprintf(stderr, "%s\n", err);
+        return rc == JA_EVERSION ? EXIT_VERSION : EXIT_LOAD;
+    }
+    install_fatal_handlers();
+    if (load_filter(allow_serving))
+        die(EXIT_USAGE, "cannot install the seccomp filter");
+    send_hello(h.desc);
+    serve(&h);
+    return 0;
+}

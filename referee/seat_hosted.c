@@ -1,0 +1,752 @@
+/* The `hosted` seat: a bot plugin run in a sandboxed child process.
+ *
+ * Every match seat gets a fresh child, the program ja_host (host/ja_host.c),
+ * started with posix_spawn (the arena has threads: nothing runs between
+ * fork and exec) with an empty environment, an AF_UNIX SOCK_SEQPACKET
+ * socket on its fd 3 (one packet, one msgpack message of the wire protocol)
+ * and its stdout and stderr on a pipe, of which the seat keeps the last
+ * HOSTED_TAIL bytes (stderr_tail). The child limits itself (RLIMIT_*,
+ * no_new_privs, seccomp) before it runs a line of the bot's; the referee
+ * trusts nothing it says but its answers, and those only as data.
+ *
+ * Time: a decision has its limit L (move_ms). The answer counts if it came
+ * within L of wall time, or later but within L of the child's CPU time
+ * (measured here, from the child's CPU clock, never from the child): on a
+ * busy machine a bot is not charged for the time it was not running. The
+ * hard stop is wall time 2 L + 100 ms after the ask, or CPU time L,
+ * whichever comes first: the child is then killed (SIGKILL) and the fault
+ * is `timeout`. With no limit (--move-ms 0), the hard stop is
+ * HOSTED_NOLIMIT_S of wall time and RLIMIT_CPU backstops the match.
+ *
+ * Death: once the child has died or been killed, the rest of the match's
+ * decisions of this seat are faults of the same kind without asking (the
+ * match loop forfeits the bot past --max-faults). SIGSYS (the seccomp
+ * filter), SIGXCPU/SIGXFSZ (RLIMIT_CPU, RLIMIT_FSIZE), SIGKILL not sent by
+ * us (RLIMIT_CPU's hard limit, the OOM killer) and exit 99 (memory
+ * exhausted, ja_host's own diagnosis) are `resource`; any other signal or
+ * exit is `crash`. Bytes that are no message are `malformed`; a message of
+ * the wrong type, match or turn is `protocol`; x_error (act() returned an
+ * error) is `error`; an index out of range is `illegal`.
+ *
+ * Threading: a seat is used by one thread; seats share nothing mutable.
+ * Every child is reaped in seat_close (or at its death), so none outlives
+ * its seat. */
+#include "mp.h"
+#include "seat.h"
+#include "wire.h"
+
+#include "jackarena/ja_error.h"
+#include "jackarena/ja_rng.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define HOSTED_TAIL (64 * 1024)       /* bytes of a child's output kept */
+#define HOSTED_STARTUP_MS 10000       /* exec, load and hello */
+#define HOSTED_NOLIMIT_S 60           /* wall hard stop with no move limit */
+#define HOSTED_MARGIN_MS 100          /* hard stop: 2 L + this */
+#define HOSTED_EXIT_LOAD 2
+#define HOSTED_EXIT_VERSION 3
+#define HOSTED_EXIT_RESOURCE 99
+
+typedef struct hosted_bot {
+    ref_bot base;
+    char path[PATH_MAX];              /* absolute: the child's working directory differs */
+    char given[PATH_MAX];             /* as the user wrote it, for messages */
+    char sha256[65];
+    char name[REF_WIRE_NAME_MAX], version[REF_WIRE_VERSION_MAX];
+    char params[256];
+    uint32_t n_games;
+    char games[REF_WIRE_MAX_GAMES][REF_WIRE_NAME_MAX];
+    char mem_mb[24], cpu_s[24];       /* ja_host arguments */
+} hosted_bot;
+
+/* A running child: its pid, channel, output pipe and CPU clock. */
+typedef struct child {
+    pid_t pid;
+    bool reaped, killed;
+    int status;
+    int sock, out;
+    clockid_t cpu;
+    bool have_cpu;
+    char tail[HOSTED_TAIL];
+    size_t tail_len;
+} child;
+
+typedef struct hosted_seat {
+    ref_seat base;
+    hosted_bot *hb;
+    child c;
+    const ja_game_rules *g;
+    char match[REF_WIRE_MATCH_MAX];
+    uint32_t move_ms;      /* the match's per-decision limit (told at start) */
+    uint32_t allow_ms;     /* the pending decision's allowance; 0 = none */
+    uint32_t turn, n_legal;
+    int64_t cpu0_ns;
+    ja_fault dead;                    /* != NONE: every further decision */
+    msgpack_sbuffer sb;
+    ref_wire_msg msg;                 /* the last message decoded */
+    char in[REF_WIRE_MAX_IN + 1];
+} hosted_seat;
+
+static const ref_bot_ops hosted_ops;
+
+/* ---- the host program ---------------------------------------------------- */
+
+static char host_prog[PATH_MAX];
+static pthread_once_t host_once = PTHREAD_ONCE_INIT;
+
+static void find_program(void)
+{
+    const char *env = getenv("JACKARENA_HOST");
+    if (env && *env) {
+        snprintf(host_prog, sizeof host_prog, "%s", env);
+        return;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        snprintf(host_prog, sizeof host_prog, "ja_host");
+        return;
+    }
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash)
+        *slash = '\0';
+    /* Beside the arena (an install, build/arena), then from another program
+     * of the build tree (build/bench/ja_bench -> build/arena/ja_host). */
+    const char *tries[] = {"/ja_host", "/../arena/ja_host"};
+    for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
+        snprintf(host_prog, sizeof host_prog, "%.*s%s", PATH_MAX - 32, exe, tries[i]);
+        if (access(host_prog, X_OK) == 0)
+            return;
+    }
+    snprintf(host_prog, sizeof host_prog, "%.*s/ja_host", PATH_MAX - 32, exe);
+}
+
+const char *ref_hosted_program(void)
+{
+    pthread_once(&host_once, find_program);
+    return host_prog;
+}
+
+/* ---- children ------------------------------------------------------------ */
+
+/* Keeps the last HOSTED_TAIL bytes of the child's output. */
+static void tail_add(child *c, const char *p, size_t n)
+{
+    if (n >= HOSTED_TAIL) {
+        p += n - HOSTED_TAIL;
+        n = HOSTED_TAIL;
+    }
+    if (c->tail_len + n > HOSTED_TAIL) {
+        size_t drop = c->tail_len + n - HOSTED_TAIL;
+        memmove(c->tail, c->tail + drop, c->tail_len - drop);
+        c->tail_len -= drop;
+    }
+    memcpy(c->tail + c->tail_len, p, n);
+    c->tail_len += n;
+}
+
+/* Reads what the child wrote so far (the pipe is non-blocking). */
+static void drain_output(child *c)
+{
+    char buf[4096];
+    for (int i = 0; c->out >= 0 && i < 64; i++) {
+        ssize_t n = read(c->out, buf, sizeof buf);
+        if (n > 0) {
+            tail_add(c, buf, (size_t)n);
+            continue;
+        }
+        if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+            close(c->out);
+            c->out = -1;
+        }
+        if (n == 0 || errno != EINTR)
+            break;
+    }
+}
+
+static void note(child *c, const char *msg)
+{
+    tail_add(c, msg, strlen(msg));
+}
+
+/* Starts ja_host for plugin hb. JA_OK, or JA_EIO/JA_ENOMEM with err. */
+static int child_start(const hosted_bot *hb, child *c, char *err, size_t cap)
+{
+    memset(c, 0, sizeof *c);
+    c->sock = c->out = -1;
+    c->pid = -1;
+    int sv[2], pp[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
+        snprintf(err, cap, "hosted bot %s: socketpair: %s", hb->name, strerror(errno));
+        return JA_EIO;
+    }
+    if (pipe2(pp, O_CLOEXEC) != 0) {
+        snprintf(err, cap, "hosted bot %s: pipe: %s", hb->name, strerror(errno));
+        close(sv[0]);
+        close(sv[1]);
+        return JA_EIO;
+    }
+    /* dup2(3, 3) would leave close-on-exec set: move the child's end off 3. */
+    if (sv[1] == 3) {
+        int moved = fcntl(sv[1], F_DUPFD_CLOEXEC, 4);
+        close(sv[1]);
+        sv[1] = moved;
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawnattr_init(&at);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, pp[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, pp[1], 2);
+    posix_spawn_file_actions_adddup2(&fa, sv[1], 3);
+    posix_spawn_file_actions_addclosefrom_np(&fa, 4);
+    /* Its own process group (a terminal's ^C is the arena's to handle);
+     * signal dispositions and mask back to the defaults. */
+    sigset_t none, dfl;
+    sigemptyset(&none);
+    sigfillset(&dfl);
+    sigdelset(&dfl, SIGKILL);
+    sigdelset(&dfl, SIGSTOP);
+    posix_spawnattr_setsigmask(&at, &none);
+    posix_spawnattr_setsigdefault(&at, &dfl);
+    posix_spawnattr_setpgroup(&at, 0);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+                                      POSIX_SPAWN_SETSIGDEF);
+    const char *prog = ref_hosted_program();
+    char *argv[] = {"ja_host", "--mem-mb", (char *)hb->mem_mb, "--cpu-s", (char *)hb->cpu_s,
+                    (char *)hb->path, NULL};
+    /* Nothing of the arena's environment (tokens, keys) reaches the bot. */
+    char *envp[] = {"PATH=/usr/bin:/bin", NULL};
+    int rc = posix_spawn(&c->pid, prog, &fa, &at, argv, envp);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
+    close(sv[1]);
+    close(pp[1]);
+    if (rc != 0) {
+        snprintf(err, cap, "hosted bot %s: cannot start %s: %s (set JACKARENA_HOST?)",
+                 hb->name, prog, strerror(rc));
+        close(sv[0]);
+        close(pp[0]);
+        c->pid = -1;
+        return rc == ENOMEM ? JA_ENOMEM : JA_EIO;
+    }
+    c->sock = sv[0];
+    c->out = pp[0];
+    fcntl(c->out, F_SETFL, O_NONBLOCK);
+    c->have_cpu = clock_getcpuclockid(c->pid, &c->cpu) == 0;
+    return JA_OK;
+}
+
+/* CPU time the child has used, in ns (0 when unknown). */
+static int64_t child_cpu_ns(const child *c)
+{
+    struct timespec ts;
+    if (!c->have_cpu || c->reaped || clock_gettime(c->cpu, &ts) != 0)
+        return 0;
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void child_reap(child *c, bool block)
+{
+    if (c->pid <= 0 || c->reaped)
+        return;
+    int st;
+    pid_t r;
+    do
+        r = waitpid(c->pid, &st, block ? 0 : WNOHANG);
+    while (r < 0 && errno == EINTR);
+    if (r == c->pid || (r < 0 && errno == ECHILD)) {
+        c->reaped = true;
+        c->status = r == c->pid ? st : 0;
+    }
+}
+
+static void child_kill(child *c)
+{
+    if (c->pid > 0 && !c->reaped) {
+        kill(c->pid, SIGKILL);
+        c->killed = true;
+        child_reap(c, true);
+    }
+}
+
+/* The channel closed: the child died (or closed it and lives on, then it is
+ * killed). Waits a little for the exit status: a process's descriptors
+ * close a moment before it becomes a zombie. */
+static void child_gone(child *c)
+{
+    for (int i = 0; i < 200 && !c->reaped; i++) {
+        child_reap(c, false);
+        if (!c->reaped) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    if (!c->reaped) {
+        child_kill(c);
+        c->killed = false; /* not our limit's doing: the bot broke the channel */
+        c->status = -1;
+    }
+    drain_output(c);
+}
+
+/* The fault of a dead child (see the file comment). */
+static ja_fault death_fault(child *c)
+{
+    int st = c->status;
+    if (st == -1) {
+        note(c, "ja_host: the bot closed its channel\n");
+        return JA_FAULT_DISCONNECT;
+    }
+    if (WIFSIGNALED(st)) {
+        int sig = WTERMSIG(st);
+        char line[160];
+        const char *what = sigdescr_np(sig); /* strsignal is not thread-safe */
+        snprintf(line, sizeof line, "ja_host: killed by signal %d (%s)%s\n", sig,
+                 what ? what : "unknown",
+                 sig == SIGSYS ? ": a system call the sandbox forbids" : "");
+        note(c, line);
+        if (sig == SIGSYS || sig == SIGXCPU || sig == SIGXFSZ || sig == SIGKILL)
+            return JA_FAULT_RESOURCE;
+        return JA_FAULT_CRASH;
+    }
+    if (WIFEXITED(st) && WEXITSTATUS(st) == HOSTED_EXIT_RESOURCE) {
+        note(c, "ja_host: memory limit reached\n");
+        return JA_FAULT_RESOURCE;
+    }
+    char line[80];
+    snprintf(line, sizeof line, "ja_host: exited with status %d\n",
+             WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    note(c, line);
+    return JA_FAULT_CRASH;
+}
+
+static void child_close(child *c)
+{
+    child_kill(c);
+    if (c->sock >= 0)
+        close(c->sock);
+    if (c->out >= 0)
+        close(c->out);
+    c->sock = c->out = -1;
+}
+
+/* One message from the child by wall deadline until_ns, draining its output
+ * meanwhile. Returns the length (> 0), 0 when the channel closed, -1 at the
+ * deadline, -2 for a message too long. When cpu_limit_ns > 0, also -1 once
+ * the child has used that much CPU since cpu0_ns. */
+static ssize_t child_recv(child *c, char *buf, size_t cap, int64_t until_ns, int64_t cpu0_ns,
+                          int64_t cpu_limit_ns)
+{
+    /* Poll in slices so that a CPU overrun is seen within a slice. */
+    int64_t slice_ns = cpu_limit_ns ? cpu_limit_ns / 20 : 50000000;
+    if (slice_ns < 1000000)
+        slice_ns = 1000000;
+    for (;;) {
+        int64_t now = ref_now_ns();
+        if (now >= until_ns)
+            return -1;
+        if (cpu_limit_ns && child_cpu_ns(c) - cpu0_ns > cpu_limit_ns)
+            return -1;
+        int64_t wait = until_ns - now < slice_ns ? until_ns - now : slice_ns;
+        struct pollfd pf[2] = {{c->sock, POLLIN, 0}, {c->out, POLLIN, 0}};
+        int r = poll(pf, c->out >= 0 ? 2 : 1, (int)((wait + 999999) / 1000000));
+        if (r < 0 && errno != EINTR)
+            return 0;
+        if (c->out >= 0 && pf[1].revents)
+            drain_output(c);
+        if (pf[0].revents) {
+            ssize_t n = recv(c->sock, buf, cap, MSG_DONTWAIT | MSG_TRUNC);
+            if (n < 0 && (errno == EAGAIN || errno == EINTR))
+                continue;
+            if (n <= 0)
+                return 0;
+            return (size_t)n > cap ? -2 : n;
+        }
+    }
+}
+
+/* ---- loading ------------------------------------------------------------- */
+
+/* A limit from the environment: the default when unset; false when bad. */
+static bool env_limit(const char *name, unsigned long def, char out[24], char *err, size_t cap)
+{
+    const char *v = getenv(name);
+    unsigned long n = def;
+    if (v && *v) {
+        char *end;
+        errno = 0;
+        n = strtoul(v, &end, 10);
+        if (errno || *end || v[0] == '-' || n > 1000000) {
+            snprintf(err, cap, "%s='%s': give a whole number from 0 to 1000000", name, v);
+            return false;
+        }
+    }
+    snprintf(out, 24, "%lu", n);
+    return true;
+}
+
+/* ja_host's load error in the child's output: the last line that starts
+ * "bot plugin '" (a constructor may have written before it), else the
+ * first line, else "". */
+static void load_error_line(const child *c, char *out, size_t cap)
+{
+    const char *p = c->tail, *end = c->tail + c->tail_len, *pick = NULL;
+    size_t pick_len = 0;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        if (!pick || (n >= 12 && memcmp(p, "bot plugin '", 12) == 0)) {
+            pick = p;
+            pick_len = n;
+        }
+        p += n + 1;
+    }
+    snprintf(out, cap, "%.*s", (int)pick_len, pick ? pick : "");
+}
+
+/* Waits for the child's hello. JA_OK with *msg, or a load error with err. */
+static int read_hello(const hosted_bot *hb, child *c, char *buf, size_t cap, ref_wire_msg *msg,
+                      char *err, size_t ecap)
+{
+    ssize_t n = child_recv(c, buf, cap - 1, ref_now_ns() + (int64_t)HOSTED_STARTUP_MS * 1000000,
+                           0, 0);
+    if (n > 0) {
+        char why[200] = "not a hello";
+        if (ref_wire_decode(buf, (size_t)n, msg, why, sizeof why) == JA_OK &&
+            msg->type == REF_WIRE_HELLO)
+            return JA_OK;
+        snprintf(err, ecap, "bot plugin '%s': the hosted child sent no hello (%s)", hb->given,
+                 why);
+        return JA_EFORMAT;
+    }
+    if (n == -1) {
+        child_kill(c);
+        snprintf(err, ecap, "bot plugin '%s': the hosted child did not start within %d ms",
+                 hb->given, HOSTED_STARTUP_MS);
+        return JA_EFORMAT;
+    }
+    child_gone(c);
+    char line[1100];
+    load_error_line(c, line, sizeof line);
+    int st = c->status;
+    if (st != -1 && WIFEXITED(st) &&
+        (WEXITSTATUS(st) == HOSTED_EXIT_LOAD || WEXITSTATUS(st) == HOSTED_EXIT_VERSION) &&
+        line[0]) {
+        /* The child names the absolute path; say it as the user did. */
+        char prefix[PATH_MAX + 16];
+        snprintf(prefix, sizeof prefix, "bot plugin '%s'", hb->path);
+        size_t pl = strlen(prefix);
+        if (strncmp(line, prefix, pl) == 0)
+            snprintf(err, ecap, "bot plugin '%s'%s", hb->given, line + pl);
+        else
+            snprintf(err, ecap, "%s", line);
+        if (strstr(line, "__asan") || strstr(line, "__ubsan")) {
+            size_t used = strlen(err);
+            snprintf(err + used, ecap - used, " (a sanitized plugin cannot run hosted; "
+                                              "docs/security.md)");
+        }
+        return WEXITSTATUS(st) == HOSTED_EXIT_VERSION ? JA_EVERSION : JA_EFORMAT;
+    }
+    ja_fault f = death_fault(c);
+    snprintf(err, ecap, "bot plugin '%s': the hosted child failed while loading (%s%s%s)%s",
+             hb->given, ja_fault_name((int)f), line[0] ? ": " : "", line,
+             strstr(line, "ASan") ? "; a sanitized plugin cannot run hosted (docs/security.md)"
+                                  : "");
+    return JA_EFORMAT;
+}
+
+int ref_bot_hosted_open(const char *path, const char *params, ref_bot **out, char *err,
+                        size_t cap)
+{
+    *out = NULL;
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        snprintf(err, cap, "bot plugin '%s': %s", path, strerror(errno));
+        return JA_ENOTFOUND;
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        snprintf(err, cap, "bot plugin '%s': not a regular file", path);
+        return JA_ENOTFOUND;
+    }
+    /* The referee holds every hand: no process of this user (a hosted
+     * child's constructor, under the loading filter) may read its memory
+     * through /proc/PID/mem or ptrace. */
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    const char *prog = ref_hosted_program();
+    if (access(prog, X_OK) != 0) {
+        snprintf(err, cap, "hosted: the host program %s is missing (%s); set JACKARENA_HOST",
+                 prog, strerror(errno));
+        return JA_ENOTFOUND;
+    }
+    hosted_bot *b = calloc(1, sizeof *b);
+    child *c = malloc(sizeof *c);
+    char *buf = malloc(REF_WIRE_MAX_IN + 1);
+    ref_wire_msg *msg = calloc(1, sizeof *msg);
+    int rc = JA_OK;
+    if (!b || !c || !buf || !msg) {
+        snprintf(err, cap, "out of memory");
+        rc = JA_ENOMEM;
+        goto done;
+    }
+    /* The child must find the file whatever its working directory. */
+    if (!realpath(path, b->path)) {
+        snprintf(err, cap, "bot plugin '%s': %s", path, strerror(errno));
+        rc = JA_ENOTFOUND;
+        goto done;
+    }
+    snprintf(b->given, sizeof b->given, "%s", path);
+    snprintf(b->params, sizeof b->params, "%s", params ? params : "");
+    if (!env_limit("JACKARENA_HOSTED_MEM_MB", 1024, b->mem_mb, err, cap) ||
+        !env_limit("JACKARENA_HOSTED_CPU_S", 300, b->cpu_s, err, cap)) {
+        rc = JA_EINVAL;
+        goto done;
+    }
+    if (ref_file_sha256(path, b->sha256) != JA_OK) {
+        snprintf(err, cap, "bot plugin '%s': cannot read: %s", path, strerror(errno));
+        rc = JA_ENOTFOUND;
+        goto done;
+    }
+    snprintf(b->name, sizeof b->name, "%s", path);
+    /* The probe: a child that loads the plugin and says hello. */
+    rc = child_start(b, c, err, cap);
+    if (rc == JA_OK) {
+        rc = read_hello(b, c, buf, REF_WIRE_MAX_IN + 1, msg, err, cap);
+        child_close(c);
+    }
+    if (rc != JA_OK)
+        goto done;
+    snprintf(b->name, sizeof b->name, "%s", msg->name);
+    snprintf(b->version, sizeof b->version, "%s", msg->version[0] ? msg->version : "0");
+    b->n_games = msg->n_games;
+    memcpy(b->games, msg->games, sizeof b->games);
+    b->base.ops = &hosted_ops;
+    b->base.info = (ref_bot_info){"hosted", b->name, b->version, b->path, b->sha256};
+    *out = &b->base;
+    b = NULL;
+done:
+    free(b);
+    free(c);
+    free(buf);
+    free(msg);
+    return rc;
+}
+
+/* ---- ops ----------------------------------------------------------------- */
+
+static int hosted_supports(ref_bot *rb, const ja_game_rules *g)
+{
+    hosted_bot *b = (hosted_bot *)rb;
+    for (uint32_t i = 0; i < b->n_games; i++)
+        if (strcmp(b->games[i], g->name) == 0)
+            return 1;
+    return b->n_games == 0;
+}
+
+static void send_msg(hosted_seat *s)
+{
+    if (s->c.sock >= 0)
+        (void)send(s->c.sock, s->sb.data, s->sb.size, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+/* The start message: the protocol's keys the child needs, and the bot's
+ * own stream seed (never the match seed, from which the deal follows). */
+static void put_start(hosted_seat *s, const ref_seat_ctx *ctx)
+{
+    msgpack_sbuffer_clear(&s->sb);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &s->sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 8);
+    mp_put_kv_str(&pk, "type", "start");
+    mp_put_kv_str(&pk, "match", s->match);
+    mp_put_kv_str(&pk, "game", ctx->game->name);
+    mp_put_kv_u64(&pk, "seat", (uint64_t)ctx->seat);
+    mp_put_kv_u64(&pk, "seats", ctx->n_seats);
+    mp_put_kv_u64(&pk, "move_ms", ctx->move_ms);
+    mp_put_kv_u64(&pk, "x_seed",
+                  ja_seed_derive(ctx->match_seed, JA_STREAM_BOT, (uint64_t)ctx->seat));
+    mp_put_kv_str(&pk, "x_params", s->hb->params);
+}
+
+static int hosted_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out, char *err,
+                            size_t cap)
+{
+    hosted_bot *b = (hosted_bot *)rb;
+    hosted_seat *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, cap, "out of memory");
+        return JA_ENOMEM;
+    }
+    s->base.bot = rb;
+    s->base.seat = ctx->seat;
+    s->hb = b;
+    s->g = ctx->game;
+    s->move_ms = ctx->move_ms;
+    snprintf(s->match, sizeof s->match, "%s", ctx->match_id ? ctx->match_id : "match");
+    msgpack_sbuffer_init(&s->sb);
+    int rc = child_start(b, &s->c, err, cap);
+    if (rc != JA_OK) {
+        msgpack_sbuffer_destroy(&s->sb);
+        free(s);
+        return rc;
+    }
+    /* A child that does not come up is the bot's failure, not the match's:
+     * every decision of this seat is then a fault. */
+    char why[1200];
+    if (read_hello(b, &s->c, s->in, sizeof s->in, &s->msg, why, sizeof why) != JA_OK) {
+        s->dead = s->c.reaped && !s->c.killed ? death_fault(&s->c) : JA_FAULT_CRASH;
+        note(&s->c, why);
+        note(&s->c, "\n");
+    }
+    if (!s->dead) {
+        put_start(s, ctx);
+        send_msg(s);
+    }
+    *out = &s->base;
+    return JA_OK;
+}
+
+static int hosted_ask(ref_seat *rs, const ja_decision *d)
+{
+    hosted_seat *s = (hosted_seat *)rs;
+    s->turn = d->turn;
+    s->n_legal = d->n_legal;
+    s->allow_ms = d->deadline_ms; /* move_ms plus what is left of the bank */
+    if (s->dead)
+        return JA_OK;
+    s->cpu0_ns = child_cpu_ns(&s->c);
+    if (ref_wire_act(&s->sb, s->match, s->g, d, 0) == JA_OK)
+        send_msg(s);
+    return JA_OK;
+}
+
+/* Judges one message against the pending decision. */
+static void judge(hosted_seat *s, size_t n, ref_answer *out)
+{
+    ref_wire_msg *m = &s->msg;
+    char why[200];
+    if (ref_wire_decode(s->in, n, m, why, sizeof why) != JA_OK)
+        out->fault = JA_FAULT_MALFORMED;
+    else if ((m->type != REF_WIRE_ACTION &&
+              !(m->type == REF_WIRE_OTHER && strcmp(m->type_name, "x_error") == 0)) ||
+             strcmp(m->match, s->match) != 0 || m->turn != s->turn)
+        out->fault = JA_FAULT_PROTOCOL;
+    else if (m->type == REF_WIRE_OTHER)
+        out->fault = JA_FAULT_ERROR;
+    else if (m->index >= s->n_legal)
+        out->fault = JA_FAULT_ILLEGAL;
+    else
+        out->index = (uint32_t)m->index;
+}
+
+static void hosted_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
+{
+    hosted_seat *s = (hosted_seat *)rs;
+    (void)deadline_ns; /* the limit counts from our own ask: the same instant */
+    *out = (ref_answer){.fault = JA_FAULT_NONE};
+    if (s->dead) {
+        out->fault = s->dead;
+        return;
+    }
+    int64_t limit_ns = (int64_t)s->allow_ms * 1000000;
+    int64_t hard = rs->asked_ns + (limit_ns ? 2 * limit_ns + (int64_t)HOSTED_MARGIN_MS * 1000000
+                                            : (int64_t)HOSTED_NOLIMIT_S * 1000000000);
+    ssize_t n = child_recv(&s->c, s->in, sizeof s->in - 1, hard, s->cpu0_ns, limit_ns);
+    int64_t now = ref_now_ns();
+    out->think_us = (uint64_t)(now - rs->asked_ns) / 1000;
+    if (n == -1) {
+        /* Past the hard stop, on the wall or on the CPU. */
+        child_kill(&s->c);
+        drain_output(&s->c);
+        note(&s->c, "ja_host: killed at the time limit\n");
+        s->dead = out->fault = JA_FAULT_TIMEOUT;
+        return;
+    }
+    if (n == 0) {
+        child_gone(&s->c);
+        s->dead = out->fault = death_fault(&s->c);
+        return;
+    }
+    if (n == -2) {
+        out->fault = JA_FAULT_MALFORMED;
+        return;
+    }
+    judge(s, (size_t)n, out);
+    /* Late on the wall clock: it counts if the child's CPU time is within
+     * the limit (it was kept from running, not slow). The match loop charges
+     * the bank with cpu_us (at least 1 µs, so it is never taken for "not
+     * measured"). */
+    int64_t used_ns = child_cpu_ns(&s->c) - s->cpu0_ns;
+    if (limit_ns)
+        out->cpu_us = used_ns > 0 ? (uint64_t)used_ns / 1000 + 1 : 1;
+    if (out->fault == JA_FAULT_NONE && limit_ns && now - rs->asked_ns > limit_ns &&
+        used_ns > limit_ns)
+        out->fault = JA_FAULT_TIMEOUT;
+}
+
+static void hosted_end(ref_seat *rs, const ja_outcome *o)
+{
+    hosted_seat *s = (hosted_seat *)rs;
+    if (s->dead)
+        return;
+    ref_wire_end_info ei = {s->match, o, NULL, NULL};
+    ref_wire_end(&s->sb, &ei);
+    send_msg(s);
+}
+
+static void hosted_seat_close(ref_seat *rs)
+{
+    hosted_seat *s = (hosted_seat *)rs;
+    /* The child may still be in the bot's end(): it has no more say. */
+    child_close(&s->c);
+    msgpack_sbuffer_destroy(&s->sb);
+    free(s);
+}
+
+static size_t hosted_stderr_tail(ref_seat *rs, char *buf, size_t cap)
+{
+    hosted_seat *s = (hosted_seat *)rs;
+    if (!cap)
+        return 0;
+    drain_output(&s->c);
+    size_t n = s->c.tail_len < cap - 1 ? s->c.tail_len : cap - 1;
+    memcpy(buf, s->c.tail + s->c.tail_len - n, n);
+    buf[n] = '\0';
+    return n;
+}
+
+static void hosted_destroy(ref_bot *rb)
+{
+    free(rb);
+}
+
+static const ref_bot_ops hosted_ops = {
+    .kind = "hosted",
+    .supports = hosted_supports,
+    .seat_open = hosted_seat_open,
+    .ask = hosted_ask,
+    .collect = hosted_collect,
+    .end = hosted_end,
+    .seat_close = hosted_seat_close,
+    .destroy = hosted_destroy,
+    .default_move_ms = 1000,
+    .stderr_tail = hosted_stderr_tail,
+};

@@ -1,0 +1,247 @@
+/* ctest-requires-game: taylor */
+/* The hosted seat (referee/seat_hosted.c) driven directly, decision by
+ * decision, with the sandbox's fault-injection plugins (tests/sandbox/):
+ * the sandbox stops a forbidden system call and the seat says so in the
+ * child's captured output; a dead child's later decisions are faults
+ * without asking; the child's stdout and stderr land in the tail and never
+ * on the channel; a child past its time is killed; no child is left
+ * unreaped; and a file that is no plugin is refused with one line.
+ * Needs $JA_BUILD_DIR (ctest sets it) for ja_host and the plugins. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "jackarena/ja_error.h"
+#include "jackarena/ja_rules.h"
+#include "seat.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+/* No child of this process is left, alive or zombie: every one was reaped. */
+static void assert_no_child(void)
+{
+    errno = 0;
+    assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+    assert_int_equal(errno, ECHILD);
+}
+
+static const char *build_dir(void)
+{
+    const char *dir = getenv("JA_BUILD_DIR");
+    if (!dir)
+        fail_msg("JA_BUILD_DIR is not set (run this test through ctest)");
+    return dir;
+}
+
+static ref_bot *open_hosted(const char *name)
+{
+    char path[4096], host[4096], err[1200];
+    snprintf(host, sizeof host, "%s/arena/ja_host", build_dir());
+    setenv("JACKARENA_HOST", host, 1);
+    snprintf(path, sizeof path, "%s/tests/sandbox/plugins/%s.so", build_dir(), name);
+    ref_bot *b = NULL;
+    if (ref_bot_hosted_open(path, NULL, &b, err, sizeof err) != JA_OK)
+        fail_msg("%s", err);
+    assert_string_equal(ref_bot_get_info(b)->kind, "hosted");
+    assert_int_equal(strlen(ref_bot_get_info(b)->sha256), 64);
+    assert_no_child(); /* the probe child is gone */
+    return b;
+}
+
+/* A match of Taylor Blackjack and the decisions of its seat 0. */
+typedef struct game {
+    const ja_game_rules *g;
+    void *st, *obs;
+    ja_action legal[512];
+    ja_decision d;
+    uint32_t turn;
+} game;
+
+static void game_start(game *m)
+{
+    m->g = ja_game_find("taylor-blackjack");
+    assert_non_null(m->g);
+    ja_options o;
+    char err[256];
+    ja_options_init(m->g, &o);
+    assert_int_equal(ja_options_resolve(m->g, &o, 2, err, sizeof err), JA_OK);
+    m->st = calloc(1, m->g->state_size);
+    m->obs = calloc(1, m->g->obs_size);
+    assert_true(m->st && m->obs && m->g->max_actions <= 512);
+    assert_int_equal(m->g->setup(m->st, &o, 2, 5), JA_OK);
+}
+
+/* Plays default actions until seat 0 has a real choice; fills m->d. */
+static void next_decision(game *m)
+{
+    for (;;) {
+        uint32_t mask = m->g->to_act(m->st);
+        assert_true(mask != 0);
+        ja_action by_seat[JA_MAX_SEATS];
+        for (int s = 0; s < 2; s++)
+            if (mask & (1u << s)) {
+                uint32_t n = m->g->legal(m->st, s, m->legal, 512);
+                if (s == 0 && n >= 2 && mask == 1u) {
+                    m->g->observe(m->st, 0, m->obs);
+                    m->d = (ja_decision){sizeof m->d, ++m->turn, 1000, 0, 2, m->g->name,
+                                         m->g->obs_version, m->g->obs_size, m->obs, m->legal, n};
+                    return;
+                }
+                by_seat[s] = m->g->default_action(m->st, s);
+            }
+        assert_int_equal(m->g->apply(m->st, mask, by_seat), JA_OK);
+    }
+}
+
+static void game_done(game *m)
+{
+    free(m->st);
+    free(m->obs);
+}
+
+static ref_seat *open_seat_ms(ref_bot *b, const game *m, uint32_t move_ms)
+{
+    ref_seat_ctx ctx = {m->g, 0, 2, 77, move_ms, "t1"};
+    ref_seat *s = NULL;
+    char err[600];
+    assert_int_equal(ref_seat_open(b, &ctx, &s, err, sizeof err), JA_OK);
+    return s;
+}
+
+static ref_seat *open_seat(ref_bot *b, const game *m)
+{
+    return open_seat_ms(b, m, 1000);
+}
+
+static ref_answer decide(ref_seat *s, game *m)
+{
+    next_decision(m);
+    ref_answer a;
+    assert_int_equal(ref_seat_ask(s, &m->d), JA_OK);
+    ref_seat_collect(s, s->asked_ns + 1000000000, &a);
+    if (a.fault == JA_FAULT_NONE) {
+        ja_action by_seat[JA_MAX_SEATS] = {m->legal[a.index]};
+        assert_int_equal(m->g->apply(m->st, 1u, by_seat), JA_OK);
+    } else {
+        ja_action by_seat[JA_MAX_SEATS] = {m->g->default_action(m->st, 0)};
+        assert_int_equal(m->g->apply(m->st, 1u, by_seat), JA_OK);
+    }
+    return a;
+}
+
+/* openfile.so opens /etc/passwd on its second decision: SIGSYS. */
+static void test_forbidden_call_is_a_resource_fault(void **state)
+{
+    ref_bot *b = open_hosted("openfile");
+    game m = {0};
+    game_start(&m);
+    assert_int_equal(ref_bot_supports(b, m.g), 1);
+    ref_seat *s = open_seat(b, &m);
+    assert_int_equal(decide(s, &m).fault, JA_FAULT_NONE);
+    assert_int_equal(decide(s, &m).fault, JA_FAULT_RESOURCE);
+    char tail[4096];
+    assert_true(ref_seat_stderr_tail(s, tail, sizeof tail) > 0);
+    assert_non_null(strstr(tail, "a system call the sandbox forbids"));
+    /* Dead: later decisions are faults of the same kind, not asked. */
+    assert_int_equal(decide(s, &m).fault, JA_FAULT_RESOURCE);
+    ref_seat_close(&s);
+    assert_null(s);
+    assert_no_child();
+    ref_bot_destroy(&b);
+    game_done(&m);
+}
+
+/* garbage.so writes junk to stdout and stderr and still answers. */
+static void test_output_is_captured_not_spoken(void **state)
+{
+    ref_bot *b = open_hosted("garbage");
+    game m = {0};
+    game_start(&m);
+    ref_seat *s = open_seat(b, &m);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(decide(s, &m).fault, JA_FAULT_NONE);
+    char tail[256];
+    size_t n = ref_seat_stderr_tail(s, tail, sizeof tail);
+    assert_int_equal(n, sizeof tail - 1);
+    assert_int_equal(strlen(tail), n);
+    assert_non_null(strstr(tail, "{\"type\":\"action\""));
+    ref_seat_close(&s);
+    assert_no_child();
+    ref_bot_destroy(&b);
+    game_done(&m);
+}
+
+/* badindex.so answers an index out of range: `illegal`, and the child
+ * lives on (the next answer is judged again). */
+static void test_out_of_range_is_illegal(void **state)
+{
+    ref_bot *b = open_hosted("badindex");
+    game m = {0};
+    game_start(&m);
+    ref_seat *s = open_seat(b, &m);
+    assert_int_equal(decide(s, &m).fault, JA_FAULT_NONE);
+    assert_int_equal(decide(s, &m).fault, JA_FAULT_ILLEGAL);
+    assert_int_equal(decide(s, &m).fault, JA_FAULT_ILLEGAL);
+    ref_seat_close(&s);
+    ref_bot_destroy(&b);
+    game_done(&m);
+}
+
+/* loop.so spins (stopped on its CPU time) and sleeper.so sleeps (stopped at
+ * the wall hard stop) on their second decision: killed, `timeout`, and the
+ * rest of the match is timeouts without asking. A 50 ms limit keeps this
+ * short; what is checked is the outcome, never how long it took. */
+static void test_overrun_is_killed_as_timeout(void **state)
+{
+    static const char *const names[] = {"loop", "sleeper"};
+    for (int i = 0; i < 2; i++) {
+        ref_bot *b = open_hosted(names[i]);
+        game m = {0};
+        game_start(&m);
+        ref_seat *s = open_seat_ms(b, &m, 50);
+        assert_int_equal(decide(s, &m).fault, JA_FAULT_NONE);
+        assert_int_equal(decide(s, &m).fault, JA_FAULT_TIMEOUT);
+        char tail[4096];
+        ref_seat_stderr_tail(s, tail, sizeof tail);
+        assert_non_null(strstr(tail, "killed at the time limit"));
+        assert_int_equal(decide(s, &m).fault, JA_FAULT_TIMEOUT);
+        ref_seat_close(&s);
+        assert_no_child();
+        ref_bot_destroy(&b);
+        game_done(&m);
+    }
+}
+
+static void test_load_errors(void **state)
+{
+    char err[1200], path[4096];
+    ref_bot *b = NULL;
+    assert_int_equal(ref_bot_hosted_open("/nonexistent/bot.so", NULL, &b, err, sizeof err),
+                     JA_ENOTFOUND);
+    assert_null(b);
+    assert_non_null(strstr(err, "bot plugin '/nonexistent/bot.so'"));
+    /* A file that is no shared library: the child's one line, verbatim. */
+    snprintf(path, sizeof path, "%s/CMakeCache.txt", build_dir());
+    assert_int_equal(ref_bot_hosted_open(path, NULL, &b, err, sizeof err), JA_EFORMAT);
+    assert_null(b);
+    assert_non_null(strstr(err, "cannot load"));
+    assert_null(strchr(err, '\n'));
+    assert_no_child();
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_forbidden_call_is_a_resource_fault),
+        cmocka_unit_test(test_output_is_captured_not_spoken),
+        cmocka_unit_test(test_out_of_range_is_illegal),
+        cmocka_unit_test(test_overrun_is_killed_as_timeout),
+        cmocka_unit_test(test_load_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
