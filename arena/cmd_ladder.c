@@ -357,6 +357,7 @@ static void print_fit(const ja_game_rules *g, uint32_t seats, const char *opts,
         jw_obj_end(&w);
         jw_int(&w, "matches", (long long)in->matches);
         jw_int(&w, "clusters", (long long)clusters);
+        jw_str(&w, "covariance", f->model_fallback ? "model" : "sandwich");
         jw_int(&w, "groups", f->n_groups);
         jw_arr(&w, "ratings");
         for (uint32_t i = 0; i < f->n_players; i++) {
@@ -400,6 +401,9 @@ static void print_fit(const ja_game_rules *g, uint32_t seats, const char *opts,
            (unsigned long long)in->matches);
     if (clusters)
         printf("; 95%% intervals from %llu independent deals", (unsigned long long)clusters);
+    if (f->model_fallback)
+        printf("; the clustered covariance was singular (too few or too uniform deals), so "
+               "the intervals are the model's");
     printf(")\noptions: %s\n", opts);
     if (anchor_name)
         printf("anchor: %s = %.0f\n", anchor_name, fo->anchor_elo);

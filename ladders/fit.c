@@ -280,6 +280,34 @@ static int cholesky(double *a, uint32_t n)
     return JA_OK;
 }
 
+/* 1 when the symmetric positive semi-definite n x n matrix a (destroyed) is
+ * numerically of full rank: Cholesky with pivots held against a relative
+ * tolerance, since a singular sum of outer products comes out of floating
+ * point with pivots of 1e-17 rather than exact zeros. */
+static int full_rank(double *a, uint32_t n)
+{
+    double top = 0.0;
+    for (uint32_t j = 0; j < n; j++)
+        if (a[(size_t)j * n + j] > top)
+            top = a[(size_t)j * n + j];
+    for (uint32_t j = 0; j < n; j++) {
+        double d = a[(size_t)j * n + j];
+        for (uint32_t k = 0; k < j; k++)
+            d -= a[(size_t)j * n + k] * a[(size_t)j * n + k];
+        if (!(d > 1e-10 * top))
+            return 0;
+        d = sqrt(d);
+        a[(size_t)j * n + j] = d;
+        for (uint32_t i = j + 1; i < n; i++) {
+            double s = a[(size_t)i * n + j];
+            for (uint32_t k = 0; k < j; k++)
+                s -= a[(size_t)i * n + k] * a[(size_t)j * n + k];
+            a[(size_t)i * n + j] = s / d;
+        }
+    }
+    return 1;
+}
+
 /* Solves L L^T x = b in place (b becomes x). */
 static void chol_solve(const double *l, uint32_t n, double *b)
 {
@@ -513,7 +541,15 @@ static int fit_group(const fitter *F, const ladder_fit_opts *o, const uint32_t *
     memcpy(hinv, tmp, (size_t)kr * kr * sizeof *hinv);
     if ((rc = meat(F, loc, k, th, B, gr)) != JA_OK)
         goto out;
-    if (!o->model_cov) {
+    /* The sandwich needs a meat matrix of full rank: with few deals, or a
+     * player whose results were the same in every deal, the clustered
+     * variance of some contrast is exactly zero, which would claim a
+     * zero-width interval. Then the model's covariance is used instead
+     * (f->model_fallback; docs/ratings.md). */
+    memcpy(tmp, B, (size_t)kr * kr * sizeof *tmp);
+    if (!o->model_cov && !full_rank(tmp, kr))
+        f->model_fallback = true;
+    if (!o->model_cov && !f->model_fallback) {
         /* tmp = hinv * B, then hinv = tmp * hinv */
         for (uint32_t i = 0; i < kr; i++)
             for (uint32_t j = 0; j < kr; j++) {

@@ -125,6 +125,9 @@ typedef struct ladder_fit {
     uint32_t n_groups;
     ladder_fit_group *groups;
     bool anchored;              /* the anchor player was rated and used */
+    bool model_fallback;        /* the clustered (sandwich) covariance was
+                                   singular (too few or too uniform deals):
+                                   the intervals are the model's */
 } ladder_fit;
 
 /* Default options. */

@@ -126,6 +126,13 @@ int ref_bot_hosted_open(const char *path, const char *params, ref_bot **out, cha
  * executable, else ../arena/ja_host from it (build tree). Static storage. */
 const char *ref_hosted_program(void);
 
+/* The seed of a bot's own random stream at one seat of one match (what
+ * rng_next draws from, in-process or hosted). One-way: BLAKE2b of (match
+ * seed, "BOT ", seat), so a bot that recovers its stream's seed from the
+ * numbers it draws learns nothing about the match seed, hence the deal
+ * (docs/security.md). */
+uint64_t ref_bot_seed(uint64_t match_seed, int32_t seat);
+
 /* SHA-256 of a file's bytes as lowercase hex (the identity of a plugin
  * file in the ladder). JA_OK or JA_EIO (errno set). */
 int ref_file_sha256(const char *path, char hex[65]);

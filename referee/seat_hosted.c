@@ -581,8 +581,7 @@ static void put_start(hosted_seat *s, const ref_seat_ctx *ctx)
     mp_put_kv_u64(&pk, "seat", (uint64_t)ctx->seat);
     mp_put_kv_u64(&pk, "seats", ctx->n_seats);
     mp_put_kv_u64(&pk, "move_ms", ctx->move_ms);
-    mp_put_kv_u64(&pk, "x_seed",
-                  ja_seed_derive(ctx->match_seed, JA_STREAM_BOT, (uint64_t)ctx->seat));
+    mp_put_kv_u64(&pk, "x_seed", ref_bot_seed(ctx->match_seed, ctx->seat));
     mp_put_kv_str(&pk, "x_params", s->hb->params);
 }
 

@@ -200,7 +200,7 @@ static int plugin_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out
     s->base.bot = rb;
     s->base.seat = ctx->seat;
     s->pb = b;
-    ja_rng_stream(&s->rng, ctx->match_seed, JA_STREAM_BOT, (uint64_t)ctx->seat);
+    ja_rng_seed(&s->rng, ref_bot_seed(ctx->match_seed, ctx->seat));
     int rc = b->desc->create(&host_api, s, ctx->game->name, ctx->seat, ctx->n_seats, &s->instance);
     if (rc != JA_OK) {
         snprintf(err, cap, "bot %s refused seat %d of %s: %s", b->name, (int)ctx->seat,

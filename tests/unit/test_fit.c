@@ -297,6 +297,44 @@ static void test_multiplayer_pairs(void **state)
 /* A named anchor: B fixed at 0. The difference is as in test_two_players,
  * so A = 147.190714 with the whole difference's se, 126.361101, and B's
  * interval is [0, 0]. */
+/* A singular clustered covariance: player 0 draws with one opponent and
+ * loses to the other in every deal, the winner alternating. Its results
+ * are the same in every deal, so the sandwich gives it a variance of
+ * exactly zero (a zero-width interval); the fit falls back to the model's
+ * covariance and says so. A well-spread field keeps the sandwich. */
+static void test_singular_sandwich(void **state)
+{
+    (void)state;
+    games g = {0};
+    uint32_t p[3] = {0, 1, 2};
+    uint8_t w1[3] = {2, 1, 2}, w2[3] = {2, 2, 1};
+    for (int i = 0; i < 3; i++) {
+        addn(&g, 3, p, w1);
+        addn(&g, 3, p, w2);
+    }
+    ladder_fit *f = run(&g, 3, NULL);
+    assert_true(f->model_fallback);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(f->players[i].status, LADDER_FIT_RATED);
+        assert_true(f->players[i].se > 1.0);
+        assert_true(f->players[i].ci_lo < f->players[i].elo);
+        assert_true(f->players[i].elo < f->players[i].ci_hi);
+    }
+    ladder_fit_free(&f);
+
+    games h = {0};
+    uint8_t a[3] = {1, 2, 3}, b[3] = {3, 1, 2}, c[3] = {2, 3, 1}, d[3] = {1, 3, 2};
+    for (int i = 0; i < 3; i++) {
+        addn(&h, 3, p, a);
+        addn(&h, 3, p, b);
+        addn(&h, 3, p, c);
+        addn(&h, 3, p, d);
+    }
+    f = run(&h, 3, NULL);
+    assert_false(f->model_fallback);
+    ladder_fit_free(&f);
+}
+
 static void test_anchor_player(void **state)
 {
     (void)state;
@@ -477,6 +515,7 @@ int main(void)
         cmocka_unit_test(test_clusters),         cmocka_unit_test(test_multiplayer_pairs),
         cmocka_unit_test(test_anchor_player),    cmocka_unit_test(test_unbounded),
         cmocka_unit_test(test_groups),           cmocka_unit_test(test_order_independent),
+        cmocka_unit_test(test_singular_sandwich),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

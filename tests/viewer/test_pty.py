@@ -53,21 +53,24 @@ def modes_restored(fd):
     return bool(lflag & termios.ICANON) and bool(lflag & termios.ECHO)
 
 
+# The replay's decisions (tests/viewer/expected/taylor-blackjack.txt).
+TOTAL = 37
+
 # Stepping: right, l, space forward; left, h back; G last; g first; q quits.
 pid, fd = spawn()
-s = read_until(fd, r"\[0/25\]")
+s = read_until(fd, r"\[0/%d\]" % TOTAL)
 check("first screen shows the deal", "== deal ==" in s)
 check("colours on a terminal", "\x1b[1m" in s)
 check("suit symbols on a UTF-8 terminal", "\u2660" in s)
 for key, want in [(b"l", 1), (b"\x1b[C", 2), (b" ", 3), (b"h", 2), (b"\x1b[D", 1)]:
     os.write(fd, key)
-    s = read_until(fd, r"\[%d/25\]" % want)
-    check("key %r shows decision %d" % (key, want), "== decision %d/25 ==" % want in s)
+    s = read_until(fd, r"\[%d/%d\]" % (want, TOTAL))
+    check("key %r shows decision %d" % (key, want), "== decision %d/%d ==" % (want, TOTAL) in s)
 os.write(fd, b"G")
-s = read_until(fd, r"\[25/25\]")
+s = read_until(fd, r"\[%d/%d\]" % (TOTAL, TOTAL))
 check("G shows the result", "== result ==" in s)
 os.write(fd, b"g")
-read_until(fd, r"\[0/25\]")
+read_until(fd, r"\[0/%d\]" % TOTAL)
 os.write(fd, b"q")
 _, status = os.waitpid(pid, 0)
 check("q exits 0", os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0)
@@ -86,7 +89,7 @@ os.close(fd)
 
 # SIGTERM while in raw mode: the terminal is restored, then the signal kills.
 pid, fd = spawn()
-read_until(fd, r"\[0/25\]")
+read_until(fd, r"\[0/%d\]" % TOTAL)
 os.kill(pid, signal.SIGTERM)
 _, status = os.waitpid(pid, 0)
 check("SIGTERM ends the viewer", os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM)

@@ -32,7 +32,7 @@ typedef struct ja_rng {
 #define JA_TAG(a, b, c, d) \
     (((uint64_t)(a) << 24) | ((uint64_t)(b) << 16) | ((uint64_t)(c) << 8) | (uint64_t)(d))
 #define JA_STREAM_MATCH JA_TAG('M', 'T', 'C', 'H') /* tournament -> match seeds */
-#define JA_STREAM_BOT   JA_TAG('B', 'O', 'T', ' ') /* a bot's own stream, per seat */
+#define JA_STREAM_BOT   JA_TAG('B', 'O', 'T', ' ') /* external bots (client seed); plugins: ref_bot_seed */
 #define JA_STREAM_DEAL  JA_TAG('D', 'E', 'A', 'L') /* a game's shuffle, per game */
 #define JA_STREAM_MISC  JA_TAG('M', 'I', 'S', 'C') /* other chance events, per game */
 #define JA_STREAM_DETZ  JA_TAG('D', 'E', 'T', 'Z') /* determinize / sample */
