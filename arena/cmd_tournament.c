@@ -8,6 +8,7 @@
 #include "export.h"
 #include "extbots.h"
 #include "progress.h"
+#include "scale.h"
 #include "tournament.h"
 
 #include "jackarena/ja_error.h"
@@ -44,13 +45,12 @@ static const char HELP[] =
     "                     outcome) to FILE as training data (docs/training-data.md)\n"
     "  --move-ms MS       per-decision time limit (default: none for plugins, 1000\n"
     "                     for external bots)\n"
-    "  --jobs J           matches at once, a thread each (default 1); the results\n"
-    "                     are the same whatever J\n"
     "  --resume           finish the newest unfinished tournament with these bots,\n"
     "                     game, options and format (any seed unless --seed)\n"
     "  -q, --quiet        no progress display\n"
     "  --json             print only the result, as one JSON document\n"
     ARENA_EXT_HELP
+    ARENA_SCALE_HELP
     "\n"
     "Re-running a command with the same --seed against the same database\n"
     "continues that tournament where it stopped (after Ctrl-C, a crash or a kill)\n"
@@ -252,6 +252,7 @@ int cmd_tournament(int argc, char **argv)
         {"resume", no_argument, NULL, 'Z'},       {"export-decisions", required_argument, NULL, 'X'},
         {"json", no_argument, NULL, 'J'},          {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},          ARENA_EXT_LONGOPTS,
+        ARENA_SCALE_LONGOPTS,
         {0, 0, 0, 0}};
     static arena_bots bots;
     memset(&bots, 0, sizeof bots);
@@ -259,6 +260,7 @@ int cmd_tournament(int argc, char **argv)
     memset(&ext, 0, sizeof ext);
     bots.ext = &ext;
     arena_common co = {.bots = &bots};
+    arena_scale sc = {0};
     bool move_given = false;
     const char *db_path = "arena.db", *replay_dir = NULL, *format_s = "round-robin";
     const char *export_path = NULL;
@@ -269,7 +271,8 @@ int cmd_tournament(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
         move_given |= c == ARENA_OPT_MOVE_MS;
-        if ((k = arena_common_flag(&co, c, optarg)) != 0 || (k = arena_ext_flag(&ext, c, optarg)) != 0) {
+        if ((k = arena_common_flag(&co, c, optarg)) != 0 || (k = arena_ext_flag(&ext, c, optarg)) != 0 ||
+            (k = arena_scale_flag(&sc, c, optarg)) != 0) {
             if (k < 0)
                 return EXIT_USAGE;
             continue;
@@ -293,7 +296,8 @@ int cmd_tournament(int argc, char **argv)
         case 'r': replay_dir = optarg; break;
         case 'X': export_path = optarg; break;
         case 'j':
-            if (!arena_parse_u32(optarg, &jobs) || jobs == 0) {
+            /* 0 only with --workers: checked below */
+            if (!arena_parse_u32(optarg, &jobs)) {
                 arena_error("--jobs needs a positive number, not '%s'", optarg);
                 return EXIT_USAGE;
             }
@@ -318,6 +322,12 @@ int cmd_tournament(int argc, char **argv)
         arena_error("tournament: unexpected argument '%s' (bots go in --bots)", argv[optind]);
         return EXIT_USAGE;
     }
+    if (jobs == 0 && !sc.workers) {
+        arena_error("--jobs needs a positive number, not '0' (0 only with --workers)");
+        return EXIT_USAGE;
+    }
+    if (!arena_scale_check(&sc, &ext, jobs))
+        return EXIT_USAGE;
     if (bots.n < 2) {
         arena_error("tournament: give at least two bots with --bots");
         return EXIT_USAGE;
@@ -459,11 +469,8 @@ int cmd_tournament(int argc, char **argv)
     }
     arena_exec_ctx xc = {g, o, move_given ? co.move_ms : REF_MOVE_MS_KIND, slot_bots, slot_names,
                          replay_dir, tid, arena_ext_max_faults(&ext)};
-    rc = jobs > 1 ? arena_executor_threads_new(&xc, jobs, &x) : arena_executor_inproc_new(&xc, &x);
-    if (rc != JA_OK) {
-        arena_error("cannot start the executor: %s", ja_strerror(rc));
+    if (!arena_scale_executor(&sc, &ext, &bots, &xc, jobs, quiet || json, &g_stop, &x))
         goto out;
-    }
     x->export = xf;
     struct sigaction sa = {0}, old_int, old_term;
     sa.sa_handler = on_signal;
@@ -471,16 +478,18 @@ int cmd_tournament(int argc, char **argv)
     sigaction(SIGTERM, &sa, &old_term);
     progress pr;
     progress_begin(&pr, ti.n_matches, ti.n_matches - n_pending, quiet);
-    rc = arena_tournament_play(db, tid, x, &g_stop, on_progress, &pr, err, sizeof err);
+    rc = arena_tournament_play_part(db, tid, x, sc.shard_i, sc.shard_n, &g_stop, on_progress, &pr,
+                                    err, sizeof err);
     progress_end(&pr, pr.last_done);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    /* Workers are told to quit now, not after the standings and the fit. */
+    x->ops->destroy(x); /* no job refers to the export file any more */
+    x = NULL;
     /* The export holds every match recorded by this run, also when it was
      * interrupted or failed later: put it in place either way. */
     if (xf) {
         char xerr[1200];
-        x->ops->destroy(x); /* no job refers to the file any more */
-        x = NULL;
         if (arena_export_finish(&xf, xerr, sizeof xerr) != JA_OK) {
             arena_error("%s", xerr);
             if (rc == JA_OK)
