@@ -8,6 +8,8 @@
  * A thin shell over ladders/: fit.h does the statistics, interop.h the file
  * formats, ladder_db.h the store (docs/ratings.md, docs/database.md). */
 #include "cli.h"
+#include "merge.h"
+#include "scale.h"
 
 #include "fit.h"
 #include "interop.h"
@@ -26,6 +28,7 @@ static const char HELP[] =
     "       arena ladder export GAME (--pgn | --jsonl) [--opt KEY=VALUE]... [--seats K]\n"
     "                           [--db FILE] [-o|--output FILE]\n"
     "       arena ladder import FILE [--game GAME] [--db FILE] [--json]\n"
+    "       (FILE may be another arena database, e.g. a --shard's: merged)\n"
     "Show the ladder of GAME. A ladder is one game, one seat count and one full\n"
     "option set (defaults filled in): options not given take their defaults, so\n"
     "'--opt games=4' shows the ladder of matches played with games=4.\n"
@@ -822,6 +825,8 @@ static int cmd_import(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *path = argv[optind];
+    if (ladder_merge_is_db(path)) /* another arena database: merge it (docs/scale.md) */
+        return arena_ladder_import_db(path, db_path, json);
     if (game && !arena_find_game(game))
         return EXIT_USAGE;
     /* Read and check the whole file before the database is touched. */

@@ -10,6 +10,7 @@
 #include "proc.h"
 #include "progress.h"
 #include "repro.h"
+#include "scale.h"
 #include "tournament.h"
 
 #include "jackarena/ja_error.h"
@@ -49,13 +50,12 @@ static const char HELP[] =
     ARENA_FAULT_HELP
     "  --restart          start a cmd: bot whose process died again before its\n"
     "                     next match (without it, its matches fault)\n"
-    "  --jobs J           matches at once, a thread each (default 1); the results\n"
-    "                     are the same whatever J\n"
     "  --resume           finish the newest unfinished tournament with these bots,\n"
     "                     game, options and format (any seed unless --seed)\n"
     "  -q, --quiet        no progress display\n"
     "  --json             print only the result, as one JSON document\n"
     ARENA_EXT_HELP
+    ARENA_SCALE_HELP
     "\n"
     "Re-running a command with the same --seed against the same database\n"
     "continues that tournament where it stopped (after Ctrl-C, a crash or a kill)\n"
@@ -333,6 +333,7 @@ int cmd_tournament(int argc, char **argv)
         {"json", no_argument, NULL, 'J'},          {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},          ARENA_EXT_LONGOPTS,
         ARENA_FAULT_LONGOPTS,                      {"restart", no_argument, NULL, ARENA_OPT_RESTART},
+        ARENA_SCALE_LONGOPTS,
         {0, 0, 0, 0}};
     static arena_bots bots;
     memset(&bots, 0, sizeof bots);
@@ -340,6 +341,7 @@ int cmd_tournament(int argc, char **argv)
     memset(&ext, 0, sizeof ext);
     bots.ext = &ext;
     arena_common co = {.bots = &bots};
+    arena_scale sc = {0};
     bool move_given = false;
     const char *db_path = "arena.db", *replay_dir = NULL, *format_s = "round-robin";
     const char *export_path = NULL;
@@ -350,7 +352,8 @@ int cmd_tournament(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
         move_given |= c == ARENA_OPT_MOVE_MS;
-        if ((k = arena_common_flag(&co, c, optarg)) != 0 || (k = arena_ext_flag(&ext, c, optarg)) != 0) {
+        if ((k = arena_common_flag(&co, c, optarg)) != 0 || (k = arena_ext_flag(&ext, c, optarg)) != 0 ||
+            (k = arena_scale_flag(&sc, c, optarg)) != 0) {
             if (k < 0)
                 return EXIT_USAGE;
             continue;
@@ -374,7 +377,8 @@ int cmd_tournament(int argc, char **argv)
         case 'r': replay_dir = optarg; break;
         case 'X': export_path = optarg; break;
         case 'j':
-            if (!arena_parse_u32(optarg, &jobs) || jobs == 0) {
+            /* 0 only with --workers: checked below */
+            if (!arena_parse_u32(optarg, &jobs)) {
                 arena_error("--jobs needs a positive number, not '%s'", optarg);
                 return EXIT_USAGE;
             }
@@ -399,6 +403,12 @@ int cmd_tournament(int argc, char **argv)
         arena_error("tournament: unexpected argument '%s' (bots go in --bots)", argv[optind]);
         return EXIT_USAGE;
     }
+    if (jobs == 0 && !sc.workers) {
+        arena_error("--jobs needs a positive number, not '0' (0 only with --workers)");
+        return EXIT_USAGE;
+    }
+    if (!arena_scale_check(&sc, &ext, jobs))
+        return EXIT_USAGE;
     if (bots.n < 2) {
         arena_error("tournament: give at least two bots with --bots");
         return EXIT_USAGE;
@@ -544,11 +554,8 @@ int cmd_tournament(int argc, char **argv)
     arena_fault_cfg fc = {ext.bank_ms, ext.on_fault, ext.restart, replay_dir != NULL};
     arena_exec_ctx xc = {g, o, move_given ? co.move_ms : REF_MOVE_MS_KIND, slot_bots, slot_names,
                          replay_dir, tid, arena_ext_max_faults(&ext), fc, slot_specs};
-    rc = jobs > 1 ? arena_executor_threads_new(&xc, jobs, &x) : arena_executor_inproc_new(&xc, &x);
-    if (rc != JA_OK) {
-        arena_error("cannot start the executor: %s", ja_strerror(rc));
+    if (!arena_scale_executor(&sc, &ext, &bots, &xc, jobs, quiet || json, &g_stop, &x))
         goto out;
-    }
     x->export = xf;
     x->on_result = on_result;
     x->before_job = ext.restart ? before_job : NULL;
@@ -559,16 +566,18 @@ int cmd_tournament(int argc, char **argv)
     sigaction(SIGTERM, &sa, &old_term);
     progress pr;
     progress_begin(&pr, ti.n_matches, ti.n_matches - n_pending, quiet);
-    rc = arena_tournament_play(db, tid, x, &g_stop, on_progress, &pr, err, sizeof err);
+    rc = arena_tournament_play_part(db, tid, x, sc.shard_i, sc.shard_n, &g_stop, on_progress, &pr,
+                                    err, sizeof err);
     progress_end(&pr, pr.last_done);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    /* Workers are told to quit now, not after the standings and the fit. */
+    x->ops->destroy(x); /* no job refers to the export file any more */
+    x = NULL;
     /* The export holds every match recorded by this run, also when it was
      * interrupted or failed later: put it in place either way. */
     if (xf) {
         char xerr[1200];
-        x->ops->destroy(x); /* no job refers to the file any more */
-        x = NULL;
         if (arena_export_finish(&xf, xerr, sizeof xerr) != JA_OK) {
             arena_error("%s", xerr);
             if (rc == JA_OK)

@@ -14,6 +14,8 @@
 
 #include "match.h"
 
+#include <signal.h>
+
 typedef struct arena_export arena_export;
 
 /* Time control and fault policy beyond move_ms and max_faults (plain data,
@@ -101,6 +103,30 @@ int arena_executor_inproc_new(const arena_exec_ctx *ctx, arena_executor **out);
  * thread per running match, never giving a bot more matches at once than
  * its capacity (ref_bot_capacity). JA_OK, JA_ENOMEM, JA_EINVAL (threads 0). */
 int arena_executor_threads_new(const arena_exec_ctx *ctx, uint32_t threads, arena_executor **out);
+
+/* Referee worker processes over ZeroMQ (executor_workers.c, docs/scale.md). */
+typedef struct arena_workers_opts {
+    uint32_t local;              /* local workers to start (--jobs J) */
+    uint32_t local_slots;        /* slots of each local worker (0: 1) */
+    const char *listen;          /* endpoint remote workers join (--workers); NULL none */
+    const char *curve_secret;    /* Z85 secret key of the arena for listen; NULL: none */
+    uint32_t n_bots;             /* participant slots, and each one's bot spec */
+    const char *const *specs;
+    bool quiet_notes;            /* no "worker lost" notes on stderr */
+    /* The tournament's stop flag (Ctrl-C), or NULL: once set, jobs not yet
+     * handed to a worker are dropped (they stay pending in the database),
+     * so a run whose workers never came still stops. */
+    volatile sig_atomic_t *stop;
+} arena_workers_opts;
+
+/* The executor that hands jobs to referee workers: o->local processes it
+ * starts itself (on an ipc endpoint in a private directory) and any that
+ * join on o->listen. Only plugin bots can be played by workers (the worker
+ * loads the same spec and checks the file's SHA-256). JA_OK, or an error
+ * with a one-line message (the referee program cannot be found, the
+ * endpoint cannot be bound). */
+int arena_executor_workers_new(const arena_exec_ctx *ctx, const arena_workers_opts *o,
+                               arena_executor **out, char *err, size_t cap);
 
 /* Plays one job to the end in the calling thread (what every in-process
  * executor does with a job): the match, its replay file, its result, and

@@ -181,6 +181,33 @@ static bool load_allow(const char *path, char ***keys, uint32_t *n)
     return ok;
 }
 
+/* The Curve key directory of the flags (--curve-dir, else the default). */
+static void curve_dir(const arena_ext *e, char *dir, size_t cap)
+{
+    const char *home = getenv("JACKARENA_HOME");
+    if (e->curve_dir)
+        snprintf(dir, cap, "%s", e->curve_dir);
+    else if (home && *home)
+        snprintf(dir, cap, "%s/curve", home);
+    else
+        snprintf(dir, cap, "%s/.jackarena/curve", getenv("HOME") ? getenv("HOME") : ".");
+}
+
+bool arena_ext_curve_keys(const arena_ext *e, char pub[41], char sec[41])
+{
+    char dir[1024];
+    ref_hub_config hc;
+    memset(&hc, 0, sizeof hc);
+    curve_dir(e, dir, sizeof dir);
+    bool ok = load_keys(dir, &hc);
+    if (ok) {
+        snprintf(pub, 41, "%s", hc.curve_public);
+        snprintf(sec, 41, "%s", hc.curve_secret);
+    }
+    sodium_memzero(hc.curve_secret, sizeof hc.curve_secret);
+    return ok;
+}
+
 bool arena_ext_start(arena_ext *e)
 {
     if (e->hub)

@@ -111,6 +111,11 @@ uint32_t arena_ext_max_faults(const arena_ext *e);
  * files) and returns false on failure. */
 bool arena_ext_start(arena_ext *e);
 
+/* The arena's Curve key pair (Z85) from --curve-dir or the default
+ * directory, made if missing, for the referee workers' endpoint
+ * (docs/scale.md). Prints a usage error and returns false on failure. */
+bool arena_ext_curve_keys(const arena_ext *e, char pub[41], char sec[41]);
+
 /* Starts (cmd:) or finds (zmq:) participant b and waits for its hello.
  * Prints a one-line usage error naming the bot and returns false when it
  * never says hello or its process exits first. */

@@ -40,6 +40,13 @@ int arena_tournament_play(ladder_db *db, int64_t tid, arena_executor *x,
                           volatile sig_atomic_t *stop, arena_progress_fn progress, void *ctx,
                           char *err, size_t cap)
 {
+    return arena_tournament_play_part(db, tid, x, 0, 0, stop, progress, ctx, err, cap);
+}
+
+int arena_tournament_play_part(ladder_db *db, int64_t tid, arena_executor *x, uint32_t shard_i,
+                               uint32_t shard_n, volatile sig_atomic_t *stop,
+                               arena_progress_fn progress, void *ctx, char *err, size_t cap)
+{
     ladder_tournament_info ti;
     uint32_t *pending = NULL, n_pending = 0;
     int rc = ladder_db_tournament_get(db, tid, &ti);
@@ -48,6 +55,13 @@ int arena_tournament_play(ladder_db *db, int64_t tid, arena_executor *x,
     if (rc != JA_OK) {
         snprintf(err, cap, "%s", ladder_db_errmsg(db));
         return rc;
+    }
+    if (shard_n) {
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < n_pending; i++)
+            if (pending[i] % shard_n == shard_i - 1)
+                pending[k++] = pending[i];
+        n_pending = k;
     }
     arena_job_result *jr = malloc(sizeof *jr);
     if (!jr) {

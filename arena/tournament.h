@@ -25,4 +25,12 @@ int arena_tournament_play(ladder_db *db, int64_t tid, arena_executor *x,
                           volatile sig_atomic_t *stop, arena_progress_fn progress, void *ctx,
                           char *err, size_t cap);
 
+/* The same for one shard of the plan (--shard I/N, docs/scale.md): only the
+ * pending matches whose number (counted from 0) has number % shard_n ==
+ * shard_i - 1.
+ * shard_n 0: every pending match. */
+int arena_tournament_play_part(ladder_db *db, int64_t tid, arena_executor *x, uint32_t shard_i,
+                               uint32_t shard_n, volatile sig_atomic_t *stop,
+                               arena_progress_fn progress, void *ctx, char *err, size_t cap);
+
 #endif /* ARENA_TOURNAMENT_H */

@@ -19,6 +19,7 @@
 #include "jackarena/ja_rng.h"
 #include "jackarena/ja_version.h"
 #include "bench_hosted.h"
+#include "bench_scale.h"
 #include "hub.h"
 #include "ladder.h"
 #include "match.h"
@@ -542,6 +543,7 @@ int main(int argc, char **argv)
             "(WAL, synchronous=FULL), no replays: **%.1f matches/s** over %u matches.\n",
             ja_games[0]->name, trate, tm);
     fprintf(stderr, "tournament: %.1f matches/s over %u matches\n", trate, tm);
+    bench_scale(out, NULL);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     fprintf(out, "\nPeak resident memory of the benchmark process: %ld KiB.\n", ru.ru_maxrss);

@@ -1,0 +1,160 @@
+/* Scale flags of `arena tournament` and the choice of executor (scale.h). */
+#include "scale.h"
+
+#include "jackarena/ja_error.h"
+#include "merge.h"
+
+#include <limits.h>
+
+#include <sodium.h>
+#include <stdlib.h>
+#include <string.h>
+
+int arena_scale_flag(arena_scale *s, int c, const char *arg)
+{
+    switch (c) {
+    case ARENA_OPT_WORKERS:
+        if (strncmp(arg, "tcp://", 6) != 0 && strncmp(arg, "ipc://", 6) != 0) {
+            arena_error("--workers '%s': use tcp://HOST:PORT (or ipc://PATH)", arg);
+            return -1;
+        }
+        s->workers = arg;
+        return 1;
+    case ARENA_OPT_THREADS: s->threads = true; return 1;
+    case ARENA_OPT_SHARD: {
+        char tail;
+        unsigned i = 0, n = 0;
+        if (sscanf(arg, "%u/%u%c", &i, &n, &tail) != 2 || n == 0 || i == 0 || i > n ||
+            n > 1000000) {
+            arena_error("--shard '%s': give I/N with 1 <= I <= N (e.g. 2/8)", arg);
+            return -1;
+        }
+        s->shard_i = i;
+        s->shard_n = n;
+        return 1;
+    }
+    default: return 0;
+    }
+}
+
+static bool loopback(const char *ep)
+{
+    const char *h = ep + 6;
+    return strncmp(h, "127.", 4) == 0 || strncmp(h, "localhost:", 10) == 0 ||
+           strncmp(h, "[::1]:", 6) == 0;
+}
+
+bool arena_scale_check(const arena_scale *s, const arena_ext *ext, uint32_t jobs)
+{
+    if (s->workers && s->threads) {
+        arena_error("--threads and --workers do not go together (workers are processes)");
+        return false;
+    }
+    if (s->workers && strncmp(s->workers, "tcp://", 6) == 0 && !ext->curve) {
+        if (!ext->plain_tcp) {
+            arena_error("--workers '%s': tcp needs --curve (or --plain-tcp on a loopback address)",
+                        s->workers);
+            return false;
+        }
+        if (!ext->plain_tcp_remote && !loopback(s->workers)) {
+            arena_error("--workers '%s': plain tcp only on a loopback address (127.0.0.1, "
+                        "localhost); use --curve", s->workers);
+            return false;
+        }
+    }
+    (void)jobs;
+    return true;
+}
+
+bool arena_scale_executor(const arena_scale *s, arena_ext *ext, const arena_bots *bots,
+                          const arena_exec_ctx *xc, uint32_t jobs, bool quiet,
+                          volatile sig_atomic_t *stop, arena_executor **out)
+{
+    bool plugins = true;
+    for (int i = 0; i < bots->n; i++)
+        plugins &= strcmp(bots->b[i].kind, "plugin") == 0;
+    int rc;
+    if (s->workers && !plugins) {
+        arena_error("--workers: referee workers play plugin bots only; run external bots "
+                    "with --jobs and threads");
+        return false;
+    }
+    if (!s->workers && (jobs <= 1 || s->threads || !plugins)) {
+        rc = jobs > 1 ? arena_executor_threads_new(xc, jobs, out)
+                      : arena_executor_inproc_new(xc, out);
+        if (rc != JA_OK)
+            arena_error("cannot start the executor: %s", ja_strerror(rc));
+        return rc == JA_OK;
+    }
+    const char *specs[ARENA_MAX_BOTS];
+    for (int i = 0; i < bots->n; i++)
+        specs[i] = bots->b[i].spec;
+    arena_workers_opts o = {0};
+    o.local = jobs; /* with --workers, J local workers besides the remote ones */
+    o.local_slots = 1;
+    o.listen = s->workers;
+    o.n_bots = (uint32_t)bots->n;
+    o.specs = specs;
+    o.quiet_notes = quiet;
+    o.stop = stop;
+    char pub[41] = "", sec[41] = "";
+    if (s->workers && ext->curve) {
+        if (!arena_ext_curve_keys(ext, pub, sec))
+            return false;
+        o.curve_secret = sec;
+        fprintf(stderr, "arena: workers join with: referee --connect %s --server-key %s\n",
+                s->workers, pub);
+    }
+    char err[600];
+    rc = arena_executor_workers_new(xc, &o, out, err, sizeof err);
+    sodium_memzero(sec, sizeof sec);
+    if (rc != JA_OK)
+        arena_error("%s", err);
+    return rc == JA_OK;
+}
+
+int arena_ladder_import_db(const char *path, const char *db_path, bool json)
+{
+    char a[PATH_MAX], b[PATH_MAX];
+    if (realpath(path, a) && realpath(db_path, b) && strcmp(a, b) == 0) {
+        arena_error("ladder import: '%s' is the database itself (--db)", path);
+        return EXIT_USAGE;
+    }
+    ladder_db *db = NULL;
+    int rc = ladder_db_open(db_path, &db);
+    if (rc != JA_OK) {
+        arena_error("%s", db ? ladder_db_errmsg(db) : ja_strerror(rc));
+        ladder_db_close(&db);
+        return rc == JA_EIO || rc == JA_EVERSION || rc == JA_EFORMAT ? EXIT_USAGE : EXIT_RUNTIME;
+    }
+    ladder_merge_result r;
+    char err[1200];
+    rc = ladder_db_merge(db, path, &r, err, sizeof err);
+    ladder_db_close(&db);
+    if (rc != JA_OK) {
+        arena_error("ladder import: %s", err);
+        return rc == JA_EFORMAT || rc == JA_EVERSION || rc == JA_EMISMATCH ? EXIT_USAGE
+                                                                          : EXIT_RUNTIME;
+    }
+    if (json) {
+        json_w w;
+        jw_init(&w, stdout);
+        jw_obj(&w, NULL);
+        jw_str(&w, "file", path);
+        jw_str(&w, "format", "database");
+        jw_int(&w, "tournaments", r.tournaments);
+        jw_int(&w, "created", r.created);
+        jw_int(&w, "matches", r.matches);
+        jw_int(&w, "already", r.already);
+        jw_int(&w, "skipped_imports", r.skipped_imports);
+        jw_obj_end(&w);
+        jw_end(&w);
+    } else {
+        printf("merged %u matches of %u tournament%s from %s into %s (%u already there",
+               r.matches, r.tournaments, r.tournaments == 1 ? "" : "s", path, db_path, r.already);
+        if (r.skipped_imports)
+            printf("; %u PGN/JSONL imports not merged", r.skipped_imports);
+        printf(")\n");
+    }
+    return EXIT_OK;
+}

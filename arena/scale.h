@@ -1,0 +1,58 @@
+/* Scale flags of `arena tournament` (docs/scale.md): --workers (remote
+ * referee workers join), --worker-slots, --shard I/N, and the choice of
+ * executor for --jobs. Kept apart from cmd_tournament.c so that the
+ * tournament command only forwards flags here. */
+#ifndef ARENA_SCALE_H
+#define ARENA_SCALE_H
+
+#include "cli.h"
+#include "executor.h"
+#include "extbots.h"
+
+/* getopt_long codes (clear of ARENA_OPT_* of extbots.h). */
+enum { ARENA_OPT_WORKERS = 0x300, ARENA_OPT_SHARD, ARENA_OPT_THREADS };
+
+#define ARENA_SCALE_LONGOPTS                                                 \
+    {"workers", required_argument, NULL, ARENA_OPT_WORKERS},                 \
+        {"shard", required_argument, NULL, ARENA_OPT_SHARD},                 \
+        {"threads", no_argument, NULL, ARENA_OPT_THREADS}
+
+#define ARENA_SCALE_HELP                                                                     \
+    "scale (docs/scale.md):\n"                                                               \
+    "  --jobs J          matches at once: J local referee worker processes (J >= 2;\n"      \
+    "                    threads instead when a bot is not a plugin); the results are\n"    \
+    "                    the same whatever J\n"                                             \
+    "  --threads         --jobs with threads in this process, not worker processes\n"     \
+    "  --workers ENDPOINT  let `referee --connect ENDPOINT` workers on other machines\n"    \
+    "                    join (tcp://HOST:PORT; needs --curve, or --plain-tcp on a\n"       \
+    "                    loopback address); with it, --jobs J may be 0\n"                  \
+    "  --shard I/N       play only the plan's matches whose number M (from 0) has\n"       \
+    "                    M mod N = I-1, into this database; merge the shards'\n"          \
+    "                    databases with `arena ladder import`\n"
+
+typedef struct arena_scale {
+    const char *workers;         /* --workers ENDPOINT */
+    bool threads;                /* --threads */
+    uint32_t shard_i, shard_n;   /* --shard I/N; 0/0: the whole plan */
+} arena_scale;
+
+/* Handles one scale flag: 1 if c was one (and valid), 0 if not, -1 after
+ * printing a usage error. */
+int arena_scale_flag(arena_scale *s, int c, const char *arg);
+
+/* Checks the flags together before anything is written (usage errors are
+ * printed): --workers' endpoint and its Curve/plain-tcp flags. */
+bool arena_scale_check(const arena_scale *s, const arena_ext *ext, uint32_t jobs);
+
+/* Starts the executor for jobs and the flags: in-process (J = 1, no
+ * --workers), threads (--threads, or a bot that is not a plugin), or
+ * referee workers. Prints a one-line error and returns false on failure. */
+bool arena_scale_executor(const arena_scale *s, arena_ext *ext, const arena_bots *bots,
+                          const arena_exec_ctx *xc, uint32_t jobs, bool quiet,
+                          volatile sig_atomic_t *stop, arena_executor **out);
+
+/* `arena ladder import OTHER.db`: merges another arena database into
+ * db_path (ladder_db_merge), printing what was merged. Exit status. */
+int arena_ladder_import_db(const char *path, const char *db_path, bool json);
+
+#endif /* ARENA_SCALE_H */

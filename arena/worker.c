@@ -1,0 +1,496 @@
+/* `referee`: a referee worker (docs/scale.md). It connects a DEALER to an
+ * arena, says hello with its slots, and plays the jobs the arena sends, up
+ * to `slots` at once (a thread each), with the same match loop and the same
+ * job runner as the arena's own executors (arena_job_run), so a job's
+ * result is the same whichever process plays it.
+ *
+ * The worker writes nothing that outlives it: a replay is written into a
+ * private temporary directory, read back, sent in the result and deleted;
+ * the arena writes the file and the database.
+ *
+ * Threads: the main thread owns the DEALER (ZeroMQ sockets are not thread
+ * safe); each slot thread sends its results to the main thread over its own
+ * inproc PUSH socket, and the main thread forwards them. Bots are loaded
+ * once per tournament setup (the job's "ctx" bytes) and swapped only when no
+ * match is running. */
+#include "cli.h"
+#include "worker_msg.h"
+
+#include "jackarena/ja_error.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+
+static const char HELP[] =
+    "usage: referee --connect ENDPOINT [options]\n"
+    "A referee worker: plays the matches an arena hands out (docs/scale.md).\n"
+    "`arena tournament --jobs J` starts its own workers; start this on other\n"
+    "machines to join a tournament run with `arena tournament --workers ENDPOINT`.\n"
+    "\n"
+    "  --connect ENDPOINT  the arena's worker endpoint (tcp://HOST:PORT, ipc://PATH)\n"
+    "  --server-key KEY    the arena's CurveZMQ public key (Z85, 40 characters;\n"
+    "                      the arena prints it and keeps it in its --curve-dir)\n"
+    "  --slots N           matches at once (default: the number of cores)\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "The worker exits when the arena says so, or when the arena has been silent\n"
+    "for 10 s (heartbeats every second).\n";
+
+static volatile sig_atomic_t g_stop;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    g_stop = 1;
+}
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void werr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void werr(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("referee: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* A job waiting to run; ctx is a copy of its setup bytes. */
+typedef struct wjob {
+    arena_job job;
+    bool export_wanted;
+    char *ctx;
+    size_t ctx_len;
+} wjob;
+
+typedef struct worker {
+    void *zctx, *dealer, *pull;
+    char host[256];
+    char tmpdir[PATH_MAX];
+    uint32_t slots;
+    pthread_mutex_t mu;
+    pthread_cond_t work;
+    /* setup in use: its bytes, its bots, the context the jobs run in */
+    char *cur;
+    size_t cur_len;
+    char cur_err[512];           /* non-empty: its bots could not be loaded */
+    arena_bots *bots;
+    worker_setup *setup;
+    const char *names[WORKER_MAX_BOTS];
+    ref_bot *slot_bots[WORKER_MAX_BOTS];
+    arena_exec_ctx xc;
+    /* jobs of the current setup, and jobs waiting for another setup */
+    wjob *queue, *held;
+    uint32_t n_queue, n_held, max_jobs;
+    uint32_t running;
+    bool quit;
+} worker;
+
+static bool same_setup(const worker *w, const char *ctx, size_t len)
+{
+    return w->cur && w->cur_len == len && memcmp(w->cur, ctx, len) == 0;
+}
+
+/* Loads the setup ctx; on failure cur_err says why (jobs get it back as
+ * their error). Called with no match running. */
+static void load_setup(worker *w, const char *ctx, size_t len)
+{
+    if (w->bots)
+        arena_bots_free(w->bots);
+    free(w->cur);
+    w->cur = malloc(len);
+    w->cur_len = len;
+    w->cur_err[0] = '\0';
+    if (!w->cur) {
+        snprintf(w->cur_err, sizeof w->cur_err, "worker %s: out of memory", w->host);
+        return;
+    }
+    memcpy(w->cur, ctx, len);
+    memset(w->bots, 0, sizeof *w->bots);
+    char why[256];
+    worker_setup *s = w->setup;
+    if (worker_setup_unpack(ctx, len, s, why, sizeof why) != JA_OK) {
+        snprintf(w->cur_err, sizeof w->cur_err, "worker %s: %s", w->host, why);
+        return;
+    }
+    const ja_game_rules *g = ja_game_find(s->game);
+    if (!g) {
+        snprintf(w->cur_err, sizeof w->cur_err, "worker %s has no game '%s' (built without it?)",
+                 w->host, s->game);
+        return;
+    }
+    for (uint32_t i = 0; i < s->n_bots; i++) {
+        if (!arena_bots_add(w->bots, s->bots[i].spec) ||
+            strcmp(w->bots->b[i].kind, "plugin") != 0) {
+            snprintf(w->cur_err, sizeof w->cur_err,
+                     "worker %s cannot play bot '%s': only plugins run on workers", w->host,
+                     s->bots[i].spec);
+            return;
+        }
+    }
+    if (!arena_bots_finish_names(w->bots) || !arena_bots_load(w->bots, g)) {
+        snprintf(w->cur_err, sizeof w->cur_err,
+                 "worker %s cannot load the bots (its stderr says why)", w->host);
+        return;
+    }
+    for (uint32_t i = 0; i < s->n_bots; i++) {
+        const ref_bot_info *bi = ref_bot_get_info(w->bots->b[i].bot);
+        const char *have = bi->sha256 ? bi->sha256 : "";
+        if (strcmp(have, s->bots[i].sha256) != 0) {
+            snprintf(w->cur_err, sizeof w->cur_err,
+                     "worker %s: bot '%s' is not the arena's file (sha256 %.12s, arena %.12s)",
+                     w->host, s->bots[i].spec, have, s->bots[i].sha256);
+            return;
+        }
+        w->slot_bots[i] = w->bots->b[i].bot;
+        w->names[i] = s->bots[i].name;
+    }
+    /* Faulty seats' stderr tails stay in the worker (workers play plugin
+     * bots only, whose tail is their log): bundles of worker-run matches
+     * carry none (docs/scale.md). */
+    arena_fault_cfg fc = {s->bank_ms, (uint8_t)s->on_fault, false, false};
+    arena_exec_ctx xc = {g, s->options, s->move_ms, w->slot_bots, w->names,
+                         s->replay ? w->tmpdir : NULL, s->tournament_id, s->max_faults, fc, NULL};
+    w->xc = xc;
+}
+
+/* Reads and deletes a replay file the job wrote. */
+static char *take_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    *len = 0;
+    if (f && fseek(f, 0, SEEK_END) == 0) {
+        long n = ftell(f);
+        if (n >= 0 && (uint64_t)n < WORKER_MAX_MSG / 2 && fseek(f, 0, SEEK_SET) == 0 &&
+            (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+            *len = (size_t)n;
+        } else {
+            free(buf);
+            buf = NULL;
+        }
+    }
+    if (f)
+        fclose(f);
+    unlink(path);
+    return buf;
+}
+
+typedef struct slot_arg {
+    worker *w;
+    uint32_t index;
+} slot_arg;
+
+static void *slot_main(void *arg)
+{
+    worker *w = ((slot_arg *)arg)->w;
+    void *push = zmq_socket(w->zctx, ZMQ_PUSH);
+    zmq_connect(push, "inproc://done");
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    arena_job_result *r = malloc(sizeof *r);
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        while (!w->quit && w->n_queue == 0)
+            pthread_cond_wait(&w->work, &w->mu);
+        if (w->quit)
+            break;
+        wjob j = w->queue[0];
+        memmove(&w->queue[0], &w->queue[1], --w->n_queue * sizeof *w->queue);
+        w->running++;
+        bool failed = w->cur_err[0] != '\0';
+        pthread_mutex_unlock(&w->mu);
+
+        char *replay = NULL;
+        size_t replay_len = 0;
+        if (!r) {
+            abort(); /* cannot report anything: the arena hands the job out again */
+        } else if (failed) {
+            memset(r, 0, sizeof *r);
+            r->number = j.job.number;
+            r->rc = JA_EMISMATCH;
+            snprintf(r->err, sizeof r->err, "%s", w->cur_err);
+        } else {
+            arena_job_run(&w->xc, &j.job, j.export_wanted, r);
+            if (r->rc == JA_OK && r->replay_path[0]) {
+                replay = take_file(r->replay_path, &replay_len);
+                if (!replay) {
+                    r->rc = JA_EIO;
+                    snprintf(r->err, sizeof r->err, "worker %s: cannot read back the replay",
+                             w->host);
+                }
+            }
+        }
+        worker_pack_result(&sb, r, replay, replay_len);
+        free(replay);
+        free(r->export_data);
+        free(j.ctx);
+
+        pthread_mutex_lock(&w->mu);
+        w->running--;
+        pthread_mutex_unlock(&w->mu);
+        zmq_send(push, sb.data, sb.size, 0);
+        pthread_mutex_lock(&w->mu);
+    }
+    pthread_mutex_unlock(&w->mu);
+    free(r);
+    msgpack_sbuffer_destroy(&sb);
+    zmq_close(push);
+    return NULL;
+}
+
+/* Moves held jobs into the queue once their setup can be loaded. Called
+ * with the lock held. */
+static void pump(worker *w)
+{
+    while (w->n_held) {
+        if (!same_setup(w, w->held[0].ctx, w->held[0].ctx_len)) {
+            if (w->running || w->n_queue)
+                return;
+            load_setup(w, w->held[0].ctx, w->held[0].ctx_len);
+        }
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < w->n_held; i++) {
+            if (same_setup(w, w->held[i].ctx, w->held[i].ctx_len))
+                w->queue[w->n_queue++] = w->held[i];
+            else
+                w->held[k++] = w->held[i];
+        }
+        w->n_held = k;
+        pthread_cond_broadcast(&w->work);
+    }
+}
+
+static void on_job(worker *w, const worker_msg *m)
+{
+    pthread_mutex_lock(&w->mu);
+    if (w->n_held + w->n_queue >= w->max_jobs) {
+        pthread_mutex_unlock(&w->mu);
+        fprintf(stderr, "referee: the arena sent more jobs than it may; job %u dropped\n",
+                (unsigned)m->job.number);
+        return;
+    }
+    wjob j = {m->job, m->export_wanted, malloc(m->ctx_len), m->ctx_len};
+    if (!j.ctx) {
+        pthread_mutex_unlock(&w->mu);
+        return; /* the arena hands it out again when this worker is gone */
+    }
+    memcpy(j.ctx, m->ctx, m->ctx_len);
+    w->held[w->n_held++] = j;
+    pump(w);
+    pthread_mutex_unlock(&w->mu);
+}
+
+static bool send_buf(void *sock, const msgpack_sbuffer *sb)
+{
+    return zmq_send(sock, sb->data, sb->size, 0) >= 0;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"connect", required_argument, NULL, 'c'}, {"server-key", required_argument, NULL, 'k'},
+        {"slots", required_argument, NULL, 'n'},   {"help", no_argument, NULL, 'h'},
+        {0, 0, 0, 0}};
+    const char *endpoint = NULL, *server_key = NULL;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    uint32_t slots = cores > 0 ? (uint32_t)cores : 1;
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'c': endpoint = optarg; break;
+        case 'k': server_key = optarg; break;
+        case 'n':
+            if (!arena_parse_u32(optarg, &slots) || slots == 0 || slots > WORKER_MAX_SLOTS) {
+                fprintf(stderr, "referee: error: --slots needs a number from 1 to %u, not '%s'\n",
+                        WORKER_MAX_SLOTS, optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'h': fputs(HELP, stdout); return EXIT_OK;
+        default:
+            werr("unknown option or missing value: '%s' (see referee --help)", argv[optind - 1]);
+            return EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        werr("unexpected argument '%s'", argv[optind]);
+        return EXIT_USAGE;
+    }
+    if (!endpoint) {
+        werr("which arena? give --connect ENDPOINT");
+        return EXIT_USAGE;
+    }
+    uint8_t key_bin[32];
+    if (server_key && (strlen(server_key) != 40 || !zmq_z85_decode(key_bin, server_key))) {
+        werr("--server-key '%s' is not a Z85 public key (40 characters)", server_key);
+        return EXIT_USAGE;
+    }
+    if (strncmp(endpoint, "tcp://", 6) != 0 && strncmp(endpoint, "ipc://", 6) != 0) {
+        werr("--connect '%s': use tcp://HOST:PORT or ipc://PATH", endpoint);
+        return EXIT_USAGE;
+    }
+
+    static worker w;
+    w.slots = slots;
+    w.max_jobs = 4 * slots + 8; /* the arena hands out 2 per slot; a job sent again adds a few */
+    w.queue = calloc(w.max_jobs, sizeof *w.queue);
+    w.held = calloc(w.max_jobs, sizeof *w.held);
+    w.bots = calloc(1, sizeof *w.bots);
+    w.setup = calloc(1, sizeof *w.setup);
+    if (!w.queue || !w.held || !w.bots || !w.setup) {
+        werr("out of memory");
+        return EXIT_RUNTIME;
+    }
+    if (gethostname(w.host, sizeof w.host) != 0)
+        snprintf(w.host, sizeof w.host, "?");
+    snprintf(w.host + strlen(w.host), sizeof w.host - strlen(w.host), ":%ld", (long)getpid());
+    const char *tmp = getenv("TMPDIR");
+    snprintf(w.tmpdir, sizeof w.tmpdir, "%s/ja-referee-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(w.tmpdir)) {
+        werr("cannot make a temporary directory: %s", strerror(errno));
+        return EXIT_RUNTIME;
+    }
+    pthread_mutex_init(&w.mu, NULL);
+    pthread_cond_init(&w.work, NULL);
+
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    w.zctx = zmq_ctx_new();
+    w.dealer = zmq_socket(w.zctx, ZMQ_DEALER);
+    w.pull = zmq_socket(w.zctx, ZMQ_PULL);
+    int64_t maxmsg = WORKER_MAX_JOB_MSG;
+    int linger = 2000;
+    zmq_setsockopt(w.dealer, ZMQ_MAXMSGSIZE, &maxmsg, sizeof maxmsg);
+    zmq_setsockopt(w.dealer, ZMQ_LINGER, &linger, sizeof linger);
+    if (server_key) {
+        char pub[41], sec[41];
+        if (zmq_curve_keypair(pub, sec) != 0 ||
+            zmq_setsockopt(w.dealer, ZMQ_CURVE_SERVERKEY, server_key, 40) != 0 ||
+            zmq_setsockopt(w.dealer, ZMQ_CURVE_PUBLICKEY, pub, 40) != 0 ||
+            zmq_setsockopt(w.dealer, ZMQ_CURVE_SECRETKEY, sec, 40) != 0) {
+            werr("CurveZMQ is not available in this ZeroMQ: %s", zmq_strerror(errno));
+            return EXIT_RUNTIME;
+        }
+    }
+    if (zmq_connect(w.dealer, endpoint) != 0) {
+        werr("--connect '%s': %s", endpoint, zmq_strerror(errno));
+        rmdir(w.tmpdir);
+        return EXIT_USAGE;
+    }
+    zmq_bind(w.pull, "inproc://done");
+
+    pthread_t *th = calloc(slots, sizeof *th);
+    slot_arg *args = calloc(slots, sizeof *args);
+    uint32_t n_th = 0;
+    for (uint32_t i = 0; th && args && i < slots; i++) {
+        args[i] = (slot_arg){&w, i};
+        if (pthread_create(&th[i], NULL, slot_main, &args[i]) != 0)
+            break;
+        n_th++;
+    }
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    worker_pack_hello(&sb, n_th ? n_th : 1, w.host, (int64_t)getpid());
+    send_buf(w.dealer, &sb);
+
+    int status = EXIT_OK;
+    int64_t last_heard = now_ms(), last_sent = last_heard;
+    zmq_msg_t msg;
+    while (!g_stop && n_th) {
+        zmq_pollitem_t items[2] = {{w.dealer, 0, ZMQ_POLLIN, 0}, {w.pull, 0, ZMQ_POLLIN, 0}};
+        int n = zmq_poll(items, 2, WORKER_HB_MS);
+        if (n < 0 && errno != EINTR)
+            break;
+        int64_t t = now_ms();
+        if (n > 0 && (items[1].revents & ZMQ_POLLIN)) {
+            zmq_msg_init(&msg);
+            if (zmq_msg_recv(&msg, w.pull, 0) >= 0) {
+                zmq_msg_send(&msg, w.dealer, 0);
+                last_sent = t;
+            }
+            zmq_msg_close(&msg);
+            pthread_mutex_lock(&w.mu);
+            pump(&w);
+            pthread_mutex_unlock(&w.mu);
+        }
+        if (n > 0 && (items[0].revents & ZMQ_POLLIN)) {
+            zmq_msg_init(&msg);
+            if (zmq_msg_recv(&msg, w.dealer, 0) >= 0) {
+                last_heard = t;
+                worker_msg m;
+                char why[256];
+                if (worker_msg_decode(zmq_msg_data(&msg), zmq_msg_size(&msg), &m, why,
+                                      sizeof why) != JA_OK)
+                    fprintf(stderr, "referee: ignored a bad message from the arena: %s\n", why);
+                else if (m.type == WORKER_JOB)
+                    on_job(&w, &m);
+                else if (m.type == WORKER_QUIT)
+                    g_stop = 1;
+            }
+            zmq_msg_close(&msg);
+        }
+        if (t - last_heard > WORKER_LOST_MS) {
+            fprintf(stderr, "referee: the arena at %s has been silent for %d s; exiting\n",
+                    endpoint, WORKER_LOST_MS / 1000);
+            status = EXIT_RUNTIME;
+            break;
+        }
+        if (t - last_sent >= WORKER_HB_MS) {
+            worker_pack_simple(&sb, WORKER_HB);
+            send_buf(w.dealer, &sb);
+            last_sent = t;
+        }
+    }
+    if (status != EXIT_OK) {
+        /* The arena is gone: no one waits for the matches still running. */
+        rmdir(w.tmpdir);
+        _exit(status);
+    }
+    pthread_mutex_lock(&w.mu);
+    w.quit = true;
+    pthread_cond_broadcast(&w.work);
+    pthread_mutex_unlock(&w.mu);
+    for (uint32_t i = 0; i < n_th; i++)
+        pthread_join(th[i], NULL);
+    for (uint32_t i = 0; i < w.n_queue; i++)
+        free(w.queue[i].ctx);
+    for (uint32_t i = 0; i < w.n_held; i++)
+        free(w.held[i].ctx);
+    msgpack_sbuffer_destroy(&sb);
+    zmq_close(w.pull);
+    zmq_close(w.dealer);
+    zmq_ctx_term(w.zctx);
+    arena_bots_free(w.bots);
+    free(w.bots);
+    free(w.setup);
+    free(w.cur);
+    free(w.queue);
+    free(w.held);
+    free(th);
+    free(args);
+    rmdir(w.tmpdir);
+    return status;
+}

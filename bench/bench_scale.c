@@ -1,0 +1,401 @@
+/* The "Scale" section of docs/performance.md (docs/scale.md): whole
+ * `arena tournament` runs as separate processes, timed from outside, each
+ * figure beside the limit it is measured against in the same run:
+ *
+ *   --jobs 2 against --jobs 1 (the same plan, two worker processes against
+ *   the in-process executor); two remote workers on loopback tcp against
+ *   one; a `cmd:` bot process serving 8 matches at once against one match
+ *   at a time and against the raw ZeroMQ round trip; peak RSS of a worker
+ *   and of the arena with 1,000 matches in flight; RSS of the arena sampled
+ *   over a 100,000-match run (first against last sample: flat or not).
+ *
+ * Databases go to /dev/shm when it exists: the figures are the executors'
+ * and the protocol's, not the disk's (with synchronous=FULL on a disk, the
+ * fsync per match is the limit of every row alike). */
+#include "bench_scale.h"
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static char g_dir[PATH_MAX];   /* the arena's directory */
+static char g_tmp[PATH_MAX];   /* scratch for databases */
+
+/* Starts argv[0] (a program in g_dir, or a path) with stdout and stderr to
+ * /dev/null. */
+static pid_t start(const char *const *argv)
+{
+    char exe[PATH_MAX + 64];
+    if (strchr(argv[0], '/'))
+        snprintf(exe, sizeof exe, "%s", argv[0]);
+    else
+        snprintf(exe, sizeof exe, "%s/%s", g_dir, argv[0]);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        FILE *n = freopen("/dev/null", "w", stdout);
+        (void)n;
+        n = freopen("/dev/null", "w", stderr);
+        (void)n;
+        execv(exe, (char *const *)argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+static double g_last_cpu; /* CPU seconds of the last process finish() waited for */
+
+/* Waits for pid: its exit status, and its peak RSS in KiB. */
+static int finish(pid_t pid, long *rss_kib)
+{
+    int st = 0;
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    if (wait4(pid, &st, 0, &ru) != pid)
+        return -1;
+    if (rss_kib)
+        *rss_kib = ru.ru_maxrss;
+    g_last_cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
+                 (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static long vm_rss(pid_t pid)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+    FILE *f = fopen(path, "r");
+    long kib = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "VmRSS:", 6) == 0)
+            kib = strtol(line + 6, NULL, 10);
+    if (f)
+        fclose(f);
+    return kib;
+}
+
+/* The 1-minute load average: other work on the machine takes cores from
+ * every parallel row, so the section says how busy the machine was. */
+static double loadavg(void)
+{
+    double v = -1;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f && fscanf(f, "%lf", &v) != 1)
+        v = -1;
+    if (f)
+        fclose(f);
+    return v;
+}
+
+static void fresh_db(char *db, size_t cap, const char *name)
+{
+    snprintf(db, cap, "%s/%s.db", g_tmp, name);
+    unlink(db);
+    char side[PATH_MAX + 16];
+    snprintf(side, sizeof side, "%s-wal", db);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", db);
+    unlink(side);
+}
+
+/* One tournament of `rounds` x 3 matches of taylor-blackjack between three
+ * random bots, with extra flags; matches/s, or 0 on failure. */
+static double tournament(const char *name, const char *rounds, const char *const *extra,
+                         long *rss)
+{
+    char db[PATH_MAX + 16];
+    fresh_db(db, sizeof db, name);
+    const char *argv[40] = {"arena", "tournament", "taylor-blackjack", "--bots",
+                            "random,random,random", "--rounds", rounds, "--seed", "1",
+                            "--db", db, "-q"};
+    int n = 12;
+    for (int i = 0; extra && extra[i] && n < 38; i++)
+        argv[n++] = extra[i];
+    argv[n] = NULL;
+    double t0 = now();
+    int rc = finish(start(argv), rss);
+    double secs = now() - t0;
+    if (rc != 0) {
+        fprintf(stderr, "ja_bench: scale: tournament %s failed (exit %d)\n", name, rc);
+        return 0;
+    }
+    return 3.0 * strtod(rounds, NULL) / secs;
+}
+
+static double g_arena_cpu;  /* CPU seconds of the arena in the last remote() run */
+static double g_worker_cpu; /* ... and of its workers together */
+
+/* The same with `workers` remote workers (--slots slots) joining over
+ * loopback tcp; their largest peak RSS in *worker_rss. */
+static double remote(const char *name, const char *rounds, int workers, const char *slots,
+                     long *arena_rss, long *worker_rss)
+{
+    static int port_seq;
+    char ep[64];
+    snprintf(ep, sizeof ep, "tcp://127.0.0.1:%d", 27000 + (int)(getpid() % 2000) + port_seq++);
+    const char *extra[] = {"--jobs", "0", "--workers", ep, "--plain-tcp", NULL};
+    char db[PATH_MAX + 16];
+    fresh_db(db, sizeof db, name);
+    const char *argv[] = {"arena", "tournament", "taylor-blackjack", "--bots",
+                          "random,random,random", "--rounds", rounds, "--seed", "1",
+                          "--db", db, "-q", extra[0], extra[1], extra[2], extra[3], extra[4],
+                          NULL};
+    double t0 = now();
+    pid_t a = start(argv);
+    pid_t w[8];
+    for (int i = 0; i < workers && i < 8; i++) {
+        const char *wargv[] = {"referee", "--connect", ep, "--slots", slots, NULL};
+        w[i] = start(wargv);
+    }
+    int rc = finish(a, arena_rss);
+    double secs = now() - t0;
+    g_arena_cpu = g_last_cpu;
+    *worker_rss = 0;
+    g_worker_cpu = 0;
+    for (int i = 0; i < workers && i < 8; i++) {
+        long r = 0;
+        finish(w[i], &r);
+        g_worker_cpu += g_last_cpu;
+        if (r > *worker_rss)
+            *worker_rss = r;
+    }
+    if (rc != 0) {
+        fprintf(stderr, "ja_bench: scale: %s failed (exit %d)\n", name, rc);
+        return 0;
+    }
+    return 3.0 * strtod(rounds, NULL) / secs;
+}
+
+/* A raw DEALER/ROUTER round trip between two processes over ipc (req
+ * bytes out, rep bytes back), n times: round trips per second. */
+static double raw_round_trips(size_t req, size_t rep, uint32_t n)
+{
+    char ep[PATH_MAX + 16];
+    snprintf(ep, sizeof ep, "ipc://%s/raw", g_tmp);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        void *ctx = zmq_ctx_new(), *d = zmq_socket(ctx, ZMQ_DEALER);
+        char *in = malloc(req + 16), *out = calloc(1, rep);
+        zmq_connect(d, ep);
+        zmq_send(d, "hi", 2, 0);
+        while (zmq_recv(d, in, req + 16, 0) > 0)
+            zmq_send(d, out, rep, 0);
+        _exit(0);
+    }
+    void *ctx = zmq_ctx_new(), *r = zmq_socket(ctx, ZMQ_ROUTER);
+    zmq_bind(r, ep);
+    unsigned char id[256], buf[256];
+    int idn = zmq_recv(r, id, sizeof id, 0);
+    zmq_recv(r, buf, sizeof buf, 0);
+    char *payload = calloc(1, req), *reply = malloc(rep + 16);
+    double t0 = now();
+    for (uint32_t i = 0; i < n; i++) {
+        zmq_send(r, id, (size_t)idn, ZMQ_SNDMORE);
+        zmq_send(r, payload, req, 0);
+        zmq_recv(r, id, sizeof id, 0);
+        zmq_recv(r, reply, rep + 16, 0);
+    }
+    double secs = now() - t0;
+    zmq_send(r, id, (size_t)idn, ZMQ_SNDMORE);
+    zmq_send(r, "", 0, 0);
+    waitpid(pid, NULL, 0);
+    zmq_close(r);
+    zmq_ctx_term(ctx);
+    free(payload);
+    free(reply);
+    return secs > 0 ? n / secs : 0;
+}
+
+/* Decisions played in a database's matches (forced ones included). */
+static double db_turns(const char *db)
+{
+    sqlite3 *s = NULL;
+    sqlite3_stmt *st = NULL;
+    double v = 0;
+    if (sqlite3_open_v2(db, &s, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(s, "SELECT sum(turns) FROM matches WHERE status = 'done'", -1, &st,
+                           NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_double(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(s);
+    return v;
+}
+
+/* Two `cmd:` bots in C (capacity 8), each its own process, `jobs` matches
+ * at once: decisions per second per bot process. */
+static double zmq_seats(const char *name, const char *jobs, const char *rounds)
+{
+    char db[PATH_MAX + 16], bot[PATH_MAX + 96];
+    fresh_db(db, sizeof db, name);
+    snprintf(bot, sizeof bot, "cmd:%s/../sdk/examples/ja_example_bot --capacity 8", g_dir);
+    const char *argv[] = {"arena", "tournament", "taylor-blackjack", "--bot", bot, "--bot", bot,
+                          "--rounds", rounds, "--seed", "1", "--db", db, "-q", "--jobs", jobs,
+                          NULL};
+    double t0 = now();
+    int rc = finish(start(argv), NULL);
+    double secs = now() - t0;
+    if (rc != 0) {
+        fprintf(stderr, "ja_bench: scale: %s failed (exit %d)\n", name, rc);
+        return 0;
+    }
+    return db_turns(db) / secs / 2;
+}
+
+void bench_scale(FILE *md, const char *arena_dir)
+{
+    if (arena_dir) {
+        snprintf(g_dir, sizeof g_dir, "%s", arena_dir);
+    } else {
+        char exe[PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        exe[n > 0 ? n : 0] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash)
+            *slash = '\0';
+        snprintf(g_dir, sizeof g_dir, "%s/../arena", exe);
+    }
+    struct stat sb;
+    const char *base = stat("/dev/shm", &sb) == 0 && S_ISDIR(sb.st_mode) ? "/dev/shm" : "/tmp";
+    snprintf(g_tmp, sizeof g_tmp, "%s/ja_bench_scale.XXXXXX", base);
+    if (!mkdtemp(g_tmp)) {
+        fprintf(stderr, "ja_bench: scale: no scratch directory: %s\n", strerror(errno));
+        return;
+    }
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    double load0 = loadavg();
+
+    /* --jobs 1 against --jobs 2, the same plan. */
+    const char *R = "2000"; /* 6,000 matches */
+    const char *j2[] = {"--jobs", "2", NULL};
+    long rss1 = 0, rss2 = 0;
+    double j1_rate = tournament("j1", R, NULL, &rss1);
+    double j2_rate = tournament("j2", R, j2, &rss2);
+    fprintf(stderr, "scale: --jobs 1 %.0f matches/s, --jobs 2 %.0f (%.2fx)\n", j1_rate, j2_rate,
+            j1_rate > 0 ? j2_rate / j1_rate : 0);
+
+    /* One remote worker against two, loopback tcp, one slot each. */
+    long a1 = 0, w1 = 0, a2 = 0, w2 = 0;
+    double r1 = remote("r1", R, 1, "1", &a1, &w1);
+    double r2 = remote("r2", R, 2, "1", &a2, &w2);
+    double arena_us = g_arena_cpu / 6000.0 * 1e6, worker_us = g_worker_cpu / 6000.0 * 1e6;
+    fprintf(stderr, "scale: 1 tcp worker %.0f matches/s, 2 workers %.0f (%.2fx); worker peak "
+            "RSS %ld KiB\n", r1, r2, r1 > 0 ? r2 / r1 : 0, w2);
+
+    /* ZeroMQ seats: one stream against 8 matches in flight per bot process,
+     * both against the raw round trip. */
+    double raw = raw_round_trips(300, 16, 20000);
+    double z1 = zmq_seats("z1", "1", "100");
+    double z8 = zmq_seats("z8", "8", "400");
+    fprintf(stderr, "scale: raw %.0f/s; cmd: bot 1 stream %.0f dec/s (%.2fx), 8 in flight %.0f "
+            "(%.2fx)\n", raw, z1, raw > 0 ? z1 / raw : 0, z8, raw > 0 ? z8 / raw : 0);
+
+    /* 1,000 matches in flight: one worker announcing 500 slots (the arena
+     * hands out two jobs per slot). */
+    long a_many = 0, w_many = 0;
+    double r_many = remote("inflight", "1000", 1, "500", &a_many, &w_many);
+    fprintf(stderr, "scale: 1,000 in flight: arena peak RSS %ld KiB (worker %ld KiB)\n", a_many,
+            w_many);
+
+    /* 100,000 matches with --jobs 2: the arena's RSS sampled every 0.5 s. */
+    char db[PATH_MAX + 16];
+    fresh_db(db, sizeof db, "long");
+    const char *largv[] = {"arena", "tournament", "taylor-blackjack", "--bots",
+                           "random,random,random", "--rounds", "33334", "--seed", "2", "--db",
+                           db, "-q", "--jobs", "2", NULL};
+    long samples[4096];
+    int n_samples = 0;
+    double t0 = now();
+    pid_t lp = start(largv);
+    for (;;) {
+        struct timespec ts = {0, 500 * 1000000};
+        nanosleep(&ts, NULL);
+        int st;
+        if (waitpid(lp, &st, WNOHANG) == lp)
+            break;
+        long r = vm_rss(lp);
+        if (r > 0 && n_samples < 4096)
+            samples[n_samples++] = r;
+    }
+    double long_secs = now() - t0;
+    long lmax = 0;
+    for (int i = 0; i < n_samples; i++)
+        if (samples[i] > lmax)
+            lmax = samples[i];
+    fprintf(stderr, "scale: 100,002 matches in %.0f s; RSS first %ld, last %ld, max %ld KiB\n",
+            long_secs, n_samples ? samples[0] : 0, n_samples ? samples[n_samples - 1] : 0, lmax);
+
+    double load1 = loadavg();
+    fprintf(md,
+            "\n## Scale\n\n"
+            "Whole `arena tournament taylor-blackjack --bots random,random,random` runs "
+            "(3 seats, default options, no replays), each a separate process timed from "
+            "outside, start-up included, databases in %s (the executors' and the protocol's "
+            "speed, not the disk's: on a disk the fsync of each match's transaction is the "
+            "limit of every row alike). %ld cores; load average before this section %.2f, after "
+            "%.2f (above 1 before it starts, something else holds a core and the parallel "
+            "ratios are lower bounds). docs/scale.md describes the workers.\n\n"
+            "| run | matches | matches/s | against | ratio |\n|---|---|---|---|---|\n"
+            "| `--jobs 1` (in-process executor) | 6000 | %.0f | | |\n"
+            "| `--jobs 2` (two local referee workers, ipc) | 6000 | %.0f | `--jobs 1` | "
+            "**%.2f** |\n"
+            "| one remote worker, loopback tcp, 1 slot | 6000 | %.0f | | |\n"
+            "| two remote workers, loopback tcp, 1 slot each | 6000 | %.0f | one worker | "
+            "**%.2f** |\n\n"
+            "The limit: the arena alone records every result (one SQLite transaction per "
+            "match, live Elo included) and hands out every job; its own CPU time in the "
+            "two-worker run was **%.0f us per match** (wait4 of the arena, the workers being "
+            "separate processes), a ceiling of %.0f matches/s however many workers play. "
+            "A match of this cheap game cost the workers %.0f us of CPU, so on 2 cores the "
+            "arena and two workers share the cores: `--jobs 2` can at best reach "
+            "(arena + worker) / ((arena + worker) / 2) = 2x when nothing else runs, and other "
+            "load on the machine lowers every parallel row first.\n\n"
+            "Memory (peak RSS, from wait4):\n\n"
+            "| process | peak RSS |\n|---|---|\n"
+            "| arena, `--jobs 1` | %ld KiB |\n"
+            "| arena, `--jobs 2` | %ld KiB |\n"
+            "| a referee worker (1 slot, 6,000 matches) | %ld KiB |\n"
+            "| arena with 1,000 matches in flight (a worker with 500 slots; %.0f matches/s) "
+            "| %ld KiB |\n"
+            "| that worker (500 threads) | %ld KiB |\n\n"
+            "External bots with several matches in flight: two `cmd:` bots in C "
+            "(`ja_example_bot --capacity 8`, one process each) in taylor-blackjack, "
+            "decisions per second per bot process (forced decisions included), against a raw "
+            "ZeroMQ DEALER/ROUTER round trip between two processes over ipc (300 bytes out, "
+            "16 back) in the same run:\n\n"
+            "| path | decisions/s per bot process | / raw round trip |\n|---|---|---|\n"
+            "| raw round trip, one stream | %.0f | 1 |\n"
+            "| `cmd:` bot, one match at a time (`--jobs 1`) | %.0f | **%.2f** |\n"
+            "| `cmd:` bot, 8 matches in flight (`--jobs 8`, threads) | %.0f | **%.2f** |\n\n"
+            "A 100,002-match run (`--jobs 2`) took %.0f s (%.0f matches/s); the arena's "
+            "resident memory, sampled every 0.5 s (%d samples): first %ld KiB, last %ld KiB, "
+            "largest %ld KiB.\n",
+            base, cores, load0, load1, j1_rate, j2_rate, j1_rate > 0 ? j2_rate / j1_rate : 0, r1, r2,
+            r1 > 0 ? r2 / r1 : 0, arena_us, arena_us > 0 ? 1e6 / arena_us : 0, worker_us, rss1, rss2, w2, r_many, a_many, w_many, raw, z1,
+            raw > 0 ? z1 / raw : 0, z8, raw > 0 ? z8 / raw : 0, long_secs,
+            long_secs > 0 ? 100002.0 / long_secs : 0, n_samples, n_samples ? samples[0] : 0,
+            n_samples ? samples[n_samples - 1] : 0, lmax);
+
+    char cmd[PATH_MAX + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", g_tmp);
+    if (system(cmd) != 0)
+        fprintf(stderr, "ja_bench: could not remove %s\n", g_tmp);
+}
