@@ -4,6 +4,7 @@
  * (extbots.h). */
 #include "cli.h"
 #include "extbots.h"
+#include "ismcts_params.h"
 
 #include "jackarena/ja_error.h"
 
@@ -177,9 +178,28 @@ bool arena_bots_add(arena_bots *bs, const char *spec)
         return true;
     }
     if (!strchr(rest, '/') && is_reference(rest, head)) {
-        if (colon) {
+        /* Only ismcts takes parameters (ja_host_api.params); they are checked
+         * here so that a typo is a usage error before anything runs. */
+        if (colon && (head != 6 || strncmp(rest, "ismcts", 6) != 0)) {
             arena_error("bot '%s': %.*s takes no parameters", spec, (int)head, rest);
             return false;
+        }
+        if (colon) {
+            char err[256];
+            ismcts_params p;
+            if (!colon[1]) {
+                arena_error("bot '%s': no parameters after ':' (e.g. ismcts:iters=2000)", spec);
+                return false;
+            }
+            if (strlen(colon + 1) >= sizeof b->params) {
+                arena_error("bot '%s': parameters too long", spec);
+                return false;
+            }
+            if (ismcts_params_parse(colon + 1, &p, err, sizeof err) != JA_OK) {
+                arena_error("bot '%s': %s", spec, err);
+                return false;
+            }
+            snprintf(b->params, sizeof b->params, "%s", colon + 1);
         }
         snprintf(b->kind, sizeof b->kind, "plugin");
         snprintf(b->target, sizeof b->target, "%s/ja_%.*s.so", arena_bots_dir(), (int)head, rest);
@@ -308,13 +328,13 @@ bool arena_bots_load(arena_bots *bs, const ja_game_rules *g)
             continue;
         for (int j = 0; j < i; j++)
             if (strcmp(bs->b[j].kind, "plugin") == 0 && strcmp(bs->b[j].target, b->target) == 0 &&
-                bs->b[j].bot) {
+                strcmp(bs->b[j].params, b->params) == 0 && bs->b[j].bot) {
                 b->bot = bs->b[j].bot;
                 break;
             }
         if (!b->bot) {
             char err[1200];
-            int rc = ref_bot_plugin_open(b->target, &b->bot, err, sizeof err);
+            int rc = ref_bot_plugin_open_params(b->target, b->params, &b->bot, err, sizeof err);
             if (rc != JA_OK) {
                 if (b->builtin)
                     arena_error("reference bot '%s' is not available (%s); is the build "

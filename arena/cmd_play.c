@@ -30,7 +30,8 @@ static const char HELP[] =
     "  -q, --quiet       print only the result, as text\n"
     ARENA_EXT_HELP
     "\n"
-    "BOT is a reference bot (random, greedy, ismcts), a plugin path (./mybot.so),\n"
+    "BOT is a reference bot (random, greedy, ismcts; ismcts takes a budget and\n"
+    "tuning, e.g. ismcts:iters=2000 or ismcts:ms=50:c=0.7), a plugin path (./mybot.so),\n"
     "cmd:COMMAND ARGS (an external bot the arena starts; it finds the endpoint in\n"
     "$JACKARENA_ENDPOINT), zmq:NAME (an external bot already connected to --listen\n"
     "under that name), or NAME=SPEC to give it a display name. The same bot twice\n"
