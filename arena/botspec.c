@@ -4,6 +4,7 @@
  * (extbots.h). */
 #include "cli.h"
 #include "extbots.h"
+#include "ismcts_params.h"
 
 #include "jackarena/ja_error.h"
 
@@ -129,6 +130,42 @@ static size_t name_prefix_len(const char *spec)
     return (size_t)(eq - spec);
 }
 
+/* A reference word with its parameters ("ismcts:iters=50"): the plugin
+ * beside the arena, b->params, and the display name. Only ismcts takes
+ * parameters (ja_host_api.params); they are checked here so that a typo is
+ * a usage error before anything runs. */
+static bool parse_reference(arena_bot *b, const char *spec, const char *word, bool nl)
+{
+    const char *colon = strchr(word, ':');
+    size_t head = colon ? (size_t)(colon - word) : strlen(word);
+    if (colon && (head != 6 || strncmp(word, "ismcts", 6) != 0)) {
+        arena_error("bot '%s': %.*s takes no parameters", spec, (int)head, word);
+        return false;
+    }
+    if (colon) {
+        char err[256];
+        ismcts_params p;
+        if (!colon[1]) {
+            arena_error("bot '%s': no parameters after ':' (e.g. ismcts:iters=2000)", spec);
+            return false;
+        }
+        if (strlen(colon + 1) >= sizeof b->params) {
+            arena_error("bot '%s': parameters too long", spec);
+            return false;
+        }
+        if (ismcts_params_parse(colon + 1, &p, err, sizeof err) != JA_OK) {
+            arena_error("bot '%s': %s", spec, err);
+            return false;
+        }
+        snprintf(b->params, sizeof b->params, "%s", colon + 1);
+    }
+    snprintf(b->target, sizeof b->target, "%s/ja_%.*s.so", arena_bots_dir(), (int)head, word);
+    b->builtin = true;
+    if (!nl)
+        snprintf(b->name, sizeof b->name, "%.*s", (int)head, word);
+    return true;
+}
+
 bool arena_bots_add(arena_bots *bs, const char *spec)
 {
     if (bs->n >= ARENA_MAX_BOTS) {
@@ -165,13 +202,18 @@ bool arena_bots_add(arena_bots *bs, const char *spec)
             return false;
         }
         snprintf(b->kind, sizeof b->kind, "hosted");
-        /* hosted:random is the reference bot's plugin, sandboxed. */
-        if (!strchr(file, '/') && is_reference(file, strlen(file)))
-            snprintf(b->target, sizeof b->target, "%s/ja_%s.so", arena_bots_dir(), file);
-        else
+        /* hosted:random (or hosted:ismcts:iters=50) is the reference bot's
+         * plugin, sandboxed. */
+        const char *fcolon = strchr(file, ':');
+        size_t fhead = fcolon ? (size_t)(fcolon - file) : strlen(file);
+        if (!strchr(file, '/') && is_reference(file, fhead)) {
+            if (!parse_reference(b, spec, file, nl))
+                return false;
+        } else {
             snprintf(b->target, sizeof b->target, "%s", file);
-        if (!nl)
-            plugin_name(file, b->name, sizeof b->name);
+            if (!nl)
+                plugin_name(file, b->name, sizeof b->name);
+        }
         bs->n++;
         return true;
     }
@@ -203,15 +245,9 @@ bool arena_bots_add(arena_bots *bs, const char *spec)
         return true;
     }
     if (!strchr(rest, '/') && is_reference(rest, head)) {
-        if (colon) {
-            arena_error("bot '%s': %.*s takes no parameters", spec, (int)head, rest);
+        if (!parse_reference(b, spec, rest, nl))
             return false;
-        }
         snprintf(b->kind, sizeof b->kind, "plugin");
-        snprintf(b->target, sizeof b->target, "%s/ja_%.*s.so", arena_bots_dir(), (int)head, rest);
-        b->builtin = true;
-        if (!nl)
-            snprintf(b->name, sizeof b->name, "%.*s", (int)head, rest);
     } else if (strchr(rest, '/') || strstr(rest, ".so")) {
         snprintf(b->kind, sizeof b->kind, "plugin");
         snprintf(b->target, sizeof b->target, "%s", rest);
@@ -351,16 +387,17 @@ bool arena_bots_load(arena_bots *bs, const ja_game_rules *g)
             continue;
         for (int j = 0; j < i; j++)
             if (strcmp(bs->b[j].kind, b->kind) == 0 && strcmp(bs->b[j].target, b->target) == 0 &&
-                bs->b[j].bot) {
+                strcmp(bs->b[j].params, b->params) == 0 && bs->b[j].bot) {
                 b->bot = bs->b[j].bot;
                 break;
             }
         if (!b->bot) {
             char err[1200];
             /* A hosted plugin is probed in a sandboxed child, never loaded
-             * here. Reference-bot parameters: wired by the params work. */
-            int rc = hosted ? ref_bot_hosted_open(b->target, NULL, &b->bot, err, sizeof err)
-                            : ref_bot_plugin_open(b->target, &b->bot, err, sizeof err);
+             * here; its parameters travel to the child. */
+            int rc = hosted ? ref_bot_hosted_open(b->target, b->params, &b->bot, err, sizeof err)
+                            : ref_bot_plugin_open_params(b->target, b->params, &b->bot, err,
+                                                         sizeof err);
             if (rc != JA_OK) {
                 if (b->builtin)
                     arena_error("reference bot '%s' is not available (%s); is the build "

@@ -60,7 +60,8 @@ typedef struct arena_bot {
     char kind[16];       /* plugin, hosted, cmd, zmq */
     char target[1024];   /* path of the .so for plugins; the command (cmd:); the name (zmq:) */
     bool builtin;        /* a reference bot (random, greedy, ismcts) */
-    ref_bot *bot;        /* loaded, shared by participants with the same target */
+    char params[256];    /* a reference bot's parameters after "word:" ("iters=50"); "" */
+    ref_bot *bot;        /* loaded, shared by participants with the same target+params */
     bool owns_bot;
     struct ref_proc *proc; /* a cmd: bot's process (extbots.h) */
     struct ref_tail *tail; /* the last bytes of its output, across restarts */

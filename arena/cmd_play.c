@@ -34,7 +34,8 @@ static const char HELP[] =
     "'.repro.json': a reproduction bundle (docs/faults.md).\n"
     ARENA_EXT_HELP
     "\n"
-    "BOT is a reference bot (random, greedy, ismcts), a plugin path (./mybot.so),\n"
+    "BOT is a reference bot (random, greedy, ismcts; ismcts takes a budget and\n"
+    "tuning, e.g. ismcts:iters=2000 or ismcts:ms=50:c=0.7), a plugin path (./mybot.so),\n"
     "hosted:./mybot.so (the same plugin in a sandboxed child process, for untrusted\n"
     "code; docs/security.md), cmd:COMMAND ARGS (an external bot the arena starts; it finds the endpoint in\n"
     "$JACKARENA_ENDPOINT), zmq:NAME (an external bot already connected to --listen\n"

@@ -27,6 +27,7 @@
 #include "proc.h"
 #include "tournament.h"
 #include "wire.h"
+#include "bench_ismcts.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -544,6 +545,7 @@ int main(int argc, char **argv)
             ja_games[0]->name, trate, tm);
     fprintf(stderr, "tournament: %.1f matches/s over %u matches\n", trate, tm);
     bench_scale(out, NULL);
+    bench_ismcts(out, bots_dir);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     fprintf(out, "\nPeak resident memory of the benchmark process: %ld KiB.\n", ru.ru_maxrss);

@@ -107,6 +107,12 @@ struct ref_seat {
  * point), JA_EVERSION (another ABI major), with a one-line message in err
  * naming the file. The bot is owned by the caller (ref_bot_destroy). */
 int ref_bot_plugin_open(const char *path, ref_bot **out, char *err, size_t cap);
+/* The same, with the bot's parameters (ja_host_api.params; NULL or "" for
+ * none), copied. A plugin loaded with parameters is a participant of its
+ * own: its version reads "VERSION:PARAMS" (ladder identity), and seats of
+ * it see the parameters through ja_host_api.params. */
+int ref_bot_plugin_open_params(const char *path, const char *params, ref_bot **out, char *err,
+                               size_t cap);
 
 /* Opens a bot of kind `hosted`: the plugin at path, run in a sandboxed
  * child (the program of ref_hosted_program) for every match seat. The file

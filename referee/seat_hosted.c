@@ -68,7 +68,7 @@ typedef struct hosted_bot {
     char path[PATH_MAX];              /* absolute: the child's working directory differs */
     char given[PATH_MAX];             /* as the user wrote it, for messages */
     char sha256[65];
-    char name[REF_WIRE_NAME_MAX], version[REF_WIRE_VERSION_MAX];
+    char name[REF_WIRE_NAME_MAX], version[REF_WIRE_VERSION_MAX + 256];
     char params[256];
     uint32_t n_games;
     char games[REF_WIRE_MAX_GAMES][REF_WIRE_NAME_MAX];
@@ -535,7 +535,10 @@ int ref_bot_hosted_open(const char *path, const char *params, ref_bot **out, cha
     if (rc != JA_OK)
         goto done;
     snprintf(b->name, sizeof b->name, "%s", msg->name);
-    snprintf(b->version, sizeof b->version, "%s", msg->version[0] ? msg->version : "0");
+    /* Parameters change how the bot plays: part of its identity, as for
+     * in-process plugins (seat_plugin.c). */
+    snprintf(b->version, sizeof b->version, "%s%s%s", msg->version[0] ? msg->version : "0",
+             b->params[0] ? ":" : "", b->params);
     b->n_games = msg->n_games;
     memcpy(b->games, msg->games, sizeof b->games);
     b->base.ops = &hosted_ops;

@@ -36,7 +36,8 @@ typedef struct plugin_bot {
     const ja_bot_desc *desc;
     char path[4096];
     char sha256[65];
-    char name[64], version[32];
+    char name[64], version[32 + 256];
+    char params[256];      /* ja_host_api.params: "" for none */
 } plugin_bot;
 
 typedef struct plugin_seat {
@@ -96,12 +97,19 @@ static int64_t host_time_left_ms(void *hctx)
     return left < 0 ? 0 : left;
 }
 
+static const char *host_params(void *hctx)
+{
+    plugin_seat *s = hctx;
+    return s->pb->params;
+}
+
 static const ja_host_api host_api = {
     .struct_size = sizeof(ja_host_api),
     .log = host_log,
     .rng_next = host_rng_next,
     .time_left_ms = host_time_left_ms,
     .rules = ja_game_find,
+    .params = host_params,
 };
 
 /* ---- loading ------------------------------------------------------------- */
@@ -137,7 +145,18 @@ static void copy_str(char *dst, size_t cap, const char *src)
 
 int ref_bot_plugin_open(const char *path, ref_bot **out, char *err, size_t cap)
 {
+    return ref_bot_plugin_open_params(path, NULL, out, err, cap);
+}
+
+int ref_bot_plugin_open_params(const char *path, const char *params, ref_bot **out, char *err,
+                               size_t cap)
+{
     *out = NULL;
+    if (params && strlen(params) >= sizeof ((plugin_bot *)0)->params) {
+        snprintf(err, cap, "bot plugin '%s': parameters too long (at most %zu bytes)", path,
+                 sizeof ((plugin_bot *)0)->params - 1);
+        return JA_EINVAL;
+    }
     struct stat sb;
     if (stat(path, &sb) != 0) {
         snprintf(err, cap, "bot plugin '%s': %s", path, strerror(errno));
@@ -171,7 +190,10 @@ int ref_bot_plugin_open(const char *path, ref_bot **out, char *err, size_t cap)
     }
     b->desc = d;
     copy_str(b->name, sizeof b->name, d->name);
-    copy_str(b->version, sizeof b->version, d->version ? d->version : "0");
+    copy_str(b->params, sizeof b->params, params);
+    /* Parameters change how the bot plays: they are part of its identity. */
+    snprintf(b->version, sizeof b->version, "%.31s%s%s", d->version ? d->version : "0",
+             b->params[0] ? ":" : "", b->params);
     b->base.ops = &plugin_ops;
     b->base.info = (ref_bot_info){"plugin", b->name, b->version, b->path, b->sha256};
     *out = &b->base;

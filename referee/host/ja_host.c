@@ -77,6 +77,7 @@ typedef struct host {
     uint32_t deadline_ms;
     int64_t received_ns;
     size_t logged;
+    char params[256];             /* the spec's parameters (x_params), or "" */
 } host;
 
 static int64_t now_ns(void)
@@ -124,12 +125,18 @@ static int64_t host_time_left_ms(void *hctx)
     return left < 0 ? 0 : left;
 }
 
+static const char *host_params(void *hctx)
+{
+    return ((host *)hctx)->params;
+}
+
 static const ja_host_api host_api = {
     .struct_size = sizeof(ja_host_api),
     .log = host_log,
     .rng_next = host_rng_next,
     .time_left_ms = host_time_left_ms,
     .rules = ja_game_find,
+    .params = host_params,
 };
 
 /* ---- the sandbox --------------------------------------------------------- */
@@ -352,6 +359,9 @@ static void on_start(host *h, const msgpack_object *o)
         !mp_get_u64(o, "seats", &seats) || !mp_get_u64(o, "x_seed", &seed) || seats == 0 ||
         seats > JA_MAX_SEATS || seat >= seats || !(h->g = ja_game_find(game)))
         die(EXIT_USAGE, "malformed start message");
+    /* Absent or empty: no parameters (the referee always sends the key). */
+    if (mp_get(o, "x_params") && !mp_get_str(o, "x_params", h->params, sizeof h->params))
+        die(EXIT_USAGE, "malformed start message (x_params)");
     h->seat = (int32_t)seat;
     h->n_seats = (uint32_t)seats;
     ja_rng_seed(&h->rng, seed);

@@ -53,8 +53,23 @@ expect_fail 2 "unknown option '--frobnicate'" -- "$ARENA" play $T random random 
 expect_fail 2 "which game" -- "$ARENA" play
 expect_fail 2 "unknown bot 'rando'" -- "$ARENA" play $T random rando $R
 expect_fail 2 "random takes no parameters" -- "$ARENA" play $T random random:fast $R
+# ismcts parameters (docs/bots.md): checked before anything runs.
+expect_fail 2 "ismcts parameter 'iters=0': iters must be an integer" -- "$ARENA" play $T random ismcts:iters=0 $R
+expect_fail 2 "ismcts parameter 'fast=1': unknown key" -- "$ARENA" play $T random ismcts:fast=1 $R
+expect_fail 2 "ismcts parameter 'iters': not key=value" -- "$ARENA" play $T random ismcts:iters $R
+expect_fail 2 "ismcts parameter 'c=-1': c must be a number" -- "$ARENA" play $T random ismcts:iters=5:c=-1 $R
+expect_fail 2 "give iters=N or ms=N, not both" -- "$ARENA" play $T random ismcts:iters=5:ms=5 $R
+expect_fail 2 "no parameters after ':'" -- "$ARENA" play $T random ismcts: $R
+expect_fail 2 "rollout must be auto, random or greedy" -- "$ARENA" play $T random ismcts:rollout=smart $R
 expect_fail 2 "two bots are named 'a'" -- "$ARENA" play $T a=random a=random $R
 expect_fail 2 "bot 'cmd:' names no command after 'cmd:'" -- "$ARENA" play $T random "cmd:" $R
+# ismcts with a budget plays, and two budgets are two participants.
+"$ARENA" play brawljack ismcts:iters=50 random --seed 3 --opt hands=1 >ism.txt 2>ism.err
+check "play with ismcts:iters=50 exits 0" test $? = 0
+check "ismcts:iters=50 plays without a fault" grep -qE "ismcts +score [0-9]+ +faults 0" ism.txt
+"$ARENA" play brawljack ismcts:iters=50 ismcts:iters=20 --seed 3 --opt hands=1 >ism.txt 2>ism.err
+check "two ismcts budgets play each other" grep -q "ismcts#2" ism.txt
+rm -f ism.txt ism.err
 # Broken plugins.
 expect_fail 2 "bot plugin './missing.so': No such file" -- "$ARENA" play $T random ./missing.so $R
 expect_fail 2 "no entry point ja_bot_entry_v1" -- "$ARENA" play $T random "$PLUG/noentry.so" $R

@@ -32,7 +32,7 @@ extern "C" {
 
 #define JA_BOT_ABI_DRAFT 1
 #define JA_BOT_ABI_MAJOR 1 /* bump = incompatible; also renames the entry symbol */
-#define JA_BOT_ABI_MINOR 0 /* bump = members appended */
+#define JA_BOT_ABI_MINOR 1 /* bump = members appended (1: ja_host_api.params) */
 #define JA_BOT_ENTRY_SYMBOL "ja_bot_entry_v1"
 
 /* Faults: how a bot can misbehave. Data, never errors: the referee plays the
@@ -90,7 +90,17 @@ typedef struct ja_host_api {
     int64_t (*time_left_ms)(void *hctx);
     /* The forward model of a game (NULL for an unknown name). */
     const ja_game_rules *(*rules)(const char *game);
+    /* ABI 1.1: the bot's parameters, the text of its specifier after the
+     * word and its ':' ("iters=2000", "iters=2000:c=0.7"), or "" for none.
+     * Static for the bot's lifetime. Older hosts lack it: use
+     * JA_HOST_HAS(host, params) before calling it. */
+    const char *(*params)(void *hctx);
+    /* ABI 1.2+: append here. */
 } ja_host_api;
+
+/* True if host table h (built with h->struct_size) has member m set. */
+#define JA_HOST_HAS(h, m) \
+    (offsetof(ja_host_api, m) + sizeof((h)->m) <= (h)->struct_size && (h)->m != NULL)
 
 /* Plugin -> host. Static storage. Append-only. */
 typedef struct ja_bot_desc {

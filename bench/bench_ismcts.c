@@ -1,0 +1,93 @@
+/* ISMCTS speed: iterations per second of the `ismcts` reference bot in every
+ * game. Whole matches with ismcts at every seat and a fixed iteration budget
+ * (ismcts:iters=N), through the real match loop: iterations = decisions put
+ * to the bots x N, over the wall time of the matches (the referee's share is
+ * negligible next to the search). One row per game and playout policy. */
+#include "bench_ismcts.h"
+
+#include "jackarena/ja_error.h"
+#include "match.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#define BENCH_ISMCTS_ITERS 200u
+#define BENCH_ISMCTS_MATCHES 3u
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Iterations per second of bot in g at `seats` seats, default options;
+ * *decisions gets the decisions asked. 0 on failure (printed). */
+static double rate(const ja_game_rules *g, uint32_t seats, ref_bot *bot, uint64_t *decisions)
+{
+    ref_match_config cfg = {.game = g, .n_seats = seats, .match_id = "bench-ismcts"};
+    char err[512];
+    ja_options_init(g, &cfg.options);
+    if (ja_options_resolve(g, &cfg.options, seats, err, sizeof err) != JA_OK)
+        return 0;
+    ref_bot *bots[JA_MAX_SEATS];
+    for (uint32_t s = 0; s < seats; s++)
+        bots[s] = bot;
+    *decisions = 0;
+    double t0 = now_s();
+    for (uint32_t m = 0; m < BENCH_ISMCTS_MATCHES; m++) {
+        ref_match_result res;
+        cfg.seed = 1 + m;
+        if (ref_match_run(&cfg, bots, NULL, NULL, NULL, NULL, &res, err, sizeof err) != JA_OK) {
+            fprintf(stderr, "ja_bench: ismcts in %s: %s\n", g->name, err);
+            return 0;
+        }
+        *decisions += res.asked;
+    }
+    double dt = now_s() - t0;
+    return dt > 0 ? (double)*decisions * BENCH_ISMCTS_ITERS / dt : 0;
+}
+
+void bench_ismcts(FILE *md, const char *bots_dir)
+{
+    static const char *const rollouts[] = {"random", "greedy"};
+    char path[PATH_MAX + 32], params[64], err[1200];
+    ref_bot *bot[2] = {NULL, NULL};
+    snprintf(path, sizeof path, "%s/ja_ismcts.so", bots_dir);
+    for (int r = 0; r < 2; r++) {
+        snprintf(params, sizeof params, "iters=%u:rollout=%s", BENCH_ISMCTS_ITERS, rollouts[r]);
+        if (ref_bot_plugin_open_params(path, params, &bot[r], err, sizeof err) != JA_OK) {
+            fprintf(stderr, "ja_bench: %s\n", err);
+            fprintf(md, "\n## ISMCTS\n\nNot measured: %s.\n", err);
+            ref_bot_destroy(&bot[0]);
+            return;
+        }
+    }
+    fprintf(md,
+            "\n## ISMCTS\n\n"
+            "The `ismcts` bot (docs/bots.md) at every seat, `ismcts:iters=%u`, %u whole matches "
+            "per row with default options, through the match loop: iterations per second = "
+            "decisions asked x %u / wall time. An iteration is one determinization "
+            "(`sample`), a descent of the tree and a playout to the end of the match, so "
+            "its cost follows the length of the match left. *ms per 1000* is the time of "
+            "1000 iterations, the default budget of a decision.\n\n"
+            "| game | seats | playouts | decisions | iterations/s | ms per 1000 |\n"
+            "|---|---|---|---|---|---|\n",
+            BENCH_ISMCTS_ITERS, BENCH_ISMCTS_MATCHES, BENCH_ISMCTS_ITERS);
+    for (int i = 0; ja_games[i]; i++) {
+        const ja_game_rules *g = ja_games[i];
+        uint32_t seats = g->min_seats < 3 && g->max_seats >= 3 ? 2 : g->min_seats;
+        for (int r = 0; r < 2; r++) {
+            uint64_t dec = 0;
+            double its = rate(g, seats, bot[r], &dec);
+            fprintf(md, "| %s | %u | %s | %llu | %.0f | %.1f |\n", g->name, seats, rollouts[r],
+                    (unsigned long long)dec, its, its > 0 ? 1000.0 * 1000.0 / its : 0.0);
+            fprintf(stderr, "ismcts %s %s playouts: %.0f iterations/s\n", g->name, rollouts[r],
+                    its);
+        }
+    }
+    ref_bot_destroy(&bot[0]);
+    ref_bot_destroy(&bot[1]);
+}

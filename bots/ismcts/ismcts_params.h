@@ -1,0 +1,39 @@
+/* Parameters of the `ismcts` reference bot ("iters=2000:c=0.7"), parsed by
+ * one function that both the plugin (at create) and the arena (when it reads
+ * the bot specifier, so that a bad key is a usage error before anything
+ * runs) compile in. docs/bots.md lists the keys. */
+#ifndef ISMCTS_PARAMS_H
+#define ISMCTS_PARAMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ISMCTS_DEFAULT_ITERS 1000u
+#define ISMCTS_DEFAULT_C 0.7
+#define ISMCTS_DEFAULT_NODES 65536u
+#define ISMCTS_MAX_ITERS 10000000u
+#define ISMCTS_MAX_MS 3600000u
+#define ISMCTS_MIN_NODES 16u
+#define ISMCTS_MAX_NODES 16777216u
+
+/* auto: greedy playouts in the games where they were measured to play
+ * better at the default budget and stay cheap (docs/bots.md), else random. */
+typedef enum ismcts_rollout {
+    ISMCTS_ROLLOUT_AUTO,
+    ISMCTS_ROLLOUT_RANDOM,
+    ISMCTS_ROLLOUT_GREEDY
+} ismcts_rollout;
+
+typedef struct ismcts_params {
+    uint32_t iters;        /* iterations per decision; 0 when ms is set */
+    uint32_t ms;           /* milliseconds per decision; 0 when iters is set */
+    double c;              /* UCB1 exploration constant (rewards are in [0, 1]) */
+    uint32_t nodes;        /* node pool size: the memory bound */
+    ismcts_rollout rollout;
+} ismcts_params;
+
+/* Fills p from text ("" or NULL: the defaults). JA_OK, or JA_EINVAL with a
+ * one-line message in err naming the bad key or value and what is allowed. */
+int ismcts_params_parse(const char *text, ismcts_params *p, char *err, size_t cap);
+
+#endif /* ISMCTS_PARAMS_H */

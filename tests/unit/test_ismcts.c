@@ -1,0 +1,213 @@
+/* Unit tests of the `ismcts` reference bot (bots/ismcts), loaded as a plugin
+ * from $JA_BUILD_DIR/bots/ja_ismcts.so with its parameters
+ * (ref_bot_plugin_open_params -> ja_host_api.params), exactly as the arena
+ * loads `ismcts:iters=16`, and played through the real match loop:
+ *
+ *  - legality: whole matches of every game and every variant option (Taylor
+ *    last_card/rebuild/decks, BrawlJack's dealer, Bruise Jack's way, guile
+ *    and ties, Jack in the Box's layouts and teams, Bombs' windows and
+ *    tables), ismcts next to random and ismcts at every seat (so that the
+ *    joint decisions of Bombs' windows ask several ismcts seats at once),
+ *    greedy playouts too: no fault, ever;
+ *  - determinism: the same seed and iteration budget give the same digest;
+ *  - parameters: a bad parameter makes the seat refuse with the bot's reason
+ *    logged, and the parameters are part of the bot's version (identity);
+ *  - the forward-model example (sdk/examples/flat_mc.c, docs/forward-model.md)
+ *    plays every game without a fault.
+ *
+ * Small budgets (16 iterations, short matches) keep it to seconds under ASan. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "match.h"
+#include "seat.h"
+
+#include "bot_harness.h"
+
+static ref_bot *open_params(const char *file, const char *params)
+{
+    const char *dir = getenv("JA_BUILD_DIR");
+    if (!dir)
+        fail_msg("JA_BUILD_DIR is not set (run this test through ctest)");
+    char path[4096], err[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    ref_bot *b = NULL;
+    if (ref_bot_plugin_open_params(path, params, &b, err, sizeof err) != JA_OK)
+        fail_msg("%s", err);
+    return b;
+}
+
+/* One case: a game, a seat count and its options. */
+typedef struct mcase {
+    const char *game;
+    uint32_t seats;
+    const char *opts[5];
+} mcase;
+
+static const mcase CASES[] = {
+    {"taylor-blackjack", 2, {"games=1", "turn_cap=80"}},
+    {"taylor-blackjack", 3, {"games=1", "last_card=auto", "turn_cap=80"}},
+    {"taylor-blackjack", 3, {"games=1", "rebuild=shuffle", "turn_cap=80"}},
+    {"taylor-blackjack", 6, {"games=1", "decks=2", "turn_cap=60"}},
+    {"brawljack", 2, {"hands=1"}},
+    {"brawljack", 3, {"hands=1", "dealer=on"}},
+    {"brawljack", 3, {"hands=1", "dealer=on", "dealer_control=auto"}},
+    {"brawljack", 8, {"hands=1"}},
+    {"bruise-jack", 2, {"hands=1"}},
+    {"bruise-jack", 3, {"hands=1", "way=2"}},
+    {"bruise-jack", 3, {"hands=1", "guile=on"}},
+    {"bruise-jack", 2, {"hands=2", "way=2", "guile=on", "ties=replay"}},
+    {"bruise-jack", 6, {"hands=1"}},
+    {"jack-in-the-box", 2, {"games=1"}},
+    {"jack-in-the-box", 3, {"games=1", "variant=v1"}},
+    {"jack-in-the-box", 3, {"games=1", "variant=v2"}},
+    {"jack-in-the-box", 4, {"games=1", "variant=v3"}},
+    {"jack-in-the-box", 4, {"games=1", "teams=on"}},
+    {"bombs", 3, {"hands=1"}},
+    {"bombs", 3, {"hands=1", "out_of_turn=off"}},
+    {"bombs", 4, {"hands=1", "interrupt_after_pass=on"}},
+    {"bombs", 6, {"hands=1", "tables=2"}},
+};
+
+/* Plays one match: bots[s] at seat s. Fails on any fault. */
+static void play(const ja_game_rules *g, uint32_t n, const char *const *opts, uint64_t seed,
+                 ref_bot *const *seat_bots, ref_match_result *res)
+{
+    ref_match_config cfg = {.game = g, .options = make_options(g, n, opts), .n_seats = n,
+                            .seed = seed, .match_id = "test-ismcts"};
+    char err[512] = "";
+    if (ref_match_run(&cfg, seat_bots, NULL, NULL, NULL, NULL, res, err, sizeof err) != JA_OK)
+        fail_msg("%s (%u seats, seed %llu): %s", g->name, (unsigned)n, (unsigned long long)seed,
+                 err);
+    for (uint32_t s = 0; s < n; s++)
+        if (res->faults[s])
+            fail_msg("%s (%u seats, seed %llu): seat %u (%s) faulted %u times", g->name,
+                     (unsigned)n, (unsigned long long)seed, (unsigned)s,
+                     ref_bot_get_info(seat_bots[s])->name, (unsigned)res->faults[s]);
+}
+
+static void test_legal_everywhere(void **state)
+{
+    bots *b = *state;
+    ref_bot *ism = open_params("bots/ja_ismcts.so", "iters=16");
+    ref_bot *ism_greedy = open_params("bots/ja_ismcts.so", "iters=8:rollout=greedy:nodes=16");
+    uint32_t matches = 0, asked = 0;
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        const mcase *c = &CASES[i];
+        const ja_game_rules *g = ja_game_find(c->game);
+        if (!g)
+            continue; /* compiled out */
+        for (int pattern = 0; pattern < 3; pattern++) {
+            ref_bot *seats[JA_MAX_SEATS];
+            for (uint32_t s = 0; s < c->seats; s++)
+                seats[s] = pattern == 0 ? (s == 0 ? ism : b->random)
+                         : pattern == 1 ? ism
+                                        : (s % 2 ? b->greedy : ism_greedy);
+            ref_match_result res;
+            play(g, c->seats, c->opts, 100 + i * 3 + (uint64_t)pattern, seats, &res);
+            matches++;
+            asked += res.asked;
+        }
+    }
+    printf("ismcts: %u matches, %u decisions asked, no fault\n", matches, asked);
+    assert_true(matches >= 15);
+    ref_bot_destroy(&ism);
+    ref_bot_destroy(&ism_greedy);
+}
+
+static void test_deterministic(void **state)
+{
+    (void)state;
+    ref_bot *ism = open_params("bots/ja_ismcts.so", "iters=24");
+    for (int i = 0; ja_games[i]; i++) {
+        const ja_game_rules *g = ja_games[i];
+        const mcase *c = NULL;
+        for (size_t k = 0; k < sizeof CASES / sizeof CASES[0] && !c; k++)
+            if (strcmp(CASES[k].game, g->name) == 0)
+                c = &CASES[k];
+        if (!c)
+            fail_msg("no test case for game %s", g->name);
+        uint32_t n = c->seats < 3 && g->max_seats >= 3 ? 3 : c->seats;
+        ref_bot *seats[JA_MAX_SEATS];
+        for (uint32_t s = 0; s < n; s++)
+            seats[s] = ism;
+        ref_match_result r1, r2, r3;
+        play(g, n, c->opts, 7, seats, &r1);
+        play(g, n, c->opts, 7, seats, &r2);
+        play(g, n, c->opts, 8, seats, &r3);
+        if (memcmp(r1.digest, r2.digest, sizeof r1.digest) != 0)
+            fail_msg("%s: the same seed and budget gave two different matches", g->name);
+        assert_memory_not_equal(r1.digest, r3.digest, sizeof r1.digest);
+    }
+    ref_bot_destroy(&ism);
+}
+
+static void test_params(void **state)
+{
+    (void)state;
+    ref_bot *a = open_params("bots/ja_ismcts.so", "iters=16");
+    ref_bot *bad = open_params("bots/ja_ismcts.so", "iters=0");
+    ref_bot *none = open_params("bots/ja_ismcts.so", NULL);
+    assert_string_equal(ref_bot_get_info(a)->name, "ismcts");
+    assert_string_equal(ref_bot_get_info(a)->version, "1.0:iters=16");
+    assert_string_equal(ref_bot_get_info(none)->version, "1.0");
+    const ja_game_rules *g = ja_game_find("taylor-blackjack");
+    ref_seat_ctx sc = {.game = g, .seat = 0, .n_seats = 2, .match_seed = 1, .match_id = ""};
+    ref_seat *seat = NULL;
+    char err[256] = "";
+    assert_int_not_equal(ref_seat_open(bad, &sc, &seat, err, sizeof err), JA_OK);
+    assert_null(seat);
+    assert_non_null(strstr(err, "ismcts"));
+    assert_int_equal(ref_seat_open(a, &sc, &seat, err, sizeof err), JA_OK);
+    ref_seat_close(&seat);
+    /* Too long to be a specifier's parameters: refused at load. */
+    char longp[400];
+    memset(longp, 'x', sizeof longp - 1);
+    longp[sizeof longp - 1] = '\0';
+    char path[4096];
+    snprintf(path, sizeof path, "%s/bots/ja_ismcts.so", getenv("JA_BUILD_DIR"));
+    ref_bot *lb = NULL;
+    assert_int_equal(ref_bot_plugin_open_params(path, longp, &lb, err, sizeof err), JA_EINVAL);
+    assert_null(lb);
+    ref_bot_destroy(&a);
+    ref_bot_destroy(&bad);
+    ref_bot_destroy(&none);
+}
+
+/* The forward-model example of docs/forward-model.md plays every game. */
+static void test_flat_mc_example(void **state)
+{
+    bots *b = *state;
+    ref_bot *fm = open_params("sdk/examples/ja_flat_mc.so", NULL);
+    for (int i = 0; ja_games[i]; i++) {
+        const ja_game_rules *g = ja_games[i];
+        for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; k++)
+            if (strcmp(CASES[k].game, g->name) == 0) {
+                ref_bot *seats[JA_MAX_SEATS];
+                for (uint32_t s = 0; s < CASES[k].seats; s++)
+                    seats[s] = s == 0 ? fm : b->random;
+                ref_match_result res;
+                play(g, CASES[k].seats, CASES[k].opts, 31, seats, &res);
+                break;
+            }
+    }
+    ref_bot_destroy(&fm);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_params),
+        cmocka_unit_test(test_legal_everywhere),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_flat_mc_example),
+    };
+    return cmocka_run_group_tests(tests, setup_bots, teardown_bots);
+}
