@@ -13,6 +13,7 @@
  * and the protocol's, not the disk's (with synchronous=FULL on a disk, the
  * fsync per match is the limit of every row alike). */
 #include "bench_scale.h"
+#include "bench.h"
 
 #include <errno.h>
 #include <sqlite3.h>
@@ -183,46 +184,6 @@ static double remote(const char *name, const char *rounds, int workers, const ch
     return 3.0 * strtod(rounds, NULL) / secs;
 }
 
-/* A raw DEALER/ROUTER round trip between two processes over ipc (req
- * bytes out, rep bytes back), n times: round trips per second. */
-static double raw_round_trips(size_t req, size_t rep, uint32_t n)
-{
-    char ep[PATH_MAX + 16];
-    snprintf(ep, sizeof ep, "ipc://%s/raw", g_tmp);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        void *ctx = zmq_ctx_new(), *d = zmq_socket(ctx, ZMQ_DEALER);
-        char *in = malloc(req + 16), *out = calloc(1, rep);
-        zmq_connect(d, ep);
-        zmq_send(d, "hi", 2, 0);
-        while (zmq_recv(d, in, req + 16, 0) > 0)
-            zmq_send(d, out, rep, 0);
-        _exit(0);
-    }
-    void *ctx = zmq_ctx_new(), *r = zmq_socket(ctx, ZMQ_ROUTER);
-    zmq_bind(r, ep);
-    unsigned char id[256], buf[256];
-    int idn = zmq_recv(r, id, sizeof id, 0);
-    zmq_recv(r, buf, sizeof buf, 0);
-    char *payload = calloc(1, req), *reply = malloc(rep + 16);
-    double t0 = now();
-    for (uint32_t i = 0; i < n; i++) {
-        zmq_send(r, id, (size_t)idn, ZMQ_SNDMORE);
-        zmq_send(r, payload, req, 0);
-        zmq_recv(r, id, sizeof id, 0);
-        zmq_recv(r, reply, rep + 16, 0);
-    }
-    double secs = now() - t0;
-    zmq_send(r, id, (size_t)idn, ZMQ_SNDMORE);
-    zmq_send(r, "", 0, 0);
-    waitpid(pid, NULL, 0);
-    zmq_close(r);
-    zmq_ctx_term(ctx);
-    free(payload);
-    free(reply);
-    return secs > 0 ? n / secs : 0;
-}
 
 /* Decisions played in a database's matches (forced ones included). */
 static double db_turns(const char *db)
@@ -302,7 +263,7 @@ void bench_scale(FILE *md, const char *arena_dir)
 
     /* ZeroMQ seats: one stream against 8 matches in flight per bot process,
      * both against the raw round trip. */
-    double raw = raw_round_trips(300, 16, 20000);
+    double raw = bench_raw_zmq_round_trips(300, 16, 20000);
     double z1 = zmq_seats("z1", "1", "100");
     double z8 = zmq_seats("z8", "8", "400");
     fprintf(stderr, "scale: raw %.0f/s; cmd: bot 1 stream %.0f dec/s (%.2fx), 8 in flight %.0f "

@@ -18,6 +18,7 @@
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
 #include "jackarena/ja_version.h"
+#include "bench.h"
 #include "bench_hosted.h"
 #include "bench_scale.h"
 #include "hub.h"
@@ -229,7 +230,7 @@ static void wire_sizes(const ja_game_rules *g, uint32_t seats, uint32_t matches,
  * (DEALER, echoing a reply of rep bytes to each request of req bytes).
  * Returns round trips per second. Must run before anything here makes a
  * ZeroMQ context (the child is forked). */
-static double raw_round_trips(size_t req, size_t rep, uint32_t n)
+double bench_raw_zmq_round_trips(size_t req, size_t rep, uint32_t n)
 {
     char dir[] = "/tmp/ja_bench_raw.XXXXXX", ep[96];
     if (!mkdtemp(dir))
@@ -447,7 +448,7 @@ int main(int argc, char **argv)
     double raw_t[3], ext_t[3];
     uint64_t ext_asked = 0;
     for (int t = 0; t < 3; t++) {
-        raw_t[t] = raw_round_trips((size_t)act_bytes, (size_t)action_bytes, raw_n);
+        raw_t[t] = bench_raw_zmq_round_trips((size_t)act_bytes, (size_t)action_bytes, raw_n);
         ext_t[t] = bench_external(g0, client, ext_matches, &ext_asked);
         if (ext_t[t] <= 0 || raw_t[t] <= 0) {
             fprintf(stderr, "ja_bench: the external-bot measurement failed (see above)\n");

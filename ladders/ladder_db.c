@@ -1508,43 +1508,6 @@ int ladder_db_standings(ladder_db *db, int64_t tournament_id, ladder_standing **
     return JA_OK;
 }
 
-int ladder_db_tournament_faults(ladder_db *db, int64_t tournament_id,
-                                uint64_t out[JA_FAULT_COUNT])
-{
-    static const char what[] = "counting faults";
-    int rc = enter(db);
-    if (rc != JA_OK)
-        return rc;
-    if (out == NULL)
-        return JA_EINVAL;
-    if ((rc = tournament_exists(db, tournament_id)) != JA_OK)
-        return rc;
-    sqlite3_stmt *st;
-    rc = prepare(db,
-                 "SELECT f.kind, sum(f.count) FROM result_faults f"
-                 " JOIN matches m ON m.id = f.match_id WHERE m.tournament_id = ?1"
-                 " GROUP BY f.kind",
-                 &st, what);
-    if (rc != JA_OK)
-        return rc;
-    sqlite3_bind_int64(st, 1, tournament_id);
-    uint64_t counts[JA_FAULT_COUNT] = {0};
-    int src;
-    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *kind = (const char *)sqlite3_column_text(st, 0);
-        /* Kinds unknown to this build (written by a newer one) are skipped. */
-        for (int k = 1; kind != NULL && k < JA_FAULT_COUNT; k++)
-            if (strcmp(kind, ja_fault_name(k)) == 0)
-                counts[k] += (uint64_t)sqlite3_column_int64(st, 1);
-    }
-    if (src != SQLITE_DONE)
-        rc = sql_fail(db, src, what);
-    sqlite3_finalize(st);
-    if (rc == JA_OK)
-        memcpy(out, counts, sizeof counts);
-    return rc;
-}
-
 /* Sums the (kind, count) rows of a prepared statement into out by kind;
  * finalizes st. */
 static int sum_fault_rows(ladder_db *db, sqlite3_stmt *st, const char *what,
@@ -1565,6 +1528,29 @@ static int sum_fault_rows(ladder_db *db, sqlite3_stmt *st, const char *what,
     if (rc == JA_OK)
         memcpy(out, counts, sizeof counts);
     return rc;
+}
+
+int ladder_db_tournament_faults(ladder_db *db, int64_t tournament_id,
+                                uint64_t out[JA_FAULT_COUNT])
+{
+    static const char what[] = "counting faults";
+    int rc = enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if (out == NULL)
+        return JA_EINVAL;
+    if ((rc = tournament_exists(db, tournament_id)) != JA_OK)
+        return rc;
+    sqlite3_stmt *st;
+    rc = prepare(db,
+                 "SELECT f.kind, sum(f.count) FROM result_faults f"
+                 " JOIN matches m ON m.id = f.match_id WHERE m.tournament_id = ?1"
+                 " GROUP BY f.kind",
+                 &st, what);
+    if (rc != JA_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, tournament_id);
+    return sum_fault_rows(db, st, what, out);
 }
 
 int ladder_db_slot_faults(ladder_db *db, int64_t tournament_id, uint32_t slot,
