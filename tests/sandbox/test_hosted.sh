@@ -46,9 +46,12 @@ export JACKARENA_HOSTED_MEM_MB=256
 declare -A want=([segv]=crash [loop]=timeout [abort]=crash [hog]=resource [forkbomb]=resource
                  [badindex]=illegal [sleeper]=timeout [openfile]=resource [connect]=resource
                  [exec]=resource [garbage]=)
+# --move-ms 500: the wall-time hard stop is then 1.1 s, far beyond what a
+# loaded CI machine delays a bot that answers at once (garbage, random,
+# greedy must show no fault), while loop and sleeper still die quickly.
 bots=random,greedy
 for k in "${!want[@]}"; do bots="$bots,hosted:$P/$k.so"; done
-"$ARENA" tournament $T --bots "$bots" --format gauntlet --seats 2 --move-ms 200 --seed 7 --opt games=1 \
+"$ARENA" tournament $T --bots "$bots" --format gauntlet --seats 2 --move-ms 500 --seed 7 --opt games=1 \
   --jobs 2 --db t.db --json -q >t.json 2>t.err
 check "fault tournament exits 0" test $? = 0
 sed 's/^/  stderr: /' t.err | head -5
