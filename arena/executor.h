@@ -110,6 +110,9 @@ typedef struct arena_workers_opts {
     uint32_t local_slots;        /* slots of each local worker (0: 1) */
     const char *listen;          /* endpoint remote workers join (--workers); NULL none */
     const char *curve_secret;    /* Z85 secret key of the arena for listen; NULL: none */
+    const char *const *allow;    /* with curve: the workers' public keys admitted (ZAP);
+                                    NULL: any worker that knows the server key */
+    uint32_t n_allow;
     uint32_t n_bots;             /* participant slots, and each one's bot spec */
     const char *const *specs;
     bool quiet_notes;            /* no "worker lost" notes on stderr */

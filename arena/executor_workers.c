@@ -22,6 +22,7 @@
  * the executor has no thread of its own. */
 #include "executor.h"
 #include "worker_msg.h"
+#include "zap.h"
 
 #include "jackarena/ja_error.h"
 
@@ -65,6 +66,8 @@ typedef struct workers_x {
     arena_executor base;
     arena_workers_opts o;
     void *zctx, *router;
+    void *zap;                   /* the ZAP handler's socket (--workers-allow), or NULL */
+    char **allow;                /* copies of o.allow */
     char dir[PATH_MAX];          /* private directory of the ipc endpoint */
     char endpoint[PATH_MAX + 16];
     char *setup;                 /* the packed tournament settings */
@@ -85,6 +88,13 @@ static int64_t now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* --workers-allow: the ZAP handler's question (zap.h). */
+static bool worker_key_allowed(void *ctx, const char *z85)
+{
+    const workers_x *e = ctx;
+    return ref_zap_key_listed(e->o.allow, e->o.n_allow, z85);
 }
 
 /* The referee program: $JACKARENA_REFEREE, else beside this executable. */
@@ -455,8 +465,12 @@ static int workers_next(arena_executor *x, arena_job_result *out)
             return JA_OK;
         }
         dispatch(e);
-        zmq_pollitem_t item = {e->router, 0, ZMQ_POLLIN, 0};
-        int n = zmq_poll(&item, 1, WORKER_HB_MS / 4);
+        zmq_pollitem_t items[2] = {{e->router, 0, ZMQ_POLLIN, 0}, {e->zap, 0, ZMQ_POLLIN, 0}};
+        int n = zmq_poll(items, e->zap ? 2 : 1, WORKER_HB_MS / 4);
+        if (n > 0 && e->zap && (items[1].revents & ZMQ_POLLIN)) {
+            ref_zap_serve(e->zap, worker_key_allowed, e);
+            n = items[0].revents & ZMQ_POLLIN ? 1 : 0;
+        }
         int64_t t = now_ms();
         bool got = false;
         while (n > 0 && !got) {
@@ -522,6 +536,11 @@ static void workers_destroy(arena_executor *x)
         zmq_setsockopt(e->router, ZMQ_LINGER, &linger, sizeof linger);
         zmq_close(e->router);
     }
+    if (e->zap)
+        zmq_close(e->zap);
+    for (uint32_t i = 0; e->allow && i < e->o.n_allow; i++)
+        free(e->allow[i]);
+    free(e->allow);
     /* Workers exit on quit; one that does not within ~2 s is killed. */
     for (uint32_t i = 0; e->child && i < e->o.local; i++) {
         if (e->child[i] <= 0)
@@ -615,6 +634,24 @@ int arena_executor_workers_new(const arena_exec_ctx *ctx, const arena_workers_op
         }
     }
     if (o->listen) {
+        if (o->curve_secret && o->n_allow) {
+            /* --workers-allow: a ZAP handler in this context vets each
+             * worker's public key during the Curve handshake (zap.h). */
+            e->allow = calloc(o->n_allow, sizeof *e->allow);
+            for (uint32_t i = 0; e->allow && i < o->n_allow; i++)
+                if (!(e->allow[i] = strdup(o->allow[i]))) {
+                    e->o.n_allow = i;
+                    break;
+                }
+            e->zap = zmq_socket(e->zctx, ZMQ_REP);
+            if (!e->allow || e->o.n_allow != o->n_allow || !e->zap ||
+                zmq_bind(e->zap, REF_ZAP_ENDPOINT) != 0) {
+                snprintf(err, cap, "cannot start the workers' ZAP handler: %s",
+                         zmq_strerror(errno));
+                goto fail;
+            }
+            e->o.allow = (const char *const *)e->allow;
+        }
         if (o->curve_secret) {
             int server = 1;
             zmq_setsockopt(e->router, ZMQ_CURVE_SERVER, &server, sizeof server);

@@ -145,11 +145,11 @@ static bool load_keys(const char *dir, ref_hub_config *hc)
 
 /* The allow-list: one Z85 public key a line; blank lines, and comment lines
  * starting with '#' (that are not keys). */
-static bool load_allow(const char *path, char ***keys, uint32_t *n)
+bool arena_load_allow(const char *flag, const char *path, char ***keys, uint32_t *n)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        arena_error("--curve-allow '%s': %s", path, strerror(errno));
+        arena_error("%s '%s': %s", flag, path, strerror(errno));
         return false;
     }
     char line[256];
@@ -167,7 +167,7 @@ static bool load_allow(const char *path, char ***keys, uint32_t *n)
             continue;
         char **grown = realloc(*keys, (*n + 1) * sizeof **keys);
         if (!key || !grown) {
-            arena_error("--curve-allow '%s' line %d: not a Z85 public key (40 characters)", path,
+            arena_error("%s '%s' line %d: not a Z85 public key (40 characters)", flag, path,
                         lineno);
             ok = false;
             if (grown)
@@ -231,7 +231,7 @@ bool arena_ext_start(arena_ext *e)
             snprintf(dir, sizeof dir, "%s/curve", home);
         else
             snprintf(dir, sizeof dir, "%s/.jackarena/curve", getenv("HOME") ? getenv("HOME") : ".");
-        ok = load_keys(dir, &hc) && (!e->curve_allow || load_allow(e->curve_allow, &allow, &n_allow));
+        ok = load_keys(dir, &hc) && (!e->curve_allow || arena_load_allow("--curve-allow", e->curve_allow, &allow, &n_allow));
         hc.allow = (const char *const *)allow;
         hc.n_allow = n_allow;
     }

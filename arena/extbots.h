@@ -125,4 +125,10 @@ bool arena_ext_load(arena_ext *e, arena_bot *b);
  * participants' bots, stops the hub. */
 void arena_ext_stop(arena_ext *e, arena_bots *bs);
 
+/* Reads an allow-list of CurveZMQ client keys (one Z85 public key a line;
+ * blank lines and '#' comment lines that are not keys skipped) into *keys
+ * (malloc'ed copies, appended; the caller frees). A usage error naming flag
+ * and the line is printed on failure. */
+bool arena_load_allow(const char *flag, const char *path, char ***keys, uint32_t *n);
+
 #endif /* ARENA_EXTBOTS_H */

@@ -21,6 +21,7 @@ int arena_scale_flag(arena_scale *s, int c, const char *arg)
         s->workers = arg;
         return 1;
     case ARENA_OPT_THREADS: s->threads = true; return 1;
+    case ARENA_OPT_WORKERS_ALLOW: s->workers_allow = arg; return 1;
     case ARENA_OPT_SHARD: {
         char tail;
         unsigned i = 0, n = 0;
@@ -46,6 +47,22 @@ static bool loopback(const char *ep)
 
 bool arena_scale_check(const arena_scale *s, const arena_ext *ext, uint32_t jobs)
 {
+    if (s->workers_allow && (!s->workers || !ext->curve)) {
+        arena_error("--workers-allow '%s' needs --workers with --curve", s->workers_allow);
+        return false;
+    }
+    if (s->workers_allow) {
+        /* Read now, so that a bad file is a usage error before anything is
+         * written; arena_scale_executor reads it again. */
+        char **keys = NULL;
+        uint32_t n = 0;
+        bool ok = arena_load_allow("--workers-allow", s->workers_allow, &keys, &n);
+        for (uint32_t i = 0; i < n; i++)
+            free(keys[i]);
+        free(keys);
+        if (!ok)
+            return false;
+    }
     if (s->workers && s->threads) {
         arena_error("--threads and --workers do not go together (workers are processes)");
         return false;
@@ -98,16 +115,28 @@ bool arena_scale_executor(const arena_scale *s, arena_ext *ext, const arena_bots
     o.quiet_notes = quiet;
     o.stop = stop;
     char pub[41] = "", sec[41] = "";
+    char **allow = NULL;
+    uint32_t n_allow = 0;
     if (s->workers && ext->curve) {
         if (!arena_ext_curve_keys(ext, pub, sec))
             return false;
         o.curve_secret = sec;
+        if (s->workers_allow && !arena_load_allow("--workers-allow", s->workers_allow, &allow,
+                                                  &n_allow)) {
+            sodium_memzero(sec, sizeof sec);
+            return false;
+        }
+        o.allow = (const char *const *)allow;
+        o.n_allow = n_allow;
         fprintf(stderr, "arena: workers join with: referee --connect %s --server-key %s\n",
                 s->workers, pub);
     }
     char err[600];
     rc = arena_executor_workers_new(xc, &o, out, err, sizeof err);
     sodium_memzero(sec, sizeof sec);
+    for (uint32_t i = 0; i < n_allow; i++)
+        free(allow[i]);
+    free(allow);
     if (rc != JA_OK)
         arena_error("%s", err);
     return rc == JA_OK;

@@ -10,12 +10,13 @@
 #include "extbots.h"
 
 /* getopt_long codes (clear of ARENA_OPT_* of extbots.h). */
-enum { ARENA_OPT_WORKERS = 0x300, ARENA_OPT_SHARD, ARENA_OPT_THREADS };
+enum { ARENA_OPT_WORKERS = 0x300, ARENA_OPT_SHARD, ARENA_OPT_THREADS, ARENA_OPT_WORKERS_ALLOW };
 
 #define ARENA_SCALE_LONGOPTS                                                 \
     {"workers", required_argument, NULL, ARENA_OPT_WORKERS},                 \
         {"shard", required_argument, NULL, ARENA_OPT_SHARD},                 \
-        {"threads", no_argument, NULL, ARENA_OPT_THREADS}
+        {"threads", no_argument, NULL, ARENA_OPT_THREADS},                   \
+        {"workers-allow", required_argument, NULL, ARENA_OPT_WORKERS_ALLOW}
 
 #define ARENA_SCALE_HELP                                                                     \
     "scale (docs/scale.md):\n"                                                               \
@@ -26,6 +27,8 @@ enum { ARENA_OPT_WORKERS = 0x300, ARENA_OPT_SHARD, ARENA_OPT_THREADS };
     "  --workers ENDPOINT  let `referee --connect ENDPOINT` workers on other machines\n"    \
     "                    join (tcp://HOST:PORT; needs --curve, or --plain-tcp on a\n"       \
     "                    loopback address); with it, --jobs J may be 0\n"                  \
+    "  --workers-allow FILE  with --curve: admit only workers whose public key\n"         \
+    "                    (JACKARENA_PUBLIC_KEY of `referee`) is listed in FILE\n"        \
     "  --shard I/N       play only the plan's matches whose number M (from 0) has\n"       \
     "                    M mod N = I-1, into this database; merge the shards'\n"          \
     "                    databases with `arena ladder import`\n"
@@ -34,6 +37,7 @@ typedef struct arena_scale {
     const char *workers;         /* --workers ENDPOINT */
     bool threads;                /* --threads */
     uint32_t shard_i, shard_n;   /* --shard I/N; 0/0: the whole plan */
+    const char *workers_allow;   /* --workers-allow FILE */
 } arena_scale;
 
 /* Handles one scale flag: 1 if c was one (and valid), 0 if not, -1 after

@@ -385,9 +385,37 @@ int main(int argc, char **argv)
     int linger = 2000;
     zmq_setsockopt(w.dealer, ZMQ_MAXMSGSIZE, &maxmsg, sizeof maxmsg);
     zmq_setsockopt(w.dealer, ZMQ_LINGER, &linger, sizeof linger);
+    void *mon = NULL;
     if (server_key) {
+        /* The worker's own key pair: JACKARENA_PUBLIC_KEY and
+         * JACKARENA_SECRET_KEY (what an arena's --workers-allow lists), as
+         * for bots; else a fresh pair. */
         char pub[41], sec[41];
-        if (zmq_curve_keypair(pub, sec) != 0 ||
+        const char *env_pub = getenv("JACKARENA_PUBLIC_KEY"), *env_sec = getenv("JACKARENA_SECRET_KEY");
+        uint8_t bin[32];
+        if (env_pub || env_sec) {
+            if (!env_pub || !env_sec || strlen(env_pub) != 40 || strlen(env_sec) != 40 ||
+                !zmq_z85_decode(bin, env_pub) || !zmq_z85_decode(bin, env_sec)) {
+                werr("JACKARENA_PUBLIC_KEY and JACKARENA_SECRET_KEY must both be Z85 keys (40 "
+                     "characters)");
+                rmdir(w.tmpdir);
+                return EXIT_USAGE;
+            }
+            snprintf(pub, sizeof pub, "%s", env_pub);
+            snprintf(sec, sizeof sec, "%s", env_sec);
+        } else if (zmq_curve_keypair(pub, sec) != 0) {
+            werr("CurveZMQ is not available in this ZeroMQ: %s", zmq_strerror(errno));
+            return EXIT_RUNTIME;
+        }
+        /* A refused key is said at once, not after the silence timeout. */
+        if (zmq_socket_monitor(w.dealer, "inproc://auth", ZMQ_EVENT_HANDSHAKE_FAILED_AUTH) == 0) {
+            mon = zmq_socket(w.zctx, ZMQ_PAIR);
+            if (mon && zmq_connect(mon, "inproc://auth") != 0) {
+                zmq_close(mon);
+                mon = NULL;
+            }
+        }
+        if (
             zmq_setsockopt(w.dealer, ZMQ_CURVE_SERVERKEY, server_key, 40) != 0 ||
             zmq_setsockopt(w.dealer, ZMQ_CURVE_PUBLICKEY, pub, 40) != 0 ||
             zmq_setsockopt(w.dealer, ZMQ_CURVE_SECRETKEY, sec, 40) != 0) {
@@ -420,10 +448,18 @@ int main(int argc, char **argv)
     int64_t last_heard = now_ms(), last_sent = last_heard;
     zmq_msg_t msg;
     while (!g_stop && n_th) {
-        zmq_pollitem_t items[2] = {{w.dealer, 0, ZMQ_POLLIN, 0}, {w.pull, 0, ZMQ_POLLIN, 0}};
-        int n = zmq_poll(items, 2, WORKER_HB_MS);
+        zmq_pollitem_t items[3] = {{w.dealer, 0, ZMQ_POLLIN, 0}, {w.pull, 0, ZMQ_POLLIN, 0},
+                                   {mon, 0, ZMQ_POLLIN, 0}};
+        int n = zmq_poll(items, mon ? 3 : 2, WORKER_HB_MS);
         if (n < 0 && errno != EINTR)
             break;
+        if (n > 0 && mon && (items[2].revents & ZMQ_POLLIN)) {
+            fprintf(stderr, "referee: the arena at %s refused this worker's CurveZMQ key (not in "
+                    "its --workers-allow list; set JACKARENA_PUBLIC_KEY/JACKARENA_SECRET_KEY)\n",
+                    endpoint);
+            status = EXIT_RUNTIME;
+            break;
+        }
         int64_t t = now_ms();
         if (n > 0 && (items[1].revents & ZMQ_POLLIN)) {
             zmq_msg_init(&msg);
@@ -481,6 +517,8 @@ int main(int argc, char **argv)
         free(w.held[i].ctx);
     msgpack_sbuffer_destroy(&sb);
     zmq_close(w.pull);
+    if (mon)
+        zmq_close(mon);
     zmq_close(w.dealer);
     zmq_ctx_term(w.zctx);
     arena_bots_free(w.bots);

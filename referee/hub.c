@@ -28,6 +28,7 @@
  *    that descriptor and the current generation. */
 #include "hub_int.h"
 #include "mp.h"
+#include "zap.h"
 
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_version.h"
@@ -43,7 +44,7 @@
 #include <zmq.h>
 
 #define HUB_MON_ENDPOINT "inproc://jackarena-hub-monitor"
-#define HUB_ZAP_ENDPOINT "inproc://zeromq.zap.01"
+#define HUB_ZAP_ENDPOINT REF_ZAP_ENDPOINT
 #define HUB_TICK_MS 100
 #define RID_MAX 256
 
@@ -459,59 +460,16 @@ static void read_monitor(ref_hub *h)
     }
 }
 
-static bool key_allowed(ref_hub *h, const char *z85)
+/* The ZAP handler's question: is this client key in --curve-allow? */
+static bool key_allowed(void *ctx, const char *z85)
 {
-    for (uint32_t i = 0; i < h->cfg.n_allow; i++)
-        if (strcmp(h->allow[i], z85) == 0)
-            return true;
-    return false;
+    ref_hub *h = ctx;
+    return ref_zap_key_listed((const char *const *)h->allow, h->cfg.n_allow, z85);
 }
 
-/* One ZAP request (RFC 27): frames version, request id, domain, address,
- * identity, mechanism, credentials. CURVE's credential is the client's
- * 32-byte public key. */
 static void read_zap(ref_hub *h)
 {
-    for (;;) {
-        zmq_msg_t f[8];
-        int n = 0;
-        bool more = true;
-        while (more) {
-            zmq_msg_t part;
-            zmq_msg_init(&part);
-            if (zmq_msg_recv(&part, h->zap, n == 0 ? ZMQ_DONTWAIT : 0) < 0) {
-                zmq_msg_close(&part);
-                if (n == 0)
-                    return;
-                break;
-            }
-            more = zmq_msg_more(&part);
-            if (n < 8)
-                f[n++] = part;
-            else
-                zmq_msg_close(&part);
-        }
-        bool ok = false;
-        if (n >= 7 && zmq_msg_size(&f[5]) == 5 && memcmp(zmq_msg_data(&f[5]), "CURVE", 5) == 0 &&
-            zmq_msg_size(&f[6]) == 32) {
-            char z85[REF_HUB_KEY_Z85];
-            if (zmq_z85_encode(z85, zmq_msg_data(&f[6]), 32))
-                ok = key_allowed(h, z85);
-        }
-        const char *status = ok ? "200" : "400";
-        const char *text = ok ? "OK" : "client key not in the allow-list";
-        zmq_send(h->zap, "1.0", 3, ZMQ_SNDMORE);
-        if (n >= 2)
-            zmq_send(h->zap, zmq_msg_data(&f[1]), zmq_msg_size(&f[1]), ZMQ_SNDMORE);
-        else
-            zmq_send(h->zap, "", 0, ZMQ_SNDMORE);
-        zmq_send(h->zap, status, 3, ZMQ_SNDMORE);
-        zmq_send(h->zap, text, strlen(text), ZMQ_SNDMORE);
-        zmq_send(h->zap, "", 0, ZMQ_SNDMORE);
-        zmq_send(h->zap, "", 0, 0);
-        for (int i = 0; i < n; i++)
-            zmq_msg_close(&f[i]);
-    }
+    ref_zap_serve(h->zap, key_allowed, h);
 }
 
 /* ---- the hub thread: control and seat requests ------------------------------ */

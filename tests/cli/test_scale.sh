@@ -300,6 +300,38 @@ if [ -s keys/arena.pub ]; then
   rpid=$!
   wait $apid; rc=$?; wait $rpid
   check "curve worker: same matches as --jobs 1 (rc=$rc)" same_matches j1.db tc.db 60
+  # --workers-allow: a worker whose key is listed plays; one with another
+  # key is refused during the handshake, and says so at once (exit 1).
+  $PY -c '
+import zmq
+for n in ("w1", "w2"):
+    pub, sec = zmq.curve_keypair()
+    open(n + ".pub", "wb").write(pub)
+    open(n + ".key", "wb").write(sec)'
+  printf '# referee workers allowed\n%s\n' "$(cat w1.pub)" >allow.txt
+  port=$((port + 1))
+  run --db ta.db --jobs 0 --workers tcp://127.0.0.1:$port --curve --curve-dir keys \
+    --workers-allow allow.txt >ta.json 2>ta.err &
+  apid=$!
+  JACKARENA_PUBLIC_KEY=$(cat w2.pub) JACKARENA_SECRET_KEY=$(cat w2.key) \
+    "$REFEREE" --connect tcp://127.0.0.1:$port --server-key "$(cat keys/arena.pub)" 2>bad.err
+  brc=$?
+  check "unlisted worker key: refused, exit 1 (rc=$brc)" [ "$brc" = 1 ]
+  check "unlisted worker key: says why" grep -q "refused this worker's CurveZMQ key" bad.err
+  JACKARENA_PUBLIC_KEY=$(cat w1.pub) JACKARENA_SECRET_KEY=$(cat w1.key) \
+    "$REFEREE" --connect tcp://127.0.0.1:$port --slots 2 --server-key "$(cat keys/arena.pub)" &
+  rpid=$!
+  wait $apid; rc=$?; wait $rpid
+  check "listed worker key: same matches as --jobs 1 (rc=$rc)" same_matches j1.db ta.db 60
+  expect_fail 2 "--workers-allow 'allow.txt' needs --workers with --curve" -- \
+    "$ARENA" tournament $T $B --workers-allow allow.txt --db nope.db
+  printf 'not a key\n' >badallow.txt
+  expect_fail 2 "--workers-allow 'badallow.txt' line 1: not a Z85 public key" -- \
+    "$ARENA" tournament $T $B --workers tcp://127.0.0.1:$port --curve --curve-dir keys \
+    --workers-allow badallow.txt --db nope.db
+  expect_fail 2 "JACKARENA_PUBLIC_KEY and JACKARENA_SECRET_KEY must both be" -- \
+    env JACKARENA_PUBLIC_KEY=short "$REFEREE" --connect tcp://127.0.0.1:$port \
+    --server-key "$(cat keys/arena.pub)"
 else
   fail=$((fail + 1)); echo "FAIL: --curve made no key pair"
 fi
