@@ -34,11 +34,22 @@
 /* ISO 8601 UTC, second resolution. */
 #define SQL_NOW "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
 
+/* Prepared statements kept for reuse, keyed by the address of their SQL
+ * text: every statement this file prepares is a string literal, so the
+ * address names the statement. Parsing the same dozen statements again for
+ * every recorded match was most of the arena's CPU time per match. */
+#define STMT_CACHE 64
+
 struct ladder_db {
     sqlite3 *sql;  /* NULL once an open has failed */
     char *path;    /* as given */
     int busy_ms;
     char errmsg[ERRMSG_MAX];
+    struct {
+        const char *sql;
+        sqlite3_stmt *st;
+        bool busy;     /* handed out by prepare, not yet given back by finish */
+    } cache[STMT_CACHE];
 };
 
 /* ---- Messages and error mapping -------------------------------------------- */
@@ -133,14 +144,47 @@ static int enter(ladder_db *db)
 
 /* ---- Small SQL helpers ----------------------------------------------------- */
 
+/* A statement for sql (a string literal), from the cache when it holds one
+ * not in use; give it back with finish(). */
 static int prepare(ladder_db *db, const char *sql, sqlite3_stmt **st, const char *what)
 {
-    int src = sqlite3_prepare_v2(db->sql, sql, -1, st, NULL);
+    int free_slot = -1;
+    for (int i = 0; i < STMT_CACHE; i++) {
+        if (db->cache[i].sql == sql && !db->cache[i].busy) {
+            db->cache[i].busy = true;
+            *st = db->cache[i].st;
+            return JA_OK;
+        }
+        if (!db->cache[i].sql && free_slot < 0)
+            free_slot = i;
+    }
+    int src = sqlite3_prepare_v3(db->sql, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL);
     if (src != SQLITE_OK) {
         *st = NULL;
         return sql_fail(db, src, what);
     }
+    if (free_slot >= 0) {
+        db->cache[free_slot].sql = sql;
+        db->cache[free_slot].st = *st;
+        db->cache[free_slot].busy = true;
+    }
     return JA_OK;
+}
+
+/* Gives a statement of prepare() back: reset for reuse when cached (which
+ * also ends its read of the database), finalized otherwise. */
+static void finish(ladder_db *db, sqlite3_stmt *st)
+{
+    if (st == NULL)
+        return;
+    for (int i = 0; i < STMT_CACHE; i++)
+        if (db->cache[i].st == st && db->cache[i].busy) {
+            sqlite3_reset(st);
+            sqlite3_clear_bindings(st);
+            db->cache[i].busy = false;
+            return;
+        }
+    sqlite3_finalize(st);
 }
 
 /* Runs a statement that returns no row; resets it for reuse. */
@@ -198,7 +242,7 @@ static int query_int(ladder_db *db, const char *sql, int64_t *out, const char *w
     } else {
         rc = sql_fail(db, src, what);
     }
-    sqlite3_finalize(st);
+    finish(db, st);
     return rc;
 }
 
@@ -287,7 +331,7 @@ static int check_foreign_keys(ladder_db *db, const char *what)
     } else if (src != SQLITE_DONE) {
         rc = sql_fail(db, src, what);
     }
-    sqlite3_finalize(st);
+    finish(db, st);
     return rc;
 }
 
@@ -397,12 +441,12 @@ static int open_file(ladder_db *db)
     src = sqlite3_step(st);
     if (src != SQLITE_ROW) {
         rc = sql_fail(db, src, "switching to WAL mode");
-        sqlite3_finalize(st);
+        finish(db, st);
         return rc;
     }
     char mode[16];
     column_copy(st, 0, mode, sizeof mode);
-    sqlite3_finalize(st);
+    finish(db, st);
     if (strcmp(mode, "wal") != 0 && !is_memory_path(db->path)) {
         set_msg(db, "database '%s' cannot use WAL mode (the journal mode stays '%s')", db->path,
                 mode);
@@ -477,6 +521,9 @@ void ladder_db_close(ladder_db **p)
     if (p == NULL || *p == NULL)
         return;
     ladder_db *db = *p;
+    for (int i = 0; i < STMT_CACHE; i++)
+        if (db->cache[i].st)
+            sqlite3_finalize(db->cache[i].st);
     if (db->sql != NULL)
         sqlite3_close_v2(db->sql);
     free(db->path);
@@ -582,7 +629,7 @@ static int bot_lookup(ladder_db *db, const ladder_bot *b, int64_t *out_id)
     } else {
         rc = sql_fail(db, src, "looking up a bot");
     }
-    sqlite3_finalize(st);
+    finish(db, st);
     return rc;
 }
 
@@ -605,7 +652,7 @@ static int bot_get_or_add(ladder_db *db, const ladder_bot *b, int64_t *out_id)
     bind_text(st, 4, b->spec != NULL ? b->spec : "");
     bind_text(st, 5, b->sha256);
     rc = step_done(db, st, "adding a bot");
-    sqlite3_finalize(st);
+    finish(db, st);
     if (rc == JA_OK)
         *out_id = sqlite3_last_insert_rowid(db->sql);
     return rc;
@@ -692,7 +739,7 @@ static int ladder_lookup(ladder_db *db, const ladder_key *k, int64_t *out_id)
     } else {
         rc = sql_fail(db, src, "looking up a ladder");
     }
-    sqlite3_finalize(st);
+    finish(db, st);
     return rc;
 }
 
@@ -711,7 +758,7 @@ static int ladder_get_or_add(ladder_db *db, const ladder_key *k, int64_t *out_id
     sqlite3_bind_int64(st, 2, k->n_seats);
     bind_text(st, 3, k->options);
     rc = step_done(db, st, "adding a ladder");
-    sqlite3_finalize(st);
+    finish(db, st);
     if (rc == JA_OK)
         *out_id = sqlite3_last_insert_rowid(db->sql);
     return rc;
@@ -796,8 +843,8 @@ static int store_plan(ladder_db *db, int64_t tid, const ladder_plan_match *plan,
             rc = step_done(db, s, what);
         }
     }
-    sqlite3_finalize(m);
-    sqlite3_finalize(s);
+    finish(db, m);
+    finish(db, s);
     return rc;
 }
 
@@ -828,7 +875,7 @@ static int create_tournament(ladder_db *db, const ladder_tournament_spec *spec,
     sqlite3_bind_int64(st, 6, spec->n_bots);
     sqlite3_bind_int64(st, 7, n_plan);
     rc = step_done(db, st, what);
-    sqlite3_finalize(st);
+    finish(db, st);
     if (rc != JA_OK)
         return rc;
     int64_t tid = sqlite3_last_insert_rowid(db->sql);
@@ -850,7 +897,7 @@ static int create_tournament(ladder_db *db, const ladder_tournament_spec *spec,
         bind_text(st, 4, spec->bots[i].name);
         rc = step_done(db, st, what);
     }
-    sqlite3_finalize(st);
+    finish(db, st);
     if (rc == JA_OK)
         rc = store_plan(db, tid, plan, n_plan);
     if (rc == JA_OK)
@@ -919,7 +966,7 @@ static int same_participants(ladder_db *db, int64_t tid, const ladder_tournament
         rc = sql_fail(db, src, "reading participants");
     else if (i != spec->n_bots)
         *same = false;
-    sqlite3_finalize(st);
+    finish(db, st);
     return rc;
 }
 
@@ -980,7 +1027,7 @@ int ladder_db_tournament_find(ladder_db *db, const ladder_tournament_spec *spec,
         if (src != SQLITE_ROW && src != SQLITE_DONE)
             rc = sql_fail(db, src, what);
     }
-    sqlite3_finalize(st);
+    finish(db, st);
     free(bot_ids);
     if (rc == JA_ENOTFOUND)
         set_msg(db, "no %stournament of %s with %s and these participants in database '%s'",
@@ -1039,7 +1086,7 @@ int ladder_db_tournament_get(ladder_db *db, int64_t id, ladder_tournament_info *
     } else {
         rc = sql_fail(db, src, what);
     }
-    sqlite3_finalize(st);
+    finish(db, st);
     return rc;
 }
 
@@ -1090,7 +1137,7 @@ int ladder_db_match_get(ladder_db *db, int64_t tournament_id, uint32_t number,
                 tournament_id, db->path);
         rc = JA_ENOTFOUND;
     }
-    sqlite3_finalize(st);
+    finish(db, st);
     if (rc == JA_OK)
         *out = m;
     return rc;
@@ -1112,7 +1159,7 @@ static int tournament_exists(ladder_db *db, int64_t tid)
     } else {
         rc = sql_fail(db, src, "reading a tournament");
     }
-    sqlite3_finalize(st);
+    finish(db, st);
     return rc;
 }
 
@@ -1146,7 +1193,7 @@ int ladder_db_pending(ladder_db *db, int64_t tournament_id, uint32_t **out, uint
     }
     if (rc == JA_OK && src != SQLITE_DONE)
         rc = sql_fail(db, src, what);
-    sqlite3_finalize(st);
+    finish(db, st);
     if (rc != JA_OK) {
         free(a);
         return rc;
@@ -1222,7 +1269,7 @@ static int load_match(ladder_db *db, match_ctx *c, const ladder_match_result *r)
     } else {
         rc = sql_fail(db, src, c->what);
     }
-    sqlite3_finalize(st);
+    finish(db, st);
     if (rc != JA_OK)
         return rc;
     if (strcmp(status, "planned") != 0) {
@@ -1273,7 +1320,7 @@ static int load_match(ladder_db *db, match_ctx *c, const ladder_match_result *r)
     } else if (src != SQLITE_DONE) {
         rc = sql_fail(db, src, c->what);
     }
-    sqlite3_finalize(st);
+    finish(db, st);
     return rc;
 }
 
@@ -1314,8 +1361,8 @@ static int insert_results(ladder_db *db, const match_ctx *c, const ladder_match_
             rc = step_done(db, flt, c->what);
         }
     }
-    sqlite3_finalize(res);
-    sqlite3_finalize(flt);
+    finish(db, res);
+    finish(db, flt);
     return rc;
 }
 
@@ -1359,7 +1406,7 @@ static int update_ratings(ladder_db *db, const match_ctx *c)
         sqlite3_bind_int64(st, 7, l);
         rc = step_done(db, st, c->what);
     }
-    sqlite3_finalize(st);
+    finish(db, st);
     return rc;
 }
 
@@ -1380,7 +1427,7 @@ static int mark_done(ladder_db *db, const match_ctx *c, const ladder_match_resul
     bind_text(st, 3, r->digest);
     bind_text(st, 4, r->replay_path);
     rc = step_done(db, st, c->what);
-    sqlite3_finalize(st);
+    finish(db, st);
     if (rc == JA_OK && sqlite3_changes(db->sql) != 1) {
         set_msg(db, "match %u of tournament %" PRId64 " changed while being recorded", c->number,
                 c->tid);
@@ -1398,7 +1445,7 @@ static int mark_done(ladder_db *db, const match_ctx *c, const ladder_match_resul
         return rc;
     sqlite3_bind_int64(st, 1, c->tid);
     rc = step_done(db, st, c->what);
-    sqlite3_finalize(st);
+    finish(db, st);
     return rc;
 }
 
@@ -1498,7 +1545,7 @@ int ladder_db_standings(ladder_db *db, int64_t tournament_id, ladder_standing **
     }
     if (rc == JA_OK && src != SQLITE_DONE)
         rc = sql_fail(db, src, what);
-    sqlite3_finalize(st);
+    finish(db, st);
     if (rc != JA_OK) {
         free(a);
         return rc;
@@ -1524,7 +1571,7 @@ static int sum_fault_rows(ladder_db *db, sqlite3_stmt *st, const char *what,
     }
     if (src != SQLITE_DONE)
         rc = sql_fail(db, src, what);
-    sqlite3_finalize(st);
+    finish(db, st);
     if (rc == JA_OK)
         memcpy(out, counts, sizeof counts);
     return rc;
@@ -1652,7 +1699,7 @@ int ladder_db_ratings(ladder_db *db, const ladder_key *key, ladder_rating **out,
     }
     if (rc == JA_OK && src != SQLITE_DONE)
         rc = sql_fail(db, src, what);
-    sqlite3_finalize(st);
+    finish(db, st);
     if (rc != JA_OK) {
         free(a);
         return rc;
@@ -1701,7 +1748,7 @@ int ladder_db_ladders(ladder_db *db, const char *game, ladder_summary **out, uin
     }
     if (rc == JA_OK && src != SQLITE_DONE)
         rc = sql_fail(db, src, what);
-    sqlite3_finalize(st);
+    finish(db, st);
     if (rc != JA_OK) {
         free(a);
         return rc;
@@ -1782,7 +1829,7 @@ int ladder_db_foreach_match(ladder_db *db, const ladder_key *key, ladder_match_f
         rc = sql_fail(db, src, what);
     else if (rc == JA_OK && have)
         rc = fn(ctx, &row);
-    sqlite3_finalize(st);
+    finish(db, st);
     rollback(db); /* ends the read transaction */
     return rc;
 }
@@ -1831,7 +1878,7 @@ int ladder_db_ladder_bots(ladder_db *db, const ladder_key *key, ladder_bot_row *
     }
     if (rc == JA_OK && src != SQLITE_DONE)
         rc = sql_fail(db, src, what);
-    sqlite3_finalize(st);
+    finish(db, st);
     if (rc != JA_OK) {
         free(a);
         return rc;
@@ -1907,7 +1954,7 @@ int ladder_db_foreach_seat(ladder_db *db, const ladder_key *key, int64_t tournam
     if (rc == JA_OK && src != SQLITE_DONE)
         rc = sql_fail(db, src, what);
     free(d);
-    sqlite3_finalize(st);
+    finish(db, st);
     rollback(db); /* ends the read transaction */
     return rc;
 }
@@ -1990,7 +2037,7 @@ static int check_not_imported(ladder_db *db, const ladder_import *imp)
     } else if (src != SQLITE_DONE) {
         rc = sql_fail(db, src, "looking for an earlier import");
     }
-    sqlite3_finalize(st);
+    finish(db, st);
     return rc;
 }
 
@@ -2033,7 +2080,7 @@ static int import_tournament(ladder_db *db, const ladder_import *imp, int64_t im
     sqlite3_bind_int64(st, 3, n_m);
     sqlite3_bind_int64(st, 4, import_id);
     rc = step_done(db, st, what);
-    sqlite3_finalize(st);
+    finish(db, st);
     if (rc != JA_OK)
         return rc;
     int64_t tid = sqlite3_last_insert_rowid(db->sql);
@@ -2066,7 +2113,7 @@ static int import_tournament(ladder_db *db, const ladder_import *imp, int64_t im
         sqlite3_bind_text(st, 4, name, -1, SQLITE_TRANSIENT);
         rc = step_done(db, st, what);
     }
-    sqlite3_finalize(st);
+    finish(db, st);
     if (rc != JA_OK)
         return rc;
 
@@ -2116,8 +2163,8 @@ static int import_tournament(ladder_db *db, const ladder_import *imp, int64_t im
         rc = record_in_tx(db, &c, &r);
         number++;
     }
-    sqlite3_finalize(mst);
-    sqlite3_finalize(sst);
+    finish(db, mst);
+    finish(db, sst);
     return rc;
 }
 
@@ -2157,7 +2204,7 @@ int ladder_db_import(ladder_db *db, const ladder_import *imp, ladder_import_resu
         rc = step_done(db, st, what);
         res.import_id = sqlite3_last_insert_rowid(db->sql);
     }
-    sqlite3_finalize(st);
+    finish(db, st);
     /* One tournament per (ladder, source), in order of first appearance. */
     for (uint32_t k = 0; rc == JA_OK && k < imp->n_matches; k++) {
         if (done[k])
