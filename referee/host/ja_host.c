@@ -43,6 +43,7 @@
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <linux/close_range.h>
+#include <linux/landlock.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -261,8 +262,57 @@ static void die(int code, const char *what)
     exit(code);
 }
 
+static void die_errno(const char *what)
+{
+    fprintf(stderr, "ja_host: %s: %s\n", what, strerror(errno));
+    exit(EXIT_USAGE);
+}
+
+/* Landlock (the kernel's unprivileged file-access control): while loading
+ * the plugin may open files read-only (seccomp cannot look at paths), so
+ * before anything of it runs, reads are limited to the system's library
+ * directories, the loader's cache and the plugin file itself. Without this,
+ * a plugin's constructor could read the arena's database next to it, whose
+ * tournament seed gives away every deal. A kernel without Landlock (before
+ * 5.13, or with it disabled) leaves reads unrestricted: documented in
+ * docs/security.md. */
+#define LL_FS_V1 ((1ULL << 13) - 1) /* every file-system right of Landlock ABI 1 */
+#define LL_FILE (LANDLOCK_ACCESS_FS_READ_FILE)
+#define LL_DIR (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
+
+static void allow_read(int ruleset, const char *path)
+{
+    int fd = open(path, O_PATH | O_CLOEXEC);
+    if (fd < 0)
+        return; /* absent here (e.g. no /lib64): nothing to allow */
+    struct stat sb;
+    struct landlock_path_beneath_attr pb = {0, fd};
+    pb.allowed_access = fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode) ? LL_DIR : LL_FILE;
+    if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0))
+        die_errno("cannot add a Landlock rule");
+    close(fd);
+}
+
+static void restrict_reads(const char *plugin)
+{
+    struct landlock_ruleset_attr attr = {.handled_access_fs = LL_FS_V1};
+    int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0);
+    if (ruleset < 0) {
+        if (errno == ENOSYS || errno == EOPNOTSUPP)
+            return;
+        die_errno("cannot create a Landlock ruleset");
+    }
+    static const char *const sys[] = {"/usr", "/lib", "/lib64", "/etc/ld.so.cache"};
+    for (size_t i = 0; i < sizeof sys / sizeof *sys; i++)
+        allow_read(ruleset, sys[i]);
+    allow_read(ruleset, plugin);
+    if (syscall(SYS_landlock_restrict_self, ruleset, 0))
+        die_errno("cannot apply the Landlock ruleset");
+    close(ruleset);
+}
+
 /* Limits, privileges and descriptors: before anything of the bot's runs. */
-static void confine(uint64_t mem_mb, uint64_t cpu_s)
+static void confine(uint64_t mem_mb, uint64_t cpu_s, const char *plugin)
 {
     if (set_limit(RLIMIT_CORE, 0) || set_limit(RLIMIT_FSIZE, 0) ||
         set_limit(RLIMIT_NOFILE, 16) || set_limit(RLIMIT_NPROC, 0) ||
@@ -291,6 +341,7 @@ static void confine(uint64_t mem_mb, uint64_t cpu_s)
         die(EXIT_USAGE, "cannot drop capabilities");
     if (syscall(SYS_close_range, CHAN_FD + 1, ~0U, 0))
         die(EXIT_USAGE, "cannot close inherited descriptors");
+    restrict_reads(plugin);
     if (load_filter(allow_loading))
         die(EXIT_USAGE, "cannot install the seccomp filter");
 }
@@ -500,7 +551,7 @@ int main(int argc, char **argv)
     struct stat sb;
     if (fstat(CHAN_FD, &sb) || !S_ISSOCK(sb.st_mode))
         die(EXIT_USAGE, "no channel on descriptor 3 (run by the arena)");
-    confine(mem_mb, cpu_s);
+    confine(mem_mb, cpu_s, argv[i]);
 
     host h;
     memset(&h, 0, sizeof h);

@@ -112,6 +112,26 @@ check "in-process badindex: illegal faults, all matches" $PY -c '
 import json; d = json.load(open("i.json"))
 assert d["matches"] == d["planned"] and set(d["fault_kinds"]) == {"illegal", "forfeit"}, d'
 
+# 4b. Reading files while loading: a constructor that reads a file of the
+# arena's working directory (here a stand-in for the ladder database, whose
+# tournament seed gives away every deal). In-process it can (the control:
+# illegal answers); hosted, Landlock limits the loader's reads to the system
+# libraries and the plugin file, so it cannot and plays cleanly.
+printf 'the tournament seed\n' >secret.txt
+"$ARENA" tournament $T --bots "random,$P/peek.so" --seed 7 --opt games=1 --db p1.db --json -q \
+  >p1.json 2>/dev/null
+check "peek in-process reads the file (control)" $PY -c '
+import json; d = json.load(open("p1.json")); assert d["fault_kinds"].get("illegal", 0) > 0, d'
+"$ARENA" tournament $T --bots "random,hosted:$P/peek.so" --seed 7 --opt games=1 --db p2.db --json -q \
+  >p2.json 2>/dev/null
+if $PY -c 'import ctypes, sys; sys.exit(0 if ctypes.CDLL(None).syscall(444, None, 0, 1) >= 1 else 1)'; then
+  check "peek hosted cannot read it while loading (Landlock)" $PY -c '
+import json; d = json.load(open("p2.json")); assert d["matches"] == d["planned"] and d["faults"] == 0, d'
+else
+  echo "note: this kernel has no Landlock; reads while loading are not restricted (docs/security.md)"
+fi
+rm -f secret.txt
+
 # 5. Bad specifiers: one line, exit 2, nothing written.
 expect_fail 2 "names no plugin file after 'hosted:'" -- "$ARENA" tournament $T --bots random,hosted:
 expect_fail 2 "bot plugin 'nope.so': No such file" -- "$ARENA" tournament $T --bots random,hosted:nope.so

@@ -17,10 +17,26 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { SEGV, LOOP, ABORT, HOG, FORKBOMB, GARBAGE, BADINDEX, SLEEPER, OPENFILE, CONNECT, EXEC };
+enum { SEGV, LOOP, ABORT, HOG, FORKBOMB, GARBAGE, BADINDEX, SLEEPER, OPENFILE, CONNECT, EXEC, PEEK };
 #define TRIGGER 2
 
 typedef struct evil { uint32_t n; } evil;
+
+/* PEEK: a constructor, which runs while the plugin loads (when the sandbox
+ * still allows read-only opens for the dynamic loader), reads a file of the
+ * arena's working directory; the bot then answers out of range if it could
+ * (an `illegal` fault tells the test), in range otherwise. */
+static int peeked;
+__attribute__((constructor)) static void peek(void)
+{
+    if (EVIL != PEEK)
+        return;
+    int fd = open("secret.txt", O_RDONLY);
+    char c;
+    peeked = fd >= 0 && read(fd, &c, 1) == 1;
+    if (fd >= 0)
+        close(fd);
+}
 
 static int create(const ja_host_api *h, void *hctx, const char *game, int32_t seat, uint32_t n,
                   void **out)
@@ -35,7 +51,7 @@ static int act(void *bot, const ja_decision *d, uint32_t *index)
 {
     evil *e = bot;
     *index = 0;
-    if (++e->n < TRIGGER && EVIL != GARBAGE)
+    if (++e->n < TRIGGER && EVIL != GARBAGE && EVIL != PEEK)
         return JA_OK;
     switch (EVIL) {
     case SEGV:
@@ -91,6 +107,9 @@ static int act(void *bot, const ja_decision *d, uint32_t *index)
             connect(fd, (struct sockaddr *)&a, sizeof a);
         return JA_OK;
     }
+    case PEEK:
+        *index = peeked ? d->n_legal + 1 : 0;
+        return JA_OK;
     case EXEC: {
         char *argv[] = {"/bin/true", NULL};
         execv(argv[0], argv);
