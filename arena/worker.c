@@ -43,6 +43,11 @@ static const char HELP[] =
     "  --slots N           matches at once (default: the number of cores)\n"
     "  -h, --help          this text\n"
     "\n"
+    "With --server-key the worker's own key pair is JACKARENA_PUBLIC_KEY and\n"
+    "JACKARENA_SECRET_KEY (Z85) from the environment, else a fresh one; an arena\n"
+    "run with --workers-allow admits only the keys it lists, and a refused\n"
+    "worker exits 1 at once.\n"
+    "\n"
     "The worker exits when the arena says so, or when the arena has been silent\n"
     "for 10 s (heartbeats every second).\n";
 
