@@ -12,6 +12,9 @@ typedef int (*greedy_act_fn)(const ja_decision *d, uint32_t *out_index);
 
 int greedy_taylor_act(const ja_decision *d, uint32_t *out_index);
 int greedy_bruise_jack_act(const ja_decision *d, uint32_t *out_index);
+/* The same rule over a sample of the unseen cards: a cheap playout policy
+ * for ismcts (greedy itself never calls it). */
+int greedy_bruise_jack_fast_act(const ja_decision *d, uint32_t *out_index);
 int greedy_brawljack_act(const ja_decision *d, uint32_t *out_index);
 int greedy_jack_in_the_box_act(const ja_decision *d, uint32_t *out_index);
 int greedy_bombs_act(const ja_decision *d, uint32_t *out_index);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KEYS "iters=N, ms=N, c=X, nodes=N, rollout=auto|random|greedy"
+#define KEYS "iters=N, ms=N, c=X, nodes=N, rollout=auto|random|greedy, anchor=auto|X"
 
 static int bad(char *err, size_t cap, const char *what, const char *kv, size_t len)
 {
@@ -33,10 +33,25 @@ static int parse_u32(const char *v, size_t len, uint32_t lo, uint32_t hi, uint32
     return JA_OK;
 }
 
+/* A whole decimal number in [0, 10]. */
+static int parse_real(const char *v, size_t len, double *out)
+{
+    char buf[32], *end;
+    if (len == 0 || len >= sizeof buf)
+        return JA_EINVAL;
+    memcpy(buf, v, len);
+    buf[len] = '\0';
+    double x = strtod(buf, &end);
+    if (*end || !isfinite(x) || x < 0 || x > 10)
+        return JA_EINVAL;
+    *out = x;
+    return JA_OK;
+}
+
 int ismcts_params_parse(const char *text, ismcts_params *p, char *err, size_t cap)
 {
     *p = (ismcts_params){ISMCTS_DEFAULT_ITERS, 0, ISMCTS_DEFAULT_C, ISMCTS_DEFAULT_NODES,
-                         ISMCTS_ROLLOUT_AUTO};
+                         ISMCTS_ROLLOUT_AUTO, ISMCTS_ANCHOR_AUTO};
     int have_iters = 0, have_ms = 0;
     char msg[96];
     for (const char *kv = text ? text : ""; *kv;) {
@@ -62,15 +77,13 @@ int ismcts_params_parse(const char *text, ismcts_params *p, char *err, size_t ca
             if (parse_u32(v, vlen, ISMCTS_MIN_NODES, ISMCTS_MAX_NODES, &p->nodes))
                 return bad(err, cap, msg, kv, len);
         } else if (klen == 1 && kv[0] == 'c') {
-            char buf[32], *end;
-            if (vlen == 0 || vlen >= sizeof buf)
+            if (parse_real(v, vlen, &p->c))
                 return bad(err, cap, "c must be a number from 0 to 10", kv, len);
-            memcpy(buf, v, vlen);
-            buf[vlen] = '\0';
-            double c = strtod(buf, &end);
-            if (*end || !isfinite(c) || c < 0 || c > 10)
-                return bad(err, cap, "c must be a number from 0 to 10", kv, len);
-            p->c = c;
+        } else if (klen == 6 && strncmp(kv, "anchor", 6) == 0) {
+            if (vlen == 4 && strncmp(v, "auto", 4) == 0)
+                p->anchor = ISMCTS_ANCHOR_AUTO;
+            else if (parse_real(v, vlen, &p->anchor))
+                return bad(err, cap, "anchor must be auto or a number from 0 to 10", kv, len);
         } else if (klen == 7 && strncmp(kv, "rollout", 7) == 0) {
             if (vlen == 6 && strncmp(v, "random", 6) == 0)
                 p->rollout = ISMCTS_ROLLOUT_RANDOM;

@@ -10,6 +10,9 @@
  *    joint decisions of Bombs' windows ask several ismcts seats at once),
  *    greedy playouts too: no fault, ever;
  *  - determinism: the same seed and iteration budget give the same digest;
+ *  - the root anchor: with anchor=10 and 16 iterations no root statistics can
+ *    overrule greedy, so ismcts plays greedy's match move for move in every
+ *    game; with anchor=0 (off) it departs from greedy somewhere;
  *  - parameters: a bad parameter makes the seat refuse with the bot's reason
  *    logged, and the parameters are part of the bot's version (identity);
  *  - the forward-model example (sdk/examples/flat_mc.c, docs/forward-model.md)
@@ -156,8 +159,8 @@ static void test_params(void **state)
     ref_bot *bad = open_params("bots/ja_ismcts.so", "iters=0");
     ref_bot *none = open_params("bots/ja_ismcts.so", NULL);
     assert_string_equal(ref_bot_get_info(a)->name, "ismcts");
-    assert_string_equal(ref_bot_get_info(a)->version, "1.0:iters=16");
-    assert_string_equal(ref_bot_get_info(none)->version, "1.0");
+    assert_string_equal(ref_bot_get_info(a)->version, "1.1:iters=16");
+    assert_string_equal(ref_bot_get_info(none)->version, "1.1");
     const ja_game_rules *g = ja_game_find("taylor-blackjack");
     ref_seat_ctx sc = {.game = g, .seat = 0, .n_seats = 2, .match_seed = 1, .match_id = ""};
     ref_seat *seat = NULL;
@@ -179,6 +182,61 @@ static void test_params(void **state)
     ref_bot_destroy(&a);
     ref_bot_destroy(&bad);
     ref_bot_destroy(&none);
+    /* anchor: auto or a number from 0 to 10. */
+    const char *ok[] = {"anchor=auto", "anchor=0", "anchor=2.5:iters=4"};
+    const char *no[] = {"anchor=11", "anchor=-1", "anchor=", "anchor=x"};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        ref_bot *k = open_params("bots/ja_ismcts.so", ok[i]);
+        assert_int_equal(ref_seat_open(k, &sc, &seat, err, sizeof err), JA_OK);
+        ref_seat_close(&seat);
+        ref_bot_destroy(&k);
+    }
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
+        ref_bot *k = open_params("bots/ja_ismcts.so", no[i]);
+        /* The reason ("anchor must be auto or a number...") goes to the log. */
+        assert_int_not_equal(ref_seat_open(k, &sc, &seat, err, sizeof err), JA_OK);
+        assert_null(seat);
+        ref_bot_destroy(&k);
+    }
+}
+
+/* Plays game case c with `bot` on seat 0 and random elsewhere. */
+static void play_case(const mcase *c, ref_bot *bot, ref_bot *other, uint64_t seed,
+                      ref_match_result *res)
+{
+    const ja_game_rules *g = ja_game_find(c->game);
+    ref_bot *seats[JA_MAX_SEATS];
+    for (uint32_t s = 0; s < c->seats; s++)
+        seats[s] = s == 0 ? bot : other;
+    play(g, c->seats, c->opts, seed, seats, res);
+}
+
+/* The root anchor: with 16 iterations, the standard error of any two root
+ * children is above 1/10 of a reward, so anchor=10 never overrules greedy
+ * and the match is greedy's, move for move (the digest covers every
+ * action); anchor=0 plays the search's own choice, which must differ from
+ * greedy's somewhere, or the test could not tell the anchor from nothing. */
+static void test_anchor(void **state)
+{
+    bots *b = *state;
+    ref_bot *held = open_params("bots/ja_ismcts.so", "iters=16:anchor=10");
+    ref_bot *off = open_params("bots/ja_ismcts.so", "iters=16:anchor=0");
+    int differ = 0;
+    for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; k++) {
+        if (!ja_game_find(CASES[k].game))
+            continue;
+        ref_match_result rg, rh, ro;
+        play_case(&CASES[k], b->greedy, b->random, 11, &rg);
+        play_case(&CASES[k], held, b->random, 11, &rh);
+        play_case(&CASES[k], off, b->random, 11, &ro);
+        if (memcmp(rg.digest, rh.digest, sizeof rg.digest) != 0)
+            fail_msg("%s (case %zu): ismcts:anchor=10 did not play greedy's match", CASES[k].game,
+                     k);
+        differ += memcmp(rg.digest, ro.digest, sizeof rg.digest) != 0;
+    }
+    assert_true(differ > 0);
+    ref_bot_destroy(&held);
+    ref_bot_destroy(&off);
 }
 
 /* The forward-model example of docs/forward-model.md plays every game. */
@@ -207,6 +265,7 @@ int main(void)
         cmocka_unit_test(test_params),
         cmocka_unit_test(test_legal_everywhere),
         cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_anchor),
         cmocka_unit_test(test_flat_mc_example),
     };
     return cmocka_run_group_tests(tests, setup_bots, teardown_bots);
