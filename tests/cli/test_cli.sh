@@ -59,6 +59,8 @@ expect_fail 2 "ismcts parameter 'fast=1': unknown key" -- "$ARENA" play $T rando
 expect_fail 2 "ismcts parameter 'iters': not key=value" -- "$ARENA" play $T random ismcts:iters $R
 expect_fail 2 "ismcts parameter 'c=-1': c must be a number" -- "$ARENA" play $T random ismcts:iters=5:c=-1 $R
 expect_fail 2 "give iters=N or ms=N, not both" -- "$ARENA" play $T random ismcts:iters=5:ms=5 $R
+expect_fail 2 "ismcts parameter 'anchor=11': anchor must be auto or a number from 0 to 10" -- "$ARENA" play $T random ismcts:anchor=11 $R
+expect_fail 2 "ismcts parameter 'anchor=x': anchor must be auto" -- "$ARENA" play $T random hosted:ismcts:anchor=x $R
 expect_fail 2 "no parameters after ':'" -- "$ARENA" play $T random ismcts: $R
 expect_fail 2 "rollout must be auto, random or greedy" -- "$ARENA" play $T random ismcts:rollout=smart $R
 expect_fail 2 "two bots are named 'a'" -- "$ARENA" play $T a=random a=random $R
