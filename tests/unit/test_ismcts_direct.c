@@ -30,32 +30,7 @@
 #include "jackarena/ja_rng.h"
 #include "jackarena/ja_rules.h"
 
-static long g_allocs;
-
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t n, size_t m);
-void *__real_realloc(void *p, size_t n);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t n, size_t m);
-void *__wrap_realloc(void *p, size_t n);
-
-void *__wrap_malloc(size_t n)
-{
-    g_allocs++;
-    return __real_malloc(n);
-}
-
-void *__wrap_calloc(size_t n, size_t m)
-{
-    g_allocs++;
-    return __real_calloc(n, m);
-}
-
-void *__wrap_realloc(void *p, size_t n)
-{
-    g_allocs++;
-    return __real_realloc(p, n);
-}
+#include "../alloc_count.h"
 
 /* The plugin's entry point, compiled in. */
 const ja_bot_desc *ja_bot_entry_v1(void);

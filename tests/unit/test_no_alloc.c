@@ -17,32 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static long g_allocs;
-
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t n, size_t m);
-void *__real_realloc(void *p, size_t n);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t n, size_t m);
-void *__wrap_realloc(void *p, size_t n);
-
-void *__wrap_malloc(size_t n)
-{
-    g_allocs++;
-    return __real_malloc(n);
-}
-
-void *__wrap_calloc(size_t n, size_t m)
-{
-    g_allocs++;
-    return __real_calloc(n, m);
-}
-
-void *__wrap_realloc(void *p, size_t n)
-{
-    g_allocs++;
-    return __real_realloc(p, n);
-}
+#include "../alloc_count.h"
 
 /* Plays seeded random matches of every game through the bare engine and
  * checks that no call allocated. Buffers come from the test, before. */
