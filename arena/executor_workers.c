@@ -26,6 +26,7 @@
 
 #include "jackarena/ja_error.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -524,6 +525,47 @@ static int remove_entry(const char *path, const struct stat *sb, int flag, struc
     return 0;
 }
 
+/* The private directory of local workers is TMPDIR/ja-arena-XXXXXX, with a
+ * file `pid` naming the arena that made it. An arena killed with SIGKILL
+ * cannot remove its directory (its workers die with it, by
+ * PR_SET_PDEATHSIG); the next arena to start local workers removes every
+ * such directory of this user whose arena is no longer running. A directory
+ * without a readable pid file is left alone: it may be one that another
+ * arena has just made. (A recycled pid keeps a stale directory a while
+ * longer; that is harmless.) */
+static void sweep_stale_dirs(const char *tmp)
+{
+    DIR *dir = opendir(tmp);
+    if (!dir)
+        return;
+    struct dirent *de;
+    while ((de = readdir(dir)) != NULL) {
+        if (strncmp(de->d_name, "ja-arena-", 9) != 0 || strlen(de->d_name) != 15)
+            continue;
+        char path[PATH_MAX], pidf[PATH_MAX + 8], buf[32];
+        snprintf(path, sizeof path, "%s/%s", tmp, de->d_name);
+        struct stat st;
+        if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+            continue;
+        snprintf(pidf, sizeof pidf, "%s/pid", path);
+        int fd = open(pidf, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (n <= 0)
+            continue;
+        buf[n] = '\0';
+        char *end;
+        long pid = strtol(buf, &end, 10);
+        if (pid <= 0 || pid == (long)getpid() || (*end && *end != '\n'))
+            continue;
+        if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+            nftw(path, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+    }
+    closedir(dir);
+}
+
 static void workers_destroy(arena_executor *x)
 {
     workers_x *e = (workers_x *)x;
@@ -621,11 +663,23 @@ int arena_executor_workers_new(const arena_exec_ctx *ctx, const arena_workers_op
     zmq_setsockopt(e->router, ZMQ_MAXMSGSIZE, &maxmsg, sizeof maxmsg);
     if (o->local) {
         const char *tmp = getenv("TMPDIR");
-        snprintf(e->dir, sizeof e->dir, "%s/ja-arena-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        tmp = tmp && *tmp ? tmp : "/tmp";
+        sweep_stale_dirs(tmp);
+        snprintf(e->dir, sizeof e->dir, "%s/ja-arena-XXXXXX", tmp);
         if (!mkdtemp(e->dir)) {
             snprintf(err, cap, "cannot make a temporary directory: %s", strerror(errno));
             e->dir[0] = '\0';
             goto fail;
+        }
+        /* The pid file appears whole (rename), for sweep_stale_dirs(). */
+        char pidt[sizeof e->dir + 16], pidf[sizeof e->dir + 8];
+        snprintf(pidt, sizeof pidt, "%s/pid.tmp", e->dir);
+        snprintf(pidf, sizeof pidf, "%s/pid", e->dir);
+        FILE *pf = fopen(pidt, "w");
+        if (pf) {
+            fprintf(pf, "%ld\n", (long)getpid());
+            if (fclose(pf) == 0)
+                rename(pidt, pidf);
         }
         snprintf(e->endpoint, sizeof e->endpoint, "ipc://%s/w.sock", e->dir);
         if (zmq_bind(e->router, e->endpoint) != 0) {

@@ -2,7 +2,10 @@
  * game. Whole matches with ismcts at every seat and a fixed iteration budget
  * (ismcts:iters=N), through the real match loop: iterations = decisions put
  * to the bots x N, over the wall time of the matches (the referee's share is
- * negligible next to the search). One row per game and playout policy. */
+ * negligible next to the search). One row per game and playout policy, with
+ * the paired rollout test off (verify=0), so that a row measures the tree
+ * search alone. A second table: the mean thinking time of a decision at the
+ * bot's defaults (ismcts, paired test included) against greedy. */
 #include "bench_ismcts.h"
 
 #include "jackarena/ja_error.h"
@@ -15,6 +18,7 @@
 
 #define BENCH_ISMCTS_ITERS 200u
 #define BENCH_ISMCTS_MATCHES 3u
+#define BENCH_ISMCTS_DEFAULT_MATCHES 1u
 
 static double now_s(void)
 {
@@ -50,6 +54,55 @@ static double rate(const ja_game_rules *g, uint32_t seats, ref_bot *bot, uint64_
     return dt > 0 ? (double)*decisions * BENCH_ISMCTS_ITERS / dt : 0;
 }
 
+/* Counts the decisions put to seat 0. */
+static void count_seat0(void *ctx, const ja_game_rules *g, const ref_step_info *info)
+{
+    (void)g;
+    if (info->observed & 1u)
+        ++*(uint64_t *)ctx;
+}
+
+/* The defaults table: `ismcts` (every parameter at its default) on seat 0,
+ * greedy on the others, default options; the bot's own thinking time (the
+ * match loop's per-seat clock) over the decisions put to it. */
+static void defaults_table(FILE *md, ref_bot *ism, ref_bot *greedy)
+{
+    fprintf(md,
+            "\nThe time of a decision at the defaults (`ismcts` with no parameters: 1000 "
+            "iterations, and in Bruise Jack and Jack in the Box the paired rollout test), "
+            "on seat 0 against `greedy`, %u whole match per row with default options: the "
+            "bot's thinking time over the decisions put to it.\n\n"
+            "| game | seats | decisions | mean ms per decision |\n"
+            "|---|---|---|---|\n",
+            BENCH_ISMCTS_DEFAULT_MATCHES);
+    for (int i = 0; ja_games[i]; i++) {
+        const ja_game_rules *g = ja_games[i];
+        uint32_t seats = g->min_seats < 3 && g->max_seats >= 3 ? 2 : g->min_seats;
+        ref_match_config cfg = {.game = g, .n_seats = seats, .match_id = "bench-ismcts"};
+        char err[512];
+        ja_options_init(g, &cfg.options);
+        if (ja_options_resolve(g, &cfg.options, seats, err, sizeof err) != JA_OK)
+            continue;
+        ref_bot *bots[JA_MAX_SEATS];
+        for (uint32_t s = 0; s < seats; s++)
+            bots[s] = s == 0 ? ism : greedy;
+        uint64_t asked = 0, us = 0;
+        for (uint32_t m = 0; m < BENCH_ISMCTS_DEFAULT_MATCHES; m++) {
+            ref_match_result res;
+            cfg.seed = 1 + m;
+            if (ref_match_run(&cfg, bots, NULL, NULL, count_seat0, &asked, &res, err,
+                              sizeof err) != JA_OK) {
+                fprintf(stderr, "ja_bench: ismcts in %s: %s\n", g->name, err);
+                break;
+            }
+            us += res.think_us[0];
+        }
+        double ms = asked ? us / 1000.0 / asked : 0.0;
+        fprintf(md, "| %s | %u | %llu | %.1f |\n", g->name, seats, (unsigned long long)asked, ms);
+        fprintf(stderr, "ismcts %s at the defaults: %.1f ms a decision\n", g->name, ms);
+    }
+}
+
 void bench_ismcts(FILE *md, const char *bots_dir)
 {
     static const char *const rollouts[] = {"random", "greedy"};
@@ -57,7 +110,8 @@ void bench_ismcts(FILE *md, const char *bots_dir)
     ref_bot *bot[2] = {NULL, NULL};
     snprintf(path, sizeof path, "%s/ja_ismcts.so", bots_dir);
     for (int r = 0; r < 2; r++) {
-        snprintf(params, sizeof params, "iters=%u:rollout=%s", BENCH_ISMCTS_ITERS, rollouts[r]);
+        snprintf(params, sizeof params, "iters=%u:rollout=%s:verify=0", BENCH_ISMCTS_ITERS,
+                 rollouts[r]);
         if (ref_bot_plugin_open_params(path, params, &bot[r], err, sizeof err) != JA_OK) {
             fprintf(stderr, "ja_bench: %s\n", err);
             fprintf(md, "\n## ISMCTS\n\nNot measured: %s.\n", err);
@@ -72,7 +126,8 @@ void bench_ismcts(FILE *md, const char *bots_dir)
             "decisions asked x %u / wall time. An iteration is one determinization "
             "(`sample`), a descent of the tree and a playout to the end of the match, so "
             "its cost follows the length of the match left. *ms per 1000* is the time of "
-            "1000 iterations, the default budget of a decision.\n\n"
+            "1000 iterations, the default budget of a decision. The paired rollout test is "
+            "off here (`verify=0`); the second table has the whole decision.\n\n"
             "| game | seats | playouts | decisions | iterations/s | ms per 1000 |\n"
             "|---|---|---|---|---|---|\n",
             BENCH_ISMCTS_ITERS, BENCH_ISMCTS_MATCHES, BENCH_ISMCTS_ITERS);
@@ -88,6 +143,18 @@ void bench_ismcts(FILE *md, const char *bots_dir)
                     its);
         }
     }
+    ref_bot *ism = NULL, *greedy = NULL;
+    char gpath[PATH_MAX + 32];
+    snprintf(gpath, sizeof gpath, "%s/ja_greedy.so", bots_dir);
+    if (ref_bot_plugin_open_params(path, NULL, &ism, err, sizeof err) != JA_OK ||
+        ref_bot_plugin_open_params(gpath, NULL, &greedy, err, sizeof err) != JA_OK) {
+        fprintf(stderr, "ja_bench: %s\n", err);
+        fprintf(md, "\nThe defaults: not measured: %s.\n", err);
+    } else {
+        defaults_table(md, ism, greedy);
+    }
+    ref_bot_destroy(&ism);
+    ref_bot_destroy(&greedy);
     ref_bot_destroy(&bot[0]);
     ref_bot_destroy(&bot[1]);
 }

@@ -28,9 +28,15 @@
  *     of the seat that chose its edge (max-n style), so opponents pick what
  *     is good for them and partners (Jack in the Box teams, whose scores the
  *     engine already shares) what is good for the side.
- * The answer is the root's most visited own action, unless the root anchor
- * (anchored() below) keeps the greedy heuristic's answer for lack of
- * evidence against it.
+ * The search's answer is the root's most visited own action. What is played
+ * is decided by one of two tests against the greedy heuristic's answer:
+ *  - the paired rollout test (verify=K > 0, paired_test() below; the default
+ *    in Bruise Jack and Jack in the Box): greedy's answer and the search's
+ *    best candidates are each played from the same K determinizations and
+ *    continued by the heuristic with common random numbers; a candidate
+ *    replaces greedy's answer only when its paired mean gain is significant;
+ *  - otherwise the root anchor (anchored() below), which keeps greedy's
+ *    answer unless the tree's own statistics beat it significantly.
  *
  * Reward: the bot is judged by places, as `arena bench` and the ladders
  * judge it, so a seat's reward is its pairwise place score: the mean over
@@ -97,26 +103,28 @@ typedef struct greedy_entry {
     greedy_act_fn act;     /* the heuristic: the root anchor */
     greedy_act_fn playout; /* the same or a cheaper rule for playouts */
     int in_auto;           /* rollout=auto picks greedy playouts in this game */
-    double anchor;         /* anchor=auto: the root anchor's threshold here */
+    double anchor;         /* anchor=auto: the threshold of the root's test here */
+    uint32_t verify;       /* verify=auto: the paired test's determinizations here (0: the
+                              tree's statistics are tested instead) */
 } greedy_entry;
 
 static const greedy_entry GREEDY[] = {
-    {"taylor-blackjack", JA_TAYLOR_OBS_VERSION, greedy_taylor_act, greedy_taylor_act, 0, 1.96},
+    {"taylor-blackjack", JA_TAYLOR_OBS_VERSION, greedy_taylor_act, greedy_taylor_act, 0, 1.96, 0},
 #ifdef GREEDY_HAVE_BRAWLJACK
-    {"brawljack", JA_BRAWLJACK_OBS_VERSION, greedy_brawljack_act, greedy_brawljack_act, 1, 1.96},
+    {"brawljack", JA_BRAWLJACK_OBS_VERSION, greedy_brawljack_act, greedy_brawljack_act, 1, 1.96, 0},
 #endif
 #ifdef GREEDY_HAVE_BRUISE_JACK
-    /* Bruise Jack: the search's departures from greedy were measured to
-     * lose (docs/bots.md), so the anchor is all but absolute there. */
+    /* Bruise Jack and Jack in the Box: the tree's own statistics did not
+     * beat greedy (docs/bots.md), the paired rollout test does. */
     {"bruise-jack", JA_BRUISE_JACK_OBS_VERSION, greedy_bruise_jack_act,
-     greedy_bruise_jack_fast_act, 0, 10.0},
+     greedy_bruise_jack_fast_act, 0, 2.5, 400},
 #endif
 #ifdef GREEDY_HAVE_JACK_IN_THE_BOX
     {"jack-in-the-box", JA_JITB_OBS_VERSION, greedy_jack_in_the_box_act,
-     greedy_jack_in_the_box_act, 1, 1.96},
+     greedy_jack_in_the_box_act, 1, 2.5, 300},
 #endif
 #ifdef GREEDY_HAVE_BOMBS
-    {"bombs", JA_BOMBS_OBS_VERSION, greedy_bombs_act, greedy_bombs_act, 0, 1.96},
+    {"bombs", JA_BOMBS_OBS_VERSION, greedy_bombs_act, greedy_bombs_act, 0, 1.96, 0},
 #endif
 };
 
@@ -129,6 +137,7 @@ typedef struct ismcts {
     ismcts_params p;
     greedy_act_fn greedy; /* NULL: random playouts */
     greedy_act_fn anchor; /* the game's greedy heuristic, for the root anchor; NULL: none */
+    greedy_act_fn vpol;   /* the paired test's continuation policy; NULL: no test */
     node *pool;
     uint32_t used;        /* nodes in use; pool[0] is the root */
     uint32_t *path;       /* nodes of this iteration's descent */
@@ -136,6 +145,7 @@ typedef struct ismcts {
     unsigned char *obs;   /* greedy playouts: an observation */
     ja_action *legal;     /* max_actions */
     uint8_t *tried;       /* max_actions: has a child for this legal action */
+    unsigned char *base;  /* the paired test: the determinization all candidates share */
     ja_rng rng;
 } ismcts;
 
@@ -157,6 +167,7 @@ static void destroy(void *bot)
     free(b->obs);
     free(b->legal);
     free(b->tried);
+    free(b->base);
     free(b);
 }
 
@@ -190,12 +201,18 @@ static int create(const ja_host_api *host, void *hctx, const char *game, int32_t
         if (strcmp(GREEDY[i].game, game) == 0 && GREEDY[i].obs_version == g->obs_version) {
             if (p.anchor == ISMCTS_ANCHOR_AUTO)
                 b->p.anchor = GREEDY[i].anchor;
-            if (b->p.anchor > 0)
+            if (p.verify == ISMCTS_VERIFY_AUTO)
+                b->p.verify = GREEDY[i].verify;
+            if (b->p.verify > 0)
+                b->vpol = GREEDY[i].playout;
+            if (b->p.anchor > 0 || b->p.verify > 0)
                 b->anchor = GREEDY[i].act;
             if (p.rollout == ISMCTS_ROLLOUT_GREEDY ||
                 (p.rollout == ISMCTS_ROLLOUT_AUTO && GREEDY[i].in_auto))
                 b->greedy = GREEDY[i].playout;
         }
+    if (b->p.verify == ISMCTS_VERIFY_AUTO)
+        b->p.verify = 0; /* a game without a heuristic: nothing to test against */
     if (p.rollout == ISMCTS_ROLLOUT_GREEDY && !b->greedy) {
         if (host->log)
             host->log(hctx, JA_LOG_ERROR, "ismcts: no greedy heuristic for this game");
@@ -208,7 +225,8 @@ static int create(const ja_host_api *host, void *hctx, const char *game, int32_t
     b->obs = malloc(g->obs_size);
     b->legal = malloc(sizeof *b->legal * g->max_actions);
     b->tried = malloc(g->max_actions);
-    if (!b->pool || !b->path || !b->st || !b->obs || !b->legal || !b->tried) {
+    b->base = malloc(g->state_size);
+    if (!b->pool || !b->path || !b->st || !b->obs || !b->legal || !b->tried || !b->base) {
         destroy(b);
         return JA_ENOMEM;
     }
@@ -246,20 +264,21 @@ static int find_legal(const ja_action *legal, uint32_t n, uint32_t code)
     return lo < n && legal[lo].code == code ? (int)lo : -1;
 }
 
-/* The default policy's action for seat c among n >= 2 legal actions. */
-static ja_action playout_action(ismcts *b, int c, uint32_t n)
+/* The default policy's action for seat c among n >= 2 legal actions (in
+ * b->legal): the heuristic pol, or uniform from rng when pol is NULL. */
+static ja_action playout_action(ismcts *b, greedy_act_fn pol, ja_rng *rng, int c, uint32_t n)
 {
-    if (b->greedy) {
+    if (pol) {
         b->g->observe(b->st, c, b->obs);
         ja_decision d = {.struct_size = sizeof d, .turn = 1, .seat = c, .n_seats = b->n_seats,
                          .game = b->g->name, .obs_version = b->g->obs_version,
                          .obs_size = b->g->obs_size, .obs = b->obs, .legal = b->legal,
                          .n_legal = n};
         uint32_t i = UINT32_MAX;
-        if (b->greedy(&d, &i) == JA_OK && i < n)
+        if (pol(&d, &i) == JA_OK && i < n)
             return b->legal[i];
     }
-    return b->legal[ja_rng_below(&b->rng, n)];
+    return b->legal[ja_rng_below(rng, n)];
 }
 
 /* Tree policy at node `at` for seat c: the child to descend into, a new
@@ -334,6 +353,39 @@ static void rewards(const ismcts *b, const ja_outcome *o, double *r)
     }
 }
 
+/* Plays b->st out to the end of the match with the default policy pol
+ * (NULL: uniform random from rng). mask/pending/by_seat: a joint window
+ * in progress (the seats of mask still in pending have not chosen yet;
+ * pending 0: none). Fills r with every seat's reward; 0 when the engine
+ * failed. */
+static int play_out(ismcts *b, greedy_act_fn pol, ja_rng *rng, uint32_t mask, uint32_t pending,
+                    ja_action *by_seat, uint32_t steps, double *r)
+{
+    const ja_game_rules *g = b->g;
+    for (;;) {
+        if (!pending) {
+            mask = pending = g->to_act(b->st);
+            if (!mask)
+                break;
+            if (++steps > ISMCTS_MAX_STEPS)
+                return 0;
+        }
+        int c = chooser(b, pending);
+        uint32_t n = g->legal(b->st, c, b->legal, g->max_actions);
+        if (n == 0)
+            return 0;
+        by_seat[c] = n > 1 ? playout_action(b, pol, rng, c, n) : b->legal[0];
+        pending &= ~(1u << c);
+        if (!pending && g->apply(b->st, mask, by_seat) != JA_OK)
+            return 0;
+    }
+    ja_outcome o;
+    if (g->outcome(b->st, &o) != JA_OK)
+        return 0;
+    rewards(b, &o, r);
+    return 1;
+}
+
 /* One iteration from observation obs. Returns 0 when the determinization
  * or the engine failed (nothing is backpropagated). */
 static int iterate(ismcts *b, const void *obs)
@@ -342,11 +394,12 @@ static int iterate(ismcts *b, const void *obs)
     if (g->sample(obs, b->seat, ja_rng_next(&b->rng), b->st) != JA_OK)
         return 0;
     uint32_t depth = 0, at = 0, mask = 0, pending = 0, steps = 0;
-    int in_tree = 1;
     ja_action by_seat[JA_MAX_SEATS];
     memset(by_seat, 0, sizeof by_seat);
     b->path[depth++] = 0;
-    for (;;) {
+    /* Selection and expansion: down the tree until a new node, a node that
+     * can grow no further (full pool), or the end of the match. */
+    for (int leave = 0; !leave;) {
         if (!pending) {
             mask = pending = g->to_act(b->st);
             if (!mask)
@@ -360,28 +413,22 @@ static int iterate(ismcts *b, const void *obs)
             return 0;
         ja_action a = b->legal[0];
         if (n > 1) {
-            uint32_t k = in_tree ? tree_step(b, at, c, n, own_info(b, c)) : 0;
-            if (k) {
-                at = k;
-                b->path[depth++] = k;
-                a.code = b->pool[k].code;
-                if (b->pool[k].visits == 0)
-                    in_tree = 0; /* just expanded: play out from here */
-            } else {
-                in_tree = 0;
-                a = playout_action(b, c, n);
-            }
+            uint32_t k = tree_step(b, at, c, n, own_info(b, c));
+            if (!k)
+                break; /* c has not chosen: the playout chooses for it */
+            at = k;
+            b->path[depth++] = k;
+            a.code = b->pool[k].code;
+            leave = b->pool[k].visits == 0; /* just expanded: play out from here */
         }
         by_seat[c] = a;
         pending &= ~(1u << c);
         if (!pending && g->apply(b->st, mask, by_seat) != JA_OK)
             return 0;
     }
-    ja_outcome o;
-    if (g->outcome(b->st, &o) != JA_OK)
-        return 0;
     double r[JA_MAX_SEATS];
-    rewards(b, &o, r);
+    if (!play_out(b, b->greedy, &b->rng, mask, pending, by_seat, steps, r))
+        return 0;
     for (uint32_t i = 0; i < depth; i++) {
         node *nd = &b->pool[b->path[i]];
         nd->visits++;
@@ -434,6 +481,105 @@ static uint32_t anchored(ismcts *b, const ja_decision *d, const node *best, uint
     return mb - mg > b->p.anchor * sqrt(vb + vg) ? best_i : gi;
 }
 
+/* The paired rollout test at the root (verify=K > 0). The candidates are
+ * greedy's answer gi and the search's most visited other actions (up to
+ * VERIFY_CANDS in all). K times: one determinization is sampled and every
+ * candidate is played from it, then the match is played out by the game's
+ * heuristic for every seat, the playouts of all candidates drawing the same
+ * random numbers (common random numbers). Each candidate's reward minus
+ * greedy's in the same determinization is one paired difference; a
+ * candidate replaces greedy's answer only when the mean of its differences
+ * exceeds `anchor` standard errors of that mean (a one-sided paired test),
+ * and the candidate with the largest such mean is played. This is the
+ * rollout method of policy improvement (G. Tesauro, G. R. Galperin,
+ * "On-line policy improvement using Monte-Carlo search", NIPS 9, 1997;
+ * D. P. Bertsekas, J. N. Tsitsiklis, C. Wu, "Rollout algorithms for
+ * combinatorial optimization", Journal of Heuristics 3, 1997) with the
+ * search choosing what to test. */
+#define VERIFY_CANDS 4u
+#define VERIFY_MIN 30u
+
+static uint32_t paired_test(ismcts *b, const ja_decision *d, uint32_t gi, int64_t stop)
+{
+    uint32_t cand[VERIFY_CANDS], nc = 0;
+    cand[nc++] = gi;
+    /* The search's ranking: most visits first (ties: lower index). */
+    while (nc < VERIFY_CANDS) {
+        uint32_t pick = UINT32_MAX, pv = 0;
+        for (uint32_t k = b->pool[0].child; k; k = b->pool[k].sibling) {
+            const node *ch = &b->pool[k];
+            int i = ch->seat == b->seat ? find_legal(d->legal, d->n_legal, ch->code) : -1;
+            if (i < 0 || ch->visits == 0)
+                continue;
+            int taken = 0;
+            for (uint32_t j = 0; j < nc; j++)
+                taken |= cand[j] == (uint32_t)i;
+            if (!taken && (pick == UINT32_MAX || ch->visits > pv ||
+                           (ch->visits == pv && (uint32_t)i < pick))) {
+                pick = (uint32_t)i;
+                pv = ch->visits;
+            }
+        }
+        if (pick == UINT32_MAX)
+            break;
+        cand[nc++] = pick;
+    }
+    if (nc < 2)
+        return gi;
+    double sum[VERIFY_CANDS] = {0}, sq[VERIFY_CANDS] = {0}, rew[VERIFY_CANDS];
+    uint32_t ok = 0;
+    const ja_game_rules *g = b->g;
+    for (uint32_t k = 0; k < b->p.verify; k++) {
+        if (stop != INT64_MAX && now_ms() >= stop)
+            break;
+        uint64_t sseed = ja_rng_next(&b->rng), pseed = ja_rng_next(&b->rng);
+        if (g->sample(d->obs, b->seat, sseed, b->base) != JA_OK)
+            continue;
+        uint32_t j = 0;
+        for (; j < nc; j++) {
+            memcpy(b->st, b->base, g->state_size);
+            ja_rng prng;
+            ja_rng_seed(&prng, pseed);
+            ja_action by_seat[JA_MAX_SEATS];
+            memset(by_seat, 0, sizeof by_seat);
+            uint32_t mask = g->to_act(b->st);
+            if (!(mask & (1u << b->seat)))
+                break;
+            by_seat[b->seat] = d->legal[cand[j]];
+            uint32_t pending = mask & ~(1u << b->seat);
+            if (!pending && g->apply(b->st, mask, by_seat) != JA_OK)
+                break;
+            double r[JA_MAX_SEATS];
+            if (!play_out(b, b->vpol, &prng, mask, pending, by_seat, 1, r))
+                break;
+            rew[j] = r[b->seat];
+        }
+        if (j < nc)
+            continue; /* a failed determinization counts for no candidate */
+        ok++;
+        for (j = 1; j < nc; j++) {
+            double x = rew[j] - rew[0];
+            sum[j] += x;
+            sq[j] += x * x;
+        }
+    }
+    uint32_t best = gi;
+    double best_mean = 0.0;
+    if (ok < VERIFY_MIN)
+        return gi; /* too few pairs for the normal approximation */
+    for (uint32_t j = 1; j < nc; j++) {
+        double mean = sum[j] / ok;
+        double var = (sq[j] - ok * mean * mean) / (ok - 1);
+        if (var < 0)
+            var = 0;
+        if (mean > best_mean && mean > b->p.anchor * sqrt(var / ok)) {
+            best = cand[j];
+            best_mean = mean;
+        }
+    }
+    return best;
+}
+
 static int act(void *bot, const ja_decision *d, uint32_t *out_index)
 {
     ismcts *b = bot;
@@ -452,11 +598,16 @@ static int act(void *bot, const ja_decision *d, uint32_t *out_index)
         stop = start + b->p.ms;
     if (left >= 0 && start + left / 2 < stop)
         stop = start + left / 2;
+    /* With a clock and the paired test, the search has the first half of
+     * the time and the test the rest. */
+    int64_t search_stop = stop;
+    if (stop != INT64_MAX && b->vpol)
+        search_stop = start + (stop - start) / 2;
     uint32_t done = 0, failed = 0;
     for (uint64_t i = 0; b->p.ms || i < b->p.iters; i++) {
         /* The clock costs tens of nanoseconds, an iteration microseconds
          * or more (a whole playout): read it every time. */
-        if (stop != INT64_MAX && i > 0 && now_ms() >= stop)
+        if (search_stop != INT64_MAX && i > 0 && now_ms() >= search_stop)
             break;
         if (iterate(b, d->obs))
             done++;
@@ -482,8 +633,13 @@ static int act(void *bot, const ja_decision *d, uint32_t *out_index)
             best = ch;
         }
     }
-    if (b->anchor)
+    if (b->vpol) {
+        uint32_t gi = UINT32_MAX;
+        if (b->anchor(d, &gi) == JA_OK && gi < d->n_legal)
+            best_i = paired_test(b, d, gi, stop);
+    } else if (b->anchor) {
         best_i = anchored(b, d, best, best_i);
+    }
     *out_index = best_i;
     return JA_OK;
 }
@@ -493,7 +649,7 @@ static const ja_bot_desc desc = {
     .abi_major = JA_BOT_ABI_MAJOR,
     .abi_minor = JA_BOT_ABI_MINOR,
     .name = "ismcts",
-    .version = "1.1", /* 1.1: the root anchor (its play differs from 1.0) */
+    .version = "1.2", /* 1.1: the root anchor; 1.2: the paired rollout test */
     .supports = supports,
     .create = create,
     .act = act,

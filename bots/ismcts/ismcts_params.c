@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KEYS "iters=N, ms=N, c=X, nodes=N, rollout=auto|random|greedy, anchor=auto|X"
+#define KEYS "iters=N, ms=N, c=X, nodes=N, rollout=auto|random|greedy, anchor=auto|X, verify=auto|N"
 
 static int bad(char *err, size_t cap, const char *what, const char *kv, size_t len)
 {
@@ -51,7 +51,7 @@ static int parse_real(const char *v, size_t len, double *out)
 int ismcts_params_parse(const char *text, ismcts_params *p, char *err, size_t cap)
 {
     *p = (ismcts_params){ISMCTS_DEFAULT_ITERS, 0, ISMCTS_DEFAULT_C, ISMCTS_DEFAULT_NODES,
-                         ISMCTS_ROLLOUT_AUTO, ISMCTS_ANCHOR_AUTO};
+                         ISMCTS_ROLLOUT_AUTO, ISMCTS_ANCHOR_AUTO, ISMCTS_VERIFY_AUTO};
     int have_iters = 0, have_ms = 0;
     char msg[96];
     for (const char *kv = text ? text : ""; *kv;) {
@@ -84,6 +84,13 @@ int ismcts_params_parse(const char *text, ismcts_params *p, char *err, size_t ca
                 p->anchor = ISMCTS_ANCHOR_AUTO;
             else if (parse_real(v, vlen, &p->anchor))
                 return bad(err, cap, "anchor must be auto or a number from 0 to 10", kv, len);
+        } else if (klen == 6 && strncmp(kv, "verify", 6) == 0) {
+            snprintf(msg, sizeof msg, "verify must be auto or an integer from 0 to %u",
+                     ISMCTS_MAX_VERIFY);
+            if (vlen == 4 && strncmp(v, "auto", 4) == 0)
+                p->verify = ISMCTS_VERIFY_AUTO;
+            else if (parse_u32(v, vlen, 0, ISMCTS_MAX_VERIFY, &p->verify))
+                return bad(err, cap, msg, kv, len);
         } else if (klen == 7 && strncmp(kv, "rollout", 7) == 0) {
             if (vlen == 6 && strncmp(v, "random", 6) == 0)
                 p->rollout = ISMCTS_ROLLOUT_RANDOM;

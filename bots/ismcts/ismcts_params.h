@@ -12,6 +12,8 @@
 #define ISMCTS_DEFAULT_C 0.7
 #define ISMCTS_DEFAULT_NODES 65536u
 #define ISMCTS_ANCHOR_AUTO (-1.0) /* anchor=auto: the game's value (ismcts.c GREEDY[]) */
+#define ISMCTS_VERIFY_AUTO UINT32_MAX /* verify=auto: the game's value (ismcts.c GREEDY[]) */
+#define ISMCTS_MAX_VERIFY 100000u
 #define ISMCTS_MAX_ITERS 10000000u
 #define ISMCTS_MAX_MS 3600000u
 #define ISMCTS_MIN_NODES 16u
@@ -33,6 +35,8 @@ typedef struct ismcts_params {
     ismcts_rollout rollout;
     double anchor;         /* standard errors the search needs to overrule greedy; 0: off;
                               ISMCTS_ANCHOR_AUTO: the game's default */
+    uint32_t verify;       /* paired rollout test at the root: determinizations; 0: off;
+                              ISMCTS_VERIFY_AUTO: the game's default */
 } ismcts_params;
 
 /* Fills p from text ("" or NULL: the defaults). JA_OK, or JA_EINVAL with a

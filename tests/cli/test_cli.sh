@@ -63,6 +63,8 @@ expect_fail 2 "ismcts parameter 'anchor=11': anchor must be auto or a number fro
 expect_fail 2 "ismcts parameter 'anchor=x': anchor must be auto" -- "$ARENA" play $T random hosted:ismcts:anchor=x $R
 expect_fail 2 "no parameters after ':'" -- "$ARENA" play $T random ismcts: $R
 expect_fail 2 "rollout must be auto, random or greedy" -- "$ARENA" play $T random ismcts:rollout=smart $R
+expect_fail 2 "ismcts parameter 'verify=x': verify must be auto or an integer from 0 to 100000" -- "$ARENA" play $T random ismcts:verify=x $R
+expect_fail 2 "ismcts parameter 'verify=100001'" -- "$ARENA" play $T random ismcts:iters=5:verify=100001 $R
 expect_fail 2 "two bots are named 'a'" -- "$ARENA" play $T a=random a=random $R
 expect_fail 2 "bot 'cmd:' names no command after 'cmd:'" -- "$ARENA" play $T random "cmd:" $R
 # ismcts with a budget plays, and two budgets are two participants.
@@ -71,6 +73,9 @@ check "play with ismcts:iters=50 exits 0" test $? = 0
 check "ismcts:iters=50 plays without a fault" grep -qE "ismcts +score [0-9]+ +faults 0" ism.txt
 "$ARENA" play brawljack ismcts:iters=50 ismcts:iters=20 --seed 3 --opt hands=1 >ism.txt 2>ism.err
 check "two ismcts budgets play each other" grep -q "ismcts#2" ism.txt
+# The paired rollout test, on by default in Bruise Jack (docs/bots.md).
+"$ARENA" play bruise-jack ismcts:iters=20:verify=30 greedy --seed 3 --opt hands=1 >ism.txt 2>ism.err
+check "ismcts:verify=30 plays bruise-jack without a fault" grep -qE "ismcts +score [0-9.]+ +faults 0" ism.txt
 rm -f ism.txt ism.err
 # Broken plugins.
 expect_fail 2 "bot plugin './missing.so': No such file" -- "$ARENA" play $T random ./missing.so $R

@@ -152,7 +152,11 @@ at_kill=$(count ak.db)
 for k in $kids; do while kill -0 "$k" 2>/dev/null && [ "$(ps -o stat= -p "$k")" != Z ]; do sleep 0.05; done; done
 check "arena killed: it was mid-run ($at_kill of 900)" [ "$at_kill" -lt 900 ]
 check "arena killed: its workers are gone" true
+stale=$(ls "$TMPDIR" | grep '^ja-arena-')
+check "arena killed: its private directory is left behind" [ -n "$stale" ]
 "$ARENA" $BIG --db ak.db --jobs 2 --resume >ak.json
+check "arena killed then --resume: the dead arena's directory is swept" \
+  sh -c 'for d in $1; do [ -e "$0/$d" ] && exit 1; done; exit 0' "$TMPDIR" "$stale"
 check "arena killed then --resume: same matches, none twice" same_matches full.db ak.db 900
 check "arena killed then --resume: same standings" same_standings full.json ak.json
 

@@ -13,6 +13,10 @@
  *  - the root anchor: with anchor=10 and 16 iterations no root statistics can
  *    overrule greedy, so ismcts plays greedy's match move for move in every
  *    game; with anchor=0 (off) it departs from greedy somewhere;
+ *  - the paired rollout test (verify=K): legal and deterministic in every
+ *    case, the same match as greedy when it has fewer pairs than it needs to
+ *    decide, and with anchor=0 (any positive mean wins) it departs from
+ *    greedy somewhere;
  *  - parameters: a bad parameter makes the seat refuse with the bot's reason
  *    logged, and the parameters are part of the bot's version (identity);
  *  - the forward-model example (sdk/examples/flat_mc.c, docs/forward-model.md)
@@ -99,8 +103,9 @@ static void play(const ja_game_rules *g, uint32_t n, const char *const *opts, ui
 static void test_legal_everywhere(void **state)
 {
     bots *b = *state;
-    ref_bot *ism = open_params("bots/ja_ismcts.so", "iters=16");
-    ref_bot *ism_greedy = open_params("bots/ja_ismcts.so", "iters=8:rollout=greedy:nodes=16");
+    ref_bot *ism = open_params("bots/ja_ismcts.so", "iters=16:verify=0");
+    ref_bot *ism_greedy =
+        open_params("bots/ja_ismcts.so", "iters=8:rollout=greedy:nodes=16:verify=0");
     uint32_t matches = 0, asked = 0;
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
         const mcase *c = &CASES[i];
@@ -128,7 +133,7 @@ static void test_legal_everywhere(void **state)
 static void test_deterministic(void **state)
 {
     (void)state;
-    ref_bot *ism = open_params("bots/ja_ismcts.so", "iters=24");
+    ref_bot *ism = open_params("bots/ja_ismcts.so", "iters=24:verify=0");
     for (int i = 0; ja_games[i]; i++) {
         const ja_game_rules *g = ja_games[i];
         const mcase *c = NULL;
@@ -159,8 +164,8 @@ static void test_params(void **state)
     ref_bot *bad = open_params("bots/ja_ismcts.so", "iters=0");
     ref_bot *none = open_params("bots/ja_ismcts.so", NULL);
     assert_string_equal(ref_bot_get_info(a)->name, "ismcts");
-    assert_string_equal(ref_bot_get_info(a)->version, "1.1:iters=16");
-    assert_string_equal(ref_bot_get_info(none)->version, "1.1");
+    assert_string_equal(ref_bot_get_info(a)->version, "1.2:iters=16");
+    assert_string_equal(ref_bot_get_info(none)->version, "1.2");
     const ja_game_rules *g = ja_game_find("taylor-blackjack");
     ref_seat_ctx sc = {.game = g, .seat = 0, .n_seats = 2, .match_seed = 1, .match_id = ""};
     ref_seat *seat = NULL;
@@ -182,9 +187,11 @@ static void test_params(void **state)
     ref_bot_destroy(&a);
     ref_bot_destroy(&bad);
     ref_bot_destroy(&none);
-    /* anchor: auto or a number from 0 to 10. */
-    const char *ok[] = {"anchor=auto", "anchor=0", "anchor=2.5:iters=4"};
-    const char *no[] = {"anchor=11", "anchor=-1", "anchor=", "anchor=x"};
+    /* anchor: auto or a number from 0 to 10; verify: auto or 0 to 100000. */
+    const char *ok[] = {"anchor=auto", "anchor=0", "anchor=2.5:iters=4", "verify=auto:iters=4",
+                        "verify=0", "verify=3:iters=4"};
+    const char *no[] = {"anchor=11", "anchor=-1", "anchor=", "anchor=x",
+                        "verify=-1", "verify=100001", "verify=", "verify=x"};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         ref_bot *k = open_params("bots/ja_ismcts.so", ok[i]);
         assert_int_equal(ref_seat_open(k, &sc, &seat, err, sizeof err), JA_OK);
@@ -219,8 +226,8 @@ static void play_case(const mcase *c, ref_bot *bot, ref_bot *other, uint64_t see
 static void test_anchor(void **state)
 {
     bots *b = *state;
-    ref_bot *held = open_params("bots/ja_ismcts.so", "iters=16:anchor=10");
-    ref_bot *off = open_params("bots/ja_ismcts.so", "iters=16:anchor=0");
+    ref_bot *held = open_params("bots/ja_ismcts.so", "iters=16:anchor=10:verify=0");
+    ref_bot *off = open_params("bots/ja_ismcts.so", "iters=16:anchor=0:verify=0");
     int differ = 0;
     for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; k++) {
         if (!ja_game_find(CASES[k].game))
@@ -237,6 +244,43 @@ static void test_anchor(void **state)
     assert_true(differ > 0);
     ref_bot_destroy(&held);
     ref_bot_destroy(&off);
+}
+
+/* The paired rollout test (verify=K). In the first case of every game (its
+ * greedy playouts make it the slowest test here), with ismcts on seat 0
+ * and greedy elsewhere: verify=30 (the fewest pairs the test decides on) is
+ * legal and deterministic; verify=29 never has the pairs to depart, so it
+ * plays greedy's match move for move; with anchor=0 any positive mean
+ * departs, which must happen somewhere, or this test could not tell the
+ * paired test from nothing. */
+static void test_verify(void **state)
+{
+    bots *b = *state;
+    ref_bot *v = open_params("bots/ja_ismcts.so", "iters=16:verify=30");
+    ref_bot *few = open_params("bots/ja_ismcts.so", "iters=16:verify=29:anchor=0");
+    ref_bot *any = open_params("bots/ja_ismcts.so", "iters=16:verify=30:anchor=0");
+    int differ = 0;
+    for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; k++) {
+        if (!ja_game_find(CASES[k].game) ||
+            (k > 0 && strcmp(CASES[k].game, CASES[k - 1].game) == 0))
+            continue;
+        ref_match_result rg, r1, r2, rf, ra;
+        play_case(&CASES[k], b->greedy, b->greedy, 13, &rg);
+        play_case(&CASES[k], v, b->greedy, 13, &r1);
+        play_case(&CASES[k], v, b->greedy, 13, &r2);
+        play_case(&CASES[k], few, b->greedy, 13, &rf);
+        play_case(&CASES[k], any, b->greedy, 13, &ra);
+        if (memcmp(r1.digest, r2.digest, sizeof r1.digest) != 0)
+            fail_msg("%s (case %zu): ismcts:verify=30 gave two matches for one seed",
+                     CASES[k].game, k);
+        if (memcmp(rg.digest, rf.digest, sizeof rg.digest) != 0)
+            fail_msg("%s (case %zu): ismcts:verify=29 departed from greedy", CASES[k].game, k);
+        differ += memcmp(rg.digest, ra.digest, sizeof rg.digest) != 0;
+    }
+    assert_true(differ > 0);
+    ref_bot_destroy(&v);
+    ref_bot_destroy(&few);
+    ref_bot_destroy(&any);
 }
 
 /* The forward-model example of docs/forward-model.md plays every game. */
@@ -266,6 +310,7 @@ int main(void)
         cmocka_unit_test(test_legal_everywhere),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_anchor),
+        cmocka_unit_test(test_verify),
         cmocka_unit_test(test_flat_mc_example),
     };
     return cmocka_run_group_tests(tests, setup_bots, teardown_bots);

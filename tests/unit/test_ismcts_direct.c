@@ -3,14 +3,16 @@
  *
  *  - allocation: act() never allocates (malloc, calloc, realloc counted
  *    through the linker's --wrap, as in test_no_alloc.c) over whole matches
- *    of every game, with random and greedy playouts and with a node pool so
- *    small that it fills (the search goes on without expanding);
+ *    of every game, with random and greedy playouts, with a node pool so
+ *    small that it fills (the search goes on without expanding), and with
+ *    the paired rollout test (verify=30);
  *  - hidden information: at decisions all through matches of every game, a
  *    second real state is made from the first by determinize(), which
  *    re-deals everything the deciding seat cannot see. The two observations
  *    must be byte-identical, and two bot instances with the same stream,
  *    one asked on each state, must answer identically (the bot sees only
- *    the observation; sample() rebuilds the rest). Some of the second states
+ *    the observation; sample() rebuilds the rest), the paired rollout test
+ *    (verify=30) included, whose determinizations come from sample() too. Some of the second states
  *    must really differ from the first, or the test would prove nothing;
  *  - answers are always legal indices.
  *
@@ -173,9 +175,10 @@ static void test_no_alloc_per_decision(void **state)
 {
     (void)state;
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
-        alloc_match(&CASES[i], "iters=30");
-        alloc_match(&CASES[i], "iters=30:nodes=16");
-        alloc_match(&CASES[i], "iters=10:rollout=greedy");
+        alloc_match(&CASES[i], "iters=30:verify=0");
+        alloc_match(&CASES[i], "iters=30:nodes=16:verify=0");
+        alloc_match(&CASES[i], "iters=10:rollout=greedy:verify=0");
+        alloc_match(&CASES[i], "iters=10:verify=30");
     }
 }
 
@@ -221,8 +224,8 @@ static void test_hidden_information(void **state)
                 assert_memory_equal(legal, legal2, sizeof *legal * n);
                 /* Two instances with the same stream, one per real state. */
                 host_ctx h1, h2;
-                void *b1 = new_bot(&h1, "iters=20", step, g, (int)s, c->seats);
-                void *b2 = new_bot(&h2, "iters=20", step, g, (int)s, c->seats);
+                void *b1 = new_bot(&h1, "iters=20:verify=30", step, g, (int)s, c->seats);
+                void *b2 = new_bot(&h2, "iters=20:verify=30", step, g, (int)s, c->seats);
                 ja_decision d1 = decision(g, (int)s, c->seats, obs, legal, n);
                 ja_decision d2 = decision(g, (int)s, c->seats, obs2, legal2, n2);
                 uint32_t i1 = UINT32_MAX, i2 = UINT32_MAX;
