@@ -354,6 +354,36 @@ static void rewards(const ismcts *b, const ja_outcome *o, double *r)
     }
 }
 
+/* Advances b->st to its next choice. With no joint window in progress
+ * (pending 0) it asks the engine who acts next. Returns 1 with the seat *c
+ * that chooses now among its *n legal actions (in b->legal), 0 at the end of
+ * the match, -1 when the engine failed or the match runs away. */
+static int next_choice(ismcts *b, uint32_t *mask, uint32_t *pending, uint32_t *steps, int *c,
+                       uint32_t *n)
+{
+    const ja_game_rules *g = b->g;
+    if (!*pending) {
+        *mask = *pending = g->to_act(b->st);
+        if (!*mask)
+            return 0;
+        if (++*steps > ISMCTS_MAX_STEPS)
+            return -1;
+    }
+    *c = chooser(b, *pending);
+    *n = g->legal(b->st, *c, b->legal, g->max_actions);
+    return *n ? 1 : -1;
+}
+
+/* Seat c takes action a; once every seat of the window has chosen, the
+ * engine applies their actions together. 0 when the engine refused. */
+static int choose(ismcts *b, int c, ja_action a, uint32_t mask, uint32_t *pending,
+                  ja_action *by_seat)
+{
+    by_seat[c] = a;
+    *pending &= ~(1u << c);
+    return *pending || b->g->apply(b->st, mask, by_seat) == JA_OK;
+}
+
 /* Plays b->st out to the end of the match with the default policy pol
  * (NULL: uniform random from rng). mask/pending/by_seat: a joint window
  * in progress (the seats of mask still in pending have not chosen yet;
@@ -362,26 +392,14 @@ static void rewards(const ismcts *b, const ja_outcome *o, double *r)
 static int play_out(ismcts *b, greedy_act_fn pol, ja_rng *rng, uint32_t mask, uint32_t pending,
                     ja_action *by_seat, uint32_t steps, double *r)
 {
-    const ja_game_rules *g = b->g;
-    for (;;) {
-        if (!pending) {
-            mask = pending = g->to_act(b->st);
-            if (!mask)
-                break;
-            if (++steps > ISMCTS_MAX_STEPS)
-                return 0;
-        }
-        int c = chooser(b, pending);
-        uint32_t n = g->legal(b->st, c, b->legal, g->max_actions);
-        if (n == 0)
+    int c, k;
+    uint32_t n;
+    while ((k = next_choice(b, &mask, &pending, &steps, &c, &n)) > 0)
+        if (!choose(b, c, n > 1 ? playout_action(b, pol, rng, c, n) : b->legal[0], mask,
+                    &pending, by_seat))
             return 0;
-        by_seat[c] = n > 1 ? playout_action(b, pol, rng, c, n) : b->legal[0];
-        pending &= ~(1u << c);
-        if (!pending && g->apply(b->st, mask, by_seat) != JA_OK)
-            return 0;
-    }
     ja_outcome o;
-    if (g->outcome(b->st, &o) != JA_OK)
+    if (k < 0 || b->g->outcome(b->st, &o) != JA_OK)
         return 0;
     rewards(b, &o, r);
     return 1;
@@ -391,27 +409,21 @@ static int play_out(ismcts *b, greedy_act_fn pol, ja_rng *rng, uint32_t mask, ui
  * or the engine failed (nothing is backpropagated). */
 static int iterate(ismcts *b, const void *obs)
 {
-    const ja_game_rules *g = b->g;
-    if (g->sample(obs, b->seat, ja_rng_next(&b->rng), b->st) != JA_OK)
+    if (b->g->sample(obs, b->seat, ja_rng_next(&b->rng), b->st) != JA_OK)
         return 0;
-    uint32_t depth = 0, at = 0, mask = 0, pending = 0, steps = 0;
+    uint32_t depth = 0, at = 0, mask = 0, pending = 0, steps = 0, n;
     ja_action by_seat[JA_MAX_SEATS];
     memset(by_seat, 0, sizeof by_seat);
     b->path[depth++] = 0;
     /* Selection and expansion: down the tree until a new node, a node that
      * can grow no further (full pool), or the end of the match. */
+    int c, more;
     for (int leave = 0; !leave;) {
-        if (!pending) {
-            mask = pending = g->to_act(b->st);
-            if (!mask)
-                break;
-            if (++steps > ISMCTS_MAX_STEPS)
+        if ((more = next_choice(b, &mask, &pending, &steps, &c, &n)) <= 0) {
+            if (more < 0)
                 return 0;
+            break;
         }
-        int c = chooser(b, pending);
-        uint32_t n = g->legal(b->st, c, b->legal, g->max_actions);
-        if (n == 0)
-            return 0;
         ja_action a = b->legal[0];
         if (n > 1) {
             uint32_t k = tree_step(b, at, c, n, own_info(b, c));
@@ -422,9 +434,7 @@ static int iterate(ismcts *b, const void *obs)
             a.code = b->pool[k].code;
             leave = b->pool[k].visits == 0; /* just expanded: play out from here */
         }
-        by_seat[c] = a;
-        pending &= ~(1u << c);
-        if (!pending && g->apply(b->st, mask, by_seat) != JA_OK)
+        if (!choose(b, c, a, mask, &pending, by_seat))
             return 0;
     }
     double r[JA_MAX_SEATS];
@@ -543,12 +553,9 @@ static uint32_t paired_test(ismcts *b, const ja_decision *d, uint32_t gi, int64_
             ja_rng_seed(&prng, pseed);
             ja_action by_seat[JA_MAX_SEATS];
             memset(by_seat, 0, sizeof by_seat);
-            uint32_t mask = g->to_act(b->st);
-            if (!(mask & (1u << b->seat)))
-                break;
-            by_seat[b->seat] = d->legal[cand[j]];
-            uint32_t pending = mask & ~(1u << b->seat);
-            if (!pending && g->apply(b->st, mask, by_seat) != JA_OK)
+            uint32_t mask = g->to_act(b->st), pending = mask;
+            if (!(mask & (1u << b->seat)) ||
+                !choose(b, b->seat, d->legal[cand[j]], mask, &pending, by_seat))
                 break;
             double r[JA_MAX_SEATS];
             if (!play_out(b, b->vpol, &prng, mask, pending, by_seat, 1, r))
