@@ -17,7 +17,7 @@
 #include "cli.h"
 #include "executor.h"
 #include "extbots.h"
-#include "mp.h"
+#include "ja_mp.h"
 #include "proc.h"
 
 #include "jackarena/ja_error.h"
@@ -291,8 +291,8 @@ int cmd_conformance(int argc, char **argv)
     msgpack_packer pk;
     msgpack_packer_init(&pk, &b, msgpack_sbuffer_write);
     msgpack_pack_map(&pk, 2);
-    mp_put_kv_str(&pk, "type", "x-conformance-probe");
-    mp_put_kv_str(&pk, "note", "clients ignore message types they do not know");
+    ja_mp_put_kv_str(&pk, "type", "x-conformance-probe");
+    ja_mp_put_kv_str(&pk, "note", "clients ignore message types they do not know");
     ref_hub_send_raw(hub, bi->name, b.data, b.size);
     ref_wire_error(&b, REF_WIRE_ERR_UNKNOWN_TYPE, "conformance probe: an error the bot must survive",
                    NULL, 0);

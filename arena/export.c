@@ -1,7 +1,7 @@
 /* Training-data export (export.h, docs/training-data.md). */
 #include "export.h"
 
-#include "mp.h"
+#include "ja_mp.h"
 #include "wire.h"
 
 #include "jackarena/ja_error.h"
@@ -113,28 +113,28 @@ void arena_export_match_step(void *ctx, const ja_game_rules *g, const ref_step_i
             break;
         }
         const ja_action *legal = info->legal + (size_t)r->seat * g->max_actions;
-        mp_put_kv_str(&pk, "type", "decision");
-        mp_put_kv_u64(&pk, "match", m->number);
-        mp_put_kv_u64(&pk, "step", info->step);
-        mp_put_kv_u64(&pk, "seat", r->seat);
-        mp_put_str(&pk, "obs");
+        ja_mp_put_kv_str(&pk, "type", "decision");
+        ja_mp_put_kv_u64(&pk, "match", m->number);
+        ja_mp_put_kv_u64(&pk, "step", info->step);
+        ja_mp_put_kv_u64(&pk, "seat", r->seat);
+        ja_mp_put_str(&pk, "obs");
         ref_wire_put_obs(&pk, g, info->obs + (size_t)r->seat * g->obs_size);
-        mp_put_str(&pk, "legal");
+        ja_mp_put_str(&pk, "legal");
         msgpack_pack_array(&pk, r->n_legal);
         for (uint32_t i = 0; i < r->n_legal; i++)
             msgpack_pack_uint32(&pk, legal[i].code);
-        mp_put_str(&pk, "labels");
+        ja_mp_put_str(&pk, "labels");
         msgpack_pack_array(&pk, r->n_legal);
         for (uint32_t i = 0; i < r->n_legal; i++) {
             char label[96];
             if (g->label(legal[i], label, sizeof label) < 0)
                 snprintf(label, sizeof label, "action %u", (unsigned)legal[i].code);
-            mp_put_str(&pk, label);
+            ja_mp_put_str(&pk, label);
         }
         /* The bot's raw answer is only meaningful without a fault. */
-        mp_put_kv_i64(&pk, "index", r->fault == JA_FAULT_NONE ? r->index : -1);
-        mp_put_kv_u64(&pk, "code", r->code);
-        mp_put_kv_str(&pk, "fault", ja_fault_name(r->fault));
+        ja_mp_put_kv_i64(&pk, "index", r->fault == JA_FAULT_NONE ? r->index : -1);
+        ja_mp_put_kv_u64(&pk, "code", r->code);
+        ja_mp_put_kv_str(&pk, "fault", ja_fault_name(r->fault));
         if (m->body.oom) {
             m->oom = true;
             break;
@@ -169,42 +169,42 @@ int arena_export_match_end(arena_export_match *m, const ref_match_result *res, v
 
     /* The match header. */
     msgpack_pack_map(&pk, 15);
-    mp_put_kv_str(&pk, "type", "match");
-    mp_put_kv_str(&pk, "format", "jackarena-decisions");
-    mp_put_kv_u64(&pk, "version", ARENA_EXPORT_VERSION);
-    mp_put_kv_str(&pk, "arena", ja_version());
-    mp_put_kv_u64(&pk, "match", m->number);
-    mp_put_kv_str(&pk, "match_id", m->match_id);
-    mp_put_kv_str(&pk, "game", g->name);
-    mp_put_kv_u64(&pk, "rules_version", g->rules_version);
-    mp_put_kv_u64(&pk, "obs_version", g->obs_version);
-    mp_put_str(&pk, "options");
+    ja_mp_put_kv_str(&pk, "type", "match");
+    ja_mp_put_kv_str(&pk, "format", "jackarena-decisions");
+    ja_mp_put_kv_u64(&pk, "version", ARENA_EXPORT_VERSION);
+    ja_mp_put_kv_str(&pk, "arena", ja_version());
+    ja_mp_put_kv_u64(&pk, "match", m->number);
+    ja_mp_put_kv_str(&pk, "match_id", m->match_id);
+    ja_mp_put_kv_str(&pk, "game", g->name);
+    ja_mp_put_kv_u64(&pk, "rules_version", g->rules_version);
+    ja_mp_put_kv_u64(&pk, "obs_version", g->obs_version);
+    ja_mp_put_str(&pk, "options");
     msgpack_pack_map(&pk, m->options.n);
     for (uint32_t i = 0; i < m->options.n; i++) {
         char v[64];
         ja_options_value_str(g, &m->options, (int)i, v, sizeof v);
-        mp_put_kv_str(&pk, g->options[i].name, v);
+        ja_mp_put_kv_str(&pk, g->options[i].name, v);
     }
     char seed[24];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)m->seed);
-    mp_put_kv_str(&pk, "seed", seed);
-    mp_put_kv_u64(&pk, "seats", m->n_seats);
-    mp_put_str(&pk, "players");
+    ja_mp_put_kv_str(&pk, "seed", seed);
+    ja_mp_put_kv_u64(&pk, "seats", m->n_seats);
+    ja_mp_put_str(&pk, "players");
     msgpack_pack_array(&pk, m->n_seats);
     for (uint32_t s = 0; s < m->n_seats; s++)
-        mp_put_str(&pk, m->names[s]);
-    mp_put_kv_u64(&pk, "decisions", m->n);
-    mp_put_str(&pk, "outcome");
+        ja_mp_put_str(&pk, m->names[s]);
+    ja_mp_put_kv_u64(&pk, "decisions", m->n);
+    ja_mp_put_str(&pk, "outcome");
     msgpack_pack_map(&pk, 3);
-    mp_put_str(&pk, "scores");
+    ja_mp_put_str(&pk, "scores");
     msgpack_pack_array(&pk, m->n_seats);
     for (uint32_t s = 0; s < m->n_seats; s++)
         put_score(&pk, o->score[s]);
-    mp_put_str(&pk, "places");
+    ja_mp_put_str(&pk, "places");
     msgpack_pack_array(&pk, m->n_seats);
     for (uint32_t s = 0; s < m->n_seats; s++)
         msgpack_pack_uint8(&pk, o->place[s]);
-    mp_put_str(&pk, "faults");
+    ja_mp_put_str(&pk, "faults");
     msgpack_pack_array(&pk, m->n_seats);
     for (uint32_t s = 0; s < m->n_seats; s++)
         msgpack_pack_uint32(&pk, res->faults[s]);
@@ -216,12 +216,12 @@ int arena_export_match_end(arena_export_match *m, const ref_match_result *res, v
         msgpack_pack_map(&pk, REC_KEYS + 1);
         out_write(&out, m->body.sb.data + start, m->ends[k] - start);
         start = m->ends[k];
-        mp_put_str(&pk, "outcome");
+        ja_mp_put_str(&pk, "outcome");
         msgpack_pack_map(&pk, 3);
-        mp_put_str(&pk, "score");
+        ja_mp_put_str(&pk, "score");
         put_score(&pk, o->score[s]);
-        mp_put_kv_i64(&pk, "score_units", o->score[s]);
-        mp_put_kv_u64(&pk, "place", o->place[s]);
+        ja_mp_put_kv_i64(&pk, "score_units", o->score[s]);
+        ja_mp_put_kv_u64(&pk, "place", o->place[s]);
     }
     if (out.oom) {
         msgpack_sbuffer_destroy(&out.sb);

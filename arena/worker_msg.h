@@ -11,7 +11,7 @@
  *                     quit   {t}
  *
  * The arena trusts its workers no more than its bots: every decoder here
- * bounds every size (mp_scan before msgpack-c allocates) and refuses
+ * bounds every size (ja_mp_scan before msgpack-c allocates) and refuses
  * malformed input with a one-line reason; tests/fuzz/fuzz_worker.c feeds
  * them arbitrary bytes. */
 #ifndef ARENA_WORKER_MSG_H

@@ -24,7 +24,7 @@
 #include "hub.h"
 #include "ladder.h"
 #include "match.h"
-#include "mp.h"
+#include "ja_mp.h"
 #include "proc.h"
 #include "tournament.h"
 #include "wire.h"
@@ -215,10 +215,10 @@ static void wire_sizes(const ja_game_rules *g, uint32_t seats, uint32_t matches,
     msgpack_sbuffer_clear(&b);
     msgpack_packer_init(&pk, &b, msgpack_sbuffer_write);
     msgpack_pack_map(&pk, 4);
-    mp_put_kv_str(&pk, "type", "action");
-    mp_put_kv_str(&pk, "match", "t1-m000001");
-    mp_put_kv_u64(&pk, "turn", 300);
-    mp_put_kv_u64(&pk, "index", 1);
+    ja_mp_put_kv_str(&pk, "type", "action");
+    ja_mp_put_kv_str(&pk, "match", "t1-m000001");
+    ja_mp_put_kv_u64(&pk, "turn", 300);
+    ja_mp_put_kv_u64(&pk, "index", 1);
     *action = (double)b.size;
     msgpack_sbuffer_destroy(&b);
     free(st);

@@ -27,7 +27,7 @@
  *    message of that connection). DISCONNECTED(fd) ends the connection with
  *    that descriptor and the current generation. */
 #include "hub_int.h"
-#include "mp.h"
+#include "ja_mp.h"
 #include "zap.h"
 
 #include "jackarena/ja_error.h"
@@ -297,6 +297,11 @@ static void on_action(ref_hub *h, conn *c, const ref_wire_msg *m, int64_t now)
                    "the request pending in match '%s' is turn %u, not %llu", s->match,
                    (unsigned)s->turn, (unsigned long long)m->turn);
         seat_fault(h, s, JA_FAULT_PROTOCOL);
+        return;
+    }
+    if (m->has_error) {
+        /* The bot says it could not choose: its own error, no reply owed. */
+        seat_fault(h, s, JA_FAULT_ERROR);
         return;
     }
     if (m->index >= s->n_legal) {

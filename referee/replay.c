@@ -1,6 +1,6 @@
 /* Replay files and match digests (replay.h, docs/replay-format.md). */
 #include "replay.h"
-#include "mp.h"
+#include "ja_mp.h"
 
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_version.h"
@@ -114,36 +114,36 @@ int ref_replay_write_header(ref_replay_writer *w, const ja_game_rules *g,
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
 
     msgpack_pack_map(pk, 15);
-    mp_put_kv_str(pk, "format", REPLAY_MAGIC);
-    mp_put_kv_u64(pk, "version", JA_REPLAY_FORMAT);
-    mp_put_kv_str(pk, "arena", ja_version());
-    mp_put_kv_str(pk, "game", g->name);
-    mp_put_kv_u64(pk, "rules_version", g->rules_version);
-    mp_put_kv_u64(pk, "obs_version", g->obs_version);
-    mp_put_str(pk, "options");
+    ja_mp_put_kv_str(pk, "format", REPLAY_MAGIC);
+    ja_mp_put_kv_u64(pk, "version", JA_REPLAY_FORMAT);
+    ja_mp_put_kv_str(pk, "arena", ja_version());
+    ja_mp_put_kv_str(pk, "game", g->name);
+    ja_mp_put_kv_u64(pk, "rules_version", g->rules_version);
+    ja_mp_put_kv_u64(pk, "obs_version", g->obs_version);
+    ja_mp_put_str(pk, "options");
     msgpack_pack_map(pk, h->options.n);
     for (uint32_t i = 0; i < h->options.n; i++) {
         char v[64];
         ja_options_value_str(g, &h->options, (int)i, v, sizeof v);
-        mp_put_kv_str(pk, g->options[i].name, v);
+        ja_mp_put_kv_str(pk, g->options[i].name, v);
     }
-    mp_put_kv_str(pk, "seed", seed);
-    mp_put_kv_u64(pk, "seats", h->n_seats);
-    mp_put_str(pk, "players");
+    ja_mp_put_kv_str(pk, "seed", seed);
+    ja_mp_put_kv_u64(pk, "seats", h->n_seats);
+    ja_mp_put_str(pk, "players");
     msgpack_pack_array(pk, h->n_seats);
     for (uint32_t s = 0; s < h->n_seats; s++) {
         const ref_replay_player *p = &h->players[s];
         msgpack_pack_map(pk, 4);
-        mp_put_kv_str(pk, "name", p->name);
-        mp_put_kv_str(pk, "kind", p->kind);
-        mp_put_kv_str(pk, "version", p->version);
-        mp_put_kv_str(pk, "sha256", p->sha256);
+        ja_mp_put_kv_str(pk, "name", p->name);
+        ja_mp_put_kv_str(pk, "kind", p->kind);
+        ja_mp_put_kv_str(pk, "version", p->version);
+        ja_mp_put_kv_str(pk, "sha256", p->sha256);
     }
-    mp_put_kv_str(pk, "match", h->match_id);
-    mp_put_kv_u64(pk, "move_ms", h->move_ms);
-    mp_put_kv_u64(pk, "bank_ms", h->bank_ms);
-    mp_put_kv_str(pk, "on_fault", h->on_fault[0] ? h->on_fault : "default");
-    mp_put_kv_str(pk, "created", when);
+    ja_mp_put_kv_str(pk, "match", h->match_id);
+    ja_mp_put_kv_u64(pk, "move_ms", h->move_ms);
+    ja_mp_put_kv_u64(pk, "bank_ms", h->bank_ms);
+    ja_mp_put_kv_str(pk, "on_fault", h->on_fault[0] ? h->on_fault : "default");
+    ja_mp_put_kv_str(pk, "created", when);
     return ferror(w->f) ? JA_EIO : JA_OK;
 }
 
@@ -152,19 +152,19 @@ int ref_replay_write_step(ref_replay_writer *w, uint32_t step, const ref_replay_
 {
     msgpack_packer *pk = &w->pk;
     msgpack_pack_map(pk, 3);
-    mp_put_kv_str(pk, "t", "d");
-    mp_put_kv_u64(pk, "n", step);
-    mp_put_str(pk, "asked");
+    ja_mp_put_kv_str(pk, "t", "d");
+    ja_mp_put_kv_u64(pk, "n", step);
+    ja_mp_put_str(pk, "asked");
     msgpack_pack_array(pk, n);
     for (uint32_t i = 0; i < n; i++) {
         const ref_replay_rec *r = &recs[i];
         msgpack_pack_map(pk, 6);
-        mp_put_kv_u64(pk, "s", r->seat);
-        mp_put_kv_u64(pk, "c", r->code);
-        mp_put_kv_i64(pk, "i", r->forced ? -1 : r->index);
-        mp_put_kv_u64(pk, "n", r->n_legal);
-        mp_put_kv_str(pk, "f", ja_fault_name(r->fault));
-        mp_put_kv_u64(pk, "us", r->think_us);
+        ja_mp_put_kv_u64(pk, "s", r->seat);
+        ja_mp_put_kv_u64(pk, "c", r->code);
+        ja_mp_put_kv_i64(pk, "i", r->forced ? -1 : r->index);
+        ja_mp_put_kv_u64(pk, "n", r->n_legal);
+        ja_mp_put_kv_str(pk, "f", ja_fault_name(r->fault));
+        ja_mp_put_kv_u64(pk, "us", r->think_us);
     }
     return ferror(w->f) ? JA_EIO : JA_OK;
 }
@@ -178,21 +178,21 @@ int ref_replay_writer_finish(ref_replay_writer **wp, const ja_outcome *o,
     char hex[REF_DIGEST_HEX];
     ref_digest_hex(digest, hex);
     msgpack_pack_map(pk, 6);
-    mp_put_kv_str(pk, "t", "end");
-    mp_put_str(pk, "scores");
+    ja_mp_put_kv_str(pk, "t", "end");
+    ja_mp_put_str(pk, "scores");
     msgpack_pack_array(pk, o->n_seats);
     for (uint32_t s = 0; s < o->n_seats; s++)
         msgpack_pack_int64(pk, o->score[s]);
-    mp_put_str(pk, "places");
+    ja_mp_put_str(pk, "places");
     msgpack_pack_array(pk, o->n_seats);
     for (uint32_t s = 0; s < o->n_seats; s++)
         msgpack_pack_uint8(pk, o->place[s]);
-    mp_put_str(pk, "faults");
+    ja_mp_put_str(pk, "faults");
     msgpack_pack_array(pk, o->n_seats);
     for (uint32_t s = 0; s < o->n_seats; s++)
         msgpack_pack_uint32(pk, faults[s]);
-    mp_put_kv_u64(pk, "decisions", decisions);
-    mp_put_kv_str(pk, "digest", hex);
+    ja_mp_put_kv_u64(pk, "decisions", decisions);
+    ja_mp_put_kv_str(pk, "digest", hex);
     int bad = ferror(w->f) || fflush(w->f) != 0 || fsync(fileno(w->f)) != 0;
     int saved = errno;
     if (fclose(w->f) != 0 && !bad) {
@@ -241,11 +241,11 @@ static int parse_header(const msgpack_object *m, ref_replay *r, char *err, size_
     char fmt[32], seed[32], v[64];
     uint64_t ver, u;
     ref_replay_header *h = &r->h;
-    if (!mp_get_str(m, "format", fmt, sizeof fmt) || strcmp(fmt, REPLAY_MAGIC) != 0) {
+    if (!ja_mp_get_str(m, "format", fmt, sizeof fmt) || strcmp(fmt, REPLAY_MAGIC) != 0) {
         snprintf(err, cap, "not a Jack Arena replay (no \"format\": \"%s\" header)", REPLAY_MAGIC);
         return JA_EFORMAT;
     }
-    if (!mp_get_u64(m, "version", &ver)) {
+    if (!ja_mp_get_u64(m, "version", &ver)) {
         snprintf(err, cap, "replay header has no format version");
         return JA_EFORMAT;
     }
@@ -254,23 +254,23 @@ static int parse_header(const msgpack_object *m, ref_replay *r, char *err, size_
                  (unsigned long long)ver, JA_REPLAY_FORMAT);
         return JA_EVERSION;
     }
-    if (!mp_get_str(m, "game", h->game, sizeof h->game) ||
-        !mp_get_u64(m, "rules_version", &u) || !mp_get_str(m, "seed", seed, sizeof seed) ||
-        !mp_get_u64(m, "seats", &ver)) {
+    if (!ja_mp_get_str(m, "game", h->game, sizeof h->game) ||
+        !ja_mp_get_u64(m, "rules_version", &u) || !ja_mp_get_str(m, "seed", seed, sizeof seed) ||
+        !ja_mp_get_u64(m, "seats", &ver)) {
         snprintf(err, cap, "replay header lacks game, rules_version, seed or seats");
         return JA_EFORMAT;
     }
     h->rules_version = (uint32_t)u;
-    if (mp_get_u64(m, "obs_version", &u))
+    if (ja_mp_get_u64(m, "obs_version", &u))
         h->obs_version = (uint32_t)u;
-    if (mp_get_u64(m, "move_ms", &u))
+    if (ja_mp_get_u64(m, "move_ms", &u))
         h->move_ms = (uint32_t)u;
     /* Time bank and fault policy came later: older replays have neither. */
-    if (mp_get_u64(m, "bank_ms", &u))
+    if (ja_mp_get_u64(m, "bank_ms", &u))
         h->bank_ms = (uint32_t)u;
-    if (!mp_get_str(m, "on_fault", h->on_fault, sizeof h->on_fault))
+    if (!ja_mp_get_str(m, "on_fault", h->on_fault, sizeof h->on_fault))
         snprintf(h->on_fault, sizeof h->on_fault, "default");
-    mp_get_str(m, "match", h->match_id, sizeof h->match_id);
+    ja_mp_get_str(m, "match", h->match_id, sizeof h->match_id);
     char *end = NULL;
     errno = 0;
     h->seed = strtoull(seed, &end, 10);
@@ -296,7 +296,7 @@ static int parse_header(const msgpack_object *m, ref_replay *r, char *err, size_
         return JA_EVERSION;
     }
     /* Options: every key the game knows must be there, as text. */
-    const msgpack_object *om = mp_get(m, "options");
+    const msgpack_object *om = ja_mp_get(m, "options");
     if (!om || om->type != MSGPACK_OBJECT_MAP) {
         snprintf(err, cap, "replay header has no options map");
         return JA_EFORMAT;
@@ -304,8 +304,8 @@ static int parse_header(const msgpack_object *m, ref_replay *r, char *err, size_
     ja_options_init(r->game, &h->options);
     for (uint32_t i = 0; i < om->via.map.size; i++) {
         char key[64], kv[200];
-        if (!mp_as_str(&om->via.map.ptr[i].key, key, sizeof key) ||
-            !mp_as_str(&om->via.map.ptr[i].val, v, sizeof v)) {
+        if (!ja_mp_as_str(&om->via.map.ptr[i].key, key, sizeof key) ||
+            !ja_mp_as_str(&om->via.map.ptr[i].val, v, sizeof v)) {
             snprintf(err, cap, "replay header has a malformed option");
             return JA_EFORMAT;
         }
@@ -323,13 +323,13 @@ static int parse_header(const msgpack_object *m, ref_replay *r, char *err, size_
     }
     const msgpack_object *players;
     uint32_t np = 0;
-    if (mp_as_array(mp_get(m, "players"), &players, &np)) {
+    if (ja_mp_as_array(ja_mp_get(m, "players"), &players, &np)) {
         for (uint32_t s = 0; s < np && s < h->n_seats; s++) {
             ref_replay_player *p = &h->players[s];
-            mp_get_str(&players[s], "name", p->name, sizeof p->name);
-            mp_get_str(&players[s], "kind", p->kind, sizeof p->kind);
-            mp_get_str(&players[s], "version", p->version, sizeof p->version);
-            mp_get_str(&players[s], "sha256", p->sha256, sizeof p->sha256);
+            ja_mp_get_str(&players[s], "name", p->name, sizeof p->name);
+            ja_mp_get_str(&players[s], "kind", p->kind, sizeof p->kind);
+            ja_mp_get_str(&players[s], "version", p->version, sizeof p->version);
+            ja_mp_get_str(&players[s], "sha256", p->sha256, sizeof p->sha256);
         }
     }
     return JA_OK;
@@ -355,7 +355,7 @@ static int parse_step(const msgpack_object *m, ref_replay *r, uint32_t *cap_step
 {
     const msgpack_object *asked;
     uint32_t n;
-    if (!mp_as_array(mp_get(m, "asked"), &asked, &n) || n == 0 || n > r->h.n_seats) {
+    if (!ja_mp_as_array(ja_mp_get(m, "asked"), &asked, &n) || n == 0 || n > r->h.n_seats) {
         snprintf(why, cap, "decision record without a valid \"asked\" list");
         return JA_EFORMAT;
     }
@@ -372,13 +372,13 @@ static int parse_step(const msgpack_object *m, ref_replay *r, uint32_t *cap_step
         uint64_t seat, code, nl = 0, us = 0;
         int64_t index;
         char fault[32];
-        if (!mp_get_u64(&asked[i], "s", &seat) || !mp_get_u64(&asked[i], "c", &code) ||
-            !mp_get_i64(&asked[i], "i", &index) || !mp_get_str(&asked[i], "f", fault, sizeof fault)) {
+        if (!ja_mp_get_u64(&asked[i], "s", &seat) || !ja_mp_get_u64(&asked[i], "c", &code) ||
+            !ja_mp_get_i64(&asked[i], "i", &index) || !ja_mp_get_str(&asked[i], "f", fault, sizeof fault)) {
             snprintf(why, cap, "decision record entry lacks s, c, i or f");
             return JA_EFORMAT;
         }
-        mp_get_u64(&asked[i], "n", &nl);
-        mp_get_u64(&asked[i], "us", &us);
+        ja_mp_get_u64(&asked[i], "n", &nl);
+        ja_mp_get_u64(&asked[i], "us", &us);
         int f = fault_from_name(fault);
         if (seat >= r->h.n_seats || (int)seat <= last || code > UINT32_MAX || f < 0 ||
             index < -1 || index > INT32_MAX) {
@@ -401,8 +401,8 @@ static int parse_end(const msgpack_object *m, ref_replay *r, char *why, size_t c
     const msgpack_object *sc, *pl, *fa;
     uint32_t ns, np, nf = 0;
     char hex[REF_DIGEST_HEX + 1];
-    if (!mp_as_array(mp_get(m, "scores"), &sc, &ns) || !mp_as_array(mp_get(m, "places"), &pl, &np) ||
-        ns != r->h.n_seats || np != r->h.n_seats || !mp_get_str(m, "digest", hex, sizeof hex) ||
+    if (!ja_mp_as_array(ja_mp_get(m, "scores"), &sc, &ns) || !ja_mp_as_array(ja_mp_get(m, "places"), &pl, &np) ||
+        ns != r->h.n_seats || np != r->h.n_seats || !ja_mp_get_str(m, "digest", hex, sizeof hex) ||
         strlen(hex) != 64) {
         snprintf(why, cap, "end record lacks scores, places or digest");
         return JA_EFORMAT;
@@ -410,16 +410,16 @@ static int parse_end(const msgpack_object *m, ref_replay *r, char *why, size_t c
     r->outcome.n_seats = ns;
     for (uint32_t s = 0; s < ns; s++) {
         uint64_t p;
-        if (!mp_as_i64(&sc[s], &r->outcome.score[s]) || !mp_as_u64(&pl[s], &p) || p > 255) {
+        if (!ja_mp_as_i64(&sc[s], &r->outcome.score[s]) || !ja_mp_as_u64(&pl[s], &p) || p > 255) {
             snprintf(why, cap, "end record has a malformed score or place");
             return JA_EFORMAT;
         }
         r->outcome.place[s] = (uint8_t)p;
     }
-    if (mp_as_array(mp_get(m, "faults"), &fa, &nf))
+    if (ja_mp_as_array(ja_mp_get(m, "faults"), &fa, &nf))
         for (uint32_t s = 0; s < nf && s < JA_MAX_SEATS; s++) {
             uint64_t v = 0;
-            mp_as_u64(&fa[s], &v);
+            ja_mp_as_u64(&fa[s], &v);
             r->faults[s] = (uint32_t)v;
         }
     size_t bin_len = 0;
@@ -484,7 +484,7 @@ int ref_replay_parse(const char *buf, size_t len, const char *path, ref_replay *
     char why[512] = "";
     while (rc == JA_OK && off < len) {
         size_t at = off, obj_end;
-        int scan = mp_scan(buf, len, off, &obj_end);
+        int scan = ja_mp_scan(buf, len, off, &obj_end);
         msgpack_unpack_return ur = scan < 0    ? MSGPACK_UNPACK_PARSE_ERROR
                                    : scan == 0 ? MSGPACK_UNPACK_CONTINUE
                                                : msgpack_unpack_next(&u, buf, obj_end, &off);
@@ -505,7 +505,7 @@ int ref_replay_parse(const char *buf, size_t len, const char *path, ref_replay *
         } else if (r->has_end) {
             snprintf(why, sizeof why, "data after the end record");
             rc = JA_EFORMAT;
-        } else if (!mp_get_str(m, "t", t, sizeof t)) {
+        } else if (!ja_mp_get_str(m, "t", t, sizeof t)) {
             snprintf(why, sizeof why, "record without a type \"t\"");
             rc = JA_EFORMAT;
         } else if (strcmp(t, "d") == 0) {

@@ -25,13 +25,13 @@
  * us (RLIMIT_CPU's hard limit, the OOM killer) and exit 99 (memory
  * exhausted, ja_host's own diagnosis) are `resource`; any other signal or
  * exit is `crash`. Bytes that are no message are `malformed`; a message of
- * the wrong type, match or turn is `protocol`; x_error (act() returned an
- * error) is `error`; an index out of range is `illegal`.
+ * the wrong type, match or turn is `protocol`; an `action` with `error`
+ * (act() returned an error) is `error`; an index out of range is `illegal`.
  *
  * Threading: a seat is used by one thread; seats share nothing mutable.
  * Every child is reaped in seat_close (or at its death), so none outlives
  * its seat. */
-#include "mp.h"
+#include "ja_mp.h"
 #include "seat.h"
 #include "wire.h"
 
@@ -578,14 +578,14 @@ static void put_start(hosted_seat *s, const ref_seat_ctx *ctx)
     msgpack_packer pk;
     msgpack_packer_init(&pk, &s->sb, msgpack_sbuffer_write);
     msgpack_pack_map(&pk, 8);
-    mp_put_kv_str(&pk, "type", "start");
-    mp_put_kv_str(&pk, "match", s->match);
-    mp_put_kv_str(&pk, "game", ctx->game->name);
-    mp_put_kv_u64(&pk, "seat", (uint64_t)ctx->seat);
-    mp_put_kv_u64(&pk, "seats", ctx->n_seats);
-    mp_put_kv_u64(&pk, "move_ms", ctx->move_ms);
-    mp_put_kv_u64(&pk, "x_seed", ref_bot_seed(ctx->match_seed, ctx->seat));
-    mp_put_kv_str(&pk, "x_params", s->hb->params);
+    ja_mp_put_kv_str(&pk, "type", "start");
+    ja_mp_put_kv_str(&pk, "match", s->match);
+    ja_mp_put_kv_str(&pk, "game", ctx->game->name);
+    ja_mp_put_kv_u64(&pk, "seat", (uint64_t)ctx->seat);
+    ja_mp_put_kv_u64(&pk, "seats", ctx->n_seats);
+    ja_mp_put_kv_u64(&pk, "move_ms", ctx->move_ms);
+    ja_mp_put_kv_u64(&pk, "x_seed", ref_bot_seed(ctx->match_seed, ctx->seat));
+    ja_mp_put_kv_str(&pk, "x_params", s->hb->params);
 }
 
 static int hosted_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out, char *err,
@@ -647,11 +647,10 @@ static void judge(hosted_seat *s, size_t n, ref_answer *out)
     char why[200];
     if (ref_wire_decode(s->in, n, m, why, sizeof why) != JA_OK)
         out->fault = JA_FAULT_MALFORMED;
-    else if ((m->type != REF_WIRE_ACTION &&
-              !(m->type == REF_WIRE_OTHER && strcmp(m->type_name, "x_error") == 0)) ||
-             strcmp(m->match, s->match) != 0 || m->turn != s->turn)
+    else if (m->type != REF_WIRE_ACTION || strcmp(m->match, s->match) != 0 ||
+             m->turn != s->turn)
         out->fault = JA_FAULT_PROTOCOL;
-    else if (m->type == REF_WIRE_OTHER)
+    else if (m->has_error)
         out->fault = JA_FAULT_ERROR;
     else if (m->index >= s->n_legal)
         out->fault = JA_FAULT_ILLEGAL;

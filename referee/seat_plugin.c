@@ -12,8 +12,9 @@
  *
  * What the bot logs (host_log, every level) is kept in a small ring per
  * seat, its stand-in for a stderr tail in reproduction bundles. */
-#include "seat.h"
+#include "ja_botrt.h"
 #include "plugin_load.h"
+#include "seat.h"
 
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
@@ -43,9 +44,7 @@ typedef struct plugin_bot {
 typedef struct plugin_seat {
     ref_seat base;
     plugin_bot *pb;
-    void *instance;
-    ja_rng rng;            /* the bot's own stream */
-    uint32_t allow_ms;     /* the pending decision's allowance; 0 = none */
+    ja_botrt rt;           /* the instance and its host services */
     ref_answer pending;    /* answer computed by ask(), handed out by collect() */
     char log[LOG_TAIL];    /* the last LOG_TAIL - 1 bytes logged, NUL-terminated */
     size_t log_len;
@@ -53,7 +52,7 @@ typedef struct plugin_seat {
 
 static const ref_bot_ops plugin_ops;
 
-/* ---- host services handed to the plugin ---------------------------------- */
+/* ---- what the bot logs ---------------------------------------------------- */
 
 /* Appends one line to the seat's log tail, dropping the oldest bytes. */
 static void log_keep(plugin_seat *s, const char *msg)
@@ -74,43 +73,14 @@ static void log_keep(plugin_seat *s, const char *msg)
     s->log[s->log_len] = '\0';
 }
 
-static void host_log(void *hctx, int level, const char *msg)
+/* Where the bot's log() goes: the tail, and warnings to stderr. */
+static void seat_log(void *ctx, int level, const char *msg)
 {
-    plugin_seat *s = hctx;
-    log_keep(s, msg ? msg : "");
+    plugin_seat *s = ctx;
+    log_keep(s, msg);
     if (level <= JA_LOG_WARN)
-        fprintf(stderr, "bot %s (seat %d): %s\n", s->pb->name, (int)s->base.seat, msg ? msg : "");
+        fprintf(stderr, "bot %s (seat %d): %s\n", s->pb->name, (int)s->base.seat, msg);
 }
-
-static uint64_t host_rng_next(void *hctx)
-{
-    plugin_seat *s = hctx;
-    return ja_rng_next(&s->rng);
-}
-
-static int64_t host_time_left_ms(void *hctx)
-{
-    plugin_seat *s = hctx;
-    if (!s->allow_ms)
-        return -1;
-    int64_t left = (int64_t)s->allow_ms - (ref_now_ns() - s->base.asked_ns) / 1000000;
-    return left < 0 ? 0 : left;
-}
-
-static const char *host_params(void *hctx)
-{
-    plugin_seat *s = hctx;
-    return s->pb->params;
-}
-
-static const ja_host_api host_api = {
-    .struct_size = sizeof(ja_host_api),
-    .log = host_log,
-    .rng_next = host_rng_next,
-    .time_left_ms = host_time_left_ms,
-    .rules = ja_game_find,
-    .params = host_params,
-};
 
 /* ---- loading ------------------------------------------------------------- */
 
@@ -222,11 +192,13 @@ static int plugin_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out
     s->base.bot = rb;
     s->base.seat = ctx->seat;
     s->pb = b;
-    ja_rng_seed(&s->rng, ref_bot_seed(ctx->match_seed, ctx->seat));
-    int rc = b->desc->create(&host_api, s, ctx->game->name, ctx->seat, ctx->n_seats, &s->instance);
+    ja_botrt_init(&s->rt, b->desc, seat_log, s);
+    int rc = ja_botrt_start(&s->rt, ctx->game->name, ctx->seat, ctx->n_seats,
+                            ref_bot_seed(ctx->match_seed, ctx->seat), b->params, false);
     if (rc != JA_OK) {
         snprintf(err, cap, "bot %s refused seat %d of %s: %s", b->name, (int)ctx->seat,
                  ctx->game->name, ja_strerror(rc));
+        ja_botrt_free(&s->rt);
         free(s);
         return JA_EBOT;
     }
@@ -248,9 +220,8 @@ static int plugin_ask(ref_seat *rs, const ja_decision *d)
 {
     plugin_seat *s = (plugin_seat *)rs;
     uint32_t index = UINT32_MAX;
-    s->allow_ms = d->deadline_ms;
     int64_t cpu0 = d->deadline_ms ? thread_cpu_ns() : 0;
-    int rc = s->pb->desc->act(s->instance, d, &index);
+    int rc = ja_botrt_act(&s->rt, d, rs->asked_ns, &index);
     uint64_t cpu_us = d->deadline_ms ? (uint64_t)(thread_cpu_ns() - cpu0) / 1000 + 1 : 0;
     uint64_t us = (uint64_t)(ref_now_ns() - rs->asked_ns) / 1000;
     s->pending = (ref_answer){index, JA_FAULT_NONE, us, cpu_us};
@@ -272,9 +243,7 @@ static void plugin_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
 
 static void plugin_end(ref_seat *rs, const ja_outcome *o)
 {
-    plugin_seat *s = (plugin_seat *)rs;
-    if (JA_BOT_HAS(s->pb->desc, end))
-        s->pb->desc->end(s->instance, o);
+    ja_botrt_end(&((plugin_seat *)rs)->rt, o);
 }
 
 static size_t plugin_stderr_tail(ref_seat *rs, char *buf, size_t cap)
@@ -289,8 +258,7 @@ static size_t plugin_stderr_tail(ref_seat *rs, char *buf, size_t cap)
 static void plugin_seat_close(ref_seat *rs)
 {
     plugin_seat *s = (plugin_seat *)rs;
-    if (s->instance)
-        s->pb->desc->destroy(s->instance);
+    ja_botrt_free(&s->rt);
     free(s);
 }
 

@@ -1,6 +1,6 @@
 /* The wire protocol's encoders and decoder (wire.h, docs/protocol.md). */
 #include "wire.h"
-#include "mp.h"
+#include "ja_mp.h"
 
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_version.h"
@@ -28,18 +28,18 @@ static void begin(msgpack_sbuffer *b, msgpack_packer *pk, uint32_t n_more, const
     msgpack_sbuffer_clear(b);
     msgpack_packer_init(pk, b, msgpack_sbuffer_write);
     msgpack_pack_map(pk, 1 + n_more);
-    mp_put_kv_str(pk, "type", type);
+    ja_mp_put_kv_str(pk, "type", type);
 }
 
 void ref_wire_welcome(msgpack_sbuffer *b, const char *name, uint32_t capacity)
 {
     msgpack_packer pk;
     begin(b, &pk, 5, "welcome");
-    mp_put_kv_u64(&pk, "protocol", JA_PROTOCOL);
-    mp_put_kv_str(&pk, "name", name);
-    mp_put_kv_u64(&pk, "capacity", capacity);
-    mp_put_kv_str(&pk, "server", "jackarena");
-    mp_put_kv_str(&pk, "server_version", ja_version());
+    ja_mp_put_kv_u64(&pk, "protocol", JA_PROTOCOL);
+    ja_mp_put_kv_str(&pk, "name", name);
+    ja_mp_put_kv_u64(&pk, "capacity", capacity);
+    ja_mp_put_kv_str(&pk, "server", "jackarena");
+    ja_mp_put_kv_str(&pk, "server_version", ja_version());
 }
 
 void ref_wire_error(msgpack_sbuffer *b, ref_wire_err code, const char *message,
@@ -47,12 +47,12 @@ void ref_wire_error(msgpack_sbuffer *b, ref_wire_err code, const char *message,
 {
     msgpack_packer pk;
     begin(b, &pk, 2 + (match != NULL) + (turn != 0), "error");
-    mp_put_kv_str(&pk, "code", ref_wire_error_code(code));
-    mp_put_kv_str(&pk, "message", message);
+    ja_mp_put_kv_str(&pk, "code", ref_wire_error_code(code));
+    ja_mp_put_kv_str(&pk, "message", message);
     if (match)
-        mp_put_kv_str(&pk, "match", match);
+        ja_mp_put_kv_str(&pk, "match", match);
     if (turn)
-        mp_put_kv_u64(&pk, "turn", turn);
+        ja_mp_put_kv_u64(&pk, "turn", turn);
 }
 
 void ref_wire_start(msgpack_sbuffer *b, const ref_wire_start_info *si, unsigned flags)
@@ -60,30 +60,30 @@ void ref_wire_start(msgpack_sbuffer *b, const ref_wire_start_info *si, unsigned 
     const ja_game_rules *g = si->game;
     msgpack_packer pk;
     begin(b, &pk, 10 + ((flags & REF_WIRE_PROBE) != 0), "start");
-    mp_put_kv_str(&pk, "match", si->match);
-    mp_put_kv_str(&pk, "game", g->name);
-    mp_put_str(&pk, "options");
+    ja_mp_put_kv_str(&pk, "match", si->match);
+    ja_mp_put_kv_str(&pk, "game", g->name);
+    ja_mp_put_str(&pk, "options");
     msgpack_pack_map(&pk, si->options->n);
     for (uint32_t i = 0; i < si->options->n; i++) {
         char v[64];
         ja_options_value_str(g, si->options, (int)i, v, sizeof v);
-        mp_put_kv_str(&pk, g->options[i].name, v);
+        ja_mp_put_kv_str(&pk, g->options[i].name, v);
     }
-    mp_put_kv_u64(&pk, "seat", (uint64_t)si->seat);
-    mp_put_kv_u64(&pk, "seats", si->n_seats);
-    mp_put_str(&pk, "players");
+    ja_mp_put_kv_u64(&pk, "seat", (uint64_t)si->seat);
+    ja_mp_put_kv_u64(&pk, "seats", si->n_seats);
+    ja_mp_put_str(&pk, "players");
     msgpack_pack_array(&pk, si->n_seats);
     for (uint32_t s = 0; s < si->n_seats; s++) {
         char def[16];
         snprintf(def, sizeof def, "seat%u", (unsigned)s);
-        mp_put_str(&pk, si->players && si->players[s] ? si->players[s] : def);
+        ja_mp_put_str(&pk, si->players && si->players[s] ? si->players[s] : def);
     }
-    mp_put_kv_u64(&pk, "move_ms", si->move_ms);
-    mp_put_kv_u64(&pk, "rules_version", g->rules_version);
-    mp_put_kv_u64(&pk, "obs_version", g->obs_version);
-    mp_put_kv_u64(&pk, "score_unit", JA_SCORE_UNIT);
+    ja_mp_put_kv_u64(&pk, "move_ms", si->move_ms);
+    ja_mp_put_kv_u64(&pk, "rules_version", g->rules_version);
+    ja_mp_put_kv_u64(&pk, "obs_version", g->obs_version);
+    ja_mp_put_kv_u64(&pk, "score_unit", JA_SCORE_UNIT);
     if (flags & REF_WIRE_PROBE)
-        mp_put_kv_str(&pk, "x_probe", "clients ignore keys they do not know");
+        ja_mp_put_kv_str(&pk, "x_probe", "clients ignore keys they do not know");
 }
 
 /* One element of a field as a signed 64-bit value (every field type fits). */
@@ -154,7 +154,7 @@ void ref_wire_put_obs(msgpack_packer *pk, const ja_game_rules *g, const void *ob
     for (uint32_t i = 0; i < g->n_obs_fields; i++) {
         const ja_field *f = &g->obs_fields[i];
         size_t w = field_width(f->type), used = 0;
-        mp_put_str(pk, f->name);
+        ja_mp_put_str(pk, f->name);
         if (f->count != 1)
             msgpack_pack_array(pk, f->count);
         for (uint32_t k = 0; k < f->count; k++) {
@@ -176,23 +176,23 @@ int ref_wire_act(msgpack_sbuffer *b, const char *match, const ja_game_rules *g,
         return JA_EINVAL;
     msgpack_packer pk;
     begin(b, &pk, 5 + ((flags & REF_WIRE_PROBE) != 0), "act");
-    mp_put_kv_str(&pk, "match", match);
-    mp_put_kv_u64(&pk, "turn", d->turn);
-    mp_put_kv_u64(&pk, "deadline_ms", d->deadline_ms);
-    mp_put_str(&pk, "obs");
+    ja_mp_put_kv_str(&pk, "match", match);
+    ja_mp_put_kv_u64(&pk, "turn", d->turn);
+    ja_mp_put_kv_u64(&pk, "deadline_ms", d->deadline_ms);
+    ja_mp_put_str(&pk, "obs");
     ref_wire_put_obs(&pk, g, d->obs);
-    mp_put_str(&pk, "legal");
+    ja_mp_put_str(&pk, "legal");
     msgpack_pack_array(&pk, d->n_legal);
     for (uint32_t i = 0; i < d->n_legal; i++) {
         char label[96];
         if (g->label(d->legal[i], label, sizeof label) < 0)
             snprintf(label, sizeof label, "action %u", (unsigned)d->legal[i].code);
         msgpack_pack_map(&pk, 2);
-        mp_put_kv_u64(&pk, "code", d->legal[i].code);
-        mp_put_kv_str(&pk, "label", label);
+        ja_mp_put_kv_u64(&pk, "code", d->legal[i].code);
+        ja_mp_put_kv_str(&pk, "label", label);
     }
     if (flags & REF_WIRE_PROBE) {
-        mp_put_str(&pk, "x_probe");
+        ja_mp_put_str(&pk, "x_probe");
         msgpack_pack_array(&pk, 2);
         msgpack_pack_nil(&pk);
         msgpack_pack_true(&pk);
@@ -205,21 +205,21 @@ void ref_wire_end(msgpack_sbuffer *b, const ref_wire_end_info *ei)
     const ja_outcome *o = ei->outcome;
     msgpack_packer pk;
     begin(b, &pk, 6, "end");
-    mp_put_kv_str(&pk, "match", ei->match);
-    mp_put_str(&pk, "scores");
+    ja_mp_put_kv_str(&pk, "match", ei->match);
+    ja_mp_put_str(&pk, "scores");
     msgpack_pack_array(&pk, o->n_seats);
     for (uint32_t s = 0; s < o->n_seats; s++)
         msgpack_pack_int64(&pk, o->score[s]);
-    mp_put_str(&pk, "places");
+    ja_mp_put_str(&pk, "places");
     msgpack_pack_array(&pk, o->n_seats);
     for (uint32_t s = 0; s < o->n_seats; s++)
         msgpack_pack_uint8(&pk, o->place[s]);
-    mp_put_str(&pk, "faults");
+    ja_mp_put_str(&pk, "faults");
     msgpack_pack_array(&pk, o->n_seats);
     for (uint32_t s = 0; s < o->n_seats; s++)
         msgpack_pack_uint32(&pk, ei->faults ? ei->faults[s] : 0);
-    mp_put_kv_str(&pk, "replay", ei->replay ? ei->replay : "");
-    mp_put_kv_u64(&pk, "score_unit", JA_SCORE_UNIT);
+    ja_mp_put_kv_str(&pk, "replay", ei->replay ? ei->replay : "");
+    ja_mp_put_kv_u64(&pk, "score_unit", JA_SCORE_UNIT);
 }
 
 void ref_wire_ping(msgpack_sbuffer *b)
@@ -243,7 +243,7 @@ static const char *const TYPE_NAMES[REF_WIRE_OTHER] = {"hello", "action", "pong"
 static bool get_str(const msgpack_object *m, const char *key, bool required, char *buf,
                     size_t cap, char *why, size_t wcap)
 {
-    const msgpack_object *o = mp_get(m, key);
+    const msgpack_object *o = ja_mp_get(m, key);
     if (!o) {
         if (required)
             snprintf(why, wcap, "\"%s\" is missing", key);
@@ -253,7 +253,7 @@ static bool get_str(const msgpack_object *m, const char *key, bool required, cha
         snprintf(why, wcap, "\"%s\" must be a string", key);
         return false;
     }
-    if (!mp_as_str(o, buf, cap)) {
+    if (!ja_mp_as_str(o, buf, cap)) {
         snprintf(why, wcap, "\"%s\" is longer than %zu bytes", key, cap - 1);
         return false;
     }
@@ -269,7 +269,7 @@ static bool get_str(const msgpack_object *m, const char *key, bool required, cha
 static bool get_uint(const msgpack_object *m, const char *key, bool required, uint64_t *out,
                      char *why, size_t wcap)
 {
-    const msgpack_object *o = mp_get(m, key);
+    const msgpack_object *o = ja_mp_get(m, key);
     if (!o) {
         if (required)
             snprintf(why, wcap, "\"%s\" is missing", key);
@@ -305,16 +305,16 @@ static int decode_hello(const msgpack_object *m, ref_wire_msg *out, char *why, s
         return JA_EFORMAT;
     }
     out->capacity = capacity > REF_WIRE_MAX_CAPACITY ? REF_WIRE_MAX_CAPACITY : (uint32_t)capacity;
-    const msgpack_object *games = mp_get(m, "games"), *items;
+    const msgpack_object *games = ja_mp_get(m, "games"), *items;
     uint32_t n;
     if (games) {
-        if (!mp_as_array(games, &items, &n) || n > REF_WIRE_MAX_GAMES) {
+        if (!ja_mp_as_array(games, &items, &n) || n > REF_WIRE_MAX_GAMES) {
             snprintf(why, cap, "\"games\" must be an array of at most %d strings",
                      REF_WIRE_MAX_GAMES);
             return JA_EFORMAT;
         }
         for (uint32_t i = 0; i < n; i++)
-            if (!mp_as_str(&items[i], out->games[i], sizeof out->games[i])) {
+            if (!ja_mp_as_str(&items[i], out->games[i], sizeof out->games[i])) {
                 snprintf(why, cap, "\"games\" must be an array of game names");
                 return JA_EFORMAT;
             }
@@ -328,8 +328,26 @@ static int decode_action(const msgpack_object *m, ref_wire_msg *out, char *why, 
     if (!get_str(m, "match", true, out->match, sizeof out->match, why, cap))
         return JA_EFORMAT;
     out->has_match = true;
-    if (!get_uint(m, "turn", true, &out->turn, why, cap) ||
-        !get_uint(m, "index", true, &out->index, why, cap))
+    if (!get_uint(m, "turn", true, &out->turn, why, cap))
+        return JA_EFORMAT;
+    /* "error" in place of "index": the bot could not choose (protocol.md). */
+    if (ja_mp_get(m, "error")) {
+        const msgpack_object *e = ja_mp_get(m, "error");
+        if (e->type != MSGPACK_OBJECT_STR) {
+            snprintf(why, cap, "\"error\" must be a string");
+            return JA_EFORMAT;
+        }
+        size_t n = e->via.str.size < sizeof out->error - 1 ? e->via.str.size
+                                                           : sizeof out->error - 1;
+        memcpy(out->error, e->via.str.ptr, n);
+        out->error[n] = '\0';
+        for (char *c = out->error; *c; c++)
+            if ((unsigned char)*c < 0x20)
+                *c = ' '; /* one line, for logs and bundles */
+        out->has_error = true;
+        return JA_OK;
+    }
+    if (!get_uint(m, "index", true, &out->index, why, cap))
         return JA_EFORMAT;
     return JA_OK;
 }
@@ -340,7 +358,7 @@ int ref_wire_decode(const void *buf, size_t len, ref_wire_msg *out, char *why, s
     out->type = REF_WIRE_OTHER;
     out->capacity = 1;
     size_t end = 0;
-    int scan = mp_scan(buf, len, 0, &end);
+    int scan = ja_mp_scan(buf, len, 0, &end);
     if (scan <= 0) {
         snprintf(why, cap, scan == 0 ? "not a msgpack message (truncated)"
                                      : "not a msgpack message");
@@ -367,7 +385,7 @@ int ref_wire_decode(const void *buf, size_t len, ref_wire_msg *out, char *why, s
         goto done;
     }
     const msgpack_object *m = &u.data;
-    const msgpack_object *t = mp_get(m, "type");
+    const msgpack_object *t = ja_mp_get(m, "type");
     if (!t || t->type != MSGPACK_OBJECT_STR || t->via.str.size == 0) {
         snprintf(why, cap, "no string \"type\"");
         rc = JA_EFORMAT;

@@ -9,7 +9,7 @@
  * (ja_game_rules.obs_fields): no game is named here, so every game in
  * ja_games[] is on the wire the moment its table exists.
  *
- * The decoder takes untrusted bytes: it runs mp_scan (declared sizes and
+ * The decoder takes untrusted bytes: it runs ja_mp_scan (declared sizes and
  * depth checked against the bytes present) before msgpack-c unpacks
  * anything, type-checks every value before reading it, and bounds every
  * string. It never fails on content in a way that loses the match id: a bad
@@ -37,6 +37,7 @@
 #define REF_WIRE_MATCH_MAX 64
 #define REF_WIRE_TOKEN_MAX 512
 #define REF_WIRE_TYPE_MAX 32
+#define REF_WIRE_ERROR_MAX 256 /* an action's "error" text: longer is cut, not refused */
 #define REF_WIRE_MAX_GAMES 32
 /* The largest capacity a bot may announce (more is clamped to this). */
 #define REF_WIRE_MAX_CAPACITY 256
@@ -140,6 +141,9 @@ typedef struct ref_wire_msg {
     char match[REF_WIRE_MATCH_MAX];
     uint64_t turn;                     /* UINT64_MAX for a negative turn */
     uint64_t index;                    /* UINT64_MAX for a negative index */
+    bool has_error;                    /* "error" in place of "index": the bot
+                                        * could not choose (a fault `error`) */
+    char error[REF_WIRE_ERROR_MAX];    /* its text, cut to fit, one line */
 } ref_wire_msg;
 
 /* Decodes one message from a bot. Returns JA_OK, or JA_EFORMAT with a

@@ -20,8 +20,10 @@
  *   child -> `hello` {protocol, name, version, games}   once loaded
  *   referee -> `start` {match, game, seat, seats, move_ms, x_seed, x_params}
  *   referee -> `act` (ref_wire_act)  child -> `action` {match, turn, index}
- *                                    or `x_error` {match, turn, code}
+ *                                    or `action` {match, turn, error}
  *   referee -> `end` (ref_wire_end): end(), destroy(), exit 0.
+ * The bot itself is driven through the one bot runtime (sdk/runtime/
+ * ja_botrt.h) that the in-process seat and the C client use too.
  * x_seed is the bot's own stream seed, ja_seed_derive(match seed, BOT,
  * seat), never the match seed: the same numbers as in-process (seat_plugin.c
  * seeds with ja_rng_stream from the same pair).
@@ -31,7 +33,8 @@
  * (JA_EVERSION), 4 a bad invocation or channel, 99 memory exhausted (a
  * resource fault). A bot can forge any of these, which gains it nothing: all
  * but 0 are faults. */
-#include "mp.h"
+#include "ja_botrt.h"
+#include "ja_mp.h"
 #include "plugin_load.h"
 #include "wire.h"
 
@@ -66,40 +69,24 @@ enum { CHAN_FD = 3 };
 #define LOG_LINE 512              /* bytes of one log message */
 
 typedef struct host {
-    const ja_bot_desc *desc;
-    void *bot;                    /* NULL: create() failed; every act is an error */
-    const ja_game_rules *g;
+    ja_botrt rt;                  /* the bot, its services and decoding buffers */
     char match[REF_WIRE_MATCH_MAX];
-    int32_t seat;
-    uint32_t n_seats;
-    ja_rng rng;
-    void *obs;
-    ja_action *legal;
-    uint32_t deadline_ms;
-    int64_t received_ns;
     size_t logged;
-    char params[256];             /* the spec's parameters (x_params), or "" */
+    char params[JA_BOTRT_PARAMS_MAX]; /* the spec's parameters (x_params), or "" */
 } host;
 
-static int64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-/* ---- host services handed to the plugin ---------------------------------- */
+/* ---- where the bot's log goes ------------------------------------------- */
 
 /* To stderr (the referee's bounded tail), cut to LOG_LINE bytes a message
  * and LOG_BUDGET bytes a match, so a chatty bot cannot flood the pipe. */
-static void host_log(void *hctx, int level, const char *msg)
+static void host_log(void *ctx, int level, const char *msg)
 {
-    host *h = hctx;
+    host *h = ctx;
     if (level > JA_LOG_WARN || h->logged >= LOG_BUDGET)
         return;
     char line[LOG_LINE + 64];
-    int n = snprintf(line, sizeof line, "bot %s (seat %d): %.*s\n", h->desc->name, (int)h->seat,
-                     LOG_LINE, msg ? msg : "");
+    int n = snprintf(line, sizeof line, "bot %s (seat %d): %.*s\n", h->rt.desc->name,
+                     (int)h->rt.seat, LOG_LINE, msg);
     if (n < 0)
         return;
     if ((size_t)n > sizeof line - 1)
@@ -107,38 +94,10 @@ static void host_log(void *hctx, int level, const char *msg)
     h->logged += (size_t)n;
     if (h->logged >= LOG_BUDGET)
         n = snprintf(line, sizeof line, "bot %s: log limit (%d bytes a match) reached\n",
-                     h->desc->name, LOG_BUDGET);
+                     h->rt.desc->name, LOG_BUDGET);
     ssize_t w = write(2, line, (size_t)n);
     (void)w;
 }
-
-static uint64_t host_rng_next(void *hctx)
-{
-    return ja_rng_next(&((host *)hctx)->rng);
-}
-
-static int64_t host_time_left_ms(void *hctx)
-{
-    host *h = hctx;
-    if (!h->deadline_ms)
-        return -1;
-    int64_t left = (int64_t)h->deadline_ms - (now_ns() - h->received_ns) / 1000000;
-    return left < 0 ? 0 : left;
-}
-
-static const char *host_params(void *hctx)
-{
-    return ((host *)hctx)->params;
-}
-
-static const ja_host_api host_api = {
-    .struct_size = sizeof(ja_host_api),
-    .log = host_log,
-    .rng_next = host_rng_next,
-    .time_left_ms = host_time_left_ms,
-    .rules = ja_game_find,
-    .params = host_params,
-};
 
 /* ---- the sandbox --------------------------------------------------------- */
 
@@ -361,43 +320,50 @@ static void send_hello(const ja_bot_desc *d)
     msgpack_packer pk;
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
     msgpack_pack_map(&pk, 5);
-    mp_put_kv_str(&pk, "type", "hello");
-    mp_put_kv_u64(&pk, "protocol", JA_PROTOCOL);
+    ja_mp_put_kv_str(&pk, "type", "hello");
+    ja_mp_put_kv_u64(&pk, "protocol", JA_PROTOCOL);
     /* Cut as the plugin seat cuts them (the hello's bounds are the same). */
     char name[REF_WIRE_NAME_MAX], version[REF_WIRE_VERSION_MAX];
     snprintf(name, sizeof name, "%s", d->name);
     snprintf(version, sizeof version, "%s", d->version ? d->version : "0");
-    mp_put_kv_str(&pk, "name", name[0] ? name : "unnamed");
-    mp_put_kv_str(&pk, "version", version);
+    ja_mp_put_kv_str(&pk, "name", name[0] ? name : "unnamed");
+    ja_mp_put_kv_str(&pk, "version", version);
     uint32_t n = 0;
     const ja_game_rules *ok[REF_WIRE_MAX_GAMES];
     for (int i = 0; ja_games[i] && n < REF_WIRE_MAX_GAMES; i++)
         if (!JA_BOT_HAS(d, supports) || d->supports(ja_games[i]->name, ja_games[i]->obs_version))
             ok[n++] = ja_games[i];
-    mp_put_str(&pk, "games");
+    ja_mp_put_str(&pk, "games");
     /* An empty list would mean "every game": a bot that plays none sends "". */
     msgpack_pack_array(&pk, n ? n : 1);
     for (uint32_t i = 0; i < n; i++)
-        mp_put_str(&pk, ok[i]->name);
+        ja_mp_put_str(&pk, ok[i]->name);
     if (!n)
-        mp_put_str(&pk, "");
+        ja_mp_put_str(&pk, "");
     send_buf(&sb);
     msgpack_sbuffer_destroy(&sb);
 }
 
+/* An answer: `action` with the index act() wrote (the referee judges its
+ * range: out of it is `illegal`), or, when act() returned an error (or
+ * there is no instance), `action` with `error` in place of the index: the
+ * protocol's "could not choose", charged `error` (docs/protocol.md). */
 static void send_answer(msgpack_sbuffer *sb, const host *h, uint64_t turn, int rc, uint32_t index)
 {
     msgpack_sbuffer_clear(sb);
     msgpack_packer pk;
     msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
     msgpack_pack_map(&pk, 4);
-    mp_put_kv_str(&pk, "type", rc == JA_OK ? "action" : "x_error");
-    mp_put_kv_str(&pk, "match", h->match);
-    mp_put_kv_u64(&pk, "turn", turn);
-    if (rc == JA_OK)
-        mp_put_kv_u64(&pk, "index", index);
-    else
-        mp_put_kv_i64(&pk, "code", rc);
+    ja_mp_put_kv_str(&pk, "type", "action");
+    ja_mp_put_kv_str(&pk, "match", h->match);
+    ja_mp_put_kv_u64(&pk, "turn", turn);
+    if (rc == JA_OK) {
+        ja_mp_put_kv_u64(&pk, "index", index);
+    } else {
+        char why[96];
+        snprintf(why, sizeof why, "act() returned %s", ja_strerror(rc));
+        ja_mp_put_kv_str(&pk, "error", why);
+    }
     send_buf(sb);
 }
 
@@ -405,93 +371,31 @@ static void on_start(host *h, const msgpack_object *o)
 {
     char game[REF_WIRE_NAME_MAX];
     uint64_t seat, seats, seed;
-    if (!mp_get_str(o, "match", h->match, sizeof h->match) ||
-        !mp_get_str(o, "game", game, sizeof game) || !mp_get_u64(o, "seat", &seat) ||
-        !mp_get_u64(o, "seats", &seats) || !mp_get_u64(o, "x_seed", &seed) || seats == 0 ||
-        seats > JA_MAX_SEATS || seat >= seats || !(h->g = ja_game_find(game)))
+    if (!ja_mp_get_str(o, "match", h->match, sizeof h->match) ||
+        !ja_mp_get_str(o, "game", game, sizeof game) || !ja_mp_get_u64(o, "seat", &seat) ||
+        !ja_mp_get_u64(o, "seats", &seats) || !ja_mp_get_u64(o, "x_seed", &seed) || seats == 0 ||
+        seats > JA_MAX_SEATS || seat >= seats || !ja_game_find(game))
         die(EXIT_USAGE, "malformed start message");
     /* Absent or empty: no parameters (the referee always sends the key). */
-    if (mp_get(o, "x_params") && !mp_get_str(o, "x_params", h->params, sizeof h->params))
+    if (ja_mp_get(o, "x_params") && !ja_mp_get_str(o, "x_params", h->params, sizeof h->params))
         die(EXIT_USAGE, "malformed start message (x_params)");
-    h->seat = (int32_t)seat;
-    h->n_seats = (uint32_t)seats;
-    ja_rng_seed(&h->rng, seed);
-    h->obs = calloc(1, h->g->obs_size);
-    h->legal = calloc(h->g->max_actions ? h->g->max_actions : 1, sizeof *h->legal);
-    if (!h->obs || !h->legal)
+    int rc = ja_botrt_start(&h->rt, game, (int32_t)seat, (uint32_t)seats, seed, h->params, true);
+    if (rc == JA_ENOMEM)
         _exit(EXIT_RESOURCE);
-    int rc = h->desc->create(&host_api, h, h->g->name, h->seat, h->n_seats, &h->bot);
-    if (rc != JA_OK) {
-        fprintf(stderr, "bot %s refused seat %d of %s: %s\n", h->desc->name, (int)h->seat,
-                h->g->name, ja_strerror(rc));
-        h->bot = NULL;
-    }
+    if (rc != JA_OK)
+        fprintf(stderr, "bot %s refused seat %d of %s: %s\n", h->rt.desc->name, (int)seat, game,
+                ja_strerror(rc));
 }
 
-static void on_act(host *h, const msgpack_object *o, msgpack_sbuffer *out)
+static void on_act(host *h, const msgpack_object *o, int64_t received, msgpack_sbuffer *out)
 {
-    uint64_t turn, deadline = 0;
-    const msgpack_object *items;
-    uint32_t n;
-    if (!h->g || !mp_get_u64(o, "turn", &turn) || !mp_as_array(mp_get(o, "legal"), &items, &n) ||
-        n == 0 || n > (h->g->max_actions ? h->g->max_actions : 1))
-        die(EXIT_USAGE, "malformed act message");
-    for (uint32_t i = 0; i < n; i++) {
-        uint64_t code;
-        if (!mp_get_u64(&items[i], "code", &code) || code > UINT32_MAX)
-            die(EXIT_USAGE, "malformed legal list");
-        h->legal[i].code = (uint32_t)code;
-    }
-    if (!mp_as_obs(mp_get(o, "obs"), h->g, h->obs))
-        die(EXIT_USAGE, "malformed observation");
-    mp_get_u64(o, "deadline_ms", &deadline);
-    h->deadline_ms = deadline > UINT32_MAX ? UINT32_MAX : (uint32_t)deadline;
-    if (!h->bot) {
-        send_answer(out, h, turn, JA_EBOT, 0);
-        return;
-    }
-    ja_decision d = {
-        .struct_size = sizeof d,
-        .turn = turn > UINT32_MAX ? UINT32_MAX : (uint32_t)turn,
-        .deadline_ms = h->deadline_ms,
-        .seat = h->seat,
-        .n_seats = h->n_seats,
-        .game = h->g->name,
-        .obs_version = h->g->obs_version,
-        .obs_size = h->g->obs_size,
-        .obs = h->obs,
-        .legal = h->legal,
-        .n_legal = n,
-    };
+    ja_decision d;
+    char why[128];
+    if (ja_botrt_decode_act(&h->rt, o, &d, why, sizeof why) != JA_OK)
+        die(EXIT_USAGE, why);
     uint32_t index = UINT32_MAX;
-    int rc = h->desc->act(h->bot, &d, &index);
-    /* The index is the referee's to judge (out of range: `illegal`). */
-    send_answer(out, h, turn, rc, index);
-}
-
-static void on_end(host *h, const msgpack_object *o)
-{
-    const msgpack_object *score = mp_get(o, "scores"), *place = mp_get(o, "places"), *items;
-    uint32_t n;
-    if (!h->bot)
-        return;
-    ja_outcome oc;
-    memset(&oc, 0, sizeof oc);
-    if (mp_as_array(score, &items, &n) && n <= JA_MAX_SEATS) {
-        oc.n_seats = n;
-        for (uint32_t i = 0; i < n; i++)
-            mp_as_i64(&items[i], &oc.score[i]);
-    }
-    if (mp_as_array(place, &items, &n) && n <= JA_MAX_SEATS)
-        for (uint32_t i = 0; i < n; i++) {
-            uint64_t p;
-            if (mp_as_u64(&items[i], &p) && p <= UINT8_MAX)
-                oc.place[i] = (uint8_t)p;
-        }
-    if (JA_BOT_HAS(h->desc, end))
-        h->desc->end(h->bot, &oc);
-    h->desc->destroy(h->bot);
-    h->bot = NULL;
+    int rc = ja_botrt_act(&h->rt, &d, received, &index);
+    send_answer(out, h, d.turn, rc, index);
 }
 
 static void serve(host *h)
@@ -505,21 +409,24 @@ static void serve(host *h)
         ssize_t n = recv(CHAN_FD, buf, sizeof buf, MSG_TRUNC);
         if (n <= 0 || (size_t)n > sizeof buf)
             _exit(n == 0 ? 0 : EXIT_USAGE); /* the referee closed: done */
-        h->received_ns = now_ns();
+        int64_t received = ja_botrt_now_ns();
         size_t off = 0;
         char type[REF_WIRE_TYPE_MAX];
         if (msgpack_unpack_next(&u, buf, (size_t)n, &off) != MSGPACK_UNPACK_SUCCESS ||
-            !mp_get_str(&u.data, "type", type, sizeof type))
+            !ja_mp_get_str(&u.data, "type", type, sizeof type))
             die(EXIT_USAGE, "malformed message from the referee");
-        if (strcmp(type, "start") == 0)
+        if (strcmp(type, "start") == 0) {
             on_start(h, &u.data);
-        else if (strcmp(type, "act") == 0)
-            on_act(h, &u.data, &out);
-        else if (strcmp(type, "end") == 0) {
-            on_end(h, &u.data);
+        } else if (strcmp(type, "act") == 0) {
+            on_act(h, &u.data, received, &out);
+        } else if (strcmp(type, "end") == 0) {
+            ja_outcome oc;
+            ja_botrt_decode_outcome(&u.data, &oc);
+            ja_botrt_end(&h->rt, &oc);
             _exit(0);
-        } else if (strcmp(type, "bye") == 0)
+        } else if (strcmp(type, "bye") == 0) {
             _exit(0);
+        }
     }
 }
 
@@ -553,19 +460,20 @@ int main(int argc, char **argv)
         die(EXIT_USAGE, "no channel on descriptor 3 (run by the arena)");
     confine(mem_mb, cpu_s, argv[i]);
 
-    host h;
-    memset(&h, 0, sizeof h);
+    static host h;
+    const ja_bot_desc *desc;
     char err[1200];
     void *dl;
-    int rc = ref_plugin_load(argv[i], &dl, &h.desc, err, sizeof err);
+    int rc = ref_plugin_load(argv[i], &dl, &desc, err, sizeof err);
     if (rc != JA_OK) {
         fprintf(stderr, "%s\n", err);
         return rc == JA_EVERSION ? EXIT_VERSION : EXIT_LOAD;
     }
+    ja_botrt_init(&h.rt, desc, host_log, &h);
     install_fatal_handlers();
     if (load_filter(allow_serving))
         die(EXIT_USAGE, "cannot install the seccomp filter");
-    send_hello(h.desc);
+    send_hello(desc);
     serve(&h);
     return 0;
 }

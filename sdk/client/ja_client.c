@@ -1,7 +1,7 @@
 /* The C client library for external bots (ja_client.h).
  *
  * One DEALER socket, one thread. Messages from the referee are trusted no
- * more than the referee trusts bots': each is checked by mp_scan before
+ * more than the referee trusts bots': each is checked by ja_mp_scan before
  * msgpack-c unpacks it, every value is type-checked and range-checked
  * before use, and an observation is decoded field by field from the game's
  * table into a zeroed struct (a missing field stays zero, a value out of its
@@ -14,7 +14,8 @@
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
 #include "jackarena/ja_version.h"
-#include "mp.h"
+#include "ja_botrt.h"
+#include "ja_mp.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -33,22 +34,13 @@ typedef struct cmatch {
     struct cmatch *next;
     struct ja_client *c;
     char id[64];
-    char game[64];
-    const ja_game_rules *g;  /* NULL: a game this build does not know */
-    int32_t seat;
-    uint32_t n_seats;
-    void *instance;
-    ja_rng rng;
-    void *obs;
-    ja_action *legal;
-    uint32_t cap_legal;
-    int64_t received_ns;     /* of the current act */
-    uint32_t deadline_ms;
+    ja_botrt rt;             /* the instance, its services and decoding buffers */
 } cmatch;
 
 struct ja_client {
     const ja_bot_desc *desc;
     char endpoint[512], name[64], version[64], token[512];
+    char params[JA_BOTRT_PARAMS_MAX]; /* for matches whose start names none */
     char server_key[41], public_key[41], secret_key[41];
     uint32_t capacity;
     uint64_t seed;
@@ -63,13 +55,6 @@ struct ja_client {
     char err[512];
 };
 
-static int64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static int fail(ja_client *c, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static int fail(ja_client *c, int rc, const char *fmt, ...)
@@ -81,37 +66,14 @@ static int fail(ja_client *c, int rc, const char *fmt, ...)
     return rc;
 }
 
-/* ---- host services ------------------------------------------------------------- */
+/* ---- where the bot's log goes ---------------------------------------------------- */
 
-static void host_log(void *hctx, int level, const char *msg)
+static void match_log(void *ctx, int level, const char *msg)
 {
-    cmatch *m = hctx;
+    cmatch *m = ctx;
     if (level <= JA_LOG_WARN || m->c->verbose)
-        fprintf(stderr, "%s (match %s, seat %d): %s\n", m->c->name, m->id, (int)m->seat,
-                msg ? msg : "");
+        fprintf(stderr, "%s (match %s, seat %d): %s\n", m->c->name, m->id, (int)m->rt.seat, msg);
 }
-
-static uint64_t host_rng_next(void *hctx)
-{
-    return ja_rng_next(&((cmatch *)hctx)->rng);
-}
-
-static int64_t host_time_left_ms(void *hctx)
-{
-    cmatch *m = hctx;
-    if (!m->deadline_ms)
-        return -1;
-    int64_t left = (int64_t)m->deadline_ms - (now_ns() - m->received_ns) / 1000000;
-    return left < 0 ? 0 : left;
-}
-
-static const ja_host_api host_api = {
-    .struct_size = sizeof(ja_host_api),
-    .log = host_log,
-    .rng_next = host_rng_next,
-    .time_left_ms = host_time_left_ms,
-    .rules = ja_game_find,
-};
 
 /* ---- setup ----------------------------------------------------------------------- */
 
@@ -141,6 +103,7 @@ int ja_client_new(const ja_client_config *cfg, const ja_bot_desc *desc, ja_clien
     pick(c->name, sizeof c->name, cfg->name, "JACKARENA_NAME", desc->name);
     pick(c->version, sizeof c->version, cfg->version, NULL, desc->version ? desc->version : "0");
     pick(c->token, sizeof c->token, cfg->token, "JACKARENA_TOKEN", NULL);
+    pick(c->params, sizeof c->params, NULL, "JACKARENA_PARAMS", NULL);
     pick(c->server_key, sizeof c->server_key, cfg->server_key, "JACKARENA_SERVER_KEY", NULL);
     pick(c->public_key, sizeof c->public_key, cfg->public_key, "JACKARENA_PUBLIC_KEY", NULL);
     pick(c->secret_key, sizeof c->secret_key, cfg->secret_key, "JACKARENA_SECRET_KEY", NULL);
@@ -166,10 +129,7 @@ uint32_t ja_client_matches(const ja_client *c)
 
 static void free_match(cmatch *m)
 {
-    if (m->instance)
-        m->c->desc->destroy(m->instance);
-    free(m->obs);
-    free(m->legal);
+    ja_botrt_free(&m->rt);
     free(m);
 }
 
@@ -200,7 +160,7 @@ static msgpack_packer *begin(ja_client *c, msgpack_packer *pk, uint32_t n_more, 
     msgpack_sbuffer_clear(&c->out);
     msgpack_packer_init(pk, &c->out, msgpack_sbuffer_write);
     msgpack_pack_map(pk, 1 + n_more);
-    mp_put_kv_str(pk, "type", type);
+    ja_mp_put_kv_str(pk, "type", type);
     return pk;
 }
 
@@ -215,22 +175,31 @@ static int send_hello(ja_client *c)
 {
     msgpack_packer pk;
     begin(c, &pk, 4 + (c->token[0] != 0), "hello");
-    mp_put_kv_u64(&pk, "protocol", JA_PROTOCOL);
-    mp_put_kv_str(&pk, "name", c->name);
-    mp_put_kv_str(&pk, "version", c->version);
-    mp_put_kv_u64(&pk, "capacity", c->capacity);
+    ja_mp_put_kv_u64(&pk, "protocol", JA_PROTOCOL);
+    ja_mp_put_kv_str(&pk, "name", c->name);
+    ja_mp_put_kv_str(&pk, "version", c->version);
+    ja_mp_put_kv_u64(&pk, "capacity", c->capacity);
     if (c->token[0])
-        mp_put_kv_str(&pk, "token", c->token);
+        ja_mp_put_kv_str(&pk, "token", c->token);
     return flush(c);
 }
 
-static int send_action(ja_client *c, const char *match, uint64_t turn, uint32_t index)
+/* An answer: the index act() wrote (the referee judges its range), or, when
+ * act() failed, `error` in place of the index: the protocol's "could not
+ * choose", charged to the bot as an `error` fault. */
+static int send_action(ja_client *c, const char *match, uint64_t turn, int rc, uint32_t index)
 {
     msgpack_packer pk;
     begin(c, &pk, 3, "action");
-    mp_put_kv_str(&pk, "match", match);
-    mp_put_kv_u64(&pk, "turn", turn);
-    mp_put_kv_u64(&pk, "index", index);
+    ja_mp_put_kv_str(&pk, "match", match);
+    ja_mp_put_kv_u64(&pk, "turn", turn);
+    if (rc == JA_OK) {
+        ja_mp_put_kv_u64(&pk, "index", index);
+    } else {
+        char why[96];
+        snprintf(why, sizeof why, "act() returned %s", ja_strerror(rc));
+        ja_mp_put_kv_str(&pk, "error", why);
+    }
     return flush(c);
 }
 
@@ -241,6 +210,17 @@ static cmatch *find_match(ja_client *c, const char *id)
     for (cmatch *m = c->matches; m; m = m->next)
         if (strcmp(m->id, id) == 0)
             return m;
+    return NULL;
+}
+
+static cmatch *unlink_match(ja_client *c, const char *id)
+{
+    for (cmatch **p = &c->matches; *p; p = &(*p)->next)
+        if (strcmp((*p)->id, id) == 0) {
+            cmatch *m = *p;
+            *p = m->next;
+            return m;
+        }
     return NULL;
 }
 
@@ -255,141 +235,68 @@ static uint64_t match_seed(uint64_t seed, const char *id)
 
 static void on_start(ja_client *c, const msgpack_object *o)
 {
-    char id[64], game[64];
+    char id[64], game[64], params[JA_BOTRT_PARAMS_MAX] = "";
     uint64_t seat, seats;
-    if (!mp_get_str(o, "match", id, sizeof id) || !mp_get_str(o, "game", game, sizeof game) ||
-        !mp_get_u64(o, "seat", &seat) || !mp_get_u64(o, "seats", &seats) || seats == 0 ||
-        seats > JA_MAX_SEATS || seat >= seats) {
+    if (!ja_mp_get_str(o, "match", id, sizeof id) || !ja_mp_get_str(o, "game", game, sizeof game) ||
+        !ja_mp_get_u64(o, "seat", &seat) || !ja_mp_get_u64(o, "seats", &seats) || seats == 0 ||
+        seats > JA_MAX_SEATS || seat >= seats ||
+        (ja_mp_get(o, "params") && !ja_mp_get_str(o, "params", params, sizeof params))) {
         fprintf(stderr, "%s: ignoring a malformed start message\n", c->name);
         return;
     }
-    cmatch *m = find_match(c, id);
-    if (m) { /* the referee restarted a match id: start over */
-        for (cmatch **p = &c->matches; *p; p = &(*p)->next)
-            if (*p == m) {
-                *p = m->next;
-                break;
-            }
+    cmatch *m = unlink_match(c, id);
+    if (m) /* the referee restarted a match id: start over */
         free_match(m);
-    }
     m = calloc(1, sizeof *m);
     if (!m)
         return;
     m->c = c;
     snprintf(m->id, sizeof m->id, "%s", id);
-    snprintf(m->game, sizeof m->game, "%s", game);
-    m->g = ja_game_find(game);
-    m->seat = (int32_t)seat;
-    m->n_seats = (uint32_t)seats;
-    ja_rng_stream(&m->rng, match_seed(c->seed, id), JA_STREAM_BOT, seat);
-    if (m->g) {
-        m->obs = calloc(1, m->g->obs_size);
-        m->cap_legal = m->g->max_actions;
-    } else {
-        m->cap_legal = JA_MAX_ACTIONS;
-    }
-    m->legal = calloc(m->cap_legal, sizeof *m->legal);
-    int rc = (m->g && !m->obs) || !m->legal
-                 ? JA_ENOMEM
-                 : c->desc->create(&host_api, m, m->g ? m->g->name : m->game, m->seat,
-                                   m->n_seats, &m->instance);
-    if (rc != JA_OK) {
-        fprintf(stderr, "%s: cannot play seat %d of match %s (%s): %s\n", c->name, (int)m->seat,
-                id, game, ja_strerror(rc));
-        m->instance = NULL;
-    }
+    ja_botrt_init(&m->rt, c->desc, match_log, m);
+    int rc = ja_botrt_start(&m->rt, game, (int32_t)seat, (uint32_t)seats,
+                            ja_seed_derive(match_seed(c->seed, id), JA_STREAM_BOT, seat),
+                            params[0] ? params : c->params, true);
+    if (rc != JA_OK)
+        fprintf(stderr, "%s: cannot play seat %d of match %s (%s): %s\n", c->name, (int)seat, id,
+                game, ja_strerror(rc));
     m->next = c->matches;
     c->matches = m;
 }
 
 static int on_act(ja_client *c, const msgpack_object *o, int64_t received)
 {
-    char id[64];
-    uint64_t turn, deadline = 0;
-    const msgpack_object *items;
-    uint32_t n;
-    if (!mp_get_str(o, "match", id, sizeof id) || !mp_get_u64(o, "turn", &turn) ||
-        !mp_as_array(mp_get(o, "legal"), &items, &n) || n == 0) {
+    char id[64], why[128];
+    uint64_t turn;
+    if (!ja_mp_get_str(o, "match", id, sizeof id) || !ja_mp_get_u64(o, "turn", &turn)) {
         fprintf(stderr, "%s: ignoring a malformed act message\n", c->name);
         return JA_OK;
     }
-    mp_get_u64(o, "deadline_ms", &deadline);
     cmatch *m = find_match(c, id);
-    if (!m || !m->instance) {
-        /* No instance (never started, or create failed): any legal answer. */
-        return send_action(c, id, turn, 0);
-    }
-    if (n > m->cap_legal) {
-        fprintf(stderr, "%s: act with %u legal actions (at most %u expected)\n", c->name, n,
-                m->cap_legal);
+    if (!m) /* never started: the bot cannot choose */
+        return send_action(c, id, turn, JA_EBOT, 0);
+    ja_decision d;
+    if (ja_botrt_decode_act(&m->rt, o, &d, why, sizeof why) != JA_OK) {
+        fprintf(stderr, "%s: ignoring %s (match %s)\n", c->name, why, id);
         return JA_OK;
     }
-    for (uint32_t i = 0; i < n; i++) {
-        uint64_t code;
-        if (!mp_get_u64(&items[i], "code", &code) || code > UINT32_MAX) {
-            fprintf(stderr, "%s: ignoring an act with a malformed legal list\n", c->name);
-            return JA_OK;
-        }
-        m->legal[i].code = (uint32_t)code;
-    }
-    if (m->g && !mp_as_obs(mp_get(o, "obs"), m->g, m->obs)) {
-        fprintf(stderr, "%s: ignoring an act with a malformed observation\n", c->name);
-        return JA_OK;
-    }
-    m->received_ns = received;
-    m->deadline_ms = deadline > UINT32_MAX ? UINT32_MAX : (uint32_t)deadline;
-    ja_decision d = {
-        .struct_size = sizeof d,
-        .turn = turn > UINT32_MAX ? UINT32_MAX : (uint32_t)turn,
-        .deadline_ms = m->deadline_ms,
-        .seat = m->seat,
-        .n_seats = m->n_seats,
-        .game = m->g ? m->g->name : m->game,
-        .obs_version = m->g ? m->g->obs_version : 0,
-        .obs_size = m->g ? m->g->obs_size : 0,
-        .obs = m->g ? m->obs : NULL,
-        .legal = m->legal,
-        .n_legal = n,
-    };
     uint32_t index = 0;
-    int rc = c->desc->act(m->instance, &d, &index);
-    if (rc != JA_OK || index >= n) {
-        fprintf(stderr, "%s: act() failed in match %s (%s); answering the first action\n",
-                c->name, id, rc != JA_OK ? ja_strerror(rc) : "index out of range");
-        index = 0;
-    }
-    return send_action(c, id, turn, index);
+    int rc = ja_botrt_act(&m->rt, &d, received, &index);
+    if (rc != JA_OK && m->rt.bot)
+        fprintf(stderr, "%s: act() failed in match %s: %s\n", c->name, id, ja_strerror(rc));
+    return send_action(c, id, turn, rc, index);
 }
 
 static void on_end(ja_client *c, const msgpack_object *o)
 {
     char id[64];
-    if (!mp_get_str(o, "match", id, sizeof id))
+    if (!ja_mp_get_str(o, "match", id, sizeof id))
         return;
-    cmatch *m = NULL;
-    for (cmatch **p = &c->matches; *p; p = &(*p)->next)
-        if (strcmp((*p)->id, id) == 0) {
-            m = *p;
-            *p = m->next;
-            break;
-        }
+    cmatch *m = unlink_match(c, id);
     if (!m)
         return;
-    const msgpack_object *sc, *pl;
-    uint32_t ns = 0, np = 0;
     ja_outcome out;
-    memset(&out, 0, sizeof out);
-    if (m->instance && JA_BOT_HAS(c->desc, end) && mp_as_array(mp_get(o, "scores"), &sc, &ns) &&
-        mp_as_array(mp_get(o, "places"), &pl, &np) && ns == np && ns <= JA_MAX_SEATS) {
-        out.n_seats = ns;
-        for (uint32_t s = 0; s < ns; s++) {
-            uint64_t p = 0;
-            mp_as_i64(&sc[s], &out.score[s]);
-            mp_as_u64(&pl[s], &p);
-            out.place[s] = p > 255 ? 255 : (uint8_t)p;
-        }
-        c->desc->end(m->instance, &out);
-    }
+    ja_botrt_decode_outcome(o, &out);
+    ja_botrt_end(&m->rt, &out);
     free_match(m);
     c->done++;
 }
@@ -410,7 +317,7 @@ static int recv_msg(ja_client *c, msgpack_unpacked *u, int timeout_ms, int64_t *
         zmq_msg_close(&msg);
         return fail(c, JA_EIO, "receiving from %s: %s", c->endpoint, zmq_strerror(zmq_errno()));
     }
-    *at = now_ns();
+    *at = ja_botrt_now_ns();
     size_t len = zmq_msg_size(&msg), end = 0, off = 0;
     if (len > c->in_cap) {
         char *grown = realloc(c->in, len);
@@ -424,7 +331,7 @@ static int recv_msg(ja_client *c, msgpack_unpacked *u, int timeout_ms, int64_t *
     if (len)
         memcpy(c->in, zmq_msg_data(&msg), len);
     zmq_msg_close(&msg);
-    int ok = len && mp_scan(c->in, len, 0, &end) == 1 && end == len &&
+    int ok = len && ja_mp_scan(c->in, len, 0, &end) == 1 && end == len &&
              msgpack_unpack_next(u, c->in, len, &off) == MSGPACK_UNPACK_SUCCESS &&
              u->data.type == MSGPACK_OBJECT_MAP;
     if (!ok) {
@@ -472,14 +379,14 @@ int ja_client_run(ja_client *c)
     if (rc != JA_OK || (rc = send_hello(c)) != JA_OK)
         return rc;
     bool welcomed = false;
-    int64_t started = now_ns();
+    int64_t started = ja_botrt_now_ns();
     for (;;) {
         msgpack_unpacked u;
         msgpack_unpacked_init(&u);
         int64_t at = 0;
         /* Once welcomed, wake each second to see whether the arena that
          * started this bot still exists (one killed outright sends no bye). */
-        int wait = welcomed ? 1000 : (int)(WELCOME_MS - (now_ns() - started) / 1000000);
+        int wait = welcomed ? 1000 : (int)(WELCOME_MS - (ja_botrt_now_ns() - started) / 1000000);
         int r = wait < 0 && !welcomed ? 0 : recv_msg(c, &u, wait, &at);
         if (r == 0 && welcomed) {
             msgpack_unpacked_destroy(&u);
@@ -500,14 +407,14 @@ int ja_client_run(ja_client *c)
         }
         const msgpack_object *o = &u.data;
         char type[32] = "";
-        mp_get_str(o, "type", type, sizeof type);
+        ja_mp_get_str(o, "type", type, sizeof type);
         rc = JA_OK;
         if (strcmp(type, "welcome") == 0) {
             welcomed = true;
         } else if (strcmp(type, "error") == 0) {
             char code[32] = "", msg[300] = "";
-            mp_get_str(o, "code", code, sizeof code);
-            mp_get_str(o, "message", msg, sizeof msg);
+            ja_mp_get_str(o, "code", code, sizeof code);
+            ja_mp_get_str(o, "message", msg, sizeof msg);
             if (!welcomed) {
                 rc = fail(c, strcmp(code, "protocol_version") == 0 ? JA_EVERSION : JA_EBOT,
                           "the referee refused the hello: %s: %s", code, msg);

@@ -11,7 +11,7 @@
 
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
-#include "mp.h"
+#include "ja_mp.h"
 #include "wire.h"
 
 #include <stdlib.h>
@@ -21,14 +21,14 @@
 static void unpack_one(const msgpack_sbuffer *b, const char *type, msgpack_unpacked *u)
 {
     size_t end = 0;
-    assert_int_equal(mp_scan(b->data, b->size, 0, &end), 1);
+    assert_int_equal(ja_mp_scan(b->data, b->size, 0, &end), 1);
     assert_int_equal(end, b->size);
     msgpack_unpacked_init(u);
     size_t off = 0;
     assert_int_equal(msgpack_unpack_next(u, b->data, b->size, &off), MSGPACK_UNPACK_SUCCESS);
     assert_int_equal(u->data.type, MSGPACK_OBJECT_MAP);
     char t[32];
-    assert_true(mp_get_str(&u->data, "type", t, sizeof t));
+    assert_true(ja_mp_get_str(&u->data, "type", t, sizeof t));
     assert_string_equal(t, type);
 }
 
@@ -52,21 +52,21 @@ static void check_obs(const ja_game_rules *g, const msgpack_object *om, const vo
     assert_int_equal(om->via.map.size, g->n_obs_fields);
     for (uint32_t i = 0; i < g->n_obs_fields; i++) {
         const ja_field *f = &g->obs_fields[i];
-        const msgpack_object *v = mp_get(om, f->name);
+        const msgpack_object *v = ja_mp_get(om, f->name);
         assert_non_null(v);
         if (f->count == 1) {
             int64_t x;
-            assert_true(mp_as_i64(v, &x));
+            assert_true(ja_mp_as_i64(v, &x));
             assert_int_equal(x, field_value(f, obs, 0));
             continue;
         }
         const msgpack_object *items;
         uint32_t n;
-        assert_true(mp_as_array(v, &items, &n));
+        assert_true(ja_mp_as_array(v, &items, &n));
         assert_int_equal(n, f->count);
         for (uint32_t k = 0; k < n; k++) {
             int64_t x;
-            assert_true(mp_as_i64(&items[k], &x));
+            assert_true(ja_mp_as_i64(&items[k], &x));
             assert_int_equal(x, field_value(f, obs, k));
         }
     }
@@ -105,21 +105,21 @@ static void test_act_every_game(void **state)
                 unpack_one(&b, "act", &u);
                 char match[16];
                 uint64_t turn, dl;
-                assert_true(mp_get_str(&u.data, "match", match, sizeof match));
+                assert_true(ja_mp_get_str(&u.data, "match", match, sizeof match));
                 assert_string_equal(match, "m1");
-                assert_true(mp_get_u64(&u.data, "turn", &turn) && turn == (uint64_t)step + 1);
-                assert_true(mp_get_u64(&u.data, "deadline_ms", &dl) && dl == 500);
-                check_obs(g, mp_get(&u.data, "obs"), obs);
+                assert_true(ja_mp_get_u64(&u.data, "turn", &turn) && turn == (uint64_t)step + 1);
+                assert_true(ja_mp_get_u64(&u.data, "deadline_ms", &dl) && dl == 500);
+                check_obs(g, ja_mp_get(&u.data, "obs"), obs);
                 const msgpack_object *items;
                 uint32_t cnt;
-                assert_true(mp_as_array(mp_get(&u.data, "legal"), &items, &cnt));
+                assert_true(ja_mp_as_array(ja_mp_get(&u.data, "legal"), &items, &cnt));
                 assert_int_equal(cnt, nl);
                 for (uint32_t k = 0; k < cnt; k++) {
                     uint64_t code;
                     char label[96], want[96];
-                    assert_true(mp_get_u64(&items[k], "code", &code));
+                    assert_true(ja_mp_get_u64(&items[k], "code", &code));
                     assert_int_equal(code, legal[k].code);
-                    assert_true(mp_get_str(&items[k], "label", label, sizeof label));
+                    assert_true(ja_mp_get_str(&items[k], "label", label, sizeof label));
                     assert_true(g->label(legal[k], want, sizeof want) >= 0);
                     assert_string_equal(label, want);
                 }
@@ -155,18 +155,18 @@ static void test_other_messages(void **state)
     unpack_one(&b, "start", &u);
     uint64_t v;
     char s[64];
-    assert_true(mp_get_u64(&u.data, "seat", &v) && v == 1);
-    assert_true(mp_get_u64(&u.data, "seats", &v) && v == g->min_seats);
-    assert_true(mp_get_u64(&u.data, "move_ms", &v) && v == 1000);
-    assert_true(mp_get_str(&u.data, "game", s, sizeof s));
+    assert_true(ja_mp_get_u64(&u.data, "seat", &v) && v == 1);
+    assert_true(ja_mp_get_u64(&u.data, "seats", &v) && v == g->min_seats);
+    assert_true(ja_mp_get_u64(&u.data, "move_ms", &v) && v == 1000);
+    assert_true(ja_mp_get_str(&u.data, "game", s, sizeof s));
     assert_string_equal(s, g->name);
-    const msgpack_object *om = mp_get(&u.data, "options");
+    const msgpack_object *om = ja_mp_get(&u.data, "options");
     assert_non_null(om);
     assert_int_equal(om->via.map.size, o.n);
     const msgpack_object *items;
     uint32_t n;
-    assert_true(mp_as_array(mp_get(&u.data, "players"), &items, &n) && n == g->min_seats);
-    assert_true(mp_as_str(&items[1], s, sizeof s));
+    assert_true(ja_mp_as_array(ja_mp_get(&u.data, "players"), &items, &n) && n == g->min_seats);
+    assert_true(ja_mp_as_str(&items[1], s, sizeof s));
     assert_string_equal(s, "bob");
     msgpack_unpacked_destroy(&u);
 
@@ -175,25 +175,25 @@ static void test_other_messages(void **state)
     ref_wire_end_info ei = {"t1-m2", &out, faults, "r.rpl"};
     ref_wire_end(&b, &ei);
     unpack_one(&b, "end", &u);
-    assert_true(mp_as_array(mp_get(&u.data, "faults"), &items, &n) && n == 2);
-    assert_true(mp_as_u64(&items[1], &v) && v == 3);
-    assert_true(mp_as_array(mp_get(&u.data, "scores"), &items, &n) && n == 2);
-    assert_true(mp_as_u64(&items[0], &v) && v == JA_SCORE_UNIT);
+    assert_true(ja_mp_as_array(ja_mp_get(&u.data, "faults"), &items, &n) && n == 2);
+    assert_true(ja_mp_as_u64(&items[1], &v) && v == 3);
+    assert_true(ja_mp_as_array(ja_mp_get(&u.data, "scores"), &items, &n) && n == 2);
+    assert_true(ja_mp_as_u64(&items[0], &v) && v == JA_SCORE_UNIT);
     msgpack_unpacked_destroy(&u);
 
     ref_wire_welcome(&b, "mybot", 8);
     unpack_one(&b, "welcome", &u);
-    assert_true(mp_get_u64(&u.data, "protocol", &v) && v == 1);
+    assert_true(ja_mp_get_u64(&u.data, "protocol", &v) && v == 1);
     msgpack_unpacked_destroy(&u);
     ref_wire_error(&b, REF_WIRE_ERR_STALE_TURN, "why", "m", 4);
     unpack_one(&b, "error", &u);
-    assert_true(mp_get_str(&u.data, "code", s, sizeof s));
+    assert_true(ja_mp_get_str(&u.data, "code", s, sizeof s));
     assert_string_equal(s, "stale_turn");
-    assert_true(mp_get_u64(&u.data, "turn", &v) && v == 4);
+    assert_true(ja_mp_get_u64(&u.data, "turn", &v) && v == 4);
     msgpack_unpacked_destroy(&u);
     ref_wire_error(&b, REF_WIRE_ERR_MALFORMED, "why", NULL, 0);
     unpack_one(&b, "error", &u);
-    assert_null(mp_get(&u.data, "match"));
+    assert_null(ja_mp_get(&u.data, "match"));
     msgpack_unpacked_destroy(&u);
     ref_wire_ping(&b);
     unpack_one(&b, "ping", &u);
@@ -215,10 +215,10 @@ static void pack(msgpack_sbuffer *b, int n_pairs, ...)
     va_list ap;
     va_start(ap, n_pairs);
     for (int i = 0; i < n_pairs; i++) {
-        mp_put_str(&pk, va_arg(ap, const char *));
+        ja_mp_put_str(&pk, va_arg(ap, const char *));
         const char *v = va_arg(ap, const char *);
         if (strncmp(v, "s:", 2) == 0)
-            mp_put_str(&pk, v + 2);
+            ja_mp_put_str(&pk, v + 2);
         else if (strncmp(v, "i:", 2) == 0)
             msgpack_pack_uint64(&pk, strtoull(v + 2, NULL, 10));
         else if (strncmp(v, "n:", 2) == 0)

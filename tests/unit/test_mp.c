@@ -1,4 +1,4 @@
-/* mp_scan: the pre-check that stops hostile msgpack headers before msgpack-c
+/* ja_mp_scan: the pre-check that stops hostile msgpack headers before msgpack-c
  * allocates for them, and the typed readers. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -6,14 +6,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "mp.h"
+#include "ja_mp.h"
 
 #include <string.h>
 
 #define SCAN(lit, want, want_end)                                           \
     do {                                                                    \
         size_t end_ = 0;                                                    \
-        assert_int_equal(mp_scan(lit, sizeof(lit) - 1, 0, &end_), want);   \
+        assert_int_equal(ja_mp_scan(lit, sizeof(lit) - 1, 0, &end_), want);   \
         if ((want) == 1)                                                    \
             assert_int_equal(end_, want_end);                               \
     } while (0)
@@ -44,12 +44,12 @@ static void test_containers(void **state)
 
 static void test_depth(void **state)
 {
-    char deep[MP_MAX_DEPTH + 3];
+    char deep[JA_MP_MAX_DEPTH + 3];
     memset(deep, 0x91, sizeof deep);       /* [[[[...]]]] */
     deep[sizeof deep - 1] = 0x01;
     size_t end;
-    assert_int_equal(mp_scan(deep, sizeof deep, 0, &end), -1);
-    assert_int_equal(mp_scan(deep + 3, sizeof deep - 3, 0, &end), 1);
+    assert_int_equal(ja_mp_scan(deep, sizeof deep, 0, &end), -1);
+    assert_int_equal(ja_mp_scan(deep + 3, sizeof deep - 3, 0, &end), 1);
 }
 
 static void test_typed_reads(void **state)
@@ -59,9 +59,9 @@ static void test_typed_reads(void **state)
     msgpack_packer pk;
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
     msgpack_pack_map(&pk, 3);
-    mp_put_kv_str(&pk, "name", "bot");
-    mp_put_kv_u64(&pk, "n", 42);
-    mp_put_kv_i64(&pk, "i", -1);
+    ja_mp_put_kv_str(&pk, "name", "bot");
+    ja_mp_put_kv_u64(&pk, "n", 42);
+    ja_mp_put_kv_i64(&pk, "i", -1);
     msgpack_unpacked u;
     msgpack_unpacked_init(&u);
     size_t off = 0;
@@ -69,16 +69,16 @@ static void test_typed_reads(void **state)
     char buf[8];
     uint64_t v;
     int64_t i;
-    assert_true(mp_get_str(&u.data, "name", buf, sizeof buf));
+    assert_true(ja_mp_get_str(&u.data, "name", buf, sizeof buf));
     assert_string_equal(buf, "bot");
-    assert_false(mp_get_str(&u.data, "name", buf, 3)); /* too small: refused */
-    assert_true(mp_get_u64(&u.data, "n", &v));
+    assert_false(ja_mp_get_str(&u.data, "name", buf, 3)); /* too small: refused */
+    assert_true(ja_mp_get_u64(&u.data, "n", &v));
     assert_int_equal(v, 42);
-    assert_false(mp_get_u64(&u.data, "name", &v));      /* wrong type */
-    assert_false(mp_get_u64(&u.data, "i", &v));         /* negative */
-    assert_true(mp_get_i64(&u.data, "i", &i));
+    assert_false(ja_mp_get_u64(&u.data, "name", &v));      /* wrong type */
+    assert_false(ja_mp_get_u64(&u.data, "i", &v));         /* negative */
+    assert_true(ja_mp_get_i64(&u.data, "i", &i));
     assert_int_equal(i, -1);
-    assert_null(mp_get(&u.data, "missing"));
+    assert_null(ja_mp_get(&u.data, "missing"));
     msgpack_unpacked_destroy(&u);
     msgpack_sbuffer_destroy(&sb);
 }

@@ -2,7 +2,7 @@
  * game's C struct, by the game's field table. Shared by the C client library
  * (sdk/client) and the hosted child (referee/host/ja_host.c), so a bot sees
  * the same struct in every seat kind. */
-#include "mp.h"
+#include "ja_mp.h"
 
 #include "jackarena/ja_rules.h"
 
@@ -30,7 +30,7 @@ static size_t width(uint16_t type)
 }
 
 /* Fields the map lacks stay zero: an older referee may not send them. */
-bool mp_as_obs(const msgpack_object *om, const ja_game_rules *g, void *obs)
+bool ja_mp_as_obs(const msgpack_object *om, const ja_game_rules *g, void *obs)
 {
     if (!om || om->type != MSGPACK_OBJECT_MAP)
         return false;
@@ -38,21 +38,21 @@ bool mp_as_obs(const msgpack_object *om, const ja_game_rules *g, void *obs)
     unsigned char *base = obs;
     for (uint32_t i = 0; i < g->n_obs_fields; i++) {
         const ja_field *f = &g->obs_fields[i];
-        const msgpack_object *v = mp_get(om, f->name);
+        const msgpack_object *v = ja_mp_get(om, f->name);
         int64_t x;
         if (!v)
             continue; /* an older referee: the field stays zero */
         if (f->count == 1) {
-            if (!mp_as_i64(v, &x) || !put_value(f, base + f->offset, x))
+            if (!ja_mp_as_i64(v, &x) || !put_value(f, base + f->offset, x))
                 return false;
             continue;
         }
         const msgpack_object *items;
         uint32_t n;
-        if (!mp_as_array(v, &items, &n) || n != f->count)
+        if (!ja_mp_as_array(v, &items, &n) || n != f->count)
             return false;
         for (uint32_t k = 0; k < n; k++)
-            if (!mp_as_i64(&items[k], &x) || !put_value(f, base + f->offset + k * width(f->type), x))
+            if (!ja_mp_as_i64(&items[k], &x) || !put_value(f, base + f->offset + k * width(f->type), x))
                 return false;
     }
     return true;

@@ -1,34 +1,34 @@
 /* msgpack-c helpers (mp.h). */
-#include "mp.h"
+#include "ja_mp.h"
 
 #include <string.h>
 
-void mp_put_str(msgpack_packer *pk, const char *s)
+void ja_mp_put_str(msgpack_packer *pk, const char *s)
 {
     size_t n = s ? strlen(s) : 0;
     msgpack_pack_str(pk, n);
     msgpack_pack_str_body(pk, s ? s : "", n);
 }
 
-void mp_put_kv_str(msgpack_packer *pk, const char *key, const char *val)
+void ja_mp_put_kv_str(msgpack_packer *pk, const char *key, const char *val)
 {
-    mp_put_str(pk, key);
-    mp_put_str(pk, val);
+    ja_mp_put_str(pk, key);
+    ja_mp_put_str(pk, val);
 }
 
-void mp_put_kv_u64(msgpack_packer *pk, const char *key, uint64_t val)
+void ja_mp_put_kv_u64(msgpack_packer *pk, const char *key, uint64_t val)
 {
-    mp_put_str(pk, key);
+    ja_mp_put_str(pk, key);
     msgpack_pack_uint64(pk, val);
 }
 
-void mp_put_kv_i64(msgpack_packer *pk, const char *key, int64_t val)
+void ja_mp_put_kv_i64(msgpack_packer *pk, const char *key, int64_t val)
 {
-    mp_put_str(pk, key);
+    ja_mp_put_str(pk, key);
     msgpack_pack_int64(pk, val);
 }
 
-const msgpack_object *mp_get(const msgpack_object *m, const char *key)
+const msgpack_object *ja_mp_get(const msgpack_object *m, const char *key)
 {
     if (!m || m->type != MSGPACK_OBJECT_MAP)
         return NULL;
@@ -42,7 +42,7 @@ const msgpack_object *mp_get(const msgpack_object *m, const char *key)
     return NULL;
 }
 
-bool mp_as_u64(const msgpack_object *o, uint64_t *out)
+bool ja_mp_as_u64(const msgpack_object *o, uint64_t *out)
 {
     if (!o || o->type != MSGPACK_OBJECT_POSITIVE_INTEGER)
         return false;
@@ -50,7 +50,7 @@ bool mp_as_u64(const msgpack_object *o, uint64_t *out)
     return true;
 }
 
-bool mp_as_i64(const msgpack_object *o, int64_t *out)
+bool ja_mp_as_i64(const msgpack_object *o, int64_t *out)
 {
     if (!o)
         return false;
@@ -65,7 +65,7 @@ bool mp_as_i64(const msgpack_object *o, int64_t *out)
     return false;
 }
 
-bool mp_as_bool(const msgpack_object *o, bool *out)
+bool ja_mp_as_bool(const msgpack_object *o, bool *out)
 {
     if (!o || o->type != MSGPACK_OBJECT_BOOLEAN)
         return false;
@@ -73,7 +73,7 @@ bool mp_as_bool(const msgpack_object *o, bool *out)
     return true;
 }
 
-bool mp_as_str(const msgpack_object *o, char *buf, size_t cap)
+bool ja_mp_as_str(const msgpack_object *o, char *buf, size_t cap)
 {
     if (!o || o->type != MSGPACK_OBJECT_STR || o->via.str.size >= cap)
         return false;
@@ -82,7 +82,7 @@ bool mp_as_str(const msgpack_object *o, char *buf, size_t cap)
     return true;
 }
 
-bool mp_as_array(const msgpack_object *o, const msgpack_object **items, uint32_t *n)
+bool ja_mp_as_array(const msgpack_object *o, const msgpack_object **items, uint32_t *n)
 {
     if (!o || o->type != MSGPACK_OBJECT_ARRAY)
         return false;
@@ -91,19 +91,19 @@ bool mp_as_array(const msgpack_object *o, const msgpack_object **items, uint32_t
     return true;
 }
 
-bool mp_get_u64(const msgpack_object *m, const char *key, uint64_t *out)
+bool ja_mp_get_u64(const msgpack_object *m, const char *key, uint64_t *out)
 {
-    return mp_as_u64(mp_get(m, key), out);
+    return ja_mp_as_u64(ja_mp_get(m, key), out);
 }
 
-bool mp_get_i64(const msgpack_object *m, const char *key, int64_t *out)
+bool ja_mp_get_i64(const msgpack_object *m, const char *key, int64_t *out)
 {
-    return mp_as_i64(mp_get(m, key), out);
+    return ja_mp_as_i64(ja_mp_get(m, key), out);
 }
 
-bool mp_get_str(const msgpack_object *m, const char *key, char *buf, size_t cap)
+bool ja_mp_get_str(const msgpack_object *m, const char *key, char *buf, size_t cap)
 {
-    return mp_as_str(mp_get(m, key), buf, cap);
+    return ja_mp_as_str(ja_mp_get(m, key), buf, cap);
 }
 
 static uint64_t be(const unsigned char *p, int n)
@@ -116,10 +116,10 @@ static uint64_t be(const unsigned char *p, int n)
 
 /* Walks the msgpack encoding (the format's own specification) keeping, per
  * open container, how many objects it still owes. */
-int mp_scan(const char *buf, size_t len, size_t off, size_t *end)
+int ja_mp_scan(const char *buf, size_t len, size_t off, size_t *end)
 {
     const unsigned char *p = (const unsigned char *)buf;
-    uint64_t owed[MP_MAX_DEPTH + 1];
+    uint64_t owed[JA_MP_MAX_DEPTH + 1];
     int depth = 0;
     owed[0] = 1;
     while (depth >= 0) {
@@ -185,7 +185,7 @@ int mp_scan(const char *buf, size_t len, size_t off, size_t *end)
             /* Every object takes at least one byte. */
             if (items > len - off)
                 return 0; /* cut short, or a count no file this size can hold */
-            if (depth == MP_MAX_DEPTH)
+            if (depth == JA_MP_MAX_DEPTH)
                 return -1;
             owed[++depth] = items;
         }

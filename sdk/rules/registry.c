@@ -1,6 +1,6 @@
 /* The registry of games: one explicit const array (C has no static
  * registration), in the order `arena games` lists them. CMake defines
- * JA_HAVE_<STEM> for each engine in the build (referee/CMakeLists.txt). */
+ * JA_HAVE_<STEM> for each engine in the build (sdk/CMakeLists.txt). */
 #include "jackarena/ja_rules.h"
 
 #include <string.h>

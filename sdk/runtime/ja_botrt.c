@@ -1,0 +1,182 @@
+/* One bot runtime (ja_botrt.h). */
+#include "ja_botrt.h"
+#include "ja_mp.h"
+
+#include "jackarena/ja_error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int64_t ja_botrt_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* ---- host services ------------------------------------------------------- */
+
+static void host_log(void *hctx, int level, const char *msg)
+{
+    ja_botrt *rt = hctx;
+    if (rt->log)
+        rt->log(rt->log_ctx, level, msg ? msg : "");
+}
+
+static uint64_t host_rng_next(void *hctx)
+{
+    return ja_rng_next(&((ja_botrt *)hctx)->rng);
+}
+
+static int64_t host_time_left_ms(void *hctx)
+{
+    ja_botrt *rt = hctx;
+    if (!rt->deadline_ms)
+        return -1;
+    int64_t left = (int64_t)rt->deadline_ms - (ja_botrt_now_ns() - rt->asked_ns) / 1000000;
+    return left < 0 ? 0 : left;
+}
+
+static const char *host_params(void *hctx)
+{
+    return ((ja_botrt *)hctx)->params;
+}
+
+const ja_host_api ja_botrt_host_api = {
+    .struct_size = sizeof(ja_host_api),
+    .log = host_log,
+    .rng_next = host_rng_next,
+    .time_left_ms = host_time_left_ms,
+    .rules = ja_game_find,
+    .params = host_params,
+};
+
+/* ---- a match ------------------------------------------------------------- */
+
+void ja_botrt_init(ja_botrt *rt, const ja_bot_desc *desc, ja_botrt_log_fn log, void *log_ctx)
+{
+    memset(rt, 0, sizeof *rt);
+    rt->desc = desc;
+    rt->log = log;
+    rt->log_ctx = log_ctx;
+}
+
+int ja_botrt_start(ja_botrt *rt, const char *game, int32_t seat, uint32_t n_seats,
+                   uint64_t rng_seed, const char *params, bool buffers)
+{
+    ja_botrt_free(rt);
+    rt->g = ja_game_find(game);
+    snprintf(rt->game, sizeof rt->game, "%s", rt->g ? rt->g->name : game);
+    rt->seat = seat;
+    rt->n_seats = n_seats;
+    rt->deadline_ms = 0;
+    ja_rng_seed(&rt->rng, rng_seed);
+    if (params && strlen(params) >= sizeof rt->params)
+        return JA_EINVAL;
+    snprintf(rt->params, sizeof rt->params, "%s", params ? params : "");
+    if (buffers) {
+        rt->cap_legal = rt->g && rt->g->max_actions ? rt->g->max_actions : JA_MAX_ACTIONS;
+        rt->legal = calloc(rt->cap_legal, sizeof *rt->legal);
+        rt->obs = rt->g ? calloc(1, rt->g->obs_size) : NULL;
+        if (!rt->legal || (rt->g && !rt->obs))
+            return JA_ENOMEM;
+    }
+    return rt->desc->create(&ja_botrt_host_api, rt, rt->game, seat, n_seats, &rt->bot);
+}
+
+int ja_botrt_act(ja_botrt *rt, const ja_decision *d, int64_t asked_ns, uint32_t *index)
+{
+    if (!rt->bot)
+        return JA_EBOT;
+    rt->deadline_ms = d->deadline_ms;
+    rt->asked_ns = asked_ns;
+    return rt->desc->act(rt->bot, d, index);
+}
+
+static int bad(char *why, size_t cap, const char *what)
+{
+    snprintf(why, cap, "%s", what);
+    return JA_EFORMAT;
+}
+
+int ja_botrt_decode_act(ja_botrt *rt, const msgpack_object *msg, ja_decision *d, char *why,
+                        size_t cap)
+{
+    uint64_t turn, deadline = 0;
+    const msgpack_object *items;
+    uint32_t n;
+    if (!rt->legal)
+        return bad(why, cap, "no match started");
+    if (!ja_mp_get_u64(msg, "turn", &turn))
+        return bad(why, cap, "an act without an integer turn");
+    if (!ja_mp_as_array(ja_mp_get(msg, "legal"), &items, &n) || n == 0)
+        return bad(why, cap, "an act without a legal list");
+    if (n > rt->cap_legal)
+        return bad(why, cap, "an act with more legal actions than the game has");
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t code;
+        if (!ja_mp_get_u64(&items[i], "code", &code) || code > UINT32_MAX)
+            return bad(why, cap, "an act with a malformed legal list");
+        rt->legal[i].code = (uint32_t)code;
+    }
+    if (rt->g && !ja_mp_as_obs(ja_mp_get(msg, "obs"), rt->g, rt->obs))
+        return bad(why, cap, "an act with a malformed observation");
+    if (ja_mp_get(msg, "deadline_ms") && !ja_mp_get_u64(msg, "deadline_ms", &deadline))
+        return bad(why, cap, "an act with a malformed deadline_ms");
+    *d = (ja_decision){
+        .struct_size = sizeof *d,
+        .turn = turn > UINT32_MAX ? UINT32_MAX : (uint32_t)turn,
+        .deadline_ms = deadline > UINT32_MAX ? UINT32_MAX : (uint32_t)deadline,
+        .seat = rt->seat,
+        .n_seats = rt->n_seats,
+        .game = rt->game,
+        .obs_version = rt->g ? rt->g->obs_version : 0,
+        .obs_size = rt->g ? rt->g->obs_size : 0,
+        .obs = rt->g ? rt->obs : NULL,
+        .legal = rt->legal,
+        .n_legal = n,
+    };
+    return JA_OK;
+}
+
+void ja_botrt_decode_outcome(const msgpack_object *msg, ja_outcome *out)
+{
+    const msgpack_object *items;
+    uint32_t n;
+    memset(out, 0, sizeof *out);
+    if (ja_mp_as_array(ja_mp_get(msg, "scores"), &items, &n) && n <= JA_MAX_SEATS) {
+        out->n_seats = n;
+        for (uint32_t i = 0; i < n; i++)
+            ja_mp_as_i64(&items[i], &out->score[i]);
+    }
+    if (ja_mp_as_array(ja_mp_get(msg, "places"), &items, &n) && n <= JA_MAX_SEATS)
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t p;
+            if (ja_mp_as_u64(&items[i], &p) && p <= UINT8_MAX)
+                out->place[i] = (uint8_t)p;
+        }
+}
+
+void ja_botrt_end(ja_botrt *rt, const ja_outcome *o)
+{
+    if (!rt->bot)
+        return;
+    if (JA_BOT_HAS(rt->desc, end))
+        rt->desc->end(rt->bot, o);
+    rt->desc->destroy(rt->bot);
+    rt->bot = NULL;
+}
+
+void ja_botrt_free(ja_botrt *rt)
+{
+    if (rt->bot)
+        rt->desc->destroy(rt->bot);
+    rt->bot = NULL;
+    free(rt->obs);
+    free(rt->legal);
+    rt->obs = NULL;
+    rt->legal = NULL;
+    rt->cap_legal = 0;
+}

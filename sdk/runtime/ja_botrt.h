@@ -1,0 +1,104 @@
+/* One bot runtime: the bot's side of a seat, whatever carries the messages.
+ *
+ * Three places run a bot plugin's descriptor (ja_bot.h): the in-process
+ * `plugin` seat (referee/seat_plugin.c), the sandboxed child of a `hosted`
+ * seat (referee/host/ja_host.c) and the C client library of external bots
+ * (sdk/client/ja_client.c). All three drive the bot through this module, so
+ * the bot sees the same host services (log, its own random stream, the time
+ * left, the forward model, its parameters), the same create/act/end/destroy
+ * sequence and the same decisions wherever it runs; only the transport and
+ * where log lines go differ (the owner's log callback).
+ *
+ * Life of a runtime: ja_botrt_init once, then per match ja_botrt_start
+ * (creates the instance), ja_botrt_act per decision, ja_botrt_end (end() and
+ * destroy()), and ja_botrt_free (frees the decoding buffers; destroys the
+ * instance if the match never ended). A runtime serves one match at a time
+ * and is used by one thread.
+ *
+ * Decoding (client and child): ja_botrt_decode_act turns an `act` message
+ * (docs/protocol.md) into a ja_decision over the runtime's own buffers, by
+ * the game's field table; ja_botrt_decode_outcome an `end` message into a
+ * ja_outcome. Both check every value's type and range before use.
+ *
+ * Internal to the project (not installed): its symbols carry the ja_
+ * prefix because the client library, which is installed, contains it. */
+#ifndef JA_BOTRT_H
+#define JA_BOTRT_H
+
+#include "jackarena/ja_bot.h"
+#include "jackarena/ja_rng.h"
+
+#include <msgpack.h>
+
+/* Where the bot's log() lines go: the owner decides (a ring for the plugin
+ * seat, a bounded stderr for the child, stderr for the client). */
+typedef void (*ja_botrt_log_fn)(void *ctx, int level, const char *msg);
+
+/* Bytes of a bot's parameters, NUL included (ja_host_api.params). */
+#define JA_BOTRT_PARAMS_MAX 256
+
+typedef struct ja_botrt {
+    const ja_bot_desc *desc;
+    ja_botrt_log_fn log;
+    void *log_ctx;
+    /* The match being played (set by ja_botrt_start). */
+    const ja_game_rules *g;   /* NULL: a game this build does not know (client) */
+    char game[64];
+    int32_t seat;
+    uint32_t n_seats;
+    void *bot;                /* the instance; NULL when create() failed */
+    ja_rng rng;               /* the instance's own stream (rng_next) */
+    char params[JA_BOTRT_PARAMS_MAX];
+    /* The decision being answered: time_left_ms counts from asked_ns. */
+    uint32_t deadline_ms;
+    int64_t asked_ns;
+    /* Decoding buffers (ja_botrt_start with buffers = true). */
+    void *obs;
+    ja_action *legal;
+    uint32_t cap_legal;
+} ja_botrt;
+
+/* The host services every bot gets, with hctx = the runtime. */
+extern const ja_host_api ja_botrt_host_api;
+
+/* Clears rt for bot desc (borrowed; must outlive rt); log may be NULL. */
+void ja_botrt_init(ja_botrt *rt, const ja_bot_desc *desc, ja_botrt_log_fn log, void *log_ctx);
+
+/* Starts a match: one instance for seat of n_seats in game (a name the
+ * build may not know: then g is NULL and decisions carry no observation).
+ * rng_seed seeds the instance's stream; params (NULL = none) is copied and
+ * must fit JA_BOTRT_PARAMS_MAX. buffers: allocate what ja_botrt_decode_act
+ * needs. Returns create()'s result: JA_OK, or its error with rt->bot NULL
+ * (the match goes on, every decision an error); JA_ENOMEM, JA_EINVAL (params
+ * too long) likewise. A previous match's instance is destroyed first. */
+int ja_botrt_start(ja_botrt *rt, const char *game, int32_t seat, uint32_t n_seats,
+                   uint64_t rng_seed, const char *params, bool buffers);
+
+/* Asks the instance decision d, asked at asked_ns (CLOCK_MONOTONIC: what
+ * time_left_ms counts from). JA_OK with *index as act() wrote it (the
+ * caller judges its range), act()'s own error, or JA_EBOT when there is no
+ * instance. */
+int ja_botrt_act(ja_botrt *rt, const ja_decision *d, int64_t asked_ns, uint32_t *index);
+
+/* An `act` message's turn, deadline, legal list and observation into *d,
+ * over rt's buffers (valid until the next call). JA_OK, or JA_EFORMAT with
+ * a one-line reason: a key missing or of the wrong type, more legal
+ * actions than the game has, a field that does not fit its C type. */
+int ja_botrt_decode_act(ja_botrt *rt, const msgpack_object *msg, ja_decision *d, char *why,
+                        size_t cap);
+
+/* An `end` message's scores and places into *out (zeroed first; what is
+ * missing or out of range stays zero). */
+void ja_botrt_decode_outcome(const msgpack_object *msg, ja_outcome *out);
+
+/* The match is over: end() (when the bot has it) with o, then destroy(). */
+void ja_botrt_end(ja_botrt *rt, const ja_outcome *o);
+
+/* Destroys an instance still alive (a match that never ended) and frees the
+ * buffers. rt may be started again. */
+void ja_botrt_free(ja_botrt *rt);
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+int64_t ja_botrt_now_ns(void);
+
+#endif /* JA_BOTRT_H */
