@@ -1,9 +1,9 @@
 /* Bombs: the rules engine (a climbing game with out-of-turn bombs, an
  * exchange between the Master and the Knave, and a multiple-tables variant).
- * It implements the project's specification of the game (rules/bombs.md of
- * the design documents); the rules as implemented, with every decision the
- * specification left open, are in docs/rules/bombs.md. Section (§) and
- * resolution (#) numbers below are the specification's.
+ * It implements the project's specification of the game; the rules as
+ * implemented, with every decision the specification left open, are in
+ * docs/rules/bombs.md. Section (§) and resolution (#) numbers below are the
+ * specification's.
  *
  * The state is one flat, pointer-free struct (memcpy clones it). It holds the
  * future: the match seed, from which every deal and every dealer draw is

@@ -1,9 +1,8 @@
 /* BrawlJack (BattleJack): the rules engine, a Blackjack without a banker in
  * which every player hits any hand on the table. It implements the project's
- * specification of the game (rules/brawljack.md of the design documents);
- * the rules as implemented, with every decision the specification left open,
- * are in docs/rules/brawljack.md. Section (§) and resolution (#) numbers below
- * are the specification's.
+ * specification of the game; the rules as implemented, with every decision
+ * the specification left open, are in docs/rules/brawljack.md. Section (§)
+ * and resolution (#) numbers below are the specification's.
  *
  * The state is one flat, pointer-free struct (memcpy clones it). It holds the
  * future: the match seed, from which every deal's shuffle, first player,

@@ -1,9 +1,8 @@
 /* Bruise Jack: the rules engine (Way 1 and Way 2, with the 5-card Guile
- * option). It implements the project's specification of the game
- * (rules/bruise-jack.md of the design documents); the rules as implemented,
- * with every decision the specification left open, are in
- * docs/rules/bruise-jack.md. Section (§) and resolution (#) numbers below are
- * the specification's.
+ * option). It implements the project's specification of the game; the rules
+ * as implemented, with every decision the specification left open, are in
+ * docs/rules/bruise-jack.md. Section (§) and resolution (#) numbers below
+ * are the specification's.
  *
  * The state is one flat, pointer-free struct (memcpy clones it). It holds the
  * future: the match seed, from which every hand's shuffle and Way 1 row order

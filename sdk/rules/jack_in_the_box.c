@@ -1,9 +1,9 @@
 /* Jack in the Box: the rules engine (a matching game: cards of the hand
  * match the cards of a "Box" by rank, sum or difference). It implements the
- * project's specification of the game (rules/jack-in-the-box.md of the
- * design documents); the rules as implemented, with every decision the
- * specification left open, are in docs/rules/jack-in-the-box.md. Section (§)
- * and resolution (#) numbers below are the specification's.
+ * project's specification of the game; the rules as implemented, with every
+ * decision the specification left open, are in docs/rules/jack-in-the-
+ * box.md. Section (§) and resolution (#) numbers below are the
+ * specification's.
  *
  * The state is one flat, pointer-free struct (memcpy clones it). It holds the
  * future: the match seed, from which each game's shuffle is derived, and the

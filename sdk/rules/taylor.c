@@ -1,7 +1,6 @@
 /* Taylor Blackjack: the rules engine (a shedding game in the Crazy Eights
- * family). It implements the project's specification of the game
- * (rules/taylor-blackjack.md of the design documents); the rules as
- * implemented, with every decision the specification left open, are in
+ * family). It implements the project's specification of the game; the rules
+ * as implemented, with every decision the specification left open, are in
  * docs/rules/taylor-blackjack.md. Section (§) and resolution (#) numbers
  * below are the specification's.
  *

@@ -20,7 +20,7 @@ extern "C" {
 #define JA_MAKE_VERSION(ma, mi, pa) ((ma) * 10000 + (mi) * 100 + (pa))
 #define JA_VERSION JA_MAKE_VERSION(JA_VERSION_MAJOR, JA_VERSION_MINOR, JA_VERSION_PATCH)
 
-/* Wire protocol version spoken by external bots (PROTOCOL.md). */
+/* Wire protocol version spoken by external bots (docs/protocol.md). */
 #define JA_PROTOCOL 1
 
 /* Replay file format version (docs/replay-format.md). */
