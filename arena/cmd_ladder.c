@@ -1,7 +1,8 @@
 /* `arena ladder`: a game's ladder from the database.
  *
  *   arena ladder GAME [--fit]       the live Elo ladder, or the official
- *                                   Bradley-Terry ratings with intervals
+ *                                   Bradley-Terry ratings with intervals,
+ *                                   bots named by ladders/names.h
  *   arena ladder export GAME (--pgn | --jsonl)
  *   arena ladder import FILE [--game GAME]
  *
@@ -24,7 +25,8 @@
 #include <sys/stat.h>
 
 static const char HELP[] =
-    "usage: arena ladder GAME [--opt KEY=VALUE]... [--seats K] [--db FILE] [--fit] [--json]\n"
+    "usage: arena ladder GAME [--opt KEY=VALUE]... [--seats K] [--db FILE]\n"
+    "                         [--fit [--anchor BOT[=ELO]]] [--json]\n"
     "       arena ladder export GAME (--pgn | --jsonl) [--opt KEY=VALUE]... [--seats K]\n"
     "                           [--db FILE] [-o|--output FILE]\n"
     "       arena ladder import FILE [--game GAME] [--db FILE] [--json]\n"
@@ -39,9 +41,14 @@ static const char HELP[] =
     "  --fit             official ratings: a Bradley-Terry fit over all results,\n"
     "                    with 95% intervals and the likelihood of superiority\n"
     "  --anchor BOT[=ELO] with --fit: fix BOT's rating at ELO (default 1500)\n"
-    "                    instead of the mean of the rated bots (BOT as the table\n"
-    "                    names it: name@version where two entries share a name)\n"
+    "                    instead of the mean of the rated bots; BOT as the table\n"
+    "                    prints it (a name that fits several bots is refused)\n"
     "  --json            print one JSON document\n"
+    "\n"
+    "A bot is shown by its name; where two entries of the ladder share it, by\n"
+    "name@version; where they share that too (a plugin rebuilt: a new entry),\n"
+    "by name@version~ and the first 8 hex digits of the file's SHA-256 (#ID, the\n"
+    "database id, for a bot without one). docs/database.md has the rule.\n"
     "\n"
     "Without --fit the live Elo is shown: it depends on the order matches\n"
     "finished and is for display. docs/ratings.md explains the fit.\n"
@@ -156,38 +163,36 @@ static void jw_finite(json_w *w, const char *key, double v)
         jw_null(w, key);
 }
 
-/* Room for a display name: name, "@version" and "~" 8 hex digits or "#id". */
-typedef char display_name[LADDER_NAME_MAX + LADDER_VERSION_MAX + 24];
-
-/* Names that tell apart the bots of a ladder: the name when it is unique,
- * else name@version, else also the start of the plugin's hash (or the
- * database id). PGN needs this (it names players by name alone), and so
- * does a table where a rebuilt plugin is a new entry with the same name.
- * Returns an array of n names (owned: free()), or NULL out of memory. */
-static display_name *display_names(const ladder_bot_row *b, uint32_t n)
+/* A bot's identity as JSON members: "bot" (its stored name), "version",
+ * "sha256" (null when it has none) and "display_name", the name the tables
+ * print (ladders/names.h). */
+static void jw_identity(json_w *w, const ladder_bot_row *b, const char *display)
 {
-    display_name *d = calloc(n ? n : 1, sizeof *d);
-    if (d == NULL)
-        return NULL;
-    for (uint32_t i = 0; i < n; i++) {
-        bool clash = false, clash_v = false;
-        for (uint32_t j = 0; j < n; j++) {
-            if (j == i || strcmp(b[j].name, b[i].name) != 0)
-                continue;
-            clash = true;
-            clash_v |= strcmp(b[j].version, b[i].version) == 0;
-        }
-        if (!clash)
-            snprintf(d[i], sizeof d[i], "%s", b[i].name);
-        else if (!clash_v)
-            snprintf(d[i], sizeof d[i], "%s@%s", b[i].name, b[i].version);
-        else if (b[i].sha256[0])
-            snprintf(d[i], sizeof d[i], "%s@%s~%.8s", b[i].name, b[i].version, b[i].sha256);
-        else
-            snprintf(d[i], sizeof d[i], "%s@%s#%lld", b[i].name, b[i].version,
-                     (long long)b[i].id);
+    jw_str(w, "bot", b->name);
+    jw_str(w, "version", b->version);
+    if (b->sha256[0])
+        jw_str(w, "sha256", b->sha256);
+    else
+        jw_null(w, "sha256");
+    jw_str(w, "display_name", display);
+}
+
+/* The bots with results in a ladder (by id) and their display names into
+ * *bots, *names (both owned: free()) and *n. Prints the error; returns the
+ * exit status or EXIT_OK. */
+static int ladder_names(ladder_db *db, const ladder_key *key, ladder_bot_row **bots,
+                        ladder_display_name **names, uint32_t *n)
+{
+    *names = NULL;
+    if (ladder_db_ladder_bots(db, key, bots, n) != JA_OK) {
+        arena_error("%s", ladder_db_errmsg(db));
+        return EXIT_RUNTIME;
     }
-    return d;
+    if (ladder_display_names(*bots, *n, names) != JA_OK) {
+        arena_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    return EXIT_OK;
 }
 
 /* ---- The live ladder -------------------------------------------------------- */
@@ -207,11 +212,30 @@ static uint64_t bot_faults(ladder_db *db, const ja_game_rules *g, uint32_t seats
     return total;
 }
 
+/* The live ladder rt[0..n_rt-1], its bots named by names (over bots, the
+ * ladder's bots by id). */
 static void print_live(ladder_db *db, const ja_game_rules *g, uint32_t seats, const char *opts,
-                       bool found, const ladder_rating *rt, uint32_t n_rt, bool json,
-                       const char *db_path)
+                       bool found, const ladder_rating *rt, uint32_t n_rt,
+                       const ladder_bot_row *bots, const ladder_display_name *names,
+                       uint32_t n_bots, bool json, const char *db_path)
 {
     uint64_t fk[JA_FAULT_COUNT];
+    /* Row i's bot and display name. The bots are read after the ratings,
+     * so each rated bot is among them; should one not be, it shows its
+     * stored name. */
+    const ladder_bot_row **rb = calloc(n_rt ? n_rt : 1, sizeof *rb);
+    const char **nm = calloc(n_rt ? n_rt : 1, sizeof *nm);
+    if (rb == NULL || nm == NULL) {
+        arena_error("out of memory");
+        free(rb);
+        free(nm);
+        return;
+    }
+    for (uint32_t i = 0; i < n_rt; i++) {
+        int b = ladder_bot_index(bots, n_bots, rt[i].bot_id);
+        rb[i] = b >= 0 ? &bots[b] : NULL;
+        nm[i] = b >= 0 ? names[b] : rt[i].bot;
+    }
     if (json) {
         json_w w;
         jw_init(&w, stdout);
@@ -225,8 +249,12 @@ static void print_live(ladder_db *db, const ja_game_rules *g, uint32_t seats, co
         jw_arr(&w, "ratings");
         for (uint32_t i = 0; i < n_rt; i++) {
             jw_obj(&w, NULL);
-            jw_str(&w, "bot", rt[i].bot);
-            jw_str(&w, "version", rt[i].version);
+            ladder_bot_row unlisted = {.id = rt[i].bot_id};
+            if (rb[i] == NULL) {
+                snprintf(unlisted.name, sizeof unlisted.name, "%s", rt[i].bot);
+                snprintf(unlisted.version, sizeof unlisted.version, "%s", rt[i].version);
+            }
+            jw_identity(&w, rb[i] ? rb[i] : &unlisted, nm[i]);
             jw_int(&w, "games", rt[i].games);
             jw_num(&w, "elo", rt[i].elo);
             jw_null(&w, "elo_ci95");
@@ -245,34 +273,35 @@ static void print_live(ladder_db *db, const ja_game_rules *g, uint32_t seats, co
         jw_arr_end(&w);
         jw_obj_end(&w);
         jw_end(&w);
-        return;
-    }
-    if (!found) {
+    } else if (!found) {
         printf("no results yet for %s with these options in %s\n", g->name, db_path);
-        return;
+    } else {
+        printf("%s, %u seats, live Elo (display only; --fit for official ratings)\n"
+               "options: %s\n\n",
+               g->name, seats, opts);
+        printf("   #  %-20s %-8s %6s %7s   %-14s %7s\n", "bot", "version", "games", "elo",
+               "pairwise w-d-l", "faults");
+        for (uint32_t i = 0; i < n_rt; i++) {
+            char wdl[64];
+            snprintf(wdl, sizeof wdl, "%lld-%lld-%lld", (long long)rt[i].wins,
+                     (long long)rt[i].draws, (long long)rt[i].losses);
+            printf("  %2u  %-20s %-8s %6lld %7.0f   %-14s %7llu\n", i + 1, nm[i],
+                   rt[i].version, (long long)rt[i].games, rt[i].elo, wdl,
+                   (unsigned long long)bot_faults(db, g, seats, opts, rt[i].bot_id, fk));
+        }
+        /* Faults by kind, for the bots that made any. */
+        for (uint32_t i = 0; i < n_rt; i++) {
+            if (!bot_faults(db, g, seats, opts, rt[i].bot_id, fk))
+                continue;
+            printf("  faults of %s:", nm[i]);
+            for (int f = 1; f < JA_FAULT_COUNT; f++)
+                if (fk[f])
+                    printf(" %s %llu", ja_fault_name(f), (unsigned long long)fk[f]);
+            putchar('\n');
+        }
     }
-    printf("%s, %u seats, live Elo (display only; --fit for official ratings)\noptions: %s\n\n",
-           g->name, seats, opts);
-    printf("   #  %-20s %-8s %6s %7s   %-14s %7s\n", "bot", "version", "games", "elo",
-           "pairwise w-d-l", "faults");
-    for (uint32_t i = 0; i < n_rt; i++) {
-        char wdl[64];
-        snprintf(wdl, sizeof wdl, "%lld-%lld-%lld", (long long)rt[i].wins,
-                 (long long)rt[i].draws, (long long)rt[i].losses);
-        printf("  %2u  %-20s %-8s %6lld %7.0f   %-14s %7llu\n", i + 1, rt[i].bot, rt[i].version,
-               (long long)rt[i].games, rt[i].elo, wdl,
-               (unsigned long long)bot_faults(db, g, seats, opts, rt[i].bot_id, fk));
-    }
-    /* Faults by kind, for the bots that made any. */
-    for (uint32_t i = 0; i < n_rt; i++) {
-        if (!bot_faults(db, g, seats, opts, rt[i].bot_id, fk))
-            continue;
-        printf("  faults of %s:", rt[i].bot);
-        for (int f = 1; f < JA_FAULT_COUNT; f++)
-            if (fk[f])
-                printf(" %s %llu", ja_fault_name(f), (unsigned long long)fk[f]);
-        putchar('\n');
-    }
+    free(rb);
+    free(nm);
 }
 
 /* ---- The fit ------------------------------------------------------------------ */
@@ -285,19 +314,6 @@ typedef struct fit_input {
     size_t n, cap;
     uint64_t matches;
 } fit_input;
-
-static int player_of(const fit_input *in, int64_t bot_id)
-{
-    uint32_t lo = 0, hi = in->n_bots;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (in->bots[mid].id < bot_id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < in->n_bots && in->bots[lo].id == bot_id ? (int)lo : -1;
-}
 
 static int collect_match(void *ctx, const ladder_match_row *row)
 {
@@ -315,7 +331,7 @@ static int collect_match(void *ctx, const ladder_match_row *row)
     m->cluster = row->deal;
     m->n_seats = row->n_seats;
     for (uint32_t s = 0; s < row->n_seats; s++) {
-        int p = player_of(in, row->bot_id[s]);
+        int p = ladder_bot_index(in->bots, in->n_bots, row->bot_id[s]);
         if (p < 0)
             return JA_EFORMAT; /* a result whose bot the ladder does not list */
         m->player[s] = (uint32_t)p;
@@ -336,7 +352,7 @@ static double live_elo(const ladder_rating *rt, uint32_t n_rt, int64_t bot_id)
 }
 
 static void print_fit(const ja_game_rules *g, uint32_t seats, const char *opts,
-                      const fit_input *in, const display_name *names, const ladder_fit *f,
+                      const fit_input *in, const ladder_display_name *names, const ladder_fit *f,
                       const ladder_fit_opts *fo, const char *anchor_name, const ladder_rating *rt,
                       uint32_t n_rt, bool json)
 {
@@ -368,12 +384,7 @@ static void print_fit(const ja_game_rules *g, uint32_t seats, const char *opts,
             const ladder_fit_player *pl = &f->players[p];
             bool rated = pl->status == LADDER_FIT_RATED;
             jw_obj(&w, NULL);
-            jw_str(&w, "bot", in->bots[p].name);
-            jw_str(&w, "version", in->bots[p].version);
-            if (in->bots[p].sha256[0])
-                jw_str(&w, "sha256", in->bots[p].sha256);
-            else
-                jw_null(&w, "sha256");
+            jw_identity(&w, &in->bots[p], names[p]);
             jw_int(&w, "games", (long long)pl->matches);
             jw_finite(&w, "elo", pl->elo);
             if (rated && isfinite(pl->ci_lo) && isfinite(pl->ci_hi)) {
@@ -501,6 +512,49 @@ static void print_fit(const ja_game_rules *g, uint32_t seats, const char *opts,
     }
 }
 
+/* Reads --anchor BOT[=ELO] against the bots of the fit: BOT is any name
+ * ladder_display_find accepts (every name the table prints), the whole
+ * argument first, so that a name containing '=' is found too. Sets
+ * fo->anchor_player and fo->anchor_elo; prints a usage error and returns
+ * EXIT_USAGE for a bad rating, an unknown name, or a name that fits several
+ * bots (listing them as printed). */
+static int parse_anchor(const char *anchor, const fit_input *in,
+                        const ladder_display_name *names, ladder_fit_opts *fo)
+{
+    uint32_t who;
+    if (ladder_display_find(in->bots, names, in->n_bots, anchor, &who, NULL, 0) == JA_OK) {
+        fo->anchor_player = (int)who;
+        return EXIT_OK;
+    }
+    char *name = strdup(anchor);
+    if (name == NULL) {
+        arena_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    int status = EXIT_USAGE;
+    char *eq = strrchr(name, '=');
+    if (eq) {
+        char *end = NULL;
+        *eq = '\0';
+        errno = 0;
+        fo->anchor_elo = strtod(eq + 1, &end);
+        if (eq[1] == '\0' || *end || errno || !isfinite(fo->anchor_elo)) {
+            arena_error("--anchor %s: the rating after '=' must be a number", anchor);
+            goto out;
+        }
+    }
+    char err[4096];
+    if (ladder_display_find(in->bots, names, in->n_bots, name, &who, err, sizeof err) != JA_OK) {
+        arena_error("--anchor %s: %s", name, err);
+        goto out;
+    }
+    fo->anchor_player = (int)who;
+    status = EXIT_OK;
+out:
+    free(name);
+    return status;
+}
+
 /* Runs the fit of one ladder and prints it. */
 static int show_fit(ladder_db *db, const ja_game_rules *g, uint32_t seats, const char *opts,
                     const char *anchor, bool json)
@@ -510,59 +564,31 @@ static int show_fit(ladder_db *db, const ja_game_rules *g, uint32_t seats, const
     ladder_rating *rt = NULL;
     uint32_t n_rt = 0;
     ladder_fit *f = NULL;
-    display_name *names = NULL;
+    ladder_display_name *names = NULL;
     int status = EXIT_RUNTIME;
-    int rc = ladder_db_ladder_bots(db, &key, &in.bots, &in.n_bots);
-    if (rc == JA_OK)
-        rc = ladder_db_ratings(db, &key, &rt, &n_rt);
-    if (rc != JA_OK) {
+    if (ladder_db_ratings(db, &key, &rt, &n_rt) != JA_OK) {
         arena_error("%s", ladder_db_errmsg(db));
         goto out;
     }
-    rc = ladder_db_foreach_match(db, &key, collect_match, &in);
+    if (ladder_names(db, &key, &in.bots, &names, &in.n_bots) != EXIT_OK)
+        goto out;
+    int rc = ladder_db_foreach_match(db, &key, collect_match, &in);
     if (rc != JA_OK) {
         arena_error("%s", rc == JA_ENOMEM ? "out of memory reading results"
                           : rc == JA_EFORMAT ? "database: a result names a bot that does not exist"
                                              : ladder_db_errmsg(db));
         goto out;
     }
-    if ((names = display_names(in.bots, in.n_bots)) == NULL) {
-        arena_error("out of memory");
-        goto out;
-    }
     ladder_fit_opts fo;
     ladder_fit_opts_init(&fo);
-    const char *anchor_name = NULL;
-    if (anchor) {
-        char name[LADDER_NAME_MAX];
-        snprintf(name, sizeof name, "%s", anchor);
-        char *eq = strrchr(name, '=');
-        if (eq) {
-            char *end = NULL;
-            *eq = '\0';
-            errno = 0;
-            fo.anchor_elo = strtod(eq + 1, &end);
-            if (eq[1] == '\0' || *end || errno || !isfinite(fo.anchor_elo)) {
-                arena_error("--anchor %s: the rating after '=' must be a number", anchor);
-                status = EXIT_USAGE;
-                goto out;
-            }
-        }
-        /* Display names are unique (name@version where names clash). */
-        for (uint32_t i = 0; i < in.n_bots; i++)
-            if (strcmp(names[i], name) == 0) {
-                fo.anchor_player = i;
-                anchor_name = names[i];
-            }
-        if (fo.anchor_player < 0) {
-            arena_error("--anchor %s: no bot of this ladder is named so", name);
-            status = EXIT_USAGE;
-            goto out;
-        }
-    }
+    if (anchor && (status = parse_anchor(anchor, &in, names, &fo)) != EXIT_OK)
+        goto out;
+    status = EXIT_RUNTIME;
+    const char *anchor_name = anchor ? names[fo.anchor_player] : NULL;
     if (in.n_bots == 0) {
         if (json)
-            print_live(NULL, g, seats, opts, false, NULL, 0, true, ladder_db_path(db));
+            print_live(NULL, g, seats, opts, false, NULL, 0, NULL, NULL, 0, true,
+                       ladder_db_path(db));
         else
             printf("no results yet for %s with these options in %s\n", g->name,
                    ladder_db_path(db));
@@ -599,7 +625,7 @@ typedef struct export_ctx {
     bool pgn;
     const char *game, *opts;
     const ladder_bot_row *bots;
-    display_name *names; /* PGN names, unique */
+    ladder_display_name *names; /* PGN names, unique */
     uint32_t n_bots;
     int rc;
 } export_ctx;
@@ -620,10 +646,8 @@ static int export_match(void *ctx, const ladder_match_row *row)
     m.finished = row->finished;
     m.n_seats = row->n_seats;
     for (uint32_t s = 0; s < row->n_seats; s++) {
-        uint32_t b = 0;
-        while (b < x->n_bots && x->bots[b].id != row->bot_id[s])
-            b++;
-        if (b == x->n_bots)
+        int b = ladder_bot_index(x->bots, x->n_bots, row->bot_id[s]);
+        if (b < 0)
             return JA_EFORMAT;
         m.seat[s].bot = x->pgn ? x->names[b] : x->bots[b].name;
         m.seat[s].version = x->bots[b].version;
@@ -712,15 +736,9 @@ static int cmd_export(int argc, char **argv)
     status = EXIT_RUNTIME;
     uint32_t n_bots = 0;
     ladder_key key = {g->name, seats, lopts};
-    if (found && ladder_db_ladder_bots(db, &key, &bots, &n_bots) != JA_OK) {
-        arena_error("%s", ladder_db_errmsg(db));
+    /* PGN identifies a player by name alone: the display name. */
+    if (found && ladder_names(db, &key, &bots, &x.names, &n_bots) != EXIT_OK)
         goto out;
-    }
-    /* PGN identifies a player by name alone. */
-    if ((x.names = display_names(bots, n_bots)) == NULL) {
-        arena_error("out of memory");
-        goto out;
-    }
     if (out_path) {
         f = fopen(out_path, "w");
         if (f == NULL) {
@@ -968,6 +986,8 @@ int cmd_ladder(int argc, char **argv)
     }
     ladder_db *db = NULL;
     ladder_rating *rt = NULL;
+    ladder_bot_row *bots = NULL;
+    ladder_display_name *names = NULL;
     int status = open_db(db_path, true, &db);
     if (status != EXIT_OK)
         goto out;
@@ -986,17 +1006,23 @@ int cmd_ladder(int argc, char **argv)
         goto out;
     }
     uint32_t n_rt = 0;
+    uint32_t n_bots = 0;
     if (found) {
+        /* The ratings first: every bot they name is then among the bots. */
         ladder_key key = {g->name, seats, lopts};
         if (ladder_db_ratings(db, &key, &rt, &n_rt) != JA_OK) {
             arena_error("%s", ladder_db_errmsg(db));
             status = EXIT_RUNTIME;
             goto out;
         }
+        if ((status = ladder_names(db, &key, &bots, &names, &n_bots)) != EXIT_OK)
+            goto out;
     }
-    print_live(db, g, seats, lopts, found, rt, n_rt, json, db_path);
+    print_live(db, g, seats, lopts, found, rt, n_rt, bots, names, n_bots, json, db_path);
     status = EXIT_OK;
 out:
+    free(names);
+    free(bots);
     free(rt);
     ladder_db_close(&db);
     return status;

@@ -207,11 +207,56 @@ static void slot_faults(ladder_db *db, int64_t tid, const ladder_standing *st,
         memset(out, 0, sizeof(uint64_t) * JA_FAULT_COUNT);
 }
 
+/* The names of the standings' bots as `arena ladder` shows them
+ * (ladders/names.h): over the bots of the ladder, and the participants
+ * without a finished match yet. names[i] is st[i]'s; NULL when the store
+ * cannot be read or memory runs out (the standings then show the names of
+ * the tournament). */
+static ladder_display_name *standing_names(ladder_db *db, const ladder_key *key,
+                                           const ladder_standing *st, uint32_t n)
+{
+    ladder_bot_row *bots = NULL;
+    ladder_display_name *names = NULL, *out = NULL;
+    uint32_t nb = 0;
+    int *at = calloc(n ? n : 1, sizeof *at); /* st[i]'s row in bots */
+    if (at == NULL || ladder_db_ladder_bots(db, key, &bots, &nb) != JA_OK)
+        goto out;
+    ladder_bot_row *all = realloc(bots, ((size_t)nb + n + 1) * sizeof *all);
+    if (all == NULL)
+        goto out;
+    bots = all;
+    uint32_t sorted = nb; /* bots[0..sorted-1] are the ladder's, by id */
+    for (uint32_t i = 0; i < n; i++) {
+        at[i] = ladder_bot_index(bots, sorted, st[i].bot_id);
+        if (at[i] >= 0)
+            continue;
+        ladder_bot_row *b = &bots[nb];
+        memset(b, 0, sizeof *b);
+        b->id = st[i].bot_id;
+        snprintf(b->name, sizeof b->name, "%s", st[i].bot);
+        snprintf(b->version, sizeof b->version, "%s", st[i].version);
+        snprintf(b->sha256, sizeof b->sha256, "%s", st[i].sha256);
+        at[i] = (int)nb++;
+    }
+    if (ladder_display_names(bots, nb, &names) != JA_OK ||
+        (out = calloc(n ? n : 1, sizeof *out)) == NULL)
+        goto out;
+    for (uint32_t i = 0; i < n; i++)
+        memcpy(out[i], names[at[i]], sizeof out[i]);
+out:
+    free(names);
+    free(bots);
+    free(at);
+    return out;
+}
+
 static void print_standings(ladder_db *db, const ja_game_rules *g, const char *opts_text,
                             const ladder_tournament_info *ti, const ladder_standing *st,
-                            uint32_t n, const uint64_t faults[JA_FAULT_COUNT],
-                            const ladder_fit *fit, bool json)
+                            uint32_t n, const ladder_display_name *names,
+                            const uint64_t faults[JA_FAULT_COUNT], const ladder_fit *fit,
+                            bool json)
 {
+#define NAME(i) (names ? names[i] : st[i].bot)
     uint64_t total_faults = 0;
     for (int f = 1; f < JA_FAULT_COUNT; f++)
         total_faults += faults[f];
@@ -249,6 +294,12 @@ static void print_standings(ladder_db *db, const ja_game_rules *g, const char *o
         for (uint32_t i = 0; i < n; i++) {
             jw_obj(&w, NULL);
             jw_str(&w, "bot", st[i].bot);
+            jw_str(&w, "version", st[i].version);
+            if (st[i].sha256[0])
+                jw_str(&w, "sha256", st[i].sha256);
+            else
+                jw_null(&w, "sha256");
+            jw_str(&w, "display_name", NAME(i));
             jw_int(&w, "games", st[i].games);
             jw_int(&w, "wins", st[i].wins);
             jw_score(&w, "score", st[i].score);
@@ -296,7 +347,7 @@ static void print_standings(ladder_db *db, const ja_game_rules *g, const char *o
             snprintf(fe, sizeof fe, "%.0f [%.0f, %.0f]", fp->elo, fp->ci_lo, fp->ci_hi);
         else
             snprintf(fe, sizeof fe, "%s", fp ? ladder_fit_status_name(fp->status) : "-");
-        printf("  %2u  %-20s %6lld %6lld %9s %8.3f %7lld %8.0f  %s\n", i + 1, st[i].bot,
+        printf("  %2u  %-20s %6lld %6lld %9s %8.3f %7lld %8.0f  %s\n", i + 1, NAME(i),
                (long long)st[i].games, (long long)st[i].wins, sc, mean, (long long)st[i].faults,
                st[i].elo, fe);
     }
@@ -306,7 +357,7 @@ static void print_standings(ladder_db *db, const ja_game_rules *g, const char *o
             continue;
         uint64_t fk[JA_FAULT_COUNT];
         slot_faults(db, ti->id, &st[i], fk);
-        printf("  faults of %s:", st[i].bot);
+        printf("  faults of %s:", NAME(i));
         for (int f = 1; f < JA_FAULT_COUNT; f++)
             if (fk[f])
                 printf(" %s %llu", ja_fault_name(f), (unsigned long long)fk[f]);
@@ -318,6 +369,7 @@ static void print_standings(ladder_db *db, const ja_game_rules *g, const char *o
     if (fit)
         printf("fit elo: Bradley-Terry over this tournament's matches, mean 1500 "
                "(docs/ratings.md); perfect/zero: no finite rating\n");
+#undef NAME
 }
 
 int cmd_tournament(int argc, char **argv)
@@ -599,7 +651,9 @@ int cmd_tournament(int argc, char **argv)
     }
     ladder_key key = {g->name, seats, opts_text};
     ladder_fit *fit = fit_tournament(db, &key, tid, st, n_st);
-    print_standings(db, g, opts_text, &ti, st, n_st, faults, fit, json);
+    ladder_display_name *names = standing_names(db, &key, st, n_st);
+    print_standings(db, g, opts_text, &ti, st, n_st, names, faults, fit, json);
+    free(names);
     ladder_fit_free(&fit);
     if (g_stop && !ti.done) {
         arena_error("interrupted after %u of %u matches; run the same command again to finish",

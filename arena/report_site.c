@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "fit.h"
+#include "names.h"
 #include "jackarena/ja_error.h"
 #include "viewer.h"
 
@@ -34,7 +35,7 @@ typedef struct rmatch {
 /* One bot of a ladder that played in the matches reported. */
 typedef struct rplayer {
     uint32_t bot;      /* index into ladder_data.bots */
-    char name[LADDER_NAME_MAX + LADDER_VERSION_MAX + 24];
+    char name[LADDER_DISPLAY_MAX]; /* its display name (names.h), as `arena ladder` shows it */
     int64_t games, wins, score;
     uint64_t faults[JA_FAULT_COUNT];
     double live_elo;   /* NAN when the ladder has no live rating for it */
@@ -147,41 +148,6 @@ static int collect_seat(void *ctx, const ladder_seat_detail *s)
     return JA_OK;
 }
 
-static int bot_index(const ladder_data *d, int64_t bot_id)
-{
-    uint32_t lo = 0, hi = d->n_bots;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (d->bots[mid].id < bot_id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < d->n_bots && d->bots[lo].id == bot_id ? (int)lo : -1;
-}
-
-/* A name that tells the bot apart from the others of its ladder (as `arena
- * ladder` does: name, name@version, then the hash or database id). */
-static void display_name(const ladder_data *d, uint32_t i, char *out, size_t cap)
-{
-    const ladder_bot_row *b = d->bots;
-    bool clash = false, clash_v = false;
-    for (uint32_t j = 0; j < d->n_bots; j++) {
-        if (j == i || strcmp(b[j].name, b[i].name) != 0)
-            continue;
-        clash = true;
-        clash_v |= strcmp(b[j].version, b[i].version) == 0;
-    }
-    if (!clash)
-        snprintf(out, cap, "%s", b[i].name);
-    else if (!clash_v)
-        snprintf(out, cap, "%s@%s", b[i].name, b[i].version);
-    else if (b[i].sha256[0])
-        snprintf(out, cap, "%s@%s~%.8s", b[i].name, b[i].version, b[i].sha256);
-    else
-        snprintf(out, cap, "%s@%s#%lld", b[i].name, b[i].version, (long long)b[i].id);
-}
-
 static int add_point(rplayer *p, double x, double y)
 {
     if (p->pn == p->pcap) {
@@ -212,7 +178,7 @@ static int compute(ladder_data *d, const ladder_rating *rt, uint32_t n_rt)
         d->bot_player[i] = -1;
     for (size_t i = 0; i < d->n; i++)
         for (uint32_t s = 0; s < d->m[i].row.n_seats; s++) {
-            int b = bot_index(d, d->m[i].row.bot_id[s]);
+            int b = ladder_bot_index(d->bots, d->n_bots, d->m[i].row.bot_id[s]);
             if (b < 0)
                 return JA_EFORMAT;
             if (d->bot_player[b] < 0)
@@ -221,7 +187,11 @@ static int compute(ladder_data *d, const ladder_rating *rt, uint32_t n_rt)
     d->pl = calloc(d->n_pl ? d->n_pl : 1, sizeof *d->pl);
     d->pair = calloc((size_t)d->n_pl * d->n_pl * 3 + 1, sizeof *d->pair);
     ladder_fit_match *fm = calloc(d->n ? d->n : 1, sizeof *fm);
-    if (d->pl == NULL || d->pair == NULL || fm == NULL) {
+    /* Names over the ladder's bots, as `arena ladder` names them, also
+     * when the report shows one tournament. */
+    ladder_display_name *names = NULL;
+    if (d->pl == NULL || d->pair == NULL || fm == NULL ||
+        ladder_display_names(d->bots, d->n_bots, &names) != JA_OK) {
         free(fm);
         return JA_ENOMEM;
     }
@@ -230,12 +200,13 @@ static int compute(ladder_data *d, const ladder_rating *rt, uint32_t n_rt)
         if (p < 0)
             continue;
         d->pl[p].bot = b;
-        display_name(d, b, d->pl[p].name, sizeof d->pl[p].name);
+        memcpy(d->pl[p].name, names[b], sizeof d->pl[p].name);
         d->pl[p].live_elo = NAN;
         for (uint32_t r = 0; r < n_rt; r++)
             if (rt[r].bot_id == d->bots[b].id)
                 d->pl[p].live_elo = rt[r].elo;
     }
+    free(names);
     int rc = JA_OK;
     for (size_t i = 0; i < d->n && rc == JA_OK; i++) {
         const rmatch *m = &d->m[i];
@@ -244,7 +215,7 @@ static int compute(ladder_data *d, const ladder_rating *rt, uint32_t n_rt)
         fm[i].cluster = m->row.deal;
         fm[i].n_seats = ns;
         for (uint32_t s = 0; s < ns; s++) {
-            p[s] = d->bot_player[bot_index(d, m->row.bot_id[s])];
+            p[s] = d->bot_player[ladder_bot_index(d->bots, d->n_bots, m->row.bot_id[s])];
             fm[i].player[s] = (uint32_t)p[s];
             fm[i].place[s] = m->row.place[s];
             rplayer *pl = &d->pl[p[s]];
@@ -570,7 +541,7 @@ static void write_matches(FILE *f, const ladder_data *d)
         fprintf(f, "<tr><td>%lld</td><td>%u</td><td class=\"l\">",
                 (long long)m->row.tournament_id, m->row.number);
         for (uint32_t s = 0; s < m->row.n_seats; s++) {
-            int b = bot_index(d, m->row.bot_id[s]);
+            int b = ladder_bot_index(d->bots, d->n_bots, m->row.bot_id[s]);
             char sc[32];
             score_text(m->row.score[s], sc, sizeof sc);
             fputs(s ? ", " : "", f);

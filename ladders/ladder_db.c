@@ -1510,8 +1510,9 @@ int ladder_db_standings(ladder_db *db, int64_t tournament_id, ladder_standing **
         db,
         "SELECT p.slot, p.bot_id, p.name, IFNULL(s.games, 0) AS g, IFNULL(s.wins, 0) AS w,"
         " IFNULL(s.score, 0) AS sc, IFNULL(s.faults, 0), IFNULL(rt.elo, ?2) AS e,"
-        " IFNULL(rt.games, 0)"
+        " IFNULL(rt.games, 0), b.version, IFNULL(b.sha256, '')"
         " FROM participants p JOIN tournaments t ON t.id = p.tournament_id"
+        " JOIN bots b ON b.id = p.bot_id"
         " LEFT JOIN (SELECT ms.slot AS slot, count(*) AS games, sum(r.place = 1) AS wins,"
         "            sum(r.score) AS score, sum(r.faults) AS faults"
         "            FROM matches m JOIN match_seats ms ON ms.match_id = m.id"
@@ -1542,6 +1543,8 @@ int ladder_db_standings(ladder_db *db, int64_t tournament_id, ladder_standing **
         s->faults = sqlite3_column_int64(st, 6);
         s->elo = sqlite3_column_double(st, 7);
         s->elo_games = sqlite3_column_int64(st, 8);
+        column_copy(st, 9, s->version, sizeof s->version);
+        column_copy(st, 10, s->sha256, sizeof s->sha256);
     }
     if (rc == JA_OK && src != SQLITE_DONE)
         rc = sql_fail(db, src, what);

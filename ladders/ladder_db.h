@@ -141,7 +141,10 @@ typedef struct ladder_summary {
 typedef struct ladder_standing {
     uint32_t slot;
     int64_t bot_id;
-    char bot[LADDER_NAME_MAX]; /* display name */
+    char bot[LADDER_NAME_MAX]; /* display name in the tournament (participants.name;
+                                  for a played tournament also the stored name) */
+    char version[LADDER_VERSION_MAX]; /* the bot's version */
+    char sha256[LADDER_SHA256_HEX];   /* and plugin hash, "" when none */
     int64_t games;   /* finished matches of this tournament played */
     int64_t wins;    /* of those, finished in place 1 (a shared first place counts) */
     int64_t score;   /* sum of scores, units of 1/JA_SCORE_UNIT */
