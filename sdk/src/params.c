@@ -155,11 +155,10 @@ int ja_params_int(const char *params, const char *key, int64_t lo, int64_t hi, i
 {
     char v[JA_PARAMS_MAX];
     int r = ja_params_get(params, key, v, sizeof v, err, cap);
-    if (r < 0)
+    if (r <= 0) { /* absent (JA_OK: the default) or malformed */
+        if (r == 0)
+            *out = def;
         return r;
-    if (r == 0) {
-        *out = def;
-        return JA_OK;
     }
     const char *digits = v + (v[0] == '-');
     char *end;
@@ -178,17 +177,16 @@ int ja_params_double(const char *params, const char *key, double lo, double hi, 
 {
     char v[JA_PARAMS_MAX];
     int r = ja_params_get(params, key, v, sizeof v, err, cap);
-    if (r < 0)
+    if (r <= 0) { /* absent (JA_OK: the default) or malformed */
+        if (r == 0)
+            *out = def;
         return r;
-    if (r == 0) {
-        *out = def;
-        return JA_OK;
     }
     /* Decimal notation only: strtod would also take "inf", "nan", hex and
      * leading blanks. */
     char *end = v;
     double x = v[0] && strspn(v, "0123456789.eE+-") == strlen(v) ? strtod(v, &end) : NAN;
-    if (isnan(x) || *end || !isfinite(x) || x < lo || x > hi)
+    if (!isfinite(x) || *end || x < lo || x > hi)
         return fail(err, cap, "parameter '%s' must be a number from %.10g to %.10g, not '%.*s'",
                     key, lo, hi, QUOTE_MAX, v);
     *out = x;
@@ -200,11 +198,10 @@ int ja_params_word(const char *params, const char *key, const char *const *words
 {
     char v[JA_PARAMS_MAX];
     int r = ja_params_get(params, key, v, sizeof v, err, cap);
-    if (r < 0)
+    if (r <= 0) { /* absent (JA_OK: the default) or malformed */
+        if (r == 0)
+            *out = def;
         return r;
-    if (r == 0) {
-        *out = def;
-        return JA_OK;
     }
     for (int i = 0; words && words[i]; i++)
         if (strcmp(words[i], v) == 0) {
