@@ -1,10 +1,11 @@
-/* Bot specifiers (CLI.md, "Bot specifiers"): parsing, display names, and
- * loading. Reference bots are plugins shipped beside the arena binary;
- * `cmd:` and `zmq:` bots are external processes served by the hub
- * (extbots.h). */
+/* Bot specifiers (README.md "Bot specifiers", `arena play --help`):
+ * parsing, display names, and loading. Reference bots are plugins shipped
+ * beside the arena binary; `cmd:` and `zmq:` bots are external processes
+ * served by the hub (extbots.h). Any bot but zmq: may take parameters; the
+ * arena knows no bot's keys: each bot judges its own (check_params for
+ * plugins, the exit-2 contract for cmd: bots) before anything runs. */
 #include "cli.h"
 #include "extbots.h"
-#include "ismcts_params.h"
 
 #include "jackarena/ja_error.h"
 
@@ -130,39 +131,64 @@ static size_t name_prefix_len(const char *spec)
     return (size_t)(eq - spec);
 }
 
-/* A reference word with its parameters ("ismcts:iters=50"): the plugin
- * beside the arena, b->params, and the display name. Only ismcts takes
- * parameters (ja_host_api.params); they are checked here so that a typo is
- * a usage error before anything runs. */
-static bool parse_reference(arena_bot *b, const char *spec, const char *word, bool nl)
+/* b->params from the len bytes at text, the parameters of specifier spec
+ * (after its ':', or between cmd[ and ]): not empty, and short enough for
+ * every host. The bot itself judges them when it is loaded. */
+static bool set_params(arena_bot *b, const char *spec, const char *text, size_t len,
+                       const char *where)
 {
-    const char *colon = strchr(word, ':');
-    size_t head = colon ? (size_t)(colon - word) : strlen(word);
-    if (colon && (head != 6 || strncmp(word, "ismcts", 6) != 0)) {
-        arena_error("bot '%s': %.*s takes no parameters", spec, (int)head, word);
+    if (len == 0) {
+        arena_error("bot '%s': no parameters %s (KEY=VALUE, several joined by ':')", spec, where);
         return false;
     }
-    if (colon) {
-        char err[256];
-        ismcts_params p;
-        if (!colon[1]) {
-            arena_error("bot '%s': no parameters after ':' (e.g. ismcts:iters=2000)", spec);
-            return false;
-        }
-        if (strlen(colon + 1) >= sizeof b->params) {
-            arena_error("bot '%s': parameters too long", spec);
-            return false;
-        }
-        if (ismcts_params_parse(colon + 1, &p, err, sizeof err) != JA_OK) {
-            arena_error("bot '%s': %s", spec, err);
-            return false;
-        }
-        snprintf(b->params, sizeof b->params, "%s", colon + 1);
+    if (len >= sizeof b->params) {
+        arena_error("bot '%s': parameters too long (at most %zu bytes)", spec,
+                    sizeof b->params - 1);
+        return false;
     }
-    snprintf(b->target, sizeof b->target, "%s/ja_%.*s.so", arena_bots_dir(), (int)head, word);
-    b->builtin = true;
-    if (!nl)
-        snprintf(b->name, sizeof b->name, "%.*s", (int)head, word);
+    memcpy(b->params, text, len);
+    b->params[len] = '\0';
+    return true;
+}
+
+/* A plugin specifier (after any hosted:): a reference word with its
+ * parameters ("ismcts:iters=50": the plugin beside the arena), or a file
+ * with its parameters. A text that names an existing file has none;
+ * otherwise it is split at the first ':' after the last '/' ("./bot.so:x=1",
+ * and a directory may hold ':'). plain: an in-process plugin, whose file
+ * must look like one (a '/' or ".so"). Sets target, params, builtin and,
+ * unless named, the display name. */
+static bool parse_plugin(arena_bot *b, const char *spec, const char *text, bool named,
+                         bool plain)
+{
+    const char *colon = strchr(text, ':');
+    size_t head = colon ? (size_t)(colon - text) : strlen(text);
+    if (!memchr(text, '/', head) && is_reference(text, head)) {
+        if (colon && !set_params(b, spec, colon + 1, strlen(colon + 1), "after ':'"))
+            return false;
+        snprintf(b->target, sizeof b->target, "%s/ja_%.*s.so", arena_bots_dir(), (int)head, text);
+        b->builtin = true;
+        if (!named)
+            snprintf(b->name, sizeof b->name, "%.*s", (int)head, text);
+        return true;
+    }
+    const char *slash = strrchr(text, '/');
+    colon = access(text, F_OK) == 0 ? NULL : strchr(slash ? slash : text, ':');
+    size_t file = colon ? (size_t)(colon - text) : strlen(text);
+    if (plain && !memchr(text, '/', file) && !memmem(text, file, ".so", 3)) {
+        arena_error("unknown bot '%s' (reference bots: random, greedy, ismcts; write ./%.*s for a "
+                    "file)", text, (int)file, text);
+        return false;
+    }
+    if (file >= sizeof b->target) {
+        arena_error("bot '%s': the file name is too long", spec);
+        return false;
+    }
+    if (colon && !set_params(b, spec, colon + 1, strlen(colon + 1), "after ':'"))
+        return false;
+    snprintf(b->target, sizeof b->target, "%.*s", (int)file, text);
+    if (!named)
+        plugin_name(b->target, b->name, sizeof b->name);
     return true;
 }
 
@@ -193,8 +219,6 @@ bool arena_bots_add(arena_bots *bs, const char *spec)
         arena_error("bot '%s' names no bot after '='", spec);
         return false;
     }
-    const char *colon = strchr(rest, ':');
-    size_t head = colon ? (size_t)(colon - rest) : strlen(rest);
     if (strncmp(rest, "hosted:", 7) == 0) {
         const char *file = rest + 7;
         if (!*file) {
@@ -204,21 +228,26 @@ bool arena_bots_add(arena_bots *bs, const char *spec)
         snprintf(b->kind, sizeof b->kind, "hosted");
         /* hosted:random (or hosted:ismcts:iters=50) is the reference bot's
          * plugin, sandboxed. */
-        const char *fcolon = strchr(file, ':');
-        size_t fhead = fcolon ? (size_t)(fcolon - file) : strlen(file);
-        if (!strchr(file, '/') && is_reference(file, fhead)) {
-            if (!parse_reference(b, spec, file, nl))
-                return false;
-        } else {
-            snprintf(b->target, sizeof b->target, "%s", file);
-            if (!nl)
-                plugin_name(file, b->name, sizeof b->name);
-        }
+        if (!parse_plugin(b, spec, file, nl, false))
+            return false;
         bs->n++;
         return true;
     }
-    if (strncmp(rest, "cmd:", 4) == 0) {
+    if (strncmp(rest, "cmd:", 4) == 0 || strncmp(rest, "cmd[", 4) == 0) {
         const char *command = rest + 4;
+        if (rest[3] == '[') {
+            /* cmd[KEY=VALUE:...]:COMMAND: brackets, since a command is free
+             * text; the bot gets them as $JACKARENA_PARAMS and in `start`. */
+            const char *close = strchr(command, ']');
+            if (!close || close[1] != ':') {
+                arena_error("bot '%s': write parameters of a command as cmd[KEY=VALUE:...]:COMMAND",
+                            spec);
+                return false;
+            }
+            if (!set_params(b, spec, command, (size_t)(close - command), "in 'cmd[]'"))
+                return false;
+            command = close + 2;
+        }
         if (!command[strspn(command, " \t")]) {
             arena_error("bot '%s' names no command after 'cmd:'", spec);
             return false;
@@ -230,8 +259,13 @@ bool arena_bots_add(arena_bots *bs, const char *spec)
         bs->n++;
         return true;
     }
-    if (strncmp(rest, "zmq:", 4) == 0) {
+    if (strncmp(rest, "zmq:", 4) == 0 || strncmp(rest, "zmq[", 4) == 0) {
         const char *name = rest + 4;
+        if (rest[3] == '[' || strchr(name, ':')) {
+            arena_error("bot '%s': a zmq: bot takes no parameters from the arena (its owner "
+                        "starts it, and gives it its parameters)", spec);
+            return false;
+        }
         if (!*name || strlen(name) >= REF_WIRE_NAME_MAX) {
             arena_error("bot '%s': zmq: needs the bot's hello name (1 to %d bytes)", spec,
                         REF_WIRE_NAME_MAX - 1);
@@ -244,20 +278,9 @@ bool arena_bots_add(arena_bots *bs, const char *spec)
         bs->n++;
         return true;
     }
-    if (!strchr(rest, '/') && is_reference(rest, head)) {
-        if (!parse_reference(b, spec, rest, nl))
-            return false;
-        snprintf(b->kind, sizeof b->kind, "plugin");
-    } else if (strchr(rest, '/') || strstr(rest, ".so")) {
-        snprintf(b->kind, sizeof b->kind, "plugin");
-        snprintf(b->target, sizeof b->target, "%s", rest);
-        if (!nl)
-            plugin_name(rest, b->name, sizeof b->name);
-    } else {
-        arena_error("unknown bot '%s' (reference bots: random, greedy, ismcts; write ./%s for a "
-                    "file)", rest, rest);
+    if (!parse_plugin(b, spec, rest, nl, true))
         return false;
-    }
+    snprintf(b->kind, sizeof b->kind, "plugin");
     bs->n++;
     return true;
 }
@@ -398,6 +421,11 @@ bool arena_bots_load(arena_bots *bs, const ja_game_rules *g)
             int rc = hosted ? ref_bot_hosted_open(b->target, b->params, &b->bot, err, sizeof err)
                             : ref_bot_plugin_open_params(b->target, b->params, &b->bot, err,
                                                          sizeof err);
+            if (rc == JA_EINVAL) {
+                /* The bot refused its parameters (or a hosted limit is bad). */
+                arena_error("bot '%s': %s", b->spec, err);
+                return false;
+            }
             if (rc != JA_OK) {
                 if (b->builtin)
                     arena_error("reference bot '%s' is not available (%s); is the build "

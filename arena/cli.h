@@ -60,7 +60,8 @@ typedef struct arena_bot {
     char kind[16];       /* plugin, hosted, cmd, zmq */
     char target[1024];   /* path of the .so for plugins; the command (cmd:); the name (zmq:) */
     bool builtin;        /* a reference bot (random, greedy, ismcts) */
-    char params[256];    /* a reference bot's parameters after "word:" ("iters=50"); "" */
+    char params[256];    /* the bot's parameters ("iters=50" of ismcts:iters=50, of
+                          * cmd[iters=50]:...); "" for none. The bot judges them */
     ref_bot *bot;        /* loaded, shared by participants with the same target+params */
     bool owns_bot;
     struct ref_proc *proc; /* a cmd: bot's process (extbots.h) */
@@ -74,8 +75,9 @@ typedef struct arena_bots {
     struct arena_ext *ext;
 } arena_bots;
 
-/* Adds one specifier (CLI.md: reference word, path, hosted:, cmd:, zmq:,
- * NAME=SPEC). Usage errors are printed; returns false. */
+/* Adds one specifier (`arena play --help`: reference word, path, hosted:,
+ * cmd:, zmq:, each with parameters but zmq:; NAME=SPEC). Usage errors are
+ * printed; returns false. */
 bool arena_bots_add(arena_bots *bs, const char *spec);
 /* Splits a comma list and adds each. */
 bool arena_bots_add_list(arena_bots *bs, const char *list);

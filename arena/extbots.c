@@ -256,16 +256,33 @@ static int proc_gone(void *ctx)
     return ref_proc_exited(ctx, NULL, 0);
 }
 
-/* Starts a cmd: participant's process with the endpoint in its
- * environment. */
+/* The last non-empty line of a tail, as one printable line. */
+static void last_line(ref_tail *t, char *out, size_t cap)
+{
+    char buf[ARENA_TAIL_BYTES + 1];
+    size_t n = ref_tail_get(t, buf, sizeof buf);
+    while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+        buf[--n] = '\0';
+    char *line = memrchr(buf, '\n', n);
+    line = line ? line + 1 : buf;
+    for (char *c = line; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = ' ';
+    snprintf(out, cap, "%s", line);
+}
+
+/* Starts a cmd: participant's process with the endpoint and its parameters
+ * in its environment (JACKARENA_PARAMS, "" for none, so that none is
+ * inherited), its output held back until its hello (ref_proc_release). */
 static int spawn_cmd(arena_ext *e, arena_bot *b, char *err, size_t cap)
 {
-    char ep[600], nm[128], key[128], pid[48];
+    char ep[600], nm[128], key[128], pid[48], prm[sizeof b->params + 32];
     snprintf(ep, sizeof ep, "JACKARENA_ENDPOINT=%s", ref_hub_endpoint(e->hub));
     snprintf(nm, sizeof nm, "JACKARENA_NAME=%s", b->name);
     snprintf(pid, sizeof pid, "JACKARENA_ARENA_PID=%ld", (long)getpid());
-    const char *env[4] = {ep, nm, pid, NULL};
-    size_t n_env = 3;
+    snprintf(prm, sizeof prm, "JACKARENA_PARAMS=%s", b->params);
+    const char *env[5] = {ep, nm, pid, prm, NULL};
+    size_t n_env = 4;
     if (ref_hub_server_key(e->hub)) {
         snprintf(key, sizeof key, "JACKARENA_SERVER_KEY=%s", ref_hub_server_key(e->hub));
         env[n_env++] = key;
@@ -274,7 +291,7 @@ static int spawn_cmd(arena_ext *e, arena_bot *b, char *err, size_t cap)
         snprintf(err, cap, "out of memory");
         return JA_ENOMEM;
     }
-    return ref_proc_spawn_tail(b->target, env, n_env, b->tail, &b->proc, err, cap);
+    return ref_proc_spawn_tail(b->target, env, n_env, b->tail, true, &b->proc, err, cap);
 }
 
 /* Waits until the hub sees the connection named `name` as wanted
@@ -304,7 +321,9 @@ bool arena_ext_restart(arena_ext *e, arena_bot *b, char *err, size_t cap)
     ref_proc_stop(&b->proc, 0);
     if (spawn_cmd(e, b, err, cap) != JA_OK)
         return false;
-    if (!wait_status(e, hello, true, ref_now_ns() + (int64_t)startup * 1000000, b->proc)) {
+    bool up = wait_status(e, hello, true, ref_now_ns() + (int64_t)startup * 1000000, b->proc);
+    ref_proc_release(b->proc, true);
+    if (!up) {
         char how[128] = "";
         if (ref_proc_exited(b->proc, how, sizeof how))
             snprintf(err, cap, "bot '%s' (cmd:%s) %s before saying hello again", b->name,
@@ -350,6 +369,18 @@ bool arena_ext_load(arena_ext *e, arena_bot *b)
     req.gone = proc_gone;
     req.gone_ctx = b->proc;
     int rc = ref_hub_claim(e->hub, &req, &b->bot, err, sizeof err);
+    /* The protocol's contract (docs/protocol.md): a bot that refuses its
+     * parameters prints one line on stderr and exits 2 before its hello;
+     * that line is the message, so its output is not echoed too. */
+    bool refused = rc == JA_EBOT && b->params[0] && ref_proc_exit_code(b->proc) == 2;
+    ref_proc_release(b->proc, !refused);
+    if (refused) {
+        char line[512];
+        last_line(b->tail, line, sizeof line);
+        arena_error("bot '%s' (cmd:%s) refused its parameters: %s", b->name, b->target,
+                    line[0] ? line : "(it said nothing)");
+        return false;
+    }
     if (rc != JA_OK) {
         char how[128] = "";
         if (rc == JA_EBOT && ref_proc_exited(b->proc, how, sizeof how))
@@ -363,6 +394,8 @@ bool arena_ext_load(arena_ext *e, arena_bot *b)
     }
     b->owns_bot = true;
     ref_bot_zmq_set_tail(b->bot, b->tail);
+    /* Its parameters go in every start message and into its identity. */
+    ref_bot_zmq_set_params(b->bot, b->params);
     return true;
 }
 

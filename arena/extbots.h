@@ -5,7 +5,9 @@
  * arena_bots_load (botspec.c) starts the hub the first time a `cmd:` or
  * `zmq:` participant needs it, starts each `cmd:` process with
  * JACKARENA_ENDPOINT, JACKARENA_NAME (and JACKARENA_SERVER_KEY with Curve)
- * in its environment, and waits for each bot's hello; arena_bots_free says
+ * and JACKARENA_PARAMS (the participant's parameters) in its environment,
+ * and waits for each bot's hello (a `cmd:` bot that exits 2 first, with
+ * parameters, refused them: one line quotes its last line of output); arena_bots_free says
  * `bye` to every bot, stops the processes (bye, then SIGTERM, then SIGKILL
  * after ARENA_STOP_GRACE_MS each) and stops the hub. */
 #ifndef ARENA_EXTBOTS_H

@@ -27,6 +27,10 @@ static void usage(FILE *f)
             "  report [--db FILE] -o DIR      write a static site: standings, chart, replays\n"
             "  conformance BOT [--game GAME]  check an external bot against the protocol\n"
             "\n"
+            "BOT: random, greedy, ismcts, ./mybot.so, hosted:./mybot.so, cmd:COMMAND or\n"
+            "zmq:NAME, with parameters after a ':' (ismcts:iters=2000, ./mybot.so:depth=3)\n"
+            "or in brackets for a command (cmd[depth=3]:./mybot); 'arena play --help'.\n"
+            "\n"
             "Run 'arena COMMAND --help' for a command's options. Exit status: 0 success,\n"
             "2 a usage error (nothing was written), 1 a failure during the run.\n");
 }

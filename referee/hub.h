@@ -136,4 +136,14 @@ int ref_bot_zmq_new(ref_hub *h, const char *name, const char *kind, const char *
 struct ref_tail;
 void ref_bot_zmq_set_tail(ref_bot *b, struct ref_tail *tail);
 
+/* Bytes of a `zmq` participant's parameters, NUL included (ja_params.h's
+ * JA_PARAMS_MAX). */
+#define REF_ZMQ_PARAMS_MAX 256
+
+/* Gives a `zmq` participant (a cmd: bot) its parameters (copied; NULL or ""
+ * for none, longer than REF_ZMQ_PARAMS_MAX - 1 cut): every `start` of its
+ * seats carries them as `params`, and its version reads "VERSION:PARAMS"
+ * (its identity, as for plugins). */
+void ref_bot_zmq_set_params(ref_bot *b, const char *params);
+
 #endif /* REF_HUB_H */

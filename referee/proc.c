@@ -37,7 +37,16 @@ struct ref_proc {
     int out_fd, wake[2];
     pthread_t reader;
     bool reading;
+    /* Output held back from our stderr (ref_proc_spawn_tail's hold) until
+     * ref_proc_release; guarded by mu. */
+    pthread_mutex_t mu;
+    bool hold;
+    char *held;
+    size_t held_len;
 };
+
+/* Bytes of output held back at most: past it, the output is let through. */
+#define HELD_MAX (64 * 1024)
 
 int ref_tail_new(size_t cap, ref_tail **out)
 {
@@ -96,6 +105,27 @@ void ref_tail_destroy(ref_tail **t)
     *t = NULL;
 }
 
+/* Our stderr gets the n bytes at b, or, while output is held, the held
+ * buffer does (all of it goes out at once when it would overflow). */
+static void pass_on(ref_proc *p, const char *b, size_t n)
+{
+    pthread_mutex_lock(&p->mu);
+    if (p->hold && p->held_len + n <= HELD_MAX) {
+        memcpy(p->held + p->held_len, b, n);
+        p->held_len += n;
+    } else {
+        if (p->hold && p->held_len) {
+            ssize_t w = write(2, p->held, p->held_len);
+            (void)w;
+        }
+        p->hold = false;
+        p->held_len = 0;
+        ssize_t w = write(2, b, n);
+        (void)w;
+    }
+    pthread_mutex_unlock(&p->mu);
+}
+
 /* Copies the process's output to our stderr and into its tail until the
  * pipe ends or it is told to finish; then takes what is left unblocked. */
 static void *reader_main(void *arg)
@@ -114,8 +144,7 @@ static void *reader_main(void *arg)
             ssize_t n = read(p->out_fd, buf, sizeof buf);
             if (n > 0) {
                 tail_put(p->tail, buf, (size_t)n);
-                ssize_t w = write(2, buf, (size_t)n);
-                (void)w;
+                pass_on(p, buf, (size_t)n);
                 continue;
             }
             if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
@@ -148,20 +177,34 @@ static void reader_stop(ref_proc *p)
 int ref_proc_spawn(const char *command, const char *const *env, size_t n_env, ref_proc **out,
                    char *err, size_t cap)
 {
-    return ref_proc_spawn_tail(command, env, n_env, NULL, out, err, cap);
+    return ref_proc_spawn_tail(command, env, n_env, NULL, false, out, err, cap);
+}
+
+static void proc_free(ref_proc *p)
+{
+    pthread_mutex_destroy(&p->mu);
+    free(p->held);
+    free(p);
 }
 
 int ref_proc_spawn_tail(const char *command, const char *const *env, size_t n_env,
-                        ref_tail *tail, ref_proc **out, char *err, size_t cap)
+                        ref_tail *tail, bool hold, ref_proc **out, char *err, size_t cap)
 {
     *out = NULL;
     ref_proc *p = calloc(1, sizeof *p);
+    if (p && tail && hold) {
+        p->held = malloc(HELD_MAX);
+        p->hold = p->held != NULL;
+    }
+    if (p)
+        pthread_mutex_init(&p->mu, NULL);
     size_t n_base = 0;
     while (environ[n_base])
         n_base++;
     char **envp = calloc(n_base + n_env + 1, sizeof *envp);
     if (!p || !envp) {
-        free(p);
+        if (p)
+            proc_free(p);
         free(envp);
         snprintf(err, cap, "out of memory");
         return JA_ENOMEM;
@@ -189,7 +232,7 @@ int ref_proc_spawn_tail(const char *command, const char *const *env, size_t n_en
                 close(out_pipe[0]);
                 close(out_pipe[1]);
             }
-            free(p);
+            proc_free(p);
             free(envp);
             return JA_EIO;
         }
@@ -229,7 +272,7 @@ int ref_proc_spawn_tail(const char *command, const char *const *env, size_t n_en
             close(p->wake[0]);
             close(p->wake[1]);
         }
-        free(p);
+        proc_free(p);
         return JA_EIO;
     }
     if (tail) {
@@ -244,6 +287,28 @@ int ref_proc_spawn_tail(const char *command, const char *const *env, size_t n_en
 int ref_proc_pid(const ref_proc *p)
 {
     return (int)p->pid;
+}
+
+void ref_proc_release(ref_proc *p, bool echo)
+{
+    /* Gone: everything it wrote is in the pipe; take it all first. */
+    if (ref_proc_exited(p, NULL, 0))
+        reader_stop(p);
+    pthread_mutex_lock(&p->mu);
+    if (p->hold && echo && p->held_len) {
+        ssize_t w = write(2, p->held, p->held_len);
+        (void)w;
+    }
+    p->hold = false;
+    p->held_len = 0;
+    pthread_mutex_unlock(&p->mu);
+}
+
+int ref_proc_exit_code(ref_proc *p)
+{
+    if (!ref_proc_exited(p, NULL, 0) || !WIFEXITED(p->status))
+        return -1;
+    return WEXITSTATUS(p->status);
 }
 
 static void describe(int status, char *how, size_t cap)
@@ -311,7 +376,8 @@ void ref_proc_stop_all(ref_proc **ps, size_t n, int grace_ms)
             continue;
         kill(-ps[i]->pid, SIGKILL); /* anything the command left in its group */
         reader_stop(ps[i]);
-        free(ps[i]);
+        ref_proc_release(ps[i], true);
+        proc_free(ps[i]);
         ps[i] = NULL;
     }
 }

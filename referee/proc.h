@@ -39,13 +39,26 @@ void ref_tail_destroy(ref_tail **t);
  * one-line message. */
 int ref_proc_spawn(const char *command, const char *const *env, size_t n_env, ref_proc **out,
                    char *err, size_t cap);
-/* ref_proc_spawn with the output kept in tail as well (NULL: none). */
+/* ref_proc_spawn with the output kept in tail as well (NULL: none). hold
+ * (with a tail): the output is also held back from the arena's standard
+ * error (up to 64 KiB, then let through) until ref_proc_release, so that a
+ * bot refusing its parameters at start-up is reported in one line. */
 int ref_proc_spawn_tail(const char *command, const char *const *env, size_t n_env,
-                        ref_tail *tail, ref_proc **out, char *err, size_t cap);
+                        ref_tail *tail, bool hold, ref_proc **out, char *err, size_t cap);
+
+/* Ends the holding back of p's output: echo writes what was held to the
+ * arena's standard error, else it is dropped (it stays in the tail); what
+ * comes later goes through as it comes. When p has exited, everything it
+ * wrote is read into the tail first. */
+void ref_proc_release(ref_proc *p, bool echo);
 
 /* True once the process has exited (reaped); *how describes it ("exited with
  * status 2", "killed by signal 9"). how may be NULL. */
 bool ref_proc_exited(ref_proc *p, char *how, size_t cap);
+
+/* The exit status of a process that has exited normally (ref_proc_exited),
+ * else -1. */
+int ref_proc_exit_code(ref_proc *p);
 
 /* The process id (the group id too). */
 int ref_proc_pid(const ref_proc *p);

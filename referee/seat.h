@@ -108,21 +108,27 @@ struct ref_seat {
  * naming the file. The bot is owned by the caller (ref_bot_destroy). */
 int ref_bot_plugin_open(const char *path, ref_bot **out, char *err, size_t cap);
 /* The same, with the bot's parameters (ja_host_api.params; NULL or "" for
- * none), copied. A plugin loaded with parameters is a participant of its
- * own: its version reads "VERSION:PARAMS" (ladder identity), and seats of
- * it see the parameters through ja_host_api.params. */
+ * none), copied. The bot checks them once loaded (ja_botrt_check_params:
+ * its descriptor's check_params, ABI 1.2): JA_EINVAL when it refuses them,
+ * with its reason alone in err (one line; the caller names the bot). A
+ * plugin loaded with parameters is a participant of its own: its version
+ * reads "VERSION:PARAMS" (ladder identity), and seats of it see the
+ * parameters through ja_host_api.params. */
 int ref_bot_plugin_open_params(const char *path, const char *params, ref_bot **out, char *err,
                                size_t cap);
 
 /* Opens a bot of kind `hosted`: the plugin at path, run in a sandboxed
  * child (the program of ref_hosted_program) for every match seat. The file
  * is hashed here and probed in a sandboxed child (loads, entry point, ABI,
- * the games it plays), never loaded into this process. params (NULL or
- * "key=value,...") is handed to every child for the bot (reserved: ABI 1.0
- * has no member to carry it). The same errors and one-line messages as
- * ref_bot_plugin_open, plus JA_ENOTFOUND when ja_host is missing and
- * JA_EINVAL for a bad JACKARENA_HOSTED_* limit. Seats never fail on the
- * bot's misbehaviour: a child that dies or hangs gives faults. Environment:
+ * the games it plays, its parameters), never loaded into this process.
+ * params (NULL or "" for none) is handed to every child for the bot; the
+ * probe child has the bot check them (check_params) and its hello carries a
+ * refusal. The same errors and one-line messages as
+ * ref_bot_plugin_open_params (JA_EINVAL with the bot's reason alone when it
+ * refuses its parameters), plus JA_ENOTFOUND when ja_host is missing and
+ * JA_EINVAL for a bad JACKARENA_HOSTED_* limit (a line naming the
+ * variable). Seats never fail on the bot's misbehaviour: a child that dies
+ * or hangs gives faults. Environment:
  * JACKARENA_HOSTED_MEM_MB (address space, default 1024; 0 = none) and
  * JACKARENA_HOSTED_CPU_S (CPU seconds a match, default 300; 0 = none). */
 int ref_bot_hosted_open(const char *path, const char *params, ref_bot **out, char *err,

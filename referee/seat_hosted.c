@@ -36,6 +36,7 @@
 #include "wire.h"
 
 #include "jackarena/ja_error.h"
+#include "jackarena/ja_params.h"
 #include "jackarena/ja_rng.h"
 
 #include <errno.h>
@@ -69,7 +70,7 @@ typedef struct hosted_bot {
     char given[PATH_MAX];             /* as the user wrote it, for messages */
     char sha256[65];
     char name[REF_WIRE_NAME_MAX], version[REF_WIRE_VERSION_MAX + 256];
-    char params[256];
+    char params[JA_PARAMS_MAX];       /* handed to every child: ja_host --params */
     uint32_t n_games;
     char games[REF_WIRE_MAX_GAMES][REF_WIRE_NAME_MAX];
     char mem_mb[24], cpu_s[24];       /* ja_host arguments */
@@ -232,7 +233,7 @@ static int child_start(const hosted_bot *hb, child *c, char *err, size_t cap)
                                       POSIX_SPAWN_SETSIGDEF);
     const char *prog = ref_hosted_program();
     char *argv[] = {"ja_host", "--mem-mb", (char *)hb->mem_mb, "--cpu-s", (char *)hb->cpu_s,
-                    (char *)hb->path, NULL};
+                    "--params", (char *)hb->params, (char *)hb->path, NULL};
     /* Nothing of the arena's environment (tokens, keys) reaches the bot. */
     char *envp[] = {"PATH=/usr/bin:/bin", NULL};
     int rc = posix_spawn(&c->pid, prog, &fa, &at, argv, envp);
@@ -432,8 +433,14 @@ static int read_hello(const hosted_bot *hb, child *c, char *buf, size_t cap, ref
     if (n > 0) {
         char why[200] = "not a hello";
         if (ref_wire_decode(buf, (size_t)n, msg, why, sizeof why) == JA_OK &&
-            msg->type == REF_WIRE_HELLO)
-            return JA_OK;
+            msg->type == REF_WIRE_HELLO) {
+            if (!msg->has_error)
+                return JA_OK;
+            /* The bot refused its parameters (x_params_error): its reason,
+             * one line (the decoder cut it), for the caller to attribute. */
+            snprintf(err, ecap, "%s", msg->error);
+            return JA_EINVAL;
+        }
         snprintf(err, ecap, "bot plugin '%s': the hosted child sent no hello (%s)", hb->given,
                  why);
         return JA_EFORMAT;
@@ -478,6 +485,10 @@ int ref_bot_hosted_open(const char *path, const char *params, ref_bot **out, cha
                         size_t cap)
 {
     *out = NULL;
+    if (params && strlen(params) >= JA_PARAMS_MAX) {
+        snprintf(err, cap, "parameters too long (at most %d bytes)", JA_PARAMS_MAX - 1);
+        return JA_EINVAL;
+    }
     struct stat sb;
     if (stat(path, &sb) != 0) {
         snprintf(err, cap, "bot plugin '%s': %s", path, strerror(errno));
@@ -526,7 +537,8 @@ int ref_bot_hosted_open(const char *path, const char *params, ref_bot **out, cha
         goto done;
     }
     snprintf(b->name, sizeof b->name, "%s", path);
-    /* The probe: a child that loads the plugin and says hello. */
+    /* The probe: a child that loads the plugin, has it check its
+     * parameters, and says hello (with x_params_error for a refusal). */
     rc = child_start(b, c, err, cap);
     if (rc == JA_OK) {
         rc = read_hello(b, c, buf, REF_WIRE_MAX_IN + 1, msg, err, cap);
@@ -571,13 +583,14 @@ static void send_msg(hosted_seat *s)
 }
 
 /* The start message: the protocol's keys the child needs, and the bot's
- * own stream seed (never the match seed, from which the deal follows). */
+ * own stream seed (never the match seed, from which the deal follows). The
+ * parameters went on the child's command line. */
 static void put_start(hosted_seat *s, const ref_seat_ctx *ctx)
 {
     msgpack_sbuffer_clear(&s->sb);
     msgpack_packer pk;
     msgpack_packer_init(&pk, &s->sb, msgpack_sbuffer_write);
-    msgpack_pack_map(&pk, 8);
+    msgpack_pack_map(&pk, 7);
     ja_mp_put_kv_str(&pk, "type", "start");
     ja_mp_put_kv_str(&pk, "match", s->match);
     ja_mp_put_kv_str(&pk, "game", ctx->game->name);
@@ -585,7 +598,6 @@ static void put_start(hosted_seat *s, const ref_seat_ctx *ctx)
     ja_mp_put_kv_u64(&pk, "seats", ctx->n_seats);
     ja_mp_put_kv_u64(&pk, "move_ms", ctx->move_ms);
     ja_mp_put_kv_u64(&pk, "x_seed", ref_bot_seed(ctx->match_seed, ctx->seat));
-    ja_mp_put_kv_str(&pk, "x_params", s->hb->params);
 }
 
 static int hosted_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out, char *err,

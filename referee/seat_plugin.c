@@ -38,7 +38,7 @@ typedef struct plugin_bot {
     char path[4096];
     char sha256[65];
     char name[64], version[32 + 256];
-    char params[256];      /* ja_host_api.params: "" for none */
+    char params[JA_BOTRT_PARAMS_MAX]; /* ja_host_api.params: "" for none */
 } plugin_bot;
 
 typedef struct plugin_seat {
@@ -122,11 +122,6 @@ int ref_bot_plugin_open_params(const char *path, const char *params, ref_bot **o
                                size_t cap)
 {
     *out = NULL;
-    if (params && strlen(params) >= sizeof ((plugin_bot *)0)->params) {
-        snprintf(err, cap, "bot plugin '%s': parameters too long (at most %zu bytes)", path,
-                 sizeof ((plugin_bot *)0)->params - 1);
-        return JA_EINVAL;
-    }
     struct stat sb;
     if (stat(path, &sb) != 0) {
         snprintf(err, cap, "bot plugin '%s': %s", path, strerror(errno));
@@ -155,6 +150,13 @@ int ref_bot_plugin_open_params(const char *path, const char *params, ref_bot **o
     const ja_bot_desc *d;
     rc = ref_plugin_load(path, &b->dl, &d, err, cap);
     if (rc != JA_OK) {
+        free(b);
+        return rc;
+    }
+    /* The bot judges its parameters (check_params) before anything runs. */
+    rc = ja_botrt_check_params(d, params, err, cap);
+    if (rc != JA_OK) {
+        dlclose(b->dl);
         free(b);
         return rc;
     }

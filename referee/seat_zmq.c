@@ -30,8 +30,10 @@ typedef struct zmq_bot {
     ref_bot base;
     ref_hub *hub;
     char name[REF_WIRE_NAME_MAX];
-    char version[REF_WIRE_VERSION_MAX];
+    char hello_version[REF_WIRE_VERSION_MAX];
+    char version[REF_WIRE_VERSION_MAX + REF_ZMQ_PARAMS_MAX]; /* "VERSION[:PARAMS]" */
     char kind[8];
+    char params[REF_ZMQ_PARAMS_MAX]; /* sent in every start; "" for none */
     uint32_t capacity;
     uint32_t n_games;
     char games[REF_WIRE_MAX_GAMES][REF_WIRE_NAME_MAX];
@@ -121,7 +123,7 @@ static int zmq_seat_open_match(ref_bot *rb, const ref_seat_ctx *ctx, const ref_s
         ja_options_resolve(ctx->game, &none, ctx->n_seats, why, sizeof why);
     }
     ref_wire_start_info si = {s->match, ctx->game, opts, ctx->seat, ctx->n_seats,
-                              sm ? sm->players : NULL, ctx->move_ms};
+                              sm ? sm->players : NULL, ctx->move_ms, b->params};
     ref_wire_start(&s->buf, &si, ref_hub__wire_flags(b->hub));
     hub_req q;
     memset(&q, 0, sizeof q);
@@ -296,6 +298,14 @@ void ref_bot_zmq_set_tail(ref_bot *rb, struct ref_tail *tail)
     ((zmq_bot *)rb)->tail = tail;
 }
 
+void ref_bot_zmq_set_params(ref_bot *rb, const char *params)
+{
+    zmq_bot *b = (zmq_bot *)rb;
+    snprintf(b->params, sizeof b->params, "%s", params ? params : "");
+    snprintf(b->version, sizeof b->version, "%s%s%s", b->hello_version, b->params[0] ? ":" : "",
+             b->params);
+}
+
 static void zmq_destroy(ref_bot *rb)
 {
     free(rb);
@@ -326,7 +336,8 @@ int ref_bot_zmq_new(ref_hub *h, const char *name, const char *kind, const char *
         return JA_ENOMEM;
     b->hub = h;
     snprintf(b->name, sizeof b->name, "%s", name);
-    snprintf(b->version, sizeof b->version, "%s", version ? version : "");
+    snprintf(b->hello_version, sizeof b->hello_version, "%s", version ? version : "");
+    snprintf(b->version, sizeof b->version, "%s", b->hello_version);
     snprintf(b->kind, sizeof b->kind, "%s", kind && *kind ? kind : "zmq");
     b->capacity = capacity ? capacity : 1;
     b->n_games = n_games > REF_WIRE_MAX_GAMES ? REF_WIRE_MAX_GAMES : n_games;

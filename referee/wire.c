@@ -59,7 +59,7 @@ void ref_wire_start(msgpack_sbuffer *b, const ref_wire_start_info *si, unsigned 
 {
     const ja_game_rules *g = si->game;
     msgpack_packer pk;
-    begin(b, &pk, 10 + ((flags & REF_WIRE_PROBE) != 0), "start");
+    begin(b, &pk, 11 + ((flags & REF_WIRE_PROBE) != 0), "start");
     ja_mp_put_kv_str(&pk, "match", si->match);
     ja_mp_put_kv_str(&pk, "game", g->name);
     ja_mp_put_str(&pk, "options");
@@ -79,6 +79,7 @@ void ref_wire_start(msgpack_sbuffer *b, const ref_wire_start_info *si, unsigned 
         ja_mp_put_str(&pk, si->players && si->players[s] ? si->players[s] : def);
     }
     ja_mp_put_kv_u64(&pk, "move_ms", si->move_ms);
+    ja_mp_put_kv_str(&pk, "params", si->params ? si->params : "");
     ja_mp_put_kv_u64(&pk, "rules_version", g->rules_version);
     ja_mp_put_kv_u64(&pk, "obs_version", g->obs_version);
     ja_mp_put_kv_u64(&pk, "score_unit", JA_SCORE_UNIT);
@@ -287,6 +288,26 @@ static bool get_uint(const msgpack_object *m, const char *key, bool required, ui
     return false;
 }
 
+/* A free-text key into out->error (has_error): a string, cut to fit, made
+ * one line for logs and messages. JA_OK or JA_EFORMAT. */
+static int get_error(const msgpack_object *m, const char *key, ref_wire_msg *out, char *why,
+                     size_t cap)
+{
+    const msgpack_object *e = ja_mp_get(m, key);
+    if (e->type != MSGPACK_OBJECT_STR) {
+        snprintf(why, cap, "\"%s\" must be a string", key);
+        return JA_EFORMAT;
+    }
+    size_t n = e->via.str.size < sizeof out->error - 1 ? e->via.str.size : sizeof out->error - 1;
+    memcpy(out->error, e->via.str.ptr, n);
+    out->error[n] = '\0';
+    for (char *c = out->error; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = ' ';
+    out->has_error = true;
+    return JA_OK;
+}
+
 static int decode_hello(const msgpack_object *m, ref_wire_msg *out, char *why, size_t cap)
 {
     uint64_t capacity = 1;
@@ -320,6 +341,9 @@ static int decode_hello(const msgpack_object *m, ref_wire_msg *out, char *why, s
             }
         out->n_games = n;
     }
+    /* A hosted child whose bot refused its parameters (docs/security.md). */
+    if (ja_mp_get(m, "x_params_error"))
+        return get_error(m, "x_params_error", out, why, cap);
     return JA_OK;
 }
 
@@ -331,22 +355,8 @@ static int decode_action(const msgpack_object *m, ref_wire_msg *out, char *why, 
     if (!get_uint(m, "turn", true, &out->turn, why, cap))
         return JA_EFORMAT;
     /* "error" in place of "index": the bot could not choose (protocol.md). */
-    if (ja_mp_get(m, "error")) {
-        const msgpack_object *e = ja_mp_get(m, "error");
-        if (e->type != MSGPACK_OBJECT_STR) {
-            snprintf(why, cap, "\"error\" must be a string");
-            return JA_EFORMAT;
-        }
-        size_t n = e->via.str.size < sizeof out->error - 1 ? e->via.str.size
-                                                           : sizeof out->error - 1;
-        memcpy(out->error, e->via.str.ptr, n);
-        out->error[n] = '\0';
-        for (char *c = out->error; *c; c++)
-            if ((unsigned char)*c < 0x20)
-                *c = ' '; /* one line, for logs and bundles */
-        out->has_error = true;
-        return JA_OK;
-    }
+    if (ja_mp_get(m, "error"))
+        return get_error(m, "error", out, why, cap);
     if (!get_uint(m, "index", true, &out->index, why, cap))
         return JA_EFORMAT;
     return JA_OK;

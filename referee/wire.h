@@ -80,6 +80,7 @@ typedef struct ref_wire_start_info {
     uint32_t n_seats;
     const char *const *players;    /* n_seats display names; NULL: "seat0", "seat1"... */
     uint32_t move_ms;              /* 0 = no deadline */
+    const char *params;            /* the bot's parameters; NULL: "" */
 } ref_wire_start_info;
 
 /* What an `end` message says. */
@@ -142,7 +143,10 @@ typedef struct ref_wire_msg {
     uint64_t turn;                     /* UINT64_MAX for a negative turn */
     uint64_t index;                    /* UINT64_MAX for a negative index */
     bool has_error;                    /* "error" in place of "index": the bot
-                                        * could not choose (a fault `error`) */
+                                        * could not choose (a fault `error`);
+                                        * in a hello, "x_params_error": a
+                                        * hosted child's bot refused its
+                                        * parameters */
     char error[REF_WIRE_ERROR_MAX];    /* its text, cut to fit, one line */
 } ref_wire_msg;
 

@@ -5,6 +5,7 @@
 #include "greedy.h"
 
 #include "jackarena/ja_error.h"
+#include "jackarena/ja_params.h"
 #include "jackarena/ja_taylor.h"
 #ifdef GREEDY_HAVE_BRAWLJACK
 #include "jackarena/ja_brawljack.h"
@@ -72,6 +73,12 @@ static int supports(const char *game, uint32_t obs_version)
     return find_game(game, obs_version) != NULL;
 }
 
+/* It takes no parameters: any is refused before anything runs (ABI 1.2). */
+static int check_params(const char *params, char *err, size_t cap)
+{
+    return ja_params_check_keys(params, NULL, err, cap);
+}
+
 static int create(const ja_host_api *host, void *hctx, const char *game, int32_t seat,
                   uint32_t n_seats, void **out_bot)
 {
@@ -120,6 +127,7 @@ static const ja_bot_desc desc = {
     .end = NULL,
     .destroy = destroy,
     .extension = NULL,
+    .check_params = check_params,
 };
 
 JA_BOT_DECLARE(desc)

@@ -172,6 +172,13 @@ static void destroy(void *bot)
     free(b);
 }
 
+/* ABI 1.2: the arena asks before anything runs (ismcts_params.c). */
+static int check_params(const char *params, char *err, size_t cap)
+{
+    ismcts_params p;
+    return ismcts_params_parse(params, &p, err, cap);
+}
+
 static int create(const ja_host_api *host, void *hctx, const char *game, int32_t seat,
                   uint32_t n_seats, void **out_bot)
 {
@@ -664,6 +671,7 @@ static const ja_bot_desc desc = {
     .end = NULL,
     .destroy = destroy,
     .extension = NULL,
+    .check_params = check_params,
 };
 
 JA_BOT_DECLARE(desc)

@@ -1,7 +1,7 @@
 /* Parameters of the `ismcts` reference bot ("iters=2000:c=0.7"), parsed by
- * one function that both the plugin (at create) and the arena (when it reads
- * the bot specifier, so that a bad key is a usage error before anything
- * runs) compile in. docs/bots.md lists the keys. */
+ * one function: the plugin's check_params (ja_bot.h, ABI 1.2: the arena
+ * asks it before anything runs, so that a bad key is a usage error) and
+ * its create(). docs/bots.md lists the keys. */
 #ifndef ISMCTS_PARAMS_H
 #define ISMCTS_PARAMS_H
 

@@ -3,6 +3,7 @@
  * against the public SDK (ja_bot.h), like any third-party plugin. */
 #include "jackarena/ja_bot.h"
 #include "jackarena/ja_error.h"
+#include "jackarena/ja_params.h"
 
 #include <stdlib.h>
 
@@ -16,6 +17,12 @@ static int supports(const char *game, uint32_t obs_version)
     (void)game;
     (void)obs_version;
     return 1; /* it never reads the observation */
+}
+
+/* It takes no parameters: any is refused before anything runs (ABI 1.2). */
+static int check_params(const char *params, char *err, size_t cap)
+{
+    return ja_params_check_keys(params, NULL, err, cap);
 }
 
 static int create(const ja_host_api *host, void *hctx, const char *game, int32_t seat,
@@ -59,6 +66,7 @@ static const ja_bot_desc desc = {
     .end = NULL,
     .destroy = destroy,
     .extension = NULL,
+    .check_params = check_params,
 };
 
 JA_BOT_DECLARE(desc)

@@ -17,8 +17,10 @@
  * threat model and the full lists.
  *
  * Conversation (the referee's side is seat_hosted.c):
- *   child -> `hello` {protocol, name, version, games}   once loaded
- *   referee -> `start` {match, game, seat, seats, move_ms, x_seed, x_params}
+ *   child -> `hello` {protocol, name, version, games}   once loaded and the
+ *            bot has accepted its parameters (--params, check_params);
+ *            {..., x_params_error} when it refused them, then exit 5
+ *   referee -> `start` {match, game, seat, seats, move_ms, x_seed}
  *   referee -> `act` (ref_wire_act)  child -> `action` {match, turn, index}
  *                                    or `action` {match, turn, error}
  *   referee -> `end` (ref_wire_end): end(), destroy(), exit 0.
@@ -30,8 +32,9 @@
  *
  * Exit codes the referee reads (seat_hosted.c): 0 end of match, 2 the file is
  * not a loadable plugin (JA_EFORMAT; one line on stderr), 3 another ABI
- * (JA_EVERSION), 4 a bad invocation or channel, 99 memory exhausted (a
- * resource fault). A bot can forge any of these, which gains it nothing: all
+ * (JA_EVERSION), 4 a bad invocation or channel, 5 the bot refused its
+ * parameters (after a hello saying why), 99 memory exhausted (a resource
+ * fault). A bot can forge any of these, which gains it nothing: all
  * but 0 are faults. */
 #include "ja_botrt.h"
 #include "ja_mp.h"
@@ -62,7 +65,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { EXIT_LOAD = 2, EXIT_VERSION = 3, EXIT_USAGE = 4, EXIT_RESOURCE = 99 };
+enum { EXIT_LOAD = 2, EXIT_VERSION = 3, EXIT_USAGE = 4, EXIT_PARAMS = 5, EXIT_RESOURCE = 99 };
 enum { CHAN_FD = 3 };
 #define IN_MAX (256 * 1024)       /* largest message from the referee */
 #define LOG_BUDGET (64 * 1024)    /* bytes of bot log per match */
@@ -72,7 +75,7 @@ typedef struct host {
     ja_botrt rt;                  /* the bot, its services and decoding buffers */
     char match[REF_WIRE_MATCH_MAX];
     size_t logged;
-    char params[JA_BOTRT_PARAMS_MAX]; /* the spec's parameters (x_params), or "" */
+    const char *params;           /* the bot's parameters (--params), or "" */
 } host;
 
 /* ---- where the bot's log goes ------------------------------------------- */
@@ -313,13 +316,15 @@ static void send_buf(const msgpack_sbuffer *sb)
         _exit(EXIT_USAGE); /* the referee is gone */
 }
 
-static void send_hello(const ja_bot_desc *d)
+/* The hello: the bot's name, version and games; params_error (NULL:
+ * none) is the bot's refusal of its parameters, x_params_error. */
+static void send_hello(const ja_bot_desc *d, const char *params_error)
 {
     msgpack_sbuffer sb;
     msgpack_sbuffer_init(&sb);
     msgpack_packer pk;
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    msgpack_pack_map(&pk, 5);
+    msgpack_pack_map(&pk, params_error ? 6 : 5);
     ja_mp_put_kv_str(&pk, "type", "hello");
     ja_mp_put_kv_u64(&pk, "protocol", JA_PROTOCOL);
     /* Cut as the plugin seat cuts them (the hello's bounds are the same). */
@@ -340,6 +345,8 @@ static void send_hello(const ja_bot_desc *d)
         ja_mp_put_str(&pk, ok[i]->name);
     if (!n)
         ja_mp_put_str(&pk, "");
+    if (params_error)
+        ja_mp_put_kv_str(&pk, "x_params_error", params_error);
     send_buf(&sb);
     msgpack_sbuffer_destroy(&sb);
 }
@@ -376,9 +383,6 @@ static void on_start(host *h, const msgpack_object *o)
         !ja_mp_get_u64(o, "seats", &seats) || !ja_mp_get_u64(o, "x_seed", &seed) || seats == 0 ||
         seats > JA_MAX_SEATS || seat >= seats || !ja_game_find(game))
         die(EXIT_USAGE, "malformed start message");
-    /* Absent or empty: no parameters (the referee always sends the key). */
-    if (ja_mp_get(o, "x_params") && !ja_mp_get_str(o, "x_params", h->params, sizeof h->params))
-        die(EXIT_USAGE, "malformed start message (x_params)");
     int rc = ja_botrt_start(&h->rt, game, (int32_t)seat, (uint32_t)seats, seed, h->params, true);
     if (rc == JA_ENOMEM)
         _exit(EXIT_RESOURCE);
@@ -440,27 +444,32 @@ static uint64_t num_arg(const char *s)
     return v;
 }
 
-/* ja_host --mem-mb M --cpu-s S PLUGIN (0 = no such limit). */
+/* ja_host --mem-mb M --cpu-s S --params TEXT PLUGIN (0 = no such limit;
+ * TEXT "" = no parameters). */
 int main(int argc, char **argv)
 {
     uint64_t mem_mb = 0, cpu_s = 0;
+    static host h;
+    h.params = "";
     int i = 1;
     for (; i + 1 < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
         if (strcmp(argv[i], "--mem-mb") == 0)
             mem_mb = num_arg(argv[i + 1]);
         else if (strcmp(argv[i], "--cpu-s") == 0)
             cpu_s = num_arg(argv[i + 1]);
+        else if (strcmp(argv[i], "--params") == 0)
+            h.params = argv[i + 1];
         else
             die(EXIT_USAGE, "unknown option");
     }
     if (i != argc - 1)
-        die(EXIT_USAGE, "usage: ja_host [--mem-mb M] [--cpu-s S] PLUGIN.so (run by the arena)");
+        die(EXIT_USAGE, "usage: ja_host [--mem-mb M] [--cpu-s S] [--params TEXT] PLUGIN.so "
+                        "(run by the arena)");
     struct stat sb;
     if (fstat(CHAN_FD, &sb) || !S_ISSOCK(sb.st_mode))
         die(EXIT_USAGE, "no channel on descriptor 3 (run by the arena)");
     confine(mem_mb, cpu_s, argv[i]);
 
-    static host h;
     const ja_bot_desc *desc;
     char err[1200];
     void *dl;
@@ -473,7 +482,13 @@ int main(int argc, char **argv)
     install_fatal_handlers();
     if (load_filter(allow_serving))
         die(EXIT_USAGE, "cannot install the seccomp filter");
-    send_hello(desc);
+    /* The bot's own code judges its parameters: under the serving filter. */
+    char why[REF_WIRE_ERROR_MAX];
+    if (ja_botrt_check_params(desc, h.params, why, sizeof why) != JA_OK) {
+        send_hello(desc, why);
+        _exit(EXIT_PARAMS);
+    }
+    send_hello(desc, NULL);
     serve(&h);
     return 0;
 }

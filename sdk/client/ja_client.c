@@ -89,11 +89,29 @@ void ja_client_config_init(ja_client_config *cfg)
     cfg->struct_size = sizeof *cfg;
 }
 
+/* The size of ja_client_config before `params` was appended: the least a
+ * caller's config may have. */
+#define CONFIG_V1_SIZE offsetof(ja_client_config, params)
+
+/* cfg->params when the caller's config has the member, else NULL. */
+static const char *config_params(const ja_client_config *cfg)
+{
+    return cfg->struct_size >= offsetof(ja_client_config, params) + sizeof cfg->params
+               ? cfg->params
+               : NULL;
+}
+
 int ja_client_new(const ja_client_config *cfg, const ja_bot_desc *desc, ja_client **out)
 {
     *out = NULL;
-    if (!cfg || cfg->struct_size < sizeof *cfg || !desc || !desc->create || !desc->act ||
+    if (!cfg || cfg->struct_size < CONFIG_V1_SIZE || !desc || !desc->create || !desc->act ||
         !desc->destroy || !desc->name)
+        return JA_EINVAL;
+    char why[256];
+    const char *params = config_params(cfg);
+    if (!params)
+        params = getenv("JACKARENA_PARAMS");
+    if (ja_botrt_check_params(desc, params, why, sizeof why) != JA_OK)
         return JA_EINVAL;
     ja_client *c = calloc(1, sizeof *c);
     if (!c)
@@ -103,7 +121,7 @@ int ja_client_new(const ja_client_config *cfg, const ja_bot_desc *desc, ja_clien
     pick(c->name, sizeof c->name, cfg->name, "JACKARENA_NAME", desc->name);
     pick(c->version, sizeof c->version, cfg->version, NULL, desc->version ? desc->version : "0");
     pick(c->token, sizeof c->token, cfg->token, "JACKARENA_TOKEN", NULL);
-    pick(c->params, sizeof c->params, NULL, "JACKARENA_PARAMS", NULL);
+    pick(c->params, sizeof c->params, params, NULL, NULL);
     pick(c->server_key, sizeof c->server_key, cfg->server_key, "JACKARENA_SERVER_KEY", NULL);
     pick(c->public_key, sizeof c->public_key, cfg->public_key, "JACKARENA_PUBLIC_KEY", NULL);
     pick(c->secret_key, sizeof c->secret_key, cfg->secret_key, "JACKARENA_SECRET_KEY", NULL);
@@ -447,7 +465,8 @@ int ja_client_main(const ja_bot_desc *desc, int argc, char **argv)
         {"endpoint", required_argument, NULL, 'e'}, {"name", required_argument, NULL, 'n'},
         {"capacity", required_argument, NULL, 'c'}, {"seed", required_argument, NULL, 's'},
         {"server-key", required_argument, NULL, 'k'}, {"verbose", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
+        {"params", required_argument, NULL, 'p'}, {"help", no_argument, NULL, 'h'},
+        {0, 0, 0, 0}};
     ja_client_config cfg;
     ja_client_config_init(&cfg);
     int ch;
@@ -460,15 +479,25 @@ int ja_client_main(const ja_bot_desc *desc, int argc, char **argv)
         case 's': cfg.seed = strtoull(optarg, NULL, 10); break;
         case 'k': cfg.server_key = optarg; break;
         case 'v': cfg.verbose = 1; break;
+        case 'p': cfg.params = optarg; break;
         case 'h':
             printf("usage: %s [--endpoint E] [--name N] [--capacity K] [--seed S] "
-                   "[--server-key Z85] [--verbose]\n"
+                   "[--server-key Z85] [--params K=V:K=V] [--verbose]\n"
                    "An external Jack Arena bot (%s %s). Without options it reads\n"
-                   "JACKARENA_ENDPOINT, JACKARENA_NAME and JACKARENA_SERVER_KEY.\n",
+                   "JACKARENA_ENDPOINT, JACKARENA_NAME, JACKARENA_SERVER_KEY and\n"
+                   "JACKARENA_PARAMS.\n",
                    argv[0], desc->name, desc->version ? desc->version : "");
             return 0;
         default: return 2;
         }
+    }
+    /* Refused parameters: one line and status 2, before any hello. */
+    char why[256];
+    const char *params = cfg.params ? cfg.params : getenv("JACKARENA_PARAMS");
+    if (ja_botrt_check_params(desc, params, why, sizeof why) != JA_OK) {
+        const char *name = cfg.name ? cfg.name : getenv("JACKARENA_NAME");
+        fprintf(stderr, "%s: %s\n", name && *name ? name : desc->name, why);
+        return 2;
     }
     ja_client *c = NULL;
     int rc = ja_client_new(&cfg, desc, &c);

@@ -13,6 +13,7 @@
 #include "jackarena/ja_bot.h"
 #include "jackarena/ja_cards.h"
 #include "jackarena/ja_error.h"
+#include "jackarena/ja_params.h"
 #include "jackarena/ja_taylor.h"
 
 #include <stdlib.h>
@@ -76,6 +77,14 @@ static void destroy(void *bot)
     free(bot);
 }
 
+/* It takes no parameters, and says so rather than ignore a typo: as a
+ * plugin (./ja_example.so:x=1) and as a cmd: bot (cmd[x=1]:...), which then
+ * exits 2 before its hello (docs/protocol.md, "Parameters"). */
+static int check_params(const char *params, char *err, size_t cap)
+{
+    return ja_params_check_keys(params, NULL, err, cap);
+}
+
 static const ja_bot_desc desc = {
     .struct_size = sizeof(ja_bot_desc),
     .abi_major = JA_BOT_ABI_MAJOR,
@@ -85,6 +94,7 @@ static const ja_bot_desc desc = {
     .create = create,
     .act = act,
     .destroy = destroy,
+    .check_params = check_params,
 };
 
 #ifdef EXAMPLE_PLUGIN

@@ -53,6 +53,31 @@ const ja_host_api ja_botrt_host_api = {
     .params = host_params,
 };
 
+/* ---- parameters ---------------------------------------------------------- */
+
+int ja_botrt_check_params(const ja_bot_desc *desc, const char *params, char *err, size_t cap)
+{
+    const char *text = params ? params : "";
+    if (cap)
+        err[0] = '\0';
+    if (strlen(text) >= JA_BOTRT_PARAMS_MAX) {
+        snprintf(err, cap, "parameters too long (at most %d bytes)", JA_BOTRT_PARAMS_MAX - 1);
+        return JA_EINVAL;
+    }
+    if (!JA_BOT_HAS(desc, check_params))
+        return JA_OK;
+    char why[512] = "";
+    if (desc->check_params(text, why, sizeof why) == JA_OK)
+        return JA_OK;
+    why[sizeof why - 1] = '\0';
+    /* One printable line, whatever the bot wrote. */
+    for (char *c = why; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = ' ';
+    snprintf(err, cap, "%s", why[0] ? why : "the bot refused them (it gave no reason)");
+    return JA_EINVAL;
+}
+
 /* ---- a match ------------------------------------------------------------- */
 
 void ja_botrt_init(ja_botrt *rt, const ja_bot_desc *desc, ja_botrt_log_fn log, void *log_ctx)
@@ -73,8 +98,11 @@ int ja_botrt_start(ja_botrt *rt, const char *game, int32_t seat, uint32_t n_seat
     rt->n_seats = n_seats;
     rt->deadline_ms = 0;
     ja_rng_seed(&rt->rng, rng_seed);
-    if (params && strlen(params) >= sizeof rt->params)
+    char why[256];
+    if (ja_botrt_check_params(rt->desc, params, why, sizeof why) != JA_OK) {
+        host_log(rt, JA_LOG_ERROR, why);
         return JA_EINVAL;
+    }
     snprintf(rt->params, sizeof rt->params, "%s", params ? params : "");
     if (buffers) {
         rt->cap_legal = rt->g && rt->g->max_actions ? rt->g->max_actions : JA_MAX_ACTIONS;

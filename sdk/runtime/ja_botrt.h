@@ -26,6 +26,7 @@
 #define JA_BOTRT_H
 
 #include "jackarena/ja_bot.h"
+#include "jackarena/ja_params.h"
 #include "jackarena/ja_rng.h"
 
 #include <msgpack.h>
@@ -35,7 +36,7 @@
 typedef void (*ja_botrt_log_fn)(void *ctx, int level, const char *msg);
 
 /* Bytes of a bot's parameters, NUL included (ja_host_api.params). */
-#define JA_BOTRT_PARAMS_MAX 256
+#define JA_BOTRT_PARAMS_MAX JA_PARAMS_MAX
 
 typedef struct ja_botrt {
     const ja_bot_desc *desc;
@@ -64,13 +65,23 @@ extern const ja_host_api ja_botrt_host_api;
 /* Clears rt for bot desc (borrowed; must outlive rt); log may be NULL. */
 void ja_botrt_init(ja_botrt *rt, const ja_bot_desc *desc, ja_botrt_log_fn log, void *log_ctx);
 
+/* Checks parameters params (NULL = none) for bot desc before anything of
+ * the bot runs: JA_OK, or JA_EINVAL with one line in err: "parameters too
+ * long (at most N bytes)", or the bot's own reason from check_params (ABI
+ * 1.2), cut to one printable line ("the bot refused them" when it gave
+ * none). A descriptor without check_params accepts any parameters. Runs the
+ * bot's code: call it where the bot may run (in-process, the sandboxed
+ * child after its filters, the client). */
+int ja_botrt_check_params(const ja_bot_desc *desc, const char *params, char *err, size_t cap);
+
 /* Starts a match: one instance for seat of n_seats in game (a name the
  * build may not know: then g is NULL and decisions carry no observation).
  * rng_seed seeds the instance's stream; params (NULL = none) is copied and
- * must fit JA_BOTRT_PARAMS_MAX. buffers: allocate what ja_botrt_decode_act
- * needs. Returns create()'s result: JA_OK, or its error with rt->bot NULL
- * (the match goes on, every decision an error); JA_ENOMEM, JA_EINVAL (params
- * too long) likewise. A previous match's instance is destroyed first. */
+ * must pass ja_botrt_check_params (else the reason goes to the log at
+ * JA_LOG_ERROR and no instance is created). buffers: allocate what
+ * ja_botrt_decode_act needs. Returns create()'s result: JA_OK, or its error
+ * with rt->bot NULL (the match goes on, every decision an error); JA_ENOMEM,
+ * JA_EINVAL (parameters refused) likewise. A previous match's instance is destroyed first. */
 int ja_botrt_start(ja_botrt *rt, const char *game, int32_t seat, uint32_t n_seats,
                    uint64_t rng_seed, const char *params, bool buffers);
 

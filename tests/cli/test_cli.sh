@@ -52,19 +52,19 @@ expect_fail 2 "--move-ms needs" -- "$ARENA" play $T random random --move-ms soon
 expect_fail 2 "unknown option '--frobnicate'" -- "$ARENA" play $T random random --frobnicate $R
 expect_fail 2 "which game" -- "$ARENA" play
 expect_fail 2 "unknown bot 'rando'" -- "$ARENA" play $T random rando $R
-expect_fail 2 "random takes no parameters" -- "$ARENA" play $T random random:fast $R
-# ismcts parameters (docs/bots.md): checked before anything runs.
-expect_fail 2 "ismcts parameter 'iters=0': iters must be an integer" -- "$ARENA" play $T random ismcts:iters=0 $R
-expect_fail 2 "ismcts parameter 'fast=1': unknown key" -- "$ARENA" play $T random ismcts:fast=1 $R
-expect_fail 2 "ismcts parameter 'iters': not key=value" -- "$ARENA" play $T random ismcts:iters $R
-expect_fail 2 "ismcts parameter 'c=-1': c must be a number" -- "$ARENA" play $T random ismcts:iters=5:c=-1 $R
+expect_fail 2 "bot 'random:fast': unknown parameter 'fast' \(this bot takes no parameters\)" -- "$ARENA" play $T random random:fast $R
+# ismcts parameters (docs/bots.md): checked by the bot before anything runs.
+expect_fail 2 "bot 'ismcts:iters=0': parameter 'iters' must be an integer from 1 to 10000000, not '0'" -- "$ARENA" play $T random ismcts:iters=0 $R
+expect_fail 2 "bot 'ismcts:fast=1': unknown parameter 'fast' \(known: iters, ms, c, nodes, rollout, anchor, verify\)" -- "$ARENA" play $T random ismcts:fast=1 $R
+expect_fail 2 "bot 'ismcts:iters': parameter 'iters' needs a value \(iters=VALUE\)" -- "$ARENA" play $T random ismcts:iters $R
+expect_fail 2 "parameter 'c' must be a number from 0 to 10, not '-1'" -- "$ARENA" play $T random ismcts:iters=5:c=-1 $R
 expect_fail 2 "give iters=N or ms=N, not both" -- "$ARENA" play $T random ismcts:iters=5:ms=5 $R
-expect_fail 2 "ismcts parameter 'anchor=11': anchor must be auto or a number from 0 to 10" -- "$ARENA" play $T random ismcts:anchor=11 $R
-expect_fail 2 "ismcts parameter 'anchor=x': anchor must be auto" -- "$ARENA" play $T random hosted:ismcts:anchor=x $R
+expect_fail 2 "parameter 'anchor' must be auto or a number from 0 to 10, not '11'" -- "$ARENA" play $T random ismcts:anchor=11 $R
+expect_fail 2 "bot 'ismcts:iters=5:iters=6': parameter 'iters' is given twice" -- "$ARENA" play $T random ismcts:iters=5:iters=6 $R
 expect_fail 2 "no parameters after ':'" -- "$ARENA" play $T random ismcts: $R
-expect_fail 2 "rollout must be auto, random or greedy" -- "$ARENA" play $T random ismcts:rollout=smart $R
-expect_fail 2 "ismcts parameter 'verify=x': verify must be auto or an integer from 0 to 100000" -- "$ARENA" play $T random ismcts:verify=x $R
-expect_fail 2 "ismcts parameter 'verify=100001'" -- "$ARENA" play $T random ismcts:iters=5:verify=100001 $R
+expect_fail 2 "parameter 'rollout' must be one of auto, random, greedy, not 'smart'" -- "$ARENA" play $T random ismcts:rollout=smart $R
+expect_fail 2 "parameter 'verify' must be auto or an integer from 0 to 100000, not 'x'" -- "$ARENA" play $T random ismcts:verify=x $R
+expect_fail 2 "parameter 'verify' must be auto or an integer from 0 to 100000, not '100001'" -- "$ARENA" play $T random ismcts:iters=5:verify=100001 $R
 expect_fail 2 "two bots are named 'a'" -- "$ARENA" play $T a=random a=random $R
 expect_fail 2 "bot 'cmd:' names no command after 'cmd:'" -- "$ARENA" play $T random "cmd:" $R
 # ismcts with a budget plays, and two budgets are two participants.

@@ -158,7 +158,8 @@ def main():
         if log:
             log.write(json.dumps({k: v for k, v in m.items() if k in
                                   ("type", "code", "match", "turn", "message", "faults",
-                                   "seat", "game", "protocol", "name", "capacity")}) + "\n")
+                                   "seat", "game", "protocol", "name", "capacity",
+                                   "params")}) + "\n")
             log.flush()
         if t == "start":
             rngs[m["match"]] = random.Random("%d:%s:%d" % (a.seed, m["match"], m["seat"]))

@@ -150,7 +150,7 @@ static void test_other_messages(void **state)
     ja_options_init(g, &o);
     ja_options_resolve(g, &o, g->min_seats, err, sizeof err);
     const char *players[JA_MAX_SEATS] = {"alice", "bob", "carol"};
-    ref_wire_start_info si = {"t1-m2", g, &o, 1, g->min_seats, players, 1000};
+    ref_wire_start_info si = {"t1-m2", g, &o, 1, g->min_seats, players, 1000, "depth=3"};
     ref_wire_start(&b, &si, 0);
     unpack_one(&b, "start", &u);
     uint64_t v;
@@ -168,6 +168,15 @@ static void test_other_messages(void **state)
     assert_true(ja_mp_as_array(ja_mp_get(&u.data, "players"), &items, &n) && n == g->min_seats);
     assert_true(ja_mp_as_str(&items[1], s, sizeof s));
     assert_string_equal(s, "bob");
+    /* The bot's parameters, always present ("" for none). */
+    assert_true(ja_mp_get_str(&u.data, "params", s, sizeof s));
+    assert_string_equal(s, "depth=3");
+    msgpack_unpacked_destroy(&u);
+    si.params = NULL;
+    ref_wire_start(&b, &si, 0);
+    unpack_one(&b, "start", &u);
+    assert_true(ja_mp_get_str(&u.data, "params", s, sizeof s));
+    assert_string_equal(s, "");
     msgpack_unpacked_destroy(&u);
 
     ja_outcome out = {2, {JA_SCORE_UNIT, 0}, {1, 2}};
@@ -255,6 +264,15 @@ static void test_decoder(void **state)
     pack(&b, 3, "type", "s:hello", "protocol", "i:1", "name", "s:b");
     assert_int_equal(dec(&b, &m), JA_OK);
     assert_int_equal(m.capacity, 1); /* default */
+    assert_false(m.has_error);
+    /* A hosted child's bot refused its parameters: one line kept. */
+    pack(&b, 4, "type", "s:hello", "protocol", "i:1", "name", "s:b", "x_params_error",
+         "s:unknown parameter 'x'\n(known: y)");
+    assert_int_equal(dec(&b, &m), JA_OK);
+    assert_true(m.has_error);
+    assert_string_equal(m.error, "unknown parameter 'x' (known: y)");
+    pack(&b, 4, "type", "s:hello", "protocol", "i:1", "name", "s:b", "x_params_error", "i:3");
+    assert_int_equal(dec(&b, &m), JA_EFORMAT);
     pack(&b, 4, "type", "s:hello", "protocol", "i:1", "name", "s:b", "capacity", "i:100000");
     assert_int_equal(dec(&b, &m), JA_OK);
     assert_int_equal(m.capacity, REF_WIRE_MAX_CAPACITY);

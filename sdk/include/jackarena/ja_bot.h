@@ -32,7 +32,8 @@ extern "C" {
 
 #define JA_BOT_ABI_DRAFT 1
 #define JA_BOT_ABI_MAJOR 1 /* bump = incompatible; also renames the entry symbol */
-#define JA_BOT_ABI_MINOR 1 /* bump = members appended (1: ja_host_api.params) */
+#define JA_BOT_ABI_MINOR 2 /* bump = members appended (1: ja_host_api.params;
+                              2: ja_bot_desc.check_params) */
 #define JA_BOT_ENTRY_SYMBOL "ja_bot_entry_v1"
 
 /* Faults: how a bot can misbehave. Data, never errors: the referee plays the
@@ -90,12 +91,13 @@ typedef struct ja_host_api {
     int64_t (*time_left_ms)(void *hctx);
     /* The forward model of a game (NULL for an unknown name). */
     const ja_game_rules *(*rules)(const char *game);
-    /* ABI 1.1: the bot's parameters, the text of its specifier after the
-     * word and its ':' ("iters=2000", "iters=2000:c=0.7"), or "" for none.
-     * Static for the bot's lifetime. Older hosts lack it: use
-     * JA_HOST_HAS(host, params) before calling it. */
+    /* ABI 1.1: the bot's parameters, "k=v:k=v" as given after its
+     * specifier ("iters=2000:c=0.7" for ismcts:iters=2000:c=0.7), or ""
+     * for none; already accepted by the descriptor's check_params when it
+     * has one (ja_params.h reads them). Static for the bot's lifetime.
+     * Older hosts lack it: use JA_HOST_HAS(host, params) before calling it. */
     const char *(*params)(void *hctx);
-    /* ABI 1.2+: append here. */
+    /* Later minors: append here. */
 } ja_host_api;
 
 /* True if host table h (built with h->struct_size) has member m set. */
@@ -120,7 +122,16 @@ typedef struct ja_bot_desc {
     void (*destroy)(void *bot);
     /* Optional interfaces by id, or NULL (may itself be NULL). */
     const void *(*extension)(const char *id);
-    /* ABI 1.1+: append here, never reorder or remove. */
+    /* ABI 1.2: checks the bot's parameters (the text ja_host_api.params
+     * will give, "k=v:k=v", "" for none) before any match: JA_OK, or
+     * JA_EINVAL with one line in err (cap bytes) naming the bad key and
+     * what is allowed (ja_params.h writes such lines). Pure: it may not
+     * call the host (it gets none) nor keep state; it runs once when the
+     * bot is loaded, and again before each instance is created. May be
+     * NULL; a descriptor without it (ABI 1.0, 1.1) gets its parameters
+     * unchecked. */
+    int (*check_params)(const char *params, char *err, size_t cap);
+    /* ABI 1.3+: append here, never reorder or remove. */
 } ja_bot_desc;
 
 /* True if descriptor d (built with d->struct_size) has member m set. */

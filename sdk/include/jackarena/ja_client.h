@@ -55,14 +55,21 @@ typedef struct ja_client_config {
     const char *public_key, *secret_key;
     uint64_t seed;          /* root of the instances' random streams */
     int verbose;            /* 1: log every error message of the referee to stderr */
+    /* Appended (bot ABI 1.2; read only when struct_size covers it): the
+     * bot's parameters, "k=v:k=v" (ja_params.h). NULL: $JACKARENA_PARAMS,
+     * else none. A match whose `start` carries non-empty `params` plays
+     * with those instead. */
+    const char *params;
 } ja_client_config;
 
 /* Fills cfg with defaults (everything from the environment). */
 JA_API void ja_client_config_init(ja_client_config *cfg);
 
 /* A client for bot desc. JA_OK with *out owned by the caller
- * (ja_client_destroy); JA_EINVAL (no endpoint, a bad descriptor or key),
- * JA_ENOMEM. On failure *out is NULL and nothing is connected. */
+ * (ja_client_destroy); JA_EINVAL (a bad config or descriptor, or
+ * parameters the bot's check_params refuses), JA_ENOMEM. On failure *out
+ * is NULL and nothing is connected. A config built before `params` was
+ * appended (a smaller struct_size) is read without it. */
 JA_API int ja_client_new(const ja_client_config *cfg, const ja_bot_desc *desc, ja_client **out);
 
 /* Connects, says hello, plays every match the referee starts until the
@@ -81,9 +88,13 @@ JA_API uint32_t ja_client_matches(const ja_client *c);
 JA_API void ja_client_destroy(ja_client **c);
 
 /* A whole main(): options --endpoint E, --name N, --capacity K, --seed S,
- * --server-key Z85, --verbose (the environment otherwise), then run.
- * Returns the process exit status: 0 after bye, 1 on failure (one line on
- * stderr), 2 for a bad option. */
+ * --server-key Z85, --params TEXT, --verbose (the environment otherwise),
+ * then run. The parameters (--params, else $JACKARENA_PARAMS) are checked
+ * by the bot (check_params) before anything is connected: refused, it
+ * prints "NAME: REASON" on stderr and returns 2 (the protocol's contract,
+ * docs/protocol.md: the arena reports that line). Returns the process exit
+ * status: 0 after bye, 1 on failure (one line on stderr), 2 for a bad
+ * option or refused parameters. */
 JA_API int ja_client_main(const ja_bot_desc *desc, int argc, char **argv);
 
 #ifdef __cplusplus

@@ -9,6 +9,7 @@
 #include "ja_cards.h"
 #include "ja_rules.h"
 #include "ja_bot.h"
+#include "ja_params.h"
 #include "ja_forward.h"
 #include "ja_taylor.h"
 #include "ja_brawljack.h"
