@@ -73,7 +73,7 @@ install(TARGETS ja_host RUNTIME DESTINATION ${JA_INSTALL_PKGDIR})
 # plain SDK jackarena for ja_sdk), so that the installed bots run hosted
 # (ja_host cannot load a sanitized plugin) like those of a release build.
 set(ja_ref_bots random greedy ismcts)
-if(ja_sanitized)
+if(JA_SANITIZE OR JA_FUZZ)
   foreach(bot ${ja_ref_bots})
     get_target_property(dir ${bot} SOURCE_DIR)
     get_target_property(srcs ${bot} SOURCES)
