@@ -206,8 +206,10 @@ if play taylor-blackjack random greedy; then
 else
   bad "installed arena: random greedy"
 fi
-"$ARENA" tournament taylor-blackjack --bots random,greedy,hosted:random --rounds 1 --opt games=1 \
-  --jobs 2 --seed $SEED --db t.db --json -q >t.json 2>t.err </dev/null
+# Plugin bots only: --jobs 2 hands the matches to 2 referee workers, which
+# find the reference bots from their own path.
+"$ARENA" tournament taylor-blackjack --bots random,greedy,ismcts:iters=20 --rounds 1 \
+  --opt games=1 --jobs 2 --seed $SEED --db t.db --json -q >t.json 2>t.err </dev/null
 check "tournament through installed referee workers exits 0" test $? = 0
 check "every match of it finished without a fault" $PY -c '
 import json, sys
