@@ -195,7 +195,6 @@ the bot SDK (C headers, static and shared libraries, pkg-config and CMake
 files, the C client of external bots) and the Python SDK.")
 set(CPACK_PACKAGE_CONTACT "${JA_DEB_MAINTAINER}")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
-set(CPACK_STRIP_FILES OFF)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${JA_DEB_MAINTAINER}")
 set(CPACK_DEBIAN_PACKAGE_SECTION games)
