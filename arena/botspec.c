@@ -15,6 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#ifndef JA_INSTALL_BOTS_REL
+#define JA_INSTALL_BOTS_REL "../lib/jackarena/bots"
+#endif
+
 static const char *const REFERENCE_BOTS[] = {"random", "greedy", "ismcts", NULL};
 
 const char *arena_bots_dir(void)
@@ -38,10 +42,11 @@ const char *arena_bots_dir(void)
     if (slash)
         *slash = '\0';
     /* The build tree (build/arena/arena -> build/bots), then an install
-     * (prefix/bin/arena -> prefix/lib/jackarena/bots). */
-    const char *tries[] = {"/../bots", "/../lib/jackarena/bots"};
+     * (prefix/bin/arena -> prefix/LIBDIR/jackarena/bots: JA_INSTALL_BOTS_REL,
+     * the path from the bin to the bots directory, set by cmake/install.cmake). */
+    const char *tries[] = {"/../bots", "/" JA_INSTALL_BOTS_REL};
     for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
-        char cand[PATH_MAX + 32], probe[PATH_MAX + 64];
+        char cand[PATH_MAX + 64], probe[PATH_MAX + 96];
         snprintf(cand, sizeof cand, "%s%s", exe, tries[i]);
         snprintf(probe, sizeof probe, "%s/ja_random.so", cand);
         if (access(probe, R_OK) == 0) {

@@ -17,7 +17,7 @@ static void usage(FILE *f)
             "  games [--json]                 list the games, their seats and options\n"
             "  bots [--json]                  list the reference bots\n"
             "  play GAME BOT BOT...           play one match (move by move; --json for the result)\n"
-            "  tournament GAME --bots A,B,... play a tournament into the Elo ladder\n"
+            "  tournament GAME --bots A,B...  play a tournament into the Elo ladder\n"
             "  ladder GAME [--fit] [--json]   show a game's ladder (--fit: official ratings)\n"
             "  ladder import|export ...       results in and out as PGN or JSON Lines\n"
             "  bench BOT --game GAME          a bot against the reference bots (Elo, SPRT)\n"

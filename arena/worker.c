@@ -33,6 +33,7 @@
 
 static const char HELP[] =
     "usage: referee --connect ENDPOINT [options]\n"
+    "\n"
     "A referee worker: plays the matches an arena hands out (docs/scale.md).\n"
     "`arena tournament --jobs J` starts its own workers; start this on other\n"
     "machines to join a tournament run with `arena tournament --workers ENDPOINT`.\n"

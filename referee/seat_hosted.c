@@ -108,6 +108,10 @@ static const ref_bot_ops hosted_ops;
 
 /* ---- the host program ---------------------------------------------------- */
 
+#ifndef JA_INSTALL_HOST_REL
+#define JA_INSTALL_HOST_REL "../lib/jackarena/ja_host"
+#endif
+
 static char host_prog[PATH_MAX];
 static pthread_once_t host_once = PTHREAD_ONCE_INIT;
 
@@ -128,9 +132,11 @@ static void find_program(void)
     char *slash = strrchr(exe, '/');
     if (slash)
         *slash = '\0';
-    /* Beside the arena (an install, build/arena), then from another program
-     * of the build tree (build/bench/ja_bench -> build/arena/ja_host). */
-    const char *tries[] = {"/ja_host", "/../arena/ja_host"};
+    /* Beside the arena (build/arena), then an install (prefix/bin/arena ->
+     * prefix/LIBDIR/jackarena/ja_host: JA_INSTALL_HOST_REL, set by
+     * cmake/install.cmake), then from another program of the build tree
+     * (build/bench/ja_bench -> build/arena/ja_host). */
+    const char *tries[] = {"/ja_host", "/" JA_INSTALL_HOST_REL, "/../arena/ja_host"};
     for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
         snprintf(host_prog, sizeof host_prog, "%.*s%s", PATH_MAX - 32, exe, tries[i]);
         if (access(host_prog, X_OK) == 0)

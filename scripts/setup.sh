@@ -15,6 +15,7 @@ PACKAGES=(
   libzmq3-dev libmsgpack-dev libsqlite3-dev libsodium-dev libcmocka-dev libseccomp-dev
   libjansson-dev
   python3 python3-zmq python3-msgpack sqlite3
+  help2man dpkg-dev
   clang libclang-rt-14-dev
   chromium
 )
