@@ -123,7 +123,8 @@ static int zmq_seat_open_match(ref_bot *rb, const ref_seat_ctx *ctx, const ref_s
         ja_options_resolve(ctx->game, &none, ctx->n_seats, why, sizeof why);
     }
     ref_wire_start_info si = {s->match, ctx->game, opts, ctx->seat, ctx->n_seats,
-                              sm ? sm->players : NULL, ctx->move_ms, b->params};
+                              sm ? sm->players : NULL, ctx->move_ms, b->params,
+                              ref_bot_seed(ctx->match_seed, ctx->seat)};
     ref_wire_start(&s->buf, &si, ref_hub__wire_flags(b->hub));
     hub_req q;
     memset(&q, 0, sizeof q);

@@ -59,7 +59,7 @@ void ref_wire_start(msgpack_sbuffer *b, const ref_wire_start_info *si, unsigned 
 {
     const ja_game_rules *g = si->game;
     msgpack_packer pk;
-    begin(b, &pk, 11 + ((flags & REF_WIRE_PROBE) != 0), "start");
+    begin(b, &pk, 12 + ((flags & REF_WIRE_PROBE) != 0), "start");
     ja_mp_put_kv_str(&pk, "match", si->match);
     ja_mp_put_kv_str(&pk, "game", g->name);
     ja_mp_put_str(&pk, "options");
@@ -80,6 +80,7 @@ void ref_wire_start(msgpack_sbuffer *b, const ref_wire_start_info *si, unsigned 
     }
     ja_mp_put_kv_u64(&pk, "move_ms", si->move_ms);
     ja_mp_put_kv_str(&pk, "params", si->params ? si->params : "");
+    ja_mp_put_kv_u64(&pk, "seed", si->seed);
     ja_mp_put_kv_u64(&pk, "rules_version", g->rules_version);
     ja_mp_put_kv_u64(&pk, "obs_version", g->obs_version);
     ja_mp_put_kv_u64(&pk, "score_unit", JA_SCORE_UNIT);

@@ -81,6 +81,7 @@ typedef struct ref_wire_start_info {
     const char *const *players;    /* n_seats display names; NULL: "seat0", "seat1"... */
     uint32_t move_ms;              /* 0 = no deadline */
     const char *params;            /* the bot's parameters; NULL: "" */
+    uint64_t seed;                 /* the seat's own stream seed (ref_bot_seed) */
 } ref_wire_start_info;
 
 /* What an `end` message says. */

@@ -271,8 +271,13 @@ static void on_start(ja_client *c, const msgpack_object *o)
     m->c = c;
     snprintf(m->id, sizeof m->id, "%s", id);
     ja_botrt_init(&m->rt, c->desc, match_log, m);
-    int rc = ja_botrt_start(&m->rt, game, (int32_t)seat, (uint32_t)seats,
-                            ja_seed_derive(match_seed(c->seed, id), JA_STREAM_BOT, seat),
+    /* The seat's own stream: the referee's `seed` (the numbers a plugin
+     * draws in-process, so the bot plays the same way wherever it runs), or,
+     * from a referee that sends none, one of the config's seed. */
+    uint64_t seed;
+    if (!ja_mp_get_u64(o, "seed", &seed))
+        seed = ja_seed_derive(match_seed(c->seed, id), JA_STREAM_BOT, seat);
+    int rc = ja_botrt_start(&m->rt, game, (int32_t)seat, (uint32_t)seats, seed,
                             params[0] ? params : c->params, true);
     if (rc != JA_OK)
         fprintf(stderr, "%s: cannot play seat %d of match %s (%s): %s\n", c->name, (int)seat, id,

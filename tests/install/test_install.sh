@@ -9,8 +9,10 @@
 #     and hosted: from an unrelated directory; external bots as cmd:.
 #  3. A CMake project builds the example bot through find_package(JackArena)
 #     (plugin, static and shared client) and a program on the shared SDK.
-#  4. Every build of the same bot (kind and name) gives the same digest for
-#     the same seed: manifest, find_package, and the build tree's own.
+#  4. Every build of the same bot (same name, plugin or external) gives the
+#     same digest for the same seed: manifest, find_package, the build
+#     tree's own, in-process, hosted: and cmd: (an external bot draws from
+#     the stream whose seed the referee sends in `start`).
 #  5. The installed arena finds its reference bots and ja_host, and so do
 #     its referee workers (--jobs 2); the installed shared libraries export
 #     ja_ symbols only; private headers are not installed.
@@ -86,7 +88,7 @@ EOF
 }
 
 # record KEY WHAT: the digest just played must equal the first one recorded
-# under KEY ("kind:name").
+# under KEY (the bot's name: plugins and external builds alike).
 declare -A first_dig first_what play_args
 record() {
   if [ -z "${first_dig[$1]:-}" ]; then
@@ -122,7 +124,7 @@ play_bot() {
     else
       play "${args[@]}"
     fi || { bad "$what: arena play ${args[*]}"; continue; }
-    record "$kind:$name" "$what as $spec"
+    record "$name" "$what as $spec"
   done
 }
 

@@ -150,7 +150,8 @@ static void test_other_messages(void **state)
     ja_options_init(g, &o);
     ja_options_resolve(g, &o, g->min_seats, err, sizeof err);
     const char *players[JA_MAX_SEATS] = {"alice", "bob", "carol"};
-    ref_wire_start_info si = {"t1-m2", g, &o, 1, g->min_seats, players, 1000, "depth=3"};
+    ref_wire_start_info si = {"t1-m2", g, &o, 1, g->min_seats, players, 1000, "depth=3",
+                              0x0123456789abcdefull};
     ref_wire_start(&b, &si, 0);
     unpack_one(&b, "start", &u);
     uint64_t v;
@@ -171,6 +172,8 @@ static void test_other_messages(void **state)
     /* The bot's parameters, always present ("" for none). */
     assert_true(ja_mp_get_str(&u.data, "params", s, sizeof s));
     assert_string_equal(s, "depth=3");
+    /* The seat's own stream seed, as given. */
+    assert_true(ja_mp_get_u64(&u.data, "seed", &v) && v == 0x0123456789abcdefull);
     msgpack_unpacked_destroy(&u);
     si.params = NULL;
     ref_wire_start(&b, &si, 0);

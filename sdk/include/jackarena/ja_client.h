@@ -18,9 +18,12 @@
  * legal list alone.
  *
  * Host services for the bot: log() writes to stderr; rng_next() is the
- * instance's own stream, seeded from the config's seed, the match id and
- * the seat (never from anything of the referee's); time_left_ms() counts
- * down from the act's deadline_ms as received; rules() is the forward model.
+ * instance's own stream, seeded from the `seed` of the match's start
+ * message: the same numbers a plugin's rng_next() gives at that seat, so a
+ * bot plays the same match in-process, hosted and as an external process
+ * (a referee that sends no seed: from the config's seed, the match id and
+ * the seat); time_left_ms() counts down from the act's deadline_ms as
+ * received; rules() is the forward model; params() the bot's parameters.
  *
  * Errors: functions return JA_OK or a negative JA_E* code; ja_client_errmsg
  * says why in one line. Ownership: ja_client_new copies what it needs from
@@ -53,7 +56,8 @@ typedef struct ja_client_config {
      * $JACKARENA_SECRET_KEY, else a fresh pair (fine unless the arena keeps
      * an allow-list). */
     const char *public_key, *secret_key;
-    uint64_t seed;          /* root of the instances' random streams */
+    uint64_t seed;          /* root of the instances' random streams when the
+                             * referee sends none (start.seed) */
     int verbose;            /* 1: log every error message of the referee to stderr */
     /* Appended (bot ABI 1.2; read only when struct_size covers it): the
      * bot's parameters, "k=v:k=v" (ja_params.h). NULL: $JACKARENA_PARAMS,
