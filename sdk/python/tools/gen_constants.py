@@ -685,16 +685,15 @@ def is_black(card):
 
 
 def label(card):
-    """"7H", "TD", "XB", "XR" (ja_card_format); ValueError for no card."""
-    if not 0 <= card <= 255:
+    """"7H", "TD", "XB", "XR" of a card id 0..107 (two packs: the identity's
+    label; ja_card_format); ValueError for anything else (CARD_NONE...)."""
+    if not 0 <= card < 2 * CARDS_PER_PACK:
         raise ValueError("%r is no card" % (card,))
     c = ident(card)
     if c == JOKER_BLACK:
         return "XB"
     if c == JOKER_RED:
         return "XR"
-    if card == CARD_NONE:
-        raise ValueError("%r is no card" % (card,))
     return _RANKS[c % 13] + _SUITS[c // 13]
 
 
