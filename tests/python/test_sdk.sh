@@ -8,6 +8,10 @@
 #   games    a bot with games = ["bombs"] is refused for another game, plays Bombs
 #   params   refused $JACKARENA_PARAMS: exit 2 and one line before the hello
 #            (the arena reports it); good ones reach match.params
+#   flat_mc  sdk/python/examples/flat_mc.py plays a short match of every game
+#            without a fault; refuses bad parameters
+#   flat_mc_bench  (slow) flat_mc beats random on duplicate deals (arena bench)
+#            with a 95% interval above 0, in BrawlJack and Jack in the Box
 set -u
 CASE=$1
 ARENA=$2
@@ -121,6 +125,41 @@ import json
 starts = [json.loads(l) for l in open("log.jsonl")]
 starts = [e for e in starts if e["event"] == "start"]
 assert [e["params"] for e in starts] == [{"depth": "4", "style": "calm"}], starts'
+  ;;
+
+flat_mc)
+  FMC="$PY $HERE/../../sdk/python/examples/flat_mc.py"
+  for spec in "taylor-blackjack 2 games=1" "brawljack 3 hands=1" "bruise-jack 2 hands=1" \
+              "jack-in-the-box 4 teams=on" "bombs 4 hands=1"; do
+    set -- $spec
+    bots=(); for ((i = 1; i < $2; i++)); do bots+=(random); done
+    "$ARENA" play "$1" "${bots[@]}" "cmd:JACKARENA_PARAMS=samples=2:steps=5000 $FMC" --opt "$3" \
+      --seed 3 --json >fm.json 2>err.txt
+    check "flat_mc plays $1 without a fault" bash -c \
+      "[ $? = 0 ] && $PY -c 'import json; d = json.load(open(\"fm.json\")); assert d[\"seats\"][-1][\"faults\"] == 0 and d[\"seats\"][-1][\"bot\"] == \"flat_mc\", d'"
+  done
+  JACKARENA_PARAMS=samples=0 $FMC >out.txt 2>err.txt
+  check "flat_mc refuses samples=0 (exit 2, one line)" bash -c \
+    "[ $? = 2 ] && grep -qx \"flat_mc: bad parameters 'samples=0': parameter 'samples' must be an integer from 1 to 1000, not '0'\" err.txt"
+  ;;
+
+flat_mc_bench)
+  FMC="cmd:$PY $HERE/../../sdk/python/examples/flat_mc.py"
+  for spec in "brawljack 100" "jack-in-the-box 60"; do
+    set -- $spec
+    "$ARENA" bench "$FMC" --game "$1" --vs random --games "$2" --seed 1 --json >"$1.json" 2>err.txt
+    check "bench of flat_mc against random in $1 runs" test $? = 0
+    check "flat_mc beats random in $1: the 95% interval of the Elo difference is above 0" \
+      $PY - "$1.json" "$2" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+o = d["opponents"][0]
+print("%s: %d deals, score %.3f, Elo %s, 95%% interval %s" % (d["game"], o["deals"], o["score"],
+      o["elo_diff"], o["elo_ci95"]))
+assert o["bot"] == "random" and o["faults"] == 0 and o["deals"] == int(sys.argv[2]), o
+assert o["elo_ci95"][0] is not None and o["elo_ci95"][0] > 0, o
+EOF
+  done
   ;;
 
 *)
