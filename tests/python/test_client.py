@@ -193,8 +193,9 @@ def case_games(work):
 
 
 def case_params(work):
-    # $JACKARENA_PARAMS reaches every match without its own params; a start's
-    # params take precedence; refused ones make that match's decisions errors.
+    # $JACKARENA_PARAMS reaches every match without params of its own (absent
+    # or ""); a start's params take precedence; refused ones make that match's
+    # decisions errors.
     r = Referee("params", params="depth=3:style=wild", work=work)
     r.welcome()
     r.start("env")
@@ -211,7 +212,7 @@ def case_params(work):
     assert rc == 0, (rc, err)
     starts = {e["match"]: e["params"] for e in r.events() if e["event"] == "start"}
     assert starts == {"env": {"depth": "3", "style": "wild"}, "own": {"depth": "7"},
-                      "none": {}}, starts
+                      "none": {"depth": "3", "style": "wild"}}, starts
 
 
 def case_params_refused(work):

@@ -290,7 +290,9 @@ class Bot:
 
     def _on_start(self, matches, msg, seed):
         try:
-            text = msg.get("params", self._env_params_text)
+            # The start's parameters; without them (absent or ""), $JACKARENA_PARAMS,
+            # as the C client does.
+            text = msg.get("params") or self._env_params_text
             m = Match(msg, seed)
         except (KeyError, TypeError, ValueError):
             self.log("ignoring a malformed start message")
@@ -302,6 +304,11 @@ class Bot:
         except ValueError as e:
             m.broken = _one_line("bad parameters: %s" % e)
             self.log("match %s: %s; every decision of it is an error" % (m.id, m.broken))
+            return
+        except Exception as e:
+            m.broken = _one_line("check_params() failed: %s" % _describe(e))
+            self._report("check_params() failed in match %s; every decision of it is an error"
+                         % m.id)
             return
         try:
             self.start(m)
