@@ -27,17 +27,7 @@ GEN = os.path.join(ROOT, "sdk", "python", "tools", "gen_constants.py")
 INCLUDE = os.path.join(ROOT, "sdk", "include")
 CC = sys.argv[1] if len(sys.argv) > 1 else "cc"
 
-passed = failed = 0
-
-
-def check(what, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL: %s%s" % (what, ("\n" + detail) if detail else ""))
-
+from tally import check, finish  # noqa: E402
 
 def generate(out_pkg, include=INCLUDE):
     p = subprocess.run([sys.executable, GEN, "--out", out_pkg, "--cc", CC, "--include", include],
@@ -64,7 +54,7 @@ with tempfile.TemporaryDirectory() as work:
     check("the generator writes the modules", len(files) == 8 and "games/bombs.py" in files, files)
     diffs = differences(files, fresh, PKG)
     check("the committed modules equal the generated ones (run sdk/python/tools/gen_constants.py)",
-          not diffs, "\n".join(diffs))
+          not diffs, "\n" + "\n".join(diffs))
 
     # A header with one more constant: the comparison above would fail.
     inc = os.path.join(work, "include")
@@ -84,7 +74,7 @@ with tempfile.TemporaryDirectory() as work:
                         "--include", INCLUDE], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        text=True)
     print(p.stdout.strip())
-    check("function-like macros and card helpers agree with C", p.returncode == 0, p.stdout)
+    check("function-like macros and card helpers agree with C", p.returncode == 0, "\n" + p.stdout)
 
 sys.path.insert(0, os.path.dirname(PKG))
 from jackarena import games  # noqa: E402
@@ -113,5 +103,4 @@ for mod in (taylor, bombs, brawljack, bruise_jack, jack_in_the_box):
 known = [f for f in taylor.OBS_FIELDS if f.name == "known"]
 check("taylor's known: 624 u8", known and known[0][1:3] == ("u8", 624), known)
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+sys.exit(finish())

@@ -35,16 +35,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SDK = os.path.normpath(os.path.join(HERE, "..", "..", "sdk", "python"))
 sys.path.insert(0, SDK)
 
-passed = failed = 0
-
-
-def check(what, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL: %s%s" % (what, (": " + str(detail)[:1500]) if detail != "" else ""))
+from tally import check, finish  # noqa: E402
 
 
 def raises(exc, fn, *args, **kw):
@@ -404,8 +395,7 @@ def main():
             agree(os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3]), int(sys.argv[4]))
         else:
             raise SystemExit("test_forward.py: unknown mode '%s'" % mode)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Python SDK with the real arena (docs/python.md).
-# Usage: test_sdk.sh CASE ARENA
+# Usage: test_sdk.sh CASE ARENA [LIBJACKARENA]
 #   errors   a bot whose act() raises is charged `error` faults (play --json,
 #            the exported decisions, the replay), never index 0 unnoticed
 #   conformance  `arena conformance` fails a bot that raises, naming `error`;
@@ -15,6 +15,8 @@
 set -u
 CASE=$1
 ARENA=$2
+# The forward model (flat_mc) loads this build's library, whatever else exists.
+[ -n "${3:-}" ] && export JACKARENA_LIB=$3
 HERE=$(cd "$(dirname "$0")" && pwd)
 PY=/usr/bin/python3
 BOT="$PY $HERE/testbot.py"

@@ -612,6 +612,8 @@ def render(mod, values, types, fields, expansions):
     helpers = sorted(set(re.findall(r"\b(_u32|_u64|_i32|_i64|_cdiv|_cmod)\(", text)))
     head = ['"""%s' % module_title(mod), "", GENERATED_NOTE, '"""']
     support = ["name_of as _name_of"] + helpers + (["Field"] if mod.game else [])
+    if mod.name == "cards":
+        support.append("card_functions as _card_functions")
     head.append("from jackarena.games._support import %s" % ", ".join(sorted(support)))
     head.append("")
     if len(mod.headers) == 1:
@@ -646,68 +648,12 @@ def module_title(mod):
     return "The C ABI's constants (ja_common.h, ja_error.h, ja_rules.h), for jackarena.forward."
 
 
-# Python versions of ja_cards.h's inline functions and of ja_card_format /
-# ja_card_parse (the library's); python_constants checks them against C.
-CARD_HELPERS = '''
-
-_RANKS = "A23456789TJQK"
-_SUITS = "CDHS"
-
-
-def ident(card):
-    """The identity of a card id: id modulo CARDS_PER_PACK (ja_card_ident)."""
-    return card % CARDS_PER_PACK
-
-
-def suit(card):
-    """SUIT_C .. SUIT_S of a card (ja_card_suit); 4 for a joker."""
-    return ident(card) // 13
-
-
-def rank(card):
-    """RANK_A .. RANK_K of a card (ja_card_rank)."""
-    return ident(card) % 13
-
-
-def make(suit_, rank_):
-    """The card of that suit and rank (ja_card_make)."""
-    return 13 * suit_ + rank_
-
-
-def is_joker(card):
-    return ident(card) >= 52
-
-
-def is_black(card):
-    """Clubs and spades; jokers by their own colour (ja_card_is_black)."""
-    c = ident(card)
-    return c == JOKER_BLACK or (c < 52 and c // 13 in (SUIT_C, SUIT_S))
-
-
-def label(card):
-    """"7H", "TD", "XB", "XR" of a card id 0..107 (two packs: the identity's
-    label; ja_card_format); ValueError for anything else (CARD_NONE...)."""
-    if not 0 <= card < 2 * CARDS_PER_PACK:
-        raise ValueError("%r is no card" % (card,))
-    c = ident(card)
-    if c == JOKER_BLACK:
-        return "XB"
-    if c == JOKER_RED:
-        return "XR"
-    return _RANKS[c % 13] + _SUITS[c // 13]
-
-
-def parse(text):
-    """The identity of a label ("7H", "7h", "10H", "TH", "XB"), or -1 (ja_card_parse)."""
-    t = text.upper()
-    if t in ("XB", "XR"):
-        return JOKER_BLACK if t == "XB" else JOKER_RED
-    if len(t) == 3 and t.startswith("10"):
-        t = "T" + t[2]
-    if len(t) != 2 or t[0] not in _RANKS or t[1] not in _SUITS:
-        return -1
-    return 13 * _SUITS.index(t[1]) + _RANKS.index(t[0])
-'''
+# cards.py gets Python versions of ja_cards.h's inline functions and of the
+# library's ja_card_format / ja_card_parse, made over its own constants by
+# jackarena/games/_support.py; --verify checks them against C.
+CARD_HELPERS = ("\n\n# Functions of the cards (jackarena/games/_support.py makes them).\n"
+                "ident, suit, rank, make, is_joker, is_black, label, parse = "
+                "_card_functions(globals())")
 
 
 def render_index():
