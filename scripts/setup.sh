@@ -14,7 +14,7 @@ PACKAGES=(
   build-essential cmake pkg-config git
   libzmq3-dev libmsgpack-dev libsqlite3-dev libsodium-dev libcmocka-dev libseccomp-dev
   libjansson-dev
-  python3 python3-zmq python3-msgpack sqlite3
+  python3 python3-zmq python3-msgpack python3-venv python3-setuptools sqlite3
   help2man dpkg-dev
   clang libclang-rt-14-dev
   chromium

@@ -1,42 +1,98 @@
 """Jack Arena bots in Python: subclass Bot, override act(), call run().
 
     import jackarena
+    from jackarena.games import taylor
 
     class MyBot(jackarena.Bot):
         name, version = "mybot", "1.0"
+        games = ["taylor-blackjack"]       # None (the default): every game
 
         def act(self, match, obs, legal):
             # obs: the game's observation as a dict keyed by field name
             #      (docs/protocol.md lists every game's fields)
             # legal: [{"code": int, "label": str}, ...]; return an index
+            for i, a in enumerate(legal):
+                if a["code"] == taylor.DRAW:
+                    return i
             return match.rng.randrange(len(legal))
 
     if __name__ == "__main__":
         MyBot().run()
 
-run() connects a ZeroMQ DEALER to $JACKARENA_ENDPOINT (the arena sets it for
-`cmd:` bots; pass endpoint= otherwise), says hello under $JACKARENA_NAME (or
-the class's name), and plays every match the referee starts until it says
-bye. One process may play up to `capacity` matches at once: each has its own
+run() checks the bot's parameters ($JACKARENA_PARAMS, through check_params),
+connects a ZeroMQ DEALER to $JACKARENA_ENDPOINT (the arena sets it for `cmd:`
+bots; pass endpoint= otherwise), says hello under $JACKARENA_NAME (or the
+class's name), and plays every match the referee starts until it says bye.
+One process may play up to `capacity` matches at once: each has its own
 Match object, and act() is called for one decision at a time. With CurveZMQ
 the arena's public key comes from $JACKARENA_SERVER_KEY (or server_key=).
+
+When act() raises, or returns something that is not an int, the SDK prints
+the traceback on stderr and answers the decision with an `error` (one line,
+"ExcType: message"): the referee plays the fault policy's action and
+charges the bot an `error` fault. docs/python.md is the whole guide;
+jackarena.games has every game's constants, jackarena.forward the forward
+model (the rules engines, through libjackarena).
 
 Uses Debian's python3-zmq and python3-msgpack; nothing else. The protocol is
 docs/protocol.md (version PROTOCOL).
 """
+import operator
 import os
 import random
 import sys
 import time
+import traceback
 
-import msgpack
-import zmq
-
-__all__ = ["Bot", "Match", "PROTOCOL", "ProtocolError"]
-__version__ = "0.1.0"
+__all__ = ["Bot", "Match", "PROTOCOL", "SCORE_UNIT", "ProtocolError", "parse_params"]
+__version__ = "0.2.0"
 
 PROTOCOL = 1
 SCORE_UNIT = 27720
+PARAMS_MAX = 255      # bytes of a parameter text (the C SDK's JA_PARAMS_MAX less its NUL)
+ERROR_MAX = 200       # characters of an `error` answer (the referee keeps a line of this order)
+
+
+def parse_params(text):
+    """The bot parameters "k=v:k=v" as a dict ("" and None give {}).
+
+    Items are separated by ':'; the key is what precedes an item's first '='
+    (a value may hold '=', never ':'). Raises ValueError naming the problem:
+    an empty item, an empty key, an item without '=', a key given twice, a
+    text longer than PARAMS_MAX bytes. Values stay text: convert them in
+    check_params()."""
+    if text is None or text == "":
+        return {}
+    if not isinstance(text, str):
+        raise ValueError("parameters must be text (k=v:k=v), not %s" % type(text).__name__)
+    if len(text.encode("utf-8", "surrogateescape")) > PARAMS_MAX:
+        raise ValueError("parameters are longer than %d bytes" % PARAMS_MAX)
+    params = {}
+    for item in text.split(":"):
+        if item == "":
+            raise ValueError("empty parameter in '%s' (items are k=v separated by ':')" % text)
+        key, eq, value = item.partition("=")
+        if not key:
+            raise ValueError("parameter '%s' has an empty key" % item)
+        if not eq:
+            raise ValueError("parameter '%s' needs a value (%s=VALUE)" % (key, key))
+        if key in params:
+            raise ValueError("parameter '%s' is given twice" % key)
+        params[key] = value
+    return params
+
+
+def _one_line(text, limit=ERROR_MAX):
+    """text on one line of printable characters, at most limit of them."""
+    text = "".join(c if c.isprintable() else " " for c in str(text))
+    text = text.encode("utf-8", "replace").decode("utf-8")
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _describe(exc):
+    """ "ExcType: message" of an exception, on one line."""
+    msg = str(exc)
+    return _one_line("%s: %s" % (type(exc).__name__, msg) if msg else type(exc).__name__)
 
 
 def _alive(pid):
@@ -54,9 +110,14 @@ class ProtocolError(RuntimeError):
 
 
 class Match:
-    """One match this bot plays. The bot may keep its own state in `state`."""
+    """One match this bot plays. The bot may keep its own state in `state`.
 
-    def __init__(self, msg, seed):
+    id, game, options (name -> text, resolved), seat, seats, players,
+    move_ms, params (the bot's parameters for this match, a dict), rng (the
+    bot's own random stream for this match), turn (the current request's
+    number), state (a dict for the bot), rules_version and obs_version."""
+
+    def __init__(self, msg, seed, params=None):
         self.id = msg["match"]
         self.game = msg["game"]
         self.options = dict(msg.get("options", {}))
@@ -64,12 +125,16 @@ class Match:
         self.seats = int(msg["seats"])
         self.players = list(msg.get("players", []))
         self.move_ms = int(msg.get("move_ms", 0))
+        self.rules_version = int(msg.get("rules_version", 0))
+        self.obs_version = int(msg.get("obs_version", 0))
+        self.params = dict(params or {})
         # The bot's own random stream: from its seed, the match and the
         # seat, never from anything of the referee's.
         self.rng = random.Random("%s:%s:%d" % (seed, self.id, self.seat))
         self.state = {}
         self.turn = 0
         self.deadline = None  # time.monotonic() by which to answer, or None
+        self.broken = None    # why every decision of this match is an error, or None
 
     def time_left(self):
         """Seconds left for the current decision, or None without a deadline."""
@@ -79,14 +144,27 @@ class Match:
 
 
 class Bot:
-    """Subclass and override act(); start() and end() are optional."""
+    """Subclass and override act(); check_params(), start() and end() are
+    optional. Class attributes: name, version, capacity (matches at once),
+    games (None for every game, or the list of game names it plays: the
+    arena then never seats it in another)."""
 
     name = "pybot"
     version = "0.1"
     capacity = 1
+    games = None
+
+    def check_params(self, params):
+        """Checks the bot's parameters (a dict of text values, from
+        parse_params). Raise ValueError with a message naming the key to
+        refuse them; the default accepts anything. Called once at start-up
+        for $JACKARENA_PARAMS (a refusal exits with status 2 before the
+        hello) and for each match's parameters."""
 
     def start(self, match):
-        """A match begins (match.game, match.seat, match.options...)."""
+        """A match begins (match.game, match.seat, match.options,
+        match.params...). If it raises, every decision of the match is
+        answered with an error."""
 
     def act(self, match, obs, legal):
         """Return the index of the chosen entry of `legal`."""
@@ -94,22 +172,63 @@ class Bot:
 
     def end(self, match, result):
         """The match is over: result has "scores" (in points), "places",
-        "faults" and "replay"."""
+        "faults" and "replay". An exception here is only logged."""
 
     def log(self, *args):
-        print("%s:" % self._hello_name, *args, file=sys.stderr, flush=True)
+        print("%s:" % getattr(self, "_hello_name", self.name), *args, file=sys.stderr, flush=True)
 
     # ---- the client ----------------------------------------------------------
 
+    def _hello(self):
+        """The hello message; ValueError for a bad class attribute."""
+        hello = {"type": "hello", "protocol": PROTOCOL, "name": self._hello_name,
+                 "version": str(self.version)}
+        try:
+            capacity = operator.index(self.capacity)
+        except TypeError:
+            raise ValueError("capacity must be an int, not %r" % (self.capacity,)) from None
+        if capacity < 1:
+            raise ValueError("capacity must be at least 1, not %d" % capacity)
+        hello["capacity"] = capacity
+        if self.games is not None:
+            games = self.games
+            if isinstance(games, str) or not all(isinstance(g, str) and g for g in games):
+                raise ValueError("games must be None or a list of game names, not %r" % (games,))
+            if not games:
+                raise ValueError("games is empty: the bot would play nothing (None means every game)")
+            hello["games"] = list(games)
+        return hello
+
+    def _start_params(self, env_params):
+        """Checks $JACKARENA_PARAMS: the parsed dict, or exits with status 2
+        after one line on stderr."""
+        try:
+            params = parse_params(env_params)
+            self.check_params(params)
+        except ValueError as e:
+            print("%s: bad parameters '%s': %s" % (self._hello_name, _one_line(env_params, 300),
+                                                   _one_line(e, 300)), file=sys.stderr, flush=True)
+            raise SystemExit(2)
+        return params
+
     def run(self, endpoint=None, name=None, server_key=None, seed=0, verbose=False,
             welcome_timeout=30.0):
-        """Plays until the referee says bye. Raises ProtocolError when the
-        hello is refused or no welcome comes within welcome_timeout seconds."""
+        """Plays until the referee says bye. Exits with status 2 (SystemExit)
+        when check_params refuses $JACKARENA_PARAMS; raises ProtocolError
+        when the hello is refused or no welcome comes within welcome_timeout
+        seconds, ValueError for a bad capacity or games attribute."""
+        import msgpack  # here, so that parse_params and the constants need neither
+        import zmq
+        self._hello_name = name or os.environ.get("JACKARENA_NAME") or self.name
+        self._env_params_text = os.environ.get("JACKARENA_PARAMS", "")
+        self._env_params = self._start_params(self._env_params_text)
+        hello = self._hello()
         endpoint = endpoint or os.environ.get("JACKARENA_ENDPOINT")
         if not endpoint:
             raise ProtocolError("no endpoint: set JACKARENA_ENDPOINT or pass endpoint=")
-        self._hello_name = name or os.environ.get("JACKARENA_NAME") or self.name
         server_key = server_key or os.environ.get("JACKARENA_SERVER_KEY")
+        self._packb = lambda obj: msgpack.packb(obj, use_bin_type=True)
+        self._seen_failures = set()
         ctx = zmq.Context()
         sock = ctx.socket(zmq.DEALER)
         sock.setsockopt(zmq.LINGER, 1000)
@@ -124,8 +243,7 @@ class Bot:
         sock.connect(endpoint)
         matches = {}
         try:
-            self._send(sock, {"type": "hello", "protocol": PROTOCOL, "name": self._hello_name,
-                              "version": str(self.version), "capacity": int(self.capacity)})
+            self._send(sock, hello)
             if not sock.poll(int(welcome_timeout * 1000)):
                 raise ProtocolError("no welcome from %s within %g s" % (endpoint, welcome_timeout))
             welcomed = False
@@ -156,20 +274,11 @@ class Bot:
                     if verbose:
                         self.log("referee error %s: %s" % (msg.get("code"), msg.get("message")))
                 elif t == "start":
-                    m = Match(msg, seed)
-                    matches[m.id] = m
-                    self._call(self.start, m)
+                    self._on_start(matches, msg, seed)
                 elif t == "act":
                     self._on_act(sock, matches, msg, received)
                 elif t == "end":
-                    m = matches.pop(msg.get("match"), None)
-                    if m is not None:
-                        unit = msg.get("score_unit", SCORE_UNIT)
-                        result = {"scores": [s / unit for s in msg.get("scores", [])],
-                                  "places": msg.get("places", []),
-                                  "faults": msg.get("faults", []),
-                                  "replay": msg.get("replay", "")}
-                        self._call(self.end, m, result)
+                    self._on_end(matches, msg)
                 elif t == "ping":
                     self._send(sock, {"type": "pong"})
                 elif t == "bye":
@@ -179,29 +288,86 @@ class Bot:
             sock.close()
             ctx.term()
 
+    def _on_start(self, matches, msg, seed):
+        try:
+            # The start's parameters; without them (absent or ""), $JACKARENA_PARAMS,
+            # as the C client does.
+            text = msg.get("params") or self._env_params_text
+            m = Match(msg, seed)
+        except (KeyError, TypeError, ValueError):
+            self.log("ignoring a malformed start message")
+            return
+        matches[m.id] = m
+        try:
+            m.params = parse_params(text)
+            self.check_params(m.params)
+        except ValueError as e:
+            m.broken = _one_line("bad parameters: %s" % e)
+            self.log("match %s: %s; every decision of it is an error" % (m.id, m.broken))
+            return
+        except Exception as e:
+            m.broken = _one_line("check_params() failed: %s" % _describe(e))
+            self._report("check_params() failed in match %s; every decision of it is an error"
+                         % m.id)
+            return
+        try:
+            self.start(m)
+        except Exception as e:
+            m.broken = _one_line("start() failed: %s" % _describe(e))
+            self._report("start() failed in match %s; every decision of it is an error" % m.id)
+
+    def _on_end(self, matches, msg):
+        m = matches.pop(msg.get("match"), None)
+        if m is None:
+            return
+        unit = msg.get("score_unit", SCORE_UNIT) or SCORE_UNIT
+        result = {"scores": [s / unit for s in msg.get("scores", [])],
+                  "places": msg.get("places", []),
+                  "faults": msg.get("faults", []),
+                  "replay": msg.get("replay", "")}
+        try:
+            self.end(m, result)
+        except Exception:
+            self._report("end() failed in match %s" % m.id)
+
     def _on_act(self, sock, matches, msg, received):
         mid, turn, legal = msg.get("match"), msg.get("turn"), msg.get("legal") or []
+        answer = {"type": "action", "match": mid, "turn": turn}
         m = matches.get(mid)
-        index = 0
-        if m is not None and legal:
+        if m is None:
+            answer["error"] = "no start was received for match %s" % _one_line(mid, 80)
+        elif m.broken:
+            answer["error"] = m.broken
+        else:
             m.turn = turn
             dl = msg.get("deadline_ms", 0)
             m.deadline = received + dl / 1000.0 if dl else None
             try:
-                index = int(self.act(m, msg.get("obs", {}), legal))
-                if not 0 <= index < len(legal):
-                    raise IndexError("index %d out of range" % index)
+                choice = self.act(m, msg.get("obs", {}), legal)
+                if isinstance(choice, bool):
+                    raise TypeError("act() returned %r, not an index (an int)" % choice)
+                try:
+                    answer["index"] = operator.index(choice)
+                except TypeError:
+                    raise TypeError("act() returned %s, not an index (an int)"
+                                    % _one_line(repr(choice), 60)) from None
             except Exception as e:
-                self.log("act() failed in match %s (%r); answering 0" % (mid, e))
-                index = 0
-        self._send(sock, {"type": "action", "match": mid, "turn": turn, "index": index})
+                answer["error"] = _describe(e)
+                self._report("act() failed in match %s, turn %s" % (mid, turn))
+        self._send(sock, answer)
 
-    def _call(self, fn, *args):
-        try:
-            fn(*args)
-        except Exception as e:
-            self.log("%s() failed: %r" % (fn.__name__, e))
+    def _report(self, what):
+        """Logs the exception being handled: its whole traceback the first
+        time it comes from a given place, one line after that."""
+        etype, exc, tb = sys.exc_info()
+        where = (etype, tuple((f.filename, f.lineno) for f in traceback.extract_tb(tb)))
+        if where in self._seen_failures:
+            self.log("%s: %s (the same place as before)" % (what, _describe(exc)))
+            return
+        self._seen_failures.add(where)
+        self.log("%s:" % what)
+        traceback.print_exc(file=sys.stderr)
+        sys.stderr.flush()
 
-    @staticmethod
-    def _send(sock, obj):
-        sock.send(msgpack.packb(obj, use_bin_type=True))
+    def _send(self, sock, obj):
+        sock.send(self._packb(obj))
