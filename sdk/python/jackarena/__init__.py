@@ -114,7 +114,9 @@ class Match:
 
     id, game, options (name -> text, resolved), seat, seats, players,
     move_ms, params (the bot's parameters for this match, a dict), rng (the
-    bot's own random stream for this match), turn (the current request's
+    bot's own random stream for this match, a random.Random seeded from the
+    referee's `seed`, kept in seed: a seed for the forward model's sample()
+    too), turn (the current request's
     number), state (a dict for the bot), rules_version and obs_version."""
 
     def __init__(self, msg, seed, params=None):
@@ -128,9 +130,17 @@ class Match:
         self.rules_version = int(msg.get("rules_version", 0))
         self.obs_version = int(msg.get("obs_version", 0))
         self.params = dict(params or {})
-        # The bot's own random stream: from its seed, the match and the
-        # seat, never from anything of the referee's.
-        self.rng = random.Random("%s:%s:%d" % (seed, self.id, self.seat))
+        # The bot's own random stream. The referee sends the seat's stream
+        # seed (a one-way function of the match seed, telling nothing of the
+        # deal): the same seed gives the same play on every run. From a
+        # referee that sends none: from run()'s seed, the match and the seat.
+        sent = msg.get("seed")
+        if isinstance(sent, int) and not isinstance(sent, bool) and sent >= 0:
+            self.seed = sent
+            self.rng = random.Random(sent)
+        else:
+            self.seed = None
+            self.rng = random.Random("%s:%s:%d" % (seed, self.id, self.seat))
         self.state = {}
         self.turn = 0
         self.deadline = None  # time.monotonic() by which to answer, or None
