@@ -333,18 +333,7 @@ static void send_hello(const ja_bot_desc *d, const char *params_error)
     snprintf(version, sizeof version, "%s", d->version ? d->version : "0");
     ja_mp_put_kv_str(&pk, "name", name[0] ? name : "unnamed");
     ja_mp_put_kv_str(&pk, "version", version);
-    uint32_t n = 0;
-    const ja_game_rules *ok[REF_WIRE_MAX_GAMES];
-    for (int i = 0; ja_games[i] && n < REF_WIRE_MAX_GAMES; i++)
-        if (!JA_BOT_HAS(d, supports) || d->supports(ja_games[i]->name, ja_games[i]->obs_version))
-            ok[n++] = ja_games[i];
-    ja_mp_put_str(&pk, "games");
-    /* An empty list would mean "every game": a bot that plays none sends "". */
-    msgpack_pack_array(&pk, n ? n : 1);
-    for (uint32_t i = 0; i < n; i++)
-        ja_mp_put_str(&pk, ok[i]->name);
-    if (!n)
-        ja_mp_put_str(&pk, "");
+    ja_botrt_pack_games(&pk, d);
     if (params_error)
         ja_mp_put_kv_str(&pk, "x_params_error", params_error);
     send_buf(&sb);

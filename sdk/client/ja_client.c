@@ -192,13 +192,19 @@ static int flush(ja_client *c)
 static int send_hello(ja_client *c)
 {
     msgpack_packer pk;
-    begin(c, &pk, 4 + (c->token[0] != 0), "hello");
+    /* A bot that says which games it plays (supports()) lists them, so the
+     * arena never seats it in another; without supports() it plays every
+     * game, those this library does not know included. */
+    bool games = JA_BOT_HAS(c->desc, supports);
+    begin(c, &pk, 4 + (c->token[0] != 0) + games, "hello");
     ja_mp_put_kv_u64(&pk, "protocol", JA_PROTOCOL);
     ja_mp_put_kv_str(&pk, "name", c->name);
     ja_mp_put_kv_str(&pk, "version", c->version);
     ja_mp_put_kv_u64(&pk, "capacity", c->capacity);
     if (c->token[0])
         ja_mp_put_kv_str(&pk, "token", c->token);
+    if (games)
+        ja_botrt_pack_games(&pk, c->desc);
     return flush(c);
 }
 

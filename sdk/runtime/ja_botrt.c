@@ -9,6 +9,22 @@
 #include <string.h>
 #include <time.h>
 
+void ja_botrt_pack_games(msgpack_packer *pk, const ja_bot_desc *desc)
+{
+    uint32_t n = 0;
+    for (int i = 0; ja_games[i]; i++)
+        n += !JA_BOT_HAS(desc, supports) ||
+             desc->supports(ja_games[i]->name, ja_games[i]->obs_version);
+    ja_mp_put_str(pk, "games");
+    msgpack_pack_array(pk, n ? n : 1);
+    for (int i = 0; ja_games[i]; i++)
+        if (!JA_BOT_HAS(desc, supports) ||
+            desc->supports(ja_games[i]->name, ja_games[i]->obs_version))
+            ja_mp_put_str(pk, ja_games[i]->name);
+    if (!n)
+        ja_mp_put_str(pk, "");
+}
+
 int64_t ja_botrt_now_ns(void)
 {
     struct timespec ts;

@@ -109,6 +109,11 @@ void ja_botrt_end(ja_botrt *rt, const ja_outcome *o);
  * buffers. rt may be started again. */
 void ja_botrt_free(ja_botrt *rt);
 
+/* Writes the hello's "games" key and value: the games of this build the
+ * bot plays (supports(), every game without it). An empty list would mean
+ * "every game" on the wire, so a bot that plays none of them gets [""]. */
+void ja_botrt_pack_games(msgpack_packer *pk, const ja_bot_desc *desc);
+
 /* CLOCK_MONOTONIC in nanoseconds. */
 int64_t ja_botrt_now_ns(void);
 

@@ -29,14 +29,7 @@ PARAMS = {"samples": (1, 1000, 8), "steps": (1, 1000000, 100000)}
 
 
 def int_param(params, key):
-    lo, hi, default = PARAMS[key]
-    text = params.get(key)
-    if text is None:
-        return default
-    if not text.lstrip("-").isdigit() or not lo <= int(text) <= hi:
-        raise ValueError("parameter '%s' must be an integer from %d to %d, not '%s'"
-                         % (key, lo, hi, text))
-    return int(text)
+    return jackarena.param_int(params, key, *PARAMS[key])
 
 
 class FlatMC(jackarena.Bot):
@@ -48,9 +41,7 @@ class FlatMC(jackarena.Bot):
         self._models = {}  # game name -> forward.Game, made once (this SDK is one thread)
 
     def check_params(self, params):
-        for key in params:
-            if key not in PARAMS:
-                raise ValueError("unknown parameter '%s' (known: %s)" % (key, ", ".join(PARAMS)))
+        jackarena.check_keys(params, list(PARAMS))
         for key in PARAMS:
             int_param(params, key)
 

@@ -44,7 +44,8 @@ import sys
 import time
 import traceback
 
-__all__ = ["Bot", "Match", "PROTOCOL", "SCORE_UNIT", "ProtocolError", "parse_params"]
+__all__ = ["Bot", "Match", "PROTOCOL", "SCORE_UNIT", "ProtocolError", "parse_params",
+           "check_keys", "param_int", "param_float", "param_word"]
 __version__ = "0.2.0"
 
 PROTOCOL = 1
@@ -80,6 +81,64 @@ def parse_params(text):
             raise ValueError("parameter '%s' is given twice" % key)
         params[key] = value
     return params
+
+
+_QUOTE_MAX = 64  # how much of a bad value a message quotes (as ja_params.h)
+
+
+def check_keys(params, known):
+    """Refuses a key of params (a dict from parse_params) not in known,
+    with the message of C's ja_params_check_keys: "unknown parameter 'K'
+    (known: A, B)", or "(this bot takes no parameters)" for an empty known."""
+    for key in params:
+        if key not in known:
+            raise ValueError("unknown parameter '%s' (%s)" % (
+                key[:_QUOTE_MAX], "known: " + ", ".join(known) if known
+                else "this bot takes no parameters"))
+
+
+def _bad(key, what, value):
+    return ValueError("parameter '%s' must be %s, not '%s'" % (key, what, value[:_QUOTE_MAX]))
+
+
+def param_int(params, key, lo, hi, default):
+    """params[key] as a decimal integer in [lo, hi], default when absent;
+    ValueError as C's ja_params_int ("parameter 'K' must be an integer from
+    LO to HI, not 'V'")."""
+    if key not in params:
+        return default
+    v = params[key]
+    digits = v[1:] if v.startswith("-") else v
+    if not digits or not digits.isascii() or not digits.isdigit() or not lo <= int(v) <= hi:
+        raise _bad(key, "an integer from %d to %d" % (lo, hi), v)
+    return int(v)
+
+
+def param_float(params, key, lo, hi, default):
+    """params[key] as a finite decimal number in [lo, hi], default when
+    absent; ValueError as C's ja_params_double."""
+    if key not in params:
+        return default
+    v = params[key]
+    try:
+        if not v or v.strip("0123456789.eE+-"):
+            raise ValueError(v)
+        x = float(v)
+    except ValueError:
+        x = float("nan")
+    if not lo <= x <= hi:  # NaN and infinities fail here
+        raise _bad(key, "a number from %.10g to %.10g" % (lo, hi), v)
+    return x
+
+
+def param_word(params, key, words, default):
+    """params[key], which must be one of words; default when absent;
+    ValueError as C's ja_params_word ("must be one of A, B, not 'V'")."""
+    if key not in params:
+        return default
+    if params[key] not in words:
+        raise _bad(key, "one of " + ", ".join(words), params[key])
+    return params[key]
 
 
 def _one_line(text, limit=ERROR_MAX):
