@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 #define JA_VERSION_MAJOR 0
-#define JA_VERSION_MINOR 1
+#define JA_VERSION_MINOR 2
 #define JA_VERSION_PATCH 0
 #define JA_MAKE_VERSION(ma, mi, pa) ((ma) * 10000 + (mi) * 100 + (pa))
 #define JA_VERSION JA_MAKE_VERSION(JA_VERSION_MAJOR, JA_VERSION_MINOR, JA_VERSION_PATCH)
@@ -26,7 +26,7 @@ extern "C" {
 /* Replay file format version (docs/replay-format.md). */
 #define JA_REPLAY_FORMAT 1
 
-/* The release this library was built as, e.g. "0.1.0". Static storage. */
+/* The release this library was built as, e.g. "0.2.0". Static storage. */
 JA_API const char *ja_version(void);
 
 #ifdef __cplusplus
