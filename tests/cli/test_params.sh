@@ -64,7 +64,7 @@ expect_fail 2 "bot 'hosted:ismcts:anchor=x': parameter 'anchor' must be auto or 
   $PLAIN "$ARENA" play $T random hosted:ismcts:anchor=x $R
 expect_fail 2 "bot 'hosted:random:x=1': unknown parameter 'x' \(this bot takes no parameters\)" -- \
   $PLAIN "$ARENA" play $T random hosted:random:x=1 $R
-expect_fail 2 "bot '$P/pick.so:pick=sideways': parameter 'pick' must be one of first, last, not 'sideways'$" -- \
+expect_fail 2 "bot '$P/pick.so:pick=sideways': parameter 'pick' must be one of first, last, fail, not 'sideways'$" -- \
   "$ARENA" play $T random "$P/pick.so:pick=sideways" $R
 expect_fail 2 "bot '$P/pick.so:color=red': unknown parameter 'color' \(known: pick\)$" -- \
   "$ARENA" play $T random "$P/pick.so:color=red" $R
@@ -74,7 +74,7 @@ expect_fail 2 "bot 'mine=hosted:$P/pick.so:pick=sideways': parameter 'pick' must
   "$ARENA" tournament $T --bots "random,mine=hosted:$P/pick.so:pick=sideways" --db t.db --replays r
 expect_fail 2 "^arena: error: bot 'pickbot' \(cmd:$P/pickbot\) refused its parameters: pickbot: unknown parameter 'color' \(known: pick\)$" -- \
   "$ARENA" play $T random "cmd[color=red]:$P/pickbot" $R
-expect_fail 2 "bot 'pickbot' \(cmd:$P/pickbot\) refused its parameters: pickbot: parameter 'pick' must be one of first, last, not 'sideways'$" -- \
+expect_fail 2 "bot 'pickbot' \(cmd:$P/pickbot\) refused its parameters: pickbot: parameter 'pick' must be one of first, last, fail, not 'sideways'$" -- \
   "$ARENA" tournament $T --bots "random,cmd[pick=sideways]:$P/pickbot" --db t.db --replays r
 expect_fail 2 "bot 'zmq:bot:x=1': a zmq: bot takes no parameters from the arena" -- \
   "$ARENA" play $T random zmq:bot:x=1 $R
@@ -92,7 +92,7 @@ expect_fail 2 "bot 'random:$long=1': parameters too long \(at most 255 bytes\)" 
 mkdir -p 'd:x' && cp "$P/pick.so" 'd:x/pick:1.so' && cp "$P/pick.so" 'd:x/pick1.so'
 "$ARENA" play $T random 'd:x/pick:1.so' --seed 1 --opt games=1 -q >/dev/null 2>&1
 check "a file whose name holds ':' loads without parameters" test $? = 0
-expect_fail 2 "bot 'd:x/pick1.so:pick=x': parameter 'pick' must be one of first, last, not 'x'" -- \
+expect_fail 2 "bot 'd:x/pick1.so:pick=x': parameter 'pick' must be one of first, last, fail, not 'x'" -- \
   "$ARENA" play $T random 'd:x/pick1.so:pick=x' $R
 expect_fail 2 "bot plugin 'd:x/gone.so': No such file" -- "$ARENA" play $T random 'd:x/gone.so:pick=last' $R
 rm -rf 'd:x'
@@ -113,6 +113,17 @@ check "cmd:pickbot: the default" test "$(digest "cmd:$P/pickbot")" = "$first"
 check "an ABI 1.1 plugin gets its parameters" test "$(digest "$P/pick11.so:pick=last")" = "$last"
 check "an ABI 1.1 plugin's parameters are unchecked" test "$(digest "$P/pick11.so:color=red")" = "$first"
 check "... hosted too" test "$(digest "hosted:$P/pick11.so:color=red:pick=last")" = "$last"
+# An act() that returns an error is an `error` fault, whatever carries it
+# (the hosted child and the C client answer `action` with `error`).
+kinds() { # kinds BOT: the faults of seat 0 by kind, and the digest
+  "$ARENA" play $T "$1" random --seed 5 --opt games=1 --move-ms 0 --max-faults 0 --json 2>>log.txt |
+    $PY -c 'import json, sys; d = json.load(sys.stdin); print(sorted(d["seats"][0]["fault_kinds"].items()), d["digest"])'
+}
+fails=$(kinds "$P/pick.so:pick=fail")
+check "pick=fail in-process: error faults only" $PY -c "
+import sys; k = sys.argv[1]; assert k.startswith(\"[('error', \") and 'protocol' not in k, k" "$fails"
+check "... hosted: the same faults and match" test "$(kinds "hosted:$P/pick.so:pick=fail")" = "$fails"
+check "... as cmd:, through the C client: the same" test "$(kinds "cmd[pick=fail]:$P/pickbot")" = "$fails"
 # Two parameter sets of one plugin are two participants of one tournament.
 "$ARENA" tournament $T --bots "$P/pick.so,$P/pick.so:pick=last,random" --seats 2 --opt games=1 \
   --seed 3 --db t.db --json -q >t.json 2>>log.txt
@@ -155,7 +166,7 @@ check "pickbot --params color=red: exit 2, one line, before connecting" \
 JACKARENA_PARAMS=pick=no "$P/pickbot" >out.txt 2>err.txt
 rc=$?
 check "pickbot with JACKARENA_PARAMS=pick=no: exit 2" \
-  test "$rc" = 2 -a "$(cat err.txt)" = "pick: parameter 'pick' must be one of first, last, not 'no'"
+  test "$rc" = 2 -a "$(cat err.txt)" = "pick: parameter 'pick' must be one of first, last, fail, not 'no'"
 rm -f out.txt err.txt
 
 if [ "$fail" != 0 ]; then sed 's/^/  log: /' log.txt | tail -20; fi

@@ -315,6 +315,26 @@ static void test_decoder(void **state)
     pack(&b, 3, "type", "s:action", "turn", "i:2", "index", "i:0");
     assert_int_equal(dec(&b, &m), JA_EFORMAT);
     assert_false(m.has_match);
+    /* "error" in place of "index": the bot could not choose (one line kept,
+     * cut to fit); an index beside it is not read. */
+    pack(&b, 4, "type", "s:action", "match", "s:m", "turn", "i:2", "error",
+         "s:ValueError: no\nmove");
+    assert_int_equal(dec(&b, &m), JA_OK);
+    assert_true(m.has_error && m.has_match);
+    assert_string_equal(m.error, "ValueError: no move");
+    char longerr[600];
+    memset(longerr, 'e', sizeof longerr - 1);
+    longerr[0] = 's';
+    longerr[1] = ':';
+    longerr[sizeof longerr - 1] = '\0';
+    pack(&b, 5, "type", "s:action", "match", "s:m", "turn", "i:2", "error", longerr, "index",
+         "i:1");
+    assert_int_equal(dec(&b, &m), JA_OK);
+    assert_true(m.has_error);
+    assert_int_equal(strlen(m.error), REF_WIRE_ERROR_MAX - 1);
+    pack(&b, 4, "type", "s:action", "match", "s:m", "turn", "i:2", "error", "i:5");
+    assert_int_equal(dec(&b, &m), JA_EFORMAT);
+    assert_true(m.has_match);
 
     pack(&b, 1, "type", "s:pong");
     assert_int_equal(dec(&b, &m), JA_OK);

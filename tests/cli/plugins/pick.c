@@ -1,5 +1,6 @@
 /* A bot whose play depends on a parameter: pick=first (the default) plays
- * the first legal action, pick=last the last. Built three ways from this
+ * the first legal action, pick=last the last, pick=fail makes act() return
+ * an error on every other decision (an `error` fault). Built three ways from this
  * file (tests/cli/CMakeLists.txt):
  *   pick.so     a plugin of ABI 1.2 that checks its parameters (check_params)
  *   pick11.so   PICK_ABI11: the same bot with an ABI 1.1 descriptor (no
@@ -20,7 +21,7 @@
 #ifndef PICK_ABI11
 static const char *const KEYS[] = {"pick", NULL};
 #endif
-static const char *const PICKS[] = {"first", "last", NULL};
+static const char *const PICKS[] = {"first", "last", "fail", NULL};
 
 #ifndef PICK_ABI11
 static int check_params(const char *params, char *err, size_t cap)
@@ -32,7 +33,8 @@ static int check_params(const char *params, char *err, size_t cap)
 #endif
 
 typedef struct pick_bot {
-    int last;
+    int pick;     /* index into PICKS */
+    uint32_t n;   /* decisions asked */
 } pick_bot;
 
 static int create(const ja_host_api *host, void *hctx, const char *game, int32_t seat,
@@ -46,14 +48,17 @@ static int create(const ja_host_api *host, void *hctx, const char *game, int32_t
     int pick = 0;
     if (ja_params_word(params, "pick", PICKS, 0, &pick, NULL, 0) != JA_OK)
         pick = 0;
-    b->last = pick == 1;
+    b->pick = pick;
     *out = b;
     return JA_OK;
 }
 
 static int act(void *bot, const ja_decision *d, uint32_t *index)
 {
-    *index = ((pick_bot *)bot)->last ? d->n_legal - 1 : 0;
+    pick_bot *b = bot;
+    if (b->pick == 2 && b->n++ % 2 == 0)
+        return JA_EBOT;
+    *index = b->pick == 1 ? d->n_legal - 1 : 0;
     return JA_OK;
 }
 
