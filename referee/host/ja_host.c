@@ -340,26 +340,13 @@ static void send_hello(const ja_bot_desc *d, const char *params_error)
     msgpack_sbuffer_destroy(&sb);
 }
 
-/* An answer: `action` with the index act() wrote (the referee judges its
- * range: out of it is `illegal`), or, when act() returned an error (or
- * there is no instance), `action` with `error` in place of the index: the
- * protocol's "could not choose", charged `error` (docs/protocol.md). */
+/* An answer (ja_botrt_pack_action: the index, or `error`). */
 static void send_answer(msgpack_sbuffer *sb, const host *h, uint64_t turn, int rc, uint32_t index)
 {
     msgpack_sbuffer_clear(sb);
     msgpack_packer pk;
     msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
-    msgpack_pack_map(&pk, 4);
-    ja_mp_put_kv_str(&pk, "type", "action");
-    ja_mp_put_kv_str(&pk, "match", h->match);
-    ja_mp_put_kv_u64(&pk, "turn", turn);
-    if (rc == JA_OK) {
-        ja_mp_put_kv_u64(&pk, "index", index);
-    } else {
-        char why[96];
-        snprintf(why, sizeof why, "act() returned %s", ja_strerror(rc));
-        ja_mp_put_kv_str(&pk, "error", why);
-    }
+    ja_botrt_pack_action(&pk, h->match, turn, rc, index);
     send_buf(sb);
 }
 

@@ -208,22 +208,13 @@ static int send_hello(ja_client *c)
     return flush(c);
 }
 
-/* An answer: the index act() wrote (the referee judges its range), or, when
- * act() failed, `error` in place of the index: the protocol's "could not
- * choose", charged to the bot as an `error` fault. */
+/* An answer (ja_botrt_pack_action: the index, or `error`). */
 static int send_action(ja_client *c, const char *match, uint64_t turn, int rc, uint32_t index)
 {
+    msgpack_sbuffer_clear(&c->out);
     msgpack_packer pk;
-    begin(c, &pk, 3, "action");
-    ja_mp_put_kv_str(&pk, "match", match);
-    ja_mp_put_kv_u64(&pk, "turn", turn);
-    if (rc == JA_OK) {
-        ja_mp_put_kv_u64(&pk, "index", index);
-    } else {
-        char why[96];
-        snprintf(why, sizeof why, "act() returned %s", ja_strerror(rc));
-        ja_mp_put_kv_str(&pk, "error", why);
-    }
+    msgpack_packer_init(&pk, &c->out, msgpack_sbuffer_write);
+    ja_botrt_pack_action(&pk, match, turn, rc, index);
     return flush(c);
 }
 

@@ -9,6 +9,22 @@
 #include <string.h>
 #include <time.h>
 
+void ja_botrt_pack_action(msgpack_packer *pk, const char *match, uint64_t turn, int rc,
+                          uint32_t index)
+{
+    msgpack_pack_map(pk, 4);
+    ja_mp_put_kv_str(pk, "type", "action");
+    ja_mp_put_kv_str(pk, "match", match);
+    ja_mp_put_kv_u64(pk, "turn", turn);
+    if (rc == JA_OK) {
+        ja_mp_put_kv_u64(pk, "index", index);
+    } else {
+        char why[96];
+        snprintf(why, sizeof why, "act() returned %s", ja_strerror(rc));
+        ja_mp_put_kv_str(pk, "error", why);
+    }
+}
+
 void ja_botrt_pack_games(msgpack_packer *pk, const ja_bot_desc *desc)
 {
     uint32_t n = 0;

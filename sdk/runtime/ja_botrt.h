@@ -109,6 +109,13 @@ void ja_botrt_end(ja_botrt *rt, const ja_outcome *o);
  * buffers. rt may be started again. */
 void ja_botrt_free(ja_botrt *rt);
 
+/* Writes a whole `action` message answering turn of match: the index act()
+ * wrote when rc is JA_OK (its range is the referee's to judge: out of it is
+ * `illegal`), else `error` in place of the index ("act() returned ..."),
+ * the protocol's "could not choose", charged as an `error` fault. */
+void ja_botrt_pack_action(msgpack_packer *pk, const char *match, uint64_t turn, int rc,
+                          uint32_t index);
+
 /* Writes the hello's "games" key and value: the games of this build the
  * bot plays (supports(), every game without it). An empty list would mean
  * "every game" on the wire, so a bot that plays none of them gets [""]. */

@@ -17,19 +17,8 @@ CPACK=$1 BUILD=$2 SRC=$3 LAYOUT=$4
 # shellcheck source=/dev/null
 . "$LAYOUT"
 PY=/usr/bin/python3
-work=$(mktemp -d)
-# Installing (cpack too) rewrites BUILD/install_manifest.txt, which lists
-# the files of the user's own last install (docs/install.md, "Uninstall"):
-# it is put back as it was.
-manifest=$BUILD/install_manifest.txt
-[ -f "$manifest" ] && cp -p "$manifest" "$work/install_manifest.txt"
-restore() {
-  if [ -f "$work/install_manifest.txt" ]; then cp -p "$work/install_manifest.txt" "$manifest"
-  else rm -f "$manifest"; fi
-  rm -rf "$work"
-}
-trap restore EXIT
-cd "$work"
+# shellcheck source=tests/install/lib.sh
+. "$(dirname "$0")/lib.sh"
 unset JACKARENA_BOTS_DIR JACKARENA_HOST LD_LIBRARY_PATH PYTHONPATH PKG_CONFIG_PATH
 pass=0 fail=0
 check() { local d=$1; shift; if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $d"; fi; }

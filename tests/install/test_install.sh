@@ -27,19 +27,8 @@ TREE_PLUGINS=("$@")
 . "$LAYOUT"
 PY=/usr/bin/python3
 SEED=11
-work=$(mktemp -d)
-# Installing (cpack too) rewrites BUILD/install_manifest.txt, which lists
-# the files of the user's own last install (docs/install.md, "Uninstall"):
-# it is put back as it was.
-manifest=$BUILD/install_manifest.txt
-[ -f "$manifest" ] && cp -p "$manifest" "$work/install_manifest.txt"
-restore() {
-  if [ -f "$work/install_manifest.txt" ]; then cp -p "$work/install_manifest.txt" "$manifest"
-  else rm -f "$manifest"; fi
-  rm -rf "$work"
-}
-trap restore EXIT
-cd "$work"
+# shellcheck source=tests/install/lib.sh
+. "$(dirname "$0")/lib.sh"
 # Only the installed files and the system: nothing found through the build.
 unset JACKARENA_BOTS_DIR JACKARENA_HOST CPATH C_INCLUDE_PATH LIBRARY_PATH LD_LIBRARY_PATH \
   PYTHONPATH PKG_CONFIG_PATH CMAKE_PREFIX_PATH CFLAGS LDFLAGS

@@ -12,17 +12,8 @@ shift 3
 # shellcheck source=/dev/null
 . "$LAYOUT"
 HERE=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-# Installing rewrites BUILD/install_manifest.txt, the list of the user's own
-# last install (docs/install.md, "Uninstall"): it is put back as it was.
-manifest=$BUILD/install_manifest.txt
-[ -f "$manifest" ] && cp -p "$manifest" "$work/install_manifest.txt"
-restore() {
-  if [ -f "$work/install_manifest.txt" ]; then cp -p "$work/install_manifest.txt" "$manifest"
-  else rm -f "$manifest"; fi
-  rm -rf "$work"
-}
-trap restore EXIT
+# shellcheck source=tests/install/lib.sh
+. "$HERE/lib.sh"
 if ! "$CMAKE" --install "$BUILD" --prefix "$work/prefix" >"$work/install.log" 2>&1; then
   tail -20 "$work/install.log"
   echo "FAIL: cmake --install $BUILD"
