@@ -12,6 +12,8 @@ set -u
 ARENA=$1
 REFEREE=$2
 PY=/usr/bin/python3
+# Ports below the ephemeral range, free when drawn (tests/free_port.py).
+FREE_PORT="$PY $(cd "$(dirname "$0")/.." && pwd)/free_port.py"
 work=$(mktemp -d)
 cleanup() { for p in $(jobs -p); do kill -9 "$p" 2>/dev/null; done; rm -rf "$work"; }
 trap cleanup EXIT
@@ -276,7 +278,7 @@ check "other plugin file: named in one line" grep -q "is not the arena's file" s
 check "other plugin file: nothing recorded" [ "$(count sha.db)" = 0 ]
 
 # Remote workers on loopback tcp, plain: one referee joins with 2 slots.
-port=$((20000 + RANDOM % 20000))
+port=$($FREE_PORT)
 run --db tw.db --jobs 0 --workers tcp://127.0.0.1:$port --plain-tcp >tw.json &
 apid=$!
 "$REFEREE" --connect tcp://127.0.0.1:$port --slots 2 &
@@ -297,7 +299,7 @@ open("keys/arena.pub", "wb").write(pub + b"\n")
 open("keys/arena.key", "wb").write(sec + b"\n")'
 chmod 600 keys/arena.key
 if [ -s keys/arena.pub ]; then
-  port=$((port + 1))
+  port=$($FREE_PORT)
   run --db tc.db --jobs 0 --workers tcp://127.0.0.1:$port --curve --curve-dir keys >tc.json 2>tc.err &
   apid=$!
   "$REFEREE" --connect tcp://127.0.0.1:$port --slots 2 --server-key "$(cat keys/arena.pub)" &
@@ -313,7 +315,7 @@ for n in ("w1", "w2"):
     open(n + ".pub", "wb").write(pub)
     open(n + ".key", "wb").write(sec)'
   printf '# referee workers allowed\n%s\n' "$(cat w1.pub)" >allow.txt
-  port=$((port + 1))
+  port=$($FREE_PORT)
   run --db ta.db --jobs 0 --workers tcp://127.0.0.1:$port --curve --curve-dir keys \
     --workers-allow allow.txt >ta.json 2>ta.err &
   apid=$!

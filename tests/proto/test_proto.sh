@@ -270,7 +270,8 @@ PYEOF
   ;;
 
 curve)
-  free_port() { $PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+  # Ports below the ephemeral range, free when drawn (tests/free_port.py).
+  free_port() { $PY "$ROOT/tests/free_port.py"; }
   K="--curve --curve-dir $work/keys"
   # cmd: bots get the server key in JACKARENA_SERVER_KEY: the raw client, the
   # C client and the Python SDK all play over Curve on loopback tcp.
