@@ -15,7 +15,7 @@ PACKAGES=(
   libzmq3-dev libmsgpack-dev libsqlite3-dev libsodium-dev libcmocka-dev libseccomp-dev
   libjansson-dev
   python3 python3-zmq python3-msgpack python3-venv python3-setuptools sqlite3
-  help2man dpkg-dev
+  help2man dpkg-dev debootstrap
   clang libclang-rt-14-dev
   chromium
 )
