@@ -113,9 +113,7 @@ static int write_decisions(json_w *w, const ref_replay *r, const ja_game_rules *
             by_seat[rec->seat].code = rec->code;
             /* What the loop put to the bot: not forced decisions, not those
              * after a forfeit, not those of a fallen flag (timeout, no ask). */
-            bool asked = !rec->forced && rec->fault != JA_FAULT_FORFEIT &&
-                         !(rec->fault == JA_FAULT_TIMEOUT && rec->index < 0);
-            if (rec->seat != seat || !asked)
+            if (rec->seat != seat || !rec->asked)
                 continue;
             g->observe(st, (int)seat, obs);
             uint32_t nl = g->legal(st, (int)seat, legal, g->max_actions);

@@ -213,6 +213,7 @@ int ref_match_run_opts(const ref_match_config *cfg, const ref_match_opts *opts,
                 .legal = legal,
                 .n_legal = nl[s],
             };
+            r->asked = 1; /* it has a turn, whatever comes of the ask */
             if (ref_seat_ask(seats[s], &d) != JA_OK)
                 r->fault = JA_FAULT_DISCONNECT;
             else
@@ -234,9 +235,9 @@ int ref_match_run_opts(const ref_match_config *cfg, const ref_match_opts *opts,
                 r->think_us = a.think_us;
                 out->think_us[s] += a.think_us;
                 r->fault = (uint8_t)a.fault;
-                r->index = a.index > INT32_MAX ? INT32_MAX : (int32_t)a.index;
                 if (a.fault == JA_FAULT_NONE && a.index < nl[s]) {
                     by_seat[s] = b.legal[(size_t)s * g->max_actions + a.index];
+                    r->index = (int32_t)a.index;
                 } else if (a.fault == JA_FAULT_NONE) {
                     r->fault = JA_FAULT_ILLEGAL;
                 }
@@ -256,6 +257,7 @@ int ref_match_run_opts(const ref_match_config *cfg, const ref_match_opts *opts,
                 }
             }
             if (r->fault != JA_FAULT_NONE) {
+                r->index = -1; /* no answer applied (docs/replay-format.md) */
                 const ja_action *legal = b.legal + (size_t)s * g->max_actions;
                 if (cfg->on_fault == REF_ON_FAULT_RANDOM && r->fault != JA_FAULT_FORFEIT)
                     by_seat[s] = legal[ja_rng_below(&fault_rng[s], nl[s])];

@@ -158,13 +158,18 @@ int ref_replay_write_step(ref_replay_writer *w, uint32_t step, const ref_replay_
     msgpack_pack_array(pk, n);
     for (uint32_t i = 0; i < n; i++) {
         const ref_replay_rec *r = &recs[i];
-        msgpack_pack_map(pk, 6);
+        /* `a` only where a reader could not tell otherwise: a fault of a
+         * decision the bot was asked (docs/replay-format.md). */
+        bool mark = r->asked && r->fault != JA_FAULT_NONE;
+        msgpack_pack_map(pk, mark ? 7 : 6);
         ja_mp_put_kv_u64(pk, "s", r->seat);
         ja_mp_put_kv_u64(pk, "c", r->code);
-        ja_mp_put_kv_i64(pk, "i", r->forced ? -1 : r->index);
+        ja_mp_put_kv_i64(pk, "i", r->forced || r->fault != JA_FAULT_NONE ? -1 : r->index);
         ja_mp_put_kv_u64(pk, "n", r->n_legal);
         ja_mp_put_kv_str(pk, "f", ja_fault_name(r->fault));
         ja_mp_put_kv_u64(pk, "us", r->think_us);
+        if (mark)
+            ja_mp_put_kv_u64(pk, "a", 1);
     }
     return ferror(w->f) ? JA_EIO : JA_OK;
 }
@@ -379,6 +384,8 @@ static int parse_step(const msgpack_object *m, ref_replay *r, uint32_t *cap_step
         }
         ja_mp_get_u64(&asked[i], "n", &nl);
         ja_mp_get_u64(&asked[i], "us", &us);
+        uint64_t a = 0;
+        bool has_a = ja_mp_get_u64(&asked[i], "a", &a);
         int f = fault_from_name(fault);
         if (seat >= r->h.n_seats || (int)seat <= last || code > UINT32_MAX || f < 0 ||
             index < -1 || index > INT32_MAX) {
@@ -387,8 +394,16 @@ static int parse_step(const msgpack_object *m, ref_replay *r, uint32_t *cap_step
             return JA_EFORMAT;
         }
         last = (int)seat;
-        *rec = (ref_replay_rec){(uint8_t)seat, (uint8_t)f, index < 0 && f == JA_FAULT_NONE,
-                                (uint32_t)code, (int32_t)index, (uint32_t)nl, us};
+        bool forced = index < 0 && f == JA_FAULT_NONE;
+        /* Asked: said by `a` on a fault; a replay written before `a` (and
+         * an entry without it) asked every decision but the forced ones,
+         * forfeits and fallen flags (a timeout with no answer, i = -1,
+         * where an asked timeout had i = 0). */
+        bool was_asked = has_a ? a != 0
+                               : !forced && f != JA_FAULT_FORFEIT &&
+                                     !(f == JA_FAULT_TIMEOUT && index < 0);
+        *rec = (ref_replay_rec){(uint8_t)seat, (uint8_t)f, forced, (uint32_t)code,
+                                (int32_t)index, (uint32_t)nl, us, was_asked};
         st->seats |= 1u << seat;
     }
     r->n_recs += n;

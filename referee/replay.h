@@ -41,9 +41,12 @@ typedef struct ref_replay_rec {
     uint8_t fault;      /* ja_fault */
     uint8_t forced;     /* single legal action: answered by the referee */
     uint32_t code;      /* the action applied */
-    int32_t index;      /* the bot's raw answer; -1 when forced or none */
+    int32_t index;      /* the bot's answer that was applied; -1 when forced or
+                         * when none was (a fault: the default was played) */
     uint32_t n_legal;
     uint64_t think_us;
+    uint8_t asked;      /* the decision was put to the bot (it had a turn):
+                         * not forced, not after a forfeit, not a fallen flag */
 } ref_replay_rec;
 
 typedef struct ref_replay_player {

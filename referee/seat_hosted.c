@@ -23,10 +23,25 @@
  * match loop forfeits the bot past --max-faults). SIGSYS (the seccomp
  * filter), SIGXCPU/SIGXFSZ (RLIMIT_CPU, RLIMIT_FSIZE), SIGKILL not sent by
  * us (RLIMIT_CPU's hard limit, the OOM killer) and exit 99 (memory
- * exhausted, ja_host's own diagnosis) are `resource`; any other signal or
- * exit is `crash`. Bytes that are no message are `malformed`; a message of
- * the wrong type, match or turn is `protocol`; an `action` with `error`
- * (act() returned an error) is `error`; an index out of range is `illegal`.
+ * exhausted, ja_host's own diagnosis) are `resource`; exit 6 (ja_host
+ * could not use the channel: the bot closed fd 3) and a channel closed by
+ * a child that lives on are `disconnect`; any other signal or exit is
+ * `crash`.
+ *
+ * Answers: ja_host answers every `act` once, in order, but the bot is the
+ * child's process and can write packets of its own on fd 3. So an answer
+ * is matched to the pending decision by match and turn. Bytes that are no
+ * message are `malformed`; a message of the wrong type or match, or an
+ * `action` for a turn that is neither the pending one nor owed (below), is
+ * `protocol`; each such packet decides the pending decision with its fault,
+ * and the child's own answer to that decision, still to come, is then
+ * owed: when it arrives (while a later decision is pending) it is
+ * discarded, noted in the output tail, and reading goes on. An `action`
+ * for the pending turn is the bot's answer, whoever in its process wrote
+ * it: `error` when it carries `error` (act() returned one), `illegal` out
+ * of range, else applied. A packet the bot forges therefore costs exactly
+ * the one fault it is charged (the child's own answer that it displaced
+ * counts against nothing), and never shifts a later answer.
  *
  * Threading: a seat is used by one thread; seats share nothing mutable.
  * Every child is reaped in seat_close (or at its death), so none outlives
@@ -60,8 +75,10 @@
 #define HOSTED_STARTUP_MS 10000       /* exec, load and hello */
 #define HOSTED_NOLIMIT_S 60           /* wall hard stop with no move limit */
 #define HOSTED_MARGIN_MS 100          /* hard stop: 2 L + this */
+#define HOSTED_OWED 64                /* answers owed to closed decisions */
 #define HOSTED_EXIT_LOAD 2
 #define HOSTED_EXIT_VERSION 3
+#define HOSTED_EXIT_CHANNEL 6
 #define HOSTED_EXIT_RESOURCE 99
 
 typedef struct hosted_bot {
@@ -99,6 +116,11 @@ typedef struct hosted_seat {
     uint32_t turn, n_legal;
     int64_t cpu0_ns;
     ja_fault dead;                    /* != NONE: every further decision */
+    /* Turns decided by a packet that was not the child's answer, whose
+     * answer is still to come (oldest first; past HOSTED_OWED the oldest
+     * is forgotten, and its answer then counts as a stray packet). */
+    uint32_t owed[HOSTED_OWED];
+    uint32_t n_owed;
     msgpack_sbuffer sb;
     ref_wire_msg msg;                 /* the last message decoded */
     char in[REF_WIRE_MAX_IN + 1];
@@ -338,6 +360,10 @@ static ja_fault death_fault(child *c)
     if (WIFEXITED(st) && WEXITSTATUS(st) == HOSTED_EXIT_RESOURCE) {
         note(c, "ja_host: memory limit reached\n");
         return JA_FAULT_RESOURCE;
+    }
+    if (WIFEXITED(st) && WEXITSTATUS(st) == HOSTED_EXIT_CHANNEL) {
+        note(c, "ja_host: the bot closed its channel\n");
+        return JA_FAULT_DISCONNECT;
     }
     char line[80];
     snprintf(line, sizeof line, "ja_host: exited with status %d\n",
@@ -658,22 +684,58 @@ static int hosted_ask(ref_seat *rs, const ja_decision *d)
     return JA_OK;
 }
 
-/* Judges one message against the pending decision. */
-static void judge(hosted_seat *s, size_t n, ref_answer *out)
+/* The pending decision was decided by a packet that was not its answer:
+ * the child's answer to it is owed. */
+static void owe(hosted_seat *s)
+{
+    if (s->n_owed == HOSTED_OWED) {
+        memmove(s->owed, s->owed + 1, (HOSTED_OWED - 1) * sizeof *s->owed);
+        s->n_owed--;
+    }
+    s->owed[s->n_owed++] = s->turn;
+}
+
+/* True (and no longer owed) when turn's answer was owed. */
+static bool owed_take(hosted_seat *s, uint64_t turn)
+{
+    for (uint32_t i = 0; i < s->n_owed; i++)
+        if (s->owed[i] == turn) {
+            memmove(s->owed + i, s->owed + i + 1, (s->n_owed - i - 1) * sizeof *s->owed);
+            s->n_owed--;
+            return true;
+        }
+    return false;
+}
+
+/* Judges one message against the pending decision (see the file comment):
+ * true when it decides it (out has the index or the fault), false for an
+ * owed answer to an earlier decision, discarded. */
+static bool judge(hosted_seat *s, size_t n, ref_answer *out)
 {
     ref_wire_msg *m = &s->msg;
     char why[200];
-    if (ref_wire_decode(s->in, n, m, why, sizeof why) != JA_OK)
+    if (ref_wire_decode(s->in, n, m, why, sizeof why) != JA_OK) {
         out->fault = JA_FAULT_MALFORMED;
-    else if (m->type != REF_WIRE_ACTION || strcmp(m->match, s->match) != 0 ||
-             m->turn != s->turn)
+    } else if (m->type == REF_WIRE_ACTION && strcmp(m->match, s->match) == 0 &&
+               m->turn != s->turn && owed_take(s, m->turn)) {
+        char line[96];
+        snprintf(line, sizeof line, "ja_host: the answer to turn %llu came after a fault; "
+                                    "discarded\n", (unsigned long long)m->turn);
+        note(&s->c, line);
+        return false;
+    } else if (m->type != REF_WIRE_ACTION || strcmp(m->match, s->match) != 0 ||
+               m->turn != s->turn) {
         out->fault = JA_FAULT_PROTOCOL;
-    else if (m->has_error)
+    } else if (m->has_error) {
         out->fault = JA_FAULT_ERROR;
-    else if (m->index >= s->n_legal)
+    } else if (m->index >= s->n_legal) {
         out->fault = JA_FAULT_ILLEGAL;
-    else
+    } else {
         out->index = (uint32_t)m->index;
+    }
+    if (out->fault == JA_FAULT_MALFORMED || out->fault == JA_FAULT_PROTOCOL)
+        owe(s);
+    return true;
 }
 
 static void hosted_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
@@ -688,7 +750,11 @@ static void hosted_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
     int64_t limit_ns = (int64_t)s->allow_ms * 1000000;
     int64_t hard = rs->asked_ns + (limit_ns ? 2 * limit_ns + (int64_t)HOSTED_MARGIN_MS * 1000000
                                             : (int64_t)HOSTED_NOLIMIT_S * 1000000000);
-    ssize_t n = child_recv(&s->c, s->in, sizeof s->in - 1, hard, s->cpu0_ns, limit_ns);
+    ssize_t n;
+    /* Owed answers to earlier decisions are discarded: read on. */
+    do
+        n = child_recv(&s->c, s->in, sizeof s->in - 1, hard, s->cpu0_ns, limit_ns);
+    while (n > 0 && !judge(s, (size_t)n, out));
     int64_t now = ref_now_ns();
     out->think_us = (uint64_t)(now - rs->asked_ns) / 1000;
     if (n == -1) {
@@ -705,10 +771,10 @@ static void hosted_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
         return;
     }
     if (n == -2) {
-        out->fault = JA_FAULT_MALFORMED;
+        out->fault = JA_FAULT_MALFORMED; /* no answer of ja_host's is that long */
+        owe(s);
         return;
     }
-    judge(s, (size_t)n, out);
     /* Late on the wall clock: it counts if the child's CPU time is within
      * the limit (it was kept from running, not slow). The match loop charges
      * the bank with cpu_us (at least 1 µs, so it is never taken for "not

@@ -32,9 +32,11 @@
  *
  * Exit codes the referee reads (seat_hosted.c): 0 end of match, 2 the file is
  * not a loadable plugin (JA_EFORMAT; one line on stderr), 3 another ABI
- * (JA_EVERSION), 4 a bad invocation or channel, 5 the bot refused its
- * parameters (after a hello saying why), 99 memory exhausted (a resource
- * fault). A bot can forge any of these, which gains it nothing: all
+ * (JA_EVERSION), 4 a bad invocation or a malformed message from the
+ * referee, 5 the bot refused its parameters (after a hello saying why), 6
+ * the channel is unusable (the bot closed fd 3: a disconnect; or the
+ * referee is gone, when nobody reads the status), 99 memory exhausted (a
+ * resource fault). A bot can forge any of these, which gains it nothing: all
  * but 0 are faults. */
 #include "ja_botrt.h"
 #include "ja_mp.h"
@@ -65,7 +67,10 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { EXIT_LOAD = 2, EXIT_VERSION = 3, EXIT_USAGE = 4, EXIT_PARAMS = 5, EXIT_RESOURCE = 99 };
+enum {
+    EXIT_LOAD = 2, EXIT_VERSION = 3, EXIT_USAGE = 4, EXIT_PARAMS = 5, EXIT_CHANNEL = 6,
+    EXIT_RESOURCE = 99
+};
 enum { CHAN_FD = 3 };
 #define IN_MAX (256 * 1024)       /* largest message from the referee */
 #define LOG_BUDGET (64 * 1024)    /* bytes of bot log per match */
@@ -312,8 +317,9 @@ static void confine(uint64_t mem_mb, uint64_t cpu_s, const char *plugin)
 
 static void send_buf(const msgpack_sbuffer *sb)
 {
+    /* The bot closed the channel, or the referee is gone. */
     if (send(CHAN_FD, sb->data, sb->size, MSG_NOSIGNAL) != (ssize_t)sb->size)
-        _exit(EXIT_USAGE); /* the referee is gone */
+        _exit(EXIT_CHANNEL);
 }
 
 /* The hello: the bot's name, version and games; params_error (NULL:
@@ -387,8 +393,12 @@ static void serve(host *h)
     msgpack_unpacked_init(&u);
     for (;;) {
         ssize_t n = recv(CHAN_FD, buf, sizeof buf, MSG_TRUNC);
-        if (n <= 0 || (size_t)n > sizeof buf)
-            _exit(n == 0 ? 0 : EXIT_USAGE); /* the referee closed: done */
+        if (n == 0)
+            _exit(0); /* the referee closed: done */
+        if (n < 0)
+            _exit(EXIT_CHANNEL); /* the bot closed fd 3 */
+        if ((size_t)n > sizeof buf)
+            die(EXIT_USAGE, "message from the referee too long");
         int64_t received = ja_botrt_now_ns();
         size_t off = 0;
         char type[REF_WIRE_TYPE_MAX];

@@ -11,11 +11,20 @@
 #  4. The survivable misbehaviour in-process (an index out of range) gives
 #     the same fault kind as hosted.
 #  5. Bad hosted: specifiers are refused before anything is written.
+#  6. The channel (plugins/channel.c): packets a bot forges on fd 3 cost one
+#     fault each, of the right kind, and never shift a later answer; a bot
+#     that closes fd 3 and lives on is a `disconnect`.
+#  7. A decision with no answer applied is recorded with i = -1 (and `a`
+#     when the bot was asked); such replays verify, their reproduction
+#     bundles number the turns right, and a replay written before this rule
+#     (tests/fuzz/corpus/replay/old-faults-2p.rpl: i = 0 for a timeout)
+#     still verifies, shows and renders.
 # Usage: test_hosted.sh ARENA PLUGIN_DIR
 set -u
 ARENA=$1
 P=$2
 PY=/usr/bin/python3
+CORPUS=$(cd "$(dirname "$0")/../fuzz/corpus/replay" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -140,6 +149,118 @@ expect_fail 2 "^arena: error: bot plugin 'junk.so': cannot load" -- "$ARENA" tou
 rm -f junk.so
 expect_fail 2 "JACKARENA_HOSTED_MEM_MB='lots'" -- env JACKARENA_HOSTED_MEM_MB=lots "$ARENA" tournament $T --bots random,hosted:$P/segv.so
 expect_fail 2 "host program .*missing" -- env JACKARENA_HOST=/nonexistent/ja_host "$ARENA" tournament $T --bots random,hosted:$P/segv.so
+
+verifies() { "$ARENA" replay verify "$1" >/dev/null; }
+# Seat S's entries of a replay that the bot had a choice in, one JSON line
+# each with its turn (forfeits and fallen flags get none).
+entries() {
+  $PY - "$1" "$2" <<'PYEOF'
+import json, msgpack, sys
+turn = 0
+for r in msgpack.Unpacker(open(sys.argv[1], "rb"), raw=False):
+    if r.get("t") != "d":
+        continue
+    for e in r["asked"]:
+        if e["s"] != int(sys.argv[2]) or e["n"] == 1:
+            continue
+        asked = e["f"] == "none" or e.get("a") == 1
+        if asked:
+            turn += 1
+        e["turn"] = turn if asked else None
+        print(json.dumps(e))
+PYEOF
+}
+
+# 6. Forged packets: turn 2 an `action` for turn 1, turn 4 one for turn 9,
+# turn 6 garbage, turn 8 one for turn 8 itself with another index (the
+# bot's answer: it counts, and the child's own answer after it is the
+# stray packet). The bot's choice tells its turn: (7 turn + 3) mod n.
+"$ARENA" play $T "hosted:$P/forge.so" random --seed 3 --replay f.rpl --json >f.json 2>f.err
+check "forge: the match finishes (exit 0)" test $? = 0
+entries f.rpl 0 >f.txt
+check "forge: one fault per forged packet, of its kind; no answer shifted" $PY - <<'PYEOF'
+import json
+want = {2: "protocol", 4: "protocol", 6: "malformed", 9: "protocol"}
+es = [json.loads(l) for l in open("f.txt")]
+assert len(es) > 20 and all(e["turn"] for e in es), es[:3]
+for e in es:
+    t, n = e["turn"], e["n"]
+    if t in want:
+        assert e["f"] == want[t] and e["i"] == -1 and e["a"] == 1, e
+    elif t == 8:
+        assert e["f"] == "none" and e["i"] == ((7 * t + 3) % n + 1) % n, e
+    else:
+        assert e["f"] == "none" and e["i"] == (7 * t + 3) % n, e
+d = json.load(open("f.json"))
+s = d["seats"][0]
+assert s["faults"] == 4 and s["fault_kinds"] == {"protocol": 3, "malformed": 1}, s
+assert d["seats"][1]["faults"] == 0, d
+PYEOF
+check "forge: the replay verifies" verifies f.rpl
+
+# A bot that closes fd 3 in act() and returns: its answer cannot be sent,
+# the process lives on; `disconnect` (not `crash`), then the same fault
+# without asking until it forfeits.
+"$ARENA" play $T "hosted:$P/close.so" random --seed 3 --replay c.rpl --json >c.json 2>c.err
+check "close: the match finishes (exit 0)" test $? = 0
+entries c.rpl 0 >c.txt
+check "close: disconnect at turn 2, then disconnect or forfeit only" $PY - <<'PYEOF'
+import json
+es = [json.loads(l) for l in open("c.txt")]
+assert es[0]["f"] == "none" and es[1]["f"] == "disconnect" and es[1]["turn"] == 2, es[:2]
+assert {e["f"] for e in es[1:]} <= {"disconnect", "forfeit"}, {e["f"] for e in es}
+d = json.load(open("c.json"))
+assert set(d["seats"][0]["fault_kinds"]) == {"disconnect", "forfeit"}, d
+r = json.load(open("c.repro.json"))
+assert "the bot closed its channel" in r["faulty"][0]["stderr_tail"], r["faulty"][0]
+PYEOF
+
+# 7. Timeouts: the sleeper sleeps 3 times its allowance at turn 2 and is
+# killed at the hard stop. With --move-ms 200 every later decision of the
+# dead child is asked and a timeout; with only a bank (--move-ms 0
+# --bank-ms 300) the flag falls and later decisions are not asked.
+"$ARENA" play $T "hosted:$P/sleeper.so" random --move-ms 200 --max-faults 0 --opt games=1 \
+  --seed 5 --replay t.rpl --json >t1.json 2>t1.err
+check "timeout: the match finishes (exit 0)" test $? = 0
+entries t.rpl 0 >t.txt
+check "timeout: i = -1 for every timeout, asked" $PY - <<'PYEOF'
+import json
+es = [json.loads(l) for l in open("t.txt")]
+assert es[0]["f"] == "none" and es[0]["i"] >= 0, es[0]
+assert len(es) > 2 and all(e["f"] == "timeout" and e["i"] == -1 and e["a"] == 1
+                           for e in es[1:]), es[:3]
+PYEOF
+check "timeout: the replay verifies" verifies t.rpl
+"$ARENA" play $T "hosted:$P/sleeper.so" random --move-ms 0 --bank-ms 300 --max-faults 0 \
+  --opt games=1 --seed 5 --replay b.rpl --json >b.json 2>b.err
+check "fallen flag: the match finishes (exit 0)" test $? = 0
+entries b.rpl 0 >b.txt
+check "fallen flag: one asked timeout, then timeouts not asked; the bundle has 2 turns" $PY - <<'PYEOF'
+import json
+es = [json.loads(l) for l in open("b.txt")]
+assert es[1]["f"] == "timeout" and es[1]["i"] == -1 and es[1]["turn"] == 2, es[1]
+assert len(es) > 3 and all(e["f"] == "timeout" and e["i"] == -1 and "a" not in e
+                           for e in es[2:]), es[2:4]
+r = json.load(open("b.repro.json"))
+seat0 = [f for f in r["faulty"] if f["seat"] == 0][0]
+got = [(x["turn"], x["fault"], x["index"]) for x in seat0["decisions"]]
+assert got == [(1, "none", es[0]["i"]), (2, "timeout", -1)], got
+PYEOF
+check "fallen flag: the replay verifies" verifies b.rpl
+# Written by the release before: a timeout with i = 0, fallen flags, illegal
+# answers with i = 0, no `a`.
+old=$CORPUS/old-faults-2p.rpl
+check "old replay: verifies, with its recorded digest" $PY - "$ARENA" "$old" <<'PYEOF'
+import json, msgpack, subprocess, sys
+out = subprocess.run([sys.argv[1], "replay", "verify", sys.argv[2], "--json"],
+                     capture_output=True, text=True)
+assert out.returncode == 0, out
+end = list(msgpack.Unpacker(open(sys.argv[2], "rb"), raw=False))[-1]
+assert json.loads(out.stdout)["digest"] == end["digest"], (out.stdout, end)
+PYEOF
+check "old replay: shows" "$ARENA" replay show "$old" >/dev/null
+check "old replay: renders" "$ARENA" replay html "$old" -o old.html
+check "no child process left behind (channel, timeouts)" test -z "$(pgrep -f -- "^ja_host .*$P/")"
 
 echo "sandbox_hosted: $pass passed, $fail failed"
 [ "$fail" = 0 ]
