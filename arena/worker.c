@@ -50,7 +50,9 @@ static const char HELP[] =
     "worker exits 1 at once.\n"
     "\n"
     "The worker exits when the arena says so, or when the arena has been silent\n"
-    "for 10 s (heartbeats every second).\n";
+    "for 10 s (heartbeats every second); exit status 1 then. A worker that never\n"
+    "hears from the arena says so after those 10 s (a Curve arena needs\n"
+    "--server-key).\n";
 
 static volatile sig_atomic_t g_stop;
 
@@ -305,9 +307,12 @@ static void on_job(worker *w, const worker_msg *m)
     pthread_mutex_unlock(&w->mu);
 }
 
+/* Never blocks: a DEALER with no connection to the arena (a handshake
+ * that keeps failing) would block a plain send for ever. False when the
+ * message could not be queued. */
 static bool send_buf(void *sock, const msgpack_sbuffer *sb)
 {
-    return zmq_send(sock, sb->data, sb->size, 0) >= 0;
+    return zmq_send(sock, sb->data, sb->size, ZMQ_DONTWAIT) >= 0;
 }
 
 int main(int argc, char **argv)
@@ -448,9 +453,10 @@ int main(int argc, char **argv)
     msgpack_sbuffer sb;
     msgpack_sbuffer_init(&sb);
     worker_pack_hello(&sb, n_th ? n_th : 1, w.host, (int64_t)getpid());
-    send_buf(w.dealer, &sb);
+    bool hello_sent = send_buf(w.dealer, &sb); /* else again at the next beat */
 
     int status = EXIT_OK;
+    bool heard = false; /* anything from the arena yet */
     int64_t last_heard = now_ms(), last_sent = last_heard;
     zmq_msg_t msg;
     while (!g_stop && n_th) {
@@ -482,6 +488,7 @@ int main(int argc, char **argv)
             zmq_msg_init(&msg);
             if (zmq_msg_recv(&msg, w.dealer, 0) >= 0) {
                 last_heard = t;
+                heard = true;
                 worker_msg m;
                 char why[256];
                 if (worker_msg_decode(zmq_msg_data(&msg), zmq_msg_size(&msg), &m, why,
@@ -495,14 +502,29 @@ int main(int argc, char **argv)
             zmq_msg_close(&msg);
         }
         if (t - last_heard > WORKER_LOST_MS) {
-            fprintf(stderr, "referee: the arena at %s has been silent for %d s; exiting\n",
-                    endpoint, WORKER_LOST_MS / 1000);
+            /* Never a word: no arena there, or one that cannot talk to this
+             * worker (a Curve arena and a plain worker, or the wrong key:
+             * the handshake fails and ZeroMQ retries quietly). */
+            if (!heard && !server_key)
+                werr("no answer from %s within %d s: a Curve arena needs --server-key (is an "
+                     "arena running there?)", endpoint, WORKER_LOST_MS / 1000);
+            else if (!heard)
+                werr("no answer from %s within %d s: is an arena running there, and is "
+                     "--server-key its public key?", endpoint, WORKER_LOST_MS / 1000);
+            else
+                fprintf(stderr, "referee: the arena at %s has been silent for %d s; exiting\n",
+                        endpoint, WORKER_LOST_MS / 1000);
             status = EXIT_RUNTIME;
             break;
         }
         if (t - last_sent >= WORKER_HB_MS) {
-            worker_pack_simple(&sb, WORKER_HB);
-            send_buf(w.dealer, &sb);
+            if (!hello_sent) {
+                worker_pack_hello(&sb, n_th ? n_th : 1, w.host, (int64_t)getpid());
+                hello_sent = send_buf(w.dealer, &sb);
+            } else {
+                worker_pack_simple(&sb, WORKER_HB);
+                send_buf(w.dealer, &sb);
+            }
             last_sent = t;
         }
     }

@@ -82,8 +82,31 @@ expect_fail 2 "--server-key 'abc' is not a Z85" -- "$REFEREE" --connect tcp://12
 # The slow part (`test_scale.sh ARENA REFEREE heartbeat`, ctest label slow):
 # a remote worker that stops answering (SIGSTOP) is lost after the 10 s
 # without heartbeats, its matches go to the other worker, and every match
-# is played once.
+# is played once; a worker without --server-key against a Curve arena,
+# which never hears from it, gives up after those 10 s with exit 1 and says
+# why (it used to hang).
 if [ "${3:-}" = heartbeat ]; then
+  mkdir -m 700 hkeys
+  $PY -c '
+import zmq
+pub, sec = zmq.curve_keypair()
+open("hkeys/arena.pub", "wb").write(pub + b"\n")
+open("hkeys/arena.key", "wb").write(sec + b"\n")'
+  chmod 600 hkeys/arena.key
+  port=$($FREE_PORT)
+  "$ARENA" tournament $T $B --rounds 2 --seed 9 --opt games=1 --db hk.db --jobs 0 \
+    --workers tcp://127.0.0.1:$port --curve --curve-dir hkeys >hk.out 2>hk.err &
+  apid=$!
+  "$REFEREE" --connect tcp://127.0.0.1:$port --slots 1 >nokey.out 2>nokey.err
+  nrc=$?
+  check "worker without --server-key: exit 1 (rc=$nrc)" [ "$nrc" = 1 ]
+  check "worker without --server-key: one line naming the cause" \
+    grep -qx "referee: error: no answer from tcp://127.0.0.1:$port within 10 s: a Curve arena needs --server-key (is an arena running there?)" nokey.err
+  sed 's/^/  stderr: /' nokey.err | grep -v "a Curve arena needs" | head -3
+  "$REFEREE" --connect tcp://127.0.0.1:$port --slots 1 --server-key "$(cat hkeys/arena.pub)" &
+  rpid=$!
+  wait $apid; rc=$?; wait $rpid
+  check "... and the arena then plays with a worker that has the key (rc=$rc)" [ "$rc" = 0 ]
   HB="tournament $T $B --rounds 100 --seed 9 --opt games=1"
   "$ARENA" $HB -q --db hfull.db >/dev/null
   "$ARENA" $HB --db hb.db --jobs 0 --workers ipc://$work/hb >hb.out 2>hb.err &
