@@ -4,6 +4,7 @@
  * the same database (or --resume) finishes the plan without repeating or
  * losing a match. */
 #include "cli.h"
+#include "db_lock.h"
 #include "executor.h"
 #include "export.h"
 #include "extbots.h"
@@ -59,7 +60,8 @@ static const char HELP[] =
     "\n"
     "Re-running a command with the same --seed against the same database\n"
     "continues that tournament where it stopped (after Ctrl-C, a crash or a kill)\n"
-    "and never plays or counts a match twice.\n"
+    "and never plays or counts a match twice. One arena at a time plays into a\n"
+    "database (a lock on FILE.lock): a second run is refused while one runs.\n"
     "\n"
     "example: arena tournament taylor-blackjack --bots random,random,greedy --seats 3 \\\n"
     "           --rounds 50 --seed 1 --replays replays\n";
@@ -92,7 +94,9 @@ static bool ensure_dir(const char *dir)
             arena_error("--replays '%s' is not a directory", dir);
             return false;
         }
-    } else if (mkdir(dir, 0777) != 0) {
+    } else if (mkdir(dir, 0777) != 0 && !(errno == EEXIST && stat(dir, &sb) == 0 &&
+                                           S_ISDIR(sb.st_mode))) {
+        /* (EEXIST: made meanwhile by another process, which is fine.) */
         arena_error("cannot create replay directory '%s': %s", dir, strerror(errno));
         return false;
     }
@@ -506,6 +510,7 @@ int cmd_tournament(int argc, char **argv)
     uint32_t *pending = NULL;
     ladder_standing *st = NULL;
     arena_export *xf = NULL;
+    arena_db_lock lock = {.fd = -1};
     if (replay_dir && !ensure_dir(replay_dir)) {
         status = EXIT_USAGE;
         goto out;
@@ -522,10 +527,25 @@ int cmd_tournament(int argc, char **argv)
         status = EXIT_USAGE;
         goto out;
     }
-    int rc = ladder_db_open(db_path, &db);
+    /* One run at a time plays into a database (db_lock.h), taken before the
+     * database is opened (or made), so a second run writes nothing. A lock
+     * file that cannot be made is said once the database is open: when the
+     * database cannot be opened either, its own error says more. */
+    int rc = arena_db_lock_take(db_path, &lock, err, sizeof err);
+    if (rc == JA_EBUSY) {
+        arena_error("%s; wait for it to finish (or stop it), then run the same command again",
+                    err);
+        goto out;
+    }
+    int lock_rc = rc;
+    rc = ladder_db_open(db_path, &db);
     if (rc != JA_OK) {
         arena_error("%s", db ? ladder_db_errmsg(db) : ja_strerror(rc));
         status = db_exit(rc);
+        goto out;
+    }
+    if (lock_rc != JA_OK) {
+        arena_error("%s", err);
         goto out;
     }
 
@@ -668,6 +688,7 @@ out:
         x->ops->destroy(x);
     arena_export_abort(&xf);
     ladder_db_close(&db);
+    arena_db_lock_release(&lock);
     arena_bots_free(&bots);
     return status;
 }

@@ -2,7 +2,9 @@
 # `arena tournament` and `arena ladder` with real processes: bad input is
 # refused before any match is played or any file written; the same seed gives
 # the same standings and the same replays; a run killed with SIGKILL and run
-# again finishes the plan with exactly the matches an uninterrupted run plays.
+# again finishes the plan with exactly the matches an uninterrupted run plays;
+# a second run on a database in use is refused naming the holder, and two
+# identical runs at once record every match once.
 # Usage: test_tournament.sh ARENA
 set -u
 ARENA=$1
@@ -80,6 +82,61 @@ da = sqlite3.connect("full.db").execute(q).fetchall()
 db = sqlite3.connect("killed.db").execute(q).fetchall()
 assert da == db and len(da) == 120
 PYEOF
+check "the killed run's lock file did not stop the re-run, which removed it" test ! -e killed.db.lock
+
+# One run at a time per database (docs/database.md). Held by another process
+# (here a stand-in holding DB.lock's record lock, as an arena does): refused
+# at once, exit 1, one line naming the database and the holder's pid, and
+# nothing written.
+L="tournament $T $B --rounds 10 --seed 21 --opt games=1"
+"$ARENA" $L --db solo.db --replays solo -q >/dev/null 2>&1
+check "solo run exits 0" test $? = 0
+mkdir lk
+mkfifo hold.fifo
+$PY - <<'PYEOF' &
+import fcntl, os
+f = open("lk.db.lock", "w"); fcntl.lockf(f, fcntl.LOCK_EX)
+open("holder.pid", "w").write(str(os.getpid()))
+open("hold.fifo").read()    # until the test lets go
+PYEOF
+hpid=$!
+while [ ! -s holder.pid ]; do sleep 0.05; done
+expect_fail 1 "^arena: error: the database 'lk.db' is in use by another arena \(pid $(cat holder.pid)\); wait for it to finish" -- \
+  "$ARENA" $L --db lk.db --replays lk -q
+echo >hold.fifo
+wait $hpid
+rm -f lk.db.lock holder.pid hold.fifo
+# Two identical runs at once, whatever their timing: one plays every match;
+# the other is refused (exit 1, naming the database) or, if it starts after
+# the first has finished, finds nothing to play. Either way the matches and
+# replays are those of the solo run, each once.
+"$ARENA" $L --db lk.db --replays lk -q >r1.out 2>r1.err &
+p1=$!
+"$ARENA" $L --db lk.db --replays lk -q >r2.out 2>r2.err &
+p2=$!
+wait $p1; rc1=$?
+wait $p2; rc2=$?
+check "two runs at once: each exits 0, or 1 refused as in use (rc $rc1 $rc2)" $PY - $rc1 $rc2 <<'PYEOF'
+import sys
+for rc, err in zip(sys.argv[1:], ("r1.err", "r2.err")):
+    text = open(err).read()
+    if rc == "1":
+        assert text.startswith("arena: error: the database 'lk.db' is in use by another arena"), text
+    else:
+        assert rc == "0" and text == "", (rc, text)
+assert "0" in sys.argv[1:], sys.argv
+PYEOF
+check "two runs at once: the solo run's matches, each once, every replay there" $PY - <<'PYEOF'
+import os, sqlite3
+q = "select number, digest, status from matches order by number"
+a = sqlite3.connect("solo.db").execute(q).fetchall()
+b = sqlite3.connect("lk.db").execute(q).fetchall()
+assert a == b and len(a) == 30, (len(a), len(b))
+assert sorted(os.listdir("solo")) == sorted(os.listdir("lk")), os.listdir("lk")
+n = sqlite3.connect("lk.db").execute("select count(*) from tournaments").fetchone()[0]
+assert n == 1, n
+PYEOF
+check "no lock file left" test ! -e lk.db.lock
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -216,10 +216,11 @@ assert "the bot closed its channel" in r["faulty"][0]["stderr_tail"], r["faulty"
 PYEOF
 
 # 7. Timeouts: the sleeper sleeps 3 times its allowance at turn 2 and is
-# killed at the hard stop. With --move-ms 200 every later decision of the
+# killed at the hard stop. With --move-ms 500 every later decision of the
 # dead child is asked and a timeout; with only a bank (--move-ms 0
-# --bank-ms 300) the flag falls and later decisions are not asked.
-"$ARENA" play $T "hosted:$P/sleeper.so" random --move-ms 200 --max-faults 0 --opt games=1 \
+# --bank-ms 1000) the flag falls and later decisions are not asked. (The
+# limits leave a loaded machine room for the first, prompt answer, as in 1.)
+"$ARENA" play $T "hosted:$P/sleeper.so" random --move-ms 500 --max-faults 0 --opt games=1 \
   --seed 5 --replay t.rpl --json >t1.json 2>t1.err
 check "timeout: the match finishes (exit 0)" test $? = 0
 entries t.rpl 0 >t.txt
@@ -231,7 +232,7 @@ assert len(es) > 2 and all(e["f"] == "timeout" and e["i"] == -1 and e["a"] == 1
                            for e in es[1:]), es[:3]
 PYEOF
 check "timeout: the replay verifies" verifies t.rpl
-"$ARENA" play $T "hosted:$P/sleeper.so" random --move-ms 0 --bank-ms 300 --max-faults 0 \
+"$ARENA" play $T "hosted:$P/sleeper.so" random --move-ms 0 --bank-ms 1000 --max-faults 0 \
   --opt games=1 --seed 5 --replay b.rpl --json >b.json 2>b.err
 check "fallen flag: the match finishes (exit 0)" test $? = 0
 entries b.rpl 0 >b.txt
