@@ -152,6 +152,7 @@ def main():
             open(a.touch, "w").close()
 
     steals = []      # the thief's other connections
+    steals_done = set()  # ... that the referee said bye to
 
     def steal():
         t = connect()
@@ -169,6 +170,7 @@ def main():
             send({"type": "action", "match": m["match"], "turn": m["turn"], "index": 0}, t)
         elif m.get("type") == "ping":
             send({"type": "pong"}, t)
+        return m.get("type")
 
     rngs = {}        # match -> its own stream, so choices never depend on timing
     acts = {}        # match -> acts seen
@@ -230,8 +232,8 @@ def main():
             poller.register(t, zmq.POLLIN)
         ready = dict(poller.poll(timeout))
         for t in steals:
-            if t in ready:
-                on_steal(t)
+            if t in ready and on_steal(t) == "bye":
+                steals_done.add(t)
         if s not in ready:
             if held and time.time() - hold_start > a.hold_seconds:
                 for m in held:
@@ -275,9 +277,12 @@ def main():
             for h in held:
                 answer(h)
             held = []
+    # The referee says bye to the thief's other connections too: read each
+    # to its end, so that every answer to its hellos is in the log.
     for t in steals:
-        while t.poll(0):
-            on_steal(t)
+        while t not in steals_done and t.poll(5000):
+            if on_steal(t) == "bye":
+                break
         t.close()
     if log:
         log.write(json.dumps({"type": "summary", "max_running": max_running}) + "\n")
