@@ -351,11 +351,13 @@ static int spawn_cmd(arena_ext *e, arena_bot *b, char token[REF_HUB_TOKEN_CHARS 
 {
     char ep[600], nm[128], key[128], pid[48], prm[sizeof b->params + 32];
     char tk[REF_HUB_TOKEN_CHARS + 32];
-    if (ref_hub_new_token(token) != JA_OK || ref_hub_grant(e->hub, b->name, token) != JA_OK) {
-        snprintf(err, cap, "cannot make its token (libsodium) or the referee's hub is not "
-                           "answering");
+    if (ref_hub_new_token(token) != JA_OK) {
+        snprintf(err, cap, "cannot make its token (libsodium does not start)");
         return JA_EIO;
     }
+    int rc = ref_hub_grant(e->hub, b->name, token, err, cap);
+    if (rc != JA_OK)
+        return rc;
     snprintf(ep, sizeof ep, "JACKARENA_ENDPOINT=%s", ref_hub_endpoint(e->hub));
     snprintf(nm, sizeof nm, "JACKARENA_NAME=%s", b->name);
     snprintf(tk, sizeof tk, "JACKARENA_TOKEN=%s", token);
@@ -367,7 +369,7 @@ static int spawn_cmd(arena_ext *e, arena_bot *b, char token[REF_HUB_TOKEN_CHARS 
         snprintf(key, sizeof key, "JACKARENA_SERVER_KEY=%s", ref_hub_server_key(e->hub));
         env[n_env++] = key;
     }
-    int rc = JA_ENOMEM;
+    rc = JA_ENOMEM;
     if (!b->tail && ref_tail_new(ARENA_TAIL_BYTES, &b->tail) != JA_OK)
         snprintf(err, cap, "out of memory");
     else

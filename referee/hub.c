@@ -707,6 +707,13 @@ static void on_grant(ref_hub *h, const hub_req *q, const void *token, size_t n, 
     grant *g = h->grants;
     while (g && strcmp(g->who, q->name) != 0)
         g = g->next;
+    if (!g && grant_by_name(h, q->name)) {
+        /* Another cmd: bot took this name with its own token first. */
+        r->kind = HUB_REP_FAIL;
+        snprintf(r->msg, sizeof r->msg, "its name '%s' was taken first by another bot the arena "
+                                        "started", q->name);
+        return;
+    }
     if (!g && (g = calloc(1, sizeof *g))) {
         snprintf(g->who, sizeof g->who, "%s", q->name);
         snprintf(g->name, sizeof g->name, "%s", q->name);
@@ -1295,16 +1302,23 @@ int ref_hub_new_token(char out[REF_HUB_TOKEN_CHARS + 1])
     return JA_OK;
 }
 
-int ref_hub_grant(ref_hub *h, const char *who, const char *token)
+int ref_hub_grant(ref_hub *h, const char *who, const char *token, char *err, size_t cap)
 {
     hub_req q;
     memset(&q, 0, sizeof q);
     q.op = HUB_GRANT;
     snprintf(q.name, sizeof q.name, "%s", who);
     hub_rep r;
-    if (ref_hub__call(h, &q, token, strlen(token), &r, 10000) != JA_OK)
+    if (ref_hub__call(h, &q, token, strlen(token), &r, 10000) != JA_OK) {
+        snprintf(err, cap, "the referee's hub is not answering");
         return JA_EIO;
-    return r.kind == HUB_REP_OK ? JA_OK : JA_EINVAL;
+    }
+    r.msg[sizeof r.msg - 1] = '\0';
+    if (r.kind != HUB_REP_OK) {
+        snprintf(err, cap, "%s", r.msg);
+        return JA_EINVAL;
+    }
+    return JA_OK;
 }
 
 int ref_hub_bot_status_get(ref_hub *h, const char *name, ref_hub_bot_status *out)

@@ -110,9 +110,11 @@ int ref_hub_new_token(char out[REF_HUB_TOKEN_CHARS + 1]);
  * that ignores JACKARENA_NAME); that name is then bound instead, and the
  * token says no other. Granting again for the same who replaces the token
  * (a restarted process): the old one is refused from then on, the bound
- * name stays. A hello with a token nobody was granted is refused. JA_OK,
- * JA_EIO (the hub is not answering). */
-int ref_hub_grant(ref_hub *h, const char *who, const char *token);
+ * name stays. A hello with a token nobody was granted is refused. JA_OK;
+ * JA_EINVAL when another grant's token took the name who first (or the
+ * token's size is wrong), JA_EIO when the hub is not answering, with a
+ * one-line message in err. */
+int ref_hub_grant(ref_hub *h, const char *who, const char *token, char *err, size_t cap);
 
 /* How to find a bot that says hello. */
 typedef struct ref_hub_claim_req {

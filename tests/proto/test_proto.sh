@@ -389,6 +389,14 @@ PYEOF
   check "cmd: thief: one line on the arena's stderr per refused connection" \
     logged 3 "^arena: refused a hello as 'victim' (unauthorized): "
 
+  # A cmd: bot started earlier that says hello under a later one's name
+  # (with its own token) holds it; the later bot is then refused before it
+  # starts, never seated behind the thief.
+  "$ARENA" play $T "thief=cmd:$RAW --name victim" "victim=cmd:$RAW" --opt games=1 >out.txt 2>err.txt
+  rc=$?
+  check "a cmd: bot that took a later one's name first: exit 2, the later one named" bash -c \
+    "[ $rc = 2 ] && tail -1 err.txt | grep -qx \"arena: error: bot 'victim': its name 'victim' was taken first by another bot the arena started\" && [ ! -s out.txt ]"
+
   # (b) zmq: bots started by hand: the first hello takes the name, a
   # second one for a live name is refused, on ipc and on loopback tcp.
   for ep in "ipc://$work/b.ep" "tcp://127.0.0.1:$(free_port)"; do
