@@ -143,42 +143,104 @@ static bool load_keys(const char *dir, ref_hub_config *hc)
     return true;
 }
 
-/* The allow-list: one Z85 public key a line; blank lines, and comment lines
- * starting with '#' (that are not keys). */
-bool arena_load_allow(const char *flag, const char *path, char ***keys, uint32_t *n)
+static bool is_key(const char *s)
+{
+    uint8_t bin[32];
+    return strlen(s) == 40 && zmq_z85_decode(bin, s);
+}
+
+/* Appends key (and its name, NULL for a bare key, when names is given) to
+ * the lists. */
+static bool allow_add(char ***keys, char ***names, uint32_t *n, const char *key,
+                      const char *name)
+{
+    char **k = realloc(*keys, (*n + 1) * sizeof **keys);
+    if (k)
+        *keys = k;
+    char **nm = names ? realloc(*names, (*n + 1) * sizeof **names) : NULL;
+    if (nm)
+        *names = nm;
+    if (!k || (names && !nm))
+        return false;
+    (*keys)[*n] = strdup(key);
+    if (names)
+        (*names)[*n] = name ? strdup(name) : NULL;
+    if (!(*keys)[*n] || (names && name && !(*names)[*n])) {
+        free((*keys)[*n]);
+        if (names)
+            free((*names)[*n]);
+        return false;
+    }
+    (*n)++;
+    return true;
+}
+
+/* An allow-list (extbots.h): lines KEY, NAME KEY when names is given (NULL:
+ * keys only), blank lines, and comment lines starting with '#' (Z85 uses
+ * '#' too: a line that is one valid key is a key). */
+static bool load_allow(const char *flag, const char *path, char ***keys, char ***names,
+                       uint32_t *n)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
         arena_error("%s '%s': %s", flag, path, strerror(errno));
         return false;
     }
-    char line[256];
+    char line[512];
     int lineno = 0;
     bool ok = true;
     while (ok && fgets(line, sizeof line, f)) {
         lineno++;
-        /* Z85 uses '#' too: a line that is a valid key is a key, and any
-         * other line starting with '#' a comment. */
-        char *s = line + strspn(line, " \t");
-        s[strcspn(s, " \t\r\n")] = '\0';
-        uint8_t bin[32];
-        bool key = strlen(s) == 40 && zmq_z85_decode(bin, s);
-        if (!*s || (!key && *s == '#'))
-            continue;
-        char **grown = realloc(*keys, (*n + 1) * sizeof **keys);
-        if (!key || !grown) {
-            arena_error("%s '%s' line %d: not a Z85 public key (40 characters)", flag, path,
-                        lineno);
+        if (!strchr(line, '\n') && !feof(f)) {
+            arena_error("%s '%s' line %d: longer than %zu bytes", flag, path, lineno,
+                        sizeof line - 2);
             ok = false;
-            if (grown)
-                *keys = grown;
             break;
         }
-        *keys = grown;
-        (*keys)[(*n)++] = strdup(s);
+        char *field[3] = {NULL, NULL, NULL};
+        int nf = 0;
+        for (char *save = NULL, *t = strtok_r(line, " \t\r\n", &save); t;
+             t = strtok_r(NULL, " \t\r\n", &save)) {
+            field[nf < 3 ? nf : 2] = t;
+            nf++;
+        }
+        const char *key = NULL, *name = NULL;
+        if (nf == 0)
+            continue;
+        if (nf == 1 && is_key(field[0]))
+            key = field[0];
+        else if (field[0][0] == '#')
+            continue;
+        else if (nf == 2 && names && is_key(field[1])) {
+            key = field[1];
+            name = field[0];
+        }
+        if (!key) {
+            arena_error("%s '%s' line %d: not a Z85 public key (40 characters)%s", flag, path,
+                        lineno, names ? ", nor NAME KEY" : "");
+            ok = false;
+        } else if (name && strlen(name) >= REF_WIRE_NAME_MAX) {
+            arena_error("%s '%s' line %d: the name '%.80s' is longer than %d bytes", flag, path,
+                        lineno, name, REF_WIRE_NAME_MAX - 1);
+            ok = false;
+        } else if (!allow_add(keys, names, n, key, name)) {
+            arena_error("%s '%s': out of memory", flag, path);
+            ok = false;
+        }
     }
     fclose(f);
     return ok;
+}
+
+bool arena_load_allow(const char *flag, const char *path, char ***keys, uint32_t *n)
+{
+    return load_allow(flag, path, keys, NULL, n);
+}
+
+bool arena_load_allow_names(const char *flag, const char *path, char ***keys, char ***names,
+                            uint32_t *n)
+{
+    return load_allow(flag, path, keys, names, n);
 }
 
 /* The Curve key directory of the flags (--curve-dir, else the default). */
@@ -208,6 +270,13 @@ bool arena_ext_curve_keys(const arena_ext *e, char pub[41], char sec[41])
     return ok;
 }
 
+/* The hub's log of refused hellos: the arena's standard error. */
+static void log_refusal(void *ctx, const char *line)
+{
+    (void)ctx;
+    fprintf(stderr, "arena: %s\n", line);
+}
+
 bool arena_ext_start(arena_ext *e)
 {
     if (e->hub)
@@ -219,20 +288,18 @@ bool arena_ext_start(arena_ext *e)
     hc.plain_tcp = e->plain_tcp;
     hc.plain_tcp_remote = e->plain_tcp_remote;
     hc.wire_flags = e->wire_flags;
-    char **allow = NULL;
+    hc.log = log_refusal;
+    char **allow = NULL, **names = NULL;
     uint32_t n_allow = 0;
     bool ok = true;
     if (e->curve) {
         char dir[1024];
-        const char *home = getenv("JACKARENA_HOME");
-        if (e->curve_dir)
-            snprintf(dir, sizeof dir, "%s", e->curve_dir);
-        else if (home && *home)
-            snprintf(dir, sizeof dir, "%s/curve", home);
-        else
-            snprintf(dir, sizeof dir, "%s/.jackarena/curve", getenv("HOME") ? getenv("HOME") : ".");
-        ok = load_keys(dir, &hc) && (!e->curve_allow || arena_load_allow("--curve-allow", e->curve_allow, &allow, &n_allow));
+        curve_dir(e, dir, sizeof dir);
+        ok = load_keys(dir, &hc) &&
+             (!e->curve_allow ||
+              arena_load_allow_names("--curve-allow", e->curve_allow, &allow, &names, &n_allow));
         hc.allow = (const char *const *)allow;
+        hc.allow_names = (const char *const *)names;
         hc.n_allow = n_allow;
     }
     if (ok) {
@@ -242,9 +309,12 @@ bool arena_ext_start(arena_ext *e)
             ok = false;
         }
     }
-    for (uint32_t i = 0; i < n_allow; i++)
+    for (uint32_t i = 0; i < n_allow; i++) {
         free(allow[i]);
+        free(names[i]);
+    }
     free(allow);
+    free(names);
     sodium_memzero(hc.curve_secret, sizeof hc.curve_secret);
     return ok;
 }
@@ -271,27 +341,41 @@ static void last_line(ref_tail *t, char *out, size_t cap)
     snprintf(out, cap, "%s", line);
 }
 
-/* Starts a cmd: participant's process with the endpoint and its parameters
- * in its environment (JACKARENA_PARAMS, "" for none, so that none is
- * inherited), its output held back until its hello (ref_proc_release). */
-static int spawn_cmd(arena_ext *e, arena_bot *b, char *err, size_t cap)
+/* Starts a cmd: participant's process with the endpoint, a fresh token
+ * (granted its name first, so the hub knows it before any hello; one per
+ * process: a restart replaces it) and its parameters in its environment
+ * (JACKARENA_PARAMS, "" for none, so that none is inherited), its output
+ * held back until its hello (ref_proc_release). token gets the token. */
+static int spawn_cmd(arena_ext *e, arena_bot *b, char token[REF_HUB_TOKEN_CHARS + 1], char *err,
+                     size_t cap)
 {
     char ep[600], nm[128], key[128], pid[48], prm[sizeof b->params + 32];
+    char tk[REF_HUB_TOKEN_CHARS + 32];
+    if (ref_hub_new_token(token) != JA_OK) {
+        snprintf(err, cap, "cannot make its token (libsodium does not start)");
+        return JA_EIO;
+    }
+    int rc = ref_hub_grant(e->hub, b->name, token, err, cap);
+    if (rc != JA_OK)
+        return rc;
     snprintf(ep, sizeof ep, "JACKARENA_ENDPOINT=%s", ref_hub_endpoint(e->hub));
     snprintf(nm, sizeof nm, "JACKARENA_NAME=%s", b->name);
+    snprintf(tk, sizeof tk, "JACKARENA_TOKEN=%s", token);
     snprintf(pid, sizeof pid, "JACKARENA_ARENA_PID=%ld", (long)getpid());
     snprintf(prm, sizeof prm, "JACKARENA_PARAMS=%s", b->params);
-    const char *env[5] = {ep, nm, pid, prm, NULL};
-    size_t n_env = 4;
+    const char *env[6] = {ep, nm, tk, pid, prm, NULL};
+    size_t n_env = 5;
     if (ref_hub_server_key(e->hub)) {
         snprintf(key, sizeof key, "JACKARENA_SERVER_KEY=%s", ref_hub_server_key(e->hub));
         env[n_env++] = key;
     }
-    if (!b->tail && ref_tail_new(ARENA_TAIL_BYTES, &b->tail) != JA_OK) {
+    rc = JA_ENOMEM;
+    if (!b->tail && ref_tail_new(ARENA_TAIL_BYTES, &b->tail) != JA_OK)
         snprintf(err, cap, "out of memory");
-        return JA_ENOMEM;
-    }
-    return ref_proc_spawn_tail(b->target, env, n_env, b->tail, true, &b->proc, err, cap);
+    else
+        rc = ref_proc_spawn_tail(b->target, env, n_env, b->tail, true, &b->proc, err, cap);
+    sodium_memzero(tk, sizeof tk);
+    return rc;
 }
 
 /* Waits until the hub sees the connection named `name` as wanted
@@ -319,7 +403,10 @@ bool arena_ext_restart(arena_ext *e, arena_bot *b, char *err, size_t cap)
      * it instead of the new process. */
     wait_status(e, hello, false, ref_now_ns() + (int64_t)startup * 1000000, NULL);
     ref_proc_stop(&b->proc, 0);
-    if (spawn_cmd(e, b, err, cap) != JA_OK)
+    char token[REF_HUB_TOKEN_CHARS + 1];
+    int rc = spawn_cmd(e, b, token, err, cap);
+    sodium_memzero(token, sizeof token);
+    if (rc != JA_OK)
         return false;
     bool up = wait_status(e, hello, true, ref_now_ns() + (int64_t)startup * 1000000, b->proc);
     ref_proc_release(b->proc, true);
@@ -341,18 +428,21 @@ bool arena_ext_load(arena_ext *e, arena_bot *b)
     if (!arena_ext_start(e))
         return false;
     uint32_t startup = e->startup_ms ? e->startup_ms : ARENA_STARTUP_MS;
-    ref_hub_claim_req req = {b->name, false, b->kind, ref_now_ns() + (int64_t)startup * 1000000,
-                             NULL, NULL};
+    ref_hub_claim_req req = {.name = b->name,
+                             .kind = b->kind,
+                             .deadline_ns = ref_now_ns() + (int64_t)startup * 1000000};
     char err[700];
     if (strcmp(b->kind, "zmq") == 0) {
         req.name = b->target;
         int rc = ref_hub_claim(e->hub, &req, &b->bot, err, sizeof err);
         if (rc != JA_OK) {
+            const char *why = strstr(err, "a hello as");
+            if (!why && strstr(err, "hellos came"))
+                why = err;
             if (rc == JA_ETIMEOUT)
                 arena_error("bot '%s' (zmq:%s) did not connect to %s and say hello within %u ms%s%s",
                             b->name, b->target, ref_hub_endpoint(e->hub), (unsigned)startup,
-                            strstr(err, "hellos came") ? ": " : "",
-                            strstr(err, "hellos came") ? err : "");
+                            why ? ": " : "", why ? why : "");
             else
                 arena_error("bot '%s' (zmq:%s): %s", b->name, b->target, err);
             return false;
@@ -360,15 +450,18 @@ bool arena_ext_load(arena_ext *e, arena_bot *b)
         b->owns_bot = true;
         return true;
     }
-    /* cmd: start the process and wait for its hello. */
-    if (spawn_cmd(e, b, err, sizeof err) != JA_OK) {
+    /* cmd: start the process and wait for the hello with its token. */
+    char token[REF_HUB_TOKEN_CHARS + 1];
+    if (spawn_cmd(e, b, token, err, sizeof err) != JA_OK) {
+        sodium_memzero(token, sizeof token);
         arena_error("bot '%s': %s", b->name, err);
         return false;
     }
-    req.any_name = true;
+    req.token = token;
     req.gone = proc_gone;
     req.gone_ctx = b->proc;
     int rc = ref_hub_claim(e->hub, &req, &b->bot, err, sizeof err);
+    sodium_memzero(token, sizeof token);
     /* The protocol's contract (docs/protocol.md): a bot that refuses its
      * parameters prints one line on stderr and exits 2 before its hello;
      * that line is the message, so its output is not echoed too. */
@@ -383,8 +476,13 @@ bool arena_ext_load(arena_ext *e, arena_bot *b)
     }
     if (rc != JA_OK) {
         char how[128] = "";
+        const char *why = strstr(err, "; a hello as");
         if (rc == JA_EBOT && ref_proc_exited(b->proc, how, sizeof how))
-            arena_error("bot '%s' (cmd:%s) %s before saying hello", b->name, b->target, how);
+            arena_error("bot '%s' (cmd:%s) %s before saying hello%s", b->name, b->target, how,
+                        why ? why : "");
+        else if (rc == JA_ETIMEOUT && strncmp(err, "never said hello: ", 18) == 0)
+            arena_error("bot '%s' (cmd:%s) never said hello within %u ms: %s", b->name,
+                        b->target, (unsigned)startup, err + 18);
         else if (rc == JA_ETIMEOUT)
             arena_error("bot '%s' (cmd:%s) never said hello within %u ms (it must connect to "
                         "$JACKARENA_ENDPOINT)", b->name, b->target, (unsigned)startup);

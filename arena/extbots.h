@@ -4,12 +4,15 @@
  *
  * arena_bots_load (botspec.c) starts the hub the first time a `cmd:` or
  * `zmq:` participant needs it, starts each `cmd:` process with
- * JACKARENA_ENDPOINT, JACKARENA_NAME (and JACKARENA_SERVER_KEY with Curve)
- * and JACKARENA_PARAMS (the participant's parameters) in its environment,
- * and waits for each bot's hello (a `cmd:` bot that exits 2 first, with
- * parameters, refused them: one line quotes its last line of output); arena_bots_free says
- * `bye` to every bot, stops the processes (bye, then SIGTERM, then SIGKILL
- * after ARENA_STOP_GRACE_MS each) and stops the hub. */
+ * JACKARENA_ENDPOINT, JACKARENA_NAME, JACKARENA_TOKEN (a fresh secret per
+ * process, granted the name first: ref_hub_grant), JACKARENA_SERVER_KEY
+ * with Curve and JACKARENA_PARAMS (the participant's parameters) in its
+ * environment, and waits for the hello carrying that token (a `cmd:` bot
+ * that exits 2 first, with parameters, refused them: one line quotes its
+ * last line of output); arena_bots_free says `bye` to every bot, stops the
+ * processes (bye, then SIGTERM, then SIGKILL after ARENA_STOP_GRACE_MS
+ * each) and stops the hub. Hellos the hub refuses are logged on standard
+ * error, one line per connection. */
 #ifndef ARENA_EXTBOTS_H
 #define ARENA_EXTBOTS_H
 
@@ -74,7 +77,10 @@ enum {
     "                    the public key (JACKARENA_SERVER_KEY for cmd: bots)\n"               \
     "  --curve-dir DIR   key pair files arena.pub and arena.key (default\n"                   \
     "                    $JACKARENA_HOME/curve, else ~/.jackarena/curve)\n"                   \
-    "  --curve-allow FILE  only these client public keys (Z85, one a line)\n"                 \
+    "  --curve-allow FILE  only these client public keys: lines KEY (Z85) or NAME KEY;\n"    \
+    "                    a NAME KEY line binds the hello name NAME to KEY: no other key\n"   \
+    "                    may say hello as NAME, and a key listed only with names says\n"     \
+    "                    only those; a bare KEY may say any name bound to no key\n"         \
     "  --plain-tcp       allow tcp without Curve on a loopback address\n"                     \
     "  --plain-tcp-remote  ... and on any address (unsafe)\n"                                 \
     "  --startup-ms MS   how long a bot has to say hello (default 10000)\n"
@@ -129,8 +135,15 @@ void arena_ext_stop(arena_ext *e, arena_bots *bs);
 
 /* Reads an allow-list of CurveZMQ client keys (one Z85 public key a line;
  * blank lines and '#' comment lines that are not keys skipped) into *keys
- * (malloc'ed copies, appended; the caller frees). A usage error naming flag
- * and the line is printed on failure. */
+ * (malloc'ed copies, appended; the caller frees). A usage error naming flag,
+ * file and line is printed on failure. */
 bool arena_load_allow(const char *flag, const char *path, char ***keys, uint32_t *n);
+
+/* The same with lines NAME KEY too (--curve-allow): the key bound to that
+ * hello name. *names gets, in step with *keys, a copy of each line's name,
+ * or NULL for a bare KEY line (ref_hub_config.allow_names). A name is 1 to
+ * 63 bytes without blanks and does not start with '#'. */
+bool arena_load_allow_names(const char *flag, const char *path, char ***keys, char ***names,
+                            uint32_t *n);
 
 #endif /* ARENA_EXTBOTS_H */

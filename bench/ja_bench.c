@@ -308,7 +308,8 @@ static double bench_external(const ja_game_rules *g, const char *client, uint32_
             fprintf(stderr, "ja_bench: %s\n", err);
             goto out;
         }
-        ref_hub_claim_req cr = {nm + 15, false, "cmd", ref_now_ns() + 10000000000LL, NULL, NULL};
+        ref_hub_claim_req cr = {.name = nm + 15, .kind = "cmd",
+                                .deadline_ns = ref_now_ns() + 10000000000LL};
         if (ref_hub_claim(hub, &cr, &bots[i], err, sizeof err) != JA_OK) {
             fprintf(stderr, "ja_bench: %s: %s\n", client, err);
             goto out;

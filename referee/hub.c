@@ -8,9 +8,13 @@
  *    starting thread; pthread_create is the memory barrier that hands them
  *    over).
  *  - A connection (conn) is known by its ROUTER routing id. It is NEW until
- *    its hello, READY after, DEAD once gone (freed at the end of the loop
- *    turn). At most one READY connection has a given name: a newer hello
- *    with that name replaces the older connection.
+ *    its hello is accepted, READY after, DEAD once gone (freed at the end of
+ *    the loop turn). At most one READY connection has a given name: a hello
+ *    for a name a READY connection holds is refused (admit), and the holder
+ *    is never touched by it.
+ *  - A grant (a cmd: bot's token) lives until ref_hub_stop; at most one
+ *    grant holds a given name. A connection points at the grant whose token
+ *    its hello carried.
  *  - A seat (hub_seat) is known by the routing id of its inproc socket and
  *    points at the connection it plays through, or at NULL once that
  *    connection is gone (every request then faults `disconnect`).
@@ -35,6 +39,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sodium.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,9 +51,20 @@
 #define HUB_MON_ENDPOINT "inproc://jackarena-hub-monitor"
 #define HUB_ZAP_ENDPOINT REF_ZAP_ENDPOINT
 #define HUB_TICK_MS 100
+#define HUB_PROBE_MS 100 /* a name's holder is pinged for a competing hello at most this often */
 #define RID_MAX 256
 
 enum { C_NEW, C_READY, C_DEAD };
+
+/* A cmd: bot's credential (ref_hub_grant). */
+typedef struct grant {
+    struct grant *next;
+    char who[REF_WIRE_NAME_MAX];   /* the name it was granted for */
+    char name[REF_WIRE_NAME_MAX];  /* the name it holds: who until a hello says another */
+    bool spoke;                    /* a hello with its token was accepted: name is final */
+    char token[REF_WIRE_TOKEN_MAX];
+    size_t token_len;
+} grant;
 
 typedef struct conn {
     struct conn *next;
@@ -65,6 +81,14 @@ typedef struct conn {
     int64_t hello_ns, last_seen_ns, last_ping_ns;
     uint32_t errors[REF_WIRE_ERR_COUNT];
     uint32_t pongs;
+    char key[REF_HUB_KEY_Z85];   /* its Curve client key (ZAP's user id), "" if unknown */
+    grant *g;                    /* READY: the grant its hello proved, or NULL */
+    /* Its last refused hello (NEW): the name asked, the grant its token
+     * named (or NULL), why; the arena's log has the first refusal. */
+    char asked[REF_WIRE_NAME_MAX];
+    grant *tried;
+    char refused[300];
+    bool logged;
 } conn;
 
 typedef struct hub_seat {
@@ -94,10 +118,12 @@ struct ref_hub {
     char private_dir[256];       /* "" unless we made it */
     char server_key[REF_HUB_KEY_Z85];
     char **allow;                /* copies of cfg.allow */
+    char **allow_names;          /* copies of cfg.allow_names (NULL entries: bare keys) */
     /* thread state */
     conn *conns;
     hub_seat *seats;
     claimed_name *claimed;
+    grant *grants;
     uint32_t *fdgen;
     size_t n_fdgen;
     msgpack_sbuffer out;
@@ -231,6 +257,130 @@ static void send_error(ref_hub *h, conn *c, ref_wire_err code, const char *match
     send_bot(h, c, h->out.data, h->out.size);
 }
 
+/* ---- the hub thread: who may say hello as whom ------------------------------- */
+
+/* The grant whose token is tok (n bytes), or NULL. Every grant is compared,
+ * each in constant time (sodium_memcmp): the time taken tells nothing of
+ * how much of a token was right. */
+static grant *grant_by_token(ref_hub *h, const void *tok, size_t n)
+{
+    grant *found = NULL;
+    for (grant *g = h->grants; g; g = g->next)
+        if (n && g->token_len == n && sodium_memcmp(g->token, tok, n) == 0)
+            found = g;
+    return found;
+}
+
+static grant *grant_by_name(ref_hub *h, const char *name)
+{
+    for (grant *g = h->grants; g; g = g->next)
+        if (strcmp(g->name, name) == 0)
+            return g;
+    return NULL;
+}
+
+/* Whether Curve client key may say hello as name (ref_hub_config's
+ * allow_names): a name bound to keys only by them; an unbound name by a
+ * bare key. Without an allow-list, any key any name. */
+static bool key_may_use(const ref_hub *h, const char *key, const char *name)
+{
+    if (!h->allow || !h->allow_names)
+        return true;
+    bool bound = false;
+    for (uint32_t i = 0; i < h->cfg.n_allow; i++)
+        if (h->allow_names[i] && strcmp(h->allow_names[i], name) == 0) {
+            bound = true;
+            if (strcmp(h->allow[i], key) == 0)
+                return true;
+        }
+    if (bound)
+        return false;
+    for (uint32_t i = 0; i < h->cfg.n_allow; i++)
+        if (!h->allow_names[i] && strcmp(h->allow[i], key) == 0)
+            return true;
+    return false;
+}
+
+static void read_monitor(ref_hub *h);
+
+/* Whether the READY connection holding a name is still there: the monitor
+ * is read again and the holder pinged (a send to a vanished peer ends it),
+ * so that a bot whose old connection has just died gets its name back. The
+ * holder is pinged at most every HUB_PROBE_MS, however many hellos ask. */
+static bool holder_alive(ref_hub *h, conn *old)
+{
+    read_monitor(h);
+    int64_t now = ref_now_ns();
+    if (old->state == C_READY && now - old->last_ping_ns >= (int64_t)HUB_PROBE_MS * 1000000) {
+        old->last_ping_ns = now;
+        ref_wire_ping(&h->out);
+        send_bot(h, old, h->out.data, h->out.size);
+    }
+    return old->state == C_READY;
+}
+
+/* Whether the hello m on connection c may take its name: JA_OK (with *g the
+ * grant its token proved, or NULL), or the code of the refusal and why. */
+static int admit(ref_hub *h, conn *c, const ref_wire_msg *m, grant **g, ref_wire_err *code,
+                 char *why, size_t cap)
+{
+    *g = NULL;
+    *code = REF_WIRE_ERR_UNAUTHORIZED;
+    if (m->token[0]) {
+        *g = grant_by_token(h, m->token, strlen(m->token));
+        if (!*g) {
+            snprintf(why, cap, "the token is not one this arena gave (a restarted bot gets a new "
+                               "one in $JACKARENA_TOKEN)");
+            return JA_EINVAL;
+        }
+        if ((*g)->spoke && strcmp((*g)->name, m->name) != 0) {
+            snprintf(why, cap, "the token belongs to the bot that said hello as '%s'; it says "
+                               "hello under that name only", (*g)->name);
+            return JA_EINVAL;
+        }
+    }
+    grant *owner = grant_by_name(h, m->name);
+    if (owner && owner != *g) {
+        snprintf(why, cap, "the name '%s' belongs to a bot the arena started: only a hello with "
+                           "that bot's token ($JACKARENA_TOKEN) may use it", m->name);
+        return JA_EINVAL;
+    }
+    if (h->allow && !key_may_use(h, c->key, m->name)) {
+        snprintf(why, cap, "the name '%s' is not this client key's (--curve-allow binds it to "
+                           "other keys, or this key to other names)", m->name);
+        return JA_EINVAL;
+    }
+    conn *old = conn_by_name(h, m->name);
+    if (old && holder_alive(h, old)) {
+        *code = REF_WIRE_ERR_NAME_TAKEN;
+        snprintf(why, cap, "the name '%s' is held by another live connection; a second hello "
+                           "never replaces it (say hello again once that connection is gone)",
+                 m->name);
+        return JA_EINVAL;
+    }
+    return JA_OK;
+}
+
+/* Refuses the hello m on c (g: the grant its token proved, or NULL): an
+ * `error` to it, the arena's log once per connection, and a note for the
+ * claim that waits for that name or grant; the connection stays NEW and may
+ * say hello again. */
+static void refuse(ref_hub *h, conn *c, const ref_wire_msg *m, grant *g, ref_wire_err code,
+                   const char *why)
+{
+    snprintf(c->asked, sizeof c->asked, "%s", m->name);
+    snprintf(c->refused, sizeof c->refused, "%s", why);
+    c->tried = g ? g : grant_by_name(h, m->name); /* its token's grant, or the name's */
+    send_error(h, c, code, NULL, 0, "%s", why);
+    if (h->cfg.log && !c->logged) {
+        char line[512];
+        snprintf(line, sizeof line, "refused a hello as '%s' (%s): %s", m->name,
+                 ref_wire_error_code(code), why);
+        h->cfg.log(h->cfg.log_ctx, line);
+    }
+    c->logged = true;
+}
+
 /* ---- the hub thread: bot messages ------------------------------------------- */
 
 static void on_hello(ref_hub *h, conn *c, const ref_wire_msg *m)
@@ -245,9 +395,22 @@ static void on_hello(ref_hub *h, conn *c, const ref_wire_msg *m)
                    (unsigned long long)m->protocol);
         return;
     }
-    conn *old = conn_by_name(h, m->name);
-    if (old)
-        conn_dead(h, old); /* a reconnect: the newer connection takes the name */
+    grant *g;
+    ref_wire_err code;
+    char why[300];
+    if (admit(h, c, m, &g, &code, why, sizeof why) != JA_OK) {
+        refuse(h, c, m, g, code, why);
+        return;
+    }
+    if (c->state != C_NEW)
+        return; /* it went while its holder was checked */
+    if (g) {
+        snprintf(g->name, sizeof g->name, "%s", m->name);
+        g->spoke = true;
+    }
+    c->g = g;
+    c->refused[0] = '\0';
+    c->tried = NULL;
     c->state = C_READY;
     snprintf(c->name, sizeof c->name, "%s", m->name);
     snprintf(c->version, sizeof c->version, "%s", m->version);
@@ -340,6 +503,10 @@ static void on_bot_message(ref_hub *h, const void *rid, size_t rid_len, zmq_msg_
         c->fd = zmq_msg_get(msg, ZMQ_SRCFD);
         c->gen = c->fd >= 0 && (size_t)c->fd < h->n_fdgen ? h->fdgen[c->fd] : 0;
         c->last_ping_ns = now;
+        /* With the ZAP handler, the client key it let in (zap.h). */
+        const char *uid = h->zap ? zmq_msg_gets(msg, "User-Id") : NULL;
+        if (uid && strlen(uid) == REF_HUB_KEY_Z85 - 1)
+            memcpy(c->key, uid, REF_HUB_KEY_Z85);
         c->next = h->conns;
         h->conns = c;
     }
@@ -491,18 +658,28 @@ static void fill_status(const conn *c, hub_rep *r)
     memcpy(r->games, c->games, sizeof r->games);
 }
 
-static void on_claim(ref_hub *h, const hub_req *q, hub_rep *r)
+/* A claim: by name, or (with a token) the connection whose hello proved
+ * that token's grant. */
+static void on_claim(ref_hub *h, const hub_req *q, const void *token, size_t n, hub_rep *r)
 {
-    conn *c = conn_by_name(h, q->name);
+    grant *g = n ? grant_by_token(h, token, n) : NULL;
+    conn *c = NULL;
+    if (!n)
+        c = conn_by_name(h, q->name);
+    else if (g)
+        for (conn *k = h->conns; k && !c; k = k->next)
+            if (k->state == C_READY && k->g == g)
+                c = k;
     if (c && is_claimed(h, c->name))
         c = NULL;
-    if (!c && (q->flags & HUB_CLAIM_ANY)) {
-        for (conn *k = h->conns; k; k = k->next)
-            if (k->state == C_READY && !is_claimed(h, k->name) && (!c || k->hello_ns < c->hello_ns))
-                c = k;
-    }
     if (!c) {
         r->kind = HUB_REP_NOTYET;
+        /* Why a hello as wanted was refused, if one was. */
+        for (conn *k = h->conns; k; k = k->next)
+            if (k->state == C_NEW && k->refused[0] &&
+                (n ? g && k->tried == g : strcmp(k->asked, q->name) == 0))
+                snprintf(r->msg, sizeof r->msg, "a hello as '%s' was refused: %s", k->asked,
+                         k->refused);
         size_t used = 0;
         for (conn *k = h->conns; k; k = k->next)
             if (k->state == C_READY && !is_claimed(h, k->name) && used < sizeof r->others - 70) {
@@ -523,6 +700,36 @@ static void on_claim(ref_hub *h, const hub_req *q, hub_rep *r)
     h->claimed = k;
     r->kind = HUB_REP_OK;
     fill_status(c, r);
+}
+
+static void on_grant(ref_hub *h, const hub_req *q, const void *token, size_t n, hub_rep *r)
+{
+    grant *g = h->grants;
+    while (g && strcmp(g->who, q->name) != 0)
+        g = g->next;
+    if (!g && grant_by_name(h, q->name)) {
+        /* Another cmd: bot took this name with its own token first. */
+        r->kind = HUB_REP_FAIL;
+        snprintf(r->msg, sizeof r->msg, "its name '%s' was taken first by another bot the arena "
+                                        "started", q->name);
+        return;
+    }
+    if (!g && (g = calloc(1, sizeof *g))) {
+        snprintf(g->who, sizeof g->who, "%s", q->name);
+        snprintf(g->name, sizeof g->name, "%s", q->name);
+        g->next = h->grants;
+        h->grants = g;
+    }
+    if (!g || n == 0 || n >= sizeof g->token) {
+        r->kind = HUB_REP_FAIL;
+        snprintf(r->msg, sizeof r->msg, g ? "a token is 1 to %d bytes" : "out of memory",
+                 REF_WIRE_TOKEN_MAX - 1);
+        return;
+    }
+    sodium_memzero(g->token, sizeof g->token);
+    memcpy(g->token, token, n);
+    g->token_len = n;
+    r->kind = HUB_REP_OK;
 }
 
 static void on_open(ref_hub *h, const void *sid, size_t sid_len, const hub_req *q,
@@ -643,7 +850,8 @@ static void read_ctl(ref_hub *h)
             r.kind = HUB_REP_OK;
             r.turn = UINT32_MAX; /* never a request's turn */
             break;
-        case HUB_CLAIM: on_claim(h, &q, &r); break;
+        case HUB_CLAIM: on_claim(h, &q, payload, n, &r); break;
+        case HUB_GRANT: on_grant(h, &q, payload, n, &r); break;
         case HUB_STATUS:
             if ((c = conn_by_name(h, q.name))) {
                 r.kind = HUB_REP_OK;
@@ -773,11 +981,14 @@ static int check_endpoint(const ref_hub_config *cfg, char *err, size_t cap)
 
 static void free_hub(ref_hub *h)
 {
-    if (h->allow) {
-        for (uint32_t i = 0; i < h->cfg.n_allow; i++)
+    for (uint32_t i = 0; i < h->cfg.n_allow; i++) {
+        if (h->allow)
             free(h->allow[i]);
-        free(h->allow);
+        if (h->allow_names)
+            free(h->allow_names[i]);
     }
+    free(h->allow);
+    free(h->allow_names);
     while (h->conns) {
         conn *c = h->conns;
         h->conns = c->next;
@@ -792,6 +1003,12 @@ static void free_hub(ref_hub *h)
         claimed_name *k = h->claimed;
         h->claimed = k->next;
         free(k);
+    }
+    while (h->grants) {
+        grant *g = h->grants;
+        h->grants = g->next;
+        sodium_memzero(g, sizeof *g);
+        free(g);
     }
     free(h->fdgen);
     msgpack_sbuffer_destroy(&h->out);
@@ -866,11 +1083,25 @@ int ref_hub_start(const ref_hub_config *cfg, ref_hub **out, char *err, size_t ca
         }
         snprintf(bind_ep, sizeof bind_ep, "ipc://%s/hub", h->private_dir);
     }
+    h->cfg.allow = NULL;
+    h->cfg.allow_names = NULL;
     if (cfg->curve && cfg->n_allow) {
         h->allow = calloc(cfg->n_allow, sizeof *h->allow);
-        for (uint32_t i = 0; h->allow && i < cfg->n_allow; i++)
-            h->allow[i] = strdup(cfg->allow[i]);
-        h->cfg.allow = NULL;
+        if (cfg->allow_names)
+            h->allow_names = calloc(cfg->n_allow, sizeof *h->allow_names);
+        bool ok = h->allow && (h->allow_names || !cfg->allow_names);
+        for (uint32_t i = 0; ok && i < cfg->n_allow; i++) {
+            ok = (h->allow[i] = strdup(cfg->allow[i])) != NULL;
+            if (ok && h->allow_names && cfg->allow_names[i])
+                ok = (h->allow_names[i] = strdup(cfg->allow_names[i])) != NULL;
+        }
+        if (!ok) {
+            snprintf(err, cap, "out of memory");
+            rc = JA_ENOMEM;
+            goto fail;
+        }
+    } else {
+        h->cfg.n_allow = 0;
     }
     h->ctx = zmq_ctx_new();
     if (!h->ctx) {
@@ -1015,11 +1246,11 @@ int ref_hub_claim(ref_hub *h, const ref_hub_claim_req *req, ref_bot **out, char 
     hub_req q;
     memset(&q, 0, sizeof q);
     q.op = HUB_CLAIM;
-    q.flags = req->any_name ? HUB_CLAIM_ANY : 0;
     snprintf(q.name, sizeof q.name, "%s", req->name);
+    size_t n_token = req->token ? strlen(req->token) : 0;
     hub_rep r;
     for (;;) {
-        int rc = ref_hub__call(h, &q, NULL, 0, &r, 10000);
+        int rc = ref_hub__call(h, &q, req->token, n_token, &r, 10000);
         if (rc != JA_OK) {
             snprintf(err, cap, "the referee's hub is not answering");
             return JA_EIO;
@@ -1030,12 +1261,19 @@ int ref_hub_claim(ref_hub *h, const ref_hub_claim_req *req, ref_bot **out, char 
             snprintf(err, cap, "%s", r.msg);
             return JA_EIO;
         }
+        r.msg[sizeof r.msg - 1] = '\0';
+        r.others[sizeof r.others - 1] = '\0';
         if (req->gone && req->gone(req->gone_ctx)) {
-            snprintf(err, cap, "exited before saying hello");
+            snprintf(err, cap, "exited before saying hello%s%s", r.msg[0] ? "; " : "", r.msg);
             return JA_EBOT;
         }
         if (ref_now_ns() >= req->deadline_ns) {
-            if (r.others[0])
+            if (r.msg[0])
+                snprintf(err, cap, "never said hello: %s", r.msg);
+            else if (r.others[0] && req->token)
+                snprintf(err, cap, "never said hello: no hello carried its token, "
+                                   "$JACKARENA_TOKEN (hellos came from %s)", r.others);
+            else if (r.others[0])
                 snprintf(err, cap, "never said hello as '%s' (hellos came from %s)", req->name,
                          r.others);
             else
@@ -1050,6 +1288,37 @@ int ref_hub_claim(ref_hub *h, const ref_hub_claim_req *req, ref_bot **out, char 
     if (rc != JA_OK)
         snprintf(err, cap, "out of memory");
     return rc;
+}
+
+int ref_hub_new_token(char out[REF_HUB_TOKEN_CHARS + 1])
+{
+    out[0] = '\0';
+    if (sodium_init() < 0) /* idempotent and thread-safe */
+        return JA_EIO;
+    unsigned char raw[REF_HUB_TOKEN_CHARS / 2];
+    randombytes_buf(raw, sizeof raw);
+    sodium_bin2hex(out, REF_HUB_TOKEN_CHARS + 1, raw, sizeof raw);
+    sodium_memzero(raw, sizeof raw);
+    return JA_OK;
+}
+
+int ref_hub_grant(ref_hub *h, const char *who, const char *token, char *err, size_t cap)
+{
+    hub_req q;
+    memset(&q, 0, sizeof q);
+    q.op = HUB_GRANT;
+    snprintf(q.name, sizeof q.name, "%s", who);
+    hub_rep r;
+    if (ref_hub__call(h, &q, token, strlen(token), &r, 10000) != JA_OK) {
+        snprintf(err, cap, "the referee's hub is not answering");
+        return JA_EIO;
+    }
+    r.msg[sizeof r.msg - 1] = '\0';
+    if (r.kind != HUB_REP_OK) {
+        snprintf(err, cap, "%s", r.msg);
+        return JA_EINVAL;
+    }
+    return JA_OK;
 }
 
 int ref_hub_bot_status_get(ref_hub *h, const char *name, ref_hub_bot_status *out)

@@ -24,6 +24,15 @@
  * later requests to it fault at once. A bot that connects again says hello
  * again and plays the matches that start after that.
  *
+ * Seats and credentials (docs/security.md, "Seat identity"): a name is held
+ * by at most one live connection, and a hello for a name a live connection
+ * holds is refused (`name_taken`), never a replacement; the name is free
+ * again once that connection is gone. A name may also be bound to a
+ * credential, and a hello for it without that credential is refused
+ * (`unauthorized`): a cmd: bot's token (ref_hub_grant), and with Curve the
+ * client keys --curve-allow binds to the name (allow_names). A refused hello
+ * leaves the holder alone; the refused connection may say hello again.
+ *
  * Lifetime: ref_hub_start, then any number of ref_hub_claim (and seats), then
  * ref_hub_bye_all and ref_hub_stop after every seat is closed. The functions
  * below may be called from any thread, but each call from one thread at a
@@ -53,9 +62,18 @@ typedef struct ref_hub_config {
     bool curve;
     char curve_public[REF_HUB_KEY_Z85], curve_secret[REF_HUB_KEY_Z85];
     /* With curve: the Z85 public keys of the clients allowed (ZAP); NULL:
-     * any client that knows the server's key. Borrowed until ref_hub_stop. */
+     * any client that knows the server's key. Copied. */
     const char *const *allow;
     uint32_t n_allow;
+    /* With allow: allow_names[i] is the hello name key allow[i] is bound to,
+     * or NULL for a bare key. A name bound to keys may be said only by them;
+     * a bare key may say any name bound to no key; a key listed only with
+     * names says only those. NULL: every key bare. Copied. */
+    const char *const *allow_names;
+    /* Called from the hub's thread with one line (no newline) the first time
+     * a connection's hello is refused; NULL: refusals are not logged. */
+    void (*log)(void *ctx, const char *line);
+    void *log_ctx;
     /* tcp without curve, for loopback addresses only; plain_tcp_remote
      * lifts the loopback restriction too. */
     bool plain_tcp, plain_tcp_remote;
@@ -78,12 +96,32 @@ const char *ref_hub_endpoint(const ref_hub *h);
 /* The server's public key (Z85) with curve, else NULL. Borrowed. */
 const char *ref_hub_server_key(const ref_hub *h);
 
+/* Characters of a token made by ref_hub_new_token (hex), NUL excluded. */
+#define REF_HUB_TOKEN_CHARS 64
+
+/* A fresh token for a cmd: bot: 32 bytes of libsodium's randombytes_buf in
+ * hex, NUL-terminated. JA_OK, or JA_EIO when libsodium cannot start. */
+int ref_hub_new_token(char out[REF_HUB_TOKEN_CHARS + 1]);
+
+/* Binds the name `who` to token (1 to REF_WIRE_TOKEN_MAX - 1 bytes) before
+ * the cmd: bot told so starts: from then on a hello for who is accepted
+ * only with that token, compared in constant time (sodium_memcmp). The
+ * token's first accepted hello may name another name that is free (a bot
+ * that ignores JACKARENA_NAME); that name is then bound instead, and the
+ * token says no other. Granting again for the same who replaces the token
+ * (a restarted process): the old one is refused from then on, the bound
+ * name stays. A hello with a token nobody was granted is refused. JA_OK;
+ * JA_EINVAL when another grant's token took the name who first (or the
+ * token's size is wrong), JA_EIO when the hub is not answering, with a
+ * one-line message in err. */
+int ref_hub_grant(ref_hub *h, const char *who, const char *token, char *err, size_t cap);
+
 /* How to find a bot that says hello. */
 typedef struct ref_hub_claim_req {
     const char *name;        /* the hello name wanted */
-    /* Also take the oldest unclaimed bot whatever its name (a cmd: bot that
-     * does not announce JACKARENA_NAME; it is the only one starting). */
-    bool any_name;
+    /* Non-NULL: a cmd: bot granted this token (ref_hub_grant): take the
+     * connection whose hello carried it, whatever its name, instead. */
+    const char *token;
     const char *kind;        /* "cmd" or "zmq": ref_bot_info.kind */
     int64_t deadline_ns;     /* CLOCK_MONOTONIC; give up then */
     /* Called while waiting (may be NULL): non-zero stops the wait (the
@@ -97,7 +135,8 @@ typedef struct ref_hub_claim_req {
  * that name at the time each seat opens. Returns JA_OK with *out owned by the
  * caller (ref_bot_destroy), JA_ETIMEOUT when no such hello came by the
  * deadline, JA_EBOT when gone() said so, with a one-line message in err.
- * If hellos came under other names, err names them. */
+ * If hellos came under other names, err names them; if a hello as wanted
+ * was refused, err says why. */
 int ref_hub_claim(ref_hub *h, const ref_hub_claim_req *req, ref_bot **out, char *err,
                   size_t cap);
 

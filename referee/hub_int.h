@@ -20,14 +20,14 @@ typedef enum hub_op {
     HUB_END,     /* payload: end. No reply */
     HUB_CLOSE,   /* the seat closes. Reply OK (so a later OPEN of the same match
                   * id on another socket cannot overtake it) */
-    HUB_CLAIM,   /* name, flags HUB_CLAIM_ANY. Reply OK (with identity), NOTYET */
+    HUB_CLAIM,   /* name; payload: a token or nothing. Reply OK (with identity),
+                  * NOTYET (others; msg: why a hello as wanted was refused) */
+    HUB_GRANT,   /* name (who); payload: the token. Reply OK */
     HUB_STATUS,  /* name. Reply OK (status) or FAIL */
     HUB_RAW,     /* name; payload: bytes to send. Reply OK/FAIL */
     HUB_BYE_ALL, /* Reply OK once sent */
     HUB_QUIT     /* the thread ends. Reply OK */
 } hub_op;
-
-#define HUB_CLAIM_ANY 1u
 
 typedef struct hub_req {
     uint32_t op;

@@ -49,7 +49,10 @@
     X(NO_HELLO, "no_hello", "a message other than hello before the hello")                  \
     X(PROTOCOL_VERSION, "protocol_version", "the hello asks for a protocol this referee "  \
                                             "does not speak")                              \
-    X(NAME_TAKEN, "name_taken", "another connected bot already uses that name")             \
+    X(NAME_TAKEN, "name_taken", "another live connection holds that name (a second hello "  \
+                                "never replaces it)")                                      \
+    X(UNAUTHORIZED, "unauthorized", "the hello lacks the credential its name is bound to "  \
+                                    "(a cmd: bot's token, a --curve-allow key)")          \
     X(UNKNOWN_TYPE, "unknown_type", "a message type the referee does not know (ignored)")   \
     X(UNEXPECTED, "unexpected", "a known message that makes no sense now (a second hello, " \
                                 "an action with nothing asked)")                           \

@@ -37,9 +37,9 @@ void ref_zap_serve(void *zap, ref_zap_allow_fn allowed, void *ctx)
                 zmq_msg_close(&part);
         }
         bool ok = false;
+        char z85[41] = "";
         if (n >= 7 && zmq_msg_size(&f[5]) == 5 && memcmp(zmq_msg_data(&f[5]), "CURVE", 5) == 0 &&
             zmq_msg_size(&f[6]) == 32) {
-            char z85[41];
             if (zmq_z85_encode(z85, zmq_msg_data(&f[6]), 32))
                 ok = allowed(ctx, z85);
         }
@@ -52,7 +52,9 @@ void ref_zap_serve(void *zap, ref_zap_allow_fn allowed, void *ctx)
             zmq_send(zap, "", 0, ZMQ_SNDMORE);
         zmq_send(zap, status, 3, ZMQ_SNDMORE);
         zmq_send(zap, text, strlen(text), ZMQ_SNDMORE);
-        zmq_send(zap, "", 0, ZMQ_SNDMORE);
+        /* The user id: the client's key, which every message of that
+         * connection then carries as its "User-Id" property. */
+        zmq_send(zap, z85, ok ? strlen(z85) : 0, ZMQ_SNDMORE);
         zmq_send(zap, "", 0, 0);
         for (int i = 0; i < n; i++)
             zmq_msg_close(&f[i]);

@@ -16,7 +16,9 @@
 typedef bool (*ref_zap_allow_fn)(void *ctx, const char *z85);
 
 /* Answers every ZAP request waiting on zap (never blocks when none is):
- * 200 for a CURVE client whose key allowed() accepts, 400 otherwise. */
+ * 200 for a CURVE client whose key allowed() accepts, 400 otherwise. A
+ * client let in has its key (Z85) as user id: every message of its
+ * connection carries it, zmq_msg_gets(msg, "User-Id"). */
 void ref_zap_serve(void *zap, ref_zap_allow_fn allowed, void *ctx);
 
 /* true when z85 is one of the n keys. */

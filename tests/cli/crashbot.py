@@ -25,7 +25,8 @@ def send(obj):
     s.send(msgpack.packb(obj, use_bin_type=True))
 
 
-send({"type": "hello", "protocol": 1, "name": name, "version": "1", "capacity": 1})
+send({"type": "hello", "protocol": 1, "name": name, "version": "1", "capacity": 1,
+      "token": os.environ["JACKARENA_TOKEN"]})
 matches = 0
 while True:
     m = msgpack.unpackb(s.recv(), raw=False)

@@ -26,6 +26,22 @@ the right fault and changes nothing else:
 --log FILE appends one JSON line per message received (type, code...).
 --hold-until N holds every answer until N matches are running at once (or
 --hold-seconds pass): the capacity test.
+
+A bot the arena started (cmd:) sends the token of $JACKARENA_TOKEN in its
+hello: it alone proves the name is this bot's. The seat-identity tests use:
+
+  --steal NAME      a thief: at each of its first --steal-times `start`s it
+                    opens another connection (same Curve key) and says hello
+                    as NAME, first without a token, then with its own; it
+                    plays whatever that connection is sent (a takeover would
+                    show) and logs what it gets with "via": "steal"
+  --exit-after-welcome  exits at once (no bye) once welcomed: a connection
+                    that dies
+  --retry-refused N  says hello again (up to N times, 0.1 s apart) while the
+                    referee answers name_taken: a bot whose old connection
+                    is still being closed
+  --wait-file F     says hello only once file F exists
+  --touch F         creates file F once welcomed
 """
 import argparse
 import json
@@ -55,6 +71,12 @@ def main():
     ap.add_argument("--hello-timeout", type=float, default=0)
     ap.add_argument("--lifetime", type=float, default=0,
                     help="exit with status 5 after this many seconds whatever happens")
+    ap.add_argument("--steal", default="")
+    ap.add_argument("--steal-times", type=int, default=1)
+    ap.add_argument("--exit-after-welcome", action="store_true")
+    ap.add_argument("--retry-refused", type=int, default=0)
+    ap.add_argument("--wait-file", default="")
+    ap.add_argument("--touch", default="")
     a = ap.parse_args()
     if not a.endpoint:
         sys.exit("rawbot: no endpoint (JACKARENA_ENDPOINT)")
@@ -64,29 +86,91 @@ def main():
         signal.alarm(int(a.lifetime))
 
     ctx = zmq.Context()
-    s = ctx.socket(zmq.DEALER)
-    s.setsockopt(zmq.LINGER, 1000)
+    keys = None
     if a.server_key:
         pub, sec = zmq.curve_keypair()
         if os.environ.get("RAWBOT_PUBLIC_KEY"):
             pub = os.environ["RAWBOT_PUBLIC_KEY"].encode()
             sec = os.environ["RAWBOT_SECRET_KEY"].encode()
-        s.curve_serverkey = a.server_key.encode()
-        s.curve_publickey = pub
-        s.curve_secretkey = sec
-    s.connect(a.endpoint)
+        keys = (pub, sec)
+
+    def connect():
+        sock = ctx.socket(zmq.DEALER)
+        sock.setsockopt(zmq.LINGER, 1000)
+        if keys:
+            sock.curve_serverkey = a.server_key.encode()
+            sock.curve_publickey, sock.curve_secretkey = keys
+        sock.connect(a.endpoint)
+        return sock
+
+    s = connect()
     log = open(a.log, "a") if a.log else None
 
-    def send(obj):
-        s.send(msgpack.packb(obj, use_bin_type=True))
+    def send(obj, sock=None):
+        (sock or s).send(msgpack.packb(obj, use_bin_type=True))
 
+    def note(m, **extra):
+        if log:
+            rec = {k: v for k, v in m.items() if k in
+                   ("type", "code", "match", "turn", "message", "faults", "seat", "game",
+                    "protocol", "name", "capacity", "params", "places")}
+            rec.update(extra)
+            log.write(json.dumps(rec) + "\n")
+            log.flush()
+
+    # A bot the arena started (cmd:) proves its name with the token it was
+    # given in $JACKARENA_TOKEN; one started by hand (zmq:NAME) has none.
+    token = os.environ.get("JACKARENA_TOKEN")
+    hello = {"type": "hello", "protocol": 1, "name": a.name, "version": a.version,
+             "capacity": a.capacity}
+    if token:
+        hello["token"] = token
+    if a.wait_file:
+        while not os.path.exists(a.wait_file):
+            time.sleep(0.05)
     if a.bad != "nohello":
-        send({"type": "hello", "protocol": 1, "name": a.name, "version": a.version,
-              "capacity": a.capacity})
+        send(hello)
     if a.hello_timeout:
         if not s.poll(int(a.hello_timeout * 1000)):
             print("rawbot: no welcome", file=sys.stderr)
             sys.exit(3)
+    if a.retry_refused or a.exit_after_welcome or a.touch:
+        # Wait for the answer to the hello here.
+        for attempt in range(a.retry_refused + 1):
+            m = msgpack.unpackb(s.recv(), raw=False)
+            note(m)
+            if m["type"] != "error" or m.get("code") != "name_taken" or attempt == a.retry_refused:
+                break
+            time.sleep(0.1)
+            send(hello)
+        if m["type"] != "welcome":
+            print("rawbot: hello refused: %s" % m, file=sys.stderr)
+            sys.exit(3)
+        if a.exit_after_welcome:
+            os._exit(0)
+        if a.touch:
+            open(a.touch, "w").close()
+
+    steals = []      # the thief's other connections
+    steals_done = set()  # ... that the referee said bye to
+
+    def steal():
+        t = connect()
+        steals.append(t)
+        send({"type": "hello", "protocol": 1, "name": a.steal, "version": a.version,
+              "capacity": 1}, t)
+        if token:
+            send({"type": "hello", "protocol": 1, "name": a.steal, "version": a.version,
+                  "capacity": 1, "token": token}, t)
+
+    def on_steal(t):
+        m = msgpack.unpackb(t.recv(), raw=False)
+        note(m, via="steal")
+        if m.get("type") == "act":  # a takeover: play the victim's seat
+            send({"type": "action", "match": m["match"], "turn": m["turn"], "index": 0}, t)
+        elif m.get("type") == "ping":
+            send({"type": "pong"}, t)
+        return m.get("type")
 
     rngs = {}        # match -> its own stream, so choices never depend on timing
     acts = {}        # match -> acts seen
@@ -142,7 +226,15 @@ def main():
 
     while True:
         timeout = 200 if held else None
-        if not s.poll(timeout):
+        poller = zmq.Poller()
+        poller.register(s, zmq.POLLIN)
+        for t in steals:
+            poller.register(t, zmq.POLLIN)
+        ready = dict(poller.poll(timeout))
+        for t in steals:
+            if t in ready and on_steal(t) == "bye":
+                steals_done.add(t)
+        if s not in ready:
             if held and time.time() - hold_start > a.hold_seconds:
                 for m in held:
                     answer(m)
@@ -155,13 +247,10 @@ def main():
             print("rawbot: the referee sent something that is not msgpack", file=sys.stderr)
             sys.exit(4)
         t = m.get("type")
-        if log:
-            log.write(json.dumps({k: v for k, v in m.items() if k in
-                                  ("type", "code", "match", "turn", "message", "faults",
-                                   "seat", "game", "protocol", "name", "capacity",
-                                   "params")}) + "\n")
-            log.flush()
+        note(m)
         if t == "start":
+            if a.steal and len(steals) < a.steal_times:
+                steal()
             rngs[m["match"]] = random.Random("%d:%s:%d" % (a.seed, m["match"], m["seat"]))
             acts[m["match"]] = 0
             running.add(m["match"])
@@ -188,6 +277,13 @@ def main():
             for h in held:
                 answer(h)
             held = []
+    # The referee says bye to the thief's other connections too: read each
+    # to its end, so that every answer to its hellos is in the log.
+    for t in steals:
+        while t not in steals_done and t.poll(5000):
+            if on_steal(t) == "bye":
+                break
+        t.close()
     if log:
         log.write(json.dumps({"type": "summary", "max_running": max_running}) + "\n")
         log.close()

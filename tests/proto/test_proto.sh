@@ -16,6 +16,13 @@
 #                server key and a key outside the allow-list do not
 #   conformance  `arena conformance` passes the SDK bots and the raw client,
 #                and fails a misbehaving one
+#   identity     a seat belongs to its bot: a thief's second connection under
+#                the victim's name (a cmd: bot; a zmq: bot on ipc and on
+#                loopback tcp; a Curve key bound to another name) is refused,
+#                logged once, and the victim plays every match itself with no
+#                fault; bare allow-list keys, malformed NAME KEY lines, a cmd:
+#                bot without its token, a bot reconnecting after its
+#                connection died
 # No test asserts a duration; deadlines appear only where a test is about a
 # timeout, and are generous.
 set -u
@@ -321,6 +328,176 @@ curve)
   printf 'not a key\n' >bad.txt
   "$ARENA" play $T random "cmd:$RAW" $K --curve-allow bad.txt --listen tcp://127.0.0.1:0 >out.txt 2>err.txt
   check "a malformed allow-list is a usage error naming the line" bash -c "[ $? = 2 ] && grep -q 'bad.txt. line 1' err.txt"
+  ;;
+
+identity)
+  free_port() { $PY "$ROOT/tests/free_port.py"; }
+  # played JSON DB NAME=LOG...: the tournament finished with no fault at all,
+  # and each NAME's standing (games, wins) is exactly what its own process
+  # saw in its log (start, then end with places): it played every match it
+  # is credited with, itself.
+  played() {
+    $PY - "$@" <<'PYEOF'
+import json, sqlite3, sys
+d = json.load(open(sys.argv[1]))
+assert d["matches"] == d["planned"] and d["faults"] == 0, d
+st = {s["bot"]: s for s in d["standings"]}
+c = sqlite3.connect(sys.argv[2])
+for arg in sys.argv[3:]:
+    name, log = arg.split("=", 1)
+    seat, games, wins = {}, 0, 0
+    for rec in map(json.loads, open(log)):
+        if rec.get("via") == "steal":
+            continue
+        if rec["type"] == "start":
+            seat[rec["match"]] = rec["seat"]
+        elif rec["type"] == "end":
+            games += 1
+            wins += rec["places"][seat[rec["match"]]] == 1
+            assert rec["faults"] == [0] * len(rec["faults"]), rec
+    n = c.execute("select count(*) from match_seats m join participants p on p.slot = m.slot"
+                  " and p.tournament_id = 1 where p.name = ?", (name,)).fetchone()[0]
+    assert games == n == st[name]["games"] > 0, (name, games, n, st[name])
+    assert wins == st[name]["wins"], (name, wins, st[name])
+PYEOF
+  }
+  # refused LOG CODE...: the thief's other connections got exactly these
+  # error codes, and never a welcome, a start or an act.
+  refused() {
+    $PY - "$@" <<'PYEOF'
+import json, sys
+recs = [r for r in map(json.loads, open(sys.argv[1])) if r.get("via") == "steal"]
+got = [r["code"] for r in recs if r["type"] == "error"]
+assert got == sys.argv[2:], (got, sys.argv[2:])
+assert not [r for r in recs if r["type"] not in ("error", "bye", "ping")], recs
+PYEOF
+  }
+  logged() { # logged N PATTERN: the arena's stderr has the refusal N times
+    [ "$(grep -c -- "$2" err.txt)" = "$1" ] || { echo "  wanted $1 lines /$2/:"; grep arena: err.txt | head -5; false; }
+  }
+  TOUR="--seats 2 --rounds 2 --opt games=1 --seed 5 --move-ms 0 --json -q"
+
+  # (a) A cmd: thief of the same tournament says hello as its fellow cmd:
+  # bot `victim`, without a token, then with its own.
+  "$ARENA" tournament $T --bot random --bot "victim=cmd:$RAW --log victim.log" \
+    --bot "thief=cmd:$RAW --steal victim --steal-times 3 --log thief.log" $TOUR --db a.db >a.json 2>err.txt
+  check "cmd: thief: the tournament exits 0" test $? = 0
+  check "cmd: thief: the victim played all its matches itself, no fault anywhere" \
+    played a.json a.db victim=victim.log thief=thief.log
+  check "cmd: thief: each of its hellos as victim was refused (unauthorized)" \
+    refused thief.log unauthorized unauthorized unauthorized unauthorized unauthorized unauthorized
+  check "cmd: thief: one line on the arena's stderr per refused connection" \
+    logged 3 "^arena: refused a hello as 'victim' (unauthorized): "
+
+  # A cmd: bot started earlier that says hello under a later one's name
+  # (with its own token) holds it; the later bot is then refused before it
+  # starts, never seated behind the thief.
+  "$ARENA" play $T "thief=cmd:$RAW --name victim" "victim=cmd:$RAW" --opt games=1 >out.txt 2>err.txt
+  rc=$?
+  check "a cmd: bot that took a later one's name first: exit 2, the later one named" bash -c \
+    "[ $rc = 2 ] && tail -1 err.txt | grep -qx \"arena: error: bot 'victim': its name 'victim' was taken first by another bot the arena started\" && [ ! -s out.txt ]"
+
+  # (b) zmq: bots started by hand: the first hello takes the name, a
+  # second one for a live name is refused, on ipc and on loopback tcp.
+  for ep in "ipc://$work/b.ep" "tcp://127.0.0.1:$(free_port)"; do
+    rm -f v.log t.log
+    $RAW $LONE --endpoint "$ep" --name victim --log v.log >/dev/null 2>&1 &
+    v=$!
+    $RAW $LONE --endpoint "$ep" --name thief --steal victim --steal-times 3 --log t.log >/dev/null 2>&1 &
+    t=$!
+    "$ARENA" tournament $T --bot random --bot zmq:victim --bot zmq:thief --listen "$ep" --plain-tcp \
+      $TOUR --db "b${ep%%:*}.db" >b.json 2>err.txt
+    check "zmq: thief on ${ep%%:*}: the tournament exits 0" test $? = 0
+    kill $v $t 2>/dev/null; wait $v $t 2>/dev/null
+    check "zmq: thief on ${ep%%:*}: the victim played all its matches itself, no fault anywhere" \
+      played b.json "b${ep%%:*}.db" victim=v.log thief=t.log
+    check "zmq: thief on ${ep%%:*}: its hellos as victim were refused (name_taken)" \
+      refused t.log name_taken name_taken name_taken
+    check "zmq: thief on ${ep%%:*}: logged once per connection" \
+      logged 3 "^arena: refused a hello as 'victim' (name_taken): "
+  done
+
+  # (c) Curve with names bound to keys: mallory's listed key claims alice's
+  # name; bob's key is a bare line and plays under a name bound to no key.
+  K="--curve --curve-dir $work/keys"
+  "$ARENA" play $T random "cmd:$RAW" $K --listen tcp://127.0.0.1:0 --opt games=1 >/dev/null 2>&1 # makes the key pair
+  pub=$(cat "$work/keys/arena.pub")
+  read -r apub asec <<<"$($PY -c 'import zmq; p, s = zmq.curve_keypair(); print(p.decode(), s.decode())')"
+  read -r mpub msec <<<"$($PY -c 'import zmq; p, s = zmq.curve_keypair(); print(p.decode(), s.decode())')"
+  read -r bpub bsec <<<"$($PY -c 'import zmq; p, s = zmq.curve_keypair(); print(p.decode(), s.decode())')"
+  printf '# bots and their keys\nalice %s\n  mallory\t%s\n\n%s\n' "$apub" "$mpub" "$bpub" >allow.txt
+  port=$(free_port)
+  ep="tcp://127.0.0.1:$port"
+  rm -f v.log t.log b.log
+  RAWBOT_PUBLIC_KEY=$apub RAWBOT_SECRET_KEY=$asec $RAW $LONE --endpoint "$ep" --name alice \
+    --server-key "$pub" --log v.log >/dev/null 2>&1 &
+  v=$!
+  RAWBOT_PUBLIC_KEY=$mpub RAWBOT_SECRET_KEY=$msec $RAW $LONE --endpoint "$ep" --name mallory \
+    --server-key "$pub" --steal alice --steal-times 3 --log t.log >/dev/null 2>&1 &
+  t=$!
+  RAWBOT_PUBLIC_KEY=$bpub RAWBOT_SECRET_KEY=$bsec $RAW $LONE --endpoint "$ep" --name bob \
+    --server-key "$pub" --log b.log >/dev/null 2>&1 &
+  b=$!
+  "$ARENA" tournament $T --bot zmq:alice --bot zmq:mallory --bot zmq:bob $K --curve-allow allow.txt \
+    --listen "$ep" $TOUR --db c.db >c.json 2>err.txt
+  check "Curve, bound keys: the tournament exits 0" test $? = 0
+  kill $v $t $b 2>/dev/null; wait $v $t $b 2>/dev/null
+  check "Curve, bound keys: alice, mallory and bob (a bare key) played their own matches, no fault" \
+    played c.json c.db alice=v.log mallory=t.log bob=b.log
+  check "Curve, bound keys: mallory's key saying hello as alice was refused (unauthorized)" \
+    refused t.log unauthorized unauthorized unauthorized
+  check "Curve, bound keys: logged once per connection" \
+    logged 3 "^arena: refused a hello as 'alice' (unauthorized): "
+  # A bare key may not take a bound name; a bound key no name of another.
+  for who in "$bpub $bsec alice" "$mpub $msec carol"; do
+    read -r kp ks nm <<<"$who"
+    port=$(free_port)
+    RAWBOT_PUBLIC_KEY=$kp RAWBOT_SECRET_KEY=$ks $RAW $LONE --endpoint "tcp://127.0.0.1:$port" --name "$nm" \
+      --server-key "$pub" >/dev/null 2>&1 &
+    x=$!
+    "$ARENA" play $T random "zmq:$nm" $K --curve-allow allow.txt --listen "tcp://127.0.0.1:$port" \
+      --startup-ms 3000 >out.txt 2>err.txt
+    rc=$?
+    kill $x 2>/dev/null; wait $x 2>/dev/null
+    check "Curve, bound keys: a hello as $nm from a key not allowed it is refused (exit 2, says why)" \
+      bash -c "[ $rc = 2 ] && tail -1 err.txt | grep -q \"zmq:$nm) did not connect .*: a hello as '$nm' was refused: the name '$nm' is not this client key's\""
+  done
+  # Malformed lines: a usage error naming the file and the line.
+  for bad in "alice notakey" "alice $apub extra" "$apub extra" "$(printf 'n%.0s' {1..64}) $apub"; do
+    printf '%s\n%s\n' "$bpub" "$bad" >bad.txt
+    "$ARENA" play $T random "cmd:$RAW" $K --curve-allow bad.txt --listen tcp://127.0.0.1:0 >out.txt 2>err.txt
+    rc=$?
+    check "--curve-allow line '${bad:0:20}...' is a usage error naming file and line" \
+      bash -c "[ $rc = 2 ] && grep -q \"^arena: error: --curve-allow 'bad.txt' line 2: \" err.txt && [ ! -s out.txt ]"
+  done
+
+  # A cmd: bot that does not send its token is refused, and the arena says so.
+  "$ARENA" play $T random "notoken=cmd:env -u JACKARENA_TOKEN $RAW" --startup-ms 3000 >out.txt 2>err.txt
+  rc=$?
+  check "a cmd: bot without its token: exit 2 naming the refusal" bash -c \
+    "[ $rc = 2 ] && tail -1 err.txt | grep -q \"bot 'notoken' (cmd:.*) never said hello within 3000 ms: a hello as 'notoken' was refused: .*JACKARENA_TOKEN\""
+
+  # A bot whose connection died gets its name back: phoenix's first process
+  # says hello and exits; a second one says hello as phoenix (again while
+  # the hub may still see the first: name_taken, retried), and only then
+  # does the gate bot say hello, so every match is the second process's.
+  rm -f ready p2.log
+  $RAW $LONE --endpoint "ipc://$work/d.ep" --name phoenix --exit-after-welcome >/dev/null 2>&1 &
+  p1=$!
+  "$ARENA" tournament $T --bot zmq:phoenix --bot "gate=cmd:$RAW --wait-file ready --log gate.log" \
+    --listen "ipc://$work/d.ep" --startup-ms 60000 $TOUR --db d.db >d.json 2>err.txt &
+  arena=$!
+  wait $p1
+  check "phoenix's first process was welcomed and exited" test $? = 0
+  $RAW $LONE --endpoint "ipc://$work/d.ep" --name phoenix --retry-refused 100 --touch ready \
+    --log p2.log >/dev/null 2>&1 &
+  p2=$!
+  wait $arena
+  check "reconnect: the tournament exits 0" test $? = 0
+  wait $p2
+  check "reconnect: the second process exited on the referee's bye" test $? = 0
+  check "reconnect: the second process got the name back and played every match of phoenix" \
+    played d.json d.db phoenix=p2.log gate=gate.log
   ;;
 
 conformance)

@@ -294,6 +294,29 @@ static void test_decoder(void **state)
     longname[sizeof longname - 1] = '\0';
     pack(&b, 3, "type", "s:hello", "protocol", "i:1", "name", longname);
     assert_int_equal(dec(&b, &m), JA_EFORMAT);
+    /* A cmd: bot's token: up to REF_WIRE_TOKEN_MAX - 1 bytes, kept as sent;
+     * longer, not a string, or with a NUL is malformed. */
+    char token[2 + REF_WIRE_TOKEN_MAX + 1];
+    memset(token, 't', sizeof token - 1);
+    memcpy(token, "s:", 2);
+    token[2 + REF_WIRE_TOKEN_MAX - 1] = '\0';
+    pack(&b, 4, "type", "s:hello", "protocol", "i:1", "name", "s:b", "token", token);
+    assert_int_equal(dec(&b, &m), JA_OK);
+    assert_string_equal(m.token, token + 2);
+    token[2 + REF_WIRE_TOKEN_MAX - 1] = 't';
+    token[2 + REF_WIRE_TOKEN_MAX] = '\0';
+    pack(&b, 4, "type", "s:hello", "protocol", "i:1", "name", "s:b", "token", token);
+    char tok_why[256];
+    assert_int_equal(ref_wire_decode(b.data, b.size, &m, tok_why, sizeof tok_why), JA_EFORMAT);
+    assert_string_equal(tok_why, "\"token\" is longer than 511 bytes");
+    pack(&b, 4, "type", "s:hello", "protocol", "i:1", "name", "s:b", "token", "i:7");
+    assert_int_equal(dec(&b, &m), JA_EFORMAT);
+    pack(&b, 3, "type", "s:hello", "protocol", "i:1", "name", "s:b");
+    assert_int_equal(dec(&b, &m), JA_OK);
+    assert_string_equal(m.token, ""); /* none: a bot started by hand */
+    /* The refusal codes of seat identity (docs/protocol.md, "hello"). */
+    assert_string_equal(ref_wire_error_code(REF_WIRE_ERR_NAME_TAKEN), "name_taken");
+    assert_string_equal(ref_wire_error_code(REF_WIRE_ERR_UNAUTHORIZED), "unauthorized");
 
     pack(&b, 5, "type", "s:action", "match", "s:t1-m3", "turn", "i:17", "index", "i:3",
          "future_key", "s:ignored");

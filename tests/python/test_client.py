@@ -27,7 +27,7 @@ LEGAL = [{"code": 6, "label": "play 7C"}, {"code": 100, "label": "draw"}]
 class Referee:
     """One bot process and the referee's socket it talks to."""
 
-    def __init__(self, mode, params=None, work=None):
+    def __init__(self, mode, params=None, work=None, token=None):
         self.ctx = zmq.Context()
         self.sock = self.ctx.socket(zmq.ROUTER)
         self.sock.setsockopt(zmq.LINGER, 0)
@@ -35,8 +35,11 @@ class Referee:
         self.sock.bind(self.endpoint)
         env = dict(os.environ, JACKARENA_ENDPOINT=self.endpoint, JACKARENA_NAME="tb")
         env.pop("JACKARENA_PARAMS", None)
+        env.pop("JACKARENA_TOKEN", None)
         if params is not None:
             env["JACKARENA_PARAMS"] = params
+        if token is not None:
+            env["JACKARENA_TOKEN"] = token
         self.log = os.path.join(work, "bot.log")
         self.proc = subprocess.Popen([sys.executable, BOT, mode, "--log", self.log], env=env,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -189,6 +192,15 @@ def case_games(work):
     r = Referee("bombs", work=work)
     hello = r.welcome()
     assert hello["games"] == ["bombs"], hello
+    r.finish()
+
+
+def case_token(work):
+    # A bot the arena started proves its name: $JACKARENA_TOKEN goes into the
+    # hello as it is (case_good: no token without it).
+    r = Referee("good", work=work, token="5e" * 32)
+    hello = r.welcome()
+    assert hello["token"] == "5e" * 32 and hello["name"] == "tb", hello
     r.finish()
 
 

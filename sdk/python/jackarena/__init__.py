@@ -22,7 +22,9 @@
 run() checks the bot's parameters ($JACKARENA_PARAMS, through check_params),
 connects a ZeroMQ DEALER to $JACKARENA_ENDPOINT (the arena sets it for `cmd:`
 bots; pass endpoint= otherwise), says hello under $JACKARENA_NAME (or the
-class's name), and plays every match the referee starts until it says bye.
+class's name) with the token the arena gave a `cmd:` bot ($JACKARENA_TOKEN,
+the proof that the name is its own), and plays every match the referee
+starts until it says bye.
 One process may play up to `capacity` matches at once: each has its own
 Match object, and act() is called for one decision at a time. With CurveZMQ
 the arena's public key comes from $JACKARENA_SERVER_KEY (or server_key=).
@@ -252,6 +254,11 @@ class Bot:
         """The hello message; ValueError for a bad class attribute."""
         hello = {"type": "hello", "protocol": PROTOCOL, "name": self._hello_name,
                  "version": str(self.version)}
+        # A cmd: bot's credential: the referee seats no one under its name
+        # without it (docs/protocol.md, "hello").
+        token = os.environ.get("JACKARENA_TOKEN")
+        if token:
+            hello["token"] = token
         try:
             capacity = operator.index(self.capacity)
         except TypeError:
