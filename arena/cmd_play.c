@@ -187,6 +187,9 @@ int cmd_play(int argc, char **argv)
     char err[1200];
     if (!arena_common_options(&co, g, cfg.n_seats, &cfg.options))
         return EXIT_USAGE;
+    /* What a confined cmd: bot must not read (--confine; confine.h). */
+    arena_confine_protect(&ext.confine, replay_path, "the replay");
+    arena_confine_protect(&ext.confine, export_path, "the decision export");
     if (!arena_bots_load(&bots, g)) {
         arena_bots_free(&bots);
         return EXIT_USAGE;

@@ -395,6 +395,9 @@ int cmd_tournament(int argc, char **argv)
     memset(&bots, 0, sizeof bots);
     static arena_ext ext;
     memset(&ext, 0, sizeof ext);
+    /* The database holds every match's seed before play: cmd: bots are
+     * confined unless --no-confine (docs/security.md). */
+    ext.confine.by_default = true;
     bots.ext = &ext;
     arena_common co = {.bots = &bots};
     arena_scale sc = {0};
@@ -500,6 +503,9 @@ int cmd_tournament(int argc, char **argv)
         arena_error("%s", err);
         return EXIT_USAGE;
     }
+    arena_confine_protect(&ext.confine, db_path, "the database");
+    arena_confine_protect(&ext.confine, replay_dir, "the replays");
+    arena_confine_protect(&ext.confine, export_path, "the decision export");
     if (!arena_bots_load(&bots, g)) {
         arena_bots_free(&bots);
         return EXIT_USAGE;

@@ -51,6 +51,16 @@ int arena_ext_flag(arena_ext *e, int c, const char *arg)
         return 1;
     }
     case ARENA_OPT_RESTART: e->restart = true; return 1;
+    case ARENA_OPT_CONFINE: e->confine.mode = ARENA_CONFINE_ON; return 1;
+    case ARENA_OPT_NO_CONFINE: e->confine.mode = ARENA_CONFINE_OFF; return 1;
+    case ARENA_OPT_CONFINE_WEAK: e->confine.mode = ARENA_CONFINE_WEAK; return 1;
+    case ARENA_OPT_CONFINE_READ:
+        if (e->confine.n_reads == ARENA_CONFINE_MAX_READ) {
+            arena_error("--confine-read: at most %d paths", ARENA_CONFINE_MAX_READ);
+            return -1;
+        }
+        e->confine.reads[e->confine.n_reads++] = arg;
+        return 1;
     }
     return 0;
 }
@@ -341,16 +351,33 @@ static void last_line(ref_tail *t, char *out, size_t cap)
     snprintf(out, cap, "%s", line);
 }
 
+/* The tcp port of an endpoint tcp://HOST:PORT, else 0. */
+static unsigned tcp_port(const char *endpoint)
+{
+    const char *colon = strrchr(endpoint, ':');
+    uint32_t port = 0;
+    if (strncmp(endpoint, "tcp://", 6) != 0 || !colon || !arena_parse_u32(colon + 1, &port) ||
+        port > 65535)
+        return 0;
+    return port;
+}
+
 /* Starts a cmd: participant's process with the endpoint, a fresh token
  * (granted its name first, so the hub knows it before any hello; one per
  * process: a restart replaces it) and its parameters in its environment
  * (JACKARENA_PARAMS, "" for none, so that none is inherited), its output
- * held back until its hello (ref_proc_release). token gets the token. */
+ * held back until its hello (ref_proc_release); confined (confine.h),
+ * through ja_confine with its scratch TMPDIR. token gets the token. */
 static int spawn_cmd(arena_ext *e, arena_bot *b, char token[REF_HUB_TOKEN_CHARS + 1], char *err,
                      size_t cap)
 {
-    char ep[600], nm[128], key[128], pid[48], prm[sizeof b->params + 32];
+    char ep[600], nm[128], key[128], pid[48], prm[sizeof b->params + 32], tmp[PATH_MAX + 8];
     char tk[REF_HUB_TOKEN_CHARS + 32];
+    arena_confine *c = &e->confine;
+    if (!arena_confine_enabled(c) && c->n_reads) {
+        snprintf(err, cap, "--confine-read is for confined bots: add --confine");
+        return JA_EINVAL;
+    }
     if (ref_hub_new_token(token) != JA_OK) {
         snprintf(err, cap, "cannot make its token (libsodium does not start)");
         return JA_EIO;
@@ -363,17 +390,31 @@ static int spawn_cmd(arena_ext *e, arena_bot *b, char token[REF_HUB_TOKEN_CHARS 
     snprintf(tk, sizeof tk, "JACKARENA_TOKEN=%s", token);
     snprintf(pid, sizeof pid, "JACKARENA_ARENA_PID=%ld", (long)getpid());
     snprintf(prm, sizeof prm, "JACKARENA_PARAMS=%s", b->params);
-    const char *env[6] = {ep, nm, tk, pid, prm, NULL};
+    const char *env[8] = {ep, nm, tk, pid, prm, NULL};
     size_t n_env = 5;
     if (ref_hub_server_key(e->hub)) {
         snprintf(key, sizeof key, "JACKARENA_SERVER_KEY=%s", ref_hub_server_key(e->hub));
         env[n_env++] = key;
     }
+    char **launcher = NULL;
+    if (arena_confine_enabled(c)) {
+        char keys[1024];
+        curve_dir(e, keys, sizeof keys);
+        rc = arena_confine_launcher(c, b, tcp_port(ref_hub_endpoint(e->hub)), keys, &launcher,
+                                    tmp, sizeof tmp, err, cap);
+        if (rc != JA_OK) {
+            sodium_memzero(tk, sizeof tk);
+            return rc;
+        }
+        env[n_env++] = tmp;
+    }
     rc = JA_ENOMEM;
     if (!b->tail && ref_tail_new(ARENA_TAIL_BYTES, &b->tail) != JA_OK)
         snprintf(err, cap, "out of memory");
     else
-        rc = ref_proc_spawn_tail(b->target, env, n_env, b->tail, true, &b->proc, err, cap);
+        rc = ref_proc_spawn_via((const char *const *)launcher, b->target, env, n_env, b->tail,
+                                true, &b->proc, err, cap);
+    arena_confine_argv_free(launcher);
     sodium_memzero(tk, sizeof tk);
     return rc;
 }
@@ -431,7 +472,7 @@ bool arena_ext_load(arena_ext *e, arena_bot *b)
     ref_hub_claim_req req = {.name = b->name,
                              .kind = b->kind,
                              .deadline_ns = ref_now_ns() + (int64_t)startup * 1000000};
-    char err[700];
+    char err[2400];
     if (strcmp(b->kind, "zmq") == 0) {
         req.name = b->target;
         int rc = ref_hub_claim(e->hub, &req, &b->bot, err, sizeof err);
@@ -479,7 +520,12 @@ bool arena_ext_load(arena_ext *e, arena_bot *b)
         const char *why = strstr(err, "; a hello as");
         if (rc == JA_EBOT && ref_proc_exited(b->proc, how, sizeof how))
             arena_error("bot '%s' (cmd:%s) %s before saying hello%s", b->name, b->target, how,
-                        why ? why : "");
+                        why ? why
+                        : arena_confine_enabled(&e->confine)
+                            ? " (confined: it may read only the system, the directories its "
+                              "command names and --confine-read paths, and write only $TMPDIR; "
+                              "docs/security.md)"
+                            : "");
         else if (rc == JA_ETIMEOUT && strncmp(err, "never said hello: ", 18) == 0)
             arena_error("bot '%s' (cmd:%s) never said hello within %u ms: %s", b->name,
                         b->target, (unsigned)startup, err + 18);
@@ -509,6 +555,8 @@ void arena_ext_stop(arena_ext *e, arena_bots *bs)
             bs->b[i].proc = NULL;
         }
     ref_proc_stop_all(procs, n, ARENA_STOP_GRACE_MS);
+    if (e)
+        arena_confine_cleanup(&e->confine);
     for (int i = 0; i < bs->n; i++)
         if (bs->b[i].owns_bot && strcmp(bs->b[i].kind, "plugin") != 0)
             ref_bot_destroy(&bs->b[i].bot);

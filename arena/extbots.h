@@ -12,11 +12,14 @@
  * last line of output); arena_bots_free says `bye` to every bot, stops the
  * processes (bye, then SIGTERM, then SIGKILL after ARENA_STOP_GRACE_MS
  * each) and stops the hub. Hellos the hub refuses are logged on standard
- * error, one line per connection. */
+ * error, one line per connection. A confined
+ * `cmd:` bot (--confine, confine.h) is started through ja_confine, with its
+ * scratch directory as TMPDIR. */
 #ifndef ARENA_EXTBOTS_H
 #define ARENA_EXTBOTS_H
 
 #include "cli.h"
+#include "confine.h"
 #include "hub.h"
 #include "match.h"
 
@@ -38,7 +41,11 @@ enum {
     ARENA_OPT_MAX_FAULTS,
     ARENA_OPT_BANK_MS,
     ARENA_OPT_ON_FAULT,
-    ARENA_OPT_RESTART
+    ARENA_OPT_RESTART,
+    ARENA_OPT_CONFINE,
+    ARENA_OPT_NO_CONFINE,
+    ARENA_OPT_CONFINE_WEAK,
+    ARENA_OPT_CONFINE_READ
 };
 
 /* Entries for a getopt_long table. */
@@ -50,7 +57,11 @@ enum {
         {"plain-tcp", no_argument, NULL, ARENA_OPT_PLAIN_TCP},                       \
         {"plain-tcp-remote", no_argument, NULL, ARENA_OPT_PLAIN_TCP_REMOTE},         \
         {"startup-ms", required_argument, NULL, ARENA_OPT_STARTUP_MS},               \
-        {"max-faults", required_argument, NULL, ARENA_OPT_MAX_FAULTS}
+        {"max-faults", required_argument, NULL, ARENA_OPT_MAX_FAULTS},               \
+        {"confine", no_argument, NULL, ARENA_OPT_CONFINE},                           \
+        {"no-confine", no_argument, NULL, ARENA_OPT_NO_CONFINE},                     \
+        {"confine-weak", no_argument, NULL, ARENA_OPT_CONFINE_WEAK},                 \
+        {"confine-read", required_argument, NULL, ARENA_OPT_CONFINE_READ}
 
 /* Time control and fault policy of `play` and `tournament` (handled by
  * arena_ext_flag too; docs/protocol.md, "Time control" and "Faults"). */
@@ -83,7 +94,13 @@ enum {
     "                    only those; a bare KEY may say any name bound to no key\n"         \
     "  --plain-tcp       allow tcp without Curve on a loopback address\n"                     \
     "  --plain-tcp-remote  ... and on any address (unsafe)\n"                                 \
-    "  --startup-ms MS   how long a bot has to say hello (default 10000)\n"
+    "  --startup-ms MS   how long a bot has to say hello (default 10000)\n"                 \
+    "  --confine         confine cmd: bots (the default of `tournament`): limits, no\n"     \
+    "                    privileges; they read only the system and the directories\n"      \
+    "                    their command names, write only $TMPDIR (docs/security.md)\n"     \
+    "  --no-confine      run cmd: bots with the arena's rights\n"                           \
+    "  --confine-weak    confine, also on a kernel without Landlock (limits only)\n"        \
+    "  --confine-read PATH  one more path confined bots may read; repeatable\n"
 
 typedef struct arena_ext {
     const char *listen;
@@ -97,6 +114,8 @@ typedef struct arena_ext {
     uint8_t on_fault;            /* --on-fault: ref_on_fault */
     bool restart;                /* --restart (tournament) */
     unsigned wire_flags;         /* REF_WIRE_PROBE (conformance) */
+    arena_confine confine;       /* --confine and friends (confine.h); a command
+                                  * registers its output files there */
     /* state */
     ref_hub *hub;
 } arena_ext;

@@ -5,6 +5,7 @@
 #
 #   P/bin/arena, P/bin/referee            the commands
 #   P/LIBDIR/jackarena/ja_host            the sandbox host of hosted: seats
+#   P/LIBDIR/jackarena/ja_confine         the launcher of confined cmd: bots
 #   P/LIBDIR/jackarena/bots/ja_*.so       the reference bots
 #   P/LIBDIR/libjackarena{,_client}.a     the SDK and the C client, static (PIC)
 #   P/LIBDIR/libjackarena{,_client}.so*   the same, shared (soname .so.MAJOR)
@@ -56,16 +57,19 @@ function(ja_install_rel out from to)
 endfunction()
 
 # ---- the programs --------------------------------------------------------
-# arena and referee find ja_host and the reference bots relative to their
-# own directory (referee/seat_hosted.c, arena/botspec.c).
+# arena and referee find ja_host, ja_confine and the reference bots relative
+# to their own directory (referee/seat_hosted.c, arena/confine.c,
+# arena/botspec.c).
 ja_install_rel(ja_host_rel ${CMAKE_INSTALL_BINDIR} ${JA_INSTALL_PKGDIR}/ja_host)
+ja_install_rel(ja_confine_rel ${CMAKE_INSTALL_BINDIR} ${JA_INSTALL_PKGDIR}/ja_confine)
 ja_install_rel(ja_bots_rel ${CMAKE_INSTALL_BINDIR} ${JA_INSTALL_BOTSDIR})
 target_compile_definitions(ja_referee PRIVATE JA_INSTALL_HOST_REL="${ja_host_rel}")
 foreach(t arena referee)
-  target_compile_definitions(${t} PRIVATE JA_INSTALL_BOTS_REL="${ja_bots_rel}")
+  target_compile_definitions(${t} PRIVATE JA_INSTALL_BOTS_REL="${ja_bots_rel}"
+    JA_INSTALL_CONFINE_REL="${ja_confine_rel}")
 endforeach()
 install(TARGETS arena referee RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS ja_host RUNTIME DESTINATION ${JA_INSTALL_PKGDIR})
+install(TARGETS ja_host ja_confine RUNTIME DESTINATION ${JA_INSTALL_PKGDIR})
 
 # The reference bots. A sanitized build (JA_SANITIZE, JA_FUZZ) builds them
 # with the sanitizers for its own tests; what it installs is a plain twin of

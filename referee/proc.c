@@ -190,6 +190,13 @@ static void proc_free(ref_proc *p)
 int ref_proc_spawn_tail(const char *command, const char *const *env, size_t n_env,
                         ref_tail *tail, bool hold, ref_proc **out, char *err, size_t cap)
 {
+    return ref_proc_spawn_via(NULL, command, env, n_env, tail, hold, out, err, cap);
+}
+
+int ref_proc_spawn_via(const char *const *launcher, const char *command, const char *const *env,
+                       size_t n_env, ref_tail *tail, bool hold, ref_proc **out, char *err,
+                       size_t cap)
+{
     *out = NULL;
     ref_proc *p = calloc(1, sizeof *p);
     if (p && tail && hold) {
@@ -258,8 +265,23 @@ int ref_proc_spawn_tail(const char *command, const char *const *env, size_t n_en
     posix_spawnattr_setsigdefault(&at, &dfl);
     posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
                                       POSIX_SPAWN_SETSIGDEF);
-    char *argv[] = {"sh", "-c", (char *)command, NULL};
-    int rc = posix_spawn(&p->pid, "/bin/sh", &fa, &at, argv, envp);
+    /* /bin/sh -c COMMAND, or LAUNCHER... COMMAND. */
+    char *sh_argv[] = {"sh", "-c", (char *)command, NULL};
+    char **argv = sh_argv;
+    size_t n_launch = 0;
+    while (launcher && launcher[n_launch])
+        n_launch++;
+    if (n_launch) {
+        argv = calloc(n_launch + 2, sizeof *argv);
+        if (argv) {
+            memcpy(argv, launcher, n_launch * sizeof *argv);
+            argv[n_launch] = (char *)command;
+        }
+    }
+    int rc = !argv ? ENOMEM : posix_spawn(&p->pid, n_launch ? launcher[0] : "/bin/sh", &fa, &at,
+                                          argv, envp);
+    if (argv != sh_argv)
+        free(argv);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
     free(envp);

@@ -47,6 +47,7 @@
  * Every child is reaped in seat_close (or at its death), so none outlives
  * its seat. */
 #include "ja_mp.h"
+#include "sandbox_prog.h"
 #include "seat.h"
 #include "wire.h"
 
@@ -139,32 +140,8 @@ static pthread_once_t host_once = PTHREAD_ONCE_INIT;
 
 static void find_program(void)
 {
-    const char *env = getenv("JACKARENA_HOST");
-    if (env && *env) {
-        snprintf(host_prog, sizeof host_prog, "%s", env);
-        return;
-    }
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) {
-        snprintf(host_prog, sizeof host_prog, "ja_host");
-        return;
-    }
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (slash)
-        *slash = '\0';
-    /* Beside the arena (build/arena), then an install (prefix/bin/arena ->
-     * prefix/LIBDIR/jackarena/ja_host: JA_INSTALL_HOST_REL, set by
-     * cmake/install.cmake), then from another program of the build tree
-     * (build/bench/ja_bench -> build/arena/ja_host). */
-    const char *tries[] = {"/ja_host", "/" JA_INSTALL_HOST_REL, "/../arena/ja_host"};
-    for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
-        snprintf(host_prog, sizeof host_prog, "%.*s%s", PATH_MAX - 32, exe, tries[i]);
-        if (access(host_prog, X_OK) == 0)
-            return;
-    }
-    snprintf(host_prog, sizeof host_prog, "%.*s/ja_host", PATH_MAX - 32, exe);
+    ref_sandbox_program("JACKARENA_HOST", "ja_host", JA_INSTALL_HOST_REL, host_prog,
+                        sizeof host_prog);
 }
 
 const char *ref_hosted_program(void)

@@ -40,6 +40,7 @@
  * but 0 are faults. */
 #include "ja_botrt.h"
 #include "ja_mp.h"
+#include "ja_sandbox.h"
 #include "plugin_load.h"
 #include "wire.h"
 
@@ -49,9 +50,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/capability.h>
 #include <linux/close_range.h>
-#include <linux/landlock.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -108,12 +107,6 @@ static void host_log(void *ctx, int level, const char *msg)
 }
 
 /* ---- the sandbox --------------------------------------------------------- */
-
-static int set_limit(int res, rlim_t v)
-{
-    struct rlimit rl = {v, v};
-    return setrlimit(res, &rl);
-}
 
 /* Bytes the fatal-signal handler tries to map: a quarter of the address
  * space limit (0: no limit, no diagnosis). */
@@ -229,83 +222,53 @@ static void die(int code, const char *what)
     exit(code);
 }
 
-static void die_errno(const char *what)
-{
-    fprintf(stderr, "ja_host: %s: %s\n", what, strerror(errno));
-    exit(EXIT_USAGE);
-}
-
-/* Landlock (the kernel's unprivileged file-access control): while loading
- * the plugin may open files read-only (seccomp cannot look at paths), so
- * before anything of it runs, reads are limited to the system's library
- * directories, the loader's cache and the plugin file itself. Without this,
- * a plugin's constructor could read the arena's database next to it, whose
- * tournament seed gives away every deal. A kernel without Landlock (before
- * 5.13, or with it disabled) leaves reads unrestricted: documented in
- * docs/security.md. */
-#define LL_FS_V1 ((1ULL << 13) - 1) /* every file-system right of Landlock ABI 1 */
-#define LL_FILE (LANDLOCK_ACCESS_FS_READ_FILE)
-#define LL_DIR (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
-
-static void allow_read(int ruleset, const char *path)
-{
-    int fd = open(path, O_PATH | O_CLOEXEC);
-    if (fd < 0)
-        return; /* absent here (e.g. no /lib64): nothing to allow */
-    struct stat sb;
-    struct landlock_path_beneath_attr pb = {0, fd};
-    pb.allowed_access = fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode) ? LL_DIR : LL_FILE;
-    if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0))
-        die_errno("cannot add a Landlock rule");
-    close(fd);
-}
-
+/* Landlock (ja_sandbox.h): while loading the plugin may open files
+ * read-only (seccomp cannot look at paths), so before anything of it runs,
+ * reads are limited to the system's library directories, the loader's cache
+ * and the plugin file itself. Without this, a plugin's constructor could
+ * read the arena's database next to it, whose tournament seed gives away
+ * every deal. A kernel without Landlock (before 5.13, or with it disabled)
+ * leaves reads unrestricted: documented in docs/security.md. */
 static void restrict_reads(const char *plugin)
 {
-    struct landlock_ruleset_attr attr = {.handled_access_fs = LL_FS_V1};
-    int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0);
-    if (ruleset < 0) {
-        if (errno == ENOSYS || errno == EOPNOTSUPP)
-            return;
-        die_errno("cannot create a Landlock ruleset");
-    }
+    ja_landlock ll;
+    char err[300];
+    int rc = ja_landlock_init(&ll, 0, err, sizeof err);
+    if (rc == JA_EUNSUPPORTED)
+        return;
     static const char *const sys[] = {"/usr", "/lib", "/lib64", "/etc/ld.so.cache"};
-    for (size_t i = 0; i < sizeof sys / sizeof *sys; i++)
-        allow_read(ruleset, sys[i]);
-    allow_read(ruleset, plugin);
-    if (syscall(SYS_landlock_restrict_self, ruleset, 0))
-        die_errno("cannot apply the Landlock ruleset");
-    close(ruleset);
+    for (size_t i = 0; rc == JA_OK && i < sizeof sys / sizeof *sys; i++)
+        rc = ja_landlock_allow(&ll, sys[i], JA_LL_READ, err, sizeof err);
+    if (rc == JA_OK)
+        rc = ja_landlock_allow(&ll, plugin, JA_LL_READ, err, sizeof err);
+    if (rc == JA_OK)
+        rc = ja_landlock_enforce(&ll, err, sizeof err);
+    if (rc != JA_OK)
+        die(EXIT_USAGE, err);
 }
 
 /* Limits, privileges and descriptors: before anything of the bot's runs. */
 static void confine(uint64_t mem_mb, uint64_t cpu_s, const char *plugin)
 {
-    if (set_limit(RLIMIT_CORE, 0) || set_limit(RLIMIT_FSIZE, 0) ||
-        set_limit(RLIMIT_NOFILE, 16) || set_limit(RLIMIT_NPROC, 0) ||
-        (mem_mb && set_limit(RLIMIT_AS, (rlim_t)mem_mb << 20)))
+    if (ja_sandbox_limit(RLIMIT_CORE, 0) || ja_sandbox_limit(RLIMIT_FSIZE, 0) ||
+        ja_sandbox_limit(RLIMIT_NOFILE, 16) || ja_sandbox_limit(RLIMIT_NPROC, 0) ||
+        (mem_mb && ja_sandbox_limit(RLIMIT_AS, mem_mb << 20)))
         die(EXIT_USAGE, "cannot set resource limits");
     probe_bytes = (size_t)(mem_mb << 20) / 4;
     /* SIGXCPU at the soft limit, SIGKILL a second later (the hard one). */
     struct rlimit cpu = {(rlim_t)cpu_s, (rlim_t)cpu_s + 1};
     if (cpu_s && setrlimit(RLIMIT_CPU, &cpu))
         die(EXIT_USAGE, "cannot set the CPU limit");
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-        die(EXIT_USAGE, "cannot set no_new_privs");
-    /* Not dumpable: no other process of this user (a sibling child) may
-     * read this one's memory through /proc or ptrace. No capabilities: run
-     * as root, the loading stage's read-only opens would otherwise reach
-     * any file and any process's memory (CAP_DAC_OVERRIDE, CAP_SYS_PTRACE). */
+    /* No new privileges and no capabilities: run as root, the loading
+     * stage's read-only opens would otherwise reach any file and any
+     * process's memory (CAP_DAC_OVERRIDE, CAP_SYS_PTRACE). Not dumpable: no
+     * other process of this user (a sibling child) may read this one's
+     * memory through /proc or ptrace. */
+    char err[300];
+    if (ja_sandbox_drop_privileges(err, sizeof err) != JA_OK)
+        die(EXIT_USAGE, err);
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
         die(EXIT_USAGE, "cannot clear the dumpable flag");
-    for (int cap = 0; cap <= 63; cap++)
-        prctl(PR_CAPBSET_DROP, cap, 0, 0, 0); /* fails harmlessly past the last */
-    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
-    struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
-    struct __user_cap_data_struct none[2];
-    memset(none, 0, sizeof none);
-    if (syscall(SYS_capset, &hdr, none))
-        die(EXIT_USAGE, "cannot drop capabilities");
     if (syscall(SYS_close_range, CHAN_FD + 1, ~0U, 0))
         die(EXIT_USAGE, "cannot close inherited descriptors");
     restrict_reads(plugin);

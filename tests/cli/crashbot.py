@@ -5,7 +5,9 @@ It speaks docs/protocol.md with pyzmq and msgpack alone and answers every
 `act` with index 0. On the first `act` of its second match it exits at once
 with status 3 (os._exit: no bye, no clean-up) after one line on stderr, unless the marker file given
 as its argument exists; it creates the marker first, so a process started
-again after the crash plays on.
+again after the crash plays on. The marker's path is relative to $TMPDIR:
+a confined bot's scratch directory (arena --confine, the default of
+`tournament`), which the arena keeps across restarts.
 """
 import os
 import sys
@@ -13,7 +15,7 @@ import sys
 import msgpack
 import zmq
 
-marker = sys.argv[1]
+marker = os.path.join(os.environ.get("TMPDIR") or ".", sys.argv[1])
 ctx = zmq.Context()
 s = ctx.socket(zmq.DEALER)
 s.setsockopt(zmq.LINGER, 0)

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The Debian package: `cpack -G DEB` of this build tree.
 #  1. It is jackarena_VERSION_ARCH.deb; every file is under /usr, in the
-#     layout of docs/install.md (programs, ja_host, reference bots, static
-#     and shared libraries with their links, headers, pkg-config and CMake
-#     files, the Python package in /usr/lib/python3/dist-packages, docs).
+#     layout of docs/install.md (programs, ja_host, ja_confine, reference
+#     bots, static and shared libraries with their links, headers,
+#     pkg-config and CMake files, the Python package in
+#     /usr/lib/python3/dist-packages, docs).
 #  2. Its Depends name the run-time libraries (zmq, msgpack-c, sqlite3,
 #     sodium, seccomp, jansson) and python3-zmq, python3-msgpack; what
 #     building bots needs is in Recommends.
@@ -42,7 +43,7 @@ dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|; s|/$||' >files.txt
 check "every file under /usr, none under /usr/local" \
   test -z "$(grep -v -e '^/usr$' -e '^/usr/' files.txt; grep '^/usr/local' files.txt)"
 U=/usr
-for f in "$U/$BINDIR/arena" "$U/$BINDIR/referee" "$U/$PKGDIR/ja_host" \
+for f in "$U/$BINDIR/arena" "$U/$BINDIR/referee" "$U/$PKGDIR/ja_host" "$U/$PKGDIR/ja_confine" \
     "$U/$PKGDIR/bots/ja_random.so" "$U/$PKGDIR/bots/ja_greedy.so" "$U/$PKGDIR/bots/ja_ismcts.so" \
     "$U/$LIBDIR/libjackarena.a" "$U/$LIBDIR/libjackarena_client.a" \
     "$U/$LIBDIR/libjackarena.so.$VERSION" "$U/$LIBDIR/libjackarena.so.${VERSION%%.*}" \

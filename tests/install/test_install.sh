@@ -6,14 +6,16 @@
 #     play) is copied to a scratch directory and built with the pkg-config
 #     one-liner; plugins depend on libc alone and export ja_bot_entry_v1
 #     alone; the installed arena plays each: plugins in-process, hosted:,
-#     and hosted: from an unrelated directory; external bots as cmd:.
+#     and hosted: from an unrelated directory; external bots as cmd:, and
+#     as cmd: confined (--confine: the installed ja_confine, the prefix's
+#     libraries readable with --confine-read).
 #  3. A CMake project builds the example bot through find_package(JackArena)
 #     (plugin, static and shared client) and a program on the shared SDK.
 #  4. Every build of the same bot (same name, plugin or external) gives the
 #     same digest for the same seed: manifest, find_package, the build
 #     tree's own, in-process, hosted: and cmd: (an external bot draws from
 #     the stream whose seed the referee sends in `start`).
-#  5. The installed arena finds its reference bots and ja_host, and so do
+#  5. The installed arena finds its reference bots, ja_host and ja_confine, and so do
 #     its referee workers (--jobs 2); the installed shared libraries export
 #     ja_ symbols only; private headers are not installed.
 #  6. Python: the package imports from the prefix, and _install.LIBJACKARENA
@@ -114,6 +116,13 @@ play_bot() {
       play "${args[@]}"
     fi || { bad "$what: arena play ${args[*]}"; continue; }
     record "$name" "$what as $spec"
+    # Confined: ja_confine found in the install; a client linked to the
+    # shared SDK reads it from the prefix.
+    if [ "$kind" != plugin ]; then
+      play "${args[@]}" --confine --confine-read "$P/$LIBDIR" || {
+        bad "$what: arena play ${args[*]} --confine"; continue; }
+      record "$name" "$what as $spec, confined"
+    fi
   done
 }
 
@@ -181,6 +190,7 @@ play_bot client example "$TREE_EXT" "client example (build tree)"
 
 # 5. The installed arena, its reference bots, ja_host and workers.
 check "installed ja_host" test -x "$P/$PKGDIR/ja_host"
+check "installed ja_confine" test -x "$P/$PKGDIR/ja_confine"
 for b in random greedy ismcts; do
   f=$P/$PKGDIR/bots/ja_$b.so
   check "installed $b exports ja_bot_entry_v1 alone" only_entry "$f"

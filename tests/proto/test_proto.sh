@@ -11,7 +11,8 @@
 #   capacity     one bot process serving 8 matches at once (--jobs 8)
 #   jobs         the same tournament with --jobs 1 and --jobs 4: same results
 #   sdk          a tournament mixing a plugin, a cmd: Python SDK bot and a
-#                cmd: C client bot; standings correct, replays verify
+#                cmd: C client bot, both confined (the default of
+#                `tournament`); standings correct, replays verify
 #   curve        CurveZMQ on loopback tcp: the right key plays, a wrong
 #                server key and a key outside the allow-list do not
 #   conformance  `arena conformance` passes the SDK bots and the raw client,
@@ -201,7 +202,8 @@ startup)
 capacity)
   "$ARENA" tournament $T --bot random --bot random2=random \
     --bot "cmd:$RAW --capacity 8 --hold-until 8 --hold-seconds 60 --log cap.log" \
-    --seats 2 --rounds 4 --opt games=1 --jobs 8 --move-ms 0 --seed 6 --db c.db --json -q >c.json 2>err.txt
+    --seats 2 --rounds 4 --opt games=1 --jobs 8 --move-ms 0 --seed 6 --db c.db --json -q \
+    --no-confine >c.json 2>err.txt # the bot writes its log here
   check "the capacity tournament exits 0" test $? = 0
   check "one bot process served 8 matches at once, never more" $PY -c '
 import json
@@ -246,7 +248,8 @@ sdk)
     seats=$(( lo > 3 ? lo : (hi < 3 ? hi : 3) ))
     opts=()
     [ "$game" = taylor-blackjack ] && opts=(--opt games=1)
-    "$ARENA" tournament "$game" "${args[@]}" --seats "$seats" "${opts[@]}" --seed 31 --jobs 3 --move-ms 0 --db "$game.db" --replays "r-$game" --json -q >"$game.json" 2>"$game.err"
+    "$ARENA" tournament "$game" "${args[@]}" --seats "$seats" "${opts[@]}" --seed 31 --jobs 3 --move-ms 0 --db "$game.db" --replays "r-$game" --json -q \
+      --confine-read "$ROOT/sdk/python" >"$game.json" 2>"$game.err" # confined (the default)
     check "$game: a tournament of a plugin, a Python SDK bot and a C client bot exits 0" test $? = 0
     check "$game: every replay verifies" verify_all "r-$game"
     check "$game: standings agree with the recorded results, no faults" $PY - "$game" <<'PYEOF'
