@@ -378,7 +378,9 @@ PYEOF
   logged() { # logged N PATTERN: the arena's stderr has the refusal N times
     [ "$(grep -c -- "$2" err.txt)" = "$1" ] || { echo "  wanted $1 lines /$2/:"; grep arena: err.txt | head -5; false; }
   }
-  TOUR="--seats 2 --rounds 2 --opt games=1 --seed 5 --move-ms 0 --json -q"
+  # The bots log into the working directory, which confined bots may not
+  # write (confinement has its own test, sandbox_confine).
+  TOUR="--seats 2 --rounds 2 --opt games=1 --seed 5 --move-ms 0 --json -q --no-confine"
 
   # (a) A cmd: thief of the same tournament says hello as its fellow cmd:
   # bot `victim`, without a token, then with its own.
