@@ -83,18 +83,18 @@ expect_fail 2 "no entry point ja_bot_entry_v1" -- "$ARENA" play $T random "$PLUG
 expect_fail 2 "built for bot ABI 2 .*loads ABI 1" -- "$ARENA" play $T random "$PLUG/abi2.so" $R
 expect_fail 2 "built for bot ABI 3" -- "$ARENA" play $T random "$PLUG/badmajor.so" $R
 mkdir -p aux && printf 'not a library\n' >aux/text.so
-expect_fail 2 "bot plugin 'aux/text.so': cannot load: not a shared object \(no ELF header\)" -- "$ARENA" play $T random aux/text.so $R
+expect_fail 2 "bot plugin 'aux/text.so': not an ELF file$" -- "$ARENA" play $T random aux/text.so $R
 expect_fail 2 "tiny.so': its descriptor is too small for ABI 1" -- "$ARENA" play $T random "$PLUG/tiny.so" $R
 mkdir -p aux/d1 aux/d2 && cp "$PLUG/faulty.so" aux/d1/bot.so && cp "$PLUG/slow.so" aux/d2/bot.so
 expect_fail 2 "two different bots are both named 'bot' \('aux/d1/bot.so' and 'aux/d2/bot.so'\); give one a name" -- "$ARENA" play $T aux/d1/bot.so aux/d2/bot.so $R
 expect_fail 2 "two different bots are both named 'bot'" -- "$ARENA" tournament $T --bots random,aux/d1/bot.so,aux/d2/bot.so --db t.db
-expect_fail 2 "not a shared object" -- "$ARENA" tournament $T --bots random,aux/text.so --db t.db
+expect_fail 2 "bot plugin 'aux/text.so': not an ELF file$" -- "$ARENA" tournament $T --bots random,aux/text.so --db t.db
 expect_fail 2 "no entry point ja_bot_entry_v1" -- "$ARENA" tournament $T --bots random,"$PLUG/noentry.so" --db t.db
 expect_fail 2 "built for bot ABI 2" -- "$ARENA" tournament $T --bots random,"$PLUG/abi2.so" --db t.db
 expect_fail 2 "descriptor is too small" -- "$ARENA" tournament $T --bots random,"$PLUG/tiny.so" --db t.db
 expect_fail 2 "No such file" -- "$ARENA" tournament $T --bots random,./missing.so --db t.db
 printf 'not an ELF file' >fake.so
-expect_fail 2 "fake.so': cannot load" -- "$ARENA" play $T random ./fake.so $R
+expect_fail 2 "fake.so': not an ELF file" -- "$ARENA" play $T random ./fake.so $R
 rm -f fake.so
 # Unwritable replay path.
 expect_fail 2 "cannot write replay 'nodir/x.rpl'" -- "$ARENA" play $T random random --replay nodir/x.rpl
