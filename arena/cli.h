@@ -126,6 +126,39 @@ bool arena_common_options(const arena_common *co, const ja_game_rules *g, uint32
 /* Prints the usage error for getopt's '?' (unknown flag or missing value). */
 void arena_getopt_error(const char *cmd, char **argv);
 
+/* ---- outputs ---------------------------------------------------------------- */
+
+/* How an output path is written (arena_outputs_check). */
+enum {
+    ARENA_OUT_FILE = 0,   /* a file written whole through outfile.h */
+    ARENA_OUT_STDOUT = 1, /* ... where "-" is the standard output */
+    ARENA_OUT_DIR = 2,    /* a directory, missing (made) or there */
+    ARENA_OUT_DB = 4,     /* a SQLite database (--db): missing or a regular file */
+};
+
+/* One output of a command: its flag (for messages), its path (NULL: not
+ * given) and how it is written. */
+typedef struct arena_output {
+    const char *flag;
+    const char *path;
+    unsigned how;
+} arena_output;
+
+/* Checks every output of a command before anything runs: a file must be
+ * missing (in an existing, writable directory) or a regular file, a
+ * directory missing (its parent there) or a directory; whatever else is
+ * there (FIFO, device, socket, symbolic link, even to a regular file, or a
+ * directory where a file goes) is refused, as is "-" where the standard
+ * output is not possible, "-" for two outputs, "-" while stdout_user (e.g.
+ * "--json", NULL for none) writes to the standard output, and one path for
+ * two outputs. Prints one line and returns false. When an output is "-",
+ * the standard output becomes that output's (ref_out_stdout) and what the
+ * command prints besides goes to standard error. */
+bool arena_outputs_check(const arena_output *outs, size_t n, const char *stdout_user);
+
+/* arena_outputs_check for one --db FILE. */
+bool arena_db_check(const char *path);
+
 /* ---- commands ------------------------------------------------------------- */
 
 int cmd_games(int argc, char **argv);

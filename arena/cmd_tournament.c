@@ -44,7 +44,9 @@ static const char HELP[] =
     "  --export-decisions FILE\n"
     "                     write every decision of the matches played by this run\n"
     "                     (observation, legal actions, choice, the seat's final\n"
-    "                     outcome) to FILE as training data (docs/training-data.md)\n"
+    "                     outcome) to FILE as training data (docs/training-data.md);\n"
+    "                     '-' is the standard output (the standings then go to\n"
+    "                     stderr; not with --json)\n"
     "  --move-ms MS       per-decision time limit (default: none for plugins, 1000\n"
     "                     for hosted and external bots)\n"
     ARENA_FAULT_HELP
@@ -60,6 +62,10 @@ static const char HELP[] =
     "Re-running a command with the same --seed against the same database\n"
     "continues that tournament where it stopped (after Ctrl-C, a crash or a kill)\n"
     "and never plays or counts a match twice.\n"
+    "\n"
+    "--db, --replays and --export-decisions are checked before anything runs: a\n"
+    "file there must be a regular file, a directory a directory, never a link, a\n"
+    "FIFO or a device (docs/security.md, \"Outputs\").\n"
     "\n"
     "example: arena tournament taylor-blackjack --bots random,random,greedy --seats 3 \\\n"
     "           --rounds 50 --seed 1 --replays replays\n";
@@ -455,6 +461,11 @@ int cmd_tournament(int argc, char **argv)
         arena_error("tournament: unexpected argument '%s' (bots go in --bots)", argv[optind]);
         return EXIT_USAGE;
     }
+    const arena_output outs[] = {{"--db", db_path, ARENA_OUT_DB},
+                                 {"--replays", replay_dir, ARENA_OUT_DIR},
+                                 {"--export-decisions", export_path, ARENA_OUT_STDOUT}};
+    if (!arena_outputs_check(outs, sizeof outs / sizeof *outs, json ? "--json" : NULL))
+        return EXIT_USAGE;
     if (jobs == 0 && !sc.workers) {
         arena_error("--jobs needs a positive number, not '0' (0 only with --workers)");
         return EXIT_USAGE;

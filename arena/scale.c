@@ -144,6 +144,8 @@ bool arena_scale_executor(const arena_scale *s, arena_ext *ext, const arena_bots
 
 int arena_ladder_import_db(const char *path, const char *db_path, bool json)
 {
+    if (!arena_db_check(db_path))
+        return EXIT_USAGE;
     char a[PATH_MAX], b[PATH_MAX];
     if (realpath(path, a) && realpath(db_path, b) && strcmp(a, b) == 0) {
         arena_error("ladder import: '%s' is the database itself (--db)", path);

@@ -6,35 +6,7 @@ set -u
 ARENA=$1
 PLUG=$2
 PY=/usr/bin/python3
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-pass=0 fail=0
-
-# expect_fail CODE PATTERN -- command...: exit CODE, exactly one stderr line
-# matching PATTERN, empty stdout, and no file created in the work directory.
-expect_fail() {
-  local code=$1 pat=$2; shift 3
-  local before after
-  before=$(ls -A | grep -v -e '^out.txt$' -e '^err.txt$' | sort)
-  "$@" >out.txt 2>err.txt
-  local rc=$?
-  after=$(ls -A | grep -v -e '^out.txt$' -e '^err.txt$' | sort)
-  local lines; lines=$(wc -l <err.txt)
-  if [ "$rc" = "$code" ] && [ "$lines" = 1 ] && grep -qE -- "$pat" err.txt && [ ! -s out.txt ] \
-     && [ "$before" = "$after" ]; then
-    pass=$((pass + 1))
-  else
-    fail=$((fail + 1))
-    echo "FAIL: $* (rc=$rc, want $code, /$pat/)"; sed 's/^/  stderr: /' err.txt; head -3 out.txt | sed 's/^/  stdout: /'
-  fi
-  rm -f out.txt err.txt
-}
-
-check() { # check DESCRIPTION command...: the command must succeed
-  local d=$1; shift
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $d"; fi
-}
+. "$(dirname "$0")/lib.sh"
 
 T=taylor-blackjack
 R="--replay x.rpl"
@@ -97,7 +69,7 @@ printf 'not an ELF file' >fake.so
 expect_fail 2 "fake.so': not an ELF file" -- "$ARENA" play $T random ./fake.so $R
 rm -f fake.so
 # Unwritable replay path.
-expect_fail 2 "cannot write replay 'nodir/x.rpl'" -- "$ARENA" play $T random random --replay nodir/x.rpl
+expect_fail 2 "--replay 'nodir/x.rpl': directory 'nodir' does not exist" -- "$ARENA" play $T random random --replay nodir/x.rpl
 # Replay verification of bad files.
 expect_fail 2 "cannot open replay 'none.rpl'" -- "$ARENA" replay verify none.rpl
 expect_fail 2 "replay verify takes one FILE" -- "$ARENA" replay verify
@@ -153,5 +125,4 @@ for c in "games" "bots" "play" "replay verify" "replay"; do
 done
 expect_fail 2 "unexpected argument 'extra'" -- "$ARENA" games extra
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish
