@@ -19,6 +19,14 @@ void arena_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool arena_parse_u64(const char *s, uint64_t *out);
 bool arena_parse_u32(const char *s, uint32_t *out);
 
+/* The longest time a flag takes: one day, in milliseconds. */
+#define ARENA_MAX_MS 86400000u
+
+/* Parses a time flag (--move-ms, --bank-ms, --startup-ms): milliseconds
+ * from 0 (1 if positive) to ARENA_MAX_MS. Prints the usage error naming
+ * flag and returns false otherwise. */
+bool arena_parse_ms(const char *flag, const char *s, bool positive, uint32_t *out);
+
 /* A fresh random seed from the system (libsodium). */
 uint64_t arena_random_seed(void);
 
@@ -83,10 +91,11 @@ bool arena_bots_add(arena_bots *bs, const char *spec);
 bool arena_bots_add_list(arena_bots *bs, const char *list);
 /* Gives repeated names their "#2", "#3" suffixes; rejects clashing NAME=. */
 bool arena_bots_finish_names(arena_bots *bs);
-/* Loads every bot and checks it plays game g (NULL: no check). Usage errors
- * (missing file, not a plugin, wrong ABI, does not play g; an external bot
- * that never says hello) are printed. External bots start the hub
- * (extbots.h). */
+/* Loads every bot and checks it plays game g (NULL: no check). First the
+ * external-bot flags are checked (arena_ext_check), whether or not a bot
+ * is external. Usage errors (missing file, not a plugin, wrong ABI, does
+ * not play g; an external bot that never says hello) are printed. External
+ * bots start the hub (extbots.h). */
 bool arena_bots_load(arena_bots *bs, const ja_game_rules *g);
 /* True if any participant is an external bot (cmd:, zmq:). */
 bool arena_bots_external(const arena_bots *bs);

@@ -69,6 +69,16 @@ static int db_exit(int rc)
     return (rc == JA_EIO || rc == JA_EVERSION || rc == JA_EFORMAT) ? EXIT_USAGE : EXIT_RUNTIME;
 }
 
+/* --seats K of the ladder commands: 1 to JA_MAX_SEATS. */
+static bool parse_seats(const char *arg, uint32_t *out)
+{
+    if (!arena_parse_u32(arg, out) || *out == 0 || *out > JA_MAX_SEATS) {
+        arena_error("--seats needs a number from 1 to %d, not '%s'", JA_MAX_SEATS, arg);
+        return false;
+    }
+    return true;
+}
+
 /* Opens the database; prints the error and returns the exit status, or
  * EXIT_OK. With must_exist, a missing file is a usage error (as is a --db
  * that is there and not a regular file: arena_db_check). */
@@ -686,10 +696,8 @@ static int cmd_export(int argc, char **argv)
         }
         switch (c) {
         case 'k':
-            if (!arena_parse_u32(optarg, &want_seats) || !want_seats) {
-                arena_error("--seats needs a positive number, not '%s'", optarg);
+            if (!parse_seats(optarg, &want_seats))
                 return EXIT_USAGE;
-            }
             break;
         case 'd': db_path = optarg; break;
         case 'o':
@@ -952,10 +960,8 @@ int cmd_ladder(int argc, char **argv)
         }
         switch (c) {
         case 'k':
-            if (!arena_parse_u32(optarg, &want_seats) || !want_seats) {
-                arena_error("--seats needs a positive number, not '%s'", optarg);
+            if (!parse_seats(optarg, &want_seats))
                 return EXIT_USAGE;
-            }
             break;
         case 'd': db_path = optarg; break;
         case 'J': json = true; break;

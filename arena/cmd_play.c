@@ -27,8 +27,8 @@ static const char HELP[] =
     "                    the seat's final outcome) to FILE as training data, in\n"
     "                    msgpack (docs/training-data.md); '-' is the standard\n"
     "                    output (what play prints besides then goes to stderr)\n"
-    "  --move-ms MS      per-decision time limit (default: none for plugins, 1000 for\n"
-    "                    hosted and external bots)\n"
+    "  --move-ms MS      per-decision time limit, up to 86400000 (a day; default:\n"
+    "                    none for plugins, 1000 for hosted and external bots)\n"
     ARENA_FAULT_HELP
     "  --json            print only the result, as one JSON document\n"
     "  -q, --quiet       print only the result, as text\n"

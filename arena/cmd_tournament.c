@@ -47,8 +47,8 @@ static const char HELP[] =
     "                     outcome) to FILE as training data (docs/training-data.md);\n"
     "                     '-' is the standard output (the standings then go to\n"
     "                     stderr; not with --json)\n"
-    "  --move-ms MS       per-decision time limit (default: none for plugins, 1000\n"
-    "                     for hosted and external bots)\n"
+    "  --move-ms MS       per-decision time limit, up to 86400000 (a day; default:\n"
+    "                     none for plugins, 1000 for hosted and external bots)\n"
     ARENA_FAULT_HELP
     "  --restart          start a cmd: bot whose process died again before its\n"
     "                     next match (without it, its matches fault)\n"
@@ -436,8 +436,9 @@ int cmd_tournament(int argc, char **argv)
         case 'X': export_path = optarg; break;
         case 'j':
             /* 0 only with --workers: checked below */
-            if (!arena_parse_u32(optarg, &jobs)) {
-                arena_error("--jobs needs a positive number, not '%s'", optarg);
+            if (!arena_parse_u32(optarg, &jobs) || jobs > arena_max_jobs()) {
+                arena_error("--jobs needs a number up to %u (%d per online core), not '%s'",
+                            arena_max_jobs(), ARENA_JOBS_PER_CORE, optarg);
                 return EXIT_USAGE;
             }
             break;
@@ -603,6 +604,14 @@ int cmd_tournament(int argc, char **argv)
             printf("already complete in %s: nothing to play\n", db_path);
         fflush(stdout);
     }
+
+    /* No more matches at once than this run has to play: a worker or a
+     * thread beyond that would have nothing to do. */
+    uint32_t to_play = 0;
+    for (uint32_t i = 0; i < n_pending; i++)
+        to_play += !sc.shard_n || pending[i] % sc.shard_n == sc.shard_i - 1;
+    if (jobs > to_play)
+        jobs = to_play ? to_play : 1;
 
     /* Play what is pending. */
     ref_bot *slot_bots[ARENA_MAX_BOTS];

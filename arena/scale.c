@@ -9,6 +9,13 @@
 #include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+uint32_t arena_max_jobs(void)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return ARENA_JOBS_PER_CORE * (uint32_t)(cores > 0 && cores < 65536 ? cores : 1);
+}
 
 int arena_scale_flag(arena_scale *s, int c, const char *arg)
 {

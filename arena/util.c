@@ -46,6 +46,18 @@ bool arena_parse_u32(const char *s, uint32_t *out)
     return true;
 }
 
+bool arena_parse_ms(const char *flag, const char *s, bool positive, uint32_t *out)
+{
+    uint32_t v;
+    if (!arena_parse_u32(s, &v) || v > ARENA_MAX_MS || (positive && v == 0)) {
+        arena_error("%s needs a number of milliseconds from %d to %u, not '%s'", flag,
+                    positive ? 1 : 0, ARENA_MAX_MS, s);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
 uint64_t arena_random_seed(void)
 {
     uint64_t v = 0;
@@ -90,6 +102,15 @@ int arena_common_flag(arena_common *co, int c, const char *arg)
             arena_error("too many --opt");
             return -1;
         }
+        /* One value per option: a second --opt KEY would silently win. */
+        for (int i = 0; i < co->n_opt; i++) {
+            size_t a = strcspn(co->opt_kv[i], "="), b = strcspn(arg, "=");
+            if (a == b && strncmp(co->opt_kv[i], arg, a) == 0) {
+                arena_error("--opt %.*s is given twice ('%s' and '%s')", (int)b, arg,
+                            co->opt_kv[i], arg);
+                return -1;
+            }
+        }
         co->opt_kv[co->n_opt++] = arg;
         return 1;
     case ARENA_OPT_SEED:
@@ -100,11 +121,7 @@ int arena_common_flag(arena_common *co, int c, const char *arg)
         co->have_seed = true;
         return 1;
     case ARENA_OPT_MOVE_MS:
-        if (!arena_parse_u32(arg, &co->move_ms)) {
-            arena_error("--move-ms needs a number of milliseconds, not '%s'", arg);
-            return -1;
-        }
-        return 1;
+        return arena_parse_ms("--move-ms", arg, false, &co->move_ms) ? 1 : -1;
     }
     return 0;
 }

@@ -11,7 +11,10 @@
 #   symbolic link planted at the old fixed name PATH.tmp is not followed;
 #   good outputs still work, '-' giving the same bytes as a file;
 # - a truncated, empty, foreign-architecture, text or executable file as a
-#   plugin, in-process and hosted: exit 2 with its message, no crash.
+#   plugin, in-process and hosted: exit 2 with its message, no crash;
+# - --jobs beyond 64 per core, a repeated --opt, a bad --listen without any
+#   external bot, zmq:NAME without --listen and the time and count flags
+#   out of range: exit 2 at once.
 # Usage: test_outputs.sh ARENA BOTS_DIR
 set -u
 ARENA=$1
@@ -164,5 +167,39 @@ for k in "" hosted:; do
   expect_fail 2 "^arena: error: bot plugin './trunc.so': truncated" -- \
     "$ARENA" tournament $T --bots "random,${k}./trunc.so" --db t.db
 done
+
+# Flags with bounds, refused before anything runs.
+expect_fail 2 "^arena: error: --jobs needs a number up to [0-9]+ \(64 per online core\), not '100000'$" -- \
+  "$ARENA" tournament $T --bots random,random --jobs 100000 --db t.db
+expect_fail 2 "^arena: error: --opt games is given twice \('games=1' and 'games=2'\)$" -- \
+  "$ARENA" play $T random random --opt games=1 --opt games=2
+expect_fail 2 "^arena: error: --opt decks is given twice" -- \
+  "$ARENA" tournament $T --bots random,random --db t.db --opt decks=1 --opt decks=2
+expect_fail 2 "^arena: error: --listen 'foo://bar': use ipc://PATH or tcp://HOST:PORT$" -- \
+  "$ARENA" play $T random random --listen foo://bar
+expect_fail 2 "^arena: error: --listen 'tcp://10.1.2.3:5555': plain tcp is refused" -- \
+  "$ARENA" tournament $T --bots random,random --db t.db --listen tcp://10.1.2.3:5555
+expect_fail 2 "^arena: error: bot 'lone' \(zmq:lone\) .*give --listen ENDPOINT so the bot can connect" -- \
+  "$ARENA" play $T random zmq:lone
+expect_fail 2 "give --listen ENDPOINT so the bot can connect" -- \
+  "$ARENA" tournament $T --bots random,zmq:lone --db t.db
+expect_fail 2 "^arena: error: bot 'lone' \(zmq:lone\): this command has no --listen" -- \
+  "$ARENA" bench zmq:lone --game $T
+expect_fail 2 "^arena: error: --move-ms needs a number of milliseconds from 0 to 86400000, not '86400001'$" -- \
+  "$ARENA" play $T random random --move-ms 86400001
+expect_fail 2 "^arena: error: --bank-ms needs a number of milliseconds from 0 to 86400000" -- \
+  "$ARENA" play $T random random --bank-ms 86400001
+expect_fail 2 "^arena: error: --startup-ms needs a number of milliseconds from 1 to 86400000, not '0'$" -- \
+  "$ARENA" play $T random random --startup-ms 0
+expect_fail 2 "^arena: error: --games needs a number of deals from 1 to 1000000, not '1000001'$" -- \
+  "$ARENA" bench greedy --game $T --games 1000001
+expect_fail 2 "^arena: error: --rounds needs a number from 1 to 10000, not '10001'$" -- \
+  "$ARENA" conformance cmd:/bin/true --rounds 10001
+expect_fail 2 "^arena: error: --move-ms needs a number of milliseconds" -- \
+  "$ARENA" conformance cmd:/bin/true --move-ms 4294967295
+expect_fail 2 "^arena: error: --seats needs a number from 1 to 20, not '21'$" -- \
+  "$ARENA" ladder $T --db good.db --seats 21
+"$ARENA" tournament $T --bots random,greedy --seed 5 --db t4.db --jobs 64 -q >/dev/null 2>&1
+check "--jobs beyond the matches to play plays them (2 matches, --jobs 64)" test $? = 0
 
 finish
