@@ -382,14 +382,6 @@ static arena_ext *ext_of(arena_bots *bs)
  * and a hello under an unexpected name can only be its. */
 static bool load_external(arena_bots *bs, const ja_game_rules *g)
 {
-    for (int i = 0; i < bs->n; i++)
-        for (int j = i + 1; j < bs->n; j++)
-            if (strcmp(bs->b[i].kind, "zmq") == 0 && strcmp(bs->b[j].kind, "zmq") == 0 &&
-                strcmp(bs->b[i].target, bs->b[j].target) == 0) {
-                arena_error("zmq:%s is given twice (an external bot plays one seat per match; "
-                            "run a second instance under another name)", bs->b[i].target);
-                return false;
-            }
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < bs->n; i++) {
             arena_bot *b = &bs->b[i];
@@ -406,8 +398,30 @@ static bool load_external(arena_bots *bs, const ja_game_rules *g)
     return true;
 }
 
+/* The external participants and flags, before any bot is loaded. */
+static bool check_external(arena_bots *bs)
+{
+    for (int i = 0; i < bs->n; i++)
+        for (int j = i + 1; j < bs->n; j++)
+            if (strcmp(bs->b[i].kind, "zmq") == 0 && strcmp(bs->b[j].kind, "zmq") == 0 &&
+                strcmp(bs->b[i].target, bs->b[j].target) == 0) {
+                arena_error("zmq:%s is given twice (an external bot plays one seat per match; "
+                            "run a second instance under another name)", bs->b[i].target);
+                return false;
+            }
+    for (int i = 0; !bs->ext && i < bs->n; i++)
+        if (strcmp(bs->b[i].kind, "zmq") == 0) {
+            arena_error("bot '%s' (zmq:%s): this command has no --listen, so a zmq: bot cannot "
+                        "connect (use a cmd: bot)", bs->b[i].name, bs->b[i].target);
+            return false;
+        }
+    return arena_ext_check(ext_of(bs), bs);
+}
+
 bool arena_bots_load(arena_bots *bs, const ja_game_rules *g)
 {
+    if (!check_external(bs))
+        return false;
     for (int i = 0; i < bs->n; i++) {
         arena_bot *b = &bs->b[i];
         bool hosted = strcmp(b->kind, "hosted") == 0;

@@ -19,6 +19,14 @@ void arena_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool arena_parse_u64(const char *s, uint64_t *out);
 bool arena_parse_u32(const char *s, uint32_t *out);
 
+/* The longest time a flag takes: one day, in milliseconds. */
+#define ARENA_MAX_MS 86400000u
+
+/* Parses a time flag (--move-ms, --bank-ms, --startup-ms): milliseconds
+ * from 0 (1 if positive) to ARENA_MAX_MS. Prints the usage error naming
+ * flag and returns false otherwise. */
+bool arena_parse_ms(const char *flag, const char *s, bool positive, uint32_t *out);
+
 /* A fresh random seed from the system (libsodium). */
 uint64_t arena_random_seed(void);
 
@@ -83,10 +91,11 @@ bool arena_bots_add(arena_bots *bs, const char *spec);
 bool arena_bots_add_list(arena_bots *bs, const char *list);
 /* Gives repeated names their "#2", "#3" suffixes; rejects clashing NAME=. */
 bool arena_bots_finish_names(arena_bots *bs);
-/* Loads every bot and checks it plays game g (NULL: no check). Usage errors
- * (missing file, not a plugin, wrong ABI, does not play g; an external bot
- * that never says hello) are printed. External bots start the hub
- * (extbots.h). */
+/* Loads every bot and checks it plays game g (NULL: no check). First the
+ * external-bot flags are checked (arena_ext_check), whether or not a bot
+ * is external. Usage errors (missing file, not a plugin, wrong ABI, does
+ * not play g; an external bot that never says hello) are printed. External
+ * bots start the hub (extbots.h). */
 bool arena_bots_load(arena_bots *bs, const ja_game_rules *g);
 /* True if any participant is an external bot (cmd:, zmq:). */
 bool arena_bots_external(const arena_bots *bs);
@@ -125,6 +134,39 @@ bool arena_common_options(const arena_common *co, const ja_game_rules *g, uint32
 
 /* Prints the usage error for getopt's '?' (unknown flag or missing value). */
 void arena_getopt_error(const char *cmd, char **argv);
+
+/* ---- outputs ---------------------------------------------------------------- */
+
+/* How an output path is written (arena_outputs_check). */
+enum {
+    ARENA_OUT_FILE = 0,   /* a file written whole through outfile.h */
+    ARENA_OUT_STDOUT = 1, /* ... where "-" is the standard output */
+    ARENA_OUT_DIR = 2,    /* a directory, missing (made) or there */
+    ARENA_OUT_DB = 4,     /* a SQLite database (--db): missing or a regular file */
+};
+
+/* One output of a command: its flag (for messages), its path (NULL: not
+ * given) and how it is written. */
+typedef struct arena_output {
+    const char *flag;
+    const char *path;
+    unsigned how;
+} arena_output;
+
+/* Checks every output of a command before anything runs: a file must be
+ * missing (in an existing, writable directory) or a regular file, a
+ * directory missing (its parent there) or a directory; whatever else is
+ * there (FIFO, device, socket, symbolic link, even to a regular file, or a
+ * directory where a file goes) is refused, as is "-" where the standard
+ * output is not possible, "-" for two outputs, "-" while stdout_user (e.g.
+ * "--json", NULL for none) writes to the standard output, and one path for
+ * two outputs. Prints one line and returns false. When an output is "-",
+ * the standard output becomes that output's (ref_out_stdout) and what the
+ * command prints besides goes to standard error. */
+bool arena_outputs_check(const arena_output *outs, size_t n, const char *stdout_user);
+
+/* arena_outputs_check for one --db FILE. */
+bool arena_db_check(const char *path);
 
 /* ---- commands ------------------------------------------------------------- */
 

@@ -37,7 +37,8 @@ static const char HELP[] =
     "  --game GAME       the game (required)\n"
     "  --vs A,B,...      the opponents (default: every reference bot that plays GAME,\n"
     "                    except the search bot ismcts, slow at its default budget)\n"
-    "  --games N         deals per opponent (default 200); each deal is K matches\n"
+    "  --games N         deals per opponent (default 200, at most 1000000); each deal\n"
+    "                    is K matches\n"
     "  --seats K         seats per match (default 2, or the game's minimum); the\n"
     "                    other K-1 seats are copies of the opponent\n"
     "  --sprt ELO0,ELO1  a sequential probability ratio test of H0: Elo difference\n"
@@ -47,7 +48,8 @@ static const char HELP[] =
     "  --beta B          the SPRT's false-H0 rate (default 0.05)\n"
     "  --opt KEY=VALUE   a game option; repeatable\n"
     "  --seed N          the seed of the deals (default: random, printed)\n"
-    "  --move-ms MS      per-decision time limit (default: none for plugins)\n"
+    "  --move-ms MS      per-decision time limit, up to 86400000 (default: none for\n"
+    "                    plugins)\n"
     "  -q, --quiet       no progress display\n"
     "  --json            print only the result, as one JSON document\n"
     "\n"
@@ -58,6 +60,7 @@ static const char HELP[] =
     "example: arena bench greedy --game taylor-blackjack --vs random --sprt 0,50\n";
 
 #define BENCH_DEFAULT_DEALS 200u
+#define BENCH_MAX_DEALS 1000000u /* as many matches as a tournament plan holds */
 
 /* One opponent's results. */
 typedef struct bench_opp {
@@ -187,8 +190,9 @@ int cmd_bench(int argc, char **argv)
             have_vs = true;
             break;
         case 'n':
-            if (!arena_parse_u32(optarg, &deals) || deals == 0) {
-                arena_error("--games needs a positive number of deals, not '%s'", optarg);
+            if (!arena_parse_u32(optarg, &deals) || deals == 0 || deals > BENCH_MAX_DEALS) {
+                arena_error("--games needs a number of deals from 1 to %u, not '%s'",
+                            BENCH_MAX_DEALS, optarg);
                 return EXIT_USAGE;
             }
             break;

@@ -30,6 +30,9 @@
 #include <string.h>
 #include <time.h>
 
+/* --rounds at most: matches per seat position and game. */
+#define CONFORMANCE_MAX_ROUNDS 10000u
+
 static const char HELP[] =
     "usage: arena conformance BOT [--game GAME] [options]\n"
     "Check an external bot (cmd:COMMAND or zmq:NAME) against the protocol: hello,\n"
@@ -38,9 +41,9 @@ static const char HELP[] =
     "the bot got wrong. Exit status 0 when it conforms, 1 when it does not.\n"
     "\n"
     "  --game GAME       only this game (default: every game of this build)\n"
-    "  --rounds R        matches per seat position and game (default: enough to\n"
-    "                    use the bot's capacity, up to 8 at once)\n"
-    "  --move-ms MS      per-decision limit (default 1000)\n"
+    "  --rounds R        matches per seat position and game, up to 10000 (default:\n"
+    "                    enough to use the bot's capacity, up to 8 at once)\n"
+    "  --move-ms MS      per-decision limit, up to 86400000 (default 1000)\n"
     "  --seed N          seed of the matches (default 1)\n"
     ARENA_EXT_HELP
     "\n"
@@ -233,16 +236,16 @@ int cmd_conformance(int argc, char **argv)
         switch (c) {
         case 'g': game = optarg; break;
         case 'R':
-            if (!arena_parse_u32(optarg, &rounds) || rounds == 0) {
-                arena_error("--rounds needs a positive number, not '%s'", optarg);
+            if (!arena_parse_u32(optarg, &rounds) || rounds == 0 ||
+                rounds > CONFORMANCE_MAX_ROUNDS) {
+                arena_error("--rounds needs a number from 1 to %u, not '%s'",
+                            CONFORMANCE_MAX_ROUNDS, optarg);
                 return EXIT_USAGE;
             }
             break;
         case 'm':
-            if (!arena_parse_u32(optarg, &move_ms)) {
-                arena_error("--move-ms needs a number of milliseconds, not '%s'", optarg);
+            if (!arena_parse_ms("--move-ms", optarg, false, &move_ms))
                 return EXIT_USAGE;
-            }
             break;
         case 's':
             if (!arena_parse_u64(optarg, &seed)) {

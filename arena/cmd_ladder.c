@@ -10,6 +10,7 @@
  * formats, ladder_db.h the store (docs/ratings.md, docs/database.md). */
 #include "cli.h"
 #include "merge.h"
+#include "outfile.h"
 #include "scale.h"
 
 #include "fit.h"
@@ -37,7 +38,8 @@ static const char HELP[] =
     "\n"
     "  --opt KEY=VALUE   select the option set; repeatable\n"
     "  --seats K         select the seat count (needed when several match)\n"
-    "  --db FILE         the ladder database (default arena.db)\n"
+    "  --db FILE         the ladder database (default arena.db; a regular file,\n"
+    "                    not a link)\n"
     "  --fit             official ratings: a Bradley-Terry fit over all results,\n"
     "                    with 95% intervals and the likelihood of superiority\n"
     "  --anchor BOT[=ELO] with --fit: fix BOT's rating at ELO (default 1500)\n"
@@ -53,7 +55,8 @@ static const char HELP[] =
     "Without --fit the live Elo is shown: it depends on the order matches\n"
     "finished and is for display. docs/ratings.md explains the fit.\n"
     "\n"
-    "export writes the ladder's results to standard output (or -o FILE): --pgn as\n"
+    "export writes the ladder's results to standard output (or -o FILE, written\n"
+    "whole at the end; FILE, if there, must be a regular file): --pgn as\n"
     "two-player games (multiplayer matches as their pairs) that Ordo and BayesElo\n"
     "read, --jsonl as one match per line. import reads either back (PGN games go to\n"
     "the two-seat ladder of --game, or of their [Game] tag, with the game's default\n"
@@ -66,10 +69,23 @@ static int db_exit(int rc)
     return (rc == JA_EIO || rc == JA_EVERSION || rc == JA_EFORMAT) ? EXIT_USAGE : EXIT_RUNTIME;
 }
 
+/* --seats K of the ladder commands: 1 to JA_MAX_SEATS. */
+static bool parse_seats(const char *arg, uint32_t *out)
+{
+    if (!arena_parse_u32(arg, out) || *out == 0 || *out > JA_MAX_SEATS) {
+        arena_error("--seats needs a number from 1 to %d, not '%s'", JA_MAX_SEATS, arg);
+        return false;
+    }
+    return true;
+}
+
 /* Opens the database; prints the error and returns the exit status, or
- * EXIT_OK. With must_exist, a missing file is a usage error. */
+ * EXIT_OK. With must_exist, a missing file is a usage error (as is a --db
+ * that is there and not a regular file: arena_db_check). */
 static int open_db(const char *path, bool must_exist, ladder_db **db)
 {
+    if (!arena_db_check(path))
+        return EXIT_USAGE;
     struct stat sb;
     if (must_exist && stat(path, &sb) != 0) {
         arena_error("no ladder database '%s' (play a tournament first, or give --db)", path);
@@ -680,10 +696,8 @@ static int cmd_export(int argc, char **argv)
         }
         switch (c) {
         case 'k':
-            if (!arena_parse_u32(optarg, &want_seats) || !want_seats) {
-                arena_error("--seats needs a positive number, not '%s'", optarg);
+            if (!parse_seats(optarg, &want_seats))
                 return EXIT_USAGE;
-            }
             break;
         case 'd': db_path = optarg; break;
         case 'o':
@@ -713,7 +727,11 @@ static int cmd_export(int argc, char **argv)
     const ja_game_rules *g = arena_find_game(argv[optind]);
     if (!g)
         return EXIT_USAGE;
-    char err[1024];
+    const arena_output outs[] = {{"--db", db_path, ARENA_OUT_DB},
+                                 {"-o", out_path, ARENA_OUT_STDOUT}};
+    if (!arena_outputs_check(outs, sizeof outs / sizeof *outs, NULL))
+        return EXIT_USAGE;
+    char err[4400];
     ja_options given;
     ja_options_init(g, &given);
     for (int i = 0; i < co.n_opt; i++)
@@ -723,7 +741,7 @@ static int cmd_export(int argc, char **argv)
         }
     ladder_db *db = NULL;
     int status = open_db(db_path, true, &db);
-    FILE *f = NULL;
+    ref_out *f = NULL;
     ladder_bot_row *bots = NULL;
     export_ctx x = {0};
     if (status != EXIT_OK)
@@ -739,15 +757,11 @@ static int cmd_export(int argc, char **argv)
     /* PGN identifies a player by name alone: the display name. */
     if (found && ladder_names(db, &key, &bots, &x.names, &n_bots) != EXIT_OK)
         goto out;
-    if (out_path) {
-        f = fopen(out_path, "w");
-        if (f == NULL) {
-            arena_error("cannot write '%s': %s", out_path, strerror(errno));
-            status = EXIT_USAGE;
-            goto out;
-        }
+    if (out_path && ref_out_open(NULL, out_path, REF_OUT_STDOUT, &f, err, sizeof err) != JA_OK) {
+        arena_error("%s", err);
+        goto out;
     }
-    x.f = f ? f : stdout;
+    x.f = f ? ref_out_file(f) : stdout;
     x.pgn = format == 'P';
     x.game = g->name;
     x.opts = lopts;
@@ -767,11 +781,12 @@ static int cmd_export(int argc, char **argv)
         goto out;
     }
     status = EXIT_OK;
-out:
-    if (f && fclose(f) != 0 && status == EXIT_OK) {
-        arena_error("cannot write '%s': %s", out_path, strerror(errno));
+    if (ref_out_commit(&f, err, sizeof err) != JA_OK) {
+        arena_error("%s", err);
         status = EXIT_RUNTIME;
     }
+out:
+    ref_out_abort(&f); /* a failed export leaves no file */
     free(x.names);
     free(bots);
     ladder_db_close(&db);
@@ -945,10 +960,8 @@ int cmd_ladder(int argc, char **argv)
         }
         switch (c) {
         case 'k':
-            if (!arena_parse_u32(optarg, &want_seats) || !want_seats) {
-                arena_error("--seats needs a positive number, not '%s'", optarg);
+            if (!parse_seats(optarg, &want_seats))
                 return EXIT_USAGE;
-            }
             break;
         case 'd': db_path = optarg; break;
         case 'J': json = true; break;

@@ -8,6 +8,7 @@
 #include "jackarena/ja_error.h"
 #include "match.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,14 +25,17 @@ static const char HELP[] =
     "  --export-decisions FILE\n"
     "                    write every decision (observation, legal actions, choice,\n"
     "                    the seat's final outcome) to FILE as training data, in\n"
-    "                    msgpack (docs/training-data.md)\n"
-    "  --move-ms MS      per-decision time limit (default: none for plugins, 1000 for\n"
-    "                    hosted and external bots)\n"
+    "                    msgpack (docs/training-data.md); '-' is the standard\n"
+    "                    output (what play prints besides then goes to stderr)\n"
+    "  --move-ms MS      per-decision time limit, up to 86400000 (a day; default:\n"
+    "                    none for plugins, 1000 for hosted and external bots)\n"
     ARENA_FAULT_HELP
     "  --json            print only the result, as one JSON document\n"
     "  -q, --quiet       print only the result, as text\n"
     "With --replay FILE, a match with a fault also gets FILE's stem plus\n"
-    "'.repro.json': a reproduction bundle (docs/faults.md).\n"
+    "'.repro.json': a reproduction bundle (docs/faults.md). An output that\n"
+    "exists must be a regular file (not a link, FIFO or device): it is replaced\n"
+    "whole at the end (docs/security.md, \"Outputs\").\n"
     ARENA_EXT_HELP
     "\n"
     "BOT is one of (README.md, \"Bot specifiers\"):\n"
@@ -157,6 +161,17 @@ int cmd_play(int argc, char **argv)
     const ja_game_rules *g = arena_find_game(argv[optind++]);
     if (!g)
         return EXIT_USAGE;
+    /* Every output is checked before anything runs; the reproduction
+     * bundle goes next to the replay. */
+    char repro_out[4200] = "";
+    if (replay_path)
+        arena_repro_path(repro_out, sizeof repro_out, replay_path);
+    const arena_output outs[] = {{"--replay", replay_path, ARENA_OUT_FILE},
+                                 {"reproduction bundle", replay_path ? repro_out : NULL,
+                                  ARENA_OUT_FILE},
+                                 {"--export-decisions", export_path, ARENA_OUT_STDOUT}};
+    if (!arena_outputs_check(outs, sizeof outs / sizeof *outs, json ? "--json" : NULL))
+        return EXIT_USAGE;
     /* Positional bots come first, then --bot/--bots in the order given. */
     arena_bots named = bots;
     bots.n = 0;
@@ -254,7 +269,8 @@ int cmd_play(int argc, char **argv)
         if (rc != JA_OK)
             snprintf(err, sizeof err, "out of memory for the exported decisions");
         else if ((rc = arena_export_append(xf, data, len)) != JA_OK)
-            snprintf(err, sizeof err, "cannot write '%s.tmp'", export_path);
+            snprintf(err, sizeof err, "--export-decisions '%s': %s", export_path,
+                     strerror(EIO));
         free(data);
         arena_export_match_free(obs.xm);
         if (rc == JA_OK)
@@ -352,7 +368,8 @@ int cmd_play(int argc, char **argv)
         if (repro[0])
             printf("reproduction bundle written to %s\n", repro);
         if (export_path)
-            printf("decisions written to %s\n", export_path);
+            printf("decisions written to %s\n",
+                   strcmp(export_path, "-") == 0 ? "the standard output" : export_path);
     }
     arena_bots_free(&bots);
     return EXIT_OK;

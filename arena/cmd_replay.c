@@ -33,7 +33,9 @@ static const char HELP[] =
     "g/G first/last, q quit. Not on a terminal, the whole match is printed.\n"
     "\n"
     "html: write one self-contained page (no network, no other file) that plays\n"
-    "the match back in a browser.\n"
+    "the match back in a browser, to OUT.html (written whole at the end; if it is\n"
+    "there, it must be a regular file, not a link, FIFO or device) or, with -o -,\n"
+    "to the standard output.\n"
     "\n"
     "show and html refuse (exit 2) a replay that is missing, corrupt, truncated,\n"
     "of another format or rules version, or that does not re-simulate.\n";
@@ -318,6 +320,9 @@ static int html(int argc, char **argv)
         arena_error("replay html takes one FILE and -o OUT.html (usage: arena replay html FILE -o OUT.html)");
         return EXIT_USAGE;
     }
+    const arena_output o = {"-o", out, ARENA_OUT_STDOUT};
+    if (!arena_outputs_check(&o, 1, NULL))
+        return EXIT_USAGE;
     ref_replay *r;
     viewer_model m;
     int rc = viewer_open(argv[optind], &r, &m);

@@ -36,7 +36,8 @@ static const char HELP[] =
     "\n"
     "  --db FILE         the ladder database (default arena.db)\n"
     "  -o, --output DIR  where to write the site; DIR must be missing, empty or an\n"
-    "                    earlier report, which is then replaced as a whole\n"
+    "                    earlier report, which is then replaced as a whole (a\n"
+    "                    directory itself, not a link to one)\n"
     "  --tournament ID   only this tournament (and its ladder)\n"
     "  --game GAME       only the ladders of this game\n"
     "\n"
@@ -185,8 +186,9 @@ int cmd_report(int argc, char **argv)
     dir = dirbuf;
     if (ro.game && !arena_find_game(ro.game))
         return EXIT_USAGE;
+    const arena_output outs[] = {{"--db", ro.db_path, ARENA_OUT_DB}, {"-o", dir, ARENA_OUT_DIR}};
     bool exists;
-    if (!check_out_dir(dir, &exists))
+    if (!arena_outputs_check(outs, 2, NULL) || !check_out_dir(dir, &exists))
         return EXIT_USAGE;
     struct stat sb;
     if (stat(ro.db_path, &sb) != 0 || !S_ISREG(sb.st_mode)) {

@@ -45,9 +45,11 @@ static const char HELP[] =
     "  --export-decisions FILE\n"
     "                     write every decision of the matches played by this run\n"
     "                     (observation, legal actions, choice, the seat's final\n"
-    "                     outcome) to FILE as training data (docs/training-data.md)\n"
-    "  --move-ms MS       per-decision time limit (default: none for plugins, 1000\n"
-    "                     for hosted and external bots)\n"
+    "                     outcome) to FILE as training data (docs/training-data.md);\n"
+    "                     '-' is the standard output (the standings then go to\n"
+    "                     stderr; not with --json)\n"
+    "  --move-ms MS       per-decision time limit, up to 86400000 (a day; default:\n"
+    "                     none for plugins, 1000 for hosted and external bots)\n"
     ARENA_FAULT_HELP
     "  --restart          start a cmd: bot whose process died again before its\n"
     "                     next match (without it, its matches fault)\n"
@@ -62,6 +64,10 @@ static const char HELP[] =
     "continues that tournament where it stopped (after Ctrl-C, a crash or a kill)\n"
     "and never plays or counts a match twice. One arena at a time plays into a\n"
     "database (a lock on FILE.lock): a second run is refused while one runs.\n"
+    "\n"
+    "--db, --replays and --export-decisions are checked before anything runs: a\n"
+    "file there must be a regular file, a directory a directory, never a link, a\n"
+    "FIFO or a device (docs/security.md, \"Outputs\").\n"
     "\n"
     "example: arena tournament taylor-blackjack --bots random,random,greedy --seats 3 \\\n"
     "           --rounds 50 --seed 1 --replays replays\n";
@@ -437,8 +443,9 @@ int cmd_tournament(int argc, char **argv)
         case 'X': export_path = optarg; break;
         case 'j':
             /* 0 only with --workers: checked below */
-            if (!arena_parse_u32(optarg, &jobs)) {
-                arena_error("--jobs needs a positive number, not '%s'", optarg);
+            if (!arena_parse_u32(optarg, &jobs) || jobs > arena_max_jobs()) {
+                arena_error("--jobs needs a number up to %u (%d per online core), not '%s'",
+                            arena_max_jobs(), ARENA_JOBS_PER_CORE, optarg);
                 return EXIT_USAGE;
             }
             break;
@@ -462,6 +469,11 @@ int cmd_tournament(int argc, char **argv)
         arena_error("tournament: unexpected argument '%s' (bots go in --bots)", argv[optind]);
         return EXIT_USAGE;
     }
+    const arena_output outs[] = {{"--db", db_path, ARENA_OUT_DB},
+                                 {"--replays", replay_dir, ARENA_OUT_DIR},
+                                 {"--export-decisions", export_path, ARENA_OUT_STDOUT}};
+    if (!arena_outputs_check(outs, sizeof outs / sizeof *outs, json ? "--json" : NULL))
+        return EXIT_USAGE;
     if (jobs == 0 && !sc.workers) {
         arena_error("--jobs needs a positive number, not '0' (0 only with --workers)");
         return EXIT_USAGE;
@@ -618,6 +630,14 @@ int cmd_tournament(int argc, char **argv)
             printf("already complete in %s: nothing to play\n", db_path);
         fflush(stdout);
     }
+
+    /* No more matches at once than this run has to play: a worker or a
+     * thread beyond that would have nothing to do. */
+    uint32_t to_play = 0;
+    for (uint32_t i = 0; i < n_pending; i++)
+        to_play += !sc.shard_n || pending[i] % sc.shard_n == sc.shard_i - 1;
+    if (jobs > to_play)
+        jobs = to_play ? to_play : 1;
 
     /* Play what is pending. */
     ref_bot *slot_bots[ARENA_MAX_BOTS];

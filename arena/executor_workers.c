@@ -21,6 +21,7 @@
  * Everything happens in the caller's thread, inside submit() and next():
  * the executor has no thread of its own. */
 #include "executor.h"
+#include "outfile.h"
 #include "worker_msg.h"
 #include "zap.h"
 
@@ -336,23 +337,15 @@ static void on_hello(workers_x *e, zmq_msg_t *id, const worker_msg *m)
 }
 
 /* Writes a replay the worker sent where the in-process executor would have
- * written it (.tmp, then rename: a file is whole or absent). */
+ * written it, the same way (outfile.h: whole or absent, synced). */
 static int write_replay(workers_x *e, arena_job_result *out, const char *data, size_t len)
 {
     const arena_exec_ctx *c = e->base.ctx;
     arena_replay_name(out->replay_path, sizeof out->replay_path, c->replay_dir, c->tournament_id,
                       out->number);
-    char tmp[sizeof out->replay_path + 8];
-    snprintf(tmp, sizeof tmp, "%s.tmp", out->replay_path);
-    FILE *f = fopen(tmp, "wb");
-    bool ok = f && fwrite(data, 1, len, f) == len;
-    if (f && fclose(f) != 0)
-        ok = false;
-    if (ok && rename(tmp, out->replay_path) == 0)
+    if (ref_out_write_file("cannot write replay", out->replay_path, REF_OUT_SYNC, data, len,
+                           out->err, sizeof out->err) == JA_OK)
         return JA_OK;
-    unlink(tmp);
-    snprintf(out->err, sizeof out->err, "cannot write replay '%s': %s", out->replay_path,
-             strerror(errno));
     out->replay_path[0] = '\0';
     return JA_EIO;
 }
@@ -671,16 +664,11 @@ int arena_executor_workers_new(const arena_exec_ctx *ctx, const arena_workers_op
             e->dir[0] = '\0';
             goto fail;
         }
-        /* The pid file appears whole (rename), for sweep_stale_dirs(). */
-        char pidt[sizeof e->dir + 16], pidf[sizeof e->dir + 8];
-        snprintf(pidt, sizeof pidt, "%s/pid.tmp", e->dir);
+        /* The pid file appears whole, for sweep_stale_dirs(). */
+        char pidf[sizeof e->dir + 8], pid[32], perr[sizeof e->dir + 128];
         snprintf(pidf, sizeof pidf, "%s/pid", e->dir);
-        FILE *pf = fopen(pidt, "w");
-        if (pf) {
-            fprintf(pf, "%ld\n", (long)getpid());
-            if (fclose(pf) == 0)
-                rename(pidt, pidf);
-        }
+        int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+        ref_out_write_file(NULL, pidf, 0, pid, (size_t)n, perr, sizeof perr);
         snprintf(e->endpoint, sizeof e->endpoint, "ipc://%s/w.sock", e->dir);
         if (zmq_bind(e->router, e->endpoint) != 0) {
             snprintf(err, cap, "cannot bind %s: %s", e->endpoint, zmq_strerror(errno));

@@ -2,6 +2,7 @@
 #include "export.h"
 
 #include "ja_mp.h"
+#include "outfile.h"
 #include "wire.h"
 
 #include "jackarena/ja_error.h"
@@ -12,8 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* ---- One match's records --------------------------------------------------- */
 
@@ -235,43 +234,23 @@ int arena_export_match_end(arena_export_match *m, const ref_match_result *res, v
 /* ---- The file ---------------------------------------------------------------- */
 
 struct arena_export {
-    FILE *f;
-    char *path, *tmp;
+    ref_out *out;
     bool failed;
 };
 
 int arena_export_open(const char *path, arena_export **out, char *err, size_t cap)
 {
     *out = NULL;
-    struct stat sb;
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        snprintf(err, cap, "--export-decisions '%s' is a directory", path);
-        return JA_EIO;
-    }
     arena_export *x = calloc(1, sizeof *x);
-    size_t n = strlen(path);
-    if (x) {
-        x->path = strdup(path);
-        x->tmp = malloc(n + 5);
-    }
-    if (!x || !x->path || !x->tmp) {
-        if (x) {
-            free(x->path);
-            free(x->tmp);
-        }
-        free(x);
+    if (!x) {
         snprintf(err, cap, "out of memory");
         return JA_ENOMEM;
     }
-    memcpy(x->tmp, path, n);
-    memcpy(x->tmp + n, ".tmp", 5);
-    x->f = fopen(x->tmp, "wb");
-    if (!x->f) {
-        snprintf(err, cap, "cannot create '%s': %s", x->tmp, strerror(errno));
-        free(x->path);
-        free(x->tmp);
+    int rc = ref_out_open("--export-decisions", path, REF_OUT_SYNC | REF_OUT_STDOUT, &x->out,
+                          err, cap);
+    if (rc != JA_OK) {
         free(x);
-        return JA_EIO;
+        return rc == JA_ENOMEM ? rc : JA_EIO;
     }
     *out = x;
     return JA_OK;
@@ -279,18 +258,11 @@ int arena_export_open(const char *path, arena_export **out, char *err, size_t ca
 
 int arena_export_append(arena_export *x, const void *data, size_t len)
 {
-    if (x->failed || (len && fwrite(data, 1, len, x->f) != len)) {
+    if (x->failed || (len && fwrite(data, 1, len, ref_out_file(x->out)) != len)) {
         x->failed = true;
         return JA_EIO;
     }
     return JA_OK;
-}
-
-static void release(arena_export *x)
-{
-    free(x->path);
-    free(x->tmp);
-    free(x);
 }
 
 int arena_export_finish(arena_export **xp, char *err, size_t cap)
@@ -299,28 +271,15 @@ int arena_export_finish(arena_export **xp, char *err, size_t cap)
     *xp = NULL;
     if (!x)
         return JA_OK;
-    int saved = 0;
-    bool bad = x->failed;
-    if (fflush(x->f) != 0 || ferror(x->f)) {
-        bad = true;
-        saved = errno;
-    }
-    if (fclose(x->f) != 0 && !bad) {
-        bad = true;
-        saved = errno;
-    }
-    if (!bad && rename(x->tmp, x->path) != 0) {
-        bad = true;
-        saved = errno;
-    }
-    if (bad) {
-        snprintf(err, cap, "cannot write '%s': %s", x->tmp, saved ? strerror(saved) : "I/O error");
-        unlink(x->tmp);
-        release(x);
+    if (x->failed) {
+        snprintf(err, cap, "--export-decisions '%s': %s", ref_out_path(x->out), strerror(EIO));
+        ref_out_abort(&x->out);
+        free(x);
         return JA_EIO;
     }
-    release(x);
-    return JA_OK;
+    int rc = ref_out_commit(&x->out, err, cap);
+    free(x);
+    return rc;
 }
 
 void arena_export_abort(arena_export **xp)
@@ -329,7 +288,6 @@ void arena_export_abort(arena_export **xp)
     *xp = NULL;
     if (!x)
         return;
-    fclose(x->f);
-    unlink(x->tmp);
-    release(x);
+    ref_out_abort(&x->out);
+    free(x);
 }

@@ -6,7 +6,9 @@
  * match has ended, turns them into one self-contained msgpack chunk: the
  * match's header map and one map per decision, each carrying the final
  * outcome of its seat. An arena_export is the file: chunks are appended
- * whole to FILE.tmp, which is renamed to FILE when the command finishes.
+ * whole to a temporary file beside FILE (outfile.h), which is renamed to
+ * FILE when the command finishes; "-" is the standard output, where chunks
+ * appear as they are appended.
  *
  * Threading: a match's collector is used by the thread that plays the match
  * only; the file is written by one thread (the tournament loop or `play`).
@@ -27,16 +29,17 @@
 typedef struct arena_export arena_export;
 typedef struct arena_export_match arena_export_match;
 
-/* Creates path.tmp for writing (path itself is untouched until finish).
- * JA_OK, or JA_EIO with a one-line message (path is a directory, the
- * directory does not exist or is not writable). */
+/* Creates the temporary file for path (path itself is untouched until
+ * finish; "-": the standard output). JA_OK, or JA_EIO with a one-line
+ * message (path is there and not a regular file, the directory does not
+ * exist or is not writable). */
 int arena_export_open(const char *path, arena_export **out, char *err, size_t cap);
 /* Appends one match's chunk. JA_OK or JA_EIO. */
 int arena_export_append(arena_export *x, const void *data, size_t len);
-/* Flushes, closes and renames path.tmp to path. *x is NULL afterwards.
- * JA_OK, or JA_EIO with a message (the .tmp file is then removed). */
+/* Flushes, syncs and puts the file in place. *x is NULL afterwards.
+ * JA_OK, or JA_EIO with a message (the temporary file is then removed). */
 int arena_export_finish(arena_export **x, char *err, size_t cap);
-/* Closes and removes path.tmp (nothing written). NULL-safe. */
+/* Removes the temporary file (nothing written). NULL-safe. */
 void arena_export_abort(arena_export **x);
 
 /* A collector for one match: its config (borrowed for the match), its

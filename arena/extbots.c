@@ -23,11 +23,7 @@ int arena_ext_flag(arena_ext *e, int c, const char *arg)
     case ARENA_OPT_PLAIN_TCP: e->plain_tcp = true; return 1;
     case ARENA_OPT_PLAIN_TCP_REMOTE: e->plain_tcp = e->plain_tcp_remote = true; return 1;
     case ARENA_OPT_STARTUP_MS:
-        if (!arena_parse_u32(arg, &e->startup_ms) || e->startup_ms == 0) {
-            arena_error("--startup-ms needs a positive number of milliseconds, not '%s'", arg);
-            return -1;
-        }
-        return 1;
+        return arena_parse_ms("--startup-ms", arg, true, &e->startup_ms) ? 1 : -1;
     case ARENA_OPT_MAX_FAULTS:
         if (!arena_parse_u32(arg, &e->max_faults) || e->max_faults == UINT32_MAX) {
             arena_error("--max-faults needs a number (0 = never forfeit), not '%s'", arg);
@@ -36,11 +32,7 @@ int arena_ext_flag(arena_ext *e, int c, const char *arg)
         e->have_max_faults = true;
         return 1;
     case ARENA_OPT_BANK_MS:
-        if (!arena_parse_u32(arg, &e->bank_ms) || e->bank_ms > 86400000u) {
-            arena_error("--bank-ms needs a number of milliseconds up to 86400000, not '%s'", arg);
-            return -1;
-        }
-        return 1;
+        return arena_parse_ms("--bank-ms", arg, false, &e->bank_ms) ? 1 : -1;
     case ARENA_OPT_ON_FAULT: {
         int p = ref_on_fault_parse(arg);
         if (p < 0) {
@@ -63,6 +55,26 @@ int arena_ext_flag(arena_ext *e, int c, const char *arg)
         return 1;
     }
     return 0;
+}
+
+bool arena_ext_check(const arena_ext *e, const arena_bots *bs)
+{
+    const ref_hub_config hc = {.endpoint = e->listen, .curve = e->curve,
+                               .plain_tcp = e->plain_tcp,
+                               .plain_tcp_remote = e->plain_tcp_remote};
+    char err[600];
+    if (ref_hub_check_endpoint(&hc, err, sizeof err) != JA_OK) {
+        arena_error("%s", err);
+        return false;
+    }
+    for (int i = 0; !e->listen && i < bs->n; i++)
+        if (strcmp(bs->b[i].kind, "zmq") == 0) {
+            arena_error("bot '%s' (zmq:%s) connects to the arena by itself: give --listen "
+                        "ENDPOINT so the bot can connect (ipc://PATH or tcp://HOST:PORT)",
+                        bs->b[i].name, bs->b[i].target);
+            return false;
+        }
+    return true;
 }
 
 uint32_t arena_ext_max_faults(const arena_ext *e)

@@ -72,7 +72,8 @@ enum {
 #define ARENA_FAULT_HELP                                                                     \
     "  --bank-ms MS      a time bank per seat and match: a decision may use --move-ms\n"      \
     "                    plus what is left of it; time beyond --move-ms is taken from\n"     \
-    "                    it (default 0: none). Plugins are judged on CPU time\n"            \
+    "                    it (default 0: none; at most 86400000). Plugins are judged\n"     \
+    "                    on CPU time\n"                                                      \
     "  --on-fault P      what replaces a faulty answer: default (the game's default\n"      \
     "                    action), random (a random legal action, seeded by the match)\n"   \
     "                    or forfeit (the first fault forfeits the match)\n"
@@ -82,8 +83,9 @@ enum {
     "  --max-faults N    a seat with more faults in one match forfeits it (default 10;\n"     \
     "                    0 = never)\n"                                                        \
     "external bots (cmd:COMMAND, zmq:NAME; docs/protocol.md):\n"                              \
-    "  --listen ENDPOINT where bots connect (default: a private ipc endpoint);\n"            \
-    "                    tcp://HOST:PORT needs --curve or --plain-tcp\n"                      \
+    "  --listen ENDPOINT where bots connect: ipc://PATH or tcp://HOST:PORT (tcp needs\n"    \
+    "                    --curve or --plain-tcp); default: a private ipc endpoint,\n"      \
+    "                    given to cmd: bots only, so zmq:NAME needs --listen\n"            \
     "  --curve           CurveZMQ: load or make the key pair in --curve-dir; bots get\n"      \
     "                    the public key (JACKARENA_SERVER_KEY for cmd: bots)\n"               \
     "  --curve-dir DIR   key pair files arena.pub and arena.key (default\n"                   \
@@ -94,7 +96,8 @@ enum {
     "                    only those; a bare KEY may say any name bound to no key\n"         \
     "  --plain-tcp       allow tcp without Curve on a loopback address\n"                     \
     "  --plain-tcp-remote  ... and on any address (unsafe)\n"                                 \
-    "  --startup-ms MS   how long a bot has to say hello (default 10000)\n"                 \
+    "  --startup-ms MS   how long a bot has to say hello (default 10000, at most\n"       \
+    "                    86400000)\n"                                                     \
     "  --confine         confine cmd: bots (the default of `tournament`): limits, no\n"     \
     "                    privileges; they read only the system and the directories\n"      \
     "                    their command names, write only $TMPDIR (docs/security.md)\n"     \
@@ -123,6 +126,13 @@ typedef struct arena_ext {
 /* Handles one external-bot flag: 1 if c was one (and valid), 0 if not, -1
  * after printing a usage error. */
 int arena_ext_flag(arena_ext *e, int c, const char *arg);
+
+/* Checks the external-bot flags with the participants before anything
+ * runs, whether or not a bot is external: --listen's endpoint (ipc://PATH,
+ * or tcp://HOST:PORT with --curve, or --plain-tcp on a loopback address),
+ * and a `zmq:` bot only with --listen (it cannot find a private endpoint).
+ * Prints a usage error and returns false. */
+bool arena_ext_check(const arena_ext *e, const arena_bots *bs);
 
 /* Starts a `cmd:` participant's process again after it exited (--restart)
  * and waits for its hello; the participant keeps its ref_bot, which

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "fit.h"
 #include "names.h"
+#include "outfile.h"
 #include "jackarena/ja_error.h"
 #include "viewer.h"
 
@@ -655,12 +656,14 @@ int report_write(ladder_db *db, const report_opts *o, const char *dir)
         return JA_EIO;
     }
     snprintf(path, sizeof path, "%s/index.html", dir);
-    FILE *f = fopen(path, "w");
-    if (f == NULL) {
-        arena_error("cannot write '%s': %s", path, strerror(errno));
+    char err[4400];
+    ref_out *out = NULL;
+    if (ref_out_open(NULL, path, 0, &out, err, sizeof err) != JA_OK) {
+        arena_error("%s", err);
         free(ls);
         return JA_EIO;
     }
+    FILE *f = ref_out_file(out);
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
           "<title>Jack Arena report</title>\n<style>",
@@ -688,23 +691,18 @@ int report_write(ladder_db *db, const report_opts *o, const char *dir)
         fputs("<p>No results in this database yet: play a tournament first.</p>\n", f);
     fputs("</main>\n</body></html>\n", f);
     free(ls);
-    bool ok = !ferror(f);
-    ok = (fclose(f) == 0) && ok;
-    if (rc == JA_OK && !ok) {
-        arena_error("cannot write '%s': %s", path, strerror(errno));
-        rc = JA_EIO;
-    }
-    if (rc != JA_OK)
+    if (rc != JA_OK) {
+        ref_out_abort(&out);
         return rc;
-    snprintf(path, sizeof path, "%s/" REPORT_MARKER, dir);
-    f = fopen(path, "w");
-    ok = f != NULL;
-    if (ok) {
-        ok = fputs("made by arena report; a new report may replace this directory\n", f) >= 0;
-        ok = (fclose(f) == 0) && ok;
     }
-    if (!ok) {
-        arena_error("cannot write '%s': %s", path, strerror(errno));
+    if (ref_out_commit(&out, err, sizeof err) != JA_OK) {
+        arena_error("%s", err);
+        return JA_EIO;
+    }
+    static const char marker[] = "made by arena report; a new report may replace this directory\n";
+    snprintf(path, sizeof path, "%s/" REPORT_MARKER, dir);
+    if (ref_out_write_file(NULL, path, 0, marker, sizeof marker - 1, err, sizeof err) != JA_OK) {
+        arena_error("%s", err);
         return JA_EIO;
     }
     return JA_OK;

@@ -1,16 +1,15 @@
 /* Reproduction bundles (repro.h). */
 #include "repro.h"
 #include "cli.h"
+#include "outfile.h"
 #include "viewer.h"
 #include "wire.h"
 
 #include "jackarena/ja_error.h"
 
-#include <errno.h>
 #include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 void arena_repro_path(char *buf, size_t cap, const char *replay_path)
 {
@@ -182,15 +181,15 @@ int arena_repro_write(const char *replay_path, const arena_repro_info *in,
     int rc = ref_replay_load(replay_path, &r, err, cap);
     if (rc != JA_OK)
         return rc;
-    char path[4200], tmp[4300];
+    char path[4200];
     arena_repro_path(path, sizeof path, replay_path);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        snprintf(err, cap, "cannot write '%s': %s", tmp, strerror(errno));
+    ref_out *out = NULL;
+    rc = ref_out_open("reproduction bundle", path, REF_OUT_SYNC, &out, err, cap);
+    if (rc != JA_OK) {
         ref_replay_free(&r);
         return JA_EIO;
     }
+    FILE *f = ref_out_file(out);
     const ja_game_rules *g = c->game;
     json_w w;
     jw_init(&w, f);
@@ -264,16 +263,9 @@ int arena_repro_write(const char *replay_path, const arena_repro_info *in,
     jw_obj_end(&w);
     jw_end(&w);
     ref_replay_free(&r);
-    bool bad = ferror(f) != 0;
-    if (fflush(f) != 0 || fsync(fileno(f)) != 0)
-        bad = true;
-    if (fclose(f) != 0)
-        bad = true;
-    if (rc == JA_OK && (bad || rename(tmp, path) != 0)) {
-        snprintf(err, cap, "cannot write '%s': %s", path, strerror(errno));
-        rc = JA_EIO;
+    if (rc != JA_OK) {
+        ref_out_abort(&out);
+        return rc;
     }
-    if (rc != JA_OK)
-        remove(tmp);
-    return rc;
+    return ref_out_commit(&out, err, cap);
 }

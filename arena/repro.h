@@ -8,8 +8,8 @@
  * Format: docs/faults.md.
  *
  * The decisions are re-derived from the finished replay by re-simulating
- * it, so the match loop buffers nothing per decision. Written to FILE.tmp
- * and renamed, like replays. */
+ * it, so the match loop buffers nothing per decision. Written whole
+ * through outfile.h, like replays. */
 #ifndef ARENA_REPRO_H
 #define ARENA_REPRO_H
 

@@ -9,6 +9,13 @@
 #include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+uint32_t arena_max_jobs(void)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return ARENA_JOBS_PER_CORE * (uint32_t)(cores > 0 && cores < 65536 ? cores : 1);
+}
 
 int arena_scale_flag(arena_scale *s, int c, const char *arg)
 {
@@ -144,6 +151,8 @@ bool arena_scale_executor(const arena_scale *s, arena_ext *ext, const arena_bots
 
 int arena_ladder_import_db(const char *path, const char *db_path, bool json)
 {
+    if (!arena_db_check(db_path))
+        return EXIT_USAGE;
     char a[PATH_MAX], b[PATH_MAX];
     if (realpath(path, a) && realpath(db_path, b) && strcmp(a, b) == 0) {
         arena_error("ladder import: '%s' is the database itself (--db)", path);

@@ -22,7 +22,8 @@ enum { ARENA_OPT_WORKERS = 0x300, ARENA_OPT_SHARD, ARENA_OPT_THREADS, ARENA_OPT_
     "scale (docs/scale.md):\n"                                                               \
     "  --jobs J          matches at once: J local referee worker processes (J >= 2;\n"      \
     "                    threads instead when a bot is not a plugin); the results are\n"    \
-    "                    the same whatever J\n"                                             \
+    "                    the same whatever J. At most 64 per online core; never more\n"   \
+    "                    than the matches left to play\n"                                 \
     "  --threads         --jobs with threads in this process, not worker processes\n"     \
     "  --workers ENDPOINT  let `referee --connect ENDPOINT` workers on other machines\n"    \
     "                    join (tcp://HOST:PORT; needs --curve, or --plain-tcp on a\n"       \
@@ -32,6 +33,12 @@ enum { ARENA_OPT_WORKERS = 0x300, ARENA_OPT_SHARD, ARENA_OPT_THREADS, ARENA_OPT_
     "  --shard I/N       play only the plan's matches whose number M (from 0) has\n"       \
     "                    M mod N = I-1, into this database; merge the shards'\n"          \
     "                    databases with `arena ladder import`\n"
+
+/* --jobs at most this many per online core (arena_max_jobs). */
+#define ARENA_JOBS_PER_CORE 64
+
+/* The largest --jobs: ARENA_JOBS_PER_CORE times the online cores. */
+uint32_t arena_max_jobs(void);
 
 typedef struct arena_scale {
     const char *workers;         /* --workers ENDPOINT */

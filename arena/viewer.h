@@ -104,8 +104,9 @@ void viewer_text_dump(FILE *f, const viewer_model *m, int seat, const viewer_sty
  * "replay" or "report". Returns false on a write error. */
 bool viewer_html_page(FILE *f, const char *title, const char *kind, const char *data_json);
 
-/* Writes the replay page of model m to path (path.tmp then rename). JA_OK or
- * JA_EIO with a message in err. */
+/* Writes the replay page of model m to path, whole (outfile.h; "-": the
+ * standard output). JA_OK, or JA_EINVAL (path is there and not a regular
+ * file) or JA_EIO with a message in err. */
 int viewer_html_replay(const viewer_model *m, const char *path, const char *back_href, char *err,
                        size_t cap);
 

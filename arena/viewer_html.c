@@ -3,6 +3,7 @@
 #include "viewer.h"
 
 #include "jackarena/ja_error.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -92,27 +93,20 @@ int viewer_html_replay(const viewer_model *m, const char *path, const char *back
     jw_obj_end(&w);
     fclose(mem);
 
-    char tmp[4200];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+    ref_out *out = NULL;
+    int rc = ref_out_open(NULL, path, REF_OUT_STDOUT, &out, err, cap);
+    if (rc != JA_OK) {
         free(json);
-        snprintf(err, cap, "output path '%s' is too long", path);
-        return JA_EIO;
-    }
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        free(json);
-        snprintf(err, cap, "cannot write '%s': %s", path, strerror(errno));
-        return JA_EIO;
+        return rc;
     }
     char title[256];
     snprintf(title, sizeof title, "%s: %s", m->g->title, m->r->h.match_id[0] ? m->r->h.match_id : "replay");
-    bool ok = viewer_html_page(f, title, "replay", json);
+    bool ok = viewer_html_page(ref_out_file(out), title, "replay", json);
     free(json);
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        snprintf(err, cap, "cannot write '%s': %s", path, strerror(errno));
-        remove(tmp);
+    if (!ok) {
+        snprintf(err, cap, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
+        ref_out_abort(&out);
         return JA_EIO;
     }
-    return JA_OK;
+    return ref_out_commit(&out, err, cap);
 }

@@ -979,6 +979,11 @@ static int check_endpoint(const ref_hub_config *cfg, char *err, size_t cap)
     return JA_OK;
 }
 
+int ref_hub_check_endpoint(const ref_hub_config *cfg, char *err, size_t cap)
+{
+    return cfg->endpoint && cfg->endpoint[0] ? check_endpoint(cfg, err, cap) : JA_OK;
+}
+
 static void free_hub(ref_hub *h)
 {
     for (uint32_t i = 0; i < h->cfg.n_allow; i++) {

@@ -88,6 +88,11 @@ typedef struct ref_hub_config {
  * is owned by the caller: ref_hub_stop. */
 int ref_hub_start(const ref_hub_config *cfg, ref_hub **out, char *err, size_t cap);
 
+/* The endpoint checks of ref_hub_start alone, binding nothing (for a usage
+ * error before anything runs): JA_OK (also for no endpoint) or JA_EINVAL
+ * with the reason in err. */
+int ref_hub_check_endpoint(const ref_hub_config *cfg, char *err, size_t cap);
+
 /* The endpoint bots on this machine should connect to (a wildcard address
  * resolved to loopback; the port chosen when 0 was asked). Borrowed until
  * ref_hub_stop. */

@@ -1,5 +1,6 @@
 /* Loading a bot plugin's code (plugin_load.h). */
 #include "plugin_load.h"
+#include "elf_check.h"
 
 #include "jackarena/ja_error.h"
 
@@ -12,18 +13,12 @@ int ref_plugin_load(const char *path, void **dl_out, const ja_bot_desc **desc_ou
 {
     *dl_out = NULL;
     *desc_out = NULL;
-    /* A file that is not ELF at all (a text file named .so, a truncated
-     * download) gets a plainer message than dlopen's. */
-    FILE *mf = fopen(path, "rb");
-    unsigned char magic[4] = {0};
-    size_t got = mf ? fread(magic, 1, sizeof magic, mf) : 0;
-    if (mf)
-        fclose(mf);
-    if (got < 4 || magic[0] != 0x7f || magic[1] != 'E' || magic[2] != 'L' || magic[3] != 'F') {
-        snprintf(err, cap, "bot plugin '%s': cannot load: not a shared object (no ELF header)",
-                 path);
-        return JA_EFORMAT;
-    }
+    /* Not a complete shared object of this machine (a text file named .so,
+     * a truncated download, an executable, another architecture): refused
+     * from its headers, before dlopen maps anything (elf_check.h). */
+    int rc = ref_elf_check(path, err, cap);
+    if (rc != JA_OK)
+        return rc == JA_ENOTFOUND ? JA_EFORMAT : rc;
     /* dlopen searches the library path for a bare name; "./x.so" is a file. */
     char full[4200];
     snprintf(full, sizeof full, "%s%s", strchr(path, '/') ? "" : "./", path);

@@ -9,14 +9,15 @@
 
 #include <stddef.h>
 
-/* Opens the shared library at path (RTLD_NOW | RTLD_LOCAL; a bare name is
- * taken as a file in the current directory, never searched for) and checks
- * its descriptor: entry point ja_bot_entry_v1, ABI major, struct_size and
- * the required members. JA_OK with *dl (the dlopen handle, the caller's to
- * dlclose) and *desc (static storage of the library, valid until dlclose);
- * JA_EFORMAT (cannot load, no entry point, a bad descriptor) or JA_EVERSION
- * (built for another ABI major) with a line "bot plugin 'PATH': ..." in err
- * and nothing left open. Runs the library's constructors: trusted code only,
+/* Checks the file (ref_elf_check: a complete ELF shared object of this
+ * machine), opens the shared library at path (RTLD_NOW | RTLD_LOCAL; a bare
+ * name is taken as a file in the current directory, never searched for) and
+ * checks its descriptor: entry point ja_bot_entry_v1, ABI major,
+ * struct_size and the required members. JA_OK with *dl (the dlopen handle,
+ * the caller's to dlclose) and *desc (static storage of the library, valid
+ * until dlclose); JA_EFORMAT (not such a file, cannot load, no entry point,
+ * a bad descriptor) or JA_EVERSION (built for another ABI major) with a
+ * line "bot plugin 'PATH': ..." in err and nothing left open. Runs the library's constructors: trusted code only,
  * or inside the sandbox. */
 int ref_plugin_load(const char *path, void **dl, const ja_bot_desc **desc, char *err, size_t cap);
 

@@ -1,6 +1,7 @@
 /* Replay files and match digests (replay.h, docs/replay-format.md). */
 #include "replay.h"
 #include "ja_mp.h"
+#include "outfile.h"
 
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_version.h"
@@ -76,9 +77,9 @@ void ref_digest_hex(const uint8_t bin[REF_DIGEST_BYTES], char hex[REF_DIGEST_HEX
 /* ---- writer ----------------------------------------------------------------- */
 
 struct ref_replay_writer {
+    ref_out *out;
     FILE *f;
     msgpack_packer pk;
-    char path[4096], tmp[4200];
 };
 
 int ref_replay_writer_open(const char *path, ref_replay_writer **out, char *err, size_t cap)
@@ -89,14 +90,12 @@ int ref_replay_writer_open(const char *path, ref_replay_writer **out, char *err,
         snprintf(err, cap, "out of memory");
         return JA_ENOMEM;
     }
-    snprintf(w->path, sizeof w->path, "%s", path);
-    snprintf(w->tmp, sizeof w->tmp, "%s.tmp", path);
-    w->f = fopen(w->tmp, "wb");
-    if (!w->f) {
-        snprintf(err, cap, "cannot write replay '%s': %s", path, strerror(errno));
+    int rc = ref_out_open("cannot write replay", path, REF_OUT_SYNC, &w->out, err, cap);
+    if (rc != JA_OK) {
         free(w);
-        return JA_EIO;
+        return rc == JA_EINVAL ? JA_EIO : rc;
     }
+    w->f = ref_out_file(w->out);
     msgpack_packer_init(&w->pk, w->f, msgpack_fbuffer_write);
     *out = w;
     return JA_OK;
@@ -198,25 +197,10 @@ int ref_replay_writer_finish(ref_replay_writer **wp, const ja_outcome *o,
         msgpack_pack_uint32(pk, faults[s]);
     ja_mp_put_kv_u64(pk, "decisions", decisions);
     ja_mp_put_kv_str(pk, "digest", hex);
-    int bad = ferror(w->f) || fflush(w->f) != 0 || fsync(fileno(w->f)) != 0;
-    int saved = errno;
-    if (fclose(w->f) != 0 && !bad) {
-        bad = 1;
-        saved = errno;
-    }
-    w->f = NULL;
-    if (bad || rename(w->tmp, w->path) != 0) {
-        if (!bad)
-            saved = errno;
-        snprintf(err, cap, "cannot write replay '%s': %s", w->path, strerror(saved));
-        unlink(w->tmp);
-        free(w);
-        *wp = NULL;
-        return JA_EIO;
-    }
+    int rc = ref_out_commit(&w->out, err, cap);
     free(w);
     *wp = NULL;
-    return JA_OK;
+    return rc;
 }
 
 void ref_replay_writer_abort(ref_replay_writer **wp)
@@ -224,9 +208,7 @@ void ref_replay_writer_abort(ref_replay_writer **wp)
     if (!wp || !*wp)
         return;
     ref_replay_writer *w = *wp;
-    if (w->f)
-        fclose(w->f);
-    unlink(w->tmp);
+    ref_out_abort(&w->out);
     free(w);
     *wp = NULL;
 }

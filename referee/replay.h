@@ -1,8 +1,10 @@
 /* Replays: one msgpack file per match, and the digest of a match.
  *
  * File format v1 (docs/replay-format.md): a stream of msgpack maps, a header,
- * one record per decision, and an end record. The writer writes to FILE.tmp
- * and renames at the end, so a replay either exists whole or not at all.
+ * one record per decision, and an end record. The writer writes through
+ * outfile.h (a fresh temporary file beside FILE, synced and renamed at the
+ * end), so a replay either exists whole or not at all, and never replaces
+ * anything but a regular file.
  *
  * The digest is SHA-256 over a canonical encoding of the match's game content
  * (game, rules version, options, seed, seat count, every decision's seats and
@@ -71,17 +73,18 @@ typedef struct ref_replay_header {
 
 typedef struct ref_replay_writer ref_replay_writer;
 
-/* Creates path.tmp for writing. JA_EIO with a message naming the path. */
+/* Creates the temporary file for path (ref_out_open). JA_EIO with a message
+ * naming the path (also when path is there and not a regular file). */
 int ref_replay_writer_open(const char *path, ref_replay_writer **out, char *err, size_t cap);
 int ref_replay_write_header(ref_replay_writer *w, const ja_game_rules *g,
                             const ref_replay_header *h);
 int ref_replay_write_step(ref_replay_writer *w, uint32_t step, const ref_replay_rec *recs,
                           uint32_t n);
-/* Writes the end record, syncs, renames path.tmp to path, frees w. */
+/* Writes the end record, syncs, puts the file in place, frees w. */
 int ref_replay_writer_finish(ref_replay_writer **w, const ja_outcome *o,
                              const uint32_t faults[JA_MAX_SEATS], uint32_t decisions,
                              const uint8_t digest[REF_DIGEST_BYTES], char *err, size_t cap);
-/* Removes path.tmp and frees w (NULL allowed). */
+/* Removes the temporary file and frees w (NULL allowed). */
 void ref_replay_writer_abort(ref_replay_writer **w);
 
 /* ---- reader and verifier ---------------------------------------------------- */

@@ -46,6 +46,7 @@
  * Threading: a seat is used by one thread; seats share nothing mutable.
  * Every child is reaped in seat_close (or at its death), so none outlives
  * its seat. */
+#include "elf_check.h"
 #include "ja_mp.h"
 #include "sandbox_prog.h"
 #include "seat.h"
@@ -507,6 +508,11 @@ int ref_bot_hosted_open(const char *path, const char *params, ref_bot **out, cha
         snprintf(err, cap, "bot plugin '%s': not a regular file", path);
         return JA_ENOTFOUND;
     }
+    /* Not a complete shared object of this machine: refused here, with the
+     * message an in-process plugin gets, before any child starts. */
+    int checked = ref_elf_check(path, err, cap);
+    if (checked != JA_OK)
+        return checked;
     /* The referee holds every hand: no process of this user (a hosted
      * child's constructor, under the loading filter) may read its memory
      * through /proc/PID/mem or ptrace. */

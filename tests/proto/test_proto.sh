@@ -189,7 +189,7 @@ startup)
   expect2 "bot 'false' \(cmd:/bin/false\) exited with status 1 before saying hello" -- \
     "$ARENA" play $T random "cmd:/bin/false" --replay x.rpl
   expect2 "bot 'nobody' \(zmq:nobody\) did not connect" -- \
-    "$ARENA" play $T random "zmq:nobody" --startup-ms 1000 --replay x.rpl
+    "$ARENA" play $T random "zmq:nobody" --listen "ipc://$work/nobody" --startup-ms 1000 --replay x.rpl
   expect2 "names no command" -- "$ARENA" play $T random "cmd:" --replay x.rpl
   expect2 "plain tcp is refused" -- "$ARENA" play $T random "cmd:$RAW" --listen tcp://127.0.0.1:0 --replay x.rpl
   expect2 "plain tcp only on a loopback address" -- \

@@ -149,7 +149,7 @@ rm -f secret.txt
 expect_fail 2 "names no plugin file after 'hosted:'" -- "$ARENA" tournament $T --bots random,hosted:
 expect_fail 2 "bot plugin 'nope.so': No such file" -- "$ARENA" tournament $T --bots random,hosted:nope.so
 printf 'not an elf' >junk.so
-expect_fail 2 "^arena: error: bot plugin 'junk.so': cannot load" -- "$ARENA" tournament $T --bots random,hosted:junk.so
+expect_fail 2 "^arena: error: bot plugin 'junk.so': not an ELF file$" -- "$ARENA" tournament $T --bots random,hosted:junk.so
 rm -f junk.so
 expect_fail 2 "JACKARENA_HOSTED_MEM_MB='lots'" -- env JACKARENA_HOSTED_MEM_MB=lots "$ARENA" tournament $T --bots random,hosted:$P/segv.so
 expect_fail 2 "host program .*missing" -- env JACKARENA_HOST=/nonexistent/ja_host "$ARENA" tournament $T --bots random,hosted:$P/segv.so

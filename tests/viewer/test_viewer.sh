@@ -78,7 +78,7 @@ expect_refused 2 'seat' -- "$A" replay show taylor-blackjack.rpl --seat 2
 expect_refused 2 'seat' -- "$A" replay show taylor-blackjack.rpl --seat x
 expect_refused 2 'unknown option' -- "$A" replay show taylor-blackjack.rpl --bogus
 expect_refused 2 '-o OUT.html' -- "$A" replay html taylor-blackjack.rpl
-expect_refused 2 'cannot write' -- "$A" replay html taylor-blackjack.rpl -o nodir/x.html
+expect_refused 2 "-o 'nodir/x.html': directory 'nodir' does not exist" -- "$A" replay html taylor-blackjack.rpl -o nodir/x.html
 
 # 4. HTML pages: one self-contained file per game, no network reference.
 for g in $GAMES; do
