@@ -379,9 +379,15 @@ static arena_ext *ext_of(arena_bots *bs)
 
 /* External participants: zmq: bots first (already running, they only need
  * finding), then each cmd: bot in turn, so that only one is ever starting
- * and a hello under an unexpected name can only be its. */
+ * and a hello under an unexpected name can only be its. Every cmd: bot's
+ * name is bound to its token before the first one starts, so none can say
+ * hello under another's. */
 static bool load_external(arena_bots *bs, const ja_game_rules *g)
 {
+    for (int i = 0; i < bs->n; i++)
+        if (strcmp(bs->b[i].kind, "cmd") == 0 && !bs->b[i].bot &&
+            !arena_ext_reserve(ext_of(bs), &bs->b[i]))
+            return false;
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < bs->n; i++) {
             arena_bot *b = &bs->b[i];
@@ -467,8 +473,10 @@ void arena_bots_free(arena_bots *bs)
 {
     if (arena_bots_external(bs) || ext_of(bs)->hub)
         arena_ext_stop(ext_of(bs), bs);
-    for (int i = 0; i < bs->n; i++)
+    for (int i = 0; i < bs->n; i++) {
         if (bs->b[i].owns_bot)
             ref_bot_destroy(&bs->b[i].bot);
+        explicit_bzero(bs->b[i].token, sizeof bs->b[i].token); /* one never handed out */
+    }
     bs->n = 0;
 }

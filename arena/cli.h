@@ -74,6 +74,8 @@ typedef struct arena_bot {
     bool owns_bot;
     struct ref_proc *proc; /* a cmd: bot's process (extbots.h) */
     struct ref_tail *tail; /* the last bytes of its output, across restarts */
+    char token[65];      /* a cmd: bot's credential, granted before any cmd: bot
+                          * starts (arena_ext_reserve), until its process gets it */
 } arena_bot;
 
 typedef struct arena_bots {

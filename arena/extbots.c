@@ -5,6 +5,7 @@
 #include "jackarena/ja_error.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,13 +104,20 @@ static bool read_key(const char *path, char out[REF_HUB_KEY_Z85])
     return true;
 }
 
+/* Creates path (never an existing file, never through a link) with its
+ * final mode from the start: a secret key is never readable by others, not
+ * even for an instant. */
 static bool write_key(const char *path, const char *key, mode_t mode)
 {
-    FILE *f = fopen(path, "wx");
-    if (!f)
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+    if (fd < 0)
         return false;
-    chmod(path, mode);
-    bool ok = fprintf(f, "%s\n", key) > 0;
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        return false;
+    }
+    bool ok = fchmod(fd, mode) == 0 && fprintf(f, "%s\n", key) > 0;
     return fclose(f) == 0 && ok;
 }
 
@@ -390,13 +398,16 @@ static int spawn_cmd(arena_ext *e, arena_bot *b, char token[REF_HUB_TOKEN_CHARS 
         snprintf(err, cap, "--confine-read is for confined bots: add --confine");
         return JA_EINVAL;
     }
-    if (ref_hub_new_token(token) != JA_OK) {
+    int rc = JA_OK;
+    if (b->token[0]) { /* granted before any cmd: bot started (arena_ext_reserve) */
+        memcpy(token, b->token, REF_HUB_TOKEN_CHARS + 1);
+        sodium_memzero(b->token, sizeof b->token);
+    } else if (ref_hub_new_token(token) != JA_OK) {
         snprintf(err, cap, "cannot make its token (libsodium does not start)");
         return JA_EIO;
-    }
-    int rc = ref_hub_grant(e->hub, b->name, token, err, cap);
-    if (rc != JA_OK)
+    } else if ((rc = ref_hub_grant(e->hub, b->name, token, err, cap)) != JA_OK) {
         return rc;
+    }
     snprintf(ep, sizeof ep, "JACKARENA_ENDPOINT=%s", ref_hub_endpoint(e->hub));
     snprintf(nm, sizeof nm, "JACKARENA_NAME=%s", b->name);
     snprintf(tk, sizeof tk, "JACKARENA_TOKEN=%s", token);
@@ -471,6 +482,26 @@ bool arena_ext_restart(arena_ext *e, arena_bot *b, char *err, size_t cap)
         else
             snprintf(err, cap, "bot '%s' (cmd:%s) restarted but never said hello as '%s' within "
                      "%u ms", b->name, b->target, hello, (unsigned)startup);
+        return false;
+    }
+    return true;
+}
+
+_Static_assert(sizeof ((arena_bot *)0)->token == REF_HUB_TOKEN_CHARS + 1, "arena_bot.token");
+
+bool arena_ext_reserve(arena_ext *e, arena_bot *b)
+{
+    if (!arena_ext_start(e))
+        return false;
+    char err[512];
+    int rc = ref_hub_new_token(b->token);
+    if (rc != JA_OK)
+        snprintf(err, sizeof err, "cannot make its token (libsodium does not start)");
+    else
+        rc = ref_hub_grant(e->hub, b->name, b->token, err, sizeof err);
+    if (rc != JA_OK) {
+        sodium_memzero(b->token, sizeof b->token);
+        arena_error("bot '%s': %s", b->name, err);
         return false;
     }
     return true;

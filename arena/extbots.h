@@ -153,6 +153,12 @@ bool arena_ext_start(arena_ext *e);
  * (docs/scale.md). Prints a usage error and returns false on failure. */
 bool arena_ext_curve_keys(const arena_ext *e, char pub[41], char sec[41]);
 
+/* Grants cmd: participant b its token (b->token) before any cmd: bot
+ * starts, so that its name is bound from the start: a bot started earlier
+ * cannot say hello under it. Prints a usage error and returns false on
+ * failure. */
+bool arena_ext_reserve(arena_ext *e, arena_bot *b);
+
 /* Starts (cmd:) or finds (zmq:) participant b and waits for its hello.
  * Prints a one-line usage error naming the bot and returns false when it
  * never says hello or its process exits first. */

@@ -395,12 +395,15 @@ PYEOF
     logged 3 "^arena: refused a hello as 'victim' (unauthorized): "
 
   # A cmd: bot started earlier that says hello under a later one's name
-  # (with its own token) holds it; the later bot is then refused before it
-  # starts, never seated behind the thief.
-  "$ARENA" play $T "thief=cmd:$RAW --name victim" "victim=cmd:$RAW" --opt games=1 >out.txt 2>err.txt
+  # (with its own token) is refused: every cmd: bot's name is bound to its
+  # token before the first one starts. The run stops (the earlier bot never
+  # said hello as itself), the later bot never seated behind it.
+  "$ARENA" play $T "thief=cmd:$RAW --name victim" "victim=cmd:$RAW" --opt games=1 --startup-ms 3000 \
+    >out.txt 2>err.txt
   rc=$?
-  check "a cmd: bot that took a later one's name first: exit 2, the later one named" bash -c \
-    "[ $rc = 2 ] && tail -1 err.txt | grep -qx \"arena: error: bot 'victim': its name 'victim' was taken first by another bot the arena started\" && [ ! -s out.txt ]"
+  check "a cmd: bot saying a later one's name is refused: exit 2, nothing played" bash -c \
+    "[ $rc = 2 ] && [ ! -s out.txt ] && tail -1 err.txt | grep -q \"^arena: error: bot 'thief' (cmd:.*) never said hello within 3000 ms: a hello as 'victim' was refused: the name 'victim' belongs to a bot the arena started\""
+  check "... and the refusal is logged" logged 1 "^arena: refused a hello as 'victim' (unauthorized): "
 
   # (b) zmq: bots started by hand: the first hello takes the name, a
   # second one for a live name is refused, on ipc and on loopback tcp.
