@@ -33,6 +33,12 @@ static int parse_listing(int argc, char **argv, const char *help, bool *json)
     return -1;
 }
 
+static int max_len(int w, const char *s)
+{
+    int n = (int)strlen(s);
+    return n > w ? n : w;
+}
+
 /* Writes each allowed value of an ENUM option as a JSON string. */
 static void json_values(json_w *w, const ja_option_spec *sp)
 {
@@ -97,21 +103,33 @@ int cmd_games(int argc, char **argv)
         jw_end(&w);
         return EXIT_OK;
     }
-    for (int i = 0; ja_games[i]; i++) {
-        const ja_game_rules *g = ja_games[i];
-        printf("%s  (%s; %u-%u seats; rules version %u)\n", g->name, g->title,
-               (unsigned)g->min_seats, (unsigned)g->max_seats, (unsigned)g->rules_version);
-        for (int k = 0; g->options && g->options[k].name; k++) {
-            const ja_option_spec *sp = &g->options[k];
-            char allowed[160];
-            if (sp->kind == JA_OPT_ENUM)
-                snprintf(allowed, sizeof allowed, "%s", sp->values);
-            else
-                snprintf(allowed, sizeof allowed, "%d..%d", (int)sp->min, (int)sp->max);
-            printf("  --opt %-10s %-22s default %-8s %s\n", sp->name, allowed, sp->def,
-                   sp->help);
+    /* Columns as wide as their longest entry in any game, so that every
+     * option line lines up whatever the names' lengths. */
+    int w_name = 0, w_allowed = 0, w_def = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; ja_games[i]; i++) {
+            const ja_game_rules *g = ja_games[i];
+            if (pass)
+                printf("%s  (%s; %u-%u seats; rules version %u)\n", g->name, g->title,
+                       (unsigned)g->min_seats, (unsigned)g->max_seats,
+                       (unsigned)g->rules_version);
+            for (int k = 0; g->options && g->options[k].name; k++) {
+                const ja_option_spec *sp = &g->options[k];
+                char allowed[160];
+                if (sp->kind == JA_OPT_ENUM)
+                    snprintf(allowed, sizeof allowed, "%s", sp->values);
+                else
+                    snprintf(allowed, sizeof allowed, "%d..%d", (int)sp->min, (int)sp->max);
+                if (pass)
+                    printf("  --opt %-*s  %-*s  default %-*s  %s\n", w_name, sp->name, w_allowed,
+                           allowed, w_def, sp->def, sp->help);
+                else {
+                    w_name = max_len(w_name, sp->name);
+                    w_allowed = max_len(w_allowed, allowed);
+                    w_def = max_len(w_def, sp->def);
+                }
+            }
         }
-    }
     return EXIT_OK;
 }
 
