@@ -1009,8 +1009,9 @@ static int bombs_resolve_options(ja_options *o, uint32_t n, char *err, size_t ca
     int t = resolve_tables(o->value[OPT_TABLES], n);
     if (t == 0) {
         int32_t v = o->value[OPT_TABLES];
+        int most = 5 * (int)v < MAXS ? 5 * (int)v : MAXS; /* the game's own limit too */
         snprintf(err, cap, "tables=%d needs %d to %d players (tables of 3 to 5 seats), not %u",
-                 (int)v, 3 * (int)v, 5 * (int)v, (unsigned)n);
+                 (int)v, 3 * (int)v, most, (unsigned)n);
         return JA_EINVAL;
     }
     o->value[OPT_TABLES] = t;
