@@ -189,7 +189,7 @@ static void show_interactive(const viewer_model *m, int seat, const viewer_style
     uint32_t fr = 0, last = m->n_frames - 1;
     for (;;) {
         fputs("\033[H\033[2J\033[?25l", stdout);
-        viewer_text_header(stdout, m, st);
+        viewer_text_header(stdout, m, seat, st);
         if (seat >= 0)
             printf("view: seat %d only (what it saw)\n", seat);
         putchar('\n');

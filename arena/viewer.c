@@ -17,12 +17,78 @@ const ref_replay_step *viewer_step(const viewer_model *m, uint32_t f)
     return &m->r->steps[f - 1];
 }
 
+uint32_t viewer_deciding(const viewer_model *m, uint32_t f)
+{
+    return f + 1 < m->n_frames ? m->r->steps[f].seats : 0;
+}
+
+uint32_t viewer_table_seat(const viewer_model *m, uint32_t f)
+{
+    uint32_t mask = viewer_deciding(m, f);
+    if (!mask && f > 0)
+        mask = viewer_step(m, f)->seats;
+    for (uint32_t s = 0; s < m->n_seats; s++)
+        if (mask >> s & 1)
+            return s;
+    return 0;
+}
+
+uint32_t viewer_forfeits(const ref_replay *r, uint32_t s)
+{
+    uint32_t faults = 0, last_fault = 0, first_forfeit = 0;
+    for (uint32_t i = 0; i < r->n_steps && !first_forfeit; i++) {
+        const ref_replay_step *sp = &r->steps[i];
+        for (uint32_t k = 0; k < sp->n; k++) {
+            const ref_replay_rec *rec = &r->recs[sp->first + k];
+            if (rec->seat != s || rec->fault == JA_FAULT_NONE)
+                continue;
+            if (rec->fault == JA_FAULT_FORFEIT) {
+                first_forfeit = i + 1;
+            } else {
+                faults++;
+                last_fault = i + 1;
+            }
+        }
+    }
+    if (first_forfeit)
+        return last_fault ? last_fault : first_forfeit;
+    /* The forfeit is counted once, as a fault of its own. */
+    return faults && r->faults[s] == faults + 1 ? last_fault : 0;
+}
+
 static void observe_frame(viewer_model *m, const void *st, uint32_t f)
 {
     for (uint32_t s = 0; s < m->n_seats; s++)
         m->g->observe(st, (int)s, (void *)viewer_obs(m, f, s));
     if (m->g->describe(st, m->describe[f], VIEWER_DESCRIBE_MAX) < 0)
         m->describe[f][0] = '\0';
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* code_rec: one record per distinct action code, by ascending code. */
+static int index_codes(viewer_model *m)
+{
+    const ref_replay *r = m->r;
+    uint64_t *key = malloc((r->n_recs ? r->n_recs : 1) * sizeof *key);
+    m->code_rec = malloc((r->n_recs ? r->n_recs : 1) * sizeof *m->code_rec);
+    if (!key || !m->code_rec) {
+        free(key);
+        return JA_ENOMEM;
+    }
+    for (uint32_t i = 0; i < r->n_recs; i++)
+        key[i] = (uint64_t)r->recs[i].code << 32 | i;
+    qsort(key, r->n_recs, sizeof *key, cmp_u64);
+    m->n_codes = 0;
+    for (uint32_t i = 0; i < r->n_recs; i++)
+        if (i == 0 || key[i] >> 32 != key[i - 1] >> 32)
+            m->code_rec[m->n_codes++] = (uint32_t)key[i];
+    free(key);
+    return JA_OK;
 }
 
 int viewer_build(const ref_replay *r, viewer_model *m, char *err, size_t cap)
@@ -43,6 +109,8 @@ int viewer_build(const ref_replay *r, viewer_model *m, char *err, size_t cap)
         snprintf(err, cap, "out of memory");
         return JA_ENOMEM;
     }
+    for (uint32_t s = 0; s < m->n_seats; s++)
+        m->forfeit_at[s] = viewer_forfeits(r, s);
     int rc = JA_OK;
     if (g->setup(st, &r->h.options, r->h.n_seats, r->h.seed) != JA_OK) {
         snprintf(err, cap, "the game refused the replay's setup");
@@ -74,6 +142,9 @@ int viewer_build(const ref_replay *r, viewer_model *m, char *err, size_t cap)
         }
         observe_frame(m, st, i + 1);
     }
+    rc = index_codes(m);
+    if (rc != JA_OK)
+        snprintf(err, cap, "out of memory");
 done:
     free(st);
     if (rc != JA_OK)
@@ -86,6 +157,7 @@ void viewer_free(viewer_model *m)
     free(m->obs);
     free(m->describe);
     free(m->label);
+    free(m->code_rec);
     memset(m, 0, sizeof *m);
 }
 
@@ -187,6 +259,19 @@ void viewer_obs_json(json_w *w, const char *key, const ja_game_rules *g, const v
     jw_obj_end(w);
 }
 
+/* "labels": the label of every action code the match applied, once each
+ * (the page names the plays that observations record by code). */
+static void labels_json(json_w *w, const viewer_model *m)
+{
+    jw_obj(w, "labels");
+    for (uint32_t i = 0; i < m->n_codes; i++) {
+        char code[16];
+        snprintf(code, sizeof code, "%u", (unsigned)m->r->recs[m->code_rec[i]].code);
+        jw_str(w, code, m->label[m->code_rec[i]]);
+    }
+    jw_obj_end(w);
+}
+
 void viewer_model_json(json_w *w, const viewer_model *m)
 {
     jw_obj(w, NULL);
@@ -245,9 +330,15 @@ void viewer_model_json_keys(json_w *w, const viewer_model *m)
                 jw_bool(w, "forced", rec->forced);
                 jw_str(w, "fault", ja_fault_name(rec->fault));
                 jw_int(w, "us", (long long)rec->think_us);
+                jw_bool(w, "forfeits", rec->fault && m->forfeit_at[rec->seat] == f);
                 jw_obj_end(w);
             }
         }
+        jw_arr_end(w);
+        jw_arr(w, "seen");
+        for (uint32_t s = 0; s < m->n_seats; s++)
+            if (viewer_seat_sees(m, f, (int)s))
+                jw_int(w, NULL, s);
         jw_arr_end(w);
         jw_arr(w, "obs");
         for (uint32_t s = 0; s < m->n_seats; s++)
@@ -275,5 +366,10 @@ void viewer_model_json_keys(json_w *w, const viewer_model *m)
     for (uint32_t s = 0; s < m->n_seats; s++)
         jw_int(w, NULL, r->faults[s]);
     jw_arr_end(w);
+    jw_arr(w, "forfeit");
+    for (uint32_t s = 0; s < m->n_seats; s++)
+        jw_int(w, NULL, m->forfeit_at[s]);
+    jw_arr_end(w);
     jw_obj_end(w);
+    labels_json(w, m);
 }

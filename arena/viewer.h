@@ -29,6 +29,11 @@ typedef struct viewer_model {
     uint8_t *obs;                          /* n_frames * n_seats * g->obs_size */
     char (*describe)[VIEWER_DESCRIBE_MAX]; /* per frame */
     char (*label)[VIEWER_LABEL_MAX];       /* per record of r (r->n_recs) */
+    /* Per seat: the decision (frame) at which it forfeited the match, 0 if
+     * it did not (viewer_build: see viewer_forfeits). */
+    uint32_t forfeit_at[JA_MAX_SEATS];
+    uint32_t *code_rec;                    /* one record per action code applied, by code */
+    uint32_t n_codes;
 } viewer_model;
 
 /* Loads path and builds its model. On failure prints one error line naming
@@ -49,6 +54,22 @@ const void *viewer_obs(const viewer_model *m, uint32_t f, uint32_t s);
 
 /* The decision that led to frame f (f >= 1). */
 const ref_replay_step *viewer_step(const viewer_model *m, uint32_t f);
+
+/* The seats deciding at frame f (the mask of decision f + 1); 0 at the last
+ * frame. The replay's truth: for the omniscient view only. */
+uint32_t viewer_deciding(const viewer_model *m, uint32_t f);
+
+/* The seat whose observation draws the omniscient view's public picture at
+ * frame f: the lowest seat deciding now (at the last frame, the lowest that
+ * decided last), so that a game of several tables shows the table in play. */
+uint32_t viewer_table_seat(const viewer_model *m, uint32_t f);
+
+/* Where seat s forfeited, from the replay's records alone: the forfeit
+ * (docs/faults.md) happens at the seat's last fault before its first
+ * `forfeit` record; without such a record (it forfeited at its last
+ * decision) the end record's fault count is one more than its faulty
+ * records. Returns the decision (frame) number, or 0 for no forfeit. */
+uint32_t viewer_forfeits(const ref_replay *r, uint32_t s);
 
 /* Element i of the observation field named name (0 for i past its end),
  * read through the field table. False if the game has no such field. */
@@ -83,15 +104,17 @@ typedef struct viewer_style {
  * locale). */
 viewer_style viewer_style_for(FILE *f);
 
-/* The header (game, seats, players, seed). */
-void viewer_text_header(FILE *f, const viewer_model *m, const viewer_style *st);
+/* The header (game, seats, players; for the omniscient view, seat < 0, also
+ * the seed and the number of decisions, which a seat's view leaves out). */
+void viewer_text_header(FILE *f, const viewer_model *m, int seat, const viewer_style *st);
 /* Frame fr as seat `seat` saw it, or omniscient when seat < 0. */
 void viewer_text_frame(FILE *f, const viewer_model *m, uint32_t fr, int seat,
                        const viewer_style *st);
 /* The outcome: scores, places and faults per seat. */
 void viewer_text_outcome(FILE *f, const viewer_model *m, const viewer_style *st);
-/* True if frame fr is one seat `seat` perceives: it was asked, or its
- * observation changed (always true for the omniscient view, seat < 0). */
+/* True if frame fr is one seat `seat` perceives: the deal, the end, a
+ * decision it was asked, or one that changed its observation (always true
+ * for the omniscient view, seat < 0). */
 bool viewer_seat_sees(const viewer_model *m, uint32_t fr, int seat);
 /* The whole match as text: header, every frame (for a seat: the frames in
  * which its observation changed), outcome. */

@@ -9,5 +9,18 @@ play_all() {
   "$A" play bombs greedy random random --seed 1 --opt hands=1 --opt tiebreak_hands=0 --replay bombs.rpl >/dev/null
 }
 GAMES="taylor-blackjack brawljack bruise-jack jack-in-the-box bombs"
+# play_forfeit ARENA FAULTY_PLUGIN makes forfeit.rpl: Taylor Blackjack in
+# which the faulty test bot (tests/cli/plugins/faulty.c) forfeits at its
+# first fault, decision 5, and is not asked again.
+play_forfeit() {
+  "$1" play taylor-blackjack greedy "$2" --seed 3 --opt games=1 --opt turn_cap=20 \
+    --on-fault forfeit --replay forfeit.rpl >/dev/null 2>&1
+}
+# play_tables ARENA makes bombs6.rpl: Bombs at two tables of three, two
+# hands (the second with the exchange, after the Knaves move).
+play_tables() {
+  "$1" play bombs greedy random random greedy random random --seed 4 --opt hands=2 \
+    --opt tiebreak_hands=0 --replay bombs6.rpl >/dev/null
+}
 # Think times vary from run to run: the dumps compared leave them out.
 no_times() { sed -E 's/, [0-9]+\.[0-9]+ ms\]/]/'; }

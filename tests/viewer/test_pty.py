@@ -60,6 +60,8 @@ TOTAL = 37
 pid, fd = spawn()
 s = read_until(fd, r"\[0/%d\]" % TOTAL)
 check("first screen shows the deal", "== deal ==" in s)
+check("the result is not shown before the end", "== result ==" not in s)
+check("who decides now is shown", "to act: seat 1 (random)" in s)
 check("colours on a terminal", "\x1b[1m" in s)
 check("suit symbols on a UTF-8 terminal", "\u2660" in s)
 for key, want in [(b"l", 1), (b"\x1b[C", 2), (b" ", 3), (b"h", 2), (b"\x1b[D", 1)]:
@@ -77,12 +79,21 @@ check("q exits 0", os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0)
 check("terminal modes restored after q", modes_restored(fd))
 os.close(fd)
 
-# A seat's view steps through what that seat saw only.
+# A seat's view steps through what that seat saw only: no seed, no
+# decision numbers, no total; who decides now; the result at the end only.
 pid, fd = spawn("--seat", "1")
 s = read_until(fd, r"\[seat 1\]")
 check("--seat 1 hides seat 0's hand", not re.search(r"seat 0 greedy .*cards:", s))
+check("--seat 1 shows seat 0's card count", re.search(r"seat 0 greedy .*score 0 +7 cards\r?\n", s))
+check("--seat 1: no seed, no number of decisions", not re.search(r"seed|decisions|/%d\b" % TOTAL, s))
+check("--seat 1 shows who decides", "to act: seat 1 (random)" in s)
 os.write(fd, b"l")
 s = read_until(fd, r"seat 1 sees")
+check("--seat 1 steps without decision numbers", not re.search(r"decision|/%d" % TOTAL, s))
+check("--seat 1: no result before the end", "== result ==" not in s)
+os.write(fd, b"G")
+s = read_until(fd, r"== result ==")
+check("--seat 1: G shows the result", "place 1" in s)
 os.write(fd, b"q")
 os.waitpid(pid, 0)
 os.close(fd)

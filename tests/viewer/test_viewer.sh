@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # `arena replay show` (plain text when stdout is not a terminal) against the
-# expected dumps in expected/, --seat views, refusals of bad replays by
-# verify, show and html, and self-contained HTML pages.
-# Usage: test_viewer.sh ARENA SOURCE_DIR   (UPDATE=1 rewrites expected/)
+# expected dumps in expected/ (every view of every game: the omniscient one
+# and seat 1's), the seat views' boundary (seat_view_check: a seat's view
+# does not change when everything it may not see is scrambled), forfeits,
+# refusals of bad replays by verify, show and html, and self-contained HTML
+# pages.
+# Usage: test_viewer.sh ARENA SOURCE_DIR CHECKER FAULTY_PLUGIN
+#        (UPDATE=1 rewrites expected/)
 set -u
 A=$1
 SRC=$2
+CHECKER=$3
+FAULTY=$4
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -14,14 +20,21 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
-play_all "$A" || { echo "FAIL: could not play the test matches"; exit 1; }
+play_all "$A" && play_forfeit "$A" "$FAULTY" && play_tables "$A" ||
+  { echo "FAIL: could not play the test matches"; exit 1; }
 
-# 1. The plain-text dump of each game against its expected output.
-for g in $GAMES; do
-  NO_COLOR= TERM=xterm "$A" replay show $g.rpl | no_times >$g.txt || bad "show $g exits non-zero"
-  if [ "${UPDATE:-}" = 1 ]; then cp $g.txt "$SRC/expected/$g.txt"; fi
-  if diff -u "$SRC/expected/$g.txt" $g.txt >diff.txt; then ok; else bad "show $g differs"; head -20 diff.txt; fi
-  grep -q $'\033' $g.txt && bad "show $g: colours when not a terminal" || ok
+# 1. The plain-text dump of each game, omniscient and as seat 1 saw it,
+# against its expected output.
+expect_dump() { # expect_dump NAME ARGS...: show ARGS against expected/NAME.txt
+  local name=$1; shift
+  NO_COLOR= TERM=xterm "$A" replay show "$@" | no_times >$name.txt || bad "show $name exits non-zero"
+  if [ "${UPDATE:-}" = 1 ]; then cp $name.txt "$SRC/expected/$name.txt"; fi
+  if diff -u "$SRC/expected/$name.txt" $name.txt >diff.txt; then ok; else bad "show $name differs"; head -20 diff.txt; fi
+  grep -q $'\033' $name.txt && bad "show $name: colours when not a terminal" || ok
+}
+for g in $GAMES forfeit; do
+  expect_dump $g $g.rpl
+  expect_dump $g.seat1 $g.rpl --seat 1
 done
 
 # 2. --seat S shows only seat S's cards (Taylor Blackjack: hands are
@@ -34,8 +47,50 @@ grep -q 'decision [0-9]' seat1.txt && bad "--seat view numbers decisions" || ok
 # Seat 1's hand lines in its view are the omniscient dump's lines for seat 1.
 diff <(grep '^  seat 1 random .*cards:' seat1.txt | sort -u) \
      <(grep '^  seat 1 random .*cards:' taylor-blackjack.txt | sort -u) >/dev/null && ok || bad "--seat 1 hands differ from the omniscient view"
+# What seat 1 may see of seat 0: its card count (hand_count), as the
+# omniscient view counts seat 0's cards.
+diff <(grep -oE '^  seat 0 greedy +score [0-9]+ +[0-9]+ cards' seat1.txt | awk '{print $6}' | uniq) \
+     <(grep -B100000 '^== result' taylor-blackjack.txt | grep -oE '^  seat 0 greedy +score [0-9]+ +[0-9]+ cards' |
+       awk '{print $6}' | uniq) >/dev/null && ok || bad "--seat 1 does not show seat 0's card counts"
+# Neither the seed nor the number of decisions (how long the match lasts)
+# in a seat's view; who decides now in every frame of every view.
+for g in $GAMES; do
+  for v in "" "--seat 0" "--seat 1"; do
+    "$A" replay show $g.rpl $v >v.txt
+    frames=$(grep -c '^== ' v.txt); deciding=$(grep -c '^  to act: ' v.txt)
+    [ $((frames - 1)) = "$deciding" ] && ok || bad "$g $v: $((frames - 1)) frames, $deciding 'to act' lines"
+    if [ -n "$v" ]; then
+      head -1 v.txt | grep -qE 'seed|decisions' && bad "$g $v: the header gives the seed or the length" || ok
+    fi
+  done
+done
+# Bombs: the current trick, in order, with who played it.
+grep -q '^  this trick: seat 1 (random) run 7-Q, seat 2 (random#2) bomb K,$' bombs.txt && ok || bad "bombs: no trick history"
+grep -A3 '^  last trick: ' bombs.seat1.txt | grep -q ' wins the trick$' && ok || bad "bombs --seat 1: no finished trick"
+# Bombs at two tables: a seat sees counts at its own table only, and who
+# decides there.
+"$A" replay show bombs6.rpl --seat 3 >b6.txt
+grep -q '^  seat 0 greedy .* at table 1$' b6.txt && ok || bad "bombs6 --seat 3: seat 0 not shown at table 1"
+grep -q '^  to act: a seat at another table$' b6.txt && ok || bad "bombs6 --seat 3: another table's turn not shown"
+grep -q '^  exchange: ' b6.txt && ok || bad "bombs6 --seat 3: no exchange"
 
-# 3. Bad replays: truncated, corrupt, future version; and usage errors.
+# 3. The seat views' boundary, every seat of every match.
+"$CHECKER" $(printf '%s.rpl ' $GAMES) forfeit.rpl bombs6.rpl 2>&1 | sed 's/^/  /' >check.txt
+[ ${PIPESTATUS[0]} = 0 ] && ok || { bad "seat views depend on what the seat may not see"; cat check.txt; }
+
+# 4. A forfeit: marked at the decision it happened (the faulty bot's first
+# fault, decision 5) and in the result, in the views that may see it.
+[ "$(grep -c 'FORFEITS the match' forfeit.txt)" = 1 ] && ok || bad "forfeit: not marked once"
+grep -B1 'FORFEITS the match' forfeit.txt | grep -q '^== decision 5/' && ok || bad "forfeit: not marked at decision 5"
+grep -q '^seat 1 (faulty): .*FAULT: illegal  FORFEITS the match$' forfeit.seat1.txt && ok || bad "forfeit --seat 1: not marked"
+"$A" replay show forfeit.rpl --seat 0 >f0.txt
+grep -q 'FORFEITS' f0.txt && bad "forfeit --seat 0 sees seat 1's decision" || ok
+for v in forfeit.txt forfeit.seat1.txt f0.txt; do
+  grep -qE '^  place 2  seat 1 faulty .* faults 2  forfeited$' $v && ok || bad "$v: the result does not mark the forfeit"
+  grep -qE '^  place 1  seat 0 .*forfeited' $v && bad "$v: marks seat 0" || ok
+done
+
+# 5. Bad replays: truncated, corrupt, future version; and usage errors.
 # expect_refused CODE PATTERN -- command: exit CODE, one stderr line matching
 # PATTERN, empty stdout, no file created.
 expect_refused() {
@@ -80,7 +135,7 @@ expect_refused 2 'unknown option' -- "$A" replay show taylor-blackjack.rpl --bog
 expect_refused 2 '-o OUT.html' -- "$A" replay html taylor-blackjack.rpl
 expect_refused 2 "-o 'nodir/x.html': directory 'nodir' does not exist" -- "$A" replay html taylor-blackjack.rpl -o nodir/x.html
 
-# 4. HTML pages: one self-contained file per game, no network reference.
+# 6. HTML pages: one self-contained file per game, no network reference.
 for g in $GAMES; do
   "$A" replay html $g.rpl -o $g.html || bad "html $g"
   if grep -qiE 'https?://|<script[^>]+src=|<link[^>]+href=|<img[^>]+src=|url\(' $g.html; then
@@ -93,8 +148,23 @@ m = re.search(r'<script type="application/json" id="data">(.*?)</script>', s, re
 d = json.loads(m.group(1))
 assert d["model"] == 1 and len(d["frames"]) >= 2 and len(d["frames"][0]["obs"]) == d["seats"]
 assert s.count("<script") == 2 and s.rstrip().endswith("</html>")
+# Every seat sees the deal and the end; every applied code has its label.
+n = d["seats"]
+assert d["frames"][0]["seen"] == d["frames"][-1]["seen"] == list(range(n)), "seen"
+codes = {a["code"]: a["label"] for f in d["frames"] for a in f["asked"]}
+assert {int(k): v for k, v in d["labels"].items()} == codes, "labels"
+assert d["outcome"]["forfeit"] == [0] * n and not any(a["forfeits"] for f in d["frames"] for a in f["asked"])
 PY
 done
+# The forfeit in the page's model: at decision 5, for seat 1.
+"$A" replay html forfeit.rpl -o forfeit.html || bad "html forfeit"
+/usr/bin/python3 - forfeit.html <<'PY' && ok || bad "html forfeit: the model does not mark the forfeit at decision 5"
+import json, re, sys
+s = open(sys.argv[1], encoding="utf-8").read()
+d = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>', s, re.S).group(1))
+at = [(i, a["seat"]) for i, f in enumerate(d["frames"]) for a in f["asked"] if a["forfeits"]]
+assert at == [(5, 1)] and d["outcome"]["forfeit"] == [0, 5], (at, d["outcome"])
+PY
 
 echo "viewer_text: $pass passed, $fail failed"
 [ $fail = 0 ]
