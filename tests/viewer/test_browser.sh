@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # The browser test: Debian's chromium, headless, opens generated replay pages
-# (one per game) and a report page, steps through each replay with the page's
-# own buttons (#selftest), checks that no script error was logged and that
-# the scores shown are the replay's, and saves screenshots in SHOTS.
-# Skipped (exit 77) only where chromium is not installed.
-# Usage: test_browser.sh ARENA SHOTS
+# (one per game, one with a forfeit) and a report page, steps through each
+# replay in every view with the page's own buttons (#selftest), checks that
+# no script error was logged and that the scores shown are the replay's,
+# checks with check_pages.py what each view showed at each frame (the result
+# at the last frame only; in a seat's view no timeline, no decision
+# numbers, no seed; who decides now; a forfeit where it happened) and that a
+# seat's view does not change when everything it may not see is scrambled,
+# and saves screenshots in SHOTS. Skipped (exit 77) only where chromium is
+# not installed.
+# Usage: test_browser.sh ARENA SHOTS FAULTY_PLUGIN
 set -u
 A=$1
 SHOTS=$2
+FAULTY=$3
 CHROME=$(command -v chromium || true)
 if [ -z "$CHROME" ]; then
   echo "SKIP: chromium is not installed (scripts/setup.sh installs it)"
@@ -30,13 +36,23 @@ chrome() { # chrome ARGS... URL: one headless run with a fresh profile
     --disable-dev-shm-usage --user-data-dir="$prof" "$@" 2>>chrome.log
 }
 
-play_all "$A" || { echo "FAIL: could not play the test matches"; exit 1; }
-for g in $GAMES; do
+CHECK="/usr/bin/python3 $SRC/check_pages.py"
+selftest() { # selftest NAME: NAME.html stepped through (NAME.dom), no script error
+  chrome --virtual-time-budget=10000 --dump-dom "file://$work/$1.html#selftest" >$1.dom
+  grep -q 'data-selftest="ok [0-9]' $1.dom && ok || bad "$1: the self-test did not step through the replay"
+  if grep -q '<pre id="errlog"></pre>' $1.dom; then ok; else
+    bad "$1: script errors"; grep -o '<pre id="errlog">[^<]*' $1.dom; fi
+}
+
+play_all "$A" && play_forfeit "$A" "$FAULTY" || { echo "FAIL: could not play the test matches"; exit 1; }
+for g in $GAMES forfeit; do
   "$A" replay html $g.rpl -o $g.html || { bad "html $g"; continue; }
-  chrome --virtual-time-budget=10000 --dump-dom "file://$work/$g.html#selftest" >$g.dom
-  grep -q 'data-selftest="ok [0-9]' $g.dom && ok || bad "$g: the self-test did not step through the replay"
-  if grep -q '<pre id="errlog"></pre>' $g.dom; then ok; else
-    bad "$g: script errors"; grep -o '<pre id="errlog">[^<]*' $g.dom; fi
+  selftest $g
+  $CHECK check $g.dom $([ $g = forfeit ] && echo forfeit) && ok || bad "$g: what the views show"
+  # Seat 1's view with everything else scrambled: the same, frame by frame.
+  $CHECK scramble $g.html 1 $g-scrambled.html || bad "$g: cannot scramble"
+  selftest $g-scrambled
+  $CHECK same $g.dom $g-scrambled.dom 1 && ok || bad "$g: seat 1's view sees what it may not"
   # Scores: the page's result table against the text viewer's result lines.
   sed -i '/<script/,$d' $g.dom   # the page's own script holds the same class names
   shown=$(grep -o 'class="points">[^<]*' $g.dom | sed 's/.*>//' | tr '\n' ' ')
@@ -46,9 +62,11 @@ for g in $GAMES; do
   # are the final ones too.
   running=$(grep -o 'class="score">[^<]*' $g.dom | sed 's/.*>//' | tr '\n' ' ')
   [ "$running" = "$want" ] && ok || bad "$g: last frame shows scores '$running', want '$want'"
-  chrome --window-size=1200,800 --virtual-time-budget=3000 --screenshot="$SHOTS/replay-$g.png" \
-    "file://$work/$g.html#frame=3" >/dev/null
-  [ -s "$SHOTS/replay-$g.png" ] && ok || bad "$g: no screenshot"
+  for v in "" 1; do
+    chrome --window-size=1200,800 --virtual-time-budget=3000 --screenshot="$SHOTS/replay-$g${v:+-seat$v}.png" \
+      "file://$work/$g.html#frame=3${v:+&view=$v}" >/dev/null
+    [ -s "$SHOTS/replay-$g${v:+-seat$v}.png" ] && ok || bad "$g: no screenshot${v:+ of seat $v}"
+  done
 done
 
 # The report site, when this build has `arena report`.

@@ -1,0 +1,147 @@
+#!/usr/bin/python3
+"""Helpers of the browser test (test_browser.sh) for replay pages and the
+log their self-test (#selftest) leaves in <pre id="selftest-log">: one line
+per frame shown, "view V | frame F | pos ... | meta ... | timeline ... |
+action ... | describe ... | table ... | scores ... | result ...".
+
+  check_pages.py scramble PAGE SEAT OUT   the page with everything seat SEAT
+                                          may not see changed
+  check_pages.py check DOM [forfeit]      what every view shows and hides
+  check_pages.py same DOM1 DOM2 SEAT      seat SEAT's lines are the same
+
+Exit status 0 when the check holds, 1 with FAIL lines."""
+import html
+import json
+import re
+import sys
+
+DATA = re.compile(r'(<script type="application/json" id="data">)(.*?)(</script>)', re.S)
+fails = []
+
+
+def fail(msg):
+    fails.append(msg)
+    print("FAIL:", msg)
+
+
+def log_of(path):
+    s = open(path, encoding="utf-8").read()
+    m = re.search(r'<pre id="selftest-log" hidden="">(.*?)</pre>', s, re.S)
+    if not m:
+        print("FAIL: %s: no self-test log" % path)
+        sys.exit(1)
+    lines = []
+    for raw in html.unescape(m.group(1)).split("\n"):
+        e = {}
+        for part in raw.split(" | "):
+            k, _, v = part.partition(" ")
+            e[k] = v
+        e["view"], e["frame"] = int(e["view"]), int(e["frame"])
+        e["raw"] = raw
+        lines.append(e)
+    return lines
+
+
+def scramble(page, seat, out):
+    """Every other seat's observations, decisions, faults and forfeits,
+    whom each decision asked and which frames the others saw, and the
+    public describe() line (shown in the omniscient view only)."""
+    s = open(page, encoding="utf-8").read()
+    m = DATA.search(s)
+    d = json.loads(m.group(2))
+    n = d["seats"]
+
+    def scr(v):
+        if isinstance(v, list):
+            return [(x * 7 + 3) % 251 for x in v] + [1]
+        return (v * 7 + 3) % 251
+
+    other = (seat + 1) % n
+    for f in d["frames"]:
+        f["describe"] = "scrambled"
+        for t in range(n):
+            if t != seat:
+                f["obs"][t] = {k: scr(v) for k, v in f["obs"][t].items()}
+        if not any(a["seat"] == other for a in f["asked"]):
+            f["asked"].append({"seat": other, "code": 0, "label": "", "choices": 1, "index": -1,
+                               "forced": True, "fault": "none", "us": 0, "forfeits": False})
+            f["asked"].sort(key=lambda a: a["seat"])
+        for a in f["asked"]:
+            if a["seat"] != seat:
+                a.update(label="scrambled", code=a["code"] + 1, fault="timeout",
+                         forced=not a["forced"], choices=a["choices"] + 5, us=a["us"] + 999,
+                         index=3, forfeits=True)
+        f["seen"] = sorted({t for t in range(n) if t != seat} | ({seat} & set(f["seen"])))
+    text = json.dumps(d, separators=(",", ":")).replace("<", "\\u003c")
+    open(out, "w", encoding="utf-8").write(s[:m.start(2)] + text + s[m.end(2):])
+
+
+def check(dom, forfeit):
+    lines = log_of(dom)
+    last = max(e["frame"] for e in lines)
+    views = sorted({e["view"] for e in lines})
+    if views[0] != -1 or len(views) < 3:
+        fail("the self-test did not go through every view: %s" % views)
+    for e in lines:
+        where = "view %d frame %d" % (e["view"], e["frame"])
+        shown = e["result"] != "hidden"
+        # The result: at the last frame, and only there.
+        if shown != (e["frame"] == last):
+            fail("%s: the result is %s" % (where, "shown" if shown else "hidden"))
+        if "to act " not in e["table"]:
+            fail("%s: who decides now is not shown" % where)
+        if e["view"] < 0:
+            if not re.fullmatch(r"(deal|decision %d) / %d" % (e["frame"], last), e["pos"]):
+                fail("%s: position '%s'" % (where, e["pos"]))
+            if e["timeline"] != "shown" or "seed" not in e["meta"]:
+                fail("%s: no timeline or no seed" % where)
+        else:
+            want = {0: "the deal", last: "the end"}.get(e["frame"], "seat %d sees" % e["view"])
+            if e["pos"] != want:
+                fail("%s: position '%s', want '%s'" % (where, e["pos"], want))
+            if e["timeline"] != "hidden":
+                fail("%s: the timeline is shown in a seat's view" % where)
+            if "seed" in e["meta"]:
+                fail("%s: the seed is shown in a seat's view" % where)
+            if re.search(r"\bdecision\b|/ %d\b" % last, e["raw"]):
+                fail("%s: decision numbers in a seat's view" % where)
+    for v in views[1:]:
+        fr = [e["frame"] for e in lines if e["view"] == v]
+        if 0 in fr:   # from the last time at the first frame (the "first" button) on
+            fr = fr[len(fr) - 1 - fr[::-1].index(0):]
+        if fr[0] != 0 or fr[-1] != last or fr != sorted(set(fr)):
+            fail("view %d steps through frames %s" % (v, fr[:5]))
+    if forfeit:
+        at = [e for e in lines if "FORFEITS the match" in e["action"]]
+        if sorted({(e["view"], e["frame"]) for e in at}) != [(-1, 5), (1, 5)]:
+            fail("the forfeit is marked at %s, want decision 5 (omniscient and seat 1)"
+                 % sorted({(e["view"], e["frame"]) for e in at}))
+        end = [e for e in lines if e["frame"] == last]
+        if not all(re.search(r"/ 2 faulty 0 2 forfeited$", e["result"]) for e in end):
+            fail("the result does not mark the forfeit: %s" % end[0]["result"])
+
+
+def same(dom1, dom2, seat):
+    a = [e["raw"] for e in log_of(dom1) if e["view"] == seat]
+    b = [e["raw"] for e in log_of(dom2) if e["view"] == seat]
+    if not a:
+        fail("no lines of seat %d" % seat)
+    for x, y in zip(a, b):
+        if x != y:
+            fail("seat %d's view depends on what it may not see:\n  %s\n  %s" % (seat, x, y))
+            break
+    if len(a) != len(b):
+        fail("seat %d's view shows %d frames, then %d" % (seat, len(a), len(b)))
+
+
+if __name__ == "__main__":
+    cmd = sys.argv[1]
+    if cmd == "scramble":
+        scramble(sys.argv[2], int(sys.argv[3]), sys.argv[4])
+    elif cmd == "check":
+        check(sys.argv[2], len(sys.argv) > 3 and sys.argv[3] == "forfeit")
+    elif cmd == "same":
+        same(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    else:
+        sys.exit("unknown command " + cmd)
+    sys.exit(1 if fails else 0)
