@@ -23,7 +23,9 @@ def spawn(*args):
 
 
 def read_until(fd, pattern, timeout=10.0):
-    """Reads until the text after the last screen clear matches pattern."""
+    """Reads until the text after the last screen clear is a whole screen
+    (its last line, the key help, has arrived: the viewer writes a screen
+    line by line) and matches pattern."""
     buf = b""
     end = time.time() + timeout
     while time.time() < end:
@@ -37,7 +39,7 @@ def read_until(fd, pattern, timeout=10.0):
                 break
             buf += chunk
             screen = buf.decode("utf-8", "replace").split("\x1b[2J")[-1]
-            if re.search(pattern, screen):
+            if "q quit" in screen and re.search(pattern, screen):
                 return screen
     raise AssertionError("timed out waiting for %r; screen: %r" % (pattern, buf[-400:]))
 
