@@ -1,9 +1,10 @@
-/* Shared pieces of the `arena` command: exit codes, error reporting, the
- * JSON writer, bot specifiers. Each command lives in cmd_<name>.c. */
+/* Shared pieces of the `arena` command: exit codes, error reporting, bot
+ * specifiers (the JSON writer: json_w.h). Each command lives in cmd_<name>.c. */
 #ifndef ARENA_CLI_H
 #define ARENA_CLI_H
 
 #include "jackarena/ja_rules.h"
+#include "json_w.h"
 #include "seat.h"
 
 #include <stdbool.h>
@@ -35,27 +36,6 @@ const ja_game_rules *arena_find_game(const char *name);
 
 /* Formats a score in units of 1/JA_SCORE_UNIT as a short decimal ("2.5"). */
 void arena_format_score(int64_t units, char *buf, size_t cap);
-
-/* ---- JSON writer ---------------------------------------------------------- */
-
-typedef struct json_w {
-    FILE *f;
-    int depth;
-    bool first[32];
-} json_w;
-
-void jw_init(json_w *w, FILE *f);
-void jw_obj(json_w *w, const char *key);   /* key NULL inside arrays or at top */
-void jw_obj_end(json_w *w);
-void jw_arr(json_w *w, const char *key);
-void jw_arr_end(json_w *w);
-void jw_str(json_w *w, const char *key, const char *v);
-void jw_int(json_w *w, const char *key, long long v);
-void jw_num(json_w *w, const char *key, double v);
-void jw_bool(json_w *w, const char *key, bool v);
-void jw_null(json_w *w, const char *key);
-void jw_score(json_w *w, const char *key, int64_t units);
-void jw_end(json_w *w);                    /* final newline */
 
 /* ---- bot specifiers ------------------------------------------------------- */
 
