@@ -4,8 +4,9 @@
  * served by the hub (extbots.h). Any bot but zmq: may take parameters; the
  * arena knows no bot's keys: each bot judges its own (check_params for
  * plugins, the exit-2 contract for cmd: bots) before anything runs. */
-#include "cli.h"
+#include "botspec.h"
 #include "extbots.h"
+#include "util.h"
 
 #include "jackarena/ja_error.h"
 

@@ -27,7 +27,8 @@
 #ifndef ARENA_CONFINE_H
 #define ARENA_CONFINE_H
 
-#include "cli.h"
+#include "util.h"
+#include "botspec.h"
 
 #include <limits.h>
 #include <stdbool.h>

@@ -18,7 +18,8 @@
 #ifndef ARENA_EXTBOTS_H
 #define ARENA_EXTBOTS_H
 
-#include "cli.h"
+#include "util.h"
+#include "botspec.h"
 #include "confine.h"
 #include "hub.h"
 #include "match.h"

@@ -5,7 +5,8 @@
  * chart, no script, plus one replay page per match (viewer_html_replay). */
 #include "report.h"
 
-#include "cli.h"
+#include "json_w.h"
+#include "util.h"
 #include "fit.h"
 #include "names.h"
 #include "outfile.h"

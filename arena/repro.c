@@ -1,6 +1,7 @@
 /* Reproduction bundles (repro.h). */
 #include "repro.h"
-#include "cli.h"
+#include "json_w.h"
+#include "util.h"
 #include "outfile.h"
 #include "viewer.h"
 #include "wire.h"

@@ -1,5 +1,6 @@
 /* Scale flags of `arena tournament` and the choice of executor (scale.h). */
 #include "scale.h"
+#include "json_w.h"
 
 #include "jackarena/ja_error.h"
 #include "merge.h"

@@ -5,7 +5,8 @@
 #ifndef ARENA_SCALE_H
 #define ARENA_SCALE_H
 
-#include "cli.h"
+#include "botspec.h"
+#include "util.h"
 #include "executor.h"
 #include "extbots.h"
 

@@ -1,11 +1,10 @@
-/* Helpers shared by the arena's commands (cli.h). */
-#include "cli.h"
+/* Helpers of the arena library and its commands (util.h). */
+#include "util.h"
 
 #include "jackarena/ja_error.h"
 #include "outfile.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <sodium.h>
@@ -86,69 +85,6 @@ void arena_format_score(int64_t units, char *buf, size_t cap)
         snprintf(buf, cap, "%" PRId64, units / JA_SCORE_UNIT);
     else
         snprintf(buf, cap, "%.4g", (double)units / JA_SCORE_UNIT);
-}
-
-/* ---- shared flags ------------------------------------------------------------ */
-
-int arena_common_flag(arena_common *co, int c, const char *arg)
-{
-    switch (c) {
-    case ARENA_OPT_BOT:
-        return arena_bots_add(co->bots, arg) ? 1 : -1;
-    case ARENA_OPT_BOTS:
-        return arena_bots_add_list(co->bots, arg) ? 1 : -1;
-    case ARENA_OPT_OPT:
-        if (co->n_opt == (int)(sizeof co->opt_kv / sizeof *co->opt_kv)) {
-            arena_error("too many --opt");
-            return -1;
-        }
-        /* One value per option: a second --opt KEY would silently win. */
-        for (int i = 0; i < co->n_opt; i++) {
-            size_t a = strcspn(co->opt_kv[i], "="), b = strcspn(arg, "=");
-            if (a == b && strncmp(co->opt_kv[i], arg, a) == 0) {
-                arena_error("--opt %.*s is given twice ('%s' and '%s')", (int)b, arg,
-                            co->opt_kv[i], arg);
-                return -1;
-            }
-        }
-        co->opt_kv[co->n_opt++] = arg;
-        return 1;
-    case ARENA_OPT_SEED:
-        if (!arena_parse_u64(arg, &co->seed)) {
-            arena_error("--seed needs a number from 0 to 18446744073709551615, not '%s'", arg);
-            return -1;
-        }
-        co->have_seed = true;
-        return 1;
-    case ARENA_OPT_MOVE_MS:
-        return arena_parse_ms("--move-ms", arg, false, &co->move_ms) ? 1 : -1;
-    }
-    return 0;
-}
-
-bool arena_common_options(const arena_common *co, const ja_game_rules *g, uint32_t n_seats,
-                          ja_options *o)
-{
-    char err[1024];
-    ja_options_init(g, o);
-    for (int i = 0; i < co->n_opt; i++)
-        if (ja_options_set(g, o, co->opt_kv[i], err, sizeof err) != JA_OK) {
-            arena_error("%s", err);
-            return false;
-        }
-    if (ja_options_resolve(g, o, n_seats, err, sizeof err) != JA_OK) {
-        arena_error("%s", err);
-        return false;
-    }
-    return true;
-}
-
-void arena_getopt_error(const char *cmd, char **argv)
-{
-    if (optopt)
-        arena_error("%s: option '%s' needs a value", cmd, argv[optind - 1]);
-    else
-        arena_error("%s: unknown option '%s' (see 'arena %s --help')", cmd, argv[optind - 1], cmd);
 }
 
 /* ---- outputs ------------------------------------------------------------------ */
@@ -249,114 +185,4 @@ bool arena_db_check(const char *path)
 {
     arena_output o = {"--db", path, ARENA_OUT_DB};
     return arena_outputs_check(&o, 1, NULL);
-}
-
-/* ---- JSON ------------------------------------------------------------------ */
-
-void jw_init(json_w *w, FILE *f)
-{
-    memset(w, 0, sizeof *w);
-    w->f = f;
-    w->first[0] = true;
-}
-
-static void put_escaped(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\t': fputs("\\t", f); break;
-        default:
-            if (*p < 0x20)
-                fprintf(f, "\\u%04x", *p);
-            else
-                fputc(*p, f);
-        }
-    }
-    fputc('"', f);
-}
-
-static void prefix(json_w *w, const char *key)
-{
-    if (!w->first[w->depth])
-        fputc(',', w->f);
-    w->first[w->depth] = false;
-    if (key) {
-        put_escaped(w->f, key);
-        fputc(':', w->f);
-    }
-}
-
-void jw_obj(json_w *w, const char *key)
-{
-    prefix(w, key);
-    fputc('{', w->f);
-    w->first[++w->depth] = true;
-}
-
-void jw_obj_end(json_w *w)
-{
-    w->depth--;
-    fputc('}', w->f);
-}
-
-void jw_arr(json_w *w, const char *key)
-{
-    prefix(w, key);
-    fputc('[', w->f);
-    w->first[++w->depth] = true;
-}
-
-void jw_arr_end(json_w *w)
-{
-    w->depth--;
-    fputc(']', w->f);
-}
-
-void jw_str(json_w *w, const char *key, const char *v)
-{
-    prefix(w, key);
-    put_escaped(w->f, v ? v : "");
-}
-
-void jw_int(json_w *w, const char *key, long long v)
-{
-    prefix(w, key);
-    fprintf(w->f, "%lld", v);
-}
-
-void jw_num(json_w *w, const char *key, double v)
-{
-    prefix(w, key);
-    fprintf(w->f, "%.10g", v);
-}
-
-void jw_bool(json_w *w, const char *key, bool v)
-{
-    prefix(w, key);
-    fputs(v ? "true" : "false", w->f);
-}
-
-void jw_null(json_w *w, const char *key)
-{
-    prefix(w, key);
-    fputs("null", w->f);
-}
-
-void jw_score(json_w *w, const char *key, int64_t units)
-{
-    if (units % JA_SCORE_UNIT == 0)
-        jw_int(w, key, (long long)(units / JA_SCORE_UNIT));
-    else
-        jw_num(w, key, (double)units / JA_SCORE_UNIT);
-}
-
-void jw_end(json_w *w)
-{
-    fputc('\n', w->f);
-    fflush(w->f);
 }

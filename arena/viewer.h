@@ -12,7 +12,8 @@
 #ifndef ARENA_VIEWER_H
 #define ARENA_VIEWER_H
 
-#include "cli.h"
+#include "json_w.h"
+#include "util.h"
 #include "replay.h"
 
 #include <stdbool.h>

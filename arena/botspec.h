@@ -1,0 +1,62 @@
+/* Bot specifiers: the participants named on a command line (`arena play
+ * --help`), parsed, named, loaded and freed. Shared by `arena` and the
+ * `referee` worker. */
+#ifndef ARENA_BOTSPEC_H
+#define ARENA_BOTSPEC_H
+
+#include "jackarena/ja_rules.h"
+#include "seat.h"
+
+#include <stdbool.h>
+
+/* ---- bot specifiers ------------------------------------------------------- */
+
+#define ARENA_MAX_BOTS 64
+
+/* One participant as named on the command line. */
+typedef struct arena_bot {
+    char spec[1024];     /* as given */
+    char name[64];       /* display name: NAME= prefix, or derived; "#2" for repeats */
+    char kind[16];       /* plugin, hosted, cmd, zmq */
+    char target[1024];   /* path of the .so for plugins; the command (cmd:); the name (zmq:) */
+    bool builtin;        /* a reference bot (random, greedy, ismcts) */
+    char params[256];    /* the bot's parameters ("iters=50" of ismcts:iters=50, of
+                          * cmd[iters=50]:...); "" for none. The bot judges them */
+    ref_bot *bot;        /* loaded, shared by participants with the same target+params */
+    bool owns_bot;
+    struct ref_proc *proc; /* a cmd: bot's process (extbots.h) */
+    struct ref_tail *tail; /* the last bytes of its output, across restarts */
+    char token[65];      /* a cmd: bot's credential, granted before any cmd: bot
+                          * starts (arena_ext_reserve), until its process gets it */
+} arena_bot;
+
+typedef struct arena_bots {
+    arena_bot b[ARENA_MAX_BOTS];
+    int n;
+    /* External-bot settings and state (extbots.h); NULL: the defaults. */
+    struct arena_ext *ext;
+} arena_bots;
+
+/* Adds one specifier (`arena play --help`: reference word, path, hosted:,
+ * cmd:, zmq:, each with parameters but zmq:; NAME=SPEC). Usage errors are
+ * printed; returns false. */
+bool arena_bots_add(arena_bots *bs, const char *spec);
+/* Splits a comma list and adds each. */
+bool arena_bots_add_list(arena_bots *bs, const char *list);
+/* Gives repeated names their "#2", "#3" suffixes; rejects clashing NAME=. */
+bool arena_bots_finish_names(arena_bots *bs);
+/* Loads every bot and checks it plays game g (NULL: no check). First the
+ * external-bot flags are checked (arena_ext_check), whether or not a bot
+ * is external. Usage errors (missing file, not a plugin, wrong ABI, does
+ * not play g; an external bot that never says hello) are printed. External
+ * bots start the hub (extbots.h). */
+bool arena_bots_load(arena_bots *bs, const ja_game_rules *g);
+/* True if any participant is an external bot (cmd:, zmq:). */
+bool arena_bots_external(const arena_bots *bs);
+/* Frees every bot; stops external bots, their processes and the hub. */
+void arena_bots_free(arena_bots *bs);
+
+/* Directory holding the reference bot plugins (ja_<name>.so). */
+const char *arena_bots_dir(void);
+
+#endif /* ARENA_BOTSPEC_H */
