@@ -329,6 +329,7 @@ typedef struct fit_input {
     ladder_fit_match *m;
     size_t n, cap;
     uint64_t matches;
+    uint64_t replayed; /* matches dealt a deal an earlier tournament played */
 } fit_input;
 
 static int collect_match(void *ctx, const ladder_match_row *row)
@@ -355,6 +356,7 @@ static int collect_match(void *ctx, const ladder_match_row *row)
     }
     in->n++;
     in->matches++;
+    in->replayed += row->deal_tournament != row->tournament_id;
     return JA_OK;
 }
 
@@ -365,6 +367,16 @@ static double live_elo(const ladder_rating *rt, uint32_t n_rt, int64_t bot_id)
         if (rt[i].bot_id == bot_id)
             return rt[i].elo;
     return NAN;
+}
+
+/* A count of the fit: whole unless replays of a deal differed (then to
+ * one decimal). */
+static void count_text(double v, char *buf, size_t cap)
+{
+    if (v == floor(v))
+        snprintf(buf, cap, "%.0f", v);
+    else
+        snprintf(buf, cap, "%.1f", v);
 }
 
 static void print_fit(const ja_game_rules *g, uint32_t seats, const char *opts,
@@ -392,6 +404,10 @@ static void print_fit(const ja_game_rules *g, uint32_t seats, const char *opts,
         jw_obj_end(&w);
         jw_int(&w, "matches", (long long)in->matches);
         jw_int(&w, "clusters", (long long)clusters);
+        jw_obj(&w, "replays");
+        jw_int(&w, "matches", (long long)in->replayed);
+        jw_int(&w, "merged", (long long)f->replays);
+        jw_obj_end(&w);
         jw_str(&w, "covariance", f->model_fallback ? "model" : "sandwich");
         jw_int(&w, "groups", f->n_groups);
         jw_arr(&w, "ratings");
@@ -401,7 +417,8 @@ static void print_fit(const ja_game_rules *g, uint32_t seats, const char *opts,
             bool rated = pl->status == LADDER_FIT_RATED;
             jw_obj(&w, NULL);
             jw_identity(&w, &in->bots[p], names[p]);
-            jw_int(&w, "games", (long long)pl->matches);
+            jw_num(&w, "games", pl->games);
+            jw_int(&w, "played", (long long)pl->matches);
             jw_finite(&w, "elo", pl->elo);
             if (rated && isfinite(pl->ci_lo) && isfinite(pl->ci_hi)) {
                 jw_arr(&w, "elo_ci95");
@@ -416,9 +433,9 @@ static void print_fit(const ja_game_rules *g, uint32_t seats, const char *opts,
             jw_str(&w, "status", ladder_fit_status_name(pl->status));
             jw_int(&w, "group", pl->group + 1);
             jw_finite(&w, "score", pl->score);
-            jw_int(&w, "wins", (long long)pl->wins);
-            jw_int(&w, "draws", (long long)pl->draws);
-            jw_int(&w, "losses", (long long)pl->losses);
+            jw_num(&w, "wins", pl->wins);
+            jw_num(&w, "draws", pl->draws);
+            jw_num(&w, "losses", pl->losses);
             jw_finite(&w, "live_elo", live_elo(rt, n_rt, in->bots[p].id));
             jw_obj_end(&w);
         }
@@ -435,6 +452,13 @@ static void print_fit(const ja_game_rules *g, uint32_t seats, const char *opts,
         printf("; the clustered covariance was singular (too few or too uniform deals), so "
                "the intervals are the model's");
     printf(")\noptions: %s\n", opts);
+    if (in->replayed || f->replays) {
+        printf("replays: %llu match%s dealt deals that an earlier tournament of this ladder had "
+               "played (the same seeds), clustered with them; %llu repeated a match with the "
+               "same bots in the same seats and count%s once with it (their mean)\n",
+               (unsigned long long)in->replayed, in->replayed == 1 ? " was" : "es were",
+               (unsigned long long)f->replays, f->replays == 1 ? "s" : "");
+    }
     if (anchor_name)
         printf("anchor: %s = %.0f\n", anchor_name, fo->anchor_elo);
     else
@@ -486,10 +510,14 @@ static void print_fit(const ja_game_rules *g, uint32_t seats, const char *opts,
             snprintf(score, sizeof score, "%.3f", pl->score);
         else
             snprintf(score, sizeof score, "-");
-        printf("  %2d  %-20s %-8s %6llu %8s  %-17s %8s %7s  %llu-%llu-%llu\n", ++rank, names[p],
-               in->bots[p].version, (unsigned long long)pl->matches, elo, ci, los,
-               score, (unsigned long long)pl->wins, (unsigned long long)pl->draws,
-               (unsigned long long)pl->losses);
+        char games[24], wdl[80], c[3][24];
+        count_text(pl->games, games, sizeof games);
+        count_text(pl->wins, c[0], sizeof c[0]);
+        count_text(pl->draws, c[1], sizeof c[1]);
+        count_text(pl->losses, c[2], sizeof c[2]);
+        snprintf(wdl, sizeof wdl, "%s-%s-%s", c[0], c[1], c[2]);
+        printf("  %2d  %-20s %-8s %6s %8s  %-17s %8s %7s  %s\n", ++rank, names[p],
+               in->bots[p].version, games, elo, ci, los, score, wdl);
     }
     /* Say in words what the table cannot. */
     bool said = false;

@@ -1,8 +1,10 @@
 /* The Bradley-Terry fit (see fit.h and docs/ratings.md).
  *
- * Steps: (1) every pair of seats of every match becomes a pairwise result;
- * results of one pair of players are summed into an edge (games n, points
- * S of the lower-numbered player). (2) Groups are the connected components
+ * Steps: (0) the plays of one deal (cluster) with the same player in every
+ * seat are replays, each weighted 1/r; (1) every pair of seats of every
+ * match becomes a pairwise result; results of one pair of players are
+ * summed, weighted, into an edge (games n, points S of the lower-numbered
+ * player). (2) Groups are the connected components
  * of the edges; inside each, the strongly connected components of the
  * "scored against" digraph (i -> j when i won or drew a game against j)
  * say where the maximum likelihood is finite. (3) The largest strongly
@@ -12,8 +14,8 @@
  * cluster sandwich H^-1 B H^-1, then re-anchored (linear, so exact).
  *
  * Invariants: nothing here depends on the order of matches (sums only,
- * with clusters sorted by id), so a fit is a pure function of the set of
- * results. */
+ * with matches sorted by deal and seating), so a fit is a pure function of
+ * the set of results. */
 #include "fit.h"
 
 #include <math.h>
@@ -28,14 +30,16 @@
 #define NEWTON_TOL 1e-10 /* on the largest step, in log-odds */
 
 typedef struct edge {
-    uint32_t i, j; /* i < j */
-    double n;      /* pairwise games */
-    double s;      /* points of i against j */
+    uint32_t i, j;           /* i < j */
+    double n;                /* pairwise games (weighted) */
+    double s;                /* points of i against j (weighted) */
+    bool i_scored, j_scored; /* i (j) won or drew a game against the other */
 } edge;
 
 typedef struct pair_rec {
     uint32_t i, j;
-    double s;
+    double s; /* points of i against j: 1, 1/2 or 0 */
+    double w; /* the match's weight */
 } pair_rec;
 
 /* Scratch state of one run. */
@@ -43,6 +47,11 @@ typedef struct fitter {
     const ladder_fit_match *m;
     size_t n_matches;
     uint32_t np;
+    /* Matches by deal: sorted by cluster, then seating (n_seats and the
+     * player of each seat), then index. */
+    size_t *ord;
+    double *w; /* per match: 1 / (plays of its deal with its seating) */
+    uint64_t replays;
     edge *e;
     size_t ne;
     /* Digraph in CSR form: out-edges of v are adj[off[v] .. off[v+1]-1]. */
@@ -104,6 +113,67 @@ static int check_matches(const ladder_fit_match *m, size_t n, uint32_t np)
     return JA_OK;
 }
 
+typedef struct deal_sort {
+    const ladder_fit_match *m;
+    size_t i;
+} deal_sort;
+
+/* By cluster, then seating, then index: the plays of one deal with one
+ * seating end up next to each other. */
+static int cmp_deal(const void *a, const void *b)
+{
+    const deal_sort *x = a, *y = b;
+    const ladder_fit_match *p = &x->m[x->i], *q = &y->m[y->i];
+    if (p->cluster != q->cluster)
+        return p->cluster < q->cluster ? -1 : 1;
+    if (p->n_seats != q->n_seats)
+        return p->n_seats < q->n_seats ? -1 : 1;
+    for (uint32_t s = 0; s < p->n_seats; s++)
+        if (p->player[s] != q->player[s])
+            return p->player[s] < q->player[s] ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static bool same_seating(const ladder_fit_match *p, const ladder_fit_match *q)
+{
+    if (p->cluster != q->cluster || p->n_seats != q->n_seats)
+        return false;
+    for (uint32_t s = 0; s < p->n_seats; s++)
+        if (p->player[s] != q->player[s])
+            return false;
+    return true;
+}
+
+/* F->ord and the weights: the r plays of one deal (cluster) with the same
+ * player in every seat are replays of one experiment, and each weighs 1/r,
+ * so together they count as one match, their mean (docs/ratings.md,
+ * "Replayed deals"). F->replays counts the plays beyond the first. */
+static int deal_weights(fitter *F)
+{
+    size_t n = F->n_matches;
+    deal_sort *d = malloc((n ? n : 1) * sizeof *d);
+    F->ord = malloc((n ? n : 1) * sizeof *F->ord);
+    F->w = malloc((n ? n : 1) * sizeof *F->w);
+    if (d == NULL || F->ord == NULL || F->w == NULL) {
+        free(d);
+        return JA_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        d[i] = (deal_sort){F->m, i};
+    qsort(d, n, sizeof *d, cmp_deal);
+    for (size_t i = 0; i < n; i++)
+        F->ord[i] = d[i].i;
+    free(d);
+    for (size_t lo = 0, hi; lo < n; lo = hi) {
+        for (hi = lo + 1; hi < n && same_seating(&F->m[F->ord[lo]], &F->m[F->ord[hi]]); hi++)
+            ;
+        for (size_t k = lo; k < hi; k++)
+            F->w[F->ord[k]] = 1.0 / (double)(hi - lo);
+        F->replays += hi - lo - 1;
+    }
+    return JA_OK;
+}
+
 static int cmp_pair(const void *a, const void *b)
 {
     const pair_rec *x = a, *y = b;
@@ -111,10 +181,18 @@ static int cmp_pair(const void *a, const void *b)
         return x->i < y->i ? -1 : 1;
     if (x->j != y->j)
         return x->j < y->j ? -1 : 1;
+    /* Equal keys are equal records, so the sums below do not depend on
+     * the order of the matches. */
+    if (x->s != y->s)
+        return x->s < y->s ? -1 : 1;
+    if (x->w != y->w)
+        return x->w < y->w ? -1 : 1;
     return 0;
 }
 
-/* Fills per-player counts and the aggregated edges. */
+/* Fills per-player counts (played, and weighted as the fit counts them)
+ * and the aggregated edges. Matches are taken in deal order (F->ord), so
+ * the weighted sums do not depend on the order of the input. */
 static int build_edges(fitter *F, ladder_fit_player *pl)
 {
     size_t cap = 0;
@@ -124,30 +202,33 @@ static int build_edges(fitter *F, ladder_fit_player *pl)
     if (pr == NULL)
         return JA_ENOMEM;
     size_t npr = 0;
-    for (size_t k = 0; k < F->n_matches; k++) {
-        const ladder_fit_match *m = &F->m[k];
+    for (size_t q = 0; q < F->n_matches; q++) {
+        const ladder_fit_match *m = &F->m[F->ord[q]];
+        double w = F->w[F->ord[q]];
         for (uint32_t a = 0; a < m->n_seats; a++) {
             bool first = true; /* a player holding several seats plays one match */
             for (uint32_t b = 0; b < a; b++)
                 if (m->player[b] == m->player[a])
                     first = false;
-            if (first)
+            if (first) {
                 pl[m->player[a]].matches++;
+                pl[m->player[a]].games += w;
+            }
             for (uint32_t b = a + 1; b < m->n_seats; b++) {
                 uint32_t i = m->player[a], j = m->player[b];
                 if (i == j)
                     continue;
                 double s = ladder_elo_pair_score(m->place[a], m->place[b]);
-                pl[i].wins += s == 1.0;
-                pl[i].draws += s == 0.5;
-                pl[i].losses += s == 0.0;
-                pl[j].wins += s == 0.0;
-                pl[j].draws += s == 0.5;
-                pl[j].losses += s == 1.0;
+                pl[i].wins += w * (s == 1.0);
+                pl[i].draws += w * (s == 0.5);
+                pl[i].losses += w * (s == 0.0);
+                pl[j].wins += w * (s == 0.0);
+                pl[j].draws += w * (s == 0.5);
+                pl[j].losses += w * (s == 1.0);
                 if (i < j)
-                    pr[npr++] = (pair_rec){i, j, s};
+                    pr[npr++] = (pair_rec){i, j, s, w};
                 else
-                    pr[npr++] = (pair_rec){j, i, 1.0 - s};
+                    pr[npr++] = (pair_rec){j, i, 1.0 - s, w};
             }
         }
     }
@@ -159,17 +240,18 @@ static int build_edges(fitter *F, ladder_fit_player *pl)
     }
     F->ne = 0;
     for (size_t k = 0; k < npr; k++) {
-        if (F->ne && F->e[F->ne - 1].i == pr[k].i && F->e[F->ne - 1].j == pr[k].j) {
-            F->e[F->ne - 1].n += 1.0;
-            F->e[F->ne - 1].s += pr[k].s;
-        } else {
-            F->e[F->ne++] = (edge){pr[k].i, pr[k].j, 1.0, pr[k].s};
-        }
+        if (!(F->ne && F->e[F->ne - 1].i == pr[k].i && F->e[F->ne - 1].j == pr[k].j))
+            F->e[F->ne++] = (edge){pr[k].i, pr[k].j, 0.0, 0.0, false, false};
+        edge *e = &F->e[F->ne - 1];
+        e->n += pr[k].w;
+        e->s += pr[k].w * pr[k].s;
+        e->i_scored |= pr[k].s > 0.0;
+        e->j_scored |= pr[k].s < 1.0;
     }
     free(pr);
     for (uint32_t p = 0; p < F->np; p++) {
-        uint64_t g = pl[p].wins + pl[p].draws + pl[p].losses;
-        pl[p].score = g ? ((double)pl[p].wins + 0.5 * (double)pl[p].draws) / (double)g : NAN;
+        double g = pl[p].wins + pl[p].draws + pl[p].losses;
+        pl[p].score = g > 0.0 ? (pl[p].wins + 0.5 * pl[p].draws) / g : NAN;
     }
     return JA_OK;
 }
@@ -204,7 +286,7 @@ static int build_digraph(fitter *F)
         for (size_t k = 0; k < F->ne; k++) {
             const edge *e = &F->e[k];
             uint32_t from[2] = {e->i, e->j}, to[2] = {e->j, e->i};
-            bool has[2] = {e->s > 0.0, e->n - e->s > 0.0};
+            bool has[2] = {e->i_scored, e->j_scored};
             for (int d = 0; d < 2; d++) {
                 if (!has[d])
                     continue;
@@ -385,46 +467,29 @@ static void reduce(const double *h, uint32_t k, double *r)
             r[(size_t)(i - 1) * (k - 1) + (j - 1)] = h[(size_t)i * k + j];
 }
 
-typedef struct cl_sort {
-    const ladder_fit_match *m;
-    size_t i;
-} cl_sort;
-
-static int cmp_cluster(const void *a, const void *b)
-{
-    const cl_sort *x = a, *y = b;
-    if (x->m[x->i].cluster != y->m[y->i].cluster)
-        return x->m[x->i].cluster < y->m[y->i].cluster ? -1 : 1;
-    return x->i < y->i ? -1 : x->i > y->i;
-}
-
 /* B = G/(G-1) * sum over clusters of u u^T, u the cluster's score vector
- * (gradient of its pairs' log-likelihood) at th; reduced to indices 1..k-1.
- * Also counts the group's clusters, matches and pairs. */
+ * (gradient of its pairs' weighted log-likelihood) at th; reduced to
+ * indices 1..k-1. Also counts the group's clusters, matches and pairs. */
 static int meat(const fitter *F, const int32_t *loc, uint32_t k, const double *th, double *B,
                 ladder_fit_group *gr)
 {
     uint32_t kr = k - 1;
     memset(B, 0, (size_t)kr * kr * sizeof *B);
-    cl_sort *ord = malloc((F->n_matches ? F->n_matches : 1) * sizeof *ord);
+    const size_t *ord = F->ord; /* by cluster */
     double *u = calloc(k, sizeof *u);
     uint32_t *touched = malloc(k * sizeof *touched);
     bool *mark = calloc(k, sizeof *mark);
-    if (!ord || !u || !touched || !mark) {
-        free(ord);
+    if (!u || !touched || !mark) {
         free(u);
         free(touched);
         free(mark);
         return JA_ENOMEM;
     }
-    for (size_t i = 0; i < F->n_matches; i++)
-        ord[i] = (cl_sort){F->m, i};
-    qsort(ord, F->n_matches, sizeof *ord, cmp_cluster);
     uint32_t nt = 0;
     bool cluster_used = false;
     for (size_t q = 0; q <= F->n_matches; q++) {
         bool boundary = q == F->n_matches ||
-                        (q > 0 && F->m[ord[q].i].cluster != F->m[ord[q - 1].i].cluster);
+                        (q > 0 && F->m[ord[q]].cluster != F->m[ord[q - 1]].cluster);
         if (boundary && q > 0) {
             for (uint32_t x = 0; x < nt; x++)
                 for (uint32_t y = 0; y < nt; y++) {
@@ -442,15 +507,16 @@ static int meat(const fitter *F, const int32_t *loc, uint32_t k, const double *t
         }
         if (q == F->n_matches)
             break;
-        const ladder_fit_match *m = &F->m[ord[q].i];
+        const ladder_fit_match *m = &F->m[ord[q]];
+        double w = F->w[ord[q]];
         bool match_used = false;
         for (uint32_t s = 0; s < m->n_seats; s++)
             for (uint32_t t = s + 1; t < m->n_seats; t++) {
                 int32_t a = loc[m->player[s]], b = loc[m->player[t]];
                 if (a < 0 || b < 0 || a == b)
                     continue;
-                double r = ladder_elo_pair_score(m->place[s], m->place[t]) -
-                           logistic(th[a] - th[b]);
+                double r = w * (ladder_elo_pair_score(m->place[s], m->place[t]) -
+                                 logistic(th[a] - th[b]));
                 int32_t ab[2] = {a, b};
                 for (int z = 0; z < 2; z++)
                     if (!mark[ab[z]]) {
@@ -469,7 +535,6 @@ static int meat(const fitter *F, const int32_t *loc, uint32_t k, const double *t
     double c = G > 1 ? G / (G - 1) : NAN;
     for (size_t i = 0; i < (size_t)kr * kr; i++)
         B[i] *= c;
-    free(ord);
     free(u);
     free(touched);
     free(mark);
@@ -706,6 +771,8 @@ double ladder_fit_los(const ladder_fit *f, uint32_t a, uint32_t b)
 
 static void fitter_free(fitter *F)
 {
+    free(F->ord);
+    free(F->w);
     free(F->e);
     free(F->off);
     free(F->adj);
@@ -798,8 +865,10 @@ int ladder_fit_run(const ladder_fit_match *matches, size_t n, uint32_t n_players
         F.uf[p] = p;
         F.idx[p] = -1;
     }
-    if ((rc = build_edges(&F, f->players)) != JA_OK || (rc = build_digraph(&F)) != JA_OK)
+    if ((rc = deal_weights(&F)) != JA_OK || (rc = build_edges(&F, f->players)) != JA_OK ||
+        (rc = build_digraph(&F)) != JA_OK)
         goto fail;
+    f->replays = F.replays;
 
     /* Groups: connected components of the edges, numbered by size
      * (descending), then by their smallest player. */

@@ -15,6 +15,12 @@
  * algorithms for generalized Bradley-Terry models", Annals of Statistics
  * 32(1), 2004, discusses existence and the alternatives).
  *
+ * Replays: r matches of one deal with the same player in every seat are
+ * one experiment played r times (an identical replay, for deterministic
+ * bots); each weighs 1/r in the (weighted) composite likelihood, so they
+ * count as one match, their mean, and replaying a deal never adds
+ * information.
+ *
  * Intervals: the pairs of one match are not independent (one finishing
  * order decides all of them), and the matches of a duplicate set share a
  * deal, so the model's inverse Hessian would overstate the information.
@@ -62,7 +68,11 @@ extern "C" {
 
 /* One match, as the fit reads it. Plain value. */
 typedef struct ladder_fit_match {
-    int64_t cluster;               /* matches with equal cluster share a deal */
+    int64_t cluster;               /* the deal: matches with equal cluster were
+                                      dealt the same cards. Those that also
+                                      have the same player in every seat are
+                                      plays of one experiment (replays), and
+                                      count as one match, their mean */
     uint32_t n_seats;              /* 2 .. JA_MAX_SEATS */
     uint32_t player[JA_MAX_SEATS]; /* seat -> player, 0 .. n_players-1; seats of
                                       one player are never paired */
@@ -98,8 +108,12 @@ typedef struct ladder_fit_player {
     double los_next;     /* P(this player is stronger than the next rated
                             player below it in `order`, same group); NAN when
                             there is none */
-    uint64_t matches;    /* matches played */
-    uint64_t wins, draws, losses; /* pairwise results against other players */
+    uint64_t matches;    /* matches played, replays included */
+    /* As the fit counts them: a set of replays (ladder_fit_match.cluster)
+     * counts as one match, so these are whole numbers unless replays of a
+     * deal had different results. */
+    double games;        /* matches */
+    double wins, draws, losses; /* pairwise results against other players */
     double score;        /* pairwise points / pairwise games; NAN with none */
 } ladder_fit_player;
 
@@ -107,7 +121,7 @@ typedef struct ladder_fit_group {
     uint32_t players, rated;
     uint64_t matches;  /* matches with at least one pair of rated players */
     uint64_t pairs;    /* pairwise results between rated players */
-    uint64_t clusters; /* independent clusters (matches or duplicate sets) */
+    uint64_t clusters; /* independent clusters (deals) */
     uint32_t iterations;
     bool converged;
 } ladder_fit_group;
@@ -128,6 +142,8 @@ typedef struct ladder_fit {
     bool model_fallback;        /* the clustered (sandwich) covariance was
                                    singular (too few or too uniform deals):
                                    the intervals are the model's */
+    uint64_t replays;           /* matches that repeated an earlier match's
+                                   deal and seating (weighted with it) */
 } ladder_fit;
 
 /* Default options. */

@@ -1777,10 +1777,16 @@ int ladder_db_foreach_match(ladder_db *db, const ladder_key *key, ladder_match_f
         return rc;
     sqlite3_stmt *st;
     rc = prepare(db,
+                 /* The deal: the first finished match of the ladder with
+                  * the seed, in any tournament (a window over the rows of
+                  * this ladder, one sort). */
                  "SELECT m.id, m.tournament_id, m.number, r.seat, r.bot_id, r.score, r.place,"
-                 " m.seed, IFNULL((SELECT min(m2.id) FROM matches m2"
-                 "  WHERE m2.tournament_id = m.tournament_id AND m2.seed = m.seed), m.id),"
-                 " m.turns, m.digest, m.finished_at"
+                 " m.seed,"
+                 " CASE WHEN m.seed IS NULL THEN m.id"
+                 "  ELSE min(m.id) OVER (PARTITION BY m.seed) END,"
+                 " m.turns, m.digest, m.finished_at,"
+                 " CASE WHEN m.seed IS NULL THEN m.tournament_id"
+                 "  ELSE min(m.tournament_id) OVER (PARTITION BY m.seed) END"
                  " FROM ladders l JOIN tournaments t ON t.ladder_id = l.id"
                  " JOIN matches m ON m.tournament_id = t.id"
                  " JOIN results r ON r.match_id = m.id"
@@ -1810,6 +1816,7 @@ int ladder_db_foreach_match(ladder_db *db, const ladder_key *key, ladder_match_f
                            ladder_seed_parse((const char *)sqlite3_column_text(st, 7),
                                              &row.seed) == JA_OK;
             row.deal = sqlite3_column_int64(st, 8);
+            row.deal_tournament = sqlite3_column_int64(st, 12);
             row.turns = sqlite3_column_type(st, 9) == SQLITE_NULL ? -1
                                                                   : sqlite3_column_int64(st, 9);
             column_copy(st, 10, row.digest, sizeof row.digest);

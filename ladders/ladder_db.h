@@ -166,9 +166,14 @@ typedef struct ladder_match_row {
     int64_t score[JA_MAX_SEATS];
     uint8_t place[JA_MAX_SEATS];
     /* The deal: matches of a ladder with equal `deal` were dealt the same
-     * cards (a duplicate set: one tournament, one seed); it is the id of
-     * the set's first match, or match_id for a match without a seed. */
+     * cards (the same match seed, in any of the ladder's tournaments: a
+     * duplicate set, or a deal replayed by a tournament with the same
+     * seed); it is the id of the deal's first finished match, or match_id
+     * for a match without a seed. deal_tournament is the first (lowest)
+     * tournament that played it: tournament_id unless an earlier
+     * tournament had played the deal already. */
     int64_t deal;
+    int64_t deal_tournament;
     bool has_seed;
     uint64_t seed;                 /* the match seed when has_seed */
     int64_t turns;                 /* decisions played; -1 when unknown */
@@ -377,8 +382,8 @@ typedef struct ladder_import_match {
     uint32_t n_seats;    /* must equal its ladder's n_seats */
     uint32_t first_seat; /* its seats: seats[first_seat .. first_seat + n_seats - 1] */
     bool has_seed;
-    uint64_t seed;       /* matches of one imported tournament with the same
-                            seed are a duplicate set */
+    uint64_t seed;       /* the match seed: matches of a ladder with the
+                            same seed are one deal (docs/ratings.md) */
     int64_t turns;       /* -1 when unknown */
     char digest[LADDER_DIGEST_HEX]; /* "" when unknown */
 } ladder_import_match;

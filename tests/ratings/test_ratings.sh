@@ -2,6 +2,8 @@
 # Ratings with real processes (docs/ratings.md):
 #  - `arena ladder GAME --fit --json` has the shape of CLI.md, and a perfect
 #    score is reported as such, never as a number;
+#  - a tournament that replays another's deals (same seed, more rounds)
+#    adds nothing: the fit is that of the longer tournament alone;
 #  - `ladder export --pgn` imported into a fresh database gives the same fit;
 #  - `ladder export --jsonl` imported into a fresh database exports the same
 #    lines again and gives the same fit, for a multiplayer duplicate ladder
@@ -73,6 +75,40 @@ check "--anchor fixes a bot" $PY -c 'import json; d=json.load(open("anch.json"))
 expect_fail 2 "--anchor greedy: this bot has no finite rating \(perfect\)" -- "$ARENA" ladder $T --db two.db --seats 2 --fit --anchor greedy
 expect_fail 2 "--anchor nobody: no bot of this ladder is named so" -- "$ARENA" ladder $T --db two.db --seats 2 --fit --anchor nobody
 expect_fail 2 "--anchor applies to the fit" -- "$ARENA" ladder $T --db two.db --anchor random
+
+# Replayed deals: a deal is a match seed of the ladder, so a second
+# tournament with the same seed and more rounds replays the first one's
+# deals (greedy and random are deterministic for a seed: the same matches).
+# Replays count once: the two tournaments give the fit of the longer one
+# alone, and no interval shrinks.
+same_ratings() { # same_ratings A.json B.json: the same ratings and intervals
+  $PY - "$1" "$2" <<'PYEOF'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+ra, rb = ({r["display_name"]: r for r in d["ratings"]} for d in (a, b))
+assert ra.keys() == rb.keys(), (ra, rb)
+def close(x, y):
+    if isinstance(x, list):
+        return len(x) == len(y) and all(close(u, v) for u, v in zip(x, y))
+    if isinstance(x, float) or isinstance(y, float):
+        return abs(x - y) <= 1e-6 * max(1.0, abs(x))
+    return x == y
+for k in ra:
+    for f in ("elo", "elo_ci95", "se", "los_next", "games", "wins", "draws", "losses", "status"):
+        assert close(ra[k][f], rb[k][f]), (k, f, ra[k][f], rb[k][f])
+assert a["clusters"] == b["clusters"], (a["clusters"], b["clusters"])
+PYEOF
+}
+check "no replays in one tournament" $PY -c 'import json; d=json.load(open("fit.json")); assert d["replays"] == {"matches": 0, "merged": 0} and all(r["played"] == r["games"] for r in d["ratings"]), d'
+cp two.db twice.db
+"$ARENA" tournament $T --bots greedy,random,random --seats 2 --rounds 12 --seed 3 --db twice.db -q --json >/dev/null
+"$ARENA" tournament $T --bots greedy,random,random --seats 2 --rounds 12 --seed 3 --db more.db -q --json >/dev/null
+"$ARENA" ladder $T --db twice.db --seats 2 --fit --json >twice.json
+"$ARENA" ladder $T --db more.db --seats 2 --fit --json >more.json
+check "more rounds, same seed: the fit of the longer tournament alone" same_ratings more.json twice.json
+check "more rounds, same seed: 36 replays, merged" $PY -c 'import json; d=json.load(open("twice.json")); assert d["matches"] == 108 and d["replays"] == {"matches": 36, "merged": 36} and all(r["played"] == 72 and r["games"] == 48 for r in d["ratings"]), d'
+"$ARENA" ladder $T --db twice.db --seats 2 --fit >twice.txt
+check "replays said in the text" grep -q "^replays: 36 matches were dealt deals that an earlier tournament of this ladder had played (the same seeds), clustered with them; 36 repeated a match with the same bots in the same seats and count once with it (their mean)$" twice.txt
 
 # A perfect score is a status, not a number.
 "$ARENA" tournament $T --bots greedy,random --rounds 5 --seed 1 --db perfect.db -q --json >/dev/null

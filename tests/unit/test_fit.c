@@ -461,25 +461,105 @@ static void test_order_independent(void **state)
         near(f->players[p].se, f2->players[p].se, 1e-9);
     }
     /* The likelihood equations hold: every expected score equals the
-     * actual one (Zermelo's condition). */
+     * actual one (Zermelo's condition), each match weighted by 1 / the
+     * plays of its deal (cluster) with its seating. */
     for (int p = 0; p < 5; p++) {
         double actual = 0, expected = 0;
         for (size_t i = 0; i < g.n; i++) {
             const ladder_fit_match *m = &g.m[i];
+            int plays = 0;
+            for (size_t j = 0; j < g.n; j++)
+                plays += g.m[j].cluster == m->cluster && g.m[j].player[0] == m->player[0] &&
+                         g.m[j].player[1] == m->player[1];
             for (int s = 0; s < 2; s++) {
                 if (m->player[s] != (uint32_t)p)
                     continue;
                 uint32_t o = m->player[1 - s];
-                actual += m->place[s] < m->place[1 - s]    ? 1.0
-                          : m->place[s] == m->place[1 - s] ? 0.5
-                                                           : 0;
-                expected += ladder_score_of_elo(f->players[p].elo - f->players[o].elo);
+                actual += (m->place[s] < m->place[1 - s]    ? 1.0
+                           : m->place[s] == m->place[1 - s] ? 0.5
+                                                            : 0) /
+                          plays;
+                expected += ladder_score_of_elo(f->players[p].elo - f->players[o].elo) / plays;
             }
         }
         near(expected, actual, 1e-7);
     }
     ladder_fit_free(&f);
     ladder_fit_free(&f2);
+}
+
+/* Replays: matches of one deal (cluster) with the same player in every
+ * seat count as one match, their mean.
+ *
+ * Known answer: A and B play deal 0 twice in the same seats, A winning
+ * once and losing once; deal 1 A wins, deal 2 B wins (in the other seats).
+ * Counted once, deal 0 is half a game each way: 3 games, A scores 1.5,
+ * so A = B = 1500. Sandwich at p = 1/2: H = 3 * 1/4 = 0.75; the deals'
+ * scores are 1/2 (1 - 1/2) + 1/2 (0 - 1/2) = 0, then 0.5 and -0.5: sum of
+ * squares 0.5, B = 3/2 * 0.5 = 0.75; Var = 0.75 / 0.5625 = 4/3, sd of
+ * the difference 1.154701 * 173.717793 = 200.592029, se 100.296015.
+ * (Counted as two games of one cluster: H = 1, Var = 0.75, se 75.222.) */
+static void test_replays(void **state)
+{
+    (void)state;
+    games g = {0};
+    add2(&g, 0, 1, 1.0, 1, 0);
+    add2(&g, 0, 1, 0.0, 1, 0);
+    add2(&g, 0, 1, 1.0, 1, 1);
+    add2(&g, 1, 0, 1.0, 1, 2);
+    ladder_fit *f = run(&g, 2, NULL);
+    assert_int_equal(f->replays, 1);
+    near(f->players[0].elo, 1500.0, 1e-9);
+    near(f->players[0].se, 100.296015, 1e-5);
+    near(f->players[0].games, 3.0, 1e-12);
+    near(f->players[0].wins, 1.5, 1e-12);
+    near(f->players[0].losses, 1.5, 1e-12);
+    assert_int_equal(f->players[0].matches, 4);
+    assert_int_equal(f->groups[0].clusters, 3);
+    ladder_fit_free(&f);
+
+    /* A field of 4 on 60 deals; then the first 40 deals again, identical
+     * (a second tournament with the same seed and more rounds replays
+     * them): nothing changes, no interval shrinks. Played in other seats,
+     * the same deal is new information (the pairs are in one cluster). */
+    games a = {0};
+    uint32_t seed = 777;
+    for (int d = 0; d < 60; d++) {
+        seed = seed * 1103515245u + 12345u;
+        uint32_t x = (seed >> 8) % 4, y = (x + 1 + (seed >> 16) % 3) % 4;
+        add2(&a, x, y, (double)((seed >> 24) % 3) / 2.0, 1, 1000 + d);
+    }
+    f = run(&a, 4, NULL);
+    games b = a;
+    for (size_t i = 0; i < 40; i++)
+        b.m[b.n++] = a.m[i];
+    ladder_fit *f2 = run(&b, 4, NULL);
+    assert_int_equal(f2->replays, 40);
+    assert_int_equal(f->replays, 0);
+    for (int p = 0; p < 4; p++) {
+        assert_int_equal(f2->players[p].status, LADDER_FIT_RATED);
+        near(f2->players[p].elo, f->players[p].elo, 1e-9);
+        near(f2->players[p].se, f->players[p].se, 1e-9);
+        near(f2->players[p].games, f->players[p].games, 1e-12);
+    }
+    ladder_fit_free(&f2);
+    games c = a;
+    for (size_t i = 0; i < 40; i++) {
+        ladder_fit_match *m = &c.m[c.n++];
+        *m = a.m[i];
+        m->player[0] = a.m[i].player[1];
+        m->player[1] = a.m[i].player[0];
+        m->place[0] = a.m[i].place[1];
+        m->place[1] = a.m[i].place[0];
+    }
+    f2 = run(&c, 4, NULL);
+    assert_int_equal(f2->replays, 0);
+    for (int p = 0; p < 4; p++)
+        near(f2->players[p].games, f->players[p].games + (double)(f2->players[p].matches -
+                                                                   f->players[p].matches),
+             1e-12);
+    ladder_fit_free(&f2);
+    ladder_fit_free(&f);
 }
 
 static void test_bad_input(void **state)
@@ -515,7 +595,7 @@ int main(void)
         cmocka_unit_test(test_clusters),         cmocka_unit_test(test_multiplayer_pairs),
         cmocka_unit_test(test_anchor_player),    cmocka_unit_test(test_unbounded),
         cmocka_unit_test(test_groups),           cmocka_unit_test(test_order_independent),
-        cmocka_unit_test(test_singular_sandwich),
+        cmocka_unit_test(test_singular_sandwich), cmocka_unit_test(test_replays),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
