@@ -395,12 +395,19 @@ static void print_fit(const ja_game_rules *g, uint32_t seats, const char *opts,
         jw_int(&w, "seats", seats);
         jw_options(&w, opts);
         jw_str(&w, "method", "bradley-terry");
+        /* The anchor bot fixes its own group; every other group's rated
+         * mean is mean_elo. */
         jw_obj(&w, "anchor");
-        jw_num(&w, "elo", fo->anchor_elo);
-        if (anchor_name)
+        if (anchor_name) {
+            jw_num(&w, "elo", fo->anchor_elo);
             jw_str(&w, "bot", anchor_name);
-        else
+            jw_int(&w, "group", f->players[fo->anchor_player].group + 1);
+        } else {
+            jw_num(&w, "elo", fo->mean_elo);
             jw_null(&w, "bot");
+            jw_null(&w, "group");
+        }
+        jw_num(&w, "mean_elo", fo->mean_elo);
         jw_obj_end(&w);
         jw_int(&w, "matches", (long long)in->matches);
         jw_int(&w, "clusters", (long long)clusters);
@@ -459,11 +466,16 @@ static void print_fit(const ja_game_rules *g, uint32_t seats, const char *opts,
                (unsigned long long)in->replayed, in->replayed == 1 ? " was" : "es were",
                (unsigned long long)f->replays, f->replays == 1 ? "s" : "");
     }
-    if (anchor_name)
+    if (anchor_name && f->n_groups > 1)
+        printf("anchor: %s = %.0f in group %u; in every other group, the mean of its rated "
+               "bots = %.0f\n",
+               anchor_name, fo->anchor_elo, f->players[fo->anchor_player].group + 1,
+               fo->mean_elo);
+    else if (anchor_name)
         printf("anchor: %s = %.0f\n", anchor_name, fo->anchor_elo);
     else
         printf("anchor: the mean of the rated bots%s = %.0f\n",
-               f->n_groups > 1 ? " of each group" : "", fo->anchor_elo);
+               f->n_groups > 1 ? " of each group" : "", fo->mean_elo);
     uint32_t group = UINT32_MAX;
     int rank = 0;
     for (uint32_t i = 0; i < f->n_players; i++) {

@@ -70,6 +70,7 @@ typedef struct fitter {
 void ladder_fit_opts_init(ladder_fit_opts *o)
 {
     memset(o, 0, sizeof *o);
+    o->mean_elo = LADDER_ELO_INITIAL;
     o->anchor_elo = LADDER_ELO_INITIAL;
     o->anchor_player = -1;
     o->z = LADDER_Z95;
@@ -636,8 +637,10 @@ static int fit_group(const fitter *F, const ladder_fit_opts *o, const uint32_t *
         for (uint32_t j = 1; j < k; j++)
             V[(size_t)i * k + j] = hinv[(size_t)(i - 1) * kr + (j - 1)];
 
-    /* Anchor: R = anchor + c * (theta - ref), with ref the mean or the
-     * anchor player's theta; the covariance follows the same linear map
+    /* Anchor: R = base + c * (theta - ref), with ref the anchor player's
+     * theta and base anchor_elo when the anchor player is one of these,
+     * else ref the mean and base mean_elo (an anchor fixes its own group
+     * only); the covariance follows the same linear map
      * A = I - 1 w^T, w the reference weights: V' = A V A^T. */
     double *w = step; /* reuse: k weights */
     int32_t ap = o->anchor_player >= 0 && (uint64_t)o->anchor_player < F->np
@@ -647,7 +650,7 @@ static int fit_group(const fitter *F, const ladder_fit_opts *o, const uint32_t *
         w[a] = ap >= 0 ? (a == (uint32_t)ap) : 1.0 / k;
     if (ap >= 0)
         f->anchored = true;
-    double ref = 0.0;
+    double ref = 0.0, base = ap >= 0 ? o->anchor_elo : o->mean_elo;
     for (uint32_t a = 0; a < k; a++)
         ref += w[a] * th[a];
     double *Vw = trial; /* V w */
@@ -664,7 +667,7 @@ static int fit_group(const fitter *F, const ladder_fit_opts *o, const uint32_t *
     for (uint32_t i = 0; i < k; i++) {
         ladder_fit_player *p = &f->players[who[i]];
         p->status = LADDER_FIT_RATED;
-        p->elo = o->anchor_elo + LADDER_ELO_PER_LOGIT * (th[i] - ref);
+        p->elo = base + LADDER_ELO_PER_LOGIT * (th[i] - ref);
         for (uint32_t j = 0; j < k; j++)
             f->cov[(size_t)who[i] * f->n_players + who[j]] =
                 c2 * (V[(size_t)i * k + j] - Vw[i] - Vw[j] + wVw);

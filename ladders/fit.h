@@ -44,8 +44,9 @@
  * (below) or unrated, never as numbers.
  *
  * Anchoring: ratings are only defined up to a constant. By default the mean
- * rating of each group's rated players is anchor_elo (1500, the live
- * ladder's starting value); a named anchor player may be fixed instead.
+ * rating of each group's rated players is mean_elo (1500, the live
+ * ladder's starting value); a named anchor player may be fixed instead,
+ * which sets its own group only: the other groups keep their mean.
  *
  * Pure functions, no I/O; ladder_fit_run allocates its result only. Any
  * thread. docs/ratings.md has the formulas and the reasons. */
@@ -80,10 +81,13 @@ typedef struct ladder_fit_match {
 } ladder_fit_match;
 
 typedef struct ladder_fit_opts {
+    double mean_elo;       /* the mean rating of each group's rated players,
+                              except the anchor player's group; default
+                              LADDER_ELO_INITIAL (1500) */
+    int64_t anchor_player; /* -1 (default): no anchor player; else this
+                              player's rating is anchor_elo (when it is rated;
+                              its group keeps the mean otherwise) */
     double anchor_elo;     /* default LADDER_ELO_INITIAL (1500) */
-    int64_t anchor_player; /* -1 (default): each group's rated mean is anchor_elo;
-                              else this player's rating is anchor_elo (when it
-                              is rated; its group keeps the mean otherwise) */
     bool model_cov;        /* use the model's inverse Hessian instead of the
                               sandwich (only to show the difference) */
     double z;              /* interval quantile; default LADDER_Z95 */

@@ -71,7 +71,7 @@ check "ladder --fit text says why greedy has no number" grep -q "^greedy scored 
 "$ARENA" ladder $T --db two.db --seats 2 --json >live.json
 check "ladder without --fit stays live" $PY -c 'import json; d=json.load(open("live.json")); assert all(x["elo_ci95"] is None for x in d["ratings"]) and "method" not in d'
 "$ARENA" ladder $T --db two.db --seats 2 --fit --anchor random=0 --json >anch.json
-check "--anchor fixes a bot" $PY -c 'import json; d=json.load(open("anch.json")); r={x["bot"]: x for x in d["ratings"]}; assert r["random"]["elo"] == 0 and r["random"]["elo_ci95"] == [0, 0] and d["anchor"] == {"elo": 0, "bot": "random"}'
+check "--anchor fixes a bot" $PY -c 'import json; d=json.load(open("anch.json")); r={x["bot"]: x for x in d["ratings"]}; assert r["random"]["elo"] == 0 and r["random"]["elo_ci95"] == [0, 0] and d["anchor"] == {"elo": 0, "bot": "random", "group": 1, "mean_elo": 1500}'
 expect_fail 2 "--anchor greedy: this bot has no finite rating \(perfect\)" -- "$ARENA" ladder $T --db two.db --seats 2 --fit --anchor greedy
 expect_fail 2 "--anchor nobody: no bot of this ladder is named so" -- "$ARENA" ladder $T --db two.db --seats 2 --fit --anchor nobody
 expect_fail 2 "--anchor applies to the fit" -- "$ARENA" ladder $T --db two.db --anchor random
@@ -109,6 +109,28 @@ check "more rounds, same seed: the fit of the longer tournament alone" same_rati
 check "more rounds, same seed: 36 replays, merged" $PY -c 'import json; d=json.load(open("twice.json")); assert d["matches"] == 108 and d["replays"] == {"matches": 36, "merged": 36} and all(r["played"] == 72 and r["games"] == 48 for r in d["ratings"]), d'
 "$ARENA" ladder $T --db twice.db --seats 2 --fit >twice.txt
 check "replays said in the text" grep -q "^replays: 36 matches were dealt deals that an earlier tournament of this ladder had played (the same seeds), clustered with them; 36 repeated a match with the same bots in the same seats and count once with it (their mean)$" twice.txt
+
+# An anchor fixes its own group only: the other groups keep their mean.
+line() { printf '{"game":"%s","seats":[{"bot":"%s","place":%s},{"bot":"%s","place":%s}]}\n' $T "$1" "$2" "$3" "$4"; }
+{ for i in 1 2 3; do line a 1 b 2; line b 1 c 2; line c 1 a 2; done; line a 1 c 2
+  line d 1 e 2; line d 1 e 2; line e 1 d 2; } >groups.jsonl
+"$ARENA" ladder import groups.jsonl --db groups.db >/dev/null
+"$ARENA" ladder $T --db groups.db --fit --json >g0.json
+"$ARENA" ladder $T --db groups.db --fit --anchor e=2000 --json >g1.json
+check "--anchor in group 2 leaves group 1's mean" $PY - <<'PYEOF'
+import json
+g0, g1 = (json.load(open(p)) for p in ("g0.json", "g1.json"))
+r0, r1 = ({x["bot"]: x for x in g["ratings"]} for g in (g0, g1))
+assert g1["groups"] == 2 and r1["a"]["group"] == 1 and r1["e"]["group"] == 2, g1
+assert abs(sum(r1[b]["elo"] for b in "abc") / 3 - 1500) < 1e-6, r1
+assert r1["e"]["elo"] == 2000 and abs(r1["d"]["elo"] - r1["e"]["elo"] - (r0["d"]["elo"] - r0["e"]["elo"])) < 1e-6
+for b in "abc":
+    assert abs(r1[b]["elo"] - r0[b]["elo"]) < 1e-9 and r1[b]["elo_ci95"] == r0[b]["elo_ci95"], (b, r0[b], r1[b])
+assert g1["anchor"] == {"elo": 2000, "bot": "e", "group": 2, "mean_elo": 1500}, g1["anchor"]
+assert g0["anchor"] == {"elo": 1500, "bot": None, "group": None, "mean_elo": 1500}, g0["anchor"]
+PYEOF
+"$ARENA" ladder $T --db groups.db --fit --anchor e=2000 >g1.txt
+check "--anchor says which group it fixes" grep -q "^anchor: e = 2000 in group 2; in every other group, the mean of its rated bots = 1500$" g1.txt
 
 # A perfect score is a status, not a number.
 "$ARENA" tournament $T --bots greedy,random --rounds 5 --seed 1 --db perfect.db -q --json >/dev/null

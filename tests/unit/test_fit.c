@@ -353,6 +353,23 @@ static void test_anchor_player(void **state)
     near(f->players[0].se, 126.361101, 1e-5);
     near(ladder_fit_los(f, 0, 1), 0.877959, 1e-6); /* LOS does not depend on the anchor */
     ladder_fit_free(&f);
+
+    /* An anchor fixes its own group only: with a second group {2, 3}
+     * (3:1, 400 log10 3 = 190.848502 apart) and player 3 anchored at 2000,
+     * group {0, 1} keeps its mean 1500. */
+    add2(&g, 2, 3, 1.0, 3, -1);
+    add2(&g, 2, 3, 0.0, 1, -1);
+    o.anchor_player = 3;
+    o.anchor_elo = 2000.0;
+    f = run(&g, 4, &o);
+    assert_int_equal(f->n_groups, 2);
+    assert_true(f->anchored);
+    near(f->players[3].elo, 2000.0, 1e-9);
+    near(f->players[2].elo, 2190.848502, 1e-5);
+    near(f->players[0].elo, 1573.595357, 1e-5);
+    near(f->players[1].elo, 1426.404643, 1e-5);
+    near(f->players[0].se, 63.180550, 1e-5);
+    ladder_fit_free(&f);
 }
 
 /* Perfect and zero scores, and a player with no finite comparison:
