@@ -71,7 +71,7 @@ check "ladder --fit text says why greedy has no number" grep -q "^greedy scored 
 "$ARENA" ladder $T --db two.db --seats 2 --json >live.json
 check "ladder without --fit stays live" $PY -c 'import json; d=json.load(open("live.json")); assert all(x["elo_ci95"] is None for x in d["ratings"]) and "method" not in d'
 "$ARENA" ladder $T --db two.db --seats 2 --fit --anchor random=0 --json >anch.json
-check "--anchor fixes a bot" $PY -c 'import json; d=json.load(open("anch.json")); r={x["bot"]: x for x in d["ratings"]}; assert r["random"]["elo"] == 0 and r["random"]["elo_ci95"] == [0, 0] and d["anchor"] == {"elo": 0, "bot": "random", "group": 1, "mean_elo": 1500}'
+check "--anchor fixes a bot" $PY -c 'import json; d=json.load(open("anch.json")); r={x["bot"]: x for x in d["ratings"]}; assert r["random"]["elo"] == 0 and r["random"]["elo_ci95"] == [0, 0] and d["anchor"] == {"elo": 0, "bot": "random", "group": 1, "part": 1, "mean_elo": 1500}'
 expect_fail 2 "--anchor greedy: this bot has no finite rating \(perfect\)" -- "$ARENA" ladder $T --db two.db --seats 2 --fit --anchor greedy
 expect_fail 2 "--anchor nobody: no bot of this ladder is named so" -- "$ARENA" ladder $T --db two.db --seats 2 --fit --anchor nobody
 expect_fail 2 "--anchor applies to the fit" -- "$ARENA" ladder $T --db two.db --anchor random
@@ -126,11 +126,52 @@ assert abs(sum(r1[b]["elo"] for b in "abc") / 3 - 1500) < 1e-6, r1
 assert r1["e"]["elo"] == 2000 and abs(r1["d"]["elo"] - r1["e"]["elo"] - (r0["d"]["elo"] - r0["e"]["elo"])) < 1e-6
 for b in "abc":
     assert abs(r1[b]["elo"] - r0[b]["elo"]) < 1e-9 and r1[b]["elo_ci95"] == r0[b]["elo_ci95"], (b, r0[b], r1[b])
-assert g1["anchor"] == {"elo": 2000, "bot": "e", "group": 2, "mean_elo": 1500}, g1["anchor"]
-assert g0["anchor"] == {"elo": 1500, "bot": None, "group": None, "mean_elo": 1500}, g0["anchor"]
+assert g1["anchor"] == {"elo": 2000, "bot": "e", "group": 2, "part": 1, "mean_elo": 1500}, g1["anchor"]
+assert g0["anchor"] == {"elo": 1500, "bot": None, "group": None, "part": None, "mean_elo": 1500}, g0["anchor"]
 PYEOF
 "$ARENA" ladder $T --db groups.db --fit --anchor e=2000 >g1.txt
 check "--anchor says which group it fixes" grep -q "^anchor: e = 2000 in group 2; in every other group, the mean of its rated bots = 1500$" g1.txt
+
+# Every strongly connected part is rated on its own, labelled: {a, b, c}
+# (a cycle) is part 1; d and e lost every game to it and split 3:1 (part
+# 3, below), g and h beat f only and split 1:1 (part 2, apart from part
+# 1); f lost every game (zero), p beat a (perfect).
+{ line a 1 b 2; line a 1 b 2; line b 1 a 2; line b 1 c 2; line b 1 c 2; line c 1 b 2
+  line c 1 a 2; line c 1 a 2; line a 1 c 2; line a 1 d 2; line a 1 d 2; line b 1 e 2; line b 1 e 2
+  line d 1 e 2; line d 1 e 2; line d 1 e 2; line e 1 d 2; line c 1 f 2; line c 1 f 2
+  line g 1 f 2; line h 1 f 2; line g 1 h 2; line h 1 g 2; line p 1 a 2; line p 1 a 2; } >parts.jsonl
+"$ARENA" ladder import parts.jsonl --db parts.db >/dev/null
+"$ARENA" ladder $T --db parts.db --fit --json >parts.json
+check "each part rated, labelled (JSON)" $PY - <<'PYEOF'
+import json
+d = json.load(open("parts.json"))
+r = {x["bot"]: x for x in d["ratings"]}
+assert [x["bot"] for x in d["ratings"]][4:] == ["g", "h", "d", "e", "f"], d["ratings"]
+assert [(x["part"], x["relation"], x["bots"], x["anchor"]) for x in d["parts"]] ==     [(1, "main", 3, "mean"), (2, "apart", 2, "mean"), (3, "below", 2, "mean")], d["parts"]
+assert [(r[b]["status"], r[b]["part"]) for b in "abcghdefp"] == [("rated", 1)] * 3 +     [("rated", 2)] * 2 + [("rated", 3)] * 2 + [("zero", None), ("perfect", None)], r
+assert abs(r["d"]["elo"] - 1595.424251) < 1e-5 and abs(r["e"]["elo"] - 1404.575749) < 1e-5
+assert r["g"]["elo"] == 1500 and r["h"]["elo"] == 1500 and r["e"]["los_next"] is None
+assert abs(sum(r[b]["elo"] for b in "abc") / 3 - 1500) < 1e-6 and d["clusters"] == 15
+PYEOF
+"$ARENA" ladder $T --db parts.db --fit >parts.txt
+check "each part rated, labelled (text)" $PY - <<'PYEOF'
+t = open("parts.txt").read()
+rows = {l.split()[1]: l.split() for l in t.splitlines() if l[:5].strip().isdigit()}
+assert [rows[b][-1] for b in "abcghdefp"] == ["1"] * 3 + ["2"] * 2 + ["3"] * 2 + ["-", "-"], rows
+assert rows["d"][3] == "1595" and rows["f"][3] == "below", rows
+assert "anchor: the mean of the rated bots of each part = 1500\n" in t
+assert "part 3 (2 bots) scored 0% against part 1 (directly or through bots that beat it): it is rated on its own, around its own mean, and its ratings compare only within it\n" in t, t
+assert "part 2 (2 bots) has no finite comparison with part 1: it is rated on its own" in t, t
+PYEOF
+"$ARENA" ladder $T --db parts.db --fit --anchor d=1000 --json >pa.json
+"$ARENA" ladder $T --db parts.db --fit --anchor d=1000 >pa.txt
+check "--anchor in part 3 fixes part 3 only" $PY -c '
+import json; d = json.load(open("pa.json")); r = {x["bot"]: x for x in d["ratings"]}
+assert r["d"]["elo"] == 1000 and abs(r["e"]["elo"] - (1000 - 190.848502)) < 1e-5 and r["g"]["elo"] == 1500
+assert abs(sum(r[b]["elo"] for b in "abc") / 3 - 1500) < 1e-6
+assert d["anchor"] == {"elo": 1000, "bot": "d", "group": 1, "part": 3, "mean_elo": 1500}, d["anchor"]
+assert [x["anchor"] for x in d["parts"]] == ["mean", "mean", "bot"], d["parts"]'
+check "--anchor in part 3 said in the text" grep -q "^anchor: d = 1000 in part 3; in every other part, the mean of its rated bots = 1500$" pa.txt
 
 # A perfect score is a status, not a number.
 "$ARENA" tournament $T --bots greedy,random --rounds 5 --seed 1 --db perfect.db -q --json >/dev/null

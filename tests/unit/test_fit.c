@@ -131,7 +131,7 @@ static void test_two_players(void **state)
     assert_int_equal(f->n_groups, 1);
     assert_int_equal(f->players[0].status, LADDER_FIT_RATED);
     assert_int_equal(f->players[1].status, LADDER_FIT_RATED);
-    assert_true(f->groups[0].converged);
+    assert_true(f->parts[0].converged);
     near(f->players[0].elo, 1573.595357, 1e-5);
     near(f->players[1].elo, 1426.404643, 1e-5);
     near(f->players[0].se, 63.180550, 1e-5);
@@ -143,8 +143,8 @@ static void test_two_players(void **state)
     assert_true(isnan(f->players[1].los_next));
     assert_int_equal(f->order[0], 0);
     assert_int_equal(f->order[1], 1);
-    assert_int_equal(f->groups[0].clusters, 10);
-    assert_int_equal(f->groups[0].pairs, 10);
+    assert_int_equal(f->parts[0].clusters, 10);
+    assert_int_equal(f->parts[0].pairs, 10);
     assert_int_equal(f->players[0].matches, 10);
     assert_int_equal(f->players[0].wins, 7);
     assert_int_equal(f->players[0].losses, 3);
@@ -232,8 +232,8 @@ static void test_clusters(void **state)
     ladder_fit *f = run(&g, 2, NULL);
     near(f->players[0].elo - f->players[1].elo, 240.823997, 1e-5);
     near(2.0 * f->players[0].se, 217.147241, 1e-5);
-    assert_int_equal(f->groups[0].clusters, 5);
-    assert_int_equal(f->groups[0].matches, 10);
+    assert_int_equal(f->parts[0].clusters, 5);
+    assert_int_equal(f->parts[0].matches, 10);
     ladder_fit_free(&f);
 
     for (size_t i = 0; i < g.n; i++)
@@ -263,8 +263,8 @@ static void test_multiplayer_pairs(void **state)
         assert_int_equal(f->players[i].matches, 3);
         assert_int_equal(f->players[i].wins + f->players[i].losses, 6);
     }
-    assert_int_equal(f->groups[0].pairs, 9);
-    assert_int_equal(f->groups[0].clusters, 3);
+    assert_int_equal(f->parts[0].pairs, 9);
+    assert_int_equal(f->parts[0].clusters, 3);
     ladder_fit_free(&f);
 
     /* A 4-seat match with a shared second place: 1, 2, 2, 4 gives the two
@@ -456,6 +456,96 @@ static void test_groups(void **state)
     ladder_fit_free(&f);
 }
 
+/* Every strongly connected part of two players or more is rated on its
+ * own. Part 1 {A, B, C} (a cycle of 2:1 results). D and E lost every game
+ * to part 1 (below it) but split 3:1 between themselves: 400 log10 3 =
+ * 190.848502 apart around their own mean 1500 (1595.424251, 1404.575749).
+ * G and H beat F only and split 1:1: no comparison with part 1 either way
+ * (apart), 1500 each. F lost to C, G and H (zero); P beat A (perfect).
+ * Display order: P, part 1, G-H (apart), D-E (below), then F; the parts
+ * after part 1 are numbered in that order. */
+static void test_parts(void **state)
+{
+    (void)state;
+    enum { A, B, C, D, E, F, G, H, P };
+    games g = {0};
+    add2(&g, A, B, 1.0, 2, -1);
+    add2(&g, A, B, 0.0, 1, -1);
+    add2(&g, B, C, 1.0, 2, -1);
+    add2(&g, B, C, 0.0, 1, -1);
+    add2(&g, C, A, 1.0, 2, -1);
+    add2(&g, C, A, 0.0, 1, -1);
+    add2(&g, A, D, 1.0, 2, -1);
+    add2(&g, B, E, 1.0, 2, -1);
+    add2(&g, D, E, 1.0, 3, -1);
+    add2(&g, D, E, 0.0, 1, -1);
+    add2(&g, C, F, 1.0, 2, -1);
+    add2(&g, G, F, 1.0, 1, -1);
+    add2(&g, H, F, 1.0, 1, -1);
+    add2(&g, G, H, 1.0, 1, -1);
+    add2(&g, G, H, 0.0, 1, -1);
+    add2(&g, P, A, 1.0, 2, -1);
+    ladder_fit *f = run(&g, 9, NULL);
+    assert_int_equal(f->n_groups, 1);
+    assert_int_equal(f->n_parts, 3);
+    assert_int_equal(f->groups[0].parts, 3);
+    assert_int_equal(f->groups[0].rated, 7);
+    for (int p = A; p <= H; p++)
+        if (p != F)
+            assert_int_equal(f->players[p].status, LADDER_FIT_RATED);
+    assert_int_equal(f->players[F].status, LADDER_FIT_ZERO);
+    assert_int_equal(f->players[P].status, LADDER_FIT_PERFECT);
+    assert_int_equal(f->players[F].part, LADDER_FIT_NO_PART);
+    /* Parts by number: 1 the largest, then display order. */
+    assert_int_equal(f->players[A].part, 0);
+    assert_int_equal(f->players[G].part, 1);
+    assert_int_equal(f->players[D].part, 2);
+    assert_int_equal(f->parts[0].number, 1);
+    assert_int_equal(f->parts[0].relation, LADDER_FIT_MAIN);
+    assert_int_equal(f->parts[1].number, 2);
+    assert_int_equal(f->parts[1].relation, LADDER_FIT_APART);
+    assert_int_equal(f->parts[2].number, 3);
+    assert_int_equal(f->parts[2].relation, LADDER_FIT_BELOW);
+    assert_int_equal(f->parts[2].rated, 2);
+    assert_int_equal(f->parts[2].clusters, 4);
+    assert_int_equal(f->parts[0].clusters, 9);
+    assert_int_equal(f->clusters, 15);
+    near(f->players[A].elo + f->players[B].elo + f->players[C].elo, 4500.0, 1e-6);
+    near(f->players[A].elo, 1500.0, 1e-6); /* the cycle is symmetric */
+    near(f->players[D].elo, 1595.424251, 1e-5);
+    near(f->players[E].elo, 1404.575749, 1e-5);
+    near(f->players[G].elo, 1500.0, 1e-9);
+    near(f->players[H].elo, 1500.0, 1e-9);
+    assert_true(f->players[D].se > 0.0);
+    assert_true(isnan(ladder_fit_los(f, A, D))); /* not comparable */
+    assert_true(f->cov[A * 9 + D] == 0.0);
+    uint32_t want[9] = {P, A, B, C, G, H, D, E, F};
+    for (int i = 0; i < 9; i++)
+        if (f->order[i] != want[i] && !(i >= 1 && i <= 3 && f->order[i] <= C))
+            fail_msg("order[%d] = %u, want %u", i, f->order[i], want[i]);
+    assert_true(isfinite(f->players[D].los_next));
+    assert_true(isnan(f->players[E].los_next)); /* last of its part */
+    assert_true(isnan(f->players[f->order[3]].los_next)); /* last of part 1 */
+    assert_string_equal(ladder_fit_relation_name(LADDER_FIT_BELOW), "below");
+    assert_null(ladder_fit_relation_name(LADDER_FIT_RELATION_COUNT));
+    ladder_fit_free(&f);
+
+    /* An anchor in part 3 fixes part 3 only. */
+    ladder_fit_opts o;
+    ladder_fit_opts_init(&o);
+    o.anchor_player = D;
+    o.anchor_elo = 1000.0;
+    f = run(&g, 9, &o);
+    assert_true(f->anchored);
+    assert_true(f->parts[2].anchored);
+    assert_false(f->parts[0].anchored);
+    near(f->players[D].elo, 1000.0, 1e-9);
+    near(f->players[E].elo, 1000.0 - 190.848502, 1e-5);
+    near(f->players[A].elo + f->players[B].elo + f->players[C].elo, 4500.0, 1e-6);
+    near(f->players[G].elo, 1500.0, 1e-9);
+    ladder_fit_free(&f);
+}
+
 /* The fit is a function of the set of results, not of their order. */
 static void test_order_independent(void **state)
 {
@@ -532,7 +622,7 @@ static void test_replays(void **state)
     near(f->players[0].wins, 1.5, 1e-12);
     near(f->players[0].losses, 1.5, 1e-12);
     assert_int_equal(f->players[0].matches, 4);
-    assert_int_equal(f->groups[0].clusters, 3);
+    assert_int_equal(f->parts[0].clusters, 3);
     ladder_fit_free(&f);
 
     /* A field of 4 on 60 deals; then the first 40 deals again, identical
@@ -613,6 +703,7 @@ int main(void)
         cmocka_unit_test(test_anchor_player),    cmocka_unit_test(test_unbounded),
         cmocka_unit_test(test_groups),           cmocka_unit_test(test_order_independent),
         cmocka_unit_test(test_singular_sandwich), cmocka_unit_test(test_replays),
+        cmocka_unit_test(test_parts),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
