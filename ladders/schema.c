@@ -208,10 +208,26 @@ static const char schema_v2[] =
     "CREATE INDEX matches_pending ON matches (tournament_id, number) WHERE status = 'planned';\n"
     "CREATE INDEX matches_deal ON matches (tournament_id, seed);\n";
 
+/* Version 3: the source tournament of an import.
+ *
+ * A JSON Lines file names the tournament each match came from ("tournament",
+ * a number or a string); the matches of one ladder and one source become
+ * one 'import' tournament. `source` keeps that name as the file gave it (an
+ * INTEGER or a TEXT value: the column has no type affinity, so neither is
+ * converted), so that exporting an imported tournament writes the same
+ * "tournament" again whatever id it got here. NULL for played tournaments
+ * and for imports that named none. ALTER TABLE ADD COLUMN: no rebuild, the
+ * existing rows read NULL. */
+static const char schema_v3[] =
+    "ALTER TABLE tournaments ADD COLUMN source\n"
+    "  CHECK (source IS NULL OR (format = 'import' AND typeof(source) IN ('integer', 'text')\n"
+    "                            AND length(source) BETWEEN 1 AND 63));\n";
+
 const ladder__migration ladder__migrations[] = {
     {1, "create the initial schema", schema_v1},
     {2, "imported results (imports table, 'import' tournaments, matches without a seed)",
      schema_v2},
+    {3, "the source tournament of an import (tournaments.source)", schema_v3},
 };
 
 const int ladder__n_migrations = (int)(sizeof ladder__migrations / sizeof ladder__migrations[0]);

@@ -1,4 +1,4 @@
-/* Unit tests of schema version 2 and imports in the ladder database
+/* Unit tests of schema versions 2 and 3 and imports in the ladder database
  * (ladders/ladder_db.h, schema.c): a version-1 file, written with the
  * released migration 1 exactly and filled with a duplicate tournament,
  * opens as version 2 with every row kept and its duplicate sets found;
@@ -149,7 +149,7 @@ static void test_migrate_v1(void **state)
     ladder_db *db = open_ok(f->db);
     int v = 0;
     assert_int_equal(ladder_db_schema_version(db, &v), JA_OK);
-    assert_int_equal(v, 2);
+    assert_int_equal(v, LADDER_DB_SCHEMA_VERSION);
     /* Every row kept, with its ids. */
     assert_int_equal(raw_int(f->db, "SELECT count(*) FROM tournaments"), 1);
     assert_int_equal(raw_int(f->db, "SELECT count(*) FROM matches"), 4);
@@ -202,7 +202,70 @@ static void test_migrate_v1(void **state)
     /* Opening again changes nothing. */
     db = open_ok(f->db);
     ladder_db_close(&db);
-    assert_int_equal(raw_int(f->db, "PRAGMA user_version"), 2);
+    assert_int_equal(raw_int(f->db, "PRAGMA user_version"), LADDER_DB_SCHEMA_VERSION);
+}
+
+/* ---- Version 2 -> 3 -------------------------------------------------------- */
+
+/* A version-2 database as the released code wrote it (migrations 1 and 2's
+ * own SQL) with one imported tournament of two matches: it opens as
+ * version 3 with every row kept and no source name; the column takes an
+ * import's name (an integer or text) and refuses one on a played
+ * tournament or of another type. */
+static void test_migrate_v2(void **state)
+{
+    fx *f = *state;
+    raw_exec(f->db, ladder__migrations[0].sql);
+    raw_exec(f->db, ladder__migrations[1].sql);
+    raw_exec(
+        f->db,
+        "PRAGMA user_version = 2;"
+        "INSERT INTO bots VALUES (1, 'A', '1', 'import', '', NULL, 'T'),"
+        " (2, 'B', '', 'import', '', NULL, 'T');"
+        "INSERT INTO ladders VALUES (1, 'g', 2, 'a=1');"
+        "INSERT INTO imports VALUES (1, 'old.jsonl', 'jsonl',"
+        " '0000000000000000000000000000000000000000000000000000000000000000', 2, 0, 'T');"
+        "INSERT INTO tournaments VALUES (1, 1, NULL, 'import', 1, 0, 2, 2, 'done', 'T', 'T', 1);"
+        "INSERT INTO tournaments VALUES (2, 1, '5', 'round-robin', 1, 0, 2, 2, 'done', 'T', 'T',"
+        " NULL);"
+        "INSERT INTO participants VALUES (1, 0, 1, 'A'), (1, 1, 2, 'B');"
+        "INSERT INTO matches VALUES (1, 1, 0, 0, 0, 0, '5', 'done', NULL, NULL, NULL, 'T'),"
+        " (2, 1, 1, 0, 1, 0, NULL, 'done', NULL, NULL, NULL, 'T');"
+        "INSERT INTO match_seats VALUES (1, 0, 0), (1, 1, 1), (2, 0, 1), (2, 1, 0);"
+        "INSERT INTO results VALUES (1, 0, 1, 27720, 1, 0, 1500, 16),"
+        " (1, 1, 2, 0, 2, 0, 1500, -16), (2, 0, 2, 27720, 1, 0, 1484, 17),"
+        " (2, 1, 1, 0, 2, 0, 1516, -17);"
+        "INSERT INTO ratings VALUES (1, 1, 2, 1499, 1, 0, 1, 'T'), (1, 2, 2, 1501, 1, 0, 1, 'T');");
+    ladder_db *db = open_ok(f->db);
+    int v = 0;
+    assert_int_equal(ladder_db_schema_version(db, &v), JA_OK);
+    assert_int_equal(v, 3);
+    ladder_db_close(&db);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM matches"), 2);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results"), 4);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM tournaments WHERE source IS NULL"), 2);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+    sqlite3 *s = NULL;
+    assert_int_equal(sqlite3_open(f->db, &s), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(s, "UPDATE tournaments SET source = 7 WHERE id = 1", NULL, NULL,
+                                  NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_exec(s, "UPDATE tournaments SET source = 'cup' WHERE id = 1", NULL,
+                                  NULL, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_exec(s, "UPDATE tournaments SET source = 1.5 WHERE id = 1", NULL,
+                                  NULL, NULL),
+                     SQLITE_CONSTRAINT);
+    assert_int_equal(sqlite3_exec(s, "UPDATE tournaments SET source = '' WHERE id = 1", NULL,
+                                  NULL, NULL),
+                     SQLITE_CONSTRAINT);
+    assert_int_equal(sqlite3_exec(s, "UPDATE tournaments SET source = 7 WHERE id = 2", NULL, NULL,
+                                  NULL),
+                     SQLITE_CONSTRAINT);
+    sqlite3_close(s);
+    assert_int_equal(raw_int(f->db, "SELECT typeof(source) = 'text' FROM tournaments"
+                                    " WHERE id = 1"),
+                     1);
 }
 
 /* ---- Imports ----------------------------------------------------------------- */
@@ -366,6 +429,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_migrate_v1, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_migrate_v2, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import_atomic, setup, teardown),
