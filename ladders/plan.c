@@ -126,7 +126,7 @@ static int check(const ladder_plan_params *p, uint64_t *combos, uint64_t *total,
     uint32_t pool, pick;
     shape(p, &pool, &pick);
     uint64_t c = binom_sat(pool, pick);
-    /* c is capped here so that c * n_seats * rounds (<= 10^6 * 12 * 2^32)
+    /* c is capped here so that c * n_seats * rounds (<= 10^6 * JA_MAX_SEATS * 2^32)
      * cannot overflow 64 bits. */
     if (c > LADDER_PLAN_MAX_MATCHES) {
         set_err(err, cap, "the plan has more than %u matches in one round (the limit is %u)",

@@ -208,7 +208,61 @@ static const char schema_v2[] =
     "CREATE INDEX matches_pending ON matches (tournament_id, number) WHERE status = 'planned';\n"
     "CREATE INDEX matches_deal ON matches (tournament_id, seed);\n";
 
-/* Version 3: the source tournament of an import.
+/* Version 3: seat counts up to JA_MAX_SEATS (20, Bombs at four tables).
+ *
+ * Versions 1 and 2 bounded seat counts by 12 (n_seats 2..12, seats 0..11,
+ * places 1..12), so no match of 13 to 20 seats could be recorded. The three
+ * tables whose CHECKs name a seat count are rebuilt with the bounds of
+ * JA_MAX_SEATS, by the same procedure as version 2; columns, rows, ids and
+ * the meaning of every column stay. A larger JA_MAX_SEATS needs a new
+ * migration (the _Static_assert below). */
+static const char schema_v3[] =
+    "CREATE TABLE ladders_v3 (\n"
+    "  id      INTEGER PRIMARY KEY,\n"
+    "  game    TEXT NOT NULL CHECK (length(game) BETWEEN 1 AND 127),\n"
+    "  n_seats INTEGER NOT NULL CHECK (n_seats BETWEEN 2 AND 20),\n"
+    "  options TEXT NOT NULL CHECK (length(options) <= 511),\n"
+    "  UNIQUE (game, n_seats, options)\n"
+    ");\n"
+    "INSERT INTO ladders_v3 (id, game, n_seats, options)\n"
+    "  SELECT id, game, n_seats, options FROM ladders;\n"
+    "DROP TABLE ladders;\n"
+    "ALTER TABLE ladders_v3 RENAME TO ladders;\n"
+
+    "CREATE TABLE match_seats_v3 (\n"
+    "  match_id INTEGER NOT NULL REFERENCES matches (id),\n"
+    "  seat     INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 19),\n"
+    "  slot     INTEGER NOT NULL CHECK (slot >= 0),\n"
+    "  PRIMARY KEY (match_id, seat)\n"
+    ") WITHOUT ROWID;\n"
+    "INSERT INTO match_seats_v3 (match_id, seat, slot)\n"
+    "  SELECT match_id, seat, slot FROM match_seats;\n"
+    "DROP TABLE match_seats;\n"
+    "ALTER TABLE match_seats_v3 RENAME TO match_seats;\n"
+
+    "CREATE TABLE results_v3 (\n"
+    "  match_id   INTEGER NOT NULL REFERENCES matches (id),\n"
+    "  seat       INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 19),\n"
+    "  bot_id     INTEGER NOT NULL REFERENCES bots (id),\n"
+    "  score      INTEGER NOT NULL,\n"
+    "  place      INTEGER NOT NULL CHECK (place BETWEEN 1 AND 20),\n"
+    "  faults     INTEGER NOT NULL DEFAULT 0 CHECK (faults >= 0),\n"
+    "  elo_before REAL NOT NULL,\n"
+    "  elo_delta  REAL NOT NULL,\n"
+    "  PRIMARY KEY (match_id, seat)\n"
+    ") WITHOUT ROWID;\n"
+    "INSERT INTO results_v3 (match_id, seat, bot_id, score, place, faults, elo_before,\n"
+    "                        elo_delta)\n"
+    "  SELECT match_id, seat, bot_id, score, place, faults, elo_before, elo_delta\n"
+    "  FROM results;\n"
+    "DROP TABLE results;\n"
+    "ALTER TABLE results_v3 RENAME TO results;\n"
+    "CREATE INDEX results_bot ON results (bot_id);\n";
+
+_Static_assert(JA_MAX_SEATS == 20, "schema version 3 bounds seat counts by 20: a larger "
+                                   "JA_MAX_SEATS needs a migration");
+
+/* Version 4: the source tournament of an import.
  *
  * A JSON Lines file names the tournament each match came from ("tournament",
  * a number or a string); the matches of one ladder and one source become
@@ -218,7 +272,7 @@ static const char schema_v2[] =
  * "tournament" again whatever id it got here. NULL for played tournaments
  * and for imports that named none. ALTER TABLE ADD COLUMN: no rebuild, the
  * existing rows read NULL. */
-static const char schema_v3[] =
+static const char schema_v4[] =
     "ALTER TABLE tournaments ADD COLUMN source\n"
     "  CHECK (source IS NULL OR (format = 'import' AND typeof(source) IN ('integer', 'text')\n"
     "                            AND length(source) BETWEEN 1 AND 63));\n";
@@ -227,7 +281,8 @@ const ladder__migration ladder__migrations[] = {
     {1, "create the initial schema", schema_v1},
     {2, "imported results (imports table, 'import' tournaments, matches without a seed)",
      schema_v2},
-    {3, "the source tournament of an import (tournaments.source)", schema_v3},
+    {3, "seat counts up to 20 (ladders, match_seats, results rebuilt)", schema_v3},
+    {4, "the source tournament of an import (tournaments.source)", schema_v4},
 };
 
 const int ladder__n_migrations = (int)(sizeof ladder__migrations / sizeof ladder__migrations[0]);

@@ -933,8 +933,11 @@ static void exchange_step(bombs_state *s, bombs_table *tb, uint32_t code)
 }
 
 /* Checks every answer, then resolves. A window goes to the first seat in
- * priority order that interrupts: clockwise from the seat after n, which
- * puts w last (§7.3); arrival order plays no part. */
+ * priority order that interrupts: clockwise from the seat after n, with w
+ * (the owner of the top play) taken out of its place and put last (§7.3,
+ * #12). After a play n is the seat after w, so clockwise alone would put w
+ * last; after a pass (interrupt_after_pass) n is further on and it would
+ * not. Arrival order plays no part. */
 static int bombs_apply(void *st, uint32_t seats, const ja_action *by_seat)
 {
     bombs_state *s = st;
@@ -948,9 +951,11 @@ static int bombs_apply(void *st, uint32_t seats, const ja_action *by_seat)
             return JA_EILLEGAL;
     bombs_table *tb = &s->t[s->cur];
     if (tb->stage == JA_BOMBS_STAGE_WINDOW) {
-        int c = s->seat_chair[tb->turn];
-        for (int k = 1; k < tb->size; k++) {
-            int o = tb->chair[(c + k) % tb->size];
+        int c = s->seat_chair[tb->turn], w = tb->top_owner;
+        for (int k = 1; k <= tb->size; k++) {
+            int o = k < tb->size ? tb->chair[(c + k) % tb->size] : w;
+            if (k < tb->size && o == w)
+                continue;
             if (((mask >> o) & 1u) && by_seat[o].code != JA_BOMBS_DECLINE) {
                 do_play(s, tb, o, by_seat[o].code, true);
                 return JA_OK;
@@ -1009,8 +1014,9 @@ static int bombs_resolve_options(ja_options *o, uint32_t n, char *err, size_t ca
     int t = resolve_tables(o->value[OPT_TABLES], n);
     if (t == 0) {
         int32_t v = o->value[OPT_TABLES];
+        int most = 5 * (int)v < MAXS ? 5 * (int)v : MAXS; /* the game's own limit too */
         snprintf(err, cap, "tables=%d needs %d to %d players (tables of 3 to 5 seats), not %u",
-                 (int)v, 3 * (int)v, 5 * (int)v, (unsigned)n);
+                 (int)v, 3 * (int)v, most, (unsigned)n);
         return JA_EINVAL;
     }
     o->value[OPT_TABLES] = t;
@@ -1703,7 +1709,7 @@ static int bombs_describe(const void *st, char *buf, size_t cap)
 
 const ja_game_rules ja_bombs_rules = {
     .struct_size = sizeof(ja_game_rules),
-    .rules_version = 1,
+    .rules_version = 2,
     .name = "bombs",
     .title = "Bombs",
     .min_seats = 3,

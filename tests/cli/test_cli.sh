@@ -111,6 +111,23 @@ expect_fail 1 "does not verify: decision 4: the replay asks seats" -- "$ARENA" r
 check "verify --json reports ok=false" $PY -c 'import json; d=json.load(open("tj.json")); assert d["ok"] is False and d["digest"] is None and "score" in d["error"]'
 rm -f trunc.rpl garbage.rpl tampered.rpl wrongseat.rpl tj.json
 
+# A replay made under another rules version of its game is refused, not
+# re-simulated under rules that may play it differently: a Bombs replay
+# marked rules version 1 (before the window priority fix of version 2).
+"$ARENA" play bombs random random random --seed 31 --opt hands=1 --opt interrupt_after_pass=on \
+  --replay b.rpl -q >/dev/null
+check "bombs replay verifies" "$ARENA" replay verify b.rpl
+$PY - <<'PYEOF'
+import msgpack
+recs = list(msgpack.Unpacker(open("b.rpl", "rb"), raw=False, strict_map_key=False))
+recs[0]["rules_version"] = 1
+with open("oldrules.rpl", "wb") as f:
+    for r in recs: f.write(msgpack.packb(r))
+PYEOF
+expect_fail 2 "replay made under bombs rules version 1; this build implements version [0-9]+" -- \
+  "$ARENA" replay verify oldrules.rpl
+rm -f b.rpl oldrules.rpl
+
 # A faulty bot: faults counted by kind, defaults played, match over, replay verifies.
 "$ARENA" play $T random "$PLUG/faulty.so" --seed 3 --replay f.rpl --json >f.json 2>err.txt
 check "faulty bot match exits 0" test $? = 0

@@ -53,6 +53,7 @@
  *   expect setup-error [TEXT]         options or setup are refused (with a
  *                                     message containing TEXT); nothing may
  *                                     follow but comments
+ *   expect setup-error = TEXT         the same, with exactly that message
  *
  * The state is set up lazily, by the first directive that needs it. After
  * setup and after every change of state the runner also checks the generic
@@ -642,10 +643,13 @@ static void do_expect(char **tok, int nt)
         if (R.ready)
             fail("the match is already set up");
         char err[256], want[512];
+        bool exact = nt > 2 && strcmp(tok[2], "=") == 0;
         if (try_setup(err, sizeof err) == JA_OK)
             fail("setup succeeded; expected it to be refused");
-        join(tok, 2, nt, want, sizeof want);
-        if (want[0] && !strstr(err, want))
+        join(tok, exact ? 3 : 2, nt, want, sizeof want);
+        if (exact && strcmp(err, want) != 0)
+            fail("setup refused with \"%s\", expected \"%s\"", err, want);
+        if (!exact && want[0] && !strstr(err, want))
             fail("setup refused with \"%s\", which does not contain \"%s\"", err, want);
         R.refused = true;
         return;

@@ -154,8 +154,8 @@ static void test_shared_places(void **state)
 static void test_scaling(void **state)
 {
     (void)state;
-    for (uint32_t n = 2; n <= 12; n++) {
-        ladder_elo_seat s[12];
+    for (uint32_t n = 2; n <= JA_MAX_SEATS; n++) {
+        ladder_elo_seat s[JA_MAX_SEATS];
         for (uint32_t i = 0; i < n; i++)
             s[i] = seat(i, 1500, 0, (uint8_t)(i + 1));
         assert_int_equal(ladder_elo_match(s, n), JA_OK);

@@ -1,8 +1,13 @@
-/* Unit tests of schema versions 2 and 3 and imports in the ladder database
+/* Unit tests of schema versions 2 to 4 and imports in the ladder database
  * (ladders/ladder_db.h, schema.c): a version-1 file, written with the
  * released migration 1 exactly and filled with a duplicate tournament,
- * opens as version 2 with every row kept and its duplicate sets found;
- * imports store their tournaments, matches, results and live Elo in one
+ * opens at the current version with every row kept and its duplicate sets
+ * found; a fresh file takes tournaments and results of 2 to JA_MAX_SEATS
+ * seats and refuses one more; a version-2 file (seat counts bounded by 12),
+ * written with migrations 1 and 2 exactly, migrates with every row kept and
+ * then takes a JA_MAX_SEATS-seat match; a version-3 file with an import
+ * migrates to version 4 with no source names and then takes them; imports
+ * store their tournaments, matches, results and live Elo in one
  * transaction; a file is imported once; a bad import, or one that fails
  * part-way, writes nothing.
  *
@@ -90,7 +95,7 @@ static ladder_db *open_ok(const char *path)
     return db;
 }
 
-/* ---- Version 1 -> 2 -------------------------------------------------------- */
+/* ---- Version 1 -> the current version --------------------------------------- */
 
 /* A version-1 database as the released code wrote it: migration 1's own
  * SQL, then one duplicate tournament of 2 bots: 2 deals x 2 rotations, the
@@ -205,21 +210,215 @@ static void test_migrate_v1(void **state)
     assert_int_equal(raw_int(f->db, "PRAGMA user_version"), LADDER_DB_SCHEMA_VERSION);
 }
 
-/* ---- Version 2 -> 3 -------------------------------------------------------- */
+/* ---- Version 2 -> 3: seat counts up to JA_MAX_SEATS ----------------------- */
 
-/* A version-2 database as the released code wrote it (migrations 1 and 2's
- * own SQL) with one imported tournament of two matches: it opens as
- * version 3 with every row kept and no source name; the column takes an
- * import's name (an integer or text) and refuses one on a played
- * tournament or of another type. */
+/* n bots named b0, b1, ... into names (room for JA_MAX_SEATS + 1). */
+static void make_bots(uint32_t n, ladder_bot *bots, char names[][8])
+{
+    for (uint32_t i = 0; i < n; i++) {
+        snprintf(names[i], 8, "b%u", (unsigned)i);
+        bots[i] = (ladder_bot){names[i], "1.0", "builtin", names[i], NULL};
+    }
+}
+
+/* Creates a round-robin tournament of n bots at n seats and records its
+ * first match: seat s finishes in place s + 1 and the last seat has one
+ * timeout. Returns the tournament id. */
+static int64_t play_one(ladder_db *db, const char *game, uint32_t n)
+{
+    ladder_bot bots[JA_MAX_SEATS + 1];
+    char names[JA_MAX_SEATS + 1][8];
+    make_bots(n, bots, names);
+    ladder_tournament_spec spec = {{game, n, ""}, 7, LADDER_FORMAT_ROUND_ROBIN, 1, false, n, bots};
+    int64_t tid = 0;
+    if (ladder_db_tournament_create(db, &spec, &tid) != JA_OK)
+        fail_msg("%u seats: %s", (unsigned)n, ladder_db_errmsg(db));
+    ladder_match_result r;
+    memset(&r, 0, sizeof r);
+    r.outcome.n_seats = n;
+    for (uint32_t s = 0; s < n; s++) {
+        r.outcome.place[s] = (uint8_t)(s + 1);
+        r.outcome.score[s] = (int64_t)(n - s) * JA_SCORE_UNIT;
+    }
+    r.faults[n - 1][JA_FAULT_TIMEOUT] = 1;
+    r.turns = 10;
+    if (ladder_db_record_match(db, tid, 0, &r) != JA_OK)
+        fail_msg("%u seats: %s", (unsigned)n, ladder_db_errmsg(db));
+    return tid;
+}
+
+typedef struct seen {
+    int matches;
+    uint32_t n_seats;
+    uint8_t place[JA_MAX_SEATS];
+} seen;
+
+static int seen_fn(void *ctx, const ladder_match_row *m)
+{
+    seen *s = ctx;
+    s->matches++;
+    s->n_seats = m->n_seats;
+    memcpy(s->place, m->place, sizeof s->place);
+    return 0;
+}
+
+/* Every seat count from 2 to JA_MAX_SEATS is a ladder; one more is refused
+ * with a message naming the bound, and nothing is written. */
+static void test_every_seat_count(void **state)
+{
+    fx *f = *state;
+    ladder_db *db = open_ok(f->db);
+    for (uint32_t n = 2; n <= JA_MAX_SEATS; n++) {
+        int64_t tid = play_one(db, "g", n);
+        ladder_standing *st = NULL;
+        uint32_t ns = 0;
+        assert_int_equal(ladder_db_standings(db, tid, &st, &ns), JA_OK);
+        assert_int_equal(ns, n);
+        assert_int_equal(st[0].wins, 1);
+        assert_int_equal(st[n - 1].faults, 1);
+        free(st);
+        ladder_key key = {"g", n, ""};
+        seen s = {0};
+        assert_int_equal(ladder_db_foreach_match(db, &key, seen_fn, &s), JA_OK);
+        assert_int_equal(s.matches, 1);
+        assert_int_equal(s.n_seats, n);
+        for (uint32_t k = 0; k < n; k++)
+            assert_int_equal(s.place[k], k + 1);
+        ladder_rating *rt = NULL;
+        uint32_t nr = 0;
+        assert_int_equal(ladder_db_ratings(db, &key, &rt, &nr), JA_OK);
+        assert_int_equal(nr, n);
+        assert_true(rt[0].elo > 1500.0 && rt[n - 1].elo < 1500.0);
+        assert_int_equal(rt[0].wins, n - 1);
+        free(rt);
+    }
+    assert_int_equal(raw_int(f->db, "SELECT max(n_seats) FROM ladders"), JA_MAX_SEATS);
+    assert_int_equal(raw_int(f->db, "SELECT max(place) FROM results"), JA_MAX_SEATS);
+
+    ladder_bot bots[JA_MAX_SEATS + 1];
+    char names[JA_MAX_SEATS + 1][8];
+    make_bots(JA_MAX_SEATS + 1, bots, names);
+    ladder_tournament_spec spec = {
+        {"g", JA_MAX_SEATS + 1, ""}, 7, LADDER_FORMAT_ROUND_ROBIN, 1, false, JA_MAX_SEATS + 1,
+        bots};
+    int64_t tid = 0;
+    int64_t before = raw_int(f->db, "SELECT count(*) FROM tournaments");
+    assert_int_equal(ladder_db_tournament_create(db, &spec, &tid), JA_EINVAL);
+    char want[64];
+    snprintf(want, sizeof want, "seats must be between 2 and %d, not %d", JA_MAX_SEATS,
+             JA_MAX_SEATS + 1);
+    assert_non_null(strstr(ladder_db_errmsg(db), want));
+    ladder_db_close(&db);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM tournaments"), before);
+}
+
+/* A version-2 database as the released code wrote it: migrations 1 and 2,
+ * then a 12-seat tournament (the largest version 2 allowed) of two matches,
+ * one recorded with a fault at its last seat, and the live Elo of its bots. */
+static void write_v2(const char *path)
+{
+    raw_exec(path, ladder__migrations[0].sql);
+    raw_exec(path, ladder__migrations[1].sql);
+    char sql[8192];
+    size_t len = (size_t)snprintf(
+        sql, sizeof sql,
+        "PRAGMA user_version = 2;"
+        "INSERT INTO ladders VALUES (1, 'taylor-blackjack', 12, 'games=1');"
+        "INSERT INTO tournaments VALUES (1, 1, '5', 'round-robin', 1, 0, 12, 2, 'running',"
+        " 'T', NULL, NULL);"
+        "INSERT INTO matches VALUES (1, 1, 0, 0, 0, 0, '77', 'done', 40, 'ab', NULL, 'T');"
+        "INSERT INTO matches VALUES (2, 1, 1, 0, 0, 1, '78', 'planned', NULL, NULL, NULL,"
+        " NULL);");
+    for (int i = 0; i < 12; i++)
+        len += (size_t)snprintf(
+            sql + len, sizeof sql - len,
+            "INSERT INTO bots VALUES (%d, 'b%d', '1.0', 'builtin', 'b%d', NULL, 'T');"
+            "INSERT INTO participants VALUES (1, %d, %d, 'b%d');"
+            "INSERT INTO match_seats VALUES (1, %d, %d), (2, %d, %d);"
+            "INSERT INTO results VALUES (1, %d, %d, %d, %d, %d, 1500, %d);"
+            "INSERT INTO ratings VALUES (1, %d, 1, %d, %d, 0, %d, 'T');",
+            i + 1, i, i, i, i + 1, i, i, i, i, (i + 1) % 12, i, i + 1, (12 - i) * 27720, i + 1,
+            i == 11, 11 - 2 * i, i + 1, 1511 - 2 * i, 11 - i, i);
+    snprintf(sql + len, sizeof sql - len,
+             "INSERT INTO result_faults VALUES (1, 11, 'timeout', 1);");
+    raw_exec(path, sql);
+}
+
+/* Version 2 -> the current version: rows, ids, indexes and foreign keys
+ * kept; afterwards the file takes a JA_MAX_SEATS-seat ladder. */
 static void test_migrate_v2(void **state)
+{
+    fx *f = *state;
+    write_v2(f->db);
+    assert_int_equal(raw_int(f->db, "PRAGMA user_version"), 2);
+    ladder_db *db = open_ok(f->db);
+    int v = 0;
+    assert_int_equal(ladder_db_schema_version(db, &v), JA_OK);
+    assert_int_equal(v, LADDER_DB_SCHEMA_VERSION);
+    assert_true(v >= 3);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM ladders WHERE id = 1 AND n_seats = 12"
+                                    " AND game = 'taylor-blackjack' AND options = 'games=1'"),
+                     1);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM match_seats"), 24);
+    assert_int_equal(raw_int(f->db, "SELECT sum(seat * 100 + slot) FROM match_seats"), 13332);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results"), 12);
+    assert_int_equal(raw_int(f->db, "SELECT sum(place) FROM results WHERE match_id = 1"), 78);
+    assert_int_equal(raw_int(f->db, "SELECT sum(score) FROM results"), 78 * 27720);
+    assert_int_equal(raw_int(f->db, "SELECT sum(elo_delta) FROM results"), 0);
+    assert_int_equal(raw_int(f->db, "SELECT faults FROM results WHERE seat = 11"), 1);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_faults"), 1);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM ratings"), 12);
+    /* Through version 4 too: the played tournament has no source. */
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM tournaments WHERE source IS NULL"), 1);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM sqlite_master WHERE name LIKE '%_v3'"),
+                     0);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM sqlite_master WHERE name IN"
+                                    " ('results_bot', 'matches_deal', 'matches_pending',"
+                                    " 'tournaments_lookup')"),
+                     4);
+    /* The old tournament and ladder read back. */
+    ladder_tournament_info ti;
+    assert_int_equal(ladder_db_tournament_get(db, 1, &ti), JA_OK);
+    assert_int_equal(ti.n_seats, 12);
+    assert_int_equal(ti.n_done, 1);
+    ladder_key k12 = {"taylor-blackjack", 12, "games=1"};
+    ladder_rating *rt = NULL;
+    uint32_t nr = 0;
+    assert_int_equal(ladder_db_ratings(db, &k12, &rt, &nr), JA_OK);
+    assert_int_equal(nr, 12);
+    assert_string_equal(rt[0].bot, "b0");
+    assert_int_equal(rt[0].wins, 11);
+    free(rt);
+
+    /* The migrated file takes the largest match. */
+    play_one(db, "bombs", JA_MAX_SEATS);
+    ladder_db_close(&db);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results"), 12 + JA_MAX_SEATS);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_faults"), 2);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+    /* Opening again changes nothing. */
+    db = open_ok(f->db);
+    ladder_db_close(&db);
+    assert_int_equal(raw_int(f->db, "PRAGMA user_version"), LADDER_DB_SCHEMA_VERSION);
+}
+
+/* ---- Version 3 -> 4: the source tournament of an import -------------------- */
+
+/* A version-3 database as the released code wrote it (migrations 1 to 3's
+ * own SQL) with one imported tournament of two matches and one played
+ * tournament: it opens as version 4 with every row kept and no source
+ * name; the column takes an import's name (an integer or text) and refuses
+ * one on a played tournament or of another type. */
+static void test_migrate_v3(void **state)
 {
     fx *f = *state;
     raw_exec(f->db, ladder__migrations[0].sql);
     raw_exec(f->db, ladder__migrations[1].sql);
+    raw_exec(f->db, ladder__migrations[2].sql);
     raw_exec(
         f->db,
-        "PRAGMA user_version = 2;"
+        "PRAGMA user_version = 3;"
         "INSERT INTO bots VALUES (1, 'A', '1', 'import', '', NULL, 'T'),"
         " (2, 'B', '', 'import', '', NULL, 'T');"
         "INSERT INTO ladders VALUES (1, 'g', 2, 'a=1');"
@@ -239,7 +438,8 @@ static void test_migrate_v2(void **state)
     ladder_db *db = open_ok(f->db);
     int v = 0;
     assert_int_equal(ladder_db_schema_version(db, &v), JA_OK);
-    assert_int_equal(v, 3);
+    assert_int_equal(v, 4);
+    assert_int_equal(v, LADDER_DB_SCHEMA_VERSION);
     ladder_db_close(&db);
     assert_int_equal(raw_int(f->db, "SELECT count(*) FROM matches"), 2);
     assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results"), 4);
@@ -429,7 +629,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_migrate_v1, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_every_seat_count, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_v2, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_migrate_v3, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import_atomic, setup, teardown),
