@@ -790,6 +790,12 @@ static int export_match(void *ctx, const ladder_match_row *row)
     m.game = x->game;
     m.options = x->opts;
     m.tournament = row->tournament_id;
+    /* JSON Lines names an imported tournament as its file did, so that a
+     * re-export writes the same lines (docs/ratings.md). */
+    if (!x->pgn && row->source_kind == 'i')
+        m.tournament = row->source_int;
+    else if (!x->pgn && row->source_kind == 's')
+        m.tournament_text = row->source_text;
     m.number = row->number;
     m.has_seed = row->has_seed;
     m.seed = row->seed;

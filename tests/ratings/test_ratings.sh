@@ -7,7 +7,9 @@
 #  - `ladder export --pgn` imported into a fresh database gives the same fit;
 #  - `ladder export --jsonl` imported into a fresh database exports the same
 #    lines again and gives the same fit, for a multiplayer duplicate ladder
-#    too;
+#    too; the same lines also into a database where the tournament gets
+#    another id, with gaps in the match numbers and a tournament named by a
+#    string;
 #  - malformed PGN and JSON Lines are refused with FILE:LINE, exit 2, and
 #    nothing imported; a file is imported once;
 #  - `arena bench greedy --vs random --sprt 0,50` accepts H1, greedy against
@@ -212,6 +214,20 @@ check "import JSONL" $PY -c 'import json; d=json.load(open("imp.json")); assert 
 check "JSONL round trip: the same lines" cmp -s two.jsonl again.jsonl
 "$ARENA" ladder $T --db fresh2.db --fit --json >fit3.json
 check "JSONL round trip gives the same fit" same_fit fit.json fit3.json
+
+# The same lines also when the tournament gets another id here (the
+# database has a tournament already), when matches are missing (numbers
+# with gaps) and when the file names its tournament by a string.
+"$ARENA" tournament $T --bots greedy,random --seats 2 --opt games=1 --seed 5 --db other.db -q --json >/dev/null
+"$ARENA" ladder import two.jsonl --db other.db >/dev/null
+"$ARENA" ladder export $T --jsonl --db other.db --seats 2 >again2.jsonl
+check "JSONL round trip into a database with a tournament: the same lines" cmp -s two.jsonl again2.jsonl
+check "JSONL round trip: the imported tournament has another id" $PY -c 'import sqlite3; assert sqlite3.connect("other.db").execute("select id, source from tournaments where format = \"import\"").fetchall() == [(2, 1)]'
+sed -e '2d;5d;9d' -e 's/"tournament":1,/"tournament":"spring cup",/' two.jsonl >gaps.jsonl
+"$ARENA" ladder import gaps.jsonl --db gaps.db >/dev/null
+"$ARENA" ladder export $T --jsonl --db gaps.db --seats 2 >gaps2.jsonl
+check "JSONL round trip with gaps and a named tournament: the same lines" cmp -s gaps.jsonl gaps2.jsonl
+check "JSONL: the gaps are there" $PY -c 'import json; m=[json.loads(l)["match"] for l in open("gaps2.jsonl")]; assert m[:4] == [0, 2, 3, 5] and len(m) == 33, m'
 
 # A multiplayer duplicate ladder: the deals (clusters) survive the round trip.
 "$ARENA" tournament $T --bots greedy,random,random,random --seats 3 --duplicate --rounds 2 --seed 8 --opt games=1 --db multi.db -q --json >/dev/null
