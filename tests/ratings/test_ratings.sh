@@ -13,10 +13,12 @@
 #  - malformed PGN and JSON Lines are refused with FILE:LINE, exit 2, and
 #    nothing imported; a file is imported once;
 #  - `arena bench greedy --vs random --sprt 0,50` accepts H1, greedy against
-#    itself does not, and bench's JSON has the shape of CLI.md.
+#    itself does not, and bench's JSON has the shape of CLI.md;
+#  - the bench runs that docs/ratings.md quotes give the numbers it quotes.
 # Usage: test_ratings.sh ARENA
 set -u
 ARENA=$1
+DOC=$(cd "$(dirname "$0")/../../docs" && pwd)/ratings.md
 . "$(dirname "$0")/lib.sh"
 # The fits of two databases agree: same bots in the same order, same
 # ratings, intervals, LOS and statuses.
@@ -281,6 +283,45 @@ assert lo > 200 and (hi is None or hi > lo)
 s = d["sprt"]
 assert s["result"] == "H1" and s["llr"] >= s["bounds"][1] and s["bounds"][0] < 0 < s["bounds"][1]
 assert abs(s["bounds"][1] - 2.944438979) < 1e-6
+PYEOF
+# docs/ratings.md quotes these runs: its numbers are theirs.
+"$ARENA" bench greedy --game $T --vs random --seed 1 --json -q >b200.json
+"$ARENA" bench greedy --game $T --vs random --seats 4 --games 100 --seed 1 --json -q >b4.json
+check "docs/ratings.md: the bench numbers it quotes are those of the runs" $PY - "$DOC" <<'PYEOF'
+import json, re, sys
+doc = open(sys.argv[1]).read()
+prose = " ".join(doc.split())
+def ci(o): return "[%+.0f, %s]" % (o["elo_ci95"][0], "+inf" if o["elo_ci95"][1] is None else "%+.0f" % o["elo_ci95"][1])
+def want(text):
+    assert text in prose, "docs/ratings.md does not say: " + text
+# The JSON example is the SPRT run, rounded as shown.
+block = doc.split("`arena bench --json` prints:", 1)[1].split("```json\n", 1)[1].split("```", 1)[0]
+shown = json.loads(block.replace("{...}", "null"))
+real = json.load(open("bench.json"))
+real["options"] = None
+def same(x, y, where):
+    if isinstance(x, dict):
+        assert isinstance(y, dict) and x.keys() == y.keys(), (where, x, y)
+        for k in x: same(x[k], y[k], where + "." + k)
+    elif isinstance(x, list):
+        assert isinstance(y, list) and len(x) == len(y), (where, x, y)
+        for i, (u, v) in enumerate(zip(x, y)): same(u, v, "%s[%d]" % (where, i))
+    elif isinstance(x, float):
+        digits = len(repr(x).split(".")[1])
+        assert isinstance(y, (int, float)) and round(y, digits) == x, (where, x, y)
+    else:
+        assert x == y and type(x) == type(y), (where, x, y)
+same(shown, real, "bench --json")
+o, s = real["opponents"][0], real["sprt"]
+want("accepts %s after %d deals (%d games)" % (s["result"], s["deals"], s["games"]))
+want("greedy wins all %d" % o["wins"] if o["wins"] == o["games"] else "greedy wins %d" % o["wins"])
+want("score %.3f, %s Elo, the conservative 95%% interval %s, LLR %.2f" % (o["score"], "+inf" if o["elo_diff"] is None else "%+.0f" % o["elo_diff"], ci(o), s["llr"]))
+o = json.load(open("b200.json"))["opponents"][0]
+want("Over %d deals" % o["deals"])
+want("greedy scores %d-%d-%d against random, score %.3f, %+.0f Elo %s." % (o["wins"], o["draws"], o["losses"], o["score"], o["elo_diff"], ci(o)))
+o = json.load(open("b4.json"))["opponents"][0]
+assert o["conservative"] and o["score"] == 1 and o["deals"] == 100, o
+want("wins every one of the 100 deals: the report is %s Elo" % ci(o))
 PYEOF
 for seed in 1 2 3; do
   "$ARENA" bench greedy --game $T --vs greedy --sprt 0,50 --seed $seed --json -q >self.json
