@@ -329,6 +329,7 @@ typedef struct fit_input {
     ladder_fit_match *m;
     size_t n, cap;
     uint64_t matches;
+    uint64_t replayed; /* matches dealt a deal an earlier tournament played */
 } fit_input;
 
 static int collect_match(void *ctx, const ladder_match_row *row)
@@ -355,6 +356,7 @@ static int collect_match(void *ctx, const ladder_match_row *row)
     }
     in->n++;
     in->matches++;
+    in->replayed += row->deal_tournament != row->tournament_id;
     return JA_OK;
 }
 
@@ -367,79 +369,165 @@ static double live_elo(const ladder_rating *rt, uint32_t n_rt, int64_t bot_id)
     return NAN;
 }
 
+/* A count of the fit: whole unless replays of a deal differed (then to
+ * one decimal). */
+static void count_text(double v, char *buf, size_t cap)
+{
+    if (v == floor(v))
+        snprintf(buf, cap, "%.0f", v);
+    else
+        snprintf(buf, cap, "%.1f", v);
+}
+
+/* How the text names part pi: "group G" when it is its group's only part,
+ * else "part P", "of group G" added when there are several groups. */
+static void part_label(const ladder_fit *f, uint32_t pi, char *buf, size_t cap)
+{
+    const ladder_fit_part *pt = &f->parts[pi];
+    if (f->groups[pt->group].parts == 1)
+        snprintf(buf, cap, "group %u", pt->group + 1);
+    else if (f->n_groups == 1)
+        snprintf(buf, cap, "part %u", pt->number);
+    else
+        snprintf(buf, cap, "part %u of group %u", pt->number, pt->group + 1);
+}
+
+static void json_fit(const ja_game_rules *g, uint32_t seats, const char *opts,
+                     const fit_input *in, const ladder_display_name *names, const ladder_fit *f,
+                     const ladder_fit_opts *fo, const char *anchor_name, const ladder_rating *rt,
+                     uint32_t n_rt)
+{
+    json_w w;
+    jw_init(&w, stdout);
+    jw_obj(&w, NULL);
+    jw_str(&w, "game", g->name);
+    jw_int(&w, "seats", seats);
+    jw_options(&w, opts);
+    jw_str(&w, "method", "bradley-terry");
+    /* The anchor bot fixes its own part; every other part's mean is
+     * mean_elo. */
+    jw_obj(&w, "anchor");
+    if (anchor_name) {
+        const ladder_fit_player *ap = &f->players[fo->anchor_player];
+        jw_num(&w, "elo", fo->anchor_elo);
+        jw_str(&w, "bot", anchor_name);
+        jw_int(&w, "group", ap->group + 1);
+        jw_int(&w, "part", f->parts[ap->part].number);
+    } else {
+        jw_num(&w, "elo", fo->mean_elo);
+        jw_null(&w, "bot");
+        jw_null(&w, "group");
+        jw_null(&w, "part");
+    }
+    jw_num(&w, "mean_elo", fo->mean_elo);
+    jw_obj_end(&w);
+    jw_int(&w, "matches", (long long)in->matches);
+    jw_int(&w, "clusters", (long long)f->clusters);
+    jw_obj(&w, "replays");
+    jw_int(&w, "matches", (long long)in->replayed);
+    jw_int(&w, "merged", (long long)f->replays);
+    jw_obj_end(&w);
+    jw_str(&w, "covariance", f->model_fallback ? "model" : "sandwich");
+    jw_int(&w, "groups", f->n_groups);
+    jw_arr(&w, "parts");
+    for (uint32_t pi = 0; pi < f->n_parts; pi++) {
+        const ladder_fit_part *pt = &f->parts[pi];
+        jw_obj(&w, NULL);
+        jw_int(&w, "group", pt->group + 1);
+        jw_int(&w, "part", pt->number);
+        jw_str(&w, "relation", ladder_fit_relation_name(pt->relation));
+        jw_int(&w, "bots", pt->rated);
+        jw_str(&w, "anchor", pt->anchored ? "bot" : "mean");
+        jw_num(&w, "anchor_elo", pt->anchored ? fo->anchor_elo : fo->mean_elo);
+        jw_int(&w, "matches", (long long)pt->matches);
+        jw_int(&w, "clusters", (long long)pt->clusters);
+        jw_str(&w, "covariance", pt->model_fallback ? "model" : "sandwich");
+        jw_bool(&w, "converged", pt->converged);
+        jw_obj_end(&w);
+    }
+    jw_arr_end(&w);
+    jw_arr(&w, "ratings");
+    for (uint32_t i = 0; i < f->n_players; i++) {
+        uint32_t p = f->order[i];
+        const ladder_fit_player *pl = &f->players[p];
+        bool rated = pl->status == LADDER_FIT_RATED;
+        jw_obj(&w, NULL);
+        jw_identity(&w, &in->bots[p], names[p]);
+        jw_num(&w, "games", pl->games);
+        jw_int(&w, "played", (long long)pl->matches);
+        jw_finite(&w, "elo", pl->elo);
+        if (rated && isfinite(pl->ci_lo) && isfinite(pl->ci_hi)) {
+            jw_arr(&w, "elo_ci95");
+            jw_num(&w, NULL, pl->ci_lo);
+            jw_num(&w, NULL, pl->ci_hi);
+            jw_arr_end(&w);
+        } else {
+            jw_null(&w, "elo_ci95");
+        }
+        jw_finite(&w, "se", pl->se);
+        jw_finite(&w, "los_next", pl->los_next);
+        jw_str(&w, "status", ladder_fit_status_name(pl->status));
+        jw_int(&w, "group", pl->group + 1);
+        if (rated)
+            jw_int(&w, "part", f->parts[pl->part].number);
+        else
+            jw_null(&w, "part");
+        jw_finite(&w, "score", pl->score);
+        jw_num(&w, "wins", pl->wins);
+        jw_num(&w, "draws", pl->draws);
+        jw_num(&w, "losses", pl->losses);
+        jw_finite(&w, "live_elo", live_elo(rt, n_rt, in->bots[p].id));
+        jw_obj_end(&w);
+    }
+    jw_arr_end(&w);
+    jw_obj_end(&w);
+    jw_end(&w);
+}
+
+/* The anchor line of the text. */
+static void print_anchor(const ladder_fit *f, const ladder_fit_opts *fo, const char *anchor_name)
+{
+    const char *unit = ladder_fit_several_parts(f) ? "part" : "group";
+    bool several = f->n_parts > 1;
+    if (anchor_name && several) {
+        char where[64];
+        part_label(f, f->players[fo->anchor_player].part, where, sizeof where);
+        printf("anchor: %s = %.0f in %s; in every other %s, the mean of its rated bots = %.0f\n",
+               anchor_name, fo->anchor_elo, where, unit, fo->mean_elo);
+    } else if (anchor_name) {
+        printf("anchor: %s = %.0f\n", anchor_name, fo->anchor_elo);
+    } else {
+        printf("anchor: the mean of the rated bots%s%s = %.0f\n", several ? " of each " : "",
+               several ? unit : "", fo->mean_elo);
+    }
+}
+
 static void print_fit(const ja_game_rules *g, uint32_t seats, const char *opts,
                       const fit_input *in, const ladder_display_name *names, const ladder_fit *f,
                       const ladder_fit_opts *fo, const char *anchor_name, const ladder_rating *rt,
                       uint32_t n_rt, bool json)
 {
-    uint64_t clusters = 0;
-    for (uint32_t gi = 0; gi < f->n_groups; gi++)
-        clusters += f->groups[gi].clusters;
     if (json) {
-        json_w w;
-        jw_init(&w, stdout);
-        jw_obj(&w, NULL);
-        jw_str(&w, "game", g->name);
-        jw_int(&w, "seats", seats);
-        jw_options(&w, opts);
-        jw_str(&w, "method", "bradley-terry");
-        jw_obj(&w, "anchor");
-        jw_num(&w, "elo", fo->anchor_elo);
-        if (anchor_name)
-            jw_str(&w, "bot", anchor_name);
-        else
-            jw_null(&w, "bot");
-        jw_obj_end(&w);
-        jw_int(&w, "matches", (long long)in->matches);
-        jw_int(&w, "clusters", (long long)clusters);
-        jw_str(&w, "covariance", f->model_fallback ? "model" : "sandwich");
-        jw_int(&w, "groups", f->n_groups);
-        jw_arr(&w, "ratings");
-        for (uint32_t i = 0; i < f->n_players; i++) {
-            uint32_t p = f->order[i];
-            const ladder_fit_player *pl = &f->players[p];
-            bool rated = pl->status == LADDER_FIT_RATED;
-            jw_obj(&w, NULL);
-            jw_identity(&w, &in->bots[p], names[p]);
-            jw_int(&w, "games", (long long)pl->matches);
-            jw_finite(&w, "elo", pl->elo);
-            if (rated && isfinite(pl->ci_lo) && isfinite(pl->ci_hi)) {
-                jw_arr(&w, "elo_ci95");
-                jw_num(&w, NULL, pl->ci_lo);
-                jw_num(&w, NULL, pl->ci_hi);
-                jw_arr_end(&w);
-            } else {
-                jw_null(&w, "elo_ci95");
-            }
-            jw_finite(&w, "se", pl->se);
-            jw_finite(&w, "los_next", pl->los_next);
-            jw_str(&w, "status", ladder_fit_status_name(pl->status));
-            jw_int(&w, "group", pl->group + 1);
-            jw_finite(&w, "score", pl->score);
-            jw_int(&w, "wins", (long long)pl->wins);
-            jw_int(&w, "draws", (long long)pl->draws);
-            jw_int(&w, "losses", (long long)pl->losses);
-            jw_finite(&w, "live_elo", live_elo(rt, n_rt, in->bots[p].id));
-            jw_obj_end(&w);
-        }
-        jw_arr_end(&w);
-        jw_obj_end(&w);
-        jw_end(&w);
+        json_fit(g, seats, opts, in, names, f, fo, anchor_name, rt, n_rt);
         return;
     }
+    bool parts = ladder_fit_several_parts(f);
     printf("%s, %u seats: official ratings (Bradley-Terry fit of %llu matches", g->name, seats,
            (unsigned long long)in->matches);
-    if (clusters)
-        printf("; 95%% intervals from %llu independent deals", (unsigned long long)clusters);
-    if (f->model_fallback)
+    if (f->clusters)
+        printf("; 95%% intervals from %llu independent deals", (unsigned long long)f->clusters);
+    if (f->model_fallback && f->n_parts == 1)
         printf("; the clustered covariance was singular (too few or too uniform deals), so "
                "the intervals are the model's");
     printf(")\noptions: %s\n", opts);
-    if (anchor_name)
-        printf("anchor: %s = %.0f\n", anchor_name, fo->anchor_elo);
-    else
-        printf("anchor: the mean of the rated bots%s = %.0f\n",
-               f->n_groups > 1 ? " of each group" : "", fo->anchor_elo);
+    if (in->replayed || f->replays) {
+        printf("replays: %llu match%s dealt deals that an earlier tournament of this ladder had "
+               "played (the same seeds), clustered with them; %llu repeated a match with the "
+               "same bots in the same seats and count%s once with it (their mean)\n",
+               (unsigned long long)in->replayed, in->replayed == 1 ? " was" : "es were",
+               (unsigned long long)f->replays, f->replays == 1 ? "s" : "");
+    }
+    print_anchor(f, fo, anchor_name);
     uint32_t group = UINT32_MAX;
     int rank = 0;
     for (uint32_t i = 0; i < f->n_players; i++) {
@@ -453,8 +541,9 @@ static void print_fit(const ja_game_rules *g, uint32_t seats, const char *opts,
                        "comparable only within a group)\n",
                        group + 1, f->n_groups, gr->players);
             putchar('\n');
-            printf("   #  %-20s %-8s %6s %8s  %-17s %8s %7s  %s\n", "bot", "version", "games",
-                   "elo", "95% interval", "LOS>next", "score", "pairwise w-d-l");
+            printf("   #  %-20s %-8s %6s %8s  %-17s %8s %7s  %-16s%s\n", "bot", "version",
+                   "games", "elo", "95% interval", "LOS>next", "score", "pairwise w-d-l",
+                   parts ? " part" : "");
             rank = 0;
         }
         char elo[24], ci[40], los[16], score[16];
@@ -486,45 +575,92 @@ static void print_fit(const ja_game_rules *g, uint32_t seats, const char *opts,
             snprintf(score, sizeof score, "%.3f", pl->score);
         else
             snprintf(score, sizeof score, "-");
-        printf("  %2d  %-20s %-8s %6llu %8s  %-17s %8s %7s  %llu-%llu-%llu\n", ++rank, names[p],
-               in->bots[p].version, (unsigned long long)pl->matches, elo, ci, los,
-               score, (unsigned long long)pl->wins, (unsigned long long)pl->draws,
-               (unsigned long long)pl->losses);
+        char games[24], wdl[80], c[3][24], part[16] = "";
+        count_text(pl->games, games, sizeof games);
+        count_text(pl->wins, c[0], sizeof c[0]);
+        count_text(pl->draws, c[1], sizeof c[1]);
+        count_text(pl->losses, c[2], sizeof c[2]);
+        snprintf(wdl, sizeof wdl, "%s-%s-%s", c[0], c[1], c[2]);
+        if (parts && pl->status == LADDER_FIT_RATED)
+            snprintf(part, sizeof part, " %4u", f->parts[pl->part].number);
+        else if (parts)
+            snprintf(part, sizeof part, " %4s", "-");
+        printf("  %2d  %-20s %-8s %6s %8s  %-17s %8s %7s  %-16s%s\n", ++rank, names[p],
+               in->bots[p].version, games, elo, ci, los, score, wdl, part);
     }
     /* Say in words what the table cannot. */
     bool said = false;
     for (uint32_t i = 0; i < f->n_players; i++) {
         uint32_t p = f->order[i];
         const ladder_fit_player *pl = &f->players[p];
+        const ladder_fit_group *gr = &f->groups[pl->group];
         const char *why = NULL;
-        bool none = f->groups[pl->group].rated == 0; /* nobody in its group is rated */
+        bool none = gr->parts == 0; /* nobody in its group is rated */
+        bool one = gr->parts == 1;
         if (pl->status == LADDER_FIT_PERFECT)
-            why = none ? "won every game it played (a perfect score): its rating has no finite "
-                         "estimate"
-                       : "scored 100% against the rated bots (directly or through bots it "
-                         "beat): its rating has no finite estimate above them";
+            why = none  ? "won every game it played (a perfect score): its rating has no finite "
+                          "estimate"
+                  : one ? "scored 100% against the rated bots (directly or through bots it "
+                          "beat): its rating has no finite estimate above them"
+                        : "scored 100% against part 1 (directly or through bots it beat): its "
+                          "rating has no finite estimate above it";
         else if (pl->status == LADDER_FIT_ZERO)
-            why = none ? "lost every game it played (a zero score): its rating has no finite "
-                         "estimate"
-                       : "scored 0% against the rated bots (directly or through bots that beat "
-                         "it): its rating has no finite estimate below them";
+            why = none  ? "lost every game it played (a zero score): its rating has no finite "
+                          "estimate"
+                  : one ? "scored 0% against the rated bots (directly or through bots that "
+                          "beat it): its rating has no finite estimate below them"
+                        : "scored 0% against part 1 (directly or through bots that beat it): "
+                          "its rating has no finite estimate below it";
         else if (pl->status == LADDER_FIT_UNRATED)
-            why = none ? "has no finite comparison with any bot: every result between its "
-                         "group's bots was all or nothing"
-                       : "has no finite comparison with the rated bots";
+            why = none  ? "has no finite comparison with any bot: every result between its "
+                          "group's bots was all or nothing"
+                  : one ? "has no finite comparison with the rated bots"
+                        : "has no finite comparison with any part";
         if (why) {
             printf("%s%s %s\n", said ? "" : "\n", names[p], why);
             said = true;
         }
     }
-    for (uint32_t gi = 0; gi < f->n_groups; gi++) {
-        const ladder_fit_group *gr = &f->groups[gi];
-        if (gr->rated >= 2 && gr->clusters < 2 * (uint64_t)gr->rated)
-            printf("%snote: group %u has %llu independent deals for %u rated bots: too few for "
+    /* The parts after part 1: what they are rated against. */
+    for (uint32_t pi = 0; pi < f->n_parts; pi++) {
+        const ladder_fit_part *pt = &f->parts[pi];
+        if (pt->relation == LADDER_FIT_MAIN)
+            continue;
+        char label[64];
+        part_label(f, pi, label, sizeof label);
+        const char *how = pt->relation == LADDER_FIT_ABOVE
+                              ? "scored 100% against part 1 (directly or through bots it beat)"
+                          : pt->relation == LADDER_FIT_BELOW
+                              ? "scored 0% against part 1 (directly or through bots that beat it)"
+                              : "has no finite comparison with part 1";
+        printf("%s%s (%u bots) %s: it is rated on its own, %s, and its ratings compare only "
+               "within it\n",
+               said ? "" : "\n", label, pt->rated, how,
+               pt->anchored ? "around the anchor" : "around its own mean");
+        said = true;
+    }
+    for (uint32_t pi = 0; pi < f->n_parts; pi++) {
+        const ladder_fit_part *pt = &f->parts[pi];
+        char label[64];
+        part_label(f, pi, label, sizeof label);
+        if (pt->clusters < 2 * (uint64_t)pt->rated)
+            printf("%snote: %s has %llu independent deals for %u rated bots: too few for "
                    "trustworthy intervals\n",
-                   said ? "" : "\n", gi + 1, (unsigned long long)gr->clusters, gr->rated);
-        else if (gr->rated >= 2 && !gr->converged)
-            printf("note: the fit of group %u did not converge\n", gi + 1);
+                   said ? "" : "\n", label, (unsigned long long)pt->clusters, pt->rated);
+        else if (!pt->converged)
+            printf("%snote: the fit of %s did not converge\n", said ? "" : "\n", label);
+        else
+            continue;
+        said = true;
+    }
+    for (uint32_t pi = 0; pi < f->n_parts && f->n_parts > 1; pi++) {
+        char label[64];
+        part_label(f, pi, label, sizeof label);
+        if (f->parts[pi].model_fallback)
+            printf("%snote: the clustered covariance of %s was singular (too few or too "
+                   "uniform deals), so its intervals are the model's\n",
+                   said ? "" : "\n", label);
+        said |= f->parts[pi].model_fallback;
     }
 }
 
@@ -654,6 +790,12 @@ static int export_match(void *ctx, const ladder_match_row *row)
     m.game = x->game;
     m.options = x->opts;
     m.tournament = row->tournament_id;
+    /* JSON Lines names an imported tournament as its file did, so that a
+     * re-export writes the same lines (docs/ratings.md). */
+    if (!x->pgn && row->source_kind == 'i')
+        m.tournament = row->source_int;
+    else if (!x->pgn && row->source_kind == 's')
+        m.tournament_text = row->source_text;
     m.number = row->number;
     m.has_seed = row->has_seed;
     m.seed = row->seed;

@@ -336,6 +336,11 @@ static void print_standings(ladder_db *db, const ja_game_rules *g, const char *o
                 jw_null(&w, "elo_ci95");
             }
             jw_str(&w, "elo_status", fp ? ladder_fit_status_name(fp->status) : "live");
+            /* Fitted ratings compare only within a part (docs/ratings.md). */
+            if (fp && fp->status == LADDER_FIT_RATED)
+                jw_int(&w, "elo_part", fit->parts[fp->part].number);
+            else
+                jw_null(&w, "elo_part");
             jw_num(&w, "live_elo", st[i].elo);
             jw_obj_end(&w);
         }
@@ -353,7 +358,10 @@ static void print_standings(ladder_db *db, const ja_game_rules *g, const char *o
         arena_format_score(st[i].score, sc, sizeof sc);
         double mean = st[i].games ? (double)st[i].score / JA_SCORE_UNIT / (double)st[i].games : 0;
         const ladder_fit_player *fp = fit ? &fit->players[i] : NULL;
-        if (fp && fp->status == LADDER_FIT_RATED)
+        if (fp && fp->status == LADDER_FIT_RATED && ladder_fit_several_parts(fit))
+            snprintf(fe, sizeof fe, "%.0f [%.0f, %.0f] part %u", fp->elo, fp->ci_lo, fp->ci_hi,
+                     fit->parts[fp->part].number);
+        else if (fp && fp->status == LADDER_FIT_RATED)
             snprintf(fe, sizeof fe, "%.0f [%.0f, %.0f]", fp->elo, fp->ci_lo, fp->ci_hi);
         else
             snprintf(fe, sizeof fe, "%s", fp ? ladder_fit_status_name(fp->status) : "-");
@@ -376,7 +384,12 @@ static void print_standings(ladder_db *db, const ja_game_rules *g, const char *o
                    (unsigned long long)fk[JA_FAULT_FORFEIT], fk[JA_FAULT_FORFEIT] == 1 ? "" : "es");
         putchar('\n');
     }
-    if (fit)
+    if (fit && ladder_fit_several_parts(fit))
+        printf("fit elo: Bradley-Terry over this tournament's matches, mean 1500 in each part "
+               "(a part's results against the others were all wins, all losses or none, so "
+               "ratings of different parts do not compare; docs/ratings.md); perfect/zero: no "
+               "finite rating\n");
+    else if (fit)
         printf("fit elo: Bradley-Terry over this tournament's matches, mean 1500 "
                "(docs/ratings.md); perfect/zero: no finite rating\n");
 #undef NAME

@@ -349,7 +349,10 @@ static void write_standings(FILE *f, const ladder_data *d)
         score_text(pl->score, sc, sizeof sc);
         score_text(pl->games ? pl->score / pl->games : 0, mean, sizeof mean);
         const ladder_fit_player *fp = fit ? &fit->players[p] : NULL;
-        if (fp && fp->status == LADDER_FIT_RATED) {
+        if (fp && fp->status == LADDER_FIT_RATED && ladder_fit_several_parts(fit)) {
+            snprintf(elo, sizeof elo, "%.0f (part %u)", fp->elo, fit->parts[fp->part].number);
+            snprintf(ci, sizeof ci, "%.0f &ndash; %.0f", fp->ci_lo, fp->ci_hi);
+        } else if (fp && fp->status == LADDER_FIT_RATED) {
             snprintf(elo, sizeof elo, "%.0f", fp->elo);
             snprintf(ci, sizeof ci, "%.0f &ndash; %.0f", fp->ci_lo, fp->ci_hi);
         } else if (fp) {
@@ -384,6 +387,10 @@ static void write_standings(FILE *f, const ladder_data *d)
               f);
     if (fit && fit->n_groups > 1)
         fputs(" Some bots never met: ratings compare only within a group of bots that did.", f);
+    if (ladder_fit_several_parts(fit))
+        fputs(" A part is rated on its own, mean 1500: its results against the other parts were "
+              "all wins, all losses or none, so ratings of different parts do not compare.",
+              f);
     fputs("</p>\n", f);
 }
 

@@ -1,8 +1,10 @@
 /* The Bradley-Terry fit (see fit.h and docs/ratings.md).
  *
- * Steps: (1) every pair of seats of every match becomes a pairwise result;
- * results of one pair of players are summed into an edge (games n, points
- * S of the lower-numbered player). (2) Groups are the connected components
+ * Steps: (0) the plays of one deal (cluster) with the same player in every
+ * seat are replays, each weighted 1/r; (1) every pair of seats of every
+ * match becomes a pairwise result; results of one pair of players are
+ * summed, weighted, into an edge (games n, points S of the lower-numbered
+ * player). (2) Groups are the connected components
  * of the edges; inside each, the strongly connected components of the
  * "scored against" digraph (i -> j when i won or drew a game against j)
  * say where the maximum likelihood is finite. (3) The largest strongly
@@ -12,8 +14,8 @@
  * cluster sandwich H^-1 B H^-1, then re-anchored (linear, so exact).
  *
  * Invariants: nothing here depends on the order of matches (sums only,
- * with clusters sorted by id), so a fit is a pure function of the set of
- * results. */
+ * with matches sorted by deal and seating), so a fit is a pure function of
+ * the set of results. */
 #include "fit.h"
 
 #include <math.h>
@@ -28,14 +30,16 @@
 #define NEWTON_TOL 1e-10 /* on the largest step, in log-odds */
 
 typedef struct edge {
-    uint32_t i, j; /* i < j */
-    double n;      /* pairwise games */
-    double s;      /* points of i against j */
+    uint32_t i, j;           /* i < j */
+    double n;                /* pairwise games (weighted) */
+    double s;                /* points of i against j (weighted) */
+    bool i_scored, j_scored; /* i (j) won or drew a game against the other */
 } edge;
 
 typedef struct pair_rec {
     uint32_t i, j;
-    double s;
+    double s; /* points of i against j: 1, 1/2 or 0 */
+    double w; /* the match's weight */
 } pair_rec;
 
 /* Scratch state of one run. */
@@ -43,6 +47,11 @@ typedef struct fitter {
     const ladder_fit_match *m;
     size_t n_matches;
     uint32_t np;
+    /* Matches by deal: sorted by cluster, then seating (n_seats and the
+     * player of each seat), then index. */
+    size_t *ord;
+    double *w; /* per match: 1 / (plays of its deal with its seating) */
+    uint64_t replays;
     edge *e;
     size_t ne;
     /* Digraph in CSR form: out-edges of v are adj[off[v] .. off[v+1]-1]. */
@@ -61,6 +70,7 @@ typedef struct fitter {
 void ladder_fit_opts_init(ladder_fit_opts *o)
 {
     memset(o, 0, sizeof *o);
+    o->mean_elo = LADDER_ELO_INITIAL;
     o->anchor_elo = LADDER_ELO_INITIAL;
     o->anchor_player = -1;
     o->z = LADDER_Z95;
@@ -77,6 +87,25 @@ const char *ladder_fit_status_name(ladder_fit_status s)
     }
 }
 
+const char *ladder_fit_relation_name(ladder_fit_relation r)
+{
+    switch (r) {
+    case LADDER_FIT_MAIN: return "main";
+    case LADDER_FIT_ABOVE: return "above";
+    case LADDER_FIT_BELOW: return "below";
+    case LADDER_FIT_APART: return "apart";
+    default: return NULL;
+    }
+}
+
+bool ladder_fit_several_parts(const ladder_fit *f)
+{
+    for (uint32_t gi = 0; f != NULL && gi < f->n_groups; gi++)
+        if (f->groups[gi].parts > 1)
+            return true;
+    return false;
+}
+
 void ladder_fit_free(ladder_fit **p)
 {
     if (p == NULL || *p == NULL)
@@ -86,6 +115,7 @@ void ladder_fit_free(ladder_fit **p)
     free(f->order);
     free(f->cov);
     free(f->groups);
+    free(f->parts);
     free(f);
     *p = NULL;
 }
@@ -104,6 +134,67 @@ static int check_matches(const ladder_fit_match *m, size_t n, uint32_t np)
     return JA_OK;
 }
 
+typedef struct deal_sort {
+    const ladder_fit_match *m;
+    size_t i;
+} deal_sort;
+
+/* By cluster, then seating, then index: the plays of one deal with one
+ * seating end up next to each other. */
+static int cmp_deal(const void *a, const void *b)
+{
+    const deal_sort *x = a, *y = b;
+    const ladder_fit_match *p = &x->m[x->i], *q = &y->m[y->i];
+    if (p->cluster != q->cluster)
+        return p->cluster < q->cluster ? -1 : 1;
+    if (p->n_seats != q->n_seats)
+        return p->n_seats < q->n_seats ? -1 : 1;
+    for (uint32_t s = 0; s < p->n_seats; s++)
+        if (p->player[s] != q->player[s])
+            return p->player[s] < q->player[s] ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static bool same_seating(const ladder_fit_match *p, const ladder_fit_match *q)
+{
+    if (p->cluster != q->cluster || p->n_seats != q->n_seats)
+        return false;
+    for (uint32_t s = 0; s < p->n_seats; s++)
+        if (p->player[s] != q->player[s])
+            return false;
+    return true;
+}
+
+/* F->ord and the weights: the r plays of one deal (cluster) with the same
+ * player in every seat are replays of one experiment, and each weighs 1/r,
+ * so together they count as one match, their mean (docs/ratings.md,
+ * "Replayed deals"). F->replays counts the plays beyond the first. */
+static int deal_weights(fitter *F)
+{
+    size_t n = F->n_matches;
+    deal_sort *d = malloc((n ? n : 1) * sizeof *d);
+    F->ord = malloc((n ? n : 1) * sizeof *F->ord);
+    F->w = malloc((n ? n : 1) * sizeof *F->w);
+    if (d == NULL || F->ord == NULL || F->w == NULL) {
+        free(d);
+        return JA_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        d[i] = (deal_sort){F->m, i};
+    qsort(d, n, sizeof *d, cmp_deal);
+    for (size_t i = 0; i < n; i++)
+        F->ord[i] = d[i].i;
+    free(d);
+    for (size_t lo = 0, hi; lo < n; lo = hi) {
+        for (hi = lo + 1; hi < n && same_seating(&F->m[F->ord[lo]], &F->m[F->ord[hi]]); hi++)
+            ;
+        for (size_t k = lo; k < hi; k++)
+            F->w[F->ord[k]] = 1.0 / (double)(hi - lo);
+        F->replays += hi - lo - 1;
+    }
+    return JA_OK;
+}
+
 static int cmp_pair(const void *a, const void *b)
 {
     const pair_rec *x = a, *y = b;
@@ -111,10 +202,18 @@ static int cmp_pair(const void *a, const void *b)
         return x->i < y->i ? -1 : 1;
     if (x->j != y->j)
         return x->j < y->j ? -1 : 1;
+    /* Equal keys are equal records, so the sums below do not depend on
+     * the order of the matches. */
+    if (x->s != y->s)
+        return x->s < y->s ? -1 : 1;
+    if (x->w != y->w)
+        return x->w < y->w ? -1 : 1;
     return 0;
 }
 
-/* Fills per-player counts and the aggregated edges. */
+/* Fills per-player counts (played, and weighted as the fit counts them)
+ * and the aggregated edges. Matches are taken in deal order (F->ord), so
+ * the weighted sums do not depend on the order of the input. */
 static int build_edges(fitter *F, ladder_fit_player *pl)
 {
     size_t cap = 0;
@@ -124,30 +223,33 @@ static int build_edges(fitter *F, ladder_fit_player *pl)
     if (pr == NULL)
         return JA_ENOMEM;
     size_t npr = 0;
-    for (size_t k = 0; k < F->n_matches; k++) {
-        const ladder_fit_match *m = &F->m[k];
+    for (size_t q = 0; q < F->n_matches; q++) {
+        const ladder_fit_match *m = &F->m[F->ord[q]];
+        double w = F->w[F->ord[q]];
         for (uint32_t a = 0; a < m->n_seats; a++) {
             bool first = true; /* a player holding several seats plays one match */
             for (uint32_t b = 0; b < a; b++)
                 if (m->player[b] == m->player[a])
                     first = false;
-            if (first)
+            if (first) {
                 pl[m->player[a]].matches++;
+                pl[m->player[a]].games += w;
+            }
             for (uint32_t b = a + 1; b < m->n_seats; b++) {
                 uint32_t i = m->player[a], j = m->player[b];
                 if (i == j)
                     continue;
                 double s = ladder_elo_pair_score(m->place[a], m->place[b]);
-                pl[i].wins += s == 1.0;
-                pl[i].draws += s == 0.5;
-                pl[i].losses += s == 0.0;
-                pl[j].wins += s == 0.0;
-                pl[j].draws += s == 0.5;
-                pl[j].losses += s == 1.0;
+                pl[i].wins += w * (s == 1.0);
+                pl[i].draws += w * (s == 0.5);
+                pl[i].losses += w * (s == 0.0);
+                pl[j].wins += w * (s == 0.0);
+                pl[j].draws += w * (s == 0.5);
+                pl[j].losses += w * (s == 1.0);
                 if (i < j)
-                    pr[npr++] = (pair_rec){i, j, s};
+                    pr[npr++] = (pair_rec){i, j, s, w};
                 else
-                    pr[npr++] = (pair_rec){j, i, 1.0 - s};
+                    pr[npr++] = (pair_rec){j, i, 1.0 - s, w};
             }
         }
     }
@@ -159,17 +261,18 @@ static int build_edges(fitter *F, ladder_fit_player *pl)
     }
     F->ne = 0;
     for (size_t k = 0; k < npr; k++) {
-        if (F->ne && F->e[F->ne - 1].i == pr[k].i && F->e[F->ne - 1].j == pr[k].j) {
-            F->e[F->ne - 1].n += 1.0;
-            F->e[F->ne - 1].s += pr[k].s;
-        } else {
-            F->e[F->ne++] = (edge){pr[k].i, pr[k].j, 1.0, pr[k].s};
-        }
+        if (!(F->ne && F->e[F->ne - 1].i == pr[k].i && F->e[F->ne - 1].j == pr[k].j))
+            F->e[F->ne++] = (edge){pr[k].i, pr[k].j, 0.0, 0.0, false, false};
+        edge *e = &F->e[F->ne - 1];
+        e->n += pr[k].w;
+        e->s += pr[k].w * pr[k].s;
+        e->i_scored |= pr[k].s > 0.0;
+        e->j_scored |= pr[k].s < 1.0;
     }
     free(pr);
     for (uint32_t p = 0; p < F->np; p++) {
-        uint64_t g = pl[p].wins + pl[p].draws + pl[p].losses;
-        pl[p].score = g ? ((double)pl[p].wins + 0.5 * (double)pl[p].draws) / (double)g : NAN;
+        double g = pl[p].wins + pl[p].draws + pl[p].losses;
+        pl[p].score = g > 0.0 ? (pl[p].wins + 0.5 * pl[p].draws) / g : NAN;
     }
     return JA_OK;
 }
@@ -204,7 +307,7 @@ static int build_digraph(fitter *F)
         for (size_t k = 0; k < F->ne; k++) {
             const edge *e = &F->e[k];
             uint32_t from[2] = {e->i, e->j}, to[2] = {e->j, e->i};
-            bool has[2] = {e->s > 0.0, e->n - e->s > 0.0};
+            bool has[2] = {e->i_scored, e->j_scored};
             for (int d = 0; d < 2; d++) {
                 if (!has[d])
                     continue;
@@ -385,46 +488,29 @@ static void reduce(const double *h, uint32_t k, double *r)
             r[(size_t)(i - 1) * (k - 1) + (j - 1)] = h[(size_t)i * k + j];
 }
 
-typedef struct cl_sort {
-    const ladder_fit_match *m;
-    size_t i;
-} cl_sort;
-
-static int cmp_cluster(const void *a, const void *b)
-{
-    const cl_sort *x = a, *y = b;
-    if (x->m[x->i].cluster != y->m[y->i].cluster)
-        return x->m[x->i].cluster < y->m[y->i].cluster ? -1 : 1;
-    return x->i < y->i ? -1 : x->i > y->i;
-}
-
 /* B = G/(G-1) * sum over clusters of u u^T, u the cluster's score vector
- * (gradient of its pairs' log-likelihood) at th; reduced to indices 1..k-1.
- * Also counts the group's clusters, matches and pairs. */
+ * (gradient of its pairs' weighted log-likelihood) at th; reduced to
+ * indices 1..k-1. Also counts the part's clusters, matches and pairs. */
 static int meat(const fitter *F, const int32_t *loc, uint32_t k, const double *th, double *B,
-                ladder_fit_group *gr)
+                ladder_fit_part *gr)
 {
     uint32_t kr = k - 1;
     memset(B, 0, (size_t)kr * kr * sizeof *B);
-    cl_sort *ord = malloc((F->n_matches ? F->n_matches : 1) * sizeof *ord);
+    const size_t *ord = F->ord; /* by cluster */
     double *u = calloc(k, sizeof *u);
     uint32_t *touched = malloc(k * sizeof *touched);
     bool *mark = calloc(k, sizeof *mark);
-    if (!ord || !u || !touched || !mark) {
-        free(ord);
+    if (!u || !touched || !mark) {
         free(u);
         free(touched);
         free(mark);
         return JA_ENOMEM;
     }
-    for (size_t i = 0; i < F->n_matches; i++)
-        ord[i] = (cl_sort){F->m, i};
-    qsort(ord, F->n_matches, sizeof *ord, cmp_cluster);
     uint32_t nt = 0;
     bool cluster_used = false;
     for (size_t q = 0; q <= F->n_matches; q++) {
         bool boundary = q == F->n_matches ||
-                        (q > 0 && F->m[ord[q].i].cluster != F->m[ord[q - 1].i].cluster);
+                        (q > 0 && F->m[ord[q]].cluster != F->m[ord[q - 1]].cluster);
         if (boundary && q > 0) {
             for (uint32_t x = 0; x < nt; x++)
                 for (uint32_t y = 0; y < nt; y++) {
@@ -442,15 +528,16 @@ static int meat(const fitter *F, const int32_t *loc, uint32_t k, const double *t
         }
         if (q == F->n_matches)
             break;
-        const ladder_fit_match *m = &F->m[ord[q].i];
+        const ladder_fit_match *m = &F->m[ord[q]];
+        double w = F->w[ord[q]];
         bool match_used = false;
         for (uint32_t s = 0; s < m->n_seats; s++)
             for (uint32_t t = s + 1; t < m->n_seats; t++) {
                 int32_t a = loc[m->player[s]], b = loc[m->player[t]];
                 if (a < 0 || b < 0 || a == b)
                     continue;
-                double r = ladder_elo_pair_score(m->place[s], m->place[t]) -
-                           logistic(th[a] - th[b]);
+                double r = w * (ladder_elo_pair_score(m->place[s], m->place[t]) -
+                                 logistic(th[a] - th[b]));
                 int32_t ab[2] = {a, b};
                 for (int z = 0; z < 2; z++)
                     if (!mark[ab[z]]) {
@@ -469,18 +556,18 @@ static int meat(const fitter *F, const int32_t *loc, uint32_t k, const double *t
     double c = G > 1 ? G / (G - 1) : NAN;
     for (size_t i = 0; i < (size_t)kr * kr; i++)
         B[i] *= c;
-    free(ord);
     free(u);
     free(touched);
     free(mark);
     return JA_OK;
 }
 
-/* Fits the rated players `who` (k of them, k >= 2) of one group and writes
- * their ratings and covariance into f. */
-static int fit_group(const fitter *F, const ladder_fit_opts *o, const uint32_t *who, uint32_t k,
-                     ladder_fit *f, ladder_fit_group *gr)
+/* Fits the players `who` (k of them, k >= 2) of one strongly connected
+ * part, f->parts[part], and writes their ratings and covariance into f. */
+static int fit_part(const fitter *F, const ladder_fit_opts *o, const uint32_t *who, uint32_t k,
+                    ladder_fit *f, uint32_t part)
 {
+    ladder_fit_part *gr = &f->parts[part];
     uint32_t kr = k - 1;
     int32_t *loc = malloc(F->np * sizeof *loc);
     double *th = calloc(k, sizeof *th), *g = malloc(k * sizeof *g),
@@ -545,11 +632,11 @@ static int fit_group(const fitter *F, const ladder_fit_opts *o, const uint32_t *
      * player whose results were the same in every deal, the clustered
      * variance of some contrast is exactly zero, which would claim a
      * zero-width interval. Then the model's covariance is used instead
-     * (f->model_fallback; docs/ratings.md). */
+     * (model_fallback; docs/ratings.md). */
     memcpy(tmp, B, (size_t)kr * kr * sizeof *tmp);
     if (!o->model_cov && !full_rank(tmp, kr))
-        f->model_fallback = true;
-    if (!o->model_cov && !f->model_fallback) {
+        gr->model_fallback = f->model_fallback = true;
+    if (!o->model_cov && !gr->model_fallback) {
         /* tmp = hinv * B, then hinv = tmp * hinv */
         for (uint32_t i = 0; i < kr; i++)
             for (uint32_t j = 0; j < kr; j++) {
@@ -571,8 +658,10 @@ static int fit_group(const fitter *F, const ladder_fit_opts *o, const uint32_t *
         for (uint32_t j = 1; j < k; j++)
             V[(size_t)i * k + j] = hinv[(size_t)(i - 1) * kr + (j - 1)];
 
-    /* Anchor: R = anchor + c * (theta - ref), with ref the mean or the
-     * anchor player's theta; the covariance follows the same linear map
+    /* Anchor: R = base + c * (theta - ref), with ref the anchor player's
+     * theta and base anchor_elo when the anchor player is one of these,
+     * else ref the mean and base mean_elo (an anchor fixes its own part
+     * only); the covariance follows the same linear map
      * A = I - 1 w^T, w the reference weights: V' = A V A^T. */
     double *w = step; /* reuse: k weights */
     int32_t ap = o->anchor_player >= 0 && (uint64_t)o->anchor_player < F->np
@@ -581,8 +670,8 @@ static int fit_group(const fitter *F, const ladder_fit_opts *o, const uint32_t *
     for (uint32_t a = 0; a < k; a++)
         w[a] = ap >= 0 ? (a == (uint32_t)ap) : 1.0 / k;
     if (ap >= 0)
-        f->anchored = true;
-    double ref = 0.0;
+        gr->anchored = f->anchored = true;
+    double ref = 0.0, base = ap >= 0 ? o->anchor_elo : o->mean_elo;
     for (uint32_t a = 0; a < k; a++)
         ref += w[a] * th[a];
     double *Vw = trial; /* V w */
@@ -599,7 +688,8 @@ static int fit_group(const fitter *F, const ladder_fit_opts *o, const uint32_t *
     for (uint32_t i = 0; i < k; i++) {
         ladder_fit_player *p = &f->players[who[i]];
         p->status = LADDER_FIT_RATED;
-        p->elo = o->anchor_elo + LADDER_ELO_PER_LOGIT * (th[i] - ref);
+        p->part = part;
+        p->elo = base + LADDER_ELO_PER_LOGIT * (th[i] - ref);
         for (uint32_t j = 0; j < k; j++)
             f->cov[(size_t)who[i] * f->n_players + who[j]] =
                 c2 * (V[(size_t)i * k + j] - Vw[i] - Vw[j] + wVw);
@@ -629,13 +719,96 @@ out:
 
 /* ---- Order ------------------------------------------------------------------ */
 
-static int status_rank(ladder_fit_status s)
+/* Tiers of a unit (a part, or a player on its own) in its group, for the
+ * display order where the results do not decide it. */
+enum { TIER_ABOVE, TIER_MAIN, TIER_APART, TIER_BELOW };
+
+/* The scratch of the order and the parts: per strongly connected
+ * component (unit). */
+typedef struct units {
+    uint32_t n;
+    uint32_t *size;  /* players */
+    double *games;   /* games between its players */
+    uint32_t *minp;  /* its smallest player */
+    uint8_t *tier;   /* TIER_* */
+    double *key;     /* its best score (-inf for none) */
+    uint32_t *indeg; /* Kahn: edges from units not yet placed */
+    bool *placed;
+    uint32_t *rank;  /* its place in the display order, over all groups */
+    uint32_t *by_rank;
+} units;
+
+static void units_free(units *u)
 {
-    switch (s) {
-    case LADDER_FIT_PERFECT: return 0;
-    case LADDER_FIT_RATED: return 1;
-    case LADDER_FIT_UNRATED: return 2;
-    default: return 3; /* zero */
+    free(u->size);
+    free(u->games);
+    free(u->minp);
+    free(u->tier);
+    free(u->key);
+    free(u->indeg);
+    free(u->placed);
+    free(u->rank);
+    free(u->by_rank);
+}
+
+static int units_alloc(units *u, uint32_t n)
+{
+    size_t c = n ? n : 1;
+    u->n = n;
+    u->size = calloc(c, sizeof *u->size);
+    u->games = calloc(c, sizeof *u->games);
+    u->minp = malloc(c * sizeof *u->minp);
+    u->tier = calloc(c, sizeof *u->tier);
+    u->key = malloc(c * sizeof *u->key);
+    u->indeg = calloc(c, sizeof *u->indeg);
+    u->placed = calloc(c, sizeof *u->placed);
+    u->rank = malloc(c * sizeof *u->rank);
+    u->by_rank = malloc(c * sizeof *u->by_rank);
+    if (!u->size || !u->games || !u->minp || !u->tier || !u->key || !u->indeg || !u->placed ||
+        !u->rank || !u->by_rank)
+        return JA_ENOMEM;
+    return JA_OK;
+}
+
+/* Ranks the units of each group in display order: Kahn's algorithm on the
+ * condensation of the "scored against" digraph (A. B. Kahn, "Topological
+ * sorting of large networks", CACM 5(11), 1962), so a unit comes after
+ * every unit that scored against it without ever losing to it; among the
+ * units free to come next, the lowest tier, then the best score, then the
+ * smallest player. Groups in order; u->tier, key, minp filled. */
+static void rank_units(const fitter *F, const ladder_fit *f, units *u)
+{
+    for (uint32_t v = 0; v < F->np; v++)
+        for (uint32_t k = F->off[v]; k < F->off[v + 1]; k++)
+            if (F->scc[F->adj[k]] != F->scc[v])
+                u->indeg[F->scc[F->adj[k]]]++;
+    bool *placed = u->placed;
+    uint32_t next = 0;
+    for (uint32_t gi = 0; gi < f->n_groups; gi++) {
+        for (;;) {
+            int64_t best = -1;
+            for (uint32_t c = 0; c < u->n; c++) {
+                if (placed[c] || u->indeg[c] || f->players[u->minp[c]].group != gi)
+                    continue;
+                if (best < 0 || u->tier[c] < u->tier[best] ||
+                    (u->tier[c] == u->tier[best] &&
+                     (u->key[c] > u->key[best] ||
+                      (u->key[c] == u->key[best] && u->minp[c] < u->minp[best]))))
+                    best = c;
+            }
+            if (best < 0)
+                break;
+            placed[best] = true;
+            u->rank[best] = next;
+            u->by_rank[next++] = (uint32_t)best;
+            for (uint32_t v = 0; v < F->np; v++) {
+                if (F->scc[v] != best)
+                    continue;
+                for (uint32_t k = F->off[v]; k < F->off[v + 1]; k++)
+                    if (F->scc[F->adj[k]] != best)
+                        u->indeg[F->scc[F->adj[k]]]--;
+            }
+        }
     }
 }
 
@@ -645,13 +818,15 @@ static double order_key(const ladder_fit_player *p)
     return isnan(k) ? -INFINITY : k;
 }
 
-/* The display order of players a and b (see ladder_fit.order). */
-static int cmp_order(const ladder_fit *f, uint32_t a, uint32_t b)
+/* The display order of players a and b (see ladder_fit.order): by group,
+ * by the rank of their unit, then by elo (a part) or score. */
+static int cmp_order(const ladder_fit *f, const fitter *F, const units *u, uint32_t a,
+                     uint32_t b)
 {
     const ladder_fit_player *x = &f->players[a], *y = &f->players[b];
     if (x->group != y->group)
         return x->group < y->group ? -1 : 1;
-    int rx = status_rank(x->status), ry = status_rank(y->status);
+    uint32_t rx = u->rank[F->scc[a]], ry = u->rank[F->scc[b]];
     if (rx != ry)
         return rx < ry ? -1 : 1;
     double kx = order_key(x), ky = order_key(y);
@@ -661,7 +836,7 @@ static int cmp_order(const ladder_fit *f, uint32_t a, uint32_t b)
 }
 
 /* Bottom-up merge sort of f->order (qsort has no context argument). */
-static int sort_order(ladder_fit *f)
+static int sort_order(ladder_fit *f, const fitter *F, const units *u)
 {
     uint32_t n = f->n_players;
     uint32_t *a = f->order, *b = malloc((n ? n : 1) * sizeof *b);
@@ -672,7 +847,7 @@ static int sort_order(ladder_fit *f)
             uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
             uint32_t i = lo, j = mid, k = lo;
             while (i < mid && j < hi)
-                b[k++] = cmp_order(f, a[i], a[j]) <= 0 ? a[i++] : a[j++];
+                b[k++] = cmp_order(f, F, u, a[i], a[j]) <= 0 ? a[i++] : a[j++];
             while (i < mid)
                 b[k++] = a[i++];
             while (j < hi)
@@ -697,7 +872,7 @@ double ladder_fit_los(const ladder_fit *f, uint32_t a, uint32_t b)
     if (f == NULL || a >= f->n_players || b >= f->n_players)
         return NAN;
     const ladder_fit_player *x = &f->players[a], *y = &f->players[b];
-    if (x->status != LADDER_FIT_RATED || y->status != LADDER_FIT_RATED || x->group != y->group)
+    if (x->status != LADDER_FIT_RATED || y->status != LADDER_FIT_RATED || x->part != y->part)
         return NAN;
     size_t n = f->n_players;
     double var = f->cov[a * n + a] + f->cov[b * n + b] - 2.0 * f->cov[a * n + b];
@@ -706,6 +881,8 @@ double ladder_fit_los(const ladder_fit *f, uint32_t a, uint32_t b)
 
 static void fitter_free(fitter *F)
 {
+    free(F->ord);
+    free(F->w);
     free(F->e);
     free(F->off);
     free(F->adj);
@@ -741,6 +918,61 @@ static void reach(const fitter *F, int32_t from, bool forward, bool *mark, uint3
     }
 }
 
+/* Where each player of group gi stands: with a part 1 (SCC main), its
+ * tier against it and, for a player on its own, its status; without one
+ * (no two players with a finite comparison), the status by its score. */
+static void place_group(const fitter *F, ladder_fit *f, units *u, uint32_t gi, int32_t main,
+                        bool *up, bool *down, uint32_t *queue)
+{
+    memset(up, 0, F->np * sizeof *up);
+    memset(down, 0, F->np * sizeof *down);
+    if (main >= 0) {
+        /* Above: can reach part 1; below: reached from it. */
+        reach(F, main, false, up, queue);
+        reach(F, main, true, down, queue);
+    }
+    for (uint32_t p = 0; p < F->np; p++) {
+        ladder_fit_player *pl = &f->players[p];
+        if (pl->group != gi)
+            continue;
+        int32_t c = F->scc[p];
+        if (main >= 0)
+            u->tier[c] = c == main ? TIER_MAIN
+                         : up[p]   ? TIER_ABOVE
+                         : down[p] ? TIER_BELOW
+                                   : TIER_APART;
+        else
+            u->tier[c] = pl->score == 1.0   ? TIER_ABOVE
+                         : pl->score == 0.0 ? TIER_BELOW
+                                            : TIER_APART;
+        if (u->size[c] == 1)
+            pl->status = u->tier[c] == TIER_ABOVE   ? LADDER_FIT_PERFECT
+                         : u->tier[c] == TIER_BELOW ? LADDER_FIT_ZERO
+                                                    : LADDER_FIT_UNRATED;
+    }
+}
+
+/* f->clusters: the clusters with a pair of players of one part. */
+static void count_clusters(const fitter *F, ladder_fit *f)
+{
+    bool any = false;
+    int64_t last = 0;
+    for (size_t q = 0; q < F->n_matches; q++) {
+        const ladder_fit_match *m = &F->m[F->ord[q]];
+        bool used = false;
+        for (uint32_t s = 0; s < m->n_seats && !used; s++)
+            for (uint32_t t = s + 1; t < m->n_seats && !used; t++)
+                used = m->player[s] != m->player[t] &&
+                       f->players[m->player[s]].part != LADDER_FIT_NO_PART &&
+                       f->players[m->player[s]].part == f->players[m->player[t]].part;
+        if (used && (!any || m->cluster != last)) {
+            f->clusters++;
+            last = m->cluster;
+            any = true;
+        }
+    }
+}
+
 int ladder_fit_run(const ladder_fit_match *matches, size_t n, uint32_t n_players,
                    const ladder_fit_opts *o, ladder_fit **out)
 {
@@ -765,10 +997,12 @@ int ladder_fit_run(const ladder_fit_match *matches, size_t n, uint32_t n_players
     F.m = matches;
     F.n_matches = n;
     F.np = n_players;
+    units u;
+    memset(&u, 0, sizeof u);
     ladder_fit *f = calloc(1, sizeof *f);
     bool *up = NULL, *down = NULL;
-    uint32_t *queue = NULL, *who = NULL, *scc_size = NULL;
-    double *scc_games = NULL;
+    uint32_t *queue = NULL, *who = NULL;
+    int32_t *main_scc = NULL;
     rc = JA_ENOMEM;
     if (f == NULL)
         goto fail;
@@ -793,13 +1027,16 @@ int ladder_fit_run(const ladder_fit_match *matches, size_t n, uint32_t n_players
     for (uint32_t p = 0; p < n_players; p++) {
         ladder_fit_player *pl = &f->players[p];
         pl->status = LADDER_FIT_UNRATED;
+        pl->part = LADDER_FIT_NO_PART;
         pl->elo = pl->se = pl->ci_lo = pl->ci_hi = pl->los_next = NAN;
         f->order[p] = p;
         F.uf[p] = p;
         F.idx[p] = -1;
     }
-    if ((rc = build_edges(&F, f->players)) != JA_OK || (rc = build_digraph(&F)) != JA_OK)
+    if ((rc = deal_weights(&F)) != JA_OK || (rc = build_edges(&F, f->players)) != JA_OK ||
+        (rc = build_digraph(&F)) != JA_OK)
         goto fail;
+    f->replays = F.replays;
 
     /* Groups: connected components of the edges, numbered by size
      * (descending), then by their smallest player. */
@@ -826,78 +1063,93 @@ int ladder_fit_run(const ladder_fit_match *matches, size_t n, uint32_t n_players
     for (uint32_t p = 0; p < n_players; p++)
         f->players[p].group = (uint32_t)F.group_of[uf_find(F.uf, p)];
     f->groups = calloc(f->n_groups ? f->n_groups : 1, sizeof *f->groups);
-    if (f->groups == NULL) {
+    main_scc = malloc((f->n_groups ? f->n_groups : 1) * sizeof *main_scc);
+    if (f->groups == NULL || main_scc == NULL) {
         rc = JA_ENOMEM;
         goto fail;
     }
     for (uint32_t p = 0; p < n_players; p++)
         f->groups[f->players[p].group].players++;
 
+    /* Strongly connected parts: their sizes, internal games and smallest
+     * players. */
     for (uint32_t p = 0; p < n_players; p++)
         if (F.idx[p] < 0)
             tarjan(&F, p);
-    scc_size = calloc((size_t)F.n_scc, sizeof *scc_size);
-    scc_games = calloc((size_t)F.n_scc, sizeof *scc_games);
-    if (scc_size == NULL || scc_games == NULL) {
+    if ((rc = units_alloc(&u, (uint32_t)F.n_scc)) != JA_OK)
+        goto fail;
+    for (uint32_t c = 0; c < u.n; c++) {
+        u.minp[c] = UINT32_MAX;
+        u.key[c] = -INFINITY;
+    }
+    for (uint32_t p = 0; p < n_players; p++) {
+        int32_t c = F.scc[p];
+        u.size[c]++;
+        if (u.minp[c] == UINT32_MAX)
+            u.minp[c] = p;
+        if (!isnan(f->players[p].score) && f->players[p].score > u.key[c])
+            u.key[c] = f->players[p].score;
+    }
+    for (size_t k = 0; k < F.ne; k++)
+        if (F.scc[F.e[k].i] == F.scc[F.e[k].j])
+            u.games[F.scc[F.e[k].i]] += F.e[k].n;
+
+    /* Part 1 of each group is its largest strongly connected part (ties by
+     * internal games, then by the smallest player); the rest of the group
+     * stands above it, below it or apart. */
+    for (uint32_t gi = 0; gi < f->n_groups; gi++) {
+        int32_t best = -1;
+        for (uint32_t c = 0; c < u.n; c++) {
+            if (f->players[u.minp[c]].group != gi || u.size[c] < 2)
+                continue;
+            if (best < 0 || u.size[c] > u.size[best] ||
+                (u.size[c] == u.size[best] &&
+                 (u.games[c] > u.games[best] ||
+                  (u.games[c] == u.games[best] && u.minp[c] < u.minp[best]))))
+                best = (int32_t)c;
+        }
+        main_scc[gi] = best;
+        place_group(&F, f, &u, gi, best, up, down, queue);
+    }
+    rank_units(&F, f, &u);
+
+    /* The parts: part 1 of each group, then its others in display order. */
+    for (uint32_t c = 0; c < u.n; c++)
+        f->n_parts += u.size[c] >= 2;
+    f->parts = calloc(f->n_parts ? f->n_parts : 1, sizeof *f->parts);
+    if (f->parts == NULL) {
         rc = JA_ENOMEM;
         goto fail;
     }
-    for (uint32_t p = 0; p < n_players; p++)
-        scc_size[F.scc[p]]++;
-    for (size_t k = 0; k < F.ne; k++)
-        if (F.scc[F.e[k].i] == F.scc[F.e[k].j])
-            scc_games[F.scc[F.e[k].i]] += F.e[k].n;
-
-    /* Each group: its largest strongly connected part is rated. */
+    static const ladder_fit_relation relation_of[] = {LADDER_FIT_ABOVE, LADDER_FIT_MAIN,
+                                                      LADDER_FIT_APART, LADDER_FIT_BELOW};
+    uint32_t np = 0;
     for (uint32_t gi = 0; gi < f->n_groups; gi++) {
         ladder_fit_group *gr = &f->groups[gi];
-        /* The largest SCC of the group; ties by internal games, then by
-         * the smallest player (the first met in index order). */
-        int32_t best = -1;
-        for (uint32_t p = 0; p < n_players; p++) {
-            int32_t c = F.scc[p];
-            if (f->players[p].group != gi || c == best)
+        gr->first_part = np;
+        for (int64_t r = -1; r < (int64_t)u.n && main_scc[gi] >= 0; r++) {
+            uint32_t c = r < 0 ? (uint32_t)main_scc[gi] : u.by_rank[r];
+            if ((r >= 0 && (int32_t)c == main_scc[gi]) || u.size[c] < 2 ||
+                f->players[u.minp[c]].group != gi)
                 continue;
-            if (best < 0 || scc_size[c] > scc_size[best] ||
-                (scc_size[c] == scc_size[best] && scc_games[c] > scc_games[best]))
-                best = c;
-        }
-        uint32_t best_size = best >= 0 ? scc_size[best] : 0;
-        memset(up, 0, n_players * sizeof *up);
-        memset(down, 0, n_players * sizeof *down);
-        if (best_size >= 2) {
             uint32_t k = 0;
             for (uint32_t p = 0; p < n_players; p++)
-                if (F.scc[p] == best)
+                if (F.scc[p] == (int32_t)c)
                     who[k++] = p;
-            gr->rated = k;
-            if ((rc = fit_group(&F, o, who, k, f, gr)) != JA_OK)
+            ladder_fit_part *pt = &f->parts[np];
+            pt->group = gi;
+            pt->number = ++gr->parts;
+            pt->relation = relation_of[u.tier[c]];
+            pt->rated = k;
+            gr->rated += k;
+            if ((rc = fit_part(&F, o, who, k, f, np)) != JA_OK)
                 goto fail;
-            /* Above: can reach the rated part; below: reached from it. */
-            reach(&F, best, false, up, queue);
-            reach(&F, best, true, down, queue);
-            for (uint32_t p = 0; p < n_players; p++) {
-                if (f->players[p].group != gi || F.scc[p] == best)
-                    continue;
-                f->players[p].status = up[p]     ? LADDER_FIT_PERFECT
-                                       : down[p] ? LADDER_FIT_ZERO
-                                                 : LADDER_FIT_UNRATED;
-            }
-        } else {
-            /* No two players with a finite comparison: only the extremes
-             * can be named. */
-            for (uint32_t p = 0; p < n_players; p++) {
-                ladder_fit_player *pl = &f->players[p];
-                if (pl->group != gi)
-                    continue;
-                pl->status = pl->score == 1.0   ? LADDER_FIT_PERFECT
-                             : pl->score == 0.0 ? LADDER_FIT_ZERO
-                                                : LADDER_FIT_UNRATED;
-            }
+            np++;
         }
     }
+    count_clusters(&F, f);
 
-    if ((rc = sort_order(f)) != JA_OK)
+    if ((rc = sort_order(f, &F, &u)) != JA_OK)
         goto fail;
     /* LOS of each rated player over the next rated one below it. */
     for (uint32_t i = 0; i < n_players; i++) {
@@ -906,31 +1158,29 @@ int ladder_fit_run(const ladder_fit_match *matches, size_t n, uint32_t n_players
             continue;
         for (uint32_t j = i + 1; j < n_players; j++) {
             uint32_t b = f->order[j];
-            if (f->players[b].group != f->players[a].group)
+            if (f->players[b].part != f->players[a].part)
                 break;
-            if (f->players[b].status == LADDER_FIT_RATED) {
-                f->players[a].los_next = ladder_fit_los(f, a, b);
-                break;
-            }
+            f->players[a].los_next = ladder_fit_los(f, a, b);
+            break;
         }
     }
     fitter_free(&F);
+    units_free(&u);
     free(up);
     free(down);
     free(queue);
     free(who);
-    free(scc_size);
-    free(scc_games);
+    free(main_scc);
     *out = f;
     return JA_OK;
 fail:
     fitter_free(&F);
+    units_free(&u);
     free(up);
     free(down);
     free(queue);
     free(who);
-    free(scc_size);
-    free(scc_games);
+    free(main_scc);
     ladder_fit_free(&f);
     return rc;
 }

@@ -15,6 +15,12 @@
  * algorithms for generalized Bradley-Terry models", Annals of Statistics
  * 32(1), 2004, discusses existence and the alternatives).
  *
+ * Replays: r matches of one deal with the same player in every seat are
+ * one experiment played r times (an identical replay, for deterministic
+ * bots); each weighs 1/r in the (weighted) composite likelihood, so they
+ * count as one match, their mean, and replaying a deal never adds
+ * information.
+ *
  * Intervals: the pairs of one match are not independent (one finishing
  * order decides all of them), and the matches of a duplicate set share a
  * deal, so the model's inverse Hessian would overstate the information.
@@ -31,15 +37,17 @@
  * the players into two sets, someone in each set scored against someone in
  * the other (L. R. Ford Jr., Amer. Math. Monthly 64, 1957), that is, when the
  * "scored against" graph is strongly connected. The fit finds the connected
- * groups of players who met (each is rated on its own, and ratings of
- * different groups are not comparable), and within a group its largest
- * strongly connected part (the rated players); the others have unbounded
- * ratings and are reported as perfect (above the rated players), zero
- * (below) or unrated, never as numbers.
+ * groups of players who met, and within a group its strongly connected
+ * parts; every part of two players or more is rated on its own (ratings of
+ * different parts are not comparable). Part 1 of a group is its largest;
+ * a player that is a part on its own has an unbounded rating and is
+ * reported as perfect (above part 1), zero (below) or unrated, never as a
+ * number.
  *
  * Anchoring: ratings are only defined up to a constant. By default the mean
- * rating of each group's rated players is anchor_elo (1500, the live
- * ladder's starting value); a named anchor player may be fixed instead.
+ * rating of each part's players is mean_elo (1500, the live ladder's
+ * starting value); a named anchor player may be fixed instead, which sets
+ * its own part only: the other parts keep their mean.
  *
  * Pure functions, no I/O; ladder_fit_run allocates its result only. Any
  * thread. docs/ratings.md has the formulas and the reasons. */
@@ -62,7 +70,11 @@ extern "C" {
 
 /* One match, as the fit reads it. Plain value. */
 typedef struct ladder_fit_match {
-    int64_t cluster;               /* matches with equal cluster share a deal */
+    int64_t cluster;               /* the deal: matches with equal cluster were
+                                      dealt the same cards. Those that also
+                                      have the same player in every seat are
+                                      plays of one experiment (replays), and
+                                      count as one match, their mean */
     uint32_t n_seats;              /* 2 .. JA_MAX_SEATS */
     uint32_t player[JA_MAX_SEATS]; /* seat -> player, 0 .. n_players-1; seats of
                                       one player are never paired */
@@ -70,64 +82,109 @@ typedef struct ladder_fit_match {
 } ladder_fit_match;
 
 typedef struct ladder_fit_opts {
+    double mean_elo;       /* the mean rating of each part's players, except
+                              the anchor player's part; default
+                              LADDER_ELO_INITIAL (1500) */
+    int64_t anchor_player; /* -1 (default): no anchor player; else this
+                              player's rating is anchor_elo (when it is rated;
+                              nothing is anchored on it otherwise) */
     double anchor_elo;     /* default LADDER_ELO_INITIAL (1500) */
-    int64_t anchor_player; /* -1 (default): each group's rated mean is anchor_elo;
-                              else this player's rating is anchor_elo (when it
-                              is rated; its group keeps the mean otherwise) */
     bool model_cov;        /* use the model's inverse Hessian instead of the
                               sandwich (only to show the difference) */
     double z;              /* interval quantile; default LADDER_Z95 */
 } ladder_fit_opts;
 
 typedef enum ladder_fit_status {
-    LADDER_FIT_RATED,   /* a finite rating with an interval */
-    LADDER_FIT_PERFECT, /* above the rated players with a 100% score against them
-                           (directly or through others): unbounded above */
-    LADDER_FIT_ZERO,    /* below them with a 0% score: unbounded below */
-    LADDER_FIT_UNRATED, /* no finite comparison with the rated players */
+    LADDER_FIT_RATED,   /* a finite rating with an interval, in its part */
+    LADDER_FIT_PERFECT, /* a part on its own, above part 1 of its group with a
+                           100% score against it (directly or through others):
+                           unbounded above */
+    LADDER_FIT_ZERO,    /* below part 1 with a 0% score: unbounded below */
+    LADDER_FIT_UNRATED, /* a part on its own with no comparison with part 1 */
     LADDER_FIT_STATUS_COUNT
 } ladder_fit_status;
+
+/* Where a part stands against part 1 of its group. */
+typedef enum ladder_fit_relation {
+    LADDER_FIT_MAIN,  /* it is part 1 */
+    LADDER_FIT_ABOVE, /* scored 100% against part 1 (directly or through others) */
+    LADDER_FIT_BELOW, /* scored 0% against it */
+    LADDER_FIT_APART, /* neither: no comparison with it */
+    LADDER_FIT_RELATION_COUNT
+} ladder_fit_relation;
+
+#define LADDER_FIT_NO_PART UINT32_MAX
 
 typedef struct ladder_fit_player {
     ladder_fit_status status;
     uint32_t group;      /* 0 = the group with most players; ratings compare
                             only within a group */
+    uint32_t part;       /* its part (index into ladder_fit.parts) when rated,
+                            else LADDER_FIT_NO_PART; ratings compare only
+                            within a part */
     double elo;          /* NAN unless rated */
     double se;           /* standard error of elo (relative to the anchor) */
     double ci_lo, ci_hi; /* elo -/+ z * se; NAN unless rated */
     double los_next;     /* P(this player is stronger than the next rated
-                            player below it in `order`, same group); NAN when
+                            player below it in `order`, same part); NAN when
                             there is none */
-    uint64_t matches;    /* matches played */
-    uint64_t wins, draws, losses; /* pairwise results against other players */
+    uint64_t matches;    /* matches played, replays included */
+    /* As the fit counts them: a set of replays (ladder_fit_match.cluster)
+     * counts as one match, so these are whole numbers unless replays of a
+     * deal had different results. */
+    double games;        /* matches */
+    double wins, draws, losses; /* pairwise results against other players */
     double score;        /* pairwise points / pairwise games; NAN with none */
 } ladder_fit_player;
 
 typedef struct ladder_fit_group {
-    uint32_t players, rated;
-    uint64_t matches;  /* matches with at least one pair of rated players */
-    uint64_t pairs;    /* pairwise results between rated players */
-    uint64_t clusters; /* independent clusters (matches or duplicate sets) */
+    uint32_t players, rated; /* rated: in all its parts */
+    uint32_t parts;          /* its parts are ladder_fit.parts[first_part ..
+                                first_part + parts - 1], by number */
+    uint32_t first_part;
+} ladder_fit_group;
+
+/* A strongly connected part of two players or more: rated on its own. */
+typedef struct ladder_fit_part {
+    uint32_t group;
+    uint32_t number;   /* 1 = the group's largest; the others 2, 3, ... in
+                          display order */
+    ladder_fit_relation relation; /* to part 1 */
+    uint32_t rated;    /* players */
+    uint64_t matches;  /* matches with at least one pair of its players */
+    uint64_t pairs;    /* pairwise results between its players */
+    uint64_t clusters; /* independent clusters (deals) */
     uint32_t iterations;
     bool converged;
-} ladder_fit_group;
+    bool anchored;     /* the anchor player is here; else the mean is mean_elo */
+    bool model_fallback; /* the clustered covariance was singular (too few or
+                            too uniform deals): the intervals are the model's */
+} ladder_fit_part;
 
 /* A fit. Owned by the caller: ladder_fit_free. */
 typedef struct ladder_fit {
     uint32_t n_players;
     ladder_fit_player *players; /* indexed by player */
-    uint32_t *order;            /* display order: by group; in a group perfect
-                                   (by score), rated (by elo), then zero and
-                                   unrated (by score); ties by player index */
+    uint32_t *order;            /* display order: by group; in a group, its
+                                   parts and unrated players best first: after
+                                   every one that scored against them and never
+                                   lost a game to them (a topological order),
+                                   otherwise above part 1, part 1, apart from it,
+                                   then below it, by score; in a part by elo;
+                                   ties by player index */
     double *cov;                /* n_players x n_players, row-major: covariance
-                                   of the Elo ratings; 0 outside pairs of rated
-                                   players of one group */
+                                   of the Elo ratings; 0 outside pairs of
+                                   players of one part */
     uint32_t n_groups;
     ladder_fit_group *groups;
+    uint32_t n_parts;
+    ladder_fit_part *parts;     /* by group, then number */
+    uint64_t clusters;          /* independent clusters (deals) of all parts */
     bool anchored;              /* the anchor player was rated and used */
-    bool model_fallback;        /* the clustered (sandwich) covariance was
-                                   singular (too few or too uniform deals):
-                                   the intervals are the model's */
+    bool model_fallback;        /* some part's clustered (sandwich) covariance
+                                   was singular (ladder_fit_part) */
+    uint64_t replays;           /* matches that repeated an earlier match's
+                                   deal and seating (weighted with it) */
 } ladder_fit;
 
 /* Default options. */
@@ -135,6 +192,13 @@ void ladder_fit_opts_init(ladder_fit_opts *o);
 
 /* "rated", "perfect", "zero", "unrated"; NULL outside the enum. */
 const char *ladder_fit_status_name(ladder_fit_status s);
+
+/* "main", "above", "below", "apart"; NULL outside the enum. */
+const char *ladder_fit_relation_name(ladder_fit_relation r);
+
+/* True when some group of f has more than one part: ratings must then be
+ * shown with their part, since parts of one group do not compare. */
+bool ladder_fit_several_parts(const ladder_fit *f);
 
 /* Fits n matches of n_players players. o may be NULL (defaults).
  * Returns JA_OK with *out set; JA_EINVAL (nothing allocated) for a NULL
@@ -151,7 +215,7 @@ void ladder_fit_free(ladder_fit **p);
 
 /* The likelihood of superiority P(R_a > R_b) from the fit's covariance,
  * Phi((R_a - R_b) / sd(R_a - R_b)); NAN unless a and b are rated in the
- * same group. */
+ * same part. */
 double ladder_fit_los(const ladder_fit *f, uint32_t a, uint32_t b);
 
 #ifdef __cplusplus

@@ -115,6 +115,8 @@ struct ladder_import_set {
     uint32_t n_matches, cap_matches;
     ladder_import_seat *seats;
     uint32_t n_seats, cap_seats;
+    ladder_import_source *sources;
+    uint32_t n_sources, cap_sources;
     uint32_t skipped;
     strmap ladder_ix, bot_ix, source_ix;
 };
@@ -146,7 +148,9 @@ typedef struct raw_match {
     const char *opts[MAX_OPTS];
     uint32_t n_opts;
     char opt_buf[MAX_OPTS][LADDER_OPTIONS_MAX];
-    char source[64]; /* "" = none */
+    char source[LADDER_SOURCE_MAX]; /* "" = none */
+    bool source_int;                /* it was a JSON integer */
+    int64_t number;                 /* "match", -1 = none */
     bool has_seed;
     uint64_t seed;
     int64_t turns;
@@ -215,6 +219,7 @@ void ladder_import_set_free(ladder_import_set **p)
     free(s->bots);
     free(s->matches);
     free(s->seats);
+    free(s->sources);
     strmap_free(&s->ladder_ix);
     strmap_free(&s->bot_ix);
     strmap_free(&s->source_ix);
@@ -362,14 +367,21 @@ static int add_match(reader *r, raw_match *m)
         lad = s->n_ladders++;
     }
     /* The source tournament: per ladder, so equal numbers in two ladders
-     * stay apart (they are different tournaments anyway). */
+     * stay apart (they are different tournaments anyway), and the number 7
+     * is not the string "7" (each is kept as given). */
     uint32_t src = 0;
     if (m->source[0]) {
-        snprintf(key, sizeof key, "%u\x1f%s", lad, m->source);
+        snprintf(key, sizeof key, "%u\x1f%c%s", lad, m->source_int ? 'i' : 's', m->source);
         src = strmap_get(&s->source_ix, key);
         if (src == UINT32_MAX) {
-            src = (uint32_t)s->source_ix.n + 1;
-            if (strmap_put(&s->source_ix, key, src) != JA_OK)
+            if (grow((void **)&s->sources, &s->cap_sources, s->n_sources, sizeof *s->sources) !=
+                JA_OK)
+                return JA_ENOMEM;
+            ladder_import_source *so = &s->sources[s->n_sources];
+            so->label = keep(s, m->source);
+            so->integer = m->source_int;
+            src = ++s->n_sources;
+            if (so->label == NULL || strmap_put(&s->source_ix, key, src) != JA_OK)
                 return JA_ENOMEM;
         }
     }
@@ -381,6 +393,7 @@ static int add_match(reader *r, raw_match *m)
     im->line = m->line;
     im->ladder = lad;
     im->source = src;
+    im->number = m->number;
     im->n_seats = m->n_seats;
     im->first_seat = s->n_seats;
     im->has_seed = m->has_seed;
@@ -554,6 +567,7 @@ static int pgn_game(pgn *P)
     int rc = JA_OK;
     m->line = P->line;
     m->turns = -1;
+    m->number = -1;
     char white[LADDER_NAME_MAX + 1] = "", black[LADDER_NAME_MAX + 1] = "", result[16] = "";
     bool has_white = false, has_black = false;
     /* Tag section. */
@@ -719,6 +733,7 @@ static int jsonl_line(reader *r, const char *line, size_t len)
         goto out;
     m->line = r->line;
     m->turns = -1;
+    m->number = -1;
     rc = JA_OK;
     if (!json_is_object(root)) {
         rc = fail(r, JA_EFORMAT, "a line must hold one JSON object (a match)");
@@ -755,11 +770,17 @@ static int jsonl_line(reader *r, const char *line, size_t len)
         }
     }
     if ((v = json_object_get(root, "tournament")) != NULL && !json_is_null(v)) {
+        m->source_int = json_is_integer(v);
         if (json_is_integer(v))
             snprintf(m->source, sizeof m->source, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
         else if ((rc = json_text(r, v, "\"tournament\"", m->source, sizeof m->source)) != JA_OK)
             goto out;
     }
+    /* "match": kept as the match number when usable (ladder_import_match);
+     * anything else is ignored (all of it was before schema version 4). */
+    if ((v = json_object_get(root, "match")) != NULL && json_is_integer(v) &&
+        json_integer_value(v) >= 0)
+        m->number = json_integer_value(v);
     if ((v = json_object_get(root, "seed")) != NULL && !json_is_null(v)) {
         if (!json_is_string(v) || ladder_seed_parse(json_string_value(v), &m->seed) != JA_OK) {
             rc = fail(r, JA_EFORMAT, "\"seed\" must be a decimal string (\"123\") or null");
@@ -949,6 +970,8 @@ out:
     imp->ladders = s->ladders;
     imp->n_bots = s->n_bots;
     imp->bots = s->bots;
+    imp->n_sources = s->n_sources;
+    imp->sources = s->sources;
     imp->n_matches = s->n_matches;
     imp->matches = s->matches;
     imp->n_seats = s->n_seats;
@@ -1083,7 +1106,8 @@ int ladder_jsonl_write(FILE *f, const ladder_export_match *m)
         }
     }
     json_object_set(o, "options", opts);
-    json_object_set_new(o, "tournament", json_integer(m->tournament));
+    json_object_set_new(o, "tournament", m->tournament_text ? json_string(m->tournament_text)
+                                                            : json_integer(m->tournament));
     json_object_set_new(o, "match", json_integer(m->number));
     char seed[21];
     snprintf(seed, sizeof seed, "%" PRIu64, m->seed);

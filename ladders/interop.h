@@ -89,7 +89,10 @@ typedef struct ladder_export_seat {
 typedef struct ladder_export_match {
     const char *game;
     const char *options;   /* canonical "k=v k=v" */
-    int64_t tournament;    /* source tournament id (JSON Lines "tournament") */
+    int64_t tournament;    /* the tournament (PGN Round; JSON Lines "tournament"
+                              unless tournament_text) */
+    const char *tournament_text; /* non-NULL: JSON Lines "tournament" is this
+                                    string (an imported source's name) */
     uint32_t number;       /* match number in it */
     bool has_seed;
     uint64_t seed;

@@ -1777,10 +1777,17 @@ int ladder_db_foreach_match(ladder_db *db, const ladder_key *key, ladder_match_f
         return rc;
     sqlite3_stmt *st;
     rc = prepare(db,
+                 /* The deal: the first finished match of the ladder with
+                  * the seed, in any tournament (a window over the rows of
+                  * this ladder, one sort). */
                  "SELECT m.id, m.tournament_id, m.number, r.seat, r.bot_id, r.score, r.place,"
-                 " m.seed, IFNULL((SELECT min(m2.id) FROM matches m2"
-                 "  WHERE m2.tournament_id = m.tournament_id AND m2.seed = m.seed), m.id),"
-                 " m.turns, m.digest, m.finished_at"
+                 " m.seed,"
+                 " CASE WHEN m.seed IS NULL THEN m.id"
+                 "  ELSE min(m.id) OVER (PARTITION BY m.seed) END,"
+                 " m.turns, m.digest, m.finished_at,"
+                 " CASE WHEN m.seed IS NULL THEN m.tournament_id"
+                 "  ELSE min(m.tournament_id) OVER (PARTITION BY m.seed) END,"
+                 " t.source"
                  " FROM ladders l JOIN tournaments t ON t.ladder_id = l.id"
                  " JOIN matches m ON m.tournament_id = t.id"
                  " JOIN results r ON r.match_id = m.id"
@@ -1810,6 +1817,18 @@ int ladder_db_foreach_match(ladder_db *db, const ladder_key *key, ladder_match_f
                            ladder_seed_parse((const char *)sqlite3_column_text(st, 7),
                                              &row.seed) == JA_OK;
             row.deal = sqlite3_column_int64(st, 8);
+            row.deal_tournament = sqlite3_column_int64(st, 12);
+            switch (sqlite3_column_type(st, 13)) {
+            case SQLITE_INTEGER:
+                row.source_kind = 'i';
+                row.source_int = sqlite3_column_int64(st, 13);
+                break;
+            case SQLITE_TEXT:
+                row.source_kind = 's';
+                column_copy(st, 13, row.source_text, sizeof row.source_text);
+                break;
+            default: row.source_kind = 0;
+            }
             row.turns = sqlite3_column_type(st, 9) == SQLITE_NULL ? -1
                                                                   : sqlite3_column_int64(st, 9);
             column_copy(st, 10, row.digest, sizeof row.digest);
@@ -1970,7 +1989,8 @@ static int check_import(ladder_db *db, const ladder_import *imp)
 {
     if (imp == NULL || imp->file == NULL || imp->format == NULL || imp->sha256 == NULL ||
         (imp->n_matches && (imp->matches == NULL || imp->seats == NULL)) ||
-        (imp->n_ladders && imp->ladders == NULL) || (imp->n_bots && imp->bots == NULL)) {
+        (imp->n_ladders && imp->ladders == NULL) || (imp->n_bots && imp->bots == NULL) ||
+        (imp->n_sources && imp->sources == NULL)) {
         set_msg(db, "no import given");
         return JA_EINVAL;
     }
@@ -1993,6 +2013,14 @@ static int check_import(ladder_db *db, const ladder_import *imp)
     for (uint32_t i = 0; i < imp->n_bots; i++)
         if ((rc = check_bot(db, &imp->bots[i], true)) != JA_OK)
             return rc;
+    for (uint32_t i = 0; i < imp->n_sources; i++) {
+        const char *l = imp->sources[i].label;
+        if (l == NULL || l[0] == '\0' || strlen(l) >= LADDER_SOURCE_MAX) {
+            set_msg(db, "%s: a source tournament name is empty or longer than %d bytes",
+                    imp->file, LADDER_SOURCE_MAX - 1);
+            return JA_EINVAL;
+        }
+    }
     for (uint32_t k = 0; k < imp->n_matches; k++) {
         const ladder_import_match *m = &imp->matches[k];
         const char *bad = NULL;
@@ -2002,6 +2030,8 @@ static int check_import(ladder_db *db, const ladder_import *imp)
             bad = "the seat count differs from its ladder's";
         else if ((uint64_t)m->first_seat + m->n_seats > imp->n_seats)
             bad = "its seats are outside the seat table";
+        else if (m->source > imp->n_sources)
+            bad = "no such source tournament";
         for (uint32_t s = 0; bad == NULL && s < m->n_seats; s++) {
             const ladder_import_seat *st = &imp->seats[m->first_seat + s];
             if (st->bot >= imp->n_bots)
@@ -2044,6 +2074,42 @@ static int check_not_imported(ladder_db *db, const ladder_import *imp)
     return rc;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* True when the matches of imp with ladder and source as first's each have
+ * a number of their own in the file (0 .. INT32_MAX, distinct): the
+ * imported tournament then keeps them. *ok false on ENOMEM too. */
+static int file_numbers(const ladder_import *imp, uint32_t first, bool *ok)
+{
+    const ladder_import_match *m0 = &imp->matches[first];
+    *ok = false;
+    int64_t *num = malloc(imp->n_matches * sizeof *num);
+    if (num == NULL)
+        return JA_ENOMEM;
+    uint32_t n = 0;
+    for (uint32_t k = first; k < imp->n_matches; k++) {
+        const ladder_import_match *m = &imp->matches[k];
+        if (m->ladder != m0->ladder || m->source != m0->source)
+            continue;
+        if (m->number < 0 || m->number > INT32_MAX) {
+            free(num);
+            return JA_OK;
+        }
+        num[n++] = m->number;
+    }
+    qsort(num, n, sizeof *num, cmp_i64);
+    *ok = true;
+    for (uint32_t i = 1; i < n; i++)
+        if (num[i] == num[i - 1])
+            *ok = false;
+    free(num);
+    return JA_OK;
+}
+
 /* Stores one imported tournament: the matches of imp with ladder `lad` and
  * source `src` (first is the first of them). slot is scratch of n_bots. */
 static int import_tournament(ladder_db *db, const ladder_import *imp, int64_t import_id,
@@ -2070,11 +2136,14 @@ static int import_tournament(ladder_db *db, const ladder_import *imp, int64_t im
                 slot[b] = (int32_t)n_part++;
         }
     }
+    bool keep_numbers;
+    if ((rc = file_numbers(imp, first, &keep_numbers)) != JA_OK)
+        return rc;
     sqlite3_stmt *st;
     rc = prepare(db,
                  "INSERT INTO tournaments (ladder_id, seed, format, rounds, duplicate,"
-                 " n_participants, n_matches, status, created_at, import_id)"
-                 " VALUES (?1, NULL, 'import', 1, 0, ?2, ?3, 'running', " SQL_NOW ", ?4)",
+                 " n_participants, n_matches, status, created_at, import_id, source)"
+                 " VALUES (?1, NULL, 'import', 1, 0, ?2, ?3, 'running', " SQL_NOW ", ?4, ?5)",
                  &st, what);
     if (rc != JA_OK)
         return rc;
@@ -2082,6 +2151,17 @@ static int import_tournament(ladder_db *db, const ladder_import *imp, int64_t im
     sqlite3_bind_int64(st, 2, n_part);
     sqlite3_bind_int64(st, 3, n_m);
     sqlite3_bind_int64(st, 4, import_id);
+    /* The source's name as the file gave it: an integer stays one. */
+    if (m0->source > 0) {
+        const ladder_import_source *so = &imp->sources[m0->source - 1];
+        char *end = NULL;
+        errno = 0;
+        long long v = so->integer ? strtoll(so->label, &end, 10) : 0;
+        if (so->integer && errno == 0 && end != so->label && *end == '\0')
+            sqlite3_bind_int64(st, 5, v);
+        else
+            bind_text(st, 5, so->label);
+    }
     rc = step_done(db, st, what);
     finish(db, st);
     if (rc != JA_OK)
@@ -2135,8 +2215,9 @@ static int import_tournament(ladder_db *db, const ladder_import *imp, int64_t im
         if (m->ladder != m0->ladder || m->source != m0->source)
             continue;
         char seed[21];
+        uint32_t num = keep_numbers ? (uint32_t)m->number : number;
         sqlite3_bind_int64(mst, 1, tid);
-        sqlite3_bind_int64(mst, 2, number);
+        sqlite3_bind_int64(mst, 2, num);
         bind_text(mst, 3, m->has_seed ? ladder_seed_format(m->seed, seed) : NULL);
         rc = step_done(db, mst, what);
         int64_t mid = sqlite3_last_insert_rowid(db->sql);
@@ -2160,7 +2241,7 @@ static int import_tournament(ladder_db *db, const ladder_import *imp, int64_t im
         match_ctx c;
         memset(&c, 0, sizeof c);
         c.tid = tid;
-        c.number = number;
+        c.number = num;
         c.turns_unknown = m->turns < 0;
         snprintf(c.what, sizeof c.what, "importing %s:%u", imp->file, m->line);
         rc = record_in_tx(db, &c, &r);

@@ -43,7 +43,7 @@ extern "C" {
 #endif
 
 /* The schema version this code writes (PRAGMA user_version). */
-#define LADDER_DB_SCHEMA_VERSION 3
+#define LADDER_DB_SCHEMA_VERSION 4
 
 /* PRAGMA application_id of a Jack Arena database: "JARN". */
 #define LADDER_DB_APPLICATION_ID 0x4A41524E
@@ -56,6 +56,7 @@ extern "C" {
 #define LADDER_VERSION_MAX 64   /* bot versions */
 #define LADDER_OPTIONS_MAX 512  /* canonical options text */
 #define LADDER_SHA256_HEX 65    /* 64 lowercase hex digits */
+#define LADDER_SOURCE_MAX 64    /* an import's source tournament name */
 
 typedef struct ladder_db ladder_db;
 
@@ -166,9 +167,21 @@ typedef struct ladder_match_row {
     int64_t score[JA_MAX_SEATS];
     uint8_t place[JA_MAX_SEATS];
     /* The deal: matches of a ladder with equal `deal` were dealt the same
-     * cards (a duplicate set: one tournament, one seed); it is the id of
-     * the set's first match, or match_id for a match without a seed. */
+     * cards (the same match seed, in any of the ladder's tournaments: a
+     * duplicate set, or a deal replayed by a tournament with the same
+     * seed); it is the id of the deal's first finished match, or match_id
+     * for a match without a seed. deal_tournament is the first (lowest)
+     * tournament that played it: tournament_id unless an earlier
+     * tournament had played the deal already. */
     int64_t deal;
+    int64_t deal_tournament;
+    /* For a match of an imported tournament, the source tournament as its
+     * file named it (tournaments.source): source_kind 'i' an integer
+     * (source_int), 's' a string (source_text), 0 none (a played
+     * tournament, or a file that named none). */
+    char source_kind;
+    int64_t source_int;
+    char source_text[LADDER_SOURCE_MAX];
     bool has_seed;
     uint64_t seed;                 /* the match seed when has_seed */
     int64_t turns;                 /* decisions played; -1 when unknown */
@@ -367,18 +380,32 @@ typedef struct ladder_import_seat {
     uint8_t place;  /* 1 = best, competition ranking */
 } ladder_import_seat;
 
+/* A source tournament as a file names it (JSON Lines "tournament").
+ * Plain value. */
+typedef struct ladder_import_source {
+    const char *label; /* 1 .. LADDER_SOURCE_MAX - 1 bytes: a JSON string, or
+                          the decimal text of a JSON integer */
+    bool integer;      /* it was an integer (then stored as one) */
+} ladder_import_source;
+
 /* One imported match. Plain value. */
 typedef struct ladder_import_match {
     uint32_t line;       /* where it starts in the file, for messages */
     uint32_t ladder;     /* index into ladder_import.ladders */
-    uint32_t source;     /* the tournament of the file it came from (0: none
-                            named); the matches of one ladder and one source
-                            become one imported tournament */
+    uint32_t source;     /* the tournament of the file it came from:
+                            ladder_import.sources[source - 1], 0 when none
+                            is named; the matches of one ladder and one
+                            source become one imported tournament, which
+                            keeps the source's name (tournaments.source) */
+    int64_t number;      /* its number in the source (JSON Lines "match"),
+                            -1 when none: kept as the match number when every
+                            match of its imported tournament has a distinct
+                            one, else the matches are numbered in file order */
     uint32_t n_seats;    /* must equal its ladder's n_seats */
     uint32_t first_seat; /* its seats: seats[first_seat .. first_seat + n_seats - 1] */
     bool has_seed;
-    uint64_t seed;       /* matches of one imported tournament with the same
-                            seed are a duplicate set */
+    uint64_t seed;       /* the match seed: matches of a ladder with the
+                            same seed are one deal (docs/ratings.md) */
     int64_t turns;       /* -1 when unknown */
     char digest[LADDER_DIGEST_HEX]; /* "" when unknown */
 } ladder_import_match;
@@ -394,6 +421,8 @@ typedef struct ladder_import {
     const ladder_key *ladders;
     uint32_t n_bots;
     const ladder_bot *bots; /* identities; kind non-empty */
+    uint32_t n_sources;
+    const ladder_import_source *sources; /* named source tournaments */
     uint32_t n_matches;
     const ladder_import_match *matches; /* in file order */
     uint32_t n_seats;      /* rows in seats */

@@ -262,11 +262,27 @@ static const char schema_v3[] =
 _Static_assert(JA_MAX_SEATS == 20, "schema version 3 bounds seat counts by 20: a larger "
                                    "JA_MAX_SEATS needs a migration");
 
+/* Version 4: the source tournament of an import.
+ *
+ * A JSON Lines file names the tournament each match came from ("tournament",
+ * a number or a string); the matches of one ladder and one source become
+ * one 'import' tournament. `source` keeps that name as the file gave it (an
+ * INTEGER or a TEXT value: the column has no type affinity, so neither is
+ * converted), so that exporting an imported tournament writes the same
+ * "tournament" again whatever id it got here. NULL for played tournaments
+ * and for imports that named none. ALTER TABLE ADD COLUMN: no rebuild, the
+ * existing rows read NULL. */
+static const char schema_v4[] =
+    "ALTER TABLE tournaments ADD COLUMN source\n"
+    "  CHECK (source IS NULL OR (format = 'import' AND typeof(source) IN ('integer', 'text')\n"
+    "                            AND length(source) BETWEEN 1 AND 63));\n";
+
 const ladder__migration ladder__migrations[] = {
     {1, "create the initial schema", schema_v1},
     {2, "imported results (imports table, 'import' tournaments, matches without a seed)",
      schema_v2},
     {3, "seat counts up to 20 (ladders, match_seats, results rebuilt)", schema_v3},
+    {4, "the source tournament of an import (tournaments.source)", schema_v4},
 };
 
 const int ladder__n_migrations = (int)(sizeof ladder__migrations / sizeof ladder__migrations[0]);

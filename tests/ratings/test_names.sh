@@ -85,7 +85,7 @@ anchor_is() { # anchor_is NAME ELO -- ARG: the fit anchored by ARG fixes NAME at
 import json, sys
 name, elo = sys.argv[1], float(sys.argv[2])
 d = json.load(open("anchor.json"))
-assert d["anchor"] == {"elo": elo, "bot": name}, d["anchor"]
+assert (d["anchor"]["elo"], d["anchor"]["bot"], d["anchor"]["group"]) == (elo, name, 1), d["anchor"]
 x = [r for r in d["ratings"] if r["display_name"] == name]
 assert len(x) == 1 and x[0]["elo"] == elo and x[0]["elo_ci95"] == [elo, elo], x
 PYEOF

@@ -2,17 +2,23 @@
 # Ratings with real processes (docs/ratings.md):
 #  - `arena ladder GAME --fit --json` has the shape of CLI.md, and a perfect
 #    score is reported as such, never as a number;
+#  - a tournament that replays another's deals (same seed, more rounds)
+#    adds nothing: the fit is that of the longer tournament alone;
 #  - `ladder export --pgn` imported into a fresh database gives the same fit;
 #  - `ladder export --jsonl` imported into a fresh database exports the same
 #    lines again and gives the same fit, for a multiplayer duplicate ladder
-#    too;
+#    too; the same lines also into a database where the tournament gets
+#    another id, with gaps in the match numbers and a tournament named by a
+#    string;
 #  - malformed PGN and JSON Lines are refused with FILE:LINE, exit 2, and
 #    nothing imported; a file is imported once;
 #  - `arena bench greedy --vs random --sprt 0,50` accepts H1, greedy against
-#    itself does not, and bench's JSON has the shape of CLI.md.
+#    itself does not, and bench's JSON has the shape of CLI.md;
+#  - the bench runs that docs/ratings.md quotes give the numbers it quotes.
 # Usage: test_ratings.sh ARENA
 set -u
 ARENA=$1
+DOC=$(cd "$(dirname "$0")/../../docs" && pwd)/ratings.md
 . "$(dirname "$0")/lib.sh"
 # The fits of two databases agree: same bots in the same order, same
 # ratings, intervals, LOS and statuses.
@@ -69,10 +75,107 @@ check "ladder --fit text says why greedy has no number" grep -q "^greedy scored 
 "$ARENA" ladder $T --db two.db --seats 2 --json >live.json
 check "ladder without --fit stays live" $PY -c 'import json; d=json.load(open("live.json")); assert all(x["elo_ci95"] is None for x in d["ratings"]) and "method" not in d'
 "$ARENA" ladder $T --db two.db --seats 2 --fit --anchor random=0 --json >anch.json
-check "--anchor fixes a bot" $PY -c 'import json; d=json.load(open("anch.json")); r={x["bot"]: x for x in d["ratings"]}; assert r["random"]["elo"] == 0 and r["random"]["elo_ci95"] == [0, 0] and d["anchor"] == {"elo": 0, "bot": "random"}'
+check "--anchor fixes a bot" $PY -c 'import json; d=json.load(open("anch.json")); r={x["bot"]: x for x in d["ratings"]}; assert r["random"]["elo"] == 0 and r["random"]["elo_ci95"] == [0, 0] and d["anchor"] == {"elo": 0, "bot": "random", "group": 1, "part": 1, "mean_elo": 1500}'
 expect_fail 2 "--anchor greedy: this bot has no finite rating \(perfect\)" -- "$ARENA" ladder $T --db two.db --seats 2 --fit --anchor greedy
 expect_fail 2 "--anchor nobody: no bot of this ladder is named so" -- "$ARENA" ladder $T --db two.db --seats 2 --fit --anchor nobody
 expect_fail 2 "--anchor applies to the fit" -- "$ARENA" ladder $T --db two.db --anchor random
+
+# Replayed deals: a deal is a match seed of the ladder, so a second
+# tournament with the same seed and more rounds replays the first one's
+# deals (greedy and random are deterministic for a seed: the same matches).
+# Replays count once: the two tournaments give the fit of the longer one
+# alone, and no interval shrinks.
+same_ratings() { # same_ratings A.json B.json: the same ratings and intervals
+  $PY - "$1" "$2" <<'PYEOF'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+ra, rb = ({r["display_name"]: r for r in d["ratings"]} for d in (a, b))
+assert ra.keys() == rb.keys(), (ra, rb)
+def close(x, y):
+    if isinstance(x, list):
+        return len(x) == len(y) and all(close(u, v) for u, v in zip(x, y))
+    if isinstance(x, float) or isinstance(y, float):
+        return abs(x - y) <= 1e-6 * max(1.0, abs(x))
+    return x == y
+for k in ra:
+    for f in ("elo", "elo_ci95", "se", "los_next", "games", "wins", "draws", "losses", "status"):
+        assert close(ra[k][f], rb[k][f]), (k, f, ra[k][f], rb[k][f])
+assert a["clusters"] == b["clusters"], (a["clusters"], b["clusters"])
+PYEOF
+}
+check "no replays in one tournament" $PY -c 'import json; d=json.load(open("fit.json")); assert d["replays"] == {"matches": 0, "merged": 0} and all(r["played"] == r["games"] for r in d["ratings"]), d'
+cp two.db twice.db
+"$ARENA" tournament $T --bots greedy,random,random --seats 2 --rounds 12 --seed 3 --db twice.db -q --json >/dev/null
+"$ARENA" tournament $T --bots greedy,random,random --seats 2 --rounds 12 --seed 3 --db more.db -q --json >/dev/null
+"$ARENA" ladder $T --db twice.db --seats 2 --fit --json >twice.json
+"$ARENA" ladder $T --db more.db --seats 2 --fit --json >more.json
+check "more rounds, same seed: the fit of the longer tournament alone" same_ratings more.json twice.json
+check "more rounds, same seed: 36 replays, merged" $PY -c 'import json; d=json.load(open("twice.json")); assert d["matches"] == 108 and d["replays"] == {"matches": 36, "merged": 36} and all(r["played"] == 72 and r["games"] == 48 for r in d["ratings"]), d'
+"$ARENA" ladder $T --db twice.db --seats 2 --fit >twice.txt
+check "replays said in the text" grep -q "^replays: 36 matches were dealt deals that an earlier tournament of this ladder had played (the same seeds), clustered with them; 36 repeated a match with the same bots in the same seats and count once with it (their mean)$" twice.txt
+
+# An anchor fixes its own group only: the other groups keep their mean.
+line() { printf '{"game":"%s","seats":[{"bot":"%s","place":%s},{"bot":"%s","place":%s}]}\n' $T "$1" "$2" "$3" "$4"; }
+{ for i in 1 2 3; do line a 1 b 2; line b 1 c 2; line c 1 a 2; done; line a 1 c 2
+  line d 1 e 2; line d 1 e 2; line e 1 d 2; } >groups.jsonl
+"$ARENA" ladder import groups.jsonl --db groups.db >/dev/null
+"$ARENA" ladder $T --db groups.db --fit --json >g0.json
+"$ARENA" ladder $T --db groups.db --fit --anchor e=2000 --json >g1.json
+check "--anchor in group 2 leaves group 1's mean" $PY - <<'PYEOF'
+import json
+g0, g1 = (json.load(open(p)) for p in ("g0.json", "g1.json"))
+r0, r1 = ({x["bot"]: x for x in g["ratings"]} for g in (g0, g1))
+assert g1["groups"] == 2 and r1["a"]["group"] == 1 and r1["e"]["group"] == 2, g1
+assert abs(sum(r1[b]["elo"] for b in "abc") / 3 - 1500) < 1e-6, r1
+assert r1["e"]["elo"] == 2000 and abs(r1["d"]["elo"] - r1["e"]["elo"] - (r0["d"]["elo"] - r0["e"]["elo"])) < 1e-6
+for b in "abc":
+    assert abs(r1[b]["elo"] - r0[b]["elo"]) < 1e-9 and r1[b]["elo_ci95"] == r0[b]["elo_ci95"], (b, r0[b], r1[b])
+assert g1["anchor"] == {"elo": 2000, "bot": "e", "group": 2, "part": 1, "mean_elo": 1500}, g1["anchor"]
+assert g0["anchor"] == {"elo": 1500, "bot": None, "group": None, "part": None, "mean_elo": 1500}, g0["anchor"]
+PYEOF
+"$ARENA" ladder $T --db groups.db --fit --anchor e=2000 >g1.txt
+check "--anchor says which group it fixes" grep -q "^anchor: e = 2000 in group 2; in every other group, the mean of its rated bots = 1500$" g1.txt
+
+# Every strongly connected part is rated on its own, labelled: {a, b, c}
+# (a cycle) is part 1; d and e lost every game to it and split 3:1 (part
+# 3, below), g and h beat f only and split 1:1 (part 2, apart from part
+# 1); f lost every game (zero), p beat a (perfect).
+{ line a 1 b 2; line a 1 b 2; line b 1 a 2; line b 1 c 2; line b 1 c 2; line c 1 b 2
+  line c 1 a 2; line c 1 a 2; line a 1 c 2; line a 1 d 2; line a 1 d 2; line b 1 e 2; line b 1 e 2
+  line d 1 e 2; line d 1 e 2; line d 1 e 2; line e 1 d 2; line c 1 f 2; line c 1 f 2
+  line g 1 f 2; line h 1 f 2; line g 1 h 2; line h 1 g 2; line p 1 a 2; line p 1 a 2; } >parts.jsonl
+"$ARENA" ladder import parts.jsonl --db parts.db >/dev/null
+"$ARENA" ladder $T --db parts.db --fit --json >parts.json
+check "each part rated, labelled (JSON)" $PY - <<'PYEOF'
+import json
+d = json.load(open("parts.json"))
+r = {x["bot"]: x for x in d["ratings"]}
+assert [x["bot"] for x in d["ratings"]][4:] == ["g", "h", "d", "e", "f"], d["ratings"]
+assert [(x["part"], x["relation"], x["bots"], x["anchor"]) for x in d["parts"]] ==     [(1, "main", 3, "mean"), (2, "apart", 2, "mean"), (3, "below", 2, "mean")], d["parts"]
+assert [(r[b]["status"], r[b]["part"]) for b in "abcghdefp"] == [("rated", 1)] * 3 +     [("rated", 2)] * 2 + [("rated", 3)] * 2 + [("zero", None), ("perfect", None)], r
+assert abs(r["d"]["elo"] - 1595.424251) < 1e-5 and abs(r["e"]["elo"] - 1404.575749) < 1e-5
+assert r["g"]["elo"] == 1500 and r["h"]["elo"] == 1500 and r["e"]["los_next"] is None
+assert abs(sum(r[b]["elo"] for b in "abc") / 3 - 1500) < 1e-6 and d["clusters"] == 15
+PYEOF
+"$ARENA" ladder $T --db parts.db --fit >parts.txt
+check "each part rated, labelled (text)" $PY - <<'PYEOF'
+t = open("parts.txt").read()
+rows = {l.split()[1]: l.split() for l in t.splitlines() if l[:5].strip().isdigit()}
+assert [rows[b][-1] for b in "abcghdefp"] == ["1"] * 3 + ["2"] * 2 + ["3"] * 2 + ["-", "-"], rows
+assert rows["d"][3] == "1595" and rows["f"][3] == "below", rows
+assert "anchor: the mean of the rated bots of each part = 1500\n" in t
+assert "part 3 (2 bots) scored 0% against part 1 (directly or through bots that beat it): it is rated on its own, around its own mean, and its ratings compare only within it\n" in t, t
+assert "part 2 (2 bots) has no finite comparison with part 1: it is rated on its own" in t, t
+PYEOF
+"$ARENA" ladder $T --db parts.db --fit --anchor d=1000 --json >pa.json
+"$ARENA" ladder $T --db parts.db --fit --anchor d=1000 >pa.txt
+check "--anchor in part 3 fixes part 3 only" $PY -c '
+import json; d = json.load(open("pa.json")); r = {x["bot"]: x for x in d["ratings"]}
+assert r["d"]["elo"] == 1000 and abs(r["e"]["elo"] - (1000 - 190.848502)) < 1e-5 and r["g"]["elo"] == 1500
+assert abs(sum(r[b]["elo"] for b in "abc") / 3 - 1500) < 1e-6
+assert d["anchor"] == {"elo": 1000, "bot": "d", "group": 1, "part": 3, "mean_elo": 1500}, d["anchor"]
+assert [x["anchor"] for x in d["parts"]] == ["mean", "mean", "bot"], d["parts"]'
+check "--anchor in part 3 said in the text" grep -q "^anchor: d = 1000 in part 3; in every other part, the mean of its rated bots = 1500$" pa.txt
 
 # A perfect score is a status, not a number.
 "$ARENA" tournament $T --bots greedy,random --rounds 5 --seed 1 --db perfect.db -q --json >/dev/null
@@ -113,6 +216,20 @@ check "import JSONL" $PY -c 'import json; d=json.load(open("imp.json")); assert 
 check "JSONL round trip: the same lines" cmp -s two.jsonl again.jsonl
 "$ARENA" ladder $T --db fresh2.db --fit --json >fit3.json
 check "JSONL round trip gives the same fit" same_fit fit.json fit3.json
+
+# The same lines also when the tournament gets another id here (the
+# database has a tournament already), when matches are missing (numbers
+# with gaps) and when the file names its tournament by a string.
+"$ARENA" tournament $T --bots greedy,random --seats 2 --opt games=1 --seed 5 --db other.db -q --json >/dev/null
+"$ARENA" ladder import two.jsonl --db other.db >/dev/null
+"$ARENA" ladder export $T --jsonl --db other.db --seats 2 >again2.jsonl
+check "JSONL round trip into a database with a tournament: the same lines" cmp -s two.jsonl again2.jsonl
+check "JSONL round trip: the imported tournament has another id" $PY -c 'import sqlite3; assert sqlite3.connect("other.db").execute("select id, source from tournaments where format = \"import\"").fetchall() == [(2, 1)]'
+sed -e '2d;5d;9d' -e 's/"tournament":1,/"tournament":"spring cup",/' two.jsonl >gaps.jsonl
+"$ARENA" ladder import gaps.jsonl --db gaps.db >/dev/null
+"$ARENA" ladder export $T --jsonl --db gaps.db --seats 2 >gaps2.jsonl
+check "JSONL round trip with gaps and a named tournament: the same lines" cmp -s gaps.jsonl gaps2.jsonl
+check "JSONL: the gaps are there" $PY -c 'import json; m=[json.loads(l)["match"] for l in open("gaps2.jsonl")]; assert m[:4] == [0, 2, 3, 5] and len(m) == 33, m'
 
 # A multiplayer duplicate ladder: the deals (clusters) survive the round trip.
 "$ARENA" tournament $T --bots greedy,random,random,random --seats 3 --duplicate --rounds 2 --seed 8 --opt games=1 --db multi.db -q --json >/dev/null
@@ -166,6 +283,45 @@ assert lo > 200 and (hi is None or hi > lo)
 s = d["sprt"]
 assert s["result"] == "H1" and s["llr"] >= s["bounds"][1] and s["bounds"][0] < 0 < s["bounds"][1]
 assert abs(s["bounds"][1] - 2.944438979) < 1e-6
+PYEOF
+# docs/ratings.md quotes these runs: its numbers are theirs.
+"$ARENA" bench greedy --game $T --vs random --seed 1 --json -q >b200.json
+"$ARENA" bench greedy --game $T --vs random --seats 4 --games 100 --seed 1 --json -q >b4.json
+check "docs/ratings.md: the bench numbers it quotes are those of the runs" $PY - "$DOC" <<'PYEOF'
+import json, re, sys
+doc = open(sys.argv[1]).read()
+prose = " ".join(doc.split())
+def ci(o): return "[%+.0f, %s]" % (o["elo_ci95"][0], "+inf" if o["elo_ci95"][1] is None else "%+.0f" % o["elo_ci95"][1])
+def want(text):
+    assert text in prose, "docs/ratings.md does not say: " + text
+# The JSON example is the SPRT run, rounded as shown.
+block = doc.split("`arena bench --json` prints:", 1)[1].split("```json\n", 1)[1].split("```", 1)[0]
+shown = json.loads(block.replace("{...}", "null"))
+real = json.load(open("bench.json"))
+real["options"] = None
+def same(x, y, where):
+    if isinstance(x, dict):
+        assert isinstance(y, dict) and x.keys() == y.keys(), (where, x, y)
+        for k in x: same(x[k], y[k], where + "." + k)
+    elif isinstance(x, list):
+        assert isinstance(y, list) and len(x) == len(y), (where, x, y)
+        for i, (u, v) in enumerate(zip(x, y)): same(u, v, "%s[%d]" % (where, i))
+    elif isinstance(x, float):
+        digits = len(repr(x).split(".")[1])
+        assert isinstance(y, (int, float)) and round(y, digits) == x, (where, x, y)
+    else:
+        assert x == y and type(x) == type(y), (where, x, y)
+same(shown, real, "bench --json")
+o, s = real["opponents"][0], real["sprt"]
+want("accepts %s after %d deals (%d games)" % (s["result"], s["deals"], s["games"]))
+want("greedy wins all %d" % o["wins"] if o["wins"] == o["games"] else "greedy wins %d" % o["wins"])
+want("score %.3f, %s Elo, the conservative 95%% interval %s, LLR %.2f" % (o["score"], "+inf" if o["elo_diff"] is None else "%+.0f" % o["elo_diff"], ci(o), s["llr"]))
+o = json.load(open("b200.json"))["opponents"][0]
+want("Over %d deals" % o["deals"])
+want("greedy scores %d-%d-%d against random, score %.3f, %+.0f Elo %s." % (o["wins"], o["draws"], o["losses"], o["score"], o["elo_diff"], ci(o)))
+o = json.load(open("b4.json"))["opponents"][0]
+assert o["conservative"] and o["score"] == 1 and o["deals"] == 100, o
+want("wins every one of the 100 deals: the report is %s Elo" % ci(o))
 PYEOF
 for seed in 1 2 3; do
   "$ARENA" bench greedy --game $T --vs greedy --sprt 0,50 --seed $seed --json -q >self.json

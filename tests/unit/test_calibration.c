@@ -121,7 +121,7 @@ static void fit_both(const ladder_fit_match *m, size_t n, uint32_t np, ladder_fi
 {
     ladder_fit_opts o;
     ladder_fit_opts_init(&o);
-    o.anchor_elo = 0.0;
+    o.mean_elo = 0.0;
     assert_int_equal(ladder_fit_run(m, n, np, &o, f), JA_OK);
     if (fm != NULL) {
         o.model_cov = true;

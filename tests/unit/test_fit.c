@@ -131,7 +131,7 @@ static void test_two_players(void **state)
     assert_int_equal(f->n_groups, 1);
     assert_int_equal(f->players[0].status, LADDER_FIT_RATED);
     assert_int_equal(f->players[1].status, LADDER_FIT_RATED);
-    assert_true(f->groups[0].converged);
+    assert_true(f->parts[0].converged);
     near(f->players[0].elo, 1573.595357, 1e-5);
     near(f->players[1].elo, 1426.404643, 1e-5);
     near(f->players[0].se, 63.180550, 1e-5);
@@ -143,8 +143,8 @@ static void test_two_players(void **state)
     assert_true(isnan(f->players[1].los_next));
     assert_int_equal(f->order[0], 0);
     assert_int_equal(f->order[1], 1);
-    assert_int_equal(f->groups[0].clusters, 10);
-    assert_int_equal(f->groups[0].pairs, 10);
+    assert_int_equal(f->parts[0].clusters, 10);
+    assert_int_equal(f->parts[0].pairs, 10);
     assert_int_equal(f->players[0].matches, 10);
     assert_int_equal(f->players[0].wins, 7);
     assert_int_equal(f->players[0].losses, 3);
@@ -232,8 +232,8 @@ static void test_clusters(void **state)
     ladder_fit *f = run(&g, 2, NULL);
     near(f->players[0].elo - f->players[1].elo, 240.823997, 1e-5);
     near(2.0 * f->players[0].se, 217.147241, 1e-5);
-    assert_int_equal(f->groups[0].clusters, 5);
-    assert_int_equal(f->groups[0].matches, 10);
+    assert_int_equal(f->parts[0].clusters, 5);
+    assert_int_equal(f->parts[0].matches, 10);
     ladder_fit_free(&f);
 
     for (size_t i = 0; i < g.n; i++)
@@ -263,8 +263,8 @@ static void test_multiplayer_pairs(void **state)
         assert_int_equal(f->players[i].matches, 3);
         assert_int_equal(f->players[i].wins + f->players[i].losses, 6);
     }
-    assert_int_equal(f->groups[0].pairs, 9);
-    assert_int_equal(f->groups[0].clusters, 3);
+    assert_int_equal(f->parts[0].pairs, 9);
+    assert_int_equal(f->parts[0].clusters, 3);
     ladder_fit_free(&f);
 
     /* A 4-seat match with a shared second place: 1, 2, 2, 4 gives the two
@@ -353,6 +353,23 @@ static void test_anchor_player(void **state)
     near(f->players[0].se, 126.361101, 1e-5);
     near(ladder_fit_los(f, 0, 1), 0.877959, 1e-6); /* LOS does not depend on the anchor */
     ladder_fit_free(&f);
+
+    /* An anchor fixes its own group only: with a second group {2, 3}
+     * (3:1, 400 log10 3 = 190.848502 apart) and player 3 anchored at 2000,
+     * group {0, 1} keeps its mean 1500. */
+    add2(&g, 2, 3, 1.0, 3, -1);
+    add2(&g, 2, 3, 0.0, 1, -1);
+    o.anchor_player = 3;
+    o.anchor_elo = 2000.0;
+    f = run(&g, 4, &o);
+    assert_int_equal(f->n_groups, 2);
+    assert_true(f->anchored);
+    near(f->players[3].elo, 2000.0, 1e-9);
+    near(f->players[2].elo, 2190.848502, 1e-5);
+    near(f->players[0].elo, 1573.595357, 1e-5);
+    near(f->players[1].elo, 1426.404643, 1e-5);
+    near(f->players[0].se, 63.180550, 1e-5);
+    ladder_fit_free(&f);
 }
 
 /* Perfect and zero scores, and a player with no finite comparison:
@@ -439,6 +456,96 @@ static void test_groups(void **state)
     ladder_fit_free(&f);
 }
 
+/* Every strongly connected part of two players or more is rated on its
+ * own. Part 1 {A, B, C} (a cycle of 2:1 results). D and E lost every game
+ * to part 1 (below it) but split 3:1 between themselves: 400 log10 3 =
+ * 190.848502 apart around their own mean 1500 (1595.424251, 1404.575749).
+ * G and H beat F only and split 1:1: no comparison with part 1 either way
+ * (apart), 1500 each. F lost to C, G and H (zero); P beat A (perfect).
+ * Display order: P, part 1, G-H (apart), D-E (below), then F; the parts
+ * after part 1 are numbered in that order. */
+static void test_parts(void **state)
+{
+    (void)state;
+    enum { A, B, C, D, E, F, G, H, P };
+    games g = {0};
+    add2(&g, A, B, 1.0, 2, -1);
+    add2(&g, A, B, 0.0, 1, -1);
+    add2(&g, B, C, 1.0, 2, -1);
+    add2(&g, B, C, 0.0, 1, -1);
+    add2(&g, C, A, 1.0, 2, -1);
+    add2(&g, C, A, 0.0, 1, -1);
+    add2(&g, A, D, 1.0, 2, -1);
+    add2(&g, B, E, 1.0, 2, -1);
+    add2(&g, D, E, 1.0, 3, -1);
+    add2(&g, D, E, 0.0, 1, -1);
+    add2(&g, C, F, 1.0, 2, -1);
+    add2(&g, G, F, 1.0, 1, -1);
+    add2(&g, H, F, 1.0, 1, -1);
+    add2(&g, G, H, 1.0, 1, -1);
+    add2(&g, G, H, 0.0, 1, -1);
+    add2(&g, P, A, 1.0, 2, -1);
+    ladder_fit *f = run(&g, 9, NULL);
+    assert_int_equal(f->n_groups, 1);
+    assert_int_equal(f->n_parts, 3);
+    assert_int_equal(f->groups[0].parts, 3);
+    assert_int_equal(f->groups[0].rated, 7);
+    for (int p = A; p <= H; p++)
+        if (p != F)
+            assert_int_equal(f->players[p].status, LADDER_FIT_RATED);
+    assert_int_equal(f->players[F].status, LADDER_FIT_ZERO);
+    assert_int_equal(f->players[P].status, LADDER_FIT_PERFECT);
+    assert_int_equal(f->players[F].part, LADDER_FIT_NO_PART);
+    /* Parts by number: 1 the largest, then display order. */
+    assert_int_equal(f->players[A].part, 0);
+    assert_int_equal(f->players[G].part, 1);
+    assert_int_equal(f->players[D].part, 2);
+    assert_int_equal(f->parts[0].number, 1);
+    assert_int_equal(f->parts[0].relation, LADDER_FIT_MAIN);
+    assert_int_equal(f->parts[1].number, 2);
+    assert_int_equal(f->parts[1].relation, LADDER_FIT_APART);
+    assert_int_equal(f->parts[2].number, 3);
+    assert_int_equal(f->parts[2].relation, LADDER_FIT_BELOW);
+    assert_int_equal(f->parts[2].rated, 2);
+    assert_int_equal(f->parts[2].clusters, 4);
+    assert_int_equal(f->parts[0].clusters, 9);
+    assert_int_equal(f->clusters, 15);
+    near(f->players[A].elo + f->players[B].elo + f->players[C].elo, 4500.0, 1e-6);
+    near(f->players[A].elo, 1500.0, 1e-6); /* the cycle is symmetric */
+    near(f->players[D].elo, 1595.424251, 1e-5);
+    near(f->players[E].elo, 1404.575749, 1e-5);
+    near(f->players[G].elo, 1500.0, 1e-9);
+    near(f->players[H].elo, 1500.0, 1e-9);
+    assert_true(f->players[D].se > 0.0);
+    assert_true(isnan(ladder_fit_los(f, A, D))); /* not comparable */
+    assert_true(f->cov[A * 9 + D] == 0.0);
+    uint32_t want[9] = {P, A, B, C, G, H, D, E, F};
+    for (int i = 0; i < 9; i++)
+        if (f->order[i] != want[i] && !(i >= 1 && i <= 3 && f->order[i] <= C))
+            fail_msg("order[%d] = %u, want %u", i, f->order[i], want[i]);
+    assert_true(isfinite(f->players[D].los_next));
+    assert_true(isnan(f->players[E].los_next)); /* last of its part */
+    assert_true(isnan(f->players[f->order[3]].los_next)); /* last of part 1 */
+    assert_string_equal(ladder_fit_relation_name(LADDER_FIT_BELOW), "below");
+    assert_null(ladder_fit_relation_name(LADDER_FIT_RELATION_COUNT));
+    ladder_fit_free(&f);
+
+    /* An anchor in part 3 fixes part 3 only. */
+    ladder_fit_opts o;
+    ladder_fit_opts_init(&o);
+    o.anchor_player = D;
+    o.anchor_elo = 1000.0;
+    f = run(&g, 9, &o);
+    assert_true(f->anchored);
+    assert_true(f->parts[2].anchored);
+    assert_false(f->parts[0].anchored);
+    near(f->players[D].elo, 1000.0, 1e-9);
+    near(f->players[E].elo, 1000.0 - 190.848502, 1e-5);
+    near(f->players[A].elo + f->players[B].elo + f->players[C].elo, 4500.0, 1e-6);
+    near(f->players[G].elo, 1500.0, 1e-9);
+    ladder_fit_free(&f);
+}
+
 /* The fit is a function of the set of results, not of their order. */
 static void test_order_independent(void **state)
 {
@@ -461,25 +568,105 @@ static void test_order_independent(void **state)
         near(f->players[p].se, f2->players[p].se, 1e-9);
     }
     /* The likelihood equations hold: every expected score equals the
-     * actual one (Zermelo's condition). */
+     * actual one (Zermelo's condition), each match weighted by 1 / the
+     * plays of its deal (cluster) with its seating. */
     for (int p = 0; p < 5; p++) {
         double actual = 0, expected = 0;
         for (size_t i = 0; i < g.n; i++) {
             const ladder_fit_match *m = &g.m[i];
+            int plays = 0;
+            for (size_t j = 0; j < g.n; j++)
+                plays += g.m[j].cluster == m->cluster && g.m[j].player[0] == m->player[0] &&
+                         g.m[j].player[1] == m->player[1];
             for (int s = 0; s < 2; s++) {
                 if (m->player[s] != (uint32_t)p)
                     continue;
                 uint32_t o = m->player[1 - s];
-                actual += m->place[s] < m->place[1 - s]    ? 1.0
-                          : m->place[s] == m->place[1 - s] ? 0.5
-                                                           : 0;
-                expected += ladder_score_of_elo(f->players[p].elo - f->players[o].elo);
+                actual += (m->place[s] < m->place[1 - s]    ? 1.0
+                           : m->place[s] == m->place[1 - s] ? 0.5
+                                                            : 0) /
+                          plays;
+                expected += ladder_score_of_elo(f->players[p].elo - f->players[o].elo) / plays;
             }
         }
         near(expected, actual, 1e-7);
     }
     ladder_fit_free(&f);
     ladder_fit_free(&f2);
+}
+
+/* Replays: matches of one deal (cluster) with the same player in every
+ * seat count as one match, their mean.
+ *
+ * Known answer: A and B play deal 0 twice in the same seats, A winning
+ * once and losing once; deal 1 A wins, deal 2 B wins (in the other seats).
+ * Counted once, deal 0 is half a game each way: 3 games, A scores 1.5,
+ * so A = B = 1500. Sandwich at p = 1/2: H = 3 * 1/4 = 0.75; the deals'
+ * scores are 1/2 (1 - 1/2) + 1/2 (0 - 1/2) = 0, then 0.5 and -0.5: sum of
+ * squares 0.5, B = 3/2 * 0.5 = 0.75; Var = 0.75 / 0.5625 = 4/3, sd of
+ * the difference 1.154701 * 173.717793 = 200.592029, se 100.296015.
+ * (Counted as two games of one cluster: H = 1, Var = 0.75, se 75.222.) */
+static void test_replays(void **state)
+{
+    (void)state;
+    games g = {0};
+    add2(&g, 0, 1, 1.0, 1, 0);
+    add2(&g, 0, 1, 0.0, 1, 0);
+    add2(&g, 0, 1, 1.0, 1, 1);
+    add2(&g, 1, 0, 1.0, 1, 2);
+    ladder_fit *f = run(&g, 2, NULL);
+    assert_int_equal(f->replays, 1);
+    near(f->players[0].elo, 1500.0, 1e-9);
+    near(f->players[0].se, 100.296015, 1e-5);
+    near(f->players[0].games, 3.0, 1e-12);
+    near(f->players[0].wins, 1.5, 1e-12);
+    near(f->players[0].losses, 1.5, 1e-12);
+    assert_int_equal(f->players[0].matches, 4);
+    assert_int_equal(f->parts[0].clusters, 3);
+    ladder_fit_free(&f);
+
+    /* A field of 4 on 60 deals; then the first 40 deals again, identical
+     * (a second tournament with the same seed and more rounds replays
+     * them): nothing changes, no interval shrinks. Played in other seats,
+     * the same deal is new information (the pairs are in one cluster). */
+    games a = {0};
+    uint32_t seed = 777;
+    for (int d = 0; d < 60; d++) {
+        seed = seed * 1103515245u + 12345u;
+        uint32_t x = (seed >> 8) % 4, y = (x + 1 + (seed >> 16) % 3) % 4;
+        add2(&a, x, y, (double)((seed >> 24) % 3) / 2.0, 1, 1000 + d);
+    }
+    f = run(&a, 4, NULL);
+    games b = a;
+    for (size_t i = 0; i < 40; i++)
+        b.m[b.n++] = a.m[i];
+    ladder_fit *f2 = run(&b, 4, NULL);
+    assert_int_equal(f2->replays, 40);
+    assert_int_equal(f->replays, 0);
+    for (int p = 0; p < 4; p++) {
+        assert_int_equal(f2->players[p].status, LADDER_FIT_RATED);
+        near(f2->players[p].elo, f->players[p].elo, 1e-9);
+        near(f2->players[p].se, f->players[p].se, 1e-9);
+        near(f2->players[p].games, f->players[p].games, 1e-12);
+    }
+    ladder_fit_free(&f2);
+    games c = a;
+    for (size_t i = 0; i < 40; i++) {
+        ladder_fit_match *m = &c.m[c.n++];
+        *m = a.m[i];
+        m->player[0] = a.m[i].player[1];
+        m->player[1] = a.m[i].player[0];
+        m->place[0] = a.m[i].place[1];
+        m->place[1] = a.m[i].place[0];
+    }
+    f2 = run(&c, 4, NULL);
+    assert_int_equal(f2->replays, 0);
+    for (int p = 0; p < 4; p++)
+        near(f2->players[p].games, f->players[p].games + (double)(f2->players[p].matches -
+                                                                   f->players[p].matches),
+             1e-12);
+    ladder_fit_free(&f2);
+    ladder_fit_free(&f);
 }
 
 static void test_bad_input(void **state)
@@ -515,7 +702,8 @@ int main(void)
         cmocka_unit_test(test_clusters),         cmocka_unit_test(test_multiplayer_pairs),
         cmocka_unit_test(test_anchor_player),    cmocka_unit_test(test_unbounded),
         cmocka_unit_test(test_groups),           cmocka_unit_test(test_order_independent),
-        cmocka_unit_test(test_singular_sandwich),
+        cmocka_unit_test(test_singular_sandwich), cmocka_unit_test(test_replays),
+        cmocka_unit_test(test_parts),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

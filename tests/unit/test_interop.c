@@ -234,6 +234,49 @@ static void test_jsonl(void **state)
     ladder_import_set_free(&s);
 }
 
+/* Sources ("tournament") keep their name and type, the number 7 and the
+ * string "7" are two sources, and "match" is a match's number when it is
+ * an integer from 0 up (anything else: none, -1). */
+static void test_jsonl_sources(void **state)
+{
+    (void)state;
+#define SEATS "\"seats\":[{\"bot\":\"A\",\"place\":1},{\"bot\":\"B\",\"place\":2}]}\n"
+    const char *text = "{\"game\":\"g\",\"tournament\":7,\"match\":5," SEATS
+                       "{\"game\":\"g\",\"tournament\":\"7\",\"match\":-1," SEATS
+                       "{\"game\":\"g\",\"tournament\":7,\"match\":\"6\"," SEATS
+                       "{\"game\":\"g\",\"tournament\":\"spring cup\",\"match\":2.5," SEATS
+                       "{\"game\":\"g\",\"tournament\":-3,\"match\":0," SEATS
+                       "{\"game\":\"g\"," SEATS;
+    ladder_import_set *s = parse_ok(text, &RO);
+    const ladder_import *imp = ladder_import_set_get(s);
+    assert_int_equal(imp->n_matches, 6);
+    assert_int_equal(imp->n_sources, 4);
+    static const struct {
+        uint32_t source;
+        int64_t number;
+    } want[6] = {{1, 5}, {2, -1}, {1, -1}, {3, -1}, {4, 0}, {0, -1}};
+    for (int k = 0; k < 6; k++) {
+        assert_int_equal(imp->matches[k].source, want[k].source);
+        assert_int_equal(imp->matches[k].number, want[k].number);
+    }
+    assert_string_equal(imp->sources[0].label, "7");
+    assert_true(imp->sources[0].integer);
+    assert_string_equal(imp->sources[1].label, "7");
+    assert_false(imp->sources[1].integer);
+    assert_string_equal(imp->sources[2].label, "spring cup");
+    assert_false(imp->sources[2].integer);
+    assert_string_equal(imp->sources[3].label, "-3");
+    assert_true(imp->sources[3].integer);
+    ladder_import_set_free(&s);
+
+    char text2[256];
+    snprintf(text2, sizeof text2, "{\"game\":\"g\",\"tournament\":\"%064d\"," SEATS, 0);
+    parse_fails(text2, &RO, JA_EFORMAT, "t.in:1: \"tournament\" is longer than 63 bytes");
+    parse_fails("{\"game\":\"g\",\"tournament\":[1]," SEATS, &RO, JA_EFORMAT,
+                "t.in:1: \"tournament\" must be a string");
+#undef SEATS
+}
+
 static void test_jsonl_errors(void **state)
 {
     (void)state;
@@ -332,8 +375,28 @@ static void test_writers_round_trip(void **state)
     assert_int_equal(seat(imp, 0, 1)->score, JA_SCORE_UNIT / 2);
     assert_int_equal(seat(imp, 0, 2)->place, 2);
     assert_string_equal(imp->bots[0].name, "A \"q\"");
+    assert_int_equal(imp->matches[0].number, 9);
+    assert_int_equal(imp->n_sources, 1);
+    assert_string_equal(imp->sources[0].label, "4");
+    assert_true(imp->sources[0].integer);
     ladder_import_set_free(&s);
     free(buf);
+
+    /* A source named by a string is written as that string. */
+    m.tournament_text = "spring cup";
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    assert_int_equal(ladder_jsonl_write(f, &m), JA_OK);
+    fclose(f);
+    assert_non_null(strstr(buf, ",\"tournament\":\"spring cup\",\"match\":9,"));
+    assert_int_equal(ladder_import_parse("x.jsonl", NULL, buf, len, &RO, &s, err, sizeof err),
+                     JA_OK);
+    imp = ladder_import_set_get(s);
+    assert_string_equal(imp->sources[0].label, "spring cup");
+    assert_false(imp->sources[0].integer);
+    ladder_import_set_free(&s);
+    free(buf);
+    m.tournament_text = NULL;
 
     /* Not UTF-8: JSON cannot carry it. */
     m.seat[1].bot = "\xff";
@@ -367,6 +430,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pgn_basic),      cmocka_unit_test(test_pgn_tags),
         cmocka_unit_test(test_pgn_errors),     cmocka_unit_test(test_jsonl),
+        cmocka_unit_test(test_jsonl_sources),
         cmocka_unit_test(test_jsonl_errors),   cmocka_unit_test(test_writers_round_trip),
         cmocka_unit_test(test_read_file),
     };

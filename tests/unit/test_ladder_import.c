@@ -1,11 +1,13 @@
-/* Unit tests of schema versions 2 and 3 and imports in the ladder database
+/* Unit tests of schema versions 2 to 4 and imports in the ladder database
  * (ladders/ladder_db.h, schema.c): a version-1 file, written with the
  * released migration 1 exactly and filled with a duplicate tournament,
  * opens at the current version with every row kept and its duplicate sets
  * found; a fresh file takes tournaments and results of 2 to JA_MAX_SEATS
  * seats and refuses one more; a version-2 file (seat counts bounded by 12),
  * written with migrations 1 and 2 exactly, migrates with every row kept and
- * then takes a JA_MAX_SEATS-seat match; imports store their tournaments, matches, results and live Elo in one
+ * then takes a JA_MAX_SEATS-seat match; a version-3 file with an import
+ * migrates to version 4 with no source names and then takes them; imports
+ * store their tournaments, matches, results and live Elo in one
  * transaction; a file is imported once; a bad import, or one that fails
  * part-way, writes nothing.
  *
@@ -130,6 +132,10 @@ typedef struct walk {
     bool has_seed[8];
     uint64_t seed[8];
     int64_t turns[8];
+    uint32_t number[8];
+    char source_kind[8];
+    int64_t source_int[8];
+    char source_text[8][LADDER_SOURCE_MAX];
 } walk;
 
 static int walk_fn(void *ctx, const ladder_match_row *m)
@@ -140,6 +146,10 @@ static int walk_fn(void *ctx, const ladder_match_row *m)
     w->has_seed[w->n] = m->has_seed;
     w->seed[w->n] = m->seed;
     w->turns[w->n] = m->turns;
+    w->number[w->n] = m->number;
+    w->source_kind[w->n] = m->source_kind;
+    w->source_int[w->n] = m->source_int;
+    snprintf(w->source_text[w->n], LADDER_SOURCE_MAX, "%s", m->source_text);
     w->n++;
     return 0;
 }
@@ -366,6 +376,8 @@ static void test_migrate_v2(void **state)
     assert_int_equal(raw_int(f->db, "SELECT faults FROM results WHERE seat = 11"), 1);
     assert_int_equal(raw_int(f->db, "SELECT count(*) FROM result_faults"), 1);
     assert_int_equal(raw_int(f->db, "SELECT count(*) FROM ratings"), 12);
+    /* Through version 4 too: the played tournament has no source. */
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM tournaments WHERE source IS NULL"), 1);
     assert_int_equal(raw_int(f->db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
     assert_int_equal(raw_int(f->db, "SELECT count(*) FROM sqlite_master WHERE name LIKE '%_v3'"),
                      0);
@@ -399,6 +411,82 @@ static void test_migrate_v2(void **state)
     assert_int_equal(raw_int(f->db, "PRAGMA user_version"), LADDER_DB_SCHEMA_VERSION);
 }
 
+/* ---- Version 3 -> 4: the source tournament of an import -------------------- */
+
+/* A version-3 database as the released code wrote it (migrations 1 to 3's
+ * own SQL) with one imported tournament of two matches and one played
+ * tournament: it opens as version 4 with every row kept and no source
+ * name; the column takes an import's name (an integer or text) and refuses
+ * one on a played tournament or of another type. */
+static void test_migrate_v3(void **state)
+{
+    fx *f = *state;
+    raw_exec(f->db, ladder__migrations[0].sql);
+    raw_exec(f->db, ladder__migrations[1].sql);
+    raw_exec(f->db, ladder__migrations[2].sql);
+    raw_exec(
+        f->db,
+        "PRAGMA user_version = 3;"
+        "INSERT INTO bots VALUES (1, 'A', '1', 'import', '', NULL, 'T'),"
+        " (2, 'B', '', 'import', '', NULL, 'T');"
+        "INSERT INTO ladders VALUES (1, 'g', 2, 'a=1');"
+        "INSERT INTO imports VALUES (1, 'old.jsonl', 'jsonl',"
+        " '0000000000000000000000000000000000000000000000000000000000000000', 2, 0, 'T');"
+        "INSERT INTO tournaments VALUES (1, 1, NULL, 'import', 1, 0, 2, 2, 'done', 'T', 'T', 1);"
+        "INSERT INTO tournaments VALUES (2, 1, '5', 'round-robin', 1, 0, 2, 2, 'done', 'T', 'T',"
+        " NULL);"
+        "INSERT INTO participants VALUES (1, 0, 1, 'A'), (1, 1, 2, 'B');"
+        "INSERT INTO matches VALUES (1, 1, 0, 0, 0, 0, '5', 'done', NULL, NULL, NULL, 'T'),"
+        " (2, 1, 1, 0, 1, 0, NULL, 'done', NULL, NULL, NULL, 'T');"
+        "INSERT INTO match_seats VALUES (1, 0, 0), (1, 1, 1), (2, 0, 1), (2, 1, 0);"
+        "INSERT INTO results VALUES (1, 0, 1, 27720, 1, 0, 1500, 16),"
+        " (1, 1, 2, 0, 2, 0, 1500, -16), (2, 0, 2, 27720, 1, 0, 1484, 17),"
+        " (2, 1, 1, 0, 2, 0, 1516, -17);"
+        "INSERT INTO ratings VALUES (1, 1, 2, 1499, 1, 0, 1, 'T'), (1, 2, 2, 1501, 1, 0, 1, 'T');");
+    ladder_db *db = open_ok(f->db);
+    int v = 0;
+    assert_int_equal(ladder_db_schema_version(db, &v), JA_OK);
+    assert_int_equal(v, 4);
+    assert_int_equal(v, LADDER_DB_SCHEMA_VERSION);
+    ladder_db_close(&db);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM matches"), 2);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results"), 4);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM tournaments WHERE source IS NULL"), 2);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+    sqlite3 *s = NULL;
+    assert_int_equal(sqlite3_open(f->db, &s), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(s, "UPDATE tournaments SET source = 7 WHERE id = 1", NULL, NULL,
+                                  NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_exec(s, "UPDATE tournaments SET source = 'cup' WHERE id = 1", NULL,
+                                  NULL, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_exec(s, "UPDATE tournaments SET source = 1.5 WHERE id = 1", NULL,
+                                  NULL, NULL),
+                     SQLITE_CONSTRAINT);
+    assert_int_equal(sqlite3_exec(s, "UPDATE tournaments SET source = '' WHERE id = 1", NULL,
+                                  NULL, NULL),
+                     SQLITE_CONSTRAINT);
+    assert_int_equal(sqlite3_exec(s, "UPDATE tournaments SET source = 7 WHERE id = 2", NULL, NULL,
+                                  NULL),
+                     SQLITE_CONSTRAINT);
+    sqlite3_close(s);
+    assert_int_equal(raw_int(f->db, "SELECT typeof(source) = 'text' FROM tournaments"
+                                    " WHERE id = 1"),
+                     1);
+    /* Without a name, an imported tournament is read (and exported) by its
+     * id, as before version 4. */
+    raw_exec(f->db, "UPDATE tournaments SET source = NULL");
+    db = open_ok(f->db);
+    walk w = {0};
+    ladder_key key = {"g", 2, "a=1"};
+    assert_int_equal(ladder_db_foreach_match(db, &key, walk_fn, &w), JA_OK);
+    assert_int_equal(w.n, 2);
+    assert_int_equal(w.source_kind[0], 0);
+    assert_int_equal(w.number[1], 1);
+    ladder_db_close(&db);
+}
+
 /* ---- Imports ----------------------------------------------------------------- */
 
 static const ladder_key LADDERS[2] = {{"g", 2, "a=1"}, {"g", 3, "a=1"}};
@@ -406,15 +494,17 @@ static const ladder_bot BOTS[3] = {{"A", "1", "import", "", NULL},
                                    {"B", "", "import", "", NULL},
                                    {"A", "2", "import", "", NULL}};
 
+static const ladder_import_source SOURCES[1] = {{"7", true}};
+
 typedef struct imp_fx {
     ladder_import_match m[4];
     ladder_import_seat s[16];
     ladder_import imp;
 } imp_fx;
 
-/* Four matches: lines 1-2 two-seat from source 1 (A1 beats B, then B and
- * A2 draw; both with seed 9, a duplicate set), line 3 two-seat without a
- * source, line 4 three-seat. */
+/* Four matches: lines 1-2 two-seat from source 1, the file's tournament 7
+ * (A1 beats B, then B and A2 draw; both with seed 9, a duplicate set),
+ * line 3 two-seat without a source, line 4 three-seat. No match numbers. */
 static void make_import(imp_fx *x, const char *sha)
 {
     memset(x, 0, sizeof *x);
@@ -440,11 +530,13 @@ static void make_import(imp_fx *x, const char *sha)
         m->has_seed = spec[k].seed;
         m->seed = spec[k].seed ? 9 : 0;
         m->turns = k == 0 ? 17 : -1;
+        m->number = -1;
         for (uint32_t s = 0; s < spec[k].n; s++)
             x->s[ns++] =
                 (ladder_import_seat){spec[k].bot[s], 100 * (int64_t)(k + s), spec[k].place[s]};
     }
-    x->imp = (ladder_import){"t.jsonl", "jsonl", sha, 1, 2, LADDERS, 3, BOTS, 4, x->m, ns, x->s};
+    x->imp = (ladder_import){"t.jsonl", "jsonl", sha, 1, 2, LADDERS, 3, BOTS, 1, SOURCES,
+                             4, x->m, ns, x->s};
 }
 
 #define SHA1 "1111111111111111111111111111111111111111111111111111111111111111"
@@ -485,9 +577,20 @@ static void test_import(void **state)
     assert_true(ti.imported);
     assert_true(ti.done);
     assert_int_equal(ti.n_participants, 3);
+    /* The source's name is kept, as an integer; matches numbered in file
+     * order (no numbers given). */
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM tournaments WHERE source = 7"
+                                    " AND typeof(source) = 'integer'"),
+                     1);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM tournaments WHERE source IS NULL"), 2);
     walk w = {0};
     assert_int_equal(ladder_db_foreach_match(db, &LADDERS[0], walk_fn, &w), JA_OK);
     assert_int_equal(w.n, 3);
+    assert_int_equal(w.source_kind[0], 'i');
+    assert_int_equal(w.source_int[0], 7);
+    assert_int_equal(w.source_kind[2], 0);
+    assert_int_equal(w.number[0], 0);
+    assert_int_equal(w.number[1], 1);
     assert_int_equal(w.deal[0], w.deal[1]); /* the shared seed 9 */
     assert_int_equal(w.deal[2], w.match[2]);
     assert_false(w.has_seed[2]);
@@ -499,6 +602,42 @@ static void test_import(void **state)
     assert_int_equal(ladder_db_import(db, &x.imp, &res), JA_ESTATE);
     assert_non_null(strstr(ladder_db_errmsg(db), "t.jsonl: this file was already imported"));
     assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results"), before);
+    ladder_db_close(&db);
+}
+
+/* Match numbers of the file are kept when every match of an imported
+ * tournament has its own; a source named by a string stays a string. */
+static void test_import_numbers(void **state)
+{
+    fx *f = *state;
+    ladder_db *db = open_ok(f->db);
+    imp_fx x;
+    make_import(&x, SHA1);
+    static const ladder_import_source named[1] = {{"spring cup", false}};
+    x.imp.sources = named;
+    x.m[0].number = 12;
+    x.m[1].number = 3;
+    x.m[2].number = 12; /* its own tournament (no source): kept too */
+    assert_int_equal(ladder_db_import(db, &x.imp, NULL), JA_OK);
+    walk w = {0};
+    assert_int_equal(ladder_db_foreach_match(db, &LADDERS[0], walk_fn, &w), JA_OK);
+    assert_int_equal(w.n, 3);
+    /* By tournament, then number: 3 (line 2) before 12 (line 1). */
+    assert_int_equal(w.number[0], 3);
+    assert_int_equal(w.number[1], 12);
+    assert_int_equal(w.source_kind[0], 's');
+    assert_string_equal(w.source_text[0], "spring cup");
+    assert_int_equal(w.number[2], 12);
+    /* Two matches of one source with the same number: file order. */
+    make_import(&x, SHA2);
+    x.m[0].number = 4;
+    x.m[1].number = 4;
+    assert_int_equal(ladder_db_import(db, &x.imp, NULL), JA_OK);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) * 100 + min(m.number) * 10 + max(m.number)"
+                                    " FROM matches m JOIN tournaments t"
+                                    " ON t.id = m.tournament_id WHERE t.import_id = 2"
+                                    " AND t.source = 7"),
+                     201); /* 2 matches, numbers 0 and 1 */
     ladder_db_close(&db);
 }
 
@@ -525,6 +664,16 @@ static void test_import_refused(void **state)
     assert_int_equal(ladder_db_import(db, &x.imp, NULL), JA_EINVAL);
     assert_string_equal(ladder_db_errmsg(db),
                         "t.jsonl:1: a match needs at least two different bots");
+    make_import(&x, SHA1);
+    x.m[1].source = 2; /* one source only */
+    assert_int_equal(ladder_db_import(db, &x.imp, NULL), JA_EINVAL);
+    assert_string_equal(ladder_db_errmsg(db), "t.jsonl:2: no such source tournament");
+    make_import(&x, SHA1);
+    static const ladder_import_source empty[1] = {{"", false}};
+    x.imp.sources = empty;
+    assert_int_equal(ladder_db_import(db, &x.imp, NULL), JA_EINVAL);
+    assert_string_equal(ladder_db_errmsg(db),
+                        "t.jsonl: a source tournament name is empty or longer than 63 bytes");
     make_import(&x, "nothex");
     assert_int_equal(ladder_db_import(db, &x.imp, NULL), JA_EINVAL);
     ladder_db_close(&db);
@@ -562,6 +711,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_migrate_v1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_every_seat_count, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_v2, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_migrate_v3, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_import_numbers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import_atomic, setup, teardown),

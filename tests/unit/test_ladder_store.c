@@ -882,6 +882,68 @@ static void test_foreach_match(void **state)
     ladder_db_close(&db);
 }
 
+/* The deals of a ladder, for test_deals_across_tournaments. */
+typedef struct deals {
+    int n;
+    int64_t tid[32], match[32], deal[32], deal_tid[32];
+    uint32_t number[32];
+} deals;
+
+static int deals_fn(void *ctx, const ladder_match_row *m)
+{
+    deals *d = ctx;
+    if (d->n == 32)
+        return -1;
+    d->tid[d->n] = m->tournament_id;
+    d->match[d->n] = m->match_id;
+    d->deal[d->n] = m->deal;
+    d->deal_tid[d->n] = m->deal_tournament;
+    d->number[d->n] = m->number;
+    d->n++;
+    return 0;
+}
+
+/* A deal is a match seed of the ladder, in whichever tournament: a second
+ * tournament with the same seed and more rounds replays the first one's
+ * deals, and they are the same deals (docs/ratings.md, "Replayed deals").
+ * Another ladder with the same seed is not part of this one. */
+static void test_deals_across_tournaments(void **state)
+{
+    fx *f = *state;
+    ladder_db *db = open_ok(f->db);
+    ladder_tournament_spec s = spec3(5);
+    int64_t t1 = create_ok(db, &s);
+    ladder_match_result r = result2(1, 0);
+    for (uint32_t i = 0; i < 6; i++)
+        record_ok(db, t1, i, &r);
+    s.rounds = 2; /* matches 0..5 have the seeds of t1's, 6..11 new ones */
+    int64_t t2 = create_ok(db, &s);
+    for (uint32_t i = 0; i < 8; i++)
+        record_ok(db, t2, i, &r);
+    ladder_tournament_spec other = spec3(5);
+    other.ladder.options = "decks=auto way=3";
+    int64_t t3 = create_ok(db, &other);
+    record_ok(db, t3, 0, &r);
+    deals d = {0};
+    assert_int_equal(ladder_db_foreach_match(db, &s.ladder, deals_fn, &d), JA_OK);
+    assert_int_equal(d.n, 14);
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(d.tid[i], t1);
+        assert_int_equal(d.deal[i], d.match[i]);
+        assert_int_equal(d.deal_tid[i], t1);
+        /* The replay in t2 of t1's match i. */
+        assert_int_equal(d.tid[6 + i], t2);
+        assert_int_equal(d.number[6 + i], d.number[i]);
+        assert_int_equal(d.deal[6 + i], d.match[i]);
+        assert_int_equal(d.deal_tid[6 + i], t1);
+    }
+    for (int i = 12; i < 14; i++) {
+        assert_int_equal(d.deal[i], d.match[i]);
+        assert_int_equal(d.deal_tid[i], t2);
+    }
+    ladder_db_close(&db);
+}
+
 static void test_record_idempotent(void **state)
 {
     fx *f = *state;
@@ -1154,6 +1216,7 @@ int main(void)
         T(test_find_for_resume),
         T(test_record_and_standings),
         T(test_foreach_match),
+        T(test_deals_across_tournaments),
         T(test_record_idempotent),
         T(test_record_rejects),
         T(test_record_atomic),
