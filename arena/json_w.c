@@ -100,7 +100,12 @@ void jw_null(json_w *w, const char *key) { scalar(w, key, json_null()); }
 
 void jw_num(json_w *w, const char *key, double v)
 {
-    scalar(w, key, isfinite(v) ? json_real(v) : json_null());
+    if (!isfinite(v))
+        scalar(w, key, json_null());
+    else if (v == trunc(v) && fabs(v) < 1e15)
+        scalar(w, key, json_integer((json_int_t)v)); /* 1500, not 1500.0 */
+    else
+        scalar(w, key, json_real(v));
 }
 
 void jw_score(json_w *w, const char *key, int64_t units)

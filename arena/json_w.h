@@ -7,8 +7,8 @@
  * jansson and prints it, compact, when the top value is complete (the top
  * container closed, or the top scalar added); jw_end then ends the line.
  * Numbers: integers exactly; reals with 10 significant digits (jansson's
- * JSON_REAL_PRECISION), and null for a NaN or an infinity, which JSON cannot
- * hold. Strings that are not valid UTF-8 are written with '?' for each byte
+ * JSON_REAL_PRECISION), a whole real below 1e15 as an integer (1500, not
+ * 1500.0), and null for a NaN or an infinity, which JSON cannot hold. Strings that are not valid UTF-8 are written with '?' for each byte
  * of 0x80 and above, so the output is always valid JSON.
  *
  * Out of memory aborts the process (jw_* have no error path: the callers

@@ -62,6 +62,8 @@ static void numbers(json_w *w)
     jw_num(w, NULL, NAN);
     jw_num(w, NULL, INFINITY);
     jw_num(w, NULL, 1.0 / 3.0);
+    jw_num(w, NULL, 1500.0);
+    jw_num(w, NULL, -0.5);
     jw_int(w, NULL, -9223372036854775807LL - 1);
     jw_score(w, NULL, 3 * JA_SCORE_UNIT);
     jw_score(w, NULL, JA_SCORE_UNIT / 2);
@@ -73,9 +75,10 @@ static void test_numbers(void **state)
 {
     (void)state;
     char *s = capture(numbers);
-    /* non-finite reals are null; 10 significant digits; integers exact; a
+    /* non-finite reals are null; 10 significant digits; a whole real is an
+     * integer; integers exact; a
      * whole score is an integer, half a point a real */
-    assert_string_equal(s, "[null,null,0.3333333333,-9223372036854775808,3,0.5]\n");
+    assert_string_equal(s, "[null,null,0.3333333333,1500,-0.5,-9223372036854775808,3,0.5]\n");
     free(s);
 }
 
