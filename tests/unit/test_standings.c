@@ -1,0 +1,174 @@
+/* The standings library (arena/standings.h), linked directly: the live
+ * table and the fit of a small ladder recorded through ladder_db, as text
+ * and as JSON, with and without an anchor, and a bad anchor refused. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "standings.h"
+#include "util.h"
+
+#include "jackarena/ja_error.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const ladder_bot bots3[3] = {
+    {"alpha", "1.0", "plugin", "./alpha.so",
+     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+    {"beta", "", "builtin", "random", NULL},
+    {"gamma", "2", "cmd", "cmd:python3 gamma.py", NULL},
+};
+
+typedef struct fx {
+    char path[64];
+    ladder_db *db;
+    const ja_game_rules *g;
+    ladder_key key;
+} fx;
+
+/* A ladder of 3 bots, a round robin of 6 two-seat matches in which seat 0
+ * always wins: every pair splits its two matches, so the three rate alike. */
+static int setup(void **state)
+{
+    fx *f = calloc(1, sizeof *f);
+    snprintf(f->path, sizeof f->path, "/tmp/ja_standings_XXXXXX");
+    int fd = mkstemp(f->path);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    unlink(f->path);
+    if (ladder_db_open(f->path, &f->db) != JA_OK)
+        return -1;
+    f->g = ja_game_find("taylor-blackjack");
+    f->key = (ladder_key){"taylor-blackjack", 2, "decks=auto way=2"};
+    ladder_tournament_spec s = {.ladder = f->key, .seed = 7, .format = LADDER_FORMAT_ROUND_ROBIN,
+                                .rounds = 1, .n_bots = 3, .bots = bots3};
+    int64_t tid = -1;
+    if (ladder_db_tournament_create(f->db, &s, &tid) != JA_OK)
+        return -1;
+    for (uint32_t m = 0; m < 6; m++) {
+        ladder_match_result r;
+        memset(&r, 0, sizeof r);
+        r.outcome.n_seats = 2;
+        r.outcome.score[0] = JA_SCORE_UNIT;
+        r.outcome.place[0] = 1;
+        r.outcome.place[1] = 2;
+        r.turns = 10;
+        r.digest = "00ff";
+        if (ladder_db_record_match(f->db, tid, m, &r) != JA_OK)
+            return -1;
+    }
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fx *f = *state;
+    ladder_db_close(&f->db);
+    unlink(f->path);
+    free(f);
+    return 0;
+}
+
+/* Runs one standings call into a string (caller frees); *status its exit. */
+static char *run(fx *f, bool fit, const char *anchor, bool json, int *status)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_non_null(out);
+    *status = fit ? arena_standings_fit(out, f->db, f->g, 2, f->key.options, anchor, json)
+                  : arena_standings_live(out, f->db, f->g, 2, f->key.options, true, json);
+    fclose(out);
+    return buf;
+}
+
+static void assert_contains(const char *hay, const char *needle)
+{
+    if (strstr(hay, needle) == NULL)
+        fail_msg("'%s' does not contain '%s'", hay, needle);
+}
+
+static void test_live(void **state)
+{
+    int st;
+    char *s = run(*state, false, NULL, false, &st);
+    assert_int_equal(st, EXIT_OK);
+    assert_contains(s, "taylor-blackjack, 2 seats, live Elo");
+    assert_contains(s, "options: decks=auto way=2");
+    for (int i = 0; i < 3; i++)
+        assert_contains(s, bots3[i].name);
+    assert_contains(s, "2-0-2"); /* each bot: 4 games, split with each other */
+    free(s);
+}
+
+static void test_fit_json(void **state)
+{
+    int st;
+    char *s = run(*state, true, NULL, true, &st);
+    assert_int_equal(st, EXIT_OK);
+    json_error_t e;
+    json_t *v = json_loads(s, 0, &e);
+    assert_non_null(v);
+    assert_string_equal(json_string_value(json_object_get(v, "method")), "bradley-terry");
+    assert_int_equal(json_integer_value(json_object_get(v, "matches")), 6);
+    json_t *r = json_object_get(v, "ratings");
+    assert_int_equal(json_array_size(r), 3);
+    for (size_t i = 0; i < 3; i++) {
+        json_t *row = json_array_get(r, i);
+        assert_int_equal(json_number_value(json_object_get(row, "games")), 4);
+        assert_string_equal(json_string_value(json_object_get(row, "status")), "rated");
+        /* equal results, equal ratings: the mean, 1500 */
+        double elo = json_number_value(json_object_get(row, "elo"));
+        assert_true(elo > 1499.9 && elo < 1500.1);
+    }
+    json_decref(v);
+    free(s);
+}
+
+static void test_fit_anchor(void **state)
+{
+    int st;
+    char *s = run(*state, true, "beta=1000", false, &st);
+    assert_int_equal(st, EXIT_OK);
+    assert_contains(s, "official ratings (Bradley-Terry fit of 6 matches");
+    assert_contains(s, "anchor: beta = 1000");
+    free(s);
+    s = run(*state, true, "beta=1000", true, &st);
+    json_error_t e;
+    json_t *v = json_loads(s, 0, &e);
+    assert_non_null(v);
+    json_t *a = json_object_get(v, "anchor");
+    assert_string_equal(json_string_value(json_object_get(a, "bot")), "beta");
+    assert_int_equal(json_number_value(json_object_get(a, "elo")), 1000);
+    json_decref(v);
+    free(s);
+}
+
+static void test_fit_bad_anchor(void **state)
+{
+    int st;
+    char *s = run(*state, true, "nobody", false, &st);
+    assert_int_equal(st, EXIT_USAGE);
+    assert_string_equal(s, ""); /* the error goes to stderr, nothing to out */
+    free(s);
+    s = run(*state, true, "beta=high", false, &st);
+    assert_int_equal(st, EXIT_USAGE);
+    free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_live, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fit_json, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fit_anchor, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fit_bad_anchor, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
