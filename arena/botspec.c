@@ -445,7 +445,7 @@ bool arena_bots_load(arena_bots *bs, const ja_game_rules *g)
             /* A hosted plugin is probed in a sandboxed child, never loaded
              * here; its parameters travel to the child. */
             int rc = hosted ? ref_bot_hosted_open(b->target, b->params, &b->bot, err, sizeof err)
-                            : ref_bot_plugin_open_params(b->target, b->params, &b->bot, err,
+                            : ref_bot_plugin_open(b->target, b->params, &b->bot, err,
                                                          sizeof err);
             if (rc == JA_EINVAL) {
                 /* The bot refused its parameters (or a hosted limit is bad). */

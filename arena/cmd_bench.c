@@ -108,7 +108,7 @@ static bool add_reference_opponents(arena_bots *bs, const ja_game_rules *g)
         char path[4200], err[1200];
         snprintf(path, sizeof path, "%s/ja_%s.so", arena_bots_dir(), names[i]);
         ref_bot *b = NULL;
-        if (ref_bot_plugin_open(path, &b, err, sizeof err) != JA_OK)
+        if (ref_bot_plugin_open(path, NULL, &b, err, sizeof err) != JA_OK)
             continue;
         bool plays = ref_bot_supports(b, g);
         ref_bot_destroy(&b);
@@ -325,8 +325,9 @@ int cmd_bench(int argc, char **argv)
                 }
                 ref_match_result mr;
                 char err[1200];
-                if (ref_match_run(&cfg, sb, names, NULL, NULL, NULL, &mr, err, sizeof err) !=
-                    JA_OK) {
+                cfg.bots = sb;
+                cfg.names = names;
+                if (ref_match_run(&cfg, &mr, err, sizeof err) != JA_OK) {
                     progress_end(&pr, done);
                     arena_error("match failed (%s vs %s, deal %u): %s", bots.b[0].name,
                                 bots.b[1 + op].name, d, err);

@@ -154,7 +154,7 @@ int cmd_bots(int argc, char **argv)
         char path[4200], err[1200];
         snprintf(path, sizeof path, "%s/ja_%s.so", arena_bots_dir(), words[i]);
         ref_bot *b = NULL;
-        if (ref_bot_plugin_open(path, &b, err, sizeof err) != JA_OK)
+        if (ref_bot_plugin_open(path, NULL, &b, err, sizeof err) != JA_OK)
             continue; /* not built yet */
         const ref_bot_info *bi = ref_bot_get_info(b);
         if (json) {

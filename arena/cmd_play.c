@@ -197,8 +197,10 @@ int cmd_play(int argc, char **argv)
     cfg.bank_ms = ext.bank_ms;
     cfg.on_fault = ext.on_fault;
     static char tails[JA_MAX_SEATS * ARENA_REPRO_TAIL];
-    ref_match_opts mo = {arena_ext_max_faults(&ext), replay_path, replay_path ? tails : NULL,
-                         ARENA_REPRO_TAIL};
+    cfg.max_faults = arena_ext_max_faults(&ext);
+    cfg.replay_id = replay_path;
+    cfg.stderr_tails = replay_path ? tails : NULL;
+    cfg.stderr_cap = ARENA_REPRO_TAIL;
     char err[1200];
     if (!arena_common_options(&co, g, cfg.n_seats, &cfg.options))
         return EXIT_USAGE;
@@ -251,8 +253,12 @@ int cmd_play(int argc, char **argv)
         return EXIT_RUNTIME;
     }
     ref_match_result res;
-    int rc = ref_match_run_opts(&cfg, &mo, seat_bots, names, &rw,
-                                obs.pr || obs.xm ? on_step_all : NULL, &obs, &res, err, sizeof err);
+    cfg.bots = seat_bots;
+    cfg.names = names;
+    cfg.replay = &rw;
+    cfg.on_step = obs.pr || obs.xm ? on_step_all : NULL;
+    cfg.step_ctx = &obs;
+    int rc = ref_match_run(&cfg, &res, err, sizeof err);
     if (moves)
         flush_line(&pr);
     if (rc != JA_OK) {
@@ -288,7 +294,7 @@ int cmd_play(int argc, char **argv)
         const char *specs[JA_MAX_SEATS];
         for (int s = 0; s < bots.n; s++)
             specs[s] = bots.b[s].spec;
-        arena_repro_info in = {&cfg, mo.max_faults, 0, 0, seat_bots, names, specs, tails};
+        arena_repro_info in = {&cfg, 0, 0, seat_bots, names, specs, tails};
         rc = arena_repro_write(replay_path, &in, &res, err, sizeof err);
         if (rc != JA_OK) {
             arena_error("reproduction bundle not written: %s", err);

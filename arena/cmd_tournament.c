@@ -183,9 +183,9 @@ static void on_result(void *hctx, const arena_exec_ctx *c, const arena_job_resul
     char id[64];
     snprintf(id, sizeof id, "t%lld-m%u", (long long)c->tournament_id, (unsigned)jr->number);
     ref_match_config cfg = {c->game, c->options, jr->job.n_seats, jr->job.seed, c->move_ms, id,
-                            c->faults.bank_ms, c->faults.on_fault};
-    arena_repro_info in = {&cfg, c->max_faults, c->tournament_id, jr->number, bots, names,
-                           specs, jr->stderr_tails};
+                            c->faults.bank_ms, c->faults.on_fault, .max_faults = c->max_faults};
+    arena_repro_info in = {&cfg, c->tournament_id, jr->number, bots, names, specs,
+                           jr->stderr_tails};
     char err[600];
     if (arena_repro_write(jr->replay_path, &in, &jr->res, err, sizeof err) != JA_OK)
         arena_error("match %u: reproduction bundle not written: %s", (unsigned)jr->number, err);

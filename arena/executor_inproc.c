@@ -52,7 +52,7 @@ void arena_job_run(const arena_exec_ctx *c, const arena_job *job, bool export_de
     cfg.move_ms = c->move_ms;
     cfg.bank_ms = c->faults.bank_ms;
     cfg.on_fault = c->faults.on_fault;
-    ref_match_opts mo = {c->max_faults, NULL, NULL, 0};
+    cfg.max_faults = c->max_faults;
     char id[64];
     snprintf(id, sizeof id, "t%lld-m%u", (long long)c->tournament_id, (unsigned)job->number);
     cfg.match_id = id;
@@ -62,6 +62,8 @@ void arena_job_run(const arena_exec_ctx *c, const arena_job *job, bool export_de
         bots[s] = c->bots[job->slot[s]];
         names[s] = c->names[job->slot[s]];
     }
+    cfg.bots = bots;
+    cfg.names = names;
     ref_replay_writer *rw = NULL;
     if (c->replay_dir) {
         arena_replay_name(out->replay_path, sizeof out->replay_path, c->replay_dir,
@@ -69,7 +71,7 @@ void arena_job_run(const arena_exec_ctx *c, const arena_job *job, bool export_de
         out->rc = ref_replay_writer_open(out->replay_path, &rw, out->err, sizeof out->err);
         if (out->rc != JA_OK)
             return;
-        mo.replay_id = out->replay_path;
+        cfg.replay_id = out->replay_path;
     }
     arena_export_match *xm = NULL;
     if (export_decisions && !(xm = arena_export_match_new(&cfg, job->number, names))) {
@@ -82,11 +84,13 @@ void arena_job_run(const arena_exec_ctx *c, const arena_job *job, bool export_de
     /* Stderr tails for bundles: one buffer per match, never per decision. */
     char *tails = c->faults.stderr_tails ? malloc((size_t)job->n_seats * ARENA_REPRO_TAIL) : NULL;
     if (tails) {
-        mo.stderr_tails = tails;
-        mo.stderr_cap = ARENA_REPRO_TAIL;
+        cfg.stderr_tails = tails;
+        cfg.stderr_cap = ARENA_REPRO_TAIL;
     }
-    out->rc = ref_match_run_opts(&cfg, &mo, bots, names, &rw, xm ? arena_export_match_step : NULL,
-                                 xm, &out->res, out->err, sizeof out->err);
+    cfg.replay = &rw;
+    cfg.on_step = xm ? arena_export_match_step : NULL;
+    cfg.step_ctx = xm;
+    out->rc = ref_match_run(&cfg, &out->res, out->err, sizeof out->err);
     bool faulty = false;
     for (uint32_t s = 0; s < job->n_seats; s++)
         faulty |= out->res.faults[s] != 0;

@@ -68,9 +68,9 @@ static void command_line(char *buf, size_t cap, const arena_repro_info *in, cons
         u += (size_t)snprintf(buf + u, cap - u, " --bank-ms %u", (unsigned)c->bank_ms);
     if (c->on_fault && u < cap)
         u += (size_t)snprintf(buf + u, cap - u, " --on-fault %s", ref_on_fault_name(c->on_fault));
-    if (in->max_faults && in->max_faults != REF_DEFAULT_MAX_FAULTS && u < cap)
+    if (c->max_faults && c->max_faults != REF_DEFAULT_MAX_FAULTS && u < cap)
         snprintf(buf + u, cap - u, " --max-faults %u",
-                 in->max_faults == REF_MAX_FAULTS_NEVER ? 0u : (unsigned)in->max_faults);
+                 c->max_faults == REF_MAX_FAULTS_NEVER ? 0u : (unsigned)c->max_faults);
 }
 
 /* A stderr tail made safe for JSON text: bytes outside printable ASCII
@@ -216,9 +216,9 @@ int arena_repro_write(const char *replay_path, const arena_repro_info *in,
     jw_int(&w, "move_ms", r->h.move_ms);
     jw_int(&w, "bank_ms", c->bank_ms);
     jw_str(&w, "on_fault", ref_on_fault_name(c->on_fault));
-    jw_int(&w, "max_faults", in->max_faults == REF_MAX_FAULTS_NEVER ? 0
-                             : in->max_faults              ? in->max_faults
-                                                           : REF_DEFAULT_MAX_FAULTS);
+    jw_int(&w, "max_faults", c->max_faults == REF_MAX_FAULTS_NEVER ? 0
+                             : c->max_faults              ? c->max_faults
+                                                          : REF_DEFAULT_MAX_FAULTS);
     char cmd[8192];
     command_line(cmd, sizeof cmd, in, g->name);
     jw_str(&w, "command", cmd);

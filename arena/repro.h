@@ -15,13 +15,12 @@
 
 #include "match.h"
 
-/* Bytes of stderr tail kept per seat (ref_match_opts.stderr_cap). */
+/* Bytes of stderr tail kept per seat (ref_match_config.stderr_cap). */
 #define ARENA_REPRO_TAIL 4096
 
 /* What a bundle says about its match beyond the replay. Borrowed. */
 typedef struct arena_repro_info {
-    const ref_match_config *cfg;
-    uint32_t max_faults;             /* ref_match_opts.max_faults */
+    const ref_match_config *cfg;     /* what the match was; max_faults */
     int64_t tournament_id;           /* 0 for `arena play` */
     uint32_t number;                 /* the match's number in the plan */
     ref_bot *const *bots;            /* per seat */

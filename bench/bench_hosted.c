@@ -4,6 +4,7 @@
  * between two processes), measured in one run, three interleaved trials of
  * each, medians reported (process wake-ups vary a lot between runs). */
 #include "bench_hosted.h"
+#include "bench.h"
 
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
@@ -17,13 +18,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Round trips per second between this process and a forked echo child over
  * a SOCK_SEQPACKET socketpair: req bytes out, rep bytes back. */
@@ -44,12 +38,12 @@ static double raw_round_trips(size_t req, size_t rep, uint32_t n)
     }
     close(sv[1]);
     char *payload = calloc(1, req ? req : 1), *reply = malloc(rep + 16);
-    double t0 = now_s();
+    double t0 = bench_now_s();
     for (uint32_t i = 0; i < n; i++) {
         if (send(sv[0], payload, req, 0) < 0 || recv(sv[0], reply, rep + 16, 0) < 0)
             break;
     }
-    double secs = now_s() - t0;
+    double secs = bench_now_s() - t0;
     close(sv[0]);
     waitpid(pid, NULL, 0);
     free(payload);
@@ -73,17 +67,18 @@ static double run_matches(const ja_game_rules *g, ref_bot *bot, uint32_t matches
     ja_options_resolve(g, &cfg.options, 2, err, sizeof err);
     ref_bot *bots[2] = {bot, bot};
     uint64_t n = 0;
-    double t0 = now_s();
+    double t0 = bench_now_s();
     for (uint32_t m = 0; m < matches; m++) {
         cfg.seed = ja_seed_derive(1, JA_STREAM_MATCH, m);
         ref_match_result res;
-        if (ref_match_run(&cfg, bots, NULL, NULL, NULL, NULL, &res, err, sizeof err) != JA_OK) {
+        cfg.bots = bots;
+        if (ref_match_run(&cfg, &res, err, sizeof err) != JA_OK) {
             fprintf(stderr, "ja_bench: %s\n", err);
             return 0;
         }
         n += res.asked;
     }
-    double secs = now_s() - t0;
+    double secs = bench_now_s() - t0;
     *decisions = n;
     *match_rate = secs > 0 ? matches / secs : 0;
     return secs > 0 ? n / secs : 0;
@@ -93,16 +88,17 @@ static double run_matches(const ja_game_rules *g, ref_bot *bot, uint32_t matches
  * for its hello, send start, kill and reap it. */
 static double seat_cycle_ms(ref_bot *bot, const ja_game_rules *g, uint32_t n)
 {
-    ref_seat_ctx ctx = {g, 0, 2, 1, 1000, "bench"};
+    ref_seat_ctx ctx = {.game = g, .n_seats = 2, .match_seed = 1, .move_ms = 1000,
+                        .match_id = "bench"};
     char err[512];
-    double t0 = now_s();
+    double t0 = bench_now_s();
     for (uint32_t i = 0; i < n; i++) {
         ref_seat *s = NULL;
         if (ref_seat_open(bot, &ctx, &s, err, sizeof err) != JA_OK)
             return 0;
         ref_seat_close(&s);
     }
-    return (now_s() - t0) * 1e3 / n;
+    return (bench_now_s() - t0) * 1e3 / n;
 }
 
 static double median3(const double v[3])
@@ -119,7 +115,7 @@ int bench_hosted(FILE *md, const char *bots_dir, double act_bytes, double action
     char path[PATH_MAX + 32], err[1200];
     snprintf(path, sizeof path, "%s/ja_random.so", bots_dir);
     ref_bot *inproc = NULL, *hosted = NULL;
-    if (ref_bot_plugin_open(path, &inproc, err, sizeof err) != JA_OK ||
+    if (ref_bot_plugin_open(path, NULL, &inproc, err, sizeof err) != JA_OK ||
         ref_bot_hosted_open(path, NULL, &hosted, err, sizeof err) != JA_OK) {
         fprintf(stderr, "ja_bench: %s\n", err);
         ref_bot_destroy(&inproc);

@@ -7,6 +7,7 @@
  * search alone. A second table: the mean thinking time of a decision at the
  * bot's defaults (ismcts, paired test included) against greedy. */
 #include "bench_ismcts.h"
+#include "bench.h"
 
 #include "jackarena/ja_error.h"
 #include "match.h"
@@ -19,13 +20,6 @@
 #define BENCH_ISMCTS_ITERS 200u
 #define BENCH_ISMCTS_MATCHES 3u
 #define BENCH_ISMCTS_DEFAULT_MATCHES 1u
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Iterations per second of bot in g at `seats` seats, default options;
  * *decisions gets the decisions asked. 0 on failure (printed). */
@@ -40,17 +34,18 @@ static double rate(const ja_game_rules *g, uint32_t seats, ref_bot *bot, uint64_
     for (uint32_t s = 0; s < seats; s++)
         bots[s] = bot;
     *decisions = 0;
-    double t0 = now_s();
+    double t0 = bench_now_s();
     for (uint32_t m = 0; m < BENCH_ISMCTS_MATCHES; m++) {
         ref_match_result res;
         cfg.seed = 1 + m;
-        if (ref_match_run(&cfg, bots, NULL, NULL, NULL, NULL, &res, err, sizeof err) != JA_OK) {
+        cfg.bots = bots;
+        if (ref_match_run(&cfg, &res, err, sizeof err) != JA_OK) {
             fprintf(stderr, "ja_bench: ismcts in %s: %s\n", g->name, err);
             return 0;
         }
         *decisions += res.asked;
     }
-    double dt = now_s() - t0;
+    double dt = bench_now_s() - t0;
     return dt > 0 ? (double)*decisions * BENCH_ISMCTS_ITERS / dt : 0;
 }
 
@@ -91,8 +86,10 @@ static void defaults_table(FILE *md, ref_bot *ism, ref_bot *greedy)
         for (uint32_t m = 0; m < BENCH_ISMCTS_DEFAULT_MATCHES; m++) {
             ref_match_result res;
             cfg.seed = 1 + m;
-            if (ref_match_run(&cfg, bots, NULL, NULL, count_seat0, &asked, &res, err,
-                              sizeof err) != JA_OK) {
+            cfg.bots = bots;
+            cfg.on_step = count_seat0;
+            cfg.step_ctx = &asked;
+            if (ref_match_run(&cfg, &res, err, sizeof err) != JA_OK) {
                 fprintf(stderr, "ja_bench: ismcts in %s: %s\n", g->name, err);
                 break;
             }
@@ -113,7 +110,7 @@ void bench_ismcts(FILE *md, const char *bots_dir)
     for (int r = 0; r < 2; r++) {
         snprintf(params, sizeof params, "iters=%u:rollout=%s:verify=0", BENCH_ISMCTS_ITERS,
                  rollouts[r]);
-        if (ref_bot_plugin_open_params(path, params, &bot[r], err, sizeof err) != JA_OK) {
+        if (ref_bot_plugin_open(path, params, &bot[r], err, sizeof err) != JA_OK) {
             fprintf(stderr, "ja_bench: %s\n", err);
             fprintf(md, "\n## ISMCTS\n\nNot measured: %s.\n", err);
             ref_bot_destroy(&bot[0]);
@@ -147,8 +144,8 @@ void bench_ismcts(FILE *md, const char *bots_dir)
     ref_bot *ism = NULL, *greedy = NULL;
     char gpath[PATH_MAX + 32];
     snprintf(gpath, sizeof gpath, "%s/ja_greedy.so", bots_dir);
-    if (ref_bot_plugin_open_params(path, NULL, &ism, err, sizeof err) != JA_OK ||
-        ref_bot_plugin_open_params(gpath, NULL, &greedy, err, sizeof err) != JA_OK) {
+    if (ref_bot_plugin_open(path, NULL, &ism, err, sizeof err) != JA_OK ||
+        ref_bot_plugin_open(gpath, NULL, &greedy, err, sizeof err) != JA_OK) {
         fprintf(stderr, "ja_bench: %s\n", err);
         fprintf(md, "\nThe defaults: not measured: %s.\n", err);
     } else {

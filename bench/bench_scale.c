@@ -35,13 +35,6 @@ static int cmp_long(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static char g_dir[PATH_MAX];   /* the arena's directory */
 static char g_tmp[PATH_MAX];   /* scratch for databases */
 
@@ -136,9 +129,9 @@ static double tournament(const char *name, const char *rounds, const char *const
     for (int i = 0; extra && extra[i] && n < 38; i++)
         argv[n++] = extra[i];
     argv[n] = NULL;
-    double t0 = now();
+    double t0 = bench_now_s();
     int rc = finish(start(argv), rss);
-    double secs = now() - t0;
+    double secs = bench_now_s() - t0;
     if (rc != 0) {
         fprintf(stderr, "ja_bench: scale: tournament %s failed (exit %d)\n", name, rc);
         return 0;
@@ -164,7 +157,7 @@ static double remote(const char *name, const char *rounds, int workers, const ch
                           "random,random,random", "--rounds", rounds, "--seed", "1",
                           "--db", db, "-q", extra[0], extra[1], extra[2], extra[3], extra[4],
                           NULL};
-    double t0 = now();
+    double t0 = bench_now_s();
     pid_t a = start(argv);
     pid_t w[8];
     for (int i = 0; i < workers && i < 8; i++) {
@@ -172,7 +165,7 @@ static double remote(const char *name, const char *rounds, int workers, const ch
         w[i] = start(wargv);
     }
     int rc = finish(a, arena_rss);
-    double secs = now() - t0;
+    double secs = bench_now_s() - t0;
     g_arena_cpu = g_last_cpu;
     *worker_rss = 0;
     g_worker_cpu = 0;
@@ -217,9 +210,9 @@ static double zmq_seats(const char *name, const char *jobs, const char *rounds)
     const char *argv[] = {"arena", "tournament", "taylor-blackjack", "--bot", bot, "--bot", bot,
                           "--rounds", rounds, "--seed", "1", "--db", db, "-q", "--jobs", jobs,
                           NULL};
-    double t0 = now();
+    double t0 = bench_now_s();
     int rc = finish(start(argv), NULL);
-    double secs = now() - t0;
+    double secs = bench_now_s() - t0;
     if (rc != 0) {
         fprintf(stderr, "ja_bench: scale: %s failed (exit %d)\n", name, rc);
         return 0;
@@ -290,7 +283,7 @@ void bench_scale(FILE *md, const char *arena_dir)
                            db, "-q", "--jobs", "2", NULL};
     long samples[4096];
     int n_samples = 0;
-    double t0 = now();
+    double t0 = bench_now_s();
     pid_t lp = start(largv);
     for (;;) {
         struct timespec ts = {0, 500 * 1000000};
@@ -302,7 +295,7 @@ void bench_scale(FILE *md, const char *arena_dir)
         if (r > 0 && n_samples < 4096)
             samples[n_samples++] = r;
     }
-    double long_secs = now() - t0;
+    double long_secs = bench_now_s() - t0;
     long lmax = 0;
     for (int i = 0; i < n_samples; i++)
         if (samples[i] > lmax)

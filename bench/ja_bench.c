@@ -49,13 +49,6 @@ typedef struct bench_row {
     double seconds;
 } bench_row;
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Bare engine: random legal actions chosen by the caller's own stream. */
 static bench_row bench_engine(const ja_game_rules *g, uint32_t seats, uint32_t matches)
 {
@@ -68,7 +61,7 @@ static bench_row bench_engine(const ja_game_rules *g, uint32_t seats, uint32_t m
     ja_options_resolve(g, &o, seats, err, sizeof err);
     ja_rng rng;
     ja_rng_seed(&rng, 12345);
-    double t0 = now_s();
+    double t0 = bench_now_s();
     for (uint32_t m = 0; m < matches; m++) {
         g->setup(st, &o, seats, ja_seed_derive(1, JA_STREAM_MATCH, m));
         uint32_t mask;
@@ -83,7 +76,7 @@ static bench_row bench_engine(const ja_game_rules *g, uint32_t seats, uint32_t m
             r.decisions++;
         }
     }
-    r.seconds = now_s() - t0;
+    r.seconds = bench_now_s() - t0;
     free(st);
     free(legal);
     return r;
@@ -104,17 +97,18 @@ static bench_row bench_referee(const ja_game_rules *g, uint32_t seats, uint32_t 
     ref_bot *bots[JA_MAX_SEATS];
     for (uint32_t s = 0; s < seats; s++)
         bots[s] = bot;
-    double t0 = now_s();
+    double t0 = bench_now_s();
     for (uint32_t m = 0; m < matches; m++) {
         cfg.seed = ja_seed_derive(1, JA_STREAM_MATCH, m);
         ref_match_result res;
-        if (ref_match_run(&cfg, bots, NULL, NULL, NULL, NULL, &res, err, sizeof err) != JA_OK) {
+        cfg.bots = bots;
+        if (ref_match_run(&cfg, &res, err, sizeof err) != JA_OK) {
             fprintf(stderr, "ja_bench: %s\n", err);
             exit(1);
         }
         r.decisions += res.decisions;
     }
-    r.seconds = now_s() - t0;
+    r.seconds = bench_now_s() - t0;
     return r;
 }
 
@@ -154,12 +148,12 @@ static double bench_tournament(const ja_game_rules *g, ref_bot *bot, uint32_t ro
     arena_exec_ctx xc = {g, o, 0, bots, names, NULL, tid, 0, {0}, NULL};
     arena_executor *x = NULL;
     arena_executor_inproc_new(&xc, &x);
-    double t0 = now_s();
+    double t0 = bench_now_s();
     if (arena_tournament_play(db, tid, x, NULL, NULL, NULL, err, sizeof err) != JA_OK) {
         fprintf(stderr, "ja_bench: %s\n", err);
         exit(1);
     }
-    double secs = now_s() - t0;
+    double secs = bench_now_s() - t0;
     ladder_tournament_info ti;
     ladder_db_tournament_get(db, tid, &ti);
     *out_matches = ti.n_done;
@@ -226,62 +220,6 @@ static void wire_sizes(const ja_game_rules *g, uint32_t seats, uint32_t matches,
     free(legal);
 }
 
-/* Raw ZeroMQ round trips over ipc between this process (ROUTER) and a child
- * (DEALER, echoing a reply of rep bytes to each request of req bytes).
- * Returns round trips per second. Must run before anything here makes a
- * ZeroMQ context (the child is forked). */
-double bench_raw_zmq_round_trips(size_t req, size_t rep, uint32_t n)
-{
-    char dir[] = "/tmp/ja_bench_raw.XXXXXX", ep[96];
-    if (!mkdtemp(dir))
-        return 0;
-    snprintf(ep, sizeof ep, "ipc://%s/raw", dir);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        void *ctx = zmq_ctx_new(), *d = zmq_socket(ctx, ZMQ_DEALER);
-        char *in = malloc(req + 16), *out = calloc(1, rep);
-        zmq_connect(d, ep);
-        zmq_send(d, "hi", 2, 0);
-        for (;;) {
-            int r = zmq_recv(d, in, req + 16, 0);
-            if (r <= 0)
-                break;
-            zmq_send(d, out, rep, 0);
-        }
-        zmq_close(d);
-        zmq_ctx_term(ctx);
-        _exit(0);
-    }
-    void *ctx = zmq_ctx_new(), *r = zmq_socket(ctx, ZMQ_ROUTER);
-    zmq_bind(r, ep);
-    unsigned char id[256], buf[256];
-    int idn = zmq_recv(r, id, sizeof id, 0);
-    zmq_recv(r, buf, sizeof buf, 0);
-    char *payload = calloc(1, req);
-    char *reply = malloc(rep + 16);
-    double t0 = now_s();
-    for (uint32_t i = 0; i < n; i++) {
-        zmq_send(r, id, (size_t)idn, ZMQ_SNDMORE);
-        zmq_send(r, payload, req, 0);
-        zmq_recv(r, id, sizeof id, 0);
-        zmq_recv(r, reply, rep + 16, 0);
-    }
-    double secs = now_s() - t0;
-    zmq_send(r, id, (size_t)idn, ZMQ_SNDMORE);
-    zmq_send(r, "", 0, 0);
-    waitpid(pid, NULL, 0);
-    zmq_close(r);
-    zmq_ctx_term(ctx);
-    free(payload);
-    free(reply);
-    char sock[128];
-    snprintf(sock, sizeof sock, "%s/raw", dir);
-    unlink(sock);
-    rmdir(dir);
-    return secs > 0 ? n / secs : 0;
-}
-
 /* Matches of g between two cmd: bots in C (client), through the hub over a
  * private ipc endpoint, one match at a time. Returns decisions asked per
  * second (decisions with one choice are not sent and not counted). */
@@ -325,18 +263,19 @@ static double bench_external(const ja_game_rules *g, const char *client, uint32_
     uint64_t asked = 0;
     char id[32];
     cfg.match_id = id;
-    double t0 = now_s();
+    double t0 = bench_now_s();
     for (uint32_t m = 0; m < matches; m++) {
         cfg.seed = ja_seed_derive(1, JA_STREAM_MATCH, m);
         snprintf(id, sizeof id, "bench-m%u", (unsigned)m);
         ref_match_result res;
-        if (ref_match_run(&cfg, bots, NULL, NULL, NULL, NULL, &res, err, sizeof err) != JA_OK) {
+        cfg.bots = bots;
+        if (ref_match_run(&cfg, &res, err, sizeof err) != JA_OK) {
             fprintf(stderr, "ja_bench: %s\n", err);
             goto out;
         }
         asked += res.asked;
     }
-    double secs = now_s() - t0;
+    double secs = bench_now_s() - t0;
     rate = secs > 0 ? (double)asked / secs : 0;
     *asked_out = asked;
 out:
@@ -433,7 +372,7 @@ int main(int argc, char **argv)
     char path[PATH_MAX + 32], err[1024];
     snprintf(path, sizeof path, "%s/ja_random.so", bots_dir);
     ref_bot *bot = NULL;
-    if (ref_bot_plugin_open(path, &bot, err, sizeof err) != JA_OK) {
+    if (ref_bot_plugin_open(path, NULL, &bot, err, sizeof err) != JA_OK) {
         fprintf(stderr, "ja_bench: %s\n", err);
         return 2;
     }

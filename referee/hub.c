@@ -1239,62 +1239,6 @@ int ref_hub__call(ref_hub *h, const hub_req *req, const void *payload, size_t n,
     return rc;
 }
 
-static void sleep_ms(int ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000};
-    nanosleep(&ts, NULL);
-}
-
-int ref_hub_claim(ref_hub *h, const ref_hub_claim_req *req, ref_bot **out, char *err, size_t cap)
-{
-    *out = NULL;
-    hub_req q;
-    memset(&q, 0, sizeof q);
-    q.op = HUB_CLAIM;
-    snprintf(q.name, sizeof q.name, "%s", req->name);
-    size_t n_token = req->token ? strlen(req->token) : 0;
-    hub_rep r;
-    for (;;) {
-        int rc = ref_hub__call(h, &q, req->token, n_token, &r, 10000);
-        if (rc != JA_OK) {
-            snprintf(err, cap, "the referee's hub is not answering");
-            return JA_EIO;
-        }
-        if (r.kind == HUB_REP_OK)
-            break;
-        if (r.kind == HUB_REP_FAIL) {
-            snprintf(err, cap, "%s", r.msg);
-            return JA_EIO;
-        }
-        r.msg[sizeof r.msg - 1] = '\0';
-        r.others[sizeof r.others - 1] = '\0';
-        if (req->gone && req->gone(req->gone_ctx)) {
-            snprintf(err, cap, "exited before saying hello%s%s", r.msg[0] ? "; " : "", r.msg);
-            return JA_EBOT;
-        }
-        if (ref_now_ns() >= req->deadline_ns) {
-            if (r.msg[0])
-                snprintf(err, cap, "never said hello: %s", r.msg);
-            else if (r.others[0] && req->token)
-                snprintf(err, cap, "never said hello: no hello carried its token, "
-                                   "$JACKARENA_TOKEN (hellos came from %s)", r.others);
-            else if (r.others[0])
-                snprintf(err, cap, "never said hello as '%s' (hellos came from %s)", req->name,
-                         r.others);
-            else
-                snprintf(err, cap, "never said hello");
-            return JA_ETIMEOUT;
-        }
-        sleep_ms(10);
-    }
-    r.name[sizeof r.name - 1] = '\0';
-    int rc = ref_bot_zmq_new(h, r.name, req->kind, r.status.version, r.status.capacity,
-                             r.n_games, (const char(*)[REF_WIRE_NAME_MAX])r.games, out);
-    if (rc != JA_OK)
-        snprintf(err, cap, "out of memory");
-    return rc;
-}
-
 int ref_hub_new_token(char out[REF_HUB_TOKEN_CHARS + 1])
 {
     out[0] = '\0';

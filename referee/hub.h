@@ -121,30 +121,6 @@ int ref_hub_new_token(char out[REF_HUB_TOKEN_CHARS + 1]);
  * one-line message in err. */
 int ref_hub_grant(ref_hub *h, const char *who, const char *token, char *err, size_t cap);
 
-/* How to find a bot that says hello. */
-typedef struct ref_hub_claim_req {
-    const char *name;        /* the hello name wanted */
-    /* Non-NULL: a cmd: bot granted this token (ref_hub_grant): take the
-     * connection whose hello carried it, whatever its name, instead. */
-    const char *token;
-    const char *kind;        /* "cmd" or "zmq": ref_bot_info.kind */
-    int64_t deadline_ns;     /* CLOCK_MONOTONIC; give up then */
-    /* Called while waiting (may be NULL): non-zero stops the wait (the
-     * bot's process died). */
-    int (*gone)(void *ctx);
-    void *gone_ctx;
-} ref_hub_claim_req;
-
-/* Waits for a bot that has said hello as requested and makes it a
- * participant: a ref_bot of kind `zmq` whose seats reach the connection with
- * that name at the time each seat opens. Returns JA_OK with *out owned by the
- * caller (ref_bot_destroy), JA_ETIMEOUT when no such hello came by the
- * deadline, JA_EBOT when gone() said so, with a one-line message in err.
- * If hellos came under other names, err names them; if a hello as wanted
- * was refused, err says why. */
-int ref_hub_claim(ref_hub *h, const ref_hub_claim_req *req, ref_bot **out, char *err,
-                  size_t cap);
-
 /* What the hub knows of the connection with that name. */
 typedef struct ref_hub_bot_status {
     bool connected;
@@ -168,11 +144,32 @@ void ref_hub_bye_all(ref_hub *h);
  * frees h (NULL allowed) and nulls the pointer. Every seat must be closed. */
 void ref_hub_stop(ref_hub **h);
 
-/* The `zmq` seat kind over a hub (seat_zmq.c): a participant named `name`
- * (its hello), as found by ref_hub_claim. */
-int ref_bot_zmq_new(ref_hub *h, const char *name, const char *kind, const char *version,
-                    uint32_t capacity, uint32_t n_games,
-                    const char (*games)[REF_WIRE_NAME_MAX], ref_bot **out);
+/* The `zmq` seat kind over a hub (seat_zmq.c, above the hub: the hub never
+ * calls it). */
+
+/* How to find a bot that says hello. */
+typedef struct ref_hub_claim_req {
+    const char *name;        /* the hello name wanted */
+    /* Non-NULL: a cmd: bot granted this token (ref_hub_grant): take the
+     * connection whose hello carried it, whatever its name, instead. */
+    const char *token;
+    const char *kind;        /* "cmd" or "zmq": ref_bot_info.kind */
+    int64_t deadline_ns;     /* CLOCK_MONOTONIC; give up then */
+    /* Called while waiting (may be NULL): non-zero stops the wait (the
+     * bot's process died). */
+    int (*gone)(void *ctx);
+    void *gone_ctx;
+} ref_hub_claim_req;
+
+/* Waits for a bot that has said hello as requested and makes it a
+ * participant: a ref_bot of kind `zmq` whose seats reach the connection with
+ * that name at the time each seat opens. Returns JA_OK with *out owned by the
+ * caller (ref_bot_destroy), JA_ETIMEOUT when no such hello came by the
+ * deadline, JA_EBOT when gone() said so, with a one-line message in err.
+ * If hellos came under other names, err names them; if a hello as wanted
+ * was refused, err says why. */
+int ref_hub_claim(ref_hub *h, const ref_hub_claim_req *req, ref_bot **out, char *err,
+                  size_t cap);
 
 /* Gives a `zmq` participant the tail of its process's output (proc.h), for
  * its seats' stderr_tail (reproduction bundles); NULL: none. Borrowed: the

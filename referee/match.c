@@ -4,6 +4,7 @@
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,19 +12,6 @@
 /* A bound on engine steps that no legal game reaches (every engine caps its
  * own length); passing it means an engine bug, reported as an error. */
 #define MAX_STEPS 50000000u
-
-typedef struct match_buffers {
-    void *st;
-    unsigned char *obs;  /* n_seats observations */
-    ja_action *legal;    /* n_seats lists of max_actions */
-} match_buffers;
-
-static void free_buffers(match_buffers *b)
-{
-    free(b->st);
-    free(b->obs);
-    free(b->legal);
-}
 
 static const char *const ON_FAULT_NAMES[REF_ON_FAULT_COUNT] = {"default", "random", "forfeit"};
 
@@ -59,269 +47,376 @@ void ref_match_ranked_places(const ja_outcome *o, const uint8_t forfeit[JA_MAX_S
     }
 }
 
-/* Time control of one seat (match.h): the decision's allowance in whole
- * milliseconds (what the bot is told, and when a seat cuts it off), the
- * bank's microseconds rounded up; 0 = none. */
-static uint32_t allowance_ms(uint32_t move_ms, uint32_t bank_ms, uint64_t bank_left_us)
-{
-    if (!move_ms && !bank_ms)
-        return 0;
-    uint64_t ms = (uint64_t)move_ms + (bank_left_us + 999) / 1000;
-    return ms > UINT32_MAX - 1 ? UINT32_MAX - 1 : (uint32_t)ms;
-}
-
-int ref_match_run(const ref_match_config *cfg, ref_bot *const *bots, const char *const *names,
-                  ref_replay_writer **replay, ref_step_fn on_step, void *ctx,
-                  ref_match_result *out, char *err, size_t cap)
-{
-    return ref_match_run_opts(cfg, NULL, bots, names, replay, on_step, ctx, out, err, cap);
-}
-
-int ref_match_run_opts(const ref_match_config *cfg, const ref_match_opts *opts,
-                       ref_bot *const *bots, const char *const *names,
-                       ref_replay_writer **replay, ref_step_fn on_step, void *ctx,
-                       ref_match_result *out, char *err, size_t cap)
-{
-    const ja_game_rules *g = cfg->game;
-    const uint32_t n = cfg->n_seats;
-    ref_seat *seats[JA_MAX_SEATS] = {0};
-    match_buffers b = {0};
-    int rc = JA_OK;
-    memset(out, 0, sizeof *out);
-
-    b.st = calloc(1, g->state_size);
-    b.obs = calloc(n, g->obs_size);
-    b.legal = calloc((size_t)n * g->max_actions, sizeof *b.legal);
-    if (!b.st || !b.obs || !b.legal) {
-        snprintf(err, cap, "out of memory");
-        rc = JA_ENOMEM;
-        goto done;
-    }
-    rc = g->setup(b.st, &cfg->options, n, cfg->seed);
-    if (rc != JA_OK) {
-        snprintf(err, cap, "%s refused the match setup: %s", g->name, ja_strerror(rc));
-        goto done;
-    }
-    /* Each seat's per-decision limit: the one given, or its kind's default. */
-    uint32_t ms[JA_MAX_SEATS], ms_max = 0;
-    for (uint32_t s = 0; s < n; s++) {
-        ms[s] = cfg->move_ms == REF_MOVE_MS_KIND ? ref_bot_default_move_ms(bots[s]) : cfg->move_ms;
-        ms_max = ms[s] > ms_max ? ms[s] : ms_max;
-    }
-    const uint32_t max_faults =
-        opts && opts->max_faults ? opts->max_faults : REF_DEFAULT_MAX_FAULTS;
+/* One match in play: its config, what the loop owns, and the step in
+ * play. Lives on ref_match_run's stack; everything allocated is allocated
+ * by setup(), so that no step allocates. */
+typedef struct match {
+    const ref_match_config *cfg;
+    const ja_game_rules *g;
+    uint32_t n;
+    ref_match_result *out;
+    char *err;
+    size_t cap;
+    void *st;                          /* the engine's state */
+    unsigned char *obs;                /* n observations of obs_size */
+    ja_action *legal;                  /* n lists of max_actions */
+    ref_seat *seats[JA_MAX_SEATS];
+    uint32_t ms[JA_MAX_SEATS];         /* each seat's per-decision limit */
+    uint32_t ms_max;
+    uint32_t max_faults;               /* resolved: never 0 */
     /* The fault policy's own streams: one per seat, so that one seat's
      * faults never move another's replacement actions, nor the deal. */
     ja_rng fault_rng[JA_MAX_SEATS];
-    for (uint32_t s = 0; s < n; s++) {
-        ja_rng_stream(&fault_rng[s], cfg->seed, JA_STREAM_FALT, s);
-        out->bank_left_us[s] = (uint64_t)cfg->bank_ms * 1000;
-    }
-    const ref_seat_match sm = {&cfg->options, names, opts ? opts->replay_id : NULL, out->faults};
-    for (uint32_t s = 0; s < n; s++) {
-        ref_seat_ctx sc = {g, (int32_t)s, n, cfg->seed, ms[s], cfg->match_id ? cfg->match_id : ""};
-        rc = ref_seat_open_match(bots[s], &sc, &sm, &seats[s], err, cap);
-        if (rc != JA_OK)
-            goto done;
-    }
-    if (replay && *replay) {
-        ref_replay_header h;
-        memset(&h, 0, sizeof h);
-        snprintf(h.game, sizeof h.game, "%s", g->name);
-        h.options = cfg->options;
-        h.seed = cfg->seed;
-        h.n_seats = n;
-        h.move_ms = ms_max;
-        h.bank_ms = cfg->bank_ms;
-        snprintf(h.on_fault, sizeof h.on_fault, "%s", ref_on_fault_name(cfg->on_fault));
-        snprintf(h.match_id, sizeof h.match_id, "%s", cfg->match_id ? cfg->match_id : "");
-        for (uint32_t s = 0; s < n; s++) {
-            const ref_bot_info *bi = ref_bot_get_info(bots[s]);
-            ref_replay_player *p = &h.players[s];
-            snprintf(p->name, sizeof p->name, "%s", names ? names[s] : bi->name);
-            snprintf(p->kind, sizeof p->kind, "%s", bi->kind);
-            snprintf(p->version, sizeof p->version, "%s", bi->version);
-            snprintf(p->sha256, sizeof p->sha256, "%s", bi->sha256);
-        }
-        if (ref_replay_write_header(*replay, g, &h) != JA_OK) {
-            snprintf(err, cap, "cannot write the replay");
-            rc = JA_EIO;
-            goto done;
-        }
-    }
-
     ref_digest dg;
-    ref_digest_begin(&dg, g, &cfg->options, cfg->seed, n);
-    uint32_t turns[JA_MAX_SEATS] = {0};
-    uint32_t nl[JA_MAX_SEATS];
-    ref_replay_rec recs[JA_MAX_SEATS];
-    ja_action by_seat[JA_MAX_SEATS];
-    uint32_t mask;
-    while ((mask = g->to_act(b.st)) != 0) {
-        if (out->decisions >= MAX_STEPS) {
-            snprintf(err, cap, "%s did not end after %u decisions (engine bug)", g->name, MAX_STEPS);
-            rc = JA_ESTATE;
-            goto done;
-        }
-        uint32_t asked = 0, observed = 0, n_recs = 0;
-        memset(by_seat, 0, sizeof by_seat);
-        /* Ask every seat of the decision before collecting any answer. */
-        for (uint32_t s = 0; s < n; s++) {
-            if (!(mask & (1u << s)))
-                continue;
-            ja_action *legal = b.legal + (size_t)s * g->max_actions;
-            nl[s] = g->legal(b.st, (int)s, legal, g->max_actions);
-            if (nl[s] == 0) {
-                snprintf(err, cap, "%s offered seat %u no legal action (engine bug)", g->name,
-                         (unsigned)s);
-                rc = JA_ESTATE;
-                goto done;
-            }
-            ref_replay_rec *r = &recs[n_recs++];
-            memset(r, 0, sizeof *r);
-            r->seat = (uint8_t)s;
-            r->n_legal = nl[s];
-            r->index = -1;
-            if (nl[s] == 1) {
-                r->forced = 1;
-                r->code = legal[0].code;
-                by_seat[s] = legal[0];
-                continue;
-            }
-            if (out->forfeit[s]) {
-                r->fault = JA_FAULT_FORFEIT; /* not asked: the default is played below */
-                continue;
-            }
-            uint32_t allow = allowance_ms(ms[s], cfg->bank_ms, out->bank_left_us[s]);
-            if (cfg->bank_ms && !ms[s] && !out->bank_left_us[s]) {
-                r->fault = JA_FAULT_TIMEOUT; /* a spent bank and no move time: flag fallen */
-                continue;
-            }
-            void *obs = b.obs + (size_t)s * g->obs_size;
-            g->observe(b.st, (int)s, obs);
-            observed |= 1u << s;
-            ja_decision d = {
-                .struct_size = sizeof(ja_decision),
-                .turn = ++turns[s],
-                .deadline_ms = allow,
-                .seat = (int32_t)s,
-                .n_seats = n,
-                .game = g->name,
-                .obs_version = g->obs_version,
-                .obs_size = g->obs_size,
-                .obs = obs,
-                .legal = legal,
-                .n_legal = nl[s],
-            };
-            r->asked = 1; /* it has a turn, whatever comes of the ask */
-            if (ref_seat_ask(seats[s], &d) != JA_OK)
-                r->fault = JA_FAULT_DISCONNECT;
-            else
-                asked |= 1u << s;
-            out->asked++;
-        }
-        /* Each seat's deadline counts from its own ask, so every seat gets
-         * its whole limit. */
-        for (uint32_t k = 0; k < n_recs; k++) {
-            ref_replay_rec *r = &recs[k];
-            uint32_t s = r->seat;
-            if (r->forced)
-                continue;
-            if (asked & (1u << s)) {
-                ref_answer a;
-                uint32_t allow = allowance_ms(ms[s], cfg->bank_ms, out->bank_left_us[s]);
-                int64_t deadline = allow ? seats[s]->asked_ns + (int64_t)allow * 1000000 : 0;
-                ref_seat_collect(seats[s], deadline, &a);
-                r->think_us = a.think_us;
-                out->think_us[s] += a.think_us;
-                r->fault = (uint8_t)a.fault;
-                if (a.fault == JA_FAULT_NONE && a.index < nl[s]) {
-                    by_seat[s] = b.legal[(size_t)s * g->max_actions + a.index];
-                    r->index = (int32_t)a.index;
-                } else if (a.fault == JA_FAULT_NONE) {
-                    r->fault = JA_FAULT_ILLEGAL;
-                }
-                /* The bank pays for the time beyond move_ms: CPU time where
-                 * the seat measured it, wall time otherwise. */
-                if (allow) {
-                    uint64_t used = a.cpu_us ? a.cpu_us : a.think_us;
-                    uint64_t free_us = (uint64_t)ms[s] * 1000;
-                    uint64_t over = used > free_us ? used - free_us : 0;
-                    if (r->fault == JA_FAULT_TIMEOUT || over > out->bank_left_us[s]) {
-                        if (r->fault == JA_FAULT_NONE)
-                            r->fault = JA_FAULT_TIMEOUT;
-                        out->bank_left_us[s] = 0;
-                    } else {
-                        out->bank_left_us[s] -= over;
-                    }
-                }
-            }
-            if (r->fault != JA_FAULT_NONE) {
-                r->index = -1; /* no answer applied (docs/replay-format.md) */
-                const ja_action *legal = b.legal + (size_t)s * g->max_actions;
-                if (cfg->on_fault == REF_ON_FAULT_RANDOM && r->fault != JA_FAULT_FORFEIT)
-                    by_seat[s] = legal[ja_rng_below(&fault_rng[s], nl[s])];
-                else
-                    by_seat[s] = g->default_action(b.st, (int)s);
-                if (r->fault != JA_FAULT_FORFEIT) {
-                    out->faults[s]++;
-                    out->fault_kinds[s][r->fault]++;
-                }
-                uint32_t limit = cfg->on_fault == REF_ON_FAULT_FORFEIT ? 0 : max_faults;
-                if (!out->forfeit[s] && limit != REF_MAX_FAULTS_NEVER &&
-                    out->faults[s] > limit) {
-                    out->forfeit[s] = 1; /* counted once, as a fault of its own kind */
-                    out->faults[s]++;
-                    out->fault_kinds[s][JA_FAULT_FORFEIT]++;
-                }
-            }
-            r->code = by_seat[s].code;
-        }
-        rc = g->apply(b.st, mask, by_seat);
-        if (rc != JA_OK) {
-            snprintf(err, cap, "%s refused a validated action at decision %u (engine bug)",
-                     g->name, out->decisions);
-            rc = JA_ESTATE;
-            goto done;
-        }
-        ref_digest_step(&dg, mask, by_seat);
-        if (replay && *replay && ref_replay_write_step(*replay, out->decisions, recs, n_recs)) {
-            snprintf(err, cap, "cannot write the replay");
-            rc = JA_EIO;
-            goto done;
-        }
-        if (on_step) {
-            ref_step_info info = {out->decisions, mask, by_seat, recs, n_recs, b.st,
-                                  observed, b.obs, b.legal};
-            on_step(ctx, g, &info);
-        }
-        out->decisions++;
+    uint32_t turns[JA_MAX_SEATS];      /* questions put to each seat so far */
+    /* The step in play (reset by play_step). */
+    uint32_t mask;                     /* seats of the decision */
+    uint32_t nl[JA_MAX_SEATS];         /* legal actions of each seat */
+    ref_replay_rec recs[JA_MAX_SEATS]; /* one per seat of the decision */
+    uint32_t n_recs;
+    ja_action by_seat[JA_MAX_SEATS];   /* the actions applied */
+    uint32_t asked;                    /* bit s: seat s has a question pending */
+    uint32_t observed;                 /* bit s: seat s was observed and asked */
+} match;
+
+/* Writes the one-line error into the caller's buffer; returns rc. */
+__attribute__((format(printf, 3, 4))) static int fail(match *m, int rc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m->err, m->cap, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+/* Time control of one seat (match.h): the decision's allowance in whole
+ * milliseconds (what the bot is told, and when a seat cuts it off), the
+ * bank's microseconds rounded up; 0 = none. */
+static uint32_t allowance_ms(const match *m, uint32_t s)
+{
+    uint32_t move_ms = m->ms[s], bank_ms = m->cfg->bank_ms;
+    if (!move_ms && !bank_ms)
+        return 0;
+    uint64_t ms = (uint64_t)move_ms + (m->out->bank_left_us[s] + 999) / 1000;
+    return ms > UINT32_MAX - 1 ? UINT32_MAX - 1 : (uint32_t)ms;
+}
+
+/* Allocates the match's buffers (the only allocation of a match), deals
+ * (the engine's setup), and resolves each seat's limit, the fault limit,
+ * the fault streams and the banks. JA_OK, JA_ENOMEM, or the engine's
+ * refusal. */
+static int setup(match *m)
+{
+    const ref_match_config *cfg = m->cfg;
+    const ja_game_rules *g = m->g;
+    m->st = calloc(1, g->state_size);
+    m->obs = calloc(m->n, g->obs_size);
+    m->legal = calloc((size_t)m->n * g->max_actions, sizeof *m->legal);
+    if (!m->st || !m->obs || !m->legal)
+        return fail(m, JA_ENOMEM, "out of memory");
+    int rc = g->setup(m->st, &cfg->options, m->n, cfg->seed);
+    if (rc != JA_OK)
+        return fail(m, rc, "%s refused the match setup: %s", g->name, ja_strerror(rc));
+    /* Each seat's per-decision limit: the one given, or its kind's default. */
+    for (uint32_t s = 0; s < m->n; s++) {
+        m->ms[s] = cfg->move_ms == REF_MOVE_MS_KIND ? ref_bot_default_move_ms(cfg->bots[s])
+                                                    : cfg->move_ms;
+        m->ms_max = m->ms[s] > m->ms_max ? m->ms[s] : m->ms_max;
     }
-    rc = g->outcome(b.st, &out->outcome);
-    if (rc != JA_OK) {
-        snprintf(err, cap, "%s has no outcome at the end of the match (engine bug)", g->name);
-        rc = JA_ESTATE;
-        goto done;
+    m->max_faults = cfg->max_faults ? cfg->max_faults : REF_DEFAULT_MAX_FAULTS;
+    for (uint32_t s = 0; s < m->n; s++) {
+        ja_rng_stream(&m->fault_rng[s], cfg->seed, JA_STREAM_FALT, s);
+        m->out->bank_left_us[s] = (uint64_t)cfg->bank_ms * 1000;
     }
-    ref_digest_end(&dg, &out->outcome, out->digest);
-    for (uint32_t s = 0; s < n; s++)
-        ref_seat_end(seats[s], &out->outcome);
+    return JA_OK;
+}
+
+/* Opens every seat, in seat order, telling each what its kind may tell its
+ * bot. JA_OK, or the first seat's refusal (its message in err). */
+static int open_seats(match *m)
+{
+    const ref_match_config *cfg = m->cfg;
+    for (uint32_t s = 0; s < m->n; s++) {
+        ref_seat_ctx sc = {m->g, (int32_t)s, m->n, cfg->seed, m->ms[s],
+                           cfg->match_id ? cfg->match_id : "", &cfg->options, cfg->names,
+                           cfg->replay_id, m->out->faults};
+        int rc = ref_seat_open(cfg->bots[s], &sc, &m->seats[s], m->err, m->cap);
+        if (rc != JA_OK)
+            return rc;
+    }
+    return JA_OK;
+}
+
+/* Starts the record of the match: the replay's header (when there is a
+ * replay) and the digest. JA_OK or JA_EIO. */
+static int start_record(match *m)
+{
+    const ref_match_config *cfg = m->cfg;
+    ref_digest_begin(&m->dg, m->g, &cfg->options, cfg->seed, m->n);
+    if (!cfg->replay || !*cfg->replay)
+        return JA_OK;
+    ref_replay_header h;
+    memset(&h, 0, sizeof h);
+    snprintf(h.game, sizeof h.game, "%s", m->g->name);
+    h.options = cfg->options;
+    h.seed = cfg->seed;
+    h.n_seats = m->n;
+    h.move_ms = m->ms_max;
+    h.bank_ms = cfg->bank_ms;
+    snprintf(h.on_fault, sizeof h.on_fault, "%s", ref_on_fault_name(cfg->on_fault));
+    snprintf(h.match_id, sizeof h.match_id, "%s", cfg->match_id ? cfg->match_id : "");
+    for (uint32_t s = 0; s < m->n; s++) {
+        const ref_bot_info *bi = ref_bot_get_info(cfg->bots[s]);
+        ref_replay_player *p = &h.players[s];
+        snprintf(p->name, sizeof p->name, "%s", cfg->names ? cfg->names[s] : bi->name);
+        snprintf(p->kind, sizeof p->kind, "%s", bi->kind);
+        snprintf(p->version, sizeof p->version, "%s", bi->version);
+        snprintf(p->sha256, sizeof p->sha256, "%s", bi->sha256);
+    }
+    if (ref_replay_write_header(*cfg->replay, m->g, &h) != JA_OK)
+        return fail(m, JA_EIO, "cannot write the replay");
+    return JA_OK;
+}
+
+/* Seat s's part of the decision: its record, and then either its only
+ * legal action (forced: not asked), the default for a forfeited seat, a
+ * timeout for a spent bank without move time, or the question put to its
+ * bot (a seat that cannot be asked faults `disconnect`). JA_OK, or
+ * JA_ESTATE when the engine offers no legal action. */
+static int ask_seat(match *m, uint32_t s)
+{
+    const ja_game_rules *g = m->g;
+    ref_match_result *out = m->out;
+    ja_action *legal = m->legal + (size_t)s * g->max_actions;
+    m->nl[s] = g->legal(m->st, (int)s, legal, g->max_actions);
+    if (m->nl[s] == 0)
+        return fail(m, JA_ESTATE, "%s offered seat %u no legal action (engine bug)", g->name,
+                    (unsigned)s);
+    ref_replay_rec *r = &m->recs[m->n_recs++];
+    memset(r, 0, sizeof *r);
+    r->seat = (uint8_t)s;
+    r->n_legal = m->nl[s];
+    r->index = -1;
+    if (m->nl[s] == 1) {
+        r->forced = 1;
+        r->code = legal[0].code;
+        m->by_seat[s] = legal[0];
+        return JA_OK;
+    }
+    if (out->forfeit[s]) {
+        r->fault = JA_FAULT_FORFEIT; /* not asked: the default is played */
+        return JA_OK;
+    }
+    if (m->cfg->bank_ms && !m->ms[s] && !out->bank_left_us[s]) {
+        r->fault = JA_FAULT_TIMEOUT; /* a spent bank and no move time: flag fallen */
+        return JA_OK;
+    }
+    void *obs = m->obs + (size_t)s * g->obs_size;
+    g->observe(m->st, (int)s, obs);
+    m->observed |= 1u << s;
+    ja_decision d = {
+        .struct_size = sizeof(ja_decision),
+        .turn = ++m->turns[s],
+        .deadline_ms = allowance_ms(m, s),
+        .seat = (int32_t)s,
+        .n_seats = m->n,
+        .game = g->name,
+        .obs_version = g->obs_version,
+        .obs_size = g->obs_size,
+        .obs = obs,
+        .legal = legal,
+        .n_legal = m->nl[s],
+    };
+    r->asked = 1; /* it has a turn, whatever comes of the ask */
+    if (ref_seat_ask(m->seats[s], &d) != JA_OK)
+        r->fault = JA_FAULT_DISCONNECT;
+    else
+        m->asked |= 1u << s;
+    out->asked++;
+    return JA_OK;
+}
+
+/* The bank pays for seat s's time beyond move_ms (CPU time where the seat
+ * measured it, wall time otherwise); a timeout, or more than the bank
+ * holds, empties it and is a timeout. */
+static void charge_bank(match *m, ref_replay_rec *r, const ref_answer *a)
+{
+    uint32_t s = r->seat;
+    uint64_t *bank = &m->out->bank_left_us[s];
+    uint64_t used = a->cpu_us ? a->cpu_us : a->think_us;
+    uint64_t free_us = (uint64_t)m->ms[s] * 1000;
+    uint64_t over = used > free_us ? used - free_us : 0;
+    if (r->fault == JA_FAULT_TIMEOUT || over > *bank) {
+        if (r->fault == JA_FAULT_NONE)
+            r->fault = JA_FAULT_TIMEOUT;
+        *bank = 0;
+    } else {
+        *bank -= over;
+    }
+}
+
+/* Collects the answer of the asked seat of r against its deadline, which
+ * counts from its own ask (so every seat gets its whole allowance): the
+ * action it chose, or its fault (an index out of range is `illegal`), and
+ * its time, charged to its bank when it has an allowance. */
+static void collect_seat(match *m, ref_replay_rec *r)
+{
+    uint32_t s = r->seat;
+    ref_answer a;
+    uint32_t allow = allowance_ms(m, s);
+    int64_t deadline = allow ? m->seats[s]->asked_ns + (int64_t)allow * 1000000 : 0;
+    ref_seat_collect(m->seats[s], deadline, &a);
+    r->think_us = a.think_us;
+    m->out->think_us[s] += a.think_us;
+    r->fault = (uint8_t)a.fault;
+    if (a.fault == JA_FAULT_NONE && a.index < m->nl[s]) {
+        m->by_seat[s] = m->legal[(size_t)s * m->g->max_actions + a.index];
+        r->index = (int32_t)a.index;
+    } else if (a.fault == JA_FAULT_NONE) {
+        r->fault = JA_FAULT_ILLEGAL;
+    }
+    if (allow)
+        charge_bank(m, r, &a);
+}
+
+/* The fault policy for the faulty seat of r (match.h): the action played
+ * instead (the game's default, or a random legal one from the seat's fault
+ * stream), the fault counted (a forfeited seat's are not), and the forfeit
+ * once the seat's faults pass the limit (counted once, as a fault of its
+ * own kind). */
+static void replace_fault(match *m, ref_replay_rec *r)
+{
+    const ref_match_config *cfg = m->cfg;
+    ref_match_result *out = m->out;
+    uint32_t s = r->seat;
+    r->index = -1; /* no answer applied (docs/replay-format.md) */
+    const ja_action *legal = m->legal + (size_t)s * m->g->max_actions;
+    if (cfg->on_fault == REF_ON_FAULT_RANDOM && r->fault != JA_FAULT_FORFEIT)
+        m->by_seat[s] = legal[ja_rng_below(&m->fault_rng[s], m->nl[s])];
+    else
+        m->by_seat[s] = m->g->default_action(m->st, (int)s);
+    if (r->fault != JA_FAULT_FORFEIT) {
+        out->faults[s]++;
+        out->fault_kinds[s][r->fault]++;
+    }
+    uint32_t limit = cfg->on_fault == REF_ON_FAULT_FORFEIT ? 0 : m->max_faults;
+    if (!out->forfeit[s] && limit != REF_MAX_FAULTS_NEVER && out->faults[s] > limit) {
+        out->forfeit[s] = 1;
+        out->faults[s]++;
+        out->fault_kinds[s][JA_FAULT_FORFEIT]++;
+    }
+}
+
+/* Applies the step's actions and records the step: the digest, the
+ * replay, the observer. JA_OK, JA_ESTATE (the engine refused) or JA_EIO. */
+static int apply_step(match *m)
+{
+    const ref_match_config *cfg = m->cfg;
+    ref_match_result *out = m->out;
+    if (m->g->apply(m->st, m->mask, m->by_seat) != JA_OK)
+        return fail(m, JA_ESTATE, "%s refused a validated action at decision %u (engine bug)",
+                    m->g->name, out->decisions);
+    ref_digest_step(&m->dg, m->mask, m->by_seat);
+    if (cfg->replay && *cfg->replay &&
+        ref_replay_write_step(*cfg->replay, out->decisions, m->recs, m->n_recs))
+        return fail(m, JA_EIO, "cannot write the replay");
+    if (cfg->on_step) {
+        ref_step_info info = {out->decisions, m->mask, m->by_seat, m->recs, m->n_recs, m->st,
+                              m->observed, m->obs, m->legal};
+        cfg->on_step(cfg->step_ctx, m->g, &info);
+    }
+    out->decisions++;
+    return JA_OK;
+}
+
+/* One decision of the seats in m->mask: asks every seat of it before
+ * collecting any answer, collects each answer or fault, plays the fault
+ * policy, then applies and records the step. JA_OK or an error. */
+static int play_step(match *m)
+{
+    if (m->out->decisions >= MAX_STEPS)
+        return fail(m, JA_ESTATE, "%s did not end after %u decisions (engine bug)", m->g->name,
+                    MAX_STEPS);
+    m->asked = m->observed = m->n_recs = 0;
+    memset(m->by_seat, 0, sizeof m->by_seat);
+    for (uint32_t s = 0; s < m->n; s++) {
+        int rc = m->mask & (1u << s) ? ask_seat(m, s) : JA_OK;
+        if (rc != JA_OK)
+            return rc;
+    }
+    for (uint32_t k = 0; k < m->n_recs; k++) {
+        ref_replay_rec *r = &m->recs[k];
+        if (r->forced)
+            continue;
+        if (m->asked & (1u << r->seat))
+            collect_seat(m, r);
+        if (r->fault != JA_FAULT_NONE)
+            replace_fault(m, r);
+        r->code = m->by_seat[r->seat].code;
+    }
+    return apply_step(m);
+}
+
+/* The end of a played match: the outcome, the digest, the `end` to every
+ * seat, each faulty seat's stderr tail, and the replay finished. JA_OK,
+ * JA_ESTATE (no outcome) or the replay's error. */
+static int finish(match *m)
+{
+    const ref_match_config *cfg = m->cfg;
+    ref_match_result *out = m->out;
+    if (m->g->outcome(m->st, &out->outcome) != JA_OK)
+        return fail(m, JA_ESTATE, "%s has no outcome at the end of the match (engine bug)",
+                    m->g->name);
+    ref_digest_end(&m->dg, &out->outcome, out->digest);
+    for (uint32_t s = 0; s < m->n; s++)
+        ref_seat_end(m->seats[s], &out->outcome);
     /* What a faulty seat's bot said on stderr, for its reproduction bundle. */
-    if (opts && opts->stderr_tails && opts->stderr_cap)
-        for (uint32_t s = 0; s < n; s++) {
-            char *t = opts->stderr_tails + (size_t)s * opts->stderr_cap;
+    if (cfg->stderr_tails && cfg->stderr_cap)
+        for (uint32_t s = 0; s < m->n; s++) {
+            char *t = cfg->stderr_tails + (size_t)s * cfg->stderr_cap;
             t[0] = '\0';
             if (out->faults[s])
-                ref_seat_stderr_tail(seats[s], t, opts->stderr_cap);
+                ref_seat_stderr_tail(m->seats[s], t, cfg->stderr_cap);
         }
-    if (replay && *replay)
-        rc = ref_replay_writer_finish(replay, &out->outcome, out->faults, out->decisions,
-                                      out->digest, err, cap);
-done:
-    if (replay)
-        ref_replay_writer_abort(replay);
-    for (uint32_t s = 0; s < n; s++)
-        ref_seat_close(&seats[s]);
-    free_buffers(&b);
+    if (cfg->replay && *cfg->replay)
+        return ref_replay_writer_finish(cfg->replay, &out->outcome, out->faults, out->decisions,
+                                        out->digest, m->err, m->cap);
+    return JA_OK;
+}
+
+/* Releases whatever the match holds, however far it got: an unfinished
+ * replay is abandoned, every open seat closed, the buffers freed. */
+static void teardown(match *m)
+{
+    if (m->cfg->replay)
+        ref_replay_writer_abort(m->cfg->replay);
+    for (uint32_t s = 0; s < m->n; s++)
+        ref_seat_close(&m->seats[s]);
+    free(m->st);
+    free(m->obs);
+    free(m->legal);
+}
+
+int ref_match_run(const ref_match_config *cfg, ref_match_result *out, char *err, size_t cap)
+{
+    match m;
+    memset(&m, 0, sizeof m);
+    m.cfg = cfg;
+    m.g = cfg->game;
+    m.n = cfg->n_seats;
+    m.out = out;
+    m.err = err;
+    m.cap = cap;
+    memset(out, 0, sizeof *out);
+    int rc = setup(&m);
+    if (rc == JA_OK)
+        rc = open_seats(&m);
+    if (rc == JA_OK)
+        rc = start_record(&m);
+    while (rc == JA_OK && (m.mask = m.g->to_act(m.st)) != 0)
+        rc = play_step(&m);
+    if (rc == JA_OK)
+        rc = finish(&m);
+    teardown(&m);
     return rc;
 }

@@ -57,40 +57,6 @@ const char *ref_on_fault_name(int policy);
 /* The policy named s, or -1. */
 int ref_on_fault_parse(const char *s);
 
-typedef struct ref_match_config {
-    const ja_game_rules *game;
-    ja_options options;          /* resolved (ja_options_resolve) */
-    uint32_t n_seats;
-    uint64_t seed;               /* the match seed: the deal and the bots' streams */
-    uint32_t move_ms;            /* per-decision limit; 0 = none; REF_MOVE_MS_KIND */
-    const char *match_id;        /* for logs, replays and bots; may be "" */
-    uint32_t bank_ms;            /* per-match time bank per seat; 0 = none */
-    uint8_t on_fault;            /* ref_on_fault */
-} ref_match_config;
-
-/* How a match is run, beyond what it is (ref_match_run_opts). */
-typedef struct ref_match_opts {
-    uint32_t max_faults;         /* 0 = REF_DEFAULT_MAX_FAULTS; REF_MAX_FAULTS_NEVER */
-    const char *replay_id;       /* told to bots at the end; NULL = none */
-    /* Optional: n_seats buffers of stderr_cap bytes, caller-owned. At the
-     * end of the match each seat with a fault gets the tail of its bot's
-     * stderr there (ref_seat_stderr_tail; "" when its kind keeps none). */
-    char *stderr_tails;
-    size_t stderr_cap;
-} ref_match_opts;
-
-typedef struct ref_match_result {
-    ja_outcome outcome;
-    uint32_t faults[JA_MAX_SEATS];
-    uint32_t fault_kinds[JA_MAX_SEATS][JA_FAULT_COUNT];
-    uint32_t decisions;          /* engine decisions (steps), forced ones included */
-    uint32_t asked;              /* questions actually put to bots */
-    uint64_t think_us[JA_MAX_SEATS];
-    uint8_t forfeit[JA_MAX_SEATS];   /* 1: the seat forfeited (see above) */
-    uint64_t bank_left_us[JA_MAX_SEATS]; /* what is left of each bank (bank_ms) */
-    uint8_t digest[REF_DIGEST_BYTES];
-} ref_match_result;
-
 /* What an observer sees after each step (borrowed for the callback). */
 typedef struct ref_step_info {
     uint32_t step;
@@ -113,22 +79,58 @@ typedef struct ref_step_info {
 
 typedef void (*ref_step_fn)(void *ctx, const ja_game_rules *g, const ref_step_info *info);
 
-/* Plays one match. bots[s] sits at seat s (the same bot may sit at several
- * seats); names[s] is its display name for the replay. If *replay is not
- * NULL, the match writes the whole replay and finishes it (taking ownership:
- * *replay is NULL afterwards, whatever happened). on_step may be NULL.
- * Returns JA_OK with *out filled, or an error (a bot refused its seat, an
- * engine bug, a replay write failure) with a one-line message in err. A
- * bot's misbehaviour is a fault in *out, never an error. */
-int ref_match_run(const ref_match_config *cfg, ref_bot *const *bots, const char *const *names,
-                  ref_replay_writer **replay, ref_step_fn on_step, void *ctx,
-                  ref_match_result *out, char *err, size_t cap);
+/* One match: what it is, who plays it, and how it is run and watched.
+ * Zero is the default of every field after `on_fault`. Pointers are
+ * borrowed for ref_match_run. */
+typedef struct ref_match_config {
+    /* What the match is (the replay header and the digest record it). */
+    const ja_game_rules *game;
+    ja_options options;          /* resolved (ja_options_resolve) */
+    uint32_t n_seats;
+    uint64_t seed;               /* the match seed: the deal and the bots' streams */
+    uint32_t move_ms;            /* per-decision limit; 0 = none; REF_MOVE_MS_KIND */
+    const char *match_id;        /* for logs, replays and bots; may be "" or NULL */
+    uint32_t bank_ms;            /* per-match time bank per seat; 0 = none */
+    uint8_t on_fault;            /* ref_on_fault */
+    /* How it is run. */
+    uint32_t max_faults;         /* 0 = REF_DEFAULT_MAX_FAULTS; REF_MAX_FAULTS_NEVER */
+    const char *replay_id;       /* told to bots at the end; NULL = none */
+    /* Optional: n_seats buffers of stderr_cap bytes, caller-owned. At the
+     * end of the match each seat with a fault gets the tail of its bot's
+     * stderr there (ref_seat_stderr_tail; "" when its kind keeps none). */
+    char *stderr_tails;
+    size_t stderr_cap;
+    /* Who plays: bots[s] sits at seat s (the same bot may sit at several
+     * seats); names[s] is its display name for the replay (NULL: each
+     * bot's own name). */
+    ref_bot *const *bots;
+    const char *const *names;
+    /* Where it goes: if replay and *replay are not NULL, the match writes
+     * the whole replay and finishes it, taking ownership (*replay is NULL
+     * afterwards, whatever happened). on_step (NULL = none) is called with
+     * step_ctx after each step. */
+    ref_replay_writer **replay;
+    ref_step_fn on_step;
+    void *step_ctx;
+} ref_match_config;
 
-/* ref_match_run with run options (NULL: the defaults). */
-int ref_match_run_opts(const ref_match_config *cfg, const ref_match_opts *opts,
-                       ref_bot *const *bots, const char *const *names,
-                       ref_replay_writer **replay, ref_step_fn on_step, void *ctx,
-                       ref_match_result *out, char *err, size_t cap);
+typedef struct ref_match_result {
+    ja_outcome outcome;
+    uint32_t faults[JA_MAX_SEATS];
+    uint32_t fault_kinds[JA_MAX_SEATS][JA_FAULT_COUNT];
+    uint32_t decisions;          /* engine decisions (steps), forced ones included */
+    uint32_t asked;              /* questions actually put to bots */
+    uint64_t think_us[JA_MAX_SEATS];
+    uint8_t forfeit[JA_MAX_SEATS];   /* 1: the seat forfeited (see above) */
+    uint64_t bank_left_us[JA_MAX_SEATS]; /* what is left of each bank (bank_ms) */
+    uint8_t digest[REF_DIGEST_BYTES];
+} ref_match_result;
+
+/* Plays the match cfg describes. Returns JA_OK with *out filled, or an
+ * error (a bot refused its seat, an engine bug, a replay write failure)
+ * with a one-line message in err. A bot's misbehaviour is a fault in *out,
+ * never an error. */
+int ref_match_run(const ref_match_config *cfg, ref_match_result *out, char *err, size_t cap);
 
 /* The places a ranking uses (the ladder, `arena play`): a forfeiting seat
  * takes last place (forfeiters tie), and the other seats keep their order

@@ -60,14 +60,6 @@ int ref_seat_open(ref_bot *b, const ref_seat_ctx *ctx, ref_seat **out, char *err
     return b->ops->seat_open(b, ctx, out, err, cap);
 }
 
-int ref_seat_open_match(ref_bot *b, const ref_seat_ctx *ctx, const ref_seat_match *m,
-                        ref_seat **out, char *err, size_t cap)
-{
-    if (b->ops->seat_open_match)
-        return b->ops->seat_open_match(b, ctx, m, out, err, cap);
-    return b->ops->seat_open(b, ctx, out, err, cap);
-}
-
 int ref_seat_ask(ref_seat *s, const ja_decision *d)
 {
     s->asked_ns = ref_now_ns();

@@ -1,7 +1,7 @@
 /* Bots and seats: one interface, several kinds.
  *
- * A ref_bot is a participant, loaded once (a plugin's .so opened, later a
- * hosted child's template or a ZeroMQ peer); it can sit at seats of many
+ * A ref_bot is a participant, loaded once (a plugin's .so opened, a hosted
+ * plugin probed, or a ZeroMQ peer claimed); it can sit at seats of many
  * matches. A ref_seat is one bot instance at one seat of one match. The
  * match loop knows only this interface: it asks every seat of a joint
  * decision first (ref_seat_ask) and then collects every answer
@@ -25,7 +25,8 @@
 typedef struct ref_bot ref_bot;
 typedef struct ref_seat ref_seat;
 
-/* What a seat needs to know about its match. Borrowed for the call. */
+/* What a seat needs to know about its match. Borrowed for the call, except
+ * `faults`, which the seat may read until ref_seat_close. */
 typedef struct ref_seat_ctx {
     const ja_game_rules *game;
     int32_t seat;
@@ -33,16 +34,14 @@ typedef struct ref_seat_ctx {
     uint64_t match_seed;   /* the bot's own stream derives from (seed, seat) */
     uint32_t move_ms;      /* per-decision limit; 0 = none */
     const char *match_id;
+    /* What a seat may tell its bot beyond the above (the `start` and `end`
+     * messages of external bots; kinds that tell their bot nothing more
+     * ignore them). Each may be NULL: not told. */
+    const ja_options *options;     /* resolved; NULL: the game's defaults */
+    const char *const *players;    /* n_seats display names */
+    const char *replay;            /* the match's replay id or path */
+    const uint32_t *faults;        /* live fault counts per seat */
 } ref_seat_ctx;
-
-/* What a seat may tell its bot about the match beyond ref_seat_ctx: the
- * `start` and `end` messages of external bots. Borrowed until seat_close. */
-typedef struct ref_seat_match {
-    const ja_options *options;     /* resolved */
-    const char *const *players;    /* n_seats display names, or NULL */
-    const char *replay;            /* the match's replay id or path, or NULL */
-    const uint32_t *faults;        /* live fault counts per seat, or NULL */
-} ref_seat_match;
 
 /* An answer as collected. */
 typedef struct ref_answer {
@@ -56,11 +55,11 @@ typedef struct ref_answer {
 
 /* Identity and description of a participant (borrowed from the bot). */
 typedef struct ref_bot_info {
-    const char *kind;      /* "plugin" */
-    const char *name;      /* the bot's own name from its descriptor */
+    const char *kind;      /* "plugin", "hosted", or an external bot's "zmq"/"cmd" */
+    const char *name;      /* the bot's own name (descriptor or hello) */
     const char *version;
-    const char *path;      /* file, for plugins; else "" */
-    const char *sha256;    /* hex of the file, for plugins; else "" */
+    const char *path;      /* file, for plugins and hosted plugins; else "" */
+    const char *sha256;    /* hex of the file, for plugins and hosted plugins; else "" */
 } ref_bot_info;
 
 /* The ops every kind implements. */
@@ -68,10 +67,6 @@ typedef struct ref_bot_ops {
     const char *kind;
     int (*supports)(ref_bot *b, const ja_game_rules *g);
     int (*seat_open)(ref_bot *b, const ref_seat_ctx *ctx, ref_seat **out, char *err, size_t cap);
-    /* seat_open with the match described (may be NULL: kinds that tell
-     * their bot nothing beyond ctx use seat_open). */
-    int (*seat_open_match)(ref_bot *b, const ref_seat_ctx *ctx, const ref_seat_match *m,
-                           ref_seat **out, char *err, size_t cap);
     int (*ask)(ref_seat *s, const ja_decision *d);
     void (*collect)(ref_seat *s, int64_t deadline_ns, ref_answer *out);
     void (*end)(ref_seat *s, const ja_outcome *o);
@@ -80,8 +75,8 @@ typedef struct ref_bot_ops {
     /* Matches the bot may play at once (an external bot's announced
      * capacity); NULL or 0 = no limit (plugin instances are per seat). */
     uint32_t (*capacity)(ref_bot *b);
-    /* Per-decision limit when the user gave none (CLI.md: none for plugins,
-     * 1000 ms for hosted and external bots); 0 = none. */
+    /* Per-decision limit when the user gave none (none for plugins, 1000 ms
+     * for hosted and external bots; docs/architecture.md); 0 = none. */
     uint32_t default_move_ms;
     /* Optional (NULL = none): copies the last bytes the seat's bot wrote to
      * its stdout/stderr (or logged, for plugins) into buf, NUL-terminated; returns
@@ -103,19 +98,18 @@ struct ref_seat {
 };
 
 /* Loads a bot plugin (kind `plugin`): dlopen, entry point, ABI check, file
- * hash. JA_ENOTFOUND (no such file), JA_EFORMAT (cannot load, no entry
- * point), JA_EVERSION (another ABI major), with a one-line message in err
- * naming the file. The bot is owned by the caller (ref_bot_destroy). */
-int ref_bot_plugin_open(const char *path, ref_bot **out, char *err, size_t cap);
-/* The same, with the bot's parameters (ja_host_api.params; NULL or "" for
- * none), copied. The bot checks them once loaded (ja_botrt_check_params:
- * its descriptor's check_params, ABI 1.2): JA_EINVAL when it refuses them,
- * with its reason alone in err (one line; the caller names the bot). A
- * plugin loaded with parameters is a participant of its own: its version
- * reads "VERSION:PARAMS" (ladder identity), and seats of it see the
- * parameters through ja_host_api.params. */
-int ref_bot_plugin_open_params(const char *path, const char *params, ref_bot **out, char *err,
-                               size_t cap);
+ * hash. params are the bot's parameters (ja_host_api.params; NULL or "" for
+ * none), copied. JA_ENOTFOUND (no such file), JA_EFORMAT (cannot load, no
+ * entry point), JA_EVERSION (another ABI major), with a one-line message in
+ * err naming the file. The bot checks its parameters once loaded
+ * (ja_botrt_check_params: its descriptor's check_params, ABI 1.2):
+ * JA_EINVAL when it refuses them, with its reason alone in err (one line;
+ * the caller names the bot). A plugin loaded with parameters is a
+ * participant of its own: its version reads "VERSION:PARAMS" (ladder
+ * identity), and seats of it see the parameters through
+ * ja_host_api.params. The bot is owned by the caller (ref_bot_destroy). */
+int ref_bot_plugin_open(const char *path, const char *params, ref_bot **out, char *err,
+                        size_t cap);
 
 /* Opens a bot of kind `hosted`: the plugin at path, run in a sandboxed
  * child (the program of ref_hosted_program) for every match seat. The file
@@ -124,7 +118,7 @@ int ref_bot_plugin_open_params(const char *path, const char *params, ref_bot **o
  * params (NULL or "" for none) is handed to every child for the bot; the
  * probe child has the bot check them (check_params) and its hello carries a
  * refusal. The same errors and one-line messages as
- * ref_bot_plugin_open_params (JA_EINVAL with the bot's reason alone when it
+ * ref_bot_plugin_open (JA_EINVAL with the bot's reason alone when it
  * refuses its parameters), plus JA_ENOTFOUND when ja_host is missing and
  * JA_EINVAL for a bad JACKARENA_HOSTED_* limit (a line naming the
  * variable). Seats never fail on the bot's misbehaviour: a child that dies
@@ -166,9 +160,6 @@ void ref_bot_destroy(ref_bot **b);
 
 /* A seat for one match. Owned by the caller: ref_seat_close. */
 int ref_seat_open(ref_bot *b, const ref_seat_ctx *ctx, ref_seat **out, char *err, size_t cap);
-/* The same with the match described for the bot (m may be NULL). */
-int ref_seat_open_match(ref_bot *b, const ref_seat_ctx *ctx, const ref_seat_match *m,
-                        ref_seat **out, char *err, size_t cap);
 /* Puts one decision to the seat. d->deadline_ms is the decision's whole
  * allowance (move_ms plus what is left of the bank; 0 = none): kinds that
  * can cut a bot off do so then, and in-process plugins judge an overrun

@@ -113,13 +113,8 @@ static void copy_str(char *dst, size_t cap, const char *src)
     snprintf(dst, cap, "%s", src ? src : "");
 }
 
-int ref_bot_plugin_open(const char *path, ref_bot **out, char *err, size_t cap)
-{
-    return ref_bot_plugin_open_params(path, NULL, out, err, cap);
-}
-
-int ref_bot_plugin_open_params(const char *path, const char *params, ref_bot **out, char *err,
-                               size_t cap)
+int ref_bot_plugin_open(const char *path, const char *params, ref_bot **out, char *err,
+                        size_t cap)
 {
     *out = NULL;
     struct stat sb;

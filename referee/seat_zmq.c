@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <zmq.h>
 
 typedef struct zmq_bot {
@@ -85,8 +86,8 @@ static void close_seat(zmq_seat *s)
     free(s);
 }
 
-static int zmq_seat_open_match(ref_bot *rb, const ref_seat_ctx *ctx, const ref_seat_match *sm,
-                               ref_seat **out, char *err, size_t cap)
+static int zmq_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out, char *err,
+                         size_t cap)
 {
     zmq_bot *b = (zmq_bot *)rb;
     zmq_seat *s = calloc(1, sizeof *s);
@@ -101,9 +102,9 @@ static int zmq_seat_open_match(ref_bot *rb, const ref_seat_ctx *ctx, const ref_s
     s->move_ms = ctx->move_ms;
     s->n_seats = ctx->n_seats;
     s->game = ctx->game;
-    s->faults = sm ? sm->faults : NULL;
+    s->faults = ctx->faults;
     snprintf(s->match, sizeof s->match, "%s", ctx->match_id);
-    snprintf(s->replay, sizeof s->replay, "%s", sm && sm->replay ? sm->replay : "");
+    snprintf(s->replay, sizeof s->replay, "%s", ctx->replay ? ctx->replay : "");
     if (strlen(ctx->match_id) >= sizeof s->match) {
         snprintf(err, cap, "match id '%s' is too long for the wire", ctx->match_id);
         close_seat(s);
@@ -116,14 +117,14 @@ static int zmq_seat_open_match(ref_bot *rb, const ref_seat_ctx *ctx, const ref_s
         return JA_EIO;
     }
     ja_options none;
-    const ja_options *opts = sm && sm->options ? sm->options : &none;
+    const ja_options *opts = ctx->options ? ctx->options : &none;
     if (opts == &none) { /* not told: the game's defaults */
         char why[256];
         ja_options_init(ctx->game, &none);
         ja_options_resolve(ctx->game, &none, ctx->n_seats, why, sizeof why);
     }
     ref_wire_start_info si = {s->match, ctx->game, opts, ctx->seat, ctx->n_seats,
-                              sm ? sm->players : NULL, ctx->move_ms, b->params,
+                              ctx->players, ctx->move_ms, b->params,
                               ref_bot_seed(ctx->match_seed, ctx->seat)};
     ref_wire_start(&s->buf, &si, ref_hub__wire_flags(b->hub));
     hub_req q;
@@ -149,12 +150,6 @@ static int zmq_seat_open_match(ref_bot *rb, const ref_seat_ctx *ctx, const ref_s
     s->dead = r.dead != 0;
     *out = &s->base;
     return JA_OK;
-}
-
-static int zmq_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out, char *err,
-                         size_t cap)
-{
-    return zmq_seat_open_match(rb, ctx, NULL, out, err, cap);
 }
 
 static int zmq_ask(ref_seat *rs, const ja_decision *d)
@@ -316,7 +311,6 @@ static const ref_bot_ops zmq_ops = {
     .kind = "zmq",
     .supports = zmq_supports,
     .seat_open = zmq_seat_open,
-    .seat_open_match = zmq_seat_open_match,
     .ask = zmq_ask,
     .collect = zmq_collect,
     .end = zmq_end,
@@ -327,9 +321,10 @@ static const ref_bot_ops zmq_ops = {
     .stderr_tail = zmq_stderr_tail,
 };
 
-int ref_bot_zmq_new(ref_hub *h, const char *name, const char *kind, const char *version,
-                    uint32_t capacity, uint32_t n_games,
-                    const char (*games)[REF_WIRE_NAME_MAX], ref_bot **out)
+/* A participant named `name` (its hello), as found by ref_hub_claim. */
+static int zmq_bot_new(ref_hub *h, const char *name, const char *kind, const char *version,
+                       uint32_t capacity, uint32_t n_games,
+                       const char (*games)[REF_WIRE_NAME_MAX], ref_bot **out)
 {
     *out = NULL;
     zmq_bot *b = calloc(1, sizeof *b);
@@ -348,4 +343,60 @@ int ref_bot_zmq_new(ref_hub *h, const char *name, const char *kind, const char *
     b->base.info = (ref_bot_info){b->kind, b->name, b->version, "", ""};
     *out = &b->base;
     return JA_OK;
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000};
+    nanosleep(&ts, NULL);
+}
+
+int ref_hub_claim(ref_hub *h, const ref_hub_claim_req *req, ref_bot **out, char *err, size_t cap)
+{
+    *out = NULL;
+    hub_req q;
+    memset(&q, 0, sizeof q);
+    q.op = HUB_CLAIM;
+    snprintf(q.name, sizeof q.name, "%s", req->name);
+    size_t n_token = req->token ? strlen(req->token) : 0;
+    hub_rep r;
+    for (;;) {
+        int rc = ref_hub__call(h, &q, req->token, n_token, &r, 10000);
+        if (rc != JA_OK) {
+            snprintf(err, cap, "the referee's hub is not answering");
+            return JA_EIO;
+        }
+        if (r.kind == HUB_REP_OK)
+            break;
+        if (r.kind == HUB_REP_FAIL) {
+            snprintf(err, cap, "%s", r.msg);
+            return JA_EIO;
+        }
+        r.msg[sizeof r.msg - 1] = '\0';
+        r.others[sizeof r.others - 1] = '\0';
+        if (req->gone && req->gone(req->gone_ctx)) {
+            snprintf(err, cap, "exited before saying hello%s%s", r.msg[0] ? "; " : "", r.msg);
+            return JA_EBOT;
+        }
+        if (ref_now_ns() >= req->deadline_ns) {
+            if (r.msg[0])
+                snprintf(err, cap, "never said hello: %s", r.msg);
+            else if (r.others[0] && req->token)
+                snprintf(err, cap, "never said hello: no hello carried its token, "
+                                   "$JACKARENA_TOKEN (hellos came from %s)", r.others);
+            else if (r.others[0])
+                snprintf(err, cap, "never said hello as '%s' (hellos came from %s)", req->name,
+                         r.others);
+            else
+                snprintf(err, cap, "never said hello");
+            return JA_ETIMEOUT;
+        }
+        sleep_ms(10);
+    }
+    r.name[sizeof r.name - 1] = '\0';
+    int rc = zmq_bot_new(h, r.name, req->kind, r.status.version, r.status.capacity,
+                         r.n_games, (const char(*)[REF_WIRE_NAME_MAX])r.games, out);
+    if (rc != JA_OK)
+        snprintf(err, cap, "out of memory");
+    return rc;
 }

@@ -4,7 +4,9 @@
 #      warnings as errors (build-asan/);
 #   2. libFuzzer over every decoder of untrusted bytes, FUZZ_SECONDS (60)
 #      per target (build-fuzz/, clang);
-#   3. the slow set (label `slow`: long property runs, calibration) in a
+#   3. a Release build with clang, warnings as errors (build-clang/), and
+#      its `unit` label (the link graph);
+#   4. the slow set (label `slow`: long property runs, calibration) in a
 #      Release build, warnings as errors (build/).
 # Extra arguments go to both ctest runs (e.g. -R taylor, --output-on-failure).
 set -euo pipefail
@@ -21,6 +23,11 @@ UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
 
 echo "== fuzzing, ${FUZZ_SECONDS:-60}s per target (build-fuzz) =="
 bash scripts/fuzz.sh
+
+echo "== clang build, warnings as errors (build-clang) =="
+CC=clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release -DJA_WERROR=ON >/dev/null
+cmake --build build-clang -j"$jobs"
+ctest --test-dir build-clang -L unit -j"$jobs" --output-on-failure "$@"
 
 echo "== slow tests in Release (build) =="
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DJA_WERROR=ON >/dev/null

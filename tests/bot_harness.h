@@ -25,7 +25,7 @@ static inline ref_bot *open_bot(const char *file)
     char path[4096], err[1200];
     snprintf(path, sizeof path, "%s/bots/%s", dir, file);
     ref_bot *b = NULL;
-    if (ref_bot_plugin_open(path, &b, err, sizeof err) != JA_OK)
+    if (ref_bot_plugin_open(path, NULL, &b, err, sizeof err) != JA_OK)
         fail_msg("%s", err);
     return b;
 }

@@ -44,7 +44,7 @@
 #define EXIT_CONFINE 125
 #define MAX_PATHS 64
 
-static void fail(const char *fmt, ...)
+__attribute__((format(printf, 1, 2))) _Noreturn static void fail(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

@@ -173,10 +173,12 @@ static int allow_serving(scmp_filter_ctx f)
                            SCMP_A3(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, AT_EMPTY_PATH));
     /* abort() and raise() signal the process itself, nothing else. */
     (void)seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1,
-                           SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid()));
-    /* getrlimit (prlimit64 with no new limit), isatty (stdio). */
-    (void)seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 1, SCMP_A2(SCMP_CMP_EQ, 0));
-    (void)seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_EQ, TCGETS));
+                           SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid(), 0));
+    /* getrlimit (prlimit64 with no new limit), isatty (stdio). An EQ
+     * comparison reads datum_a only; datum_b is given (0) for
+     * -Wmissing-field-initializers. */
+    (void)seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 1, SCMP_A2(SCMP_CMP_EQ, 0, 0));
+    (void)seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_EQ, TCGETS, 0));
     return 0;
 }
 
@@ -216,7 +218,7 @@ static int load_filter(int (*allow)(scmp_filter_ctx))
     return rc;
 }
 
-static void die(int code, const char *what)
+_Noreturn static void die(int code, const char *what)
 {
     fprintf(stderr, "ja_host: %s\n", what);
     exit(code);

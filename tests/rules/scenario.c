@@ -95,7 +95,7 @@ static runner R;
 
 /* ---- Reporting ------------------------------------------------------------ */
 
-static void fail(const char *fmt, ...)
+__attribute__((format(printf, 1, 2))) _Noreturn static void fail(const char *fmt, ...)
 {
     va_list ap;
     fprintf(stderr, "%s:%d: ", R.path, R.line);

@@ -166,7 +166,11 @@ static void play(bots *b, uint32_t n, const ja_options *o, uint64_t seed, uint32
         assert_int_equal(g->setup(w->prev, o, n, seed), JA_OK);
     }
     char err[512] = "";
-    int rc = ref_match_run(&cfg, seats, names, NULL, w ? on_step : NULL, w, res, err, sizeof err);
+    cfg.bots = seats;
+    cfg.names = names;
+    cfg.on_step = w ? on_step : NULL;
+    cfg.step_ctx = w;
+    int rc = ref_match_run(&cfg, res, err, sizeof err);
     if (rc != JA_OK)
         fail_msg("match (n=%u seed=%llu): %s", (unsigned)n, (unsigned long long)seed, err);
     for (uint32_t s = 0; s < n; s++)

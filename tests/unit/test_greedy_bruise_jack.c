@@ -75,7 +75,10 @@ static void play(bots *b, uint32_t n, const char *const *kv, uint64_t seed, uint
     }
     ref_replay_writer *rw = NULL;
     char err[512] = "";
-    int rc = ref_match_run(&cfg, seats, names, &rw, NULL, NULL, res, err, sizeof err);
+    cfg.bots = seats;
+    cfg.names = names;
+    cfg.replay = &rw;
+    int rc = ref_match_run(&cfg, res, err, sizeof err);
     if (rc != JA_OK)
         fail_msg("match (n=%u seed=%llu): %s", (unsigned)n, (unsigned long long)seed, err);
     for (uint32_t s = 0; s < n; s++)

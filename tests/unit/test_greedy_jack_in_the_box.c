@@ -158,7 +158,12 @@ static void play(bots *b, uint32_t n, const char *const *kv, uint64_t seed,
         assert_int_equal(g->setup(w->prev, &cfg.options, n, seed), JA_OK);
         w->have_prev = true;
     }
-    int rc = ref_match_run(&cfg, seats, names, &rw, w ? on_step : NULL, w, res, err, sizeof err);
+    cfg.bots = seats;
+    cfg.names = names;
+    cfg.replay = &rw;
+    cfg.on_step = w ? on_step : NULL;
+    cfg.step_ctx = w;
+    int rc = ref_match_run(&cfg, res, err, sizeof err);
     if (rc != JA_OK)
         fail_msg("match (n=%u seed=%llu): %s", (unsigned)n, (unsigned long long)seed, err);
     for (uint32_t s = 0; s < n; s++)

@@ -1,6 +1,6 @@
 /* Unit tests of the `ismcts` reference bot (bots/ismcts), loaded as a plugin
  * from $JA_BUILD_DIR/bots/ja_ismcts.so with its parameters
- * (ref_bot_plugin_open_params -> ja_host_api.params), exactly as the arena
+ * (ref_bot_plugin_open -> ja_host_api.params), exactly as the arena
  * loads `ismcts:iters=16`, and played through the real match loop:
  *
  *  - legality: whole matches of every game and every variant option (Taylor
@@ -46,7 +46,7 @@ static ref_bot *open_params(const char *file, const char *params)
     char path[4096], err[1200];
     snprintf(path, sizeof path, "%s/%s", dir, file);
     ref_bot *b = NULL;
-    if (ref_bot_plugin_open_params(path, params, &b, err, sizeof err) != JA_OK)
+    if (ref_bot_plugin_open(path, params, &b, err, sizeof err) != JA_OK)
         fail_msg("%s", err);
     return b;
 }
@@ -90,7 +90,8 @@ static void play(const ja_game_rules *g, uint32_t n, const char *const *opts, ui
     ref_match_config cfg = {.game = g, .options = make_options(g, n, opts), .n_seats = n,
                             .seed = seed, .match_id = "test-ismcts"};
     char err[512] = "";
-    if (ref_match_run(&cfg, seat_bots, NULL, NULL, NULL, NULL, res, err, sizeof err) != JA_OK)
+    cfg.bots = seat_bots;
+    if (ref_match_run(&cfg, res, err, sizeof err) != JA_OK)
         fail_msg("%s (%u seats, seed %llu): %s", g->name, (unsigned)n, (unsigned long long)seed,
                  err);
     for (uint32_t s = 0; s < n; s++)
@@ -164,7 +165,7 @@ static void refused(const char *params, const char *why)
     char path[4096], err[1200] = "";
     snprintf(path, sizeof path, "%s/bots/ja_ismcts.so", getenv("JA_BUILD_DIR"));
     ref_bot *b = NULL;
-    assert_int_equal(ref_bot_plugin_open_params(path, params, &b, err, sizeof err), JA_EINVAL);
+    assert_int_equal(ref_bot_plugin_open(path, params, &b, err, sizeof err), JA_EINVAL);
     assert_null(b);
     if (!strstr(err, why))
         fail_msg("'%s': '%s' does not say '%s'", params, err, why);

@@ -33,7 +33,7 @@ static void test_ms_budget(void **state)
     snprintf(path, sizeof path, "%s/bots/ja_ismcts.so", dir);
     snprintf(params, sizeof params, "ms=%u", BUDGET_MS);
     ref_bot *bot = NULL;
-    if (ref_bot_plugin_open_params(path, params, &bot, err, sizeof err) != JA_OK)
+    if (ref_bot_plugin_open(path, params, &bot, err, sizeof err) != JA_OK)
         fail_msg("%s", err);
     uint64_t worst = 0, asked = 0;
     for (int i = 0; ja_games[i]; i++) {

@@ -182,7 +182,11 @@ static void play(bots *b, uint32_t n, const char *const *kv, uint64_t seed, uint
     ref_replay_writer *rw = NULL;
     assert_int_equal(ref_replay_writer_open(path, &rw, err, sizeof err), JA_OK);
     ref_match_result res;
-    if (ref_match_run(&cfg, seats, NULL, &rw, on_step, t, &res, err, sizeof err) != JA_OK)
+    cfg.bots = seats;
+    cfg.replay = &rw;
+    cfg.on_step = on_step;
+    cfg.step_ctx = t;
+    if (ref_match_run(&cfg, &res, err, sizeof err) != JA_OK)
         fail_msg("match (n=%u seed=%llu): %s", (unsigned)n, (unsigned long long)seed, err);
 
     ref_replay *r = NULL;

@@ -81,8 +81,8 @@ static long match_allocs(ref_bot *bot, const ja_game_rules *g, uint32_t seats, c
         bots[s] = bot;
     ref_match_result res;
     long before = g_allocs;
-    assert_int_equal(ref_match_run(&cfg, bots, NULL, NULL, NULL, NULL, &res, err, sizeof err),
-                     JA_OK);
+    cfg.bots = bots;
+    assert_int_equal(ref_match_run(&cfg, &res, err, sizeof err), JA_OK);
     *decisions = res.decisions;
     return g_allocs - before;
 }
@@ -95,7 +95,7 @@ static void test_match_loop(void **state)
     char path[4096], err[1024];
     snprintf(path, sizeof path, "%s/bots/ja_random.so", dir ? dir : ".");
     ref_bot *bot = NULL;
-    assert_int_equal(ref_bot_plugin_open(path, &bot, err, sizeof err), JA_OK);
+    assert_int_equal(ref_bot_plugin_open(path, NULL, &bot, err, sizeof err), JA_OK);
     const ja_game_rules *g = ja_game_find("taylor-blackjack");
     assert_non_null(g);
     uint32_t d1, d2;

@@ -106,7 +106,8 @@ static void game_done(game *m)
 
 static ref_seat *open_seat_ms(ref_bot *b, const game *m, uint32_t move_ms)
 {
-    ref_seat_ctx ctx = {m->g, 0, 2, 77, move_ms, "t1"};
+    ref_seat_ctx ctx = {.game = m->g, .n_seats = 2, .match_seed = 77, .move_ms = move_ms,
+                        .match_id = "t1"};
     ref_seat *s = NULL;
     char err[600];
     assert_int_equal(ref_seat_open(b, &ctx, &s, err, sizeof err), JA_OK);

@@ -131,17 +131,18 @@ static void play(ref_bot *b0, ref_bot *b1, uint32_t move_ms, uint32_t bank_ms, u
     const ja_game_rules *g = ja_game_find("taylor-blackjack");
     assert_non_null(g);
     ref_match_config cfg = {.game = g, .n_seats = 2, .seed = seed, .move_ms = move_ms,
-                            .match_id = "tc", .bank_ms = bank_ms, .on_fault = policy};
+                            .match_id = "tc", .bank_ms = bank_ms, .on_fault = policy,
+                            .max_faults = max_faults};
     char err[256];
     ja_options_init(g, &cfg.options);
     assert_int_equal(ja_options_set(g, &cfg.options, "games=1", err, sizeof err), JA_OK);
     assert_int_equal(ja_options_resolve(g, &cfg.options, 2, err, sizeof err), JA_OK);
     ref_bot *bots[2] = {b0, b1};
-    ref_match_opts mo = {max_faults, NULL, NULL, 0};
     memset(t, 0, sizeof *t);
-    assert_int_equal(ref_match_run_opts(&cfg, &mo, bots, NULL, NULL, on_step, t, res, err,
-                                        sizeof err),
-                     JA_OK);
+    cfg.bots = bots;
+    cfg.on_step = on_step;
+    cfg.step_ctx = t;
+    assert_int_equal(ref_match_run(&cfg, res, err, sizeof err), JA_OK);
 }
 
 /* ---- tests ------------------------------------------------------------------- */

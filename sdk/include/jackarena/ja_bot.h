@@ -11,6 +11,14 @@
  * member only if struct_size covers it (JA_BOT_HAS): new members are only
  * ever appended.
  *
+ * Frozen for major 1 (docs/plugin-abi.md, "Frozen for ABI 1";
+ * tests/unit/test_abi_layout.c): the layouts of ja_bot_desc, ja_host_api,
+ * ja_decision, ja_outcome, ja_options, ja_action and ja_game_rules, and the
+ * constants compiled plugins bake in (JA_MAX_SEATS, JA_MAX_ACTIONS,
+ * JA_MAX_OPTIONS, JA_SCORE_UNIT, JA_PARAMS_MAX, the JA_LOG_* levels). A
+ * minor version only appends members to structs that start with
+ * struct_size; anything else is a new major.
+ *
  * The host hands the bot a table of services (ja_host_api): logging, the
  * bot's own seeded random stream, the clock, and the rules library as a
  * forward model. The same .so runs in-process (`plugin` seat) or in a

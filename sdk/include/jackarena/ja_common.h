@@ -19,9 +19,14 @@ extern "C" {
 #define JA_API
 #endif
 
-/* Most seats any match may have (Bombs' multiple-tables variant: 20). Seat
- * masks are uint32_t, so this may grow up to 32. Games size their own
- * observations by their own maximum (e.g. JA_TAYLOR_MAX_SEATS). */
+/* Most seats any match may have (Bombs' multiple-tables variant: 20). Games
+ * size their own observations by their own maximum (e.g.
+ * JA_TAYLOR_MAX_SEATS).
+ *
+ * Frozen for ABI major 1 (docs/plugin-abi.md, "Frozen for ABI 1"), as is
+ * JA_SCORE_UNIT: ja_outcome's arrays and ja_forward.h's stack arrays are
+ * sized by it inside compiled plugins, so another value is ABI 2 (seat
+ * masks, uint32_t, would allow up to 32). */
 #define JA_MAX_SEATS 20
 
 /* Scores are integers in units of 1/JA_SCORE_UNIT of a point: 27720 is the

@@ -43,7 +43,8 @@
 extern "C" {
 #endif
 
-/* Bytes of a bot's parameter text, its NUL included: hosts refuse longer. */
+/* Bytes of a bot's parameter text, its NUL included: hosts refuse longer.
+ * Frozen for ABI major 1 (docs/plugin-abi.md, "Frozen for ABI 1"). */
 #define JA_PARAMS_MAX 256
 
 /* One KEY=VALUE item, pointing into the text (not NUL-terminated). */

@@ -32,6 +32,9 @@ extern "C" {
 #endif
 
 #define JA_RULES_DRAFT 1
+/* Both frozen for ABI major 1 (docs/plugin-abi.md, "Frozen for ABI 1"):
+ * ja_options and plugins' legal-action buffers (ja_forward.h) are sized by
+ * them, so a game needing more is ABI 2. */
 #define JA_MAX_OPTIONS 16
 #define JA_MAX_ACTIONS 128 /* the largest max_actions of any game */
 
