@@ -46,6 +46,7 @@
 #include "jackarena/ja_cards.h"
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
+#include "engine_util.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -69,10 +70,11 @@ enum { OPT_HANDS, OPT_OUT_OF_TURN, OPT_AFTER_PASS, OPT_TABLES, OPT_TIEBREAK, OPT
 enum { OOT_ON, OOT_OFF };       /* option out_of_turn, as an ENUM index */
 enum { AFTER_OFF, AFTER_ON };   /* option interrupt_after_pass */
 
-typedef struct bombs_event {
-    uint8_t kind, seat;
-    uint16_t arg;
-} bombs_event;
+/* A seat's ring of events (engine_util.h, "Event rings"). */
+typedef struct bombs_ring {
+    uint8_t ev_kind[N_EVENTS], ev_seat[N_EVENTS];
+    uint16_t ev_arg[N_EVENTS];
+} bombs_ring;
 
 /* One table's hand. Seats are referred to by their global number; `chair`
  * gives the clockwise order. */
@@ -108,7 +110,7 @@ typedef struct bombs_state {
     uint8_t count[MAXS], place[MAXS], last_place[MAXS];
     uint8_t known[MAXS][RANKS];
     bombs_table t[MAXT];
-    bombs_event ev[MAXS][N_EVENTS]; /* event q (1-based) of seat s: ev[s][(q - 1) % N_EVENTS] */
+    bombs_ring ev[MAXS];         /* seat s's events; ev_count[s] of them so far */
 } bombs_state;
 
 /* ---- Ranks and cards --------------------------------------------------------- */
@@ -221,11 +223,11 @@ static void run_lengths(const uint8_t cnt[RANKS], int min, uint8_t run[RANKS])
 
 static void push_to(bombs_state *s, int seat, int kind, int who, unsigned arg)
 {
-    bombs_event *e = &s->ev[seat][s->ev_count[seat] % N_EVENTS];
-    s->ev_count[seat]++;
-    e->kind = (uint8_t)kind;
-    e->seat = (uint8_t)who;
-    e->arg = (uint16_t)arg;
+    bombs_ring *e = &s->ev[seat];
+    uint32_t slot = eu_ring_push(&s->ev_count[seat], N_EVENTS);
+    e->ev_kind[slot] = (uint8_t)kind;
+    e->ev_seat[slot] = (uint8_t)who;
+    e->ev_arg[slot] = (uint16_t)arg;
 }
 
 /* An event for every seat of a table. */
@@ -793,14 +795,11 @@ static uint32_t gen_legal(const bombs_state *s, int seat, uint32_t *out)
     return n;
 }
 
+static uint32_t bombs_legal(const void *st, int seat, ja_action *out, uint32_t cap);
+
 static bool is_legal(const bombs_state *s, int seat, uint32_t code)
 {
-    uint32_t l[MAX_LEGAL];
-    uint32_t n = gen_legal(s, seat, l);
-    for (uint32_t i = 0; i < n; i++)
-        if (l[i] == code)
-            return true;
-    return false;
+    return eu_is_legal(bombs_legal, s, seat, code);
 }
 
 static uint32_t bombs_to_act(const void *st)
@@ -1166,31 +1165,13 @@ static void bombs_observe(const void *st, int seat, void *obs)
     }
     for (uint64_t m = s->cards[seat]; m; m &= m - 1)
         o->hand[__builtin_ctzll(m)] = 1;
-    const uint32_t seq = s->ev_count[seat], k = seq < N_EVENTS ? seq : N_EVENTS;
-    o->event_seq = seq;
-    uint32_t slot = (seq - k) % N_EVENTS;
-    for (uint32_t i = 0; i < k; i++) {
-        const bombs_event *e = &s->ev[seat][slot];
-        o->ev_seq[i] = seq - k + 1 + i;
-        o->ev_kind[i] = e->kind;
-        o->ev_seat[i] = e->seat;
-        o->ev_arg[i] = e->arg;
-        if (++slot == N_EVENTS)
-            slot = 0;
-    }
+    EU_EVENTS_OUT(o, &s->ev[seat], s->ev_count[seat], N_EVENTS, ev_kind, ev_seat, ev_arg);
 }
 
 static int bombs_outcome(const void *st, ja_outcome *out)
 {
     const bombs_state *s = st;
-    if (!s->over)
-        return JA_EAGAIN;
-    memset(out, 0, sizeof *out);
-    out->n_seats = s->n;
-    for (int i = 0; i < s->n; i++)
-        out->score[i] = (int64_t)s->score[i] * JA_SCORE_UNIT;
-    ja_outcome_rank(out);
-    return JA_OK;
+    return eu_outcome(out, s->over, s->n, s->score, NULL, JA_SCORE_UNIT);
 }
 
 /* ---- Hidden information -------------------------------------------------------------------------------- */
@@ -1564,14 +1545,7 @@ static int bombs_sample(const void *obs, int seat, uint64_t seed, void *st_out)
     }
     /* The observer's events. */
     s->ev_count[seat] = s->ev_mark[seat] = o->event_seq;
-    for (int i = 0; i < N_EVENTS; i++) {
-        if (o->ev_seq[i] == 0)
-            continue;
-        bombs_event *e = &s->ev[seat][(o->ev_seq[i] - 1) % N_EVENTS];
-        e->kind = o->ev_kind[i];
-        e->seat = o->ev_seat[i];
-        e->arg = o->ev_arg[i];
-    }
+    EU_EVENTS_IN(&s->ev[seat], o, N_EVENTS, ev_kind, ev_seat, ev_arg);
     /* Whatever the checks above missed: the state must observe back to
      * exactly obs, and be at a decision unless the match is over. */
     ja_bombs_obs back;

@@ -32,6 +32,7 @@
 #include "jackarena/ja_cards.h"
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
+#include "engine_util.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -176,8 +177,7 @@ static int new_hand(bj_state *s, int owner, uint8_t card)
 
 static void push_event(bj_state *s, int kind, int seat, int hand, int card, int value)
 {
-    uint32_t slot = s->event_seq % N_EVENTS;
-    s->event_seq++;
+    uint32_t slot = eu_ring_push(&s->event_seq, N_EVENTS);
     s->ev_kind[slot] = (uint8_t)kind;
     s->ev_seat[slot] = (uint8_t)seat;
     s->ev_hand[slot] = (uint8_t)hand;
@@ -660,12 +660,7 @@ static uint32_t bj_legal(const void *st, int seat, ja_action *out, uint32_t cap)
 
 static bool is_legal(const bj_state *s, uint32_t code)
 {
-    ja_action l[MAX_ACTIONS];
-    uint32_t n = bj_legal(s, s->cur, l, MAX_ACTIONS);
-    for (uint32_t i = 0; i < n; i++)
-        if (l[i].code == code)
-            return true;
-    return false;
+    return eu_is_legal(bj_legal, s, s->cur, code);
 }
 
 /* §12: the earliest LIVE hand of the party hitting (the dealer's in the
@@ -749,13 +744,10 @@ static void step(bj_state *s, uint32_t code)
 static int bj_apply(void *st, uint32_t seats, const ja_action *by_seat)
 {
     bj_state *s = st;
-    if (!by_seat)
-        return JA_EINVAL;
-    if (s->stage == JA_BRAWLJACK_STAGE_OVER || seats != (UINT32_C(1) << s->cur))
-        return JA_EILLEGAL;
-    uint32_t code = by_seat[s->cur].code;
-    if (!is_legal(s, code))
-        return JA_EILLEGAL;
+    uint32_t code = 0;
+    int rc = eu_one_seat(s->stage == JA_BRAWLJACK_STAGE_OVER, s->cur, seats, by_seat, &code);
+    if (rc != JA_OK || !is_legal(s, code))
+        return rc != JA_OK ? rc : JA_EILLEGAL;
     step(s, code);
     return JA_OK;
 }
@@ -926,32 +918,13 @@ static void bj_observe(const void *st, int seat, void *obs)
         o->shown_value[i] = (uint8_t)cards_value(s->shown_card[i], s->shown_len[i], NULL);
         o->score[i] = s->score[i];
     }
-    const uint32_t seq = s->event_seq, k = seq < N_EVENTS ? seq : N_EVENTS;
-    o->event_seq = seq;
-    uint32_t slot = (seq - k) % N_EVENTS; /* the slot of event number seq - k + 1 */
-    for (uint32_t i = 0; i < k; i++) {
-        o->ev_seq[i] = seq - k + 1 + i;
-        o->ev_kind[i] = s->ev_kind[slot];
-        o->ev_seat[i] = s->ev_seat[slot];
-        o->ev_hand[i] = s->ev_hand[slot];
-        o->ev_card[i] = s->ev_card[slot];
-        o->ev_value[i] = s->ev_value[slot];
-        if (++slot == N_EVENTS)
-            slot = 0;
-    }
+    EU_EVENTS_OUT(o, s, s->event_seq, N_EVENTS, ev_kind, ev_seat, ev_hand, ev_card, ev_value);
 }
 
 static int bj_outcome(const void *st, ja_outcome *out)
 {
     const bj_state *s = st;
-    if (s->stage != JA_BRAWLJACK_STAGE_OVER)
-        return JA_EAGAIN;
-    memset(out, 0, sizeof *out);
-    out->n_seats = s->n;
-    for (int i = 0; i < s->n; i++)
-        out->score[i] = s->score[i];
-    ja_outcome_rank(out);
-    return JA_OK;
+    return eu_outcome(out, s->stage == JA_BRAWLJACK_STAGE_OVER, s->n, s->score, NULL, 1);
 }
 
 /* ---- Hidden information -------------------------------------------------------------- */
@@ -1121,16 +1094,7 @@ static int bj_sample(const void *obs, int seat, uint64_t seed, void *st_out)
 
     s->event_seq = o->event_seq;
     s->deal_ev = o->event_seq; /* unknown; only test_deal reads it */
-    for (int i = 0; i < N_EVENTS; i++) {
-        if (o->ev_seq[i] == 0)
-            continue;
-        uint32_t slot = (o->ev_seq[i] - 1) % N_EVENTS;
-        s->ev_kind[slot] = o->ev_kind[i];
-        s->ev_seat[slot] = o->ev_seat[i];
-        s->ev_hand[slot] = o->ev_hand[i];
-        s->ev_card[slot] = o->ev_card[i];
-        s->ev_value[slot] = o->ev_value[i];
-    }
+    EU_EVENTS_IN(s, o, N_EVENTS, ev_kind, ev_seat, ev_hand, ev_card, ev_value);
 
     /* Whatever the checks above missed (padding, stray values, an event ring
      * out of order, derived fields): the state must observe back to obs. */

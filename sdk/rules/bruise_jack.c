@@ -24,6 +24,7 @@
 #include "jackarena/ja_bruise_jack.h"
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
+#include "engine_util.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -160,8 +161,7 @@ static int next_in_hand(const bj_state *s, int p)
 
 static void push_event(bj_state *s, int kind, int seat, int arg, int card)
 {
-    uint32_t slot = s->event_seq % N_EVENTS;
-    s->event_seq++;
+    uint32_t slot = eu_ring_push(&s->event_seq, N_EVENTS);
     s->ev_kind[slot] = (uint8_t)kind;
     s->ev_seat[slot] = (uint8_t)seat;
     s->ev_arg[slot] = (uint8_t)arg;
@@ -445,13 +445,10 @@ static ja_action bj_default_action(const void *st, int seat)
 static int bj_apply(void *st, uint32_t seats, const ja_action *by_seat)
 {
     bj_state *s = st;
-    if (!by_seat)
-        return JA_EINVAL;
-    if (s->stage == JA_BRUISE_JACK_STAGE_OVER || seats != (UINT32_C(1) << s->cur))
-        return JA_EILLEGAL;
-    uint32_t code = by_seat[s->cur].code;
-    if (!is_legal(s, code))
-        return JA_EILLEGAL;
+    uint32_t code = 0;
+    int rc = eu_one_seat(s->stage == JA_BRUISE_JACK_STAGE_OVER, s->cur, seats, by_seat, &code);
+    if (rc != JA_OK || !is_legal(s, code))
+        return rc != JA_OK ? rc : JA_EILLEGAL;
     int p = s->cur;
     if (code == JA_BRUISE_JACK_HIT) {
         s->drawn = s->deck[s->next++];
@@ -626,31 +623,13 @@ static void bj_observe(const void *st, int seat, void *obs)
     o->showdowns = s->showdowns;
     memcpy(o->last_order, s->last_order, ROWS);
     o->last_winners = s->last_winners;
-    const uint32_t seq = s->event_seq, k = seq < N_EVENTS ? seq : N_EVENTS;
-    o->event_seq = seq;
-    uint32_t slot = (seq - k) % N_EVENTS; /* the slot of event number seq - k + 1 */
-    for (uint32_t i = 0; i < k; i++) {
-        o->ev_seq[i] = seq - k + 1 + i;
-        o->ev_kind[i] = s->ev_kind[slot];
-        o->ev_seat[i] = s->ev_seat[slot];
-        o->ev_arg[i] = s->ev_arg[slot];
-        o->ev_card[i] = s->ev_card[slot];
-        if (++slot == N_EVENTS)
-            slot = 0;
-    }
+    EU_EVENTS_OUT(o, s, s->event_seq, N_EVENTS, ev_kind, ev_seat, ev_arg, ev_card);
 }
 
 static int bj_outcome(const void *st, ja_outcome *out)
 {
     const bj_state *s = st;
-    if (s->stage != JA_BRUISE_JACK_STAGE_OVER)
-        return JA_EAGAIN;
-    memset(out, 0, sizeof *out);
-    out->n_seats = s->n;
-    for (int i = 0; i < s->n; i++)
-        out->score[i] = s->score[i];
-    ja_outcome_rank(out);
-    return JA_OK;
+    return eu_outcome(out, s->stage == JA_BRUISE_JACK_STAGE_OVER, s->n, s->score, NULL, 1);
 }
 
 /* ---- Hidden information -------------------------------------------------------------------- */
@@ -768,15 +747,7 @@ static void copy_events(bj_state *s, const ja_bruise_jack_obs *o)
 {
     s->event_seq = o->event_seq;
     s->hand_ev = o->event_seq; /* unknown; only test_deal reads it */
-    for (int i = 0; i < N_EVENTS; i++) {
-        if (o->ev_seq[i] == 0)
-            continue;
-        uint32_t slot = (o->ev_seq[i] - 1) % N_EVENTS;
-        s->ev_kind[slot] = o->ev_kind[i];
-        s->ev_seat[slot] = o->ev_seat[i];
-        s->ev_arg[slot] = o->ev_arg[i];
-        s->ev_card[slot] = o->ev_card[i];
-    }
+    EU_EVENTS_IN(s, o, N_EVENTS, ev_kind, ev_seat, ev_arg, ev_card);
 }
 
 /* Bot side: builds a full state from what seat knows (obs): the public

@@ -30,6 +30,7 @@
 #include "jackarena/ja_cards.h"
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
+#include "engine_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,8 +184,7 @@ static void add_points(jitb_state *s, int seat, int v)
 static void push_event(jitb_state *s, int kind, int seat, uint8_t card, uint8_t card2, int pos,
                        int value)
 {
-    uint32_t slot = s->event_seq % N_EVENTS;
-    s->event_seq++;
+    uint32_t slot = eu_ring_push(&s->event_seq, N_EVENTS);
     s->ev_kind[slot] = (uint8_t)kind;
     s->ev_seat[slot] = (uint8_t)seat;
     s->ev_card[slot] = card == NONE ? NONE : ident(card);
@@ -609,14 +609,11 @@ static uint32_t gen_legal(const jitb_state *s, ja_action *out, uint32_t cap)
     return n < cap ? n : cap;
 }
 
+static uint32_t jitb_legal(const void *st, int seat, ja_action *out, uint32_t cap);
+
 static bool is_legal(const jitb_state *s, uint32_t code)
 {
-    ja_action l[MAX_ACTIONS];
-    uint32_t n = gen_legal(s, l, MAX_ACTIONS);
-    for (uint32_t i = 0; i < n; i++)
-        if (l[i].code == code)
-            return true;
-    return false;
+    return eu_is_legal(jitb_legal, s, s->cur, code);
 }
 
 static uint32_t jitb_to_act(const void *st)
@@ -770,13 +767,10 @@ static void step(jitb_state *s, uint32_t code)
 static int jitb_apply(void *st, uint32_t seats, const ja_action *by_seat)
 {
     jitb_state *s = st;
-    if (!by_seat)
-        return JA_EINVAL;
-    if (s->stage == STAGE_OVER || seats != (UINT32_C(1) << s->cur))
-        return JA_EILLEGAL;
-    uint32_t code = by_seat[s->cur].code;
-    if (!is_legal(s, code))
-        return JA_EILLEGAL;
+    uint32_t code = 0;
+    int rc = eu_one_seat(s->stage == STAGE_OVER, s->cur, seats, by_seat, &code);
+    if (rc != JA_OK || !is_legal(s, code))
+        return rc != JA_OK ? rc : JA_EILLEGAL;
     step(s, code);
     return JA_OK;
 }
@@ -962,20 +956,7 @@ static void jitb_observe(const void *st, int seat, void *obs)
         o->box_log[i] = ident(s->log_card[i]);
         o->box_log_pos[i] = s->log_pos[i];
     }
-    const uint32_t seq = s->event_seq, k = seq < N_EVENTS ? seq : N_EVENTS;
-    o->event_seq = seq;
-    uint32_t slot = (seq - k) % N_EVENTS; /* the slot of event number seq - k + 1 */
-    for (uint32_t i = 0; i < k; i++) {
-        o->ev_seq[i] = seq - k + 1 + i;
-        o->ev_kind[i] = s->ev_kind[slot];
-        o->ev_seat[i] = s->ev_seat[slot];
-        o->ev_card[i] = s->ev_card[slot];
-        o->ev_card2[i] = s->ev_card2[slot];
-        o->ev_pos[i] = s->ev_pos[slot];
-        o->ev_value[i] = s->ev_value[slot];
-        if (++slot == N_EVENTS)
-            slot = 0;
-    }
+    EU_EVENTS_OUT(o, s, s->event_seq, N_EVENTS, ev_kind, ev_seat, ev_card, ev_card2, ev_pos, ev_value);
 }
 
 /* Match score = total points (§13), in units of 1/JA_SCORE_UNIT; partners
@@ -983,14 +964,7 @@ static void jitb_observe(const void *st, int seat, void *obs)
 static int jitb_outcome(const void *st, ja_outcome *out)
 {
     const jitb_state *s = st;
-    if (s->stage != STAGE_OVER)
-        return JA_EAGAIN;
-    memset(out, 0, sizeof *out);
-    out->n_seats = s->n;
-    for (int i = 0; i < s->n; i++)
-        out->score[i] = (int64_t)(s->prev_pts[i] + s->game_pts[i]) * JA_SCORE_UNIT;
-    ja_outcome_rank(out);
-    return JA_OK;
+    return eu_outcome(out, s->stage == STAGE_OVER, s->n, s->prev_pts, s->game_pts, JA_SCORE_UNIT);
 }
 
 /* ---- Hidden information ------------------------------------------------------- */
@@ -1186,17 +1160,7 @@ static int jitb_sample(const void *obs, int seat, uint64_t seed, void *st_out)
     }
     s->event_seq = o->event_seq;
     s->game_ev = o->event_seq; /* unknown; only test_deal reads it */
-    for (int i = 0; i < N_EVENTS; i++) {
-        if (o->ev_seq[i] == 0)
-            continue;
-        uint32_t slot = (o->ev_seq[i] - 1) % N_EVENTS;
-        s->ev_kind[slot] = o->ev_kind[i];
-        s->ev_seat[slot] = o->ev_seat[i];
-        s->ev_card[slot] = o->ev_card[i];
-        s->ev_card2[slot] = o->ev_card2[i];
-        s->ev_pos[slot] = o->ev_pos[i];
-        s->ev_value[slot] = o->ev_value[i];
-    }
+    EU_EVENTS_IN(s, o, N_EVENTS, ev_kind, ev_seat, ev_card, ev_card2, ev_pos, ev_value);
     /* A state that could not arise (a stage B target that is not a live
      * position, say) must not reach the functions that trust it. */
     if (s->stage == STAGE_B && (s->target == NONE || s->top[s->target] == NONE))

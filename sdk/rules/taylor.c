@@ -27,6 +27,7 @@
 #include "jackarena/ja_cards.h"
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
+#include "engine_util.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -126,8 +127,7 @@ static bool valid_id(const taylor_state *s, unsigned id)
 
 static void push_event(taylor_state *s, int kind, int seat, int card, uint32_t count)
 {
-    uint32_t slot = s->event_seq % N_EVENTS;
-    s->event_seq++;
+    uint32_t slot = eu_ring_push(&s->event_seq, N_EVENTS);
     s->ev_kind[slot] = (uint8_t)kind;
     s->ev_seat[slot] = (uint8_t)seat;
     s->ev_card[slot] = (uint8_t)card;
@@ -573,13 +573,10 @@ static void step(taylor_state *s, uint32_t code)
 static int taylor_apply(void *st, uint32_t seats, const ja_action *by_seat)
 {
     taylor_state *s = st;
-    if (!by_seat)
-        return JA_EINVAL;
-    if (s->stage == JA_TAYLOR_STAGE_OVER || seats != (UINT32_C(1) << s->cur))
-        return JA_EILLEGAL;
-    uint32_t code = by_seat[s->cur].code;
-    if (!is_legal(s, code))
-        return JA_EILLEGAL;
+    uint32_t code = 0;
+    int rc = eu_one_seat(s->stage == JA_TAYLOR_STAGE_OVER, s->cur, seats, by_seat, &code);
+    if (rc != JA_OK || !is_legal(s, code))
+        return rc != JA_OK ? rc : JA_EILLEGAL;
     step(s, code);
     return JA_OK;
 }
@@ -751,31 +748,13 @@ static void taylor_observe(const void *st, int seat, void *obs)
             o->stock[i - pos] = ident(s->stock[i]);
     for (int i = 0; i < pc; i++)
         o->pile[i] = ident(s->pile[i]);
-    const uint32_t seq = s->event_seq, k = seq < N_EVENTS ? seq : N_EVENTS;
-    o->event_seq = seq;
-    uint32_t slot = (seq - k) % N_EVENTS; /* the slot of event number seq - k + 1 */
-    for (uint32_t i = 0; i < k; i++) {
-        o->ev_seq[i] = seq - k + 1 + i;
-        o->ev_kind[i] = s->ev_kind[slot];
-        o->ev_seat[i] = s->ev_seat[slot];
-        o->ev_card[i] = s->ev_card[slot];
-        o->ev_count[i] = s->ev_count[slot];
-        if (++slot == N_EVENTS)
-            slot = 0;
-    }
+    EU_EVENTS_OUT(o, s, s->event_seq, N_EVENTS, ev_kind, ev_seat, ev_card, ev_count);
 }
 
 static int taylor_outcome(const void *st, ja_outcome *out)
 {
     const taylor_state *s = st;
-    if (s->stage != JA_TAYLOR_STAGE_OVER)
-        return JA_EAGAIN;
-    memset(out, 0, sizeof *out);
-    out->n_seats = s->n;
-    for (int i = 0; i < s->n; i++)
-        out->score[i] = s->score[i];
-    ja_outcome_rank(out);
-    return JA_OK;
+    return eu_outcome(out, s->stage == JA_TAYLOR_STAGE_OVER, s->n, s->score, NULL, 1);
 }
 
 /* ---- Hidden information ------------------------------------------------------- */
@@ -957,15 +936,7 @@ static int taylor_sample(const void *obs, int seat, uint64_t seed, void *st_out)
         s->score[i] = o->score[i];
     s->event_seq = o->event_seq;
     s->game_ev = o->event_seq; /* unknown; only test_deal reads it */
-    for (int i = 0; i < N_EVENTS; i++) {
-        if (o->ev_seq[i] == 0)
-            continue;
-        uint32_t slot = (o->ev_seq[i] - 1) % N_EVENTS;
-        s->ev_kind[slot] = o->ev_kind[i];
-        s->ev_seat[slot] = o->ev_seat[i];
-        s->ev_card[slot] = o->ev_card[i];
-        s->ev_count[slot] = o->ev_count[i];
-    }
+    EU_EVENTS_IN(s, o, N_EVENTS, ev_kind, ev_seat, ev_card, ev_count);
     if ((s->stage == JA_TAYLOR_STAGE_RUN) != (s->run_suit < 4))
         return JA_EFORMAT;
 
