@@ -1058,23 +1058,14 @@ static int bombs_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed)
 static int bombs_test_deal(void *st, int first, const uint8_t *cards, uint32_t n)
 {
     bombs_state *s = st;
-    if (s->over || first < 0 || first >= s->n || s->seat_table[first] != s->cur ||
-        n > N_CARDS || (n && !cards))
+    if (s->over || first < 0 || first >= s->n || s->seat_table[first] != s->cur)
         return JA_EINVAL;
     bombs_table *tb = &s->t[s->cur];
     if (exchange_hand(s) && first != tb->knave)
         return JA_EINVAL;
-    uint8_t deck[N_CARDS], used[N_CARDS] = {0};
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (cards[i] >= N_CARDS || used[cards[i]])
-            return JA_EINVAL;
-        used[cards[i]] = 1;
-        deck[k++] = cards[i];
-    }
-    for (unsigned id = 0; id < N_CARDS; id++)
-        if (!used[id])
-            deck[k++] = (uint8_t)id;
+    uint8_t deck[N_CARDS];
+    if (eu_stack_deck(cards, n, N_CARDS, 1, deck) < 0)
+        return JA_EINVAL;
     for (int c = 0; c < tb->size; c++)
         s->ev_count[tb->chair[c]] = s->ev_mark[tb->chair[c]];
     deal_from(s, s->cur, first, deck);

@@ -815,19 +815,9 @@ static int bj_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed)
 static int bj_test_deal(void *st, int first, const uint8_t *cards, uint32_t n)
 {
     bj_state *s = st;
-    uint8_t used[DECK] = {0}, deck[DECK];
-    uint32_t k = 0;
-    if (first < -1 || first >= s->n || n > DECK || (n && !cards))
+    uint8_t deck[DECK];
+    if (first < -1 || first >= s->n || eu_stack_deck(cards, n, DECK, 1, deck) < 0)
         return JA_EINVAL;
-    for (uint32_t i = 0; i < n; i++) {
-        if (cards[i] >= DECK || used[cards[i]])
-            return JA_EINVAL;
-        used[cards[i]] = 1;
-        deck[k++] = cards[i];
-    }
-    for (int c = 0; c < DECK; c++)
-        if (!used[c])
-            deck[k++] = (uint8_t)c;
     if (first == -1) {
         if (s->n_queued >= QUEUE)
             return JA_EINVAL;

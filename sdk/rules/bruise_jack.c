@@ -539,20 +539,12 @@ static int bj_test_deal(void *st, int first, const uint8_t *cards, uint32_t n)
 {
     bj_state *s = st;
     int dealer = first % FIRST_ORDERS, k = first / FIRST_ORDERS;
-    if (first < 0 || dealer >= s->n || !in_hand(s, dealer) || k > 6 || n > CARDS ||
-        (n && !cards) || s->stage == JA_BRUISE_JACK_STAGE_OVER)
+    if (first < 0 || dealer >= s->n || !in_hand(s, dealer) || k > 6 ||
+        s->stage == JA_BRUISE_JACK_STAGE_OVER)
         return JA_EINVAL;
-    uint8_t used[CARDS] = {0}, deck[CARDS];
-    uint32_t m = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (cards[i] >= CARDS || used[cards[i]])
-            return JA_EINVAL;
-        used[cards[i]] = 1;
-        deck[m++] = cards[i];
-    }
-    for (int id = 0; id < CARDS; id++)
-        if (!used[id])
-            deck[m++] = (uint8_t)id;
+    uint8_t deck[CARDS];
+    if (eu_stack_deck(cards, n, CARDS, 1, deck) < 0)
+        return JA_EINVAL;
     memcpy(s->deck, deck, CARDS);
     s->dealer = (uint8_t)dealer;
     if (s->replay == 0)

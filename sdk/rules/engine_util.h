@@ -208,6 +208,12 @@ static inline uint64_t eu_set_second(const uint64_t set[2])
     return ((set[0] >> EU_TWIN) | (set[1] << (128 - EU_TWIN - 64))) & EU_MASK52;
 }
 
+/* The copies (0, 1 or 2) of identity c in the set. */
+static inline int eu_set_copies(const uint64_t set[2], int c)
+{
+    return eu_set_has(set, (uint8_t)c) + eu_set_has(set, (uint8_t)(c + EU_TWIN));
+}
+
 /* Bit c set when the set holds at least one card of identity c. */
 static inline uint64_t eu_set_idents(const uint64_t set[2])
 {

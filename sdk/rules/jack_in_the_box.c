@@ -44,7 +44,6 @@
 #define HAND JA_JITB_HAND
 #define N_EVENTS JA_JITB_EVENTS
 #define NONE JA_CARD_NONE
-#define MASK52 ((UINT64_C(1) << 52) - 1)
 #define KQ_POINTS 3
 #define JACK_IN_POINTS 16
 /* The longest legal list: stage B in team mode with ten distinct available
@@ -108,54 +107,33 @@ typedef struct jitb_state {
 
 /* ---- Cards and hands ----------------------------------------------------- */
 
-/* ja_card_ident for the ids of this game (< 108). */
-static uint8_t ident(uint8_t id) { return (uint8_t)(id - (id >= 54 ? 54 : 0)); }
+/* Hands are sets of card ids with twins (engine_util.h). */
+static uint8_t ident(uint8_t id) { return eu_ident(id); }
 static int rank_of(uint8_t c) { return ja_card_rank(c); }
 static int suit_of(uint8_t c) { return ja_card_suit(c); }
 static uint8_t color_of(uint8_t c) { return ja_card_is_black(c) ? JA_JITB_BLACK : JA_JITB_RED; }
 static bool is_court(uint8_t c) { return rank_of(c) >= JA_RANK_J; }
 
-static bool valid_id(const jitb_state *s, unsigned id)
-{
-    return id < 52 || (s->packs == 2 && id >= 54 && id < 106);
-}
-
-static bool has_id(const jitb_state *s, int seat, uint8_t id)
-{
-    return (s->hand[seat][id >> 6] >> (id & 63)) & 1u;
-}
+static uint64_t idents(const jitb_state *s, int seat) { return eu_set_idents(s->hand[seat]); }
+static int copies(const jitb_state *s, int seat, int c) { return eu_set_copies(s->hand[seat], c); }
 
 static void add_id(jitb_state *s, int seat, uint8_t id)
 {
-    s->hand[seat][id >> 6] |= UINT64_C(1) << (id & 63);
+    eu_set_add(s->hand[seat], id);
     s->hand_count[seat]++;
 }
 
 static void remove_id(jitb_state *s, int seat, uint8_t id)
 {
-    s->hand[seat][id >> 6] &= ~(UINT64_C(1) << (id & 63));
+    eu_set_del(s->hand[seat], id);
     s->hand_count[seat]--;
-}
-
-/* Copies of identity c in the seat's hand (0, 1 or 2). */
-static int copies(const jitb_state *s, int seat, int c)
-{
-    return has_id(s, seat, (uint8_t)c) + has_id(s, seat, (uint8_t)(c + 54));
-}
-
-/* Bit c set when the seat holds at least one card of identity c (the second
- * pack's ids 54..105 are bits 54..63 of word 0 and 0..41 of word 1). */
-static uint64_t idents(const jitb_state *s, int seat)
-{
-    uint64_t lo = s->hand[seat][0], hi = s->hand[seat][1];
-    return (lo & MASK52) | (((lo >> 54) | (hi << 10)) & MASK52);
 }
 
 /* Removes the lowest id of identity c from the seat's hand (spec §6.1:
  * twins are interchangeable) and keeps `known` a lower bound. Returns it. */
 static uint8_t take_card(jitb_state *s, int seat, int c)
 {
-    uint8_t id = has_id(s, seat, (uint8_t)c) ? (uint8_t)c : (uint8_t)(c + 54);
+    uint8_t id = eu_set_lowest(s->hand[seat], c);
     remove_id(s, seat, id);
     if (s->known[seat][c])
         s->known[seat][c]--;
@@ -343,21 +321,11 @@ static void deal_from(jitb_state *s, const uint8_t *deck, uint32_t total)
     begin_turn(s, (s->dealer + 1) % s->n, false);
 }
 
-/* The deck without jokers in ascending id order. Returns its size. */
-static uint32_t fresh_deck(const jitb_state *s, uint8_t *deck)
-{
-    uint32_t k = 0;
-    for (unsigned id = 0; id < 106; id++)
-        if (valid_id(s, id))
-            deck[k++] = (uint8_t)id;
-    return k;
-}
-
 /* Shuffles game `game`'s deck on its own stream (§15) and deals it. */
 static void deal(jitb_state *s)
 {
     uint8_t deck[MAX_CARDS];
-    uint32_t total = fresh_deck(s, deck);
+    uint32_t total = eu_twin_deck(s->packs, deck);
     ja_rng r;
     ja_rng_stream(&r, s->seed, JA_STREAM_DEAL, s->game);
     ja_shuffle_u8(&r, deck, total);
@@ -850,25 +818,13 @@ static int jitb_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed)
 static int jitb_test_deal(void *st, int first, const uint8_t *cards, uint32_t n)
 {
     jitb_state *s = st;
-    uint8_t used[108] = {0}, deck[MAX_CARDS];
-    uint32_t total = 52u * s->packs, k = 0;
-    if (first < 0 || first >= s->n || n > total || (n && !cards))
+    uint8_t deck[MAX_CARDS];
+    int total = first < 0 || first >= s->n ? JA_EINVAL : eu_stack_deck(cards, n, 52, s->packs, deck);
+    if (total < 0)
         return JA_EINVAL;
-    for (uint32_t i = 0; i < n; i++) {
-        unsigned id = cards[i];
-        if (id < 52 && used[id] && s->packs == 2)
-            id += 54;
-        if (!valid_id(s, id) || used[id])
-            return JA_EINVAL;
-        used[id] = 1;
-        deck[k++] = (uint8_t)id;
-    }
-    for (unsigned id = 0; id < 106; id++)
-        if (valid_id(s, id) && !used[id])
-            deck[k++] = (uint8_t)id;
     s->dealer = (uint8_t)first;
     s->event_seq = s->game_ev;
-    deal_from(s, deck, total);
+    deal_from(s, deck, (uint32_t)total);
     return JA_OK;
 }
 
@@ -945,10 +901,7 @@ static void jitb_observe(const void *st, int seat, void *obs)
         o->score[i] = s->prev_pts[i] + s->game_pts[i];
         memcpy(o->known + 52 * i, s->known[i], 52);
     }
-    for (uint64_t m = idents(s, seat); m; m &= m - 1) {
-        int c = __builtin_ctzll(m);
-        o->hand[c] = (uint8_t)copies(s, seat, c);
-    }
+    eu_set_counts(s->hand[seat], o->hand);
     const int dc = s->discard_count, lc = s->log_count;
     for (int i = 0; i < dc; i++)
         o->discard[i] = ident(s->discard[i]);

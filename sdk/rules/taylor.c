@@ -35,7 +35,6 @@
 #define HAND_SIZE 7
 #define N_EVENTS JA_TAYLOR_EVENTS
 #define NONE JA_CARD_NONE
-#define MASK52 ((UINT64_C(1) << 52) - 1)
 /* The stream of rebuild shuffles, one per game (spec §11.3). */
 #define STREAM_REBUILD JA_TAG('R', 'B', 'L', 'D')
 
@@ -79,48 +78,28 @@ static uint64_t rank_mask(int r)
            (UINT64_C(1) << (r + 39));
 }
 
-static bool has_id(const taylor_state *s, int seat, uint8_t id)
-{
-    return (s->hand[seat][id >> 6] >> (id & 63)) & 1u;
-}
+/* Hands are sets of card ids with twins (engine_util.h). */
+static bool has_id(const taylor_state *s, int seat, uint8_t id) { return eu_set_has(s->hand[seat], id); }
+static uint64_t idents(const taylor_state *s, int seat) { return eu_set_idents(s->hand[seat]); }
+static uint8_t ident(uint8_t id) { return eu_ident(id); }
+static bool valid_id(const taylor_state *s, unsigned id) { return eu_twin_valid(s->decks, id); }
 
 static void add_id(taylor_state *s, int seat, uint8_t id)
 {
-    s->hand[seat][id >> 6] |= UINT64_C(1) << (id & 63);
+    eu_set_add(s->hand[seat], id);
     s->hand_count[seat]++;
 }
 
 static void remove_id(taylor_state *s, int seat, uint8_t id)
 {
-    s->hand[seat][id >> 6] &= ~(UINT64_C(1) << (id & 63));
+    eu_set_del(s->hand[seat], id);
     s->hand_count[seat]--;
-}
-
-/* Bit c set when the seat holds at least one card of identity c: the first
- * pack is bits 0..51 of word 0, the second (ids 54..105) bits 54..63 of word
- * 0 and 0..41 of word 1. */
-static uint64_t idents(const taylor_state *s, int seat)
-{
-    uint64_t lo = s->hand[seat][0], hi = s->hand[seat][1];
-    return (lo & MASK52) | (((lo >> 54) | (hi << 10)) & MASK52);
 }
 
 /* The lowest id of identity c in the seat's hand (spec #24). */
 static uint8_t lowest_id(const taylor_state *s, int seat, int c)
 {
-    return has_id(s, seat, (uint8_t)c) ? (uint8_t)c : (uint8_t)(c + 54);
-}
-
-/* ja_card_ident for the ids of this game (< 108), without a division, so
- * that the observation's copy loops vectorise. */
-static uint8_t ident(uint8_t id)
-{
-    return (uint8_t)(id - (id >= 54 ? 54 : 0));
-}
-
-static bool valid_id(const taylor_state *s, unsigned id)
-{
-    return id < 52 || (s->decks == 2 && id >= 54 && id < 106);
+    return eu_set_lowest(s->hand[seat], c);
 }
 
 /* ---- Events --------------------------------------------------------------- */
@@ -177,20 +156,10 @@ static void deal_from(taylor_state *s, const uint8_t *deck, uint32_t total)
     begin_turn(s, (s->dealer + 1) % s->n);
 }
 
-/* The full deck in ascending id order. Returns its size. */
-static uint32_t fresh_deck(const taylor_state *s, uint8_t *deck)
-{
-    uint32_t k = 0;
-    for (unsigned id = 0; id < 106; id++)
-        if (valid_id(s, id))
-            deck[k++] = (uint8_t)id;
-    return k;
-}
-
 static void deal(taylor_state *s)
 {
     uint8_t deck[JA_TAYLOR_MAX_CARDS];
-    uint32_t total = fresh_deck(s, deck);
+    uint32_t total = eu_twin_deck(s->decks, deck);
     ja_rng r;
     ja_rng_stream(&r, s->seed, JA_STREAM_DEAL, s->game);
     ja_shuffle_u8(&r, deck, total);
@@ -662,26 +631,14 @@ static int taylor_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed
 static int taylor_test_deal(void *st, int first, const uint8_t *cards, uint32_t n)
 {
     taylor_state *s = st;
-    uint8_t used[108] = {0}, deck[JA_TAYLOR_MAX_CARDS];
-    uint32_t total = 52u * s->decks, k = 0;
-    if (first < 0 || first >= s->n || n > total || (n && !cards))
+    uint8_t deck[JA_TAYLOR_MAX_CARDS];
+    int total = first < 0 || first >= s->n ? JA_EINVAL : eu_stack_deck(cards, n, 52, s->decks, deck);
+    if (total < 0)
         return JA_EINVAL;
-    for (uint32_t i = 0; i < n; i++) {
-        unsigned id = cards[i];
-        if (id < 52 && used[id] && s->decks == 2)
-            id += 54;
-        if (!valid_id(s, id) || used[id])
-            return JA_EINVAL;
-        used[id] = 1;
-        deck[k++] = (uint8_t)id;
-    }
-    for (unsigned id = 0; id < 106; id++)
-        if (valid_id(s, id) && !used[id])
-            deck[k++] = (uint8_t)id;
     s->dealer = (uint8_t)first;
     s->event_seq = s->game_ev;
     s->skips = 0;
-    deal_from(s, deck, total);
+    deal_from(s, deck, (uint32_t)total);
     return JA_OK;
 }
 
@@ -737,12 +694,7 @@ static void taylor_observe(const void *st, int seat, void *obs)
         if (i != seat)
             memcpy(o->known + 52 * i, s->known[i], 52);
     }
-    uint64_t lo = s->hand[seat][0], hi = s->hand[seat][1];
-    uint64_t first = lo & MASK52, second = ((lo >> 54) | (hi << 10)) & MASK52;
-    for (uint64_t m = first | second; m; m &= m - 1) {
-        int c = __builtin_ctzll(m);
-        o->hand[c] = (uint8_t)(((first >> c) & 1u) + ((second >> c) & 1u));
-    }
+    eu_set_counts(s->hand[seat], o->hand);
     if (s->stock_known)
         for (int i = pos; i < len; i++)
             o->stock[i - pos] = ident(s->stock[i]);
