@@ -66,7 +66,20 @@
 #define R_LAST_SET JA_BOMBS_R_2   /* pairs, bombs and big bombs: 3 .. 2 */
 #define R_LAST_REQUEST JA_BOMBS_R_10
 
-enum { OPT_HANDS, OPT_OUT_OF_TURN, OPT_AFTER_PASS, OPT_TABLES, OPT_TIEBREAK, OPT_COUNT };
+/* The options, in spec order (engine_util.h, "Options"). */
+#define BOMBS_OPTIONS(X) \
+    X(HANDS, "hands", JA_OPT_INT, NULL, 1, MAX_HANDS, "12",                                        \
+      "hands in a game (the match)")                                                               \
+    X(OUT_OF_TURN, "out_of_turn", JA_OPT_ENUM, "on|off", 0, 0, "on",                               \
+      "on: interrupt windows for bombs and completions after every play; off: only in turn")       \
+    X(AFTER_PASS, "interrupt_after_pass", JA_OPT_ENUM, "off|on", 0, 0, "off",                      \
+      "on: also open a window after every pass that does not end the trick")                       \
+    X(TABLES, "tables", JA_OPT_ENUM, "auto|1|2|3|4|5|6", 0, 0, "auto",                             \
+      "tables of 3 to 5 seats: auto = 1 for 3-5 players, else the fewest, as even as "             \
+      "possible")                                                                                  \
+    X(TIEBREAK, "tiebreak_hands", JA_OPT_INT, NULL, 0, MAX_TIEBREAK, "3",                          \
+      "the most extra hands played to break a tie for first")
+enum { BOMBS_OPTIONS(EU_OPT_ID) OPT_COUNT };
 enum { OOT_ON, OOT_OFF };       /* option out_of_turn, as an ENUM index */
 enum { AFTER_OFF, AFTER_ON };   /* option interrupt_after_pass */
 
@@ -982,18 +995,8 @@ static int bombs_apply(void *st, uint32_t seats, const ja_action *by_seat)
 
 /* ---- Options and setup -------------------------------------------------------------------------- */
 
-static const ja_option_spec options[] = {
-    {"hands", JA_OPT_INT, NULL, 1, MAX_HANDS, "12", "hands in a game (the match)"},
-    {"out_of_turn", JA_OPT_ENUM, "on|off", 0, 0, "on",
-     "on: interrupt windows for bombs and completions after every play; off: only in turn"},
-    {"interrupt_after_pass", JA_OPT_ENUM, "off|on", 0, 0, "off",
-     "on: also open a window after every pass that does not end the trick"},
-    {"tables", JA_OPT_ENUM, "auto|1|2|3|4|5|6", 0, 0, "auto",
-     "tables of 3 to 5 seats: auto = 1 for 3-5 players, else the fewest, as even as possible"},
-    {"tiebreak_hands", JA_OPT_INT, NULL, 0, MAX_TIEBREAK, "3",
-     "the most extra hands played to break a tie for first"},
-    {NULL, JA_OPT_ENUM, NULL, 0, 0, NULL, NULL},
-};
+static const ja_option_spec options[] = {BOMBS_OPTIONS(EU_OPT_SPEC) EU_OPT_END};
+EU_OPT_CHECK(options);
 
 /* The number of tables for option value v (its ENUM index: 0 = auto, k = k
  * tables) and n players, or 0 when some table would have fewer than 3 or
@@ -1027,9 +1030,8 @@ static int bombs_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed)
     bombs_state *s = st;
     if (n < 3 || n > MAXS)
         return JA_EINVAL;
-    int32_t v[OPT_COUNT] = {12, OOT_ON, AFTER_OFF, 0, 3};
-    for (uint32_t i = 0; o && i < OPT_COUNT && i < o->n; i++)
-        v[i] = o->value[i];
+    int32_t v[OPT_COUNT];
+    eu_option_values(options, o, n, v, OPT_COUNT);
     int tables = resolve_tables(v[OPT_TABLES], n);
     if (tables == 0 || v[OPT_HANDS] < 1 || v[OPT_HANDS] > MAX_HANDS || v[OPT_OUT_OF_TURN] < 0 ||
         v[OPT_OUT_OF_TURN] > 1 || v[OPT_AFTER_PASS] < 0 || v[OPT_AFTER_PASS] > 1 ||

@@ -53,7 +53,18 @@
 #define STREAM_DEALER JA_TAG('D', 'L', 'E', 'R')
 #define STREAM_BLIND JA_TAG('B', 'L', 'N', 'D')
 
-enum { OPT_DEALER, OPT_DEALER_CONTROL, OPT_BLIND_ROUNDS, OPT_HANDS, OPT_COUNT };
+/* The options, in spec order (engine_util.h, "Options"). */
+#define BRAWLJACK_OPTIONS(X) \
+    X(DEALER, "dealer", JA_OPT_ENUM, "off|on", 0, 0, "off",                                        \
+      "virtual dealer: after the main phase it tries to equal the leaders and cancel the "         \
+      "deal")                                                                                      \
+    X(DEALER_CONTROL, "dealer_control", JA_OPT_ENUM, "seat|auto", 0, 0, "seat",                    \
+      "who plays the dealer: the first non-leader from the first player, or a fixed policy")       \
+    X(BLIND_ROUNDS, "blind_rounds", JA_OPT_INT, NULL, 1, 1000, "5",                                \
+      "blind-tiebreak rounds before the tied seats share the deal")                                \
+    X(HANDS, "hands", JA_OPT_INT, NULL, 1, 1000, "2*N",                                            \
+      "deals (hands) in a match; each deal is 1 point")
+enum { BRAWLJACK_OPTIONS(EU_OPT_ID) OPT_COUNT };
 
 typedef struct bj_state {
     uint64_t seed;                  /* the match seed: every later chance event comes from it */
@@ -754,16 +765,8 @@ static int bj_apply(void *st, uint32_t seats, const ja_action *by_seat)
 
 /* ---- Options and setup --------------------------------------------------------------- */
 
-static const ja_option_spec options[] = {
-    {"dealer", JA_OPT_ENUM, "off|on", 0, 0, "off",
-     "virtual dealer: after the main phase it tries to equal the leaders and cancel the deal"},
-    {"dealer_control", JA_OPT_ENUM, "seat|auto", 0, 0, "seat",
-     "who plays the dealer: the first non-leader from the first player, or a fixed policy"},
-    {"blind_rounds", JA_OPT_INT, NULL, 1, 1000, "5",
-     "blind-tiebreak rounds before the tied seats share the deal"},
-    {"hands", JA_OPT_INT, NULL, 1, 1000, "2*N", "deals (hands) in a match; each deal is 1 point"},
-    {NULL, JA_OPT_ENUM, NULL, 0, 0, NULL, NULL},
-};
+static const ja_option_spec options[] = {BRAWLJACK_OPTIONS(EU_OPT_SPEC) EU_OPT_END};
+EU_OPT_CHECK(options);
 
 static int bj_resolve_options(ja_options *o, uint32_t n, char *err, size_t cap)
 {
@@ -771,10 +774,6 @@ static int bj_resolve_options(ja_options *o, uint32_t n, char *err, size_t cap)
         snprintf(err, cap, "brawljack is played by 2 to 8 seats, not %u", (unsigned)n);
         return JA_EINVAL;
     }
-    if (!o->given[OPT_BLIND_ROUNDS])
-        o->value[OPT_BLIND_ROUNDS] = 5;
-    if (!o->given[OPT_HANDS])
-        o->value[OPT_HANDS] = (int32_t)(2 * n);
     if (o->value[OPT_DEALER] == 0 && o->value[OPT_DEALER_CONTROL] != 0) {
         snprintf(err, cap, "dealer_control=auto needs dealer=on (there is no dealer to control)");
         return JA_EINVAL;
@@ -787,9 +786,8 @@ static int bj_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed)
     bj_state *s = st;
     if (n < 2 || n > MAX_SEATS)
         return JA_EINVAL;
-    int32_t v[OPT_COUNT] = {0, 0, 5, 0};
-    for (uint32_t i = 0; o && i < OPT_COUNT && i < o->n; i++)
-        v[i] = o->value[i];
+    int32_t v[OPT_COUNT];
+    eu_option_values(options, o, n, v, OPT_COUNT);
     if (v[OPT_DEALER] < 0 || v[OPT_DEALER] > 1 || v[OPT_DEALER_CONTROL] < 0 ||
         v[OPT_DEALER_CONTROL] > v[OPT_DEALER] || v[OPT_BLIND_ROUNDS] < 1 ||
         v[OPT_BLIND_ROUNDS] > 1000 || v[OPT_HANDS] < 0 || v[OPT_HANDS] > 1000)
@@ -800,7 +798,7 @@ static int bj_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed)
     s->dealer_on = (uint8_t)v[OPT_DEALER];
     s->dealer_auto = (uint8_t)v[OPT_DEALER_CONTROL];
     s->blind_rounds = (uint16_t)v[OPT_BLIND_ROUNDS];
-    s->deals = (uint16_t)(v[OPT_HANDS] ? v[OPT_HANDS] : (int32_t)(2 * n));
+    s->deals = (uint16_t)v[OPT_HANDS];
     s->deal = 0;
     new_deal(s);
     return JA_OK;

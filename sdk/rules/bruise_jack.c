@@ -43,7 +43,20 @@
 /* The stream of Way 1 row orders, one per hand and replay (spec §8.3). */
 #define STREAM_ORDER JA_TAG('O', 'R', 'D', 'R')
 
-enum { OPT_WAY, OPT_GUILE, OPT_TIES, OPT_HANDS, OPT_COUNT };
+/* The options, in spec order (engine_util.h, "Options"). */
+#define BRUISE_JACK_OPTIONS(X) \
+    X(WAY, "way", JA_OPT_ENUM, "1|2", 0, 0, "1",                                                   \
+      "1: automatic Bruise Jack claims, rows compared one by one in a random order; 2: "           \
+      "hidden Bruise Jacks worth 16, row scores added")                                            \
+    X(GUILE, "guile", JA_OPT_ENUM, "off|on", 0, 0, "off",                                          \
+      "the 5-card Guile: a non-bust row of 5 cards ranks below a Bruise Jack only (way 1) "        \
+      "or scores 11 (way 2); rows hold at most 5 cards")                                           \
+    X(TIES, "ties", JA_OPT_ENUM, "split|replay", 0, 0, "split",                                    \
+      "tied winners share the hand's point, or replay it among themselves (3 replays at "          \
+      "most)")                                                                                     \
+    X(HANDS, "hands", JA_OPT_INT, NULL, 1, 1000, "2*N",                                            \
+      "hands in a match; the dealer rotates")
+enum { BRUISE_JACK_OPTIONS(EU_OPT_ID) OPT_COUNT };
 enum { TIES_SPLIT, TIES_REPLAY };
 
 /* The six row orders, lexicographic: test_deal's order k is ORDERS[k - 1]. */
@@ -473,18 +486,8 @@ static int bj_apply(void *st, uint32_t seats, const ja_action *by_seat)
 
 /* ---- Options and setup ---------------------------------------------------------------- */
 
-static const ja_option_spec options[] = {
-    {"way", JA_OPT_ENUM, "1|2", 0, 0, "1",
-     "1: automatic Bruise Jack claims, rows compared one by one in a random order; 2: hidden "
-     "Bruise Jacks worth 16, row scores added"},
-    {"guile", JA_OPT_ENUM, "off|on", 0, 0, "off",
-     "the 5-card Guile: a non-bust row of 5 cards ranks below a Bruise Jack only (way 1) or "
-     "scores 11 (way 2); rows hold at most 5 cards"},
-    {"ties", JA_OPT_ENUM, "split|replay", 0, 0, "split",
-     "tied winners share the hand's point, or replay it among themselves (3 replays at most)"},
-    {"hands", JA_OPT_INT, NULL, 1, 1000, "2*N", "hands in a match; the dealer rotates"},
-    {NULL, JA_OPT_ENUM, NULL, 0, 0, NULL, NULL},
-};
+static const ja_option_spec options[] = {BRUISE_JACK_OPTIONS(EU_OPT_SPEC) EU_OPT_END};
+EU_OPT_CHECK(options);
 
 static int bj_resolve_options(ja_options *o, uint32_t n, char *err, size_t cap)
 {
@@ -492,8 +495,6 @@ static int bj_resolve_options(ja_options *o, uint32_t n, char *err, size_t cap)
         snprintf(err, cap, "bruise-jack is played by 2 to %d seats, not %u", MAXS, (unsigned)n);
         return JA_EINVAL;
     }
-    if (!o->given[OPT_HANDS])
-        o->value[OPT_HANDS] = (int32_t)(2 * n);
     return JA_OK;
 }
 
@@ -502,9 +503,8 @@ static int bj_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed)
     bj_state *s = st;
     if (n < 2 || n > MAXS)
         return JA_EINVAL;
-    int32_t v[OPT_COUNT] = {0, 0, TIES_SPLIT, 0};
-    for (uint32_t i = 0; o && i < OPT_COUNT && i < o->n; i++)
-        v[i] = o->value[i];
+    int32_t v[OPT_COUNT];
+    eu_option_values(options, o, n, v, OPT_COUNT);
     if (v[OPT_WAY] < 0 || v[OPT_WAY] > 1 || v[OPT_GUILE] < 0 || v[OPT_GUILE] > 1 ||
         v[OPT_TIES] < 0 || v[OPT_TIES] > 1 || v[OPT_HANDS] < 0 || v[OPT_HANDS] > 1000)
         return JA_EINVAL;
@@ -514,7 +514,7 @@ static int bj_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed)
     s->way = (uint8_t)(1 + v[OPT_WAY]);
     s->guile = (uint8_t)v[OPT_GUILE];
     s->ties = (uint8_t)v[OPT_TIES];
-    s->hands = (uint16_t)(v[OPT_HANDS] ? v[OPT_HANDS] : (int32_t)(2 * n));
+    s->hands = (uint16_t)v[OPT_HANDS];
     memset(s->last_centre, NONE, sizeof s->last_centre);
     memset(s->last_order, NONE, sizeof s->last_order);
     s->active = (uint8_t)((1u << n) - 1u);

@@ -50,7 +50,16 @@
  * cards, 10 singles + 45 pairs (spec §6.1). */
 #define MAX_ACTIONS 55
 
-enum { OPT_VARIANT, OPT_TEAMS, OPT_GAMES, OPT_COUNT };
+/* The options, in spec order (engine_util.h, "Options"). */
+#define JITB_OPTIONS(X) \
+    X(VARIANT, "variant", JA_OPT_ENUM, "standard|v1|v2|v3", 0, 0, "standard",                      \
+      "box layout: 1 box with 2 jokers; v1 2 boxes of 1 joker; v2 2 packs, 2 boxes of 2; v3"       \
+      " 2 packs, 4 boxes of 1")                                                                    \
+    X(TEAMS, "teams", JA_OPT_ENUM, "off|on", 0, 0, "off",                                          \
+      "on: partners s and s+2 share a score and may open each other's hands (4 seats)")            \
+    X(GAMES, "games", JA_OPT_INT, NULL, 1, 1000, "N",                                              \
+      "games in a match; the dealer rotates")
+enum { JITB_OPTIONS(EU_OPT_ID) OPT_COUNT };
 
 enum {
     STAGE_A = JA_JITB_STAGE_CHOOSE,
@@ -745,15 +754,8 @@ static int jitb_apply(void *st, uint32_t seats, const ja_action *by_seat)
 
 /* ---- Options and setup ---------------------------------------------------------- */
 
-static const ja_option_spec options[] = {
-    {"variant", JA_OPT_ENUM, "standard|v1|v2|v3", 0, 0, "standard",
-     "box layout: 1 box with 2 jokers; v1 2 boxes of 1 joker; v2 2 packs, 2 boxes of 2; "
-     "v3 2 packs, 4 boxes of 1"},
-    {"teams", JA_OPT_ENUM, "off|on", 0, 0, "off",
-     "on: partners s and s+2 share a score and may open each other's hands (4 seats)"},
-    {"games", JA_OPT_INT, NULL, 1, 1000, "N", "games in a match; the dealer rotates"},
-    {NULL, JA_OPT_ENUM, NULL, 0, 0, NULL, NULL},
-};
+static const ja_option_spec options[] = {JITB_OPTIONS(EU_OPT_SPEC) EU_OPT_END};
+EU_OPT_CHECK(options);
 
 /* Checks a seat count and option values; a one-line reason in err. */
 static int check_options(const int32_t *v, uint32_t n, char *err, size_t cap)
@@ -777,19 +779,14 @@ static int check_options(const int32_t *v, uint32_t n, char *err, size_t cap)
 
 static int jitb_resolve_options(ja_options *o, uint32_t n, char *err, size_t cap)
 {
-    if (!o->given[OPT_GAMES])
-        o->value[OPT_GAMES] = (int32_t)n;
     return check_options(o->value, n, err, cap);
 }
 
 static int jitb_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed)
 {
     jitb_state *s = st;
-    int32_t v[OPT_COUNT] = {JA_JITB_STANDARD, 0, 0};
-    for (uint32_t i = 0; o && i < OPT_COUNT && i < o->n; i++)
-        v[i] = o->value[i];
-    if (v[OPT_GAMES] == 0) /* not resolved: the default */
-        v[OPT_GAMES] = (int32_t)n;
+    int32_t v[OPT_COUNT];
+    eu_option_values(options, o, n, v, OPT_COUNT);
     char err[128];
     if (check_options(v, n, err, sizeof err) != JA_OK)
         return JA_EINVAL;

@@ -38,7 +38,19 @@
 /* The stream of rebuild shuffles, one per game (spec §11.3). */
 #define STREAM_REBUILD JA_TAG('R', 'B', 'L', 'D')
 
-enum { OPT_DECKS, OPT_LAST_CARD, OPT_REBUILD, OPT_TURN_CAP, OPT_GAMES, OPT_COUNT };
+/* The options, in spec order (engine_util.h, "Options"). */
+#define TAYLOR_OPTIONS(X) \
+    X(DECKS, "decks", JA_OPT_ENUM, "auto|1|2", 0, 0, "auto",                                       \
+      "packs shuffled together: auto = 1 up to 5 players, else 2; 1 only up to 7 players")         \
+    X(LAST_CARD, "last_card", JA_OPT_ENUM, "explicit|auto", 0, 0, "explicit",                      \
+      "explicit: the seat must declare \"Last card\" or draw 7; auto: the referee declares")       \
+    X(REBUILD, "rebuild", JA_OPT_ENUM, "noshuffle|shuffle", 0, 0, "noshuffle",                     \
+      "how the pile becomes the stock: turned over in public order, or shuffled")                  \
+    X(TURN_CAP, "turn_cap", JA_OPT_INT, NULL, 1, 65535, "200*N",                                   \
+      "a game stops after this many turns; the fewest cards share it")                             \
+    X(GAMES, "games", JA_OPT_INT, NULL, 1, 1000, "2*N",                                            \
+      "games in a match; the dealer rotates")
+enum { TAYLOR_OPTIONS(EU_OPT_ID) OPT_COUNT };
 enum { LAST_EXPLICIT, LAST_AUTO };
 enum { REBUILD_NOSHUFFLE, REBUILD_SHUFFLE };
 
@@ -552,18 +564,8 @@ static int taylor_apply(void *st, uint32_t seats, const ja_action *by_seat)
 
 /* ---- Options and setup ---------------------------------------------------------- */
 
-static const ja_option_spec options[] = {
-    {"decks", JA_OPT_ENUM, "auto|1|2", 0, 0, "auto",
-     "packs shuffled together: auto = 1 up to 5 players, else 2; 1 only up to 7 players"},
-    {"last_card", JA_OPT_ENUM, "explicit|auto", 0, 0, "explicit",
-     "explicit: the seat must declare \"Last card\" or draw 7; auto: the referee declares"},
-    {"rebuild", JA_OPT_ENUM, "noshuffle|shuffle", 0, 0, "noshuffle",
-     "how the pile becomes the stock: turned over in public order, or shuffled"},
-    {"turn_cap", JA_OPT_INT, NULL, 1, 65535, "200*N",
-     "a game stops after this many turns; the fewest cards share it"},
-    {"games", JA_OPT_INT, NULL, 1, 1000, "2*N", "games in a match; the dealer rotates"},
-    {NULL, JA_OPT_ENUM, NULL, 0, 0, NULL, NULL},
-};
+static const ja_option_spec options[] = {TAYLOR_OPTIONS(EU_OPT_SPEC) EU_OPT_END};
+EU_OPT_CHECK(options);
 
 /* Decks value: the enum index (1 = "1", 2 = "2"), auto (0) resolved. */
 static int resolve_decks(int32_t v, uint32_t n)
@@ -577,10 +579,6 @@ static int taylor_resolve_options(ja_options *o, uint32_t n, char *err, size_t c
         snprintf(err, cap, "taylor-blackjack is played by 2 to 12 seats, not %u", (unsigned)n);
         return JA_EINVAL;
     }
-    if (!o->given[OPT_TURN_CAP])
-        o->value[OPT_TURN_CAP] = (int32_t)(200 * n);
-    if (!o->given[OPT_GAMES])
-        o->value[OPT_GAMES] = (int32_t)(2 * n);
     int decks = resolve_decks(o->value[OPT_DECKS], n);
     if (decks == 1 && n > 7) {
         snprintf(err, cap,
@@ -598,9 +596,8 @@ static int taylor_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed
     taylor_state *s = st;
     if (n < 2 || n > 12)
         return JA_EINVAL;
-    int32_t v[OPT_COUNT] = {0, LAST_EXPLICIT, REBUILD_NOSHUFFLE, 0, 0};
-    for (uint32_t i = 0; o && i < OPT_COUNT && i < o->n; i++)
-        v[i] = o->value[i];
+    int32_t v[OPT_COUNT];
+    eu_option_values(options, o, n, v, OPT_COUNT);
     int decks = resolve_decks(v[OPT_DECKS], n);
     if (decks == 1 && n > 7)
         return JA_EINVAL;
@@ -614,8 +611,8 @@ static int taylor_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed
     s->decks = (uint8_t)decks;
     s->last_card = (uint8_t)v[OPT_LAST_CARD];
     s->rebuild = (uint8_t)v[OPT_REBUILD];
-    s->turn_cap = (uint16_t)(v[OPT_TURN_CAP] ? v[OPT_TURN_CAP] : (int32_t)(200 * n));
-    s->games = (uint16_t)(v[OPT_GAMES] ? v[OPT_GAMES] : (int32_t)(2 * n));
+    s->turn_cap = (uint16_t)v[OPT_TURN_CAP];
+    s->games = (uint16_t)v[OPT_GAMES];
     ja_rng r;
     ja_rng_stream(&r, seed, JA_STREAM_MISC, 0);
     s->dealer = (uint8_t)ja_rng_below(&r, n);

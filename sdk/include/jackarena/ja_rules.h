@@ -47,7 +47,10 @@ typedef struct ja_option_spec {
     ja_option_kind kind;
     const char *values;  /* ENUM: allowed words separated by '|': "auto|1|2" */
     int32_t min, max;    /* INT: inclusive bounds */
-    const char *def;     /* the default as shown to users: "auto", "200*N" */
+    /* The default, as shown to users and as applied by ja_options_resolve:
+     * ENUM, one of the words ("auto"); INT, "K", "N" or "K*N" with N the
+     * seat count ("200*N"). */
+    const char *def;
     const char *help;    /* one line */
 } ja_option_spec;
 
@@ -119,8 +122,10 @@ typedef struct ja_game_rules {
     const ja_field *obs_fields;
     uint32_t n_obs_fields;
 
-    /* Fills the defaults of options not given (some depend on n_seats) and
-     * checks the combination. JA_EINVAL with a one-line reason in err. */
+    /* Called by ja_options_resolve once the defaults of the specs are in:
+     * resolves what a spec cannot say (an ENUM "auto" becomes a concrete
+     * value) and checks the combination. JA_EINVAL with a one-line reason
+     * in err. */
     int (*resolve_options)(ja_options *o, uint32_t n_seats, char *err, size_t cap);
     /* Starts a match. o must be resolved. JA_EINVAL for a bad seat count. */
     int (*setup)(void *st, const ja_options *o, uint32_t n_seats, uint64_t seed);
@@ -166,7 +171,8 @@ JA_API void ja_options_init(const ja_game_rules *g, ja_options *o);
 JA_API int ja_options_set(const ja_game_rules *g, ja_options *o, const char *kv,
                           char *err, size_t cap);
 
-/* Calls g->resolve_options. */
+/* Checks the seat count, fills each option not given with its spec's
+ * default (ja_option_spec.def), then calls g->resolve_options. */
 JA_API int ja_options_resolve(const ja_game_rules *g, ja_options *o, uint32_t n_seats,
                               char *err, size_t cap);
 
