@@ -167,33 +167,39 @@ typedef struct play {
     bool complete;           /* a pair onto SINGLE(rank): makes BOMB(rank) */
 } play;
 
-/* Decodes a play code (JA_BOMBS_SINGLE .. JA_BOMBS_SUPER). */
+/* Decodes a play code (JA_BOMBS_SINGLE .. JA_BOMBS_SUPER), by the code
+ * macros of ja_bombs.h: a run's code is RUN(r, L) = RUN(0, 3) + RUN_STRIDE *
+ * (L - 3) + r, and the same for DRUN, with L from 3 to RUN_MAX (3 to A). */
+#define RUN_STRIDE (JA_BOMBS_RUN(0, 4) - JA_BOMBS_RUN(0, 3))
+#define RUN_MAX (R_LAST_RUN + 1)
 static bool play_decode(uint32_t c, play *p)
 {
     memset(p, 0, sizeof *p);
-    if (c >= 100 && c < 100 + RANKS) {
+    if (c >= JA_BOMBS_SINGLE(0) && c < JA_BOMBS_SINGLE(RANKS)) {
         p->form = JA_BOMBS_FORM_SINGLE;
-        p->rank = (uint8_t)(c - 100);
-    } else if (c >= 200 && c <= 200 + R_LAST_SET) {
+        p->rank = (uint8_t)(c - JA_BOMBS_SINGLE(0));
+    } else if (c >= JA_BOMBS_PAIR(0) && c <= JA_BOMBS_PAIR(R_LAST_SET)) {
         p->form = JA_BOMBS_FORM_PAIR;
-        p->rank = (uint8_t)(c - 200);
-    } else if ((c >= 300 && c < 460) || (c >= 500 && c < 660)) {
-        uint32_t k = c < 500 ? c - 300 : c - 500;
-        p->form = c < 500 ? JA_BOMBS_FORM_RUN : JA_BOMBS_FORM_DRUN;
-        p->rank = (uint8_t)(k % 16);
-        p->len = (uint8_t)(3 + k / 16);
+        p->rank = (uint8_t)(c - JA_BOMBS_PAIR(0));
+    } else if ((c >= JA_BOMBS_RUN(0, 3) && c < JA_BOMBS_RUN(0, RUN_MAX + 1)) ||
+               (c >= JA_BOMBS_DRUN(0, 3) && c < JA_BOMBS_DRUN(0, RUN_MAX + 1))) {
+        bool single = c < JA_BOMBS_DRUN(0, 3);
+        uint32_t k = c - (single ? JA_BOMBS_RUN(0, 3) : JA_BOMBS_DRUN(0, 3));
+        p->form = single ? JA_BOMBS_FORM_RUN : JA_BOMBS_FORM_DRUN;
+        p->rank = (uint8_t)(k % RUN_STRIDE);
+        p->len = (uint8_t)(3 + k / RUN_STRIDE);
         if (p->rank + p->len - 1 > R_LAST_RUN)
             return false;
-    } else if (c >= 700 && c <= 700 + R_LAST_SET) {
+    } else if (c >= JA_BOMBS_COMPLETE(0) && c <= JA_BOMBS_COMPLETE(R_LAST_SET)) {
         p->form = JA_BOMBS_FORM_BOMB;
-        p->rank = (uint8_t)(c - 700);
+        p->rank = (uint8_t)(c - JA_BOMBS_COMPLETE(0));
         p->complete = true;
-    } else if (c >= 800 && c <= 800 + R_LAST_SET) {
+    } else if (c >= JA_BOMBS_BOMB(0) && c <= JA_BOMBS_BOMB(R_LAST_SET)) {
         p->form = JA_BOMBS_FORM_BOMB;
-        p->rank = (uint8_t)(c - 800);
-    } else if (c >= 900 && c <= 900 + R_LAST_SET) {
+        p->rank = (uint8_t)(c - JA_BOMBS_BOMB(0));
+    } else if (c >= JA_BOMBS_BIG(0) && c <= JA_BOMBS_BIG(R_LAST_SET)) {
         p->form = JA_BOMBS_FORM_BIG;
-        p->rank = (uint8_t)(c - 900);
+        p->rank = (uint8_t)(c - JA_BOMBS_BIG(0));
     } else if (c == JA_BOMBS_SUPER) {
         p->form = JA_BOMBS_FORM_SUPER;
         p->rank = JA_BOMBS_R_XB;
