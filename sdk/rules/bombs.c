@@ -1080,6 +1080,9 @@ static int bombs_test_deal(void *st, int first, const uint8_t *cards, uint32_t n
     return JA_OK;
 }
 
+static const ja_ext_test_deal TEST_DEAL = {bombs_test_deal};
+static const void *bombs_extension(const char *id) { return eu_extension(id, &TEST_DEAL); }
+
 /* ---- Observation ------------------------------------------------------------------------------------ */
 
 #define F_S(T, name, doc) JA__FIELD_S(ja_bombs_obs, T, name, doc)
@@ -1706,5 +1709,5 @@ const ja_game_rules ja_bombs_rules = {
     .sample = bombs_sample,
     .label = bombs_label,
     .describe = bombs_describe,
-    .test_deal = bombs_test_deal,
+    .extension = bombs_extension,
 };

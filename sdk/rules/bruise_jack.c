@@ -558,6 +558,9 @@ static int bj_test_deal(void *st, int first, const uint8_t *cards, uint32_t n)
     return JA_OK;
 }
 
+static const ja_ext_test_deal TEST_DEAL = {bj_test_deal};
+static const void *bj_extension(const char *id) { return eu_extension(id, &TEST_DEAL); }
+
 /* ---- Observation ------------------------------------------------------------------------ */
 
 #define F_S(T, name, doc) JA__FIELD_S(ja_bruise_jack_obs, T, name, doc)
@@ -953,5 +956,5 @@ const ja_game_rules ja_bruise_jack_rules = {
     .sample = bj_sample,
     .label = bj_label,
     .describe = bj_describe,
-    .test_deal = bj_test_deal,
+    .extension = bj_extension,
 };

@@ -12,7 +12,8 @@
  *  - Card sets with twins: one or two packs of 52 (jokers left out), the
  *    second pack's ids JA_CARDS_PER_PACK above the first (ja_cards.h), held
  *    as 128-bit sets.
- *  - Stacked decks: the deck of test_deal() (ja_rules.h, JA_EXT_TEST_DEAL).
+ *  - Stacked decks: the deck of test_deal() and the extension() that offers
+ *    it (ja_rules.h, JA_EXT_TEST_DEAL).
  *  - Options: one X-macro list gives an engine's OPT_* enum and its option
  *    specs, and setup() takes the defaults from the specs.
  *
@@ -276,6 +277,13 @@ static inline int eu_stack_deck(const uint8_t *cards, uint32_t n, unsigned base,
         if ((id < base || id >= EU_TWIN) && !used[id])
             deck[k++] = (uint8_t)id;
     return (int)k;
+}
+
+/* The extension() of an engine whose one optional interface is test_deal:
+ * td for JA_EXT_TEST_DEAL, else NULL. */
+static inline const void *eu_extension(const char *id, const ja_ext_test_deal *td)
+{
+    return id && strcmp(id, JA_EXT_TEST_DEAL) == 0 ? td : NULL;
 }
 
 /* ---- Options ------------------------------------------------------------------------------ */

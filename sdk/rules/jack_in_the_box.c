@@ -825,6 +825,9 @@ static int jitb_test_deal(void *st, int first, const uint8_t *cards, uint32_t n)
     return JA_OK;
 }
 
+static const ja_ext_test_deal TEST_DEAL = {jitb_test_deal};
+static const void *jitb_extension(const char *id) { return eu_extension(id, &TEST_DEAL); }
+
 /* ---- Observation ---------------------------------------------------------------- */
 
 #define F_S(T, name, doc) JA__FIELD_S(ja_jitb_obs, T, name, doc)
@@ -1247,5 +1250,5 @@ const ja_game_rules ja_jack_in_the_box_rules = {
     .sample = jitb_sample,
     .label = jitb_label,
     .describe = jitb_describe,
-    .test_deal = jitb_test_deal,
+    .extension = jitb_extension,
 };

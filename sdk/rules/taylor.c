@@ -639,6 +639,9 @@ static int taylor_test_deal(void *st, int first, const uint8_t *cards, uint32_t 
     return JA_OK;
 }
 
+static const ja_ext_test_deal TEST_DEAL = {taylor_test_deal};
+static const void *taylor_extension(const char *id) { return eu_extension(id, &TEST_DEAL); }
+
 /* ---- Observation ---------------------------------------------------------------- */
 
 #define F_S(T, name, doc) JA__FIELD_S(ja_taylor_obs, T, name, doc)
@@ -989,5 +992,5 @@ const ja_game_rules ja_taylor_blackjack_rules = {
     .sample = taylor_sample,
     .label = taylor_label,
     .describe = taylor_describe,
-    .test_deal = taylor_test_deal,
+    .extension = taylor_extension,
 };

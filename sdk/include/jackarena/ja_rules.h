@@ -2,7 +2,10 @@
  * fixed-size, pointer-free state that memcpy copies (the forward model).
  *
  * DRAFT: stable only once Bombs (interrupt windows) and Jack in the Box
- * (teams) have proved it; until then members may still change.
+ * (teams) have proved it; until then members may still change. New members
+ * are appended after `extension` (a reader tests struct_size), and what only
+ * some callers need is an optional interface (extension(), below) rather
+ * than a member.
  * JA_RULES_DRAFT tells code at compile time that the interface is a draft.
  *
  * Contract, for every game (tests/rules/test_all_games.c checks it):
@@ -149,11 +152,44 @@ typedef struct ja_game_rules {
     /* One line of public state for logs and the terminal ("game 1/6 turn 12:
      * seat 2 to play on 7H (hearts); hands 5 3 6; stock 30"). */
     int (*describe)(const void *st, char *buf, size_t cap);
-    /* Tests only (may be NULL): after setup, re-deal the current hand from a
-     * stacked deck (top first; cards not named follow in ascending id
-     * order). `first` is game-defined (Taylor Blackjack: the dealer). */
-    int (*test_deal)(void *st, int first, const uint8_t *cards, uint32_t n);
+    /* Optional interfaces (may be NULL): the interface named id (a
+     * JA_EXT_* string, below), or NULL when the game has none of that name.
+     * Call it through ja_rules_extension(). */
+    const void *(*extension)(const char *id);
+    /* Members are only appended after this one; readers test struct_size. */
 } ja_game_rules;
+
+/* ---- Optional interfaces ----------------------------------------------------- */
+
+/* An optional interface is a struct of function pointers that a game may
+ * offer through extension(id), for callers that need more than the table
+ * (tests, tools). Its id names a version: an interface never changes once
+ * published, a changed one gets a new id. A caller that does not find an
+ * interface goes without it or says so. */
+
+/* Stacked decks, for scenario tests (tests/rules) and no one else: every
+ * game of the registry offers it. */
+#define JA_EXT_TEST_DEAL "ja.test_deal.v1"
+typedef struct ja_ext_test_deal {
+    /* After setup, re-deal the current hand from a stacked deck (top
+     * first; cards not named follow in ascending id order). `first` is
+     * game-defined (Taylor Blackjack: the dealer; docs/rules/<game>.md).
+     * JA_EINVAL, and the state unchanged, for a deck or `first` the game
+     * refuses. */
+    int (*test_deal)(void *st, int first, const uint8_t *cards, uint32_t n);
+} ja_ext_test_deal;
+
+/* g's optional interface id, or NULL: when g is built without the member
+ * (its struct_size does not cover it), has no extension(), or extension(id)
+ * gives NULL. */
+static inline const void *ja_rules_extension(const ja_game_rules *g, const char *id)
+{
+    if (!g || !id ||
+        g->struct_size < offsetof(ja_game_rules, extension) + sizeof g->extension ||
+        !g->extension)
+        return NULL;
+    return g->extension(id);
+}
 
 /* The registry: every game, in a fixed order, NULL-terminated. */
 JA_API extern const ja_game_rules *const ja_games[];
