@@ -1085,11 +1085,8 @@ static const void *bombs_extension(const char *id) { return eu_extension(id, &TE
 
 /* ---- Observation ------------------------------------------------------------------------------------ */
 
-#define F_S(T, name, doc) JA__FIELD_S(ja_bombs_obs, T, name, doc)
-#define F_A(T, name, n, doc) JA__FIELD_A(ja_bombs_obs, T, name, n, doc)
-static const ja_field obs_fields[] = {JA_BOMBS_OBS_FIELDS(F_S, F_A)};
-#undef F_S
-#undef F_A
+#define EU_OBS_T ja_bombs_obs
+static const ja_field obs_fields[] = {JA_BOMBS_OBS_FIELDS(EU_FIELD_S, EU_FIELD_A)};
 
 /* Everything the seat may know, nothing more (§10): the options, the
  * layout of every table and the published results; of its own table the
@@ -1102,11 +1099,8 @@ static void bombs_observe(const void *st, int seat, void *obs)
 {
     const bombs_state *s = st;
     ja_bombs_obs *o = obs;
-    memset(o, 0, sizeof *o);
-    if (seat < 0 || seat >= s->n)
+    if (!eu_obs_begin(o, sizeof *o, seat, s->n, &o->seat, &o->n_seats))
         return;
-    o->seat = (uint8_t)seat;
-    o->n_seats = s->n;
     o->hands = s->hands;
     o->out_of_turn = s->out_of_turn == OOT_ON;
     o->interrupt_after_pass = s->after_pass == AFTER_ON;
@@ -1684,30 +1678,9 @@ static int bombs_describe(const void *st, char *buf, size_t cap)
 /* ---- The table ------------------------------------------------------------------------------------------ */
 
 const ja_game_rules ja_bombs_rules = {
-    .struct_size = sizeof(ja_game_rules),
-    .rules_version = 2,
-    .name = "bombs",
-    .title = "Bombs",
-    .min_seats = 3,
-    .max_seats = MAXS,
-    .state_size = sizeof(bombs_state),
-    .obs_size = sizeof(ja_bombs_obs),
+    EU_RULES_TYPES(bombs_state, ja_bombs_obs, JA_BOMBS_OBS_VERSION),
+    .rules_version = 2, .name = "bombs", .title = "Bombs",
+    .min_seats = 3, .max_seats = MAXS,
     .max_actions = MAX_LEGAL,
-    .obs_version = JA_BOMBS_OBS_VERSION,
-    .options = options,
-    .obs_fields = obs_fields,
-    .n_obs_fields = sizeof obs_fields / sizeof obs_fields[0],
-    .resolve_options = bombs_resolve_options,
-    .setup = bombs_setup,
-    .to_act = bombs_to_act,
-    .legal = bombs_legal,
-    .apply = bombs_apply,
-    .default_action = bombs_default_action,
-    .observe = bombs_observe,
-    .outcome = bombs_outcome,
-    .determinize = bombs_determinize,
-    .sample = bombs_sample,
-    .label = bombs_label,
-    .describe = bombs_describe,
-    .extension = bombs_extension,
+    EU_RULES_FUNCS(bombs),
 };

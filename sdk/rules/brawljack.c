@@ -752,16 +752,7 @@ static void step(bj_state *s, uint32_t code)
     }
 }
 
-static int bj_apply(void *st, uint32_t seats, const ja_action *by_seat)
-{
-    bj_state *s = st;
-    uint32_t code = 0;
-    int rc = eu_one_seat(s->stage == JA_BRAWLJACK_STAGE_OVER, s->cur, seats, by_seat, &code);
-    if (rc != JA_OK || !is_legal(s, code))
-        return rc != JA_OK ? rc : JA_EILLEGAL;
-    step(s, code);
-    return JA_OK;
-}
+EU_ONE_SEAT_APPLY(bj, bj_state, s->stage == JA_BRAWLJACK_STAGE_OVER)
 
 /* ---- Options and setup --------------------------------------------------------------- */
 
@@ -832,11 +823,8 @@ static const void *bj_extension(const char *id) { return eu_extension(id, &TEST_
 
 /* ---- Observation ------------------------------------------------------------------------ */
 
-#define F_S(T, name, doc) JA__FIELD_S(ja_brawljack_obs, T, name, doc)
-#define F_A(T, name, n, doc) JA__FIELD_A(ja_brawljack_obs, T, name, n, doc)
-static const ja_field obs_fields[] = {JA_BRAWLJACK_OBS_FIELDS(F_S, F_A)};
-#undef F_S
-#undef F_A
+#define EU_OBS_T ja_brawljack_obs
+static const ja_field obs_fields[] = {JA_BRAWLJACK_OBS_FIELDS(EU_FIELD_S, EU_FIELD_A)};
 
 /* The drawn card is hidden from `seat` (§10: shown to the drawer only, but
  * the upcard to all). */
@@ -853,12 +841,9 @@ static void bj_observe(const void *st, int seat, void *obs)
 {
     const bj_state *s = st;
     ja_brawljack_obs *o = obs;
-    memset(o, 0, sizeof *o);
-    if (seat < 0 || seat >= s->n)
+    if (!eu_obs_begin(o, sizeof *o, seat, s->n, &o->seat, &o->n_seats))
         return;
     bool over = s->stage == JA_BRAWLJACK_STAGE_OVER;
-    o->seat = (uint8_t)seat;
-    o->n_seats = s->n;
     o->dealer = s->dealer_on;
     o->dealer_control = s->dealer_auto;
     o->blind_rounds = s->blind_rounds;
@@ -1176,30 +1161,9 @@ static int bj_describe(const void *st, char *buf, size_t cap)
 /* ---- The table ------------------------------------------------------------------------------- */
 
 const ja_game_rules ja_brawljack_rules = {
-    .struct_size = sizeof(ja_game_rules),
-    .rules_version = 1,
-    .name = "brawljack",
-    .title = "BrawlJack",
-    .min_seats = 2,
-    .max_seats = MAX_SEATS,
-    .state_size = sizeof(bj_state),
-    .obs_size = sizeof(ja_brawljack_obs),
+    EU_RULES_TYPES(bj_state, ja_brawljack_obs, JA_BRAWLJACK_OBS_VERSION),
+    .rules_version = 1, .name = "brawljack", .title = "BrawlJack",
+    .min_seats = 2, .max_seats = MAX_SEATS,
     .max_actions = MAX_ACTIONS,
-    .obs_version = JA_BRAWLJACK_OBS_VERSION,
-    .options = options,
-    .obs_fields = obs_fields,
-    .n_obs_fields = sizeof obs_fields / sizeof obs_fields[0],
-    .resolve_options = bj_resolve_options,
-    .setup = bj_setup,
-    .to_act = bj_to_act,
-    .legal = bj_legal,
-    .apply = bj_apply,
-    .default_action = bj_default_action,
-    .observe = bj_observe,
-    .outcome = bj_outcome,
-    .determinize = bj_determinize,
-    .sample = bj_sample,
-    .label = bj_label,
-    .describe = bj_describe,
-    .extension = bj_extension,
+    EU_RULES_FUNCS(bj),
 };

@@ -563,11 +563,8 @@ static const void *bj_extension(const char *id) { return eu_extension(id, &TEST_
 
 /* ---- Observation ------------------------------------------------------------------------ */
 
-#define F_S(T, name, doc) JA__FIELD_S(ja_bruise_jack_obs, T, name, doc)
-#define F_A(T, name, n, doc) JA__FIELD_A(ja_bruise_jack_obs, T, name, n, doc)
-static const ja_field obs_fields[] = {JA_BRUISE_JACK_OBS_FIELDS(F_S, F_A)};
-#undef F_S
-#undef F_A
+#define EU_OBS_T ja_bruise_jack_obs
+static const ja_field obs_fields[] = {JA_BRUISE_JACK_OBS_FIELDS(EU_FIELD_S, EU_FIELD_A)};
 
 /* Everything seat may know, nothing more (spec §7): the public table (up
  * cards, claims, stands, the discard pile, the stock's size, scores, the last
@@ -578,12 +575,9 @@ static void bj_observe(const void *st, int seat, void *obs)
 {
     const bj_state *s = st;
     ja_bruise_jack_obs *o = obs;
-    memset(o, 0, sizeof *o);
-    if (seat < 0 || seat >= s->n)
+    if (!eu_obs_begin(o, sizeof *o, seat, s->n, &o->seat, &o->n_seats))
         return;
     bool over = s->stage == JA_BRUISE_JACK_STAGE_OVER;
-    o->seat = (uint8_t)seat;
-    o->n_seats = s->n;
     o->way = s->way;
     o->guile = s->guile;
     o->ties = s->ties;
@@ -931,30 +925,9 @@ static int bj_describe(const void *st, char *buf, size_t cap)
 /* ---- The table ------------------------------------------------------------------------------- */
 
 const ja_game_rules ja_bruise_jack_rules = {
-    .struct_size = sizeof(ja_game_rules),
-    .rules_version = 1,
-    .name = "bruise-jack",
-    .title = "Bruise Jack",
-    .min_seats = 2,
-    .max_seats = MAXS,
-    .state_size = sizeof(bj_state),
-    .obs_size = sizeof(ja_bruise_jack_obs),
+    EU_RULES_TYPES(bj_state, ja_bruise_jack_obs, JA_BRUISE_JACK_OBS_VERSION),
+    .rules_version = 1, .name = "bruise-jack", .title = "Bruise Jack",
+    .min_seats = 2, .max_seats = MAXS,
     .max_actions = 3, /* D2: the three rows */
-    .obs_version = JA_BRUISE_JACK_OBS_VERSION,
-    .options = options,
-    .obs_fields = obs_fields,
-    .n_obs_fields = sizeof obs_fields / sizeof obs_fields[0],
-    .resolve_options = bj_resolve_options,
-    .setup = bj_setup,
-    .to_act = bj_to_act,
-    .legal = bj_legal,
-    .apply = bj_apply,
-    .default_action = bj_default_action,
-    .observe = bj_observe,
-    .outcome = bj_outcome,
-    .determinize = bj_determinize,
-    .sample = bj_sample,
-    .label = bj_label,
-    .describe = bj_describe,
-    .extension = bj_extension,
+    EU_RULES_FUNCS(bj),
 };

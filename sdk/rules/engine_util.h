@@ -29,6 +29,49 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- The table and the observation ------------------------------------------------ */
+
+/* The members of an engine's ja_game_rules that follow from its state type
+ * T, its observation type O and version: struct_size, state_size, obs_size,
+ * obs_version. */
+#define EU_RULES_TYPES(T, O, obs_ver)                                                          \
+    .struct_size = sizeof(ja_game_rules), .state_size = sizeof(T), .obs_size = sizeof(O),      \
+    .obs_version = obs_ver
+
+/* The members of an engine's ja_game_rules that its prefix p names: the
+ * specs `options`, the field table `obs_fields` and the functions
+ * p_resolve_options .. p_extension. */
+#define EU_RULES_FUNCS(p)                                                                      \
+    .options = options, .obs_fields = obs_fields,                                              \
+    .n_obs_fields = sizeof obs_fields / sizeof obs_fields[0],                                  \
+    .resolve_options = p##_resolve_options, .setup = p##_setup, .to_act = p##_to_act,          \
+    .legal = p##_legal, .apply = p##_apply, .default_action = p##_default_action,              \
+    .observe = p##_observe, .outcome = p##_outcome, .determinize = p##_determinize,            \
+    .sample = p##_sample, .label = p##_label, .describe = p##_describe,                        \
+    .extension = p##_extension
+
+/* The field table from the observation's X-macro list, for the struct type
+ * the engine names EU_OBS_T:
+ *     #define EU_OBS_T ja_taylor_obs
+ *     static const ja_field obs_fields[] = {JA_TAYLOR_OBS_FIELDS(EU_FIELD_S, EU_FIELD_A)}; */
+#define EU_FIELD_S(T, name, doc) JA__FIELD_S(EU_OBS_T, T, name, doc)
+#define EU_FIELD_A(T, name, n, doc) JA__FIELD_A(EU_OBS_T, T, name, n, doc)
+
+/* The start of observe(): zeroes the whole observation (size bytes); for
+ * one of the n seats, writes the observation's `seat` and `n_seats` fields
+ * and returns true; for another seat returns false, and observe() writes
+ * nothing more. */
+static inline bool eu_obs_begin(void *obs, size_t size, int seat, int n, uint8_t *seat_field,
+                                uint8_t *n_field)
+{
+    memset(obs, 0, size);
+    if (seat < 0 || seat >= n)
+        return false;
+    *seat_field = (uint8_t)seat;
+    *n_field = (uint8_t)n;
+    return true;
+}
+
 /* ---- Decisions --------------------------------------------------------------- */
 
 /* The checks of apply() when one seat, `cur`, decides (to_act() is 1 << cur
@@ -59,6 +102,23 @@ static inline bool eu_is_legal(eu_legal_fn legal, const void *st, int seat, uint
             return true;
     return false;
 }
+
+/* Defines p_apply() for a game where one seat decides, with state type T
+ * (`s` in `over`, the condition that the match is over): the checks of
+ * eu_one_seat, then the engine's is_legal(s, code) (JA_EILLEGAL when not)
+ * and step(s, code), which plays the decision and every automatic step up
+ * to the next decision. */
+#define EU_ONE_SEAT_APPLY(p, T, over)                                                          \
+    static int p##_apply(void *st, uint32_t seats, const ja_action *by_seat)                   \
+    {                                                                                          \
+        T *s = st;                                                                             \
+        uint32_t code = 0;                                                                     \
+        int rc = eu_one_seat(over, s->cur, seats, by_seat, &code);                             \
+        if (rc != JA_OK || !is_legal(s, code))                                                 \
+            return rc != JA_OK ? rc : JA_EILLEGAL;                                             \
+        step(s, code);                                                                         \
+        return JA_OK;                                                                          \
+    }
 
 /* ---- Outcome ------------------------------------------------------------------ */
 

@@ -741,16 +741,7 @@ static void step(jitb_state *s, uint32_t code)
     }
 }
 
-static int jitb_apply(void *st, uint32_t seats, const ja_action *by_seat)
-{
-    jitb_state *s = st;
-    uint32_t code = 0;
-    int rc = eu_one_seat(s->stage == STAGE_OVER, s->cur, seats, by_seat, &code);
-    if (rc != JA_OK || !is_legal(s, code))
-        return rc != JA_OK ? rc : JA_EILLEGAL;
-    step(s, code);
-    return JA_OK;
-}
+EU_ONE_SEAT_APPLY(jitb, jitb_state, s->stage == STAGE_OVER)
 
 /* ---- Options and setup ---------------------------------------------------------- */
 
@@ -830,11 +821,8 @@ static const void *jitb_extension(const char *id) { return eu_extension(id, &TES
 
 /* ---- Observation ---------------------------------------------------------------- */
 
-#define F_S(T, name, doc) JA__FIELD_S(ja_jitb_obs, T, name, doc)
-#define F_A(T, name, n, doc) JA__FIELD_A(ja_jitb_obs, T, name, n, doc)
-static const ja_field obs_fields[] = {JA_JITB_OBS_FIELDS(F_S, F_A)};
-#undef F_S
-#undef F_A
+#define EU_OBS_T ja_jitb_obs
+static const ja_field obs_fields[] = {JA_JITB_OBS_FIELDS(EU_FIELD_S, EU_FIELD_A)};
 
 static uint8_t ident_or_none(uint8_t id) { return id == NONE ? NONE : ident(id); }
 
@@ -847,12 +835,9 @@ static void jitb_observe(const void *st, int seat, void *obs)
 {
     const jitb_state *s = st;
     ja_jitb_obs *o = obs;
-    memset(o, 0, sizeof *o);
-    if (seat < 0 || seat >= s->n)
+    if (!eu_obs_begin(o, sizeof *o, seat, s->n, &o->seat, &o->n_seats))
         return;
     bool over = s->stage == STAGE_OVER;
-    o->seat = (uint8_t)seat;
-    o->n_seats = s->n;
     o->variant = s->variant;
     o->teams = s->teams;
     o->packs = s->packs;
@@ -1225,30 +1210,9 @@ static int jitb_describe(const void *st, char *buf, size_t cap)
 /* ---- The table -------------------------------------------------------------------- */
 
 const ja_game_rules ja_jack_in_the_box_rules = {
-    .struct_size = sizeof(ja_game_rules),
-    .rules_version = 1,
-    .name = "jack-in-the-box",
-    .title = "Jack in the Box",
-    .min_seats = 2,
-    .max_seats = MAX_SEATS,
-    .state_size = sizeof(jitb_state),
-    .obs_size = sizeof(ja_jitb_obs),
+    EU_RULES_TYPES(jitb_state, ja_jitb_obs, JA_JITB_OBS_VERSION),
+    .rules_version = 1, .name = "jack-in-the-box", .title = "Jack in the Box",
+    .min_seats = 2, .max_seats = MAX_SEATS,
     .max_actions = MAX_ACTIONS,
-    .obs_version = JA_JITB_OBS_VERSION,
-    .options = options,
-    .obs_fields = obs_fields,
-    .n_obs_fields = sizeof obs_fields / sizeof obs_fields[0],
-    .resolve_options = jitb_resolve_options,
-    .setup = jitb_setup,
-    .to_act = jitb_to_act,
-    .legal = jitb_legal,
-    .apply = jitb_apply,
-    .default_action = jitb_default_action,
-    .observe = jitb_observe,
-    .outcome = jitb_outcome,
-    .determinize = jitb_determinize,
-    .sample = jitb_sample,
-    .label = jitb_label,
-    .describe = jitb_describe,
-    .extension = jitb_extension,
+    EU_RULES_FUNCS(jitb),
 };

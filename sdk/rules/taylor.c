@@ -551,16 +551,7 @@ static void step(taylor_state *s, uint32_t code)
     }
 }
 
-static int taylor_apply(void *st, uint32_t seats, const ja_action *by_seat)
-{
-    taylor_state *s = st;
-    uint32_t code = 0;
-    int rc = eu_one_seat(s->stage == JA_TAYLOR_STAGE_OVER, s->cur, seats, by_seat, &code);
-    if (rc != JA_OK || !is_legal(s, code))
-        return rc != JA_OK ? rc : JA_EILLEGAL;
-    step(s, code);
-    return JA_OK;
-}
+EU_ONE_SEAT_APPLY(taylor, taylor_state, s->stage == JA_TAYLOR_STAGE_OVER)
 
 /* ---- Options and setup ---------------------------------------------------------- */
 
@@ -644,11 +635,8 @@ static const void *taylor_extension(const char *id) { return eu_extension(id, &T
 
 /* ---- Observation ---------------------------------------------------------------- */
 
-#define F_S(T, name, doc) JA__FIELD_S(ja_taylor_obs, T, name, doc)
-#define F_A(T, name, n, doc) JA__FIELD_A(ja_taylor_obs, T, name, n, doc)
-static const ja_field obs_fields[] = {JA_TAYLOR_OBS_FIELDS(F_S, F_A)};
-#undef F_S
-#undef F_A
+#define EU_OBS_T ja_taylor_obs
+static const ja_field obs_fields[] = {JA_TAYLOR_OBS_FIELDS(EU_FIELD_S, EU_FIELD_A)};
 
 /* Everything seat may know, nothing more: its own hand, public counts and
  * table, the cards known in other hands, the stock only when its order is
@@ -658,12 +646,9 @@ static void taylor_observe(const void *st, int seat, void *obs)
 {
     const taylor_state *s = st;
     ja_taylor_obs *o = obs;
-    memset(o, 0, sizeof *o);
-    if (seat < 0 || seat >= s->n)
+    if (!eu_obs_begin(o, sizeof *o, seat, s->n, &o->seat, &o->n_seats))
         return;
     bool over = s->stage == JA_TAYLOR_STAGE_OVER;
-    o->seat = (uint8_t)seat;
-    o->n_seats = s->n;
     o->decks = s->decks;
     o->last_card = s->last_card;
     o->rebuild = s->rebuild;
@@ -967,30 +952,9 @@ static int taylor_describe(const void *st, char *buf, size_t cap)
 /* ---- The table -------------------------------------------------------------------- */
 
 const ja_game_rules ja_taylor_blackjack_rules = {
-    .struct_size = sizeof(ja_game_rules),
-    .rules_version = 1,
-    .name = "taylor-blackjack",
-    .title = "Taylor Blackjack",
-    .min_seats = 2,
-    .max_seats = 12,
-    .state_size = sizeof(taylor_state),
-    .obs_size = sizeof(ja_taylor_obs),
+    EU_RULES_TYPES(taylor_state, ja_taylor_obs, JA_TAYLOR_OBS_VERSION),
+    .rules_version = 1, .name = "taylor-blackjack", .title = "Taylor Blackjack",
+    .min_seats = 2, .max_seats = 12,
     .max_actions = 53, /* 52 distinct cards, plus DRAW */
-    .obs_version = JA_TAYLOR_OBS_VERSION,
-    .options = options,
-    .obs_fields = obs_fields,
-    .n_obs_fields = sizeof obs_fields / sizeof obs_fields[0],
-    .resolve_options = taylor_resolve_options,
-    .setup = taylor_setup,
-    .to_act = taylor_to_act,
-    .legal = taylor_legal,
-    .apply = taylor_apply,
-    .default_action = taylor_default_action,
-    .observe = taylor_observe,
-    .outcome = taylor_outcome,
-    .determinize = taylor_determinize,
-    .sample = taylor_sample,
-    .label = taylor_label,
-    .describe = taylor_describe,
-    .extension = taylor_extension,
+    EU_RULES_FUNCS(taylor),
 };
