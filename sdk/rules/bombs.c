@@ -1618,13 +1618,8 @@ static int bombs_describe(const void *st, char *buf, size_t cap)
 {
     const bombs_state *s = st;
     char tmp[1024], l[64];
-    size_t w = 0;
-#define ADD(...)                                                                 \
-    do {                                                                         \
-        int w_ = snprintf(tmp + w, sizeof tmp - w, __VA_ARGS__);                 \
-        if (w_ > 0)                                                              \
-            w = w + (size_t)w_ < sizeof tmp ? w + (size_t)w_ : sizeof tmp - 1;   \
-    } while (0)
+    eu_text t = EU_TEXT(tmp);
+#define ADD(...) eu_add(&t, __VA_ARGS__)
     if (s->over) {
         ADD("match over after %u hand%s", s->hand + 1u, s->hand ? "s" : "");
         if (s->tiebreak)

@@ -1110,13 +1110,8 @@ static int bj_describe(const void *st, char *buf, size_t cap)
 {
     const bj_state *s = st;
     char tmp[512];
-    size_t u = 0;
-#define ADD(...)                                                          \
-    do {                                                                  \
-        int w_ = snprintf(tmp + u, sizeof tmp - u, __VA_ARGS__);          \
-        if (w_ > 0)                                                       \
-            u = u + (size_t)w_ < sizeof tmp ? u + (size_t)w_ : sizeof tmp - 1; \
-    } while (0)
+    eu_text t = EU_TEXT(tmp);
+#define ADD(...) eu_add(&t, __VA_ARGS__)
     unsigned left = (unsigned)(s->deck_len - s->deck_pos);
     switch (s->stage) {
     case JA_BRAWLJACK_STAGE_OVER:

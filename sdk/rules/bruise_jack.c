@@ -518,9 +518,7 @@ static int bj_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed)
     memset(s->last_centre, NONE, sizeof s->last_centre);
     memset(s->last_order, NONE, sizeof s->last_order);
     s->active = (uint8_t)((1u << n) - 1u);
-    ja_rng r;
-    ja_rng_stream(&r, seed, JA_STREAM_MISC, 0);
-    s->rot_dealer = (uint8_t)ja_rng_below(&r, n);
+    s->rot_dealer = eu_first_dealer(seed, n);
     s->dealer = s->rot_dealer;
     deal_hand(s);
     play_on(s, s->dealer);
@@ -883,13 +881,8 @@ static int bj_describe(const void *st, char *buf, size_t cap)
 {
     const bj_state *s = st;
     char tmp[512];
-    size_t u = 0;
-#define ADD(...)                                                          \
-    do {                                                                  \
-        int w_ = snprintf(tmp + u, sizeof tmp - u, __VA_ARGS__);          \
-        if (w_ > 0)                                                       \
-            u = u + (size_t)w_ < sizeof tmp ? u + (size_t)w_ : sizeof tmp - 1; \
-    } while (0)
+    eu_text t = EU_TEXT(tmp);
+#define ADD(...) eu_add(&t, __VA_ARGS__)
     tmp[0] = '\0';
     if (s->stage == JA_BRUISE_JACK_STAGE_OVER) {
         ADD("match over after %u hand%s: points", (unsigned)s->hands, s->hands == 1 ? "" : "s");

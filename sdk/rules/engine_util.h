@@ -14,6 +14,7 @@
  *    as 128-bit sets.
  *  - Stacked decks: the deck of test_deal() and the extension() that offers
  *    it (ja_rules.h, JA_EXT_TEST_DEAL).
+ *  - describe(): a line built by pieces in a fixed buffer.
  *  - Options: one X-macro list gives an engine's OPT_* enum and its option
  *    specs, and setup() takes the defaults from the specs.
  *
@@ -24,8 +25,11 @@
 
 #include "jackarena/ja_cards.h"
 #include "jackarena/ja_error.h"
+#include "jackarena/ja_rng.h"
 #include "jackarena/ja_rules.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -308,6 +312,15 @@ static inline uint32_t eu_twin_deck(unsigned packs, uint8_t *deck)
     return k;
 }
 
+/* The first dealer of a match of n seats and this seed: a seat drawn on the
+ * stream (JA_STREAM_MISC, 0). */
+static inline uint8_t eu_first_dealer(uint64_t seed, uint32_t n)
+{
+    ja_rng r;
+    ja_rng_stream(&r, seed, JA_STREAM_MISC, 0);
+    return (uint8_t)ja_rng_below(&r, n);
+}
+
 /* ---- Stacked decks (test_deal) --------------------------------------------------------- */
 
 /* The deck of test_deal(): cards[0..n) first (cards[0] on top), then every
@@ -344,6 +357,28 @@ static inline int eu_stack_deck(const uint8_t *cards, uint32_t n, unsigned base,
 static inline const void *eu_extension(const char *id, const ja_ext_test_deal *td)
 {
     return id && strcmp(id, JA_EXT_TEST_DEAL) == 0 ? td : NULL;
+}
+
+/* ---- describe() ------------------------------------------------------------------------ */
+
+/* A line built by pieces in the array `buf` (EU_TEXT(array)): eu_add
+ * appends printf-style; what does not fit is cut, and buf stays a C string
+ * once anything was added. */
+typedef struct eu_text {
+    char *buf;
+    size_t cap, len;
+} eu_text;
+#define EU_TEXT(array) {(array), sizeof(array), 0}
+
+static inline void eu_add(eu_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static inline void eu_add(eu_text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+    va_end(ap);
+    if (w > 0)
+        t->len = t->len + (size_t)w < t->cap ? t->len + (size_t)w : t->cap - 1;
 }
 
 /* ---- Options ------------------------------------------------------------------------------ */

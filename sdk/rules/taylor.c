@@ -604,9 +604,7 @@ static int taylor_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed
     s->rebuild = (uint8_t)v[OPT_REBUILD];
     s->turn_cap = (uint16_t)v[OPT_TURN_CAP];
     s->games = (uint16_t)v[OPT_GAMES];
-    ja_rng r;
-    ja_rng_stream(&r, seed, JA_STREAM_MISC, 0);
-    s->dealer = (uint8_t)ja_rng_below(&r, n);
+    s->dealer = eu_first_dealer(seed, n);
     s->game = 0;
     deal(s);
     return JA_OK;
@@ -916,13 +914,8 @@ static int taylor_describe(const void *st, char *buf, size_t cap)
 {
     const taylor_state *s = st;
     char tmp[512], card[3];
-    size_t u = 0;
-#define ADD(...)                                                          \
-    do {                                                                  \
-        int w_ = snprintf(tmp + u, sizeof tmp - u, __VA_ARGS__);          \
-        if (w_ > 0)                                                       \
-            u = u + (size_t)w_ < sizeof tmp ? u + (size_t)w_ : sizeof tmp - 1; \
-    } while (0)
+    eu_text t = EU_TEXT(tmp);
+#define ADD(...) eu_add(&t, __VA_ARGS__)
     if (s->stage == JA_TAYLOR_STAGE_OVER) {
         ADD("match over after %u game%s: scores", (unsigned)s->games, s->games == 1 ? "" : "s");
         for (int i = 0; i < s->n; i++)
