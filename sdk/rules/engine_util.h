@@ -321,6 +321,73 @@ static inline uint8_t eu_first_dealer(uint64_t seed, uint32_t n)
     return (uint8_t)ja_rng_below(&r, n);
 }
 
+/* Hands of such sets with their sizes: hand[seat] and count[seat]. */
+static inline void eu_hand_add(uint64_t hand[2], uint8_t *count, uint8_t id)
+{
+    eu_set_add(hand, id);
+    (*count)++;
+}
+
+static inline void eu_hand_del(uint64_t hand[2], uint8_t *count, uint8_t id)
+{
+    eu_set_del(hand, id);
+    (*count)--;
+}
+
+/* The deck of `packs` packs shuffled on the stream (JA_STREAM_DEAL, index)
+ * of seed: a game's deal. Returns its size. */
+static inline uint32_t eu_twin_shuffled(uint64_t seed, uint64_t index, unsigned packs,
+                                        uint8_t *deck)
+{
+    uint32_t total = eu_twin_deck(packs, deck);
+    ja_rng r;
+    ja_rng_stream(&r, seed, JA_STREAM_DEAL, index);
+    ja_shuffle_u8(&r, deck, total);
+    return total;
+}
+
+/* determinize() of n hands of such sets (hand, count) with known[o][c] the
+ * copies of identity c that every seat knows to be in hand o: takes out of
+ * every hand but seat's the cards not known to be there (the lowest ids of
+ * an identity count as the known ones), and the cards stock[pos .. len)
+ * unless stock is NULL; shuffles them on (seed, JA_STREAM_DETZ, 0) and deals
+ * them back to the same places, hands in seat order, then the stock. */
+static inline void eu_twin_redeal(uint64_t (*hand)[2], uint8_t *count, uint8_t (*known)[52],
+                                  int n, int seat, uint8_t *stock, uint32_t pos, uint32_t len,
+                                  uint64_t seed)
+{
+    uint8_t pool[EU_TWIN_END + 256], slots[JA_MAX_SEATS] = {0}; /* every id, a full stock */
+    uint32_t m = 0;
+    for (int o = 0; o < n; o++) {
+        if (o == seat)
+            continue;
+        uint8_t keep[52];
+        memcpy(keep, known[o], 52);
+        for (int w = 0; w < 2; w++)
+            for (uint64_t bits = hand[o][w]; bits; bits &= bits - 1) {
+                uint8_t id = (uint8_t)(64 * w + __builtin_ctzll(bits)), c = eu_ident(id);
+                if (keep[c]) {
+                    keep[c]--;
+                    continue;
+                }
+                eu_hand_del(hand[o], &count[o], id);
+                pool[m++] = id;
+                slots[o]++;
+            }
+    }
+    for (uint32_t i = pos; stock && i < len; i++)
+        pool[m++] = stock[i];
+    ja_rng r;
+    ja_rng_stream(&r, seed, JA_STREAM_DETZ, 0);
+    ja_shuffle_u8(&r, pool, m);
+    uint32_t k = 0;
+    for (int o = 0; o < n; o++)
+        for (int j = 0; j < slots[o]; j++)
+            eu_hand_add(hand[o], &count[o], pool[k++]);
+    for (uint32_t i = pos; stock && i < len; i++)
+        stock[i] = pool[k++];
+}
+
 /* ---- Stacked decks (test_deal) --------------------------------------------------------- */
 
 /* The deck of test_deal(): cards[0..n) first (cards[0] on top), then every

@@ -126,17 +126,8 @@ static bool is_court(uint8_t c) { return rank_of(c) >= JA_RANK_J; }
 static uint64_t idents(const jitb_state *s, int seat) { return eu_set_idents(s->hand[seat]); }
 static int copies(const jitb_state *s, int seat, int c) { return eu_set_copies(s->hand[seat], c); }
 
-static void add_id(jitb_state *s, int seat, uint8_t id)
-{
-    eu_set_add(s->hand[seat], id);
-    s->hand_count[seat]++;
-}
-
-static void remove_id(jitb_state *s, int seat, uint8_t id)
-{
-    eu_set_del(s->hand[seat], id);
-    s->hand_count[seat]--;
-}
+static void add_id(jitb_state *s, int seat, uint8_t id) { eu_hand_add(s->hand[seat], &s->hand_count[seat], id); }
+static void remove_id(jitb_state *s, int seat, uint8_t id) { eu_hand_del(s->hand[seat], &s->hand_count[seat], id); }
 
 /* Removes the lowest id of identity c from the seat's hand (spec §6.1:
  * twins are interchangeable) and keeps `known` a lower bound. Returns it. */
@@ -334,11 +325,7 @@ static void deal_from(jitb_state *s, const uint8_t *deck, uint32_t total)
 static void deal(jitb_state *s)
 {
     uint8_t deck[MAX_CARDS];
-    uint32_t total = eu_twin_deck(s->packs, deck);
-    ja_rng r;
-    ja_rng_stream(&r, s->seed, JA_STREAM_DEAL, s->game);
-    ja_shuffle_u8(&r, deck, total);
-    deal_from(s, deck, total);
+    deal_from(s, deck, eu_twin_shuffled(s->seed, s->game, s->packs, deck));
 }
 
 /* The game ends (§13): the next one is dealt by the next dealer, or the
@@ -917,36 +904,8 @@ static void jitb_determinize(void *st, int seat, uint64_t seed)
         s->stage = STAGE_A;
         s->target = NONE;
     }
-    uint8_t pool[MAX_CARDS], slots[MAX_SEATS] = {0};
-    uint32_t m = 0;
-    for (int o = 0; o < s->n; o++) {
-        if (o == seat)
-            continue;
-        uint8_t keep[52];
-        memcpy(keep, s->known[o], 52);
-        for (int w = 0; w < 2; w++)
-            for (uint64_t bits = s->hand[o][w]; bits; bits &= bits - 1) {
-                uint8_t id = (uint8_t)(64 * w + __builtin_ctzll(bits)), c = ident(id);
-                if (keep[c]) {
-                    keep[c]--;
-                    continue;
-                }
-                remove_id(s, o, id);
-                pool[m++] = id;
-                slots[o]++;
-            }
-    }
-    for (uint32_t i = s->stock_pos; i < s->stock_len; i++)
-        pool[m++] = s->stock[i];
-    ja_rng r;
-    ja_rng_stream(&r, seed, JA_STREAM_DETZ, 0);
-    ja_shuffle_u8(&r, pool, m);
-    uint32_t k = 0;
-    for (int o = 0; o < s->n; o++)
-        for (int j = 0; j < slots[o]; j++)
-            add_id(s, o, pool[k++]);
-    for (uint32_t i = s->stock_pos; i < s->stock_len; i++)
-        s->stock[i] = pool[k++];
+    eu_twin_redeal(s->hand, s->hand_count, s->known, s->n, seat, s->stock, s->stock_pos,
+                   s->stock_len, seed);
     s->seed = ja_seed_derive(seed, JA_STREAM_DETZ, 1);
 }
 

@@ -91,22 +91,11 @@ static uint64_t rank_mask(int r)
 }
 
 /* Hands are sets of card ids with twins (engine_util.h). */
-static bool has_id(const taylor_state *s, int seat, uint8_t id) { return eu_set_has(s->hand[seat], id); }
 static uint64_t idents(const taylor_state *s, int seat) { return eu_set_idents(s->hand[seat]); }
 static uint8_t ident(uint8_t id) { return eu_ident(id); }
-static bool valid_id(const taylor_state *s, unsigned id) { return eu_twin_valid(s->decks, id); }
 
-static void add_id(taylor_state *s, int seat, uint8_t id)
-{
-    eu_set_add(s->hand[seat], id);
-    s->hand_count[seat]++;
-}
-
-static void remove_id(taylor_state *s, int seat, uint8_t id)
-{
-    eu_set_del(s->hand[seat], id);
-    s->hand_count[seat]--;
-}
+static void add_id(taylor_state *s, int seat, uint8_t id) { eu_hand_add(s->hand[seat], &s->hand_count[seat], id); }
+static void remove_id(taylor_state *s, int seat, uint8_t id) { eu_hand_del(s->hand[seat], &s->hand_count[seat], id); }
 
 /* The lowest id of identity c in the seat's hand (spec #24). */
 static uint8_t lowest_id(const taylor_state *s, int seat, int c)
@@ -171,11 +160,7 @@ static void deal_from(taylor_state *s, const uint8_t *deck, uint32_t total)
 static void deal(taylor_state *s)
 {
     uint8_t deck[JA_TAYLOR_MAX_CARDS];
-    uint32_t total = eu_twin_deck(s->decks, deck);
-    ja_rng r;
-    ja_rng_stream(&r, s->seed, JA_STREAM_DEAL, s->game);
-    ja_shuffle_u8(&r, deck, total);
-    deal_from(s, deck, total);
+    deal_from(s, deck, eu_twin_shuffled(s->seed, s->game, s->decks, deck));
 }
 
 static void end_game(taylor_state *s)
@@ -700,39 +685,8 @@ static int taylor_outcome(const void *st, ja_outcome *out)
 static void taylor_determinize(void *st, int seat, uint64_t seed)
 {
     taylor_state *s = st;
-    uint8_t pool[JA_TAYLOR_MAX_CARDS], slots[JA_TAYLOR_MAX_SEATS] = {0};
-    uint32_t m = 0;
-    for (int o = 0; o < s->n; o++) {
-        if (o == seat)
-            continue;
-        uint8_t keep[52];
-        memcpy(keep, s->known[o], 52);
-        for (unsigned id = 0; id < 106; id++) {
-            if (!valid_id(s, id) || !has_id(s, o, (uint8_t)id))
-                continue;
-            uint8_t c = ja_card_ident((uint8_t)id);
-            if (keep[c]) {
-                keep[c]--;
-                continue;
-            }
-            remove_id(s, o, (uint8_t)id);
-            pool[m++] = (uint8_t)id;
-            slots[o]++;
-        }
-    }
-    if (!s->stock_known)
-        for (int i = s->stock_pos; i < s->stock_len; i++)
-            pool[m++] = s->stock[i];
-    ja_rng r;
-    ja_rng_stream(&r, seed, JA_STREAM_DETZ, 0);
-    ja_shuffle_u8(&r, pool, m);
-    uint32_t k = 0;
-    for (int o = 0; o < s->n; o++)
-        for (int j = 0; j < slots[o]; j++)
-            add_id(s, o, pool[k++]);
-    if (!s->stock_known)
-        for (int i = s->stock_pos; i < s->stock_len; i++)
-            s->stock[i] = pool[k++];
+    eu_twin_redeal(s->hand, s->hand_count, s->known, s->n, seat, s->stock_known ? NULL : s->stock,
+                   s->stock_pos, s->stock_len, seed);
     s->seed = ja_seed_derive(seed, JA_STREAM_DETZ, 1);
     ja_rng_stream(&s->rebuild_rng, seed, JA_STREAM_DETZ, 2);
 }
