@@ -388,6 +388,86 @@ static inline void eu_twin_redeal(uint64_t (*hand)[2], uint8_t *count, uint8_t (
         stock[i] = pool[k++];
 }
 
+/* sample() of such hands: the cards still to place, by identity. Placing a
+ * card of identity c takes the first pack's copy, then the second's. */
+typedef struct eu_left {
+    unsigned packs;
+    int left[52]; /* copies of identity c not yet placed */
+} eu_left;
+
+static inline void eu_left_init(eu_left *l, unsigned packs)
+{
+    l->packs = packs;
+    for (int c = 0; c < 52; c++)
+        l->left[c] = (int)packs;
+}
+
+/* One copy of identity c into *id: JA_OK, or JA_EFORMAT for c >= 52 or no
+ * copy left. */
+static inline int eu_left_take(eu_left *l, unsigned c, uint8_t *id)
+{
+    if (c >= 52 || l->left[c] <= 0)
+        return JA_EFORMAT;
+    *id = (uint8_t)(c + (l->packs - (unsigned)l->left[c]) * EU_TWIN);
+    l->left[c]--;
+    return JA_OK;
+}
+
+/* Places in each hand p but seat's the known[52 * p + c] copies of each
+ * identity c (an observation's `known`), and sets unknown[p] to the rest of
+ * its held[p] cards. JA_EFORMAT when a copy is missing or more are known
+ * than held. */
+static inline int eu_left_known(eu_left *l, const uint8_t *known, const uint8_t *held, int n,
+                                int seat, uint64_t (*hand)[2], uint8_t *count, uint8_t *unknown)
+{
+    for (int p = 0; p < n; p++) {
+        if (p == seat)
+            continue;
+        uint32_t kn = 0;
+        for (int c = 0; c < 52; c++)
+            for (int j = 0; j < known[52 * p + c]; j++, kn++) {
+                uint8_t id;
+                if (eu_left_take(l, (unsigned)c, &id) != JA_OK)
+                    return JA_EFORMAT;
+                eu_hand_add(hand[p], &count[p], id);
+            }
+        if (kn > held[p])
+            return JA_EFORMAT;
+        unknown[p] = (uint8_t)(held[p] - kn);
+    }
+    return JA_OK;
+}
+
+/* Deals every card left, shuffled on (seed, JA_STREAM_DETZ, 0): unknown[p]
+ * to each hand p in seat order, then stock[0 .. n_stock). JA_EFORMAT, and
+ * nothing dealt, unless the cards left are exactly that many. */
+static inline int eu_left_deal(eu_left *l, const uint8_t *unknown, int n, uint64_t (*hand)[2],
+                               uint8_t *count, uint8_t *stock, uint32_t n_stock, uint64_t seed)
+{
+    uint8_t pool[2 * 52];
+    uint32_t m = 0, need = n_stock;
+    for (int c = 0; c < 52; c++)
+        for (; l->left[c] > 0; l->left[c]--) {
+            if (m == sizeof pool)
+                return JA_EFORMAT;
+            pool[m++] = (uint8_t)(c + (l->packs - (unsigned)l->left[c]) * EU_TWIN);
+        }
+    for (int p = 0; p < n; p++)
+        need += unknown[p];
+    if (m != need)
+        return JA_EFORMAT;
+    ja_rng r;
+    ja_rng_stream(&r, seed, JA_STREAM_DETZ, 0);
+    ja_shuffle_u8(&r, pool, m);
+    uint32_t k = 0;
+    for (int p = 0; p < n; p++)
+        for (int j = 0; j < unknown[p]; j++)
+            eu_hand_add(hand[p], &count[p], pool[k++]);
+    for (uint32_t i = 0; i < n_stock; i++)
+        stock[i] = pool[k++];
+    return JA_OK;
+}
+
 /* ---- Stacked decks (test_deal) --------------------------------------------------------- */
 
 /* The deck of test_deal(): cards[0..n) first (cards[0] on top), then every

@@ -940,17 +940,13 @@ static int jitb_sample(const void *obs, int seat, uint64_t seed, void *st_out)
     memset(s->slot_jack, NONE, sizeof s->slot_jack);
     memset(s->slot_seat, NONE, sizeof s->slot_seat);
 
-    /* left[c]: copies of identity c not placed yet. TAKE places one: the
-     * first pack's id, then the second's. */
-    int left[52];
-    for (int c = 0; c < 52; c++)
-        left[c] = s->packs;
-#define TAKE(c, out_id)                                          \
-    do {                                                         \
-        if ((c) >= 52 || left[(c)] <= 0)                         \
-            return JA_EFORMAT;                                   \
-        (out_id) = (uint8_t)((c) + (s->packs - left[(c)]) * 54); \
-        left[(c)]--;                                             \
+    /* The cards not placed yet; TAKE places one (engine_util.h, eu_left). */
+    eu_left left;
+    eu_left_init(&left, s->packs);
+#define TAKE(c, out_id)                                                                        \
+    do {                                                                                       \
+        if (eu_left_take(&left, (c), &(out_id)) != JA_OK)                                      \
+            return JA_EFORMAT;                                                                 \
     } while (0)
     uint8_t id;
     for (int c = 0; c < 52; c++) {
@@ -987,43 +983,14 @@ static int jitb_sample(const void *obs, int seat, uint64_t seed, void *st_out)
         s->slot_jack[k] = id;
         s->slot_seat[k] = o->slot_seat[k];
     }
-    uint8_t unknown[MAX_SEATS] = {0};
-    for (int p = 0; p < n; p++) {
-        memcpy(s->known[p], o->known + 52 * p, 52);
-        if (p == seat)
-            continue;
-        uint32_t kn = 0;
-        for (int c = 0; c < 52; c++)
-            for (int j = 0; j < o->known[52 * p + c]; j++, kn++) {
-                TAKE(c, id);
-                add_id(s, p, id);
-            }
-        if (kn > o->hand_count[p])
-            return JA_EFORMAT;
-        unknown[p] = (uint8_t)(o->hand_count[p] - kn);
-    }
 #undef TAKE
-    uint8_t pool[MAX_CARDS];
-    uint32_t m = 0, need = o->stock_count;
-    for (int c = 0; c < 52; c++)
-        for (; left[c] > 0; left[c]--) {
-            if (m == MAX_CARDS)
-                return JA_EFORMAT;
-            pool[m++] = (uint8_t)(c + (s->packs - left[c]) * 54);
-        }
-    for (int p = 0; p < n; p++)
-        need += unknown[p];
-    if (m != need)
+    memcpy(s->known, o->known, 52u * (unsigned)n);
+    uint8_t unknown[MAX_SEATS] = {0};
+    if (eu_left_known(&left, o->known, o->hand_count, n, seat, s->hand, s->hand_count, unknown) !=
+            JA_OK ||
+        eu_left_deal(&left, unknown, n, s->hand, s->hand_count, s->stock, o->stock_count, seed) !=
+            JA_OK)
         return JA_EFORMAT;
-    ja_rng r;
-    ja_rng_stream(&r, seed, JA_STREAM_DETZ, 0);
-    ja_shuffle_u8(&r, pool, m);
-    uint32_t k = 0;
-    for (int p = 0; p < n; p++)
-        for (int j = 0; j < unknown[p]; j++)
-            add_id(s, p, pool[k++]);
-    for (int i = 0; i < o->stock_count; i++)
-        s->stock[i] = pool[k++];
     s->stock_len = o->stock_count;
     s->discard_count = o->discard_count;
     s->log_count = o->box_log_count;

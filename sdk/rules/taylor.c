@@ -720,10 +720,9 @@ static int taylor_sample(const void *obs, int seat, uint64_t seed, void *st_out)
     memset(s, 0, sizeof *s);
     s->n = (uint8_t)n;
     s->decks = o->decks;
-    /* left[c]: copies of identity c not yet placed. */
-    int left[52];
-    for (int c = 0; c < 52; c++)
-        left[c] = o->decks;
+    /* The cards not placed yet; TAKE places one (engine_util.h, eu_left). */
+    eu_left left;
+    eu_left_init(&left, o->decks);
     uint32_t total = 0;
     for (int i = 0; i < n; i++)
         total += o->hand_count[i];
@@ -731,13 +730,10 @@ static int taylor_sample(const void *obs, int seat, uint64_t seed, void *st_out)
     if (total != 52u * o->decks)
         return JA_EFORMAT;
 
-    /* Take one copy of identity c: the first pack's, then the second's. */
-#define TAKE(c, out_id)                                                  \
-    do {                                                                 \
-        if ((c) >= 52 || left[(c)] <= 0)                                 \
-            return JA_EFORMAT;                                           \
-        (out_id) = (uint8_t)((c) + (o->decks - left[(c)]) * 54);        \
-        left[(c)]--;                                                     \
+#define TAKE(c, out_id)                                                                        \
+    do {                                                                                       \
+        if (eu_left_take(&left, (c), &(out_id)) != JA_OK)                                      \
+            return JA_EFORMAT;                                                                 \
     } while (0)
     uint8_t id;
     uint32_t own = 0;
@@ -755,20 +751,12 @@ static int taylor_sample(const void *obs, int seat, uint64_t seed, void *st_out)
     s->pile_count = o->pile_count;
     s->top = s->pile[o->pile_count - 1];
     uint8_t unknown[JA_TAYLOR_MAX_SEATS] = {0};
-    for (int p = 0; p < n; p++) {
-        if (p == seat)
-            continue;
-        uint32_t kn = 0;
-        for (int c = 0; c < 52; c++)
-            for (int j = 0; j < o->known[52 * p + c]; j++, kn++) {
-                TAKE(c, id);
-                add_id(s, p, id);
-            }
-        if (kn > o->hand_count[p])
-            return JA_EFORMAT;
-        memcpy(s->known[p], o->known + 52 * p, 52);
-        unknown[p] = (uint8_t)(o->hand_count[p] - kn);
-    }
+    if (eu_left_known(&left, o->known, o->hand_count, n, seat, s->hand, s->hand_count, unknown) !=
+        JA_OK)
+        return JA_EFORMAT;
+    for (int p = 0; p < n; p++)
+        if (p != seat)
+            memcpy(s->known[p], o->known + 52 * p, 52);
     s->stock_len = o->stock_count;
     s->stock_known = o->stock_known;
     if (o->stock_known)
@@ -777,27 +765,9 @@ static int taylor_sample(const void *obs, int seat, uint64_t seed, void *st_out)
             s->stock[i] = id;
         }
 #undef TAKE
-    uint8_t pool[JA_TAYLOR_MAX_CARDS];
-    uint32_t m = 0, need = o->stock_known ? 0 : o->stock_count;
-    for (int c = 0; c < 52; c++)
-        while (left[c] > 0) {
-            pool[m++] = (uint8_t)(c + (o->decks - left[c]) * 54);
-            left[c]--;
-        }
-    for (int p = 0; p < n; p++)
-        need += unknown[p];
-    if (m != need)
+    if (eu_left_deal(&left, unknown, n, s->hand, s->hand_count, s->stock,
+                     o->stock_known ? 0u : o->stock_count, seed) != JA_OK)
         return JA_EFORMAT;
-    ja_rng r;
-    ja_rng_stream(&r, seed, JA_STREAM_DETZ, 0);
-    ja_shuffle_u8(&r, pool, m);
-    uint32_t k = 0;
-    for (int p = 0; p < n; p++)
-        for (int j = 0; j < unknown[p]; j++)
-            add_id(s, p, pool[k++]);
-    if (!o->stock_known)
-        for (int i = 0; i < o->stock_count; i++)
-            s->stock[i] = pool[k++];
 
     s->seed = ja_seed_derive(seed, JA_STREAM_DETZ, 1);
     ja_rng_stream(&s->rebuild_rng, seed, JA_STREAM_DETZ, 2);
