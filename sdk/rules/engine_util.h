@@ -124,6 +124,14 @@ static inline bool eu_is_legal(eu_legal_fn legal, const void *st, int seat, uint
         return JA_OK;                                                                          \
     }
 
+/* legal()'s list: counts every code put, writes those that fit in cap. */
+static inline void eu_put(ja_action *out, uint32_t cap, uint32_t *n, uint32_t code)
+{
+    if (*n < cap)
+        out[*n].code = code;
+    (*n)++;
+}
+
 /* ---- Outcome ------------------------------------------------------------------ */
 
 /* outcome() for n seats: JA_EAGAIN until `over`; then seat i's score is
@@ -412,6 +420,14 @@ static inline int eu_left_take(eu_left *l, unsigned c, uint8_t *id)
     l->left[c]--;
     return JA_OK;
 }
+
+/* TAKE(c, out_id) in sample(), over an eu_left named `left`: one copy of
+ * identity c into out_id, or return JA_EFORMAT from sample(). */
+#define EU_TAKE(c, out_id)                                                                     \
+    do {                                                                                       \
+        if (eu_left_take(&left, (c), &(out_id)) != JA_OK)                                      \
+            return JA_EFORMAT;                                                                 \
+    } while (0)
 
 /* Places in each hand p but seat's the known[52 * p + c] copies of each
  * identity c (an observation's `known`), and sets unknown[p] to the rest of

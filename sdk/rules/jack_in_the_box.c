@@ -516,12 +516,7 @@ static uint8_t lone_jack(const jitb_state *s)
 static uint32_t gen_legal(const jitb_state *s, ja_action *out, uint32_t cap)
 {
     uint32_t n = 0;
-#define PUT(c)                  \
-    do {                        \
-        if (n < cap)            \
-            out[n].code = (c);  \
-        n++;                    \
-    } while (0)
+#define PUT(c) eu_put(out, cap, &n, (c))
     switch (s->stage) {
     case STAGE_A: {
         avail av;
@@ -943,11 +938,7 @@ static int jitb_sample(const void *obs, int seat, uint64_t seed, void *st_out)
     /* The cards not placed yet; TAKE places one (engine_util.h, eu_left). */
     eu_left left;
     eu_left_init(&left, s->packs);
-#define TAKE(c, out_id)                                                                        \
-    do {                                                                                       \
-        if (eu_left_take(&left, (c), &(out_id)) != JA_OK)                                      \
-            return JA_EFORMAT;                                                                 \
-    } while (0)
+#define TAKE EU_TAKE
     uint8_t id;
     for (int c = 0; c < 52; c++) {
         if (o->hand[c] > 2 || o->known[52 * seat + c] > o->hand[c])

@@ -420,12 +420,7 @@ static uint32_t taylor_legal(const void *st, int seat, ja_action *out, uint32_t 
     if (s->stage == JA_TAYLOR_STAGE_OVER || seat != s->cur)
         return 0;
     uint32_t n = 0;
-#define PUT(c)                  \
-    do {                        \
-        if (n < cap)            \
-            out[n].code = (c);  \
-        n++;                    \
-    } while (0)
+#define PUT(c) eu_put(out, cap, &n, (c))
     for (uint64_t m = playable(s); m; m &= m - 1)
         PUT((uint32_t)__builtin_ctzll(m));
     switch (s->stage) {
@@ -730,11 +725,7 @@ static int taylor_sample(const void *obs, int seat, uint64_t seed, void *st_out)
     if (total != 52u * o->decks)
         return JA_EFORMAT;
 
-#define TAKE(c, out_id)                                                                        \
-    do {                                                                                       \
-        if (eu_left_take(&left, (c), &(out_id)) != JA_OK)                                      \
-            return JA_EFORMAT;                                                                 \
-    } while (0)
+#define TAKE EU_TAKE
     uint8_t id;
     uint32_t own = 0;
     for (int c = 0; c < 52; c++)
