@@ -354,6 +354,23 @@ static inline uint32_t eu_twin_shuffled(uint64_t seed, uint64_t index, unsigned 
     return total;
 }
 
+/* Shuffles pool[0 .. m) on (seed, JA_STREAM_DETZ, 0) and deals it out:
+ * slots[p] cards to each of the n hands in seat order, then stock[0 .. k)
+ * for the k cards left (stock may be NULL when none are). */
+static inline void eu_deal_pool(uint8_t *pool, uint32_t m, uint64_t seed, const uint8_t *slots,
+                                int n, uint64_t (*hand)[2], uint8_t *count, uint8_t *stock)
+{
+    ja_rng r;
+    ja_rng_stream(&r, seed, JA_STREAM_DETZ, 0);
+    ja_shuffle_u8(&r, pool, m);
+    uint32_t k = 0;
+    for (int p = 0; p < n; p++)
+        for (int j = 0; j < slots[p]; j++)
+            eu_hand_add(hand[p], &count[p], pool[k++]);
+    for (uint32_t i = 0; k < m; i++)
+        stock[i] = pool[k++];
+}
+
 /* determinize() of n hands of such sets (hand, count) with known[o][c] the
  * copies of identity c that every seat knows to be in hand o: takes out of
  * every hand but seat's the cards not known to be there (the lowest ids of
@@ -385,15 +402,7 @@ static inline void eu_twin_redeal(uint64_t (*hand)[2], uint8_t *count, uint8_t (
     }
     for (uint32_t i = pos; stock && i < len; i++)
         pool[m++] = stock[i];
-    ja_rng r;
-    ja_rng_stream(&r, seed, JA_STREAM_DETZ, 0);
-    ja_shuffle_u8(&r, pool, m);
-    uint32_t k = 0;
-    for (int o = 0; o < n; o++)
-        for (int j = 0; j < slots[o]; j++)
-            eu_hand_add(hand[o], &count[o], pool[k++]);
-    for (uint32_t i = pos; stock && i < len; i++)
-        stock[i] = pool[k++];
+    eu_deal_pool(pool, m, seed, slots, n, hand, count, stock ? stock + pos : NULL);
 }
 
 /* sample() of such hands: the cards still to place, by identity. Placing a
@@ -472,15 +481,7 @@ static inline int eu_left_deal(eu_left *l, const uint8_t *unknown, int n, uint64
         need += unknown[p];
     if (m != need)
         return JA_EFORMAT;
-    ja_rng r;
-    ja_rng_stream(&r, seed, JA_STREAM_DETZ, 0);
-    ja_shuffle_u8(&r, pool, m);
-    uint32_t k = 0;
-    for (int p = 0; p < n; p++)
-        for (int j = 0; j < unknown[p]; j++)
-            eu_hand_add(hand[p], &count[p], pool[k++]);
-    for (uint32_t i = 0; i < n_stock; i++)
-        stock[i] = pool[k++];
+    eu_deal_pool(pool, m, seed, unknown, n, hand, count, stock);
     return JA_OK;
 }
 
