@@ -46,6 +46,7 @@
 #include "jackarena/ja_cards.h"
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
+#include "engine_util.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -65,14 +66,28 @@
 #define R_LAST_SET JA_BOMBS_R_2   /* pairs, bombs and big bombs: 3 .. 2 */
 #define R_LAST_REQUEST JA_BOMBS_R_10
 
-enum { OPT_HANDS, OPT_OUT_OF_TURN, OPT_AFTER_PASS, OPT_TABLES, OPT_TIEBREAK, OPT_COUNT };
+/* The options, in spec order (engine_util.h, "Options"). */
+#define BOMBS_OPTIONS(X) \
+    X(HANDS, "hands", JA_OPT_INT, NULL, 1, MAX_HANDS, "12",                                        \
+      "hands in a game (the match)")                                                               \
+    X(OUT_OF_TURN, "out_of_turn", JA_OPT_ENUM, "on|off", 0, 0, "on",                               \
+      "on: interrupt windows for bombs and completions after every play; off: only in turn")       \
+    X(AFTER_PASS, "interrupt_after_pass", JA_OPT_ENUM, "off|on", 0, 0, "off",                      \
+      "on: also open a window after every pass that does not end the trick")                       \
+    X(TABLES, "tables", JA_OPT_ENUM, "auto|1|2|3|4|5|6", 0, 0, "auto",                             \
+      "tables of 3 to 5 seats: auto = 1 for 3-5 players, else the fewest, as even as "             \
+      "possible")                                                                                  \
+    X(TIEBREAK, "tiebreak_hands", JA_OPT_INT, NULL, 0, MAX_TIEBREAK, "3",                          \
+      "the most extra hands played to break a tie for first")
+enum { BOMBS_OPTIONS(EU_OPT_ID) OPT_COUNT };
 enum { OOT_ON, OOT_OFF };       /* option out_of_turn, as an ENUM index */
 enum { AFTER_OFF, AFTER_ON };   /* option interrupt_after_pass */
 
-typedef struct bombs_event {
-    uint8_t kind, seat;
-    uint16_t arg;
-} bombs_event;
+/* A seat's ring of events (engine_util.h, "Event rings"). */
+typedef struct bombs_ring {
+    uint8_t ev_kind[N_EVENTS], ev_seat[N_EVENTS];
+    uint16_t ev_arg[N_EVENTS];
+} bombs_ring;
 
 /* One table's hand. Seats are referred to by their global number; `chair`
  * gives the clockwise order. */
@@ -108,7 +123,7 @@ typedef struct bombs_state {
     uint8_t count[MAXS], place[MAXS], last_place[MAXS];
     uint8_t known[MAXS][RANKS];
     bombs_table t[MAXT];
-    bombs_event ev[MAXS][N_EVENTS]; /* event q (1-based) of seat s: ev[s][(q - 1) % N_EVENTS] */
+    bombs_ring ev[MAXS];         /* seat s's events; ev_count[s] of them so far */
 } bombs_state;
 
 /* ---- Ranks and cards --------------------------------------------------------- */
@@ -152,33 +167,39 @@ typedef struct play {
     bool complete;           /* a pair onto SINGLE(rank): makes BOMB(rank) */
 } play;
 
-/* Decodes a play code (JA_BOMBS_SINGLE .. JA_BOMBS_SUPER). */
+/* Decodes a play code (JA_BOMBS_SINGLE .. JA_BOMBS_SUPER), by the code
+ * macros of ja_bombs.h: a run's code is RUN(r, L) = RUN(0, 3) + RUN_STRIDE *
+ * (L - 3) + r, and the same for DRUN, with L from 3 to RUN_MAX (3 to A). */
+#define RUN_STRIDE (JA_BOMBS_RUN(0, 4) - JA_BOMBS_RUN(0, 3))
+#define RUN_MAX (R_LAST_RUN + 1)
 static bool play_decode(uint32_t c, play *p)
 {
     memset(p, 0, sizeof *p);
-    if (c >= 100 && c < 100 + RANKS) {
+    if (c >= JA_BOMBS_SINGLE(0) && c < JA_BOMBS_SINGLE(RANKS)) {
         p->form = JA_BOMBS_FORM_SINGLE;
-        p->rank = (uint8_t)(c - 100);
-    } else if (c >= 200 && c <= 200 + R_LAST_SET) {
+        p->rank = (uint8_t)(c - JA_BOMBS_SINGLE(0));
+    } else if (c >= JA_BOMBS_PAIR(0) && c <= JA_BOMBS_PAIR(R_LAST_SET)) {
         p->form = JA_BOMBS_FORM_PAIR;
-        p->rank = (uint8_t)(c - 200);
-    } else if ((c >= 300 && c < 460) || (c >= 500 && c < 660)) {
-        uint32_t k = c < 500 ? c - 300 : c - 500;
-        p->form = c < 500 ? JA_BOMBS_FORM_RUN : JA_BOMBS_FORM_DRUN;
-        p->rank = (uint8_t)(k % 16);
-        p->len = (uint8_t)(3 + k / 16);
+        p->rank = (uint8_t)(c - JA_BOMBS_PAIR(0));
+    } else if ((c >= JA_BOMBS_RUN(0, 3) && c < JA_BOMBS_RUN(0, RUN_MAX + 1)) ||
+               (c >= JA_BOMBS_DRUN(0, 3) && c < JA_BOMBS_DRUN(0, RUN_MAX + 1))) {
+        bool single = c < JA_BOMBS_DRUN(0, 3);
+        uint32_t k = c - (single ? JA_BOMBS_RUN(0, 3) : JA_BOMBS_DRUN(0, 3));
+        p->form = single ? JA_BOMBS_FORM_RUN : JA_BOMBS_FORM_DRUN;
+        p->rank = (uint8_t)(k % RUN_STRIDE);
+        p->len = (uint8_t)(3 + k / RUN_STRIDE);
         if (p->rank + p->len - 1 > R_LAST_RUN)
             return false;
-    } else if (c >= 700 && c <= 700 + R_LAST_SET) {
+    } else if (c >= JA_BOMBS_COMPLETE(0) && c <= JA_BOMBS_COMPLETE(R_LAST_SET)) {
         p->form = JA_BOMBS_FORM_BOMB;
-        p->rank = (uint8_t)(c - 700);
+        p->rank = (uint8_t)(c - JA_BOMBS_COMPLETE(0));
         p->complete = true;
-    } else if (c >= 800 && c <= 800 + R_LAST_SET) {
+    } else if (c >= JA_BOMBS_BOMB(0) && c <= JA_BOMBS_BOMB(R_LAST_SET)) {
         p->form = JA_BOMBS_FORM_BOMB;
-        p->rank = (uint8_t)(c - 800);
-    } else if (c >= 900 && c <= 900 + R_LAST_SET) {
+        p->rank = (uint8_t)(c - JA_BOMBS_BOMB(0));
+    } else if (c >= JA_BOMBS_BIG(0) && c <= JA_BOMBS_BIG(R_LAST_SET)) {
         p->form = JA_BOMBS_FORM_BIG;
-        p->rank = (uint8_t)(c - 900);
+        p->rank = (uint8_t)(c - JA_BOMBS_BIG(0));
     } else if (c == JA_BOMBS_SUPER) {
         p->form = JA_BOMBS_FORM_SUPER;
         p->rank = JA_BOMBS_R_XB;
@@ -221,11 +242,11 @@ static void run_lengths(const uint8_t cnt[RANKS], int min, uint8_t run[RANKS])
 
 static void push_to(bombs_state *s, int seat, int kind, int who, unsigned arg)
 {
-    bombs_event *e = &s->ev[seat][s->ev_count[seat] % N_EVENTS];
-    s->ev_count[seat]++;
-    e->kind = (uint8_t)kind;
-    e->seat = (uint8_t)who;
-    e->arg = (uint16_t)arg;
+    bombs_ring *e = &s->ev[seat];
+    uint32_t slot = eu_ring_push(&s->ev_count[seat], N_EVENTS);
+    e->ev_kind[slot] = (uint8_t)kind;
+    e->ev_seat[slot] = (uint8_t)who;
+    e->ev_arg[slot] = (uint16_t)arg;
 }
 
 /* An event for every seat of a table. */
@@ -793,14 +814,11 @@ static uint32_t gen_legal(const bombs_state *s, int seat, uint32_t *out)
     return n;
 }
 
+static uint32_t bombs_legal(const void *st, int seat, ja_action *out, uint32_t cap);
+
 static bool is_legal(const bombs_state *s, int seat, uint32_t code)
 {
-    uint32_t l[MAX_LEGAL];
-    uint32_t n = gen_legal(s, seat, l);
-    for (uint32_t i = 0; i < n; i++)
-        if (l[i] == code)
-            return true;
-    return false;
+    return eu_is_legal(bombs_legal, s, seat, code);
 }
 
 static uint32_t bombs_to_act(const void *st)
@@ -983,18 +1001,8 @@ static int bombs_apply(void *st, uint32_t seats, const ja_action *by_seat)
 
 /* ---- Options and setup -------------------------------------------------------------------------- */
 
-static const ja_option_spec options[] = {
-    {"hands", JA_OPT_INT, NULL, 1, MAX_HANDS, "12", "hands in a game (the match)"},
-    {"out_of_turn", JA_OPT_ENUM, "on|off", 0, 0, "on",
-     "on: interrupt windows for bombs and completions after every play; off: only in turn"},
-    {"interrupt_after_pass", JA_OPT_ENUM, "off|on", 0, 0, "off",
-     "on: also open a window after every pass that does not end the trick"},
-    {"tables", JA_OPT_ENUM, "auto|1|2|3|4|5|6", 0, 0, "auto",
-     "tables of 3 to 5 seats: auto = 1 for 3-5 players, else the fewest, as even as possible"},
-    {"tiebreak_hands", JA_OPT_INT, NULL, 0, MAX_TIEBREAK, "3",
-     "the most extra hands played to break a tie for first"},
-    {NULL, JA_OPT_ENUM, NULL, 0, 0, NULL, NULL},
-};
+static const ja_option_spec options[] = {BOMBS_OPTIONS(EU_OPT_SPEC) EU_OPT_END};
+EU_OPT_CHECK(options);
 
 /* The number of tables for option value v (its ENUM index: 0 = auto, k = k
  * tables) and n players, or 0 when some table would have fewer than 3 or
@@ -1028,9 +1036,8 @@ static int bombs_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed)
     bombs_state *s = st;
     if (n < 3 || n > MAXS)
         return JA_EINVAL;
-    int32_t v[OPT_COUNT] = {12, OOT_ON, AFTER_OFF, 0, 3};
-    for (uint32_t i = 0; o && i < OPT_COUNT && i < o->n; i++)
-        v[i] = o->value[i];
+    int32_t v[OPT_COUNT];
+    eu_option_values(options, o, n, v, OPT_COUNT);
     int tables = resolve_tables(v[OPT_TABLES], n);
     if (tables == 0 || v[OPT_HANDS] < 1 || v[OPT_HANDS] > MAX_HANDS || v[OPT_OUT_OF_TURN] < 0 ||
         v[OPT_OUT_OF_TURN] > 1 || v[OPT_AFTER_PASS] < 0 || v[OPT_AFTER_PASS] > 1 ||
@@ -1059,36 +1066,27 @@ static int bombs_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed)
 static int bombs_test_deal(void *st, int first, const uint8_t *cards, uint32_t n)
 {
     bombs_state *s = st;
-    if (s->over || first < 0 || first >= s->n || s->seat_table[first] != s->cur ||
-        n > N_CARDS || (n && !cards))
+    if (s->over || first < 0 || first >= s->n || s->seat_table[first] != s->cur)
         return JA_EINVAL;
     bombs_table *tb = &s->t[s->cur];
     if (exchange_hand(s) && first != tb->knave)
         return JA_EINVAL;
-    uint8_t deck[N_CARDS], used[N_CARDS] = {0};
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (cards[i] >= N_CARDS || used[cards[i]])
-            return JA_EINVAL;
-        used[cards[i]] = 1;
-        deck[k++] = cards[i];
-    }
-    for (unsigned id = 0; id < N_CARDS; id++)
-        if (!used[id])
-            deck[k++] = (uint8_t)id;
+    uint8_t deck[N_CARDS];
+    if (eu_stack_deck(cards, n, N_CARDS, 1, deck) < 0)
+        return JA_EINVAL;
     for (int c = 0; c < tb->size; c++)
         s->ev_count[tb->chair[c]] = s->ev_mark[tb->chair[c]];
     deal_from(s, s->cur, first, deck);
     return JA_OK;
 }
 
+static const ja_ext_test_deal TEST_DEAL = {bombs_test_deal};
+static const void *bombs_extension(const char *id) { return eu_extension(id, &TEST_DEAL); }
+
 /* ---- Observation ------------------------------------------------------------------------------------ */
 
-#define F_S(T, name, doc) JA__FIELD_S(ja_bombs_obs, T, name, doc)
-#define F_A(T, name, n, doc) JA__FIELD_A(ja_bombs_obs, T, name, n, doc)
-static const ja_field obs_fields[] = {JA_BOMBS_OBS_FIELDS(F_S, F_A)};
-#undef F_S
-#undef F_A
+#define EU_OBS_T ja_bombs_obs
+static const ja_field obs_fields[] = {JA_BOMBS_OBS_FIELDS(EU_FIELD_S, EU_FIELD_A)};
 
 /* Everything the seat may know, nothing more (§10): the options, the
  * layout of every table and the published results; of its own table the
@@ -1101,11 +1099,8 @@ static void bombs_observe(const void *st, int seat, void *obs)
 {
     const bombs_state *s = st;
     ja_bombs_obs *o = obs;
-    memset(o, 0, sizeof *o);
-    if (seat < 0 || seat >= s->n)
+    if (!eu_obs_begin(o, sizeof *o, seat, s->n, &o->seat, &o->n_seats))
         return;
-    o->seat = (uint8_t)seat;
-    o->n_seats = s->n;
     o->hands = s->hands;
     o->out_of_turn = s->out_of_turn == OOT_ON;
     o->interrupt_after_pass = s->after_pass == AFTER_ON;
@@ -1166,31 +1161,13 @@ static void bombs_observe(const void *st, int seat, void *obs)
     }
     for (uint64_t m = s->cards[seat]; m; m &= m - 1)
         o->hand[__builtin_ctzll(m)] = 1;
-    const uint32_t seq = s->ev_count[seat], k = seq < N_EVENTS ? seq : N_EVENTS;
-    o->event_seq = seq;
-    uint32_t slot = (seq - k) % N_EVENTS;
-    for (uint32_t i = 0; i < k; i++) {
-        const bombs_event *e = &s->ev[seat][slot];
-        o->ev_seq[i] = seq - k + 1 + i;
-        o->ev_kind[i] = e->kind;
-        o->ev_seat[i] = e->seat;
-        o->ev_arg[i] = e->arg;
-        if (++slot == N_EVENTS)
-            slot = 0;
-    }
+    EU_EVENTS_OUT(o, &s->ev[seat], s->ev_count[seat], N_EVENTS, ev_kind, ev_seat, ev_arg);
 }
 
 static int bombs_outcome(const void *st, ja_outcome *out)
 {
     const bombs_state *s = st;
-    if (!s->over)
-        return JA_EAGAIN;
-    memset(out, 0, sizeof *out);
-    out->n_seats = s->n;
-    for (int i = 0; i < s->n; i++)
-        out->score[i] = (int64_t)s->score[i] * JA_SCORE_UNIT;
-    ja_outcome_rank(out);
-    return JA_OK;
+    return eu_outcome(out, s->over, s->n, s->score, NULL, JA_SCORE_UNIT);
 }
 
 /* ---- Hidden information -------------------------------------------------------------------------------- */
@@ -1564,14 +1541,7 @@ static int bombs_sample(const void *obs, int seat, uint64_t seed, void *st_out)
     }
     /* The observer's events. */
     s->ev_count[seat] = s->ev_mark[seat] = o->event_seq;
-    for (int i = 0; i < N_EVENTS; i++) {
-        if (o->ev_seq[i] == 0)
-            continue;
-        bombs_event *e = &s->ev[seat][(o->ev_seq[i] - 1) % N_EVENTS];
-        e->kind = o->ev_kind[i];
-        e->seat = o->ev_seat[i];
-        e->arg = o->ev_arg[i];
-    }
+    EU_EVENTS_IN(&s->ev[seat], o, N_EVENTS, ev_kind, ev_seat, ev_arg);
     /* Whatever the checks above missed: the state must observe back to
      * exactly obs, and be at a decision unless the match is over. */
     ja_bombs_obs back;
@@ -1648,13 +1618,8 @@ static int bombs_describe(const void *st, char *buf, size_t cap)
 {
     const bombs_state *s = st;
     char tmp[1024], l[64];
-    size_t w = 0;
-#define ADD(...)                                                                 \
-    do {                                                                         \
-        int w_ = snprintf(tmp + w, sizeof tmp - w, __VA_ARGS__);                 \
-        if (w_ > 0)                                                              \
-            w = w + (size_t)w_ < sizeof tmp ? w + (size_t)w_ : sizeof tmp - 1;   \
-    } while (0)
+    eu_text t = EU_TEXT(tmp);
+#define ADD(...) eu_add(&t, __VA_ARGS__)
     if (s->over) {
         ADD("match over after %u hand%s", s->hand + 1u, s->hand ? "s" : "");
         if (s->tiebreak)
@@ -1708,30 +1673,9 @@ static int bombs_describe(const void *st, char *buf, size_t cap)
 /* ---- The table ------------------------------------------------------------------------------------------ */
 
 const ja_game_rules ja_bombs_rules = {
-    .struct_size = sizeof(ja_game_rules),
-    .rules_version = 2,
-    .name = "bombs",
-    .title = "Bombs",
-    .min_seats = 3,
-    .max_seats = MAXS,
-    .state_size = sizeof(bombs_state),
-    .obs_size = sizeof(ja_bombs_obs),
+    EU_RULES_TYPES(bombs_state, ja_bombs_obs, JA_BOMBS_OBS_VERSION),
+    .rules_version = 2, .name = "bombs", .title = "Bombs",
+    .min_seats = 3, .max_seats = MAXS,
     .max_actions = MAX_LEGAL,
-    .obs_version = JA_BOMBS_OBS_VERSION,
-    .options = options,
-    .obs_fields = obs_fields,
-    .n_obs_fields = sizeof obs_fields / sizeof obs_fields[0],
-    .resolve_options = bombs_resolve_options,
-    .setup = bombs_setup,
-    .to_act = bombs_to_act,
-    .legal = bombs_legal,
-    .apply = bombs_apply,
-    .default_action = bombs_default_action,
-    .observe = bombs_observe,
-    .outcome = bombs_outcome,
-    .determinize = bombs_determinize,
-    .sample = bombs_sample,
-    .label = bombs_label,
-    .describe = bombs_describe,
-    .test_deal = bombs_test_deal,
+    EU_RULES_FUNCS(bombs),
 };

@@ -32,6 +32,7 @@
 #include "jackarena/ja_cards.h"
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
+#include "engine_util.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -52,7 +53,18 @@
 #define STREAM_DEALER JA_TAG('D', 'L', 'E', 'R')
 #define STREAM_BLIND JA_TAG('B', 'L', 'N', 'D')
 
-enum { OPT_DEALER, OPT_DEALER_CONTROL, OPT_BLIND_ROUNDS, OPT_HANDS, OPT_COUNT };
+/* The options, in spec order (engine_util.h, "Options"). */
+#define BRAWLJACK_OPTIONS(X) \
+    X(DEALER, "dealer", JA_OPT_ENUM, "off|on", 0, 0, "off",                                        \
+      "virtual dealer: after the main phase it tries to equal the leaders and cancel the "         \
+      "deal")                                                                                      \
+    X(DEALER_CONTROL, "dealer_control", JA_OPT_ENUM, "seat|auto", 0, 0, "seat",                    \
+      "who plays the dealer: the first non-leader from the first player, or a fixed policy")       \
+    X(BLIND_ROUNDS, "blind_rounds", JA_OPT_INT, NULL, 1, 1000, "5",                                \
+      "blind-tiebreak rounds before the tied seats share the deal")                                \
+    X(HANDS, "hands", JA_OPT_INT, NULL, 1, 1000, "2*N",                                            \
+      "deals (hands) in a match; each deal is 1 point")
+enum { BRAWLJACK_OPTIONS(EU_OPT_ID) OPT_COUNT };
 
 typedef struct bj_state {
     uint64_t seed;                  /* the match seed: every later chance event comes from it */
@@ -176,8 +188,7 @@ static int new_hand(bj_state *s, int owner, uint8_t card)
 
 static void push_event(bj_state *s, int kind, int seat, int hand, int card, int value)
 {
-    uint32_t slot = s->event_seq % N_EVENTS;
-    s->event_seq++;
+    uint32_t slot = eu_ring_push(&s->event_seq, N_EVENTS);
     s->ev_kind[slot] = (uint8_t)kind;
     s->ev_seat[slot] = (uint8_t)seat;
     s->ev_hand[slot] = (uint8_t)hand;
@@ -660,12 +671,7 @@ static uint32_t bj_legal(const void *st, int seat, ja_action *out, uint32_t cap)
 
 static bool is_legal(const bj_state *s, uint32_t code)
 {
-    ja_action l[MAX_ACTIONS];
-    uint32_t n = bj_legal(s, s->cur, l, MAX_ACTIONS);
-    for (uint32_t i = 0; i < n; i++)
-        if (l[i].code == code)
-            return true;
-    return false;
+    return eu_is_legal(bj_legal, s, s->cur, code);
 }
 
 /* §12: the earliest LIVE hand of the party hitting (the dealer's in the
@@ -746,32 +752,12 @@ static void step(bj_state *s, uint32_t code)
     }
 }
 
-static int bj_apply(void *st, uint32_t seats, const ja_action *by_seat)
-{
-    bj_state *s = st;
-    if (!by_seat)
-        return JA_EINVAL;
-    if (s->stage == JA_BRAWLJACK_STAGE_OVER || seats != (UINT32_C(1) << s->cur))
-        return JA_EILLEGAL;
-    uint32_t code = by_seat[s->cur].code;
-    if (!is_legal(s, code))
-        return JA_EILLEGAL;
-    step(s, code);
-    return JA_OK;
-}
+EU_ONE_SEAT_APPLY(bj, bj_state, s->stage == JA_BRAWLJACK_STAGE_OVER)
 
 /* ---- Options and setup --------------------------------------------------------------- */
 
-static const ja_option_spec options[] = {
-    {"dealer", JA_OPT_ENUM, "off|on", 0, 0, "off",
-     "virtual dealer: after the main phase it tries to equal the leaders and cancel the deal"},
-    {"dealer_control", JA_OPT_ENUM, "seat|auto", 0, 0, "seat",
-     "who plays the dealer: the first non-leader from the first player, or a fixed policy"},
-    {"blind_rounds", JA_OPT_INT, NULL, 1, 1000, "5",
-     "blind-tiebreak rounds before the tied seats share the deal"},
-    {"hands", JA_OPT_INT, NULL, 1, 1000, "2*N", "deals (hands) in a match; each deal is 1 point"},
-    {NULL, JA_OPT_ENUM, NULL, 0, 0, NULL, NULL},
-};
+static const ja_option_spec options[] = {BRAWLJACK_OPTIONS(EU_OPT_SPEC) EU_OPT_END};
+EU_OPT_CHECK(options);
 
 static int bj_resolve_options(ja_options *o, uint32_t n, char *err, size_t cap)
 {
@@ -779,10 +765,6 @@ static int bj_resolve_options(ja_options *o, uint32_t n, char *err, size_t cap)
         snprintf(err, cap, "brawljack is played by 2 to 8 seats, not %u", (unsigned)n);
         return JA_EINVAL;
     }
-    if (!o->given[OPT_BLIND_ROUNDS])
-        o->value[OPT_BLIND_ROUNDS] = 5;
-    if (!o->given[OPT_HANDS])
-        o->value[OPT_HANDS] = (int32_t)(2 * n);
     if (o->value[OPT_DEALER] == 0 && o->value[OPT_DEALER_CONTROL] != 0) {
         snprintf(err, cap, "dealer_control=auto needs dealer=on (there is no dealer to control)");
         return JA_EINVAL;
@@ -795,9 +777,8 @@ static int bj_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed)
     bj_state *s = st;
     if (n < 2 || n > MAX_SEATS)
         return JA_EINVAL;
-    int32_t v[OPT_COUNT] = {0, 0, 5, 0};
-    for (uint32_t i = 0; o && i < OPT_COUNT && i < o->n; i++)
-        v[i] = o->value[i];
+    int32_t v[OPT_COUNT];
+    eu_option_values(options, o, n, v, OPT_COUNT);
     if (v[OPT_DEALER] < 0 || v[OPT_DEALER] > 1 || v[OPT_DEALER_CONTROL] < 0 ||
         v[OPT_DEALER_CONTROL] > v[OPT_DEALER] || v[OPT_BLIND_ROUNDS] < 1 ||
         v[OPT_BLIND_ROUNDS] > 1000 || v[OPT_HANDS] < 0 || v[OPT_HANDS] > 1000)
@@ -808,7 +789,7 @@ static int bj_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed)
     s->dealer_on = (uint8_t)v[OPT_DEALER];
     s->dealer_auto = (uint8_t)v[OPT_DEALER_CONTROL];
     s->blind_rounds = (uint16_t)v[OPT_BLIND_ROUNDS];
-    s->deals = (uint16_t)(v[OPT_HANDS] ? v[OPT_HANDS] : (int32_t)(2 * n));
+    s->deals = (uint16_t)v[OPT_HANDS];
     s->deal = 0;
     new_deal(s);
     return JA_OK;
@@ -823,19 +804,9 @@ static int bj_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed)
 static int bj_test_deal(void *st, int first, const uint8_t *cards, uint32_t n)
 {
     bj_state *s = st;
-    uint8_t used[DECK] = {0}, deck[DECK];
-    uint32_t k = 0;
-    if (first < -1 || first >= s->n || n > DECK || (n && !cards))
+    uint8_t deck[DECK];
+    if (first < -1 || first >= s->n || eu_stack_deck(cards, n, DECK, 1, deck) < 0)
         return JA_EINVAL;
-    for (uint32_t i = 0; i < n; i++) {
-        if (cards[i] >= DECK || used[cards[i]])
-            return JA_EINVAL;
-        used[cards[i]] = 1;
-        deck[k++] = cards[i];
-    }
-    for (int c = 0; c < DECK; c++)
-        if (!used[c])
-            deck[k++] = (uint8_t)c;
     if (first == -1) {
         if (s->n_queued >= QUEUE)
             return JA_EINVAL;
@@ -847,13 +818,13 @@ static int bj_test_deal(void *st, int first, const uint8_t *cards, uint32_t n)
     return JA_OK;
 }
 
+static const ja_ext_test_deal TEST_DEAL = {bj_test_deal};
+static const void *bj_extension(const char *id) { return eu_extension(id, &TEST_DEAL); }
+
 /* ---- Observation ------------------------------------------------------------------------ */
 
-#define F_S(T, name, doc) JA__FIELD_S(ja_brawljack_obs, T, name, doc)
-#define F_A(T, name, n, doc) JA__FIELD_A(ja_brawljack_obs, T, name, n, doc)
-static const ja_field obs_fields[] = {JA_BRAWLJACK_OBS_FIELDS(F_S, F_A)};
-#undef F_S
-#undef F_A
+#define EU_OBS_T ja_brawljack_obs
+static const ja_field obs_fields[] = {JA_BRAWLJACK_OBS_FIELDS(EU_FIELD_S, EU_FIELD_A)};
 
 /* The drawn card is hidden from `seat` (§10: shown to the drawer only, but
  * the upcard to all). */
@@ -870,12 +841,9 @@ static void bj_observe(const void *st, int seat, void *obs)
 {
     const bj_state *s = st;
     ja_brawljack_obs *o = obs;
-    memset(o, 0, sizeof *o);
-    if (seat < 0 || seat >= s->n)
+    if (!eu_obs_begin(o, sizeof *o, seat, s->n, &o->seat, &o->n_seats))
         return;
     bool over = s->stage == JA_BRAWLJACK_STAGE_OVER;
-    o->seat = (uint8_t)seat;
-    o->n_seats = s->n;
     o->dealer = s->dealer_on;
     o->dealer_control = s->dealer_auto;
     o->blind_rounds = s->blind_rounds;
@@ -926,32 +894,13 @@ static void bj_observe(const void *st, int seat, void *obs)
         o->shown_value[i] = (uint8_t)cards_value(s->shown_card[i], s->shown_len[i], NULL);
         o->score[i] = s->score[i];
     }
-    const uint32_t seq = s->event_seq, k = seq < N_EVENTS ? seq : N_EVENTS;
-    o->event_seq = seq;
-    uint32_t slot = (seq - k) % N_EVENTS; /* the slot of event number seq - k + 1 */
-    for (uint32_t i = 0; i < k; i++) {
-        o->ev_seq[i] = seq - k + 1 + i;
-        o->ev_kind[i] = s->ev_kind[slot];
-        o->ev_seat[i] = s->ev_seat[slot];
-        o->ev_hand[i] = s->ev_hand[slot];
-        o->ev_card[i] = s->ev_card[slot];
-        o->ev_value[i] = s->ev_value[slot];
-        if (++slot == N_EVENTS)
-            slot = 0;
-    }
+    EU_EVENTS_OUT(o, s, s->event_seq, N_EVENTS, ev_kind, ev_seat, ev_hand, ev_card, ev_value);
 }
 
 static int bj_outcome(const void *st, ja_outcome *out)
 {
     const bj_state *s = st;
-    if (s->stage != JA_BRAWLJACK_STAGE_OVER)
-        return JA_EAGAIN;
-    memset(out, 0, sizeof *out);
-    out->n_seats = s->n;
-    for (int i = 0; i < s->n; i++)
-        out->score[i] = s->score[i];
-    ja_outcome_rank(out);
-    return JA_OK;
+    return eu_outcome(out, s->stage == JA_BRAWLJACK_STAGE_OVER, s->n, s->score, NULL, 1);
 }
 
 /* ---- Hidden information -------------------------------------------------------------- */
@@ -1121,16 +1070,7 @@ static int bj_sample(const void *obs, int seat, uint64_t seed, void *st_out)
 
     s->event_seq = o->event_seq;
     s->deal_ev = o->event_seq; /* unknown; only test_deal reads it */
-    for (int i = 0; i < N_EVENTS; i++) {
-        if (o->ev_seq[i] == 0)
-            continue;
-        uint32_t slot = (o->ev_seq[i] - 1) % N_EVENTS;
-        s->ev_kind[slot] = o->ev_kind[i];
-        s->ev_seat[slot] = o->ev_seat[i];
-        s->ev_hand[slot] = o->ev_hand[i];
-        s->ev_card[slot] = o->ev_card[i];
-        s->ev_value[slot] = o->ev_value[i];
-    }
+    EU_EVENTS_IN(s, o, N_EVENTS, ev_kind, ev_seat, ev_hand, ev_card, ev_value);
 
     /* Whatever the checks above missed (padding, stray values, an event ring
      * out of order, derived fields): the state must observe back to obs. */
@@ -1170,13 +1110,8 @@ static int bj_describe(const void *st, char *buf, size_t cap)
 {
     const bj_state *s = st;
     char tmp[512];
-    size_t u = 0;
-#define ADD(...)                                                          \
-    do {                                                                  \
-        int w_ = snprintf(tmp + u, sizeof tmp - u, __VA_ARGS__);          \
-        if (w_ > 0)                                                       \
-            u = u + (size_t)w_ < sizeof tmp ? u + (size_t)w_ : sizeof tmp - 1; \
-    } while (0)
+    eu_text t = EU_TEXT(tmp);
+#define ADD(...) eu_add(&t, __VA_ARGS__)
     unsigned left = (unsigned)(s->deck_len - s->deck_pos);
     switch (s->stage) {
     case JA_BRAWLJACK_STAGE_OVER:
@@ -1221,30 +1156,9 @@ static int bj_describe(const void *st, char *buf, size_t cap)
 /* ---- The table ------------------------------------------------------------------------------- */
 
 const ja_game_rules ja_brawljack_rules = {
-    .struct_size = sizeof(ja_game_rules),
-    .rules_version = 1,
-    .name = "brawljack",
-    .title = "BrawlJack",
-    .min_seats = 2,
-    .max_seats = MAX_SEATS,
-    .state_size = sizeof(bj_state),
-    .obs_size = sizeof(ja_brawljack_obs),
+    EU_RULES_TYPES(bj_state, ja_brawljack_obs, JA_BRAWLJACK_OBS_VERSION),
+    .rules_version = 1, .name = "brawljack", .title = "BrawlJack",
+    .min_seats = 2, .max_seats = MAX_SEATS,
     .max_actions = MAX_ACTIONS,
-    .obs_version = JA_BRAWLJACK_OBS_VERSION,
-    .options = options,
-    .obs_fields = obs_fields,
-    .n_obs_fields = sizeof obs_fields / sizeof obs_fields[0],
-    .resolve_options = bj_resolve_options,
-    .setup = bj_setup,
-    .to_act = bj_to_act,
-    .legal = bj_legal,
-    .apply = bj_apply,
-    .default_action = bj_default_action,
-    .observe = bj_observe,
-    .outcome = bj_outcome,
-    .determinize = bj_determinize,
-    .sample = bj_sample,
-    .label = bj_label,
-    .describe = bj_describe,
-    .test_deal = bj_test_deal,
+    EU_RULES_FUNCS(bj),
 };

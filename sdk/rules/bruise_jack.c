@@ -24,6 +24,7 @@
 #include "jackarena/ja_bruise_jack.h"
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
+#include "engine_util.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -42,7 +43,20 @@
 /* The stream of Way 1 row orders, one per hand and replay (spec §8.3). */
 #define STREAM_ORDER JA_TAG('O', 'R', 'D', 'R')
 
-enum { OPT_WAY, OPT_GUILE, OPT_TIES, OPT_HANDS, OPT_COUNT };
+/* The options, in spec order (engine_util.h, "Options"). */
+#define BRUISE_JACK_OPTIONS(X) \
+    X(WAY, "way", JA_OPT_ENUM, "1|2", 0, 0, "1",                                                   \
+      "1: automatic Bruise Jack claims, rows compared one by one in a random order; 2: "           \
+      "hidden Bruise Jacks worth 16, row scores added")                                            \
+    X(GUILE, "guile", JA_OPT_ENUM, "off|on", 0, 0, "off",                                          \
+      "the 5-card Guile: a non-bust row of 5 cards ranks below a Bruise Jack only (way 1) "        \
+      "or scores 11 (way 2); rows hold at most 5 cards")                                           \
+    X(TIES, "ties", JA_OPT_ENUM, "split|replay", 0, 0, "split",                                    \
+      "tied winners share the hand's point, or replay it among themselves (3 replays at "          \
+      "most)")                                                                                     \
+    X(HANDS, "hands", JA_OPT_INT, NULL, 1, 1000, "2*N",                                            \
+      "hands in a match; the dealer rotates")
+enum { BRUISE_JACK_OPTIONS(EU_OPT_ID) OPT_COUNT };
 enum { TIES_SPLIT, TIES_REPLAY };
 
 /* The six row orders, lexicographic: test_deal's order k is ORDERS[k - 1]. */
@@ -160,8 +174,7 @@ static int next_in_hand(const bj_state *s, int p)
 
 static void push_event(bj_state *s, int kind, int seat, int arg, int card)
 {
-    uint32_t slot = s->event_seq % N_EVENTS;
-    s->event_seq++;
+    uint32_t slot = eu_ring_push(&s->event_seq, N_EVENTS);
     s->ev_kind[slot] = (uint8_t)kind;
     s->ev_seat[slot] = (uint8_t)seat;
     s->ev_arg[slot] = (uint8_t)arg;
@@ -445,13 +458,10 @@ static ja_action bj_default_action(const void *st, int seat)
 static int bj_apply(void *st, uint32_t seats, const ja_action *by_seat)
 {
     bj_state *s = st;
-    if (!by_seat)
-        return JA_EINVAL;
-    if (s->stage == JA_BRUISE_JACK_STAGE_OVER || seats != (UINT32_C(1) << s->cur))
-        return JA_EILLEGAL;
-    uint32_t code = by_seat[s->cur].code;
-    if (!is_legal(s, code))
-        return JA_EILLEGAL;
+    uint32_t code = 0;
+    int rc = eu_one_seat(s->stage == JA_BRUISE_JACK_STAGE_OVER, s->cur, seats, by_seat, &code);
+    if (rc != JA_OK || !is_legal(s, code))
+        return rc != JA_OK ? rc : JA_EILLEGAL;
     int p = s->cur;
     if (code == JA_BRUISE_JACK_HIT) {
         s->drawn = s->deck[s->next++];
@@ -476,18 +486,8 @@ static int bj_apply(void *st, uint32_t seats, const ja_action *by_seat)
 
 /* ---- Options and setup ---------------------------------------------------------------- */
 
-static const ja_option_spec options[] = {
-    {"way", JA_OPT_ENUM, "1|2", 0, 0, "1",
-     "1: automatic Bruise Jack claims, rows compared one by one in a random order; 2: hidden "
-     "Bruise Jacks worth 16, row scores added"},
-    {"guile", JA_OPT_ENUM, "off|on", 0, 0, "off",
-     "the 5-card Guile: a non-bust row of 5 cards ranks below a Bruise Jack only (way 1) or "
-     "scores 11 (way 2); rows hold at most 5 cards"},
-    {"ties", JA_OPT_ENUM, "split|replay", 0, 0, "split",
-     "tied winners share the hand's point, or replay it among themselves (3 replays at most)"},
-    {"hands", JA_OPT_INT, NULL, 1, 1000, "2*N", "hands in a match; the dealer rotates"},
-    {NULL, JA_OPT_ENUM, NULL, 0, 0, NULL, NULL},
-};
+static const ja_option_spec options[] = {BRUISE_JACK_OPTIONS(EU_OPT_SPEC) EU_OPT_END};
+EU_OPT_CHECK(options);
 
 static int bj_resolve_options(ja_options *o, uint32_t n, char *err, size_t cap)
 {
@@ -495,8 +495,6 @@ static int bj_resolve_options(ja_options *o, uint32_t n, char *err, size_t cap)
         snprintf(err, cap, "bruise-jack is played by 2 to %d seats, not %u", MAXS, (unsigned)n);
         return JA_EINVAL;
     }
-    if (!o->given[OPT_HANDS])
-        o->value[OPT_HANDS] = (int32_t)(2 * n);
     return JA_OK;
 }
 
@@ -505,9 +503,8 @@ static int bj_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed)
     bj_state *s = st;
     if (n < 2 || n > MAXS)
         return JA_EINVAL;
-    int32_t v[OPT_COUNT] = {0, 0, TIES_SPLIT, 0};
-    for (uint32_t i = 0; o && i < OPT_COUNT && i < o->n; i++)
-        v[i] = o->value[i];
+    int32_t v[OPT_COUNT];
+    eu_option_values(options, o, n, v, OPT_COUNT);
     if (v[OPT_WAY] < 0 || v[OPT_WAY] > 1 || v[OPT_GUILE] < 0 || v[OPT_GUILE] > 1 ||
         v[OPT_TIES] < 0 || v[OPT_TIES] > 1 || v[OPT_HANDS] < 0 || v[OPT_HANDS] > 1000)
         return JA_EINVAL;
@@ -517,13 +514,11 @@ static int bj_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed)
     s->way = (uint8_t)(1 + v[OPT_WAY]);
     s->guile = (uint8_t)v[OPT_GUILE];
     s->ties = (uint8_t)v[OPT_TIES];
-    s->hands = (uint16_t)(v[OPT_HANDS] ? v[OPT_HANDS] : (int32_t)(2 * n));
+    s->hands = (uint16_t)v[OPT_HANDS];
     memset(s->last_centre, NONE, sizeof s->last_centre);
     memset(s->last_order, NONE, sizeof s->last_order);
     s->active = (uint8_t)((1u << n) - 1u);
-    ja_rng r;
-    ja_rng_stream(&r, seed, JA_STREAM_MISC, 0);
-    s->rot_dealer = (uint8_t)ja_rng_below(&r, n);
+    s->rot_dealer = eu_first_dealer(seed, n);
     s->dealer = s->rot_dealer;
     deal_hand(s);
     play_on(s, s->dealer);
@@ -542,20 +537,12 @@ static int bj_test_deal(void *st, int first, const uint8_t *cards, uint32_t n)
 {
     bj_state *s = st;
     int dealer = first % FIRST_ORDERS, k = first / FIRST_ORDERS;
-    if (first < 0 || dealer >= s->n || !in_hand(s, dealer) || k > 6 || n > CARDS ||
-        (n && !cards) || s->stage == JA_BRUISE_JACK_STAGE_OVER)
+    if (first < 0 || dealer >= s->n || !in_hand(s, dealer) || k > 6 ||
+        s->stage == JA_BRUISE_JACK_STAGE_OVER)
         return JA_EINVAL;
-    uint8_t used[CARDS] = {0}, deck[CARDS];
-    uint32_t m = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (cards[i] >= CARDS || used[cards[i]])
-            return JA_EINVAL;
-        used[cards[i]] = 1;
-        deck[m++] = cards[i];
-    }
-    for (int id = 0; id < CARDS; id++)
-        if (!used[id])
-            deck[m++] = (uint8_t)id;
+    uint8_t deck[CARDS];
+    if (eu_stack_deck(cards, n, CARDS, 1, deck) < 0)
+        return JA_EINVAL;
     memcpy(s->deck, deck, CARDS);
     s->dealer = (uint8_t)dealer;
     if (s->replay == 0)
@@ -569,13 +556,13 @@ static int bj_test_deal(void *st, int first, const uint8_t *cards, uint32_t n)
     return JA_OK;
 }
 
+static const ja_ext_test_deal TEST_DEAL = {bj_test_deal};
+static const void *bj_extension(const char *id) { return eu_extension(id, &TEST_DEAL); }
+
 /* ---- Observation ------------------------------------------------------------------------ */
 
-#define F_S(T, name, doc) JA__FIELD_S(ja_bruise_jack_obs, T, name, doc)
-#define F_A(T, name, n, doc) JA__FIELD_A(ja_bruise_jack_obs, T, name, n, doc)
-static const ja_field obs_fields[] = {JA_BRUISE_JACK_OBS_FIELDS(F_S, F_A)};
-#undef F_S
-#undef F_A
+#define EU_OBS_T ja_bruise_jack_obs
+static const ja_field obs_fields[] = {JA_BRUISE_JACK_OBS_FIELDS(EU_FIELD_S, EU_FIELD_A)};
 
 /* Everything seat may know, nothing more (spec §7): the public table (up
  * cards, claims, stands, the discard pile, the stock's size, scores, the last
@@ -586,12 +573,9 @@ static void bj_observe(const void *st, int seat, void *obs)
 {
     const bj_state *s = st;
     ja_bruise_jack_obs *o = obs;
-    memset(o, 0, sizeof *o);
-    if (seat < 0 || seat >= s->n)
+    if (!eu_obs_begin(o, sizeof *o, seat, s->n, &o->seat, &o->n_seats))
         return;
     bool over = s->stage == JA_BRUISE_JACK_STAGE_OVER;
-    o->seat = (uint8_t)seat;
-    o->n_seats = s->n;
     o->way = s->way;
     o->guile = s->guile;
     o->ties = s->ties;
@@ -626,31 +610,13 @@ static void bj_observe(const void *st, int seat, void *obs)
     o->showdowns = s->showdowns;
     memcpy(o->last_order, s->last_order, ROWS);
     o->last_winners = s->last_winners;
-    const uint32_t seq = s->event_seq, k = seq < N_EVENTS ? seq : N_EVENTS;
-    o->event_seq = seq;
-    uint32_t slot = (seq - k) % N_EVENTS; /* the slot of event number seq - k + 1 */
-    for (uint32_t i = 0; i < k; i++) {
-        o->ev_seq[i] = seq - k + 1 + i;
-        o->ev_kind[i] = s->ev_kind[slot];
-        o->ev_seat[i] = s->ev_seat[slot];
-        o->ev_arg[i] = s->ev_arg[slot];
-        o->ev_card[i] = s->ev_card[slot];
-        if (++slot == N_EVENTS)
-            slot = 0;
-    }
+    EU_EVENTS_OUT(o, s, s->event_seq, N_EVENTS, ev_kind, ev_seat, ev_arg, ev_card);
 }
 
 static int bj_outcome(const void *st, ja_outcome *out)
 {
     const bj_state *s = st;
-    if (s->stage != JA_BRUISE_JACK_STAGE_OVER)
-        return JA_EAGAIN;
-    memset(out, 0, sizeof *out);
-    out->n_seats = s->n;
-    for (int i = 0; i < s->n; i++)
-        out->score[i] = s->score[i];
-    ja_outcome_rank(out);
-    return JA_OK;
+    return eu_outcome(out, s->stage == JA_BRUISE_JACK_STAGE_OVER, s->n, s->score, NULL, 1);
 }
 
 /* ---- Hidden information -------------------------------------------------------------------- */
@@ -768,15 +734,7 @@ static void copy_events(bj_state *s, const ja_bruise_jack_obs *o)
 {
     s->event_seq = o->event_seq;
     s->hand_ev = o->event_seq; /* unknown; only test_deal reads it */
-    for (int i = 0; i < N_EVENTS; i++) {
-        if (o->ev_seq[i] == 0)
-            continue;
-        uint32_t slot = (o->ev_seq[i] - 1) % N_EVENTS;
-        s->ev_kind[slot] = o->ev_kind[i];
-        s->ev_seat[slot] = o->ev_seat[i];
-        s->ev_arg[slot] = o->ev_arg[i];
-        s->ev_card[slot] = o->ev_card[i];
-    }
+    EU_EVENTS_IN(s, o, N_EVENTS, ev_kind, ev_seat, ev_arg, ev_card);
 }
 
 /* Bot side: builds a full state from what seat knows (obs): the public
@@ -923,13 +881,8 @@ static int bj_describe(const void *st, char *buf, size_t cap)
 {
     const bj_state *s = st;
     char tmp[512];
-    size_t u = 0;
-#define ADD(...)                                                          \
-    do {                                                                  \
-        int w_ = snprintf(tmp + u, sizeof tmp - u, __VA_ARGS__);          \
-        if (w_ > 0)                                                       \
-            u = u + (size_t)w_ < sizeof tmp ? u + (size_t)w_ : sizeof tmp - 1; \
-    } while (0)
+    eu_text t = EU_TEXT(tmp);
+#define ADD(...) eu_add(&t, __VA_ARGS__)
     tmp[0] = '\0';
     if (s->stage == JA_BRUISE_JACK_STAGE_OVER) {
         ADD("match over after %u hand%s: points", (unsigned)s->hands, s->hands == 1 ? "" : "s");
@@ -965,30 +918,9 @@ static int bj_describe(const void *st, char *buf, size_t cap)
 /* ---- The table ------------------------------------------------------------------------------- */
 
 const ja_game_rules ja_bruise_jack_rules = {
-    .struct_size = sizeof(ja_game_rules),
-    .rules_version = 1,
-    .name = "bruise-jack",
-    .title = "Bruise Jack",
-    .min_seats = 2,
-    .max_seats = MAXS,
-    .state_size = sizeof(bj_state),
-    .obs_size = sizeof(ja_bruise_jack_obs),
+    EU_RULES_TYPES(bj_state, ja_bruise_jack_obs, JA_BRUISE_JACK_OBS_VERSION),
+    .rules_version = 1, .name = "bruise-jack", .title = "Bruise Jack",
+    .min_seats = 2, .max_seats = MAXS,
     .max_actions = 3, /* D2: the three rows */
-    .obs_version = JA_BRUISE_JACK_OBS_VERSION,
-    .options = options,
-    .obs_fields = obs_fields,
-    .n_obs_fields = sizeof obs_fields / sizeof obs_fields[0],
-    .resolve_options = bj_resolve_options,
-    .setup = bj_setup,
-    .to_act = bj_to_act,
-    .legal = bj_legal,
-    .apply = bj_apply,
-    .default_action = bj_default_action,
-    .observe = bj_observe,
-    .outcome = bj_outcome,
-    .determinize = bj_determinize,
-    .sample = bj_sample,
-    .label = bj_label,
-    .describe = bj_describe,
-    .test_deal = bj_test_deal,
+    EU_RULES_FUNCS(bj),
 };

@@ -30,6 +30,7 @@
 #include "jackarena/ja_cards.h"
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
+#include "engine_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,14 +44,22 @@
 #define HAND JA_JITB_HAND
 #define N_EVENTS JA_JITB_EVENTS
 #define NONE JA_CARD_NONE
-#define MASK52 ((UINT64_C(1) << 52) - 1)
 #define KQ_POINTS 3
 #define JACK_IN_POINTS 16
 /* The longest legal list: stage B in team mode with ten distinct available
  * cards, 10 singles + 45 pairs (spec §6.1). */
 #define MAX_ACTIONS 55
 
-enum { OPT_VARIANT, OPT_TEAMS, OPT_GAMES, OPT_COUNT };
+/* The options, in spec order (engine_util.h, "Options"). */
+#define JITB_OPTIONS(X) \
+    X(VARIANT, "variant", JA_OPT_ENUM, "standard|v1|v2|v3", 0, 0, "standard",                      \
+      "box layout: 1 box with 2 jokers; v1 2 boxes of 1 joker; v2 2 packs, 2 boxes of 2; v3"       \
+      " 2 packs, 4 boxes of 1")                                                                    \
+    X(TEAMS, "teams", JA_OPT_ENUM, "off|on", 0, 0, "off",                                          \
+      "on: partners s and s+2 share a score and may open each other's hands (4 seats)")            \
+    X(GAMES, "games", JA_OPT_INT, NULL, 1, 1000, "N",                                              \
+      "games in a match; the dealer rotates")
+enum { JITB_OPTIONS(EU_OPT_ID) OPT_COUNT };
 
 enum {
     STAGE_A = JA_JITB_STAGE_CHOOSE,
@@ -107,54 +116,24 @@ typedef struct jitb_state {
 
 /* ---- Cards and hands ----------------------------------------------------- */
 
-/* ja_card_ident for the ids of this game (< 108). */
-static uint8_t ident(uint8_t id) { return (uint8_t)(id - (id >= 54 ? 54 : 0)); }
+/* Hands are sets of card ids with twins (engine_util.h). */
+static uint8_t ident(uint8_t id) { return eu_ident(id); }
 static int rank_of(uint8_t c) { return ja_card_rank(c); }
 static int suit_of(uint8_t c) { return ja_card_suit(c); }
 static uint8_t color_of(uint8_t c) { return ja_card_is_black(c) ? JA_JITB_BLACK : JA_JITB_RED; }
 static bool is_court(uint8_t c) { return rank_of(c) >= JA_RANK_J; }
 
-static bool valid_id(const jitb_state *s, unsigned id)
-{
-    return id < 52 || (s->packs == 2 && id >= 54 && id < 106);
-}
+static uint64_t idents(const jitb_state *s, int seat) { return eu_set_idents(s->hand[seat]); }
+static int copies(const jitb_state *s, int seat, int c) { return eu_set_copies(s->hand[seat], c); }
 
-static bool has_id(const jitb_state *s, int seat, uint8_t id)
-{
-    return (s->hand[seat][id >> 6] >> (id & 63)) & 1u;
-}
-
-static void add_id(jitb_state *s, int seat, uint8_t id)
-{
-    s->hand[seat][id >> 6] |= UINT64_C(1) << (id & 63);
-    s->hand_count[seat]++;
-}
-
-static void remove_id(jitb_state *s, int seat, uint8_t id)
-{
-    s->hand[seat][id >> 6] &= ~(UINT64_C(1) << (id & 63));
-    s->hand_count[seat]--;
-}
-
-/* Copies of identity c in the seat's hand (0, 1 or 2). */
-static int copies(const jitb_state *s, int seat, int c)
-{
-    return has_id(s, seat, (uint8_t)c) + has_id(s, seat, (uint8_t)(c + 54));
-}
-
-/* Bit c set when the seat holds at least one card of identity c (the second
- * pack's ids 54..105 are bits 54..63 of word 0 and 0..41 of word 1). */
-static uint64_t idents(const jitb_state *s, int seat)
-{
-    uint64_t lo = s->hand[seat][0], hi = s->hand[seat][1];
-    return (lo & MASK52) | (((lo >> 54) | (hi << 10)) & MASK52);
-}
+static void add_id(jitb_state *s, int seat, uint8_t id) { eu_hand_add(s->hand[seat], &s->hand_count[seat], id); }
+static void remove_id(jitb_state *s, int seat, uint8_t id) { eu_hand_del(s->hand[seat], &s->hand_count[seat], id); }
 
 /* Removes the lowest id of identity c from the seat's hand (spec §6.1:
  * twins are interchangeable) and keeps `known` a lower bound. Returns it. */
 static uint8_t take_card(jitb_state *s, int seat, int c)
 {
-    uint8_t id = has_id(s, seat, (uint8_t)c) ? (uint8_t)c : (uint8_t)(c + 54);
+    uint8_t id = eu_set_lowest(s->hand[seat], c);
     remove_id(s, seat, id);
     if (s->known[seat][c])
         s->known[seat][c]--;
@@ -183,8 +162,7 @@ static void add_points(jitb_state *s, int seat, int v)
 static void push_event(jitb_state *s, int kind, int seat, uint8_t card, uint8_t card2, int pos,
                        int value)
 {
-    uint32_t slot = s->event_seq % N_EVENTS;
-    s->event_seq++;
+    uint32_t slot = eu_ring_push(&s->event_seq, N_EVENTS);
     s->ev_kind[slot] = (uint8_t)kind;
     s->ev_seat[slot] = (uint8_t)seat;
     s->ev_card[slot] = card == NONE ? NONE : ident(card);
@@ -343,25 +321,11 @@ static void deal_from(jitb_state *s, const uint8_t *deck, uint32_t total)
     begin_turn(s, (s->dealer + 1) % s->n, false);
 }
 
-/* The deck without jokers in ascending id order. Returns its size. */
-static uint32_t fresh_deck(const jitb_state *s, uint8_t *deck)
-{
-    uint32_t k = 0;
-    for (unsigned id = 0; id < 106; id++)
-        if (valid_id(s, id))
-            deck[k++] = (uint8_t)id;
-    return k;
-}
-
 /* Shuffles game `game`'s deck on its own stream (§15) and deals it. */
 static void deal(jitb_state *s)
 {
     uint8_t deck[MAX_CARDS];
-    uint32_t total = fresh_deck(s, deck);
-    ja_rng r;
-    ja_rng_stream(&r, s->seed, JA_STREAM_DEAL, s->game);
-    ja_shuffle_u8(&r, deck, total);
-    deal_from(s, deck, total);
+    deal_from(s, deck, eu_twin_shuffled(s->seed, s->game, s->packs, deck));
 }
 
 /* The game ends (§13): the next one is dealt by the next dealer, or the
@@ -552,12 +516,7 @@ static uint8_t lone_jack(const jitb_state *s)
 static uint32_t gen_legal(const jitb_state *s, ja_action *out, uint32_t cap)
 {
     uint32_t n = 0;
-#define PUT(c)                  \
-    do {                        \
-        if (n < cap)            \
-            out[n].code = (c);  \
-        n++;                    \
-    } while (0)
+#define PUT(c) eu_put(out, cap, &n, (c))
     switch (s->stage) {
     case STAGE_A: {
         avail av;
@@ -609,14 +568,11 @@ static uint32_t gen_legal(const jitb_state *s, ja_action *out, uint32_t cap)
     return n < cap ? n : cap;
 }
 
+static uint32_t jitb_legal(const void *st, int seat, ja_action *out, uint32_t cap);
+
 static bool is_legal(const jitb_state *s, uint32_t code)
 {
-    ja_action l[MAX_ACTIONS];
-    uint32_t n = gen_legal(s, l, MAX_ACTIONS);
-    for (uint32_t i = 0; i < n; i++)
-        if (l[i].code == code)
-            return true;
-    return false;
+    return eu_is_legal(jitb_legal, s, s->cur, code);
 }
 
 static uint32_t jitb_to_act(const void *st)
@@ -767,31 +723,12 @@ static void step(jitb_state *s, uint32_t code)
     }
 }
 
-static int jitb_apply(void *st, uint32_t seats, const ja_action *by_seat)
-{
-    jitb_state *s = st;
-    if (!by_seat)
-        return JA_EINVAL;
-    if (s->stage == STAGE_OVER || seats != (UINT32_C(1) << s->cur))
-        return JA_EILLEGAL;
-    uint32_t code = by_seat[s->cur].code;
-    if (!is_legal(s, code))
-        return JA_EILLEGAL;
-    step(s, code);
-    return JA_OK;
-}
+EU_ONE_SEAT_APPLY(jitb, jitb_state, s->stage == STAGE_OVER)
 
 /* ---- Options and setup ---------------------------------------------------------- */
 
-static const ja_option_spec options[] = {
-    {"variant", JA_OPT_ENUM, "standard|v1|v2|v3", 0, 0, "standard",
-     "box layout: 1 box with 2 jokers; v1 2 boxes of 1 joker; v2 2 packs, 2 boxes of 2; "
-     "v3 2 packs, 4 boxes of 1"},
-    {"teams", JA_OPT_ENUM, "off|on", 0, 0, "off",
-     "on: partners s and s+2 share a score and may open each other's hands (4 seats)"},
-    {"games", JA_OPT_INT, NULL, 1, 1000, "N", "games in a match; the dealer rotates"},
-    {NULL, JA_OPT_ENUM, NULL, 0, 0, NULL, NULL},
-};
+static const ja_option_spec options[] = {JITB_OPTIONS(EU_OPT_SPEC) EU_OPT_END};
+EU_OPT_CHECK(options);
 
 /* Checks a seat count and option values; a one-line reason in err. */
 static int check_options(const int32_t *v, uint32_t n, char *err, size_t cap)
@@ -815,19 +752,14 @@ static int check_options(const int32_t *v, uint32_t n, char *err, size_t cap)
 
 static int jitb_resolve_options(ja_options *o, uint32_t n, char *err, size_t cap)
 {
-    if (!o->given[OPT_GAMES])
-        o->value[OPT_GAMES] = (int32_t)n;
     return check_options(o->value, n, err, cap);
 }
 
 static int jitb_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed)
 {
     jitb_state *s = st;
-    int32_t v[OPT_COUNT] = {JA_JITB_STANDARD, 0, 0};
-    for (uint32_t i = 0; o && i < OPT_COUNT && i < o->n; i++)
-        v[i] = o->value[i];
-    if (v[OPT_GAMES] == 0) /* not resolved: the default */
-        v[OPT_GAMES] = (int32_t)n;
+    int32_t v[OPT_COUNT];
+    eu_option_values(options, o, n, v, OPT_COUNT);
     char err[128];
     if (check_options(v, n, err, sizeof err) != JA_OK)
         return JA_EINVAL;
@@ -841,9 +773,7 @@ static int jitb_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed)
     s->packs = vd->packs;
     s->n_boxes = vd->boxes;
     s->limit = vd->limit;
-    ja_rng r;
-    ja_rng_stream(&r, seed, JA_STREAM_MISC, 0);
-    s->dealer = (uint8_t)ja_rng_below(&r, n);
+    s->dealer = eu_first_dealer(seed, n);
     deal(s);
     return JA_OK;
 }
@@ -856,35 +786,23 @@ static int jitb_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed)
 static int jitb_test_deal(void *st, int first, const uint8_t *cards, uint32_t n)
 {
     jitb_state *s = st;
-    uint8_t used[108] = {0}, deck[MAX_CARDS];
-    uint32_t total = 52u * s->packs, k = 0;
-    if (first < 0 || first >= s->n || n > total || (n && !cards))
+    uint8_t deck[MAX_CARDS];
+    int total = first < 0 || first >= s->n ? JA_EINVAL : eu_stack_deck(cards, n, 52, s->packs, deck);
+    if (total < 0)
         return JA_EINVAL;
-    for (uint32_t i = 0; i < n; i++) {
-        unsigned id = cards[i];
-        if (id < 52 && used[id] && s->packs == 2)
-            id += 54;
-        if (!valid_id(s, id) || used[id])
-            return JA_EINVAL;
-        used[id] = 1;
-        deck[k++] = (uint8_t)id;
-    }
-    for (unsigned id = 0; id < 106; id++)
-        if (valid_id(s, id) && !used[id])
-            deck[k++] = (uint8_t)id;
     s->dealer = (uint8_t)first;
     s->event_seq = s->game_ev;
-    deal_from(s, deck, total);
+    deal_from(s, deck, (uint32_t)total);
     return JA_OK;
 }
 
+static const ja_ext_test_deal TEST_DEAL = {jitb_test_deal};
+static const void *jitb_extension(const char *id) { return eu_extension(id, &TEST_DEAL); }
+
 /* ---- Observation ---------------------------------------------------------------- */
 
-#define F_S(T, name, doc) JA__FIELD_S(ja_jitb_obs, T, name, doc)
-#define F_A(T, name, n, doc) JA__FIELD_A(ja_jitb_obs, T, name, n, doc)
-static const ja_field obs_fields[] = {JA_JITB_OBS_FIELDS(F_S, F_A)};
-#undef F_S
-#undef F_A
+#define EU_OBS_T ja_jitb_obs
+static const ja_field obs_fields[] = {JA_JITB_OBS_FIELDS(EU_FIELD_S, EU_FIELD_A)};
 
 static uint8_t ident_or_none(uint8_t id) { return id == NONE ? NONE : ident(id); }
 
@@ -897,12 +815,9 @@ static void jitb_observe(const void *st, int seat, void *obs)
 {
     const jitb_state *s = st;
     ja_jitb_obs *o = obs;
-    memset(o, 0, sizeof *o);
-    if (seat < 0 || seat >= s->n)
+    if (!eu_obs_begin(o, sizeof *o, seat, s->n, &o->seat, &o->n_seats))
         return;
     bool over = s->stage == STAGE_OVER;
-    o->seat = (uint8_t)seat;
-    o->n_seats = s->n;
     o->variant = s->variant;
     o->teams = s->teams;
     o->packs = s->packs;
@@ -951,10 +866,7 @@ static void jitb_observe(const void *st, int seat, void *obs)
         o->score[i] = s->prev_pts[i] + s->game_pts[i];
         memcpy(o->known + 52 * i, s->known[i], 52);
     }
-    for (uint64_t m = idents(s, seat); m; m &= m - 1) {
-        int c = __builtin_ctzll(m);
-        o->hand[c] = (uint8_t)copies(s, seat, c);
-    }
+    eu_set_counts(s->hand[seat], o->hand);
     const int dc = s->discard_count, lc = s->log_count;
     for (int i = 0; i < dc; i++)
         o->discard[i] = ident(s->discard[i]);
@@ -962,20 +874,7 @@ static void jitb_observe(const void *st, int seat, void *obs)
         o->box_log[i] = ident(s->log_card[i]);
         o->box_log_pos[i] = s->log_pos[i];
     }
-    const uint32_t seq = s->event_seq, k = seq < N_EVENTS ? seq : N_EVENTS;
-    o->event_seq = seq;
-    uint32_t slot = (seq - k) % N_EVENTS; /* the slot of event number seq - k + 1 */
-    for (uint32_t i = 0; i < k; i++) {
-        o->ev_seq[i] = seq - k + 1 + i;
-        o->ev_kind[i] = s->ev_kind[slot];
-        o->ev_seat[i] = s->ev_seat[slot];
-        o->ev_card[i] = s->ev_card[slot];
-        o->ev_card2[i] = s->ev_card2[slot];
-        o->ev_pos[i] = s->ev_pos[slot];
-        o->ev_value[i] = s->ev_value[slot];
-        if (++slot == N_EVENTS)
-            slot = 0;
-    }
+    EU_EVENTS_OUT(o, s, s->event_seq, N_EVENTS, ev_kind, ev_seat, ev_card, ev_card2, ev_pos, ev_value);
 }
 
 /* Match score = total points (§13), in units of 1/JA_SCORE_UNIT; partners
@@ -983,14 +882,7 @@ static void jitb_observe(const void *st, int seat, void *obs)
 static int jitb_outcome(const void *st, ja_outcome *out)
 {
     const jitb_state *s = st;
-    if (s->stage != STAGE_OVER)
-        return JA_EAGAIN;
-    memset(out, 0, sizeof *out);
-    out->n_seats = s->n;
-    for (int i = 0; i < s->n; i++)
-        out->score[i] = (int64_t)(s->prev_pts[i] + s->game_pts[i]) * JA_SCORE_UNIT;
-    ja_outcome_rank(out);
-    return JA_OK;
+    return eu_outcome(out, s->stage == STAGE_OVER, s->n, s->prev_pts, s->game_pts, JA_SCORE_UNIT);
 }
 
 /* ---- Hidden information ------------------------------------------------------- */
@@ -1007,36 +899,8 @@ static void jitb_determinize(void *st, int seat, uint64_t seed)
         s->stage = STAGE_A;
         s->target = NONE;
     }
-    uint8_t pool[MAX_CARDS], slots[MAX_SEATS] = {0};
-    uint32_t m = 0;
-    for (int o = 0; o < s->n; o++) {
-        if (o == seat)
-            continue;
-        uint8_t keep[52];
-        memcpy(keep, s->known[o], 52);
-        for (int w = 0; w < 2; w++)
-            for (uint64_t bits = s->hand[o][w]; bits; bits &= bits - 1) {
-                uint8_t id = (uint8_t)(64 * w + __builtin_ctzll(bits)), c = ident(id);
-                if (keep[c]) {
-                    keep[c]--;
-                    continue;
-                }
-                remove_id(s, o, id);
-                pool[m++] = id;
-                slots[o]++;
-            }
-    }
-    for (uint32_t i = s->stock_pos; i < s->stock_len; i++)
-        pool[m++] = s->stock[i];
-    ja_rng r;
-    ja_rng_stream(&r, seed, JA_STREAM_DETZ, 0);
-    ja_shuffle_u8(&r, pool, m);
-    uint32_t k = 0;
-    for (int o = 0; o < s->n; o++)
-        for (int j = 0; j < slots[o]; j++)
-            add_id(s, o, pool[k++]);
-    for (uint32_t i = s->stock_pos; i < s->stock_len; i++)
-        s->stock[i] = pool[k++];
+    eu_twin_redeal(s->hand, s->hand_count, s->known, s->n, seat, s->stock, s->stock_pos,
+                   s->stock_len, seed);
     s->seed = ja_seed_derive(seed, JA_STREAM_DETZ, 1);
 }
 
@@ -1071,18 +935,10 @@ static int jitb_sample(const void *obs, int seat, uint64_t seed, void *st_out)
     memset(s->slot_jack, NONE, sizeof s->slot_jack);
     memset(s->slot_seat, NONE, sizeof s->slot_seat);
 
-    /* left[c]: copies of identity c not placed yet. TAKE places one: the
-     * first pack's id, then the second's. */
-    int left[52];
-    for (int c = 0; c < 52; c++)
-        left[c] = s->packs;
-#define TAKE(c, out_id)                                          \
-    do {                                                         \
-        if ((c) >= 52 || left[(c)] <= 0)                         \
-            return JA_EFORMAT;                                   \
-        (out_id) = (uint8_t)((c) + (s->packs - left[(c)]) * 54); \
-        left[(c)]--;                                             \
-    } while (0)
+    /* The cards not placed yet; TAKE places one (engine_util.h, eu_left). */
+    eu_left left;
+    eu_left_init(&left, s->packs);
+#define TAKE EU_TAKE
     uint8_t id;
     for (int c = 0; c < 52; c++) {
         if (o->hand[c] > 2 || o->known[52 * seat + c] > o->hand[c])
@@ -1118,43 +974,14 @@ static int jitb_sample(const void *obs, int seat, uint64_t seed, void *st_out)
         s->slot_jack[k] = id;
         s->slot_seat[k] = o->slot_seat[k];
     }
-    uint8_t unknown[MAX_SEATS] = {0};
-    for (int p = 0; p < n; p++) {
-        memcpy(s->known[p], o->known + 52 * p, 52);
-        if (p == seat)
-            continue;
-        uint32_t kn = 0;
-        for (int c = 0; c < 52; c++)
-            for (int j = 0; j < o->known[52 * p + c]; j++, kn++) {
-                TAKE(c, id);
-                add_id(s, p, id);
-            }
-        if (kn > o->hand_count[p])
-            return JA_EFORMAT;
-        unknown[p] = (uint8_t)(o->hand_count[p] - kn);
-    }
 #undef TAKE
-    uint8_t pool[MAX_CARDS];
-    uint32_t m = 0, need = o->stock_count;
-    for (int c = 0; c < 52; c++)
-        for (; left[c] > 0; left[c]--) {
-            if (m == MAX_CARDS)
-                return JA_EFORMAT;
-            pool[m++] = (uint8_t)(c + (s->packs - left[c]) * 54);
-        }
-    for (int p = 0; p < n; p++)
-        need += unknown[p];
-    if (m != need)
+    memcpy(s->known, o->known, 52u * (unsigned)n);
+    uint8_t unknown[MAX_SEATS] = {0};
+    if (eu_left_known(&left, o->known, o->hand_count, n, seat, s->hand, s->hand_count, unknown) !=
+            JA_OK ||
+        eu_left_deal(&left, unknown, n, s->hand, s->hand_count, s->stock, o->stock_count, seed) !=
+            JA_OK)
         return JA_EFORMAT;
-    ja_rng r;
-    ja_rng_stream(&r, seed, JA_STREAM_DETZ, 0);
-    ja_shuffle_u8(&r, pool, m);
-    uint32_t k = 0;
-    for (int p = 0; p < n; p++)
-        for (int j = 0; j < unknown[p]; j++)
-            add_id(s, p, pool[k++]);
-    for (int i = 0; i < o->stock_count; i++)
-        s->stock[i] = pool[k++];
     s->stock_len = o->stock_count;
     s->discard_count = o->discard_count;
     s->log_count = o->box_log_count;
@@ -1186,17 +1013,7 @@ static int jitb_sample(const void *obs, int seat, uint64_t seed, void *st_out)
     }
     s->event_seq = o->event_seq;
     s->game_ev = o->event_seq; /* unknown; only test_deal reads it */
-    for (int i = 0; i < N_EVENTS; i++) {
-        if (o->ev_seq[i] == 0)
-            continue;
-        uint32_t slot = (o->ev_seq[i] - 1) % N_EVENTS;
-        s->ev_kind[slot] = o->ev_kind[i];
-        s->ev_seat[slot] = o->ev_seat[i];
-        s->ev_card[slot] = o->ev_card[i];
-        s->ev_card2[slot] = o->ev_card2[i];
-        s->ev_pos[slot] = o->ev_pos[i];
-        s->ev_value[slot] = o->ev_value[i];
-    }
+    EU_EVENTS_IN(s, o, N_EVENTS, ev_kind, ev_seat, ev_card, ev_card2, ev_pos, ev_value);
     /* A state that could not arise (a stage B target that is not a live
      * position, say) must not reach the functions that trust it. */
     if (s->stage == STAGE_B && (s->target == NONE || s->top[s->target] == NONE))
@@ -1262,13 +1079,8 @@ static int jitb_describe(const void *st, char *buf, size_t cap)
 {
     const jitb_state *s = st;
     char tmp[768], card[3];
-    size_t u = 0;
-#define ADD(...)                                                               \
-    do {                                                                       \
-        int w_ = snprintf(tmp + u, sizeof tmp - u, __VA_ARGS__);               \
-        if (w_ > 0)                                                            \
-            u = u + (size_t)w_ < sizeof tmp ? u + (size_t)w_ : sizeof tmp - 1; \
-    } while (0)
+    eu_text t = EU_TEXT(tmp);
+#define ADD(...) eu_add(&t, __VA_ARGS__)
     if (s->stage == STAGE_OVER) {
         ADD("match over after %u game%s: scores", (unsigned)s->games, s->games == 1 ? "" : "s");
     } else {
@@ -1308,30 +1120,9 @@ static int jitb_describe(const void *st, char *buf, size_t cap)
 /* ---- The table -------------------------------------------------------------------- */
 
 const ja_game_rules ja_jack_in_the_box_rules = {
-    .struct_size = sizeof(ja_game_rules),
-    .rules_version = 1,
-    .name = "jack-in-the-box",
-    .title = "Jack in the Box",
-    .min_seats = 2,
-    .max_seats = MAX_SEATS,
-    .state_size = sizeof(jitb_state),
-    .obs_size = sizeof(ja_jitb_obs),
+    EU_RULES_TYPES(jitb_state, ja_jitb_obs, JA_JITB_OBS_VERSION),
+    .rules_version = 1, .name = "jack-in-the-box", .title = "Jack in the Box",
+    .min_seats = 2, .max_seats = MAX_SEATS,
     .max_actions = MAX_ACTIONS,
-    .obs_version = JA_JITB_OBS_VERSION,
-    .options = options,
-    .obs_fields = obs_fields,
-    .n_obs_fields = sizeof obs_fields / sizeof obs_fields[0],
-    .resolve_options = jitb_resolve_options,
-    .setup = jitb_setup,
-    .to_act = jitb_to_act,
-    .legal = jitb_legal,
-    .apply = jitb_apply,
-    .default_action = jitb_default_action,
-    .observe = jitb_observe,
-    .outcome = jitb_outcome,
-    .determinize = jitb_determinize,
-    .sample = jitb_sample,
-    .label = jitb_label,
-    .describe = jitb_describe,
-    .test_deal = jitb_test_deal,
+    EU_RULES_FUNCS(jitb),
 };

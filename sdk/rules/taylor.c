@@ -27,6 +27,7 @@
 #include "jackarena/ja_cards.h"
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
+#include "engine_util.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -34,11 +35,22 @@
 #define HAND_SIZE 7
 #define N_EVENTS JA_TAYLOR_EVENTS
 #define NONE JA_CARD_NONE
-#define MASK52 ((UINT64_C(1) << 52) - 1)
 /* The stream of rebuild shuffles, one per game (spec §11.3). */
 #define STREAM_REBUILD JA_TAG('R', 'B', 'L', 'D')
 
-enum { OPT_DECKS, OPT_LAST_CARD, OPT_REBUILD, OPT_TURN_CAP, OPT_GAMES, OPT_COUNT };
+/* The options, in spec order (engine_util.h, "Options"). */
+#define TAYLOR_OPTIONS(X) \
+    X(DECKS, "decks", JA_OPT_ENUM, "auto|1|2", 0, 0, "auto",                                       \
+      "packs shuffled together: auto = 1 up to 5 players, else 2; 1 only up to 7 players")         \
+    X(LAST_CARD, "last_card", JA_OPT_ENUM, "explicit|auto", 0, 0, "explicit",                      \
+      "explicit: the seat must declare \"Last card\" or draw 7; auto: the referee declares")       \
+    X(REBUILD, "rebuild", JA_OPT_ENUM, "noshuffle|shuffle", 0, 0, "noshuffle",                     \
+      "how the pile becomes the stock: turned over in public order, or shuffled")                  \
+    X(TURN_CAP, "turn_cap", JA_OPT_INT, NULL, 1, 65535, "200*N",                                   \
+      "a game stops after this many turns; the fewest cards share it")                             \
+    X(GAMES, "games", JA_OPT_INT, NULL, 1, 1000, "2*N",                                            \
+      "games in a match; the dealer rotates")
+enum { TAYLOR_OPTIONS(EU_OPT_ID) OPT_COUNT };
 enum { LAST_EXPLICIT, LAST_AUTO };
 enum { REBUILD_NOSHUFFLE, REBUILD_SHUFFLE };
 
@@ -78,56 +90,24 @@ static uint64_t rank_mask(int r)
            (UINT64_C(1) << (r + 39));
 }
 
-static bool has_id(const taylor_state *s, int seat, uint8_t id)
-{
-    return (s->hand[seat][id >> 6] >> (id & 63)) & 1u;
-}
+/* Hands are sets of card ids with twins (engine_util.h). */
+static uint64_t idents(const taylor_state *s, int seat) { return eu_set_idents(s->hand[seat]); }
+static uint8_t ident(uint8_t id) { return eu_ident(id); }
 
-static void add_id(taylor_state *s, int seat, uint8_t id)
-{
-    s->hand[seat][id >> 6] |= UINT64_C(1) << (id & 63);
-    s->hand_count[seat]++;
-}
-
-static void remove_id(taylor_state *s, int seat, uint8_t id)
-{
-    s->hand[seat][id >> 6] &= ~(UINT64_C(1) << (id & 63));
-    s->hand_count[seat]--;
-}
-
-/* Bit c set when the seat holds at least one card of identity c: the first
- * pack is bits 0..51 of word 0, the second (ids 54..105) bits 54..63 of word
- * 0 and 0..41 of word 1. */
-static uint64_t idents(const taylor_state *s, int seat)
-{
-    uint64_t lo = s->hand[seat][0], hi = s->hand[seat][1];
-    return (lo & MASK52) | (((lo >> 54) | (hi << 10)) & MASK52);
-}
+static void add_id(taylor_state *s, int seat, uint8_t id) { eu_hand_add(s->hand[seat], &s->hand_count[seat], id); }
+static void remove_id(taylor_state *s, int seat, uint8_t id) { eu_hand_del(s->hand[seat], &s->hand_count[seat], id); }
 
 /* The lowest id of identity c in the seat's hand (spec #24). */
 static uint8_t lowest_id(const taylor_state *s, int seat, int c)
 {
-    return has_id(s, seat, (uint8_t)c) ? (uint8_t)c : (uint8_t)(c + 54);
-}
-
-/* ja_card_ident for the ids of this game (< 108), without a division, so
- * that the observation's copy loops vectorise. */
-static uint8_t ident(uint8_t id)
-{
-    return (uint8_t)(id - (id >= 54 ? 54 : 0));
-}
-
-static bool valid_id(const taylor_state *s, unsigned id)
-{
-    return id < 52 || (s->decks == 2 && id >= 54 && id < 106);
+    return eu_set_lowest(s->hand[seat], c);
 }
 
 /* ---- Events --------------------------------------------------------------- */
 
 static void push_event(taylor_state *s, int kind, int seat, int card, uint32_t count)
 {
-    uint32_t slot = s->event_seq % N_EVENTS;
-    s->event_seq++;
+    uint32_t slot = eu_ring_push(&s->event_seq, N_EVENTS);
     s->ev_kind[slot] = (uint8_t)kind;
     s->ev_seat[slot] = (uint8_t)seat;
     s->ev_card[slot] = (uint8_t)card;
@@ -177,24 +157,10 @@ static void deal_from(taylor_state *s, const uint8_t *deck, uint32_t total)
     begin_turn(s, (s->dealer + 1) % s->n);
 }
 
-/* The full deck in ascending id order. Returns its size. */
-static uint32_t fresh_deck(const taylor_state *s, uint8_t *deck)
-{
-    uint32_t k = 0;
-    for (unsigned id = 0; id < 106; id++)
-        if (valid_id(s, id))
-            deck[k++] = (uint8_t)id;
-    return k;
-}
-
 static void deal(taylor_state *s)
 {
     uint8_t deck[JA_TAYLOR_MAX_CARDS];
-    uint32_t total = fresh_deck(s, deck);
-    ja_rng r;
-    ja_rng_stream(&r, s->seed, JA_STREAM_DEAL, s->game);
-    ja_shuffle_u8(&r, deck, total);
-    deal_from(s, deck, total);
+    deal_from(s, deck, eu_twin_shuffled(s->seed, s->game, s->decks, deck));
 }
 
 static void end_game(taylor_state *s)
@@ -454,12 +420,7 @@ static uint32_t taylor_legal(const void *st, int seat, ja_action *out, uint32_t 
     if (s->stage == JA_TAYLOR_STAGE_OVER || seat != s->cur)
         return 0;
     uint32_t n = 0;
-#define PUT(c)                  \
-    do {                        \
-        if (n < cap)            \
-            out[n].code = (c);  \
-        n++;                    \
-    } while (0)
+#define PUT(c) eu_put(out, cap, &n, (c))
     for (uint64_t m = playable(s); m; m &= m - 1)
         PUT((uint32_t)__builtin_ctzll(m));
     switch (s->stage) {
@@ -570,34 +531,12 @@ static void step(taylor_state *s, uint32_t code)
     }
 }
 
-static int taylor_apply(void *st, uint32_t seats, const ja_action *by_seat)
-{
-    taylor_state *s = st;
-    if (!by_seat)
-        return JA_EINVAL;
-    if (s->stage == JA_TAYLOR_STAGE_OVER || seats != (UINT32_C(1) << s->cur))
-        return JA_EILLEGAL;
-    uint32_t code = by_seat[s->cur].code;
-    if (!is_legal(s, code))
-        return JA_EILLEGAL;
-    step(s, code);
-    return JA_OK;
-}
+EU_ONE_SEAT_APPLY(taylor, taylor_state, s->stage == JA_TAYLOR_STAGE_OVER)
 
 /* ---- Options and setup ---------------------------------------------------------- */
 
-static const ja_option_spec options[] = {
-    {"decks", JA_OPT_ENUM, "auto|1|2", 0, 0, "auto",
-     "packs shuffled together: auto = 1 up to 5 players, else 2; 1 only up to 7 players"},
-    {"last_card", JA_OPT_ENUM, "explicit|auto", 0, 0, "explicit",
-     "explicit: the seat must declare \"Last card\" or draw 7; auto: the referee declares"},
-    {"rebuild", JA_OPT_ENUM, "noshuffle|shuffle", 0, 0, "noshuffle",
-     "how the pile becomes the stock: turned over in public order, or shuffled"},
-    {"turn_cap", JA_OPT_INT, NULL, 1, 65535, "200*N",
-     "a game stops after this many turns; the fewest cards share it"},
-    {"games", JA_OPT_INT, NULL, 1, 1000, "2*N", "games in a match; the dealer rotates"},
-    {NULL, JA_OPT_ENUM, NULL, 0, 0, NULL, NULL},
-};
+static const ja_option_spec options[] = {TAYLOR_OPTIONS(EU_OPT_SPEC) EU_OPT_END};
+EU_OPT_CHECK(options);
 
 /* Decks value: the enum index (1 = "1", 2 = "2"), auto (0) resolved. */
 static int resolve_decks(int32_t v, uint32_t n)
@@ -611,10 +550,6 @@ static int taylor_resolve_options(ja_options *o, uint32_t n, char *err, size_t c
         snprintf(err, cap, "taylor-blackjack is played by 2 to 12 seats, not %u", (unsigned)n);
         return JA_EINVAL;
     }
-    if (!o->given[OPT_TURN_CAP])
-        o->value[OPT_TURN_CAP] = (int32_t)(200 * n);
-    if (!o->given[OPT_GAMES])
-        o->value[OPT_GAMES] = (int32_t)(2 * n);
     int decks = resolve_decks(o->value[OPT_DECKS], n);
     if (decks == 1 && n > 7) {
         snprintf(err, cap,
@@ -632,9 +567,8 @@ static int taylor_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed
     taylor_state *s = st;
     if (n < 2 || n > 12)
         return JA_EINVAL;
-    int32_t v[OPT_COUNT] = {0, LAST_EXPLICIT, REBUILD_NOSHUFFLE, 0, 0};
-    for (uint32_t i = 0; o && i < OPT_COUNT && i < o->n; i++)
-        v[i] = o->value[i];
+    int32_t v[OPT_COUNT];
+    eu_option_values(options, o, n, v, OPT_COUNT);
     int decks = resolve_decks(v[OPT_DECKS], n);
     if (decks == 1 && n > 7)
         return JA_EINVAL;
@@ -648,11 +582,9 @@ static int taylor_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed
     s->decks = (uint8_t)decks;
     s->last_card = (uint8_t)v[OPT_LAST_CARD];
     s->rebuild = (uint8_t)v[OPT_REBUILD];
-    s->turn_cap = (uint16_t)(v[OPT_TURN_CAP] ? v[OPT_TURN_CAP] : (int32_t)(200 * n));
-    s->games = (uint16_t)(v[OPT_GAMES] ? v[OPT_GAMES] : (int32_t)(2 * n));
-    ja_rng r;
-    ja_rng_stream(&r, seed, JA_STREAM_MISC, 0);
-    s->dealer = (uint8_t)ja_rng_below(&r, n);
+    s->turn_cap = (uint16_t)v[OPT_TURN_CAP];
+    s->games = (uint16_t)v[OPT_GAMES];
+    s->dealer = eu_first_dealer(seed, n);
     s->game = 0;
     deal(s);
     return JA_OK;
@@ -665,36 +597,24 @@ static int taylor_setup(void *st, const ja_options *o, uint32_t n, uint64_t seed
 static int taylor_test_deal(void *st, int first, const uint8_t *cards, uint32_t n)
 {
     taylor_state *s = st;
-    uint8_t used[108] = {0}, deck[JA_TAYLOR_MAX_CARDS];
-    uint32_t total = 52u * s->decks, k = 0;
-    if (first < 0 || first >= s->n || n > total || (n && !cards))
+    uint8_t deck[JA_TAYLOR_MAX_CARDS];
+    int total = first < 0 || first >= s->n ? JA_EINVAL : eu_stack_deck(cards, n, 52, s->decks, deck);
+    if (total < 0)
         return JA_EINVAL;
-    for (uint32_t i = 0; i < n; i++) {
-        unsigned id = cards[i];
-        if (id < 52 && used[id] && s->decks == 2)
-            id += 54;
-        if (!valid_id(s, id) || used[id])
-            return JA_EINVAL;
-        used[id] = 1;
-        deck[k++] = (uint8_t)id;
-    }
-    for (unsigned id = 0; id < 106; id++)
-        if (valid_id(s, id) && !used[id])
-            deck[k++] = (uint8_t)id;
     s->dealer = (uint8_t)first;
     s->event_seq = s->game_ev;
     s->skips = 0;
-    deal_from(s, deck, total);
+    deal_from(s, deck, (uint32_t)total);
     return JA_OK;
 }
 
+static const ja_ext_test_deal TEST_DEAL = {taylor_test_deal};
+static const void *taylor_extension(const char *id) { return eu_extension(id, &TEST_DEAL); }
+
 /* ---- Observation ---------------------------------------------------------------- */
 
-#define F_S(T, name, doc) JA__FIELD_S(ja_taylor_obs, T, name, doc)
-#define F_A(T, name, n, doc) JA__FIELD_A(ja_taylor_obs, T, name, n, doc)
-static const ja_field obs_fields[] = {JA_TAYLOR_OBS_FIELDS(F_S, F_A)};
-#undef F_S
-#undef F_A
+#define EU_OBS_T ja_taylor_obs
+static const ja_field obs_fields[] = {JA_TAYLOR_OBS_FIELDS(EU_FIELD_S, EU_FIELD_A)};
 
 /* Everything seat may know, nothing more: its own hand, public counts and
  * table, the cards known in other hands, the stock only when its order is
@@ -704,12 +624,9 @@ static void taylor_observe(const void *st, int seat, void *obs)
 {
     const taylor_state *s = st;
     ja_taylor_obs *o = obs;
-    memset(o, 0, sizeof *o);
-    if (seat < 0 || seat >= s->n)
+    if (!eu_obs_begin(o, sizeof *o, seat, s->n, &o->seat, &o->n_seats))
         return;
     bool over = s->stage == JA_TAYLOR_STAGE_OVER;
-    o->seat = (uint8_t)seat;
-    o->n_seats = s->n;
     o->decks = s->decks;
     o->last_card = s->last_card;
     o->rebuild = s->rebuild;
@@ -740,42 +657,19 @@ static void taylor_observe(const void *st, int seat, void *obs)
         if (i != seat)
             memcpy(o->known + 52 * i, s->known[i], 52);
     }
-    uint64_t lo = s->hand[seat][0], hi = s->hand[seat][1];
-    uint64_t first = lo & MASK52, second = ((lo >> 54) | (hi << 10)) & MASK52;
-    for (uint64_t m = first | second; m; m &= m - 1) {
-        int c = __builtin_ctzll(m);
-        o->hand[c] = (uint8_t)(((first >> c) & 1u) + ((second >> c) & 1u));
-    }
+    eu_set_counts(s->hand[seat], o->hand);
     if (s->stock_known)
         for (int i = pos; i < len; i++)
             o->stock[i - pos] = ident(s->stock[i]);
     for (int i = 0; i < pc; i++)
         o->pile[i] = ident(s->pile[i]);
-    const uint32_t seq = s->event_seq, k = seq < N_EVENTS ? seq : N_EVENTS;
-    o->event_seq = seq;
-    uint32_t slot = (seq - k) % N_EVENTS; /* the slot of event number seq - k + 1 */
-    for (uint32_t i = 0; i < k; i++) {
-        o->ev_seq[i] = seq - k + 1 + i;
-        o->ev_kind[i] = s->ev_kind[slot];
-        o->ev_seat[i] = s->ev_seat[slot];
-        o->ev_card[i] = s->ev_card[slot];
-        o->ev_count[i] = s->ev_count[slot];
-        if (++slot == N_EVENTS)
-            slot = 0;
-    }
+    EU_EVENTS_OUT(o, s, s->event_seq, N_EVENTS, ev_kind, ev_seat, ev_card, ev_count);
 }
 
 static int taylor_outcome(const void *st, ja_outcome *out)
 {
     const taylor_state *s = st;
-    if (s->stage != JA_TAYLOR_STAGE_OVER)
-        return JA_EAGAIN;
-    memset(out, 0, sizeof *out);
-    out->n_seats = s->n;
-    for (int i = 0; i < s->n; i++)
-        out->score[i] = s->score[i];
-    ja_outcome_rank(out);
-    return JA_OK;
+    return eu_outcome(out, s->stage == JA_TAYLOR_STAGE_OVER, s->n, s->score, NULL, 1);
 }
 
 /* ---- Hidden information ------------------------------------------------------- */
@@ -786,39 +680,8 @@ static int taylor_outcome(const void *st, ja_outcome *out)
 static void taylor_determinize(void *st, int seat, uint64_t seed)
 {
     taylor_state *s = st;
-    uint8_t pool[JA_TAYLOR_MAX_CARDS], slots[JA_TAYLOR_MAX_SEATS] = {0};
-    uint32_t m = 0;
-    for (int o = 0; o < s->n; o++) {
-        if (o == seat)
-            continue;
-        uint8_t keep[52];
-        memcpy(keep, s->known[o], 52);
-        for (unsigned id = 0; id < 106; id++) {
-            if (!valid_id(s, id) || !has_id(s, o, (uint8_t)id))
-                continue;
-            uint8_t c = ja_card_ident((uint8_t)id);
-            if (keep[c]) {
-                keep[c]--;
-                continue;
-            }
-            remove_id(s, o, (uint8_t)id);
-            pool[m++] = (uint8_t)id;
-            slots[o]++;
-        }
-    }
-    if (!s->stock_known)
-        for (int i = s->stock_pos; i < s->stock_len; i++)
-            pool[m++] = s->stock[i];
-    ja_rng r;
-    ja_rng_stream(&r, seed, JA_STREAM_DETZ, 0);
-    ja_shuffle_u8(&r, pool, m);
-    uint32_t k = 0;
-    for (int o = 0; o < s->n; o++)
-        for (int j = 0; j < slots[o]; j++)
-            add_id(s, o, pool[k++]);
-    if (!s->stock_known)
-        for (int i = s->stock_pos; i < s->stock_len; i++)
-            s->stock[i] = pool[k++];
+    eu_twin_redeal(s->hand, s->hand_count, s->known, s->n, seat, s->stock_known ? NULL : s->stock,
+                   s->stock_pos, s->stock_len, seed);
     s->seed = ja_seed_derive(seed, JA_STREAM_DETZ, 1);
     ja_rng_stream(&s->rebuild_rng, seed, JA_STREAM_DETZ, 2);
 }
@@ -852,10 +715,9 @@ static int taylor_sample(const void *obs, int seat, uint64_t seed, void *st_out)
     memset(s, 0, sizeof *s);
     s->n = (uint8_t)n;
     s->decks = o->decks;
-    /* left[c]: copies of identity c not yet placed. */
-    int left[52];
-    for (int c = 0; c < 52; c++)
-        left[c] = o->decks;
+    /* The cards not placed yet; TAKE places one (engine_util.h, eu_left). */
+    eu_left left;
+    eu_left_init(&left, o->decks);
     uint32_t total = 0;
     for (int i = 0; i < n; i++)
         total += o->hand_count[i];
@@ -863,14 +725,7 @@ static int taylor_sample(const void *obs, int seat, uint64_t seed, void *st_out)
     if (total != 52u * o->decks)
         return JA_EFORMAT;
 
-    /* Take one copy of identity c: the first pack's, then the second's. */
-#define TAKE(c, out_id)                                                  \
-    do {                                                                 \
-        if ((c) >= 52 || left[(c)] <= 0)                                 \
-            return JA_EFORMAT;                                           \
-        (out_id) = (uint8_t)((c) + (o->decks - left[(c)]) * 54);        \
-        left[(c)]--;                                                     \
-    } while (0)
+#define TAKE EU_TAKE
     uint8_t id;
     uint32_t own = 0;
     for (int c = 0; c < 52; c++)
@@ -887,20 +742,12 @@ static int taylor_sample(const void *obs, int seat, uint64_t seed, void *st_out)
     s->pile_count = o->pile_count;
     s->top = s->pile[o->pile_count - 1];
     uint8_t unknown[JA_TAYLOR_MAX_SEATS] = {0};
-    for (int p = 0; p < n; p++) {
-        if (p == seat)
-            continue;
-        uint32_t kn = 0;
-        for (int c = 0; c < 52; c++)
-            for (int j = 0; j < o->known[52 * p + c]; j++, kn++) {
-                TAKE(c, id);
-                add_id(s, p, id);
-            }
-        if (kn > o->hand_count[p])
-            return JA_EFORMAT;
-        memcpy(s->known[p], o->known + 52 * p, 52);
-        unknown[p] = (uint8_t)(o->hand_count[p] - kn);
-    }
+    if (eu_left_known(&left, o->known, o->hand_count, n, seat, s->hand, s->hand_count, unknown) !=
+        JA_OK)
+        return JA_EFORMAT;
+    for (int p = 0; p < n; p++)
+        if (p != seat)
+            memcpy(s->known[p], o->known + 52 * p, 52);
     s->stock_len = o->stock_count;
     s->stock_known = o->stock_known;
     if (o->stock_known)
@@ -909,27 +756,9 @@ static int taylor_sample(const void *obs, int seat, uint64_t seed, void *st_out)
             s->stock[i] = id;
         }
 #undef TAKE
-    uint8_t pool[JA_TAYLOR_MAX_CARDS];
-    uint32_t m = 0, need = o->stock_known ? 0 : o->stock_count;
-    for (int c = 0; c < 52; c++)
-        while (left[c] > 0) {
-            pool[m++] = (uint8_t)(c + (o->decks - left[c]) * 54);
-            left[c]--;
-        }
-    for (int p = 0; p < n; p++)
-        need += unknown[p];
-    if (m != need)
+    if (eu_left_deal(&left, unknown, n, s->hand, s->hand_count, s->stock,
+                     o->stock_known ? 0u : o->stock_count, seed) != JA_OK)
         return JA_EFORMAT;
-    ja_rng r;
-    ja_rng_stream(&r, seed, JA_STREAM_DETZ, 0);
-    ja_shuffle_u8(&r, pool, m);
-    uint32_t k = 0;
-    for (int p = 0; p < n; p++)
-        for (int j = 0; j < unknown[p]; j++)
-            add_id(s, p, pool[k++]);
-    if (!o->stock_known)
-        for (int i = 0; i < o->stock_count; i++)
-            s->stock[i] = pool[k++];
 
     s->seed = ja_seed_derive(seed, JA_STREAM_DETZ, 1);
     ja_rng_stream(&s->rebuild_rng, seed, JA_STREAM_DETZ, 2);
@@ -957,15 +786,7 @@ static int taylor_sample(const void *obs, int seat, uint64_t seed, void *st_out)
         s->score[i] = o->score[i];
     s->event_seq = o->event_seq;
     s->game_ev = o->event_seq; /* unknown; only test_deal reads it */
-    for (int i = 0; i < N_EVENTS; i++) {
-        if (o->ev_seq[i] == 0)
-            continue;
-        uint32_t slot = (o->ev_seq[i] - 1) % N_EVENTS;
-        s->ev_kind[slot] = o->ev_kind[i];
-        s->ev_seat[slot] = o->ev_seat[i];
-        s->ev_card[slot] = o->ev_card[i];
-        s->ev_count[slot] = o->ev_count[i];
-    }
+    EU_EVENTS_IN(s, o, N_EVENTS, ev_kind, ev_seat, ev_card, ev_count);
     if ((s->stage == JA_TAYLOR_STAGE_RUN) != (s->run_suit < 4))
         return JA_EFORMAT;
 
@@ -1008,13 +829,8 @@ static int taylor_describe(const void *st, char *buf, size_t cap)
 {
     const taylor_state *s = st;
     char tmp[512], card[3];
-    size_t u = 0;
-#define ADD(...)                                                          \
-    do {                                                                  \
-        int w_ = snprintf(tmp + u, sizeof tmp - u, __VA_ARGS__);          \
-        if (w_ > 0)                                                       \
-            u = u + (size_t)w_ < sizeof tmp ? u + (size_t)w_ : sizeof tmp - 1; \
-    } while (0)
+    eu_text t = EU_TEXT(tmp);
+#define ADD(...) eu_add(&t, __VA_ARGS__)
     if (s->stage == JA_TAYLOR_STAGE_OVER) {
         ADD("match over after %u game%s: scores", (unsigned)s->games, s->games == 1 ? "" : "s");
         for (int i = 0; i < s->n; i++)
@@ -1044,30 +860,9 @@ static int taylor_describe(const void *st, char *buf, size_t cap)
 /* ---- The table -------------------------------------------------------------------- */
 
 const ja_game_rules ja_taylor_blackjack_rules = {
-    .struct_size = sizeof(ja_game_rules),
-    .rules_version = 1,
-    .name = "taylor-blackjack",
-    .title = "Taylor Blackjack",
-    .min_seats = 2,
-    .max_seats = 12,
-    .state_size = sizeof(taylor_state),
-    .obs_size = sizeof(ja_taylor_obs),
+    EU_RULES_TYPES(taylor_state, ja_taylor_obs, JA_TAYLOR_OBS_VERSION),
+    .rules_version = 1, .name = "taylor-blackjack", .title = "Taylor Blackjack",
+    .min_seats = 2, .max_seats = 12,
     .max_actions = 53, /* 52 distinct cards, plus DRAW */
-    .obs_version = JA_TAYLOR_OBS_VERSION,
-    .options = options,
-    .obs_fields = obs_fields,
-    .n_obs_fields = sizeof obs_fields / sizeof obs_fields[0],
-    .resolve_options = taylor_resolve_options,
-    .setup = taylor_setup,
-    .to_act = taylor_to_act,
-    .legal = taylor_legal,
-    .apply = taylor_apply,
-    .default_action = taylor_default_action,
-    .observe = taylor_observe,
-    .outcome = taylor_outcome,
-    .determinize = taylor_determinize,
-    .sample = taylor_sample,
-    .label = taylor_label,
-    .describe = taylor_describe,
-    .test_deal = taylor_test_deal,
+    EU_RULES_FUNCS(taylor),
 };

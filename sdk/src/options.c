@@ -2,6 +2,7 @@
  * outcome ranking helper. */
 #include "jackarena/ja_rules.h"
 #include "jackarena/ja_error.h"
+#include "../rules/engine_util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -157,21 +158,16 @@ int ja_options_resolve(const ja_game_rules *g, ja_options *o, uint32_t n_seats, 
                  (unsigned)g->min_seats, (unsigned)g->max_seats, (unsigned)n_seats);
         return JA_EINVAL;
     }
-    /* Plain defaults first; the game then fills the computed ones ("200*N")
-     * and checks combinations. */
+    /* The defaults of the spec first ("200*N" with N = n_seats); the game
+     * then resolves what a spec cannot say ("auto") and checks
+     * combinations. */
     for (int i = 0; g->options && g->options[i].name; i++) {
         const ja_option_spec *sp = &g->options[i];
+        int32_t v;
         if (o->given[i] || !sp->def)
             continue;
-        if (sp->kind == JA_OPT_ENUM) {
-            int k = enum_index(sp->values, sp->def, strlen(sp->def));
-            o->value[i] = k < 0 ? 0 : k;
-        } else {
-            char *end = NULL;
-            long v = strtol(sp->def, &end, 10);
-            if (*sp->def && !*end)
-                o->value[i] = (int32_t)v;
-        }
+        if (eu_option_default(sp, n_seats, &v) >= 0 || sp->kind == JA_OPT_ENUM)
+            o->value[i] = v; /* an unknown ENUM default is the first word */
     }
     if (!g->resolve_options)
         return JA_OK;

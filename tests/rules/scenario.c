@@ -14,9 +14,10 @@
  *   seats N                   seat count (default: the game's minimum)
  *   option K=V [K=V ...]      options, as on the command line (also `options`)
  *   seed N                    match seed (default 1)
- *   deal FIRST CARD ...       test_deal(): re-deal the current game from a
- *                             stacked deck, top first, the rest in id order;
- *                             FIRST is game-defined (Taylor Blackjack: dealer)
+ *   deal FIRST CARD ...       test_deal() (ja_rules.h, JA_EXT_TEST_DEAL): re-deal
+ *                             the current game from a stacked deck, top first,
+ *                             the rest in id order; FIRST is game-defined
+ *                             (Taylor Blackjack: dealer)
  *   act S LABEL [; S LABEL]   S applies the legal action labelled LABEL; the
  *                             seats named must be exactly those to act (joint
  *                             decisions list one answer per asked seat)
@@ -846,8 +847,10 @@ static void directive(char **tok, int nt)
         }
     } else if (strcmp(d, "deal") == 0) {
         ensure_setup();
-        if (!R.g->test_deal)
-            fail("%s has no test_deal(): decks cannot be stacked", R.g->name);
+        const ja_ext_test_deal *td = ja_rules_extension(R.g, JA_EXT_TEST_DEAL);
+        if (!td)
+            fail("%s has no test_deal() (extension %s): decks cannot be stacked", R.g->name,
+                 JA_EXT_TEST_DEAL);
         if (nt < 2)
             fail("expected `deal FIRST CARD ...`");
         long first;
@@ -864,7 +867,7 @@ static void directive(char **tok, int nt)
                 fail("'%s' is not a card", tok[i]);
             cards[n++] = (uint8_t)c;
         }
-        int rc = R.g->test_deal(R.st, (int)first, cards, n);
+        int rc = td->test_deal(R.st, (int)first, cards, n);
         if (rc != JA_OK)
             fail("test_deal() refused the deck: %s (a card named more often than the deck "
                  "holds it, a card not in the deck, or a bad FIRST?)",

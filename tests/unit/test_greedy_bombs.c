@@ -237,7 +237,7 @@ static void test_deterministic(void **state)
 /* ---- chosen positions ------------------------------------------------------------ */
 
 /* A position: a 3-seat hand 1 dealt from a stacked deck (dealer 0, top
- * first, ja_rules.h test_deal) and played to the decision to test by the
+ * first, ja_rules.h JA_EXT_TEST_DEAL) and played to the decision to test by the
  * actions named ("seat:label", applied one decision at a time; a joint
  * decision lists every asked seat). */
 typedef struct position {
@@ -260,7 +260,9 @@ static void deal(position *p, const char *const *cards)
         assert_true(c >= 0);
         deck[n++] = (uint8_t)c;
     }
-    assert_int_equal(p->g->test_deal(p->st, 0, deck, n), JA_OK);
+    const ja_ext_test_deal *td = ja_rules_extension(p->g, JA_EXT_TEST_DEAL);
+    assert_non_null(td);
+    assert_int_equal(td->test_deal(p->st, 0, deck, n), JA_OK);
 }
 
 /* The legal code of seat labelled text. */

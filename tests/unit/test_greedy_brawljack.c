@@ -244,14 +244,16 @@ static void position_open(position *p, bots *b, uint32_t n, const char *const *k
     uint32_t k = 0;
     for (; *cards; cards++)
         deck[k++] = card(*cards);
-    assert_int_equal(p->g->test_deal(p->st, first, deck, k), JA_OK);
+    const ja_ext_test_deal *td = ja_rules_extension(p->g, JA_EXT_TEST_DEAL);
+    assert_non_null(td);
+    assert_int_equal(td->test_deal(p->st, first, deck, k), JA_OK);
     if (more) {
         char buf[256], *save = NULL;
         snprintf(buf, sizeof buf, "%s", more);
         k = 0;
         for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
             deck[k++] = card(t);
-        assert_int_equal(p->g->test_deal(p->st, -1, deck, k), JA_OK);
+        assert_int_equal(td->test_deal(p->st, -1, deck, k), JA_OK);
     }
     for (uint32_t s = 0; s < n; s++) {
         ref_seat_ctx sc = {.game = p->g, .seat = (int32_t)s, .n_seats = n, .match_seed = 1,

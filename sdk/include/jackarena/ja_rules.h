@@ -2,7 +2,10 @@
  * fixed-size, pointer-free state that memcpy copies (the forward model).
  *
  * DRAFT: stable only once Bombs (interrupt windows) and Jack in the Box
- * (teams) have proved it; until then members may still change.
+ * (teams) have proved it; until then members may still change. New members
+ * are appended after `extension` (a reader tests struct_size), and what only
+ * some callers need is an optional interface (extension(), below) rather
+ * than a member.
  * JA_RULES_DRAFT tells code at compile time that the interface is a draft.
  *
  * Contract, for every game (tests/rules/test_all_games.c checks it):
@@ -50,7 +53,10 @@ typedef struct ja_option_spec {
     ja_option_kind kind;
     const char *values;  /* ENUM: allowed words separated by '|': "auto|1|2" */
     int32_t min, max;    /* INT: inclusive bounds */
-    const char *def;     /* the default as shown to users: "auto", "200*N" */
+    /* The default, as shown to users and as applied by ja_options_resolve:
+     * ENUM, one of the words ("auto"); INT, "K", "N" or "K*N" with N the
+     * seat count ("200*N"). */
+    const char *def;
     const char *help;    /* one line */
 } ja_option_spec;
 
@@ -122,8 +128,10 @@ typedef struct ja_game_rules {
     const ja_field *obs_fields;
     uint32_t n_obs_fields;
 
-    /* Fills the defaults of options not given (some depend on n_seats) and
-     * checks the combination. JA_EINVAL with a one-line reason in err. */
+    /* Called by ja_options_resolve once the defaults of the specs are in:
+     * resolves what a spec cannot say (an ENUM "auto" becomes a concrete
+     * value) and checks the combination. JA_EINVAL with a one-line reason
+     * in err. */
     int (*resolve_options)(ja_options *o, uint32_t n_seats, char *err, size_t cap);
     /* Starts a match. o must be resolved. JA_EINVAL for a bad seat count. */
     int (*setup)(void *st, const ja_options *o, uint32_t n_seats, uint64_t seed);
@@ -147,11 +155,44 @@ typedef struct ja_game_rules {
     /* One line of public state for logs and the terminal ("game 1/6 turn 12:
      * seat 2 to play on 7H (hearts); hands 5 3 6; stock 30"). */
     int (*describe)(const void *st, char *buf, size_t cap);
-    /* Tests only (may be NULL): after setup, re-deal the current hand from a
-     * stacked deck (top first; cards not named follow in ascending id
-     * order). `first` is game-defined (Taylor Blackjack: the dealer). */
-    int (*test_deal)(void *st, int first, const uint8_t *cards, uint32_t n);
+    /* Optional interfaces (may be NULL): the interface named id (a
+     * JA_EXT_* string, below), or NULL when the game has none of that name.
+     * Call it through ja_rules_extension(). */
+    const void *(*extension)(const char *id);
+    /* Members are only appended after this one; readers test struct_size. */
 } ja_game_rules;
+
+/* ---- Optional interfaces ----------------------------------------------------- */
+
+/* An optional interface is a struct of function pointers that a game may
+ * offer through extension(id), for callers that need more than the table
+ * (tests, tools). Its id names a version: an interface never changes once
+ * published, a changed one gets a new id. A caller that does not find an
+ * interface goes without it or says so. */
+
+/* Stacked decks, for scenario tests (tests/rules) and no one else: every
+ * game of the registry offers it. */
+#define JA_EXT_TEST_DEAL "ja.test_deal.v1"
+typedef struct ja_ext_test_deal {
+    /* After setup, re-deal the current hand from a stacked deck (top
+     * first; cards not named follow in ascending id order). `first` is
+     * game-defined (Taylor Blackjack: the dealer; docs/rules/<game>.md).
+     * JA_EINVAL, and the state unchanged, for a deck or `first` the game
+     * refuses. */
+    int (*test_deal)(void *st, int first, const uint8_t *cards, uint32_t n);
+} ja_ext_test_deal;
+
+/* g's optional interface id, or NULL: when g is built without the member
+ * (its struct_size does not cover it), has no extension(), or extension(id)
+ * gives NULL. */
+static inline const void *ja_rules_extension(const ja_game_rules *g, const char *id)
+{
+    if (!g || !id ||
+        g->struct_size < offsetof(ja_game_rules, extension) + sizeof g->extension ||
+        !g->extension)
+        return NULL;
+    return g->extension(id);
+}
 
 /* The registry: every game, in a fixed order, NULL-terminated. */
 JA_API extern const ja_game_rules *const ja_games[];
@@ -169,7 +210,8 @@ JA_API void ja_options_init(const ja_game_rules *g, ja_options *o);
 JA_API int ja_options_set(const ja_game_rules *g, ja_options *o, const char *kv,
                           char *err, size_t cap);
 
-/* Calls g->resolve_options. */
+/* Checks the seat count, fills each option not given with its spec's
+ * default (ja_option_spec.def), then calls g->resolve_options. */
 JA_API int ja_options_resolve(const ja_game_rules *g, ja_options *o, uint32_t n_seats,
                               char *err, size_t cap);
 

@@ -40,6 +40,7 @@ FT_U32 = 4
 FT_I32 = 5
 FT_I64 = 6
 FT_COUNT = 7
+EXT_TEST_DEAL = 'ja.test_deal.v1'
 
 
 def name_of(group, value):

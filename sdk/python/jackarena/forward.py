@@ -106,7 +106,7 @@ class _Rules(ctypes.Structure):
         ("sample", _F(_int, _vp, _int, ctypes.c_uint64, _vp)),
         ("label", _F(_int, _Action, ctypes.c_char_p, _sz)),
         ("describe", _F(_int, _vp, ctypes.c_char_p, _sz)),
-        ("test_deal", _F(_int, _vp, _int, ctypes.POINTER(ctypes.c_uint8), _u32)),
+        ("extension", _F(_vp, ctypes.c_char_p)),
     ]
 
 
