@@ -122,7 +122,7 @@
     O(ja_game_rules, sample, 144) \
     O(ja_game_rules, label, 152) \
     O(ja_game_rules, describe, 160) \
-    O(ja_game_rules, test_deal, 168)
+    O(ja_game_rules, extension, 168)
 
 #define STATIC_CONST(name, value) _Static_assert((name) == (value), #name " is frozen for ABI 1");
 ABI_CONSTANTS(STATIC_CONST)
