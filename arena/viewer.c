@@ -373,3 +373,13 @@ void viewer_model_json_keys(json_w *w, const viewer_model *m)
     jw_obj_end(w);
     labels_json(w, m);
 }
+
+bool viewer_seat_sees(const viewer_model *m, uint32_t fr, int seat)
+{
+    if (seat < 0 || fr == 0 || fr + 1 == m->n_frames)
+        return true;
+    if (viewer_step(m, fr)->seats >> seat & 1)
+        return true;
+    return memcmp(viewer_obs(m, fr, (uint32_t)seat), viewer_obs(m, fr - 1, (uint32_t)seat),
+                  m->g->obs_size) != 0;
+}

@@ -718,16 +718,6 @@ void viewer_text_outcome(FILE *f, const viewer_model *m, const viewer_style *st)
     }
 }
 
-bool viewer_seat_sees(const viewer_model *m, uint32_t fr, int seat)
-{
-    if (seat < 0 || fr == 0 || fr + 1 == m->n_frames)
-        return true;
-    if (viewer_step(m, fr)->seats >> seat & 1)
-        return true;
-    return memcmp(viewer_obs(m, fr, (uint32_t)seat), viewer_obs(m, fr - 1, (uint32_t)seat),
-                  m->g->obs_size) != 0;
-}
-
 void viewer_text_dump(FILE *f, const viewer_model *m, int seat, const viewer_style *st)
 {
     viewer_text_header(f, m, seat, st);

@@ -3,20 +3,27 @@
 
 Usage: scripts/link-graph.py BUILD_DIR [--edges]
 
-Every object file of BUILD_DIR is a module named by its source file
-(referee/hub.c). Module A calls module B when a symbol A leaves undefined
-(`nm -u`) is one B defines (`nm --defined-only -g`). Within each checked
-group (the referee's modules, referee/; the benchmark's files, bench/) the
-calls must form no cycle: a cycle is printed, one line naming its modules,
-and the exit status is 1. --edges also prints every edge of the groups,
-"A -> B (symbol, ...)". Exit status 2 for a usage error or a build tree
-without the objects of a group.
+Every object file a target of BUILD_DIR links (the objects its link.txt
+names, so that objects left from files since moved do not count) is a
+module named by its source file (referee/hub.c). Module A calls module B
+when a symbol A leaves undefined (`nm -u`) is one B defines (`nm
+--defined-only -g`). Two rules, each breach printed on one line with exit
+status 1:
+  - layers: a module calls only modules of its own directory or of a lower
+    layer: sdk/ (the SDK: support code, rules engines, codec, runtime,
+    client), then referee/ and ladders/ (side by side: neither calls the
+    other), then arena/ (the arena library and the commands), then bench/;
+  - cycles: within each directory group (sdk/, referee/, ladders/, arena/,
+    bench/) the calls form no cycle.
+--edges also prints every edge, "A -> B (symbol, ...)". Exit status 2 for a
+usage error or a build tree without the objects of a group.
 """
 import os
 import subprocess
 import sys
 
-GROUPS = ("referee/", "bench/")
+GROUPS = ("sdk/", "referee/", "ladders/", "arena/", "bench/")
+LAYER = {"sdk/": 0, "referee/": 1, "ladders/": 1, "arena/": 2, "bench/": 3}
 
 
 def source_of(obj, build):
@@ -31,6 +38,33 @@ def source_of(obj, build):
     src = parts[:i] + [".." if p == "__" else p for p in parts[i + 2:]]
     path = os.path.normpath(os.path.join(*src))
     return path[:-2] if path.endswith(".o") else None
+
+
+def linked_objects(build):
+    """The object files the targets of a build tree link, from each current
+    target's CMakeFiles/<target>.dir/link.txt (paths relative to the
+    target's directory)."""
+    objs = set()
+    # The targets of the current configuration (a tree may keep the
+    # directories of targets since removed).
+    with open(os.path.join(build, "CMakeFiles", "TargetDirectories.txt")) as f:
+        dirs = [line.strip() for line in f if line.strip().endswith(".dir")]
+    for root in dirs:
+        files = os.listdir(root) if os.path.isdir(root) else []
+        if "link.txt" not in files:
+            continue
+        base = os.path.dirname(os.path.dirname(root))  # the target's directory
+        with open(os.path.join(root, "link.txt")) as f:
+            for tok in f.read().split():
+                if tok.endswith(".o"):
+                    path = os.path.normpath(os.path.join(base, tok))
+                    if os.path.exists(path):
+                        objs.add(path)
+    return sorted(objs)
+
+
+def group_of(mod):
+    return next(g for g in GROUPS if mod.startswith(g))
 
 
 def symbols(obj, *flags):
@@ -77,38 +111,43 @@ def main(argv):
         return 2
     build = args[0]
     defined, undefined = {}, {}
-    for root, _, files in os.walk(build):
-        for f in sorted(files):
-            if not f.endswith(".o"):
-                continue
-            obj = os.path.join(root, f)
-            src = source_of(obj, build)
-            if not src or not src.startswith(GROUPS) or src in defined:
-                continue
-            defined[src] = symbols(obj, "--defined-only", "-g")
-            undefined[src] = symbols(obj, "-u")
+    for obj in linked_objects(build):
+        src = source_of(obj, build)
+        if not src or not src.startswith(GROUPS) or src in defined:
+            continue
+        defined[src] = symbols(obj, "--defined-only", "-g")
+        undefined[src] = symbols(obj, "-u")
     status = 0
+    by_symbol = {}
+    for m in sorted(defined):
+        for s in defined[m]:
+            by_symbol.setdefault(s, m)
+    edges = {}
+    for a in sorted(defined):
+        for s in undefined[a]:
+            b = by_symbol.get(s)
+            if b and b != a:
+                edges.setdefault(a, {}).setdefault(b, []).append(s)
+    if "--edges" in argv:
+        for a in sorted(edges):
+            for b in sorted(edges[a]):
+                print(f"{a} -> {b} ({', '.join(sorted(edges[a][b]))})")
+    for a in sorted(edges):
+        for b in sorted(edges[a]):
+            ga, gb = group_of(a), group_of(b)
+            if ga != gb and LAYER[gb] >= LAYER[ga]:
+                print(f"link-graph: {a} ({ga}) calls {b} ({gb}), a layer not below it: "
+                      f"{', '.join(sorted(edges[a][b]))}", file=sys.stderr)
+                status = 1
     for group in GROUPS:
         mods = sorted(m for m in defined if m.startswith(group))
         if len(mods) < 2:
             print(f"link-graph: no objects of {group} under {build} (not built?)",
                   file=sys.stderr)
             return 2
-        by_symbol = {}
-        for m in mods:
-            for s in defined[m]:
-                by_symbol.setdefault(s, m)
-        edges = {}
-        for a in mods:
-            for s in undefined[a]:
-                b = by_symbol.get(s)
-                if b and b != a:
-                    edges.setdefault(a, {}).setdefault(b, []).append(s)
-        if "--edges" in argv:
-            for a in sorted(edges):
-                for b in sorted(edges[a]):
-                    print(f"{a} -> {b} ({', '.join(sorted(edges[a][b]))})")
-        for comp in cycles(mods, edges):
+        inner = {a: {b: v for b, v in edges.get(a, {}).items() if b.startswith(group)}
+                 for a in mods}
+        for comp in cycles(mods, inner):
             print(f"link-graph: cycle between {', '.join(comp)}", file=sys.stderr)
             status = 1
     return status
