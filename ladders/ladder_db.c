@@ -9,8 +9,13 @@
  *    by another process surfaces at BEGIN, as JA_EBUSY, before any work.
  *  - The error message is composed before any rollback, since the rollback
  *    would replace SQLite's own message.
- *  - No statement outlives the call that prepared it; nothing is cached, so
- *    a handle holds no state but the connection and the last message. */
+ *  - No statement stays in use past the call that took it: every prepare()
+ *    is matched by a finish() before the call returns, which resets the
+ *    statement, so no call leaves a read open. The prepared statements
+ *    themselves are kept: a handle caches up to STMT_CACHE of them for later
+ *    calls (prepare() below) and finalizes them at close. Beyond that cache
+ *    a handle holds only the connection, its path, the busy timeout and the
+ *    last message. */
 #include "ladder_db.h"
 
 #include <errno.h>
@@ -253,17 +258,46 @@ static void column_copy(sqlite3_stmt *st, int i, char *buf, size_t cap)
     snprintf(buf, cap, "%s", t != NULL ? (const char *)t : "");
 }
 
-/* Makes room for one more element in a growing array. */
-static int grow(void **a, size_t *cap, size_t n, size_t size)
+/* Fills *row, zeroed by collect_rows, from the current row of st. */
+typedef void (*read_row_fn)(sqlite3_stmt *st, void *row);
+
+/* Steps st to its end and collects its result rows into one heap array of
+ * row_size-byte elements, each zeroed and then filled by read_row; the
+ * array starts at 16 elements and doubles as needed. Gives st back
+ * (finish) in every case. On JA_OK, *out is the array (NULL when there is
+ * no row), owned by the caller (free()), and *out_n its length. On failure
+ * (JA_ENOMEM, or a step's error, whose message names `what`) nothing stays
+ * allocated and *out and *out_n are not touched. */
+static int collect_rows(ladder_db *db, sqlite3_stmt *st, const char *what, size_t row_size,
+                        read_row_fn read_row, void **out, uint32_t *out_n)
 {
-    if (n < *cap)
-        return JA_OK;
-    size_t c = *cap ? *cap * 2 : 16;
-    void *p = realloc(*a, c * size);
-    if (p == NULL)
-        return JA_ENOMEM;
-    *a = p;
-    *cap = c;
+    unsigned char *a = NULL;
+    size_t n = 0, cap = 0;
+    int rc = JA_OK, src;
+    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+        if (n == cap) {
+            size_t c = cap ? cap * 2 : 16;
+            void *p = realloc(a, c * row_size);
+            if (p == NULL) {
+                rc = JA_ENOMEM;
+                break;
+            }
+            a = p;
+            cap = c;
+        }
+        void *row = a + n++ * row_size;
+        memset(row, 0, row_size);
+        read_row(st, row);
+    }
+    if (rc == JA_OK && src != SQLITE_DONE)
+        rc = sql_fail(db, src, what);
+    finish(db, st);
+    if (rc != JA_OK) {
+        free(a);
+        return rc;
+    }
+    *out = a;
+    *out_n = (uint32_t)n;
     return JA_OK;
 }
 
@@ -1163,6 +1197,11 @@ static int tournament_exists(ladder_db *db, int64_t tid)
     return rc;
 }
 
+static void read_pending(sqlite3_stmt *st, void *row)
+{
+    *(uint32_t *)row = (uint32_t)sqlite3_column_int64(st, 0);
+}
+
 int ladder_db_pending(ladder_db *db, int64_t tournament_id, uint32_t **out, uint32_t *out_n)
 {
     static const char what[] = "listing pending matches";
@@ -1183,24 +1222,10 @@ int ladder_db_pending(ladder_db *db, int64_t tournament_id, uint32_t **out, uint
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, tournament_id);
-    uint32_t *a = NULL;
-    size_t n = 0, cap = 0;
-    int src;
-    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
-        if ((rc = grow((void **)&a, &cap, n, sizeof *a)) != JA_OK)
-            break;
-        a[n++] = (uint32_t)sqlite3_column_int64(st, 0);
-    }
-    if (rc == JA_OK && src != SQLITE_DONE)
-        rc = sql_fail(db, src, what);
-    finish(db, st);
-    if (rc != JA_OK) {
-        free(a);
-        return rc;
-    }
-    *out = a;
-    *out_n = (uint32_t)n;
-    return JA_OK;
+    void *rows;
+    if ((rc = collect_rows(db, st, what, sizeof **out, read_pending, &rows, out_n)) == JA_OK)
+        *out = rows;
+    return rc;
 }
 
 /* ---- Recording a match ----------------------------------------------------- */
@@ -1492,6 +1517,22 @@ int ladder_db_record_match(ladder_db *db, int64_t tournament_id, uint32_t number
 
 /* ---- Queries --------------------------------------------------------------- */
 
+static void read_standing(sqlite3_stmt *st, void *row)
+{
+    ladder_standing *s = row;
+    s->slot = (uint32_t)sqlite3_column_int64(st, 0);
+    s->bot_id = sqlite3_column_int64(st, 1);
+    column_copy(st, 2, s->bot, sizeof s->bot);
+    s->games = sqlite3_column_int64(st, 3);
+    s->wins = sqlite3_column_int64(st, 4);
+    s->score = sqlite3_column_int64(st, 5);
+    s->faults = sqlite3_column_int64(st, 6);
+    s->elo = sqlite3_column_double(st, 7);
+    s->elo_games = sqlite3_column_int64(st, 8);
+    column_copy(st, 9, s->version, sizeof s->version);
+    column_copy(st, 10, s->sha256, sizeof s->sha256);
+}
+
 int ladder_db_standings(ladder_db *db, int64_t tournament_id, ladder_standing **out,
                         uint32_t *out_n)
 {
@@ -1526,40 +1567,14 @@ int ladder_db_standings(ladder_db *db, int64_t tournament_id, ladder_standing **
         return rc;
     sqlite3_bind_int64(st, 1, tournament_id);
     sqlite3_bind_double(st, 2, LADDER_ELO_INITIAL);
-    ladder_standing *a = NULL;
-    size_t n = 0, cap = 0;
-    int src;
-    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
-        if ((rc = grow((void **)&a, &cap, n, sizeof *a)) != JA_OK)
-            break;
-        ladder_standing *s = &a[n++];
-        memset(s, 0, sizeof *s);
-        s->slot = (uint32_t)sqlite3_column_int64(st, 0);
-        s->bot_id = sqlite3_column_int64(st, 1);
-        column_copy(st, 2, s->bot, sizeof s->bot);
-        s->games = sqlite3_column_int64(st, 3);
-        s->wins = sqlite3_column_int64(st, 4);
-        s->score = sqlite3_column_int64(st, 5);
-        s->faults = sqlite3_column_int64(st, 6);
-        s->elo = sqlite3_column_double(st, 7);
-        s->elo_games = sqlite3_column_int64(st, 8);
-        column_copy(st, 9, s->version, sizeof s->version);
-        column_copy(st, 10, s->sha256, sizeof s->sha256);
-    }
-    if (rc == JA_OK && src != SQLITE_DONE)
-        rc = sql_fail(db, src, what);
-    finish(db, st);
-    if (rc != JA_OK) {
-        free(a);
-        return rc;
-    }
-    *out = a;
-    *out_n = (uint32_t)n;
-    return JA_OK;
+    void *rows;
+    if ((rc = collect_rows(db, st, what, sizeof **out, read_standing, &rows, out_n)) == JA_OK)
+        *out = rows;
+    return rc;
 }
 
 /* Sums the (kind, count) rows of a prepared statement into out by kind;
- * finalizes st. */
+ * gives st back (finish). */
 static int sum_fault_rows(ladder_db *db, sqlite3_stmt *st, const char *what,
                           uint64_t out[JA_FAULT_COUNT])
 {
@@ -1658,6 +1673,19 @@ int ladder_db_bot_faults(ladder_db *db, const ladder_key *key, int64_t bot_id,
     return sum_fault_rows(db, st, what, out);
 }
 
+static void read_rating(sqlite3_stmt *st, void *row)
+{
+    ladder_rating *r = row;
+    r->bot_id = sqlite3_column_int64(st, 0);
+    column_copy(st, 1, r->bot, sizeof r->bot);
+    column_copy(st, 2, r->version, sizeof r->version);
+    r->games = sqlite3_column_int64(st, 3);
+    r->elo = sqlite3_column_double(st, 4);
+    r->wins = sqlite3_column_int64(st, 5);
+    r->draws = sqlite3_column_int64(st, 6);
+    r->losses = sqlite3_column_int64(st, 7);
+}
+
 int ladder_db_ratings(ladder_db *db, const ladder_key *key, ladder_rating **out, uint32_t *out_n)
 {
     static const char what[] = "reading ratings";
@@ -1683,33 +1711,21 @@ int ladder_db_ratings(ladder_db *db, const ladder_key *key, ladder_rating **out,
     bind_text(st, 1, key->game);
     sqlite3_bind_int64(st, 2, key->n_seats);
     bind_text(st, 3, key->options);
-    ladder_rating *a = NULL;
-    size_t n = 0, cap = 0;
-    int src;
-    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
-        if ((rc = grow((void **)&a, &cap, n, sizeof *a)) != JA_OK)
-            break;
-        ladder_rating *r = &a[n++];
-        memset(r, 0, sizeof *r);
-        r->bot_id = sqlite3_column_int64(st, 0);
-        column_copy(st, 1, r->bot, sizeof r->bot);
-        column_copy(st, 2, r->version, sizeof r->version);
-        r->games = sqlite3_column_int64(st, 3);
-        r->elo = sqlite3_column_double(st, 4);
-        r->wins = sqlite3_column_int64(st, 5);
-        r->draws = sqlite3_column_int64(st, 6);
-        r->losses = sqlite3_column_int64(st, 7);
-    }
-    if (rc == JA_OK && src != SQLITE_DONE)
-        rc = sql_fail(db, src, what);
-    finish(db, st);
-    if (rc != JA_OK) {
-        free(a);
-        return rc;
-    }
-    *out = a;
-    *out_n = (uint32_t)n;
-    return JA_OK;
+    void *rows;
+    if ((rc = collect_rows(db, st, what, sizeof **out, read_rating, &rows, out_n)) == JA_OK)
+        *out = rows;
+    return rc;
+}
+
+static void read_summary(sqlite3_stmt *st, void *row)
+{
+    ladder_summary *s = row;
+    s->id = sqlite3_column_int64(st, 0);
+    column_copy(st, 1, s->game, sizeof s->game);
+    s->n_seats = (uint32_t)sqlite3_column_int64(st, 2);
+    column_copy(st, 3, s->options, sizeof s->options);
+    s->bots = sqlite3_column_int64(st, 4);
+    s->matches = sqlite3_column_int64(st, 5);
 }
 
 int ladder_db_ladders(ladder_db *db, const char *game, ladder_summary **out, uint32_t *out_n)
@@ -1734,31 +1750,10 @@ int ladder_db_ladders(ladder_db *db, const char *game, ladder_summary **out, uin
     if (rc != JA_OK)
         return rc;
     bind_text(st, 1, game);
-    ladder_summary *a = NULL;
-    size_t n = 0, cap = 0;
-    int src;
-    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
-        if ((rc = grow((void **)&a, &cap, n, sizeof *a)) != JA_OK)
-            break;
-        ladder_summary *s = &a[n++];
-        memset(s, 0, sizeof *s);
-        s->id = sqlite3_column_int64(st, 0);
-        column_copy(st, 1, s->game, sizeof s->game);
-        s->n_seats = (uint32_t)sqlite3_column_int64(st, 2);
-        column_copy(st, 3, s->options, sizeof s->options);
-        s->bots = sqlite3_column_int64(st, 4);
-        s->matches = sqlite3_column_int64(st, 5);
-    }
-    if (rc == JA_OK && src != SQLITE_DONE)
-        rc = sql_fail(db, src, what);
-    finish(db, st);
-    if (rc != JA_OK) {
-        free(a);
-        return rc;
-    }
-    *out = a;
-    *out_n = (uint32_t)n;
-    return JA_OK;
+    void *rows;
+    if ((rc = collect_rows(db, st, what, sizeof **out, read_summary, &rows, out_n)) == JA_OK)
+        *out = rows;
+    return rc;
 }
 
 int ladder_db_foreach_match(ladder_db *db, const ladder_key *key, ladder_match_fn fn, void *ctx)
@@ -1856,6 +1851,16 @@ int ladder_db_foreach_match(ladder_db *db, const ladder_key *key, ladder_match_f
     return rc;
 }
 
+static void read_bot_row(sqlite3_stmt *st, void *row)
+{
+    ladder_bot_row *b = row;
+    b->id = sqlite3_column_int64(st, 0);
+    column_copy(st, 1, b->name, sizeof b->name);
+    column_copy(st, 2, b->version, sizeof b->version);
+    column_copy(st, 3, b->kind, sizeof b->kind);
+    column_copy(st, 4, b->sha256, sizeof b->sha256);
+}
+
 int ladder_db_ladder_bots(ladder_db *db, const ladder_key *key, ladder_bot_row **out,
                           uint32_t *out_n)
 {
@@ -1884,30 +1889,10 @@ int ladder_db_ladder_bots(ladder_db *db, const ladder_key *key, ladder_bot_row *
     bind_text(st, 1, key->game);
     sqlite3_bind_int64(st, 2, key->n_seats);
     bind_text(st, 3, key->options);
-    ladder_bot_row *a = NULL;
-    size_t n = 0, cap = 0;
-    int src;
-    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
-        if ((rc = grow((void **)&a, &cap, n, sizeof *a)) != JA_OK)
-            break;
-        ladder_bot_row *b = &a[n++];
-        memset(b, 0, sizeof *b);
-        b->id = sqlite3_column_int64(st, 0);
-        column_copy(st, 1, b->name, sizeof b->name);
-        column_copy(st, 2, b->version, sizeof b->version);
-        column_copy(st, 3, b->kind, sizeof b->kind);
-        column_copy(st, 4, b->sha256, sizeof b->sha256);
-    }
-    if (rc == JA_OK && src != SQLITE_DONE)
-        rc = sql_fail(db, src, what);
-    finish(db, st);
-    if (rc != JA_OK) {
-        free(a);
-        return rc;
-    }
-    *out = a;
-    *out_n = (uint32_t)n;
-    return JA_OK;
+    void *rows;
+    if ((rc = collect_rows(db, st, what, sizeof **out, read_bot_row, &rows, out_n)) == JA_OK)
+        *out = rows;
+    return rc;
 }
 
 int ladder_db_foreach_seat(ladder_db *db, const ladder_key *key, int64_t tournament_id,
