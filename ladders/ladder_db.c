@@ -202,6 +202,17 @@ static int step_done(ladder_db *db, sqlite3_stmt *st, const char *what)
     return rc;
 }
 
+/* Runs an INSERT (from prepare()) and gives it back (finish); on JA_OK the
+ * new row's id goes to *out_id. */
+static int insert_row(ladder_db *db, sqlite3_stmt *st, int64_t *out_id, const char *what)
+{
+    int rc = step_done(db, st, what);
+    finish(db, st);
+    if (rc == JA_OK)
+        *out_id = sqlite3_last_insert_rowid(db->sql);
+    return rc;
+}
+
 static int exec(ladder_db *db, const char *sql, const char *what)
 {
     int src = sqlite3_exec(db->sql, sql, NULL, NULL, NULL);
@@ -233,22 +244,43 @@ static int bind_text(sqlite3_stmt *st, int i, const char *s)
     return s == NULL ? sqlite3_bind_null(st, i) : sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
 }
 
-/* A single integer from a query with no parameters. */
+/* Binds a ladder key's game, seat count and options to parameters i,
+ * i + 1 and i + 2 (borrowed: the key must outlive the statement's use). */
+static void bind_key(sqlite3_stmt *st, int i, const ladder_key *k)
+{
+    bind_text(st, i, k->game);
+    sqlite3_bind_int64(st, i + 1, k->n_seats);
+    bind_text(st, i + 2, k->options);
+}
+
+/* Steps st (bound, from prepare()) once and gives it back (finish): JA_OK
+ * with the first column of its first row in *out; JA_ENOTFOUND, without a
+ * message, when it has no row; the step's error otherwise. */
+static int step_int(ladder_db *db, sqlite3_stmt *st, int64_t *out, const char *what)
+{
+    int src = sqlite3_step(st);
+    int rc;
+    if (src == SQLITE_ROW) {
+        *out = sqlite3_column_int64(st, 0);
+        rc = JA_OK;
+    } else if (src == SQLITE_DONE) {
+        rc = JA_ENOTFOUND;
+    } else {
+        rc = sql_fail(db, src, what);
+    }
+    finish(db, st);
+    return rc;
+}
+
+/* A single integer from a query with no parameters (that always has a row). */
 static int query_int(ladder_db *db, const char *sql, int64_t *out, const char *what)
 {
     sqlite3_stmt *st;
     int rc = prepare(db, sql, &st, what);
     if (rc != JA_OK)
         return rc;
-    int src = sqlite3_step(st);
-    if (src == SQLITE_ROW) {
-        *out = sqlite3_column_int64(st, 0);
-        rc = JA_OK;
-    } else {
-        rc = sql_fail(db, src, what);
-    }
-    finish(db, st);
-    return rc;
+    rc = step_int(db, st, out, what);
+    return rc == JA_ENOTFOUND ? sql_fail(db, SQLITE_DONE, what) : rc;
 }
 
 /* Copies column i as text into a fixed buffer (truncating, NUL-terminated). */
@@ -654,17 +686,7 @@ static int bot_lookup(ladder_db *db, const ladder_bot *b, int64_t *out_id)
     bind_text(st, 1, b->name);
     bind_text(st, 2, b->version != NULL ? b->version : "");
     bind_text(st, 3, b->sha256);
-    int src = sqlite3_step(st);
-    if (src == SQLITE_ROW) {
-        *out_id = sqlite3_column_int64(st, 0);
-        rc = JA_OK;
-    } else if (src == SQLITE_DONE) {
-        rc = JA_ENOTFOUND;
-    } else {
-        rc = sql_fail(db, src, "looking up a bot");
-    }
-    finish(db, st);
-    return rc;
+    return step_int(db, st, out_id, "looking up a bot");
 }
 
 /* Inside a write transaction. */
@@ -685,11 +707,7 @@ static int bot_get_or_add(ladder_db *db, const ladder_bot *b, int64_t *out_id)
     bind_text(st, 3, b->kind);
     bind_text(st, 4, b->spec != NULL ? b->spec : "");
     bind_text(st, 5, b->sha256);
-    rc = step_done(db, st, "adding a bot");
-    finish(db, st);
-    if (rc == JA_OK)
-        *out_id = sqlite3_last_insert_rowid(db->sql);
-    return rc;
+    return insert_row(db, st, out_id, "adding a bot");
 }
 
 int ladder_db_bot_get_or_add(ladder_db *db, const ladder_bot *bot, int64_t *out_id)
@@ -761,20 +779,8 @@ static int ladder_lookup(ladder_db *db, const ladder_key *k, int64_t *out_id)
                      &st, "looking up a ladder");
     if (rc != JA_OK)
         return rc;
-    bind_text(st, 1, k->game);
-    sqlite3_bind_int64(st, 2, k->n_seats);
-    bind_text(st, 3, k->options);
-    int src = sqlite3_step(st);
-    if (src == SQLITE_ROW) {
-        *out_id = sqlite3_column_int64(st, 0);
-        rc = JA_OK;
-    } else if (src == SQLITE_DONE) {
-        rc = JA_ENOTFOUND;
-    } else {
-        rc = sql_fail(db, src, "looking up a ladder");
-    }
-    finish(db, st);
-    return rc;
+    bind_key(st, 1, k);
+    return step_int(db, st, out_id, "looking up a ladder");
 }
 
 /* Inside a write transaction. */
@@ -788,14 +794,8 @@ static int ladder_get_or_add(ladder_db *db, const ladder_key *k, int64_t *out_id
                  "adding a ladder");
     if (rc != JA_OK)
         return rc;
-    bind_text(st, 1, k->game);
-    sqlite3_bind_int64(st, 2, k->n_seats);
-    bind_text(st, 3, k->options);
-    rc = step_done(db, st, "adding a ladder");
-    finish(db, st);
-    if (rc == JA_OK)
-        *out_id = sqlite3_last_insert_rowid(db->sql);
-    return rc;
+    bind_key(st, 1, k);
+    return insert_row(db, st, out_id, "adding a ladder");
 }
 
 /* ---- Tournaments ----------------------------------------------------------- */
@@ -887,7 +887,7 @@ static int create_tournament(ladder_db *db, const ladder_tournament_spec *spec,
                              const ladder_plan_match *plan, uint32_t n_plan, int64_t *out_id)
 {
     static const char what[] = "storing a new tournament";
-    int64_t ladder_id;
+    int64_t ladder_id = 0;
     int rc = ladder_get_or_add(db, &spec->ladder, &ladder_id);
     if (rc != JA_OK)
         return rc;
@@ -908,11 +908,9 @@ static int create_tournament(ladder_db *db, const ladder_tournament_spec *spec,
     sqlite3_bind_int(st, 5, spec->duplicate ? 1 : 0);
     sqlite3_bind_int64(st, 6, spec->n_bots);
     sqlite3_bind_int64(st, 7, n_plan);
-    rc = step_done(db, st, what);
-    finish(db, st);
-    if (rc != JA_OK)
+    int64_t tid;
+    if ((rc = insert_row(db, st, &tid, what)) != JA_OK)
         return rc;
-    int64_t tid = sqlite3_last_insert_rowid(db->sql);
 
     rc = prepare(db,
                  "INSERT INTO participants (tournament_id, slot, bot_id, name)"
@@ -1018,7 +1016,7 @@ int ladder_db_tournament_find(ladder_db *db, const ladder_tournament_spec *spec,
     char seed[21];
     ladder_seed_format(spec->seed, seed);
 
-    int64_t ladder_id;
+    int64_t ladder_id = 0;
     int64_t *bot_ids = calloc(spec->n_bots, sizeof *bot_ids);
     if (bot_ids == NULL)
         return JA_ENOMEM;
@@ -1184,16 +1182,10 @@ static int tournament_exists(ladder_db *db, int64_t tid)
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, tid);
-    int src = sqlite3_step(st);
-    if (src == SQLITE_ROW) {
-        rc = JA_OK;
-    } else if (src == SQLITE_DONE) {
+    int64_t one;
+    rc = step_int(db, st, &one, "reading a tournament");
+    if (rc == JA_ENOTFOUND)
         set_msg(db, "no tournament %" PRId64 " in database '%s'", tid, db->path);
-        rc = JA_ENOTFOUND;
-    } else {
-        rc = sql_fail(db, src, "reading a tournament");
-    }
-    finish(db, st);
     return rc;
 }
 
@@ -1667,9 +1659,7 @@ int ladder_db_bot_faults(ladder_db *db, const ladder_key *key, int64_t bot_id,
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, bot_id);
-    bind_text(st, 2, key->game);
-    sqlite3_bind_int64(st, 3, key->n_seats);
-    bind_text(st, 4, key->options);
+    bind_key(st, 2, key);
     return sum_fault_rows(db, st, what, out);
 }
 
@@ -1708,9 +1698,7 @@ int ladder_db_ratings(ladder_db *db, const ladder_key *key, ladder_rating **out,
                  &st, what);
     if (rc != JA_OK)
         return rc;
-    bind_text(st, 1, key->game);
-    sqlite3_bind_int64(st, 2, key->n_seats);
-    bind_text(st, 3, key->options);
+    bind_key(st, 1, key);
     void *rows;
     if ((rc = collect_rows(db, st, what, sizeof **out, read_rating, &rows, out_n)) == JA_OK)
         *out = rows;
@@ -1756,46 +1744,58 @@ int ladder_db_ladders(ladder_db *db, const char *game, ladder_summary **out, uin
     return rc;
 }
 
-int ladder_db_foreach_match(ladder_db *db, const ladder_key *key, ladder_match_fn fn, void *ctx)
+/* The start of a walk over a ladder's rows (the foreach calls): checks the
+ * handle, that a callback is given (have_fn) and the key, opens one read
+ * transaction (a consistent snapshot even while another process records
+ * matches: WAL readers do not block the writer), and prepares sql with the
+ * key bound to ?1, ?2, ?3. On JA_OK the caller steps *st, gives it back
+ * (finish) and ends the transaction with rollback(); on failure nothing is
+ * left open. */
+static int begin_ladder_walk(ladder_db *db, const ladder_key *key, bool have_fn,
+                             const char *sql, sqlite3_stmt **st, const char *what)
 {
-    static const char what[] = "reading match results";
     int rc = enter(db);
     if (rc != JA_OK)
         return rc;
-    if (fn == NULL)
+    if (!have_fn)
         return JA_EINVAL;
     if ((rc = check_key(db, key)) != JA_OK)
         return rc;
-    /* One read transaction: a consistent snapshot even while another
-     * process records matches (WAL readers do not block the writer). */
     if ((rc = exec(db, "BEGIN", what)) != JA_OK)
         return rc;
-    sqlite3_stmt *st;
-    rc = prepare(db,
-                 /* The deal: the first finished match of the ladder with
-                  * the seed, in any tournament (a window over the rows of
-                  * this ladder, one sort). */
-                 "SELECT m.id, m.tournament_id, m.number, r.seat, r.bot_id, r.score, r.place,"
-                 " m.seed,"
-                 " CASE WHEN m.seed IS NULL THEN m.id"
-                 "  ELSE min(m.id) OVER (PARTITION BY m.seed) END,"
-                 " m.turns, m.digest, m.finished_at,"
-                 " CASE WHEN m.seed IS NULL THEN m.tournament_id"
-                 "  ELSE min(m.tournament_id) OVER (PARTITION BY m.seed) END,"
-                 " t.source"
-                 " FROM ladders l JOIN tournaments t ON t.ladder_id = l.id"
-                 " JOIN matches m ON m.tournament_id = t.id"
-                 " JOIN results r ON r.match_id = m.id"
-                 " WHERE l.game = ?1 AND l.n_seats = ?2 AND l.options = ?3"
-                 " AND m.status = 'done' ORDER BY t.id, m.number, r.seat",
-                 &st, what);
-    if (rc != JA_OK) {
+    if ((rc = prepare(db, sql, st, what)) != JA_OK) {
         rollback(db);
         return rc;
     }
-    bind_text(st, 1, key->game);
-    sqlite3_bind_int64(st, 2, key->n_seats);
-    bind_text(st, 3, key->options);
+    bind_key(*st, 1, key);
+    return JA_OK;
+}
+
+int ladder_db_foreach_match(ladder_db *db, const ladder_key *key, ladder_match_fn fn, void *ctx)
+{
+    static const char what[] = "reading match results";
+    sqlite3_stmt *st;
+    int rc = begin_ladder_walk(
+        db, key, fn != NULL,
+        /* The deal: the first finished match of the ladder with
+         * the seed, in any tournament (a window over the rows of
+         * this ladder, one sort). */
+        "SELECT m.id, m.tournament_id, m.number, r.seat, r.bot_id, r.score, r.place,"
+        " m.seed,"
+        " CASE WHEN m.seed IS NULL THEN m.id"
+        "  ELSE min(m.id) OVER (PARTITION BY m.seed) END,"
+        " m.turns, m.digest, m.finished_at,"
+        " CASE WHEN m.seed IS NULL THEN m.tournament_id"
+        "  ELSE min(m.tournament_id) OVER (PARTITION BY m.seed) END,"
+        " t.source"
+        " FROM ladders l JOIN tournaments t ON t.ladder_id = l.id"
+        " JOIN matches m ON m.tournament_id = t.id"
+        " JOIN results r ON r.match_id = m.id"
+        " WHERE l.game = ?1 AND l.n_seats = ?2 AND l.options = ?3"
+        " AND m.status = 'done' ORDER BY t.id, m.number, r.seat",
+        &st, what);
+    if (rc != JA_OK)
+        return rc;
     ladder_match_row row;
     memset(&row, 0, sizeof row);
     bool have = false;
@@ -1886,9 +1886,7 @@ int ladder_db_ladder_bots(ladder_db *db, const ladder_key *key, ladder_bot_row *
                  &st, what);
     if (rc != JA_OK)
         return rc;
-    bind_text(st, 1, key->game);
-    sqlite3_bind_int64(st, 2, key->n_seats);
-    bind_text(st, 3, key->options);
+    bind_key(st, 1, key);
     void *rows;
     if ((rc = collect_rows(db, st, what, sizeof **out, read_bot_row, &rows, out_n)) == JA_OK)
         *out = rows;
@@ -1899,35 +1897,22 @@ int ladder_db_foreach_seat(ladder_db *db, const ladder_key *key, int64_t tournam
                            ladder_seat_fn fn, void *ctx)
 {
     static const char what[] = "reading match details";
-    int rc = enter(db);
+    sqlite3_stmt *st;
+    int rc = begin_ladder_walk(
+        db, key, fn != NULL,
+        "SELECT m.id, m.tournament_id, m.number, r.seat, r.bot_id, r.elo_before,"
+        " r.elo_delta, IFNULL(m.replay, ''),"
+        " (SELECT group_concat(f.kind || '=' || f.count, ' ') FROM result_faults f"
+        "  WHERE f.match_id = r.match_id AND f.seat = r.seat)"
+        " FROM ladders l JOIN tournaments t ON t.ladder_id = l.id"
+        " JOIN matches m ON m.tournament_id = t.id"
+        " JOIN results r ON r.match_id = m.id"
+        " WHERE l.game = ?1 AND l.n_seats = ?2 AND l.options = ?3"
+        " AND m.status = 'done' AND (?4 <= 0 OR t.id = ?4)"
+        " ORDER BY t.id, m.number, r.seat",
+        &st, what);
     if (rc != JA_OK)
         return rc;
-    if (fn == NULL)
-        return JA_EINVAL;
-    if ((rc = check_key(db, key)) != JA_OK)
-        return rc;
-    if ((rc = exec(db, "BEGIN", what)) != JA_OK)
-        return rc;
-    sqlite3_stmt *st;
-    rc = prepare(db,
-                 "SELECT m.id, m.tournament_id, m.number, r.seat, r.bot_id, r.elo_before,"
-                 " r.elo_delta, IFNULL(m.replay, ''),"
-                 " (SELECT group_concat(f.kind || '=' || f.count, ' ') FROM result_faults f"
-                 "  WHERE f.match_id = r.match_id AND f.seat = r.seat)"
-                 " FROM ladders l JOIN tournaments t ON t.ladder_id = l.id"
-                 " JOIN matches m ON m.tournament_id = t.id"
-                 " JOIN results r ON r.match_id = m.id"
-                 " WHERE l.game = ?1 AND l.n_seats = ?2 AND l.options = ?3"
-                 " AND m.status = 'done' AND (?4 <= 0 OR t.id = ?4)"
-                 " ORDER BY t.id, m.number, r.seat",
-                 &st, what);
-    if (rc != JA_OK) {
-        rollback(db);
-        return rc;
-    }
-    bind_text(st, 1, key->game);
-    sqlite3_bind_int64(st, 2, key->n_seats);
-    bind_text(st, 3, key->options);
     sqlite3_bind_int64(st, 4, tournament_id);
     ladder_seat_detail *d = malloc(sizeof *d);
     int src = SQLITE_DONE;
@@ -2102,7 +2087,7 @@ static int import_tournament(ladder_db *db, const ladder_import *imp, int64_t im
 {
     static const char what[] = "importing results";
     const ladder_import_match *m0 = &imp->matches[first];
-    int64_t ladder_id;
+    int64_t ladder_id = 0;
     int rc = ladder_get_or_add(db, &imp->ladders[m0->ladder], &ladder_id);
     if (rc != JA_OK)
         return rc;
@@ -2147,11 +2132,9 @@ static int import_tournament(ladder_db *db, const ladder_import *imp, int64_t im
         else
             bind_text(st, 5, so->label);
     }
-    rc = step_done(db, st, what);
-    finish(db, st);
-    if (rc != JA_OK)
+    int64_t tid;
+    if ((rc = insert_row(db, st, &tid, what)) != JA_OK)
         return rc;
-    int64_t tid = sqlite3_last_insert_rowid(db->sql);
 
     /* Participants: display names unique in the tournament. */
     rc = prepare(db,
