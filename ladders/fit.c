@@ -361,15 +361,17 @@ static void tarjan(fitter *F, uint32_t v)
 
 /* ---- Linear algebra (dense, small) ----------------------------------------- */
 
-/* In-place Cholesky factor L (lower) of the n x n SPD matrix a. JA_OK, or
- * JA_ERANGE when a is not positive definite. */
-static int cholesky(double *a, uint32_t n)
+/* In-place Cholesky factor L (lower) of the n x n symmetric matrix a,
+ * column by column (Golub and Van Loan, Matrix Computations, section 4.2).
+ * JA_OK, or JA_ERANGE at the first pivot (before its square root) that is
+ * not above min_pivot. */
+static int cholesky_above(double *a, uint32_t n, double min_pivot)
 {
     for (uint32_t j = 0; j < n; j++) {
         double d = a[(size_t)j * n + j];
         for (uint32_t k = 0; k < j; k++)
             d -= a[(size_t)j * n + k] * a[(size_t)j * n + k];
-        if (!(d > 0.0))
+        if (!(d > min_pivot))
             return JA_ERANGE;
         d = sqrt(d);
         a[(size_t)j * n + j] = d;
@@ -383,6 +385,13 @@ static int cholesky(double *a, uint32_t n)
     return JA_OK;
 }
 
+/* In-place Cholesky factor L (lower) of the n x n SPD matrix a. JA_OK, or
+ * JA_ERANGE when a is not positive definite. */
+static int cholesky(double *a, uint32_t n)
+{
+    return cholesky_above(a, n, 0.0);
+}
+
 /* 1 when the symmetric positive semi-definite n x n matrix a (destroyed) is
  * numerically of full rank: Cholesky with pivots held against a relative
  * tolerance, since a singular sum of outer products comes out of floating
@@ -393,22 +402,7 @@ static int full_rank(double *a, uint32_t n)
     for (uint32_t j = 0; j < n; j++)
         if (a[(size_t)j * n + j] > top)
             top = a[(size_t)j * n + j];
-    for (uint32_t j = 0; j < n; j++) {
-        double d = a[(size_t)j * n + j];
-        for (uint32_t k = 0; k < j; k++)
-            d -= a[(size_t)j * n + k] * a[(size_t)j * n + k];
-        if (!(d > 1e-10 * top))
-            return 0;
-        d = sqrt(d);
-        a[(size_t)j * n + j] = d;
-        for (uint32_t i = j + 1; i < n; i++) {
-            double s = a[(size_t)i * n + j];
-            for (uint32_t k = 0; k < j; k++)
-                s -= a[(size_t)i * n + k] * a[(size_t)j * n + k];
-            a[(size_t)i * n + j] = s / d;
-        }
-    }
-    return 1;
+    return cholesky_above(a, n, 1e-10 * top) == JA_OK;
 }
 
 /* Solves L L^T x = b in place (b becomes x). */

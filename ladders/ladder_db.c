@@ -9,8 +9,13 @@
  *    by another process surfaces at BEGIN, as JA_EBUSY, before any work.
  *  - The error message is composed before any rollback, since the rollback
  *    would replace SQLite's own message.
- *  - No statement outlives the call that prepared it; nothing is cached, so
- *    a handle holds no state but the connection and the last message. */
+ *  - No statement stays in use past the call that took it: every prepare()
+ *    is matched by a finish() before the call returns, which resets the
+ *    statement, so no call leaves a read open. The prepared statements
+ *    themselves are kept: a handle caches up to STMT_CACHE of them for later
+ *    calls (prepare() below) and finalizes them at close. Beyond that cache
+ *    a handle holds only the connection, its path, the busy timeout and the
+ *    last message. */
 #include "ladder_db.h"
 
 #include <errno.h>
@@ -197,6 +202,17 @@ static int step_done(ladder_db *db, sqlite3_stmt *st, const char *what)
     return rc;
 }
 
+/* Runs an INSERT (from prepare()) and gives it back (finish); on JA_OK the
+ * new row's id goes to *out_id. */
+static int insert_row(ladder_db *db, sqlite3_stmt *st, int64_t *out_id, const char *what)
+{
+    int rc = step_done(db, st, what);
+    finish(db, st);
+    if (rc == JA_OK)
+        *out_id = sqlite3_last_insert_rowid(db->sql);
+    return rc;
+}
+
 static int exec(ladder_db *db, const char *sql, const char *what)
 {
     int src = sqlite3_exec(db->sql, sql, NULL, NULL, NULL);
@@ -228,22 +244,43 @@ static int bind_text(sqlite3_stmt *st, int i, const char *s)
     return s == NULL ? sqlite3_bind_null(st, i) : sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
 }
 
-/* A single integer from a query with no parameters. */
+/* Binds a ladder key's game, seat count and options to parameters i,
+ * i + 1 and i + 2 (borrowed: the key must outlive the statement's use). */
+static void bind_key(sqlite3_stmt *st, int i, const ladder_key *k)
+{
+    bind_text(st, i, k->game);
+    sqlite3_bind_int64(st, i + 1, k->n_seats);
+    bind_text(st, i + 2, k->options);
+}
+
+/* Steps st (bound, from prepare()) once and gives it back (finish): JA_OK
+ * with the first column of its first row in *out; JA_ENOTFOUND, without a
+ * message, when it has no row; the step's error otherwise. */
+static int step_int(ladder_db *db, sqlite3_stmt *st, int64_t *out, const char *what)
+{
+    int src = sqlite3_step(st);
+    int rc;
+    if (src == SQLITE_ROW) {
+        *out = sqlite3_column_int64(st, 0);
+        rc = JA_OK;
+    } else if (src == SQLITE_DONE) {
+        rc = JA_ENOTFOUND;
+    } else {
+        rc = sql_fail(db, src, what);
+    }
+    finish(db, st);
+    return rc;
+}
+
+/* A single integer from a query with no parameters (that always has a row). */
 static int query_int(ladder_db *db, const char *sql, int64_t *out, const char *what)
 {
     sqlite3_stmt *st;
     int rc = prepare(db, sql, &st, what);
     if (rc != JA_OK)
         return rc;
-    int src = sqlite3_step(st);
-    if (src == SQLITE_ROW) {
-        *out = sqlite3_column_int64(st, 0);
-        rc = JA_OK;
-    } else {
-        rc = sql_fail(db, src, what);
-    }
-    finish(db, st);
-    return rc;
+    rc = step_int(db, st, out, what);
+    return rc == JA_ENOTFOUND ? sql_fail(db, SQLITE_DONE, what) : rc;
 }
 
 /* Copies column i as text into a fixed buffer (truncating, NUL-terminated). */
@@ -253,17 +290,46 @@ static void column_copy(sqlite3_stmt *st, int i, char *buf, size_t cap)
     snprintf(buf, cap, "%s", t != NULL ? (const char *)t : "");
 }
 
-/* Makes room for one more element in a growing array. */
-static int grow(void **a, size_t *cap, size_t n, size_t size)
+/* Fills *row, zeroed by collect_rows, from the current row of st. */
+typedef void (*read_row_fn)(sqlite3_stmt *st, void *row);
+
+/* Steps st to its end and collects its result rows into one heap array of
+ * row_size-byte elements, each zeroed and then filled by read_row; the
+ * array starts at 16 elements and doubles as needed. Gives st back
+ * (finish) in every case. On JA_OK, *out is the array (NULL when there is
+ * no row), owned by the caller (free()), and *out_n its length. On failure
+ * (JA_ENOMEM, or a step's error, whose message names `what`) nothing stays
+ * allocated and *out and *out_n are not touched. */
+static int collect_rows(ladder_db *db, sqlite3_stmt *st, const char *what, size_t row_size,
+                        read_row_fn read_row, void **out, uint32_t *out_n)
 {
-    if (n < *cap)
-        return JA_OK;
-    size_t c = *cap ? *cap * 2 : 16;
-    void *p = realloc(*a, c * size);
-    if (p == NULL)
-        return JA_ENOMEM;
-    *a = p;
-    *cap = c;
+    unsigned char *a = NULL;
+    size_t n = 0, cap = 0;
+    int rc = JA_OK, src;
+    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+        if (n == cap) {
+            size_t c = cap ? cap * 2 : 16;
+            void *p = realloc(a, c * row_size);
+            if (p == NULL) {
+                rc = JA_ENOMEM;
+                break;
+            }
+            a = p;
+            cap = c;
+        }
+        void *row = a + n++ * row_size;
+        memset(row, 0, row_size);
+        read_row(st, row);
+    }
+    if (rc == JA_OK && src != SQLITE_DONE)
+        rc = sql_fail(db, src, what);
+    finish(db, st);
+    if (rc != JA_OK) {
+        free(a);
+        return rc;
+    }
+    *out = a;
+    *out_n = (uint32_t)n;
     return JA_OK;
 }
 
@@ -620,17 +686,7 @@ static int bot_lookup(ladder_db *db, const ladder_bot *b, int64_t *out_id)
     bind_text(st, 1, b->name);
     bind_text(st, 2, b->version != NULL ? b->version : "");
     bind_text(st, 3, b->sha256);
-    int src = sqlite3_step(st);
-    if (src == SQLITE_ROW) {
-        *out_id = sqlite3_column_int64(st, 0);
-        rc = JA_OK;
-    } else if (src == SQLITE_DONE) {
-        rc = JA_ENOTFOUND;
-    } else {
-        rc = sql_fail(db, src, "looking up a bot");
-    }
-    finish(db, st);
-    return rc;
+    return step_int(db, st, out_id, "looking up a bot");
 }
 
 /* Inside a write transaction. */
@@ -651,11 +707,7 @@ static int bot_get_or_add(ladder_db *db, const ladder_bot *b, int64_t *out_id)
     bind_text(st, 3, b->kind);
     bind_text(st, 4, b->spec != NULL ? b->spec : "");
     bind_text(st, 5, b->sha256);
-    rc = step_done(db, st, "adding a bot");
-    finish(db, st);
-    if (rc == JA_OK)
-        *out_id = sqlite3_last_insert_rowid(db->sql);
-    return rc;
+    return insert_row(db, st, out_id, "adding a bot");
 }
 
 int ladder_db_bot_get_or_add(ladder_db *db, const ladder_bot *bot, int64_t *out_id)
@@ -727,20 +779,8 @@ static int ladder_lookup(ladder_db *db, const ladder_key *k, int64_t *out_id)
                      &st, "looking up a ladder");
     if (rc != JA_OK)
         return rc;
-    bind_text(st, 1, k->game);
-    sqlite3_bind_int64(st, 2, k->n_seats);
-    bind_text(st, 3, k->options);
-    int src = sqlite3_step(st);
-    if (src == SQLITE_ROW) {
-        *out_id = sqlite3_column_int64(st, 0);
-        rc = JA_OK;
-    } else if (src == SQLITE_DONE) {
-        rc = JA_ENOTFOUND;
-    } else {
-        rc = sql_fail(db, src, "looking up a ladder");
-    }
-    finish(db, st);
-    return rc;
+    bind_key(st, 1, k);
+    return step_int(db, st, out_id, "looking up a ladder");
 }
 
 /* Inside a write transaction. */
@@ -754,14 +794,8 @@ static int ladder_get_or_add(ladder_db *db, const ladder_key *k, int64_t *out_id
                  "adding a ladder");
     if (rc != JA_OK)
         return rc;
-    bind_text(st, 1, k->game);
-    sqlite3_bind_int64(st, 2, k->n_seats);
-    bind_text(st, 3, k->options);
-    rc = step_done(db, st, "adding a ladder");
-    finish(db, st);
-    if (rc == JA_OK)
-        *out_id = sqlite3_last_insert_rowid(db->sql);
-    return rc;
+    bind_key(st, 1, k);
+    return insert_row(db, st, out_id, "adding a ladder");
 }
 
 /* ---- Tournaments ----------------------------------------------------------- */
@@ -853,7 +887,7 @@ static int create_tournament(ladder_db *db, const ladder_tournament_spec *spec,
                              const ladder_plan_match *plan, uint32_t n_plan, int64_t *out_id)
 {
     static const char what[] = "storing a new tournament";
-    int64_t ladder_id;
+    int64_t ladder_id = 0;
     int rc = ladder_get_or_add(db, &spec->ladder, &ladder_id);
     if (rc != JA_OK)
         return rc;
@@ -874,11 +908,9 @@ static int create_tournament(ladder_db *db, const ladder_tournament_spec *spec,
     sqlite3_bind_int(st, 5, spec->duplicate ? 1 : 0);
     sqlite3_bind_int64(st, 6, spec->n_bots);
     sqlite3_bind_int64(st, 7, n_plan);
-    rc = step_done(db, st, what);
-    finish(db, st);
-    if (rc != JA_OK)
+    int64_t tid;
+    if ((rc = insert_row(db, st, &tid, what)) != JA_OK)
         return rc;
-    int64_t tid = sqlite3_last_insert_rowid(db->sql);
 
     rc = prepare(db,
                  "INSERT INTO participants (tournament_id, slot, bot_id, name)"
@@ -984,7 +1016,7 @@ int ladder_db_tournament_find(ladder_db *db, const ladder_tournament_spec *spec,
     char seed[21];
     ladder_seed_format(spec->seed, seed);
 
-    int64_t ladder_id;
+    int64_t ladder_id = 0;
     int64_t *bot_ids = calloc(spec->n_bots, sizeof *bot_ids);
     if (bot_ids == NULL)
         return JA_ENOMEM;
@@ -1150,17 +1182,16 @@ static int tournament_exists(ladder_db *db, int64_t tid)
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, tid);
-    int src = sqlite3_step(st);
-    if (src == SQLITE_ROW) {
-        rc = JA_OK;
-    } else if (src == SQLITE_DONE) {
+    int64_t one;
+    rc = step_int(db, st, &one, "reading a tournament");
+    if (rc == JA_ENOTFOUND)
         set_msg(db, "no tournament %" PRId64 " in database '%s'", tid, db->path);
-        rc = JA_ENOTFOUND;
-    } else {
-        rc = sql_fail(db, src, "reading a tournament");
-    }
-    finish(db, st);
     return rc;
+}
+
+static void read_pending(sqlite3_stmt *st, void *row)
+{
+    *(uint32_t *)row = (uint32_t)sqlite3_column_int64(st, 0);
 }
 
 int ladder_db_pending(ladder_db *db, int64_t tournament_id, uint32_t **out, uint32_t *out_n)
@@ -1183,24 +1214,10 @@ int ladder_db_pending(ladder_db *db, int64_t tournament_id, uint32_t **out, uint
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, tournament_id);
-    uint32_t *a = NULL;
-    size_t n = 0, cap = 0;
-    int src;
-    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
-        if ((rc = grow((void **)&a, &cap, n, sizeof *a)) != JA_OK)
-            break;
-        a[n++] = (uint32_t)sqlite3_column_int64(st, 0);
-    }
-    if (rc == JA_OK && src != SQLITE_DONE)
-        rc = sql_fail(db, src, what);
-    finish(db, st);
-    if (rc != JA_OK) {
-        free(a);
-        return rc;
-    }
-    *out = a;
-    *out_n = (uint32_t)n;
-    return JA_OK;
+    void *rows;
+    if ((rc = collect_rows(db, st, what, sizeof **out, read_pending, &rows, out_n)) == JA_OK)
+        *out = rows;
+    return rc;
 }
 
 /* ---- Recording a match ----------------------------------------------------- */
@@ -1492,6 +1509,22 @@ int ladder_db_record_match(ladder_db *db, int64_t tournament_id, uint32_t number
 
 /* ---- Queries --------------------------------------------------------------- */
 
+static void read_standing(sqlite3_stmt *st, void *row)
+{
+    ladder_standing *s = row;
+    s->slot = (uint32_t)sqlite3_column_int64(st, 0);
+    s->bot_id = sqlite3_column_int64(st, 1);
+    column_copy(st, 2, s->bot, sizeof s->bot);
+    s->games = sqlite3_column_int64(st, 3);
+    s->wins = sqlite3_column_int64(st, 4);
+    s->score = sqlite3_column_int64(st, 5);
+    s->faults = sqlite3_column_int64(st, 6);
+    s->elo = sqlite3_column_double(st, 7);
+    s->elo_games = sqlite3_column_int64(st, 8);
+    column_copy(st, 9, s->version, sizeof s->version);
+    column_copy(st, 10, s->sha256, sizeof s->sha256);
+}
+
 int ladder_db_standings(ladder_db *db, int64_t tournament_id, ladder_standing **out,
                         uint32_t *out_n)
 {
@@ -1526,40 +1559,14 @@ int ladder_db_standings(ladder_db *db, int64_t tournament_id, ladder_standing **
         return rc;
     sqlite3_bind_int64(st, 1, tournament_id);
     sqlite3_bind_double(st, 2, LADDER_ELO_INITIAL);
-    ladder_standing *a = NULL;
-    size_t n = 0, cap = 0;
-    int src;
-    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
-        if ((rc = grow((void **)&a, &cap, n, sizeof *a)) != JA_OK)
-            break;
-        ladder_standing *s = &a[n++];
-        memset(s, 0, sizeof *s);
-        s->slot = (uint32_t)sqlite3_column_int64(st, 0);
-        s->bot_id = sqlite3_column_int64(st, 1);
-        column_copy(st, 2, s->bot, sizeof s->bot);
-        s->games = sqlite3_column_int64(st, 3);
-        s->wins = sqlite3_column_int64(st, 4);
-        s->score = sqlite3_column_int64(st, 5);
-        s->faults = sqlite3_column_int64(st, 6);
-        s->elo = sqlite3_column_double(st, 7);
-        s->elo_games = sqlite3_column_int64(st, 8);
-        column_copy(st, 9, s->version, sizeof s->version);
-        column_copy(st, 10, s->sha256, sizeof s->sha256);
-    }
-    if (rc == JA_OK && src != SQLITE_DONE)
-        rc = sql_fail(db, src, what);
-    finish(db, st);
-    if (rc != JA_OK) {
-        free(a);
-        return rc;
-    }
-    *out = a;
-    *out_n = (uint32_t)n;
-    return JA_OK;
+    void *rows;
+    if ((rc = collect_rows(db, st, what, sizeof **out, read_standing, &rows, out_n)) == JA_OK)
+        *out = rows;
+    return rc;
 }
 
 /* Sums the (kind, count) rows of a prepared statement into out by kind;
- * finalizes st. */
+ * gives st back (finish). */
 static int sum_fault_rows(ladder_db *db, sqlite3_stmt *st, const char *what,
                           uint64_t out[JA_FAULT_COUNT])
 {
@@ -1652,10 +1659,21 @@ int ladder_db_bot_faults(ladder_db *db, const ladder_key *key, int64_t bot_id,
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, bot_id);
-    bind_text(st, 2, key->game);
-    sqlite3_bind_int64(st, 3, key->n_seats);
-    bind_text(st, 4, key->options);
+    bind_key(st, 2, key);
     return sum_fault_rows(db, st, what, out);
+}
+
+static void read_rating(sqlite3_stmt *st, void *row)
+{
+    ladder_rating *r = row;
+    r->bot_id = sqlite3_column_int64(st, 0);
+    column_copy(st, 1, r->bot, sizeof r->bot);
+    column_copy(st, 2, r->version, sizeof r->version);
+    r->games = sqlite3_column_int64(st, 3);
+    r->elo = sqlite3_column_double(st, 4);
+    r->wins = sqlite3_column_int64(st, 5);
+    r->draws = sqlite3_column_int64(st, 6);
+    r->losses = sqlite3_column_int64(st, 7);
 }
 
 int ladder_db_ratings(ladder_db *db, const ladder_key *key, ladder_rating **out, uint32_t *out_n)
@@ -1680,36 +1698,22 @@ int ladder_db_ratings(ladder_db *db, const ladder_key *key, ladder_rating **out,
                  &st, what);
     if (rc != JA_OK)
         return rc;
-    bind_text(st, 1, key->game);
-    sqlite3_bind_int64(st, 2, key->n_seats);
-    bind_text(st, 3, key->options);
-    ladder_rating *a = NULL;
-    size_t n = 0, cap = 0;
-    int src;
-    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
-        if ((rc = grow((void **)&a, &cap, n, sizeof *a)) != JA_OK)
-            break;
-        ladder_rating *r = &a[n++];
-        memset(r, 0, sizeof *r);
-        r->bot_id = sqlite3_column_int64(st, 0);
-        column_copy(st, 1, r->bot, sizeof r->bot);
-        column_copy(st, 2, r->version, sizeof r->version);
-        r->games = sqlite3_column_int64(st, 3);
-        r->elo = sqlite3_column_double(st, 4);
-        r->wins = sqlite3_column_int64(st, 5);
-        r->draws = sqlite3_column_int64(st, 6);
-        r->losses = sqlite3_column_int64(st, 7);
-    }
-    if (rc == JA_OK && src != SQLITE_DONE)
-        rc = sql_fail(db, src, what);
-    finish(db, st);
-    if (rc != JA_OK) {
-        free(a);
-        return rc;
-    }
-    *out = a;
-    *out_n = (uint32_t)n;
-    return JA_OK;
+    bind_key(st, 1, key);
+    void *rows;
+    if ((rc = collect_rows(db, st, what, sizeof **out, read_rating, &rows, out_n)) == JA_OK)
+        *out = rows;
+    return rc;
+}
+
+static void read_summary(sqlite3_stmt *st, void *row)
+{
+    ladder_summary *s = row;
+    s->id = sqlite3_column_int64(st, 0);
+    column_copy(st, 1, s->game, sizeof s->game);
+    s->n_seats = (uint32_t)sqlite3_column_int64(st, 2);
+    column_copy(st, 3, s->options, sizeof s->options);
+    s->bots = sqlite3_column_int64(st, 4);
+    s->matches = sqlite3_column_int64(st, 5);
 }
 
 int ladder_db_ladders(ladder_db *db, const char *game, ladder_summary **out, uint32_t *out_n)
@@ -1734,73 +1738,64 @@ int ladder_db_ladders(ladder_db *db, const char *game, ladder_summary **out, uin
     if (rc != JA_OK)
         return rc;
     bind_text(st, 1, game);
-    ladder_summary *a = NULL;
-    size_t n = 0, cap = 0;
-    int src;
-    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
-        if ((rc = grow((void **)&a, &cap, n, sizeof *a)) != JA_OK)
-            break;
-        ladder_summary *s = &a[n++];
-        memset(s, 0, sizeof *s);
-        s->id = sqlite3_column_int64(st, 0);
-        column_copy(st, 1, s->game, sizeof s->game);
-        s->n_seats = (uint32_t)sqlite3_column_int64(st, 2);
-        column_copy(st, 3, s->options, sizeof s->options);
-        s->bots = sqlite3_column_int64(st, 4);
-        s->matches = sqlite3_column_int64(st, 5);
-    }
-    if (rc == JA_OK && src != SQLITE_DONE)
-        rc = sql_fail(db, src, what);
-    finish(db, st);
-    if (rc != JA_OK) {
-        free(a);
+    void *rows;
+    if ((rc = collect_rows(db, st, what, sizeof **out, read_summary, &rows, out_n)) == JA_OK)
+        *out = rows;
+    return rc;
+}
+
+/* The start of a walk over a ladder's rows (the foreach calls): checks the
+ * handle, that a callback is given (have_fn) and the key, opens one read
+ * transaction (a consistent snapshot even while another process records
+ * matches: WAL readers do not block the writer), and prepares sql with the
+ * key bound to ?1, ?2, ?3. On JA_OK the caller steps *st, gives it back
+ * (finish) and ends the transaction with rollback(); on failure nothing is
+ * left open. */
+static int begin_ladder_walk(ladder_db *db, const ladder_key *key, bool have_fn,
+                             const char *sql, sqlite3_stmt **st, const char *what)
+{
+    int rc = enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if (!have_fn)
+        return JA_EINVAL;
+    if ((rc = check_key(db, key)) != JA_OK)
+        return rc;
+    if ((rc = exec(db, "BEGIN", what)) != JA_OK)
+        return rc;
+    if ((rc = prepare(db, sql, st, what)) != JA_OK) {
+        rollback(db);
         return rc;
     }
-    *out = a;
-    *out_n = (uint32_t)n;
+    bind_key(*st, 1, key);
     return JA_OK;
 }
 
 int ladder_db_foreach_match(ladder_db *db, const ladder_key *key, ladder_match_fn fn, void *ctx)
 {
     static const char what[] = "reading match results";
-    int rc = enter(db);
+    sqlite3_stmt *st;
+    int rc = begin_ladder_walk(
+        db, key, fn != NULL,
+        /* The deal: the first finished match of the ladder with
+         * the seed, in any tournament (a window over the rows of
+         * this ladder, one sort). */
+        "SELECT m.id, m.tournament_id, m.number, r.seat, r.bot_id, r.score, r.place,"
+        " m.seed,"
+        " CASE WHEN m.seed IS NULL THEN m.id"
+        "  ELSE min(m.id) OVER (PARTITION BY m.seed) END,"
+        " m.turns, m.digest, m.finished_at,"
+        " CASE WHEN m.seed IS NULL THEN m.tournament_id"
+        "  ELSE min(m.tournament_id) OVER (PARTITION BY m.seed) END,"
+        " t.source"
+        " FROM ladders l JOIN tournaments t ON t.ladder_id = l.id"
+        " JOIN matches m ON m.tournament_id = t.id"
+        " JOIN results r ON r.match_id = m.id"
+        " WHERE l.game = ?1 AND l.n_seats = ?2 AND l.options = ?3"
+        " AND m.status = 'done' ORDER BY t.id, m.number, r.seat",
+        &st, what);
     if (rc != JA_OK)
         return rc;
-    if (fn == NULL)
-        return JA_EINVAL;
-    if ((rc = check_key(db, key)) != JA_OK)
-        return rc;
-    /* One read transaction: a consistent snapshot even while another
-     * process records matches (WAL readers do not block the writer). */
-    if ((rc = exec(db, "BEGIN", what)) != JA_OK)
-        return rc;
-    sqlite3_stmt *st;
-    rc = prepare(db,
-                 /* The deal: the first finished match of the ladder with
-                  * the seed, in any tournament (a window over the rows of
-                  * this ladder, one sort). */
-                 "SELECT m.id, m.tournament_id, m.number, r.seat, r.bot_id, r.score, r.place,"
-                 " m.seed,"
-                 " CASE WHEN m.seed IS NULL THEN m.id"
-                 "  ELSE min(m.id) OVER (PARTITION BY m.seed) END,"
-                 " m.turns, m.digest, m.finished_at,"
-                 " CASE WHEN m.seed IS NULL THEN m.tournament_id"
-                 "  ELSE min(m.tournament_id) OVER (PARTITION BY m.seed) END,"
-                 " t.source"
-                 " FROM ladders l JOIN tournaments t ON t.ladder_id = l.id"
-                 " JOIN matches m ON m.tournament_id = t.id"
-                 " JOIN results r ON r.match_id = m.id"
-                 " WHERE l.game = ?1 AND l.n_seats = ?2 AND l.options = ?3"
-                 " AND m.status = 'done' ORDER BY t.id, m.number, r.seat",
-                 &st, what);
-    if (rc != JA_OK) {
-        rollback(db);
-        return rc;
-    }
-    bind_text(st, 1, key->game);
-    sqlite3_bind_int64(st, 2, key->n_seats);
-    bind_text(st, 3, key->options);
     ladder_match_row row;
     memset(&row, 0, sizeof row);
     bool have = false;
@@ -1856,6 +1851,16 @@ int ladder_db_foreach_match(ladder_db *db, const ladder_key *key, ladder_match_f
     return rc;
 }
 
+static void read_bot_row(sqlite3_stmt *st, void *row)
+{
+    ladder_bot_row *b = row;
+    b->id = sqlite3_column_int64(st, 0);
+    column_copy(st, 1, b->name, sizeof b->name);
+    column_copy(st, 2, b->version, sizeof b->version);
+    column_copy(st, 3, b->kind, sizeof b->kind);
+    column_copy(st, 4, b->sha256, sizeof b->sha256);
+}
+
 int ladder_db_ladder_bots(ladder_db *db, const ladder_key *key, ladder_bot_row **out,
                           uint32_t *out_n)
 {
@@ -1881,68 +1886,33 @@ int ladder_db_ladder_bots(ladder_db *db, const ladder_key *key, ladder_bot_row *
                  &st, what);
     if (rc != JA_OK)
         return rc;
-    bind_text(st, 1, key->game);
-    sqlite3_bind_int64(st, 2, key->n_seats);
-    bind_text(st, 3, key->options);
-    ladder_bot_row *a = NULL;
-    size_t n = 0, cap = 0;
-    int src;
-    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
-        if ((rc = grow((void **)&a, &cap, n, sizeof *a)) != JA_OK)
-            break;
-        ladder_bot_row *b = &a[n++];
-        memset(b, 0, sizeof *b);
-        b->id = sqlite3_column_int64(st, 0);
-        column_copy(st, 1, b->name, sizeof b->name);
-        column_copy(st, 2, b->version, sizeof b->version);
-        column_copy(st, 3, b->kind, sizeof b->kind);
-        column_copy(st, 4, b->sha256, sizeof b->sha256);
-    }
-    if (rc == JA_OK && src != SQLITE_DONE)
-        rc = sql_fail(db, src, what);
-    finish(db, st);
-    if (rc != JA_OK) {
-        free(a);
-        return rc;
-    }
-    *out = a;
-    *out_n = (uint32_t)n;
-    return JA_OK;
+    bind_key(st, 1, key);
+    void *rows;
+    if ((rc = collect_rows(db, st, what, sizeof **out, read_bot_row, &rows, out_n)) == JA_OK)
+        *out = rows;
+    return rc;
 }
 
 int ladder_db_foreach_seat(ladder_db *db, const ladder_key *key, int64_t tournament_id,
                            ladder_seat_fn fn, void *ctx)
 {
     static const char what[] = "reading match details";
-    int rc = enter(db);
+    sqlite3_stmt *st;
+    int rc = begin_ladder_walk(
+        db, key, fn != NULL,
+        "SELECT m.id, m.tournament_id, m.number, r.seat, r.bot_id, r.elo_before,"
+        " r.elo_delta, IFNULL(m.replay, ''),"
+        " (SELECT group_concat(f.kind || '=' || f.count, ' ') FROM result_faults f"
+        "  WHERE f.match_id = r.match_id AND f.seat = r.seat)"
+        " FROM ladders l JOIN tournaments t ON t.ladder_id = l.id"
+        " JOIN matches m ON m.tournament_id = t.id"
+        " JOIN results r ON r.match_id = m.id"
+        " WHERE l.game = ?1 AND l.n_seats = ?2 AND l.options = ?3"
+        " AND m.status = 'done' AND (?4 <= 0 OR t.id = ?4)"
+        " ORDER BY t.id, m.number, r.seat",
+        &st, what);
     if (rc != JA_OK)
         return rc;
-    if (fn == NULL)
-        return JA_EINVAL;
-    if ((rc = check_key(db, key)) != JA_OK)
-        return rc;
-    if ((rc = exec(db, "BEGIN", what)) != JA_OK)
-        return rc;
-    sqlite3_stmt *st;
-    rc = prepare(db,
-                 "SELECT m.id, m.tournament_id, m.number, r.seat, r.bot_id, r.elo_before,"
-                 " r.elo_delta, IFNULL(m.replay, ''),"
-                 " (SELECT group_concat(f.kind || '=' || f.count, ' ') FROM result_faults f"
-                 "  WHERE f.match_id = r.match_id AND f.seat = r.seat)"
-                 " FROM ladders l JOIN tournaments t ON t.ladder_id = l.id"
-                 " JOIN matches m ON m.tournament_id = t.id"
-                 " JOIN results r ON r.match_id = m.id"
-                 " WHERE l.game = ?1 AND l.n_seats = ?2 AND l.options = ?3"
-                 " AND m.status = 'done' AND (?4 <= 0 OR t.id = ?4)"
-                 " ORDER BY t.id, m.number, r.seat",
-                 &st, what);
-    if (rc != JA_OK) {
-        rollback(db);
-        return rc;
-    }
-    bind_text(st, 1, key->game);
-    sqlite3_bind_int64(st, 2, key->n_seats);
-    bind_text(st, 3, key->options);
     sqlite3_bind_int64(st, 4, tournament_id);
     ladder_seat_detail *d = malloc(sizeof *d);
     int src = SQLITE_DONE;
@@ -2117,7 +2087,7 @@ static int import_tournament(ladder_db *db, const ladder_import *imp, int64_t im
 {
     static const char what[] = "importing results";
     const ladder_import_match *m0 = &imp->matches[first];
-    int64_t ladder_id;
+    int64_t ladder_id = 0;
     int rc = ladder_get_or_add(db, &imp->ladders[m0->ladder], &ladder_id);
     if (rc != JA_OK)
         return rc;
@@ -2162,11 +2132,9 @@ static int import_tournament(ladder_db *db, const ladder_import *imp, int64_t im
         else
             bind_text(st, 5, so->label);
     }
-    rc = step_done(db, st, what);
-    finish(db, st);
-    if (rc != JA_OK)
+    int64_t tid;
+    if ((rc = insert_row(db, st, &tid, what)) != JA_OK)
         return rc;
-    int64_t tid = sqlite3_last_insert_rowid(db->sql);
 
     /* Participants: display names unique in the tournament. */
     rc = prepare(db,

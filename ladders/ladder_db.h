@@ -25,8 +25,10 @@
  * handle in a child after fork(): open a new one there.
  *
  * Ownership: strings passed in are borrowed for the duration of the call.
- * Arrays returned through `**out` are single heap blocks of plain structs,
- * owned by the caller and released with free(). */
+ * Arrays returned through `**out` are single heap blocks of plain values
+ * (structs, or the match numbers of ladder_db_pending), owned by the caller
+ * and released with free(). A handle keeps the SQL statements it has
+ * prepared, for reuse by later calls; close releases them. */
 #ifndef JA_LADDER_DB_H
 #define JA_LADDER_DB_H
 
@@ -209,13 +211,16 @@ typedef int (*ladder_match_fn)(void *ctx, const ladder_match_row *m);
  * JA_ESTATE. Always close it. */
 int ladder_db_open(const char *path, ladder_db **out);
 
-/* Closes the handle and sets *p to NULL. Accepts NULL and a pointer to NULL.
- * Never fails: an open transaction (there is none between calls) would be
- * rolled back by SQLite. */
+/* Finalizes the handle's kept statements, closes the handle and sets *p to
+ * NULL. Accepts NULL and a pointer to NULL. Never fails: an open transaction
+ * (there is none between calls) would be rolled back by SQLite. */
 void ladder_db_close(ladder_db **p);
 
-/* One line describing the last failure of a call on db ("" after a call
- * that succeeded), naming the file. Borrowed until the next call on db. */
+/* One line describing the last failure of a call on db, naming the file;
+ * "" after a call that succeeded, and after a failure whose code says all
+ * there is: JA_EINVAL for a NULL argument or a negative busy timeout,
+ * JA_ENOMEM from the C allocator, a callback's own non-zero return.
+ * Borrowed until the next call on db. */
 const char *ladder_db_errmsg(const ladder_db *db);
 
 /* The path given to ladder_db_open. Borrowed until close. */
@@ -232,8 +237,9 @@ int ladder_db_schema_version(ladder_db *db, int *out);
 
 /* The id of the bot with bot's identity, adding it if it is new (kind and
  * spec are stored with a new entry and kept as they were otherwise).
- * JA_OK; JA_EINVAL for a missing or too long name, empty kind, or a sha256
- * that is not 64 lowercase hex digits; the write errors of the file comment. */
+ * JA_OK; JA_EINVAL for a missing or too long name, a too long version, an
+ * empty kind, or a sha256 that is not 64 lowercase hex digits; the write
+ * errors of the file comment. */
 int ladder_db_bot_get_or_add(ladder_db *db, const ladder_bot *bot, int64_t *out_id);
 
 /* The id of the bot with bot's identity (kind and spec ignored), without
@@ -264,11 +270,13 @@ int ladder_db_tournament_create(ladder_db *db, const ladder_tournament_spec *spe
 int ladder_db_tournament_find(ladder_db *db, const ladder_tournament_spec *spec,
                               unsigned flags, int64_t *out_id);
 
-/* The state of tournament id into *out. JA_OK, JA_ENOTFOUND. */
+/* The state of tournament id into *out. JA_OK, JA_ENOTFOUND; JA_EFORMAT
+ * for a stored seed or format that does not parse. */
 int ladder_db_tournament_get(ladder_db *db, int64_t id, ladder_tournament_info *out);
 
 /* Planned match `number` of a tournament (seats, seed, round, rotation) as
- * stored, into *out. JA_OK, JA_ENOTFOUND. */
+ * stored, into *out. JA_OK, JA_ENOTFOUND; JA_EFORMAT for a malformed stored
+ * match (a bad seed, seats out of order). */
 int ladder_db_match_get(ladder_db *db, int64_t tournament_id, uint32_t number,
                         ladder_plan_match *out);
 
@@ -324,7 +332,7 @@ int ladder_db_ladders(ladder_db *db, const char *game, ladder_summary **out, uin
 /* Calls fn for every finished match of a ladder, ordered by tournament id
  * then match number (deterministic; not the order of recording), inside one
  * read transaction (a consistent snapshot). fn must not use db. Returns
- * JA_OK, fn's first non-zero return, or a database error. */
+ * JA_OK, fn's first non-zero return, JA_EINVAL, or a database error. */
 int ladder_db_foreach_match(ladder_db *db, const ladder_key *key, ladder_match_fn fn,
                             void *ctx);
 
@@ -400,7 +408,8 @@ typedef struct ladder_import_match {
     int64_t number;      /* its number in the source (JSON Lines "match"),
                             -1 when none: kept as the match number when every
                             match of its imported tournament has a distinct
-                            one, else the matches are numbered in file order */
+                            one in 0 .. INT32_MAX, else the matches are
+                            numbered in file order */
     uint32_t n_seats;    /* must equal its ladder's n_seats */
     uint32_t first_seat; /* its seats: seats[first_seat .. first_seat + n_seats - 1] */
     bool has_seed;
@@ -441,9 +450,9 @@ typedef struct ladder_import_result {
  * 'import' (no seed; participants in order of first appearance, a repeated
  * display name getting "#2", "#3"), its matches in file order, each
  * recorded as a played match is (results, live Elo in file order, "done").
- * Validates everything first: JA_EINVAL with "FILE:LINE: reason" in errmsg
- * for a match with a bad ladder index, seat count, bot index or place, or
- * fewer than two different bots, and for a bad ladder or bot identity;
+ * Validates everything first: JA_EINVAL for a match with a bad ladder
+ * index, seat count, bot index or place, or fewer than two different bots
+ * (errmsg "FILE:LINE: reason"), and for a bad ladder or bot identity;
  * JA_ESTATE when a file with the same sha256 was imported before (nothing
  * is written); then the write errors of the file comment, with nothing
  * written. out may be NULL. */

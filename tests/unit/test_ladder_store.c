@@ -1197,6 +1197,106 @@ static void test_seed_text(void **state)
     assert_int_equal(ladder_seed_parse(NULL, &v), JA_EINVAL);
 }
 
+/* ---- Listings ------------------------------------------------------------- */
+
+/* The listings (pending, standings, ratings, ladders, ladder bots) at
+ * their edges: no row (NULL and 0), one row, and more rows than the
+ * 16 a listing's array starts with. */
+static void test_listing_sizes(void **state)
+{
+    fx *f = *state;
+    ladder_db *db = open_ok(f->db);
+    enum { NB = 18 }; /* round robin: C(18,2) * 2 = 306 matches */
+    char names[NB][8];
+    ladder_bot bots[NB];
+    for (int i = 0; i < NB; i++) {
+        snprintf(names[i], sizeof names[i], "b%02d", i);
+        bots[i] = (ladder_bot){names[i], "1", "builtin", "random", NULL};
+    }
+    ladder_tournament_spec s = spec3(11);
+    s.n_bots = NB;
+    s.bots = bots;
+
+    /* No row. */
+    ladder_summary *ls = (ladder_summary *)&ls; /* not NULL: must be set */
+    uint32_t n = 99;
+    assert_int_equal(ladder_db_ladders(db, NULL, &ls, &n), JA_OK);
+    assert_null(ls);
+    assert_int_equal(n, 0);
+    ladder_rating *rt = (ladder_rating *)&rt;
+    n = 99;
+    assert_int_equal(ladder_db_ratings(db, &s.ladder, &rt, &n), JA_OK);
+    assert_null(rt);
+    assert_int_equal(n, 0);
+    ladder_bot_row *br = (ladder_bot_row *)&br;
+    n = 99;
+    assert_int_equal(ladder_db_ladder_bots(db, &s.ladder, &br, &n), JA_OK);
+    assert_null(br);
+    assert_int_equal(n, 0);
+
+    /* One row. */
+    int64_t tid = create_ok(db, &s);
+    assert_int_equal(ladder_db_ladders(db, NULL, &ls, &n), JA_OK);
+    assert_int_equal(n, 1);
+    assert_string_equal(ls[0].game, "taylor-blackjack");
+    assert_int_equal(ls[0].n_seats, 2);
+    assert_string_equal(ls[0].options, "decks=auto way=2");
+    assert_int_equal(ls[0].bots, 0);
+    assert_int_equal(ls[0].matches, 0);
+    free(ls);
+
+    /* Many rows: 306 pending matches, 18 standings, ratings and bots. */
+    uint32_t *pending = NULL;
+    assert_int_equal(ladder_db_pending(db, tid, &pending, &n), JA_OK);
+    assert_int_equal(n, 306);
+    for (uint32_t i = 0; i < n; i++)
+        assert_int_equal(pending[i], i);
+    free(pending);
+    ladder_standing *st = NULL;
+    assert_int_equal(ladder_db_standings(db, tid, &st, &n), JA_OK);
+    assert_int_equal(n, NB);
+    for (uint32_t i = 0; i < NB; i++) { /* no games yet: by slot */
+        assert_int_equal(st[i].slot, i);
+        assert_string_equal(st[i].bot, names[i]);
+        assert_string_equal(st[i].version, "1");
+        assert_int_equal(st[i].games, 0);
+    }
+    free(st);
+    /* Record matches until every bot has played one. */
+    bool played[NB] = {false};
+    uint32_t left = NB;
+    ladder_match_result r = result2(JA_SCORE_UNIT, 0);
+    for (uint32_t k = 0; left > 0 && k < 306; k++) {
+        ladder_plan_match m;
+        assert_int_equal(ladder_db_match_get(db, tid, k, &m), JA_OK);
+        if (played[m.slot[0]] && played[m.slot[1]])
+            continue;
+        record_ok(db, tid, k, &r);
+        for (int j = 0; j < 2; j++)
+            if (!played[m.slot[j]]) {
+                played[m.slot[j]] = true;
+                left--;
+            }
+    }
+    assert_int_equal(left, 0);
+    assert_int_equal(ladder_db_ratings(db, &s.ladder, &rt, &n), JA_OK);
+    assert_int_equal(n, NB);
+    for (uint32_t i = 1; i < NB; i++)
+        assert_true(rt[i - 1].elo >= rt[i].elo);
+    for (uint32_t i = 0; i < NB; i++)
+        assert_true(rt[i].games >= 1 && rt[i].bot[0] == 'b');
+    free(rt);
+    assert_int_equal(ladder_db_ladder_bots(db, &s.ladder, &br, &n), JA_OK);
+    assert_int_equal(n, NB);
+    for (uint32_t i = 0; i < NB; i++) { /* by id: the order they were added */
+        assert_string_equal(br[i].name, names[i]);
+        assert_string_equal(br[i].kind, "builtin");
+        assert_string_equal(br[i].sha256, "");
+    }
+    free(br);
+    ladder_db_close(&db);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -1224,6 +1324,7 @@ int main(void)
         T(test_locked),
         T(test_multiplayer_elo_stored),
         T(test_seed_text),
+        T(test_listing_sizes),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
