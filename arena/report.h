@@ -1,13 +1,15 @@
 /* The tournament report of `arena report` (docs/viewer.md, "The report"):
  * a static site built from the ladder database, with no network and no
  * external file. report_site.c reads the store and writes the pages;
- * cmd_report.c checks the command line and puts the site in place. */
+ * report_run.c builds the site beside its directory and puts it in place;
+ * cmd_report.c checks the command line. */
 #ifndef ARENA_REPORT_H
 #define ARENA_REPORT_H
 
 #include "ladder_db.h"
 
 #include <stdint.h>
+#include <stdio.h>
 
 /* What to report. Strings borrowed. */
 typedef struct report_opts {
@@ -28,6 +30,19 @@ typedef struct report_opts {
  * database error, JA_EIO for a file that cannot be written, JA_ENOMEM);
  * dir may then hold part of a site, for the caller to remove. */
 int report_write(ladder_db *db, const report_opts *o, const char *dir);
+
+/* `arena report`'s run: checks dir (missing with a writable parent, an
+ * empty directory, or an earlier report, which holds REPORT_MARKER),
+ * opens the database o->db_path (a regular file), checks that
+ * o->tournament_id (if any) is there and of o->game (if any), builds the
+ * site (report_write) in a fresh directory dir.tmp-XXXXXX beside dir and
+ * puts it in place with one rename (an earlier report: an atomic
+ * exchange, then the old site is removed). A failure removes the
+ * temporary directory and leaves dir as it was. Writes "report written to
+ * DIR/index.html" to out. Errors are printed as one line (util.h).
+ * Returns EXIT_OK, EXIT_USAGE (dir, the database or the tournament
+ * refused) or EXIT_RUNTIME. */
+int arena_report_run(FILE *out, const report_opts *o, const char *dir);
 
 /* The marker file that says a directory is a site made by arena report
  * (so that a new report may replace it). */

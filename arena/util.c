@@ -79,6 +79,11 @@ const ja_game_rules *arena_find_game(const char *name)
     return NULL;
 }
 
+int arena_db_status(int rc)
+{
+    return (rc == JA_EIO || rc == JA_EVERSION || rc == JA_EFORMAT) ? EXIT_USAGE : EXIT_RUNTIME;
+}
+
 void arena_format_score(int64_t units, char *buf, size_t cap)
 {
     if (units % JA_SCORE_UNIT == 0)

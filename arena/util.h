@@ -34,6 +34,11 @@ uint64_t arena_random_seed(void);
 /* Finds a game by name; on failure prints a usage error listing the games. */
 const ja_game_rules *arena_find_game(const char *name);
 
+/* The exit status for an error rc of the ladder database (ladder_db.h):
+ * EXIT_USAGE when the file given is unusable (JA_EIO, JA_EVERSION,
+ * JA_EFORMAT), EXIT_RUNTIME when the run failed. */
+int arena_db_status(int rc);
+
 /* Formats a score in units of 1/JA_SCORE_UNIT as a short decimal ("2.5"). */
 void arena_format_score(int64_t units, char *buf, size_t cap);
 

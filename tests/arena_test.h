@@ -1,0 +1,32 @@
+/* Helpers of the unit tests that link the arena library (ja_arena) and run
+ * a command's library function into a memory stream. */
+#ifndef JA_TESTS_ARENA_TEST_H
+#define JA_TESTS_ARENA_TEST_H
+
+#include "jackarena/ja_error.h"
+#include "jackarena/ja_rules.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The reference bots of this build tree: JACKARENA_BOTS_DIR set to
+ * $JA_BUILD_DIR/bots (ctest sets JA_BUILD_DIR). */
+static inline void arena_test_bots_dir(void)
+{
+    const char *b = getenv("JA_BUILD_DIR");
+    if (b) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s/bots", b);
+        setenv("JACKARENA_BOTS_DIR", dir, 1);
+    }
+}
+
+/* The default options of g for n_seats, resolved; JA_OK or the error. */
+static inline int arena_test_options(const ja_game_rules *g, uint32_t n_seats, ja_options *o)
+{
+    char err[300];
+    ja_options_init(g, o);
+    return ja_options_resolve(g, o, n_seats, err, sizeof err);
+}
+
+#endif /* JA_TESTS_ARENA_TEST_H */
