@@ -17,6 +17,15 @@ int greedy_bruise_jack_act(const ja_decision *d, uint32_t *out_index);
 int greedy_bruise_jack_fast_act(const ja_decision *d, uint32_t *out_index);
 int greedy_brawljack_act(const ja_decision *d, uint32_t *out_index);
 int greedy_jack_in_the_box_act(const ja_decision *d, uint32_t *out_index);
+/* Jack in the Box: the heuristic's plan search expands at most `budget`
+ * nodes in all for one decision (out_nodes, if not NULL: how many it did;
+ * 0 in the stages without a search). greedy_jack_in_the_box_act() is this
+ * with GREEDY_JITB_BUDGET, which bounds its worst decision to about 5 ms
+ * (docs/bots.md). Where the search finishes within the budget the answer
+ * does not depend on it. */
+#define GREEDY_JITB_BUDGET 30000u
+int greedy_jack_in_the_box_plan(const ja_decision *d, uint32_t budget, uint32_t *out_index,
+                                uint32_t *out_nodes);
 int greedy_bombs_act(const ja_decision *d, uint32_t *out_index);
 
 #endif /* GREEDY_H */

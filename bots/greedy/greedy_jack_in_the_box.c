@@ -38,7 +38,11 @@
  *    the extra turn with a better plan than opening is worth (+3).
  *
  * Cost: no allocation, no randomness, no mutable globals. The plan search is
- * bounded by a node budget (it matters only for ten available cards). */
+ * a branch and bound (search() below) and expands at most a node budget per
+ * decision (GREEDY_JITB_BUDGET, greedy.h, shared by the searches of one
+ * decision); only the largest searches (nine or ten available cards after an
+ * opening) reach it, and where a search finishes within it the answer does
+ * not depend on it. */
 #include "greedy.h"
 
 #include "jackarena/ja_cards.h"
@@ -72,8 +76,18 @@ static const jg_params JG = {
 };
 
 #define JG_MAX_CARDS (2 * JA_JITB_HAND)
-#define JG_NODE_BUDGET 200000u
 #define JG_NEG_INF (-1e18)
+/* A bound within this of a best value cannot beat it (rounding of sums of
+ * the weights is far below it). */
+#define JG_SLACK 1e-7
+
+/* What a search is for: which of its results the decision reads, and so
+ * which ones a subtree must be able to improve to be searched. */
+typedef enum jg_goal {
+    JG_GOAL_BEST,   /* stage O: the best plan */
+    JG_GOAL_BY_POS, /* stage A: the best plan through each position */
+    JG_GOAL_BY_CODE /* stage B: the best plan through each legal match */
+} jg_goal;
 
 /* One search: the cards, the targets, the plan being built, and the best
  * values found, by target position and by first-match code. */
@@ -91,7 +105,20 @@ typedef struct jg_ctx {
     int points, n_used, plan_n;
     uint32_t plan_code[JG_MAX_CARDS];
     uint8_t plan_pos[JG_MAX_CARDS];
-    uint32_t nodes;
+    uint32_t nodes, budget;    /* nodes expanded; the most allowed */
+    /* Branch and bound: the cards not decided yet, what each can still add
+     * to a plan's value, and what was left unused. */
+    jg_goal goal;
+    uint16_t rest;
+    uint16_t single_at[JG_MAX_CARDS];             /* live positions card i matches alone */
+    uint16_t pair_at[JG_MAX_CARDS][JG_MAX_CARDS]; /* live positions pair i, j matches */
+    uint8_t pair_pts[JG_MAX_CARDS][JG_MAX_CARDS][JA_JITB_POSITIONS];
+    uint16_t reach[JG_MAX_CARDS];                 /* positions card i can take part in */
+    double gain[JG_MAX_CARDS];                    /* the most card i adds to a plan */
+    uint8_t full_ok;                              /* boxes whose singles may all be matched */
+    double dbl_max;                               /* their earlier singles, doubled */
+    double jack_in_max;                           /* the most Jack in the Box adds */
+    int skip_own, skip_jacks, skip_partner;       /* cards left unused */
     /* Results. */
     double best;                       /* any plan, the empty one included */
     double best_pos[JA_JITB_POSITIONS]; /* plans with a match on the position */
@@ -99,6 +126,9 @@ typedef struct jg_ctx {
     const ja_action *legal;
     uint32_t n_legal;
     double *best_code;                 /* stage B: per legal action */
+    uint16_t need[JA_MAX_ACTIONS][2];  /* stage B: the cards that can make each legal match
+                                          (a single: [1] is 0; a pair of twins: [0] == [1],
+                                          two of them) */
 } jg_ctx;
 
 /* ---- Cards and matches ------------------------------------------------------ */
@@ -268,58 +298,193 @@ static void pop_match(jg_ctx *x, int pos, int points, int single, uint8_t old_ma
     }
 }
 
+/* The most the finished plans of the current subtree can be worth: the
+ * plan so far, plus each undecided card's most (a single worth 2 with its
+ * doubling, half a pair's points, or a Jack kept), plus the doubling of
+ * boxes that may still fill, plus the larger of the end bonuses still
+ * possible. Every term bounds its part of leaf_value() (and record()'s
+ * court bonus) from above, so no plan below is worth more. */
+static double bound(const jg_ctx *x)
+{
+    double v = x->points + JG.use * x->n_used + x->dbl_max;
+    for (int b = 0; b < x->o->n_boxes; b++)
+        if (x->full_ok >> b & 1u)
+            v += x->count[b];
+    for (uint16_t r = x->rest; r; r &= (uint16_t)(r - 1))
+        v += x->gain[__builtin_ctz(r)];
+    double keep = JG.keep_jack * x->skip_jacks;
+    if (!x->skip_own && !x->skip_partner && !x->no_extra)
+        keep += JG.extra;
+    double in = x->skip_own == x->skip_jacks && x->skip_own <= 1 ? x->jack_in_max : JG_NEG_INF;
+    v += keep > in ? keep : in;
+    return x->court_bonus ? v + JG.open_option : v;
+}
+
+/* The lowest of the results the plans of the current subtree could raise:
+ * a subtree whose bound does not beat it changes no result the decision
+ * reads. +infinity when they can raise none. */
+static double threshold(const jg_ctx *x)
+{
+    if (x->goal == JG_GOAL_BEST)
+        return x->best;
+    double t = -JG_NEG_INF;
+    if (x->goal == JG_GOAL_BY_POS) {
+        uint32_t m = 0;
+        for (int k = 0; k < x->plan_n; k++)
+            m |= 1u << x->plan_pos[k];
+        for (uint16_t r = x->rest; r; r &= (uint16_t)(r - 1))
+            m |= x->reach[__builtin_ctz(r)];
+        for (; m; m &= m - 1)
+            if (x->best_pos[__builtin_ctz(m)] < t)
+                t = x->best_pos[__builtin_ctz(m)];
+        return t;
+    }
+    /* The legal matches the plan holds, and those the undecided cards can
+     * still make. */
+    for (int p = 0; p < x->plan_n; p++)
+        for (uint32_t k = 0; k < x->n_legal && x->plan_pos[p] == x->match_pos; k++)
+            if (x->plan_code[p] == x->legal[k].code && x->best_code[k] < t)
+                t = x->best_code[k];
+    for (uint32_t k = 0; k < x->n_legal; k++) {
+        uint16_t a = x->rest & x->need[k][0], b = x->rest & x->need[k][1];
+        bool open = !x->need[k][1]                   ? a != 0
+                    : x->need[k][0] == x->need[k][1] ? __builtin_popcount(a) >= 2
+                                                     : a && b;
+        if (open && x->best_code[k] < t)
+            t = x->best_code[k];
+    }
+    return t;
+}
+
 /* Every set of matches over the cards from index i on, each found once: the
  * first undecided card is used in a single, in a pair with a later card, or
- * left unused. */
+ * left unused. Branch and bound (A. H. Land, A. G. Doig, "An automatic
+ * method of solving discrete programming problems", Econometrica 28(3),
+ * 1960): a subtree whose bound() cannot beat threshold() is skipped, which
+ * changes no result the decision reads, only the work. Each node expanded
+ * counts against x->budget; once it is spent, every plan reached is
+ * recorded as it stands. */
 static void search(jg_ctx *x, int i)
 {
     while (i < x->n && x->used[i])
         i++;
-    if (i >= x->n || x->nodes >= JG_NODE_BUDGET) {
+    if (i >= x->n || x->nodes >= x->budget) {
         record(x);
         return;
     }
+    if (bound(x) + JG_SLACK <= threshold(x))
+        return;
     x->nodes++;
-    const ja_jitb_obs *o = x->o;
+    x->rest = (uint16_t)(x->rest & ~(1u << i));
     x->used[i] = 1;
     x->n_used++;
-    for (int pos = 0; pos < JA_JITB_POSITIONS; pos++) {
-        if (!pos_live(o, pos))
+    for (uint16_t m = x->single_at[i]; m; m &= (uint16_t)(m - 1)) {
+        int pos = __builtin_ctz(m);
+        uint8_t old = x->mask[pos / 4];
+        push_match(x, JA_JITB_SINGLE(x->ref[i]), pos, 1, 1);
+        search(x, i + 1);
+        pop_match(x, pos, 1, 1, old);
+    }
+    for (uint16_t r = x->rest; r; r &= (uint16_t)(r - 1)) {
+        int j = __builtin_ctz(r);
+        if (!x->pair_at[i][j])
             continue;
-        uint8_t t = o->active[pos], old = x->mask[pos / 4];
-        if (jg_rank(x->card[i]) == jg_rank(t)) {
-            push_match(x, JA_JITB_SINGLE(x->ref[i]), pos, 1, 1);
+        uint8_t r1 = x->ref[i], r2 = x->ref[j];
+        uint32_t code = JA_JITB_PAIR(r1 < r2 ? r1 : r2, r1 < r2 ? r2 : r1);
+        x->rest = (uint16_t)(x->rest & ~(1u << j));
+        x->used[j] = 1;
+        x->n_used++;
+        for (uint16_t m = x->pair_at[i][j]; m; m &= (uint16_t)(m - 1)) {
+            int pos = __builtin_ctz(m), p = x->pair_pts[i][j][pos];
+            push_match(x, code, pos, p, 0);
             search(x, i + 1);
-            pop_match(x, pos, 1, 1, old);
+            pop_match(x, pos, p, 0, x->mask[pos / 4]);
         }
-        for (int j = i + 1; j < x->n; j++) {
-            if (x->used[j] || !jg_pair_ok(x->card[i], x->card[j], t))
-                continue;
-            int p = jg_pair_points(x->card[i], x->card[j], t);
-            uint8_t r1 = x->ref[i], r2 = x->ref[j];
-            x->used[j] = 1;
-            x->n_used++;
-            push_match(x, JA_JITB_PAIR(r1 < r2 ? r1 : r2, r1 < r2 ? r2 : r1), pos, p, 0);
-            search(x, i + 1);
-            pop_match(x, pos, p, 0, old);
-            x->used[j] = 0;
-            x->n_used--;
-        }
+        x->used[j] = 0;
+        x->n_used--;
+        x->rest = (uint16_t)(x->rest | 1u << j);
     }
     x->used[i] = 0;
     x->n_used--;
+    bool own = !JA_JITB_REF_IS_PARTNER(x->ref[i]), jack = jg_rank(x->card[i]) == JA_RANK_J;
+    x->skip_own += own;
+    x->skip_jacks += own && jack;
+    x->skip_partner += !own;
     search(x, i + 1);
+    x->skip_own -= own;
+    x->skip_jacks -= own && jack;
+    x->skip_partner -= !own;
+    x->rest = (uint16_t)(x->rest | 1u << i);
+}
+
+/* The matches of every card and pair, each card's most, and the bonuses'
+ * most (for bound()). */
+static void jg_tables(jg_ctx *x)
+{
+    const ja_jitb_obs *o = x->o;
+    uint8_t single_any[JA_JITB_MAX_BOXES] = {0};
+    for (int i = 0; i < x->n; i++)
+        for (int pos = 0; pos < JA_JITB_POSITIONS; pos++) {
+            if (!pos_live(o, pos))
+                continue;
+            uint8_t t = o->active[pos];
+            if (jg_rank(x->card[i]) == jg_rank(t)) {
+                x->single_at[i] = (uint16_t)(x->single_at[i] | 1u << pos);
+                single_any[pos / 4] = (uint8_t)(single_any[pos / 4] | 1u << (pos % 4));
+            }
+            for (int j = i + 1; j < x->n; j++)
+                if (jg_pair_ok(x->card[i], x->card[j], t)) {
+                    x->pair_at[i][j] = x->pair_at[j][i] =
+                        (uint16_t)(x->pair_at[i][j] | 1u << pos);
+                    x->pair_pts[i][j][pos] = x->pair_pts[j][i][pos] =
+                        (uint8_t)jg_pair_points(x->card[i], x->card[j], t);
+                }
+        }
+    for (int b = 0; b < o->n_boxes; b++)
+        if ((o->single_mask[b] | single_any[b]) == 0xF) {
+            x->full_ok = (uint8_t)(x->full_ok | 1u << b);
+            x->dbl_max += o->single_count[b];
+        }
+    x->jack_in_max = JG_NEG_INF;
+    for (int i = 0; i < x->n; i++) {
+        double best = x->single_at[i] ? 2.0 : 0.0;
+        x->reach[i] = x->single_at[i];
+        for (int j = 0; j < x->n; j++) {
+            x->reach[i] = (uint16_t)(x->reach[i] | x->pair_at[i][j]);
+            for (uint16_t m = x->pair_at[i][j]; m; m &= (uint16_t)(m - 1))
+                if (x->pair_pts[i][j][__builtin_ctz(m)] / 2.0 > best)
+                    best = x->pair_pts[i][j][__builtin_ctz(m)] / 2.0;
+        }
+        x->gain[i] = x->reach[i] ? best + JG.use : 0.0;
+        bool own = !JA_JITB_REF_IS_PARTNER(x->ref[i]);
+        if (!own || jg_rank(x->card[i]) != JA_RANK_J)
+            continue;
+        if (x->gain[i] < JG.keep_jack)
+            x->gain[i] = JG.keep_jack;
+        int b = jack_box(o, x->card[i]);
+        if (b < 0)
+            continue;
+        double in = JG.jack_in + (closes_last(o, b) ? (o->game + 1 >= o->games ? JG.end_game : 0.0)
+                                                    : JG.refresh + JG.extra);
+        if (in > x->jack_in_max)
+            x->jack_in_max = in;
+    }
+    x->rest = (uint16_t)((1u << x->n) - 1);
 }
 
 /* Loads the available cards (own; the partner's when `partner_cards`), in
- * ascending reference order. */
-static void jg_prepare(jg_ctx *x, const ja_jitb_obs *o, bool partner_cards)
+ * ascending reference order, for a search toward `goal` within `budget`
+ * nodes. */
+static void jg_prepare(jg_ctx *x, const ja_jitb_obs *o, bool partner_cards, jg_goal goal,
+                       uint32_t budget)
 {
     memset(x, 0, sizeof *x);
     x->o = o;
     x->me = o->seat;
     x->partner = o->teams ? (o->seat + 2) % 4 : -1;
     x->match_pos = -1;
+    x->goal = goal;
+    x->budget = budget;
     for (int c = 0; c < 52; c++)
         for (int k = 0; k < o->hand[c] && x->n < JG_MAX_CARDS; k++) {
             x->ref[x->n] = (uint8_t)c;
@@ -335,6 +500,7 @@ static void jg_prepare(jg_ctx *x, const ja_jitb_obs *o, bool partner_cards)
     for (int p = 0; p < JA_JITB_POSITIONS; p++)
         x->best_pos[p] = JG_NEG_INF;
     x->court_bonus = o->teams && o->matches == 0 && !o->opened;
+    jg_tables(x);
 }
 
 /* ---- Decisions ----------------------------------------------------------------- */
@@ -349,23 +515,36 @@ static uint32_t argmax(const double *v, uint32_t n)
     return best;
 }
 
-/* Stage A and B: plan the scoring part. */
-static uint32_t choose_scoring(const ja_decision *d, const ja_jitb_obs *o)
+/* Stage A and B: plan the scoring part within `budget` nodes. */
+static uint32_t choose_scoring(const ja_decision *d, const ja_jitb_obs *o, uint32_t budget,
+                               uint32_t *nodes)
 {
     jg_ctx x;
     double value[JA_MAX_ACTIONS];
     uint32_t n = d->n_legal < JA_MAX_ACTIONS ? d->n_legal : JA_MAX_ACTIONS;
     for (uint32_t i = 0; i < n; i++)
         value[i] = JG_NEG_INF;
-    jg_prepare(&x, o, o->opened != 0);
-    if (o->stage == JA_JITB_STAGE_MATCH) {
+    bool match = o->stage == JA_JITB_STAGE_MATCH;
+    jg_prepare(&x, o, o->opened != 0, match ? JG_GOAL_BY_CODE : JG_GOAL_BY_POS, budget);
+    if (match) {
         x.match_pos = o->target;
         x.legal = d->legal;
         x.n_legal = n;
         x.best_code = value;
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t c = d->legal[k].code;
+            bool single = JA_JITB_IS_SINGLE(c);
+            uint32_t r1 = single ? JA_JITB_SINGLE_REF(c) : JA_JITB_PAIR_REF1(c);
+            uint32_t r2 = single ? UINT32_MAX : JA_JITB_PAIR_REF2(c);
+            for (int i = 0; i < x.n; i++) {
+                x.need[k][0] = (uint16_t)(x.need[k][0] | (x.ref[i] == r1) << i);
+                x.need[k][1] = (uint16_t)(x.need[k][1] | (x.ref[i] == r2) << i);
+            }
+        }
     }
     search(&x, 0);
-    if (o->stage == JA_JITB_STAGE_MATCH)
+    *nodes = x.nodes;
+    if (match)
         return argmax(value, n);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t c = d->legal[i].code;
@@ -381,16 +560,20 @@ static uint32_t choose_scoring(const ja_decision *d, const ja_jitb_obs *o)
     return argmax(value, n);
 }
 
-/* Stage O: open unless the own cards' best plan beats opening. */
-static uint32_t choose_open(const ja_decision *d, const ja_jitb_obs *o)
+/* Stage O: open unless the own cards' best plan beats opening. The two
+ * searches share `budget`. */
+static uint32_t choose_open(const ja_decision *d, const ja_jitb_obs *o, uint32_t budget,
+                            uint32_t *nodes)
 {
     jg_ctx x;
-    jg_prepare(&x, o, false);
+    jg_prepare(&x, o, false, JG_GOAL_BEST, budget);
     search(&x, 0);
     double closed = x.best;
-    jg_prepare(&x, o, false);
+    uint32_t first = x.nodes;
+    jg_prepare(&x, o, false, JG_GOAL_BEST, budget - first);
     x.no_extra = true;
     search(&x, 0);
+    *nodes = first + x.nodes;
     bool open = x.best + JG.open_gain > closed;
     for (uint32_t i = 0; i < d->n_legal; i++)
         if (d->legal[i].code == (open ? JA_JITB_OPEN : JA_JITB_KEEP_CLOSED))
@@ -454,20 +637,29 @@ static uint32_t choose_change(const ja_decision *d, const ja_jitb_obs *o)
     return done;
 }
 
-int greedy_jack_in_the_box_act(const ja_decision *d, uint32_t *out_index)
+int greedy_jack_in_the_box_plan(const ja_decision *d, uint32_t budget, uint32_t *out_index,
+                                uint32_t *out_nodes)
 {
     const ja_jitb_obs *o = d->obs;
+    uint32_t nodes = 0;
     if (!o || o->n_seats < 2 || o->n_seats > JA_JITB_MAX_SEATS || o->seat >= o->n_seats ||
         o->n_boxes > JA_JITB_MAX_BOXES)
         return JA_EFORMAT;
     switch (o->stage) {
     case JA_JITB_STAGE_CHOOSE:
-    case JA_JITB_STAGE_MATCH: *out_index = choose_scoring(d, o); break;
-    case JA_JITB_STAGE_OPEN: *out_index = choose_open(d, o); break;
+    case JA_JITB_STAGE_MATCH: *out_index = choose_scoring(d, o, budget, &nodes); break;
+    case JA_JITB_STAGE_OPEN: *out_index = choose_open(d, o, budget, &nodes); break;
     case JA_JITB_STAGE_EXCHANGE: *out_index = choose_mark(d, o); break;
     case JA_JITB_STAGE_CHANGE:
     case JA_JITB_STAGE_BONUS: *out_index = choose_change(d, o); break;
     default: return JA_EFORMAT;
     }
+    if (out_nodes)
+        *out_nodes = nodes;
     return JA_OK;
+}
+
+int greedy_jack_in_the_box_act(const ja_decision *d, uint32_t *out_index)
+{
+    return greedy_jack_in_the_box_plan(d, GREEDY_JITB_BUDGET, out_index, NULL);
 }
