@@ -1,11 +1,14 @@
-/* The standings library (arena/standings.h), linked directly: the live
- * table and the fit of a small ladder recorded through ladder_db, as text
- * and as JSON, with and without an anchor, and a bad anchor refused. */
+/* The standings library (arena/standings.h) and the ladder commands' database
+ * side (arena/ladder_cmd.h), linked directly: the live table and the fit of a
+ * small ladder recorded through ladder_db, as text and as JSON, with and
+ * without an anchor, a bad anchor refused, and the JSON Lines export and
+ * import round trip. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "ladder_cmd.h"
 #include "standings.h"
 #include "util.h"
 
@@ -28,6 +31,7 @@ typedef struct fx {
     ladder_db *db;
     const ja_game_rules *g;
     ladder_key key;
+    char opts[LADDER_OPTIONS_MAX]; /* the game's default options at 2 seats */
 } fx;
 
 /* A ladder of 3 bots, a round robin of 6 two-seat matches in which seat 0
@@ -44,7 +48,13 @@ static int setup(void **state)
     if (ladder_db_open(f->path, &f->db) != JA_OK)
         return -1;
     f->g = ja_game_find("taylor-blackjack");
-    f->key = (ladder_key){"taylor-blackjack", 2, "decks=auto way=2"};
+    ja_options o;
+    char err[256];
+    ja_options_init(f->g, &o);
+    if (ja_options_resolve(f->g, &o, 2, err, sizeof err) != JA_OK ||
+        ja_options_format(f->g, &o, f->opts, sizeof f->opts) < 0)
+        return -1;
+    f->key = (ladder_key){"taylor-blackjack", 2, f->opts};
     ladder_tournament_spec s = {.ladder = f->key, .seed = 7, .format = LADDER_FORMAT_ROUND_ROBIN,
                                 .rounds = 1, .n_bots = 3, .bots = bots3};
     int64_t tid = -1;
@@ -58,7 +68,7 @@ static int setup(void **state)
         r.outcome.place[0] = 1;
         r.outcome.place[1] = 2;
         r.turns = 10;
-        r.digest = "00ff";
+        r.digest = "00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff";
         if (ladder_db_record_match(f->db, tid, m, &r) != JA_OK)
             return -1;
     }
@@ -100,7 +110,8 @@ static void test_live(void **state)
     char *s = run(*state, false, NULL, false, &st);
     assert_int_equal(st, EXIT_OK);
     assert_contains(s, "taylor-blackjack, 2 seats, live Elo");
-    assert_contains(s, "options: decks=auto way=2");
+    assert_contains(s, "options: ");
+    assert_contains(s, ((fx *)*state)->opts);
     for (int i = 0; i < 3; i++)
         assert_contains(s, bots3[i].name);
     assert_contains(s, "2-0-2"); /* each bot: 4 games, split with each other */
@@ -162,6 +173,59 @@ static void test_fit_bad_anchor(void **state)
     free(s);
 }
 
+/* Reads a whole file into a string (caller frees). */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *buf = calloc(1, 1 << 20);
+    size_t n = fread(buf, 1, (1 << 20) - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* ladder_cmd.h: the ladder's JSON Lines export, imported into a fresh
+ * database, exports again to the same lines; the import reports its
+ * matches; a missing database is a usage error with nothing written. */
+static void test_export_import_round_trip(void **state)
+{
+    fx *f = *state;
+    char a[80], b[80], db2[80];
+    snprintf(a, sizeof a, "%s.a.jsonl", f->path);
+    snprintf(b, sizeof b, "%s.b.jsonl", f->path);
+    snprintf(db2, sizeof db2, "%s.2.db", f->path);
+    ladder_db_close(&f->db); /* the commands open the file themselves */
+    ja_options given;
+    ja_options_init(f->g, &given);
+    assert_int_equal(arena_ladder_export(stdout, f->path, f->g, &given, 2, false, a), EXIT_OK);
+    char *rep = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&rep, &len);
+    assert_int_equal(arena_ladder_import(out, a, NULL, db2, true), EXIT_OK);
+    fclose(out);
+    json_error_t e;
+    json_t *v = json_loads(rep, 0, &e);
+    assert_non_null(v);
+    assert_int_equal(json_integer_value(json_object_get(v, "matches")), 6);
+    assert_int_equal(json_integer_value(json_object_get(v, "bots")), 3);
+    json_decref(v);
+    free(rep);
+    assert_int_equal(arena_ladder_export(stdout, db2, f->g, &given, 2, false, b), EXIT_OK);
+    char *ta = slurp(a), *tb = slurp(b);
+    assert_true(strlen(ta) > 0);
+    assert_string_equal(ta, tb);
+    free(ta);
+    free(tb);
+    unlink(a);
+    unlink(b);
+    unlink(db2);
+    assert_int_equal(arena_ladder_export(stdout, "/nonexistent/x.db", f->g, &given, 2, false, a),
+                     EXIT_USAGE);
+    assert_int_equal(access(a, F_OK), -1);
+    assert_int_equal(ladder_db_open(f->path, &f->db), JA_OK); /* for the teardown */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -169,6 +233,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fit_json, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fit_anchor, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fit_bad_anchor, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_export_import_round_trip, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
