@@ -188,29 +188,42 @@ typedef struct fit_input {
     uint64_t replayed; /* matches dealt a deal an earlier tournament played */
 } fit_input;
 
+int arena_fit_add(ladder_fit_match **m, size_t *n, size_t *cap, const ladder_match_row *row,
+                  const uint32_t *player)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 1024;
+        ladder_fit_match *p = realloc(*m, c * sizeof *p);
+        if (p == NULL)
+            return JA_ENOMEM;
+        *m = p;
+        *cap = c;
+    }
+    ladder_fit_match *x = &(*m)[*n];
+    memset(x, 0, sizeof *x);
+    x->cluster = row->deal;
+    x->n_seats = row->n_seats;
+    for (uint32_t s = 0; s < row->n_seats; s++) {
+        x->player[s] = player[s];
+        x->place[s] = row->place[s];
+    }
+    (*n)++;
+    return JA_OK;
+}
+
 static int collect_match(void *ctx, const ladder_match_row *row)
 {
     fit_input *in = ctx;
-    if (in->n == in->cap) {
-        size_t c = in->cap ? in->cap * 2 : 1024;
-        ladder_fit_match *p = realloc(in->m, c * sizeof *p);
-        if (p == NULL)
-            return JA_ENOMEM;
-        in->m = p;
-        in->cap = c;
-    }
-    ladder_fit_match *m = &in->m[in->n];
-    memset(m, 0, sizeof *m);
-    m->cluster = row->deal;
-    m->n_seats = row->n_seats;
+    uint32_t player[JA_MAX_SEATS];
     for (uint32_t s = 0; s < row->n_seats; s++) {
         int p = ladder_bot_index(in->bots, in->n_bots, row->bot_id[s]);
         if (p < 0)
             return JA_EFORMAT; /* a result whose bot the ladder does not list */
-        m->player[s] = (uint32_t)p;
-        m->place[s] = row->place[s];
+        player[s] = (uint32_t)p;
     }
-    in->n++;
+    int rc = arena_fit_add(&in->m, &in->n, &in->cap, row, player);
+    if (rc != JA_OK)
+        return rc;
     in->matches++;
     in->replayed += row->deal_tournament != row->tournament_id;
     return JA_OK;

@@ -7,6 +7,7 @@
 #ifndef ARENA_STANDINGS_H
 #define ARENA_STANDINGS_H
 
+#include "fit.h"
 #include "json_w.h"
 #include "jackarena/ja_rules.h"
 #include "ladder_db.h"
@@ -35,6 +36,11 @@ int arena_standings_fit(FILE *out, ladder_db *db, const ja_game_rules *g, uint32
  * exit status or EXIT_OK. */
 int arena_ladder_names(ladder_db *db, const ladder_key *key, ladder_bot_row **bots,
                        ladder_display_name **names, uint32_t *n);
+
+/* Appends row's match to the fit's matches *m (*n of *cap, grown by
+ * doubling), seat s played by player[s]. JA_OK or JA_ENOMEM (*m unchanged). */
+int arena_fit_add(ladder_fit_match **m, size_t *n, size_t *cap, const ladder_match_row *row,
+                  const uint32_t *player);
 
 /* The option text "k=v k=v" as a JSON object member "options". */
 void arena_jw_options(json_w *w, const char *text);

@@ -72,29 +72,16 @@ static int collect_match(void *ctx, const ladder_match_row *row)
     fit_input *in = ctx;
     if (row->tournament_id != in->tid)
         return 0;
-    if (in->n == in->cap) {
-        size_t c = in->cap ? 2 * in->cap : 256;
-        ladder_fit_match *p = realloc(in->m, c * sizeof *p);
-        if (!p)
-            return JA_ENOMEM;
-        in->m = p;
-        in->cap = c;
-    }
-    ladder_fit_match *m = &in->m[in->n];
-    memset(m, 0, sizeof *m);
-    m->cluster = row->deal;
-    m->n_seats = row->n_seats;
+    uint32_t player[JA_MAX_SEATS];
     for (uint32_t s = 0; s < row->n_seats; s++) {
         uint32_t i = 0;
         while (i < in->n_st && in->st[i].bot_id != row->bot_id[s])
             i++;
         if (i == in->n_st)
             return 0; /* not one of this tournament's bots: cannot happen */
-        m->player[s] = i;
-        m->place[s] = row->place[s];
+        player[s] = i;
     }
-    in->n++;
-    return 0;
+    return arena_fit_add(&in->m, &in->n, &in->cap, row, player);
 }
 
 /* Official ratings of the tournament's own matches (docs/ratings.md), player
