@@ -29,4 +29,16 @@ static inline int arena_test_options(const ja_game_rules *g, uint32_t n_seats, j
     return ja_options_resolve(g, o, n_seats, err, sizeof err);
 }
 
+/* Runs CALL, an expression that writes to the FILE *out it names, with out
+ * a memory stream; the text into BUF (char *, caller frees) and CALL's value
+ * into STATUS. Needs cmocka.h. */
+#define ARENA_TEST_CAPTURE(BUF, STATUS, CALL)                                    \
+    do {                                                                         \
+        size_t len_ = 0;                                                         \
+        FILE *out = open_memstream(&(BUF), &len_);                               \
+        assert_non_null(out);                                                    \
+        (STATUS) = (CALL);                                                       \
+        fclose(out);                                                             \
+    } while (0)
+
 #endif /* JA_TESTS_ARENA_TEST_H */

@@ -38,11 +38,7 @@ static char *bench(const char *bot, const char *opp, uint32_t deals, bool sprt, 
                           .json = json, .quiet = true};
     assert_int_equal(arena_test_options(g, 2, &a.options), JA_OK);
     char *buf = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&buf, &len);
-    assert_non_null(out);
-    *status = arena_bench_run(out, &a);
-    fclose(out);
+    ARENA_TEST_CAPTURE(buf, *status, arena_bench_run(out, &a));
     return buf;
 }
 

@@ -42,11 +42,7 @@ static char *play(const char *a0, const char *a1, const char *replay, bool json,
                          .quiet = quiet, .result = res};
     assert_int_equal(arena_test_options(g, 2, &a.options), JA_OK);
     char *buf = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&buf, &len);
-    assert_non_null(out);
-    *status = arena_play_run(out, &a);
-    fclose(out);
+    ARENA_TEST_CAPTURE(buf, *status, arena_play_run(out, &a));
     return buf;
 }
 

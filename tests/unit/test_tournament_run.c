@@ -74,11 +74,7 @@ static char *run(const char *db, bool json, bool resume, int *status)
                                .json = json, .quiet = true};
     assert_int_equal(arena_test_options(g, 2, &a.options), JA_OK);
     char *buf = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&buf, &len);
-    assert_non_null(out);
-    *status = arena_tournament_run(out, &a);
-    fclose(out);
+    ARENA_TEST_CAPTURE(buf, *status, arena_tournament_run(out, &a));
     return buf;
 }
 
