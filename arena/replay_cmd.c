@@ -230,7 +230,7 @@ int arena_replay_html(const char *path, const char *out_path)
     if (rc != EXIT_OK)
         return rc;
     char err[1200];
-    rc = viewer_html_replay(&m, out_path, NULL, err, sizeof err);
+    rc = viewer_html_replay(&m, out_path, NULL, false, err, sizeof err);
     viewer_close(&r, &m);
     if (rc != JA_OK) {
         arena_error("%s", err);

@@ -23,8 +23,9 @@ typedef struct report_opts {
  * section per ladder: standings with the fitted Elo and its 95% interval
  * and the live Elo, a crosstable, the rating chart as inline SVG, fault
  * counts, the match list), matches/m<ID>.html (the replay page of each
- * match whose replay file loads and re-simulates, via viewer_html_replay)
- * and the marker file .arena-report. Replays that are missing or do not
+ * match whose replay file loads and re-simulates, via viewer_html_replay),
+ * the viewer's script and style that those pages share (matches/replay.js,
+ * matches/replay.css) and the marker file .arena-report. Replays that are missing or do not
  * load are listed without a link, never an error.
  * Returns JA_OK, or an error code after printing one error line (a
  * database error, JA_EIO for a file that cannot be written, JA_ENOMEM);

@@ -2,7 +2,8 @@
  * store (ladder_db_foreach_match, and ladder_db_foreach_seat for the live Elo
  * history, the faults by kind and the replay files), fits the official
  * ratings (fit.h), and writes index.html with inline CSS and an inline SVG
- * chart, no script, plus one replay page per match (viewer_html_replay). */
+ * chart, no script, plus one replay page per match (viewer_html_replay),
+ * the pages sharing one copy of the viewer's script and style in matches/. */
 #include "report.h"
 
 #include "json_w.h"
@@ -317,7 +318,7 @@ static int write_pages(ladder_data *d, const report_opts *o, const char *dir)
             continue;
         char path[4096], err[1200];
         snprintf(path, sizeof path, "%s/matches/m%lld.html", dir, (long long)m->row.match_id);
-        int rc = viewer_html_replay(&mo, path, "../index.html", err, sizeof err);
+        int rc = viewer_html_replay(&mo, path, "../index.html", true, err, sizeof err);
         viewer_close(&r, &mo);
         if (rc != JA_OK) {
             arena_error("%s", err);
@@ -663,8 +664,14 @@ int report_write(ladder_db *db, const report_opts *o, const char *dir)
         free(ls);
         return JA_EIO;
     }
-    snprintf(path, sizeof path, "%s/index.html", dir);
     char err[4400];
+    /* The viewer's script and style, once for every replay page. */
+    if (viewer_html_assets(path, err, sizeof err) != JA_OK) {
+        arena_error("%s", err);
+        free(ls);
+        return JA_EIO;
+    }
+    snprintf(path, sizeof path, "%s/index.html", dir);
     ref_out *out = NULL;
     if (ref_out_open(NULL, path, 0, &out, err, sizeof err) != JA_OK) {
         arena_error("%s", err);

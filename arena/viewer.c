@@ -259,6 +259,72 @@ void viewer_obs_json(json_w *w, const char *key, const ja_game_rules *g, const v
     jw_obj_end(w);
 }
 
+/* Element i of field fd of obs, 0 for obs NULL (the all-zero observation). */
+static int64_t elem_or_0(const ja_field *fd, const void *obs, uint32_t i)
+{
+    return obs ? field_elem(fd, obs, i) : 0;
+}
+
+/* The shift t (docs/viewer.md, "delta") that leaves the fewest elements of
+ * array field fd to set when obs follows old: 0, or one that brings an
+ * element equal to the new first one to the front (a window of recent
+ * events that moved on). A candidate is dropped as soon as it costs as much
+ * as the best so far. */
+static uint32_t best_shift(const ja_field *fd, const void *old, const void *obs)
+{
+    uint32_t c = fd->count, best_t = 0, best = UINT32_MAX;
+    if (!old)
+        return 0;
+    int64_t first = field_elem(fd, obs, 0);
+    for (uint32_t t = 0; t < c && best > 0; t++) {
+        if (t > 0 && field_elem(fd, old, t) != first)
+            continue;
+        uint32_t cost = 0;
+        for (uint32_t i = 0; i < c && cost < best; i++)
+            cost += field_elem(fd, obs, i) != elem_or_0(fd, i + t < c ? old : NULL, i + t);
+        if (cost < best) {
+            best = cost;
+            best_t = t;
+        }
+    }
+    return best_t;
+}
+
+/* One seat's observation obs as changes to old, its observation at the frame
+ * before (NULL at frame 0: an all-zero one): per changed field its index in
+ * the field table, then a scalar's value, or for an array [t, i, v, ...]:
+ * the old array shifted t elements towards its start (0 past its end), then
+ * element i set to v for each pair. */
+static void obs_delta_json(json_w *w, const ja_game_rules *g, const void *old, const void *obs)
+{
+    jw_arr(w, NULL);
+    for (uint32_t k = 0; k < g->n_obs_fields; k++) {
+        const ja_field *fd = &g->obs_fields[k];
+        uint32_t i = 0;
+        while (i < fd->count && field_elem(fd, obs, i) == elem_or_0(fd, old, i))
+            i++;
+        if (i == fd->count)
+            continue;
+        jw_int(w, NULL, k);
+        if (fd->count == 1) {
+            jw_int(w, NULL, (long long)field_elem(fd, obs, 0));
+            continue;
+        }
+        uint32_t t = best_shift(fd, old, obs);
+        jw_arr(w, NULL);
+        jw_int(w, NULL, t);
+        for (i = 0; i < fd->count; i++) {
+            int64_t v = field_elem(fd, obs, i);
+            if (v != elem_or_0(fd, i + t < fd->count ? old : NULL, i + t)) {
+                jw_int(w, NULL, i);
+                jw_int(w, NULL, (long long)v);
+            }
+        }
+        jw_arr_end(w);
+    }
+    jw_arr_end(w);
+}
+
 /* "labels": the label of every action code the match applied, once each
  * (the page names the plays that observations record by code). */
 static void labels_json(json_w *w, const viewer_model *m)
@@ -283,7 +349,7 @@ void viewer_model_json_keys(json_w *w, const viewer_model *m)
 {
     const ref_replay *r = m->r;
     char buf[1024];
-    jw_int(w, "model", 1);
+    jw_int(w, "model", 2);
     jw_str(w, "game", r->h.game);
     jw_str(w, "title", m->g->title);
     jw_int(w, "seats", m->n_seats);
@@ -324,7 +390,6 @@ void viewer_model_json_keys(json_w *w, const viewer_model *m)
                 jw_obj(w, NULL);
                 jw_int(w, "seat", rec->seat);
                 jw_int(w, "code", rec->code);
-                jw_str(w, "label", m->label[sp->first + k]);
                 jw_int(w, "choices", rec->n_legal);
                 jw_int(w, "index", rec->index);
                 jw_bool(w, "forced", rec->forced);
@@ -340,9 +405,9 @@ void viewer_model_json_keys(json_w *w, const viewer_model *m)
             if (viewer_seat_sees(m, f, (int)s))
                 jw_int(w, NULL, s);
         jw_arr_end(w);
-        jw_arr(w, "obs");
+        jw_arr(w, "delta");
         for (uint32_t s = 0; s < m->n_seats; s++)
-            viewer_obs_json(w, NULL, m->g, viewer_obs(m, f, s));
+            obs_delta_json(w, m->g, f > 0 ? viewer_obs(m, f - 1, s) : NULL, viewer_obs(m, f, s));
         jw_arr_end(w);
         jw_obj_end(w);
     }

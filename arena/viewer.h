@@ -123,15 +123,29 @@ void viewer_text_dump(FILE *f, const viewer_model *m, int seat, const viewer_sty
 
 /* ---- HTML (viewer_html.c) ---------------------------------------------------- */
 
-/* Writes one self-contained page for `data_json` (the page's embedded data,
- * a JSON object) using the embedded template; `title` is escaped. `kind` is
- * "replay" or "report". Returns false on a write error. */
-bool viewer_html_page(FILE *f, const char *title, const char *kind, const char *data_json);
+/* The files of the viewer's script and style, for pages that share them. */
+#define VIEWER_JS_FILE "replay.js"
+#define VIEWER_CSS_FILE "replay.css"
+
+/* Writes one page from the embedded template: `title` escaped, `kind`
+ * ("replay") on <body>, `data` (the packed model: base64 text) inside. With
+ * shared false the page holds the viewer's script and style and needs no
+ * other file; with shared true it refers to VIEWER_JS_FILE and
+ * VIEWER_CSS_FILE in its own directory (viewer_html_assets). Returns false
+ * on a write error. */
+bool viewer_html_page(FILE *f, const char *title, const char *kind, bool shared, const char *data);
+
+/* Writes VIEWER_JS_FILE and VIEWER_CSS_FILE into dir, for the pages that
+ * share them. JA_OK, or an error code (outfile.h) with a message in err. */
+int viewer_html_assets(const char *dir, char *err, size_t cap);
 
 /* Writes the replay page of model m to path, whole (outfile.h; "-": the
- * standard output). JA_OK, or JA_EINVAL (path is there and not a regular
- * file) or JA_EIO with a message in err. */
-int viewer_html_replay(const viewer_model *m, const char *path, const char *back_href, char *err,
-                       size_t cap);
+ * standard output): its model as JSON (viewer_model_json_keys, plus "back":
+ * back_href unless NULL), compressed with zlib and written in base64, and
+ * the viewer's script and style inline, or with shared, in the files of
+ * viewer_html_assets beside it. JA_OK, or JA_ENOMEM, JA_EINVAL (path is
+ * there and not a regular file) or JA_EIO with a message in err. */
+int viewer_html_replay(const viewer_model *m, const char *path, const char *back_href, bool shared,
+                       char *err, size_t cap);
 
 #endif /* ARENA_VIEWER_H */

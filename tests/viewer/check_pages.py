@@ -11,11 +11,13 @@ action ... | describe ... | table ... | scores ... | result ...".
 
 Exit status 0 when the check holds, 1 with FAIL lines."""
 import html
-import json
+import os
 import re
 import sys
 
-DATA = re.compile(r'(<script type="application/json" id="data">)(.*?)(</script>)', re.S)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import page_model  # noqa: E402
+
 fails = []
 
 
@@ -46,9 +48,7 @@ def scramble(page, seat, out):
     """Every other seat's observations, decisions, faults and forfeits,
     whom each decision asked and which frames the others saw, and the
     public describe() line (shown in the omniscient view only)."""
-    s = open(page, encoding="utf-8").read()
-    m = DATA.search(s)
-    d = json.loads(m.group(2))
+    s, m, d = page_model.read(page)
     n = d["seats"]
 
     def scr(v):
@@ -63,17 +63,16 @@ def scramble(page, seat, out):
             if t != seat:
                 f["obs"][t] = {k: scr(v) for k, v in f["obs"][t].items()}
         if not any(a["seat"] == other for a in f["asked"]):
-            f["asked"].append({"seat": other, "code": 0, "label": "", "choices": 1, "index": -1,
+            f["asked"].append({"seat": other, "code": 0, "choices": 1, "index": -1,
                                "forced": True, "fault": "none", "us": 0, "forfeits": False})
             f["asked"].sort(key=lambda a: a["seat"])
         for a in f["asked"]:
             if a["seat"] != seat:
-                a.update(label="scrambled", code=a["code"] + 1, fault="timeout",
+                a.update(code=a["code"] + 1, fault="timeout",
                          forced=not a["forced"], choices=a["choices"] + 5, us=a["us"] + 999,
                          index=3, forfeits=True)
         f["seen"] = sorted({t for t in range(n) if t != seat} | ({seat} & set(f["seen"])))
-    text = json.dumps(d, separators=(",", ":")).replace("<", "\\u003c")
-    open(out, "w", encoding="utf-8").write(s[:m.start(2)] + text + s[m.end(2):])
+    page_model.write(out, s, m, d)
 
 
 def check(dom, forfeit):

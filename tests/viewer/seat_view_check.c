@@ -9,7 +9,11 @@
  * the match is over, must be the omniscient view's.
  *
  * Usage: seat_view_check REPLAY...   Exit 0 when every view holds, 1 with one
- * FAIL line per view that changed. */
+ * FAIL line per view that changed.
+ *
+ * seat_view_check --obs REPLAY prints, one line per frame, the JSON array of
+ * the seats' whole observations (viewer_obs_json), which the replay page's
+ * model holds as changes: test_viewer.sh compares the two. */
 #include "viewer.h"
 
 #include "jackarena/ja_bot.h"
@@ -80,9 +84,30 @@ static void scramble(viewer_model *m, ref_replay *r, uint32_t s, uint64_t seed)
             m->forfeit_at[t] = 1 + (uint32_t)(next(&x) % m->n_frames);
 }
 
+static int print_obs(const char *path)
+{
+    ref_replay *r;
+    viewer_model m;
+    if (viewer_open(path, &r, &m) != EXIT_OK)
+        return 2;
+    for (uint32_t f = 0; f < m.n_frames; f++) {
+        json_w w;
+        jw_init(&w, stdout);
+        jw_arr(&w, NULL);
+        for (uint32_t s = 0; s < m.n_seats; s++)
+            viewer_obs_json(&w, NULL, m.g, viewer_obs(&m, f, s));
+        jw_arr_end(&w);
+        jw_end(&w);
+    }
+    viewer_close(&r, &m);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int fails = 0, views = 0;
+    if (argc == 3 && strcmp(argv[1], "--obs") == 0)
+        return print_obs(argv[2]);
     for (int a = 1; a < argc; a++) {
         ref_replay *r0;
         viewer_model m0;

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # `arena report` at the text level: a small tournament with --replays (and a
 # second one without), then the site: self-contained (no http(s)://, no
-# src=, every href a local file that exists), every bot listed, the SVG chart
+# src= in the index, every href and src a local file that exists, the match
+# pages sharing the viewer's script and style), every bot listed, the SVG chart
 # with one line per bot, links only for matches whose replay loads, --help,
 # --tournament and --game, the replacement of an earlier report, and usage
 # errors that exit 2 with nothing written.
 # Usage: test_report.sh ARENA
 set -u
 A=$1
+SRC=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -47,7 +49,19 @@ for l in $links; do
 done
 n_links=$(echo "$links" | grep -c '^matches/')
 check "one link per readable replay ($n_links, want $((n_rpl - 1)))" [ "$n_links" = $((n_rpl - 1)) ]
-check "match pages link back to the index" grep -q '"back":"../index.html"' "site/$(echo "$links" | head -1)"
+back=$(/usr/bin/python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import page_model
+print(page_model.read(sys.argv[2])[2].get("back"))' "$SRC" "site/$(echo "$links" | head -1)")
+check "match pages link back to the index (back: $back)" [ "$back" = ../index.html ]
+# The match pages refer to the viewer's script and style beside them, and
+# hold neither.
+check "the script and style in matches/" [ -s site/matches/replay.js -a -s site/matches/replay.css ]
+for l in $(echo "$links" | head -3); do
+  refs=$(grep -oE '(src|href)="[^"]*"' "site/$l" | sort | tr '\n' ' ')
+  check "$l refers to replay.css and replay.js only (got: $refs)" \
+    [ "$refs" = 'href="replay.css" src="replay.js" ' ]
+  check "$l holds no script or style of its own" \
+    [ "$(grep -c '<style\|function rebuild' "site/$l")" = 0 ]
+done
 check "the missing replay is listed without a link" grep -q 'replay unreadable' site/index.html
 check "matches without a replay are listed" grep -q 'no replay' site/index.html
 

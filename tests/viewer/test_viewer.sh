@@ -141,27 +141,47 @@ for g in $GAMES; do
   if grep -qiE 'https?://|<script[^>]+src=|<link[^>]+href=|<img[^>]+src=|url\(' $g.html; then
     bad "html $g refers to something outside the page"
   else ok; fi
-  /usr/bin/python3 - "$g.html" <<'PY' && ok || bad "html $g: the embedded model is not the match"
-import json, re, sys
-s = open(sys.argv[1], encoding="utf-8").read()
-m = re.search(r'<script type="application/json" id="data">(.*?)</script>', s, re.S)
-d = json.loads(m.group(1))
-assert d["model"] == 1 and len(d["frames"]) >= 2 and len(d["frames"][0]["obs"]) == d["seats"]
+  /usr/bin/python3 - "$g.html" "$SRC" <<'PY' && ok || bad "html $g: the embedded model is not the match"
+import sys
+sys.path.insert(0, sys.argv[2])
+import page_model
+s, m, d = page_model.read(sys.argv[1])
+assert d["model"] == 2 and len(d["frames"]) >= 2 and len(d["frames"][0]["obs"]) == d["seats"]
 assert s.count("<script") == 2 and s.rstrip().endswith("</html>")
+# The script and the style are in the page.
+assert "function rebuild(D)" in s and "<style>" in s
 # Every seat sees the deal and the end; every applied code has its label.
 n = d["seats"]
 assert d["frames"][0]["seen"] == d["frames"][-1]["seen"] == list(range(n)), "seen"
-codes = {a["code"]: a["label"] for f in d["frames"] for a in f["asked"]}
-assert {int(k): v for k, v in d["labels"].items()} == codes, "labels"
+codes = {a["code"] for f in d["frames"] for a in f["asked"]}
+assert {int(k) for k, v in d["labels"].items() if v} == codes, "labels"
 assert d["outcome"]["forfeit"] == [0] * n and not any(a["forfeits"] for f in d["frames"] for a in f["asked"])
+PY
+done
+# The observations the page's model holds as changes are every frame's whole
+# observations (bombs6: two tables, windows of events that move on).
+"$A" replay html bombs6.rpl -o bombs6.html || bad "html bombs6"
+for g in $GAMES bombs6; do
+  "$CHECKER" --obs $g.rpl >$g.obs.jsonl || bad "seat_view_check --obs $g"
+  /usr/bin/python3 - "$g.html" "$SRC" $g.obs.jsonl <<'PY' && ok || bad "html $g: the observations unpacked from the page are not the match's"
+import json, sys
+sys.path.insert(0, sys.argv[2])
+import page_model
+d = page_model.read(sys.argv[1])[2]
+want = [json.loads(l) for l in open(sys.argv[3])]
+got = [f["obs"] for f in d["frames"]]
+assert len(got) == len(want), (len(got), len(want))
+bad = [i for i in range(len(want)) if got[i] != want[i]]
+assert not bad, "frames %s differ" % bad[:5]
 PY
 done
 # The forfeit in the page's model: at decision 5, for seat 1.
 "$A" replay html forfeit.rpl -o forfeit.html || bad "html forfeit"
-/usr/bin/python3 - forfeit.html <<'PY' && ok || bad "html forfeit: the model does not mark the forfeit at decision 5"
-import json, re, sys
-s = open(sys.argv[1], encoding="utf-8").read()
-d = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>', s, re.S).group(1))
+/usr/bin/python3 - forfeit.html "$SRC" <<'PY' && ok || bad "html forfeit: the model does not mark the forfeit at decision 5"
+import sys
+sys.path.insert(0, sys.argv[2])
+import page_model
+d = page_model.read(sys.argv[1])[2]
 at = [(i, a["seat"]) for i, f in enumerate(d["frames"]) for a in f["asked"] if a["forfeits"]]
 assert at == [(5, 1)] and d["outcome"]["forfeit"] == [0, 5], (at, d["outcome"])
 PY

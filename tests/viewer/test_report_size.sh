@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The size of a report's match pages, in bytes: a fixed tournament of three
+# whole Bombs matches (12 hands, about 1200 decisions each), then every match
+# page costs at most 100 KB (102400 bytes) more than its replay file, and the
+# viewer's script and style are in the site once, beside the pages, which
+# refer to them and do not hold them.
+# Usage: test_report_size.sh ARENA
+set -u
+A=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+LIMIT=102400
+
+"$A" tournament bombs --bots random,random,random --rounds 1 --seed 1 --db t.db --replays rp -q \
+  >/dev/null || { echo "FAIL: the tournament did not run"; exit 1; }
+"$A" report --db t.db -o site >/dev/null || { echo "FAIL: the report did not run"; exit 1; }
+
+# Each match's page against its replay, by the database's replay paths.
+pages=0
+while IFS='|' read -r id rpl; do
+  page=site/matches/m$id.html
+  if [ ! -f "$page" ]; then bad "match $id: no page"; continue; fi
+  pages=$((pages + 1))
+  p=$(stat -c %s "$page") r=$(stat -c %s "$rpl")
+  echo "match $id: page $p bytes, replay $r bytes, page - replay $((p - r))"
+  [ $((p - r)) -le $LIMIT ] && ok || bad "match $id: the page is $p bytes, its replay $r: $((p - r)) > $LIMIT"
+done < <(/usr/bin/python3 -c 'import sqlite3, sys
+for i, r in sqlite3.connect(sys.argv[1]).execute("SELECT id, replay FROM matches ORDER BY id"):
+    print("%d|%s" % (i, r))' t.db)
+[ $pages = 3 ] && ok || bad "$pages match pages, want 3"
+
+# The script and the style: once in the site, referred to by every page.
+[ "$(find site -name replay.js | wc -l)" = 1 ] && [ -s site/matches/replay.js ] && ok \
+  || bad "replay.js is not in the site once: $(find site -name replay.js)"
+[ "$(find site -name replay.css | wc -l)" = 1 ] && [ -s site/matches/replay.css ] && ok \
+  || bad "replay.css is not in the site once: $(find site -name replay.css)"
+for page in site/matches/m*.html; do
+  grep -q '<script src="replay.js"></script>' "$page" && grep -q '<link rel="stylesheet" href="replay.css">' "$page" \
+    && ok || bad "$page does not refer to replay.js and replay.css"
+  [ "$(grep -c '<style\|function rebuild' "$page")" = 0 ] && ok || bad "$page holds the script or the style"
+done
+echo "site: $(du -sb site | cut -f1) bytes, $pages match pages"
+
+echo "viewer_report_size: $pass passed, $fail failed"
+[ $fail = 0 ]
