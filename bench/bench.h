@@ -3,6 +3,7 @@
 #ifndef JA_BENCH_H
 #define JA_BENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,5 +16,24 @@ double bench_raw_zmq_round_trips(size_t req, size_t rep, uint32_t n);
 
 /* CLOCK_MONOTONIC in seconds. */
 double bench_now_s(void);
+
+/* Starts argv[0] (a program in dir, or a path when it holds a '/') with
+ * stdout and stderr to /dev/null; its pid, or -1. */
+int bench_start(const char *dir, const char *const *argv);
+
+/* Waits for pid: its exit status (128 + signal when killed, -1 when it
+ * cannot be waited for), its peak RSS in KiB into *rss_kib and its CPU
+ * seconds (user + system) into *cpu_s, each when not NULL. */
+int bench_finish(int pid, long *rss_kib, double *cpu_s);
+
+/* The median of three figures. */
+double bench_median3(const double v[3]);
+
+/* The whole file at path, NUL-terminated (free it), its bytes into *len
+ * when len is not NULL; NULL when it cannot be read. */
+char *bench_slurp(const char *path, size_t *len);
+
+/* The directory of this program (build/bench), for its sibling programs. */
+const char *bench_exe_dir(void);
 
 #endif

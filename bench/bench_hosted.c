@@ -5,6 +5,7 @@
  * each, medians reported (process wake-ups vary a lot between runs). */
 #include "bench_hosted.h"
 #include "bench.h"
+#include "bench_rows.h"
 
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
@@ -12,6 +13,7 @@
 #include "seat.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -101,15 +103,6 @@ static double seat_cycle_ms(ref_bot *bot, const ja_game_rules *g, uint32_t n)
     return (bench_now_s() - t0) * 1e3 / n;
 }
 
-static double median3(const double v[3])
-{
-    double a = v[0], b = v[1], c = v[2];
-    if (a > b) { double t = a; a = b; b = t; }
-    if (b > c) { double t = b; b = c; c = t; }
-    if (a > b) { double t = a; a = b; b = t; }
-    return b;
-}
-
 int bench_hosted(FILE *md, const char *bots_dir, double act_bytes, double action_bytes)
 {
     char path[PATH_MAX + 32], err[1200];
@@ -136,17 +129,26 @@ int bench_hosted(FILE *md, const char *bots_dir, double act_bytes, double action
             return 1;
         }
     }
-    double raw = median3(raw_t), in = median3(in_t), ho = median3(ho_t);
-    double in_mr = median3(in_m), ho_mr = median3(ho_m);
+    double raw = bench_median3(raw_t), in = bench_median3(in_t), ho = bench_median3(ho_t);
+    double in_mr = bench_median3(in_m), ho_mr = bench_median3(ho_m);
     double cyc[3];
     for (int t = 0; t < 3; t++)
         cyc[t] = seat_cycle_ms(hosted, g, 50);
-    double per_seat_ms = median3(cyc);
+    double per_seat_ms = bench_median3(cyc);
     /* The decisions alone: the match time less two seat cycles a match. */
     double ho_secs = (double)ho_dec / ho - matches * 2 * per_seat_ms / 1e3;
     double ho_ss = ho_secs > 0 ? ho_dec / ho_secs : 0;
+    bench_row_add("raw socketpair round trip", raw, "round trips/s", NAN, BENCH_NO_TARGET, 0);
+    bench_row_add("random in-process", in, "decisions/s", NAN, BENCH_NO_TARGET, 0);
+    const bench_row *ratio = bench_row_add("hosted:random / raw socketpair round trip", ho,
+                                           "decisions/s", raw > 0 ? ho / raw : NAN,
+                                           BENCH_AT_LEAST, 0.7);
+    bench_row_add("hosted:random, child start and stop excluded / raw socketpair round trip",
+                  ho_ss, "decisions/s", raw > 0 ? ho_ss / raw : NAN, BENCH_NO_TARGET, 0);
+    bench_row_add("hosted seat start and stop", per_seat_ms, "ms", NAN, BENCH_NO_TARGET, 0);
+    char cell[64];
     fprintf(md,
-            "\n## Hosted bots\n\n"
+            "## Hosted bots\n\n"
             "%u matches of %s, 2 seats, default options, `random` against itself: both seats "
             "in-process (`plugin`), then both `hosted:` (each seat a sandboxed `ja_host` child "
             "started for the match: posix_spawn, dlopen, rlimits, two seccomp filters), "
@@ -154,14 +156,14 @@ int bench_hosted(FILE *md, const char *bots_dir, double act_bytes, double action
             "socketpair between two processes with payloads of the same sizes (%.0f bytes out, "
             "%.0f back), %u round trips. Three trials of each, interleaved; the medians. "
             "Decisions are those asked (single choices are not).\n\n"
-            "| path | decisions/s (median) | per decision | matches/s | trials |\n"
-            "|---|---|---|---|---|\n"
-            "| raw socketpair round trip | %.0f | %.1f us | | %.0f, %.0f, %.0f |\n"
-            "| `random` in-process | %.0f | %.2f us | %.1f | %.0f, %.0f, %.0f |\n"
-            "| `hosted:random` | %.0f | %.1f us | %.1f | %.0f, %.0f, %.0f |\n"
-            "| `hosted:random`, child start and stop excluded | %.0f | %.1f us | | |\n\n"
-            "Ratios: hosted / in-process **%.3f**; hosted / raw round trip **%.2f** (**%.2f** "
-            "with child start and stop excluded). A hosted "
+            "| path | decisions/s (median) | per decision | matches/s | trials | / raw round trip "
+            "| target |\n"
+            "|---|---|---|---|---|---|---|\n"
+            "| raw socketpair round trip | %.0f | %.1f us | | %.0f, %.0f, %.0f | 1 | |\n"
+            "| `random` in-process | %.0f | %.2f us | %.1f | %.0f, %.0f, %.0f | | |\n"
+            "| `hosted:random` | %.0f | %.1f us | %.1f | %.0f, %.0f, %.0f | **%.2f** | %s |\n"
+            "| `hosted:random`, child start and stop excluded | %.0f | %.1f us | | | %.2f | |\n\n"
+            "Hosted / in-process: **%.3f**. A hosted "
             "decision costs the round trip plus encoding the act from the field table and "
             "decoding it in the child, the answer's decoding and the two CPU-clock reads of "
             "the time judgement (%llu decisions a trial). Starting a child, waiting for its "
@@ -171,13 +173,10 @@ int bench_hosted(FILE *md, const char *bots_dir, double act_bytes, double action
             "runs on a virtual machine: compare them only within one run.\n",
             matches, g->name, act_bytes, action_bytes, raw_n, raw, raw > 0 ? 1e6 / raw : 0,
             raw_t[0], raw_t[1], raw_t[2], in, in > 0 ? 1e6 / in : 0, in_mr, in_t[0], in_t[1],
-            in_t[2], ho, ho > 0 ? 1e6 / ho : 0, ho_mr, ho_t[0], ho_t[1], ho_t[2], ho_ss,
-            ho_ss > 0 ? 1e6 / ho_ss : 0, in > 0 ? ho / in : 0, raw > 0 ? ho / raw : 0,
-            raw > 0 ? ho_ss / raw : 0, (unsigned long long)ho_dec, per_seat_ms);
-    fprintf(stderr,
-            "hosted: %.0f decisions/s; in-process %.0f; raw socketpair %.0f; hosted/in-process "
-            "%.3f, hosted/raw %.2f; %.2f ms a seat to start and stop\n",
-            ho, in, raw, in > 0 ? ho / in : 0, raw > 0 ? ho / raw : 0, per_seat_ms);
+            in_t[2], ho, ho > 0 ? 1e6 / ho : 0, ho_mr, ho_t[0], ho_t[1], ho_t[2],
+            raw > 0 ? ho / raw : 0, bench_row_target(ratio, cell, sizeof cell), ho_ss,
+            ho_ss > 0 ? 1e6 / ho_ss : 0, raw > 0 ? ho_ss / raw : 0, in > 0 ? ho / in : 0,
+            (unsigned long long)ho_dec, per_seat_ms);
     ref_bot_destroy(&inproc);
     ref_bot_destroy(&hosted);
     return 0;

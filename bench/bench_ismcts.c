@@ -8,11 +8,13 @@
  * bot's defaults (ismcts, paired test included) against greedy. */
 #include "bench_ismcts.h"
 #include "bench.h"
+#include "bench_rows.h"
 
 #include "jackarena/ja_error.h"
 #include "match.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -97,7 +99,10 @@ static void defaults_table(FILE *md, ref_bot *ism, ref_bot *greedy)
         }
         double ms = asked ? us / 1000.0 / asked : 0.0;
         fprintf(md, "| %s | %u | %llu | %.1f |\n", g->name, seats, (unsigned long long)asked, ms);
-        fprintf(stderr, "ismcts %s at the defaults: %.1f ms a decision\n", g->name, ms);
+        char name[96];
+        snprintf(name, sizeof name, "ismcts at the defaults, %s, %u seats: mean decision",
+                 g->name, seats);
+        bench_row_add(name, ms, "ms", NAN, BENCH_NO_TARGET, 0);
     }
 }
 
@@ -137,8 +142,10 @@ void bench_ismcts(FILE *md, const char *bots_dir)
             double its = rate(g, seats, bot[r], &dec);
             fprintf(md, "| %s | %u | %s | %llu | %.0f | %.1f |\n", g->name, seats, rollouts[r],
                     (unsigned long long)dec, its, its > 0 ? 1000.0 * 1000.0 / its : 0.0);
-            fprintf(stderr, "ismcts %s %s playouts: %.0f iterations/s\n", g->name, rollouts[r],
-                    its);
+            char name[96];
+            snprintf(name, sizeof name, "ismcts iters=%u, %s, %u seats, %s playouts",
+                     BENCH_ISMCTS_ITERS, g->name, seats, rollouts[r]);
+            bench_row_add(name, its, "iterations/s", NAN, BENCH_NO_TARGET, 0);
         }
     }
     ref_bot *ism = NULL, *greedy = NULL;
@@ -155,4 +162,81 @@ void bench_ismcts(FILE *md, const char *bots_dir)
     ref_bot_destroy(&greedy);
     ref_bot_destroy(&bot[0]);
     ref_bot_destroy(&bot[1]);
+}
+
+/* The worst decision of `greedy` in Jack in the Box: its largest searches
+ * come in four-seat team matches of variant v3 (docs/bots.md, "greedy"). */
+typedef struct greedy_times {
+    uint64_t worst_us, sum_us, n;
+} greedy_times;
+
+static void greedy_step(void *ctx, const ja_game_rules *g, const ref_step_info *info)
+{
+    (void)g;
+    greedy_times *t = ctx;
+    for (uint32_t k = 0; k < info->n_recs; k++) {
+        const ref_replay_rec *r = &info->recs[k];
+        if (!r->asked || r->forced)
+            continue;
+        t->n++;
+        t->sum_us += r->think_us;
+        if (r->think_us > t->worst_us)
+            t->worst_us = r->think_us;
+    }
+}
+
+int bench_greedy_worst(FILE *md, const char *bots_dir, uint32_t matches)
+{
+    const ja_game_rules *g = NULL;
+    for (int i = 0; ja_games[i]; i++)
+        if (strcmp(ja_games[i]->name, "jack-in-the-box") == 0)
+            g = ja_games[i];
+    char path[PATH_MAX + 32], err[1200];
+    snprintf(path, sizeof path, "%s/ja_greedy.so", bots_dir);
+    ref_bot *greedy = NULL;
+    if (!g || ref_bot_plugin_open(path, NULL, &greedy, err, sizeof err) != JA_OK) {
+        fprintf(stderr, "ja_bench: greedy: %s\n", g ? err : "no game jack-in-the-box");
+        return 1;
+    }
+    static const char *const kv[] = {"teams=on", "variant=v3"};
+    ref_match_config cfg = {.game = g, .n_seats = 4, .match_id = "bench-greedy"};
+    ja_options_init(g, &cfg.options);
+    for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
+        if (ja_options_set(g, &cfg.options, kv[i], err, sizeof err) != JA_OK) {
+            fprintf(stderr, "ja_bench: greedy: %s\n", err);
+            ref_bot_destroy(&greedy);
+            return 1;
+        }
+    ja_options_resolve(g, &cfg.options, 4, err, sizeof err);
+    ref_bot *bots[4] = {greedy, greedy, greedy, greedy};
+    greedy_times t = {0, 0, 0};
+    for (uint32_t m = 0; m < matches; m++) {
+        ref_match_result res;
+        cfg.seed = 1 + m;
+        cfg.bots = bots;
+        cfg.on_step = greedy_step;
+        cfg.step_ctx = &t;
+        if (ref_match_run(&cfg, &res, err, sizeof err) != JA_OK) {
+            fprintf(stderr, "ja_bench: greedy in %s: %s\n", g->name, err);
+            ref_bot_destroy(&greedy);
+            return 1;
+        }
+    }
+    ref_bot_destroy(&greedy);
+    char cell[64];
+    const bench_row *row = bench_row_add("jack-in-the-box greedy, 4 seats, teams, v3: worst "
+                                         "decision", t.worst_us / 1000.0, "ms", NAN,
+                                         BENCH_AT_MOST, 5);
+    bench_row_add("jack-in-the-box greedy, 4 seats, teams, v3: mean decision",
+                  t.n ? t.sum_us / 1000.0 / t.n : NAN, "ms", NAN, BENCH_NO_TARGET, 0);
+    fprintf(md,
+            "\n## Greedy\n\n"
+            "`greedy` at every seat of %u Jack in the Box matches, 4 seats, `teams=on`, "
+            "`variant=v3` (where its plan search is largest, docs/bots.md), through the match "
+            "loop: the time the match loop measured for each decision put to a bot.\n\n"
+            "| decisions | mean | worst | target |\n|---|---|---|---|\n"
+            "| %llu | %.3f ms | %.2f ms | %s |\n",
+            (unsigned)matches, (unsigned long long)t.n, t.n ? t.sum_us / 1000.0 / t.n : 0.0,
+            t.worst_us / 1000.0, bench_row_target(row, cell, sizeof cell));
+    return 0;
 }

@@ -3,8 +3,11 @@
  * never call each other. */
 #include "bench.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -15,6 +18,86 @@ double bench_now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double bench_median3(const double v[3])
+{
+    double a = v[0], b = v[1], c = v[2];
+    if (a > b) { double t = a; a = b; b = t; }
+    if (b > c) { double t = b; b = c; c = t; }
+    return a > b ? a : b;
+}
+
+char *bench_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t n = 0, got;
+    FILE *m = open_memstream(&buf, &n);
+    char chunk[65536];
+    while (m && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
+        fwrite(chunk, 1, got, m);
+    fclose(f);
+    if (!m)
+        return NULL;
+    fclose(m);
+    if (len)
+        *len = n;
+    return buf;
+}
+
+const char *bench_exe_dir(void)
+{
+    static char dir[PATH_MAX];
+    if (dir[0])
+        return dir;
+    ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+    if (n <= 0) {
+        snprintf(dir, sizeof dir, ".");
+        return dir;
+    }
+    dir[n] = '\0';
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    return dir;
+}
+
+int bench_start(const char *dir, const char *const *argv)
+{
+    char exe[PATH_MAX + 64];
+    if (strchr(argv[0], '/'))
+        snprintf(exe, sizeof exe, "%s", argv[0]);
+    else
+        snprintf(exe, sizeof exe, "%s/%s", dir, argv[0]);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        FILE *n = freopen("/dev/null", "w", stdout);
+        (void)n;
+        n = freopen("/dev/null", "w", stderr);
+        (void)n;
+        execv(exe, (char *const *)argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+int bench_finish(int pid, long *rss_kib, double *cpu_s)
+{
+    int st = 0;
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    if (pid <= 0 || wait4(pid, &st, 0, &ru) != pid)
+        return -1;
+    if (rss_kib)
+        *rss_kib = ru.ru_maxrss;
+    if (cpu_s)
+        *cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
+                 (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 double bench_raw_zmq_round_trips(size_t req, size_t rep, uint32_t n)

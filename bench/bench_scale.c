@@ -14,10 +14,12 @@
  * fsync per match is the limit of every row alike). */
 #include "bench_scale.h"
 #include "bench.h"
+#include "bench_rows.h"
 
 #include <errno.h>
 #include <sqlite3.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,43 +40,16 @@ static int cmp_long(const void *a, const void *b)
 static char g_dir[PATH_MAX];   /* the arena's directory */
 static char g_tmp[PATH_MAX];   /* scratch for databases */
 
-/* Starts argv[0] (a program in g_dir, or a path) with stdout and stderr to
- * /dev/null. */
-static pid_t start(const char *const *argv)
-{
-    char exe[PATH_MAX + 64];
-    if (strchr(argv[0], '/'))
-        snprintf(exe, sizeof exe, "%s", argv[0]);
-    else
-        snprintf(exe, sizeof exe, "%s/%s", g_dir, argv[0]);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        FILE *n = freopen("/dev/null", "w", stdout);
-        (void)n;
-        n = freopen("/dev/null", "w", stderr);
-        (void)n;
-        execv(exe, (char *const *)argv);
-        _exit(127);
-    }
-    return pid;
-}
-
 static double g_last_cpu; /* CPU seconds of the last process finish() waited for */
 
-/* Waits for pid: its exit status, and its peak RSS in KiB. */
+static pid_t start(const char *const *argv)
+{
+    return bench_start(g_dir, argv);
+}
+
 static int finish(pid_t pid, long *rss_kib)
 {
-    int st = 0;
-    struct rusage ru;
-    memset(&ru, 0, sizeof ru);
-    if (wait4(pid, &st, 0, &ru) != pid)
-        return -1;
-    if (rss_kib)
-        *rss_kib = ru.ru_maxrss;
-    g_last_cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
-                 (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return bench_finish(pid, rss_kib, &g_last_cpu);
 }
 
 static long vm_rss(pid_t pid)
@@ -225,13 +200,7 @@ void bench_scale(FILE *md, const char *arena_dir)
     if (arena_dir) {
         snprintf(g_dir, sizeof g_dir, "%s", arena_dir);
     } else {
-        char exe[PATH_MAX];
-        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-        exe[n > 0 ? n : 0] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash)
-            *slash = '\0';
-        snprintf(g_dir, sizeof g_dir, "%s/../arena", exe);
+        snprintf(g_dir, sizeof g_dir, "%s/../arena", bench_exe_dir());
     }
     struct stat sb;
     const char *base = stat("/dev/shm", &sb) == 0 && S_ISDIR(sb.st_mode) ? "/dev/shm" : "/tmp";
@@ -315,6 +284,27 @@ void bench_scale(FILE *md, const char *arena_dir)
             n_samples ? samples[n_samples - 1] : 0, lmax);
 
     double load1 = loadavg();
+    char cell_j2[64], cell_z1[64], cell_z8[64];
+    bench_row_add("--jobs 1 (in-process executor)", j1_rate, "matches/s", NAN, BENCH_NO_TARGET,
+                  0);
+    bench_row_target(bench_row_add("--jobs 2 / --jobs 1", j2_rate, "matches/s",
+                                   j1_rate > 0 ? j2_rate / j1_rate : NAN, BENCH_AT_LEAST, 1.7),
+                     cell_j2, sizeof cell_j2);
+    bench_row_add("one remote worker, loopback tcp", r1, "matches/s", NAN, BENCH_NO_TARGET, 0);
+    bench_row_add("two remote workers / one", r2, "matches/s", r1 > 0 ? r2 / r1 : NAN,
+                  BENCH_NO_TARGET, 0);
+    bench_row_add("raw ZeroMQ round trip, one stream", raw, "round trips/s", NAN,
+                  BENCH_NO_TARGET, 0);
+    bench_row_target(bench_row_add("cmd: bot, one match at a time / raw ZeroMQ round trip", z1,
+                                   "decisions/s", raw > 0 ? z1 / raw : NAN, BENCH_AT_LEAST, 0.8),
+                     cell_z1, sizeof cell_z1);
+    bench_row_target(bench_row_add("cmd: bot, 8 matches in flight / raw ZeroMQ round trip", z8,
+                                   "decisions/s", raw > 0 ? z8 / raw : NAN, BENCH_AT_LEAST, 3),
+                     cell_z8, sizeof cell_z8);
+    bench_row_add("arena peak RSS, 1,000 matches in flight", a_many, "KiB", NAN, BENCH_NO_TARGET,
+                  0);
+    bench_row_add("arena RSS, 100,002-match run, 95th percentile", l95, "KiB", NAN,
+                  BENCH_NO_TARGET, 0);
     fprintf(md,
             "\n## Scale\n\n"
             "Whole `arena tournament taylor-blackjack --bots random,random,random` runs "
@@ -324,13 +314,13 @@ void bench_scale(FILE *md, const char *arena_dir)
             "limit of every row alike). %ld cores; load average before this section %.2f, after "
             "%.2f (above 1 before it starts, something else holds a core and the parallel "
             "ratios are lower bounds). docs/scale.md describes the workers.\n\n"
-            "| run | matches | matches/s | against | ratio |\n|---|---|---|---|---|\n"
-            "| `--jobs 1` (in-process executor) | 6000 | %.0f | | |\n"
+            "| run | matches | matches/s | against | ratio | target |\n|---|---|---|---|---|---|\n"
+            "| `--jobs 1` (in-process executor) | 6000 | %.0f | | | |\n"
             "| `--jobs 2` (two local referee workers, ipc) | 6000 | %.0f | `--jobs 1` | "
-            "**%.2f** |\n"
-            "| one remote worker, loopback tcp, 1 slot | 6000 | %.0f | | |\n"
+            "**%.2f** | %s |\n"
+            "| one remote worker, loopback tcp, 1 slot | 6000 | %.0f | | | |\n"
             "| two remote workers, loopback tcp, 1 slot each | 6000 | %.0f | one worker | "
-            "**%.2f** |\n\n"
+            "**%.2f** | |\n\n"
             "The limit: the arena alone records every result (one SQLite transaction per "
             "match, live Elo included) and hands out every job; its own CPU time in the "
             "two-worker run was **%.0f us per match** (wait4 of the arena, the workers being "
@@ -352,10 +342,11 @@ void bench_scale(FILE *md, const char *arena_dir)
             "decisions per second per bot process (forced decisions included), against a raw "
             "ZeroMQ DEALER/ROUTER round trip between two processes over ipc (300 bytes out, "
             "16 back) in the same run:\n\n"
-            "| path | decisions/s per bot process | / raw round trip |\n|---|---|---|\n"
-            "| raw round trip, one stream | %.0f | 1 |\n"
-            "| `cmd:` bot, one match at a time (`--jobs 1`) | %.0f | **%.2f** |\n"
-            "| `cmd:` bot, 8 matches in flight (`--jobs 8`, threads) | %.0f | **%.2f** |\n\n"
+            "| path | decisions/s per bot process | / raw round trip | target |\n"
+            "|---|---|---|---|\n"
+            "| raw round trip, one stream | %.0f | 1 | |\n"
+            "| `cmd:` bot, one match at a time (`--jobs 1`) | %.0f | **%.2f** | %s |\n"
+            "| `cmd:` bot, 8 matches in flight (`--jobs 8`, threads) | %.0f | **%.2f** | %s |\n\n"
             "A 100,002-match run (`--jobs 2`) took %.0f s (%.0f matches/s); the arena's "
             "resident memory, sampled every 0.5 s (%d samples): first %ld KiB, median %ld "
             "KiB, 95th percentile %ld KiB, last %ld KiB, largest %ld KiB. Play itself runs "
@@ -364,9 +355,10 @@ void bench_scale(FILE *md, const char *arena_dir)
             "falls on them: the standings' Bradley-Terry fit reads every pairwise result of "
             "the tournament at once (memory in proportion to its matches, about 20 MB for "
             "these 100,002, freed when it is done).\n",
-            base, cores, load0, load1, j1_rate, j2_rate, j1_rate > 0 ? j2_rate / j1_rate : 0, r1, r2,
-            r1 > 0 ? r2 / r1 : 0, arena_us, arena_us > 0 ? 1e6 / arena_us : 0, worker_us, rss1, rss2, w2, r_many, a_many, w_many, raw, z1,
-            raw > 0 ? z1 / raw : 0, z8, raw > 0 ? z8 / raw : 0, long_secs,
+            base, cores, load0, load1, j1_rate, j2_rate, j1_rate > 0 ? j2_rate / j1_rate : 0,
+            cell_j2, r1, r2, r1 > 0 ? r2 / r1 : 0, arena_us, arena_us > 0 ? 1e6 / arena_us : 0,
+            worker_us, rss1, rss2, w2, r_many, a_many, w_many, raw, z1, raw > 0 ? z1 / raw : 0,
+            cell_z1, z8, raw > 0 ? z8 / raw : 0, cell_z8, long_secs,
             long_secs > 0 ? 100002.0 / long_secs : 0, n_samples, n_samples ? samples[0] : 0,
             lmed, l95, n_samples ? samples[n_samples - 1] : 0, lmax);
 

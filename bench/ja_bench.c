@@ -1,8 +1,10 @@
-/* ja_bench: measures the speed of the rules engines and of the referee, and
+/* ja_bench: measures the speed of the rules engines, the referee, hosted and
+ * external bots, the executors, the report site and the reference bots, and
  * writes docs/performance.md itself (never asserted by tests: timings depend
- * on the machine).
- *
- *   ja_bench [--out FILE] [--matches N] [--bots DIR]
+ * on the machine). `--help` (HELP below) has the flags; every figure is a
+ * row (bench_rows.h) with its target, printed as text or, with --json, as
+ * one JSON object. With --only, the page keeps the other sections' blocks
+ * as the run that wrote them left them (write_page).
  *
  * For every game: decisions/s and matches/s of seeded matches with uniform
  * random choices (1) on the bare rules engine (legal + apply, no
@@ -29,8 +31,12 @@
 #include "tournament.h"
 #include "wire.h"
 #include "bench_ismcts.h"
+#include "bench_report.h"
+#include "bench_rows.h"
 
+#include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,18 +47,18 @@
 #include <unistd.h>
 #include <zmq.h>
 
-typedef struct bench_row {
+typedef struct match_run {
     const char *game;
     uint32_t seats;
     uint32_t matches;
     uint64_t decisions;
     double seconds;
-} bench_row;
+} match_run;
 
 /* Bare engine: random legal actions chosen by the caller's own stream. */
-static bench_row bench_engine(const ja_game_rules *g, uint32_t seats, uint32_t matches)
+static match_run bench_engine(const ja_game_rules *g, uint32_t seats, uint32_t matches)
 {
-    bench_row r = {g->name, seats, matches, 0, 0};
+    match_run r = {g->name, seats, matches, 0, 0};
     void *st = malloc(g->state_size);
     ja_action *legal = malloc(sizeof *legal * g->max_actions);
     ja_options o;
@@ -83,10 +89,10 @@ static bench_row bench_engine(const ja_game_rules *g, uint32_t seats, uint32_t m
 }
 
 /* Through the referee: the match loop with plugin seats. */
-static bench_row bench_referee(const ja_game_rules *g, uint32_t seats, uint32_t matches,
+static match_run bench_referee(const ja_game_rules *g, uint32_t seats, uint32_t matches,
                                ref_bot *bot)
 {
-    bench_row r = {g->name, seats, matches, 0, 0};
+    match_run r = {g->name, seats, matches, 0, 0};
     ref_match_config cfg = {0};
     cfg.game = g;
     cfg.n_seats = seats;
@@ -287,14 +293,6 @@ out:
     return rate;
 }
 
-static double median3(const double v[3])
-{
-    double a = v[0], b = v[1], c = v[2];
-    if (a > b) { double t = a; a = b; b = t; }
-    if (b > c) { double t = b; b = c; c = t; }
-    return a > b ? a : b;
-}
-
 static void cpu_model(char *buf, size_t cap)
 {
     snprintf(buf, cap, "unknown");
@@ -315,142 +313,188 @@ static void cpu_model(char *buf, size_t cap)
     fclose(f);
 }
 
-/* build/sdk/examples/ja_example_bot beside build/bench/ja_bench. */
-static const char *default_client(void)
+static const char HELP[] =
+    "usage: ja_bench [--only SECTION[,SECTION...]]... [--json] [--out FILE] [--matches N]\n"
+    "                [--bots DIR] [--client PATH]\n"
+    "Measure the speed of Jack Arena and write docs/performance.md (run it from the\n"
+    "repository root after a Release build). Every figure is printed with its ratio\n"
+    "and its target (met or not); tests never assert timings.\n"
+    "\n"
+    "  --only SECTION  run these sections only (repeatable, or a comma list):\n"
+    "                  engine, referee, hosted, external, scale, report, bots;\n"
+    "                  the page keeps the other sections as their last run left them\n"
+    "  --json          print one JSON object with every row on stdout (instead of\n"
+    "                  a line per row)\n"
+    "  --out FILE      the page to write (default docs/performance.md)\n"
+    "  --matches N     matches per engine row (default 2000); the referee, external,\n"
+    "                  tournament and greedy rows scale with it: a small N is a\n"
+    "                  quick run\n"
+    "  --bots DIR      the reference bots' plugins (default ../bots beside ja_bench)\n"
+    "  --client PATH   the external bot program (default the SDK's ja_example_bot)\n";
+
+/* The sections, in the page's order. */
+typedef struct bench_opts {
+    uint32_t matches;
+    const char *bots_dir, *client;
+    ref_bot *bot; /* `random` in-process */
+} bench_opts;
+
+typedef int (*section_fn)(FILE *md, const bench_opts *o);
+
+static int sec_engine(FILE *md, const bench_opts *o);
+static int sec_referee(FILE *md, const bench_opts *o);
+static int sec_hosted(FILE *md, const bench_opts *o);
+static int sec_external(FILE *md, const bench_opts *o);
+static int sec_scale(FILE *md, const bench_opts *o);
+static int sec_report(FILE *md, const bench_opts *o);
+static int sec_bots(FILE *md, const bench_opts *o);
+
+static const struct {
+    const char *name;
+    section_fn run;
+} SECTIONS[] = {
+    {"engine", sec_engine}, {"referee", sec_referee}, {"hosted", sec_hosted},
+    {"external", sec_external}, {"scale", sec_scale}, {"report", sec_report},
+    {"bots", sec_bots},
+};
+#define N_SECTIONS (sizeof SECTIONS / sizeof SECTIONS[0])
+#define SECTION_LIST "engine, referee, hosted, external, scale, report, bots"
+
+/* The seat counts measured for g: its fewest, 4 and its most (each once). */
+static int seat_counts(const ja_game_rules *g, uint32_t out[3])
 {
-    static char path[PATH_MAX];
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-        return "sdk/examples/ja_example_bot";
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (slash)
-        *slash = '\0';
-    snprintf(path, sizeof path, "%s/../sdk/examples/ja_example_bot", exe);
-    return path;
+    uint32_t cand[3] = {g->min_seats, 4, g->max_seats};
+    int n = 0;
+    for (int k = 0; k < 3; k++) {
+        if (cand[k] < g->min_seats || cand[k] > g->max_seats)
+            continue;
+        if (k == 1 && (cand[k] == g->min_seats || cand[k] == g->max_seats))
+            continue;
+        if (k == 2 && n > 0 && out[n - 1] == cand[k])
+            continue;
+        out[n++] = cand[k];
+    }
+    return n;
 }
 
-static const char *default_bots_dir(void)
+/* The bare engine's figures of this run, shared by the engine and referee
+ * sections (the referee's ratio is against the engine of the same run). */
+static match_run g_engine[16][3];
+
+static const match_run *engine_of(int gi, int k, uint32_t seats, uint32_t matches)
 {
-    static char dir[PATH_MAX];
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-        return "bots";
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (slash)
-        *slash = '\0';
-    snprintf(dir, sizeof dir, "%s/../bots", exe);
-    return dir;
+    if (!g_engine[gi][k].game)
+        g_engine[gi][k] = bench_engine(ja_games[gi], seats, matches);
+    return &g_engine[gi][k];
 }
 
-int main(int argc, char **argv)
+static int sec_engine(FILE *md, const bench_opts *o)
 {
-    const char *out_path = "docs/performance.md";
-    const char *bots_dir = default_bots_dir();
-    const char *client = default_client();
-    uint32_t matches = 2000;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
-            out_path = argv[++i];
-        else if (strcmp(argv[i], "--bots") == 0 && i + 1 < argc)
-            bots_dir = argv[++i];
-        else if (strcmp(argv[i], "--client") == 0 && i + 1 < argc)
-            client = argv[++i];
-        else if (strcmp(argv[i], "--matches") == 0 && i + 1 < argc)
-            matches = (uint32_t)strtoul(argv[++i], NULL, 10);
-        else {
-            fprintf(stderr, "usage: ja_bench [--out FILE] [--matches N] [--bots DIR] "
-                            "[--client PATH]\n");
-            return strcmp(argv[i], "--help") == 0 ? 0 : 2;
+    fprintf(md, "## Rules engines\n\n"
+                "The bare rules engine (legal + apply, choices by the caller): %u seeded "
+                "matches per row, uniform random legal choices, default options. No target: "
+                "nothing here compares the engines with another implementation.\n\n"
+                "| game | seats | decisions/s | matches/s | decisions/match | state bytes | "
+                "observation bytes |\n|---|---|---|---|---|---|---|\n",
+            o->matches);
+    for (int i = 0; ja_games[i] && i < 16; i++) {
+        const ja_game_rules *g = ja_games[i];
+        uint32_t seats[3];
+        int n = seat_counts(g, seats);
+        for (int k = 0; k < n; k++) {
+            const match_run *e = engine_of(i, k, seats[k], o->matches);
+            double ed = (double)e->decisions / e->seconds, em = e->matches / e->seconds;
+            char name[96];
+            snprintf(name, sizeof name, "%s, %u seats", g->name, seats[k]);
+            bench_row_add(name, ed, "decisions/s", NAN, BENCH_NO_TARGET, 0);
+            fprintf(md, "| %s | %u | %.0f | %.1f | %.0f | %u | %u |\n", g->name, seats[k], ed, em,
+                    (double)e->decisions / e->matches, g->state_size, g->obs_size);
         }
     }
-    if (matches == 0)
-        matches = 1;
-    char path[PATH_MAX + 32], err[1024];
-    snprintf(path, sizeof path, "%s/ja_random.so", bots_dir);
-    ref_bot *bot = NULL;
-    if (ref_bot_plugin_open(path, NULL, &bot, err, sizeof err) != JA_OK) {
-        fprintf(stderr, "ja_bench: %s\n", err);
-        return 2;
+    return 0;
+}
+
+static int sec_referee(FILE *md, const bench_opts *o)
+{
+    uint32_t rm_n = o->matches / 4 ? o->matches / 4 : 1;
+    fprintf(md, "## The referee\n\n"
+                "The match loop with `random` plugin seats (observation, decision, plugin "
+                "call, validation, digest), no replay file, %u seeded matches per row, default "
+                "options, against the bare rules engine's decisions/s in the same run (%u "
+                "matches; the engine section's figures when it ran too).\n\n"
+                "| game | seats | referee decisions/s | referee matches/s | engine decisions/s "
+                "| referee/engine | target |\n|---|---|---|---|---|---|---|\n",
+            rm_n, o->matches);
+    for (int i = 0; ja_games[i] && i < 16; i++) {
+        const ja_game_rules *g = ja_games[i];
+        uint32_t seats[3];
+        int n = seat_counts(g, seats);
+        for (int k = 0; k < n; k++) {
+            const match_run *e = engine_of(i, k, seats[k], o->matches);
+            match_run r = bench_referee(g, seats[k], rm_n, o->bot);
+            double ed = (double)e->decisions / e->seconds;
+            double rd = (double)r.decisions / r.seconds, rm = r.matches / r.seconds;
+            char name[96], cell[64];
+            snprintf(name, sizeof name, "%s, %u seats: referee / engine", g->name, seats[k]);
+            const bench_row *row =
+                bench_row_add(name, rd, "decisions/s", rd / ed, BENCH_AT_LEAST, 0.8);
+            fprintf(md, "| %s | %u | %.0f | %.1f | %.0f | **%.2f** | %s |\n", g->name, seats[k],
+                    rd, rm, ed, rd / ed, bench_row_target(row, cell, sizeof cell));
+        }
     }
-    /* External bots against the raw transport: three interleaved trials of
-     * each (wake-up latency on an idle machine moves both a lot), medians
-     * reported. The raw side forks: no ZeroMQ context is alive then (each
-     * hub's context ends with the hub). */
+    return 0;
+}
+
+/* The mean act and action sizes of the first game (the payloads of the raw
+ * round trips), measured once a run. */
+static void payload_sizes(double *act, double *action)
+{
+    static double a, b;
+    static int done;
+    if (!done)
+        wire_sizes(ja_games[0], 2, 20, &a, &b);
+    done = 1;
+    *act = a;
+    *action = b;
+}
+
+static int sec_hosted(FILE *md, const bench_opts *o)
+{
+    double act = 0, action = 0;
+    payload_sizes(&act, &action);
+    return bench_hosted(md, o->bots_dir, act, action) != 0;
+}
+
+/* External bots against the raw transport: three interleaved trials of
+ * each (wake-up latency on an idle machine moves both a lot), medians
+ * reported. The raw side forks: no ZeroMQ context is alive then (each
+ * hub's context ends with the hub). */
+static int sec_external(FILE *md, const bench_opts *o)
+{
     const ja_game_rules *g0 = ja_games[0];
     double act_bytes = 0, action_bytes = 0;
-    wire_sizes(g0, 2, 20, &act_bytes, &action_bytes);
-    uint32_t raw_n = matches * 25 < 20000 ? 20000 : matches * 25;
-    uint32_t ext_matches = matches / 20 ? matches / 20 : 1;
+    payload_sizes(&act_bytes, &action_bytes);
+    uint32_t raw_n = o->matches * 25 < 20000 ? 20000 : o->matches * 25;
+    uint32_t ext_matches = o->matches / 20 ? o->matches / 20 : 1;
     double raw_t[3], ext_t[3];
     uint64_t ext_asked = 0;
     for (int t = 0; t < 3; t++) {
         raw_t[t] = bench_raw_zmq_round_trips((size_t)act_bytes, (size_t)action_bytes, raw_n);
-        ext_t[t] = bench_external(g0, client, ext_matches, &ext_asked);
+        ext_t[t] = bench_external(g0, o->client, ext_matches, &ext_asked);
         if (ext_t[t] <= 0 || raw_t[t] <= 0) {
             fprintf(stderr, "ja_bench: the external-bot measurement failed (see above)\n");
             return 1;
         }
     }
-    double raw_rate = median3(raw_t), ext_rate = median3(ext_t);
-    FILE *out = fopen(out_path, "w");
-    if (!out) {
-        fprintf(stderr, "ja_bench: cannot write %s\n", out_path);
-        return 2;
-    }
-    char cpu[256], when[64];
-    cpu_model(cpu, sizeof cpu);
-    time_t t = time(NULL);
-    strftime(when, sizeof when, "%Y-%m-%d", gmtime(&t));
-    struct utsname un;
-    uname(&un);
-    fprintf(out,
-            "# Performance\n\n"
-            "Written by `build/bench/ja_bench` (bench/ja_bench.c); do not edit by hand.\n"
-            "Re-run with `build/bench/ja_bench` from the repository root after a Release build\n"
-            "(`bash scripts/setup.sh`). Tests never assert timings; this page is where speed\n"
-            "is measured.\n\n"
-            "- date: %s; arena %s; %s %s\n- CPU: %s (%ld online); matches one at a time\n"
-            "- build: %s\n- matches per row: %u, seeded, uniform random legal choices, default "
-            "options\n\n",
-            when, ja_version(), un.sysname, un.machine, cpu, sysconf(_SC_NPROCESSORS_ONLN),
-#ifdef NDEBUG
-            "optimised (NDEBUG)",
-#else
-            "with assertions (not a Release build: numbers are pessimistic)",
-#endif
-            matches);
-    fprintf(out, "## Rules engines and the referee\n\n"
-                 "*engine*: the bare rules engine (legal + apply, choices by the caller). "
-                 "*referee*: the match loop with `random` plugin seats (observation, "
-                 "decision, plugin call, validation, digest), no replay file.\n\n"
-                 "| game | seats | engine decisions/s | engine matches/s | referee decisions/s "
-                 "| referee matches/s | referee/engine | decisions/match | state bytes | "
-                 "observation bytes |\n|---|---|---|---|---|---|---|---|---|---|\n");
-    for (int i = 0; ja_games[i]; i++) {
-        const ja_game_rules *g = ja_games[i];
-        uint32_t seat_counts[3] = {g->min_seats, 4, g->max_seats};
-        for (int k = 0; k < 3; k++) {
-            uint32_t seats = seat_counts[k];
-            if (seats < g->min_seats || seats > g->max_seats ||
-                (k == 1 && (seats == g->min_seats || seats == g->max_seats)))
-                continue;
-            bench_row e = bench_engine(g, seats, matches);
-            bench_row r = bench_referee(g, seats, matches / 4 ? matches / 4 : 1, bot);
-            double ed = (double)e.decisions / e.seconds, em = e.matches / e.seconds;
-            double rd = (double)r.decisions / r.seconds, rm = r.matches / r.seconds;
-            fprintf(out, "| %s | %u | %.0f | %.1f | %.0f | %.1f | %.2f | %.0f | %u | %u |\n",
-                    g->name, seats, ed, em, rd, rm, rd / ed, (double)e.decisions / e.matches,
-                    g->state_size, g->obs_size);
-            fprintf(stderr, "%s %u seats: engine %.0f dec/s, referee %.0f dec/s\n", g->name, seats,
-                    ed, rd);
-        }
-    }
-    fprintf(out,
-            "\n## External bots over ZeroMQ\n\n"
+    double raw_rate = bench_median3(raw_t), ext_rate = bench_median3(ext_t);
+    bench_row_add("raw ZeroMQ DEALER/ROUTER round trip", raw_rate, "round trips/s", NAN,
+                  BENCH_NO_TARGET, 0);
+    const bench_row *row = bench_row_add("cmd: bots through the referee / raw ZeroMQ round trip",
+                                         ext_rate, "decisions/s", ext_rate / raw_rate,
+                                         BENCH_AT_LEAST, 0.8);
+    char cell[64];
+    fprintf(md,
+            "## External bots over ZeroMQ\n\n"
             "%u matches of %s, 2 seats, default options, between two `cmd:` bots in C "
             "(`sdk/examples/ja_example_bot`, each its own process, through the hub over a "
             "private ipc endpoint, one match at a time, `--move-ms 1000`), against a raw "
@@ -458,40 +502,296 @@ int main(int argc, char **argv)
             "of the same sizes (%.0f bytes out: a mean act; %.0f bytes back: an action), "
             "%u round trips, in the same run: three trials of each, interleaved; the "
             "medians.\n\n"
-            "| path | decisions/s (median) | per decision | trials |\n|---|---|---|---|\n"
-            "| raw DEALER/ROUTER round trip | %.0f | %.1f us | %.0f, %.0f, %.0f |\n"
-            "| `cmd:` bots through the referee | %.0f | %.1f us | %.0f, %.0f, %.0f |\n\n"
-            "Ratio (referee / raw): **%.2f**. The rest is the protocol's work: encoding the "
+            "| path | decisions/s (median) | per decision | trials | / raw round trip | target |\n"
+            "|---|---|---|---|---|---|\n"
+            "| raw DEALER/ROUTER round trip | %.0f | %.1f us | %.0f, %.0f, %.0f | 1 | |\n"
+            "| `cmd:` bots through the referee | %.0f | %.1f us | %.0f, %.0f, %.0f | **%.2f** | %s "
+            "|\n\n"
+            "The rest is the protocol's work: encoding the "
             "observation from the field table and the labelled legal list, the hub's "
             "decoding and validation, the inproc hop between the hub thread and the "
             "match's seat, and the bot's decoding and decision (%llu decisions sent per trial). "
             "Both paths wait on process wake-ups, which an idle virtual machine makes slow "
             "and a busy one fast: compare the two only within one run.\n",
-            ext_matches, g0->name, act_bytes, action_bytes, raw_n, raw_rate,
-            raw_rate > 0 ? 1e6 / raw_rate : 0, raw_t[0], raw_t[1], raw_t[2], ext_rate,
-            ext_rate > 0 ? 1e6 / ext_rate : 0, ext_t[0], ext_t[1], ext_t[2],
-            raw_rate > 0 ? ext_rate / raw_rate : 0, (unsigned long long)ext_asked);
-    fprintf(stderr, "external: %.0f decisions/s; raw round trip %.0f/s; ratio %.2f\n", ext_rate,
-            raw_rate, raw_rate > 0 ? ext_rate / raw_rate : 0);
-    if (bench_hosted(out, bots_dir, act_bytes, action_bytes) != 0)
-        return 1;
+            ext_matches, g0->name, act_bytes, action_bytes, raw_n, raw_rate, 1e6 / raw_rate,
+            raw_t[0], raw_t[1], raw_t[2], ext_rate, 1e6 / ext_rate, ext_t[0], ext_t[1],
+            ext_t[2], ext_rate / raw_rate, bench_row_target(row, cell, sizeof cell),
+            (unsigned long long)ext_asked);
+    return 0;
+}
+
+static int sec_scale(FILE *md, const bench_opts *o)
+{
     uint32_t tm = 0;
-    uint32_t rounds = matches / 12 ? matches / 12 : 1;
-    double trate = bench_tournament(ja_games[0], bot, rounds, &tm);
-    fprintf(out,
-            "\n## Tournaments\n\n"
+    uint32_t rounds = o->matches / 12 ? o->matches / 12 : 1;
+    double trate = bench_tournament(ja_games[0], o->bot, rounds, &tm);
+    bench_row_add("in-process tournament with its ladder", trate, "matches/s", NAN,
+                  BENCH_NO_TARGET, 0);
+    fprintf(md,
+            "## Tournaments\n\n"
             "`arena tournament %s --bots random,random,random --seats 3` with default options "
             "through the in-process executor, one SQLite transaction per finished match "
-            "(WAL, synchronous=FULL), no replays: **%.1f matches/s** over %u matches.\n",
+            "(WAL, synchronous=FULL), no replays: **%.1f matches/s** over %u matches.\n\n",
             ja_games[0]->name, trate, tm);
-    fprintf(stderr, "tournament: %.1f matches/s over %u matches\n", trate, tm);
-    bench_scale(out, NULL);
-    bench_ismcts(out, bots_dir);
+    bench_scale(md, NULL);
+    return 0;
+}
+
+static int sec_report(FILE *md, const bench_opts *o)
+{
+    (void)o;
+    return bench_report_site(md, 3);
+}
+
+static int sec_bots(FILE *md, const bench_opts *o)
+{
+    bench_ismcts(md, o->bots_dir);
+    uint32_t gm = o->matches / 10;
+    return bench_greedy_worst(md, o->bots_dir, gm < 1 ? 1 : gm > 200 ? 200 : gm);
+}
+
+#define MARK_BEGIN "<!-- ja_bench section %s: begin -->\n"
+#define MARK_END "<!-- ja_bench section %s: end -->\n"
+
+/* Section name's block in text (markers included), or NULL; *len its bytes. */
+static const char *find_block(const char *text, const char *name, size_t *len)
+{
+    char b[96], e[96];
+    snprintf(b, sizeof b, MARK_BEGIN, name);
+    snprintf(e, sizeof e, MARK_END, name);
+    const char *p = text ? strstr(text, b) : NULL;
+    const char *q = p ? strstr(p, e) : NULL;
+    if (!q)
+        return NULL;
+    *len = (size_t)(q + strlen(e) - p);
+    return p;
+}
+
+/* Writes the page to out_path (through a temporary file and a rename): the
+ * header, then every section's block in order: the text of the sections
+ * run now (fresh[i], NULL for those not run), else the block the page
+ * already had, else a line saying it was never measured. Returns 0, or -1
+ * after a message. */
+static int write_page(const char *out_path, char *const *fresh, const char *run_line,
+                      long peak_kib)
+{
+    char *old = bench_slurp(out_path, NULL); /* NULL: no earlier blocks */
+    char tmp[PATH_MAX + 16];
+    snprintf(tmp, sizeof tmp, "%s.tmp", out_path);
+    FILE *out = fopen(tmp, "w");
+    if (!out) {
+        fprintf(stderr, "ja_bench: cannot write %s: %s\n", tmp, strerror(errno));
+        free(old);
+        return -1;
+    }
+    fprintf(out,
+            "# Performance\n\n"
+            "Written by `build/bench/ja_bench` (bench/ja_bench.c); do not edit by hand.\n"
+            "Re-run with `build/bench/ja_bench` from the repository root after a Release build\n"
+            "(`bash scripts/setup.sh`). Tests never assert timings; this page is where speed\n"
+            "is measured.\n\n"
+            "The page has seven sections (" SECTION_LIST ").\n"
+            "`ja_bench --only SECTION` reruns one of them (repeatable, or a comma list) and\n"
+            "replaces only that section's part of this page: the others keep the figures of\n"
+            "the run that wrote them. Each section therefore begins with the run it comes\n"
+            "from (date, full run or `--only`, CPU, build), and ratios are taken within one\n"
+            "section's run only.\n\n"
+            "A row judged by a target shows it beside its ratio (or its figure, where it has no\n"
+            "ratio): `\u2265 0.8 \u2713` is met, `\u2265 0.8 \u2717` is not. `ja_bench --json` prints "
+            "every row\nas one JSON object: `{\"arena\", \"date\", \"cpu\", \"cores\", \"build\", "
+            "\"sections\", \"out\",\n\"rows\"}`, each row `{\"section\", \"name\", \"value\", "
+            "\"unit\", \"ratio\", \"target\", \"met\"}`\nwith `ratio` null where there is none, "
+            "`target` null or `{\"op\": \">=\" or \"<=\", \"value\",\n\"of\": \"ratio\" or "
+            "\"value\", \"text\"}` and `met` true, false or null (no target).\n");
+    for (size_t i = 0; i < N_SECTIONS; i++) {
+        fputc('\n', out);
+        size_t len = 0;
+        const char *blk;
+        if (fresh[i]) {
+            const char *body = fresh[i];
+            while (*body == '\n')
+                body++;
+            fprintf(out, MARK_BEGIN, SECTIONS[i].name);
+            fprintf(out, "%.*s\n\n%s", (int)strcspn(body, "\n"), body, run_line);
+            body += strcspn(body, "\n");
+            fprintf(out, "%s", body);
+            if (body[0] && body[strlen(body) - 1] != '\n')
+                fputc('\n', out);
+            fprintf(out, MARK_END, SECTIONS[i].name);
+        } else if ((blk = find_block(old, SECTIONS[i].name, &len)) != NULL) {
+            fwrite(blk, 1, len, out);
+        } else {
+            fprintf(out, MARK_BEGIN, SECTIONS[i].name);
+            fprintf(out, "## Section %s\n\nNot measured yet: `build/bench/ja_bench --only %s`.\n",
+                    SECTIONS[i].name, SECTIONS[i].name);
+            fprintf(out, MARK_END, SECTIONS[i].name);
+        }
+    }
+    fprintf(out, "\nPeak resident memory of the benchmark process in the run that last wrote "
+                 "this page: %ld KiB.\n", peak_kib);
+    free(old);
+    if (fclose(out) != 0 || rename(tmp, out_path) != 0) {
+        fprintf(stderr, "ja_bench: cannot write %s: %s\n", out_path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* Marks the sections named in list (a comma list); -1 after the one-line
+ * error for an unknown or empty name. */
+static int select_sections(const char *list, bool *chosen)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    char *save = NULL;
+    int any = 0;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        size_t i = 0;
+        while (i < N_SECTIONS && strcmp(SECTIONS[i].name, tok) != 0)
+            i++;
+        if (i == N_SECTIONS) {
+            fprintf(stderr, "ja_bench: unknown section '%s' (sections: " SECTION_LIST ")\n", tok);
+            return -1;
+        }
+        chosen[i] = true;
+        any = 1;
+    }
+    if (!any) {
+        fprintf(stderr, "ja_bench: --only needs a section (sections: " SECTION_LIST ")\n");
+        return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *out_path = "docs/performance.md";
+    char bots_dir[PATH_MAX], client[PATH_MAX + 64];
+    snprintf(bots_dir, sizeof bots_dir, "%s/../bots", bench_exe_dir());
+    snprintf(client, sizeof client, "%s/../sdk/examples/ja_example_bot", bench_exe_dir());
+    bench_opts o = {2000, bots_dir, client, NULL};
+    bool chosen[N_SECTIONS] = {false}, only = false, json = false;
+    char only_arg[128] = "";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool has = i + 1 < argc;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(HELP, stdout);
+            return 0;
+        } else if (strcmp(a, "--json") == 0) {
+            json = true;
+        } else if (strcmp(a, "--only") == 0 || strcmp(a, "--out") == 0 ||
+                   strcmp(a, "--bots") == 0 || strcmp(a, "--client") == 0 ||
+                   strcmp(a, "--matches") == 0) {
+            if (!has) {
+                fprintf(stderr, "ja_bench: %s needs a value (see --help)\n", a);
+                return 2;
+            }
+            const char *v = argv[++i];
+            if (strcmp(a, "--only") == 0) {
+                if (select_sections(v, chosen) != 0)
+                    return 2;
+                only = true;
+                size_t l = strlen(only_arg);
+                snprintf(only_arg + l, sizeof only_arg - l, "%s%s", l ? "," : "", v);
+            } else if (strcmp(a, "--out") == 0) {
+                out_path = v;
+            } else if (strcmp(a, "--bots") == 0) {
+                o.bots_dir = v;
+            } else if (strcmp(a, "--client") == 0) {
+                o.client = v;
+            } else {
+                char *end = NULL;
+                errno = 0;
+                unsigned long n = strtoul(v, &end, 10);
+                if (errno || !end || *end || v[0] == '-' || n == 0 || n > 100000000UL) {
+                    fprintf(stderr, "ja_bench: --matches '%s' is not a count from 1 to "
+                                    "100000000\n", v);
+                    return 2;
+                }
+                o.matches = (uint32_t)n;
+            }
+        } else {
+            fprintf(stderr, "ja_bench: unknown argument '%s' (see --help)\n", a);
+            return 2;
+        }
+    }
+    if (!only)
+        for (size_t i = 0; i < N_SECTIONS; i++)
+            chosen[i] = true;
+    /* The page's directory must take the page before anything runs. */
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", out_path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    if (access(dir[0] ? dir : "/", W_OK) != 0) {
+        fprintf(stderr, "ja_bench: --out '%s': cannot write into '%s': %s\n", out_path, dir,
+                strerror(errno));
+        return 2;
+    }
+    char path[PATH_MAX + 32], err[1024];
+    snprintf(path, sizeof path, "%s/ja_random.so", o.bots_dir);
+    if (ref_bot_plugin_open(path, NULL, &o.bot, err, sizeof err) != JA_OK) {
+        fprintf(stderr, "ja_bench: %s\n", err);
+        return 2;
+    }
+    bench_rows_print(!json);
+    char cpu[256], when[64];
+    cpu_model(cpu, sizeof cpu);
+    time_t t = time(NULL);
+    strftime(when, sizeof when, "%Y-%m-%d", gmtime(&t));
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef NDEBUG
+    const char *build = "optimised (NDEBUG)";
+#else
+    const char *build = "with assertions (not a Release build: numbers are pessimistic)";
+#endif
+    char run_line[1024];
+    snprintf(run_line, sizeof run_line,
+             "_Run: %s, %s; %s (%ld online); build %s; arena %s; `--matches %u`._", when,
+             only ? "`ja_bench --only`" : "full run", cpu, cores, build, ja_version(), o.matches);
+    if (only) /* name the sections of the run */
+        snprintf(run_line, sizeof run_line,
+                 "_Run: %s, `ja_bench --only %s`; %s (%ld online); build %s; arena %s; "
+                 "`--matches %u`._",
+                 when, only_arg, cpu, cores, build, ja_version(), o.matches);
+    char *fresh[N_SECTIONS] = {NULL};
+    const char *names[N_SECTIONS];
+    size_t n_names = 0;
+    int rc = 0;
+    for (size_t i = 0; i < N_SECTIONS && rc == 0; i++) {
+        if (!chosen[i])
+            continue;
+        names[n_names++] = SECTIONS[i].name;
+        size_t len = 0;
+        FILE *md = open_memstream(&fresh[i], &len);
+        if (!md) {
+            fprintf(stderr, "ja_bench: out of memory\n");
+            rc = 1;
+            break;
+        }
+        bench_rows_section(SECTIONS[i].name);
+        fprintf(stderr, "ja_bench: section %s\n", SECTIONS[i].name);
+        rc = SECTIONS[i].run(md, &o) != 0;
+        fclose(md);
+    }
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    fprintf(out, "\nPeak resident memory of the benchmark process: %ld KiB.\n", ru.ru_maxrss);
-    fclose(out);
-    ref_bot_destroy(&bot);
-    fprintf(stderr, "ja_bench: wrote %s\n", out_path);
-    return 0;
+    if (rc == 0 && write_page(out_path, fresh, run_line, ru.ru_maxrss) != 0)
+        rc = 1;
+    if (json && bench_rows_json(stdout, names, n_names, rc == 0 ? out_path : NULL, when, cpu,
+                                cores, build) != 0) {
+        fprintf(stderr, "ja_bench: cannot build the JSON output\n");
+        rc = 1;
+    }
+    for (size_t i = 0; i < N_SECTIONS; i++)
+        free(fresh[i]);
+    ref_bot_destroy(&o.bot);
+    if (rc == 0)
+        fprintf(stderr, "ja_bench: wrote %s\n", out_path);
+    return rc;
 }

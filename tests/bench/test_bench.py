@@ -1,0 +1,153 @@
+"""ja_bench's interface with a tiny workload (--matches 3): --help, usage
+errors (exit 2, one line, nothing written), `--only engine --json` parsed
+and checked for structure, --only repeated and as a comma list, and the page
+(--out, in a scratch directory) keeping the block of a section not rerun.
+Timings are never asserted: only the shape of what is printed and written.
+
+usage: test_bench.py JA_BENCH SOURCE_DIR
+"""
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+BENCH, SRC = sys.argv[1], sys.argv[2]
+SECTIONS = ["engine", "referee", "hosted", "external", "scale", "report", "bots"]
+ROW_KEYS = {"section", "name", "value", "unit", "ratio", "target", "met"}
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL: " + what)
+
+
+def run(args, cwd):
+    return subprocess.run([BENCH] + args, cwd=cwd, capture_output=True, text=True, timeout=600)
+
+
+def block(page, name):
+    m = re.search(r"<!-- ja_bench section %s: begin -->\n.*?<!-- ja_bench section %s: end -->\n"
+                  % (name, name), page, re.S)
+    return m.group(0) if m else None
+
+
+def sha(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+source_page = os.path.join(SRC, "docs", "performance.md")
+before = sha(source_page) if os.path.exists(source_page) else None
+
+with tempfile.TemporaryDirectory() as tmp:
+    page = os.path.join(tmp, "perf.md")
+    # The default page is docs/performance.md of the working directory: a
+    # scratch docs/ here, so that no run could touch the source tree.
+    os.mkdir(os.path.join(tmp, "docs"))
+
+    r = run(["--help"], tmp)
+    check(r.returncode == 0, "--help exits 0")
+    check("--only" in r.stdout and "--json" in r.stdout and "--out" in r.stdout,
+          "--help names --only, --json and --out")
+    check(all(s in r.stdout for s in SECTIONS), "--help lists every section")
+
+    # Usage errors: exit 2, one line on stderr naming the problem, nothing written.
+    bad = [(["--only", "bogus"], "bogus"), (["--only", "engine,bogus"], "bogus"),
+           (["--only", ","], "--only"), (["--only"], "--only"),
+           (["--matches", "0"], "--matches"), (["--matches", "12x"], "12x"),
+           (["--frob"], "--frob"), (["--out", os.path.join(tmp, "no", "such", "p.md"),
+                                     "--only", "engine"], "--out")]
+    for args, word in bad:
+        r = run(args if "--out" in args else ["--out", page] + args, tmp)
+        lines = r.stderr.splitlines()
+        check(r.returncode == 2, "%s exits 2 (got %d)" % (args, r.returncode))
+        check(len(lines) == 1 and word in lines[0], "%s: one line naming %s: %r"
+              % (args, word, r.stderr))
+        check(r.stdout == "", "%s prints nothing on stdout" % args)
+        check(not os.path.exists(page), "%s writes no page" % args)
+    r = run(["--only", "bogus"], tmp)
+    check(all(s in r.stderr for s in SECTIONS), "an unknown section's error lists the sections")
+    check(os.listdir(os.path.join(tmp, "docs")) == [], "usage errors write no default page")
+
+    # --only engine --json: one JSON object on stdout, every row of the section.
+    r = run(["--only", "engine", "--json", "--matches", "3", "--out", page], tmp)
+    check(r.returncode == 0, "--only engine --json exits 0: " + r.stderr)
+    out = r.stdout.strip().splitlines()
+    check(len(out) == 1, "--json prints one line on stdout")
+    doc = json.loads(out[0]) if len(out) == 1 else {}
+    check(doc.get("sections") == ["engine"], "sections as asked: %r" % doc.get("sections"))
+    check(doc.get("out") == page, "the JSON names the page written")
+    for key in ("arena", "date", "cpu", "cores", "build"):
+        check(key in doc, "the JSON has %s" % key)
+    rows = doc.get("rows", [])
+    check(len(rows) > 0, "engine rows present")
+    for row in rows:
+        check(set(row) == ROW_KEYS, "row keys: %r" % sorted(row))
+        check(row.get("section") == "engine", "row of section engine: %r" % row.get("section"))
+        check(isinstance(row.get("value"), (int, float)) and row["value"] > 0,
+              "engine row has a positive figure: %r" % row)
+        check(row.get("unit") == "decisions/s", "engine row unit: %r" % row.get("unit"))
+        check(row.get("target") is None and row.get("met") is None and row.get("ratio") is None,
+              "engine rows have no target, no met and no ratio: %r" % row)
+    names = [row.get("name") for row in rows]
+    check(len(set(names)) == len(names), "row names are distinct")
+    with open(page) as f:
+        text = f.read()
+    engine = block(text, "engine")
+    check(engine is not None, "the page has the engine block")
+    table = [l for l in (engine or "").splitlines() if l.startswith("| ") and "---" not in l]
+    check(len(table) == len(rows) + 1, "the engine table has one line per JSON row")
+    for name in SECTIONS[1:]:
+        b = block(text, name)
+        check(b is not None and "Not measured yet" in b,
+              "the %s block says it was not measured" % name)
+
+    # --only repeated and as a comma list; the targets judged consistently.
+    r = run(["--only", "referee", "--only", "engine,referee", "--json", "--matches", "3",
+             "--out", page], tmp)
+    check(r.returncode == 0, "--only referee --only engine,referee exits 0: " + r.stderr)
+    doc = json.loads(r.stdout)
+    check(doc.get("sections") == ["engine", "referee"], "sections in the page's order, once")
+    ref = [row for row in doc["rows"] if row["section"] == "referee"]
+    check(len(ref) == len(rows), "one referee row per engine row")
+    for row in ref:
+        t = row.get("target")
+        check(isinstance(t, dict) and t.get("op") == ">=" and t.get("value") == 0.8
+              and t.get("of") == "ratio" and t.get("text") == "\u2265 0.8",
+              "referee row target: %r" % t)
+        check(isinstance(row.get("ratio"), (int, float)), "referee row has a ratio")
+        check(row.get("met") is (row.get("ratio", 0) >= 0.8), "met agrees with the ratio: %r" % row)
+
+    # Rerunning one section keeps the other's block as it was.
+    with open(page) as f:
+        text = f.read()
+    engine_before = block(text, "engine")
+    r = run(["--only", "referee", "--matches", "3", "--out", page], tmp)
+    check(r.returncode == 0, "--only referee exits 0: " + r.stderr)
+    lines = r.stdout.splitlines()
+    check(len(lines) == len(rows), "text output: a line per row")
+    for line in lines:
+        check(line.startswith("referee ") and re.search(r"target \u2265 0\.8 [\u2713\u2717]$",
+                                                        line), "text row with its target: %r" % line)
+    with open(page) as f:
+        text = f.read()
+    check(block(text, "engine") == engine_before, "--only referee keeps the engine block")
+    referee = block(text, "referee") or ""
+    check("`ja_bench --only referee`" in referee, "the referee block names its run")
+    check(re.search(r"\| \u2265 0\.8 [\u2713\u2717] \|", referee) is not None,
+          "the referee table has the target column")
+    check(not os.path.exists(page + ".tmp"), "no temporary file is left")
+    check(os.listdir(os.path.join(tmp, "docs")) == [], "no default page was written")
+
+after = sha(source_page) if os.path.exists(source_page) else None
+check(before == after, "docs/performance.md of the source tree is untouched")
+
+if failures:
+    print("%d failure(s)" % len(failures))
+    sys.exit(1)
+print("ok")
