@@ -24,27 +24,31 @@ static long file_bytes(const char *path)
     return stat(path, &sb) == 0 ? (long)sb.st_size : -1;
 }
 
-/* The bytes of the page at path and of the replay data it holds (the JSON
- * of its `<script type="application/json" id="data">` element); -1 when
- * the page cannot be read or holds no such element. */
+/* The bytes of the page at path and of the replay data it holds (the text
+ * of its `<script ... id="data">` element: the packed model); -1 when the
+ * page cannot be read or holds no such element. */
 static long page_bytes(const char *path, long *data)
 {
-    static const char open_tag[] = "<script type=\"application/json\" id=\"data\">";
+    static const char open_tag[] = " id=\"data\">";
     size_t len = 0;
     char *buf = bench_slurp(path, &len);
     if (!buf)
         return -1;
+    /* Lengths, not pointer differences, past the free: gcc 12 may sink a
+     * difference below free() and warn (-Wuse-after-free). */
     const char *a = strstr(buf, open_tag);
     const char *b = a ? strstr(a, "</script>") : NULL;
-    long total = (long)len;
-    *data = b ? (long)(b - a - (long)strlen(open_tag)) : -1;
+    size_t ia = a ? len - strlen(a) : 0, ib = b ? len - strlen(b) : 0;
     free(buf);
-    return b ? total : -1;
+    long total = ib ? (long)len : -1;
+    *data = ib ? (long)(ib - ia - strlen(open_tag)) : -1;
+    return total;
 }
 
 /* Over the match pages of db's matches with a replay: the largest page's
- * bytes beyond the replay data it holds, with that page's data and replay
- * file bytes; the number of pages measured. */
+ * bytes beyond its replay file (negative: smaller than it), with that
+ * page's data element and replay file bytes; the number of pages
+ * measured. */
 static int largest_page(const char *db, const char *site, long *extra, long *data, long *replay)
 {
     sqlite3 *s = NULL;
@@ -64,8 +68,8 @@ static int largest_page(const char *db, const char *site, long *extra, long *dat
             if (pb < 0 || rb < 0)
                 continue;
             n++;
-            if (pb - dbytes > *extra) {
-                *extra = pb - dbytes;
+            if (pb - rb > *extra) {
+                *extra = pb - rb;
                 *data = dbytes;
                 *replay = rb;
             }
@@ -89,13 +93,13 @@ int bench_report_site(FILE *md, uint32_t rounds)
             "## Report site\n\n"
             "For every game, `arena tournament GAME --bots random,... --rounds %u --replays "
             "DIR` at the game's fewest seats, then `arena report --db FILE -o SITE`: the "
-            "bytes each match page (`matches/m<ID>.html`) holds beyond its replay, the "
-            "replay's data being the JSON of the page's `<script type=\"application/json\" "
-            "id=\"data\">` element (it grows with the match's length: every frame's "
-            "observation); what is beyond it is the viewer's script and style and the page's "
-            "frame, which every page repeats. The largest over the tournament's matches, with "
-            "that page's replay data and its replay file, and the index page.\n\n"
-            "| game | seats | pages | largest page beyond its replay | its replay data | its "
+            "bytes each match page (`matches/m<ID>.html`) holds beyond its replay file "
+            "(negative when the page is the smaller), the page's data being its "
+            "`<script id=\"data\">` element, the packed model of every frame (docs/viewer.md); "
+            "the viewer's script and style are files of the site, shared by its pages. The "
+            "largest over the tournament's matches, with that page's data and its replay "
+            "file, and the index page.\n\n"
+            "| game | seats | pages | largest page beyond its replay | its data | its "
             "replay file | index page | target |\n|---|---|---|---|---|---|---|---|\n",
             (unsigned)rounds);
     int rc = 0;
