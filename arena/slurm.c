@@ -454,7 +454,8 @@ static int wait_job(const char *job, uint32_t n, const bool *todo, const uint32_
     char *const sc[] = {"scancel", (char *)job, NULL};
     bool cancelled = false;
     int fails = 0;
-    long wait = 200;
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
         if (*stop && !cancelled) {
             cancelled = true;
@@ -485,8 +486,12 @@ static int wait_job(const char *job, uint32_t n, const bool *todo, const uint32_
             }
             progress(pctx, done, total);
         }
-        sleep_ms(wait);
-        wait = wait * 2 > 5000 ? 5000 : wait * 2;
+        /* Every tenth of the time waited so far, from 0.25 s to 5 s: at
+         * most a tenth more than the job takes, and few queries to the
+         * controller in a long run. */
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        long ms = ((long)(t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000) / 10;
+        sleep_ms(ms < 250 ? 250 : ms > 5000 ? 5000 : ms);
     }
 }
 
