@@ -59,7 +59,17 @@ static const char HELP[] =
     "example: arena tournament taylor-blackjack --bots random,random,greedy --seats 3 \\\n"
     "           --rounds 50 --seed 1 --replays replays\n";
 
+static int tournament(int argc, char **argv, arena_scale *sc);
+
 int cmd_tournament(int argc, char **argv)
+{
+    arena_scale sc = {0};
+    int rc = tournament(argc, argv, &sc);
+    arena_slurm_free(&sc.slurm);
+    return rc;
+}
+
+static int tournament(int argc, char **argv, arena_scale *sc)
 {
     static const struct option opts[] = {
         {"bot", required_argument, NULL, 'b'},     {"bots", required_argument, NULL, 'B'},
@@ -83,7 +93,6 @@ int cmd_tournament(int argc, char **argv)
     ext.confine.by_default = true;
     bots.ext = &ext;
     arena_common co = {.bots = &bots};
-    arena_scale sc = {0};
     bool move_given = false;
     const char *db_path = "arena.db", *replay_dir = NULL, *format_s = "round-robin";
     const char *export_path = NULL;
@@ -92,10 +101,15 @@ int cmd_tournament(int argc, char **argv)
     int c, k;
     optind = 1;
     opterr = 0;
+    sc->slurm.argv = argv;
+    sc->slurm.argc = argc;
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
         move_given |= c == ARENA_OPT_MOVE_MS;
+        /* What the shards of --slurm get differently (slurm.h). */
+        if (c == ARENA_OPT_SLURM || c == ARENA_OPT_SLURM_OPT || c == 'd' || c == 's' || c == 'Z')
+            arena_slurm_mark(&sc->slurm, argv, argc, optind, optarg);
         if ((k = arena_common_flag(&co, c, optarg)) != 0 || (k = arena_ext_flag(&ext, c, optarg)) != 0 ||
-            (k = arena_scale_flag(&sc, c, optarg)) != 0) {
+            (k = arena_scale_flag(sc, c, optarg)) != 0) {
             if (k < 0)
                 return EXIT_USAGE;
             continue;
@@ -151,11 +165,11 @@ int cmd_tournament(int argc, char **argv)
                                  {"--export-decisions", export_path, ARENA_OUT_STDOUT}};
     if (!arena_outputs_check(outs, sizeof outs / sizeof *outs, json ? "--json" : NULL))
         return EXIT_USAGE;
-    if (jobs == 0 && !sc.workers) {
+    if (jobs == 0 && !sc->workers) {
         arena_error("--jobs needs a positive number, not '0' (0 only with --workers)");
         return EXIT_USAGE;
     }
-    if (!arena_scale_check(&sc, &ext, jobs))
+    if (!arena_scale_check(sc, &ext, jobs))
         return EXIT_USAGE;
     if (bots.n < 2) {
         arena_error("tournament: give at least two bots with --bots");
@@ -163,6 +177,17 @@ int cmd_tournament(int argc, char **argv)
     }
     if (!arena_bots_finish_names(&bots))
         return EXIT_USAGE;
+    if (sc->slurm.n && (replay_dir || export_path)) {
+        arena_error("--slurm does not go with %s yet (the shards would write one each)",
+                    replay_dir ? "--replays" : "--export-decisions");
+        return EXIT_USAGE;
+    }
+    for (int i = 0; sc->slurm.n && i < bots.n; i++)
+        if (strcmp(bots.b[i].kind, "plugin") != 0) {
+            arena_error("--slurm: the shards play plugin bots only; '%s' is a %s bot",
+                        bots.b[i].spec, bots.b[i].kind);
+            return EXIT_USAGE;
+        }
     if (!seats)
         seats = (uint32_t)bots.n;
     if (seats < g->min_seats || seats > g->max_seats) {
@@ -192,7 +217,7 @@ int cmd_tournament(int argc, char **argv)
         arena_error("%s", err);
         return EXIT_USAGE;
     }
-    arena_tournament_args ta = {g, o, &bots, &ext, &sc, pp, co.have_seed, co.seed, db_path,
+    arena_tournament_args ta = {g, o, &bots, &ext, sc, pp, co.have_seed, co.seed, db_path,
                                 replay_dir, export_path,
                                 move_given ? co.move_ms : REF_MOVE_MS_KIND, jobs, resume, json,
                                 quiet};

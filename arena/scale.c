@@ -29,6 +29,8 @@ int arena_scale_flag(arena_scale *s, int c, const char *arg)
         s->workers = arg;
         return 1;
     case ARENA_OPT_THREADS: s->threads = true; return 1;
+    case ARENA_OPT_SLURM: return arena_slurm_flag_n(&s->slurm, arg) ? 1 : -1;
+    case ARENA_OPT_SLURM_OPT: return arena_slurm_flag_opt(&s->slurm, arg) ? 1 : -1;
     case ARENA_OPT_WORKERS_ALLOW: s->workers_allow = arg; return 1;
     case ARENA_OPT_SHARD: {
         char tail;
@@ -88,7 +90,12 @@ bool arena_scale_check(const arena_scale *s, const arena_ext *ext, uint32_t jobs
         }
     }
     (void)jobs;
-    return true;
+    if (s->slurm.n && (s->workers || s->shard_n)) {
+        arena_error("--slurm does not go with %s (it gives each task its own shard)",
+                    s->workers ? "--workers" : "--shard");
+        return false;
+    }
+    return arena_slurm_check(&s->slurm);
 }
 
 bool arena_scale_executor(const arena_scale *s, arena_ext *ext, const arena_bots *bots,

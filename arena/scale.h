@@ -9,15 +9,25 @@
 #include "util.h"
 #include "executor.h"
 #include "extbots.h"
+#include "slurm.h"
 
 /* getopt_long codes (clear of ARENA_OPT_* of extbots.h). */
-enum { ARENA_OPT_WORKERS = 0x300, ARENA_OPT_SHARD, ARENA_OPT_THREADS, ARENA_OPT_WORKERS_ALLOW };
+enum {
+    ARENA_OPT_WORKERS = 0x300,
+    ARENA_OPT_SHARD,
+    ARENA_OPT_THREADS,
+    ARENA_OPT_WORKERS_ALLOW,
+    ARENA_OPT_SLURM,
+    ARENA_OPT_SLURM_OPT
+};
 
 #define ARENA_SCALE_LONGOPTS                                                 \
     {"workers", required_argument, NULL, ARENA_OPT_WORKERS},                 \
         {"shard", required_argument, NULL, ARENA_OPT_SHARD},                 \
         {"threads", no_argument, NULL, ARENA_OPT_THREADS},                   \
-        {"workers-allow", required_argument, NULL, ARENA_OPT_WORKERS_ALLOW}
+        {"workers-allow", required_argument, NULL, ARENA_OPT_WORKERS_ALLOW},        \
+        {"slurm", required_argument, NULL, ARENA_OPT_SLURM},                 \
+        {"slurm-opt", required_argument, NULL, ARENA_OPT_SLURM_OPT}
 
 #define ARENA_SCALE_HELP                                                                     \
     "scale (docs/scale.md):\n"                                                               \
@@ -33,7 +43,16 @@ enum { ARENA_OPT_WORKERS = 0x300, ARENA_OPT_SHARD, ARENA_OPT_THREADS, ARENA_OPT_
     "                    (JACKARENA_PUBLIC_KEY of `referee`) is listed in FILE\n"        \
     "  --shard I/N       play only the plan's matches whose number M (from 0) has\n"       \
     "                    M mod N = I-1, into this database; merge the shards'\n"          \
-    "                    databases with `arena ladder import`\n"
+    "                    databases with `arena ladder import`\n"                        \
+    "  --slurm N         play as a Slurm job array of N shards (1..1000): sbatch runs\n"     \
+    "                    this command with --shard K/N into DB.slurm/, the arena\n"         \
+    "                    waits, then merges the shards into --db; run it again to\n"       \
+    "                    submit only the shards left. Plugin bots; sbatch, squeue and\n"   \
+    "                    scancel on PATH; the bots and this database on a filesystem\n"   \
+    "                    the compute nodes share\n"                                        \
+    "  --slurm-opt 'WORDS'  sbatch options for the job (e.g. '--partition=long\n"          \
+    "                    --time=2:00:00 --mem=2G'), split as the shell splits words;\n"   \
+    "                    repeatable\n"
 
 /* --jobs at most this many per online core (arena_max_jobs). */
 #define ARENA_JOBS_PER_CORE 64
@@ -46,6 +65,7 @@ typedef struct arena_scale {
     bool threads;                /* --threads */
     uint32_t shard_i, shard_n;   /* --shard I/N; 0/0: the whole plan */
     const char *workers_allow;   /* --workers-allow FILE */
+    arena_slurm slurm;           /* --slurm N, --slurm-opt */
 } arena_scale;
 
 /* Handles one scale flag: 1 if c was one (and valid), 0 if not, -1 after
@@ -53,7 +73,8 @@ typedef struct arena_scale {
 int arena_scale_flag(arena_scale *s, int c, const char *arg);
 
 /* Checks the flags together before anything is written (usage errors are
- * printed): --workers' endpoint and its Curve/plain-tcp flags. */
+ * printed): --workers' endpoint and its Curve/plain-tcp flags, --slurm
+ * (arena_slurm_check) and what it does not go with. */
 bool arena_scale_check(const arena_scale *s, const arena_ext *ext, uint32_t jobs);
 
 /* Starts the executor for jobs and the flags: in-process (J = 1, no

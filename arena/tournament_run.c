@@ -471,25 +471,33 @@ int arena_tournament_run(FILE *out, const arena_tournament_args *a)
     arena_fault_cfg fc = {ext->bank_ms, ext->on_fault, ext->restart, replay_dir != NULL};
     arena_exec_ctx xc = {g, o, a->move_ms, slot_bots, slot_names,
                          replay_dir, tid, arena_ext_max_faults(ext), fc, slot_specs};
-    if (!arena_scale_executor(sc, ext, bots, &xc, jobs, quiet || json, &g_stop, &x))
+    /* --slurm: the shards play, in Slurm jobs (slurm.h); no executor here. */
+    if (!sc->slurm.n && !arena_scale_executor(sc, ext, bots, &xc, jobs, quiet || json, &g_stop, &x))
         goto out;
-    x->export = xf;
-    x->on_result = on_result;
-    x->before_job = ext->restart ? before_job : NULL;
-    x->hook_ctx = bots;
+    if (x) {
+        x->export = xf;
+        x->on_result = on_result;
+        x->before_job = ext->restart ? before_job : NULL;
+        x->hook_ctx = bots;
+    }
     struct sigaction sa = {0}, old_int, old_term;
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     progress pr;
     progress_begin(&pr, ti.n_matches, ti.n_matches - n_pending, quiet);
-    rc = arena_tournament_play_part(db, tid, x, sc->shard_i, sc->shard_n, &g_stop, on_progress, &pr,
-                                    err, sizeof err);
+    if (x)
+        rc = arena_tournament_play_part(db, tid, x, sc->shard_i, sc->shard_n, &g_stop, on_progress,
+                                        &pr, err, sizeof err);
+    else
+        rc = arena_slurm_play(db, db_path, tid, &spec, &sc->slurm, quiet || json, &g_stop,
+                              on_progress, &pr, err, sizeof err);
     progress_end(&pr, pr.last_done);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     /* Workers are told to quit now, not after the standings and the fit. */
-    x->ops->destroy(x); /* no job refers to the export file any more */
+    if (x)
+        x->ops->destroy(x); /* no job refers to the export file any more */
     x = NULL;
     /* The export holds every match recorded by this run, also when it was
      * interrupted or failed later: put it in place either way. */

@@ -237,3 +237,21 @@ out:
     free(bb);
     return rc;
 }
+
+int ladder_merge_count_done(const char *path, uint32_t *out)
+{
+    *out = 0;
+    sqlite3 *s = NULL;
+    int rc = JA_EIO;
+    if (sqlite3_open_v2(path, &s, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+        pragma(s, "PRAGMA application_id") == LADDER_DB_APPLICATION_ID) {
+        sqlite3_busy_timeout(s, 1000);
+        int64_t n = pragma(s, "SELECT count(*) FROM matches WHERE status = 'done'");
+        if (n >= 0) {
+            *out = (uint32_t)n;
+            rc = JA_OK;
+        }
+    }
+    sqlite3_close(s);
+    return rc;
+}

@@ -33,4 +33,10 @@ bool ladder_merge_is_db(const char *path);
 int ladder_db_merge(ladder_db *db, const char *src_path, ladder_merge_result *out, char *err,
                     size_t cap);
 
+/* The finished matches of every tournament of the arena database at path,
+ * read with a read-only connection (a shard's progress while another
+ * process plays into it: the database is in WAL mode). JA_OK, or JA_EIO
+ * when the file cannot be read yet (missing, not a database). */
+int ladder_merge_count_done(const char *path, uint32_t *out);
+
 #endif /* JA_LADDER_MERGE_H */

@@ -18,6 +18,8 @@ PACKAGES=(
   help2man dpkg-dev debootstrap
   clang libclang-rt-14-dev
   chromium
+  # the slow `slurm` tests: a private single-node cluster (tests/slurm/cluster.sh)
+  slurmctld slurmd slurm-client munge
 )
 
 missing=()
