@@ -50,14 +50,14 @@ static void drop(arena_slurm *s, const char *p, int argc)
         s->drop[s->n_drop++] = p;
 }
 
-void arena_slurm_mark(arena_slurm *s, char **argv, int argc, int optind, const char *optarg)
+void arena_slurm_mark(arena_slurm *s, char **argv, int argc, int ind, const char *arg)
 {
-    if (optind < 1 || optind > argc)
+    if (ind < 1 || ind > argc)
         return;
-    drop(s, argv[optind - 1], argc);
+    drop(s, argv[ind - 1], argc);
     /* "--db FILE": the value is its own element, the flag the one before. */
-    if (optarg && optarg == argv[optind - 1] && optind >= 2)
-        drop(s, argv[optind - 2], argc);
+    if (arg && arg == argv[ind - 1] && ind >= 2)
+        drop(s, argv[ind - 2], argc);
 }
 
 void arena_slurm_free(arena_slurm *s)

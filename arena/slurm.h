@@ -49,10 +49,10 @@ typedef struct arena_slurm {
 bool arena_slurm_flag_n(arena_slurm *s, const char *arg);
 bool arena_slurm_flag_opt(arena_slurm *s, const char *arg);
 
-/* Notes that the option getopt_long just returned (optind after it, its
- * optarg) is not passed to the shards. argv is the vector getopt_long
+/* Notes that the option getopt_long just returned (ind: optind after it;
+ * arg: its optarg) is not passed to the shards. argv is the vector getopt_long
  * parses (its pointers, permuted or not, are what is compared). */
-void arena_slurm_mark(arena_slurm *s, char **argv, int argc, int optind, const char *optarg);
+void arena_slurm_mark(arena_slurm *s, char **argv, int argc, int ind, const char *arg);
 
 /* Checks --slurm before anything is written: the --slurm-opt words split
  * (no command substitution, no unquoted shell operators), sbatch, squeue
