@@ -16,11 +16,36 @@
 
 /* ---- digest ----------------------------------------------------------------- */
 
+/* Hashes what waits in the batch. */
+static void flush(ref_digest *d)
+{
+    crypto_hash_sha256_update(&d->st, d->buf, d->len);
+    d->len = 0;
+}
+
+/* Appends n bytes to the batch (n <= REF_DIGEST_BATCH). */
+static void put(ref_digest *d, const void *p, size_t n)
+{
+    if (d->len + n > sizeof d->buf)
+        flush(d);
+    memcpy(d->buf + d->len, p, n);
+    d->len += (uint32_t)n;
+}
+
+/* v little-endian at b. */
+static void le32(unsigned char *b, uint32_t v)
+{
+    b[0] = (unsigned char)v;
+    b[1] = (unsigned char)(v >> 8);
+    b[2] = (unsigned char)(v >> 16);
+    b[3] = (unsigned char)(v >> 24);
+}
+
 static void put_u32(ref_digest *d, uint32_t v)
 {
-    unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
-                          (unsigned char)(v >> 24)};
-    crypto_hash_sha256_update(&d->st, b, 4);
+    unsigned char b[4];
+    le32(b, v);
+    put(d, b, 4);
 }
 
 static void put_u64(ref_digest *d, uint64_t v)
@@ -31,7 +56,13 @@ static void put_u64(ref_digest *d, uint64_t v)
 
 static void put_text(ref_digest *d, const char *s)
 {
-    crypto_hash_sha256_update(&d->st, (const unsigned char *)s, strlen(s) + 1);
+    size_t n = strlen(s) + 1;
+    if (n > sizeof d->buf) { /* longer than a batch: hashed as it is */
+        flush(d);
+        crypto_hash_sha256_update(&d->st, (const unsigned char *)s, n);
+        return;
+    }
+    put(d, s, n);
 }
 
 /* Little-endian integers and NUL-terminated text, in a fixed order: see
@@ -43,6 +74,7 @@ void ref_digest_begin(ref_digest *d, const ja_game_rules *g, const ja_options *o
     if (ja_options_format(g, o, opts, sizeof opts) < 0)
         opts[0] = '\0';
     crypto_hash_sha256_init(&d->st);
+    d->len = 0;
     put_text(d, "jackarena-digest-v1");
     put_text(d, g->name);
     put_u32(d, g->rules_version);
@@ -53,10 +85,15 @@ void ref_digest_begin(ref_digest *d, const ja_game_rules *g, const ja_options *o
 
 void ref_digest_step(ref_digest *d, uint32_t seats, const ja_action *by_seat)
 {
-    put_u32(d, seats);
-    for (int s = 0; s < JA_MAX_SEATS; s++)
-        if (seats & (1u << s))
-            put_u32(d, by_seat[s].code);
+    /* Room for the mask and every seat's code, then written in place. */
+    if (d->len + 4 * (1 + JA_MAX_SEATS) > sizeof d->buf)
+        flush(d);
+    unsigned char *b = d->buf + d->len;
+    le32(b, seats);
+    b += 4;
+    for (uint32_t left = seats & ((1u << JA_MAX_SEATS) - 1); left; left &= left - 1, b += 4)
+        le32(b, by_seat[__builtin_ctz(left)].code);
+    d->len = (uint32_t)(b - d->buf);
 }
 
 void ref_digest_end(ref_digest *d, const ja_outcome *o, uint8_t out[REF_DIGEST_BYTES])
@@ -66,6 +103,7 @@ void ref_digest_end(ref_digest *d, const ja_outcome *o, uint8_t out[REF_DIGEST_B
         put_u64(d, (uint64_t)o->score[s]);
         put_u32(d, o->place[s]);
     }
+    flush(d);
     crypto_hash_sha256_final(&d->st, out);
 }
 

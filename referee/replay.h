@@ -25,8 +25,15 @@
 
 /* ---- digest --------------------------------------------------------------- */
 
+/* Bytes gathered before they are hashed: a decision adds a few bytes, and
+ * SHA-256 is fed in batches of this size (the same bytes in the same order:
+ * the same digest). */
+#define REF_DIGEST_BATCH 512
+
 typedef struct ref_digest {
     crypto_hash_sha256_state st;
+    uint32_t len;                          /* bytes waiting in buf */
+    unsigned char buf[REF_DIGEST_BATCH];
 } ref_digest;
 
 void ref_digest_begin(ref_digest *d, const ja_game_rules *g, const ja_options *o,
