@@ -8,7 +8,10 @@
  * (CLOCK_THREAD_CPUTIME_ID), so a busy machine does not make a bot late;
  * wall time counts as well past REF_WALL_FACTOR times the allowance, so a
  * bot that sleeps or blocks is still caught. Without a deadline nothing
- * depends on the clock, which keeps tests deterministic.
+ * depends on the clock, which keeps tests deterministic. The thread's CPU
+ * clock is a system call (CLOCK_MONOTONIC is not): it is read before every
+ * limited decision, and after it only when the wall time does not already
+ * settle the question (plugin_ask).
  *
  * What the bot logs (host_log, every level) is kept in a small ring per
  * seat, its stand-in for a stderr tail in reproduction bundles. */
@@ -45,6 +48,7 @@ typedef struct plugin_seat {
     ref_seat base;
     plugin_bot *pb;
     ja_botrt rt;           /* the instance and its host services */
+    uint32_t move_ms;      /* the match's free time per decision (ref_seat_ctx) */
     ref_answer pending;    /* answer computed by ask(), handed out by collect() */
     char log[LOG_TAIL];    /* the last LOG_TAIL - 1 bytes logged, NUL-terminated */
     size_t log_len;
@@ -189,6 +193,7 @@ static int plugin_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out
     s->base.bot = rb;
     s->base.seat = ctx->seat;
     s->pb = b;
+    s->move_ms = ctx->move_ms;
     ja_botrt_init(&s->rt, b->desc, seat_log, s);
     int rc = ja_botrt_start(&s->rt, ctx->game->name, ctx->seat, ctx->n_seats,
                             ref_bot_seed(ctx->match_seed, ctx->seat), b->params, false);
@@ -211,16 +216,32 @@ static int64_t thread_cpu_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* Whether a decision that took wall_us of wall time used at most free_us
+ * of its thread's CPU time, without reading it: a thread runs at most the
+ * wall time it spans, and the margin (0.1% + 2 us) covers the two clocks'
+ * rates (NTP slews CLOCK_MONOTONIC by at most 0.05%) and cpu_us's rounding
+ * up. Then the CPU reading could neither make a timeout (free_us is within
+ * the allowance) nor take anything from the bank (nothing beyond free_us). */
+static bool cpu_within(uint64_t wall_us, uint64_t free_us)
+{
+    return wall_us + wall_us / 1000 + 2 <= free_us;
+}
+
 /* The plugin thinks right here; collect() hands out what it decided. The
- * CPU clock is read only when there is a limit to judge. */
+ * CPU clock is read only when there is a limit to judge, and after the act
+ * only when the wall time leaves the judgement open (cpu_within): cpu_us
+ * stays 0 otherwise, and charge_bank's use of the wall time in its place
+ * takes nothing from the bank, as the CPU time would not have. */
 static int plugin_ask(ref_seat *rs, const ja_decision *d)
 {
     plugin_seat *s = (plugin_seat *)rs;
     uint32_t index = UINT32_MAX;
     int64_t cpu0 = d->deadline_ms ? thread_cpu_ns() : 0;
     int rc = ja_botrt_act(&s->rt, d, rs->asked_ns, &index);
-    uint64_t cpu_us = d->deadline_ms ? (uint64_t)(thread_cpu_ns() - cpu0) / 1000 + 1 : 0;
     uint64_t us = (uint64_t)(ref_now_ns() - rs->asked_ns) / 1000;
+    uint64_t cpu_us = d->deadline_ms && !cpu_within(us, (uint64_t)s->move_ms * 1000)
+                          ? (uint64_t)(thread_cpu_ns() - cpu0) / 1000 + 1
+                          : 0;
     s->pending = (ref_answer){index, JA_FAULT_NONE, us, cpu_us};
     uint64_t allow_us = (uint64_t)d->deadline_ms * 1000;
     if (rc != JA_OK)
