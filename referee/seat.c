@@ -27,6 +27,11 @@ int64_t ref_now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+bool ref_cpu_within(uint64_t wall_us, uint64_t free_us)
+{
+    return wall_us + wall_us / 1000 + 2 <= free_us;
+}
+
 int ref_bot_supports(ref_bot *b, const ja_game_rules *g)
 {
     return b->ops->supports(b, g);

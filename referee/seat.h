@@ -181,4 +181,15 @@ size_t ref_seat_stderr_tail(ref_seat *s, char *buf, size_t cap);
 /* CLOCK_MONOTONIC in nanoseconds. */
 int64_t ref_now_ns(void);
 
+/* Whether a decision that took wall_us of wall time used at most free_us
+ * of CPU time, without reading it: a thread (or a single-threaded process,
+ * the hosted child) runs at most the wall time it spans, and the margin
+ * (0.1% + 2 us) covers the two clocks' rates (NTP slews CLOCK_MONOTONIC by
+ * at most 0.05%), the rounding of cpu_us up and the instants between the
+ * clock reads. Then a CPU reading could neither make a timeout (free_us is
+ * within the allowance) nor take anything from the bank (nothing beyond
+ * free_us). A CPU clock other than the vDSO's CLOCK_MONOTONIC is a system
+ * call: the seats skip it when this holds. */
+bool ref_cpu_within(uint64_t wall_us, uint64_t free_us);
+
 #endif /* REF_SEAT_H */

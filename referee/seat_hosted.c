@@ -363,9 +363,11 @@ static void child_close(child *c)
 /* One message from the child by wall deadline until_ns, draining its output
  * meanwhile. Returns the length (> 0), 0 when the channel closed, -1 at the
  * deadline, -2 for a message too long. When cpu_limit_ns > 0, also -1 once
- * the child has used that much CPU since cpu0_ns. */
-static ssize_t child_recv(child *c, char *buf, size_t cap, int64_t until_ns, int64_t cpu0_ns,
-                          int64_t cpu_limit_ns)
+ * the child has used that much CPU since cpu0_ns, read at asked_ns: its CPU
+ * clock (a system call) is read only once the wall time since then leaves
+ * that open (ref_cpu_within: the child is one thread). */
+static ssize_t child_recv(child *c, char *buf, size_t cap, int64_t until_ns, int64_t asked_ns,
+                          int64_t cpu0_ns, int64_t cpu_limit_ns)
 {
     /* Poll in slices so that a CPU overrun is seen within a slice. */
     int64_t slice_ns = cpu_limit_ns ? cpu_limit_ns / 20 : 50000000;
@@ -375,7 +377,9 @@ static ssize_t child_recv(child *c, char *buf, size_t cap, int64_t until_ns, int
         int64_t now = ref_now_ns();
         if (now >= until_ns)
             return -1;
-        if (cpu_limit_ns && child_cpu_ns(c) - cpu0_ns > cpu_limit_ns)
+        if (cpu_limit_ns &&
+            !ref_cpu_within((uint64_t)(now - asked_ns) / 1000, (uint64_t)cpu_limit_ns / 1000) &&
+            child_cpu_ns(c) - cpu0_ns > cpu_limit_ns)
             return -1;
         int64_t wait = until_ns - now < slice_ns ? until_ns - now : slice_ns;
         struct pollfd pf[2] = {{c->sock, POLLIN, 0}, {c->out, POLLIN, 0}};
@@ -439,7 +443,7 @@ static int read_hello(const hosted_bot *hb, child *c, char *buf, size_t cap, ref
                       char *err, size_t ecap)
 {
     ssize_t n = child_recv(c, buf, cap - 1, ref_now_ns() + (int64_t)HOSTED_STARTUP_MS * 1000000,
-                           0, 0);
+                           0, 0, 0);
     if (n > 0) {
         char why[200] = "not a hello";
         if (ref_wire_decode(buf, (size_t)n, msg, why, sizeof why) == JA_OK &&
@@ -662,7 +666,7 @@ static int hosted_ask(ref_seat *rs, const ja_decision *d)
     if (s->dead)
         return JA_OK;
     s->cpu0_ns = child_cpu_ns(&s->c);
-    if (ref_wire_act(&s->sb, s->match, s->g, d, 0) == JA_OK)
+    if (ref_wire_act(&s->sb, s->match, s->g, d, REF_WIRE_BIN) == JA_OK)
         send_msg(s);
     return JA_OK;
 }
@@ -736,7 +740,7 @@ static void hosted_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
     ssize_t n;
     /* Owed answers to earlier decisions are discarded: read on. */
     do
-        n = child_recv(&s->c, s->in, sizeof s->in - 1, hard, s->cpu0_ns, limit_ns);
+        n = child_recv(&s->c, s->in, sizeof s->in - 1, hard, rs->asked_ns, s->cpu0_ns, limit_ns);
     while (n > 0 && !judge(s, (size_t)n, out));
     int64_t now = ref_now_ns();
     out->think_us = (uint64_t)(now - rs->asked_ns) / 1000;
@@ -761,12 +765,13 @@ static void hosted_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
     /* Late on the wall clock: it counts if the child's CPU time is within
      * the limit (it was kept from running, not slow). The match loop charges
      * the bank with cpu_us (at least 1 µs, so it is never taken for "not
-     * measured"). */
+     * measured"). Within move_ms of wall time the CPU time could change
+     * neither (ref_cpu_within): it is not read, and cpu_us stays 0. */
+    if (!limit_ns || ref_cpu_within(out->think_us, (uint64_t)s->move_ms * 1000))
+        return;
     int64_t used_ns = child_cpu_ns(&s->c) - s->cpu0_ns;
-    if (limit_ns)
-        out->cpu_us = used_ns > 0 ? (uint64_t)used_ns / 1000 + 1 : 1;
-    if (out->fault == JA_FAULT_NONE && limit_ns && now - rs->asked_ns > limit_ns &&
-        used_ns > limit_ns)
+    out->cpu_us = used_ns > 0 ? (uint64_t)used_ns / 1000 + 1 : 1;
+    if (out->fault == JA_FAULT_NONE && now - rs->asked_ns > limit_ns && used_ns > limit_ns)
         out->fault = JA_FAULT_TIMEOUT;
 }
 

@@ -216,20 +216,9 @@ static int64_t thread_cpu_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* Whether a decision that took wall_us of wall time used at most free_us
- * of its thread's CPU time, without reading it: a thread runs at most the
- * wall time it spans, and the margin (0.1% + 2 us) covers the two clocks'
- * rates (NTP slews CLOCK_MONOTONIC by at most 0.05%) and cpu_us's rounding
- * up. Then the CPU reading could neither make a timeout (free_us is within
- * the allowance) nor take anything from the bank (nothing beyond free_us). */
-static bool cpu_within(uint64_t wall_us, uint64_t free_us)
-{
-    return wall_us + wall_us / 1000 + 2 <= free_us;
-}
-
 /* The plugin thinks right here; collect() hands out what it decided. The
  * CPU clock is read only when there is a limit to judge, and after the act
- * only when the wall time leaves the judgement open (cpu_within): cpu_us
+ * only when the wall time leaves the judgement open (ref_cpu_within): cpu_us
  * stays 0 otherwise, and charge_bank's use of the wall time in its place
  * takes nothing from the bank, as the CPU time would not have. */
 static int plugin_ask(ref_seat *rs, const ja_decision *d)
@@ -239,7 +228,7 @@ static int plugin_ask(ref_seat *rs, const ja_decision *d)
     int64_t cpu0 = d->deadline_ms ? thread_cpu_ns() : 0;
     int rc = ja_botrt_act(&s->rt, d, rs->asked_ns, &index);
     uint64_t us = (uint64_t)(ref_now_ns() - rs->asked_ns) / 1000;
-    uint64_t cpu_us = d->deadline_ms && !cpu_within(us, (uint64_t)s->move_ms * 1000)
+    uint64_t cpu_us = d->deadline_ms && !ref_cpu_within(us, (uint64_t)s->move_ms * 1000)
                           ? (uint64_t)(thread_cpu_ns() - cpu0) / 1000 + 1
                           : 0;
     s->pending = (ref_answer){index, JA_FAULT_NONE, us, cpu_us};

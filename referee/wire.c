@@ -171,6 +171,37 @@ void ref_wire_put_obs(msgpack_packer *pk, const ja_game_rules *g, const void *ob
     }
 }
 
+/* The hosted channel's compact act (REF_WIRE_BIN): the observation as the
+ * bytes ja_obs_canonical makes of it, the legal codes as little-endian
+ * uint32s. No labels: the child's runtime never reads them. */
+static void put_act_bin(msgpack_packer *pk, msgpack_sbuffer *b, const ja_game_rules *g,
+                        const ja_decision *d)
+{
+    static const char zeros[1024];
+    ja_mp_put_str(pk, "x_obs_bin");
+    msgpack_pack_bin(pk, g->obs_size);
+    for (size_t left = g->obs_size; left;) {
+        size_t n = left < sizeof zeros ? left : sizeof zeros;
+        msgpack_sbuffer_write(b, zeros, n);
+        left -= n;
+    }
+    ja_obs_canonical(g, d->obs, b->data + b->size - g->obs_size);
+    ja_mp_put_str(pk, "x_legal_bin");
+    msgpack_pack_bin(pk, d->n_legal * 4);
+    unsigned char chunk[1024];
+    size_t used = 0;
+    for (uint32_t i = 0; i < d->n_legal; i++) {
+        if (used == sizeof chunk) {
+            msgpack_sbuffer_write(b, (const char *)chunk, used);
+            used = 0;
+        }
+        uint32_t c = d->legal[i].code;
+        for (int k = 0; k < 4; k++)
+            chunk[used++] = (unsigned char)(c >> (8 * k));
+    }
+    msgpack_sbuffer_write(b, (const char *)chunk, used);
+}
+
 int ref_wire_act(msgpack_sbuffer *b, const char *match, const ja_game_rules *g,
                  const ja_decision *d, unsigned flags)
 {
@@ -181,6 +212,10 @@ int ref_wire_act(msgpack_sbuffer *b, const char *match, const ja_game_rules *g,
     ja_mp_put_kv_str(&pk, "match", match);
     ja_mp_put_kv_u64(&pk, "turn", d->turn);
     ja_mp_put_kv_u64(&pk, "deadline_ms", d->deadline_ms);
+    if (flags & REF_WIRE_BIN) {
+        put_act_bin(&pk, b, g, d);
+        return JA_OK;
+    }
     ja_mp_put_str(&pk, "obs");
     ref_wire_put_obs(&pk, g, d->obs);
     ja_mp_put_str(&pk, "legal");

@@ -97,6 +97,12 @@ typedef struct ref_wire_end_info {
 
 /* Flags of the encoders. */
 #define REF_WIRE_PROBE 1u /* add a key no client knows ("x_probe"): they must ignore it */
+/* The hosted channel's compact act (seat_hosted.c to its own ja_host, never
+ * to an external bot): "x_obs_bin" (the observation's bytes as
+ * ja_obs_canonical makes them) and "x_legal_bin" (the legal codes, uint32
+ * little-endian) in place of "obs" and "legal"; ja_botrt_decode_act reads
+ * either form into the same ja_decision. Not with REF_WIRE_PROBE. */
+#define REF_WIRE_BIN 2u
 
 void ref_wire_welcome(msgpack_sbuffer *b, const char *name, uint32_t capacity);
 /* match NULL: an error about no match; turn 0: about no turn. */

@@ -21,7 +21,10 @@
  *            bot has accepted its parameters (--params, check_params);
  *            {..., x_params_error} when it refused them, then exit 5
  *   referee -> `start` {match, game, seat, seats, move_ms, x_seed}
- *   referee -> `act` (ref_wire_act)  child -> `action` {match, turn, index}
+ *   referee -> `act` (ref_wire_act, the compact form REF_WIRE_BIN: the
+ *            observation and legal codes as bytes; ja_botrt_decode_act
+ *            reads it, and the protocol's form too)
+ *                                    child -> `action` {match, turn, index}
  *                                    or `action` {match, turn, error}
  *   referee -> `end` (ref_wire_end): end(), destroy(), exit 0.
  * The bot itself is driven through the one bot runtime (sdk/runtime/

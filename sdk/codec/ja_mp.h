@@ -39,6 +39,13 @@ bool ja_mp_get_str(const msgpack_object *m, const char *key, char *buf, size_t c
 struct ja_game_rules;
 bool ja_mp_as_obs(const msgpack_object *om, const struct ja_game_rules *g, void *obs);
 
+/* Observation src of game g into dst (g->obs_size bytes): zeroed, then the
+ * bytes of every field of g's table copied from src. Exactly what
+ * ja_mp_as_obs makes of ref_wire_put_obs(src): what a bot sees whatever the
+ * form of the act, and never the bytes of src no field covers (padding).
+ * mp_obs.c. */
+void ja_obs_canonical(const struct ja_game_rules *g, const void *src, void *dst);
+
 
 
 /* Checks that buf[off..len) starts with one well-formed msgpack object whose

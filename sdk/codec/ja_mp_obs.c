@@ -58,3 +58,13 @@ bool ja_mp_as_obs(const msgpack_object *om, const ja_game_rules *g, void *obs)
     return true;
 }
 
+
+void ja_obs_canonical(const ja_game_rules *g, const void *src, void *dst)
+{
+    memset(dst, 0, g->obs_size);
+    for (uint32_t i = 0; i < g->n_obs_fields; i++) {
+        const ja_field *f = &g->obs_fields[i];
+        memcpy((unsigned char *)dst + f->offset, (const unsigned char *)src + f->offset,
+               (size_t)f->count * width(f->type));
+    }
+}

@@ -171,18 +171,37 @@ int ja_botrt_decode_act(ja_botrt *rt, const msgpack_object *msg, ja_decision *d,
         return bad(why, cap, "no match started");
     if (!ja_mp_get_u64(msg, "turn", &turn))
         return bad(why, cap, "an act without an integer turn");
-    if (!ja_mp_as_array(ja_mp_get(msg, "legal"), &items, &n) || n == 0)
-        return bad(why, cap, "an act without a legal list");
-    if (n > rt->cap_legal)
-        return bad(why, cap, "an act with more legal actions than the game has");
-    for (uint32_t i = 0; i < n; i++) {
-        uint64_t code;
-        if (!ja_mp_get_u64(&items[i], "code", &code) || code > UINT32_MAX)
+    const msgpack_object *lb = ja_mp_get(msg, "x_legal_bin"), *ob = ja_mp_get(msg, "x_obs_bin");
+    if (lb) {
+        /* The hosted channel's compact form (referee/wire.h, REF_WIRE_BIN). */
+        if (lb->type != MSGPACK_OBJECT_BIN || lb->via.bin.size == 0 || lb->via.bin.size % 4)
             return bad(why, cap, "an act with a malformed legal list");
-        rt->legal[i].code = (uint32_t)code;
+        n = lb->via.bin.size / 4;
+        if (n > rt->cap_legal)
+            return bad(why, cap, "an act with more legal actions than the game has");
+        const unsigned char *p = (const unsigned char *)lb->via.bin.ptr;
+        for (uint32_t i = 0; i < n; i++, p += 4)
+            rt->legal[i].code = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                                (uint32_t)p[3] << 24;
+    } else {
+        if (!ja_mp_as_array(ja_mp_get(msg, "legal"), &items, &n) || n == 0)
+            return bad(why, cap, "an act without a legal list");
+        if (n > rt->cap_legal)
+            return bad(why, cap, "an act with more legal actions than the game has");
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t code;
+            if (!ja_mp_get_u64(&items[i], "code", &code) || code > UINT32_MAX)
+                return bad(why, cap, "an act with a malformed legal list");
+            rt->legal[i].code = (uint32_t)code;
+        }
     }
-    if (rt->g && !ja_mp_as_obs(ja_mp_get(msg, "obs"), rt->g, rt->obs))
+    if (rt->g && ob) {
+        if (ob->type != MSGPACK_OBJECT_BIN || ob->via.bin.size != rt->g->obs_size)
+            return bad(why, cap, "an act with a malformed observation");
+        ja_obs_canonical(rt->g, ob->via.bin.ptr, rt->obs);
+    } else if (rt->g && !ja_mp_as_obs(ja_mp_get(msg, "obs"), rt->g, rt->obs)) {
         return bad(why, cap, "an act with a malformed observation");
+    }
     if (ja_mp_get(msg, "deadline_ms") && !ja_mp_get_u64(msg, "deadline_ms", &deadline))
         return bad(why, cap, "an act with a malformed deadline_ms");
     *d = (ja_decision){

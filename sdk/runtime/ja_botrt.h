@@ -94,7 +94,10 @@ int ja_botrt_act(ja_botrt *rt, const ja_decision *d, int64_t asked_ns, uint32_t 
 /* An `act` message's turn, deadline, legal list and observation into *d,
  * over rt's buffers (valid until the next call). JA_OK, or JA_EFORMAT with
  * a one-line reason: a key missing or of the wrong type, more legal
- * actions than the game has, a field that does not fit its C type. */
+ * actions than the game has, a field that does not fit its C type. Reads
+ * the protocol's "obs" and "legal", or the hosted channel's compact
+ * "x_obs_bin" and "x_legal_bin" (referee/wire.h, REF_WIRE_BIN) into the
+ * same decision. */
 int ja_botrt_decode_act(ja_botrt *rt, const msgpack_object *msg, ja_decision *d, char *why,
                         size_t cap);
 

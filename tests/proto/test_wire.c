@@ -11,6 +11,7 @@
 
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
+#include "ja_botrt.h"
 #include "ja_mp.h"
 #include "wire.h"
 
@@ -72,8 +73,62 @@ static void check_obs(const ja_game_rules *g, const msgpack_object *om, const vo
     }
 }
 
+/* Decodes the act in b as the child's runtime does (ja_botrt_decode_act). */
+static ja_decision decode_act(const msgpack_sbuffer *b, ja_botrt *rt)
+{
+    msgpack_unpacked u;
+    unpack_one(b, "act", &u);
+    ja_decision d;
+    char why[128];
+    assert_int_equal(ja_botrt_decode_act(rt, &u.data, &d, why, sizeof why), JA_OK);
+    msgpack_unpacked_destroy(&u);
+    return d;
+}
+
+/* The hosted channel's compact act (REF_WIRE_BIN) gives the child's runtime
+ * the very decision the protocol's act gives it: the same turn, deadline,
+ * legal codes and observation bytes (zero where no field is). */
+static void check_compact(const ja_game_rules *g, const ja_decision *d)
+{
+    msgpack_sbuffer full, bin;
+    msgpack_sbuffer_init(&full);
+    msgpack_sbuffer_init(&bin);
+    assert_int_equal(ref_wire_act(&full, "m1", g, d, 0), JA_OK);
+    assert_int_equal(ref_wire_act(&bin, "m1", g, d, REF_WIRE_BIN), JA_OK);
+    assert_true(bin.size < full.size);
+    unsigned char *obs[2];
+    ja_action *legal[2];
+    ja_decision got[2];
+    for (int i = 0; i < 2; i++) {
+        obs[i] = malloc(g->obs_size);
+        legal[i] = calloc(g->max_actions, sizeof *legal[i]);
+        memset(obs[i], 0xA5 + i, g->obs_size); /* every byte is written */
+        ja_botrt rt;
+        memset(&rt, 0, sizeof rt);
+        rt.g = g;
+        rt.obs = obs[i];
+        rt.legal = legal[i];
+        rt.cap_legal = g->max_actions;
+        rt.n_seats = d->n_seats;
+        got[i] = decode_act(i ? &bin : &full, &rt);
+    }
+    assert_int_equal(got[1].turn, got[0].turn);
+    assert_int_equal(got[1].deadline_ms, got[0].deadline_ms);
+    assert_int_equal(got[1].n_legal, d->n_legal);
+    assert_int_equal(got[0].n_legal, d->n_legal);
+    assert_memory_equal(legal[1], legal[0], d->n_legal * sizeof *legal[0]);
+    assert_memory_equal(obs[1], obs[0], g->obs_size);
+    for (int i = 0; i < 2; i++) {
+        free(obs[i]);
+        free(legal[i]);
+    }
+    msgpack_sbuffer_destroy(&full);
+    msgpack_sbuffer_destroy(&bin);
+}
+
 /* For every game: a few random decisions in, the act message of each asked
- * seat, checked field by field against the C struct. */
+ * seat, checked field by field against the C struct, and its compact form
+ * against the full one. */
 static void test_act_every_game(void **state)
 {
     msgpack_sbuffer b;
@@ -124,6 +179,7 @@ static void test_act_every_game(void **state)
                     assert_string_equal(label, want);
                 }
                 msgpack_unpacked_destroy(&u);
+                check_compact(g, &d);
                 by_seat[s] = legal[ja_rng_below(&rng, nl)];
             }
             assert_int_equal(g->apply(st, mask, by_seat), JA_OK);
