@@ -11,7 +11,7 @@
  *
  * Kinds: `plugin` (seat_plugin.c: in-process, trusted), `hosted`
  * (seat_hosted.c: the same plugin in a sandboxed child process, one per
- * match seat; docs/security.md) and `zmq` (seat_zmq.c: an external process
+ * match seat, reused by later matches of the bot; docs/security.md) and `zmq` (seat_zmq.c: an external process
  * over ZeroMQ, through the hub of hub.h).
  *
  * Threading: seats of different matches may run in different threads at
@@ -122,15 +122,22 @@ int ref_bot_plugin_open(const char *path, const char *params, ref_bot **out, cha
  * refuses its parameters), plus JA_ENOTFOUND when ja_host is missing and
  * JA_EINVAL for a bad JACKARENA_HOSTED_* limit (a line naming the
  * variable). Seats never fail on the bot's misbehaviour: a child that dies
- * or hangs gives faults. Environment:
- * JACKARENA_HOSTED_MEM_MB (address space, default 1024; 0 = none) and
- * JACKARENA_HOSTED_CPU_S (CPU seconds a match, default 300; 0 = none). */
+ * or hangs gives faults. A child whose match ended without a fault serves
+ * later matches of the bot (seat_hosted.c, "Reuse"); ref_bot_destroy kills
+ * the idle ones. Environment:
+ * JACKARENA_HOSTED_MEM_MB (address space, default 1024; 0 = none),
+ * JACKARENA_HOSTED_CPU_S (CPU seconds a match, default 300; 0 = none) and
+ * JACKARENA_HOSTED_REUSE (0: a fresh child for every seat; default 1). */
 int ref_bot_hosted_open(const char *path, const char *params, ref_bot **out, char *err,
                         size_t cap);
 
 /* The hosted child program: $JACKARENA_HOST, else ja_host beside this
  * executable, else ../arena/ja_host from it (build tree). Static storage. */
 const char *ref_hosted_program(void);
+
+/* Hosted children started by this process so far (probes included): how
+ * the tests see that children are reused. */
+uint64_t ref_hosted_children_started(void);
 
 /* The seed of a bot's own random stream at one seat of one match (what
  * rng_next draws from, in-process or hosted). One-way: BLAKE2b of (match

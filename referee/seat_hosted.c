@@ -1,7 +1,7 @@
 /* The `hosted` seat: a bot plugin run in a sandboxed child process.
  *
- * Every match seat gets a fresh child, the program ja_host (host/ja_host.c),
- * started with posix_spawn (the arena has threads: nothing runs between
+ * Every match seat is played by a child, the program ja_host
+ * (host/ja_host.c), started with posix_spawn (the arena has threads: nothing runs between
  * fork and exec) with an empty environment, an AF_UNIX SOCK_SEQPACKET
  * socket on its fd 3 (one packet, one msgpack message of the wire protocol)
  * and its stdout and stderr on a pipe, of which the seat keeps the last
@@ -43,9 +43,25 @@
  * the one fault it is charged (the child's own answer that it displaced
  * counts against nothing), and never shifts a later answer.
  *
- * Threading: a seat is used by one thread; seats share nothing mutable.
- * Every child is reaped in seat_close (or at its death), so none outlives
- * its seat. */
+ * Reuse: a child whose match ended cleanly serves the next match of the
+ * same bot (docs/security.md, "Reuse of a child"). At `end` it runs the
+ * bot's end() and destroy() and says x_ready; seat_close puts it in the
+ * bot's pool (at most HOSTED_POOL, oldest dropped) unless the seat had any
+ * fault, the match did not end, an answer is still owed, it used more than
+ * the match's CPU budget or it has served HOSTED_REUSE_MAX matches (ja_host
+ * then exits at `end`). The next seat_open takes a pooled child only once
+ * its x_ready came and nothing else did, raises its RLIMIT_CPU soft limit
+ * to the CPU time it has used (whole seconds, up) plus the budget, and
+ * sends start; any failure kills that child and tries the next, then a
+ * fresh one. Two seats of a match never share a child (a child returns to
+ * the pool only when its seat closes, after the match). The children's
+ * hard CPU limit is HOSTED_REUSE_MAX (S + 1): the per-match hard limit,
+ * S + 1 seconds, is the referee's, checked at every ask (hosted_ask).
+ *
+ * Threading: a seat is used by one thread; seats share nothing mutable but
+ * the bot's pool (pool_lock). Every child is reaped in seat_close, at its
+ * death, or, idle in the pool, in the bot's destroy, so none outlives its
+ * bot. */
 #include "elf_check.h"
 #include "ja_mp.h"
 #include "sandbox_prog.h"
@@ -63,10 +79,12 @@
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -78,6 +96,8 @@
 #define HOSTED_NOLIMIT_S 60           /* wall hard stop with no move limit */
 #define HOSTED_MARGIN_MS 100          /* hard stop: 2 L + this */
 #define HOSTED_OWED 64                /* answers owed to closed decisions */
+#define HOSTED_POOL 16                /* idle children kept per bot */
+#define HOSTED_REUSE_MAX 64           /* matches one child may serve */
 #define HOSTED_EXIT_LOAD 2
 #define HOSTED_EXIT_VERSION 3
 #define HOSTED_EXIT_CHANNEL 6
@@ -93,6 +113,13 @@ typedef struct hosted_bot {
     uint32_t n_games;
     char games[REF_WIRE_MAX_GAMES][REF_WIRE_NAME_MAX];
     char mem_mb[24], cpu_s[24];       /* ja_host arguments */
+    uint64_t cpu_limit_s;             /* cpu_s as a number; 0 = none */
+    bool reuse;                       /* JACKARENA_HOSTED_REUSE (default on) */
+    /* Children whose match ended cleanly, each on its way to x_ready (see
+     * "Reuse" above), oldest first. */
+    pthread_mutex_t pool_lock;
+    struct child *pool[HOSTED_POOL];
+    uint32_t n_pool;
 } hosted_bot;
 
 /* A running child: its pid, channel, output pipe and CPU clock. */
@@ -103,6 +130,8 @@ typedef struct child {
     int sock, out;
     clockid_t cpu;
     bool have_cpu;
+    uint32_t matches;                 /* matches started in this child */
+    int64_t cpu_base_ns;              /* its CPU time when the match started */
     char tail[HOSTED_TAIL];
     size_t tail_len;
 } child;
@@ -110,7 +139,7 @@ typedef struct child {
 typedef struct hosted_seat {
     ref_seat base;
     hosted_bot *hb;
-    child c;
+    child *c;
     const ja_game_rules *g;
     char match[REF_WIRE_MATCH_MAX];
     uint32_t move_ms;      /* the match's per-decision limit (told at start) */
@@ -118,6 +147,8 @@ typedef struct hosted_seat {
     uint32_t turn, n_legal;
     int64_t cpu0_ns;
     ja_fault dead;                    /* != NONE: every further decision */
+    bool faulted;                     /* a fault of any kind: never reused */
+    bool ended;                       /* the end was sent */
     /* Turns decided by a packet that was not the child's answer, whose
      * answer is still to come (oldest first; past HOSTED_OWED the oldest
      * is forgotten, and its answer then counts as a stray packet). */
@@ -193,8 +224,17 @@ static void note(child *c, const char *msg)
     tail_add(c, msg, strlen(msg));
 }
 
-/* Starts ja_host for plugin hb. JA_OK, or JA_EIO/JA_ENOMEM with err. */
-static int child_start(const hosted_bot *hb, child *c, char *err, size_t cap)
+static _Atomic uint64_t children_started;
+
+uint64_t ref_hosted_children_started(void)
+{
+    return children_started;
+}
+
+/* Starts ja_host for plugin hb; reusable: for seats (may serve
+ * HOSTED_REUSE_MAX matches when hb->reuse), not for the probe. JA_OK, or
+ * JA_EIO/JA_ENOMEM with err. */
+static int child_start(const hosted_bot *hb, child *c, bool reusable, char *err, size_t cap)
 {
     memset(c, 0, sizeof *c);
     c->sock = c->out = -1;
@@ -238,8 +278,11 @@ static int child_start(const hosted_bot *hb, child *c, char *err, size_t cap)
     posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
                                       POSIX_SPAWN_SETSIGDEF);
     const char *prog = ref_hosted_program();
+    char matches[16];
+    snprintf(matches, sizeof matches, "%d", reusable && hb->reuse ? HOSTED_REUSE_MAX : 1);
     char *argv[] = {"ja_host", "--mem-mb", (char *)hb->mem_mb, "--cpu-s", (char *)hb->cpu_s,
-                    "--params", (char *)hb->params, (char *)hb->path, NULL};
+                    "--matches", matches, "--params", (char *)hb->params, (char *)hb->path,
+                    NULL};
     /* Nothing of the arena's environment (tokens, keys) reaches the bot. */
     char *envp[] = {"PATH=/usr/bin:/bin", NULL};
     int rc = posix_spawn(&c->pid, prog, &fa, &at, argv, envp);
@@ -255,6 +298,7 @@ static int child_start(const hosted_bot *hb, child *c, char *err, size_t cap)
         c->pid = -1;
         return rc == ENOMEM ? JA_ENOMEM : JA_EIO;
     }
+    children_started++;
     c->sock = sv[0];
     c->out = pp[0];
     fcntl(c->out, F_SETFL, O_NONBLOCK);
@@ -545,11 +589,15 @@ int ref_bot_hosted_open(const char *path, const char *params, ref_bot **out, cha
     }
     snprintf(b->given, sizeof b->given, "%s", path);
     snprintf(b->params, sizeof b->params, "%s", params ? params : "");
+    char reuse[24];
     if (!env_limit("JACKARENA_HOSTED_MEM_MB", 1024, b->mem_mb, err, cap) ||
-        !env_limit("JACKARENA_HOSTED_CPU_S", 300, b->cpu_s, err, cap)) {
+        !env_limit("JACKARENA_HOSTED_CPU_S", 300, b->cpu_s, err, cap) ||
+        !env_limit("JACKARENA_HOSTED_REUSE", 1, reuse, err, cap)) {
         rc = JA_EINVAL;
         goto done;
     }
+    b->cpu_limit_s = strtoull(b->cpu_s, NULL, 10);
+    b->reuse = strcmp(reuse, "0") != 0;
     if (ref_file_sha256(path, b->sha256) != JA_OK) {
         snprintf(err, cap, "bot plugin '%s': cannot read: %s", path, strerror(errno));
         rc = JA_ENOTFOUND;
@@ -558,7 +606,7 @@ int ref_bot_hosted_open(const char *path, const char *params, ref_bot **out, cha
     snprintf(b->name, sizeof b->name, "%s", path);
     /* The probe: a child that loads the plugin, has it check its
      * parameters, and says hello (with x_params_error for a refusal). */
-    rc = child_start(b, c, err, cap);
+    rc = child_start(b, c, false, err, cap);
     if (rc == JA_OK) {
         rc = read_hello(b, c, buf, REF_WIRE_MAX_IN + 1, msg, err, cap);
         child_close(c);
@@ -572,6 +620,7 @@ int ref_bot_hosted_open(const char *path, const char *params, ref_bot **out, cha
              b->params[0] ? ":" : "", b->params);
     b->n_games = msg->n_games;
     memcpy(b->games, msg->games, sizeof b->games);
+    pthread_mutex_init(&b->pool_lock, NULL);
     b->base.ops = &hosted_ops;
     b->base.info = (ref_bot_info){"hosted", b->name, b->version, b->path, b->sha256};
     *out = &b->base;
@@ -597,8 +646,8 @@ static int hosted_supports(ref_bot *rb, const ja_game_rules *g)
 
 static void send_msg(hosted_seat *s)
 {
-    if (s->c.sock >= 0)
-        (void)send(s->c.sock, s->sb.data, s->sb.size, MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (s->c->sock >= 0)
+        (void)send(s->c->sock, s->sb.data, s->sb.size, MSG_DONTWAIT | MSG_NOSIGNAL);
 }
 
 /* The start message: the protocol's keys the child needs, and the bot's
@@ -619,6 +668,79 @@ static void put_start(hosted_seat *s, const ref_seat_ctx *ctx)
     ja_mp_put_kv_u64(&pk, "x_seed", ref_bot_seed(ctx->match_seed, ctx->seat));
 }
 
+/* An idle child of b whose last match ended cleanly, ready for another:
+ * its x_ready came (the bot's end() and destroy() returned) and nothing
+ * else did, its CPU budget for a new match is set. NULL when there is none
+ * (a child that fails any of this is killed). */
+static child *pool_take(hosted_bot *b, char *buf, size_t cap, ref_wire_msg *msg)
+{
+    for (;;) {
+        child *c = NULL;
+        pthread_mutex_lock(&b->pool_lock);
+        if (b->n_pool) {
+            c = b->pool[0];
+            memmove(b->pool, b->pool + 1, --b->n_pool * sizeof *b->pool);
+        }
+        pthread_mutex_unlock(&b->pool_lock);
+        if (!c)
+            return NULL;
+        ssize_t n = child_recv(c, buf, cap - 1,
+                               ref_now_ns() + (int64_t)HOSTED_STARTUP_MS * 1000000, 0, 0, 0);
+        char why[200];
+        bool ok = n > 0 && ref_wire_decode(buf, (size_t)n, msg, why, sizeof why) == JA_OK &&
+                  msg->type == REF_WIRE_OTHER && strcmp(msg->type_name, "x_ready") == 0 &&
+                  recv(c->sock, buf, 1, MSG_DONTWAIT | MSG_PEEK) < 0 && errno == EAGAIN;
+        drain_output(c);
+        /* RLIMIT_CPU counts the child's whole life: the new match gets its
+         * JACKARENA_HOSTED_CPU_S from here, in whole seconds (rounded up). */
+        int64_t used = child_cpu_ns(c);
+        if (ok && b->cpu_limit_s) {
+            rlim_t from = (rlim_t)((used + 999999999) / 1000000000);
+            struct rlimit rl;
+            ok = used > 0 && prlimit(c->pid, RLIMIT_CPU, NULL, &rl) == 0 &&
+                 from + b->cpu_limit_s < rl.rlim_max;
+            rl.rlim_cur = from + b->cpu_limit_s;
+            ok = ok && prlimit(c->pid, RLIMIT_CPU, &rl, NULL) == 0;
+        }
+        if (ok) {
+            c->cpu_base_ns = used;
+            c->tail_len = 0; /* the tail is this match's */
+            return c;
+        }
+        child_close(c);
+        free(c);
+    }
+}
+
+/* Whether seat s's child may serve another match (see "Reuse" above). */
+static bool reusable(const hosted_seat *s)
+{
+    const hosted_bot *b = s->hb;
+    const child *c = s->c;
+    if (!b->reuse || s->dead || s->faulted || !s->ended || s->n_owed || c->reaped ||
+        c->sock < 0 || c->matches >= HOSTED_REUSE_MAX)
+        return false;
+    /* Within the match's CPU budget (else it was sent SIGXCPU and caught it). */
+    return !b->cpu_limit_s ||
+           child_cpu_ns(c) - c->cpu_base_ns <= (int64_t)b->cpu_limit_s * 1000000000;
+}
+
+static void pool_put(hosted_bot *b, child *c)
+{
+    pthread_mutex_lock(&b->pool_lock);
+    child *drop = NULL;
+    if (b->n_pool == HOSTED_POOL) {
+        drop = b->pool[0];
+        memmove(b->pool, b->pool + 1, --b->n_pool * sizeof *b->pool);
+    }
+    b->pool[b->n_pool++] = c;
+    pthread_mutex_unlock(&b->pool_lock);
+    if (drop) {
+        child_close(drop);
+        free(drop);
+    }
+}
+
 static int hosted_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out, char *err,
                             size_t cap)
 {
@@ -635,21 +757,30 @@ static int hosted_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out
     s->move_ms = ctx->move_ms;
     snprintf(s->match, sizeof s->match, "%s", ctx->match_id ? ctx->match_id : "match");
     msgpack_sbuffer_init(&s->sb);
-    int rc = child_start(b, &s->c, err, cap);
-    if (rc != JA_OK) {
-        msgpack_sbuffer_destroy(&s->sb);
-        free(s);
-        return rc;
-    }
-    /* A child that does not come up is the bot's failure, not the match's:
-     * every decision of this seat is then a fault. */
-    char why[1200];
-    if (read_hello(b, &s->c, s->in, sizeof s->in, &s->msg, why, sizeof why) != JA_OK) {
-        s->dead = s->c.reaped && !s->c.killed ? death_fault(&s->c) : JA_FAULT_CRASH;
-        note(&s->c, why);
-        note(&s->c, "\n");
+    s->c = pool_take(b, s->in, sizeof s->in, &s->msg);
+    if (!s->c) {
+        s->c = malloc(sizeof *s->c);
+        int rc = s->c ? child_start(b, s->c, true, err, cap) : JA_ENOMEM;
+        if (rc != JA_OK) {
+            if (rc == JA_ENOMEM && !s->c)
+                snprintf(err, cap, "out of memory");
+            free(s->c);
+            msgpack_sbuffer_destroy(&s->sb);
+            free(s);
+            return rc;
+        }
+        /* A child that does not come up is the bot's failure, not the
+         * match's: every decision of this seat is then a fault. */
+        char why[1200];
+        if (read_hello(b, s->c, s->in, sizeof s->in, &s->msg, why, sizeof why) != JA_OK) {
+            s->dead = s->c->reaped && !s->c->killed ? death_fault(s->c) : JA_FAULT_CRASH;
+            note(s->c, why);
+            note(s->c, "\n");
+        }
+        s->c->cpu_base_ns = 0;
     }
     if (!s->dead) {
+        s->c->matches++;
         put_start(s, ctx);
         send_msg(s);
     }
@@ -665,7 +796,16 @@ static int hosted_ask(ref_seat *rs, const ja_decision *d)
     s->allow_ms = d->deadline_ms; /* move_ms plus what is left of the bank */
     if (s->dead)
         return JA_OK;
-    s->cpu0_ns = child_cpu_ns(&s->c);
+    s->cpu0_ns = child_cpu_ns(s->c);
+    /* A reused child's hard CPU limit is the referee's (see "Reuse"). */
+    if (s->hb->cpu_limit_s && s->hb->reuse &&
+        s->cpu0_ns - s->c->cpu_base_ns > (int64_t)(s->hb->cpu_limit_s + 1) * 1000000000) {
+        child_kill(s->c);
+        drain_output(s->c);
+        note(s->c, "ja_host: killed at the CPU limit of a match\n");
+        s->dead = JA_FAULT_RESOURCE;
+        return JA_OK;
+    }
     if (ref_wire_act(&s->sb, s->match, s->g, d, REF_WIRE_BIN) == JA_OK)
         send_msg(s);
     return JA_OK;
@@ -708,7 +848,7 @@ static bool judge(hosted_seat *s, size_t n, ref_answer *out)
         char line[96];
         snprintf(line, sizeof line, "ja_host: the answer to turn %llu came after a fault; "
                                     "discarded\n", (unsigned long long)m->turn);
-        note(&s->c, line);
+        note(s->c, line);
         return false;
     } else if (m->type != REF_WIRE_ACTION || strcmp(m->match, s->match) != 0 ||
                m->turn != s->turn) {
@@ -725,10 +865,20 @@ static bool judge(hosted_seat *s, size_t n, ref_answer *out)
     return true;
 }
 
+static void collect(hosted_seat *s, ref_answer *out);
+
 static void hosted_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
 {
     hosted_seat *s = (hosted_seat *)rs;
     (void)deadline_ns; /* the limit counts from our own ask: the same instant */
+    collect(s, out);
+    if (out->fault != JA_FAULT_NONE)
+        s->faulted = true;
+}
+
+static void collect(hosted_seat *s, ref_answer *out)
+{
+    ref_seat *rs = &s->base;
     *out = (ref_answer){.fault = JA_FAULT_NONE};
     if (s->dead) {
         out->fault = s->dead;
@@ -740,21 +890,21 @@ static void hosted_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
     ssize_t n;
     /* Owed answers to earlier decisions are discarded: read on. */
     do
-        n = child_recv(&s->c, s->in, sizeof s->in - 1, hard, rs->asked_ns, s->cpu0_ns, limit_ns);
+        n = child_recv(s->c, s->in, sizeof s->in - 1, hard, rs->asked_ns, s->cpu0_ns, limit_ns);
     while (n > 0 && !judge(s, (size_t)n, out));
     int64_t now = ref_now_ns();
     out->think_us = (uint64_t)(now - rs->asked_ns) / 1000;
     if (n == -1) {
         /* Past the hard stop, on the wall or on the CPU. */
-        child_kill(&s->c);
-        drain_output(&s->c);
-        note(&s->c, "ja_host: killed at the time limit\n");
+        child_kill(s->c);
+        drain_output(s->c);
+        note(s->c, "ja_host: killed at the time limit\n");
         s->dead = out->fault = JA_FAULT_TIMEOUT;
         return;
     }
     if (n == 0) {
-        child_gone(&s->c);
-        s->dead = out->fault = death_fault(&s->c);
+        child_gone(s->c);
+        s->dead = out->fault = death_fault(s->c);
         return;
     }
     if (n == -2) {
@@ -769,7 +919,7 @@ static void hosted_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
      * neither (ref_cpu_within): it is not read, and cpu_us stays 0. */
     if (!limit_ns || ref_cpu_within(out->think_us, (uint64_t)s->move_ms * 1000))
         return;
-    int64_t used_ns = child_cpu_ns(&s->c) - s->cpu0_ns;
+    int64_t used_ns = child_cpu_ns(s->c) - s->cpu0_ns;
     out->cpu_us = used_ns > 0 ? (uint64_t)used_ns / 1000 + 1 : 1;
     if (out->fault == JA_FAULT_NONE && now - rs->asked_ns > limit_ns && used_ns > limit_ns)
         out->fault = JA_FAULT_TIMEOUT;
@@ -783,13 +933,20 @@ static void hosted_end(ref_seat *rs, const ja_outcome *o)
     ref_wire_end_info ei = {s->match, o, NULL, NULL};
     ref_wire_end(&s->sb, &ei);
     send_msg(s);
+    s->ended = true;
 }
 
 static void hosted_seat_close(ref_seat *rs)
 {
     hosted_seat *s = (hosted_seat *)rs;
-    /* The child may still be in the bot's end(): it has no more say. */
-    child_close(&s->c);
+    if (reusable(s)) {
+        drain_output(s->c);
+        pool_put(s->hb, s->c);
+    } else {
+        /* The child may still be in the bot's end(): it has no more say. */
+        child_close(s->c);
+        free(s->c);
+    }
     msgpack_sbuffer_destroy(&s->sb);
     free(s);
 }
@@ -799,16 +956,22 @@ static size_t hosted_stderr_tail(ref_seat *rs, char *buf, size_t cap)
     hosted_seat *s = (hosted_seat *)rs;
     if (!cap)
         return 0;
-    drain_output(&s->c);
-    size_t n = s->c.tail_len < cap - 1 ? s->c.tail_len : cap - 1;
-    memcpy(buf, s->c.tail + s->c.tail_len - n, n);
+    drain_output(s->c);
+    size_t n = s->c->tail_len < cap - 1 ? s->c->tail_len : cap - 1;
+    memcpy(buf, s->c->tail + s->c->tail_len - n, n);
     buf[n] = '\0';
     return n;
 }
 
 static void hosted_destroy(ref_bot *rb)
 {
-    free(rb);
+    hosted_bot *b = (hosted_bot *)rb;
+    for (uint32_t i = 0; i < b->n_pool; i++) {
+        child_close(b->pool[i]);
+        free(b->pool[i]);
+    }
+    pthread_mutex_destroy(&b->pool_lock);
+    free(b);
 }
 
 static const ref_bot_ops hosted_ops = {

@@ -1,6 +1,10 @@
 /* ja_host: the sandboxed child of a `hosted` seat (referee/seat_hosted.c).
  *
- * One process serves one bot instance at one seat of one match, then exits.
+ * One process serves one bot instance at a time, at one seat of one match,
+ * and exits after it, or, started with --matches N > 1, after its N-th:
+ * between matches it destroys the instance and says x_ready, and the next
+ * `start` creates a new one (the plugin's globals stay, as in-process;
+ * docs/security.md, "Reuse of a child").
  * The referee starts it with posix_spawn, with the channel on fd 3 (an
  * AF_UNIX SOCK_SEQPACKET socket: one packet is one msgpack message of the
  * wire protocol, docs/protocol.md) and stdout and stderr on one pipe whose
@@ -26,7 +30,9 @@
  *            reads it, and the protocol's form too)
  *                                    child -> `action` {match, turn, index}
  *                                    or `action` {match, turn, error}
- *   referee -> `end` (ref_wire_end): end(), destroy(), exit 0.
+ *   referee -> `end` (ref_wire_end): end(), destroy(), exit 0; or, when
+ *            more matches may come, child -> `x_ready` {} and back to
+ *            waiting for `start`.
  * The bot itself is driven through the one bot runtime (sdk/runtime/
  * ja_botrt.h) that the in-process seat and the C client use too.
  * x_seed is the bot's own stream seed, ja_seed_derive(match seed, BOT,
@@ -83,6 +89,8 @@ typedef struct host {
     char match[REF_WIRE_MATCH_MAX];
     size_t logged;
     const char *params;           /* the bot's parameters (--params), or "" */
+    uint64_t matches;             /* matches it may serve (--matches) */
+    uint64_t ended;               /* matches ended so far */
 } host;
 
 /* ---- where the bot's log goes ------------------------------------------- */
@@ -252,8 +260,11 @@ static void restrict_reads(const char *plugin)
         die(EXIT_USAGE, err);
 }
 
-/* Limits, privileges and descriptors: before anything of the bot's runs. */
-static void confine(uint64_t mem_mb, uint64_t cpu_s, const char *plugin)
+/* Limits, privileges and descriptors: before anything of the bot's runs.
+ * A child that may serve several matches gets a hard CPU limit to match
+ * (the referee raises the soft one before each match and keeps each
+ * match's hard limit itself: seat_hosted.c). */
+static void confine(uint64_t mem_mb, uint64_t cpu_s, uint64_t matches, const char *plugin)
 {
     if (ja_sandbox_limit(RLIMIT_CORE, 0) || ja_sandbox_limit(RLIMIT_FSIZE, 0) ||
         ja_sandbox_limit(RLIMIT_NOFILE, 16) || ja_sandbox_limit(RLIMIT_NPROC, 0) ||
@@ -261,7 +272,7 @@ static void confine(uint64_t mem_mb, uint64_t cpu_s, const char *plugin)
         die(EXIT_USAGE, "cannot set resource limits");
     probe_bytes = (size_t)(mem_mb << 20) / 4;
     /* SIGXCPU at the soft limit, SIGKILL a second later (the hard one). */
-    struct rlimit cpu = {(rlim_t)cpu_s, (rlim_t)cpu_s + 1};
+    struct rlimit cpu = {(rlim_t)cpu_s, ((rlim_t)cpu_s + 1) * (rlim_t)matches};
     if (cpu_s && setrlimit(RLIMIT_CPU, &cpu))
         die(EXIT_USAGE, "cannot set the CPU limit");
     /* No new privileges and no capabilities: run as root, the loading
@@ -324,6 +335,18 @@ static void send_answer(msgpack_sbuffer *sb, const host *h, uint64_t turn, int r
     send_buf(sb);
 }
 
+/* x_ready: the match's end() and destroy() returned; the referee may
+ * start another match in this child. */
+static void send_ready(msgpack_sbuffer *sb)
+{
+    msgpack_sbuffer_clear(sb);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 1);
+    ja_mp_put_kv_str(&pk, "type", "x_ready");
+    send_buf(sb);
+}
+
 static void on_start(host *h, const msgpack_object *o)
 {
     char game[REF_WIRE_NAME_MAX];
@@ -381,7 +404,13 @@ static void serve(host *h)
             ja_outcome oc;
             ja_botrt_decode_outcome(&u.data, &oc);
             ja_botrt_end(&h->rt, &oc);
-            _exit(0);
+            if (++h->ended >= h->matches)
+                _exit(0);
+            /* Ready for the next match's start: a new instance, a new log
+             * budget (the plugin's own globals stay, as in-process). */
+            h->logged = 0;
+            h->match[0] = '\0';
+            send_ready(&out);
         } else if (strcmp(type, "bye") == 0) {
             _exit(0);
         }
@@ -405,24 +434,27 @@ int main(int argc, char **argv)
     uint64_t mem_mb = 0, cpu_s = 0;
     static host h;
     h.params = "";
+    h.matches = 1;
     int i = 1;
     for (; i + 1 < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
         if (strcmp(argv[i], "--mem-mb") == 0)
             mem_mb = num_arg(argv[i + 1]);
         else if (strcmp(argv[i], "--cpu-s") == 0)
             cpu_s = num_arg(argv[i + 1]);
+        else if (strcmp(argv[i], "--matches") == 0)
+            h.matches = num_arg(argv[i + 1]);
         else if (strcmp(argv[i], "--params") == 0)
             h.params = argv[i + 1];
         else
             die(EXIT_USAGE, "unknown option");
     }
-    if (i != argc - 1)
-        die(EXIT_USAGE, "usage: ja_host [--mem-mb M] [--cpu-s S] [--params TEXT] PLUGIN.so "
-                        "(run by the arena)");
+    if (i != argc - 1 || h.matches == 0 || h.matches > 1000000)
+        die(EXIT_USAGE, "usage: ja_host [--mem-mb M] [--cpu-s S] [--matches N] [--params TEXT] "
+                        "PLUGIN.so (run by the arena)");
     struct stat sb;
     if (fstat(CHAN_FD, &sb) || !S_ISSOCK(sb.st_mode))
         die(EXIT_USAGE, "no channel on descriptor 3 (run by the arena)");
-    confine(mem_mb, cpu_s, argv[i]);
+    confine(mem_mb, cpu_s, h.matches, argv[i]);
 
     const ja_bot_desc *desc;
     char err[1200];

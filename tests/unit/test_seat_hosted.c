@@ -13,7 +13,9 @@
 #include <cmocka.h>
 
 #include "jackarena/ja_error.h"
+#include "jackarena/ja_rng.h"
 #include "jackarena/ja_rules.h"
+#include "match.h"
 #include "seat.h"
 
 #include <errno.h>
@@ -218,6 +220,77 @@ static void test_overrun_is_killed_as_timeout(void **state)
     }
 }
 
+/* Plays `matches` matches of Taylor Blackjack between two seats of b (seeds
+ * 1..matches); their digests into digests, the faults of all into *faults.
+ * Returns the hosted children started meanwhile. */
+static uint64_t play(ref_bot *b, uint32_t matches, uint8_t digests[][REF_DIGEST_BYTES],
+                     uint32_t *faults)
+{
+    const ja_game_rules *g = ja_game_find("taylor-blackjack");
+    assert_non_null(g);
+    ref_match_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.game = g;
+    cfg.n_seats = 2;
+    cfg.match_id = "reuse";
+    cfg.move_ms = 1000;
+    cfg.max_faults = REF_MAX_FAULTS_NEVER;
+    char err[512];
+    ja_options_init(g, &cfg.options);
+    assert_int_equal(ja_options_resolve(g, &cfg.options, 2, err, sizeof err), JA_OK);
+    ref_bot *bots[2] = {b, b};
+    cfg.bots = bots;
+    uint64_t before = ref_hosted_children_started();
+    *faults = 0;
+    for (uint32_t m = 0; m < matches; m++) {
+        cfg.seed = ja_seed_derive(9, JA_STREAM_MATCH, m);
+        ref_match_result res;
+        if (ref_match_run(&cfg, &res, err, sizeof err) != JA_OK)
+            fail_msg("%s", err);
+        memcpy(digests[m], res.digest, REF_DIGEST_BYTES);
+        *faults += res.faults[0] + res.faults[1];
+    }
+    return ref_hosted_children_started() - before;
+}
+
+/* A child serves the matches of its bot one after another (two seats of a
+ * match never share one: two children for the whole run), with the very
+ * digests of a child started for every seat (JACKARENA_HOSTED_REUSE=0). */
+static void test_reused_children_give_the_same_digests(void **state)
+{
+    enum { N = 6 };
+    uint8_t reused[N][REF_DIGEST_BYTES], fresh[N][REF_DIGEST_BYTES];
+    uint32_t faults;
+    ref_bot *b = open_hosted("ja_random");
+    assert_int_equal(play(b, N, reused, &faults), 2);
+    assert_int_equal(faults, 0);
+    ref_bot_destroy(&b);
+    assert_no_child(); /* the idle children went with their bot */
+    setenv("JACKARENA_HOSTED_REUSE", "0", 1);
+    b = open_hosted("ja_random");
+    assert_int_equal(play(b, N, fresh, &faults), 2 * N);
+    assert_int_equal(faults, 0);
+    ref_bot_destroy(&b);
+    unsetenv("JACKARENA_HOSTED_REUSE");
+    assert_memory_equal(reused, fresh, sizeof reused);
+    for (int m = 1; m < N; m++) /* the seeds differ: so do the matches */
+        assert_memory_not_equal(reused[m], reused[0], REF_DIGEST_BYTES);
+}
+
+/* badindex.so answers out of range from its second decision of a match: a
+ * child whose seat faulted is never reused, though it lives on. */
+static void test_faulted_child_is_not_reused(void **state)
+{
+    enum { N = 3 };
+    uint8_t d[N][REF_DIGEST_BYTES];
+    uint32_t faults;
+    ref_bot *b = open_hosted("badindex");
+    assert_int_equal(play(b, N, d, &faults), 2 * N);
+    assert_true(faults >= 2 * N);
+    ref_bot_destroy(&b);
+    assert_no_child();
+}
+
 static void test_load_errors(void **state)
 {
     char err[1200], path[4096];
@@ -244,6 +317,8 @@ int main(void)
         cmocka_unit_test(test_out_of_range_is_illegal),
         cmocka_unit_test(test_overrun_is_killed_as_timeout),
         cmocka_unit_test(test_load_errors),
+        cmocka_unit_test(test_reused_children_give_the_same_digests),
+        cmocka_unit_test(test_faulted_child_is_not_reused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
