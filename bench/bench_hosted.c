@@ -16,15 +16,30 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-/* Round trips per second between this process and a forked echo child over
- * a SOCK_SEQPACKET socketpair: req bytes out, rep bytes back. */
-static double raw_round_trips(size_t req, size_t rep, uint32_t n)
+/* CPU seconds (user and system) of this process and its reaped children. */
+static double cpu_now_s(void)
 {
+    struct rusage self, kids;
+    getrusage(RUSAGE_SELF, &self);
+    getrusage(RUSAGE_CHILDREN, &kids);
+    return (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec + kids.ru_utime.tv_sec +
+                    kids.ru_stime.tv_sec) +
+           (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec + kids.ru_utime.tv_usec +
+                    kids.ru_stime.tv_usec) / 1e6;
+}
+
+/* Round trips per second between this process and a forked echo child over
+ * a SOCK_SEQPACKET socketpair: req bytes out, rep bytes back; the CPU time
+ * of both sides per round trip into *cpu_us. */
+static double raw_round_trips(size_t req, size_t rep, uint32_t n, double *cpu_us)
+{
+    double c0 = cpu_now_s();
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv) != 0)
         return 0;
@@ -48,6 +63,7 @@ static double raw_round_trips(size_t req, size_t rep, uint32_t n)
     double secs = bench_now_s() - t0;
     close(sv[0]);
     waitpid(pid, NULL, 0);
+    *cpu_us = (cpu_now_s() - c0) * 1e6 / n;
     free(payload);
     free(reply);
     return secs > 0 ? n / secs : 0;
@@ -108,22 +124,32 @@ int bench_hosted(FILE *md, const char *bots_dir, double act_bytes, double action
     char path[PATH_MAX + 32], err[1200];
     snprintf(path, sizeof path, "%s/ja_random.so", bots_dir);
     ref_bot *inproc = NULL, *hosted = NULL;
-    if (ref_bot_plugin_open(path, NULL, &inproc, err, sizeof err) != JA_OK ||
-        ref_bot_hosted_open(path, NULL, &hosted, err, sizeof err) != JA_OK) {
+    if (ref_bot_plugin_open(path, NULL, &inproc, err, sizeof err) != JA_OK) {
         fprintf(stderr, "ja_bench: %s\n", err);
-        ref_bot_destroy(&inproc);
         return 1;
     }
     const ja_game_rules *g = ja_games[0];
     const uint32_t matches = 200, raw_n = 20000;
-    double in_t[3], ho_t[3], raw_t[3], in_m[3], ho_m[3];
+    double in_t[3], ho_t[3], raw_t[3], in_m[3], ho_m[3], raw_cpu[3], ho_cpu[3];
     uint64_t in_dec = 0, ho_dec = 0, starts = 0;
     for (int t = 0; t < 3; t++) {
-        raw_t[t] = raw_round_trips((size_t)act_bytes, (size_t)action_bytes, raw_n);
+        raw_t[t] = raw_round_trips((size_t)act_bytes, (size_t)action_bytes, raw_n, &raw_cpu[t]);
         in_t[t] = run_matches(g, inproc, matches, &in_dec, &in_m[t]);
-        uint64_t started = ref_hosted_children_started();
-        ho_t[t] = run_matches(g, hosted, matches, &ho_dec, &ho_m[t]);
-        starts += ref_hosted_children_started() - started;
+        /* A bot of its own each trial, destroyed after it: its children
+         * are reaped, so that their CPU time is counted (RUSAGE_CHILDREN;
+         * the probe's start and the two children's are in it). */
+        double c0 = cpu_now_s();
+        uint64_t started = 0;
+        ho_t[t] = 0;
+        if (ref_bot_hosted_open(path, NULL, &hosted, err, sizeof err) != JA_OK) {
+            fprintf(stderr, "ja_bench: %s\n", err);
+        } else {
+            started = ref_hosted_children_started();
+            ho_t[t] = run_matches(g, hosted, matches, &ho_dec, &ho_m[t]);
+        }
+        ref_bot_destroy(&hosted);
+        starts += started ? ref_hosted_children_started() - started : 0;
+        ho_cpu[t] = ho_dec ? (cpu_now_s() - c0) * 1e6 / (double)ho_dec : 0;
         if (raw_t[t] <= 0 || in_t[t] <= 0 || ho_t[t] <= 0) {
             fprintf(stderr, "ja_bench: the hosted-bot measurement failed\n");
             ref_bot_destroy(&inproc);
@@ -133,6 +159,12 @@ int bench_hosted(FILE *md, const char *bots_dir, double act_bytes, double action
     }
     double raw = bench_median3(raw_t), in = bench_median3(in_t), ho = bench_median3(ho_t);
     double in_mr = bench_median3(in_m), ho_mr = bench_median3(ho_m);
+    double raw_c = bench_median3(raw_cpu), ho_c = bench_median3(ho_cpu);
+    if (ref_bot_hosted_open(path, NULL, &hosted, err, sizeof err) != JA_OK) {
+        fprintf(stderr, "ja_bench: %s\n", err);
+        ref_bot_destroy(&inproc);
+        return 1;
+    }
     double cyc[3];
     for (int t = 0; t < 3; t++)
         cyc[t] = seat_cycle_ms(hosted, g, 50);
@@ -150,36 +182,61 @@ int bench_hosted(FILE *md, const char *bots_dir, double act_bytes, double action
     bench_row_add("hosted:random, child start and stop excluded / raw socketpair round trip",
                   ho_ss, "decisions/s", raw > 0 ? ho_ss / raw : NAN, BENCH_NO_TARGET, 0);
     bench_row_add("hosted seat start and stop", per_seat_ms, "ms", NAN, BENCH_NO_TARGET, 0);
+    bench_row_add("CPU time: raw round trip / hosted:random decision", ho_c, "us CPU/decision",
+                  ho_c > 0 ? raw_c / ho_c : NAN, BENCH_NO_TARGET, 0);
     char cell[64];
     fprintf(md,
             "## Hosted bots\n\n"
             "%u matches of %s, 2 seats, default options, `random` against itself: both seats "
-            "in-process (`plugin`), then both `hosted:` (each seat a sandboxed `ja_host` child "
-            "started for the match: posix_spawn, dlopen, rlimits, two seccomp filters), "
-            "`--move-ms 1000`; against a raw round trip over an AF_UNIX SOCK_SEQPACKET "
-            "socketpair between two processes with payloads of the same sizes (%.0f bytes out, "
-            "%.0f back), %u round trips. Three trials of each, interleaved; the medians. "
-            "Decisions are those asked (single choices are not).\n\n"
-            "| path | decisions/s (median) | per decision | matches/s | trials | / raw round trip "
-            "| target |\n"
-            "|---|---|---|---|---|---|---|\n"
-            "| raw socketpair round trip | %.0f | %.1f us | | %.0f, %.0f, %.0f | 1 | |\n"
-            "| `random` in-process | %.0f | %.2f us | %.1f | %.0f, %.0f, %.0f | | |\n"
-            "| `hosted:random` | %.0f | %.1f us | %.1f | %.0f, %.0f, %.0f | **%.2f** | %s |\n"
-            "| `hosted:random`, child start and stop excluded | %.0f | %.1f us | | | %.2f | |\n\n"
-            "Hosted / in-process: **%.3f**. A hosted "
-            "decision costs the round trip plus encoding the act from the field table and "
-            "decoding it in the child, the answer's decoding and the two CPU-clock reads of "
-            "the time judgement (%llu decisions a trial). Starting a child, waiting for its "
-            "hello and killing it takes %.2f ms a seat (median of three trials of 50), twice "
-            "a match with two hosted seats: it dominates short matches. Both the hosted "
-            "path and the raw one wait on process wake-ups, which vary several-fold between "
-            "runs on a virtual machine: compare them only within one run.\n",
-            matches, g->name, act_bytes, action_bytes, raw_n, raw, raw > 0 ? 1e6 / raw : 0,
-            raw_t[0], raw_t[1], raw_t[2], in, in > 0 ? 1e6 / in : 0, in_mr, in_t[0], in_t[1],
-            in_t[2], ho, ho > 0 ? 1e6 / ho : 0, ho_mr, ho_t[0], ho_t[1], ho_t[2],
-            raw > 0 ? ho / raw : 0, bench_row_target(ratio, cell, sizeof cell), ho_ss,
-            ho_ss > 0 ? 1e6 / ho_ss : 0, raw > 0 ? ho_ss / raw : 0, in > 0 ? ho / in : 0,
+            "in-process (`plugin`), then both `hosted:` (each seat a sandboxed `ja_host` child: "
+            "posix_spawn, dlopen, rlimits, two seccomp filters; a child serves the later "
+            "matches of its bot, docs/security.md), `--move-ms 1000`; against a raw round trip "
+            "over an AF_UNIX SOCK_SEQPACKET socketpair between two processes with payloads of "
+            "the protocol's sizes (%.0f bytes out, %.0f back; the hosted channel's compact act "
+            "is smaller), %u round trips. Three trials of each, interleaved; the medians. "
+            "Decisions are those asked (single choices are not). Each hosted trial opens its "
+            "own bot: %llu children started in the three trials' %u matches.\n\n"
+            "| path | decisions/s (median) | per decision | CPU per decision (both sides) "
+            "| matches/s | trials | / raw round trip | target |\n"
+            "|---|---|---|---|---|---|---|---|\n"
+            "| raw socketpair round trip | %.0f | %.1f us | %.1f us | | %.0f, %.0f, %.0f | 1 | |\n"
+            "| `random` in-process | %.0f | %.2f us | | %.1f | %.0f, %.0f, %.0f | | |\n"
+            "| `hosted:random` | %.0f | %.1f us | %.1f us | %.1f | %.0f, %.0f, %.0f | **%.2f** "
+            "| %s |\n"
+            "| `hosted:random`, child start and stop excluded | %.0f | %.1f us | | | | %.2f "
+            "| |\n\n"
+            "Hosted / in-process: **%.3f**; CPU time, raw round trip / hosted decision: "
+            "**%.2f**. A hosted decision costs the round trip plus the act's encoding (the "
+            "observation's bytes and the legal codes, no labels: the compact form of the "
+            "hosted channel) and its decoding in the child, the answer's encoding and "
+            "decoding, and one read of the child's CPU clock (a system call; the second "
+            "only when the answer took longer than the move limit) (%llu decisions a "
+            "trial). Starting a child, waiting for its hello and killing it takes %.2f ms "
+            "(median of three trials of 50 seats closed before their match ended, which are "
+            "never reused); a match whose seats end cleanly starts none.\n\n"
+            "Where the rest goes (perf record of this section, the arena and the children "
+            "pinned to one CPU, so that what is measured is CPU and not waiting): about "
+            "two thirds of the samples of a hosted decision are in the kernel, most of them "
+            "in the two context switches between the referee and the child "
+            "(`finish_task_switch`, and the wake-up's `_raw_spin_unlock_irqrestore` where "
+            "a virtual machine's interrupts are re-enabled), the same two a raw round trip "
+            "makes; then the system calls themselves (poll and recv in the referee, which "
+            "must watch the child's output pipe too; recv and send in the child, each "
+            "through its two seccomp filters: `__seccomp_filter` is under 0.3%% of the "
+            "samples). In user space the referee's share is the match loop itself "
+            "(`taylor_observe`, `ref_wire_act`, the digest), the child's the msgpack "
+            "decoding of the act and the encoding of the answer, each under a microsecond. "
+            "The raw round trip does nothing but its two switches, so its CPU time a round "
+            "trip is the floor; on two CPUs each switch is a cross-CPU wake-up of an idle or "
+            "busy virtual CPU, whose latency (not CPU time) makes most of the wall time per "
+            "decision and varies several-fold between runs on a shared virtual machine: "
+            "compare the paths only within one run, and by CPU time first.\n",
+            matches, g->name, act_bytes, action_bytes, raw_n, (unsigned long long)starts,
+            3 * matches, raw, raw > 0 ? 1e6 / raw : 0, raw_c, raw_t[0], raw_t[1], raw_t[2], in,
+            in > 0 ? 1e6 / in : 0, in_mr, in_t[0], in_t[1], in_t[2], ho, ho > 0 ? 1e6 / ho : 0,
+            ho_c, ho_mr, ho_t[0], ho_t[1], ho_t[2], raw > 0 ? ho / raw : 0,
+            bench_row_target(ratio, cell, sizeof cell), ho_ss, ho_ss > 0 ? 1e6 / ho_ss : 0,
+            raw > 0 ? ho_ss / raw : 0, in > 0 ? ho / in : 0, ho_c > 0 ? raw_c / ho_c : 0,
             (unsigned long long)ho_dec, per_seat_ms);
     ref_bot_destroy(&inproc);
     ref_bot_destroy(&hosted);
