@@ -17,6 +17,11 @@ double bench_raw_zmq_round_trips(size_t req, size_t rep, uint32_t n);
 /* CLOCK_MONOTONIC in seconds. */
 double bench_now_s(void);
 
+/* CPU seconds (user and system) of this process and of its children reaped
+ * so far (RUSAGE_SELF + RUSAGE_CHILDREN): around a measurement whose
+ * processes are all reaped at its end, the CPU time of all of them. */
+double bench_cpu_s(void);
+
 /* Starts argv[0] (a program in dir, or a path when it holds a '/') with
  * stdout and stderr to /dev/null; its pid, or -1. */
 int bench_start(const char *dir, const char *const *argv);

@@ -16,30 +16,17 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-/* CPU seconds (user and system) of this process and its reaped children. */
-static double cpu_now_s(void)
-{
-    struct rusage self, kids;
-    getrusage(RUSAGE_SELF, &self);
-    getrusage(RUSAGE_CHILDREN, &kids);
-    return (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec + kids.ru_utime.tv_sec +
-                    kids.ru_stime.tv_sec) +
-           (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec + kids.ru_utime.tv_usec +
-                    kids.ru_stime.tv_usec) / 1e6;
-}
 
 /* Round trips per second between this process and a forked echo child over
  * a SOCK_SEQPACKET socketpair: req bytes out, rep bytes back; the CPU time
  * of both sides per round trip into *cpu_us. */
 static double raw_round_trips(size_t req, size_t rep, uint32_t n, double *cpu_us)
 {
-    double c0 = cpu_now_s();
+    double c0 = bench_cpu_s();
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv) != 0)
         return 0;
@@ -63,7 +50,7 @@ static double raw_round_trips(size_t req, size_t rep, uint32_t n, double *cpu_us
     double secs = bench_now_s() - t0;
     close(sv[0]);
     waitpid(pid, NULL, 0);
-    *cpu_us = (cpu_now_s() - c0) * 1e6 / n;
+    *cpu_us = (bench_cpu_s() - c0) * 1e6 / n;
     free(payload);
     free(reply);
     return secs > 0 ? n / secs : 0;
@@ -138,7 +125,7 @@ int bench_hosted(FILE *md, const char *bots_dir, double act_bytes, double action
         /* A bot of its own each trial, destroyed after it: its children
          * are reaped, so that their CPU time is counted (RUSAGE_CHILDREN;
          * the probe's start and the two children's are in it). */
-        double c0 = cpu_now_s();
+        double c0 = bench_cpu_s();
         uint64_t started = 0;
         ho_t[t] = 0;
         if (ref_bot_hosted_open(path, NULL, &hosted, err, sizeof err) != JA_OK) {
@@ -149,7 +136,7 @@ int bench_hosted(FILE *md, const char *bots_dir, double act_bytes, double action
         }
         ref_bot_destroy(&hosted);
         starts += started ? ref_hosted_children_started() - started : 0;
-        ho_cpu[t] = ho_dec ? (cpu_now_s() - c0) * 1e6 / (double)ho_dec : 0;
+        ho_cpu[t] = ho_dec ? (bench_cpu_s() - c0) * 1e6 / (double)ho_dec : 0;
         if (raw_t[t] <= 0 || in_t[t] <= 0 || ho_t[t] <= 0) {
             fprintf(stderr, "ja_bench: the hosted-bot measurement failed\n");
             ref_bot_destroy(&inproc);
