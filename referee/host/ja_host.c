@@ -465,6 +465,7 @@ int main(int argc, char **argv)
         return rc == JA_EVERSION ? EXIT_VERSION : EXIT_LOAD;
     }
     ja_botrt_init(&h.rt, desc, host_log, &h);
+    h.rt.compact = true; /* the referee sends the compact act (REF_WIRE_BIN) */
     install_fatal_handlers();
     if (load_filter(allow_serving))
         die(EXIT_USAGE, "cannot install the seccomp filter");

@@ -171,7 +171,8 @@ int ja_botrt_decode_act(ja_botrt *rt, const msgpack_object *msg, ja_decision *d,
         return bad(why, cap, "no match started");
     if (!ja_mp_get_u64(msg, "turn", &turn))
         return bad(why, cap, "an act without an integer turn");
-    const msgpack_object *lb = ja_mp_get(msg, "x_legal_bin"), *ob = ja_mp_get(msg, "x_obs_bin");
+    const msgpack_object *lb = rt->compact ? ja_mp_get(msg, "x_legal_bin") : NULL;
+    const msgpack_object *ob = rt->compact ? ja_mp_get(msg, "x_obs_bin") : NULL;
     if (lb) {
         /* The hosted channel's compact form (referee/wire.h, REF_WIRE_BIN). */
         if (lb->type != MSGPACK_OBJECT_BIN || lb->via.bin.size == 0 || lb->via.bin.size % 4)

@@ -54,6 +54,8 @@ typedef struct ja_botrt {
     uint32_t deadline_ms;
     int64_t asked_ns;
     /* Decoding buffers (ja_botrt_start with buffers = true). */
+    bool compact;             /* ja_botrt_decode_act takes the hosted channel's
+                               * compact act too (set by ja_host only) */
     void *obs;
     ja_action *legal;
     uint32_t cap_legal;
@@ -95,9 +97,10 @@ int ja_botrt_act(ja_botrt *rt, const ja_decision *d, int64_t asked_ns, uint32_t 
  * over rt's buffers (valid until the next call). JA_OK, or JA_EFORMAT with
  * a one-line reason: a key missing or of the wrong type, more legal
  * actions than the game has, a field that does not fit its C type. Reads
- * the protocol's "obs" and "legal", or the hosted channel's compact
- * "x_obs_bin" and "x_legal_bin" (referee/wire.h, REF_WIRE_BIN) into the
- * same decision. */
+ * the protocol's "obs" and "legal", or, when rt->compact (the hosted child;
+ * never the client, which speaks the protocol alone), the hosted channel's
+ * compact "x_obs_bin" and "x_legal_bin" (referee/wire.h, REF_WIRE_BIN) into
+ * the same decision. */
 int ja_botrt_decode_act(ja_botrt *rt, const msgpack_object *msg, ja_decision *d, char *why,
                         size_t cap);
 

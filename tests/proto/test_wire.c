@@ -110,6 +110,7 @@ static void check_compact(const ja_game_rules *g, const ja_decision *d)
         rt.legal = legal[i];
         rt.cap_legal = g->max_actions;
         rt.n_seats = d->n_seats;
+        rt.compact = i == 1;
         got[i] = decode_act(i ? &bin : &full, &rt);
     }
     assert_int_equal(got[1].turn, got[0].turn);
@@ -118,6 +119,21 @@ static void check_compact(const ja_game_rules *g, const ja_decision *d)
     assert_int_equal(got[0].n_legal, d->n_legal);
     assert_memory_equal(legal[1], legal[0], d->n_legal * sizeof *legal[0]);
     assert_memory_equal(obs[1], obs[0], g->obs_size);
+    /* A runtime that is not the hosted child's (the client's) speaks the
+     * protocol alone: the compact act has no legal list for it. */
+    ja_botrt rt;
+    memset(&rt, 0, sizeof rt);
+    rt.g = g;
+    rt.obs = obs[0];
+    rt.legal = legal[0];
+    rt.cap_legal = g->max_actions;
+    msgpack_unpacked u;
+    unpack_one(&bin, "act", &u);
+    ja_decision d2;
+    char why[128];
+    assert_int_equal(ja_botrt_decode_act(&rt, &u.data, &d2, why, sizeof why), JA_EFORMAT);
+    assert_non_null(strstr(why, "legal list"));
+    msgpack_unpacked_destroy(&u);
     for (int i = 0; i < 2; i++) {
         free(obs[i]);
         free(legal[i]);
