@@ -5,7 +5,10 @@
  * child's captured output; a dead child's later decisions are faults
  * without asking; the child's stdout and stderr land in the tail and never
  * on the channel; a child past its time is killed; no child is left
- * unreaped; and a file that is no plugin is refused with one line.
+ * unreaped; a file that is no plugin is refused with one line; and a
+ * child serves later matches of its bot (counted by
+ * ref_hosted_children_started) with the digests of fresh children, unless
+ * its seat faulted or it failed after its match.
  * Needs $JA_BUILD_DIR (ctest sets it) for ja_host and the plugins. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -291,6 +294,27 @@ static void test_faulted_child_is_not_reused(void **state)
     assert_no_child();
 }
 
+/* endcrash.so plays well and crashes in end(), after its match: its child
+ * never says x_ready, so the next match of the bot gets a fresh one, and the
+ * matches are those of fresh children (JACKARENA_HOSTED_REUSE=0). */
+static void test_child_that_fails_after_its_match_is_replaced(void **state)
+{
+    enum { N = 3 };
+    uint8_t reused[N][REF_DIGEST_BYTES], fresh[N][REF_DIGEST_BYTES];
+    uint32_t faults;
+    ref_bot *b = open_hosted("endcrash");
+    assert_int_equal(play(b, N, reused, &faults), 2 * N);
+    assert_int_equal(faults, 0);
+    ref_bot_destroy(&b);
+    assert_no_child();
+    setenv("JACKARENA_HOSTED_REUSE", "0", 1);
+    b = open_hosted("endcrash");
+    assert_int_equal(play(b, N, fresh, &faults), 2 * N);
+    ref_bot_destroy(&b);
+    unsetenv("JACKARENA_HOSTED_REUSE");
+    assert_memory_equal(reused, fresh, sizeof reused);
+}
+
 static void test_load_errors(void **state)
 {
     char err[1200], path[4096];
@@ -319,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_reused_children_give_the_same_digests),
         cmocka_unit_test(test_faulted_child_is_not_reused),
+        cmocka_unit_test(test_child_that_fails_after_its_match_is_replaced),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /* Fault-injection bots for the hosted sandbox (tests/sandbox/): one source,
  * built once per misbehaviour with -DEVIL=<n> (CMakeLists.txt). Each plays
  * the first legal action until its TRIGGER-th decision of a match, then
- * misbehaves as its name says. Only the sandbox stands between these and
+ * misbehaves as its name says (ENDCRASH plays every decision and crashes
+ * in end(), once its match is over). Only the sandbox stands between these and
  * the machine: never load them in-process (but `badindex` and `garbage`,
  * which are survivable). */
 #include "jackarena/ja_bot.h"
@@ -17,7 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { SEGV, LOOP, ABORT, HOG, FORKBOMB, GARBAGE, BADINDEX, SLEEPER, OPENFILE, CONNECT, EXEC, PEEK };
+enum { SEGV, LOOP, ABORT, HOG, FORKBOMB, GARBAGE, BADINDEX, SLEEPER, OPENFILE, CONNECT, EXEC, PEEK,
+       ENDCRASH };
 #define TRIGGER 2
 
 typedef struct evil { uint32_t n; } evil;
@@ -121,11 +123,19 @@ static int act(void *bot, const ja_decision *d, uint32_t *index)
 
 static void destroy(void *bot) { free(bot); }
 
+static void end_crash(void *bot, const ja_outcome *o)
+{
+    (void)bot;
+    (void)o;
+    (void)*nowhere;
+}
+
 #define STR2(x) #x
 #define STR(x) STR2(x)
 static const ja_bot_desc desc = {
     .struct_size = sizeof(ja_bot_desc), .abi_major = JA_BOT_ABI_MAJOR,
     .abi_minor = JA_BOT_ABI_MINOR, .name = "evil" STR(EVIL), .version = "1",
     .create = create, .act = act, .destroy = destroy,
+    .end = EVIL == ENDCRASH ? end_crash : NULL,
 };
 JA_BOT_DECLARE(desc)
