@@ -131,6 +131,7 @@ typedef struct child {
     clockid_t cpu;
     bool have_cpu;
     uint32_t matches;                 /* matches started in this child */
+    uint64_t seeds[HOSTED_REUSE_MAX]; /* their match seeds (deals), in order */
     int64_t cpu_base_ns;              /* its CPU time when the match started */
     char tail[HOSTED_TAIL];
     size_t tail_len;
@@ -668,19 +669,33 @@ static void put_start(hosted_seat *s, const ref_seat_ctx *ctx)
     ja_mp_put_kv_u64(&pk, "x_seed", ref_bot_seed(ctx->match_seed, ctx->seat));
 }
 
+/* Whether child c has played a match of this deal (the rotations of a
+ * duplicate deal share their match seed). */
+static bool played_deal(const child *c, uint64_t match_seed)
+{
+    for (uint32_t i = 0; i < c->matches; i++)
+        if (c->seeds[i] == match_seed)
+            return true;
+    return false;
+}
+
 /* An idle child of b whose last match ended cleanly, ready for another:
  * its x_ready came (the bot's end() and destroy() returned) and nothing
  * else did, its CPU budget for a new match is set. NULL when there is none
- * (a child that fails any of this is killed). */
-static child *pool_take(hosted_bot *b, char *buf, size_t cap, ref_wire_msg *msg)
+ * (a child that fails any of this is killed). A child never plays a
+ * deal twice: what it saw of the deal in one seat would tell it the hidden
+ * cards of another. */
+static child *pool_take(hosted_bot *b, uint64_t match_seed, char *buf, size_t cap,
+                        ref_wire_msg *msg)
 {
     for (;;) {
         child *c = NULL;
         pthread_mutex_lock(&b->pool_lock);
-        if (b->n_pool) {
-            c = b->pool[0];
-            memmove(b->pool, b->pool + 1, --b->n_pool * sizeof *b->pool);
-        }
+        for (uint32_t i = 0; i < b->n_pool && !c; i++)
+            if (!played_deal(b->pool[i], match_seed)) {
+                c = b->pool[i];
+                memmove(b->pool + i, b->pool + i + 1, (--b->n_pool - i) * sizeof *b->pool);
+            }
         pthread_mutex_unlock(&b->pool_lock);
         if (!c)
             return NULL;
@@ -757,7 +772,7 @@ static int hosted_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out
     s->move_ms = ctx->move_ms;
     snprintf(s->match, sizeof s->match, "%s", ctx->match_id ? ctx->match_id : "match");
     msgpack_sbuffer_init(&s->sb);
-    s->c = pool_take(b, s->in, sizeof s->in, &s->msg);
+    s->c = pool_take(b, ctx->match_seed, s->in, sizeof s->in, &s->msg);
     if (!s->c) {
         s->c = malloc(sizeof *s->c);
         int rc = s->c ? child_start(b, s->c, true, err, cap) : JA_ENOMEM;
@@ -780,7 +795,7 @@ static int hosted_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out
         s->c->cpu_base_ns = 0;
     }
     if (!s->dead) {
-        s->c->matches++;
+        s->c->seeds[s->c->matches++] = ctx->match_seed;
         put_start(s, ctx);
         send_msg(s);
     }

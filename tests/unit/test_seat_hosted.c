@@ -223,11 +223,12 @@ static void test_overrun_is_killed_as_timeout(void **state)
     }
 }
 
-/* Plays `matches` matches of Taylor Blackjack between two seats of b (seeds
- * 1..matches); their digests into digests, the faults of all into *faults.
+/* Plays `matches` matches of Taylor Blackjack between two seats of b, each
+ * deal (match seed) `per_deal` times in a row, as a duplicate deal's
+ * rotations are; their digests into digests, the faults of all into *faults.
  * Returns the hosted children started meanwhile. */
-static uint64_t play(ref_bot *b, uint32_t matches, uint8_t digests[][REF_DIGEST_BYTES],
-                     uint32_t *faults)
+static uint64_t play_deals(ref_bot *b, uint32_t matches, uint32_t per_deal,
+                           uint8_t digests[][REF_DIGEST_BYTES], uint32_t *faults)
 {
     const ja_game_rules *g = ja_game_find("taylor-blackjack");
     assert_non_null(g);
@@ -246,7 +247,7 @@ static uint64_t play(ref_bot *b, uint32_t matches, uint8_t digests[][REF_DIGEST_
     uint64_t before = ref_hosted_children_started();
     *faults = 0;
     for (uint32_t m = 0; m < matches; m++) {
-        cfg.seed = ja_seed_derive(9, JA_STREAM_MATCH, m);
+        cfg.seed = ja_seed_derive(9, JA_STREAM_MATCH, m / per_deal);
         ref_match_result res;
         if (ref_match_run(&cfg, &res, err, sizeof err) != JA_OK)
             fail_msg("%s", err);
@@ -254,6 +255,12 @@ static uint64_t play(ref_bot *b, uint32_t matches, uint8_t digests[][REF_DIGEST_
         *faults += res.faults[0] + res.faults[1];
     }
     return ref_hosted_children_started() - before;
+}
+
+static uint64_t play(ref_bot *b, uint32_t matches, uint8_t digests[][REF_DIGEST_BYTES],
+                     uint32_t *faults)
+{
+    return play_deals(b, matches, 1, digests, faults);
 }
 
 /* A child serves the matches of its bot one after another (two seats of a
@@ -278,6 +285,23 @@ static void test_reused_children_give_the_same_digests(void **state)
     assert_memory_equal(reused, fresh, sizeof reused);
     for (int m = 1; m < N; m++) /* the seeds differ: so do the matches */
         assert_memory_not_equal(reused[m], reused[0], REF_DIGEST_BYTES);
+}
+
+/* A child never plays a deal twice (it would know the other seats' cards
+ * from its first time): deals played twice in a row, as the rotations of a
+ * duplicate deal are, take the two children that have not seen the deal
+ * (a fresh pair for the second match, the first pair for the third, ...):
+ * 4 children for 6 matches. */
+static void test_child_never_plays_a_deal_twice(void **state)
+{
+    enum { N = 6 };
+    uint8_t d[N][REF_DIGEST_BYTES];
+    uint32_t faults;
+    ref_bot *b = open_hosted("ja_random");
+    assert_int_equal(play_deals(b, N, 2, d, &faults), 4);
+    assert_int_equal(faults, 0);
+    ref_bot_destroy(&b);
+    assert_no_child();
 }
 
 /* badindex.so answers out of range from its second decision of a match: a
@@ -342,6 +366,7 @@ int main(void)
         cmocka_unit_test(test_overrun_is_killed_as_timeout),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_reused_children_give_the_same_digests),
+        cmocka_unit_test(test_child_never_plays_a_deal_twice),
         cmocka_unit_test(test_faulted_child_is_not_reused),
         cmocka_unit_test(test_child_that_fails_after_its_match_is_replaced),
     };
