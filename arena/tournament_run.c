@@ -475,10 +475,17 @@ int arena_tournament_run(FILE *out, const arena_tournament_args *a)
     arena_exec_ctx xc = {g, o, a->move_ms, slot_bots, slot_names,
                          replay_dir, sc->tournament_id ? sc->tournament_id : tid,
                          arena_ext_max_faults(ext), fc, slot_specs};
-    /* --slurm: the shards play, in Slurm jobs (slurm.h); no executor here. */
-    if (!sc->slurm.n &&
-        !arena_scale_executor(sc, ext, bots, &xc, jobs, quiet || json, &g_stop, &x, &sw))
+    /* --slurm: the shards play, in Slurm jobs (slurm.h); no executor here.
+     * --slurm-workers with nothing to play: no job either. */
+    if (sc->slurm.workers && !to_play) {
+        if ((rc = arena_executor_inproc_new(&xc, &x)) != JA_OK) {
+            arena_error("cannot start the executor: %s", ja_strerror(rc));
+            goto out;
+        }
+    } else if (!sc->slurm.n &&
+               !arena_scale_executor(sc, ext, bots, &xc, jobs, quiet || json, &g_stop, &x, &sw)) {
         goto out;
+    }
     if (x) {
         x->export = xf;
         x->on_result = on_result;
