@@ -2,7 +2,7 @@
 # $1): skips (77) without root or without Slurm's packages where they
 # cannot be installed, starts a private cluster (cluster.sh) in a temporary
 # directory that is the working directory, and stops it on exit. Gives
-# check, expect, same_ladder, job_of, tasks and finish.
+# check, expect, same_ladder, job_of, tasks, held, digests and finish.
 set -u
 ARENA=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -78,6 +78,30 @@ job_of() { # job_of ERRFILE: waits for the arena's "Slurm job N" note, prints N
   sed -n 's/^arena: Slurm job \([0-9]*\):.*/\1/p' "$1" | head -n 1
 }
 tasks() { squeue -h -r -j "$1" -o %K 2>/dev/null | sort -n | tr '\n' ' '; }
+held() { # held OUT ERR TASKS ACT -- command...: runs the command (a run whose job
+  # is held: --slurm-opt --hold) in the background, waits until the tasks TASKS
+  # ("1 2 3 4 ") of its job are queued, calls the function ACT (it has $job and
+  # $apid), waits for the arena; sets job and rc
+  local out=$1 err=$2 want=$3 act=$4
+  shift 5
+  "$@" >"$out" 2>"$err" &
+  apid=$!
+  job=$(job_of "$err")
+  while [ "$(tasks "$job")" != "$want" ]; do sleep 0.1; done
+  "$act"
+  wait $apid
+  rc=$?
+}
+cancel3() { scancel "${job}_3"; scontrol release "$job"; } # task 3 never runs
+interrupt() { kill -INT "$apid"; }                       # Ctrl-C
+digests() { # digests DIR: "NAME DIGEST" per replay, each verified
+  local f
+  for f in "$1"/*.rpl; do
+    "$ARENA" replay verify --json "$f" >v.json || { echo "$f does not verify"; return; }
+    $PY -c 'import json,sys; d=json.load(open("v.json")); assert d["ok"]; print(sys.argv[1], d["digest"])' \
+      "$(basename "$f")" || return
+  done
+}
 
 expect() { # expect CODE PATTERN -- command...
   local code=$1 pat=$2; shift 3

@@ -27,14 +27,7 @@ check "again: already complete" grep -q "already complete" again.out
 
 # A task cancelled before it runs: the run fails naming shard 3, --db is
 # left as it was; the same command again submits shard 3 only.
-"$ARENA" $T --db f.db --slurm 4 --slurm-opt "--hold" >f.out 2>f.err &
-apid=$!
-job=$(job_of f.err)
-while [ "$(tasks "$job")" != "1 2 3 4 " ]; do sleep 0.1; done
-scancel "${job}_3"
-scontrol release "$job"
-wait $apid
-rc=$?
+held f.out f.err "1 2 3 4 " cancel3 -- "$ARENA" $T --db f.db --slurm 4 --slurm-opt "--hold"
 check "cancelled task: exit 1 (rc=$rc)" [ "$rc" = 1 ]
 check "cancelled task: one line names shard 3" \
   grep -q "arena: error: --slurm: shard 3 of 4 did not finish (Slurm job $job" f.err
@@ -47,13 +40,8 @@ check "again after the cancel: only shard 3 submitted" grep -q "^arena: Slurm jo
 check "again after the cancel: the ladder of --jobs 1" same_ladder one.db f.db
 
 # Ctrl-C (SIGINT) while the job waits: the arena cancels its own job.
-"$ARENA" $T --db c.db --slurm 4 --slurm-opt "--hold --time=10" >c.out 2>c.err &
-apid=$!
-job=$(job_of c.err)
-while [ "$(tasks "$job")" != "1 2 3 4 " ]; do sleep 0.1; done
-kill -INT $apid
-wait $apid
-rc=$?
+held c.out c.err "1 2 3 4 " interrupt -- \
+  "$ARENA" $T --db c.db --slurm 4 --slurm-opt "--hold --time=10"
 check "Ctrl-C: exit 1 (rc=$rc)" [ "$rc" = 1 ]
 check "Ctrl-C: says it was interrupted" grep -q "interrupted" c.err
 check "Ctrl-C: its job is cancelled" [ -z "$(tasks "$job")" ]

@@ -18,14 +18,6 @@
 for d in one sl f; do cp pre.db $d.db; done
 "$ARENA" $T --db one.db -q --replays r1 --export-decisions one.mp >/dev/null
 
-digests() { # digests DIR: "NAME DIGEST" per replay, each verified
-  local f
-  for f in "$1"/*.rpl; do
-    "$ARENA" replay verify --json "$f" >v.json || { echo "$f does not verify"; return; }
-    $PY -c 'import json,sys; d=json.load(open("v.json")); assert d["ok"]; print(sys.argv[1], d["digest"])' \
-      "$(basename "$f")" || return
-  done
-}
 same_replays() { # same_replays DIR DB: DIR's replays are r1's (names, digests) and DB's digests
   digests "$1" >"$1.dig" && [ "$(wc -l <"$1.dig")" = 120 ] && cmp -s r1.dig "$1.dig" &&
     [ -z "$(ls "$1" | grep -v '^t2-m[0-9]*\.rpl$')" ] &&
@@ -52,15 +44,8 @@ check "--slurm 4: the shards were told tournament 2" grep -q -- "--tournament-id
 
 # A shard cancelled before it runs: the others write their replays and
 # exports; the run fails and exports nothing yet.
-"$ARENA" $T --db f.db --slurm 4 --slurm-opt "--hold" --replays rf --export-decisions f.mp \
-  >f.out 2>f.err &
-apid=$!
-job=$(job_of f.err)
-while [ "$(tasks "$job")" != "1 2 3 4 " ]; do sleep 0.1; done
-scancel "${job}_3"
-scontrol release "$job"
-wait $apid
-rc=$?
+held f.out f.err "1 2 3 4 " cancel3 -- \
+  "$ARENA" $T --db f.db --slurm 4 --slurm-opt "--hold" --replays rf --export-decisions f.mp
 check "cancelled shard: exit 1 (rc=$rc)" [ "$rc" = 1 ]
 check "cancelled shard: 90 replays, none of shard 3 (matches 2, 6, ...)" \
   eval '[ "$(ls rf | wc -l)" = 90 ] && [ ! -e rf/t2-m000002.rpl ]'

@@ -18,14 +18,6 @@
 "$ARENA" $T --db one.db -q --replays r1 >/dev/null
 port=$($PY "$here/../free_port.py")
 W="--workers tcp://127.0.0.1:$port --curve --curve-dir $PWD/curve"
-digests() { # digests DIR: "NAME DIGEST" per replay, each verified
-  local f
-  for f in "$1"/*.rpl; do
-    "$ARENA" replay verify --json "$f" >v.json || { echo "$f does not verify"; return; }
-    $PY -c 'import json,sys; d=json.load(open("v.json")); assert d["ok"]; print(sys.argv[1], d["digest"])' \
-      "$(basename "$f")" || return
-  done
-}
 digests r1 >r1.dig
 
 "$ARENA" $T --db w.db --slurm-workers 2 $W --replays rw >w.out 2>w.err
@@ -54,19 +46,16 @@ check "again: exit 0, already complete, no job submitted (rc=$rc)" \
 
 # Held workers: the key file is there, 0600, and its keys are on no
 # command line; Ctrl-C cancels the job and removes the file.
-"$ARENA" $T --db c.db --slurm-workers 2 $W --slurm-opt "--hold" >c.out 2>c.err &
-apid=$!
-job=$(job_of c.err)
-while [ "$(tasks "$job")" != "1 2 " ]; do sleep 0.1; done
-check "held: the key file is mode 600" [ "$(stat -c %a c.db.slurm/t1-workers.key)" = 600 ]
-sec=$(sed -n 's/^secret //p' c.db.slurm/t1-workers.key)
-check "held: a secret key in the file, not in the script" \
-  eval '[ ${#sec} = 40 ] && ! grep -qF -- "$sec" c.db.slurm/t1-workers.sh'
-check "held: the arena's public key is in the file" \
-  grep -qxF "server $(cat curve/arena.pub)" c.db.slurm/t1-workers.key
-kill -INT $apid
-wait $apid
-rc=$?
+held_checks() { # while the workers are held
+  check "held: the key file is mode 600" [ "$(stat -c %a c.db.slurm/t1-workers.key)" = 600 ]
+  sec=$(sed -n 's/^secret //p' c.db.slurm/t1-workers.key)
+  check "held: a secret key in the file, not in the script" \
+    eval '[ ${#sec} = 40 ] && ! grep -qF -- "$sec" c.db.slurm/t1-workers.sh'
+  check "held: the arena's public key is in the file" \
+    grep -qxF "server $(cat curve/arena.pub)" c.db.slurm/t1-workers.key
+  interrupt
+}
+held c.out c.err "1 2 " held_checks -- "$ARENA" $T --db c.db --slurm-workers 2 $W --slurm-opt "--hold"
 check "Ctrl-C: exit 1 (rc=$rc)" [ "$rc" = 1 ]
 check "Ctrl-C: says it was interrupted" grep -q "interrupted" c.err
 check "Ctrl-C: the job is cancelled" [ -z "$(tasks "$job")" ]
