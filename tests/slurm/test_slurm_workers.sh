@@ -72,6 +72,10 @@ check "dead workers: exit 1 (rc=$rc)" [ "$rc" = 1 ]
 check "dead workers: one line names the job and its log" \
   grep -q "^arena: error: --slurm-workers: the workers' Slurm job [0-9]* ended while matches were left (see .*/d.db.slurm/t1-w1of1.log)" d.err
 
+expect 1 "--slurm-workers: sbatch refused the job: .*invalid partition" -- \
+  "$ARENA" $T --db bad.db --slurm-workers 2 $W --slurm-opt "--partition=nosuch" -q
+check "sbatch refused the job: no key file left" [ ! -e bad.db.slurm/t1-workers.key ]
+
 # Bad combinations: exit 2, one line, nothing written.
 expect 2 "--slurm and --slurm-workers do not go together" -- \
   "$ARENA" $T --db n.db --slurm 2 --slurm-workers 2 $W
