@@ -519,21 +519,21 @@ static int wait_job(const char *job, uint32_t n, const bool *todo, const uint32_
         }
         if (st == 0)
             fails = 0;
-        if (progress) {
-            uint32_t done = done0;
-            for (uint32_t k = 0; k < n; k++) {
-                uint32_t c = 0;
-                if (todo[k] && ladder_merge_count_done(shard[k], &c) == JA_OK && c > base[k])
-                    done += c - base[k] < left[k] ? c - base[k] : left[k];
-            }
-            progress(pctx, done, total);
+        uint32_t done = done0;
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t c = 0;
+            if (todo[k] && ladder_merge_count_done(shard[k], &c) == JA_OK && c > base[k])
+                done += c - base[k] < left[k] ? c - base[k] : left[k];
         }
+        if (progress)
+            progress(pctx, done, total);
         /* Every tenth of the time waited so far, from 0.25 s to 5 s: at
          * most a tenth more than the job takes, and few queries to the
-         * controller in a long run. */
+         * controller in a long run. Once the shards hold every match, the
+         * tasks are only exiting: every 0.25 s. */
         clock_gettime(CLOCK_MONOTONIC, &t);
         long ms = ((long)(t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000) / 10;
-        sleep_ms(ms < 250 ? 250 : ms > 5000 ? 5000 : ms);
+        sleep_ms(ms < 250 || done >= total ? 250 : ms > 5000 ? 5000 : ms);
     }
 }
 
