@@ -106,7 +106,8 @@ static int tournament(int argc, char **argv, arena_scale *sc)
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
         move_given |= c == ARENA_OPT_MOVE_MS;
         /* What the shards of --slurm get differently (slurm.h). */
-        if (c == ARENA_OPT_SLURM || c == ARENA_OPT_SLURM_OPT || c == 'd' || c == 's' || c == 'Z')
+        if (c == ARENA_OPT_SLURM || c == ARENA_OPT_SLURM_OPT || c == 'd' || c == 's' ||
+            c == 'Z' || c == 'X')
             arena_slurm_mark(&sc->slurm, argv, argc, optind, optarg);
         if ((k = arena_common_flag(&co, c, optarg)) != 0 || (k = arena_ext_flag(&ext, c, optarg)) != 0 ||
             (k = arena_scale_flag(sc, c, optarg)) != 0) {
@@ -133,6 +134,7 @@ static int tournament(int argc, char **argv, arena_scale *sc)
         case 'r': replay_dir = optarg; break;
         case 'X': export_path = optarg; break;
         case 'j':
+            sc->jobs_given = true;
             /* 0 only with --workers: checked below */
             if (!arena_parse_u32(optarg, &jobs) || jobs > arena_max_jobs()) {
                 arena_error("--jobs needs a number up to %u (%d per online core), not '%s'",
@@ -177,14 +179,12 @@ static int tournament(int argc, char **argv, arena_scale *sc)
     }
     if (!arena_bots_finish_names(&bots))
         return EXIT_USAGE;
-    if (sc->slurm.n && (replay_dir || export_path)) {
-        arena_error("--slurm does not go with %s yet (the shards would write one each)",
-                    replay_dir ? "--replays" : "--export-decisions");
-        return EXIT_USAGE;
-    }
-    for (int i = 0; sc->slurm.n && i < bots.n; i++)
+    sc->slurm.db_path = db_path;
+    for (int i = 0; (sc->slurm.n || sc->slurm.workers) && i < bots.n; i++)
         if (strcmp(bots.b[i].kind, "plugin") != 0) {
-            arena_error("--slurm: the shards play plugin bots only; '%s' is a %s bot",
+            arena_error(sc->slurm.n ? "--slurm: the shards play plugin bots only; '%s' is a %s bot"
+                                    : "--slurm-workers: referee workers play plugin bots only; "
+                                      "'%s' is a %s bot",
                         bots.b[i].spec, bots.b[i].kind);
             return EXIT_USAGE;
         }

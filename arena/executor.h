@@ -131,6 +131,11 @@ typedef struct arena_workers_opts {
 int arena_executor_workers_new(const arena_exec_ctx *ctx, const arena_workers_opts *o,
                                arena_executor **out, char *err, size_t cap);
 
+/* The referee worker program into out: $JACKARENA_REFEREE, else
+ * `referee` beside this executable. False when it is not executable (out
+ * still names it). */
+bool arena_find_referee(char *out, size_t cap);
+
 /* Plays one job to the end in the calling thread (what every in-process
  * executor does with a job): the match, its replay file, its result, and
  * with export_decisions its exported decisions (out->export_data). */

@@ -99,8 +99,7 @@ static bool worker_key_allowed(void *ctx, const char *z85)
     return ref_zap_key_listed(e->o.allow, e->o.n_allow, z85);
 }
 
-/* The referee program: $JACKARENA_REFEREE, else beside this executable. */
-static bool find_referee(char *out, size_t cap)
+bool arena_find_referee(char *out, size_t cap)
 {
     const char *env = getenv("JACKARENA_REFEREE");
     if (env && *env) {
@@ -638,7 +637,7 @@ int arena_executor_workers_new(const arena_exec_ctx *ctx, const arena_workers_op
     e->setup_len = e->sb.size;
 
     rc = JA_EIO;
-    if (o->local && !find_referee(e->referee, sizeof e->referee)) {
+    if (o->local && !arena_find_referee(e->referee, sizeof e->referee)) {
         snprintf(err, cap, "cannot find the referee worker program '%s' (set JACKARENA_REFEREE)",
                  e->referee);
         rc = JA_ENOTFOUND;

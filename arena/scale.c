@@ -31,6 +31,16 @@ int arena_scale_flag(arena_scale *s, int c, const char *arg)
     case ARENA_OPT_THREADS: s->threads = true; return 1;
     case ARENA_OPT_SLURM: return arena_slurm_flag_n(&s->slurm, arg) ? 1 : -1;
     case ARENA_OPT_SLURM_OPT: return arena_slurm_flag_opt(&s->slurm, arg) ? 1 : -1;
+    case ARENA_OPT_SLURM_WORKERS: return arena_slurm_flag_workers(&s->slurm, arg) ? 1 : -1;
+    case ARENA_OPT_TOURNAMENT_ID: {
+        uint32_t t = 0;
+        if (!arena_parse_u32(arg, &t) || t == 0) {
+            arena_error("--tournament-id needs a tournament number (1 or more), not '%s'", arg);
+            return -1;
+        }
+        s->tournament_id = t;
+        return 1;
+    }
     case ARENA_OPT_WORKERS_ALLOW: s->workers_allow = arg; return 1;
     case ARENA_OPT_SHARD: {
         char tail;
@@ -90,18 +100,44 @@ bool arena_scale_check(const arena_scale *s, const arena_ext *ext, uint32_t jobs
         }
     }
     (void)jobs;
+    if (s->tournament_id && !s->shard_n) {
+        arena_error("--tournament-id %lld needs --shard I/N (it names a shard's matches as "
+                    "those of the database it is merged into)", (long long)s->tournament_id);
+        return false;
+    }
+    if (s->slurm.n && s->slurm.workers) {
+        arena_error("--slurm and --slurm-workers do not go together: shards in Slurm jobs "
+                    "(--slurm N), or workers in one that this arena feeds (--slurm-workers N)");
+        return false;
+    }
     if (s->slurm.n && (s->workers || s->shard_n)) {
         arena_error("--slurm does not go with %s (it gives each task its own shard)",
                     s->workers ? "--workers" : "--shard");
         return false;
+    }
+    if (s->slurm.workers) {
+        /* (--threads: refused with --workers above.) */
+        const char *other = s->jobs_given ? "--jobs" : s->shard_n ? "--shard" : NULL;
+        if (other) {
+            arena_error("--slurm-workers does not go with %s (the Slurm workers play every "
+                        "match; this arena hands them out and records them)", other);
+            return false;
+        }
+        if (!s->workers || strncmp(s->workers, "tcp://", 6) != 0) {
+            arena_error("--slurm-workers needs --workers tcp://HOST:PORT, an endpoint the "
+                        "compute nodes can reach (e.g. tcp://0.0.0.0:5600 with --curve)");
+            return false;
+        }
     }
     return arena_slurm_check(&s->slurm);
 }
 
 bool arena_scale_executor(const arena_scale *s, arena_ext *ext, const arena_bots *bots,
                           const arena_exec_ctx *xc, uint32_t jobs, bool quiet,
-                          volatile sig_atomic_t *stop, arena_executor **out)
+                          volatile sig_atomic_t *stop, arena_executor **out,
+                          arena_slurm_workers **sw)
 {
+    *sw = NULL;
     bool plugins = true;
     for (int i = 0; i < bots->n; i++)
         plugins &= strcmp(bots->b[i].kind, "plugin") == 0;
@@ -122,16 +158,19 @@ bool arena_scale_executor(const arena_scale *s, arena_ext *ext, const arena_bots
     for (int i = 0; i < bots->n; i++)
         specs[i] = bots->b[i].spec;
     arena_workers_opts o = {0};
-    o.local = jobs; /* with --workers, J local workers besides the remote ones */
+    /* With --workers, J local workers besides the remote ones; with
+     * --slurm-workers, the Slurm job's only. */
+    o.local = s->slurm.workers ? 0 : jobs;
     o.local_slots = 1;
     o.listen = s->workers;
     o.n_bots = (uint32_t)bots->n;
     o.specs = specs;
     o.quiet_notes = quiet;
     o.stop = stop;
-    char pub[41] = "", sec[41] = "";
+    char pub[41] = "", sec[41] = "", wpub[41] = "", wsec[41] = "";
     char **allow = NULL;
     uint32_t n_allow = 0;
+    char err[1200];
     if (s->workers && ext->curve) {
         if (!arena_ext_curve_keys(ext, pub, sec))
             return false;
@@ -141,19 +180,51 @@ bool arena_scale_executor(const arena_scale *s, arena_ext *ext, const arena_bots
             sodium_memzero(sec, sizeof sec);
             return false;
         }
+        /* --slurm-workers: the arena admits the key pair made for this
+         * run's Slurm workers (and those of --workers-allow) only. */
+        char **more = s->slurm.workers ? realloc(allow, (n_allow + 1) * sizeof *allow) : NULL;
+        if (more) {
+            allow = more;
+            if (arena_slurm_worker_keys(wpub, wsec) != JA_OK ||
+                !(allow[n_allow] = strdup(wpub))) {
+                arena_error("--slurm-workers: cannot make the workers' CurveZMQ key pair");
+                rc = JA_EINVAL;
+                goto done;
+            }
+            n_allow++;
+        } else if (s->slurm.workers) {
+            arena_error("--slurm-workers: out of memory");
+            rc = JA_ENOMEM;
+            goto done;
+        }
         o.allow = (const char *const *)allow;
         o.n_allow = n_allow;
-        fprintf(stderr, "arena: workers join with: referee --connect %s --server-key %s\n",
-                s->workers, pub);
+        if (!s->slurm.workers)
+            fprintf(stderr, "arena: workers join with: referee --connect %s --server-key %s\n",
+                    s->workers, pub);
     }
-    char err[600];
     rc = arena_executor_workers_new(xc, &o, out, err, sizeof err);
+    if (rc != JA_OK) {
+        arena_error("%s", err);
+        goto done;
+    }
+    if (s->slurm.workers) {
+        char ep[600];
+        arena_slurm_connect_endpoint(s->workers, ep, sizeof ep);
+        rc = arena_slurm_workers_start(&s->slurm, xc->tournament_id, ep, ext->curve ? pub : NULL,
+                                       wpub, wsec, quiet, stop, sw, err, sizeof err);
+        if (rc != JA_OK) {
+            arena_error("%s", err);
+            (*out)->ops->destroy(*out);
+            *out = NULL;
+        }
+    }
+done:
     sodium_memzero(sec, sizeof sec);
+    sodium_memzero(wsec, sizeof wsec);
     for (uint32_t i = 0; i < n_allow; i++)
         free(allow[i]);
     free(allow);
-    if (rc != JA_OK)
-        arena_error("%s", err);
     return rc == JA_OK;
 }
 

@@ -346,6 +346,7 @@ int arena_tournament_run(FILE *out, const arena_tournament_args *a)
     ladder_standing *st = NULL;
     arena_export *xf = NULL;
     arena_db_lock lock = {.fd = -1};
+    arena_slurm_workers *sw = NULL;
     if (replay_dir && !ensure_dir(replay_dir)) {
         status = EXIT_USAGE;
         goto out;
@@ -469,11 +470,22 @@ int arena_tournament_run(FILE *out, const arena_tournament_args *a)
     for (int i = 0; i < bots->n; i++)
         slot_specs[i] = bots->b[i].spec;
     arena_fault_cfg fc = {ext->bank_ms, ext->on_fault, ext->restart, replay_dir != NULL};
+    /* --tournament-id (a shard of --slurm): the matches are named as those
+     * of the tournament the shard is merged into. */
     arena_exec_ctx xc = {g, o, a->move_ms, slot_bots, slot_names,
-                         replay_dir, tid, arena_ext_max_faults(ext), fc, slot_specs};
-    /* --slurm: the shards play, in Slurm jobs (slurm.h); no executor here. */
-    if (!sc->slurm.n && !arena_scale_executor(sc, ext, bots, &xc, jobs, quiet || json, &g_stop, &x))
+                         replay_dir, sc->tournament_id ? sc->tournament_id : tid,
+                         arena_ext_max_faults(ext), fc, slot_specs};
+    /* --slurm: the shards play, in Slurm jobs (slurm.h); no executor here.
+     * --slurm-workers with nothing to play: no job either. */
+    if (sc->slurm.workers && !to_play) {
+        if ((rc = arena_executor_inproc_new(&xc, &x)) != JA_OK) {
+            arena_error("cannot start the executor: %s", ja_strerror(rc));
+            goto out;
+        }
+    } else if (!sc->slurm.n &&
+               !arena_scale_executor(sc, ext, bots, &xc, jobs, quiet || json, &g_stop, &x, &sw)) {
         goto out;
+    }
     if (x) {
         x->export = xf;
         x->on_result = on_result;
@@ -490,15 +502,21 @@ int arena_tournament_run(FILE *out, const arena_tournament_args *a)
         rc = arena_tournament_play_part(db, tid, x, sc->shard_i, sc->shard_n, &g_stop, on_progress,
                                         &pr, err, sizeof err);
     else
-        rc = arena_slurm_play(db, db_path, tid, &spec, &sc->slurm, quiet || json, &g_stop,
+        rc = arena_slurm_play(db, db_path, tid, &spec, &sc->slurm, xf, quiet || json, &g_stop,
                               on_progress, &pr, err, sizeof err);
     progress_end(&pr, pr.last_done);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    /* --slurm-workers: whether the job ended by itself (before its workers
+     * are told to quit, which ends it too); it is cancelled and gone
+     * before the standings. */
+    char swerr[1200];
+    bool sw_failed = arena_slurm_workers_failed(sw, swerr, sizeof swerr);
     /* Workers are told to quit now, not after the standings and the fit. */
     if (x)
         x->ops->destroy(x); /* no job refers to the export file any more */
     x = NULL;
+    arena_slurm_workers_end(&sw);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     /* The export holds every match recorded by this run, also when it was
      * interrupted or failed later: put it in place either way. */
     if (xf) {
@@ -528,6 +546,10 @@ int arena_tournament_run(FILE *out, const arena_tournament_args *a)
     print_standings(out, db, g, opts_text, &ti, st, n_st, names, faults, fit, json);
     free(names);
     ladder_fit_free(&fit);
+    if (g_stop && !ti.done && sw_failed) {
+        arena_error("%s", swerr);
+        goto out;
+    }
     if (g_stop && !ti.done) {
         arena_error("interrupted after %u of %u matches; run the same command again to finish",
                     ti.n_done, ti.n_matches);
@@ -539,6 +561,7 @@ out:
     free(pending);
     if (x)
         x->ops->destroy(x);
+    arena_slurm_workers_end(&sw);
     arena_export_abort(&xf);
     ladder_db_close(&db);
     arena_db_lock_release(&lock);

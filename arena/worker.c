@@ -14,6 +14,7 @@
  * once per tournament setup (the job's "ctx" bytes) and swapped only when no
  * match is running. */
 #include "cli.h"
+#include "slurm.h"
 #include "worker_msg.h"
 
 #include "jackarena/ja_error.h"
@@ -22,6 +23,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sodium.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -41,6 +43,11 @@ static const char HELP[] =
     "  --connect ENDPOINT  the arena's worker endpoint (tcp://HOST:PORT, ipc://PATH)\n"
     "  --server-key KEY    the arena's CurveZMQ public key (Z85, 40 characters;\n"
     "                      the arena prints it and keeps it in its --curve-dir)\n"
+    "  --key-file FILE     the keys from FILE instead: lines `server KEY` (the\n"
+    "                      arena's public key) and, optionally, `public KEY` and\n"
+    "                      `secret KEY` (this worker's pair); only its owner may\n"
+    "                      read it (mode 0600). `arena tournament --slurm-workers`\n"
+    "                      writes one for its workers\n"
     "  --slots N           matches at once (default: the number of cores)\n"
     "  -h, --help          this text\n"
     "\n"
@@ -320,8 +327,9 @@ int main(int argc, char **argv)
     static const struct option opts[] = {
         {"connect", required_argument, NULL, 'c'}, {"server-key", required_argument, NULL, 'k'},
         {"slots", required_argument, NULL, 'n'},   {"help", no_argument, NULL, 'h'},
-        {0, 0, 0, 0}};
-    const char *endpoint = NULL, *server_key = NULL;
+        {"key-file", required_argument, NULL, 'K'}, {0, 0, 0, 0}};
+    const char *endpoint = NULL, *server_key = NULL, *key_file = NULL;
+    static char file_server[41], file_pub[41], file_sec[41];
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     uint32_t slots = cores > 0 ? (uint32_t)cores : 1;
     int c;
@@ -330,6 +338,7 @@ int main(int argc, char **argv)
         switch (c) {
         case 'c': endpoint = optarg; break;
         case 'k': server_key = optarg; break;
+        case 'K': key_file = optarg; break;
         case 'n':
             if (!arena_parse_u32(optarg, &slots) || slots == 0 || slots > WORKER_MAX_SLOTS) {
                 fprintf(stderr, "referee: error: --slots needs a number from 1 to %u, not '%s'\n",
@@ -350,6 +359,19 @@ int main(int argc, char **argv)
     if (!endpoint) {
         werr("which arena? give --connect ENDPOINT");
         return EXIT_USAGE;
+    }
+    if (key_file && server_key) {
+        werr("--key-file and --server-key do not go together (the file gives the server key)");
+        return EXIT_USAGE;
+    }
+    if (key_file) {
+        char kerr[PATH_MAX + 200];
+        if (arena_key_file_read(key_file, file_server, file_pub, file_sec, kerr, sizeof kerr) !=
+            JA_OK) {
+            werr("%s", kerr);
+            return EXIT_USAGE;
+        }
+        server_key = file_server;
     }
     uint8_t key_bin[32];
     if (server_key && (strlen(server_key) != 40 || !zmq_z85_decode(key_bin, server_key))) {
@@ -403,6 +425,10 @@ int main(int argc, char **argv)
          * for bots; else a fresh pair. */
         char pub[41], sec[41];
         const char *env_pub = getenv("JACKARENA_PUBLIC_KEY"), *env_sec = getenv("JACKARENA_SECRET_KEY");
+        if (file_pub[0]) { /* --key-file's pair comes first */
+            env_pub = file_pub;
+            env_sec = file_sec;
+        }
         uint8_t bin[32];
         if (env_pub || env_sec) {
             if (!env_pub || !env_sec || strlen(env_pub) != 40 || strlen(env_sec) != 40 ||
@@ -433,6 +459,8 @@ int main(int argc, char **argv)
             werr("CurveZMQ is not available in this ZeroMQ: %s", zmq_strerror(errno));
             return EXIT_RUNTIME;
         }
+        sodium_memzero(sec, sizeof sec);
+        sodium_memzero(file_sec, sizeof file_sec);
     }
     if (zmq_connect(w.dealer, endpoint) != 0) {
         werr("--connect '%s': %s", endpoint, zmq_strerror(errno));

@@ -31,6 +31,11 @@ int bench_start(const char *dir, const char *const *argv);
  * seconds (user + system) into *cpu_s, each when not NULL. */
 int bench_finish(int pid, long *rss_kib, double *cpu_s);
 
+/* The 1-minute load average (/proc/loadavg), -1 when unknown: other work
+ * on the machine takes cores from every parallel row, so the sections say
+ * how busy the machine was. */
+double bench_loadavg(void);
+
 /* The median of three figures. */
 double bench_median3(const double v[3]);
 

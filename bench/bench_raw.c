@@ -96,6 +96,17 @@ int bench_start(const char *dir, const char *const *argv)
     return pid;
 }
 
+double bench_loadavg(void)
+{
+    double v = -1;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f && fscanf(f, "%lf", &v) != 1)
+        v = -1;
+    if (f)
+        fclose(f);
+    return v;
+}
+
 int bench_finish(int pid, long *rss_kib, double *cpu_s)
 {
     int st = 0;

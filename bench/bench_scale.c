@@ -66,19 +66,6 @@ static long vm_rss(pid_t pid)
     return kib;
 }
 
-/* The 1-minute load average: other work on the machine takes cores from
- * every parallel row, so the section says how busy the machine was. */
-static double loadavg(void)
-{
-    double v = -1;
-    FILE *f = fopen("/proc/loadavg", "r");
-    if (f && fscanf(f, "%lf", &v) != 1)
-        v = -1;
-    if (f)
-        fclose(f);
-    return v;
-}
-
 static void fresh_db(char *db, size_t cap, const char *name)
 {
     snprintf(db, cap, "%s/%s.db", g_tmp, name);
@@ -210,7 +197,7 @@ void bench_scale(FILE *md, const char *arena_dir)
         return;
     }
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    double load0 = loadavg();
+    double load0 = bench_loadavg();
 
     /* --jobs 1 against --jobs 2, the same plan. */
     const char *R = "2000"; /* 6,000 matches */
@@ -283,7 +270,7 @@ void bench_scale(FILE *md, const char *arena_dir)
             long_secs, n_samples ? samples[0] : 0, lmed, l95,
             n_samples ? samples[n_samples - 1] : 0, lmax);
 
-    double load1 = loadavg();
+    double load1 = bench_loadavg();
     char cell_j2[64], cell_z1[64], cell_z8[64];
     bench_row_add("--jobs 1 (in-process executor)", j1_rate, "matches/s", NAN, BENCH_NO_TARGET,
                   0);

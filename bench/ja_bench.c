@@ -23,6 +23,7 @@
 #include "bench.h"
 #include "bench_hosted.h"
 #include "bench_scale.h"
+#include "bench_slurm.h"
 #include "hub.h"
 #include "ladder.h"
 #include "match.h"
@@ -321,8 +322,10 @@ static const char HELP[] =
     "and its target (met or not); tests never assert timings.\n"
     "\n"
     "  --only SECTION  run these sections only (repeatable, or a comma list):\n"
-    "                  engine, referee, hosted, external, scale, report, bots;\n"
-    "                  the page keeps the other sections as their last run left them\n"
+    "                  engine, referee, hosted, external, scale, slurm, report,\n"
+    "                  bots; the page keeps the other sections as their last run\n"
+    "                  left them (slurm needs root and Slurm's packages: without\n"
+    "                  them it says so and keeps its earlier figures)\n"
     "  --json          print one JSON object with every row on stdout (instead of\n"
     "                  a line per row)\n"
     "  --out FILE      the page to write (default docs/performance.md)\n"
@@ -346,6 +349,7 @@ static int sec_referee(FILE *md, const bench_opts *o);
 static int sec_hosted(FILE *md, const bench_opts *o);
 static int sec_external(FILE *md, const bench_opts *o);
 static int sec_scale(FILE *md, const bench_opts *o);
+static int sec_slurm(FILE *md, const bench_opts *o);
 static int sec_report(FILE *md, const bench_opts *o);
 static int sec_bots(FILE *md, const bench_opts *o);
 
@@ -354,11 +358,11 @@ static const struct {
     section_fn run;
 } SECTIONS[] = {
     {"engine", sec_engine}, {"referee", sec_referee}, {"hosted", sec_hosted},
-    {"external", sec_external}, {"scale", sec_scale}, {"report", sec_report},
-    {"bots", sec_bots},
+    {"external", sec_external}, {"scale", sec_scale}, {"slurm", sec_slurm},
+    {"report", sec_report}, {"bots", sec_bots},
 };
 #define N_SECTIONS (sizeof SECTIONS / sizeof SECTIONS[0])
-#define SECTION_LIST "engine, referee, hosted, external, scale, report, bots"
+#define SECTION_LIST "engine, referee, hosted, external, scale, slurm, report, bots"
 
 /* The seat counts measured for g: its fewest, 4 and its most (each once). */
 static int seat_counts(const ja_game_rules *g, uint32_t out[3])
@@ -561,6 +565,12 @@ static int sec_scale(FILE *md, const bench_opts *o)
     return 0;
 }
 
+static int sec_slurm(FILE *md, const bench_opts *o)
+{
+    (void)o;
+    return bench_slurm(md, NULL);
+}
+
 static int sec_report(FILE *md, const bench_opts *o)
 {
     (void)o;
@@ -591,13 +601,51 @@ static const char *find_block(const char *text, const char *name, size_t *len)
     return p;
 }
 
+#define SKIP_NOTE "_Not measured again on "
+
+/* Writes the old block blk (len bytes) of a section that was skipped in
+ * this run, with a line after its heading saying so and why (why: the
+ * section's text, "## Title\n\nNot measured: REASON.\n"), in place of an
+ * earlier such line. */
+static void write_kept(FILE *out, const char *blk, size_t len, const char *why,
+                       const char *when)
+{
+    const char *reason = strstr(why, "Not measured: ");
+    reason = reason ? reason + strlen("Not measured: ") : why;
+    int rlen = (int)strcspn(reason, "\n");
+    if (rlen > 0 && reason[rlen - 1] == '.')
+        rlen--;
+    /* The marker line and the heading, then the note, then the rest
+     * without an earlier note. */
+    const char *h = memchr(blk, '\n', len);
+    h = h ? memchr(h + 1, '\n', len - (size_t)(h + 1 - blk)) : NULL;
+    if (!h) {
+        fwrite(blk, 1, len, out);
+        return;
+    }
+    h++;
+    fwrite(blk, 1, (size_t)(h - blk), out);
+    fprintf(out, "\n" SKIP_NOTE "%s: %.*s; the figures below are those of the run "
+            "named next._\n", when, rlen, reason);
+    const char *rest = h;
+    const char *end = blk + len;
+    if ((size_t)(end - rest) > 1 && rest[0] == '\n' &&
+        strncmp(rest + 1, SKIP_NOTE, strlen(SKIP_NOTE)) == 0) {
+        const char *nl = memchr(rest + 1, '\n', (size_t)(end - rest - 1));
+        rest = nl ? nl + 1 : end;
+    }
+    fwrite(rest, 1, (size_t)(end - rest), out);
+}
+
 /* Writes the page to out_path (through a temporary file and a rename): the
  * header, then every section's block in order: the text of the sections
  * run now (fresh[i], NULL for those not run), else the block the page
- * already had, else a line saying it was never measured. Returns 0, or -1
- * after a message. */
-static int write_page(const char *out_path, char *const *fresh, const char *run_line,
-                      long peak_kib)
+ * already had, else a line saying it was never measured. A section that
+ * was skipped (skipped[i]: it could not be measured here; fresh[i] says
+ * why) keeps the block the page had, with a line saying so. Returns 0, or
+ * -1 after a message. */
+static int write_page(const char *out_path, char *const *fresh, const bool *skipped,
+                      const char *when, const char *run_line, long peak_kib)
 {
     char *old = bench_slurp(out_path, NULL); /* NULL: no earlier blocks */
     char tmp[PATH_MAX + 16];
@@ -614,7 +662,7 @@ static int write_page(const char *out_path, char *const *fresh, const char *run_
             "Re-run with `build/bench/ja_bench` from the repository root after a Release build\n"
             "(`bash scripts/setup.sh`). Tests never assert timings; this page is where speed\n"
             "is measured.\n\n"
-            "The page has seven sections (" SECTION_LIST ").\n"
+            "The page has eight sections (" SECTION_LIST ").\n"
             "`ja_bench --only SECTION` reruns one of them (repeatable, or a comma list) and\n"
             "replaces only that section's part of this page: the others keep the figures of\n"
             "the run that wrote them. Each section therefore begins with the run it comes\n"
@@ -631,7 +679,10 @@ static int write_page(const char *out_path, char *const *fresh, const char *run_
         fputc('\n', out);
         size_t len = 0;
         const char *blk;
-        if (fresh[i]) {
+        if (fresh[i] && skipped[i] &&
+            (blk = find_block(old, SECTIONS[i].name, &len)) != NULL) {
+            write_kept(out, blk, len, fresh[i], when);
+        } else if (fresh[i]) {
             const char *body = fresh[i];
             while (*body == '\n')
                 body++;
@@ -784,6 +835,7 @@ int main(int argc, char **argv)
                  "`--matches %u`._",
                  when, only_arg, cpu, cores, build, ja_version(), o.matches);
     char *fresh[N_SECTIONS] = {NULL};
+    bool skipped[N_SECTIONS] = {false};
     const char *names[N_SECTIONS];
     size_t n_names = 0;
     int rc = 0;
@@ -800,12 +852,20 @@ int main(int argc, char **argv)
         }
         bench_rows_section(SECTIONS[i].name);
         fprintf(stderr, "ja_bench: section %s\n", SECTIONS[i].name);
-        rc = SECTIONS[i].run(md, &o) != 0;
+        rc = SECTIONS[i].run(md, &o);
         fclose(md);
+        if (rc == BENCH_SECTION_SKIPPED) {
+            fprintf(stderr, "ja_bench: section %s not measured: %s", SECTIONS[i].name,
+                    strstr(fresh[i], "Not measured: ") ? strstr(fresh[i], "Not measured: ") + 14
+                                                       : "\n");
+            skipped[i] = true;
+            rc = 0;
+        }
+        rc = rc != 0;
     }
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    if (rc == 0 && write_page(out_path, fresh, run_line, ru.ru_maxrss) != 0)
+    if (rc == 0 && write_page(out_path, fresh, skipped, when, run_line, ru.ru_maxrss) != 0)
         rc = 1;
     if (json && bench_rows_json(stdout, names, n_names, rc == 0 ? out_path : NULL, when, cpu,
                                 cores, build) != 0) {
