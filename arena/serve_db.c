@@ -508,7 +508,22 @@ int arena_serve_db_batch_add(arena_serve_db *db, uint64_t server_seed, arena_ser
     int rc = JA_EDB;
     if (exec(db, "BEGIN IMMEDIATE") != JA_OK)
         goto out;
-    sqlite3_stmt *st = prep(db, "INSERT INTO batches (seed, state, versions, created) VALUES "
+    /* Only active versions start a batch: checked in the transaction that
+     * adds it, so a version retired before is never in a new batch. */
+    sqlite3_stmt *st;
+    for (uint32_t i = 0; i < b->n; i++) {
+        if ((st = prep(db, "SELECT status = 'active' FROM versions WHERE id = ?")) == NULL)
+            break;
+        sqlite3_bind_int64(st, 1, b->version[i]);
+        bool active = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
+        sqlite3_finalize(st);
+        if (!active) {
+            exec(db, "ROLLBACK");
+            rc = JA_ENOTFOUND;
+            goto out;
+        }
+    }
+    st = prep(db, "INSERT INTO batches (seed, state, versions, created) VALUES "
                                 "('', 'planned', ?, ?) RETURNING id");
     if (st) {
         sqlite3_bind_text(st, 1, vt, -1, SQLITE_TRANSIENT);

@@ -99,7 +99,8 @@ typedef struct arena_serve_batch {
 } arena_serve_batch;
 
 /* A new planned batch of versions v[0..n-1]; its id into b->id and its
- * seed, ja_seed_derive(server seed, "SRVB", id), into b->seed. */
+ * seed, ja_seed_derive(server seed, "SRVB", id), into b->seed.
+ * JA_ENOTFOUND (nothing added) when one of them is no longer active. */
 int arena_serve_db_batch_add(arena_serve_db *db, uint64_t server_seed, arena_serve_batch *b);
 int arena_serve_db_batch_set_tournament(arena_serve_db *db, int64_t batch, int64_t tournament);
 /* The unfinished batch with the lowest id, or JA_ENOTFOUND. */

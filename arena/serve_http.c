@@ -107,11 +107,14 @@ static void page_begin(FILE *f, const char *title)
     fputs("</h1>\n", f);
 }
 
-static enum MHD_Result page_end(struct MHD_Connection *c, FILE *f, char *buf, size_t *len)
+static enum MHD_Result page_end(struct MHD_Connection *c, FILE *f, char **buf, size_t *len)
 {
     fputs("</body></html>\n", f);
-    fclose(f);
-    return send_bytes(c, 200, "text/html; charset=utf-8", buf, *len);
+    if (fclose(f) != 0) {
+        free(*buf);
+        return MHD_NO;
+    }
+    return send_bytes(c, 200, "text/html; charset=utf-8", *buf, *len);
 }
 
 /* The ladder: filled and refreshed by the script from /api/ladder on every
@@ -160,7 +163,7 @@ static enum MHD_Result page_index(arena_server *s, struct MHD_Connection *c)
                "<a href=\"/api/ladder\">/api/ladder</a>.</noscript>\n",
             s->a->seats);
     fputs(LADDER_JS, f);
-    return page_end(c, f, buf, &len);
+    return page_end(c, f, &buf, &len);
 }
 
 static const char SUBMIT_HTML[] =
@@ -196,7 +199,7 @@ static enum MHD_Result page_submit(arena_server *s, struct MHD_Connection *c)
         return MHD_NO;
     page_begin(f, "Submit a bot");
     fputs(SUBMIT_HTML, f);
-    return page_end(c, f, buf, &len);
+    return page_end(c, f, &buf, &len);
 }
 
 /* ---- ladder reads -------------------------------------------------------------- */
@@ -303,7 +306,8 @@ static json_t *ladder_json(arena_server *s)
         return NULL;
     }
     /* Each rated row gets its author and its version's status and faults. */
-    json_t *rows = json_object_get(fit, "ratings"), *row;
+    /* A copy: "fit" stays exactly what `arena ladder --fit --json` prints. */
+    json_t *rows = json_deep_copy(json_object_get(fit, "ratings")), *row;
     size_t i, k;
     int64_t matches = 0;
     json_array_foreach(rows, i, row)
@@ -328,13 +332,18 @@ static json_t *ladder_json(arena_server *s)
             json_object_set_new(row, "author", json_string(bot ? bot : ""));
     }
     matches = json_integer_value(json_object_get(fit, "matches"));
-    json_t *out = json_pack("{ss si ss sO sI so}", "game", s->a->game->name, "seats",
+    json_t *out = json_pack("{ss si ss so sI so}", "game", s->a->game->name, "seats",
                             (int)s->a->seats, "options", s->opts_text, "ratings",
                             rows ? rows : json_array(), "matches",
                             (json_int_t)matches, "versions",
                             versions);
-    if (out)
+    arena_serve_batch b;
+    if (out) {
         json_object_set(out, "fit", fit);
+        /* Whether a batch is being played (or resumed at the next start). */
+        json_object_set_new(out, "playing",
+                            json_boolean(arena_serve_db_batch_unfinished(s->sdb, &b) == JA_OK));
+    }
     json_decref(fit);
     return out;
 }
@@ -442,7 +451,7 @@ static enum MHD_Result page_bot(arena_server *s, struct MHD_Connection *c, const
     }
     fputs("</table>\n", f);
     json_decref(j);
-    return page_end(c, f, buf, &len);
+    return page_end(c, f, &buf, &len);
 }
 
 /* ---- matches ------------------------------------------------------------------- */
@@ -909,6 +918,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     return dispatch(s, c, q);
 }
 
+/* Paths are taken as sent, never unescaped: no route has a '%', so an
+ * escaped path (%2e%2e, %2f, %00) names nothing. */
+static size_t no_unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+    (void)cls, (void)c;
+    return strlen(s);
+}
+
 static void on_done(void *cls, struct MHD_Connection *c, void **con_cls,
                     enum MHD_RequestTerminationCode toe)
 {
@@ -947,6 +964,7 @@ int srv_http_start(arena_server *s, char *err, size_t cap)
                               MHD_OPTION_CONNECTION_LIMIT, (unsigned)a->max_clients,
                               MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
                               MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)a->max_clients,
+                              MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, NULL,
                               MHD_OPTION_END);
     if (s->mhd == NULL) {
         snprintf(err, cap, "cannot listen on http://%s%s%s:%u/ (in use, or not an address of "
