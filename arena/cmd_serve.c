@@ -13,8 +13,9 @@
 
 static const char HELP[] =
     "usage: arena serve GAME [--opt KEY=VALUE]... [--seats K] [--db FILE] [--data DIR]\n"
-    "                   [--http HOST:PORT] [--public] [--concurrency N] [--smoke N]\n"
-    "                   [--move-ms MS] [--max-upload BYTES] [--upload-rate N]\n"
+    "                   [--http HOST:PORT] [--public] [--concurrency N] [--rounds R]\n"
+    "                   [--smoke N]"
+    " [--move-ms MS] [--max-upload BYTES] [--upload-rate N]\n"
     "                   [--queue N] [--fault-limit N] [--max-clients N] [--seed N] [--quiet]\n"
     "Run a competition server for GAME: authors register and upload bot plugins\n"
     "over HTTP, each new version is validated (ELF check, load in the sandbox,\n"
@@ -35,6 +36,8 @@ static const char HELP[] =
     "  --public            allow a HOST that is not a loopback address (put TLS in\n"
     "                      front with a reverse proxy: docs/server.md)\n"
     "  --concurrency N     matches at once (default 2)\n"
+    "  --rounds R          rounds of each batch: each round is one deal played in\n"
+    "                      every seat rotation (default 1; at least N / K)\n"
     "  --smoke N           smoke matches of a validation (default 4, at least 1)\n"
     "  --move-ms MS        per-decision limit (default: 1000 for hosted bots)\n"
     "  --max-upload BYTES  largest plugin accepted (default 8388608, 8 MiB)\n"
@@ -71,6 +74,7 @@ int cmd_serve(int argc, char **argv)
         {"http", required_argument, NULL, 'H'},
         {"public", no_argument, NULL, 'P'},
         {"concurrency", required_argument, NULL, 'c'},
+        {"rounds", required_argument, NULL, 'R'},
         {"smoke", required_argument, NULL, 'S'},
         {"max-upload", required_argument, NULL, 'U'},
         {"upload-rate", required_argument, NULL, 'r'},
@@ -84,6 +88,7 @@ int cmd_serve(int argc, char **argv)
     co.move_ms = REF_MOVE_MS_KIND;
     arena_serve_args a = {0};
     a.concurrency = 2;
+    a.rounds = 1;
     a.smoke = 4;
     a.max_upload = 8u << 20;
     a.upload_rate = 10;
@@ -114,6 +119,10 @@ int cmd_serve(int argc, char **argv)
         case 'P': is_public = true; break;
         case 'c':
             if (!parse_count("--concurrency", optarg, 1, 64, &a.concurrency))
+                return EXIT_USAGE;
+            break;
+        case 'R':
+            if (!parse_count("--rounds", optarg, 1, 1000, &a.rounds))
                 return EXIT_USAGE;
             break;
         case 'S':

@@ -208,6 +208,7 @@ static void *validator(void *arg)
     ref_bot *random = NULL;
     if (ref_bot_plugin_open(path, NULL, &random, err, sizeof err) != JA_OK) {
         arena_error("the validator needs the reference bot random: %s", err);
+        s->failed = true;
         *s->stop = 1;
         srv_event(s, NULL);
         return NULL;
@@ -352,6 +353,8 @@ static int play_batch(arena_server *s, ladder_db *db, bot_cache *cache, arena_se
         }
     }
     uint32_t rounds = (a->concurrency + a->seats - 1) / a->seats;
+    if (rounds < a->rounds)
+        rounds = a->rounds;
     ladder_tournament_spec ts = {{a->game->name, a->seats, s->opts_text},
                                  b->seed, LADDER_FORMAT_ROUND_ROBIN, rounds ? rounds : 1,
                                  true, b->n, lb};
@@ -571,6 +574,8 @@ restore:
     srv_event(s, NULL); /* wakes the validator and the event streams */
     if (validator_started)
         pthread_join(vt, NULL);
+    if (s->failed)
+        status = EXIT_RUNTIME;
     srv_http_stop(s);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);

@@ -33,6 +33,7 @@ typedef struct arena_serve_args {
     uint16_t port;
     bool v6;
     uint32_t concurrency;     /* matches at once */
+    uint32_t rounds;          /* rounds of a batch (at least concurrency / seats) */
     uint32_t smoke;           /* smoke matches of a validation */
     uint32_t move_ms;         /* per-decision limit; REF_MOVE_MS_KIND: by kind */
     uint64_t max_upload;      /* bytes */

@@ -24,6 +24,7 @@ typedef struct arena_server {
     arena_serve_db *sdb;
     uint64_t seed;            /* the server seed (serve_db.h) */
     volatile sig_atomic_t *stop;
+    bool failed;              /* a thread stopped the server on an error */
     /* Events and wake-ups: mu guards everything below. */
     pthread_mutex_t mu;
     pthread_cond_t cond;

@@ -9,7 +9,10 @@ and the event stream work; SIGTERM stops it with status 0.
 
 Waits poll the JSON API; the only clock is a generous guard against hangs.
 
-usage: test_serve.py ARENA RANDOM.so PICK.so SEGV.so FREE_PORT.py"""
+A second server suspends a bot that passed validation and faults in the
+ladder (--fault-limit 0).
+
+usage: test_serve.py ARENA RANDOM.so PICK.so SEGV.so SEATFAULT.so FREE_PORT.py"""
 import http.client
 import json
 import os
@@ -20,7 +23,7 @@ import sys
 import tempfile
 import time
 
-ARENA, RANDOM, PICK, SEGV, FREE_PORT = sys.argv[1:6]
+ARENA, RANDOM, PICK, SEGV, SEATFAULT, FREE_PORT = sys.argv[1:7]
 GAME = "bruise-jack"
 GUARD = 600  # seconds: a hang, never a timing assertion
 K = 6        # matches each bot plays before the checks
@@ -34,15 +37,15 @@ def check(cond, what):
 
 
 class Server:
-    def __init__(self, tmp, port):
-        self.tmp, self.port, self.proc = tmp, port, None
+    def __init__(self, tmp, port, extra=()):
+        self.tmp, self.port, self.proc, self.extra = tmp, port, None, list(extra)
 
     def start(self):
         self.err = open(os.path.join(self.tmp, "server.err"), "a")
         self.proc = subprocess.Popen(
             [ARENA, "serve", GAME, "--db", os.path.join(self.tmp, "ladder.db"),
              "--http", "127.0.0.1:%d" % self.port, "--smoke", "2", "--concurrency", "2",
-             "--max-upload", "1000000", "--upload-rate", "8", "--seed", "7"],
+             "--max-upload", "1000000", "--upload-rate", "8", "--seed", "7"] + self.extra,
             stdout=subprocess.DEVNULL, stderr=self.err)
         wait_for(lambda: self.up(), "the server to listen")
 
@@ -140,8 +143,7 @@ def version_status(s, author, number=1):
 
 def main():
     tmp = tempfile.mkdtemp(prefix="serve-")
-    port = int(subprocess.run(["/usr/bin/python3", FREE_PORT], capture_output=True,
-                              text=True).stdout.strip())
+    port = free_port()
     s = Server(tmp, port)
     s.start()
 
@@ -315,7 +317,45 @@ def main():
     check(rc == 0, "SIGTERM exits 0, not %d: %s" % (rc, tail(tmp)))
     if not failures:
         subprocess.run(["rm", "-rf", tmp])
+    suspension()
     return report()
+
+
+def free_port():
+    return int(subprocess.run(["/usr/bin/python3", FREE_PORT], capture_output=True,
+                              text=True).stdout.strip())
+
+
+def suspension():
+    """A version past its fault limit is suspended, with the reason shown,
+    and plays no more; its results stay in the ladder."""
+    tmp = tempfile.mkdtemp(prefix="serve-")
+    s = Server(tmp, free_port(), ["--smoke", "1", "--fault-limit", "0"])
+    s.start()
+    tokens = {}
+    for name in ("ann", "erin"):
+        st, j = s.json("POST", "/api/register", json.dumps({"name": name}))
+        tokens[name] = j["token"]
+    for name, path in (("ann", RANDOM), ("erin", SEATFAULT)):
+        st, j = s.json("POST", "/api/bots", open(path, "rb").read(),
+                       {"Authorization": "Bearer " + tokens[name]})
+        check(st == 202, "upload for %s: %d" % (name, st))
+    v = wait_for(lambda: (lambda x: x if x and x["status"] not in ("validating", "active")
+                          else None)(version_status(s, "erin")), "erin's suspension")
+    check(v["status"] == "suspended" and "limit of 0" in v["reason"] and "illegal" in v["reason"]
+          and v["faults"] > 0, "erin suspended with the reason: %r" % v)
+    check(version_status(s, "ann")["status"] == "active", "ann stays active")
+    wait_for(lambda: s.json("GET", "/api/ladder")[1]["playing"] is False, "the last batch")
+    st, lad = s.json("GET", "/api/ladder")
+    rows = {r["author"]: r for r in lad["ratings"]}
+    check("erin" in rows and rows["erin"]["version_status"] == "suspended" and
+          rows["erin"]["faults"] == v["faults"], "erin stays in the ladder: %r" % rows.get("erin"))
+    st, ct, page = s.request("GET", "/bots/erin")
+    check(st == 200 and b"suspended" in page and b"limit of 0" in page, "erin's page")
+    s.proc.send_signal(signal.SIGTERM)
+    check(s.proc.wait(timeout=GUARD) == 0, "SIGTERM exits 0")
+    if not failures:
+        subprocess.run(["rm", "-rf", tmp])
 
 
 if __name__ == "__main__":
