@@ -108,27 +108,34 @@ int cmd_serve(int argc, char **argv)
                 return EXIT_USAGE;
             continue;
         }
+        /* The flags that take a count: code, flag, range, where it goes. */
+        const struct {
+            int code;
+            const char *flag;
+            uint32_t min, max, *out;
+        } counts[] = {{'k', "--seats", 1, JA_MAX_SEATS, &seats},
+                      {'c', "--concurrency", 1, 64, &a.concurrency},
+                      {'R', "--rounds", 1, 1000, &a.rounds},
+                      {'S', "--smoke", 1, 1000, &a.smoke},
+                      {'r', "--upload-rate", 1, 100000, &a.upload_rate},
+                      {'Q', "--queue", 1, 10000, &a.queue_max},
+                      {'F', "--fault-limit", 0, 1000000, &a.fault_limit},
+                      {'C', "--max-clients", 1, 10000, &a.max_clients}};
+        bool counted = false;
+        for (size_t i = 0; i < sizeof counts / sizeof *counts && !counted; i++)
+            if (c == counts[i].code) {
+                if (!parse_count(counts[i].flag, optarg, counts[i].min, counts[i].max,
+                                 counts[i].out))
+                    return EXIT_USAGE;
+                counted = true;
+            }
+        if (counted)
+            continue;
         switch (c) {
-        case 'k':
-            if (!parse_count("--seats", optarg, 1, JA_MAX_SEATS, &seats))
-                return EXIT_USAGE;
-            break;
         case 'd': a.db_path = optarg; break;
         case 'D': data = optarg; break;
         case 'H': http = optarg; break;
         case 'P': is_public = true; break;
-        case 'c':
-            if (!parse_count("--concurrency", optarg, 1, 64, &a.concurrency))
-                return EXIT_USAGE;
-            break;
-        case 'R':
-            if (!parse_count("--rounds", optarg, 1, 1000, &a.rounds))
-                return EXIT_USAGE;
-            break;
-        case 'S':
-            if (!parse_count("--smoke", optarg, 1, 1000, &a.smoke))
-                return EXIT_USAGE;
-            break;
         case 'U':
             if (!arena_parse_u64(optarg, &a.max_upload) || a.max_upload < 1024 ||
                 a.max_upload > (1u << 30)) {
@@ -136,22 +143,6 @@ int cmd_serve(int argc, char **argv)
                             "'%s'", optarg);
                 return EXIT_USAGE;
             }
-            break;
-        case 'r':
-            if (!parse_count("--upload-rate", optarg, 1, 100000, &a.upload_rate))
-                return EXIT_USAGE;
-            break;
-        case 'Q':
-            if (!parse_count("--queue", optarg, 1, 10000, &a.queue_max))
-                return EXIT_USAGE;
-            break;
-        case 'F':
-            if (!parse_count("--fault-limit", optarg, 0, 1000000, &a.fault_limit))
-                return EXIT_USAGE;
-            break;
-        case 'C':
-            if (!parse_count("--max-clients", optarg, 1, 10000, &a.max_clients))
-                return EXIT_USAGE;
             break;
         case 'q': a.quiet = true; break;
         case 'h': fputs(HELP, stdout); return EXIT_OK;

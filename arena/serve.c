@@ -32,34 +32,6 @@ static void on_signal(int sig)
     g_stop = 1;
 }
 
-/* ---- events -------------------------------------------------------------------- */
-
-void srv_event(arena_server *s, json_t *ev)
-{
-    char *text = ev ? json_dumps(ev, JSON_COMPACT) : NULL;
-    json_decref(ev);
-    pthread_mutex_lock(&s->mu);
-    if (text) {
-        uint64_t k = s->ev_seq % SRV_EVENT_RING;
-        free(s->ev[k]);
-        s->ev[k] = text;
-        s->ev_seq++;
-    }
-    s->wake++;
-    pthread_cond_broadcast(&s->cond);
-    pthread_mutex_unlock(&s->mu);
-}
-
-void srv_event_version(arena_server *s, const char *author, int64_t number, const char *status,
-                       const char *reason)
-{
-    srv_event(s, json_pack("{ss ss sI ss ss}", "type", "version", "author", author, "version",
-                           (json_int_t)number, "status", status, "reason", reason ? reason : ""));
-    if (!s->a->quiet)
-        fprintf(stderr, "arena serve: %s version %" PRId64 ": %s%s%s\n", author, number, status,
-                reason && reason[0] ? ": " : "", reason ? reason : "");
-}
-
 /* Waits until woken or about a second has passed; returns at once when
  * stopping. */
 static void srv_wait(arena_server *s, uint64_t seen)
@@ -187,8 +159,11 @@ done:
     ref_bot_destroy(&cand);
     /* Paths in messages are the server's: show the file by its name. */
     char *p;
-    while ((p = strstr(why, s->data)) != NULL)
-        memmove(p, p + strlen(s->data) + 1, strlen(p + strlen(s->data) + 1) + 1);
+    size_t dl = strlen(s->data);
+    while ((p = strstr(why, s->data)) != NULL) {
+        size_t skip = dl + (p[dl] == '/');
+        memmove(p, p + skip, strlen(p + skip) + 1);
+    }
     json_object_set_new(rep, "result", json_string(status));
     json_object_set_new(rep, "reason", json_string(why));
     char *text = json_dumps(rep, JSON_COMPACT);
@@ -524,21 +499,10 @@ int arena_serve_run(const arena_serve_args *a)
         goto out;
     /* One writer at a time in the ladder database (db_lock.h): this server
      * for as long as it runs. */
-    int rc = arena_db_lock_take(a->db_path, &lock, err, sizeof err);
-    if (rc == JA_EBUSY) {
-        arena_error("%s; stop it first", err);
+    if ((status = arena_db_lock_open(a->db_path, &lock, &db)) != EXIT_OK)
         goto out;
-    }
-    int lock_rc = rc;
-    if ((rc = ladder_db_open(a->db_path, &db)) != JA_OK) {
-        arena_error("%s", db ? ladder_db_errmsg(db) : ja_strerror(rc));
-        status = arena_db_status(rc);
-        goto out;
-    }
-    if (lock_rc != JA_OK) {
-        arena_error("%s", err);
-        goto out;
-    }
+    status = EXIT_USAGE;
+    int rc;
     char sdb_path[4300];
     snprintf(sdb_path, sizeof sdb_path, "%s/serve.db", s->data);
     if (arena_serve_db_open(sdb_path, &s->sdb, err, sizeof err) != JA_OK ||

@@ -120,6 +120,12 @@ static int exec(arena_serve_db *db, const char *sql)
     return JA_OK;
 }
 
+/* Ends the open transaction: COMMIT when rc is JA_OK, else ROLLBACK. */
+static int end_tx(arena_serve_db *db, int rc)
+{
+    return exec(db, rc == JA_OK ? "COMMIT" : "ROLLBACK") == JA_OK ? rc : JA_EDB;
+}
+
 static void copy_col(sqlite3_stmt *st, int col, char *out, size_t cap)
 {
     const unsigned char *t = sqlite3_column_text(st, col);
@@ -546,8 +552,7 @@ int arena_serve_db_batch_add(arena_serve_db *db, uint64_t server_seed, arena_ser
             rc = run(db, st);
         }
     }
-    if (exec(db, rc == JA_OK ? "COMMIT" : "ROLLBACK") != JA_OK)
-        rc = JA_EDB;
+    rc = end_tx(db, rc);
 out:
     UNLOCK();
     return rc;
@@ -618,8 +623,7 @@ int arena_serve_db_batch_done(arena_serve_db *db, const arena_serve_batch *b,
             rc = run(db, st);
         }
     }
-    if (exec(db, rc == JA_OK ? "COMMIT" : "ROLLBACK") != JA_OK)
-        rc = JA_EDB;
+    rc = end_tx(db, rc);
 out:
     UNLOCK();
     return rc;

@@ -366,17 +366,8 @@ static json_t *bot_json(arena_server *s, const char *name, int64_t author)
     return json_pack("{ss so so}", "name", name, "versions", v, "matches", m.list);
 }
 
-static enum MHD_Result api_bot(arena_server *s, struct MHD_Connection *c, const char *name)
-{
-    int64_t id;
-    int rc = arena_serve_db_author_find(s->sdb, name, &id);
-    if (rc == JA_ENOTFOUND)
-        return send_error(c, 404, "no such author");
-    json_t *j = rc == JA_OK ? bot_json(s, name, id) : NULL;
-    return j ? send_json(c, 200, j) : send_error(c, 500, "the bot cannot be read");
-}
-
-static enum MHD_Result page_bot(arena_server *s, struct MHD_Connection *c, const char *name)
+/* GET /api/bots/NAME (JSON) and /bots/NAME (html): one author. */
+static enum MHD_Result bot(arena_server *s, struct MHD_Connection *c, const char *name, bool html)
 {
     int64_t id;
     int rc = arena_serve_db_author_find(s->sdb, name, &id);
@@ -385,6 +376,8 @@ static enum MHD_Result page_bot(arena_server *s, struct MHD_Connection *c, const
     json_t *j = rc == JA_OK ? bot_json(s, name, id) : NULL;
     if (j == NULL)
         return send_error(c, 500, "the bot cannot be read");
+    if (!html)
+        return send_json(c, 200, j);
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
@@ -840,11 +833,11 @@ static enum MHD_Result dispatch(arena_server *s, struct MHD_Connection *c, req *
     switch (rt->kind) {
     case ARENA_ROUTE_INDEX: return page_index(s, c);
     case ARENA_ROUTE_SUBMIT_PAGE: return page_submit(s, c);
-    case ARENA_ROUTE_BOT_PAGE: return page_bot(s, c, rt->name);
+    case ARENA_ROUTE_BOT_PAGE: return bot(s, c, rt->name, true);
     case ARENA_ROUTE_MATCH_PAGE:
     case ARENA_ROUTE_MATCH_REPLAY: return match_file(s, c, rt);
     case ARENA_ROUTE_LADDER: return api_ladder(s, c);
-    case ARENA_ROUTE_BOT: return api_bot(s, c, rt->name);
+    case ARENA_ROUTE_BOT: return bot(s, c, rt->name, false);
     case ARENA_ROUTE_MATCH: return api_match(s, c, rt);
     case ARENA_ROUTE_EVENTS: return api_events(s, c);
     case ARENA_ROUTE_REGISTER: return api_register(s, c, q);

@@ -147,6 +147,12 @@ def main():
     s = Server(tmp, port)
     s.start()
 
+    # A second server on the same database is refused (the database's lock).
+    out = subprocess.run([ARENA, "serve", GAME, "--db", os.path.join(tmp, "ladder.db"),
+                          "--http", "127.0.0.1:%d" % free_port()], capture_output=True, text=True)
+    check(out.returncode == 1 and "in use by another arena" in out.stderr and
+          len(out.stderr.strip().splitlines()) == 1, "a second server refused: %r" % out.stderr)
+
     # Registration: tokens, duplicates, names refused.
     tokens = {}
     for name in ("alice", "bob", "carol", "dave"):
