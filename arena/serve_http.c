@@ -92,7 +92,8 @@ static enum MHD_Result send_error(struct MHD_Connection *c, unsigned code, const
 static const char CSS[] =
     "body{font:15px/1.4 system-ui,sans-serif;margin:2em auto;max-width:60em;padding:0 1em}"
     "table{border-collapse:collapse}td,th{padding:.2em .7em;border-bottom:1px solid #ccc;"
-    "text-align:left}th{background:#eee}pre{background:#f6f6f6;padding:.5em;overflow:auto}"
+    "text-align:left;overflow-wrap:anywhere}th{background:#eee}"
+    "pre{background:#f6f6f6;padding:.5em;white-space:pre-wrap;overflow-wrap:anywhere}"
     ".rejected,.suspended{color:#a00}.active{color:#070}nav a{margin-right:1em}";
 
 /* The page's head and navigation; the title escaped. */
@@ -128,7 +129,8 @@ static const char LADDER_JS[] =
     " var tb=document.getElementById('ladder');tb.textContent='';\n"
     " (d.ratings||[]).forEach(function(b,i){var tr=document.createElement('tr');\n"
     "  cell(tr,String(i+1));var td=cell(tr,'');var a=document.createElement('a');\n"
-    "  a.href='/bots/'+encodeURIComponent(b.author);a.textContent=b.display_name;td.appendChild(a);\n"
+    "  a.href='/bots/'+encodeURIComponent(b.author);a.textContent=b.display_name;\n"
+    "  td.appendChild(a);\n"
     "  cell(tr,b.version_status||'');cell(tr,fmt(b.elo));\n"
     "  cell(tr,b.elo_ci95?('['+fmt(b.elo_ci95[0])+', '+fmt(b.elo_ci95[1])+']'):'');\n"
     "  cell(tr,String(b.games));cell(tr,String(b.faults));tb.appendChild(tr);});\n"
@@ -398,10 +400,11 @@ static enum MHD_Result bot(arena_server *s, struct MHD_Connection *c, const char
         arena_serve_html(f, status);
         fputs("\">", f);
         arena_serve_html(f, status);
-        fprintf(f, "</td><td>%" JSON_INTEGER_FORMAT "</td><td><code>",
+        const char *sha = json_string_value(json_object_get(v, "sha256"));
+        fprintf(f, "</td><td>%" JSON_INTEGER_FORMAT "</td><td><code title=\"",
                 json_integer_value(json_object_get(v, "faults")));
-        arena_serve_html(f, json_string_value(json_object_get(v, "sha256")));
-        fputs("</code></td><td>", f);
+        arena_serve_html(f, sha);
+        fprintf(f, "\">%.12s</code></td><td>", sha ? sha : "");
         arena_serve_html(f, json_string_value(json_object_get(v, "reason")));
         fputs("</td></tr>\n", f);
     }

@@ -21,7 +21,8 @@
 static void test_names(void **state)
 {
     (void)state;
-    const char *good[] = {"a", "alice", "Bob_2", "x-y", "9lives", "abcdefghijklmnopqrstuvwxyz012345"};
+    const char *good[] = {"a", "alice", "Bob_2", "x-y", "9lives",
+                          "abcdefghijklmnopqrstuvwxyz012345"};
     const char *bad[] = {"", "-x", "_x", "a b", "a/b", "..", "a.b", "<b>", "é", "a\n",
                          "abcdefghijklmnopqrstuvwxyz0123456", "a%2e", "a'b", "a\"b"};
     for (size_t i = 0; i < sizeof good / sizeof *good; i++)
@@ -124,7 +125,8 @@ static void test_routes(void **state)
                           "/matches/1-2.htm", "/matches/1-99999999999.html", "//etc/passwd",
                           "/api/bots/alice/retire/x", "/api/bots/../x", "/api/matches/1-2/x",
                           "/api/matches/1-x", "/api/ladder?x=1", "/api/bots/a%00b",
-                          "/matches/%2fetc%2fpasswd.html", "/api/bots/" "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
+                          "/matches/%2fetc%2fpasswd.html",
+                          "/api/bots/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
     for (size_t i = 0; i < sizeof none / sizeof *none; i++)
         route("GET", none[i], ARENA_ROUTE_NONE);
     route("GET", NULL, ARENA_ROUTE_NONE);
@@ -274,7 +276,8 @@ static void test_db(void **state)
     assert_int_equal(arena_serve_db_author_auth(db, tok[1], &id, name), JA_ENOTFOUND);
     assert_int_equal(arena_serve_db_author_auth(db, "x", &id, name), JA_ENOTFOUND);
     arena_serve_token_hash(tok[0], h);
-    assert_int_equal(arena_serve_db_author_auth(db, h, &id, name), JA_ENOTFOUND); /* the hash is no token */
+    /* The stored hash is no token. */
+    assert_int_equal(arena_serve_db_author_auth(db, h, &id, name), JA_ENOTFOUND);
 
     int64_t a, b, va, vb, n;
     assert_int_equal(arena_serve_db_author_find(db, "alice", &a), JA_OK);
