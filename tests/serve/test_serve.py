@@ -357,7 +357,7 @@ def suspension():
     """A version past its fault limit is suspended, with the reason shown,
     and plays no more; its results stay in the ladder."""
     tmp = tempfile.mkdtemp(prefix="serve-")
-    s = Server(tmp, free_port(), ["--smoke", "1", "--fault-limit", "0"])
+    s = Server(tmp, free_port(), ["--smoke", "1", "--fault-limit", "0", "--upload-rate", "1"])
     s.start()
     tokens = {}
     for name in ("ann", "erin"):
@@ -367,6 +367,10 @@ def suspension():
         st, j = s.json("POST", "/api/bots", open(path, "rb").read(),
                        {"Authorization": "Bearer " + tokens[name]})
         check(st == 202, "upload for %s: %d" % (name, st))
+    # --upload-rate 1: a second upload within the hour is refused.
+    st, j = s.json("POST", "/api/bots", open(PICK, "rb").read(),
+                   {"Authorization": "Bearer " + tokens["erin"]})
+    check(st == 429 and "upload-rate" in j["error"], "a second upload is 429: %d" % st)
     v = wait_for(lambda: (lambda x: x if x and x["status"] not in ("validating", "active")
                           else None)(version_status(s, "erin")), "erin's suspension")
     check(v["status"] == "suspended" and "limit of 0" in v["reason"] and "illegal" in v["reason"]
