@@ -270,6 +270,7 @@ static int finish_batch(arena_server *s, ladder_db *db, const arena_serve_batch 
     int rc = arena_serve_db_batch_done(s->sdb, b, faults);
     if (rc != JA_OK)
         return rc;
+    srv_event_batch(s, b, "done");
     for (uint32_t i = 0; i < b->n; i++) {
         arena_serve_version v;
         if (!faults[i] || arena_serve_db_version_get(s->sdb, b->version[i], &v) != JA_OK ||
@@ -324,7 +325,9 @@ static int play_batch(arena_server *s, ladder_db *db, bot_cache *cache, arena_se
                                        &changed);
             srv_event_version(s, v[i].author, v[i].number, ARENA_V_SUSPENDED, why);
             int64_t none[16] = {0};
-            return arena_serve_db_batch_done(s->sdb, b, none);
+            int rc = arena_serve_db_batch_done(s->sdb, b, none);
+            srv_event_batch(s, b, "done");
+            return rc;
         }
     }
     uint32_t rounds = (a->concurrency + a->seats - 1) / a->seats;
@@ -347,6 +350,7 @@ static int play_batch(arena_server *s, ladder_db *db, bot_cache *cache, arena_se
         if ((rc = arena_serve_db_batch_set_tournament(s->sdb, b->id, tid)) != JA_OK)
             return rc;
         b->tournament = tid;
+        srv_event_batch(s, b, "running");
     }
     uint32_t *pending = NULL, n_pending = 0;
     if ((rc = ladder_db_pending(db, b->tournament, &pending, &n_pending)) != JA_OK) {
@@ -476,6 +480,7 @@ int arena_serve_run(const arena_serve_args *a)
     g_stop = 0;
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->cond, NULL);
+    pthread_mutex_init(&s->ladder_mu, NULL);
     ja_options_format(a->game, &a->options, s->opts_text, sizeof s->opts_text);
     int status = EXIT_USAGE;
     char err[1400];
@@ -553,6 +558,8 @@ out:
     for (int i = 0; i < SRV_EVENT_RING; i++)
         free(s->ev[i]);
     pthread_cond_destroy(&s->cond);
+    pthread_mutex_destroy(&s->ladder_mu);
+    free(s->ladder_text);
     pthread_mutex_destroy(&s->mu);
     free(s);
     return status;

@@ -141,7 +141,7 @@ static const char LADDER_JS[] =
     "  v.status+(v.reason?' ('+v.reason+')':'');pv.appendChild(li);});\n"
     "});}\n"
     "load();var t=null;var es=new EventSource('/api/events');\n"
-    "es.onmessage=function(){if(!t)t=setTimeout(function(){t=null;load();},300);};\n"
+    "es.onmessage=function(){if(!t)t=setTimeout(function(){t=null;load();},1000);};\n"
     "</script>\n";
 
 static enum MHD_Result page_index(arena_server *s, struct MHD_Connection *c)
@@ -350,10 +350,33 @@ static json_t *ladder_json(arena_server *s)
     return out;
 }
 
+/* The answer of GET /api/ladder: the one made since the last event, or a
+ * new one (every event may change it; nothing else does). */
 static enum MHD_Result api_ladder(arena_server *s, struct MHD_Connection *c)
 {
-    json_t *j = ladder_json(s);
-    return j ? send_json(c, 200, j) : send_error(c, 500, "the ladder cannot be read");
+    pthread_mutex_lock(&s->ladder_mu);
+    pthread_mutex_lock(&s->mu);
+    uint64_t seq = s->ev_seq;
+    pthread_mutex_unlock(&s->mu);
+    if (s->ladder_text == NULL || s->ladder_seq != seq) {
+        json_t *j = ladder_json(s);
+        char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
+        json_decref(j);
+        if (text) {
+            free(s->ladder_text);
+            s->ladder_text = text;
+            s->ladder_seq = seq;
+        }
+    }
+    size_t n = s->ladder_text && s->ladder_seq == seq ? strlen(s->ladder_text) : 0;
+    char *out = n ? malloc(n + 2) : NULL;
+    if (out) {
+        memcpy(out, s->ladder_text, n);
+        memcpy(out + n, "\n", 2);
+    }
+    pthread_mutex_unlock(&s->ladder_mu);
+    return out ? send_bytes(c, 200, "application/json", out, n + 1)
+               : send_error(c, 500, "the ladder cannot be read");
 }
 
 static json_t *bot_json(arena_server *s, const char *name, int64_t author)

@@ -33,6 +33,12 @@ typedef struct arena_server {
     bool closing;             /* the server stops: SSE streams end */
     uint64_t wake;            /* bumped when a version changes status */
     struct MHD_Daemon *mhd;
+    /* GET /api/ladder's answer, made again only after an event (serve_http.c):
+     * ladder_mu is held while it is made, so requests in a burst share one
+     * fit. */
+    pthread_mutex_t ladder_mu;
+    char *ladder_text;
+    uint64_t ladder_seq;
 } arena_server;
 
 /* Sends an event to every SSE client (steals ev: a JSON object with at
@@ -42,6 +48,9 @@ void srv_event(arena_server *s, json_t *ev);
 /* A version's status changed: the event. */
 void srv_event_version(arena_server *s, const char *author, int64_t number, const char *status,
                        const char *reason);
+
+/* A batch started ("running") or ended ("done"): the event. */
+void srv_event_batch(arena_server *s, const arena_serve_batch *b, const char *state);
 
 /* Starts and stops the HTTP daemon (serve_http.c). */
 int srv_http_start(arena_server *s, char *err, size_t cap);

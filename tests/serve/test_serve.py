@@ -234,7 +234,7 @@ def main():
             break
     if line:
         ev = json.loads(line[6:])
-        check(ev.get("type") in ("match", "version"), "event %r" % ev)
+        check(ev.get("type") in ("match", "version", "batch"), "event %r" % ev)
     c.close()
 
     wait_for(lambda: played(s, "alice") >= K and played(s, "bob") >= K, "K matches each")
