@@ -13,6 +13,7 @@ A second server suspends a bot that passed validation and faults in the
 ladder (--fault-limit 0).
 
 usage: test_serve.py ARENA RANDOM.so PICK.so SEGV.so SEATFAULT.so FREE_PORT.py"""
+import atexit
 import http.client
 import json
 import os
@@ -28,6 +29,18 @@ GAME = "bruise-jack"
 GUARD = 600  # seconds: a hang, never a timing assertion
 K = 6        # matches each bot plays before the checks
 failures = []
+SERVERS = []  # every server started, killed at exit whatever happened
+
+
+def kill_servers():
+    for proc in SERVERS:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+atexit.register(kill_servers)
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # ctest's timeout: atexit still runs
 
 
 def check(cond, what):
@@ -47,6 +60,7 @@ class Server:
              "--http", "127.0.0.1:%d" % self.port, "--smoke", "2", "--concurrency", "2",
              "--max-upload", "1000000", "--upload-rate", "8", "--seed", "7"] + self.extra,
             stdout=subprocess.DEVNULL, stderr=self.err)
+        SERVERS.append(self.proc)
         wait_for(lambda: self.up(), "the server to listen")
 
     def up(self):
