@@ -20,5 +20,6 @@ int cmd_ladder(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_conformance(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 #endif /* ARENA_CLI_H */

@@ -1,6 +1,9 @@
 /* The run lock of a database (db_lock.h). */
 #include "db_lock.h"
 
+#include "ladder_db.h"
+#include "util.h"
+
 #include "jackarena/ja_error.h"
 
 #include <errno.h>
@@ -78,4 +81,30 @@ void arena_db_lock_release(arena_db_lock *l)
     unlink(l->path);
     close(l->fd); /* releases the record lock */
     l->fd = -1;
+}
+
+int arena_db_lock_open(const char *db_path, arena_db_lock *l, ladder_db **db)
+{
+    char err[1200];
+    *db = NULL;
+    /* A lock file that cannot be made is said once the database is open:
+     * when the database cannot be opened either, its own error says more. */
+    int rc = arena_db_lock_take(db_path, l, err, sizeof err);
+    if (rc == JA_EBUSY) {
+        arena_error("%s; wait for it to finish (or stop it), then run the same command again",
+                    err);
+        return EXIT_RUNTIME;
+    }
+    int lock_rc = rc;
+    if ((rc = ladder_db_open(db_path, db)) != JA_OK) {
+        arena_error("%s", *db ? ladder_db_errmsg(*db) : ja_strerror(rc));
+        ladder_db_close(db);
+        return arena_db_status(rc);
+    }
+    if (lock_rc != JA_OK) {
+        arena_error("%s", err);
+        ladder_db_close(db);
+        return EXIT_RUNTIME;
+    }
+    return EXIT_OK;
 }

@@ -26,6 +26,7 @@ static void usage(FILE *f)
             "  replay html FILE -o OUT.html   write a replay's self-contained web page\n"
             "  report [--db FILE] -o DIR      write a static site: standings, chart, replays\n"
             "  conformance BOT [--game GAME]  check an external bot against the protocol\n"
+            "  serve GAME [--http HOST:PORT]  a competition server: uploads, live ladder\n"
             "\n"
             "BOT: random, greedy, ismcts, ./mybot.so, hosted:./mybot.so, cmd:COMMAND or\n"
             "zmq:NAME, with parameters after a ':' (ismcts:iters=2000, ./mybot.so:depth=3)\n"
@@ -69,6 +70,8 @@ int main(int argc, char **argv)
         return cmd_conformance(argc - 1, argv + 1);
     if (strcmp(cmd, "report") == 0)
         return cmd_report(argc - 1, argv + 1);
+    if (strcmp(cmd, "serve") == 0)
+        return cmd_serve(argc - 1, argv + 1);
     arena_error("unknown command '%s' (try 'arena --help')", cmd);
     return EXIT_USAGE;
 }

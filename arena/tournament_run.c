@@ -364,26 +364,11 @@ int arena_tournament_run(FILE *out, const arena_tournament_args *a)
         goto out;
     }
     /* One run at a time plays into a database (db_lock.h), taken before the
-     * database is opened (or made), so a second run writes nothing. A lock
-     * file that cannot be made is said once the database is open: when the
-     * database cannot be opened either, its own error says more. */
-    int rc = arena_db_lock_take(db_path, &lock, err, sizeof err);
-    if (rc == JA_EBUSY) {
-        arena_error("%s; wait for it to finish (or stop it), then run the same command again",
-                    err);
+     * database is opened (or made), so a second run writes nothing. */
+    if ((status = arena_db_lock_open(db_path, &lock, &db)) != EXIT_OK)
         goto out;
-    }
-    int lock_rc = rc;
-    rc = ladder_db_open(db_path, &db);
-    if (rc != JA_OK) {
-        arena_error("%s", db ? ladder_db_errmsg(db) : ja_strerror(rc));
-        status = arena_db_status(rc);
-        goto out;
-    }
-    if (lock_rc != JA_OK) {
-        arena_error("%s", err);
-        goto out;
-    }
+    status = EXIT_RUNTIME;
+    int rc;
 
     /* The tournament as the database knows it. */
     char opts_text[LADDER_OPTIONS_MAX];

@@ -6,7 +6,7 @@
 #     pkg-config and CMake files, the Python package in
 #     /usr/lib/python3/dist-packages, docs).
 #  2. Its Depends name the run-time libraries (zmq, msgpack-c, sqlite3,
-#     sodium, seccomp, jansson) and python3-zmq, python3-msgpack; what
+#     sodium, seccomp, jansson, microhttpd) and python3-zmq, python3-msgpack; what
 #     building bots needs is in Recommends.
 #  3. Extracted with dpkg -x into a scratch root, it runs in place: the
 #     arena plays its reference bots in-process and hosted: (the same
@@ -66,7 +66,7 @@ check "Package: jackarena" test "$(dpkg-deb -f "$deb" Package)" = jackarena
 check "Version: $VERSION" test "$(dpkg-deb -f "$deb" Version)" = "$VERSION"
 check "Architecture: $arch" test "$(dpkg-deb -f "$deb" Architecture)" = "$arch"
 depends=$(dpkg-deb -f "$deb" Depends)
-for p in libc6 libzmq5 libmsgpackc2 libsqlite3-0 libsodium23 libseccomp2 libjansson4 zlib1g \
+for p in libc6 libzmq5 libmsgpackc2 libsqlite3-0 libsodium23 libseccomp2 libjansson4 zlib1g libmicrohttpd12 \
     python3-zmq python3-msgpack; do
   check "Depends names $p" grep -qE "(^|, )$p( |,|$)" <<<"$depends"
 done

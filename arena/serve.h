@@ -1,0 +1,51 @@
+/* `arena serve`: a competition server (docs/server.md). Authors register
+ * and upload plugin bots over HTTP; each new version is validated in a
+ * background worker (ELF check, sandboxed load, supports(), smoke matches
+ * against `random` with no fault allowed); a scheduler keeps batches of
+ * matches running among the active versions, each batch a small duplicate
+ * tournament of the ladder database, so that the ladder stays readable by
+ * `arena ladder` and a server killed mid-batch resumes it exactly; pages
+ * and a JSON API show the ladder, the bots and the replays, and /api/events
+ * streams a server-sent event for every recorded match and every change
+ * of a version's status.
+ *
+ * arena_serve_run runs until SIGINT or SIGTERM (then it stops after the
+ * matches in flight) and returns an exit status: EXIT_OK after a signal,
+ * EXIT_USAGE when the database, the data folder or the address cannot be
+ * used (before anything is written to the ladder), EXIT_RUNTIME for a
+ * failure while serving. Errors are one line on stderr (util.h). */
+#ifndef ARENA_SERVE_H
+#define ARENA_SERVE_H
+
+#include "jackarena/ja_rules.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* What to serve. Every field has been checked by the caller (cmd_serve.c). */
+typedef struct arena_serve_args {
+    const ja_game_rules *game;
+    ja_options options;       /* resolved for seats */
+    uint32_t seats;
+    const char *db_path;      /* the ladder database */
+    const char *data_dir;     /* the server's folder (made when missing) */
+    char host[64];            /* numeric address to bind */
+    uint16_t port;
+    bool v6;
+    uint32_t concurrency;     /* matches at once */
+    uint32_t rounds;          /* rounds of a batch (at least concurrency / seats) */
+    uint32_t smoke;           /* smoke matches of a validation */
+    uint32_t move_ms;         /* per-decision limit; REF_MOVE_MS_KIND: by kind */
+    uint64_t max_upload;      /* bytes */
+    uint32_t upload_rate;     /* uploads per author per hour */
+    uint32_t queue_max;       /* versions waiting for validation, all authors */
+    uint32_t fault_limit;     /* ladder faults of a version before it is suspended */
+    uint32_t max_clients;     /* HTTP connections at once */
+    bool have_seed;
+    uint64_t seed;
+    bool quiet;
+} arena_serve_args;
+
+int arena_serve_run(const arena_serve_args *a);
+
+#endif /* ARENA_SERVE_H */

@@ -1,0 +1,59 @@
+/* Inside `arena serve`: the state its threads share (serve.c: the
+ * validator, the scheduler, the events; serve_http.c: the HTTP side). */
+#ifndef ARENA_SERVE_INT_H
+#define ARENA_SERVE_INT_H
+
+#include "serve.h"
+#include "serve_db.h"
+#include "serve_util.h"
+
+#include "ladder_db.h"
+
+#include <jansson.h>
+#include <pthread.h>
+#include <signal.h>
+
+/* Events kept for SSE clients that fall behind (then they skip ahead). */
+#define SRV_EVENT_RING 256
+
+typedef struct arena_server {
+    const arena_serve_args *a;
+    char opts_text[LADDER_OPTIONS_MAX];
+    char data[4096];          /* the data folder, absolute */
+    char bots_dir[4200], replays_dir[4200], pages_dir[4200], tmp_dir[4200];
+    arena_serve_db *sdb;
+    uint64_t seed;            /* the server seed (serve_db.h) */
+    volatile sig_atomic_t *stop;
+    bool failed;              /* a thread stopped the server on an error */
+    /* Events and wake-ups: mu guards everything below. */
+    pthread_mutex_t mu;
+    pthread_cond_t cond;
+    uint64_t ev_seq;          /* events sent so far; event k is ev[k % RING] */
+    char *ev[SRV_EVENT_RING];
+    bool closing;             /* the server stops: SSE streams end */
+    uint64_t wake;            /* bumped when a version changes status */
+    struct MHD_Daemon *mhd;
+    /* GET /api/ladder's answer, made again only after an event (serve_http.c):
+     * ladder_mu is held while it is made, so requests in a burst share one
+     * fit. */
+    pthread_mutex_t ladder_mu;
+    char *ladder_text;
+    uint64_t ladder_seq;
+} arena_server;
+
+/* Sends an event to every SSE client (steals ev: a JSON object with at
+ * least "type") and wakes the threads that wait for work. */
+void srv_event(arena_server *s, json_t *ev);
+
+/* A version's status changed: the event. */
+void srv_event_version(arena_server *s, const char *author, int64_t number, const char *status,
+                       const char *reason);
+
+/* A batch started ("running") or ended ("done"): the event. */
+void srv_event_batch(arena_server *s, const arena_serve_batch *b, const char *state);
+
+/* Starts and stops the HTTP daemon (serve_http.c). */
+int srv_http_start(arena_server *s, char *err, size_t cap);
+void srv_http_stop(arena_server *s);
+
+#endif /* ARENA_SERVE_INT_H */

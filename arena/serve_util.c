@@ -1,0 +1,284 @@
+/* The pure pieces of `arena serve` (serve_util.h). */
+#include "serve_util.h"
+
+#include <arpa/inet.h>
+#include <math.h>
+#include <sodium.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool is_alnum(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+bool arena_serve_name_ok(const char *name)
+{
+    if (name == NULL || !is_alnum(name[0]))
+        return false;
+    size_t n = 0;
+    for (; name[n]; n++)
+        if (n >= ARENA_SERVE_NAME_MAX || !(is_alnum(name[n]) || name[n] == '_' || name[n] == '-'))
+            return false;
+    return true;
+}
+
+void arena_serve_token_new(char out[ARENA_SERVE_TOKEN_HEX])
+{
+    unsigned char b[ARENA_SERVE_TOKEN_BYTES];
+    randombytes_buf(b, sizeof b);
+    sodium_bin2hex(out, ARENA_SERVE_TOKEN_HEX, b, sizeof b);
+    sodium_memzero(b, sizeof b);
+}
+
+static bool is_hex(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return false;
+    return s[n] == '\0';
+}
+
+bool arena_serve_token_shape(const char *token)
+{
+    return token && strnlen(token, ARENA_SERVE_TOKEN_HEX) == ARENA_SERVE_TOKEN_HEX - 1 &&
+           is_hex(token, ARENA_SERVE_TOKEN_HEX - 1);
+}
+
+void arena_serve_token_hash(const char *token, char out[ARENA_SERVE_HASH_HEX])
+{
+    unsigned char h[32];
+    crypto_generichash(h, sizeof h, (const unsigned char *)token, strlen(token), NULL, 0);
+    sodium_bin2hex(out, ARENA_SERVE_HASH_HEX, h, sizeof h);
+}
+
+bool arena_serve_token_check(const char *token, const char *stored_hash)
+{
+    if (!arena_serve_token_shape(token) || stored_hash == NULL ||
+        strnlen(stored_hash, ARENA_SERVE_HASH_HEX) != ARENA_SERVE_HASH_HEX - 1)
+        return false;
+    char h[ARENA_SERVE_HASH_HEX];
+    arena_serve_token_hash(token, h);
+    return sodium_memcmp(h, stored_hash, ARENA_SERVE_HASH_HEX - 1) == 0;
+}
+
+bool arena_serve_bearer(const char *header, char out[ARENA_SERVE_TOKEN_HEX])
+{
+    if (header == NULL || strncasecmp(header, "Bearer ", 7) != 0)
+        return false;
+    const char *t = header + 7;
+    while (*t == ' ')
+        t++;
+    size_t n = strnlen(t, ARENA_SERVE_TOKEN_HEX + 1);
+    while (n > 0 && t[n - 1] == ' ')
+        n--;
+    if (n != ARENA_SERVE_TOKEN_HEX - 1)
+        return false;
+    memcpy(out, t, n);
+    out[n] = '\0';
+    return arena_serve_token_shape(out);
+}
+
+/* ---- routing ----------------------------------------------------------------- */
+
+/* A decimal number without sign or leading zero, whole, into *out. */
+static bool parse_num(const char *s, size_t n, uint64_t max, uint64_t *out)
+{
+    if (n == 0 || n > 19 || (s[0] == '0' && n > 1))
+        return false;
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        v = v * 10 + (uint64_t)(s[i] - '0');
+    }
+    if (v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool match_id_n(const char *s, size_t len, int64_t *t, uint32_t *num)
+{
+    const char *dash = memchr(s, '-', len);
+    uint64_t a, b;
+    if (dash == NULL || !parse_num(s, (size_t)(dash - s), INT64_MAX, &a) || a == 0 ||
+        !parse_num(dash + 1, len - (size_t)(dash + 1 - s), UINT32_MAX, &b))
+        return false;
+    *t = (int64_t)a;
+    *num = (uint32_t)b;
+    return true;
+}
+
+bool arena_serve_match_id(const char *s, int64_t *tournament, uint32_t *number)
+{
+    return s && match_id_n(s, strlen(s), tournament, number);
+}
+
+/* Copies the name s[0..n-1] into out if it is a valid name. */
+static bool take_name(const char *s, size_t n, char out[ARENA_SERVE_NAME_MAX + 1])
+{
+    if (n == 0 || n > ARENA_SERVE_NAME_MAX)
+        return false;
+    memcpy(out, s, n);
+    out[n] = '\0';
+    return arena_serve_name_ok(out);
+}
+
+static bool ends_with(const char *s, size_t n, const char *suffix, size_t *stem)
+{
+    size_t k = strlen(suffix);
+    if (n < k || memcmp(s + n - k, suffix, k) != 0)
+        return false;
+    *stem = n - k;
+    return true;
+}
+
+void arena_serve_route(const char *method, const char *path, arena_route *out)
+{
+    memset(out, 0, sizeof *out);
+    if (method == NULL || path == NULL)
+        return;
+    bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+    bool post = strcmp(method, "POST") == 0;
+    arena_route_kind k = ARENA_ROUTE_NONE;
+    bool want_post = false;
+    size_t n = strlen(path), stem;
+    if (strcmp(path, "/") == 0)
+        k = ARENA_ROUTE_INDEX;
+    else if (strcmp(path, "/submit") == 0)
+        k = ARENA_ROUTE_SUBMIT_PAGE;
+    else if (strcmp(path, "/api/register") == 0)
+        k = ARENA_ROUTE_REGISTER, want_post = true;
+    else if (strcmp(path, "/api/bots") == 0)
+        k = ARENA_ROUTE_UPLOAD, want_post = true;
+    else if (strcmp(path, "/api/ladder") == 0)
+        k = ARENA_ROUTE_LADDER;
+    else if (strcmp(path, "/api/events") == 0)
+        k = ARENA_ROUTE_EVENTS;
+    else if (strncmp(path, "/bots/", 6) == 0) {
+        if (take_name(path + 6, n - 6, out->name))
+            k = ARENA_ROUTE_BOT_PAGE;
+    } else if (strncmp(path, "/api/bots/", 10) == 0) {
+        const char *s = path + 10;
+        if (ends_with(s, n - 10, "/retire", &stem) && take_name(s, stem, out->name))
+            k = ARENA_ROUTE_RETIRE, want_post = true;
+        else if (take_name(s, n - 10, out->name))
+            k = ARENA_ROUTE_BOT;
+    } else if (strncmp(path, "/api/matches/", 13) == 0) {
+        if (match_id_n(path + 13, n - 13, &out->tournament, &out->number))
+            k = ARENA_ROUTE_MATCH;
+    } else if (strncmp(path, "/matches/", 9) == 0) {
+        const char *s = path + 9;
+        if (ends_with(s, n - 9, ".html", &stem) &&
+            match_id_n(s, stem, &out->tournament, &out->number))
+            k = ARENA_ROUTE_MATCH_PAGE;
+        else if (ends_with(s, n - 9, ".replay", &stem) &&
+                 match_id_n(s, stem, &out->tournament, &out->number))
+            k = ARENA_ROUTE_MATCH_REPLAY;
+    }
+    if (k == ARENA_ROUTE_NONE) {
+        memset(out, 0, sizeof *out);
+        return;
+    }
+    out->kind = (want_post ? post : get) ? k : ARENA_ROUTE_BAD_METHOD;
+}
+
+/* ---- output -------------------------------------------------------------------- */
+
+void arena_serve_html(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        switch (c) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&#39;", f); break;
+        default:
+            if (c >= 0x20 || c == '\t' || c == '\n')
+                fputc(c, f);
+        }
+    }
+}
+
+bool arena_serve_http_addr(const char *s, char *host, size_t host_cap, uint16_t *port, bool *v6,
+                           bool *loopback, char *err, size_t cap)
+{
+    const char *colon = strrchr(s, ':');
+    if (colon == NULL || colon == s) {
+        snprintf(err, cap, "--http needs HOST:PORT (e.g. 127.0.0.1:8080), not '%s'", s);
+        return false;
+    }
+    uint64_t p;
+    if (!parse_num(colon + 1, strlen(colon + 1), 65535, &p) || p == 0) {
+        snprintf(err, cap, "--http '%s': the port must be a number from 1 to 65535", s);
+        return false;
+    }
+    size_t hl = (size_t)(colon - s);
+    const char *h = s;
+    *v6 = false;
+    if (h[0] == '[') {
+        if (hl < 3 || h[hl - 1] != ']') {
+            snprintf(err, cap, "--http '%s': an IPv6 address goes in brackets ([::1]:8080)", s);
+            return false;
+        }
+        h++;
+        hl -= 2;
+        *v6 = true;
+    }
+    if (hl + 1 > host_cap || hl >= 64) {
+        snprintf(err, cap, "--http '%s': the host is too long", s);
+        return false;
+    }
+    char buf[64];
+    memcpy(buf, h, hl);
+    buf[hl] = '\0';
+    if (!*v6 && strcmp(buf, "localhost") == 0)
+        snprintf(buf, sizeof buf, "127.0.0.1");
+    unsigned char a[16];
+    if (inet_pton(*v6 ? AF_INET6 : AF_INET, buf, a) != 1) {
+        snprintf(err, cap,
+                 "--http '%s': the host must be a numeric IPv4 address, localhost or [IPv6]", s);
+        return false;
+    }
+    static const unsigned char lo6[16] = {[15] = 1};
+    *loopback = *v6 ? memcmp(a, lo6, 16) == 0 : a[0] == 127;
+    snprintf(host, host_cap, "%s", buf);
+    *port = (uint16_t)p;
+    return true;
+}
+
+/* ---- pairing ------------------------------------------------------------------- */
+
+bool arena_serve_pair(const arena_pair_cand *c, uint32_t n, uint32_t n_seats, uint32_t *pick)
+{
+    if (n_seats == 0 || n < n_seats)
+        return false;
+    uint32_t first = 0;
+    for (uint32_t i = 1; i < n; i++)
+        if (c[i].games < c[first].games || (c[i].games == c[first].games && c[i].id < c[first].id))
+            first = i;
+    pick[0] = first;
+    for (uint32_t s = 1; s < n_seats; s++) {
+        int best = -1;
+        double bd = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            bool taken = false;
+            for (uint32_t j = 0; j < s; j++)
+                taken |= pick[j] == i;
+            if (taken)
+                continue;
+            double d = fabs(c[i].elo - c[first].elo);
+            if (best < 0 || d < bd ||
+                (d == bd && (c[i].games < c[best].games ||
+                             (c[i].games == c[best].games && c[i].id < c[best].id)))) {
+                best = (int)i;
+                bd = d;
+            }
+        }
+        pick[s] = (uint32_t)best;
+    }
+    return true;
+}

@@ -1,0 +1,107 @@
+/* The pure pieces of `arena serve` (docs/server.md): author names, tokens,
+ * request routing, HTML escaping, the HOST:PORT flag and the pairing rule
+ * of the scheduler. No I/O and no globals, except arena_serve_token_new
+ * (libsodium's randombytes); tests/unit/test_serve_util.c holds the
+ * contracts. */
+#ifndef ARENA_SERVE_UTIL_H
+#define ARENA_SERVE_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* An author name: 1 to ARENA_SERVE_NAME_MAX characters of [A-Za-z0-9_-],
+ * the first a letter or digit. Nothing else is accepted, so a name is safe
+ * in a URL, a file name, HTML and JSON as it is (pages escape it all the
+ * same). */
+#define ARENA_SERVE_NAME_MAX 32
+bool arena_serve_name_ok(const char *name);
+
+/* Tokens: ARENA_SERVE_TOKEN_BYTES random bytes (randombytes_buf) written
+ * as lowercase hex. Only the token's hash is stored: BLAKE2b-256
+ * (crypto_generichash) of the token text, as hex. */
+#define ARENA_SERVE_TOKEN_BYTES 32
+#define ARENA_SERVE_TOKEN_HEX (2 * ARENA_SERVE_TOKEN_BYTES + 1)
+#define ARENA_SERVE_HASH_HEX 65
+void arena_serve_token_new(char out[ARENA_SERVE_TOKEN_HEX]);
+/* False for a text that is not a token's shape (64 lowercase hex digits):
+ * it is never hashed or looked up. */
+bool arena_serve_token_shape(const char *token);
+void arena_serve_token_hash(const char *token, char out[ARENA_SERVE_HASH_HEX]);
+/* True when token hashes to stored_hash; the hashes are compared in
+ * constant time (sodium_memcmp). False for a malformed token or hash. */
+bool arena_serve_token_check(const char *token, const char *stored_hash);
+
+/* The token of an "Authorization: Bearer TOKEN" header value (NULL: no
+ * header) into out; false when it is missing or not a token's shape. */
+bool arena_serve_bearer(const char *header, char out[ARENA_SERVE_TOKEN_HEX]);
+
+/* ---- routing ----------------------------------------------------------------- */
+
+typedef enum arena_route_kind {
+    ARENA_ROUTE_NONE = 0,     /* no such page: 404 */
+    ARENA_ROUTE_BAD_METHOD,   /* a known path asked with another method: 405 */
+    ARENA_ROUTE_INDEX,        /* GET / */
+    ARENA_ROUTE_SUBMIT_PAGE,  /* GET /submit */
+    ARENA_ROUTE_BOT_PAGE,     /* GET /bots/NAME */
+    ARENA_ROUTE_MATCH_PAGE,   /* GET /matches/T-N.html */
+    ARENA_ROUTE_MATCH_REPLAY, /* GET /matches/T-N.replay */
+    ARENA_ROUTE_REGISTER,     /* POST /api/register */
+    ARENA_ROUTE_UPLOAD,       /* POST /api/bots */
+    ARENA_ROUTE_LADDER,       /* GET /api/ladder */
+    ARENA_ROUTE_BOT,          /* GET /api/bots/NAME */
+    ARENA_ROUTE_RETIRE,       /* POST /api/bots/NAME/retire */
+    ARENA_ROUTE_MATCH,        /* GET /api/matches/T-N */
+    ARENA_ROUTE_EVENTS,       /* GET /api/events */
+} arena_route_kind;
+
+typedef struct arena_route {
+    arena_route_kind kind;
+    char name[ARENA_SERVE_NAME_MAX + 1]; /* BOT_PAGE, BOT, RETIRE: a valid name */
+    int64_t tournament;                  /* MATCH*: T >= 1 */
+    uint32_t number;                     /* MATCH*: N */
+} arena_route;
+
+/* Routes a request by method ("GET", "HEAD" as GET, "POST") and decoded
+ * path. Only the exact paths above match: a name must pass
+ * arena_serve_name_ok, T and N are decimal numbers without signs or
+ * leading zeros, and nothing else (no "..", no "%", no query) is part of
+ * a path. The route names no file: what is read is found from its
+ * numbers and names alone. */
+void arena_serve_route(const char *method, const char *path, arena_route *out);
+
+/* Parses a match id "T-N" (as in the routes). */
+bool arena_serve_match_id(const char *s, int64_t *tournament, uint32_t *number);
+
+/* ---- output -------------------------------------------------------------------- */
+
+/* Writes s to f with &, <, >, " and ' escaped as HTML entities, and
+ * control characters other than tab and newline dropped. */
+void arena_serve_html(FILE *f, const char *s);
+
+/* Parses --http HOST:PORT: an IPv4 address, "localhost" (127.0.0.1), or an
+ * IPv6 address in brackets ([::1]:8080), and a port from 1 to 65535. host
+ * receives the numeric address, *v6 whether it is IPv6, *loopback whether
+ * it is a loopback address (127.0.0.0/8 or ::1). One-line error in err. */
+bool arena_serve_http_addr(const char *s, char *host, size_t host_cap, uint16_t *port, bool *v6,
+                           bool *loopback, char *err, size_t cap);
+
+/* ---- pairing ------------------------------------------------------------------- */
+
+/* One active version as the scheduler sees it. */
+typedef struct arena_pair_cand {
+    int64_t id;     /* the version id: unique, the last tie-break */
+    int64_t games;  /* matches played in the ladder */
+    double elo;     /* its live Elo in the ladder (1500 before its first game) */
+} arena_pair_cand;
+
+/* The pairing rule (docs/server.md): the first seat goes to the candidate
+ * with the fewest games (ties: the lowest id); each further seat to the
+ * remaining candidate whose Elo is closest to the first one's (ties: fewer
+ * games, then the lowest id). Writes n_seats indexes into c to pick, in
+ * the order chosen. Needs n >= n_seats >= 1; returns false otherwise.
+ * Deterministic: a function of the candidates alone. */
+bool arena_serve_pair(const arena_pair_cand *c, uint32_t n, uint32_t n_seats, uint32_t *pick);
+
+#endif /* ARENA_SERVE_UTIL_H */

@@ -1,0 +1,71 @@
+/* Fuzz target: what `arena serve` parses from a request before anything
+ * else (arena/serve_util.h): the route of a method and path, the bearer
+ * token of an Authorization header, a match id, the --http address, and
+ * HTML escaping. Every input must be routed or refused, never crash or
+ * read out of bounds, and nothing with "..", '%' or a backslash in its
+ * path may reach a route. Built for libFuzzer in a clang build with
+ * -DJA_FUZZ=ON (scripts/fuzz.sh); in every other build fuzz_driver.c runs
+ * it over the checked-in corpus (tests/fuzz/corpus/serve). */
+#include "serve_util.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > 4096)
+        return 0;
+    /* The input as a string: the first byte picks the method. */
+    char *s = malloc(size + 1);
+    if (s == NULL)
+        abort();
+    memcpy(s, data, size);
+    s[size] = '\0';
+    static const char *const methods[] = {"GET", "POST", "HEAD", "PUT"};
+    const char *path = size ? s + 1 : s;
+    arena_route r;
+    arena_serve_route(methods[size ? (uint8_t)s[0] % 4 : 0], path, &r);
+    if (r.kind != ARENA_ROUTE_NONE &&
+        (strstr(path, "..") || strchr(path, '%') || strchr(path, '\\') || strchr(path, '?')))
+        abort();
+    if ((r.kind == ARENA_ROUTE_BOT || r.kind == ARENA_ROUTE_BOT_PAGE ||
+         r.kind == ARENA_ROUTE_RETIRE) && !arena_serve_name_ok(r.name))
+        abort();
+    if ((r.kind == ARENA_ROUTE_MATCH || r.kind == ARENA_ROUTE_MATCH_PAGE ||
+         r.kind == ARENA_ROUTE_MATCH_REPLAY) && r.tournament < 1)
+        abort();
+
+    char tok[ARENA_SERVE_TOKEN_HEX];
+    if (arena_serve_bearer(s, tok) && !arena_serve_token_shape(tok))
+        abort();
+    int64_t t;
+    uint32_t n;
+    if (arena_serve_match_id(s, &t, &n) && t < 1)
+        abort();
+    char host[64], err[512];
+    uint16_t port;
+    bool v6, lo;
+    if (arena_serve_http_addr(s, host, sizeof host, &port, &v6, &lo, err, sizeof err)) {
+        if (port == 0 || host[0] == '\0')
+            abort();
+    } else if (strchr(err, '\n') && !strchr(s, '\n')) {
+        abort(); /* one line, unless the input itself has a newline */
+    }
+
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (f == NULL)
+        abort();
+    arena_serve_html(f, s);
+    fclose(f);
+    if (strpbrk(buf, "<>\"'"))
+        abort();
+    free(buf);
+    free(s);
+    return 0;
+}

@@ -1,0 +1,358 @@
+/* The pure pieces of `arena serve` (arena/serve_util.h): author names,
+ * tokens and their hashes, the bearer header, routing (including path
+ * tricks), match ids, HTML escaping, --http addresses and the pairing rule;
+ * and the server database's token lookup and batch rule (serve_db.h). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "serve_db.h"
+#include "serve_util.h"
+
+#include "jackarena/ja_error.h"
+
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void test_names(void **state)
+{
+    (void)state;
+    const char *good[] = {"a", "alice", "Bob_2", "x-y", "9lives",
+                          "abcdefghijklmnopqrstuvwxyz012345"};
+    const char *bad[] = {"", "-x", "_x", "a b", "a/b", "..", "a.b", "<b>", "é", "a\n",
+                         "abcdefghijklmnopqrstuvwxyz0123456", "a%2e", "a'b", "a\"b"};
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++)
+        assert_true(arena_serve_name_ok(good[i]));
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        assert_false(arena_serve_name_ok(bad[i]));
+    assert_false(arena_serve_name_ok(NULL));
+}
+
+static void test_tokens(void **state)
+{
+    (void)state;
+    char t1[ARENA_SERVE_TOKEN_HEX], t2[ARENA_SERVE_TOKEN_HEX], h[ARENA_SERVE_HASH_HEX];
+    arena_serve_token_new(t1);
+    arena_serve_token_new(t2);
+    assert_int_equal(strlen(t1), 64);
+    assert_string_not_equal(t1, t2);
+    assert_true(arena_serve_token_shape(t1));
+    arena_serve_token_hash(t1, h);
+    assert_int_equal(strlen(h), 64);
+    assert_string_not_equal(h, t1); /* the hash, not the token, is stored */
+    assert_true(arena_serve_token_check(t1, h));
+    assert_false(arena_serve_token_check(t2, h));
+    char t3[ARENA_SERVE_TOKEN_HEX];
+    memcpy(t3, t1, sizeof t3);
+    t3[63] = t3[63] == 'a' ? 'b' : 'a'; /* one digit off */
+    assert_false(arena_serve_token_check(t3, h));
+    assert_false(arena_serve_token_check(t1, "abc"));
+    assert_false(arena_serve_token_check(t1, NULL));
+    /* Not a token's shape: refused before any hashing. */
+    assert_false(arena_serve_token_shape("ABC"));
+    char upper[ARENA_SERVE_TOKEN_HEX];
+    memset(upper, 'A', 64);
+    upper[64] = '\0';
+    assert_false(arena_serve_token_shape(upper));
+    assert_false(arena_serve_token_check(upper, h));
+    /* The hash is BLAKE2b-256 of the token text. */
+    unsigned char raw[32];
+    char hex[65];
+    crypto_generichash(raw, 32, (const unsigned char *)t1, 64, NULL, 0);
+    sodium_bin2hex(hex, sizeof hex, raw, 32);
+    assert_string_equal(hex, h);
+}
+
+static void test_bearer(void **state)
+{
+    (void)state;
+    char t[ARENA_SERVE_TOKEN_HEX], out[ARENA_SERVE_TOKEN_HEX], hdr[128];
+    arena_serve_token_new(t);
+    snprintf(hdr, sizeof hdr, "Bearer %s", t);
+    assert_true(arena_serve_bearer(hdr, out));
+    assert_string_equal(out, t);
+    snprintf(hdr, sizeof hdr, "bearer   %s  ", t);
+    assert_true(arena_serve_bearer(hdr, out));
+    assert_string_equal(out, t);
+    snprintf(hdr, sizeof hdr, "Basic %s", t);
+    assert_false(arena_serve_bearer(hdr, out));
+    snprintf(hdr, sizeof hdr, "Bearer %sa", t);
+    assert_false(arena_serve_bearer(hdr, out));
+    snprintf(hdr, sizeof hdr, "Bearer %.63s", t);
+    assert_false(arena_serve_bearer(hdr, out));
+    assert_false(arena_serve_bearer(NULL, out));
+    assert_false(arena_serve_bearer("Bearer ", out));
+}
+
+static void route(const char *m, const char *p, arena_route_kind want)
+{
+    arena_route r;
+    arena_serve_route(m, p, &r);
+    if (r.kind != want)
+        fail_msg("%s %s: route %d, want %d", m, p ? p : "(null)", (int)r.kind, (int)want);
+}
+
+static void test_routes(void **state)
+{
+    (void)state;
+    route("GET", "/", ARENA_ROUTE_INDEX);
+    route("HEAD", "/", ARENA_ROUTE_INDEX);
+    route("GET", "/submit", ARENA_ROUTE_SUBMIT_PAGE);
+    route("GET", "/bots/alice", ARENA_ROUTE_BOT_PAGE);
+    route("GET", "/matches/12-3.html", ARENA_ROUTE_MATCH_PAGE);
+    route("GET", "/matches/12-0.replay", ARENA_ROUTE_MATCH_REPLAY);
+    route("POST", "/api/register", ARENA_ROUTE_REGISTER);
+    route("POST", "/api/bots", ARENA_ROUTE_UPLOAD);
+    route("GET", "/api/ladder", ARENA_ROUTE_LADDER);
+    route("GET", "/api/bots/alice", ARENA_ROUTE_BOT);
+    route("POST", "/api/bots/alice/retire", ARENA_ROUTE_RETIRE);
+    route("GET", "/api/matches/1-0", ARENA_ROUTE_MATCH);
+    route("GET", "/api/events", ARENA_ROUTE_EVENTS);
+    /* Methods. */
+    route("GET", "/api/register", ARENA_ROUTE_BAD_METHOD);
+    route("POST", "/api/ladder", ARENA_ROUTE_BAD_METHOD);
+    route("DELETE", "/bots/alice", ARENA_ROUTE_BAD_METHOD);
+    route("GET", "/api/bots/alice/retire", ARENA_ROUTE_BAD_METHOD);
+    /* Path tricks and near misses name nothing. */
+    const char *none[] = {"", "/x", "/submit/", "/bots/", "/bots/..", "/bots/../etc/passwd",
+                          "/bots/a/b", "/bots/%2e%2e", "/matches/1-2", "/matches/0-1.html",
+                          "/matches/01-1.html", "/matches/1-01.html", "/matches/-1-2.html",
+                          "/matches/1--2.html", "/matches/1-2.html/x", "/matches/../1-2.html",
+                          "/matches/1-2.htm", "/matches/1-99999999999.html", "//etc/passwd",
+                          "/api/bots/alice/retire/x", "/api/bots/../x", "/api/matches/1-2/x",
+                          "/api/matches/1-x", "/api/ladder?x=1", "/api/bots/a%00b",
+                          "/matches/%2fetc%2fpasswd.html",
+                          "/api/bots/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
+    for (size_t i = 0; i < sizeof none / sizeof *none; i++)
+        route("GET", none[i], ARENA_ROUTE_NONE);
+    route("GET", NULL, ARENA_ROUTE_NONE);
+    arena_route r;
+    arena_serve_route("GET", "/matches/42-7.replay", &r);
+    assert_int_equal(r.tournament, 42);
+    assert_int_equal(r.number, 7);
+    arena_serve_route("POST", "/api/bots/Bob_2/retire", &r);
+    assert_string_equal(r.name, "Bob_2");
+}
+
+static void test_match_id(void **state)
+{
+    (void)state;
+    int64_t t;
+    uint32_t n;
+    assert_true(arena_serve_match_id("3-0", &t, &n));
+    assert_int_equal(t, 3);
+    assert_int_equal(n, 0);
+    assert_true(arena_serve_match_id("9223372036854775807-4294967295", &t, &n));
+    assert_int_equal(n, 4294967295u);
+    assert_false(arena_serve_match_id("0-1", &t, &n));
+    assert_false(arena_serve_match_id("1-4294967296", &t, &n));
+    assert_false(arena_serve_match_id("1", &t, &n));
+    assert_false(arena_serve_match_id("-1", &t, &n));
+    assert_false(arena_serve_match_id("1-", &t, &n));
+    assert_false(arena_serve_match_id("+1-2", &t, &n));
+    assert_false(arena_serve_match_id(NULL, &t, &n));
+}
+
+static void test_html(void **state)
+{
+    (void)state;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    arena_serve_html(f, "<script>alert('x' & \"y\")</script>\x01\tok\n");
+    arena_serve_html(f, NULL);
+    fclose(f);
+    assert_string_equal(buf, "&lt;script&gt;alert(&#39;x&#39; &amp; &quot;y&quot;)&lt;/script&gt;"
+                             "\tok\n");
+    free(buf);
+}
+
+static void test_http_addr(void **state)
+{
+    (void)state;
+    char host[64], err[256];
+    uint16_t port;
+    bool v6, lo;
+    assert_true(arena_serve_http_addr("127.0.0.1:8080", host, sizeof host, &port, &v6, &lo, err,
+                                      sizeof err));
+    assert_string_equal(host, "127.0.0.1");
+    assert_int_equal(port, 8080);
+    assert_false(v6);
+    assert_true(lo);
+    assert_true(arena_serve_http_addr("localhost:1", host, sizeof host, &port, &v6, &lo, err,
+                                      sizeof err));
+    assert_string_equal(host, "127.0.0.1");
+    assert_true(arena_serve_http_addr("127.3.4.5:65535", host, sizeof host, &port, &v6, &lo, err,
+                                      sizeof err));
+    assert_true(lo);
+    assert_true(arena_serve_http_addr("[::1]:80", host, sizeof host, &port, &v6, &lo, err,
+                                      sizeof err));
+    assert_true(v6);
+    assert_true(lo);
+    assert_string_equal(host, "::1");
+    assert_true(arena_serve_http_addr("0.0.0.0:80", host, sizeof host, &port, &v6, &lo, err,
+                                      sizeof err));
+    assert_false(lo);
+    assert_true(arena_serve_http_addr("[::]:80", host, sizeof host, &port, &v6, &lo, err,
+                                      sizeof err));
+    assert_false(lo);
+    const char *bad[] = {"8080", ":8080", "127.0.0.1:", "127.0.0.1:0", "127.0.0.1:65536",
+                         "127.0.0.1:08080", "127.0.0.1:x", "host.example:80", "::1:80",
+                         "[::1:80", "[]:80", "1.2.3:80", "127.0.0.1:-1"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        err[0] = '\0';
+        if (arena_serve_http_addr(bad[i], host, sizeof host, &port, &v6, &lo, err, sizeof err))
+            fail_msg("--http %s accepted", bad[i]);
+        assert_non_null(strstr(err, "--http"));
+        assert_null(strchr(err, '\n'));
+    }
+}
+
+static void test_pairing(void **state)
+{
+    (void)state;
+    uint32_t pick[4];
+    /* Fewest games first (ties: lowest id), then the closest Elo. */
+    arena_pair_cand c[] = {
+        {10, 8, 1500}, {11, 2, 1600}, {12, 9, 1590}, {13, 2, 1400}, {14, 30, 1610},
+    };
+    assert_true(arena_serve_pair(c, 5, 2, pick));
+    assert_int_equal(pick[0], 1); /* id 11: 2 games, lower id than 13 */
+    assert_int_equal(pick[1], 2); /* 1590 is the closest to 1600 (1610 too, but more games) */
+    assert_true(arena_serve_pair(c, 5, 3, pick));
+    assert_int_equal(pick[2], 4); /* then 1610 */
+    /* Equal distance: fewer games, then the lower id. */
+    arena_pair_cand d[] = {{5, 0, 1500}, {6, 3, 1550}, {7, 3, 1450}, {8, 1, 1450}};
+    assert_true(arena_serve_pair(d, 4, 2, pick));
+    assert_int_equal(pick[0], 0);
+    assert_int_equal(pick[1], 3);
+    arena_pair_cand e[] = {{5, 0, 1500}, {7, 3, 1450}, {6, 3, 1550}};
+    assert_true(arena_serve_pair(e, 3, 2, pick));
+    assert_int_equal(pick[1], 2); /* id 6 before id 7 */
+    /* Deterministic, and never one candidate twice. */
+    assert_true(arena_serve_pair(c, 5, 4, pick));
+    for (int i = 0; i < 4; i++)
+        for (int j = i + 1; j < 4; j++)
+            assert_int_not_equal(pick[i], pick[j]);
+    assert_false(arena_serve_pair(c, 1, 2, pick));
+    assert_false(arena_serve_pair(c, 5, 0, pick));
+}
+
+/* The server database: a token finds its author only whole; names are
+ * unique; a batch is only ever added for active versions; a batch's
+ * faults are added once. */
+static void test_db(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ja-serve-db-XXXXXX", path[128], err[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/serve.db", dir);
+    arena_serve_db *db = NULL;
+    assert_int_equal(arena_serve_db_open(path, &db, err, sizeof err), JA_OK);
+    uint64_t seed = 0;
+    assert_int_equal(arena_serve_db_seed(db, true, 7, &seed, err, sizeof err), JA_OK);
+    assert_int_equal(seed, 7);
+    assert_int_equal(arena_serve_db_seed(db, false, 0, &seed, err, sizeof err), JA_OK);
+    assert_int_equal(seed, 7);
+    assert_int_equal(arena_serve_db_seed(db, true, 8, &seed, err, sizeof err), JA_EINVAL);
+
+    char tok[2][ARENA_SERVE_TOKEN_HEX], h[ARENA_SERVE_HASH_HEX];
+    const char *names[2] = {"alice", "bob"};
+    for (int i = 0; i < 2; i++) {
+        arena_serve_token_new(tok[i]);
+        arena_serve_token_hash(tok[i], h);
+        assert_int_equal(arena_serve_db_author_add(db, names[i], h), JA_OK);
+    }
+    assert_int_equal(arena_serve_db_author_add(db, "alice", h), JA_EBUSY);
+    int64_t id;
+    char name[ARENA_SERVE_NAME_MAX + 1];
+    assert_int_equal(arena_serve_db_author_auth(db, tok[1], &id, name), JA_OK);
+    assert_string_equal(name, "bob");
+    tok[1][10] = tok[1][10] == '0' ? '1' : '0';
+    assert_int_equal(arena_serve_db_author_auth(db, tok[1], &id, name), JA_ENOTFOUND);
+    assert_int_equal(arena_serve_db_author_auth(db, "x", &id, name), JA_ENOTFOUND);
+    arena_serve_token_hash(tok[0], h);
+    /* The stored hash is no token. */
+    assert_int_equal(arena_serve_db_author_auth(db, h, &id, name), JA_ENOTFOUND);
+
+    int64_t a, b, va, vb, n;
+    assert_int_equal(arena_serve_db_author_find(db, "alice", &a), JA_OK);
+    assert_int_equal(arena_serve_db_author_find(db, "bob", &b), JA_OK);
+    assert_int_equal(arena_serve_db_author_find(db, "carol", &id), JA_ENOTFOUND);
+    char sha[65];
+    memset(sha, 'a', 64);
+    sha[64] = '\0';
+    assert_int_equal(arena_serve_db_version_add(db, a, sha, "bots/a.so", &va, &n), JA_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(arena_serve_db_version_add(db, a, sha, "bots/a.so", &id, &n), JA_EBUSY);
+    assert_int_equal(id, va);
+    sha[0] = 'b';
+    assert_int_equal(arena_serve_db_version_add(db, a, sha, "bots/b.so", &id, &n), JA_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(arena_serve_db_version_add(db, b, sha, "bots/b.so", &vb, &n), JA_OK);
+    assert_int_equal(n, 1);
+    int64_t recent, validating;
+    assert_int_equal(arena_serve_db_counts(db, a, 0, &recent, &validating), JA_OK);
+    assert_int_equal(recent, 2);
+    assert_int_equal(validating, 3);
+
+    arena_serve_batch bt = {.n = 2, .version = {va, vb}};
+    assert_int_equal(arena_serve_db_batch_add(db, 7, &bt), JA_ENOTFOUND); /* not active */
+    bool changed;
+    assert_int_equal(arena_serve_db_version_set(db, va, ARENA_V_ACTIVE, "", "{}",
+                                                ARENA_V_VALIDATING, &changed), JA_OK);
+    assert_true(changed);
+    assert_int_equal(arena_serve_db_version_set(db, vb, ARENA_V_ACTIVE, "", NULL, NULL, &changed),
+                     JA_OK);
+    assert_int_equal(arena_serve_db_version_set(db, va, ARENA_V_REJECTED, "x", NULL,
+                                                ARENA_V_VALIDATING, &changed), JA_OK);
+    assert_false(changed); /* only from validating */
+    assert_int_equal(arena_serve_db_batch_add(db, 7, &bt), JA_OK);
+    arena_serve_batch un;
+    assert_int_equal(arena_serve_db_batch_unfinished(db, &un), JA_OK);
+    assert_int_equal(un.id, bt.id);
+    assert_int_equal(un.seed, bt.seed);
+    assert_int_equal(un.n, 2);
+    assert_int_equal(un.version[1], vb);
+    assert_int_equal(arena_serve_db_batch_set_tournament(db, bt.id, 5), JA_OK);
+    assert_true(arena_serve_db_is_batch(db, 5));
+    assert_false(arena_serve_db_is_batch(db, 6));
+    bt.tournament = 5;
+    int64_t faults[2] = {3, 0};
+    assert_int_equal(arena_serve_db_batch_done(db, &bt, faults), JA_OK);
+    assert_int_equal(arena_serve_db_batch_done(db, &bt, faults), JA_OK); /* once */
+    arena_serve_version v;
+    assert_int_equal(arena_serve_db_version_get(db, va, &v), JA_OK);
+    assert_int_equal(v.faults, 3);
+    assert_string_equal(v.author, "alice");
+    assert_int_equal(arena_serve_db_batch_unfinished(db, &un), JA_ENOTFOUND);
+    /* Retired: no new batch with it. */
+    assert_int_equal(arena_serve_db_retire(db, b, &n), JA_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(arena_serve_db_batch_add(db, 7, &bt), JA_ENOTFOUND);
+    json_t *all = arena_serve_db_versions_json(db, 0);
+    assert_int_equal(json_array_size(all), 3);
+    json_decref(all);
+    arena_serve_db_close(&db);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+    if (sodium_init() < 0)
+        return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_names),    cmocka_unit_test(test_tokens),
+        cmocka_unit_test(test_bearer),   cmocka_unit_test(test_routes),
+        cmocka_unit_test(test_match_id), cmocka_unit_test(test_html),
+        cmocka_unit_test(test_http_addr), cmocka_unit_test(test_pairing),
+        cmocka_unit_test(test_db),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
