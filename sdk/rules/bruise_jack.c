@@ -231,7 +231,7 @@ static void lay_out(bj_state *s)
     s->next = 0;
     s->hand_ev = s->event_seq;
     push_event(s, JA_BRUISE_JACK_EV_DEAL, s->dealer, s->replay, NONE);
-    int seats = __builtin_popcount(s->active);
+    int seats = eu_popcount32(s->active);
     for (int round = 0; round < 1 + ROWS; round++)
         for (int i = 0, p = s->dealer; i < seats; i++) {
             p = next_in_hand(s, p);
@@ -336,7 +336,7 @@ static bool showdown(bj_state *s)
     memset(val, 0, sizeof val);
     memset(s->last_centre, NONE, sizeof s->last_centre);
     memset(s->last_row, 0, sizeof s->last_row);
-    for (int i = 0, p = s->dealer, seats = __builtin_popcount(s->active); i < seats; i++) {
+    for (int i = 0, p = s->dealer, seats = eu_popcount32(s->active); i < seats; i++) {
         p = next_in_hand(s, p);
         for (int r = 0; r < ROWS; r++)
             val[p][r] = (uint8_t)row_value(s, p, r);
@@ -353,7 +353,7 @@ static bool showdown(bj_state *s)
         memset(s->last_order, NONE, sizeof s->last_order);
     }
     uint8_t win = winners(s, val);
-    int m = __builtin_popcount(win);
+    int m = eu_popcount32(win);
     s->last_winners = win;
     s->showdowns++;
     if (m > 1 && s->ties == TIES_REPLAY && s->replay < MAX_REPLAYS) {
@@ -641,8 +641,8 @@ static bool can_match(const pool_set allowed[MAXS], uint8_t need, const pool_set
                 u0 |= allowed[p].w[0];
                 u1 |= allowed[p].w[1];
             }
-        int free_cards = __builtin_popcountll(u0 & ~used->w[0]) + __builtin_popcountll(u1 & ~used->w[1]);
-        if (free_cards < __builtin_popcount(sub))
+        int free_cards = eu_popcount64(u0 & ~used->w[0]) + eu_popcount64(u1 & ~used->w[1]);
+        if (free_cards < eu_popcount32(sub))
             return false;
     }
     return true;
@@ -657,7 +657,7 @@ static bool can_match(const pool_set allowed[MAXS], uint8_t need, const pool_set
  * deal. Returns false when no deal respects the constraint. */
 static bool deal_hidden(bj_state *s, uint8_t need, bool drawn, const uint8_t *pool, uint32_t m)
 {
-    if (m != (uint32_t)__builtin_popcount(need) + (drawn ? 1u : 0u) + stock_count(s))
+    if (m != (uint32_t)eu_popcount32(need) + (drawn ? 1u : 0u) + stock_count(s))
         return false;
     pool_set allowed[MAXS], used = {{0, 0}};
     memset(allowed, 0, sizeof allowed);
