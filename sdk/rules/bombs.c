@@ -148,10 +148,18 @@ static uint64_t rank_bits(int r)
 
 static int copies(int r) { return r >= JA_BOMBS_R_XB ? 1 : 4; }
 
+/* cnt[r] = the cards of rank r held: the bits of rank_bits(r), added one by
+ * one (four suits, then the jokers), which is cheaper here than a count of
+ * set bits per rank (without POPCNT, the build's baseline, that is a call or
+ * a dozen operations per rank, and vectorised badly). */
 static void rank_counts(uint64_t cards, uint8_t cnt[RANKS])
 {
-    for (int r = 0; r < RANKS; r++)
-        cnt[r] = (uint8_t)eu_popcount64(cards & rank_bits(r));
+    for (int r = 0; r < JA_BOMBS_R_XB; r++) {
+        const uint64_t c = cards >> ((r + 2) % 13); /* rank_bits(r) from bit 0 up */
+        cnt[r] = (uint8_t)((c & 1u) + ((c >> 13) & 1u) + ((c >> 26) & 1u) + ((c >> 39) & 1u));
+    }
+    for (int r = JA_BOMBS_R_XB; r < RANKS; r++)
+        cnt[r] = (uint8_t)((cards >> (52 + r - JA_BOMBS_R_XB)) & 1u);
 }
 
 /* Ranks above r, as a mask. */
