@@ -855,8 +855,11 @@ static void bj_observe(const void *st, int seat, void *obs)
     o->drawn = s->stage == JA_BRAWLJACK_STAGE_HIT && !drawn_hidden(s, seat) ? s->drawn : NONE;
     o->drawn_public = s->drawn_public;
     if (!over) {
-        o->deck_count = (uint8_t)(s->deck_len - s->deck_pos);
-        for (int i = s->deck_pos; i < s->deck_len; i++)
+        /* Locals for the bounds: stores into the observation (bytes) may
+         * alias the state for the compiler, which would reload them. */
+        const int pos = s->deck_pos, len = s->deck_len;
+        o->deck_count = (uint8_t)(len - pos);
+        for (int i = pos; i < len; i++)
             o->unseen[s->deck[i]] = 1;
         if (drawn_hidden(s, seat))
             o->unseen[s->drawn] = 1;

@@ -108,14 +108,17 @@ static int shown(const bj_state *s, int p, int r)
 
 /* Spec §4: a row may receive a card iff its up cards show at most 10, it
  * holds fewer than 5 cards with the Guile rule, and it is not a claimed Way 1
- * Bruise Jack. Only seats dealt in have open rows. */
+ * Bruise Jack. Only seats dealt in have open rows. v is shown(s, p, r). */
+static bool row_open_shown(const bj_state *s, int p, int r, int v)
+{
+    return in_hand(s, p) && !is_claimed(s, p, r) && v < JA_BRUISE_JACK_TARGET &&
+           !(s->guile && 1 + s->up_count[p][r] >= 5);
+}
+
+/* The same, summing the row's up cards only when the rest leaves it open. */
 static bool row_open(const bj_state *s, int p, int r)
 {
-    if (!in_hand(s, p) || is_claimed(s, p, r))
-        return false;
-    if (shown(s, p, r) >= JA_BRUISE_JACK_TARGET)
-        return false;
-    return !(s->guile && 1 + s->up_count[p][r] >= 5);
+    return in_hand(s, p) && !is_claimed(s, p, r) && row_open_shown(s, p, r, shown(s, p, r));
 }
 
 static bool has_open_row(const bj_state *s, int p)
@@ -597,10 +600,11 @@ static void bj_observe(const void *st, int seat, void *obs)
         o->last_centre[p] = s->last_centre[p];
         for (int r = 0; r < ROWS; r++) {
             int i = p * ROWS + r;
+            const int v = shown(s, p, r);
             o->claimed[i] = (uint8_t)is_claimed(s, p, r);
-            o->open[i] = (uint8_t)row_open(s, p, r);
+            o->open[i] = (uint8_t)row_open_shown(s, p, r, v);
             o->up_count[i] = s->up_count[p][r];
-            o->shown[i] = (uint8_t)shown(s, p, r);
+            o->shown[i] = (uint8_t)v;
             memcpy(o->up + i * MAX_UP, s->up[p][r], MAX_UP);
             o->last_row[i] = s->last_row[p][r];
         }
