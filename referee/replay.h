@@ -10,14 +10,16 @@
  * (game, rules version, options, seed, seat count, every decision's seats and
  * applied actions, the outcome), never of timings, timestamps, bot names,
  * versions or hashes: the same seed and the same choices give the same digest
- * on any machine. */
+ * on any machine. SHA-256 is Nettle's: the same function as any other
+ * implementation, and it uses the CPU's SHA extensions where there are
+ * some (chosen at run time, so the build stays baseline x86-64). */
 #ifndef REF_REPLAY_H
 #define REF_REPLAY_H
 
 #include "jackarena/ja_bot.h"
 #include "jackarena/ja_rules.h"
 
-#include <sodium.h>
+#include <nettle/sha2.h>
 #include <stdio.h>
 
 #define REF_DIGEST_BYTES 32
@@ -31,7 +33,7 @@
 #define REF_DIGEST_BATCH 512
 
 typedef struct ref_digest {
-    crypto_hash_sha256_state st;
+    struct sha256_ctx st;                  /* Nettle's SHA-256 */
     uint32_t len;                          /* bytes waiting in buf */
     unsigned char buf[REF_DIGEST_BATCH];
 } ref_digest;

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(
   build-essential cmake pkg-config git
-  libzmq3-dev libmsgpack-dev libsqlite3-dev libsodium-dev libcmocka-dev libseccomp-dev
+  libzmq3-dev libmsgpack-dev libsqlite3-dev libsodium-dev nettle-dev libcmocka-dev libseccomp-dev
   libmicrohttpd-dev
   libjansson-dev zlib1g-dev
   python3 python3-zmq python3-msgpack python3-venv python3-setuptools sqlite3

@@ -148,10 +148,18 @@ static uint64_t rank_bits(int r)
 
 static int copies(int r) { return r >= JA_BOMBS_R_XB ? 1 : 4; }
 
+/* cnt[r] = the cards of rank r held: the bits of rank_bits(r), added one by
+ * one (four suits, then the jokers), which is cheaper here than a count of
+ * set bits per rank (without POPCNT, the build's baseline, that is a call or
+ * a dozen operations per rank, and vectorised badly). */
 static void rank_counts(uint64_t cards, uint8_t cnt[RANKS])
 {
-    for (int r = 0; r < RANKS; r++)
-        cnt[r] = (uint8_t)__builtin_popcountll(cards & rank_bits(r));
+    for (int r = 0; r < JA_BOMBS_R_XB; r++) {
+        const uint64_t c = cards >> ((r + 2) % 13); /* rank_bits(r) from bit 0 up */
+        cnt[r] = (uint8_t)((c & 1u) + ((c >> 13) & 1u) + ((c >> 26) & 1u) + ((c >> 39) & 1u));
+    }
+    for (int r = JA_BOMBS_R_XB; r < RANKS; r++)
+        cnt[r] = (uint8_t)((cards >> (52 + r - JA_BOMBS_R_XB)) & 1u);
 }
 
 /* Ranks above r, as a mask. */
@@ -314,7 +322,7 @@ static void seat_tables(bombs_state *s, uint32_t members, int n_tables)
     memset(s->t, 0, sizeof s->t);
     memset(s->seat_table, NONE, sizeof s->seat_table);
     memset(s->seat_chair, NONE, sizeof s->seat_chair);
-    int m = __builtin_popcount(members), base = m / n_tables, extra = m % n_tables;
+    int m = eu_popcount32(members), base = m / n_tables, extra = m % n_tables;
     int seat = 0;
     for (int u = 0; u < n_tables; u++) {
         bombs_table *tb = &s->t[u];
@@ -457,9 +465,9 @@ static uint32_t tie_group(const bombs_state *s)
     for (int i = 0; i < s->n; i++)
         if (s->score[i] == best)
             group |= UINT32_C(1) << i;
-    if (__builtin_popcount(group) < 2)
+    if (eu_popcount32(group) < 2)
         return 0;
-    while (__builtin_popcount(group) < 3) {
+    while (eu_popcount32(group) < 3) {
         int32_t level = INT32_MIN;
         for (int i = 0; i < s->n; i++)
             if (!((group >> i) & 1u) && s->score[i] > level)
@@ -523,7 +531,7 @@ static void end_hand(bombs_state *s)
     }
     uint32_t group = s->tiebreak < s->tiebreak_cap ? tie_group(s) : 0;
     if (group) {
-        seat_tables(s, group, auto_tables(__builtin_popcount(group)));
+        seat_tables(s, group, auto_tables(eu_popcount32(group)));
         s->tiebreak++;
         s->hand++;
         start_hand(s);
@@ -1233,7 +1241,7 @@ static int redeal(bombs_state *s, int u, int viewer, ja_rng *r)
     if (club3 >= 0 && ((own >> ID_3C) & 1u))
         return JA_EFORMAT;
     for (int q = 0; q < RANKS; q++) {
-        need[q] = copies(q) - __builtin_popcountll(own & rank_bits(q)) - tb->played[q];
+        need[q] = copies(q) - eu_popcount64(own & rank_bits(q)) - tb->played[q];
         total -= need[q];
         for (int i = 0; i < nh; i++)
             need[q] -= alloc[i][q];

@@ -94,8 +94,6 @@ typedef struct bj_state {
         ev_value[N_EVENTS];
 } bj_state;
 
-static int popcount(uint32_t m) { return __builtin_popcount(m); }
-
 /* ---- Cards and hands ------------------------------------------------------ */
 
 static bool is_joker(uint8_t c) { return c >= 52; }
@@ -277,7 +275,7 @@ static int first_in(const bj_state *s, uint32_t mask)
  * seat when the dealer cancelled it). Then the next deal, or the end. */
 static void finish_deal(bj_state *s, uint32_t winners)
 {
-    int m = popcount(winners);
+    int m = eu_popcount32(winners);
     for (int i = 0; i < s->n; i++)
         if (winners >> i & 1u) {
             s->score[i] += UNIT / m;
@@ -339,7 +337,7 @@ static void reveal(bj_state *s)
     }
     if (!win)
         win = s->blind;
-    if (popcount(win) == 1 || s->blind_round >= s->blind_rounds)
+    if (eu_popcount32(win) == 1 || s->blind_round >= s->blind_rounds)
         finish_deal(s, win);
     else
         start_blind(s, win);
@@ -362,7 +360,7 @@ static void blind_next(bj_state *s)
 /* §7 step 4: one leader wins; several go to the blind tiebreak. */
 static void settle_leaders(bj_state *s)
 {
-    if (popcount(s->leaders) == 1)
+    if (eu_popcount32(s->leaders) == 1)
         finish_deal(s, s->leaders);
     else
         start_blind(s, s->leaders);
@@ -857,8 +855,11 @@ static void bj_observe(const void *st, int seat, void *obs)
     o->drawn = s->stage == JA_BRAWLJACK_STAGE_HIT && !drawn_hidden(s, seat) ? s->drawn : NONE;
     o->drawn_public = s->drawn_public;
     if (!over) {
-        o->deck_count = (uint8_t)(s->deck_len - s->deck_pos);
-        for (int i = s->deck_pos; i < s->deck_len; i++)
+        /* Locals for the bounds: stores into the observation (bytes) may
+         * alias the state for the compiler, which would reload them. */
+        const int pos = s->deck_pos, len = s->deck_len;
+        o->deck_count = (uint8_t)(len - pos);
+        for (int i = pos; i < len; i++)
             o->unseen[s->deck[i]] = 1;
         if (drawn_hidden(s, seat))
             o->unseen[s->drawn] = 1;

@@ -108,14 +108,17 @@ static int shown(const bj_state *s, int p, int r)
 
 /* Spec §4: a row may receive a card iff its up cards show at most 10, it
  * holds fewer than 5 cards with the Guile rule, and it is not a claimed Way 1
- * Bruise Jack. Only seats dealt in have open rows. */
+ * Bruise Jack. Only seats dealt in have open rows. v is shown(s, p, r). */
+static bool row_open_shown(const bj_state *s, int p, int r, int v)
+{
+    return in_hand(s, p) && !is_claimed(s, p, r) && v < JA_BRUISE_JACK_TARGET &&
+           !(s->guile && 1 + s->up_count[p][r] >= 5);
+}
+
+/* The same, summing the row's up cards only when the rest leaves it open. */
 static bool row_open(const bj_state *s, int p, int r)
 {
-    if (!in_hand(s, p) || is_claimed(s, p, r))
-        return false;
-    if (shown(s, p, r) >= JA_BRUISE_JACK_TARGET)
-        return false;
-    return !(s->guile && 1 + s->up_count[p][r] >= 5);
+    return in_hand(s, p) && !is_claimed(s, p, r) && row_open_shown(s, p, r, shown(s, p, r));
 }
 
 static bool has_open_row(const bj_state *s, int p)
@@ -231,7 +234,7 @@ static void lay_out(bj_state *s)
     s->next = 0;
     s->hand_ev = s->event_seq;
     push_event(s, JA_BRUISE_JACK_EV_DEAL, s->dealer, s->replay, NONE);
-    int seats = __builtin_popcount(s->active);
+    int seats = eu_popcount32(s->active);
     for (int round = 0; round < 1 + ROWS; round++)
         for (int i = 0, p = s->dealer; i < seats; i++) {
             p = next_in_hand(s, p);
@@ -336,7 +339,7 @@ static bool showdown(bj_state *s)
     memset(val, 0, sizeof val);
     memset(s->last_centre, NONE, sizeof s->last_centre);
     memset(s->last_row, 0, sizeof s->last_row);
-    for (int i = 0, p = s->dealer, seats = __builtin_popcount(s->active); i < seats; i++) {
+    for (int i = 0, p = s->dealer, seats = eu_popcount32(s->active); i < seats; i++) {
         p = next_in_hand(s, p);
         for (int r = 0; r < ROWS; r++)
             val[p][r] = (uint8_t)row_value(s, p, r);
@@ -353,7 +356,7 @@ static bool showdown(bj_state *s)
         memset(s->last_order, NONE, sizeof s->last_order);
     }
     uint8_t win = winners(s, val);
-    int m = __builtin_popcount(win);
+    int m = eu_popcount32(win);
     s->last_winners = win;
     s->showdowns++;
     if (m > 1 && s->ties == TIES_REPLAY && s->replay < MAX_REPLAYS) {
@@ -597,10 +600,11 @@ static void bj_observe(const void *st, int seat, void *obs)
         o->last_centre[p] = s->last_centre[p];
         for (int r = 0; r < ROWS; r++) {
             int i = p * ROWS + r;
+            const int v = shown(s, p, r);
             o->claimed[i] = (uint8_t)is_claimed(s, p, r);
-            o->open[i] = (uint8_t)row_open(s, p, r);
+            o->open[i] = (uint8_t)row_open_shown(s, p, r, v);
             o->up_count[i] = s->up_count[p][r];
-            o->shown[i] = (uint8_t)shown(s, p, r);
+            o->shown[i] = (uint8_t)v;
             memcpy(o->up + i * MAX_UP, s->up[p][r], MAX_UP);
             o->last_row[i] = s->last_row[p][r];
         }
@@ -641,8 +645,8 @@ static bool can_match(const pool_set allowed[MAXS], uint8_t need, const pool_set
                 u0 |= allowed[p].w[0];
                 u1 |= allowed[p].w[1];
             }
-        int free_cards = __builtin_popcountll(u0 & ~used->w[0]) + __builtin_popcountll(u1 & ~used->w[1]);
-        if (free_cards < __builtin_popcount(sub))
+        int free_cards = eu_popcount64(u0 & ~used->w[0]) + eu_popcount64(u1 & ~used->w[1]);
+        if (free_cards < eu_popcount32(sub))
             return false;
     }
     return true;
@@ -657,7 +661,7 @@ static bool can_match(const pool_set allowed[MAXS], uint8_t need, const pool_set
  * deal. Returns false when no deal respects the constraint. */
 static bool deal_hidden(bj_state *s, uint8_t need, bool drawn, const uint8_t *pool, uint32_t m)
 {
-    if (m != (uint32_t)__builtin_popcount(need) + (drawn ? 1u : 0u) + stock_count(s))
+    if (m != (uint32_t)eu_popcount32(need) + (drawn ? 1u : 0u) + stock_count(s))
         return false;
     pool_set allowed[MAXS], used = {{0, 0}};
     memset(allowed, 0, sizeof allowed);

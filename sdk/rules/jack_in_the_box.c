@@ -555,7 +555,7 @@ static uint32_t gen_legal(const jitb_state *s, ja_action *out, uint32_t cap)
         for (int b = 0; b < s->n_boxes; b++) {
             if (!box_open(s, b))
                 continue;
-            unsigned chosen = (unsigned)__builtin_popcount((s->change_mask >> (4 * b)) & 0xFu);
+            unsigned chosen = (unsigned)eu_popcount32((s->change_mask >> (4 * b)) & 0xFu);
             for (int p = 0; p < 4 && chosen < s->limit; p++)
                 if (!(s->change_mask >> (4 * b + p) & 1u))
                     PUT(JA_JITB_CHANGE(b, p));

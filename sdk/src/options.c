@@ -60,18 +60,29 @@ static int enum_index(const char *values, const char *word, size_t n)
 }
 
 /* The i-th word of a '|'-separated list into buf. */
-static int enum_word(const char *values, int i, char *buf, size_t cap)
+/* Word i of values ("a|b|c") and its length in *len, or "?" when there is
+ * no such word. */
+static const char *enum_word_at(const char *values, int i, size_t *len)
 {
     const char *p = values;
     while (i-- > 0) {
         p = strchr(p, '|');
-        if (!p)
-            return snprintf(buf, cap, "?");
+        if (!p) {
+            *len = 1;
+            return "?";
+        }
         p++;
     }
     const char *bar = strchr(p, '|');
-    int len = bar ? (int)(bar - p) : (int)strlen(p);
-    return snprintf(buf, cap, "%.*s", len, p);
+    *len = bar ? (size_t)(bar - p) : strlen(p);
+    return p;
+}
+
+static int enum_word(const char *values, int i, char *buf, size_t cap)
+{
+    size_t len;
+    const char *w = enum_word_at(values, i, &len);
+    return snprintf(buf, cap, "%.*s", (int)len, w);
 }
 
 static void list_names(const ja_game_rules *g, char *buf, size_t cap)
@@ -183,19 +194,53 @@ int ja_options_value_str(const ja_game_rules *g, const ja_options *o, int i, cha
     return snprintf(buf, cap, "%d", (int)o->value[i]);
 }
 
+/* Appends s[0 .. n) at buf + *used, NUL-terminated; false, writing nothing,
+ * when it does not fit in cap. */
+static bool append(char *buf, size_t cap, size_t *used, const char *s, size_t n)
+{
+    if (*used + n >= cap)
+        return false;
+    memcpy(buf + *used, s, n);
+    *used += n;
+    buf[*used] = '\0';
+    return true;
+}
+
+/* v in decimal at the end of end[-12 .. 0) (no NUL); returns where it starts. */
+static char *decimal(int32_t v, char *end)
+{
+    uint32_t u = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+    do
+        *--end = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--end = '-';
+    return end;
+}
+
+/* Each value as ja_options_value_str writes it, appended piece by piece
+ * rather than through snprintf: the referee formats the options for every
+ * match's digest, and a match of Bruise Jack is some twenty decisions. */
 int ja_options_format(const ja_game_rules *g, const ja_options *o, char *buf, size_t cap)
 {
     size_t used = 0;
     if (cap)
         buf[0] = '\0';
     for (int i = 0; g->options && g->options[i].name; i++) {
-        char v[64];
-        ja_options_value_str(g, o, i, v, sizeof v);
-        int w = snprintf(buf + used, cap > used ? cap - used : 0, "%s%s=%s", i ? " " : "",
-                         g->options[i].name, v);
-        if (w < 0 || used + (size_t)w >= cap)
+        const ja_option_spec *sp = &g->options[i];
+        char num[12];
+        const char *v;
+        size_t vn;
+        if (sp->kind == JA_OPT_ENUM) {
+            v = enum_word_at(sp->values, o->value[i], &vn);
+        } else {
+            v = decimal(o->value[i], num + sizeof num);
+            vn = (size_t)(num + sizeof num - v);
+        }
+        if ((i && !append(buf, cap, &used, " ", 1)) ||
+            !append(buf, cap, &used, sp->name, strlen(sp->name)) ||
+            !append(buf, cap, &used, "=", 1) || !append(buf, cap, &used, v, vn))
             return JA_ERANGE;
-        used += (size_t)w;
     }
     return (int)used;
 }

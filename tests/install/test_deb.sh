@@ -66,7 +66,7 @@ check "Package: jackarena" test "$(dpkg-deb -f "$deb" Package)" = jackarena
 check "Version: $VERSION" test "$(dpkg-deb -f "$deb" Version)" = "$VERSION"
 check "Architecture: $arch" test "$(dpkg-deb -f "$deb" Architecture)" = "$arch"
 depends=$(dpkg-deb -f "$deb" Depends)
-for p in libc6 libzmq5 libmsgpackc2 libsqlite3-0 libsodium23 libseccomp2 libjansson4 zlib1g libmicrohttpd12 \
+for p in libc6 libzmq5 libmsgpackc2 libsqlite3-0 libsodium23 libnettle8 libseccomp2 libjansson4 zlib1g libmicrohttpd12 \
     python3-zmq python3-msgpack; do
   check "Depends names $p" grep -qE "(^|, )$p( |,|$)" <<<"$depends"
 done

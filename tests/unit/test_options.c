@@ -247,6 +247,21 @@ static void test_value_str_and_format(void **state)
     assert_string_equal(buf, want);
     assert_int_equal(ja_options_format(&FAKE, &o, buf, (size_t)n), JA_ERANGE);
     assert_int_equal(ja_options_format(&FAKE, &o, buf, 1), JA_ERANGE);
+    /* Each value as ja_options_value_str writes it: a negative integer, the
+     * extremes, an enum index with no word ("?"). */
+    const int32_t ints[] = {-5, 0, INT32_MIN, INT32_MAX};
+    for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
+        o.value[0] = (int32_t)k * 2; /* "a", "ccc", then past the words */
+        o.value[1] = ints[k];
+        char v0[32], v1[32], v2[32], expect[128];
+        ja_options_value_str(&FAKE, &o, 0, v0, sizeof v0);
+        ja_options_value_str(&FAKE, &o, 1, v1, sizeof v1);
+        ja_options_value_str(&FAKE, &o, 2, v2, sizeof v2);
+        snprintf(expect, sizeof expect, "mode=%s level=%s rounds=%s", v0, v1, v2);
+        assert_int_equal(ja_options_format(&FAKE, &o, buf, sizeof buf), (int)strlen(expect));
+        assert_string_equal(buf, expect);
+    }
+    assert_string_equal(buf, "mode=? level=2147483647 rounds=40");
 
     ja_options_init(&BARE, &o);
     assert_int_equal(ja_options_format(&BARE, &o, buf, sizeof buf), 0);
