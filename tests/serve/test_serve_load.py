@@ -210,6 +210,8 @@ def main():
     peak = max(samples)
     check(peak <= 4 * rss0, "VmRSS bounded: %d KiB at the start of the load, peak %d KiB" %
           (rss0, peak))
+    q = len(samples) // 4
+    print("VmRSS samples (KiB) at each quarter of the run: %r" % samples[::q if q else 1])
     print("spectators %d, events %d, matches %d, requests %d (min %d per spectator), "
           "VmRSS %d KiB at the start, %d KiB peak" % (SPECTATORS, len(want), lad["matches"],
                                                       sum(counts), min(counts), rss0, peak))
