@@ -26,6 +26,7 @@
 #include "bench.h"
 #include "bench_hosted.h"
 #include "bench_scale.h"
+#include "bench_serve.h"
 #include "bench_slurm.h"
 #include "hub.h"
 #include "ladder.h"
@@ -325,8 +326,8 @@ static const char HELP[] =
     "and its target (met or not); tests never assert timings.\n"
     "\n"
     "  --only SECTION  run these sections only (repeatable, or a comma list):\n"
-    "                  engine, referee, hosted, external, scale, slurm, report,\n"
-    "                  bots; the page keeps the other sections as their last run\n"
+    "                  engine, referee, hosted, external, scale, slurm, serve,\n"
+    "                  report, bots; the page keeps the other sections as their last run\n"
     "                  left them (slurm needs root and Slurm's packages: without\n"
     "                  them it says so and keeps its earlier figures)\n"
     "  --json          print one JSON object with every row on stdout (instead of\n"
@@ -353,6 +354,7 @@ static int sec_hosted(FILE *md, const bench_opts *o);
 static int sec_external(FILE *md, const bench_opts *o);
 static int sec_scale(FILE *md, const bench_opts *o);
 static int sec_slurm(FILE *md, const bench_opts *o);
+static int sec_serve(FILE *md, const bench_opts *o);
 static int sec_report(FILE *md, const bench_opts *o);
 static int sec_bots(FILE *md, const bench_opts *o);
 
@@ -362,10 +364,10 @@ static const struct {
 } SECTIONS[] = {
     {"engine", sec_engine}, {"referee", sec_referee}, {"hosted", sec_hosted},
     {"external", sec_external}, {"scale", sec_scale}, {"slurm", sec_slurm},
-    {"report", sec_report}, {"bots", sec_bots},
+    {"serve", sec_serve}, {"report", sec_report}, {"bots", sec_bots},
 };
 #define N_SECTIONS (sizeof SECTIONS / sizeof SECTIONS[0])
-#define SECTION_LIST "engine, referee, hosted, external, scale, slurm, report, bots"
+#define SECTION_LIST "engine, referee, hosted, external, scale, slurm, serve, report, bots"
 
 /* The seat counts measured for g: its fewest, 4 and its most (each once). */
 static int seat_counts(const ja_game_rules *g, uint32_t out[3])
@@ -617,6 +619,11 @@ static int sec_slurm(FILE *md, const bench_opts *o)
     return bench_slurm(md, NULL);
 }
 
+static int sec_serve(FILE *md, const bench_opts *o)
+{
+    return bench_serve(md, NULL, o->bots_dir);
+}
+
 static int sec_report(FILE *md, const bench_opts *o)
 {
     (void)o;
@@ -708,7 +715,7 @@ static int write_page(const char *out_path, char *const *fresh, const bool *skip
             "Re-run with `build/bench/ja_bench` from the repository root after a Release build\n"
             "(`bash scripts/setup.sh`). Tests never assert timings; this page is where speed\n"
             "is measured.\n\n"
-            "The page has eight sections (" SECTION_LIST ").\n"
+            "The page has nine sections (" SECTION_LIST ").\n"
             "`ja_bench --only SECTION` reruns one of them (repeatable, or a comma list) and\n"
             "replaces only that section's part of this page: the others keep the figures of\n"
             "the run that wrote them. Each section therefore begins with the run it comes\n"

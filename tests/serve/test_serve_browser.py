@@ -1,0 +1,231 @@
+#!/usr/bin/python3
+"""`arena serve`'s pages in a browser (docs/server.md): Debian's chromium,
+headless, driven over the DevTools protocol on a pipe
+(--remote-debugging-pipe: JSON messages ended by a NUL byte on fds 3 and 4,
+no websocket needed).
+
+The ladder page `/` is opened while only alice's bot is active (no match
+can be played yet, no row is rated) and stays open: a marker is set in the page's window.
+bob's bot is then uploaded; the page's own script, listening to
+/api/events, must show bob's row and a changed match count, with the
+marker still there (the page was not reloaded). The replay page of a
+played match `/matches/T-N.html` runs the viewer's self-test (#selftest,
+as tests/viewer/test_browser.sh does) and logs no script error. No request
+of either page leaves the server's origin, and no script error or
+exception is logged.
+
+Waits poll a condition; the only clock is a generous guard against hangs.
+Skipped (exit 77) only where chromium is not installed.
+
+usage: test_serve_browser.py ARENA RANDOM.so PICK.so FREE_PORT.py"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from serve_lib import Server, check, failures, free_port, report, wait_for  # noqa: E402
+
+ARENA, RANDOM, PICK, FREE_PORT = sys.argv[1:5]
+
+
+class Chrome:
+    """A headless chromium with one page, driven over --remote-debugging-pipe."""
+
+    def __init__(self, exe, profile):
+        to_r, self.to_w = os.pipe()      # our commands: chromium reads fd 3
+        self.from_r, from_w = os.pipe()  # its answers and events: fd 4
+
+        def fds():
+            a, b = os.dup(to_r), os.dup(from_w)
+            os.dup2(a, 3)
+            os.dup2(b, 4)
+
+        self.log = open(os.path.join(profile, "chrome.log"), "w")
+        self.proc = subprocess.Popen(
+            [exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+             "--no-first-run", "--disable-background-networking", "--disable-component-update",
+             "--disable-sync", "--disable-dev-shm-usage", "--remote-debugging-pipe",
+             "--user-data-dir=" + profile, "about:blank"],
+            stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log,
+            preexec_fn=fds, close_fds=False)
+        os.close(to_r)
+        os.close(from_w)
+        self.mu = threading.Condition()
+        self.answers, self.events, self.next_id = {}, [], 0
+        threading.Thread(target=self._read, daemon=True).start()
+        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.session = self.call("Target.attachToTarget",
+                                 {"targetId": target, "flatten": True})["sessionId"]
+        for domain in ("Network", "Runtime", "Page", "Log"):
+            self.call(domain + ".enable", session=True)
+
+    def _read(self):
+        buf = b""
+        while True:
+            data = os.read(self.from_r, 65536)
+            if not data:
+                break
+            buf += data
+            while b"\0" in buf:
+                msg, buf = buf.split(b"\0", 1)
+                m = json.loads(msg)
+                with self.mu:
+                    if "id" in m:
+                        self.answers[m["id"]] = m
+                    else:
+                        self.events.append(m)
+                    self.mu.notify_all()
+        with self.mu:
+            self.answers[None] = "closed"
+            self.mu.notify_all()
+
+    def call(self, method, params=None, session=False):
+        with self.mu:
+            self.next_id += 1
+            i = self.next_id
+        msg = {"id": i, "method": method, "params": params or {}}
+        if session:
+            msg["sessionId"] = self.session
+        os.write(self.to_w, json.dumps(msg).encode() + b"\0")
+        with self.mu:
+            ok = self.mu.wait_for(lambda: i in self.answers or None in self.answers, 300)
+            if not ok or i not in self.answers:
+                print("FAIL: chromium did not answer", method, flush=True)
+                sys.exit(1)
+            m = self.answers.pop(i)
+        if "error" in m:
+            print("FAIL: %s: %r" % (method, m["error"]), flush=True)
+            sys.exit(1)
+        return m.get("result", {})
+
+    def eval(self, expr):
+        r = self.call("Runtime.evaluate", {"expression": expr, "returnByValue": True}, True)
+        if "exceptionDetails" in r:
+            return None
+        return r["result"].get("value")
+
+    def navigate(self, url):
+        self.call("Page.navigate", {"url": url}, True)
+
+    def urls(self):
+        with self.mu:
+            return [e["params"]["request"]["url"] for e in self.events
+                    if e.get("method") == "Network.requestWillBeSent"]
+
+    def errors(self):
+        out = []
+        with self.mu:
+            for e in self.events:
+                m, p = e.get("method"), e.get("params", {})
+                if m == "Runtime.exceptionThrown":
+                    out.append(p["exceptionDetails"].get("text", "") + " " + json.dumps(
+                        p["exceptionDetails"].get("exception", {}).get("description", "")))
+                elif m == "Log.entryAdded" and p["entry"]["level"] == "error":
+                    # The browser asks for /favicon.ico by itself: its 404 is no page's.
+                    if not p["entry"].get("url", "").endswith("/favicon.ico"):
+                        out.append(p["entry"].get("text", "") + " " + p["entry"].get("url", ""))
+                elif m == "Runtime.consoleAPICalled" and p.get("type") == "error":
+                    out.append(json.dumps(p.get("args")))
+        return out
+
+    def close(self):
+        try:
+            self.call("Browser.close")
+        except SystemExit:
+            pass
+        try:
+            self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+ROWS = "Array.from(document.querySelectorAll('#ladder tr')).map(r => r.textContent)"
+
+
+def main():
+    exe = shutil.which("chromium")
+    if not exe:
+        print("SKIP: chromium is not installed (scripts/setup.sh installs it)")
+        return 77
+    tmp = tempfile.mkdtemp(prefix="serve-browser-")
+    port = free_port(FREE_PORT)
+    origin = "http://127.0.0.1:%d/" % port
+    s = Server(ARENA, "bruise-jack", tmp, port, ["--smoke", "1", "--concurrency", "2"])
+    s.start()
+    alice = s.register("alice")
+    bob = s.register("bob")
+    s.upload(alice, RANDOM)
+    s.wait_active("alice")
+
+    profile = os.path.join(tmp, "profile")
+    os.mkdir(profile)
+    b = Chrome(exe, profile)
+    try:
+        # The ladder with alice alone: no match, so no rated row yet.
+        b.navigate(origin)
+        wait_for(lambda: b.eval("document.getElementById('matches').textContent") == "0",
+                 "the ladder page's first load")
+        check(b.eval(ROWS) == [], "no rated bot yet: %r" % b.eval(ROWS))
+        b.eval("window.jaMarker = 'kept'")
+
+        # bob joins: the open page shows him and the matches, not reloaded.
+        s.upload(bob, PICK)
+
+        def live():
+            rows = b.eval(ROWS) or []
+            n = b.eval("document.getElementById('matches').textContent")
+            bob_row = [r for r in rows if "bob" in r]
+            if bob_row and n and n.isdigit() and int(n) > 0 and "active" in bob_row[0]:
+                return rows, int(n)
+            return None
+        rows, n = wait_for(live, "bob's row and a match count on the open page")
+        check(any("alice" in r for r in rows) and any("bob" in r for r in rows),
+              "both bots on the ladder page: %r" % rows)
+        check(b.eval("window.jaMarker") == "kept", "the ladder page updated without a reload")
+        # Later matches change the count on the same page too.
+        wait_for(lambda: (lambda m: m and m.isdigit() and int(m) > n)(
+            b.eval("document.getElementById('matches').textContent")), "a later match count")
+        check(b.eval("window.jaMarker") == "kept", "still the same page")
+        check(b.eval("document.getElementById('pending').children.length") == 0,
+              "no other versions listed")
+
+        # A played match's replay page: the viewer's self-test steps through it.
+        st, j = s.json("GET", "/api/bots/alice")
+        mid = j["matches"][0]["id"] if st == 200 and j.get("matches") else None
+        st, m = s.json("GET", "/api/matches/%s" % mid)
+        page = m.get("page") if st == 200 and m else None
+        check(page, "a played match %s with a replay page: %d %r" % (mid, st, m))
+        if page:
+            b.navigate(origin.rstrip("/") + page + "#selftest")
+            res = wait_for(lambda: b.eval(
+                "(e => e && e.getAttribute('data-selftest'))"
+                "(document.querySelector('[data-selftest]'))"), "the replay viewer's self-test")
+            check(res.startswith("ok"), "the replay page's self-test: %r" % res)
+            check(b.eval("document.getElementById('errlog').textContent") == "",
+                  "the replay page logged no script error")
+            check(b.eval("document.querySelectorAll('.points').length") >= 2,
+                  "the replay page shows the seats' scores")
+
+        urls = b.urls()
+        check(any(u.startswith(origin + "api/events") for u in urls) and
+              any(u.startswith(origin + "matches/") for u in urls), "requests seen: %r" % urls)
+        outside = [u for u in urls if not u.startswith(origin) and not u.startswith("data:")
+                   and u != "about:blank"]
+        check(not outside, "no request leaves the server: %r" % outside)
+        errs = b.errors()
+        check(not errs, "no script error or exception: %r" % errs)
+    finally:
+        b.close()
+    s.stop()
+    if not failures:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return report("serve_browser")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
