@@ -379,6 +379,30 @@ static enum MHD_Result api_ladder(arena_server *s, struct MHD_Connection *c)
                : send_error(c, 500, "the ladder cannot be read");
 }
 
+static int open_data_file(const char *path, struct stat *sb);
+
+/* A match's `replay` and `page` URLs into j (null without a replay file). */
+static void add_links(arena_server *s, json_t *j, int64_t tournament, uint32_t number)
+{
+    char path[4400];
+    struct stat sb;
+    arena_replay_name(path, sizeof path, s->replays_dir, tournament, number);
+    int fd = open_data_file(path, &sb);
+    char url[96];
+    snprintf(url, sizeof url, "/matches/%" PRId64 "-%u", tournament, number);
+    if (fd >= 0) {
+        close(fd);
+        char u[112];
+        snprintf(u, sizeof u, "%s.replay", url);
+        json_object_set_new(j, "replay", json_string(u));
+        snprintf(u, sizeof u, "%s.html", url);
+        json_object_set_new(j, "page", json_string(u));
+    } else {
+        json_object_set_new(j, "replay", json_null());
+        json_object_set_new(j, "page", json_null());
+    }
+}
+
 static json_t *bot_json(arena_server *s, const char *name, int64_t author)
 {
     json_t *v = arena_serve_db_versions_json(s->sdb, author);
@@ -387,6 +411,13 @@ static json_t *bot_json(arena_server *s, const char *name, int64_t author)
         json_decref(v);
         json_decref(m.list);
         return NULL;
+    }
+    size_t i;
+    json_t *row;
+    json_array_foreach(m.list, i, row)
+    {
+        add_links(s, row, json_integer_value(json_object_get(row, "tournament")),
+                  (uint32_t)json_integer_value(json_object_get(row, "number")));
     }
     return json_pack("{ss so so}", "name", name, "versions", v, "matches", m.list);
 }
@@ -516,23 +547,7 @@ static enum MHD_Result api_match(arena_server *s, struct MHD_Connection *c, cons
     json_decref(m.list);
     if (j == NULL)
         return send_error(c, 404, "no such match (not played yet)");
-    char path[4400];
-    struct stat sb;
-    arena_replay_name(path, sizeof path, s->replays_dir, rt->tournament, rt->number);
-    int fd = open_data_file(path, &sb);
-    char url[96];
-    snprintf(url, sizeof url, "/matches/%" PRId64 "-%u", rt->tournament, rt->number);
-    if (fd >= 0) {
-        close(fd);
-        char u[112];
-        snprintf(u, sizeof u, "%s.replay", url);
-        json_object_set_new(j, "replay", json_string(u));
-        snprintf(u, sizeof u, "%s.html", url);
-        json_object_set_new(j, "page", json_string(u));
-    } else {
-        json_object_set_new(j, "replay", json_null());
-        json_object_set_new(j, "page", json_null());
-    }
+    add_links(s, j, rt->tournament, rt->number);
     return send_json(c, 200, j);
 }
 

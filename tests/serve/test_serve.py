@@ -316,6 +316,13 @@ def main():
     check(out.returncode == 0 and m["digest"] in out.stdout, "the replay verifies: " + out.stderr)
     st, ct, page = s.request("GET", "/matches/%s.html" % mid)
     check(st == 200 and ct.startswith("text/html") and len(page) > 1000, "replay page")
+    st, b = s.json("GET", "/api/bots/%s" % j["seats"][0]["author"])
+    check(st == 200 and b["matches"], "a bot's recent matches")
+    last = b["matches"][-1]
+    st, j2 = s.json("GET", "/api/matches/" + last["id"])
+    check(st == 200 and last["page"] and last["page"] == j2["page"] and
+          last["replay"] == j2["replay"], "a bot's recent matches link their replay and page: "
+          "%r against %r" % (last, j2))
     st, _ = s.json("GET", "/api/bots/nobody")
     check(st == 404, "an unknown author is 404")
     st, _ = s.json("GET", "/api/matches/999999-0")
