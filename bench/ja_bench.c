@@ -443,8 +443,11 @@ static const char REFEREE_PROFILE[] =
     "the event ring copied out. It alone is more than the room in every row but "
     "Bombs', where fewer than half of the steps are asked.\n"
     "- *Clock*: two CLOCK_MONOTONIC reads through the vDSO (15-20 ns each here) around "
-    "the bot's act(), for the think time every replay records; the thread's CPU clock (a "
-    "system call) is read only when a limit is at stake, never in these matches.\n"
+    "the bot's act(), for its think time. Since the profile, an in-process plugin without "
+    "a limit is timed only when something records the time (a replay, an observer of the "
+    "steps); these matches write neither, so the column is now 0 and the ratios above "
+    "are without it. With a limit, the wall clock is read around every decision and the "
+    "thread's CPU clock (a system call) when the wall time leaves the judgement open.\n"
     "- *Digest*: the record of every step and its SHA-256 (Nettle, with the CPU's SHA "
     "extensions).\n"
     "- *The rest*: the match loop and its record of the decision, the seat's call into the "
@@ -452,9 +455,9 @@ static const char REFEREE_PROFILE[] =
     "match costs once (the seats opened, the digest's header with the options text, the "
     "buffers): a few microseconds a match, which the short matches of Brawljack and "
     "Bruise Jack with 2 seats (41 and 24 steps) spread over few decisions.\n\n"
-    "The observation and the two clock reads together exceed the room in every game; "
-    "only an observation built incrementally (a copy of what changed since the seat's "
-    "last one) would shrink the first, and only not timing the bots the second.\n";
+    "The observation alone exceeds the room in every game but Bombs; only an "
+    "observation built incrementally (a copy of what changed since the seat's last one) "
+    "would shrink it.\n";
 
 static int sec_referee(FILE *md, const bench_opts *o)
 {

@@ -64,6 +64,7 @@ typedef struct match {
     uint32_t ms[JA_MAX_SEATS];         /* each seat's per-decision limit */
     uint32_t ms_max;
     uint32_t max_faults;               /* resolved: never 0 */
+    bool timed;                        /* think times are recorded (replay, on_step) */
     /* The fault policy's own streams: one per seat, so that one seat's
      * faults never move another's replacement actions, nor the deal. */
     ja_rng fault_rng[JA_MAX_SEATS];
@@ -117,6 +118,9 @@ static int setup(match *m)
     int rc = g->setup(m->st, &cfg->options, m->n, cfg->seed);
     if (rc != JA_OK)
         return fail(m, rc, "%s refused the match setup: %s", g->name, ja_strerror(rc));
+    /* Think times cost two clock reads a decision; in-process plugins
+     * without a limit skip them when nothing records them. */
+    m->timed = (cfg->replay && *cfg->replay) || cfg->on_step;
     /* Each seat's per-decision limit: the one given, or its kind's default. */
     for (uint32_t s = 0; s < m->n; s++) {
         m->ms[s] = cfg->move_ms == REF_MOVE_MS_KIND ? ref_bot_default_move_ms(cfg->bots[s])
@@ -228,7 +232,7 @@ static int ask_seat(match *m, uint32_t s)
         .n_legal = m->nl[s],
     };
     r->asked = 1; /* it has a turn, whatever comes of the ask */
-    if (ref_seat_ask(m->seats[s], &d) != JA_OK)
+    if (ref_seat_ask(m->seats[s], &d, m->timed) != JA_OK)
         r->fault = JA_FAULT_DISCONNECT;
     else
         m->asked |= 1u << s;

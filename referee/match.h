@@ -120,6 +120,9 @@ typedef struct ref_match_result {
     uint32_t fault_kinds[JA_MAX_SEATS][JA_FAULT_COUNT];
     uint32_t decisions;          /* engine decisions (steps), forced ones included */
     uint32_t asked;              /* questions actually put to bots */
+    /* Wall time each seat thought, summed. In-process plugins without a
+     * limit are timed only when a replay or on_step records the times: 0
+     * otherwise (two clock reads a decision saved). */
     uint64_t think_us[JA_MAX_SEATS];
     uint8_t forfeit[JA_MAX_SEATS];   /* 1: the seat forfeited (see above) */
     uint64_t bank_left_us[JA_MAX_SEATS]; /* what is left of each bank (bank_ms) */

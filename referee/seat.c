@@ -65,9 +65,9 @@ int ref_seat_open(ref_bot *b, const ref_seat_ctx *ctx, ref_seat **out, char *err
     return b->ops->seat_open(b, ctx, out, err, cap);
 }
 
-int ref_seat_ask(ref_seat *s, const ja_decision *d)
+int ref_seat_ask(ref_seat *s, const ja_decision *d, bool timed)
 {
-    s->asked_ns = ref_now_ns();
+    s->asked_ns = timed || d->deadline_ms || !s->bot->ops->clock_free ? ref_now_ns() : 0;
     return s->bot->ops->ask(s, d);
 }
 

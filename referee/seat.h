@@ -47,7 +47,8 @@ typedef struct ref_seat_ctx {
 typedef struct ref_answer {
     uint32_t index;        /* valid when fault == JA_FAULT_NONE */
     ja_fault fault;
-    uint64_t think_us;     /* wall time between ask and answer */
+    uint64_t think_us;     /* wall time between ask and answer (0 for an untimed
+                            * ask of a kind that can skip the clock: ref_seat_ask) */
     uint64_t cpu_us;       /* CPU time of the answer where the kind measures it
                             * (plugins, with a limit); 0 = not measured, and the
                             * wall time think_us is what is charged */
@@ -78,6 +79,9 @@ typedef struct ref_bot_ops {
     /* Per-decision limit when the user gave none (none for plugins, 1000 ms
      * for hosted and external bots; docs/architecture.md); 0 = none. */
     uint32_t default_move_ms;
+    /* True: without a deadline the kind needs no clock, so an untimed ask
+     * (ref_seat_ask) reads none and reports think_us 0 (in-process plugins). */
+    bool clock_free;
     /* Optional (NULL = none): copies the last bytes the seat's bot wrote to
      * its stdout/stderr (or logged, for plugins) into buf, NUL-terminated; returns
      * the length. Called before seat_close, for reproduction bundles. */
@@ -94,7 +98,8 @@ struct ref_bot {
 struct ref_seat {
     ref_bot *bot;
     int32_t seat;
-    int64_t asked_ns;      /* CLOCK_MONOTONIC time of the pending ask */
+    int64_t asked_ns;      /* CLOCK_MONOTONIC time of the pending ask; 0 when
+                            * the ask was untimed and the kind clock_free */
 };
 
 /* Loads a bot plugin (kind `plugin`): dlopen, entry point, ABI check, file
@@ -171,8 +176,10 @@ int ref_seat_open(ref_bot *b, const ref_seat_ctx *ctx, ref_seat **out, char *err
  * allowance (move_ms plus what is left of the bank; 0 = none): kinds that
  * can cut a bot off do so then, and in-process plugins judge an overrun
  * against it after the fact (CPU time, with REF_WALL_FACTOR times it in
- * wall time as the hard ceiling). */
-int ref_seat_ask(ref_seat *s, const ja_decision *d);
+ * wall time as the hard ceiling). timed: the think time is wanted (a
+ * replay or an observer records it); when it is not, the decision has no
+ * deadline and the kind is clock_free, no clock is read at all. */
+int ref_seat_ask(ref_seat *s, const ja_decision *d, bool timed);
 void ref_seat_collect(ref_seat *s, int64_t deadline_ns, ref_answer *out);
 void ref_seat_end(ref_seat *s, const ja_outcome *o);
 void ref_seat_close(ref_seat **s);

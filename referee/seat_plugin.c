@@ -8,7 +8,9 @@
  * (CLOCK_THREAD_CPUTIME_ID), so a busy machine does not make a bot late;
  * wall time counts as well past REF_WALL_FACTOR times the allowance, so a
  * bot that sleeps or blocks is still caught. Without a deadline nothing
- * depends on the clock, which keeps tests deterministic. The thread's CPU
+ * depends on the clock, which keeps tests deterministic; and when nothing
+ * records the think time either (no replay, no observer: ref_seat_ask's
+ * `timed`), no clock is read at all. The thread's CPU
  * clock is a system call (CLOCK_MONOTONIC is not): it is read before every
  * limited decision, and after it only when the wall time does not already
  * settle the question (plugin_ask).
@@ -227,7 +229,7 @@ static int plugin_ask(ref_seat *rs, const ja_decision *d)
     uint32_t index = UINT32_MAX;
     int64_t cpu0 = d->deadline_ms ? thread_cpu_ns() : 0;
     int rc = ja_botrt_act(&s->rt, d, rs->asked_ns, &index);
-    uint64_t us = (uint64_t)(ref_now_ns() - rs->asked_ns) / 1000;
+    uint64_t us = rs->asked_ns ? (uint64_t)(ref_now_ns() - rs->asked_ns) / 1000 : 0;
     uint64_t cpu_us = d->deadline_ms && !ref_cpu_within(us, (uint64_t)s->move_ms * 1000)
                           ? (uint64_t)(thread_cpu_ns() - cpu0) / 1000 + 1
                           : 0;
@@ -287,5 +289,6 @@ static const ref_bot_ops plugin_ops = {
     .end = plugin_end,
     .seat_close = plugin_seat_close,
     .destroy = plugin_destroy,
+    .clock_free = true,
     .stderr_tail = plugin_stderr_tail,
 };

@@ -343,7 +343,7 @@ static uint32_t ask(ref_seat *seat, const ja_taylor_obs *o)
     ja_decision d = {sizeof d, 1, 0, 0, o->n_seats, "taylor-blackjack", JA_TAYLOR_OBS_VERSION,
                      (uint32_t)sizeof *o, o, legal, n};
     ref_answer a;
-    assert_int_equal(ref_seat_ask(seat, &d), JA_OK);
+    assert_int_equal(ref_seat_ask(seat, &d, true), JA_OK);
     ref_seat_collect(seat, 0, &a);
     assert_int_equal(a.fault, JA_FAULT_NONE);
     assert_true(a.index < n);

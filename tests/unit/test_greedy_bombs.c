@@ -310,7 +310,7 @@ static void ask(bots *b, const position *p, int seat, char *label, size_t cap)
                      .game = p->g->name, .obs_version = p->g->obs_version,
                      .obs_size = p->g->obs_size, .obs = &o, .legal = legal, .n_legal = n};
     ref_answer a;
-    assert_int_equal(ref_seat_ask(s, &d), JA_OK);
+    assert_int_equal(ref_seat_ask(s, &d, true), JA_OK);
     ref_seat_collect(s, 0, &a);
     assert_int_equal(a.fault, JA_FAULT_NONE);
     assert_true(a.index < n);

@@ -305,7 +305,7 @@ static const char *ask(position *p, char *buf, size_t cap)
                      .game = p->g->name, .obs_version = p->g->obs_version,
                      .obs_size = (uint32_t)sizeof o, .obs = &o, .legal = legal, .n_legal = n};
     ref_answer a;
-    assert_int_equal(ref_seat_ask(p->seat[s], &d), JA_OK);
+    assert_int_equal(ref_seat_ask(p->seat[s], &d, true), JA_OK);
     ref_seat_collect(p->seat[s], 0, &a);
     assert_int_equal(a.fault, JA_FAULT_NONE);
     assert_true(a.index < n);

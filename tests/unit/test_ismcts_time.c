@@ -64,7 +64,7 @@ static void test_ms_budget(void **state)
                                  .n_seats = n, .game = g->name, .obs_version = g->obs_version,
                                  .obs_size = g->obs_size, .obs = obs, .legal = legal,
                                  .n_legal = k};
-                assert_int_equal(ref_seat_ask(seat, &d), JA_OK);
+                assert_int_equal(ref_seat_ask(seat, &d, true), JA_OK);
                 ref_answer a;
                 ref_seat_collect(seat, 0, &a);
                 ref_seat_close(&seat);

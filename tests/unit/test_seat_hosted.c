@@ -128,7 +128,7 @@ static ref_answer decide(ref_seat *s, game *m)
 {
     next_decision(m);
     ref_answer a;
-    assert_int_equal(ref_seat_ask(s, &m->d), JA_OK);
+    assert_int_equal(ref_seat_ask(s, &m->d, true), JA_OK);
     ref_seat_collect(s, s->asked_ns + 1000000000, &a);
     if (a.fault == JA_FAULT_NONE) {
         ja_action by_seat[JA_MAX_SEATS] = {m->legal[a.index]};

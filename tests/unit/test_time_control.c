@@ -41,6 +41,7 @@ typedef struct script_bot {
     uint64_t think_us, cpu_us; /* reported for every answer */
     uint32_t index;            /* answered for every decision */
     uint32_t deadlines[MAX_ASKS]; /* deadline_ms of each ask, in order */
+    int64_t asked_ns[MAX_ASKS];   /* the seat's asked_ns at each ask */
     uint32_t n_asks;
 } script_bot;
 
@@ -69,8 +70,10 @@ static int s_open(ref_bot *b, const ref_seat_ctx *ctx, ref_seat **out, char *err
 static int s_ask(ref_seat *rs, const ja_decision *d)
 {
     script_bot *b = ((script_seat *)rs)->sb;
-    if (b->n_asks < MAX_ASKS)
+    if (b->n_asks < MAX_ASKS) {
         b->deadlines[b->n_asks] = d->deadline_ms;
+        b->asked_ns[b->n_asks] = rs->asked_ns;
+    }
     b->n_asks++;
     return JA_OK;
 }
@@ -97,6 +100,14 @@ static void s_destroy(ref_bot *b)
 static const ref_bot_ops script_ops = {
     .kind = "script", .supports = s_supports, .seat_open = s_open, .ask = s_ask,
     .collect = s_collect, .end = s_end, .seat_close = s_close, .destroy = s_destroy,
+};
+
+/* The same kind, declaring it needs no clock without a deadline (as
+ * in-process plugins do). */
+static const ref_bot_ops clock_free_ops = {
+    .kind = "script", .supports = s_supports, .seat_open = s_open, .ask = s_ask,
+    .collect = s_collect, .end = s_end, .seat_close = s_close, .destroy = s_destroy,
+    .clock_free = true,
 };
 
 static void script_init(script_bot *b, uint64_t think_us, uint64_t cpu_us, uint32_t index)
@@ -138,9 +149,10 @@ static void play(ref_bot *b0, ref_bot *b1, uint32_t move_ms, uint32_t bank_ms, u
     assert_int_equal(ja_options_set(g, &cfg.options, "games=1", err, sizeof err), JA_OK);
     assert_int_equal(ja_options_resolve(g, &cfg.options, 2, err, sizeof err), JA_OK);
     ref_bot *bots[2] = {b0, b1};
-    memset(t, 0, sizeof *t);
+    if (t)
+        memset(t, 0, sizeof *t);
     cfg.bots = bots;
-    cfg.on_step = on_step;
+    cfg.on_step = t ? on_step : NULL; /* NULL t: nothing records the steps */
     cfg.step_ctx = t;
     assert_int_equal(ref_match_run(&cfg, res, err, sizeof err), JA_OK);
 }
@@ -159,6 +171,55 @@ static void test_no_limit_no_judging(void **state)
     assert_true(b.n_asks > 4);
     for (uint32_t i = 0; i < b.n_asks && i < MAX_ASKS; i++)
         assert_int_equal(b.deadlines[i], 0);
+}
+
+/* Think times cost two clock reads a decision: a clock_free kind (plugins)
+ * is asked without any when there is no deadline and nothing records the
+ * times; with an observer (or a replay), a deadline, or a kind that is not
+ * clock_free, every ask is timed. */
+static void count_clocks(script_bot *b, uint32_t *timed, uint32_t *untimed)
+{
+    *timed = *untimed = 0;
+    for (uint32_t i = 0; i < b->n_asks && i < MAX_ASKS; i++)
+        b->asked_ns[i] ? ++*timed : ++*untimed;
+}
+
+static void test_untimed_asks_read_no_clock(void **state)
+{
+    static script_bot a, b;
+    uint32_t timed, untimed;
+    trace t;
+    ref_match_result res;
+    script_init(&a, 0, 0, 0);
+    script_init(&b, 0, 0, 0);
+    a.base.ops = b.base.ops = &clock_free_ops;
+    play(&a.base, &b.base, 0, 0, REF_ON_FAULT_DEFAULT, 0, 1, NULL, &res);
+    count_clocks(&b, &timed, &untimed);
+    assert_true(untimed > 4);
+    assert_int_equal(timed, 0);
+
+    script_init(&a, 0, 0, 0);
+    script_init(&b, 0, 0, 0);
+    a.base.ops = b.base.ops = &clock_free_ops;
+    play(&a.base, &b.base, 0, 0, REF_ON_FAULT_DEFAULT, 0, 1, &t, &res);
+    count_clocks(&b, &timed, &untimed);
+    assert_true(timed > 4);
+    assert_int_equal(untimed, 0);
+
+    script_init(&a, 0, 0, 0);
+    script_init(&b, 0, 0, 0);
+    a.base.ops = b.base.ops = &clock_free_ops;
+    play(&a.base, &b.base, 1000, 0, REF_ON_FAULT_DEFAULT, 0, 1, NULL, &res);
+    count_clocks(&b, &timed, &untimed);
+    assert_true(timed > 4);
+    assert_int_equal(untimed, 0);
+
+    script_init(&a, 0, 0, 0);
+    script_init(&b, 0, 0, 0);
+    play(&a.base, &b.base, 0, 0, REF_ON_FAULT_DEFAULT, 0, 1, NULL, &res);
+    count_clocks(&b, &timed, &untimed);
+    assert_true(timed > 4);
+    assert_int_equal(untimed, 0);
 }
 
 static void test_bank_pays_then_runs_out(void **state)
@@ -271,6 +332,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_limit_no_judging),
+        cmocka_unit_test(test_untimed_asks_read_no_clock),
         cmocka_unit_test(test_bank_pays_then_runs_out),
         cmocka_unit_test(test_bank_alone_flag_falls),
         cmocka_unit_test(test_on_fault_policies),
