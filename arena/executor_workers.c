@@ -122,7 +122,11 @@ static bool spawn(workers_x *e, uint32_t i)
 {
     char slots[16];
     snprintf(slots, sizeof slots, "%u", (unsigned)(e->o.local_slots ? e->o.local_slots : 1));
-    char *argv[] = {"referee", "--connect", e->endpoint, "--slots", slots, NULL};
+    /* One slot: the worker plays in the thread that talks to the arena
+     * (--inline): its death is seen here by waitpid, never by silence. */
+    bool one = !e->o.local_slots || e->o.local_slots == 1;
+    char *argv[] = {"referee", "--connect", e->endpoint, "--slots", slots,
+                    one ? "--inline" : NULL, NULL};
     /* The worker's scratch directory goes inside the arena's private one,
      * so that it is removed with it even if the worker is killed. Built
      * before fork: the child may only exec. */

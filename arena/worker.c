@@ -10,7 +10,11 @@
  *
  * Threads: the main thread owns the DEALER (ZeroMQ sockets are not thread
  * safe); each slot thread sends its results to the main thread over its own
- * inproc PUSH socket, and the main thread forwards them. Bots are loaded
+ * inproc PUSH socket, and the main thread forwards them. With --inline (the
+ * arena's own local workers) there is no slot thread: the main thread plays
+ * each job between two looks at its sockets and sends the result itself,
+ * which saves two thread wake-ups a match; it is silent while a match runs,
+ * which only an arena that watches the process (waitpid) may accept. Bots are loaded
  * once per tournament setup (the job's "ctx" bytes) and swapped only when no
  * match is running. */
 #include "cli.h"
@@ -49,6 +53,11 @@ static const char HELP[] =
     "                      read it (mode 0600). `arena tournament --slurm-workers`\n"
     "                      writes one for its workers\n"
     "  --slots N           matches at once (default: the number of cores)\n"
+    "  --inline            one match at a time, played by the thread that talks to\n"
+    "                      the arena (no hand-over between threads, but no\n"
+    "                      heartbeat while a match runs): for workers whose death\n"
+    "                      the arena sees otherwise, as `arena tournament --jobs`\n"
+    "                      starts its own; not with --slots above 1\n"
     "  -h, --help          this text\n"
     "\n"
     "With --server-key the worker's own key pair is JACKARENA_PUBLIC_KEY and\n"
@@ -214,6 +223,47 @@ typedef struct slot_arg {
     uint32_t index;
 } slot_arg;
 
+/* Plays job j (its setup already loaded, or failed: cur_err) and packs
+ * its result into sb; frees what the job owned. Called without the lock. */
+static void run_job(worker *w, wjob *j, bool failed, arena_job_result *r, msgpack_sbuffer *sb)
+{
+    char *replay = NULL;
+    size_t replay_len = 0;
+    if (failed) {
+        memset(r, 0, sizeof *r);
+        r->number = j->job.number;
+        r->rc = JA_EMISMATCH;
+        snprintf(r->err, sizeof r->err, "%s", w->cur_err);
+    } else {
+        arena_job_run(&w->xc, &j->job, j->export_wanted, r);
+        if (r->rc == JA_OK && r->replay_path[0]) {
+            replay = take_file(r->replay_path, &replay_len);
+            if (!replay) {
+                r->rc = JA_EIO;
+                snprintf(r->err, sizeof r->err, "worker %s: cannot read back the replay",
+                         w->host);
+            }
+        }
+    }
+    worker_pack_result(sb, r, replay, replay_len);
+    free(replay);
+    free(r->export_data);
+    free(j->ctx);
+}
+
+/* Takes the next job of the queue; false when there is none. Called with
+ * the lock held. */
+static bool take_job(worker *w, wjob *j, bool *failed)
+{
+    if (w->n_queue == 0)
+        return false;
+    *j = w->queue[0];
+    memmove(&w->queue[0], &w->queue[1], --w->n_queue * sizeof *w->queue);
+    w->running++;
+    *failed = w->cur_err[0] != '\0';
+    return true;
+}
+
 static void *slot_main(void *arg)
 {
     worker *w = ((slot_arg *)arg)->w;
@@ -222,43 +272,18 @@ static void *slot_main(void *arg)
     msgpack_sbuffer sb;
     msgpack_sbuffer_init(&sb);
     arena_job_result *r = malloc(sizeof *r);
+    if (!r)
+        abort(); /* cannot report anything: the arena hands the jobs out again */
     pthread_mutex_lock(&w->mu);
     for (;;) {
-        while (!w->quit && w->n_queue == 0)
+        wjob j = {0};
+        bool failed = false;
+        while (!w->quit && !take_job(w, &j, &failed))
             pthread_cond_wait(&w->work, &w->mu);
         if (w->quit)
             break;
-        wjob j = w->queue[0];
-        memmove(&w->queue[0], &w->queue[1], --w->n_queue * sizeof *w->queue);
-        w->running++;
-        bool failed = w->cur_err[0] != '\0';
         pthread_mutex_unlock(&w->mu);
-
-        char *replay = NULL;
-        size_t replay_len = 0;
-        if (!r) {
-            abort(); /* cannot report anything: the arena hands the job out again */
-        } else if (failed) {
-            memset(r, 0, sizeof *r);
-            r->number = j.job.number;
-            r->rc = JA_EMISMATCH;
-            snprintf(r->err, sizeof r->err, "%s", w->cur_err);
-        } else {
-            arena_job_run(&w->xc, &j.job, j.export_wanted, r);
-            if (r->rc == JA_OK && r->replay_path[0]) {
-                replay = take_file(r->replay_path, &replay_len);
-                if (!replay) {
-                    r->rc = JA_EIO;
-                    snprintf(r->err, sizeof r->err, "worker %s: cannot read back the replay",
-                             w->host);
-                }
-            }
-        }
-        worker_pack_result(&sb, r, replay, replay_len);
-        free(replay);
-        free(r->export_data);
-        free(j.ctx);
-
+        run_job(w, &j, failed, r, &sb);
         pthread_mutex_lock(&w->mu);
         w->running--;
         pthread_mutex_unlock(&w->mu);
@@ -327,11 +352,13 @@ int main(int argc, char **argv)
     static const struct option opts[] = {
         {"connect", required_argument, NULL, 'c'}, {"server-key", required_argument, NULL, 'k'},
         {"slots", required_argument, NULL, 'n'},   {"help", no_argument, NULL, 'h'},
-        {"key-file", required_argument, NULL, 'K'}, {0, 0, 0, 0}};
+        {"key-file", required_argument, NULL, 'K'}, {"inline", no_argument, NULL, 'I'},
+        {0, 0, 0, 0}};
     const char *endpoint = NULL, *server_key = NULL, *key_file = NULL;
     static char file_server[41], file_pub[41], file_sec[41];
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     uint32_t slots = cores > 0 ? (uint32_t)cores : 1;
+    bool inline_play = false, slots_given = false;
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -345,7 +372,9 @@ int main(int argc, char **argv)
                         WORKER_MAX_SLOTS, optarg);
                 return EXIT_USAGE;
             }
+            slots_given = true;
             break;
+        case 'I': inline_play = true; break;
         case 'h': fputs(HELP, stdout); return EXIT_OK;
         default:
             werr("unknown option or missing value: '%s' (see referee --help)", argv[optind - 1]);
@@ -360,6 +389,12 @@ int main(int argc, char **argv)
         werr("which arena? give --connect ENDPOINT");
         return EXIT_USAGE;
     }
+    if (inline_play && slots_given && slots > 1) {
+        werr("--inline plays one match at a time: not with --slots %u", (unsigned)slots);
+        return EXIT_USAGE;
+    }
+    if (inline_play)
+        slots = 1;
     if (key_file && server_key) {
         werr("--key-file and --server-key do not go together (the file gives the server key)");
         return EXIT_USAGE;
@@ -469,14 +504,21 @@ int main(int argc, char **argv)
     }
     zmq_bind(w.pull, "inproc://done");
 
+    /* Slot threads; with --inline none: the loop below plays the jobs. */
     pthread_t *th = calloc(slots, sizeof *th);
     slot_arg *args = calloc(slots, sizeof *args);
-    uint32_t n_th = 0;
-    for (uint32_t i = 0; th && args && i < slots; i++) {
+    arena_job_result *inline_r = inline_play ? malloc(sizeof *inline_r) : NULL;
+    msgpack_sbuffer rsb;
+    msgpack_sbuffer_init(&rsb);
+    uint32_t n_th = 0, n_threads = 0;
+    if (inline_play && inline_r)
+        n_th = 1;
+    for (uint32_t i = 0; !inline_play && th && args && i < slots; i++) {
         args[i] = (slot_arg){&w, i};
         if (pthread_create(&th[i], NULL, slot_main, &args[i]) != 0)
             break;
         n_th++;
+        n_threads++;
     }
     msgpack_sbuffer sb;
     msgpack_sbuffer_init(&sb);
@@ -490,7 +532,11 @@ int main(int argc, char **argv)
     while (!g_stop && n_th) {
         zmq_pollitem_t items[3] = {{w.dealer, 0, ZMQ_POLLIN, 0}, {w.pull, 0, ZMQ_POLLIN, 0},
                                    {mon, 0, ZMQ_POLLIN, 0}};
-        int n = zmq_poll(items, mon ? 3 : 2, WORKER_HB_MS);
+        /* --inline: a job waiting means look at the sockets, not wait on them. */
+        pthread_mutex_lock(&w.mu);
+        bool job_waiting = inline_play && w.n_queue > 0;
+        pthread_mutex_unlock(&w.mu);
+        int n = zmq_poll(items, mon ? 3 : 2, job_waiting ? 0 : WORKER_HB_MS);
         if (n < 0 && errno != EINTR)
             break;
         if (n > 0 && mon && (items[2].revents & ZMQ_POLLIN)) {
@@ -529,6 +575,22 @@ int main(int argc, char **argv)
             }
             zmq_msg_close(&msg);
         }
+        if (inline_play && !g_stop) {
+            wjob j = {0};
+            bool failed = false;
+            pthread_mutex_lock(&w.mu);
+            bool got = take_job(&w, &j, &failed);
+            pthread_mutex_unlock(&w.mu);
+            if (got) {
+                run_job(&w, &j, failed, inline_r, &rsb);
+                zmq_send(w.dealer, rsb.data, rsb.size, 0);
+                last_sent = now_ms();
+                pthread_mutex_lock(&w.mu);
+                w.running--;
+                pump(&w);
+                pthread_mutex_unlock(&w.mu);
+            }
+        }
         if (t - last_heard > WORKER_LOST_MS) {
             /* Never a word: no arena there, or one that cannot talk to this
              * worker (a Curve arena and a plain worker, or the wrong key:
@@ -565,13 +627,15 @@ int main(int argc, char **argv)
     w.quit = true;
     pthread_cond_broadcast(&w.work);
     pthread_mutex_unlock(&w.mu);
-    for (uint32_t i = 0; i < n_th; i++)
+    for (uint32_t i = 0; i < n_threads; i++)
         pthread_join(th[i], NULL);
     for (uint32_t i = 0; i < w.n_queue; i++)
         free(w.queue[i].ctx);
     for (uint32_t i = 0; i < w.n_held; i++)
         free(w.held[i].ctx);
     msgpack_sbuffer_destroy(&sb);
+    msgpack_sbuffer_destroy(&rsb);
+    free(inline_r);
     zmq_close(w.pull);
     if (mon)
         zmq_close(mon);

@@ -77,6 +77,7 @@ expect_fail 2 "tcp needs --curve" -- "$ARENA" tournament $T $B --workers tcp://1
 expect_fail 2 "plain tcp only on a loopback" -- "$ARENA" tournament $T $B --plain-tcp --workers tcp://10.1.2.3:5999
 expect_fail 2 "which arena\\? give --connect" -- "$REFEREE"
 expect_fail 2 "--slots needs a number" -- "$REFEREE" --connect ipc:///nonexistent --slots 0
+expect_fail 2 "--inline plays one match at a time: not with --slots 2" -- "$REFEREE" --connect ipc:///nonexistent --inline --slots 2
 expect_fail 2 "--server-key 'abc' is not a Z85" -- "$REFEREE" --connect tcp://127.0.0.1:1 --server-key abc
 
 # The slow part (`test_scale.sh ARENA REFEREE heartbeat`, ctest label slow):
@@ -313,6 +314,19 @@ rrc=$?
 check "tcp worker: arena finished (rc=$rc)" [ "$rc" = 0 ]
 check "tcp worker: worker exited when told (rc=$rrc)" [ "$rrc" = 0 ]
 check "tcp worker: same matches as --jobs 1" same_matches j1.db tw.db 60
+# --inline (what --jobs starts): the main thread plays; same matches again.
+port=$($FREE_PORT)
+run --db ti.db --jobs 0 --workers tcp://127.0.0.1:$port --plain-tcp >ti.json &
+apid=$!
+"$REFEREE" --connect tcp://127.0.0.1:$port --inline &
+rpid=$!
+wait $apid
+rc=$?
+wait $rpid
+rrc=$?
+check "inline worker: arena finished (rc=$rc)" [ "$rc" = 0 ]
+check "inline worker: worker exited when told (rc=$rrc)" [ "$rrc" = 0 ]
+check "inline worker: same matches as --jobs 1" same_matches j1.db ti.db 60
 # ... and with Curve: the worker needs the arena's public key.
 mkdir -m 700 keys
 $PY -c '
