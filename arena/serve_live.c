@@ -516,6 +516,8 @@ bool srv_live_ticket_use(srv_live *l, const char *id, const char *ticket, int *s
     bool ok = false;
     pthread_mutex_lock(&l->mu);
     live_match *m = find(l, id);
+    if (m && m->ended) /* tickets die with their match */
+        m = NULL;
     time_t now = mono_now();
     for (uint32_t i = 0; m && i < SRV_LIVE_TICKETS && !ok; i++) {
         live_ticket *t = &m->tickets[i];

@@ -387,10 +387,26 @@ static void test_list_and_tickets(void **state)
         assert_int_equal(srv_live_ticket_new(l, "12-5", 0, "alice", many[i]), JA_OK);
     assert_true(srv_live_ticket_use(l, "12-5", many[SRV_LIVE_TICKETS + 3], &seat));
 
+    /* A ticket dies with its match, even while a reader keeps it. */
+    char t3[65];
+    srv_live_reader *r = NULL;
+    assert_int_equal(srv_live_reader_open(l, "12-5", -1, &r), JA_OK);
+    assert_int_equal(srv_live_ticket_new(l, "12-5", 1, "bob", t3), JA_OK);
     arena_job_result *res = calloc(1, sizeof *res);
     res->rc = JA_EBOT; /* a match that could not be played */
     h->end(m, res);
     free(res);
+    assert_false(srv_live_ticket_use(l, "12-5", t3, &seat));
+    char *text = NULL;
+    assert_int_equal(srv_live_reader_next(r, &text), JA_OK); /* match */
+    free(text);
+    assert_int_equal(srv_live_reader_next(r, &text), JA_OK); /* the deal */
+    free(text);
+    assert_int_equal(srv_live_reader_next(r, &text), JA_OK);
+    assert_non_null(strstr(text, "\"error\""));
+    free(text);
+    assert_int_equal(srv_live_reader_next(r, &text), JA_ESTATE);
+    srv_live_reader_close(&r);
     /* Ended and unread: gone, and no ticket for it any more. */
     assert_int_equal(srv_live_ticket_new(l, "12-5", 0, "alice", t), JA_ENOTFOUND);
     list = srv_live_list_json(l);
