@@ -530,3 +530,52 @@ bool srv_live_ticket_use(srv_live *l, const char *id, const char *ticket, int *s
     pthread_mutex_unlock(&l->mu);
     return ok;
 }
+
+/* ---- routes ------------------------------------------------------------------- */
+
+/* The match id of the n characters at p, canonical, into id. */
+static bool take_id(const char *p, size_t n, char id[SRV_LIVE_ID_MAX])
+{
+    char buf[SRV_LIVE_ID_MAX];
+    int64_t t;
+    uint32_t num;
+    if (n == 0 || n >= sizeof buf)
+        return false;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    if (!arena_serve_match_id(buf, &t, &num))
+        return false;
+    snprintf(id, SRV_LIVE_ID_MAX, "%" PRId64 "-%u", t, (unsigned)num);
+    return strcmp(id, buf) == 0;
+}
+
+srv_live_route_kind srv_live_route(const char *method, const char *path,
+                                   char id[SRV_LIVE_ID_MAX])
+{
+    id[0] = '\0';
+    if (method == NULL || path == NULL)
+        return SRV_LIVE_NONE;
+    bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+    bool post = strcmp(method, "POST") == 0;
+    size_t n = strlen(path);
+    srv_live_route_kind k = SRV_LIVE_NONE;
+    bool want_post = false;
+    if (strcmp(path, "/live") == 0)
+        k = SRV_LIVE_LIST_PAGE;
+    else if (strcmp(path, "/api/live") == 0)
+        k = SRV_LIVE_LIST;
+    else if (strncmp(path, "/live/", 6) == 0 && take_id(path + 6, n - 6, id))
+        k = SRV_LIVE_PAGE;
+    else if (strncmp(path, "/api/live/", 10) == 0 && n > 17) {
+        const char *tail = path + n - 7;
+        if (strcmp(tail, "/events") == 0 && take_id(path + 10, n - 17, id))
+            k = SRV_LIVE_EVENTS;
+        else if (strcmp(tail, "/ticket") == 0 && take_id(path + 10, n - 17, id))
+            k = SRV_LIVE_TICKET, want_post = true;
+    }
+    if (k == SRV_LIVE_NONE) {
+        id[0] = '\0';
+        return k;
+    }
+    return (want_post ? post : get) ? k : SRV_LIVE_BAD_METHOD;
+}

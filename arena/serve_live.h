@@ -86,4 +86,19 @@ int srv_live_ticket_new(srv_live *l, const char *id, int seat, const char *autho
  * a ticket that is unknown, used, expired or of another match. */
 bool srv_live_ticket_use(srv_live *l, const char *id, const char *ticket, int *seat);
 
+/* The live routes (docs/server.md), parsed from a request's method and
+ * path alone: which one, and the match id into id (canonical "T-N", as
+ * arena_serve_match_id reads it). */
+typedef enum srv_live_route_kind {
+    SRV_LIVE_NONE = 0,        /* not a live route */
+    SRV_LIVE_BAD_METHOD,      /* a live path asked with another method: 405 */
+    SRV_LIVE_LIST_PAGE,       /* GET /live */
+    SRV_LIVE_PAGE,            /* GET /live/T-N */
+    SRV_LIVE_LIST,            /* GET /api/live */
+    SRV_LIVE_EVENTS,          /* GET /api/live/T-N/events */
+    SRV_LIVE_TICKET,          /* POST /api/live/T-N/ticket */
+} srv_live_route_kind;
+srv_live_route_kind srv_live_route(const char *method, const char *path,
+                                   char id[SRV_LIVE_ID_MAX]);
+
 #endif /* ARENA_SERVE_LIVE_H */

@@ -7,30 +7,10 @@
 
 #include "jackarena/ja_error.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A match id "T-N" (digits, a dash, digits) of n characters at p into id. */
-static bool take_id(const char *p, size_t n, char id[SRV_LIVE_ID_MAX])
-{
-    if (n == 0 || n >= SRV_LIVE_ID_MAX)
-        return false;
-    size_t dash = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] == '-' && dash == 0 && i > 0)
-            dash = i;
-        else if (!isdigit((unsigned char)p[i]))
-            return false;
-    }
-    if (dash == 0 || dash == n - 1)
-        return false;
-    memcpy(id, p, n);
-    id[n] = '\0';
-    return true;
-}
 
 /* ---- the event stream ----------------------------------------------------------- */
 
@@ -245,7 +225,7 @@ static enum MHD_Result page(arena_server *s, struct MHD_Connection *c, const cha
     char title[96];
     snprintf(title, sizeof title, "Live match %s", id);
     srv_page_begin(f, title);
-    /* id is digits and a dash (take_id): nothing to escape. */
+    /* id is a canonical match id (srv_live_route): nothing to escape. */
     fprintf(f, "<div id=\"match\" data-id=\"%s\"><ul id=\"seats\"></ul>"
                "<p id=\"pub-status\">Waiting for the match...</p>"
                "<h2>The table (<span id=\"pub-count\">0</span> frames)</h2>"
@@ -268,42 +248,23 @@ static enum MHD_Result page(arena_server *s, struct MHD_Connection *c, const cha
 bool srv_live_http(arena_server *s, struct MHD_Connection *c, const char *method,
                    const char *url, const char *body, size_t len, enum MHD_Result *ret)
 {
-    if (s->live == NULL || method == NULL || url == NULL)
+    if (s->live == NULL)
         return false;
-    bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
-    bool post = strcmp(method, "POST") == 0;
-    size_t n = strlen(url);
     char id[SRV_LIVE_ID_MAX];
-    const char *ev = "/events", *tk = "/ticket";
-    if (strcmp(url, "/live") == 0 || strcmp(url, "/api/live") == 0) {
-        if (!get)
-            *ret = srv_send_error(c, 405, "method not allowed here");
-        else if (url[1] == 'l')
-            *ret = page(s, c, NULL);
-        else {
-            char *text = srv_live_list_json(s->live);
-            json_t *j = text ? json_loads(text, 0, NULL) : NULL;
-            free(text);
-            *ret = j ? srv_send_json(c, 200, j) : srv_send_error(c, 500, "out of memory");
-        }
-        return true;
+    switch (srv_live_route(method, url, id)) {
+    case SRV_LIVE_NONE: return false;
+    case SRV_LIVE_BAD_METHOD: *ret = srv_send_error(c, 405, "method not allowed here"); break;
+    case SRV_LIVE_LIST_PAGE: *ret = page(s, c, NULL); break;
+    case SRV_LIVE_PAGE: *ret = page(s, c, id); break;
+    case SRV_LIVE_EVENTS: *ret = events(s, c, id); break;
+    case SRV_LIVE_TICKET: *ret = ticket(s, c, id, body, len); break;
+    case SRV_LIVE_LIST: {
+        char *text = srv_live_list_json(s->live);
+        json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+        free(text);
+        *ret = j ? srv_send_json(c, 200, j) : srv_send_error(c, 500, "out of memory");
+        break;
     }
-    if (strncmp(url, "/live/", 6) == 0 && take_id(url + 6, n - 6, id)) {
-        *ret = get ? page(s, c, id) : srv_send_error(c, 405, "method not allowed here");
-        return true;
     }
-    if (strncmp(url, "/api/live/", 10) != 0)
-        return false;
-    const char *p = url + 10;
-    size_t rest = n - 10;
-    if (rest > 7 && strcmp(p + rest - 7, ev) == 0 && take_id(p, rest - 7, id)) {
-        *ret = get ? events(s, c, id) : srv_send_error(c, 405, "method not allowed here");
-        return true;
-    }
-    if (rest > 7 && strcmp(p + rest - 7, tk) == 0 && take_id(p, rest - 7, id)) {
-        *ret = post ? ticket(s, c, id, body, len)
-                    : srv_send_error(c, 405, "method not allowed here");
-        return true;
-    }
-    return false;
+    return true;
 }

@@ -415,6 +415,53 @@ static void test_list_and_tickets(void **state)
     srv_live_free(&l);
 }
 
+static void test_routes(void **state)
+{
+    (void)state;
+    char id[SRV_LIVE_ID_MAX];
+    static const struct {
+        const char *method, *path;
+        srv_live_route_kind kind;
+        const char *id;
+    } cases[] = {
+        {"GET", "/live", SRV_LIVE_LIST_PAGE, ""},
+        {"GET", "/api/live", SRV_LIVE_LIST, ""},
+        {"GET", "/live/3-0", SRV_LIVE_PAGE, "3-0"},
+        {"HEAD", "/live/12-345", SRV_LIVE_PAGE, "12-345"},
+        {"GET", "/api/live/3-7/events", SRV_LIVE_EVENTS, "3-7"},
+        {"POST", "/api/live/3-7/ticket", SRV_LIVE_TICKET, "3-7"},
+        {"GET", "/api/live/3-7/ticket", SRV_LIVE_BAD_METHOD, "3-7"},
+        {"POST", "/api/live/3-7/events", SRV_LIVE_BAD_METHOD, "3-7"},
+        {"POST", "/live", SRV_LIVE_BAD_METHOD, ""},
+        {"PUT", "/api/live", SRV_LIVE_BAD_METHOD, ""},
+        {"GET", "/live/", SRV_LIVE_NONE, ""},
+        {"GET", "/live/03-1", SRV_LIVE_NONE, ""},
+        {"GET", "/live/3-01", SRV_LIVE_NONE, ""},
+        {"GET", "/live/0-1", SRV_LIVE_NONE, ""},
+        {"GET", "/live/-3-1", SRV_LIVE_NONE, ""},
+        {"GET", "/live/3-1/", SRV_LIVE_NONE, ""},
+        {"GET", "/live/3-1x", SRV_LIVE_NONE, ""},
+        {"GET", "/live/../3-1", SRV_LIVE_NONE, ""},
+        {"GET", "/live/3%2d1", SRV_LIVE_NONE, ""},
+        {"GET", "/api/live/events", SRV_LIVE_NONE, ""},
+        {"GET", "/api/live//events", SRV_LIVE_NONE, ""},
+        {"GET", "/api/live/3-1/events/", SRV_LIVE_NONE, ""},
+        {"GET", "/api/live/3-1/../events", SRV_LIVE_NONE, ""},
+        {"GET", "/api/live/99999999999999999999-1/events", SRV_LIVE_NONE, ""},
+        {"GET", "/api/lives", SRV_LIVE_NONE, ""},
+        {"GET", "/livex", SRV_LIVE_NONE, ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        srv_live_route_kind k = srv_live_route(cases[i].method, cases[i].path, id);
+        if (k != cases[i].kind)
+            fail_msg("%s %s: %d, not %d", cases[i].method, cases[i].path, (int)k,
+                     (int)cases[i].kind);
+        assert_string_equal(id, cases[i].id);
+    }
+    assert_int_equal(srv_live_route(NULL, "/live", id), SRV_LIVE_NONE);
+    assert_int_equal(srv_live_route("GET", NULL, id), SRV_LIVE_NONE);
+}
+
 int main(void)
 {
     if (sodium_init() < 0)
@@ -422,6 +469,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_games),
         cmocka_unit_test(test_list_and_tickets),
+        cmocka_unit_test(test_routes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
