@@ -104,7 +104,8 @@ static void page_begin(FILE *f, const char *title)
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>", f);
     arena_serve_html(f, title);
     fprintf(f, "</title><style>%s</style></head><body><nav><a href=\"/\">Ladder</a>"
-               "<a href=\"/live\">Live</a><a href=\"/submit\">Submit a bot</a><a href=\"/api/ladder\">JSON</a></nav><h1>",
+               "<a href=\"/live\">Live</a><a href=\"/submit\">Submit a bot</a>"
+               "<a href=\"/api/ladder\">JSON</a></nav><h1>",
             CSS);
     arena_serve_html(f, title);
     fputs("</h1>\n", f);
@@ -889,8 +890,9 @@ static enum MHD_Result dispatch(arena_server *s, struct MHD_Connection *c, req *
     case ARENA_ROUTE_BAD_METHOD: return send_error(c, 405, "method not allowed here");
     case ARENA_ROUTE_NONE: break;
     }
+    static const srv_http_out out = {send_json, send_error, page_begin, page_end};
     enum MHD_Result ret;
-    if (srv_live_http(s, c, q->method, q->url, q->body, q->len, &ret))
+    if (srv_live_http(s, &out, c, q->method, q->url, q->body, q->len, &ret))
         return ret;
     return send_error(c, 404, "no such page");
 }
@@ -1026,25 +1028,4 @@ void srv_http_stop(arena_server *s)
     if (s->mhd)
         MHD_stop_daemon(s->mhd);
     s->mhd = NULL;
-}
-
-/* For the live routes (serve_live_http.h). */
-enum MHD_Result srv_send_json(struct MHD_Connection *c, unsigned code, json_t *v)
-{
-    return send_json(c, code, v);
-}
-
-enum MHD_Result srv_send_error(struct MHD_Connection *c, unsigned code, const char *msg)
-{
-    return send_error(c, code, msg);
-}
-
-void srv_page_begin(FILE *f, const char *title)
-{
-    page_begin(f, title);
-}
-
-enum MHD_Result srv_page_end(struct MHD_Connection *c, FILE *f, char **buf, size_t *len)
-{
-    return page_end(c, f, buf, len);
 }

@@ -75,19 +75,20 @@ static void live_sse_free(void *cls)
 
 /* GET /api/live/ID/events: the public view; ?ticket=T: the seat's view the
  * ticket was made for (spent here). */
-static enum MHD_Result events(arena_server *s, struct MHD_Connection *c, const char *id)
+static enum MHD_Result events(arena_server *s, const srv_http_out *o,
+                              struct MHD_Connection *c, const char *id)
 {
     const char *ticket = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "ticket");
     int seat = -1;
     if (ticket && !srv_live_ticket_use(s->live, id, ticket, &seat))
-        return srv_send_error(c, 403, "the ticket is unknown, used, expired or for another "
+        return o->error(c, 403, "the ticket is unknown, used, expired or for another "
                                       "match: POST /api/live/ID/ticket for a new one");
     srv_live_reader *r = NULL;
     int rc = srv_live_reader_open(s->live, id, seat, &r);
     if (rc == JA_ENOTFOUND)
-        return srv_send_error(c, 404, "no such live match (it may have ended: see its replay)");
+        return o->error(c, 404, "no such live match (it may have ended: see its replay)");
     if (rc != JA_OK)
-        return srv_send_error(c, 500, "the live match cannot be read");
+        return o->error(c, 500, "the live match cannot be read");
     live_sse *e = calloc(1, sizeof *e);
     if (e == NULL) {
         srv_live_reader_close(&r);
@@ -111,8 +112,9 @@ static enum MHD_Result events(arena_server *s, struct MHD_Connection *c, const c
 }
 
 /* POST /api/live/ID/ticket with Authorization: Bearer TOKEN and {"seat": K}. */
-static enum MHD_Result ticket(arena_server *s, struct MHD_Connection *c, const char *id,
-                              const char *body, size_t len)
+static enum MHD_Result ticket(arena_server *s, const srv_http_out *o,
+                              struct MHD_Connection *c, const char *id, const char *body,
+                              size_t len)
 {
     char token[ARENA_SERVE_TOKEN_HEX], name[ARENA_SERVE_NAME_MAX + 1];
     int64_t author = 0;
@@ -121,26 +123,26 @@ static enum MHD_Result ticket(arena_server *s, struct MHD_Connection *c, const c
               arena_serve_db_author_auth(s->sdb, token, &author, name) == JA_OK;
     sodium_memzero(token, sizeof token);
     if (!ok)
-        return srv_send_error(c, 401, "a valid token is needed: Authorization: Bearer TOKEN");
+        return o->error(c, 401, "a valid token is needed: Authorization: Bearer TOKEN");
     json_t *j = json_loadb(body ? body : "", len, 0, NULL);
     json_t *sv = json_object_get(j, "seat");
     json_int_t seat = json_is_integer(sv) ? json_integer_value(sv) : -1;
     json_decref(j);
     if (seat < 0 || seat >= JA_MAX_SEATS)
-        return srv_send_error(c, 400, "the body must be a JSON object {\"seat\": K}, K a seat "
+        return o->error(c, 400, "the body must be a JSON object {\"seat\": K}, K a seat "
                                       "of the match");
     char t[65];
     int rc = srv_live_ticket_new(s->live, id, (int)seat, name, t);
     if (rc == JA_ENOTFOUND)
-        return srv_send_error(c, 404, "no such live match (it may have ended: see its replay)");
+        return o->error(c, 404, "no such live match (it may have ended: see its replay)");
     if (rc == JA_ERANGE)
-        return srv_send_error(c, 400, "the match has no such seat");
+        return o->error(c, 400, "the match has no such seat");
     if (rc == JA_EBUSY)
-        return srv_send_error(c, 403, "the bot in that seat is not this author's");
+        return o->error(c, 403, "the bot in that seat is not this author's");
     char url[160];
     snprintf(url, sizeof url, "/api/live/%s/events?ticket=%s", id, t);
     enum MHD_Result ret =
-        srv_send_json(c, 200, json_pack("{ss si ss si}", "ticket", t, "seat", (int)seat,
+        o->json(c, 200, json_pack("{ss si ss si}", "ticket", t, "seat", (int)seat,
                                         "events", url, "expires_in", SRV_LIVE_TICKET_SECONDS));
     sodium_memzero(t, sizeof t);
     sodium_memzero(url, sizeof url);
@@ -208,7 +210,8 @@ static const char MATCH_JS[] =
     "})();\n"
     "</script>\n";
 
-static enum MHD_Result page(arena_server *s, struct MHD_Connection *c, const char *id)
+static enum MHD_Result page(arena_server *s, const srv_http_out *o, struct MHD_Connection *c,
+                            const char *id)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -216,15 +219,15 @@ static enum MHD_Result page(arena_server *s, struct MHD_Connection *c, const cha
     if (f == NULL)
         return MHD_NO;
     if (id == NULL) {
-        srv_page_begin(f, "Live matches");
+        o->page_begin(f, "Live matches");
         fputs("<p>The ladder's matches while they are played, each shown <span id=\"delay\">"
               "</span> decisions behind the play.</p><ul id=\"live\"></ul>\n", f);
         fputs(LIST_JS, f);
-        return srv_page_end(c, f, &buf, &len);
+        return o->page_end(c, f, &buf, &len);
     }
     char title[96];
     snprintf(title, sizeof title, "Live match %s", id);
-    srv_page_begin(f, title);
+    o->page_begin(f, title);
     /* id is a canonical match id (srv_live_route): nothing to escape. */
     fprintf(f, "<div id=\"match\" data-id=\"%s\"><ul id=\"seats\"></ul>"
                "<p id=\"pub-status\">Waiting for the match...</p>"
@@ -240,29 +243,30 @@ static enum MHD_Result page(arena_server *s, struct MHD_Connection *c, const cha
             id);
     fputs(MATCH_JS, f);
     (void)s;
-    return srv_page_end(c, f, &buf, &len);
+    return o->page_end(c, f, &buf, &len);
 }
 
 /* ---- routing -------------------------------------------------------------------- */
 
-bool srv_live_http(arena_server *s, struct MHD_Connection *c, const char *method,
-                   const char *url, const char *body, size_t len, enum MHD_Result *ret)
+bool srv_live_http(arena_server *s, const srv_http_out *o, struct MHD_Connection *c,
+                   const char *method, const char *url, const char *body, size_t len,
+                   enum MHD_Result *ret)
 {
     if (s->live == NULL)
         return false;
     char id[SRV_LIVE_ID_MAX];
     switch (srv_live_route(method, url, id)) {
     case SRV_LIVE_NONE: return false;
-    case SRV_LIVE_BAD_METHOD: *ret = srv_send_error(c, 405, "method not allowed here"); break;
-    case SRV_LIVE_LIST_PAGE: *ret = page(s, c, NULL); break;
-    case SRV_LIVE_PAGE: *ret = page(s, c, id); break;
-    case SRV_LIVE_EVENTS: *ret = events(s, c, id); break;
-    case SRV_LIVE_TICKET: *ret = ticket(s, c, id, body, len); break;
+    case SRV_LIVE_BAD_METHOD: *ret = o->error(c, 405, "method not allowed here"); break;
+    case SRV_LIVE_LIST_PAGE: *ret = page(s, o, c, NULL); break;
+    case SRV_LIVE_PAGE: *ret = page(s, o, c, id); break;
+    case SRV_LIVE_EVENTS: *ret = events(s, o, c, id); break;
+    case SRV_LIVE_TICKET: *ret = ticket(s, o, c, id, body, len); break;
     case SRV_LIVE_LIST: {
         char *text = srv_live_list_json(s->live);
         json_t *j = text ? json_loads(text, 0, NULL) : NULL;
         free(text);
-        *ret = j ? srv_send_json(c, 200, j) : srv_send_error(c, 500, "out of memory");
+        *ret = j ? o->json(c, 200, j) : o->error(c, 500, "out of memory");
         break;
     }
     }

@@ -223,9 +223,11 @@ def live_pages(exe, tmp):
                 st = wait_for(lambda: b.eval(status % "seat"), "the seat view's answer")
                 if "404" in st:
                     return None  # the match ended meanwhile: another one
-                if want == 200:
-                    wait_for(lambda: (b.eval(count % "seat") or 0) > 0 or "Refused" in st,
-                             "the seat's observations")
+                if want == 200 and st.startswith("Seat "):
+                    wait_for(lambda: (b.eval(count % "seat") or 0) > 0 or "closed" in (
+                        b.eval(status % "seat") or ""), "the seat's observations")
+                    if not b.eval(count % "seat"):
+                        return None  # the match ended before the stream opened
                 return st, seat
             return wait_for(once, "a seat view answer")
         st, _ = seat_view(bob, 403)
