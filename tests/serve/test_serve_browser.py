@@ -214,8 +214,10 @@ def live_pages(exe, tmp):
             def once():
                 m = live_match(s)
                 b.navigate(origin + "live/" + m["id"])
-                wait_for(lambda: b.eval("document.getElementById('seat').options.length"),
-                         "the seat list")
+                wait_for(lambda: b.eval("document.getElementById('seat').options.length") or
+                         "closed" in (b.eval(status % "pub") or ""), "the seat list")
+                if not b.eval("document.getElementById('seat').options.length"):
+                    return None  # the match ended before the page opened its stream
                 seat = [i for i, x in enumerate(m["seats"]) if x.startswith("alice@")][0]
                 b.eval("document.getElementById('token').value = %s" % json.dumps(token))
                 b.eval("document.getElementById('seat').value = '%d'" % seat)
@@ -244,11 +246,19 @@ def live_pages(exe, tmp):
         rows = b.eval("Array.from(document.querySelectorAll('#obs tr')).map(r => r.textContent)")
         check(rows and ("seat%d" % seat) in rows, "alice's seat's observation: %r" % rows[:3])
 
+        # A match that is not being played: the page says so and links its replay.
+        b.navigate(origin + "live/999-999")
+        st = wait_for(lambda: (lambda x: x if x and "not being played" in x else None)(
+            b.eval(status % "pub")), "the page of a match not being played")
+        check(b.eval("document.querySelector('#pub-status a').getAttribute('href')") ==
+              "/matches/999-999.html", "it links the replay: %r" % st)
+
         urls = b.urls()
         outside = [u for u in urls if not u.startswith(origin) and u != "about:blank"]
         check(not outside, "no request of the live pages leaves the server: %r" % outside)
-        # The refused tickets are answered 401/403: the browser logs those.
-        errs = [e for e in b.errors() if "/ticket" not in e]
+        # The refused tickets (401/403) and the stream of a match not being
+        # played (404): the browser logs those.
+        errs = [e for e in b.errors() if "/ticket" not in e and "/999-999/" not in e]
         check(not errs, "no script error or exception on the live pages: %r" % errs)
     finally:
         b.close()
