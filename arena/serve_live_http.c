@@ -160,7 +160,7 @@ static const char LIST_JS[] =
     " d.matches.forEach(function(m){var li=document.createElement('li');\n"
     "  var a=document.createElement('a');a.href=m.page;a.textContent='match '+m.id;\n"
     "  li.appendChild(a);li.appendChild(document.createTextNode(': '+m.seats.join(', ')+\n"
-    "  ' ('+m.steps+' frames shown)'));ul.appendChild(li);});\n"
+    "  ' ('+m.steps+' frames released)'));ul.appendChild(li);});\n"
     " if(!d.matches.length){var li=document.createElement('li');\n"
     "  li.textContent='none right now';ul.appendChild(li);}});}\n"
     "load();var t=null;var es=new EventSource('/api/events');\n"
