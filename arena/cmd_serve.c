@@ -3,6 +3,7 @@
  * checked. */
 #include "cli.h"
 #include "serve.h"
+#include "serve_live.h"
 #include "serve_util.h"
 
 #include "match.h"
@@ -16,14 +17,16 @@ static const char HELP[] =
     "                   [--http HOST:PORT] [--public] [--concurrency N] [--rounds R]\n"
     "                   [--smoke N]"
     " [--move-ms MS] [--max-upload BYTES] [--upload-rate N]\n"
-    "                   [--queue N] [--fault-limit N] [--max-clients N] [--seed N] [--quiet]\n"
+    "                   [--queue N] [--fault-limit N] [--max-clients N] [--live-delay N]\n"
+    "                   [--seed N] [--quiet]\n"
     "Run a competition server for GAME: authors register and upload bot plugins\n"
     "over HTTP, each new version is validated (ELF check, load in the sandbox,\n"
     "supports(), smoke matches against random with no fault allowed), and the\n"
     "active versions play a continuous ladder into the ladder database, which\n"
     "`arena ladder` reads as usual. Uploaded plugins only ever run hosted (in the\n"
     "sandbox). Pages and a JSON API show the ladder, each bot and each match's\n"
-    "replay; /api/events streams an event per recorded match and status change.\n"
+    "replay; /api/events streams an event per recorded match and status change;\n"
+    "/live shows the matches being played, delayed (--live-delay).\n"
     "docs/server.md has the routes.\n"
     "\n"
     "  --opt KEY=VALUE     a game option of the ladder; repeatable\n"
@@ -46,6 +49,9 @@ static const char HELP[] =
     "  --fault-limit N     ladder faults of a version before it is suspended\n"
     "                      (default 20)\n"
     "  --max-clients N     HTTP connections at once (default 64)\n"
+    "  --live-delay N      decisions a live match is shown behind the play, so that\n"
+    "                      no spectator can help a bot (default 20, 0 to 500;\n"
+    "                      0 only for a private server)\n"
     "  --seed N            the server seed (kept in the data folder; default random)\n"
     "  --quiet             no notes on standard error\n"
     "\n"
@@ -81,6 +87,7 @@ int cmd_serve(int argc, char **argv)
         {"queue", required_argument, NULL, 'Q'},
         {"fault-limit", required_argument, NULL, 'F'},
         {"max-clients", required_argument, NULL, 'C'},
+        {"live-delay", required_argument, NULL, 'L'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {0, 0, 0, 0}};
@@ -95,6 +102,7 @@ int cmd_serve(int argc, char **argv)
     a.queue_max = 16;
     a.fault_limit = 20;
     a.max_clients = 64;
+    a.live_delay = SRV_LIVE_DELAY_DEFAULT;
     a.db_path = "arena.db";
     const char *http = "127.0.0.1:8080", *data = NULL;
     bool is_public = false;
@@ -120,7 +128,8 @@ int cmd_serve(int argc, char **argv)
                       {'r', "--upload-rate", 1, 100000, &a.upload_rate},
                       {'Q', "--queue", 1, 10000, &a.queue_max},
                       {'F', "--fault-limit", 0, 1000000, &a.fault_limit},
-                      {'C', "--max-clients", 1, 10000, &a.max_clients}};
+                      {'C', "--max-clients", 1, 10000, &a.max_clients},
+                      {'L', "--live-delay", 0, SRV_LIVE_DELAY_MAX, &a.live_delay}};
         bool counted = false;
         for (size_t i = 0; i < sizeof counts / sizeof *counts && !counted; i++)
             if (c == counts[i].code) {

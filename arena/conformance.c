@@ -115,7 +115,7 @@ static void play_game(conf *cf, arena_bots *bs, ref_hub *hub, const ja_game_rule
     if (!rounds) /* enough matches to use the whole capacity */
         rounds = (threads + n - 1) / n;
     arena_exec_ctx xc = {g, o, move_ms, slots, names, NULL, game_index, REF_MAX_FAULTS_NEVER,
-                         {0}, NULL};
+                         {0}, NULL, NULL};
     arena_executor *x = NULL;
     if (arena_executor_threads_new(&xc, threads, &x) != JA_OK) {
         report(cf, false, "%s: cannot start the executor", g->name);

@@ -17,6 +17,21 @@
 #include <signal.h>
 
 typedef struct arena_export arena_export;
+typedef struct arena_exec_ctx arena_exec_ctx;
+typedef struct arena_job arena_job;
+typedef struct arena_job_result arena_job_result;
+
+/* Watching matches while they are played (`arena serve`'s live view,
+ * serve_live.h). begin is called in the job's thread before the match and
+ * gives the handle of the match (NULL: this one is not watched); step is
+ * the match's on_step (match.h) with that handle; end is called once after
+ * the match, whatever happened (r->rc), with the handle begin gave. */
+typedef struct arena_live_hook {
+    void *(*begin)(void *ctx, const arena_exec_ctx *xc, const arena_job *job);
+    void (*step)(void *match, const ja_game_rules *g, const ref_step_info *info);
+    void (*end)(void *match, const arena_job_result *r);
+    void *ctx;
+} arena_live_hook;
 
 /* Time control and fault policy beyond move_ms and max_faults (plain data,
  * so that an executor in another process can carry it whole). */
@@ -40,6 +55,7 @@ typedef struct arena_exec_ctx {
     uint32_t max_faults;         /* ref_match_config.max_faults; 0 = the default */
     arena_fault_cfg faults;
     const char *const *specs;    /* participant slot -> specifier as given, or NULL */
+    const arena_live_hook *live; /* NULL: no match is watched while played */
 } arena_exec_ctx;
 
 typedef struct arena_job {

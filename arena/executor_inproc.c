@@ -37,6 +37,23 @@ static int inproc_submit(arena_executor *x, const arena_job *job)
     return JA_OK;
 }
 
+/* The steps of a match go to its exported decisions and its live view,
+ * either or both. */
+typedef struct step_fan {
+    arena_export_match *xm;
+    const arena_live_hook *live;
+    void *lm;
+} step_fan;
+
+static void fan_step(void *ctx, const ja_game_rules *g, const ref_step_info *info)
+{
+    step_fan *f = ctx;
+    if (f->xm)
+        arena_export_match_step(f->xm, g, info);
+    if (f->lm)
+        f->live->step(f->lm, g, info);
+}
+
 void arena_job_run(const arena_exec_ctx *c, const arena_job *job, bool export_decisions,
                    arena_job_result *out)
 {
@@ -88,9 +105,12 @@ void arena_job_run(const arena_exec_ctx *c, const arena_job *job, bool export_de
         cfg.stderr_cap = ARENA_REPRO_TAIL;
     }
     cfg.replay = &rw;
-    cfg.on_step = xm ? arena_export_match_step : NULL;
-    cfg.step_ctx = xm;
+    step_fan fan = {xm, c->live, c->live ? c->live->begin(c->live->ctx, c, job) : NULL};
+    cfg.on_step = xm || fan.lm ? fan_step : NULL;
+    cfg.step_ctx = &fan;
     out->rc = ref_match_run(&cfg, &out->res, out->err, sizeof out->err);
+    if (fan.lm)
+        c->live->end(fan.lm, out);
     bool faulty = false;
     for (uint32_t s = 0; s < job->n_seats; s++)
         faulty |= out->res.faults[s] != 0;

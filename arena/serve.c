@@ -1,6 +1,7 @@
 /* `arena serve` (serve.h): the events, the validation worker, the
  * scheduler and the run. The HTTP side is serve_http.c. */
 #include "serve_int.h"
+#include "serve_live.h"
 
 #include "botspec.h"
 #include "db_lock.h"
@@ -72,7 +73,7 @@ static int smoke(arena_server *s, const arena_serve_version *v, ref_bot *cand, r
     const arena_serve_args *a = s->a;
     ref_bot *bots[2] = {cand, random};
     const char *names[2] = {v->author, "random"};
-    arena_exec_ctx xc = {a->game, a->options, a->move_ms, bots, names, NULL, 0, 0, {0}, NULL};
+    arena_exec_ctx xc = {a->game, a->options, a->move_ms, bots, names, NULL, 0, 0, {0}, NULL, NULL};
     uint64_t total = 0;
     int status = JA_OK;
     for (uint32_t i = 0; i < a->smoke && !*s->stop; i++) {
@@ -360,7 +361,7 @@ static int play_batch(arena_server *s, ladder_db *db, bot_cache *cache, arena_se
     free(pending);
     if (n_pending) {
         arena_exec_ctx xc = {a->game, a->options, a->move_ms, bots, names, s->replays_dir,
-                             b->tournament, 0, {0}, specs};
+                             b->tournament, 0, {0}, specs, srv_live_hook(s->live)};
         arena_executor *x = NULL;
         uint32_t jobs = a->concurrency < n_pending ? a->concurrency : n_pending;
         if ((rc = arena_executor_threads_new(&xc, jobs, &x)) != JA_OK) {
@@ -489,6 +490,10 @@ int arena_serve_run(const arena_serve_args *a)
     bool validator_started = false;
     pthread_t vt;
 
+    if (srv_live_new(a->game, a->live_delay, a->concurrency, &s->live) != JA_OK) {
+        arena_error("out of memory");
+        goto out;
+    }
     if (!make_dir(a->data_dir))
         goto out;
     if (realpath(a->data_dir, s->data) == NULL) {
@@ -553,6 +558,7 @@ restore:
         fprintf(stderr, "arena serve: stopped\n");
 out:
     arena_serve_db_close(&s->sdb);
+    srv_live_free(&s->live);
     ladder_db_close(&db);
     arena_db_lock_release(&lock);
     for (int i = 0; i < SRV_EVENT_RING; i++)

@@ -2,6 +2,7 @@
  * connection, the routes of serve_util.h, the pages and the event stream
  * (docs/server.md). */
 #include "serve_int.h"
+#include "serve_live_http.h"
 
 #include "executor.h"
 #include "ladder_cmd.h"
@@ -41,6 +42,7 @@ typedef struct req {
     bool file_seen;
     int64_t author;
     char author_name[ARENA_SERVE_NAME_MAX + 1];
+    char method[8], url[160]; /* for the live routes (serve_live_http.h) */
 } req;
 
 /* ---- responses ----------------------------------------------------------------- */
@@ -102,7 +104,8 @@ static void page_begin(FILE *f, const char *title)
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>", f);
     arena_serve_html(f, title);
     fprintf(f, "</title><style>%s</style></head><body><nav><a href=\"/\">Ladder</a>"
-               "<a href=\"/submit\">Submit a bot</a><a href=\"/api/ladder\">JSON</a></nav><h1>",
+               "<a href=\"/live\">Live</a><a href=\"/submit\">Submit a bot</a>"
+               "<a href=\"/api/ladder\">JSON</a></nav><h1>",
             CSS);
     arena_serve_html(f, title);
     fputs("</h1>\n", f);
@@ -887,6 +890,10 @@ static enum MHD_Result dispatch(arena_server *s, struct MHD_Connection *c, req *
     case ARENA_ROUTE_BAD_METHOD: return send_error(c, 405, "method not allowed here");
     case ARENA_ROUTE_NONE: break;
     }
+    static const srv_http_out out = {send_json, send_error, page_begin, page_end};
+    enum MHD_Result ret;
+    if (srv_live_http(s, &out, c, q->method, q->url, q->body, q->len, &ret))
+        return ret;
     return send_error(c, 404, "no such page");
 }
 
@@ -903,6 +910,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
             return MHD_NO;
         *con_cls = q;
         arena_serve_route(method, url, &q->route);
+        snprintf(q->method, sizeof q->method, "%s", method ? method : "");
+        if (url && strlen(url) < sizeof q->url) /* longer: no live route */
+            snprintf(q->url, sizeof q->url, "%s", url);
         q->limit = SMALL_BODY;
         if (q->route.kind == ARENA_ROUTE_UPLOAD) {
             q->limit = s->a->max_upload;

@@ -459,7 +459,7 @@ int arena_tournament_run(FILE *out, const arena_tournament_args *a)
      * of the tournament the shard is merged into. */
     arena_exec_ctx xc = {g, o, a->move_ms, slot_bots, slot_names,
                          replay_dir, sc->tournament_id ? sc->tournament_id : tid,
-                         arena_ext_max_faults(ext), fc, slot_specs};
+                         arena_ext_max_faults(ext), fc, slot_specs, NULL};
     /* --slurm: the shards play, in Slurm jobs (slurm.h); no executor here.
      * --slurm-workers with nothing to play: no job either. */
     if (sc->slurm.workers && !to_play) {

@@ -192,7 +192,8 @@ static void load_setup(worker *w, const char *ctx, size_t len)
      * carry none (docs/scale.md). */
     arena_fault_cfg fc = {s->bank_ms, (uint8_t)s->on_fault, false, false};
     arena_exec_ctx xc = {g, s->options, s->move_ms, w->slot_bots, w->names,
-                         s->replay ? w->tmpdir : NULL, s->tournament_id, s->max_faults, fc, NULL};
+                         s->replay ? w->tmpdir : NULL, s->tournament_id, s->max_faults, fc, NULL,
+                         NULL};
     w->xc = xc;
 }
 

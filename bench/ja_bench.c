@@ -156,7 +156,7 @@ static double bench_tournament(const ja_game_rules *g, ref_bot *bot, uint32_t ro
         fprintf(stderr, "ja_bench: %s\n", ladder_db_errmsg(db));
         exit(1);
     }
-    arena_exec_ctx xc = {g, o, 0, bots, names, NULL, tid, 0, {0}, NULL};
+    arena_exec_ctx xc = {g, o, 0, bots, names, NULL, tid, 0, {0}, NULL, NULL};
     arena_executor *x = NULL;
     arena_executor_inproc_new(&xc, &x);
     double t0 = bench_now_s();

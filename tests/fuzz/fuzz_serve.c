@@ -1,11 +1,13 @@
 /* Fuzz target: what `arena serve` parses from a request before anything
  * else (arena/serve_util.h): the route of a method and path, the bearer
- * token of an Authorization header, a match id, the --http address, and
- * HTML escaping. Every input must be routed or refused, never crash or
- * read out of bounds, and nothing with "..", '%' or a backslash in its
- * path may reach a route. Built for libFuzzer in a clang build with
- * -DJA_FUZZ=ON (scripts/fuzz.sh); in every other build fuzz_driver.c runs
- * it over the checked-in corpus (tests/fuzz/corpus/serve). */
+ * token of an Authorization header, a match id, the --http address, HTML
+ * escaping, and the live routes (arena/serve_live.h). Every input must be
+ * routed or refused, never crash or read out of bounds, and nothing with
+ * "..", '%' or a backslash in its path may reach a route. Built for
+ * libFuzzer in a clang build with -DJA_FUZZ=ON (scripts/fuzz.sh); in every
+ * other build fuzz_driver.c runs it over the checked-in corpus
+ * (tests/fuzz/corpus/serve). */
+#include "serve_live.h"
 #include "serve_util.h"
 
 #include <stdint.h>
@@ -37,6 +39,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if ((r.kind == ARENA_ROUTE_MATCH || r.kind == ARENA_ROUTE_MATCH_PAGE ||
          r.kind == ARENA_ROUTE_MATCH_REPLAY) && r.tournament < 1)
+        abort();
+
+    /* The live routes: the same rules, and a canonical match id. */
+    char id[SRV_LIVE_ID_MAX];
+    srv_live_route_kind lk = srv_live_route(methods[size ? (uint8_t)s[0] % 4 : 0], path, id);
+    if (lk != SRV_LIVE_NONE &&
+        (strstr(path, "..") || strchr(path, '%') || strchr(path, '\\') || strchr(path, '?')))
+        abort();
+    int64_t lt;
+    uint32_t ln;
+    if (id[0] && (!arena_serve_match_id(id, &lt, &ln) || lt < 1 || !strstr(path, id)))
         abort();
 
     char tok[ARENA_SERVE_TOKEN_HEX];

@@ -17,9 +17,16 @@ exception is logged.
 Waits poll a condition; the only clock is a generous guard against hangs.
 Skipped (exit 77) only where chromium is not installed.
 
-usage: test_serve_browser.py ARENA RANDOM.so PICK.so FREE_PORT.py"""
+A second server plays live matches (two dawdle bots, Taylor Blackjack,
+--live-delay 3): a live match's page `/live/ID` shows frames arriving
+without a reload, then the link to the match's replay page; its seat view
+refuses another author's token (403) and a malformed one (401), and shows
+the seat's observation for the seat's author.
+
+usage: test_serve_browser.py ARENA RANDOM.so PICK.so DAWDLE.so FREE_PORT.py"""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -29,7 +36,7 @@ import threading
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from serve_lib import Server, check, failures, free_port, report, wait_for  # noqa: E402
 
-ARENA, RANDOM, PICK, FREE_PORT = sys.argv[1:5]
+ARENA, RANDOM, PICK, DAWDLE, FREE_PORT = sys.argv[1:6]
 
 
 class Chrome:
@@ -147,6 +154,117 @@ class Chrome:
 ROWS = "Array.from(document.querySelectorAll('#ladder tr')).map(r => r.textContent)"
 
 
+def live_match(s):
+    """The id and seats of a running match (waits for one)."""
+    def one():
+        st, j = s.json("GET", "/api/live")
+        return j["matches"][0] if st == 200 and j and j.get("matches") else None
+    return wait_for(one, "a live match")
+
+
+def live_pages(exe, tmp):
+    port = free_port(FREE_PORT)
+    origin = "http://127.0.0.1:%d/" % port
+    d = os.path.join(tmp, "live")
+    os.mkdir(d)
+    s = Server(ARENA, "taylor-blackjack", d, port,
+               ["--smoke", "1", "--concurrency", "1", "--live-delay", "3"])
+    s.start()
+    alice, bob, carol = s.register("alice"), s.register("bob"), s.register("carol")
+    s.upload(alice, DAWDLE)
+    s.upload(bob, DAWDLE)
+    s.wait_active("alice")
+    s.wait_active("bob")
+    profile = os.path.join(d, "profile")
+    os.mkdir(profile)
+    b = Chrome(exe, profile)
+    count = "+document.getElementById('%s-count').textContent"
+    status = "document.getElementById('%s-status').textContent"
+    try:
+        # The list page links the running match.
+        m = live_match(s)
+        b.navigate(origin + "live")
+        wait_for(lambda: b.eval("document.querySelectorAll('#live a').length") or None,
+                 "a match on the live list page")
+
+        # A match's page: frames arrive on the open page, then the replay link.
+        def watch():
+            m = live_match(s)
+            b.navigate(origin + "live/" + m["id"])
+            b.eval("window.jaMarker = 'kept'")
+            r = wait_for(lambda: (b.eval(count % "pub") or 0) > 0 or "closed" in (
+                b.eval(status % "pub") or ""), "the first frames on the live page")
+            return m if r is True and (b.eval(count % "pub") or 0) > 0 else None
+        m = wait_for(watch, "a live match page that shows frames")
+        n1 = b.eval(count % "pub")
+        wait_for(lambda: (b.eval(count % "pub") or 0) > n1, "more frames on the open page")
+        check(b.eval("window.jaMarker") == "kept", "the live page got frames without a reload")
+        href = wait_for(lambda: b.eval(
+            "(a => a && a.getAttribute('href'))(document.getElementById('pub-replay'))"),
+            "the replay link when the match ends")
+        check(href == "/matches/%s.html" % m["id"], "the replay link: %r" % href)
+        check(b.eval("window.jaMarker") == "kept", "still the same page at the end")
+        lines = b.eval("Array.from(document.querySelectorAll('#frames li'))"
+                       ".map(li => li.textContent)") or []
+        check(lines and all(re.match(r"decision \d+: (game|match over)", l) for l in lines),
+              "the frames show the public line: %r" % lines[:2])
+
+        # The seat view: refused without the seat's author's token.
+        def seat_view(token, want):
+            def once():
+                m = live_match(s)
+                b.navigate(origin + "live/" + m["id"])
+                wait_for(lambda: b.eval("document.getElementById('seat').options.length") or
+                         "closed" in (b.eval(status % "pub") or ""), "the seat list")
+                if not b.eval("document.getElementById('seat').options.length"):
+                    return None  # the match ended before the page opened its stream
+                seat = [i for i, x in enumerate(m["seats"]) if x.startswith("alice@")][0]
+                b.eval("document.getElementById('token').value = %s" % json.dumps(token))
+                b.eval("document.getElementById('seat').value = '%d'" % seat)
+                b.eval("document.getElementById('seatform').requestSubmit()")
+                st = wait_for(lambda: b.eval(status % "seat"), "the seat view's answer")
+                if "404" in st:
+                    return None  # the match ended meanwhile: another one
+                if want == 200 and st.startswith("Seat "):
+                    wait_for(lambda: (b.eval(count % "seat") or 0) > 0 or "closed" in (
+                        b.eval(status % "seat") or ""), "the seat's observations")
+                    if not b.eval(count % "seat"):
+                        return None  # the match ended before the stream opened
+                return st, seat
+            return wait_for(once, "a seat view answer")
+        st, _ = seat_view(bob, 403)
+        check(st.startswith("Refused (403)"), "bob's token for alice's seat: %r" % st)
+        st, _ = seat_view(carol, 403)
+        check(st.startswith("Refused (403)"), "carol's token: %r" % st)
+        st, _ = seat_view("not a token", 401)
+        check(st.startswith("Refused (401)"), "a malformed token: %r" % st)
+        check((b.eval(count % "seat") or 0) == 0 and
+              b.eval("document.querySelectorAll('#obs tr').length") == 0,
+              "nothing of the seat shown without its author's token")
+        st, seat = seat_view(alice, 200)
+        check(st == "Seat %d's view:" % seat, "alice's seat view: %r" % st)
+        rows = b.eval("Array.from(document.querySelectorAll('#obs tr')).map(r => r.textContent)")
+        check(rows and ("seat%d" % seat) in rows, "alice's seat's observation: %r" % rows[:3])
+
+        # A match that is not being played: the page says so and links its replay.
+        b.navigate(origin + "live/999-999")
+        st = wait_for(lambda: (lambda x: x if x and "not being played" in x else None)(
+            b.eval(status % "pub")), "the page of a match not being played")
+        check(b.eval("document.querySelector('#pub-status a').getAttribute('href')") ==
+              "/matches/999-999.html", "it links the replay: %r" % st)
+
+        urls = b.urls()
+        outside = [u for u in urls if not u.startswith(origin) and u != "about:blank"]
+        check(not outside, "no request of the live pages leaves the server: %r" % outside)
+        # The refused tickets (401/403) and the stream of a match not being
+        # played (404): the browser logs those.
+        errs = [e for e in b.errors() if "/ticket" not in e and "/999-999/" not in e]
+        check(not errs, "no script error or exception on the live pages: %r" % errs)
+    finally:
+        b.close()
+    s.stop()
+
+
 def main():
     exe = shutil.which("chromium")
     if not exe:
@@ -222,6 +340,7 @@ def main():
     finally:
         b.close()
     s.stop()
+    live_pages(exe, tmp)
     if not failures:
         shutil.rmtree(tmp, ignore_errors=True)
     return report("serve_browser")

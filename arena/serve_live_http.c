@@ -1,0 +1,274 @@
+/* `arena serve`'s live routes (serve_live_http.h): the list of running
+ * matches, a match's page, its event streams (the public view, or a seat's
+ * with a ticket) and the tickets. */
+#include "serve_live_http.h"
+
+#include "serve_live.h"
+
+#include "jackarena/ja_error.h"
+
+#include <inttypes.h>
+#include <sodium.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the event stream ----------------------------------------------------------- */
+
+typedef struct live_sse {
+    arena_server *s;
+    srv_live_reader *r;
+    uint64_t sent;
+    char *pending;
+    size_t len, off;
+    int idle;                 /* seconds without an event (keep-alive at 15) */
+} live_sse;
+
+static ssize_t live_sse_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    live_sse *e = cls;
+    while (e->pending == NULL) {
+        if (*e->s->stop)
+            return MHD_CONTENT_READER_END_OF_STREAM;
+        char *text = NULL;
+        int rc = srv_live_reader_next(e->r, &text);
+        if (rc == JA_ESTATE)
+            return MHD_CONTENT_READER_END_OF_STREAM;
+        if (rc == JA_ENOMEM)
+            return MHD_CONTENT_READER_END_WITH_ERROR;
+        if (rc == JA_EAGAIN) {
+            srv_live_reader_wait(e->r, 1000);
+            if (++e->idle < 15)
+                continue;
+            e->idle = 0;
+            e->pending = strdup(": keep-alive\n\n");
+        } else {
+            e->idle = 0;
+            size_t n = strlen(text) + 48;
+            e->pending = malloc(n);
+            if (e->pending)
+                snprintf(e->pending, n, "id: %" PRIu64 "\ndata: %s\n\n", ++e->sent, text);
+            free(text);
+        }
+        if (e->pending == NULL)
+            return MHD_CONTENT_READER_END_WITH_ERROR;
+        e->len = strlen(e->pending);
+        e->off = 0;
+    }
+    size_t n = e->len - e->off < max ? e->len - e->off : max;
+    memcpy(buf, e->pending + e->off, n);
+    e->off += n;
+    if (e->off == e->len) {
+        free(e->pending);
+        e->pending = NULL;
+    }
+    return (ssize_t)n;
+}
+
+static void live_sse_free(void *cls)
+{
+    live_sse *e = cls;
+    srv_live_reader_close(&e->r);
+    free(e->pending);
+    free(e);
+}
+
+/* GET /api/live/ID/events: the public view; ?ticket=T: the seat's view the
+ * ticket was made for (spent here). */
+static enum MHD_Result events(arena_server *s, const srv_http_out *o,
+                              struct MHD_Connection *c, const char *id)
+{
+    const char *ticket = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "ticket");
+    int seat = -1;
+    if (ticket && !srv_live_ticket_use(s->live, id, ticket, &seat))
+        return o->error(c, 403, "the ticket is unknown, used, expired or for another "
+                                      "match: POST /api/live/ID/ticket for a new one");
+    srv_live_reader *r = NULL;
+    int rc = srv_live_reader_open(s->live, id, seat, &r);
+    if (rc == JA_ENOTFOUND)
+        return o->error(c, 404, "no such live match (it may have ended: see its replay)");
+    if (rc != JA_OK)
+        return o->error(c, 500, "the live match cannot be read");
+    live_sse *e = calloc(1, sizeof *e);
+    if (e == NULL) {
+        srv_live_reader_close(&r);
+        return MHD_NO;
+    }
+    e->s = s;
+    e->r = r;
+    struct MHD_Response *resp =
+        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 1024, live_sse_read, e,
+                                          live_sse_free);
+    if (resp == NULL) {
+        live_sse_free(e);
+        return MHD_NO;
+    }
+    MHD_add_response_header(resp, "Content-Type", "text/event-stream");
+    MHD_add_response_header(resp, "Cache-Control", "no-store");
+    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    enum MHD_Result ret = MHD_queue_response(c, 200, resp);
+    MHD_destroy_response(resp);
+    return ret;
+}
+
+/* POST /api/live/ID/ticket with Authorization: Bearer TOKEN and {"seat": K}. */
+static enum MHD_Result ticket(arena_server *s, const srv_http_out *o,
+                              struct MHD_Connection *c, const char *id, const char *body,
+                              size_t len)
+{
+    char token[ARENA_SERVE_TOKEN_HEX], name[ARENA_SERVE_NAME_MAX + 1];
+    int64_t author = 0;
+    const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization");
+    bool ok = arena_serve_bearer(h, token) &&
+              arena_serve_db_author_auth(s->sdb, token, &author, name) == JA_OK;
+    sodium_memzero(token, sizeof token);
+    if (!ok)
+        return o->error(c, 401, "a valid token is needed: Authorization: Bearer TOKEN");
+    json_t *j = json_loadb(body ? body : "", len, 0, NULL);
+    json_t *sv = json_object_get(j, "seat");
+    json_int_t seat = json_is_integer(sv) ? json_integer_value(sv) : -1;
+    json_decref(j);
+    if (seat < 0 || seat >= JA_MAX_SEATS)
+        return o->error(c, 400, "the body must be a JSON object {\"seat\": K}, K a seat "
+                                      "of the match");
+    char t[65];
+    int rc = srv_live_ticket_new(s->live, id, (int)seat, name, t);
+    if (rc == JA_ENOTFOUND)
+        return o->error(c, 404, "no such live match (it may have ended: see its replay)");
+    if (rc == JA_ERANGE)
+        return o->error(c, 400, "the match has no such seat");
+    if (rc == JA_EBUSY)
+        return o->error(c, 403, "the bot in that seat is not this author's");
+    char url[160];
+    snprintf(url, sizeof url, "/api/live/%s/events?ticket=%s", id, t);
+    enum MHD_Result ret =
+        o->json(c, 200, json_pack("{ss si ss si}", "ticket", t, "seat", (int)seat,
+                                        "events", url, "expires_in", SRV_LIVE_TICKET_SECONDS));
+    sodium_memzero(t, sizeof t);
+    sodium_memzero(url, sizeof url);
+    return ret;
+}
+
+/* ---- the pages ------------------------------------------------------------------ */
+
+/* The list of live matches, refreshed from /api/live on every event. */
+static const char LIST_JS[] =
+    "<script>\n"
+    "function load(){fetch('/api/live').then(function(r){return r.json();}).then(function(d){\n"
+    " var ul=document.getElementById('live');ul.textContent='';\n"
+    " document.getElementById('delay').textContent=String(d.delay);\n"
+    " d.matches.forEach(function(m){var li=document.createElement('li');\n"
+    "  var a=document.createElement('a');a.href=m.page;a.textContent='match '+m.id;\n"
+    "  li.appendChild(a);li.appendChild(document.createTextNode(': '+m.seats.join(', ')+\n"
+    "  ' ('+m.steps+' frames released)'));ul.appendChild(li);});\n"
+    " if(!d.matches.length){var li=document.createElement('li');\n"
+    "  li.textContent='none right now';ul.appendChild(li);}});}\n"
+    "load();var t=null;var es=new EventSource('/api/events');\n"
+    "es.onmessage=function(){if(!t)t=setTimeout(function(){t=null;load();},1000);};\n"
+    "</script>\n";
+
+/* One live match: the public view as it is released, and a seat's view
+ * for its author (token -> ticket -> stream). Every text is put in with
+ * textContent, never as HTML. */
+static const char MATCH_JS[] =
+    "<script>\n"
+    "(function(){var id=document.getElementById('match').getAttribute('data-id');\n"
+    "function $(x){return document.getElementById(x);}\n"
+    "function add(p,tag,t){var e=document.createElement(tag);e.textContent=t;p.appendChild(e);"
+    "return e;}\n"
+    "function ended(box,d){var p=$(box+'-status');p.textContent='';\n"
+    " if(d.error){p.textContent='The match could not be played: '+d.error;return;}\n"
+    " add(p,'span','The match ended after '+d.decisions+' decisions: scores '+\n"
+    "  d.scores.join(', ')+'; places '+d.places.join(', ')+'. ');\n"
+    " if(d.replay){var a=add(p,'a','Watch its replay');a.href=d.replay;a.id=box+'-replay';}}\n"
+    "function stream(url,box){var es=new EventSource(url);var n=0;\n"
+    " es.onmessage=function(ev){var d=JSON.parse(ev.data);\n"
+    "  if(d.type=='match'){var ul=$('seats');if(!ul.childNodes.length)d.seats.forEach("
+    "function(b,i){\n"
+    "   add(ul,'li','seat '+i+': '+b);var o=document.createElement('option');o.value=i;\n"
+    "   o.textContent='seat '+i+' ('+b+')';$('seat').appendChild(o);});\n"
+    "   if(box=='pub')$('pub-status').textContent='Playing; shown '+d.delay+' decisions "
+    "behind.';}\n"
+    "  else if(d.type=='frame'){n++;add($('frames'),'li','decision '+d.decision+': '+d.line);\n"
+    "   $('pub-count').textContent=String(n);}\n"
+    "  else if(d.type=='seen'){n++;var t=$('obs');t.textContent='';\n"
+    "   Object.keys(d.obs).forEach(function(k){var tr=add(t,'tr','');add(tr,'th',k);\n"
+    "    var v=d.obs[k];add(tr,'td',Array.isArray(v)?v.join(' '):String(v));});\n"
+    "   $('seat-count').textContent=String(n);}\n"
+    "  else if(d.type=='end'){es.close();ended(box,d);}};\n"
+    " es.onerror=function(){es.close();if($(box+'-replay'))return;var p=$(box+'-status');\n"
+    "  p.textContent='The stream closed: the match is not being played (any more). ';\n"
+    "  var a=add(p,'a','Its replay, once recorded');a.href='/matches/'+id+'.html';};}\n"
+    "stream('/api/live/'+id+'/events','pub');\n"
+    "$('seatform').onsubmit=function(ev){ev.preventDefault();$('seat-status').textContent='';\n"
+    " fetch('/api/live/'+id+'/ticket',{method:'POST',headers:{'Authorization':'Bearer '+\n"
+    "  $('token').value.trim(),'Content-Type':'application/json'},\n"
+    "  body:JSON.stringify({seat:parseInt($('seat').value,10)})}).then(function(r){\n"
+    "  return r.json().then(function(j){if(!r.ok){$('seat-status').textContent=\n"
+    "   'Refused ('+r.status+'): '+j.error;return;}\n"
+    "   $('seat-status').textContent='Seat '+j.seat+'\\'s view:';stream(j.events,'seat');});});};\n"
+    "})();\n"
+    "</script>\n";
+
+static enum MHD_Result page(arena_server *s, const srv_http_out *o, struct MHD_Connection *c,
+                            const char *id)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (f == NULL)
+        return MHD_NO;
+    if (id == NULL) {
+        o->page_begin(f, "Live matches");
+        fputs("<p>The ladder's matches while they are played, each shown <span id=\"delay\">"
+              "</span> decisions behind the play.</p><ul id=\"live\"></ul>\n", f);
+        fputs(LIST_JS, f);
+        return o->page_end(c, f, &buf, &len);
+    }
+    char title[96];
+    snprintf(title, sizeof title, "Live match %s", id);
+    o->page_begin(f, title);
+    /* id is a canonical match id (srv_live_route): nothing to escape. */
+    fprintf(f, "<div id=\"match\" data-id=\"%s\"><ul id=\"seats\"></ul>"
+               "<p id=\"pub-status\">Waiting for the match...</p>"
+               "<h2>The table (<span id=\"pub-count\">0</span> frames)</h2>"
+               "<ol id=\"frames\"></ol>"
+               "<h2>A seat's view</h2><p>For the author of the bot in that seat only: what "
+               "the bot saw, as delayed as the table.</p>"
+               "<form id=\"seatform\"><p>Token: <input id=\"token\" size=\"70\" "
+               "autocomplete=\"off\" required> <select id=\"seat\"></select> "
+               "<button id=\"seatgo\">Watch</button></p></form>"
+               "<p id=\"seat-status\"></p><p><span id=\"seat-count\">0</span> views</p>"
+               "<table id=\"obs\"></table></div>\n",
+            id);
+    fputs(MATCH_JS, f);
+    (void)s;
+    return o->page_end(c, f, &buf, &len);
+}
+
+/* ---- routing -------------------------------------------------------------------- */
+
+bool srv_live_http(arena_server *s, const srv_http_out *o, struct MHD_Connection *c,
+                   const char *method, const char *url, const char *body, size_t len,
+                   enum MHD_Result *ret)
+{
+    if (s->live == NULL)
+        return false;
+    char id[SRV_LIVE_ID_MAX];
+    switch (srv_live_route(method, url, id)) {
+    case SRV_LIVE_NONE: return false;
+    case SRV_LIVE_BAD_METHOD: *ret = o->error(c, 405, "method not allowed here"); break;
+    case SRV_LIVE_LIST_PAGE: *ret = page(s, o, c, NULL); break;
+    case SRV_LIVE_PAGE: *ret = page(s, o, c, id); break;
+    case SRV_LIVE_EVENTS: *ret = events(s, o, c, id); break;
+    case SRV_LIVE_TICKET: *ret = ticket(s, o, c, id, body, len); break;
+    case SRV_LIVE_LIST: {
+        char *text = srv_live_list_json(s->live);
+        json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+        free(text);
+        *ret = j ? o->json(c, 200, j) : o->error(c, 500, "out of memory");
+        break;
+    }
+    }
+    return true;
+}

@@ -1,0 +1,217 @@
+#!/usr/bin/python3
+"""`arena serve`'s live matches (docs/server.md, "Live matches") end to
+end: a server whose two bots (dawdle: a short sleep before each decision,
+so that a match lasts long enough to be watched) play Taylor Blackjack
+with --live-delay 5.
+
+- /api/live lists a running match (its id, page, seats, frames shown).
+- Its public stream (/api/live/ID/events) gives the match event, frames in
+  increasing decision order, each released only once the match was 5
+  decisions further (`at`, counted in decisions, never by the clock) or at
+  the end, and an end event linking the replay page; each frame's line is
+  the describe() line the replay viewer shows for that decision (the
+  recorded replay, re-simulated by `arena replay show`), and no frame
+  carries an observation.
+- A seat's view needs a ticket: no token or a malformed one 401, another
+  author's token 403 (and an author with no bot in the match), a ticket for
+  the author's own seat 200, then its stream gives that seat's observations;
+  the ticket works once (403 again), a made-up ticket 403; bad bodies 400,
+  no such match 404, wrong methods 405.
+- --live-delay out of range is a usage error (exit 2, one line).
+
+Waits poll the API; the only clock is a generous guard against hangs.
+
+usage: test_serve_live.py ARENA DAWDLE.so FREE_PORT.py"""
+import http.client
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from serve_lib import Server, check, free_port, report, wait_for  # noqa: E402
+
+ARENA, DAWDLE, FREE_PORT = sys.argv[1:4]
+DELAY = 5
+
+
+def stream(port, path, limit=None):
+    """The events of an SSE stream until its end event (or `limit` events)."""
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+    c.request("GET", path)
+    r = c.getresponse()
+    if r.status != 200:
+        body = r.read()
+        c.close()
+        return r.status, [json.loads(body)]
+    check(r.getheader("Content-Type", "").startswith("text/event-stream"),
+          "%s is an event stream" % path)
+    out = []
+    while limit is None or len(out) < limit:
+        line = r.fp.readline()
+        if not line:
+            break
+        line = line.decode().rstrip("\n")
+        if line.startswith("data: "):
+            out.append(json.loads(line[6:]))
+            if out[-1].get("type") == "end":
+                break
+    c.close()
+    return 200, out
+
+
+def live_match(s):
+    """A running match of /api/live (waits for one)."""
+    def one():
+        st, j = s.json("GET", "/api/live")
+        check(st == 200, "GET /api/live: %d" % st)
+        return j["matches"][0] if st == 200 and j and j.get("matches") else None
+    return wait_for(one, "a live match")
+
+
+def usage_errors(tmp):
+    for bad in ("501", "-1", "x", ""):
+        p = subprocess.run([ARENA, "serve", "taylor-blackjack", "--db",
+                            os.path.join(tmp, "u.db"), "--live-delay", bad],
+                           capture_output=True, text=True)
+        check(p.returncode == 2 and "--live-delay needs a number from 0 to 500" in p.stderr
+              and p.stderr.count("\n") == 1,
+              "--live-delay %r: exit 2 and one line: %d %r" % (bad, p.returncode, p.stderr))
+    check(not os.path.exists(os.path.join(tmp, "u.db")), "nothing written on a usage error")
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="serve-live-")
+    usage_errors(tmp)
+    port = free_port(FREE_PORT)
+    s = Server(ARENA, "taylor-blackjack", tmp, port,
+               ["--smoke", "1", "--concurrency", "1", "--live-delay", str(DELAY)])
+    s.start()
+    alice, bob, carol = s.register("alice"), s.register("bob"), s.register("carol")
+    s.upload(alice, DAWDLE)
+    s.upload(bob, DAWDLE)
+    s.wait_active("alice")
+    s.wait_active("bob")
+
+    # The list shows a running match.
+    m = live_match(s)
+    check(re.fullmatch(r"\d+-\d+", m["id"]) and m["page"] == "/live/" + m["id"],
+          "a live match's id and page: %r" % m)
+    check(sorted(m["seats"]) == ["alice@1", "bob@1"], "its seats: %r" % m)
+    check(isinstance(m["steps"], int) and m["steps"] >= 0, "its frames shown: %r" % m)
+    st, _, page = s.request("GET", m["page"])
+    check(st == 200 and b"/api/live/" in page and b"http" not in page.split(b"</nav>")[1],
+          "the live page: %d" % st)
+
+    # The public stream of a match watched from its start to its end.
+    st, ev = stream(port, "/api/live/%s/events" % m["id"])
+    check(st == 200 and ev and ev[0]["type"] == "match" and ev[0]["delay"] == DELAY
+          and ev[0]["id"] == m["id"], "the stream starts with the match: %r" % ev[:1])
+    frames = [e for e in ev if e["type"] == "frame"]
+    end = ev[-1] if ev else {}
+    check(end.get("type") == "end" and end.get("replay") == "/matches/%s.html" % m["id"],
+          "the stream ends with the end event and the replay page: %r" % end)
+    total = end.get("decisions", -1)
+    check(len(frames) > DELAY, "frames arrived: %d" % len(frames))
+    print("public frames %d of %d decisions, %d while playing" % (len(frames), total, len([f for f in frames if f["at"] < total])))
+    ds = [f["decision"] for f in frames]
+    check(ds == sorted(set(ds)), "frames in increasing decision order")
+    early = [f for f in frames if f["at"] - f["decision"] < DELAY and f["at"] != total]
+    check(not early, "no frame released before the match was %d decisions further: %r"
+          % (DELAY, early[:3]))
+    check(any(f["at"] < total for f in frames), "some frames came while the match was played")
+    check(all(set(f) == {"type", "decision", "at", "line"} for f in frames),
+          "public frames carry the line only (no observation)")
+
+    # Each line is the replay viewer's describe() line of that decision.
+    rpl = os.path.join(tmp, "m.replay")
+    st, _, data = s.request("GET", "/matches/%s.replay" % m["id"])
+    check(st == 200, "the match's replay: %d" % st)
+    with open(rpl, "wb") as f:
+        f.write(data)
+    show = subprocess.run([ARENA, "replay", "show", rpl], capture_output=True, text=True)
+    check(show.returncode == 0, "arena replay show: %s" % show.stderr)
+    blocks = re.split(r"^== (?:deal|decision (\d+)/\d+) ==$", show.stdout, flags=re.M)
+    by_decision = {}
+    for i in range(1, len(blocks) - 1, 2):
+        by_decision[int(blocks[i]) if blocks[i] else 0] = blocks[i + 1]
+    check(len(by_decision) == total + 1, "the replay has %d frames" % (total + 1))
+    wrong = [f for f in frames if ("  " + f["line"] + "\n") not in by_decision.get(
+        f["decision"], "")]
+    check(not wrong, "every public line is the replay's line of its decision: %r" % wrong[:2])
+
+    # Seat views: tickets.
+    def ticket(mid, token, body):
+        h = {"Content-Type": "application/json"}
+        if token is not None:
+            h["Authorization"] = "Bearer " + token
+        return s.json("POST", "/api/live/%s/ticket" % mid, json.dumps(body), h)
+
+    def with_live(fn):
+        """fn(match) until it does not answer 404 (its match ended meanwhile)."""
+        def once():
+            r = fn(live_match(s))
+            return r if r[0] != 404 else None
+        return wait_for(once, "an answer for a live match")
+
+    def seat_of(mt, author):
+        return [i for i, b in enumerate(mt["seats"]) if b.startswith(author + "@")][0]
+
+    st, j = with_live(lambda mt: ticket(mt["id"], None, {"seat": 0}))
+    check(st == 401 and "token" in j["error"], "no token: 401: %d %r" % (st, j))
+    st, j = with_live(lambda mt: ticket(mt["id"], "0" * 64, {"seat": 0}))
+    check(st == 401, "an unknown token: 401: %d %r" % (st, j))
+    st, j = with_live(lambda mt: ticket(mt["id"], "xyz", {"seat": 0}))
+    check(st == 401, "a malformed token: 401: %d %r" % (st, j))
+    st, j = with_live(lambda mt: ticket(mt["id"], bob, {"seat": seat_of(mt, "alice")}))
+    check(st == 403 and "not this author" in j["error"],
+          "bob for alice's seat: 403: %d %r" % (st, j))
+    st, j = with_live(lambda mt: ticket(mt["id"], carol, {"seat": 0}))
+    check(st == 403, "carol (no bot in the match): 403: %d %r" % (st, j))
+    st, j = with_live(lambda mt: ticket(mt["id"], alice, {"seat": 7}))
+    check(st == 400, "no such seat: 400: %d %r" % (st, j))
+    st, j = with_live(lambda mt: ticket(mt["id"], alice, {"seat": "x"}))
+    check(st == 400, "a bad body: 400: %d %r" % (st, j))
+    st, j = ticket("999-999", alice, {"seat": 0})
+    check(st == 404, "no such match: 404: %d %r" % (st, j))
+    st, _, _ = s.request("GET", "/api/live/1-0/ticket")
+    check(st == 405, "GET on the ticket route: 405: %d" % st)
+    st, _, _ = s.request("POST", "/api/live")
+    check(st == 405, "POST /api/live: 405: %d" % st)
+
+    # alice's own seat: a ticket, then her seat's observations.
+    got = {}
+
+    def alice_view(mt):
+        seat = seat_of(mt, "alice")
+        st, j = ticket(mt["id"], alice, {"seat": seat})
+        if st != 200:
+            return st, j
+        got.update(j, match=mt["id"], want=seat)
+        return st, j
+    st, j = with_live(alice_view)
+    check(st == 200 and re.fullmatch(r"[0-9a-f]{64}", j.get("ticket", "")) and
+          j["events"] == "/api/live/%s/events?ticket=%s" % (got["match"], j["ticket"]),
+          "alice's ticket: %d %r" % (st, j))
+    if st == 200:
+        st, ev = stream(port, j["events"], limit=3)
+        seen = [e for e in ev if e.get("type") == "seen"]
+        check(st == 200 and ev and ev[0].get("seat") == got["want"],
+              "the seat stream opens for alice's seat: %d %r" % (st, ev[:1]))
+        check(seen and all(e["seat"] == got["want"] and e["obs"]["seat"] == got["want"]
+                           and "decision" not in e for e in seen),
+              "alice's seat sees its own observations: %r" % seen[:1])
+        st, again = stream(port, j["events"])
+        check(st == 403 and "ticket" in again[0]["error"], "a ticket works once: %d" % st)
+    st, bad = stream(port, "/api/live/%s/events?ticket=%s" % (m["id"], "ab" * 32))
+    check(st == 403, "a made-up ticket: 403: %d" % st)
+    st, bad = stream(port, "/api/live/999-999/events")
+    check(st == 404, "no such live match: 404: %d" % st)
+    s.stop()
+    return report("serve_live")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,475 @@
+/* `arena serve`'s live matches (arena/serve_live.h), for every game: a
+ * seeded match is played here step by step into the executor hook, and
+ * after every decision the streams are read to the end of what they give.
+ *  - The public stream's bytes are exactly what this test derives for an
+ *    observer: per frame released, describe()'s line of the state, and only
+ *    for frames whose line is the same under determinize() for every seat
+ *    and three seeds of this test's own (so a line that shows anything one
+ *    seat cannot see, such as Jack in the Box's pending stage, is never
+ *    sent; the other games' lines always are); no frame comes before the
+ *    match is `delay` decisions further (counted in decisions).
+ *  - A seat's stream gives that seat's observations only (observe() as JSON
+ *    through the field table), each frame whose observation changed, under
+ *    the same delay; the end event carries the outcome and the replay page.
+ *  - The cap on running matches, late readers, and tickets (bound to a
+ *    match and a seat, for the seat's author only, used once). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "json_w.h"
+#include "serve_live.h"
+#include "viewer.h"
+
+#include "jackarena/ja_error.h"
+#include "jackarena/ja_rng.h"
+
+#include <jansson.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RING 600
+
+typedef struct expect {
+    const ja_game_rules *g;
+    uint32_t n, delay;
+    char line[RING][256];
+    bool pub[RING];
+    uint8_t *obs;             /* RING observations of the watched seat */
+    uint32_t seat;
+    /* What the streams gave so far. */
+    int64_t pub_next;         /* the next frame the public stream may give */
+    uint32_t withheld, given;
+    int64_t seat_next;        /* the next frame the seat stream may show */
+    uint8_t *seat_last;
+    bool seat_have;
+    uint32_t seen;
+    bool pub_end, seat_end;
+} expect;
+
+/* Frame f of state st: its line, whether it is public (this test's own
+ * derivation), the watched seat's observation. */
+static void expect_frame(expect *e, const void *st, uint32_t f)
+{
+    const ja_game_rules *g = e->g;
+    uint32_t k = f % RING;
+    e->line[k][0] = '\0';
+    g->describe(st, e->line[k], sizeof e->line[k]);
+    e->pub[k] = true;
+    void *w = malloc(g->state_size);
+    assert_non_null(w);
+    char other[256];
+    for (uint32_t s = 0; s < e->n && e->pub[k]; s++)
+        for (uint64_t seed = 1; seed <= 3 && e->pub[k]; seed++) {
+            memcpy(w, st, g->state_size);
+            g->determinize(w, (int)s, ja_seed_derive(seed * 7919 + f, 0x5445u, s));
+            other[0] = '\0';
+            g->describe(w, other, sizeof other);
+            e->pub[k] = strcmp(other, e->line[k]) == 0;
+        }
+    free(w);
+    g->observe(st, (int)e->seat, e->obs + (size_t)k * g->obs_size);
+}
+
+static char *obs_text(const ja_game_rules *g, uint32_t seat, const void *obs)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    json_w w;
+    jw_init(&w, f);
+    jw_obj(&w, NULL);
+    jw_str(&w, "type", "seen");
+    jw_int(&w, "seat", seat);
+    viewer_obs_json(&w, "obs", g, obs);
+    jw_obj_end(&w);
+    assert_int_equal(fclose(f), 0);
+    return buf;
+}
+
+/* Reads the public stream as far as it goes, after decision `decisions`. */
+static void drain_public(expect *e, srv_live_reader *r, uint32_t decisions, bool ended,
+                         const ja_outcome *out)
+{
+    char *t;
+    int rc;
+    while ((rc = srv_live_reader_next(r, &t)) == JA_OK) {
+        json_t *j = json_loads(t, 0, NULL);
+        assert_non_null(j);
+        const char *type = json_string_value(json_object_get(j, "type"));
+        assert_non_null(type);
+        assert_null(strstr(t, "\"obs\""));
+        if (strcmp(type, "match") == 0) {
+            assert_int_equal(e->pub_next, 0);
+            assert_int_equal(json_integer_value(json_object_get(j, "delay")), e->delay);
+            assert_int_equal(json_array_size(json_object_get(j, "seats")), e->n);
+            e->pub_next = 0;
+        } else if (strcmp(type, "frame") == 0) {
+            int64_t d = json_integer_value(json_object_get(j, "decision"));
+            /* Frames skipped were withheld: not public by our derivation. */
+            assert_true(d >= e->pub_next);
+            for (int64_t f = e->pub_next; f < d; f++) {
+                assert_false(e->pub[f % RING]);
+                e->withheld++;
+            }
+            assert_true(e->pub[d % RING]);
+            assert_true(ended || d + e->delay <= decisions);
+            /* The exact bytes of the observer's derivation. */
+            json_t *x = json_pack("{ss sI sI ss}", "type", "frame", "decision", (json_int_t)d,
+                                  "at", (json_int_t)decisions, "line", e->line[d % RING]);
+            char *xt = json_dumps(x, JSON_COMPACT);
+            assert_string_equal(t, xt);
+            free(xt);
+            json_decref(x);
+            e->pub_next = d + 1;
+            e->given++;
+        } else {
+            assert_string_equal(type, "end");
+            assert_true(ended);
+            for (int64_t f = e->pub_next; f <= decisions; f++) {
+                assert_false(e->pub[f % RING]);
+                e->withheld++;
+            }
+            assert_int_equal(json_integer_value(json_object_get(j, "decisions")), decisions);
+            json_t *pl = json_object_get(j, "places");
+            for (uint32_t s = 0; s < e->n; s++)
+                assert_int_equal(json_integer_value(json_array_get(pl, s)), out->place[s]);
+            assert_string_equal(json_string_value(json_object_get(j, "replay")),
+                                "/matches/7-3.html");
+            e->pub_end = true;
+        }
+        json_decref(j);
+        free(t);
+    }
+    assert_int_equal(rc, e->pub_end ? JA_ESTATE : JA_EAGAIN);
+}
+
+/* Reads the seat's stream as far as it goes. */
+static void drain_seat(expect *e, srv_live_reader *r, uint32_t decisions, bool ended)
+{
+    const ja_game_rules *g = e->g;
+    char *t;
+    int rc;
+    while ((rc = srv_live_reader_next(r, &t)) == JA_OK) {
+        json_t *j = json_loads(t, 0, NULL);
+        assert_non_null(j);
+        const char *type = json_string_value(json_object_get(j, "type"));
+        if (strcmp(type, "match") == 0) {
+            assert_int_equal(json_integer_value(json_object_get(j, "seat")), e->seat);
+        } else if (strcmp(type, "seen") == 0) {
+            /* The next frame whose observation changed, released. */
+            for (;;) {
+                assert_true(e->seat_next <= decisions);
+                const uint8_t *o = e->obs + (size_t)(e->seat_next % RING) * g->obs_size;
+                if (!e->seat_have || memcmp(o, e->seat_last, g->obs_size) != 0)
+                    break;
+                e->seat_next++;
+            }
+            assert_true(ended || e->seat_next + e->delay <= decisions);
+            const uint8_t *o = e->obs + (size_t)(e->seat_next % RING) * g->obs_size;
+            char *xt = obs_text(g, e->seat, o);
+            assert_string_equal(t, xt);
+            free(xt);
+            memcpy(e->seat_last, o, g->obs_size);
+            e->seat_have = true;
+            e->seat_next++;
+            e->seen++;
+            assert_null(json_object_get(j, "decision"));
+        } else {
+            assert_string_equal(type, "end");
+            e->seat_end = true;
+        }
+        json_decref(j);
+        free(t);
+    }
+    assert_int_equal(rc, e->seat_end ? JA_ESTATE : JA_EAGAIN);
+}
+
+/* One seeded match of g with n seats, watched with `delay`. */
+static void watch(const ja_game_rules *g, uint32_t n, uint32_t delay, uint64_t seed)
+{
+    srv_live *l = NULL;
+    assert_int_equal(srv_live_new(g, delay, 1, &l), JA_OK);
+    ja_options o;
+    memset(&o, 0, sizeof o);
+    char err[256];
+    assert_int_equal(ja_options_resolve(g, &o, n, err, sizeof err), JA_OK);
+    char nb[JA_MAX_SEATS][32];
+    const char *names[JA_MAX_SEATS];
+    for (uint32_t s = 0; s < n; s++) {
+        snprintf(nb[s], sizeof nb[s], "author%u@%u", (unsigned)s, (unsigned)s + 1);
+        names[s] = nb[s];
+    }
+    arena_exec_ctx xc = {0};
+    xc.game = g;
+    xc.options = o;
+    xc.names = names;
+    xc.tournament_id = 7;
+    arena_job job = {3, seed, n, {0}};
+    for (uint32_t s = 0; s < n; s++)
+        job.slot[s] = (uint16_t)s;
+    const arena_live_hook *h = srv_live_hook(l);
+    void *m = h->begin(h->ctx, &xc, &job);
+    assert_non_null(m);
+    /* The cap: one running match here; another is played unwatched. */
+    arena_job job2 = job;
+    job2.number = 4;
+    assert_null(h->begin(h->ctx, &xc, &job2));
+
+    expect *e = calloc(1, sizeof *e);
+    assert_non_null(e);
+    e->g = g;
+    e->n = n;
+    e->delay = delay;
+    e->seat = n - 1;
+    e->obs = malloc((size_t)RING * g->obs_size);
+    e->seat_last = malloc(g->obs_size);
+    assert_true(e->obs && e->seat_last);
+    srv_live_reader *pub = NULL, *seat = NULL, *bad = NULL;
+    assert_int_equal(srv_live_reader_open(l, "7-3", -1, &pub), JA_OK);
+    assert_int_equal(srv_live_reader_open(l, "7-3", (int)e->seat, &seat), JA_OK);
+    assert_int_equal(srv_live_reader_open(l, "7-4", -1, &bad), JA_ENOTFOUND);
+    assert_int_equal(srv_live_reader_open(l, "7-3", (int)n, &bad), JA_ERANGE);
+
+    /* The match, played here with the same seed as the hook's setup. */
+    void *st = malloc(g->state_size);
+    ja_action *legal = malloc(sizeof *legal * g->max_actions);
+    assert_true(st && legal);
+    assert_int_equal(g->setup(st, &o, n, seed), JA_OK);
+    expect_frame(e, st, 0);
+    drain_public(e, pub, 0, false, NULL);
+    drain_seat(e, seat, 0, false);
+    ja_rng rng;
+    ja_rng_seed(&rng, seed ^ 0x9e3779b97f4a7c15ull);
+    ja_outcome out;
+    uint32_t f = 0;
+    ja_action by[JA_MAX_SEATS];
+    while (g->outcome(st, &out) != JA_OK) {
+        uint32_t mask = g->to_act(st);
+        for (uint32_t s = 0; s < n; s++)
+            if (mask & (1u << s)) {
+                uint32_t k = g->legal(st, (int)s, legal, g->max_actions);
+                by[s] = legal[ja_rng_below(&rng, k)];
+            }
+        assert_int_equal(g->apply(st, mask, by), JA_OK);
+        ref_step_info info = {0};
+        info.step = f++;
+        info.seats = n;
+        info.state = st;
+        h->step(m, g, &info);
+        expect_frame(e, st, f);
+        drain_public(e, pub, f, false, NULL);
+        drain_seat(e, seat, f, false);
+    }
+    /* A late reader starts at the oldest frame kept. */
+    srv_live_reader *late = NULL;
+    assert_int_equal(srv_live_reader_open(l, "7-3", -1, &late), JA_OK);
+    char *t = NULL;
+    assert_int_equal(srv_live_reader_next(late, &t), JA_OK); /* match */
+    free(t);
+    if (f + 1 > delay + SRV_LIVE_BACKLOG + 1 && srv_live_reader_next(late, &t) == JA_OK) {
+        json_t *j = json_loads(t, 0, NULL);
+        assert_true(json_integer_value(json_object_get(j, "decision")) + delay +
+                        SRV_LIVE_BACKLOG >= f);
+        json_decref(j);
+        free(t);
+    }
+    srv_live_reader_close(&late);
+
+    arena_job_result *res = calloc(1, sizeof *res);
+    assert_non_null(res);
+    res->rc = JA_OK;
+    res->res.outcome = out;
+    snprintf(res->replay_path, sizeof res->replay_path, "/x/t7-m000003.rpl");
+    h->end(m, res);
+    free(res);
+    drain_public(e, pub, f, true, &out);
+    drain_seat(e, seat, f, true);
+    assert_true(e->pub_end && e->seat_end);
+    assert_true(e->seen > 0);
+    /* Jack in the Box's line shows the stage of a pending target choice,
+     * which the other seats do not see: those frames are withheld. The
+     * other games' lines are public throughout. */
+    if (strcmp(g->name, "jack-in-the-box") == 0)
+        assert_true(e->withheld > 0);
+    else
+        assert_int_equal(e->withheld, 0);
+    assert_int_equal(e->given + e->withheld, f + 1);
+    /* Ended and read to the end: gone once its readers close. */
+    char *list = srv_live_list_json(l);
+    assert_non_null(strstr(list, "\"matches\":[]"));
+    free(list);
+    srv_live_reader_close(&pub);
+    srv_live_reader_close(&seat);
+    assert_int_equal(srv_live_reader_open(l, "7-3", -1, &bad), JA_ENOTFOUND);
+    free(st);
+    free(legal);
+    free(e->obs);
+    free(e->seat_last);
+    free(e);
+    srv_live_free(&l);
+}
+
+static void test_games(void **state)
+{
+    (void)state;
+    for (int i = 0; ja_games[i]; i++) {
+        const ja_game_rules *g = ja_games[i];
+        uint32_t big = g->max_seats < 5 ? g->max_seats : 5;
+        watch(g, g->min_seats, SRV_LIVE_DELAY_DEFAULT, 11 + (uint64_t)i);
+        watch(g, big, 3, 101 + (uint64_t)i);
+        watch(g, g->min_seats, 0, 1001 + (uint64_t)i);
+    }
+}
+
+static void test_list_and_tickets(void **state)
+{
+    (void)state;
+    const ja_game_rules *g = ja_games[0];
+    srv_live *l = NULL;
+    assert_int_equal(srv_live_new(g, 2, 2, &l), JA_OK);
+    ja_options o;
+    memset(&o, 0, sizeof o);
+    char err[256];
+    assert_int_equal(ja_options_resolve(g, &o, 2, err, sizeof err), JA_OK);
+    const char *names[2] = {"alice@1", "bob@3"};
+    arena_exec_ctx xc = {0};
+    xc.game = g;
+    xc.options = o;
+    xc.names = names;
+    xc.tournament_id = 12;
+    arena_job job = {5, 99, 2, {0, 1}};
+    const arena_live_hook *h = srv_live_hook(l);
+    void *m = h->begin(h->ctx, &xc, &job);
+    assert_non_null(m);
+    char *list = srv_live_list_json(l);
+    assert_non_null(list);
+    json_t *j = json_loads(list, 0, NULL);
+    free(list);
+    json_t *m0 = json_array_get(json_object_get(j, "matches"), 0);
+    assert_string_equal(json_string_value(json_object_get(m0, "id")), "12-5");
+    assert_string_equal(json_string_value(json_object_get(m0, "page")), "/live/12-5");
+    assert_string_equal(json_string_value(json_array_get(json_object_get(m0, "seats"), 1)),
+                        "bob@3");
+    assert_int_equal(json_integer_value(json_object_get(m0, "steps")), 0);
+    json_decref(j);
+
+    char t[65], t2[65];
+    int seat = -1;
+    assert_int_equal(srv_live_ticket_new(l, "12-5", 1, "alice", t), JA_EBUSY);
+    assert_int_equal(srv_live_ticket_new(l, "12-5", 0, "bob", t), JA_EBUSY);
+    assert_int_equal(srv_live_ticket_new(l, "12-5", 0, "alic", t), JA_EBUSY);
+    assert_int_equal(srv_live_ticket_new(l, "12-5", 2, "alice", t), JA_ERANGE);
+    assert_int_equal(srv_live_ticket_new(l, "12-6", 0, "alice", t), JA_ENOTFOUND);
+    assert_int_equal(srv_live_ticket_new(l, "12-5", 0, "alice", t), JA_OK);
+    assert_int_equal(srv_live_ticket_new(l, "12-5", 1, "bob", t2), JA_OK);
+    assert_int_equal(strlen(t), 64);
+    assert_string_not_equal(t, t2);
+    assert_false(srv_live_ticket_use(l, "12-6", t, &seat));   /* another match */
+    assert_false(srv_live_ticket_use(l, "12-5", "00", &seat));
+    assert_false(srv_live_ticket_use(l, "12-5", NULL, &seat));
+    char forged[65];
+    memcpy(forged, t, sizeof forged);
+    forged[0] = forged[0] == 'a' ? 'b' : 'a';
+    assert_false(srv_live_ticket_use(l, "12-5", forged, &seat));
+    assert_true(srv_live_ticket_use(l, "12-5", t, &seat));
+    assert_int_equal(seat, 0);
+    assert_false(srv_live_ticket_use(l, "12-5", t, &seat));   /* once */
+    assert_true(srv_live_ticket_use(l, "12-5", t2, &seat));
+    assert_int_equal(seat, 1);
+    /* More tickets than kept: the oldest are dropped, the newest work. */
+    char many[SRV_LIVE_TICKETS + 4][65];
+    for (uint32_t i = 0; i < SRV_LIVE_TICKETS + 4; i++)
+        assert_int_equal(srv_live_ticket_new(l, "12-5", 0, "alice", many[i]), JA_OK);
+    assert_true(srv_live_ticket_use(l, "12-5", many[SRV_LIVE_TICKETS + 3], &seat));
+
+    /* A ticket dies with its match, even while a reader keeps it. */
+    char t3[65];
+    srv_live_reader *r = NULL;
+    assert_int_equal(srv_live_reader_open(l, "12-5", -1, &r), JA_OK);
+    assert_int_equal(srv_live_ticket_new(l, "12-5", 1, "bob", t3), JA_OK);
+    arena_job_result *res = calloc(1, sizeof *res);
+    res->rc = JA_EBOT; /* a match that could not be played */
+    h->end(m, res);
+    free(res);
+    assert_false(srv_live_ticket_use(l, "12-5", t3, &seat));
+    char *text = NULL;
+    assert_int_equal(srv_live_reader_next(r, &text), JA_OK); /* match */
+    free(text);
+    assert_int_equal(srv_live_reader_next(r, &text), JA_OK); /* the deal */
+    free(text);
+    assert_int_equal(srv_live_reader_next(r, &text), JA_OK);
+    assert_non_null(strstr(text, "\"error\""));
+    free(text);
+    assert_int_equal(srv_live_reader_next(r, &text), JA_ESTATE);
+    srv_live_reader_close(&r);
+    /* Ended and unread: gone, and no ticket for it any more. */
+    assert_int_equal(srv_live_ticket_new(l, "12-5", 0, "alice", t), JA_ENOTFOUND);
+    list = srv_live_list_json(l);
+    assert_non_null(strstr(list, "\"matches\":[]"));
+    free(list);
+    srv_live_free(&l);
+}
+
+static void test_routes(void **state)
+{
+    (void)state;
+    char id[SRV_LIVE_ID_MAX];
+    static const struct {
+        const char *method, *path;
+        srv_live_route_kind kind;
+        const char *id;
+    } cases[] = {
+        {"GET", "/live", SRV_LIVE_LIST_PAGE, ""},
+        {"GET", "/api/live", SRV_LIVE_LIST, ""},
+        {"GET", "/live/3-0", SRV_LIVE_PAGE, "3-0"},
+        {"HEAD", "/live/12-345", SRV_LIVE_PAGE, "12-345"},
+        {"GET", "/api/live/3-7/events", SRV_LIVE_EVENTS, "3-7"},
+        {"POST", "/api/live/3-7/ticket", SRV_LIVE_TICKET, "3-7"},
+        {"GET", "/api/live/3-7/ticket", SRV_LIVE_BAD_METHOD, "3-7"},
+        {"POST", "/api/live/3-7/events", SRV_LIVE_BAD_METHOD, "3-7"},
+        {"POST", "/live", SRV_LIVE_BAD_METHOD, ""},
+        {"PUT", "/api/live", SRV_LIVE_BAD_METHOD, ""},
+        {"GET", "/live/", SRV_LIVE_NONE, ""},
+        {"GET", "/live/03-1", SRV_LIVE_NONE, ""},
+        {"GET", "/live/3-01", SRV_LIVE_NONE, ""},
+        {"GET", "/live/0-1", SRV_LIVE_NONE, ""},
+        {"GET", "/live/-3-1", SRV_LIVE_NONE, ""},
+        {"GET", "/live/3-1/", SRV_LIVE_NONE, ""},
+        {"GET", "/live/3-1x", SRV_LIVE_NONE, ""},
+        {"GET", "/live/../3-1", SRV_LIVE_NONE, ""},
+        {"GET", "/live/3%2d1", SRV_LIVE_NONE, ""},
+        {"GET", "/api/live/events", SRV_LIVE_NONE, ""},
+        {"GET", "/api/live//events", SRV_LIVE_NONE, ""},
+        {"GET", "/api/live/3-1/events/", SRV_LIVE_NONE, ""},
+        {"GET", "/api/live/3-1/../events", SRV_LIVE_NONE, ""},
+        {"GET", "/api/live/99999999999999999999-1/events", SRV_LIVE_NONE, ""},
+        {"GET", "/api/lives", SRV_LIVE_NONE, ""},
+        {"GET", "/livex", SRV_LIVE_NONE, ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        srv_live_route_kind k = srv_live_route(cases[i].method, cases[i].path, id);
+        if (k != cases[i].kind)
+            fail_msg("%s %s: %d, not %d", cases[i].method, cases[i].path, (int)k,
+                     (int)cases[i].kind);
+        assert_string_equal(id, cases[i].id);
+    }
+    assert_int_equal(srv_live_route(NULL, "/live", id), SRV_LIVE_NONE);
+    assert_int_equal(srv_live_route("GET", NULL, id), SRV_LIVE_NONE);
+}
+
+int main(void)
+{
+    if (sodium_init() < 0)
+        return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_games),
+        cmocka_unit_test(test_list_and_tickets),
+        cmocka_unit_test(test_routes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
