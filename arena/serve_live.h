@@ -9,8 +9,8 @@
  *    the end. A frame is published only if its line is the same when the
  *    state is determinized for every seat (what each seat cannot see
  *    re-dealt, ja_rules.h): a line that depends on anything some seat
- *    cannot see is withheld, never sent (Jack in the Box's line shows the
- *    stage of a pending target choice, which the other seats do not see).
+ *    cannot see is withheld, never sent (no game's line does today: the
+ *    check found Jack in the Box's pending stage, since printed as public).
  *  - a seat's view, for the author of the bot in that seat only: that
  *    seat's observations (observe(), as JSON through the game's field
  *    table), the frames in which it changed, with no decision numbers (as

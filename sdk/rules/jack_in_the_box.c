@@ -1084,8 +1084,12 @@ static int jitb_describe(const void *st, char *buf, size_t cap)
     if (s->stage == STAGE_OVER) {
         ADD("match over after %u game%s: scores", (unsigned)s->games, s->games == 1 ? "" : "s");
     } else {
+        /* The line is public: a target chosen but not matched yet is the
+         * acting seat's own business (§8 decision 2), so stage B shows as A,
+         * as every other seat's observation has it. */
+        int stage = s->stage == STAGE_B ? STAGE_A : s->stage;
         ADD("game %u/%u turn %u: seat %u to act (%c)%s", s->game + 1u, (unsigned)s->games,
-            (unsigned)s->turn, (unsigned)s->cur, "ABOXYJ"[s->stage], s->extra ? " extra" : "");
+            (unsigned)s->turn, (unsigned)s->cur, "ABOXYJ"[stage], s->extra ? " extra" : "");
         for (int b = 0; b < s->n_boxes; b++) {
             ADD("; box %d", b);
             for (int pos = 4 * b; pos < 4 * b + 4; pos++) {
