@@ -5,6 +5,8 @@
 #include "serve.h"
 #include "serve_util.h"
 
+#include "hub.h"
+#include "jackarena/ja_error.h"
 #include "match.h"
 
 #include <getopt.h>
@@ -17,6 +19,7 @@ static const char HELP[] =
     "                   [--smoke N]"
     " [--move-ms MS] [--max-upload BYTES] [--upload-rate N]\n"
     "                   [--queue N] [--fault-limit N] [--max-clients N] [--seed N] [--quiet]\n"
+    "                   [--listen tcp://HOST:PORT]\n"
     "Run a competition server for GAME: authors register and upload bot plugins\n"
     "over HTTP, each new version is validated (ELF check, load in the sandbox,\n"
     "supports(), smoke matches against random with no fault allowed), and the\n"
@@ -46,6 +49,10 @@ static const char HELP[] =
     "  --fault-limit N     ladder faults of a version before it is suspended\n"
     "                      (default 20)\n"
     "  --max-clients N     HTTP connections at once (default 64)\n"
+    "  --listen ENDPOINT   take external bots: the referee's hub on this tcp\n"
+    "                      endpoint, with CurveZMQ (the server's key pair is kept in\n"
+    "                      DATA/curve); authors register a bot's public key with\n"
+    "                      POST /api/external\n"
     "  --seed N            the server seed (kept in the data folder; default random)\n"
     "  --quiet             no notes on standard error\n"
     "\n"
@@ -82,6 +89,7 @@ int cmd_serve(int argc, char **argv)
         {"fault-limit", required_argument, NULL, 'F'},
         {"max-clients", required_argument, NULL, 'C'},
         {"quiet", no_argument, NULL, 'q'},
+        {"listen", required_argument, NULL, 'L'},
         {"help", no_argument, NULL, 'h'},
         {0, 0, 0, 0}};
     arena_common co = {0};
@@ -135,6 +143,7 @@ int cmd_serve(int argc, char **argv)
         case 'd': a.db_path = optarg; break;
         case 'D': data = optarg; break;
         case 'H': http = optarg; break;
+        case 'L': a.listen = optarg; break;
         case 'P': is_public = true; break;
         case 'U':
             if (!arena_parse_u64(optarg, &a.max_upload) || a.max_upload < 1024 ||
@@ -184,6 +193,18 @@ int cmd_serve(int argc, char **argv)
         arena_error("--http %s is not a loopback address: give --public to serve other "
                     "machines (and put TLS in front: docs/server.md)", http);
         return EXIT_USAGE;
+    }
+    if (a.listen) {
+        ref_hub_config hc = {.endpoint = a.listen, .curve = true};
+        if (strncmp(a.listen, "tcp://", 6) != 0) {
+            arena_error("--listen '%s': the server takes external bots on tcp://HOST:PORT",
+                        a.listen);
+            return EXIT_USAGE;
+        }
+        if (ref_hub_check_endpoint(&hc, err, sizeof err) != JA_OK) {
+            arena_error("%s", err);
+            return EXIT_USAGE;
+        }
     }
     if (!arena_db_check(a.db_path))
         return EXIT_USAGE;

@@ -39,6 +39,7 @@ typedef struct arena_server {
     pthread_mutex_t ladder_mu;
     char *ladder_text;
     uint64_t ladder_seq;
+    struct srv_ext *ext;      /* external bots (serve_ext.h); NULL without --listen */
 } arena_server;
 
 /* Sends an event to every SSE client (steals ev: a JSON object with at
