@@ -225,13 +225,15 @@ out:
     return rc;
 }
 
-int arena_serve_db_author_find(arena_serve_db *db, const char *name, int64_t *id)
+/* The integer of the first row of sql (one text parameter): JA_OK,
+ * JA_ENOTFOUND without a row, JA_EDB. */
+static int one_int(arena_serve_db *db, const char *sql, const char *text, int64_t *id)
 {
     LOCK();
     int rc = JA_EDB;
-    sqlite3_stmt *st = prep(db, "SELECT id FROM authors WHERE name = ?");
+    sqlite3_stmt *st = prep(db, sql);
     if (st) {
-        sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
         int r = sqlite3_step(st);
         rc = r == SQLITE_ROW ? JA_OK : r == SQLITE_DONE ? JA_ENOTFOUND : JA_EDB;
         if (rc == JA_OK)
@@ -240,6 +242,11 @@ int arena_serve_db_author_find(arena_serve_db *db, const char *name, int64_t *id
     }
     UNLOCK();
     return rc;
+}
+
+int arena_serve_db_author_find(arena_serve_db *db, const char *name, int64_t *id)
+{
+    return one_int(db, "SELECT id FROM authors WHERE name = ?", name, id);
 }
 
 int arena_serve_db_counts(arena_serve_db *db, int64_t author, int64_t since, int64_t *recent,
@@ -439,19 +446,8 @@ int arena_serve_db_retire(arena_serve_db *db, int64_t author, int64_t *n)
 
 int arena_serve_db_file_owner(arena_serve_db *db, const char *file, int64_t *author)
 {
-    LOCK();
-    int rc = JA_EDB;
-    sqlite3_stmt *st = prep(db, "SELECT author FROM versions WHERE file = ? ORDER BY id LIMIT 1");
-    if (st) {
-        sqlite3_bind_text(st, 1, file, -1, SQLITE_TRANSIENT);
-        int r = sqlite3_step(st);
-        rc = r == SQLITE_ROW ? JA_OK : r == SQLITE_DONE ? JA_ENOTFOUND : JA_EDB;
-        if (rc == JA_OK)
-            *author = sqlite3_column_int64(st, 0);
-        sqlite3_finalize(st);
-    }
-    UNLOCK();
-    return rc;
+    return one_int(db, "SELECT author FROM versions WHERE file = ? ORDER BY id LIMIT 1", file,
+                   author);
 }
 
 int arena_serve_db_supersede(arena_serve_db *db, int64_t author, int64_t keep,

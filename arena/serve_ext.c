@@ -207,9 +207,11 @@ void srv_ext_stop(arena_server *s)
 
 bool srv_ext_connected(arena_server *s, const arena_serve_version *v)
 {
+    /* The connection under the author's name, with this version's key (not
+     * an old key's connection on its way out). */
     ref_hub_bot_status st;
     return s->ext && ref_hub_bot_status_get(s->ext->hub, v->author, &st) == JA_OK &&
-           st.connected;
+           st.connected && strcmp(st.key, version_key(v)) == 0;
 }
 
 uint32_t srv_ext_filter(arena_server *s, arena_serve_version *v, uint32_t n)

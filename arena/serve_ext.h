@@ -36,7 +36,8 @@ void srv_ext_stop(arena_server *s);
 /* Whether v is an external version. */
 bool srv_ext_is(const arena_serve_version *v);
 
-/* Whether the external version v's bot is connected (said hello). */
+/* Whether the external version v's bot is connected: a connection said
+ * hello under its author's name with v's key. */
 bool srv_ext_connected(arena_server *s, const arena_serve_version *v);
 
 /* Drops the external versions whose bot is not connected from v[0..n-1]

@@ -655,6 +655,7 @@ static void fill_status(const conn *c, hub_rep *r)
     r->status.capacity = c->capacity;
     memcpy(r->status.errors, c->errors, sizeof r->status.errors);
     r->status.pongs = c->pongs;
+    memcpy(r->status.key, c->key, sizeof r->status.key);
     snprintf(r->name, sizeof r->name, "%s", c->name);
     r->n_games = c->n_games;
     memcpy(r->games, c->games, sizeof r->games);

@@ -139,6 +139,7 @@ typedef struct ref_hub_bot_status {
     uint32_t capacity;
     uint32_t errors[REF_WIRE_ERR_COUNT]; /* `error` messages sent to it, by code */
     uint32_t pongs;                      /* pongs received */
+    char key[REF_HUB_KEY_Z85];           /* its Curve client key with ZAP, else "" */
 } ref_hub_bot_status;
 
 /* JA_OK, or JA_ENOTFOUND when no connection has said hello under name. */
