@@ -475,7 +475,7 @@ static int scheduler(arena_server *s, ladder_db *db)
             int64_t none[16] = {0};
             if (!s->a->quiet)
                 fprintf(stderr, "arena serve: batch %" PRId64 " given up: an external bot of it "
-                                "stayed away\n", b.id);
+                                "stayed away, or its version was retired\n", b.id);
             rc = arena_serve_db_batch_done(s->sdb, &b, none);
             srv_event_batch(s, &b, "done");
         } else if (rc == JA_OK)
