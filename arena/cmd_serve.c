@@ -6,6 +6,8 @@
 #include "serve_live.h"
 #include "serve_util.h"
 
+#include "hub.h"
+#include "jackarena/ja_error.h"
 #include "match.h"
 
 #include <getopt.h>
@@ -18,7 +20,7 @@ static const char HELP[] =
     "                   [--smoke N]"
     " [--move-ms MS] [--max-upload BYTES] [--upload-rate N]\n"
     "                   [--queue N] [--fault-limit N] [--max-clients N] [--live-delay N]\n"
-    "                   [--seed N] [--quiet]\n"
+    "                   [--seed N] [--quiet] [--listen tcp://HOST:PORT]\n"
     "Run a competition server for GAME: authors register and upload bot plugins\n"
     "over HTTP, each new version is validated (ELF check, load in the sandbox,\n"
     "supports(), smoke matches against random with no fault allowed), and the\n"
@@ -52,6 +54,10 @@ static const char HELP[] =
     "  --live-delay N      decisions a live match is shown behind the play, so that\n"
     "                      no spectator can help a bot (default 20, 0 to 500;\n"
     "                      0 only for a private server)\n"
+    "  --listen ENDPOINT   take external bots: the referee's hub on this tcp\n"
+    "                      endpoint, with CurveZMQ (the server's key pair is kept in\n"
+    "                      DATA/curve); authors register a bot's public key with\n"
+    "                      POST /api/external\n"
     "  --seed N            the server seed (kept in the data folder; default random)\n"
     "  --quiet             no notes on standard error\n"
     "\n"
@@ -89,6 +95,7 @@ int cmd_serve(int argc, char **argv)
         {"max-clients", required_argument, NULL, 'C'},
         {"live-delay", required_argument, NULL, 'L'},
         {"quiet", no_argument, NULL, 'q'},
+        {"listen", required_argument, NULL, 'L'},
         {"help", no_argument, NULL, 'h'},
         {0, 0, 0, 0}};
     arena_common co = {0};
@@ -144,6 +151,7 @@ int cmd_serve(int argc, char **argv)
         case 'd': a.db_path = optarg; break;
         case 'D': data = optarg; break;
         case 'H': http = optarg; break;
+        case 'L': a.listen = optarg; break;
         case 'P': is_public = true; break;
         case 'U':
             if (!arena_parse_u64(optarg, &a.max_upload) || a.max_upload < 1024 ||
@@ -193,6 +201,18 @@ int cmd_serve(int argc, char **argv)
         arena_error("--http %s is not a loopback address: give --public to serve other "
                     "machines (and put TLS in front: docs/server.md)", http);
         return EXIT_USAGE;
+    }
+    if (a.listen) {
+        ref_hub_config hc = {.endpoint = a.listen, .curve = true};
+        if (strncmp(a.listen, "tcp://", 6) != 0) {
+            arena_error("--listen '%s': the server takes external bots on tcp://HOST:PORT",
+                        a.listen);
+            return EXIT_USAGE;
+        }
+        if (ref_hub_check_endpoint(&hc, err, sizeof err) != JA_OK) {
+            arena_error("%s", err);
+            return EXIT_USAGE;
+        }
     }
     if (!arena_db_check(a.db_path))
         return EXIT_USAGE;

@@ -2,6 +2,7 @@
  * scheduler and the run. The HTTP side is serve_http.c. */
 #include "serve_int.h"
 #include "serve_live.h"
+#include "serve_ext.h"
 
 #include "botspec.h"
 #include "db_lock.h"
@@ -127,6 +128,17 @@ static void validate(arena_server *s, const arena_serve_version *v, ref_bot *ran
     ref_bot *cand = NULL;
     const char *status = ARENA_V_REJECTED;
     char err[1200];
+    bool ext = srv_ext_is(v);
+    if (ext) { /* its bot is connected (srv_ext_next_validating): hub's, borrowed */
+        if (srv_ext_bot(s, v, &cand, err, sizeof err) != JA_OK) {
+            snprintf(why, sizeof why, "its bot is not connected: %s", err);
+            json_array_append_new(steps, json_pack("{ss ss}", "step", "hello", "result",
+                                                   "failed"));
+            goto done;
+        }
+        json_array_append_new(steps, json_pack("{ss ss}", "step", "hello", "result", "ok"));
+        goto supports;
+    }
     /* The messages name the stored file by its hash, never by its path. */
     if (ref_elf_check(path, err, sizeof err) != JA_OK) {
         snprintf(why, sizeof why, "not a plugin for this server: %s", err);
@@ -140,6 +152,7 @@ static void validate(arena_server *s, const arena_serve_version *v, ref_bot *ran
         goto done;
     }
     json_array_append_new(steps, json_pack("{ss ss}", "step", "load", "result", "ok"));
+supports:
     if (!ref_bot_supports(cand, s->a->game)) {
         snprintf(why, sizeof why, "does not play %s", s->a->game->name);
         json_array_append_new(steps, json_pack("{ss ss}", "step", "supports", "result", "failed"));
@@ -149,7 +162,8 @@ static void validate(arena_server *s, const arena_serve_version *v, ref_bot *ran
     int rc = smoke(s, v, cand, random, sm, why, sizeof why);
     if (rc == JA_EAGAIN) { /* stopping: validated again at the next start */
         json_decref(rep);
-        ref_bot_destroy(&cand);
+        if (!ext)
+            ref_bot_destroy(&cand);
         return;
     }
     json_array_append_new(steps, json_pack("{ss ss}", "step", "smoke", "result",
@@ -157,7 +171,8 @@ static void validate(arena_server *s, const arena_serve_version *v, ref_bot *ran
     if (rc == JA_OK)
         status = ARENA_V_ACTIVE;
 done:
-    ref_bot_destroy(&cand);
+    if (!ext)
+        ref_bot_destroy(&cand);
     /* Paths in messages are the server's: show the file by its name. */
     char *p;
     size_t dl = strlen(s->data);
@@ -192,7 +207,7 @@ static void *validator(void *arg)
     while (!*s->stop) {
         uint64_t seen = srv_wake_count(s);
         arena_serve_version v;
-        int rc = arena_serve_db_version_next(s->sdb, ARENA_V_VALIDATING, &v);
+        int rc = srv_ext_next_validating(s, &v);
         if (rc == JA_OK)
             validate(s, &v, random);
         else
@@ -243,11 +258,13 @@ static void cache_free(bot_cache *c)
 typedef struct play_ctx {
     arena_server *s;
     const arena_serve_batch *b;
+    volatile sig_atomic_t stop; /* the server stops, or an external bot of b left */
 } play_ctx;
 
 static void on_match(void *ctx, uint32_t done, uint32_t total)
 {
     play_ctx *p = ctx;
+    p->stop = *p->s->stop || srv_ext_ready(p->s, p->b) != SRV_EXT_READY;
     srv_event(p->s, json_pack("{ss sI sI si si}", "type", "match", "batch", (json_int_t)p->b->id,
                               "tournament", (json_int_t)p->b->tournament, "done", (int)done,
                               "total", (int)total));
@@ -311,11 +328,18 @@ static int play_batch(arena_server *s, ladder_db *db, bot_cache *cache, arena_se
             return JA_EDB;
         }
         snprintf(ver[i], sizeof ver[i], "%" PRId64, v[i].number);
-        snprintf(spec[i], sizeof spec[i], "hosted:%s/%s", s->data, v[i].file);
         snprintf(name[i], sizeof name[i], "%s@%" PRId64, v[i].author, v[i].number);
-        lb[i] = (ladder_bot){v[i].author, ver[i], "hosted", spec[i], v[i].sha256};
         names[i] = name[i];
         specs[i] = spec[i];
+        if (srv_ext_is(&v[i])) { /* the hub's participant, borrowed */
+            snprintf(spec[i], sizeof spec[i], "zmq:%s", v[i].author);
+            lb[i] = (ladder_bot){v[i].author, ver[i], "zmq", spec[i], NULL};
+            if (srv_ext_bot(s, &v[i], &bots[i], err, sizeof err) != JA_OK)
+                return JA_OK; /* gone since srv_ext_ready: the scheduler waits again */
+            continue;
+        }
+        snprintf(spec[i], sizeof spec[i], "hosted:%s/%s", s->data, v[i].file);
+        lb[i] = (ladder_bot){v[i].author, ver[i], "hosted", spec[i], v[i].sha256};
         bots[i] = cache_get(s, cache, &v[i], err, sizeof err);
         if (bots[i] == NULL) {
             /* A file that loaded in validation and no longer does. */
@@ -369,8 +393,8 @@ static int play_batch(arena_server *s, ladder_db *db, bot_cache *cache, arena_se
                         ja_strerror(rc));
             return rc;
         }
-        play_ctx pc = {s, b};
-        rc = arena_tournament_play(db, b->tournament, x, s->stop, on_match, &pc, err, sizeof err);
+        play_ctx pc = {s, b, 0};
+        rc = arena_tournament_play(db, b->tournament, x, &pc.stop, on_match, &pc, err, sizeof err);
         x->ops->destroy(x);
         if (rc != JA_OK) {
             arena_error("batch %" PRId64 ": %s", b->id, err);
@@ -394,6 +418,7 @@ static int choose(arena_server *s, ladder_db *db, arena_serve_batch *b)
     int rc = arena_serve_db_versions(s->sdb, ARENA_V_ACTIVE, &act, &n);
     if (rc != JA_OK)
         return rc;
+    n = srv_ext_filter(s, act, n); /* an external bot plays while connected */
     if (n < s->a->seats || s->a->seats > 16) {
         free(act);
         return JA_ENOTFOUND;
@@ -442,7 +467,19 @@ static int scheduler(arena_server *s, ladder_db *db)
             srv_wait(s, seen);
             continue;
         }
-        if (rc == JA_OK)
+        int ready = rc == JA_OK ? srv_ext_ready(s, &b) : SRV_EXT_READY;
+        if (ready == SRV_EXT_WAIT) {
+            srv_wait(s, seen);
+            continue;
+        }
+        if (ready == SRV_EXT_GIVE_UP) {
+            int64_t none[16] = {0};
+            if (!s->a->quiet)
+                fprintf(stderr, "arena serve: batch %" PRId64 " given up: an external bot of it "
+                                "stayed away, or its version was retired\n", b.id);
+            rc = arena_serve_db_batch_done(s->sdb, &b, none);
+            srv_event_batch(s, &b, "done");
+        } else if (rc == JA_OK)
             rc = play_batch(s, db, &cache, &b);
         if (rc != JA_OK) {
             status = rc;
@@ -526,7 +563,8 @@ int arena_serve_run(const arena_serve_args *a)
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     sigaction(SIGPIPE, &ign, &old_pipe);
-    if (srv_http_start(s, err, sizeof err) != JA_OK) {
+    if (srv_ext_start(s, err, sizeof err) != JA_OK ||
+        srv_http_start(s, err, sizeof err) != JA_OK) {
         arena_error("%s", err);
         goto restore;
     }
@@ -541,6 +579,8 @@ int arena_serve_run(const arena_serve_args *a)
                 a->game->name, a->seats, s->opts_text[0] ? s->opts_text : "no options",
                 a->v6 ? "[" : "", a->host, a->v6 ? "]" : "", (unsigned)a->port, a->db_path,
                 s->data);
+    if (!a->quiet && s->ext)
+        srv_ext_note(s);
     rc = scheduler(s, db);
     status = rc == JA_OK ? EXIT_OK : EXIT_RUNTIME;
 restore:
@@ -551,6 +591,7 @@ restore:
     if (s->failed)
         status = EXIT_RUNTIME;
     srv_http_stop(s);
+    srv_ext_stop(s);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGPIPE, &old_pipe, NULL);

@@ -42,6 +42,7 @@ typedef struct arena_serve_args {
     uint32_t fault_limit;     /* ladder faults of a version before it is suspended */
     uint32_t max_clients;     /* HTTP connections at once */
     uint32_t live_delay;      /* decisions a live match is shown behind (serve_live.h) */
+    const char *listen;       /* tcp endpoint for external bots, or NULL */
     bool have_seed;
     uint64_t seed;
     bool quiet;

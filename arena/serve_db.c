@@ -225,13 +225,15 @@ out:
     return rc;
 }
 
-int arena_serve_db_author_find(arena_serve_db *db, const char *name, int64_t *id)
+/* The integer of the first row of sql (one text parameter): JA_OK,
+ * JA_ENOTFOUND without a row, JA_EDB. */
+static int one_int(arena_serve_db *db, const char *sql, const char *text, int64_t *id)
 {
     LOCK();
     int rc = JA_EDB;
-    sqlite3_stmt *st = prep(db, "SELECT id FROM authors WHERE name = ?");
+    sqlite3_stmt *st = prep(db, sql);
     if (st) {
-        sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
         int r = sqlite3_step(st);
         rc = r == SQLITE_ROW ? JA_OK : r == SQLITE_DONE ? JA_ENOTFOUND : JA_EDB;
         if (rc == JA_OK)
@@ -240,6 +242,11 @@ int arena_serve_db_author_find(arena_serve_db *db, const char *name, int64_t *id
     }
     UNLOCK();
     return rc;
+}
+
+int arena_serve_db_author_find(arena_serve_db *db, const char *name, int64_t *id)
+{
+    return one_int(db, "SELECT id FROM authors WHERE name = ?", name, id);
 }
 
 int arena_serve_db_counts(arena_serve_db *db, int64_t author, int64_t since, int64_t *recent,
@@ -437,13 +444,42 @@ int arena_serve_db_retire(arena_serve_db *db, int64_t author, int64_t *n)
     return rc;
 }
 
+int arena_serve_db_file_owner(arena_serve_db *db, const char *file, int64_t *author)
+{
+    return one_int(db, "SELECT author FROM versions WHERE file = ? ORDER BY id LIMIT 1", file,
+                   author);
+}
+
+int arena_serve_db_supersede(arena_serve_db *db, int64_t author, int64_t keep,
+                             const char *prefix, int64_t *n)
+{
+    LOCK();
+    int rc = JA_EDB;
+    sqlite3_stmt *st = prep(db, "UPDATE versions SET status = 'retired', reason = 'superseded "
+                                "by version ' || (SELECT number FROM versions WHERE id = ?3), "
+                                "updated = ?1 WHERE author = ?2 AND id != ?3 AND "
+                                "substr(file, 1, length(?4)) = ?4 AND status IN "
+                                "('validating', 'active', 'suspended')");
+    if (st) {
+        sqlite3_bind_int64(st, 1, (int64_t)time(NULL));
+        sqlite3_bind_int64(st, 2, author);
+        sqlite3_bind_int64(st, 3, keep);
+        sqlite3_bind_text(st, 4, prefix, -1, SQLITE_TRANSIENT);
+        rc = run(db, st);
+        *n = rc == JA_OK ? sqlite3_changes(db->sql) : 0;
+    }
+    UNLOCK();
+    return rc;
+}
+
 json_t *arena_serve_db_versions_json(arena_serve_db *db, int64_t author)
 {
     LOCK();
     json_t *arr = json_array();
     sqlite3_stmt *st = prep(db, "SELECT v.id, a.name, v.number, v.sha256, v.status, v.reason, "
-                                "v.report, v.faults, v.created, v.updated FROM versions v JOIN "
-                                "authors a ON a.id = v.author WHERE ?1 = 0 OR v.author = ?1 "
+                                "v.report, v.faults, v.created, v.updated, v.file FROM "
+                                "versions v JOIN authors a ON a.id = v.author WHERE ?1 = 0 OR "
+                                "v.author = ?1 "
                                 "ORDER BY v.id");
     if (st == NULL || arr == NULL) {
         json_decref(arr);
@@ -455,8 +491,10 @@ json_t *arena_serve_db_versions_json(arena_serve_db *db, int64_t author)
     while ((r = sqlite3_step(st)) == SQLITE_ROW) {
         const char *report = (const char *)sqlite3_column_text(st, 6);
         json_t *rep = report ? json_loads(report, 0, NULL) : NULL;
-        json_array_append_new(
-            arr, json_pack("{sI ss sI ss ss ss so sI sI sI}", "id",
+        /* An external version's file is "zmq:KEY" (serve_ext.h). */
+        const char *file = (const char *)sqlite3_column_text(st, 10);
+        bool ext = file && strncmp(file, "zmq:", 4) == 0;
+        json_t *row = json_pack("{sI ss sI ss ss ss so sI sI sI}", "id",
                            (json_int_t)sqlite3_column_int64(st, 0), "author",
                            (const char *)sqlite3_column_text(st, 1), "version",
                            (json_int_t)sqlite3_column_int64(st, 2), "sha256",
@@ -466,7 +504,11 @@ json_t *arena_serve_db_versions_json(arena_serve_db *db, int64_t author)
                            rep ? rep : json_null(), "faults",
                            (json_int_t)sqlite3_column_int64(st, 7), "created",
                            (json_int_t)sqlite3_column_int64(st, 8), "updated",
-                           (json_int_t)sqlite3_column_int64(st, 9)));
+                           (json_int_t)sqlite3_column_int64(st, 9));
+        json_object_set_new(row, "kind", json_string(ext ? "external" : "plugin"));
+        if (ext)
+            json_object_set_new(row, "key", json_string(file + 4));
+        json_array_append_new(arr, row);
     }
     if (r != SQLITE_DONE) {
         json_decref(arr);

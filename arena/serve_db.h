@@ -80,9 +80,19 @@ int arena_serve_db_version_set(arena_serve_db *db, int64_t id, const char *statu
  * suspended; *n how many. */
 int arena_serve_db_retire(arena_serve_db *db, int64_t author, int64_t *n);
 
+/* The author of the version (any status) whose file is `file`: *author.
+ * JA_ENOTFOUND when none is. */
+int arena_serve_db_file_owner(arena_serve_db *db, const char *file, int64_t *author);
+/* Retires, as superseded by version keep, every other version of the
+ * author whose file starts with prefix and that is validating, active or
+ * suspended; *n how many. */
+int arena_serve_db_supersede(arena_serve_db *db, int64_t author, int64_t keep,
+                             const char *prefix, int64_t *n);
+
 /* Every version of one author (author > 0) or of all (0), as a JSON array
- * of objects (id, author, version, sha256, status, reason, report (parsed),
- * faults, created, updated). New reference, NULL on failure. */
+ * of objects (id, author, version, kind ("plugin", or "external" with its
+ * "key"), sha256, status, reason, report (parsed), faults, created,
+ * updated). New reference, NULL on failure. */
 json_t *arena_serve_db_versions_json(arena_serve_db *db, int64_t author);
 
 /* ---- batches ----------------------------------------------------------------- */

@@ -3,6 +3,7 @@
  * (docs/server.md). */
 #include "serve_int.h"
 #include "serve_live_http.h"
+#include "serve_ext.h"
 
 #include "executor.h"
 #include "ladder_cmd.h"
@@ -196,7 +197,6 @@ static const char SUBMIT_HTML[] =
 
 static enum MHD_Result page_submit(arena_server *s, struct MHD_Connection *c)
 {
-    (void)s;
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
@@ -204,6 +204,7 @@ static enum MHD_Result page_submit(arena_server *s, struct MHD_Connection *c)
         return MHD_NO;
     page_begin(f, "Submit a bot");
     fputs(SUBMIT_HTML, f);
+    srv_ext_page(s, f);
     return page_end(c, f, &buf, &len);
 }
 
@@ -810,6 +811,32 @@ static enum MHD_Result api_upload(arena_server *s, struct MHD_Connection *c, req
                                        q->author_name));
 }
 
+/* POST /api/external {"key": Z85}: a new external version (serve_ext.h). */
+static enum MHD_Result api_external(arena_server *s, struct MHD_Connection *c, req *q)
+{
+    const char *msg = NULL;
+    int code = upload_precheck(s, c, q, &msg);
+    if (code)
+        return send_error(c, (unsigned)code, msg);
+    json_error_t je;
+    json_t *body = json_loadb(q->body ? q->body : "", q->len, 0, &je);
+    const char *key = json_string_value(json_object_get(body, "key"));
+    enum MHD_Result ret;
+    char err[300];
+    int64_t id = 0, number = 0;
+    if (!json_is_object(body))
+        ret = send_error(c, 400, "the body must be a JSON object {\"key\": Z85 public key}");
+    else if ((code = srv_ext_register(s, q->author, q->author_name, key, &id, &number, err,
+                                      sizeof err)) != 202)
+        ret = send_error(c, (unsigned)code, err);
+    else
+        ret = send_json(c, 202, json_pack("{sI ss sI ss ss ss}", "id", (json_int_t)id, "author",
+                                          q->author_name, "version", (json_int_t)number, "kind",
+                                          "external", "key", key, "status", ARENA_V_VALIDATING));
+    json_decref(body);
+    return ret;
+}
+
 static enum MHD_Result api_retire(arena_server *s, struct MHD_Connection *c, req *q)
 {
     if (!authorize(s, c, q))
@@ -819,6 +846,7 @@ static enum MHD_Result api_retire(arena_server *s, struct MHD_Connection *c, req
     int64_t n = 0;
     if (arena_serve_db_retire(s->sdb, q->author, &n) != JA_OK)
         return send_error(c, 500, "the versions cannot be retired");
+    srv_ext_sync(s); /* their keys refused from now on */
     srv_event(s, json_pack("{ss ss ss sI}", "type", "version", "author", q->author_name, "status",
                            ARENA_V_RETIRED, "versions", (json_int_t)n));
     return send_json(c, 200, json_pack("{ss sI}", "name", q->author_name, "retired",
@@ -887,6 +915,8 @@ static enum MHD_Result dispatch(arena_server *s, struct MHD_Connection *c, req *
     case ARENA_ROUTE_REGISTER: return api_register(s, c, q);
     case ARENA_ROUTE_UPLOAD: return api_upload(s, c, q);
     case ARENA_ROUTE_RETIRE: return api_retire(s, c, q);
+    case ARENA_ROUTE_EXTERNAL: return api_external(s, c, q);
+    case ARENA_ROUTE_SERVER: return send_json(c, 200, srv_ext_server_json(s));
     case ARENA_ROUTE_BAD_METHOD: return send_error(c, 405, "method not allowed here");
     case ARENA_ROUTE_NONE: break;
     }

@@ -40,6 +40,7 @@ typedef struct arena_server {
     char *ladder_text;
     uint64_t ladder_seq;
     struct srv_live *live;    /* the live matches (serve_live.h) */
+    struct srv_ext *ext;      /* external bots (serve_ext.h); NULL without --listen */
 } arena_server;
 
 /* Sends an event to every SSE client (steals ev: a JSON object with at

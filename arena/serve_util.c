@@ -156,6 +156,10 @@ void arena_serve_route(const char *method, const char *path, arena_route *out)
         k = ARENA_ROUTE_LADDER;
     else if (strcmp(path, "/api/events") == 0)
         k = ARENA_ROUTE_EVENTS;
+    else if (strcmp(path, "/api/external") == 0)
+        k = ARENA_ROUTE_EXTERNAL, want_post = true;
+    else if (strcmp(path, "/api/server") == 0)
+        k = ARENA_ROUTE_SERVER;
     else if (strncmp(path, "/bots/", 6) == 0) {
         if (take_name(path + 6, n - 6, out->name))
             k = ARENA_ROUTE_BOT_PAGE;

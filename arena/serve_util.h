@@ -54,6 +54,8 @@ typedef enum arena_route_kind {
     ARENA_ROUTE_RETIRE,       /* POST /api/bots/NAME/retire */
     ARENA_ROUTE_MATCH,        /* GET /api/matches/T-N */
     ARENA_ROUTE_EVENTS,       /* GET /api/events */
+    ARENA_ROUTE_EXTERNAL,     /* POST /api/external */
+    ARENA_ROUTE_SERVER,       /* GET /api/server */
 } arena_route_kind;
 
 typedef struct arena_route {

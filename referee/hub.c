@@ -119,6 +119,7 @@ struct ref_hub {
     char server_key[REF_HUB_KEY_Z85];
     char **allow;                /* copies of cfg.allow */
     char **allow_names;          /* copies of cfg.allow_names (NULL entries: bare keys) */
+    uint32_t allow_cap;          /* entries allocated in allow and allow_names */
     /* thread state */
     conn *conns;
     hub_seat *seats;
@@ -346,8 +347,9 @@ static int admit(ref_hub *h, conn *c, const ref_wire_msg *m, grant **g, ref_wire
         return JA_EINVAL;
     }
     if (h->allow && !key_may_use(h, c->key, m->name)) {
-        snprintf(why, cap, "the name '%s' is not this client key's (--curve-allow binds it to "
-                           "other keys, or this key to other names)", m->name);
+        snprintf(why, cap, "the name '%s' is not this client key's (%s binds it to other "
+                           "keys, or this key to other names)", m->name,
+                 h->cfg.allow_live ? "the server" : "--curve-allow");
         return JA_EINVAL;
     }
     conn *old = conn_by_name(h, m->name);
@@ -653,6 +655,7 @@ static void fill_status(const conn *c, hub_rep *r)
     r->status.capacity = c->capacity;
     memcpy(r->status.errors, c->errors, sizeof r->status.errors);
     r->status.pongs = c->pongs;
+    memcpy(r->status.key, c->key, sizeof r->status.key);
     snprintf(r->name, sizeof r->name, "%s", c->name);
     r->n_games = c->n_games;
     memcpy(r->games, c->games, sizeof r->games);
@@ -729,6 +732,68 @@ static void on_grant(ref_hub *h, const hub_req *q, const void *token, size_t n, 
     sodium_memzero(g->token, sizeof g->token);
     memcpy(g->token, token, n);
     g->token_len = n;
+    r->kind = HUB_REP_OK;
+}
+
+/* ref_hub_allow_set: the key (payload) bound to q->name, or removed. */
+static void on_allow(ref_hub *h, const hub_req *q, const void *payload, size_t n, hub_rep *r)
+{
+    char key[REF_HUB_KEY_Z85];
+    uint8_t bin[32];
+    r->kind = HUB_REP_FAIL;
+    if (!h->cfg.allow_live || !h->allow || n != REF_HUB_KEY_Z85 - 1)
+        return;
+    memcpy(key, payload, n);
+    key[n] = '\0';
+    if (!zmq_z85_decode(bin, key))
+        return;
+    uint32_t i = 0;
+    while (i < h->cfg.n_allow && strcmp(h->allow[i], key) != 0)
+        i++;
+    if (!q->name[0]) {
+        if (i < h->cfg.n_allow) {
+            free(h->allow[i]);
+            free(h->allow_names[i]);
+            h->cfg.n_allow--;
+            h->allow[i] = h->allow[h->cfg.n_allow];
+            h->allow_names[i] = h->allow_names[h->cfg.n_allow];
+        }
+        ref_wire_bye(&h->out);
+        for (conn *c = h->conns; c; c = c->next)
+            if (c->state != C_DEAD && strcmp(c->key, key) == 0) {
+                send_bot(h, c, h->out.data, h->out.size);
+                conn_dead(h, c);
+            }
+        r->kind = HUB_REP_OK;
+        return;
+    }
+    char *name = strdup(q->name);
+    if (!name)
+        return;
+    if (i == h->cfg.n_allow) {
+        if (i == h->allow_cap) {
+            uint32_t cap = h->allow_cap ? 2 * h->allow_cap : 16;
+            char **k = realloc(h->allow, cap * sizeof *k);
+            if (k)
+                h->allow = k;
+            char **nm = k ? realloc(h->allow_names, cap * sizeof *nm) : NULL;
+            if (nm)
+                h->allow_names = nm;
+            if (!k || !nm) {
+                free(name);
+                return;
+            }
+            h->allow_cap = cap;
+        }
+        if (!(h->allow[i] = strdup(key))) {
+            free(name);
+            return;
+        }
+        h->allow_names[i] = NULL;
+        h->cfg.n_allow++;
+    }
+    free(h->allow_names[i]);
+    h->allow_names[i] = name;
     r->kind = HUB_REP_OK;
 }
 
@@ -852,6 +917,7 @@ static void read_ctl(ref_hub *h)
             break;
         case HUB_CLAIM: on_claim(h, &q, payload, n, &r); break;
         case HUB_GRANT: on_grant(h, &q, payload, n, &r); break;
+        case HUB_ALLOW: on_allow(h, &q, payload, n, &r); break;
         case HUB_STATUS:
             if ((c = conn_by_name(h, q.name))) {
                 r.kind = HUB_REP_OK;
@@ -1090,14 +1156,16 @@ int ref_hub_start(const ref_hub_config *cfg, ref_hub **out, char *err, size_t ca
     }
     h->cfg.allow = NULL;
     h->cfg.allow_names = NULL;
-    if (cfg->curve && cfg->n_allow) {
-        h->allow = calloc(cfg->n_allow, sizeof *h->allow);
-        if (cfg->allow_names)
-            h->allow_names = calloc(cfg->n_allow, sizeof *h->allow_names);
-        bool ok = h->allow && (h->allow_names || !cfg->allow_names);
+    if (cfg->curve && (cfg->n_allow || cfg->allow_live)) {
+        /* A live list has names (NULL entries: bare keys) and room to grow. */
+        h->allow_cap = cfg->n_allow ? cfg->n_allow : 1;
+        h->allow = calloc(h->allow_cap, sizeof *h->allow);
+        if (cfg->allow_names || cfg->allow_live)
+            h->allow_names = calloc(h->allow_cap, sizeof *h->allow_names);
+        bool ok = h->allow && (h->allow_names || !(cfg->allow_names || cfg->allow_live));
         for (uint32_t i = 0; ok && i < cfg->n_allow; i++) {
             ok = (h->allow[i] = strdup(cfg->allow[i])) != NULL;
-            if (ok && h->allow_names && cfg->allow_names[i])
+            if (ok && cfg->allow_names && cfg->allow_names[i])
                 ok = (h->allow_names[i] = strdup(cfg->allow_names[i])) != NULL;
         }
         if (!ok) {
@@ -1107,6 +1175,7 @@ int ref_hub_start(const ref_hub_config *cfg, ref_hub **out, char *err, size_t ca
         }
     } else {
         h->cfg.n_allow = 0;
+        h->cfg.allow_live = false;
     }
     h->ctx = zmq_ctx_new();
     if (!h->ctx) {
@@ -1126,7 +1195,7 @@ int ref_hub_start(const ref_hub_config *cfg, ref_hub **out, char *err, size_t ca
     zmq_setsockopt(h->ctl, ZMQ_SNDHWM, &hwm, sizeof hwm);
     zmq_setsockopt(h->ctl, ZMQ_RCVHWM, &hwm, sizeof hwm);
     if (cfg->curve) {
-        if (cfg->n_allow) {
+        if (h->allow) {
             h->zap = zmq_socket(h->ctx, ZMQ_REP);
             if (!h->zap || zmq_bind(h->zap, HUB_ZAP_ENDPOINT) != 0) {
                 snprintf(err, cap, "cannot start the CurveZMQ authenticator: %s",
@@ -1268,6 +1337,22 @@ int ref_hub_grant(ref_hub *h, const char *who, const char *token, char *err, siz
         return JA_EINVAL;
     }
     return JA_OK;
+}
+
+int ref_hub_allow_set(ref_hub *h, const char *key, const char *name)
+{
+    if (!key || strlen(key) != REF_HUB_KEY_Z85 - 1 ||
+        (name && (!name[0] || strlen(name) >= REF_WIRE_NAME_MAX)))
+        return JA_EINVAL;
+    hub_req q;
+    memset(&q, 0, sizeof q);
+    q.op = HUB_ALLOW;
+    if (name)
+        snprintf(q.name, sizeof q.name, "%s", name);
+    hub_rep r;
+    if (ref_hub__call(h, &q, key, strlen(key), &r, 10000) != JA_OK)
+        return JA_EIO;
+    return r.kind == HUB_REP_OK ? JA_OK : JA_EINVAL;
 }
 
 int ref_hub_bot_status_get(ref_hub *h, const char *name, ref_hub_bot_status *out)

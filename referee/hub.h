@@ -70,6 +70,10 @@ typedef struct ref_hub_config {
      * a bare key may say any name bound to no key; a key listed only with
      * names says only those. NULL: every key bare. Copied. */
     const char *const *allow_names;
+    /* With curve: the allow-list (and ZAP) is on even when empty, and
+     * ref_hub_allow_set changes it while the hub runs (a server that
+     * registers bots' keys). */
+    bool allow_live;
     /* Called from the hub's thread with one line (no newline) the first time
      * a connection's hello is refused; NULL: refusals are not logged. */
     void (*log)(void *ctx, const char *line);
@@ -121,6 +125,13 @@ int ref_hub_new_token(char out[REF_HUB_TOKEN_CHARS + 1]);
  * one-line message in err. */
 int ref_hub_grant(ref_hub *h, const char *who, const char *token, char *err, size_t cap);
 
+/* With allow_live: binds the client key (Z85, 40 characters) to name,
+ * replacing the name it had; with name NULL, removes the key: from then on
+ * ZAP refuses it, and its live connection, if any, is told `bye` and
+ * dropped. JA_OK; JA_EINVAL for a key that is not Z85 or a hub without
+ * allow_live; JA_EIO when the hub is not answering. */
+int ref_hub_allow_set(ref_hub *h, const char *key, const char *name);
+
 /* What the hub knows of the connection with that name. */
 typedef struct ref_hub_bot_status {
     bool connected;
@@ -128,6 +139,7 @@ typedef struct ref_hub_bot_status {
     uint32_t capacity;
     uint32_t errors[REF_WIRE_ERR_COUNT]; /* `error` messages sent to it, by code */
     uint32_t pongs;                      /* pongs received */
+    char key[REF_HUB_KEY_Z85];           /* its Curve client key with ZAP, else "" */
 } ref_hub_bot_status;
 
 /* JA_OK, or JA_ENOTFOUND when no connection has said hello under name. */

@@ -26,6 +26,7 @@ typedef enum hub_op {
     HUB_STATUS,  /* name. Reply OK (status) or FAIL */
     HUB_RAW,     /* name; payload: bytes to send. Reply OK/FAIL */
     HUB_BYE_ALL, /* Reply OK once sent */
+    HUB_ALLOW,   /* name ("" removes); payload: a Z85 key. Reply OK/FAIL */
     HUB_QUIT     /* the thread ends. Reply OK */
 } hub_op;
 
