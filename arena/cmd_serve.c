@@ -95,7 +95,7 @@ int cmd_serve(int argc, char **argv)
         {"max-clients", required_argument, NULL, 'C'},
         {"live-delay", required_argument, NULL, 'L'},
         {"quiet", no_argument, NULL, 'q'},
-        {"listen", required_argument, NULL, 'L'},
+        {"listen", required_argument, NULL, 'N'},
         {"help", no_argument, NULL, 'h'},
         {0, 0, 0, 0}};
     arena_common co = {0};
@@ -151,7 +151,7 @@ int cmd_serve(int argc, char **argv)
         case 'd': a.db_path = optarg; break;
         case 'D': data = optarg; break;
         case 'H': http = optarg; break;
-        case 'L': a.listen = optarg; break;
+        case 'N': a.listen = optarg; break;
         case 'P': is_public = true; break;
         case 'U':
             if (!arena_parse_u64(optarg, &a.max_upload) || a.max_upload < 1024 ||
