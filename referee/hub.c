@@ -782,7 +782,8 @@ static hub_seat *on_open(ref_hub *h, const void *sid, size_t sid_len, const hub_
         snprintf(r->msg, sizeof r->msg, "out of memory");
         return NULL;
     }
-    memcpy(s->sid, sid, sid_len);
+    if (sid_len) /* none for a direct seat */
+        memcpy(s->sid, sid, sid_len);
     s->sid_len = sid_len;
     snprintf(s->match, sizeof s->match, "%s", q->match);
     s->c = c;
