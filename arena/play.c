@@ -147,6 +147,8 @@ int arena_play_run(FILE *out, const arena_play_args *a)
     cfg.replay = &rw;
     cfg.on_step = obs.pr || obs.xm ? on_step_all : NULL;
     cfg.step_ctx = &obs;
+    if (ext->hub) /* one match, in this thread: its zmq seats run the hub's loop */
+        ref_hub_set_direct(ext->hub, true);
     int rc = ref_match_run(&cfg, &res, err, sizeof err);
     if (moves)
         flush_line(&pr);

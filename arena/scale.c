@@ -150,6 +150,10 @@ bool arena_scale_executor(const arena_scale *s, arena_ext *ext, const arena_bots
     if (!s->workers && (jobs <= 1 || s->threads || !plugins)) {
         rc = jobs > 1 ? arena_executor_threads_new(xc, jobs, out)
                       : arena_executor_inproc_new(xc, out);
+        /* One match at a time, in this thread: its zmq seats run the hub's
+         * loop themselves (hub.h, ref_hub_set_direct). */
+        if (rc == JA_OK && jobs <= 1 && ext->hub)
+            ref_hub_set_direct(ext->hub, true);
         if (rc != JA_OK)
             arena_error("cannot start the executor: %s", ja_strerror(rc));
         return rc == JA_OK;

@@ -232,10 +232,12 @@ static void wire_sizes(const ja_game_rules *g, uint32_t seats, uint32_t matches,
 }
 
 /* Matches of g between two cmd: bots in C (client), through the hub over a
- * private ipc endpoint, one match at a time. Returns decisions asked per
- * second (decisions with one choice are not sent and not counted). */
+ * private ipc endpoint, one match at a time, with direct seats (as `--jobs
+ * 1` plays) or through the hub's thread (as with `--jobs N`). Returns
+ * decisions asked per second (decisions with one choice are not sent and
+ * not counted). */
 static double bench_external(const ja_game_rules *g, const char *client, uint32_t matches,
-                             uint64_t *asked_out)
+                             bool direct, uint64_t *asked_out)
 {
     ref_hub_config hc;
     memset(&hc, 0, sizeof hc);
@@ -245,6 +247,7 @@ static double bench_external(const ja_game_rules *g, const char *client, uint32_
         fprintf(stderr, "ja_bench: %s\n", err);
         return 0;
     }
+    ref_hub_set_direct(hub, direct);
     ref_proc *procs[2] = {NULL, NULL};
     ref_bot *bots[2] = {NULL, NULL};
     double rate = 0;
@@ -531,23 +534,28 @@ static int sec_external(FILE *md, const bench_opts *o)
     payload_sizes(&act_bytes, &action_bytes);
     uint32_t raw_n = o->matches * 25 < 20000 ? 20000 : o->matches * 25;
     uint32_t ext_matches = o->matches / 20 ? o->matches / 20 : 1;
-    double raw_t[3], ext_t[3], raw_c[3], ext_c[3];
-    uint64_t ext_asked = 0;
+    double raw_t[3], ext_t[3], hub_t[3], raw_c[3], ext_c[3], hub_c[3];
+    uint64_t ext_asked = 0, hub_asked = 0;
     for (int t = 0; t < 3; t++) {
         /* CPU time of every process and thread of each (all reaped after it). */
         double c0 = bench_cpu_s();
         raw_t[t] = bench_raw_zmq_round_trips((size_t)act_bytes, (size_t)action_bytes, raw_n);
         double c1 = bench_cpu_s();
-        ext_t[t] = bench_external(g0, o->client, ext_matches, &ext_asked);
+        ext_t[t] = bench_external(g0, o->client, ext_matches, true, &ext_asked);
+        double c2 = bench_cpu_s();
+        hub_t[t] = bench_external(g0, o->client, ext_matches, false, &hub_asked);
         raw_c[t] = (c1 - c0) * 1e6 / raw_n;
-        ext_c[t] = ext_asked ? (bench_cpu_s() - c1) * 1e6 / (double)ext_asked : 0;
-        if (ext_t[t] <= 0 || raw_t[t] <= 0) {
+        ext_c[t] = ext_asked ? (c2 - c1) * 1e6 / (double)ext_asked : 0;
+        hub_c[t] = hub_asked ? (bench_cpu_s() - c2) * 1e6 / (double)hub_asked : 0;
+        if (ext_t[t] <= 0 || raw_t[t] <= 0 || hub_t[t] <= 0) {
             fprintf(stderr, "ja_bench: the external-bot measurement failed (see above)\n");
             return 1;
         }
     }
     double raw_rate = bench_median3(raw_t), ext_rate = bench_median3(ext_t);
+    double hub_rate = bench_median3(hub_t);
     double raw_cpu = bench_median3(raw_c), ext_cpu = bench_median3(ext_c);
+    double hub_cpu = bench_median3(hub_c);
     bench_row_add("raw ZeroMQ DEALER/ROUTER round trip", raw_rate, "round trips/s", NAN,
                   BENCH_NO_TARGET, 0);
     const bench_row *row = bench_row_add("cmd: bots through the referee / raw ZeroMQ round trip",
@@ -555,6 +563,11 @@ static int sec_external(FILE *md, const bench_opts *o)
                                          BENCH_AT_LEAST, 0.8);
     bench_row_add("CPU time: raw ZeroMQ round trip / cmd: decision", ext_cpu, "us CPU/decision",
                   ext_cpu > 0 ? raw_cpu / ext_cpu : NAN, BENCH_NO_TARGET, 0);
+    bench_row_add("cmd: bots through the hub thread / raw ZeroMQ round trip", hub_rate,
+                  "decisions/s", hub_rate / raw_rate, BENCH_NO_TARGET, 0);
+    bench_row_add("CPU time: raw ZeroMQ round trip / cmd: decision through the hub thread",
+                  hub_cpu, "us CPU/decision", hub_cpu > 0 ? raw_cpu / hub_cpu : NAN,
+                  BENCH_NO_TARGET, 0);
     char cell[64];
     fprintf(md,
             "## External bots over ZeroMQ\n\n"
@@ -564,38 +577,46 @@ static int sec_external(FILE *md, const bench_opts *o)
             "ZeroMQ DEALER/ROUTER round trip between two processes over ipc with payloads "
             "of the same sizes (%.0f bytes out: a mean act; %.0f bytes back: an action), "
             "%u round trips, in the same run: three trials of each, interleaved; the "
-            "medians.\n\n"
+            "medians. The `cmd:` bots play twice: with direct seats, as `--jobs 1` and "
+            "`arena play` run them (the match's thread runs the hub's loop while it waits), "
+            "and through the hub's thread, as matches of `--jobs N` reach them.\n\n"
             "| path | decisions/s (median) | per decision | CPU per decision (every process "
             "and thread) | trials | / raw round trip | target |\n"
             "|---|---|---|---|---|---|---|\n"
             "| raw DEALER/ROUTER round trip | %.0f | %.1f us | %.1f us | %.0f, %.0f, %.0f | 1 "
             "| |\n"
-            "| `cmd:` bots through the referee | %.0f | %.1f us | %.1f us | %.0f, %.0f, %.0f "
-            "| **%.2f** | %s |\n\n"
-            "CPU time, raw round trip / `cmd:` decision: **%.2f**. The rest is the "
-            "protocol's work and the hub's hop: encoding the observation from the field "
-            "table and the labelled legal list, the hub's decoding and validation, the "
-            "inproc hop between the hub thread and the match's seat, and the bot's decoding "
-            "of the whole act and its decision (%llu decisions sent per trial).\n\n"
-            "Where it goes (perf record of this section): about two thirds of the samples "
-            "are in the kernel, and most of those are thread wake-ups. A raw round trip "
-            "wakes six threads (each side's application thread and ZeroMQ I/O thread, "
-            "twice); a `cmd:` decision wakes eight: the seat's inproc send wakes the hub "
-            "thread and the hub's forward wakes the I/O thread, and the answer comes back "
-            "the same way, each wake-up an `eventfd_write` to a ZeroMQ mailbox (17%% of "
-            "the referee's samples, `_raw_spin_unlock_irq` under `eventfd_write`) followed "
-            "by a context switch (`finish_task_switch`). In user space the bot's decoding of "
-            "the 1.7 KB act (msgpack-c's unpacker, `ja_mp_scan`, `ja_mp_as_obs`: about 7%% "
-            "of all samples) and the referee's encoding (`ref_wire_put_obs`) stand out. The "
-            "two extra wake-ups and the hub thread's decoding are what a direct path from "
-            "the seat to the bot's connection would save; the protocol's full act is what "
-            "an external bot has to decode. Both paths wait on wake-ups, whose latency "
-            "varies several-fold between runs on a shared virtual machine: compare the two "
-            "only within one run, and by CPU time first.\n",
+            "| `cmd:` bots through the referee (direct seats) | %.0f | %.1f us | %.1f us | "
+            "%.0f, %.0f, %.0f | **%.2f** | %s |\n"
+            "| `cmd:` bots through the hub's thread | %.0f | %.1f us | %.1f us | %.0f, %.0f, "
+            "%.0f | %.2f | |\n\n"
+            "CPU time, raw round trip / `cmd:` decision: **%.2f** with direct seats, %.2f "
+            "through the hub's thread. The rest is the protocol's work: encoding the "
+            "observation from the field table and the labelled legal list, the hub's "
+            "decoding and validation, and the bot's decoding of the whole act and its "
+            "decision (%llu decisions sent per trial), plus, through the hub's thread, the "
+            "inproc hop between that thread and the match's seat.\n\n"
+            "Where it goes (perf record of this section): most of the samples are in the "
+            "kernel, and most of those are thread wake-ups, each an `eventfd_write` to a "
+            "ZeroMQ mailbox followed by a context switch (`finish_task_switch`). A raw round "
+            "trip wakes six threads (each side's application thread and ZeroMQ I/O thread, "
+            "twice). A `cmd:` decision through the hub's thread wakes eight: the seat's "
+            "inproc send wakes the hub thread and the hub's forward wakes the I/O thread, "
+            "and the answer comes back the same way. A direct seat wakes six, as the raw "
+            "round trip: the match's thread sends the act on the bots' ROUTER itself and "
+            "waits on it, reading the answer (and anything else that comes) as the hub's "
+            "thread would (`perf stat`: about two context switches fewer per decision than "
+            "through the hub's thread). In user space the bot's decoding of the 1.7 KB act (msgpack-c's "
+            "unpacker, `ja_mp_scan`, `ja_mp_as_obs`) and the referee's encoding "
+            "(`ref_wire_put_obs`) stand out; the protocol's full act is what an external "
+            "bot has to decode. Every path waits on wake-ups, whose latency varies "
+            "several-fold between runs on a shared virtual machine: compare them only "
+            "within one run, and by CPU time first.\n",
             ext_matches, g0->name, act_bytes, action_bytes, raw_n, raw_rate, 1e6 / raw_rate,
             raw_cpu, raw_t[0], raw_t[1], raw_t[2], ext_rate, 1e6 / ext_rate, ext_cpu, ext_t[0],
             ext_t[1], ext_t[2], ext_rate / raw_rate, bench_row_target(row, cell, sizeof cell),
-            ext_cpu > 0 ? raw_cpu / ext_cpu : 0, (unsigned long long)ext_asked);
+            hub_rate, 1e6 / hub_rate, hub_cpu, hub_t[0], hub_t[1], hub_t[2], hub_rate / raw_rate,
+            ext_cpu > 0 ? raw_cpu / ext_cpu : 0, hub_cpu > 0 ? raw_cpu / hub_cpu : 0,
+            (unsigned long long)ext_asked);
     return 0;
 }
 

@@ -1,14 +1,20 @@
 /* The hub: the referee's one ZeroMQ endpoint for external bots.
  *
- * One thread owns every socket that faces bots (ZeroMQ sockets are not
- * thread-safe): a ROUTER bound at the listen endpoint, where each bot is a
- * DEALER identified by the name of its hello; its socket monitor (to see
- * disconnects); and, with an allow-list, the ZAP handler that vets CurveZMQ
- * client keys. Match threads never touch those sockets: each `zmq` seat
- * (seat_zmq.c) owns an inproc DEALER to the hub's control ROUTER, and the hub
- * routes between the two sides by (bot, match). One bot process may thus play
- * up to its announced capacity of matches at once, each seat in its own
- * thread.
+ * Threads: one thread at a time owns every socket that faces bots (ZeroMQ
+ * sockets are not thread-safe): a ROUTER bound at the listen endpoint, where
+ * each bot is a DEALER identified by the name of its hello; its socket
+ * monitor (to see disconnects); and, with an allow-list, the ZAP handler
+ * that vets CurveZMQ client keys. Which thread is said by the hub's baton
+ * (hub_int.h, "The direct path"). The hub's own thread holds it and runs the
+ * hub's loop; each `zmq` seat (seat_zmq.c) of a match then owns an inproc
+ * DEALER to the hub's control ROUTER, and the hub routes between the two
+ * sides by (bot, match). One bot process may thus play up to its announced
+ * capacity of matches at once, each seat in its own thread. A direct seat
+ * (ref_hub_set_direct: one match at a time) instead takes the baton for
+ * each of its calls and runs the hub's loop in its match's thread while it
+ * waits for its answer, so a decision takes no hop between threads; the
+ * hub's thread runs the loop again once no direct seat has used it for a
+ * moment (between matches).
  *
  * The hub is also the judge of every bot message (docs/protocol.md,
  * "Errors"): it decodes with ref_wire_decode, validates match, turn, index
@@ -74,8 +80,9 @@ typedef struct ref_hub_config {
      * ref_hub_allow_set changes it while the hub runs (a server that
      * registers bots' keys). */
     bool allow_live;
-    /* Called from the hub's thread with one line (no newline) the first time
-     * a connection's hello is refused; NULL: refusals are not logged. */
+    /* Called from the thread running the hub's loop (the hub's, or a direct
+     * seat's) with one line (no newline) the first time a connection's hello
+     * is refused; NULL: refusals are not logged. */
     void (*log)(void *ctx, const char *line);
     void *log_ctx;
     /* tcp without curve, for loopback addresses only; plain_tcp_remote
@@ -148,6 +155,16 @@ int ref_hub_bot_status_get(ref_hub *h, const char *name, ref_hub_bot_status *out
 /* Sends raw bytes (one frame) to the named bot: conformance probes.
  * JA_OK, JA_ENOTFOUND, JA_EIO (not delivered). */
 int ref_hub_send_raw(ref_hub *h, const char *name, const void *bytes, size_t n);
+
+/* Makes the seats opened from now on direct (on) or not: a direct seat
+ * runs the hub's loop in its own thread while it waits for its bot, so a
+ * decision takes no hop between the match's thread and the hub's (see
+ * "Threads" above). For one match at a time (the in-process executor,
+ * `arena play`). Direct seats of matches in several threads at once stay
+ * correct (each answer is judged when it arrives, by whichever thread runs
+ * the loop) but take turns with the hub's sockets: one may return after its
+ * deadline while another waits. Off by default. */
+void ref_hub_set_direct(ref_hub *h, bool on);
 
 /* Sends `bye` to every connected bot (a bot exits on it). */
 void ref_hub_bye_all(ref_hub *h);

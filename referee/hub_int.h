@@ -63,6 +63,50 @@ typedef struct hub_rep {
     char msg[256];
 } hub_rep;
 
+/* ---- The direct path ----------------------------------------------------
+ *
+ * The hub's sockets and state belong to whoever holds the hub's baton (a
+ * mutex-guarded flag; taking and giving it are the memory barriers that
+ * move ZeroMQ sockets between threads). The hub's thread holds it while it
+ * runs the loop. A direct seat (ref_hub_set_direct) takes it for each of
+ * its calls and runs the hub's loop itself while it waits for its answer:
+ * it handles everything the hub's thread would meanwhile (hellos,
+ * heartbeats, disconnects, ZAP, late or stale answers, control calls and
+ * inproc seats), and the answer needs no hop between threads. A taker
+ * kicks the holder out of its wait (an eventfd among the polled items);
+ * the hub's thread then hands the baton over and takes it back only once
+ * no direct seat has used it for a moment, so a match that asks and
+ * collects in turn keeps it without waking that thread. A direct wait that
+ * is kicked hands the baton over and takes it back after the taker is
+ * done. Replies to a direct seat go to its mailbox (its last ANSWER or
+ * FAULT) instead of a socket. */
+
+typedef struct hub_seat hub_seat;
+
+/* Whether seats opened now are direct (ref_hub_set_direct). */
+bool ref_hub__direct(ref_hub *h);
+
+/* A request of a direct seat, handled in the calling thread: HUB_OPEN
+ * (after what came on the hub's sockets before it; *s: the new seat, or
+ * NULL and r says why), HUB_ACT, HUB_END, HUB_CLOSE (*s becomes NULL).
+ * Fills r and returns whether the request has a reply (as over the control
+ * socket). */
+bool ref_hub__direct_call(ref_hub *h, hub_seat **s, const hub_req *q, const void *payload,
+                          size_t n, hub_rep *r);
+
+/* Runs the hub's loop in the calling thread until the direct seat s has
+ * the reply to its request of turn `turn`: r is an ANSWER (at_ns: when the
+ * hub read it, by the deadline), a FAULT, or, once deadline_ns (0: none)
+ * passed with neither, OK: the request is closed as timed out, and an
+ * answer coming later is late. */
+void ref_hub__direct_wait(ref_hub *h, hub_seat *s, uint32_t turn, int64_t deadline_ns,
+                          hub_rep *r);
+
+/* Milliseconds to wait for deadline_ns (CLOCK_MONOTONIC; 0: none, -1
+ * returned), rounded up (zmq_poll counts whole milliseconds): never returns
+ * early, overshoots by under 1 ms. */
+long ref_hub__wait_ms(int64_t deadline_ns, int64_t now);
+
 /* The hub's ZeroMQ context, for seats to make their inproc socket. */
 void *ref_hub__ctx(ref_hub *h);
 unsigned ref_hub__wire_flags(const ref_hub *h);

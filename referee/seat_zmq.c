@@ -2,9 +2,17 @@
  *
  * A zmq bot (a participant) is a hello name; each seat reaches whichever
  * connection holds that name when the seat opens, so a bot that reconnects
- * between matches plays on. Each seat owns one inproc DEALER to the hub,
- * created, used and closed by the thread of its match: seats of matches in
- * different threads never share a socket.
+ * between matches plays on.
+ *
+ * A direct seat (the hub made direct when it opened: one match at a time)
+ * calls the hub in its match's thread (hub_int.h, "The direct path"):
+ * ask() hands the act to the hub there, and collect() runs the hub's loop
+ * until the answer, a fault or the deadline; the hub judges the answer
+ * exactly as below.
+ *
+ * Otherwise each seat owns one inproc DEALER to the hub, created, used and
+ * closed by the thread of its match: seats of matches in different threads
+ * never share a socket.
  *
  * ask() encodes the act message here (in the match's thread, so encoding
  * runs in parallel across matches) and hands it to the hub with the
@@ -44,7 +52,8 @@ typedef struct zmq_bot {
 typedef struct zmq_seat {
     ref_seat base;
     zmq_bot *zb;
-    void *sock;
+    void *sock;                /* the inproc DEALER to the hub (NULL when direct) */
+    hub_seat *hs;              /* a direct seat (hub_int.h), or NULL */
     bool dead;                 /* the bot was gone when asked: fault at once */
     uint32_t turn;             /* of the pending request */
     uint32_t move_ms;
@@ -110,8 +119,9 @@ static int zmq_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out, c
         close_seat(s);
         return JA_EINVAL;
     }
-    s->sock = zmq_socket(ref_hub__ctx(b->hub), ZMQ_DEALER);
-    if (!s->sock || zmq_connect(s->sock, HUB_CTL_ENDPOINT) != 0) {
+    bool direct = ref_hub__direct(b->hub);
+    if (!direct && (!(s->sock = zmq_socket(ref_hub__ctx(b->hub), ZMQ_DEALER)) ||
+                    zmq_connect(s->sock, HUB_CTL_ENDPOINT) != 0)) {
         snprintf(err, cap, "cannot reach the referee's hub: %s", zmq_strerror(zmq_errno()));
         close_seat(s);
         return JA_EIO;
@@ -135,8 +145,10 @@ static int zmq_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out, c
     hub_rep r;
     memset(&r, 0, sizeof r);
     zmq_pollitem_t it = {s->sock, 0, ZMQ_POLLIN, 0};
-    if (ref_hub__send(s->sock, &q, s->buf.data, s->buf.size) != JA_OK ||
-        zmq_poll(&it, 1, HUB_REPLY_MS) <= 0 || zmq_recv(s->sock, &r, sizeof r, 0) <= 0) {
+    if (direct) {
+        ref_hub__direct_call(b->hub, &s->hs, &q, s->buf.data, s->buf.size, &r);
+    } else if (ref_hub__send(s->sock, &q, s->buf.data, s->buf.size) != JA_OK ||
+               zmq_poll(&it, 1, HUB_REPLY_MS) <= 0 || zmq_recv(s->sock, &r, sizeof r, 0) <= 0) {
         snprintf(err, cap, "the referee's hub did not answer");
         close_seat(s);
         return JA_EIO;
@@ -168,26 +180,40 @@ static int zmq_ask(ref_seat *rs, const ja_decision *d)
     /* The decision's allowance (move_ms plus the bank left), as the bot
      * was told in deadline_ms: the hub cuts it off then. */
     q.deadline_ns = d->deadline_ms ? rs->asked_ns + (int64_t)d->deadline_ms * 1000000 : 0;
+    if (s->hs) {
+        hub_rep r;
+        ref_hub__direct_call(s->zb->hub, &s->hs, &q, s->buf.data, s->buf.size, &r);
+        return JA_OK;
+    }
     return ref_hub__send(s->sock, &q, s->buf.data, s->buf.size);
 }
 
-/* Milliseconds to wait for deadline, rounded up (zmq_poll counts whole
- * milliseconds): never returns early, overshoots by under 1 ms. */
-static long wait_ms(int64_t deadline_ns, int64_t now)
+/* The answer or fault of r (an ANSWER or FAULT for the current turn). */
+static void take_reply(zmq_seat *s, const hub_rep *r, ref_answer *out)
 {
-    if (!deadline_ns)
-        return -1;
-    if (now >= deadline_ns)
-        return 0;
-    return (long)((deadline_ns - now + 999999) / 1000000);
+    ref_seat *rs = &s->base;
+    if (r->kind == HUB_REP_ANSWER) {
+        *out = (ref_answer){r->index, JA_FAULT_NONE,
+                            (uint64_t)(r->at_ns > rs->asked_ns ? r->at_ns - rs->asked_ns : 0) / 1000,
+                            0};
+        return;
+    }
+    *out = (ref_answer){0, (ja_fault)r->fault, (uint64_t)(ref_now_ns() - rs->asked_ns) / 1000, 0};
+    if (r->fault == JA_FAULT_DISCONNECT)
+        s->dead = true;
+}
+
+/* A timeout at deadline_ns. */
+static ref_answer timed_out(const zmq_seat *s, int64_t deadline_ns)
+{
+    return (ref_answer){0, JA_FAULT_TIMEOUT, (uint64_t)(deadline_ns - s->base.asked_ns) / 1000, 0};
 }
 
 /* The deadline passed with nothing on the seat's socket: tells the hub,
  * then takes an answer for this turn if one comes before the hub's reply. */
 static void cancel(zmq_seat *s, int64_t deadline_ns, ref_answer *out)
 {
-    ref_seat *rs = &s->base;
-    *out = (ref_answer){0, JA_FAULT_TIMEOUT, (uint64_t)(deadline_ns - rs->asked_ns) / 1000, 0};
+    *out = timed_out(s, deadline_ns);
     hub_req q;
     memset(&q, 0, sizeof q);
     q.op = HUB_CANCEL;
@@ -203,8 +229,7 @@ static void cancel(zmq_seat *s, int64_t deadline_ns, ref_answer *out)
         if (r.kind == HUB_REP_OK)
             return; /* the hub agrees: no answer in time */
         if (r.kind == HUB_REP_ANSWER && r.at_ns <= deadline_ns) {
-            *out = (ref_answer){r.index, JA_FAULT_NONE,
-                                (uint64_t)(r.at_ns > rs->asked_ns ? r.at_ns - rs->asked_ns : 0) / 1000, 0};
+            take_reply(s, &r, out);
         } else if (r.kind == HUB_REP_FAULT) {
             out->fault = (ja_fault)r.fault;
             if (r.fault == JA_FAULT_DISCONNECT)
@@ -217,25 +242,27 @@ static void cancel(zmq_seat *s, int64_t deadline_ns, ref_answer *out)
 static void zmq_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
 {
     zmq_seat *s = (zmq_seat *)rs;
+    if (s->hs) {
+        /* Direct: this thread runs the hub's loop until the answer. */
+        hub_rep r;
+        ref_hub__direct_wait(s->zb->hub, s->hs, s->turn, deadline_ns, &r);
+        if (r.kind == HUB_REP_OK)
+            *out = timed_out(s, deadline_ns);
+        else
+            take_reply(s, &r, out);
+        return;
+    }
     zmq_pollitem_t it = {s->sock, 0, ZMQ_POLLIN, 0};
     for (;;) {
         int64_t now = ref_now_ns();
-        long ms = wait_ms(deadline_ns, now);
+        long ms = ref_hub__wait_ms(deadline_ns, now);
         int ready = zmq_poll(&it, 1, ms);
         hub_rep r;
         memset(&r, 0, sizeof r);
         if (ready > 0 && zmq_recv(s->sock, &r, sizeof r, ZMQ_DONTWAIT) > 0) {
             if (r.turn != s->turn || (r.kind != HUB_REP_ANSWER && r.kind != HUB_REP_FAULT))
                 continue; /* about an earlier request */
-            if (r.kind == HUB_REP_ANSWER) {
-                *out = (ref_answer){r.index, JA_FAULT_NONE,
-                                    (uint64_t)(r.at_ns > rs->asked_ns ? r.at_ns - rs->asked_ns : 0) / 1000, 0};
-            } else {
-                *out = (ref_answer){0, (ja_fault)r.fault,
-                                    (uint64_t)(ref_now_ns() - rs->asked_ns) / 1000, 0};
-                if (r.fault == JA_FAULT_DISCONNECT)
-                    s->dead = true;
-            }
+            take_reply(s, &r, out);
             return;
         }
         if (deadline_ns && ref_now_ns() >= deadline_ns && ready == 0) {
@@ -258,7 +285,11 @@ static void zmq_end(ref_seat *rs, const ja_outcome *o)
     hub_req q;
     memset(&q, 0, sizeof q);
     q.op = HUB_END;
-    ref_hub__send(s->sock, &q, s->buf.data, s->buf.size);
+    hub_rep r;
+    if (s->hs)
+        ref_hub__direct_call(s->zb->hub, &s->hs, &q, s->buf.data, s->buf.size, &r);
+    else
+        ref_hub__send(s->sock, &q, s->buf.data, s->buf.size);
 }
 
 /* Waits for the hub to forget the seat: a match id is free again only then. */
@@ -268,7 +299,10 @@ static void zmq_seat_close(ref_seat *rs)
     hub_req q;
     memset(&q, 0, sizeof q);
     q.op = HUB_CLOSE;
-    if (ref_hub__send(s->sock, &q, NULL, 0) == JA_OK) {
+    if (s->hs) {
+        hub_rep r;
+        ref_hub__direct_call(s->zb->hub, &s->hs, &q, NULL, 0, &r);
+    } else if (s->sock && ref_hub__send(s->sock, &q, NULL, 0) == JA_OK) {
         zmq_pollitem_t it = {s->sock, 0, ZMQ_POLLIN, 0};
         while (zmq_poll(&it, 1, HUB_REPLY_MS) > 0) {
             hub_rep r;

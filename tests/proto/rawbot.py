@@ -42,6 +42,10 @@ hello: it alone proves the name is this bot's. The seat-identity tests use:
                     is still being closed
   --wait-file F     says hello only once file F exists
   --touch F         creates file F once welcomed
+  --act-touch F     at its first act, creates file F, then (with
+  --act-wait-file G) answers it once file G exists (or 60 s passed; it logs
+                    {"type": "waited", "ok": whether G came}): another
+                    process acts while the referee waits for this answer
 """
 import argparse
 import json
@@ -77,6 +81,8 @@ def main():
     ap.add_argument("--retry-refused", type=int, default=0)
     ap.add_argument("--wait-file", default="")
     ap.add_argument("--touch", default="")
+    ap.add_argument("--act-touch", default="")
+    ap.add_argument("--act-wait-file", default="")
     a = ap.parse_args()
     if not a.endpoint:
         sys.exit("rawbot: no endpoint (JACKARENA_ENDPOINT)")
@@ -112,7 +118,7 @@ def main():
     def note(m, **extra):
         if log:
             rec = {k: v for k, v in m.items() if k in
-                   ("type", "code", "match", "turn", "message", "faults", "seat", "game",
+                   ("type", "code", "match", "turn", "message", "faults", "seat", "game", "ok",
                     "protocol", "name", "capacity", "params", "places")}
             rec.update(extra)
             log.write(json.dumps(rec) + "\n")
@@ -257,6 +263,14 @@ def main():
             max_running = max(max_running, len(running))
         elif t == "act":
             acts[m["match"]] = acts.get(m["match"], 0) + 1
+            if a.act_touch and not os.path.exists(a.act_touch):
+                open(a.act_touch, "w").close()
+                give_up = time.time() + 60
+                while a.act_wait_file and not os.path.exists(a.act_wait_file) and \
+                        time.time() < give_up:
+                    time.sleep(0.05)
+                if a.act_wait_file:
+                    note({"type": "waited", "ok": os.path.exists(a.act_wait_file)})
             if a.hold_until and max_running < a.hold_until:
                 if not held:
                     hold_start = time.time()

@@ -24,6 +24,11 @@
 #                fault; bare allow-list keys, malformed NAME KEY lines, a cmd:
 #                bot without its token, a bot reconnecting after its
 #                connection died
+#   direct       one match at a time (`arena play`, `--jobs 1`), where the
+#                match's thread runs the hub's loop while a seat waits: another
+#                bot's hello and a disconnect handled meanwhile, a late answer
+#                dropped (the bot told `late`, the match the same as with no
+#                answer), the same digests as through the hub's thread
 # No test asserts a duration; deadlines appear only where a test is about a
 # timeout, and are generous.
 set -u
@@ -160,6 +165,66 @@ for f in glob.glob("bad/*.rpl"):
                 assert e["f"] in (want[b[0]], "forfeit"), (f, e)
 print("ok")
 PYEOF
+  ;;
+
+direct)
+  # (a) While the seat waits for the cmd: bot's first answer (no deadline),
+  # a zmq: visitor says hello: only the waiting match's thread can welcome
+  # it, and the cmd: bot answers only once the visitor was welcomed. A
+  # second visitor connects, is welcomed and exits meanwhile (a disconnect).
+  ep="ipc://$work/hub"
+  visit="$RAW $LONE --endpoint $ep --hello-timeout 60"
+  ( while [ ! -e acted ]; do sleep 0.05; done
+    $visit --name visitor2 --exit-after-welcome --log v2.log >/dev/null 2>&1
+    $visit --name visitor --touch welcomed --log v.log >/dev/null 2>&1 ) &
+  visitors=$!
+  "$ARENA" play $T random "cmd:$RAW --act-touch acted --act-wait-file welcomed --log w.log" \
+    --listen "$ep" --seed 3 --opt games=2 --move-ms 0 --replay a.rpl --json >a.json 2>err.txt
+  check "a hello while a seat waits: the match finishes (exit 0)" test $? = 0
+  [ -e acted ] || kill $visitors
+  wait
+  check "the visitors were welcomed, the waiting bot played on, no fault" $PY - <<'PYEOF'
+import json
+for f in ("v.log", "v2.log"):
+    recs = [json.loads(l) for l in open(f)]
+    assert any(r["type"] == "welcome" for r in recs), (f, recs)
+d = json.load(open("a.json"))
+assert all(s["faults"] == 0 for s in d["seats"]), d
+recs = [json.loads(l) for l in open("w.log")]
+assert [r["ok"] for r in recs if r["type"] == "waited"] == [True], recs
+assert len([r for r in recs if r["type"] == "act"]) > 1, recs
+print("ok")
+PYEOF
+  check "its replay verifies" "$ARENA" replay verify a.rpl
+  # (b) Late answers: dropped, the bot told `late`, the match the very same
+  # as one where those acts get no answer at all.
+  for bad in late silent; do
+    "$ARENA" play $T random "cmd:$RAW --bad $bad --every 3 --times 2 --log $bad.log" --seed 5 \
+      --opt games=2 --move-ms 1000 --replay $bad.rpl --json >$bad.json 2>err.txt
+    check "$bad answers: the match finishes (exit 0)" test $? = 0
+  done
+  check "late answers dropped: two timeouts, two 'late' errors, the same match as silence" $PY - <<'PYEOF'
+import json
+late, silent = json.load(open("late.json")), json.load(open("silent.json"))
+for d in (late, silent):
+    assert d["seats"][1]["fault_kinds"] == {"timeout": 2}, d
+assert late["digest"] == silent["digest"], (late["digest"], silent["digest"])
+errs = [json.loads(l) for l in open("late.log")]
+errs = [r for r in errs if r["type"] == "error"]
+assert [r.get("code") for r in errs] == ["late", "late"], errs
+print("ok")
+PYEOF
+  # (c) The same seeded tournament of cmd: bots, one match at a time and
+  # through the hub's thread (--jobs 3): the same matches.
+  for j in 1 3; do
+    "$ARENA" tournament $T --bot "cmd:$RAW --seed 2" --bot "two=cmd:$RAW --seed 9" --bot random \
+      --seats 2 --opt games=1 --seed 8 --move-ms 0 --jobs $j --db j$j.db -q >/dev/null 2>err.txt
+    check "tournament --jobs $j exits 0" test $? = 0
+  done
+  check "the same digests with --jobs 1 and --jobs 3" $PY -c '
+import sqlite3
+d = [dict(sqlite3.connect(f).execute("select number, digest from matches")) for f in ("j1.db", "j3.db")]
+assert len(d[0]) > 0 and d[0] == d[1], d'
   ;;
 
 disconnect)
