@@ -46,11 +46,14 @@ typedef struct live_match {
     /* The ring: frame f in slot f % ring. */
     uint32_t ring;
     uint8_t *states;          /* ring * state_size */
+    /* The public line of each slot's frame and its check, made by the first
+     * public reader that needs it (never in the match's thread: a match
+     * nobody watches pays only the copy of its state): valid when
+     * checked[k] is that frame's number + 1. */
     char (*line)[LINE_MAX_];
     uint8_t *pub;             /* 1: the line is public */
-    /* The match's thread only: scratch for the public check. */
-    uint8_t *work;
-    char line2[LINE_MAX_];
+    uint64_t *checked;
+    uint8_t *work;            /* the deal, made by hook_begin */
 } live_match;
 
 struct srv_live {
@@ -68,7 +71,8 @@ struct srv_live_reader {
     int seat;                 /* < 0: public */
     bool started, done;
     uint64_t next;            /* the next frame to give */
-    uint8_t *state;           /* a copy of a frame's state (seat view) */
+    uint8_t *state;           /* a copy of a frame's state */
+    uint8_t *work;            /* the public check's scratch (public view) */
     uint8_t *obs, *last;      /* the seat's observation, and the last one sent */
     bool have_last;
 };
@@ -87,6 +91,7 @@ static void match_free(live_match *m)
     free(m->states);
     free(m->line);
     free(m->pub);
+    free(m->checked);
     free(m->work);
     free(m);
 }
@@ -104,18 +109,21 @@ static void match_release(srv_live *l, live_match *m)
     match_free(m);
 }
 
-/* Whether line, describe()'s line of state st (frame f), is public: the
- * same line when st is determinized for each seat in turn (a fixed seed
- * per frame). */
-static bool line_public(live_match *m, const void *st, uint32_t f, const char *line)
+/* describe()'s line of st (frame f) into line, and whether it is public:
+ * the same line when st is determinized for each seat in turn (a fixed seed
+ * per frame, so every reader finds the same). work: state_size of scratch. */
+static bool line_public(const ja_game_rules *g, uint32_t seats, const void *st, uint64_t f,
+                        uint8_t *work, char line[LINE_MAX_])
 {
-    const ja_game_rules *g = m->l->g;
-    for (uint32_t s = 0; s < m->seats; s++) {
-        memcpy(m->work, st, g->state_size);
-        g->determinize(m->work, (int)s, ja_seed_derive(f, JA_STREAM_LIVE, s));
-        m->line2[0] = '\0';
-        g->describe(m->work, m->line2, sizeof m->line2);
-        if (strcmp(m->line2, line) != 0)
+    char line2[LINE_MAX_];
+    line[0] = '\0';
+    g->describe(st, line, LINE_MAX_);
+    for (uint32_t s = 0; s < seats; s++) {
+        memcpy(work, st, g->state_size);
+        g->determinize(work, (int)s, ja_seed_derive(f, JA_STREAM_LIVE, s));
+        line2[0] = '\0';
+        g->describe(work, line2, sizeof line2);
+        if (strcmp(line2, line) != 0)
             return false;
     }
     return true;
@@ -129,13 +137,8 @@ static void record(live_match *m, const void *st, uint32_t f)
     srv_live *l = m->l;
     const ja_game_rules *g = l->g;
     uint32_t k = f % m->ring;
-    char line[LINE_MAX_] = "";
-    g->describe(st, line, sizeof line);
-    bool pub = line_public(m, st, f, line);
     pthread_mutex_lock(&l->mu);
     memcpy(m->states + (size_t)k * g->state_size, st, g->state_size);
-    memcpy(m->line[k], line, sizeof line);
-    m->pub[k] = pub;
     m->frames = (uint64_t)f + 1;
     pthread_cond_broadcast(&l->cond);
     pthread_mutex_unlock(&l->mu);
@@ -159,9 +162,10 @@ static void *hook_begin(void *ctx, const arena_exec_ctx *xc, const arena_job *jo
         m->states = malloc((size_t)ring * g->state_size);
         m->line = calloc(ring, sizeof *m->line);
         m->pub = calloc(ring, 1);
+        m->checked = calloc(ring, sizeof *m->checked);
         m->work = malloc(g->state_size);
     }
-    if (m == NULL || !m->states || !m->line || !m->pub || !m->work ||
+    if (m == NULL || !m->states || !m->line || !m->pub || !m->checked || !m->work ||
         g->setup(m->work, &xc->options, job->n_seats, job->seed) != JA_OK) {
         match_free(m);
         pthread_mutex_lock(&l->mu);
@@ -177,16 +181,11 @@ static void *hook_begin(void *ctx, const arena_exec_ctx *xc, const arena_job *jo
         snprintf(m->names[s], sizeof m->names[s], "%s", xc->names[job->slot[s]]);
     /* Frame 0: the deal, as setup makes it from the match seed (the match
      * loop does the same). */
-    uint8_t *deal = malloc(g->state_size);
-    if (deal)
-        memcpy(deal, m->work, g->state_size);
     pthread_mutex_lock(&l->mu);
     m->next = l->list;
     l->list = m;
     pthread_mutex_unlock(&l->mu);
-    if (deal)
-        record(m, deal, 0);
-    free(deal);
+    record(m, m->work, 0);
     return m;
 }
 
@@ -304,14 +303,16 @@ int srv_live_reader_open(srv_live *l, const char *id, int seat, srv_live_reader 
         return JA_ENOMEM;
     r->l = l;
     r->seat = seat;
+    r->state = malloc(l->g->state_size);
     if (seat >= 0) {
-        r->state = malloc(l->g->state_size);
         r->obs = malloc(l->g->obs_size);
         r->last = malloc(l->g->obs_size);
-        if (!r->state || !r->obs || !r->last) {
-            srv_live_reader_close(&r);
-            return JA_ENOMEM;
-        }
+    } else {
+        r->work = malloc(l->g->state_size);
+    }
+    if (!r->state || (seat >= 0 ? !r->obs || !r->last : !r->work)) {
+        srv_live_reader_close(&r);
+        return JA_ENOMEM;
     }
     pthread_mutex_lock(&l->mu);
     live_match *m = find(l, id);
@@ -393,10 +394,29 @@ int srv_live_reader_next(srv_live_reader *r, char **text)
         uint64_t f = r->next++;
         uint32_t k = (uint32_t)(f % m->ring);
         if (r->seat < 0) {
-            if (!m->pub[k])
+            char line[LINE_MAX_];
+            bool pub;
+            uint64_t at = m->frames - 1;
+            if (m->checked[k] == f + 1) {
+                pub = m->pub[k];
+                memcpy(line, m->line[k], sizeof line);
+            } else {
+                /* The first reader of this frame checks it, outside the
+                 * lock, and keeps the verdict while the slot holds it. */
+                memcpy(r->state, m->states + (size_t)k * l->g->state_size, l->g->state_size);
+                pthread_mutex_unlock(&l->mu);
+                pub = line_public(l->g, m->seats, r->state, f, r->work, line);
+                pthread_mutex_lock(&l->mu);
+                if (m->frames <= f + m->ring) { /* not overwritten meanwhile */
+                    m->checked[k] = f + 1;
+                    m->pub[k] = pub;
+                    memcpy(m->line[k], line, sizeof line);
+                }
+            }
+            if (!pub)
                 continue;
             json_t *j = json_pack("{ss sI sI ss}", "type", "frame", "decision", (json_int_t)f,
-                                  "at", (json_int_t)(m->frames - 1), "line", m->line[k]);
+                                  "at", (json_int_t)at, "line", line);
             pthread_mutex_unlock(&l->mu);
             *text = dump(j);
             return *text ? JA_OK : JA_ENOMEM;
@@ -463,6 +483,7 @@ void srv_live_reader_close(srv_live_reader **rp)
         pthread_mutex_unlock(&r->l->mu);
     }
     free(r->state);
+    free(r->work);
     free(r->obs);
     free(r->last);
     free(r);

@@ -22,6 +22,11 @@
  * concurrency), a match beyond that is played unwatched. A reader that
  * falls SRV_LIVE_BACKLOG released frames behind skips ahead.
  *
+ * CPU: the match's thread only copies each frame's state into the ring.
+ * The public line and its check (a determinization per seat) are made by
+ * the first public reader of a frame, in its HTTP thread, and kept for the
+ * others: a match nobody watches costs a copy a decision.
+ *
  * Threads: the hook runs in the matches' threads, readers in the HTTP
  * threads; everything here locks its own mutex. */
 #ifndef ARENA_SERVE_LIVE_H

@@ -244,8 +244,14 @@ static void watch(const ja_game_rules *g, uint32_t n, uint32_t delay, uint64_t s
     e->obs = malloc((size_t)RING * g->obs_size);
     e->seat_last = malloc(g->obs_size);
     assert_true(e->obs && e->seat_last);
-    srv_live_reader *pub = NULL, *seat = NULL, *bad = NULL;
+    /* A second spectator, reading each frame after the first has made its
+     * line and check: the same bytes from what the first left. */
+    expect *e2 = malloc(sizeof *e2);
+    assert_non_null(e2);
+    *e2 = *e;
+    srv_live_reader *pub = NULL, *pub2 = NULL, *seat = NULL, *bad = NULL;
     assert_int_equal(srv_live_reader_open(l, "7-3", -1, &pub), JA_OK);
+    assert_int_equal(srv_live_reader_open(l, "7-3", -1, &pub2), JA_OK);
     assert_int_equal(srv_live_reader_open(l, "7-3", (int)e->seat, &seat), JA_OK);
     assert_int_equal(srv_live_reader_open(l, "7-4", -1, &bad), JA_ENOTFOUND);
     assert_int_equal(srv_live_reader_open(l, "7-3", (int)n, &bad), JA_ERANGE);
@@ -256,7 +262,9 @@ static void watch(const ja_game_rules *g, uint32_t n, uint32_t delay, uint64_t s
     assert_true(st && legal);
     assert_int_equal(g->setup(st, &o, n, seed), JA_OK);
     expect_frame(e, st, 0);
+    expect_frame(e2, st, 0);
     drain_public(e, pub, 0, false, NULL);
+    drain_public(e2, pub2, 0, false, NULL);
     drain_seat(e, seat, 0, false);
     ja_rng rng;
     ja_rng_seed(&rng, seed ^ 0x9e3779b97f4a7c15ull);
@@ -277,7 +285,9 @@ static void watch(const ja_game_rules *g, uint32_t n, uint32_t delay, uint64_t s
         info.state = st;
         h->step(m, g, &info);
         expect_frame(e, st, f);
+        expect_frame(e2, st, f);
         drain_public(e, pub, f, false, NULL);
+        drain_public(e2, pub2, f, false, NULL);
         drain_seat(e, seat, f, false);
     }
     /* A late reader starts at the oldest frame kept. */
@@ -303,6 +313,9 @@ static void watch(const ja_game_rules *g, uint32_t n, uint32_t delay, uint64_t s
     h->end(m, res);
     free(res);
     drain_public(e, pub, f, true, &out);
+    drain_public(e2, pub2, f, true, &out);
+    assert_true(e2->pub_end);
+    assert_int_equal(e2->given, e->given);
     drain_seat(e, seat, f, true);
     assert_true(e->pub_end && e->seat_end);
     assert_true(e->seen > 0);
@@ -319,6 +332,7 @@ static void watch(const ja_game_rules *g, uint32_t n, uint32_t delay, uint64_t s
     assert_non_null(strstr(list, "\"matches\":[]"));
     free(list);
     srv_live_reader_close(&pub);
+    srv_live_reader_close(&pub2);
     srv_live_reader_close(&seat);
     assert_int_equal(srv_live_reader_open(l, "7-3", -1, &bad), JA_ENOTFOUND);
     free(st);
@@ -326,6 +340,7 @@ static void watch(const ja_game_rules *g, uint32_t n, uint32_t delay, uint64_t s
     free(e->obs);
     free(e->seat_last);
     free(e);
+    free(e2);
     srv_live_free(&l);
 }
 
