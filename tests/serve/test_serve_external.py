@@ -11,7 +11,9 @@ unregistered key (ZAP; the server keeps running) and a registered key
 saying hello under another author's name. A new key supersedes the old
 one (its bot is told bye) while the plugins play on. The server is
 SIGKILLed mid-play and restarted, the external bot reconnects, and nothing
-is lost or doubled.
+is lost or doubled. Then the bot is killed mid-play: at most its batch in
+flight is played, its later batches wait while the plugins play on, and it
+plays again, still active, once it is back.
 
 Waits poll the JSON API; the only clock is a generous guard against hangs
 (and the SDK's own wait for a welcome, which an unregistered key never gets).
@@ -248,6 +250,28 @@ def main():
     rows = {r["version"]: r["games"] for r in lad["ratings"] if r["author"] == "eve"}
     check(set(rows) == {"1", "2"} and all(rows.values()),
           "the ladder JSON shows both of eve's versions with games: %r" % rows)
+
+    # The bot dies mid-play and comes back: what it was asked in the batch
+    # in flight faults (disconnect); later batches with eve wait for her bot,
+    # unplayed and unfaulted, while the plugins play on; eve stays active.
+    def eve_matches():
+        return [m for m in export(tmp) if any(x["bot"] == "eve" for x in m["seats"])]
+    f0 = version(s, "eve", 2)["faults"]
+    kill_bot(bot)
+    n_cut = len(eve_matches())
+    a2, b2 = played(s, "alice"), played(s, "bob")
+    wait_for(lambda: played(s, "alice") >= a2 + 4 and played(s, "bob") >= b2 + 4,
+             "the plugins play on while eve's bot is gone")
+    n_mid = len(eve_matches())
+    check(n_mid <= n_cut + 2, "eve's later batches wait for her bot: %d -> %d matches" %
+          (n_cut, n_mid))
+    bot = start_bot(endpoint, server_key, "eve", pub2, sec2, os.path.join(tmp, "eve4.err"))
+    wait_for(lambda: len(eve_matches()) >= n_mid + 2 * K, "eve plays again once her bot is back")
+    v = version(s, "eve", 2)
+    check(v["status"] == "active" and v["faults"] <= f0 + 20,
+          "eve still active after her bot came back: %r" % v)
+    fkeys = [(m["tournament"], m["match"]) for m in export(tmp)]
+    check(len(fkeys) == len(set(fkeys)), "no match recorded twice after the bot's return")
 
     s.stop()
     check(bot.wait(timeout=GUARD) == 0, "the bot is told bye when the server stops")
