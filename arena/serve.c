@@ -7,6 +7,7 @@
 #include "botspec.h"
 #include "db_lock.h"
 #include "executor.h"
+#include "repro.h"
 #include "tournament.h"
 #include "util.h"
 
@@ -64,17 +65,73 @@ static void version_path(const arena_server *s, const arena_serve_version *v, ch
     snprintf(out, cap, "%s/%s", s->data, v->file);
 }
 
+/* The folder of version id's smoke matches (replays and bundles of the
+ * faulty ones): DATA/validation/ID. */
+static void smoke_dir(const arena_server *s, int64_t id, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s/validation/%" PRId64, s->data, id);
+}
+
+void arena_serve_smoke_bundle(const arena_server *s, int64_t id, uint32_t i, char *out, size_t cap)
+{
+    char dir[4300], replay[4400];
+    smoke_dir(s, id, dir, sizeof dir);
+    arena_replay_name(replay, sizeof replay, dir, 0, i);
+    arena_repro_path(out, cap, replay);
+}
+
+/* A faulty smoke match's reproduction bundle (repro.h), written beside its
+ * replay; a clean match's replay is removed. True when a bundle exists. */
+static bool smoke_bundle(const arena_exec_ctx *xc, const arena_job *job, arena_job_result *r,
+                         uint32_t seat)
+{
+    if (!r->replay_path[0])
+        return false;
+    if (!r->res.faults[seat]) {
+        unlink(r->replay_path);
+        return false;
+    }
+    ref_bot *bots[JA_MAX_SEATS];
+    const char *names[JA_MAX_SEATS];
+    for (uint32_t k = 0; k < job->n_seats; k++) {
+        bots[k] = xc->bots[job->slot[k]];
+        names[k] = xc->names[job->slot[k]];
+    }
+    char id[32];
+    snprintf(id, sizeof id, "t0-m%u", (unsigned)job->number);
+    ref_match_config cfg = {xc->game, xc->options, job->n_seats, job->seed, xc->move_ms, id,
+                            0, REF_ON_FAULT_DEFAULT, .max_faults = 0};
+    arena_repro_info in = {&cfg, 0, job->number, bots, names, NULL, r->stderr_tails};
+    char err[600];
+    if (arena_repro_write(r->replay_path, &in, &r->res, err, sizeof err) != JA_OK) {
+        arena_error("smoke match %u: reproduction bundle not written: %s", (unsigned)job->number,
+                    err);
+        return false;
+    }
+    return true;
+}
+
 /* Plays the smoke matches of candidate cand against random: cand in seat
  * i % seats of match i, random in the others. JA_OK with the report's
- * "smoke" array filled; JA_EBOT when the candidate faulted (reason in
- * why); another error when a match could not be played. */
+ * "smoke" array filled (a faulty match's entry names its reproduction
+ * bundle, for the author: docs/server.md); JA_EBOT when the candidate
+ * faulted (reason in why); another error when a match could not be played. */
 static int smoke(arena_server *s, const arena_serve_version *v, ref_bot *cand, ref_bot *random,
                  json_t *list, char *why, size_t cap)
 {
     const arena_serve_args *a = s->a;
     ref_bot *bots[2] = {cand, random};
     const char *names[2] = {v->author, "random"};
-    arena_exec_ctx xc = {a->game, a->options, a->move_ms, bots, names, NULL, 0, 0, {0}, NULL, NULL};
+    char dir[4300], top[4200];
+    snprintf(top, sizeof top, "%s/validation", s->data);
+    smoke_dir(s, v->id, dir, sizeof dir);
+    bool keep = (mkdir(top, 0700) == 0 || errno == EEXIST) &&
+                (mkdir(dir, 0700) == 0 || errno == EEXIST);
+    if (!keep)
+        arena_error("cannot create '%s' (no reproduction bundles): %s", dir, strerror(errno));
+    arena_fault_cfg fc = {0, REF_ON_FAULT_DEFAULT, false, true};
+    arena_exec_ctx xc = {a->game, a->options, a->move_ms, bots, names, keep ? dir : NULL, 0, 0,
+                         fc, NULL, NULL};
     uint64_t total = 0;
     int status = JA_OK;
     for (uint32_t i = 0; i < a->smoke && !*s->stop; i++) {
@@ -96,9 +153,15 @@ static int smoke(arena_server *s, const arena_serve_version *v, ref_bot *cand, r
                 if (r->res.fault_kinds[seat][f])
                     json_object_set_new(fk, ja_fault_name(f),
                                         json_integer(r->res.fault_kinds[seat][f]));
-            json_array_append_new(list, json_pack("{sI sI so}", "seat", (json_int_t)seat,
-                                                  "faults", (json_int_t)r->res.faults[seat],
-                                                  "fault_kinds", fk));
+            json_t *e = json_pack("{sI sI so}", "seat", (json_int_t)seat, "faults",
+                                  (json_int_t)r->res.faults[seat], "fault_kinds", fk);
+            if (smoke_bundle(&xc, &job, r, seat)) {
+                char url[128];
+                snprintf(url, sizeof url, "/api/bots/%s/versions/%" PRId64 "/smoke/%u",
+                         v->author, v->number, (unsigned)i);
+                json_object_set_new(e, "bundle", json_string(url));
+            }
+            json_array_append_new(list, e);
             total += r->res.faults[seat];
         }
         free(r->export_data);

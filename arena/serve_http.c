@@ -853,6 +853,52 @@ static enum MHD_Result api_retire(arena_server *s, struct MHD_Connection *c, req
                                        (json_int_t)n));
 }
 
+/* A smoke match's reproduction bundle, for the version's author only: it
+ * holds the bot's log tail and its decisions. */
+static enum MHD_Result api_smoke_bundle(arena_server *s, struct MHD_Connection *c, req *q)
+{
+    if (!authorize(s, c, q))
+        return send_error(c, 401, "a valid token is needed: Authorization: Bearer TOKEN");
+    if (strcmp(q->author_name, q->route.name) != 0)
+        return send_error(c, 403, "a bundle is for its bot's author only");
+    json_t *vs = arena_serve_db_versions_json(s->sdb, q->author);
+    int64_t id = 0;
+    size_t i;
+    json_t *v;
+    json_array_foreach(vs, i, v)
+        if (json_integer_value(json_object_get(v, "version")) == (json_int_t)q->route.version)
+            id = json_integer_value(json_object_get(v, "id"));
+    json_decref(vs);
+    if (id <= 0)
+        return send_error(c, 404, "no such version");
+    char path[4600];
+    struct stat sb;
+    arena_serve_smoke_bundle(s, id, q->route.number, path, sizeof path);
+    int fd = open_data_file(path, &sb);
+    if (fd < 0)
+        return send_error(c, 404, "no bundle: that smoke match had no fault");
+    /* The server's paths (the replay's, the plugin's) are shown relative
+     * to its data folder, as in every message to authors. */
+    char *buf = (uint64_t)sb.st_size < (64u << 20) ? malloc((size_t)sb.st_size + 1) : NULL;
+    size_t len = 0;
+    ssize_t k;
+    while (buf && len < (size_t)sb.st_size &&
+           (k = read(fd, buf + len, (size_t)sb.st_size - len)) > 0)
+        len += (size_t)k;
+    close(fd);
+    if (buf == NULL || len != (size_t)sb.st_size) {
+        free(buf);
+        return send_error(c, 500, "the bundle cannot be read");
+    }
+    buf[len] = '\0';
+    char prefix[4200];
+    snprintf(prefix, sizeof prefix, "%s/", s->data);
+    size_t pl = strlen(prefix);
+    for (char *p; (p = strstr(buf, prefix)) != NULL; len -= pl)
+        memmove(p, p + pl, strlen(p + pl) + 1);
+    return send_bytes(c, 200, "application/json", buf, len);
+}
+
 /* ---- the access handler -------------------------------------------------------- */
 
 static bool body_add(req *q, const char *data, size_t n)
@@ -915,6 +961,7 @@ static enum MHD_Result dispatch(arena_server *s, struct MHD_Connection *c, req *
     case ARENA_ROUTE_REGISTER: return api_register(s, c, q);
     case ARENA_ROUTE_UPLOAD: return api_upload(s, c, q);
     case ARENA_ROUTE_RETIRE: return api_retire(s, c, q);
+    case ARENA_ROUTE_SMOKE_BUNDLE: return api_smoke_bundle(s, c, q);
     case ARENA_ROUTE_EXTERNAL: return api_external(s, c, q);
     case ARENA_ROUTE_SERVER: return send_json(c, 200, srv_ext_server_json(s));
     case ARENA_ROUTE_BAD_METHOD: return send_error(c, 405, "method not allowed here");

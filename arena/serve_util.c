@@ -165,8 +165,17 @@ void arena_serve_route(const char *method, const char *path, arena_route *out)
             k = ARENA_ROUTE_BOT_PAGE;
     } else if (strncmp(path, "/api/bots/", 10) == 0) {
         const char *s = path + 10;
+        const char *vs = strstr(s, "/versions/"), *sm = vs ? strstr(vs + 10, "/smoke/") : NULL;
+        uint64_t v, i;
         if (ends_with(s, n - 10, "/retire", &stem) && take_name(s, stem, out->name))
             k = ARENA_ROUTE_RETIRE, want_post = true;
+        else if (sm && take_name(s, (size_t)(vs - s), out->name) &&
+                 parse_num(vs + 10, (size_t)(sm - (vs + 10)), UINT32_MAX, &v) && v >= 1 &&
+                 parse_num(sm + 7, strlen(sm + 7), UINT32_MAX, &i)) {
+            k = ARENA_ROUTE_SMOKE_BUNDLE;
+            out->version = (uint32_t)v;
+            out->number = (uint32_t)i;
+        }
         else if (take_name(s, n - 10, out->name))
             k = ARENA_ROUTE_BOT;
     } else if (strncmp(path, "/api/matches/", 13) == 0) {

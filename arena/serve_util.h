@@ -52,6 +52,7 @@ typedef enum arena_route_kind {
     ARENA_ROUTE_LADDER,       /* GET /api/ladder */
     ARENA_ROUTE_BOT,          /* GET /api/bots/NAME */
     ARENA_ROUTE_RETIRE,       /* POST /api/bots/NAME/retire */
+    ARENA_ROUTE_SMOKE_BUNDLE, /* GET /api/bots/NAME/versions/V/smoke/I */
     ARENA_ROUTE_MATCH,        /* GET /api/matches/T-N */
     ARENA_ROUTE_EVENTS,       /* GET /api/events */
     ARENA_ROUTE_EXTERNAL,     /* POST /api/external */
@@ -60,9 +61,10 @@ typedef enum arena_route_kind {
 
 typedef struct arena_route {
     arena_route_kind kind;
-    char name[ARENA_SERVE_NAME_MAX + 1]; /* BOT_PAGE, BOT, RETIRE: a valid name */
+    char name[ARENA_SERVE_NAME_MAX + 1]; /* BOT_PAGE, BOT, RETIRE, SMOKE_BUNDLE: a valid name */
     int64_t tournament;                  /* MATCH*: T >= 1 */
-    uint32_t number;                     /* MATCH*: N */
+    uint32_t number;                     /* MATCH*: N; SMOKE_BUNDLE: I */
+    uint32_t version;                    /* SMOKE_BUNDLE: V >= 1 */
 } arena_route;
 
 /* Routes a request by method ("GET", "HEAD" as GET, "POST") and decoded

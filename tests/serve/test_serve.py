@@ -230,6 +230,25 @@ def main():
         version_status(s, "dave")), "dave's validation")
     check(v["status"] == "rejected" and "fault" in v["reason"] and v["report"]["smoke"],
           "crashing plugin rejected with its faults: %r" % v)
+    # Each faulty smoke match names its reproduction bundle, the author's only.
+    bundles = [m["bundle"] for m in v["report"]["smoke"] if m["faults"]]
+    check(bundles and all(m.get("bundle") for m in v["report"]["smoke"] if m["faults"]) and
+          not any(m.get("bundle") for m in v["report"]["smoke"] if not m["faults"]),
+          "a bundle for each faulty smoke match: %r" % v["report"]["smoke"])
+    url = bundles[0] if bundles else "/api/bots/dave/versions/1/smoke/0"
+    st, j = s.json("GET", url)
+    check(st == 401, "a bundle without a token: 401, not %d" % st)
+    st, j = s.json("GET", url, None, auth("alice"))
+    check(st == 403, "a bundle with another author's token: 403, not %d" % st)
+    st, ct, raw = s.request("GET", url, None, auth("dave"))
+    j = json.loads(raw) if st == 200 else {}
+    check(st == 200 and ct == "application/json" and j.get("format") == "jackarena-repro" and
+          j.get("game") == GAME and any(f.get("name") == "dave" and f.get("faults")
+                                        for f in j.get("faulty", [])) and
+          tmp.encode() not in raw,
+          "the author reads the bundle, no server path in it: %d %r" % (st, raw[:300]))
+    st, j = s.json("GET", "/api/bots/dave/versions/9/smoke/0", None, auth("dave"))
+    check(st == 404, "no such version: 404, not %d" % st)
     for a in ("alice", "bob"):
         v = wait_for(lambda: (lambda x: x if x and x["status"] != "validating" else None)(
             version_status(s, a)), a + "'s validation")

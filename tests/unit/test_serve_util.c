@@ -110,6 +110,7 @@ static void test_routes(void **state)
     route("GET", "/api/ladder", ARENA_ROUTE_LADDER);
     route("GET", "/api/bots/alice", ARENA_ROUTE_BOT);
     route("POST", "/api/bots/alice/retire", ARENA_ROUTE_RETIRE);
+    route("GET", "/api/bots/alice/versions/2/smoke/0", ARENA_ROUTE_SMOKE_BUNDLE);
     route("GET", "/api/matches/1-0", ARENA_ROUTE_MATCH);
     route("GET", "/api/events", ARENA_ROUTE_EVENTS);
     /* Methods. */
@@ -117,6 +118,7 @@ static void test_routes(void **state)
     route("POST", "/api/ladder", ARENA_ROUTE_BAD_METHOD);
     route("DELETE", "/bots/alice", ARENA_ROUTE_BAD_METHOD);
     route("GET", "/api/bots/alice/retire", ARENA_ROUTE_BAD_METHOD);
+    route("POST", "/api/bots/alice/versions/1/smoke/3", ARENA_ROUTE_BAD_METHOD);
     /* Path tricks and near misses name nothing. */
     const char *none[] = {"", "/x", "/submit/", "/bots/", "/bots/..", "/bots/../etc/passwd",
                           "/bots/a/b", "/bots/%2e%2e", "/matches/1-2", "/matches/0-1.html",
@@ -125,7 +127,12 @@ static void test_routes(void **state)
                           "/matches/1-2.htm", "/matches/1-99999999999.html", "//etc/passwd",
                           "/api/bots/alice/retire/x", "/api/bots/../x", "/api/matches/1-2/x",
                           "/api/matches/1-x", "/api/ladder?x=1", "/api/bots/a%00b",
-                          "/matches/%2fetc%2fpasswd.html",
+                          "/matches/%2fetc%2fpasswd.html", "/api/bots/alice/versions/0/smoke/1",
+                          "/api/bots/alice/versions/1/smoke/", "/api/bots/alice/versions/1/smoke/01",
+                          "/api/bots/alice/versions/01/smoke/1", "/api/bots/alice/versions//smoke/1",
+                          "/api/bots/alice/versions/1/smoke/1/x", "/api/bots/../versions/1/smoke/1",
+                          "/api/bots/alice/versions/1/smoke/../../x", "/api/bots/alice/versions/1",
+                          "/api/bots/alice/versions/-1/smoke/1", "/api/bots/a/b/versions/1/smoke/1",
                           "/api/bots/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
     for (size_t i = 0; i < sizeof none / sizeof *none; i++)
         route("GET", none[i], ARENA_ROUTE_NONE);
@@ -136,6 +143,10 @@ static void test_routes(void **state)
     assert_int_equal(r.number, 7);
     arena_serve_route("POST", "/api/bots/Bob_2/retire", &r);
     assert_string_equal(r.name, "Bob_2");
+    arena_serve_route("GET", "/api/bots/Bob_2/versions/12/smoke/3", &r);
+    assert_string_equal(r.name, "Bob_2");
+    assert_int_equal(r.version, 12);
+    assert_int_equal(r.number, 3);
 }
 
 static void test_match_id(void **state)
