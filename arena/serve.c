@@ -65,21 +65,6 @@ static void version_path(const arena_server *s, const arena_serve_version *v, ch
     snprintf(out, cap, "%s/%s", s->data, v->file);
 }
 
-/* The folder of version id's smoke matches (replays and bundles of the
- * faulty ones): DATA/validation/ID. */
-static void smoke_dir(const arena_server *s, int64_t id, char *out, size_t cap)
-{
-    snprintf(out, cap, "%s/validation/%" PRId64, s->data, id);
-}
-
-void arena_serve_smoke_bundle(const arena_server *s, int64_t id, uint32_t i, char *out, size_t cap)
-{
-    char dir[4300], replay[4400];
-    smoke_dir(s, id, dir, sizeof dir);
-    arena_replay_name(replay, sizeof replay, dir, 0, i);
-    arena_repro_path(out, cap, replay);
-}
-
 /* A faulty smoke match's reproduction bundle (repro.h), written beside its
  * replay; a clean match's replay is removed. True when a bundle exists. */
 static bool smoke_bundle(const arena_exec_ctx *xc, const arena_job *job, arena_job_result *r,
@@ -124,7 +109,7 @@ static int smoke(arena_server *s, const arena_serve_version *v, ref_bot *cand, r
     const char *names[2] = {v->author, "random"};
     char dir[4300], top[4200];
     snprintf(top, sizeof top, "%s/validation", s->data);
-    smoke_dir(s, v->id, dir, sizeof dir);
+    arena_serve_smoke_dir(s->data, v->id, dir, sizeof dir);
     bool keep = (mkdir(top, 0700) == 0 || errno == EEXIST) &&
                 (mkdir(dir, 0700) == 0 || errno == EEXIST);
     if (!keep)

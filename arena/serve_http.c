@@ -873,7 +873,7 @@ static enum MHD_Result api_smoke_bundle(arena_server *s, struct MHD_Connection *
         return send_error(c, 404, "no such version");
     char path[4600];
     struct stat sb;
-    arena_serve_smoke_bundle(s, id, q->route.number, path, sizeof path);
+    arena_serve_smoke_bundle(s->data, id, q->route.number, path, sizeof path);
     int fd = open_data_file(path, &sb);
     if (fd < 0)
         return send_error(c, 404, "no bundle: that smoke match had no fault");

@@ -55,10 +55,6 @@ void srv_event_version(arena_server *s, const char *author, int64_t number, cons
 void srv_event_batch(arena_server *s, const arena_serve_batch *b, const char *state);
 
 /* Starts and stops the HTTP daemon (serve_http.c). */
-/* The path of the reproduction bundle of smoke match i of version id (it
- * exists only when that match faulted). */
-void arena_serve_smoke_bundle(const arena_server *s, int64_t id, uint32_t i, char *out, size_t cap);
-
 int srv_http_start(arena_server *s, char *err, size_t cap);
 void srv_http_stop(arena_server *s);
 

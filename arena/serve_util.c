@@ -1,5 +1,10 @@
 /* The pure pieces of `arena serve` (serve_util.h). */
 #include "serve_util.h"
+#include "executor.h"
+#include "repro.h"
+
+#include <inttypes.h>
+#include <stdio.h>
 
 #include <arpa/inet.h>
 #include <math.h>
@@ -195,6 +200,19 @@ void arena_serve_route(const char *method, const char *path, arena_route *out)
         return;
     }
     out->kind = (want_post ? post : get) ? k : ARENA_ROUTE_BAD_METHOD;
+}
+
+void arena_serve_smoke_dir(const char *data, int64_t id, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s/validation/%" PRId64, data, id);
+}
+
+void arena_serve_smoke_bundle(const char *data, int64_t id, uint32_t i, char *out, size_t cap)
+{
+    char dir[4300], replay[4400];
+    arena_serve_smoke_dir(data, id, dir, sizeof dir);
+    arena_replay_name(replay, sizeof replay, dir, 0, i);
+    arena_repro_path(out, cap, replay);
 }
 
 /* ---- output -------------------------------------------------------------------- */

@@ -78,6 +78,13 @@ void arena_serve_route(const char *method, const char *path, arena_route *out);
 /* Parses a match id "T-N" (as in the routes). */
 bool arena_serve_match_id(const char *s, int64_t *tournament, uint32_t *number);
 
+/* The folder of version id's smoke matches under the data folder (their
+ * replays, and the reproduction bundles of the faulty ones):
+ * DATA/validation/ID; and the bundle of smoke match i there (it exists
+ * only when that match faulted). */
+void arena_serve_smoke_dir(const char *data, int64_t id, char *out, size_t cap);
+void arena_serve_smoke_bundle(const char *data, int64_t id, uint32_t i, char *out, size_t cap);
+
 /* ---- output -------------------------------------------------------------------- */
 
 /* Writes s to f with &, <, >, " and ' escaped as HTML entities, and
