@@ -18,6 +18,7 @@ with --live-delay 5.
   the ticket works once (403 again), a made-up ticket 403; bad bodies 400,
   no such match 404, wrong methods 405.
 - --live-delay out of range is a usage error (exit 2, one line).
+- --queue 1: an upload while a version validates is 503.
 
 Waits poll the API; the only clock is a generous guard against hangs.
 
@@ -82,9 +83,31 @@ def usage_errors(tmp):
     check(not os.path.exists(os.path.join(tmp, "u.db")), "nothing written on a usage error")
 
 
+def queue_full(tmp):
+    """--queue bounds the versions waiting for validation: with --queue 1,
+    an upload while one version validates is 503 (the first one validates
+    slowly: dawdle sleeps at each decision, and --smoke 100), and the
+    server stops at once all the same (between two smoke matches)."""
+    q = os.path.join(tmp, "queue")
+    os.mkdir(q)
+    s = Server(ARENA, "bruise-jack", q, free_port(FREE_PORT), ["--queue", "1", "--smoke", "100"])
+    s.start()
+    a, b = s.register("alice"), s.register("bob")
+    s.upload(a, DAWDLE)
+    with open(DAWDLE, "rb") as f:
+        st, j = s.json("POST", "/api/bots", f.read(), {"Authorization": "Bearer " + b})
+    check(st == 503 and "queue is full" in (j or {}).get("error", ""),
+          "an upload past --queue: 503, not %d %r" % (st, j))
+    st, j = s.json("GET", "/api/bots/alice")
+    check(st == 200 and j["versions"][0]["status"] == "validating",
+          "the first version is still validating: %r" % j)
+    s.stop()
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="serve-live-")
     usage_errors(tmp)
+    queue_full(tmp)
     port = free_port(FREE_PORT)
     s = Server(ARENA, "taylor-blackjack", tmp, port,
                ["--smoke", "1", "--concurrency", "1", "--live-delay", str(DELAY)])
