@@ -597,8 +597,7 @@ static enum MHD_Result match_file(arena_server *s, struct MHD_Connection *c,
 typedef struct sse {
     arena_server *s;
     uint64_t next;            /* the next event to send */
-    char *pending;            /* text not yet fully sent */
-    size_t len, off;
+    arena_sse_out out;        /* text not yet fully sent */
 } sse;
 
 static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
@@ -606,7 +605,7 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
     (void)pos;
     sse *e = cls;
     arena_server *s = e->s;
-    if (e->pending == NULL) {
+    if (e->out.pending == NULL) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_sec += 15;
@@ -618,38 +617,26 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
             pthread_mutex_unlock(&s->mu);
             return MHD_CONTENT_READER_END_OF_STREAM;
         }
+        bool ok;
         if (e->next == s->ev_seq) {
-            e->pending = strdup(": keep-alive\n\n");
+            ok = arena_sse_set(&e->out, 0, NULL);
         } else {
             if (s->ev_seq - e->next > SRV_EVENT_RING) /* fell behind: skip ahead */
                 e->next = s->ev_seq - SRV_EVENT_RING;
-            const char *t = s->ev[e->next % SRV_EVENT_RING];
-            size_t n = strlen(t) + 64;
-            e->pending = malloc(n);
-            if (e->pending)
-                snprintf(e->pending, n, "id: %" PRIu64 "\ndata: %s\n\n", e->next + 1, t);
+            ok = arena_sse_set(&e->out, e->next + 1, s->ev[e->next % SRV_EVENT_RING]);
             e->next++;
         }
         pthread_mutex_unlock(&s->mu);
-        if (e->pending == NULL)
+        if (!ok)
             return MHD_CONTENT_READER_END_WITH_ERROR;
-        e->len = strlen(e->pending);
-        e->off = 0;
     }
-    size_t n = e->len - e->off < max ? e->len - e->off : max;
-    memcpy(buf, e->pending + e->off, n);
-    e->off += n;
-    if (e->off == e->len) {
-        free(e->pending);
-        e->pending = NULL;
-    }
-    return (ssize_t)n;
+    return (ssize_t)arena_sse_copy(&e->out, buf, max);
 }
 
 static void sse_free(void *cls)
 {
     sse *e = cls;
-    free(e->pending);
+    free(e->out.pending);
     free(e);
 }
 

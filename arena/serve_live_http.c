@@ -4,6 +4,7 @@
 #include "serve_live_http.h"
 
 #include "serve_live.h"
+#include "serve_util.h"
 
 #include "jackarena/ja_error.h"
 
@@ -18,8 +19,7 @@ typedef struct live_sse {
     arena_server *s;
     srv_live_reader *r;
     uint64_t sent;
-    char *pending;
-    size_t len, off;
+    arena_sse_out out;        /* text not yet fully sent */
     int idle;                 /* seconds without an event (keep-alive at 15) */
 } live_sse;
 
@@ -27,7 +27,7 @@ static ssize_t live_sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
     (void)pos;
     live_sse *e = cls;
-    while (e->pending == NULL) {
+    while (e->out.pending == NULL) {
         if (*e->s->stop)
             return MHD_CONTENT_READER_END_OF_STREAM;
         char *text = NULL;
@@ -41,35 +41,24 @@ static ssize_t live_sse_read(void *cls, uint64_t pos, char *buf, size_t max)
             if (++e->idle < 15)
                 continue;
             e->idle = 0;
-            e->pending = strdup(": keep-alive\n\n");
+            if (!arena_sse_set(&e->out, 0, NULL))
+                return MHD_CONTENT_READER_END_WITH_ERROR;
         } else {
             e->idle = 0;
-            size_t n = strlen(text) + 48;
-            e->pending = malloc(n);
-            if (e->pending)
-                snprintf(e->pending, n, "id: %" PRIu64 "\ndata: %s\n\n", ++e->sent, text);
+            bool ok = arena_sse_set(&e->out, ++e->sent, text);
             free(text);
+            if (!ok)
+                return MHD_CONTENT_READER_END_WITH_ERROR;
         }
-        if (e->pending == NULL)
-            return MHD_CONTENT_READER_END_WITH_ERROR;
-        e->len = strlen(e->pending);
-        e->off = 0;
     }
-    size_t n = e->len - e->off < max ? e->len - e->off : max;
-    memcpy(buf, e->pending + e->off, n);
-    e->off += n;
-    if (e->off == e->len) {
-        free(e->pending);
-        e->pending = NULL;
-    }
-    return (ssize_t)n;
+    return (ssize_t)arena_sse_copy(&e->out, buf, max);
 }
 
 static void live_sse_free(void *cls)
 {
     live_sse *e = cls;
     srv_live_reader_close(&e->r);
-    free(e->pending);
+    free(e->out.pending);
     free(e);
 }
 

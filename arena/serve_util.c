@@ -215,6 +215,35 @@ void arena_serve_smoke_bundle(const char *data, int64_t id, uint32_t i, char *ou
     arena_repro_path(out, cap, replay);
 }
 
+/* ---- server-sent events ---------------------------------------------------------- */
+
+bool arena_sse_set(arena_sse_out *o, uint64_t id, const char *data)
+{
+    size_t n = data ? strlen(data) + 48 : 16;
+    o->pending = malloc(n);
+    if (o->pending == NULL)
+        return false;
+    if (data)
+        snprintf(o->pending, n, "id: %" PRIu64 "\ndata: %s\n\n", id, data);
+    else
+        snprintf(o->pending, n, ": keep-alive\n\n");
+    o->len = strlen(o->pending);
+    o->off = 0;
+    return true;
+}
+
+size_t arena_sse_copy(arena_sse_out *o, char *buf, size_t max)
+{
+    size_t n = o->len - o->off < max ? o->len - o->off : max;
+    memcpy(buf, o->pending + o->off, n);
+    o->off += n;
+    if (o->off == o->len) {
+        free(o->pending);
+        o->pending = NULL;
+    }
+    return n;
+}
+
 /* ---- output -------------------------------------------------------------------- */
 
 void arena_serve_html(FILE *f, const char *s)

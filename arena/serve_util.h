@@ -85,6 +85,21 @@ bool arena_serve_match_id(const char *s, int64_t *tournament, uint32_t *number);
 void arena_serve_smoke_dir(const char *data, int64_t id, char *out, size_t cap);
 void arena_serve_smoke_bundle(const char *data, int64_t id, uint32_t i, char *out, size_t cap);
 
+/* ---- server-sent events ---------------------------------------------------------- */
+
+/* The text of a stream not yet sent: one event or comment at a time. */
+typedef struct arena_sse_out {
+    char *pending;            /* NULL: nothing; malloc'ed */
+    size_t len, off;
+} arena_sse_out;
+
+/* Sets the pending text to event `id` with data (one line of JSON), or to
+ * a keep-alive comment when data is NULL. False when out of memory. */
+bool arena_sse_set(arena_sse_out *o, uint64_t id, const char *data);
+/* Copies up to max bytes of the pending text into buf (a libmicrohttpd
+ * content reader's answer), freeing it once all of it is out. */
+size_t arena_sse_copy(arena_sse_out *o, char *buf, size_t max);
+
 /* ---- output -------------------------------------------------------------------- */
 
 /* Writes s to f with &, <, >, " and ' escaped as HTML entities, and

@@ -140,6 +140,28 @@ class Server:
         check(rc == 0, "SIGTERM exits 0, not %d: %s" % (rc, self.tail()))
 
 
+def kept(before, after, skip=()):
+    """What a restart must keep, from two `arena ladder export --jsonl`
+    readings (lists of matches): no match recorded twice, every match of
+    `before` still there with its digest, and every batch (one tournament
+    of 2 matches: a duplicate pair, 2 seats, 1 round) whole but the last
+    and those in `skip`. Returns what is wrong, as messages (none: empty)."""
+    wrong = []
+    keys = [(m["tournament"], m["match"]) for m in after]
+    if len(keys) != len(set(keys)):
+        wrong.append("a match recorded twice")
+    new = {(m["tournament"], m["match"]): m["digest"] for m in after}
+    if any(new.get((m["tournament"], m["match"])) != m["digest"] for m in before):
+        wrong.append("a match lost or changed its digest")
+    per = {}
+    for t, _ in keys:
+        per[t] = per.get(t, 0) + 1
+    cut = {t: n for t, n in per.items() if n != 2 and t != max(per) and t not in skip}
+    if cut:
+        wrong.append("batches not whole: %r" % cut)
+    return wrong
+
+
 def vm_rss_kib(pid):
     with open("/proc/%d/status" % pid) as f:
         for line in f:

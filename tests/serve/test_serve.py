@@ -24,6 +24,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from serve_lib import kept  # noqa: E402  (what a restart must keep)
+
 ARENA, RANDOM, PICK, SEGV, SEATFAULT, FREE_PORT = sys.argv[1:7]
 GAME = "bruise-jack"
 GUARD = 600  # seconds: a hang, never a timing assertion
@@ -281,19 +284,10 @@ def main():
           "matches before the restart: %d" % len(keys))
     s.start()
     wait_for(lambda: len(export(tmp)) >= len(before) + 6, "play after the restart")
+    # The batch cut by the kill was resumed: every batch but the last whole.
     after = export(tmp)
-    akeys = [(m["tournament"], m["match"]) for m in after]
-    check(len(akeys) == len(set(akeys)), "no match recorded twice")
-    old = {(m["tournament"], m["match"]): m["digest"] for m in before}
-    new = {(m["tournament"], m["match"]): m["digest"] for m in after}
-    check(all(new.get(k) == d for k, d in old.items()), "every match kept with its digest")
-    # Each batch is one duplicate pair (2 seats, 1 round): the one cut by the
-    # kill was resumed, so every batch but the last is whole.
-    per = {}
-    for t, _ in akeys:
-        per[t] = per.get(t, 0) + 1
-    last = max(per)
-    check(all(n == 2 for t, n in per.items() if t != last), "batches whole: %r" % per)
+    wrong = kept(before, after)
+    check(not wrong, "nothing lost or doubled across the restart: %r" % wrong)
 
     # SIGTERM mid-play: the matches in flight are recorded, the server exits
     # 0, and the next start goes on from there.
@@ -301,18 +295,13 @@ def main():
     rc = s.proc.wait(timeout=GUARD)
     check(rc == 0, "SIGTERM mid-play exits 0, not %d: %s" % (rc, tail(tmp)))
     stopped = export(tmp)
-    skeys = [(m["tournament"], m["match"]) for m in stopped]
-    check(len(skeys) == len(set(skeys)) and set(akeys) <= set(skeys), "matches after SIGTERM")
+    wrong = kept(after, stopped)
+    check(not wrong, "matches after SIGTERM: %r" % wrong)
     s.start()
     wait_for(lambda: len(export(tmp)) >= len(stopped) + 4, "play after the second restart")
     after = export(tmp)
-    akeys = [(m["tournament"], m["match"]) for m in after]
-    check(len(akeys) == len(set(akeys)), "no match recorded twice (second restart)")
-    per = {}
-    for t, _ in akeys:
-        per[t] = per.get(t, 0) + 1
-    last = max(per)
-    check(all(n == 2 for t, n in per.items() if t != last), "batches whole: %r" % per)
+    wrong = kept(stopped, after)
+    check(not wrong, "nothing lost or doubled across the second restart: %r" % wrong)
 
     # Pages, match records, replays.
     st, ct, page = s.request("GET", "/")

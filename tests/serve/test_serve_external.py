@@ -28,7 +28,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_lib import GUARD, Server, check, free_port, report, wait_for  # noqa: E402
+from serve_lib import GUARD, Server, check, free_port, kept, report, wait_for  # noqa: E402
 
 import zmq  # noqa: E402  (Debian's python3-zmq)
 
@@ -230,20 +230,10 @@ def main():
           "the server key is kept across restarts: %r" % j)
     bot = start_bot(endpoint, server_key, "eve", pub2, sec2, os.path.join(tmp, "eve3.err"))
     wait_for(lambda: len(export(tmp)) >= len(before) + 3 * K, "play after the restart")
-    after = export(tmp)
-    akeys = [(m["tournament"], m["match"]) for m in after]
-    check(len(akeys) == len(set(akeys)), "no match recorded twice")
-    old = {(m["tournament"], m["match"]): m["digest"] for m in before}
-    new = {(m["tournament"], m["match"]): m["digest"] for m in after}
-    check(all(new.get(k) == d for k, d in old.items()), "every match kept with its digest")
-    # Each batch is one duplicate pair (2 seats, 1 round): every batch made
-    # after the re-key but the last is whole, the one cut by the kill too.
-    per = {}
-    for t, _ in akeys:
-        per[t] = per.get(t, 0) + 1
-    last = max(per)
-    check(all(n == 2 for t, n in per.items() if t != last and t not in before_rekey),
-          "batches whole: %r" % {t: n for t, n in per.items() if n != 2})
+    # Every batch made after the re-key but the last is whole, the one cut
+    # by the kill too.
+    wrong = kept(before, export(tmp), before_rekey)
+    check(not wrong, "nothing lost or doubled across the restart: %r" % wrong)
     e1 = played(s, "eve")
     wait_for(lambda: played(s, "eve") >= e1 + 2, "eve plays after the restart")
     st, lad = s.json("GET", "/api/ladder")

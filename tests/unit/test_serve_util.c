@@ -128,8 +128,10 @@ static void test_routes(void **state)
                           "/api/bots/alice/retire/x", "/api/bots/../x", "/api/matches/1-2/x",
                           "/api/matches/1-x", "/api/ladder?x=1", "/api/bots/a%00b",
                           "/matches/%2fetc%2fpasswd.html", "/api/bots/alice/versions/0/smoke/1",
-                          "/api/bots/alice/versions/1/smoke/", "/api/bots/alice/versions/1/smoke/01",
-                          "/api/bots/alice/versions/01/smoke/1", "/api/bots/alice/versions//smoke/1",
+                          "/api/bots/alice/versions/1/smoke/",
+                          "/api/bots/alice/versions/1/smoke/01",
+                          "/api/bots/alice/versions/01/smoke/1",
+                          "/api/bots/alice/versions//smoke/1",
                           "/api/bots/alice/versions/1/smoke/1/x", "/api/bots/../versions/1/smoke/1",
                           "/api/bots/alice/versions/1/smoke/../../x", "/api/bots/alice/versions/1",
                           "/api/bots/alice/versions/-1/smoke/1", "/api/bots/a/b/versions/1/smoke/1",
@@ -147,6 +149,25 @@ static void test_routes(void **state)
     assert_string_equal(r.name, "Bob_2");
     assert_int_equal(r.version, 12);
     assert_int_equal(r.number, 3);
+}
+
+/* A stream's pending text goes out in pieces of any size, whole and once. */
+static void test_sse(void **state)
+{
+    (void)state;
+    arena_sse_out o = {0};
+    char got[64] = "";
+    size_t len = 0;
+    assert_true(arena_sse_set(&o, 7, "{\"a\":1}"));
+    while (o.pending)
+        len += arena_sse_copy(&o, got + len, 5);
+    got[len] = '\0';
+    assert_string_equal(got, "id: 7\ndata: {\"a\":1}\n\n");
+    assert_true(arena_sse_set(&o, 0, NULL));
+    len = arena_sse_copy(&o, got, sizeof got);
+    got[len] = '\0';
+    assert_string_equal(got, ": keep-alive\n\n");
+    assert_null(o.pending);
 }
 
 static void test_match_id(void **state)
@@ -361,7 +382,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names),    cmocka_unit_test(test_tokens),
         cmocka_unit_test(test_bearer),   cmocka_unit_test(test_routes),
-        cmocka_unit_test(test_match_id), cmocka_unit_test(test_html),
+        cmocka_unit_test(test_sse), cmocka_unit_test(test_match_id), cmocka_unit_test(test_html),
         cmocka_unit_test(test_http_addr), cmocka_unit_test(test_pairing),
         cmocka_unit_test(test_db),
     };
