@@ -120,6 +120,15 @@ int arena_executor_inproc_new(const arena_exec_ctx *ctx, arena_executor **out);
  * its capacity (ref_bot_capacity). JA_OK, JA_ENOMEM, JA_EINVAL (threads 0). */
 int arena_executor_threads_new(const arena_exec_ctx *ctx, uint32_t threads, arena_executor **out);
 
+/* The executor that plays up to `slots` jobs at once in one thread that
+ * runs the hub's loop itself, for tournaments whose every bot is external
+ * (executor_events.c): it makes the hub's seats direct (ref_hub_set_direct)
+ * and holds the hub's baton while it lives. JA_OK, JA_ENOMEM, JA_EINVAL
+ * (slots 0, no hub). */
+typedef struct ref_hub ref_hub;
+int arena_executor_events_new(const arena_exec_ctx *ctx, ref_hub *hub, uint32_t slots,
+                              arena_executor **out);
+
 /* Referee worker processes over ZeroMQ (executor_workers.c, docs/scale.md). */
 typedef struct arena_workers_opts {
     uint32_t local;              /* local workers to start (--jobs J) */
@@ -157,6 +166,22 @@ bool arena_find_referee(char *out, size_t cap);
  * with export_decisions its exported decisions (out->export_data). */
 void arena_job_run(const arena_exec_ctx *ctx, const arena_job *job, bool export_decisions,
                    arena_job_result *out);
+
+/* The same in parts, for one thread playing several jobs at once
+ * (executor_events.c). arena_job_start prepares the job's match
+ * (ref_match_start): NULL when the job failed before (out->rc, out->err
+ * say why: its result is final), else a job to play on and finish, whose
+ * out->rc may already be an error (play_on then returns it). play_on is
+ * ref_match_play: JA_EAGAIN while an answer is awaited (with nowait),
+ * the match's end otherwise. waits_until: ref_match_waits_until.
+ * arena_job_finish completes out (arena_job_run's result) and frees the
+ * job (NULL allowed). */
+typedef struct arena_job_play arena_job_play;
+arena_job_play *arena_job_start(const arena_exec_ctx *ctx, const arena_job *job,
+                                bool export_decisions, arena_job_result *out);
+int arena_job_play_on(arena_job_play *p, bool nowait);
+int64_t arena_job_waits_until(const arena_job_play *p);
+void arena_job_finish(arena_job_play *p);
 
 /* The replay file name of match `number` of a tournament, in dir. */
 void arena_replay_name(char *buf, size_t cap, const char *dir, int64_t tournament_id,

@@ -147,9 +147,17 @@ bool arena_scale_executor(const arena_scale *s, arena_ext *ext, const arena_bots
                     "with --jobs and threads");
         return false;
     }
+    bool external = ext->hub != NULL;
+    for (int i = 0; i < bots->n; i++)
+        external &= strcmp(bots->b[i].kind, "cmd") == 0 || strcmp(bots->b[i].kind, "zmq") == 0;
     if (!s->workers && (jobs <= 1 || s->threads || !plugins)) {
-        rc = jobs > 1 ? arena_executor_threads_new(xc, jobs, out)
-                      : arena_executor_inproc_new(xc, out);
+        /* Every bot external: one thread plays the J matches, running the
+         * hub's loop itself (executor_events.c); a plugin or hosted seat
+         * would hold that thread while its bot thinks, so any other mix
+         * gets a thread per match. */
+        rc = jobs > 1 && external ? arena_executor_events_new(xc, ext->hub, jobs, out)
+             : jobs > 1           ? arena_executor_threads_new(xc, jobs, out)
+                                  : arena_executor_inproc_new(xc, out);
         /* One match at a time, in this thread: its zmq seats run the hub's
          * loop themselves (hub.h, ref_hub_set_direct). */
         if (rc == JA_OK && jobs <= 1 && ext->hub)

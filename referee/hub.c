@@ -1072,10 +1072,16 @@ static int pump(ref_hub *h, long ms)
 
 /* ---- the baton ---------------------------------------------------------------- */
 
+/* The hub whose baton this thread holds for good (ref_hub_hold): its
+ * direct calls and waits then neither take nor give it. */
+static _Thread_local ref_hub *tl_held;
+
 /* Takes the baton: kicks the holder out of its wait if there is one (a
  * holder hands it over on a kick), then waits for it. */
 static void baton_take(ref_hub *h)
 {
+    if (tl_held == h)
+        return;
     pthread_mutex_lock(&h->lk);
     if (h->busy) {
         h->want++;
@@ -1097,6 +1103,8 @@ static void baton_take(ref_hub *h)
  * again only once no direct seat has used it for HUB_GRACE_MS. */
 static void baton_give(ref_hub *h)
 {
+    if (tl_held == h)
+        return;
     pthread_mutex_lock(&h->lk);
     h->busy = false;
     h->left_ns = ref_now_ns();
@@ -1246,6 +1254,42 @@ void ref_hub__direct_wait(ref_hub *h, hub_seat *s, uint32_t turn, int64_t deadli
             baton_yield(h);
     }
     baton_give(h);
+}
+
+bool ref_hub__direct_ready(ref_hub *h, const hub_seat *s, uint32_t turn, int64_t deadline_ns)
+{
+    (void)h;
+    return (s->has_rep && s->rep.turn == turn) || (deadline_ns && ref_now_ns() >= deadline_ns);
+}
+
+void ref_hub_hold(ref_hub *h)
+{
+    baton_take(h);
+    tl_held = h;
+}
+
+void ref_hub_release(ref_hub *h)
+{
+    if (tl_held != h)
+        return;
+    tl_held = NULL;
+    baton_give(h);
+}
+
+int ref_hub_run_once(ref_hub *h, int64_t until_ns)
+{
+    long ms = ref_hub__wait_ms(until_ns, ref_now_ns());
+    int k = pump(h, ms < 0 || ms > HUB_TICK_MS ? HUB_TICK_MS : ms);
+    if (k > 0)
+        baton_yield(h);
+    return k < 0 ? -1 : 0;
+}
+
+void ref_hub_wake(ref_hub *h)
+{
+    uint64_t one = 1;
+    if (write(h->wake_fd, &one, sizeof one) < 0)
+        return; /* cannot happen with an eventfd below its maximum */
 }
 
 long ref_hub__wait_ms(int64_t deadline_ns, int64_t now)

@@ -166,6 +166,20 @@ int ref_hub_send_raw(ref_hub *h, const char *name, const void *bytes, size_t n);
  * deadline while another waits. Off by default. */
 void ref_hub_set_direct(ref_hub *h, bool on);
 
+/* One thread playing many matches on direct seats (arena's event
+ * executor): ref_hub_hold takes the baton for the calling thread until
+ * ref_hub_release, and the seats' calls in that thread then neither take
+ * nor give it. While it holds it, the thread runs the hub's loop with
+ * ref_hub_run_once: one turn, waiting for something on the hub's sockets
+ * until until_ns (0: no deadline; never longer than the hub's tick), a
+ * wake-up (ref_hub_wake, from any thread) or another thread's wanting the
+ * baton (it is handed over and taken back before the call returns). 0, or
+ * -1 once the hub is gone. */
+void ref_hub_hold(ref_hub *h);
+void ref_hub_release(ref_hub *h);
+int ref_hub_run_once(ref_hub *h, int64_t until_ns);
+void ref_hub_wake(ref_hub *h);
+
 /* Sends `bye` to every connected bot (a bot exits on it). */
 void ref_hub_bye_all(ref_hub *h);
 

@@ -48,8 +48,8 @@ void ref_match_ranked_places(const ja_outcome *o, const uint8_t forfeit[JA_MAX_S
 }
 
 /* One match in play: its config, what the loop owns, and the step in
- * play. Lives on ref_match_run's stack; everything allocated is allocated
- * by setup(), so that no step allocates. */
+ * play. Allocated once by ref_match_start, with everything else the match
+ * allocates allocated by setup(), so that no step allocates. */
 typedef struct match {
     const ref_match_config *cfg;
     const ja_game_rules *g;
@@ -78,7 +78,15 @@ typedef struct match {
     ja_action by_seat[JA_MAX_SEATS];   /* the actions applied */
     uint32_t asked;                    /* bit s: seat s has a question pending */
     uint32_t observed;                 /* bit s: seat s was observed and asked */
+    bool in_step;                      /* asked, collecting from recs[next_rec] */
+    uint32_t next_rec;
+    int rc;                            /* JA_OK while the match goes on */
+    bool done;                         /* finished (rc says how) */
 } match;
+
+struct ref_match {
+    match m;
+};
 
 /* Writes the one-line error into the caller's buffer; returns rc. */
 __attribute__((format(printf, 3, 4))) static int fail(match *m, int rc, const char *fmt, ...)
@@ -263,13 +271,18 @@ static void charge_bank(match *m, ref_replay_rec *r, const ref_answer *a)
  * counts from its own ask (so every seat gets its whole allowance): the
  * action it chose, or its fault (an index out of range is `illegal`), and
  * its time, charged to its bank when it has an allowance. */
+static int64_t seat_deadline(const match *m, uint32_t s)
+{
+    uint32_t allow = allowance_ms(m, s);
+    return allow ? m->seats[s]->asked_ns + (int64_t)allow * 1000000 : 0;
+}
+
 static void collect_seat(match *m, ref_replay_rec *r)
 {
     uint32_t s = r->seat;
     ref_answer a;
     uint32_t allow = allowance_ms(m, s);
-    int64_t deadline = allow ? m->seats[s]->asked_ns + (int64_t)allow * 1000000 : 0;
-    ref_seat_collect(m->seats[s], deadline, &a);
+    ref_seat_collect(m->seats[s], seat_deadline(m, s), &a);
     r->think_us = a.think_us;
     m->out->think_us[s] += a.think_us;
     r->fault = (uint8_t)a.fault;
@@ -335,29 +348,40 @@ static int apply_step(match *m)
 
 /* One decision of the seats in m->mask: asks every seat of it before
  * collecting any answer, collects each answer or fault, plays the fault
- * policy, then applies and records the step. JA_OK or an error. */
-static int play_step(match *m)
+ * policy, then applies and records the step. With nowait, a seat whose
+ * answer is not there yet (ref_seat_ready) ends the call with JA_EAGAIN,
+ * and the next call goes on collecting where this one stopped. JA_OK or an
+ * error. */
+static int play_step(match *m, bool nowait)
 {
-    if (m->out->decisions >= MAX_STEPS)
-        return fail(m, JA_ESTATE, "%s did not end after %u decisions (engine bug)", m->g->name,
-                    MAX_STEPS);
-    m->asked = m->observed = m->n_recs = 0;
-    memset(m->by_seat, 0, sizeof m->by_seat);
-    for (uint32_t s = 0; s < m->n; s++) {
-        int rc = m->mask & (1u << s) ? ask_seat(m, s) : JA_OK;
-        if (rc != JA_OK)
-            return rc;
+    if (!m->in_step) {
+        if (m->out->decisions >= MAX_STEPS)
+            return fail(m, JA_ESTATE, "%s did not end after %u decisions (engine bug)",
+                        m->g->name, MAX_STEPS);
+        m->asked = m->observed = m->n_recs = 0;
+        memset(m->by_seat, 0, sizeof m->by_seat);
+        for (uint32_t s = 0; s < m->n; s++) {
+            int rc = m->mask & (1u << s) ? ask_seat(m, s) : JA_OK;
+            if (rc != JA_OK)
+                return rc;
+        }
+        m->in_step = true;
+        m->next_rec = 0;
     }
-    for (uint32_t k = 0; k < m->n_recs; k++) {
-        ref_replay_rec *r = &m->recs[k];
+    for (; m->next_rec < m->n_recs; m->next_rec++) {
+        ref_replay_rec *r = &m->recs[m->next_rec];
         if (r->forced)
             continue;
-        if (m->asked & (1u << r->seat))
+        if (m->asked & (1u << r->seat)) {
+            if (nowait && !ref_seat_ready(m->seats[r->seat], seat_deadline(m, r->seat)))
+                return JA_EAGAIN;
             collect_seat(m, r);
+        }
         if (r->fault != JA_FAULT_NONE)
             replace_fault(m, r);
         r->code = m->by_seat[r->seat].code;
     }
+    m->in_step = false;
     return apply_step(m);
 }
 
@@ -401,26 +425,74 @@ static void teardown(match *m)
     free(m->legal);
 }
 
+int ref_match_start(const ref_match_config *cfg, ref_match_result *out, char *err, size_t cap,
+                    ref_match **mp)
+{
+    *mp = NULL;
+    ref_match *rm = calloc(1, sizeof *rm);
+    if (!rm) {
+        snprintf(err, cap, "out of memory");
+        memset(out, 0, sizeof *out);
+        return JA_ENOMEM;
+    }
+    match *m = &rm->m;
+    m->cfg = cfg;
+    m->g = cfg->game;
+    m->n = cfg->n_seats;
+    m->out = out;
+    m->err = err;
+    m->cap = cap;
+    memset(out, 0, sizeof *out);
+    int rc = setup(m);
+    if (rc == JA_OK)
+        rc = open_seats(m);
+    if (rc == JA_OK)
+        rc = start_record(m);
+    m->rc = rc;
+    m->done = rc != JA_OK;
+    *mp = rm;
+    return rc;
+}
+
+int ref_match_play(ref_match *rm, bool nowait)
+{
+    match *m = &rm->m;
+    if (m->done)
+        return m->rc;
+    int rc = JA_OK;
+    while (rc == JA_OK && (m->in_step || (m->mask = m->g->to_act(m->st)) != 0))
+        rc = play_step(m, nowait);
+    if (rc == JA_EAGAIN)
+        return rc;
+    if (rc == JA_OK)
+        rc = finish(m);
+    m->rc = rc;
+    m->done = true;
+    return rc;
+}
+
+int64_t ref_match_waits_until(const ref_match *rm)
+{
+    const match *m = &rm->m;
+    if (m->done || !m->in_step || m->next_rec >= m->n_recs)
+        return 0;
+    return seat_deadline(m, m->recs[m->next_rec].seat);
+}
+
+void ref_match_close(ref_match *rm)
+{
+    if (!rm)
+        return;
+    teardown(&rm->m);
+    free(rm);
+}
+
 int ref_match_run(const ref_match_config *cfg, ref_match_result *out, char *err, size_t cap)
 {
-    match m;
-    memset(&m, 0, sizeof m);
-    m.cfg = cfg;
-    m.g = cfg->game;
-    m.n = cfg->n_seats;
-    m.out = out;
-    m.err = err;
-    m.cap = cap;
-    memset(out, 0, sizeof *out);
-    int rc = setup(&m);
+    ref_match *m;
+    int rc = ref_match_start(cfg, out, err, cap, &m);
     if (rc == JA_OK)
-        rc = open_seats(&m);
-    if (rc == JA_OK)
-        rc = start_record(&m);
-    while (rc == JA_OK && (m.mask = m.g->to_act(m.st)) != 0)
-        rc = play_step(&m);
-    if (rc == JA_OK)
-        rc = finish(&m);
-    teardown(&m);
+        rc = ref_match_play(m, false);
+    ref_match_close(m);
     return rc;
 }

@@ -135,6 +135,32 @@ typedef struct ref_match_result {
  * never an error. */
 int ref_match_run(const ref_match_config *cfg, ref_match_result *out, char *err, size_t cap);
 
+/* The same match, played in parts: what lets one thread play several
+ * matches whose seats answer asynchronously (external bots on direct seats,
+ * arena/executor_events.c). ref_match_run is start, play(false), close.
+ *
+ * ref_match_start prepares the match (buffers, seats, the record's start)
+ * and always gives a handle in *m (NULL only when out of memory) that
+ * ref_match_close releases; it returns what ref_match_run would have
+ * returned had the match failed there, or JA_OK. cfg, out and err are
+ * borrowed until ref_match_close. */
+typedef struct ref_match ref_match;
+int ref_match_start(const ref_match_config *cfg, ref_match_result *out, char *err, size_t cap,
+                    ref_match **m);
+/* Plays on. nowait false: to the end, as ref_match_run. nowait true: stops
+ * with JA_EAGAIN when an asked seat's answer is not there yet
+ * (ref_seat_ready), to be called again once it may be; the match and its
+ * record are exactly those of a played-through match. The end: JA_OK
+ * (the result in out) or ref_match_run's errors, and the same again on
+ * later calls. */
+int ref_match_play(ref_match *m, bool nowait);
+/* While play returned JA_EAGAIN: the absolute CLOCK_MONOTONIC deadline of
+ * the seat it waits for (0: none), after which play goes on (a timeout). */
+int64_t ref_match_waits_until(const ref_match *m);
+/* Closes every seat, abandons an unfinished replay, frees the match. NULL
+ * allowed. */
+void ref_match_close(ref_match *m);
+
 /* The places a ranking uses (the ladder, `arena play`): a forfeiting seat
  * takes last place (forfeiters tie), and the other seats keep their order
  * as played, in competition ranking (1, 1, 3). Without forfeits these are

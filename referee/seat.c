@@ -76,6 +76,11 @@ void ref_seat_collect(ref_seat *s, int64_t deadline_ns, ref_answer *out)
     s->bot->ops->collect(s, deadline_ns, out);
 }
 
+bool ref_seat_ready(ref_seat *s, int64_t deadline_ns)
+{
+    return !s->bot->ops->ready || s->bot->ops->ready(s, deadline_ns);
+}
+
 void ref_seat_end(ref_seat *s, const ja_outcome *o)
 {
     s->bot->ops->end(s, o);

@@ -86,6 +86,11 @@ typedef struct ref_bot_ops {
      * its stdout/stderr (or logged, for plugins) into buf, NUL-terminated; returns
      * the length. Called before seat_close, for reproduction bundles. */
     size_t (*stderr_tail)(ref_seat *s, char *buf, size_t cap);
+    /* Optional (NULL: collect never waits long enough to matter, as an
+     * in-process plugin's): whether collect(deadline_ns) would return at
+     * once now, the answer or a fault being there or the deadline past.
+     * Called only by the thread that may run collect. */
+    bool (*ready)(ref_seat *s, int64_t deadline_ns);
 } ref_bot_ops;
 
 /* Fields common to every bot kind; each kind's struct starts with this. */
@@ -181,6 +186,9 @@ int ref_seat_open(ref_bot *b, const ref_seat_ctx *ctx, ref_seat **out, char *err
  * deadline and the kind is clock_free, no clock is read at all. */
 int ref_seat_ask(ref_seat *s, const ja_decision *d, bool timed);
 void ref_seat_collect(ref_seat *s, int64_t deadline_ns, ref_answer *out);
+/* Whether ref_seat_collect(s, deadline_ns) would return at once
+ * (ref_bot_ops.ready); true for kinds without the op. */
+bool ref_seat_ready(ref_seat *s, int64_t deadline_ns);
 void ref_seat_end(ref_seat *s, const ja_outcome *o);
 void ref_seat_close(ref_seat **s);
 /* The seat's stderr tail (ref_bot_ops.stderr_tail); "" and 0 when its kind

@@ -277,6 +277,14 @@ static void zmq_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
     }
 }
 
+/* Direct: whether the answer (or a fault) is there or the deadline past.
+ * An inproc seat waits in collect (a thread per match). */
+static bool zmq_ready(ref_seat *rs, int64_t deadline_ns)
+{
+    zmq_seat *s = (zmq_seat *)rs;
+    return !s->hs || ref_hub__direct_ready(s->zb->hub, s->hs, s->turn, deadline_ns);
+}
+
 static void zmq_end(ref_seat *rs, const ja_outcome *o)
 {
     zmq_seat *s = (zmq_seat *)rs;
@@ -353,6 +361,7 @@ static const ref_bot_ops zmq_ops = {
     .capacity = zmq_capacity,
     .default_move_ms = 1000,
     .stderr_tail = zmq_stderr_tail,
+    .ready = zmq_ready,
 };
 
 /* A participant named `name` (its hello), as found by ref_hub_claim. */

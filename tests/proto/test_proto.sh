@@ -29,6 +29,10 @@
 #                bot's hello and a disconnect handled meanwhile, a late answer
 #                dropped (the bot told `late`, the match the same as with no
 #                answer), the same digests as through the hub's thread
+#   events       every bot external with --jobs 4: one thread plays the
+#                matches and runs the hub's loop (the event executor); the
+#                same digests and faults (timeouts, a late answer, a bad
+#                message) as --jobs 1, capacities kept
 # No test asserts a duration; deadlines appear only where a test is about a
 # timeout, and are generous.
 set -u
@@ -294,6 +298,44 @@ q = "select number, digest from matches order by number"
 da, db = [sqlite3.connect("j%d.db" % j).execute(q).fetchall() for j in (1, 4)]
 assert da == db and len(da) == 24'
   check "the --jobs 4 replays verify" verify_all r4
+  ;;
+
+events)
+  # Only external bots: --jobs 4 plays them in one thread that runs the
+  # hub's loop (arena/executor_events.c), resuming each match when its
+  # answer or its deadline comes. Each bad bot misbehaves once a match at
+  # most (capacity 1: a late answer's sleep holds only its own match).
+  for j in 1 4; do
+    "$ARENA" tournament $T --bot "good=cmd:$RAW --capacity 3 --log good$j.log" \
+      --bot "c=cmd:$EXAMPLE --capacity 4" --bot "late=cmd:$RAW --bad late --every 4 --times 1" \
+      --bot "silent=cmd:$RAW --bad silent --every 4 --times 1" \
+      --bot "garbage=cmd:$RAW --bad garbage --every 3" \
+      --seats 2 --opt games=1 --seed 23 --move-ms 1500 --jobs $j --db e$j.db --replays e$j \
+      --json -q --no-confine >e$j.json 2>err.txt
+    check "--jobs $j with only external bots exits 0" test $? = 0
+  done
+  check "every match recorded, the same digests and fault kinds match by match" $PY - <<'PYEOF'
+import json, sqlite3
+def rows(j):
+    c = sqlite3.connect("e%d.db" % j)
+    out = {}
+    for mid, num, digest in c.execute("select id, number, digest from matches where status = 'done'"):
+        kinds = sorted(c.execute("select seat, kind, count from result_faults where match_id = ?",
+                                 (mid,)).fetchall())
+        out[num] = (digest, kinds)
+    return out
+a, b = rows(1), rows(4)
+assert len(a) == len(b) == 20, (len(a), len(b))
+assert a == b, [n for n in a if a[n] != b[n]]
+kinds = {k for _, ks in b.values() for _, k, _ in ks}
+assert {"timeout", "malformed"} <= kinds, kinds
+d = json.load(open("e4.json")); assert d["matches"] == d["planned"] == 20, d
+PYEOF
+  check "the --jobs 4 replays verify" verify_all e4
+  check "good, capacity 3, never had more than 3 matches at once" $PY -c '
+import json
+lines = [json.loads(l) for l in open("good4.log")]
+assert lines[-1]["type"] == "summary" and 1 <= lines[-1]["max_running"] <= 3, lines[-1]'
   ;;
 
 sdk)
