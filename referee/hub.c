@@ -79,6 +79,7 @@ typedef struct conn {
     char name[REF_WIRE_NAME_MAX];
     char version[REF_WIRE_VERSION_MAX];
     uint32_t capacity;
+    bool bin;                    /* its hello asked for the compact act */
     uint32_t n_games;
     char games[REF_WIRE_MAX_GAMES][REF_WIRE_NAME_MAX];
     int64_t hello_ns, last_seen_ns, last_ping_ns;
@@ -447,6 +448,7 @@ static void on_hello(ref_hub *h, conn *c, const ref_wire_msg *m)
     snprintf(c->name, sizeof c->name, "%s", m->name);
     snprintf(c->version, sizeof c->version, "%s", m->version);
     c->capacity = m->capacity;
+    c->bin = m->bin;
     c->n_games = m->n_games;
     memcpy(c->games, m->games, sizeof c->games);
     c->hello_ns = c->last_seen_ns;
@@ -858,6 +860,7 @@ static hub_seat *on_open(ref_hub *h, const void *sid, size_t sid_len, const hub_
         s->c = NULL;
     r->kind = HUB_REP_OK;
     r->dead = s->c == NULL;
+    r->bin = s->c && s->c->bin;
     return s;
 }
 

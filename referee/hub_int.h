@@ -55,6 +55,7 @@ typedef struct hub_rep {
     uint32_t fault;           /* ja_fault */
     int64_t at_ns;            /* arrival of the answer at the hub */
     uint32_t dead;            /* OPEN: the bot is not connected (the seat opens dead) */
+    uint32_t bin;             /* OPEN: its connection takes the compact act (REF_WIRE_BIN) */
     char name[REF_WIRE_NAME_MAX];
     char others[256];         /* CLAIM NOTYET: names of unclaimed hellos */
     ref_hub_bot_status status;

@@ -55,6 +55,7 @@ typedef struct zmq_seat {
     void *sock;                /* the inproc DEALER to the hub (NULL when direct) */
     hub_seat *hs;              /* a direct seat (hub_int.h), or NULL */
     bool dead;                 /* the bot was gone when asked: fault at once */
+    unsigned act_flags;        /* the wire flags of its acts (REF_WIRE_BIN if asked for) */
     uint32_t turn;             /* of the pending request */
     uint32_t move_ms;
     uint32_t n_seats;
@@ -160,6 +161,10 @@ static int zmq_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out, c
         return JA_EBOT;
     }
     s->dead = r.dead != 0;
+    /* The compact act when the connection asked for it, except under a
+     * conformance probe (which needs the full act). */
+    unsigned flags = ref_hub__wire_flags(b->hub);
+    s->act_flags = flags | (r.bin && !(flags & REF_WIRE_PROBE) ? REF_WIRE_BIN : 0);
     *out = &s->base;
     return JA_OK;
 }
@@ -170,7 +175,7 @@ static int zmq_ask(ref_seat *rs, const ja_decision *d)
     s->turn = d->turn;
     if (s->dead)
         return JA_EIO; /* the match loop records a disconnect */
-    if (ref_wire_act(&s->buf, s->match, s->game, d, ref_hub__wire_flags(s->zb->hub)) != JA_OK)
+    if (ref_wire_act(&s->buf, s->match, s->game, d, s->act_flags) != JA_OK)
         return JA_EINVAL;
     hub_req q;
     memset(&q, 0, sizeof q);

@@ -377,6 +377,13 @@ static int decode_hello(const msgpack_object *m, ref_wire_msg *out, char *why, s
             }
         out->n_games = n;
     }
+    /* The compact act (wire.h, REF_WIRE_BIN), asked for. */
+    const msgpack_object *bin = ja_mp_get(m, "x_bin");
+    if (bin && bin->type != MSGPACK_OBJECT_BOOLEAN) {
+        snprintf(why, cap, "\"x_bin\" must be true or false");
+        return JA_EFORMAT;
+    }
+    out->bin = bin && bin->via.boolean;
     /* A hosted child whose bot refused its parameters (docs/security.md). */
     if (ja_mp_get(m, "x_params_error"))
         return get_error(m, "x_params_error", out, why, cap);

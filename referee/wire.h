@@ -97,11 +97,13 @@ typedef struct ref_wire_end_info {
 
 /* Flags of the encoders. */
 #define REF_WIRE_PROBE 1u /* add a key no client knows ("x_probe"): they must ignore it */
-/* The hosted channel's compact act (seat_hosted.c to its own ja_host, never
- * to an external bot): "x_obs_bin" (the observation's bytes as
+/* The compact act: "x_obs_bin" (the observation's bytes as
  * ja_obs_canonical makes them) and "x_legal_bin" (the legal codes, uint32
  * little-endian) in place of "obs" and "legal"; ja_botrt_decode_act reads
- * either form into the same ja_decision. Not with REF_WIRE_PROBE. */
+ * either form into the same ja_decision. The hosted channel always uses
+ * it (seat_hosted.c to its own ja_host); an external bot only when its
+ * hello asked for it ("x_bin", docs/protocol.md: the C client does).
+ * Not with REF_WIRE_PROBE. */
 #define REF_WIRE_BIN 2u
 
 void ref_wire_welcome(msgpack_sbuffer *b, const char *name, uint32_t capacity);
@@ -147,6 +149,8 @@ typedef struct ref_wire_msg {
     uint32_t capacity;                 /* 1..REF_WIRE_MAX_CAPACITY */
     uint32_t n_games;                  /* 0: the bot did not say (it plays every game) */
     char games[REF_WIRE_MAX_GAMES][REF_WIRE_NAME_MAX];
+    bool bin;                          /* "x_bin": true: it takes the compact act
+                                        * (REF_WIRE_BIN; docs/protocol.md) */
     /* action */
     bool has_match;                    /* match decoded (also when JA_EFORMAT) */
     char match[REF_WIRE_MATCH_MAX];

@@ -27,6 +27,15 @@
 #include <time.h>
 #include <zmq.h>
 
+/* The compact act (docs/protocol.md, "x_bin"): the observation as the C
+ * struct's bytes, little-endian. This library asks for it where its own
+ * structs are laid out that way, and decodes the full act otherwise. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define JA_CLIENT_BIN 1
+#else
+#define JA_CLIENT_BIN 0
+#endif
+
 #define WELCOME_MS 30000
 #define MAX_IN (16 * 1024 * 1024) /* cap on a message from the referee */
 
@@ -196,7 +205,7 @@ static int send_hello(ja_client *c)
      * arena never seats it in another; without supports() it plays every
      * game, those this library does not know included. */
     bool games = JA_BOT_HAS(c->desc, supports);
-    begin(c, &pk, 4 + (c->token[0] != 0) + games, "hello");
+    begin(c, &pk, 4 + (c->token[0] != 0) + games + JA_CLIENT_BIN, "hello");
     ja_mp_put_kv_u64(&pk, "protocol", JA_PROTOCOL);
     ja_mp_put_kv_str(&pk, "name", c->name);
     ja_mp_put_kv_str(&pk, "version", c->version);
@@ -205,6 +214,10 @@ static int send_hello(ja_client *c)
         ja_mp_put_kv_str(&pk, "token", c->token);
     if (games)
         ja_botrt_pack_games(&pk, c->desc);
+    if (JA_CLIENT_BIN) {
+        ja_mp_put_str(&pk, "x_bin");
+        msgpack_pack_true(&pk);
+    }
     return flush(c);
 }
 
@@ -268,6 +281,7 @@ static void on_start(ja_client *c, const msgpack_object *o)
     m->c = c;
     snprintf(m->id, sizeof m->id, "%s", id);
     ja_botrt_init(&m->rt, c->desc, match_log, m);
+    m->rt.compact = JA_CLIENT_BIN; /* the hello asked for the compact act */
     /* The seat's own stream: the referee's `seed` (the numbers a plugin
      * draws in-process, so the bot plays the same way wherever it runs), or,
      * from a referee that sends none, one of the config's seed. */

@@ -54,8 +54,8 @@ typedef struct ja_botrt {
     uint32_t deadline_ms;
     int64_t asked_ns;
     /* Decoding buffers (ja_botrt_start with buffers = true). */
-    bool compact;             /* ja_botrt_decode_act takes the hosted channel's
-                               * compact act too (set by ja_host only) */
+    bool compact;             /* ja_botrt_decode_act takes the compact act
+                               * too (ja_host; the C client, which asks for it) */
     void *obs;
     ja_action *legal;
     uint32_t cap_legal;

@@ -78,6 +78,9 @@ def main():
     ap.add_argument("--steal", default="")
     ap.add_argument("--steal-times", type=int, default=1)
     ap.add_argument("--exit-after-welcome", action="store_true")
+    ap.add_argument("--bin", default="",
+                    help="send this as the hello's x_bin (true/false, or anything else "
+                         "as a string) and log each act's form")
     ap.add_argument("--retry-refused", type=int, default=0)
     ap.add_argument("--wait-file", default="")
     ap.add_argument("--touch", default="")
@@ -121,6 +124,9 @@ def main():
                    ("type", "code", "match", "turn", "message", "faults", "seat", "game", "ok",
                     "protocol", "name", "capacity", "params", "places")}
             rec.update(extra)
+            if a.bin and m.get("type") == "act":  # the act's form, for the compact-act test
+                rec["keys"] = sorted(k for k in m if k in ("obs", "legal", "x_obs_bin", "x_legal_bin"))
+                rec["sizes"] = [len(m[k]) for k in ("x_obs_bin", "x_legal_bin") if k in m]
             log.write(json.dumps(rec) + "\n")
             log.flush()
 
@@ -131,6 +137,8 @@ def main():
              "capacity": a.capacity}
     if token:
         hello["token"] = token
+    if a.bin:
+        hello["x_bin"] = {"true": True, "false": False}.get(a.bin, a.bin)
     if a.wait_file:
         while not os.path.exists(a.wait_file):
             time.sleep(0.05)
@@ -187,7 +195,8 @@ def main():
     hold_start = None
 
     def answer(m):
-        match, turn, n = m["match"], m["turn"], len(m["legal"])
+        match, turn = m["match"], m["turn"]
+        n = len(m["legal"]) if "legal" in m else len(m["x_legal_bin"]) // 4
         k = acts[match]
         bad = a.bad and k % a.every == 0 and bad_done.get(match, 0) < a.times
         if bad:

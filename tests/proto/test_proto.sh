@@ -29,6 +29,9 @@
 #                bot's hello and a disconnect handled meanwhile, a late answer
 #                dropped (the bot told `late`, the match the same as with no
 #                answer), the same digests as through the hub's thread
+#   bin          the compact act a hello asks for ("x_bin": true): the
+#                observation's bytes and the legal codes, the same match as
+#                with the full act; a non-boolean x_bin refused
 #   events       every bot external with --jobs 4: one thread plays the
 #                matches and runs the hub's loop (the event executor); the
 #                same digests and faults (timeouts, a late answer, a bad
@@ -298,6 +301,36 @@ q = "select number, digest from matches order by number"
 da, db = [sqlite3.connect("j%d.db" % j).execute(q).fetchall() for j in (1, 4)]
 assert da == db and len(da) == 24'
   check "the --jobs 4 replays verify" verify_all r4
+  ;;
+
+bin)
+  # A raw client asking for the compact act gets it, and plays the same
+  # match (its choices come from its own stream and the number of choices).
+  for f in true false; do
+    "$ARENA" play $T "cmd:$RAW --bin $f --log $f.log" random --seed 3 --move-ms 0 --replay $f.rpl \
+      --json >$f.json 2>err.txt
+    check "play with x_bin $f exits 0" test $? = 0
+  done
+  check "x_bin true: compact acts (the observation's 1360 bytes, 4 bytes a legal code)" $PY -c '
+import json
+acts = [json.loads(l) for l in open("true.log") if json.loads(l)["type"] == "act"]
+assert acts and all(a["keys"] == ["x_legal_bin", "x_obs_bin"] for a in acts), acts[0]
+assert all(a["sizes"][0] == 1360 and a["sizes"][1] % 4 == 0 and a["sizes"][1] >= 8 for a in acts), acts[0]'
+  check "x_bin false: the full act" $PY -c '
+import json
+acts = [json.loads(l) for l in open("false.log") if json.loads(l)["type"] == "act"]
+assert acts and all(a["keys"] == ["legal", "obs"] for a in acts), acts[0]'
+  check "the same match either way" $PY -c '
+import json
+a, b = (json.load(open(f + ".json")) for f in ("true", "false"))
+assert a["digest"] == b["digest"] and a["turns"] == b["turns"] and a["asked"] == b["asked"] > 0, (a, b)'
+  check "the compact replay verifies" "$ARENA" replay verify true.rpl
+  "$ARENA" play $T "cmd:$RAW --bin yes --log bad.log" random --seed 3 --move-ms 0 --json \
+    --startup-ms 3000 >bad.json 2>err.txt
+  check "x_bin \"yes\": the hello is refused as malformed, naming x_bin" $PY -c '
+import json
+errs = [json.loads(l) for l in open("bad.log") if json.loads(l)["type"] == "error"]
+assert errs and errs[0]["code"] == "malformed" and "x_bin" in errs[0]["message"], errs'
   ;;
 
 events)

@@ -289,7 +289,7 @@ static void test_other_messages(void **state)
 }
 
 /* Packs a map from alternating keys and values: "s:" string, "i:" integer,
- * "n:" negative, "f:" float, "a:" array of N nils. */
+ * "n:" negative, "f:" float, "t:" true, "a:" array of N nils. */
 static void pack(msgpack_sbuffer *b, int n_pairs, ...)
 {
     msgpack_sbuffer_clear(b);
@@ -309,6 +309,8 @@ static void pack(msgpack_sbuffer *b, int n_pairs, ...)
             msgpack_pack_int64(&pk, -strtoll(v + 2, NULL, 10));
         else if (strncmp(v, "f:", 2) == 0)
             msgpack_pack_double(&pk, 1.5);
+        else if (strncmp(v, "t:", 2) == 0)
+            msgpack_pack_true(&pk);
         else
             msgpack_pack_nil(&pk);
     }
@@ -340,6 +342,13 @@ static void test_decoder(void **state)
     assert_int_equal(dec(&b, &m), JA_OK);
     assert_int_equal(m.capacity, 1); /* default */
     assert_false(m.has_error);
+    assert_false(m.bin); /* the full act unless asked */
+    /* "x_bin": true asks for the compact act; anything but a boolean is malformed. */
+    pack(&b, 4, "type", "s:hello", "protocol", "i:1", "name", "s:b", "x_bin", "t:");
+    assert_int_equal(dec(&b, &m), JA_OK);
+    assert_true(m.bin);
+    pack(&b, 4, "type", "s:hello", "protocol", "i:1", "name", "s:b", "x_bin", "i:1");
+    assert_int_equal(dec(&b, &m), JA_EFORMAT);
     /* A hosted child's bot refused its parameters: one line kept. */
     pack(&b, 4, "type", "s:hello", "protocol", "i:1", "name", "s:b", "x_params_error",
          "s:unknown parameter 'x'\n(known: y)");
