@@ -17,146 +17,78 @@
  * bot with no match running always has room, so every job eventually runs.
  * The queue holds twice as many jobs as there are workers, so one busy bot
  * does not leave the other workers idle. */
-#include "executor.h"
+#include "executor_queue.h"
 
 #include "jackarena/ja_error.h"
 
-#include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 
 typedef struct threads_x {
     arena_executor base;
-    pthread_mutex_t mu;
+    arena_jobq q;              /* q.mu guards everything here */
     pthread_cond_t work;       /* a job was queued, or a bot has room again */
-    pthread_cond_t done;       /* a result is ready */
-    arena_job *queue;          /* submitted, not started, in submission order */
-    uint32_t n_queue;
-    arena_job_result *pool;    /* max_out result slots, allocated up front */
-    bool *pool_used;
-    uint32_t *ready;           /* pool indices of finished results not handed out */
-    uint32_t n_ready;
-    uint32_t outstanding;      /* submitted and not handed out */
-    uint32_t max_out;          /* capacity() */
-    uint32_t in_use[UINT16_MAX + 1]; /* running matches per participant slot */
     pthread_t *threads;
     uint32_t n_threads;
     bool quit;
 } threads_x;
 
-/* Whether job fits now: every distinct participant either has room under
- * its capacity or plays nothing at the moment. Called with the lock held. */
-static bool fits(threads_x *e, const arena_job *job)
-{
-    for (uint32_t s = 0; s < job->n_seats; s++) {
-        uint16_t slot = job->slot[s];
-        uint32_t cap = ref_bot_capacity(e->base.ctx->bots[slot]);
-        if (cap && e->in_use[slot] && e->in_use[slot] >= cap)
-            return false;
-    }
-    return true;
-}
-
-static void account(threads_x *e, const arena_job *job, int delta)
-{
-    for (uint32_t s = 0; s < job->n_seats; s++)
-        e->in_use[job->slot[s]] += (uint32_t)delta;
-}
-
 static void *worker(void *arg)
 {
     threads_x *e = arg;
-    pthread_mutex_lock(&e->mu);
+    pthread_mutex_lock(&e->q.mu);
     for (;;) {
-        uint32_t k = 0;
-        while (!e->quit) {
-            for (k = 0; k < e->n_queue && !fits(e, &e->queue[k]); k++)
-                ;
-            if (k < e->n_queue)
-                break;
-            pthread_cond_wait(&e->work, &e->mu);
-        }
+        arena_job job;
+        uint32_t i = 0;
+        while (!e->quit && !arena_jobq_take(&e->q, &job, &i))
+            pthread_cond_wait(&e->work, &e->q.mu);
         if (e->quit)
             break;
-        arena_job job = e->queue[k];
-        memmove(&e->queue[k], &e->queue[k + 1], (e->n_queue - k - 1) * sizeof *e->queue);
-        e->n_queue--;
-        account(e, &job, 1);
-        /* A free result slot exists: at most max_out jobs are outstanding. */
-        uint32_t i = 0;
-        while (e->pool_used[i])
-            i++;
-        e->pool_used[i] = true;
-        pthread_mutex_unlock(&e->mu);
+        pthread_mutex_unlock(&e->q.mu);
 
-        arena_job_run(e->base.ctx, &job, e->base.export != NULL, &e->pool[i]);
+        arena_job_run(e->base.ctx, &job, e->base.export != NULL, &e->q.pool[i]);
 
-        pthread_mutex_lock(&e->mu);
-        account(e, &job, -1);
-        e->ready[e->n_ready++] = i;
-        pthread_cond_signal(&e->done);
+        pthread_mutex_lock(&e->q.mu);
+        arena_jobq_deliver(&e->q, i);
         pthread_cond_broadcast(&e->work);
     }
-    pthread_mutex_unlock(&e->mu);
+    pthread_mutex_unlock(&e->q.mu);
     return NULL;
 }
 
 static uint32_t threads_capacity(arena_executor *x)
 {
-    return ((threads_x *)x)->max_out;
+    return ((threads_x *)x)->q.max_out;
 }
 
 static int threads_submit(arena_executor *x, const arena_job *job)
 {
     threads_x *e = (threads_x *)x;
-    pthread_mutex_lock(&e->mu);
-    int rc = JA_OK;
-    if (e->outstanding >= e->max_out) {
-        rc = JA_EBUSY;
-    } else {
-        e->queue[e->n_queue++] = *job;
-        e->outstanding++;
+    int rc = arena_jobq_submit(&e->q, job);
+    if (rc == JA_OK) {
+        pthread_mutex_lock(&e->q.mu);
         pthread_cond_signal(&e->work);
+        pthread_mutex_unlock(&e->q.mu);
     }
-    pthread_mutex_unlock(&e->mu);
     return rc;
 }
 
 static int threads_next(arena_executor *x, arena_job_result *out)
 {
-    threads_x *e = (threads_x *)x;
-    pthread_mutex_lock(&e->mu);
-    if (e->outstanding == 0) {
-        pthread_mutex_unlock(&e->mu);
-        return JA_EAGAIN;
-    }
-    while (e->n_ready == 0)
-        pthread_cond_wait(&e->done, &e->mu);
-    uint32_t i = e->ready[--e->n_ready];
-    *out = e->pool[i];
-    e->pool_used[i] = false;
-    e->outstanding--;
-    pthread_mutex_unlock(&e->mu);
-    return JA_OK;
+    return arena_jobq_next(&((threads_x *)x)->q, out);
 }
 
 static void threads_destroy(arena_executor *x)
 {
     threads_x *e = (threads_x *)x;
-    pthread_mutex_lock(&e->mu);
+    pthread_mutex_lock(&e->q.mu);
     e->quit = true;
     pthread_cond_broadcast(&e->work);
-    pthread_mutex_unlock(&e->mu);
+    pthread_mutex_unlock(&e->q.mu);
     for (uint32_t i = 0; i < e->n_threads; i++)
         pthread_join(e->threads[i], NULL);
     pthread_cond_destroy(&e->work);
-    pthread_cond_destroy(&e->done);
-    pthread_mutex_destroy(&e->mu);
+    arena_jobq_destroy(&e->q);
     free(e->threads);
-    free(e->queue);
-    free(e->pool);
-    free(e->pool_used);
-    free(e->ready);
     free(e);
 }
 
@@ -174,24 +106,13 @@ int arena_executor_threads_new(const arena_exec_ctx *ctx, uint32_t threads, aren
         return JA_ENOMEM;
     e->base.ops = &threads_ops;
     e->base.ctx = ctx;
-    e->max_out = threads * 2;
-    e->queue = calloc(e->max_out, sizeof *e->queue);
-    e->pool = calloc(e->max_out, sizeof *e->pool);
-    e->pool_used = calloc(e->max_out, sizeof *e->pool_used);
-    e->ready = calloc(e->max_out, sizeof *e->ready);
+    pthread_cond_init(&e->work, NULL);
     e->threads = calloc(threads, sizeof *e->threads);
-    if (!e->queue || !e->pool || !e->pool_used || !e->ready || !e->threads) {
-        free(e->queue);
-        free(e->pool);
-        free(e->pool_used);
-        free(e->ready);
-        free(e->threads);
-        free(e);
+    /* The queue holds twice as many jobs as there are workers. */
+    if (arena_jobq_init(&e->q, ctx, threads * 2) != JA_OK || !e->threads) {
+        threads_destroy(&e->base);
         return JA_ENOMEM;
     }
-    pthread_mutex_init(&e->mu, NULL);
-    pthread_cond_init(&e->work, NULL);
-    pthread_cond_init(&e->done, NULL);
     for (uint32_t i = 0; i < threads; i++) {
         if (pthread_create(&e->threads[i], NULL, worker, e) != 0)
             break;
