@@ -339,15 +339,26 @@ static void on_end(ja_client *c, const msgpack_object *o)
  * the message unpacked into *u, 0 on timeout, or a negative JA_E*. */
 static int recv_msg(ja_client *c, msgpack_unpacked *u, int timeout_ms, int64_t *at)
 {
-    zmq_pollitem_t it = {c->sock, 0, ZMQ_POLLIN, 0};
-    int r = zmq_poll(&it, 1, timeout_ms);
-    if (r == 0)
-        return 0;
-    if (r < 0)
-        return fail(c, JA_EIO, "polling %s: %s", c->endpoint, zmq_strerror(zmq_errno()));
+    /* A message already queued (several matches in flight) is taken
+     * without polling first: no system call for it. */
     zmq_msg_t msg;
     zmq_msg_init(&msg);
-    if (zmq_msg_recv(&msg, c->sock, 0) < 0) {
+    int got = zmq_msg_recv(&msg, c->sock, ZMQ_DONTWAIT);
+    if (got < 0 && zmq_errno() != EAGAIN) {
+        zmq_msg_close(&msg);
+        return fail(c, JA_EIO, "receiving from %s: %s", c->endpoint, zmq_strerror(zmq_errno()));
+    }
+    zmq_pollitem_t it = {c->sock, 0, ZMQ_POLLIN, 0};
+    int r = got >= 0 ? 1 : zmq_poll(&it, 1, timeout_ms);
+    if (r == 0) {
+        zmq_msg_close(&msg);
+        return 0;
+    }
+    if (r < 0) {
+        zmq_msg_close(&msg);
+        return fail(c, JA_EIO, "polling %s: %s", c->endpoint, zmq_strerror(zmq_errno()));
+    }
+    if (got < 0 && zmq_msg_recv(&msg, c->sock, 0) < 0) {
         zmq_msg_close(&msg);
         return fail(c, JA_EIO, "receiving from %s: %s", c->endpoint, zmq_strerror(zmq_errno()));
     }
