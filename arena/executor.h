@@ -92,6 +92,10 @@ typedef struct arena_executor_ops {
     /* Waits for the next finished job. JA_EAGAIN when none is outstanding. */
     int (*next)(arena_executor *x, arena_job_result *out);
     void (*destroy)(arena_executor *x);
+    /* Optional (NULL: none): a finished job's result if one is there now,
+     * never waiting; JA_EAGAIN if not. The tournament loop records what
+     * came together in one transaction. */
+    int (*next_ready)(arena_executor *x, arena_job_result *out);
 } arena_executor_ops;
 
 struct arena_executor {

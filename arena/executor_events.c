@@ -149,13 +149,23 @@ static int events_submit(arena_executor *x, const arena_job *job)
     return rc;
 }
 
-static int events_next(arena_executor *x, arena_job_result *out)
+static int events_take(arena_executor *x, arena_job_result *out, bool wait)
 {
     events_x *e = (events_x *)x;
-    int rc = arena_jobq_next(&e->q, out);
+    int rc = wait ? arena_jobq_next(&e->q, out) : arena_jobq_next_ready(&e->q, out);
     if (rc == JA_OK)
         ref_hub_wake(e->hub); /* a slot is free again: a queued job may fit now */
     return rc;
+}
+
+static int events_next(arena_executor *x, arena_job_result *out)
+{
+    return events_take(x, out, true);
+}
+
+static int events_next_ready(arena_executor *x, arena_job_result *out)
+{
+    return events_take(x, out, false);
 }
 
 static void events_destroy(arena_executor *x)
@@ -173,7 +183,7 @@ static void events_destroy(arena_executor *x)
 }
 
 static const arena_executor_ops events_ops = {
-    events_capacity, events_submit, events_next, events_destroy,
+    events_capacity, events_submit, events_next, events_destroy, events_next_ready,
 };
 
 int arena_executor_events_new(const arena_exec_ctx *ctx, ref_hub *hub, uint32_t slots,

@@ -198,7 +198,7 @@ static void inproc_destroy(arena_executor *x)
 }
 
 static const arena_executor_ops inproc_ops = {
-    inproc_capacity, inproc_submit, inproc_next, inproc_destroy,
+    inproc_capacity, inproc_submit, inproc_next, inproc_destroy, NULL,
 };
 
 int arena_executor_inproc_new(const arena_exec_ctx *ctx, arena_executor **out)

@@ -88,10 +88,10 @@ int arena_jobq_submit(arena_jobq *q, const arena_job *job)
     return rc;
 }
 
-int arena_jobq_next(arena_jobq *q, arena_job_result *out)
+static int take_result(arena_jobq *q, arena_job_result *out, bool wait)
 {
     pthread_mutex_lock(&q->mu);
-    if (q->outstanding == 0) {
+    if (q->outstanding == 0 || (!wait && q->n_ready == 0)) {
         pthread_mutex_unlock(&q->mu);
         return JA_EAGAIN;
     }
@@ -103,4 +103,14 @@ int arena_jobq_next(arena_jobq *q, arena_job_result *out)
     q->outstanding--;
     pthread_mutex_unlock(&q->mu);
     return JA_OK;
+}
+
+int arena_jobq_next(arena_jobq *q, arena_job_result *out)
+{
+    return take_result(q, out, true);
+}
+
+int arena_jobq_next_ready(arena_jobq *q, arena_job_result *out)
+{
+    return take_result(q, out, false);
 }

@@ -44,5 +44,7 @@ void arena_jobq_deliver(arena_jobq *q, uint32_t slot);
  * again); JA_EAGAIN when none is outstanding. */
 int arena_jobq_submit(arena_jobq *q, const arena_job *job);
 int arena_jobq_next(arena_jobq *q, arena_job_result *out);
+/* next without waiting: JA_EAGAIN when no result is ready now. */
+int arena_jobq_next_ready(arena_jobq *q, arena_job_result *out);
 
 #endif /* ARENA_EXECUTOR_QUEUE_H */

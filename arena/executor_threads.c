@@ -77,6 +77,11 @@ static int threads_next(arena_executor *x, arena_job_result *out)
     return arena_jobq_next(&((threads_x *)x)->q, out);
 }
 
+static int threads_next_ready(arena_executor *x, arena_job_result *out)
+{
+    return arena_jobq_next_ready(&((threads_x *)x)->q, out);
+}
+
 static void threads_destroy(arena_executor *x)
 {
     threads_x *e = (threads_x *)x;
@@ -93,7 +98,7 @@ static void threads_destroy(arena_executor *x)
 }
 
 static const arena_executor_ops threads_ops = {
-    threads_capacity, threads_submit, threads_next, threads_destroy,
+    threads_capacity, threads_submit, threads_next, threads_destroy, threads_next_ready,
 };
 
 int arena_executor_threads_new(const arena_exec_ctx *ctx, uint32_t threads, arena_executor **out)

@@ -439,11 +439,15 @@ static int workers_submit(arena_executor *x, const arena_job *job)
     return JA_OK;
 }
 
-static int workers_next(arena_executor *x, arena_job_result *out)
+/* The next finished job; with nowait, one look at what has come (no
+ * waiting): JA_EAGAIN when no result is there. */
+static int workers_take(arena_executor *x, arena_job_result *out, bool nowait)
 {
     workers_x *e = (workers_x *)x;
     zmq_msg_t id, body;
-    for (;;) {
+    for (bool looked = false;; looked = true) {
+        if (nowait && looked)
+            return JA_EAGAIN;
         if (e->o.stop && *e->o.stop)
             for (uint32_t j = 0; j < e->n_jobs; j++)
                 if (e->jobs[j].worker < 0 && !e->jobs[j].fail_rc)
@@ -463,7 +467,7 @@ static int workers_next(arena_executor *x, arena_job_result *out)
         }
         dispatch(e);
         zmq_pollitem_t items[2] = {{e->router, 0, ZMQ_POLLIN, 0}, {e->zap, 0, ZMQ_POLLIN, 0}};
-        int n = zmq_poll(items, e->zap ? 2 : 1, WORKER_HB_MS / 4);
+        int n = zmq_poll(items, e->zap ? 2 : 1, nowait ? 0 : WORKER_HB_MS / 4);
         if (n > 0 && e->zap && (items[1].revents & ZMQ_POLLIN)) {
             ref_zap_serve(e->zap, worker_key_allowed, e);
             n = items[0].revents & ZMQ_POLLIN ? 1 : 0;
@@ -510,6 +514,16 @@ static int workers_next(arena_executor *x, arena_job_result *out)
         if (got)
             return JA_OK;
     }
+}
+
+static int workers_next(arena_executor *x, arena_job_result *out)
+{
+    return workers_take(x, out, false);
+}
+
+static int workers_next_ready(arena_executor *x, arena_job_result *out)
+{
+    return workers_take(x, out, true);
 }
 
 static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *f)
@@ -605,7 +619,7 @@ static void workers_destroy(arena_executor *x)
 }
 
 static const arena_executor_ops workers_ops = {
-    workers_capacity, workers_submit, workers_next, workers_destroy,
+    workers_capacity, workers_submit, workers_next, workers_destroy, workers_next_ready,
 };
 
 int arena_executor_workers_new(const arena_exec_ctx *ctx, const arena_workers_opts *o,

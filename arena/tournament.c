@@ -8,32 +8,49 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Records one finished job; JA_ESTATE (already recorded by an earlier run)
- * is not an error. */
-static int record(ladder_db *db, int64_t tid, const arena_job_result *jr, char *err, size_t cap)
+/* Results taken from the executor at once (what came together is recorded
+ * in one transaction: ladder_db_record_matches). */
+#define BATCH 32
+
+/* The ladder's form of job result jr; hex holds its digest's text. */
+static void ladder_result(const arena_job_result *jr, ladder_match_result *lr,
+                          char hex[REF_DIGEST_HEX])
 {
-    ladder_match_result lr;
-    memset(&lr, 0, sizeof lr);
-    lr.outcome = jr->res.outcome;
+    memset(lr, 0, sizeof *lr);
+    lr->outcome = jr->res.outcome;
     /* A forfeiting seat takes last place in the ladder; the others keep
      * their order and every score stands as played (match.h). */
     uint32_t places[JA_MAX_SEATS];
     ref_match_ranked_places(&jr->res.outcome, jr->res.forfeit, jr->res.outcome.n_seats, places);
     for (uint32_t s = 0; s < jr->res.outcome.n_seats; s++)
-        lr.outcome.place[s] = (uint8_t)places[s];
-    memcpy(lr.faults, jr->res.fault_kinds, sizeof lr.faults);
-    lr.turns = jr->res.decisions;
-    char hex[REF_DIGEST_HEX];
+        lr->outcome.place[s] = (uint8_t)places[s];
+    memcpy(lr->faults, jr->res.fault_kinds, sizeof lr->faults);
+    lr->turns = jr->res.decisions;
     ref_digest_hex(jr->res.digest, hex);
-    lr.digest = hex;
-    lr.replay_path = jr->replay_path[0] ? jr->replay_path : NULL;
-    int rc = ladder_db_record_match(db, tid, jr->number, &lr);
-    if (rc == JA_ESTATE)
-        return JA_OK;
-    if (rc != JA_OK)
-        snprintf(err, cap, "%s (match %u is not recorded; run the same command again to finish)",
-                 ladder_db_errmsg(db), (unsigned)jr->number);
-    return rc;
+    lr->digest = hex;
+    lr->replay_path = jr->replay_path[0] ? jr->replay_path : NULL;
+}
+
+/* Records the n finished jobs of jr (all played: rc JA_OK) in one
+ * transaction; rcs[i] says how each went, JA_ESTATE (already recorded by
+ * an earlier run) being no error. */
+static void record(ladder_db *db, int64_t tid, const arena_job_result *jr, uint32_t n, int *rcs)
+{
+    if (n == 0)
+        return;
+    ladder_match_result lr[BATCH];
+    const ladder_match_result *lp[BATCH] = {0};
+    uint32_t numbers[BATCH] = {0};
+    char hex[BATCH][REF_DIGEST_HEX];
+    for (uint32_t i = 0; i < n; i++) {
+        ladder_result(&jr[i], &lr[i], hex[i]);
+        lp[i] = &lr[i];
+        numbers[i] = jr[i].number;
+    }
+    ladder_db_record_matches(db, tid, n, numbers, lp, rcs);
+    for (uint32_t i = 0; i < n; i++)
+        if (rcs[i] == JA_ESTATE)
+            rcs[i] = JA_OK;
 }
 
 int arena_tournament_play(ladder_db *db, int64_t tid, arena_executor *x,
@@ -63,7 +80,7 @@ int arena_tournament_play_part(ladder_db *db, int64_t tid, arena_executor *x, ui
                 pending[k++] = pending[i];
         n_pending = k;
     }
-    arena_job_result *jr = malloc(sizeof *jr);
+    arena_job_result *jr = malloc(BATCH * sizeof *jr);
     if (!jr) {
         free(pending);
         snprintf(err, cap, "out of memory");
@@ -96,45 +113,64 @@ int arena_tournament_play_part(ladder_db *db, int64_t tid, arena_executor *x, ui
             next++;
             in_flight++;
         }
-        if (in_flight == 0 || x->ops->next(x, jr) != JA_OK)
+        /* The next result, and every other one already there. */
+        if (in_flight == 0 || x->ops->next(x, &jr[0]) != JA_OK)
             break;
-        in_flight--;
-        /* The match's exported decisions, appended once it is recorded. */
-        void *xd = jr->export_data;
-        size_t xlen = jr->export_len;
-        jr->export_data = NULL;
-        if (jr->rc == JA_OK && x->on_result)
-            x->on_result(x->hook_ctx, x->ctx, jr);
-        free(jr->stderr_tails);
-        jr->stderr_tails = NULL;
-        /* Every finished match is recorded, even after a failure elsewhere. */
-        if (jr->rc != JA_OK) {
-            free(xd);
-            if (first_err == JA_OK) {
-                snprintf(err, cap, "match %u could not be played: %s", (unsigned)jr->number,
-                         jr->err);
-                first_err = jr->rc;
+        uint32_t n = 1;
+        while (n < BATCH && n < in_flight && x->ops->next_ready &&
+               x->ops->next_ready(x, &jr[n]) == JA_OK)
+            n++;
+        in_flight -= n;
+        /* Played ones to record (compacted to the front), failed ones noted. */
+        void *xd[BATCH];
+        size_t xlen[BATCH];
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            arena_job_result *r = &jr[i];
+            /* The match's exported decisions, appended once it is recorded. */
+            void *d = r->export_data;
+            r->export_data = NULL;
+            if (r->rc == JA_OK && x->on_result)
+                x->on_result(x->hook_ctx, x->ctx, r);
+            free(r->stderr_tails);
+            r->stderr_tails = NULL;
+            /* Every finished match is recorded, even after a failure elsewhere. */
+            if (r->rc != JA_OK) {
+                free(d);
+                if (first_err == JA_OK) {
+                    snprintf(err, cap, "match %u could not be played: %s", (unsigned)r->number,
+                             r->err);
+                    first_err = r->rc;
+                }
+                continue;
             }
-            continue;
+            if (k != i)
+                jr[k] = *r;
+            xd[k] = d;
+            xlen[k++] = r->export_len;
         }
-        char rerr[512];
-        rc = record(db, tid, jr, rerr, sizeof rerr);
-        if (rc == JA_OK && x->export && xd &&
-            arena_export_append(x->export, xd, xlen) != JA_OK) {
-            snprintf(rerr, sizeof rerr, "cannot write the exported decisions of match %u",
-                     (unsigned)jr->number);
-            rc = JA_EIO;
-        }
-        free(xd);
-        if (rc != JA_OK) {
-            if (first_err == JA_OK) {
-                snprintf(err, cap, "%s", rerr);
-                first_err = rc;
+        int rcs[BATCH];
+        record(db, tid, jr, k, rcs);
+        for (uint32_t i = 0; i < k; i++) {
+            char rerr[512] = "";
+            if (rcs[i] != JA_OK)
+                snprintf(rerr, sizeof rerr,
+                         "%s (match %u is not recorded; run the same command again to finish)",
+                         ladder_db_errmsg(db), (unsigned)jr[i].number);
+            else if (x->export && xd[i] && arena_export_append(x->export, xd[i], xlen[i]) != JA_OK)
+                snprintf(rerr, sizeof rerr, "cannot write the exported decisions of match %u",
+                         (unsigned)jr[i].number);
+            free(xd[i]);
+            if (rerr[0]) {
+                if (first_err == JA_OK) {
+                    snprintf(err, cap, "%s", rerr);
+                    first_err = rcs[i] != JA_OK ? rcs[i] : JA_EIO;
+                }
+                continue;
             }
-            continue;
+            if (progress)
+                progress(ctx, ++done, ti.n_matches);
         }
-        if (progress)
-            progress(ctx, ++done, ti.n_matches);
     }
     free(jr);
     free(pending);

@@ -1507,6 +1507,54 @@ int ladder_db_record_match(ladder_db *db, int64_t tournament_id, uint32_t number
     return rc;
 }
 
+int ladder_db_record_matches(ladder_db *db, int64_t tournament_id, uint32_t n,
+                             const uint32_t *numbers, const ladder_match_result *const *results,
+                             int *rcs)
+{
+    int rc = enter(db);
+    if (rc == JA_OK && n == 0)
+        return JA_OK;
+    char what[96];
+    snprintf(what, sizeof what, "recording %u matches of tournament %" PRId64, n, tournament_id);
+    if (rc == JA_OK)
+        rc = begin_write(db, what);
+    char first[ERRMSG_MAX] = "";
+    for (uint32_t i = 0; rc == JA_OK && i < n; i++) {
+        match_ctx c;
+        memset(&c, 0, sizeof c);
+        c.tid = tournament_id;
+        c.number = numbers[i];
+        snprintf(c.what, sizeof c.what, "recording match %u of tournament %" PRId64, numbers[i],
+                 tournament_id);
+        rcs[i] = check_result(db, results[i]);
+        if (rcs[i] == JA_OK)
+            rcs[i] = record_in_tx(db, &c, results[i]);
+        if (rcs[i] == JA_OK)
+            continue;
+        if (rcs[i] != JA_ESTATE && rcs[i] != JA_EINVAL && rcs[i] != JA_ENOTFOUND)
+            rc = rcs[i]; /* a write failed: the transaction is lost */
+        else if (!first[0])
+            snprintf(first, sizeof first, "%s", db->errmsg); /* refused before any write */
+    }
+    if (rc == JA_OK)
+        rc = commit(db, what);
+    else
+        rollback(db);
+    if (rc != JA_OK) {
+        /* Nothing of the batch is written: each match on its own, so that
+         * one failure does not take the others with it. */
+        char why[ERRMSG_MAX];
+        snprintf(why, sizeof why, "%s", db->errmsg);
+        for (uint32_t i = 0; i < n; i++)
+            rcs[i] = ladder_db_record_match(db, tournament_id, numbers[i], results[i]);
+        snprintf(db->errmsg, sizeof db->errmsg, "%s", why);
+        return rc;
+    }
+    if (first[0])
+        snprintf(db->errmsg, sizeof db->errmsg, "%s", first);
+    return JA_OK;
+}
+
 /* ---- Queries --------------------------------------------------------------- */
 
 static void read_standing(sqlite3_stmt *st, void *row)

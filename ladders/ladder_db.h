@@ -297,6 +297,19 @@ int ladder_db_pending(ladder_db *db, int64_t tournament_id, uint32_t **out, uint
 int ladder_db_record_match(ladder_db *db, int64_t tournament_id, uint32_t number,
                            const ladder_match_result *r);
 
+/* Several finished matches in one transaction, each recorded exactly as
+ * ladder_db_record_match would record it, with its own code in rcs[i]
+ * (JA_ESTATE, JA_ENOTFOUND and JA_EINVAL refuse that match alone: they
+ * are found before it writes anything); one commit for them all, which is
+ * what makes it cheaper (a tournament records together the results that
+ * arrived together). When a write fails, nothing of the batch is kept from
+ * it and each match is then recorded on its own, rcs[i] saying how that
+ * went; the return value is then the failure. JA_OK otherwise; the
+ * message (ladder_db_errmsg) is that of the first refused match. */
+int ladder_db_record_matches(ladder_db *db, int64_t tournament_id, uint32_t n,
+                             const uint32_t *numbers, const ladder_match_result *const *results,
+                             int *rcs);
+
 /* The standings of a tournament, one row per participant, best first: by
  * mean score per finished match (participants without one last), then
  * wins, then live Elo, then slot. On JA_OK *out (n_participants rows) is

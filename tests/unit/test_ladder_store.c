@@ -971,6 +971,48 @@ static void test_record_idempotent(void **state)
     ladder_db_close(&db);
 }
 
+/* Several results in one transaction (ladder_db_record_matches): each
+ * recorded exactly as on its own, a refused one leaving the others. */
+static void test_record_batch(void **state)
+{
+    fx *f = *state;
+    char other[160];
+    snprintf(other, sizeof other, "%s/one_by_one.db", f->dir);
+    ladder_db *db = open_ok(f->db), *db1 = open_ok(other);
+    ladder_tournament_spec s = spec3(5);
+    int64_t tid = create_ok(db, &s);
+    assert_int_equal(create_ok(db1, &s), tid);
+    ladder_match_result r0 = result2(2, 1), r1 = result2(0, 3), r3 = result2(1, 1);
+    ladder_match_result bad = result2(2, 1);
+    bad.outcome.place[1] = 0;
+    r1.faults[1][JA_FAULT_TIMEOUT] = 2;
+    record_ok(db, tid, 0, &r0);
+    /* Match 0 again (already recorded), 1, 2 with a bad result, 3. */
+    uint32_t numbers[4] = {0, 1, 2, 3};
+    const ladder_match_result *rs[4] = {&r0, &r1, &bad, &r3};
+    int rcs[4] = {-99, -99, -99, -99};
+    assert_int_equal(ladder_db_record_matches(db, tid, 4, numbers, rs, rcs), JA_OK);
+    assert_int_equal(rcs[0], JA_ESTATE);
+    assert_int_equal(rcs[1], JA_OK);
+    assert_int_equal(rcs[2], JA_EINVAL);
+    assert_int_equal(rcs[3], JA_OK);
+    assert_contains(ladder_db_errmsg(db), "match 0 of tournament"); /* the first refusal */
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM matches WHERE status = 'done'"), 3);
+    assert_int_equal(raw_int(f->db, "SELECT status = 'planned' FROM matches WHERE number = 2"), 1);
+    /* The same three recorded one by one: the same rows and live ratings. */
+    record_ok(db1, tid, 0, &r0);
+    record_ok(db1, tid, 1, &r1);
+    record_ok(db1, tid, 3, &r3);
+    assert_int_equal(written_rows(f->db), written_rows(other));
+    assert_true(raw_double(f->db, "SELECT sum(elo * bot_id) FROM ratings") ==
+                raw_double(other, "SELECT sum(elo * bot_id) FROM ratings"));
+    assert_int_equal(raw_int(f->db, "SELECT sum(count) FROM result_faults"), 2);
+    /* Nothing to record is no error. */
+    assert_int_equal(ladder_db_record_matches(db, tid, 0, numbers, rs, rcs), JA_OK);
+    ladder_db_close(&db);
+    ladder_db_close(&db1);
+}
+
 static void test_record_rejects(void **state)
 {
     fx *f = *state;
@@ -1319,6 +1361,7 @@ int main(void)
         T(test_deals_across_tournaments),
         T(test_record_idempotent),
         T(test_record_rejects),
+        T(test_record_batch),
         T(test_record_atomic),
         T(test_crash_between_matches),
         T(test_locked),
