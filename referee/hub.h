@@ -14,7 +14,9 @@
  * each of its calls and runs the hub's loop in its match's thread while it
  * waits for its answer, so a decision takes no hop between threads; the
  * hub's thread runs the loop again once no direct seat has used it for a
- * moment (between matches).
+ * moment (between matches). The arena's event executor goes further: one
+ * thread holds the baton for a whole run (ref_hub_hold) and plays many
+ * matches on direct seats, running the loop itself (ref_hub_run_once).
  *
  * The hub is also the judge of every bot message (docs/protocol.md,
  * "Errors"): it decodes with ref_wire_decode, validates match, turn, index
@@ -160,7 +162,8 @@ int ref_hub_send_raw(ref_hub *h, const char *name, const void *bytes, size_t n);
  * runs the hub's loop in its own thread while it waits for its bot, so a
  * decision takes no hop between the match's thread and the hub's (see
  * "Threads" above). For one match at a time (the in-process executor,
- * `arena play`). Direct seats of matches in several threads at once stay
+ * `arena play`), or many in the one thread that holds the baton
+ * (ref_hub_hold: the event executor). Direct seats of matches in several threads at once stay
  * correct (each answer is judged when it arrives, by whichever thread runs
  * the loop) but take turns with the hub's sockets: one may return after its
  * deadline while another waits. Off by default. */
