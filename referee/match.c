@@ -59,6 +59,10 @@ typedef struct match {
     size_t cap;
     void *st;                          /* the engine's state */
     unsigned char *obs;                /* n observations of obs_size */
+    /* Writes seat s's observation into its buffer above: the game's
+     * incremental update (JA_EXT_OBSERVE_UPDATE) when it offers one, which
+     * brings the seat's last observation up to date, else observe(). */
+    void (*observe)(const void *st, int seat, void *obs);
     ja_action *legal;                  /* n lists of max_actions */
     ref_seat *seats[JA_MAX_SEATS];
     uint32_t ms[JA_MAX_SEATS];         /* each seat's per-decision limit */
@@ -110,10 +114,11 @@ static uint32_t allowance_ms(const match *m, uint32_t s)
     return ms > UINT32_MAX - 1 ? UINT32_MAX - 1 : (uint32_t)ms;
 }
 
-/* Allocates the match's buffers (the only allocation of a match), deals
- * (the engine's setup), and resolves each seat's limit, the fault limit,
- * the fault streams and the banks. JA_OK, JA_ENOMEM, or the engine's
- * refusal. */
+/* Allocates the match's buffers (the only allocation of a match; the
+ * observations zeroed, as m->observe needs of a seat never observed), deals
+ * (the engine's setup), picks how seats are observed, and resolves each
+ * seat's limit, the fault limit, the fault streams and the banks. JA_OK,
+ * JA_ENOMEM, or the engine's refusal. */
 static int setup(match *m)
 {
     const ref_match_config *cfg = m->cfg;
@@ -126,6 +131,8 @@ static int setup(match *m)
     int rc = g->setup(m->st, &cfg->options, m->n, cfg->seed);
     if (rc != JA_OK)
         return fail(m, rc, "%s refused the match setup: %s", g->name, ja_strerror(rc));
+    const ja_ext_observe_update *ou = ja_rules_extension(g, JA_EXT_OBSERVE_UPDATE);
+    m->observe = ou && ou->update ? ou->update : g->observe;
     /* Think times cost two clock reads a decision; in-process plugins
      * without a limit skip them when nothing records them. */
     m->timed = (cfg->replay && *cfg->replay) || cfg->on_step;
@@ -224,7 +231,7 @@ static int ask_seat(match *m, uint32_t s)
         return JA_OK;
     }
     void *obs = m->obs + (size_t)s * g->obs_size;
-    g->observe(m->st, (int)s, obs);
+    m->observe(m->st, (int)s, obs);
     m->observed |= 1u << s;
     ja_decision d = {
         .struct_size = sizeof(ja_decision),

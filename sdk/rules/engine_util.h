@@ -8,7 +8,8 @@
  *  - Outcome: outcome() from per-seat points.
  *  - Event rings: the public events an engine keeps (event number q,
  *    1-based, in slot (q - 1) % cap of every column), their copy into an
- *    observation (oldest first) and back (sample()).
+ *    observation (oldest first), the update of an older observation's copy
+ *    (JA_EXT_OBSERVE_UPDATE), and back (sample()).
  *  - Card sets with twins: one or two packs of 52 (jokers left out), the
  *    second pack's ids JA_CARDS_PER_PACK above the first (ja_cards.h), held
  *    as 128-bit sets.
@@ -263,6 +264,25 @@ static inline void eu_ring_in(void *col, const void *in, size_t size, const uint
         eu_ring_seqs((obs)->ev_seq, (seq), (cap));                                             \
         EU_EACH(EU__OUT, (obs, ring, seq, cap), __VA_ARGS__)                                   \
     } while (0)
+
+/* In an incremental observe (JA_EXT_OBSERVE_UPDATE): an observation's
+ * event columns hold the events up to number old and must hold those up to
+ * seq (old <= seq, seq - old <= cap). The columns are n_cols one-byte
+ * columns of cap entries each, one after the other from cols. Moves the
+ * entries that stay (the newest min(seq, cap) but the seq - old new ones)
+ * to the front of every column, with one memmove over all of them, and
+ * returns how many stay: the new events go at that position on (event
+ * old + 1 first). What the move leaves behind those is overwritten by them.
+ * The caller rewrites ev_seq (eu_ring_seqs). */
+static inline uint32_t eu_ring_shift(uint8_t *cols, uint32_t n_cols, uint32_t old, uint32_t seq,
+                                     uint32_t cap)
+{
+    const uint32_t k_old = old < cap ? old : cap, k_new = seq < cap ? seq : cap;
+    const uint32_t keep = k_new - (seq - old), gone = k_old - keep;
+    if (gone > 0 && keep > 0)
+        memmove(cols, cols + gone, (size_t)n_cols * cap - gone);
+    return keep;
+}
 
 /* In sample(): the events of obs back into the ring (the caller sets the
  * ring's count from obs->event_seq). */

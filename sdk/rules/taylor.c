@@ -609,23 +609,16 @@ static int taylor_test_deal(void *st, int first, const uint8_t *cards, uint32_t 
 }
 
 static const ja_ext_test_deal TEST_DEAL = {taylor_test_deal};
-static const void *taylor_extension(const char *id) { return eu_extension(id, &TEST_DEAL); }
 
 /* ---- Observation ---------------------------------------------------------------- */
 
 #define EU_OBS_T ja_taylor_obs
 static const ja_field obs_fields[] = {JA_TAYLOR_OBS_FIELDS(EU_FIELD_S, EU_FIELD_A)};
 
-/* Everything seat may know, nothing more: its own hand, public counts and
- * table, the cards known in other hands, the stock only when its order is
- * public, and the recent public events. Never other hands, an unknown stock
- * order, the seed or the PRNG. */
-static void taylor_observe(const void *st, int seat, void *obs)
+/* The part of an observation that is rewritten whole every time: the
+ * scalars, and each seat's card count and score. */
+static void observe_public(const taylor_state *s, ja_taylor_obs *o)
 {
-    const taylor_state *s = st;
-    ja_taylor_obs *o = obs;
-    if (!eu_obs_begin(o, sizeof *o, seat, s->n, &o->seat, &o->n_seats))
-        return;
     bool over = s->stage == JA_TAYLOR_STAGE_OVER;
     o->decks = s->decks;
     o->last_card = s->last_card;
@@ -648,22 +641,143 @@ static void taylor_observe(const void *st, int seat, void *obs)
     o->stock_count = (uint8_t)(s->stock_len - s->stock_pos);
     o->stock_known = s->stock_known;
     o->pile_count = s->pile_count;
-    /* Locals for every bound: stores into the observation (bytes) may alias
-     * the state for the compiler, which would otherwise reload them. */
-    const int n = s->n, pos = s->stock_pos, len = s->stock_len, pc = s->pile_count;
+    const int n = s->n;
     for (int i = 0; i < n; i++) {
         o->hand_count[i] = s->hand_count[i];
         o->score[i] = s->score[i];
+    }
+}
+
+/* Identities of the stock from its top, count cards from stock_pos on (a
+ * public stock only). */
+static void observe_stock(const taylor_state *s, uint8_t *out, int count)
+{
+    const int pos = s->stock_pos;
+    for (int i = 0; i < count; i++)
+        out[i] = ident(s->stock[pos + i]);
+}
+
+/* Everything seat may know, nothing more: its own hand, public counts and
+ * table, the cards known in other hands, the stock only when its order is
+ * public, and the recent public events. Never other hands, an unknown stock
+ * order, the seed or the PRNG. */
+static void taylor_observe(const void *st, int seat, void *obs)
+{
+    const taylor_state *s = st;
+    ja_taylor_obs *o = obs;
+    if (!eu_obs_begin(o, sizeof *o, seat, s->n, &o->seat, &o->n_seats))
+        return;
+    observe_public(s, o);
+    /* Locals for every bound: stores into the observation (bytes) may alias
+     * the state for the compiler, which would otherwise reload them. */
+    const int n = s->n, pc = s->pile_count;
+    for (int i = 0; i < n; i++)
         if (i != seat)
             memcpy(o->known + 52 * i, s->known[i], 52);
-    }
     eu_set_counts(s->hand[seat], o->hand);
     if (s->stock_known)
-        for (int i = pos; i < len; i++)
-            o->stock[i - pos] = ident(s->stock[i]);
+        observe_stock(s, o->stock, s->stock_len - s->stock_pos);
     for (int i = 0; i < pc; i++)
         o->pile[i] = ident(s->pile[i]);
     EU_EVENTS_OUT(o, s, s->event_seq, N_EVENTS, ev_kind, ev_seat, ev_card, ev_count);
+}
+
+/* JA_EXT_OBSERVE_UPDATE: obs is seat's observation of an earlier state of
+ * this match, or zeros. The public events since obs->event_seq say what
+ * can have changed besides the scalars, which are rewritten:
+ *  - known[p] and the own hand change only when seat p lays or draws, and
+ *    every such change pushes an event naming p (PLAY, DRAW, PICK_UP,
+ *    SILENT); a DEAL clears them all. So the seats named by an event since
+ *    are copied again (all of them after a DEAL).
+ *  - The pile only grows, except at a REBUILD or DEAL: without one, only
+ *    its new tail is written; with one, the whole pile, and zeros where
+ *    the old one was longer.
+ *  - The stock's order is public (stock_known) only after a REBUILD without
+ *    shuffle, and then it only shrinks from the top until the next REBUILD
+ *    or DEAL: without one the old stock moves up by the cards drawn; with
+ *    one it is written again (zeros when not public).
+ *  - The event columns move up by the new events, which are appended.
+ * A full observe when obs is not an observation of seat in this match (all
+ * zeros: never observed), or when more than FEW_EVENTS events came since
+ * obs->event_seq: then the full observe is the cheaper (each event costs
+ * its copy, and mostly a seat's known[] and a card of the pile), and the
+ * ring, which is larger, still holds every event this reads. */
+#define FEW_EVENTS 8
+_Static_assert(FEW_EVENTS <= N_EVENTS, "the events since obs must be in the ring");
+static void taylor_observe_update(const void *st, int seat, void *obs)
+{
+    const taylor_state *s = st;
+    ja_taylor_obs *o = obs;
+    const int n = s->n;
+    const uint32_t seq = s->event_seq, old = o->event_seq;
+    const int old_pc = o->pile_count, old_sc = o->stock_known ? o->stock_count : 0;
+    /* The four one-byte event columns, one after the other (eu_ring_shift). */
+#define EV_AT(col, k) (offsetof(ja_taylor_obs, col) == offsetof(ja_taylor_obs, ev_kind) + (k)*N_EVENTS)
+    _Static_assert(EV_AT(ev_seat, 1) && EV_AT(ev_card, 2) && EV_AT(ev_count, 3),
+                   "ja_taylor_obs: the event columns are not contiguous");
+#undef EV_AT
+    if (seat < 0 || seat >= n || o->seat != seat || o->n_seats != n || old > seq ||
+        seq - old > FEW_EVENTS || old_pc > JA_TAYLOR_MAX_CARDS || old_sc > JA_TAYLOR_MAX_CARDS) {
+        taylor_observe(st, seat, obs);
+        return;
+    }
+    /* The new events into the event columns, and what they say changed. */
+    bool dealt = false, rebuilt = false;
+    uint32_t seats = 0; /* named by an event */
+    if (seq != old) {
+        uint32_t i = eu_ring_shift(o->ev_kind, 4, old, seq, N_EVENTS);
+        for (uint32_t slot = old % N_EVENTS, q = old; q != seq; q++, i++) {
+            const uint8_t kind = s->ev_kind[slot], p = s->ev_seat[slot];
+            o->ev_kind[i] = kind;
+            o->ev_seat[i] = p;
+            o->ev_card[i] = s->ev_card[slot];
+            o->ev_count[i] = s->ev_count[slot];
+            slot = slot + 1 == N_EVENTS ? 0 : slot + 1;
+            /* No branches: which way each goes is a coin toss. */
+            dealt |= kind == JA_TAYLOR_EV_DEAL;
+            rebuilt |= kind == JA_TAYLOR_EV_REBUILD;
+            seats |= (UINT32_C(1) << (p & 31)) & (0u - (uint32_t)(p < n));
+        }
+        o->event_seq = seq;
+        eu_ring_seqs(o->ev_seq, seq, N_EVENTS);
+    }
+    rebuilt |= dealt;
+    if (dealt)
+        seats = (UINT32_C(1) << n) - 1;
+    observe_public(s, o);
+
+    for (; seats; seats &= seats - 1) {
+        const int p = __builtin_ctz(seats);
+        if (p != seat) {
+            memcpy(o->known + 52 * p, s->known[p], 52);
+        } else {
+            memset(o->hand, 0, sizeof o->hand);
+            eu_set_counts(s->hand[seat], o->hand);
+        }
+    }
+
+    const int pc = s->pile_count;
+    for (int i = rebuilt || pc < old_pc ? 0 : old_pc; i < pc; i++)
+        o->pile[i] = ident(s->pile[i]);
+    if (old_pc > pc)
+        memset(o->pile + pc, 0, (size_t)(old_pc - pc));
+
+    const int sc = s->stock_known ? s->stock_len - s->stock_pos : 0;
+    if (rebuilt || sc > old_sc)
+        observe_stock(s, o->stock, sc);
+    else if (sc > 0 && sc < old_sc)
+        memmove(o->stock, o->stock + (old_sc - sc), (size_t)sc);
+    if (old_sc > sc)
+        memset(o->stock + sc, 0, (size_t)(old_sc - sc));
+}
+
+static const ja_ext_observe_update OBSERVE_UPDATE = {taylor_observe_update};
+
+static const void *taylor_extension(const char *id)
+{
+    if (id && strcmp(id, JA_EXT_OBSERVE_UPDATE) == 0)
+        return &OBSERVE_UPDATE;
+    return eu_extension(id, &TEST_DEAL);
 }
 
 static int taylor_outcome(const void *st, ja_outcome *out)

@@ -43,7 +43,14 @@
  *    for determinize;
  *  - the determinized and the sampled states are usable forward models: a
  *    few random legal steps from them succeed (for one of the seats above;
- *    it also checks that determinize and sample are deterministic).
+ *    it also checks that determinize and sample are deterministic);
+ *  - for a game that offers JA_EXT_OBSERVE_UPDATE: each seat keeps one
+ *    buffer through the match, brought up to date with update() at every
+ *    step or only at every k-th (k from UPDATE_GAPS, which reach past any
+ *    event ring, so both the incremental and the fallback paths run), and
+ *    now and then cleared first (a seat never observed); after each update
+ *    it must equal a fresh observe() byte for byte. Checked at the end of
+ *    the match too.
  * Per match: the decision count stays below a generous bound (termination);
  * the outcome has the right n_seats and competition-ranking places consistent
  * with the scores (recomputed here); replaying the recorded choices from the
@@ -132,6 +139,13 @@
 #define STREAM_CHOICE JA_TAG('C', 'H', 'O', 'O')
 #define STREAM_CHECK JA_TAG('C', 'H', 'E', 'K')
 #define STREAM_CONFIG JA_TAG('C', 'O', 'N', 'F')
+#define STREAM_UPDATE JA_TAG('U', 'P', 'D', 'T')
+
+/* Steps between two updates of a seat's buffer (JA_EXT_OBSERVE_UPDATE),
+ * chosen per seat and match; one in UPDATE_CLEAR updates starts from a
+ * cleared buffer. */
+static const uint32_t UPDATE_GAPS[] = {1, 1, 2, 5, 13, 40, 97};
+#define UPDATE_CLEAR 64
 
 /* ---- Context: what is being checked, and the buffers ----------------------- */
 
@@ -149,6 +163,12 @@ typedef struct ctx {
     uint8_t *st, *twin, *copy, *copy2, *st2, *replay;
     uint8_t *obs_a[JA_MAX_SEATS]; /* observe(st, t) */
     uint8_t *obs_b, *obs_c;
+    /* JA_EXT_OBSERVE_UPDATE, when the game offers it: each seat's buffer
+     * kept through a match, and a fresh observe() to compare with. */
+    const ja_ext_observe_update *ou;
+    uint8_t *obs_u[JA_MAX_SEATS], *obs_f;
+    uint32_t gap[JA_MAX_SEATS];
+    ja_rng upd;
     uint32_t *padding;            /* offsets of observation bytes in no field */
     uint32_t n_padding;
     ja_action *legal[JA_MAX_SEATS];
@@ -166,7 +186,7 @@ typedef struct ctx {
 
     /* Statistics over the run. */
     uint64_t matches, decisions, heavy, joint, detz, detz_state_changed, detz_other_changed;
-    uint64_t samples, configs, configs_skipped;
+    uint64_t samples, configs, configs_skipped, updates, updates_cleared;
 } ctx;
 
 static void describe_state(ctx *c, const void *st)
@@ -275,6 +295,13 @@ static ctx *ctx_new(const ja_game_rules *g)
     }
     c->obs_b = xmalloc(g->obs_size);
     c->obs_c = xmalloc(g->obs_size);
+    c->ou = ja_rules_extension(g, JA_EXT_OBSERVE_UPDATE);
+    if (c->ou) {
+        assert_non_null(c->ou->update);
+        for (int t = 0; t < JA_MAX_SEATS; t++)
+            c->obs_u[t] = xmalloc(g->obs_size);
+        c->obs_f = xmalloc(g->obs_size);
+    }
     uint8_t *covered = calloc(g->obs_size ? g->obs_size : 1, 1);
     assert_non_null(covered);
     static const uint32_t width[JA_FT_COUNT] = {1, 1, 2, 2, 4, 4, 8};
@@ -314,6 +341,9 @@ static void ctx_free(ctx *c)
     }
     free(c->obs_b);
     free(c->obs_c);
+    for (int t = 0; t < JA_MAX_SEATS; t++)
+        free(c->obs_u[t]);
+    free(c->obs_f);
     free(c->padding);
     free(c->scratch);
     free(c->labels);
@@ -509,6 +539,49 @@ static void observe_checked(ctx *c, const void *st, int t, uint8_t *out)
         CHECK(c, st, out[c->padding[i]] == 0,
               "observe(seat %d): byte %u is padding (in no field) yet holds 0x%02x", t,
               c->padding[i], out[c->padding[i]]);
+}
+
+/* JA_EXT_OBSERVE_UPDATE: starts each seat's buffer cleared (never
+ * observed) and picks its gap for this match. */
+static void update_begin(ctx *c)
+{
+    if (!c->ou)
+        return;
+    ja_rng_stream(&c->upd, c->seed, STREAM_UPDATE, 0);
+    for (uint32_t t = 0; t < c->n; t++) {
+        memset(c->obs_u[t], 0, c->g->obs_size);
+        c->gap[t] = UPDATE_GAPS[ja_rng_below(&c->upd, sizeof UPDATE_GAPS / sizeof UPDATE_GAPS[0])];
+    }
+}
+
+/* JA_EXT_OBSERVE_UPDATE: brings the buffer of each seat whose gap has come
+ * round (every seat when `all`) up to date, now and then from a cleared
+ * buffer, and compares it with a fresh observe(). */
+static void update_checked(ctx *c, const void *st, int all)
+{
+    const ja_game_rules *g = c->g;
+    if (!c->ou)
+        return;
+    for (uint32_t t = 0; t < c->n; t++) {
+        if (!all && c->step % c->gap[t] != 0)
+            continue;
+        const char *from = c->step == 0 ? "a cleared buffer" : "its last update";
+        if (ja_rng_below(&c->upd, UPDATE_CLEAR) == 0) {
+            memset(c->obs_u[t], 0, g->obs_size);
+            c->updates_cleared++;
+            from = "a cleared buffer";
+        }
+        c->ou->update(st, (int)t, c->obs_u[t]);
+        c->updates++;
+        memset(c->obs_f, 0xAA, g->obs_size);
+        g->observe(st, (int)t, c->obs_f);
+        if (memcmp(c->obs_u[t], c->obs_f, g->obs_size) != 0) {
+            char where[160];
+            FAIL(c, st,
+                 "observe_update(seat %u) from %s (every %u steps) differs from observe(): %s",
+                 t, from, c->gap[t], obs_diff(c, c->obs_u[t], c->obs_f, where, sizeof where));
+        }
+    }
 }
 
 /* Plays up to `steps` random legal decisions from buf (a determinized or
@@ -735,6 +808,7 @@ static void play_checked(ctx *c)
     memset(c->st, 0xAA, g->state_size);
     int rc = g->setup(c->st, &c->opt, n, c->seed);
     CHECK(c, NULL, rc == JA_OK, "setup returned %s", ja_err_name(rc));
+    update_begin(c);
     /* Setup writes every byte: clones and replays compare whole states. */
     memset(c->replay, 0x55, g->state_size);
     rc = g->setup(c->replay, &c->opt, n, c->seed);
@@ -774,9 +848,10 @@ static void play_checked(ctx *c)
         for (uint32_t t = 0; t < n; t++)
             if (heavy || ((mask >> t) & 1u))
                 observe_checked(c, c->st, (int)t, c->obs_a[t]);
+        update_checked(c, c->st, 0);
         CHECK(c, c->st, memcmp(c->st, c->twin, g->state_size) == 0,
               "a read-only call (to_act, legal, default_action, label, describe, observe, "
-              "outcome) changed the state");
+              "observe_update, outcome) changed the state");
 
         /* Hidden information: the asked seats and others in rotation, up to
          * HIDDEN_SEATS (every seat in the long build); the deep checks
@@ -819,6 +894,7 @@ static void play_checked(ctx *c)
               "legal(seat %u) at the end is not empty", t);
         observe_checked(c, c->st, (int)t, c->obs_a[t]);
     }
+    update_checked(c, c->st, 1);
     check_describe(c, c->st);
     memcpy(c->twin, c->st, g->state_size);
     memset(by, 0, sizeof by);
@@ -1015,6 +1091,10 @@ static void print_stats(const ctx *c)
                   c->detz ? 100.0 * (double)c->detz_state_changed / (double)c->detz : 0.0,
                   c->detz ? 100.0 * (double)c->detz_other_changed / (double)c->detz : 0.0,
                   (unsigned long long)c->detz, (unsigned long long)c->samples);
+    if (c->ou)
+        print_message("  %s: %llu incremental observations (%llu from a cleared buffer)\n",
+                      c->g->name, (unsigned long long)c->updates,
+                      (unsigned long long)c->updates_cleared);
 }
 
 static ctx *g_ctx; /* the properties test's context, freed by its teardown */

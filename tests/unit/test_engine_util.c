@@ -1,7 +1,8 @@
 /* Unit tests of the engines' internal helpers (sdk/rules/engine_util.h): the
- * event ring and its copies, sets of card ids with twins, stacked decks,
- * option defaults read from specs (every game's, and made-up ones), the
- * outcome, the one-seat checks and describe()'s line builder. The engines'
+ * event ring, its copies and their update in place, sets of card ids with
+ * twins, stacked decks, option defaults read from specs (every game's, and
+ * made-up ones), the outcome, the one-seat checks and describe()'s line
+ * builder. The engines'
  * behaviour through them is tested by the scenarios and the property suite;
  * these pin the helpers' own contracts. */
 #include <setjmp.h>
@@ -69,6 +70,37 @@ static void test_ring_round_trip(void **state)
         EU_EVENTS_OUT(&again, &back, seq, CAP, ev_kind, ev_arg);
         assert_memory_equal(&again, &o, sizeof o);
     }
+}
+
+/* eu_ring_shift: from an observation's columns at event `old`, moving
+ * them up and writing the new events at the position it returns gives the
+ * columns at event `seq`, for every old <= seq <= old + CAP up to 13 (three
+ * one-byte columns, one after the other, as the function takes them). */
+static void test_ring_shift(void **state)
+{
+    (void)state;
+    enum { COLS = 3 };
+    for (uint32_t old = 0; old <= 13; old++)
+        for (uint32_t seq = old; seq <= old + CAP && seq <= 13; seq++) {
+            uint8_t cols[COLS][CAP], want[COLS][CAP];
+            memset(cols, 0, sizeof cols);
+            memset(want, 0, sizeof want);
+            /* Event q's entry in column c is 16 * c + q (never 0). */
+            for (uint32_t c = 0; c < COLS; c++) {
+                const uint32_t ko = old < CAP ? old : CAP, kn = seq < CAP ? seq : CAP;
+                for (uint32_t i = 0; i < ko; i++)
+                    cols[c][i] = (uint8_t)(16 * c + old - ko + 1 + i);
+                for (uint32_t i = 0; i < kn; i++)
+                    want[c][i] = (uint8_t)(16 * c + seq - kn + 1 + i);
+            }
+            uint32_t at = eu_ring_shift(&cols[0][0], COLS, old, seq, CAP);
+            for (uint32_t q = old + 1; q <= seq; q++, at++) {
+                assert_true(at < CAP);
+                for (uint32_t c = 0; c < COLS; c++)
+                    cols[c][at] = (uint8_t)(16 * c + q);
+            }
+            assert_memory_equal(cols, want, sizeof want);
+        }
 }
 
 /* ---- Card sets with twins ------------------------------------------------------ */
@@ -262,6 +294,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ring_round_trip),
+        cmocka_unit_test(test_ring_shift),
         cmocka_unit_test(test_twin_sets),
         cmocka_unit_test(test_stack_deck),
         cmocka_unit_test(test_option_defaults),

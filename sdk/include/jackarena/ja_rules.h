@@ -166,9 +166,9 @@ typedef struct ja_game_rules {
 
 /* An optional interface is a struct of function pointers that a game may
  * offer through extension(id), for callers that need more than the table
- * (tests, tools). Its id names a version: an interface never changes once
- * published, a changed one gets a new id. A caller that does not find an
- * interface goes without it or says so. */
+ * (tests, tools, the referee). Its id names a version: an interface never
+ * changes once published, a changed one gets a new id. A caller that does
+ * not find an interface goes without it or says so. */
 
 /* Stacked decks, for scenario tests (tests/rules) and no one else: every
  * game of the registry offers it. */
@@ -181,6 +181,26 @@ typedef struct ja_ext_test_deal {
      * refuses. */
     int (*test_deal)(void *st, int first, const uint8_t *cards, uint32_t n);
 } ja_ext_test_deal;
+
+/* Incremental observation, for a caller that keeps one observation buffer
+ * per seat through a match (the referee): a game may offer it where
+ * rebuilding the whole observation at every decision costs more than
+ * bringing an older one up to date. */
+#define JA_EXT_OBSERVE_UPDATE "ja.observe_update.v1"
+typedef struct ja_ext_observe_update {
+    /* obs (obs_size bytes) holds either what observe() wrote for this seat
+     * at an earlier state of the same match (same setup, st reached from it
+     * by apply()), or all zeros (never observed). Afterwards obs is
+     * byte-identical to what observe(st, seat, obs) writes, zeros included:
+     * update() is observe() done in fewer stores, and does a whole
+     * observe() (a zero buffer always does) whenever it cannot be sure what
+     * changed, or when that is cheaper. It copies nothing observe() would
+     * not, allocates nothing and reads no other memory than st and obs.
+     * Given anything else (another seat's or another match's observation,
+     * a buffer changed since), the result is unspecified, though never an
+     * access outside st and obs. */
+    void (*update)(const void *st, int seat, void *obs);
+} ja_ext_observe_update;
 
 /* g's optional interface id, or NULL: when g is built without the member
  * (its struct_size does not cover it), has no extension(), or extension(id)

@@ -41,6 +41,7 @@ FT_I32 = 5
 FT_I64 = 6
 FT_COUNT = 7
 EXT_TEST_DEAL = 'ja.test_deal.v1'
+EXT_OBSERVE_UPDATE = 'ja.observe_update.v1'
 
 
 def name_of(group, value):
