@@ -47,6 +47,14 @@ typedef struct running {
     uint32_t slot;
 } running;
 
+/* Hands the result of slot out (its job is over). */
+static void deliver(events_x *e, uint32_t slot)
+{
+    pthread_mutex_lock(&e->q.mu);
+    arena_jobq_deliver(&e->q, slot);
+    pthread_mutex_unlock(&e->q.mu);
+}
+
 /* Plays r on; true when it is over (its result delivered). */
 static bool play_on(events_x *e, running *r, bool nowait)
 {
@@ -54,13 +62,12 @@ static bool play_on(events_x *e, running *r, bool nowait)
         return false;
     arena_job_finish(r->p);
     r->p = NULL;
-    pthread_mutex_lock(&e->q.mu);
-    arena_jobq_deliver(&e->q, r->slot);
-    pthread_mutex_unlock(&e->q.mu);
+    deliver(e, r->slot);
     return true;
 }
 
-/* Out of memory for the list of running matches: every queued job fails. */
+/* Out of memory for the list of running matches: every queued job fails.
+ * Called with the lock held. */
 static void fail_queued(events_x *e)
 {
     arena_job job;
@@ -84,32 +91,27 @@ static void *loop(void *arg)
     bool gone = false; /* the hub's context ended: every wait ends at once */
     ref_hub_hold(e->hub);
     for (;;) {
-        /* Start what fits. */
-        pthread_mutex_lock(&e->q.mu);
-        bool quit = e->quit;
+        /* A queued job that fits starts, and plays up to its first wait. */
         arena_job job;
         uint32_t slot;
-        while (!quit && run && n_run < e->slots && arena_jobq_take(&e->q, &job, &slot)) {
-            pthread_mutex_unlock(&e->q.mu);
-            running r = {arena_job_start(e->base.ctx, &job, e->base.export != NULL,
-                                         &e->q.pool[slot]),
-                         slot};
-            pthread_mutex_lock(&e->q.mu);
-            if (!r.p) {
-                arena_jobq_deliver(&e->q, slot);
-                continue;
-            }
-            pthread_mutex_unlock(&e->q.mu);
-            run[n_run] = r;
-            if (!play_on(e, &run[n_run], !gone))
-                n_run++;
-            pthread_mutex_lock(&e->q.mu);
-        }
+        pthread_mutex_lock(&e->q.mu);
+        bool quit = e->quit;
         if (!run)
             fail_queued(e);
+        bool start = !quit && run && n_run < e->slots && arena_jobq_take(&e->q, &job, &slot);
         pthread_mutex_unlock(&e->q.mu);
         if (quit)
             break;
+        if (start) {
+            running r = {arena_job_start(e->base.ctx, &job, e->base.export != NULL,
+                                         &e->q.pool[slot]),
+                         slot};
+            if (!r.p)
+                deliver(e, slot);
+            else if (!play_on(e, &r, !gone))
+                run[n_run++] = r;
+            continue;
+        }
         /* Wait for answers (or a deadline, a new job, the hub's tick). */
         int64_t until = 0;
         for (uint32_t i = 0; i < n_run; i++) {

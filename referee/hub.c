@@ -1259,9 +1259,8 @@ void ref_hub__direct_wait(ref_hub *h, hub_seat *s, uint32_t turn, int64_t deadli
     baton_give(h);
 }
 
-bool ref_hub__direct_ready(ref_hub *h, const hub_seat *s, uint32_t turn, int64_t deadline_ns)
+bool ref_hub__direct_ready(const hub_seat *s, uint32_t turn, int64_t deadline_ns)
 {
-    (void)h;
     return (s->has_rep && s->rep.turn == turn) || (deadline_ns && ref_now_ns() >= deadline_ns);
 }
 

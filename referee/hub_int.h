@@ -106,7 +106,7 @@ void ref_hub__direct_wait(ref_hub *h, hub_seat *s, uint32_t turn, int64_t deadli
 /* Whether ref_hub__direct_wait(h, s, turn, deadline_ns, ...) would return
  * at once: the reply is there or the deadline has passed. By the baton's
  * holder. */
-bool ref_hub__direct_ready(ref_hub *h, const hub_seat *s, uint32_t turn, int64_t deadline_ns);
+bool ref_hub__direct_ready(const hub_seat *s, uint32_t turn, int64_t deadline_ns);
 
 /* Milliseconds to wait for deadline_ns (CLOCK_MONOTONIC; 0: none, -1
  * returned), rounded up (zmq_poll counts whole milliseconds): never returns

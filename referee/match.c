@@ -50,7 +50,7 @@ void ref_match_ranked_places(const ja_outcome *o, const uint8_t forfeit[JA_MAX_S
 /* One match in play: its config, what the loop owns, and the step in
  * play. Allocated once by ref_match_start, with everything else the match
  * allocates allocated by setup(), so that no step allocates. */
-typedef struct match {
+typedef struct ref_match {
     const ref_match_config *cfg;
     const ja_game_rules *g;
     uint32_t n;
@@ -87,10 +87,6 @@ typedef struct match {
     int rc;                            /* JA_OK while the match goes on */
     bool done;                         /* finished (rc says how) */
 } match;
-
-struct ref_match {
-    match m;
-};
 
 /* Writes the one-line error into the caller's buffer; returns rc. */
 __attribute__((format(printf, 3, 4))) static int fail(match *m, int rc, const char *fmt, ...)
@@ -274,16 +270,17 @@ static void charge_bank(match *m, ref_replay_rec *r, const ref_answer *a)
     }
 }
 
-/* Collects the answer of the asked seat of r against its deadline, which
- * counts from its own ask (so every seat gets its whole allowance): the
- * action it chose, or its fault (an index out of range is `illegal`), and
- * its time, charged to its bank when it has an allowance. */
+/* Seat s's deadline for its pending question: its allowance counted from
+ * its own ask (so every seat gets its whole allowance); 0 for none. */
 static int64_t seat_deadline(const match *m, uint32_t s)
 {
     uint32_t allow = allowance_ms(m, s);
     return allow ? m->seats[s]->asked_ns + (int64_t)allow * 1000000 : 0;
 }
 
+/* Collects the answer of the asked seat of r against its deadline: the
+ * action it chose, or its fault (an index out of range is `illegal`), and
+ * its time, charged to its bank when it has an allowance. */
 static void collect_seat(match *m, ref_replay_rec *r)
 {
     uint32_t s = r->seat;
@@ -435,21 +432,18 @@ static void teardown(match *m)
 int ref_match_start(const ref_match_config *cfg, ref_match_result *out, char *err, size_t cap,
                     ref_match **mp)
 {
-    *mp = NULL;
-    ref_match *rm = calloc(1, sizeof *rm);
-    if (!rm) {
+    memset(out, 0, sizeof *out);
+    match *m = *mp = calloc(1, sizeof *m);
+    if (!m) {
         snprintf(err, cap, "out of memory");
-        memset(out, 0, sizeof *out);
         return JA_ENOMEM;
     }
-    match *m = &rm->m;
     m->cfg = cfg;
     m->g = cfg->game;
     m->n = cfg->n_seats;
     m->out = out;
     m->err = err;
     m->cap = cap;
-    memset(out, 0, sizeof *out);
     int rc = setup(m);
     if (rc == JA_OK)
         rc = open_seats(m);
@@ -457,13 +451,11 @@ int ref_match_start(const ref_match_config *cfg, ref_match_result *out, char *er
         rc = start_record(m);
     m->rc = rc;
     m->done = rc != JA_OK;
-    *mp = rm;
     return rc;
 }
 
-int ref_match_play(ref_match *rm, bool nowait)
+int ref_match_play(match *m, bool nowait)
 {
-    match *m = &rm->m;
     if (m->done)
         return m->rc;
     int rc = JA_OK;
@@ -478,25 +470,24 @@ int ref_match_play(ref_match *rm, bool nowait)
     return rc;
 }
 
-int64_t ref_match_waits_until(const ref_match *rm)
+int64_t ref_match_waits_until(const match *m)
 {
-    const match *m = &rm->m;
     if (m->done || !m->in_step || m->next_rec >= m->n_recs)
         return 0;
     return seat_deadline(m, m->recs[m->next_rec].seat);
 }
 
-void ref_match_close(ref_match *rm)
+void ref_match_close(match *m)
 {
-    if (!rm)
+    if (!m)
         return;
-    teardown(&rm->m);
-    free(rm);
+    teardown(m);
+    free(m);
 }
 
 int ref_match_run(const ref_match_config *cfg, ref_match_result *out, char *err, size_t cap)
 {
-    ref_match *m;
+    match *m;
     int rc = ref_match_start(cfg, out, err, cap, &m);
     if (rc == JA_OK)
         rc = ref_match_play(m, false);

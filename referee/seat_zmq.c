@@ -287,7 +287,7 @@ static void zmq_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
 static bool zmq_ready(ref_seat *rs, int64_t deadline_ns)
 {
     zmq_seat *s = (zmq_seat *)rs;
-    return !s->hs || ref_hub__direct_ready(s->zb->hub, s->hs, s->turn, deadline_ns);
+    return !s->hs || ref_hub__direct_ready(s->hs, s->turn, deadline_ns);
 }
 
 static void zmq_end(ref_seat *rs, const ja_outcome *o)

@@ -344,21 +344,18 @@ static int recv_msg(ja_client *c, msgpack_unpacked *u, int timeout_ms, int64_t *
     zmq_msg_t msg;
     zmq_msg_init(&msg);
     int got = zmq_msg_recv(&msg, c->sock, ZMQ_DONTWAIT);
-    if (got < 0 && zmq_errno() != EAGAIN) {
-        zmq_msg_close(&msg);
-        return fail(c, JA_EIO, "receiving from %s: %s", c->endpoint, zmq_strerror(zmq_errno()));
+    if (got < 0 && zmq_errno() == EAGAIN) {
+        zmq_pollitem_t it = {c->sock, 0, ZMQ_POLLIN, 0};
+        int r = zmq_poll(&it, 1, timeout_ms);
+        if (r <= 0) {
+            zmq_msg_close(&msg);
+            return r == 0 ? 0
+                          : fail(c, JA_EIO, "polling %s: %s", c->endpoint,
+                                 zmq_strerror(zmq_errno()));
+        }
+        got = zmq_msg_recv(&msg, c->sock, 0);
     }
-    zmq_pollitem_t it = {c->sock, 0, ZMQ_POLLIN, 0};
-    int r = got >= 0 ? 1 : zmq_poll(&it, 1, timeout_ms);
-    if (r == 0) {
-        zmq_msg_close(&msg);
-        return 0;
-    }
-    if (r < 0) {
-        zmq_msg_close(&msg);
-        return fail(c, JA_EIO, "polling %s: %s", c->endpoint, zmq_strerror(zmq_errno()));
-    }
-    if (got < 0 && zmq_msg_recv(&msg, c->sock, 0) < 0) {
+    if (got < 0) {
         zmq_msg_close(&msg);
         return fail(c, JA_EIO, "receiving from %s: %s", c->endpoint, zmq_strerror(zmq_errno()));
     }

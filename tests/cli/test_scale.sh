@@ -301,32 +301,28 @@ check "other plugin file: arena exits 1 (rc=$rc)" [ "$rc" = 1 ]
 check "other plugin file: named in one line" grep -q "is not the arena's file" sha.err
 check "other plugin file: nothing recorded" [ "$(count sha.db)" = 0 ]
 
+# one_worker WHAT DB REFEREE-ARGS...: an arena on plain loopback tcp that
+# one referee joins; both finish, and the matches are those of --jobs 1.
+one_worker() {
+  local what=$1 db=$2 port apid rpid rc rrc
+  shift 2
+  port=$($FREE_PORT)
+  run --db "$db" --jobs 0 --workers tcp://127.0.0.1:$port --plain-tcp >"${db%.db}.json" &
+  apid=$!
+  "$REFEREE" --connect tcp://127.0.0.1:$port "$@" &
+  rpid=$!
+  wait $apid
+  rc=$?
+  wait $rpid
+  rrc=$?
+  check "$what: arena finished (rc=$rc)" [ "$rc" = 0 ]
+  check "$what: worker exited when told (rc=$rrc)" [ "$rrc" = 0 ]
+  check "$what: same matches as --jobs 1" same_matches j1.db "$db" 60
+}
 # Remote workers on loopback tcp, plain: one referee joins with 2 slots.
-port=$($FREE_PORT)
-run --db tw.db --jobs 0 --workers tcp://127.0.0.1:$port --plain-tcp >tw.json &
-apid=$!
-"$REFEREE" --connect tcp://127.0.0.1:$port --slots 2 &
-rpid=$!
-wait $apid
-rc=$?
-wait $rpid
-rrc=$?
-check "tcp worker: arena finished (rc=$rc)" [ "$rc" = 0 ]
-check "tcp worker: worker exited when told (rc=$rrc)" [ "$rrc" = 0 ]
-check "tcp worker: same matches as --jobs 1" same_matches j1.db tw.db 60
+one_worker "tcp worker" tw.db --slots 2
 # --inline (what --jobs starts): the main thread plays; same matches again.
-port=$($FREE_PORT)
-run --db ti.db --jobs 0 --workers tcp://127.0.0.1:$port --plain-tcp >ti.json &
-apid=$!
-"$REFEREE" --connect tcp://127.0.0.1:$port --inline &
-rpid=$!
-wait $apid
-rc=$?
-wait $rpid
-rrc=$?
-check "inline worker: arena finished (rc=$rc)" [ "$rc" = 0 ]
-check "inline worker: worker exited when told (rc=$rrc)" [ "$rrc" = 0 ]
-check "inline worker: same matches as --jobs 1" same_matches j1.db ti.db 60
+one_worker "inline worker" ti.db --inline
 # ... and with Curve: the worker needs the arena's public key.
 mkdir -m 700 keys
 $PY -c '

@@ -186,40 +186,31 @@ static void count_clocks(script_bot *b, uint32_t *timed, uint32_t *untimed)
 
 static void test_untimed_asks_read_no_clock(void **state)
 {
-    static script_bot a, b;
-    uint32_t timed, untimed;
-    trace t;
-    ref_match_result res;
-    script_init(&a, 0, 0, 0);
-    script_init(&b, 0, 0, 0);
-    a.base.ops = b.base.ops = &clock_free_ops;
-    play(&a.base, &b.base, 0, 0, REF_ON_FAULT_DEFAULT, 0, 1, NULL, &res);
-    count_clocks(&b, &timed, &untimed);
-    assert_true(untimed > 4);
-    assert_int_equal(timed, 0);
-
-    script_init(&a, 0, 0, 0);
-    script_init(&b, 0, 0, 0);
-    a.base.ops = b.base.ops = &clock_free_ops;
-    play(&a.base, &b.base, 0, 0, REF_ON_FAULT_DEFAULT, 0, 1, &t, &res);
-    count_clocks(&b, &timed, &untimed);
-    assert_true(timed > 4);
-    assert_int_equal(untimed, 0);
-
-    script_init(&a, 0, 0, 0);
-    script_init(&b, 0, 0, 0);
-    a.base.ops = b.base.ops = &clock_free_ops;
-    play(&a.base, &b.base, 1000, 0, REF_ON_FAULT_DEFAULT, 0, 1, NULL, &res);
-    count_clocks(&b, &timed, &untimed);
-    assert_true(timed > 4);
-    assert_int_equal(untimed, 0);
-
-    script_init(&a, 0, 0, 0);
-    script_init(&b, 0, 0, 0);
-    play(&a.base, &b.base, 0, 0, REF_ON_FAULT_DEFAULT, 0, 1, NULL, &res);
-    count_clocks(&b, &timed, &untimed);
-    assert_true(timed > 4);
-    assert_int_equal(untimed, 0);
+    static const struct {
+        bool clock_free, observed;
+        uint32_t move_ms;
+        bool want_timed;
+    } cases[] = {
+        {true, false, 0, false},   /* nothing needs the time: no clock */
+        {true, true, 0, true},     /* an observer records think times */
+        {true, false, 1000, true}, /* a deadline */
+        {false, false, 0, true},   /* a kind that is not clock_free */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        static script_bot a, b;
+        trace t;
+        ref_match_result res;
+        uint32_t timed, untimed;
+        script_init(&a, 0, 0, 0);
+        script_init(&b, 0, 0, 0);
+        if (cases[i].clock_free)
+            a.base.ops = b.base.ops = &clock_free_ops;
+        play(&a.base, &b.base, cases[i].move_ms, 0, REF_ON_FAULT_DEFAULT, 0, 1,
+             cases[i].observed ? &t : NULL, &res);
+        count_clocks(&b, &timed, &untimed);
+        assert_true((cases[i].want_timed ? timed : untimed) > 4);
+        assert_int_equal(cases[i].want_timed ? untimed : timed, 0);
+    }
 }
 
 static void test_bank_pays_then_runs_out(void **state)
