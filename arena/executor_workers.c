@@ -52,7 +52,9 @@ typedef struct wk {
     char host[256];
     pid_t pid;                   /* a local worker's process; 0 remote */
     uint32_t slots, out;         /* announced slots; jobs handed to it */
+    uint32_t depth;              /* announced jobs a slot it takes (credit) */
     int64_t last_seen;
+    int64_t last_result_us, gap_us; /* its last result; the mean gap between them */
     bool alive;
 } wk;
 
@@ -85,11 +87,16 @@ typedef struct workers_x {
     char referee[PATH_MAX];
 } workers_x;
 
-static int64_t now_ms(void)
+static int64_t now_us(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static int64_t now_ms(void)
+{
+    return now_us() / 1000;
 }
 
 /* --workers-allow: the ZAP handler's question (zap.h). */
@@ -170,10 +177,38 @@ static bool spawn(workers_x *e, uint32_t i)
 
 /* ---- workers ------------------------------------------------------------------ */
 
+/* Jobs worker w may hold, queued and running: 2 a slot, so that a slot
+ * never waits for its next job, and up to the depth it announced while its
+ * matches are short (results less than SHORT_US apart a slot, on average):
+ * then a worker holds a few results back to send them together
+ * (worker.c, hold_result) and needs the jobs to play meanwhile. Long
+ * matches keep 2 a slot, so that the last matches of a run are not queued
+ * behind each other on one worker while another has nothing to do. */
+#define SHORT_US 2000
+static uint32_t credit(const wk *w)
+{
+    bool shorts = w->gap_us > 0 && w->gap_us * (int64_t)w->slots < SHORT_US;
+    return (shorts ? w->depth : WORKER_DEPTH_MIN) * w->slots;
+}
+
 static uint32_t free_credit(const wk *w)
 {
-    uint32_t credit = 2 * w->slots;
-    return w->out < credit ? credit - w->out : 0;
+    uint32_t c = credit(w);
+    return w->out < c ? c - w->out : 0;
+}
+
+/* The mean gap between worker w's results (an exponential moving average,
+ * weight 1/8), for credit(). */
+static void note_result(wk *w)
+{
+    int64_t t = now_us();
+    if (w->last_result_us) {
+        int64_t gap = t - w->last_result_us;
+        w->gap_us = w->gap_us ? w->gap_us + (gap - w->gap_us) / 8 : gap;
+        if (w->gap_us < 1)
+            w->gap_us = 1;
+    }
+    w->last_result_us = t;
 }
 
 static void lose_worker(workers_x *e, uint32_t wi, const char *why)
@@ -330,6 +365,7 @@ static void on_hello(workers_x *e, zmq_msg_t *id, const worker_msg *m)
     w->id_len = zmq_msg_size(id);
     snprintf(w->host, sizeof w->host, "%s", m->host);
     w->slots = m->slots;
+    w->depth = m->depth;
     w->alive = true;
     w->last_seen = now_ms();
     for (uint32_t i = 0; i < e->o.local; i++)
@@ -410,13 +446,13 @@ static bool on_result(workers_x *e, uint32_t wi, const worker_msg *m, arena_job_
 static uint32_t workers_capacity(arena_executor *x)
 {
     workers_x *e = (workers_x *)x;
-    uint32_t cap = 2 * e->o.local * (e->o.local_slots ? e->o.local_slots : 1);
-    uint32_t credit = 0;
+    uint32_t cap = WORKER_DEPTH_MIN * e->o.local * (e->o.local_slots ? e->o.local_slots : 1);
+    uint32_t sum = 0;
     for (uint32_t i = 0; i < e->n_w; i++)
         if (e->w[i].alive)
-            credit += 2 * e->w[i].slots;
-    if (credit > cap)
-        cap = credit;
+            sum += credit(&e->w[i]);
+    if (sum > cap)
+        cap = sum;
     return cap < 2 ? 2 : cap;
 }
 
@@ -499,8 +535,10 @@ static int workers_take(arena_executor *x, arena_job_result *out, bool nowait)
                     on_hello(e, &id, &m);
                 } else if (wi >= 0) {
                     e->w[wi].last_seen = t;
-                    if (m.type == WORKER_RESULT)
+                    if (m.type == WORKER_RESULT) {
+                        note_result(&e->w[wi]);
                         got = on_result(e, (uint32_t)wi, &m, out);
+                    }
                 }
             } else {
                 /* a multi-part body is no worker's message: drain the rest */

@@ -78,11 +78,16 @@ static void on_signal(int sig)
     g_stop = 1;
 }
 
-static int64_t now_ms(void)
+static int64_t now_us(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static int64_t now_ms(void)
+{
+    return now_us() / 1000;
 }
 
 static void werr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -340,6 +345,55 @@ static void on_job(worker *w, const worker_msg *m)
     pthread_mutex_unlock(&w->mu);
 }
 
+/* Reads every message the arena has sent (without waiting): jobs are
+ * queued, quit sets g_stop, a bad message is ignored with a note. True if
+ * anything came. */
+static bool read_arena(worker *w)
+{
+    bool heard = false;
+    zmq_msg_t msg;
+    for (;;) {
+        zmq_msg_init(&msg);
+        if (zmq_msg_recv(&msg, w->dealer, ZMQ_DONTWAIT) < 0) {
+            zmq_msg_close(&msg);
+            return heard;
+        }
+        heard = true;
+        worker_msg m;
+        char why[256];
+        if (worker_msg_decode(zmq_msg_data(&msg), zmq_msg_size(&msg), &m, why, sizeof why) !=
+            JA_OK)
+            fprintf(stderr, "referee: ignored a bad message from the arena: %s\n", why);
+        else if (m.type == WORKER_JOB)
+            on_job(w, &m);
+        else if (m.type == WORKER_QUIT)
+            g_stop = 1;
+        zmq_msg_close(&msg);
+    }
+}
+
+/* --inline: a played match's result is held back, to go with the next
+ * ones, while another job is already queued, fewer than INLINE_HOLD are
+ * held, and the match was short (under INLINE_HOLD_US): the results then
+ * leave together, each message a frame of its own, one after the other,
+ * and the arena answers with as many jobs at once, so that for cheap
+ * matches one wake-up of each side's threads carries several instead of
+ * one (docs/scale.md). Nothing is held while the worker waits, nor behind
+ * a long match; a worker lost with results held loses nothing either:
+ * the arena hands those matches out again. */
+#define INLINE_HOLD 8
+#define INLINE_HOLD_US 2000
+static bool hold_result(bool more_queued, uint32_t held, int64_t played_us)
+{
+    return more_queued && held < INLINE_HOLD && played_us < INLINE_HOLD_US;
+}
+
+static void send_held(void *dealer, const msgpack_sbuffer *rsb, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        zmq_send(dealer, rsb[i].data, rsb[i].size, 0);
+}
+
 /* Never blocks: a DEALER with no connection to the arena (a handshake
  * that keeps failing) would block a plain send for ever. False when the
  * message could not be queued. */
@@ -421,7 +475,7 @@ int main(int argc, char **argv)
 
     static worker w;
     w.slots = slots;
-    w.max_jobs = 4 * slots + 8; /* the arena hands out 2 per slot; a job sent again adds a few */
+    w.max_jobs = WORKER_DEPTH * slots + 8; /* its announced depth; a job sent again adds a few */
     w.queue = calloc(w.max_jobs, sizeof *w.queue);
     w.held = calloc(w.max_jobs, sizeof *w.held);
     w.bots = calloc(1, sizeof *w.bots);
@@ -509,8 +563,11 @@ int main(int argc, char **argv)
     pthread_t *th = calloc(slots, sizeof *th);
     slot_arg *args = calloc(slots, sizeof *args);
     arena_job_result *inline_r = inline_play ? malloc(sizeof *inline_r) : NULL;
-    msgpack_sbuffer rsb;
-    msgpack_sbuffer_init(&rsb);
+    /* --inline: results held back while more jobs wait (see hold_result). */
+    msgpack_sbuffer rsb[INLINE_HOLD];
+    uint32_t n_rsb = 0;
+    for (uint32_t i = 0; i < INLINE_HOLD; i++)
+        msgpack_sbuffer_init(&rsb[i]);
     uint32_t n_th = 0, n_threads = 0;
     if (inline_play && inline_r)
         n_th = 1;
@@ -523,7 +580,7 @@ int main(int argc, char **argv)
     }
     msgpack_sbuffer sb;
     msgpack_sbuffer_init(&sb);
-    worker_pack_hello(&sb, n_th ? n_th : 1, w.host, (int64_t)getpid());
+    worker_pack_hello(&sb, n_th ? n_th : 1, WORKER_DEPTH, w.host, (int64_t)getpid());
     bool hello_sent = send_buf(w.dealer, &sb); /* else again at the next beat */
 
     int status = EXIT_OK;
@@ -537,6 +594,11 @@ int main(int argc, char **argv)
         pthread_mutex_lock(&w.mu);
         bool job_waiting = inline_play && w.n_queue > 0;
         pthread_mutex_unlock(&w.mu);
+        if (!job_waiting && n_rsb) {
+            send_held(w.dealer, rsb, n_rsb);
+            n_rsb = 0;
+            last_sent = now_ms();
+        }
         int n = zmq_poll(items, mon ? 3 : 2, job_waiting ? 0 : WORKER_HB_MS);
         if (n < 0 && errno != EINTR)
             break;
@@ -559,22 +621,9 @@ int main(int argc, char **argv)
             pump(&w);
             pthread_mutex_unlock(&w.mu);
         }
-        if (n > 0 && (items[0].revents & ZMQ_POLLIN)) {
-            zmq_msg_init(&msg);
-            if (zmq_msg_recv(&msg, w.dealer, 0) >= 0) {
-                last_heard = t;
-                heard = true;
-                worker_msg m;
-                char why[256];
-                if (worker_msg_decode(zmq_msg_data(&msg), zmq_msg_size(&msg), &m, why,
-                                      sizeof why) != JA_OK)
-                    fprintf(stderr, "referee: ignored a bad message from the arena: %s\n", why);
-                else if (m.type == WORKER_JOB)
-                    on_job(&w, &m);
-                else if (m.type == WORKER_QUIT)
-                    g_stop = 1;
-            }
-            zmq_msg_close(&msg);
+        if (n > 0 && (items[0].revents & ZMQ_POLLIN) && read_arena(&w)) {
+            last_heard = t;
+            heard = true;
         }
         if (inline_play && !g_stop) {
             wjob j = {0};
@@ -583,13 +632,23 @@ int main(int argc, char **argv)
             bool got = take_job(&w, &j, &failed);
             pthread_mutex_unlock(&w.mu);
             if (got) {
-                run_job(&w, &j, failed, inline_r, &rsb);
-                zmq_send(w.dealer, rsb.data, rsb.size, 0);
-                last_sent = now_ms();
+                int64_t t0 = now_us();
+                run_job(&w, &j, failed, inline_r, &rsb[n_rsb++]);
+                int64_t played_us = now_us() - t0;
                 pthread_mutex_lock(&w.mu);
                 w.running--;
                 pump(&w);
                 pthread_mutex_unlock(&w.mu);
+                if (read_arena(&w))
+                    last_heard = now_ms();
+                pthread_mutex_lock(&w.mu);
+                bool more = w.n_queue > 0;
+                pthread_mutex_unlock(&w.mu);
+                if (!hold_result(more, n_rsb, played_us)) {
+                    send_held(w.dealer, rsb, n_rsb);
+                    n_rsb = 0;
+                    last_sent = now_ms();
+                }
             }
         }
         if (t - last_heard > WORKER_LOST_MS) {
@@ -610,7 +669,7 @@ int main(int argc, char **argv)
         }
         if (t - last_sent >= WORKER_HB_MS) {
             if (!hello_sent) {
-                worker_pack_hello(&sb, n_th ? n_th : 1, w.host, (int64_t)getpid());
+                worker_pack_hello(&sb, n_th ? n_th : 1, WORKER_DEPTH, w.host, (int64_t)getpid());
                 hello_sent = send_buf(w.dealer, &sb);
             } else {
                 worker_pack_simple(&sb, WORKER_HB);
@@ -634,8 +693,11 @@ int main(int argc, char **argv)
         free(w.queue[i].ctx);
     for (uint32_t i = 0; i < w.n_held; i++)
         free(w.held[i].ctx);
+    if (n_rsb) /* stopped by a signal: what was played still goes */
+        send_held(w.dealer, rsb, n_rsb);
     msgpack_sbuffer_destroy(&sb);
-    msgpack_sbuffer_destroy(&rsb);
+    for (uint32_t i = 0; i < INLINE_HOLD; i++)
+        msgpack_sbuffer_destroy(&rsb[i]);
     free(inline_r);
     zmq_close(w.pull);
     if (mon)

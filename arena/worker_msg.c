@@ -196,12 +196,14 @@ static void begin(msgpack_sbuffer *sb, msgpack_packer *pk, worker_msg_type t, ui
     ja_mp_put_kv_str(pk, "t", TYPE_NAMES[t]);
 }
 
-void worker_pack_hello(msgpack_sbuffer *sb, uint32_t slots, const char *host, int64_t pid)
+void worker_pack_hello(msgpack_sbuffer *sb, uint32_t slots, uint32_t depth, const char *host,
+                       int64_t pid)
 {
     msgpack_packer pk;
-    begin(sb, &pk, WORKER_HELLO, 5);
+    begin(sb, &pk, WORKER_HELLO, 6);
     ja_mp_put_kv_u64(&pk, "v", WORKER_PROTO_VERSION);
     ja_mp_put_kv_u64(&pk, "slots", slots);
+    ja_mp_put_kv_u64(&pk, "depth", depth);
     ja_mp_put_kv_str(&pk, "host", host);
     ja_mp_put_kv_i64(&pk, "pid", pid);
 }
@@ -406,6 +408,17 @@ int worker_msg_decode(const char *buf, size_t len, worker_msg *w, char *why, siz
                      WORKER_MAX_SLOTS);
             goto out;
         }
+        /* depth is optional: a worker without it takes 2 jobs a slot. */
+        w->depth = WORKER_DEPTH_MIN;
+        uint64_t depth = WORKER_DEPTH_MIN;
+        if (ja_mp_get(m, "depth") &&
+            (!ja_mp_get_u64(m, "depth", &depth) || depth < WORKER_DEPTH_MIN ||
+             depth > WORKER_MAX_DEPTH)) {
+            snprintf(why, cap, "hello's depth is not a number of jobs a slot from %u to %u",
+                     WORKER_DEPTH_MIN, WORKER_MAX_DEPTH);
+            goto out;
+        }
+        w->depth = (uint32_t)depth;
         w->version = (uint32_t)v;
         rc = JA_OK;
         break;

@@ -3,7 +3,7 @@
  * processes (DEALERs), one message per ZeroMQ frame, each a map whose "t"
  * names its type.
  *
- *   worker -> arena   hello  {t, v, slots, host, pid}
+ *   worker -> arena   hello  {t, v, slots, host, pid, depth}
  *                     hb     {t}
  *                     result {t, n, rc, err, res, replay, export}
  *   arena -> worker   job    {t, ctx, n, seed, seats, export}
@@ -26,6 +26,12 @@
 
 #define WORKER_PROTO_VERSION 1
 #define WORKER_MAX_SLOTS 4096u
+/* Jobs a worker takes per slot, queued and running: the arena hands out 2
+ * per slot, and up to the worker's announced depth (hello `depth`; 2 when
+ * it announces none) while its matches are short (docs/scale.md). */
+#define WORKER_DEPTH_MIN 2u
+#define WORKER_DEPTH 16u
+#define WORKER_MAX_DEPTH 64u
 #define WORKER_MAX_BOTS 64u          /* ARENA_MAX_BOTS */
 /* Largest frame either side accepts (ZMQ_MAXMSGSIZE): a result carries a
  * whole replay and a match's exported decisions. */
@@ -75,7 +81,7 @@ int worker_setup_unpack(const char *buf, size_t len, worker_setup *out, char *wh
 typedef struct worker_msg {
     worker_msg_type type;
     /* hello */
-    uint32_t version, slots;
+    uint32_t version, slots, depth; /* depth: WORKER_DEPTH_MIN when not announced */
     int64_t pid;
     char host[256];
     /* job */
@@ -93,7 +99,8 @@ typedef struct worker_msg {
 int worker_msg_decode(const char *buf, size_t len, worker_msg *m, char *why, size_t cap);
 
 /* Encoders into a msgpack_sbuffer (cleared first). */
-void worker_pack_hello(msgpack_sbuffer *sb, uint32_t slots, const char *host, int64_t pid);
+void worker_pack_hello(msgpack_sbuffer *sb, uint32_t slots, uint32_t depth, const char *host,
+                       int64_t pid);
 void worker_pack_simple(msgpack_sbuffer *sb, worker_msg_type type); /* hb, quit */
 void worker_pack_job(msgpack_sbuffer *sb, const char *ctx, size_t ctx_len, const arena_job *job,
                      bool export_wanted);

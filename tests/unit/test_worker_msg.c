@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "jackarena/ja_error.h"
+#include "ja_mp.h"
 #include "worker_msg.h"
 
 static void test_hello_and_simple(void **state)
@@ -23,15 +24,45 @@ static void test_hello_and_simple(void **state)
     msgpack_sbuffer_init(&sb);
     worker_msg m;
     char why[256];
-    worker_pack_hello(&sb, 3, "box:42", 42);
+    worker_pack_hello(&sb, 3, 8, "box:42", 42);
     assert_int_equal(worker_msg_decode(sb.data, sb.size, &m, why, sizeof why), JA_OK);
     assert_int_equal(m.type, WORKER_HELLO);
     assert_int_equal(m.slots, 3);
     assert_string_equal(m.host, "box:42");
     assert_int_equal(m.pid, 42);
-    worker_pack_hello(&sb, 0, "box", 1);
+    assert_int_equal(m.depth, 8);
+    worker_pack_hello(&sb, 0, 8, "box", 1);
     assert_int_equal(worker_msg_decode(sb.data, sb.size, &m, why, sizeof why), JA_EFORMAT);
     assert_non_null(strstr(why, "slots"));
+    /* depth: 2..64; a string, or none (an older worker: 2 a slot). */
+    worker_pack_hello(&sb, 1, WORKER_DEPTH_MIN - 1, "box", 1);
+    assert_int_equal(worker_msg_decode(sb.data, sb.size, &m, why, sizeof why), JA_EFORMAT);
+    assert_non_null(strstr(why, "depth"));
+    worker_pack_hello(&sb, 1, WORKER_MAX_DEPTH + 1, "box", 1);
+    assert_int_equal(worker_msg_decode(sb.data, sb.size, &m, why, sizeof why), JA_EFORMAT);
+    assert_non_null(strstr(why, "depth"));
+    for (int k = 0; k < 2; k++) {
+        msgpack_packer pk;
+        msgpack_sbuffer_clear(&sb);
+        msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+        msgpack_pack_map(&pk, k ? 6 : 5);
+        ja_mp_put_kv_str(&pk, "t", "hello");
+        ja_mp_put_kv_u64(&pk, "v", WORKER_PROTO_VERSION);
+        ja_mp_put_kv_u64(&pk, "slots", 2);
+        ja_mp_put_kv_str(&pk, "host", "old:7");
+        ja_mp_put_kv_i64(&pk, "pid", 7);
+        if (k)
+            ja_mp_put_kv_str(&pk, "depth", "deep");
+        int rc = worker_msg_decode(sb.data, sb.size, &m, why, sizeof why);
+        if (k) {
+            assert_int_equal(rc, JA_EFORMAT);
+            assert_non_null(strstr(why, "depth"));
+        } else {
+            assert_int_equal(rc, JA_OK);
+            assert_int_equal(m.depth, WORKER_DEPTH_MIN);
+            assert_int_equal(m.slots, 2);
+        }
+    }
     worker_pack_simple(&sb, WORKER_QUIT);
     assert_int_equal(worker_msg_decode(sb.data, sb.size, &m, why, sizeof why), JA_OK);
     assert_int_equal(m.type, WORKER_QUIT);
