@@ -706,8 +706,8 @@ static void bj_observe_update(const void *st, int seat, void *obs)
             slot = slot + 1 == N_EVENTS ? 0 : slot + 1;
             hand |= (uint8_t)(kind - JA_BRUISE_JACK_EV_HIT) >
                     JA_BRUISE_JACK_EV_STOCK_OUT - JA_BRUISE_JACK_EV_HIT;
-            rows |= (UINT32_C(1) << ((p * ROWS + arg) & 31)) &
-                    (0u - (uint32_t)(kind == JA_BRUISE_JACK_EV_PLACE && p < n && arg < ROWS));
+            if (kind == JA_BRUISE_JACK_EV_PLACE && p < n && arg < ROWS)
+                rows |= UINT32_C(1) << (p * ROWS + arg);
         }
         o->event_seq = seq;
         eu_ring_seqs(o->ev_seq, seq, N_EVENTS);
