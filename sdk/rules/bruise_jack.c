@@ -683,7 +683,8 @@ static void bj_observe_update(const void *st, int seat, void *obs)
     const int n = s->n;
     const uint32_t seq = s->event_seq, old = o->event_seq;
     /* The four one-byte event columns, one after the other (eu_ring_shift). */
-#define EV_AT(col, k) (offsetof(ja_bruise_jack_obs, col) == offsetof(ja_bruise_jack_obs, ev_kind) + (k)*N_EVENTS)
+#define EV_AT(col, k)                                                                              \
+    (offsetof(ja_bruise_jack_obs, col) == offsetof(ja_bruise_jack_obs, ev_kind) + (k)*N_EVENTS)
     _Static_assert(EV_AT(ev_seat, 1) && EV_AT(ev_arg, 2) && EV_AT(ev_card, 3),
                    "ja_bruise_jack_obs: the event columns are not contiguous");
 #undef EV_AT
