@@ -560,24 +560,17 @@ static int bj_test_deal(void *st, int first, const uint8_t *cards, uint32_t n)
 }
 
 static const ja_ext_test_deal TEST_DEAL = {bj_test_deal};
-static const void *bj_extension(const char *id) { return eu_extension(id, &TEST_DEAL); }
 
 /* ---- Observation ------------------------------------------------------------------------ */
 
 #define EU_OBS_T ja_bruise_jack_obs
 static const ja_field obs_fields[] = {JA_BRUISE_JACK_OBS_FIELDS(EU_FIELD_S, EU_FIELD_A)};
 
-/* Everything seat may know, nothing more (spec §7): the public table (up
- * cards, claims, stands, the discard pile, the stock's size, scores, the last
- * showdown, recent events), its own centre, and the card it drew while it
- * places it. Never another seat's centre before the showdown, the stock's
- * order, the hidden row order, the seed. */
-static void bj_observe(const void *st, int seat, void *obs)
+/* The part of seat's observation that any decision may change: the scalars
+ * (stage, seat to act, stock, the drawn card, the own centre...) and the
+ * stands. */
+static void observe_turn(const bj_state *s, int seat, ja_bruise_jack_obs *o)
 {
-    const bj_state *s = st;
-    ja_bruise_jack_obs *o = obs;
-    if (!eu_obs_begin(o, sizeof *o, seat, s->n, &o->seat, &o->n_seats))
-        return;
     bool over = s->stage == JA_BRUISE_JACK_STAGE_OVER;
     o->way = s->way;
     o->guile = s->guile;
@@ -593,20 +586,33 @@ static void bj_observe(const void *st, int seat, void *obs)
     o->stock_count = (uint8_t)stock_count(s);
     o->drawn = s->stage == JA_BRUISE_JACK_STAGE_PLACE && s->cur == seat ? s->drawn : NONE;
     o->centre = s->centre[seat];
-    for (int p = 0; p < s->n; p++) {
-        o->has_centre[p] = s->centre[p] != NONE;
+    const int n = s->n;
+    for (int p = 0; p < n; p++)
         o->stood[p] = s->stood[p];
+}
+
+/* Row r of seat p: claimed, open, its up cards, their count and sum. */
+static void observe_row(const bj_state *s, ja_bruise_jack_obs *o, int p, int r)
+{
+    const int i = p * ROWS + r, v = shown(s, p, r);
+    o->claimed[i] = (uint8_t)is_claimed(s, p, r);
+    o->open[i] = (uint8_t)row_open_shown(s, p, r, v);
+    o->up_count[i] = s->up_count[p][r];
+    o->shown[i] = (uint8_t)v;
+    memcpy(o->up + i * MAX_UP, s->up[p][r], MAX_UP);
+}
+
+/* The part that changes only at a deal or a showdown, and every row. */
+static void observe_hand(const bj_state *s, ja_bruise_jack_obs *o)
+{
+    const int n = s->n;
+    for (int p = 0; p < n; p++) {
+        o->has_centre[p] = s->centre[p] != NONE;
         o->score[p] = s->score[p];
         o->last_centre[p] = s->last_centre[p];
         for (int r = 0; r < ROWS; r++) {
-            int i = p * ROWS + r;
-            const int v = shown(s, p, r);
-            o->claimed[i] = (uint8_t)is_claimed(s, p, r);
-            o->open[i] = (uint8_t)row_open_shown(s, p, r, v);
-            o->up_count[i] = s->up_count[p][r];
-            o->shown[i] = (uint8_t)v;
-            memcpy(o->up + i * MAX_UP, s->up[p][r], MAX_UP);
-            o->last_row[i] = s->last_row[p][r];
+            observe_row(s, o, p, r);
+            o->last_row[p * ROWS + r] = s->last_row[p][r];
         }
     }
     o->discard_count = s->discard_count;
@@ -614,7 +620,117 @@ static void bj_observe(const void *st, int seat, void *obs)
     o->showdowns = s->showdowns;
     memcpy(o->last_order, s->last_order, ROWS);
     o->last_winners = s->last_winners;
+}
+
+/* Everything seat may know, nothing more (spec §7): the public table (up
+ * cards, claims, stands, the discard pile, the stock's size, scores, the last
+ * showdown, recent events), its own centre, and the card it drew while it
+ * places it. Never another seat's centre before the showdown, the stock's
+ * order, the hidden row order, the seed. */
+static void bj_observe(const void *st, int seat, void *obs)
+{
+    const bj_state *s = st;
+    ja_bruise_jack_obs *o = obs;
+    if (!eu_obs_begin(o, sizeof *o, seat, s->n, &o->seat, &o->n_seats))
+        return;
+    observe_turn(s, seat, o);
+    observe_hand(s, o);
     EU_EVENTS_OUT(o, s, s->event_seq, N_EVENTS, ev_kind, ev_seat, ev_arg, ev_card);
+}
+
+/* JA_EXT_OBSERVE_UPDATE: obs is seat's observation of an earlier state of
+ * this match, or zeros. observe() is observe_turn, observe_hand and the
+ * event columns written into a zeroed buffer, and none of them writes the
+ * entries of seats past n_seats. The scalars and the stands (observe_turn)
+ * are rewritten; the public events since obs->event_seq say what else can
+ * have changed:
+ *  - From a deal to its showdown, apply() changes, besides those, only one
+ *    row of the seat that places a card: its up cards, their count and sum,
+ *    and whether it is open, which reads nothing but the row, the guile
+ *    option and whether the seat is dealt in (changed only by a deal). Each
+ *    of these steps pushes HIT, STAND or PLACE (seat, row), and STOCK_OUT
+ *    when the last card is placed. So when the events since are of these
+ *    four kinds only, the rows the PLACE events name are written again, and
+ *    nothing else.
+ *  - Every other kind comes from a showdown (REVEAL, ORDER, WIN, TIE), which
+ *    changes the scores and the last showdown and is followed by a deal or
+ *    the end, or from a deal (DEAL, then the Way 1 claims: REVEAL, CLAIM,
+ *    CENTRE), which lays out new rows, centres and a new discard pile with
+ *    no event per card dealt. After any of them, observe_hand writes that
+ *    whole part again.
+ *  - The event columns move up by the new events, which are appended.
+ * A full observe when obs is not an observation of seat in this match (all
+ * zeros: never observed), or when more than FEW_EVENTS events came since
+ * obs->event_seq. Within a hand a seat sees few events between its
+ * questions: one after its own HIT, else its PLACE and a HIT and a PLACE per
+ * other seat (with random seats 1.4 on average with 2 seats, 3 with 6, at
+ * most 12). When a hand ended since, it sees 5 to 40 (a reveal per seat, the
+ * order, the wins, the next deal and its claims, the moves since); the rows
+ * are then all written again anyway, and past about 12 events zeroing the
+ * buffer and copying the ring cost less than moving the event columns and
+ * appending event by event (random seats: the observation cost least with a
+ * bound from 8 to 16). The ring holds every event this reads. */
+#define FEW_EVENTS 12
+_Static_assert(FEW_EVENTS <= N_EVENTS, "the events since obs must be in the ring");
+_Static_assert(JA_BRUISE_JACK_EV_PLACE == JA_BRUISE_JACK_EV_HIT + 1 &&
+                   JA_BRUISE_JACK_EV_STAND == JA_BRUISE_JACK_EV_HIT + 2 &&
+                   JA_BRUISE_JACK_EV_STOCK_OUT == JA_BRUISE_JACK_EV_HIT + 3,
+               "the kinds of a hand's play are HIT..STOCK_OUT");
+static void bj_observe_update(const void *st, int seat, void *obs)
+{
+    const bj_state *s = st;
+    ja_bruise_jack_obs *o = obs;
+    const int n = s->n;
+    const uint32_t seq = s->event_seq, old = o->event_seq;
+    /* The four one-byte event columns, one after the other (eu_ring_shift). */
+#define EV_AT(col, k)                                                                              \
+    (offsetof(ja_bruise_jack_obs, col) == offsetof(ja_bruise_jack_obs, ev_kind) + (k)*N_EVENTS)
+    _Static_assert(EV_AT(ev_seat, 1) && EV_AT(ev_arg, 2) && EV_AT(ev_card, 3),
+                   "ja_bruise_jack_obs: the event columns are not contiguous");
+#undef EV_AT
+    if (seat < 0 || seat >= n || o->seat != seat || o->n_seats != n || old > seq ||
+        seq - old > FEW_EVENTS) {
+        bj_observe(st, seat, obs);
+        return;
+    }
+    /* The new events into the event columns, and what they say changed. */
+    bool hand = false;  /* a deal or a showdown */
+    uint32_t rows = 0;  /* bit p * ROWS + r: row r of seat p took a card */
+    if (seq != old) {
+        uint32_t i = eu_ring_shift(o->ev_kind, 4, old, seq, N_EVENTS);
+        for (uint32_t slot = old % N_EVENTS, q = old; q != seq; q++, i++) {
+            const uint8_t kind = s->ev_kind[slot], p = s->ev_seat[slot], arg = s->ev_arg[slot];
+            o->ev_kind[i] = kind;
+            o->ev_seat[i] = p;
+            o->ev_arg[i] = arg;
+            o->ev_card[i] = s->ev_card[slot];
+            slot = slot + 1 == N_EVENTS ? 0 : slot + 1;
+            hand |= (uint8_t)(kind - JA_BRUISE_JACK_EV_HIT) >
+                    JA_BRUISE_JACK_EV_STOCK_OUT - JA_BRUISE_JACK_EV_HIT;
+            if (kind == JA_BRUISE_JACK_EV_PLACE && p < n && arg < ROWS)
+                rows |= UINT32_C(1) << (p * ROWS + arg);
+        }
+        o->event_seq = seq;
+        eu_ring_seqs(o->ev_seq, seq, N_EVENTS);
+    }
+    observe_turn(s, seat, o);
+    if (hand) {
+        observe_hand(s, o);
+        return;
+    }
+    for (; rows; rows &= rows - 1) {
+        const int b = __builtin_ctz(rows);
+        observe_row(s, o, b / ROWS, b % ROWS);
+    }
+}
+
+static const ja_ext_observe_update OBSERVE_UPDATE = {bj_observe_update};
+
+static const void *bj_extension(const char *id)
+{
+    if (id && strcmp(id, JA_EXT_OBSERVE_UPDATE) == 0)
+        return &OBSERVE_UPDATE;
+    return eu_extension(id, &TEST_DEAL);
 }
 
 static int bj_outcome(const void *st, ja_outcome *out)

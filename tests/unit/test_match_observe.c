@@ -1,19 +1,24 @@
 /* ctest-requires-game: taylor */
 /* The observations the referee gives its seats when the game updates them
- * incrementally (JA_EXT_OBSERVE_UPDATE; Taylor Blackjack offers it):
+ * incrementally (JA_EXT_OBSERVE_UPDATE), for each game of GAMES below
+ * (Taylor Blackjack; Bruise Jack when it is built):
  *
  *  - the extension itself: on a zero buffer (a seat never observed) update()
  *    writes the whole observation, byte for byte what observe() writes,
- *    deep into a match (stock rebuilt, cards known in hands, a long event
- *    history) and for every seat; for a seat out of range it leaves the
- *    buffer all zeros, as observe() does;
+ *    deep into a match (Taylor Blackjack: stock rebuilt, cards known in
+ *    hands; Bruise Jack: several showdowns, claims, stands, rows of several
+ *    cards; both a long event history) and for every seat; for a seat out
+ *    of range it leaves the buffer all zeros, as observe() does;
  *  - through the real match loop (ref_match_run, `random` plugin seats):
  *    every observation a seat is given, as the observer (on_step) sees it,
  *    equals observe() of the state the seat was asked in. The matches
  *    include a seat's first question (its buffer zero), questions after
- *    more events than the ring holds (a full observe, whatever the update
- *    does) and after one or two (the incremental path), all three counted
- *    and required.
+ *    many events (Taylor Blackjack: more than the ring holds; Bruise Jack:
+ *    more than 16, a hand ended since; a full observe either way) and after
+ *    one or two (the incremental path), all three counted and required for
+ *    each game;
+ *  - Bruise Jack's update across the stock running out, which random play
+ *    never reaches: a stacked deck and seats that never stand.
  *
  * Budget: well under a second under ASan. */
 #include <setjmp.h>
@@ -29,18 +34,120 @@
 #include "match.h"
 #include "seat.h"
 
+#include "jackarena/ja_bruise_jack.h"
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
 #include "jackarena/ja_taylor.h"
 
 #include "bot_harness.h"
 
-static const ja_game_rules *taylor(void)
+/* Taylor Blackjack, deep: a public rebuilt stock, cards known in another
+ * hand, more events than the ring holds. */
+static bool taylor_deep(const void *obs)
 {
-    const ja_game_rules *g = ja_game_find("taylor-blackjack");
-    assert_non_null(g);
-    assert_int_equal(g->obs_size, sizeof(ja_taylor_obs));
-    return g;
+    const ja_taylor_obs *o = obs;
+    if (!o->stock_known || o->stock_count == 0 || o->event_seq <= JA_TAYLOR_EVENTS)
+        return false;
+    for (int i = 0; i < JA_TAYLOR_MAX_SEATS * 52; i++)
+        if (o->known[i])
+            return true;
+    return false;
+}
+
+/* Bruise Jack, deep: past a showdown, claims in this hand (a discard pile),
+ * a seat that stood, a row of two cards or more, more events than the ring
+ * holds. */
+static bool bruise_deep(const void *obs)
+{
+    const ja_bruise_jack_obs *o = obs;
+    if (o->showdowns == 0 || o->discard_count == 0 || o->event_seq <= JA_BRUISE_JACK_EVENTS)
+        return false;
+    bool stood = false, long_row = false;
+    for (int p = 0; p < o->n_seats; p++)
+        stood |= o->stood[p] != 0;
+    for (int i = 0; i < o->n_seats * JA_BRUISE_JACK_ROWS; i++)
+        long_row |= o->up_count[i] >= 2;
+    return stood && long_row;
+}
+
+typedef struct game_case {
+    const char *name;
+    uint32_t obs_size, seq_at; /* the observation's size, offset of its event_seq */
+    /* test_first_update: seats, options, steps between two rounds of
+     * updates, what makes an observation deep and how many are required. */
+    uint32_t first_n;
+    const char *first_kv[5];
+    uint32_t stride;
+    bool (*deep)(const void *obs);
+    uint32_t min_deep;
+    /* test_match_observations: three seat counts, two option sets, each
+     * played once; a question after more than `far` events is after many,
+     * and min_near questions after one or two events are required. */
+    uint32_t seats[3];
+    const char *match_kv[2][5];
+    uint32_t far, min_near;
+} game_case;
+
+static const game_case GAMES[] = {
+    {.name = "taylor-blackjack",
+     .obs_size = sizeof(ja_taylor_obs),
+     .seq_at = offsetof(ja_taylor_obs, event_seq),
+     .first_n = 4,
+     .first_kv = {"games=3", NULL},
+     .stride = 40,
+     .deep = taylor_deep,
+     .min_deep = 10,
+     .seats = {2, 5, 12},
+     .match_kv = {{"games=2", "rebuild=noshuffle", NULL}, {"games=2", "rebuild=shuffle", NULL}},
+     .far = JA_TAYLOR_EVENTS,
+     .min_near = 1000},
+    /* Long matches with replays of ties, both ways: a question after more
+     * than 16 events comes after a hand's end (within a hand, at most 12). */
+    {.name = "bruise-jack",
+     .obs_size = sizeof(ja_bruise_jack_obs),
+     .seq_at = offsetof(ja_bruise_jack_obs, event_seq),
+     .first_n = 4,
+     .first_kv = {"hands=6", "ties=replay", NULL},
+     .stride = 8,
+     .deep = bruise_deep,
+     .min_deep = 10,
+     .seats = {2, 4, 6},
+     .match_kv = {{"hands=30", "ties=replay", NULL},
+                  {"way=2", "guile=on", "ties=replay", "hands=30", NULL}},
+     .far = 16,
+     .min_near = 300},
+};
+#define N_GAMES (sizeof GAMES / sizeof GAMES[0])
+
+/* The game of c and its update; false (with a message) when the engine is
+ * not built (JA_ONLY_GAMES); Taylor Blackjack always is (first line). */
+static bool game_of(const game_case *c, const ja_game_rules **g, const ja_ext_observe_update **ou)
+{
+    *g = ja_game_find(c->name);
+    if (!*g) {
+        assert_string_not_equal(c->name, "taylor-blackjack");
+        print_message("%s: not built, skipped\n", c->name);
+        return false;
+    }
+    assert_int_equal((*g)->obs_size, c->obs_size);
+    *ou = ja_rules_extension(*g, JA_EXT_OBSERVE_UPDATE);
+    assert_non_null(*ou);
+    assert_non_null((*ou)->update);
+    return true;
+}
+
+typedef void check_fn(const game_case *c, const ja_game_rules *g,
+                      const ja_ext_observe_update *ou, void *ctx);
+
+/* check for every game of GAMES that is built. */
+static void each_game(check_fn *check, void *ctx)
+{
+    for (size_t k = 0; k < N_GAMES; k++) {
+        const ja_game_rules *g;
+        const ja_ext_observe_update *ou;
+        if (game_of(&GAMES[k], &g, &ou))
+            check(&GAMES[k], g, ou, ctx);
+    }
 }
 
 /* Plays `steps` random legal decisions of st (fewer if the match ends). */
@@ -64,51 +171,49 @@ static void play_random(const ja_game_rules *g, void *st, uint32_t steps, ja_rng
 
 /* A seat observed for the first time (zero buffer) gets the whole
  * observation; a seat out of range gets zeros. */
-static void test_first_update(void **state)
+static void first_update(const game_case *c, const ja_game_rules *g,
+                         const ja_ext_observe_update *ou, void *ctx)
 {
-    (void)state;
-    const ja_game_rules *g = taylor();
-    const ja_ext_observe_update *ou = ja_rules_extension(g, JA_EXT_OBSERVE_UPDATE);
-    assert_non_null(ou);
-    assert_non_null(ou->update);
-    const uint32_t n = 4;
-    const char *kv[] = {"games=3", NULL};
-    ja_options o = make_options(g, n, kv);
+    (void)ctx;
+    const uint32_t n = c->first_n;
+    ja_options o = make_options(g, n, c->first_kv);
     void *st = malloc(g->state_size);
-    assert_non_null(st);
-    ja_taylor_obs got, want, zero;
-    memset(&zero, 0, sizeof zero);
+    unsigned char *got = malloc(g->obs_size), *want = malloc(g->obs_size);
+    unsigned char *zero = calloc(1, g->obs_size);
+    assert_true(st && got && want && zero);
     ja_rng r;
     ja_rng_seed(&r, 2024);
     uint32_t deep = 0;
     for (uint64_t seed = 1; seed <= 20; seed++) {
         assert_int_equal(g->setup(st, &o, n, seed), JA_OK);
-        for (uint32_t k = 0; k < 8 && g->to_act(st); k++) {
+        for (uint32_t round = 0; round < 8 && g->to_act(st); round++) {
             for (uint32_t s = 0; s < n; s++) {
-                memset(&got, 0, sizeof got);
-                ou->update(st, (int)s, &got);
-                g->observe(st, (int)s, &want);
-                assert_memory_equal(&got, &want, sizeof got);
-                /* Deep: a public rebuilt stock, cards known in another hand,
-                 * more events than the ring holds. */
-                if (want.stock_known && want.stock_count > 0 && want.event_seq > JA_TAYLOR_EVENTS)
-                    for (int i = 0; i < JA_TAYLOR_MAX_SEATS * 52; i++)
-                        if (want.known[i]) {
-                            deep++;
-                            break;
-                        }
+                memset(got, 0, g->obs_size);
+                ou->update(st, (int)s, got);
+                g->observe(st, (int)s, want);
+                assert_memory_equal(got, want, g->obs_size);
+                deep += c->deep(want);
             }
             for (int s = -1; s <= (int)n; s += (int)n + 1) {
-                memset(&got, 0, sizeof got);
-                ou->update(st, s, &got);
-                assert_memory_equal(&got, &zero, sizeof got);
+                memset(got, 0, g->obs_size);
+                ou->update(st, s, got);
+                assert_memory_equal(got, zero, g->obs_size);
             }
-            play_random(g, st, 40, &r);
+            play_random(g, st, c->stride, &r);
         }
     }
     free(st);
-    print_message("first updates: %u of a deep state\n", (unsigned)deep);
-    assert_true(deep > 10);
+    free(got);
+    free(want);
+    free(zero);
+    print_message("%s: first updates: %u of a deep state\n", g->name, (unsigned)deep);
+    assert_true(deep > c->min_deep);
+}
+
+static void test_first_update(void **state)
+{
+    (void)state;
+    each_game(first_update, NULL);
 }
 
 /* What the observer of the match loop checks. */
@@ -116,9 +221,10 @@ typedef struct tally {
     const ja_game_rules *g;
     uint32_t n;
     void *prev;                      /* the state the step was asked in */
+    unsigned char *want;             /* observe() of it */
+    uint32_t seq_at, far;            /* offset of event_seq, game_case.far */
     uint32_t seen;                   /* bit s: seat s was asked before */
     uint32_t last_seq[JA_MAX_SEATS]; /* event_seq of seat s's last observation */
-    ja_taylor_obs want;
     uint32_t given, first, gap, near, other;
 } tally;
 
@@ -129,66 +235,176 @@ static void on_step(void *ctx, const ja_game_rules *g, const ref_step_info *info
         if (!((info->observed >> s) & 1u))
             continue;
         const unsigned char *given = info->obs + (size_t)s * g->obs_size;
-        g->observe(t->prev, (int)s, &t->want);
-        if (memcmp(given, &t->want, sizeof t->want) != 0)
-            fail_msg("step %u: seat %u was given an observation other than observe()'s",
-                     (unsigned)info->step, (unsigned)s);
+        g->observe(t->prev, (int)s, t->want);
+        if (memcmp(given, t->want, g->obs_size) != 0)
+            fail_msg("%s step %u: seat %u was given an observation other than observe()'s",
+                     g->name, (unsigned)info->step, (unsigned)s);
+        uint32_t seq;
+        memcpy(&seq, t->want + t->seq_at, sizeof seq);
         t->given++;
         if (!((t->seen >> s) & 1u))
             t->first++;
-        else if (t->want.event_seq - t->last_seq[s] > JA_TAYLOR_EVENTS)
+        else if (seq - t->last_seq[s] > t->far)
             t->gap++;
-        else if (t->want.event_seq - t->last_seq[s] <= 2)
+        else if (seq - t->last_seq[s] <= 2)
             t->near++;
         else
             t->other++;
         t->seen |= 1u << s;
-        t->last_seq[s] = t->want.event_seq;
+        t->last_seq[s] = seq;
     }
     memcpy(t->prev, info->state, g->state_size);
 }
 
 /* Every observation the match loop gives equals observe() of its state. */
-static void test_match_observations(void **state)
+static void match_observations(const game_case *c, const ja_game_rules *g,
+                               const ja_ext_observe_update *ou, void *ctx)
 {
-    bots *b = *state;
-    const ja_game_rules *g = taylor();
-    tally t = {.g = g};
+    (void)ou; /* the match loop finds it */
+    bots *b = ctx;
+    tally t = {.g = g, .seq_at = c->seq_at, .far = c->far};
     t.prev = malloc(g->state_size);
-    assert_non_null(t.prev);
-    static const uint32_t seat_counts[] = {2, 5, 12};
-    static const char *const rebuild[] = {"rebuild=noshuffle", "rebuild=shuffle"};
+    t.want = malloc(g->obs_size);
+    assert_true(t.prev && t.want);
     char err[512] = "";
     ref_bot *seats[JA_MAX_SEATS];
     uint64_t seed = 500;
-    for (size_t i = 0; i < sizeof seat_counts / sizeof seat_counts[0]; i++)
-        for (int k = 0; k < 2; k++, seed++) {
-            const uint32_t n = seat_counts[i];
-            const char *kv[] = {"games=2", rebuild[k], NULL};
-            ja_options o = make_options(g, n, kv);
+    uint32_t seat_sum = 0;
+    for (size_t i = 0; i < 3; i++)
+        for (int v = 0; v < 2; v++, seed++) {
+            const uint32_t n = c->seats[i];
+            ja_options o = make_options(g, n, c->match_kv[v]);
             ref_match_config cfg = {.game = g, .options = o, .n_seats = n, .seed = seed,
                                     .match_id = "test-observe"};
             for (uint32_t s = 0; s < n; s++)
                 seats[s] = b->random;
             t.n = n;
             t.seen = 0;
+            seat_sum += n;
             assert_int_equal(g->setup(t.prev, &o, n, seed), JA_OK);
             ref_match_result res;
             cfg.bots = seats;
             cfg.on_step = on_step;
             cfg.step_ctx = &t;
             if (ref_match_run(&cfg, &res, err, sizeof err) != JA_OK)
-                fail_msg("match (n=%u seed=%llu): %s", (unsigned)n, (unsigned long long)seed,
-                         err);
+                fail_msg("%s match (n=%u seed=%llu): %s", g->name, (unsigned)n,
+                         (unsigned long long)seed, err);
         }
     free(t.prev);
-    print_message("observations given: %u (%u first, %u after more events than the ring "
-                  "holds, %u after one or two, %u others)\n",
-                  (unsigned)t.given, (unsigned)t.first, (unsigned)t.gap, (unsigned)t.near,
-                  (unsigned)t.other);
-    assert_true(t.first >= 2 * (2 + 5 + 12) - 2);
+    free(t.want);
+    print_message("%s: observations given: %u (%u first, %u after more than %u events, "
+                  "%u after one or two, %u others)\n",
+                  g->name, (unsigned)t.given, (unsigned)t.first, (unsigned)t.gap,
+                  (unsigned)t.far, (unsigned)t.near, (unsigned)t.other);
+    assert_true(t.first >= seat_sum - 2);
     assert_true(t.gap > 0);
-    assert_true(t.near > 1000);
+    assert_true(t.near > c->min_near);
+}
+
+static void test_match_observations(void **state)
+{
+    each_game(match_observations, *state);
+}
+
+/* Bruise Jack cards, dearest first: by the sum of their hard values in the
+ * three rows, then by id. */
+static int bruise_dearer(const void *a, const void *b)
+{
+    uint8_t x = *(const uint8_t *)a, y = *(const uint8_t *)b;
+    int cx = 0, cy = 0;
+    for (int r = 0; r < JA_BRUISE_JACK_ROWS; r++) {
+        cx += ja_bruise_jack_hard(x, r);
+        cy += ja_bruise_jack_hard(y, r);
+    }
+    return cx != cy ? cy - cx : x - y;
+}
+
+/* Bruise Jack: the update across the stock running out (spec #22), which
+ * random play never reaches. Six seats, Way 2; the first hand is dealt
+ * (test_deal) with the six dearest cards as centres, as each row's up cards
+ * the dearest cards wild in that row (worth 1 there), and the stock
+ * cheapest first. The seats never stand and place each card where it is
+ * worth least, so the rows fill slowly and the stock empties. Each seat's
+ * buffer is brought up to date every (seat + 1) steps and compared with
+ * observe(), through the second hand to the end. */
+static void test_bruise_stock_out(void **state)
+{
+    (void)state;
+    const game_case *c = &GAMES[1];
+    const ja_game_rules *g;
+    const ja_ext_observe_update *ou;
+    if (!game_of(c, &g, &ou))
+        return;
+    const ja_ext_test_deal *td = ja_rules_extension(g, JA_EXT_TEST_DEAL);
+    assert_non_null(td);
+    const uint32_t n = 6;
+    const char *kv[] = {"way=2", "hands=2", NULL};
+    ja_options o = make_options(g, n, kv);
+    void *st = malloc(g->state_size);
+    ja_bruise_jack_obs *buf = calloc(n, sizeof *buf), want;
+    assert_true(st && buf);
+    assert_int_equal(g->setup(st, &o, n, 7), JA_OK);
+
+    /* The deck, top first: six centres, six up cards per row, the stock. */
+    uint8_t sorted[JA_BRUISE_JACK_CARDS], deck[JA_BRUISE_JACK_CARDS];
+    bool used[JA_BRUISE_JACK_CARDS] = {false};
+    for (int i = 0; i < JA_BRUISE_JACK_CARDS; i++)
+        sorted[i] = (uint8_t)i;
+    qsort(sorted, JA_BRUISE_JACK_CARDS, 1, bruise_dearer);
+    int top = 0;
+    for (int row = -1; row < JA_BRUISE_JACK_ROWS; row++) /* -1: the centres */
+        for (int i = 0, taken = 0; taken < (int)n; i++) {
+            const uint8_t card = sorted[i];
+            if (used[card] || (row >= 0 && ja_bruise_jack_level(card, row) != JA_BRUISE_JACK_WILD))
+                continue;
+            used[card] = true;
+            deck[top++] = card;
+            taken++;
+        }
+    for (int i = JA_BRUISE_JACK_CARDS - 1; i >= 0; i--)
+        if (!used[sorted[i]])
+            deck[top++] = sorted[i];
+    assert_int_equal(td->test_deal(st, 0, deck, JA_BRUISE_JACK_CARDS), JA_OK);
+
+    bool stock_out = false;
+    ja_action l[JA_MAX_ACTIONS];
+    for (uint32_t step = 0;; step++) {
+        const uint32_t mask = g->to_act(st);
+        for (uint32_t s = 0; s < n; s++) {
+            if (mask && step % (s + 1) != 0)
+                continue;
+            ou->update(st, (int)s, &buf[s]);
+            g->observe(st, (int)s, &want);
+            if (memcmp(&buf[s], &want, sizeof want) != 0)
+                fail_msg("step %u: seat %u's update differs from observe()", (unsigned)step,
+                         (unsigned)s);
+            for (int i = 0; i < JA_BRUISE_JACK_EVENTS; i++)
+                stock_out |= want.ev_seq[i] && want.ev_kind[i] == JA_BRUISE_JACK_EV_STOCK_OUT;
+        }
+        if (!mask)
+            break;
+        /* HIT whenever legal (it comes first); a card goes to the open row
+         * where it is worth least, the one showing least on a tie. */
+        const int p = __builtin_ctz(mask);
+        const uint32_t k = g->legal(st, p, l, JA_MAX_ACTIONS);
+        assert_true(k > 0);
+        ja_action a = l[0];
+        g->observe(st, p, &want);
+        for (uint32_t i = 1; i < k && want.stage == JA_BRUISE_JACK_STAGE_PLACE; i++) {
+            const int r = (int)(l[i].code - JA_BRUISE_JACK_PLACE(0));
+            const int ra = (int)(a.code - JA_BRUISE_JACK_PLACE(0));
+            const int d = ja_bruise_jack_hard(want.drawn, r) - ja_bruise_jack_hard(want.drawn, ra);
+            if (d < 0 || (d == 0 && want.shown[p * JA_BRUISE_JACK_ROWS + r] <
+                                        want.shown[p * JA_BRUISE_JACK_ROWS + ra]))
+                a = l[i];
+        }
+        ja_action by[JA_MAX_SEATS] = {{0}};
+        by[p] = a;
+        assert_int_equal(g->apply(st, mask, by), JA_OK);
+    }
+    free(st);
+    free(buf);
+    assert_true(stock_out);
 }
 
 int main(void)
@@ -196,6 +412,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_first_update),
         cmocka_unit_test(test_match_observations),
+        cmocka_unit_test(test_bruise_stock_out),
     };
     return cmocka_run_group_tests(tests, setup_bots, teardown_bots);
 }
