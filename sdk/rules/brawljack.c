@@ -817,7 +817,6 @@ static int bj_test_deal(void *st, int first, const uint8_t *cards, uint32_t n)
 }
 
 static const ja_ext_test_deal TEST_DEAL = {bj_test_deal};
-static const void *bj_extension(const char *id) { return eu_extension(id, &TEST_DEAL); }
 
 /* ---- Observation ------------------------------------------------------------------------ */
 
@@ -831,16 +830,12 @@ static bool drawn_hidden(const bj_state *s, int seat)
     return s->stage == JA_BRAWLJACK_STAGE_HIT && !s->drawn_public && seat != s->cur;
 }
 
-/* Everything seat may know (§10), nothing more: the whole table, the drawn
- * card only to the drawer (or the upcard to all), the dealer phase, the
- * blind counts and stays, the last reveal, scores and recent events. Never
- * the order of a deck, face-down blind cards, the seed or stacked decks. */
-static void bj_observe(const void *st, int seat, void *obs)
+/* The part of an observation that is written whole every time: the scalars
+ * (but seat, n_seats and the events), and per seat the flags, the result,
+ * the blind hand's count and the score. Not the cards (unseen, the hands,
+ * the last reveal) nor the events. */
+static void observe_public(const bj_state *s, int seat, ja_brawljack_obs *o)
 {
-    const bj_state *s = st;
-    ja_brawljack_obs *o = obs;
-    if (!eu_obs_begin(o, sizeof *o, seat, s->n, &o->seat, &o->n_seats))
-        return;
     bool over = s->stage == JA_BRAWLJACK_STAGE_OVER;
     o->dealer = s->dealer_on;
     o->dealer_control = s->dealer_auto;
@@ -854,48 +849,217 @@ static void bj_observe(const void *st, int seat, void *obs)
     o->upcard = s->upcard;
     o->drawn = s->stage == JA_BRAWLJACK_STAGE_HIT && !drawn_hidden(s, seat) ? s->drawn : NONE;
     o->drawn_public = s->drawn_public;
-    if (!over) {
-        /* Locals for the bounds: stores into the observation (bytes) may
-         * alias the state for the compiler, which would reload them. */
-        const int pos = s->deck_pos, len = s->deck_len;
-        o->deck_count = (uint8_t)(len - pos);
-        for (int i = pos; i < len; i++)
-            o->unseen[s->deck[i]] = 1;
-        if (drawn_hidden(s, seat))
-            o->unseen[s->drawn] = 1;
-        if (s->stage == JA_BRAWLJACK_STAGE_BLIND)
-            for (int t = 0; t < s->n; t++)
-                for (int j = 0; j < s->b_len[t]; j++)
-                    o->unseen[s->b_card[t][j]] = 1;
-    }
+    o->deck_count = over ? 0 : (uint8_t)(s->deck_len - s->deck_pos);
     o->n_hands = s->n_hands;
-    for (int h = 0; h < s->n_hands; h++) {
-        int tw;
-        o->hand_owner[h] = s->h_owner[h];
-        o->hand_index[h] = s->h_index[h];
-        o->hand_state[h] = s->h_state[h];
-        o->hand_len[h] = s->h_len[h];
-        o->hand_value[h] = (uint8_t)hand_value(s, h, &tw);
-        o->hand_21s[h] = (uint8_t)tw;
-        memcpy(o->hand_card + HAND_CARDS * h, s->h_card[h], s->h_len[h]);
-    }
     o->mode = s->mode;
     o->target = s->target;
     o->controller = s->controller;
     o->blind_round = s->blind_round;
-    for (int i = 0; i < s->n; i++) {
+    /* Locals for the bounds: stores into the observation (bytes) may alias
+     * the state for the compiler, which would reload them. */
+    const int n = s->n;
+    for (int i = 0; i < n; i++) {
         o->done[i] = s->done >> i & 1u;
         o->result[i] = s->result[i];
         o->leader[i] = s->leaders >> i & 1u;
         o->blind_player[i] = s->blind >> i & 1u;
         o->blind_count[i] = s->b_len[i];
         o->blind_stayed[i] = s->blind_stayed >> i & 1u;
+        o->score[i] = s->score[i];
+    }
+}
+
+/* unseen[] whole: the cards of the deck in use that seat has not seen (the
+ * deck's rest, a drawn card hidden from seat, the face-down blind cards);
+ * none once the match is over. */
+static void observe_unseen(const bj_state *s, int seat, ja_brawljack_obs *o)
+{
+    memset(o->unseen, 0, sizeof o->unseen);
+    if (s->stage == JA_BRAWLJACK_STAGE_OVER)
+        return;
+    const int pos = s->deck_pos, len = s->deck_len, n = s->n;
+    for (int i = pos; i < len; i++)
+        o->unseen[s->deck[i]] = 1;
+    if (drawn_hidden(s, seat))
+        o->unseen[s->drawn] = 1;
+    if (s->stage == JA_BRAWLJACK_STAGE_BLIND)
+        for (int t = 0; t < n; t++)
+            for (int j = 0; j < s->b_len[t]; j++)
+                o->unseen[s->b_card[t][j]] = 1;
+}
+
+/* Hand h of the table (h < n_hands), over an observation whose hand h
+ * holds zeros. */
+static void observe_hand(const bj_state *s, int h, ja_brawljack_obs *o)
+{
+    int tw;
+    o->hand_owner[h] = s->h_owner[h];
+    o->hand_index[h] = s->h_index[h];
+    o->hand_state[h] = s->h_state[h];
+    o->hand_len[h] = s->h_len[h];
+    o->hand_value[h] = (uint8_t)hand_value(s, h, &tw);
+    o->hand_21s[h] = (uint8_t)tw;
+    memcpy(o->hand_card + HAND_CARDS * h, s->h_card[h], s->h_len[h]);
+}
+
+/* The last reveal (shown_count, shown_card, shown_value), over an
+ * observation whose shown_card holds zeros. */
+static void observe_shown(const bj_state *s, ja_brawljack_obs *o)
+{
+    const int n = s->n;
+    for (int i = 0; i < n; i++) {
         o->shown_count[i] = s->shown_len[i];
         memcpy(o->shown_card + BLIND_CARDS * i, s->shown_card[i], s->shown_len[i]);
         o->shown_value[i] = (uint8_t)cards_value(s->shown_card[i], s->shown_len[i], NULL);
-        o->score[i] = s->score[i];
     }
+}
+
+/* Everything seat may know (§10), nothing more: the whole table, the drawn
+ * card only to the drawer (or the upcard to all), the dealer phase, the
+ * blind counts and stays, the last reveal, scores and recent events. Never
+ * the order of a deck, face-down blind cards, the seed or stacked decks. */
+static void bj_observe(const void *st, int seat, void *obs)
+{
+    const bj_state *s = st;
+    ja_brawljack_obs *o = obs;
+    if (!eu_obs_begin(o, sizeof *o, seat, s->n, &o->seat, &o->n_seats))
+        return;
+    observe_public(s, seat, o);
+    observe_unseen(s, seat, o);
+    const int nh = s->n_hands;
+    for (int h = 0; h < nh; h++)
+        observe_hand(s, h, o);
+    observe_shown(s, o);
     EU_EVENTS_OUT(o, s, s->event_seq, N_EVENTS, ev_kind, ev_seat, ev_hand, ev_card, ev_value);
+}
+
+/* Hand h of the table, which o holds as it was earlier in the deal, with
+ * more cards since: the new cards (within a deal a hand's cards are only
+ * appended to), its length, value and twenty-ones. */
+static void observe_hand_grown(const bj_state *s, int h, ja_brawljack_obs *o)
+{
+    const int len = s->h_len[h];
+    int tw;
+    for (int j = o->hand_len[h]; j < len; j++)
+        o->hand_card[HAND_CARDS * h + j] = s->h_card[h][j];
+    o->hand_len[h] = (uint8_t)len;
+    o->hand_value[h] = (uint8_t)hand_value(s, h, &tw);
+    o->hand_21s[h] = (uint8_t)tw;
+}
+
+/* JA_EXT_OBSERVE_UPDATE: obs is seat's observation of an earlier state of
+ * this match, or zeros. observe_public() is rewritten whole: the scalars
+ * follow no event (the turn, the stage, the drawn card and who may see it,
+ * the deck's count), and the per-seat part is a few bytes a seat. Within a
+ * deal the rest changes only in ways obs and the events since its
+ * event_seq tell:
+ *  - The hands: they are only added (SPLIT, and the dealer's first two at
+ *    DEALER) after the others, a hand's owner and number never change, and
+ *    its cards are only appended to; so a hand whose length is unchanged
+ *    holds the same cards, value and 21s, and only its state may have
+ *    changed (STAY, BUST, and STOCK_OUT, which stays every LIVE hand
+ *    without naming any). So every old hand's state is copied (a byte), a
+ *    hand that grew gets its new cards, length, value and 21s, and the
+ *    hands past the old n_hands are written whole.
+ *  - unseen[] covers one deck, which is replaced only at DEALER and BLIND
+ *    (written whole then, and once the match is over: zeros). Within a
+ *    deck a card only leaves it: as the drawn card (unseen still, unless
+ *    seat may see it: the drawer, or the upcard for all), into a face-down
+ *    blind hand (unseen still), or onto a hand of the table, which always
+ *    pushes a HIT naming the card. So the cards of the new HITs are
+ *    cleared, and the drawn card when seat sees it.
+ *  - The last reveal changes only at REVEAL (one event per blind hand
+ *    shown): written whole then, over the old one's cards.
+ *  - The event columns move up by the new events, which are appended.
+ * A full observe when obs is not an observation of seat in this match (all
+ * zeros: never observed); when a new deal began since (its DEAL resets the
+ * table, all of which would be written again after the old hands were
+ * cleared: measured, no cheaper than the full observe); and when more than
+ * FEW_EVENTS events came since obs->event_seq (measured: each costs its
+ * copy and mostly a hand grown, and past FEW_EVENTS, at 8 seats where a
+ * seat waits for 7 turns, the full observe is the cheaper). The ring
+ * still holds every event this reads. */
+#define FEW_EVENTS 20
+_Static_assert(FEW_EVENTS <= N_EVENTS, "the events since obs must be in the ring");
+#define EV_BIT(kind) (UINT32_C(1) << JA_BRAWLJACK_EV_##kind)
+static void bj_observe_update(const void *st, int seat, void *obs)
+{
+    const bj_state *s = st;
+    ja_brawljack_obs *o = obs;
+    const int n = s->n, nh = s->n_hands, old_nh = o->n_hands;
+    const uint32_t seq = s->event_seq, old = o->event_seq;
+    /* The five one-byte event columns, one after the other (eu_ring_shift). */
+#define EV_AT(col, k) \
+    (offsetof(ja_brawljack_obs, col) == offsetof(ja_brawljack_obs, ev_kind) + (k)*N_EVENTS)
+    _Static_assert(EV_AT(ev_seat, 1) && EV_AT(ev_hand, 2) && EV_AT(ev_card, 3) &&
+                       EV_AT(ev_value, 4),
+                   "ja_brawljack_obs: the event columns are not contiguous");
+#undef EV_AT
+    _Static_assert(DECK <= 64 && JA_BRAWLJACK_EV_SHARE < 32, "the masks below are too narrow");
+    if (seat < 0 || seat >= n || o->seat != seat || o->n_seats != n || o->deal != s->deal ||
+        old > seq || seq - old > FEW_EVENTS || old_nh > nh) {
+        bj_observe(st, seat, obs);
+        return;
+    }
+    /* The new events into the event columns, and what they tell. */
+    uint32_t kinds = 0; /* bit k: an event of kind k */
+    uint64_t hit = 0;   /* bit c: card c put on a hand */
+    if (seq != old) {
+        uint32_t i = eu_ring_shift(o->ev_kind, 5, old, seq, N_EVENTS);
+        for (uint32_t slot = old % N_EVENTS, q = old; q != seq; q++, i++) {
+            const uint8_t kind = s->ev_kind[slot], c = s->ev_card[slot];
+            o->ev_kind[i] = kind;
+            o->ev_seat[i] = s->ev_seat[slot];
+            o->ev_hand[i] = s->ev_hand[slot];
+            o->ev_card[i] = c;
+            o->ev_value[i] = s->ev_value[slot];
+            slot = slot + 1 == N_EVENTS ? 0 : slot + 1;
+            /* No branches: which way each goes is a coin toss. */
+            kinds |= UINT32_C(1) << (kind & 31);
+            hit |= (uint64_t)(kind == JA_BRAWLJACK_EV_HIT) << (c & 63);
+        }
+        o->event_seq = seq;
+        eu_ring_seqs(o->ev_seq, seq, N_EVENTS);
+    }
+    if (kinds & EV_BIT(DEAL)) {
+        /* Not without a new deal (the number checked above), by apply(). */
+        bj_observe(st, seat, obs);
+        return;
+    }
+    observe_public(s, seat, o);
+
+    if ((kinds & (EV_BIT(DEALER) | EV_BIT(BLIND))) || s->stage == JA_BRAWLJACK_STAGE_OVER) {
+        observe_unseen(s, seat, o);
+    } else {
+        for (; hit; hit &= hit - 1)
+            o->unseen[__builtin_ctzll(hit)] = 0;
+        if (s->stage == JA_BRAWLJACK_STAGE_HIT && !drawn_hidden(s, seat))
+            o->unseen[s->drawn] = 0;
+    }
+
+    for (int h = 0; h < old_nh; h++) {
+        o->hand_state[h] = s->h_state[h];
+        if (o->hand_len[h] != s->h_len[h])
+            observe_hand_grown(s, h, o);
+    }
+    for (int h = old_nh; h < nh; h++)
+        observe_hand(s, h, o);
+
+    if (kinds & EV_BIT(REVEAL)) {
+        for (int i = 0; i < n; i++)
+            memset(o->shown_card + BLIND_CARDS * i, 0, BLIND_CARDS);
+        observe_shown(s, o);
+    }
+}
+#undef EV_BIT
+
+static const ja_ext_observe_update OBSERVE_UPDATE = {bj_observe_update};
+
+static const void *bj_extension(const char *id)
+{
+    if (id && strcmp(id, JA_EXT_OBSERVE_UPDATE) == 0)
+        return &OBSERVE_UPDATE;
+    return eu_extension(id, &TEST_DEAL);
 }
 
 static int bj_outcome(const void *st, ja_outcome *out)

@@ -1,7 +1,7 @@
 /* ctest-requires-game: taylor */
 /* The observations the referee gives its seats when the game updates them
  * incrementally (JA_EXT_OBSERVE_UPDATE), for each game of GAMES below
- * (Taylor Blackjack; Bruise Jack when it is built):
+ * (Taylor Blackjack; Bruise Jack and BrawlJack when they are built):
  *
  *  - the extension itself: on a zero buffer (a seat never observed) update()
  *    writes the whole observation, byte for byte what observe() writes,
@@ -34,6 +34,7 @@
 #include "match.h"
 #include "seat.h"
 
+#include "jackarena/ja_brawljack.h"
 #include "jackarena/ja_bruise_jack.h"
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
@@ -68,6 +69,14 @@ static bool bruise_deep(const void *obs)
     for (int i = 0; i < o->n_seats * JA_BRUISE_JACK_ROWS; i++)
         long_row |= o->up_count[i] >= 2;
     return stood && long_row;
+}
+
+/* BrawlJack, deep: a later deal, more hands than the deal began with (a
+ * split, or the dealer's), more events than the ring holds. */
+static bool brawljack_deep(const void *obs)
+{
+    const ja_brawljack_obs *o = obs;
+    return o->deal > 0 && o->n_hands > 2 * o->n_seats && o->event_seq > JA_BRAWLJACK_EVENTS;
 }
 
 typedef struct game_case {
@@ -115,6 +124,21 @@ static const game_case GAMES[] = {
      .match_kv = {{"hands=30", "ties=replay", NULL},
                   {"way=2", "guile=on", "ties=replay", "hands=30", NULL}},
      .far = 16,
+     .min_near = 300},
+    /* BrawlJack without the virtual dealer (more ties, so more blind
+     * rounds and reveals) and with it, played by the auto policy (the
+     * dealer's deck and hands). */
+    {.name = "brawljack",
+     .obs_size = sizeof(ja_brawljack_obs),
+     .seq_at = offsetof(ja_brawljack_obs, event_seq),
+     .first_n = 4,
+     .first_kv = {"dealer=on", "hands=6", NULL},
+     .stride = 8,
+     .deep = brawljack_deep,
+     .min_deep = 10,
+     .seats = {2, 5, 8},
+     .match_kv = {{"hands=40", NULL}, {"dealer=on", "dealer_control=auto", "hands=40", NULL}},
+     .far = JA_BRAWLJACK_EVENTS,
      .min_near = 300},
 };
 #define N_GAMES (sizeof GAMES / sizeof GAMES[0])
