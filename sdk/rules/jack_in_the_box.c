@@ -918,11 +918,14 @@ static void jitb_observe(const void *st, int seat, void *obs)
  *    the seat drawing) and open_partner() (OPEN, known[] only); known[]
  *    changes only by the first and the last. An event of those kinds
  *    naming seat p means p's row of known[] (and the own hand when p is
- *    seat) is copied again. Two reach the partner's hand instead, in team
- *    mode only: a MATCH may take the partner's opened cards, and OPEN fills
- *    the partner's row of known[]. Without teams no hand is ever opened, so
- *    they reach p alone. The other kinds leave hands and known[] alone
- *    (EXCHANGE discards cards taken from the hand at MARK).
+ *    seat) is copied again. Two reach the partner's too, in team mode
+ *    only: a MATCH may take the partner's opened cards, and OPEN fills the
+ *    partner's row of known[]. Without teams no hand is ever opened, so they
+ *    reach p alone. The other kinds leave hands and known[] alone (EXCHANGE
+ *    discards cards taken from the hand at MARK). A JACK_IN that closes the
+ *    last box of the match is the only event to tell that the seat's Jack
+ *    left (test_jitb_observe_update): any other is followed by the seat's
+ *    DRAW or a new deal.
  *  - A position's active card changes only when a card is dealt onto it
  *    (BOX, naming the position), a joker slot only by a JACK_IN (naming the
  *    box), and whether a box is open only with its slots: only those
@@ -931,8 +934,8 @@ static void jitb_observe(const void *st, int seat, void *obs)
  *  - The discard pile and the box log only grow within a game (REJECT,
  *    MATCH, EXCHANGE; BOX): only their new tails are written.
  *  - A new game (DEAL) clears hands, known[], the Box and the piles: a full
- *    observe, as for an obs whose piles are longer than the state's (which
- *    no earlier state of this game gives).
+ *    observe. (An obs with longer piles than the state's is not of this
+ *    game: the tails written are then empty, never out of bounds.)
  *  - The event columns move up by the new events, which are appended.
  * A full observe when obs is not an observation of seat in this match (all
  * zeros: never observed), or when more than FEW_EVENTS events came since
@@ -961,7 +964,7 @@ static void jitb_observe_update(const void *st, int seat, void *obs)
                    "ja_jitb_obs: the event columns are not contiguous");
 #undef EV_AT
     if (seat < 0 || seat >= n || o->seat != seat || o->n_seats != n || old > seq ||
-        seq - old > FEW_EVENTS || old_dc > s->discard_count || old_lc > s->log_count) {
+        seq - old > FEW_EVENTS) {
         jitb_observe(st, seat, obs);
         return;
     }
