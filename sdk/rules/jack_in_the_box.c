@@ -797,7 +797,6 @@ static int jitb_test_deal(void *st, int first, const uint8_t *cards, uint32_t n)
 }
 
 static const ja_ext_test_deal TEST_DEAL = {jitb_test_deal};
-static const void *jitb_extension(const char *id) { return eu_extension(id, &TEST_DEAL); }
 
 /* ---- Observation ---------------------------------------------------------------- */
 
@@ -806,17 +805,12 @@ static const ja_field obs_fields[] = {JA_JITB_OBS_FIELDS(EU_FIELD_S, EU_FIELD_A)
 
 static uint8_t ident_or_none(uint8_t id) { return id == NONE ? NONE : ident(id); }
 
-/* Everything seat may know, nothing more (§14): the public table (boxes with
- * their piles, slots, discards, counts, scores, the turn in progress, marked
- * cards, the lock), its own hand, the cards known in every hand, and the
- * recent public events. Never other hands' unknown cards, the stock order or
- * the seed. */
-static void jitb_observe(const void *st, int seat, void *obs)
+/* The part of seat's observation that is rewritten whole every time: the
+ * scalars, the turn in progress (marked cards, singles), and each seat's
+ * counts and scores. Writes every entry it owns, the zeros past n_marked
+ * included, so that it may overwrite an older observation. */
+static void observe_public(const jitb_state *s, int seat, ja_jitb_obs *o)
 {
-    const jitb_state *s = st;
-    ja_jitb_obs *o = obs;
-    if (!eu_obs_begin(o, sizeof *o, seat, s->n, &o->seat, &o->n_seats))
-        return;
     bool over = s->stage == STAGE_OVER;
     o->variant = s->variant;
     o->teams = s->teams;
@@ -844,37 +838,196 @@ static void jitb_observe(const void *st, int seat, void *obs)
     o->stock_count = (uint8_t)stock_left(s);
     o->discard_count = s->discard_count;
     o->box_log_count = s->log_count;
-    o->n_marked = s->n_marked;
-    for (int i = 0; i < s->n_marked; i++)
-        o->marked[i] = ident(s->marked[i]);
-    for (int pos = 0; pos < N_POS; pos++)
-        o->active[pos] = ident_or_none(s->top[pos]);
-    for (int b = 0; b < s->n_boxes; b++) {
-        o->box_open[b] = box_open(s, b);
+    /* Locals for every bound: stores into the observation (bytes) may alias
+     * the state for the compiler, which would otherwise reload them. */
+    const int nm = s->n_marked, nb = s->n_boxes, n = s->n;
+    o->n_marked = (uint8_t)nm;
+    for (int i = 0; i < HAND; i++)
+        o->marked[i] = i < nm ? ident(s->marked[i]) : 0;
+    for (int b = 0; b < nb; b++) {
         o->single_mask[b] = s->single_mask[b];
         o->single_count[b] = s->single_count[b];
     }
-    for (int k = 0; k < N_SLOTS; k++) {
-        o->slot_color[k] = slot_color(s, k);
-        o->slot_jack[k] = ident_or_none(s->slot_jack[k]);
-        o->slot_seat[k] = s->slot_seat[k];
-    }
-    for (int i = 0; i < s->n; i++) {
+    for (int i = 0; i < n; i++) {
         o->hand_count[i] = s->hand_count[i];
         o->exchanged[i] = s->exchanged[i];
         o->game_score[i] = s->game_pts[i];
         o->score[i] = s->prev_pts[i] + s->game_pts[i];
-        memcpy(o->known + 52 * i, s->known[i], 52);
     }
-    eu_set_counts(s->hand[seat], o->hand);
-    const int dc = s->discard_count, lc = s->log_count;
-    for (int i = 0; i < dc; i++)
+}
+
+/* Box b's joker slots and whether it is open. A box not in play has slots
+ * of colour 0 (VARIANTS), never covered: it is not open. */
+static void observe_slots(const jitb_state *s, ja_jitb_obs *o, int b)
+{
+    o->box_open[b] = box_open(s, b);
+    for (int k = 2 * b; k < 2 * b + 2; k++) {
+        o->slot_jack[k] = ident_or_none(s->slot_jack[k]);
+        o->slot_seat[k] = s->slot_seat[k];
+    }
+}
+
+/* The discard pile from entry dc on and the box log from entry lc on. */
+static void observe_piles(const jitb_state *s, ja_jitb_obs *o, int dc, int lc)
+{
+    /* Locals for every bound: stores into the observation (bytes) may alias
+     * the state for the compiler, which would otherwise reload them. */
+    const int dn = s->discard_count, ln = s->log_count;
+    for (int i = dc; i < dn; i++)
         o->discard[i] = ident(s->discard[i]);
-    for (int i = 0; i < lc; i++) {
+    for (int i = lc; i < ln; i++) {
         o->box_log[i] = ident(s->log_card[i]);
         o->box_log_pos[i] = s->log_pos[i];
     }
+}
+
+/* Everything seat may know, nothing more (§14): the public table (boxes with
+ * their piles, slots, discards, counts, scores, the turn in progress, marked
+ * cards, the lock), its own hand, the cards known in every hand, and the
+ * recent public events. Never other hands' unknown cards, the stock order or
+ * the seed. */
+static void jitb_observe(const void *st, int seat, void *obs)
+{
+    const jitb_state *s = st;
+    ja_jitb_obs *o = obs;
+    if (!eu_obs_begin(o, sizeof *o, seat, s->n, &o->seat, &o->n_seats))
+        return;
+    observe_public(s, seat, o);
+    for (int pos = 0; pos < N_POS; pos++)
+        o->active[pos] = ident_or_none(s->top[pos]);
+    for (int k = 0; k < N_SLOTS; k++)
+        o->slot_color[k] = slot_color(s, k);
+    for (int b = 0; b < MAX_BOXES; b++)
+        observe_slots(s, o, b);
+    for (int i = 0; i < s->n; i++)
+        memcpy(o->known + 52 * i, s->known[i], 52);
+    eu_set_counts(s->hand[seat], o->hand);
+    observe_piles(s, o, 0, 0);
     EU_EVENTS_OUT(o, s, s->event_seq, N_EVENTS, ev_kind, ev_seat, ev_card, ev_card2, ev_pos, ev_value);
+}
+
+/* JA_EXT_OBSERVE_UPDATE: obs is seat's observation of an earlier state of
+ * this match, or zeros. observe_public() is rewritten whole: it holds what
+ * changes without an event (the target and stage, the chosen changes, the
+ * turn, the lock's freshness, the marked cards and singles, which the next
+ * turn clears silently) and the counts and scores, cheaper copied than
+ * followed. The public events since obs->event_seq say what can have
+ * changed in the rest:
+ *  - Within a game, hands change only by take_card() (MATCH, JACK_IN, MARK:
+ *    each pushes an event naming the seat acting), refill() (DRAW, naming
+ *    the seat drawing) and open_partner() (OPEN, known[] only); known[]
+ *    changes only by the first and the last. An event of those kinds
+ *    naming seat p means p's row of known[] (and the own hand when p is
+ *    seat) is copied again. Two reach the partner's too, in team mode
+ *    only: a MATCH may take the partner's opened cards, and OPEN fills the
+ *    partner's row of known[]. Without teams no hand is ever opened, so they
+ *    reach p alone. The other kinds leave hands and known[] alone (EXCHANGE
+ *    discards cards taken from the hand at MARK). A JACK_IN that closes the
+ *    last box of the match is the only event to tell that the seat's Jack
+ *    left (test_jitb_observe_update): any other is followed by the seat's
+ *    DRAW or a new deal.
+ *  - A position's active card changes only when a card is dealt onto it
+ *    (BOX, naming the position), a joker slot only by a JACK_IN (naming the
+ *    box), and whether a box is open only with its slots: only those
+ *    positions and boxes are written again. The slots' colours follow from
+ *    the variant: never.
+ *  - The discard pile and the box log only grow within a game (REJECT,
+ *    MATCH, EXCHANGE; BOX): only their new tails are written.
+ *  - A new game (DEAL) clears hands, known[], the Box and the piles: a full
+ *    observe. (An obs with longer piles than the state's is not of this
+ *    game: the tails written are then empty, never out of bounds.)
+ *  - The event columns move up by the new events, which are appended.
+ * A full observe when obs is not an observation of seat in this match (all
+ * zeros: never observed), or when more than FEW_EVENTS events came since
+ * obs->event_seq: each event costs its copy, its share of the piles' tails
+ * and mostly a row of known[], and past some ten of them the full observe
+ * is the cheaper (measured at 2 and 4 seats); the ring, which is larger,
+ * still holds every event this reads. */
+#define FEW_EVENTS 10
+_Static_assert(FEW_EVENTS <= N_EVENTS, "the events since obs must be in the ring");
+/* The event kinds that change the hand and known[] of the seat they name,
+ * and those that change the partner's in team mode. */
+#define EV_BIT(k) (UINT32_C(1) << JA_JITB_EV_##k)
+#define HAND_EVENTS (EV_BIT(MATCH) | EV_BIT(JACK_IN) | EV_BIT(MARK) | EV_BIT(DRAW) | EV_BIT(OPEN))
+#define PARTNER_EVENTS (EV_BIT(MATCH) | EV_BIT(OPEN))
+static void jitb_observe_update(const void *st, int seat, void *obs)
+{
+    const jitb_state *s = st;
+    ja_jitb_obs *o = obs;
+    const int n = s->n;
+    const uint32_t seq = s->event_seq, old = o->event_seq;
+    const int old_dc = o->discard_count, old_lc = o->box_log_count;
+    /* The six one-byte event columns, one after the other (eu_ring_shift). */
+#define EV_AT(col, k) (offsetof(ja_jitb_obs, col) == offsetof(ja_jitb_obs, ev_kind) + (k)*N_EVENTS)
+    _Static_assert(EV_AT(ev_seat, 1) && EV_AT(ev_card, 2) && EV_AT(ev_card2, 3) &&
+                       EV_AT(ev_pos, 4) && EV_AT(ev_value, 5),
+                   "ja_jitb_obs: the event columns are not contiguous");
+#undef EV_AT
+    if (seat < 0 || seat >= n || o->seat != seat || o->n_seats != n || old > seq ||
+        seq - old > FEW_EVENTS) {
+        jitb_observe(st, seat, obs);
+        return;
+    }
+    /* The new events into the event columns, and what they say changed. */
+    bool dealt = false;
+    uint32_t seats = 0, partners = 0; /* named by an event of HAND_, PARTNER_EVENTS */
+    uint32_t dealt_to = 0, jacked = 0; /* positions (BOX), boxes (JACK_IN) */
+    if (seq != old) {
+        uint32_t i = eu_ring_shift(o->ev_kind, 6, old, seq, N_EVENTS);
+        for (uint32_t slot = old % N_EVENTS, q = old; q != seq; q++, i++) {
+            const uint8_t kind = s->ev_kind[slot], p = s->ev_seat[slot], pos = s->ev_pos[slot];
+            o->ev_kind[i] = kind;
+            o->ev_seat[i] = p;
+            o->ev_card[i] = s->ev_card[slot];
+            o->ev_card2[i] = s->ev_card2[slot];
+            o->ev_pos[i] = pos;
+            o->ev_value[i] = s->ev_value[slot];
+            slot = slot + 1 == N_EVENTS ? 0 : slot + 1;
+            /* No branches: which way each goes is a coin toss. */
+            const uint32_t bit = (UINT32_C(1) << (p & 31)) & (0u - (uint32_t)(p < n));
+            dealt |= kind == JA_JITB_EV_DEAL;
+            seats |= bit & (0u - (HAND_EVENTS >> (kind & 31) & 1u));
+            partners |= bit & (0u - (PARTNER_EVENTS >> (kind & 31) & 1u));
+            dealt_to |= (uint32_t)(kind == JA_JITB_EV_BOX) << (pos & 31);
+            jacked |= (uint32_t)(kind == JA_JITB_EV_JACK_IN) << (pos & 31);
+        }
+        o->event_seq = seq;
+        eu_ring_seqs(o->ev_seq, seq, N_EVENTS);
+    }
+    if (dealt) {
+        jitb_observe(st, seat, obs);
+        return;
+    }
+    observe_public(s, seat, o);
+    for (dealt_to &= (UINT32_C(1) << N_POS) - 1; dealt_to; dealt_to &= dealt_to - 1) {
+        const int pos = __builtin_ctz(dealt_to);
+        o->active[pos] = ident_or_none(s->top[pos]);
+    }
+    for (jacked &= (UINT32_C(1) << MAX_BOXES) - 1; jacked; jacked &= jacked - 1)
+        observe_slots(s, o, __builtin_ctz(jacked));
+    if (s->teams) /* 4 seats; partner_of(p) = (p + 2) % 4 */
+        seats |= ((partners << 2) | (partners >> 2)) & 0xFu;
+    for (; seats; seats &= seats - 1) {
+        const int p = __builtin_ctz(seats);
+        memcpy(o->known + 52 * p, s->known[p], 52);
+        if (p == seat) {
+            memset(o->hand, 0, sizeof o->hand);
+            eu_set_counts(s->hand[seat], o->hand);
+        }
+    }
+    observe_piles(s, o, old_dc, old_lc);
+}
+#undef EV_BIT
+#undef HAND_EVENTS
+#undef PARTNER_EVENTS
+
+static const ja_ext_observe_update OBSERVE_UPDATE = {jitb_observe_update};
+
+static const void *jitb_extension(const char *id)
+{
+    if (id && strcmp(id, JA_EXT_OBSERVE_UPDATE) == 0)
+        return &OBSERVE_UPDATE;
+    return eu_extension(id, &TEST_DEAL);
 }
 
 /* Match score = total points (§13), in units of 1/JA_SCORE_UNIT; partners

@@ -1,20 +1,23 @@
 /* ctest-requires-game: taylor */
 /* The observations the referee gives its seats when the game updates them
  * incrementally (JA_EXT_OBSERVE_UPDATE), for each game of GAMES below
- * (Taylor Blackjack; Bruise Jack and BrawlJack when they are built):
+ * (Taylor Blackjack; Bruise Jack, BrawlJack and Jack in the Box when they
+ * are built):
  *
  *  - the extension itself: on a zero buffer (a seat never observed) update()
  *    writes the whole observation, byte for byte what observe() writes,
  *    deep into a match (Taylor Blackjack: stock rebuilt, cards known in
  *    hands; Bruise Jack: several showdowns, claims, stands, rows of several
- *    cards; both a long event history) and for every seat; for a seat out
+ *    cards; Jack in the Box: a later game, an opened hand or a covered
+ *    joker; all a long event history) and for every seat; for a seat out
  *    of range it leaves the buffer all zeros, as observe() does;
  *  - through the real match loop (ref_match_run, `random` plugin seats):
  *    every observation a seat is given, as the observer (on_step) sees it,
  *    equals observe() of the state the seat was asked in. The matches
  *    include a seat's first question (its buffer zero), questions after
- *    many events (Taylor Blackjack: more than the ring holds; Bruise Jack:
- *    more than 16, a hand ended since; a full observe either way) and after
+ *    many events (Taylor Blackjack, Jack in the Box: more than the ring
+ *    holds; Bruise Jack: more than 16, a hand ended since; a full observe
+ *    either way) and after
  *    one or two (the incremental path), all three counted and required for
  *    each game;
  *  - Bruise Jack's update across the stock running out, which random play
@@ -36,7 +39,9 @@
 
 #include "jackarena/ja_brawljack.h"
 #include "jackarena/ja_bruise_jack.h"
+#include "jackarena/ja_cards.h"
 #include "jackarena/ja_error.h"
+#include "jackarena/ja_jack_in_the_box.h"
 #include "jackarena/ja_rng.h"
 #include "jackarena/ja_taylor.h"
 
@@ -77,6 +82,22 @@ static bool brawljack_deep(const void *obs)
 {
     const ja_brawljack_obs *o = obs;
     return o->deal > 0 && o->n_hands > 2 * o->n_seats && o->event_seq > JA_BRAWLJACK_EVENTS;
+}
+
+/* Jack in the Box, deep: a later game, with cards known in a hand (an
+ * opened one) or a joker covered, more events than the ring holds. */
+static bool jitb_deep(const void *obs)
+{
+    const ja_jitb_obs *o = obs;
+    if (o->game == 0 || o->event_seq <= JA_JITB_EVENTS)
+        return false;
+    for (int k = 0; k < JA_JITB_SLOTS; k++)
+        if (o->slot_jack[k] != JA_CARD_NONE)
+            return true;
+    for (int i = 0; i < JA_JITB_MAX_SEATS * 52; i++)
+        if (o->known[i])
+            return true;
+    return false;
 }
 
 typedef struct game_case {
@@ -140,6 +161,22 @@ static const game_case GAMES[] = {
      .match_kv = {{"hands=40", NULL}, {"dealer=on", "dealer_control=auto", "hands=40", NULL}},
      .far = JA_BRAWLJACK_EVENTS,
      .min_near = 300},
+    /* Teams open hands (4 seats only: test_first_update); four boxes (v3)
+     * put the most events between two questions of a seat, past the ring
+     * now and then; with one box (standard) a new game's deal comes within
+     * a few events. */
+    {.name = "jack-in-the-box",
+     .obs_size = sizeof(ja_jitb_obs),
+     .seq_at = offsetof(ja_jitb_obs, event_seq),
+     .first_n = 4,
+     .first_kv = {"games=3", "teams=on", "variant=v3", NULL},
+     .stride = 40,
+     .deep = jitb_deep,
+     .min_deep = 10,
+     .seats = {2, 3, 4},
+     .match_kv = {{"games=4", "variant=v3", NULL}, {"games=4", NULL}},
+     .far = JA_JITB_EVENTS,
+     .min_near = 500},
 };
 #define N_GAMES (sizeof GAMES / sizeof GAMES[0])
 
