@@ -1089,12 +1089,90 @@ static int bombs_test_deal(void *st, int first, const uint8_t *cards, uint32_t n
 }
 
 static const ja_ext_test_deal TEST_DEAL = {bombs_test_deal};
-static const void *bombs_extension(const char *id) { return eu_extension(id, &TEST_DEAL); }
 
 /* ---- Observation ------------------------------------------------------------------------------------ */
 
 #define EU_OBS_T ja_bombs_obs
 static const ja_field obs_fields[] = {JA_BOMBS_OBS_FIELDS(EU_FIELD_S, EU_FIELD_A)};
+
+/* The scalars of seat's table (u, NONE for a seat sitting out) that change
+ * with no event of seat's: who decides and who is due, the leader's L1
+ * choice (shown to the leader only), the top play, the passes, club3. A
+ * seat sitting out sees none of them; every seat sees OVER at the end and
+ * IDLE while its table is not the one playing. */
+static void observe_turn(const bombs_state *s, int seat, int u, ja_bombs_obs *o)
+{
+    o->stage = s->over ? JA_BOMBS_STAGE_OVER : JA_BOMBS_STAGE_IDLE;
+    o->actor = o->turn_seat = o->top_owner = o->club3 = NONE;
+    o->lead_form = o->lead_len = o->top_form = o->top_rank = o->top_len = o->passes = 0;
+    if (u == NONE)
+        return;
+    const bombs_table *tb = &s->t[u];
+    if (!s->over && s->cur == u) {
+        o->stage = tb->stage;
+        o->actor = tb->actor;
+        o->turn_seat = tb->turn;
+        if (tb->stage == JA_BOMBS_STAGE_LEAD_RANK) {
+            if (tb->actor == seat) {
+                o->lead_form = tb->lead_form;
+                o->lead_len = tb->lead_len;
+            } else {
+                o->stage = JA_BOMBS_STAGE_LEAD;
+            }
+        }
+    }
+    o->top_form = tb->top_form;
+    o->top_rank = tb->top_rank;
+    o->top_len = tb->top_len;
+    o->top_owner = tb->top_owner;
+    o->passes = tb->passes;
+    o->club3 = tb->club3;
+}
+
+/* The public record of seat p of the observer's table. */
+static void observe_seat(const bombs_state *s, int p, ja_bombs_obs *o)
+{
+    o->count[p] = s->count[p];
+    o->place[p] = s->place[p];
+    o->absent[p] = s->absent[p];
+    memcpy(o->known + RANKS * p, s->known[p], RANKS);
+}
+
+/* The observer's own cards, into a hand of zeros. */
+static void observe_hand(const bombs_state *s, int seat, ja_bombs_obs *o)
+{
+    for (uint64_t m = s->cards[seat]; m; m &= m - 1)
+        o->hand[__builtin_ctzll(m)] = 1;
+}
+
+/* The events of seat's ring (e, seq of them) into o, exactly as
+ * EU_EVENTS_OUT writes them, and cheaper once the ring has wrapped (seq >=
+ * N_EVENTS, most of a match): each column is then the ring's column turned
+ * by seq % N_EVENTS, read here from a doubled copy by copies of constant
+ * size, which the compiler makes a few vector moves. EU_EVENTS_OUT's two
+ * copies of variable size per column become library calls or `rep movs`,
+ * whose start-up costs more than the copying. */
+static void events_out(ja_bombs_obs *o, const bombs_ring *e, uint32_t seq)
+{
+    if (seq < N_EVENTS) {
+        EU_EVENTS_OUT(o, e, seq, N_EVENTS, ev_kind, ev_seat, ev_arg);
+        return;
+    }
+    const uint32_t first = seq % N_EVENTS;
+    uint8_t kind[2 * N_EVENTS], who[2 * N_EVENTS];
+    uint16_t arg[2 * N_EVENTS];
+    memcpy(kind, e->ev_kind, N_EVENTS);
+    memcpy(kind + N_EVENTS, e->ev_kind, N_EVENTS);
+    memcpy(who, e->ev_seat, N_EVENTS);
+    memcpy(who + N_EVENTS, e->ev_seat, N_EVENTS);
+    memcpy(arg, e->ev_arg, sizeof e->ev_arg);
+    memcpy(arg + N_EVENTS, e->ev_arg, sizeof e->ev_arg);
+    memcpy(o->ev_kind, kind + first, N_EVENTS);
+    memcpy(o->ev_seat, who + first, N_EVENTS);
+    memcpy(o->ev_arg, arg + first, sizeof o->ev_arg);
+    o->event_seq = seq;
+    eu_ring_seqs(o->ev_seq, seq, N_EVENTS);
+}
 
 /* Everything the seat may know, nothing more (§10): the options, the
  * layout of every table and the published results; of its own table the
@@ -1130,46 +1208,83 @@ static void bombs_observe(const void *st, int seat, void *obs)
     }
     int u = s->seat_table[seat];
     o->table = (uint8_t)u;
-    o->stage = s->over ? JA_BOMBS_STAGE_OVER : JA_BOMBS_STAGE_IDLE;
-    o->actor = o->turn_seat = o->top_owner = o->offer = o->club3 = o->dealer = NONE;
+    observe_turn(s, seat, u, o);
+    o->offer = o->dealer = NONE;
     memset(o->table_seats, NONE, sizeof o->table_seats);
     if (u != NONE) {
         const bombs_table *tb = &s->t[u];
-        if (!s->over && s->cur == u) {
-            o->stage = tb->stage;
-            o->actor = tb->actor;
-            o->turn_seat = tb->turn;
-            if (tb->stage == JA_BOMBS_STAGE_LEAD_RANK) {
-                if (tb->actor == seat) {
-                    o->lead_form = tb->lead_form;
-                    o->lead_len = tb->lead_len;
-                } else {
-                    o->stage = JA_BOMBS_STAGE_LEAD;
-                }
-            }
-        }
         o->dealer = tb->dealer;
-        o->top_form = tb->top_form;
-        o->top_rank = tb->top_rank;
-        o->top_len = tb->top_len;
-        o->top_owner = tb->top_owner;
-        o->passes = tb->passes;
         o->offer = tb->offer;
         o->requested = tb->requested;
-        o->club3 = tb->club3;
         memcpy(o->played, tb->played, RANKS);
         for (int k = 0; k < tb->size; k++) {
             int p = tb->chair[k];
             o->table_seats[k] = (uint8_t)p;
-            o->count[p] = s->count[p];
-            o->place[p] = s->place[p];
-            o->absent[p] = s->absent[p];
-            memcpy(o->known + RANKS * p, s->known[p], RANKS);
+            observe_seat(s, p, o);
         }
     }
-    for (uint64_t m = s->cards[seat]; m; m &= m - 1)
-        o->hand[__builtin_ctzll(m)] = 1;
-    EU_EVENTS_OUT(o, &s->ev[seat], s->ev_count[seat], N_EVENTS, ev_kind, ev_seat, ev_arg);
+    observe_hand(s, seat, o);
+    events_out(o, &s->ev[seat], s->ev_count[seat]);
+}
+
+/* JA_EXT_OBSERVE_UPDATE: obs is seat's observation of an earlier state of
+ * this match, or zeros. Most questions come in the play of a table's hand
+ * (from the first lead, after the deal and the exchange, to the Knave's
+ * place), and while seat's table is in it little of the observation can
+ * change (apply() is all that moves a match on):
+ *  - the scalars of observe_turn change with no event (a window all
+ *    declined, an L1 choice): rewritten every time;
+ *  - count, known and place of the table's seats, played and the own hand
+ *    change only with a play (take_one) or a seat going out, each of which
+ *    pushes an event to every seat of the table (PLAY, INTERRUPT, OUT); so
+ *    when seat's event count has moved they are written again with the
+ *    event columns, for every seat of the table (at most 5: cheaper than
+ *    finding the seats the events name, whose loops vary in length and
+ *    mispredict);
+ *  - nothing else: absent, offer and requested change in the exchange,
+ *    dealer and every record at a deal, the layout, the exchange pairs,
+ *    hand_no, tiebreak, n_tables, scores and last_place when a hand ends
+ *    (end_hand), the options never.
+ * obs was observed in that play and st is still in it when obs is seat's
+ * (seat, n_seats) and of the hand st plays (hand_no: every hand ends in
+ * end_hand, which counts it or ends the match), obs shows a stage of the
+ * play (LEAD .. WINDOW: seat's table was playing, past its deal and
+ * exchange, which come once a hand), and seat's table is still the one
+ * playing (cur: a table's hand ends with cur moving on, or in end_hand).
+ * Anything else is a whole observe: a seat's first question (zeros), the
+ * first after a deal, those in and just after the exchange, a seat
+ * sitting out, an obs of more events than st has. */
+static void bombs_observe_update(const void *st, int seat, void *obs)
+{
+    const bombs_state *s = st;
+    ja_bombs_obs *o = obs;
+    if (seat < 0 || seat >= s->n || o->seat != seat || o->n_seats != s->n ||
+        o->hand_no != s->hand || s->over || o->stage < JA_BOMBS_STAGE_LEAD ||
+        o->stage > JA_BOMBS_STAGE_WINDOW || s->seat_table[seat] != s->cur ||
+        o->event_seq > s->ev_count[seat]) {
+        bombs_observe(st, seat, obs);
+        return;
+    }
+    const bombs_table *tb = &s->t[s->cur];
+    observe_turn(s, seat, s->cur, o);
+    const uint32_t seq = s->ev_count[seat];
+    if (seq == o->event_seq)
+        return;
+    memcpy(o->played, tb->played, RANKS);
+    for (int k = 0; k < tb->size; k++)
+        observe_seat(s, tb->chair[k], o);
+    memset(o->hand, 0, sizeof o->hand);
+    observe_hand(s, seat, o);
+    events_out(o, &s->ev[seat], seq);
+}
+
+static const ja_ext_observe_update OBSERVE_UPDATE = {bombs_observe_update};
+
+static const void *bombs_extension(const char *id)
+{
+    if (id && strcmp(id, JA_EXT_OBSERVE_UPDATE) == 0)
+        return &OBSERVE_UPDATE;
+    return eu_extension(id, &TEST_DEAL);
 }
 
 static int bombs_outcome(const void *st, ja_outcome *out)

@@ -1,21 +1,22 @@
 /* ctest-requires-game: taylor */
 /* The observations the referee gives its seats when the game updates them
  * incrementally (JA_EXT_OBSERVE_UPDATE), for each game of GAMES below
- * (Taylor Blackjack; Bruise Jack, BrawlJack and Jack in the Box when they
- * are built):
+ * (Taylor Blackjack; Bruise Jack, BrawlJack, Jack in the Box and Bombs
+ * when they are built):
  *
  *  - the extension itself: on a zero buffer (a seat never observed) update()
  *    writes the whole observation, byte for byte what observe() writes,
  *    deep into a match (Taylor Blackjack: stock rebuilt, cards known in
  *    hands; Bruise Jack: several showdowns, claims, stands, rows of several
  *    cards; Jack in the Box: a later game, an opened hand or a covered
- *    joker; all a long event history) and for every seat; for a seat out
+ *    joker; Bombs: a later hand, with its exchange pairs, of a match of
+ *    several tables; all a long event history) and for every seat; for a seat out
  *    of range it leaves the buffer all zeros, as observe() does;
  *  - through the real match loop (ref_match_run, `random` plugin seats):
  *    every observation a seat is given, as the observer (on_step) sees it,
  *    equals observe() of the state the seat was asked in. The matches
  *    include a seat's first question (its buffer zero), questions after
- *    many events (Taylor Blackjack, Jack in the Box: more than the ring
+ *    many events (Taylor Blackjack, Jack in the Box, Bombs: more than the ring
  *    holds; Bruise Jack: more than 16, a hand ended since; a full observe
  *    either way) and after
  *    one or two (the incremental path), all three counted and required for
@@ -37,6 +38,7 @@
 #include "match.h"
 #include "seat.h"
 
+#include "jackarena/ja_bombs.h"
 #include "jackarena/ja_brawljack.h"
 #include "jackarena/ja_bruise_jack.h"
 #include "jackarena/ja_cards.h"
@@ -98,6 +100,15 @@ static bool jitb_deep(const void *obs)
         if (o->known[i])
             return true;
     return false;
+}
+
+/* Bombs, deep: a hand after the first (exchange pairs) of a match of
+ * several tables, more events than the ring holds. */
+static bool bombs_deep(const void *obs)
+{
+    const ja_bombs_obs *o = obs;
+    return o->hand_no > 0 && o->n_tables > 1 && o->table != 0xFF &&
+           o->table_master[o->table] != 0xFF && o->event_seq > JA_BOMBS_EVENTS;
 }
 
 typedef struct game_case {
@@ -177,6 +188,20 @@ static const game_case GAMES[] = {
      .match_kv = {{"games=4", "variant=v3", NULL}, {"games=4", NULL}},
      .far = JA_JITB_EVENTS,
      .min_near = 500},
+    /* Two tables in test_first_update (windows after passes too); the
+     * bench's seat counts, one table to four, with windows and without. */
+    {.name = "bombs",
+     .obs_size = sizeof(ja_bombs_obs),
+     .seq_at = offsetof(ja_bombs_obs, event_seq),
+     .first_n = 8,
+     .first_kv = {"hands=3", "interrupt_after_pass=on", NULL},
+     .stride = 80,
+     .deep = bombs_deep,
+     .min_deep = 10,
+     .seats = {3, 4, 20},
+     .match_kv = {{"hands=4", NULL}, {"hands=3", "out_of_turn=off", NULL}},
+     .far = JA_BOMBS_EVENTS,
+     .min_near = 300},
 };
 #define N_GAMES (sizeof GAMES / sizeof GAMES[0])
 
