@@ -67,8 +67,7 @@ static int largest_page(const char *db, const char *site, long *extra, long *dat
             long rb = file_bytes((const char *)sqlite3_column_text(st, 1));
             if (pb < 0 || rb < 0)
                 continue;
-            n++;
-            if (pb - rb > *extra) {
+            if (n++ == 0 || pb - rb > *extra) {
                 *extra = pb - rb;
                 *data = dbytes;
                 *replay = rb;
