@@ -728,9 +728,7 @@ static const ja_ext_observe_update OBSERVE_UPDATE = {bj_observe_update};
 
 static const void *bj_extension(const char *id)
 {
-    if (id && strcmp(id, JA_EXT_OBSERVE_UPDATE) == 0)
-        return &OBSERVE_UPDATE;
-    return eu_extension(id, &TEST_DEAL);
+    return eu_extension(id, &TEST_DEAL, &OBSERVE_UPDATE);
 }
 
 static int bj_outcome(const void *st, ja_outcome *out)

@@ -566,11 +566,17 @@ static inline int eu_stack_deck(const uint8_t *cards, uint32_t n, unsigned base,
     return (int)k;
 }
 
-/* The extension() of an engine whose one optional interface is test_deal:
- * td for JA_EXT_TEST_DEAL, else NULL. */
-static inline const void *eu_extension(const char *id, const ja_ext_test_deal *td)
+/* The extension() of an engine whose optional interfaces are test_deal and
+ * observe_update: td for JA_EXT_TEST_DEAL, ou for JA_EXT_OBSERVE_UPDATE,
+ * else NULL. */
+static inline const void *eu_extension(const char *id, const ja_ext_test_deal *td,
+                                       const ja_ext_observe_update *ou)
 {
-    return id && strcmp(id, JA_EXT_TEST_DEAL) == 0 ? td : NULL;
+    if (!id)
+        return NULL;
+    if (strcmp(id, JA_EXT_TEST_DEAL) == 0)
+        return td;
+    return strcmp(id, JA_EXT_OBSERVE_UPDATE) == 0 ? ou : NULL;
 }
 
 /* ---- describe() ------------------------------------------------------------------------ */

@@ -1025,9 +1025,7 @@ static const ja_ext_observe_update OBSERVE_UPDATE = {jitb_observe_update};
 
 static const void *jitb_extension(const char *id)
 {
-    if (id && strcmp(id, JA_EXT_OBSERVE_UPDATE) == 0)
-        return &OBSERVE_UPDATE;
-    return eu_extension(id, &TEST_DEAL);
+    return eu_extension(id, &TEST_DEAL, &OBSERVE_UPDATE);
 }
 
 /* Match score = total points (§13), in units of 1/JA_SCORE_UNIT; partners

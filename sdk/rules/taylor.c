@@ -775,9 +775,7 @@ static const ja_ext_observe_update OBSERVE_UPDATE = {taylor_observe_update};
 
 static const void *taylor_extension(const char *id)
 {
-    if (id && strcmp(id, JA_EXT_OBSERVE_UPDATE) == 0)
-        return &OBSERVE_UPDATE;
-    return eu_extension(id, &TEST_DEAL);
+    return eu_extension(id, &TEST_DEAL, &OBSERVE_UPDATE);
 }
 
 static int taylor_outcome(const void *st, ja_outcome *out)

@@ -978,11 +978,16 @@ static void test_table(void **state)
     assert_non_null(g->sample);
     assert_non_null(g->label);
     assert_non_null(g->describe);
-    /* Optional interfaces: stacked decks, and nothing for an unknown id. */
+    /* Optional interfaces: stacked decks, the incremental observation
+     * (every game offers both), and nothing for an unknown id. */
     const ja_ext_test_deal *td = ja_rules_extension(g, JA_EXT_TEST_DEAL);
     assert_non_null(td);
     assert_non_null(td->test_deal);
+    const ja_ext_observe_update *ou = ja_rules_extension(g, JA_EXT_OBSERVE_UPDATE);
+    assert_non_null(ou);
+    assert_non_null(ou->update);
     assert_null(ja_rules_extension(g, "ja.test_deal.v0"));
+    assert_null(ja_rules_extension(g, "ja.observe_update.v0"));
     assert_null(ja_rules_extension(g, ""));
     assert_null(ja_rules_extension(g, NULL));
 
