@@ -48,8 +48,8 @@ void ref_match_ranked_places(const ja_outcome *o, const uint8_t forfeit[JA_MAX_S
 }
 
 /* One match in play: its config, what the loop owns, and the step in
- * play. Allocated once by ref_match_start, with everything else the match
- * allocates allocated by setup(), so that no step allocates. */
+ * play. Allocated once by ref_match_start, in one block with the engine's
+ * state, the observations and the legal lists, so that no step allocates. */
 typedef struct ref_match {
     const ref_match_config *cfg;
     const ja_game_rules *g;
@@ -77,6 +77,7 @@ typedef struct ref_match {
     /* The step in play (reset by play_step). */
     uint32_t mask;                     /* seats of the decision */
     uint32_t nl[JA_MAX_SEATS];         /* legal actions of each seat */
+    uint32_t allow[JA_MAX_SEATS];      /* each asked seat's allowance_ms() at its ask */
     ref_replay_rec recs[JA_MAX_SEATS]; /* one per seat of the decision */
     uint32_t n_recs;
     ja_action by_seat[JA_MAX_SEATS];   /* the actions applied */
@@ -110,20 +111,13 @@ static uint32_t allowance_ms(const match *m, uint32_t s)
     return ms > UINT32_MAX - 1 ? UINT32_MAX - 1 : (uint32_t)ms;
 }
 
-/* Allocates the match's buffers (the only allocation of a match; the
- * observations zeroed, as m->observe needs of a seat never observed), deals
- * (the engine's setup), picks how seats are observed, and resolves each
- * seat's limit, the fault limit, the fault streams and the banks. JA_OK,
- * JA_ENOMEM, or the engine's refusal. */
+/* Deals (the engine's setup), picks how seats are observed, and resolves
+ * each seat's limit, the fault limit, the fault streams and the banks.
+ * JA_OK or the engine's refusal. */
 static int setup(match *m)
 {
     const ref_match_config *cfg = m->cfg;
     const ja_game_rules *g = m->g;
-    m->st = calloc(1, g->state_size);
-    m->obs = calloc(m->n, g->obs_size);
-    m->legal = calloc((size_t)m->n * g->max_actions, sizeof *m->legal);
-    if (!m->st || !m->obs || !m->legal)
-        return fail(m, JA_ENOMEM, "out of memory");
     int rc = g->setup(m->st, &cfg->options, m->n, cfg->seed);
     if (rc != JA_OK)
         return fail(m, rc, "%s refused the match setup: %s", g->name, ja_strerror(rc));
@@ -232,7 +226,7 @@ static int ask_seat(match *m, uint32_t s)
     ja_decision d = {
         .struct_size = sizeof(ja_decision),
         .turn = ++m->turns[s],
-        .deadline_ms = allowance_ms(m, s),
+        .deadline_ms = m->allow[s] = allowance_ms(m, s),
         .seat = (int32_t)s,
         .n_seats = m->n,
         .game = g->name,
@@ -274,7 +268,7 @@ static void charge_bank(match *m, ref_replay_rec *r, const ref_answer *a)
  * its own ask (so every seat gets its whole allowance); 0 for none. */
 static int64_t seat_deadline(const match *m, uint32_t s)
 {
-    uint32_t allow = allowance_ms(m, s);
+    uint32_t allow = m->allow[s];
     return allow ? m->seats[s]->asked_ns + (int64_t)allow * 1000000 : 0;
 }
 
@@ -285,7 +279,7 @@ static void collect_seat(match *m, ref_replay_rec *r)
 {
     uint32_t s = r->seat;
     ref_answer a;
-    uint32_t allow = allowance_ms(m, s);
+    uint32_t allow = m->allow[s];
     ref_seat_collect(m->seats[s], seat_deadline(m, s), &a);
     r->think_us = a.think_us;
     m->out->think_us[s] += a.think_us;
@@ -417,27 +411,47 @@ static int finish(match *m)
 }
 
 /* Releases whatever the match holds, however far it got: an unfinished
- * replay is abandoned, every open seat closed, the buffers freed. */
+ * replay is abandoned, every open seat closed (the buffers go with the
+ * match's block). */
 static void teardown(match *m)
 {
     if (m->cfg->replay)
         ref_replay_writer_abort(m->cfg->replay);
     for (uint32_t s = 0; s < m->n; s++)
         ref_seat_close(&m->seats[s]);
-    free(m->st);
-    free(m->obs);
-    free(m->legal);
 }
+
+/* Where each buffer of the match begins in its one allocation: the match,
+ * the engine's state, the observations, the legal lists, each on a cache
+ * line of its own. */
+#define LINE 64u
+static size_t line_up(size_t n) { return (n + LINE - 1) / LINE * LINE; }
 
 int ref_match_start(const ref_match_config *cfg, ref_match_result *out, char *err, size_t cap,
                     ref_match **mp)
 {
     memset(out, 0, sizeof *out);
-    match *m = *mp = calloc(1, sizeof *m);
+    /* One allocation, zeroed: the observations must be (m->observe takes
+     * zeros for a seat never observed). */
+    const ja_game_rules *g = cfg->game;
+    if (cfg->n_seats > JA_MAX_SEATS) { /* what the engine's setup would say */
+        snprintf(err, cap, "%s refused the match setup: %s", g->name, ja_strerror(JA_EINVAL));
+        *mp = NULL;
+        return JA_EINVAL;
+    }
+    const size_t at_st = line_up(sizeof(match)), at_obs = at_st + line_up(g->state_size),
+                 at_legal = at_obs + line_up((size_t)cfg->n_seats * g->obs_size),
+                 size = at_legal + (size_t)cfg->n_seats * g->max_actions * sizeof(ja_action);
+    unsigned char *block = aligned_alloc(LINE, line_up(size));
+    match *m = *mp = (match *)block;
     if (!m) {
         snprintf(err, cap, "out of memory");
         return JA_ENOMEM;
     }
+    memset(block, 0, size);
+    m->st = block + at_st;
+    m->obs = block + at_obs;
+    m->legal = (ja_action *)(block + at_legal);
     m->cfg = cfg;
     m->g = cfg->game;
     m->n = cfg->n_seats;

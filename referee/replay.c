@@ -17,8 +17,7 @@
 
 /* ---- digest ----------------------------------------------------------------- */
 
-/* Hashes what waits in the batch. */
-static void flush(ref_digest *d)
+void ref_digest_flush(ref_digest *d)
 {
     sha256_update(&d->st, d->len, d->buf);
     d->len = 0;
@@ -28,7 +27,7 @@ static void flush(ref_digest *d)
 static void put(ref_digest *d, const void *p, size_t n)
 {
     if (d->len + n > sizeof d->buf)
-        flush(d);
+        ref_digest_flush(d);
     memcpy(d->buf + d->len, p, n);
     d->len += (uint32_t)n;
 }
@@ -59,7 +58,7 @@ static void put_text(ref_digest *d, const char *s)
 {
     size_t n = strlen(s) + 1;
     if (n > sizeof d->buf) { /* longer than a batch: hashed as it is */
-        flush(d);
+        ref_digest_flush(d);
         sha256_update(&d->st, n, (const uint8_t *)s);
         return;
     }
@@ -84,19 +83,6 @@ void ref_digest_begin(ref_digest *d, const ja_game_rules *g, const ja_options *o
     put_u32(d, n_seats);
 }
 
-void ref_digest_step(ref_digest *d, uint32_t seats, const ja_action *by_seat)
-{
-    /* Room for the mask and every seat's code, then written in place. */
-    if (d->len + 4 * (1 + JA_MAX_SEATS) > sizeof d->buf)
-        flush(d);
-    unsigned char *b = d->buf + d->len;
-    le32(b, seats);
-    b += 4;
-    for (uint32_t left = seats & ((1u << JA_MAX_SEATS) - 1); left; left &= left - 1, b += 4)
-        le32(b, by_seat[__builtin_ctz(left)].code);
-    d->len = (uint32_t)(b - d->buf);
-}
-
 void ref_digest_end(ref_digest *d, const ja_outcome *o, uint8_t out[REF_DIGEST_BYTES])
 {
     put_u32(d, 0xFFFFFFFFu); /* no decision has every seat bit set: end marker */
@@ -104,7 +90,7 @@ void ref_digest_end(ref_digest *d, const ja_outcome *o, uint8_t out[REF_DIGEST_B
         put_u64(d, (uint64_t)o->score[s]);
         put_u32(d, o->place[s]);
     }
-    flush(d);
+    ref_digest_flush(d);
     sha256_digest(&d->st, REF_DIGEST_BYTES, out);
 }
 

@@ -40,7 +40,31 @@ typedef struct ref_digest {
 
 void ref_digest_begin(ref_digest *d, const ja_game_rules *g, const ja_options *o,
                       uint64_t seed, uint32_t n_seats);
-void ref_digest_step(ref_digest *d, uint32_t seats, const ja_action *by_seat);
+/* Hashes what waits in d's batch (ref_digest_step's slow path). */
+void ref_digest_flush(ref_digest *d);
+
+/* One decision of the seats in mask `seats`: the mask and each of those
+ * seats' action codes, little-endian (inline: every step of every match). */
+static inline void ref_digest_step(ref_digest *d, uint32_t seats, const ja_action *by_seat)
+{
+    /* Room for the mask and every seat's code, then written in place. */
+    if (d->len + 4 * (1 + JA_MAX_SEATS) > sizeof d->buf)
+        ref_digest_flush(d);
+    unsigned char *b = d->buf + d->len;
+    uint32_t v = seats;
+    for (uint32_t left = seats & ((1u << JA_MAX_SEATS) - 1);;
+         left &= left - 1) {
+        b[0] = (unsigned char)v;
+        b[1] = (unsigned char)(v >> 8);
+        b[2] = (unsigned char)(v >> 16);
+        b[3] = (unsigned char)(v >> 24);
+        b += 4;
+        if (!left)
+            break;
+        v = by_seat[__builtin_ctz(left)].code;
+    }
+    d->len = (uint32_t)(b - d->buf);
+}
 void ref_digest_end(ref_digest *d, const ja_outcome *o, uint8_t out[REF_DIGEST_BYTES]);
 void ref_digest_hex(const uint8_t bin[REF_DIGEST_BYTES], char hex[REF_DIGEST_HEX]);
 

@@ -65,22 +65,6 @@ int ref_seat_open(ref_bot *b, const ref_seat_ctx *ctx, ref_seat **out, char *err
     return b->ops->seat_open(b, ctx, out, err, cap);
 }
 
-int ref_seat_ask(ref_seat *s, const ja_decision *d, bool timed)
-{
-    s->asked_ns = timed || d->deadline_ms || !s->bot->ops->clock_free ? ref_now_ns() : 0;
-    return s->bot->ops->ask(s, d);
-}
-
-void ref_seat_collect(ref_seat *s, int64_t deadline_ns, ref_answer *out)
-{
-    s->bot->ops->collect(s, deadline_ns, out);
-}
-
-bool ref_seat_ready(ref_seat *s, int64_t deadline_ns)
-{
-    return !s->bot->ops->ready || s->bot->ops->ready(s, deadline_ns);
-}
-
 void ref_seat_end(ref_seat *s, const ja_outcome *o)
 {
     s->bot->ops->end(s, o);

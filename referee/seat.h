@@ -177,18 +177,33 @@ void ref_bot_destroy(ref_bot **b);
 
 /* A seat for one match. Owned by the caller: ref_seat_close. */
 int ref_seat_open(ref_bot *b, const ref_seat_ctx *ctx, ref_seat **out, char *err, size_t cap);
-/* Puts one decision to the seat. d->deadline_ms is the decision's whole
+/* CLOCK_MONOTONIC in nanoseconds. */
+int64_t ref_now_ns(void);
+
+/* The three calls of every decision, inline (the match loop's hot path).
+ *
+ * Puts one decision to the seat. d->deadline_ms is the decision's whole
  * allowance (move_ms plus what is left of the bank; 0 = none): kinds that
  * can cut a bot off do so then, and in-process plugins judge an overrun
  * against it after the fact (CPU time, with REF_WALL_FACTOR times it in
  * wall time as the hard ceiling). timed: the think time is wanted (a
  * replay or an observer records it); when it is not, the decision has no
  * deadline and the kind is clock_free, no clock is read at all. */
-int ref_seat_ask(ref_seat *s, const ja_decision *d, bool timed);
-void ref_seat_collect(ref_seat *s, int64_t deadline_ns, ref_answer *out);
+static inline int ref_seat_ask(ref_seat *s, const ja_decision *d, bool timed)
+{
+    s->asked_ns = timed || d->deadline_ms || !s->bot->ops->clock_free ? ref_now_ns() : 0;
+    return s->bot->ops->ask(s, d);
+}
+static inline void ref_seat_collect(ref_seat *s, int64_t deadline_ns, ref_answer *out)
+{
+    s->bot->ops->collect(s, deadline_ns, out);
+}
 /* Whether ref_seat_collect(s, deadline_ns) would return at once
  * (ref_bot_ops.ready); true for kinds without the op. */
-bool ref_seat_ready(ref_seat *s, int64_t deadline_ns);
+static inline bool ref_seat_ready(ref_seat *s, int64_t deadline_ns)
+{
+    return !s->bot->ops->ready || s->bot->ops->ready(s, deadline_ns);
+}
 void ref_seat_end(ref_seat *s, const ja_outcome *o);
 void ref_seat_close(ref_seat **s);
 /* The seat's stderr tail (ref_bot_ops.stderr_tail); "" and 0 when its kind
@@ -199,9 +214,6 @@ size_t ref_seat_stderr_tail(ref_seat *s, char *buf, size_t cap);
  * counts too, past this many times the allowance, so that a bot that
  * sleeps or blocks cannot hide behind a low CPU time. */
 #define REF_WALL_FACTOR 4
-
-/* CLOCK_MONOTONIC in nanoseconds. */
-int64_t ref_now_ns(void);
 
 /* Whether a decision that took wall_us of wall time used at most free_us
  * of CPU time, without reading it: a thread (or a single-threaded process,

@@ -26,6 +26,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <stddef.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,11 +188,16 @@ static int plugin_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out
                             size_t cap)
 {
     plugin_bot *b = (plugin_bot *)rb;
-    plugin_seat *s = calloc(1, sizeof *s);
+    /* Opened at every match: the log tail's bytes are not zeroed (log_len
+     * says how many are set). */
+    plugin_seat *s = malloc(sizeof *s);
     if (!s) {
         snprintf(err, cap, "out of memory");
         return JA_ENOMEM;
     }
+    memset(s, 0, offsetof(plugin_seat, log));
+    s->log[0] = '\0';
+    s->log_len = 0;
     s->base.bot = rb;
     s->base.seat = ctx->seat;
     s->pb = b;

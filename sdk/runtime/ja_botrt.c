@@ -98,7 +98,8 @@ int ja_botrt_check_params(const ja_bot_desc *desc, const char *params, char *err
     }
     if (!JA_BOT_HAS(desc, check_params))
         return JA_OK;
-    char why[512] = "";
+    char why[512];
+    why[0] = '\0';
     if (desc->check_params(text, why, sizeof why) == JA_OK)
         return JA_OK;
     why[sizeof why - 1] = '\0';
@@ -111,6 +112,17 @@ int ja_botrt_check_params(const ja_bot_desc *desc, const char *params, char *err
 }
 
 /* ---- a match ------------------------------------------------------------- */
+
+/* src into dst of cap bytes, cut to fit and NUL-terminated (a seat is
+ * opened at every match: no printf machinery for two copies). */
+static void copy_text(char *dst, size_t cap, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
 
 void ja_botrt_init(ja_botrt *rt, const ja_bot_desc *desc, ja_botrt_log_fn log, void *log_ctx)
 {
@@ -125,7 +137,7 @@ int ja_botrt_start(ja_botrt *rt, const char *game, int32_t seat, uint32_t n_seat
 {
     ja_botrt_free(rt);
     rt->g = ja_game_find(game);
-    snprintf(rt->game, sizeof rt->game, "%s", rt->g ? rt->g->name : game);
+    copy_text(rt->game, sizeof rt->game, rt->g ? rt->g->name : game);
     rt->seat = seat;
     rt->n_seats = n_seats;
     rt->deadline_ms = 0;
@@ -135,7 +147,7 @@ int ja_botrt_start(ja_botrt *rt, const char *game, int32_t seat, uint32_t n_seat
         host_log(rt, JA_LOG_ERROR, why);
         return JA_EINVAL;
     }
-    snprintf(rt->params, sizeof rt->params, "%s", params ? params : "");
+    copy_text(rt->params, sizeof rt->params, params ? params : "");
     if (buffers) {
         rt->cap_legal = rt->g && rt->g->max_actions ? rt->g->max_actions : JA_MAX_ACTIONS;
         rt->legal = calloc(rt->cap_legal, sizeof *rt->legal);
@@ -144,15 +156,6 @@ int ja_botrt_start(ja_botrt *rt, const char *game, int32_t seat, uint32_t n_seat
             return JA_ENOMEM;
     }
     return rt->desc->create(&ja_botrt_host_api, rt, rt->game, seat, n_seats, &rt->bot);
-}
-
-int ja_botrt_act(ja_botrt *rt, const ja_decision *d, int64_t asked_ns, uint32_t *index)
-{
-    if (!rt->bot)
-        return JA_EBOT;
-    rt->deadline_ms = d->deadline_ms;
-    rt->asked_ns = asked_ns;
-    return rt->desc->act(rt->bot, d, index);
 }
 
 static int bad(char *why, size_t cap, const char *what)

@@ -26,6 +26,7 @@
 #define JA_BOTRT_H
 
 #include "jackarena/ja_bot.h"
+#include "jackarena/ja_error.h"
 #include "jackarena/ja_params.h"
 #include "jackarena/ja_rng.h"
 
@@ -91,7 +92,15 @@ int ja_botrt_start(ja_botrt *rt, const char *game, int32_t seat, uint32_t n_seat
  * time_left_ms counts from). JA_OK with *index as act() wrote it (the
  * caller judges its range), act()'s own error, or JA_EBOT when there is no
  * instance. */
-int ja_botrt_act(ja_botrt *rt, const ja_decision *d, int64_t asked_ns, uint32_t *index);
+static inline int ja_botrt_act(ja_botrt *rt, const ja_decision *d, int64_t asked_ns,
+                               uint32_t *index)
+{
+    if (!rt->bot)
+        return JA_EBOT;
+    rt->deadline_ms = d->deadline_ms;
+    rt->asked_ns = asked_ns;
+    return rt->desc->act(rt->bot, d, index);
+}
 
 /* An `act` message's turn, deadline, legal list and observation into *d,
  * over rt's buffers (valid until the next call). JA_OK, or JA_EFORMAT with

@@ -114,8 +114,21 @@ with tempfile.TemporaryDirectory() as tmp:
     doc = json.loads(r.stdout)
     check(doc.get("sections") == ["engine", "referee"], "sections in the page's order, once")
     ref = [row for row in doc["rows"] if row["section"] == "referee"]
-    check(len(ref) == len(rows), "one referee row per engine row")
-    for row in ref:
+    # Three per engine row: the referee against the engine (the target), the
+    # engine with the observations against the engine (the ceiling, no
+    # target), the referee against the engine with the observations.
+    check(len(ref) == 3 * len(rows), "three referee rows per engine row")
+    ceiling = [row for row in ref if row["name"].endswith(": engine + observations / engine")]
+    judged = [row for row in ref if row not in ceiling]
+    check(len(ceiling) == len(rows), "one ceiling row per engine row")
+    check(sum(row["name"].endswith(": referee / engine") for row in judged) == len(rows)
+          and sum(row["name"].endswith(": referee / engine + observations") for row in judged)
+          == len(rows), "a referee / engine and a referee / engine + observations row per engine row")
+    for row in ceiling:
+        check(row.get("target") is None and row.get("met") is None
+              and isinstance(row.get("ratio"), (int, float)),
+              "a ceiling row has a ratio and no target: %r" % row)
+    for row in judged:
         t = row.get("target")
         check(isinstance(t, dict) and t.get("op") == ">=" and t.get("value") == 0.8
               and t.get("of") == "ratio" and t.get("text") == "\u2265 0.8",
@@ -130,8 +143,12 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run(["--only", "referee", "--matches", "3", "--out", page], tmp)
     check(r.returncode == 0, "--only referee exits 0: " + r.stderr)
     lines = r.stdout.splitlines()
-    check(len(lines) == len(rows), "text output: a line per row")
+    check(len(lines) == 3 * len(rows), "text output: a line per row")
     for line in lines:
+        if ": engine + observations / engine:" in line:
+            check(line.startswith("referee ") and re.search(r"ratio [0-9.]+$", line),
+                  "text ceiling row, no target: %r" % line)
+            continue
         check(line.startswith("referee ") and re.search(r"target \u2265 0\.8 [\u2713\u2717]$",
                                                         line), "text row with its target: %r" % line)
     with open(page) as f:
