@@ -114,13 +114,15 @@ with tempfile.TemporaryDirectory() as tmp:
     doc = json.loads(r.stdout)
     check(doc.get("sections") == ["engine", "referee"], "sections in the page's order, once")
     ref = [row for row in doc["rows"] if row["section"] == "referee"]
-    # Three per engine row: the referee against the engine (the target), the
-    # engine with the observations against the engine (the ceiling, no
-    # target), the referee against the engine with the observations.
-    check(len(ref) == 3 * len(rows), "three referee rows per engine row")
-    ceiling = [row for row in ref if row["name"].endswith(": engine + observations / engine")]
+    # Four per engine row: the referee against the engine (the target), two
+    # ceilings without a target (the engine with the observations, the
+    # referee without them, each against the engine), and the referee
+    # against the engine with the observations (the target).
+    check(len(ref) == 4 * len(rows), "four referee rows per engine row")
+    ceiling = [row for row in ref if row["name"].endswith(": engine + observations / engine")
+               or row["name"].endswith(": referee without observations / engine")]
     judged = [row for row in ref if row not in ceiling]
-    check(len(ceiling) == len(rows), "one ceiling row per engine row")
+    check(len(ceiling) == 2 * len(rows), "two ceiling rows per engine row")
     check(sum(row["name"].endswith(": referee / engine") for row in judged) == len(rows)
           and sum(row["name"].endswith(": referee / engine + observations") for row in judged)
           == len(rows), "a referee / engine and a referee / engine + observations row per engine row")
@@ -143,9 +145,9 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run(["--only", "referee", "--matches", "3", "--out", page], tmp)
     check(r.returncode == 0, "--only referee exits 0: " + r.stderr)
     lines = r.stdout.splitlines()
-    check(len(lines) == 3 * len(rows), "text output: a line per row")
+    check(len(lines) == 4 * len(rows), "text output: a line per row")
     for line in lines:
-        if ": engine + observations / engine:" in line:
+        if ": engine + observations / engine:" in line or ": referee without observations" in line:
             check(line.startswith("referee ") and re.search(r"ratio [0-9.]+$", line),
                   "text ceiling row, no target: %r" % line)
             continue
