@@ -512,7 +512,8 @@ static const char REFEREE_PROFILE[] =
     "the observations it must hand out, held to the same quarter. Where it is short or "
     "at the edge, the match is short (BrawlJack and Bruise Jack with 2 seats, 0.77-0.80 "
     "from run to run), and what each match costs once weighs on every decision: the "
-    "bots' seeds alone are some 15 ns a decision for Bruise Jack with 2 seats. (Keeping a thread's last match block for its next match, instead of malloc "
+    "bots' seeds alone are some 15 ns a decision for Bruise Jack with 2 seats. (Keeping "
+    "a thread's last match block for its next match, instead of malloc "
     "and free, measured within the noise and was left out.)\n\n"
     "The observation was the largest part of the referee's time, so every game now "
     "brings each seat's last observation up to date instead of rebuilding it "
@@ -590,9 +591,12 @@ static int sec_referee(FILE *md, const bench_opts *o)
                      g->name, seats[k]);
             const bench_row *own =
                 bench_row_add(name, rd, "decisions/s", rd / fd, BENCH_AT_LEAST, 0.8);
-            fprintf(md, "| %s | %u | %.0f | %.1f | %.0f | **%.2f** | %s | %.2f | %.2f | **%.2f** | %s |\n",
-                    g->name, seats[k], rd, rm, ed, rd / ed, bench_row_target(row, cell, sizeof cell),
-                    fd / ed, bd / ed, rd / fd, bench_row_target(own, cell2, sizeof cell2));
+            fprintf(md,
+                    "| %s | %u | %.0f | %.1f | %.0f | **%.2f** | %s | %.2f | %.2f | **%.2f** | "
+                    "%s |\n",
+                    g->name, seats[k], rd, rm, ed, rd / ed,
+                    bench_row_target(row, cell, sizeof cell), fd / ed, bd / ed, rd / fd,
+                    bench_row_target(own, cell2, sizeof cell2));
         }
     }
     fputs(REFEREE_PROFILE, md);

@@ -52,8 +52,7 @@ static inline void ref_digest_step(ref_digest *d, uint32_t seats, const ja_actio
         ref_digest_flush(d);
     unsigned char *b = d->buf + d->len;
     uint32_t v = seats;
-    for (uint32_t left = seats & ((1u << JA_MAX_SEATS) - 1);;
-         left &= left - 1) {
+    for (uint32_t left = seats & ((1u << JA_MAX_SEATS) - 1);; left &= left - 1) {
         b[0] = (unsigned char)v;
         b[1] = (unsigned char)(v >> 8);
         b[2] = (unsigned char)(v >> 16);

@@ -125,7 +125,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check(len(ceiling) == 2 * len(rows), "two ceiling rows per engine row")
     check(sum(row["name"].endswith(": referee / engine") for row in judged) == len(rows)
           and sum(row["name"].endswith(": referee / engine + observations") for row in judged)
-          == len(rows), "a referee / engine and a referee / engine + observations row per engine row")
+          == len(rows),
+          "a referee / engine and a referee / engine + observations row per engine row")
     for row in ceiling:
         check(row.get("target") is None and row.get("met") is None
               and isinstance(row.get("ratio"), (int, float)),
@@ -147,7 +148,8 @@ with tempfile.TemporaryDirectory() as tmp:
     lines = r.stdout.splitlines()
     check(len(lines) == 4 * len(rows), "text output: a line per row")
     for line in lines:
-        if ": engine + observations / engine:" in line or ": referee without observations" in line:
+        if (": engine + observations / engine:" in line
+                or ": referee without observations" in line):
             check(line.startswith("referee ") and re.search(r"ratio [0-9.]+$", line),
                   "text ceiling row, no target: %r" % line)
             continue
