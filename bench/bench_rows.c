@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define BENCH_MAX_ROWS 512
@@ -64,6 +65,26 @@ const char *bench_row_target(const bench_row *r, char *buf, size_t cap)
     return buf;
 }
 
+const char *bench_ratio_text(const bench_row *r, char *buf, size_t cap)
+{
+    if (!r || isnan(r->ratio)) {
+        snprintf(buf, cap, "%s", "");
+        return buf;
+    }
+    /* Two decimals, more when two would read as the other verdict (0.7987
+     * is "0.799", not "0.80", against "at least 0.8"). */
+    int met = r->cmp == BENCH_NO_TARGET ? -1 : bench_row_met(r);
+    for (int digits = 2;; digits++) {
+        snprintf(buf, cap, "%.*f", digits, r->ratio);
+        if (met < 0 || digits == 6)
+            return buf;
+        double shown = strtod(buf, NULL);
+        bool shown_met = r->cmp == BENCH_AT_LEAST ? shown >= r->target : shown <= r->target;
+        if (shown_met == (met == 1))
+            return buf;
+    }
+}
+
 const bench_row *bench_row_add(const char *name, double value, const char *unit, double ratio,
                                bench_cmp cmp, double target)
 {
@@ -83,7 +104,7 @@ const bench_row *bench_row_add(const char *name, double value, const char *unit,
         printf("%-9s %s: %.*f %s", r->section, r->name, a >= 1000 ? 0 : a >= 1 ? 2 : 4,
                r->value, r->unit);
         if (!isnan(r->ratio))
-            printf(", ratio %.2f", r->ratio);
+            printf(", ratio %s", bench_ratio_text(r, t, sizeof t));
         if (cmp != BENCH_NO_TARGET)
             printf(", target %s", bench_row_target(r, t, sizeof t));
         printf("\n");

@@ -47,6 +47,12 @@ int bench_row_met(const bench_row *r);
  * ✓"; "" for no target or a NULL row) into buf; returns buf. */
 const char *bench_row_target(const bench_row *r, char *buf, size_t cap);
 
+/* r's ratio as the tables show it: two decimals, or as many more (up to
+ * six) as it takes for the text not to read as the other verdict of r's
+ * target ("0.799" for 0.7987 against at least 0.8); "" for no ratio.
+ * Returns buf. */
+const char *bench_ratio_text(const bench_row *r, char *buf, size_t cap);
+
 /* Writes {"arena", "date", "cpu", "cores", "build", "sections", "out",
  * "rows": [{"section", "name", "value", "unit", "ratio", "target", "met"}]}
  * on one line to f (docs/performance.md describes the fields); out is the

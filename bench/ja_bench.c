@@ -577,7 +577,7 @@ static int sec_referee(FILE *md, const bench_opts *o)
             double ed = (double)e->decisions / e->seconds, fd = (double)f.decisions / f.seconds;
             double rd = (double)r.decisions / r.seconds, rm = r.matches / r.seconds;
             double bd = (double)b.decisions / b.seconds;
-            char name[112], cell[64], cell2[64];
+            char name[112], cell[64], cell2[64], ratio[16], ratio2[16];
             snprintf(name, sizeof name, "%s, %u seats: referee / engine", g->name, seats[k]);
             const bench_row *row =
                 bench_row_add(name, rd, "decisions/s", rd / ed, BENCH_AT_LEAST, 0.8);
@@ -592,10 +592,10 @@ static int sec_referee(FILE *md, const bench_opts *o)
             const bench_row *own =
                 bench_row_add(name, rd, "decisions/s", rd / fd, BENCH_AT_LEAST, 0.8);
             fprintf(md,
-                    "| %s | %u | %.0f | %.1f | %.0f | **%.2f** | %s | %.2f | %.2f | **%.2f** | "
-                    "%s |\n",
-                    g->name, seats[k], rd, rm, ed, rd / ed,
-                    bench_row_target(row, cell, sizeof cell), fd / ed, bd / ed, rd / fd,
+                    "| %s | %u | %.0f | %.1f | %.0f | **%s** | %s | %.2f | %.2f | **%s** | %s |\n",
+                    g->name, seats[k], rd, rm, ed, bench_ratio_text(row, ratio, sizeof ratio),
+                    bench_row_target(row, cell, sizeof cell), fd / ed, bd / ed,
+                    bench_ratio_text(own, ratio2, sizeof ratio2),
                     bench_row_target(own, cell2, sizeof cell2));
         }
     }
