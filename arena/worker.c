@@ -224,6 +224,29 @@ static char *take_file(const char *path, size_t *len)
     return buf;
 }
 
+/* A played match's result is held back (by the main thread with --inline,
+ * else by the slot thread that played it), to go with the next ones, while
+ * another job is already queued, fewer than INLINE_HOLD are held, and the
+ * match was short (under INLINE_HOLD_US): the results then leave together,
+ * each message a frame of its own, one after the other,
+ * and the arena answers with as many jobs at once, so that for cheap
+ * matches one wake-up of each side's threads carries several instead of
+ * one (docs/scale.md). Nothing is held while the worker waits, nor behind
+ * a long match; a worker lost with results held loses nothing either:
+ * the arena hands those matches out again. */
+#define INLINE_HOLD 8
+#define INLINE_HOLD_US 2000
+static bool hold_result(bool more_queued, uint32_t held, int64_t played_us)
+{
+    return more_queued && held < INLINE_HOLD && played_us < INLINE_HOLD_US;
+}
+
+static void send_held(void *dealer, const msgpack_sbuffer *rsb, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        zmq_send(dealer, rsb[i].data, rsb[i].size, 0);
+}
+
 typedef struct slot_arg {
     worker *w;
     uint32_t index;
@@ -270,13 +293,23 @@ static bool take_job(worker *w, wjob *j, bool *failed)
     return true;
 }
 
+/* A slot thread: plays the jobs of the queue, one at a time, and hands each
+ * result to the main thread over its inproc PUSH. Like --inline, it holds
+ * the results of short matches back while another job is queued
+ * (hold_result), and hands them over together, so that the main thread
+ * wakes once for several and forwards them one after the other, and the
+ * arena answers with as many jobs at once (the I/O threads of both sides
+ * woken once for several matches). It never waits for work with a result
+ * held. */
 static void *slot_main(void *arg)
 {
     worker *w = ((slot_arg *)arg)->w;
     void *push = zmq_socket(w->zctx, ZMQ_PUSH);
     zmq_connect(push, "inproc://done");
-    msgpack_sbuffer sb;
-    msgpack_sbuffer_init(&sb);
+    msgpack_sbuffer rsb[INLINE_HOLD];
+    uint32_t n_rsb = 0;
+    for (uint32_t i = 0; i < INLINE_HOLD; i++)
+        msgpack_sbuffer_init(&rsb[i]);
     arena_job_result *r = malloc(sizeof *r);
     if (!r)
         abort(); /* cannot report anything: the arena hands the jobs out again */
@@ -284,21 +317,39 @@ static void *slot_main(void *arg)
     for (;;) {
         wjob j = {0};
         bool failed = false;
-        while (!w->quit && !take_job(w, &j, &failed))
+        while (!w->quit && !take_job(w, &j, &failed)) {
+            if (n_rsb) { /* no job to play: what is held goes first */
+                pthread_mutex_unlock(&w->mu);
+                send_held(push, rsb, n_rsb);
+                n_rsb = 0;
+                pthread_mutex_lock(&w->mu);
+                continue;
+            }
             pthread_cond_wait(&w->work, &w->mu);
+        }
         if (w->quit)
             break;
         pthread_mutex_unlock(&w->mu);
-        run_job(w, &j, failed, r, &sb);
+        int64_t t0 = now_us();
+        run_job(w, &j, failed, r, &rsb[n_rsb++]);
+        int64_t played_us = now_us() - t0;
         pthread_mutex_lock(&w->mu);
         w->running--;
+        bool more = w->n_queue > 0;
         pthread_mutex_unlock(&w->mu);
-        zmq_send(push, sb.data, sb.size, 0);
+        if (!hold_result(more, n_rsb, played_us)) {
+            send_held(push, rsb, n_rsb);
+            n_rsb = 0;
+        }
         pthread_mutex_lock(&w->mu);
     }
     pthread_mutex_unlock(&w->mu);
+    /* Stopping: what was played is handed over like any other result (the
+     * main thread forwards nothing once its loop has ended). */
+    send_held(push, rsb, n_rsb);
+    for (uint32_t i = 0; i < INLINE_HOLD; i++)
+        msgpack_sbuffer_destroy(&rsb[i]);
     free(r);
-    msgpack_sbuffer_destroy(&sb);
     zmq_close(push);
     return NULL;
 }
@@ -370,28 +421,6 @@ static bool read_arena(worker *w)
             g_stop = 1;
         zmq_msg_close(&msg);
     }
-}
-
-/* --inline: a played match's result is held back, to go with the next
- * ones, while another job is already queued, fewer than INLINE_HOLD are
- * held, and the match was short (under INLINE_HOLD_US): the results then
- * leave together, each message a frame of its own, one after the other,
- * and the arena answers with as many jobs at once, so that for cheap
- * matches one wake-up of each side's threads carries several instead of
- * one (docs/scale.md). Nothing is held while the worker waits, nor behind
- * a long match; a worker lost with results held loses nothing either:
- * the arena hands those matches out again. */
-#define INLINE_HOLD 8
-#define INLINE_HOLD_US 2000
-static bool hold_result(bool more_queued, uint32_t held, int64_t played_us)
-{
-    return more_queued && held < INLINE_HOLD && played_us < INLINE_HOLD_US;
-}
-
-static void send_held(void *dealer, const msgpack_sbuffer *rsb, uint32_t n)
-{
-    for (uint32_t i = 0; i < n; i++)
-        zmq_send(dealer, rsb[i].data, rsb[i].size, 0);
 }
 
 /* Never blocks: a DEALER with no connection to the arena (a handshake
@@ -611,12 +640,18 @@ int main(int argc, char **argv)
         }
         int64_t t = now_ms();
         if (n > 0 && (items[1].revents & ZMQ_POLLIN)) {
-            zmq_msg_init(&msg);
-            if (zmq_msg_recv(&msg, w.pull, 0) >= 0) {
+            /* Every result the slots handed over (several at once when a
+             * slot held them back), forwarded one after the other. */
+            for (;;) {
+                zmq_msg_init(&msg);
+                if (zmq_msg_recv(&msg, w.pull, ZMQ_DONTWAIT) < 0) {
+                    zmq_msg_close(&msg);
+                    break;
+                }
                 zmq_msg_send(&msg, w.dealer, 0);
+                zmq_msg_close(&msg);
                 last_sent = t;
             }
-            zmq_msg_close(&msg);
             pthread_mutex_lock(&w.mu);
             pump(&w);
             pthread_mutex_unlock(&w.mu);
