@@ -822,11 +822,166 @@ static uint32_t gen_legal(const bombs_state *s, int seat, uint32_t *out)
     return n;
 }
 
-static uint32_t bombs_legal(const void *st, int seat, ja_action *out, uint32_t cap);
+/* The cards of rank r in a hand (rank_counts for one rank). */
+static int rank_count(uint64_t cards, int r)
+{
+    if (r >= JA_BOMBS_R_XB)
+        return (int)((cards >> (52 + r - JA_BOMBS_R_XB)) & 1u);
+    const uint64_t c = cards >> ((r + 2) % 13);
+    return (int)((c & 1u) + ((c >> 13) & 1u) + ((c >> 26) & 1u) + ((c >> 39) & 1u));
+}
 
+/* Whether the ranks r .. r + len - 1 are each held at least min times. */
+static bool holds_run(uint64_t cards, int r, int len, int min)
+{
+    for (int i = r; i < r + len; i++)
+        if (rank_count(cards, i) < min)
+            return false;
+    return true;
+}
+
+/* Whether the seat can lead a run (min 1) or double run (min 2) of len
+ * ranks: gen_lead_kinds' max_run (max_drun) >= len. */
+static bool any_run(uint64_t cards, int len, int min)
+{
+    for (int r = 0; r + len - 1 <= R_LAST_RUN; r++)
+        if (holds_run(cards, r, len, min))
+            return true;
+    return false;
+}
+
+/* The highest count of one rank among 3 .. 2 (gen_lead_kinds' best). */
+static int best_set(uint64_t cards)
+{
+    int best = 0;
+    for (int r = 0; r <= R_LAST_SET; r++) {
+        int k = rank_count(cards, r);
+        best = k > best ? k : best;
+    }
+    return best;
+}
+
+static bool both_jokers(uint64_t cards)
+{
+    return rank_count(cards, JA_BOMBS_R_XB) && rank_count(cards, JA_BOMBS_R_XR);
+}
+
+/* Whether code is in gen_beats(tb, cards' counts, interrupts_only): the
+ * same conditions, for the one code. */
+static bool beats_code(const bombs_table *tb, uint64_t cards, bool interrupts_only,
+                       uint32_t code)
+{
+    const int f = tb->top_form, t = tb->top_rank, L = tb->top_len;
+    if (code == JA_BOMBS_SUPER)
+        return f != JA_BOMBS_FORM_SUPER && both_jokers(cards);
+    if (code >= JA_BOMBS_BIG(0) && code <= JA_BOMBS_BIG(R_LAST_SET)) {
+        int r = (int)(code - JA_BOMBS_BIG(0));
+        return f != JA_BOMBS_FORM_SUPER && r >= (f == JA_BOMBS_FORM_BIG ? t + 1 : 0) &&
+               rank_count(cards, r) == 4;
+    }
+    if (code >= JA_BOMBS_BOMB(0) && code <= JA_BOMBS_BOMB(R_LAST_SET)) {
+        int r = (int)(code - JA_BOMBS_BOMB(0));
+        return f != JA_BOMBS_FORM_BIG && f != JA_BOMBS_FORM_SUPER &&
+               r >= (f == JA_BOMBS_FORM_BOMB ? t + 1 : 0) && rank_count(cards, r) >= 3;
+    }
+    if (code == JA_BOMBS_COMPLETE(t))
+        return f == JA_BOMBS_FORM_SINGLE && t <= R_LAST_SET && rank_count(cards, t) >= 2;
+    if (interrupts_only)
+        return false;
+    switch (f) {
+    case JA_BOMBS_FORM_SINGLE:
+        return code > JA_BOMBS_SINGLE(t) && code < JA_BOMBS_SINGLE(RANKS) &&
+               rank_count(cards, (int)(code - JA_BOMBS_SINGLE(0))) >= 1;
+    case JA_BOMBS_FORM_PAIR:
+        return code > JA_BOMBS_PAIR(t) && code <= JA_BOMBS_PAIR(R_LAST_SET) &&
+               rank_count(cards, (int)(code - JA_BOMBS_PAIR(0))) >= 2;
+    case JA_BOMBS_FORM_RUN:
+    case JA_BOMBS_FORM_DRUN: {
+        const bool single = f == JA_BOMBS_FORM_RUN;
+        const uint32_t first = single ? JA_BOMBS_RUN(0, L) : JA_BOMBS_DRUN(0, L);
+        if (code <= first + (uint32_t)t || code > first + (uint32_t)(R_LAST_RUN - (L - 1)))
+            return false;
+        return holds_run(cards, (int)(code - first), L, single ? 1 : 2);
+    }
+    default: return false;
+    }
+}
+
+/* Whether code is in gen_lead_kinds (L1). */
+static bool lead_kind_code(uint64_t cards, uint32_t code)
+{
+    if (code == JA_BOMBS_LEAD_SINGLE)
+        return true;
+    if (code == JA_BOMBS_LEAD_PAIR)
+        return best_set(cards) >= 2;
+    if (code >= JA_BOMBS_LEAD_RUN(3) && code <= JA_BOMBS_LEAD_RUN(JA_BOMBS_MAX_RUN))
+        return any_run(cards, (int)(code - JA_BOMBS_LEAD_RUN(0)), 1);
+    if (code >= JA_BOMBS_LEAD_DRUN(3) && code <= JA_BOMBS_LEAD_DRUN(JA_BOMBS_MAX_RUN))
+        return any_run(cards, (int)(code - JA_BOMBS_LEAD_DRUN(0)), 2);
+    if (code == JA_BOMBS_LEAD_BOMB)
+        return best_set(cards) >= 3;
+    if (code == JA_BOMBS_LEAD_BIG)
+        return best_set(cards) == 4;
+    return code == JA_BOMBS_LEAD_SUPER && both_jokers(cards);
+}
+
+/* Whether code is in gen_lead_ranks (L2). */
+static bool lead_rank_code(const bombs_table *tb, uint64_t cards, uint32_t code)
+{
+    const int L = tb->lead_len;
+    switch (tb->lead_form) {
+    case JA_BOMBS_FORM_SINGLE:
+        return code >= JA_BOMBS_SINGLE(0) && code < JA_BOMBS_SINGLE(RANKS) &&
+               rank_count(cards, (int)(code - JA_BOMBS_SINGLE(0))) >= 1;
+    case JA_BOMBS_FORM_PAIR:
+        return code >= JA_BOMBS_PAIR(0) && code <= JA_BOMBS_PAIR(R_LAST_SET) &&
+               rank_count(cards, (int)(code - JA_BOMBS_PAIR(0))) >= 2;
+    case JA_BOMBS_FORM_BOMB:
+        return code >= JA_BOMBS_BOMB(0) && code <= JA_BOMBS_BOMB(R_LAST_SET) &&
+               rank_count(cards, (int)(code - JA_BOMBS_BOMB(0))) >= 3;
+    case JA_BOMBS_FORM_BIG:
+        return code >= JA_BOMBS_BIG(0) && code <= JA_BOMBS_BIG(R_LAST_SET) &&
+               rank_count(cards, (int)(code - JA_BOMBS_BIG(0))) == 4;
+    case JA_BOMBS_FORM_RUN:
+    case JA_BOMBS_FORM_DRUN: {
+        const bool single = tb->lead_form == JA_BOMBS_FORM_RUN;
+        const uint32_t first = single ? JA_BOMBS_RUN(0, L) : JA_BOMBS_DRUN(0, L);
+        if (code < first || code > first + (uint32_t)(R_LAST_RUN - (L - 1)))
+            return false;
+        return holds_run(cards, (int)(code - first), L, single ? 1 : 2);
+    }
+    default: return code == JA_BOMBS_SUPER;
+    }
+}
+
+/* Whether code is in gen_legal(s, seat), for a seat that is asked (apply
+ * checked the seats against to_act): the same conditions for the one code,
+ * without the list, which would be generated a second time at every step
+ * (the caller has just had it from legal()). The property suite
+ * (tests/rules/test_all_games.c) checks every code below its scan bound
+ * against the list. */
 static bool is_legal(const bombs_state *s, int seat, uint32_t code)
 {
-    return eu_is_legal(bombs_legal, s, seat, code);
+    const bombs_table *tb = &s->t[s->cur];
+    const uint64_t cards = s->cards[seat];
+    switch (tb->stage) {
+    case JA_BOMBS_STAGE_REVOLT:
+        return code == JA_BOMBS_NO_REVOLT || (code == JA_BOMBS_REVOLT && both_jokers(cards));
+    case JA_BOMBS_STAGE_ACCEPT: return code == JA_BOMBS_ACCEPT || code == JA_BOMBS_REFUSE;
+    case JA_BOMBS_STAGE_REQUEST:
+        return code == JA_BOMBS_NO_REQUEST ||
+               (code >= JA_BOMBS_REQUEST(0) && code <= JA_BOMBS_REQUEST(R_LAST_REQUEST) &&
+                !((tb->requested >> (code - JA_BOMBS_REQUEST(0))) & 1u));
+    case JA_BOMBS_STAGE_RETURN:
+        return code >= JA_BOMBS_RETURN(0) && code < JA_BOMBS_RETURN(RANKS) &&
+               rank_count(cards, (int)(code - JA_BOMBS_RETURN(0))) >= 1;
+    case JA_BOMBS_STAGE_LEAD: return lead_kind_code(cards, code);
+    case JA_BOMBS_STAGE_LEAD_RANK: return lead_rank_code(tb, cards, code);
+    case JA_BOMBS_STAGE_FOLLOW: return code == JA_BOMBS_PASS || beats_code(tb, cards, false, code);
+    case JA_BOMBS_STAGE_WINDOW:
+        return code == JA_BOMBS_DECLINE || beats_code(tb, cards, true, code);
+    default: return false;
+    }
 }
 
 static uint32_t bombs_to_act(const void *st)

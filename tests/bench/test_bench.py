@@ -15,7 +15,7 @@ import sys
 import tempfile
 
 BENCH, SRC = sys.argv[1], sys.argv[2]
-SECTIONS = ["engine", "referee", "hosted", "external", "scale", "report", "bots"]
+SECTIONS = ["engine", "openspiel", "referee", "hosted", "external", "scale", "report", "bots"]
 ROW_KEYS = {"section", "name", "value", "unit", "ratio", "target", "met"}
 failures = []
 
@@ -162,6 +162,49 @@ with tempfile.TemporaryDirectory() as tmp:
     check("`ja_bench --only referee`" in referee, "the referee block names its run")
     check(re.search(r"\| \u2265 0\.8 [\u2713\u2717] \|", referee) is not None,
           "the referee table has the target column")
+    # The openspiel section: without --openspiel it keeps its block and says
+    # why; with a stand-in for the OpenSpiel program (its two lines, fixed
+    # figures) a row per pair judged against >= 5, the table's built: line;
+    # a program that fails or prints no RESULT fails the run (exit 1).
+    r = run(["--only", "openspiel", "--matches", "3", "--out", page], tmp)
+    check(r.returncode == 0 and "openspiel not measured" in r.stderr,
+          "--only openspiel without --openspiel exits 0 and says it did not measure: "
+          + r.stderr)
+    r = run(["--only", "openspiel", "--openspiel", os.path.join(tmp, "nope")], tmp)
+    check(r.returncode == 2 and "--openspiel" in r.stderr and "nope" in r.stderr
+          and len(r.stderr.strip().splitlines()) == 1,
+          "--openspiel naming no program: exit 2 in one line: " + r.stderr)
+    fake = os.path.join(tmp, "fake_playouts")
+    with open(fake, "w") as f:
+        f.write("#!/bin/sh\necho 'built: a stand-in'\n"
+                "echo \"RESULT game=$1 N=$2 players=3 decisions=100 chance_steps=52 "
+                "seconds=1.0 decisions_per_s=1000 games_per_s=10.0 "
+                "mean_decisions_per_game=62.50 mean_chance_steps_per_game=52.00\"\n")
+    os.chmod(fake, 0o755)
+    r = run(["--only", "openspiel", "--openspiel", fake, "--json", "--matches", "3",
+             "--out", page], tmp)
+    check(r.returncode == 0, "--only openspiel with a stand-in exits 0: " + r.stderr)
+    doc = json.loads(r.stdout)
+    osr = [row for row in doc["rows"] if row["section"] == "openspiel"]
+    check(len(osr) == 2 and all("/ OpenSpiel " in row["name"] for row in osr),
+          "two openspiel rows: %r" % osr)
+    for row in osr:
+        t = row.get("target") or {}
+        check(t.get("op") == ">=" and t.get("value") == 5 and t.get("of") == "ratio"
+              and abs(row["ratio"] - row["value"] / 1000) < 1e-9 and row["met"] is True,
+              "openspiel row: the engine's decisions/s over the stand-in's 1000: %r" % row)
+    with open(page) as f:
+        osb = block(f.read(), "openspiel") or ""
+    check("a stand-in" in osb and "| dou_dizhu |" in osb and "62.5 (52.0)" in osb,
+          "the openspiel block shows the program's build line and figures")
+    with open(fake, "w") as f:
+        f.write("#!/bin/sh\necho 'built: broken'\n")
+    r = run(["--only", "openspiel", "--openspiel", fake, "--matches", "3", "--out", page], tmp)
+    check(r.returncode == 1 and "no RESULT line" in r.stderr,
+          "a program without RESULT fails the run, naming it: " + r.stderr)
+    with open(page) as f:
+        check((block(f.read(), "openspiel") or "") == osb, "a failed run leaves the page as it was")
+
     check(not os.path.exists(page + ".tmp"), "no temporary file is left")
     check(os.listdir(os.path.join(tmp, "docs")) == [], "no default page was written")
 

@@ -21,6 +21,14 @@
  *    list, UINT32_MAX, and a
  *    `seats` mask other than to_act (empty, one seat too many, a seat past
  *    n_seats, one seat too few);
+ *  - at one heavy decision in SCAN_EVERY, apply() by each asked seat is
+ *    tried with every code below SCAN_CODES and with the neighbours of
+ *    every listed code (the others' answers legal): it accepts exactly the
+ *    listed codes and refuses every other with JA_EILLEGAL, the state
+ *    unchanged. Every code of taylor-blackjack, brawljack, bruise-jack and
+ *    bombs is below SCAN_CODES, so an engine whose apply() checks a code
+ *    without generating its list (bombs) is proved to agree with legal()
+ *    there;
  *  - a memcpy clone given the same actions stays byte-identical;
  *  - observe() zeroes everything: buffers pre-filled with 0xAA and 0x55 give
  *    the same bytes, and bytes outside the game's field list are 0 (for the
@@ -125,6 +133,8 @@
 #define HIDDEN_SEATS 4
 #endif
 
+#define SCAN_CODES 4096u    /* apply() tried with every code below this ... */
+#define SCAN_EVERY 64u      /* ... at one heavy decision in this many */
 #define STEP_BOUND 2000000u /* decisions per match: termination */
 #define PLAY_ON 4           /* steps played from a determinized or sampled state */
 #define SIG_MATCHES 20      /* per seat count, for the signature; changing it, SIG_SEED,
@@ -770,6 +780,51 @@ static void check_illegal(ctx *c, uint32_t mask)
     }
 }
 
+/* apply() by seat s with code: accepted exactly when the code is listed
+ * (the state is then put back from c->twin), else JA_EILLEGAL with the
+ * state unchanged. by holds a legal answer for every seat of mask. */
+static void check_code(ctx *c, uint32_t mask, ja_action *by, int s, uint32_t code)
+{
+    const ja_game_rules *g = c->g;
+    ja_action keep = by[s];
+    by[s].code = code;
+    int rc = g->apply(c->st, mask, by);
+    by[s] = keep;
+    int listed = in_list(c->legal[s], c->n_legal[s], code);
+    if (rc == JA_OK) {
+        memcpy(c->st, c->twin, g->state_size);
+        CHECK(c, c->twin, listed, "apply accepted code %u by seat %d, not in its list of %u",
+              code, s, c->n_legal[s]);
+        return;
+    }
+    CHECK(c, c->twin, !listed && rc == JA_EILLEGAL,
+          "apply of code %u by seat %d returned %s (the code is %sin its list of %u)", code, s,
+          ja_err_name(rc), listed ? "" : "not ", c->n_legal[s]);
+    CHECK(c, c->twin, memcmp(c->st, c->twin, g->state_size) == 0,
+          "refused apply of code %u by seat %d changed the state", code, s);
+}
+
+/* Every code below SCAN_CODES and the neighbours of every listed code, for
+ * every seat of mask (c->twin holds the state's bytes). */
+static void check_codes(ctx *c, uint32_t mask)
+{
+    ja_action by[JA_MAX_SEATS];
+    memset(by, 0, sizeof by);
+    for (uint32_t m = mask; m; m &= m - 1)
+        by[__builtin_ctz(m)] = c->legal[__builtin_ctz(m)][0];
+    for (uint32_t m = mask; m; m &= m - 1) {
+        int s = __builtin_ctz(m);
+        for (uint32_t code = 0; code < SCAN_CODES; code++)
+            check_code(c, mask, by, s, code);
+        for (uint32_t i = 0; i < c->n_legal[s]; i++)
+            for (uint32_t d = 0; d < 5; d++) {
+                uint32_t code = c->legal[s][i].code + d - 2; /* wraps at 0: UINT32_MAX - 1 .. */
+                if (code >= SCAN_CODES)
+                    check_code(c, mask, by, s, code);
+            }
+    }
+}
+
 static void check_outcome(ctx *c, const void *st, ja_outcome *o)
 {
     const uint32_t n = c->n;
@@ -869,6 +924,8 @@ static void play_checked(ctx *c)
         }
 
         check_illegal(c, mask);
+        if (heavy && c->heavy % SCAN_EVERY == 0)
+            check_codes(c, mask);
 
         /* Choose, record, apply to the state and to a clone. */
         memset(by, 0, sizeof by);
