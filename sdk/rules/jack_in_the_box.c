@@ -568,11 +568,79 @@ static uint32_t gen_legal(const jitb_state *s, ja_action *out, uint32_t cap)
     return n < cap ? n : cap;
 }
 
-static uint32_t jitb_legal(const void *st, int seat, ja_action *out, uint32_t cap);
+/* The copies the acting seat may use of card reference ref (build_avail's
+ * count): its own, or its partner's once the partner's hand is open. */
+static int ref_copies(const jitb_state *s, uint32_t ref)
+{
+    const uint32_t c = JA_JITB_REF_CARD(ref);
+    if (ref >= 2 * JA_JITB_PARTNER || c >= 52 || (JA_JITB_REF_IS_PARTNER(ref) && !s->opened))
+        return 0;
+    return copies(s, JA_JITB_REF_IS_PARTNER(ref) ? partner_of(s->cur) : s->cur, (int)c);
+}
 
+/* Whether code is in list_matches against position pos: a SINGLE of the
+ * target's rank, or a PAIR r1 <= r2 (two copies when r1 == r2) that
+ * matches it by sum or difference. */
+static bool match_code(const jitb_state *s, int pos, uint32_t code)
+{
+    const int rt = rank_of(ident(s->top[pos]));
+    if (JA_JITB_IS_SINGLE(code)) {
+        uint32_t r = JA_JITB_SINGLE_REF(code);
+        return ref_copies(s, r) >= 1 && rank_of((uint8_t)JA_JITB_REF_CARD(r)) == rt;
+    }
+    if (!JA_JITB_IS_PAIR(code))
+        return false;
+    const uint32_t r1 = JA_JITB_PAIR_REF1(code), r2 = JA_JITB_PAIR_REF2(code);
+    if (r1 > r2 || ref_copies(s, r1) < (r1 == r2 ? 2 : 1) || ref_copies(s, r2) < 1)
+        return false;
+    return pair_ok(rank_of((uint8_t)JA_JITB_REF_CARD(r1)), rank_of((uint8_t)JA_JITB_REF_CARD(r2)),
+                   rt);
+}
+
+/* Whether code is in gen_legal(s): the same conditions for the one code,
+ * without the list, which apply() would otherwise generate a second time
+ * at every step (the caller has just had it from legal()). The property
+ * suite (tests/rules/test_all_games.c) checks every code up to past the
+ * largest listed one against the list. */
 static bool is_legal(const jitb_state *s, uint32_t code)
 {
-    return eu_is_legal(jitb_legal, s, s->cur, code);
+    switch (s->stage) {
+    case STAGE_A: {
+        if (code == (s->matches ? JA_JITB_END_TURN : JA_JITB_EXCHANGE))
+            return true;
+        if (code < JA_JITB_TARGET(s->n_boxes, 0)) {
+            if (!box_open(s, (int)(code / 4)))
+                return false;
+            avail av;
+            build_avail(s, &av);
+            return list_matches(s, &av, (int)code, NULL, 0) != 0;
+        }
+        if (code < JA_JITB_JACK_IN(0, 0) || code >= JA_JITB_JACK_IN(4, 0))
+            return false;
+        const uint8_t j = lone_jack(s);
+        const uint32_t k = code - JA_JITB_JACK_IN(0, 0);
+        return j != NONE && k / 4 == (uint32_t)suit_of(j) && (int)(k % 4) < s->n_boxes &&
+               free_slot(s, (int)(k % 4), color_of(j)) >= 0;
+    }
+    case STAGE_B: return match_code(s, s->target, code);
+    case STAGE_O: return code == JA_JITB_OPEN || code == JA_JITB_KEEP_CLOSED;
+    case STAGE_X:
+        if (code == JA_JITB_CONFIRM)
+            return s->n_marked > 0;
+        return code >= JA_JITB_MARK(0) && code < JA_JITB_MARK(52) &&
+               ((idents(s, s->cur) >> (code - JA_JITB_MARK(0))) & 1u);
+    case STAGE_Y:
+    case STAGE_J: {
+        if (code == JA_JITB_DONE)
+            return true;
+        if (code < JA_JITB_CHANGE(0, 0) || code >= JA_JITB_CHANGE(s->n_boxes, 0))
+            return false;
+        const uint32_t k = code - JA_JITB_CHANGE(0, 0), b = k / 4;
+        const unsigned chosen = (unsigned)eu_popcount32((s->change_mask >> (4 * b)) & 0xFu);
+        return box_open(s, (int)b) && chosen < s->limit && !((s->change_mask >> k) & 1u);
+    }
+    default: return false;
+    }
 }
 
 static uint32_t jitb_to_act(const void *st)

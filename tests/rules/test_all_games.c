@@ -22,13 +22,14 @@
  *    `seats` mask other than to_act (empty, one seat too many, a seat past
  *    n_seats, one seat too few);
  *  - at one heavy decision in SCAN_EVERY, apply() by each asked seat is
- *    tried with every code below SCAN_CODES and with the neighbours of
- *    every listed code (the others' answers legal): it accepts exactly the
- *    listed codes and refuses every other with JA_EILLEGAL, the state
- *    unchanged. Every code of taylor-blackjack, brawljack, bruise-jack and
- *    bombs is below SCAN_CODES, so an engine whose apply() checks a code
- *    without generating its list (bombs) is proved to agree with legal()
- *    there;
+ *    tried with every code below SCAN_CODES, or below the first power of
+ *    two past the seat's largest listed code (up to SCAN_CODES_MAX), and
+ *    with the neighbours of every listed code (the others' answers legal):
+ *    it accepts exactly the listed codes and refuses every other with
+ *    JA_EILLEGAL, the state unchanged. Every code of every game is below
+ *    SCAN_CODES_MAX, so an engine whose apply() checks a code without
+ *    generating its list (bombs, jack-in-the-box) is proved to agree with
+ *    legal() at those decisions;
  *  - a memcpy clone given the same actions stays byte-identical;
  *  - observe() zeroes everything: buffers pre-filled with 0xAA and 0x55 give
  *    the same bytes, and bytes outside the game's field list are 0 (for the
@@ -134,6 +135,7 @@
 #endif
 
 #define SCAN_CODES 4096u    /* apply() tried with every code below this ... */
+#define SCAN_CODES_MAX 32768u /* ... or below a power of two past the largest listed */
 #define SCAN_EVERY 64u      /* ... at one heavy decision in this many */
 #define STEP_BOUND 2000000u /* decisions per match: termination */
 #define PLAY_ON 4           /* steps played from a determinized or sampled state */
@@ -804,8 +806,9 @@ static void check_code(ctx *c, uint32_t mask, ja_action *by, int s, uint32_t cod
           "refused apply of code %u by seat %d changed the state", code, s);
 }
 
-/* Every code below SCAN_CODES and the neighbours of every listed code, for
- * every seat of mask (c->twin holds the state's bytes). */
+/* Every code below SCAN_CODES (or a power of two past the largest listed,
+ * up to SCAN_CODES_MAX) and the neighbours of every listed code, for every
+ * seat of mask (c->twin holds the state's bytes). */
 static void check_codes(ctx *c, uint32_t mask)
 {
     ja_action by[JA_MAX_SEATS];
@@ -814,12 +817,15 @@ static void check_codes(ctx *c, uint32_t mask)
         by[__builtin_ctz(m)] = c->legal[__builtin_ctz(m)][0];
     for (uint32_t m = mask; m; m &= m - 1) {
         int s = __builtin_ctz(m);
-        for (uint32_t code = 0; code < SCAN_CODES; code++)
+        uint32_t hi = SCAN_CODES;
+        while (hi <= c->legal[s][c->n_legal[s] - 1].code && hi < SCAN_CODES_MAX)
+            hi *= 2;
+        for (uint32_t code = 0; code < hi; code++)
             check_code(c, mask, by, s, code);
         for (uint32_t i = 0; i < c->n_legal[s]; i++)
             for (uint32_t d = 0; d < 5; d++) {
                 uint32_t code = c->legal[s][i].code + d - 2; /* wraps at 0: UINT32_MAX - 1 .. */
-                if (code >= SCAN_CODES)
+                if (code >= hi)
                     check_code(c, mask, by, s, code);
             }
     }
