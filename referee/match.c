@@ -51,6 +51,7 @@ void ref_match_ranked_places(const ja_outcome *o, const uint8_t forfeit[JA_MAX_S
  * play. Allocated once by ref_match_start, in one block with the engine's
  * state, the observations and the legal lists, so that no step allocates. */
 typedef struct ref_match {
+    void *raw;                         /* what malloc gave (the block is aligned in it) */
     const ref_match_config *cfg;
     const ja_game_rules *g;
     uint32_t n;
@@ -70,8 +71,10 @@ typedef struct ref_match {
     uint32_t max_faults;               /* resolved: never 0 */
     bool timed;                        /* think times are recorded (replay, on_step) */
     /* The fault policy's own streams: one per seat, so that one seat's
-     * faults never move another's replacement actions, nor the deal. */
+     * faults never move another's replacement actions, nor the deal; each
+     * seeded at its seat's first random replacement (bit s of fault_rng_set). */
     ja_rng fault_rng[JA_MAX_SEATS];
+    uint32_t fault_rng_set;
     ref_digest dg;
     uint32_t turns[JA_MAX_SEATS];      /* questions put to each seat so far */
     /* The step in play (reset by play_step). */
@@ -133,10 +136,8 @@ static int setup(match *m)
         m->ms_max = m->ms[s] > m->ms_max ? m->ms[s] : m->ms_max;
     }
     m->max_faults = cfg->max_faults ? cfg->max_faults : REF_DEFAULT_MAX_FAULTS;
-    for (uint32_t s = 0; s < m->n; s++) {
-        ja_rng_stream(&m->fault_rng[s], cfg->seed, JA_STREAM_FALT, s);
+    for (uint32_t s = 0; s < m->n; s++)
         m->out->bank_left_us[s] = (uint64_t)cfg->bank_ms * 1000;
-    }
     return JA_OK;
 }
 
@@ -306,8 +307,13 @@ static void replace_fault(match *m, ref_replay_rec *r)
     uint32_t s = r->seat;
     r->index = -1; /* no answer applied (docs/replay-format.md) */
     const ja_action *legal = m->legal + (size_t)s * m->g->max_actions;
-    if (cfg->on_fault == REF_ON_FAULT_RANDOM && r->fault != JA_FAULT_FORFEIT)
+    if (cfg->on_fault == REF_ON_FAULT_RANDOM && r->fault != JA_FAULT_FORFEIT) {
+        if (!(m->fault_rng_set & (1u << s))) {
+            ja_rng_stream(&m->fault_rng[s], cfg->seed, JA_STREAM_FALT, s);
+            m->fault_rng_set |= 1u << s;
+        }
         m->by_seat[s] = legal[ja_rng_below(&m->fault_rng[s], m->nl[s])];
+    }
     else
         m->by_seat[s] = m->g->default_action(m->st, (int)s);
     if (r->fault != JA_FAULT_FORFEIT) {
@@ -431,8 +437,10 @@ int ref_match_start(const ref_match_config *cfg, ref_match_result *out, char *er
                     ref_match **mp)
 {
     memset(out, 0, sizeof *out);
-    /* One allocation, zeroed: the observations must be (m->observe takes
-     * zeros for a seat never observed). */
+    /* One allocation. Zeroed: the match and the observations (m->observe
+     * takes zeros for a seat never observed); not the engine's state, every
+     * byte of which setup() writes, nor the legal lists, read only as far
+     * as legal() wrote them. */
     const ja_game_rules *g = cfg->game;
     if (cfg->n_seats > JA_MAX_SEATS) { /* what the engine's setup would say */
         snprintf(err, cap, "%s refused the match setup: %s", g->name, ja_strerror(JA_EINVAL));
@@ -442,13 +450,21 @@ int ref_match_start(const ref_match_config *cfg, ref_match_result *out, char *er
     const size_t at_st = line_up(sizeof(match)), at_obs = at_st + line_up(g->state_size),
                  at_legal = at_obs + line_up((size_t)cfg->n_seats * g->obs_size),
                  size = at_legal + (size_t)cfg->n_seats * g->max_actions * sizeof(ja_action);
-    unsigned char *block = aligned_alloc(LINE, line_up(size));
-    match *m = *mp = (match *)block;
-    if (!m) {
+    /* malloc, aligned here: aligned_alloc frees the bytes before the line
+     * as a small chunk that no later request takes, until glibc's cache of
+     * that size is full; after that, each one freed goes to a fast bin,
+     * which the next large request must first consolidate. */
+    unsigned char *raw = malloc(size + LINE - 1);
+    if (!raw) {
+        *mp = NULL;
         snprintf(err, cap, "out of memory");
         return JA_ENOMEM;
     }
-    memset(block, 0, size);
+    unsigned char *block = raw + (LINE - (uintptr_t)raw % LINE) % LINE;
+    match *m = *mp = (match *)block;
+    memset(block, 0, at_st);
+    memset(block + at_obs, 0, at_legal - at_obs);
+    m->raw = raw;
     m->st = block + at_st;
     m->obs = block + at_obs;
     m->legal = (ja_action *)(block + at_legal);
@@ -496,7 +512,7 @@ void ref_match_close(match *m)
     if (!m)
         return;
     teardown(m);
-    free(m);
+    free(m->raw);
 }
 
 int ref_match_run(const ref_match_config *cfg, ref_match_result *out, char *err, size_t cap)

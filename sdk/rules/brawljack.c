@@ -667,9 +667,40 @@ static uint32_t bj_legal(const void *st, int seat, ja_action *out, uint32_t cap)
     return n < cap ? n : cap;
 }
 
+/* Whether owner's hand of number k (a HIT or STAY code's) is LIVE: what
+ * put_live lists for owner. */
+static bool live_code(const bj_state *s, int owner, uint32_t code, uint32_t base)
+{
+    if (code < base || (code - base) / 64u != (uint32_t)owner)
+        return false;
+    int h = find_hand(s, owner, (int)((code - base) % 64u));
+    return h >= 0 && is_live(s, h);
+}
+
+/* Whether code is in bj_legal(s, s->cur): the same conditions for the one
+ * code, without the list, which apply() would otherwise generate a second
+ * time at every step (the caller has just had it from legal()). The
+ * property suite (tests/rules/test_all_games.c) checks every code below
+ * 4096 against the list. */
 static bool is_legal(const bj_state *s, uint32_t code)
 {
-    return eu_is_legal(bj_legal, s, s->cur, code);
+    const uint32_t stay = JA_BRAWLJACK_STAY(0, 0);
+    switch (s->stage) {
+    case JA_BRAWLJACK_STAGE_HIT:
+        return code < stay && code / 64u < (uint32_t)s->n &&
+               live_code(s, (int)(code / 64u), code, 0);
+    case JA_BRAWLJACK_STAGE_HIT_REGULAR: return code < stay && live_code(s, s->cur, code, 0);
+    case JA_BRAWLJACK_STAGE_DEALER_HIT: return code < stay && live_code(s, DEALER, code, 0);
+    case JA_BRAWLJACK_STAGE_STAY:
+    case JA_BRAWLJACK_STAGE_DEALER_STAY:
+        return code == JA_BRAWLJACK_END_TURN ||
+               (code < JA_BRAWLJACK_END_TURN &&
+                live_code(s, s->stage == JA_BRAWLJACK_STAGE_STAY ? s->cur : DEALER, code, stay));
+    default:
+        return code == JA_BRAWLJACK_BLIND_STAY ||
+               (code == JA_BRAWLJACK_BLIND_HIT && s->b_len[s->cur] < BLIND_CARDS &&
+                s->deck_pos < s->deck_len);
+    }
 }
 
 /* §12: the earliest LIVE hand of the party hitting (the dealer's in the
