@@ -104,6 +104,12 @@ static void test_below_rejects(void **state)
     /* n = 2^32 - 1: 2^64 mod n = 1, so again only 0 is rejected. */
     ja_rng q = {{1, 0, 0, 0}};
     assert_int_equal(ja_rng_below(&q, 0xFFFFFFFFu), 5760);
+    /* A draw below n is tested against the bound (the others need not be):
+     * for n = 8, 2^64 mod 8 = 0, so the first output 0 is kept, and the
+     * next call gets the second output (5760 mod 8 = 0, 5760 mod 7 = 6). */
+    ja_rng e = {{1, 0, 0, 0}};
+    assert_int_equal(ja_rng_below(&e, 8), 0);
+    assert_int_equal(ja_rng_below(&e, 7), 6);
 }
 
 /* Chi-square goodness of fit over 10 cells, 9 degrees of freedom. The seed is
