@@ -614,11 +614,10 @@ static int sec_openspiel(FILE *md, const bench_opts *o)
 /* Why the referee / engine rows stay under 0.8: what the columns of this
  * run show, and a profile that this run does not measure (it would need
  * perf), so it names its date and machine. */
-static const char REFEREE_PROFILE[] =
+static const char REFEREE_WHY[] =
     "\n**Why referee / engine stays under 0.8, and how the referee is judged.** At 0.8 "
     "the referee may add a quarter of the engine's own time per decision: about 10 ns "
-    "for Taylor Blackjack, 23-54 ns for BrawlJack and Bruise Jack, 35-50 ns for Jack in "
-    "the Box and Bombs. Two columns of the table, measured in the same run, bound what "
+    "for Taylor Blackjack, 20-45 ns for the other games. Two columns of the table, measured in the same run, bound what "
     "any referee can reach:\n\n"
     "- *Engine + observations / engine*: the engine's loop that also brings each asked "
     "seat's observation up to date, as the match loop does, and nothing else. A referee "
@@ -629,30 +628,28 @@ static const char REFEREE_PROFILE[] =
     "observation at all (a copy of the rules whose observe() writes nothing; `random` "
     "never reads it, so the matches are the same). Call r = 1 / it - 1 the referee's "
     "own share.\n\n"
-    "referee / engine is then about 1 / (1 + o + r), and 0.8 needs o + r <= 0.25. In "
-    "the runs of 2026-11-27: o is 1.0-1.3 for Taylor Blackjack, 0.5-0.75 for BrawlJack, "
-    "0.25-0.7 for Bruise Jack and 0.25-0.37 for Jack in the Box, each at or over 0.25 "
-    "alone, so no referee that hands out these observations can meet those rows; r is "
-    "0.27-0.45 for Taylor Blackjack, 0.35-0.5 for BrawlJack with 2 seats and 0.25-0.35 for "
-    "Bruise Jack, over 0.25 alone too, so for them no change to how observations are made "
-    "or delivered (a lazy observation included) could meet the target either. Bombs is "
-    "the one game where the two together come near 0.25 (o 0.05-0.2, r 0.1-0.33 from run "
-    "to run; 0.68-0.78 with 3 and 4 seats, met with 20).\n\n"
-    "Two of these rows fell when their engines got faster. The apply() of Bombs and of "
-    "Jack in the Box used to generate the legal list a second time to check the answer; "
-    "it now checks the answer's own conditions (2026-11-27, the property suite proving "
-    "the two agree), and the engines are about a third faster: Bombs with 3 seats 138 to "
-    "87 ns a decision, Jack in the Box with 2 seats 177 to 110 ns (the same machine, "
-    "interleaved runs; BrawlJack's apply() too: 3%, 13% and 21% faster with 2, 4 and 8 "
-    "seats). The referee is as much faster in time (Bombs 174 to 119 ns a "
-    "decision, Jack in the Box 246 to 178 ns), but the same referee work now weighs more "
-    "against the engine: Bombs' rows, met before (0.79-0.88), and Jack in the Box's, "
-    "0.70-0.74 before, read lower. The faster engines were kept: every playout, search "
-    "and tournament runs on them, and the \"Against OpenSpiel\" target needs Bombs' "
-    "(3.9 times dou_dizhu before, over 6 since). (Before that, a measurement build of "
-    "Jack in the Box whose observation keeps its events as a ring, a layout no bot of "
-    "today reads, saved 16 ns a decision and reached 0.78 with 2 seats; it was not "
-    "made.)\n\n"
+    "referee / engine is then about 1 / (1 + o + r), and 0.8 needs o + r <= 0.25.";
+
+/* The rest of the profile, after this run's shares (referee_shares). */
+static const char REFEREE_PROFILE[] =
+    "When o or r alone is over 0.25, no referee that hands out these observations can "
+    "meet the row, and where r alone is, no change to how observations are made or "
+    "delivered (a lazy observation included) could either.\n\n"
+    "Rows fell when their engines got faster (2026-11-27). The apply() of BrawlJack, "
+    "Jack in the Box and Bombs used to generate the legal list a second time to check "
+    "the answer; it now checks the answer's own conditions (the property suite proving "
+    "the two agree). And ja_rng_below computes its rejection bound, a 64-bit division, "
+    "only for the rare draw that bound can reject (the same values). On the same "
+    "machine, interleaved runs: Bombs with 3 seats 138 to 85 ns a decision, Jack in the "
+    "Box with 2 seats 173 to 107 ns, Bruise Jack with 2 seats 179 to 130 ns, BrawlJack "
+    "with 2 seats 92 to 77 ns. The referee is as much faster in time (Bombs 174 to 119 "
+    "ns a decision, Jack in the Box 246 to 178 ns), but the same referee work now weighs "
+    "more against the engine: Bombs' rows, met before (0.79-0.88), and the others read "
+    "lower. The faster engines were kept: every playout, search and tournament runs on "
+    "them, and the \"Against OpenSpiel\" target needs Bombs' (3.9 times dou_dizhu "
+    "before, over 6 since). (Before that, a measurement build of Jack in the Box whose "
+    "observation keeps its events as a ring, a layout no bot of today reads, saved 16 ns "
+    "a decision and reached 0.78 with 2 seats; it was not made.)\n\n"
     "What the referee's own work is (`perf record` of seeded matches through "
     "`ref_match_run`, 2026-11-27, Intel Xeon, 2 cores), per decision: the SHA-256 of "
     "every step's record, the determinism proof (5-9 ns); the plugin call and the "
@@ -667,7 +664,7 @@ static const char REFEREE_PROFILE[] =
     "So the referee is also judged against the ceiling: *referee / engine + "
     "observations* (target 0.8) is what the referee itself costs beyond the engine and "
     "the observations it must hand out, held to the same quarter. Where it is short or "
-    "at the edge, the match is short (BrawlJack and Bruise Jack with 2 seats, 0.77-0.80 "
+    "at the edge, the match is short (BrawlJack and Bruise Jack with 2 seats, 0.75-0.82 "
     "from run to run), and what each match costs once weighs on every decision: the "
     "bots' seeds alone are some 15 ns a decision for Bruise Jack with 2 seats. (Keeping "
     "a thread's last match block for its next match, instead of malloc "
@@ -689,6 +686,41 @@ static const char REFEREE_PROFILE[] =
     "same machine and method, medians of 3 interleaved runs): " REFEREE_OWN_GAINS ". "
     "A few percent: what is left of the referee's own cost is the work listed above, "
     "not overhead around it.\n";
+
+/* One referee row's shares of the engine's time (REFEREE_WHY). */
+typedef struct share {
+    const char *game;
+    uint32_t seats;
+    double o, r, ratio; /* ratio: referee / engine */
+} share;
+
+/* Which rows one share alone puts out of reach in this run, and the
+ * others' shares: a paragraph of the page. */
+static void referee_shares(FILE *md, const share *sh, size_t n)
+{
+    static const char *const what[3] = {
+        "o alone is over 0.25 (the observations)",
+        "r alone is over 0.25, o not (the referee's own work)",
+        "neither alone is over 0.25",
+    };
+    fprintf(md, " In this run (each row as game, seats (o, r: referee / engine)):\n\n");
+    for (int kind = 0; kind < 3; kind++) {
+        bool any = false;
+        for (size_t i = 0; i < n; i++) {
+            /* As printed (two decimals), so that the text never contradicts itself. */
+            double o2 = round(sh[i].o * 100) / 100, r2 = round(sh[i].r * 100) / 100;
+            int k = o2 > 0.25 ? 0 : r2 > 0.25 ? 1 : 2;
+            if (k != kind)
+                continue;
+            fprintf(md, "%s %s %u (o %.2f, r %.2f: %.2f)", any ? "," : "-", sh[i].game,
+                    sh[i].seats, sh[i].o, sh[i].r, sh[i].ratio);
+            any = true;
+        }
+        if (any)
+            fprintf(md, ": %s.\n", what[kind]);
+    }
+    fputc('\n', md);
+}
 
 static int sec_referee(FILE *md, const bench_opts *o)
 {
@@ -722,6 +754,8 @@ static int sec_referee(FILE *md, const bench_opts *o)
                 "| referee without observations / engine | referee / engine + observations "
                 "| target |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
             rm_n, o->matches, o->matches, rm_n);
+    share sh[48];
+    size_t n_sh = 0;
     for (int i = 0; ja_games[i] && i < 16; i++) {
         const ja_game_rules *g = ja_games[i];
         uint32_t seats[3];
@@ -754,8 +788,12 @@ static int sec_referee(FILE *md, const bench_opts *o)
                     bench_row_target(row, cell, sizeof cell), fd / ed, bd / ed,
                     bench_ratio_text(own, ratio2, sizeof ratio2),
                     bench_row_target(own, cell2, sizeof cell2));
+            if (n_sh < sizeof sh / sizeof sh[0])
+                sh[n_sh++] = (share){g->name, seats[k], ed / fd - 1, ed / bd - 1, rd / ed};
         }
     }
+    fputs(REFEREE_WHY, md);
+    referee_shares(md, sh, n_sh);
     fputs(REFEREE_PROFILE, md);
     return 0;
 }

@@ -162,6 +162,22 @@ with tempfile.TemporaryDirectory() as tmp:
     check("`ja_bench --only referee`" in referee, "the referee block names its run")
     check(re.search(r"\| \u2265 0\.8 [\u2713\u2717] \|", referee) is not None,
           "the referee table has the target column")
+    # This run's shares: every row once, in the list its o and r put it in.
+    shares = re.findall(r"([a-z-]+ \d+) \(o (-?[0-9.]+), r (-?[0-9.]+): [0-9.]+\)", referee)
+    check(len(shares) == len(rows) and len(set(s[0] for s in shares)) == len(rows),
+          "the referee text lists each row's shares once: %r" % shares)
+    for line in referee.splitlines():
+        if line.startswith("- ") and "(o " in line:
+            got = [(float(o), float(r)) for _, o, r in
+                   re.findall(r"([a-z-]+ \d+) \(o (-?[0-9.]+), r (-?[0-9.]+)", line)]
+            if line.endswith("(the observations)."):
+                ok = all(o > 0.25 for o, _ in got)
+            elif line.endswith("(the referee's own work)."):
+                ok = all(o <= 0.25 < r for o, r in got)
+            else:
+                ok = line.endswith("neither alone is over 0.25.") and all(
+                    o <= 0.25 and r <= 0.25 for o, r in got)
+            check(ok, "a shares line agrees with its verdict: %r" % line)
     # The openspiel section: without --openspiel it keeps its block and says
     # why; with a stand-in for the OpenSpiel program (its two lines, fixed
     # figures) a row per pair judged against >= 5, the table's built: line;
