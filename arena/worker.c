@@ -228,10 +228,9 @@ static char *take_file(const char *path, size_t *len)
  * else by the slot thread that played it), to go with the next ones, while
  * another job is already queued, fewer than INLINE_HOLD are held, and the
  * match was short (under INLINE_HOLD_US): the results then leave together,
- * each message a frame of its own, one after the other,
- * and the arena answers with as many jobs at once, so that for cheap
- * matches one wake-up of each side's threads carries several instead of
- * one (docs/scale.md). Nothing is held while the worker waits, nor behind
+ * each message a frame of its own, one after the other, and the arena
+ * answers with as many jobs at once, so that for cheap matches one wake-up
+ * of each side's threads carries several instead of one (docs/scale.md). Nothing is held while the worker waits, nor behind
  * a long match; a worker lost with results held loses nothing either:
  * the arena hands those matches out again. */
 #define INLINE_HOLD 8

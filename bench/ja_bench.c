@@ -562,9 +562,9 @@ static int sec_openspiel(FILE *md, const bench_opts *o)
                     "build it against OpenSpiel).\n");
         return BENCH_SECTION_SKIPPED;
     }
-    const size_t n_pairs = sizeof OS_PAIRS / sizeof OS_PAIRS[0];
-    double ours[2][3], theirs[2][3];
-    os_run runs[2][3];
+    enum { n_pairs = sizeof OS_PAIRS / sizeof OS_PAIRS[0] };
+    double ours[n_pairs][3], theirs[n_pairs][3];
+    os_run runs[n_pairs][3];
     const uint32_t games = o->matches * OS_GAMES_PER;
     for (int k = 0; k < 3; k++) /* interleaved: engine, OpenSpiel, engine, ... */
         for (size_t i = 0; i < n_pairs; i++) {

@@ -313,9 +313,9 @@ static void replace_fault(match *m, ref_replay_rec *r)
             m->fault_rng_set |= 1u << s;
         }
         m->by_seat[s] = legal[ja_rng_below(&m->fault_rng[s], m->nl[s])];
-    }
-    else
+    } else {
         m->by_seat[s] = m->g->default_action(m->st, (int)s);
+    }
     if (r->fault != JA_FAULT_FORFEIT) {
         out->faults[s]++;
         out->fault_kinds[s][r->fault]++;

@@ -822,7 +822,9 @@ static uint32_t gen_legal(const bombs_state *s, int seat, uint32_t *out)
     return n;
 }
 
-/* The cards of rank r in a hand (rank_counts for one rank). */
+/* The cards of rank r in a hand: rank_counts for one rank (the same sums;
+ * rank_counts keeps its own two loops, which vectorise: calling this there
+ * measured 3% slower for the engine). */
 static int rank_count(uint64_t cards, int r)
 {
     if (r >= JA_BOMBS_R_XB)

@@ -28,8 +28,8 @@
  *    it accepts exactly the listed codes and refuses every other with
  *    JA_EILLEGAL, the state unchanged. Every code of every game is below
  *    SCAN_CODES_MAX, so an engine whose apply() checks a code without
- *    generating its list (brawljack, jack-in-the-box, bombs) is proved to agree with
- *    legal() at those decisions;
+ *    generating its list (brawljack, jack-in-the-box, bombs) is proved to
+ *    agree with legal() at those decisions;
  *  - a memcpy clone given the same actions stays byte-identical;
  *  - observe() zeroes everything: buffers pre-filled with 0xAA and 0x55 give
  *    the same bytes, and bytes outside the game's field list are 0 (for the
