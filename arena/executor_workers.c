@@ -84,6 +84,7 @@ typedef struct workers_x {
     ojob *jobs;                  /* outstanding */
     uint32_t n_jobs, cap_jobs;
     int64_t last_hb;
+    int64_t last_wait;           /* when the local workers were last looked at (waitpid) */
     char referee[PATH_MAX];
 } workers_x;
 
@@ -259,10 +260,17 @@ static bool send_to(workers_x *e, uint32_t wi)
     return true;
 }
 
-/* Checks the local processes and the remote heartbeats. */
+/* Checks the local processes and the remote heartbeats. The local ones at
+ * most every CHILD_CHECK_MS: a waitpid for each after every result cost
+ * two system calls a match, and a worker's death seen a few milliseconds
+ * later loses nothing (its jobs go to another worker then). */
+#define CHILD_CHECK_MS 10
 static void check_workers(workers_x *e, int64_t t)
 {
-    for (uint32_t i = 0; i < e->o.local; i++) {
+    bool look = t - e->last_wait >= CHILD_CHECK_MS;
+    if (look)
+        e->last_wait = t;
+    for (uint32_t i = 0; look && i < e->o.local; i++) {
         int st;
         if (e->child[i] <= 0 || waitpid(e->child[i], &st, WNOHANG) != e->child[i])
             continue;
@@ -331,7 +339,7 @@ static void dispatch(workers_x *e)
             }
         }
         if (best < 0)
-            return;
+            break; /* no room anywhere: and is there any worker left at all? */
         worker_pack_job(&e->sb, e->setup, e->setup_len, &oj->job, e->base.export != NULL);
         if (send_to(e, (uint32_t)best)) {
             oj->worker = best;
@@ -502,9 +510,12 @@ static int workers_take(arena_executor *x, arena_job_result *out, bool nowait)
             return JA_OK;
         }
         dispatch(e);
+        /* With nowait, straight to the receive below, which does not wait
+         * either: a poll first would be one more system call a result. The
+         * ZAP socket is served by the next call that waits. */
         zmq_pollitem_t items[2] = {{e->router, 0, ZMQ_POLLIN, 0}, {e->zap, 0, ZMQ_POLLIN, 0}};
-        int n = zmq_poll(items, e->zap ? 2 : 1, nowait ? 0 : WORKER_HB_MS / 4);
-        if (n > 0 && e->zap && (items[1].revents & ZMQ_POLLIN)) {
+        int n = nowait ? 1 : zmq_poll(items, e->zap ? 2 : 1, WORKER_HB_MS / 4);
+        if (!nowait && n > 0 && e->zap && (items[1].revents & ZMQ_POLLIN)) {
             ref_zap_serve(e->zap, worker_key_allowed, e);
             n = items[0].revents & ZMQ_POLLIN ? 1 : 0;
         }

@@ -233,7 +233,7 @@ static char *take_file(const char *path, size_t *len)
  * of each side's threads carries several instead of one (docs/scale.md). Nothing is held while the worker waits, nor behind
  * a long match; a worker lost with results held loses nothing either:
  * the arena hands those matches out again. */
-#define INLINE_HOLD 8
+#define INLINE_HOLD 32
 #define INLINE_HOLD_US 2000
 static bool hold_result(bool more_queued, uint32_t held, int64_t played_us)
 {
@@ -618,7 +618,7 @@ int main(int argc, char **argv)
     while (!g_stop && n_th) {
         zmq_pollitem_t items[3] = {{w.dealer, 0, ZMQ_POLLIN, 0}, {w.pull, 0, ZMQ_POLLIN, 0},
                                    {mon, 0, ZMQ_POLLIN, 0}};
-        /* --inline: a job waiting means look at the sockets, not wait on them. */
+        /* --inline: a job waiting means play it, not wait on the sockets. */
         pthread_mutex_lock(&w.mu);
         bool job_waiting = inline_play && w.n_queue > 0;
         pthread_mutex_unlock(&w.mu);
@@ -627,7 +627,11 @@ int main(int argc, char **argv)
             n_rsb = 0;
             last_sent = now_ms();
         }
-        int n = zmq_poll(items, mon ? 3 : 2, job_waiting ? 0 : WORKER_HB_MS);
+        /* --inline with a job waiting: no look at the sockets at all; the
+         * last job's end read what the arena had sent (read_arena), and a
+         * poll here, even one that does not wait, is several system calls
+         * a match (ZeroMQ looks at each socket's mailbox, then polls). */
+        int n = job_waiting ? 0 : zmq_poll(items, mon ? 3 : 2, WORKER_HB_MS);
         if (n < 0 && errno != EINTR)
             break;
         if (n > 0 && mon && (items[2].revents & ZMQ_POLLIN)) {

@@ -30,7 +30,7 @@
  * per slot, and up to the worker's announced depth (hello `depth`; 2 when
  * it announces none) while its matches are short (docs/scale.md). */
 #define WORKER_DEPTH_MIN 2u
-#define WORKER_DEPTH 16u
+#define WORKER_DEPTH 64u
 #define WORKER_MAX_DEPTH 64u
 #define WORKER_MAX_BOTS 64u          /* ARENA_MAX_BOTS */
 /* Largest frame either side accepts (ZMQ_MAXMSGSIZE): a result carries a

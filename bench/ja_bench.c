@@ -42,6 +42,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -364,10 +365,11 @@ static const char HELP[] =
     "and its target (met or not); tests never assert timings.\n"
     "\n"
     "  --only SECTION  run these sections only (repeatable, or a comma list):\n"
-    "                  engine, referee, hosted, external, scale, slurm, serve,\n"
-    "                  report, bots; the page keeps the other sections as their last run\n"
-    "                  left them (slurm needs root and Slurm's packages: without\n"
-    "                  them it says so and keeps its earlier figures)\n"
+    "                  engine, openspiel, referee, hosted, external, scale, slurm,\n"
+    "                  serve, report, bots; the page keeps the other sections as their\n"
+    "                  last run left them (slurm needs root and Slurm's packages, and\n"
+    "                  openspiel --openspiel: without them each says so and keeps its\n"
+    "                  earlier figures)\n"
     "  --json          print one JSON object with every row on stdout (instead of\n"
     "                  a line per row)\n"
     "  --out FILE      the page to write (default docs/performance.md)\n"
@@ -402,16 +404,24 @@ static int sec_serve(FILE *md, const bench_opts *o);
 static int sec_report(FILE *md, const bench_opts *o);
 static int sec_bots(FILE *md, const bench_opts *o);
 
+/* one_cpu: a section of one thread whose figures are compared with each
+ * other's (the engine, OpenSpiel's playouts against it, the referee against
+ * it, the bots), run pinned to one CPU (pin_one_cpu). */
 static const struct {
     const char *name;
     section_fn run;
+    bool one_cpu;
 } SECTIONS[] = {
-    {"engine", sec_engine}, {"openspiel", sec_openspiel}, {"referee", sec_referee},
-    {"hosted", sec_hosted},
-    {"external", sec_external}, {"scale", sec_scale}, {"slurm", sec_slurm},
-    {"serve", sec_serve}, {"report", sec_report}, {"bots", sec_bots},
+    {"engine", sec_engine, true},     {"openspiel", sec_openspiel, true},
+    {"referee", sec_referee, true},   {"hosted", sec_hosted, false},
+    {"external", sec_external, false}, {"scale", sec_scale, false},
+    {"slurm", sec_slurm, false},      {"serve", sec_serve, false},
+    {"report", sec_report, false},    {"bots", sec_bots, true},
 };
 #define N_SECTIONS (sizeof SECTIONS / sizeof SECTIONS[0])
+/* The CPU each section of this run was pinned to, or -1. */
+static int g_pinned[N_SECTIONS] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+_Static_assert(N_SECTIONS == 10, "g_pinned: one -1 a section");
 #define SECTION_LIST                                                                       \
     "engine, openspiel, referee, hosted, external, scale, slurm, serve, report, bots"
 
@@ -1063,6 +1073,9 @@ static int write_page(const char *out_path, char *const *fresh, const bool *skip
                 body++;
             fprintf(out, MARK_BEGIN, SECTIONS[i].name);
             fprintf(out, "%.*s\n\n%s", (int)strcspn(body, "\n"), body, run_line);
+            if (g_pinned[i] >= 0)
+                fprintf(out, " _On CPU %d alone (sched_setaffinity), as every single-threaded "
+                        "section of its run._", g_pinned[i]);
             body += strcspn(body, "\n");
             fprintf(out, "%s", body);
             if (body[0] && body[strlen(body) - 1] != '\n')
@@ -1112,6 +1125,29 @@ static int select_sections(const char *list, bool *chosen)
         return -1;
     }
     return 0;
+}
+
+/* The single-threaded sections all run on one CPU, the lowest this process
+ * may use: their ratios compare figures measured one after the other, and
+ * on a virtual machine two virtual CPUs can differ (one of a 2-core AMD
+ * EPYC machine ran the match loop 45% slower than the other for a whole
+ * session, 2026-11-27, while a loop of arithmetic ran as fast on both), so
+ * the scheduler's choice of CPU for each section would show in the ratio.
+ * *all is the mask to give back for the sections of several processes.
+ * Returns the CPU, or -1 (nothing pinned) when the mask cannot be read or
+ * set. */
+static int pin_one_cpu(cpu_set_t *all)
+{
+    if (sched_getaffinity(0, sizeof *all, all) != 0)
+        return -1;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, all)) {
+            cpu_set_t one;
+            CPU_ZERO(&one);
+            CPU_SET(c, &one);
+            return sched_setaffinity(0, sizeof one, &one) == 0 ? c : -1;
+        }
+    return -1;
 }
 
 int main(int argc, char **argv)
@@ -1235,7 +1271,12 @@ int main(int argc, char **argv)
         }
         bench_rows_section(SECTIONS[i].name);
         fprintf(stderr, "ja_bench: section %s\n", SECTIONS[i].name);
+        cpu_set_t all;
+        int pinned = SECTIONS[i].one_cpu ? pin_one_cpu(&all) : -1;
+        g_pinned[i] = pinned;
         rc = SECTIONS[i].run(md, &o);
+        if (pinned >= 0)
+            sched_setaffinity(0, sizeof all, &all);
         fclose(md);
         if (rc == BENCH_SECTION_SKIPPED) {
             fprintf(stderr, "ja_bench: section %s not measured: %s", SECTIONS[i].name,

@@ -1175,6 +1175,31 @@ int ladder_db_match_get(ladder_db *db, int64_t tournament_id, uint32_t number,
     return rc;
 }
 
+int ladder_db_match_get_many(ladder_db *db, int64_t tournament_id, const uint32_t *numbers,
+                             uint32_t n, ladder_plan_match *out, uint32_t *got)
+{
+    static const char what[] = "reading planned matches";
+    uint32_t i = 0;
+    int rc = enter(db);
+    if (rc == JA_OK && n > 0 && (numbers == NULL || out == NULL))
+        rc = JA_EINVAL;
+    /* One transaction when there is more than one to read, and none of the
+     * caller's is open (the statements would then be inside that one). */
+    bool own = rc == JA_OK && n > 1 && sqlite3_get_autocommit(db->sql);
+    if (own)
+        rc = exec(db, "BEGIN", what);
+    for (; rc == JA_OK && i < n; i++)
+        if ((rc = ladder_db_match_get(db, tournament_id, numbers[i], &out[i])) != JA_OK)
+            break;
+    if (own && rc == JA_OK)
+        rc = commit(db, what);
+    else if (own)
+        rollback(db); /* a read: nothing to undo, the message stays */
+    if (got)
+        *got = i;
+    return rc;
+}
+
 static int tournament_exists(ladder_db *db, int64_t tid)
 {
     sqlite3_stmt *st;

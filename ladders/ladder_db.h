@@ -280,6 +280,13 @@ int ladder_db_tournament_get(ladder_db *db, int64_t id, ladder_tournament_info *
 int ladder_db_match_get(ladder_db *db, int64_t tournament_id, uint32_t number,
                         ladder_plan_match *out);
 
+/* ladder_db_match_get of n matches, numbers[i] into out[i], in one read
+ * transaction: one lock taken and released for all of them instead of one
+ * for each. Stops at the first failure and returns it (with *got, when not
+ * NULL, the matches read before it); JA_OK when all n were read. */
+int ladder_db_match_get_many(ladder_db *db, int64_t tournament_id, const uint32_t *numbers,
+                             uint32_t n, ladder_plan_match *out, uint32_t *got);
+
 /* The numbers of the matches of a tournament not yet recorded, ascending.
  * On JA_OK, *out (NULL when *out_n is 0) is owned by the caller: free().
  * JA_ENOTFOUND for an unknown tournament. */

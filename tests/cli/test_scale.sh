@@ -172,6 +172,16 @@ check "worker killed: it was mid-run ($at_kill of 3000)" [ "$at_kill" -lt 3000 ]
 check "worker killed: every match once, same digests" same_matches full.db wk.db 3000
 check "worker killed: same standings" same_standings full.json wk.json
 
+# Local workers that never start (no referee there: each exits at once):
+# after a few restarts the run stops with an error that says so, every
+# match left unplayed, not a wait for ever (ctest's timeout would catch it).
+JACKARENA_REFEREE=/bin/false "$ARENA" tournament $T $B --rounds 2 --seed 9 --db nw.db --jobs 2 \
+  -q >nw.out 2>nw.err
+rc=$?
+check "no worker starts: exit 1 (rc=$rc)" [ "$rc" = 1 ]
+check "no worker starts: says so" grep -q "no referee worker is left to play it" nw.err
+check "no worker starts: nothing recorded" [ "$(count nw.db)" = 0 ]
+
 # The arena killed with SIGKILL mid-run, then --resume: the matches of the
 # uninterrupted run, none twice, and no worker left running.
 "$ARENA" $BIG --db ak.db --jobs 2 >/dev/null 2>&1 &

@@ -555,6 +555,27 @@ static void test_tournament_roundtrip(void **state)
     assert_int_equal(ladder_db_match_get(db, tid, 6, &m), JA_ENOTFOUND);
     assert_int_equal(ladder_db_match_get(db, tid + 1, 0, &m), JA_ENOTFOUND);
 
+    /* Several at once, in one read transaction: the same plans, in the
+     * order asked; a failure stops at the match that fails, after the ones
+     * read, and leaves no transaction open. */
+    const uint32_t some[] = {4, 0, 5, 2};
+    ladder_plan_match many[5];
+    uint32_t got_n = 99;
+    assert_int_equal(ladder_db_match_get_many(db, tid, some, 4, many, &got_n), JA_OK);
+    assert_int_equal(got_n, 4);
+    for (uint32_t i = 0; i < 4; i++) {
+        ladder_plan_match want;
+        assert_int_equal(ladder_plan_match_at(&p, some[i], &want), JA_OK);
+        assert_memory_equal(&want, &many[i], sizeof want);
+    }
+    const uint32_t bad[] = {1, 3, 6, 0};
+    assert_int_equal(ladder_db_match_get_many(db, tid, bad, 4, many, &got_n), JA_ENOTFOUND);
+    assert_int_equal(got_n, 2);
+    assert_contains(ladder_db_errmsg(db), "no match 6");
+    assert_int_equal(ladder_db_match_get_many(db, tid, some, 0, many, &got_n), JA_OK);
+    assert_int_equal(got_n, 0);
+    assert_int_equal(ladder_db_match_get_many(db, tid, NULL, 1, many, NULL), JA_EINVAL);
+
     uint32_t *pending = NULL, n = 0;
     assert_int_equal(ladder_db_pending(db, tid, &pending, &n), JA_OK);
     assert_int_equal(n, 6);
@@ -571,6 +592,9 @@ static void test_tournament_roundtrip(void **state)
                                     " AND p.name = 'gamma'"),
                      1);
     assert_int_equal(raw_int(f->db, "SELECT count(*) FROM match_seats"), 12);
+    /* ladder_db_match_get_many left no transaction open: a write (BEGIN
+     * IMMEDIATE on this connection) goes through. */
+    create_ok(db, &s);
     ladder_db_close(&db);
 }
 
