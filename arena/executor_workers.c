@@ -85,6 +85,7 @@ typedef struct workers_x {
     uint32_t n_jobs, cap_jobs;
     int64_t last_hb;
     int64_t last_wait;           /* when the local workers were last looked at (waitpid) */
+    uint32_t unknown_said;       /* bad messages from unknown workers reported */
     char referee[PATH_MAX];
 } workers_x;
 
@@ -177,6 +178,8 @@ static bool spawn(workers_x *e, uint32_t i)
 }
 
 /* ---- workers ------------------------------------------------------------------ */
+
+#define UNKNOWN_SAID 8
 
 /* Jobs worker w may hold, queued and running: 2 a slot, so that a slot
  * never waits for its next job, and up to the depth it announced while its
@@ -537,9 +540,16 @@ static int workers_take(arena_executor *x, arena_job_result *out, bool nowait)
                 int rc = worker_msg_decode(zmq_msg_data(&body), zmq_msg_size(&body), &m, why,
                                            sizeof why);
                 if (rc != JA_OK) {
-                    if (!e->o.quiet_notes)
-                        fprintf(stderr, "arena: a bad message from worker %s: %s\n",
-                                wi >= 0 ? e->w[wi].host : "(unknown)", why);
+                    /* From a worker not yet taken (a refused hello: a worker
+                     * of another version) it is why no worker plays, so said
+                     * even with -q, at most UNKNOWN_SAID times a run. */
+                    bool said = wi < 0 ? e->unknown_said < UNKNOWN_SAID : !e->o.quiet_notes;
+                    if (said)
+                        fprintf(stderr, "arena: a bad message from worker %s: %s%s\n",
+                                wi >= 0 ? e->w[wi].host : "(unknown)", why,
+                                wi < 0 && ++e->unknown_said == UNKNOWN_SAID
+                                    ? " (further ones from unknown workers not shown)"
+                                    : "");
                     if (wi >= 0)
                         lose_worker(e, (uint32_t)wi, "sent a malformed message");
                 } else if (m.type == WORKER_HELLO && wi < 0) {

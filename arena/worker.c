@@ -695,7 +695,9 @@ int main(int argc, char **argv)
              * the handshake fails and ZeroMQ retries quietly). */
             if (!heard && !server_key)
                 werr("no answer from %s within %d s: a Curve arena needs --server-key (is an "
-                     "arena running there?)", endpoint, WORKER_LOST_MS / 1000);
+                     "arena running there? One that refused this worker's hello, a worker of "
+                     "another version, says why in its own messages)", endpoint,
+                     WORKER_LOST_MS / 1000);
             else if (!heard)
                 werr("no answer from %s within %d s: is an arena running there, and is "
                      "--server-key its public key?", endpoint, WORKER_LOST_MS / 1000);

@@ -102,15 +102,16 @@ open("hkeys/arena.key", "wb").write(sec + b"\n")'
   nrc=$?
   check "worker without --server-key: exit 1 (rc=$nrc)" [ "$nrc" = 1 ]
   check "worker without --server-key: one line naming the cause" \
-    grep -qx "referee: error: no answer from tcp://127.0.0.1:$port within 10 s: a Curve arena needs --server-key (is an arena running there?)" nokey.err
+    grep -qx "referee: error: no answer from tcp://127.0.0.1:$port within 10 s: a Curve arena needs --server-key (is an arena running there? One that refused this worker's hello, a worker of another version, says why in its own messages)" nokey.err
   sed 's/^/  stderr: /' nokey.err | grep -v "a Curve arena needs" | head -3
   "$REFEREE" --connect tcp://127.0.0.1:$port --slots 1 --server-key "$(cat hkeys/arena.pub)" &
   rpid=$!
   wait $apid; rc=$?; wait $rpid
   check "... and the arena then plays with a worker that has the key (rc=$rc)" [ "$rc" = 0 ]
-  # Matches of six games, so that the run is still going when a worker is
-  # stopped (short matches go fast: workers then take up to 16 jobs a slot).
-  HB="tournament $T $B --rounds 100 --seed 9"
+  # 1,200 matches of six games, so that the run is still going when a worker
+  # is stopped (short matches go fast: workers then take up to 64 jobs a
+  # slot and send up to 32 results at once).
+  HB="tournament $T $B --rounds 400 --seed 9"
   "$ARENA" $HB -q --db hfull.db >/dev/null
   "$ARENA" $HB --db hb.db --jobs 0 --workers ipc://$work/hb >hb.out 2>hb.err &
   apid=$!
@@ -130,8 +131,8 @@ open("hkeys/arena.key", "wb").write(sec + b"\n")'
   wait $r2
   r2rc=$?
   check "heartbeat: arena finished (rc=$rc)" [ "$rc" = 0 ]
-  check "heartbeat: the silent worker was lost" grep -q "missed its heartbeats" hb.err
-  check "heartbeat: every match once, same digests" same_matches hfull.db hb.db 300
+  check "heartbeat: the silent worker was lost" grep -q "missed its heartbeats" hb.err || cat hb.err
+  check "heartbeat: every match once, same digests" same_matches hfull.db hb.db 1200
   check "heartbeat: the other worker quit when told (rc=$r2rc)" [ "$r2rc" = 0 ]
   echo "$pass passed, $fail failed"
   [ "$fail" = 0 ]
@@ -171,6 +172,22 @@ check "worker killed: arena finished (rc=$rc)" [ "$rc" = 0 ]
 check "worker killed: it was mid-run ($at_kill of 3000)" [ "$at_kill" -lt 3000 ]
 check "worker killed: every match once, same digests" same_matches full.db wk.db 3000
 check "worker killed: same standings" same_standings full.json wk.json
+
+# A worker of another version (a hello the arena refuses): the arena says
+# why, even with -q (without it, the worker only hears nothing).
+"$ARENA" tournament $T $B --rounds 1 --seed 9 --db bh.db --jobs 0 --workers ipc://$work/bh -q \
+  >bh.out 2>bh.err &
+apid=$!
+$PY -c '
+import msgpack, sys, time, zmq
+s = zmq.Context().socket(zmq.DEALER)
+s.connect(sys.argv[1])
+s.send(msgpack.packb({"t": "hello", "v": 1, "slots": 1, "depth": 999, "host": "x:1", "pid": 1}))
+while "hello" not in open(sys.argv[2]).read():
+    time.sleep(0.05)' "ipc://$work/bh" bh.err
+kill $apid; wait $apid
+check "a refused hello: the arena says why, with -q" grep -qx "arena: a bad message from worker \
+(unknown): hello's depth is not a number of jobs a slot from 2 to 64" bh.err
 
 # Local workers that never start (no referee there: each exits at once):
 # after a few restarts the run stops with an error that says so, every
