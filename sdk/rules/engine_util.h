@@ -343,15 +343,44 @@ static inline uint64_t eu_set_idents(const uint64_t set[2])
     return eu_set_first(set) | eu_set_second(set);
 }
 
-/* count[c] = the copies (1 or 2) of identity c in the set, for each c held;
- * other entries are left alone. */
+/* EU_SPREAD8[b]: byte i of the word is bit i of b (0 or 1). The multiply
+ * copies b into every byte, the mask keeps bit i in byte i, and adding 0x7f
+ * to each byte (no carry out of it: at most 0x80 + 0x7f) sets the byte's
+ * top bit exactly when that bit was set; the shift brings it down. */
+#define EU_SPREAD8_OF(b)                                                                       \
+    (((((uint64_t)(b) * UINT64_C(0x0101010101010101)) & UINT64_C(0x8040201008040201)) +        \
+      UINT64_C(0x7f7f7f7f7f7f7f7f)) >> 7 & UINT64_C(0x0101010101010101))
+#define EU__S4(b)                                                                              \
+    EU_SPREAD8_OF(b), EU_SPREAD8_OF((b) + 1), EU_SPREAD8_OF((b) + 2), EU_SPREAD8_OF((b) + 3)
+#define EU__S16(b) EU__S4(b), EU__S4((b) + 4), EU__S4((b) + 8), EU__S4((b) + 12)
+#define EU__S64(b) EU__S16(b), EU__S16((b) + 16), EU__S16((b) + 32), EU__S16((b) + 48)
+static const uint64_t EU_SPREAD8[256] = {EU__S64(0), EU__S64(64), EU__S64(128), EU__S64(192)};
+#undef EU__S64
+#undef EU__S16
+#undef EU__S4
+
+/* Stores the 8 bytes of w, byte 0 its lowest, at out (n of them). */
+static inline void eu_put_bytes(uint8_t *out, uint64_t w, size_t n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    memcpy(out, &w, n);
+}
+
+/* count[c] = the copies (0, 1 or 2) of identity c in the set, for all 52
+ * identities: eight at a time from EU_SPREAD8, with no branch. (A loop
+ * over the cards held, into zeroed counts, mispredicted its end at every
+ * call: this is about twice as fast, and an incremental observation calls
+ * it for the acting seat's hand at most decisions.) */
 static inline void eu_set_counts(const uint64_t set[2], uint8_t count[52])
 {
     const uint64_t first = eu_set_first(set), second = eu_set_second(set);
-    for (uint64_t m = first | second; m; m &= m - 1) {
-        int c = __builtin_ctzll(m);
-        count[c] = (uint8_t)(((first >> c) & 1u) + ((second >> c) & 1u));
+    for (unsigned k = 0; k < 48; k += 8) {
+        const uint64_t w = EU_SPREAD8[(first >> k) & 0xff] + EU_SPREAD8[(second >> k) & 0xff];
+        eu_put_bytes(count + k, w, 8);
     }
+    eu_put_bytes(count + 48, EU_SPREAD8[first >> 48] + EU_SPREAD8[second >> 48], 4);
 }
 
 /* The lowest id of identity c in the set, which holds one. */

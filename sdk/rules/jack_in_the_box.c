@@ -1079,7 +1079,6 @@ static void jitb_observe_update(const void *st, int seat, void *obs)
         const int p = __builtin_ctz(seats);
         memcpy(o->known + 52 * p, s->known[p], 52);
         if (p == seat) {
-            memset(o->hand, 0, sizeof o->hand);
             eu_set_counts(s->hand[seat], o->hand);
         }
     }

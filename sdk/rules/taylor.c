@@ -751,7 +751,6 @@ static void taylor_observe_update(const void *st, int seat, void *obs)
         if (p != seat) {
             memcpy(o->known + 52 * p, s->known[p], 52);
         } else {
-            memset(o->hand, 0, sizeof o->hand);
             eu_set_counts(s->hand[seat], o->hand);
         }
     }

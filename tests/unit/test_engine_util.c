@@ -122,13 +122,31 @@ static void test_twin_sets(void **state)
                 ((UINT64_C(1) << 0) | (UINT64_C(1) << 7) | (UINT64_C(1) << 51)));
     assert_int_equal(eu_set_lowest(set, 51), 51 + EU_TWIN);
     assert_int_equal(eu_set_lowest(set, 7), 7);
-    uint8_t count[52];
-    memset(count, 0, sizeof count);
+    uint8_t count[53];
+    memset(count, 0xee, sizeof count); /* every one of the 52 is written, 0 included */
     eu_set_counts(set, count);
     assert_int_equal(count[0], 1);
     assert_int_equal(count[7], 2);
     assert_int_equal(count[51], 1);
     assert_int_equal(count[8], 0);
+    assert_int_equal(count[52], 0xee); /* and nothing past them */
+    /* Every identity in every position of its group of eight, with 0, 1 or 2
+     * copies, against eu_set_copies. */
+    for (int seed = 0; seed < 64; seed++) {
+        uint64_t r[2] = {0, 0};
+        for (int c = 0; c < 52; c++) {
+            int copies = (c * 7 + seed * 13 + c / 8) % 3;
+            if (copies == 2 || (copies == 1 && seed % 2 == 0))
+                eu_set_add(r, (uint8_t)c);
+            if (copies == 2 || (copies == 1 && seed % 2 == 1)) /* a twin alone, too */
+                eu_set_add(r, (uint8_t)(c + EU_TWIN));
+        }
+        memset(count, 0xee, sizeof count);
+        eu_set_counts(r, count);
+        for (int c = 0; c < 52; c++)
+            assert_int_equal(count[c], eu_set_copies(r, c));
+        assert_int_equal(count[52], 0xee);
+    }
     eu_set_del(set, 7);
     assert_int_equal(eu_set_copies(set, 7), 1);
     assert_int_equal(eu_ident(7 + EU_TWIN), 7);
