@@ -61,7 +61,6 @@ struct ja_client {
     long arena_pid;          /* $JACKARENA_ARENA_PID: leave when that process is gone */
     char *in;                /* the message being handled: unpacked objects point into it */
     size_t in_cap;
-    int rcvtimeo;            /* the socket's ZMQ_RCVTIMEO as last set (-1: ZeroMQ's default) */
     char err[512];
 };
 
@@ -127,7 +126,6 @@ int ja_client_new(const ja_client_config *cfg, const ja_bot_desc *desc, ja_clien
     if (!c)
         return JA_ENOMEM;
     c->desc = desc;
-    c->rcvtimeo = -1; /* ZeroMQ's default: wait for ever */
     pick(c->endpoint, sizeof c->endpoint, cfg->endpoint, "JACKARENA_ENDPOINT", NULL);
     pick(c->name, sizeof c->name, cfg->name, "JACKARENA_NAME", desc->name);
     pick(c->version, sizeof c->version, cfg->version, NULL, desc->version ? desc->version : "0");
@@ -341,26 +339,25 @@ static void on_end(ja_client *c, const msgpack_object *o)
  * the message unpacked into *u, 0 on timeout, or a negative JA_E*. */
 static int recv_msg(ja_client *c, msgpack_unpacked *u, int timeout_ms, int64_t *at)
 {
-    /* A receive that waits, bounded by ZMQ_RCVTIMEO, rather than a poll
-     * and then a receive: a message already queued (several matches in
-     * flight) costs no system call, and one still to come costs one wait
-     * on the socket's mailbox, where zmq_poll looks at the mailbox, polls,
-     * and looks again (each a system call, dear on a virtual machine). */
-    if (timeout_ms != c->rcvtimeo) {
-        if (zmq_setsockopt(c->sock, ZMQ_RCVTIMEO, &timeout_ms, sizeof timeout_ms) != 0)
-            return fail(c, JA_EIO, "setting the receive timeout on %s: %s", c->endpoint,
-                        zmq_strerror(zmq_errno()));
-        c->rcvtimeo = timeout_ms;
-    }
+    /* A message already queued (several matches in flight) is taken
+     * without polling first: no system call for it. */
     zmq_msg_t msg;
     zmq_msg_init(&msg);
-    int got = zmq_msg_recv(&msg, c->sock, 0);
+    int got = zmq_msg_recv(&msg, c->sock, ZMQ_DONTWAIT);
+    if (got < 0 && zmq_errno() == EAGAIN) {
+        zmq_pollitem_t it = {c->sock, 0, ZMQ_POLLIN, 0};
+        int r = zmq_poll(&it, 1, timeout_ms);
+        if (r <= 0) {
+            zmq_msg_close(&msg);
+            return r == 0 ? 0
+                          : fail(c, JA_EIO, "polling %s: %s", c->endpoint,
+                                 zmq_strerror(zmq_errno()));
+        }
+        got = zmq_msg_recv(&msg, c->sock, 0);
+    }
     if (got < 0) {
-        int e = zmq_errno();
         zmq_msg_close(&msg);
-        if (e == EAGAIN)
-            return 0;
-        return fail(c, JA_EIO, "receiving from %s: %s", c->endpoint, zmq_strerror(e));
+        return fail(c, JA_EIO, "receiving from %s: %s", c->endpoint, zmq_strerror(zmq_errno()));
     }
     *at = ja_botrt_now_ns();
     size_t len = zmq_msg_size(&msg), end = 0, off = 0;
