@@ -230,9 +230,10 @@ static char *take_file(const char *path, size_t *len)
  * match was short (under INLINE_HOLD_US): the results then leave together,
  * each message a frame of its own, one after the other, and the arena
  * answers with as many jobs at once, so that for cheap matches one wake-up
- * of each side's threads carries several instead of one (docs/scale.md). Nothing is held while the worker waits, nor behind
- * a long match; a worker lost with results held loses nothing either:
- * the arena hands those matches out again. */
+ * of each side's threads carries several instead of one (docs/scale.md).
+ * Nothing is held while the worker waits, nor behind a long match; a
+ * worker lost with results held loses nothing either: the arena hands
+ * those matches out again. */
 #define INLINE_HOLD 32
 #define INLINE_HOLD_US 2000
 static bool hold_result(bool more_queued, uint32_t held, int64_t played_us)
