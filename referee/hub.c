@@ -28,8 +28,8 @@
  *    descriptor. Descriptor numbers are reused, so each ACCEPTED bumps the
  *    descriptor's generation, and a connection records the generation
  *    current when its first message is read (the monitor is drained before
- *    bot messages are read, and libzmq emits ACCEPTED before it delivers any
- *    message of that connection). DISCONNECTED(fd) ends the connection with
+ *    a new connection's first message is handled, and libzmq emits ACCEPTED
+ *    before it delivers any message of that connection). DISCONNECTED(fd) ends the connection with
  *    that descriptor and the current generation. */
 #include "hub_int.h"
 #include "ja_mp.h"
@@ -39,6 +39,8 @@
 #include "jackarena/ja_version.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sys/eventfd.h>
 #include <sodium.h>
@@ -148,7 +150,31 @@ struct ref_hub {
     uint32_t yielded;            /* direct waits that handed it over and want it back */
     int64_t left_ns;             /* when a direct seat last gave it back */
     int wake_fd;                 /* eventfd: a kick to whoever pumps */
+    /* What pump() waits on (baton holder only): each socket's ZMQ_FD, the
+     * descriptor of its command mailbox, and which sockets may hold
+     * something to read (MAY_*). A socket's bit is cleared only by a receive
+     * that found nothing (EAGAIN), which leaves its mailbox asleep: from
+     * then on anything that arrives for it makes its descriptor readable.
+     * Any other call on the socket may take that signal (a send processes
+     * commands), so each send sets the bit again. The bits spare a receive
+     * on every socket at every turn, and zmq_poll's ZMQ_EVENTS check of each
+     * before and after it waits: two system calls each (libzmq checks its
+     * mailbox with a poll and a getpid). */
+    int fd_mon, fd_router, fd_ctl, fd_zap;
+    unsigned may;
+    bool gone;                   /* a receive said ETERM: the context is ending */
 };
+
+enum { MAY_MON = 1, MAY_ROUTER = 2, MAY_CTL = 4, MAY_ZAP = 8, MAY_ALL = 15 };
+
+/* After a receive on sock (bit) that failed: EAGAIN means drained. */
+static void drained(ref_hub *h, unsigned bit)
+{
+    if (zmq_errno() == ETERM)
+        h->gone = true;
+    else
+        h->may &= ~bit;
+}
 
 void *ref_hub__ctx(ref_hub *h) { return h->ctx; }
 unsigned ref_hub__wire_flags(const ref_hub *h) { return h->cfg.wire_flags; }
@@ -217,6 +243,7 @@ static void to_peer(ref_hub *h, const void *id, size_t id_len, const hub_rep *r)
     size_t n = (r->kind == HUB_REP_ANSWER || r->kind == HUB_REP_FAULT)
                    ? offsetof(hub_rep, name)
                    : sizeof *r;
+    h->may |= MAY_CTL;
     if (zmq_send(h->ctl, id, id_len, ZMQ_SNDMORE | ZMQ_DONTWAIT) == (int)id_len)
         zmq_send(h->ctl, r, n, ZMQ_DONTWAIT);
 }
@@ -263,6 +290,7 @@ static int send_bot(ref_hub *h, conn *c, const void *buf, size_t n)
 {
     if (c->state == C_DEAD)
         return JA_EIO;
+    h->may |= MAY_ROUTER;
     if (zmq_send(h->router, c->rid, c->rid_len, ZMQ_SNDMORE | ZMQ_DONTWAIT) != (int)c->rid_len) {
         if (zmq_errno() == EHOSTUNREACH)
             conn_dead(h, c);
@@ -534,6 +562,9 @@ static void on_bot_message(ref_hub *h, const void *rid, size_t rid_len, zmq_msg_
         memcpy(c->rid, rid, rid_len);
         c->rid_len = rid_len;
         c->state = C_NEW;
+        /* Its ACCEPTED is on the monitor by now (the invariants): read
+         * it, whether or not the monitor's descriptor said so yet. */
+        read_monitor(h);
         c->fd = zmq_msg_get(msg, ZMQ_SRCFD);
         c->gen = c->fd >= 0 && (size_t)c->fd < h->n_fdgen ? h->fdgen[c->fd] : 0;
         c->last_ping_ns = now;
@@ -597,6 +628,7 @@ static void read_bots(ref_hub *h)
         zmq_msg_init(&id);
         if (zmq_msg_recv(&id, h->router, ZMQ_DONTWAIT) < 0) {
             zmq_msg_close(&id);
+            drained(h, MAY_ROUTER);
             return;
         }
         zmq_msg_init(&body);
@@ -630,6 +662,7 @@ static void read_monitor(ref_hub *h)
         zmq_msg_init(&ev);
         if (zmq_msg_recv(&ev, h->mon, ZMQ_DONTWAIT) < 0) {
             zmq_msg_close(&ev);
+            drained(h, MAY_MON);
             return;
         }
         zmq_msg_init(&addr);
@@ -676,6 +709,7 @@ static bool key_allowed(void *ctx, const char *z85)
 static void read_zap(ref_hub *h)
 {
     ref_zap_serve(h->zap, key_allowed, h);
+    drained(h, MAY_ZAP); /* it returns after a receive that failed */
 }
 
 /* ---- the hub thread: control and seat requests ------------------------------ */
@@ -969,6 +1003,7 @@ static void read_ctl(ref_hub *h)
         zmq_msg_init(&id);
         if (zmq_msg_recv(&id, h->ctl, ZMQ_DONTWAIT) < 0) {
             zmq_msg_close(&id);
+            drained(h, MAY_CTL);
             return;
         }
         zmq_msg_init(&body);
@@ -1035,11 +1070,16 @@ static void tick(ref_hub *h, int64_t now)
  * messages). */
 static void handle_all(ref_hub *h)
 {
-    read_monitor(h);
-    if (h->zap)
+    if (h->may & MAY_MON)
+        read_monitor(h);
+    if (!h->zap)
+        h->may &= ~MAY_ZAP;
+    else if (h->may & MAY_ZAP)
         read_zap(h);
-    read_bots(h);
-    read_ctl(h);
+    if (h->may & MAY_ROUTER)
+        read_bots(h);
+    if (h->may & MAY_CTL)
+        read_ctl(h);
 }
 
 /* One turn of the hub's loop, by whichever thread holds the baton: waits up
@@ -1048,29 +1088,36 @@ static void handle_all(ref_hub *h)
  * -1 when the context is gone. */
 static int pump(ref_hub *h, long ms)
 {
-    zmq_pollitem_t items[5] = {
-        {h->mon, 0, ZMQ_POLLIN, 0},
-        {h->router, 0, ZMQ_POLLIN, 0},
-        {h->ctl, 0, ZMQ_POLLIN, 0},
-        {NULL, h->wake_fd, ZMQ_POLLIN, 0},
-        {h->zap, 0, ZMQ_POLLIN, 0},
+    /* The descriptors, not zmq_poll: see ref_hub's may. What may hold
+     * something is read without waiting. */
+    struct pollfd p[5] = {
+        {h->fd_mon, POLLIN, 0},
+        {h->fd_router, POLLIN, 0},
+        {h->fd_ctl, POLLIN, 0},
+        {h->wake_fd, POLLIN, 0},
+        {h->fd_zap, POLLIN, 0},
     };
-    int n_items = h->zap ? 5 : 4;
-    if (zmq_poll(items, n_items, ms) < 0 && zmq_errno() == ETERM)
-        return -1;
+    static const unsigned bit[5] = {MAY_MON, MAY_ROUTER, MAY_CTL, 0, MAY_ZAP};
+    const nfds_t n = h->zap ? 5 : 4;
+    int timeout = h->may ? 0 : ms < 0 || ms > INT_MAX ? -1 : (int)ms;
     int kicked = 0;
-    if (items[3].revents & ZMQ_POLLIN) {
-        uint64_t v;
-        if (read(h->wake_fd, &v, sizeof v) < 0 && errno != EAGAIN)
-            v = 0;
-        pthread_mutex_lock(&h->lk);
-        h->kicked = false;
-        kicked = h->want > 0;
-        pthread_mutex_unlock(&h->lk);
+    if (poll(p, n, timeout) > 0) {
+        for (nfds_t i = 0; i < n; i++)
+            if (p[i].revents)
+                h->may |= bit[i];
+        if (p[3].revents & POLLIN) {
+            uint64_t v;
+            if (read(h->wake_fd, &v, sizeof v) < 0 && errno != EAGAIN)
+                v = 0;
+            pthread_mutex_lock(&h->lk);
+            h->kicked = false;
+            kicked = h->want > 0;
+            pthread_mutex_unlock(&h->lk);
+        }
     }
     handle_all(h);
     tick(h, ref_now_ns());
-    return kicked;
+    return h->gone ? -1 : kicked;
 }
 
 /* ---- the baton ---------------------------------------------------------------- */
@@ -1205,8 +1252,10 @@ bool ref_hub__direct_call(ref_hub *h, hub_seat **s, const hub_req *q, const void
     /* A seat opens after what came meanwhile (a bot that said hello again
      * between matches, a disconnect) is handled, as the hub's loop would
      * have. */
-    if (q->op == HUB_OPEN)
+    if (q->op == HUB_OPEN) {
+        h->may = MAY_ALL;
         handle_all(h);
+    }
     hub_seat *opened = NULL;
     if (q->op == HUB_ACT && *s)
         (*s)->has_rep = false;
@@ -1551,6 +1600,18 @@ int ref_hub_start(const ref_hub_config *cfg, ref_hub **out, char *err, size_t ca
         goto fail;
     }
     public_endpoint(h);
+    void *const socks[4] = {h->mon, h->router, h->ctl, h->zap};
+    int *const fds[4] = {&h->fd_mon, &h->fd_router, &h->fd_ctl, &h->fd_zap};
+    for (int i = 0; i < 4; i++) {
+        size_t len = sizeof *fds[i];
+        *fds[i] = -1;
+        if (socks[i] && zmq_getsockopt(socks[i], ZMQ_FD, fds[i], &len) != 0) {
+            snprintf(err, cap, "cannot set up the hub's sockets: %s", zmq_strerror(zmq_errno()));
+            rc = JA_EIO;
+            goto fail;
+        }
+    }
+    h->may = MAY_ALL;
     if (pthread_create(&h->thread, NULL, hub_main, h) != 0) {
         snprintf(err, cap, "cannot start the hub thread");
         rc = JA_EIO;

@@ -109,7 +109,7 @@ void ref_hub__direct_wait(ref_hub *h, hub_seat *s, uint32_t turn, int64_t deadli
 bool ref_hub__direct_ready(const hub_seat *s, uint32_t turn, int64_t deadline_ns);
 
 /* Milliseconds to wait for deadline_ns (CLOCK_MONOTONIC; 0: none, -1
- * returned), rounded up (zmq_poll counts whole milliseconds): never returns
+ * returned), rounded up (poll counts whole milliseconds): never returns
  * early, overshoots by under 1 ms. */
 long ref_hub__wait_ms(int64_t deadline_ns, int64_t now);
 

@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -55,6 +56,7 @@ struct ja_client {
     uint64_t seed;
     int verbose;
     void *zctx, *sock;
+    int fd;                  /* the socket's ZMQ_FD (recv_msg) */
     cmatch *matches;
     uint32_t done;
     msgpack_sbuffer out;
@@ -340,20 +342,34 @@ static void on_end(ja_client *c, const msgpack_object *o)
 static int recv_msg(ja_client *c, msgpack_unpacked *u, int timeout_ms, int64_t *at)
 {
     /* A message already queued (several matches in flight) is taken
-     * without polling first: no system call for it. */
+     * without polling first. A receive that finds nothing (EAGAIN) leaves
+     * the socket's command mailbox asleep, so that anything arriving from
+     * then on makes its descriptor (ZMQ_FD) readable: the wait polls that
+     * descriptor itself, then receives again (a readable descriptor may
+     * bring no message: then it waits for the time left). zmq_poll would
+     * check the socket's events before and after it waits, two system
+     * calls each, at every decision. */
     zmq_msg_t msg;
     zmq_msg_init(&msg);
     int got = zmq_msg_recv(&msg, c->sock, ZMQ_DONTWAIT);
-    if (got < 0 && zmq_errno() == EAGAIN) {
-        zmq_pollitem_t it = {c->sock, 0, ZMQ_POLLIN, 0};
-        int r = zmq_poll(&it, 1, timeout_ms);
-        if (r <= 0) {
-            zmq_msg_close(&msg);
-            return r == 0 ? 0
-                          : fail(c, JA_EIO, "polling %s: %s", c->endpoint,
-                                 zmq_strerror(zmq_errno()));
+    const int64_t until = timeout_ms < 0 ? 0 : ja_botrt_now_ns() + (int64_t)timeout_ms * 1000000;
+    while (got < 0 && zmq_errno() == EAGAIN) {
+        int wait_ms = -1;
+        if (timeout_ms >= 0) {
+            int64_t left = until - ja_botrt_now_ns();
+            wait_ms = left <= 0 ? 0 : (int)((left + 999999) / 1000000);
         }
-        got = zmq_msg_recv(&msg, c->sock, 0);
+        struct pollfd p = {c->fd, POLLIN, 0};
+        int r = poll(&p, 1, wait_ms);
+        if (r < 0 && errno != EINTR) {
+            zmq_msg_close(&msg);
+            return fail(c, JA_EIO, "polling %s: %s", c->endpoint, strerror(errno));
+        }
+        got = zmq_msg_recv(&msg, c->sock, ZMQ_DONTWAIT);
+        if (got < 0 && zmq_errno() == EAGAIN && r == 0) {
+            zmq_msg_close(&msg);
+            return 0;
+        }
     }
     if (got < 0) {
         zmq_msg_close(&msg);
@@ -410,6 +426,9 @@ static int connect_socket(ja_client *c)
     if (zmq_connect(c->sock, c->endpoint) != 0)
         return fail(c, JA_EINVAL, "cannot connect to '%s': %s", c->endpoint,
                     zmq_strerror(zmq_errno()));
+    size_t fd_len = sizeof c->fd;
+    if (zmq_getsockopt(c->sock, ZMQ_FD, &c->fd, &fd_len) != 0)
+        return fail(c, JA_EIO, "cannot read the socket's ZMQ_FD: %s", zmq_strerror(zmq_errno()));
     return JA_OK;
 }
 
