@@ -202,12 +202,23 @@ void bench_scale(FILE *md, const char *arena_dir)
     /* --jobs 1 against --jobs 2, the same plan. */
     const char *R = "2000"; /* 6,000 matches */
     const char *j2[] = {"--jobs", "2", NULL};
-    long rss1 = 0, rss2 = 0;
-    double j1_rate = tournament("j1", R, NULL, &rss1);
-    double j2_rate = tournament("j2", R, j2, &rss2);
+    /* Three runs of each, interleaved, medians: the rows' ratios move
+     * between runs on a shared virtual machine (its two CPUs need not be
+     * equally fast from one minute to the next). Peak RSS: the largest. */
     const char *jt[] = {"--jobs", "2", "--threads", NULL};
-    long rss_t = 0;
-    double jt_rate = tournament("jt", R, jt, &rss_t);
+    long rss1 = 0, rss2 = 0, rss_t = 0;
+    double j1_t[3], j2_t[3], jt_t[3];
+    for (int t = 0; t < 3; t++) {
+        long r1_ = 0, r2_ = 0, rt_ = 0;
+        j1_t[t] = tournament("j1", R, NULL, &r1_);
+        j2_t[t] = tournament("j2", R, j2, &r2_);
+        jt_t[t] = tournament("jt", R, jt, &rt_);
+        rss1 = r1_ > rss1 ? r1_ : rss1;
+        rss2 = r2_ > rss2 ? r2_ : rss2;
+        rss_t = rt_ > rss_t ? rt_ : rss_t;
+    }
+    double j1_rate = bench_median3(j1_t), j2_rate = bench_median3(j2_t);
+    double jt_rate = bench_median3(jt_t);
     fprintf(stderr, "scale: --jobs 1 %.0f matches/s, --jobs 2 %.0f (%.2fx), --jobs 2 --threads %.0f "
             "(%.2fx)\n", j1_rate, j2_rate, j1_rate > 0 ? j2_rate / j1_rate : 0, jt_rate,
             j1_rate > 0 ? jt_rate / j1_rate : 0);
@@ -222,9 +233,13 @@ void bench_scale(FILE *md, const char *arena_dir)
 
     /* ZeroMQ seats: one stream against 8 matches in flight per bot process,
      * both against the raw round trip. */
-    double raw = bench_raw_zmq_round_trips(300, 16, 20000);
-    double z1 = zmq_seats("z1", "1", "100");
-    double z8 = zmq_seats("z8", "8", "400");
+    double raw_t[3], z1_t[3], z8_t[3];
+    for (int t = 0; t < 3; t++) {
+        raw_t[t] = bench_raw_zmq_round_trips(300, 16, 20000);
+        z1_t[t] = zmq_seats("z1", "1", "100");
+        z8_t[t] = zmq_seats("z8", "8", "400");
+    }
+    double raw = bench_median3(raw_t), z1 = bench_median3(z1_t), z8 = bench_median3(z8_t);
     fprintf(stderr, "scale: raw %.0f/s; cmd: bot 1 stream %.0f dec/s (%.2fx), 8 in flight %.0f "
             "(%.2fx)\n", raw, z1, raw > 0 ? z1 / raw : 0, z8, raw > 0 ? z8 / raw : 0);
 
@@ -310,6 +325,9 @@ void bench_scale(FILE *md, const char *arena_dir)
             "limit of every row alike). %ld cores; load average before this section %.2f, after "
             "%.2f (above 1 before it starts, something else holds a core and the parallel "
             "ratios are lower bounds). docs/scale.md describes the workers.\n\n"
+            "The `--jobs` rows are medians of three runs of each, interleaved (matches/s: "
+            "`--jobs 1` %.0f, %.0f, %.0f; `--jobs 2` %.0f, %.0f, %.0f; `--jobs 2 --threads` "
+            "%.0f, %.0f, %.0f).\n\n"
             "| run | matches | matches/s | against | ratio | target |\n|---|---|---|---|---|---|\n"
             "| `--jobs 1` (in-process executor) | 6000 | %.0f | | | |\n"
             "| `--jobs 2` (two local referee workers, ipc) | 6000 | %.0f | `--jobs 1` | "
@@ -319,6 +337,12 @@ void bench_scale(FILE *md, const char *arena_dir)
             "| one remote worker, loopback tcp, 1 slot | 6000 | %.0f | | | |\n"
             "| two remote workers, loopback tcp, 1 slot each | 6000 | %.0f | one worker | "
             "**%.2f** | |\n\n"
+            "`--jobs 2` against `--jobs 2 --threads` in this run: **%.2f**. The threads' row "
+            "plays the same matches with the same two referees and no transport at all (no "
+            "process, no ZeroMQ between the arena and its referees): what the worker "
+            "processes and their transport cost shows in this ratio alone, and where both "
+            "rows fall short of 1.7 together, what holds them is what the two CPUs give "
+            "two referees and the arena at once on this machine, not the transport.\n\n"
             "The limit: the arena alone records every result (one SQLite transaction for the "
             "results that arrived together, live Elo included) and hands out every job; its own CPU time in the "
             "two-worker run was **%.0f us per match** (wait4 of the arena, the workers being "
@@ -361,7 +385,9 @@ void bench_scale(FILE *md, const char *arena_dir)
             "(`ja_example_bot --capacity 8`, one process each) in taylor-blackjack, "
             "decisions per second per bot process (forced decisions included), against a raw "
             "ZeroMQ DEALER/ROUTER round trip between two processes over ipc (300 bytes out, "
-            "16 back) in the same run:\n\n"
+            "16 back) in the same run; medians of three runs of each, interleaved (raw %.0f, "
+            "%.0f, %.0f; one match at a time %.0f, %.0f, %.0f; 8 in flight %.0f, %.0f, "
+            "%.0f):\n\n"
             "| path | decisions/s per bot process | / raw round trip | target |\n"
             "|---|---|---|---|\n"
             "| raw round trip, one stream | %.0f | 1 | |\n"
@@ -388,16 +414,28 @@ void bench_scale(FILE *md, const char *arena_dir)
             "`time` of the whole run) but bound by the latency of the wake-ups along each "
             "decision (the I/O threads of ZeroMQ on both sides, the bot's thread), which "
             "varies between runs on a shared virtual machine as much as the raw round "
-            "trip's. On a 2-core AMD EPYC virtual machine, where system calls are dearer "
-            "(2026-11-27), this row read 2.17 and the run's processes spent twice as much "
-            "time in the kernel as in user space (`time`: 8.3 s against 4.2 s, 400 rounds): "
-            "a bot waits for each message with a poll and a receive, 3.3 system calls a "
-            "decision in all (`strace -c`). A C client that waited in a receive bounded by "
-            "ZMQ_RCVTIMEO instead made 2.0 and ran this row 5-6%% faster (7.0 s to 6.6 s, "
-            "medians of four interleaved runs), but the one-stream row of \"External bots "
-            "over ZeroMQ\" 10-20%% slower, with 12-17%% more CPU a decision (two interleaved "
-            "runs, same machine and day, while a test suite ran beside them): it was not "
-            "kept, pending a measurement on a quiet machine.\n\n"
+            "trip's.\n\n"
+            "**Where the time goes on a 2-core AMD EPYC virtual machine** (2026-11-27), "
+            "where this row has read 1.9 to 2.7: the kernel and the transport. "
+            "A system call costs about 1.1 us there (a poll that does not wait, or a getpid; "
+            "a tenth of that is usual on bare metal), and a thread's wake-up more. A profile "
+            "of the whole machine during this run (`perf record -a -g`, 400 rounds, 55,619 "
+            "samples) put 67.5%% of the samples in the kernel (most under `pvm_irq_enable`, "
+            "the paravirtual hypervisor's return from an interrupt, after the context "
+            "switches of thread wake-ups: `finish_task_switch` from `epoll_wait`, `poll` and "
+            "`futex`), 9.4%% idle, 13.7%% in libc (11.9%% in the system calls' wrappers: "
+            "poll, getpid, epoll_wait, epoll_ctl, write, read, send, recv), 5.7%% in libzmq, "
+            "and 3.5%% in the project's own code and the libraries it calls for its own work "
+            "(the arena, the bot, msgpack-c, SQLite): were all of that free, this row would "
+            "rise by 4%% at most, short of 3 from any reading here. What is left to cut "
+            "is system calls and wake-ups, and most of those are ZeroMQ's own (each message "
+            "crosses an I/O thread on each side: an eventfd write, an epoll_wait, an "
+            "epoll_ctl and a socket call, and libzmq checks a socket's mailbox with a poll "
+            "and a getpid). The project's share of them was cut: the hub's loop and the C "
+            "client wait with poll() on each socket's ZMQ_FD instead of zmq_poll, which "
+            "checks every socket's events before and after it waits "
+            "(docs/architecture.md): 4.14 million system calls for these 400 rounds before, "
+            "3.39 million after (`perf stat -a`), and the run took 8.3 s instead of 9.1 s.\n\n"
             "A 100,002-match run (`--jobs 2`) took %.0f s (%.0f matches/s); the arena's "
             "resident memory, sampled every 0.5 s (%d samples): first %ld KiB, median %ld "
             "KiB, 95th percentile %ld KiB, last %ld KiB, largest %ld KiB. Play itself runs "
@@ -406,9 +444,12 @@ void bench_scale(FILE *md, const char *arena_dir)
             "falls on them: the standings' Bradley-Terry fit reads every pairwise result of "
             "the tournament at once (memory in proportion to its matches, about 20 MB for "
             "these 100,002, freed when it is done).\n",
-            base, cores, load0, load1, j1_rate, j2_rate, j1_rate > 0 ? j2_rate / j1_rate : 0,
-            cell_j2, jt_rate, j1_rate > 0 ? jt_rate / j1_rate : 0, r1, r2, r1 > 0 ? r2 / r1 : 0, arena_us, arena_us > 0 ? 1e6 / arena_us : 0,
-            worker_us, rss1, rss2, w2, r_many, a_many, w_many, raw, z1, raw > 0 ? z1 / raw : 0,
+            base, cores, load0, load1, j1_t[0], j1_t[1], j1_t[2], j2_t[0], j2_t[1], j2_t[2],
+            jt_t[0], jt_t[1], jt_t[2], j1_rate, j2_rate, j1_rate > 0 ? j2_rate / j1_rate : 0,
+            cell_j2, jt_rate, j1_rate > 0 ? jt_rate / j1_rate : 0, r1, r2, r1 > 0 ? r2 / r1 : 0,
+            jt_rate > 0 ? j2_rate / jt_rate : 0, arena_us, arena_us > 0 ? 1e6 / arena_us : 0, worker_us, rss1, rss2, w2, r_many,
+            a_many, w_many, raw_t[0], raw_t[1], raw_t[2], z1_t[0], z1_t[1], z1_t[2], z8_t[0],
+            z8_t[1], z8_t[2], raw, z1, raw > 0 ? z1 / raw : 0,
             cell_z1, z8, raw > 0 ? z8 / raw : 0, cell_z8, long_secs,
             long_secs > 0 ? 100002.0 / long_secs : 0, n_samples, n_samples ? samples[0] : 0,
             lmed, l95, n_samples ? samples[n_samples - 1] : 0, lmax);
