@@ -1099,7 +1099,7 @@ static int pump(ref_hub *h, long ms)
     };
     static const unsigned bit[5] = {MAY_MON, MAY_ROUTER, MAY_CTL, 0, MAY_ZAP};
     const nfds_t n = h->zap ? 5 : 4;
-    int timeout = h->may ? 0 : ms < 0 || ms > INT_MAX ? -1 : (int)ms;
+    int timeout = h->may ? 0 : ms < 0 ? -1 : ms > INT_MAX ? INT_MAX : (int)ms;
     int kicked = 0;
     if (poll(p, n, timeout) > 0) {
         for (nfds_t i = 0; i < n; i++)
