@@ -29,8 +29,8 @@
  *    descriptor's generation, and a connection records the generation
  *    current when its first message is read (the monitor is drained before
  *    a new connection's first message is handled, and libzmq emits ACCEPTED
- *    before it delivers any message of that connection). DISCONNECTED(fd) ends the connection with
- *    that descriptor and the current generation. */
+ *    before it delivers any message of that connection). DISCONNECTED(fd)
+ *    ends the connection with that descriptor and the current generation. */
 #include "hub_int.h"
 #include "ja_mp.h"
 #include "zap.h"
@@ -1101,7 +1101,13 @@ static int pump(ref_hub *h, long ms)
     const nfds_t n = h->zap ? 5 : 4;
     int timeout = h->may ? 0 : ms < 0 ? -1 : ms > INT_MAX ? INT_MAX : (int)ms;
     int kicked = 0;
-    if (poll(p, n, timeout) > 0) {
+    int ready = poll(p, n, timeout);
+    /* A wait that ran out reads every socket once: should a signal ever be
+     * taken where the bits do not know it, that costs a wait, never a
+     * message (zmq_poll checks every socket at every call). */
+    if (ready == 0 && timeout != 0)
+        h->may = MAY_ALL;
+    if (ready > 0) {
         for (nfds_t i = 0; i < n; i++)
             if (p[i].revents)
                 h->may |= bit[i];

@@ -352,7 +352,9 @@ static int recv_msg(ja_client *c, msgpack_unpacked *u, int timeout_ms, int64_t *
     zmq_msg_t msg;
     zmq_msg_init(&msg);
     int got = zmq_msg_recv(&msg, c->sock, ZMQ_DONTWAIT);
-    const int64_t until = timeout_ms < 0 ? 0 : ja_botrt_now_ns() + (int64_t)timeout_ms * 1000000;
+    int64_t until = 0;
+    if (got < 0 && zmq_errno() == EAGAIN && timeout_ms >= 0)
+        until = ja_botrt_now_ns() + (int64_t)timeout_ms * 1000000;
     while (got < 0 && zmq_errno() == EAGAIN) {
         int wait_ms = -1;
         if (timeout_ms >= 0) {
