@@ -325,13 +325,19 @@ class Bot:
             welcomed = False
             arena_pid = int(os.environ.get("JACKARENA_ARENA_PID", "0") or 0)
             while True:
-                # Wake each second to see whether the arena that started this
-                # bot still exists (one killed outright sends no bye).
-                if not sock.poll(1000):
-                    if arena_pid > 0 and not _alive(arena_pid):
-                        raise ProtocolError("the arena (pid %d) is gone" % arena_pid)
-                    continue
-                raw = sock.recv()
+                # A message already queued (several matches in flight) is
+                # taken without polling first: a poll checks the socket
+                # before and after it waits, system calls each.
+                try:
+                    raw = sock.recv(zmq.NOBLOCK)
+                except zmq.Again:
+                    # Wake each second to see whether the arena that started
+                    # this bot still exists (one killed outright sends no bye).
+                    if not sock.poll(1000):
+                        if arena_pid > 0 and not _alive(arena_pid):
+                            raise ProtocolError("the arena (pid %d) is gone" % arena_pid)
+                        continue
+                    raw = sock.recv()
                 received = time.monotonic()
                 try:
                     msg = msgpack.unpackb(raw, raw=False, strict_map_key=False)
