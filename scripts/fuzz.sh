@@ -13,19 +13,19 @@ secs=${1:-${FUZZ_SECONDS:-60}}
 command -v clang >/dev/null || { echo "fuzz: clang is not installed (scripts/setup.sh installs it)" >&2; exit 1; }
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DJA_FUZZ=ON >/dev/null
 targets=$(sed -n 's/^set(JA_FUZZ_TARGETS \(.*\))/\1/p' tests/fuzz/CMakeLists.txt)
-# The targets run side by side, one a core (each libFuzzer run is one
-# process on one core, its time its own), the longest first; each one's
-# last lines are printed when it ends, and any failure fails the script.
+# Longest first; each one's last lines are printed when it ends, and any
+# failure fails the script.
 jobs=$(nproc)
+short_target() { [ "$1" = elf ] || [ "$1" = serve ]; }
 # shellcheck disable=SC2086
 cmake --build build-fuzz -j"$jobs" --target $(printf 'fuzz_%s ' $targets) >/dev/null
 long=() short=()
 for t in $targets; do
-  if [ "$t" = elf ] || [ "$t" = serve ]; then short+=("$t"); else long+=("$t"); fi
+  if short_target "$t"; then short+=("$t"); else long+=("$t"); fi
 done
 run() {
   local t=$1 s=$secs
-  [ "$t" = elf ] || [ "$t" = serve ] && s=$(( (secs + 3) / 4 ))
+  short_target "$t" && s=$(( (secs + 3) / 4 ))
   mkdir -p "build-fuzz/corpus/$t"
   local rc=0
   ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1 \
