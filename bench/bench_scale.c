@@ -3,7 +3,8 @@
  * figure beside the limit it is measured against in the same run:
  *
  *   --jobs 2 against --jobs 1 (the same plan, two worker processes against
- *   the in-process executor); two remote workers on loopback tcp against
+ *   the in-process executor), and against two --jobs 1 runs side by side
+ *   (what the machine's cores give at that minute); two remote workers on loopback tcp against
  *   one; a `cmd:` bot process serving 8 matches at once against one match
  *   at a time and against the raw ZeroMQ round trip; peak RSS of a worker
  *   and of the arena with 1,000 matches in flight; RSS of the arena sampled
