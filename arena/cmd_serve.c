@@ -19,7 +19,8 @@ static const char HELP[] =
     "                   [--http HOST:PORT] [--public] [--concurrency N] [--rounds R]\n"
     "                   [--smoke N]"
     " [--move-ms MS] [--max-upload BYTES] [--upload-rate N]\n"
-    "                   [--queue N] [--fault-limit N] [--max-clients N] [--live-delay N]\n"
+    "                   [--queue N] [--author-queue N] [--fault-limit N]\n"
+    "                   [--max-clients N] [--live-delay N]\n"
     "                   [--seed N] [--quiet] [--listen tcp://HOST:PORT]\n"
     "Run a competition server for GAME: authors register and upload bot plugins\n"
     "over HTTP, each new version is validated (ELF check, load in the sandbox,\n"
@@ -47,7 +48,9 @@ static const char HELP[] =
     "  --move-ms MS        per-decision limit (default: 1000 for hosted bots)\n"
     "  --max-upload BYTES  largest plugin accepted (default 8388608, 8 MiB)\n"
     "  --upload-rate N     uploads per author per hour (default 10)\n"
-    "  --queue N           versions waiting for validation, all authors (default 16)\n"
+    "  --queue N           versions waiting for validation, all authors (default 64)\n"
+    "  --author-queue N    versions of one author waiting for validation (default 2,\n"
+    "                      below --queue: one author's burst never fills the queue)\n"
     "  --fault-limit N     ladder faults of a version before it is suspended\n"
     "                      (default 20)\n"
     "  --max-clients N     HTTP connections at once (default 64)\n"
@@ -91,6 +94,7 @@ int cmd_serve(int argc, char **argv)
         {"max-upload", required_argument, NULL, 'U'},
         {"upload-rate", required_argument, NULL, 'r'},
         {"queue", required_argument, NULL, 'Q'},
+        {"author-queue", required_argument, NULL, 'A'},
         {"fault-limit", required_argument, NULL, 'F'},
         {"max-clients", required_argument, NULL, 'C'},
         {"live-delay", required_argument, NULL, 'L'},
@@ -106,7 +110,8 @@ int cmd_serve(int argc, char **argv)
     a.smoke = 4;
     a.max_upload = 8u << 20;
     a.upload_rate = 10;
-    a.queue_max = 16;
+    a.queue_max = 64;
+    a.author_queue = 2;
     a.fault_limit = 20;
     a.max_clients = 64;
     a.live_delay = SRV_LIVE_DELAY_DEFAULT;
@@ -134,6 +139,7 @@ int cmd_serve(int argc, char **argv)
                       {'S', "--smoke", 1, 1000, &a.smoke},
                       {'r', "--upload-rate", 1, 100000, &a.upload_rate},
                       {'Q', "--queue", 1, 10000, &a.queue_max},
+                      {'A', "--author-queue", 1, 10000, &a.author_queue},
                       {'F', "--fault-limit", 0, 1000000, &a.fault_limit},
                       {'C', "--max-clients", 1, 10000, &a.max_clients},
                       {'L', "--live-delay", 0, SRV_LIVE_DELAY_MAX, &a.live_delay}};
@@ -182,6 +188,11 @@ int cmd_serve(int argc, char **argv)
     }
     if (seats > 16) {
         arena_error("--seats %u: the server plays at most 16 seats", seats);
+        return EXIT_USAGE;
+    }
+    if (a.author_queue >= a.queue_max && a.queue_max > 1) {
+        arena_error("--author-queue %u: must be below --queue %u, so that one author's uploads "
+                    "never fill the queue", a.author_queue, a.queue_max);
         return EXIT_USAGE;
     }
     a.seats = seats;

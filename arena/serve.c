@@ -57,6 +57,41 @@ static uint64_t srv_wake_count(arena_server *s)
     return w;
 }
 
+/* After the n-th failure in a row: waits 1, 2, 4 ... up to 60 s, or until
+ * the server stops, so that an error that persists (a full disk, a broken
+ * database) neither spins nor floods the log. */
+static void srv_backoff(arena_server *s, uint32_t n)
+{
+    uint32_t secs = n >= 7 ? 60 : 1u << (n ? n - 1 : 0);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_sec += secs;
+    pthread_mutex_lock(&s->mu);
+    while (!*s->stop && pthread_cond_timedwait(&s->cond, &s->mu, &ts) != ETIMEDOUT) {
+    }
+    pthread_mutex_unlock(&s->mu);
+}
+
+/* Removes what a public reason must not show (pages and the API show it
+ * to anyone): the data folder's path before a file (shown by its name in
+ * that folder), and the ladder database's path (shown by its file name). */
+static void public_text(const arena_server *s, char *text)
+{
+    const char *db = s->a->db_path, *base = strrchr(db, '/');
+    base = base ? base + 1 : db;
+    for (int pass = 0; pass < 2; pass++) {
+        const char *cut = pass ? db : s->data;
+        size_t n = strlen(cut), keep = pass ? (size_t)(base - db) : 0;
+        char *p;
+        if (n == 0 || (pass && keep == 0))
+            continue;
+        while ((p = strstr(text, cut)) != NULL) {
+            size_t skip = pass ? keep : n + (p[n] == '/');
+            memmove(p, p + skip, strlen(p + skip) + 1);
+        }
+    }
+}
+
 /* ---- validation ---------------------------------------------------------------- */
 
 static void version_path(const arena_server *s, const arena_serve_version *v, char *out,
@@ -165,6 +200,32 @@ static int smoke(arena_server *s, const arena_serve_version *v, ref_bot *cand, r
     return JA_OK;
 }
 
+/* Validation passed: v becomes the author's active version, replacing
+ * the author's older ones (docs/server.md, "Versions"). */
+static void activate(arena_server *s, const arena_serve_version *v, const char *report)
+{
+    char status[16];
+    int64_t retired[64];
+    uint32_t n = 0;
+    if (arena_serve_db_version_activate(s->sdb, v->id, report, status, retired, 64, &n) !=
+        JA_OK) {
+        s->validate_failures++;
+        return;
+    }
+    if (!status[0])
+        return; /* retired by its author meanwhile */
+    char why[64];
+    snprintf(why, sizeof why, "replaced by version %" PRId64, v->number);
+    for (uint32_t i = 0; i < n; i++)
+        srv_event_version(s, v->author, retired[i], ARENA_V_RETIRED, why);
+    if (n)
+        srv_ext_sync(s); /* a replaced external version's key is refused from now on */
+    if (strcmp(status, ARENA_V_ACTIVE) == 0)
+        srv_event_version(s, v->author, v->number, ARENA_V_ACTIVE, NULL);
+    else
+        srv_event_version(s, v->author, v->number, status, "a newer version is active");
+}
+
 /* Validates one version: the status it gets, with its reason and report. */
 static void validate(arena_server *s, const arena_serve_version *v, ref_bot *random)
 {
@@ -177,7 +238,7 @@ static void validate(arena_server *s, const arena_serve_version *v, ref_bot *ran
     const char *status = ARENA_V_REJECTED;
     char err[1200];
     bool ext = srv_ext_is(v);
-    if (ext) { /* its bot is connected (srv_ext_next_validating): hub's, borrowed */
+    if (ext) { /* its bot is connected (next_to_validate): the hub's, borrowed */
         if (srv_ext_bot(s, v, &cand, err, sizeof err) != JA_OK) {
             snprintf(why, sizeof why, "its bot is not connected: %s", err);
             json_array_append_new(steps, json_pack("{ss ss}", "step", "hello", "result",
@@ -194,12 +255,25 @@ static void validate(arena_server *s, const arena_serve_version *v, ref_bot *ran
         goto done;
     }
     json_array_append_new(steps, json_pack("{ss ss}", "step", "elf", "result", "ok"));
-    if (ref_bot_hosted_open(path, NULL, &cand, err, sizeof err) != JA_OK) {
+    /* The probe child loads the plugin and, with parameters, has the bot
+     * check them (its check_params) before anything is played. */
+    int orc = ref_bot_hosted_open(path, v->params[0] ? v->params : NULL, &cand, err, sizeof err);
+    /* JA_EINVAL is the bot's refusal, its reason alone in err (seat.h),
+     * unless a JACKARENA_HOSTED_* limit of the server's is bad. */
+    if (orc == JA_EINVAL && v->params[0] && strncmp(err, "JACKARENA_HOSTED_", 17) != 0) {
+        snprintf(why, sizeof why, "refuses its parameters '%s': %s", v->params, err);
+        json_array_append_new(steps, json_pack("{ss ss}", "step", "load", "result", "ok"));
+        json_array_append_new(steps, json_pack("{ss ss}", "step", "params", "result", "failed"));
+        goto done;
+    }
+    if (orc != JA_OK) {
         snprintf(why, sizeof why, "does not load in the sandbox: %s", err);
         json_array_append_new(steps, json_pack("{ss ss}", "step", "load", "result", "failed"));
         goto done;
     }
     json_array_append_new(steps, json_pack("{ss ss}", "step", "load", "result", "ok"));
+    if (v->params[0])
+        json_array_append_new(steps, json_pack("{ss ss}", "step", "params", "result", "ok"));
 supports:
     if (!ref_bot_supports(cand, s->a->game)) {
         snprintf(why, sizeof why, "does not play %s", s->a->game->name);
@@ -221,22 +295,50 @@ supports:
 done:
     if (!ext)
         ref_bot_destroy(&cand);
-    /* Paths in messages are the server's: show the file by its name. */
-    char *p;
-    size_t dl = strlen(s->data);
-    while ((p = strstr(why, s->data)) != NULL) {
-        size_t skip = dl + (p[dl] == '/');
-        memmove(p, p + skip, strlen(p + skip) + 1);
-    }
+    public_text(s, why);
     json_object_set_new(rep, "result", json_string(status));
     json_object_set_new(rep, "reason", json_string(why));
     char *text = json_dumps(rep, JSON_COMPACT);
     json_decref(rep);
-    bool changed = false;
-    arena_serve_db_version_set(s->sdb, v->id, status, why, text, ARENA_V_VALIDATING, &changed);
+    if (strcmp(status, ARENA_V_ACTIVE) == 0) {
+        activate(s, v, text);
+    } else {
+        bool changed = false;
+        if (arena_serve_db_version_set(s->sdb, v->id, status, why, text, ARENA_V_VALIDATING,
+                                       &changed) != JA_OK)
+            s->validate_failures++;
+        if (changed)
+            srv_event_version(s, v->author, v->number, status, why);
+    }
     free(text);
-    if (changed)
-        srv_event_version(s, v->author, v->number, status, why);
+}
+
+/* The next version to validate (docs/server.md, "Validation"): the
+ * authors take turns (arena_serve_fair_next), each author's versions
+ * oldest first; an external version only while its bot is connected. */
+static int next_to_validate(arena_server *s, int64_t last_author, arena_serve_version *out)
+{
+    arena_serve_version *v = NULL;
+    uint32_t n = 0;
+    int rc = arena_serve_db_versions(s->sdb, ARENA_V_VALIDATING, &v, &n);
+    if (rc != JA_OK)
+        return rc;
+    int64_t *author = malloc((n ? n : 1) * sizeof *author);
+    bool *ok = malloc((n ? n : 1) * sizeof *ok);
+    rc = author && ok ? JA_ENOTFOUND : JA_ENOMEM;
+    for (uint32_t i = 0; author && ok && i < n; i++) {
+        author[i] = v[i].author_id;
+        ok[i] = !srv_ext_is(&v[i]) || srv_ext_connected(s, &v[i]);
+    }
+    int k = rc == JA_ENOTFOUND ? arena_serve_fair_next(author, ok, n, last_author) : -1;
+    if (k >= 0) {
+        *out = v[k];
+        rc = JA_OK;
+    }
+    free(author);
+    free(ok);
+    free(v);
+    return rc;
 }
 
 static void *validator(void *arg)
@@ -252,14 +354,26 @@ static void *validator(void *arg)
         srv_event(s, NULL);
         return NULL;
     }
+    int64_t last_author = 0;
     while (!*s->stop) {
         uint64_t seen = srv_wake_count(s);
         arena_serve_version v;
-        int rc = srv_ext_next_validating(s, &v);
-        if (rc == JA_OK)
+        uint32_t failures = s->validate_failures;
+        int rc = next_to_validate(s, last_author, &v);
+        if (rc == JA_OK) {
+            last_author = v.author_id;
             validate(s, &v, random);
-        else
+        }
+        if (rc != JA_OK && rc != JA_ENOTFOUND)
+            s->validate_failures++;
+        /* A database that cannot be read or written: the same version
+         * would come again at once; wait, longer each time. */
+        if (s->validate_failures != failures)
+            srv_backoff(s, s->validate_failures);
+        else if (rc != JA_OK)
             srv_wait(s, seen);
+        else
+            s->validate_failures = 0;
     }
     ref_bot_destroy(&random);
     return NULL;
@@ -289,11 +403,24 @@ static ref_bot *cache_get(arena_server *s, bot_cache *c, const arena_serve_versi
     char path[4400];
     version_path(s, v, path, sizeof path);
     ref_bot *b = NULL;
-    if (ref_bot_hosted_open(path, NULL, &b, err, cap) != JA_OK)
+    if (ref_bot_hosted_open(path, v->params[0] ? v->params : NULL, &b, err, cap) != JA_OK)
         return NULL;
     c->id[c->n] = v->id;
     c->bot[c->n++] = b;
     return b;
+}
+
+/* Forgets the bot of version id (after a failed batch: a fresh one next). */
+static void cache_drop(bot_cache *c, int64_t id)
+{
+    for (uint32_t i = 0; i < c->n; i++)
+        if (c->id[i] == id) {
+            ref_bot_destroy(&c->bot[i]);
+            memmove(c->id + i, c->id + i + 1, (c->n - i - 1) * sizeof c->id[0]);
+            memmove(c->bot + i, c->bot + i + 1, (c->n - i - 1) * sizeof c->bot[0]);
+            c->n--;
+            return;
+        }
 }
 
 static void cache_free(bot_cache *c)
@@ -318,26 +445,46 @@ static void on_match(void *ctx, uint32_t done, uint32_t total)
                               "total", (int)total));
 }
 
-/* After a finished batch: its faults added to its versions; a version past
- * the fault limit suspended. */
-static int finish_batch(arena_server *s, ladder_db *db, const arena_serve_batch *b)
+/* The faults of each version of batch b in its recorded matches (every
+ * kind but the forfeit count): faults[i] in all, kinds[i] by kind. */
+static int batch_faults(ladder_db *db, const arena_serve_batch *b, int64_t faults[16],
+                        uint64_t kinds[16][JA_FAULT_COUNT])
 {
-    int64_t faults[16] = {0};
-    uint64_t kinds[16][JA_FAULT_COUNT];
+    memset(kinds, 0, 16 * sizeof kinds[0]);
     for (uint32_t i = 0; i < b->n; i++) {
-        if (ladder_db_slot_faults(db, b->tournament, i, kinds[i]) != JA_OK) {
-            arena_error("%s", ladder_db_errmsg(db));
+        faults[i] = 0;
+        if (b->tournament == 0)
+            continue;
+        if (ladder_db_slot_faults(db, b->tournament, i, kinds[i]) != JA_OK)
             return JA_EDB;
-        }
         for (int f = 1; f < JA_FAULT_COUNT; f++)
             if (f != JA_FAULT_FORFEIT)
                 faults[i] += (int64_t)kinds[i][f];
     }
-    int rc = arena_serve_db_batch_done(s->sdb, b, faults);
+    return JA_OK;
+}
+
+/* After a batch: its faults added to its versions, the batch ended (done,
+ * or failed with reason), a version past the fault limit suspended. */
+static int end_batch(arena_server *s, ladder_db *db, const arena_serve_batch *b,
+                     const char *reason, bool count)
+{
+    int64_t faults[16] = {0};
+    uint64_t kinds[16][JA_FAULT_COUNT];
+    int rc = count ? batch_faults(db, b, faults, kinds) : JA_EAGAIN;
+    if (rc != JA_OK && reason == NULL) {
+        arena_error("batch %" PRId64 ": its faults cannot be read: %s", b->id,
+                    ladder_db_errmsg(db));
+        return rc;
+    }
+    /* A failed batch whose faults cannot be read counts none. */
+    bool counted = rc == JA_OK;
+    rc = reason ? arena_serve_db_batch_fail(s->sdb, b, reason, counted ? faults : NULL)
+                : arena_serve_db_batch_done(s->sdb, b, faults);
     if (rc != JA_OK)
         return rc;
-    srv_event_batch(s, b, "done");
-    for (uint32_t i = 0; i < b->n; i++) {
+    srv_event_batch(s, b, reason ? "failed" : "done", reason);
+    for (uint32_t i = 0; counted && i < b->n; i++) {
         arena_serve_version v;
         if (!faults[i] || arena_serve_db_version_get(s->sdb, b->version[i], &v) != JA_OK ||
             v.faults <= s->a->fault_limit)
@@ -360,101 +507,157 @@ static int finish_batch(arena_server *s, ladder_db *db, const arena_serve_batch 
     return JA_OK;
 }
 
-/* Plays (or resumes) one batch to its end, or until stopped. */
-static int play_batch(arena_server *s, ladder_db *db, bot_cache *cache, arena_serve_batch *b)
-{
-    const arena_serve_args *a = s->a;
+/* What a batch is played with: its versions, their bots and names. */
+typedef struct batch_bots {
     arena_serve_version v[16];
-    char ver[16][24], spec[16][4500], name[16][ARENA_SERVE_NAME_MAX + 24], err[1400];
+    char ver[16][24], spec[16][4600], name[16][ARENA_SERVE_NAME_MAX + 24];
     ladder_bot lb[16];
     ref_bot *bots[16];
     const char *names[16], *specs[16];
+} batch_bots;
+
+/* The bots of batch b into bb. JA_OK; JA_EAGAIN when an external bot of it
+ * went away (the scheduler waits again); another error with why. */
+static int batch_open(arena_server *s, bot_cache *cache, const arena_serve_batch *b,
+                      batch_bots *bb, char *why, size_t cap)
+{
+    char err[1400];
     for (uint32_t i = 0; i < b->n; i++) {
-        if (arena_serve_db_version_get(s->sdb, b->version[i], &v[i]) != JA_OK) {
-            arena_error("batch %" PRId64 ": version %" PRId64 " is not in the server database",
-                        b->id, b->version[i]);
-            return JA_EDB;
+        arena_serve_version *v = &bb->v[i];
+        if (arena_serve_db_version_get(s->sdb, b->version[i], v) != JA_OK) {
+            snprintf(why, cap, "version %" PRId64 " is not in the server database",
+                     b->version[i]);
+            return JA_ENOTFOUND;
         }
-        snprintf(ver[i], sizeof ver[i], "%" PRId64, v[i].number);
-        snprintf(name[i], sizeof name[i], "%s@%" PRId64, v[i].author, v[i].number);
-        names[i] = name[i];
-        specs[i] = spec[i];
-        if (srv_ext_is(&v[i])) { /* the hub's participant, borrowed */
-            snprintf(spec[i], sizeof spec[i], "zmq:%s", v[i].author);
-            lb[i] = (ladder_bot){v[i].author, ver[i], "zmq", spec[i], NULL};
-            if (srv_ext_bot(s, &v[i], &bots[i], err, sizeof err) != JA_OK)
-                return JA_OK; /* gone since srv_ext_ready: the scheduler waits again */
+        for (uint32_t j = 0; j < i; j++)
+            if (bb->v[j].author_id == v->author_id) {
+                snprintf(why, cap, "versions %" PRId64 " and %" PRId64 " are both %s's: two "
+                         "versions of one author never meet", bb->v[j].number, v->number,
+                         v->author);
+                return JA_EINVAL;
+            }
+        snprintf(bb->ver[i], sizeof bb->ver[i], "%" PRId64, v->number);
+        snprintf(bb->name[i], sizeof bb->name[i], "%s@%" PRId64, v->author, v->number);
+        bb->names[i] = bb->name[i];
+        bb->specs[i] = bb->spec[i];
+        if (srv_ext_is(v)) { /* the hub's participant, borrowed */
+            snprintf(bb->spec[i], sizeof bb->spec[i], "zmq:%s", v->author);
+            bb->lb[i] = (ladder_bot){v->author, bb->ver[i], "zmq", bb->spec[i], NULL};
+            if (srv_ext_bot(s, v, &bb->bots[i], err, sizeof err) != JA_OK)
+                return JA_EAGAIN; /* gone since srv_ext_ready */
             continue;
         }
-        snprintf(spec[i], sizeof spec[i], "hosted:%s/%s", s->data, v[i].file);
-        lb[i] = (ladder_bot){v[i].author, ver[i], "hosted", spec[i], v[i].sha256};
-        bots[i] = cache_get(s, cache, &v[i], err, sizeof err);
-        if (bots[i] == NULL) {
-            /* A file that loaded in validation and no longer does. */
+        snprintf(bb->spec[i], sizeof bb->spec[i], "hosted:%s/%s%s%s", s->data, v->file,
+                 v->params[0] ? ":" : "", v->params);
+        bb->lb[i] = (ladder_bot){v->author, bb->ver[i], "hosted", bb->spec[i], v->sha256};
+        bb->bots[i] = cache_get(s, cache, v, err, sizeof err);
+        if (bb->bots[i] == NULL) {
+            /* A file that loaded in validation and no longer does: the
+             * version cannot play, whatever batch it is in. */
             bool changed = false;
-            char why[1600];
-            snprintf(why, sizeof why, "no longer loads: %s", err);
-            arena_serve_db_version_set(s->sdb, v[i].id, ARENA_V_SUSPENDED, why, NULL, NULL,
+            char w[1600];
+            snprintf(w, sizeof w, "no longer loads: %s", err);
+            public_text(s, w);
+            arena_serve_db_version_set(s->sdb, v->id, ARENA_V_SUSPENDED, w, NULL, ARENA_V_ACTIVE,
                                        &changed);
-            srv_event_version(s, v[i].author, v[i].number, ARENA_V_SUSPENDED, why);
-            int64_t none[16] = {0};
-            int rc = arena_serve_db_batch_done(s->sdb, b, none);
-            srv_event_batch(s, b, "done");
-            return rc;
+            if (changed)
+                srv_event_version(s, v->author, v->number, ARENA_V_SUSPENDED, w);
+            snprintf(why, cap, "%s version %" PRId64 " no longer loads: %s", v->author,
+                     v->number, err);
+            return JA_ENOTFOUND;
         }
+    }
+    return JA_OK;
+}
+
+/* Plays (or resumes) one batch to its end, or until stopped. JA_OK (ended,
+ * or stopped to be resumed at the next start, or waiting for an external
+ * bot); another error with why, the batch untouched. */
+static int play_batch(arena_server *s, ladder_db *db, bot_cache *cache, arena_serve_batch *b,
+                      char *why, size_t cap)
+{
+    const arena_serve_args *a = s->a;
+    batch_bots *bb = calloc(1, sizeof *bb);
+    if (bb == NULL) {
+        snprintf(why, cap, "out of memory");
+        return JA_ENOMEM;
+    }
+    int rc = batch_open(s, cache, b, bb, why, cap);
+    if (rc != JA_OK) {
+        free(bb);
+        return rc == JA_EAGAIN ? JA_OK : rc;
     }
     uint32_t rounds = (a->concurrency + a->seats - 1) / a->seats;
     if (rounds < a->rounds)
         rounds = a->rounds;
+    /* Fresh deals (duplicate off): every match is dealt its own cards, so
+     * nothing of a deal is public while another match plays it, and no bot
+     * meets a deal twice (docs/server.md, "Deals"); the rotations still
+     * give every version every seat. */
     ladder_tournament_spec ts = {{a->game->name, a->seats, s->opts_text},
                                  b->seed, LADDER_FORMAT_ROUND_ROBIN, rounds ? rounds : 1,
-                                 true, b->n, lb};
-    int rc;
+                                 false, b->n, bb->lb};
+    int64_t tid = 0;
     if (b->tournament == 0) {
         /* Found again when a server stopped between making it and noting it. */
-        int64_t tid = 0;
         rc = ladder_db_tournament_find(db, &ts, 0, &tid);
         if (rc == JA_ENOTFOUND)
             rc = ladder_db_tournament_create(db, &ts, &tid);
         if (rc != JA_OK) {
-            arena_error("batch %" PRId64 ": %s", b->id, ladder_db_errmsg(db));
-            return rc;
+            snprintf(why, cap, "its tournament cannot be stored: %s", ladder_db_errmsg(db));
+            goto out;
         }
-        if ((rc = arena_serve_db_batch_set_tournament(s->sdb, b->id, tid)) != JA_OK)
-            return rc;
+        if ((rc = arena_serve_db_batch_set_tournament(s->sdb, b->id, tid)) != JA_OK) {
+            snprintf(why, cap, "the server database cannot note its tournament");
+            goto out;
+        }
         b->tournament = tid;
-        srv_event_batch(s, b, "running");
+        srv_event_batch(s, b, "running", NULL);
+    } else if ((rc = ladder_db_tournament_find(db, &ts, 0, &tid)) != JA_OK ||
+               tid != b->tournament) {
+        /* Resumed: its tournament must be this ladder's, with these bots. */
+        snprintf(why, cap, "its tournament %" PRId64 " is not in the ladder database as "
+                 "planned (another --db, or --seats, --opt or --rounds changed since?)",
+                 b->tournament);
+        rc = rc == JA_OK || rc == JA_ENOTFOUND ? JA_EINVAL : rc;
+        goto out;
     }
     uint32_t *pending = NULL, n_pending = 0;
     if ((rc = ladder_db_pending(db, b->tournament, &pending, &n_pending)) != JA_OK) {
-        arena_error("batch %" PRId64 ": %s", b->id, ladder_db_errmsg(db));
-        return rc;
+        snprintf(why, cap, "its pending matches cannot be read: %s", ladder_db_errmsg(db));
+        goto out;
     }
     free(pending);
     if (n_pending) {
-        arena_exec_ctx xc = {a->game, a->options, a->move_ms, bots, names, s->replays_dir,
-                             b->tournament, 0, {0}, specs, srv_live_hook(s->live)};
+        arena_exec_ctx xc = {a->game, a->options, a->move_ms, bb->bots, bb->names,
+                             s->replays_dir, b->tournament, 0, {0}, bb->specs,
+                             srv_live_hook(s->live)};
         arena_executor *x = NULL;
         uint32_t jobs = a->concurrency < n_pending ? a->concurrency : n_pending;
         if ((rc = arena_executor_threads_new(&xc, jobs, &x)) != JA_OK) {
-            arena_error("batch %" PRId64 ": cannot start the executor: %s", b->id,
-                        ja_strerror(rc));
-            return rc;
+            snprintf(why, cap, "cannot start the executor: %s", ja_strerror(rc));
+            goto out;
         }
         play_ctx pc = {s, b, 0};
-        rc = arena_tournament_play(db, b->tournament, x, &pc.stop, on_match, &pc, err, sizeof err);
+        char err[1400];
+        rc = arena_tournament_play(db, b->tournament, x, &pc.stop, on_match, &pc, err,
+                                   sizeof err);
         x->ops->destroy(x);
         if (rc != JA_OK) {
-            arena_error("batch %" PRId64 ": %s", b->id, err);
-            return rc;
+            snprintf(why, cap, "%s", err);
+            goto out;
         }
     }
     ladder_tournament_info ti;
-    if ((rc = ladder_db_tournament_get(db, b->tournament, &ti)) != JA_OK)
-        return rc;
-    if (!ti.done)
-        return JA_OK; /* stopped: resumed at the next start */
-    return finish_batch(s, db, b);
+    if ((rc = ladder_db_tournament_get(db, b->tournament, &ti)) != JA_OK) {
+        snprintf(why, cap, "its tournament cannot be read: %s", ladder_db_errmsg(db));
+        goto out;
+    }
+    if (ti.done && (rc = end_batch(s, db, b, NULL, true)) != JA_OK)
+        snprintf(why, cap, "it cannot be marked done: %s", ladder_db_errmsg(db));
+out:
+    free(bb);
+    return rc;
 }
 
 /* Chooses the versions of the next batch (serve_util.h, the pairing rule)
@@ -481,7 +684,7 @@ static int choose(arena_server *s, ladder_db *db, arena_serve_batch *b)
         return rc == JA_OK ? JA_ENOMEM : rc;
     }
     for (uint32_t i = 0; i < n; i++) {
-        c[i] = (arena_pair_cand){act[i].id, 0, 1500.0};
+        c[i] = (arena_pair_cand){act[i].id, act[i].author_id, 0, 1500.0};
         char ver[24];
         snprintf(ver, sizeof ver, "%" PRId64, act[i].number);
         for (uint32_t k = 0; k < nr; k++)
@@ -491,23 +694,54 @@ static int choose(arena_server *s, ladder_db *db, arena_serve_batch *b)
             }
     }
     uint32_t pick[16];
-    arena_serve_pair(c, n, s->a->seats, pick);
-    b->n = s->a->seats;
-    for (uint32_t i = 0; i < b->n; i++)
-        b->version[i] = act[pick[i]].id;
+    if (arena_serve_pair(c, n, s->a->seats, pick)) {
+        b->n = s->a->seats;
+        for (uint32_t i = 0; i < b->n; i++)
+            b->version[i] = act[pick[i]].id;
+        rc = arena_serve_db_batch_add(s->sdb, s->seed, b);
+    } else {
+        rc = JA_ENOTFOUND; /* fewer authors than seats */
+    }
     free(r);
     free(c);
     free(act);
-    return arena_serve_db_batch_add(s->sdb, s->seed, b);
+    return rc;
 }
 
-static int scheduler(arena_server *s, ladder_db *db)
+/* Whether a failed attempt at a batch may go better another time (a busy
+ * or failing database, memory): tried SRV_BATCH_TRIES times in all. */
+#define SRV_BATCH_TRIES 3
+static bool transient(int rc)
+{
+    return rc == JA_EBUSY || rc == JA_EDB || rc == JA_EIO || rc == JA_ENOMEM;
+}
+
+/* Fails batch b with why: logged, ended with its reason (shown on its
+ * bots' pages and in the API; its faults counted when `count`), its bots
+ * loaded afresh next time. */
+static void fail_batch(arena_server *s, ladder_db *db, bot_cache *cache, arena_serve_batch *b,
+                       char *why, bool count)
+{
+    arena_error("batch %" PRId64 " failed: %s", b->id, why);
+    public_text(s, why);
+    for (uint32_t i = 0; i < b->n; i++)
+        cache_drop(cache, b->version[i]);
+    if (end_batch(s, db, b, why, count) != JA_OK)
+        arena_error("batch %" PRId64 ": the server database cannot note its failure", b->id);
+}
+
+/* Plays batches until the server stops. Nothing a batch meets stops it
+ * (docs/server.md, "Scheduler"): an error fails that batch, with its
+ * reason, and the next is chosen; errors in a row wait longer each time. */
+static void scheduler(arena_server *s, ladder_db *db)
 {
     bot_cache cache = {0};
-    int status = JA_OK;
+    uint32_t failures = 0, tries = 0;
+    int64_t tried = 0;
     while (!*s->stop) {
         uint64_t seen = srv_wake_count(s);
         arena_serve_batch b;
+        char why[1600] = "";
         int rc = arena_serve_db_batch_unfinished(s->sdb, &b);
         if (rc == JA_ENOTFOUND)
             rc = choose(s, db, &b);
@@ -515,27 +749,41 @@ static int scheduler(arena_server *s, ladder_db *db)
             srv_wait(s, seen);
             continue;
         }
-        int ready = rc == JA_OK ? srv_ext_ready(s, &b) : SRV_EXT_READY;
+        if (rc != JA_OK) { /* no batch to blame: the databases cannot be read */
+            arena_error("the scheduler cannot choose a batch: %s", ja_strerror(rc));
+            srv_backoff(s, ++failures);
+            continue;
+        }
+        int ready = srv_ext_ready(s, &b);
         if (ready == SRV_EXT_WAIT) {
             srv_wait(s, seen);
             continue;
         }
         if (ready == SRV_EXT_GIVE_UP) {
-            int64_t none[16] = {0};
-            if (!s->a->quiet)
-                fprintf(stderr, "arena serve: batch %" PRId64 " given up: an external bot of it "
-                                "stayed away, or its version was retired\n", b.id);
-            rc = arena_serve_db_batch_done(s->sdb, &b, none);
-            srv_event_batch(s, &b, "done");
-        } else if (rc == JA_OK)
-            rc = play_batch(s, db, &cache, &b);
-        if (rc != JA_OK) {
-            status = rc;
-            break;
+            snprintf(why, sizeof why, "given up: an external bot of it stayed away, or its "
+                                      "version was retired");
+            fail_batch(s, db, &cache, &b, why, false); /* a dropped connection, not play */
+            continue;
         }
+        rc = play_batch(s, db, &cache, &b, why, sizeof why);
+        if (rc == JA_OK) {
+            failures = 0;
+            continue;
+        }
+        if (b.id != tried) {
+            tried = b.id;
+            tries = 0;
+        }
+        if (++tries < SRV_BATCH_TRIES && transient(rc) && !*s->stop) {
+            arena_error("batch %" PRId64 ": attempt %u of %u failed: %s", b.id, tries,
+                        SRV_BATCH_TRIES, why);
+            srv_backoff(s, tries);
+            continue;
+        }
+        fail_batch(s, db, &cache, &b, why, true);
+        srv_backoff(s, ++failures);
     }
     cache_free(&cache);
-    return status;
 }
 
 /* ---- the run ------------------------------------------------------------------- */
@@ -597,7 +845,6 @@ int arena_serve_run(const arena_serve_args *a)
     if ((status = arena_db_lock_open(a->db_path, &lock, &db)) != EXIT_OK)
         goto out;
     status = EXIT_USAGE;
-    int rc;
     char sdb_path[4300];
     snprintf(sdb_path, sizeof sdb_path, "%s/serve.db", s->data);
     if (arena_serve_db_open(sdb_path, &s->sdb, err, sizeof err) != JA_OK ||
@@ -629,8 +876,8 @@ int arena_serve_run(const arena_serve_args *a)
                 s->data);
     if (!a->quiet && s->ext)
         srv_ext_note(s);
-    rc = scheduler(s, db);
-    status = rc == JA_OK ? EXIT_OK : EXIT_RUNTIME;
+    scheduler(s, db);
+    status = EXIT_OK;
 restore:
     g_stop = 1;
     srv_event(s, NULL); /* wakes the validator and the event streams */

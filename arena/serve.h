@@ -39,6 +39,7 @@ typedef struct arena_serve_args {
     uint64_t max_upload;      /* bytes */
     uint32_t upload_rate;     /* uploads per author per hour */
     uint32_t queue_max;       /* versions waiting for validation, all authors */
+    uint32_t author_queue;    /* versions of one author waiting (below queue_max) */
     uint32_t fault_limit;     /* ladder faults of a version before it is suspended */
     uint32_t max_clients;     /* HTTP connections at once */
     uint32_t live_delay;      /* decisions a live match is shown behind (serve_live.h) */

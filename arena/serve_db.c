@@ -38,9 +38,111 @@ static const char SCHEMA[] =
     "CREATE INDEX IF NOT EXISTS batches_tournament ON batches(tournament);"
     "INSERT OR IGNORE INTO meta VALUES ('schema', '1');";
 
+/* Version 2 (docs/server.md, "State"):
+ *  - versions gain `params` (a submission's parameters, KEY=VALUE items
+ *    joined by ':'), and the same file is a new version with other
+ *    parameters: UNIQUE (author, sha256) becomes UNIQUE (author, sha256,
+ *    params). SQLite cannot change a UNIQUE in place, so the table is
+ *    rebuilt (sqlite.org/lang_altertable.html, section 7), ids kept; nothing
+ *    references it yet, so foreign keys may stay on.
+ *  - batches gain `reason` (why a batch failed) and `ended`, the state
+ *    `failed`, and batch_versions: a batch's versions by slot, indexed by
+ *    version, so that a bot's page finds its batches without a scan.
+ *  - One active version per author: an author's older active versions are
+ *    retired as replaced by the newest (schema 1 let them play each other,
+ *    which stopped the server: "participant name given twice").
+ *  - Every unfinished batch of schema 1 is failed: it was planned with
+ *    duplicate deals, which the server no longer plays (docs/server.md,
+ *    "Deals"). */
+static const char SCHEMA_V2[] =
+    "CREATE TABLE versions_v2 ("
+    "  id INTEGER PRIMARY KEY, author INTEGER NOT NULL REFERENCES authors(id),"
+    "  number INTEGER NOT NULL, sha256 TEXT NOT NULL, file TEXT NOT NULL,"
+    "  params TEXT NOT NULL DEFAULT '',"
+    "  status TEXT NOT NULL, reason TEXT NOT NULL DEFAULT '', report TEXT,"
+    "  faults INTEGER NOT NULL DEFAULT 0, created INTEGER NOT NULL, updated INTEGER NOT NULL,"
+    "  UNIQUE (author, number), UNIQUE (author, sha256, params));"
+    "INSERT INTO versions_v2 (id, author, number, sha256, file, status, reason, report, faults,"
+    "  created, updated) SELECT id, author, number, sha256, file, status, reason, report,"
+    "  faults, created, updated FROM versions;"
+    "DROP TABLE versions;"
+    "ALTER TABLE versions_v2 RENAME TO versions;"
+    "CREATE INDEX versions_status ON versions(status, id);"
+    "ALTER TABLE batches ADD COLUMN reason TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE batches ADD COLUMN ended INTEGER;"
+    "CREATE TABLE batch_versions ("
+    "  batch INTEGER NOT NULL REFERENCES batches(id), slot INTEGER NOT NULL,"
+    "  version INTEGER NOT NULL REFERENCES versions(id), PRIMARY KEY (batch, slot)"
+    ") WITHOUT ROWID;"
+    "CREATE INDEX batch_versions_version ON batch_versions(version, batch);"
+    "WITH RECURSIVE split(batch, slot, rest, v) AS ("
+    "  SELECT id, -1, versions || ',', NULL FROM batches"
+    "  UNION ALL SELECT batch, slot + 1, substr(rest, instr(rest, ',') + 1),"
+    "  CAST(substr(rest, 1, instr(rest, ',') - 1) AS INTEGER) FROM split WHERE rest != '')"
+    "INSERT INTO batch_versions SELECT batch, slot, v FROM split"
+    "  WHERE slot >= 0 AND v IN (SELECT id FROM versions);"
+    "UPDATE batches SET state = 'failed', ended = strftime('%s', 'now'), reason = 'planned by"
+    " an earlier server, with duplicate deals: not played on (a deal is played once)'"
+    " WHERE state != 'done';"
+    "CREATE TEMP TABLE newest AS SELECT author, max(number) AS number FROM versions"
+    "  WHERE status = 'active' GROUP BY author;"
+    "UPDATE versions SET status = 'retired', updated = strftime('%s', 'now'),"
+    "  reason = 'replaced by version ' ||"
+    "  (SELECT n.number FROM newest n WHERE n.author = versions.author)"
+    "  WHERE status = 'active' AND number <"
+    "  (SELECT n.number FROM newest n WHERE n.author = versions.author);"
+    "DROP TABLE newest;"
+    "UPDATE meta SET value = '2' WHERE key = 'schema';";
+
+/* The schema this code reads and writes. */
+#define SERVE_DB_SCHEMA 2
+
 static void db_note(arena_serve_db *db, const char *what)
 {
     arena_error("server database: %s: %s", what, sqlite3_errmsg(db->sql));
+}
+
+/* The stored schema version: 0 when unreadable. */
+static int schema_version(arena_serve_db *db)
+{
+    sqlite3_stmt *st = NULL;
+    int v = 0;
+    if (sqlite3_prepare_v2(db->sql, "SELECT CAST(value AS INTEGER) FROM meta WHERE key = "
+                                    "'schema'", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+/* Brings the schema to SERVE_DB_SCHEMA, each step in a transaction of its
+ * own; a newer schema is refused with one line. */
+static int migrate(arena_serve_db *db, const char *path, char *err, size_t cap)
+{
+    int v = schema_version(db);
+    if (v > SERVE_DB_SCHEMA) {
+        snprintf(err, cap, "server database '%s' has schema %d, newer than this arena's (%d): "
+                 "run a newer arena on it", path, v, SERVE_DB_SCHEMA);
+        return JA_EVERSION;
+    }
+    if (v < 1) {
+        snprintf(err, cap, "server database '%s': no schema version (not a server database?)",
+                 path);
+        return JA_EFORMAT;
+    }
+    if (v == 1) {
+        char *msg = NULL;
+        if (sqlite3_exec(db->sql, "BEGIN IMMEDIATE", NULL, NULL, &msg) != SQLITE_OK ||
+            sqlite3_exec(db->sql, SCHEMA_V2, NULL, NULL, &msg) != SQLITE_OK ||
+            sqlite3_exec(db->sql, "COMMIT", NULL, NULL, &msg) != SQLITE_OK) {
+            snprintf(err, cap, "server database '%s': upgrading its schema from 1 to 2: %s",
+                     path, msg ? msg : sqlite3_errmsg(db->sql));
+            sqlite3_free(msg);
+            sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+            return JA_EDB;
+        }
+    }
+    return JA_OK;
 }
 
 int arena_serve_db_open(const char *path, arena_serve_db **out, char *err, size_t cap)
@@ -66,6 +168,11 @@ int arena_serve_db_open(const char *path, arena_serve_db **out, char *err, size_
         sqlite3_free(msg);
         arena_serve_db_close(&db);
         return JA_EDB;
+    }
+    int rc = migrate(db, path, err, cap);
+    if (rc != JA_OK) {
+        arena_serve_db_close(&db);
+        return rc;
     }
     *out = db;
     return JA_OK;
@@ -250,12 +357,14 @@ int arena_serve_db_author_find(arena_serve_db *db, const char *name, int64_t *id
 }
 
 int arena_serve_db_counts(arena_serve_db *db, int64_t author, int64_t since, int64_t *recent,
-                          int64_t *validating)
+                          int64_t *validating, int64_t *author_validating)
 {
     LOCK();
     int rc = JA_EDB;
-    sqlite3_stmt *st = prep(db, "SELECT (SELECT count(*) FROM versions WHERE author = ? AND "
-                                "created >= ?), (SELECT count(*) FROM versions WHERE status = ?)");
+    sqlite3_stmt *st = prep(db, "SELECT (SELECT count(*) FROM versions WHERE author = ?1 AND "
+                                "created >= ?2), (SELECT count(*) FROM versions WHERE status = "
+                                "?3), (SELECT count(*) FROM versions WHERE author = ?1 AND "
+                                "status = ?3)");
     if (st) {
         sqlite3_bind_int64(st, 1, author);
         sqlite3_bind_int64(st, 2, since);
@@ -263,6 +372,7 @@ int arena_serve_db_counts(arena_serve_db *db, int64_t author, int64_t since, int
         if (sqlite3_step(st) == SQLITE_ROW) {
             *recent = sqlite3_column_int64(st, 0);
             *validating = sqlite3_column_int64(st, 1);
+            *author_validating = sqlite3_column_int64(st, 2);
             rc = JA_OK;
         }
         sqlite3_finalize(st);
@@ -272,15 +382,18 @@ int arena_serve_db_counts(arena_serve_db *db, int64_t author, int64_t since, int
 }
 
 int arena_serve_db_version_add(arena_serve_db *db, int64_t author, const char *sha,
-                               const char *file, int64_t *id, int64_t *number)
+                               const char *file, const char *params, int64_t *id,
+                               int64_t *number)
 {
     LOCK();
     int rc = JA_EDB;
-    sqlite3_stmt *st = prep(db, "SELECT id, number FROM versions WHERE author = ? AND sha256 = ?");
+    sqlite3_stmt *st = prep(db, "SELECT id, number FROM versions WHERE author = ? AND sha256 = ? "
+                                "AND params = ?");
     if (st == NULL)
         goto out;
     sqlite3_bind_int64(st, 1, author);
     sqlite3_bind_text(st, 2, sha, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, params ? params : "", -1, SQLITE_TRANSIENT);
     if (sqlite3_step(st) == SQLITE_ROW) {
         *id = sqlite3_column_int64(st, 0);
         *number = sqlite3_column_int64(st, 1);
@@ -290,9 +403,9 @@ int arena_serve_db_version_add(arena_serve_db *db, int64_t author, const char *s
     }
     sqlite3_finalize(st);
     int64_t now = (int64_t)time(NULL);
-    st = prep(db, "INSERT INTO versions (author, number, sha256, file, status, created, updated) "
-                  "VALUES (?1, (SELECT coalesce(max(number), 0) + 1 FROM versions WHERE author = "
-                  "?1), ?2, ?3, ?4, ?5, ?5) RETURNING id, number");
+    st = prep(db, "INSERT INTO versions (author, number, sha256, file, params, status, created, "
+                  "updated) VALUES (?1, (SELECT coalesce(max(number), 0) + 1 FROM versions "
+                  "WHERE author = ?1), ?2, ?3, ?6, ?4, ?5, ?5) RETURNING id, number");
     if (st == NULL)
         goto out;
     sqlite3_bind_int64(st, 1, author);
@@ -300,6 +413,7 @@ int arena_serve_db_version_add(arena_serve_db *db, int64_t author, const char *s
     sqlite3_bind_text(st, 3, file, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 4, ARENA_V_VALIDATING, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 5, now);
+    sqlite3_bind_text(st, 6, params ? params : "", -1, SQLITE_TRANSIENT);
     if (sqlite3_step(st) == SQLITE_ROW) {
         *id = sqlite3_column_int64(st, 0);
         *number = sqlite3_column_int64(st, 1);
@@ -313,8 +427,8 @@ out:
 }
 
 #define VERSION_COLS                                                                         \
-    "v.id, v.author, a.name, v.number, v.sha256, v.file, v.status, v.faults FROM versions v " \
-    "JOIN authors a ON a.id = v.author "
+    "v.id, v.author, a.name, v.number, v.sha256, v.file, v.status, v.faults, v.params "       \
+    "FROM versions v JOIN authors a ON a.id = v.author "
 
 static void read_version(sqlite3_stmt *st, arena_serve_version *v)
 {
@@ -327,6 +441,7 @@ static void read_version(sqlite3_stmt *st, arena_serve_version *v)
     copy_col(st, 5, v->file, sizeof v->file);
     copy_col(st, 6, v->status, sizeof v->status);
     v->faults = sqlite3_column_int64(st, 7);
+    copy_col(st, 8, v->params, sizeof v->params);
 }
 
 static int version_one(arena_serve_db *db, const char *sql, int64_t id, const char *status,
@@ -427,6 +542,101 @@ int arena_serve_db_version_set(arena_serve_db *db, int64_t id, const char *statu
     return rc;
 }
 
+/* The author of version id and its number, with the mutex held. */
+static int version_owner(arena_serve_db *db, int64_t id, int64_t *author, int64_t *number)
+{
+    sqlite3_stmt *st = prep(db, "SELECT author, number FROM versions WHERE id = ?");
+    if (st == NULL)
+        return JA_EDB;
+    sqlite3_bind_int64(st, 1, id);
+    int r = sqlite3_step(st);
+    if (r == SQLITE_ROW) {
+        *author = sqlite3_column_int64(st, 0);
+        *number = sqlite3_column_int64(st, 1);
+    }
+    sqlite3_finalize(st);
+    return r == SQLITE_ROW ? JA_OK : r == SQLITE_DONE ? JA_ENOTFOUND : JA_EDB;
+}
+
+int arena_serve_db_version_activate(arena_serve_db *db, int64_t id, const char *report,
+                                    char status[16], int64_t *retired, uint32_t cap,
+                                    uint32_t *n_retired)
+{
+    *n_retired = 0;
+    status[0] = '\0';
+    LOCK();
+    int rc = exec(db, "BEGIN IMMEDIATE");
+    if (rc != JA_OK)
+        goto out;
+    int64_t author = 0, number = 0, newer = 0;
+    rc = version_owner(db, id, &author, &number);
+    sqlite3_stmt *st = NULL;
+    if (rc == JA_OK && (st = prep(db, "SELECT coalesce(max(number), 0) FROM versions WHERE "
+                                      "author = ? AND status = 'active' AND number > ?")) == NULL)
+        rc = JA_EDB;
+    if (rc == JA_OK) {
+        sqlite3_bind_int64(st, 1, author);
+        sqlite3_bind_int64(st, 2, number);
+        rc = sqlite3_step(st) == SQLITE_ROW ? JA_OK : JA_EDB;
+        newer = rc == JA_OK ? sqlite3_column_int64(st, 0) : 0;
+        sqlite3_finalize(st);
+    }
+    /* Passed, but a newer version of the author is active already (it was
+     * validated first): this one is retired, not the newer one. */
+    char why[96];
+    if (newer)
+        snprintf(why, sizeof why, "passed its validation, but version %" PRId64 " (newer) is "
+                 "active", newer);
+    const char *to = newer ? ARENA_V_RETIRED : ARENA_V_ACTIVE;
+    if (rc == JA_OK && (st = prep(db, "UPDATE versions SET status = ?1, reason = ?2, report = "
+                                      "?3, updated = ?4 WHERE id = ?5 AND status = 'validating'")) ==
+                           NULL)
+        rc = JA_EDB;
+    bool changed = false;
+    if (rc == JA_OK) {
+        sqlite3_bind_text(st, 1, to, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, newer ? why : "", -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 3, report, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 4, (int64_t)time(NULL));
+        sqlite3_bind_int64(st, 5, id);
+        rc = run(db, st);
+        changed = rc == JA_OK && sqlite3_changes(db->sql) > 0;
+    }
+    /* The author's older versions that play or wait to be validated give
+     * way: one active version per author (docs/server.md, "Versions"). */
+    if (rc == JA_OK && changed && !newer) {
+        st = prep(db, "UPDATE versions SET status = 'retired', reason = 'replaced by version ' "
+                      "|| ?1, updated = ?2 WHERE author = ?3 AND number < ?1 AND status IN "
+                      "('active', 'validating') RETURNING number");
+        if (st == NULL)
+            rc = JA_EDB;
+        else {
+            sqlite3_bind_int64(st, 1, number);
+            sqlite3_bind_int64(st, 2, (int64_t)time(NULL));
+            sqlite3_bind_int64(st, 3, author);
+            int r;
+            while ((r = sqlite3_step(st)) == SQLITE_ROW)
+                if (*n_retired < cap)
+                    retired[(*n_retired)++] = sqlite3_column_int64(st, 0);
+            if (r != SQLITE_DONE) {
+                db_note(db, "retiring replaced versions");
+                rc = JA_EDB;
+            }
+            sqlite3_finalize(st);
+        }
+    }
+    if (rc == JA_OK && changed)
+        snprintf(status, 16, "%s", to);
+    rc = end_tx(db, rc);
+    if (rc != JA_OK) {
+        *n_retired = 0;
+        status[0] = '\0';
+    }
+out:
+    UNLOCK();
+    return rc;
+}
+
 int arena_serve_db_retire(arena_serve_db *db, int64_t author, int64_t *n)
 {
     LOCK();
@@ -472,50 +682,60 @@ int arena_serve_db_supersede(arena_serve_db *db, int64_t author, int64_t keep,
     return rc;
 }
 
+/* The rows of st (its parameters bound), each made a JSON object by row,
+ * as an array; NULL (st finalized either way) on failure. With the mutex
+ * held. */
+static json_t *rows_json(sqlite3_stmt *st, json_t *(*row)(sqlite3_stmt *st))
+{
+    json_t *arr = json_array();
+    int r = SQLITE_DONE;
+    while (arr && (r = sqlite3_step(st)) == SQLITE_ROW)
+        json_array_append_new(arr, row(st));
+    if (arr && r != SQLITE_DONE) {
+        json_decref(arr);
+        arr = NULL;
+    }
+    sqlite3_finalize(st);
+    return arr;
+}
+
+static json_t *version_row(sqlite3_stmt *st)
+{
+    const char *report = (const char *)sqlite3_column_text(st, 6);
+    json_t *rep = report ? json_loads(report, 0, NULL) : NULL;
+    /* An external version's file is "zmq:KEY" (serve_ext.h). */
+    const char *file = (const char *)sqlite3_column_text(st, 10);
+    bool ext = file && strncmp(file, "zmq:", 4) == 0;
+    json_t *row = json_pack("{sI ss sI ss ss ss so sI sI sI}", "id",
+                            (json_int_t)sqlite3_column_int64(st, 0), "author",
+                            (const char *)sqlite3_column_text(st, 1), "version",
+                            (json_int_t)sqlite3_column_int64(st, 2), "sha256",
+                            (const char *)sqlite3_column_text(st, 3), "status",
+                            (const char *)sqlite3_column_text(st, 4), "reason",
+                            (const char *)sqlite3_column_text(st, 5), "report",
+                            rep ? rep : json_null(), "faults",
+                            (json_int_t)sqlite3_column_int64(st, 7), "created",
+                            (json_int_t)sqlite3_column_int64(st, 8), "updated",
+                            (json_int_t)sqlite3_column_int64(st, 9));
+    json_object_set_new(row, "kind", json_string(ext ? "external" : "plugin"));
+    json_object_set_new(row, "params", json_string((const char *)sqlite3_column_text(st, 11)));
+    if (ext)
+        json_object_set_new(row, "key", json_string(file + 4));
+    return row;
+}
+
 json_t *arena_serve_db_versions_json(arena_serve_db *db, int64_t author)
 {
     LOCK();
-    json_t *arr = json_array();
+    json_t *arr = NULL;
     sqlite3_stmt *st = prep(db, "SELECT v.id, a.name, v.number, v.sha256, v.status, v.reason, "
-                                "v.report, v.faults, v.created, v.updated, v.file FROM "
+                                "v.report, v.faults, v.created, v.updated, v.file, v.params FROM "
                                 "versions v JOIN authors a ON a.id = v.author WHERE ?1 = 0 OR "
-                                "v.author = ?1 "
-                                "ORDER BY v.id");
-    if (st == NULL || arr == NULL) {
-        json_decref(arr);
-        arr = NULL;
-        goto out;
+                                "v.author = ?1 ORDER BY v.id");
+    if (st) {
+        sqlite3_bind_int64(st, 1, author);
+        arr = rows_json(st, version_row);
     }
-    sqlite3_bind_int64(st, 1, author);
-    int r;
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *report = (const char *)sqlite3_column_text(st, 6);
-        json_t *rep = report ? json_loads(report, 0, NULL) : NULL;
-        /* An external version's file is "zmq:KEY" (serve_ext.h). */
-        const char *file = (const char *)sqlite3_column_text(st, 10);
-        bool ext = file && strncmp(file, "zmq:", 4) == 0;
-        json_t *row = json_pack("{sI ss sI ss ss ss so sI sI sI}", "id",
-                           (json_int_t)sqlite3_column_int64(st, 0), "author",
-                           (const char *)sqlite3_column_text(st, 1), "version",
-                           (json_int_t)sqlite3_column_int64(st, 2), "sha256",
-                           (const char *)sqlite3_column_text(st, 3), "status",
-                           (const char *)sqlite3_column_text(st, 4), "reason",
-                           (const char *)sqlite3_column_text(st, 5), "report",
-                           rep ? rep : json_null(), "faults",
-                           (json_int_t)sqlite3_column_int64(st, 7), "created",
-                           (json_int_t)sqlite3_column_int64(st, 8), "updated",
-                           (json_int_t)sqlite3_column_int64(st, 9));
-        json_object_set_new(row, "kind", json_string(ext ? "external" : "plugin"));
-        if (ext)
-            json_object_set_new(row, "key", json_string(file + 4));
-        json_array_append_new(arr, row);
-    }
-    if (r != SQLITE_DONE) {
-        json_decref(arr);
-        arr = NULL;
-    }
-out:
-    sqlite3_finalize(st);
     UNLOCK();
     return arr;
 }
@@ -556,23 +776,30 @@ int arena_serve_db_batch_add(arena_serve_db *db, uint64_t server_seed, arena_ser
     int rc = JA_EDB;
     if (exec(db, "BEGIN IMMEDIATE") != JA_OK)
         goto out;
-    /* Only active versions start a batch: checked in the transaction that
-     * adds it, so a version retired before is never in a new batch. */
-    sqlite3_stmt *st;
+    /* Only active versions of as many authors start a batch: checked in
+     * the transaction that adds it, so a version retired before is never
+     * in a new batch, and two versions of one author never meet. */
+    sqlite3_stmt *st = NULL;
+    int64_t authors[16];
     for (uint32_t i = 0; i < b->n; i++) {
-        if ((st = prep(db, "SELECT status = 'active' FROM versions WHERE id = ?")) == NULL)
+        if ((st = prep(db, "SELECT author FROM versions WHERE id = ? AND status = 'active'")) ==
+            NULL)
             break;
         sqlite3_bind_int64(st, 1, b->version[i]);
-        bool active = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
+        bool ok = sqlite3_step(st) == SQLITE_ROW;
+        authors[i] = ok ? sqlite3_column_int64(st, 0) : 0;
         sqlite3_finalize(st);
-        if (!active) {
+        st = NULL;
+        for (uint32_t j = 0; j < i && ok; j++)
+            ok = authors[j] != authors[i];
+        if (!ok) {
             exec(db, "ROLLBACK");
             rc = JA_ENOTFOUND;
             goto out;
         }
     }
     st = prep(db, "INSERT INTO batches (seed, state, versions, created) VALUES "
-                                "('', 'planned', ?, ?) RETURNING id");
+                  "('', 'planned', ?, ?) RETURNING id");
     if (st) {
         sqlite3_bind_text(st, 1, vt, -1, SQLITE_TRANSIENT);
         sqlite3_bind_int64(st, 2, (int64_t)time(NULL));
@@ -581,6 +808,15 @@ int arena_serve_db_batch_add(arena_serve_db *db, uint64_t server_seed, arena_ser
             rc = JA_OK;
         }
         sqlite3_finalize(st);
+    }
+    for (uint32_t i = 0; rc == JA_OK && i < b->n; i++) {
+        rc = JA_EDB;
+        if ((st = prep(db, "INSERT INTO batch_versions VALUES (?, ?, ?)")) != NULL) {
+            sqlite3_bind_int64(st, 1, b->id);
+            sqlite3_bind_int(st, 2, (int)i);
+            sqlite3_bind_int64(st, 3, b->version[i]);
+            rc = run(db, st);
+        }
     }
     if (rc == JA_OK) {
         b->seed = ja_seed_derive(server_seed, SRV_STREAM_BATCH, (uint64_t)b->id);
@@ -620,7 +856,7 @@ int arena_serve_db_batch_unfinished(arena_serve_db *db, arena_serve_batch *out)
     LOCK();
     int rc = JA_EDB;
     sqlite3_stmt *st = prep(db, "SELECT id, seed, coalesce(tournament, 0), versions FROM "
-                                "batches WHERE state != 'done' ORDER BY id LIMIT 1");
+                                "batches WHERE state NOT IN ('done', 'failed') ORDER BY id LIMIT 1");
     if (st) {
         int r = sqlite3_step(st);
         rc = r == SQLITE_ROW ? JA_OK : r == SQLITE_DONE ? JA_ENOTFOUND : JA_EDB;
@@ -643,24 +879,30 @@ int arena_serve_db_batch_unfinished(arena_serve_db *db, arena_serve_batch *out)
     return rc;
 }
 
-int arena_serve_db_batch_done(arena_serve_db *db, const arena_serve_batch *b,
-                              const int64_t *faults)
+/* Ends batch b in state `state` with reason, adding faults[i] to
+ * version[i]'s count, in one transaction; a batch already ended changes
+ * nothing. */
+static int batch_end(arena_serve_db *db, const arena_serve_batch *b, const char *state,
+                     const char *reason, const int64_t *faults)
 {
     LOCK();
     int rc = JA_EDB;
     if (exec(db, "BEGIN IMMEDIATE") != JA_OK)
         goto out;
-    sqlite3_stmt *st = prep(db, "UPDATE batches SET state = 'done' WHERE id = ? AND state != "
-                                "'done'");
+    sqlite3_stmt *st = prep(db, "UPDATE batches SET state = ?, reason = ?, ended = ? WHERE id = "
+                                "? AND state NOT IN ('done', 'failed')");
     if (st) {
-        sqlite3_bind_int64(st, 1, b->id);
+        sqlite3_bind_text(st, 1, state, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, reason ? reason : "", -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 3, (int64_t)time(NULL));
+        sqlite3_bind_int64(st, 4, b->id);
         rc = run(db, st);
     }
     bool changed = rc == JA_OK && sqlite3_changes(db->sql) > 0;
     for (uint32_t i = 0; changed && rc == JA_OK && i < b->n; i++) {
         rc = JA_EDB;
         if ((st = prep(db, "UPDATE versions SET faults = faults + ? WHERE id = ?")) != NULL) {
-            sqlite3_bind_int64(st, 1, faults[i]);
+            sqlite3_bind_int64(st, 1, faults ? faults[i] : 0);
             sqlite3_bind_int64(st, 2, b->version[i]);
             rc = run(db, st);
         }
@@ -669,6 +911,55 @@ int arena_serve_db_batch_done(arena_serve_db *db, const arena_serve_batch *b,
 out:
     UNLOCK();
     return rc;
+}
+
+int arena_serve_db_batch_done(arena_serve_db *db, const arena_serve_batch *b,
+                              const int64_t *faults)
+{
+    return batch_end(db, b, "done", NULL, faults);
+}
+
+int arena_serve_db_batch_fail(arena_serve_db *db, const arena_serve_batch *b, const char *reason,
+                              const int64_t *faults)
+{
+    return batch_end(db, b, "failed", reason, faults);
+}
+
+static json_t *batch_row(sqlite3_stmt *st)
+{
+    arena_serve_batch b;
+    json_t *vs = json_array();
+    if (parse_versions((const char *)sqlite3_column_text(st, 6), &b))
+        for (uint32_t i = 0; i < b.n; i++)
+            json_array_append_new(vs, json_integer(b.version[i]));
+    json_t *row = json_pack("{sI sI ss ss sI so}", "id", (json_int_t)sqlite3_column_int64(st, 0),
+                            "tournament", (json_int_t)sqlite3_column_int64(st, 1), "state",
+                            (const char *)sqlite3_column_text(st, 2), "reason",
+                            (const char *)sqlite3_column_text(st, 3), "created",
+                            (json_int_t)sqlite3_column_int64(st, 4), "versions", vs);
+    json_object_set_new(row, "ended", sqlite3_column_type(st, 5) == SQLITE_NULL
+                                          ? json_null()
+                                          : json_integer(sqlite3_column_int64(st, 5)));
+    return row;
+}
+
+json_t *arena_serve_db_batches_json(arena_serve_db *db, int64_t author, uint32_t limit)
+{
+    LOCK();
+    json_t *arr = NULL;
+    /* The author's batches through batch_versions_version, newest first. */
+    sqlite3_stmt *st = prep(db, "SELECT b.id, coalesce(b.tournament, 0), b.state, b.reason, "
+                                "b.created, b.ended, b.versions FROM batches b WHERE b.id IN "
+                                "(SELECT bv.batch FROM batch_versions bv JOIN versions v ON "
+                                "v.id = bv.version WHERE v.author = ?1) ORDER BY b.id DESC "
+                                "LIMIT ?2");
+    if (st) {
+        sqlite3_bind_int64(st, 1, author);
+        sqlite3_bind_int64(st, 2, limit);
+        arr = rows_json(st, batch_row);
+    }
+    UNLOCK();
+    return arr;
 }
 
 bool arena_serve_db_is_batch(arena_serve_db *db, int64_t tournament)

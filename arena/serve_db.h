@@ -43,16 +43,19 @@ int arena_serve_db_author_auth(arena_serve_db *db, const char *token, int64_t *i
 /* The author of that name: its id. */
 int arena_serve_db_author_find(arena_serve_db *db, const char *name, int64_t *id);
 
-/* Versions uploaded by the author since `since` (unix seconds), and the
- * versions of every author waiting for validation. */
+/* Versions uploaded by the author since `since` (unix seconds), the
+ * versions of every author waiting for validation, and the author's. */
 int arena_serve_db_counts(arena_serve_db *db, int64_t author, int64_t since, int64_t *recent,
-                          int64_t *validating);
+                          int64_t *validating, int64_t *author_validating);
 
 /* A new version of the author: file (relative to the data folder) with
- * SHA-256 sha, status validating, number one more than its last. JA_EBUSY
- * with *id, *number of the version when the author already uploaded it. */
+ * SHA-256 sha and parameters params (NULL or "": none; checked by the
+ * caller, arena_serve_params_ok), status validating, number one more than
+ * its last. JA_EBUSY with *id, *number of the version when the author
+ * already uploaded that file with those parameters. */
 int arena_serve_db_version_add(arena_serve_db *db, int64_t author, const char *sha,
-                               const char *file, int64_t *id, int64_t *number);
+                               const char *file, const char *params, int64_t *id,
+                               int64_t *number);
 
 /* One version, as the scheduler and the validator need it. */
 typedef struct arena_serve_version {
@@ -61,6 +64,7 @@ typedef struct arena_serve_version {
     char sha256[65];
     char file[128];
     char status[16];
+    char params[ARENA_SERVE_PARAMS_MAX + 1];
 } arena_serve_version;
 
 /* The version with the lowest id in status `status`, or JA_ENOTFOUND. */
@@ -76,6 +80,17 @@ int arena_serve_db_versions(arena_serve_db *db, const char *status, arena_serve_
 int arena_serve_db_version_set(arena_serve_db *db, int64_t id, const char *status,
                                const char *reason, const char *report, const char *only_from,
                                bool *changed);
+/* Validation passed for version id (still validating; otherwise nothing
+ * changes and status is ""): it becomes active with its report, and in the
+ * same transaction the author's versions with a lower number that are
+ * active or validating are retired, "replaced by version N" (one active
+ * version per author, docs/server.md); their numbers go to retired[0 ..
+ * *n_retired) (at most cap kept). When a version of the author with a
+ * higher number is active already, this one is retired instead. status
+ * receives what it became. */
+int arena_serve_db_version_activate(arena_serve_db *db, int64_t id, const char *report,
+                                    char status[16], int64_t *retired, uint32_t cap,
+                                    uint32_t *n_retired);
 /* Retires every version of the author that is validating, active or
  * suspended; *n how many. */
 int arena_serve_db_retire(arena_serve_db *db, int64_t author, int64_t *n);
@@ -91,15 +106,15 @@ int arena_serve_db_supersede(arena_serve_db *db, int64_t author, int64_t keep,
 
 /* Every version of one author (author > 0) or of all (0), as a JSON array
  * of objects (id, author, version, kind ("plugin", or "external" with its
- * "key"), sha256, status, reason, report (parsed), faults, created,
- * updated). New reference, NULL on failure. */
+ * "key"), params, sha256, status, reason, report (parsed), faults,
+ * created, updated). New reference, NULL on failure. */
 json_t *arena_serve_db_versions_json(arena_serve_db *db, int64_t author);
 
 /* ---- batches ----------------------------------------------------------------- */
 
 /* A batch: one small tournament of the ladder database (docs/server.md,
  * "Scheduler"). Its state: planned (tournament not yet known), running,
- * done. */
+ * done, or failed (with its reason). */
 typedef struct arena_serve_batch {
     int64_t id;
     uint64_t seed;
@@ -110,15 +125,24 @@ typedef struct arena_serve_batch {
 
 /* A new planned batch of versions v[0..n-1]; its id into b->id and its
  * seed, ja_seed_derive(server seed, "SRVB", id), into b->seed.
- * JA_ENOTFOUND (nothing added) when one of them is no longer active. */
+ * JA_ENOTFOUND (nothing added) when one of them is no longer active, or
+ * two are of one author. */
 int arena_serve_db_batch_add(arena_serve_db *db, uint64_t server_seed, arena_serve_batch *b);
 int arena_serve_db_batch_set_tournament(arena_serve_db *db, int64_t batch, int64_t tournament);
 /* The unfinished batch with the lowest id, or JA_ENOTFOUND. */
 int arena_serve_db_batch_unfinished(arena_serve_db *db, arena_serve_batch *out);
 /* Marks the batch done and adds faults[i] to version[i]'s fault count, in
- * one transaction; a batch already done changes nothing. */
+ * one transaction; a batch already ended changes nothing. */
 int arena_serve_db_batch_done(arena_serve_db *db, const arena_serve_batch *b,
                               const int64_t *faults);
+/* The same for a batch that failed, with its reason (one line); faults
+ * may be NULL (none counted). */
+int arena_serve_db_batch_fail(arena_serve_db *db, const arena_serve_batch *b, const char *reason,
+                              const int64_t *faults);
+/* The author's last `limit` batches, newest first, as a JSON array of
+ * {id, tournament, state, reason, created, ended, versions}. New reference,
+ * NULL on failure. */
+json_t *arena_serve_db_batches_json(arena_serve_db *db, int64_t author, uint32_t limit);
 /* True if tournament is one of the server's batches. */
 bool arena_serve_db_is_batch(arena_serve_db *db, int64_t tournament);
 

@@ -24,14 +24,18 @@ void srv_event(arena_server *s, json_t *ev)
     pthread_mutex_unlock(&s->mu);
 }
 
-void srv_event_batch(arena_server *s, const arena_serve_batch *b, const char *state)
+void srv_event_batch(arena_server *s, const arena_serve_batch *b, const char *state,
+                     const char *reason)
 {
     json_t *v = json_array();
     for (uint32_t i = 0; i < b->n; i++)
         json_array_append_new(v, json_integer(b->version[i]));
-    srv_event(s, json_pack("{ss sI sI ss so}", "type", "batch", "batch", (json_int_t)b->id,
+    json_t *ev = json_pack("{ss sI sI ss so}", "type", "batch", "batch", (json_int_t)b->id,
                            "tournament", (json_int_t)b->tournament, "state", state, "versions",
-                           v));
+                           v);
+    if (reason)
+        json_object_set_new(ev, "reason", json_string(reason));
+    srv_event(s, ev);
 }
 
 void srv_event_version(arena_server *s, const char *author, int64_t number, const char *status,

@@ -223,23 +223,6 @@ uint32_t srv_ext_filter(arena_server *s, arena_serve_version *v, uint32_t n)
     return k;
 }
 
-int srv_ext_next_validating(arena_server *s, arena_serve_version *out)
-{
-    arena_serve_version *v = NULL;
-    uint32_t n = 0;
-    int rc = arena_serve_db_versions(s->sdb, ARENA_V_VALIDATING, &v, &n);
-    if (rc != JA_OK)
-        return rc;
-    rc = JA_ENOTFOUND;
-    for (uint32_t i = 0; i < n && rc != JA_OK; i++)
-        if (!srv_ext_is(&v[i]) || srv_ext_connected(s, &v[i])) {
-            *out = v[i];
-            rc = JA_OK;
-        }
-    free(v);
-    return rc;
-}
-
 int srv_ext_bot(arena_server *s, const arena_serve_version *v, ref_bot **out, char *err,
                 size_t cap)
 {
@@ -337,7 +320,7 @@ int srv_ext_register(arena_server *s, int64_t author, const char *name, const ch
         status = 409;
     } else if (rc != JA_OK && rc != JA_ENOTFOUND) {
         snprintf(err, cap, "the server database cannot be read");
-    } else if ((rc = arena_serve_db_version_add(s->sdb, author, sha, file, id, number)) ==
+    } else if ((rc = arena_serve_db_version_add(s->sdb, author, sha, file, NULL, id, number)) ==
                JA_EBUSY) {
         snprintf(err, cap, "this key is already your version %" PRId64
                            " (a new version needs a new key pair)", *number);

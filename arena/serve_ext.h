@@ -44,11 +44,6 @@ bool srv_ext_connected(arena_server *s, const arena_serve_version *v);
  * (order kept); the count left. */
 uint32_t srv_ext_filter(arena_server *s, arena_serve_version *v, uint32_t n);
 
-/* The next version to validate: the lowest id among the validating ones
- * that is a plugin, or external with its bot connected. JA_ENOTFOUND when
- * none is. */
-int srv_ext_next_validating(arena_server *s, arena_serve_version *out);
-
 /* The participant of external version v (borrowed: never destroy it).
  * JA_OK; JA_ENOTFOUND (err says why) when its bot is not connected. */
 int srv_ext_bot(arena_server *s, const arena_serve_version *v, ref_bot **out, char *err,

@@ -30,6 +30,8 @@
 #define SMALL_BODY 4096
 /* Recent matches on a bot's page. */
 #define RECENT_MATCHES 20
+/* Recent batches on a bot's page (with the reason of a failed one). */
+#define RECENT_BATCHES 10
 
 /* One request's state across the calls of the access handler. */
 typedef struct req {
@@ -41,6 +43,8 @@ typedef struct req {
     size_t len, cap, limit;
     struct MHD_PostProcessor *pp;
     bool file_seen;
+    char params[ARENA_SERVE_PARAMS_MAX + 2]; /* the multipart `params` field */
+    size_t params_len;
     int64_t author;
     char author_name[ARENA_SERVE_NAME_MAX + 1];
     char method[8], url[160]; /* for the live routes (serve_live_http.h) */
@@ -97,7 +101,7 @@ static const char CSS[] =
     "table{border-collapse:collapse}td,th{padding:.2em .7em;border-bottom:1px solid #ccc;"
     "text-align:left;overflow-wrap:anywhere}th{background:#eee}"
     "pre{background:#f6f6f6;padding:.5em;white-space:pre-wrap;overflow-wrap:anywhere}"
-    ".rejected,.suspended{color:#a00}.active{color:#070}nav a{margin-right:1em}";
+    ".rejected,.suspended,.failed{color:#a00}.active{color:#070}nav a{margin-right:1em}";
 
 /* The page's head and navigation; the title escaped. */
 static void page_begin(FILE *f, const char *title)
@@ -410,9 +414,11 @@ static void add_links(arena_server *s, json_t *j, int64_t tournament, uint32_t n
 static json_t *bot_json(arena_server *s, const char *name, int64_t author)
 {
     json_t *v = arena_serve_db_versions_json(s->sdb, author);
+    json_t *bs = arena_serve_db_batches_json(s->sdb, author, RECENT_BATCHES);
     match_scan m = {name, 0, 0, NULL, 0, NULL};
-    if (v == NULL || scan_matches(s, &m) != JA_OK) {
+    if (v == NULL || bs == NULL || scan_matches(s, &m) != JA_OK) {
         json_decref(v);
+        json_decref(bs);
         json_decref(m.list);
         return NULL;
     }
@@ -423,7 +429,8 @@ static json_t *bot_json(arena_server *s, const char *name, int64_t author)
         add_links(s, row, json_integer_value(json_object_get(row, "tournament")),
                   (uint32_t)json_integer_value(json_object_get(row, "number")));
     }
-    return json_pack("{ss so so}", "name", name, "versions", v, "matches", m.list);
+    return json_pack("{ss so so so}", "name", name, "versions", v, "matches", m.list, "batches",
+                     bs);
 }
 
 /* GET /api/bots/NAME (JSON) and /bots/NAME (html): one author. */
@@ -447,7 +454,7 @@ static enum MHD_Result bot(arena_server *s, struct MHD_Connection *c, const char
     }
     page_begin(f, name);
     fputs("<h2>Versions</h2><table><tr><th>version</th><th>status</th><th>faults</th>"
-          "<th>SHA-256</th><th>reason</th></tr>\n", f);
+          "<th>SHA-256</th><th>parameters</th><th>reason</th></tr>\n", f);
     json_t *v;
     size_t i;
     json_array_foreach(json_object_get(j, "versions"), i, v)
@@ -462,7 +469,25 @@ static enum MHD_Result bot(arena_server *s, struct MHD_Connection *c, const char
         fprintf(f, "</td><td>%" JSON_INTEGER_FORMAT "</td><td><code title=\"",
                 json_integer_value(json_object_get(v, "faults")));
         arena_serve_html(f, sha);
-        fprintf(f, "\">%.12s</code></td><td>", sha ? sha : "");
+        fprintf(f, "\">%.12s</code></td><td><code>", sha ? sha : "");
+        arena_serve_html(f, json_string_value(json_object_get(v, "params")));
+        fputs("</code></td><td>", f);
+        arena_serve_html(f, json_string_value(json_object_get(v, "reason")));
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n<h2>Recent batches</h2><table><tr><th>batch</th><th>tournament</th>"
+          "<th>state</th><th>reason</th></tr>\n", f);
+    json_array_foreach(json_object_get(j, "batches"), i, v)
+    {
+        const char *state = json_string_value(json_object_get(v, "state"));
+        fprintf(f, "<tr><td>%" JSON_INTEGER_FORMAT "</td><td>%" JSON_INTEGER_FORMAT
+                   "</td><td class=\"",
+                json_integer_value(json_object_get(v, "id")),
+                json_integer_value(json_object_get(v, "tournament")));
+        arena_serve_html(f, state);
+        fputs("\">", f);
+        arena_serve_html(f, state);
+        fputs("</td><td>", f);
         arena_serve_html(f, json_string_value(json_object_get(v, "reason")));
         fputs("</td></tr>\n", f);
     }
@@ -756,14 +781,21 @@ static int upload_precheck(arena_server *s, struct MHD_Connection *c, req *q, co
         *msg = "the upload is larger than this server accepts (--max-upload)";
         return 413;
     }
-    int64_t recent = 0, validating = 0;
+    int64_t recent = 0, validating = 0, mine = 0;
     if (arena_serve_db_counts(s->sdb, q->author, (int64_t)time(NULL) - 3600, &recent,
-                              &validating) != JA_OK) {
+                              &validating, &mine) != JA_OK) {
         *msg = "the server database cannot be read";
         return 500;
     }
     if (recent >= s->a->upload_rate) {
         *msg = "too many uploads in the last hour (--upload-rate)";
+        return 429;
+    }
+    /* Per author first: one author's burst waits on itself, never fills
+     * the queue for the others (docs/server.md, "Validation"). */
+    if (mine >= s->a->author_queue) {
+        *msg = "you have as many versions waiting for validation as this server takes from "
+               "one author (--author-queue); try again once one is validated";
         return 429;
     }
     if (validating >= s->a->queue_max) {
@@ -779,22 +811,36 @@ static enum MHD_Result api_upload(arena_server *s, struct MHD_Connection *c, req
         return send_error(c, 400, "the multipart body has no 'file' field");
     if (q->len == 0)
         return send_error(c, 400, "the upload is empty");
+    /* Parameters: the multipart field `params`, or the header X-Bot-Params
+     * with a raw body; their meaning is the bot's (check_params, at its
+     * validation), their shape is checked here. */
+    const char *params = q->pp ? q->params
+                               : MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Bot-Params");
+    char perr[200];
+    if (params == NULL)
+        params = "";
+    if (!arena_serve_params_ok(params, perr, sizeof perr)) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "bad parameters: %s", perr);
+        return send_error(c, 400, msg);
+    }
     char sha[65], file[128];
     if (store_plugin(s, q->body, q->len, sha, file, sizeof file) != JA_OK)
         return send_error(c, 500, "the upload cannot be stored");
     int64_t id = 0, number = 0;
-    int rc = arena_serve_db_version_add(s->sdb, q->author, sha, file, &id, &number);
+    int rc = arena_serve_db_version_add(s->sdb, q->author, sha, file, params, &id, &number);
     if (rc == JA_EBUSY) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "this file is already your version %" PRId64, number);
+        char msg[160];
+        snprintf(msg, sizeof msg, "this file%s is already your version %" PRId64,
+                 params[0] ? " with these parameters" : "", number);
         return send_json(c, 409, json_pack("{ss sI}", "error", msg, "version", (json_int_t)number));
     }
     if (rc != JA_OK)
         return send_error(c, 500, "the version cannot be stored");
     srv_event_version(s, q->author_name, number, ARENA_V_VALIDATING, NULL);
-    return send_json(c, 202, json_pack("{sI ss sI ss ss ss}", "id", (json_int_t)id, "author",
+    return send_json(c, 202, json_pack("{sI ss sI ss ss ss ss}", "id", (json_int_t)id, "author",
                                        q->author_name, "version", (json_int_t)number, "sha256",
-                                       sha, "status", ARENA_V_VALIDATING, "bot",
+                                       sha, "params", params, "status", ARENA_V_VALIDATING, "bot",
                                        q->author_name));
 }
 
@@ -813,6 +859,9 @@ static enum MHD_Result api_external(arena_server *s, struct MHD_Connection *c, r
     int64_t id = 0, number = 0;
     if (!json_is_object(body))
         ret = send_error(c, 400, "the body must be a JSON object {\"key\": Z85 public key}");
+    else if (json_object_get(body, "params"))
+        ret = send_error(c, 400, "parameters are for plugins: an external bot reads its own "
+                                 "configuration on its machine");
     else if ((code = srv_ext_register(s, q->author, q->author_name, key, &id, &number, err,
                                       sizeof err)) != 202)
         ret = send_error(c, (unsigned)code, err);
@@ -921,6 +970,16 @@ static enum MHD_Result on_field(void *cls, enum MHD_ValueKind kind, const char *
 {
     (void)kind, (void)filename, (void)type, (void)enc, (void)off;
     req *q = cls;
+    if (key != NULL && strcmp(key, "params") == 0) {
+        /* Kept whole up to one byte past the limit, so that a longer one
+         * is refused by its length, not cut. */
+        size_t room = sizeof q->params - 1 - q->params_len;
+        size_t n = size < room ? size : room;
+        memcpy(q->params + q->params_len, data, n);
+        q->params_len += n;
+        q->params[q->params_len] = '\0';
+        return MHD_YES;
+    }
     if (key == NULL || strcmp(key, "file") != 0)
         return MHD_YES;
     if (off == 0 && q->file_seen && q->len) {

@@ -25,6 +25,7 @@ typedef struct arena_server {
     uint64_t seed;            /* the server seed (serve_db.h) */
     volatile sig_atomic_t *stop;
     bool failed;              /* a thread stopped the server on an error */
+    uint32_t validate_failures; /* the validator's database failures in a row */
     /* Events and wake-ups: mu guards everything below. */
     pthread_mutex_t mu;
     pthread_cond_t cond;
@@ -51,8 +52,10 @@ void srv_event(arena_server *s, json_t *ev);
 void srv_event_version(arena_server *s, const char *author, int64_t number, const char *status,
                        const char *reason);
 
-/* A batch started ("running") or ended ("done"): the event. */
-void srv_event_batch(arena_server *s, const arena_serve_batch *b, const char *state);
+/* A batch started ("running") or ended ("done", or "failed" with its
+ * reason): the event. */
+void srv_event_batch(arena_server *s, const arena_serve_batch *b, const char *state,
+                     const char *reason);
 
 /* Starts and stops the HTTP daemon (serve_http.c). */
 int srv_http_start(arena_server *s, char *err, size_t cap);

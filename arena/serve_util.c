@@ -6,6 +6,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "jackarena/ja_params.h"
+
 #include <arpa/inet.h>
 #include <math.h>
 #include <sodium.h>
@@ -26,6 +28,31 @@ bool arena_serve_name_ok(const char *name)
         if (n >= ARENA_SERVE_NAME_MAX || !(is_alnum(name[n]) || name[n] == '_' || name[n] == '-'))
             return false;
     return true;
+}
+
+bool arena_serve_params_ok(const char *params, char *err, size_t cap)
+{
+    size_t len = strnlen(params, ARENA_SERVE_PARAMS_MAX + 1);
+    if (len > ARENA_SERVE_PARAMS_MAX) {
+        snprintf(err, cap, "the parameters are longer than %d bytes", ARENA_SERVE_PARAMS_MAX);
+        return false;
+    }
+    for (size_t i = 0; i < len; i++)
+        if (params[i] <= ' ' || params[i] > '~') {
+            snprintf(err, cap, "the parameters may hold only printable ASCII without spaces "
+                               "(KEY=VALUE items joined by ':')");
+            return false;
+        }
+    size_t pos = 0;
+    ja_param p;
+    int rc;
+    while ((rc = ja_params_next(params, &pos, &p, err, cap)) == 1)
+        if (p.value == NULL || p.value_len == 0) {
+            snprintf(err, cap, "parameter '%.*s' has no value (KEY=VALUE items joined by ':')",
+                     (int)(p.key_len < 32 ? p.key_len : 32), p.key);
+            return false;
+        }
+    return rc == 0;
 }
 
 void arena_serve_token_new(char out[ARENA_SERVE_TOKEN_HEX])
@@ -327,7 +354,7 @@ bool arena_serve_pair(const arena_pair_cand *c, uint32_t n, uint32_t n_seats, ui
         for (uint32_t i = 0; i < n; i++) {
             bool taken = false;
             for (uint32_t j = 0; j < s; j++)
-                taken |= pick[j] == i;
+                taken |= pick[j] == i || c[pick[j]].author == c[i].author;
             if (taken)
                 continue;
             double d = fabs(c[i].elo - c[first].elo);
@@ -338,7 +365,25 @@ bool arena_serve_pair(const arena_pair_cand *c, uint32_t n, uint32_t n_seats, ui
                 bd = d;
             }
         }
+        if (best < 0)
+            return false; /* fewer authors than seats */
         pick[s] = (uint32_t)best;
     }
     return true;
+}
+
+int arena_serve_fair_next(const int64_t *author, const bool *eligible, uint32_t n, int64_t last)
+{
+    /* The eligible author after `last` with the smallest id, else the
+     * smallest of all; then that author's first (oldest) eligible version. */
+    int after = -1, any = -1;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!eligible[i])
+            continue;
+        if (any < 0 || author[i] < author[any])
+            any = (int)i;
+        if (author[i] > last && (after < 0 || author[i] < author[after]))
+            after = (int)i;
+    }
+    return after >= 0 ? after : any;
 }

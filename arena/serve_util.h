@@ -18,6 +18,15 @@
 #define ARENA_SERVE_NAME_MAX 32
 bool arena_serve_name_ok(const char *name);
 
+/* A submission's parameters (docs/server.md, "Parameters"): "" (none), or
+ * KEY=VALUE items joined by ':' (ja_params.h's grammar), at most
+ * ARENA_SERVE_PARAMS_MAX bytes of printable ASCII without spaces, each
+ * item with a value. What the keys mean is the
+ * bot's to say (its check_params, at validation). False, with a line in
+ * err, for any other text. */
+#define ARENA_SERVE_PARAMS_MAX 255 /* JA_PARAMS_MAX, its NUL aside */
+bool arena_serve_params_ok(const char *params, char *err, size_t cap);
+
 /* Tokens: ARENA_SERVE_TOKEN_BYTES random bytes (randombytes_buf) written
  * as lowercase hex. Only the token's hash is stored: BLAKE2b-256
  * (crypto_generichash) of the token text, as hex. */
@@ -118,16 +127,27 @@ bool arena_serve_http_addr(const char *s, char *host, size_t host_cap, uint16_t 
 /* One active version as the scheduler sees it. */
 typedef struct arena_pair_cand {
     int64_t id;     /* the version id: unique, the last tie-break */
+    int64_t author; /* its author: two versions of one author never meet */
     int64_t games;  /* matches played in the ladder */
     double elo;     /* its live Elo in the ladder (1500 before its first game) */
 } arena_pair_cand;
 
 /* The pairing rule (docs/server.md): the first seat goes to the candidate
  * with the fewest games (ties: the lowest id); each further seat to the
- * remaining candidate whose Elo is closest to the first one's (ties: fewer
- * games, then the lowest id). Writes n_seats indexes into c to pick, in
- * the order chosen. Needs n >= n_seats >= 1; returns false otherwise.
+ * remaining candidate of an author not yet picked whose Elo is closest to
+ * the first one's (ties: fewer games, then the lowest id). Writes n_seats
+ * indexes into c to pick, in the order chosen. Needs n_seats >= 1 and
+ * candidates of at least n_seats authors; returns false otherwise.
  * Deterministic: a function of the candidates alone. */
 bool arena_serve_pair(const arena_pair_cand *c, uint32_t n, uint32_t n_seats, uint32_t *pick);
+
+/* The fair validation queue (docs/server.md, "Validation"): of n waiting
+ * versions, in id order, with their authors and whether each can be
+ * validated now (an external one only while its bot is connected), the
+ * index of the next one: the oldest eligible version of the first author
+ * after `last` (the author served last; 0: none yet) in author id order,
+ * wrapping around, so that one author's many uploads take turns with
+ * everyone else's. -1 when none is eligible. */
+int arena_serve_fair_next(const int64_t *author, const bool *eligible, uint32_t n, int64_t last);
 
 #endif /* ARENA_SERVE_UTIL_H */

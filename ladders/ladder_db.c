@@ -290,6 +290,13 @@ static void column_copy(sqlite3_stmt *st, int i, char *buf, size_t cap)
     snprintf(buf, cap, "%s", t != NULL ? (const char *)t : "");
 }
 
+/* qsort's comparison of int64_t, ascending. */
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 /* Fills *row, zeroed by collect_rows, from the current row of st. */
 typedef void (*read_row_fn)(sqlite3_stmt *st, void *row);
 
@@ -772,11 +779,15 @@ static int check_key(ladder_db *db, const ladder_key *k)
     return JA_OK;
 }
 
+/* A ladder's id from its key bound to ?1, ?2, ?3 (one statement for
+ * ladder_lookup and begin_ladder_read: the cache keys on the address). */
+static const char ladder_lookup_sql[] =
+    "SELECT id FROM ladders WHERE game = ?1 AND n_seats = ?2 AND options = ?3";
+
 static int ladder_lookup(ladder_db *db, const ladder_key *k, int64_t *out_id)
 {
     sqlite3_stmt *st;
-    int rc = prepare(db, "SELECT id FROM ladders WHERE game = ?1 AND n_seats = ?2 AND options = ?3",
-                     &st, "looking up a ladder");
+    int rc = prepare(db, ladder_lookup_sql, &st, "looking up a ladder");
     if (rc != JA_OK)
         return rc;
     bind_key(st, 1, k);
@@ -1817,20 +1828,21 @@ int ladder_db_ladders(ladder_db *db, const char *game, ladder_summary **out, uin
     return rc;
 }
 
-/* The start of a walk over a ladder's rows (the foreach calls): checks the
- * handle, that a callback is given (have_fn) and the key, opens one read
- * transaction (a consistent snapshot even while another process records
- * matches: WAL readers do not block the writer), and prepares sql with the
- * key bound to ?1, ?2, ?3. On JA_OK the caller steps *st, gives it back
- * (finish) and ends the transaction with rollback(); on failure nothing is
- * left open. */
-static int begin_ladder_walk(ladder_db *db, const ladder_key *key, bool have_fn,
+/* The start of a walk over a ladder's rows (the foreach calls, and the
+ * pages through begin_ladder_read): checks the handle, the caller's own
+ * pointer arguments (args_ok false, a callback or an out missing: JA_EINVAL
+ * without a message) and the key, opens one read transaction (a consistent
+ * snapshot even while another process records matches: WAL readers do not
+ * block the writer), and prepares sql with the key bound to ?1, ?2, ?3. On
+ * JA_OK the caller steps *st, gives it back (finish) and ends the
+ * transaction with rollback(); on failure nothing is left open. */
+static int begin_ladder_walk(ladder_db *db, const ladder_key *key, bool args_ok,
                              const char *sql, sqlite3_stmt **st, const char *what)
 {
     int rc = enter(db);
     if (rc != JA_OK)
         return rc;
-    if (!have_fn)
+    if (!args_ok)
         return JA_EINVAL;
     if ((rc = check_key(db, key)) != JA_OK)
         return rc;
@@ -1842,6 +1854,45 @@ static int begin_ladder_walk(ladder_db *db, const ladder_key *key, bool have_fn,
     }
     bind_key(*st, 1, key);
     return JA_OK;
+}
+
+/* Adds the current row of st, one seat of a match in the columns of
+ * ladder_db_foreach_match's statement, to *row; on the match's first seat
+ * (first, *row zeroed) the match's own fields too. */
+static void read_match_seat(sqlite3_stmt *st, ladder_match_row *row, bool first)
+{
+    if (first) {
+        row->match_id = sqlite3_column_int64(st, 0);
+        row->tournament_id = sqlite3_column_int64(st, 1);
+        row->number = (uint32_t)sqlite3_column_int64(st, 2);
+        row->has_seed = sqlite3_column_type(st, 7) != SQLITE_NULL &&
+                        ladder_seed_parse((const char *)sqlite3_column_text(st, 7),
+                                          &row->seed) == JA_OK;
+        row->deal = sqlite3_column_int64(st, 8);
+        row->deal_tournament = sqlite3_column_int64(st, 12);
+        switch (sqlite3_column_type(st, 13)) {
+        case SQLITE_INTEGER:
+            row->source_kind = 'i';
+            row->source_int = sqlite3_column_int64(st, 13);
+            break;
+        case SQLITE_TEXT:
+            row->source_kind = 's';
+            column_copy(st, 13, row->source_text, sizeof row->source_text);
+            break;
+        default: row->source_kind = 0;
+        }
+        row->turns = sqlite3_column_type(st, 9) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 9);
+        column_copy(st, 10, row->digest, sizeof row->digest);
+        column_copy(st, 11, row->finished, sizeof row->finished);
+    }
+    int64_t seat = sqlite3_column_int64(st, 3);
+    if (seat < 0 || seat >= JA_MAX_SEATS)
+        return;
+    row->bot_id[seat] = sqlite3_column_int64(st, 4);
+    row->score[seat] = sqlite3_column_int64(st, 5);
+    row->place[seat] = (uint8_t)sqlite3_column_int(st, 6);
+    if ((uint32_t)seat + 1 > row->n_seats)
+        row->n_seats = (uint32_t)seat + 1;
 }
 
 int ladder_db_foreach_match(ladder_db *db, const ladder_key *key, ladder_match_fn fn, void *ctx)
@@ -1874,46 +1925,14 @@ int ladder_db_foreach_match(ladder_db *db, const ladder_key *key, ladder_match_f
     bool have = false;
     int src;
     while ((src = sqlite3_step(st)) == SQLITE_ROW) {
-        int64_t mid = sqlite3_column_int64(st, 0);
-        if (have && mid != row.match_id) {
+        bool first = !have || sqlite3_column_int64(st, 0) != row.match_id;
+        if (have && first) {
             if ((rc = fn(ctx, &row)) != 0)
                 break;
             memset(&row, 0, sizeof row);
         }
-        if (!have || mid != row.match_id) {
-            row.has_seed = sqlite3_column_type(st, 7) != SQLITE_NULL &&
-                           ladder_seed_parse((const char *)sqlite3_column_text(st, 7),
-                                             &row.seed) == JA_OK;
-            row.deal = sqlite3_column_int64(st, 8);
-            row.deal_tournament = sqlite3_column_int64(st, 12);
-            switch (sqlite3_column_type(st, 13)) {
-            case SQLITE_INTEGER:
-                row.source_kind = 'i';
-                row.source_int = sqlite3_column_int64(st, 13);
-                break;
-            case SQLITE_TEXT:
-                row.source_kind = 's';
-                column_copy(st, 13, row.source_text, sizeof row.source_text);
-                break;
-            default: row.source_kind = 0;
-            }
-            row.turns = sqlite3_column_type(st, 9) == SQLITE_NULL ? -1
-                                                                  : sqlite3_column_int64(st, 9);
-            column_copy(st, 10, row.digest, sizeof row.digest);
-            column_copy(st, 11, row.finished, sizeof row.finished);
-        }
+        read_match_seat(st, &row, first);
         have = true;
-        row.match_id = mid;
-        row.tournament_id = sqlite3_column_int64(st, 1);
-        row.number = (uint32_t)sqlite3_column_int64(st, 2);
-        int64_t seat = sqlite3_column_int64(st, 3);
-        if (seat < 0 || seat >= JA_MAX_SEATS)
-            continue;
-        row.bot_id[seat] = sqlite3_column_int64(st, 4);
-        row.score[seat] = sqlite3_column_int64(st, 5);
-        row.place[seat] = (uint8_t)sqlite3_column_int(st, 6);
-        if ((uint32_t)seat + 1 > row.n_seats)
-            row.n_seats = (uint32_t)seat + 1;
     }
     if (rc == JA_OK && src != SQLITE_ROW && src != SQLITE_DONE)
         rc = sql_fail(db, src, what);
@@ -1921,6 +1940,229 @@ int ladder_db_foreach_match(ladder_db *db, const ladder_key *key, ladder_match_f
         rc = fn(ctx, &row);
     finish(db, st);
     rollback(db); /* ends the read transaction */
+    return rc;
+}
+
+/* ---- Pages of matches, through indexes ------------------------------------- */
+
+/* begin_ladder_walk for the calls that find a ladder's rows through its
+ * id: on JA_OK the read transaction is open (end it with rollback()) and
+ * *ladder_id is the ladder's id, 0 for an unknown ladder. */
+static int begin_ladder_read(ladder_db *db, const ladder_key *key, bool args_ok,
+                             int64_t *ladder_id, const char *what)
+{
+    sqlite3_stmt *st;
+    int rc = begin_ladder_walk(db, key, args_ok, ladder_lookup_sql, &st, what);
+    if (rc != JA_OK)
+        return rc;
+    *ladder_id = 0;
+    rc = step_int(db, st, ladder_id, what);
+    if (rc == JA_ENOTFOUND)
+        rc = JA_OK;
+    if (rc != JA_OK)
+        rollback(db);
+    return rc;
+}
+
+/* Finished match `id` of ladder ladder_id into *row, its seats in order,
+ * deal being the match itself: a few primary-key searches. JA_ENOTFOUND,
+ * without a message, when there is no such finished match in the ladder. */
+static int fetch_match(ladder_db *db, int64_t ladder_id, int64_t id, ladder_match_row *row,
+                       const char *what)
+{
+    sqlite3_stmt *st;
+    int rc = prepare(db,
+                     "SELECT m.id, m.tournament_id, m.number, r.seat, r.bot_id, r.score,"
+                     " r.place, m.seed, m.id, m.turns, m.digest, m.finished_at,"
+                     " m.tournament_id, t.source"
+                     " FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
+                     " JOIN results r ON r.match_id = m.id"
+                     " WHERE m.id = ?1 AND t.ladder_id = ?2 AND m.status = 'done'"
+                     " ORDER BY r.seat",
+                     &st, what);
+    if (rc != JA_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 2, ladder_id);
+    memset(row, 0, sizeof *row);
+    bool first = true;
+    int src;
+    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+        read_match_seat(st, row, first);
+        first = false;
+    }
+    rc = src != SQLITE_DONE ? sql_fail(db, src, what) : first ? JA_ENOTFOUND : JA_OK;
+    finish(db, st);
+    return rc;
+}
+
+static void read_id(sqlite3_stmt *st, void *row)
+{
+    *(int64_t *)row = sqlite3_column_int64(st, 0);
+}
+
+/* The newest finished matches of ladder ?1 with id < ?2, at most ?3, of
+ * bot ?4 (when `bot` is "r.bot_id = ?4 AND "), each once (GROUP BY: a bot
+ * may hold two seats of a match). Results exist only for finished matches,
+ * so the walk down results_bot (bot_id, match_id, seat) or the primary key
+ * of results (match_id, seat) never steps over a planned match, where a
+ * walk down matches would step over a whole unplayed plan. CROSS JOIN fixes the
+ * join order: left to itself, SQLite starts from the ladder's tournaments
+ * and sorts every match of the ladder, the scan this exists to avoid. */
+#define PAGE_SQL(bot)                                                                             \
+    "SELECT r.match_id FROM results r CROSS JOIN matches m CROSS JOIN tournaments t"             \
+    " WHERE " bot "r.match_id < ?2 AND m.id = r.match_id AND t.id = m.tournament_id"            \
+    " AND t.ladder_id = ?1 AND m.status = 'done'"                                                 \
+    " GROUP BY r.match_id ORDER BY r.match_id DESC LIMIT ?3"
+
+/* Appends the ids PAGE_SQL selects (at most n) to ids[*n_ids]. */
+static int page_ids(ladder_db *db, int64_t ladder_id, int64_t before, uint32_t n,
+                    const int64_t *bot_id, int64_t *ids, uint32_t *n_ids, const char *what)
+{
+    sqlite3_stmt *st;
+    int rc = prepare(db, bot_id != NULL ? PAGE_SQL("r.bot_id = ?4 AND ") : PAGE_SQL(""), &st,
+                     what);
+    if (rc != JA_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, ladder_id);
+    sqlite3_bind_int64(st, 2, before);
+    sqlite3_bind_int64(st, 3, n);
+    if (bot_id != NULL)
+        sqlite3_bind_int64(st, 4, *bot_id);
+    int src;
+    while ((src = sqlite3_step(st)) == SQLITE_ROW)
+        ids[(*n_ids)++] = sqlite3_column_int64(st, 0);
+    if (src != SQLITE_DONE)
+        rc = sql_fail(db, src, what);
+    finish(db, st);
+    return rc;
+}
+
+static int cmp_i64_desc(const void *a, const void *b)
+{
+    return cmp_i64(b, a);
+}
+
+/* Sorts ids newest first and drops repeats; returns how many stay. */
+static uint32_t newest_distinct(int64_t *ids, uint32_t n)
+{
+    if (n > 1) /* ids is NULL when there are none */
+        qsort(ids, n, sizeof *ids, cmp_i64_desc);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (k == 0 || ids[i] != ids[k - 1])
+            ids[k++] = ids[i];
+    return k;
+}
+
+/* The ids of the page: the limit + 1 newest of each bot named `name` (or
+ * of the whole ladder), merged, so that *n_ids > limit says there are
+ * more. Every match of the true page is among them: a match that is among
+ * the limit + 1 newest of the union is among the limit + 1 newest of each
+ * of its bots. On JA_OK *ids is owned by the caller (NULL when none). */
+static int page_select(ladder_db *db, int64_t ladder_id, const char *name, int64_t before,
+                       uint32_t limit, int64_t **ids, uint32_t *n_ids, const char *what)
+{
+    int64_t *bots = NULL;
+    uint32_t n_bots = ladder_id != 0;
+    int rc = JA_OK;
+    *ids = NULL;
+    *n_ids = 0;
+    if (name != NULL && ladder_id != 0) {
+        /* bots_identity leads with the name: one search finds every version. */
+        sqlite3_stmt *st;
+        rc = prepare(db, "SELECT id FROM bots WHERE name = ?1", &st, what);
+        if (rc != JA_OK)
+            return rc;
+        bind_text(st, 1, name);
+        void *rows;
+        if ((rc = collect_rows(db, st, what, sizeof *bots, read_id, &rows, &n_bots)) != JA_OK)
+            return rc;
+        bots = rows;
+    }
+    if (n_bots > 0 && (*ids = malloc((size_t)n_bots * (limit + 1) * sizeof **ids)) == NULL)
+        rc = JA_ENOMEM;
+    for (uint32_t i = 0; rc == JA_OK && i < n_bots; i++)
+        rc = page_ids(db, ladder_id, before, limit + 1, name != NULL ? &bots[i] : NULL, *ids,
+                      n_ids, what);
+    free(bots);
+    if (rc != JA_OK) {
+        free(*ids);
+        *ids = NULL;
+        return rc;
+    }
+    *n_ids = newest_distinct(*ids, *n_ids);
+    return JA_OK;
+}
+
+int ladder_db_match_page(ladder_db *db, const ladder_key *key, const char *name, int64_t before,
+                         uint32_t limit, ladder_match_row **out, uint32_t *out_n, bool *more)
+{
+    static const char what[] = "reading a page of matches";
+    int64_t ladder_id;
+    int rc = begin_ladder_read(db, key, out != NULL && out_n != NULL && more != NULL,
+                               &ladder_id, what);
+    if (rc != JA_OK)
+        return rc;
+    if (limit < 1 || limit > LADDER_PAGE_MAX ||
+        (name != NULL && (name[0] == '\0' || strlen(name) >= LADDER_NAME_MAX))) {
+        set_msg(db, "a page of matches takes 1 to %d of them and a bot name of 1 to %d bytes",
+                LADDER_PAGE_MAX, LADDER_NAME_MAX - 1);
+        rollback(db);
+        return JA_EINVAL;
+    }
+    int64_t *ids = NULL;
+    uint32_t n = 0;
+    rc = page_select(db, ladder_id, name, before > 0 ? before : INT64_MAX, limit, &ids, &n, what);
+    ladder_match_row *rows = NULL;
+    bool over = rc == JA_OK && n > limit;
+    if (over)
+        n = limit;
+    if (rc == JA_OK && n > 0 && (rows = malloc(n * sizeof *rows)) == NULL)
+        rc = JA_ENOMEM;
+    for (uint32_t i = 0; rc == JA_OK && i < n; i++)
+        /* Found a moment ago in the same snapshot: missing now is a fault. */
+        if ((rc = fetch_match(db, ladder_id, ids[i], &rows[i], what)) == JA_ENOTFOUND)
+            rc = sql_fail(db, SQLITE_DONE, what);
+    free(ids);
+    rollback(db); /* ends the read transaction */
+    if (rc != JA_OK) {
+        free(rows);
+        return rc;
+    }
+    *out = rows;
+    *out_n = n;
+    *more = over;
+    return JA_OK;
+}
+
+int ladder_db_match_row(ladder_db *db, const ladder_key *key, int64_t tournament_id,
+                        uint32_t number, ladder_match_row *out)
+{
+    static const char what[] = "reading a match";
+    int64_t ladder_id, id = 0;
+    int rc = begin_ladder_read(db, key, out != NULL, &ladder_id, what);
+    if (rc != JA_OK)
+        return rc;
+    sqlite3_stmt *st;
+    rc = prepare(db, "SELECT id FROM matches WHERE tournament_id = ?1 AND number = ?2", &st, what);
+    if (rc == JA_OK) {
+        sqlite3_bind_int64(st, 1, tournament_id);
+        sqlite3_bind_int64(st, 2, number);
+        rc = step_int(db, st, &id, what);
+    }
+    /* fetch_match checks the ladder and that the match is finished. */
+    ladder_match_row row;
+    if (rc == JA_OK)
+        rc = fetch_match(db, ladder_id, id, &row, what);
+    if (rc == JA_ENOTFOUND)
+        set_msg(db,
+                "no finished match %u of tournament %" PRId64 " in the ladder of %s with %u"
+                " seats and options '%s' in database '%s'",
+                number, tournament_id, key->game, key->n_seats, key->options, db->path);
+    rollback(db); /* ends the read transaction */
+    if (rc == JA_OK)
+        *out = row;
     return rc;
 }
 
@@ -2115,12 +2357,6 @@ static int check_not_imported(ladder_db *db, const ladder_import *imp)
     }
     finish(db, st);
     return rc;
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
 }
 
 /* True when the matches of imp with ladder and source as first's each have

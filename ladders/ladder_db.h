@@ -356,6 +356,33 @@ int ladder_db_ladders(ladder_db *db, const char *game, ladder_summary **out, uin
 int ladder_db_foreach_match(ladder_db *db, const ladder_key *key, ladder_match_fn fn,
                             void *ctx);
 
+/* The most rows ladder_db_match_page returns at once. */
+#define LADDER_PAGE_MAX 1000
+
+/* A page of a ladder's finished matches, newest first (match id descending):
+ * those in which a bot named `name` (any version) sat, or every match of
+ * the ladder when name is NULL; only matches with id < before (before <= 0:
+ * from the newest); at most limit rows (1 to LADDER_PAGE_MAX).
+ * Found through indexes (results_bot for a name), never a scan of the
+ * ladder's matches: the cost grows with limit and the name's bot versions,
+ * not with the ladder (and with matches of other ladders newer than the
+ * page, which the walk steps over). Rows as ladder_db_foreach_match fills
+ * them, except deal and deal_tournament, which are the match's own id and
+ * tournament. *more is true when older matches of the same selection exist.
+ * An unknown ladder or name gives JA_OK with no rows. On JA_OK *out (NULL
+ * when *out_n is 0) is owned by the caller: free(). JA_EINVAL for a bad
+ * argument (a NULL out, out_n or more, a bad key, a limit outside 1 to
+ * LADDER_PAGE_MAX, an empty or too long name). One read transaction. */
+int ladder_db_match_page(ladder_db *db, const ladder_key *key, const char *name, int64_t before,
+                         uint32_t limit, ladder_match_row **out, uint32_t *out_n, bool *more);
+
+/* One finished match of a ladder by (tournament, number), as a row of
+ * ladder_db_match_page. JA_ENOTFOUND when there is no such finished match
+ * in that ladder (a planned one, a missing one, one of another ladder);
+ * JA_EINVAL for a bad key or a NULL out. One read transaction. */
+int ladder_db_match_row(ladder_db *db, const ladder_key *key, int64_t tournament_id,
+                        uint32_t number, ladder_match_row *out);
+
 /* A bot's identity as stored. */
 typedef struct ladder_bot_row {
     int64_t id;

@@ -66,16 +66,16 @@ static void test_db_keys(void **state)
     assert_int_equal(arena_serve_db_author_find(db, "eve", &eve), JA_OK);
     assert_int_equal(arena_serve_db_author_find(db, "bob", &bob), JA_OK);
     assert_int_equal(arena_serve_db_file_owner(db, "zmq:K1", &owner), JA_ENOTFOUND);
-    assert_int_equal(arena_serve_db_version_add(db, eve, "a1", "zmq:K1", &v1, &n), JA_OK);
-    assert_int_equal(arena_serve_db_version_add(db, eve, "a2", "bots/p.so", &vp, &n), JA_OK);
-    assert_int_equal(arena_serve_db_version_add(db, bob, "b1", "zmq:K9", &vb, &n), JA_OK);
+    assert_int_equal(arena_serve_db_version_add(db, eve, "a1", "zmq:K1", NULL, &v1, &n), JA_OK);
+    assert_int_equal(arena_serve_db_version_add(db, eve, "a2", "bots/p.so", NULL, &vp, &n), JA_OK);
+    assert_int_equal(arena_serve_db_version_add(db, bob, "b1", "zmq:K9", NULL, &vb, &n), JA_OK);
     assert_int_equal(arena_serve_db_file_owner(db, "zmq:K1", &owner), JA_OK);
     assert_int_equal(owner, eve);
     bool changed;
     assert_int_equal(arena_serve_db_version_set(db, v1, ARENA_V_ACTIVE, "", NULL, NULL, &changed),
                      JA_OK);
     /* A new key retires the author's other external versions only. */
-    assert_int_equal(arena_serve_db_version_add(db, eve, "a3", "zmq:K2", &v2, &n), JA_OK);
+    assert_int_equal(arena_serve_db_version_add(db, eve, "a3", "zmq:K2", NULL, &v2, &n), JA_OK);
     assert_int_equal(n, 3);
     assert_int_equal(arena_serve_db_supersede(db, eve, v2, "zmq:", &n), JA_OK);
     assert_int_equal(n, 1);

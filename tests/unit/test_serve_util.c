@@ -14,6 +14,7 @@
 
 #include <sodium.h>
 #include <stdio.h>
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -250,7 +251,7 @@ static void test_pairing(void **state)
     uint32_t pick[4];
     /* Fewest games first (ties: lowest id), then the closest Elo. */
     arena_pair_cand c[] = {
-        {10, 8, 1500}, {11, 2, 1600}, {12, 9, 1590}, {13, 2, 1400}, {14, 30, 1610},
+        {10, 1, 8, 1500}, {11, 2, 2, 1600}, {12, 3, 9, 1590}, {13, 4, 2, 1400}, {14, 5, 30, 1610},
     };
     assert_true(arena_serve_pair(c, 5, 2, pick));
     assert_int_equal(pick[0], 1); /* id 11: 2 games, lower id than 13 */
@@ -258,11 +259,11 @@ static void test_pairing(void **state)
     assert_true(arena_serve_pair(c, 5, 3, pick));
     assert_int_equal(pick[2], 4); /* then 1610 */
     /* Equal distance: fewer games, then the lower id. */
-    arena_pair_cand d[] = {{5, 0, 1500}, {6, 3, 1550}, {7, 3, 1450}, {8, 1, 1450}};
+    arena_pair_cand d[] = {{5, 1, 0, 1500}, {6, 2, 3, 1550}, {7, 3, 3, 1450}, {8, 4, 1, 1450}};
     assert_true(arena_serve_pair(d, 4, 2, pick));
     assert_int_equal(pick[0], 0);
     assert_int_equal(pick[1], 3);
-    arena_pair_cand e[] = {{5, 0, 1500}, {7, 3, 1450}, {6, 3, 1550}};
+    arena_pair_cand e[] = {{5, 1, 0, 1500}, {7, 2, 3, 1450}, {6, 3, 3, 1550}};
     assert_true(arena_serve_pair(e, 3, 2, pick));
     assert_int_equal(pick[1], 2); /* id 6 before id 7 */
     /* Deterministic, and never one candidate twice. */
@@ -272,6 +273,41 @@ static void test_pairing(void **state)
             assert_int_not_equal(pick[i], pick[j]);
     assert_false(arena_serve_pair(c, 1, 2, pick));
     assert_false(arena_serve_pair(c, 5, 0, pick));
+    /* Two versions of one author never meet (the second server version of
+     * an author once killed the server: "participant name given twice"):
+     * author 7's two versions are the closest in Elo, but only one sits. */
+    arena_pair_cand f[] = {{20, 7, 0, 1500}, {21, 7, 5, 1500}, {22, 8, 5, 1700}, {23, 9, 9, 1300}};
+    assert_true(arena_serve_pair(f, 4, 2, pick));
+    assert_int_equal(pick[0], 0);
+    assert_int_equal(pick[1], 2); /* 1700 and 1300 tie at 200: fewer games */
+    assert_true(arena_serve_pair(f, 4, 3, pick));
+    assert_int_equal(pick[2], 3);
+    /* Four candidates of three authors fill no 4 seats. */
+    assert_false(arena_serve_pair(f, 4, 4, pick));
+    arena_pair_cand g[] = {{30, 1, 0, 1500}, {31, 1, 0, 1500}};
+    assert_false(arena_serve_pair(g, 2, 2, pick));
+}
+
+/* The validation queue takes the authors in turn: one author's burst
+ * waits behind everyone else's next upload. */
+static void test_fair_queue(void **state)
+{
+    (void)state;
+    /* Versions in id order: author 1 uploaded four, then 2, then 3. */
+    int64_t author[] = {1, 1, 1, 1, 2, 3};
+    bool yes[] = {true, true, true, true, true, true};
+    assert_int_equal(arena_serve_fair_next(author, yes, 6, 0), 0); /* author 1, oldest */
+    assert_int_equal(arena_serve_fair_next(author, yes, 6, 1), 4); /* then author 2 */
+    assert_int_equal(arena_serve_fair_next(author, yes, 6, 2), 5); /* then author 3 */
+    assert_int_equal(arena_serve_fair_next(author, yes, 6, 3), 0); /* around again */
+    /* A version that cannot be validated yet (an external bot away) is
+     * passed over: the next eligible one goes, its author's included. */
+    int64_t a2[] = {4, 5, 5};
+    bool e2[] = {false, false, true};
+    assert_int_equal(arena_serve_fair_next(a2, e2, 3, 0), 2);
+    bool none[] = {false, false, false};
+    assert_int_equal(arena_serve_fair_next(a2, none, 3, 0), -1);
+    assert_int_equal(arena_serve_fair_next(a2, yes, 0, 0), -1);
 }
 
 /* The server database: a token finds its author only whole; names are
@@ -318,19 +354,31 @@ static void test_db(void **state)
     char sha[65];
     memset(sha, 'a', 64);
     sha[64] = '\0';
-    assert_int_equal(arena_serve_db_version_add(db, a, sha, "bots/a.so", &va, &n), JA_OK);
+    assert_int_equal(arena_serve_db_version_add(db, a, sha, "bots/a.so", NULL, &va, &n), JA_OK);
     assert_int_equal(n, 1);
-    assert_int_equal(arena_serve_db_version_add(db, a, sha, "bots/a.so", &id, &n), JA_EBUSY);
+    assert_int_equal(arena_serve_db_version_add(db, a, sha, "bots/a.so", NULL, &id, &n), JA_EBUSY);
     assert_int_equal(id, va);
     sha[0] = 'b';
-    assert_int_equal(arena_serve_db_version_add(db, a, sha, "bots/b.so", &id, &n), JA_OK);
+    assert_int_equal(arena_serve_db_version_add(db, a, sha, "bots/b.so", NULL, &id, &n), JA_OK);
     assert_int_equal(n, 2);
-    assert_int_equal(arena_serve_db_version_add(db, b, sha, "bots/b.so", &vb, &n), JA_OK);
+    assert_int_equal(arena_serve_db_version_add(db, b, sha, "bots/b.so", NULL, &vb, &n), JA_OK);
     assert_int_equal(n, 1);
-    int64_t recent, validating;
-    assert_int_equal(arena_serve_db_counts(db, a, 0, &recent, &validating), JA_OK);
+    /* The same file with parameters is another version; again, 409. */
+    int64_t vp;
+    assert_int_equal(arena_serve_db_version_add(db, b, sha, "bots/b.so", "depth=2", &vp, &n),
+                     JA_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(arena_serve_db_version_add(db, b, sha, "bots/b.so", "depth=2", &id, &n),
+                     JA_EBUSY);
+    assert_int_equal(id, vp);
+    arena_serve_version pv;
+    assert_int_equal(arena_serve_db_version_get(db, vp, &pv), JA_OK);
+    assert_string_equal(pv.params, "depth=2");
+    int64_t recent, validating, mine;
+    assert_int_equal(arena_serve_db_counts(db, a, 0, &recent, &validating, &mine), JA_OK);
     assert_int_equal(recent, 2);
-    assert_int_equal(validating, 3);
+    assert_int_equal(validating, 4);
+    assert_int_equal(mine, 2);
 
     arena_serve_batch bt = {.n = 2, .version = {va, vb}};
     assert_int_equal(arena_serve_db_batch_add(db, 7, &bt), JA_ENOTFOUND); /* not active */
@@ -364,15 +412,251 @@ static void test_db(void **state)
     assert_int_equal(arena_serve_db_batch_unfinished(db, &un), JA_ENOTFOUND);
     /* Retired: no new batch with it. */
     assert_int_equal(arena_serve_db_retire(db, b, &n), JA_OK);
-    assert_int_equal(n, 1);
+    assert_int_equal(n, 2); /* vb active and vp validating */
     assert_int_equal(arena_serve_db_batch_add(db, 7, &bt), JA_ENOTFOUND);
     json_t *all = arena_serve_db_versions_json(db, 0);
-    assert_int_equal(json_array_size(all), 3);
+    assert_int_equal(json_array_size(all), 4);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(all, 3), "params")),
+                        "depth=2");
     json_decref(all);
     arena_serve_db_close(&db);
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
+}
+
+/* A temporary folder and a server database in it. */
+static arena_serve_db *temp_db(char *dir, char *path, size_t cap)
+{
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, cap, "%s/serve.db", dir);
+    char err[256];
+    arena_serve_db *db = NULL;
+    assert_int_equal(arena_serve_db_open(path, &db, err, sizeof err), JA_OK);
+    return db;
+}
+
+static void rm_dir(const char *dir)
+{
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* An author with a token-less hash (the tests never authenticate). */
+static int64_t add_author(arena_serve_db *db, const char *name)
+{
+    char h[ARENA_SERVE_HASH_HEX];
+    int64_t id;
+    arena_serve_token_hash(name, h);
+    assert_int_equal(arena_serve_db_author_add(db, name, h), JA_OK);
+    assert_int_equal(arena_serve_db_author_find(db, name, &id), JA_OK);
+    return id;
+}
+
+static int64_t add_version(arena_serve_db *db, int64_t author, char tag)
+{
+    char sha[65], file[80];
+    memset(sha, tag, 64);
+    sha[64] = '\0';
+    snprintf(file, sizeof file, "bots/%c.so", tag);
+    int64_t id, n;
+    assert_int_equal(arena_serve_db_version_add(db, author, sha, file, NULL, &id, &n), JA_OK);
+    return id;
+}
+
+static const char *status_of(arena_serve_db *db, int64_t id, arena_serve_version *v)
+{
+    assert_int_equal(arena_serve_db_version_get(db, id, v), JA_OK);
+    return v->status;
+}
+
+/* Versions (docs/server.md): a version that passes its validation
+ * replaces its author's older active and waiting ones, never a newer one;
+ * one author's versions never share a batch; a failed batch keeps its
+ * reason and counts its faults once. */
+static void test_db_versions(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ja-serve-ver-XXXXXX", path[128];
+    arena_serve_db *db = temp_db(dir, path, sizeof path);
+    int64_t al = add_author(db, "alice"), bo = add_author(db, "bob");
+    int64_t a1 = add_version(db, al, 'a'), b1 = add_version(db, bo, 'b');
+    char st[16];
+    int64_t ret[8];
+    uint32_t nr;
+    arena_serve_version v;
+    assert_int_equal(arena_serve_db_version_activate(db, a1, "{}", st, ret, 8, &nr), JA_OK);
+    assert_string_equal(st, ARENA_V_ACTIVE);
+    assert_int_equal(nr, 0);
+    assert_int_equal(arena_serve_db_version_activate(db, b1, "{}", st, ret, 8, &nr), JA_OK);
+    /* Only a validating version is activated. */
+    assert_int_equal(arena_serve_db_version_activate(db, b1, "{}", st, ret, 8, &nr), JA_OK);
+    assert_string_equal(st, "");
+    arena_serve_batch bt = {.n = 2, .version = {a1, b1}};
+    assert_int_equal(arena_serve_db_batch_add(db, 7, &bt), JA_OK);
+    /* alice uploads versions 2 and 3; 2 passes: it replaces 1, and 3
+     * waits on. Then 3 passes and replaces 2. */
+    int64_t a2 = add_version(db, al, 'c'), a3 = add_version(db, al, 'd');
+    assert_int_equal(arena_serve_db_version_activate(db, a2, "{}", st, ret, 8, &nr), JA_OK);
+    assert_string_equal(st, ARENA_V_ACTIVE);
+    assert_int_equal(nr, 1);
+    assert_int_equal(ret[0], 1);
+    assert_string_equal(status_of(db, a1, &v), ARENA_V_RETIRED);
+    json_t *vs = arena_serve_db_versions_json(db, al);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(vs, 0), "reason")),
+                        "replaced by version 2");
+    json_decref(vs);
+    assert_string_equal(status_of(db, a3, &v), ARENA_V_VALIDATING);
+    /* Two of alice's versions never start a batch together. */
+    arena_serve_batch twin = {.n = 2, .version = {a2, a2}};
+    assert_int_equal(arena_serve_db_batch_add(db, 7, &twin), JA_ENOTFOUND);
+    assert_int_equal(arena_serve_db_version_activate(db, a3, "{}", st, ret, 8, &nr), JA_OK);
+    assert_int_equal(nr, 1);
+    assert_int_equal(ret[0], 2);
+    assert_string_equal(status_of(db, a2, &v), ARENA_V_RETIRED);
+    /* An older version that passes after a newer one is retired itself;
+     * and a newer one's activation retires an older one still waiting. */
+    int64_t b2 = add_version(db, bo, 'e'), b3 = add_version(db, bo, 'f');
+    assert_int_equal(arena_serve_db_version_activate(db, b3, "{}", st, ret, 8, &nr), JA_OK);
+    assert_int_equal(nr, 2); /* b1 active and b2 waiting */
+    assert_string_equal(status_of(db, b2, &v), ARENA_V_RETIRED);
+    int64_t b4 = add_version(db, bo, 'g');
+    assert_int_equal(arena_serve_db_version_set(db, b3, ARENA_V_SUSPENDED, "x", NULL, NULL,
+                                                NULL), JA_OK);
+    assert_int_equal(arena_serve_db_version_activate(db, b4, "{}", st, ret, 8, &nr), JA_OK);
+    assert_string_equal(status_of(db, b3, &v), ARENA_V_SUSPENDED); /* kept as it was */
+    assert_string_equal(status_of(db, b4, &v), ARENA_V_ACTIVE);
+    /* Should an older version pass after a newer one (both waiting once),
+     * the newer one stays. */
+    int64_t b5 = add_version(db, bo, 'h'), b6 = add_version(db, bo, 'i');
+    assert_int_equal(arena_serve_db_version_activate(db, b6, "{}", st, ret, 8, &nr), JA_OK);
+    assert_int_equal(arena_serve_db_version_set(db, b5, ARENA_V_VALIDATING, "", NULL, NULL,
+                                                NULL), JA_OK);
+    assert_int_equal(arena_serve_db_version_activate(db, b5, "{}", st, ret, 8, &nr), JA_OK);
+    assert_string_equal(st, ARENA_V_RETIRED);
+    assert_int_equal(nr, 0);
+    assert_string_equal(status_of(db, b6, &v), ARENA_V_ACTIVE);
+    /* The batch of a1 and b1 (both retired since) fails: its reason kept,
+     * its faults counted once, the bot's batches listed newest first. */
+    int64_t faults[2] = {2, 1};
+    assert_int_equal(arena_serve_db_batch_fail(db, &bt, "the ladder database is locked", faults),
+                     JA_OK);
+    assert_int_equal(arena_serve_db_batch_fail(db, &bt, "again", faults), JA_OK);
+    assert_int_equal(arena_serve_db_batch_done(db, &bt, faults), JA_OK);
+    assert_int_equal(status_of(db, a1, &v)[0], 'r');
+    assert_int_equal(v.faults, 2);
+    arena_serve_batch un;
+    assert_int_equal(arena_serve_db_batch_unfinished(db, &un), JA_ENOTFOUND);
+    json_t *bs = arena_serve_db_batches_json(db, al, 10);
+    assert_int_equal(json_array_size(bs), 1);
+    json_t *b = json_array_get(bs, 0);
+    assert_string_equal(json_string_value(json_object_get(b, "state")), "failed");
+    assert_string_equal(json_string_value(json_object_get(b, "reason")),
+                        "the ladder database is locked");
+    assert_true(json_is_integer(json_object_get(b, "ended")));
+    json_decref(bs);
+    arena_serve_db_close(&db);
+    rm_dir(dir);
+}
+
+/* A server database of schema 1 (the server before versions replaced each
+ * other) opens as schema 2: an author's older active versions retired,
+ * its unfinished batch (duplicate deals) failed, ids and rows kept; a
+ * newer schema is refused with one line. */
+static void test_db_migration(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ja-serve-mig-XXXXXX", path[128], err[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/serve.db", dir);
+    sqlite3 *sql = NULL;
+    assert_int_equal(sqlite3_open(path, &sql), SQLITE_OK);
+    static const char V1[] =
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+        "CREATE TABLE authors (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, token_id TEXT "
+        "NOT NULL, token_hash TEXT NOT NULL, created INTEGER NOT NULL);"
+        "CREATE INDEX authors_token ON authors(token_id);"
+        "CREATE TABLE versions (id INTEGER PRIMARY KEY, author INTEGER NOT NULL REFERENCES "
+        "authors(id), number INTEGER NOT NULL, sha256 TEXT NOT NULL, file TEXT NOT NULL, status "
+        "TEXT NOT NULL, reason TEXT NOT NULL DEFAULT '', report TEXT, faults INTEGER NOT NULL "
+        "DEFAULT 0, created INTEGER NOT NULL, updated INTEGER NOT NULL, UNIQUE (author, "
+        "number), UNIQUE (author, sha256));"
+        "CREATE TABLE batches (id INTEGER PRIMARY KEY, seed TEXT NOT NULL, tournament INTEGER, "
+        "state TEXT NOT NULL, versions TEXT NOT NULL, created INTEGER NOT NULL);"
+        "CREATE INDEX batches_state ON batches(state);"
+        "CREATE INDEX batches_tournament ON batches(tournament);"
+        "INSERT INTO meta VALUES ('schema', '1'), ('seed', '7');"
+        "INSERT INTO authors VALUES (1, 'alice', 'x', 'x', 0), (2, 'bob', 'y', 'y', 0);"
+        "INSERT INTO versions VALUES (1, 1, 1, 'a', 'bots/a.so', 'active', '', NULL, 0, 0, 0),"
+        " (2, 2, 1, 'b', 'bots/b.so', 'active', '', NULL, 0, 0, 0),"
+        " (3, 1, 2, 'c', 'bots/c.so', 'active', '', NULL, 4, 0, 0);"
+        "INSERT INTO batches VALUES (1, '5', 1, 'done', '1,2', 0),"
+        " (2, '6', 2, 'running', '1,3', 0);";
+    assert_int_equal(sqlite3_exec(sql, V1, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(sql);
+    arena_serve_db *db = NULL;
+    assert_int_equal(arena_serve_db_open(path, &db, err, sizeof err), JA_OK);
+    arena_serve_version v;
+    assert_string_equal(status_of(db, 1, &v), ARENA_V_RETIRED);
+    assert_string_equal(status_of(db, 3, &v), ARENA_V_ACTIVE);
+    assert_int_equal(v.faults, 4);
+    assert_string_equal(v.params, "");
+    assert_string_equal(status_of(db, 2, &v), ARENA_V_ACTIVE);
+    arena_serve_batch un;
+    assert_int_equal(arena_serve_db_batch_unfinished(db, &un), JA_ENOTFOUND);
+    json_t *bs = arena_serve_db_batches_json(db, 1, 10);
+    assert_int_equal(json_array_size(bs), 2);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(bs, 0), "state")),
+                        "failed");
+    assert_int_equal(json_array_size(json_object_get(json_array_get(bs, 0), "versions")), 2);
+    json_decref(bs);
+    uint64_t seed;
+    assert_int_equal(arena_serve_db_seed(db, false, 0, &seed, err, sizeof err), JA_OK);
+    assert_int_equal(seed, 7);
+    arena_serve_db_close(&db);
+    /* Opened again: nothing more to do. */
+    assert_int_equal(arena_serve_db_open(path, &db, err, sizeof err), JA_OK);
+    arena_serve_db_close(&db);
+    /* A schema from a newer arena: one line, nothing written. */
+    assert_int_equal(sqlite3_open(path, &sql), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(sql, "UPDATE meta SET value = '3' WHERE key = 'schema'", NULL,
+                                  NULL, NULL), SQLITE_OK);
+    sqlite3_close(sql);
+    assert_int_equal(arena_serve_db_open(path, &db, err, sizeof err), JA_EVERSION);
+    assert_null(db);
+    assert_non_null(strstr(err, "schema 3, newer"));
+    assert_null(strchr(err, '\n'));
+    rm_dir(dir);
+}
+
+/* Parameters on submission: their shape only (the bot checks their
+ * meaning). */
+static void test_params_shape(void **state)
+{
+    (void)state;
+    char err[200];
+    const char *good[] = {"", "depth=2", "iters=2000:c=0.7", "a=b=c", "k=v:x=/y"};
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++)
+        if (!arena_serve_params_ok(good[i], err, sizeof err))
+            fail_msg("'%s' refused: %s", good[i], err);
+    const char *bad[] = {"depth", "depth=", ":a=1", "a=1:", "a=1::b=2", "=1", "a=1 b=2",
+                         "a=\x01", "a=\xc3\xa9", "a=<script>\n"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        err[0] = '\0';
+        if (arena_serve_params_ok(bad[i], err, sizeof err))
+            fail_msg("'%s' accepted", bad[i]);
+        assert_true(err[0] != '\0');
+        assert_null(strchr(err, '\n'));
+    }
+    char longp[300];
+    memset(longp, 'x', sizeof longp - 1);
+    longp[0] = 'k';
+    longp[1] = '=';
+    longp[sizeof longp - 1] = '\0';
+    assert_false(arena_serve_params_ok(longp, err, sizeof err));
+    longp[ARENA_SERVE_PARAMS_MAX] = '\0';
+    assert_true(arena_serve_params_ok(longp, err, sizeof err));
 }
 
 int main(void)
@@ -384,6 +668,10 @@ int main(void)
         cmocka_unit_test(test_bearer),   cmocka_unit_test(test_routes),
         cmocka_unit_test(test_sse), cmocka_unit_test(test_match_id), cmocka_unit_test(test_html),
         cmocka_unit_test(test_http_addr), cmocka_unit_test(test_pairing),
+        cmocka_unit_test(test_fair_queue),
+        cmocka_unit_test(test_db_versions),
+        cmocka_unit_test(test_db_migration),
+        cmocka_unit_test(test_params_shape),
         cmocka_unit_test(test_db),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
