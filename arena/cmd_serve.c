@@ -20,7 +20,8 @@ static const char HELP[] =
     "                   [--smoke N]"
     " [--move-ms MS] [--max-upload BYTES] [--upload-rate N]\n"
     "                   [--queue N] [--author-queue N] [--fault-limit N]\n"
-    "                   [--max-clients N] [--live-delay N]\n"
+    "                   [--max-clients N] [--max-streams N] [--max-per-address N]\n"
+    "                   [--trusted-proxy ADDR] [--live-delay N]\n"
     "                   [--seed N] [--quiet] [--listen tcp://HOST:PORT]\n"
     "Run a competition server for GAME: authors register and upload bot plugins\n"
     "over HTTP, each new version is validated (ELF check, load in the sandbox,\n"
@@ -53,7 +54,13 @@ static const char HELP[] =
     "                      below --queue: one author's burst never fills the queue)\n"
     "  --fault-limit N     ladder faults of a version before it is suspended\n"
     "                      (default 20)\n"
-    "  --max-clients N     HTTP connections at once (default 64)\n"
+    "  --max-clients N     page and API requests answered at once (default 64)\n"
+    "  --max-streams N     event streams (spectators) at once, counted apart from\n"
+    "                      requests (default 1024)\n"
+    "  --max-per-address N requests, and streams, of one client address at once\n"
+    "                      (default 8; below both totals)\n"
+    "  --trusted-proxy ADDR  the numeric address of a reverse proxy in front: its\n"
+    "                      connections count by the last X-Forwarded-For address\n"
     "  --live-delay N      decisions a live match is shown behind the play, so that\n"
     "                      no spectator can help a bot (default 20, 0 to 500;\n"
     "                      0 only for a private server)\n"
@@ -97,6 +104,9 @@ int cmd_serve(int argc, char **argv)
         {"author-queue", required_argument, NULL, 'A'},
         {"fault-limit", required_argument, NULL, 'F'},
         {"max-clients", required_argument, NULL, 'C'},
+        {"max-streams", required_argument, NULL, 'M'},
+        {"max-per-address", required_argument, NULL, 'p'},
+        {"trusted-proxy", required_argument, NULL, 'T'},
         {"live-delay", required_argument, NULL, 'L'},
         {"quiet", no_argument, NULL, 'q'},
         {"listen", required_argument, NULL, 'N'},
@@ -114,6 +124,8 @@ int cmd_serve(int argc, char **argv)
     a.author_queue = 2;
     a.fault_limit = 20;
     a.max_clients = 64;
+    a.max_streams = 1024;
+    a.max_per_address = 8;
     a.live_delay = SRV_LIVE_DELAY_DEFAULT;
     a.db_path = "arena.db";
     const char *http = "127.0.0.1:8080", *data = NULL;
@@ -142,6 +154,8 @@ int cmd_serve(int argc, char **argv)
                       {'A', "--author-queue", 1, 10000, &a.author_queue},
                       {'F', "--fault-limit", 0, 1000000, &a.fault_limit},
                       {'C', "--max-clients", 1, 10000, &a.max_clients},
+                      {'M', "--max-streams", 1, 100000, &a.max_streams},
+                      {'p', "--max-per-address", 1, 10000, &a.max_per_address},
                       {'L', "--live-delay", 0, SRV_LIVE_DELAY_MAX, &a.live_delay}};
         bool counted = false;
         for (size_t i = 0; i < sizeof counts / sizeof *counts && !counted; i++)
@@ -158,6 +172,7 @@ int cmd_serve(int argc, char **argv)
         case 'D': data = optarg; break;
         case 'H': http = optarg; break;
         case 'N': a.listen = optarg; break;
+        case 'T': a.trusted_proxy = optarg; break;
         case 'P': is_public = true; break;
         case 'U':
             if (!arena_parse_u64(optarg, &a.max_upload) || a.max_upload < 1024 ||
@@ -190,6 +205,27 @@ int cmd_serve(int argc, char **argv)
         arena_error("--seats %u: the server plays at most 16 seats", seats);
         return EXIT_USAGE;
     }
+    char err[512];
+    if (a.max_per_address > a.max_clients || a.max_per_address > a.max_streams) {
+        arena_error("--max-per-address %u: must not be above --max-clients (%u) or "
+                    "--max-streams (%u)", a.max_per_address, a.max_clients, a.max_streams);
+        return EXIT_USAGE;
+    }
+    if (a.trusted_proxy) {
+        char host[64];
+        uint16_t port;
+        bool v6, lo;
+        char probe[80];
+        /* The HOST part of --http's syntax, any port: one parser. */
+        snprintf(probe, sizeof probe, "%s%s%s:1", strchr(a.trusted_proxy, ':') ? "[" : "",
+                 a.trusted_proxy, strchr(a.trusted_proxy, ':') ? "]" : "");
+        if (strlen(a.trusted_proxy) > 45 || strcmp(a.trusted_proxy, "localhost") == 0 ||
+            !arena_serve_http_addr(probe, host, sizeof host, &port, &v6, &lo, err, sizeof err)) {
+            arena_error("--trusted-proxy '%s': give the proxy's numeric IPv4 or IPv6 address",
+                        a.trusted_proxy);
+            return EXIT_USAGE;
+        }
+    }
     if (a.author_queue >= a.queue_max && a.queue_max > 1) {
         arena_error("--author-queue %u: must be below --queue %u, so that one author's uploads "
                     "never fill the queue", a.author_queue, a.queue_max);
@@ -201,7 +237,6 @@ int cmd_serve(int argc, char **argv)
     a.move_ms = co.move_ms;
     a.have_seed = co.have_seed;
     a.seed = co.seed;
-    char err[512];
     bool loopback;
     if (!arena_serve_http_addr(http, a.host, sizeof a.host, &a.port, &a.v6, &loopback, err,
                                sizeof err)) {

@@ -4,6 +4,8 @@
 #include "serve_live.h"
 #include "serve_ext.h"
 
+#include "serve_conn.h"
+
 #include "botspec.h"
 #include "db_lock.h"
 #include "executor.h"
@@ -16,11 +18,14 @@
 #include "jackarena/ja_rng.h"
 #include "seat.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -155,7 +160,7 @@ static int smoke(arena_server *s, const arena_serve_version *v, ref_bot *cand, r
     uint64_t total = 0;
     int status = JA_OK;
     for (uint32_t i = 0; i < a->smoke && !*s->stop; i++) {
-        arena_job job = {i, ja_seed_derive(s->seed, SRV_STREAM_SMOKE, (uint64_t)v->id * 1024 + i),
+        arena_job job = {i, arena_serve_seed(s->seed, SRV_STREAM_SMOKE, (uint64_t)v->id * 1024 + i),
                          a->seats, {0}};
         uint32_t seat = i % a->seats;
         for (uint32_t k = 0; k < a->seats; k++)
@@ -436,13 +441,24 @@ typedef struct play_ctx {
     volatile sig_atomic_t stop; /* the server stops, or an external bot of b left */
 } play_ctx;
 
+/* After each recorded match (in the scheduler's thread): a `match` event,
+ * at most one a SRV_MATCH_EVENT_MS; a match recorded meanwhile is counted
+ * into the next one's `matches` (docs/server.md, "HTTP API"), so that a
+ * fast ladder does not send every spectator hundreds of events a second. */
 static void on_match(void *ctx, uint32_t done, uint32_t total)
 {
     play_ctx *p = ctx;
-    p->stop = *p->s->stop || srv_ext_ready(p->s, p->b) != SRV_EXT_READY;
-    srv_event(p->s, json_pack("{ss sI sI si si}", "type", "match", "batch", (json_int_t)p->b->id,
-                              "tournament", (json_int_t)p->b->tournament, "done", (int)done,
-                              "total", (int)total));
+    arena_server *s = p->s;
+    p->stop = *s->stop || srv_ext_ready(s, p->b) != SRV_EXT_READY;
+    s->match_events_held++;
+    int64_t now = srv_now_ms();
+    if (now - s->match_event_ms < SRV_MATCH_EVENT_MS)
+        return;
+    srv_event(s, json_pack("{ss sI sI si si sI}", "type", "match", "batch", (json_int_t)p->b->id,
+                           "tournament", (json_int_t)p->b->tournament, "done", (int)done, "total",
+                           (int)total, "matches", (json_int_t)s->match_events_held));
+    s->match_events_held = 0;
+    s->match_event_ms = now;
 }
 
 /* The faults of each version of batch b in its recorded matches (every
@@ -802,6 +818,58 @@ static bool make_dir(const char *path)
     return true;
 }
 
+/* The replay pages of servers before this one inlined the viewer's script,
+ * which the pages' policy now forbids (docs/server.md, "Security"): they
+ * are made again from their replays, on their next request. The marker
+ * says the folder holds only pages that load /matches/replay.js. */
+static void pages_refresh(const char *dir)
+{
+    char marker[4300];
+    snprintf(marker, sizeof marker, "%s/.shared-script", dir);
+    struct stat sb;
+    if (lstat(marker, &sb) == 0)
+        return;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n > 5 && strcmp(e->d_name + n - 5, ".html") == 0)
+            unlinkat(dirfd(d), e->d_name, 0);
+    }
+    if (d)
+        closedir(d);
+    int fd = open(marker, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd >= 0)
+        close(fd);
+}
+
+/* Open files enough for every connection the flags allow (sockets, idle
+ * ones too), the matches' hosted children (a socket and a pipe each, and
+ * idle children kept for reuse) and the rest (databases, ZeroMQ, replays):
+ * the soft limit is raised to that when the hard one allows. False, with
+ * one line, when it does not. */
+static bool open_files(const arena_serve_args *a)
+{
+    rlim_t need = (rlim_t)a->max_clients + a->max_streams + 64 +
+                  (rlim_t)a->concurrency * a->seats * 8 + 256;
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= need)
+        return true;
+    if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need) {
+        arena_error("--max-clients %u and --max-streams %u need about %llu open files, and this "
+                    "process may open %llu (ulimit -Hn): lower them, or raise the limit",
+                    a->max_clients, a->max_streams, (unsigned long long)need,
+                    (unsigned long long)rl.rlim_max);
+        return false;
+    }
+    rl.rlim_cur = need;
+    if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
+        return true;
+    arena_error("cannot raise the open-files limit to %llu: %s", (unsigned long long)need,
+                strerror(errno));
+    return false;
+}
+
 int arena_serve_run(const arena_serve_args *a)
 {
     arena_server *s = calloc(1, sizeof *s);
@@ -823,6 +891,8 @@ int arena_serve_run(const arena_serve_args *a)
     bool validator_started = false;
     pthread_t vt;
 
+    if (!open_files(a))
+        goto out;
     if (srv_live_new(a->game, a->live_delay, a->concurrency, &s->live) != JA_OK) {
         arena_error("out of memory");
         goto out;
@@ -840,6 +910,7 @@ int arena_serve_run(const arena_serve_args *a)
     if (!make_dir(s->bots_dir) || !make_dir(s->replays_dir) || !make_dir(s->pages_dir) ||
         !make_dir(s->tmp_dir))
         goto out;
+    pages_refresh(s->pages_dir);
     /* One writer at a time in the ladder database (db_lock.h): this server
      * for as long as it runs. */
     if ((status = arena_db_lock_open(a->db_path, &lock, &db)) != EXIT_OK)

@@ -41,7 +41,10 @@ typedef struct arena_serve_args {
     uint32_t queue_max;       /* versions waiting for validation, all authors */
     uint32_t author_queue;    /* versions of one author waiting (below queue_max) */
     uint32_t fault_limit;     /* ladder faults of a version before it is suspended */
-    uint32_t max_clients;     /* HTTP connections at once */
+    uint32_t max_clients;     /* page and API requests being answered at once */
+    uint32_t max_streams;     /* event streams at once */
+    uint32_t max_per_address; /* requests, and streams, of one client address */
+    const char *trusted_proxy; /* numeric address of a reverse proxy, or NULL */
     uint32_t live_delay;      /* decisions a live match is shown behind (serve_live.h) */
     const char *listen;       /* tcp endpoint for external bots, or NULL */
     bool have_seed;

@@ -819,7 +819,7 @@ int arena_serve_db_batch_add(arena_serve_db *db, uint64_t server_seed, arena_ser
         }
     }
     if (rc == JA_OK) {
-        b->seed = ja_seed_derive(server_seed, SRV_STREAM_BATCH, (uint64_t)b->id);
+        b->seed = arena_serve_seed(server_seed, SRV_STREAM_BATCH, (uint64_t)b->id);
         b->tournament = 0;
         char s[24];
         snprintf(s, sizeof s, "%" PRIu64, b->seed);
@@ -962,16 +962,20 @@ json_t *arena_serve_db_batches_json(arena_serve_db *db, int64_t author, uint32_t
     return arr;
 }
 
-bool arena_serve_db_is_batch(arena_serve_db *db, int64_t tournament)
+int arena_serve_db_batch_of(arena_serve_db *db, int64_t tournament, bool *ended)
 {
     LOCK();
-    bool yes = false;
-    sqlite3_stmt *st = prep(db, "SELECT 1 FROM batches WHERE tournament = ?");
+    int rc = JA_EDB;
+    sqlite3_stmt *st = prep(db, "SELECT state IN ('done', 'failed') FROM batches WHERE "
+                                "tournament = ?");
     if (st) {
         sqlite3_bind_int64(st, 1, tournament);
-        yes = sqlite3_step(st) == SQLITE_ROW;
+        int r = sqlite3_step(st);
+        rc = r == SQLITE_ROW ? JA_OK : r == SQLITE_DONE ? JA_ENOTFOUND : JA_EDB;
+        if (rc == JA_OK)
+            *ended = sqlite3_column_int(st, 0) != 0;
         sqlite3_finalize(st);
     }
     UNLOCK();
-    return yes;
+    return rc;
 }

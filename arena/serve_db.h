@@ -124,7 +124,7 @@ typedef struct arena_serve_batch {
 } arena_serve_batch;
 
 /* A new planned batch of versions v[0..n-1]; its id into b->id and its
- * seed, ja_seed_derive(server seed, "SRVB", id), into b->seed.
+ * seed, arena_serve_seed(server seed, "SRVB", id) (one-way), into b->seed.
  * JA_ENOTFOUND (nothing added) when one of them is no longer active, or
  * two are of one author. */
 int arena_serve_db_batch_add(arena_serve_db *db, uint64_t server_seed, arena_serve_batch *b);
@@ -143,7 +143,8 @@ int arena_serve_db_batch_fail(arena_serve_db *db, const arena_serve_batch *b, co
  * {id, tournament, state, reason, created, ended, versions}. New reference,
  * NULL on failure. */
 json_t *arena_serve_db_batches_json(arena_serve_db *db, int64_t author, uint32_t limit);
-/* True if tournament is one of the server's batches. */
-bool arena_serve_db_is_batch(arena_serve_db *db, int64_t tournament);
+/* Whether tournament is one of the server's batches: JA_OK with *ended
+ * (done or failed), JA_ENOTFOUND, JA_EDB. */
+int arena_serve_db_batch_of(arena_serve_db *db, int64_t tournament, bool *ended);
 
 #endif /* ARENA_SERVE_DB_H */

@@ -2,6 +2,8 @@
  * connection, the routes of serve_util.h, the pages and the event stream
  * (docs/server.md). */
 #include "serve_int.h"
+#include "serve_conn.h"
+#include "serve_live.h"
 #include "serve_live_http.h"
 #include "serve_ext.h"
 
@@ -26,8 +28,24 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Every page's policy: scripts, styles and connections from the server
+ * itself only, no inline script or style (each page's are files under
+ * /static/), no frames, no plugins, forms posted only here. */
+#define SRV_CSP                                                                               \
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "              \
+    "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; "       \
+    "object-src 'none'"
 /* Bodies other than uploads (POST /api/register) are small. */
 #define SMALL_BODY 4096
+/* libmicrohttpd's polling threads (epoll each). */
+#define SRV_POLL_THREADS 2
+/* Sockets beyond --max-clients + --max-streams: kept-alive connections
+ * between requests, and ones whose headers have not arrived. */
+#define SRV_IDLE_SOCKETS 64
+/* The memory pool of a connection: its headers and its send buffer. */
+#define SRV_CONN_MEMORY (16 * 1024)
+/* The shortest time between two fits of GET /api/ladder's answer. */
+#define LADDER_REFRESH_MS 1000
 /* Recent matches on a bot's page. */
 #define RECENT_MATCHES 20
 /* Recent batches on a bot's page (with the reason of a failed one). */
@@ -35,7 +53,13 @@
 
 /* One request's state across the calls of the access handler. */
 typedef struct req {
+    arena_server *s;
     arena_route route;
+    srv_live_route_kind live; /* a live route (serve_live.h), when route.kind is NONE */
+    srv_conn *conn;           /* its admission (serve_conn.h); NULL when refused */
+    srv_call call;            /* the answer, made inline or by a worker */
+    bool queued;              /* handed to a worker (the connection suspended) */
+    bool answered;            /* the worker has made call's answer */
     bool started;
     int fail;                 /* an HTTP status decided while the body arrived */
     const char *fail_msg;
@@ -52,27 +76,31 @@ typedef struct req {
 
 /* ---- responses ----------------------------------------------------------------- */
 
-static enum MHD_Result send_bytes(struct MHD_Connection *c, unsigned code, const char *type,
+/* The headers of every answer: its type, no sniffing, the policy, and how
+ * long it may be cached. */
+static enum MHD_Result with_headers(srv_call *c, unsigned code, struct MHD_Response *r,
+                                    const char *type, const char *cache)
+{
+    if (r == NULL)
+        return MHD_NO;
+    MHD_add_response_header(r, "Content-Type", type);
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, "Cache-Control", cache);
+    MHD_add_response_header(r, "Content-Security-Policy", SRV_CSP);
+    return srv_answer(c, code, r);
+}
+
+static enum MHD_Result send_bytes(srv_call *c, unsigned code, const char *type,
                                   char *data, size_t len)
 {
     struct MHD_Response *r =
         MHD_create_response_from_buffer(len, data, MHD_RESPMEM_MUST_FREE);
-    if (r == NULL) {
+    if (r == NULL)
         free(data);
-        return MHD_NO;
-    }
-    MHD_add_response_header(r, "Content-Type", type);
-    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-    MHD_add_response_header(r, "Cache-Control", "no-store");
-    MHD_add_response_header(r, "Content-Security-Policy",
-                            "default-src 'self' 'unsafe-inline' data: blob:; connect-src 'self'; "
-                            "form-action 'self'; frame-ancestors 'none'");
-    enum MHD_Result ret = MHD_queue_response(c, code, r);
-    MHD_destroy_response(r);
-    return ret;
+    return with_headers(c, code, r, type, "no-store");
 }
 
-static enum MHD_Result send_json(struct MHD_Connection *c, unsigned code, json_t *v)
+static enum MHD_Result send_json(srv_call *c, unsigned code, json_t *v)
 {
     char *text = v ? json_dumps(v, JSON_COMPACT) : NULL;
     json_decref(v);
@@ -89,34 +117,47 @@ static enum MHD_Result send_json(struct MHD_Connection *c, unsigned code, json_t
     return send_bytes(c, code, "application/json", t, n + 1);
 }
 
-static enum MHD_Result send_error(struct MHD_Connection *c, unsigned code, const char *msg)
+static enum MHD_Result send_error(srv_call *c, unsigned code, const char *msg)
 {
     return send_json(c, code, json_pack("{ss}", "error", msg));
 }
 
-/* ---- the pages ----------------------------------------------------------------- */
+/* arena/serve_pages/ and arena/viewer/, made C strings at build time. */
+extern const char serve_page_site_css[], serve_page_ladder_js[], serve_page_submit_js[],
+    serve_page_live_js[], serve_page_live_match_js[], viewer_tpl_replay_js[],
+    viewer_tpl_replay_css[];
 
-static const char CSS[] =
-    "body{font:15px/1.4 system-ui,sans-serif;margin:2em auto;max-width:60em;padding:0 1em}"
-    "table{border-collapse:collapse}td,th{padding:.2em .7em;border-bottom:1px solid #ccc;"
-    "text-align:left;overflow-wrap:anywhere}th{background:#eee}"
-    "pre{background:#f6f6f6;padding:.5em;white-space:pre-wrap;overflow-wrap:anywhere}"
-    ".rejected,.suspended,.failed{color:#a00}.active{color:#070}nav a{margin-right:1em}";
+/* GET of asset k of arena_serve_assets (in its order). */
+static enum MHD_Result send_asset(srv_call *c, unsigned k)
+{
+    static const char *const text[] = {serve_page_site_css, serve_page_ladder_js,
+                                       serve_page_submit_js, serve_page_live_js,
+                                       serve_page_live_match_js, viewer_tpl_replay_js,
+                                       viewer_tpl_replay_css};
+    if (k >= sizeof text / sizeof *text || k >= arena_serve_n_assets)
+        return send_error(c, 404, "no such page");
+    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text[k]), (void *)text[k],
+                                                             MHD_RESPMEM_PERSISTENT);
+    /* The same for the server's life: a browser may keep it a while. */
+    return with_headers(c, 200, r, arena_serve_assets[k].type, "max-age=300");
+}
+
+/* ---- the pages ----------------------------------------------------------------- */
 
 /* The page's head and navigation; the title escaped. */
 static void page_begin(FILE *f, const char *title)
 {
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>", f);
     arena_serve_html(f, title);
-    fprintf(f, "</title><style>%s</style></head><body><nav><a href=\"/\">Ladder</a>"
-               "<a href=\"/live\">Live</a><a href=\"/submit\">Submit a bot</a>"
-               "<a href=\"/api/ladder\">JSON</a></nav><h1>",
-            CSS);
+    fputs("</title><link rel=\"stylesheet\" href=\"/static/site.css\"></head><body><nav>"
+          "<a href=\"/\">Ladder</a><a href=\"/matches\">Matches</a><a href=\"/live\">Live</a>"
+          "<a href=\"/submit\">Submit a bot</a><a href=\"/api/ladder\">JSON</a></nav><h1>",
+          f);
     arena_serve_html(f, title);
     fputs("</h1>\n", f);
 }
 
-static enum MHD_Result page_end(struct MHD_Connection *c, FILE *f, char **buf, size_t *len)
+static enum MHD_Result page_end(srv_call *c, FILE *f, char **buf, size_t *len)
 {
     fputs("</body></html>\n", f);
     if (fclose(f) != 0) {
@@ -126,33 +167,7 @@ static enum MHD_Result page_end(struct MHD_Connection *c, FILE *f, char **buf, s
     return send_bytes(c, 200, "text/html; charset=utf-8", *buf, *len);
 }
 
-/* The ladder: filled and refreshed by the script from /api/ladder on every
- * event; every text put in with textContent (never as HTML). */
-static const char LADDER_JS[] =
-    "<script>\n"
-    "function cell(tr,t){var td=document.createElement('td');td.textContent=t;tr.appendChild(td);"
-    "return td;}\n"
-    "function fmt(x){return x==null?'':Math.round(x).toString();}\n"
-    "function load(){fetch('/api/ladder').then(function(r){return r.json();}).then(function(d){\n"
-    " var tb=document.getElementById('ladder');tb.textContent='';\n"
-    " (d.ratings||[]).forEach(function(b,i){var tr=document.createElement('tr');\n"
-    "  cell(tr,String(i+1));var td=cell(tr,'');var a=document.createElement('a');\n"
-    "  a.href='/bots/'+encodeURIComponent(b.author);a.textContent=b.display_name;\n"
-    "  td.appendChild(a);\n"
-    "  cell(tr,b.version_status||'');cell(tr,fmt(b.elo));\n"
-    "  cell(tr,b.elo_ci95?('['+fmt(b.elo_ci95[0])+', '+fmt(b.elo_ci95[1])+']'):'');\n"
-    "  cell(tr,String(b.games));cell(tr,String(b.faults));tb.appendChild(tr);});\n"
-    " document.getElementById('matches').textContent=String(d.matches);\n"
-    " var pv=document.getElementById('pending');pv.textContent='';\n"
-    " (d.versions||[]).forEach(function(v){if(v.status=='active')return;\n"
-    "  var li=document.createElement('li');li.textContent=v.author+' version '+v.version+': '+\n"
-    "  v.status+(v.reason?' ('+v.reason+')':'');pv.appendChild(li);});\n"
-    "});}\n"
-    "load();var t=null;var es=new EventSource('/api/events');\n"
-    "es.onmessage=function(){if(!t)t=setTimeout(function(){t=null;load();},1000);};\n"
-    "</script>\n";
-
-static enum MHD_Result page_index(arena_server *s, struct MHD_Connection *c)
+static enum MHD_Result page_index(arena_server *s, srv_call *c)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -168,11 +183,11 @@ static enum MHD_Result page_index(arena_server *s, struct MHD_Connection *c)
                "Bradley-Terry fit with 95%% intervals, updated live.</p>\n"
                "<table><thead><tr><th>#</th><th>bot</th><th>status</th><th>Elo</th>"
                "<th>95%%</th><th>games</th><th>faults</th></tr></thead>"
-               "<tbody id=\"ladder\"></tbody></table>\n<h2>Other versions</h2><ul id=\"pending\">"
-               "</ul><noscript>The table needs JavaScript; the data is at "
-               "<a href=\"/api/ladder\">/api/ladder</a>.</noscript>\n",
+               "<tbody id=\"ladder\"></tbody></table>\n<h2>Waiting, rejected and suspended "
+               "versions</h2><ul id=\"pending\"></ul><noscript>The table needs JavaScript; the "
+               "data is at <a href=\"/api/ladder\">/api/ladder</a>.</noscript>\n"
+               "<script src=\"/static/ladder.js\"></script>\n",
             s->a->seats);
-    fputs(LADDER_JS, f);
     return page_end(c, f, &buf, &len);
 }
 
@@ -182,24 +197,15 @@ static const char SUBMIT_HTML[] =
     "<pre id=\"regout\"></pre>"
     "<h2>2. Upload a plugin</h2><p>A bot plugin (.so) built against the Jack Arena SDK. It is "
     "validated (ELF check, sandboxed load, smoke matches against random with no fault) before "
-    "it joins the ladder.</p>"
-    "<form id=\"up\"><p>Token: <input id=\"token\" size=\"70\" required></p>"
-    "<p><input type=\"file\" id=\"file\" required> <button>Upload</button></p></form>"
+    "it joins the ladder, where it replaces your earlier version.</p>"
+    "<form id=\"up\"><p>Token: <input id=\"token\" size=\"70\" autocomplete=\"off\" "
+    "required></p><p><input type=\"file\" id=\"file\" required></p>"
+    "<p>Parameters (optional, KEY=VALUE items joined by ':'): <input id=\"params\" size=\"40\">"
+    "</p><p><button>Upload</button></p></form>"
     "<pre id=\"upout\"></pre>\n"
-    "<script>\n"
-    "function show(id,r){r.text().then(function(t){document.getElementById(id).textContent="
-    "r.status+' '+t;});}\n"
-    "document.getElementById('reg').onsubmit=function(e){e.preventDefault();"
-    "fetch('/api/register',{method:'POST',headers:{'Content-Type':'application/json'},"
-    "body:JSON.stringify({name:document.getElementById('name').value})}).then(function(r){"
-    "show('regout',r);});};\n"
-    "document.getElementById('up').onsubmit=function(e){e.preventDefault();var fd=new FormData();"
-    "fd.append('file',document.getElementById('file').files[0]);fetch('/api/bots',{method:'POST',"
-    "headers:{'Authorization':'Bearer '+document.getElementById('token').value.trim()},body:fd})"
-    ".then(function(r){show('upout',r);});};\n"
-    "</script>\n";
+    "<script src=\"/static/submit.js\"></script>\n";
 
-static enum MHD_Result page_submit(arena_server *s, struct MHD_Connection *c)
+static enum MHD_Result page_submit(arena_server *s, srv_call *c)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -214,6 +220,8 @@ static enum MHD_Result page_submit(arena_server *s, struct MHD_Connection *c)
 
 /* ---- ladder reads -------------------------------------------------------------- */
 
+static int open_data_file(const char *path, struct stat *sb);
+
 static int open_ladder(arena_server *s, ladder_db **db)
 {
     int rc = ladder_db_open(s->a->db_path, db);
@@ -224,74 +232,146 @@ static int open_ladder(arena_server *s, ladder_db **db)
     return rc;
 }
 
-/* Recent matches of one author (or one match): collected from the
- * ladder's matches in order. */
-typedef struct match_scan {
-    const char *author;       /* NULL: match (tid, number) */
-    int64_t tid;
-    uint32_t number;
-    const ladder_bot_row *bots;
-    uint32_t n_bots;
-    json_t *list;             /* the newest RECENT_MATCHES, oldest first */
-} match_scan;
+/* The identities of the bots a page of matches names, each looked up once
+ * (by its primary key: a page never reads the whole ladder). */
+typedef struct bot_names {
+    ladder_bot_row *row;
+    uint32_t n, cap;
+} bot_names;
 
-static json_t *match_json(const match_scan *m, const ladder_match_row *row)
+static const ladder_bot_row *bot_name(ladder_db *db, bot_names *bn, int64_t id)
+{
+    for (uint32_t i = 0; i < bn->n; i++)
+        if (bn->row[i].id == id)
+            return &bn->row[i];
+    if (bn->n == bn->cap) {
+        uint32_t cap = bn->cap ? 2 * bn->cap : 16;
+        ladder_bot_row *r = realloc(bn->row, cap * sizeof *r);
+        if (r == NULL)
+            return NULL;
+        bn->row = r;
+        bn->cap = cap;
+    }
+    if (ladder_db_bot_row(db, id, &bn->row[bn->n]) != JA_OK)
+        return NULL;
+    return &bn->row[bn->n++];
+}
+
+/* Whether a match of tournament tid may show its seed and replay: once its
+ * batch has ended. A match seed gives the batch's seed (the plan derives
+ * one from the other invertibly, ladders/plan.h), and so the deals of the
+ * batch's other matches, which may still be played (docs/server.md,
+ * "Deals"). *batch false for a tournament that is no batch of the server. */
+static bool published(arena_server *s, int64_t tid, bool *batch)
+{
+    bool ended = false;
+    *batch = arena_serve_db_batch_of(s->sdb, tid, &ended) == JA_OK;
+    return *batch && ended;
+}
+
+/* A match's `replay` and `page` URLs into j (null without a replay file,
+ * or before its batch has ended). */
+static void add_links(arena_server *s, json_t *j, int64_t tournament, uint32_t number, bool pub)
+{
+    char path[4400];
+    struct stat sb;
+    arena_replay_name(path, sizeof path, s->replays_dir, tournament, number);
+    int fd = pub ? open_data_file(path, &sb) : -1;
+    char url[96];
+    snprintf(url, sizeof url, "/matches/%" PRId64 "-%u", tournament, number);
+    if (fd >= 0) {
+        close(fd);
+        char u[112];
+        snprintf(u, sizeof u, "%s.replay", url);
+        json_object_set_new(j, "replay", json_string(u));
+        snprintf(u, sizeof u, "%s.html", url);
+        json_object_set_new(j, "page", json_string(u));
+    } else {
+        json_object_set_new(j, "replay", json_null());
+        json_object_set_new(j, "page", json_null());
+    }
+}
+
+/* One finished match as the API shows it (docs/server.md). */
+static json_t *match_json(arena_server *s, ladder_db *db, bot_names *bn,
+                          const ladder_match_row *row)
 {
     json_t *seats = json_array();
-    for (uint32_t s = 0; s < row->n_seats; s++) {
-        int b = ladder_bot_index(m->bots, m->n_bots, row->bot_id[s]);
+    for (uint32_t k = 0; k < row->n_seats; k++) {
+        const ladder_bot_row *b = bot_name(db, bn, row->bot_id[k]);
         json_array_append_new(
-            seats, json_pack("{ss ss sf si}", "author", b >= 0 ? m->bots[b].name : "?", "version",
-                             b >= 0 ? m->bots[b].version : "?", "score",
-                             (double)row->score[s] / JA_SCORE_UNIT, "place", (int)row->place[s]));
+            seats, json_pack("{ss ss sf si}", "author", b ? b->name : "?", "version",
+                             b ? b->version : "?", "score",
+                             (double)row->score[k] / JA_SCORE_UNIT, "place", (int)row->place[k]));
     }
+    bool batch, pub = published(s, row->tournament_id, &batch);
     char id[48], seed[21];
     snprintf(id, sizeof id, "%" PRId64 "-%u", row->tournament_id, row->number);
-    return json_pack("{ss sI si ss sI ss ss so}", "id", id, "tournament",
-                     (json_int_t)row->tournament_id, "number", (int)row->number, "seed",
-                     row->has_seed ? ladder_seed_format(row->seed, seed) : "", "turns",
-                     (json_int_t)row->turns, "digest", row->digest, "finished", row->finished,
-                     "seats", seats);
+    json_t *j = json_pack("{ss sI si sI ss ss so sb}", "id", id, "tournament",
+                          (json_int_t)row->tournament_id, "number", (int)row->number, "turns",
+                          (json_int_t)row->turns, "digest", row->digest, "finished",
+                          row->finished, "seats", seats, "published", pub);
+    json_object_set_new(j, "seed", pub && row->has_seed
+                                       ? json_string(ladder_seed_format(row->seed, seed))
+                                       : json_null());
+    add_links(s, j, row->tournament_id, row->number, pub);
+    return j;
 }
 
-static int scan_match(void *ctx, const ladder_match_row *row)
+/* Reads the query's `before` (a cursor: a match's row id) and `limit`
+ * (1 to max, default def). False for anything else. */
+static bool page_query(srv_call *c, uint32_t def, uint32_t max, int64_t *before, uint32_t *limit)
 {
-    match_scan *m = ctx;
-    if (m->author == NULL) {
-        if (row->tournament_id != m->tid || row->number != m->number)
-            return 0;
-    } else {
-        bool mine = false;
-        for (uint32_t s = 0; s < row->n_seats && !mine; s++) {
-            int b = ladder_bot_index(m->bots, m->n_bots, row->bot_id[s]);
-            mine = b >= 0 && strcmp(m->bots[b].name, m->author) == 0;
-        }
-        if (!mine)
-            return 0;
-    }
-    json_array_append_new(m->list, match_json(m, row));
-    if (json_array_size(m->list) > RECENT_MATCHES)
-        json_array_remove(m->list, 0);
-    return 0;
+    const char *b = MHD_lookup_connection_value(c->conn, MHD_GET_ARGUMENT_KIND, "before");
+    const char *l = MHD_lookup_connection_value(c->conn, MHD_GET_ARGUMENT_KIND, "limit");
+    uint64_t v;
+    *before = 0;
+    *limit = def;
+    if (b && (!arena_parse_u64(b, &v) || v == 0 || v > INT64_MAX))
+        return false;
+    if (b)
+        *before = (int64_t)v;
+    if (l && (!arena_parse_u64(l, &v) || v == 0 || v > max))
+        return false;
+    if (l)
+        *limit = (uint32_t)v;
+    return true;
 }
 
-/* Scans the ladder's matches (m->author's, or one). JA_OK with m->list. */
-static int scan_matches(arena_server *s, match_scan *m)
+/* A page of finished matches, newest first: of the author `name` (NULL:
+ * every match), before the cursor; {"matches", "next"} with `next` the
+ * URL of the next page (prefix + "?before=..."), or null at the oldest.
+ * Through the ladder's indexes (ladder_db_match_page). NULL on failure. */
+static json_t *matches_json(arena_server *s, const char *name, int64_t before, uint32_t limit,
+                            const char *prefix)
 {
     ladder_db *db = NULL;
-    ladder_bot_row *bots = NULL;
-    uint32_t nb = 0;
     ladder_key key = {s->a->game->name, s->a->seats, s->opts_text};
-    int rc = open_ladder(s, &db);
-    if (rc == JA_OK && (rc = ladder_db_ladder_bots(db, &key, &bots, &nb)) == JA_OK) {
-        m->bots = bots;
-        m->n_bots = nb;
-        m->list = json_array();
-        rc = ladder_db_foreach_match(db, &key, scan_match, m);
+    ladder_match_row *rows = NULL;
+    uint32_t n = 0;
+    bool more = false;
+    if (open_ladder(s, &db) != JA_OK ||
+        ladder_db_match_page(db, &key, name, before, limit, &rows, &n, &more) != JA_OK) {
+        if (db)
+            arena_error("%s", ladder_db_errmsg(db));
+        ladder_db_close(&db);
+        return NULL;
     }
-    free(bots);
+    bot_names bn = {0};
+    json_t *list = json_array();
+    for (uint32_t i = 0; i < n; i++)
+        json_array_append_new(list, match_json(s, db, &bn, &rows[i]));
+    json_t *next = json_null();
+    if (more && n) {
+        char url[200];
+        snprintf(url, sizeof url, "%s?before=%" PRId64 "&limit=%u", prefix,
+                 rows[n - 1].match_id, limit);
+        next = json_string(url);
+    }
+    free(rows);
+    free(bn.row);
     ladder_db_close(&db);
-    return rc;
+    return json_pack("{so so}", "matches", list, "next", next);
 }
 
 /* GET /api/ladder: `arena ladder GAME --fit --json` of the ladder database
@@ -299,6 +379,11 @@ static int scan_matches(arena_server *s, match_scan *m)
  * version of the server. */
 static json_t *ladder_json(arena_server *s)
 {
+    /* Read before the fit: "playing": false then means that the fit holds
+     * every match of the last batch (read after, a batch ending meanwhile
+     * would show as over with its last matches missing). */
+    arena_serve_batch b;
+    bool playing = arena_serve_db_batch_unfinished(s->sdb, &b) == JA_OK;
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
@@ -347,12 +432,10 @@ static json_t *ladder_json(arena_server *s)
                             rows ? rows : json_array(), "matches",
                             (json_int_t)matches, "versions",
                             versions);
-    arena_serve_batch b;
     if (out) {
         json_object_set(out, "fit", fit);
         /* Whether a batch is being played (or resumed at the next start). */
-        json_object_set_new(out, "playing",
-                            json_boolean(arena_serve_db_batch_unfinished(s->sdb, &b) == JA_OK));
+        json_object_set_new(out, "playing", json_boolean(playing));
     }
     json_decref(fit);
     return out;
@@ -360,13 +443,18 @@ static json_t *ladder_json(arena_server *s)
 
 /* The answer of GET /api/ladder: the one made since the last event, or a
  * new one (every event may change it; nothing else does). */
-static enum MHD_Result api_ladder(arena_server *s, struct MHD_Connection *c)
+static enum MHD_Result api_ladder(arena_server *s, srv_call *c)
 {
+    /* Made again after an event, but at most once a LADDER_REFRESH_MS: a
+     * busy ladder sends several events a second, and a fit per event would
+     * take a core; between, requests share the answer made last. */
     pthread_mutex_lock(&s->ladder_mu);
     pthread_mutex_lock(&s->mu);
     uint64_t seq = s->ev_seq;
     pthread_mutex_unlock(&s->mu);
-    if (s->ladder_text == NULL || s->ladder_seq != seq) {
+    int64_t now = srv_now_ms();
+    if (s->ladder_text == NULL ||
+        (s->ladder_seq != seq && now - s->ladder_ms >= LADDER_REFRESH_MS)) {
         json_t *j = ladder_json(s);
         char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
         json_decref(j);
@@ -374,9 +462,10 @@ static enum MHD_Result api_ladder(arena_server *s, struct MHD_Connection *c)
             free(s->ladder_text);
             s->ladder_text = text;
             s->ladder_seq = seq;
+            s->ladder_ms = now;
         }
     }
-    size_t n = s->ladder_text && s->ladder_seq == seq ? strlen(s->ladder_text) : 0;
+    size_t n = s->ladder_text ? strlen(s->ladder_text) : 0;
     char *out = n ? malloc(n + 2) : NULL;
     if (out) {
         memcpy(out, s->ladder_text, n);
@@ -387,54 +476,130 @@ static enum MHD_Result api_ladder(arena_server *s, struct MHD_Connection *c)
                : send_error(c, 500, "the ladder cannot be read");
 }
 
-static int open_data_file(const char *path, struct stat *sb);
-
-/* A match's `replay` and `page` URLs into j (null without a replay file). */
-static void add_links(arena_server *s, json_t *j, int64_t tournament, uint32_t number)
-{
-    char path[4400];
-    struct stat sb;
-    arena_replay_name(path, sizeof path, s->replays_dir, tournament, number);
-    int fd = open_data_file(path, &sb);
-    char url[96];
-    snprintf(url, sizeof url, "/matches/%" PRId64 "-%u", tournament, number);
-    if (fd >= 0) {
-        close(fd);
-        char u[112];
-        snprintf(u, sizeof u, "%s.replay", url);
-        json_object_set_new(j, "replay", json_string(u));
-        snprintf(u, sizeof u, "%s.html", url);
-        json_object_set_new(j, "page", json_string(u));
-    } else {
-        json_object_set_new(j, "replay", json_null());
-        json_object_set_new(j, "page", json_null());
-    }
-}
-
 static json_t *bot_json(arena_server *s, const char *name, int64_t author)
 {
     json_t *v = arena_serve_db_versions_json(s->sdb, author);
     json_t *bs = arena_serve_db_batches_json(s->sdb, author, RECENT_BATCHES);
-    match_scan m = {name, 0, 0, NULL, 0, NULL};
-    if (v == NULL || bs == NULL || scan_matches(s, &m) != JA_OK) {
+    char prefix[96];
+    snprintf(prefix, sizeof prefix, "/api/bots/%s/matches", name);
+    json_t *m = matches_json(s, name, 0, RECENT_MATCHES, prefix);
+    if (v == NULL || bs == NULL || m == NULL) {
         json_decref(v);
         json_decref(bs);
-        json_decref(m.list);
+        json_decref(m);
         return NULL;
     }
+    json_t *j = json_pack("{ss so sO sO so}", "name", name, "versions", v, "matches",
+                          json_object_get(m, "matches"), "more_matches", json_object_get(m, "next"),
+                          "batches", bs);
+    json_decref(m);
+    return j;
+}
+
+/* A page's memory stream, for the page made from j; NULL (j released)
+ * when out of memory. */
+static FILE *page_open(json_t *j, char **buf, size_t *len)
+{
+    FILE *f = open_memstream(buf, len);
+    if (f == NULL)
+        json_decref(j);
+    return f;
+}
+
+/* The rows of a table of matches (newest first), each linked to its page
+ * once its batch has ended. */
+static void matches_rows(FILE *f, json_t *list)
+{
+    fputs("<table><tr><th>match</th><th>finished</th><th>seats (score)</th></tr>\n", f);
+    json_t *v;
     size_t i;
-    json_t *row;
-    json_array_foreach(m.list, i, row)
+    json_array_foreach(list, i, v)
     {
-        add_links(s, row, json_integer_value(json_object_get(row, "tournament")),
-                  (uint32_t)json_integer_value(json_object_get(row, "number")));
+        const char *mid = json_string_value(json_object_get(v, "id"));
+        const char *page = json_string_value(json_object_get(v, "page"));
+        fputs("<tr><td>", f);
+        if (page) {
+            fputs("<a href=\"", f);
+            arena_serve_html(f, page);
+            fputs("\">", f);
+        }
+        arena_serve_html(f, mid);
+        fputs(page ? "</a>" : " (replay once its batch ends)", f);
+        fputs("</td><td>", f);
+        arena_serve_html(f, json_string_value(json_object_get(v, "finished")));
+        fputs("</td><td>", f);
+        json_t *seat;
+        size_t k;
+        json_array_foreach(json_object_get(v, "seats"), k, seat)
+        {
+            fputs(k ? ", " : "", f);
+            arena_serve_html(f, json_string_value(json_object_get(seat, "author")));
+            fputs("@", f);
+            arena_serve_html(f, json_string_value(json_object_get(seat, "version")));
+            fprintf(f, " (%g)", json_real_value(json_object_get(seat, "score")));
+        }
+        fputs("</td></tr>\n", f);
     }
-    return json_pack("{ss so so so}", "name", name, "versions", v, "matches", m.list, "batches",
-                     bs);
+    fputs("</table>\n", f);
+}
+
+/* The link to the next (older) page of matches, if any: the API's `next`
+ * made a page's. */
+static void older_link(FILE *f, json_t *next, const char *page_prefix)
+{
+    const char *url = json_string_value(next);
+    const char *q = url ? strchr(url, '?') : NULL;
+    if (q == NULL)
+        return;
+    /* The query is the server's own (digits): the page takes its cursor. */
+    const char *b = strstr(q, "before=");
+    int64_t before = b ? strtoll(b + 7, NULL, 10) : 0;
+    fprintf(f, "<p><a href=\"%s?before=%" PRId64 "\">Older matches</a></p>\n", page_prefix,
+            before);
+}
+
+/* GET /api/matches and /api/bots/NAME/matches (json), /matches and
+ * /bots/NAME/matches (html): the matches, newest first, a page at a time. */
+static enum MHD_Result matches(arena_server *s, srv_call *c, const char *name, bool html)
+{
+    int64_t before, id;
+    uint32_t limit;
+    if (!page_query(c, html ? 50 : 20, 100, &before, &limit))
+        return send_error(c, 400, "the query takes before=CURSOR (a positive number, from a "
+                                  "page's next) and limit=N (1 to 100)");
+    if (name) {
+        int rc = arena_serve_db_author_find(s->sdb, name, &id);
+        if (rc == JA_ENOTFOUND)
+            return send_error(c, 404, "no such author");
+        if (rc != JA_OK)
+            return send_error(c, 500, "the server database cannot be read");
+    }
+    char api[96], page[96];
+    snprintf(api, sizeof api, name ? "/api/bots/%s/matches" : "/api/matches", name);
+    snprintf(page, sizeof page, name ? "/bots/%s/matches" : "/matches", name);
+    json_t *j = matches_json(s, name, before, limit, api);
+    if (j == NULL)
+        return send_error(c, 500, "the ladder cannot be read");
+    if (!html)
+        return send_json(c, 200, j);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = page_open(j, &buf, &len);
+    if (f == NULL)
+        return MHD_NO;
+    char title[96];
+    snprintf(title, sizeof title, name ? "Matches of %s" : "Matches", name);
+    page_begin(f, title);
+    if (before)
+        fprintf(f, "<p><a href=\"%s\">Newest matches</a></p>\n", page);
+    matches_rows(f, json_object_get(j, "matches"));
+    older_link(f, json_object_get(j, "next"), page);
+    json_decref(j);
+    return page_end(c, f, &buf, &len);
 }
 
 /* GET /api/bots/NAME (JSON) and /bots/NAME (html): one author. */
-static enum MHD_Result bot(arena_server *s, struct MHD_Connection *c, const char *name, bool html)
+static enum MHD_Result bot(arena_server *s, srv_call *c, const char *name, bool html)
 {
     int64_t id;
     int rc = arena_serve_db_author_find(s->sdb, name, &id);
@@ -447,11 +612,9 @@ static enum MHD_Result bot(arena_server *s, struct MHD_Connection *c, const char
         return send_json(c, 200, j);
     char *buf = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (f == NULL) {
-        json_decref(j);
+    FILE *f = page_open(j, &buf, &len);
+    if (f == NULL)
         return MHD_NO;
-    }
     page_begin(f, name);
     fputs("<h2>Versions</h2><table><tr><th>version</th><th>status</th><th>faults</th>"
           "<th>SHA-256</th><th>parameters</th><th>reason</th></tr>\n", f);
@@ -504,31 +667,11 @@ static enum MHD_Result bot(arena_server *s, struct MHD_Connection *c, const char
         fputs("</pre>\n", f);
         free(text);
     }
-    fputs("<h2>Recent matches</h2><table><tr><th>match</th><th>finished</th><th>seats "
-          "(score)</th></tr>\n", f);
-    json_array_foreach(json_object_get(j, "matches"), i, v)
-    {
-        const char *mid = json_string_value(json_object_get(v, "id"));
-        fputs("<tr><td><a href=\"/matches/", f);
-        arena_serve_html(f, mid);
-        fputs(".html\">", f);
-        arena_serve_html(f, mid);
-        fputs("</a></td><td>", f);
-        arena_serve_html(f, json_string_value(json_object_get(v, "finished")));
-        fputs("</td><td>", f);
-        json_t *seat;
-        size_t k;
-        json_array_foreach(json_object_get(v, "seats"), k, seat)
-        {
-            fputs(k ? ", " : "", f);
-            arena_serve_html(f, json_string_value(json_object_get(seat, "author")));
-            fputs("@", f);
-            arena_serve_html(f, json_string_value(json_object_get(seat, "version")));
-            fprintf(f, " (%g)", json_real_value(json_object_get(seat, "score")));
-        }
-        fputs("</td></tr>\n", f);
-    }
-    fputs("</table>\n", f);
+    fputs("<h2>Recent matches</h2>\n", f);
+    matches_rows(f, json_object_get(j, "matches"));
+    char prefix[96];
+    snprintf(prefix, sizeof prefix, "/bots/%s/matches", name);
+    older_link(f, json_object_get(j, "more_matches"), prefix);
     json_decref(j);
     return page_end(c, f, &buf, &len);
 }
@@ -548,7 +691,7 @@ static int open_data_file(const char *path, struct stat *sb)
     return fd;
 }
 
-static enum MHD_Result send_file(struct MHD_Connection *c, int fd, const struct stat *sb,
+static enum MHD_Result send_file(srv_call *c, int fd, const struct stat *sb,
                                  const char *type)
 {
     struct MHD_Response *r = MHD_create_response_from_fd((uint64_t)sb->st_size, fd);
@@ -556,35 +699,42 @@ static enum MHD_Result send_file(struct MHD_Connection *c, int fd, const struct 
         close(fd);
         return MHD_NO;
     }
-    MHD_add_response_header(r, "Content-Type", type);
-    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-    enum MHD_Result ret = MHD_queue_response(c, 200, r);
-    MHD_destroy_response(r);
-    return ret;
+    return with_headers(c, 200, r, type, "no-store");
 }
 
-static enum MHD_Result api_match(arena_server *s, struct MHD_Connection *c, const arena_route *rt)
+static enum MHD_Result api_match(arena_server *s, srv_call *c, const arena_route *rt)
 {
-    if (!arena_serve_db_is_batch(s->sdb, rt->tournament))
+    bool batch;
+    published(s, rt->tournament, &batch);
+    if (!batch)
         return send_error(c, 404, "no such match");
-    match_scan m = {NULL, rt->tournament, rt->number, NULL, 0, NULL};
-    if (scan_matches(s, &m) != JA_OK) {
-        json_decref(m.list);
+    ladder_db *db = NULL;
+    ladder_key key = {s->a->game->name, s->a->seats, s->opts_text};
+    ladder_match_row row;
+    if (open_ladder(s, &db) != JA_OK)
         return send_error(c, 500, "the ladder cannot be read");
+    int rc = ladder_db_match_row(db, &key, rt->tournament, rt->number, &row);
+    json_t *j = NULL;
+    if (rc == JA_OK) {
+        bot_names bn = {0};
+        j = match_json(s, db, &bn, &row);
+        free(bn.row);
     }
-    json_t *j = json_incref(json_array_get(m.list, 0));
-    json_decref(m.list);
-    if (j == NULL)
+    ladder_db_close(&db);
+    if (rc == JA_ENOTFOUND)
         return send_error(c, 404, "no such match (not played yet)");
-    add_links(s, j, rt->tournament, rt->number);
-    return send_json(c, 200, j);
+    return j ? send_json(c, 200, j) : send_error(c, 500, "the ladder cannot be read");
 }
 
-static enum MHD_Result match_file(arena_server *s, struct MHD_Connection *c,
+static enum MHD_Result match_file(arena_server *s, srv_call *c,
                                   const arena_route *rt)
 {
-    if (!arena_serve_db_is_batch(s->sdb, rt->tournament))
-        return send_error(c, 404, "no such match");
+    bool batch;
+    if (!published(s, rt->tournament, &batch))
+        return send_error(c, 404, batch ? "this match's replay is public once its batch has "
+                                          "ended (its deal would tell the deals of the batch's "
+                                          "other matches)"
+                                        : "no such match");
     char replay[4400], page[4400], err[1400];
     struct stat sb;
     arena_replay_name(replay, sizeof replay, s->replays_dir, rt->tournament, rt->number);
@@ -605,7 +755,9 @@ static enum MHD_Result match_file(arena_server *s, struct MHD_Connection *c,
         int rc = viewer_open(replay, &r, &vm);
         if (rc != JA_OK)
             return send_error(c, 500, "the replay cannot be read");
-        rc = viewer_html_replay(&vm, page, "/", false, err, sizeof err);
+        /* Shared: its script and style are /matches/replay.{js,css}, so
+         * that the page needs no inline script (the policy allows none). */
+        rc = viewer_html_replay(&vm, page, "/", true, err, sizeof err);
         viewer_close(&r, &vm);
         if (rc != JA_OK) {
             arena_error("%s", err);
@@ -620,81 +772,87 @@ static enum MHD_Result match_file(arena_server *s, struct MHD_Connection *c,
 /* ---- server-sent events -------------------------------------------------------- */
 
 typedef struct sse {
+    srv_stream st;            /* first: the stream as serve_conn.h parks it */
     arena_server *s;
     uint64_t next;            /* the next event to send */
     arena_sse_out out;        /* text not yet fully sent */
 } sse;
 
+static bool sse_ready(srv_stream *st)
+{
+    sse *e = (sse *)st;
+    pthread_mutex_lock(&e->s->mu);
+    bool ready = e->next != e->s->ev_seq || e->s->closing;
+    pthread_mutex_unlock(&e->s->mu);
+    return ready;
+}
+
+static int sse_next(srv_stream *st, arena_sse_out *out)
+{
+    sse *e = (sse *)st;
+    arena_server *s = e->s;
+    pthread_mutex_lock(&s->mu);
+    int rc = SRV_NEXT_NONE;
+    if (s->closing) {
+        rc = SRV_NEXT_END;
+    } else if (e->next != s->ev_seq) {
+        if (s->ev_seq - e->next > SRV_EVENT_RING) /* fell behind: skip ahead */
+            e->next = s->ev_seq - SRV_EVENT_RING;
+        rc = arena_sse_set(out, e->next + 1, s->ev[e->next % SRV_EVENT_RING]) ? SRV_NEXT_SET
+                                                                             : SRV_NEXT_ERROR;
+        e->next++;
+    }
+    pthread_mutex_unlock(&s->mu);
+    return rc;
+}
+
 static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
     (void)pos;
     sse *e = cls;
-    arena_server *s = e->s;
-    if (e->out.pending == NULL) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_sec += 15;
-        pthread_mutex_lock(&s->mu);
-        while (e->next == s->ev_seq && !s->closing &&
-               pthread_cond_timedwait(&s->cond, &s->mu, &ts) != ETIMEDOUT) {
-        }
-        if (s->closing) {
-            pthread_mutex_unlock(&s->mu);
-            return MHD_CONTENT_READER_END_OF_STREAM;
-        }
-        bool ok;
-        if (e->next == s->ev_seq) {
-            ok = arena_sse_set(&e->out, 0, NULL);
-        } else {
-            if (s->ev_seq - e->next > SRV_EVENT_RING) /* fell behind: skip ahead */
-                e->next = s->ev_seq - SRV_EVENT_RING;
-            ok = arena_sse_set(&e->out, e->next + 1, s->ev[e->next % SRV_EVENT_RING]);
-            e->next++;
-        }
-        pthread_mutex_unlock(&s->mu);
-        if (!ok)
-            return MHD_CONTENT_READER_END_WITH_ERROR;
-    }
-    return (ssize_t)arena_sse_copy(&e->out, buf, max);
+    return srv_stream_read(&e->st, &e->out, sse_next, buf, max);
 }
 
 static void sse_free(void *cls)
 {
     sse *e = cls;
+    srv_stream_remove(&e->st);
     free(e->out.pending);
     free(e);
 }
 
-static enum MHD_Result api_events(arena_server *s, struct MHD_Connection *c)
+static enum MHD_Result api_events(arena_server *s, srv_call *c)
 {
     sse *e = calloc(1, sizeof *e);
     if (e == NULL)
         return MHD_NO;
     e->s = s;
+    e->st.c = c->conn;
+    e->st.ready = sse_ready;
     pthread_mutex_lock(&s->mu);
     e->next = s->ev_seq;
     /* Last-Event-ID: the events after it that are still kept. */
-    const char *last = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Last-Event-ID");
+    const char *last = MHD_lookup_connection_value(c->conn, MHD_HEADER_KIND, "Last-Event-ID");
     uint64_t id;
     if (last && arena_parse_u64(last, &id) && id <= s->ev_seq)
         e->next = s->ev_seq - id > SRV_EVENT_RING ? s->ev_seq - SRV_EVENT_RING : id;
     pthread_mutex_unlock(&s->mu);
-    struct MHD_Response *r =
-        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 1024, sse_read, e, sse_free);
+    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, SRV_STREAM_BLOCK,
+                                                               sse_read, e, sse_free);
     if (r == NULL) {
         free(e);
         return MHD_NO;
     }
+    srv_stream_add(s->conns, &e->st);
     MHD_add_response_header(r, "Content-Type", "text/event-stream");
     MHD_add_response_header(r, "Cache-Control", "no-store");
-    enum MHD_Result ret = MHD_queue_response(c, 200, r);
-    MHD_destroy_response(r);
-    return ret;
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    return srv_answer(c, 200, r);
 }
 
 /* ---- registration, uploads, retiring ------------------------------------------- */
 
-static enum MHD_Result api_register(arena_server *s, struct MHD_Connection *c, req *q)
+static enum MHD_Result api_register(arena_server *s, srv_call *c, req *q)
 {
     json_error_t je;
     json_t *body = json_loadb(q->body ? q->body : "", q->len, 0, &je);
@@ -758,10 +916,10 @@ static int store_plugin(arena_server *s, const char *data, size_t len, char sha[
 }
 
 /* Checks the bearer token: the author into q. */
-static bool authorize(arena_server *s, struct MHD_Connection *c, req *q)
+static bool authorize(arena_server *s, srv_call *c, req *q)
 {
     char token[ARENA_SERVE_TOKEN_HEX];
-    const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization");
+    const char *h = MHD_lookup_connection_value(c->conn, MHD_HEADER_KIND, "Authorization");
     bool ok = arena_serve_bearer(h, token) &&
               arena_serve_db_author_auth(s->sdb, token, &q->author, q->author_name) == JA_OK;
     sodium_memzero(token, sizeof token);
@@ -769,13 +927,13 @@ static bool authorize(arena_server *s, struct MHD_Connection *c, req *q)
 }
 
 /* Before an upload's body: the checks that need no body. 0 or a status. */
-static int upload_precheck(arena_server *s, struct MHD_Connection *c, req *q, const char **msg)
+static int upload_precheck(arena_server *s, srv_call *c, req *q, const char **msg)
 {
     if (!authorize(s, c, q)) {
         *msg = "a valid token is needed: Authorization: Bearer TOKEN";
         return 401;
     }
-    const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+    const char *cl = MHD_lookup_connection_value(c->conn, MHD_HEADER_KIND, "Content-Length");
     uint64_t n;
     if (cl && arena_parse_u64(cl, &n) && n > s->a->max_upload + (q->pp ? 4096 : 0) + 4096) {
         *msg = "the upload is larger than this server accepts (--max-upload)";
@@ -805,7 +963,7 @@ static int upload_precheck(arena_server *s, struct MHD_Connection *c, req *q, co
     return 0;
 }
 
-static enum MHD_Result api_upload(arena_server *s, struct MHD_Connection *c, req *q)
+static enum MHD_Result api_upload(arena_server *s, srv_call *c, req *q)
 {
     if (q->pp && !q->file_seen)
         return send_error(c, 400, "the multipart body has no 'file' field");
@@ -815,7 +973,7 @@ static enum MHD_Result api_upload(arena_server *s, struct MHD_Connection *c, req
      * with a raw body; their meaning is the bot's (check_params, at its
      * validation), their shape is checked here. */
     const char *params = q->pp ? q->params
-                               : MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Bot-Params");
+                               : MHD_lookup_connection_value(c->conn, MHD_HEADER_KIND, "X-Bot-Params");
     char perr[200];
     if (params == NULL)
         params = "";
@@ -845,7 +1003,7 @@ static enum MHD_Result api_upload(arena_server *s, struct MHD_Connection *c, req
 }
 
 /* POST /api/external {"key": Z85}: a new external version (serve_ext.h). */
-static enum MHD_Result api_external(arena_server *s, struct MHD_Connection *c, req *q)
+static enum MHD_Result api_external(arena_server *s, srv_call *c, req *q)
 {
     const char *msg = NULL;
     int code = upload_precheck(s, c, q, &msg);
@@ -873,7 +1031,7 @@ static enum MHD_Result api_external(arena_server *s, struct MHD_Connection *c, r
     return ret;
 }
 
-static enum MHD_Result api_retire(arena_server *s, struct MHD_Connection *c, req *q)
+static enum MHD_Result api_retire(arena_server *s, srv_call *c, req *q)
 {
     if (!authorize(s, c, q))
         return send_error(c, 401, "a valid token is needed: Authorization: Bearer TOKEN");
@@ -891,7 +1049,7 @@ static enum MHD_Result api_retire(arena_server *s, struct MHD_Connection *c, req
 
 /* A smoke match's reproduction bundle, for the version's author only: it
  * holds the bot's log tail and its decisions. */
-static enum MHD_Result api_smoke_bundle(arena_server *s, struct MHD_Connection *c, req *q)
+static enum MHD_Result api_smoke_bundle(arena_server *s, srv_call *c, req *q)
 {
     if (!authorize(s, c, q))
         return send_error(c, 401, "a valid token is needed: Authorization: Bearer TOKEN");
@@ -991,7 +1149,23 @@ static enum MHD_Result on_field(void *cls, enum MHD_ValueKind kind, const char *
     return size == 0 || body_add(q, data, size) ? MHD_YES : MHD_NO;
 }
 
-static enum MHD_Result dispatch(arena_server *s, struct MHD_Connection *c, req *q)
+/* GET /api/server: the game, external bots, and the connections held now
+ * against their limits (docs/server.md, "Connections"). */
+static enum MHD_Result api_server(arena_server *s, srv_call *c)
+{
+    json_t *j = srv_ext_server_json(s);
+    uint32_t requests = 0, streams = 0, open = 0;
+    srv_conns_counts(s->conns, &requests, &streams, &open);
+    json_object_set_new(j, "connections",
+                        json_pack("{sI sI sI sI sI sI}", "requests", (json_int_t)requests,
+                                  "streams", (json_int_t)streams, "open", (json_int_t)open,
+                                  "max_clients", (json_int_t)s->a->max_clients, "max_streams",
+                                  (json_int_t)s->a->max_streams, "max_per_address",
+                                  (json_int_t)s->a->max_per_address));
+    return send_json(c, 200, j);
+}
+
+static enum MHD_Result dispatch(arena_server *s, srv_call *c, req *q)
 {
     arena_route *rt = &q->route;
     switch (rt->kind) {
@@ -1009,7 +1183,12 @@ static enum MHD_Result dispatch(arena_server *s, struct MHD_Connection *c, req *
     case ARENA_ROUTE_RETIRE: return api_retire(s, c, q);
     case ARENA_ROUTE_SMOKE_BUNDLE: return api_smoke_bundle(s, c, q);
     case ARENA_ROUTE_EXTERNAL: return api_external(s, c, q);
-    case ARENA_ROUTE_SERVER: return send_json(c, 200, srv_ext_server_json(s));
+    case ARENA_ROUTE_SERVER: return api_server(s, c);
+    case ARENA_ROUTE_STATIC: return send_asset(c, rt->number);
+    case ARENA_ROUTE_MATCHES: return matches(s, c, NULL, false);
+    case ARENA_ROUTE_MATCHES_PAGE: return matches(s, c, NULL, true);
+    case ARENA_ROUTE_BOT_MATCHES: return matches(s, c, rt->name, false);
+    case ARENA_ROUTE_BOT_MATCHES_PAGE: return matches(s, c, rt->name, true);
     case ARENA_ROUTE_BAD_METHOD: return send_error(c, 405, "method not allowed here");
     case ARENA_ROUTE_NONE: break;
     }
@@ -1018,6 +1197,62 @@ static enum MHD_Result dispatch(arena_server *s, struct MHD_Connection *c, req *
     if (srv_live_http(s, &out, c, q->method, q->url, q->body, q->len, &ret))
         return ret;
     return send_error(c, 404, "no such page");
+}
+
+/* Whether a request is an event stream (admitted as one, answered at
+ * once, then parked between events). */
+static bool is_stream(const req *q)
+{
+    return q->route.kind == ARENA_ROUTE_EVENTS || q->live == SRV_LIVE_EVENTS;
+}
+
+/* Whether a request is answered at once in libmicrohttpd's thread: it
+ * reads no database and no file, so it never blocks the polling. The
+ * others go to a worker. */
+static bool is_cheap(const req *q)
+{
+    switch (q->route.kind) {
+    case ARENA_ROUTE_INDEX:
+    case ARENA_ROUTE_SUBMIT_PAGE:
+    case ARENA_ROUTE_SERVER:
+    case ARENA_ROUTE_STATIC:
+    case ARENA_ROUTE_BAD_METHOD: return true;
+    case ARENA_ROUTE_NONE:
+        return q->live != SRV_LIVE_TICKET; /* a ticket reads the server database */
+    default: return false;
+    }
+}
+
+/* A worker's part: the route's answer, queued when the connection is
+ * resumed. */
+static void work(void *arg)
+{
+    req *q = arg;
+    if (dispatch(q->s, &q->call, q) != MHD_YES && q->call.resp) {
+        MHD_destroy_response(q->call.resp);
+        q->call.resp = NULL;
+    }
+    q->answered = true;
+}
+
+/* Queues q's answer on c (every answer is queued here, in the thread that
+ * may: libmicrohttpd's). */
+static enum MHD_Result answer(struct MHD_Connection *c, req *q)
+{
+    if (q->call.resp == NULL)
+        return MHD_NO; /* out of memory: the connection is closed */
+    enum MHD_Result ret = MHD_queue_response(c, q->call.code, q->call.resp);
+    MHD_destroy_response(q->call.resp);
+    q->call.resp = NULL;
+    return ret;
+}
+
+/* An answer made at once, in libmicrohttpd's thread. */
+static enum MHD_Result answer_error(struct MHD_Connection *c, req *q, unsigned code,
+                                    const char *msg)
+{
+    send_error(&q->call, code, msg);
+    return answer(c, q);
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
@@ -1032,10 +1267,22 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if ((q = calloc(1, sizeof *q)) == NULL)
             return MHD_NO;
         *con_cls = q;
+        q->s = s;
+        q->call.conn = c;
         arena_serve_route(method, url, &q->route);
         snprintf(q->method, sizeof q->method, "%s", method ? method : "");
         if (url && strlen(url) < sizeof q->url) /* longer: no live route */
             snprintf(q->url, sizeof q->url, "%s", url);
+        if (q->route.kind == ARENA_ROUTE_NONE && s->live) {
+            char id[SRV_LIVE_ID_MAX];
+            q->live = srv_live_route(q->method, q->url, id);
+        }
+        /* Admitted as a request or a stream, for its client address and in
+         * all (serve_conn.h), before its body is read. */
+        const char *msg = NULL;
+        int code = srv_conns_admit(s->conns, c, is_stream(q), &q->conn, &msg);
+        if (code)
+            return answer_error(c, q, (unsigned)code, msg);
         q->limit = SMALL_BODY;
         if (q->route.kind == ARENA_ROUTE_UPLOAD) {
             q->limit = s->a->max_upload;
@@ -1047,17 +1294,20 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                     q->fail_msg = "malformed multipart/form-data (no boundary?)";
                 }
             }
-            const char *msg = NULL;
-            int code = q->fail ? 0 : upload_precheck(s, c, q, &msg);
+            code = q->fail ? 0 : upload_precheck(s, &q->call, q, &msg);
             if (code) {
                 q->fail = code;
                 q->fail_msg = msg;
             }
             /* Refused before the body: answered at once, the body unread. */
             if (q->fail)
-                return send_error(c, (unsigned)q->fail, q->fail_msg);
+                return answer_error(c, q, (unsigned)q->fail, q->fail_msg);
         }
         return MHD_YES;
+    }
+    if (q->queued) {
+        /* Called again once the worker resumed the connection. */
+        return q->answered ? answer(c, q) : MHD_YES;
     }
     if (*upload_data_size) {
         if (!q->fail) {
@@ -1073,6 +1323,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         *upload_data_size = 0;
         return MHD_YES;
     }
+    srv_conns_body_done(s->conns, q->conn);
     if (q->pp) {
         if (MHD_destroy_post_processor(q->pp) != MHD_YES && !q->fail) {
             q->fail = 400;
@@ -1081,8 +1332,19 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         q->pp = NULL;
     }
     if (q->fail)
-        return send_error(c, (unsigned)q->fail, q->fail_msg);
-    return dispatch(s, c, q);
+        return answer_error(c, q, (unsigned)q->fail, q->fail_msg);
+    if (is_stream(q) || is_cheap(q)) {
+        dispatch(s, &q->call, q);
+        return answer(c, q);
+    }
+    q->queued = true;
+    if (srv_conns_submit(s->conns, c, work, q) != JA_OK) {
+        q->queued = false;
+        return answer_error(c, q, 503, srv_conns_closing(s->conns)
+                                           ? "the server is stopping"
+                                           : "the server is busy; try again later");
+    }
+    return MHD_YES;
 }
 
 /* Paths are taken as sent, never unescaped: no route has a '%', so an
@@ -1096,12 +1358,16 @@ static size_t no_unescape(void *cls, struct MHD_Connection *c, char *s)
 static void on_done(void *cls, struct MHD_Connection *c, void **con_cls,
                     enum MHD_RequestTerminationCode toe)
 {
-    (void)cls, (void)c, (void)toe;
+    (void)toe;
+    arena_server *s = cls;
+    srv_conns_done(s->conns, c);
     req *q = *con_cls;
     if (q == NULL)
         return;
     if (q->pp)
         MHD_destroy_post_processor(q->pp);
+    if (q->call.resp)
+        MHD_destroy_response(q->call.resp);
     free(q->body);
     free(q);
     *con_cls = NULL;
@@ -1124,16 +1390,28 @@ int srv_http_start(arena_server *s, char *err, size_t cap)
         inet_pton(AF_INET, a->host, &v4.sin_addr);
         sa = (struct sockaddr *)&v4;
     }
-    unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
+    srv_http_limits lim = {a->max_clients, a->max_streams, a->max_per_address,
+                           a->trusted_proxy};
+    if (srv_conns_new(&lim, &s->conns) != JA_OK) {
+        snprintf(err, cap, "cannot start the HTTP side's threads (out of memory?)");
+        return JA_ENOMEM;
+    }
+    /* A few polling threads (epoll) that never block: event streams are
+     * parked between events, and what reads a database or a file runs in
+     * serve_conn.h's workers. */
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
                      (a->v6 ? MHD_USE_IPv6 : 0);
-    s->mhd = MHD_start_daemon(flags, a->port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR,
-                              sa, MHD_OPTION_NOTIFY_COMPLETED, on_done, s,
-                              MHD_OPTION_CONNECTION_LIMIT, (unsigned)a->max_clients,
-                              MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
-                              MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)a->max_clients,
-                              MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, NULL,
-                              MHD_OPTION_END);
+    s->mhd = MHD_start_daemon(
+        flags, a->port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, sa,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)SRV_POLL_THREADS, MHD_OPTION_NOTIFY_COMPLETED,
+        on_done, s, MHD_OPTION_NOTIFY_CONNECTION, srv_conns_notify, s->conns,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)(a->max_clients + a->max_streams + SRV_IDLE_SOCKETS),
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+        srv_conns_socket_limit(&lim), MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)SRV_CONN_MEMORY, MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, NULL, MHD_OPTION_END);
     if (s->mhd == NULL) {
+        srv_conns_stop(s->conns);
+        srv_conns_free(&s->conns);
         snprintf(err, cap, "cannot listen on http://%s%s%s:%u/ (in use, or not an address of "
                            "this machine?)",
                  a->v6 ? "[" : "", a->host, a->v6 ? "]" : "", (unsigned)a->port);
@@ -1148,7 +1426,12 @@ void srv_http_stop(arena_server *s)
     s->closing = true;
     pthread_cond_broadcast(&s->cond);
     pthread_mutex_unlock(&s->mu);
+    /* No connection may stay suspended when the daemon stops: the workers
+     * finish, and every parked stream is resumed to end. */
+    if (s->conns)
+        srv_conns_stop(s->conns);
     if (s->mhd)
         MHD_stop_daemon(s->mhd);
     s->mhd = NULL;
+    srv_conns_free(&s->conns);
 }

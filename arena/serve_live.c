@@ -60,7 +60,6 @@ struct srv_live {
     const ja_game_rules *g;
     uint32_t delay, max_running, running;
     pthread_mutex_t mu;
-    pthread_cond_t cond;
     live_match *list;
     arena_live_hook hook;
 };
@@ -140,7 +139,6 @@ static void record(live_match *m, const void *st, uint32_t f)
     pthread_mutex_lock(&l->mu);
     memcpy(m->states + (size_t)k * g->state_size, st, g->state_size);
     m->frames = (uint64_t)f + 1;
-    pthread_cond_broadcast(&l->cond);
     pthread_mutex_unlock(&l->mu);
 }
 
@@ -206,7 +204,6 @@ static void hook_end(void *match, const arena_job_result *r)
     if (r->rc != JA_OK || !r->replay_path[0])
         m->replay[0] = '\0';
     l->running--;
-    pthread_cond_broadcast(&l->cond);
     match_release(l, m);
     pthread_mutex_unlock(&l->mu);
 }
@@ -220,7 +217,6 @@ int srv_live_new(const ja_game_rules *g, uint32_t delay, uint32_t max_running, s
     l->delay = delay;
     l->max_running = max_running;
     pthread_mutex_init(&l->mu, NULL);
-    pthread_cond_init(&l->cond, NULL);
     l->hook = (arena_live_hook){hook_begin, hook_step, hook_end, l};
     *out = l;
     return JA_OK;
@@ -236,7 +232,6 @@ void srv_live_free(srv_live **lp)
         l->list = m->next;
         match_free(m);
     }
-    pthread_cond_destroy(&l->cond);
     pthread_mutex_destroy(&l->mu);
     free(l);
     *lp = NULL;
@@ -452,23 +447,14 @@ int srv_live_reader_next(srv_live_reader *r, char **text)
     return *text ? JA_OK : JA_ENOMEM;
 }
 
-void srv_live_reader_wait(srv_live_reader *r, int ms)
+bool srv_live_reader_ready(srv_live_reader *r)
 {
-    srv_live *l = r->l;
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_sec += ms / 1000;
-    ts.tv_nsec += (long)(ms % 1000) * 1000000L;
-    if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
-    }
-    pthread_mutex_lock(&l->mu);
-    uint64_t frames = r->m->frames;
-    while (r->m->frames == frames && !r->m->ended &&
-           pthread_cond_timedwait(&l->cond, &l->mu, &ts) != ETIMEDOUT) {
-    }
-    pthread_mutex_unlock(&l->mu);
+    if (r->done)
+        return true; /* the stream is to be ended */
+    pthread_mutex_lock(&r->l->mu);
+    bool ready = !r->started || r->next < released(r->l, r->m) || r->m->ended;
+    pthread_mutex_unlock(&r->l->mu);
+    return ready;
 }
 
 void srv_live_reader_close(srv_live_reader **rp)

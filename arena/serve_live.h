@@ -72,11 +72,12 @@ int srv_live_reader_open(srv_live *l, const char *id, int seat, srv_live_reader 
  * "frame" (public: `decision`, `at`: the decisions played when it was
  * released, `line`) or "seen" (seat: `obs`) per released frame, and at the
  * end an "end" event (`outcome` and the replay page, or `error`). JA_OK;
- * JA_EAGAIN: nothing more is released yet (srv_live_reader_wait); JA_ESTATE:
+ * JA_EAGAIN: nothing more is released yet (srv_live_reader_ready); JA_ESTATE:
  * the end event has been given; JA_ENOMEM. */
 int srv_live_reader_next(srv_live_reader *r, char **text);
-/* Waits until something may have been released for r, or ms passed. */
-void srv_live_reader_wait(srv_live_reader *r, int ms);
+/* Whether r's next call of srv_live_reader_next has something to give
+ * (cheap, from any thread: what the stream's ticker asks). */
+bool srv_live_reader_ready(srv_live_reader *r);
 void srv_live_reader_close(srv_live_reader **r);
 
 /* Seat-view tickets: a random ticket (64 hex digits, the shape of a token)

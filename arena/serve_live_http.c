@@ -3,6 +3,7 @@
  * with a ticket) and the tickets. */
 #include "serve_live_http.h"
 
+#include "serve_conn.h"
 #include "serve_live.h"
 #include "serve_util.h"
 
@@ -16,47 +17,42 @@
 /* ---- the event stream ----------------------------------------------------------- */
 
 typedef struct live_sse {
-    arena_server *s;
+    srv_stream st;            /* first: the stream as serve_conn.h parks it */
     srv_live_reader *r;
     uint64_t sent;
     arena_sse_out out;        /* text not yet fully sent */
-    int idle;                 /* seconds without an event (keep-alive at 15) */
 } live_sse;
+
+static bool live_sse_ready(srv_stream *st)
+{
+    return srv_live_reader_ready(((live_sse *)st)->r);
+}
+
+static int live_sse_next(srv_stream *st, arena_sse_out *out)
+{
+    live_sse *e = (live_sse *)st;
+    char *text = NULL;
+    int rc = srv_live_reader_next(e->r, &text);
+    if (rc == JA_EAGAIN)
+        return SRV_NEXT_NONE;
+    if (rc == JA_ESTATE)
+        return SRV_NEXT_END;
+    bool ok = rc == JA_OK && arena_sse_set(out, ++e->sent, text);
+    free(text);
+    return ok ? SRV_NEXT_SET : SRV_NEXT_ERROR;
+}
 
 static ssize_t live_sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
     (void)pos;
     live_sse *e = cls;
-    while (e->out.pending == NULL) {
-        if (*e->s->stop)
-            return MHD_CONTENT_READER_END_OF_STREAM;
-        char *text = NULL;
-        int rc = srv_live_reader_next(e->r, &text);
-        if (rc == JA_ESTATE)
-            return MHD_CONTENT_READER_END_OF_STREAM;
-        if (rc == JA_ENOMEM)
-            return MHD_CONTENT_READER_END_WITH_ERROR;
-        if (rc == JA_EAGAIN) {
-            srv_live_reader_wait(e->r, 1000);
-            if (++e->idle < 15)
-                continue;
-            e->idle = 0;
-            if (!arena_sse_set(&e->out, 0, NULL))
-                return MHD_CONTENT_READER_END_WITH_ERROR;
-        } else {
-            e->idle = 0;
-            bool ok = arena_sse_set(&e->out, ++e->sent, text);
-            free(text);
-            if (!ok)
-                return MHD_CONTENT_READER_END_WITH_ERROR;
-        }
-    }
-    return (ssize_t)arena_sse_copy(&e->out, buf, max);
+    return srv_stream_read(&e->st, &e->out, live_sse_next, buf, max);
 }
 
 static void live_sse_free(void *cls)
 {
     live_sse *e = cls;
+    srv_stream_remove(&e->st);
     srv_live_reader_close(&e->r);
     free(e->out.pending);
     free(e);
@@ -65,9 +61,9 @@ static void live_sse_free(void *cls)
 /* GET /api/live/ID/events: the public view; ?ticket=T: the seat's view the
  * ticket was made for (spent here). */
 static enum MHD_Result events(arena_server *s, const srv_http_out *o,
-                              struct MHD_Connection *c, const char *id)
+                              srv_call *c, const char *id)
 {
-    const char *ticket = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "ticket");
+    const char *ticket = MHD_lookup_connection_value(c->conn, MHD_GET_ARGUMENT_KIND, "ticket");
     int seat = -1;
     if (ticket && !srv_live_ticket_use(s->live, id, ticket, &seat))
         return o->error(c, 403, "the ticket is unknown, used, expired or for another "
@@ -83,31 +79,30 @@ static enum MHD_Result events(arena_server *s, const srv_http_out *o,
         srv_live_reader_close(&r);
         return MHD_NO;
     }
-    e->s = s;
     e->r = r;
-    struct MHD_Response *resp =
-        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 1024, live_sse_read, e,
-                                          live_sse_free);
+    e->st.c = c->conn;
+    e->st.ready = live_sse_ready;
+    struct MHD_Response *resp = MHD_create_response_from_callback(
+        MHD_SIZE_UNKNOWN, SRV_STREAM_BLOCK, live_sse_read, e, live_sse_free);
     if (resp == NULL) {
         live_sse_free(e);
         return MHD_NO;
     }
+    srv_stream_add(s->conns, &e->st);
     MHD_add_response_header(resp, "Content-Type", "text/event-stream");
     MHD_add_response_header(resp, "Cache-Control", "no-store");
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
-    enum MHD_Result ret = MHD_queue_response(c, 200, resp);
-    MHD_destroy_response(resp);
-    return ret;
+    return srv_answer(c, 200, resp);
 }
 
 /* POST /api/live/ID/ticket with Authorization: Bearer TOKEN and {"seat": K}. */
 static enum MHD_Result ticket(arena_server *s, const srv_http_out *o,
-                              struct MHD_Connection *c, const char *id, const char *body,
+                              srv_call *c, const char *id, const char *body,
                               size_t len)
 {
     char token[ARENA_SERVE_TOKEN_HEX], name[ARENA_SERVE_NAME_MAX + 1];
     int64_t author = 0;
-    const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization");
+    const char *h = MHD_lookup_connection_value(c->conn, MHD_HEADER_KIND, "Authorization");
     bool ok = arena_serve_bearer(h, token) &&
               arena_serve_db_author_auth(s->sdb, token, &author, name) == JA_OK;
     sodium_memzero(token, sizeof token);
@@ -140,66 +135,7 @@ static enum MHD_Result ticket(arena_server *s, const srv_http_out *o,
 
 /* ---- the pages ------------------------------------------------------------------ */
 
-/* The list of live matches, refreshed from /api/live on every event. */
-static const char LIST_JS[] =
-    "<script>\n"
-    "function load(){fetch('/api/live').then(function(r){return r.json();}).then(function(d){\n"
-    " var ul=document.getElementById('live');ul.textContent='';\n"
-    " document.getElementById('delay').textContent=String(d.delay);\n"
-    " d.matches.forEach(function(m){var li=document.createElement('li');\n"
-    "  var a=document.createElement('a');a.href=m.page;a.textContent='match '+m.id;\n"
-    "  li.appendChild(a);li.appendChild(document.createTextNode(': '+m.seats.join(', ')+\n"
-    "  ' ('+m.steps+' frames released)'));ul.appendChild(li);});\n"
-    " if(!d.matches.length){var li=document.createElement('li');\n"
-    "  li.textContent='none right now';ul.appendChild(li);}});}\n"
-    "load();var t=null;var es=new EventSource('/api/events');\n"
-    "es.onmessage=function(){if(!t)t=setTimeout(function(){t=null;load();},1000);};\n"
-    "</script>\n";
-
-/* One live match: the public view as it is released, and a seat's view
- * for its author (token -> ticket -> stream). Every text is put in with
- * textContent, never as HTML. */
-static const char MATCH_JS[] =
-    "<script>\n"
-    "(function(){var id=document.getElementById('match').getAttribute('data-id');\n"
-    "function $(x){return document.getElementById(x);}\n"
-    "function add(p,tag,t){var e=document.createElement(tag);e.textContent=t;p.appendChild(e);"
-    "return e;}\n"
-    "function ended(box,d){var p=$(box+'-status');p.textContent='';\n"
-    " if(d.error){p.textContent='The match could not be played: '+d.error;return;}\n"
-    " add(p,'span','The match ended after '+d.decisions+' decisions: scores '+\n"
-    "  d.scores.join(', ')+'; places '+d.places.join(', ')+'. ');\n"
-    " if(d.replay){var a=add(p,'a','Watch its replay');a.href=d.replay;a.id=box+'-replay';}}\n"
-    "function stream(url,box){var es=new EventSource(url);var n=0;\n"
-    " es.onmessage=function(ev){var d=JSON.parse(ev.data);\n"
-    "  if(d.type=='match'){var ul=$('seats');if(!ul.childNodes.length)d.seats.forEach("
-    "function(b,i){\n"
-    "   add(ul,'li','seat '+i+': '+b);var o=document.createElement('option');o.value=i;\n"
-    "   o.textContent='seat '+i+' ('+b+')';$('seat').appendChild(o);});\n"
-    "   if(box=='pub')$('pub-status').textContent='Playing; shown '+d.delay+' decisions "
-    "behind.';}\n"
-    "  else if(d.type=='frame'){n++;add($('frames'),'li','decision '+d.decision+': '+d.line);\n"
-    "   $('pub-count').textContent=String(n);}\n"
-    "  else if(d.type=='seen'){n++;var t=$('obs');t.textContent='';\n"
-    "   Object.keys(d.obs).forEach(function(k){var tr=add(t,'tr','');add(tr,'th',k);\n"
-    "    var v=d.obs[k];add(tr,'td',Array.isArray(v)?v.join(' '):String(v));});\n"
-    "   $('seat-count').textContent=String(n);}\n"
-    "  else if(d.type=='end'){es.close();ended(box,d);}};\n"
-    " es.onerror=function(){es.close();if($(box+'-replay'))return;var p=$(box+'-status');\n"
-    "  p.textContent='The stream closed: the match is not being played (any more). ';\n"
-    "  var a=add(p,'a','Its replay, once recorded');a.href='/matches/'+id+'.html';};}\n"
-    "stream('/api/live/'+id+'/events','pub');\n"
-    "$('seatform').onsubmit=function(ev){ev.preventDefault();$('seat-status').textContent='';\n"
-    " fetch('/api/live/'+id+'/ticket',{method:'POST',headers:{'Authorization':'Bearer '+\n"
-    "  $('token').value.trim(),'Content-Type':'application/json'},\n"
-    "  body:JSON.stringify({seat:parseInt($('seat').value,10)})}).then(function(r){\n"
-    "  return r.json().then(function(j){if(!r.ok){$('seat-status').textContent=\n"
-    "   'Refused ('+r.status+'): '+j.error;return;}\n"
-    "   $('seat-status').textContent='Seat '+j.seat+'\\'s view:';stream(j.events,'seat');});});};\n"
-    "})();\n"
-    "</script>\n";
-
-static enum MHD_Result page(arena_server *s, const srv_http_out *o, struct MHD_Connection *c,
+static enum MHD_Result page(arena_server *s, const srv_http_out *o, srv_call *c,
                             const char *id)
 {
     char *buf = NULL;
@@ -210,8 +146,8 @@ static enum MHD_Result page(arena_server *s, const srv_http_out *o, struct MHD_C
     if (id == NULL) {
         o->page_begin(f, "Live matches");
         fputs("<p>The ladder's matches while they are played, each shown <span id=\"delay\">"
-              "</span> decisions behind the play.</p><ul id=\"live\"></ul>\n", f);
-        fputs(LIST_JS, f);
+              "</span> decisions behind the play.</p><ul id=\"live\"></ul>\n"
+              "<script src=\"/static/live.js\"></script>\n", f);
         return o->page_end(c, f, &buf, &len);
     }
     char title[96];
@@ -228,16 +164,15 @@ static enum MHD_Result page(arena_server *s, const srv_http_out *o, struct MHD_C
                "autocomplete=\"off\" required> <select id=\"seat\"></select> "
                "<button id=\"seatgo\">Watch</button></p></form>"
                "<p id=\"seat-status\"></p><p><span id=\"seat-count\">0</span> views</p>"
-               "<table id=\"obs\"></table></div>\n",
+               "<table id=\"obs\"></table></div>\n<script src=\"/static/live_match.js\"></script>\n",
             id);
-    fputs(MATCH_JS, f);
     (void)s;
     return o->page_end(c, f, &buf, &len);
 }
 
 /* ---- routing -------------------------------------------------------------------- */
 
-bool srv_live_http(arena_server *s, const srv_http_out *o, struct MHD_Connection *c,
+bool srv_live_http(arena_server *s, const srv_http_out *o, srv_call *c,
                    const char *method, const char *url, const char *body, size_t len,
                    enum MHD_Result *ret)
 {

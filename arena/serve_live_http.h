@@ -13,17 +13,17 @@
  * answer, and a page: its head and navigation (the title escaped), then
  * its end sent. */
 typedef struct srv_http_out {
-    enum MHD_Result (*json)(struct MHD_Connection *c, unsigned code, json_t *v);
-    enum MHD_Result (*error)(struct MHD_Connection *c, unsigned code, const char *msg);
+    enum MHD_Result (*json)(srv_call *c, unsigned code, json_t *v);
+    enum MHD_Result (*error)(srv_call *c, unsigned code, const char *msg);
     void (*page_begin)(FILE *f, const char *title);
-    enum MHD_Result (*page_end)(struct MHD_Connection *c, FILE *f, char **buf, size_t *len);
+    enum MHD_Result (*page_end)(srv_call *c, FILE *f, char **buf, size_t *len);
 } srv_http_out;
 
 /* Answers url if it is a live route (GET /live, /live/ID, /api/live,
  * /api/live/ID/events, POST /api/live/ID/ticket): true with the answer's
  * result in *ret; false for any other url. body is the request's (small)
  * body. */
-bool srv_live_http(arena_server *s, const srv_http_out *out, struct MHD_Connection *c,
+bool srv_live_http(arena_server *s, const srv_http_out *out, srv_call *c,
                    const char *method, const char *url, const char *body, size_t len,
                    enum MHD_Result *ret);
 

@@ -30,6 +30,26 @@ bool arena_serve_name_ok(const char *name)
     return true;
 }
 
+static void put_le(unsigned char *p, uint64_t v, int n)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+uint64_t arena_serve_seed(uint64_t server_seed, uint32_t purpose, uint64_t index)
+{
+    unsigned char in[20], h[16];
+    put_le(in, server_seed, 8);
+    put_le(in + 8, purpose, 4);
+    put_le(in + 12, index, 8);
+    crypto_generichash(h, sizeof h, in, sizeof in, NULL, 0);
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | h[i];
+    sodium_memzero(in, sizeof in);
+    return v;
+}
+
 bool arena_serve_params_ok(const char *params, char *err, size_t cap)
 {
     size_t len = strnlen(params, ARENA_SERVE_PARAMS_MAX + 1);
@@ -166,6 +186,17 @@ static bool ends_with(const char *s, size_t n, const char *suffix, size_t *stem)
     return true;
 }
 
+const arena_serve_asset arena_serve_assets[] = {
+    {"/static/site.css", "text/css; charset=utf-8"},
+    {"/static/ladder.js", "text/javascript; charset=utf-8"},
+    {"/static/submit.js", "text/javascript; charset=utf-8"},
+    {"/static/live.js", "text/javascript; charset=utf-8"},
+    {"/static/live_match.js", "text/javascript; charset=utf-8"},
+    {"/matches/replay.js", "text/javascript; charset=utf-8"},
+    {"/matches/replay.css", "text/css; charset=utf-8"},
+};
+const unsigned arena_serve_n_assets = sizeof arena_serve_assets / sizeof *arena_serve_assets;
+
 void arena_serve_route(const char *method, const char *path, arena_route *out)
 {
     memset(out, 0, sizeof *out);
@@ -192,8 +223,14 @@ void arena_serve_route(const char *method, const char *path, arena_route *out)
         k = ARENA_ROUTE_EXTERNAL, want_post = true;
     else if (strcmp(path, "/api/server") == 0)
         k = ARENA_ROUTE_SERVER;
+    else if (strcmp(path, "/api/matches") == 0)
+        k = ARENA_ROUTE_MATCHES;
+    else if (strcmp(path, "/matches") == 0)
+        k = ARENA_ROUTE_MATCHES_PAGE;
     else if (strncmp(path, "/bots/", 6) == 0) {
-        if (take_name(path + 6, n - 6, out->name))
+        if (ends_with(path + 6, n - 6, "/matches", &stem) && take_name(path + 6, stem, out->name))
+            k = ARENA_ROUTE_BOT_MATCHES_PAGE;
+        else if (take_name(path + 6, n - 6, out->name))
             k = ARENA_ROUTE_BOT_PAGE;
     } else if (strncmp(path, "/api/bots/", 10) == 0) {
         const char *s = path + 10;
@@ -201,6 +238,8 @@ void arena_serve_route(const char *method, const char *path, arena_route *out)
         uint64_t v, i;
         if (ends_with(s, n - 10, "/retire", &stem) && take_name(s, stem, out->name))
             k = ARENA_ROUTE_RETIRE, want_post = true;
+        else if (ends_with(s, n - 10, "/matches", &stem) && take_name(s, stem, out->name))
+            k = ARENA_ROUTE_BOT_MATCHES;
         else if (sm && take_name(s, (size_t)(vs - s), out->name) &&
                  parse_num(vs + 10, (size_t)(sm - (vs + 10)), UINT32_MAX, &v) && v >= 1 &&
                  parse_num(sm + 7, strlen(sm + 7), UINT32_MAX, &i)) {
@@ -222,6 +261,11 @@ void arena_serve_route(const char *method, const char *path, arena_route *out)
                  match_id_n(s, stem, &out->tournament, &out->number))
             k = ARENA_ROUTE_MATCH_REPLAY;
     }
+    for (unsigned a = 0; k == ARENA_ROUTE_NONE && a < arena_serve_n_assets; a++)
+        if (strcmp(path, arena_serve_assets[a].path) == 0) {
+            k = ARENA_ROUTE_STATIC;
+            out->number = a;
+        }
     if (k == ARENA_ROUTE_NONE) {
         memset(out, 0, sizeof *out);
         return;

@@ -46,6 +46,15 @@ bool arena_serve_token_check(const char *token, const char *stored_hash);
  * header) into out; false when it is missing or not a token's shape. */
 bool arena_serve_bearer(const char *header, char out[ARENA_SERVE_TOKEN_HEX]);
 
+/* The server's seeds (docs/server.md, "Deals"): the seed for (purpose,
+ * index) under the server seed, one-way: the first 8 bytes (little-endian)
+ * of BLAKE2b-128 (libsodium's crypto_generichash) of the server seed, the
+ * purpose and the index, each little-endian. ja_seed_derive, which the
+ * plans use, can be run backwards (SplitMix64's finaliser is a bijection):
+ * from one published match seed to its batch's seed, and from that to the
+ * server seed. This cannot: a published seed gives away nothing above it. */
+uint64_t arena_serve_seed(uint64_t server_seed, uint32_t purpose, uint64_t index);
+
 /* ---- routing ----------------------------------------------------------------- */
 
 typedef enum arena_route_kind {
@@ -66,20 +75,35 @@ typedef enum arena_route_kind {
     ARENA_ROUTE_EVENTS,       /* GET /api/events */
     ARENA_ROUTE_EXTERNAL,     /* POST /api/external */
     ARENA_ROUTE_SERVER,       /* GET /api/server */
+    ARENA_ROUTE_STATIC,       /* GET /static/NAME, /matches/replay.{js,css}: asset `number` */
+    ARENA_ROUTE_MATCHES,      /* GET /api/matches (?before=CURSOR&limit=N) */
+    ARENA_ROUTE_BOT_MATCHES,  /* GET /api/bots/NAME/matches (the same query) */
+    ARENA_ROUTE_MATCHES_PAGE, /* GET /matches (?before=CURSOR) */
+    ARENA_ROUTE_BOT_MATCHES_PAGE, /* GET /bots/NAME/matches (?before=CURSOR) */
 } arena_route_kind;
+
+/* The server's static assets (its pages' scripts and style, and the replay
+ * viewer's): the path each is served at and its Content-Type; an asset's
+ * route carries its index here. */
+typedef struct arena_serve_asset {
+    const char *path, *type;
+} arena_serve_asset;
+extern const arena_serve_asset arena_serve_assets[];
+extern const unsigned arena_serve_n_assets;
 
 typedef struct arena_route {
     arena_route_kind kind;
     char name[ARENA_SERVE_NAME_MAX + 1]; /* BOT_PAGE, BOT, RETIRE, SMOKE_BUNDLE: a valid name */
     int64_t tournament;                  /* MATCH*: T >= 1 */
-    uint32_t number;                     /* MATCH*: N; SMOKE_BUNDLE: I */
+    uint32_t number;                     /* MATCH*: N; SMOKE_BUNDLE: I; STATIC: asset */
     uint32_t version;                    /* SMOKE_BUNDLE: V >= 1 */
 } arena_route;
 
 /* Routes a request by method ("GET", "HEAD" as GET, "POST") and decoded
  * path. Only the exact paths above match: a name must pass
  * arena_serve_name_ok, T and N are decimal numbers without signs or
- * leading zeros, and nothing else (no "..", no "%", no query) is part of
+ * leading zeros, an asset is one of arena_serve_assets, and nothing else
+ * (no "..", no "%", no query: a query is the caller's, apart) is part of
  * a path. The route names no file: what is read is found from its
  * numbers and names alone. */
 void arena_serve_route(const char *method, const char *path, arena_route *out);

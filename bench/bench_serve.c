@@ -3,7 +3,9 @@
  * reused, not copied) in its measuring mode. One server plays random
  * against greedy with --concurrency 2; the script counts the matches the
  * ladder records over 1,000 matches with no spectator, then over the next
- * 1,000 with 50, and samples the server's VmRSS as it polls. */
+ * 1,000 with SERVE_SPECTATORS (tests/serve/crowd.py, one Python thread),
+ * samples the server's VmRSS as it polls, and times the crowd thread's own
+ * CPU, so that the section can say how much of the drop is the clients'. */
 #include "bench_serve.h"
 #include "bench.h"
 #include "bench_rows.h"
@@ -23,6 +25,7 @@
 #endif
 
 #define SERVE_MATCHES 1000
+#define SERVE_SPECTATORS 1000
 
 int bench_serve(FILE *md, const char *arena_dir, const char *bots_dir)
 {
@@ -40,30 +43,40 @@ int bench_serve(FILE *md, const char *arena_dir, const char *bots_dir)
         snprintf(arena, sizeof arena, "%s/../arena/arena", bench_exe_dir());
     snprintf(rnd, sizeof rnd, "%s/ja_random.so", bots_dir);
     snprintf(greedy, sizeof greedy, "%s/ja_greedy.so", bots_dir);
-    char cmd[4 * PATH_MAX + 128];
-    snprintf(cmd, sizeof cmd, "%s '%s' '%s' '%s' '%s' '%s' --bench %d", python, script, arena,
-             rnd, greedy, JA_FREE_PORT_PY, SERVE_MATCHES);
+    char cmd[4 * PATH_MAX + 160];
+    snprintf(cmd, sizeof cmd, "%s '%s' '%s' '%s' '%s' '%s' --bench %d --spectators %d", python,
+             script, arena, rnd, greedy, JA_FREE_PORT_PY, SERVE_MATCHES, SERVE_SPECTATORS);
     double load0 = bench_loadavg();
     fflush(NULL);
     FILE *p = popen(cmd, "r");
-    double r0 = NAN, r50 = NAN;
-    long peak = -1, rss0 = -1, total = -1;
+    double r0 = NAN, rn = NAN, cpu = NAN, window = NAN;
+    long n = -1, peak = -1, rss0 = -1, rss_end = -1, total = -1;
     char line[512];
     int got = 0;
     while (p && fgets(line, sizeof line, p))
-        if (sscanf(line, "serve %lf %lf %ld %ld %ld", &r0, &r50, &peak, &rss0, &total) == 5)
+        if (sscanf(line, "serve %lf %lf %ld %ld %ld %ld %ld %lf %lf", &r0, &rn, &n, &peak, &rss0,
+                   &rss_end, &total, &cpu, &window) == 9)
             got = 1;
     int rc = p ? pclose(p) : -1;
     double load1 = bench_loadavg();
-    if (!got || rc != 0) {
+    if (!got || rc != 0 || !(r0 > 0) || !(window > 0)) {
         fprintf(stderr, "ja_bench: serve: the load script failed (status %d): %s\n", rc, cmd);
         return 1;
     }
-    fprintf(stderr, "serve: %.0f matches/s with 0 spectators, %.0f with 50; peak RSS %ld KiB\n",
-            r0, r50, peak);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores < 1)
+        cores = 1;
+    double ratio = rn / r0;
+    double core = cpu / window;          /* the crowd's share of one core */
+    double share = core / (double)cores; /* and of the machine */
+    fprintf(stderr,
+            "serve: %.0f matches/s with 0 spectators, %.0f with %ld (the crowd %.2f of a "
+            "core); peak RSS %ld KiB\n",
+            r0, rn, n, core, peak);
+    char name[96], cell[64], rt[32];
     bench_row_add("arena serve, 0 spectators", r0, "matches/s", NAN, BENCH_NO_TARGET, 0);
-    bench_row_add("arena serve, 50 spectators / 0", r50, "matches/s", r50 / r0, BENCH_NO_TARGET,
-                  0);
+    snprintf(name, sizeof name, "arena serve, %ld spectators / 0", n);
+    const bench_row *row = bench_row_add(name, rn, "matches/s", ratio, BENCH_AT_LEAST, 0.8);
     bench_row_add("arena serve, peak RSS", (double)peak / 1024, "MiB", NAN, BENCH_NO_TARGET, 0);
     fprintf(md,
             "## Serve\n\n"
@@ -71,23 +84,42 @@ int bench_serve(FILE *md, const char *arena_dir, const char *bots_dir)
             "uploaded versions, the reference bots random and greedy (each seat a sandboxed "
             "`ja_host` child): matches recorded per second, counted from the ladder the "
             "server's own `/api/ladder` reports, over 1,000 matches with no spectator, then "
-            "over the next 1,000 with 50 spectators on the same server, each an open "
-            "`/api/events` stream plus `GET /` and `GET /api/ladder` every half second "
-            "(Python threads of `tests/serve/test_serve_load.py --bench`, the load test's "
-            "own script, on the same 2 cores). Load average before this section %.2f, after "
-            "%.2f: above 1, something else holds a core and every figure here is a lower "
-            "bound.\n\n"
-            "| spectators | matches/s | / no spectator |\n|---|---|---|\n"
-            "| 0 | %.0f | 1 |\n"
-            "| 50 | %.0f | **%.2f** |\n\n"
+            "over the next 1,000 with %ld spectators on the same server. The spectators are "
+            "`tests/serve/crowd.py`, one Python thread of non-blocking sockets under "
+            "`selectors`, driven by `tests/serve/test_serve_load.py --bench`, the load "
+            "test's own script: spectator i connects from its own loopback address "
+            "127.0.X.Y (X = 1 + i / 250, Y = 1 + i %% 250), asks for `GET /` once, then "
+            "keeps an `/api/events` stream open (the chunks decoded, every event counted "
+            "and its id checked to follow the one before, one in 200 parsed as JSON, the "
+            "spectators staggered) and asks for `GET /api/ladder` on a new connection "
+            "every 10 s (`page_period`, each spectator's phase a seeded random offset), as "
+            "a browser on the ladder page would (its script asks at most every 5 s). The "
+            "server runs with `--max-streams 1100`, its other flags at their defaults. Load "
+            "average before this section %.2f (above 1: something else held a core, and "
+            "every figure here is a lower bound), after %.2f.\n\n"
+            "| spectators | matches/s | / no spectator | target |\n|---|---|---|---|\n"
+            "| 0 | %.0f | 1 | |\n"
+            "| %ld | %.0f | **%s** | %s |\n\n"
+            "The spectators run on the same %ld cores as the server and the matches' "
+            "`ja_host` children: the crowd's thread used %.1f s of CPU over the %.1f s of "
+            "the second count, %.2f of one core, %.0f%% of the machine. ",
+            n, load0, load1, r0, n, rn, bench_ratio_text(row, rt, sizeof rt),
+            bench_row_target(row, cell, sizeof cell), cores, cpu, window, core, 100 * share);
+    if (ratio < 1)
+        fprintf(md,
+                "The matches being CPU-bound, the clients account for at most %.2f of the "
+                "%.2f lost; the rest is the server's work for the spectators (their "
+                "connections and parked streams, the events written to each, a page per "
+                "`GET /`, the shared `/api/ladder` answer made again at most once a second: "
+                "docs/server.md, \"Connections\"): with the clients' share given back, the "
+                "server would keep about %.2f of its rate.\n\n",
+                fmin(share, 1 - ratio), 1 - ratio, fmin(1, ratio / (1 - share)));
+    else
+        fprintf(md, "No rate was lost to them in this run.\n\n");
+    fprintf(md,
             "The server's resident memory (VmRSS, sampled at each poll): %.1f MiB with the "
-            "50 spectators just connected, **%.1f MiB** at its peak over the run (%ld "
-            "matches in the ladder at the end). The spectators' threads run on the same 2 "
-            "cores as the server and the matches' `ja_host` children, so the drop is the "
-            "server's work for them (a page per `GET /`, the shared `/api/ladder` answer "
-            "rebuilt once per event, docs/server.md; a thread per connection) and the "
-            "clients' own CPU together: this run does not separate the two.\n",
-            load0, load1, r0, r50, r50 / r0,
-            (double)rss0 / 1024, (double)peak / 1024, total);
+            "%ld spectators just connected, **%.1f MiB** at its peak over the run, %.1f MiB "
+            "at the end (%ld matches in the ladder).\n",
+            (double)rss0 / 1024, n, (double)peak / 1024, (double)rss_end / 1024, total);
     return 0;
 }

@@ -2176,6 +2176,30 @@ static void read_bot_row(sqlite3_stmt *st, void *row)
     column_copy(st, 4, b->sha256, sizeof b->sha256);
 }
 
+int ladder_db_bot_row(ladder_db *db, int64_t id, ladder_bot_row *out)
+{
+    static const char what[] = "reading a bot";
+    int rc = enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if (out == NULL)
+        return JA_EINVAL;
+    sqlite3_stmt *st;
+    rc = prepare(db, "SELECT id, name, version, kind, IFNULL(sha256, '') FROM bots WHERE id = ?1",
+                 &st, what);
+    if (rc != JA_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, id);
+    int src = sqlite3_step(st);
+    if (src == SQLITE_ROW) {
+        memset(out, 0, sizeof *out);
+        read_bot_row(st, out);
+    }
+    rc = src == SQLITE_ROW ? JA_OK : src == SQLITE_DONE ? JA_ENOTFOUND : sql_fail(db, src, what);
+    finish(db, st);
+    return rc;
+}
+
 int ladder_db_ladder_bots(ladder_db *db, const ladder_key *key, ladder_bot_row **out,
                           uint32_t *out_n)
 {

@@ -392,6 +392,10 @@ typedef struct ladder_bot_row {
     char sha256[LADDER_SHA256_HEX]; /* "" when none */
 } ladder_bot_row;
 
+/* The stored identity of bot id (the primary key: constant time). JA_OK,
+ * JA_ENOTFOUND, JA_EINVAL. */
+int ladder_db_bot_row(ladder_db *db, int64_t id, ladder_bot_row *out);
+
 /* The bots with at least one finished match in a ladder, by id. An unknown
  * ladder gives JA_OK with no rows. On JA_OK *out (NULL when *out_n is 0) is
  * owned by the caller: free(). */

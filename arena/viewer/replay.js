@@ -315,7 +315,7 @@
        * tell how many decisions other seats had and how long the match lasts. */
       $("timeline").hidden = view >= 0;
       $("meta").innerHTML = esc(D.title) + " &middot; " + D.seats + " seats" + (view < 0 ? " &middot; seed " + esc(D.seed) : "") +
-        " &middot; " + esc(D.options) + (D.back ? ' &middot; <a href="' + esc(D.back) + '" style="color:#fff">back to the report</a>' : "");
+        " &middot; " + esc(D.options) + (D.back ? ' &middot; <a class="back" href="' + esc(D.back) + '">back to the report</a>' : "");
       var tl = $("timeline").children;
       for (var i = 0; i < tl.length; i++)
         tl[i].className = (faulty(i) ? "fault" : "") + (forfeit(i) ? " forfeit" : "") + (i === cur ? " cur" : "");

@@ -305,12 +305,20 @@ def main():
 
     # Pages, match records, replays.
     st, ct, page = s.request("GET", "/")
-    check(st == 200 and ct.startswith("text/html") and b"/api/events" in page, "index page")
+    check(st == 200 and ct.startswith("text/html") and b'src="/static/ladder.js"' in page,
+          "index page")
     check(b"http://" not in page and b"https://" not in page, "no external URL in the index")
+    check(b"<script>" not in page and b"<style>" not in page and b" style=" not in page,
+          "no inline script or style in the index (the policy allows none)")
+    st, ct, js = s.request("GET", "/static/ladder.js")
+    check(st == 200 and ct.startswith("text/javascript") and b"/api/events" in js,
+          "the ladder's script: %d %s" % (st, ct))
     st, ct, page = s.request("GET", "/bots/dave")
     check(st == 200 and b"rejected" in page and b"<script>alert" not in page, "bot page")
     st, ct, page = s.request("GET", "/submit")
-    check(st == 200 and b"/api/register" in page, "submit page")
+    st2, _, js = s.request("GET", "/static/submit.js")
+    check(st == 200 and b'src="/static/submit.js"' in page and st2 == 200 and
+          b"/api/register" in js and b"params" in js, "submit page")
     m = after[0]
     mid = "%d-%d" % (m["tournament"], m["match"])
     st, j = s.json("GET", "/api/matches/" + mid)

@@ -37,6 +37,23 @@ bad "--seats 9" bruise-jack --seats 9
 bad "hands" bruise-jack --opt hands=0
 bad "--fault-limit" bruise-jack --fault-limit x
 bad "unknown option" bruise-jack --bogus
+bad "--max-streams" bruise-jack --max-streams 0
+bad "--max-per-address" bruise-jack --max-per-address 0
+bad "must not be above --max-clients" bruise-jack --max-per-address 100
+bad "must not be above" bruise-jack --max-streams 4 --max-per-address 5
+bad "--trusted-proxy 'example.org'" bruise-jack --trusted-proxy example.org
+bad "numeric IPv4 or IPv6" bruise-jack --trusted-proxy 1.2.3
+bad "--author-queue" bruise-jack --author-queue 0
+bad "must be below --queue" bruise-jack --author-queue 64
+# Connections the open-files limit cannot hold: said at start, nothing written.
+err=$(cd "$T" && ulimit -n 2000 && ulimit -Hn 2000 && "$ARENA" serve bruise-jack \
+      --max-streams 5000 2>&1 >/dev/null)
+rc=$?
+if [ $rc -ne 2 ] || [[ "$err" != *"open files"* ]] || [ -n "$(ls -A "$T")" ]; then
+    echo "FAIL: --max-streams past the open-files limit: exit $rc, '$err', wrote $(ls -A "$T")"
+    fail=1
+    rm -rf "${T:?}"/*
+fi
 touch "$T/f"
 err=$(cd "$T" && "$ARENA" serve bruise-jack --data f 2>&1 >/dev/null)
 rc=$?
@@ -46,7 +63,8 @@ if [ $rc -ne 2 ] || [ -e "$T/arena.db" ]; then
 fi
 rm -f "$T/f"
 out=$("$ARENA" serve --help)
-if [[ "$out" != *"--max-upload BYTES"* ]] || [[ "$out" != *"--public"* ]]; then
+if [[ "$out" != *"--max-upload BYTES"* ]] || [[ "$out" != *"--public"* ]] ||
+   [[ "$out" != *"--max-streams"* ]] || [[ "$out" != *"--trusted-proxy"* ]]; then
     echo "FAIL: --help"
     fail=1
 fi

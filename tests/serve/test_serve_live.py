@@ -125,7 +125,9 @@ def main():
     check(sorted(m["seats"]) == ["alice@1", "bob@1"], "its seats: %r" % m)
     check(isinstance(m["steps"], int) and m["steps"] >= 0, "its frames shown: %r" % m)
     st, _, page = s.request("GET", m["page"])
-    check(st == 200 and b"/api/live/" in page and b"http" not in page.split(b"</nav>")[1],
+    st2, _, js = s.request("GET", "/static/live_match.js")
+    check(st == 200 and b'src="/static/live_match.js"' in page and b"<script>" not in page and
+          b"http" not in page.split(b"</nav>")[1] and st2 == 200 and b"/api/live/" in js,
           "the live page: %d" % st)
 
     # The public stream of a match watched from its start to its end.
@@ -150,6 +152,13 @@ def main():
 
     # Each line is the replay viewer's describe() line of that decision.
     rpl = os.path.join(tmp, "m.replay")
+    # Public once the match's batch has ended (the other rotation's deal
+    # must not be told by this one's seed): 404 until then, with why.
+    st, j = s.json("GET", "/matches/%s.replay" % m["id"])
+    check(st == 200 or (st == 404 and "once its batch has ended" in j["error"]),
+          "the match's replay before its batch ends: %d %r" % (st, j))
+    st = wait_for(lambda: (lambda r: r[0] if r[0] == 200 else None)(
+        s.request("GET", "/matches/%s.replay" % m["id"])), "the replay, once its batch ended")
     st, _, data = s.request("GET", "/matches/%s.replay" % m["id"])
     check(st == 200, "the match's replay: %d" % st)
     with open(rpl, "wb") as f:

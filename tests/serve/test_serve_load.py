@@ -1,130 +1,86 @@
 #!/usr/bin/python3
-"""`arena serve` under a bounded load (docs/server.md): 50 spectators on
-loopback, each an open /api/events stream plus a GET / and a GET
-/api/ladder every half second, while matches run.
+"""`arena serve` under a bounded load (docs/server.md): 1,000 spectators on
+loopback (crowd.py: one thread, each spectator from its own 127.0.X.Y
+address), each a `GET /`, then an open /api/events stream and a
+`GET /api/ladder` every PAGE_PERIOD seconds, while matches run.
 
 The spectators connect while only alice's bot is active (nothing plays, no
 event is sent), then bob's bot is uploaded and the server plays M matches
 and is then stopped from playing (both retired). Checked: every spectator's
-stream stays open and receives every event, the same ids in the same
-order without a gap; every page and ladder request answers 200 with the
-page or valid JSON; the matches are recorded (the ladder's count reaches
-M and equals `arena ladder export`'s); the server's resident memory
-(VmRSS) never grows past a generous factor of what it was with the
-spectators connected and no match played. Waits poll a condition; the
-only clock is a guard against hangs. No timing is asserted.
+stream stays open and receives every event, the same ids in order without a
+gap; every page and ladder request answers 200 with the page or JSON with
+"matches"; the matches are recorded (the ladder's count reaches M and
+equals `arena ladder export`'s); the server's resident memory (VmRSS)
+stays flat: never past 4 times what it was with the spectators connected
+and no match played, and at the end within 1.5 times of it. Waits poll a
+condition; the only clock is a guard against hangs. No timing is asserted.
 
-With --bench M it measures instead, for bench/ja_bench.c's `serve`
-section: matches recorded per second over M matches with 0 spectators,
-then over the next M with 50, and the server's peak RSS, printed as one
-line `serve RATE0 RATE50 PEAK_KIB RSS0_KIB MATCHES`.
+With --bench M it measures instead, for bench/bench_serve.c's `serve`
+section: matches recorded per second over M matches with no spectator,
+then over the next M with N, the server's VmRSS with the crowd just
+connected, at its peak over both and at the end, the matches in the ladder,
+and the crowd thread's CPU time over the second window and that window's
+length, printed as one line
+`serve R0 RN N PEAK_KIB RSS0_KIB RSSEND_KIB MATCHES CLIENT_CPU_S WINDOW_S`.
 
-usage: test_serve_load.py ARENA RANDOM.so PICK.so FREE_PORT.py [--bench M]"""
-import http.client
-import json
+usage: test_serve_load.py ARENA RANDOM.so PICK.so FREE_PORT.py [--bench M]
+       [--spectators N]   (N: SPECTATORS unless given)"""
+import argparse
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from crowd import Crowd, raise_nofile  # noqa: E402
 from serve_lib import Server, check, failures, free_port, report, vm_rss_kib, wait_for  # noqa
 
-ARENA, RANDOM, PICK, FREE_PORT = sys.argv[1:5]
-BENCH = int(sys.argv[6]) if len(sys.argv) > 6 and sys.argv[5] == "--bench" else 0
-SPECTATORS = 50
-M = 2000        # matches played under load in the test
-PERIOD = 0.5    # seconds between a spectator's page requests
+SPECTATORS = 1000
+M = 2000             # matches played under load in the test
+PAGE_PERIOD = 10.0   # seconds between a spectator's ladder requests
+# The server's flags, the test's and the bench's: room for the crowd's
+# 1,000 streams beside its requests (each spectator from an address of its
+# own, so --max-per-address stays at its default).
+SERVER_FLAGS = ["--smoke", "1", "--concurrency", "2", "--max-streams", "1100", "--quiet"]
 
-
-class Spectator:
-    """An open event stream (its ids kept) and a poller of / and /api/ladder."""
-
-    def __init__(self, port, stop):
-        self.port, self.stop = port, stop
-        self.ids, self.bad, self.requests = [], [], 0
-        self.connected = threading.Event()
-        threading.Thread(target=self.stream, daemon=True).start()
-        self.poller = threading.Thread(target=self.poll, daemon=True)
-        self.poller.start()
-
-    def stream(self):
-        try:
-            c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
-            c.request("GET", "/api/events")
-            r = c.getresponse()
-            if r.status != 200:
-                self.bad.append("events: %d" % r.status)
-                return
-            self.connected.set()
-            eid = None
-            while not self.stop.is_set():
-                line = r.fp.readline()
-                if not line:
-                    if not self.stop.is_set():
-                        self.bad.append("the event stream ended")
-                    return
-                if line.startswith(b"id: "):
-                    eid = int(line[4:])
-                elif line.startswith(b"data: "):
-                    json.loads(line[6:])
-                    self.ids.append(eid)
-        except Exception as e:  # noqa: BLE001 (any failure is the test's finding)
-            if not self.stop.is_set():
-                self.bad.append("events: %r" % e)
-
-    def poll(self):
-        self.connected.wait()
-        while not self.stop.is_set():
-            for path in ("/", "/api/ladder"):
-                try:
-                    c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
-                    c.request("GET", path)
-                    r = c.getresponse()
-                    data = r.read()
-                    c.close()
-                    if r.status != 200:
-                        self.bad.append("%s: %d" % (path, r.status))
-                    elif path == "/":
-                        if b"/api/events" not in data:
-                            self.bad.append("/: not the ladder page")
-                    else:
-                        json.loads(data)["matches"]
-                    self.requests += 1
-                except Exception as e:  # noqa: BLE001
-                    self.bad.append("%s: %r" % (path, e))
-            self.stop.wait(PERIOD)
+ap = argparse.ArgumentParser()
+for name in ("arena", "random", "pick", "free_port"):
+    ap.add_argument(name)
+ap.add_argument("--bench", type=int, default=0, metavar="M")
+ap.add_argument("--spectators", type=int, default=SPECTATORS, metavar="N")
+ARGS = ap.parse_args()
 
 
 def start_server(tmp):
-    s = Server(ARENA, "bruise-jack", tmp, free_port(FREE_PORT),
-               ["--smoke", "1", "--concurrency", "2", "--max-clients", "256", "--quiet"])
+    raise_nofile(ARGS.spectators)
+    s = Server(ARGS.arena, "bruise-jack", tmp, free_port(ARGS.free_port), SERVER_FLAGS)
     s.start()
     return s
 
 
-def spectate(s, stop):
-    specs = [Spectator(s.port, stop) for _ in range(SPECTATORS)]
-    wait_for(lambda: all(x.connected.is_set() or x.bad for x in specs), "spectators connected")
-    return specs
+def gather(s):
+    """The crowd, its streams open (or failed)."""
+    crowd = Crowd(s.port, ARGS.spectators, PAGE_PERIOD)
+    crowd.start()
+    wait_for(lambda: all(x.connected or x.lost for x in crowd.spectators),
+             "spectators connected")
+    return crowd
 
 
-def leave(specs, stop):
-    """The pollers finish their requests before the server is stopped."""
-    stop.set()
-    for x in specs:
-        x.poller.join()
+def stream(x):
+    """What spectator x's stream got, for a failure message."""
+    return "spectator %d: %d events, ids %r to %r%s" % (x.i, x.count, x.first, x.last,
+                                                        ", not in order" if x.gap else "")
 
 
 def bench():
     tmp = tempfile.mkdtemp(prefix="serve-bench-")
     s = start_server(tmp)
     toks = [s.register(n) for n in ("alice", "bob")]
-    s.upload(toks[0], RANDOM)
-    s.upload(toks[1], PICK)
+    s.upload(toks[0], ARGS.random)
+    s.upload(toks[1], ARGS.pick)
     s.wait_active("alice")
     s.wait_active("bob")
     peak = [0]
@@ -133,91 +89,103 @@ def bench():
         peak[0] = max(peak[0], vm_rss_kib(s.proc.pid))
         return s.ladder()["matches"]
 
-    def rate(n):
+    def rate(n, crowd=None):
+        """Matches per second over the next n, the window's seconds, the
+        crowd's CPU seconds in it, and the matches at its end."""
         m0 = wait_for(lambda: matches() or None, "a first match")
-        t0 = time.monotonic()
+        t0, c0 = time.monotonic(), crowd.cpu_seconds() if crowd else 0.0
         m1 = wait_for(lambda: (lambda m: m if m >= m0 + n else None)(matches()), "%d matches" % n)
-        return (m1 - m0) / (time.monotonic() - t0), m1
+        t1, c1 = time.monotonic(), crowd.cpu_seconds() if crowd else 0.0
+        return (m1 - m0) / (t1 - t0), t1 - t0, c1 - c0, m1
 
-    r0, _ = rate(BENCH)
-    stop = threading.Event()
-    specs = spectate(s, stop)
+    r0 = rate(ARGS.bench)[0]
+    crowd = gather(s)
     rss0 = vm_rss_kib(s.proc.pid)
-    r50, total = rate(BENCH)
-    leave(specs, stop)
-    bad = [b for x in specs for b in x.bad]
+    rn, window, cpu, total = rate(ARGS.bench, crowd)
+    rss_end = vm_rss_kib(s.proc.pid)
+    peak[0] = max(peak[0], rss0, rss_end)
+    crowd.stop()
+    bad = crowd.errors()
     s.stop()
     shutil.rmtree(tmp, ignore_errors=True)
     if bad or failures:
-        print("FAIL: %r" % (bad[:5] + failures), file=sys.stderr)
+        print("FAIL: %d spectator errors, first %r; %r" % (crowd.n_errors(), bad[:5], failures),
+              file=sys.stderr)
         return 1
-    print("serve %.3f %.3f %d %d %d" % (r0, r50, peak[0], rss0, total))
+    print("serve %.3f %.3f %d %d %d %d %d %.3f %.3f" %
+          (r0, rn, ARGS.spectators, peak[0], rss0, rss_end, total, cpu, window))
     return 0
 
 
 def main():
-    if BENCH:
+    if ARGS.bench:
         return bench()
+    n = ARGS.spectators
     tmp = tempfile.mkdtemp(prefix="serve-load-")
     s = start_server(tmp)
-    toks = {n: s.register(n) for n in ("alice", "bob")}
-    s.upload(toks["alice"], RANDOM)
+    toks = {a: s.register(a) for a in ("alice", "bob")}
+    s.upload(toks["alice"], ARGS.random)
     s.wait_active("alice")
 
-    stop = threading.Event()
-    specs = spectate(s, stop)
-    check(all(x.connected.is_set() for x in specs), "every spectator connected: %r" %
-          [b for x in specs for b in x.bad][:5])
+    crowd = gather(s)
+    specs = crowd.spectators
+    check(crowd.connected() == n, "every spectator connected: %d of %d, first errors %r" %
+          (crowd.connected(), n, crowd.errors()[:5]))
     rss0 = vm_rss_kib(s.proc.pid)
     samples = [rss0]
 
-    s.upload(toks["bob"], PICK)
+    s.upload(toks["bob"], ARGS.pick)
 
     def played():
         samples.append(vm_rss_kib(s.proc.pid))
         return s.ladder()["matches"] >= M
     wait_for(played, "%d matches under load" % M)
-    for n in ("alice", "bob"):
-        st, j = s.json("POST", "/api/bots/%s/retire" % n, b"",
-                       {"Authorization": "Bearer " + toks[n]})
-        check(st == 200, "retire %s: %d %r" % (n, st, j))
+    for a in ("alice", "bob"):
+        st, j = s.json("POST", "/api/bots/%s/retire" % a, b"",
+                       {"Authorization": "Bearer " + toks[a]})
+        check(st == 200, "retire %s: %d %r" % (a, st, j))
     wait_for(lambda: s.ladder()["playing"] is False, "the last batch")
-    samples.append(vm_rss_kib(s.proc.pid))
+    rss_end = vm_rss_kib(s.proc.pid)
+    samples.append(rss_end)
     # The last event sent is the highest id any stream saw once play has
     # stopped; every stream must get to it.
-    last = max(max(x.ids) for x in specs if x.ids)
-    wait_for(lambda: all((x.ids and x.ids[-1] >= last) or x.bad for x in specs),
+    last = max((x.last for x in specs if x.last is not None), default=None)
+    if not check(last is not None, "events reached the streams: %r" % crowd.errors()[:5]):
+        return report("serve_load")
+    wait_for(lambda: all((x.last is not None and x.last >= last) or x.lost for x in specs),
              "every stream to reach event %d" % last)
-    # Every spectator kept polling while matches ran.
-    wait_for(lambda: all(x.requests >= 4 or x.bad for x in specs), "every spectator's requests")
-    leave(specs, stop)
-    counts = [x.requests for x in specs]
+    # Every spectator kept asking for the ladder: the page and two answers.
+    wait_for(lambda: all(x.requests >= 3 or x.n_errors for x in specs),
+             "every spectator's requests")
+    crowd.stop()
 
-    bad = [b for x in specs for b in x.bad]
-    check(not bad, "no spectator error: %d, first %r" % (len(bad), bad[:5]))
-    first = specs[0].ids[0] if specs[0].ids else None
-    want = list(range(first, last + 1)) if first is not None else []
-    check(len(want) >= M, "events sent while %d matches were played: %d" % (M, len(want)))
-    for i, x in enumerate(specs):
-        # An event sent after `last` may have reached some streams already.
-        ids = list(x.ids)
-        check(ids[:len(want)] == want and ids == list(range(first, first + len(ids))),
-              "spectator %d got every event, in order: %d of %d, first %r" %
-              (i, len(ids), len(want), ids[:3]))
+    check(not crowd.n_errors(), "no spectator error: %d, first %r" %
+          (crowd.n_errors(), crowd.errors()[:5]))
+    first = specs[0].first
+    check(first is not None and last - first + 1 >= M,
+          "events sent while %d matches were played: first %r, last %d" % (M, first, last))
+    # An event sent after `last` may have reached some streams already.
+    short = [x for x in specs if x.last is None or x.first != first or x.gap or x.last < last]
+    check(not short, "every stream got the events %r to %d in order: %d did not, first %s" %
+          (first, last, len(short), stream(short[0]) if short else ""))
     lad = s.ladder()
-    out = subprocess.run([ARENA, "ladder", "export", "bruise-jack", "--jsonl", "--db",
+    out = subprocess.run([ARGS.arena, "ladder", "export", "bruise-jack", "--jsonl", "--db",
                           os.path.join(tmp, "ladder.db")], capture_output=True, text=True)
-    exported = [l for l in out.stdout.splitlines() if l.strip()]
+    exported = [line for line in out.stdout.splitlines() if line.strip()]
     check(out.returncode == 0 and lad["matches"] == len(exported) and len(exported) >= M,
           "matches recorded: ladder %d, export %d" % (lad["matches"], len(exported)))
     peak = max(samples)
-    check(peak <= 4 * rss0, "VmRSS bounded: %d KiB at the start of the load, peak %d KiB" %
+    check(peak <= 4 * rss0, "VmRSS bounded: %d KiB with the spectators connected, peak %d KiB" %
           (rss0, peak))
+    check(rss_end <= 1.5 * rss0, "VmRSS flat: %d KiB with the spectators connected, %d KiB "
+          "after %d matches" % (rss0, rss_end, lad["matches"]))
     q = len(samples) // 4
     print("VmRSS samples (KiB) at each quarter of the run: %r" % samples[::q if q else 1])
+    counts = [x.requests for x in specs]
     print("spectators %d, events %d, matches %d, requests %d (min %d per spectator), "
-          "VmRSS %d KiB at the start, %d KiB peak" % (SPECTATORS, len(want), lad["matches"],
-                                                      sum(counts), min(counts), rss0, peak))
+          "VmRSS %d KiB connected, %d KiB peak, %d KiB at the end; the crowd's CPU %.1f s" %
+          (n, last - first + 1 if first is not None else 0, lad["matches"], sum(counts),
+           min(counts), rss0, peak, rss_end, crowd.cpu_seconds()))
     s.stop()
     if not failures:
         shutil.rmtree(tmp, ignore_errors=True)

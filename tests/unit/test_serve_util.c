@@ -11,6 +11,7 @@
 #include "serve_util.h"
 
 #include "jackarena/ja_error.h"
+#include "jackarena/ja_rng.h"
 
 #include <sodium.h>
 #include <stdio.h>
@@ -114,6 +115,14 @@ static void test_routes(void **state)
     route("GET", "/api/bots/alice/versions/2/smoke/0", ARENA_ROUTE_SMOKE_BUNDLE);
     route("GET", "/api/matches/1-0", ARENA_ROUTE_MATCH);
     route("GET", "/api/events", ARENA_ROUTE_EVENTS);
+    route("GET", "/api/matches", ARENA_ROUTE_MATCHES);
+    route("GET", "/matches", ARENA_ROUTE_MATCHES_PAGE);
+    route("GET", "/api/bots/alice/matches", ARENA_ROUTE_BOT_MATCHES);
+    route("GET", "/bots/alice/matches", ARENA_ROUTE_BOT_MATCHES_PAGE);
+    route("GET", "/static/site.css", ARENA_ROUTE_STATIC);
+    route("GET", "/static/live_match.js", ARENA_ROUTE_STATIC);
+    route("GET", "/matches/replay.js", ARENA_ROUTE_STATIC);
+    route("GET", "/matches/replay.css", ARENA_ROUTE_STATIC);
     /* Methods. */
     route("GET", "/api/register", ARENA_ROUTE_BAD_METHOD);
     route("POST", "/api/ladder", ARENA_ROUTE_BAD_METHOD);
@@ -136,7 +145,11 @@ static void test_routes(void **state)
                           "/api/bots/alice/versions/1/smoke/1/x", "/api/bots/../versions/1/smoke/1",
                           "/api/bots/alice/versions/1/smoke/../../x", "/api/bots/alice/versions/1",
                           "/api/bots/alice/versions/-1/smoke/1", "/api/bots/a/b/versions/1/smoke/1",
-                          "/api/bots/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
+                          "/api/bots/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "/static/",
+                          "/static/../ladder.db", "/static/x.js", "/static/site.css/",
+                          "/matches/replay.js/x", "/static/SITE.CSS", "/api/matches/",
+                          "/matches/", "/bots/alice/matches/x", "/api/bots/alice/matchesx",
+                          "/bots/../matches", "/api/bots//matches"};
     for (size_t i = 0; i < sizeof none / sizeof *none; i++)
         route("GET", none[i], ARENA_ROUTE_NONE);
     route("GET", NULL, ARENA_ROUTE_NONE);
@@ -150,6 +163,15 @@ static void test_routes(void **state)
     assert_string_equal(r.name, "Bob_2");
     assert_int_equal(r.version, 12);
     assert_int_equal(r.number, 3);
+    arena_serve_route("GET", "/bots/Bob_2/matches", &r);
+    assert_string_equal(r.name, "Bob_2");
+    route("POST", "/api/matches", ARENA_ROUTE_BAD_METHOD);
+    route("POST", "/static/ladder.js", ARENA_ROUTE_BAD_METHOD);
+    for (unsigned a = 0; a < arena_serve_n_assets; a++) {
+        arena_serve_route("GET", arena_serve_assets[a].path, &r);
+        assert_int_equal(r.kind, ARENA_ROUTE_STATIC);
+        assert_int_equal(r.number, a);
+    }
 }
 
 /* A stream's pending text goes out in pieces of any size, whole and once. */
@@ -399,12 +421,16 @@ static void test_db(void **state)
     assert_int_equal(un.n, 2);
     assert_int_equal(un.version[1], vb);
     assert_int_equal(arena_serve_db_batch_set_tournament(db, bt.id, 5), JA_OK);
-    assert_true(arena_serve_db_is_batch(db, 5));
-    assert_false(arena_serve_db_is_batch(db, 6));
+    bool ended = true;
+    assert_int_equal(arena_serve_db_batch_of(db, 5, &ended), JA_OK);
+    assert_false(ended);
+    assert_int_equal(arena_serve_db_batch_of(db, 6, &ended), JA_ENOTFOUND);
     bt.tournament = 5;
     int64_t faults[2] = {3, 0};
     assert_int_equal(arena_serve_db_batch_done(db, &bt, faults), JA_OK);
     assert_int_equal(arena_serve_db_batch_done(db, &bt, faults), JA_OK); /* once */
+    assert_int_equal(arena_serve_db_batch_of(db, 5, &ended), JA_OK);
+    assert_true(ended);
     arena_serve_version v;
     assert_int_equal(arena_serve_db_version_get(db, va, &v), JA_OK);
     assert_int_equal(v.faults, 3);
@@ -630,6 +656,23 @@ static void test_db_migration(void **state)
     rm_dir(dir);
 }
 
+/* The server's seeds are one-way (BLAKE2b), not ja_seed_derive (which can
+ * be run backwards from a published match seed to the server seed): known
+ * answers, from Python's hashlib.blake2b(digest_size=16) of the
+ * little-endian fields. */
+static void test_seeds(void **state)
+{
+    (void)state;
+    uint32_t srvb = (uint32_t)JA_TAG('S', 'R', 'V', 'B');
+    assert_true(arena_serve_seed(7, srvb, 1) == UINT64_C(0x78e7790b5b3e411a));
+    assert_true(arena_serve_seed(0, 0, 0) == UINT64_C(0x298054b40f008395));
+    assert_true(arena_serve_seed(UINT64_MAX, UINT32_MAX, UINT64_MAX) ==
+                UINT64_C(0xfc7ab214a4ecfa3b));
+    assert_true(arena_serve_seed(7, srvb, 1) != ja_seed_derive(7, srvb, 1));
+    assert_true(arena_serve_seed(7, srvb, 1) != arena_serve_seed(7, srvb, 2));
+    assert_true(arena_serve_seed(7, srvb, 1) != arena_serve_seed(8, srvb, 1));
+}
+
 /* Parameters on submission: their shape only (the bot checks their
  * meaning). */
 static void test_params_shape(void **state)
@@ -672,6 +715,7 @@ int main(void)
         cmocka_unit_test(test_db_versions),
         cmocka_unit_test(test_db_migration),
         cmocka_unit_test(test_params_shape),
+        cmocka_unit_test(test_seeds),
         cmocka_unit_test(test_db),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
