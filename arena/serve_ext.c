@@ -16,7 +16,7 @@
 
 /* How long a batch waits for its external bots to come back before it is
  * given up (docs/server.md, "External bots"). */
-#define SRV_EXT_GRACE_S 120
+#define SRV_EXT_GRACE_S 10
 
 typedef struct ext_bot {
     char name[ARENA_SERVE_NAME_MAX + 1];
