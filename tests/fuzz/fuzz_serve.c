@@ -1,7 +1,8 @@
 /* Fuzz target: what `arena serve` parses from a request before anything
  * else (arena/serve_util.h): the route of a method and path, the bearer
  * token of an Authorization header, a match id, the --http address, HTML
- * escaping, and the live routes (arena/serve_live.h). Every input must be
+ * escaping, a submission's parameters, and the live routes
+ * (arena/serve_live.h). Every input must be
  * routed or refused, never crash or read out of bounds, and nothing with
  * "..", '%' or a backslash in its path may reach a route. Built for
  * libFuzzer in a clang build with -DJA_FUZZ=ON (scripts/fuzz.sh); in every
@@ -35,7 +36,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (strstr(path, "..") || strchr(path, '%') || strchr(path, '\\') || strchr(path, '?')))
         abort();
     if ((r.kind == ARENA_ROUTE_BOT || r.kind == ARENA_ROUTE_BOT_PAGE ||
-         r.kind == ARENA_ROUTE_RETIRE) && !arena_serve_name_ok(r.name))
+         r.kind == ARENA_ROUTE_RETIRE || r.kind == ARENA_ROUTE_BOT_MATCHES ||
+         r.kind == ARENA_ROUTE_BOT_MATCHES_PAGE) && !arena_serve_name_ok(r.name))
+        abort();
+    if (r.kind == ARENA_ROUTE_STATIC &&
+        (r.number >= arena_serve_n_assets || strcmp(path, arena_serve_assets[r.number].path)))
         abort();
     if ((r.kind == ARENA_ROUTE_MATCH || r.kind == ARENA_ROUTE_MATCH_PAGE ||
          r.kind == ARENA_ROUTE_MATCH_REPLAY) && r.tournament < 1)
@@ -51,6 +56,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint32_t ln;
     if (id[0] && (!arena_serve_match_id(id, &lt, &ln) || lt < 1 || !strstr(path, id)))
         abort();
+
+    /* A submission's parameters (X-Bot-Params): accepted only in their
+     * shape, printable ASCII without spaces, KEY=VALUE items. */
+    char perr[200];
+    if (arena_serve_params_ok(s, perr, sizeof perr)) {
+        size_t pl = strlen(s);
+        if (pl > ARENA_SERVE_PARAMS_MAX)
+            abort();
+        for (size_t i = 0; i < pl; i++)
+            if (s[i] <= ' ' || s[i] > '~')
+                abort();
+        if (pl && (s[0] == ':' || s[pl - 1] == ':' || strstr(s, "::") || !strchr(s, '=')))
+            abort();
+    } else if (perr[0] == '\0' || strchr(perr, '\n')) {
+        abort();
+    }
 
     char tok[ARENA_SERVE_TOKEN_HEX];
     if (arena_serve_bearer(s, tok) && !arena_serve_token_shape(tok))
