@@ -854,12 +854,21 @@ int arena_serve_db_batch_set_tournament(arena_serve_db *db, int64_t batch, int64
 int arena_serve_db_batch_unfinished(arena_serve_db *db, arena_serve_batch *out)
 {
     LOCK();
-    int rc = JA_EDB;
-    sqlite3_stmt *st = prep(db, "SELECT id, seed, coalesce(tournament, 0), versions FROM "
-                                "batches WHERE state NOT IN ('done', 'failed') ORDER BY id LIMIT 1");
-    if (st) {
+    int rc = JA_ENOTFOUND;
+    /* A stored batch whose versions cannot be read (or name fewer than
+     * two) could never be played: it fails here, with its reason, and the
+     * next one is looked at; it is never handed on, never retried. */
+    for (;;) {
+        sqlite3_stmt *st = prep(db, "SELECT id, seed, coalesce(tournament, 0), versions FROM "
+                                    "batches WHERE state NOT IN ('done', 'failed') ORDER BY id "
+                                    "LIMIT 1");
+        if (st == NULL) {
+            rc = JA_EDB;
+            break;
+        }
         int r = sqlite3_step(st);
         rc = r == SQLITE_ROW ? JA_OK : r == SQLITE_DONE ? JA_ENOTFOUND : JA_EDB;
+        bool readable = true;
         if (rc == JA_OK) {
             memset(out, 0, sizeof *out);
             out->id = sqlite3_column_int64(st, 0);
@@ -868,12 +877,23 @@ int arena_serve_db_batch_unfinished(arena_serve_db *db, arena_serve_batch *out)
             out->seed = strtoull(text, NULL, 10);
             out->tournament = sqlite3_column_int64(st, 2);
             copy_col(st, 3, text, sizeof text);
-            if (!parse_versions(text, out)) {
-                arena_error("server database: batch %" PRId64 " names no versions", out->id);
-                rc = JA_EDB;
-            }
+            readable = parse_versions(text, out);
         }
         sqlite3_finalize(st);
+        if (rc != JA_OK || readable)
+            break;
+        arena_error("server database: batch %" PRId64 " names no versions it can play: failed",
+                    out->id);
+        st = prep(db, "UPDATE batches SET state = 'failed', ended = ?, reason = 'its stored "
+                      "versions cannot be read' WHERE id = ?");
+        if (st == NULL) {
+            rc = JA_EDB;
+            break;
+        }
+        sqlite3_bind_int64(st, 1, (int64_t)time(NULL));
+        sqlite3_bind_int64(st, 2, out->id);
+        if ((rc = run(db, st)) != JA_OK)
+            break;
     }
     UNLOCK();
     return rc;

@@ -574,6 +574,20 @@ static void test_db_versions(void **state)
     assert_int_equal(v.faults, 2);
     arena_serve_batch un;
     assert_int_equal(arena_serve_db_batch_unfinished(db, &un), JA_ENOTFOUND);
+    /* A stored batch whose versions cannot be read fails at once, and the
+     * next unfinished one is handed on. */
+    sqlite3 *raw = NULL;
+    assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(raw, "INSERT INTO batches (seed, state, versions, created) "
+                                       "VALUES ('1', 'planned', 'x,', 0), ('2', 'planned', '3', "
+                                       "0), ('3', 'running', '1,2', 0)", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(raw);
+    assert_int_equal(arena_serve_db_batch_unfinished(db, &un), JA_OK);
+    assert_int_equal(un.n, 2);
+    assert_int_equal(un.seed, 3);
+    assert_int_equal(arena_serve_db_batch_fail(db, &un, "test", NULL), JA_OK);
+    assert_int_equal(arena_serve_db_batch_unfinished(db, &un), JA_ENOTFOUND);
     json_t *bs = arena_serve_db_batches_json(db, al, 10);
     assert_int_equal(json_array_size(bs), 1);
     json_t *b = json_array_get(bs, 0);
