@@ -445,7 +445,7 @@ void bench_scale(FILE *md, const char *arena_dir)
             "instead of a map of dozens of arrays, which the bot would otherwise decode "
             "with msgpack-c object by object). Every bot being external, `--jobs 8` plays "
             "the 8 matches in one thread that runs the hub's loop itself "
-            "(arena/executor_events.c, docs/architecture.md): each wake-up of that thread "
+            "(arena/run/executor_events.c, docs/architecture.md): each wake-up of that thread "
             "takes every answer that came and sends the matches' next questions at once, "
             "so a decision costs no hop between threads and a burst of answers one "
             "wake-up. Before it (a thread per match, each decision crossing to the hub's "

@@ -33,7 +33,7 @@
 #include "match.h"
 #include "ja_mp.h"
 #include "proc.h"
-#include "tournament.h"
+#include "run/tournament.h"
 #include "wire.h"
 #include "bench_ismcts.h"
 #include "bench_report.h"

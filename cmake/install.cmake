@@ -58,8 +58,8 @@ endfunction()
 
 # ---- the programs --------------------------------------------------------
 # arena and referee find ja_host, ja_confine and the reference bots relative
-# to their own directory (referee/seat_hosted.c, arena/confine.c,
-# arena/botspec.c).
+# to their own directory (referee/seat_hosted.c, arena/run/confine.c,
+# arena/run/botspec.c).
 ja_install_rel(ja_host_rel ${CMAKE_INSTALL_BINDIR} ${JA_INSTALL_PKGDIR}/ja_host)
 ja_install_rel(ja_confine_rel ${CMAKE_INSTALL_BINDIR} ${JA_INSTALL_PKGDIR}/ja_confine)
 ja_install_rel(ja_bots_rel ${CMAKE_INSTALL_BINDIR} ${JA_INSTALL_BOTSDIR})

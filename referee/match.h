@@ -137,7 +137,7 @@ int ref_match_run(const ref_match_config *cfg, ref_match_result *out, char *err,
 
 /* The same match, played in parts: what lets one thread play several
  * matches whose seats answer asynchronously (external bots on direct seats,
- * arena/executor_events.c). ref_match_run is start, play(false), close.
+ * arena/run/executor_events.c). ref_match_run is start, play(false), close.
  *
  * ref_match_start prepares the match (buffers, seats, the record's start)
  * and always gives a handle in *m (NULL only when out of memory) that

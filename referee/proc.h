@@ -48,7 +48,7 @@ int ref_proc_spawn_tail(const char *command, const char *const *env, size_t n_en
 /* ref_proc_spawn_tail with a launcher (NULL: none): the program
  * launcher[0] is run with the arguments launcher[1...] (NULL-terminated)
  * and command as its last one, in place of /bin/sh -c command. The
- * launcher runs the command itself (arena/confine.c: ja_confine confines
+ * launcher runs the command itself (arena/run/confine.c: ja_confine confines
  * itself, then executes /bin/sh -c command). */
 int ref_proc_spawn_via(const char *const *launcher, const char *command, const char *const *env,
                        size_t n_env, ref_tail *tail, bool hold, ref_proc **out, char *err,

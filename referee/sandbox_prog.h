@@ -1,6 +1,6 @@
 /* Where the arena's sandbox programs are: ja_host (hosted: seats,
  * referee/seat_hosted.c) and ja_confine (confined cmd: bots,
- * arena/confine.c), built beside the arena (build/arena) and installed in
+ * arena/run/confine.c), built beside the arena (build/arena) and installed in
  * LIBDIR/jackarena (cmake/install.cmake). */
 #ifndef REF_SANDBOX_PROG_H
 #define REF_SANDBOX_PROG_H

@@ -15,7 +15,7 @@
  * over ZeroMQ, through the hub of hub.h).
  *
  * Threading: seats of different matches may run in different threads at
- * once (arena/executor_threads.c); one seat is used by one thread. */
+ * once (arena/run/executor_threads.c); one seat is used by one thread. */
 #ifndef REF_SEAT_H
 #define REF_SEAT_H
 

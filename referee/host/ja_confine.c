@@ -1,5 +1,5 @@
 /* ja_confine: the launcher of a confined `cmd:` bot (arena --confine,
- * arena/confine.c). The arena starts it with posix_spawn in place of
+ * arena/run/confine.c). The arena starts it with posix_spawn in place of
  * `/bin/sh -c COMMAND`; it confines itself, then executes that shell, so
  * that nothing of the bot's runs unconfined. What it applies, in order:
  *

@@ -1,15 +1,15 @@
 /* Fuzz target: what `arena serve` parses from a request before anything
- * else (arena/serve_util.h): the route of a method and path, the bearer
+ * else (arena/serve/serve_util.h): the route of a method and path, the bearer
  * token of an Authorization header, a match id, the --http address, HTML
  * escaping, a submission's parameters, and the live routes
- * (arena/serve_live.h). Every input must be
+ * (arena/serve/serve_live.h). Every input must be
  * routed or refused, never crash or read out of bounds, and nothing with
  * "..", '%' or a backslash in its path may reach a route. Built for
  * libFuzzer in a clang build with -DJA_FUZZ=ON (scripts/fuzz.sh); in every
  * other build fuzz_driver.c runs it over the checked-in corpus
  * (tests/fuzz/corpus/serve). */
-#include "serve_live.h"
-#include "serve_util.h"
+#include "serve/serve_live.h"
+#include "serve/serve_util.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,11 +1,11 @@
 /* Fuzz target: the arena's decoder of referee worker messages and of the
- * job settings (arena/worker_msg.c). A worker on another machine is as
+ * job settings (arena/run/worker_msg.c). A worker on another machine is as
  * untrusted as a bot: every input must decode or be refused with a reason,
  * never crash, leak, or read out of bounds; a decoded result has a seat
  * count the arena can index with, and its byte fields lie inside the input.
  * Corpus: tests/fuzz/corpus/worker (made by tests/fuzz/corpus_worker.py). */
 #include "jackarena/ja_error.h"
-#include "worker_msg.h"
+#include "run/worker_msg.h"
 
 #include <stdint.h>
 #include <stdlib.h>

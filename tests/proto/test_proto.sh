@@ -337,7 +337,7 @@ assert errs and errs[0]["code"] == "malformed" and "x_bin" in errs[0]["message"]
 
 events)
   # Only external bots: --jobs 4 plays them in one thread that runs the
-  # hub's loop (arena/executor_events.c), resuming each match when its
+  # hub's loop (arena/run/executor_events.c), resuming each match when its
   # answer or its deadline comes. Each bad bot misbehaves once a match at
   # most (capacity 1: a late answer's sleep holds only its own match).
   for j in 1 4; do

@@ -1,4 +1,4 @@
-/* The bench runner (arena/bench_run.h), linked directly: random against
+/* The bench runner (arena/run/bench_run.h), linked directly: random against
  * random on taylor-blackjack with a fixed seed, into a memory stream, as
  * JSON and as text; the same seed gives the same report; the SPRT's verdict
  * and bounds; the reference opponents of the build; a bot that does not
@@ -9,8 +9,8 @@
 #include <cmocka.h>
 
 #include "arena_test.h"
-#include "bench_run.h"
-#include "util.h"
+#include "run/bench_run.h"
+#include "core/util.h"
 
 #include "jackarena/ja_error.h"
 

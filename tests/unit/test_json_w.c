@@ -1,4 +1,4 @@
-/* The JSON writer (arena/json_w.h): document order, nesting, numbers,
+/* The JSON writer (arena/core/json_w.h): document order, nesting, numbers,
  * strings that need escaping or are not UTF-8, and that every output
  * parses back (jansson) to what was written. */
 #include <stdarg.h>
@@ -6,7 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "json_w.h"
+#include "core/json_w.h"
 #include "jackarena/ja_common.h"
 
 #include <jansson.h>

@@ -1,4 +1,4 @@
-/* One match through the play library (arena/play.h), linked directly:
+/* One match through the play library (arena/run/play_run.h), linked directly:
  * random against greedy on taylor-blackjack with a fixed seed, into a
  * memory stream. The same seed gives the same result, digest and output;
  * the JSON and the text agree; the replay written verifies to the same
@@ -10,8 +10,8 @@
 #include <cmocka.h>
 
 #include "arena_test.h"
-#include "play.h"
-#include "util.h"
+#include "run/play_run.h"
+#include "core/util.h"
 
 #include "jackarena/ja_error.h"
 #include "replay.h"

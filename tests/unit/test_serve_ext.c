@@ -1,4 +1,4 @@
-/* `arena serve`'s external bots below the HTTP side (arena/serve_ext.h):
+/* `arena serve`'s external bots below the HTTP side (arena/serve/serve_ext.h):
  * the routes, the server database's key rules (a key's owner, a new key
  * superseding the old, the kind in the versions' JSON), and the hub's live
  * allow-list (ref_hub_allow_set) refusing what is not a key and working
@@ -10,8 +10,8 @@
 #include <cmocka.h>
 
 #include "hub.h"
-#include "serve_db.h"
-#include "serve_util.h"
+#include "serve/serve_db.h"
+#include "serve/serve_util.h"
 
 #include "jackarena/ja_error.h"
 

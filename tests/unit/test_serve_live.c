@@ -1,4 +1,4 @@
-/* `arena serve`'s live matches (arena/serve_live.h), for every game: a
+/* `arena serve`'s live matches (arena/serve/serve_live.h), for every game: a
  * seeded match is played here step by step into the executor hook, and
  * after every decision the streams are read to the end of what they give.
  *  - The public stream's bytes are exactly what this test derives for an
@@ -18,9 +18,9 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "json_w.h"
-#include "serve_live.h"
-#include "viewer.h"
+#include "core/json_w.h"
+#include "serve/serve_live.h"
+#include "view/viewer.h"
 
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"

@@ -1,4 +1,4 @@
-/* The pure pieces of `arena serve` (arena/serve_util.h): author names,
+/* The pure pieces of `arena serve` (arena/serve/serve_util.h): author names,
  * tokens and their hashes, the bearer header, routing (including path
  * tricks), match ids, HTML escaping, --http addresses and the pairing rule;
  * and the server database's token lookup and batch rule (serve_db.h). */
@@ -7,8 +7,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "serve_db.h"
-#include "serve_util.h"
+#include "serve/serve_db.h"
+#include "serve/serve_util.h"
 
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"

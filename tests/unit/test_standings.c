@@ -1,5 +1,5 @@
-/* The standings library (arena/standings.h) and the ladder commands' database
- * side (arena/ladder_cmd.h), linked directly: the live table and the fit of a
+/* The standings library (arena/run/standings.h) and the ladder commands' database
+ * side (arena/run/ladder_run.h), linked directly: the live table and the fit of a
  * small ladder recorded through ladder_db, as text and as JSON, with and
  * without an anchor, a bad anchor refused, and the JSON Lines export and
  * import round trip. */
@@ -8,9 +8,9 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "ladder_cmd.h"
-#include "standings.h"
-#include "util.h"
+#include "run/ladder_run.h"
+#include "run/standings.h"
+#include "core/util.h"
 
 #include "jackarena/ja_error.h"
 
@@ -185,7 +185,7 @@ static char *slurp(const char *path)
     return buf;
 }
 
-/* ladder_cmd.h: the ladder's JSON Lines export, imported into a fresh
+/* ladder_run.h: the ladder's JSON Lines export, imported into a fresh
  * database, exports again to the same lines; the import reports its
  * matches; a missing database is a usage error with nothing written. */
 static void test_export_import_round_trip(void **state)

@@ -1,4 +1,4 @@
-/* The tournament run (arena/tournament_run.h), linked directly: a small
+/* The tournament run (arena/run/tournament_run.h), linked directly: a small
  * round robin of the reference bots on taylor-blackjack into a fresh
  * database, as JSON and as text; the same seed into another database gives
  * the same standings byte for byte; the same run again finds the finished
@@ -9,8 +9,8 @@
 #include <cmocka.h>
 
 #include "arena_test.h"
-#include "tournament_run.h"
-#include "util.h"
+#include "run/tournament_run.h"
+#include "core/util.h"
 
 #include "jackarena/ja_error.h"
 

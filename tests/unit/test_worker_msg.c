@@ -1,4 +1,4 @@
-/* Unit tests of the referee worker protocol's codec (arena/worker_msg.h):
+/* Unit tests of the referee worker protocol's codec (arena/run/worker_msg.h):
  * every message packs and decodes back to what was packed; a result's
  * replay and export bytes point into the frame; truncated frames, trailing
  * bytes, wrong types, out-of-range seat counts and slots, and another
@@ -15,7 +15,7 @@
 
 #include "jackarena/ja_error.h"
 #include "ja_mp.h"
-#include "worker_msg.h"
+#include "run/worker_msg.h"
 
 static void test_hello_and_simple(void **state)
 {

@@ -14,7 +14,7 @@
  * seat_view_check --obs REPLAY prints, one line per frame, the JSON array of
  * the seats' whole observations (viewer_obs_json), which the replay page's
  * model holds as changes: test_viewer.sh compares the two. */
-#include "viewer.h"
+#include "view/viewer.h"
 
 #include "jackarena/ja_bot.h"
 

@@ -1,0 +1,197 @@
+/* `arena bench BOT --game GAME`: a bot against reference opponents on
+ * duplicate deals, with honest statistics and an optional SPRT.
+ *
+ * Each deal (a match seed) is played once per seat rotation, so the bot
+ * holds every seat of the same cards once and the luck of the deal cancels
+ * out; with K > 2 seats the other seats are copies of the opponent. A deal's
+ * result is the bot's mean pairwise score over its rotations (ladders/sprt.h),
+ * the Elo difference and interval come from those paired results, and the
+ * SPRT stops at the first deal where its log-likelihood ratio leaves Wald's
+ * bounds. Matches run in this process through ref_match_run, without a
+ * database; the run is a pure function of the bots, the options and --seed.
+ * docs/ratings.md explains the statistics. The flags are parsed and checked
+ * here; the run is arena_bench_run (bench_run.h). */
+#include "run/bench_run.h"
+#include "cli/cli.h"
+
+#include "jackarena/ja_error.h"
+#include "sprt.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char HELP[] =
+    "usage: arena bench BOT --game GAME [--vs BOT,BOT...] [--games N] [--sprt ELO0,ELO1]\n"
+    "                   [--alpha A] [--beta B] [--seats K] [--opt KEY=VALUE]...\n"
+    "                   [--seed N] [--move-ms MS] [-q] [--json]\n"
+    "Benchmark BOT against opponents on duplicate deals: every deal is played once\n"
+    "per seat rotation with the same cards, so the luck of the deal cancels out.\n"
+    "\n"
+    "  --game GAME       the game (required)\n"
+    "  --vs A,B,...      the opponents (default: every reference bot that plays GAME,\n"
+    "                    except the search bot ismcts, slow at its default budget)\n"
+    "  --games N         deals per opponent (default 200, at most 1000000); each deal\n"
+    "                    is K matches\n"
+    "  --seats K         seats per match (default 2, or the game's minimum); the\n"
+    "                    other K-1 seats are copies of the opponent\n"
+    "  --sprt ELO0,ELO1  a sequential probability ratio test of H0: Elo difference\n"
+    "                    ELO0 against H1: ELO1, on the paired results; it stops as\n"
+    "                    soon as it decides (one opponent only)\n"
+    "  --alpha A         the SPRT's false-H1 rate (default 0.05)\n"
+    "  --beta B          the SPRT's false-H0 rate (default 0.05)\n"
+    "  --opt KEY=VALUE   a game option; repeatable\n"
+    "  --seed N          the seed of the deals (default: random, printed)\n"
+    "  --move-ms MS      per-decision time limit, up to 86400000 (default: none for\n"
+    "                    plugins)\n"
+    "  -q, --quiet       no progress display\n"
+    "  --json            print only the result, as one JSON document\n"
+    "\n"
+    "Per opponent: games (matches), the mean score (win 1, draw 1/2, by place\n"
+    "against each opponent seat), the Elo difference with a 95% interval from the\n"
+    "paired results, and the likelihood of superiority (LOS).\n"
+    "\n"
+    "example: arena bench greedy --game taylor-blackjack --vs random --sprt 0,50\n";
+
+#define BENCH_DEFAULT_DEALS 200u
+#define BENCH_MAX_DEALS 1000000u /* as many matches as a tournament plan holds */
+
+static bool parse_double(const char *s, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !isfinite(v))
+        return false;
+    *out = v;
+    return true;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"game", required_argument, NULL, 'g'},  {"vs", required_argument, NULL, 'V'},
+        {"games", required_argument, NULL, 'n'}, {"sprt", required_argument, NULL, 'S'},
+        {"alpha", required_argument, NULL, 'a'}, {"beta", required_argument, NULL, 'e'},
+        {"seats", required_argument, NULL, 'k'}, {"opt", required_argument, NULL, 'o'},
+        {"seed", required_argument, NULL, 's'},  {"move-ms", required_argument, NULL, 'm'},
+        {"quiet", no_argument, NULL, 'q'},       {"json", no_argument, NULL, 'J'},
+        {"help", no_argument, NULL, 'h'},        {0, 0, 0, 0}};
+    static arena_bots bots; /* large; one per process */
+    static arena_bots vs;
+    memset(&bots, 0, sizeof bots);
+    memset(&vs, 0, sizeof vs);
+    arena_common co = {.bots = &vs};
+    const char *game = NULL, *sprt_s = NULL;
+    uint32_t deals = BENCH_DEFAULT_DEALS, seats = 0;
+    double alpha = 0.05, beta = 0.05, elo0 = 0, elo1 = 0;
+    bool json = false, quiet = false, have_vs = false;
+    int c, k;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+        if ((k = arena_common_flag(&co, c, optarg)) != 0) {
+            if (k < 0)
+                return EXIT_USAGE;
+            continue;
+        }
+        switch (c) {
+        case 'g': game = optarg; break;
+        case 'V':
+            if (!arena_bots_add_list(&vs, optarg))
+                return EXIT_USAGE;
+            have_vs = true;
+            break;
+        case 'n':
+            if (!arena_parse_u32(optarg, &deals) || deals == 0 || deals > BENCH_MAX_DEALS) {
+                arena_error("--games needs a number of deals from 1 to %u, not '%s'",
+                            BENCH_MAX_DEALS, optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'k':
+            if (!arena_parse_u32(optarg, &seats) || seats == 0) {
+                arena_error("--seats needs a positive number, not '%s'", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'S': sprt_s = optarg; break;
+        case 'a':
+            if (!parse_double(optarg, &alpha) || !(alpha > 0 && alpha < 0.5)) {
+                arena_error("--alpha needs a probability between 0 and 0.5, not '%s'", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'e':
+            if (!parse_double(optarg, &beta) || !(beta > 0 && beta < 0.5)) {
+                arena_error("--beta needs a probability between 0 and 0.5, not '%s'", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'q': quiet = true; break;
+        case 'J': json = true; break;
+        case 'h': fputs(HELP, stdout); return EXIT_OK;
+        default:
+            arena_getopt_error("bench", argv);
+            return EXIT_USAGE;
+        }
+    }
+    if (argc - optind != 1) {
+        arena_error(optind >= argc ? "bench: which bot? (usage: arena bench BOT --game GAME)"
+                                   : "bench: benchmark one bot at a time (opponents go in --vs)");
+        return EXIT_USAGE;
+    }
+    if (game == NULL) {
+        arena_error("bench: which game? give --game GAME (see 'arena games')");
+        return EXIT_USAGE;
+    }
+    const ja_game_rules *g = arena_find_game(game);
+    if (!g)
+        return EXIT_USAGE;
+    if (sprt_s) {
+        char *comma = strchr(sprt_s, ',');
+        char a[64];
+        if (comma == NULL || (size_t)(comma - sprt_s) >= sizeof a ||
+            (snprintf(a, sizeof a, "%.*s", (int)(comma - sprt_s), sprt_s),
+             !parse_double(a, &elo0)) ||
+            !parse_double(comma + 1, &elo1) || !(elo0 < elo1)) {
+            arena_error("--sprt needs ELO0,ELO1 with ELO0 < ELO1 (e.g. 0,50), not '%s'", sprt_s);
+            return EXIT_USAGE;
+        }
+    }
+    double lower = 0, upper = 0;
+    if (ladder_sprt_bounds(alpha, beta, &lower, &upper) != JA_OK) {
+        arena_error("--alpha and --beta must be between 0 and 0.5");
+        return EXIT_USAGE;
+    }
+    if (!seats)
+        seats = g->min_seats > 2 ? g->min_seats : 2;
+    if (seats < g->min_seats || seats > g->max_seats) {
+        arena_error("--seats %u: %s is played by %u to %u seats", seats, g->name,
+                    (unsigned)g->min_seats, (unsigned)g->max_seats);
+        return EXIT_USAGE;
+    }
+    if (!arena_bots_add(&bots, argv[optind]))
+        return EXIT_USAGE;
+    if (!have_vs && !arena_bench_reference_opponents(&vs, g))
+        return EXIT_USAGE;
+    if (sprt_s && vs.n != 1) {
+        arena_error("--sprt tests against one opponent, and %d are given: choose it with --vs",
+                    vs.n);
+        return EXIT_USAGE;
+    }
+    for (int i = 0; i < vs.n; i++)
+        bots.b[bots.n++] = vs.b[i];
+    if (!arena_bots_finish_names(&bots))
+        return EXIT_USAGE;
+    ja_options o;
+    if (!arena_common_options(&co, g, seats, &o))
+        return EXIT_USAGE;
+    arena_bench_args ba = {g, o, &bots, seats, deals,
+                           co.have_seed ? co.seed : arena_random_seed(), co.move_ms,
+                           sprt_s != NULL, elo0, elo1, alpha, beta, json, quiet};
+    return arena_bench_run(stdout, &ba);
+}
+

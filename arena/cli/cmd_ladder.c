@@ -1,0 +1,236 @@
+/* `arena ladder`: a game's ladder from the database.
+ *
+ *   arena ladder GAME [--fit]       the live Elo ladder, or the official
+ *                                   Bradley-Terry ratings with intervals,
+ *                                   bots named by ladders/names.h
+ *   arena ladder export GAME (--pgn | --jsonl)
+ *   arena ladder import FILE [--game GAME]
+ *
+ * A parser over ladder_run.h (the database side) and standings.h (what the
+ * tables say); ladders/ does the statistics, the file formats and the store
+ * (docs/ratings.md, docs/database.md). */
+#include "cli/cli.h"
+#include "run/ladder_run.h"
+
+#include "jackarena/ja_error.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char HELP[] =
+    "usage: arena ladder GAME [--opt KEY=VALUE]... [--seats K] [--db FILE]\n"
+    "                         [--fit [--anchor BOT[=ELO]]] [--json]\n"
+    "       arena ladder export GAME (--pgn | --jsonl) [--opt KEY=VALUE]... [--seats K]\n"
+    "                           [--db FILE] [-o|--output FILE]\n"
+    "       arena ladder import FILE [--game GAME] [--db FILE] [--json]\n"
+    "       (FILE may be another arena database, e.g. a --shard's: merged)\n"
+    "Show the ladder of GAME. A ladder is one game, one seat count and one full\n"
+    "option set (defaults filled in): options not given take their defaults, so\n"
+    "'--opt games=4' shows the ladder of matches played with games=4.\n"
+    "\n"
+    "  --opt KEY=VALUE   select the option set; repeatable\n"
+    "  --seats K         select the seat count (needed when several match)\n"
+    "  --db FILE         the ladder database (default arena.db; a regular file,\n"
+    "                    not a link)\n"
+    "  --fit             official ratings: a Bradley-Terry fit over all results,\n"
+    "                    with 95% intervals and the likelihood of superiority\n"
+    "  --anchor BOT[=ELO] with --fit: fix BOT's rating at ELO (default 1500)\n"
+    "                    instead of the mean of the rated bots; BOT as the table\n"
+    "                    prints it (a name that fits several bots is refused)\n"
+    "  --json            print one JSON document\n"
+    "\n"
+    "A bot is shown by its name; where two entries of the ladder share it, by\n"
+    "name@version; where they share that too (a plugin rebuilt: a new entry),\n"
+    "by name@version~ and the first 8 hex digits of the file's SHA-256 (#ID, the\n"
+    "database id, for a bot without one). docs/database.md has the rule.\n"
+    "\n"
+    "Without --fit the live Elo is shown: it depends on the order matches\n"
+    "finished and is for display. docs/ratings.md explains the fit.\n"
+    "\n"
+    "export writes the ladder's results to standard output (or -o FILE, written\n"
+    "whole at the end; FILE, if there, must be a regular file): --pgn as\n"
+    "two-player games (multiplayer matches as their pairs) that Ordo and BayesElo\n"
+    "read, --jsonl as one match per line. import reads either back (PGN games go to\n"
+    "the two-seat ladder of --game, or of their [Game] tag, with the game's default\n"
+    "options unless an [Options] tag says otherwise), all of a file or nothing.\n";
+
+/* --seats K of the ladder commands: 1 to JA_MAX_SEATS. */
+static bool parse_seats(const char *arg, uint32_t *out)
+{
+    if (!arena_parse_u32(arg, out) || *out == 0 || *out > JA_MAX_SEATS) {
+        arena_error("--seats needs a number from 1 to %d, not '%s'", JA_MAX_SEATS, arg);
+        return false;
+    }
+    return true;
+}
+
+/* ---- Export -------------------------------------------------------------------- */
+
+static int cmd_export(int argc, char **argv)
+{
+    /* --opt has its own code here: -o is the output file (as for replay html). */
+    static const struct option opts[] = {
+        {"opt", required_argument, NULL, 'x'},  {"seats", required_argument, NULL, 'k'},
+        {"db", required_argument, NULL, 'd'},   {"pgn", no_argument, NULL, 'P'},
+        {"jsonl", no_argument, NULL, 'L'},      {"output", required_argument, NULL, 'O'},
+        {"help", no_argument, NULL, 'h'},       {0, 0, 0, 0}};
+    arena_common co = {0};
+    const char *db_path = "arena.db", *out_path = NULL;
+    uint32_t want_seats = 0;
+    int format = 0, c, k; /* 'P' or 'L' */
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+        if (c == 'x' && (k = arena_common_flag(&co, ARENA_OPT_OPT, optarg)) != 0) {
+            if (k < 0)
+                return EXIT_USAGE;
+            continue;
+        }
+        switch (c) {
+        case 'k':
+            if (!parse_seats(optarg, &want_seats))
+                return EXIT_USAGE;
+            break;
+        case 'd': db_path = optarg; break;
+        case 'o':
+        case 'O': out_path = optarg; break;
+        case 'P':
+        case 'L':
+            if (format && format != c) {
+                arena_error("ladder export: give --pgn or --jsonl, not both");
+                return EXIT_USAGE;
+            }
+            format = c;
+            break;
+        case 'h': fputs(HELP, stdout); return EXIT_OK;
+        default:
+            arena_getopt_error("ladder export", argv);
+            return EXIT_USAGE;
+        }
+    }
+    if (argc - optind != 1) {
+        arena_error("ladder export: name one game (usage: arena ladder export GAME --pgn|--jsonl)");
+        return EXIT_USAGE;
+    }
+    if (!format) {
+        arena_error("ladder export: choose the format with --pgn or --jsonl");
+        return EXIT_USAGE;
+    }
+    const ja_game_rules *g = arena_find_game(argv[optind]);
+    if (!g)
+        return EXIT_USAGE;
+    const arena_output outs[] = {{"--db", db_path, ARENA_OUT_DB},
+                                 {"-o", out_path, ARENA_OUT_STDOUT}};
+    if (!arena_outputs_check(outs, sizeof outs / sizeof *outs, NULL))
+        return EXIT_USAGE;
+    char err[4400];
+    ja_options given;
+    ja_options_init(g, &given);
+    for (int i = 0; i < co.n_opt; i++)
+        if (ja_options_set(g, &given, co.opt_kv[i], err, sizeof err) != JA_OK) {
+            arena_error("%s", err);
+            return EXIT_USAGE;
+        }
+    return arena_ladder_export(stdout, db_path, g, &given, want_seats, format == 'P', out_path);
+}
+
+/* ---- Import -------------------------------------------------------------------- */
+
+static int cmd_import(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"game", required_argument, NULL, 'g'}, {"db", required_argument, NULL, 'd'},
+        {"json", no_argument, NULL, 'J'},       {"help", no_argument, NULL, 'h'},
+        {0, 0, 0, 0}};
+    const char *db_path = "arena.db", *game = NULL;
+    bool json = false;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'g': game = optarg; break;
+        case 'd': db_path = optarg; break;
+        case 'J': json = true; break;
+        case 'h': fputs(HELP, stdout); return EXIT_OK;
+        default:
+            arena_getopt_error("ladder import", argv);
+            return EXIT_USAGE;
+        }
+    }
+    if (argc - optind != 1) {
+        arena_error("ladder import: name one file (usage: arena ladder import FILE [--game GAME])");
+        return EXIT_USAGE;
+    }
+    return arena_ladder_import(stdout, argv[optind], game, db_path, json);
+}
+
+int cmd_ladder(int argc, char **argv)
+{
+    if (argc >= 2 && strcmp(argv[1], "import") == 0)
+        return cmd_import(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "export") == 0)
+        return cmd_export(argc - 1, argv + 1);
+    static const struct option opts[] = {
+        {"opt", required_argument, NULL, 'o'}, {"seats", required_argument, NULL, 'k'},
+        {"db", required_argument, NULL, 'd'},  {"json", no_argument, NULL, 'J'},
+        {"fit", no_argument, NULL, 'f'},       {"anchor", required_argument, NULL, 'A'},
+        {"help", no_argument, NULL, 'h'},      {0, 0, 0, 0}};
+    arena_common co = {0};
+    int c, k;
+    const char *db_path = "arena.db", *anchor = NULL;
+    uint32_t want_seats = 0;
+    bool json = false, fit = false;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        if (c == ARENA_OPT_OPT && (k = arena_common_flag(&co, c, optarg)) != 0) {
+            if (k < 0)
+                return EXIT_USAGE;
+            continue;
+        }
+        switch (c) {
+        case 'k':
+            if (!parse_seats(optarg, &want_seats))
+                return EXIT_USAGE;
+            break;
+        case 'd': db_path = optarg; break;
+        case 'J': json = true; break;
+        case 'f': fit = true; break;
+        case 'A': anchor = optarg; break;
+        case 'h': fputs(HELP, stdout); return EXIT_OK;
+        default:
+            arena_getopt_error("ladder", argv);
+            return EXIT_USAGE;
+        }
+    }
+    if (argc - optind != 1) {
+        arena_error("ladder: name one game (usage: arena ladder GAME [--opt K=V]...)");
+        return EXIT_USAGE;
+    }
+    if (anchor && !fit) {
+        arena_error("--anchor applies to the fit: add --fit");
+        return EXIT_USAGE;
+    }
+    const ja_game_rules *g = arena_find_game(argv[optind]);
+    if (!g)
+        return EXIT_USAGE;
+    char err[1024];
+    ja_options given;
+    ja_options_init(g, &given);
+    for (int i = 0; i < co.n_opt; i++)
+        if (ja_options_set(g, &given, co.opt_kv[i], err, sizeof err) != JA_OK) {
+            arena_error("%s", err);
+            return EXIT_USAGE;
+        }
+    if (want_seats && (want_seats < g->min_seats || want_seats > g->max_seats)) {
+        arena_error("--seats %u: %s is played by %u to %u seats", want_seats, g->name,
+                    (unsigned)g->min_seats, (unsigned)g->max_seats);
+        return EXIT_USAGE;
+    }
+    return arena_ladder_show(stdout, db_path, g, &given, want_seats, fit, anchor, json);
+}

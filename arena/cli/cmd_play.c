@@ -1,0 +1,137 @@
+/* `arena play`: one match between the bots given, printed move by move (or
+ * as one JSON document), with an optional replay file. The flags are parsed
+ * and checked here; the match is arena_play_run (play_run.h). */
+#include "cli/cli.h"
+#include "run/play_run.h"
+#include "run/repro.h"
+
+#include <getopt.h>
+#include <string.h>
+
+static const char HELP[] =
+    "usage: arena play GAME BOT BOT... [options]\n"
+    "Play one match of GAME; the seats take the bots in the order given.\n"
+    "\n"
+    "  --bot SPEC        add a bot (for specs that contain commas); repeatable\n"
+    "  --bots A,B,...    add bots from a comma-separated list\n"
+    "  --opt KEY=VALUE   set a game option (see 'arena games'); repeatable\n"
+    "  --seed N          match seed (default: random, always printed)\n"
+    "  --replay FILE     write the match's replay to FILE\n"
+    "  --export-decisions FILE\n"
+    "                    write every decision (observation, legal actions, choice,\n"
+    "                    the seat's final outcome) to FILE as training data, in\n"
+    "                    msgpack (docs/training-data.md); '-' is the standard\n"
+    "                    output (what play prints besides then goes to stderr)\n"
+    "  --move-ms MS      per-decision time limit, up to 86400000 (a day; default:\n"
+    "                    none for plugins, 1000 for hosted and external bots)\n"
+    ARENA_FAULT_HELP
+    "  --json            print only the result, as one JSON document\n"
+    "  -q, --quiet       print only the result, as text\n"
+    "With --replay FILE, a match with a fault also gets FILE's stem plus\n"
+    "'.repro.json': a reproduction bundle (docs/faults.md). An output that\n"
+    "exists must be a regular file (not a link, FIFO or device): it is replaced\n"
+    "whole at the end (docs/security.md, \"Outputs\").\n"
+    ARENA_EXT_HELP
+    "\n"
+    "BOT is one of (README.md, \"Bot specifiers\"):\n"
+    "  random, greedy, ismcts  a reference bot (docs/bots.md)\n"
+    "  ./mybot.so              a plugin file, run in-process (trusted code)\n"
+    "  hosted:./mybot.so       the same plugin in a sandboxed child process, for\n"
+    "                          untrusted code (docs/security.md); hosted:ismcts too\n"
+    "  cmd:COMMAND ARGS        an external bot the arena starts; it finds the\n"
+    "                          endpoint in $JACKARENA_ENDPOINT (docs/protocol.md)\n"
+    "  zmq:NAME                an external bot already connected to --listen\n"
+    "  NAME=BOT                any of these under a display name of your choosing\n"
+    "Parameters, KEY=VALUE joined by ':', follow a plugin after a ':'\n"
+    "(ismcts:iters=2000:c=0.7, ./mybot.so:depth=3, hosted:./mybot.so:depth=3; a\n"
+    "path is split at the first ':' after its last '/' unless the whole text names a\n"
+    "file) and a command in brackets (cmd[depth=3]:./mybot --fast), which gets them\n"
+    "in $JACKARENA_PARAMS and in every start message; zmq: bots take none. Each bot\n"
+    "checks its own before anything runs: a refusal is exit status 2, naming the bot\n"
+    "and the key. The same bot twice, or with two sets of parameters, is two\n"
+    "players, shown as ismcts and ismcts#2.\n"
+    "\n"
+    "example: arena play taylor-blackjack random random greedy --seed 7 --replay m.rpl\n";
+
+int cmd_play(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"bot", required_argument, NULL, 'b'},   {"bots", required_argument, NULL, 'B'},
+        {"opt", required_argument, NULL, 'o'},   {"seed", required_argument, NULL, 's'},
+        {"replay", required_argument, NULL, 'r'}, {"move-ms", required_argument, NULL, 'm'},
+        {"json", no_argument, NULL, 'j'},        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},        {"export-decisions", required_argument, NULL, 'X'},
+        ARENA_EXT_LONGOPTS,                      ARENA_FAULT_LONGOPTS,
+        {0, 0, 0, 0}};
+    static arena_bots bots; /* large; one per process */
+    memset(&bots, 0, sizeof bots);
+    static arena_ext ext;
+    memset(&ext, 0, sizeof ext);
+    arena_common co = {.bots = &bots};
+    bool move_given = false;
+    const char *replay_path = NULL, *export_path = NULL;
+    bool json = false, quiet = false;
+    int c, k;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+        move_given |= c == ARENA_OPT_MOVE_MS;
+        if ((k = arena_common_flag(&co, c, optarg)) != 0 || (k = arena_ext_flag(&ext, c, optarg)) != 0) {
+            if (k < 0)
+                return EXIT_USAGE;
+            continue;
+        }
+        switch (c) {
+        case 'r': replay_path = optarg; break;
+        case 'X': export_path = optarg; break;
+        case 'j': json = true; break;
+        case 'q': quiet = true; break;
+        case 'h': fputs(HELP, stdout); return EXIT_OK;
+        default:
+            arena_getopt_error("play", argv);
+            return EXIT_USAGE;
+        }
+    }
+    if (optind >= argc) {
+        arena_error("play: which game? (usage: arena play GAME BOT BOT...; see 'arena games')");
+        return EXIT_USAGE;
+    }
+    const ja_game_rules *g = arena_find_game(argv[optind++]);
+    if (!g)
+        return EXIT_USAGE;
+    /* Every output is checked before anything runs; the reproduction
+     * bundle goes next to the replay. */
+    char repro_out[4200] = "";
+    if (replay_path)
+        arena_repro_path(repro_out, sizeof repro_out, replay_path);
+    const arena_output outs[] = {{"--replay", replay_path, ARENA_OUT_FILE},
+                                 {"reproduction bundle", replay_path ? repro_out : NULL,
+                                  ARENA_OUT_FILE},
+                                 {"--export-decisions", export_path, ARENA_OUT_STDOUT}};
+    if (!arena_outputs_check(outs, sizeof outs / sizeof *outs, json ? "--json" : NULL))
+        return EXIT_USAGE;
+    /* Positional bots come first, then --bot/--bots in the order given. */
+    arena_bots named = bots;
+    bots.n = 0;
+    bots.ext = &ext;
+    for (int i = optind; i < argc; i++)
+        if (!arena_bots_add(&bots, argv[i]))
+            return EXIT_USAGE;
+    for (int i = 0; i < named.n; i++)
+        bots.b[bots.n++] = named.b[i];
+    if ((uint32_t)bots.n < g->min_seats || (uint32_t)bots.n > g->max_seats) {
+        arena_error("%s is played by %u to %u seats; %d bot%s given", g->name,
+                    (unsigned)g->min_seats, (unsigned)g->max_seats, bots.n, bots.n == 1 ? "" : "s");
+        return EXIT_USAGE;
+    }
+    if (!arena_bots_finish_names(&bots))
+        return EXIT_USAGE;
+
+    ja_options o;
+    if (!arena_common_options(&co, g, (uint32_t)bots.n, &o))
+        return EXIT_USAGE;
+    arena_play_args pa = {g, o, &bots, &ext, co.have_seed ? co.seed : arena_random_seed(),
+                          move_given ? co.move_ms : REF_MOVE_MS_KIND, replay_path, export_path,
+                          json, quiet, NULL};
+    return arena_play_run(stdout, &pa);
+}

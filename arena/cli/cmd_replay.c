@@ -1,0 +1,141 @@
+/* `arena replay verify|show|html`: re-simulate a replay under the rules and
+ * print the digest of its game content; watch it in the terminal; write its
+ * self-contained HTML page. The flags are parsed and checked here; the
+ * work is replay_run.h's. */
+#include "cli/cli.h"
+#include "view/replay_run.h"
+
+#include <getopt.h>
+#include <string.h>
+
+static const char HELP[] =
+    "usage: arena replay verify FILE [--json]\n"
+    "       arena replay show FILE [--seat S]\n"
+    "       arena replay html FILE -o OUT.html\n"
+    "\n"
+    "verify: "
+    "Re-simulate every decision of a replay under its game's rules, check every\n"
+    "action, the outcome and the recorded digest, and print the digest of the\n"
+    "match's game content (the same seed and choices give the same digest on any\n"
+    "machine). Exit status 0 when the replay verifies, 1 when it does not, 2 when\n"
+    "the file is missing or not a readable replay.\n"
+    "\n"
+    "show: draw the match in the terminal (omniscient: every seat's cards), or\n"
+    "only what seat S saw with --seat S. On a terminal, keys step through it:\n"
+    "right/l/space/enter next, left/h/backspace back, n/p next/previous fault,\n"
+    "g/G first/last, q quit. Not on a terminal, the whole match is printed.\n"
+    "\n"
+    "html: write one self-contained page (no network, no other file) that plays\n"
+    "the match back in a browser, to OUT.html (written whole at the end; if it is\n"
+    "there, it must be a regular file, not a link, FIFO or device) or, with -o -,\n"
+    "to the standard output.\n"
+    "\n"
+    "show and html refuse (exit 2) a replay that is missing, corrupt, truncated,\n"
+    "of another format or rules version, or that does not re-simulate.\n";
+
+static int verify(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
+    bool json = false;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        if (c == 'j') {
+            json = true;
+        } else if (c == 'h') {
+            fputs(HELP, stdout);
+            return EXIT_OK;
+        } else {
+            arena_error("replay verify: unknown option '%s'", argv[optind - 1]);
+            return EXIT_USAGE;
+        }
+    }
+    if (argc - optind != 1) {
+        arena_error("replay verify takes one FILE (usage: arena replay verify FILE [--json])");
+        return EXIT_USAGE;
+    }
+    const char *path = argv[optind];
+    return arena_replay_verify(stdout, path, json);
+}
+
+static int show(int argc, char **argv)
+{
+    static const struct option opts[] = {{"seat", required_argument, NULL, 's'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {0, 0, 0, 0}};
+    const char *seat_arg = NULL;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        if (c == 's') {
+            seat_arg = optarg;
+        } else if (c == 'h') {
+            fputs(HELP, stdout);
+            return EXIT_OK;
+        } else {
+            arena_getopt_error("replay show", argv);
+            return EXIT_USAGE;
+        }
+    }
+    if (argc - optind != 1) {
+        arena_error("replay show takes one FILE (usage: arena replay show FILE [--seat S])");
+        return EXIT_USAGE;
+    }
+    uint32_t seat_u = 0;
+    if (seat_arg && !arena_parse_u32(seat_arg, &seat_u)) {
+        arena_error("replay show: --seat '%s' is not a seat number", seat_arg);
+        return EXIT_USAGE;
+    }
+    return arena_replay_show(stdout, argv[optind], seat_arg != NULL, seat_u);
+}
+
+/* ---- html ------------------------------------------------------------------ */
+
+static int html(int argc, char **argv)
+{
+    static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {0, 0, 0, 0}};
+    const char *out = NULL;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+        if (c == 'o') {
+            out = optarg;
+        } else if (c == 'h') {
+            fputs(HELP, stdout);
+            return EXIT_OK;
+        } else {
+            arena_getopt_error("replay html", argv);
+            return EXIT_USAGE;
+        }
+    }
+    if (argc - optind != 1 || !out || !*out) {
+        arena_error("replay html takes one FILE and -o OUT.html (usage: arena replay html FILE -o OUT.html)");
+        return EXIT_USAGE;
+    }
+    const arena_output o = {"-o", out, ARENA_OUT_STDOUT};
+    if (!arena_outputs_check(&o, 1, NULL))
+        return EXIT_USAGE;
+    return arena_replay_html(argv[optind], out);
+}
+
+int cmd_replay(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        fputs(HELP, argc < 2 ? stderr : stdout);
+        return argc < 2 ? EXIT_USAGE : EXIT_OK;
+    }
+    if (strcmp(argv[1], "verify") == 0)
+        return verify(argc - 1, argv + 1);
+    if (strcmp(argv[1], "show") == 0)
+        return show(argc - 1, argv + 1);
+    if (strcmp(argv[1], "html") == 0)
+        return html(argc - 1, argv + 1);
+    arena_error("unknown replay command '%s' (available: verify, show, html)", argv[1]);
+    return EXIT_USAGE;
+}

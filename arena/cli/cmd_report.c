@@ -1,0 +1,85 @@
+/* `arena report [--db FILE] -o DIR [--tournament ID] [--game GAME]`: a static
+ * site for the ladders of a database (report_site.c writes it).
+ * The flags are parsed and checked here; the run is arena_report_run
+ * (report.h). */
+#include "cli/cli.h"
+#include "view/report.h"
+
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char HELP[] =
+    "usage: arena report [--db FILE] -o DIR [--tournament ID] [--game GAME]\n"
+    "Write a static web site for the ladders of a database: DIR/index.html with,\n"
+    "per ladder, the standings (Elo from the Bradley-Terry fit with its 95%\n"
+    "interval, the live Elo, games, wins, score), a rating-over-time chart, a\n"
+    "crosstable, fault counts by kind and the list of matches, each linked to its\n"
+    "replay page in DIR/matches/ when its replay file (tournament --replays) can\n"
+    "be read. The pages use no network and no external file.\n"
+    "\n"
+    "  --db FILE         the ladder database (default arena.db)\n"
+    "  -o, --output DIR  where to write the site; DIR must be missing, empty or an\n"
+    "                    earlier report, which is then replaced as a whole (a\n"
+    "                    directory itself, not a link to one)\n"
+    "  --tournament ID   only this tournament (and its ladder)\n"
+    "  --game GAME       only the ladders of this game\n"
+    "\n"
+    "The site is built next to DIR and moved in place at the end: a failure\n"
+    "leaves no half site. docs/viewer.md describes the report.\n";
+
+int cmd_report(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"db", required_argument, NULL, 'd'},         {"output", required_argument, NULL, 'o'},
+        {"tournament", required_argument, NULL, 't'}, {"game", required_argument, NULL, 'g'},
+        {"help", no_argument, NULL, 'h'},             {0, 0, 0, 0}};
+    report_opts ro = {"arena.db", NULL, 0};
+    const char *dir = NULL;
+    uint64_t tid = 0;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd': ro.db_path = optarg; break;
+        case 'o': dir = optarg; break;
+        case 't':
+            if (!arena_parse_u64(optarg, &tid) || tid == 0 || tid > INT64_MAX) {
+                arena_error("--tournament needs a tournament id (a positive number), not '%s'",
+                            optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'g': ro.game = optarg; break;
+        case 'h': fputs(HELP, stdout); return EXIT_OK;
+        default: arena_getopt_error("report", argv); return EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        arena_error("report: unexpected argument '%s' (usage: arena report [--db FILE] -o DIR)",
+                    argv[optind]);
+        return EXIT_USAGE;
+    }
+    if (dir == NULL) {
+        arena_error("report: name the output directory with -o DIR");
+        return EXIT_USAGE;
+    }
+    ro.tournament_id = (int64_t)tid;
+    /* "site/" is "site": the temporary directory goes beside it. */
+    char dirbuf[4096];
+    if (snprintf(dirbuf, sizeof dirbuf, "%s", dir) >= (int)sizeof dirbuf) {
+        arena_error("-o: the path is too long");
+        return EXIT_USAGE;
+    }
+    for (size_t n = strlen(dirbuf); n > 1 && dirbuf[n - 1] == '/'; n--)
+        dirbuf[n - 1] = '\0';
+    dir = dirbuf;
+    if (ro.game && !arena_find_game(ro.game))
+        return EXIT_USAGE;
+    const arena_output outs[] = {{"--db", ro.db_path, ARENA_OUT_DB}, {"-o", dir, ARENA_OUT_DIR}};
+    if (!arena_outputs_check(outs, 2, NULL))
+        return EXIT_USAGE;
+    return arena_report_run(stdout, &ro, dir);
+}

@@ -1,0 +1,275 @@
+/* `arena serve GAME`: a competition server (serve.h, docs/server.md).
+ * Parsing and validation only: nothing is written before every flag is
+ * checked. */
+#include "cli/cli.h"
+#include "serve/serve.h"
+#include "serve/serve_live.h"
+#include "serve/serve_util.h"
+
+#include "hub.h"
+#include "jackarena/ja_error.h"
+#include "match.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char HELP[] =
+    "usage: arena serve GAME [--opt KEY=VALUE]... [--seats K] [--db FILE] [--data DIR]\n"
+    "                   [--http HOST:PORT] [--public] [--concurrency N] [--rounds R]\n"
+    "                   [--smoke N]"
+    " [--move-ms MS] [--max-upload BYTES] [--upload-rate N]\n"
+    "                   [--queue N] [--author-queue N] [--fault-limit N]\n"
+    "                   [--max-clients N] [--max-streams N] [--max-per-address N]\n"
+    "                   [--trusted-proxy ADDR] [--live-delay N]\n"
+    "                   [--seed N] [--quiet] [--listen tcp://HOST:PORT]\n"
+    "Run a competition server for GAME: authors register and upload bot plugins\n"
+    "over HTTP, each new version is validated (ELF check, load in the sandbox,\n"
+    "supports(), smoke matches against random with no fault allowed), and the\n"
+    "active versions play a continuous ladder into the ladder database, which\n"
+    "`arena ladder` reads as usual. Uploaded plugins only ever run hosted (in the\n"
+    "sandbox). Pages and a JSON API show the ladder, each bot and each match's\n"
+    "replay; /api/events streams an event per recorded match and status change;\n"
+    "/live shows the matches being played, delayed (--live-delay).\n"
+    "docs/server.md has the routes.\n"
+    "\n"
+    "  --opt KEY=VALUE     a game option of the ladder; repeatable\n"
+    "  --seats K           seats per match (default: the game's smallest)\n"
+    "  --db FILE           the ladder database (default arena.db)\n"
+    "  --data DIR          the server's folder: its database, the uploaded plugins,\n"
+    "                      the replays (default: FILE.serve beside the database)\n"
+    "  --http HOST:PORT    where to listen (default 127.0.0.1:8080); HOST an IPv4\n"
+    "                      address, localhost or [IPv6]\n"
+    "  --public            allow a HOST that is not a loopback address (put TLS in\n"
+    "                      front with a reverse proxy: docs/server.md)\n"
+    "  --concurrency N     matches at once (default 2)\n"
+    "  --rounds R          rounds of each batch: each round is one deal played in\n"
+    "                      every seat rotation (default 1; at least N / K)\n"
+    "  --smoke N           smoke matches of a validation (default 4, at least 1)\n"
+    "  --move-ms MS        per-decision limit (default: 1000 for hosted bots)\n"
+    "  --max-upload BYTES  largest plugin accepted (default 8388608, 8 MiB)\n"
+    "  --upload-rate N     uploads per author per hour (default 10)\n"
+    "  --queue N           versions waiting for validation, all authors (default 64)\n"
+    "  --author-queue N    versions of one author waiting for validation (default 2,\n"
+    "                      below --queue: one author's burst never fills the queue)\n"
+    "  --fault-limit N     ladder faults of a version before it is suspended\n"
+    "                      (default 20)\n"
+    "  --max-clients N     page and API requests answered at once (default 64)\n"
+    "  --max-streams N     event streams (spectators) at once, counted apart from\n"
+    "                      requests (default 1024)\n"
+    "  --max-per-address N requests, and streams, of one client address at once\n"
+    "                      (default 8; below both totals)\n"
+    "  --trusted-proxy ADDR  the numeric address of a reverse proxy in front: its\n"
+    "                      connections count by the last X-Forwarded-For address\n"
+    "  --live-delay N      decisions a live match is shown behind the play, so that\n"
+    "                      no spectator can help a bot (default 20, 0 to 500;\n"
+    "                      0 only for a private server)\n"
+    "  --listen ENDPOINT   take external bots: the referee's hub on this tcp\n"
+    "                      endpoint, with CurveZMQ (the server's key pair is kept in\n"
+    "                      DATA/curve); authors register a bot's public key with\n"
+    "                      POST /api/external\n"
+    "  --seed N            the server seed (kept in the data folder; default random)\n"
+    "  --quiet             no notes on standard error\n"
+    "\n"
+    "SIGINT or SIGTERM stops the server after the matches in flight; a server\n"
+    "started again on the same database and folder resumes where it stopped.\n";
+
+static bool parse_count(const char *flag, const char *arg, uint32_t min, uint32_t max,
+                        uint32_t *out)
+{
+    if (!arena_parse_u32(arg, out) || *out < min || *out > max) {
+        arena_error("%s needs a number from %u to %u, not '%s'", flag, min, max, arg);
+        return false;
+    }
+    return true;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"opt", required_argument, NULL, ARENA_OPT_OPT},
+        {"seed", required_argument, NULL, ARENA_OPT_SEED},
+        {"move-ms", required_argument, NULL, ARENA_OPT_MOVE_MS},
+        {"seats", required_argument, NULL, 'k'},
+        {"db", required_argument, NULL, 'd'},
+        {"data", required_argument, NULL, 'D'},
+        {"http", required_argument, NULL, 'H'},
+        {"public", no_argument, NULL, 'P'},
+        {"concurrency", required_argument, NULL, 'c'},
+        {"rounds", required_argument, NULL, 'R'},
+        {"smoke", required_argument, NULL, 'S'},
+        {"max-upload", required_argument, NULL, 'U'},
+        {"upload-rate", required_argument, NULL, 'r'},
+        {"queue", required_argument, NULL, 'Q'},
+        {"author-queue", required_argument, NULL, 'A'},
+        {"fault-limit", required_argument, NULL, 'F'},
+        {"max-clients", required_argument, NULL, 'C'},
+        {"max-streams", required_argument, NULL, 'M'},
+        {"max-per-address", required_argument, NULL, 'p'},
+        {"trusted-proxy", required_argument, NULL, 'T'},
+        {"live-delay", required_argument, NULL, 'L'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"listen", required_argument, NULL, 'N'},
+        {"help", no_argument, NULL, 'h'},
+        {0, 0, 0, 0}};
+    arena_common co = {0};
+    co.move_ms = REF_MOVE_MS_KIND;
+    arena_serve_args a = {0};
+    a.concurrency = 2;
+    a.rounds = 1;
+    a.smoke = 4;
+    a.max_upload = 8u << 20;
+    a.upload_rate = 10;
+    a.queue_max = 64;
+    a.author_queue = 2;
+    a.fault_limit = 20;
+    a.max_clients = 64;
+    a.max_streams = 1024;
+    a.max_per_address = 8;
+    a.live_delay = SRV_LIVE_DELAY_DEFAULT;
+    a.db_path = "arena.db";
+    const char *http = "127.0.0.1:8080", *data = NULL;
+    bool is_public = false;
+    uint32_t seats = 0;
+    int c, k;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        if ((k = arena_common_flag(&co, c, optarg)) != 0) {
+            if (k < 0)
+                return EXIT_USAGE;
+            continue;
+        }
+        /* The flags that take a count: code, flag, range, where it goes. */
+        const struct {
+            int code;
+            const char *flag;
+            uint32_t min, max, *out;
+        } counts[] = {{'k', "--seats", 1, JA_MAX_SEATS, &seats},
+                      {'c', "--concurrency", 1, 64, &a.concurrency},
+                      {'R', "--rounds", 1, 1000, &a.rounds},
+                      {'S', "--smoke", 1, 1000, &a.smoke},
+                      {'r', "--upload-rate", 1, 100000, &a.upload_rate},
+                      {'Q', "--queue", 1, 10000, &a.queue_max},
+                      {'A', "--author-queue", 1, 10000, &a.author_queue},
+                      {'F', "--fault-limit", 0, 1000000, &a.fault_limit},
+                      {'C', "--max-clients", 1, 10000, &a.max_clients},
+                      {'M', "--max-streams", 1, 100000, &a.max_streams},
+                      {'p', "--max-per-address", 1, 10000, &a.max_per_address},
+                      {'L', "--live-delay", 0, SRV_LIVE_DELAY_MAX, &a.live_delay}};
+        bool counted = false;
+        for (size_t i = 0; i < sizeof counts / sizeof *counts && !counted; i++)
+            if (c == counts[i].code) {
+                if (!parse_count(counts[i].flag, optarg, counts[i].min, counts[i].max,
+                                 counts[i].out))
+                    return EXIT_USAGE;
+                counted = true;
+            }
+        if (counted)
+            continue;
+        switch (c) {
+        case 'd': a.db_path = optarg; break;
+        case 'D': data = optarg; break;
+        case 'H': http = optarg; break;
+        case 'N': a.listen = optarg; break;
+        case 'T': a.trusted_proxy = optarg; break;
+        case 'P': is_public = true; break;
+        case 'U':
+            if (!arena_parse_u64(optarg, &a.max_upload) || a.max_upload < 1024 ||
+                a.max_upload > (1u << 30)) {
+                arena_error("--max-upload needs a number of bytes from 1024 to 1073741824, not "
+                            "'%s'", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'q': a.quiet = true; break;
+        case 'h': fputs(HELP, stdout); return EXIT_OK;
+        default: arena_getopt_error("serve", argv); return EXIT_USAGE;
+        }
+    }
+    if (argc - optind != 1) {
+        arena_error("serve: name one game (usage: arena serve GAME [--db FILE] [--http "
+                    "HOST:PORT])");
+        return EXIT_USAGE;
+    }
+    if ((a.game = arena_find_game(argv[optind])) == NULL)
+        return EXIT_USAGE;
+    if (!seats)
+        seats = a.game->min_seats;
+    if (seats < a.game->min_seats || seats > a.game->max_seats) {
+        arena_error("--seats %u: %s is played by %u to %u seats", seats, a.game->name,
+                    (unsigned)a.game->min_seats, (unsigned)a.game->max_seats);
+        return EXIT_USAGE;
+    }
+    if (seats > 16) {
+        arena_error("--seats %u: the server plays at most 16 seats", seats);
+        return EXIT_USAGE;
+    }
+    char err[512];
+    if (a.max_per_address > a.max_clients || a.max_per_address > a.max_streams) {
+        arena_error("--max-per-address %u: must not be above --max-clients (%u) or "
+                    "--max-streams (%u)", a.max_per_address, a.max_clients, a.max_streams);
+        return EXIT_USAGE;
+    }
+    if (a.trusted_proxy) {
+        char host[64];
+        uint16_t port;
+        bool v6, lo;
+        char probe[80];
+        /* The HOST part of --http's syntax, any port: one parser. */
+        snprintf(probe, sizeof probe, "%s%s%s:1", strchr(a.trusted_proxy, ':') ? "[" : "",
+                 a.trusted_proxy, strchr(a.trusted_proxy, ':') ? "]" : "");
+        if (strlen(a.trusted_proxy) > 45 || strcmp(a.trusted_proxy, "localhost") == 0 ||
+            !arena_serve_http_addr(probe, host, sizeof host, &port, &v6, &lo, err, sizeof err)) {
+            arena_error("--trusted-proxy '%s': give the proxy's numeric IPv4 or IPv6 address",
+                        a.trusted_proxy);
+            return EXIT_USAGE;
+        }
+    }
+    if (a.author_queue >= a.queue_max && a.queue_max > 1) {
+        arena_error("--author-queue %u: must be below --queue %u, so that one author's uploads "
+                    "never fill the queue", a.author_queue, a.queue_max);
+        return EXIT_USAGE;
+    }
+    a.seats = seats;
+    if (!arena_common_options(&co, a.game, seats, &a.options))
+        return EXIT_USAGE;
+    a.move_ms = co.move_ms;
+    a.have_seed = co.have_seed;
+    a.seed = co.seed;
+    bool loopback;
+    if (!arena_serve_http_addr(http, a.host, sizeof a.host, &a.port, &a.v6, &loopback, err,
+                               sizeof err)) {
+        arena_error("%s", err);
+        return EXIT_USAGE;
+    }
+    if (!loopback && !is_public) {
+        arena_error("--http %s is not a loopback address: give --public to serve other "
+                    "machines (and put TLS in front: docs/server.md)", http);
+        return EXIT_USAGE;
+    }
+    if (a.listen) {
+        ref_hub_config hc = {.endpoint = a.listen, .curve = true};
+        if (strncmp(a.listen, "tcp://", 6) != 0) {
+            arena_error("--listen '%s': the server takes external bots on tcp://HOST:PORT",
+                        a.listen);
+            return EXIT_USAGE;
+        }
+        if (ref_hub_check_endpoint(&hc, err, sizeof err) != JA_OK) {
+            arena_error("%s", err);
+            return EXIT_USAGE;
+        }
+    }
+    if (!arena_db_check(a.db_path))
+        return EXIT_USAGE;
+    char data_buf[4200];
+    if (data == NULL) {
+        snprintf(data_buf, sizeof data_buf, "%s.serve", a.db_path);
+        data = data_buf;
+    }
+    const arena_output outs[] = {{"--data", data, ARENA_OUT_DIR}};
+    if (!arena_outputs_check(outs, 1, NULL))
+        return EXIT_USAGE;
+    a.data_dir = data;
+    return arena_serve_run(&a);
+}

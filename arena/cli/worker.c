@@ -1,0 +1,758 @@
+/* `referee`: a referee worker (docs/scale.md). It connects a DEALER to an
+ * arena, says hello with its slots, and plays the jobs the arena sends, up
+ * to `slots` at once (a thread each), with the same match loop and the same
+ * job runner as the arena's own executors (arena_job_run), so a job's
+ * result is the same whichever process plays it.
+ *
+ * The worker writes nothing that outlives it: a replay is written into a
+ * private temporary directory, read back, sent in the result and deleted;
+ * the arena writes the file and the database.
+ *
+ * Threads: the main thread owns the DEALER (ZeroMQ sockets are not thread
+ * safe); each slot thread sends its results to the main thread over its own
+ * inproc PUSH socket, and the main thread forwards them. With --inline (the
+ * arena's own local workers) there is no slot thread: the main thread plays
+ * each job between two looks at its sockets and sends the result itself,
+ * which saves two thread wake-ups a match; it is silent while a match runs,
+ * which only an arena that watches the process (waitpid) may accept. Bots are loaded
+ * once per tournament setup (the job's "ctx" bytes) and swapped only when no
+ * match is running. */
+#include "cli/cli.h"
+#include "run/slurm.h"
+#include "run/worker_msg.h"
+
+#include "jackarena/ja_error.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sodium.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+
+static const char HELP[] =
+    "usage: referee --connect ENDPOINT [options]\n"
+    "\n"
+    "A referee worker: plays the matches an arena hands out (docs/scale.md).\n"
+    "`arena tournament --jobs J` starts its own workers; start this on other\n"
+    "machines to join a tournament run with `arena tournament --workers ENDPOINT`.\n"
+    "\n"
+    "  --connect ENDPOINT  the arena's worker endpoint (tcp://HOST:PORT, ipc://PATH)\n"
+    "  --server-key KEY    the arena's CurveZMQ public key (Z85, 40 characters;\n"
+    "                      the arena prints it and keeps it in its --curve-dir)\n"
+    "  --key-file FILE     the keys from FILE instead: lines `server KEY` (the\n"
+    "                      arena's public key) and, optionally, `public KEY` and\n"
+    "                      `secret KEY` (this worker's pair); only its owner may\n"
+    "                      read it (mode 0600). `arena tournament --slurm-workers`\n"
+    "                      writes one for its workers\n"
+    "  --slots N           matches at once (default: the number of cores)\n"
+    "  --inline            one match at a time, played by the thread that talks to\n"
+    "                      the arena (no hand-over between threads, but no\n"
+    "                      heartbeat while a match runs): for workers whose death\n"
+    "                      the arena sees otherwise, as `arena tournament --jobs`\n"
+    "                      starts its own; not with --slots above 1\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "With --server-key the worker's own key pair is JACKARENA_PUBLIC_KEY and\n"
+    "JACKARENA_SECRET_KEY (Z85) from the environment, else a fresh one; an arena\n"
+    "run with --workers-allow admits only the keys it lists, and a refused\n"
+    "worker exits 1 at once.\n"
+    "\n"
+    "The worker exits when the arena says so, or when the arena has been silent\n"
+    "for 10 s (heartbeats every second); exit status 1 then. A worker that never\n"
+    "hears from the arena says so after those 10 s (a Curve arena needs\n"
+    "--server-key).\n";
+
+static volatile sig_atomic_t g_stop;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    g_stop = 1;
+}
+
+static int64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static int64_t now_ms(void)
+{
+    return now_us() / 1000;
+}
+
+static void werr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void werr(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("referee: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* A job waiting to run; ctx is a copy of its setup bytes. */
+typedef struct wjob {
+    arena_job job;
+    bool export_wanted;
+    char *ctx;
+    size_t ctx_len;
+} wjob;
+
+typedef struct worker {
+    void *zctx, *dealer, *pull;
+    char host[256];
+    char tmpdir[PATH_MAX];
+    uint32_t slots;
+    pthread_mutex_t mu;
+    pthread_cond_t work;
+    /* setup in use: its bytes, its bots, the context the jobs run in */
+    char *cur;
+    size_t cur_len;
+    char cur_err[512];           /* non-empty: its bots could not be loaded */
+    arena_bots *bots;
+    worker_setup *setup;
+    const char *names[WORKER_MAX_BOTS];
+    ref_bot *slot_bots[WORKER_MAX_BOTS];
+    arena_exec_ctx xc;
+    /* jobs of the current setup, and jobs waiting for another setup */
+    wjob *queue, *held;
+    uint32_t n_queue, n_held, max_jobs;
+    uint32_t running;
+    bool quit;
+} worker;
+
+static bool same_setup(const worker *w, const char *ctx, size_t len)
+{
+    return w->cur && w->cur_len == len && memcmp(w->cur, ctx, len) == 0;
+}
+
+/* Loads the setup ctx; on failure cur_err says why (jobs get it back as
+ * their error). Called with no match running. */
+static void load_setup(worker *w, const char *ctx, size_t len)
+{
+    if (w->bots)
+        arena_bots_free(w->bots);
+    free(w->cur);
+    w->cur = malloc(len);
+    w->cur_len = len;
+    w->cur_err[0] = '\0';
+    if (!w->cur) {
+        snprintf(w->cur_err, sizeof w->cur_err, "worker %s: out of memory", w->host);
+        return;
+    }
+    memcpy(w->cur, ctx, len);
+    memset(w->bots, 0, sizeof *w->bots);
+    char why[256];
+    worker_setup *s = w->setup;
+    if (worker_setup_unpack(ctx, len, s, why, sizeof why) != JA_OK) {
+        snprintf(w->cur_err, sizeof w->cur_err, "worker %s: %s", w->host, why);
+        return;
+    }
+    const ja_game_rules *g = ja_game_find(s->game);
+    if (!g) {
+        snprintf(w->cur_err, sizeof w->cur_err, "worker %s has no game '%s' (built without it?)",
+                 w->host, s->game);
+        return;
+    }
+    for (uint32_t i = 0; i < s->n_bots; i++) {
+        if (!arena_bots_add(w->bots, s->bots[i].spec) ||
+            strcmp(w->bots->b[i].kind, "plugin") != 0) {
+            snprintf(w->cur_err, sizeof w->cur_err,
+                     "worker %s cannot play bot '%s': only plugins run on workers", w->host,
+                     s->bots[i].spec);
+            return;
+        }
+    }
+    if (!arena_bots_finish_names(w->bots) || !arena_bots_load(w->bots, g)) {
+        snprintf(w->cur_err, sizeof w->cur_err,
+                 "worker %s cannot load the bots (its stderr says why)", w->host);
+        return;
+    }
+    for (uint32_t i = 0; i < s->n_bots; i++) {
+        const ref_bot_info *bi = ref_bot_get_info(w->bots->b[i].bot);
+        const char *have = bi->sha256 ? bi->sha256 : "";
+        if (strcmp(have, s->bots[i].sha256) != 0) {
+            snprintf(w->cur_err, sizeof w->cur_err,
+                     "worker %s: bot '%s' is not the arena's file (sha256 %.12s, arena %.12s)",
+                     w->host, s->bots[i].spec, have, s->bots[i].sha256);
+            return;
+        }
+        w->slot_bots[i] = w->bots->b[i].bot;
+        w->names[i] = s->bots[i].name;
+    }
+    /* Faulty seats' stderr tails stay in the worker (workers play plugin
+     * bots only, whose tail is their log): bundles of worker-run matches
+     * carry none (docs/scale.md). */
+    arena_fault_cfg fc = {s->bank_ms, (uint8_t)s->on_fault, false, false};
+    arena_exec_ctx xc = {g, s->options, s->move_ms, w->slot_bots, w->names,
+                         s->replay ? w->tmpdir : NULL, s->tournament_id, s->max_faults, fc, NULL,
+                         NULL};
+    w->xc = xc;
+}
+
+/* Reads and deletes a replay file the job wrote. */
+static char *take_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    *len = 0;
+    if (f && fseek(f, 0, SEEK_END) == 0) {
+        long n = ftell(f);
+        if (n >= 0 && (uint64_t)n < WORKER_MAX_MSG / 2 && fseek(f, 0, SEEK_SET) == 0 &&
+            (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+            *len = (size_t)n;
+        } else {
+            free(buf);
+            buf = NULL;
+        }
+    }
+    if (f)
+        fclose(f);
+    unlink(path);
+    return buf;
+}
+
+/* A played match's result is held back (by the main thread with --inline,
+ * else by the slot thread that played it), to go with the next ones, while
+ * another job is already queued, fewer than INLINE_HOLD are held, and the
+ * match was short (under INLINE_HOLD_US): the results then leave together,
+ * each message a frame of its own, one after the other, and the arena
+ * answers with as many jobs at once, so that for cheap matches one wake-up
+ * of each side's threads carries several instead of one (docs/scale.md).
+ * Nothing is held while the worker waits, nor behind a long match; a
+ * worker lost with results held loses nothing either: the arena hands
+ * those matches out again. */
+#define INLINE_HOLD 32
+#define INLINE_HOLD_US 2000
+static bool hold_result(bool more_queued, uint32_t held, int64_t played_us)
+{
+    return more_queued && held < INLINE_HOLD && played_us < INLINE_HOLD_US;
+}
+
+static void send_held(void *dealer, const msgpack_sbuffer *rsb, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        zmq_send(dealer, rsb[i].data, rsb[i].size, 0);
+}
+
+typedef struct slot_arg {
+    worker *w;
+    uint32_t index;
+} slot_arg;
+
+/* Plays job j (its setup already loaded, or failed: cur_err) and packs
+ * its result into sb; frees what the job owned. Called without the lock. */
+static void run_job(worker *w, wjob *j, bool failed, arena_job_result *r, msgpack_sbuffer *sb)
+{
+    char *replay = NULL;
+    size_t replay_len = 0;
+    if (failed) {
+        memset(r, 0, sizeof *r);
+        r->number = j->job.number;
+        r->rc = JA_EMISMATCH;
+        snprintf(r->err, sizeof r->err, "%s", w->cur_err);
+    } else {
+        arena_job_run(&w->xc, &j->job, j->export_wanted, r);
+        if (r->rc == JA_OK && r->replay_path[0]) {
+            replay = take_file(r->replay_path, &replay_len);
+            if (!replay) {
+                r->rc = JA_EIO;
+                snprintf(r->err, sizeof r->err, "worker %s: cannot read back the replay",
+                         w->host);
+            }
+        }
+    }
+    worker_pack_result(sb, r, replay, replay_len);
+    free(replay);
+    free(r->export_data);
+    free(j->ctx);
+}
+
+/* Takes the next job of the queue; false when there is none. Called with
+ * the lock held. */
+static bool take_job(worker *w, wjob *j, bool *failed)
+{
+    if (w->n_queue == 0)
+        return false;
+    *j = w->queue[0];
+    memmove(&w->queue[0], &w->queue[1], --w->n_queue * sizeof *w->queue);
+    w->running++;
+    *failed = w->cur_err[0] != '\0';
+    return true;
+}
+
+/* A slot thread: plays the jobs of the queue, one at a time, and hands each
+ * result to the main thread over its inproc PUSH. Like --inline, it holds
+ * the results of short matches back while another job is queued
+ * (hold_result), and hands them over together, so that the main thread
+ * wakes once for several and forwards them one after the other, and the
+ * arena answers with as many jobs at once (the I/O threads of both sides
+ * woken once for several matches). It never waits for work with a result
+ * held. */
+static void *slot_main(void *arg)
+{
+    worker *w = ((slot_arg *)arg)->w;
+    void *push = zmq_socket(w->zctx, ZMQ_PUSH);
+    zmq_connect(push, "inproc://done");
+    msgpack_sbuffer rsb[INLINE_HOLD];
+    uint32_t n_rsb = 0;
+    for (uint32_t i = 0; i < INLINE_HOLD; i++)
+        msgpack_sbuffer_init(&rsb[i]);
+    arena_job_result *r = malloc(sizeof *r);
+    if (!r)
+        abort(); /* cannot report anything: the arena hands the jobs out again */
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        wjob j = {0};
+        bool failed = false;
+        while (!w->quit && !take_job(w, &j, &failed)) {
+            if (n_rsb) { /* no job to play: what is held goes first */
+                pthread_mutex_unlock(&w->mu);
+                send_held(push, rsb, n_rsb);
+                n_rsb = 0;
+                pthread_mutex_lock(&w->mu);
+                continue;
+            }
+            pthread_cond_wait(&w->work, &w->mu);
+        }
+        if (w->quit)
+            break;
+        pthread_mutex_unlock(&w->mu);
+        int64_t t0 = now_us();
+        run_job(w, &j, failed, r, &rsb[n_rsb++]);
+        int64_t played_us = now_us() - t0;
+        pthread_mutex_lock(&w->mu);
+        w->running--;
+        bool more = w->n_queue > 0;
+        pthread_mutex_unlock(&w->mu);
+        if (!hold_result(more, n_rsb, played_us)) {
+            send_held(push, rsb, n_rsb);
+            n_rsb = 0;
+        }
+        pthread_mutex_lock(&w->mu);
+    }
+    pthread_mutex_unlock(&w->mu);
+    /* Stopping: what was played is handed over like any other result (the
+     * main thread forwards nothing once its loop has ended). */
+    send_held(push, rsb, n_rsb);
+    for (uint32_t i = 0; i < INLINE_HOLD; i++)
+        msgpack_sbuffer_destroy(&rsb[i]);
+    free(r);
+    zmq_close(push);
+    return NULL;
+}
+
+/* Moves held jobs into the queue once their setup can be loaded. Called
+ * with the lock held. */
+static void pump(worker *w)
+{
+    while (w->n_held) {
+        if (!same_setup(w, w->held[0].ctx, w->held[0].ctx_len)) {
+            if (w->running || w->n_queue)
+                return;
+            load_setup(w, w->held[0].ctx, w->held[0].ctx_len);
+        }
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < w->n_held; i++) {
+            if (same_setup(w, w->held[i].ctx, w->held[i].ctx_len))
+                w->queue[w->n_queue++] = w->held[i];
+            else
+                w->held[k++] = w->held[i];
+        }
+        w->n_held = k;
+        pthread_cond_broadcast(&w->work);
+    }
+}
+
+static void on_job(worker *w, const worker_msg *m)
+{
+    pthread_mutex_lock(&w->mu);
+    if (w->n_held + w->n_queue >= w->max_jobs) {
+        pthread_mutex_unlock(&w->mu);
+        fprintf(stderr, "referee: the arena sent more jobs than it may; job %u dropped\n",
+                (unsigned)m->job.number);
+        return;
+    }
+    wjob j = {m->job, m->export_wanted, malloc(m->ctx_len), m->ctx_len};
+    if (!j.ctx) {
+        pthread_mutex_unlock(&w->mu);
+        return; /* the arena hands it out again when this worker is gone */
+    }
+    memcpy(j.ctx, m->ctx, m->ctx_len);
+    w->held[w->n_held++] = j;
+    pump(w);
+    pthread_mutex_unlock(&w->mu);
+}
+
+/* Reads every message the arena has sent (without waiting): jobs are
+ * queued, quit sets g_stop, a bad message is ignored with a note. True if
+ * anything came. */
+static bool read_arena(worker *w)
+{
+    bool heard = false;
+    zmq_msg_t msg;
+    for (;;) {
+        zmq_msg_init(&msg);
+        if (zmq_msg_recv(&msg, w->dealer, ZMQ_DONTWAIT) < 0) {
+            zmq_msg_close(&msg);
+            return heard;
+        }
+        heard = true;
+        worker_msg m;
+        char why[256];
+        if (worker_msg_decode(zmq_msg_data(&msg), zmq_msg_size(&msg), &m, why, sizeof why) !=
+            JA_OK)
+            fprintf(stderr, "referee: ignored a bad message from the arena: %s\n", why);
+        else if (m.type == WORKER_JOB)
+            on_job(w, &m);
+        else if (m.type == WORKER_QUIT)
+            g_stop = 1;
+        zmq_msg_close(&msg);
+    }
+}
+
+/* Never blocks: a DEALER with no connection to the arena (a handshake
+ * that keeps failing) would block a plain send for ever. False when the
+ * message could not be queued. */
+static bool send_buf(void *sock, const msgpack_sbuffer *sb)
+{
+    return zmq_send(sock, sb->data, sb->size, ZMQ_DONTWAIT) >= 0;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"connect", required_argument, NULL, 'c'}, {"server-key", required_argument, NULL, 'k'},
+        {"slots", required_argument, NULL, 'n'},   {"help", no_argument, NULL, 'h'},
+        {"key-file", required_argument, NULL, 'K'}, {"inline", no_argument, NULL, 'I'},
+        {0, 0, 0, 0}};
+    const char *endpoint = NULL, *server_key = NULL, *key_file = NULL;
+    static char file_server[41], file_pub[41], file_sec[41];
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    uint32_t slots = cores > 0 ? (uint32_t)cores : 1;
+    bool inline_play = false, slots_given = false;
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'c': endpoint = optarg; break;
+        case 'k': server_key = optarg; break;
+        case 'K': key_file = optarg; break;
+        case 'n':
+            if (!arena_parse_u32(optarg, &slots) || slots == 0 || slots > WORKER_MAX_SLOTS) {
+                fprintf(stderr, "referee: error: --slots needs a number from 1 to %u, not '%s'\n",
+                        WORKER_MAX_SLOTS, optarg);
+                return EXIT_USAGE;
+            }
+            slots_given = true;
+            break;
+        case 'I': inline_play = true; break;
+        case 'h': fputs(HELP, stdout); return EXIT_OK;
+        default:
+            werr("unknown option or missing value: '%s' (see referee --help)", argv[optind - 1]);
+            return EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        werr("unexpected argument '%s'", argv[optind]);
+        return EXIT_USAGE;
+    }
+    if (!endpoint) {
+        werr("which arena? give --connect ENDPOINT");
+        return EXIT_USAGE;
+    }
+    if (inline_play && slots_given && slots > 1) {
+        werr("--inline plays one match at a time: not with --slots %u", (unsigned)slots);
+        return EXIT_USAGE;
+    }
+    if (inline_play)
+        slots = 1;
+    if (key_file && server_key) {
+        werr("--key-file and --server-key do not go together (the file gives the server key)");
+        return EXIT_USAGE;
+    }
+    if (key_file) {
+        char kerr[PATH_MAX + 200];
+        if (arena_key_file_read(key_file, file_server, file_pub, file_sec, kerr, sizeof kerr) !=
+            JA_OK) {
+            werr("%s", kerr);
+            return EXIT_USAGE;
+        }
+        server_key = file_server;
+    }
+    uint8_t key_bin[32];
+    if (server_key && (strlen(server_key) != 40 || !zmq_z85_decode(key_bin, server_key))) {
+        werr("--server-key '%s' is not a Z85 public key (40 characters)", server_key);
+        return EXIT_USAGE;
+    }
+    if (strncmp(endpoint, "tcp://", 6) != 0 && strncmp(endpoint, "ipc://", 6) != 0) {
+        werr("--connect '%s': use tcp://HOST:PORT or ipc://PATH", endpoint);
+        return EXIT_USAGE;
+    }
+
+    static worker w;
+    w.slots = slots;
+    w.max_jobs = WORKER_DEPTH * slots + 8; /* its announced depth; a job sent again adds a few */
+    w.queue = calloc(w.max_jobs, sizeof *w.queue);
+    w.held = calloc(w.max_jobs, sizeof *w.held);
+    w.bots = calloc(1, sizeof *w.bots);
+    w.setup = calloc(1, sizeof *w.setup);
+    if (!w.queue || !w.held || !w.bots || !w.setup) {
+        werr("out of memory");
+        return EXIT_RUNTIME;
+    }
+    if (gethostname(w.host, sizeof w.host) != 0)
+        snprintf(w.host, sizeof w.host, "?");
+    snprintf(w.host + strlen(w.host), sizeof w.host - strlen(w.host), ":%ld", (long)getpid());
+    const char *tmp = getenv("TMPDIR");
+    snprintf(w.tmpdir, sizeof w.tmpdir, "%s/ja-referee-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(w.tmpdir)) {
+        werr("cannot make a temporary directory: %s", strerror(errno));
+        return EXIT_RUNTIME;
+    }
+    pthread_mutex_init(&w.mu, NULL);
+    pthread_cond_init(&w.work, NULL);
+
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    w.zctx = zmq_ctx_new();
+    w.dealer = zmq_socket(w.zctx, ZMQ_DEALER);
+    w.pull = zmq_socket(w.zctx, ZMQ_PULL);
+    int64_t maxmsg = WORKER_MAX_JOB_MSG;
+    int linger = 2000;
+    zmq_setsockopt(w.dealer, ZMQ_MAXMSGSIZE, &maxmsg, sizeof maxmsg);
+    zmq_setsockopt(w.dealer, ZMQ_LINGER, &linger, sizeof linger);
+    void *mon = NULL;
+    if (server_key) {
+        /* The worker's own key pair: JACKARENA_PUBLIC_KEY and
+         * JACKARENA_SECRET_KEY (what an arena's --workers-allow lists), as
+         * for bots; else a fresh pair. */
+        char pub[41], sec[41];
+        const char *env_pub = getenv("JACKARENA_PUBLIC_KEY"), *env_sec = getenv("JACKARENA_SECRET_KEY");
+        if (file_pub[0]) { /* --key-file's pair comes first */
+            env_pub = file_pub;
+            env_sec = file_sec;
+        }
+        uint8_t bin[32];
+        if (env_pub || env_sec) {
+            if (!env_pub || !env_sec || strlen(env_pub) != 40 || strlen(env_sec) != 40 ||
+                !zmq_z85_decode(bin, env_pub) || !zmq_z85_decode(bin, env_sec)) {
+                werr("JACKARENA_PUBLIC_KEY and JACKARENA_SECRET_KEY must both be Z85 keys (40 "
+                     "characters)");
+                rmdir(w.tmpdir);
+                return EXIT_USAGE;
+            }
+            snprintf(pub, sizeof pub, "%s", env_pub);
+            snprintf(sec, sizeof sec, "%s", env_sec);
+        } else if (zmq_curve_keypair(pub, sec) != 0) {
+            werr("CurveZMQ is not available in this ZeroMQ: %s", zmq_strerror(errno));
+            return EXIT_RUNTIME;
+        }
+        /* A refused key is said at once, not after the silence timeout. */
+        if (zmq_socket_monitor(w.dealer, "inproc://auth", ZMQ_EVENT_HANDSHAKE_FAILED_AUTH) == 0) {
+            mon = zmq_socket(w.zctx, ZMQ_PAIR);
+            if (mon && zmq_connect(mon, "inproc://auth") != 0) {
+                zmq_close(mon);
+                mon = NULL;
+            }
+        }
+        if (
+            zmq_setsockopt(w.dealer, ZMQ_CURVE_SERVERKEY, server_key, 40) != 0 ||
+            zmq_setsockopt(w.dealer, ZMQ_CURVE_PUBLICKEY, pub, 40) != 0 ||
+            zmq_setsockopt(w.dealer, ZMQ_CURVE_SECRETKEY, sec, 40) != 0) {
+            werr("CurveZMQ is not available in this ZeroMQ: %s", zmq_strerror(errno));
+            return EXIT_RUNTIME;
+        }
+        sodium_memzero(sec, sizeof sec);
+        sodium_memzero(file_sec, sizeof file_sec);
+    }
+    if (zmq_connect(w.dealer, endpoint) != 0) {
+        werr("--connect '%s': %s", endpoint, zmq_strerror(errno));
+        rmdir(w.tmpdir);
+        return EXIT_USAGE;
+    }
+    zmq_bind(w.pull, "inproc://done");
+
+    /* Slot threads; with --inline none: the loop below plays the jobs. */
+    pthread_t *th = calloc(slots, sizeof *th);
+    slot_arg *args = calloc(slots, sizeof *args);
+    arena_job_result *inline_r = inline_play ? malloc(sizeof *inline_r) : NULL;
+    /* --inline: results held back while more jobs wait (see hold_result). */
+    msgpack_sbuffer rsb[INLINE_HOLD];
+    uint32_t n_rsb = 0;
+    for (uint32_t i = 0; i < INLINE_HOLD; i++)
+        msgpack_sbuffer_init(&rsb[i]);
+    uint32_t n_th = 0, n_threads = 0;
+    if (inline_play && inline_r)
+        n_th = 1;
+    for (uint32_t i = 0; !inline_play && th && args && i < slots; i++) {
+        args[i] = (slot_arg){&w, i};
+        if (pthread_create(&th[i], NULL, slot_main, &args[i]) != 0)
+            break;
+        n_th++;
+        n_threads++;
+    }
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    worker_pack_hello(&sb, n_th ? n_th : 1, WORKER_DEPTH, w.host, (int64_t)getpid());
+    bool hello_sent = send_buf(w.dealer, &sb); /* else again at the next beat */
+
+    int status = EXIT_OK;
+    bool heard = false; /* anything from the arena yet */
+    int64_t last_heard = now_ms(), last_sent = last_heard;
+    zmq_msg_t msg;
+    while (!g_stop && n_th) {
+        zmq_pollitem_t items[3] = {{w.dealer, 0, ZMQ_POLLIN, 0}, {w.pull, 0, ZMQ_POLLIN, 0},
+                                   {mon, 0, ZMQ_POLLIN, 0}};
+        /* --inline: a job waiting means play it, not wait on the sockets. */
+        pthread_mutex_lock(&w.mu);
+        bool job_waiting = inline_play && w.n_queue > 0;
+        pthread_mutex_unlock(&w.mu);
+        if (!job_waiting && n_rsb) {
+            send_held(w.dealer, rsb, n_rsb);
+            n_rsb = 0;
+            last_sent = now_ms();
+        }
+        /* --inline with a job waiting: no look at the sockets at all; the
+         * last job's end read what the arena had sent (read_arena), and a
+         * poll here, even one that does not wait, is several system calls
+         * a match (ZeroMQ looks at each socket's mailbox, then polls). */
+        int n = job_waiting ? 0 : zmq_poll(items, mon ? 3 : 2, WORKER_HB_MS);
+        if (n < 0 && errno != EINTR)
+            break;
+        if (n > 0 && mon && (items[2].revents & ZMQ_POLLIN)) {
+            fprintf(stderr, "referee: the arena at %s refused this worker's CurveZMQ key (not in "
+                    "its --workers-allow list; set JACKARENA_PUBLIC_KEY/JACKARENA_SECRET_KEY)\n",
+                    endpoint);
+            status = EXIT_RUNTIME;
+            break;
+        }
+        int64_t t = now_ms();
+        if (n > 0 && (items[1].revents & ZMQ_POLLIN)) {
+            /* Every result the slots handed over (several at once when a
+             * slot held them back), forwarded one after the other. */
+            for (;;) {
+                zmq_msg_init(&msg);
+                if (zmq_msg_recv(&msg, w.pull, ZMQ_DONTWAIT) < 0) {
+                    zmq_msg_close(&msg);
+                    break;
+                }
+                zmq_msg_send(&msg, w.dealer, 0);
+                zmq_msg_close(&msg);
+                last_sent = t;
+            }
+            pthread_mutex_lock(&w.mu);
+            pump(&w);
+            pthread_mutex_unlock(&w.mu);
+        }
+        if (n > 0 && (items[0].revents & ZMQ_POLLIN) && read_arena(&w)) {
+            last_heard = t;
+            heard = true;
+        }
+        if (inline_play && !g_stop) {
+            wjob j = {0};
+            bool failed = false;
+            pthread_mutex_lock(&w.mu);
+            bool got = take_job(&w, &j, &failed);
+            pthread_mutex_unlock(&w.mu);
+            if (got) {
+                int64_t t0 = now_us();
+                run_job(&w, &j, failed, inline_r, &rsb[n_rsb++]);
+                int64_t played_us = now_us() - t0;
+                pthread_mutex_lock(&w.mu);
+                w.running--;
+                pump(&w);
+                pthread_mutex_unlock(&w.mu);
+                if (read_arena(&w))
+                    last_heard = now_ms();
+                pthread_mutex_lock(&w.mu);
+                bool more = w.n_queue > 0;
+                pthread_mutex_unlock(&w.mu);
+                if (!hold_result(more, n_rsb, played_us)) {
+                    send_held(w.dealer, rsb, n_rsb);
+                    n_rsb = 0;
+                    last_sent = now_ms();
+                }
+            }
+        }
+        if (t - last_heard > WORKER_LOST_MS) {
+            /* Never a word: no arena there, or one that cannot talk to this
+             * worker (a Curve arena and a plain worker, or the wrong key:
+             * the handshake fails and ZeroMQ retries quietly). */
+            if (!heard && !server_key)
+                werr("no answer from %s within %d s: a Curve arena needs --server-key (is an "
+                     "arena running there? One that refused this worker's hello, a worker of "
+                     "another version, says why in its own messages)", endpoint,
+                     WORKER_LOST_MS / 1000);
+            else if (!heard)
+                werr("no answer from %s within %d s: is an arena running there, and is "
+                     "--server-key its public key?", endpoint, WORKER_LOST_MS / 1000);
+            else
+                fprintf(stderr, "referee: the arena at %s has been silent for %d s; exiting\n",
+                        endpoint, WORKER_LOST_MS / 1000);
+            status = EXIT_RUNTIME;
+            break;
+        }
+        if (t - last_sent >= WORKER_HB_MS) {
+            if (!hello_sent) {
+                worker_pack_hello(&sb, n_th ? n_th : 1, WORKER_DEPTH, w.host, (int64_t)getpid());
+                hello_sent = send_buf(w.dealer, &sb);
+            } else {
+                worker_pack_simple(&sb, WORKER_HB);
+                send_buf(w.dealer, &sb);
+            }
+            last_sent = t;
+        }
+    }
+    if (status != EXIT_OK) {
+        /* The arena is gone: no one waits for the matches still running. */
+        rmdir(w.tmpdir);
+        _exit(status);
+    }
+    pthread_mutex_lock(&w.mu);
+    w.quit = true;
+    pthread_cond_broadcast(&w.work);
+    pthread_mutex_unlock(&w.mu);
+    for (uint32_t i = 0; i < n_threads; i++)
+        pthread_join(th[i], NULL);
+    for (uint32_t i = 0; i < w.n_queue; i++)
+        free(w.queue[i].ctx);
+    for (uint32_t i = 0; i < w.n_held; i++)
+        free(w.held[i].ctx);
+    if (n_rsb) /* stopped by a signal: what was played still goes */
+        send_held(w.dealer, rsb, n_rsb);
+    msgpack_sbuffer_destroy(&sb);
+    for (uint32_t i = 0; i < INLINE_HOLD; i++)
+        msgpack_sbuffer_destroy(&rsb[i]);
+    free(inline_r);
+    zmq_close(w.pull);
+    if (mon)
+        zmq_close(mon);
+    zmq_close(w.dealer);
+    zmq_ctx_term(w.zctx);
+    arena_bots_free(w.bots);
+    free(w.bots);
+    free(w.setup);
+    free(w.cur);
+    free(w.queue);
+    free(w.held);
+    free(th);
+    free(args);
+    rmdir(w.tmpdir);
+    return status;
+}

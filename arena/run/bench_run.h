@@ -1,0 +1,57 @@
+/* The bench runner: what `arena bench` does once its flags are parsed and
+ * checked, as a library so that tests reach it (docs/ratings.md explains
+ * the statistics).
+ *
+ * Each deal (a match seed derived from the bench seed) is played once per
+ * seat rotation, so the bot holds every seat of the same cards once; with
+ * K > 2 seats the other seats are copies of the opponent. A deal's result
+ * is the bot's mean pairwise score over its rotations (ladders/sprt.h); the
+ * Elo difference and its interval come from those paired results
+ * (ladders/stats.h), and the SPRT stops at the first deal where its
+ * log-likelihood ratio leaves Wald's bounds. The matches run in this
+ * process through ref_match_run, without a database: the report is a pure
+ * function of the bots, the options and the seed. */
+#ifndef ARENA_BENCH_RUN_H
+#define ARENA_BENCH_RUN_H
+
+#include "run/botspec.h"
+
+#include "jackarena/ja_rules.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* A bench. The caller has checked every field (cmd_bench.c shows how):
+ * seats is within the game's, deals >= 1, elo0 < elo1, alpha and beta in
+ * (0, 0.5); bots holds the bot at b[0] and then its opponents (one only
+ * with sprt), named (arena_bots_finish_names) and not yet loaded. */
+typedef struct arena_bench_args {
+    const ja_game_rules *game;
+    ja_options options;
+    arena_bots *bots;
+    uint32_t seats;              /* seats per match, K */
+    uint32_t deals;              /* deals per opponent, each played K times */
+    uint64_t seed;               /* the seed of the deals */
+    uint32_t move_ms;            /* per-decision limit; 0: none */
+    bool sprt;                   /* run the SPRT of H0: elo0 against H1: elo1 */
+    double elo0, elo1, alpha, beta;
+    bool json, quiet;
+} arena_bench_args;
+
+/* Loads the bots, plays the bench and writes the report to out: text (a
+ * header line before play, then one row per opponent and the SPRT's
+ * verdict), or one JSON object and a newline with json. Progress goes to
+ * stderr unless quiet. Frees the bots. Errors are printed as one line
+ * (util.h). Returns the exit status: EXIT_OK, EXIT_USAGE (a bot that does
+ * not load or play the game), EXIT_RUNTIME (a match that fails). */
+int arena_bench_run(FILE *out, const arena_bench_args *a);
+
+/* Adds to bs the reference bots of this build that play g, in name order:
+ * every ja_NAME.so in the bots directory (arena_bots_dir) except ismcts,
+ * whose default budget (about 100 ms a decision) would make a default run
+ * take hours; name it with --vs. Prints a usage error and returns false
+ * when the directory cannot be read or no bot there plays g. */
+bool arena_bench_reference_opponents(arena_bots *bs, const ja_game_rules *g);
+
+#endif /* ARENA_BENCH_RUN_H */

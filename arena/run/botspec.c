@@ -1,0 +1,483 @@
+/* Bot specifiers (README.md "Bot specifiers", `arena play --help`):
+ * parsing, display names, and loading. Reference bots are plugins shipped
+ * beside the arena binary; `cmd:` and `zmq:` bots are external processes
+ * served by the hub (extbots.h). Any bot but zmq: may take parameters; the
+ * arena knows no bot's keys: each bot judges its own (check_params for
+ * plugins, the exit-2 contract for cmd: bots) before anything runs. */
+#include "run/botspec.h"
+#include "run/extbots.h"
+#include "core/util.h"
+
+#include "jackarena/ja_error.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef JA_INSTALL_BOTS_REL
+#define JA_INSTALL_BOTS_REL "../lib/jackarena/bots"
+#endif
+
+static const char *const REFERENCE_BOTS[] = {"random", "greedy", "ismcts", NULL};
+
+const char *arena_bots_dir(void)
+{
+    static char dir[PATH_MAX];
+    if (dir[0])
+        return dir;
+    const char *env = getenv("JACKARENA_BOTS_DIR");
+    if (env && *env) {
+        snprintf(dir, sizeof dir, "%s", env);
+        return dir;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        snprintf(dir, sizeof dir, "bots");
+        return dir;
+    }
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash)
+        *slash = '\0';
+    /* The build tree (build/arena/arena -> build/bots), then an install
+     * (prefix/bin/arena -> prefix/LIBDIR/jackarena/bots: JA_INSTALL_BOTS_REL,
+     * the path from the bin to the bots directory, set by cmake/install.cmake). */
+    const char *tries[] = {"/../bots", "/" JA_INSTALL_BOTS_REL};
+    for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
+        char cand[PATH_MAX + 64], probe[PATH_MAX + 96];
+        snprintf(cand, sizeof cand, "%s%s", exe, tries[i]);
+        snprintf(probe, sizeof probe, "%s/ja_random.so", cand);
+        if (access(probe, R_OK) == 0) {
+            snprintf(dir, sizeof dir, "%s", cand);
+            return dir;
+        }
+    }
+    snprintf(dir, sizeof dir, "%s/../bots", exe);
+    return dir;
+}
+
+static bool is_reference(const char *word, size_t len)
+{
+    for (int i = 0; REFERENCE_BOTS[i]; i++)
+        if (strlen(REFERENCE_BOTS[i]) == len && strncmp(REFERENCE_BOTS[i], word, len) == 0)
+            return true;
+    return false;
+}
+
+/* The display name of a cmd: bot: the program's base name without "ja_"
+ * and extension; for an interpreter (python3 x.py, node x.js...), the
+ * script's. */
+static void command_name(const char *cmd, char *out, size_t cap)
+{
+    static const char *const interpreters[] = {"python", "python3", "node", "ruby", "perl",
+                                               "sh", "bash", "java", "lua", NULL};
+    char word[2][256] = {"", ""};
+    const char *p = cmd;
+    for (int w = 0; w < 2; w++) {
+        p += strspn(p, " \t");
+        size_t len = strcspn(p, " \t");
+        snprintf(word[w], sizeof word[w], "%.*s", (int)(len < 255 ? len : 255), p);
+        p += len;
+        /* Skip VAR=value assignments before the program. */
+        if (w == 0 && strchr(word[0], '=') && !strchr(word[0], '/')) {
+            w = -1;
+            continue;
+        }
+    }
+    const char *pick = word[0];
+    const char *base0 = strrchr(word[0], '/') ? strrchr(word[0], '/') + 1 : word[0];
+    for (int i = 0; interpreters[i]; i++) {
+        size_t il = strlen(interpreters[i]);
+        /* "python3", also "python3.11" */
+        if (strncmp(base0, interpreters[i], il) == 0 &&
+            strspn(base0 + il, "0123456789.") == strlen(base0 + il) && word[1][0] &&
+            word[1][0] != '-')
+            pick = word[1];
+    }
+    const char *base = strrchr(pick, '/') ? strrchr(pick, '/') + 1 : pick;
+    if (strncmp(base, "ja_", 3) == 0)
+        base += 3;
+    size_t len = strcspn(base, ".");
+    if (len == 0)
+        len = strlen(base);
+    snprintf(out, cap, "%.*s", (int)(len < cap - 1 ? len : cap - 1), base);
+    for (char *c = out; *c; c++)
+        if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-' && *c != '.')
+            *c = '_';
+    if (!out[0])
+        snprintf(out, cap, "cmd");
+}
+
+/* The display name of a plugin file: its base name without "ja_" and
+ * extension. */
+static void plugin_name(const char *path, char *out, size_t cap)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    if (strncmp(base, "ja_", 3) == 0)
+        base += 3;
+    size_t len = strcspn(base, ".");
+    if (len == 0 || len >= cap)
+        len = strlen(base) < cap ? strlen(base) : cap - 1;
+    snprintf(out, cap, "%.*s", (int)len, base);
+}
+
+/* A NAME= prefix: letters, digits, _ . - only, before any ':'. */
+static size_t name_prefix_len(const char *spec)
+{
+    const char *eq = strchr(spec, '=');
+    if (!eq || eq == spec)
+        return 0;
+    for (const char *p = spec; p < eq; p++)
+        if (!isalnum((unsigned char)*p) && *p != '_' && *p != '.' && *p != '-')
+            return 0;
+    return (size_t)(eq - spec);
+}
+
+/* b->params from the len bytes at text, the parameters of specifier spec
+ * (after its ':', or between cmd[ and ]): not empty, and short enough for
+ * every host. The bot itself judges them when it is loaded. */
+static bool set_params(arena_bot *b, const char *spec, const char *text, size_t len,
+                       const char *where)
+{
+    if (len == 0) {
+        arena_error("bot '%s': no parameters %s (KEY=VALUE, several joined by ':')", spec, where);
+        return false;
+    }
+    if (len >= sizeof b->params) {
+        arena_error("bot '%s': parameters too long (at most %zu bytes)", spec,
+                    sizeof b->params - 1);
+        return false;
+    }
+    memcpy(b->params, text, len);
+    b->params[len] = '\0';
+    return true;
+}
+
+/* A plugin specifier (after any hosted:): a reference word with its
+ * parameters ("ismcts:iters=50": the plugin beside the arena), or a file
+ * with its parameters. A text that names an existing file has none;
+ * otherwise it is split at the first ':' after the last '/' ("./bot.so:x=1",
+ * and a directory may hold ':'). plain: an in-process plugin, whose file
+ * must look like one (a '/' or ".so"). Sets target, params, builtin and,
+ * unless named, the display name. */
+static bool parse_plugin(arena_bot *b, const char *spec, const char *text, bool named,
+                         bool plain)
+{
+    const char *colon = strchr(text, ':');
+    size_t head = colon ? (size_t)(colon - text) : strlen(text);
+    if (!memchr(text, '/', head) && is_reference(text, head)) {
+        if (colon && !set_params(b, spec, colon + 1, strlen(colon + 1), "after ':'"))
+            return false;
+        snprintf(b->target, sizeof b->target, "%s/ja_%.*s.so", arena_bots_dir(), (int)head, text);
+        b->builtin = true;
+        if (!named)
+            snprintf(b->name, sizeof b->name, "%.*s", (int)head, text);
+        return true;
+    }
+    const char *slash = strrchr(text, '/');
+    colon = access(text, F_OK) == 0 ? NULL : strchr(slash ? slash : text, ':');
+    size_t file = colon ? (size_t)(colon - text) : strlen(text);
+    if (plain && !memchr(text, '/', file) && !memmem(text, file, ".so", 3)) {
+        arena_error("unknown bot '%s' (reference bots: random, greedy, ismcts; write ./%.*s for a "
+                    "file)", text, (int)file, text);
+        return false;
+    }
+    if (file >= sizeof b->target) {
+        arena_error("bot '%s': the file name is too long", spec);
+        return false;
+    }
+    if (colon && !set_params(b, spec, colon + 1, strlen(colon + 1), "after ':'"))
+        return false;
+    snprintf(b->target, sizeof b->target, "%.*s", (int)file, text);
+    if (!named)
+        plugin_name(b->target, b->name, sizeof b->name);
+    return true;
+}
+
+bool arena_bots_add(arena_bots *bs, const char *spec)
+{
+    if (bs->n >= ARENA_MAX_BOTS) {
+        arena_error("too many bots (at most %d)", ARENA_MAX_BOTS);
+        return false;
+    }
+    if (!*spec) {
+        arena_error("empty bot specifier");
+        return false;
+    }
+    arena_bot *b = &bs->b[bs->n];
+    memset(b, 0, sizeof *b);
+    snprintf(b->spec, sizeof b->spec, "%s", spec);
+    size_t nl = name_prefix_len(spec);
+    const char *rest = spec + (nl ? nl + 1 : 0);
+    if (nl) {
+        if (nl >= sizeof b->name) {
+            arena_error("bot name too long in '%s'", spec);
+            return false;
+        }
+        memcpy(b->name, spec, nl);
+        b->name[nl] = '\0';
+    }
+    if (!*rest) {
+        arena_error("bot '%s' names no bot after '='", spec);
+        return false;
+    }
+    if (strncmp(rest, "hosted:", 7) == 0) {
+        const char *file = rest + 7;
+        if (!*file) {
+            arena_error("bot '%s' names no plugin file after 'hosted:'", spec);
+            return false;
+        }
+        snprintf(b->kind, sizeof b->kind, "hosted");
+        /* hosted:random (or hosted:ismcts:iters=50) is the reference bot's
+         * plugin, sandboxed. */
+        if (!parse_plugin(b, spec, file, nl, false))
+            return false;
+        bs->n++;
+        return true;
+    }
+    if (strncmp(rest, "cmd:", 4) == 0 || strncmp(rest, "cmd[", 4) == 0) {
+        const char *command = rest + 4;
+        if (rest[3] == '[') {
+            /* cmd[KEY=VALUE:...]:COMMAND: brackets, since a command is free
+             * text; the bot gets them as $JACKARENA_PARAMS and in `start`. */
+            const char *close = strchr(command, ']');
+            if (!close || close[1] != ':') {
+                arena_error("bot '%s': write parameters of a command as cmd[KEY=VALUE:...]:COMMAND",
+                            spec);
+                return false;
+            }
+            if (!set_params(b, spec, command, (size_t)(close - command), "in 'cmd[]'"))
+                return false;
+            command = close + 2;
+        }
+        if (!command[strspn(command, " \t")]) {
+            arena_error("bot '%s' names no command after 'cmd:'", spec);
+            return false;
+        }
+        snprintf(b->kind, sizeof b->kind, "cmd");
+        snprintf(b->target, sizeof b->target, "%s", command);
+        if (!nl)
+            command_name(command, b->name, sizeof b->name);
+        bs->n++;
+        return true;
+    }
+    if (strncmp(rest, "zmq:", 4) == 0 || strncmp(rest, "zmq[", 4) == 0) {
+        const char *name = rest + 4;
+        if (rest[3] == '[' || strchr(name, ':')) {
+            arena_error("bot '%s': a zmq: bot takes no parameters from the arena (its owner "
+                        "starts it, and gives it its parameters)", spec);
+            return false;
+        }
+        if (!*name || strlen(name) >= REF_WIRE_NAME_MAX) {
+            arena_error("bot '%s': zmq: needs the bot's hello name (1 to %d bytes)", spec,
+                        REF_WIRE_NAME_MAX - 1);
+            return false;
+        }
+        snprintf(b->kind, sizeof b->kind, "zmq");
+        snprintf(b->target, sizeof b->target, "%s", name);
+        if (!nl)
+            snprintf(b->name, sizeof b->name, "%s", name);
+        bs->n++;
+        return true;
+    }
+    if (!parse_plugin(b, spec, rest, nl, true))
+        return false;
+    snprintf(b->kind, sizeof b->kind, "plugin");
+    bs->n++;
+    return true;
+}
+
+bool arena_bots_add_list(arena_bots *bs, const char *list)
+{
+    char *copy = strdup(list), *save = NULL;
+    if (!copy)
+        return false;
+    bool ok = true;
+    int added = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok && ok; tok = strtok_r(NULL, ",", &save)) {
+        ok = arena_bots_add(bs, tok);
+        added++;
+    }
+    free(copy);
+    if (ok && !added) {
+        arena_error("--bots lists no bot");
+        return false;
+    }
+    return ok;
+}
+
+/* True if plugins x and y are the same file once paths are resolved. */
+static bool same_bot(const arena_bot *x, const arena_bot *y)
+{
+    if (strcmp(x->target, y->target) == 0)
+        return true;
+    char rx[PATH_MAX], ry[PATH_MAX];
+    return realpath(x->target, rx) && realpath(y->target, ry) && strcmp(rx, ry) == 0;
+}
+
+bool arena_bots_finish_names(arena_bots *bs)
+{
+    /* Explicit names must be unique. */
+    for (int i = 0; i < bs->n; i++)
+        for (int j = i + 1; j < bs->n; j++)
+            if (name_prefix_len(bs->b[i].spec) && name_prefix_len(bs->b[j].spec) &&
+                strcmp(bs->b[i].name, bs->b[j].name) == 0) {
+                arena_error("two bots are named '%s'", bs->b[i].name);
+                return false;
+            }
+    /* Two different plugin files must not share a derived name: "#2" is
+     * for the same bot given twice, and a ladder shows bots by name, so
+     * a/bot.so and b/bot.so would read as one bot twice. (Two cmd: bots
+     * running one program with different arguments stay rawbot, rawbot#2.) */
+    for (int i = 0; i < bs->n; i++)
+        for (int j = i + 1; j < bs->n; j++) {
+            const arena_bot *x = &bs->b[i], *y = &bs->b[j];
+            if (name_prefix_len(x->spec) || name_prefix_len(y->spec) ||
+                strcmp(x->kind, "plugin") != 0 || strcmp(y->kind, "plugin") != 0 ||
+                strcmp(x->name, y->name) != 0 || same_bot(x, y))
+                continue;
+            arena_error("two different bots are both named '%s' ('%s' and '%s'); give one a "
+                        "name with NAME=SPEC", x->name, x->spec, y->spec);
+            return false;
+        }
+    /* Repeats of one name become name#2, name#3 ... */
+    for (int i = 0; i < bs->n; i++) {
+        int count = 1;
+        for (int j = 0; j < i; j++) {
+            const char *nj = bs->b[j].name;
+            size_t len = strlen(bs->b[i].name);
+            if (strncmp(nj, bs->b[i].name, len) == 0 && (nj[len] == '\0' || nj[len] == '#'))
+                count++;
+        }
+        if (count > 1) {
+            char base[64];
+            snprintf(base, sizeof base, "%s", bs->b[i].name);
+            snprintf(bs->b[i].name, sizeof bs->b[i].name, "%.56s#%d", base, count);
+        }
+    }
+    return true;
+}
+
+bool arena_bots_external(const arena_bots *bs)
+{
+    for (int i = 0; i < bs->n; i++)
+        if (strcmp(bs->b[i].kind, "cmd") == 0 || strcmp(bs->b[i].kind, "zmq") == 0)
+            return true;
+    return false;
+}
+
+/* The settings used when a command gave none. */
+static arena_ext default_ext;
+
+static arena_ext *ext_of(arena_bots *bs)
+{
+    return bs->ext ? bs->ext : &default_ext;
+}
+
+/* External participants: zmq: bots first (already running, they only need
+ * finding), then each cmd: bot in turn, so that only one is ever starting
+ * and a hello under an unexpected name can only be its. Every cmd: bot's
+ * name is bound to its token before the first one starts, so none can say
+ * hello under another's. */
+static bool load_external(arena_bots *bs, const ja_game_rules *g)
+{
+    for (int i = 0; i < bs->n; i++)
+        if (strcmp(bs->b[i].kind, "cmd") == 0 && !bs->b[i].bot &&
+            !arena_ext_reserve(ext_of(bs), &bs->b[i]))
+            return false;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < bs->n; i++) {
+            arena_bot *b = &bs->b[i];
+            if (strcmp(b->kind, pass == 0 ? "zmq" : "cmd") != 0 || b->bot)
+                continue;
+            if (!arena_ext_load(ext_of(bs), b))
+                return false;
+            if (g && !ref_bot_supports(b->bot, g)) {
+                arena_error("bot '%s' does not play %s (its hello lists the games it plays)",
+                            b->name, g->name);
+                return false;
+            }
+        }
+    return true;
+}
+
+/* The external participants and flags, before any bot is loaded. */
+static bool check_external(arena_bots *bs)
+{
+    for (int i = 0; i < bs->n; i++)
+        for (int j = i + 1; j < bs->n; j++)
+            if (strcmp(bs->b[i].kind, "zmq") == 0 && strcmp(bs->b[j].kind, "zmq") == 0 &&
+                strcmp(bs->b[i].target, bs->b[j].target) == 0) {
+                arena_error("zmq:%s is given twice (an external bot plays one seat per match; "
+                            "run a second instance under another name)", bs->b[i].target);
+                return false;
+            }
+    for (int i = 0; !bs->ext && i < bs->n; i++)
+        if (strcmp(bs->b[i].kind, "zmq") == 0) {
+            arena_error("bot '%s' (zmq:%s): this command has no --listen, so a zmq: bot cannot "
+                        "connect (use a cmd: bot)", bs->b[i].name, bs->b[i].target);
+            return false;
+        }
+    return arena_ext_check(ext_of(bs), bs);
+}
+
+bool arena_bots_load(arena_bots *bs, const ja_game_rules *g)
+{
+    if (!check_external(bs))
+        return false;
+    for (int i = 0; i < bs->n; i++) {
+        arena_bot *b = &bs->b[i];
+        bool hosted = strcmp(b->kind, "hosted") == 0;
+        if (strcmp(b->kind, "plugin") != 0 && !hosted)
+            continue;
+        for (int j = 0; j < i; j++)
+            if (strcmp(bs->b[j].kind, b->kind) == 0 && strcmp(bs->b[j].target, b->target) == 0 &&
+                strcmp(bs->b[j].params, b->params) == 0 && bs->b[j].bot) {
+                b->bot = bs->b[j].bot;
+                break;
+            }
+        if (!b->bot) {
+            char err[1200];
+            /* A hosted plugin is probed in a sandboxed child, never loaded
+             * here; its parameters travel to the child. */
+            int rc = hosted ? ref_bot_hosted_open(b->target, b->params, &b->bot, err, sizeof err)
+                            : ref_bot_plugin_open(b->target, b->params, &b->bot, err,
+                                                         sizeof err);
+            if (rc == JA_EINVAL) {
+                /* The bot refused its parameters (or a hosted limit is bad). */
+                arena_error("bot '%s': %s", b->spec, err);
+                return false;
+            }
+            if (rc != JA_OK) {
+                if (b->builtin)
+                    arena_error("reference bot '%s' is not available (%s); is the build "
+                                "complete, or JACKARENA_BOTS_DIR right?", b->name, err);
+                else
+                    arena_error("%s", err);
+                return false;
+            }
+            b->owns_bot = true;
+        }
+        if (g && !ref_bot_supports(b->bot, g)) {
+            arena_error("bot '%s' does not play %s", b->name, g->name);
+            return false;
+        }
+    }
+    return load_external(bs, g);
+}
+
+void arena_bots_free(arena_bots *bs)
+{
+    if (arena_bots_external(bs) || ext_of(bs)->hub)
+        arena_ext_stop(ext_of(bs), bs);
+    for (int i = 0; i < bs->n; i++) {
+        if (bs->b[i].owns_bot)
+            ref_bot_destroy(&bs->b[i].bot);
+        explicit_bzero(bs->b[i].token, sizeof bs->b[i].token); /* one never handed out */
+    }
+    bs->n = 0;
+}

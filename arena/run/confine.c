@@ -1,0 +1,437 @@
+/* Confined cmd: bots (confine.h). */
+#include "run/confine.h"
+
+#include "ja_sandbox.h"
+#include "sandbox_prog.h"
+
+#include "jackarena/ja_error.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <wordexp.h>
+
+#ifndef JA_INSTALL_CONFINE_REL
+#define JA_INSTALL_CONFINE_REL "../lib/jackarena/ja_confine"
+#endif
+
+bool arena_confine_enabled(const arena_confine *c)
+{
+    return c->mode == ARENA_CONFINE_ON || c->mode == ARENA_CONFINE_WEAK ||
+           (c->mode == ARENA_CONFINE_DEFAULT && c->by_default);
+}
+
+static void canonical(const char *path, char out[PATH_MAX]);
+
+/* path with its directory made canonical and its last name kept as given
+ * (a symbolic link stays the link). */
+static void canonical_parent(const char *path, char out[PATH_MAX])
+{
+    char buf[PATH_MAX];
+    snprintf(buf, sizeof buf, "%s", path);
+    char *slash = strrchr(buf, '/');
+    const char *base = slash ? slash + 1 : buf;
+    char dir[PATH_MAX];
+    if (slash == buf)
+        snprintf(dir, sizeof dir, "/");
+    else if (slash) {
+        *slash = '\0';
+        canonical(buf, dir);
+    } else if (!getcwd(dir, sizeof dir)) {
+        snprintf(dir, sizeof dir, ".");
+    }
+    snprintf(out, PATH_MAX, "%s%s%s", dir, strcmp(dir, "/") == 0 ? "" : "/", base);
+}
+
+/* path made absolute and free of symbolic links as far as it exists (the
+ * rest, such as a file still to be written, appended as given). */
+static void canonical(const char *path, char out[PATH_MAX])
+{
+    if (!realpath(path, out))
+        canonical_parent(path, out);
+}
+
+/* True when path is dir or lies beneath it (both canonical). */
+static bool beneath(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    if (strcmp(dir, "/") == 0)
+        return true;
+    return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+void arena_confine_protect(arena_confine *c, const char *path, const char *what)
+{
+    if (!path || !*path || c->n_protect == ARENA_CONFINE_MAX_PROTECT)
+        return;
+    char *p = c->protect[c->n_protect].path;
+    canonical(path, p);
+    for (int i = 0; i < c->n_protect; i++)
+        if (strcmp(c->protect[i].path, p) == 0)
+            return;
+    c->protect[c->n_protect].what = what;
+    c->n_protect++;
+}
+
+/* ---- what a bot may read --------------------------------------------------- */
+
+#define MAX_GRANTS (ARENA_CONFINE_MAX_READ + 64)
+
+typedef struct grants {
+    char path[MAX_GRANTS][PATH_MAX];
+    int n;
+} grants;
+
+static void grant(grants *g, const char *path)
+{
+    for (int i = 0; i < g->n; i++)
+        if (strcmp(g->path[i], path) == 0)
+            return;
+    if (g->n < MAX_GRANTS)
+        snprintf(g->path[g->n++], PATH_MAX, "%s", path);
+}
+
+/* The directory of file path (canonical), or the file itself when that is /. */
+static void grant_dir_of(grants *g, const char *path)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir)
+        *slash = '\0';
+    grant(g, dir);
+}
+
+/* A word of the command that names a file (its directory is granted; a
+ * file directly in / alone) or a directory (granted). A symbolic link to a
+ * file grants the link's directory and the file's (a virtualenv's
+ * bin/python). Anything else is not a path and grants nothing. */
+static void grant_word(grants *g, const char *word)
+{
+    char real[PATH_MAX];
+    struct stat sb;
+    if (!*word || stat(word, &sb) != 0 || !realpath(word, real))
+        return;
+    if (S_ISDIR(sb.st_mode)) {
+        grant(g, real);
+        return;
+    }
+    grant_dir_of(g, real);
+    if (lstat(word, &sb) == 0 && S_ISLNK(sb.st_mode)) {
+        char link[PATH_MAX];
+        canonical_parent(word, link);
+        grant_dir_of(g, link);
+    }
+}
+
+/* The program a word without '/' runs: the first executable of that name
+ * on PATH, as the shell finds it. */
+static void grant_program(grants *g, const char *word)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return;
+    char buf[PATH_MAX];
+    for (const char *p = path;; p++) {
+        const char *end = strchr(p, ':');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n) {
+            snprintf(buf, sizeof buf, "%.*s/%s", (int)n, p, word);
+            if (access(buf, X_OK) == 0) {
+                grant_word(g, buf);
+                return;
+            }
+        }
+        if (!end)
+            return;
+        p = end;
+    }
+}
+
+/* NAME=VALUE with NAME a shell variable name: VALUE's ':'-separated parts
+ * are paths (PYTHONPATH=..., JACKARENA_LIB=...). */
+static bool grant_assignment(grants *g, const char *word)
+{
+    const char *eq = strchr(word, '=');
+    if (!eq || eq == word || isdigit((unsigned char)word[0]))
+        return false;
+    for (const char *k = word; k < eq; k++)
+        if (!isalnum((unsigned char)*k) && *k != '_')
+            return false;
+    char buf[PATH_MAX];
+    for (const char *p = eq + 1;; p++) {
+        const char *end = strchr(p, ':');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        snprintf(buf, sizeof buf, "%.*s", (int)n, p);
+        grant_word(g, buf);
+        if (!end)
+            return true;
+        p = end;
+    }
+}
+
+/* The paths the command names. The shell's word splitting, quotes and ~
+ * (wordexp, never running a command substitution); a command wordexp
+ * refuses (a pipe, &&, ;) is split at blanks instead. */
+static void grant_command(grants *g, const char *command)
+{
+    wordexp_t we;
+    char **words = NULL, *copy = NULL;
+    size_t n = 0;
+    bool expanded = wordexp(command, &we, WRDE_NOCMD) == 0;
+    if (expanded) {
+        words = we.we_wordv;
+        n = we.we_wordc;
+    } else {
+        copy = strdup(command);
+        size_t cap = copy ? strlen(copy) / 2 + 2 : 0;
+        words = copy ? calloc(cap, sizeof *words) : NULL;
+        for (char *save = NULL, *w = words ? strtok_r(copy, " \t\n", &save) : NULL; w && n < cap;
+             w = strtok_r(NULL, " \t\n", &save))
+            words[n++] = w;
+    }
+    bool program = true; /* the first word of a command that is no assignment */
+    for (size_t i = 0; i < n; i++) {
+        const char *w = words[i];
+        if (strcmp(w, "&&") == 0 || strcmp(w, "||") == 0 || strcmp(w, "|") == 0 ||
+            strcmp(w, ";") == 0) {
+            program = true;
+            continue;
+        }
+        if (grant_assignment(g, w))
+            continue;
+        if (strchr(w, '/'))
+            grant_word(g, w);
+        else if (program)
+            grant_program(g, w);
+        program = false;
+    }
+    if (expanded)
+        wordfree(&we);
+    else {
+        free(words);
+        free(copy);
+    }
+}
+
+/* ---- scratch directories ------------------------------------------------------ */
+
+/* Removes name (in directory dfd) and, a directory, all beneath it, whatever
+ * modes the bot left (its own directories it may have made unreadable).
+ * Symbolic links are removed, never followed. */
+static void remove_at(int dfd, const char *name, int depth)
+{
+    struct stat sb;
+    if (fstatat(dfd, name, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+        return;
+    if (!S_ISDIR(sb.st_mode)) {
+        unlinkat(dfd, name, 0);
+        return;
+    }
+    if (depth < 200) {
+        fchmodat(dfd, name, 0700, 0);
+        int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+        if (d) {
+            struct dirent *e;
+            while ((e = readdir(d)))
+                if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+                    remove_at(fd, e->d_name, depth + 1);
+            closedir(d);
+        } else if (fd >= 0) {
+            close(fd);
+        }
+    }
+    unlinkat(dfd, name, AT_REMOVEDIR);
+}
+
+void arena_confine_cleanup(arena_confine *c)
+{
+    if (c->root[0])
+        remove_at(AT_FDCWD, c->root, 0);
+    c->root[0] = '\0';
+    c->n_scratch = 0;
+}
+
+/* b's scratch directory, made at its first start. */
+static int scratch_of(arena_confine *c, const arena_bot *b, const char **dir, char *err,
+                      size_t cap)
+{
+    for (int i = 0; i < c->n_scratch; i++)
+        if (c->scratch[i].bot == b) {
+            *dir = c->scratch[i].dir;
+            return JA_OK;
+        }
+    if (!c->root[0]) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(c->root, sizeof c->root, "%s/jackarena-bots-XXXXXX",
+                 tmp && *tmp && strlen(tmp) < PATH_MAX - 64 ? tmp : "/tmp");
+        if (!mkdtemp(c->root)) { /* 0700 */
+            snprintf(err, cap, "cannot create the bots' scratch directory '%s': %s", c->root,
+                     strerror(errno));
+            c->root[0] = '\0';
+            return JA_EIO;
+        }
+        char real[PATH_MAX];
+        if (realpath(c->root, real))
+            snprintf(c->root, sizeof c->root, "%s", real);
+        /* Each bot's scratch is its own: none may read the others'. */
+        arena_confine_protect(c, c->root, "the bots' scratch directories");
+    }
+    if (c->n_scratch == ARENA_MAX_BOTS) {
+        snprintf(err, cap, "more than %d confined bots", ARENA_MAX_BOTS);
+        return JA_EIO;
+    }
+    char *d = c->scratch[c->n_scratch].dir;
+    snprintf(d, PATH_MAX, "%s/%d", c->root, c->n_scratch);
+    if (mkdir(d, 0700) != 0) {
+        snprintf(err, cap, "cannot create the scratch directory '%s': %s", d, strerror(errno));
+        return JA_EIO;
+    }
+    c->scratch[c->n_scratch++].bot = b;
+    *dir = d;
+    return JA_OK;
+}
+
+/* ---- the launcher ---------------------------------------------------------------- */
+
+/* The settings, once: the mode against the kernel, the extra paths, the
+ * address-space limit. */
+static int check_settings(arena_confine *c, char *err, size_t cap)
+{
+    if (c->checked)
+        return JA_OK;
+    int abi = ja_landlock_abi();
+    if (abi == 0 && c->mode != ARENA_CONFINE_WEAK) {
+        snprintf(err, cap, "cannot confine cmd: bots: this kernel has no Landlock (Linux 5.13 or "
+                 "later, with landlock among its security modules), so they could read the "
+                 "database and its seeds; use --confine-weak to run them with limits only, or "
+                 "--no-confine");
+        return JA_EINVAL;
+    }
+    for (int i = 0; i < c->n_reads; i++) {
+        struct stat sb;
+        if (stat(c->reads[i], &sb) != 0) {
+            snprintf(err, cap, "--confine-read '%s': %s", c->reads[i], strerror(errno));
+            return JA_EINVAL;
+        }
+    }
+    const char *v = getenv("JACKARENA_CONFINE_MEM_MB");
+    uint32_t mem = ARENA_CONFINE_MEM_MB;
+    if (v && *v && (!arena_parse_u32(v, &mem) || mem > 1000000)) {
+        snprintf(err, cap, "JACKARENA_CONFINE_MEM_MB='%s': give a whole number from 0 to 1000000",
+                 v);
+        return JA_EINVAL;
+    }
+    snprintf(c->mem_mb, sizeof c->mem_mb, "%u", (unsigned)mem);
+    /* A bot's file directly in the home directory would open all of it
+     * (~/.ssh, ~/.jackarena). */
+    arena_confine_protect(c, getenv("HOME"), "the home directory");
+    if (abi == 0)
+        fprintf(stderr, "arena: this kernel has no Landlock: confined cmd: bots get limits only "
+                        "and can read whatever this user can (--confine-weak)\n");
+    c->checked = true;
+    return JA_OK;
+}
+
+/* JA_EINVAL when a granted path holds one the bot must not read. */
+static int check_grants(const arena_confine *c, const grants *g, char *err, size_t cap)
+{
+    for (int i = 0; i < g->n; i++)
+        for (int k = 0; k < c->n_protect; k++)
+            if (beneath(c->protect[k].path, g->path[i])) {
+                snprintf(err, cap, "confined, it could read '%s', which holds %s ('%s'): a "
+                         "confined bot reads the whole directory of each file its command "
+                         "names, and each --confine-read path; give it a directory of its own",
+                         g->path[i], c->protect[k].what, c->protect[k].path);
+                return JA_EINVAL;
+            }
+    return JA_OK;
+}
+
+void arena_confine_argv_free(char **argv)
+{
+    for (size_t i = 0; argv && argv[i]; i++)
+        free(argv[i]);
+    free(argv);
+}
+
+int arena_confine_launcher(arena_confine *c, const arena_bot *b, unsigned tcp_port,
+                           const char *keys, char ***argv, char *tmpdir, size_t tmpdir_cap,
+                           char *err, size_t cap)
+{
+    *argv = NULL;
+    int rc = check_settings(c, err, cap);
+    if (rc != JA_OK)
+        return rc;
+    arena_confine_protect(c, keys, "the CurveZMQ keys");
+    char prog[PATH_MAX];
+    ref_sandbox_program("JACKARENA_CONFINE", "ja_confine", JA_INSTALL_CONFINE_REL, prog,
+                        sizeof prog);
+    if (access(prog, X_OK) != 0) {
+        snprintf(err, cap, "the launcher of confined bots %s is missing (%s); set "
+                 "JACKARENA_CONFINE", prog, strerror(errno));
+        return JA_EINVAL;
+    }
+    grants *g = calloc(1, sizeof *g);
+    if (!g) {
+        snprintf(err, cap, "out of memory");
+        return JA_ENOMEM;
+    }
+    grant_command(g, b->target);
+    char real[PATH_MAX];
+    for (int i = 0; i < c->n_reads; i++)
+        if (realpath(c->reads[i], real))
+            grant(g, real);
+    const char *scratch = NULL;
+    rc = scratch_of(c, b, &scratch, err, cap);
+    if (rc == JA_OK)
+        rc = check_grants(c, g, err, cap);
+    size_t n = 0, max = 16 + 2 * (size_t)g->n;
+    char **v = rc == JA_OK ? calloc(max, sizeof *v) : NULL;
+    if (rc == JA_OK && !v)
+        rc = JA_ENOMEM;
+    if (rc == JA_OK) {
+        char port[16];
+        snprintf(port, sizeof port, "%u", tcp_port);
+        char tasks[16], fsize[16];
+        snprintf(tasks, sizeof tasks, "%d", ARENA_CONFINE_TASKS);
+        snprintf(fsize, sizeof fsize, "%d", ARENA_CONFINE_FSIZE_MB);
+        const char *fixed[] = {prog, "--tasks", tasks, "--fsize-mb", fsize, "--mem-mb", c->mem_mb,
+                               "--write", scratch};
+        for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+            v[n++] = strdup(fixed[i]);
+        if (tcp_port) {
+            v[n++] = strdup("--tcp-connect");
+            v[n++] = strdup(port);
+        }
+        if (c->mode == ARENA_CONFINE_WEAK)
+            v[n++] = strdup("--weak");
+        for (int i = 0; i < g->n; i++) {
+            v[n++] = strdup("--read");
+            v[n++] = strdup(g->path[i]);
+        }
+        v[n++] = strdup("--");
+        for (size_t i = 0; i < n; i++)
+            if (!v[i])
+                rc = JA_ENOMEM;
+    }
+    free(g);
+    if (rc == JA_ENOMEM)
+        snprintf(err, cap, "out of memory");
+    if (rc != JA_OK) {
+        for (size_t i = 0; v && i < n; i++)
+            free(v[i]);
+        free(v);
+        return rc;
+    }
+    snprintf(tmpdir, tmpdir_cap, "TMPDIR=%s", scratch);
+    *argv = v;
+    return JA_OK;
+}

@@ -1,0 +1,101 @@
+/* Confined `cmd:` bots (--confine; docs/security.md, "Confined cmd: bots").
+ *
+ * A confined bot's process is started through ja_confine
+ * (referee/host/ja_confine.c), which limits itself and then runs the
+ * command with /bin/sh -c. This file decides what it gets:
+ *
+ * - read and execute: the system (ja_confine's own list), the directory of
+ *   every file the command names (its program and script; a file directly
+ *   in / alone), every directory it names, the paths of its NAME=VALUE
+ *   assignments (VALUE split at ':'), and the --confine-read paths;
+ * - write: its scratch directory, $TMPDIR/jackarena-bots-XXXXXX/N (0700,
+ *   one per participant for the whole run, kept across --restart, removed
+ *   at the end), which is its TMPDIR;
+ * - TCP: connecting to the arena's --listen port when that is tcp.
+ *
+ * A readable directory must not hold what the bot must not read: the
+ * database, the replays, the decision export (the paths a command
+ * registers with arena_confine_protect), the CurveZMQ key directory, the
+ * endpoint's private directory, the scratch directories, and the user's
+ * home directory itself. Otherwise the bot is refused before anything is
+ * written (exit 2), with a line naming both paths.
+ *
+ * Modes: off (the default of `play` and `conformance`), on (the default of
+ * `tournament`: a kernel without Landlock is refused, exit 2), weak
+ * (--confine-weak: on, accepting a kernel without Landlock, where only the
+ * limits and the dropped privileges apply). */
+#ifndef ARENA_CONFINE_H
+#define ARENA_CONFINE_H
+
+#include "core/util.h"
+#include "run/botspec.h"
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define ARENA_CONFINE_MAX_READ 32    /* --confine-read paths */
+#define ARENA_CONFINE_MAX_PROTECT 32 /* paths registered as the arena's */
+#define ARENA_CONFINE_TASKS 256      /* tasks a bot may add to its user's count */
+#define ARENA_CONFINE_FSIZE_MB 64    /* largest file a bot may write */
+/* The default address space (JACKARENA_CONFINE_MEM_MB): none in a build with
+ * AddressSanitizer, whose own bots (the C example, test bots) reserve
+ * terabytes of shadow memory and cannot start under RLIMIT_AS. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_CONFINE_MEM_MB 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_CONFINE_MEM_MB 0
+#endif
+#endif
+#ifndef ARENA_CONFINE_MEM_MB
+#define ARENA_CONFINE_MEM_MB 4096
+#endif
+
+enum { ARENA_CONFINE_DEFAULT = 0, ARENA_CONFINE_OFF, ARENA_CONFINE_ON, ARENA_CONFINE_WEAK };
+
+typedef struct arena_confine {
+    int mode;                    /* ARENA_CONFINE_*; DEFAULT: the command's */
+    bool by_default;             /* DEFAULT means ON (tournament) */
+    const char *reads[ARENA_CONFINE_MAX_READ];
+    int n_reads;
+    struct {
+        char path[PATH_MAX];
+        const char *what;        /* "the database", ... */
+    } protect[ARENA_CONFINE_MAX_PROTECT];
+    int n_protect;
+    /* state */
+    bool checked;                /* the kernel and the settings checked */
+    char mem_mb[24];             /* JACKARENA_CONFINE_MEM_MB */
+    char root[PATH_MAX];         /* the scratch directories' parent; "" until made */
+    struct {
+        const arena_bot *bot;
+        char dir[PATH_MAX];
+    } scratch[ARENA_MAX_BOTS];
+    int n_scratch;
+} arena_confine;
+
+/* True when cmd: bots are confined (mode, or the command's default). */
+bool arena_confine_enabled(const arena_confine *c);
+
+/* Registers path (NULL: ignored) as the arena's, described by what ("the
+ * database"): no confined bot may read it. Relative paths are resolved now,
+ * against the working directory; the path need not exist yet. */
+void arena_confine_protect(arena_confine *c, const char *path, const char *what);
+
+/* The launcher's argument vector for b (NULL-terminated, ending with "--":
+ * ref_proc_spawn_via appends the command) and its TMPDIR ("TMPDIR=DIR")
+ * into tmpdir. tcp_port: the arena's tcp port (0: ipc); keys: the CurveZMQ
+ * key directory (protected like the registered paths). JA_OK with *argv
+ * owned by the caller (arena_confine_argv_free); JA_EINVAL with a one-line
+ * usage message (the settings, a refused path, no Landlock); JA_EIO with a
+ * one-line message (the scratch directory). */
+int arena_confine_launcher(arena_confine *c, const arena_bot *b, unsigned tcp_port,
+                           const char *keys, char ***argv, char *tmpdir, size_t tmpdir_cap, char *err, size_t cap);
+void arena_confine_argv_free(char **argv);
+
+/* Removes every scratch directory and what the bots left in them (after
+ * their processes have stopped). */
+void arena_confine_cleanup(arena_confine *c);
+
+#endif /* ARENA_CONFINE_H */

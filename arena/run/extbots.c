@@ -1,0 +1,610 @@
+/* External bots in the arena (extbots.h). */
+#include "run/extbots.h"
+#include "proc.h"
+
+#include "jackarena/ja_error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sodium.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+
+int arena_ext_flag(arena_ext *e, int c, const char *arg)
+{
+    switch (c) {
+    case ARENA_OPT_LISTEN: e->listen = arg; return 1;
+    case ARENA_OPT_CURVE: e->curve = true; return 1;
+    case ARENA_OPT_CURVE_DIR: e->curve_dir = arg; e->curve = true; return 1;
+    case ARENA_OPT_CURVE_ALLOW: e->curve_allow = arg; e->curve = true; return 1;
+    case ARENA_OPT_PLAIN_TCP: e->plain_tcp = true; return 1;
+    case ARENA_OPT_PLAIN_TCP_REMOTE: e->plain_tcp = e->plain_tcp_remote = true; return 1;
+    case ARENA_OPT_STARTUP_MS:
+        return arena_parse_ms("--startup-ms", arg, true, &e->startup_ms) ? 1 : -1;
+    case ARENA_OPT_MAX_FAULTS:
+        if (!arena_parse_u32(arg, &e->max_faults) || e->max_faults == UINT32_MAX) {
+            arena_error("--max-faults needs a number (0 = never forfeit), not '%s'", arg);
+            return -1;
+        }
+        e->have_max_faults = true;
+        return 1;
+    case ARENA_OPT_BANK_MS:
+        return arena_parse_ms("--bank-ms", arg, false, &e->bank_ms) ? 1 : -1;
+    case ARENA_OPT_ON_FAULT: {
+        int p = ref_on_fault_parse(arg);
+        if (p < 0) {
+            arena_error("--on-fault '%s': use default, random or forfeit", arg);
+            return -1;
+        }
+        e->on_fault = (uint8_t)p;
+        return 1;
+    }
+    case ARENA_OPT_RESTART: e->restart = true; return 1;
+    case ARENA_OPT_CONFINE: e->confine.mode = ARENA_CONFINE_ON; return 1;
+    case ARENA_OPT_NO_CONFINE: e->confine.mode = ARENA_CONFINE_OFF; return 1;
+    case ARENA_OPT_CONFINE_WEAK: e->confine.mode = ARENA_CONFINE_WEAK; return 1;
+    case ARENA_OPT_CONFINE_READ:
+        if (e->confine.n_reads == ARENA_CONFINE_MAX_READ) {
+            arena_error("--confine-read: at most %d paths", ARENA_CONFINE_MAX_READ);
+            return -1;
+        }
+        e->confine.reads[e->confine.n_reads++] = arg;
+        return 1;
+    }
+    return 0;
+}
+
+bool arena_ext_check(const arena_ext *e, const arena_bots *bs)
+{
+    const ref_hub_config hc = {.endpoint = e->listen, .curve = e->curve,
+                               .plain_tcp = e->plain_tcp,
+                               .plain_tcp_remote = e->plain_tcp_remote};
+    char err[600];
+    if (ref_hub_check_endpoint(&hc, err, sizeof err) != JA_OK) {
+        arena_error("%s", err);
+        return false;
+    }
+    for (int i = 0; !e->listen && i < bs->n; i++)
+        if (strcmp(bs->b[i].kind, "zmq") == 0) {
+            arena_error("bot '%s' (zmq:%s) connects to the arena by itself: give --listen "
+                        "ENDPOINT so the bot can connect (ipc://PATH or tcp://HOST:PORT)",
+                        bs->b[i].name, bs->b[i].target);
+            return false;
+        }
+    return true;
+}
+
+uint32_t arena_ext_max_faults(const arena_ext *e)
+{
+    if (!e || !e->have_max_faults)
+        return REF_DEFAULT_MAX_FAULTS;
+    return e->max_faults == 0 ? REF_MAX_FAULTS_NEVER : e->max_faults;
+}
+
+/* ---- Curve keys ---------------------------------------------------------------- */
+
+/* Reads one Z85 key (40 characters) from the first line of path. */
+static bool read_key(const char *path, char out[REF_HUB_KEY_Z85])
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    char line[128] = "";
+    bool ok = fgets(line, sizeof line, f) != NULL;
+    fclose(f);
+    line[strcspn(line, "\r\n")] = '\0';
+    uint8_t bin[32];
+    if (!ok || strlen(line) != 40 || !zmq_z85_decode(bin, line))
+        return false;
+    memcpy(out, line, REF_HUB_KEY_Z85);
+    return true;
+}
+
+/* Creates path (never an existing file, never through a link) with its
+ * final mode from the start: a secret key is never readable by others, not
+ * even for an instant. */
+static bool write_key(const char *path, const char *key, mode_t mode)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+    if (fd < 0)
+        return false;
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        return false;
+    }
+    bool ok = fchmod(fd, mode) == 0 && fprintf(f, "%s\n", key) > 0;
+    return fclose(f) == 0 && ok;
+}
+
+static bool mkdir_p(const char *dir)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", dir);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(buf, 0700);
+            *p = '/';
+        }
+    return mkdir(buf, 0700) == 0 || errno == EEXIST;
+}
+
+/* The key pair in dir: arena.pub (public) and arena.key (secret, 0600),
+ * made with zmq_curve_keypair when neither exists. */
+static bool load_keys(const char *dir, ref_hub_config *hc)
+{
+    char pub[1100], sec[1100];
+    snprintf(pub, sizeof pub, "%s/arena.pub", dir);
+    snprintf(sec, sizeof sec, "%s/arena.key", dir);
+    struct stat sb;
+    bool have_pub = stat(pub, &sb) == 0, have_sec = stat(sec, &sb) == 0;
+    if (!have_pub && !have_sec) {
+        if (!mkdir_p(dir)) {
+            arena_error("--curve: cannot create key directory '%s': %s", dir, strerror(errno));
+            return false;
+        }
+        if (zmq_curve_keypair(hc->curve_public, hc->curve_secret) != 0 ||
+            !write_key(sec, hc->curve_secret, 0600) || !write_key(pub, hc->curve_public, 0644)) {
+            arena_error("--curve: cannot write the key pair into '%s': %s", dir, strerror(errno));
+            return false;
+        }
+        fprintf(stderr, "arena: made a CurveZMQ key pair in %s (public key %s)\n", dir,
+                hc->curve_public);
+        return true;
+    }
+    if (!read_key(pub, hc->curve_public) || !read_key(sec, hc->curve_secret)) {
+        arena_error("--curve: '%s' and '%s' must each hold one Z85 key (40 characters)", pub, sec);
+        return false;
+    }
+    uint8_t p_bin[32], s_bin[32], derived[32];
+    zmq_z85_decode(p_bin, hc->curve_public);
+    zmq_z85_decode(s_bin, hc->curve_secret);
+    char derived_z85[REF_HUB_KEY_Z85];
+    if (zmq_curve_public(derived_z85, hc->curve_secret) != 0 ||
+        !zmq_z85_decode(derived, derived_z85) || memcmp(derived, p_bin, 32) != 0) {
+        arena_error("--curve: '%s' is not the public key of '%s'", pub, sec);
+        return false;
+    }
+    return true;
+}
+
+static bool is_key(const char *s)
+{
+    uint8_t bin[32];
+    return strlen(s) == 40 && zmq_z85_decode(bin, s);
+}
+
+/* Appends key (and its name, NULL for a bare key, when names is given) to
+ * the lists. */
+static bool allow_add(char ***keys, char ***names, uint32_t *n, const char *key,
+                      const char *name)
+{
+    char **k = realloc(*keys, (*n + 1) * sizeof **keys);
+    if (k)
+        *keys = k;
+    char **nm = names ? realloc(*names, (*n + 1) * sizeof **names) : NULL;
+    if (nm)
+        *names = nm;
+    if (!k || (names && !nm))
+        return false;
+    (*keys)[*n] = strdup(key);
+    if (names)
+        (*names)[*n] = name ? strdup(name) : NULL;
+    if (!(*keys)[*n] || (names && name && !(*names)[*n])) {
+        free((*keys)[*n]);
+        if (names)
+            free((*names)[*n]);
+        return false;
+    }
+    (*n)++;
+    return true;
+}
+
+/* An allow-list (extbots.h): lines KEY, NAME KEY when names is given (NULL:
+ * keys only), blank lines, and comment lines starting with '#' (Z85 uses
+ * '#' too: a line that is one valid key is a key). */
+static bool load_allow(const char *flag, const char *path, char ***keys, char ***names,
+                       uint32_t *n)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        arena_error("%s '%s': %s", flag, path, strerror(errno));
+        return false;
+    }
+    char line[512];
+    int lineno = 0;
+    bool ok = true;
+    while (ok && fgets(line, sizeof line, f)) {
+        lineno++;
+        if (!strchr(line, '\n') && !feof(f)) {
+            arena_error("%s '%s' line %d: longer than %zu bytes", flag, path, lineno,
+                        sizeof line - 2);
+            ok = false;
+            break;
+        }
+        char *field[3] = {NULL, NULL, NULL};
+        int nf = 0;
+        for (char *save = NULL, *t = strtok_r(line, " \t\r\n", &save); t;
+             t = strtok_r(NULL, " \t\r\n", &save)) {
+            field[nf < 3 ? nf : 2] = t;
+            nf++;
+        }
+        const char *key = NULL, *name = NULL;
+        if (nf == 0)
+            continue;
+        if (nf == 1 && is_key(field[0]))
+            key = field[0];
+        else if (field[0][0] == '#')
+            continue;
+        else if (nf == 2 && names && is_key(field[1])) {
+            key = field[1];
+            name = field[0];
+        }
+        if (!key) {
+            arena_error("%s '%s' line %d: not a Z85 public key (40 characters)%s", flag, path,
+                        lineno, names ? ", nor NAME KEY" : "");
+            ok = false;
+        } else if (name && strlen(name) >= REF_WIRE_NAME_MAX) {
+            arena_error("%s '%s' line %d: the name '%.80s' is longer than %d bytes", flag, path,
+                        lineno, name, REF_WIRE_NAME_MAX - 1);
+            ok = false;
+        } else if (!allow_add(keys, names, n, key, name)) {
+            arena_error("%s '%s': out of memory", flag, path);
+            ok = false;
+        }
+    }
+    fclose(f);
+    return ok;
+}
+
+bool arena_load_allow(const char *flag, const char *path, char ***keys, uint32_t *n)
+{
+    return load_allow(flag, path, keys, NULL, n);
+}
+
+bool arena_load_allow_names(const char *flag, const char *path, char ***keys, char ***names,
+                            uint32_t *n)
+{
+    return load_allow(flag, path, keys, names, n);
+}
+
+/* The Curve key directory of the flags (--curve-dir, else the default). */
+static void curve_dir(const arena_ext *e, char *dir, size_t cap)
+{
+    const char *home = getenv("JACKARENA_HOME");
+    if (e->curve_dir)
+        snprintf(dir, cap, "%s", e->curve_dir);
+    else if (home && *home)
+        snprintf(dir, cap, "%s/curve", home);
+    else
+        snprintf(dir, cap, "%s/.jackarena/curve", getenv("HOME") ? getenv("HOME") : ".");
+}
+
+bool arena_ext_curve_keys(const arena_ext *e, char pub[41], char sec[41])
+{
+    char dir[1024];
+    ref_hub_config hc;
+    memset(&hc, 0, sizeof hc);
+    curve_dir(e, dir, sizeof dir);
+    bool ok = load_keys(dir, &hc);
+    if (ok) {
+        snprintf(pub, 41, "%s", hc.curve_public);
+        snprintf(sec, 41, "%s", hc.curve_secret);
+    }
+    sodium_memzero(hc.curve_secret, sizeof hc.curve_secret);
+    return ok;
+}
+
+/* The hub's log of refused hellos: the arena's standard error. */
+static void log_refusal(void *ctx, const char *line)
+{
+    (void)ctx;
+    fprintf(stderr, "arena: %s\n", line);
+}
+
+bool arena_ext_start(arena_ext *e)
+{
+    if (e->hub)
+        return true;
+    ref_hub_config hc;
+    memset(&hc, 0, sizeof hc);
+    hc.endpoint = e->listen;
+    hc.curve = e->curve;
+    hc.plain_tcp = e->plain_tcp;
+    hc.plain_tcp_remote = e->plain_tcp_remote;
+    hc.wire_flags = e->wire_flags;
+    hc.log = log_refusal;
+    char **allow = NULL, **names = NULL;
+    uint32_t n_allow = 0;
+    bool ok = true;
+    if (e->curve) {
+        char dir[1024];
+        curve_dir(e, dir, sizeof dir);
+        ok = load_keys(dir, &hc) &&
+             (!e->curve_allow ||
+              arena_load_allow_names("--curve-allow", e->curve_allow, &allow, &names, &n_allow));
+        hc.allow = (const char *const *)allow;
+        hc.allow_names = (const char *const *)names;
+        hc.n_allow = n_allow;
+    }
+    if (ok) {
+        char err[600];
+        if (ref_hub_start(&hc, &e->hub, err, sizeof err) != JA_OK) {
+            arena_error("%s", err);
+            ok = false;
+        }
+    }
+    for (uint32_t i = 0; i < n_allow; i++) {
+        free(allow[i]);
+        free(names[i]);
+    }
+    free(allow);
+    free(names);
+    sodium_memzero(hc.curve_secret, sizeof hc.curve_secret);
+    return ok;
+}
+
+/* ---- participants ---------------------------------------------------------------- */
+
+static int proc_gone(void *ctx)
+{
+    return ref_proc_exited(ctx, NULL, 0);
+}
+
+/* The last non-empty line of a tail, as one printable line. */
+static void last_line(ref_tail *t, char *out, size_t cap)
+{
+    char buf[ARENA_TAIL_BYTES + 1];
+    size_t n = ref_tail_get(t, buf, sizeof buf);
+    while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+        buf[--n] = '\0';
+    char *line = memrchr(buf, '\n', n);
+    line = line ? line + 1 : buf;
+    for (char *c = line; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = ' ';
+    snprintf(out, cap, "%s", line);
+}
+
+/* The tcp port of an endpoint tcp://HOST:PORT, else 0. */
+static unsigned tcp_port(const char *endpoint)
+{
+    const char *colon = strrchr(endpoint, ':');
+    uint32_t port = 0;
+    if (strncmp(endpoint, "tcp://", 6) != 0 || !colon || !arena_parse_u32(colon + 1, &port) ||
+        port > 65535)
+        return 0;
+    return port;
+}
+
+/* Starts a cmd: participant's process with the endpoint, a fresh token
+ * (granted its name first, so the hub knows it before any hello; one per
+ * process: a restart replaces it) and its parameters in its environment
+ * (JACKARENA_PARAMS, "" for none, so that none is inherited), its output
+ * held back until its hello (ref_proc_release); confined (confine.h),
+ * through ja_confine with its scratch TMPDIR. token gets the token. */
+static int spawn_cmd(arena_ext *e, arena_bot *b, char token[REF_HUB_TOKEN_CHARS + 1], char *err,
+                     size_t cap)
+{
+    char ep[600], nm[128], key[128], pid[48], prm[sizeof b->params + 32], tmp[PATH_MAX + 8];
+    char tk[REF_HUB_TOKEN_CHARS + 32];
+    arena_confine *c = &e->confine;
+    if (!arena_confine_enabled(c) && c->n_reads) {
+        snprintf(err, cap, "--confine-read is for confined bots: add --confine");
+        return JA_EINVAL;
+    }
+    int rc = JA_OK;
+    if (b->token[0]) { /* granted before any cmd: bot started (arena_ext_reserve) */
+        memcpy(token, b->token, REF_HUB_TOKEN_CHARS + 1);
+        sodium_memzero(b->token, sizeof b->token);
+    } else if (ref_hub_new_token(token) != JA_OK) {
+        snprintf(err, cap, "cannot make its token (libsodium does not start)");
+        return JA_EIO;
+    } else if ((rc = ref_hub_grant(e->hub, b->name, token, err, cap)) != JA_OK) {
+        return rc;
+    }
+    snprintf(ep, sizeof ep, "JACKARENA_ENDPOINT=%s", ref_hub_endpoint(e->hub));
+    snprintf(nm, sizeof nm, "JACKARENA_NAME=%s", b->name);
+    snprintf(tk, sizeof tk, "JACKARENA_TOKEN=%s", token);
+    snprintf(pid, sizeof pid, "JACKARENA_ARENA_PID=%ld", (long)getpid());
+    snprintf(prm, sizeof prm, "JACKARENA_PARAMS=%s", b->params);
+    const char *env[8] = {ep, nm, tk, pid, prm, NULL};
+    size_t n_env = 5;
+    if (ref_hub_server_key(e->hub)) {
+        snprintf(key, sizeof key, "JACKARENA_SERVER_KEY=%s", ref_hub_server_key(e->hub));
+        env[n_env++] = key;
+    }
+    char **launcher = NULL;
+    if (arena_confine_enabled(c)) {
+        char keys[1024];
+        curve_dir(e, keys, sizeof keys);
+        rc = arena_confine_launcher(c, b, tcp_port(ref_hub_endpoint(e->hub)), keys, &launcher,
+                                    tmp, sizeof tmp, err, cap);
+        if (rc != JA_OK) {
+            sodium_memzero(tk, sizeof tk);
+            return rc;
+        }
+        env[n_env++] = tmp;
+    }
+    rc = JA_ENOMEM;
+    if (!b->tail && ref_tail_new(ARENA_TAIL_BYTES, &b->tail) != JA_OK)
+        snprintf(err, cap, "out of memory");
+    else
+        rc = ref_proc_spawn_via((const char *const *)launcher, b->target, env, n_env, b->tail,
+                                true, &b->proc, err, cap);
+    arena_confine_argv_free(launcher);
+    sodium_memzero(tk, sizeof tk);
+    return rc;
+}
+
+/* Waits until the hub sees the connection named `name` as wanted
+ * (connected or not), the deadline passes, or proc (may be NULL) exits. */
+static bool wait_status(arena_ext *e, const char *name, bool connected, int64_t deadline,
+                        ref_proc *proc)
+{
+    for (;;) {
+        ref_hub_bot_status st;
+        bool now = ref_hub_bot_status_get(e->hub, name, &st) == JA_OK && st.connected;
+        if (now == connected)
+            return true;
+        if (ref_now_ns() >= deadline || (proc && ref_proc_exited(proc, NULL, 0)))
+            return false;
+        struct timespec ts = {0, 5000000}; /* 5 ms: a start-up, not a hot path */
+        nanosleep(&ts, NULL);
+    }
+}
+
+bool arena_ext_restart(arena_ext *e, arena_bot *b, char *err, size_t cap)
+{
+    uint32_t startup = e->startup_ms ? e->startup_ms : ARENA_STARTUP_MS;
+    const char *hello = ref_bot_get_info(b->bot)->name;
+    /* The old connection must be gone first, or the next seat could reach
+     * it instead of the new process. */
+    wait_status(e, hello, false, ref_now_ns() + (int64_t)startup * 1000000, NULL);
+    ref_proc_stop(&b->proc, 0);
+    char token[REF_HUB_TOKEN_CHARS + 1];
+    int rc = spawn_cmd(e, b, token, err, cap);
+    sodium_memzero(token, sizeof token);
+    if (rc != JA_OK)
+        return false;
+    bool up = wait_status(e, hello, true, ref_now_ns() + (int64_t)startup * 1000000, b->proc);
+    ref_proc_release(b->proc, true);
+    if (!up) {
+        char how[128] = "";
+        if (ref_proc_exited(b->proc, how, sizeof how))
+            snprintf(err, cap, "bot '%s' (cmd:%s) %s before saying hello again", b->name,
+                     b->target, how);
+        else
+            snprintf(err, cap, "bot '%s' (cmd:%s) restarted but never said hello as '%s' within "
+                     "%u ms", b->name, b->target, hello, (unsigned)startup);
+        return false;
+    }
+    return true;
+}
+
+_Static_assert(sizeof ((arena_bot *)0)->token == REF_HUB_TOKEN_CHARS + 1, "arena_bot.token");
+
+bool arena_ext_reserve(arena_ext *e, arena_bot *b)
+{
+    if (!arena_ext_start(e))
+        return false;
+    char err[512];
+    int rc = ref_hub_new_token(b->token);
+    if (rc != JA_OK)
+        snprintf(err, sizeof err, "cannot make its token (libsodium does not start)");
+    else
+        rc = ref_hub_grant(e->hub, b->name, b->token, err, sizeof err);
+    if (rc != JA_OK) {
+        sodium_memzero(b->token, sizeof b->token);
+        arena_error("bot '%s': %s", b->name, err);
+        return false;
+    }
+    return true;
+}
+
+bool arena_ext_load(arena_ext *e, arena_bot *b)
+{
+    if (!arena_ext_start(e))
+        return false;
+    uint32_t startup = e->startup_ms ? e->startup_ms : ARENA_STARTUP_MS;
+    ref_hub_claim_req req = {.name = b->name,
+                             .kind = b->kind,
+                             .deadline_ns = ref_now_ns() + (int64_t)startup * 1000000};
+    char err[2400];
+    if (strcmp(b->kind, "zmq") == 0) {
+        req.name = b->target;
+        int rc = ref_hub_claim(e->hub, &req, &b->bot, err, sizeof err);
+        if (rc != JA_OK) {
+            const char *why = strstr(err, "a hello as");
+            if (!why && strstr(err, "hellos came"))
+                why = err;
+            if (rc == JA_ETIMEOUT)
+                arena_error("bot '%s' (zmq:%s) did not connect to %s and say hello within %u ms%s%s",
+                            b->name, b->target, ref_hub_endpoint(e->hub), (unsigned)startup,
+                            why ? ": " : "", why ? why : "");
+            else
+                arena_error("bot '%s' (zmq:%s): %s", b->name, b->target, err);
+            return false;
+        }
+        b->owns_bot = true;
+        return true;
+    }
+    /* cmd: start the process and wait for the hello with its token. */
+    char token[REF_HUB_TOKEN_CHARS + 1];
+    if (spawn_cmd(e, b, token, err, sizeof err) != JA_OK) {
+        sodium_memzero(token, sizeof token);
+        arena_error("bot '%s': %s", b->name, err);
+        return false;
+    }
+    req.token = token;
+    req.gone = proc_gone;
+    req.gone_ctx = b->proc;
+    int rc = ref_hub_claim(e->hub, &req, &b->bot, err, sizeof err);
+    sodium_memzero(token, sizeof token);
+    /* The protocol's contract (docs/protocol.md): a bot that refuses its
+     * parameters prints one line on stderr and exits 2 before its hello;
+     * that line is the message, so its output is not echoed too. */
+    bool refused = rc == JA_EBOT && b->params[0] && ref_proc_exit_code(b->proc) == 2;
+    ref_proc_release(b->proc, !refused);
+    if (refused) {
+        char line[512];
+        last_line(b->tail, line, sizeof line);
+        arena_error("bot '%s' (cmd:%s) refused its parameters: %s", b->name, b->target,
+                    line[0] ? line : "(it said nothing)");
+        return false;
+    }
+    if (rc != JA_OK) {
+        char how[128] = "";
+        const char *why = strstr(err, "; a hello as");
+        if (rc == JA_EBOT && ref_proc_exited(b->proc, how, sizeof how))
+            arena_error("bot '%s' (cmd:%s) %s before saying hello%s", b->name, b->target, how,
+                        why ? why
+                        : arena_confine_enabled(&e->confine)
+                            ? " (confined: it may read only the system, the directories its "
+                              "command names and --confine-read paths, and write only $TMPDIR; "
+                              "docs/security.md)"
+                            : "");
+        else if (rc == JA_ETIMEOUT && strncmp(err, "never said hello: ", 18) == 0)
+            arena_error("bot '%s' (cmd:%s) never said hello within %u ms: %s", b->name,
+                        b->target, (unsigned)startup, err + 18);
+        else if (rc == JA_ETIMEOUT)
+            arena_error("bot '%s' (cmd:%s) never said hello within %u ms (it must connect to "
+                        "$JACKARENA_ENDPOINT)", b->name, b->target, (unsigned)startup);
+        else
+            arena_error("bot '%s' (cmd:%s): %s", b->name, b->target, err);
+        return false;
+    }
+    b->owns_bot = true;
+    ref_bot_zmq_set_tail(b->bot, b->tail);
+    /* Its parameters go in every start message and into its identity. */
+    ref_bot_zmq_set_params(b->bot, b->params);
+    return true;
+}
+
+void arena_ext_stop(arena_ext *e, arena_bots *bs)
+{
+    if (e && e->hub)
+        ref_hub_bye_all(e->hub);
+    ref_proc *procs[ARENA_MAX_BOTS];
+    size_t n = 0;
+    for (int i = 0; i < bs->n; i++)
+        if (bs->b[i].proc) {
+            procs[n++] = bs->b[i].proc;
+            bs->b[i].proc = NULL;
+        }
+    ref_proc_stop_all(procs, n, ARENA_STOP_GRACE_MS);
+    if (e)
+        arena_confine_cleanup(&e->confine);
+    for (int i = 0; i < bs->n; i++)
+        if (bs->b[i].owns_bot && strcmp(bs->b[i].kind, "plugin") != 0)
+            ref_bot_destroy(&bs->b[i].bot);
+    for (int i = 0; i < bs->n; i++)
+        ref_tail_destroy(&bs->b[i].tail); /* no process writes into it any more */
+    if (e)
+        ref_hub_stop(&e->hub);
+}

@@ -1,0 +1,289 @@
+/* Scale flags of `arena tournament` and the choice of executor (scale.h). */
+#include "run/scale.h"
+#include "core/json_w.h"
+
+#include "jackarena/ja_error.h"
+#include "merge.h"
+
+#include <limits.h>
+
+#include <sodium.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+uint32_t arena_max_jobs(void)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return ARENA_JOBS_PER_CORE * (uint32_t)(cores > 0 && cores < 65536 ? cores : 1);
+}
+
+int arena_scale_flag(arena_scale *s, int c, const char *arg)
+{
+    switch (c) {
+    case ARENA_OPT_WORKERS:
+        if (strncmp(arg, "tcp://", 6) != 0 && strncmp(arg, "ipc://", 6) != 0) {
+            arena_error("--workers '%s': use tcp://HOST:PORT (or ipc://PATH)", arg);
+            return -1;
+        }
+        s->workers = arg;
+        return 1;
+    case ARENA_OPT_THREADS: s->threads = true; return 1;
+    case ARENA_OPT_SLURM: return arena_slurm_flag_n(&s->slurm, arg) ? 1 : -1;
+    case ARENA_OPT_SLURM_OPT: return arena_slurm_flag_opt(&s->slurm, arg) ? 1 : -1;
+    case ARENA_OPT_SLURM_WORKERS: return arena_slurm_flag_workers(&s->slurm, arg) ? 1 : -1;
+    case ARENA_OPT_TOURNAMENT_ID: {
+        uint32_t t = 0;
+        if (!arena_parse_u32(arg, &t) || t == 0) {
+            arena_error("--tournament-id needs a tournament number (1 or more), not '%s'", arg);
+            return -1;
+        }
+        s->tournament_id = t;
+        return 1;
+    }
+    case ARENA_OPT_WORKERS_ALLOW: s->workers_allow = arg; return 1;
+    case ARENA_OPT_SHARD: {
+        char tail;
+        unsigned i = 0, n = 0;
+        if (sscanf(arg, "%u/%u%c", &i, &n, &tail) != 2 || n == 0 || i == 0 || i > n ||
+            n > 1000000) {
+            arena_error("--shard '%s': give I/N with 1 <= I <= N (e.g. 2/8)", arg);
+            return -1;
+        }
+        s->shard_i = i;
+        s->shard_n = n;
+        return 1;
+    }
+    default: return 0;
+    }
+}
+
+static bool loopback(const char *ep)
+{
+    const char *h = ep + 6;
+    return strncmp(h, "127.", 4) == 0 || strncmp(h, "localhost:", 10) == 0 ||
+           strncmp(h, "[::1]:", 6) == 0;
+}
+
+bool arena_scale_check(const arena_scale *s, const arena_ext *ext, uint32_t jobs)
+{
+    if (s->workers_allow && (!s->workers || !ext->curve)) {
+        arena_error("--workers-allow '%s' needs --workers with --curve", s->workers_allow);
+        return false;
+    }
+    if (s->workers_allow) {
+        /* Read now, so that a bad file is a usage error before anything is
+         * written; arena_scale_executor reads it again. */
+        char **keys = NULL;
+        uint32_t n = 0;
+        bool ok = arena_load_allow("--workers-allow", s->workers_allow, &keys, &n);
+        for (uint32_t i = 0; i < n; i++)
+            free(keys[i]);
+        free(keys);
+        if (!ok)
+            return false;
+    }
+    if (s->workers && s->threads) {
+        arena_error("--threads and --workers do not go together (workers are processes)");
+        return false;
+    }
+    if (s->workers && strncmp(s->workers, "tcp://", 6) == 0 && !ext->curve) {
+        if (!ext->plain_tcp) {
+            arena_error("--workers '%s': tcp needs --curve (or --plain-tcp on a loopback address)",
+                        s->workers);
+            return false;
+        }
+        if (!ext->plain_tcp_remote && !loopback(s->workers)) {
+            arena_error("--workers '%s': plain tcp only on a loopback address (127.0.0.1, "
+                        "localhost); use --curve", s->workers);
+            return false;
+        }
+    }
+    (void)jobs;
+    if (s->tournament_id && !s->shard_n) {
+        arena_error("--tournament-id %lld needs --shard I/N (it names a shard's matches as "
+                    "those of the database it is merged into)", (long long)s->tournament_id);
+        return false;
+    }
+    if (s->slurm.n && s->slurm.workers) {
+        arena_error("--slurm and --slurm-workers do not go together: shards in Slurm jobs "
+                    "(--slurm N), or workers in one that this arena feeds (--slurm-workers N)");
+        return false;
+    }
+    if (s->slurm.n && (s->workers || s->shard_n)) {
+        arena_error("--slurm does not go with %s (it gives each task its own shard)",
+                    s->workers ? "--workers" : "--shard");
+        return false;
+    }
+    if (s->slurm.workers) {
+        /* (--threads: refused with --workers above.) */
+        const char *other = s->jobs_given ? "--jobs" : s->shard_n ? "--shard" : NULL;
+        if (other) {
+            arena_error("--slurm-workers does not go with %s (the Slurm workers play every "
+                        "match; this arena hands them out and records them)", other);
+            return false;
+        }
+        if (!s->workers || strncmp(s->workers, "tcp://", 6) != 0) {
+            arena_error("--slurm-workers needs --workers tcp://HOST:PORT, an endpoint the "
+                        "compute nodes can reach (e.g. tcp://0.0.0.0:5600 with --curve)");
+            return false;
+        }
+    }
+    return arena_slurm_check(&s->slurm);
+}
+
+bool arena_scale_executor(const arena_scale *s, arena_ext *ext, const arena_bots *bots,
+                          const arena_exec_ctx *xc, uint32_t jobs, bool quiet,
+                          volatile sig_atomic_t *stop, arena_executor **out,
+                          arena_slurm_workers **sw)
+{
+    *sw = NULL;
+    bool plugins = true;
+    for (int i = 0; i < bots->n; i++)
+        plugins &= strcmp(bots->b[i].kind, "plugin") == 0;
+    int rc;
+    if (s->workers && !plugins) {
+        arena_error("--workers: referee workers play plugin bots only; run external bots "
+                    "with --jobs and threads");
+        return false;
+    }
+    bool external = ext->hub != NULL;
+    for (int i = 0; i < bots->n; i++)
+        external &= strcmp(bots->b[i].kind, "cmd") == 0 || strcmp(bots->b[i].kind, "zmq") == 0;
+    if (!s->workers && (jobs <= 1 || s->threads || !plugins)) {
+        /* Every bot external: one thread plays the J matches, running the
+         * hub's loop itself (executor_events.c); a plugin or hosted seat
+         * would hold that thread while its bot thinks, so any other mix
+         * gets a thread per match. */
+        rc = jobs > 1 && external ? arena_executor_events_new(xc, ext->hub, jobs, out)
+             : jobs > 1           ? arena_executor_threads_new(xc, jobs, out)
+                                  : arena_executor_inproc_new(xc, out);
+        /* One match at a time, in this thread: its zmq seats run the hub's
+         * loop themselves (hub.h, ref_hub_set_direct). */
+        if (rc == JA_OK && jobs <= 1 && ext->hub)
+            ref_hub_set_direct(ext->hub, true);
+        if (rc != JA_OK)
+            arena_error("cannot start the executor: %s", ja_strerror(rc));
+        return rc == JA_OK;
+    }
+    const char *specs[ARENA_MAX_BOTS];
+    for (int i = 0; i < bots->n; i++)
+        specs[i] = bots->b[i].spec;
+    arena_workers_opts o = {0};
+    /* With --workers, J local workers besides the remote ones; with
+     * --slurm-workers, the Slurm job's only. */
+    o.local = s->slurm.workers ? 0 : jobs;
+    o.local_slots = 1;
+    o.listen = s->workers;
+    o.n_bots = (uint32_t)bots->n;
+    o.specs = specs;
+    o.quiet_notes = quiet;
+    o.stop = stop;
+    char pub[41] = "", sec[41] = "", wpub[41] = "", wsec[41] = "";
+    char **allow = NULL;
+    uint32_t n_allow = 0;
+    char err[1200];
+    if (s->workers && ext->curve) {
+        if (!arena_ext_curve_keys(ext, pub, sec))
+            return false;
+        o.curve_secret = sec;
+        if (s->workers_allow && !arena_load_allow("--workers-allow", s->workers_allow, &allow,
+                                                  &n_allow)) {
+            sodium_memzero(sec, sizeof sec);
+            return false;
+        }
+        /* --slurm-workers: the arena admits the key pair made for this
+         * run's Slurm workers (and those of --workers-allow) only. */
+        char **more = s->slurm.workers ? realloc(allow, (n_allow + 1) * sizeof *allow) : NULL;
+        if (more) {
+            allow = more;
+            if (arena_slurm_worker_keys(wpub, wsec) != JA_OK ||
+                !(allow[n_allow] = strdup(wpub))) {
+                arena_error("--slurm-workers: cannot make the workers' CurveZMQ key pair");
+                rc = JA_EINVAL;
+                goto done;
+            }
+            n_allow++;
+        } else if (s->slurm.workers) {
+            arena_error("--slurm-workers: out of memory");
+            rc = JA_ENOMEM;
+            goto done;
+        }
+        o.allow = (const char *const *)allow;
+        o.n_allow = n_allow;
+        if (!s->slurm.workers)
+            fprintf(stderr, "arena: workers join with: referee --connect %s --server-key %s\n",
+                    s->workers, pub);
+    }
+    rc = arena_executor_workers_new(xc, &o, out, err, sizeof err);
+    if (rc != JA_OK) {
+        arena_error("%s", err);
+        goto done;
+    }
+    if (s->slurm.workers) {
+        char ep[600];
+        arena_slurm_connect_endpoint(s->workers, ep, sizeof ep);
+        rc = arena_slurm_workers_start(&s->slurm, xc->tournament_id, ep, ext->curve ? pub : NULL,
+                                       wpub, wsec, quiet, stop, sw, err, sizeof err);
+        if (rc != JA_OK) {
+            arena_error("%s", err);
+            (*out)->ops->destroy(*out);
+            *out = NULL;
+        }
+    }
+done:
+    sodium_memzero(sec, sizeof sec);
+    sodium_memzero(wsec, sizeof wsec);
+    for (uint32_t i = 0; i < n_allow; i++)
+        free(allow[i]);
+    free(allow);
+    return rc == JA_OK;
+}
+
+int arena_ladder_import_db(const char *path, const char *db_path, bool json)
+{
+    if (!arena_db_check(db_path))
+        return EXIT_USAGE;
+    char a[PATH_MAX], b[PATH_MAX];
+    if (realpath(path, a) && realpath(db_path, b) && strcmp(a, b) == 0) {
+        arena_error("ladder import: '%s' is the database itself (--db)", path);
+        return EXIT_USAGE;
+    }
+    ladder_db *db = NULL;
+    int rc = ladder_db_open(db_path, &db);
+    if (rc != JA_OK) {
+        arena_error("%s", db ? ladder_db_errmsg(db) : ja_strerror(rc));
+        ladder_db_close(&db);
+        return rc == JA_EIO || rc == JA_EVERSION || rc == JA_EFORMAT ? EXIT_USAGE : EXIT_RUNTIME;
+    }
+    ladder_merge_result r;
+    char err[1200];
+    rc = ladder_db_merge(db, path, &r, err, sizeof err);
+    ladder_db_close(&db);
+    if (rc != JA_OK) {
+        arena_error("ladder import: %s", err);
+        return rc == JA_EFORMAT || rc == JA_EVERSION || rc == JA_EMISMATCH ? EXIT_USAGE
+                                                                          : EXIT_RUNTIME;
+    }
+    if (json) {
+        json_w w;
+        jw_init(&w, stdout);
+        jw_obj(&w, NULL);
+        jw_str(&w, "file", path);
+        jw_str(&w, "format", "database");
+        jw_int(&w, "tournaments", r.tournaments);
+        jw_int(&w, "created", r.created);
+        jw_int(&w, "matches", r.matches);
+        jw_int(&w, "already", r.already);
+        jw_int(&w, "skipped_imports", r.skipped_imports);
+        jw_obj_end(&w);
+        jw_end(&w);
+    } else {
+        printf("merged %u matches of %u tournament%s from %s into %s (%u already there",
+               r.matches, r.tournaments, r.tournaments == 1 ? "" : "s", path, db_path, r.already);
+        if (r.skipped_imports)
+            printf("; %u PGN/JSONL imports not merged", r.skipped_imports);
+        printf(")\n");
+    }
+    return EXIT_OK;
+}

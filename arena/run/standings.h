@@ -1,0 +1,48 @@
+/* Standings of a ladder: what `arena ladder GAME [--fit]` prints, as a
+ * library so that tests and other commands reach it (docs/ratings.md).
+ *
+ * Both functions write to out (text, or one JSON object and a newline with
+ * json), print errors as one line (util.h) and return an exit status:
+ * EXIT_OK, EXIT_USAGE (a bad --anchor), EXIT_RUNTIME (the database). */
+#ifndef ARENA_STANDINGS_H
+#define ARENA_STANDINGS_H
+
+#include "fit.h"
+#include "core/json_w.h"
+#include "jackarena/ja_rules.h"
+#include "ladder_db.h"
+#include "names.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* The live Elo table of the ladder (g, seats, opts) of db: every rated bot
+ * with its games, Elo, pairwise wins-draws-losses and faults by kind. found
+ * false: the ladder has no results ("no results yet" as text, an empty
+ * ratings array as JSON). */
+int arena_standings_live(FILE *out, ladder_db *db, const ja_game_rules *g, uint32_t seats,
+                         const char *opts, bool found, bool json);
+
+/* The official ratings of the ladder (g, seats, opts) of db: the
+ * Bradley-Terry fit (fit.h) of every match, with 95% intervals clustered by
+ * deal, one table per group, each strongly connected part rated on its own.
+ * anchor (NULL: none): BOT or BOT=ELO, BOT any name the table prints
+ * (ladders/names.h); the bot's part is fixed to ELO (default: the mean). */
+int arena_standings_fit(FILE *out, ladder_db *db, const ja_game_rules *g, uint32_t seats,
+                        const char *opts, const char *anchor, bool json);
+
+/* The bots with results in a ladder (by id) and their display names into
+ * *bots, *names (both owned: free()) and *n. Prints the error; returns the
+ * exit status or EXIT_OK. */
+int arena_ladder_names(ladder_db *db, const ladder_key *key, ladder_bot_row **bots,
+                       ladder_display_name **names, uint32_t *n);
+
+/* Appends row's match to the fit's matches *m (*n of *cap, grown by
+ * doubling), seat s played by player[s]. JA_OK or JA_ENOMEM (*m unchanged). */
+int arena_fit_add(ladder_fit_match **m, size_t *n, size_t *cap, const ladder_match_row *row,
+                  const uint32_t *player);
+
+/* The option text "k=v k=v" as a JSON object member "options". */
+void arena_jw_options(json_w *w, const char *text);
+
+#endif /* ARENA_STANDINGS_H */

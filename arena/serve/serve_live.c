@@ -1,0 +1,588 @@
+/* `arena serve`'s live matches (serve_live.h): the registry, the hook the
+ * executor calls, the readers and the seat-view tickets. */
+#include "serve/serve_live.h"
+
+#include "core/json_w.h"
+#include "serve/serve_util.h"
+#include "view/viewer.h"
+
+#include "jackarena/ja_error.h"
+#include "jackarena/ja_rng.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define LINE_MAX_ 256
+#define NAME_MAX_ 64
+#define JA_STREAM_LIVE JA_TAG('L', 'I', 'V', 'E')
+
+typedef struct live_ticket {
+    char hash[ARENA_SERVE_HASH_HEX]; /* "" for a free slot */
+    int seat;
+    time_t expires;                  /* CLOCK_MONOTONIC seconds */
+} live_ticket;
+
+typedef struct live_match {
+    struct live_match *next;
+    srv_live *l;
+    char id[SRV_LIVE_ID_MAX];
+    uint32_t seats;
+    char names[JA_MAX_SEATS][NAME_MAX_];
+    /* Under l->mu: */
+    uint64_t frames;          /* frames recorded: decisions + 1 */
+    bool ended;
+    bool failed;
+    ja_outcome outcome;
+    char replay[96];
+    unsigned readers;
+    live_ticket tickets[SRV_LIVE_TICKETS];
+    /* The ring: frame f in slot f % ring. */
+    uint32_t ring;
+    uint8_t *states;          /* ring * state_size */
+    /* The public line of each slot's frame and its check, made by the first
+     * public reader that needs it (never in the match's thread: a match
+     * nobody watches pays only the copy of its state): valid when
+     * checked[k] is that frame's number + 1. */
+    char (*line)[LINE_MAX_];
+    uint8_t *pub;             /* 1: the line is public */
+    uint64_t *checked;
+    uint8_t *work;            /* the deal, made by hook_begin */
+} live_match;
+
+struct srv_live {
+    const ja_game_rules *g;
+    uint32_t delay, max_running, running;
+    pthread_mutex_t mu;
+    live_match *list;
+    arena_live_hook hook;
+};
+
+struct srv_live_reader {
+    srv_live *l;
+    live_match *m;
+    int seat;                 /* < 0: public */
+    bool started, done;
+    uint64_t next;            /* the next frame to give */
+    uint8_t *state;           /* a copy of a frame's state */
+    uint8_t *work;            /* the public check's scratch (public view) */
+    uint8_t *obs, *last;      /* the seat's observation, and the last one sent */
+    bool have_last;
+};
+
+static time_t mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec;
+}
+
+static void match_free(live_match *m)
+{
+    if (m == NULL)
+        return;
+    free(m->states);
+    free(m->line);
+    free(m->pub);
+    free(m->checked);
+    free(m->work);
+    free(m);
+}
+
+/* Unlinks and frees m once it has ended and nobody reads it. l->mu held. */
+static void match_release(srv_live *l, live_match *m)
+{
+    if (!m->ended || m->readers)
+        return;
+    for (live_match **p = &l->list; *p; p = &(*p)->next)
+        if (*p == m) {
+            *p = m->next;
+            break;
+        }
+    match_free(m);
+}
+
+/* describe()'s line of st (frame f) into line, and whether it is public:
+ * the same line when st is determinized for each seat in turn (a fixed seed
+ * per frame, so every reader finds the same). work: state_size of scratch. */
+static bool line_public(const ja_game_rules *g, uint32_t seats, const void *st, uint64_t f,
+                        uint8_t *work, char line[LINE_MAX_])
+{
+    char line2[LINE_MAX_];
+    line[0] = '\0';
+    g->describe(st, line, LINE_MAX_);
+    for (uint32_t s = 0; s < seats; s++) {
+        memcpy(work, st, g->state_size);
+        g->determinize(work, (int)s, ja_seed_derive(f, JA_STREAM_LIVE, s));
+        line2[0] = '\0';
+        g->describe(work, line2, sizeof line2);
+        if (strcmp(line2, line) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* Records frame f (state st) into the ring. Called in the match's thread;
+ * the slot is rewritten, and the frame counted, under the lock (readers
+ * copy frames out under it). */
+static void record(live_match *m, const void *st, uint32_t f)
+{
+    srv_live *l = m->l;
+    const ja_game_rules *g = l->g;
+    uint32_t k = f % m->ring;
+    pthread_mutex_lock(&l->mu);
+    memcpy(m->states + (size_t)k * g->state_size, st, g->state_size);
+    m->frames = (uint64_t)f + 1;
+    pthread_mutex_unlock(&l->mu);
+}
+
+static void *hook_begin(void *ctx, const arena_exec_ctx *xc, const arena_job *job)
+{
+    srv_live *l = ctx;
+    const ja_game_rules *g = l->g;
+    pthread_mutex_lock(&l->mu);
+    bool room = l->running < l->max_running;
+    if (room)
+        l->running++;
+    pthread_mutex_unlock(&l->mu);
+    if (!room)
+        return NULL;
+    live_match *m = calloc(1, sizeof *m);
+    uint32_t ring = l->delay + SRV_LIVE_BACKLOG;
+    if (m) {
+        m->ring = ring;
+        m->states = malloc((size_t)ring * g->state_size);
+        m->line = calloc(ring, sizeof *m->line);
+        m->pub = calloc(ring, 1);
+        m->checked = calloc(ring, sizeof *m->checked);
+        m->work = malloc(g->state_size);
+    }
+    if (m == NULL || !m->states || !m->line || !m->pub || !m->checked || !m->work ||
+        g->setup(m->work, &xc->options, job->n_seats, job->seed) != JA_OK) {
+        match_free(m);
+        pthread_mutex_lock(&l->mu);
+        l->running--;
+        pthread_mutex_unlock(&l->mu);
+        return NULL;
+    }
+    m->l = l;
+    m->seats = job->n_seats;
+    snprintf(m->id, sizeof m->id, "%" PRId64 "-%u", xc->tournament_id, (unsigned)job->number);
+    snprintf(m->replay, sizeof m->replay, "/matches/%s.html", m->id);
+    for (uint32_t s = 0; s < job->n_seats; s++)
+        snprintf(m->names[s], sizeof m->names[s], "%s", xc->names[job->slot[s]]);
+    /* Frame 0: the deal, as setup makes it from the match seed (the match
+     * loop does the same). */
+    pthread_mutex_lock(&l->mu);
+    m->next = l->list;
+    l->list = m;
+    pthread_mutex_unlock(&l->mu);
+    record(m, m->work, 0);
+    return m;
+}
+
+static void hook_step(void *match, const ja_game_rules *g, const ref_step_info *info)
+{
+    (void)g;
+    record(match, info->state, info->step + 1);
+}
+
+static void hook_end(void *match, const arena_job_result *r)
+{
+    live_match *m = match;
+    srv_live *l = m->l;
+    pthread_mutex_lock(&l->mu);
+    m->ended = true;
+    m->failed = r->rc != JA_OK;
+    m->outcome = r->res.outcome;
+    if (r->rc != JA_OK || !r->replay_path[0])
+        m->replay[0] = '\0';
+    l->running--;
+    match_release(l, m);
+    pthread_mutex_unlock(&l->mu);
+}
+
+int srv_live_new(const ja_game_rules *g, uint32_t delay, uint32_t max_running, srv_live **out)
+{
+    srv_live *l = calloc(1, sizeof *l);
+    if (l == NULL)
+        return JA_ENOMEM;
+    l->g = g;
+    l->delay = delay;
+    l->max_running = max_running;
+    pthread_mutex_init(&l->mu, NULL);
+    l->hook = (arena_live_hook){hook_begin, hook_step, hook_end, l};
+    *out = l;
+    return JA_OK;
+}
+
+void srv_live_free(srv_live **lp)
+{
+    srv_live *l = *lp;
+    if (l == NULL)
+        return;
+    while (l->list) {
+        live_match *m = l->list;
+        l->list = m->next;
+        match_free(m);
+    }
+    pthread_mutex_destroy(&l->mu);
+    free(l);
+    *lp = NULL;
+}
+
+const arena_live_hook *srv_live_hook(srv_live *l)
+{
+    return &l->hook;
+}
+
+/* The match named id that is still playing or read. l->mu held. */
+static live_match *find(srv_live *l, const char *id)
+{
+    for (live_match *m = l->list; m; m = m->next)
+        if (strcmp(m->id, id) == 0)
+            return m;
+    return NULL;
+}
+
+/* Frames released so far: those `delay` decisions behind the last, all of
+ * them once the match has ended. l->mu held. */
+static uint64_t released(const srv_live *l, const live_match *m)
+{
+    if (m->ended)
+        return m->frames;
+    uint64_t decisions = m->frames ? m->frames - 1 : 0;
+    return m->frames && decisions >= l->delay ? decisions - l->delay + 1 : 0;
+}
+
+static json_t *seats_json(const live_match *m)
+{
+    json_t *a = json_array();
+    for (uint32_t s = 0; s < m->seats; s++)
+        json_array_append_new(a, json_string(m->names[s]));
+    return a;
+}
+
+char *srv_live_list_json(srv_live *l)
+{
+    json_t *list = json_array();
+    pthread_mutex_lock(&l->mu);
+    for (live_match *m = l->list; m; m = m->next) {
+        if (m->ended)
+            continue;
+        char page[96];
+        snprintf(page, sizeof page, "/live/%s", m->id);
+        json_array_append_new(list, json_pack("{ss ss so sI}", "id", m->id, "page", page,
+                                              "seats", seats_json(m), "steps",
+                                              (json_int_t)released(l, m)));
+    }
+    pthread_mutex_unlock(&l->mu);
+    json_t *o = json_pack("{so sI}", "matches", list, "delay", (json_int_t)l->delay);
+    char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    return text;
+}
+
+/* ---- readers ------------------------------------------------------------------ */
+
+int srv_live_reader_open(srv_live *l, const char *id, int seat, srv_live_reader **out)
+{
+    srv_live_reader *r = calloc(1, sizeof *r);
+    if (r == NULL)
+        return JA_ENOMEM;
+    r->l = l;
+    r->seat = seat;
+    r->state = malloc(l->g->state_size);
+    if (seat >= 0) {
+        r->obs = malloc(l->g->obs_size);
+        r->last = malloc(l->g->obs_size);
+    } else {
+        r->work = malloc(l->g->state_size);
+    }
+    if (!r->state || (seat >= 0 ? !r->obs || !r->last : !r->work)) {
+        srv_live_reader_close(&r);
+        return JA_ENOMEM;
+    }
+    pthread_mutex_lock(&l->mu);
+    live_match *m = find(l, id);
+    int rc = m == NULL ? JA_ENOTFOUND : seat >= (int)m->seats ? JA_ERANGE : JA_OK;
+    if (rc == JA_OK) {
+        m->readers++;
+        r->m = m;
+    }
+    pthread_mutex_unlock(&l->mu);
+    if (rc != JA_OK) {
+        srv_live_reader_close(&r);
+        return rc;
+    }
+    *out = r;
+    return JA_OK;
+}
+
+static char *dump(json_t *j)
+{
+    char *t = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    json_decref(j);
+    return t;
+}
+
+/* Seat r->seat's observation of r->state as JSON text, or NULL when it is
+ * the same as the last one sent. */
+static char *seat_event(srv_live_reader *r)
+{
+    const ja_game_rules *g = r->l->g;
+    g->observe(r->state, r->seat, r->obs);
+    if (r->have_last && memcmp(r->obs, r->last, g->obs_size) == 0)
+        return NULL;
+    memcpy(r->last, r->obs, g->obs_size);
+    r->have_last = true;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (f == NULL)
+        return NULL;
+    json_w w;
+    jw_init(&w, f);
+    jw_obj(&w, NULL);
+    jw_str(&w, "type", "seen");
+    jw_int(&w, "seat", r->seat);
+    viewer_obs_json(&w, "obs", g, r->obs);
+    jw_obj_end(&w);
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+int srv_live_reader_next(srv_live_reader *r, char **text)
+{
+    srv_live *l = r->l;
+    live_match *m = r->m;
+    *text = NULL;
+    if (r->done)
+        return JA_ESTATE;
+    pthread_mutex_lock(&l->mu);
+    if (!r->started) {
+        r->started = true;
+        json_t *j = json_pack("{ss ss ss so sI}", "type", "match", "id", m->id, "game",
+                              l->g->name, "seats", seats_json(m), "delay", (json_int_t)l->delay);
+        if (j && r->seat >= 0)
+            json_object_set_new(j, "seat", json_integer(r->seat));
+        pthread_mutex_unlock(&l->mu);
+        *text = dump(j);
+        return *text ? JA_OK : JA_ENOMEM;
+    }
+    for (;;) {
+        uint64_t n = released(l, m);
+        uint64_t lo = m->frames > m->ring ? m->frames - m->ring : 0;
+        if (r->next < lo) /* fell behind: the oldest frame still kept */
+            r->next = lo;
+        if (r->next >= n)
+            break;
+        uint64_t f = r->next++;
+        uint32_t k = (uint32_t)(f % m->ring);
+        if (r->seat < 0) {
+            char line[LINE_MAX_];
+            bool pub;
+            uint64_t at = m->frames - 1;
+            if (m->checked[k] == f + 1) {
+                pub = m->pub[k];
+                memcpy(line, m->line[k], sizeof line);
+            } else {
+                /* The first reader of this frame checks it, outside the
+                 * lock, and keeps the verdict while the slot holds it. */
+                memcpy(r->state, m->states + (size_t)k * l->g->state_size, l->g->state_size);
+                pthread_mutex_unlock(&l->mu);
+                pub = line_public(l->g, m->seats, r->state, f, r->work, line);
+                pthread_mutex_lock(&l->mu);
+                if (m->frames <= f + m->ring) { /* not overwritten meanwhile */
+                    m->checked[k] = f + 1;
+                    m->pub[k] = pub;
+                    memcpy(m->line[k], line, sizeof line);
+                }
+            }
+            if (!pub)
+                continue;
+            json_t *j = json_pack("{ss sI sI ss}", "type", "frame", "decision", (json_int_t)f,
+                                  "at", (json_int_t)at, "line", line);
+            pthread_mutex_unlock(&l->mu);
+            *text = dump(j);
+            return *text ? JA_OK : JA_ENOMEM;
+        }
+        memcpy(r->state, m->states + (size_t)k * l->g->state_size, l->g->state_size);
+        pthread_mutex_unlock(&l->mu);
+        *text = seat_event(r);
+        if (*text)
+            return JA_OK;
+        pthread_mutex_lock(&l->mu);
+    }
+    if (!m->ended) {
+        pthread_mutex_unlock(&l->mu);
+        return JA_EAGAIN;
+    }
+    json_t *j;
+    if (m->failed) {
+        j = json_pack("{ss ss}", "type", "end", "error", "the match could not be played");
+    } else {
+        json_t *sc = json_array(), *pl = json_array();
+        for (uint32_t s = 0; s < m->outcome.n_seats; s++) {
+            json_array_append_new(sc, json_real((double)m->outcome.score[s] / JA_SCORE_UNIT));
+            json_array_append_new(pl, json_integer(m->outcome.place[s]));
+        }
+        j = json_pack("{ss sI so so}", "type", "end", "decisions", (json_int_t)(m->frames - 1),
+                      "scores", sc, "places", pl);
+        if (j)
+            json_object_set_new(j, "replay", m->replay[0] ? json_string(m->replay) : json_null());
+    }
+    pthread_mutex_unlock(&l->mu);
+    r->done = true;
+    *text = dump(j);
+    return *text ? JA_OK : JA_ENOMEM;
+}
+
+bool srv_live_reader_ready(srv_live_reader *r)
+{
+    if (r->done)
+        return true; /* the stream is to be ended */
+    pthread_mutex_lock(&r->l->mu);
+    bool ready = !r->started || r->next < released(r->l, r->m) || r->m->ended;
+    pthread_mutex_unlock(&r->l->mu);
+    return ready;
+}
+
+void srv_live_reader_close(srv_live_reader **rp)
+{
+    srv_live_reader *r = *rp;
+    if (r == NULL)
+        return;
+    if (r->m) {
+        pthread_mutex_lock(&r->l->mu);
+        r->m->readers--;
+        match_release(r->l, r->m);
+        pthread_mutex_unlock(&r->l->mu);
+    }
+    free(r->state);
+    free(r->work);
+    free(r->obs);
+    free(r->last);
+    free(r);
+    *rp = NULL;
+}
+
+/* ---- tickets ------------------------------------------------------------------ */
+
+/* Whether the bot in seat s of m is author's: its name is "AUTHOR@VERSION". */
+static bool seat_is(const live_match *m, int s, const char *author)
+{
+    size_t n = strlen(author);
+    return n && strncmp(m->names[s], author, n) == 0 && m->names[s][n] == '@';
+}
+
+int srv_live_ticket_new(srv_live *l, const char *id, int seat, const char *author,
+                        char ticket[65])
+{
+    pthread_mutex_lock(&l->mu);
+    live_match *m = find(l, id);
+    int rc = m == NULL || m->ended                   ? JA_ENOTFOUND
+             : seat < 0 || seat >= (int)m->seats     ? JA_ERANGE
+             : !seat_is(m, seat, author)             ? JA_EBUSY
+                                                     : JA_OK;
+    if (rc == JA_OK) {
+        /* A free or expired slot, else the one that expires first. */
+        time_t now = mono_now();
+        live_ticket *t = &m->tickets[0];
+        for (uint32_t i = 0; i < SRV_LIVE_TICKETS; i++) {
+            live_ticket *c = &m->tickets[i];
+            if (!c->hash[0] || c->expires <= now) {
+                t = c;
+                break;
+            }
+            if (c->expires < t->expires)
+                t = c;
+        }
+        arena_serve_token_new(ticket);
+        arena_serve_token_hash(ticket, t->hash);
+        t->seat = seat;
+        t->expires = now + SRV_LIVE_TICKET_SECONDS;
+    }
+    pthread_mutex_unlock(&l->mu);
+    return rc;
+}
+
+bool srv_live_ticket_use(srv_live *l, const char *id, const char *ticket, int *seat)
+{
+    if (ticket == NULL || !arena_serve_token_shape(ticket))
+        return false;
+    bool ok = false;
+    pthread_mutex_lock(&l->mu);
+    live_match *m = find(l, id);
+    if (m && m->ended) /* tickets die with their match */
+        m = NULL;
+    time_t now = mono_now();
+    for (uint32_t i = 0; m && i < SRV_LIVE_TICKETS && !ok; i++) {
+        live_ticket *t = &m->tickets[i];
+        if (t->hash[0] && t->expires > now && arena_serve_token_check(ticket, t->hash)) {
+            ok = true;
+            *seat = t->seat;
+            t->hash[0] = '\0'; /* once */
+        }
+    }
+    pthread_mutex_unlock(&l->mu);
+    return ok;
+}
+
+/* ---- routes ------------------------------------------------------------------- */
+
+/* The match id of the n characters at p, canonical, into id. */
+static bool take_id(const char *p, size_t n, char id[SRV_LIVE_ID_MAX])
+{
+    char buf[SRV_LIVE_ID_MAX];
+    int64_t t;
+    uint32_t num;
+    if (n == 0 || n >= sizeof buf)
+        return false;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    if (!arena_serve_match_id(buf, &t, &num))
+        return false;
+    snprintf(id, SRV_LIVE_ID_MAX, "%" PRId64 "-%u", t, (unsigned)num);
+    return strcmp(id, buf) == 0;
+}
+
+srv_live_route_kind srv_live_route(const char *method, const char *path,
+                                   char id[SRV_LIVE_ID_MAX])
+{
+    id[0] = '\0';
+    if (method == NULL || path == NULL)
+        return SRV_LIVE_NONE;
+    bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+    bool post = strcmp(method, "POST") == 0;
+    size_t n = strlen(path);
+    srv_live_route_kind k = SRV_LIVE_NONE;
+    bool want_post = false;
+    if (strcmp(path, "/live") == 0)
+        k = SRV_LIVE_LIST_PAGE;
+    else if (strcmp(path, "/api/live") == 0)
+        k = SRV_LIVE_LIST;
+    else if (strncmp(path, "/live/", 6) == 0 && take_id(path + 6, n - 6, id))
+        k = SRV_LIVE_PAGE;
+    else if (strncmp(path, "/api/live/", 10) == 0 && n > 17) {
+        const char *tail = path + n - 7;
+        if (strcmp(tail, "/events") == 0 && take_id(path + 10, n - 17, id))
+            k = SRV_LIVE_EVENTS;
+        else if (strcmp(tail, "/ticket") == 0 && take_id(path + 10, n - 17, id))
+            k = SRV_LIVE_TICKET, want_post = true;
+    }
+    if (k == SRV_LIVE_NONE) {
+        id[0] = '\0';
+        return k;
+    }
+    return (want_post ? post : get) ? k : SRV_LIVE_BAD_METHOD;
+}

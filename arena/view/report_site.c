@@ -1,0 +1,724 @@
+/* The pages of `arena report`: reads each ladder's finished matches from the
+ * store (ladder_db_foreach_match, and ladder_db_foreach_seat for the live Elo
+ * history, the faults by kind and the replay files), fits the official
+ * ratings (fit.h), and writes index.html with inline CSS and an inline SVG
+ * chart, no script, plus one replay page per match (viewer_html_replay),
+ * the pages sharing one copy of the viewer's script and style in matches/. */
+#include "view/report.h"
+
+#include "core/json_w.h"
+#include "core/util.h"
+#include "fit.h"
+#include "names.h"
+#include "outfile.h"
+#include "jackarena/ja_error.h"
+#include "view/viewer.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* What the report keeps of one seat beyond ladder_match_row. */
+typedef struct seat_x {
+    double elo_before, elo_delta;
+    uint32_t faults[JA_FAULT_COUNT];
+} seat_x;
+
+/* One finished match. */
+typedef struct rmatch {
+    ladder_match_row row;
+    seat_x seat[JA_MAX_SEATS];
+    char *replay; /* as stored, or NULL */
+    bool page;    /* its replay page was written */
+} rmatch;
+
+/* One bot of a ladder that played in the matches reported. */
+typedef struct rplayer {
+    uint32_t bot;      /* index into ladder_data.bots */
+    char name[LADDER_DISPLAY_MAX]; /* its display name (names.h), as `arena ladder` shows it */
+    int64_t games, wins, score;
+    uint64_t faults[JA_FAULT_COUNT];
+    double live_elo;   /* NAN when the ladder has no live rating for it */
+    /* The rating chart: (match index, live Elo after it). */
+    double *px, *py;
+    size_t pn, pcap;
+} rplayer;
+
+/* Everything one ladder section shows. */
+typedef struct ladder_data {
+    const ladder_summary *ls;
+    int64_t tournament_id;
+    ladder_bot_row *bots;
+    uint32_t n_bots;
+    rmatch *m;
+    size_t n, cap;
+    int *bot_player; /* per bot: player index or -1 */
+    rplayer *pl;
+    uint32_t n_pl;
+    uint64_t *pair;  /* n_pl x n_pl x 3: wins, draws, losses of row against column */
+    ladder_fit *fit;
+} ladder_data;
+
+/* ---- HTML helpers ------------------------------------------------------------ */
+
+static void esc(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&#39;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
+static const char *const PALETTE[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+                                      "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+#define PALETTE_N (sizeof PALETTE / sizeof PALETTE[0])
+
+static const char CSS[] =
+    "body{font-family:system-ui,sans-serif;margin:0;background:#f4f1ea;color:#222}"
+    "header{background:#1b4d2e;color:#fff;padding:10px 18px}header h1{margin:0;font-size:22px}"
+    "header p{margin:4px 0 0;font-size:13px;opacity:.85}"
+    "main{padding:4px 18px 24px}section.ladder{background:#fff;border-radius:10px;"
+    "padding:6px 16px 14px;margin:14px 0;box-shadow:0 1px 3px #0002}"
+    "h2{font-size:19px;color:#1b4d2e}h3{font-size:15px;margin:16px 0 6px}"
+    "table{border-collapse:collapse;font-size:13px}th,td{padding:3px 8px;text-align:right;"
+    "border-bottom:1px solid #e3dfd5}th{background:#eee9dd}td.l,th.l{text-align:left}"
+    "td.me{background:#ddd}.key{display:inline-block;width:10px;height:10px;margin-right:5px;"
+    "border-radius:2px}.muted{color:#777}p.muted{font-size:13px}.opts{font-family:monospace;font-size:12px;color:#555}"
+    "a{color:#1b4d2e}svg{background:#fbfaf7;border:1px solid #e3dfd5;border-radius:6px}"
+    "div.scroll{max-height:420px;overflow:auto;display:inline-block}";
+
+/* ---- Reading the store -------------------------------------------------------- */
+
+static int collect_match(void *ctx, const ladder_match_row *row)
+{
+    ladder_data *d = ctx;
+    if (d->tournament_id > 0 && row->tournament_id != d->tournament_id)
+        return JA_OK;
+    if (d->n == d->cap) {
+        size_t c = d->cap ? d->cap * 2 : 64;
+        rmatch *p = realloc(d->m, c * sizeof *p);
+        if (p == NULL)
+            return JA_ENOMEM;
+        d->m = p;
+        d->cap = c;
+    }
+    rmatch *m = &d->m[d->n++];
+    memset(m, 0, sizeof *m);
+    m->row = *row;
+    return JA_OK;
+}
+
+/* The match of (tournament, number), or NULL (one recorded between the
+ * two reads). d->m is sorted by tournament id, then number. */
+static rmatch *find_match(ladder_data *d, int64_t tournament_id, uint32_t number)
+{
+    size_t lo = 0, hi = d->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        const ladder_match_row *r = &d->m[mid].row;
+        if (r->tournament_id < tournament_id ||
+            (r->tournament_id == tournament_id && r->number < number))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < d->n && d->m[lo].row.tournament_id == tournament_id && d->m[lo].row.number == number)
+        return &d->m[lo];
+    return NULL;
+}
+
+static int collect_seat(void *ctx, const ladder_seat_detail *s)
+{
+    ladder_data *d = ctx;
+    rmatch *m = find_match(d, s->tournament_id, s->number);
+    if (m == NULL || s->seat >= JA_MAX_SEATS)
+        return JA_OK;
+    seat_x *x = &m->seat[s->seat];
+    x->elo_before = s->elo_before;
+    x->elo_delta = s->elo_delta;
+    memcpy(x->faults, s->faults, sizeof x->faults);
+    if (s->replay[0] && m->replay == NULL && (m->replay = strdup(s->replay)) == NULL)
+        return JA_ENOMEM;
+    return JA_OK;
+}
+
+static int add_point(rplayer *p, double x, double y)
+{
+    if (p->pn == p->pcap) {
+        size_t c = p->pcap ? p->pcap * 2 : 32;
+        double *nx = realloc(p->px, c * sizeof *nx);
+        if (nx == NULL)
+            return JA_ENOMEM;
+        p->px = nx;
+        double *ny = realloc(p->py, c * sizeof *ny);
+        if (ny == NULL)
+            return JA_ENOMEM;
+        p->py = ny;
+        p->pcap = c;
+    }
+    p->px[p->pn] = x;
+    p->py[p->pn] = y;
+    p->pn++;
+    return JA_OK;
+}
+
+/* The per-bot totals, pairwise results, rating history and the fit. */
+static int compute(ladder_data *d, const ladder_rating *rt, uint32_t n_rt)
+{
+    d->bot_player = malloc((d->n_bots ? d->n_bots : 1) * sizeof *d->bot_player);
+    if (d->bot_player == NULL)
+        return JA_ENOMEM;
+    for (uint32_t i = 0; i < d->n_bots; i++)
+        d->bot_player[i] = -1;
+    for (size_t i = 0; i < d->n; i++)
+        for (uint32_t s = 0; s < d->m[i].row.n_seats; s++) {
+            int b = ladder_bot_index(d->bots, d->n_bots, d->m[i].row.bot_id[s]);
+            if (b < 0)
+                return JA_EFORMAT;
+            if (d->bot_player[b] < 0)
+                d->bot_player[b] = (int)d->n_pl++;
+        }
+    d->pl = calloc(d->n_pl ? d->n_pl : 1, sizeof *d->pl);
+    d->pair = calloc((size_t)d->n_pl * d->n_pl * 3 + 1, sizeof *d->pair);
+    ladder_fit_match *fm = calloc(d->n ? d->n : 1, sizeof *fm);
+    /* Names over the ladder's bots, as `arena ladder` names them, also
+     * when the report shows one tournament. */
+    ladder_display_name *names = NULL;
+    if (d->pl == NULL || d->pair == NULL || fm == NULL ||
+        ladder_display_names(d->bots, d->n_bots, &names) != JA_OK) {
+        free(fm);
+        return JA_ENOMEM;
+    }
+    for (uint32_t b = 0; b < d->n_bots; b++) {
+        int p = d->bot_player[b];
+        if (p < 0)
+            continue;
+        d->pl[p].bot = b;
+        memcpy(d->pl[p].name, names[b], sizeof d->pl[p].name);
+        d->pl[p].live_elo = NAN;
+        for (uint32_t r = 0; r < n_rt; r++)
+            if (rt[r].bot_id == d->bots[b].id)
+                d->pl[p].live_elo = rt[r].elo;
+    }
+    free(names);
+    int rc = JA_OK;
+    for (size_t i = 0; i < d->n && rc == JA_OK; i++) {
+        const rmatch *m = &d->m[i];
+        uint32_t ns = m->row.n_seats;
+        int p[JA_MAX_SEATS];
+        fm[i].cluster = m->row.deal;
+        fm[i].n_seats = ns;
+        for (uint32_t s = 0; s < ns; s++) {
+            p[s] = d->bot_player[ladder_bot_index(d->bots, d->n_bots, m->row.bot_id[s])];
+            fm[i].player[s] = (uint32_t)p[s];
+            fm[i].place[s] = m->row.place[s];
+            rplayer *pl = &d->pl[p[s]];
+            pl->games++;
+            pl->wins += m->row.place[s] == 1;
+            pl->score += m->row.score[s];
+            for (int k = 1; k < JA_FAULT_COUNT; k++)
+                pl->faults[k] += m->seat[s].faults[k];
+        }
+        for (uint32_t a = 0; a < ns; a++)
+            for (uint32_t b = 0; b < ns; b++) {
+                if (p[a] == p[b])
+                    continue;
+                int res = m->row.place[a] < m->row.place[b]   ? 0
+                          : m->row.place[a] == m->row.place[b] ? 1
+                                                               : 2;
+                d->pair[((size_t)p[a] * d->n_pl + (size_t)p[b]) * 3 + (size_t)res]++;
+            }
+        /* The chart: a bot's live Elo after the match is its Elo before
+         * plus the change of each of its seats (docs/database.md). */
+        for (uint32_t s = 0; s < ns && rc == JA_OK; s++) {
+            bool first = true;
+            for (uint32_t t = 0; t < s; t++)
+                first &= p[t] != p[s];
+            if (!first)
+                continue;
+            double after = m->seat[s].elo_before;
+            for (uint32_t t = s; t < ns; t++)
+                if (p[t] == p[s])
+                    after += m->seat[t].elo_delta;
+            rplayer *pl = &d->pl[p[s]];
+            if (pl->pn == 0)
+                rc = add_point(pl, (double)i, m->seat[s].elo_before);
+            if (rc == JA_OK)
+                rc = add_point(pl, (double)i + 1, after);
+        }
+    }
+    if (rc == JA_OK && d->n_pl > 0)
+        rc = ladder_fit_run(fm, d->n, d->n_pl, NULL, &d->fit);
+    free(fm);
+    return rc;
+}
+
+static void ladder_data_free(ladder_data *d)
+{
+    for (size_t i = 0; i < d->n; i++)
+        free(d->m[i].replay);
+    for (uint32_t p = 0; p < d->n_pl; p++) {
+        free(d->pl[p].px);
+        free(d->pl[p].py);
+    }
+    free(d->m);
+    free(d->bots);
+    free(d->bot_player);
+    free(d->pl);
+    free(d->pair);
+    ladder_fit_free(&d->fit);
+    memset(d, 0, sizeof *d);
+}
+
+/* ---- Replay pages ----------------------------------------------------------------- */
+
+/* Loads a replay without printing: the path as stored, else relative to the
+ * database's directory. True with *r and *mo set (viewer_close). */
+static bool load_replay(const char *stored, const char *db_path, ref_replay **r, viewer_model *mo)
+{
+    char path[LADDER_PATH_MAX + 1024], err[1200];
+    struct stat sb;
+    snprintf(path, sizeof path, "%s", stored);
+    if (stat(path, &sb) != 0 && stored[0] != '/') {
+        char dbdir[LADDER_PATH_MAX];
+        snprintf(dbdir, sizeof dbdir, "%s", db_path);
+        snprintf(path, sizeof path, "%s/%s", dirname(dbdir), stored);
+    }
+    memset(mo, 0, sizeof *mo);
+    *r = NULL;
+    if (ref_replay_load(path, r, err, sizeof err) != JA_OK)
+        return false;
+    uint8_t digest[REF_DIGEST_BYTES];
+    if (!(*r)->game || ref_replay_verify(*r, digest, err, sizeof err) != JA_OK ||
+        viewer_build(*r, mo, err, sizeof err) != JA_OK) {
+        viewer_close(r, mo);
+        return false;
+    }
+    return true;
+}
+
+static int write_pages(ladder_data *d, const report_opts *o, const char *dir)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        rmatch *m = &d->m[i];
+        if (m->replay == NULL)
+            continue;
+        ref_replay *r;
+        viewer_model mo;
+        if (!load_replay(m->replay, o->db_path, &r, &mo))
+            continue;
+        char path[4096], err[1200];
+        snprintf(path, sizeof path, "%s/matches/m%lld.html", dir, (long long)m->row.match_id);
+        int rc = viewer_html_replay(&mo, path, "../index.html", true, err, sizeof err);
+        viewer_close(&r, &mo);
+        if (rc != JA_OK) {
+            arena_error("%s", err);
+            return rc;
+        }
+        m->page = true;
+    }
+    return JA_OK;
+}
+
+/* ---- index.html ------------------------------------------------------------------ */
+
+static void score_text(int64_t units, char *buf, size_t cap)
+{
+    arena_format_score(units, buf, cap);
+}
+
+static void write_standings(FILE *f, const ladder_data *d)
+{
+    const ladder_fit *fit = d->fit;
+    fputs("<h3>Standings</h3>\n<table class=\"standings\"><tr><th>#</th><th class=\"l\">bot</th>"
+          "<th>games</th><th>wins</th><th>score</th><th>score/game</th><th>Elo (fit)</th>"
+          "<th>95% interval</th><th>live Elo</th><th>faults</th></tr>\n",
+          f);
+    for (uint32_t k = 0; k < d->n_pl; k++) {
+        uint32_t p = fit ? fit->order[k] : k;
+        const rplayer *pl = &d->pl[p];
+        char sc[32], mean[32], elo[32] = "", ci[64] = "";
+        score_text(pl->score, sc, sizeof sc);
+        score_text(pl->games ? pl->score / pl->games : 0, mean, sizeof mean);
+        const ladder_fit_player *fp = fit ? &fit->players[p] : NULL;
+        if (fp && fp->status == LADDER_FIT_RATED && ladder_fit_several_parts(fit)) {
+            snprintf(elo, sizeof elo, "%.0f (part %u)", fp->elo, fit->parts[fp->part].number);
+            snprintf(ci, sizeof ci, "%.0f &ndash; %.0f", fp->ci_lo, fp->ci_hi);
+        } else if (fp && fp->status == LADDER_FIT_RATED) {
+            snprintf(elo, sizeof elo, "%.0f", fp->elo);
+            snprintf(ci, sizeof ci, "%.0f &ndash; %.0f", fp->ci_lo, fp->ci_hi);
+        } else if (fp) {
+            snprintf(elo, sizeof elo, "%s", ladder_fit_status_name(fp->status));
+            snprintf(ci, sizeof ci, "&ndash;");
+        }
+        uint64_t faults = 0;
+        for (int q = 1; q < JA_FAULT_COUNT; q++)
+            faults += pl->faults[q];
+        fprintf(f, "<tr><td>%u</td><td class=\"l\"><span class=\"key\" style=\"background:%s\">"
+                   "</span>",
+                k + 1, PALETTE[p % PALETTE_N]);
+        esc(f, pl->name);
+        fprintf(f, "</td><td>%lld</td><td>%lld</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>",
+                (long long)pl->games, (long long)pl->wins, sc, mean, elo, ci);
+        if (isfinite(pl->live_elo))
+            fprintf(f, "<td>%.0f</td>", pl->live_elo);
+        else
+            fputs("<td>&ndash;</td>", f);
+        fprintf(f, "<td>%llu</td></tr>\n", (unsigned long long)faults);
+    }
+    fputs("</table>\n<p class=\"muted\">Elo (fit): Bradley-Terry maximum likelihood over the "
+          "matches shown, mean 1500, with cluster-robust 95% intervals (docs/ratings.md); "
+          "live Elo: the ladder's running rating now, for display.",
+          f);
+    bool unbounded = false;
+    for (uint32_t p = 0; fit && p < d->n_pl; p++)
+        unbounded |= fit->players[p].status == LADDER_FIT_PERFECT ||
+                     fit->players[p].status == LADDER_FIT_ZERO;
+    if (unbounded)
+        fputs(" perfect, zero: a 100% or 0% score against the rated bots, so no finite rating.",
+              f);
+    if (fit && fit->n_groups > 1)
+        fputs(" Some bots never met: ratings compare only within a group of bots that did.", f);
+    if (ladder_fit_several_parts(fit))
+        fputs(" A part is rated on its own, mean 1500: its results against the other parts were "
+              "all wins, all losses or none, so ratings of different parts do not compare.",
+              f);
+    fputs("</p>\n", f);
+}
+
+static void write_crosstable(FILE *f, const ladder_data *d)
+{
+    fputs("<h3>Crosstable</h3>\n<p class=\"muted\">Pairwise results of the row's bot against "
+          "the column's (a better place in a match wins, an equal place is a draw): score "
+          "percentage, and wins-draws-losses.</p>\n<div class=\"scroll\"><table "
+          "class=\"crosstable\"><tr><th class=\"l\">bot</th>",
+          f);
+    for (uint32_t c = 0; c < d->n_pl; c++) {
+        fputs("<th>", f);
+        esc(f, d->pl[d->fit ? d->fit->order[c] : c].name);
+        fputs("</th>", f);
+    }
+    fputs("</tr>\n", f);
+    for (uint32_t r = 0; r < d->n_pl; r++) {
+        uint32_t a = d->fit ? d->fit->order[r] : r;
+        fputs("<tr><th class=\"l\">", f);
+        esc(f, d->pl[a].name);
+        fputs("</th>", f);
+        for (uint32_t c = 0; c < d->n_pl; c++) {
+            uint32_t b = d->fit ? d->fit->order[c] : c;
+            if (a == b) {
+                fputs("<td class=\"me\"></td>", f);
+                continue;
+            }
+            const uint64_t *x = &d->pair[((size_t)a * d->n_pl + b) * 3];
+            uint64_t n = x[0] + x[1] + x[2];
+            if (n == 0)
+                fputs("<td class=\"muted\">&ndash;</td>", f);
+            else
+                fprintf(f, "<td>%.0f%% <span class=\"muted\">%llu-%llu-%llu</span></td>",
+                        100.0 * ((double)x[0] + 0.5 * (double)x[1]) / (double)n,
+                        (unsigned long long)x[0], (unsigned long long)x[1],
+                        (unsigned long long)x[2]);
+        }
+        fputs("</tr>\n", f);
+    }
+    fputs("</table></div>\n", f);
+}
+
+/* A step for about n ticks over span: 1, 2 or 5 times a power of ten. */
+static double nice_step(double span, int n)
+{
+    double raw = span / n, p = pow(10, floor(log10(raw))), m = raw / p;
+    return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+}
+
+static void write_chart(FILE *f, const ladder_data *d)
+{
+    fputs("<h3>Live Elo over time</h3>\n", f);
+    double lo = INFINITY, hi = -INFINITY;
+    for (uint32_t p = 0; p < d->n_pl; p++)
+        for (size_t i = 0; i < d->pl[p].pn; i++) {
+            lo = fmin(lo, d->pl[p].py[i]);
+            hi = fmax(hi, d->pl[p].py[i]);
+        }
+    if (!isfinite(lo)) {
+        lo = 1450;
+        hi = 1550;
+    }
+    if (hi - lo < 40) {
+        double mid = (hi + lo) / 2;
+        lo = mid - 20;
+        hi = mid + 20;
+    }
+    double ystep = nice_step(hi - lo, 5);
+    lo = floor(lo / ystep) * ystep;
+    hi = ceil(hi / ystep) * ystep;
+    const double W = 760, H = 300, L = 52, R = 150, T = 12, B = 34;
+    double pw = W - L - R, ph = H - T - B, nx = d->n ? (double)d->n : 1;
+#define SX(x) (L + (x) / nx * pw)
+#define SY(y) (T + (hi - (y)) / (hi - lo) * ph)
+    fprintf(f, "<svg width=\"%.0f\" height=\"%.0f\" "
+               "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"live Elo after each match\" "
+               "font-size=\"11\" font-family=\"sans-serif\">\n",
+            W, H, W, H);
+    for (double y = lo; y <= hi + ystep / 2; y += ystep)
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+                   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555\">%.0f</text>\n",
+                L, SY(y), L + pw, SY(y), L - 5, SY(y) + 4, y);
+    double xstep = fmax(1, nice_step(nx, 6));
+    for (double x = 0; x <= nx + 1e-9; x += xstep)
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#555\">%.0f</text>\n",
+                SX(x), T + ph + 14, x);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#333\">matches "
+               "(tournament, then plan order)</text>\n",
+            L + pw / 2, H - 4);
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+               "stroke=\"#999\"/>\n",
+            L, T, pw, ph);
+    for (uint32_t p = 0; p < d->n_pl; p++) {
+        const rplayer *pl = &d->pl[p];
+        fprintf(f, "<polyline class=\"elo\" fill=\"none\" stroke-width=\"2\" stroke=\"%s\" "
+                   "points=\"",
+                PALETTE[p % PALETTE_N]);
+        for (size_t i = 0; i < pl->pn; i++)
+            fprintf(f, "%s%.1f,%.1f", i ? " " : "", SX(pl->px[i]), SY(pl->py[i]));
+        fputs("\"><title>", f);
+        esc(f, pl->name);
+        fputs("</title></polyline>\n", f);
+        double ly = T + 8 + 16.0 * p;
+        if (ly < H - B) {
+            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%s\"/>"
+                       "<text x=\"%.1f\" y=\"%.1f\" fill=\"#222\">",
+                    L + pw + 12, ly - 8, PALETTE[p % PALETTE_N], L + pw + 27, ly + 1);
+            esc(f, pl->name);
+            fputs("</text>\n", f);
+        }
+    }
+#undef SX
+#undef SY
+    fputs("</svg>\n", f);
+}
+
+static void write_faults(FILE *f, const ladder_data *d)
+{
+    fputs("<h3>Faults</h3>\n", f);
+    uint64_t tot[JA_FAULT_COUNT] = {0};
+    for (uint32_t p = 0; p < d->n_pl; p++)
+        for (int k = 1; k < JA_FAULT_COUNT; k++)
+            tot[k] += d->pl[p].faults[k];
+    uint64_t all = 0;
+    for (int k = 1; k < JA_FAULT_COUNT; k++)
+        all += tot[k];
+    if (all == 0) {
+        fputs("<p class=\"faults\">No faults: every decision was legal and in time.</p>\n", f);
+        return;
+    }
+    fputs("<table class=\"faults\"><tr><th class=\"l\">bot</th>", f);
+    for (int k = 1; k < JA_FAULT_COUNT; k++)
+        if (tot[k])
+            fprintf(f, "<th>%s</th>", ja_fault_name(k));
+    fputs("</tr>\n", f);
+    for (uint32_t r = 0; r < d->n_pl; r++) {
+        uint32_t p = d->fit ? d->fit->order[r] : r;
+        fputs("<tr><td class=\"l\">", f);
+        esc(f, d->pl[p].name);
+        fputs("</td>", f);
+        for (int k = 1; k < JA_FAULT_COUNT; k++)
+            if (tot[k])
+                fprintf(f, "<td>%llu</td>", (unsigned long long)d->pl[p].faults[k]);
+        fputs("</tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
+static void write_matches(FILE *f, const ladder_data *d)
+{
+    fprintf(f, "<h3>Matches (%zu)</h3>\n<div class=\"scroll\"><table class=\"matches\"><tr>"
+               "<th>tournament</th><th>match</th><th class=\"l\">seats: bot (score, place)</th>"
+               "<th>turns</th><th class=\"l\">replay</th></tr>\n",
+            d->n);
+    for (size_t i = 0; i < d->n; i++) {
+        const rmatch *m = &d->m[i];
+        fprintf(f, "<tr><td>%lld</td><td>%u</td><td class=\"l\">",
+                (long long)m->row.tournament_id, m->row.number);
+        for (uint32_t s = 0; s < m->row.n_seats; s++) {
+            int b = ladder_bot_index(d->bots, d->n_bots, m->row.bot_id[s]);
+            char sc[32];
+            score_text(m->row.score[s], sc, sizeof sc);
+            fputs(s ? ", " : "", f);
+            if (m->row.place[s] == 1)
+                fputs("<b>", f);
+            esc(f, d->pl[d->bot_player[b]].name);
+            fprintf(f, " (%s, %u)", sc, (unsigned)m->row.place[s]);
+            if (m->row.place[s] == 1)
+                fputs("</b>", f);
+        }
+        fputs("</td>", f);
+        if (m->row.turns >= 0)
+            fprintf(f, "<td>%lld</td>", (long long)m->row.turns);
+        else
+            fputs("<td>&ndash;</td>", f);
+        if (m->page)
+            fprintf(f, "<td class=\"l\"><a href=\"matches/m%lld.html\">watch</a></td></tr>\n",
+                    (long long)m->row.match_id);
+        else
+            fprintf(f, "<td class=\"l muted\">%s</td></tr>\n",
+                    m->replay ? "replay unreadable" : "no replay");
+    }
+    fputs("</table></div>\n", f);
+}
+
+static void write_ladder(FILE *f, const ladder_data *d)
+{
+    const ja_game_rules *g = ja_game_find(d->ls->game);
+    fputs("<section class=\"ladder\">\n<h2>", f);
+    esc(f, g ? g->title : d->ls->game);
+    fprintf(f, ", %u seats", d->ls->n_seats);
+    if (d->tournament_id > 0)
+        fprintf(f, ", tournament %lld", (long long)d->tournament_id);
+    fprintf(f, " &middot; %zu matches</h2>\n<p class=\"opts\">", d->n);
+    esc(f, d->ls->game);
+    fputs(d->ls->options[0] ? " &middot; " : "", f);
+    esc(f, d->ls->options);
+    fputs("</p>\n", f);
+    if (d->n == 0) {
+        fputs("<p>No finished matches yet.</p>\n</section>\n", f);
+        return;
+    }
+    write_standings(f, d);
+    write_chart(f, d);
+    write_crosstable(f, d);
+    write_faults(f, d);
+    write_matches(f, d);
+    fputs("</section>\n", f);
+}
+
+/* Reads and computes one ladder, writes its replay pages and its section. */
+static int do_ladder(ladder_db *db, const report_opts *o, const char *dir,
+                     const ladder_summary *ls, FILE *f)
+{
+    ladder_data d = {0};
+    d.ls = ls;
+    d.tournament_id = o->tournament_id;
+    ladder_key key = {ls->game, ls->n_seats, ls->options};
+    ladder_rating *rt = NULL;
+    uint32_t n_rt = 0;
+    int rc = ladder_db_ladder_bots(db, &key, &d.bots, &d.n_bots);
+    if (rc == JA_OK)
+        rc = ladder_db_ratings(db, &key, &rt, &n_rt);
+    if (rc == JA_OK)
+        rc = ladder_db_foreach_match(db, &key, collect_match, &d);
+    if (rc == JA_OK)
+        rc = ladder_db_foreach_seat(db, &key, o->tournament_id, collect_seat, &d);
+    if (rc != JA_OK) {
+        arena_error("%s", rc == JA_ENOMEM ? "out of memory reading results"
+                                          : ladder_db_errmsg(db));
+        goto out;
+    }
+    if ((rc = compute(&d, rt, n_rt)) != JA_OK) {
+        arena_error("%s", rc == JA_EFORMAT ? "database: a result names a bot that does not exist"
+                                           : rc == JA_ENOMEM ? "out of memory"
+                                                             : "the rating fit failed");
+        goto out;
+    }
+    if ((rc = write_pages(&d, o, dir)) != JA_OK)
+        goto out;
+    write_ladder(f, &d);
+out:
+    free(rt);
+    ladder_data_free(&d);
+    return rc;
+}
+
+int report_write(ladder_db *db, const report_opts *o, const char *dir)
+{
+    ladder_summary *ls = NULL;
+    uint32_t n_ls = 0;
+    int64_t want_ladder = 0;
+    int rc;
+    if (o->tournament_id > 0) {
+        ladder_tournament_info ti;
+        if ((rc = ladder_db_tournament_get(db, o->tournament_id, &ti)) != JA_OK) {
+            arena_error("%s", ladder_db_errmsg(db));
+            return rc;
+        }
+        want_ladder = ti.ladder_id;
+    }
+    if ((rc = ladder_db_ladders(db, o->game, &ls, &n_ls)) != JA_OK) {
+        arena_error("%s", ladder_db_errmsg(db));
+        return rc;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/matches", dir);
+    if (mkdir(path, 0755) != 0) {
+        arena_error("cannot create '%s': %s", path, strerror(errno));
+        free(ls);
+        return JA_EIO;
+    }
+    char err[4400];
+    /* The viewer's script and style, once for every replay page. */
+    if (viewer_html_assets(path, err, sizeof err) != JA_OK) {
+        arena_error("%s", err);
+        free(ls);
+        return JA_EIO;
+    }
+    snprintf(path, sizeof path, "%s/index.html", dir);
+    ref_out *out = NULL;
+    if (ref_out_open(NULL, path, 0, &out, err, sizeof err) != JA_OK) {
+        arena_error("%s", err);
+        free(ls);
+        return JA_EIO;
+    }
+    FILE *f = ref_out_file(out);
+    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+          "<title>Jack Arena report</title>\n<style>",
+          f);
+    fputs(CSS, f);
+    fputs("</style></head>\n<body>\n<header><h1>Jack Arena report</h1><p>", f);
+    esc(f, o->db_path);
+    if (o->game) {
+        fputs(" &middot; ", f);
+        esc(f, o->game);
+    }
+    if (o->tournament_id > 0)
+        fprintf(f, " &middot; tournament %lld", (long long)o->tournament_id);
+    fputs("</p></header>\n<main>\n", f);
+    uint32_t shown = 0;
+    for (uint32_t i = 0; i < n_ls && rc == JA_OK; i++) {
+        if (want_ladder && ls[i].id != want_ladder)
+            continue;
+        if (!want_ladder && ls[i].matches == 0)
+            continue;
+        rc = do_ladder(db, o, dir, &ls[i], f);
+        shown++;
+    }
+    if (rc == JA_OK && shown == 0)
+        fputs("<p>No results in this database yet: play a tournament first.</p>\n", f);
+    fputs("</main>\n</body></html>\n", f);
+    free(ls);
+    if (rc != JA_OK) {
+        ref_out_abort(&out);
+        return rc;
+    }
+    if (ref_out_commit(&out, err, sizeof err) != JA_OK) {
+        arena_error("%s", err);
+        return JA_EIO;
+    }
+    static const char marker[] = "made by arena report; a new report may replace this directory\n";
+    snprintf(path, sizeof path, "%s/" REPORT_MARKER, dir);
+    if (ref_out_write_file(NULL, path, 0, marker, sizeof marker - 1, err, sizeof err) != JA_OK) {
+        arena_error("%s", err);
+        return JA_EIO;
+    }
+    return JA_OK;
+}

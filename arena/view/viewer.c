@@ -1,0 +1,450 @@
+/* The viewer model: a replay re-simulated with its engine, and its JSON. */
+#include "view/viewer.h"
+
+#include "jackarena/ja_bot.h"
+#include "jackarena/ja_error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const void *viewer_obs(const viewer_model *m, uint32_t f, uint32_t s)
+{
+    return m->obs + ((size_t)f * m->n_seats + s) * m->g->obs_size;
+}
+
+const ref_replay_step *viewer_step(const viewer_model *m, uint32_t f)
+{
+    return &m->r->steps[f - 1];
+}
+
+uint32_t viewer_deciding(const viewer_model *m, uint32_t f)
+{
+    return f + 1 < m->n_frames ? m->r->steps[f].seats : 0;
+}
+
+uint32_t viewer_table_seat(const viewer_model *m, uint32_t f)
+{
+    uint32_t mask = viewer_deciding(m, f);
+    if (!mask && f > 0)
+        mask = viewer_step(m, f)->seats;
+    for (uint32_t s = 0; s < m->n_seats; s++)
+        if (mask >> s & 1)
+            return s;
+    return 0;
+}
+
+uint32_t viewer_forfeits(const ref_replay *r, uint32_t s)
+{
+    uint32_t faults = 0, last_fault = 0, first_forfeit = 0;
+    for (uint32_t i = 0; i < r->n_steps && !first_forfeit; i++) {
+        const ref_replay_step *sp = &r->steps[i];
+        for (uint32_t k = 0; k < sp->n; k++) {
+            const ref_replay_rec *rec = &r->recs[sp->first + k];
+            if (rec->seat != s || rec->fault == JA_FAULT_NONE)
+                continue;
+            if (rec->fault == JA_FAULT_FORFEIT) {
+                first_forfeit = i + 1;
+            } else {
+                faults++;
+                last_fault = i + 1;
+            }
+        }
+    }
+    if (first_forfeit)
+        return last_fault ? last_fault : first_forfeit;
+    /* The forfeit is counted once, as a fault of its own. */
+    return faults && r->faults[s] == faults + 1 ? last_fault : 0;
+}
+
+static void observe_frame(viewer_model *m, const void *st, uint32_t f)
+{
+    for (uint32_t s = 0; s < m->n_seats; s++)
+        m->g->observe(st, (int)s, (void *)viewer_obs(m, f, s));
+    if (m->g->describe(st, m->describe[f], VIEWER_DESCRIBE_MAX) < 0)
+        m->describe[f][0] = '\0';
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* code_rec: one record per distinct action code, by ascending code. */
+static int index_codes(viewer_model *m)
+{
+    const ref_replay *r = m->r;
+    uint64_t *key = malloc((r->n_recs ? r->n_recs : 1) * sizeof *key);
+    m->code_rec = malloc((r->n_recs ? r->n_recs : 1) * sizeof *m->code_rec);
+    if (!key || !m->code_rec) {
+        free(key);
+        return JA_ENOMEM;
+    }
+    for (uint32_t i = 0; i < r->n_recs; i++)
+        key[i] = (uint64_t)r->recs[i].code << 32 | i;
+    qsort(key, r->n_recs, sizeof *key, cmp_u64);
+    m->n_codes = 0;
+    for (uint32_t i = 0; i < r->n_recs; i++)
+        if (i == 0 || key[i] >> 32 != key[i - 1] >> 32)
+            m->code_rec[m->n_codes++] = (uint32_t)key[i];
+    free(key);
+    return JA_OK;
+}
+
+int viewer_build(const ref_replay *r, viewer_model *m, char *err, size_t cap)
+{
+    memset(m, 0, sizeof *m);
+    const ja_game_rules *g = r->game;
+    m->r = r;
+    m->g = g;
+    m->n_seats = r->h.n_seats;
+    m->n_frames = r->n_steps + 1;
+    m->obs = calloc((size_t)m->n_frames * m->n_seats, g->obs_size);
+    m->describe = calloc(m->n_frames, sizeof *m->describe);
+    m->label = calloc(r->n_recs ? r->n_recs : 1, sizeof *m->label);
+    void *st = calloc(1, g->state_size);
+    if (!m->obs || !m->describe || !m->label || !st) {
+        free(st);
+        viewer_free(m);
+        snprintf(err, cap, "out of memory");
+        return JA_ENOMEM;
+    }
+    for (uint32_t s = 0; s < m->n_seats; s++)
+        m->forfeit_at[s] = viewer_forfeits(r, s);
+    int rc = JA_OK;
+    if (g->setup(st, &r->h.options, r->h.n_seats, r->h.seed) != JA_OK) {
+        snprintf(err, cap, "the game refused the replay's setup");
+        rc = JA_EMISMATCH;
+        goto done;
+    }
+    observe_frame(m, st, 0);
+    for (uint32_t i = 0; i < r->n_steps; i++) {
+        const ref_replay_step *sp = &r->steps[i];
+        if (g->to_act(st) != sp->seats) {
+            snprintf(err, cap, "decision %u: the replay asks seats the rules do not ask", i);
+            rc = JA_EMISMATCH;
+            goto done;
+        }
+        ja_action by_seat[JA_MAX_SEATS] = {{0}};
+        for (uint32_t k = 0; k < sp->n; k++) {
+            const ref_replay_rec *rec = &r->recs[sp->first + k];
+            by_seat[rec->seat].code = rec->code;
+            ja_action a = {rec->code};
+            if (g->label(a, m->label[sp->first + k], VIEWER_LABEL_MAX) < 0)
+                snprintf(m->label[sp->first + k], VIEWER_LABEL_MAX, "action %u",
+                         (unsigned)rec->code);
+        }
+        /* apply() refuses an illegal action and leaves the state unchanged. */
+        if (g->apply(st, sp->seats, by_seat) != JA_OK) {
+            snprintf(err, cap, "decision %u: the rules refuse the recorded actions", i);
+            rc = JA_EMISMATCH;
+            goto done;
+        }
+        observe_frame(m, st, i + 1);
+    }
+    rc = index_codes(m);
+    if (rc != JA_OK)
+        snprintf(err, cap, "out of memory");
+done:
+    free(st);
+    if (rc != JA_OK)
+        viewer_free(m);
+    return rc;
+}
+
+void viewer_free(viewer_model *m)
+{
+    free(m->obs);
+    free(m->describe);
+    free(m->label);
+    free(m->code_rec);
+    memset(m, 0, sizeof *m);
+}
+
+int viewer_open(const char *path, ref_replay **r, viewer_model *m)
+{
+    char err[1200];
+    memset(m, 0, sizeof *m);
+    *r = NULL;
+    int rc = ref_replay_load(path, r, err, sizeof err);
+    if (rc != JA_OK) {
+        arena_error("%s", err);
+        return EXIT_USAGE;
+    }
+    if (!(*r)->game) {
+        arena_error("replay '%s': game '%s' is not built into this arena", path, (*r)->h.game);
+        ref_replay_free(r);
+        return EXIT_USAGE;
+    }
+    uint8_t digest[REF_DIGEST_BYTES];
+    rc = ref_replay_verify(*r, digest, err, sizeof err);
+    if (rc == JA_OK)
+        rc = viewer_build(*r, m, err, sizeof err);
+    if (rc != JA_OK) {
+        arena_error("replay '%s' does not re-simulate: %s", path, err);
+        ref_replay_free(r);
+        return rc == JA_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+void viewer_close(ref_replay **r, viewer_model *m)
+{
+    viewer_free(m);
+    ref_replay_free(r);
+}
+
+/* ---- field access --------------------------------------------------------- */
+
+static int64_t field_elem(const ja_field *fd, const void *obs, uint32_t i)
+{
+    const uint8_t *p = (const uint8_t *)obs + fd->offset;
+    switch (fd->type) {
+    case JA_FT_U8: return ((const uint8_t *)p)[i];
+    case JA_FT_I8: { int8_t v; memcpy(&v, p + i, 1); return v; }
+    case JA_FT_U16: { uint16_t v; memcpy(&v, p + 2 * (size_t)i, 2); return v; }
+    case JA_FT_I16: { int16_t v; memcpy(&v, p + 2 * (size_t)i, 2); return v; }
+    case JA_FT_U32: { uint32_t v; memcpy(&v, p + 4 * (size_t)i, 4); return v; }
+    case JA_FT_I32: { int32_t v; memcpy(&v, p + 4 * (size_t)i, 4); return v; }
+    case JA_FT_I64: { int64_t v; memcpy(&v, p + 8 * (size_t)i, 8); return v; }
+    default: return 0;
+    }
+}
+
+bool viewer_field(const ja_game_rules *g, const void *obs, const char *name, uint32_t i,
+                  int64_t *out)
+{
+    for (uint32_t k = 0; k < g->n_obs_fields; k++) {
+        const ja_field *fd = &g->obs_fields[k];
+        if (strcmp(fd->name, name) == 0) {
+            *out = i < fd->count ? field_elem(fd, obs, i) : 0;
+            return true;
+        }
+    }
+    *out = 0;
+    return false;
+}
+
+int64_t viewer_score(const viewer_model *m, uint32_t f, uint32_t from, uint32_t s)
+{
+    if (f + 1 == m->n_frames)
+        return m->r->outcome.score[s];
+    int64_t v;
+    viewer_field(m->g, viewer_obs(m, f, from), "score", s, &v);
+    for (uint32_t k = 0; k < m->g->n_obs_fields; k++)
+        if (strcmp(m->g->obs_fields[k].name, "score") == 0)
+            return strstr(m->g->obs_fields[k].doc, "27720") ? v : v * JA_SCORE_UNIT;
+    return 0;
+}
+
+/* ---- JSON ------------------------------------------------------------------- */
+
+void viewer_obs_json(json_w *w, const char *key, const ja_game_rules *g, const void *obs)
+{
+    jw_obj(w, key);
+    for (uint32_t k = 0; k < g->n_obs_fields; k++) {
+        const ja_field *fd = &g->obs_fields[k];
+        if (fd->count == 1) {
+            jw_int(w, fd->name, (long long)field_elem(fd, obs, 0));
+            continue;
+        }
+        uint32_t n = fd->count;
+        while (n > 0 && field_elem(fd, obs, n - 1) == 0)
+            n--;
+        jw_arr(w, fd->name);
+        for (uint32_t i = 0; i < n; i++)
+            jw_int(w, NULL, (long long)field_elem(fd, obs, i));
+        jw_arr_end(w);
+    }
+    jw_obj_end(w);
+}
+
+/* Element i of field fd of obs, 0 for obs NULL (the all-zero observation). */
+static int64_t elem_or_0(const ja_field *fd, const void *obs, uint32_t i)
+{
+    return obs ? field_elem(fd, obs, i) : 0;
+}
+
+/* The shift t (docs/viewer.md, "delta") that leaves the fewest elements of
+ * array field fd to set when obs follows old: 0, or one that brings an
+ * element equal to the new first one to the front (a window of recent
+ * events that moved on). A candidate is dropped as soon as it costs as much
+ * as the best so far. */
+static uint32_t best_shift(const ja_field *fd, const void *old, const void *obs)
+{
+    uint32_t c = fd->count, best_t = 0, best = UINT32_MAX;
+    if (!old)
+        return 0;
+    int64_t first = field_elem(fd, obs, 0);
+    for (uint32_t t = 0; t < c && best > 0; t++) {
+        if (t > 0 && field_elem(fd, old, t) != first)
+            continue;
+        uint32_t cost = 0;
+        for (uint32_t i = 0; i < c && cost < best; i++)
+            cost += field_elem(fd, obs, i) != elem_or_0(fd, i + t < c ? old : NULL, i + t);
+        if (cost < best) {
+            best = cost;
+            best_t = t;
+        }
+    }
+    return best_t;
+}
+
+/* One seat's observation obs as changes to old, its observation at the frame
+ * before (NULL at frame 0: an all-zero one): per changed field its index in
+ * the field table, then a scalar's value, or for an array [t, i, v, ...]:
+ * the old array shifted t elements towards its start (0 past its end), then
+ * element i set to v for each pair. */
+static void obs_delta_json(json_w *w, const ja_game_rules *g, const void *old, const void *obs)
+{
+    jw_arr(w, NULL);
+    for (uint32_t k = 0; k < g->n_obs_fields; k++) {
+        const ja_field *fd = &g->obs_fields[k];
+        uint32_t i = 0;
+        while (i < fd->count && field_elem(fd, obs, i) == elem_or_0(fd, old, i))
+            i++;
+        if (i == fd->count)
+            continue;
+        jw_int(w, NULL, k);
+        if (fd->count == 1) {
+            jw_int(w, NULL, (long long)field_elem(fd, obs, 0));
+            continue;
+        }
+        uint32_t t = best_shift(fd, old, obs);
+        jw_arr(w, NULL);
+        jw_int(w, NULL, t);
+        for (i = 0; i < fd->count; i++) {
+            int64_t v = field_elem(fd, obs, i);
+            if (v != elem_or_0(fd, i + t < fd->count ? old : NULL, i + t)) {
+                jw_int(w, NULL, i);
+                jw_int(w, NULL, (long long)v);
+            }
+        }
+        jw_arr_end(w);
+    }
+    jw_arr_end(w);
+}
+
+/* "labels": the label of every action code the match applied, once each
+ * (the page names the plays that observations record by code). */
+static void labels_json(json_w *w, const viewer_model *m)
+{
+    jw_obj(w, "labels");
+    for (uint32_t i = 0; i < m->n_codes; i++) {
+        char code[16];
+        snprintf(code, sizeof code, "%u", (unsigned)m->r->recs[m->code_rec[i]].code);
+        jw_str(w, code, m->label[m->code_rec[i]]);
+    }
+    jw_obj_end(w);
+}
+
+void viewer_model_json(json_w *w, const viewer_model *m)
+{
+    jw_obj(w, NULL);
+    viewer_model_json_keys(w, m);
+    jw_obj_end(w);
+}
+
+void viewer_model_json_keys(json_w *w, const viewer_model *m)
+{
+    const ref_replay *r = m->r;
+    char buf[1024];
+    jw_int(w, "model", 2);
+    jw_str(w, "game", r->h.game);
+    jw_str(w, "title", m->g->title);
+    jw_int(w, "seats", m->n_seats);
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)r->h.seed);
+    jw_str(w, "seed", buf);
+    if (ja_options_format(m->g, &r->h.options, buf, sizeof buf) < 0)
+        buf[0] = '\0';
+    jw_str(w, "options", buf);
+    jw_str(w, "match", r->h.match_id);
+    jw_int(w, "score_unit", JA_SCORE_UNIT);
+    jw_arr(w, "players");
+    for (uint32_t s = 0; s < m->n_seats; s++) {
+        jw_obj(w, NULL);
+        jw_str(w, "name", r->h.players[s].name);
+        jw_str(w, "kind", r->h.players[s].kind);
+        jw_str(w, "version", r->h.players[s].version);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    jw_arr(w, "fields");
+    for (uint32_t k = 0; k < m->g->n_obs_fields; k++) {
+        jw_obj(w, NULL);
+        jw_str(w, "name", m->g->obs_fields[k].name);
+        jw_int(w, "count", m->g->obs_fields[k].count);
+        jw_str(w, "doc", m->g->obs_fields[k].doc);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    jw_arr(w, "frames");
+    for (uint32_t f = 0; f < m->n_frames; f++) {
+        jw_obj(w, NULL);
+        jw_str(w, "describe", m->describe[f]);
+        jw_arr(w, "asked");
+        if (f > 0) {
+            const ref_replay_step *sp = viewer_step(m, f);
+            for (uint32_t k = 0; k < sp->n; k++) {
+                const ref_replay_rec *rec = &r->recs[sp->first + k];
+                jw_obj(w, NULL);
+                jw_int(w, "seat", rec->seat);
+                jw_int(w, "code", rec->code);
+                jw_int(w, "choices", rec->n_legal);
+                jw_int(w, "index", rec->index);
+                jw_bool(w, "forced", rec->forced);
+                jw_str(w, "fault", ja_fault_name(rec->fault));
+                jw_int(w, "us", (long long)rec->think_us);
+                jw_bool(w, "forfeits", rec->fault && m->forfeit_at[rec->seat] == f);
+                jw_obj_end(w);
+            }
+        }
+        jw_arr_end(w);
+        jw_arr(w, "seen");
+        for (uint32_t s = 0; s < m->n_seats; s++)
+            if (viewer_seat_sees(m, f, (int)s))
+                jw_int(w, NULL, s);
+        jw_arr_end(w);
+        jw_arr(w, "delta");
+        for (uint32_t s = 0; s < m->n_seats; s++)
+            obs_delta_json(w, m->g, f > 0 ? viewer_obs(m, f - 1, s) : NULL, viewer_obs(m, f, s));
+        jw_arr_end(w);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    jw_obj(w, "outcome");
+    jw_arr(w, "scores");
+    for (uint32_t s = 0; s < m->n_seats; s++)
+        jw_int(w, NULL, (long long)r->outcome.score[s]);
+    jw_arr_end(w);
+    jw_arr(w, "points");
+    for (uint32_t s = 0; s < m->n_seats; s++) {
+        arena_format_score(r->outcome.score[s], buf, sizeof buf);
+        jw_str(w, NULL, buf);
+    }
+    jw_arr_end(w);
+    jw_arr(w, "places");
+    for (uint32_t s = 0; s < m->n_seats; s++)
+        jw_int(w, NULL, r->outcome.place[s]);
+    jw_arr_end(w);
+    jw_arr(w, "faults");
+    for (uint32_t s = 0; s < m->n_seats; s++)
+        jw_int(w, NULL, r->faults[s]);
+    jw_arr_end(w);
+    jw_arr(w, "forfeit");
+    for (uint32_t s = 0; s < m->n_seats; s++)
+        jw_int(w, NULL, m->forfeit_at[s]);
+    jw_arr_end(w);
+    jw_obj_end(w);
+    labels_json(w, m);
+}
+
+bool viewer_seat_sees(const viewer_model *m, uint32_t fr, int seat)
+{
+    if (seat < 0 || fr == 0 || fr + 1 == m->n_frames)
+        return true;
+    if (viewer_step(m, fr)->seats >> seat & 1)
+        return true;
+    return memcmp(viewer_obs(m, fr, (uint32_t)seat), viewer_obs(m, fr - 1, (uint32_t)seat),
+                  m->g->obs_size) != 0;
+}

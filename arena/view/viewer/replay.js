@@ -1,0 +1,402 @@
+/* Jack Arena replay viewer: plays back the model embedded in the page
+ * (docs/viewer.md). No network; the page holds its match, and this script
+ * and its style are inline or beside it. Script errors are written into
+ * #errlog so that tests (and people) see them. */
+"use strict";
+(function () {
+  var errlog = document.getElementById("errlog");
+  function logError(msg) { errlog.textContent += msg + "\n"; }
+  window.addEventListener("error", function (e) { logError("error: " + e.message + " (line " + e.lineno + ")"); });
+
+  /* The model: JSON, compressed with zlib and written in base64; the
+   * browser's DecompressionStream inflates it. */
+  function load() {
+    if (typeof DecompressionStream === "undefined")
+      return Promise.reject(new Error("this browser has no DecompressionStream to unpack the match"));
+    var bin = atob(document.getElementById("data").textContent.trim()), bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    var text = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+    return new Response(text).text().then(JSON.parse);
+  }
+  /* Every frame's observations from the changes the model holds ("delta"):
+   * per seat, the fields that changed since the frame before, as field
+   * index then a scalar's value or an array's [shift, i, v, ...]. Arrays
+   * are kept with trailing zeros trimmed; a field that did not change is
+   * the previous frame's own value. */
+  function rebuild(D) {
+    var prev = [];
+    for (var s = 0; s < D.seats; s++) {
+      var o = {};
+      D.fields.forEach(function (f) { o[f.name] = f.count === 1 ? 0 : []; });
+      prev.push(o);
+    }
+    D.frames.forEach(function (fr) {
+      fr.obs = fr.delta.map(function (d, s) {
+        var o = Object.assign({}, prev[s]);
+        for (var j = 0; j < d.length; j += 2) {
+          var f = D.fields[d[j]], ops = d[j + 1];
+          if (typeof ops === "number") { o[f.name] = ops; continue; }
+          var a = o[f.name].slice(ops[0]);
+          for (var k = 1; k < ops.length; k += 2) {
+            while (a.length < ops[k]) a.push(0);
+            a[ops[k]] = ops[k + 1];
+          }
+          while (a.length && a[a.length - 1] === 0) a.pop();
+          o[f.name] = a;
+        }
+        return (prev[s] = o);
+      });
+    });
+    return D;
+  }
+  load().then(rebuild).then(start).catch(function (e) { logError("cannot show the match: " + e.message); });
+
+  function start(D) {
+    var F = D.frames, last = F.length - 1, cur = 0, view = -1, timer = null;
+    var $ = function (id) { return document.getElementById(id); };
+    function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]; }); }
+    function at(a, i) { return (a && i < a.length) ? a[i] : 0; }   /* trimmed arrays: missing = 0 */
+    /* The running score: the outcome at the last frame, else the "score"
+     * field, in units of 1/score_unit when its doc says so, else points. */
+    var scoreInUnits = D.fields.some(function (f) { return f.name === "score" && /27720/.test(f.doc); });
+    function running(o, s) {
+      if (cur === last) return D.outcome.points[s];
+      var v = at(o.score, s);
+      return scoreInUnits ? pts(v) : v;
+    }
+    function pts(units) { var v = units / D.score_unit; return Math.round(v * 1000) / 1000; }
+    function name(s) { return esc(D.players[s] ? D.players[s].name : "seat " + s); }
+
+    /* Standard cards (ja_cards.h ids): rank + suit symbol; jokers XB/XR. */
+    var RANKS = "A23456789TJQK", SUITS = ["\u2663", "\u2666", "\u2665", "\u2660"];
+    function card(id) {
+      if (id === 255 || id === undefined) return '<span class="card none">--</span>';
+      var c = id % 54;
+      if (c >= 52) return '<span class="card' + (c === 53 ? " red" : "") + '">' + (c === 52 ? "XB" : "XR") + "</span>";
+      var s = Math.floor(c / 13);
+      return '<span class="card' + (s === 1 || s === 2 ? " red" : "") + '">' + RANKS[c % 13] + SUITS[s] + "</span>";
+    }
+    function counts(a, n) {
+      var out = [];
+      for (var id = 0; id < n; id++) for (var k = 0; k < at(a, id); k++) out.push(card(id));
+      return out.length ? out.join(" ") : '<span class="tag">no cards</span>';
+    }
+    function row(who, body) { return '<div class="row"><span class="who">' + who + '</span> <span class="body">' + body + "</span></div>"; }
+    function tag(t) { return ' <span class="tag">' + esc(t) + "</span>"; }
+    function ncards(n) { return tag(n + (n === 1 ? " card" : " cards")); }
+    /* Cards of a per-identity count array known to be in a hand, if any. */
+    function known(a, from, n) {
+      var out = [];
+      for (var id = 0; id < n; id++) for (var k = 0; k < at(a, from + id); k++) out.push(card(id));
+      return out.length ? tag("known") + " " + out.join(" ") : "";
+    }
+
+    /* Per-game renderers: table(o) is the public picture from one observation;
+     * hand(o) the cards private to the observing seat; other(o, s) what o
+     * shows about another seat s (optional); deciding(o) who decides now as o
+     * tells it (optional: else the to_act field). */
+    var R = {};
+    R["taylor-blackjack"] = {
+      table: function (o) {
+        return row("pile", card(o.top) + tag("suit " + (o.active_suit < 4 ? SUITS[o.active_suit] : "-")) +
+          tag("stock " + o.stock_count) + tag("pile " + o.pile_count) +
+          tag("game " + (o.game + 1) + "/" + o.games + ", turn " + o.turn) +
+          (o.penalty_kind ? tag("penalty x" + o.penalty_k) : ""));
+      },
+      hand: function (o) { return ncards(at(o.hand_count, o.seat)) + " " + counts(o.hand, 52); },
+      other: function (o, s) { return ncards(at(o.hand_count, s)) + known(o.known, s * 52, 52); }
+    };
+    R["jack-in-the-box"] = {
+      table: function (o) {
+        var h = row("game", tag((o.game + 1) + "/" + o.games + ", turn " + o.turn) + tag("stock " + o.stock_count));
+        for (var b = 0; b < o.n_boxes; b++) {
+          var cs = [];
+          for (var q = 0; q < 4; q++) cs.push(card(at(o.active, b * 4 + q)));
+          h += row("box " + (b + 1) + (at(o.box_open, b) ? "" : " (closed)"), cs.join(" "));
+        }
+        return h;
+      },
+      hand: function (o) { return ncards(at(o.hand_count, o.seat)) + " " + counts(o.hand, 52); },
+      other: function (o, s) { return ncards(at(o.hand_count, s)) + known(o.known, s * 52, 52); }
+    };
+    var BR = ["3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "XB", "XR"];
+    var BF = ["none", "single", "pair", "run", "double run", "bomb", "big bomb", "super bomb"];
+    /* Bombs' public events (ev_kind: JA_BOMBS_EV_*), as text. */
+    function bombsEvent(kind, seat, arg) {
+      var who = name(seat), r = esc(BR[arg] || "?");
+      switch (kind) {
+        case 0: return who + " deals";
+        case 1: return who + " revolts";
+        case 2: return who + " offers a " + r;
+        case 3: return who + " accepts the " + r;
+        case 4: return who + " refuses the " + r;
+        case 5: return who + " requests a " + r + ", not held";
+        case 6: return who + " requests a " + r + ", handed over";
+        case 7: return who + " returns a " + r;
+        case 8: case 9: return who + " <b>" + esc(D.labels[arg] || "play " + arg) + "</b>" + (kind === 9 ? " out of turn" : "");
+        case 10: return who + " passes";
+        case 11: return who + " wins the trick";
+        case 12: return who + " is out, place " + arg;
+        case 13: return who + " is last, place " + arg;
+        case 14: return "hand " + (arg + 1) + " ends";
+        case 15: return who + " moves to table " + (arg + 1);
+      }
+      return who + ": event " + kind;
+    }
+    function boundary(k) { return k === 0 || k === 11 || k === 14; }   /* deal, trick, end of hand */
+    /* The current trick from the public events, as the text viewer shows it
+     * (arena/view/viewer_text.c, bombs_trick). */
+    function bombsTrick(o) {
+      var n = 0;
+      while (n < 48 && at(o.ev_seq, n) !== 0) n++;
+      var b = n - 1, title = "this trick";
+      while (b >= 0 && !boundary(at(o.ev_kind, b))) b--;
+      if (b >= 0 && b === n - 1 && at(o.ev_kind, b) === 11) {
+        title = "last trick";
+        do b--; while (b >= 0 && !boundary(at(o.ev_kind, b)));
+      }
+      var from = b + 1, i;
+      if (b >= 0 && at(o.ev_kind, b) === 0)
+        for (i = from; i < n; i++) if (at(o.ev_kind, i) === 8 || at(o.ev_kind, i) === 9) { from = i; break; }
+      if (from >= n) return "";
+      var k0 = at(o.ev_kind, from);
+      if (b >= 0 && at(o.ev_kind, b) === 0 && k0 !== 8 && k0 !== 9) title = "exchange";
+      var ev = [];
+      if (b < 0 && o.event_seq > 48) ev.push("...");
+      for (i = from; i < n; i++) ev.push(bombsEvent(at(o.ev_kind, i), at(o.ev_seat, i), at(o.ev_arg, i)));
+      return row(title, '<span class="trick">' + ev.join(", ") + "</span>");
+    }
+    var STAGE_WHAT = ["", "revolt or not", "accept the offered card or not", "request a rank or not", "return a card",
+      "lead", "lead", "beat the top play or pass"];
+    R["bombs"] = {
+      table: function (o) {
+        var t = o.top_form ? BF[o.top_form] + " of " + BR[o.top_rank] + (o.top_len ? " (" + o.top_len + ")" : "") +
+          (o.top_owner !== 255 ? " by " + name(o.top_owner) : "") : "no play";
+        return row("top", tag(t) + tag("hand " + (o.hand_no + 1)) + tag("table " + (o.table === 255 ? "-" : o.table + 1) +
+          "/" + o.n_tables) + tag("passes " + o.passes)) + bombsTrick(o);
+      },
+      hand: function (o) { return ncards(at(o.count, o.seat)) + " " + counts(o.hand, 54) + (at(o.place, o.seat) ? tag("finished " + at(o.place, o.seat)) : ""); },
+      /* Cards held and known ranks: only for the seats at the observer's table. */
+      other: function (o, s) {
+        var t = at(o.seat_table, s);
+        if (t === 255) return tag("sits out this hand");
+        if (o.table === 255 || t !== o.table) return tag("at table " + (t + 1));
+        var ks = [];
+        for (var r = 0; r < 15; r++) for (var k = 0; k < at(o.known, s * 15 + r); k++) ks.push(BR[r]);
+        return ncards(at(o.count, s)) + (ks.length ? tag("known " + ks.join(" ")) : "") +
+          (at(o.place, s) ? tag("finished " + at(o.place, s)) : "");
+      },
+      deciding: function (o) {
+        if (o.stage === 9) return "nobody: the match is over";
+        if (o.stage === 0) return "a seat at another table";
+        if (o.stage === 8) {
+          var w = [];
+          for (var s = 0; s < D.seats; s++)
+            if (at(o.seat_table, s) === o.table && at(o.count, s) && s !== o.turn_seat) w.push(name(s));
+          return "interrupt window for " + w.join(", ") + "; then " + name(o.turn_seat) + " in turn";
+        }
+        return name(o.actor) + (STAGE_WHAT[o.stage] ? ": " + STAGE_WHAT[o.stage] : "");
+      }
+    };
+    var HS = ["-", "live", "stayed", "bust"];
+    R["brawljack"] = {
+      table: function (o) {
+        var h = row("deal", tag((o.deal + 1) + "/" + o.hands) + " upcard " + card(o.upcard) + tag("deck " + o.deck_count));
+        for (var i = 0; i < o.n_hands; i++) {
+          var cs = [];
+          for (var c = 0; c < at(o.hand_len, i); c++) cs.push(card(at(o.hand_card, i * 12 + c)));
+          var own = at(o.hand_owner, i);
+          h += row((own === 8 ? "dealer" : name(own)) + " #" + (at(o.hand_index, i) + 1),
+            cs.join(" ") + tag(HS[at(o.hand_state, i)] + " " + at(o.hand_value, i)));
+        }
+        return h;
+      },
+      hand: function (o) { return "drawn " + card(o.drawn) + (at(o.blind_count, o.seat) ? tag("blind hand: " + at(o.blind_count, o.seat) + " face down") : ""); },
+      other: function (o, s) { return at(o.blind_count, s) ? tag("blind hand: " + at(o.blind_count, s) + " face down") : ""; }
+    };
+    function bj(id) {
+      if (id === 255 || id === undefined) return '<span class="card none">--</span>';
+      return '<span class="card bj">c' + Math.floor(id / 25) + "n" + (Math.floor(id / 5) % 5) + "s" + (id % 5) + "</span>";
+    }
+    var ROWS = ["colour", "number", "suit"];
+    R["bruise-jack"] = {
+      table: function (o) {
+        var h = row("hand", tag((o.hand + 1) + "/" + o.hands) + tag("stock " + o.stock_count));
+        for (var s = 0; s < D.seats; s++) {
+          if (!((o.active >> s) & 1)) continue;
+          for (var r = 0; r < 3; r++) {
+            var k = s * 3 + r, cs = [];
+            for (var c = 0; c < at(o.up_count, k); c++) cs.push(bj(at(o.up, k * 11 + c)));
+            h += row(name(s) + " " + ROWS[r], cs.join(" ") + tag("shows " + at(o.shown, k)) + (at(o.claimed, k) ? tag("claimed") : ""));
+          }
+        }
+        return h;
+      },
+      hand: function (o) { return "centre " + bj(o.centre) + (o.drawn !== 255 ? " drawn " + bj(o.drawn) : ""); }
+    };
+    /* Fallback for a game without a renderer: the field table. */
+    var GEN = {
+      table: function (o) {
+        var parts = [];
+        D.fields.forEach(function (f) {
+          var v = o[f.name];
+          if (f.count === 1) parts.push(esc(f.name) + "=" + v);
+          else if (v.length) parts.push(esc(f.name) + "=[" + v.join(",") + "]");
+        });
+        return '<div class="gen">' + parts.join(" ") + "</div>";
+      },
+      hand: function () { return ""; }
+    };
+    var G = R[D.game] || GEN;
+
+    function faulty(f) { return F[f].asked.some(function (a) { return a.fault !== "none"; }); }
+    function forfeit(f) { return F[f].asked.some(function (a) { return a.forfeits; }); }
+    var hasToAct = D.fields.some(function (f) { return f.name === "to_act"; });
+
+    /* A seat's view steps through the frames that seat perceives (the deal,
+     * the end, its decisions, changes of its observation: "seen"); the
+     * omniscient view through every frame. */
+    function seen(f) { return view < 0 || f === 0 || f === last || F[f].seen.indexOf(view) >= 0; }
+    function seenFrom(f, dir) {
+      while (f > 0 && f < last && !seen(f)) f += dir;
+      return Math.max(0, Math.min(last, f));
+    }
+    /* The omniscient picture comes from the table in play: the lowest seat
+     * deciding now (at the end, the lowest that decided last). */
+    function tableSeat() {
+      var a = cur < last ? F[cur + 1].asked : F[last].asked;
+      return a.length ? a[0].seat : 0;
+    }
+    /* Who decides now: the replay's truth in the omniscient view, the
+     * seat's own observation in its view. */
+    function deciding(o) {
+      if (view < 0)
+        return cur === last ? "nobody: the match is over" : F[cur + 1].asked.map(function (a) { return name(a.seat); }).join(", ");
+      if (G.deciding) return G.deciding(o);
+      if (!hasToAct) return "";
+      return o.to_act === 255 ? "nobody: the match is over" : name(o.to_act);
+    }
+
+    function render() {
+      var fr = F[cur];
+      $("pos").textContent = view < 0 ? (cur === 0 ? "deal" : "decision " + cur) + " / " + last :
+        (cur === 0 ? "the deal" : cur === last ? "the end" : "seat " + view + " sees");
+      var acts = fr.asked.filter(function (a) { return view < 0 || a.seat === view; }).map(function (a) {
+        return name(a.seat) + ": <b>" + esc(D.labels[a.code] || "action " + a.code) + "</b>" +
+          (a.forced ? tag("forced") : tag(a.choices + " choices, " + (a.us / 1000).toFixed(1) + " ms")) +
+          (a.fault !== "none" ? ' <span class="fault">FAULT ' + esc(a.fault) + "</span>" : "") +
+          (a.forfeits ? ' <span class="fault forfeit">FORFEITS the match</span>' : "");
+      });
+      $("action").innerHTML = cur === 0 ? "the deal" : (acts.length ? acts.join("<br>") : "(another seat decided)");
+      $("describe").textContent = view < 0 ? fr.describe : "";
+      var o = fr.obs[view < 0 ? tableSeat() : view], h = G.table(o), d = deciding(o);
+      if (d) h += row("to act", d);
+      for (var s = 0; s < D.seats; s++) {
+        if (view < 0 || s === view) h += row(name(s), G.hand(fr.obs[s]));
+        else if (G.other) h += row(name(s), G.other(o, s));
+      }
+      $("table").innerHTML = h;
+      var sc = "<tr><th>seat</th><th>player</th><th>score</th></tr>";
+      for (s = 0; s < D.seats; s++)
+        sc += '<tr><td>' + s + "</td><td>" + name(s) + '</td><td class="score">' + esc(running(o, s)) + "</td></tr>";
+      $("scores").innerHTML = sc;
+      /* The result at the last frame only: before, it would tell how the
+       * match ends. */
+      var res = "";
+      if (cur === last) {
+        res = "<tr><th>place</th><th>player</th><th>points</th><th>faults</th></tr>";
+        for (s = 0; s < D.seats; s++)
+          res += "<tr><td>" + D.outcome.places[s] + "</td><td>" + name(s) + '</td><td class="points">' + esc(D.outcome.points[s]) +
+            "</td><td>" + D.outcome.faults[s] + (D.outcome.forfeit[s] ? ' <span class="fault forfeit">forfeited</span>' : "") + "</td></tr>";
+      }
+      $("result").innerHTML = res;
+      $("result-box").hidden = cur !== last;
+      /* A seat's view has no timeline and no decision numbers: they would
+       * tell how many decisions other seats had and how long the match lasts. */
+      $("timeline").hidden = view >= 0;
+      $("meta").innerHTML = esc(D.title) + " &middot; " + D.seats + " seats" + (view < 0 ? " &middot; seed " + esc(D.seed) : "") +
+        " &middot; " + esc(D.options) + (D.back ? ' &middot; <a class="back" href="' + esc(D.back) + '">back to the report</a>' : "");
+      var tl = $("timeline").children;
+      for (var i = 0; i < tl.length; i++)
+        tl[i].className = (faulty(i) ? "fault" : "") + (forfeit(i) ? " forfeit" : "") + (i === cur ? " cur" : "");
+      if (LOG) LOG.push(snapshot());
+    }
+    function go(f, dir) { cur = seenFrom(Math.max(0, Math.min(last, f)), dir || -1); render(); }
+    function stop() { if (timer) { clearInterval(timer); timer = null; $("play").innerHTML = "&#x25B6;"; } }
+    function play() {
+      if (timer) { stop(); return; }
+      if (cur === last) go(0);
+      $("play").innerHTML = "&#x23F8;";
+      timer = setInterval(function () { if (cur >= last) stop(); else go(cur + 1, 1); }, +$("speed").value);
+    }
+
+    /* Static parts: view switch, timeline. */
+    var vs = '<option value="-1">everything (omniscient)</option>';
+    for (var s = 0; s < D.seats; s++) vs += '<option value="' + s + '">seat ' + s + ": " + name(s) + "</option>";
+    $("view").innerHTML = vs;
+    var tlh = "";
+    for (var f = 0; f <= last; f++) tlh += '<div data-f="' + f + '" title="' + (f ? "decision " + f : "deal") + '"></div>';
+    $("timeline").innerHTML = tlh;
+
+    function setView(v) { view = v; $("view").value = String(v); go(cur); }
+    $("first").onclick = function () { stop(); go(0); };
+    $("prev").onclick = function () { stop(); go(cur - 1, -1); };
+    $("next").onclick = function () { stop(); go(cur + 1, 1); };
+    $("last").onclick = function () { stop(); go(last); };
+    $("play").onclick = play;
+    $("view").onchange = function () { setView(+this.value); };
+    $("timeline").onclick = function (e) { if (e.target.dataset.f) { stop(); go(+e.target.dataset.f); } };
+    document.addEventListener("keydown", function (e) {
+      if (e.key === "ArrowRight") $("next").click();
+      else if (e.key === "ArrowLeft") $("prev").click();
+      else if (e.key === "Home") $("first").click();
+      else if (e.key === "End") $("last").click();
+      else if (e.key === " ") { e.preventDefault(); play(); }
+    });
+
+    /* Self-test (#selftest in the URL): step through every frame in every view
+     * with the page's own buttons, then record the result in the DOM:
+     * data-selftest on <body>, and in <pre id="selftest-log"> one line per
+     * frame shown, with what it showed (the browser test compares the lines). */
+    var LOG = null;
+    function text(id) {   /* rows and table lines separated by " / " */
+      var e = $(id), parts = e.querySelectorAll(".row, tr");
+      var t = parts.length ? Array.prototype.map.call(parts, function (p) {
+        return p.tagName === "TR" ? Array.prototype.map.call(p.children, function (c) { return c.textContent; }).join(" ") : p.textContent;
+      }).join(" / ") : e.textContent;
+      return t.replace(/\s+/g, " ").trim();
+    }
+    function snapshot() {
+      return ["view " + view, "frame " + cur, "pos " + text("pos"), "meta " + text("meta"),
+        "timeline " + ($("timeline").hidden ? "hidden" : "shown"), "action " + text("action"),
+        "describe " + text("describe"), "table " + text("table"), "scores " + text("scores"),
+        "result " + ($("result-box").hidden ? "hidden" : text("result"))].join(" | ");
+    }
+    function selftest() {
+      var steps = 0;
+      LOG = [];
+      for (var v = -1; v < D.seats; v++) {
+        $("view").value = String(v); $("view").onchange.call($("view"));
+        $("first").click();
+        while (cur < last) { $("next").click(); steps++; }
+        while (cur > 0 && v === -1) { $("prev").click(); steps++; }
+      }
+      $("view").value = "-1"; $("view").onchange.call($("view"));
+      $("last").click();
+      var pre = document.createElement("pre");
+      pre.id = "selftest-log";
+      pre.hidden = true;
+      pre.textContent = LOG.join("\n");
+      LOG = null;
+      document.body.appendChild(pre);
+      document.body.setAttribute("data-selftest", "ok " + steps);
+    }
+    var hv = /view=(\d+)/.exec(location.hash), hf = /frame=(\d+)/.exec(location.hash);
+    if (hv && +hv[1] < D.seats) view = +hv[1];
+    $("view").value = String(view);
+    go(hf ? +hf[1] : 0);
+    if (/selftest/.test(location.hash)) {
+      try { selftest(); } catch (e) { logError("selftest: " + e.message); }
+    }
+  }
+})();

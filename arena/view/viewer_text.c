@@ -1,0 +1,730 @@
+/* The terminal viewer's drawing: a frame of a match as text, with a renderer
+ * per game reading its observation struct, and a generic fallback renderer
+ * from the field table for a game without one. Plain ASCII unless the style
+ * asks for colours and suit symbols. */
+#include "view/viewer.h"
+
+#include "jackarena/ja_bombs.h"
+#include "jackarena/ja_bot.h"
+#include "jackarena/ja_brawljack.h"
+#include "jackarena/ja_bruise_jack.h"
+#include "jackarena/ja_cards.h"
+#include "jackarena/ja_error.h"
+#include "jackarena/ja_jack_in_the_box.h"
+#include "jackarena/ja_taylor.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define C_RESET "\033[0m"
+#define C_BOLD "\033[1m"
+#define C_DIM "\033[2m"
+#define C_RED "\033[31m"
+#define C_YELLOW "\033[33m"
+#define C_CYAN "\033[36m"
+
+viewer_style viewer_style_for(FILE *f)
+{
+    viewer_style st = {false, false};
+    const char *term = getenv("TERM");
+    if (!isatty(fileno(f)) || !term || !*term || strcmp(term, "dumb") == 0)
+        return st;
+    const char *nc = getenv("NO_COLOR");
+    st.color = !(nc && *nc);
+    const char *names[] = {"LC_ALL", "LC_CTYPE", "LANG"};
+    for (int i = 0; i < 3; i++) {
+        const char *v = getenv(names[i]);
+        if (v && *v) {
+            st.unicode = strstr(v, "UTF-8") || strstr(v, "utf8") || strstr(v, "UTF8") ||
+                         strstr(v, "utf-8");
+            break;
+        }
+    }
+    return st;
+}
+
+static void on(FILE *f, const viewer_style *st, const char *code)
+{
+    if (st->color)
+        fputs(code, f);
+}
+
+/* A standard card (ja_cards.h id): "7H", or "7♥" in red with symbols. */
+static void put_card(FILE *f, const viewer_style *st, uint8_t id)
+{
+    if (id == JA_CARD_NONE) {
+        fputs("--", f);
+        return;
+    }
+    char lab[4];
+    if (ja_card_format(id, lab, sizeof lab) != JA_OK) {
+        fputs("??", f);
+        return;
+    }
+    bool red = !ja_card_is_black(id);
+    if (red)
+        on(f, st, C_RED);
+    if (st->unicode && !ja_card_is_joker(id)) {
+        static const char *const sym[] = {"\u2663", "\u2666", "\u2665", "\u2660"};
+        fprintf(f, "%c%s", lab[0], sym[ja_card_suit(id)]);
+    } else {
+        fputs(lab, f);
+    }
+    if (red)
+        on(f, st, C_RESET);
+}
+
+static void put_suit(FILE *f, const viewer_style *st, int suit)
+{
+    if (suit < 0 || suit > 3) {
+        fputc('-', f);
+        return;
+    }
+    static const char *const sym[] = {"\u2663", "\u2666", "\u2665", "\u2660"};
+    if (st->unicode)
+        fputs(sym[suit], f);
+    else
+        fputc(ja_suit_letter(suit), f);
+}
+
+/* Cards from a per-identity count array. */
+static void put_counts(FILE *f, const viewer_style *st, const uint8_t *count, int n)
+{
+    int shown = 0;
+    for (int id = 0; id < n; id++)
+        for (int k = 0; k < count[id]; k++) {
+            fputc(' ', f);
+            put_card(f, st, (uint8_t)id);
+            shown++;
+        }
+    if (!shown)
+        fputs(" (none)", f);
+}
+
+static void put_score(FILE *f, int64_t units)
+{
+    char b[32];
+    arena_format_score(units, b, sizeof b);
+    fputs(b, f);
+}
+
+/* ---- per-game renderers ------------------------------------------------------ */
+
+/* What a renderer draws with: the stream, the style, the match. */
+typedef struct rctx {
+    FILE *f;
+    const viewer_style *st;
+    const viewer_model *m;
+} rctx;
+
+/* table: the public picture, from one seat's observation; hand: the cards
+ * private to the observing seat (one line, no newline); other: what that
+ * observation shows about another seat s, after two spaces (its card count,
+ * cards known to be in its hand; NULL: nothing beyond the table); deciding:
+ * who decides now, as the observation says (NULL: its `to_act` field). */
+typedef struct game_render {
+    const char *game;
+    void (*table)(const rctx *c, const void *obs);
+    void (*hand)(const rctx *c, const void *obs);
+    void (*other)(const rctx *c, const void *obs, uint32_t s);
+    void (*deciding)(const rctx *c, const void *obs);
+} game_render;
+
+/* "seat 2 (random)". */
+static void put_seat(const rctx *c, uint32_t s)
+{
+    if (s < c->m->n_seats)
+        fprintf(c->f, "seat %u (%s)", (unsigned)s, c->m->r->h.players[s].name);
+    else
+        fprintf(c->f, "seat %u", (unsigned)s);
+}
+
+/* ", known: 7H 9C" for the cards of a per-identity count array, if any. */
+static void put_known(const rctx *c, const uint8_t *count, int n)
+{
+    bool any = false;
+    for (int id = 0; id < n; id++)
+        for (int k = 0; k < count[id]; k++) {
+            fputs(any ? " " : ", known: ", c->f);
+            put_card(c->f, c->st, (uint8_t)id);
+            any = true;
+        }
+}
+
+static void taylor_table(const rctx *c, const void *p)
+{
+    FILE *f = c->f;
+    const ja_taylor_obs *o = p;
+    fprintf(f, "  game %u/%u turn %u  top ", o->game + 1u, (unsigned)o->games, (unsigned)o->turn);
+    put_card(f, c->st, o->top);
+    fputs("  suit ", f);
+    put_suit(f, c->st, o->active_suit);
+    fprintf(f, "  stock %u  pile %u  %s\n", (unsigned)o->stock_count, (unsigned)o->pile_count,
+            o->direction < 0 ? "counter-clockwise" : "clockwise");
+    if (o->penalty_kind != JA_TAYLOR_PEN_NONE)
+        fprintf(f, "  penalty pending: %s x%u\n",
+                o->penalty_kind == JA_TAYLOR_PEN_TWO ? "twos" : "black jacks",
+                (unsigned)o->penalty_k);
+}
+
+static void taylor_hand(const rctx *c, const void *p)
+{
+    const ja_taylor_obs *o = p;
+    fprintf(c->f, "%2u cards:", (unsigned)o->hand_count[o->seat]);
+    put_counts(c->f, c->st, o->hand, 52);
+}
+
+static void taylor_other(const rctx *c, const void *p, uint32_t s)
+{
+    const ja_taylor_obs *o = p;
+    fprintf(c->f, "  %2u cards", (unsigned)o->hand_count[s]);
+    put_known(c, o->known + s * 52, 52);
+}
+
+static void jitb_table(const rctx *c, const void *p)
+{
+    FILE *f = c->f;
+    const ja_jitb_obs *o = p;
+    fprintf(f, "  game %u/%u turn %u  stock %u  discard %u\n", o->game + 1u, (unsigned)o->games,
+            (unsigned)o->turn, (unsigned)o->stock_count, (unsigned)o->discard_count);
+    for (int b = 0; b < o->n_boxes && b < JA_JITB_MAX_BOXES; b++) {
+        fprintf(f, "  box %d%s:", b + 1, o->box_open[b] ? "" : " (closed)");
+        for (int q = 0; q < 4; q++) {
+            fputc(' ', f);
+            put_card(f, c->st, o->active[b * 4 + q]);
+        }
+        for (int k = 0; k < 2; k++) {
+            uint8_t col = o->slot_color[2 * b + k];
+            if (col == JA_JITB_NO_SLOT)
+                continue;
+            fprintf(f, "  [%s joker slot: ", col == JA_JITB_RED ? "red" : "black");
+            if (o->slot_jack[2 * b + k] == 255)
+                fputs("open]", f);
+            else {
+                put_card(f, c->st, o->slot_jack[2 * b + k]);
+                fprintf(f, " by seat %u]", (unsigned)o->slot_seat[2 * b + k]);
+            }
+        }
+        fputc('\n', f);
+    }
+}
+
+static void jitb_hand(const rctx *c, const void *p)
+{
+    const ja_jitb_obs *o = p;
+    fprintf(c->f, "%2u cards:", (unsigned)o->hand_count[o->seat]);
+    put_counts(c->f, c->st, o->hand, 52);
+    if (o->n_marked) {
+        fputs("  marked:", c->f);
+        for (int i = 0; i < o->n_marked && i < JA_JITB_HAND; i++) {
+            fputc(' ', c->f);
+            put_card(c->f, c->st, o->marked[i]);
+        }
+    }
+}
+
+static void jitb_other(const rctx *c, const void *p, uint32_t s)
+{
+    const ja_jitb_obs *o = p;
+    fprintf(c->f, "  %2u cards", (unsigned)o->hand_count[s]);
+    put_known(c, o->known + s * 52, 52);
+}
+
+static const char *const bombs_rank[JA_BOMBS_RANKS] = {"3", "4", "5", "6", "7", "8", "9", "T",
+                                                       "J", "Q", "K", "A", "2", "XB", "XR"};
+static const char *const bombs_form[] = {"none", "single", "pair", "run", "double run",
+                                         "bomb", "big bomb", "super bomb"};
+
+static const char *bombs_rank_name(unsigned r)
+{
+    return r < JA_BOMBS_RANKS ? bombs_rank[r] : "?";
+}
+
+/* One public event of a Bombs observation, as text ("seat 1 (random) run
+ * 7-Q"). */
+static void bombs_event(const viewer_model *m, unsigned kind, unsigned seat, unsigned arg,
+                        char *buf, size_t cap)
+{
+    char who[96], lab[VIEWER_LABEL_MAX];
+    if (seat < m->n_seats)
+        snprintf(who, sizeof who, "seat %u (%s)", seat, m->r->h.players[seat].name);
+    else
+        snprintf(who, sizeof who, "seat %u", seat);
+    const char *rank = bombs_rank_name(arg);
+    switch (kind) {
+    case JA_BOMBS_EV_DEAL: snprintf(buf, cap, "%s deals", who); break;
+    case JA_BOMBS_EV_REVOLT: snprintf(buf, cap, "%s revolts", who); break;
+    case JA_BOMBS_EV_OFFER: snprintf(buf, cap, "%s offers a %s", who, rank); break;
+    case JA_BOMBS_EV_ACCEPT: snprintf(buf, cap, "%s accepts the %s", who, rank); break;
+    case JA_BOMBS_EV_REFUSE: snprintf(buf, cap, "%s refuses the %s", who, rank); break;
+    case JA_BOMBS_EV_REQUEST: snprintf(buf, cap, "%s requests a %s, not held", who, rank); break;
+    case JA_BOMBS_EV_REQUEST_MET: snprintf(buf, cap, "%s requests a %s, handed over", who, rank); break;
+    case JA_BOMBS_EV_RETURN: snprintf(buf, cap, "%s returns a %s", who, rank); break;
+    case JA_BOMBS_EV_PLAY:
+    case JA_BOMBS_EV_INTERRUPT:
+        if (m->g->label((ja_action){arg}, lab, sizeof lab) < 0)
+            snprintf(lab, sizeof lab, "play %u", arg);
+        snprintf(buf, cap, "%s %s%s", who, lab, kind == JA_BOMBS_EV_INTERRUPT ? " out of turn" : "");
+        break;
+    case JA_BOMBS_EV_PASS: snprintf(buf, cap, "%s passes", who); break;
+    case JA_BOMBS_EV_TRICK: snprintf(buf, cap, "%s wins the trick", who); break;
+    case JA_BOMBS_EV_OUT: snprintf(buf, cap, "%s is out, place %u", who, arg); break;
+    case JA_BOMBS_EV_KNAVE: snprintf(buf, cap, "%s is last, place %u", who, arg); break;
+    case JA_BOMBS_EV_HAND_END: snprintf(buf, cap, "hand %u ends", arg + 1u); break;
+    case JA_BOMBS_EV_MOVE: snprintf(buf, cap, "%s moves to table %u", who, arg + 1u); break;
+    default: snprintf(buf, cap, "%s: event %u", who, kind); break;
+    }
+}
+
+static bool bombs_boundary(unsigned kind)
+{
+    return kind == JA_BOMBS_EV_DEAL || kind == JA_BOMBS_EV_TRICK || kind == JA_BOMBS_EV_HAND_END;
+}
+
+/* The first event of the round that follows event b (-1: the oldest kept):
+ * after a deal, the exchange until the first play, then the trick. */
+static int bombs_round_start(const ja_bombs_obs *o, int b, int to)
+{
+    int from = b + 1;
+    if (b >= 0 && o->ev_kind[b] == JA_BOMBS_EV_DEAL)
+        for (int i = from; i < to; i++)
+            if (o->ev_kind[i] == JA_BOMBS_EV_PLAY || o->ev_kind[i] == JA_BOMBS_EV_INTERRUPT)
+                return i;
+    return from;
+}
+
+/* The plays of the current trick in order, from the observation's public
+ * events (everything since the last trick, deal or end of hand; before the
+ * first lead of a hand, the exchange). Right after a trick is won, that
+ * trick and its winner. "..." when its start is older than the events an
+ * observation keeps. Wrapped at 78 columns. */
+static void bombs_trick(const rctx *c, const ja_bombs_obs *o)
+{
+    int n = 0;
+    while (n < JA_BOMBS_EVENTS && o->ev_seq[n] != 0)
+        n++;
+    int b = n - 1;
+    while (b >= 0 && !bombs_boundary(o->ev_kind[b]))
+        b--;
+    const int to = n;
+    const char *title = "this trick";
+    if (b >= 0 && b == n - 1 && o->ev_kind[b] == JA_BOMBS_EV_TRICK) {
+        title = "last trick"; /* closed by its trick event */
+        do
+            b--;
+        while (b >= 0 && !bombs_boundary(o->ev_kind[b]));
+    }
+    int from = bombs_round_start(o, b, to);
+    if (from >= to)
+        return;
+    if (b >= 0 && o->ev_kind[b] == JA_BOMBS_EV_DEAL && o->ev_kind[from] != JA_BOMBS_EV_PLAY &&
+        o->ev_kind[from] != JA_BOMBS_EV_INTERRUPT)
+        title = "exchange";
+    int col = fprintf(c->f, "  %s:", title);
+    if (b < 0 && o->event_seq > JA_BOMBS_EVENTS)
+        col += fprintf(c->f, " ...");
+    for (int i = from; i < to; i++) {
+        char ev[160];
+        bombs_event(c->m, o->ev_kind[i], o->ev_seat[i], o->ev_arg[i], ev, sizeof ev);
+        int w = (int)strlen(ev) + (i + 1 < to ? 1 : 0);
+        if (col + 1 + w > 78 && col > 4) {
+            fputs("\n   ", c->f);
+            col = 3;
+        }
+        col += fprintf(c->f, " %s%s", ev, i + 1 < to ? "," : "");
+    }
+    fputc('\n', c->f);
+}
+
+static void bombs_table(const rctx *c, const void *p)
+{
+    FILE *f = c->f;
+    const ja_bombs_obs *o = p;
+    fprintf(f, "  hand %u%s  table %u/%u  ", o->hand_no + 1u, o->tiebreak ? " (tiebreak)" : "",
+            o->table == 255 ? 0u : o->table + 1u, (unsigned)o->n_tables);
+    if (o->top_form == JA_BOMBS_FORM_NONE || o->top_form > JA_BOMBS_FORM_SUPER)
+        fputs("no play on the table", f);
+    else {
+        fprintf(f, "top: %s of %s", bombs_form[o->top_form], bombs_rank_name(o->top_rank));
+        if (o->top_len)
+            fprintf(f, " (length %u)", (unsigned)o->top_len);
+        if (o->top_owner != 255)
+            fprintf(f, " by seat %u, %u pass(es)", (unsigned)o->top_owner, (unsigned)o->passes);
+    }
+    fputc('\n', f);
+    bombs_trick(c, o);
+}
+
+static void bombs_hand(const rctx *c, const void *p)
+{
+    const ja_bombs_obs *o = p;
+    fprintf(c->f, "%2u cards:", (unsigned)o->count[o->seat]);
+    put_counts(c->f, c->st, o->hand, JA_BOMBS_CARDS);
+    if (o->place[o->seat])
+        fprintf(c->f, "  (finished %u)", (unsigned)o->place[o->seat]);
+}
+
+/* Cards held and known ranks: only for the seats at the observer's table. */
+static void bombs_other(const rctx *c, const void *p, uint32_t s)
+{
+    FILE *f = c->f;
+    const ja_bombs_obs *o = p;
+    if (o->seat_table[s] == 255) {
+        fputs("  sits out this hand", f);
+        return;
+    }
+    if (o->table == 255 || o->seat_table[s] != o->table) {
+        fprintf(f, "  at table %u", o->seat_table[s] + 1u);
+        return;
+    }
+    fprintf(f, "  %2u cards", (unsigned)o->count[s]);
+    bool any = false;
+    for (unsigned r = 0; r < JA_BOMBS_RANKS; r++)
+        for (int k = 0; k < o->known[s * JA_BOMBS_RANKS + r]; k++) {
+            fprintf(f, "%s%s", any ? " " : ", known: ", bombs_rank[r]);
+            any = true;
+        }
+    if (o->place[s])
+        fprintf(f, "  (finished %u)", (unsigned)o->place[s]);
+}
+
+static void bombs_deciding(const rctx *c, const void *p)
+{
+    FILE *f = c->f;
+    const ja_bombs_obs *o = p;
+    static const char *const what[] = {
+        [JA_BOMBS_STAGE_REVOLT] = "revolt or not", [JA_BOMBS_STAGE_ACCEPT] = "accept the offered card or not",
+        [JA_BOMBS_STAGE_REQUEST] = "request a rank or not", [JA_BOMBS_STAGE_RETURN] = "return a card",
+        [JA_BOMBS_STAGE_LEAD] = "lead", [JA_BOMBS_STAGE_LEAD_RANK] = "lead",
+        [JA_BOMBS_STAGE_FOLLOW] = "beat the top play or pass"};
+    fputs("  to act: ", f);
+    if (o->stage == JA_BOMBS_STAGE_OVER) {
+        fputs("nobody, the match is over\n", f);
+        return;
+    }
+    if (o->stage == JA_BOMBS_STAGE_IDLE) {
+        fputs("a seat at another table\n", f);
+        return;
+    }
+    if (o->stage == JA_BOMBS_STAGE_WINDOW) {
+        fputs("interrupt window for ", f);
+        for (uint32_t s = 0, k = 0; s < c->m->n_seats && s < JA_BOMBS_MAX_SEATS; s++)
+            if (o->seat_table[s] == o->table && o->count[s] && s != o->turn_seat) {
+                fputs(k++ ? ", " : "", f);
+                put_seat(c, s);
+            }
+        fputs("; then ", f);
+        put_seat(c, o->turn_seat);
+        fputs(" in turn\n", f);
+        return;
+    }
+    put_seat(c, o->actor);
+    if (o->stage < sizeof what / sizeof what[0] && what[o->stage])
+        fprintf(f, ": %s", what[o->stage]);
+    fputc('\n', f);
+}
+
+static void brawl_table(const rctx *c, const void *p)
+{
+    FILE *f = c->f;
+    const ja_brawljack_obs *o = p;
+    fprintf(f, "  deal %u/%u turn %u  upcard ", o->deal + 1u, (unsigned)o->hands,
+            (unsigned)o->turn);
+    put_card(f, c->st, o->upcard);
+    fprintf(f, "  deck %u\n", (unsigned)o->deck_count);
+    for (int h = 0; h < o->n_hands && h < JA_BRAWLJACK_MAX_HANDS; h++) {
+        static const char *const state[] = {"-", "live", "stayed", "bust"};
+        if (o->hand_owner[h] == JA_BRAWLJACK_DEALER)
+            fputs("  dealer  ", f);
+        else
+            fprintf(f, "  seat %u.%u", (unsigned)o->hand_owner[h], o->hand_index[h] + 1u);
+        fprintf(f, " %-6s %2u:", o->hand_state[h] < 4 ? state[o->hand_state[h]] : "?",
+                (unsigned)o->hand_value[h]);
+        for (int k = 0; k < o->hand_len[h] && k < JA_BRAWLJACK_HAND_CARDS; k++) {
+            fputc(' ', f);
+            put_card(f, c->st, o->hand_card[h * JA_BRAWLJACK_HAND_CARDS + k]);
+        }
+        fputc('\n', f);
+    }
+}
+
+static void brawl_hand(const rctx *c, const void *p)
+{
+    const ja_brawljack_obs *o = p;
+    fputs("drawn ", c->f);
+    put_card(c->f, c->st, o->drawn);
+    if (o->blind_count[o->seat])
+        fprintf(c->f, "  blind hand: %u face down", (unsigned)o->blind_count[o->seat]);
+}
+
+static void brawl_other(const rctx *c, const void *p, uint32_t s)
+{
+    const ja_brawljack_obs *o = p;
+    if (o->blind_count[s])
+        fprintf(c->f, "  blind hand: %u face down", (unsigned)o->blind_count[s]);
+}
+
+/* Bruise Jack's own deck: colour, number, suit levels ("c1n4s0"). */
+static void put_bruise(FILE *f, const viewer_style *st, uint8_t id)
+{
+    if (id >= JA_BRUISE_JACK_CARDS) {
+        fputs("--", f);
+        return;
+    }
+    on(f, st, C_CYAN);
+    fprintf(f, "c%dn%ds%d", ja_bruise_jack_level(id, JA_BRUISE_JACK_COLOUR),
+            ja_bruise_jack_level(id, JA_BRUISE_JACK_NUMBER),
+            ja_bruise_jack_level(id, JA_BRUISE_JACK_SUIT));
+    on(f, st, C_RESET);
+}
+
+static void bruise_table(const rctx *c, const void *p)
+{
+    static const char *const row[] = {"colour", "number", "suit"};
+    FILE *f = c->f;
+    const ja_bruise_jack_obs *o = p;
+    fprintf(f, "  hand %u/%u%s  stock %u  discard %u\n", o->hand + 1u, (unsigned)o->hands,
+            o->replay ? " (replay)" : "", (unsigned)o->stock_count, (unsigned)o->discard_count);
+    for (int s = 0; s < o->n_seats && s < JA_BRUISE_JACK_MAX_SEATS; s++) {
+        if (!(o->active >> s & 1))
+            continue;
+        fprintf(f, "  seat %d%s%s\n", s, o->has_centre[s] ? " [centre]" : "",
+                o->stood[s] ? " stood" : "");
+        for (int r = 0; r < JA_BRUISE_JACK_ROWS; r++) {
+            int k = s * 3 + r;
+            fprintf(f, "    %-6s %2u%s:", row[r], (unsigned)o->shown[k],
+                    o->claimed[k] ? " claimed" : "");
+            for (int i = 0; i < o->up_count[k] && i < JA_BRUISE_JACK_MAX_UP; i++) {
+                fputc(' ', f);
+                put_bruise(f, c->st, o->up[k * JA_BRUISE_JACK_MAX_UP + i]);
+            }
+            fputc('\n', f);
+        }
+    }
+}
+
+static void bruise_hand(const rctx *c, const void *p)
+{
+    const ja_bruise_jack_obs *o = p;
+    fputs("centre ", c->f);
+    put_bruise(c->f, c->st, o->centre);
+    if (o->drawn != JA_BRUISE_JACK_NONE) {
+        fputs("  drawn ", c->f);
+        put_bruise(c->f, c->st, o->drawn);
+    }
+}
+
+static const game_render RENDERERS[] = {
+    {"taylor-blackjack", taylor_table, taylor_hand, taylor_other, NULL},
+    {"jack-in-the-box", jitb_table, jitb_hand, jitb_other, NULL},
+    {"bombs", bombs_table, bombs_hand, bombs_other, bombs_deciding},
+    {"brawljack", brawl_table, brawl_hand, brawl_other, NULL},
+    {"bruise-jack", bruise_table, bruise_hand, NULL, NULL},
+};
+
+/* The fallback: every scalar field of the observation, from the field table
+ * (arrays are left to the JSON and the per-game renderers). */
+static void generic_table(FILE *f, const viewer_model *m, const void *obs)
+{
+    int col = 0;
+    for (uint32_t k = 0; k < m->g->n_obs_fields; k++) {
+        const ja_field *fd = &m->g->obs_fields[k];
+        if (fd->count != 1)
+            continue;
+        int64_t v;
+        viewer_field(m->g, obs, fd->name, 0, &v);
+        char b[96];
+        int n = snprintf(b, sizeof b, " %s=%lld", fd->name, (long long)v);
+        if (col + n > 78) {
+            fputc('\n', f);
+            col = 0;
+        }
+        fputs(col ? "" : " ", f);
+        fputs(b, f);
+        col += n + (col ? 0 : 1);
+    }
+    if (col)
+        fputc('\n', f);
+}
+
+static const game_render *renderer_of(const viewer_model *m)
+{
+    for (size_t i = 0; i < sizeof RENDERERS / sizeof RENDERERS[0]; i++)
+        if (strcmp(RENDERERS[i].game, m->g->name) == 0 &&
+            m->g->obs_version == m->r->h.obs_version)
+            return &RENDERERS[i];
+    return NULL;
+}
+
+/* Who decides now, as observation obs tells its seat: the renderer's own
+ * reading, else the `to_act` field (255: nobody), else nothing. */
+static void obs_deciding(const rctx *c, const game_render *gr, const void *obs)
+{
+    if (gr && gr->deciding) {
+        gr->deciding(c, obs);
+        return;
+    }
+    int64_t v;
+    if (!viewer_field(c->m->g, obs, "to_act", 0, &v))
+        return;
+    fputs("  to act: ", c->f);
+    if (v == 255)
+        fputs("nobody, the match is over", c->f);
+    else
+        put_seat(c, (uint32_t)v);
+    fputc('\n', c->f);
+}
+
+/* Who decides now, from the replay (the omniscient view). */
+static void true_deciding(const rctx *c, uint32_t fr)
+{
+    uint32_t mask = viewer_deciding(c->m, fr);
+    fputs("  to act: ", c->f);
+    if (!mask)
+        fputs("nobody, the match is over", c->f);
+    for (uint32_t s = 0, n = 0; s < c->m->n_seats; s++)
+        if (mask >> s & 1) {
+            fputs(n++ ? ", " : "", c->f);
+            put_seat(c, s);
+        }
+    fputc('\n', c->f);
+}
+
+/* ---- frames --------------------------------------------------------------------- */
+
+void viewer_text_header(FILE *f, const viewer_model *m, int seat, const viewer_style *st)
+{
+    const ref_replay *r = m->r;
+    char opts[1024];
+    if (ja_options_format(m->g, &r->h.options, opts, sizeof opts) < 0)
+        opts[0] = '\0';
+    on(f, st, C_BOLD);
+    fprintf(f, "%s", m->g->title);
+    on(f, st, C_RESET);
+    /* A seat is never told the match seed (it gives away every deal), and
+     * the number of decisions would tell it how long the match lasts. */
+    if (seat < 0)
+        fprintf(f, ", %u seats, seed %llu, %u decisions\n", (unsigned)m->n_seats,
+                (unsigned long long)r->h.seed, r->n_steps);
+    else
+        fprintf(f, ", %u seats\n", (unsigned)m->n_seats);
+    fprintf(f, "options: %s\n", opts);
+    /* The time control and fault policy, when the match had any. */
+    bool policy = r->h.on_fault[0] && strcmp(r->h.on_fault, "default") != 0;
+    if (r->h.move_ms || r->h.bank_ms || policy)
+        fprintf(f, "time: move %u ms, bank %u ms; on fault: %s\n", (unsigned)r->h.move_ms,
+                (unsigned)r->h.bank_ms, r->h.on_fault[0] ? r->h.on_fault : "default");
+    for (uint32_t s = 0; s < m->n_seats; s++)
+        fprintf(f, "seat %u: %s (%s%s%s)\n", (unsigned)s, r->h.players[s].name,
+                r->h.players[s].kind, r->h.players[s].version[0] ? " " : "",
+                r->h.players[s].version);
+}
+
+static void put_rec(FILE *f, const viewer_model *m, uint32_t fr, uint32_t ri,
+                    const viewer_style *st)
+{
+    const ref_replay_rec *rec = &m->r->recs[ri];
+    fprintf(f, "seat %u (%s): ", (unsigned)rec->seat, m->r->h.players[rec->seat].name);
+    on(f, st, C_BOLD);
+    fputs(m->label[ri], f);
+    on(f, st, C_RESET);
+    if (rec->forced)
+        fputs("  [forced]", f);
+    else
+        fprintf(f, "  [%u choices, %.3f ms]", (unsigned)rec->n_legal,
+                (double)rec->think_us / 1000.0);
+    if (rec->fault) {
+        on(f, st, C_RED);
+        fprintf(f, "  FAULT: %s", ja_fault_name(rec->fault));
+        if (m->forfeit_at[rec->seat] == fr)
+            fputs("  FORFEITS the match", f);
+        on(f, st, C_RESET);
+    }
+    fputc('\n', f);
+}
+
+void viewer_text_frame(FILE *f, const viewer_model *m, uint32_t fr, int seat,
+                       const viewer_style *st)
+{
+    const game_render *gr = renderer_of(m);
+    const rctx c = {f, st, m};
+    on(f, st, C_YELLOW);
+    /* A seat's view has no decision numbers: they would tell it how many
+     * decisions were put to other seats. */
+    if (fr == 0)
+        fprintf(f, "== deal ==\n");
+    else if (seat >= 0)
+        fprintf(f, "== seat %d sees ==\n", seat);
+    else
+        fprintf(f, "== decision %u/%u ==\n", fr, m->r->n_steps);
+    on(f, st, C_RESET);
+    if (fr > 0) {
+        const ref_replay_step *sp = viewer_step(m, fr);
+        for (uint32_t k = 0; k < sp->n; k++) {
+            uint32_t ri = sp->first + k;
+            /* A seat sees its own decisions only (whether another seat was
+             * asked can be hidden, e.g. Bombs' interrupt windows). */
+            if (seat < 0 || m->r->recs[ri].seat == (uint32_t)seat)
+                put_rec(f, m, fr, ri, st);
+        }
+    }
+    /* The public picture: in the omniscient view from the table in play,
+     * in a seat's view from its own observation only. */
+    const void *obs = viewer_obs(m, fr, seat < 0 ? viewer_table_seat(m, fr) : (uint32_t)seat);
+    if (seat < 0) {
+        on(f, st, C_DIM);
+        fprintf(f, "  %s\n", m->describe[fr]);
+        on(f, st, C_RESET);
+    }
+    if (gr)
+        gr->table(&c, obs);
+    else
+        generic_table(f, m, obs);
+    if (seat < 0)
+        true_deciding(&c, fr);
+    else
+        obs_deciding(&c, gr, obs);
+    for (uint32_t s = 0; s < m->n_seats; s++) {
+        uint32_t from = seat < 0 ? s : (uint32_t)seat;
+        fprintf(f, "  seat %u %-10s score ", (unsigned)s, m->r->h.players[s].name);
+        put_score(f, viewer_score(m, fr, from, s));
+        if (gr && s == from) {
+            fputs("  ", f);
+            gr->hand(&c, viewer_obs(m, fr, s));
+        } else if (gr && gr->other) {
+            gr->other(&c, obs, s);
+        }
+        fputc('\n', f);
+    }
+}
+
+void viewer_text_outcome(FILE *f, const viewer_model *m, const viewer_style *st)
+{
+    on(f, st, C_BOLD);
+    fputs("== result ==\n", f);
+    on(f, st, C_RESET);
+    for (uint32_t s = 0; s < m->n_seats; s++) {
+        fprintf(f, "  place %u  seat %u %-10s score ", (unsigned)m->r->outcome.place[s],
+                (unsigned)s, m->r->h.players[s].name);
+        put_score(f, m->r->outcome.score[s]);
+        fprintf(f, "  faults %u", (unsigned)m->r->faults[s]);
+        if (m->forfeit_at[s]) {
+            on(f, st, C_RED);
+            fputs("  forfeited", f);
+            on(f, st, C_RESET);
+        }
+        fputc('\n', f);
+    }
+}
+
+void viewer_text_dump(FILE *f, const viewer_model *m, int seat, const viewer_style *st)
+{
+    viewer_text_header(f, m, seat, st);
+    if (seat >= 0)
+        fprintf(f, "view: seat %d only (what it saw)\n", seat);
+    for (uint32_t fr = 0; fr < m->n_frames; fr++)
+        if (viewer_seat_sees(m, fr, seat))
+            viewer_text_frame(f, m, fr, seat, st);
+    viewer_text_outcome(f, m, st);
+}
