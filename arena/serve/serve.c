@@ -231,80 +231,68 @@ static void activate(arena_server *s, const arena_serve_version *v, const char *
         srv_event_version(s, v->author, v->number, status, "a newer version is active");
 }
 
-/* Validates one version: the status it gets, with its reason and report. */
-static void validate(arena_server *s, const arena_serve_version *v, ref_bot *random)
+/* A step of a validation report: its name and whether it passed. */
+static void report_step(json_t *steps, const char *name, bool ok)
 {
-    char path[4400], why[1400] = "";
-    version_path(s, v, path, sizeof path);
-    json_t *rep = json_object(), *steps = json_array(), *sm = json_array();
-    json_object_set_new(rep, "steps", steps);
-    json_object_set_new(rep, "smoke", sm);
+    json_array_append_new(steps, json_pack("{ss ss}", "step", name, "result",
+                                           ok ? "ok" : "failed"));
+}
+
+/* The bot to validate: an external version's (connected: the hub's,
+ * borrowed), or the plugin checked as an ELF file and probed in the
+ * sandbox with its parameters (the bot's check_params). NULL with why
+ * when it cannot be had; each step in the report. */
+static ref_bot *candidate(arena_server *s, const arena_serve_version *v, json_t *steps, char *why,
+                          size_t cap)
+{
     ref_bot *cand = NULL;
-    const char *status = ARENA_V_REJECTED;
-    char err[1200];
-    bool ext = srv_ext_is(v);
-    if (ext) { /* its bot is connected (next_to_validate): the hub's, borrowed */
-        if (srv_ext_bot(s, v, &cand, err, sizeof err) != JA_OK) {
-            snprintf(why, sizeof why, "its bot is not connected: %s", err);
-            json_array_append_new(steps, json_pack("{ss ss}", "step", "hello", "result",
-                                                   "failed"));
-            goto done;
-        }
-        json_array_append_new(steps, json_pack("{ss ss}", "step", "hello", "result", "ok"));
-        goto supports;
+    char err[1200], path[4400];
+    if (srv_ext_is(v)) { /* its bot is connected (next_to_validate) */
+        bool ok = srv_ext_bot(s, v, &cand, err, sizeof err) == JA_OK;
+        if (!ok)
+            snprintf(why, cap, "its bot is not connected: %s", err);
+        report_step(steps, "hello", ok);
+        return ok ? cand : NULL;
     }
     /* The messages name the stored file by its hash, never by its path. */
+    version_path(s, v, path, sizeof path);
     if (ref_elf_check(path, err, sizeof err) != JA_OK) {
-        snprintf(why, sizeof why, "not a plugin for this server: %s", err);
-        json_array_append_new(steps, json_pack("{ss ss}", "step", "elf", "result", "failed"));
-        goto done;
+        snprintf(why, cap, "not a plugin for this server: %s", err);
+        report_step(steps, "elf", false);
+        return NULL;
     }
-    json_array_append_new(steps, json_pack("{ss ss}", "step", "elf", "result", "ok"));
+    report_step(steps, "elf", true);
     /* The probe child loads the plugin and, with parameters, has the bot
      * check them (its check_params) before anything is played. */
-    int orc = ref_bot_hosted_open(path, v->params[0] ? v->params : NULL, &cand, err, sizeof err);
+    int rc = ref_bot_hosted_open(path, v->params[0] ? v->params : NULL, &cand, err, sizeof err);
     /* JA_EINVAL is the bot's refusal, its reason alone in err (seat.h),
      * unless a JACKARENA_HOSTED_* limit of the server's is bad. */
-    if (orc == JA_EINVAL && v->params[0] && strncmp(err, "JACKARENA_HOSTED_", 17) != 0) {
-        snprintf(why, sizeof why, "refuses its parameters '%s': %s", v->params, err);
-        json_array_append_new(steps, json_pack("{ss ss}", "step", "load", "result", "ok"));
-        json_array_append_new(steps, json_pack("{ss ss}", "step", "params", "result", "failed"));
-        goto done;
+    if (rc == JA_EINVAL && v->params[0] && strncmp(err, "JACKARENA_HOSTED_", 17) != 0) {
+        snprintf(why, cap, "refuses its parameters '%s': %s", v->params, err);
+        report_step(steps, "load", true);
+        report_step(steps, "params", false);
+        return NULL;
     }
-    if (orc != JA_OK) {
-        snprintf(why, sizeof why, "does not load in the sandbox: %s", err);
-        json_array_append_new(steps, json_pack("{ss ss}", "step", "load", "result", "failed"));
-        goto done;
+    if (rc != JA_OK) {
+        snprintf(why, cap, "does not load in the sandbox: %s", err);
+        report_step(steps, "load", false);
+        return NULL;
     }
-    json_array_append_new(steps, json_pack("{ss ss}", "step", "load", "result", "ok"));
+    report_step(steps, "load", true);
     if (v->params[0])
-        json_array_append_new(steps, json_pack("{ss ss}", "step", "params", "result", "ok"));
-supports:
-    if (!ref_bot_supports(cand, s->a->game)) {
-        snprintf(why, sizeof why, "does not play %s", s->a->game->name);
-        json_array_append_new(steps, json_pack("{ss ss}", "step", "supports", "result", "failed"));
-        goto done;
-    }
-    json_array_append_new(steps, json_pack("{ss ss}", "step", "supports", "result", "ok"));
-    int rc = smoke(s, v, cand, random, sm, why, sizeof why);
-    if (rc == JA_EAGAIN) { /* stopping: validated again at the next start */
-        json_decref(rep);
-        if (!ext)
-            ref_bot_destroy(&cand);
-        return;
-    }
-    json_array_append_new(steps, json_pack("{ss ss}", "step", "smoke", "result",
-                                           rc == JA_OK ? "ok" : "failed"));
-    if (rc == JA_OK)
-        status = ARENA_V_ACTIVE;
-done:
-    if (!ext)
-        ref_bot_destroy(&cand);
+        report_step(steps, "params", true);
+    return cand;
+}
+
+/* The outcome of a validation: active (activate), or rejected with why;
+ * the report stored with it (made text here). */
+static void validated(arena_server *s, const arena_serve_version *v, const char *status,
+                      char *why, json_t *rep)
+{
     public_text(s, why);
     json_object_set_new(rep, "result", json_string(status));
     json_object_set_new(rep, "reason", json_string(why));
     char *text = json_dumps(rep, JSON_COMPACT);
-    json_decref(rep);
     if (strcmp(status, ARENA_V_ACTIVE) == 0) {
         activate(s, v, text);
     } else {
@@ -316,6 +304,35 @@ done:
             srv_event_version(s, v->author, v->number, status, why);
     }
     free(text);
+}
+
+/* Validates one version (docs/server.md, "Validation"): the bot, the game,
+ * the smoke matches; the status it gets, with its reason and report. */
+static void validate(arena_server *s, const arena_serve_version *v, ref_bot *random)
+{
+    char why[1400] = "";
+    json_t *rep = json_object(), *steps = json_array(), *sm = json_array();
+    json_object_set_new(rep, "steps", steps);
+    json_object_set_new(rep, "smoke", sm);
+    const char *status = ARENA_V_REJECTED;
+    ref_bot *cand = candidate(s, v, steps, why, sizeof why);
+    int rc = JA_OK;
+    if (cand && !ref_bot_supports(cand, s->a->game)) {
+        snprintf(why, sizeof why, "does not play %s", s->a->game->name);
+        report_step(steps, "supports", false);
+    } else if (cand) {
+        report_step(steps, "supports", true);
+        rc = smoke(s, v, cand, random, sm, why, sizeof why);
+        if (rc != JA_EAGAIN) /* stopping: validated again at the next start */
+            report_step(steps, "smoke", rc == JA_OK);
+        if (rc == JA_OK)
+            status = ARENA_V_ACTIVE;
+    }
+    if (!srv_ext_is(v))
+        ref_bot_destroy(&cand); /* an external one is the hub's */
+    if (rc != JA_EAGAIN)
+        validated(s, v, status, why, rep);
+    json_decref(rep);
 }
 
 /* The next version to validate (docs/server.md, "Validation"): the
@@ -586,6 +603,51 @@ static int batch_open(arena_server *s, bot_cache *cache, const arena_serve_batch
     return JA_OK;
 }
 
+/* Batch b's tournament in the ladder database: made (or found again, when
+ * a server stopped between making it and noting it) for a new batch,
+ * checked to be the one planned for a resumed one. JA_OK, or an error with
+ * why. */
+static int batch_tournament(arena_server *s, ladder_db *db, arena_serve_batch *b,
+                            batch_bots *bb, char *why, size_t cap)
+{
+    const arena_serve_args *a = s->a;
+    uint32_t rounds = (a->concurrency + a->seats - 1) / a->seats;
+    if (rounds < a->rounds)
+        rounds = a->rounds;
+    /* Fresh deals (duplicate off): every match is dealt its own cards, so
+     * nothing of a deal is public while another match plays it, and no bot
+     * meets a deal twice (docs/server.md, "Deals"); the rotations still
+     * give every version every seat. */
+    ladder_tournament_spec ts = {{a->game->name, a->seats, s->opts_text},
+                                 b->seed, LADDER_FORMAT_ROUND_ROBIN, rounds ? rounds : 1,
+                                 false, b->n, bb->lb};
+    int64_t tid = 0;
+    int rc;
+    if (b->tournament != 0) {
+        /* Resumed: its tournament must be this ladder's, with these bots. */
+        if ((rc = ladder_db_tournament_find(db, &ts, 0, &tid)) == JA_OK && tid == b->tournament)
+            return JA_OK;
+        snprintf(why, cap, "its tournament %" PRId64 " is not in the ladder database as "
+                 "planned (another --db, or --seats, --opt or --rounds changed since?)",
+                 b->tournament);
+        return rc == JA_OK || rc == JA_ENOTFOUND ? JA_EINVAL : rc;
+    }
+    rc = ladder_db_tournament_find(db, &ts, 0, &tid);
+    if (rc == JA_ENOTFOUND)
+        rc = ladder_db_tournament_create(db, &ts, &tid);
+    if (rc != JA_OK) {
+        snprintf(why, cap, "its tournament cannot be stored: %s", ladder_db_errmsg(db));
+        return rc;
+    }
+    if ((rc = arena_serve_db_batch_set_tournament(s->sdb, b->id, tid)) != JA_OK) {
+        snprintf(why, cap, "the server database cannot note its tournament");
+        return rc;
+    }
+    b->tournament = tid;
+    srv_event_batch(s, b, "running", NULL);
+    return JA_OK;
+}
+
 /* Plays (or resumes) one batch to its end, or until stopped. JA_OK (ended,
  * or stopped to be resumed at the next start, or waiting for an external
  * bot); another error with why, the batch untouched. */
@@ -603,41 +665,8 @@ static int play_batch(arena_server *s, ladder_db *db, bot_cache *cache, arena_se
         free(bb);
         return rc == JA_EAGAIN ? JA_OK : rc;
     }
-    uint32_t rounds = (a->concurrency + a->seats - 1) / a->seats;
-    if (rounds < a->rounds)
-        rounds = a->rounds;
-    /* Fresh deals (duplicate off): every match is dealt its own cards, so
-     * nothing of a deal is public while another match plays it, and no bot
-     * meets a deal twice (docs/server.md, "Deals"); the rotations still
-     * give every version every seat. */
-    ladder_tournament_spec ts = {{a->game->name, a->seats, s->opts_text},
-                                 b->seed, LADDER_FORMAT_ROUND_ROBIN, rounds ? rounds : 1,
-                                 false, b->n, bb->lb};
-    int64_t tid = 0;
-    if (b->tournament == 0) {
-        /* Found again when a server stopped between making it and noting it. */
-        rc = ladder_db_tournament_find(db, &ts, 0, &tid);
-        if (rc == JA_ENOTFOUND)
-            rc = ladder_db_tournament_create(db, &ts, &tid);
-        if (rc != JA_OK) {
-            snprintf(why, cap, "its tournament cannot be stored: %s", ladder_db_errmsg(db));
-            goto out;
-        }
-        if ((rc = arena_serve_db_batch_set_tournament(s->sdb, b->id, tid)) != JA_OK) {
-            snprintf(why, cap, "the server database cannot note its tournament");
-            goto out;
-        }
-        b->tournament = tid;
-        srv_event_batch(s, b, "running", NULL);
-    } else if ((rc = ladder_db_tournament_find(db, &ts, 0, &tid)) != JA_OK ||
-               tid != b->tournament) {
-        /* Resumed: its tournament must be this ladder's, with these bots. */
-        snprintf(why, cap, "its tournament %" PRId64 " is not in the ladder database as "
-                 "planned (another --db, or --seats, --opt or --rounds changed since?)",
-                 b->tournament);
-        rc = rc == JA_OK || rc == JA_ENOTFOUND ? JA_EINVAL : rc;
+    if ((rc = batch_tournament(s, db, b, bb, why, cap)) != JA_OK)
         goto out;
-    }
     uint32_t *pending = NULL, n_pending = 0;
     if ((rc = ladder_db_pending(db, b->tournament, &pending, &n_pending)) != JA_OK) {
         snprintf(why, cap, "its pending matches cannot be read: %s", ladder_db_errmsg(db));
@@ -870,13 +899,13 @@ static bool open_files(const arena_serve_args *a)
     return false;
 }
 
-int arena_serve_run(const arena_serve_args *a)
+/* The server's shared state, before anything is opened; NULL when out of
+ * memory. */
+static arena_server *server_new(const arena_serve_args *a)
 {
     arena_server *s = calloc(1, sizeof *s);
-    if (s == NULL) {
-        arena_error("out of memory");
-        return EXIT_RUNTIME;
-    }
+    if (s == NULL)
+        return NULL;
     s->a = a;
     s->stop = &g_stop;
     g_stop = 0;
@@ -884,24 +913,32 @@ int arena_serve_run(const arena_serve_args *a)
     pthread_cond_init(&s->cond, NULL);
     pthread_mutex_init(&s->ladder_mu, NULL);
     ja_options_format(a->game, &a->options, s->opts_text, sizeof s->opts_text);
-    int status = EXIT_USAGE;
-    char err[1400];
-    ladder_db *db = NULL;
-    arena_db_lock lock = {.fd = -1};
-    bool validator_started = false;
-    pthread_t vt;
+    return s;
+}
 
-    if (!open_files(a))
-        goto out;
-    if (srv_live_new(a->game, a->live_delay, a->concurrency, &s->live) != JA_OK) {
-        arena_error("out of memory");
-        goto out;
-    }
+static void server_free(arena_server *s)
+{
+    arena_serve_db_close(&s->sdb);
+    srv_live_free(&s->live);
+    for (int i = 0; i < SRV_EVENT_RING; i++)
+        free(s->ev[i]);
+    pthread_cond_destroy(&s->cond);
+    pthread_mutex_destroy(&s->ladder_mu);
+    free(s->ladder_text);
+    pthread_mutex_destroy(&s->mu);
+    free(s);
+}
+
+/* The data folder and its subfolders, made when missing (one line said
+ * and false when one cannot be). */
+static bool server_folders(arena_server *s)
+{
+    const arena_serve_args *a = s->a;
     if (!make_dir(a->data_dir))
-        goto out;
+        return false;
     if (realpath(a->data_dir, s->data) == NULL) {
         arena_error("cannot resolve the data folder '%s': %s", a->data_dir, strerror(errno));
-        goto out;
+        return false;
     }
     snprintf(s->bots_dir, sizeof s->bots_dir, "%s/bots", s->data);
     snprintf(s->replays_dir, sizeof s->replays_dir, "%s/replays", s->data);
@@ -909,20 +946,52 @@ int arena_serve_run(const arena_serve_args *a)
     snprintf(s->tmp_dir, sizeof s->tmp_dir, "%s/tmp", s->data);
     if (!make_dir(s->bots_dir) || !make_dir(s->replays_dir) || !make_dir(s->pages_dir) ||
         !make_dir(s->tmp_dir))
-        goto out;
+        return false;
     pages_refresh(s->pages_dir);
-    /* One writer at a time in the ladder database (db_lock.h): this server
-     * for as long as it runs. */
-    if ((status = arena_db_lock_open(a->db_path, &lock, &db)) != EXIT_OK)
-        goto out;
-    status = EXIT_USAGE;
-    char sdb_path[4300];
+    return true;
+}
+
+/* The two databases: the ladder's, locked for as long as the server runs
+ * (one writer at a time, db_lock.h), and the server's with its seed. An
+ * exit status: EXIT_OK, or another after one line. */
+static int server_databases(arena_server *s, arena_db_lock *lock, ladder_db **db)
+{
+    const arena_serve_args *a = s->a;
+    int status = arena_db_lock_open(a->db_path, lock, db);
+    if (status != EXIT_OK)
+        return status;
+    char sdb_path[4300], err[1400];
     snprintf(sdb_path, sizeof sdb_path, "%s/serve.db", s->data);
     if (arena_serve_db_open(sdb_path, &s->sdb, err, sizeof err) != JA_OK ||
         arena_serve_db_seed(s->sdb, a->have_seed, a->seed, &s->seed, err, sizeof err) != JA_OK) {
         arena_error("%s", err);
-        goto out;
+        return EXIT_USAGE;
     }
+    return EXIT_OK;
+}
+
+/* The server's first lines on standard error: where it listens. */
+static void server_note(const arena_server *s)
+{
+    const arena_serve_args *a = s->a;
+    if (a->quiet)
+        return;
+    fprintf(stderr, "arena serve: %s (%u seats, %s) on http://%s%s%s:%u/, ladder %s, data %s\n",
+            a->game->name, a->seats, s->opts_text[0] ? s->opts_text : "no options",
+            a->v6 ? "[" : "", a->host, a->v6 ? "]" : "", (unsigned)a->port, a->db_path, s->data);
+    if (s->ext)
+        srv_ext_note((arena_server *)s);
+}
+
+/* Serves until a signal: the hub of external bots, the HTTP side, the
+ * validator and the scheduler, then all stopped in the reverse order. An
+ * exit status. */
+static int server_serve(arena_server *s, ladder_db *db)
+{
+    char err[1400];
+    int status = EXIT_USAGE;
+    bool validator_started = false;
+    pthread_t vt;
     struct sigaction sa = {0}, old_int, old_term, old_pipe, ign = {0};
     sa.sa_handler = on_signal;
     ign.sa_handler = SIG_IGN;
@@ -940,13 +1009,7 @@ int arena_serve_run(const arena_serve_args *a)
         goto restore;
     }
     validator_started = true;
-    if (!a->quiet)
-        fprintf(stderr, "arena serve: %s (%u seats, %s) on http://%s%s%s:%u/, ladder %s, data %s\n",
-                a->game->name, a->seats, s->opts_text[0] ? s->opts_text : "no options",
-                a->v6 ? "[" : "", a->host, a->v6 ? "]" : "", (unsigned)a->port, a->db_path,
-                s->data);
-    if (!a->quiet && s->ext)
-        srv_ext_note(s);
+    server_note(s);
     scheduler(s, db);
     status = EXIT_OK;
 restore:
@@ -961,19 +1024,33 @@ restore:
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGPIPE, &old_pipe, NULL);
-    if (!a->quiet && status == EXIT_OK)
+    if (!s->a->quiet && status == EXIT_OK)
         fprintf(stderr, "arena serve: stopped\n");
+    return status;
+}
+
+int arena_serve_run(const arena_serve_args *a)
+{
+    arena_server *s = server_new(a);
+    if (s == NULL) {
+        arena_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    ladder_db *db = NULL;
+    arena_db_lock lock = {.fd = -1};
+    int status = EXIT_USAGE;
+    if (!open_files(a))
+        goto out;
+    if (srv_live_new(a->game, a->live_delay, a->concurrency, &s->live) != JA_OK) {
+        arena_error("out of memory");
+        goto out;
+    }
+    if (!server_folders(s) || (status = server_databases(s, &lock, &db)) != EXIT_OK)
+        goto out;
+    status = server_serve(s, db);
 out:
-    arena_serve_db_close(&s->sdb);
-    srv_live_free(&s->live);
     ladder_db_close(&db);
     arena_db_lock_release(&lock);
-    for (int i = 0; i < SRV_EVENT_RING; i++)
-        free(s->ev[i]);
-    pthread_cond_destroy(&s->cond);
-    pthread_mutex_destroy(&s->ladder_mu);
-    free(s->ladder_text);
-    pthread_mutex_destroy(&s->mu);
-    free(s);
+    server_free(s);
     return status;
 }

@@ -1255,6 +1255,46 @@ static enum MHD_Result answer_error(struct MHD_Connection *c, req *q, unsigned c
     return answer(c, q);
 }
 
+/* A request's headers have arrived: routed, admitted as a request or a
+ * stream (serve_conn.h), and an upload checked before its body (a refusal
+ * is answered at once, the body unread). */
+static enum MHD_Result request_begin(arena_server *s, struct MHD_Connection *c,
+                                     const char *method, const char *url, req *q)
+{
+    q->s = s;
+    q->call.conn = c;
+    arena_serve_route(method, url, &q->route);
+    snprintf(q->method, sizeof q->method, "%s", method ? method : "");
+    if (url && strlen(url) < sizeof q->url) /* longer: no live route */
+        snprintf(q->url, sizeof q->url, "%s", url);
+    if (q->route.kind == ARENA_ROUTE_NONE && s->live) {
+        char id[SRV_LIVE_ID_MAX];
+        q->live = srv_live_route(q->method, q->url, id);
+    }
+    const char *msg = NULL;
+    int code = srv_conns_admit(s->conns, c, is_stream(q), &q->conn, &msg);
+    if (code)
+        return answer_error(c, q, (unsigned)code, msg);
+    q->limit = SMALL_BODY;
+    if (q->route.kind != ARENA_ROUTE_UPLOAD)
+        return MHD_YES;
+    q->limit = s->a->max_upload;
+    const char *ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
+    if (ct && strncasecmp(ct, "multipart/form-data", 19) == 0) {
+        q->pp = MHD_create_post_processor(c, 65536, on_field, q);
+        if (q->pp == NULL) {
+            q->fail = 400;
+            q->fail_msg = "malformed multipart/form-data (no boundary?)";
+        }
+    }
+    code = q->fail ? 0 : upload_precheck(s, &q->call, q, &msg);
+    if (code) {
+        q->fail = code;
+        q->fail_msg = msg;
+    }
+    return q->fail ? answer_error(c, q, (unsigned)q->fail, q->fail_msg) : MHD_YES;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
                                   const char *method, const char *version,
                                   const char *upload_data, size_t *upload_data_size,
@@ -1267,43 +1307,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if ((q = calloc(1, sizeof *q)) == NULL)
             return MHD_NO;
         *con_cls = q;
-        q->s = s;
-        q->call.conn = c;
-        arena_serve_route(method, url, &q->route);
-        snprintf(q->method, sizeof q->method, "%s", method ? method : "");
-        if (url && strlen(url) < sizeof q->url) /* longer: no live route */
-            snprintf(q->url, sizeof q->url, "%s", url);
-        if (q->route.kind == ARENA_ROUTE_NONE && s->live) {
-            char id[SRV_LIVE_ID_MAX];
-            q->live = srv_live_route(q->method, q->url, id);
-        }
-        /* Admitted as a request or a stream, for its client address and in
-         * all (serve_conn.h), before its body is read. */
-        const char *msg = NULL;
-        int code = srv_conns_admit(s->conns, c, is_stream(q), &q->conn, &msg);
-        if (code)
-            return answer_error(c, q, (unsigned)code, msg);
-        q->limit = SMALL_BODY;
-        if (q->route.kind == ARENA_ROUTE_UPLOAD) {
-            q->limit = s->a->max_upload;
-            const char *ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
-            if (ct && strncasecmp(ct, "multipart/form-data", 19) == 0) {
-                q->pp = MHD_create_post_processor(c, 65536, on_field, q);
-                if (q->pp == NULL) {
-                    q->fail = 400;
-                    q->fail_msg = "malformed multipart/form-data (no boundary?)";
-                }
-            }
-            code = q->fail ? 0 : upload_precheck(s, &q->call, q, &msg);
-            if (code) {
-                q->fail = code;
-                q->fail_msg = msg;
-            }
-            /* Refused before the body: answered at once, the body unread. */
-            if (q->fail)
-                return answer_error(c, q, (unsigned)q->fail, q->fail_msg);
-        }
-        return MHD_YES;
+        return request_begin(s, c, method, url, q);
     }
     if (q->queued) {
         /* Called again once the worker resumed the connection. */

@@ -361,6 +361,85 @@ static char *seat_event(srv_live_reader *r)
     return buf;
 }
 
+/* The public line of frame f (slot k) and whether it may be sent: the
+ * first reader of a frame checks it, outside the lock, and keeps the
+ * verdict while the slot holds the frame. l->mu held on entry and on
+ * return. */
+static bool frame_public(srv_live_reader *r, uint64_t f, uint32_t k, char line[LINE_MAX_])
+{
+    srv_live *l = r->l;
+    live_match *m = r->m;
+    if (m->checked[k] == f + 1) {
+        memcpy(line, m->line[k], LINE_MAX_);
+        return m->pub[k];
+    }
+    memcpy(r->state, m->states + (size_t)k * l->g->state_size, l->g->state_size);
+    pthread_mutex_unlock(&l->mu);
+    bool pub = line_public(l->g, m->seats, r->state, f, r->work, line);
+    pthread_mutex_lock(&l->mu);
+    if (m->frames <= f + m->ring) { /* not overwritten meanwhile */
+        m->checked[k] = f + 1;
+        m->pub[k] = pub;
+        memcpy(m->line[k], line, LINE_MAX_);
+    }
+    return pub;
+}
+
+/* The "end" event of r's match (it has ended). l->mu held. */
+static json_t *end_event(const live_match *m)
+{
+    if (m->failed)
+        return json_pack("{ss ss}", "type", "end", "error", "the match could not be played");
+    json_t *sc = json_array(), *pl = json_array();
+    for (uint32_t s = 0; s < m->outcome.n_seats; s++) {
+        json_array_append_new(sc, json_real((double)m->outcome.score[s] / JA_SCORE_UNIT));
+        json_array_append_new(pl, json_integer(m->outcome.place[s]));
+    }
+    json_t *j = json_pack("{ss sI so so}", "type", "end", "decisions",
+                          (json_int_t)(m->frames - 1), "scores", sc, "places", pl);
+    if (j)
+        json_object_set_new(j, "replay", m->replay[0] ? json_string(m->replay) : json_null());
+    return j;
+}
+
+/* The next released frame's event for r into *text, JA_EAGAIN when none
+ * is left to give (a seat's frames without a change give nothing). l->mu
+ * held on entry; released on return, but for JA_EAGAIN: then it is still
+ * held, so that no frame released meanwhile can be passed over by the
+ * "end" event. */
+static int next_frame(srv_live_reader *r, char **text)
+{
+    srv_live *l = r->l;
+    live_match *m = r->m;
+    for (;;) {
+        uint64_t n = released(l, m);
+        uint64_t lo = m->frames > m->ring ? m->frames - m->ring : 0;
+        if (r->next < lo) /* fell behind: the oldest frame still kept */
+            r->next = lo;
+        if (r->next >= n)
+            break;
+        uint64_t f = r->next++;
+        uint32_t k = (uint32_t)(f % m->ring);
+        if (r->seat < 0) {
+            char line[LINE_MAX_];
+            uint64_t at = m->frames - 1;
+            if (!frame_public(r, f, k, line))
+                continue;
+            json_t *j = json_pack("{ss sI sI ss}", "type", "frame", "decision", (json_int_t)f,
+                                  "at", (json_int_t)at, "line", line);
+            pthread_mutex_unlock(&l->mu);
+            *text = dump(j);
+            return *text ? JA_OK : JA_ENOMEM;
+        }
+        memcpy(r->state, m->states + (size_t)k * l->g->state_size, l->g->state_size);
+        pthread_mutex_unlock(&l->mu);
+        if ((*text = seat_event(r)) != NULL)
+            return JA_OK;
+        pthread_mutex_lock(&l->mu);
+    }
+    return JA_EAGAIN;
+}
+
 int srv_live_reader_next(srv_live_reader *r, char **text)
 {
     srv_live *l = r->l;
@@ -379,68 +458,14 @@ int srv_live_reader_next(srv_live_reader *r, char **text)
         *text = dump(j);
         return *text ? JA_OK : JA_ENOMEM;
     }
-    for (;;) {
-        uint64_t n = released(l, m);
-        uint64_t lo = m->frames > m->ring ? m->frames - m->ring : 0;
-        if (r->next < lo) /* fell behind: the oldest frame still kept */
-            r->next = lo;
-        if (r->next >= n)
-            break;
-        uint64_t f = r->next++;
-        uint32_t k = (uint32_t)(f % m->ring);
-        if (r->seat < 0) {
-            char line[LINE_MAX_];
-            bool pub;
-            uint64_t at = m->frames - 1;
-            if (m->checked[k] == f + 1) {
-                pub = m->pub[k];
-                memcpy(line, m->line[k], sizeof line);
-            } else {
-                /* The first reader of this frame checks it, outside the
-                 * lock, and keeps the verdict while the slot holds it. */
-                memcpy(r->state, m->states + (size_t)k * l->g->state_size, l->g->state_size);
-                pthread_mutex_unlock(&l->mu);
-                pub = line_public(l->g, m->seats, r->state, f, r->work, line);
-                pthread_mutex_lock(&l->mu);
-                if (m->frames <= f + m->ring) { /* not overwritten meanwhile */
-                    m->checked[k] = f + 1;
-                    m->pub[k] = pub;
-                    memcpy(m->line[k], line, sizeof line);
-                }
-            }
-            if (!pub)
-                continue;
-            json_t *j = json_pack("{ss sI sI ss}", "type", "frame", "decision", (json_int_t)f,
-                                  "at", (json_int_t)at, "line", line);
-            pthread_mutex_unlock(&l->mu);
-            *text = dump(j);
-            return *text ? JA_OK : JA_ENOMEM;
-        }
-        memcpy(r->state, m->states + (size_t)k * l->g->state_size, l->g->state_size);
-        pthread_mutex_unlock(&l->mu);
-        *text = seat_event(r);
-        if (*text)
-            return JA_OK;
-        pthread_mutex_lock(&l->mu);
-    }
+    int rc = next_frame(r, text);
+    if (rc != JA_EAGAIN)
+        return rc;
     if (!m->ended) {
         pthread_mutex_unlock(&l->mu);
         return JA_EAGAIN;
     }
-    json_t *j;
-    if (m->failed) {
-        j = json_pack("{ss ss}", "type", "end", "error", "the match could not be played");
-    } else {
-        json_t *sc = json_array(), *pl = json_array();
-        for (uint32_t s = 0; s < m->outcome.n_seats; s++) {
-            json_array_append_new(sc, json_real((double)m->outcome.score[s] / JA_SCORE_UNIT));
-            json_array_append_new(pl, json_integer(m->outcome.place[s]));
-        }
-        j = json_pack("{ss sI so so}", "type", "end", "decisions", (json_int_t)(m->frames - 1),
-                      "scores", sc, "places", pl);
-        if (j)
-            json_object_set_new(j, "replay", m->replay[0] ? json_string(m->replay) : json_null());
-    }
+    json_t *j = end_event(m);
     pthread_mutex_unlock(&l->mu);
     r->done = true;
     *text = dump(j);
