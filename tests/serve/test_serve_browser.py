@@ -331,11 +331,15 @@ def main():
               "no other versions listed")
 
         # A played match's replay page: the viewer's self-test steps through it.
-        st, j = s.json("GET", "/api/bots/alice")
-        mid = j["matches"][0]["id"] if st == 200 and j.get("matches") else None
-        st, m = s.json("GET", "/api/matches/%s" % mid)
-        page = m.get("page") if st == 200 and m else None
-        check(page, "a played match %s with a replay page: %d %r" % (mid, st, m))
+        # Its page is public once its batch has ended (docs/server.md,
+        # "Deals"): the newest match whose page is out.
+        def published():
+            st, j = s.json("GET", "/api/bots/alice")
+            return next((x for x in (j.get("matches") or []) if x.get("page")), None) \
+                if st == 200 else None
+        m = wait_for(published, "a match of alice's with its replay page public")
+        page = m.get("page")
+        check(page, "a played match with a replay page: %r" % m)
         if page:
             b.navigate(origin.rstrip("/") + page + "#selftest")
             res = wait_for(lambda: b.eval(
