@@ -9,11 +9,11 @@
  *    by another process surfaces at BEGIN, as JA_EBUSY, before any work.
  *  - The error message is composed before any rollback, since the rollback
  *    would replace SQLite's own message.
- *  - No statement stays in use past the call that took it: every prepare()
- *    is matched by a finish() before the call returns, which resets the
+ *  - No statement stays in use past the call that took it: every ldb_prepare()
+ *    is matched by a ldb_finish() before the call returns, which resets the
  *    statement, so no call leaves a read open. The prepared statements
- *    themselves are kept: a handle caches up to STMT_CACHE of them for later
- *    calls (prepare() below) and finalizes them at close. Beyond that cache
+ *    themselves are kept: a handle caches up to LDB_STMT_CACHE of them for later
+ *    calls (ldb_prepare() below) and finalizes them at close. Beyond that cache
  *    a handle holds only the connection, its path, the busy timeout and the
  *    last message. */
 #include "ladder_db.h"
@@ -34,32 +34,32 @@
 #include "jackarena/ja_error.h"
 #include "ladder_db_int.h"
 
-#define ERRMSG_MAX 512
+#define LDB_ERRMSG_MAX 512
 
 /* ISO 8601 UTC, second resolution. */
-#define SQL_NOW "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
+#define LDB_SQL_NOW "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
 
 /* Prepared statements kept for reuse, keyed by the address of their SQL
  * text: every statement this file prepares is a string literal, so the
  * address names the statement. Parsing the same dozen statements again for
  * every recorded match was most of the arena's CPU time per match. */
-#define STMT_CACHE 64
+#define LDB_STMT_CACHE 64
 
 struct ladder_db {
     sqlite3 *sql;  /* NULL once an open has failed */
     char *path;    /* as given */
     int busy_ms;
-    char errmsg[ERRMSG_MAX];
+    char errmsg[LDB_ERRMSG_MAX];
     struct {
         const char *sql;
         sqlite3_stmt *st;
         bool busy;     /* handed out by prepare, not yet given back by finish */
-    } cache[STMT_CACHE];
+    } cache[LDB_STMT_CACHE];
 };
 
 /* ---- Messages and error mapping -------------------------------------------- */
 
-__attribute__((format(printf, 2, 3))) static void set_msg(ladder_db *db, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void ldb_set_msg(ladder_db *db, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -100,7 +100,7 @@ static int map_sqlite(int src)
 /* Records the failure src of a SQLite call made while doing `what` (a
  * phrase: "recording match 3 of tournament 1") and returns the JA_E* code.
  * Each class of failure gets a message a user can act on. */
-static int sql_fail(ladder_db *db, int src, const char *what)
+static int ldb_sql_fail(ladder_db *db, int src, const char *what)
 {
     int rc = map_sqlite(src);
     if (rc == JA_OK)
@@ -109,27 +109,27 @@ static int sql_fail(ladder_db *db, int src, const char *what)
     int sys = db->sql != NULL ? sqlite3_system_errno(db->sql) : 0;
     switch (rc) {
     case JA_EBUSY:
-        set_msg(db,
-                "database '%s' is locked by another process: gave up after %d ms "
-                "(%s)",
-                db->path, db->busy_ms, what);
+        ldb_set_msg(db,
+                    "database '%s' is locked by another process: gave up after %d ms "
+                    "(%s)",
+                    db->path, db->busy_ms, what);
         break;
     case JA_EIO:
         if ((src & 0xff) == SQLITE_READONLY)
-            set_msg(db, "database '%s' is read-only (%s%s%s): cannot write while %s", db->path, m,
-                    sys ? ": " : "", sys ? strerror(sys) : "", what);
+            ldb_set_msg(db, "database '%s' is read-only (%s%s%s): cannot write while %s", db->path,
+                        m, sys ? ": " : "", sys ? strerror(sys) : "", what);
         else
-            set_msg(db, "database '%s': %s%s%s (%s)", db->path, m, sys ? ": " : "",
-                    sys ? strerror(sys) : "", what);
+            ldb_set_msg(db, "database '%s': %s%s%s (%s)", db->path, m, sys ? ": " : "",
+                        sys ? strerror(sys) : "", what);
         break;
     case JA_EFORMAT:
-        set_msg(db, "'%s' is not a usable database: %s (%s)", db->path, m, what);
+        ldb_set_msg(db, "'%s' is not a usable database: %s (%s)", db->path, m, what);
         break;
     case JA_ENOMEM:
-        set_msg(db, "out of memory (%s)", what);
+        ldb_set_msg(db, "out of memory (%s)", what);
         break;
     default:
-        set_msg(db, "database '%s': %s (%s)", db->path, m, what);
+        ldb_set_msg(db, "database '%s': %s (%s)", db->path, m, what);
         break;
     }
     return rc;
@@ -137,7 +137,7 @@ static int sql_fail(ladder_db *db, int src, const char *what)
 
 /* Every call but open and close starts here: checks the handle and clears
  * the last message. A failed open keeps its message for errmsg(). */
-static int enter(ladder_db *db)
+static int ldb_enter(ladder_db *db)
 {
     if (db == NULL)
         return JA_EINVAL;
@@ -150,11 +150,11 @@ static int enter(ladder_db *db)
 /* ---- Small SQL helpers ----------------------------------------------------- */
 
 /* A statement for sql (a string literal), from the cache when it holds one
- * not in use; give it back with finish(). */
-static int prepare(ladder_db *db, const char *sql, sqlite3_stmt **st, const char *what)
+ * not in use; give it back with ldb_finish(). */
+static int ldb_prepare(ladder_db *db, const char *sql, sqlite3_stmt **st, const char *what)
 {
     int free_slot = -1;
-    for (int i = 0; i < STMT_CACHE; i++) {
+    for (int i = 0; i < LDB_STMT_CACHE; i++) {
         if (db->cache[i].sql == sql && !db->cache[i].busy) {
             db->cache[i].busy = true;
             *st = db->cache[i].st;
@@ -166,7 +166,7 @@ static int prepare(ladder_db *db, const char *sql, sqlite3_stmt **st, const char
     int src = sqlite3_prepare_v3(db->sql, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL);
     if (src != SQLITE_OK) {
         *st = NULL;
-        return sql_fail(db, src, what);
+        return ldb_sql_fail(db, src, what);
     }
     if (free_slot >= 0) {
         db->cache[free_slot].sql = sql;
@@ -176,13 +176,13 @@ static int prepare(ladder_db *db, const char *sql, sqlite3_stmt **st, const char
     return JA_OK;
 }
 
-/* Gives a statement of prepare() back: reset for reuse when cached (which
+/* Gives a statement of ldb_prepare() back: reset for reuse when cached (which
  * also ends its read of the database), finalized otherwise. */
-static void finish(ladder_db *db, sqlite3_stmt *st)
+static void ldb_finish(ladder_db *db, sqlite3_stmt *st)
 {
     if (st == NULL)
         return;
-    for (int i = 0; i < STMT_CACHE; i++)
+    for (int i = 0; i < LDB_STMT_CACHE; i++)
         if (db->cache[i].st == st && db->cache[i].busy) {
             sqlite3_reset(st);
             sqlite3_clear_bindings(st);
@@ -193,70 +193,70 @@ static void finish(ladder_db *db, sqlite3_stmt *st)
 }
 
 /* Runs a statement that returns no row; resets it for reuse. */
-static int step_done(ladder_db *db, sqlite3_stmt *st, const char *what)
+static int ldb_step_done(ladder_db *db, sqlite3_stmt *st, const char *what)
 {
     int src = sqlite3_step(st);
-    int rc = src == SQLITE_DONE ? JA_OK : sql_fail(db, src, what);
+    int rc = src == SQLITE_DONE ? JA_OK : ldb_sql_fail(db, src, what);
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
     return rc;
 }
 
-/* Runs an INSERT (from prepare()) and gives it back (finish); on JA_OK the
+/* Runs an INSERT (from ldb_prepare()) and gives it back (ldb_finish); on JA_OK the
  * new row's id goes to *out_id. */
-static int insert_row(ladder_db *db, sqlite3_stmt *st, int64_t *out_id, const char *what)
+static int ldb_insert_row(ladder_db *db, sqlite3_stmt *st, int64_t *out_id, const char *what)
 {
-    int rc = step_done(db, st, what);
-    finish(db, st);
+    int rc = ldb_step_done(db, st, what);
+    ldb_finish(db, st);
     if (rc == JA_OK)
         *out_id = sqlite3_last_insert_rowid(db->sql);
     return rc;
 }
 
-static int exec(ladder_db *db, const char *sql, const char *what)
+static int ldb_exec(ladder_db *db, const char *sql, const char *what)
 {
     int src = sqlite3_exec(db->sql, sql, NULL, NULL, NULL);
-    return src == SQLITE_OK ? JA_OK : sql_fail(db, src, what);
+    return src == SQLITE_OK ? JA_OK : ldb_sql_fail(db, src, what);
 }
 
-static int begin_write(ladder_db *db, const char *what)
+static int ldb_begin_write(ladder_db *db, const char *what)
 {
-    return exec(db, "BEGIN IMMEDIATE", what);
+    return ldb_exec(db, "BEGIN IMMEDIATE", what);
 }
 
 /* Rolls back the open transaction, if any, keeping the current message. */
-static void rollback(ladder_db *db)
+static void ldb_rollback(ladder_db *db)
 {
     if (!sqlite3_get_autocommit(db->sql))
         sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
 }
 
-static int commit(ladder_db *db, const char *what)
+static int ldb_commit(ladder_db *db, const char *what)
 {
-    int rc = exec(db, "COMMIT", what);
+    int rc = ldb_exec(db, "COMMIT", what);
     if (rc != JA_OK)
-        rollback(db);
+        ldb_rollback(db);
     return rc;
 }
 
-static int bind_text(sqlite3_stmt *st, int i, const char *s)
+static int ldb_bind_text(sqlite3_stmt *st, int i, const char *s)
 {
     return s == NULL ? sqlite3_bind_null(st, i) : sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
 }
 
 /* Binds a ladder key's game, seat count and options to parameters i,
  * i + 1 and i + 2 (borrowed: the key must outlive the statement's use). */
-static void bind_key(sqlite3_stmt *st, int i, const ladder_key *k)
+static void ldb_bind_key(sqlite3_stmt *st, int i, const ladder_key *k)
 {
-    bind_text(st, i, k->game);
+    ldb_bind_text(st, i, k->game);
     sqlite3_bind_int64(st, i + 1, k->n_seats);
-    bind_text(st, i + 2, k->options);
+    ldb_bind_text(st, i + 2, k->options);
 }
 
-/* Steps st (bound, from prepare()) once and gives it back (finish): JA_OK
+/* Steps st (bound, from ldb_prepare()) once and gives it back (ldb_finish): JA_OK
  * with the first column of its first row in *out; JA_ENOTFOUND, without a
  * message, when it has no row; the step's error otherwise. */
-static int step_int(ladder_db *db, sqlite3_stmt *st, int64_t *out, const char *what)
+static int ldb_step_int(ladder_db *db, sqlite3_stmt *st, int64_t *out, const char *what)
 {
     int src = sqlite3_step(st);
     int rc;
@@ -266,9 +266,9 @@ static int step_int(ladder_db *db, sqlite3_stmt *st, int64_t *out, const char *w
     } else if (src == SQLITE_DONE) {
         rc = JA_ENOTFOUND;
     } else {
-        rc = sql_fail(db, src, what);
+        rc = ldb_sql_fail(db, src, what);
     }
-    finish(db, st);
+    ldb_finish(db, st);
     return rc;
 }
 
@@ -276,39 +276,39 @@ static int step_int(ladder_db *db, sqlite3_stmt *st, int64_t *out, const char *w
 static int query_int(ladder_db *db, const char *sql, int64_t *out, const char *what)
 {
     sqlite3_stmt *st;
-    int rc = prepare(db, sql, &st, what);
+    int rc = ldb_prepare(db, sql, &st, what);
     if (rc != JA_OK)
         return rc;
-    rc = step_int(db, st, out, what);
-    return rc == JA_ENOTFOUND ? sql_fail(db, SQLITE_DONE, what) : rc;
+    rc = ldb_step_int(db, st, out, what);
+    return rc == JA_ENOTFOUND ? ldb_sql_fail(db, SQLITE_DONE, what) : rc;
 }
 
 /* Copies column i as text into a fixed buffer (truncating, NUL-terminated). */
-static void column_copy(sqlite3_stmt *st, int i, char *buf, size_t cap)
+static void ldb_column_copy(sqlite3_stmt *st, int i, char *buf, size_t cap)
 {
     const unsigned char *t = sqlite3_column_text(st, i);
     snprintf(buf, cap, "%s", t != NULL ? (const char *)t : "");
 }
 
 /* qsort's comparison of int64_t, ascending. */
-static int cmp_i64(const void *a, const void *b)
+static int ldb_cmp_i64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return x < y ? -1 : x > y;
 }
 
-/* Fills *row, zeroed by collect_rows, from the current row of st. */
-typedef void (*read_row_fn)(sqlite3_stmt *st, void *row);
+/* Fills *row, zeroed by ldb_collect_rows, from the current row of st. */
+typedef void (*ldb_read_row_fn)(sqlite3_stmt *st, void *row);
 
 /* Steps st to its end and collects its result rows into one heap array of
  * row_size-byte elements, each zeroed and then filled by read_row; the
  * array starts at 16 elements and doubles as needed. Gives st back
- * (finish) in every case. On JA_OK, *out is the array (NULL when there is
+ * (ldb_finish) in every case. On JA_OK, *out is the array (NULL when there is
  * no row), owned by the caller (free()), and *out_n its length. On failure
  * (JA_ENOMEM, or a step's error, whose message names `what`) nothing stays
  * allocated and *out and *out_n are not touched. */
-static int collect_rows(ladder_db *db, sqlite3_stmt *st, const char *what, size_t row_size,
-                        read_row_fn read_row, void **out, uint32_t *out_n)
+static int ldb_collect_rows(ladder_db *db, sqlite3_stmt *st, const char *what, size_t row_size,
+                            ldb_read_row_fn read_row, void **out, uint32_t *out_n)
 {
     unsigned char *a = NULL;
     size_t n = 0, cap = 0;
@@ -329,8 +329,8 @@ static int collect_rows(ladder_db *db, sqlite3_stmt *st, const char *what, size_
         read_row(st, row);
     }
     if (rc == JA_OK && src != SQLITE_DONE)
-        rc = sql_fail(db, src, what);
-    finish(db, st);
+        rc = ldb_sql_fail(db, src, what);
+    ldb_finish(db, st);
     if (rc != JA_OK) {
         free(a);
         return rc;
@@ -381,11 +381,11 @@ static int migrate_steps(ladder_db *db);
  * the keys itself before committing. */
 static int migrate(ladder_db *db)
 {
-    int rc = exec(db, "PRAGMA foreign_keys = OFF", "upgrading the schema");
+    int rc = ldb_exec(db, "PRAGMA foreign_keys = OFF", "upgrading the schema");
     if (rc != JA_OK)
         return rc;
     rc = migrate_steps(db);
-    int rc2 = exec(db, "PRAGMA foreign_keys = ON", "upgrading the schema");
+    int rc2 = ldb_exec(db, "PRAGMA foreign_keys = ON", "upgrading the schema");
     return rc != JA_OK ? rc : rc2;
 }
 
@@ -393,50 +393,50 @@ static int migrate(ladder_db *db)
 static int check_foreign_keys(ladder_db *db, const char *what)
 {
     sqlite3_stmt *st;
-    int rc = prepare(db, "PRAGMA foreign_key_check", &st, what);
+    int rc = ldb_prepare(db, "PRAGMA foreign_key_check", &st, what);
     if (rc != JA_OK)
         return rc;
     int src = sqlite3_step(st);
     if (src == SQLITE_ROW) {
-        set_msg(db, "database '%s': table %s breaks a foreign key (%s)", db->path,
-                (const char *)sqlite3_column_text(st, 0), what);
+        ldb_set_msg(db, "database '%s': table %s breaks a foreign key (%s)", db->path,
+                    (const char *)sqlite3_column_text(st, 0), what);
         rc = JA_EFORMAT;
     } else if (src != SQLITE_DONE) {
-        rc = sql_fail(db, src, what);
+        rc = ldb_sql_fail(db, src, what);
     }
-    finish(db, st);
+    ldb_finish(db, st);
     return rc;
 }
 
 static int migrate_steps(ladder_db *db)
 {
     for (;;) {
-        int rc = begin_write(db, "upgrading the schema");
+        int rc = ldb_begin_write(db, "upgrading the schema");
         if (rc != JA_OK)
             return rc;
         int64_t v;
         rc = query_int(db, "PRAGMA user_version", &v, "reading the schema version");
         if (rc != JA_OK) {
-            rollback(db);
+            ldb_rollback(db);
             return rc;
         }
         if (v >= LADDER_DB_SCHEMA_VERSION)
-            return commit(db, "upgrading the schema");
+            return ldb_commit(db, "upgrading the schema");
         const ladder__migration *m = &ladder__migrations[v];
         char what[160];
         snprintf(what, sizeof what, "schema migration %d: %s", m->version, m->what);
-        rc = exec(db, m->sql, what);
+        rc = ldb_exec(db, m->sql, what);
         if (rc == JA_OK)
             rc = check_foreign_keys(db, what);
         if (rc == JA_OK) {
             char pragma[64];
             snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", m->version);
-            rc = exec(db, pragma, what);
+            rc = ldb_exec(db, pragma, what);
         }
         if (rc == JA_OK)
-            rc = commit(db, what);
+            rc = ldb_commit(db, what);
         else
-            rollback(db);
+            ldb_rollback(db);
         if (rc != JA_OK)
             return rc;
     }
@@ -456,15 +456,15 @@ static int open_file(ladder_db *db)
                               SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_EXRESCODE,
                               NULL);
     if (db->sql == NULL) {
-        set_msg(db, "out of memory opening database '%s'", db->path);
+        ldb_set_msg(db, "out of memory opening database '%s'", db->path);
         return JA_ENOMEM;
     }
     if (src != SQLITE_OK) {
-        int rc = sql_fail(db, src, "opening");
+        int rc = ldb_sql_fail(db, src, "opening");
         if (rc == JA_EIO && (src & 0xff) == SQLITE_CANTOPEN) {
             int sys = sqlite3_system_errno(db->sql);
-            set_msg(db, "cannot open database '%s': %s", db->path,
-                    sys ? strerror(sys) : sqlite3_errmsg(db->sql));
+            ldb_set_msg(db, "cannot open database '%s': %s", db->path,
+                        sys ? strerror(sys) : sqlite3_errmsg(db->sql));
         }
         return rc;
     }
@@ -475,7 +475,7 @@ static int open_file(ladder_db *db)
      * writable; the arena must write, so say so now rather than at the
      * first match. */
     if (sqlite3_db_readonly(db->sql, "main") == 1) {
-        set_msg(db, "database '%s' is read-only: no permission to write it", db->path);
+        ldb_set_msg(db, "database '%s' is read-only: no permission to write it", db->path);
         return JA_EIO;
     }
 
@@ -489,45 +489,47 @@ static int open_file(ladder_db *db)
     if (rc != JA_OK)
         return rc;
     if (app_id != 0 && app_id != LADDER_DB_APPLICATION_ID) {
-        set_msg(db, "'%s' is a SQLite database of another program (application_id 0x%08" PRIx64
+        ldb_set_msg(db,
+                    "'%s' is a SQLite database of another program (application_id 0x%08" PRIx64
                     "), not a Jack Arena database",
-                db->path, (uint64_t)app_id);
+                    db->path, (uint64_t)app_id);
         return JA_EFORMAT;
     }
     if (app_id == 0 && (version != 0 || objects != 0)) {
-        set_msg(db, "'%s' is a SQLite database with tables of its own, not a Jack Arena database",
-                db->path);
+        ldb_set_msg(db,
+                    "'%s' is a SQLite database with tables of its own, not a Jack Arena database",
+                    db->path);
         return JA_EFORMAT;
     }
     if (version > LADDER_DB_SCHEMA_VERSION) {
-        set_msg(db,
-                "database '%s' has schema version %" PRId64
-                ", newer than this build of Jack Arena knows (%d): use a newer arena",
-                db->path, version, LADDER_DB_SCHEMA_VERSION);
+        ldb_set_msg(db,
+                    "database '%s' has schema version %" PRId64
+                    ", newer than this build of Jack Arena knows (%d): use a newer arena",
+                    db->path, version, LADDER_DB_SCHEMA_VERSION);
         return JA_EVERSION;
     }
 
     sqlite3_stmt *st;
-    rc = prepare(db, "PRAGMA journal_mode = WAL", &st, "switching to WAL mode");
+    rc = ldb_prepare(db, "PRAGMA journal_mode = WAL", &st, "switching to WAL mode");
     if (rc != JA_OK)
         return rc;
     src = sqlite3_step(st);
     if (src != SQLITE_ROW) {
-        rc = sql_fail(db, src, "switching to WAL mode");
-        finish(db, st);
+        rc = ldb_sql_fail(db, src, "switching to WAL mode");
+        ldb_finish(db, st);
         return rc;
     }
     char mode[16];
-    column_copy(st, 0, mode, sizeof mode);
-    finish(db, st);
+    ldb_column_copy(st, 0, mode, sizeof mode);
+    ldb_finish(db, st);
     if (strcmp(mode, "wal") != 0 && !is_memory_path(db->path)) {
-        set_msg(db, "database '%s' cannot use WAL mode (the journal mode stays '%s')", db->path,
-                mode);
+        ldb_set_msg(db, "database '%s' cannot use WAL mode (the journal mode stays '%s')", db->path,
+                    mode);
         return JA_EIO;
     }
     /* FULL: a commit survives a power cut, not only a crash of the
      * process; one fsync per finished match is cheap next to a match. */
-    rc = exec(db, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON", "configuring");
+    rc = ldb_exec(db, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON", "configuring");
     if (rc != JA_OK)
         return rc;
     if (version < LADDER_DB_SCHEMA_VERSION)
@@ -551,14 +553,14 @@ static void diagnose_io(ladder_db *db)
     const char *dir = dirname(copy);
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        set_msg(db, "cannot open database '%s': directory '%s' does not exist", db->path, dir);
+        ldb_set_msg(db, "cannot open database '%s': directory '%s' does not exist", db->path, dir);
     else if (access(db->path, F_OK) == 0 && access(db->path, W_OK) != 0)
-        set_msg(db, "database '%s' is read-only: no permission to write it", db->path);
+        ldb_set_msg(db, "database '%s' is read-only: no permission to write it", db->path);
     else if (access(dir, W_OK | X_OK) != 0)
-        set_msg(db,
-                "cannot write database '%s': directory '%s' is not writable (SQLite keeps "
-                "the -wal and -shm files next to the database)",
-                db->path, dir);
+        ldb_set_msg(db,
+                    "cannot write database '%s': directory '%s' is not writable (SQLite keeps "
+                    "the -wal and -shm files next to the database)",
+                    db->path, dir);
     free(copy);
 }
 
@@ -594,7 +596,7 @@ void ladder_db_close(ladder_db **p)
     if (p == NULL || *p == NULL)
         return;
     ladder_db *db = *p;
-    for (int i = 0; i < STMT_CACHE; i++)
+    for (int i = 0; i < LDB_STMT_CACHE; i++)
         if (db->cache[i].st)
             sqlite3_finalize(db->cache[i].st);
     if (db->sql != NULL)
@@ -618,7 +620,7 @@ const char *ladder_db_path(const ladder_db *db)
 
 int ladder_db_set_busy_timeout(ladder_db *db, int ms)
 {
-    int rc = enter(db);
+    int rc = ldb_enter(db);
     if (rc != JA_OK)
         return rc;
     if (ms < 0)
@@ -630,7 +632,7 @@ int ladder_db_set_busy_timeout(ladder_db *db, int ms)
 
 int ladder_db_schema_version(ladder_db *db, int *out)
 {
-    int rc = enter(db);
+    int rc = ldb_enter(db);
     if (rc != JA_OK)
         return rc;
     if (out == NULL)
@@ -644,7 +646,7 @@ int ladder_db_schema_version(ladder_db *db, int *out)
 
 /* ---- Bots ------------------------------------------------------------------ */
 
-static bool is_sha256_hex(const char *s)
+static bool ldb_is_sha256_hex(const char *s)
 {
     if (strlen(s) != 64)
         return false;
@@ -655,27 +657,28 @@ static bool is_sha256_hex(const char *s)
 }
 
 /* Checks a bot's identity (and kind when need_kind); sets the message. */
-static int check_bot(ladder_db *db, const ladder_bot *b, bool need_kind)
+static int ldb_check_bot(ladder_db *db, const ladder_bot *b, bool need_kind)
 {
     if (b == NULL || b->name == NULL || b->name[0] == '\0') {
-        set_msg(db, "a bot needs a name");
+        ldb_set_msg(db, "a bot needs a name");
         return JA_EINVAL;
     }
     if (strlen(b->name) >= LADDER_NAME_MAX) {
-        set_msg(db, "bot name '%.40s...' is longer than %d bytes", b->name, LADDER_NAME_MAX - 1);
+        ldb_set_msg(db, "bot name '%.40s...' is longer than %d bytes", b->name,
+                    LADDER_NAME_MAX - 1);
         return JA_EINVAL;
     }
     if (b->version != NULL && strlen(b->version) >= LADDER_VERSION_MAX) {
-        set_msg(db, "version of bot '%s' is longer than %d bytes", b->name,
-                LADDER_VERSION_MAX - 1);
+        ldb_set_msg(db, "version of bot '%s' is longer than %d bytes", b->name,
+                    LADDER_VERSION_MAX - 1);
         return JA_EINVAL;
     }
     if (need_kind && (b->kind == NULL || b->kind[0] == '\0')) {
-        set_msg(db, "bot '%s' has no kind", b->name);
+        ldb_set_msg(db, "bot '%s' has no kind", b->name);
         return JA_EINVAL;
     }
-    if (b->sha256 != NULL && !is_sha256_hex(b->sha256)) {
-        set_msg(db, "sha256 of bot '%s' is not 64 lowercase hex digits", b->name);
+    if (b->sha256 != NULL && !ldb_is_sha256_hex(b->sha256)) {
+        ldb_set_msg(db, "sha256 of bot '%s' is not 64 lowercase hex digits", b->name);
         return JA_EINVAL;
     }
     return JA_OK;
@@ -684,96 +687,96 @@ static int check_bot(ladder_db *db, const ladder_bot *b, bool need_kind)
 static int bot_lookup(ladder_db *db, const ladder_bot *b, int64_t *out_id)
 {
     sqlite3_stmt *st;
-    int rc = prepare(db,
-                     "SELECT id FROM bots WHERE name = ?1 AND version = ?2"
-                     " AND IFNULL(sha256, '') = IFNULL(?3, '')",
-                     &st, "looking up a bot");
+    int rc = ldb_prepare(db,
+                         "SELECT id FROM bots WHERE name = ?1 AND version = ?2"
+                         " AND IFNULL(sha256, '') = IFNULL(?3, '')",
+                         &st, "looking up a bot");
     if (rc != JA_OK)
         return rc;
-    bind_text(st, 1, b->name);
-    bind_text(st, 2, b->version != NULL ? b->version : "");
-    bind_text(st, 3, b->sha256);
-    return step_int(db, st, out_id, "looking up a bot");
+    ldb_bind_text(st, 1, b->name);
+    ldb_bind_text(st, 2, b->version != NULL ? b->version : "");
+    ldb_bind_text(st, 3, b->sha256);
+    return ldb_step_int(db, st, out_id, "looking up a bot");
 }
 
 /* Inside a write transaction. */
-static int bot_get_or_add(ladder_db *db, const ladder_bot *b, int64_t *out_id)
+static int ldb_bot_get_or_add(ladder_db *db, const ladder_bot *b, int64_t *out_id)
 {
     int rc = bot_lookup(db, b, out_id);
     if (rc != JA_ENOTFOUND)
         return rc;
     sqlite3_stmt *st;
-    rc = prepare(db,
-                 "INSERT INTO bots (name, version, kind, spec, sha256, created_at)"
-                 " VALUES (?1, ?2, ?3, ?4, ?5, " SQL_NOW ")",
-                 &st, "adding a bot");
+    rc = ldb_prepare(db,
+                     "INSERT INTO bots (name, version, kind, spec, sha256, created_at)"
+                     " VALUES (?1, ?2, ?3, ?4, ?5, " LDB_SQL_NOW ")",
+                     &st, "adding a bot");
     if (rc != JA_OK)
         return rc;
-    bind_text(st, 1, b->name);
-    bind_text(st, 2, b->version != NULL ? b->version : "");
-    bind_text(st, 3, b->kind);
-    bind_text(st, 4, b->spec != NULL ? b->spec : "");
-    bind_text(st, 5, b->sha256);
-    return insert_row(db, st, out_id, "adding a bot");
+    ldb_bind_text(st, 1, b->name);
+    ldb_bind_text(st, 2, b->version != NULL ? b->version : "");
+    ldb_bind_text(st, 3, b->kind);
+    ldb_bind_text(st, 4, b->spec != NULL ? b->spec : "");
+    ldb_bind_text(st, 5, b->sha256);
+    return ldb_insert_row(db, st, out_id, "adding a bot");
 }
 
 int ladder_db_bot_get_or_add(ladder_db *db, const ladder_bot *bot, int64_t *out_id)
 {
-    int rc = enter(db);
+    int rc = ldb_enter(db);
     if (rc != JA_OK)
         return rc;
     if (out_id == NULL)
         return JA_EINVAL;
-    if ((rc = check_bot(db, bot, true)) != JA_OK)
+    if ((rc = ldb_check_bot(db, bot, true)) != JA_OK)
         return rc;
     /* The common case, a known bot, needs no write lock. */
     rc = bot_lookup(db, bot, out_id);
     if (rc != JA_ENOTFOUND)
         return rc;
-    if ((rc = begin_write(db, "adding a bot")) != JA_OK)
+    if ((rc = ldb_begin_write(db, "adding a bot")) != JA_OK)
         return rc;
-    rc = bot_get_or_add(db, bot, out_id);
+    rc = ldb_bot_get_or_add(db, bot, out_id);
     if (rc == JA_OK)
-        return commit(db, "adding a bot");
-    rollback(db);
+        return ldb_commit(db, "adding a bot");
+    ldb_rollback(db);
     return rc;
 }
 
 int ladder_db_bot_find(ladder_db *db, const ladder_bot *bot, int64_t *out_id)
 {
-    int rc = enter(db);
+    int rc = ldb_enter(db);
     if (rc != JA_OK)
         return rc;
     if (out_id == NULL)
         return JA_EINVAL;
-    if ((rc = check_bot(db, bot, false)) != JA_OK)
+    if ((rc = ldb_check_bot(db, bot, false)) != JA_OK)
         return rc;
     rc = bot_lookup(db, bot, out_id);
     if (rc == JA_ENOTFOUND)
-        set_msg(db, "no bot '%s' version '%s' in database '%s'", bot->name,
-                bot->version != NULL ? bot->version : "", db->path);
+        ldb_set_msg(db, "no bot '%s' version '%s' in database '%s'", bot->name,
+                    bot->version != NULL ? bot->version : "", db->path);
     return rc;
 }
 
 /* ---- Ladders --------------------------------------------------------------- */
 
-static int check_key(ladder_db *db, const ladder_key *k)
+static int ldb_check_key(ladder_db *db, const ladder_key *k)
 {
     if (k == NULL || k->game == NULL || k->game[0] == '\0') {
-        set_msg(db, "a ladder needs a game");
+        ldb_set_msg(db, "a ladder needs a game");
         return JA_EINVAL;
     }
     if (strlen(k->game) >= LADDER_NAME_MAX) {
-        set_msg(db, "game name is longer than %d bytes", LADDER_NAME_MAX - 1);
+        ldb_set_msg(db, "game name is longer than %d bytes", LADDER_NAME_MAX - 1);
         return JA_EINVAL;
     }
     if (k->n_seats < 2 || k->n_seats > JA_MAX_SEATS) {
-        set_msg(db, "seats must be between 2 and %d, not %u", JA_MAX_SEATS, k->n_seats);
+        ldb_set_msg(db, "seats must be between 2 and %d, not %u", JA_MAX_SEATS, k->n_seats);
         return JA_EINVAL;
     }
     if (k->options == NULL || strlen(k->options) >= LADDER_OPTIONS_MAX) {
-        set_msg(db, "options of a ladder must be text of at most %d bytes",
-                LADDER_OPTIONS_MAX - 1);
+        ldb_set_msg(db, "options of a ladder must be text of at most %d bytes",
+                    LADDER_OPTIONS_MAX - 1);
         return JA_EINVAL;
     }
     return JA_OK;
@@ -781,32 +784,32 @@ static int check_key(ladder_db *db, const ladder_key *k)
 
 /* A ladder's id from its key bound to ?1, ?2, ?3 (one statement for
  * ladder_lookup and begin_ladder_read: the cache keys on the address). */
-static const char ladder_lookup_sql[] =
+static const char ldb_ladder_lookup_sql[] =
     "SELECT id FROM ladders WHERE game = ?1 AND n_seats = ?2 AND options = ?3";
 
 static int ladder_lookup(ladder_db *db, const ladder_key *k, int64_t *out_id)
 {
     sqlite3_stmt *st;
-    int rc = prepare(db, ladder_lookup_sql, &st, "looking up a ladder");
+    int rc = ldb_prepare(db, ldb_ladder_lookup_sql, &st, "looking up a ladder");
     if (rc != JA_OK)
         return rc;
-    bind_key(st, 1, k);
-    return step_int(db, st, out_id, "looking up a ladder");
+    ldb_bind_key(st, 1, k);
+    return ldb_step_int(db, st, out_id, "looking up a ladder");
 }
 
 /* Inside a write transaction. */
-static int ladder_get_or_add(ladder_db *db, const ladder_key *k, int64_t *out_id)
+static int ldb_ladder_get_or_add(ladder_db *db, const ladder_key *k, int64_t *out_id)
 {
     int rc = ladder_lookup(db, k, out_id);
     if (rc != JA_ENOTFOUND)
         return rc;
     sqlite3_stmt *st;
-    rc = prepare(db, "INSERT INTO ladders (game, n_seats, options) VALUES (?1, ?2, ?3)", &st,
-                 "adding a ladder");
+    rc = ldb_prepare(db, "INSERT INTO ladders (game, n_seats, options) VALUES (?1, ?2, ?3)", &st,
+                     "adding a ladder");
     if (rc != JA_OK)
         return rc;
-    bind_key(st, 1, k);
-    return insert_row(db, st, out_id, "adding a ladder");
+    ldb_bind_key(st, 1, k);
+    return ldb_insert_row(db, st, out_id, "adding a ladder");
 }
 
 /* ---- Tournaments ----------------------------------------------------------- */
@@ -826,10 +829,10 @@ static void spec_params(const ladder_tournament_spec *s, ladder_plan_params *p)
 static int check_spec(ladder_db *db, const ladder_tournament_spec *s, bool need_kind)
 {
     if (s == NULL) {
-        set_msg(db, "no tournament given");
+        ldb_set_msg(db, "no tournament given");
         return JA_EINVAL;
     }
-    int rc = check_key(db, &s->ladder);
+    int rc = ldb_check_key(db, &s->ladder);
     if (rc != JA_OK)
         return rc;
     ladder_plan_params p;
@@ -837,19 +840,19 @@ static int check_spec(ladder_db *db, const ladder_tournament_spec *s, bool need_
     char err[200];
     rc = ladder_plan_count(&p, NULL, err, sizeof err);
     if (rc != JA_OK) {
-        set_msg(db, "%s", err);
+        ldb_set_msg(db, "%s", err);
         return rc;
     }
     if (s->bots == NULL) {
-        set_msg(db, "no participants given");
+        ldb_set_msg(db, "no participants given");
         return JA_EINVAL;
     }
     for (uint32_t i = 0; i < s->n_bots; i++) {
-        if ((rc = check_bot(db, &s->bots[i], need_kind)) != JA_OK)
+        if ((rc = ldb_check_bot(db, &s->bots[i], need_kind)) != JA_OK)
             return rc;
         for (uint32_t j = 0; j < i; j++) {
             if (strcmp(s->bots[i].name, s->bots[j].name) == 0) {
-                set_msg(db, "participant name '%s' is given twice", s->bots[i].name);
+                ldb_set_msg(db, "participant name '%s' is given twice", s->bots[i].name);
                 return JA_EINVAL;
             }
         }
@@ -862,13 +865,13 @@ static int store_plan(ladder_db *db, int64_t tid, const ladder_plan_match *plan,
 {
     static const char what[] = "storing the tournament plan";
     sqlite3_stmt *m = NULL, *s = NULL;
-    int rc = prepare(db,
-                     "INSERT INTO matches (tournament_id, number, round, combo, rotation, seed)"
-                     " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                     &m, what);
+    int rc = ldb_prepare(db,
+                         "INSERT INTO matches (tournament_id, number, round, combo, rotation, seed)"
+                         " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                         &m, what);
     if (rc == JA_OK)
-        rc = prepare(db, "INSERT INTO match_seats (match_id, seat, slot) VALUES (?1, ?2, ?3)", &s,
-                     what);
+        rc = ldb_prepare(db, "INSERT INTO match_seats (match_id, seat, slot) VALUES (?1, ?2, ?3)",
+                         &s, what);
     for (uint32_t i = 0; rc == JA_OK && i < n; i++) {
         const ladder_plan_match *pm = &plan[i];
         char seed[21];
@@ -879,17 +882,17 @@ static int store_plan(ladder_db *db, int64_t tid, const ladder_plan_match *plan,
         sqlite3_bind_int64(m, 4, pm->combo);
         sqlite3_bind_int64(m, 5, pm->rotation);
         sqlite3_bind_text(m, 6, seed, -1, SQLITE_TRANSIENT);
-        rc = step_done(db, m, what);
+        rc = ldb_step_done(db, m, what);
         int64_t mid = sqlite3_last_insert_rowid(db->sql);
         for (uint32_t seat = 0; rc == JA_OK && seat < pm->n_seats; seat++) {
             sqlite3_bind_int64(s, 1, mid);
             sqlite3_bind_int64(s, 2, seat);
             sqlite3_bind_int64(s, 3, pm->slot[seat]);
-            rc = step_done(db, s, what);
+            rc = ldb_step_done(db, s, what);
         }
     }
-    finish(db, m);
-    finish(db, s);
+    ldb_finish(db, m);
+    ldb_finish(db, s);
     return rc;
 }
 
@@ -899,48 +902,48 @@ static int create_tournament(ladder_db *db, const ladder_tournament_spec *spec,
 {
     static const char what[] = "storing a new tournament";
     int64_t ladder_id = 0;
-    int rc = ladder_get_or_add(db, &spec->ladder, &ladder_id);
+    int rc = ldb_ladder_get_or_add(db, &spec->ladder, &ladder_id);
     if (rc != JA_OK)
         return rc;
 
     sqlite3_stmt *st;
-    rc = prepare(db,
-                 "INSERT INTO tournaments (ladder_id, seed, format, rounds, duplicate,"
-                 " n_participants, n_matches, status, created_at)"
-                 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'running', " SQL_NOW ")",
-                 &st, what);
+    rc = ldb_prepare(db,
+                     "INSERT INTO tournaments (ladder_id, seed, format, rounds, duplicate,"
+                     " n_participants, n_matches, status, created_at)"
+                     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'running', " LDB_SQL_NOW ")",
+                     &st, what);
     if (rc != JA_OK)
         return rc;
     char seed[21];
     sqlite3_bind_int64(st, 1, ladder_id);
-    bind_text(st, 2, ladder_seed_format(spec->seed, seed));
-    bind_text(st, 3, ladder_format_name(spec->format));
+    ldb_bind_text(st, 2, ladder_seed_format(spec->seed, seed));
+    ldb_bind_text(st, 3, ladder_format_name(spec->format));
     sqlite3_bind_int64(st, 4, spec->rounds);
     sqlite3_bind_int(st, 5, spec->duplicate ? 1 : 0);
     sqlite3_bind_int64(st, 6, spec->n_bots);
     sqlite3_bind_int64(st, 7, n_plan);
     int64_t tid;
-    if ((rc = insert_row(db, st, &tid, what)) != JA_OK)
+    if ((rc = ldb_insert_row(db, st, &tid, what)) != JA_OK)
         return rc;
 
-    rc = prepare(db,
-                 "INSERT INTO participants (tournament_id, slot, bot_id, name)"
-                 " VALUES (?1, ?2, ?3, ?4)",
-                 &st, what);
+    rc = ldb_prepare(db,
+                     "INSERT INTO participants (tournament_id, slot, bot_id, name)"
+                     " VALUES (?1, ?2, ?3, ?4)",
+                     &st, what);
     if (rc != JA_OK)
         return rc;
     for (uint32_t i = 0; rc == JA_OK && i < spec->n_bots; i++) {
         int64_t bot_id;
-        rc = bot_get_or_add(db, &spec->bots[i], &bot_id);
+        rc = ldb_bot_get_or_add(db, &spec->bots[i], &bot_id);
         if (rc != JA_OK)
             break;
         sqlite3_bind_int64(st, 1, tid);
         sqlite3_bind_int64(st, 2, i);
         sqlite3_bind_int64(st, 3, bot_id);
-        bind_text(st, 4, spec->bots[i].name);
-        rc = step_done(db, st, what);
+        ldb_bind_text(st, 4, spec->bots[i].name);
+        rc = ldb_step_done(db, st, what);
     }
-    finish(db, st);
+    ldb_finish(db, st);
     if (rc == JA_OK)
         rc = store_plan(db, tid, plan, n_plan);
     if (rc == JA_OK)
@@ -951,7 +954,7 @@ static int create_tournament(ladder_db *db, const ladder_tournament_spec *spec,
 int ladder_db_tournament_create(ladder_db *db, const ladder_tournament_spec *spec,
                                 int64_t *out_id)
 {
-    int rc = enter(db);
+    int rc = ldb_enter(db);
     if (rc != JA_OK)
         return rc;
     if (out_id == NULL)
@@ -964,16 +967,16 @@ int ladder_db_tournament_create(ladder_db *db, const ladder_tournament_spec *spe
     uint32_t n;
     rc = ladder_plan_new(&p, &plan, &n);
     if (rc != JA_OK) {
-        set_msg(db, "cannot generate the plan: %s", ja_strerror(rc));
+        ldb_set_msg(db, "cannot generate the plan: %s", ja_strerror(rc));
         return rc;
     }
-    rc = begin_write(db, "storing a new tournament");
+    rc = ldb_begin_write(db, "storing a new tournament");
     if (rc == JA_OK) {
         rc = create_tournament(db, spec, plan, n, out_id);
         if (rc == JA_OK)
-            rc = commit(db, "storing a new tournament");
+            rc = ldb_commit(db, "storing a new tournament");
         else
-            rollback(db);
+            ldb_rollback(db);
     }
     ladder_plan_free(&plan);
     return rc;
@@ -985,10 +988,10 @@ static int same_participants(ladder_db *db, int64_t tid, const ladder_tournament
                              const int64_t *bot_ids, bool *same)
 {
     sqlite3_stmt *st;
-    int rc = prepare(db,
-                     "SELECT slot, bot_id, name FROM participants WHERE tournament_id = ?1"
-                     " ORDER BY slot",
-                     &st, "reading participants");
+    int rc = ldb_prepare(db,
+                         "SELECT slot, bot_id, name FROM participants WHERE tournament_id = ?1"
+                         " ORDER BY slot",
+                         &st, "reading participants");
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, tid);
@@ -1006,10 +1009,10 @@ static int same_participants(ladder_db *db, int64_t tid, const ladder_tournament
         i++;
     }
     if (src != SQLITE_ROW && src != SQLITE_DONE)
-        rc = sql_fail(db, src, "reading participants");
+        rc = ldb_sql_fail(db, src, "reading participants");
     else if (i != spec->n_bots)
         *same = false;
-    finish(db, st);
+    ldb_finish(db, st);
     return rc;
 }
 
@@ -1017,7 +1020,7 @@ int ladder_db_tournament_find(ladder_db *db, const ladder_tournament_spec *spec,
                               int64_t *out_id)
 {
     static const char what[] = "looking for the tournament to resume";
-    int rc = enter(db);
+    int rc = ldb_enter(db);
     if (rc != JA_OK)
         return rc;
     if (out_id == NULL)
@@ -1037,16 +1040,16 @@ int ladder_db_tournament_find(ladder_db *db, const ladder_tournament_spec *spec,
 
     sqlite3_stmt *st = NULL;
     if (rc == JA_OK)
-        rc = prepare(db,
-                     "SELECT id FROM tournaments WHERE ladder_id = ?1"
-                     " AND (?2 IS NULL OR seed = ?2) AND format = ?3 AND rounds = ?4"
-                     " AND duplicate = ?5 AND n_participants = ?6"
-                     " AND (?7 = 0 OR status = 'running') ORDER BY id DESC",
-                     &st, what);
+        rc = ldb_prepare(db,
+                         "SELECT id FROM tournaments WHERE ladder_id = ?1"
+                         " AND (?2 IS NULL OR seed = ?2) AND format = ?3 AND rounds = ?4"
+                         " AND duplicate = ?5 AND n_participants = ?6"
+                         " AND (?7 = 0 OR status = 'running') ORDER BY id DESC",
+                         &st, what);
     if (rc == JA_OK) {
         sqlite3_bind_int64(st, 1, ladder_id);
-        bind_text(st, 2, (flags & LADDER_FIND_ANY_SEED) ? NULL : seed);
-        bind_text(st, 3, ladder_format_name(spec->format));
+        ldb_bind_text(st, 2, (flags & LADDER_FIND_ANY_SEED) ? NULL : seed);
+        ldb_bind_text(st, 3, ladder_format_name(spec->format));
         sqlite3_bind_int64(st, 4, spec->rounds);
         sqlite3_bind_int(st, 5, spec->duplicate ? 1 : 0);
         sqlite3_bind_int64(st, 6, spec->n_bots);
@@ -1068,33 +1071,33 @@ int ladder_db_tournament_find(ladder_db *db, const ladder_tournament_spec *spec,
             }
         }
         if (src != SQLITE_ROW && src != SQLITE_DONE)
-            rc = sql_fail(db, src, what);
+            rc = ldb_sql_fail(db, src, what);
     }
-    finish(db, st);
+    ldb_finish(db, st);
     free(bot_ids);
     if (rc == JA_ENOTFOUND)
-        set_msg(db, "no %stournament of %s with %s and these participants in database '%s'",
-                (flags & LADDER_FIND_UNFINISHED) ? "unfinished " : "", spec->ladder.game,
-                (flags & LADDER_FIND_ANY_SEED) ? "any seed" : "this seed", db->path);
+        ldb_set_msg(db, "no %stournament of %s with %s and these participants in database '%s'",
+                    (flags & LADDER_FIND_UNFINISHED) ? "unfinished " : "", spec->ladder.game,
+                    (flags & LADDER_FIND_ANY_SEED) ? "any seed" : "this seed", db->path);
     return rc;
 }
 
 int ladder_db_tournament_get(ladder_db *db, int64_t id, ladder_tournament_info *out)
 {
     static const char what[] = "reading a tournament";
-    int rc = enter(db);
+    int rc = ldb_enter(db);
     if (rc != JA_OK)
         return rc;
     if (out == NULL)
         return JA_EINVAL;
     sqlite3_stmt *st;
-    rc = prepare(db,
-                 "SELECT t.ladder_id, t.seed, t.format, t.rounds, t.duplicate, l.n_seats,"
-                 " t.n_participants, t.n_matches,"
-                 " (SELECT count(*) FROM matches m WHERE m.tournament_id = t.id"
-                 "  AND m.status = 'planned')"
-                 " FROM tournaments t JOIN ladders l ON l.id = t.ladder_id WHERE t.id = ?1",
-                 &st, what);
+    rc = ldb_prepare(db,
+                     "SELECT t.ladder_id, t.seed, t.format, t.rounds, t.duplicate, l.n_seats,"
+                     " t.n_participants, t.n_matches,"
+                     " (SELECT count(*) FROM matches m WHERE m.tournament_id = t.id"
+                     "  AND m.status = 'planned')"
+                     " FROM tournaments t JOIN ladders l ON l.id = t.ladder_id WHERE t.id = ?1",
+                     &st, what);
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, id);
@@ -1105,14 +1108,14 @@ int ladder_db_tournament_get(ladder_db *db, int64_t id, ladder_tournament_info *
         out->ladder_id = sqlite3_column_int64(st, 0);
         const char *seed = (const char *)sqlite3_column_text(st, 1);
         char format[32];
-        column_copy(st, 2, format, sizeof format);
+        ldb_column_copy(st, 2, format, sizeof format);
         /* An import has no seed and no plan format (schema version 2). */
         out->imported = strcmp(format, "import") == 0;
         if (out->imported ? seed != NULL
                           : (ladder_seed_parse(seed, &out->seed) != JA_OK ||
                              ladder_format_parse(format, &out->format) != JA_OK)) {
-            set_msg(db, "database '%s': tournament %" PRId64 " has a malformed seed or format",
-                    db->path, id);
+            ldb_set_msg(db, "database '%s': tournament %" PRId64 " has a malformed seed or format",
+                        db->path, id);
             rc = JA_EFORMAT;
         } else {
             out->rounds = (uint32_t)sqlite3_column_int64(st, 3);
@@ -1124,12 +1127,12 @@ int ladder_db_tournament_get(ladder_db *db, int64_t id, ladder_tournament_info *
             out->done = out->n_done == out->n_matches;
         }
     } else if (src == SQLITE_DONE) {
-        set_msg(db, "no tournament %" PRId64 " in database '%s'", id, db->path);
+        ldb_set_msg(db, "no tournament %" PRId64 " in database '%s'", id, db->path);
         rc = JA_ENOTFOUND;
     } else {
-        rc = sql_fail(db, src, what);
+        rc = ldb_sql_fail(db, src, what);
     }
-    finish(db, st);
+    ldb_finish(db, st);
     return rc;
 }
 
@@ -1137,17 +1140,17 @@ int ladder_db_match_get(ladder_db *db, int64_t tournament_id, uint32_t number,
                         ladder_plan_match *out)
 {
     static const char what[] = "reading a planned match";
-    int rc = enter(db);
+    int rc = ldb_enter(db);
     if (rc != JA_OK)
         return rc;
     if (out == NULL)
         return JA_EINVAL;
     sqlite3_stmt *st;
-    rc = prepare(db,
-                 "SELECT m.round, m.combo, m.rotation, m.seed, s.seat, s.slot"
-                 " FROM matches m JOIN match_seats s ON s.match_id = m.id"
-                 " WHERE m.tournament_id = ?1 AND m.number = ?2 ORDER BY s.seat",
-                 &st, what);
+    rc = ldb_prepare(db,
+                     "SELECT m.round, m.combo, m.rotation, m.seed, s.seat, s.slot"
+                     " FROM matches m JOIN match_seats s ON s.match_id = m.id"
+                     " WHERE m.tournament_id = ?1 AND m.number = ?2 ORDER BY s.seat",
+                     &st, what);
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, tournament_id);
@@ -1171,16 +1174,16 @@ int ladder_db_match_get(ladder_db *db, int64_t tournament_id, uint32_t number,
             m.slot[m.n_seats++] = (uint16_t)sqlite3_column_int64(st, 5);
     }
     if (rc == JA_EFORMAT)
-        set_msg(db, "database '%s': match %u of tournament %" PRId64 " is malformed", db->path,
-                number, tournament_id);
+        ldb_set_msg(db, "database '%s': match %u of tournament %" PRId64 " is malformed", db->path,
+                    number, tournament_id);
     else if (src != SQLITE_DONE)
-        rc = sql_fail(db, src, what);
+        rc = ldb_sql_fail(db, src, what);
     else if (m.n_seats == 0) {
-        set_msg(db, "no match %u of tournament %" PRId64 " in database '%s'", number,
-                tournament_id, db->path);
+        ldb_set_msg(db, "no match %u of tournament %" PRId64 " in database '%s'", number,
+                    tournament_id, db->path);
         rc = JA_ENOTFOUND;
     }
-    finish(db, st);
+    ldb_finish(db, st);
     if (rc == JA_OK)
         *out = m;
     return rc;
@@ -1191,37 +1194,38 @@ int ladder_db_match_get_many(ladder_db *db, int64_t tournament_id, const uint32_
 {
     static const char what[] = "reading planned matches";
     uint32_t i = 0;
-    int rc = enter(db);
+    int rc = ldb_enter(db);
     if (rc == JA_OK && n > 0 && (numbers == NULL || out == NULL))
         rc = JA_EINVAL;
     /* One transaction when there is more than one to read, and none of the
      * caller's is open (the statements would then be inside that one). */
     bool own = rc == JA_OK && n > 1 && sqlite3_get_autocommit(db->sql);
     if (own)
-        rc = exec(db, "BEGIN", what);
+        rc = ldb_exec(db, "BEGIN", what);
     for (; rc == JA_OK && i < n; i++)
         if ((rc = ladder_db_match_get(db, tournament_id, numbers[i], &out[i])) != JA_OK)
             break;
     if (own && rc == JA_OK)
-        rc = commit(db, what);
+        rc = ldb_commit(db, what);
     else if (own)
-        rollback(db); /* a read: nothing to undo, the message stays */
+        ldb_rollback(db); /* a read: nothing to undo, the message stays */
     if (got)
         *got = i;
     return rc;
 }
 
-static int tournament_exists(ladder_db *db, int64_t tid)
+static int ldb_tournament_exists(ladder_db *db, int64_t tid)
 {
     sqlite3_stmt *st;
-    int rc = prepare(db, "SELECT 1 FROM tournaments WHERE id = ?1", &st, "reading a tournament");
+    int rc =
+        ldb_prepare(db, "SELECT 1 FROM tournaments WHERE id = ?1", &st, "reading a tournament");
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, tid);
     int64_t one;
-    rc = step_int(db, st, &one, "reading a tournament");
+    rc = ldb_step_int(db, st, &one, "reading a tournament");
     if (rc == JA_ENOTFOUND)
-        set_msg(db, "no tournament %" PRId64 " in database '%s'", tid, db->path);
+        ldb_set_msg(db, "no tournament %" PRId64 " in database '%s'", tid, db->path);
     return rc;
 }
 
@@ -1233,25 +1237,25 @@ static void read_pending(sqlite3_stmt *st, void *row)
 int ladder_db_pending(ladder_db *db, int64_t tournament_id, uint32_t **out, uint32_t *out_n)
 {
     static const char what[] = "listing pending matches";
-    int rc = enter(db);
+    int rc = ldb_enter(db);
     if (rc != JA_OK)
         return rc;
     if (out == NULL || out_n == NULL)
         return JA_EINVAL;
     *out = NULL;
     *out_n = 0;
-    if ((rc = tournament_exists(db, tournament_id)) != JA_OK)
+    if ((rc = ldb_tournament_exists(db, tournament_id)) != JA_OK)
         return rc;
     sqlite3_stmt *st;
-    rc = prepare(db,
-                 "SELECT number FROM matches WHERE tournament_id = ?1 AND status = 'planned'"
-                 " ORDER BY number",
-                 &st, what);
+    rc = ldb_prepare(db,
+                     "SELECT number FROM matches WHERE tournament_id = ?1 AND status = 'planned'"
+                     " ORDER BY number",
+                     &st, what);
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, tournament_id);
     void *rows;
-    if ((rc = collect_rows(db, st, what, sizeof **out, read_pending, &rows, out_n)) == JA_OK)
+    if ((rc = ldb_collect_rows(db, st, what, sizeof **out, read_pending, &rows, out_n)) == JA_OK)
         *out = rows;
     return rc;
 }
@@ -1261,17 +1265,17 @@ int ladder_db_pending(ladder_db *db, int64_t tournament_id, uint32_t **out, uint
 static int check_result(ladder_db *db, const ladder_match_result *r)
 {
     if (r == NULL) {
-        set_msg(db, "no result given");
+        ldb_set_msg(db, "no result given");
         return JA_EINVAL;
     }
     uint32_t n = r->outcome.n_seats;
     if (n < 2 || n > JA_MAX_SEATS) {
-        set_msg(db, "a result must have between 2 and %d seats, not %u", JA_MAX_SEATS, n);
+        ldb_set_msg(db, "a result must have between 2 and %d seats, not %u", JA_MAX_SEATS, n);
         return JA_EINVAL;
     }
     for (uint32_t i = 0; i < n; i++) {
         if (r->outcome.place[i] < 1 || r->outcome.place[i] > n) {
-            set_msg(db, "seat %u has place %u, outside 1..%u", i, r->outcome.place[i], n);
+            ldb_set_msg(db, "seat %u has place %u, outside 1..%u", i, r->outcome.place[i], n);
             return JA_EINVAL;
         }
     }
@@ -1296,12 +1300,12 @@ typedef struct match_ctx {
 static int load_match(ladder_db *db, match_ctx *c, const ladder_match_result *r)
 {
     sqlite3_stmt *st;
-    int rc = prepare(db,
-                     "SELECT m.id, m.status, l.n_seats, t.ladder_id FROM matches m"
-                     " JOIN tournaments t ON t.id = m.tournament_id"
-                     " JOIN ladders l ON l.id = t.ladder_id"
-                     " WHERE m.tournament_id = ?1 AND m.number = ?2",
-                     &st, c->what);
+    int rc = ldb_prepare(db,
+                         "SELECT m.id, m.status, l.n_seats, t.ladder_id FROM matches m"
+                         " JOIN tournaments t ON t.id = m.tournament_id"
+                         " JOIN ladders l ON l.id = t.ladder_id"
+                         " WHERE m.tournament_id = ?1 AND m.number = ?2",
+                         &st, c->what);
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, c->tid);
@@ -1310,39 +1314,40 @@ static int load_match(ladder_db *db, match_ctx *c, const ladder_match_result *r)
     char status[16] = "";
     if (src == SQLITE_ROW) {
         c->match_id = sqlite3_column_int64(st, 0);
-        column_copy(st, 1, status, sizeof status);
+        ldb_column_copy(st, 1, status, sizeof status);
         c->n_seats = (uint32_t)sqlite3_column_int64(st, 2);
         c->ladder_id = sqlite3_column_int64(st, 3);
     } else if (src == SQLITE_DONE) {
-        rc = tournament_exists(db, c->tid);
+        rc = ldb_tournament_exists(db, c->tid);
         if (rc == JA_OK) {
-            set_msg(db, "tournament %" PRId64 " has no match %u", c->tid, c->number);
+            ldb_set_msg(db, "tournament %" PRId64 " has no match %u", c->tid, c->number);
             rc = JA_ENOTFOUND;
         }
     } else {
-        rc = sql_fail(db, src, c->what);
+        rc = ldb_sql_fail(db, src, c->what);
     }
-    finish(db, st);
+    ldb_finish(db, st);
     if (rc != JA_OK)
         return rc;
     if (strcmp(status, "planned") != 0) {
-        set_msg(db, "match %u of tournament %" PRId64 " is already recorded", c->number, c->tid);
+        ldb_set_msg(db, "match %u of tournament %" PRId64 " is already recorded", c->number,
+                    c->tid);
         return JA_ESTATE;
     }
     if (r->outcome.n_seats != c->n_seats) {
-        set_msg(db, "the result has %u seats, tournament %" PRId64 " plays with %u",
-                r->outcome.n_seats, c->tid, c->n_seats);
+        ldb_set_msg(db, "the result has %u seats, tournament %" PRId64 " plays with %u",
+                    r->outcome.n_seats, c->tid, c->n_seats);
         return JA_EINVAL;
     }
 
-    rc = prepare(db,
-                 "SELECT s.seat, p.bot_id, IFNULL(rt.elo, ?4), IFNULL(rt.games, 0),"
-                 " IFNULL(rt.wins, 0), IFNULL(rt.draws, 0), IFNULL(rt.losses, 0)"
-                 " FROM match_seats s"
-                 " JOIN participants p ON p.tournament_id = ?1 AND p.slot = s.slot"
-                 " LEFT JOIN ratings rt ON rt.ladder_id = ?3 AND rt.bot_id = p.bot_id"
-                 " WHERE s.match_id = ?2 ORDER BY s.seat",
-                 &st, c->what);
+    rc = ldb_prepare(db,
+                     "SELECT s.seat, p.bot_id, IFNULL(rt.elo, ?4), IFNULL(rt.games, 0),"
+                     " IFNULL(rt.wins, 0), IFNULL(rt.draws, 0), IFNULL(rt.losses, 0)"
+                     " FROM match_seats s"
+                     " JOIN participants p ON p.tournament_id = ?1 AND p.slot = s.slot"
+                     " LEFT JOIN ratings rt ON rt.ladder_id = ?3 AND rt.bot_id = p.bot_id"
+                     " WHERE s.match_id = ?2 ORDER BY s.seat",
+                     &st, c->what);
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, c->tid);
@@ -1366,29 +1371,29 @@ static int load_match(ladder_db *db, match_ctx *c, const ladder_match_result *r)
         n++;
     }
     if (n != c->n_seats) {
-        set_msg(db, "database '%s': the seats of match %u of tournament %" PRId64
-                    " are malformed",
-                db->path, c->number, c->tid);
+        ldb_set_msg(db,
+                    "database '%s': the seats of match %u of tournament %" PRId64 " are malformed",
+                    db->path, c->number, c->tid);
         rc = JA_EFORMAT;
     } else if (src != SQLITE_DONE) {
-        rc = sql_fail(db, src, c->what);
+        rc = ldb_sql_fail(db, src, c->what);
     }
-    finish(db, st);
+    ldb_finish(db, st);
     return rc;
 }
 
 static int insert_results(ladder_db *db, const match_ctx *c, const ladder_match_result *r)
 {
     sqlite3_stmt *res = NULL, *flt = NULL;
-    int rc = prepare(db,
-                     "INSERT INTO results (match_id, seat, bot_id, score, place, faults,"
-                     " elo_before, elo_delta) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                     &res, c->what);
+    int rc = ldb_prepare(db,
+                         "INSERT INTO results (match_id, seat, bot_id, score, place, faults,"
+                         " elo_before, elo_delta) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                         &res, c->what);
     if (rc == JA_OK)
-        rc = prepare(db,
-                     "INSERT INTO result_faults (match_id, seat, kind, count)"
-                     " VALUES (?1, ?2, ?3, ?4)",
-                     &flt, c->what);
+        rc = ldb_prepare(db,
+                         "INSERT INTO result_faults (match_id, seat, kind, count)"
+                         " VALUES (?1, ?2, ?3, ?4)",
+                         &flt, c->what);
     for (uint32_t s = 0; rc == JA_OK && s < c->n_seats; s++) {
         int64_t total = 0;
         for (int k = 1; k < JA_FAULT_COUNT; k++)
@@ -1401,7 +1406,7 @@ static int insert_results(ladder_db *db, const match_ctx *c, const ladder_match_
         sqlite3_bind_int64(res, 6, total);
         sqlite3_bind_double(res, 7, c->elo[s].rating);
         sqlite3_bind_double(res, 8, c->elo[s].delta);
-        rc = step_done(db, res, c->what);
+        rc = ldb_step_done(db, res, c->what);
         /* JA_FAULT_NONE (0) is not a fault. Kinds are stored by name, so
          * the table survives a renumbering of the enum. */
         for (int k = 1; rc == JA_OK && k < JA_FAULT_COUNT; k++) {
@@ -1409,13 +1414,13 @@ static int insert_results(ladder_db *db, const match_ctx *c, const ladder_match_
                 continue;
             sqlite3_bind_int64(flt, 1, c->match_id);
             sqlite3_bind_int64(flt, 2, s);
-            bind_text(flt, 3, ja_fault_name(k));
+            ldb_bind_text(flt, 3, ja_fault_name(k));
             sqlite3_bind_int64(flt, 4, r->faults[s][k]);
-            rc = step_done(db, flt, c->what);
+            rc = ldb_step_done(db, flt, c->what);
         }
     }
-    finish(db, res);
-    finish(db, flt);
+    ldb_finish(db, res);
+    ldb_finish(db, flt);
     return rc;
 }
 
@@ -1424,13 +1429,13 @@ static int insert_results(ladder_db *db, const match_ctx *c, const ladder_match_
 static int update_ratings(ladder_db *db, const match_ctx *c)
 {
     sqlite3_stmt *st;
-    int rc = prepare(db,
-                     "INSERT INTO ratings (ladder_id, bot_id, games, elo, wins, draws, losses,"
-                     " updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, " SQL_NOW ")"
-                     " ON CONFLICT (ladder_id, bot_id) DO UPDATE SET games = excluded.games,"
-                     " elo = excluded.elo, wins = excluded.wins, draws = excluded.draws,"
-                     " losses = excluded.losses, updated_at = excluded.updated_at",
-                     &st, c->what);
+    int rc = ldb_prepare(db,
+                         "INSERT INTO ratings (ladder_id, bot_id, games, elo, wins, draws, losses,"
+                         " updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, " LDB_SQL_NOW ")"
+                         " ON CONFLICT (ladder_id, bot_id) DO UPDATE SET games = excluded.games,"
+                         " elo = excluded.elo, wins = excluded.wins, draws = excluded.draws,"
+                         " losses = excluded.losses, updated_at = excluded.updated_at",
+                         &st, c->what);
     if (rc != JA_OK)
         return rc;
     for (uint32_t s = 0; rc == JA_OK && s < c->n_seats; s++) {
@@ -1457,19 +1462,19 @@ static int update_ratings(ladder_db *db, const match_ctx *c)
         sqlite3_bind_int64(st, 5, w);
         sqlite3_bind_int64(st, 6, d);
         sqlite3_bind_int64(st, 7, l);
-        rc = step_done(db, st, c->what);
+        rc = ldb_step_done(db, st, c->what);
     }
-    finish(db, st);
+    ldb_finish(db, st);
     return rc;
 }
 
 static int mark_done(ladder_db *db, const match_ctx *c, const ladder_match_result *r)
 {
     sqlite3_stmt *st;
-    int rc = prepare(db,
-                     "UPDATE matches SET status = 'done', turns = ?2, digest = ?3, replay = ?4,"
-                     " finished_at = " SQL_NOW " WHERE id = ?1 AND status = 'planned'",
-                     &st, c->what);
+    int rc = ldb_prepare(db,
+                         "UPDATE matches SET status = 'done', turns = ?2, digest = ?3, replay = ?4,"
+                         " finished_at = " LDB_SQL_NOW " WHERE id = ?1 AND status = 'planned'",
+                         &st, c->what);
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, c->match_id);
@@ -1477,28 +1482,28 @@ static int mark_done(ladder_db *db, const match_ctx *c, const ladder_match_resul
         sqlite3_bind_null(st, 2);
     else
         sqlite3_bind_int64(st, 2, r->turns);
-    bind_text(st, 3, r->digest);
-    bind_text(st, 4, r->replay_path);
-    rc = step_done(db, st, c->what);
-    finish(db, st);
+    ldb_bind_text(st, 3, r->digest);
+    ldb_bind_text(st, 4, r->replay_path);
+    rc = ldb_step_done(db, st, c->what);
+    ldb_finish(db, st);
     if (rc == JA_OK && sqlite3_changes(db->sql) != 1) {
-        set_msg(db, "match %u of tournament %" PRId64 " changed while being recorded", c->number,
-                c->tid);
+        ldb_set_msg(db, "match %u of tournament %" PRId64 " changed while being recorded",
+                    c->number, c->tid);
         rc = JA_ESTATE;
     }
     if (rc != JA_OK)
         return rc;
     /* The last match closes the tournament, in the same transaction. */
-    rc = prepare(db,
-                 "UPDATE tournaments SET status = 'done', finished_at = " SQL_NOW
-                 " WHERE id = ?1 AND status = 'running' AND NOT EXISTS"
-                 " (SELECT 1 FROM matches WHERE tournament_id = ?1 AND status = 'planned')",
-                 &st, c->what);
+    rc = ldb_prepare(db,
+                     "UPDATE tournaments SET status = 'done', finished_at = " LDB_SQL_NOW
+                     " WHERE id = ?1 AND status = 'running' AND NOT EXISTS"
+                     " (SELECT 1 FROM matches WHERE tournament_id = ?1 AND status = 'planned')",
+                     &st, c->what);
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, c->tid);
-    rc = step_done(db, st, c->what);
-    finish(db, st);
+    rc = ldb_step_done(db, st, c->what);
+    ldb_finish(db, st);
     return rc;
 }
 
@@ -1522,7 +1527,7 @@ static int record_in_tx(ladder_db *db, match_ctx *c, const ladder_match_result *
 int ladder_db_record_match(ladder_db *db, int64_t tournament_id, uint32_t number,
                            const ladder_match_result *r)
 {
-    int rc = enter(db);
+    int rc = ldb_enter(db);
     if (rc != JA_OK)
         return rc;
     if ((rc = check_result(db, r)) != JA_OK)
@@ -1534,12 +1539,12 @@ int ladder_db_record_match(ladder_db *db, int64_t tournament_id, uint32_t number
     snprintf(c.what, sizeof c.what, "recording match %u of tournament %" PRId64, number,
              tournament_id);
 
-    if ((rc = begin_write(db, c.what)) != JA_OK)
+    if ((rc = ldb_begin_write(db, c.what)) != JA_OK)
         return rc;
     rc = record_in_tx(db, &c, r);
     if (rc == JA_OK)
-        return commit(db, c.what);
-    rollback(db);
+        return ldb_commit(db, c.what);
+    ldb_rollback(db);
     return rc;
 }
 
@@ -1547,14 +1552,14 @@ int ladder_db_record_matches(ladder_db *db, int64_t tournament_id, uint32_t n,
                              const uint32_t *numbers, const ladder_match_result *const *results,
                              int *rcs)
 {
-    int rc = enter(db);
+    int rc = ldb_enter(db);
     if (rc == JA_OK && n == 0)
         return JA_OK;
     char what[96];
     snprintf(what, sizeof what, "recording %u matches of tournament %" PRId64, n, tournament_id);
     if (rc == JA_OK)
-        rc = begin_write(db, what);
-    char first[ERRMSG_MAX] = "";
+        rc = ldb_begin_write(db, what);
+    char first[LDB_ERRMSG_MAX] = "";
     for (uint32_t i = 0; rc == JA_OK && i < n; i++) {
         match_ctx c;
         memset(&c, 0, sizeof c);
@@ -1573,13 +1578,13 @@ int ladder_db_record_matches(ladder_db *db, int64_t tournament_id, uint32_t n,
             snprintf(first, sizeof first, "%s", db->errmsg); /* refused before any write */
     }
     if (rc == JA_OK)
-        rc = commit(db, what);
+        rc = ldb_commit(db, what);
     else
-        rollback(db);
+        ldb_rollback(db);
     if (rc != JA_OK) {
         /* Nothing of the batch is written: each match on its own, so that
          * one failure does not take the others with it. */
-        char why[ERRMSG_MAX];
+        char why[LDB_ERRMSG_MAX];
         snprintf(why, sizeof why, "%s", db->errmsg);
         for (uint32_t i = 0; i < n; i++)
             rcs[i] = ladder_db_record_match(db, tournament_id, numbers[i], results[i]);
@@ -1598,32 +1603,32 @@ static void read_standing(sqlite3_stmt *st, void *row)
     ladder_standing *s = row;
     s->slot = (uint32_t)sqlite3_column_int64(st, 0);
     s->bot_id = sqlite3_column_int64(st, 1);
-    column_copy(st, 2, s->bot, sizeof s->bot);
+    ldb_column_copy(st, 2, s->bot, sizeof s->bot);
     s->games = sqlite3_column_int64(st, 3);
     s->wins = sqlite3_column_int64(st, 4);
     s->score = sqlite3_column_int64(st, 5);
     s->faults = sqlite3_column_int64(st, 6);
     s->elo = sqlite3_column_double(st, 7);
     s->elo_games = sqlite3_column_int64(st, 8);
-    column_copy(st, 9, s->version, sizeof s->version);
-    column_copy(st, 10, s->sha256, sizeof s->sha256);
+    ldb_column_copy(st, 9, s->version, sizeof s->version);
+    ldb_column_copy(st, 10, s->sha256, sizeof s->sha256);
 }
 
 int ladder_db_standings(ladder_db *db, int64_t tournament_id, ladder_standing **out,
                         uint32_t *out_n)
 {
     static const char what[] = "computing standings";
-    int rc = enter(db);
+    int rc = ldb_enter(db);
     if (rc != JA_OK)
         return rc;
     if (out == NULL || out_n == NULL)
         return JA_EINVAL;
     *out = NULL;
     *out_n = 0;
-    if ((rc = tournament_exists(db, tournament_id)) != JA_OK)
+    if ((rc = ldb_tournament_exists(db, tournament_id)) != JA_OK)
         return rc;
     sqlite3_stmt *st;
-    rc = prepare(
+    rc = ldb_prepare(
         db,
         "SELECT p.slot, p.bot_id, p.name, IFNULL(s.games, 0) AS g, IFNULL(s.wins, 0) AS w,"
         " IFNULL(s.score, 0) AS sc, IFNULL(s.faults, 0), IFNULL(rt.elo, ?2) AS e,"
@@ -1644,13 +1649,13 @@ int ladder_db_standings(ladder_db *db, int64_t tournament_id, ladder_standing **
     sqlite3_bind_int64(st, 1, tournament_id);
     sqlite3_bind_double(st, 2, LADDER_ELO_INITIAL);
     void *rows;
-    if ((rc = collect_rows(db, st, what, sizeof **out, read_standing, &rows, out_n)) == JA_OK)
+    if ((rc = ldb_collect_rows(db, st, what, sizeof **out, read_standing, &rows, out_n)) == JA_OK)
         *out = rows;
     return rc;
 }
 
 /* Sums the (kind, count) rows of a prepared statement into out by kind;
- * gives st back (finish). */
+ * gives st back (ldb_finish). */
 static int sum_fault_rows(ladder_db *db, sqlite3_stmt *st, const char *what,
                           uint64_t out[JA_FAULT_COUNT])
 {
@@ -1664,8 +1669,8 @@ static int sum_fault_rows(ladder_db *db, sqlite3_stmt *st, const char *what,
                 counts[k] += (uint64_t)sqlite3_column_int64(st, 1);
     }
     if (src != SQLITE_DONE)
-        rc = sql_fail(db, src, what);
-    finish(db, st);
+        rc = ldb_sql_fail(db, src, what);
+    ldb_finish(db, st);
     if (rc == JA_OK)
         memcpy(out, counts, sizeof counts);
     return rc;
@@ -1675,19 +1680,19 @@ int ladder_db_tournament_faults(ladder_db *db, int64_t tournament_id,
                                 uint64_t out[JA_FAULT_COUNT])
 {
     static const char what[] = "counting faults";
-    int rc = enter(db);
+    int rc = ldb_enter(db);
     if (rc != JA_OK)
         return rc;
     if (out == NULL)
         return JA_EINVAL;
-    if ((rc = tournament_exists(db, tournament_id)) != JA_OK)
+    if ((rc = ldb_tournament_exists(db, tournament_id)) != JA_OK)
         return rc;
     sqlite3_stmt *st;
-    rc = prepare(db,
-                 "SELECT f.kind, sum(f.count) FROM result_faults f"
-                 " JOIN matches m ON m.id = f.match_id WHERE m.tournament_id = ?1"
-                 " GROUP BY f.kind",
-                 &st, what);
+    rc = ldb_prepare(db,
+                     "SELECT f.kind, sum(f.count) FROM result_faults f"
+                     " JOIN matches m ON m.id = f.match_id WHERE m.tournament_id = ?1"
+                     " GROUP BY f.kind",
+                     &st, what);
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, tournament_id);
@@ -1698,20 +1703,20 @@ int ladder_db_slot_faults(ladder_db *db, int64_t tournament_id, uint32_t slot,
                           uint64_t out[JA_FAULT_COUNT])
 {
     static const char what[] = "counting a participant's faults";
-    int rc = enter(db);
+    int rc = ldb_enter(db);
     if (rc != JA_OK)
         return rc;
     if (out == NULL)
         return JA_EINVAL;
-    if ((rc = tournament_exists(db, tournament_id)) != JA_OK)
+    if ((rc = ldb_tournament_exists(db, tournament_id)) != JA_OK)
         return rc;
     sqlite3_stmt *st;
-    rc = prepare(db,
-                 "SELECT f.kind, sum(f.count) FROM result_faults f"
-                 " JOIN matches m ON m.id = f.match_id"
-                 " JOIN match_seats ms ON ms.match_id = f.match_id AND ms.seat = f.seat"
-                 " WHERE m.tournament_id = ?1 AND ms.slot = ?2 GROUP BY f.kind",
-                 &st, what);
+    rc = ldb_prepare(db,
+                     "SELECT f.kind, sum(f.count) FROM result_faults f"
+                     " JOIN matches m ON m.id = f.match_id"
+                     " JOIN match_seats ms ON ms.match_id = f.match_id AND ms.seat = f.seat"
+                     " WHERE m.tournament_id = ?1 AND ms.slot = ?2 GROUP BY f.kind",
+                     &st, what);
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, tournament_id);
@@ -1723,27 +1728,27 @@ int ladder_db_bot_faults(ladder_db *db, const ladder_key *key, int64_t bot_id,
                          uint64_t out[JA_FAULT_COUNT])
 {
     static const char what[] = "counting a bot's faults";
-    int rc = enter(db);
+    int rc = ldb_enter(db);
     if (rc != JA_OK)
         return rc;
     if (out == NULL)
         return JA_EINVAL;
-    if ((rc = check_key(db, key)) != JA_OK)
+    if ((rc = ldb_check_key(db, key)) != JA_OK)
         return rc;
     sqlite3_stmt *st;
-    rc = prepare(db,
-                 "SELECT f.kind, sum(f.count) FROM result_faults f"
-                 " JOIN results r ON r.match_id = f.match_id AND r.seat = f.seat"
-                 " JOIN matches m ON m.id = f.match_id"
-                 " JOIN tournaments t ON t.id = m.tournament_id"
-                 " JOIN ladders l ON l.id = t.ladder_id"
-                 " WHERE r.bot_id = ?1 AND l.game = ?2 AND l.n_seats = ?3 AND l.options = ?4"
-                 " GROUP BY f.kind",
-                 &st, what);
+    rc = ldb_prepare(db,
+                     "SELECT f.kind, sum(f.count) FROM result_faults f"
+                     " JOIN results r ON r.match_id = f.match_id AND r.seat = f.seat"
+                     " JOIN matches m ON m.id = f.match_id"
+                     " JOIN tournaments t ON t.id = m.tournament_id"
+                     " JOIN ladders l ON l.id = t.ladder_id"
+                     " WHERE r.bot_id = ?1 AND l.game = ?2 AND l.n_seats = ?3 AND l.options = ?4"
+                     " GROUP BY f.kind",
+                     &st, what);
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, bot_id);
-    bind_key(st, 2, key);
+    ldb_bind_key(st, 2, key);
     return sum_fault_rows(db, st, what, out);
 }
 
@@ -1751,8 +1756,8 @@ static void read_rating(sqlite3_stmt *st, void *row)
 {
     ladder_rating *r = row;
     r->bot_id = sqlite3_column_int64(st, 0);
-    column_copy(st, 1, r->bot, sizeof r->bot);
-    column_copy(st, 2, r->version, sizeof r->version);
+    ldb_column_copy(st, 1, r->bot, sizeof r->bot);
+    ldb_column_copy(st, 2, r->version, sizeof r->version);
     r->games = sqlite3_column_int64(st, 3);
     r->elo = sqlite3_column_double(st, 4);
     r->wins = sqlite3_column_int64(st, 5);
@@ -1763,28 +1768,28 @@ static void read_rating(sqlite3_stmt *st, void *row)
 int ladder_db_ratings(ladder_db *db, const ladder_key *key, ladder_rating **out, uint32_t *out_n)
 {
     static const char what[] = "reading ratings";
-    int rc = enter(db);
+    int rc = ldb_enter(db);
     if (rc != JA_OK)
         return rc;
     if (out == NULL || out_n == NULL)
         return JA_EINVAL;
     *out = NULL;
     *out_n = 0;
-    if ((rc = check_key(db, key)) != JA_OK)
+    if ((rc = ldb_check_key(db, key)) != JA_OK)
         return rc;
     sqlite3_stmt *st;
-    rc = prepare(db,
-                 "SELECT b.id, b.name, b.version, r.games, r.elo, r.wins, r.draws, r.losses"
-                 " FROM ratings r JOIN ladders l ON l.id = r.ladder_id"
-                 " JOIN bots b ON b.id = r.bot_id"
-                 " WHERE l.game = ?1 AND l.n_seats = ?2 AND l.options = ?3"
-                 " ORDER BY r.elo DESC, r.games DESC, b.name, b.id",
-                 &st, what);
+    rc = ldb_prepare(db,
+                     "SELECT b.id, b.name, b.version, r.games, r.elo, r.wins, r.draws, r.losses"
+                     " FROM ratings r JOIN ladders l ON l.id = r.ladder_id"
+                     " JOIN bots b ON b.id = r.bot_id"
+                     " WHERE l.game = ?1 AND l.n_seats = ?2 AND l.options = ?3"
+                     " ORDER BY r.elo DESC, r.games DESC, b.name, b.id",
+                     &st, what);
     if (rc != JA_OK)
         return rc;
-    bind_key(st, 1, key);
+    ldb_bind_key(st, 1, key);
     void *rows;
-    if ((rc = collect_rows(db, st, what, sizeof **out, read_rating, &rows, out_n)) == JA_OK)
+    if ((rc = ldb_collect_rows(db, st, what, sizeof **out, read_rating, &rows, out_n)) == JA_OK)
         *out = rows;
     return rc;
 }
@@ -1793,9 +1798,9 @@ static void read_summary(sqlite3_stmt *st, void *row)
 {
     ladder_summary *s = row;
     s->id = sqlite3_column_int64(st, 0);
-    column_copy(st, 1, s->game, sizeof s->game);
+    ldb_column_copy(st, 1, s->game, sizeof s->game);
     s->n_seats = (uint32_t)sqlite3_column_int64(st, 2);
-    column_copy(st, 3, s->options, sizeof s->options);
+    ldb_column_copy(st, 3, s->options, sizeof s->options);
     s->bots = sqlite3_column_int64(st, 4);
     s->matches = sqlite3_column_int64(st, 5);
 }
@@ -1803,7 +1808,7 @@ static void read_summary(sqlite3_stmt *st, void *row)
 int ladder_db_ladders(ladder_db *db, const char *game, ladder_summary **out, uint32_t *out_n)
 {
     static const char what[] = "listing ladders";
-    int rc = enter(db);
+    int rc = ldb_enter(db);
     if (rc != JA_OK)
         return rc;
     if (out == NULL || out_n == NULL)
@@ -1811,19 +1816,19 @@ int ladder_db_ladders(ladder_db *db, const char *game, ladder_summary **out, uin
     *out = NULL;
     *out_n = 0;
     sqlite3_stmt *st;
-    rc = prepare(db,
-                 "SELECT l.id, l.game, l.n_seats, l.options,"
-                 " (SELECT count(*) FROM ratings r WHERE r.ladder_id = l.id),"
-                 " (SELECT count(*) FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
-                 "  WHERE t.ladder_id = l.id AND m.status = 'done')"
-                 " FROM ladders l WHERE ?1 IS NULL OR l.game = ?1"
-                 " ORDER BY l.game, l.n_seats, l.options",
-                 &st, what);
+    rc = ldb_prepare(db,
+                     "SELECT l.id, l.game, l.n_seats, l.options,"
+                     " (SELECT count(*) FROM ratings r WHERE r.ladder_id = l.id),"
+                     " (SELECT count(*) FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
+                     "  WHERE t.ladder_id = l.id AND m.status = 'done')"
+                     " FROM ladders l WHERE ?1 IS NULL OR l.game = ?1"
+                     " ORDER BY l.game, l.n_seats, l.options",
+                     &st, what);
     if (rc != JA_OK)
         return rc;
-    bind_text(st, 1, game);
+    ldb_bind_text(st, 1, game);
     void *rows;
-    if ((rc = collect_rows(db, st, what, sizeof **out, read_summary, &rows, out_n)) == JA_OK)
+    if ((rc = ldb_collect_rows(db, st, what, sizeof **out, read_summary, &rows, out_n)) == JA_OK)
         *out = rows;
     return rc;
 }
@@ -1834,25 +1839,25 @@ int ladder_db_ladders(ladder_db *db, const char *game, ladder_summary **out, uin
  * without a message) and the key, opens one read transaction (a consistent
  * snapshot even while another process records matches: WAL readers do not
  * block the writer), and prepares sql with the key bound to ?1, ?2, ?3. On
- * JA_OK the caller steps *st, gives it back (finish) and ends the
- * transaction with rollback(); on failure nothing is left open. */
+ * JA_OK the caller steps *st, gives it back (ldb_finish) and ends the
+ * transaction with ldb_rollback(); on failure nothing is left open. */
 static int begin_ladder_walk(ladder_db *db, const ladder_key *key, bool args_ok,
                              const char *sql, sqlite3_stmt **st, const char *what)
 {
-    int rc = enter(db);
+    int rc = ldb_enter(db);
     if (rc != JA_OK)
         return rc;
     if (!args_ok)
         return JA_EINVAL;
-    if ((rc = check_key(db, key)) != JA_OK)
+    if ((rc = ldb_check_key(db, key)) != JA_OK)
         return rc;
-    if ((rc = exec(db, "BEGIN", what)) != JA_OK)
+    if ((rc = ldb_exec(db, "BEGIN", what)) != JA_OK)
         return rc;
-    if ((rc = prepare(db, sql, st, what)) != JA_OK) {
-        rollback(db);
+    if ((rc = ldb_prepare(db, sql, st, what)) != JA_OK) {
+        ldb_rollback(db);
         return rc;
     }
-    bind_key(*st, 1, key);
+    ldb_bind_key(*st, 1, key);
     return JA_OK;
 }
 
@@ -1877,13 +1882,13 @@ static void read_match_seat(sqlite3_stmt *st, ladder_match_row *row, bool first)
             break;
         case SQLITE_TEXT:
             row->source_kind = 's';
-            column_copy(st, 13, row->source_text, sizeof row->source_text);
+            ldb_column_copy(st, 13, row->source_text, sizeof row->source_text);
             break;
         default: row->source_kind = 0;
         }
         row->turns = sqlite3_column_type(st, 9) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 9);
-        column_copy(st, 10, row->digest, sizeof row->digest);
-        column_copy(st, 11, row->finished, sizeof row->finished);
+        ldb_column_copy(st, 10, row->digest, sizeof row->digest);
+        ldb_column_copy(st, 11, row->finished, sizeof row->finished);
     }
     int64_t seat = sqlite3_column_int64(st, 3);
     if (seat < 0 || seat >= JA_MAX_SEATS)
@@ -1935,32 +1940,32 @@ int ladder_db_foreach_match(ladder_db *db, const ladder_key *key, ladder_match_f
         have = true;
     }
     if (rc == JA_OK && src != SQLITE_ROW && src != SQLITE_DONE)
-        rc = sql_fail(db, src, what);
+        rc = ldb_sql_fail(db, src, what);
     else if (rc == JA_OK && have)
         rc = fn(ctx, &row);
-    finish(db, st);
-    rollback(db); /* ends the read transaction */
+    ldb_finish(db, st);
+    ldb_rollback(db); /* ends the read transaction */
     return rc;
 }
 
 /* ---- Pages of matches, through indexes ------------------------------------- */
 
 /* begin_ladder_walk for the calls that find a ladder's rows through its
- * id: on JA_OK the read transaction is open (end it with rollback()) and
+ * id: on JA_OK the read transaction is open (end it with ldb_rollback()) and
  * *ladder_id is the ladder's id, 0 for an unknown ladder. */
 static int begin_ladder_read(ladder_db *db, const ladder_key *key, bool args_ok,
                              int64_t *ladder_id, const char *what)
 {
     sqlite3_stmt *st;
-    int rc = begin_ladder_walk(db, key, args_ok, ladder_lookup_sql, &st, what);
+    int rc = begin_ladder_walk(db, key, args_ok, ldb_ladder_lookup_sql, &st, what);
     if (rc != JA_OK)
         return rc;
     *ladder_id = 0;
-    rc = step_int(db, st, ladder_id, what);
+    rc = ldb_step_int(db, st, ladder_id, what);
     if (rc == JA_ENOTFOUND)
         rc = JA_OK;
     if (rc != JA_OK)
-        rollback(db);
+        ldb_rollback(db);
     return rc;
 }
 
@@ -1971,15 +1976,15 @@ static int fetch_match(ladder_db *db, int64_t ladder_id, int64_t id, ladder_matc
                        const char *what)
 {
     sqlite3_stmt *st;
-    int rc = prepare(db,
-                     "SELECT m.id, m.tournament_id, m.number, r.seat, r.bot_id, r.score,"
-                     " r.place, m.seed, m.id, m.turns, m.digest, m.finished_at,"
-                     " m.tournament_id, t.source"
-                     " FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
-                     " JOIN results r ON r.match_id = m.id"
-                     " WHERE m.id = ?1 AND t.ladder_id = ?2 AND m.status = 'done'"
-                     " ORDER BY r.seat",
-                     &st, what);
+    int rc = ldb_prepare(db,
+                         "SELECT m.id, m.tournament_id, m.number, r.seat, r.bot_id, r.score,"
+                         " r.place, m.seed, m.id, m.turns, m.digest, m.finished_at,"
+                         " m.tournament_id, t.source"
+                         " FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
+                         " JOIN results r ON r.match_id = m.id"
+                         " WHERE m.id = ?1 AND t.ladder_id = ?2 AND m.status = 'done'"
+                         " ORDER BY r.seat",
+                         &st, what);
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, id);
@@ -1991,8 +1996,8 @@ static int fetch_match(ladder_db *db, int64_t ladder_id, int64_t id, ladder_matc
         read_match_seat(st, row, first);
         first = false;
     }
-    rc = src != SQLITE_DONE ? sql_fail(db, src, what) : first ? JA_ENOTFOUND : JA_OK;
-    finish(db, st);
+    rc = src != SQLITE_DONE ? ldb_sql_fail(db, src, what) : first ? JA_ENOTFOUND : JA_OK;
+    ldb_finish(db, st);
     return rc;
 }
 
@@ -2020,8 +2025,8 @@ static int page_ids(ladder_db *db, int64_t ladder_id, int64_t before, uint32_t n
                     const int64_t *bot_id, int64_t *ids, uint32_t *n_ids, const char *what)
 {
     sqlite3_stmt *st;
-    int rc = prepare(db, bot_id != NULL ? PAGE_SQL("r.bot_id = ?4 AND ") : PAGE_SQL(""), &st,
-                     what);
+    int rc =
+        ldb_prepare(db, bot_id != NULL ? PAGE_SQL("r.bot_id = ?4 AND ") : PAGE_SQL(""), &st, what);
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, ladder_id);
@@ -2033,14 +2038,14 @@ static int page_ids(ladder_db *db, int64_t ladder_id, int64_t before, uint32_t n
     while ((src = sqlite3_step(st)) == SQLITE_ROW)
         ids[(*n_ids)++] = sqlite3_column_int64(st, 0);
     if (src != SQLITE_DONE)
-        rc = sql_fail(db, src, what);
-    finish(db, st);
+        rc = ldb_sql_fail(db, src, what);
+    ldb_finish(db, st);
     return rc;
 }
 
 static int cmp_i64_desc(const void *a, const void *b)
 {
-    return cmp_i64(b, a);
+    return ldb_cmp_i64(b, a);
 }
 
 /* Sorts ids newest first and drops repeats; returns how many stay. */
@@ -2071,12 +2076,12 @@ static int page_select(ladder_db *db, int64_t ladder_id, const char *name, int64
     if (name != NULL && ladder_id != 0) {
         /* bots_identity leads with the name: one search finds every version. */
         sqlite3_stmt *st;
-        rc = prepare(db, "SELECT id FROM bots WHERE name = ?1", &st, what);
+        rc = ldb_prepare(db, "SELECT id FROM bots WHERE name = ?1", &st, what);
         if (rc != JA_OK)
             return rc;
-        bind_text(st, 1, name);
+        ldb_bind_text(st, 1, name);
         void *rows;
-        if ((rc = collect_rows(db, st, what, sizeof *bots, read_id, &rows, &n_bots)) != JA_OK)
+        if ((rc = ldb_collect_rows(db, st, what, sizeof *bots, read_id, &rows, &n_bots)) != JA_OK)
             return rc;
         bots = rows;
     }
@@ -2106,9 +2111,9 @@ int ladder_db_match_page(ladder_db *db, const ladder_key *key, const char *name,
         return rc;
     if (limit < 1 || limit > LADDER_PAGE_MAX ||
         (name != NULL && (name[0] == '\0' || strlen(name) >= LADDER_NAME_MAX))) {
-        set_msg(db, "a page of matches takes 1 to %d of them and a bot name of 1 to %d bytes",
-                LADDER_PAGE_MAX, LADDER_NAME_MAX - 1);
-        rollback(db);
+        ldb_set_msg(db, "a page of matches takes 1 to %d of them and a bot name of 1 to %d bytes",
+                    LADDER_PAGE_MAX, LADDER_NAME_MAX - 1);
+        ldb_rollback(db);
         return JA_EINVAL;
     }
     int64_t *ids = NULL;
@@ -2123,9 +2128,9 @@ int ladder_db_match_page(ladder_db *db, const ladder_key *key, const char *name,
     for (uint32_t i = 0; rc == JA_OK && i < n; i++)
         /* Found a moment ago in the same snapshot: missing now is a fault. */
         if ((rc = fetch_match(db, ladder_id, ids[i], &rows[i], what)) == JA_ENOTFOUND)
-            rc = sql_fail(db, SQLITE_DONE, what);
+            rc = ldb_sql_fail(db, SQLITE_DONE, what);
     free(ids);
-    rollback(db); /* ends the read transaction */
+    ldb_rollback(db); /* ends the read transaction */
     if (rc != JA_OK) {
         free(rows);
         return rc;
@@ -2145,22 +2150,23 @@ int ladder_db_match_row(ladder_db *db, const ladder_key *key, int64_t tournament
     if (rc != JA_OK)
         return rc;
     sqlite3_stmt *st;
-    rc = prepare(db, "SELECT id FROM matches WHERE tournament_id = ?1 AND number = ?2", &st, what);
+    rc = ldb_prepare(db, "SELECT id FROM matches WHERE tournament_id = ?1 AND number = ?2", &st,
+                     what);
     if (rc == JA_OK) {
         sqlite3_bind_int64(st, 1, tournament_id);
         sqlite3_bind_int64(st, 2, number);
-        rc = step_int(db, st, &id, what);
+        rc = ldb_step_int(db, st, &id, what);
     }
     /* fetch_match checks the ladder and that the match is finished. */
     ladder_match_row row;
     if (rc == JA_OK)
         rc = fetch_match(db, ladder_id, id, &row, what);
     if (rc == JA_ENOTFOUND)
-        set_msg(db,
-                "no finished match %u of tournament %" PRId64 " in the ladder of %s with %u"
-                " seats and options '%s' in database '%s'",
-                number, tournament_id, key->game, key->n_seats, key->options, db->path);
-    rollback(db); /* ends the read transaction */
+        ldb_set_msg(db,
+                    "no finished match %u of tournament %" PRId64 " in the ladder of %s with %u"
+                    " seats and options '%s' in database '%s'",
+                    number, tournament_id, key->game, key->n_seats, key->options, db->path);
+    ldb_rollback(db); /* ends the read transaction */
     if (rc == JA_OK)
         *out = row;
     return rc;
@@ -2170,23 +2176,24 @@ static void read_bot_row(sqlite3_stmt *st, void *row)
 {
     ladder_bot_row *b = row;
     b->id = sqlite3_column_int64(st, 0);
-    column_copy(st, 1, b->name, sizeof b->name);
-    column_copy(st, 2, b->version, sizeof b->version);
-    column_copy(st, 3, b->kind, sizeof b->kind);
-    column_copy(st, 4, b->sha256, sizeof b->sha256);
+    ldb_column_copy(st, 1, b->name, sizeof b->name);
+    ldb_column_copy(st, 2, b->version, sizeof b->version);
+    ldb_column_copy(st, 3, b->kind, sizeof b->kind);
+    ldb_column_copy(st, 4, b->sha256, sizeof b->sha256);
 }
 
 int ladder_db_bot_row(ladder_db *db, int64_t id, ladder_bot_row *out)
 {
     static const char what[] = "reading a bot";
-    int rc = enter(db);
+    int rc = ldb_enter(db);
     if (rc != JA_OK)
         return rc;
     if (out == NULL)
         return JA_EINVAL;
     sqlite3_stmt *st;
-    rc = prepare(db, "SELECT id, name, version, kind, IFNULL(sha256, '') FROM bots WHERE id = ?1",
-                 &st, what);
+    rc = ldb_prepare(db,
+                     "SELECT id, name, version, kind, IFNULL(sha256, '') FROM bots WHERE id = ?1",
+                     &st, what);
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, id);
@@ -2195,8 +2202,10 @@ int ladder_db_bot_row(ladder_db *db, int64_t id, ladder_bot_row *out)
         memset(out, 0, sizeof *out);
         read_bot_row(st, out);
     }
-    rc = src == SQLITE_ROW ? JA_OK : src == SQLITE_DONE ? JA_ENOTFOUND : sql_fail(db, src, what);
-    finish(db, st);
+    rc = src == SQLITE_ROW    ? JA_OK
+         : src == SQLITE_DONE ? JA_ENOTFOUND
+                              : ldb_sql_fail(db, src, what);
+    ldb_finish(db, st);
     return rc;
 }
 
@@ -2204,30 +2213,30 @@ int ladder_db_ladder_bots(ladder_db *db, const ladder_key *key, ladder_bot_row *
                           uint32_t *out_n)
 {
     static const char what[] = "reading the bots of a ladder";
-    int rc = enter(db);
+    int rc = ldb_enter(db);
     if (rc != JA_OK)
         return rc;
     if (out == NULL || out_n == NULL)
         return JA_EINVAL;
     *out = NULL;
     *out_n = 0;
-    if ((rc = check_key(db, key)) != JA_OK)
+    if ((rc = ldb_check_key(db, key)) != JA_OK)
         return rc;
     sqlite3_stmt *st;
-    rc = prepare(db,
-                 "SELECT b.id, b.name, b.version, b.kind, IFNULL(b.sha256, '') FROM bots b"
-                 " WHERE b.id IN (SELECT r.bot_id FROM ladders l"
-                 "  JOIN tournaments t ON t.ladder_id = l.id"
-                 "  JOIN matches m ON m.tournament_id = t.id"
-                 "  JOIN results r ON r.match_id = m.id"
-                 "  WHERE l.game = ?1 AND l.n_seats = ?2 AND l.options = ?3)"
-                 " ORDER BY b.id",
-                 &st, what);
+    rc = ldb_prepare(db,
+                     "SELECT b.id, b.name, b.version, b.kind, IFNULL(b.sha256, '') FROM bots b"
+                     " WHERE b.id IN (SELECT r.bot_id FROM ladders l"
+                     "  JOIN tournaments t ON t.ladder_id = l.id"
+                     "  JOIN matches m ON m.tournament_id = t.id"
+                     "  JOIN results r ON r.match_id = m.id"
+                     "  WHERE l.game = ?1 AND l.n_seats = ?2 AND l.options = ?3)"
+                     " ORDER BY b.id",
+                     &st, what);
     if (rc != JA_OK)
         return rc;
-    bind_key(st, 1, key);
+    ldb_bind_key(st, 1, key);
     void *rows;
-    if ((rc = collect_rows(db, st, what, sizeof **out, read_bot_row, &rows, out_n)) == JA_OK)
+    if ((rc = ldb_collect_rows(db, st, what, sizeof **out, read_bot_row, &rows, out_n)) == JA_OK)
         *out = rows;
     return rc;
 }
@@ -2266,10 +2275,10 @@ int ladder_db_foreach_seat(ladder_db *db, const ladder_key *key, int64_t tournam
         d->bot_id = sqlite3_column_int64(st, 4);
         d->elo_before = sqlite3_column_double(st, 5);
         d->elo_delta = sqlite3_column_double(st, 6);
-        column_copy(st, 7, d->replay, sizeof d->replay);
+        ldb_column_copy(st, 7, d->replay, sizeof d->replay);
         /* "kind=count kind=count"; kinds unknown to this build are skipped. */
         char kinds[512];
-        column_copy(st, 8, kinds, sizeof kinds);
+        ldb_column_copy(st, 8, kinds, sizeof kinds);
         char *save = NULL;
         for (char *kv = strtok_r(kinds, " ", &save); kv; kv = strtok_r(NULL, " ", &save)) {
             char *eq = strchr(kv, '=');
@@ -2283,10 +2292,10 @@ int ladder_db_foreach_seat(ladder_db *db, const ladder_key *key, int64_t tournam
         rc = fn(ctx, d);
     }
     if (rc == JA_OK && src != SQLITE_DONE)
-        rc = sql_fail(db, src, what);
+        rc = ldb_sql_fail(db, src, what);
     free(d);
-    finish(db, st);
-    rollback(db); /* ends the read transaction */
+    ldb_finish(db, st);
+    ldb_rollback(db); /* ends the read transaction */
     return rc;
 }
 
@@ -2300,33 +2309,33 @@ static int check_import(ladder_db *db, const ladder_import *imp)
         (imp->n_matches && (imp->matches == NULL || imp->seats == NULL)) ||
         (imp->n_ladders && imp->ladders == NULL) || (imp->n_bots && imp->bots == NULL) ||
         (imp->n_sources && imp->sources == NULL)) {
-        set_msg(db, "no import given");
+        ldb_set_msg(db, "no import given");
         return JA_EINVAL;
     }
     if (strcmp(imp->format, "pgn") != 0 && strcmp(imp->format, "jsonl") != 0) {
-        set_msg(db, "%s: unknown import format '%s'", imp->file, imp->format);
+        ldb_set_msg(db, "%s: unknown import format '%s'", imp->file, imp->format);
         return JA_EINVAL;
     }
-    if (!is_sha256_hex(imp->sha256)) {
-        set_msg(db, "%s: the file hash is not 64 lowercase hex digits", imp->file);
+    if (!ldb_is_sha256_hex(imp->sha256)) {
+        ldb_set_msg(db, "%s: the file hash is not 64 lowercase hex digits", imp->file);
         return JA_EINVAL;
     }
     if (imp->n_matches == 0) {
-        set_msg(db, "%s: no results to import", imp->file);
+        ldb_set_msg(db, "%s: no results to import", imp->file);
         return JA_EINVAL;
     }
     int rc;
     for (uint32_t i = 0; i < imp->n_ladders; i++)
-        if ((rc = check_key(db, &imp->ladders[i])) != JA_OK)
+        if ((rc = ldb_check_key(db, &imp->ladders[i])) != JA_OK)
             return rc;
     for (uint32_t i = 0; i < imp->n_bots; i++)
-        if ((rc = check_bot(db, &imp->bots[i], true)) != JA_OK)
+        if ((rc = ldb_check_bot(db, &imp->bots[i], true)) != JA_OK)
             return rc;
     for (uint32_t i = 0; i < imp->n_sources; i++) {
         const char *l = imp->sources[i].label;
         if (l == NULL || l[0] == '\0' || strlen(l) >= LADDER_SOURCE_MAX) {
-            set_msg(db, "%s: a source tournament name is empty or longer than %d bytes",
-                    imp->file, LADDER_SOURCE_MAX - 1);
+            ldb_set_msg(db, "%s: a source tournament name is empty or longer than %d bytes",
+                        imp->file, LADDER_SOURCE_MAX - 1);
             return JA_EINVAL;
         }
     }
@@ -2355,7 +2364,7 @@ static int check_import(ladder_db *db, const ladder_import *imp)
         if (bad == NULL && !two)
             bad = "a match needs at least two different bots";
         if (bad != NULL) {
-            set_msg(db, "%s:%u: %s", imp->file, m->line, bad);
+            ldb_set_msg(db, "%s:%u: %s", imp->file, m->line, bad);
             return JA_EINVAL;
         }
     }
@@ -2365,21 +2374,22 @@ static int check_import(ladder_db *db, const ladder_import *imp)
 static int check_not_imported(ladder_db *db, const ladder_import *imp)
 {
     sqlite3_stmt *st;
-    int rc = prepare(db, "SELECT id, file, created_at FROM imports WHERE sha256 = ?1", &st,
-                     "looking for an earlier import");
+    int rc = ldb_prepare(db, "SELECT id, file, created_at FROM imports WHERE sha256 = ?1", &st,
+                         "looking for an earlier import");
     if (rc != JA_OK)
         return rc;
-    bind_text(st, 1, imp->sha256);
+    ldb_bind_text(st, 1, imp->sha256);
     int src = sqlite3_step(st);
     if (src == SQLITE_ROW) {
-        set_msg(db, "%s: this file was already imported into '%s' (import %lld of '%s', %s)",
-                imp->file, db->path, (long long)sqlite3_column_int64(st, 0),
-                (const char *)sqlite3_column_text(st, 1), (const char *)sqlite3_column_text(st, 2));
+        ldb_set_msg(db, "%s: this file was already imported into '%s' (import %lld of '%s', %s)",
+                    imp->file, db->path, (long long)sqlite3_column_int64(st, 0),
+                    (const char *)sqlite3_column_text(st, 1),
+                    (const char *)sqlite3_column_text(st, 2));
         rc = JA_ESTATE;
     } else if (src != SQLITE_DONE) {
-        rc = sql_fail(db, src, "looking for an earlier import");
+        rc = ldb_sql_fail(db, src, "looking for an earlier import");
     }
-    finish(db, st);
+    ldb_finish(db, st);
     return rc;
 }
 
@@ -2404,7 +2414,7 @@ static int file_numbers(const ladder_import *imp, uint32_t first, bool *ok)
         }
         num[n++] = m->number;
     }
-    qsort(num, n, sizeof *num, cmp_i64);
+    qsort(num, n, sizeof *num, ldb_cmp_i64);
     *ok = true;
     for (uint32_t i = 1; i < n; i++)
         if (num[i] == num[i - 1])
@@ -2421,7 +2431,7 @@ static int import_tournament(ladder_db *db, const ladder_import *imp, int64_t im
     static const char what[] = "importing results";
     const ladder_import_match *m0 = &imp->matches[first];
     int64_t ladder_id = 0;
-    int rc = ladder_get_or_add(db, &imp->ladders[m0->ladder], &ladder_id);
+    int rc = ldb_ladder_get_or_add(db, &imp->ladders[m0->ladder], &ladder_id);
     if (rc != JA_OK)
         return rc;
     /* Participants in order of first appearance; matches and shared seeds. */
@@ -2443,11 +2453,12 @@ static int import_tournament(ladder_db *db, const ladder_import *imp, int64_t im
     if ((rc = file_numbers(imp, first, &keep_numbers)) != JA_OK)
         return rc;
     sqlite3_stmt *st;
-    rc = prepare(db,
-                 "INSERT INTO tournaments (ladder_id, seed, format, rounds, duplicate,"
-                 " n_participants, n_matches, status, created_at, import_id, source)"
-                 " VALUES (?1, NULL, 'import', 1, 0, ?2, ?3, 'running', " SQL_NOW ", ?4, ?5)",
-                 &st, what);
+    rc = ldb_prepare(db,
+                     "INSERT INTO tournaments (ladder_id, seed, format, rounds, duplicate,"
+                     " n_participants, n_matches, status, created_at, import_id, source)"
+                     " VALUES (?1, NULL, 'import', 1, 0, ?2, ?3, 'running', " LDB_SQL_NOW
+                     ", ?4, ?5)",
+                     &st, what);
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, ladder_id);
@@ -2463,23 +2474,23 @@ static int import_tournament(ladder_db *db, const ladder_import *imp, int64_t im
         if (so->integer && errno == 0 && end != so->label && *end == '\0')
             sqlite3_bind_int64(st, 5, v);
         else
-            bind_text(st, 5, so->label);
+            ldb_bind_text(st, 5, so->label);
     }
     int64_t tid;
-    if ((rc = insert_row(db, st, &tid, what)) != JA_OK)
+    if ((rc = ldb_insert_row(db, st, &tid, what)) != JA_OK)
         return rc;
 
     /* Participants: display names unique in the tournament. */
-    rc = prepare(db,
-                 "INSERT INTO participants (tournament_id, slot, bot_id, name)"
-                 " VALUES (?1, ?2, ?3, ?4)",
-                 &st, what);
+    rc = ldb_prepare(db,
+                     "INSERT INTO participants (tournament_id, slot, bot_id, name)"
+                     " VALUES (?1, ?2, ?3, ?4)",
+                     &st, what);
     if (rc != JA_OK)
         return rc;
     for (uint32_t b = 0; rc == JA_OK && b < imp->n_bots; b++) {
         if (slot[b] < 0)
             continue;
-        if ((rc = bot_get_or_add(db, &imp->bots[b], &bot_id[b])) != JA_OK)
+        if ((rc = ldb_bot_get_or_add(db, &imp->bots[b], &bot_id[b])) != JA_OK)
             break;
         char name[LADDER_NAME_MAX];
         int count = 1;
@@ -2495,21 +2506,21 @@ static int import_tournament(ladder_db *db, const ladder_import *imp, int64_t im
         sqlite3_bind_int64(st, 2, slot[b]);
         sqlite3_bind_int64(st, 3, bot_id[b]);
         sqlite3_bind_text(st, 4, name, -1, SQLITE_TRANSIENT);
-        rc = step_done(db, st, what);
+        rc = ldb_step_done(db, st, what);
     }
-    finish(db, st);
+    ldb_finish(db, st);
     if (rc != JA_OK)
         return rc;
 
     /* The "plan": the matches in file order, then each recorded. */
     sqlite3_stmt *mst = NULL, *sst = NULL;
-    rc = prepare(db,
-                 "INSERT INTO matches (tournament_id, number, round, combo, rotation, seed)"
-                 " VALUES (?1, ?2, 0, ?2, 0, ?3)",
-                 &mst, what);
+    rc = ldb_prepare(db,
+                     "INSERT INTO matches (tournament_id, number, round, combo, rotation, seed)"
+                     " VALUES (?1, ?2, 0, ?2, 0, ?3)",
+                     &mst, what);
     if (rc == JA_OK)
-        rc = prepare(db, "INSERT INTO match_seats (match_id, seat, slot) VALUES (?1, ?2, ?3)",
-                     &sst, what);
+        rc = ldb_prepare(db, "INSERT INTO match_seats (match_id, seat, slot) VALUES (?1, ?2, ?3)",
+                         &sst, what);
     uint32_t number = 0;
     for (uint32_t k = first; rc == JA_OK && k < imp->n_matches; k++) {
         const ladder_import_match *m = &imp->matches[k];
@@ -2519,14 +2530,14 @@ static int import_tournament(ladder_db *db, const ladder_import *imp, int64_t im
         uint32_t num = keep_numbers ? (uint32_t)m->number : number;
         sqlite3_bind_int64(mst, 1, tid);
         sqlite3_bind_int64(mst, 2, num);
-        bind_text(mst, 3, m->has_seed ? ladder_seed_format(m->seed, seed) : NULL);
-        rc = step_done(db, mst, what);
+        ldb_bind_text(mst, 3, m->has_seed ? ladder_seed_format(m->seed, seed) : NULL);
+        rc = ldb_step_done(db, mst, what);
         int64_t mid = sqlite3_last_insert_rowid(db->sql);
         for (uint32_t s = 0; rc == JA_OK && s < m->n_seats; s++) {
             sqlite3_bind_int64(sst, 1, mid);
             sqlite3_bind_int64(sst, 2, s);
             sqlite3_bind_int64(sst, 3, slot[imp->seats[m->first_seat + s].bot]);
-            rc = step_done(db, sst, what);
+            rc = ldb_step_done(db, sst, what);
         }
         if (rc != JA_OK)
             break;
@@ -2548,15 +2559,15 @@ static int import_tournament(ladder_db *db, const ladder_import *imp, int64_t im
         rc = record_in_tx(db, &c, &r);
         number++;
     }
-    finish(db, mst);
-    finish(db, sst);
+    ldb_finish(db, mst);
+    ldb_finish(db, sst);
     return rc;
 }
 
 int ladder_db_import(ladder_db *db, const ladder_import *imp, ladder_import_result *out)
 {
     static const char what[] = "importing results";
-    int rc = enter(db);
+    int rc = ldb_enter(db);
     if (rc != JA_OK)
         return rc;
     if ((rc = check_import(db, imp)) != JA_OK)
@@ -2571,25 +2582,25 @@ int ladder_db_import(ladder_db *db, const ladder_import *imp, ladder_import_resu
         return JA_ENOMEM;
     }
     ladder_import_result res = {0, 0, imp->n_matches};
-    if ((rc = begin_write(db, what)) != JA_OK)
+    if ((rc = ldb_begin_write(db, what)) != JA_OK)
         goto out;
     rc = check_not_imported(db, imp);
     sqlite3_stmt *st = NULL;
     if (rc == JA_OK)
-        rc = prepare(db,
-                     "INSERT INTO imports (file, format, sha256, matches, skipped, created_at)"
-                     " VALUES (?1, ?2, ?3, ?4, ?5, " SQL_NOW ")",
-                     &st, what);
+        rc = ldb_prepare(db,
+                         "INSERT INTO imports (file, format, sha256, matches, skipped, created_at)"
+                         " VALUES (?1, ?2, ?3, ?4, ?5, " LDB_SQL_NOW ")",
+                         &st, what);
     if (rc == JA_OK) {
-        bind_text(st, 1, imp->file);
-        bind_text(st, 2, imp->format);
-        bind_text(st, 3, imp->sha256);
+        ldb_bind_text(st, 1, imp->file);
+        ldb_bind_text(st, 2, imp->format);
+        ldb_bind_text(st, 3, imp->sha256);
         sqlite3_bind_int64(st, 4, imp->n_matches);
         sqlite3_bind_int64(st, 5, imp->skipped);
-        rc = step_done(db, st, what);
+        rc = ldb_step_done(db, st, what);
         res.import_id = sqlite3_last_insert_rowid(db->sql);
     }
-    finish(db, st);
+    ldb_finish(db, st);
     /* One tournament per (ladder, source), in order of first appearance. */
     for (uint32_t k = 0; rc == JA_OK && k < imp->n_matches; k++) {
         if (done[k])
@@ -2602,9 +2613,9 @@ int ladder_db_import(ladder_db *db, const ladder_import *imp, ladder_import_resu
         res.tournaments++;
     }
     if (rc == JA_OK)
-        rc = commit(db, what);
+        rc = ldb_commit(db, what);
     else
-        rollback(db);
+        ldb_rollback(db);
 out:
     free(slot);
     free(bot_id);
