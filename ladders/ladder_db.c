@@ -379,10 +379,9 @@ static bool is_memory_path(const char *path)
     return path[0] == '\0' || strcmp(path, ":memory:") == 0;
 }
 
-/* The body of ladder_db_open once the handle exists. The order matters:
- * nothing is written (not even the journal mode, which rewrites the file
- * header) before the file is known to be ours and not too new. */
-static int open_file(ladder_db *db)
+/* Opens the connection, read and write, with extended result codes and the
+ * busy timeout. */
+static int connect_file(ladder_db *db)
 {
     int src = sqlite3_open_v2(db->path, &db->sql,
                               SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_EXRESCODE,
@@ -410,11 +409,18 @@ static int open_file(ladder_db *db)
         ldb_set_msg(db, "database '%s' is read-only: no permission to write it", db->path);
         return JA_EIO;
     }
+    return JA_OK;
+}
 
-    int64_t app_id, version, objects;
+/* Reads the file header: JA_EFORMAT for a file that is not ours (another
+ * program's, or one with tables of its own), JA_EVERSION for a schema newer
+ * than this code; else JA_OK with its schema version in *version. */
+static int check_header(ladder_db *db, int64_t *version)
+{
+    int64_t app_id, objects;
     int rc = query_int(db, "PRAGMA application_id", &app_id, "reading the file header");
     if (rc == JA_OK)
-        rc = query_int(db, "PRAGMA user_version", &version, "reading the schema version");
+        rc = query_int(db, "PRAGMA user_version", version, "reading the schema version");
     if (rc == JA_OK)
         rc = query_int(db, "SELECT count(*) FROM sqlite_master", &objects,
                        "reading the schema");
@@ -427,25 +433,31 @@ static int open_file(ladder_db *db)
                     db->path, (uint64_t)app_id);
         return JA_EFORMAT;
     }
-    if (app_id == 0 && (version != 0 || objects != 0)) {
+    if (app_id == 0 && (*version != 0 || objects != 0)) {
         ldb_set_msg(db,
                     "'%s' is a SQLite database with tables of its own, not a Jack Arena database",
                     db->path);
         return JA_EFORMAT;
     }
-    if (version > LADDER_DB_SCHEMA_VERSION) {
+    if (*version > LADDER_DB_SCHEMA_VERSION) {
         ldb_set_msg(db,
                     "database '%s' has schema version %" PRId64
                     ", newer than this build of Jack Arena knows (%d): use a newer arena",
-                    db->path, version, LADDER_DB_SCHEMA_VERSION);
+                    db->path, *version, LADDER_DB_SCHEMA_VERSION);
         return JA_EVERSION;
     }
+    return JA_OK;
+}
 
+/* Switches the file to WAL mode; JA_EIO when it stays in another mode,
+ * which only an in-memory or temporary database (is_memory_path) may. */
+static int use_wal(ladder_db *db)
+{
     sqlite3_stmt *st;
-    rc = ldb_prepare(db, "PRAGMA journal_mode = WAL", &st, "switching to WAL mode");
+    int rc = ldb_prepare(db, "PRAGMA journal_mode = WAL", &st, "switching to WAL mode");
     if (rc != JA_OK)
         return rc;
-    src = sqlite3_step(st);
+    int src = sqlite3_step(st);
     if (src != SQLITE_ROW) {
         rc = ldb_sql_fail(db, src, "switching to WAL mode");
         ldb_finish(db, st);
@@ -459,14 +471,27 @@ static int open_file(ladder_db *db)
                     mode);
         return JA_EIO;
     }
+    return JA_OK;
+}
+
+/* The body of ladder_db_open once the handle exists. The order matters:
+ * nothing is written (not even the journal mode, which rewrites the file
+ * header) before the file is known to be ours and not too new. */
+static int open_file(ladder_db *db)
+{
+    int64_t version = 0;
+    int rc = connect_file(db);
+    if (rc == JA_OK)
+        rc = check_header(db, &version);
+    if (rc == JA_OK)
+        rc = use_wal(db);
     /* FULL: a commit survives a power cut, not only a crash of the
      * process; one fsync per finished match is cheap next to a match. */
-    rc = ldb_exec(db, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON", "configuring");
-    if (rc != JA_OK)
-        return rc;
-    if (version < LADDER_DB_SCHEMA_VERSION)
-        return migrate(db);
-    return JA_OK;
+    if (rc == JA_OK)
+        rc = ldb_exec(db, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON", "configuring");
+    if (rc == JA_OK && version < LADDER_DB_SCHEMA_VERSION)
+        rc = migrate(db);
+    return rc;
 }
 
 /* After an I/O failure while opening, replaces SQLite's message with the
