@@ -53,8 +53,10 @@ typedef struct match_ctx {
     char what[96];
 } match_ctx;
 
-/* Finds the match, refuses one already recorded, and reads its seats' bots. */
-static int load_match(ladder_db *db, match_ctx *c, const ladder_match_result *r)
+/* Finds match c->number of tournament c->tid: its id, seat count and
+ * ladder into *c. Refuses a match already recorded (JA_ESTATE) and a result
+ * with another seat count (JA_EINVAL). */
+static int find_match(ladder_db *db, match_ctx *c, const ladder_match_result *r)
 {
     sqlite3_stmt *st;
     int rc = ldb_prepare(db,
@@ -96,15 +98,23 @@ static int load_match(ladder_db *db, match_ctx *c, const ladder_match_result *r)
                     r->outcome.n_seats, c->tid, c->n_seats);
         return JA_EINVAL;
     }
+    return JA_OK;
+}
 
-    rc = ldb_prepare(db,
-                     "SELECT s.seat, p.bot_id, IFNULL(rt.elo, ?4), IFNULL(rt.games, 0),"
-                     " IFNULL(rt.wins, 0), IFNULL(rt.draws, 0), IFNULL(rt.losses, 0)"
-                     " FROM match_seats s"
-                     " JOIN participants p ON p.tournament_id = ?1 AND p.slot = s.slot"
-                     " LEFT JOIN ratings rt ON rt.ladder_id = ?3 AND rt.bot_id = p.bot_id"
-                     " WHERE s.match_id = ?2 ORDER BY s.seat",
-                     &st, c->what);
+/* Reads the bots of the found match's seats in seat order, with their live
+ * Elo and pairwise counts before it, into *c; JA_EFORMAT for stored seats
+ * that are not 0 .. n_seats - 1. */
+static int load_seats(ladder_db *db, match_ctx *c, const ladder_match_result *r)
+{
+    sqlite3_stmt *st;
+    int rc = ldb_prepare(db,
+                         "SELECT s.seat, p.bot_id, IFNULL(rt.elo, ?4), IFNULL(rt.games, 0),"
+                         " IFNULL(rt.wins, 0), IFNULL(rt.draws, 0), IFNULL(rt.losses, 0)"
+                         " FROM match_seats s"
+                         " JOIN participants p ON p.tournament_id = ?1 AND p.slot = s.slot"
+                         " LEFT JOIN ratings rt ON rt.ladder_id = ?3 AND rt.bot_id = p.bot_id"
+                         " WHERE s.match_id = ?2 ORDER BY s.seat",
+                         &st, c->what);
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, c->tid);
@@ -112,6 +122,7 @@ static int load_match(ladder_db *db, match_ctx *c, const ladder_match_result *r)
     sqlite3_bind_int64(st, 3, c->ladder_id);
     sqlite3_bind_double(st, 4, LADDER_ELO_INITIAL);
     uint32_t n = 0;
+    int src;
     while ((src = sqlite3_step(st)) == SQLITE_ROW) {
         if (n >= c->n_seats || sqlite3_column_int64(st, 0) != n) {
             n = UINT32_MAX;
@@ -269,7 +280,9 @@ static int mark_done(ladder_db *db, const match_ctx *c, const ladder_match_resul
  * match is stored, rated and closed exactly as a played one. */
 static int record_in_tx(ladder_db *db, match_ctx *c, const ladder_match_result *r)
 {
-    int rc = load_match(db, c, r);
+    int rc = find_match(db, c, r);
+    if (rc == JA_OK)
+        rc = load_seats(db, c, r);
     if (rc == JA_OK)
         rc = ladder_elo_match(c->elo, c->n_seats);
     if (rc == JA_OK)
