@@ -490,51 +490,63 @@ static int file_numbers(const ladder_import *imp, uint32_t first, bool *ok)
     return JA_OK;
 }
 
-/* Stores one imported tournament: the matches of imp with ladder `lad` and
- * source `src` (first is the first of them). slot is scratch of n_bots. */
-static int import_tournament(ladder_db *db, const ladder_import *imp, int64_t import_id,
-                             uint32_t first, int32_t *slot, int64_t *bot_id)
+/* One tournament of an import as it is stored: the matches of imp with the
+ * ladder and source of matches[first], the first of them. */
+typedef struct import_group {
+    const ladder_import *imp;
+    uint32_t first;
+    const ladder_import_match *m0; /* &imp->matches[first] */
+    int32_t *slot;     /* by bot index: its slot, -1 when it does not play (n_bots) */
+    int64_t *bot_id;   /* by bot index: its id, for those that play (n_bots) */
+    uint32_t n_part;   /* participants */
+    uint32_t n_m;      /* matches */
+    bool keep_numbers; /* the matches keep the file's numbers (file_numbers) */
+    int64_t tid;       /* the tournament, once stored */
+} import_group;
+
+/* Participants in order of first appearance (g->slot, g->n_part), and the
+ * number of matches (g->n_m). */
+static void import_slots(import_group *g)
 {
-    static const char what[] = "importing results";
-    const ladder_import_match *m0 = &imp->matches[first];
-    int64_t ladder_id = 0;
-    int rc = ldb_ladder_get_or_add(db, &imp->ladders[m0->ladder], &ladder_id);
-    if (rc != JA_OK)
-        return rc;
-    /* Participants in order of first appearance; matches and shared seeds. */
+    const ladder_import *imp = g->imp;
+    const ladder_import_match *m0 = g->m0;
     for (uint32_t b = 0; b < imp->n_bots; b++)
-        slot[b] = -1;
-    uint32_t n_part = 0, n_m = 0;
-    for (uint32_t k = first; k < imp->n_matches; k++) {
+        g->slot[b] = -1;
+    for (uint32_t k = g->first; k < imp->n_matches; k++) {
         const ladder_import_match *m = &imp->matches[k];
         if (m->ladder != m0->ladder || m->source != m0->source)
             continue;
-        n_m++;
+        g->n_m++;
         for (uint32_t s = 0; s < m->n_seats; s++) {
             uint32_t b = imp->seats[m->first_seat + s].bot;
-            if (slot[b] < 0)
-                slot[b] = (int32_t)n_part++;
+            if (g->slot[b] < 0)
+                g->slot[b] = (int32_t)g->n_part++;
         }
     }
-    bool keep_numbers;
-    if ((rc = file_numbers(imp, first, &keep_numbers)) != JA_OK)
-        return rc;
+}
+
+/* The tournament's row, of format 'import' and without a seed; its id into
+ * g->tid. */
+static int import_tournament_row(ladder_db *db, import_group *g, int64_t import_id,
+                                 int64_t ladder_id)
+{
+    static const char what[] = "importing results";
     sqlite3_stmt *st;
-    rc = ldb_prepare(db,
-                     "INSERT INTO tournaments (ladder_id, seed, format, rounds, duplicate,"
-                     " n_participants, n_matches, status, created_at, import_id, source)"
-                     " VALUES (?1, NULL, 'import', 1, 0, ?2, ?3, 'running', "
-                     LDB_SQL_NOW ", ?4, ?5)",
-                     &st, what);
+    int rc = ldb_prepare(db,
+                         "INSERT INTO tournaments (ladder_id, seed, format, rounds, duplicate,"
+                         " n_participants, n_matches, status, created_at, import_id, source)"
+                         " VALUES (?1, NULL, 'import', 1, 0, ?2, ?3, 'running', "
+                         LDB_SQL_NOW ", ?4, ?5)",
+                         &st, what);
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 1, ladder_id);
-    sqlite3_bind_int64(st, 2, n_part);
-    sqlite3_bind_int64(st, 3, n_m);
+    sqlite3_bind_int64(st, 2, g->n_part);
+    sqlite3_bind_int64(st, 3, g->n_m);
     sqlite3_bind_int64(st, 4, import_id);
     /* The source's name as the file gave it: an integer stays one. */
-    if (m0->source > 0) {
-        const ladder_import_source *so = &imp->sources[m0->source - 1];
+    if (g->m0->source > 0) {
+        const ladder_import_source *so = &g->imp->sources[g->m0->source - 1];
         char *end = NULL;
         errno = 0;
         long long v = so->integer ? strtoll(so->label, &end, 10) : 0;
@@ -543,59 +555,92 @@ static int import_tournament(ladder_db *db, const ladder_import *imp, int64_t im
         else
             ldb_bind_text(st, 5, so->label);
     }
-    int64_t tid;
-    if ((rc = ldb_insert_row(db, st, &tid, what)) != JA_OK)
-        return rc;
+    return ldb_insert_row(db, st, &g->tid, what);
+}
 
-    /* Participants: display names unique in the tournament. */
-    rc = ldb_prepare(db,
-                     "INSERT INTO participants (tournament_id, slot, bot_id, name)"
-                     " VALUES (?1, ?2, ?3, ?4)",
-                     &st, what);
+/* Participants: display names unique in the tournament (a repeated name
+ * gets "#2", "#3"); each bot's id into g->bot_id. */
+static int import_participants(ladder_db *db, import_group *g)
+{
+    static const char what[] = "importing results";
+    const ladder_import *imp = g->imp;
+    sqlite3_stmt *st;
+    int rc = ldb_prepare(db,
+                         "INSERT INTO participants (tournament_id, slot, bot_id, name)"
+                         " VALUES (?1, ?2, ?3, ?4)",
+                         &st, what);
     if (rc != JA_OK)
         return rc;
     for (uint32_t b = 0; rc == JA_OK && b < imp->n_bots; b++) {
-        if (slot[b] < 0)
+        if (g->slot[b] < 0)
             continue;
-        if ((rc = ldb_bot_get_or_add(db, &imp->bots[b], &bot_id[b])) != JA_OK)
+        if ((rc = ldb_bot_get_or_add(db, &imp->bots[b], &g->bot_id[b])) != JA_OK)
             break;
         char name[LADDER_NAME_MAX];
         int count = 1;
         for (uint32_t c = 0; c < imp->n_bots; c++)
-            if (slot[c] >= 0 && slot[c] < slot[b] &&
+            if (g->slot[c] >= 0 && g->slot[c] < g->slot[b] &&
                 strcmp(imp->bots[c].name, imp->bots[b].name) == 0)
                 count++;
         if (count == 1)
             snprintf(name, sizeof name, "%s", imp->bots[b].name);
         else
             snprintf(name, sizeof name, "%.118s#%d", imp->bots[b].name, count);
-        sqlite3_bind_int64(st, 1, tid);
-        sqlite3_bind_int64(st, 2, slot[b]);
-        sqlite3_bind_int64(st, 3, bot_id[b]);
+        sqlite3_bind_int64(st, 1, g->tid);
+        sqlite3_bind_int64(st, 2, g->slot[b]);
+        sqlite3_bind_int64(st, 3, g->bot_id[b]);
         sqlite3_bind_text(st, 4, name, -1, SQLITE_TRANSIENT);
         rc = ldb_step_done(db, st, what);
     }
     ldb_finish(db, st);
-    if (rc != JA_OK)
-        return rc;
+    return rc;
+}
 
-    /* The "plan": the matches in file order, then each recorded. */
+/* Records imported match m, stored as number num, as a played one is. */
+static int import_record(ladder_db *db, const import_group *g, const ladder_import_match *m,
+                         uint32_t num)
+{
+    const ladder_import *imp = g->imp;
+    ladder_match_result r;
+    memset(&r, 0, sizeof r);
+    r.outcome.n_seats = m->n_seats;
+    for (uint32_t s = 0; s < m->n_seats; s++) {
+        r.outcome.score[s] = imp->seats[m->first_seat + s].score;
+        r.outcome.place[s] = imp->seats[m->first_seat + s].place;
+    }
+    r.turns = m->turns >= 0 ? (uint32_t)m->turns : 0;
+    r.digest = m->digest[0] ? m->digest : NULL;
+    match_ctx c;
+    memset(&c, 0, sizeof c);
+    c.tid = g->tid;
+    c.number = num;
+    c.turns_unknown = m->turns < 0;
+    snprintf(c.what, sizeof c.what, "importing %s:%u", imp->file, m->line);
+    return record_in_tx(db, &c, &r);
+}
+
+/* The "plan": the matches in file order, then each recorded. */
+static int import_matches(ladder_db *db, const import_group *g)
+{
+    static const char what[] = "importing results";
+    const ladder_import *imp = g->imp;
+    const ladder_import_match *m0 = g->m0;
     sqlite3_stmt *mst = NULL, *sst = NULL;
-    rc = ldb_prepare(db,
-                     "INSERT INTO matches (tournament_id, number, round, combo, rotation, seed)"
-                     " VALUES (?1, ?2, 0, ?2, 0, ?3)",
-                     &mst, what);
+    int rc = ldb_prepare(db,
+                         "INSERT INTO matches (tournament_id, number, round, combo, rotation, seed)"
+                         " VALUES (?1, ?2, 0, ?2, 0, ?3)",
+                         &mst, what);
     if (rc == JA_OK)
         rc = ldb_prepare(db, "INSERT INTO match_seats (match_id, seat, slot) VALUES (?1, ?2, ?3)",
                          &sst, what);
     uint32_t number = 0;
-    for (uint32_t k = first; rc == JA_OK && k < imp->n_matches; k++) {
+    for (uint32_t k = g->first; rc == JA_OK && k < imp->n_matches; k++) {
         const ladder_import_match *m = &imp->matches[k];
         if (m->ladder != m0->ladder || m->source != m0->source)
             continue;
         char seed[21];
-        uint32_t num = keep_numbers ? (uint32_t)m->number : number;
-        sqlite3_bind_int64(mst, 1, tid);
+        uint32_t num = g->keep_numbers ? (uint32_t)m->number : number;
+        sqlite3_bind_int64(mst, 1, g->tid);
         sqlite3_bind_int64(mst, 2, num);
         ldb_bind_text(mst, 3, m->has_seed ? ladder_seed_format(m->seed, seed) : NULL);
         rc = ldb_step_done(db, mst, what);
@@ -603,31 +648,39 @@ static int import_tournament(ladder_db *db, const ladder_import *imp, int64_t im
         for (uint32_t s = 0; rc == JA_OK && s < m->n_seats; s++) {
             sqlite3_bind_int64(sst, 1, mid);
             sqlite3_bind_int64(sst, 2, s);
-            sqlite3_bind_int64(sst, 3, slot[imp->seats[m->first_seat + s].bot]);
+            sqlite3_bind_int64(sst, 3, g->slot[imp->seats[m->first_seat + s].bot]);
             rc = ldb_step_done(db, sst, what);
         }
         if (rc != JA_OK)
             break;
-        ladder_match_result r;
-        memset(&r, 0, sizeof r);
-        r.outcome.n_seats = m->n_seats;
-        for (uint32_t s = 0; s < m->n_seats; s++) {
-            r.outcome.score[s] = imp->seats[m->first_seat + s].score;
-            r.outcome.place[s] = imp->seats[m->first_seat + s].place;
-        }
-        r.turns = m->turns >= 0 ? (uint32_t)m->turns : 0;
-        r.digest = m->digest[0] ? m->digest : NULL;
-        match_ctx c;
-        memset(&c, 0, sizeof c);
-        c.tid = tid;
-        c.number = num;
-        c.turns_unknown = m->turns < 0;
-        snprintf(c.what, sizeof c.what, "importing %s:%u", imp->file, m->line);
-        rc = record_in_tx(db, &c, &r);
+        rc = import_record(db, g, m, num);
         number++;
     }
     ldb_finish(db, mst);
     ldb_finish(db, sst);
+    return rc;
+}
+
+/* Stores one imported tournament: the matches of imp with the ladder and
+ * source of matches[first], the first of them. slot and bot_id are scratch
+ * of n_bots. */
+static int import_tournament(ladder_db *db, const ladder_import *imp, int64_t import_id,
+                             uint32_t first, int32_t *slot, int64_t *bot_id)
+{
+    import_group g = {.imp = imp, .first = first, .m0 = &imp->matches[first], .slot = slot,
+                      .bot_id = bot_id};
+    int64_t ladder_id = 0;
+    int rc = ldb_ladder_get_or_add(db, &imp->ladders[g.m0->ladder], &ladder_id);
+    if (rc != JA_OK)
+        return rc;
+    import_slots(&g);
+    if ((rc = file_numbers(imp, first, &g.keep_numbers)) != JA_OK)
+        return rc;
+    rc = import_tournament_row(db, &g, import_id, ladder_id);
+    if (rc == JA_OK)
+        rc = import_participants(db, &g);
+    if (rc == JA_OK)
+        rc = import_matches(db, &g);
     return rc;
 }
 
