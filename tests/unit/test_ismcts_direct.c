@@ -32,7 +32,7 @@
 #include "jackarena/ja_rng.h"
 #include "jackarena/ja_rules.h"
 
-#include "../alloc_count.h"
+#include "alloc_count.h"
 
 /* The plugin's entry point, compiled in. */
 const ja_bot_desc *ja_bot_entry_v1(void);

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../alloc_count.h"
+#include "alloc_count.h"
 
 /* Plays seeded random matches of every game through the bare engine and
  * checks that no call allocated. Buffers come from the test, before. */
