@@ -29,6 +29,7 @@
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
 #include "jackarena/ja_rules.h"
+#include "options_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -647,59 +648,16 @@ static inline void eu_add(eu_text *t, const char *fmt, ...)
 #define EU_OPT_CHECK(spec) \
     _Static_assert(sizeof(spec) / sizeof(spec)[0] == OPT_COUNT + 1, "option specs and OPT_* enum")
 
-/* The default of option sp with n_seats seats into *v: ENUM, the index of
- * `def` among `values`; INT, `def` read as "K", "N" or "K*N" (N = n_seats).
- * Returns 1 when it depends on the seat count, 0 when not, -1 (and *v = 0)
- * when `def` is none of those. */
-static inline int eu_option_default(const ja_option_spec *sp, uint32_t n_seats, int32_t *v)
-{
-    *v = 0;
-    if (!sp->def)
-        return -1;
-    if (sp->kind == JA_OPT_ENUM) {
-        size_t len = strlen(sp->def);
-        int i = 0;
-        for (const char *p = sp->values; p; i++) {
-            const char *bar = strchr(p, '|');
-            size_t w = bar ? (size_t)(bar - p) : strlen(p);
-            if (w == len && strncmp(p, sp->def, len) == 0) {
-                *v = i;
-                return 0;
-            }
-            p = bar ? bar + 1 : NULL;
-        }
-        return -1;
-    }
-    const char *p = sp->def;
-    long k = 1;
-    if (*p != 'N') {
-        char *end;
-        k = strtol(p, &end, 10);
-        if (end == p)
-            return -1;
-        if (!*end) {
-            *v = (int32_t)k;
-            return 0;
-        }
-        if (*end != '*')
-            return -1;
-        p = end + 1;
-    }
-    if (p[0] != 'N' || p[1])
-        return -1;
-    *v = (int32_t)(k * (long)n_seats);
-    return 1;
-}
-
 /* The option values setup() plays with, v[0..count): each option's default
- * from its spec, then the values of o (which may be NULL; only its first
+ * from its spec (ja_option_default, the reading ja_options_resolve makes),
+ * then the values of o (which may be NULL; only its first
  * o->n); a value 0 of an option whose default depends on the seat count was
  * not resolved, and keeps that default. */
 static inline void eu_option_values(const ja_option_spec *spec, const ja_options *o,
                                     uint32_t n_seats, int32_t *v, uint32_t count)
 {
     for (uint32_t i = 0; i < count; i++) {
-        int per_seat = eu_option_default(&spec[i], n_seats, &v[i]);
+        int per_seat = ja_option_default(&spec[i], n_seats, &v[i]);
         if (o && i < o->n && !(per_seat == 1 && o->value[i] == 0))
             v[i] = o->value[i];
     }

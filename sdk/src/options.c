@@ -1,8 +1,9 @@
-/* Generic option handling over a game's option specs (ja_rules.h), and the
- * outcome ranking helper. */
+/* Generic option handling over a game's option specs (ja_rules.h), the
+ * reading of a spec's default that the rules engines share
+ * (options_internal.h), and the outcome ranking helper. */
 #include "jackarena/ja_rules.h"
 #include "jackarena/ja_error.h"
-#include "../rules/engine_util.h"
+#include "options_internal.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -57,6 +58,39 @@ static int enum_index(const char *values, const char *word, size_t n)
         p = bar + 1;
         i++;
     }
+}
+
+int ja_option_default(const ja_option_spec *sp, uint32_t n_seats, int32_t *v)
+{
+    *v = 0;
+    if (!sp->def)
+        return -1;
+    if (sp->kind == JA_OPT_ENUM) {
+        int i = sp->values ? enum_index(sp->values, sp->def, strlen(sp->def)) : -1;
+        if (i < 0)
+            return -1;
+        *v = i;
+        return 0;
+    }
+    const char *p = sp->def;
+    long k = 1;
+    if (*p != 'N') {
+        char *end;
+        k = strtol(p, &end, 10);
+        if (end == p)
+            return -1;
+        if (!*end) {
+            *v = (int32_t)k;
+            return 0;
+        }
+        if (*end != '*')
+            return -1;
+        p = end + 1;
+    }
+    if (p[0] != 'N' || p[1])
+        return -1;
+    *v = (int32_t)(k * (long)n_seats);
+    return 1;
 }
 
 /* The i-th word of a '|'-separated list into buf. */
@@ -177,7 +211,7 @@ int ja_options_resolve(const ja_game_rules *g, ja_options *o, uint32_t n_seats, 
         int32_t v;
         if (o->given[i] || !sp->def)
             continue;
-        if (eu_option_default(sp, n_seats, &v) >= 0 || sp->kind == JA_OPT_ENUM)
+        if (ja_option_default(sp, n_seats, &v) >= 0 || sp->kind == JA_OPT_ENUM)
             o->value[i] = v; /* an unknown ENUM default is the first word */
     }
     if (!g->resolve_options)

@@ -1,7 +1,8 @@
 /* Unit tests of the engines' internal helpers (sdk/rules/engine_util.h): the
  * event ring, its copies and their update in place, sets of card ids with
  * twins, stacked decks, option defaults read from specs (every game's, and
- * made-up ones), the outcome, the one-seat checks and describe()'s line
+ * made-up ones; the reading itself is sdk/src/options.c's, options_internal.h,
+ * which eu_option_values calls), the outcome, the one-seat checks and describe()'s line
  * builder. The engines'
  * behaviour through them is tested by the scenarios and the property suite;
  * these pin the helpers' own contracts. */
@@ -14,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "../../sdk/rules/engine_util.h"
+#include "engine_util.h"
 
 /* ---- Event rings --------------------------------------------------------- */
 
@@ -211,17 +212,17 @@ static void test_option_defaults(void **state)
         {"bad", JA_OPT_ENUM, "a|b", 0, 0, "c", ""},
     };
     int32_t v;
-    assert_int_equal(eu_option_default(&spec[0], 4, &v), 0);
+    assert_int_equal(ja_option_default(&spec[0], 4, &v), 0);
     assert_int_equal(v, 2);
-    assert_int_equal(eu_option_default(&spec[1], 4, &v), 0);
+    assert_int_equal(ja_option_default(&spec[1], 4, &v), 0);
     assert_int_equal(v, -2);
-    assert_int_equal(eu_option_default(&spec[2], 4, &v), 1);
+    assert_int_equal(ja_option_default(&spec[2], 4, &v), 1);
     assert_int_equal(v, 12);
-    assert_int_equal(eu_option_default(&spec[3], 4, &v), 1);
+    assert_int_equal(ja_option_default(&spec[3], 4, &v), 1);
     assert_int_equal(v, 4);
-    assert_int_equal(eu_option_default(&spec[4], 4, &v), -1);
+    assert_int_equal(ja_option_default(&spec[4], 4, &v), -1);
     assert_int_equal(v, 0);
-    assert_int_equal(eu_option_default(&spec[5], 4, &v), -1);
+    assert_int_equal(ja_option_default(&spec[5], 4, &v), -1);
 
     /* setup()'s values: the spec's defaults without options; given values
      * as they are, but a 0 of a seat-dependent one keeps its default. */
@@ -251,7 +252,7 @@ static void test_every_game_default_reads(void **state)
             const ja_option_spec *sp = &ja_games[g]->options[i];
             for (uint32_t n = ja_games[g]->min_seats; n <= ja_games[g]->max_seats; n++) {
                 int32_t v;
-                if (eu_option_default(sp, n, &v) < 0)
+                if (ja_option_default(sp, n, &v) < 0)
                     fail_msg("%s: the default '%s' of %s does not read", ja_games[g]->name,
                              sp->def, sp->name);
                 if (sp->kind == JA_OPT_INT && (v < sp->min || v > sp->max))
