@@ -64,56 +64,14 @@ static const bb_params BB = {
     .stop = 10.0,
 };
 
-/* A play decoded from its code (ja_bombs.h). */
-typedef struct bb_play {
-    int form, rank, len; /* len: ranks covered by a run, else 0 */
-    bool complete;
-} bb_play;
-
 static int id_rank(int id)
 {
     return id >= 52 ? JA_BOMBS_R_XB + id - 52 : (ja_card_rank((uint8_t)id) + 11) % 13;
 }
 
-/* True for a play code, with *p filled. */
-static bool decode(uint32_t c, bb_play *p)
-{
-    memset(p, 0, sizeof *p);
-    if (c >= JA_BOMBS_SINGLE(0) && c <= JA_BOMBS_SINGLE(JA_BOMBS_R_XR)) {
-        p->form = JA_BOMBS_FORM_SINGLE;
-        p->rank = (int)(c - JA_BOMBS_SINGLE(0));
-    } else if (c >= JA_BOMBS_PAIR(0) && c <= JA_BOMBS_PAIR(JA_BOMBS_R_2)) {
-        p->form = JA_BOMBS_FORM_PAIR;
-        p->rank = (int)(c - JA_BOMBS_PAIR(0));
-    } else if (c >= JA_BOMBS_RUN(0, 3) && c < JA_BOMBS_RUN(0, JA_BOMBS_MAX_RUN + 1)) {
-        p->form = JA_BOMBS_FORM_RUN;
-        p->rank = (int)((c - JA_BOMBS_RUN(0, 3)) % 16);
-        p->len = 3 + (int)((c - JA_BOMBS_RUN(0, 3)) / 16);
-    } else if (c >= JA_BOMBS_DRUN(0, 3) && c < JA_BOMBS_DRUN(0, JA_BOMBS_MAX_RUN + 1)) {
-        p->form = JA_BOMBS_FORM_DRUN;
-        p->rank = (int)((c - JA_BOMBS_DRUN(0, 3)) % 16);
-        p->len = 3 + (int)((c - JA_BOMBS_DRUN(0, 3)) / 16);
-    } else if (c >= JA_BOMBS_COMPLETE(0) && c <= JA_BOMBS_COMPLETE(JA_BOMBS_R_2)) {
-        p->form = JA_BOMBS_FORM_BOMB;
-        p->rank = (int)(c - JA_BOMBS_COMPLETE(0));
-        p->complete = true;
-    } else if (c >= JA_BOMBS_BOMB(0) && c <= JA_BOMBS_BOMB(JA_BOMBS_R_2)) {
-        p->form = JA_BOMBS_FORM_BOMB;
-        p->rank = (int)(c - JA_BOMBS_BOMB(0));
-    } else if (c >= JA_BOMBS_BIG(0) && c <= JA_BOMBS_BIG(JA_BOMBS_R_2)) {
-        p->form = JA_BOMBS_FORM_BIG;
-        p->rank = (int)(c - JA_BOMBS_BIG(0));
-    } else if (c == JA_BOMBS_SUPER) {
-        p->form = JA_BOMBS_FORM_SUPER;
-    } else {
-        return false;
-    }
-    return true;
-}
-
 /* The cards a play takes, by rank, out of cnt into after; false if the hand
  * lacks them. Returns the number of cards through *shed. */
-static bool take(const uint8_t cnt[RANKS], const bb_play *p, uint8_t after[RANKS], int *shed)
+static bool take(const uint8_t cnt[RANKS], const ja_bombs_play *p, uint8_t after[RANKS], int *shed)
 {
     uint8_t need[RANKS] = {0};
     switch (p->form) {
@@ -231,7 +189,7 @@ static uint32_t all_leads(const uint8_t c[RANKS], uint32_t *out)
 }
 
 /* The kind code (L1) of a play. */
-static uint32_t kind_of(const bb_play *p)
+static uint32_t kind_of(const ja_bombs_play *p)
 {
     switch (p->form) {
     case JA_BOMBS_FORM_SINGLE: return JA_BOMBS_LEAD_SINGLE;
@@ -248,10 +206,10 @@ static uint32_t kind_of(const bb_play *p)
  * card shed; going out beats everything. Lower is better. */
 static double lead_score(const uint8_t c[RANKS], uint32_t code)
 {
-    bb_play p;
+    ja_bombs_play p;
     uint8_t after[RANKS];
     int shed;
-    if (!decode(code, &p) || !take(c, &p, after, &shed))
+    if (!ja_bombs_play_decode(code, &p) || !take(c, &p, after, &shed))
         return 1e9;
     if (total(after) == 0)
         return -1e9;
@@ -267,8 +225,8 @@ static uint32_t choose_lead(const ja_decision *d, const ja_bombs_obs *o, const u
     uint32_t n = all_leads(c, leads), best = leads[0];
     double best_v = 1e18;
     for (uint32_t i = 0; i < n; i++) {
-        bb_play p;
-        decode(leads[i], &p);
+        ja_bombs_play p;
+        ja_bombs_play_decode(leads[i], &p);
         if (o->stage == JA_BOMBS_STAGE_LEAD_RANK &&
             (p.form != o->lead_form || p.len != o->lead_len))
             continue;
@@ -280,8 +238,8 @@ static uint32_t choose_lead(const ja_decision *d, const ja_bombs_obs *o, const u
     }
     if (o->stage == JA_BOMBS_STAGE_LEAD_RANK)
         return index_of(d, best);
-    bb_play p;
-    decode(best, &p);
+    ja_bombs_play p;
+    ja_bombs_play_decode(best, &p);
     return index_of(d, kind_of(&p));
 }
 
@@ -295,10 +253,10 @@ static uint32_t choose_answer(const ja_decision *d, const ja_bombs_obs *o, const
     uint32_t best = d->n_legal - 1; /* PASS or DECLINE, always last */
     double best_v = 0;
     for (uint32_t i = 0; i + 1 < d->n_legal; i++) {
-        bb_play p;
+        ja_bombs_play p;
         uint8_t after[RANKS];
         int shed;
-        if (!decode(d->legal[i].code, &p) || !take(c, &p, after, &shed))
+        if (!ja_bombs_play_decode(d->legal[i].code, &p) || !take(c, &p, after, &shed))
             continue;
         if (total(after) == 0)
             return i; /* out */

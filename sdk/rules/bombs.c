@@ -170,55 +170,11 @@ static uint16_t ranks_above(int r)
 
 /* ---- Plays ----------------------------------------------------------------------- */
 
-typedef struct play {
-    uint8_t form, rank, len; /* len: ranks covered by a run or double run, else 0 */
-    bool complete;           /* a pair onto SINGLE(rank): makes BOMB(rank) */
-} play;
-
-/* Decodes a play code (JA_BOMBS_SINGLE .. JA_BOMBS_SUPER), by the code
- * macros of ja_bombs.h: a run's code is RUN(r, L) = RUN(0, 3) + RUN_STRIDE *
- * (L - 3) + r, and the same for DRUN, with L from 3 to RUN_MAX (3 to A). */
-#define RUN_STRIDE (JA_BOMBS_RUN(0, 4) - JA_BOMBS_RUN(0, 3))
-#define RUN_MAX (R_LAST_RUN + 1)
-static bool play_decode(uint32_t c, play *p)
-{
-    memset(p, 0, sizeof *p);
-    if (c >= JA_BOMBS_SINGLE(0) && c < JA_BOMBS_SINGLE(RANKS)) {
-        p->form = JA_BOMBS_FORM_SINGLE;
-        p->rank = (uint8_t)(c - JA_BOMBS_SINGLE(0));
-    } else if (c >= JA_BOMBS_PAIR(0) && c <= JA_BOMBS_PAIR(R_LAST_SET)) {
-        p->form = JA_BOMBS_FORM_PAIR;
-        p->rank = (uint8_t)(c - JA_BOMBS_PAIR(0));
-    } else if ((c >= JA_BOMBS_RUN(0, 3) && c < JA_BOMBS_RUN(0, RUN_MAX + 1)) ||
-               (c >= JA_BOMBS_DRUN(0, 3) && c < JA_BOMBS_DRUN(0, RUN_MAX + 1))) {
-        bool single = c < JA_BOMBS_DRUN(0, 3);
-        uint32_t k = c - (single ? JA_BOMBS_RUN(0, 3) : JA_BOMBS_DRUN(0, 3));
-        p->form = single ? JA_BOMBS_FORM_RUN : JA_BOMBS_FORM_DRUN;
-        p->rank = (uint8_t)(k % RUN_STRIDE);
-        p->len = (uint8_t)(3 + k / RUN_STRIDE);
-        if (p->rank + p->len - 1 > R_LAST_RUN)
-            return false;
-    } else if (c >= JA_BOMBS_COMPLETE(0) && c <= JA_BOMBS_COMPLETE(R_LAST_SET)) {
-        p->form = JA_BOMBS_FORM_BOMB;
-        p->rank = (uint8_t)(c - JA_BOMBS_COMPLETE(0));
-        p->complete = true;
-    } else if (c >= JA_BOMBS_BOMB(0) && c <= JA_BOMBS_BOMB(R_LAST_SET)) {
-        p->form = JA_BOMBS_FORM_BOMB;
-        p->rank = (uint8_t)(c - JA_BOMBS_BOMB(0));
-    } else if (c >= JA_BOMBS_BIG(0) && c <= JA_BOMBS_BIG(R_LAST_SET)) {
-        p->form = JA_BOMBS_FORM_BIG;
-        p->rank = (uint8_t)(c - JA_BOMBS_BIG(0));
-    } else if (c == JA_BOMBS_SUPER) {
-        p->form = JA_BOMBS_FORM_SUPER;
-        p->rank = JA_BOMBS_R_XB;
-    } else {
-        return false;
-    }
-    return true;
-}
+/* A play's code is taken apart by ja_bombs_play_decode (ja_bombs.h), the
+ * decoder bots use too. */
 
 /* Cards of each rank a play takes from the hand. */
-static void play_need(const play *p, uint8_t need[RANKS])
+static void play_need(const ja_bombs_play *p, uint8_t need[RANKS])
 {
     memset(need, 0, RANKS);
     switch (p->form) {
@@ -570,9 +526,9 @@ static bool go_out(bombs_state *s, bombs_table *tb, int seat)
  * follows it up to the next decision (§7.2). */
 static void do_play(bombs_state *s, bombs_table *tb, int seat, uint32_t code, bool out_of_turn)
 {
-    play p;
+    ja_bombs_play p;
     uint8_t need[RANKS];
-    play_decode(code, &p);
+    ja_bombs_play_decode(code, &p);
     play_need(&p, need);
     for (int r = 0; r < RANKS; r++)
         for (int k = 0; k < need[r]; k++) {
@@ -1842,7 +1798,7 @@ static int bombs_sample(const void *obs, int seat, uint64_t seed, void *st_out)
 /* ---- Text --------------------------------------------------------------------------------------------- */
 
 /* "single 7", "run 3-7", "double run 9-J", "complete 7", "super bomb". */
-static int play_label(const play *p, char *buf, size_t cap)
+static int play_label(const ja_bombs_play *p, char *buf, size_t cap)
 {
     const char *r = RANK_NAMES[p->rank];
     switch (p->form) {
@@ -1861,8 +1817,8 @@ static int play_label(const play *p, char *buf, size_t cap)
 static int bombs_label(ja_action a, char *buf, size_t cap)
 {
     uint32_t c = a.code;
-    play p;
-    if (play_decode(c, &p))
+    ja_bombs_play p;
+    if (ja_bombs_play_decode(c, &p))
         return play_label(&p, buf, cap);
     switch (c) {
     case JA_BOMBS_PASS: return snprintf(buf, cap, "pass");
@@ -1911,7 +1867,7 @@ static int bombs_describe(const void *st, char *buf, size_t cap)
         ADD(" table %u/%u: ", s->cur + 1u, (unsigned)s->n_tables);
         l[0] = '\0';
         if (tb->top_form != JA_BOMBS_FORM_NONE) {
-            play p = {tb->top_form, tb->top_rank, tb->top_len, false};
+            ja_bombs_play p = {tb->top_form, tb->top_rank, tb->top_len, false};
             play_label(&p, l, sizeof l);
         }
         switch (tb->stage) {

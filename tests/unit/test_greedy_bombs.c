@@ -104,9 +104,9 @@ static uint32_t play_cards(uint32_t c)
         c == JA_BOMBS_SUPER)
         return 2;
     if (c >= JA_BOMBS_RUN(0, 3) && c < JA_BOMBS_RUN(0, JA_BOMBS_MAX_RUN + 1))
-        return 3 + (c - JA_BOMBS_RUN(0, 3)) / 16;
+        return 3 + (c - JA_BOMBS_RUN(0, 3)) / JA_BOMBS_RUN_STRIDE;
     if (c >= JA_BOMBS_DRUN(0, 3) && c < JA_BOMBS_DRUN(0, JA_BOMBS_MAX_RUN + 1))
-        return 2 * (3 + (c - JA_BOMBS_DRUN(0, 3)) / 16);
+        return 2 * (3 + (c - JA_BOMBS_DRUN(0, 3)) / JA_BOMBS_RUN_STRIDE);
     if (c >= JA_BOMBS_BOMB(0) && c <= JA_BOMBS_BOMB(JA_BOMBS_R_2))
         return 3;
     if (c >= JA_BOMBS_BIG(0) && c <= JA_BOMBS_BIG(JA_BOMBS_R_2))

@@ -44,11 +44,14 @@ enum {
 };
 
 /* Plays (r = lowest rank, L = length 3..12). A run or double run covers
- * ranks r .. r+L-1, never past the ace. */
+ * ranks r .. r+L-1, never past the ace; its codes go by rank within a
+ * length, each length JA_BOMBS_RUN_STRIDE codes (above any rank) after the
+ * one before. */
+#define JA_BOMBS_RUN_STRIDE 16u
 #define JA_BOMBS_SINGLE(r) (100u + (uint32_t)(r))
 #define JA_BOMBS_PAIR(r) (200u + (uint32_t)(r))
-#define JA_BOMBS_RUN(r, L) (300u + 16u * ((uint32_t)(L) - 3u) + (uint32_t)(r))
-#define JA_BOMBS_DRUN(r, L) (500u + 16u * ((uint32_t)(L) - 3u) + (uint32_t)(r))
+#define JA_BOMBS_RUN(r, L) (300u + JA_BOMBS_RUN_STRIDE * ((uint32_t)(L) - 3u) + (uint32_t)(r))
+#define JA_BOMBS_DRUN(r, L) (500u + JA_BOMBS_RUN_STRIDE * ((uint32_t)(L) - 3u) + (uint32_t)(r))
 #define JA_BOMBS_COMPLETE(r) (700u + (uint32_t)(r)) /* a pair onto SINGLE(r): BOMB(r) */
 #define JA_BOMBS_BOMB(r) (800u + (uint32_t)(r))
 #define JA_BOMBS_BIG(r) (900u + (uint32_t)(r))
@@ -71,6 +74,57 @@ enum {
 #define JA_BOMBS_REQUEST(r) (3020u + (uint32_t)(r)) /* r = 3 .. 10 (JA_BOMBS_R_3 .. R_10) */
 #define JA_BOMBS_NO_REQUEST 3030u
 #define JA_BOMBS_RETURN(r) (3040u + (uint32_t)(r))
+
+/* A play code taken apart (ja_bombs_play_decode). */
+typedef struct ja_bombs_play {
+    uint8_t form;  /* JA_BOMBS_FORM_SINGLE .. JA_BOMBS_FORM_SUPER; a completion is a BOMB */
+    uint8_t rank;  /* the lowest rank (JA_BOMBS_R_*); JA_BOMBS_R_XB for the super bomb */
+    uint8_t len;   /* ranks covered by a run or double run, else 0 */
+    bool complete; /* JA_BOMBS_COMPLETE(rank): a pair onto SINGLE(rank), making BOMB(rank) */
+} ja_bombs_play;
+
+/* Takes the code c apart into *p: true for the code of a play (SINGLE ..
+ * SUPER above; a run or double run only up to the ace), false for any
+ * other code (PASS, DECLINE, the lead kinds, the exchange, no action at
+ * all), when *p says nothing. The engine decodes every play with it. */
+static inline bool ja_bombs_play_decode(uint32_t c, ja_bombs_play *p)
+{
+    p->form = JA_BOMBS_FORM_NONE;
+    p->rank = p->len = 0;
+    p->complete = false;
+    if (c >= JA_BOMBS_SINGLE(0) && c <= JA_BOMBS_SINGLE(JA_BOMBS_R_XR)) {
+        p->form = JA_BOMBS_FORM_SINGLE;
+        p->rank = (uint8_t)(c - JA_BOMBS_SINGLE(0));
+    } else if (c >= JA_BOMBS_PAIR(0) && c <= JA_BOMBS_PAIR(JA_BOMBS_R_2)) {
+        p->form = JA_BOMBS_FORM_PAIR;
+        p->rank = (uint8_t)(c - JA_BOMBS_PAIR(0));
+    } else if ((c >= JA_BOMBS_RUN(0, 3) && c < JA_BOMBS_RUN(0, JA_BOMBS_MAX_RUN + 1)) ||
+               (c >= JA_BOMBS_DRUN(0, 3) && c < JA_BOMBS_DRUN(0, JA_BOMBS_MAX_RUN + 1))) {
+        const bool single = c < JA_BOMBS_DRUN(0, 3);
+        const uint32_t k = c - (single ? JA_BOMBS_RUN(0, 3) : JA_BOMBS_DRUN(0, 3));
+        p->form = single ? JA_BOMBS_FORM_RUN : JA_BOMBS_FORM_DRUN;
+        p->rank = (uint8_t)(k % JA_BOMBS_RUN_STRIDE);
+        p->len = (uint8_t)(3 + k / JA_BOMBS_RUN_STRIDE);
+        if (p->rank + p->len - 1 > JA_BOMBS_R_A)
+            return false;
+    } else if (c >= JA_BOMBS_COMPLETE(0) && c <= JA_BOMBS_COMPLETE(JA_BOMBS_R_2)) {
+        p->form = JA_BOMBS_FORM_BOMB;
+        p->rank = (uint8_t)(c - JA_BOMBS_COMPLETE(0));
+        p->complete = true;
+    } else if (c >= JA_BOMBS_BOMB(0) && c <= JA_BOMBS_BOMB(JA_BOMBS_R_2)) {
+        p->form = JA_BOMBS_FORM_BOMB;
+        p->rank = (uint8_t)(c - JA_BOMBS_BOMB(0));
+    } else if (c >= JA_BOMBS_BIG(0) && c <= JA_BOMBS_BIG(JA_BOMBS_R_2)) {
+        p->form = JA_BOMBS_FORM_BIG;
+        p->rank = (uint8_t)(c - JA_BOMBS_BIG(0));
+    } else if (c == JA_BOMBS_SUPER) {
+        p->form = JA_BOMBS_FORM_SUPER;
+        p->rank = JA_BOMBS_R_XB;
+    } else {
+        return false;
+    }
+    return true;
+}
 
 /* Decision stages (spec §6, §7.1), as the observing seat sees them: a seat
  * that is not the leader sees LEAD while the leader picks the rank, and a

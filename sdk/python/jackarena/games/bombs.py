@@ -39,6 +39,7 @@ FORM_DRUN = 4
 FORM_BOMB = 5
 FORM_BIG = 6
 FORM_SUPER = 7
+RUN_STRIDE = 16
 
 
 def SINGLE(r):
@@ -52,12 +53,12 @@ def PAIR(r):
 
 
 def RUN(r, L):
-    """JA_BOMBS_RUN(r, L) (300u + 16u * ((uint32_t)(L) - 3u) + (uint32_t)(r))"""
+    """JA_BOMBS_RUN(r, L) (300u + JA_BOMBS_RUN_STRIDE * ((uint32_t)(L) - 3u) + (uint32_t)(r))"""
     return _u32((300 + (16 * (L - 3))) + r)
 
 
 def DRUN(r, L):
-    """JA_BOMBS_DRUN(r, L) (500u + 16u * ((uint32_t)(L) - 3u) + (uint32_t)(r))"""
+    """JA_BOMBS_DRUN(r, L) (500u + JA_BOMBS_RUN_STRIDE * ((uint32_t)(L) - 3u) + (uint32_t)(r))"""
     return _u32((500 + (16 * (L - 3))) + r)
 
 
