@@ -177,34 +177,15 @@ static void play(bots *b, uint32_t n, const char *const *kv, uint64_t seed, uint
                  watch *w, ref_match_result *res)
 {
     const ja_game_rules *g = taylor();
-    ref_match_config cfg = {.game = g, .options = make_options(g, n, kv), .n_seats = n,
-                            .seed = seed, .match_id = "test-greedy"};
-    ref_bot *seats[JA_MAX_SEATS];
-    const char *names[JA_MAX_SEATS];
-    for (uint32_t s = 0; s < n; s++) {
-        bool gr = (greedy_mask >> s) & 1u;
-        seats[s] = gr ? b->greedy : b->random;
-        names[s] = gr ? "greedy" : "random";
-    }
-    ref_replay_writer *rw = NULL;
-    char err[512] = "";
     if (w) {
         w->g = g;
         w->greedy_mask = greedy_mask;
         w->have_prev = false;
     }
-    cfg.bots = seats;
-    cfg.names = names;
-    cfg.replay = &rw;
-    cfg.on_step = w ? on_step : NULL;
-    cfg.step_ctx = w;
-    int rc = ref_match_run(&cfg, res, err, sizeof err);
-    if (rc != JA_OK)
-        fail_msg("match (n=%u seed=%llu): %s", (unsigned)n, (unsigned long long)seed, err);
-    for (uint32_t s = 0; s < n; s++)
-        if (res->faults[s])
-            fail_msg("seat %u (%s) faulted %u times (n=%u seed=%llu)", (unsigned)s, names[s],
-                     (unsigned)res->faults[s], (unsigned)n, (unsigned long long)seed);
+    const bot_match m = {.g = g, .options = make_options(g, n, kv), .n = n, .seed = seed,
+                         .greedy_mask = greedy_mask, .match_id = "test-greedy",
+                         .on_step = w ? on_step : NULL, .step_ctx = w};
+    play_bot_match(b, &m, res);
 }
 
 static void test_legal_everywhere(void **state)

@@ -152,31 +152,14 @@ static void play(bots *b, uint32_t n, const ja_options *o, uint64_t seed, uint32
                  watch *w, ref_match_result *res)
 {
     const ja_game_rules *g = bombs();
-    ref_match_config cfg = {.game = g, .options = *o, .n_seats = n, .seed = seed,
-                            .match_id = "test-greedy-bombs"};
-    ref_bot *seats[JA_MAX_SEATS];
-    const char *names[JA_MAX_SEATS];
-    for (uint32_t s = 0; s < n; s++) {
-        bool gr = (greedy_mask >> s) & 1u;
-        seats[s] = gr ? b->greedy : b->random;
-        names[s] = gr ? "greedy" : "random";
-    }
     if (w) {
         w->greedy_mask = greedy_mask;
         assert_int_equal(g->setup(w->prev, o, n, seed), JA_OK);
     }
-    char err[512] = "";
-    cfg.bots = seats;
-    cfg.names = names;
-    cfg.on_step = w ? on_step : NULL;
-    cfg.step_ctx = w;
-    int rc = ref_match_run(&cfg, res, err, sizeof err);
-    if (rc != JA_OK)
-        fail_msg("match (n=%u seed=%llu): %s", (unsigned)n, (unsigned long long)seed, err);
-    for (uint32_t s = 0; s < n; s++)
-        if (res->faults[s])
-            fail_msg("seat %u (%s) faulted %u times (n=%u seed=%llu)", (unsigned)s, names[s],
-                     (unsigned)res->faults[s], (unsigned)n, (unsigned long long)seed);
+    const bot_match m = {.g = g, .options = *o, .n = n, .seed = seed, .greedy_mask = greedy_mask,
+                         .match_id = "test-greedy-bombs", .on_step = w ? on_step : NULL,
+                         .step_ctx = w};
+    play_bot_match(b, &m, res);
 }
 
 static void test_legal_everywhere(void **state)

@@ -138,38 +138,19 @@ static void play(bots *b, uint32_t n, const char *const *kv, uint64_t seed,
                  uint32_t greedy_mask, watch *w, ref_match_result *res)
 {
     const ja_game_rules *g = jitb();
-    ref_match_config cfg = {.game = g, .options = make_options(g, n, kv), .n_seats = n,
-                            .seed = seed, .match_id = "test-greedy-jitb"};
-    ref_bot *seats[JA_MAX_SEATS];
-    const char *names[JA_MAX_SEATS];
-    for (uint32_t s = 0; s < n; s++) {
-        bool gr = (greedy_mask >> s) & 1u;
-        seats[s] = gr ? b->greedy : b->random;
-        names[s] = gr ? "greedy" : "random";
-    }
-    ref_replay_writer *rw = NULL;
-    char err[512] = "";
+    const bot_match m = {.g = g, .options = make_options(g, n, kv), .n = n, .seed = seed,
+                         .greedy_mask = greedy_mask, .match_id = "test-greedy-jitb",
+                         .on_step = w ? on_step : NULL, .step_ctx = w};
     if (w) {
         w->g = g;
         w->greedy_mask = greedy_mask;
         w->have_prev = false;
         /* The loop reports steps only; the state before the first step is
          * the one setup made. */
-        assert_int_equal(g->setup(w->prev, &cfg.options, n, seed), JA_OK);
+        assert_int_equal(g->setup(w->prev, &m.options, n, seed), JA_OK);
         w->have_prev = true;
     }
-    cfg.bots = seats;
-    cfg.names = names;
-    cfg.replay = &rw;
-    cfg.on_step = w ? on_step : NULL;
-    cfg.step_ctx = w;
-    int rc = ref_match_run(&cfg, res, err, sizeof err);
-    if (rc != JA_OK)
-        fail_msg("match (n=%u seed=%llu): %s", (unsigned)n, (unsigned long long)seed, err);
-    for (uint32_t s = 0; s < n; s++)
-        if (res->faults[s])
-            fail_msg("seat %u (%s) faulted %u times (n=%u seed=%llu)", (unsigned)s, names[s],
-                     (unsigned)res->faults[s], (unsigned)n, (unsigned long long)seed);
+    play_bot_match(b, &m, res);
 }
 
 static void test_legal_everywhere(void **state)
