@@ -1482,22 +1482,25 @@ static void public_endpoint(ref_hub *h)
         snprintf(h->endpoint, sizeof h->endpoint, "%s", last);
 }
 
-int ref_hub_start(const ref_hub_config *cfg, ref_hub **out, char *err, size_t cap)
+/* Releases a hub that is not running, however far its start got: its
+ * sockets, its context, its private directory, its memory. */
+static void discard_hub(ref_hub *h)
 {
-    *out = NULL;
-    ref_hub *h = calloc(1, sizeof *h);
-    if (!h) {
-        snprintf(err, cap, "out of memory");
-        return JA_ENOMEM;
-    }
-    h->cfg = *cfg;
-    msgpack_sbuffer_init(&h->out);
-    h->wake_fd = -1;
-    int rc = JA_OK;
+    close_sockets(h);
+    if (h->ctx)
+        zmq_ctx_term(h->ctx);
+    remove_private_dir(h);
+    free_hub(h);
+}
+
+/* The hub's lock, the condition its callers wait on (timed on the
+ * monotonic clock, which no change of the date moves) and the eventfd that
+ * wakes whoever pumps. JA_OK, or JA_ENOMEM/JA_EIO with err. */
+static int init_sync(ref_hub *h, char *err, size_t cap)
+{
     pthread_condattr_t ca;
     if (pthread_condattr_init(&ca) != 0) {
         snprintf(err, cap, "cannot start the hub: out of memory");
-        free_hub(h);
         return JA_ENOMEM;
     }
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -1510,55 +1513,76 @@ int ref_hub_start(const ref_hub_config *cfg, ref_hub **out, char *err, size_t ca
     if (!h->lk_ready || (h->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0) {
         snprintf(err, cap, "cannot start the hub: %s", h->lk_ready ? strerror(errno)
                                                                    : "out of memory");
-        free_hub(h);
         return JA_EIO;
     }
-    char bind_ep[512];
+    return JA_OK;
+}
+
+/* Where the router listens, into bind_ep: the endpoint given (checked), or
+ * by default an ipc socket in a private directory of our own, which no
+ * other user can reach. JA_OK, or JA_EINVAL/JA_EIO with err. */
+static int bind_address(ref_hub *h, const ref_hub_config *cfg, char *bind_ep, size_t n, char *err,
+                        size_t cap)
+{
     if (cfg->endpoint && cfg->endpoint[0]) {
-        if ((rc = check_endpoint(cfg, err, cap)) != JA_OK)
-            goto fail;
-        snprintf(bind_ep, sizeof bind_ep, "%s", cfg->endpoint);
-    } else {
-        const char *tmp = getenv("TMPDIR");
-        snprintf(h->private_dir, sizeof h->private_dir, "%s/jackarena-XXXXXX",
-                 tmp && *tmp && strlen(tmp) < 80 ? tmp : "/tmp");
-        if (!mkdtemp(h->private_dir)) { /* mkdtemp makes it 0700 */
-            snprintf(err, cap, "cannot create a private directory for the bots' endpoint: %s",
-                     strerror(errno));
-            h->private_dir[0] = '\0';
-            rc = JA_EIO;
-            goto fail;
-        }
-        snprintf(bind_ep, sizeof bind_ep, "ipc://%s/hub", h->private_dir);
+        int rc = check_endpoint(cfg, err, cap);
+        if (rc == JA_OK)
+            snprintf(bind_ep, n, "%s", cfg->endpoint);
+        return rc;
     }
+    const char *tmp = getenv("TMPDIR");
+    snprintf(h->private_dir, sizeof h->private_dir, "%s/jackarena-XXXXXX",
+             tmp && *tmp && strlen(tmp) < 80 ? tmp : "/tmp");
+    if (!mkdtemp(h->private_dir)) { /* mkdtemp makes it 0700 */
+        snprintf(err, cap, "cannot create a private directory for the bots' endpoint: %s",
+                 strerror(errno));
+        h->private_dir[0] = '\0';
+        return JA_EIO;
+    }
+    snprintf(bind_ep, n, "ipc://%s/hub", h->private_dir);
+    return JA_OK;
+}
+
+/* The hub's own copy of the allow list, which only CurveZMQ can check
+ * (without it the list is dropped, and so is a live one). JA_OK or
+ * JA_ENOMEM with err. */
+static int copy_allow(ref_hub *h, const ref_hub_config *cfg, char *err, size_t cap)
+{
     h->cfg.allow = NULL;
     h->cfg.allow_names = NULL;
-    if (cfg->curve && (cfg->n_allow || cfg->allow_live)) {
-        /* A live list has names (NULL entries: bare keys) and room to grow. */
-        h->allow_cap = cfg->n_allow ? cfg->n_allow : 1;
-        h->allow = calloc(h->allow_cap, sizeof *h->allow);
-        if (cfg->allow_names || cfg->allow_live)
-            h->allow_names = calloc(h->allow_cap, sizeof *h->allow_names);
-        bool ok = h->allow && (h->allow_names || !(cfg->allow_names || cfg->allow_live));
-        for (uint32_t i = 0; ok && i < cfg->n_allow; i++) {
-            ok = (h->allow[i] = strdup(cfg->allow[i])) != NULL;
-            if (ok && cfg->allow_names && cfg->allow_names[i])
-                ok = (h->allow_names[i] = strdup(cfg->allow_names[i])) != NULL;
-        }
-        if (!ok) {
-            snprintf(err, cap, "out of memory");
-            rc = JA_ENOMEM;
-            goto fail;
-        }
-    } else {
+    if (!cfg->curve || !(cfg->n_allow || cfg->allow_live)) {
         h->cfg.n_allow = 0;
         h->cfg.allow_live = false;
+        return JA_OK;
     }
+    /* A live list has names (NULL entries: bare keys) and room to grow. */
+    h->allow_cap = cfg->n_allow ? cfg->n_allow : 1;
+    h->allow = calloc(h->allow_cap, sizeof *h->allow);
+    if (cfg->allow_names || cfg->allow_live)
+        h->allow_names = calloc(h->allow_cap, sizeof *h->allow_names);
+    bool ok = h->allow && (h->allow_names || !(cfg->allow_names || cfg->allow_live));
+    for (uint32_t i = 0; ok && i < cfg->n_allow; i++) {
+        ok = (h->allow[i] = strdup(cfg->allow[i])) != NULL;
+        if (ok && cfg->allow_names && cfg->allow_names[i])
+            ok = (h->allow_names[i] = strdup(cfg->allow_names[i])) != NULL;
+    }
+    if (!ok) {
+        snprintf(err, cap, "out of memory");
+        return JA_ENOMEM;
+    }
+    return JA_OK;
+}
+
+/* The ZeroMQ context and its two routers with their options: the bots'
+ * (a send to a peer that is gone fails rather than vanish; a peer sending
+ * more than the wire allows is cut off) and the control one, the match
+ * threads' way in. JA_OK or JA_EIO with err. */
+static int open_sockets(ref_hub *h, char *err, size_t cap)
+{
     h->ctx = zmq_ctx_new();
     if (!h->ctx) {
         snprintf(err, cap, "cannot create a ZeroMQ context: %s", zmq_strerror(zmq_errno()));
-        rc = JA_EIO;
-        goto fail;
+        return JA_EIO;
     }
     h->router = zmq_socket(h->ctx, ZMQ_ROUTER);
     h->ctl = zmq_socket(h->ctx, ZMQ_ROUTER);
@@ -1571,41 +1595,64 @@ int ref_hub_start(const ref_hub_config *cfg, ref_hub **out, char *err, size_t ca
     zmq_setsockopt(h->router, ZMQ_LINGER, &linger, sizeof linger);
     zmq_setsockopt(h->ctl, ZMQ_SNDHWM, &hwm, sizeof hwm);
     zmq_setsockopt(h->ctl, ZMQ_RCVHWM, &hwm, sizeof hwm);
-    if (cfg->curve) {
-        if (h->allow) {
-            h->zap = zmq_socket(h->ctx, ZMQ_REP);
-            if (!h->zap || zmq_bind(h->zap, HUB_ZAP_ENDPOINT) != 0) {
-                snprintf(err, cap, "cannot start the CurveZMQ authenticator: %s",
-                         zmq_strerror(zmq_errno()));
-                rc = JA_EIO;
-                goto fail;
-            }
-            zmq_setsockopt(h->router, ZMQ_ZAP_DOMAIN, "jackarena", 9);
-        }
-        zmq_setsockopt(h->router, ZMQ_CURVE_SERVER, &one, sizeof one);
-        if (zmq_setsockopt(h->router, ZMQ_CURVE_SECRETKEY, cfg->curve_secret,
-                           strlen(cfg->curve_secret)) != 0) {
-            snprintf(err, cap, "the CurveZMQ secret key is not valid Z85: %s",
+    return JA_OK;
+}
+
+/* With CurveZMQ: the router as a Curve server with the secret key, and,
+ * with an allow list, the authenticator (ZAP) that checks each client's
+ * key against it. JA_OK (nothing without curve), or an error with err. */
+static int set_curve(ref_hub *h, const ref_hub_config *cfg, char *err, size_t cap)
+{
+    if (!cfg->curve)
+        return JA_OK;
+    if (h->allow) {
+        h->zap = zmq_socket(h->ctx, ZMQ_REP);
+        if (!h->zap || zmq_bind(h->zap, HUB_ZAP_ENDPOINT) != 0) {
+            snprintf(err, cap, "cannot start the CurveZMQ authenticator: %s",
                      zmq_strerror(zmq_errno()));
-            rc = JA_EINVAL;
-            goto fail;
+            return JA_EIO;
         }
-        snprintf(h->server_key, sizeof h->server_key, "%s", cfg->curve_public);
+        zmq_setsockopt(h->router, ZMQ_ZAP_DOMAIN, "jackarena", 9);
     }
+    int one = 1;
+    zmq_setsockopt(h->router, ZMQ_CURVE_SERVER, &one, sizeof one);
+    if (zmq_setsockopt(h->router, ZMQ_CURVE_SECRETKEY, cfg->curve_secret,
+                       strlen(cfg->curve_secret)) != 0) {
+        snprintf(err, cap, "the CurveZMQ secret key is not valid Z85: %s",
+                 zmq_strerror(zmq_errno()));
+        return JA_EINVAL;
+    }
+    snprintf(h->server_key, sizeof h->server_key, "%s", cfg->curve_public);
+    return JA_OK;
+}
+
+/* The router's monitor (its connections and disconnections), the control
+ * endpoint, and the router listening on bind_ep; then the endpoint the bots
+ * are told. JA_OK, or an error with err (JA_EINVAL for an endpoint given
+ * that cannot be listened on). */
+static int bind_sockets(ref_hub *h, const ref_hub_config *cfg, const char *bind_ep, char *err,
+                        size_t cap)
+{
     if (zmq_socket_monitor(h->router, HUB_MON_ENDPOINT,
                            ZMQ_EVENT_ACCEPTED | ZMQ_EVENT_DISCONNECTED) != 0 ||
         !(h->mon = zmq_socket(h->ctx, ZMQ_PAIR)) || zmq_connect(h->mon, HUB_MON_ENDPOINT) != 0 ||
         zmq_bind(h->ctl, HUB_CTL_ENDPOINT) != 0) {
         snprintf(err, cap, "cannot set up the hub's sockets: %s", zmq_strerror(zmq_errno()));
-        rc = JA_EIO;
-        goto fail;
+        return JA_EIO;
     }
     if (zmq_bind(h->router, bind_ep) != 0) {
         snprintf(err, cap, "cannot listen on '%s': %s", bind_ep, zmq_strerror(zmq_errno()));
-        rc = cfg->endpoint && cfg->endpoint[0] ? JA_EINVAL : JA_EIO;
-        goto fail;
+        return cfg->endpoint && cfg->endpoint[0] ? JA_EINVAL : JA_EIO;
     }
     public_endpoint(h);
+    return JA_OK;
+}
+
+/* The descriptors the hub's thread polls, one a socket (-1 for a socket
+ * not opened: the authenticator without an allow list). JA_OK or JA_EIO
+ * with err. */
+static int socket_fds(ref_hub *h, char *err, size_t cap)
+{
     void *const socks[4] = {h->mon, h->router, h->ctl, h->zap};
     int *const fds[4] = {&h->fd_mon, &h->fd_router, &h->fd_ctl, &h->fd_zap};
     for (int i = 0; i < 4; i++) {
@@ -1613,26 +1660,58 @@ int ref_hub_start(const ref_hub_config *cfg, ref_hub **out, char *err, size_t ca
         *fds[i] = -1;
         if (socks[i] && zmq_getsockopt(socks[i], ZMQ_FD, fds[i], &len) != 0) {
             snprintf(err, cap, "cannot set up the hub's sockets: %s", zmq_strerror(zmq_errno()));
-            rc = JA_EIO;
-            goto fail;
+            return JA_EIO;
         }
     }
+    return JA_OK;
+}
+
+/* The hub's thread, which from now on alone uses its sockets. JA_OK or
+ * JA_EIO with err. */
+static int start_thread(ref_hub *h, char *err, size_t cap)
+{
     h->may = MAY_ALL;
     if (pthread_create(&h->thread, NULL, hub_main, h) != 0) {
         snprintf(err, cap, "cannot start the hub thread");
-        rc = JA_EIO;
-        goto fail;
+        return JA_EIO;
     }
     h->running = true;
+    return JA_OK;
+}
+
+int ref_hub_start(const ref_hub_config *cfg, ref_hub **out, char *err, size_t cap)
+{
+    *out = NULL;
+    ref_hub *h = calloc(1, sizeof *h);
+    if (!h) {
+        snprintf(err, cap, "out of memory");
+        return JA_ENOMEM;
+    }
+    h->cfg = *cfg;
+    msgpack_sbuffer_init(&h->out);
+    h->wake_fd = -1;
+    char bind_ep[512];
+    int rc = init_sync(h, err, cap);
+    if (rc == JA_OK)
+        rc = bind_address(h, cfg, bind_ep, sizeof bind_ep, err, cap);
+    if (rc == JA_OK)
+        rc = copy_allow(h, cfg, err, cap);
+    if (rc == JA_OK)
+        rc = open_sockets(h, err, cap);
+    if (rc == JA_OK)
+        rc = set_curve(h, cfg, err, cap);
+    if (rc == JA_OK)
+        rc = bind_sockets(h, cfg, bind_ep, err, cap);
+    if (rc == JA_OK)
+        rc = socket_fds(h, err, cap);
+    if (rc == JA_OK)
+        rc = start_thread(h, err, cap);
+    if (rc != JA_OK) {
+        discard_hub(h);
+        return rc;
+    }
     *out = h;
     return JA_OK;
-fail:
-    close_sockets(h);
-    if (h->ctx)
-        zmq_ctx_term(h->ctx);
-    remove_private_dir(h);
-    free_hub(h);
-    return rc;
 }
 
 void ref_hub_stop(ref_hub **hp)
@@ -1650,10 +1729,7 @@ void ref_hub_stop(ref_hub **hp)
         pthread_join(h->thread, NULL);
         h->running = false;
     }
-    close_sockets(h);
-    zmq_ctx_term(h->ctx);
-    remove_private_dir(h);
-    free_hub(h);
+    discard_hub(h);
     *hp = NULL;
 }
 
