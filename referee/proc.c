@@ -193,30 +193,33 @@ int ref_proc_spawn_tail(const char *command, const char *const *env, size_t n_en
     return ref_proc_spawn_via(NULL, command, env, n_env, tail, hold, out, err, cap);
 }
 
-int ref_proc_spawn_via(const char *const *launcher, const char *command, const char *const *env,
-                       size_t n_env, ref_tail *tail, bool hold, ref_proc **out, char *err,
-                       size_t cap)
+/* A process record, with the buffer of held output when its output is
+ * held (without that buffer, the output just goes through). NULL when out
+ * of memory. */
+static ref_proc *proc_new(bool hold)
 {
-    *out = NULL;
     ref_proc *p = calloc(1, sizeof *p);
-    if (p && tail && hold) {
+    if (!p)
+        return NULL;
+    if (hold) {
         p->held = malloc(HELD_MAX);
         p->hold = p->held != NULL;
     }
-    if (p)
-        pthread_mutex_init(&p->mu, NULL);
+    pthread_mutex_init(&p->mu, NULL);
+    return p;
+}
+
+/* The child's environment: ours, with the n_env variables of env in place
+ * of any inherited ones of the same name. The strings are borrowed; NULL
+ * when out of memory. */
+static char **child_env(const char *const *env, size_t n_env)
+{
     size_t n_base = 0;
     while (environ[n_base])
         n_base++;
     char **envp = calloc(n_base + n_env + 1, sizeof *envp);
-    if (!p || !envp) {
-        if (p)
-            proc_free(p);
-        free(envp);
-        snprintf(err, cap, "out of memory");
-        return JA_ENOMEM;
-    }
-    /* The variables given replace any inherited ones of the same name. */
+    if (!envp)
+        return NULL;
     size_t k = 0;
     for (size_t i = 0; i < n_base; i++) {
         const char *eq = strchr(environ[i], '=');
@@ -230,30 +233,37 @@ int ref_proc_spawn_via(const char *const *launcher, const char *command, const c
     for (size_t j = 0; j < n_env; j++)
         envp[k++] = (char *)env[j];
     envp[k] = NULL;
+    return envp;
+}
 
-    int out_pipe[2] = {-1, -1};
-    if (tail) {
-        if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(p->wake, O_CLOEXEC) != 0) {
-            snprintf(err, cap, "cannot start '%s': %s", command, strerror(errno));
-            if (out_pipe[0] >= 0) {
-                close(out_pipe[0]);
-                close(out_pipe[1]);
-            }
-            proc_free(p);
-            free(envp);
-            return JA_EIO;
-        }
+/* The pipe of the child's output (out_pipe) and the reader's wake pipe
+ * (p->wake). 0, or the errno of the failure, nothing left open. */
+static int open_pipes(ref_proc *p, int out_pipe[2])
+{
+    if (pipe2(out_pipe, O_CLOEXEC) == 0 && pipe2(p->wake, O_CLOEXEC) == 0)
+        return 0;
+    int e = errno;
+    if (out_pipe[0] >= 0) {
+        close(out_pipe[0]);
+        close(out_pipe[1]);
     }
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t at;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawnattr_init(&at);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    if (tail) /* dup2 clears close-on-exec on the copies */
-        posix_spawn_file_actions_adddup2(&fa, out_pipe[1], 2);
-    posix_spawn_file_actions_adddup2(&fa, 2, 1);
-    posix_spawn_file_actions_addclosefrom_np(&fa, 3);
-    posix_spawnattr_setpgroup(&at, 0);
+    return e;
+}
+
+/* What the child starts with: stdin from /dev/null, stdout on stderr, which
+ * is the write end out_w of the output pipe when there is one (else ours),
+ * no other descriptor; its own process group; no signal blocked or
+ * ignored. */
+static void spawn_setup(posix_spawn_file_actions_t *fa, posix_spawnattr_t *at, int out_w)
+{
+    posix_spawn_file_actions_init(fa);
+    posix_spawnattr_init(at);
+    posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY, 0);
+    if (out_w >= 0) /* dup2 clears close-on-exec on the copies */
+        posix_spawn_file_actions_adddup2(fa, out_w, 2);
+    posix_spawn_file_actions_adddup2(fa, 2, 1);
+    posix_spawn_file_actions_addclosefrom_np(fa, 3);
+    posix_spawnattr_setpgroup(at, 0);
     /* Handlers never survive exec, but ignored signals would: reset those. */
     sigset_t none, dfl;
     sigemptyset(&none);
@@ -261,11 +271,20 @@ int ref_proc_spawn_via(const char *const *launcher, const char *command, const c
     const int reset[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD, SIGUSR1, SIGUSR2};
     for (size_t i = 0; i < sizeof reset / sizeof *reset; i++)
         sigaddset(&dfl, reset[i]);
-    posix_spawnattr_setsigmask(&at, &none);
-    posix_spawnattr_setsigdefault(&at, &dfl);
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                      POSIX_SPAWN_SETSIGDEF);
-    /* /bin/sh -c COMMAND, or LAUNCHER... COMMAND. */
+    posix_spawnattr_setsigmask(at, &none);
+    posix_spawnattr_setsigdefault(at, &dfl);
+    posix_spawnattr_setflags(at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+                                     POSIX_SPAWN_SETSIGDEF);
+}
+
+/* Starts the child, /bin/sh -c COMMAND, or LAUNCHER... COMMAND, into
+ * p->pid. 0 or an errno. */
+static int spawn_child(ref_proc *p, const char *const *launcher, const char *command,
+                       char **envp, int out_w)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    spawn_setup(&fa, &at, out_w);
     char *sh_argv[] = {"sh", "-c", (char *)command, NULL};
     char **argv = sh_argv;
     size_t n_launch = 0;
@@ -284,22 +303,57 @@ int ref_proc_spawn_via(const char *const *launcher, const char *command, const c
         free(argv);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
-    free(envp);
-    if (tail)
+    return rc;
+}
+
+/* Starts the child, its output into a pipe (p->wake too) when piped.
+ * 0 with p->pid and *out_fd (the pipe's read end, or -1), or an errno with
+ * no pipe left open. */
+static int start_child(ref_proc *p, const char *const *launcher, const char *command,
+                       char **envp, bool piped, int *out_fd)
+{
+    int out_pipe[2] = {-1, -1};
+    int rc = piped ? open_pipes(p, out_pipe) : 0;
+    if (rc != 0)
+        return rc;
+    rc = spawn_child(p, launcher, command, envp, out_pipe[1]);
+    if (piped) {
         close(out_pipe[1]); /* the child's copies are the only writers now */
-    if (rc != 0) {
-        snprintf(err, cap, "cannot start '%s': %s", command, strerror(rc));
-        if (tail) {
+        if (rc != 0) {
             close(out_pipe[0]);
             close(p->wake[0]);
             close(p->wake[1]);
         }
+    }
+    *out_fd = out_pipe[0];
+    return rc;
+}
+
+int ref_proc_spawn_via(const char *const *launcher, const char *command, const char *const *env,
+                       size_t n_env, ref_tail *tail, bool hold, ref_proc **out, char *err,
+                       size_t cap)
+{
+    *out = NULL;
+    ref_proc *p = proc_new(tail && hold);
+    char **envp = child_env(env, n_env);
+    if (!p || !envp) {
+        if (p)
+            proc_free(p);
+        free(envp);
+        snprintf(err, cap, "out of memory");
+        return JA_ENOMEM;
+    }
+    int out_fd;
+    int rc = start_child(p, launcher, command, envp, tail != NULL, &out_fd);
+    free(envp);
+    if (rc != 0) {
+        snprintf(err, cap, "cannot start '%s': %s", command, strerror(rc));
         proc_free(p);
         return JA_EIO;
     }
     if (tail) {
         p->tail = tail;
-        p->out_fd = out_pipe[0];
+        p->out_fd = out_fd;
         p->reading = pthread_create(&p->reader, NULL, reader_main, p) == 0;
     }
     *out = p;
