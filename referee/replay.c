@@ -248,11 +248,12 @@ static int fault_from_name(const char *s)
     return -1;
 }
 
-static int parse_header(const msgpack_object *m, ref_replay *r, char *err, size_t cap)
+/* The header's format and its version. JA_OK, JA_EFORMAT (not a replay) or
+ * JA_EVERSION. */
+static int header_format(const msgpack_object *m, char *err, size_t cap)
 {
-    char fmt[32], seed[32], v[64];
-    uint64_t ver, u;
-    ref_replay_header *h = &r->h;
+    char fmt[32];
+    uint64_t ver;
     if (!ja_mp_get_str(m, "format", fmt, sizeof fmt) || strcmp(fmt, REPLAY_MAGIC) != 0) {
         snprintf(err, cap, "not a Jack Arena replay (no \"format\": \"%s\" header)", REPLAY_MAGIC);
         return JA_EFORMAT;
@@ -266,9 +267,21 @@ static int parse_header(const msgpack_object *m, ref_replay *r, char *err, size_
                  (unsigned long long)ver, JA_REPLAY_FORMAT);
         return JA_EVERSION;
     }
+    return JA_OK;
+}
+
+/* The header's fields into h: the game's name, the rules version, the
+ * seed, and the optional ones (older replays lack some); the seat count
+ * into *seats, for header_game to check against the game. JA_OK or
+ * JA_EFORMAT. */
+static int header_fields(const msgpack_object *m, ref_replay_header *h, uint64_t *seats,
+                         char *err, size_t cap)
+{
+    char seed[32];
+    uint64_t u;
     if (!ja_mp_get_str(m, "game", h->game, sizeof h->game) ||
         !ja_mp_get_u64(m, "rules_version", &u) || !ja_mp_get_str(m, "seed", seed, sizeof seed) ||
-        !ja_mp_get_u64(m, "seats", &ver)) {
+        !ja_mp_get_u64(m, "seats", seats)) {
         snprintf(err, cap, "replay header lacks game, rules_version, seed or seats");
         return JA_EFORMAT;
     }
@@ -290,24 +303,40 @@ static int parse_header(const msgpack_object *m, ref_replay *r, char *err, size_
         snprintf(err, cap, "replay header has a bad seed '%s'", seed);
         return JA_EFORMAT;
     }
+    return JA_OK;
+}
+
+/* The game of the replay (r->game), which this build must implement under
+ * the same rules version, and its number of seats. JA_OK, or
+ * JA_EUNSUPPORTED, JA_EFORMAT or JA_EVERSION with err. */
+static int header_game(ref_replay *r, uint64_t seats, char *err, size_t cap)
+{
+    ref_replay_header *h = &r->h;
     r->game = ja_game_find(h->game);
     if (!r->game) {
         snprintf(err, cap, "replay of unknown game '%s'", h->game);
         return JA_EUNSUPPORTED;
     }
-    if (ver < r->game->min_seats || ver > r->game->max_seats) {
-        snprintf(err, cap, "replay has %llu seats; %s takes %u to %u", (unsigned long long)ver,
+    if (seats < r->game->min_seats || seats > r->game->max_seats) {
+        snprintf(err, cap, "replay has %llu seats; %s takes %u to %u", (unsigned long long)seats,
                  h->game, (unsigned)r->game->min_seats, (unsigned)r->game->max_seats);
         return JA_EFORMAT;
     }
-    h->n_seats = (uint32_t)ver;
+    h->n_seats = (uint32_t)seats;
     if (h->rules_version != r->game->rules_version) {
         snprintf(err, cap,
                  "replay made under %s rules version %u; this build implements version %u",
                  h->game, (unsigned)h->rules_version, (unsigned)r->game->rules_version);
         return JA_EVERSION;
     }
-    /* Options: every key the game knows must be there, as text. */
+    return JA_OK;
+}
+
+/* The match's options: every key the game knows must be there, as text,
+ * and the whole must resolve for the replay's seats. JA_OK or JA_EFORMAT. */
+static int header_options(const msgpack_object *m, ref_replay *r, char *err, size_t cap)
+{
+    ref_replay_header *h = &r->h;
     const msgpack_object *om = ja_mp_get(m, "options");
     if (!om || om->type != MSGPACK_OBJECT_MAP) {
         snprintf(err, cap, "replay header has no options map");
@@ -315,7 +344,7 @@ static int parse_header(const msgpack_object *m, ref_replay *r, char *err, size_
     }
     ja_options_init(r->game, &h->options);
     for (uint32_t i = 0; i < om->via.map.size; i++) {
-        char key[64], kv[200];
+        char key[64], v[64], kv[200];
         if (!ja_mp_as_str(&om->via.map.ptr[i].key, key, sizeof key) ||
             !ja_mp_as_str(&om->via.map.ptr[i].val, v, sizeof v)) {
             snprintf(err, cap, "replay header has a malformed option");
@@ -333,18 +362,40 @@ static int parse_header(const msgpack_object *m, ref_replay *r, char *err, size_
         snprintf(err, cap, "replay header: %s", why);
         return JA_EFORMAT;
     }
+    return JA_OK;
+}
+
+/* The players, as far as the header names them (each field optional). */
+static void header_players(const msgpack_object *m, ref_replay_header *h)
+{
     const msgpack_object *players;
     uint32_t np = 0;
-    if (ja_mp_as_array(ja_mp_get(m, "players"), &players, &np)) {
-        for (uint32_t s = 0; s < np && s < h->n_seats; s++) {
-            ref_replay_player *p = &h->players[s];
-            ja_mp_get_str(&players[s], "name", p->name, sizeof p->name);
-            ja_mp_get_str(&players[s], "kind", p->kind, sizeof p->kind);
-            ja_mp_get_str(&players[s], "version", p->version, sizeof p->version);
-            ja_mp_get_str(&players[s], "sha256", p->sha256, sizeof p->sha256);
-        }
+    if (!ja_mp_as_array(ja_mp_get(m, "players"), &players, &np))
+        return;
+    for (uint32_t s = 0; s < np && s < h->n_seats; s++) {
+        ref_replay_player *p = &h->players[s];
+        ja_mp_get_str(&players[s], "name", p->name, sizeof p->name);
+        ja_mp_get_str(&players[s], "kind", p->kind, sizeof p->kind);
+        ja_mp_get_str(&players[s], "version", p->version, sizeof p->version);
+        ja_mp_get_str(&players[s], "sha256", p->sha256, sizeof p->sha256);
     }
-    return JA_OK;
+}
+
+/* The header (docs/replay-format.md) into r->h, its game into r->game.
+ * JA_OK, or the error of the first thing wrong with err. */
+static int parse_header(const msgpack_object *m, ref_replay *r, char *err, size_t cap)
+{
+    uint64_t seats = 0;
+    int rc = header_format(m, err, cap);
+    if (rc == JA_OK)
+        rc = header_fields(m, &r->h, &seats, err, cap);
+    if (rc == JA_OK)
+        rc = header_game(r, seats, err, cap);
+    if (rc == JA_OK)
+        rc = header_options(m, r, err, cap);
+    if (rc == JA_OK)
+        header_players(m, &r->h);
+    return rc;
 }
 
 static int grow(void **p, uint32_t *capn, uint32_t need, size_t size)
