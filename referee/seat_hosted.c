@@ -540,10 +540,11 @@ static int read_hello(const hosted_bot *hb, child *c, char *buf, size_t cap, ref
     return JA_EFORMAT;
 }
 
-int ref_bot_hosted_open(const char *path, const char *params, ref_bot **out, char *err,
-                        size_t cap)
+/* The plugin file before anything runs it: parameters that fit, a regular
+ * file, a complete shared object of this machine (refused with the message
+ * an in-process plugin gets). JA_OK, or an error with err. */
+static int check_plugin(const char *path, const char *params, char *err, size_t cap)
 {
-    *out = NULL;
     if (params && strlen(params) >= JA_PARAMS_MAX) {
         snprintf(err, cap, "parameters too long (at most %d bytes)", JA_PARAMS_MAX - 1);
         return JA_EINVAL;
@@ -557,63 +558,69 @@ int ref_bot_hosted_open(const char *path, const char *params, ref_bot **out, cha
         snprintf(err, cap, "bot plugin '%s': not a regular file", path);
         return JA_ENOTFOUND;
     }
-    /* Not a complete shared object of this machine: refused here, with the
-     * message an in-process plugin gets, before any child starts. */
-    int checked = ref_elf_check(path, err, cap);
-    if (checked != JA_OK)
-        return checked;
-    /* The referee holds every hand: no process of this user (a hosted
-     * child's constructor, under the loading filter) may read its memory
-     * through /proc/PID/mem or ptrace. */
-    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    return ref_elf_check(path, err, cap);
+}
+
+/* The host program (ja_host), which must be there to run. JA_OK or
+ * JA_ENOTFOUND with err. */
+static int check_host_program(char *err, size_t cap)
+{
     const char *prog = ref_hosted_program();
     if (access(prog, X_OK) != 0) {
         snprintf(err, cap, "hosted: the host program %s is missing (%s); set JACKARENA_HOST",
                  prog, strerror(errno));
         return JA_ENOTFOUND;
     }
-    hosted_bot *b = calloc(1, sizeof *b);
-    child *c = malloc(sizeof *c);
-    char *buf = malloc(REF_WIRE_MAX_IN + 1);
-    ref_wire_msg *msg = calloc(1, sizeof *msg);
-    int rc = JA_OK;
-    if (!b || !c || !buf || !msg) {
-        snprintf(err, cap, "out of memory");
-        rc = JA_ENOMEM;
-        goto done;
-    }
-    /* The child must find the file whatever its working directory. */
+    return JA_OK;
+}
+
+/* What b knows of its plugin before the probe: its absolute path (the
+ * child must find the file whatever its working directory), the path as
+ * given, the parameters, the children's limits from the environment, the
+ * file's hash, and the path for a name until the hello gives one. JA_OK,
+ * or an error with err. */
+static int describe_plugin(hosted_bot *b, const char *path, const char *params, char *err,
+                           size_t cap)
+{
     if (!realpath(path, b->path)) {
         snprintf(err, cap, "bot plugin '%s': %s", path, strerror(errno));
-        rc = JA_ENOTFOUND;
-        goto done;
+        return JA_ENOTFOUND;
     }
     snprintf(b->given, sizeof b->given, "%s", path);
     snprintf(b->params, sizeof b->params, "%s", params ? params : "");
     char reuse[24];
     if (!env_limit("JACKARENA_HOSTED_MEM_MB", 1024, b->mem_mb, err, cap) ||
         !env_limit("JACKARENA_HOSTED_CPU_S", 300, b->cpu_s, err, cap) ||
-        !env_limit("JACKARENA_HOSTED_REUSE", 1, reuse, err, cap)) {
-        rc = JA_EINVAL;
-        goto done;
-    }
+        !env_limit("JACKARENA_HOSTED_REUSE", 1, reuse, err, cap))
+        return JA_EINVAL;
     b->cpu_limit_s = strtoull(b->cpu_s, NULL, 10);
     b->reuse = strcmp(reuse, "0") != 0;
     if (ref_file_sha256(path, b->sha256) != JA_OK) {
         snprintf(err, cap, "bot plugin '%s': cannot read: %s", path, strerror(errno));
-        rc = JA_ENOTFOUND;
-        goto done;
+        return JA_ENOTFOUND;
     }
     snprintf(b->name, sizeof b->name, "%s", path);
-    /* The probe: a child that loads the plugin, has it check its
-     * parameters, and says hello (with x_params_error for a refusal). */
-    rc = child_start(b, c, false, err, cap);
+    return JA_OK;
+}
+
+/* The probe: a child that loads the plugin, has it check its parameters,
+ * and says hello (with x_params_error for a refusal) into msg; c and buf
+ * are its room. JA_OK, or an error with err. */
+static int probe(const hosted_bot *b, child *c, char *buf, ref_wire_msg *msg, char *err,
+                 size_t cap)
+{
+    int rc = child_start(b, c, false, err, cap);
     if (rc == JA_OK) {
         rc = read_hello(b, c, buf, REF_WIRE_MAX_IN + 1, msg, err, cap);
         child_close(c);
     }
-    if (rc != JA_OK)
-        goto done;
+    return rc;
+}
+
+/* Makes b a bot from the probe's hello: its name, its version (with the
+ * parameters), its games; its pool and its ops. */
+static void take_hello(hosted_bot *b, const ref_wire_msg *msg)
+{
     snprintf(b->name, sizeof b->name, "%s", msg->name);
     /* Parameters change how the bot plays: part of its identity, as for
      * in-process plugins (seat_plugin.c). */
@@ -624,9 +631,38 @@ int ref_bot_hosted_open(const char *path, const char *params, ref_bot **out, cha
     pthread_mutex_init(&b->pool_lock, NULL);
     b->base.ops = &hosted_ops;
     b->base.info = (ref_bot_info){"hosted", b->name, b->version, b->path, b->sha256};
-    *out = &b->base;
-    b = NULL;
-done:
+}
+
+int ref_bot_hosted_open(const char *path, const char *params, ref_bot **out, char *err,
+                        size_t cap)
+{
+    *out = NULL;
+    int rc = check_plugin(path, params, err, cap);
+    if (rc != JA_OK)
+        return rc;
+    /* The referee holds every hand: no process of this user (a hosted
+     * child's constructor, under the loading filter) may read its memory
+     * through /proc/PID/mem or ptrace. */
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    if ((rc = check_host_program(err, cap)) != JA_OK)
+        return rc;
+    hosted_bot *b = calloc(1, sizeof *b);
+    child *c = malloc(sizeof *c);
+    char *buf = malloc(REF_WIRE_MAX_IN + 1);
+    ref_wire_msg *msg = calloc(1, sizeof *msg);
+    if (!b || !c || !buf || !msg) {
+        snprintf(err, cap, "out of memory");
+        rc = JA_ENOMEM;
+    }
+    if (rc == JA_OK)
+        rc = describe_plugin(b, path, params, err, cap);
+    if (rc == JA_OK)
+        rc = probe(b, c, buf, msg, err, cap);
+    if (rc == JA_OK) {
+        take_hello(b, msg);
+        *out = &b->base;
+        b = NULL;
+    }
     free(b);
     free(c);
     free(buf);
