@@ -1433,6 +1433,137 @@ static bool placeable(const int rem[RANKS], const uint8_t allow[RANKS], const in
     return true;
 }
 
+/* What redeal places: the hands hidden from the viewer (hid, nh of them;
+ * club3, the index of the one known to hold the 3 of clubs, or -1), the
+ * room each has left and the cards of each rank given it (alloc, its
+ * known cards first), the cards of each rank still to place (need) and the
+ * hands that may take them (allow, bit i for hid[i]); total, the cards the
+ * hands hold less the cards unseen, which the record makes 0. */
+typedef struct redeal_plan {
+    int hid[MAXC], nh, club3, room[MAXC], need[RANKS], total;
+    uint8_t alloc[MAXC][RANKS], allow[RANKS];
+} redeal_plan;
+
+/* The hands of table u hidden from viewer, each with its known cards (and
+ * the 3 of clubs, for its known holder) in place and the room that leaves.
+ * false when the record admits no deal. */
+static bool plan_hands(const bombs_state *s, int u, int viewer, uint64_t own, redeal_plan *p)
+{
+    const bombs_table *tb = &s->t[u];
+    p->nh = p->total = 0;
+    p->club3 = -1;
+    for (int k = 0; k < tb->size; k++)
+        if (tb->chair[k] != viewer && s->count[tb->chair[k]] > 0)
+            p->hid[p->nh++] = tb->chair[k];
+    for (int i = 0; i < p->nh; i++) {
+        p->room[i] = s->count[p->hid[i]];
+        p->total += p->room[i];
+        memcpy(p->alloc[i], s->known[p->hid[i]], RANKS);
+        for (int q = 0; q < RANKS; q++)
+            p->room[i] -= p->alloc[i][q];
+        if (p->hid[i] == tb->club3) {
+            p->club3 = i;
+            p->room[i]--;
+        }
+        if (p->room[i] < 0)
+            return false;
+    }
+    if (tb->club3 != NONE && p->club3 < 0 && tb->club3 != viewer)
+        return false;
+    return !(p->club3 >= 0 && ((own >> ID_3C) & 1u));
+}
+
+/* The cards of each rank still to place (those neither the viewer's, nor
+ * played, nor known), and the hidden hands that may take the rank (not
+ * known to lack it). false when the record admits no deal. */
+static bool plan_ranks(const bombs_state *s, int u, uint64_t own, redeal_plan *p)
+{
+    const bombs_table *tb = &s->t[u];
+    for (int q = 0; q < RANKS; q++) {
+        p->need[q] = copies(q) - eu_popcount64(own & rank_bits(q)) - tb->played[q];
+        p->total -= p->need[q];
+        for (int i = 0; i < p->nh; i++)
+            p->need[q] -= p->alloc[i][q];
+        if (q == JA_BOMBS_R_3 && p->club3 >= 0)
+            p->need[q]--;
+        if (p->need[q] < 0)
+            return false;
+        p->allow[q] = 0;
+        for (int i = 0; i < p->nh; i++)
+            if (!((s->absent[p->hid[i]] >> q) & 1u))
+                p->allow[q] |= (uint8_t)(1u << i);
+    }
+    return p->total == 0 && placeable(p->need, p->allow, p->room, p->nh);
+}
+
+/* The ranks of the cards to place, one entry a card, into order: first
+ * those of ranks some hand may not take, then the others; returns how
+ * many, with *free_from where the others begin. */
+static int rank_order(const redeal_plan *p, uint8_t order[N_CARDS], int *free_from)
+{
+    const unsigned every = (1u << p->nh) - 1;
+    int m = 0;
+    for (int q = 0; q < RANKS; q++)
+        if (p->allow[q] != every)
+            for (int j = 0; j < p->need[q]; j++)
+                order[m++] = (uint8_t)q;
+    *free_from = m;
+    for (int q = 0; q < RANKS; q++)
+        if (p->allow[q] == every)
+            for (int j = 0; j < p->need[q]; j++)
+                order[m++] = (uint8_t)q;
+    return m;
+}
+
+/* The n cards of order that some hand may not take, each to a hand that
+ * may take it and leaves the rest placeable: the first such from a random
+ * one on. false when one finds none. */
+static bool place_constrained(redeal_plan *p, const uint8_t *order, int n, ja_rng *r)
+{
+    for (int j = 0; j < n; j++) {
+        int q = order[j], start = (int)ja_rng_below(r, (uint32_t)p->nh), placed = 0;
+        for (int d = 0; d < p->nh && !placed; d++) {
+            int i = (start + d) % p->nh;
+            if (p->room[i] == 0 || !((p->allow[q] >> i) & 1u))
+                continue;
+            p->room[i]--;
+            p->need[q]--;
+            if (placeable(p->need, p->allow, p->room, p->nh)) {
+                p->alloc[i][q]++;
+                placed = 1;
+            } else {
+                p->room[i]++;
+                p->need[q]++;
+            }
+        }
+        if (!placed)
+            return false;
+    }
+    return true;
+}
+
+/* The hidden hands' cards from their ranks (alloc): each rank's unseen
+ * copies in a random order; the 3 of clubs to its known holder. */
+static void deal_identities(bombs_state *s, const redeal_plan *p, uint64_t own, ja_rng *r)
+{
+    for (int i = 0; i < p->nh; i++)
+        s->cards[p->hid[i]] = i == p->club3 ? UINT64_C(1) << ID_3C : 0;
+    for (int q = 0; q < RANKS; q++) {
+        uint8_t ids[4];
+        uint32_t c = 0;
+        for (uint64_t b = rank_bits(q) & ~own; b; b &= b - 1) {
+            unsigned id = (unsigned)__builtin_ctzll(b);
+            if (!(p->club3 >= 0 && id == ID_3C))
+                ids[c++] = (uint8_t)id;
+        }
+        ja_shuffle_u8(r, ids, c);
+        uint32_t next = 0;
+        for (int i = 0; i < p->nh; i++)
+            for (int j = 0; j < p->alloc[i][q]; j++)
+                s->cards[p->hid[i]] |= UINT64_C(1) << ids[next++];
+    }
+}
+
 /* Deals the cards of table u that `viewer` cannot see (every hand of the
  * table but the viewer's; viewer = -1 for a table the viewer does not sit
  * at) again at random, consistently with the table's public record: card
@@ -1441,103 +1572,25 @@ static bool placeable(const int rem[RANKS], const uint8_t allow[RANKS], const in
  * record admits no deal (sample() of a bad observation). */
 static int redeal(bombs_state *s, int u, int viewer, ja_rng *r)
 {
-    const bombs_table *tb = &s->t[u];
     uint64_t own = viewer >= 0 ? s->cards[viewer] : 0;
-    int hid[MAXC], nh = 0, room[MAXC], need[RANKS], total = 0;
-    uint8_t alloc[MAXC][RANKS], allow[RANKS];
-    for (int k = 0; k < tb->size; k++)
-        if (tb->chair[k] != viewer && s->count[tb->chair[k]] > 0)
-            hid[nh++] = tb->chair[k];
-    int club3 = -1;
-    for (int i = 0; i < nh; i++) {
-        room[i] = s->count[hid[i]];
-        total += room[i];
-        memcpy(alloc[i], s->known[hid[i]], RANKS);
-        for (int q = 0; q < RANKS; q++)
-            room[i] -= alloc[i][q];
-        if (hid[i] == tb->club3) {
-            club3 = i;
-            room[i]--;
-        }
-        if (room[i] < 0)
-            return JA_EFORMAT;
-    }
-    if (tb->club3 != NONE && club3 < 0 && tb->club3 != viewer)
-        return JA_EFORMAT;
-    if (club3 >= 0 && ((own >> ID_3C) & 1u))
-        return JA_EFORMAT;
-    for (int q = 0; q < RANKS; q++) {
-        need[q] = copies(q) - eu_popcount64(own & rank_bits(q)) - tb->played[q];
-        total -= need[q];
-        for (int i = 0; i < nh; i++)
-            need[q] -= alloc[i][q];
-        if (q == JA_BOMBS_R_3 && club3 >= 0)
-            need[q]--;
-        if (need[q] < 0)
-            return JA_EFORMAT;
-        allow[q] = 0;
-        for (int i = 0; i < nh; i++)
-            if (!((s->absent[hid[i]] >> q) & 1u))
-                allow[q] |= (uint8_t)(1u << i);
-    }
-    if (total != 0 || !placeable(need, allow, room, nh))
+    redeal_plan p;
+    if (!plan_hands(s, u, viewer, own, &p) || !plan_ranks(s, u, own, &p))
         return JA_EFORMAT;
     /* First the cards of ranks some seat may not take, in a random order,
      * each to a random seat that may take it and leaves the rest placeable;
      * then the others, shuffled, into the room left (they can go anywhere,
      * so they never make the rest unplaceable). */
     uint8_t order[N_CARDS];
-    int m = 0, free_from;
-    for (int q = 0; q < RANKS; q++)
-        if (allow[q] != (1u << nh) - 1)
-            for (int j = 0; j < need[q]; j++)
-                order[m++] = (uint8_t)q;
-    free_from = m;
-    for (int q = 0; q < RANKS; q++)
-        if (allow[q] == (1u << nh) - 1)
-            for (int j = 0; j < need[q]; j++)
-                order[m++] = (uint8_t)q;
+    int free_from, m = rank_order(&p, order, &free_from);
     ja_shuffle_u8(r, order, (uint32_t)free_from);
     ja_shuffle_u8(r, order + free_from, (uint32_t)(m - free_from));
-    for (int j = 0; j < free_from; j++) {
-        int q = order[j], start = (int)ja_rng_below(r, (uint32_t)nh), placed = 0;
-        for (int d = 0; d < nh && !placed; d++) {
-            int i = (start + d) % nh;
-            if (room[i] == 0 || !((allow[q] >> i) & 1u))
-                continue;
-            room[i]--;
-            need[q]--;
-            if (placeable(need, allow, room, nh)) {
-                alloc[i][q]++;
-                placed = 1;
-            } else {
-                room[i]++;
-                need[q]++;
-            }
-        }
-        if (!placed)
-            return JA_EFORMAT;
-    }
-    for (int i = 0, j = free_from; i < nh; i++)
-        for (; room[i] > 0; room[i]--)
-            alloc[i][order[j++]]++;
+    if (!place_constrained(&p, order, free_from, r))
+        return JA_EFORMAT;
+    for (int i = 0, j = free_from; i < p.nh; i++)
+        for (; p.room[i] > 0; p.room[i]--)
+            p.alloc[i][order[j++]]++;
     /* Then the identities: each rank's unseen copies in a random order. */
-    for (int i = 0; i < nh; i++)
-        s->cards[hid[i]] = i == club3 ? UINT64_C(1) << ID_3C : 0;
-    for (int q = 0; q < RANKS; q++) {
-        uint8_t ids[4];
-        uint32_t c = 0;
-        for (uint64_t b = rank_bits(q) & ~own; b; b &= b - 1) {
-            unsigned id = (unsigned)__builtin_ctzll(b);
-            if (!(club3 >= 0 && id == ID_3C))
-                ids[c++] = (uint8_t)id;
-        }
-        ja_shuffle_u8(r, ids, c);
-        uint32_t next = 0;
-        for (int i = 0; i < nh; i++)
-            for (int j = 0; j < alloc[i][q]; j++)
-                s->cards[hid[i]] |= UINT64_C(1) << ids[next++];
-    }
+    deal_identities(s, &p, own, r);
     return JA_OK;
 }
 
@@ -1632,6 +1685,215 @@ static void fabricate_done(bombs_state *s, int u, ja_rng *r)
     tb->n_out = tb->size;
 }
 
+/* Whether obs can be sample()d for seat at all: its options, counts and
+ * stage within range, the observer's table one of the hand's. */
+static bool sample_fits(const ja_bombs_obs *o, int seat)
+{
+    const int n = o->n_seats, T = o->n_tables, u = o->table;
+    return !(n < 3 || n > MAXS || seat < 0 || seat >= n || o->seat != seat || o->hands < 1 ||
+             o->hands > MAX_HANDS || o->out_of_turn > 1 || o->interrupt_after_pass > 1 ||
+             resolve_tables(o->tables, (uint32_t)n) != o->tables ||
+             o->tiebreak_hands > MAX_TIEBREAK || T < 1 || T > MAXT ||
+             o->stage > JA_BOMBS_STAGE_OVER || o->tiebreak > o->tiebreak_hands ||
+             (u != NONE && (u >= T || o->seat_table[seat] != u)));
+}
+
+/* The match as obs states it: the options, the hand and the future (from
+ * seed). */
+static void sample_match(bombs_state *s, const ja_bombs_obs *o, uint64_t seed)
+{
+    s->seed = ja_seed_derive(seed, JA_STREAM_DETZ, 1);
+    s->n = o->n_seats;
+    s->hands = o->hands;
+    s->out_of_turn = o->out_of_turn ? OOT_ON : OOT_OFF;
+    s->after_pass = o->interrupt_after_pass ? AFTER_ON : AFTER_OFF;
+    s->tables = o->tables;
+    s->tiebreak_cap = o->tiebreak_hands;
+    s->tiebreak = o->tiebreak;
+    s->hand = o->hand_no;
+    s->n_tables = o->n_tables;
+}
+
+/* The layout (each seat's table and chair, one seat a chair) and the
+ * published results. JA_EFORMAT for a layout that cannot be. */
+static int sample_layout(bombs_state *s, const ja_bombs_obs *o)
+{
+    const int n = s->n;
+    for (int v = 0; v < MAXT; v++)
+        memset(s->t[v].chair, NONE, MAXC);
+    memset(s->seat_table, NONE, sizeof s->seat_table);
+    memset(s->seat_chair, NONE, sizeof s->seat_chair);
+    for (int i = 0; i < n; i++) {
+        int v = o->seat_table[i], c = o->seat_chair[i];
+        if (v == NONE)
+            continue;
+        if (v >= s->n_tables || c >= MAXC || s->t[v].chair[c] != NONE)
+            return JA_EFORMAT;
+        s->t[v].chair[c] = (uint8_t)i;
+        s->t[v].size++;
+        s->seat_table[i] = (uint8_t)v;
+        s->seat_chair[i] = (uint8_t)c;
+    }
+    for (int i = 0; i < n; i++) {
+        s->score[i] = o->score[i];
+        s->last_place[i] = o->last_place[i];
+    }
+    return JA_OK;
+}
+
+/* Every table of the hand: its chairs filled from the first, its exchange
+ * pair (seated there, both or neither, in exactly the hands that have an
+ * exchange), nothing dealt yet. JA_EFORMAT otherwise. */
+static int sample_tables(bombs_state *s, const ja_bombs_obs *o)
+{
+    for (int v = 0; v < s->n_tables; v++) {
+        bombs_table *tb = &s->t[v];
+        if (tb->size < 3 || tb->chair[tb->size - 1] == NONE)
+            return JA_EFORMAT;
+        tb->master = o->table_master[v];
+        tb->knave = o->table_knave[v];
+        if ((tb->master != NONE && s->seat_table[tb->master] != v) ||
+            (tb->knave != NONE && s->seat_table[tb->knave] != v) ||
+            ((tb->master == NONE) != (tb->knave == NONE)) ||
+            ((tb->knave != NONE) != (o->tiebreak == 0 && o->hand_no > 0)))
+            return JA_EFORMAT;
+        tb->dealer = tb->actor = tb->top_owner = tb->turn = tb->offer = tb->club3 = NONE;
+    }
+    return JA_OK;
+}
+
+/* The observer's table u from the public record: its stage and play, and
+ * each seat's count, place, absent ranks and known cards; every seat the
+ * record names must sit there. JA_EFORMAT otherwise. */
+static int sample_record(bombs_state *s, const ja_bombs_obs *o, int seat, int u)
+{
+    bombs_table *tb = &s->t[u];
+    if (o->stage == JA_BOMBS_STAGE_LEAD_RANK ? o->actor != seat : o->lead_form || o->lead_len)
+        return JA_EFORMAT;
+    if (o->dealer != NONE && s->seat_table[o->dealer] != u)
+        return JA_EFORMAT;
+    tb->dealer = o->dealer;
+    tb->stage = o->stage == JA_BOMBS_STAGE_OVER ? JA_BOMBS_STAGE_IDLE : o->stage;
+    tb->actor = o->actor;
+    tb->lead_form = o->lead_form;
+    tb->lead_len = o->lead_len;
+    tb->top_form = o->top_form;
+    tb->top_rank = o->top_rank;
+    tb->top_len = o->top_len;
+    tb->top_owner = o->top_owner;
+    tb->turn = o->turn_seat;
+    tb->passes = o->passes;
+    tb->offer = o->offer;
+    tb->requested = o->requested;
+    tb->club3 = o->club3;
+    memcpy(tb->played, o->played, RANKS);
+    for (int k = 0; k < tb->size; k++) {
+        int p = tb->chair[k];
+        s->count[p] = o->count[p];
+        s->place[p] = o->place[p];
+        s->absent[p] = o->absent[p];
+        memcpy(s->known[p], o->known + RANKS * p, RANKS);
+        tb->n_out += o->place[p] != 0;
+    }
+    if ((tb->top_owner != NONE && s->seat_table[tb->top_owner] != u) ||
+        (tb->turn != NONE && s->seat_table[tb->turn] != u) ||
+        (tb->actor != NONE && s->seat_table[tb->actor] != u) ||
+        (tb->club3 != NONE && s->seat_table[tb->club3] != u))
+        return JA_EFORMAT;
+    return JA_OK;
+}
+
+/* The observer's table: its record, the observer's own hand, and, once
+ * dealt, the other hands dealt at random within the record (redeal, on
+ * seed's stream 0). *dealt and *done: whether the table's hand was dealt,
+ * and finished. JA_EFORMAT when obs admits no such table. */
+static int sample_own_table(bombs_state *s, const ja_bombs_obs *o, int seat, uint64_t seed,
+                            bool *dealt, bool *done)
+{
+    const int u = o->table;
+    if (sample_record(s, o, seat, u) != JA_OK)
+        return JA_EFORMAT;
+    for (int c = 0; c < N_CARDS; c++) {
+        if (o->hand[c] > 1)
+            return JA_EFORMAT;
+        if (o->hand[c])
+            s->cards[seat] |= UINT64_C(1) << c;
+    }
+    const bombs_table *tb = &s->t[u];
+    *dealt = tb->dealer != NONE;
+    *done = *dealt && tb->n_out == tb->size;
+    if (*dealt) {
+        ja_rng r;
+        ja_rng_stream(&r, seed, JA_STREAM_DETZ, 0);
+        if (redeal(s, u, seat, &r) != JA_OK)
+            return JA_EFORMAT;
+    }
+    return JA_OK;
+}
+
+/* The table playing (cur), from the observer's stage and table: tables
+ * play in order, so an idle observer's table is the next to play (not
+ * dealt yet, the one before it playing) or has played (finished, the one
+ * after it playing). JA_EFORMAT when none fits. */
+static int sample_cur(bombs_state *s, const ja_bombs_obs *o, bool dealt, bool done)
+{
+    const int u = o->table;
+    if (o->stage == JA_BOMBS_STAGE_OVER) {
+        s->over = 1;
+        s->cur = (uint8_t)(s->n_tables - 1);
+    } else if (o->stage != JA_BOMBS_STAGE_IDLE) {
+        s->cur = (uint8_t)u;
+    } else if (u == NONE) {
+        s->cur = 0;
+    } else if (done) {
+        s->cur = (uint8_t)(u + 1);
+    } else if (u > 0 && !dealt) {
+        s->cur = (uint8_t)(u - 1);
+    } else {
+        return JA_EFORMAT;
+    }
+    return s->cur < s->n_tables ? JA_OK : JA_EFORMAT;
+}
+
+/* The tables the observer does not see, made up on seed's stream 2: those
+ * before the playing one finished (fabricate_done), the playing one
+ * freshly dealt, later ones not dealt yet. */
+static void sample_unseen_tables(bombs_state *s, int u, uint64_t seed)
+{
+    ja_rng r;
+    ja_rng_stream(&r, seed, JA_STREAM_DETZ, 2);
+    for (int v = 0; v < s->n_tables; v++) {
+        if (v == u)
+            continue;
+        if (s->over || v < s->cur)
+            fabricate_done(s, v, &r);
+        else if (v == s->cur)
+            begin_table(s, v);
+    }
+}
+
+/* Whatever the checks of sample() missed: the state must observe back to
+ * exactly obs, its observer's table be sane, and the state be at a decision
+ * (with a legal action for every seat to act) unless the match is over. */
+static bool sample_consistent(const bombs_state *s, const ja_bombs_obs *o, int seat)
+{
+    ja_bombs_obs back;
+    bombs_observe(s, seat, &back);
+    if (memcmp(&back, o, sizeof back) != 0)
+        return false;
+    if (o->table != NONE && !sane_table(s, o->table))
+        return false;
+    if (!s->over) {
+        uint32_t l[MAX_LEGAL], mask = bombs_to_act(s);
+        if (s->t[s->cur].stage == JA_BOMBS_STAGE_IDLE || mask == 0 || (mask >> s->n) != 0)
+            return false;
+        for (uint32_t m = mask; m; m &= m - 1)
+            if (gen_legal(s, __builtin_ctz(m), l) == 0)
+                return false;
+    }
+    return true;
+}
+
 /* Builds a full state from what seat knows (obs): the options, layout and
  * published results; its table from the public record, its own hand, the
  * other hands dealt at random within the public constraints (redeal); the
@@ -1645,154 +1907,21 @@ static int bombs_sample(const void *obs, int seat, uint64_t seed, void *st_out)
     const ja_bombs_obs *o = obs;
     bombs_state *s = st_out;
     memset(s, 0, sizeof *s);
-    const int n = o->n_seats, T = o->n_tables, u = o->table;
-    if (n < 3 || n > MAXS || seat < 0 || seat >= n || o->seat != seat || o->hands < 1 ||
-        o->hands > MAX_HANDS || o->out_of_turn > 1 || o->interrupt_after_pass > 1 ||
-        resolve_tables(o->tables, (uint32_t)n) != o->tables || o->tiebreak_hands > MAX_TIEBREAK ||
-        T < 1 || T > MAXT || o->stage > JA_BOMBS_STAGE_OVER || o->tiebreak > o->tiebreak_hands ||
-        (u != NONE && (u >= T || o->seat_table[seat] != u)))
+    if (!sample_fits(o, seat))
         return JA_EFORMAT;
-    s->seed = ja_seed_derive(seed, JA_STREAM_DETZ, 1);
-    s->n = (uint8_t)n;
-    s->hands = o->hands;
-    s->out_of_turn = o->out_of_turn ? OOT_ON : OOT_OFF;
-    s->after_pass = o->interrupt_after_pass ? AFTER_ON : AFTER_OFF;
-    s->tables = o->tables;
-    s->tiebreak_cap = o->tiebreak_hands;
-    s->tiebreak = o->tiebreak;
-    s->hand = o->hand_no;
-    s->n_tables = (uint8_t)T;
-    /* Layout. */
-    for (int v = 0; v < MAXT; v++)
-        memset(s->t[v].chair, NONE, MAXC);
-    memset(s->seat_table, NONE, sizeof s->seat_table);
-    memset(s->seat_chair, NONE, sizeof s->seat_chair);
-    for (int i = 0; i < n; i++) {
-        int v = o->seat_table[i], c = o->seat_chair[i];
-        if (v == NONE)
-            continue;
-        if (v >= T || c >= MAXC || s->t[v].chair[c] != NONE)
-            return JA_EFORMAT;
-        s->t[v].chair[c] = (uint8_t)i;
-        s->t[v].size++;
-        s->seat_table[i] = (uint8_t)v;
-        s->seat_chair[i] = (uint8_t)c;
-    }
-    for (int i = 0; i < n; i++) {
-        s->score[i] = o->score[i];
-        s->last_place[i] = o->last_place[i];
-    }
-    for (int v = 0; v < T; v++) {
-        bombs_table *tb = &s->t[v];
-        if (tb->size < 3 || tb->chair[tb->size - 1] == NONE)
-            return JA_EFORMAT;
-        tb->master = o->table_master[v];
-        tb->knave = o->table_knave[v];
-        if ((tb->master != NONE && s->seat_table[tb->master] != v) ||
-            (tb->knave != NONE && s->seat_table[tb->knave] != v) ||
-            ((tb->master == NONE) != (tb->knave == NONE)) ||
-            ((tb->knave != NONE) != (o->tiebreak == 0 && o->hand_no > 0)))
-            return JA_EFORMAT;
-        tb->dealer = tb->actor = tb->top_owner = tb->turn = tb->offer = tb->club3 = NONE;
-    }
-    /* The observer's table, from the public record and its own hand. */
-    bool done = false, dealt = false;
-    if (u != NONE) {
-        bombs_table *tb = &s->t[u];
-        if (o->stage == JA_BOMBS_STAGE_LEAD_RANK ? o->actor != seat : o->lead_form || o->lead_len)
-            return JA_EFORMAT;
-        if (o->dealer != NONE && s->seat_table[o->dealer] != u)
-            return JA_EFORMAT;
-        tb->dealer = o->dealer;
-        tb->stage = o->stage == JA_BOMBS_STAGE_OVER ? JA_BOMBS_STAGE_IDLE : o->stage;
-        tb->actor = o->actor;
-        tb->lead_form = o->lead_form;
-        tb->lead_len = o->lead_len;
-        tb->top_form = o->top_form;
-        tb->top_rank = o->top_rank;
-        tb->top_len = o->top_len;
-        tb->top_owner = o->top_owner;
-        tb->turn = o->turn_seat;
-        tb->passes = o->passes;
-        tb->offer = o->offer;
-        tb->requested = o->requested;
-        tb->club3 = o->club3;
-        memcpy(tb->played, o->played, RANKS);
-        for (int k = 0; k < tb->size; k++) {
-            int p = tb->chair[k];
-            s->count[p] = o->count[p];
-            s->place[p] = o->place[p];
-            s->absent[p] = o->absent[p];
-            memcpy(s->known[p], o->known + RANKS * p, RANKS);
-            tb->n_out += o->place[p] != 0;
-        }
-        if ((tb->top_owner != NONE && s->seat_table[tb->top_owner] != u) ||
-            (tb->turn != NONE && s->seat_table[tb->turn] != u) ||
-            (tb->actor != NONE && s->seat_table[tb->actor] != u) ||
-            (tb->club3 != NONE && s->seat_table[tb->club3] != u))
-            return JA_EFORMAT;
-        for (int c = 0; c < N_CARDS; c++) {
-            if (o->hand[c] > 1)
-                return JA_EFORMAT;
-            if (o->hand[c])
-                s->cards[seat] |= UINT64_C(1) << c;
-        }
-        dealt = tb->dealer != NONE;
-        done = dealt && tb->n_out == tb->size;
-        if (dealt) {
-            ja_rng r;
-            ja_rng_stream(&r, seed, JA_STREAM_DETZ, 0);
-            if (redeal(s, u, seat, &r) != JA_OK)
-                return JA_EFORMAT;
-        }
-    }
-    /* The tables the observer does not see. */
-    if (o->stage == JA_BOMBS_STAGE_OVER) {
-        s->over = 1;
-        s->cur = (uint8_t)(T - 1);
-    } else if (o->stage != JA_BOMBS_STAGE_IDLE) {
-        s->cur = (uint8_t)u;
-    } else if (u == NONE) {
-        s->cur = 0;
-    } else if (done) {
-        s->cur = (uint8_t)(u + 1);
-    } else if (u > 0 && !dealt) {
-        s->cur = (uint8_t)(u - 1);
-    } else {
+    sample_match(s, o, seed);
+    if (sample_layout(s, o) != JA_OK || sample_tables(s, o) != JA_OK)
         return JA_EFORMAT;
-    }
-    if (s->cur >= T)
+    bool dealt = false, done = false;
+    if (o->table != NONE && sample_own_table(s, o, seat, seed, &dealt, &done) != JA_OK)
         return JA_EFORMAT;
-    ja_rng r;
-    ja_rng_stream(&r, seed, JA_STREAM_DETZ, 2);
-    for (int v = 0; v < T; v++) {
-        if (v == u)
-            continue;
-        if (s->over || v < s->cur)
-            fabricate_done(s, v, &r);
-        else if (v == s->cur)
-            begin_table(s, v);
-    }
+    if (sample_cur(s, o, dealt, done) != JA_OK)
+        return JA_EFORMAT;
+    sample_unseen_tables(s, o->table, seed);
     /* The observer's events. */
     s->ev_count[seat] = s->ev_mark[seat] = o->event_seq;
     EU_EVENTS_IN(&s->ev[seat], o, N_EVENTS, ev_kind, ev_seat, ev_arg);
-    /* Whatever the checks above missed: the state must observe back to
-     * exactly obs, and be at a decision unless the match is over. */
-    ja_bombs_obs back;
-    bombs_observe(s, seat, &back);
-    if (memcmp(&back, o, sizeof back) != 0)
-        return JA_EFORMAT;
-    if (u != NONE && !sane_table(s, u))
-        return JA_EFORMAT;
-    if (!s->over) {
-        uint32_t l[MAX_LEGAL], mask = bombs_to_act(s);
-        if (s->t[s->cur].stage == JA_BOMBS_STAGE_IDLE || mask == 0 || (mask >> n) != 0)
-            return JA_EFORMAT;
-        for (uint32_t m = mask; m; m &= m - 1)
-            if (gen_legal(s, __builtin_ctz(m), l) == 0)
-                return JA_EFORMAT;
-    }
-    return JA_OK;
+    return sample_consistent(s, o, seat) ? JA_OK : JA_EFORMAT;
 }
 
 /* ---- Text --------------------------------------------------------------------------------------------- */
