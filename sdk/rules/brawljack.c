@@ -1099,6 +1099,25 @@ static int bj_outcome(const void *st, ja_outcome *out)
 
 /* ---- Hidden information -------------------------------------------------------------- */
 
+/* Shuffles the m cards of pool on seed's stream 0 and deals them into the
+ * hidden places, in order: the drawn card when hide, the face-down blind
+ * cards when blind, and the deck from deck_pos when deck. */
+static void deal_pool(bj_state *s, uint8_t *pool, uint32_t m, bool hide, bool blind, bool deck,
+                      uint64_t seed)
+{
+    ja_rng r;
+    ja_rng_stream(&r, seed, JA_STREAM_DETZ, 0);
+    ja_shuffle_u8(&r, pool, m);
+    m = 0;
+    if (hide)
+        s->drawn = pool[m++];
+    for (int t = 0; blind && t < s->n; t++)
+        for (int j = 0; j < s->b_len[t]; j++)
+            s->b_card[t][j] = pool[m++];
+    for (int i = s->deck_pos; deck && i < s->deck_len; i++)
+        s->deck[i] = pool[m++];
+}
+
 /* Re-deals every card `seat` cannot see (§10, Hidden information): the deck
  * in use, the drawn card when it is hidden from seat, and the face-down
  * blind cards, among the same places; then replaces the future (the seed,
@@ -1117,17 +1136,7 @@ static void bj_determinize(void *st, int seat, uint64_t seed)
             pool[m++] = s->b_card[t][j];
     for (int i = s->deck_pos; deck && i < s->deck_len; i++)
         pool[m++] = s->deck[i];
-    ja_rng r;
-    ja_rng_stream(&r, seed, JA_STREAM_DETZ, 0);
-    ja_shuffle_u8(&r, pool, m);
-    m = 0;
-    if (hide)
-        s->drawn = pool[m++];
-    for (int t = 0; blind && t < s->n; t++)
-        for (int j = 0; j < s->b_len[t]; j++)
-            s->b_card[t][j] = pool[m++];
-    for (int i = s->deck_pos; deck && i < s->deck_len; i++)
-        s->deck[i] = pool[m++];
+    deal_pool(s, pool, m, hide, blind, deck, seed);
     s->seed = ja_seed_derive(seed, JA_STREAM_DETZ, 1);
     s->n_queued = 0;
     memset(s->queue, 0, sizeof s->queue);
@@ -1150,35 +1159,32 @@ static bool mark_hands(const bj_state *s, bool dealer, uint8_t *used)
     return true;
 }
 
-/* Builds a full state from what seat knows (obs): the public table, scores
- * and phases copied; the hidden cards (the deck in use, a drawn card hidden
- * from seat, face-down blind cards) dealt at random from the cards of that
- * deck not in view; the future from seed. The result is checked by
- * observing it again: JA_EFORMAT if that does not give obs back. */
-static int bj_sample(const void *obs, int seat, uint64_t seed, void *st_out)
+/* Whether obs can be sample()d for seat at all: its options, counts and
+ * cards within range, and a seat to act that the stage allows. */
+static bool sample_fits(const ja_brawljack_obs *o, int seat)
 {
-    const ja_brawljack_obs *o = obs;
-    bj_state *s = st_out;
     int n = o->n_seats;
     if (n < 2 || n > MAX_SEATS || seat < 0 || seat >= n || o->seat != seat ||
         o->dealer > 1 || o->dealer_control > o->dealer || o->blind_rounds < 1 ||
         o->hands < 1 || o->deal >= o->hands || o->first >= n ||
         o->stage > JA_BRAWLJACK_STAGE_OVER || o->n_hands > MAX_HANDS || o->deck_count > DECK ||
         o->upcard >= DECK || o->mode > JA_BRAWLJACK_MODE_POINTS)
-        return JA_EFORMAT;
+        return false;
     bool over = o->stage == JA_BRAWLJACK_STAGE_OVER;
     bool dealing = o->stage == JA_BRAWLJACK_STAGE_DEALER_HIT ||
                    o->stage == JA_BRAWLJACK_STAGE_DEALER_STAY;
     if (over ? o->to_act != NONE : o->to_act >= n)
-        return JA_EFORMAT;
+        return false;
     if ((o->controller != NONE && o->controller >= n) || (dealing && o->controller != o->to_act))
-        return JA_EFORMAT;
-    if (o->stage == JA_BRAWLJACK_STAGE_BLIND &&
-        (!o->blind_player[o->to_act] || o->blind_stayed[o->to_act]))
-        return JA_EFORMAT;
+        return false;
+    return o->stage != JA_BRAWLJACK_STAGE_BLIND ||
+           (o->blind_player[o->to_act] && !o->blind_stayed[o->to_act]);
+}
 
-    memset(s, 0, sizeof *s);
-    s->n = (uint8_t)n;
+/* The public table's scalars, as obs states them. */
+static void sample_table(bj_state *s, const ja_brawljack_obs *o)
+{
+    s->n = o->n_seats;
     s->dealer_on = o->dealer;
     s->dealer_auto = o->dealer_control;
     s->blind_rounds = o->blind_rounds;
@@ -1187,14 +1193,25 @@ static int bj_sample(const void *obs, int seat, uint64_t seed, void *st_out)
     s->turn = o->turn;
     s->first = o->first;
     s->stage = o->stage;
-    s->cur = over ? 0 : o->to_act;
+    s->cur = o->stage == JA_BRAWLJACK_STAGE_OVER ? 0 : o->to_act;
     s->upcard = o->upcard;
     s->drawn = NONE;
     s->drawn_public = o->drawn_public;
     s->n_hands = o->n_hands;
+    s->mode = o->mode;
+    s->target = o->target;
+    s->controller = o->controller;
+    s->blind_round = o->blind_round;
+}
+
+/* The hands on the table: each one's owner (a seat or the dealer), its
+ * number among the owner's (in order), state and cards. JA_EFORMAT for a
+ * hand that cannot be. */
+static int sample_hands(bj_state *s, const ja_brawljack_obs *o)
+{
     for (int h = 0; h < s->n_hands; h++) {
         int owner = o->hand_owner[h];
-        if ((owner >= n && owner != DEALER) || o->hand_index[h] != s->n_own[owner] ||
+        if ((owner >= s->n && owner != DEALER) || o->hand_index[h] != s->n_own[owner] ||
             o->hand_len[h] < 1 || o->hand_len[h] > HAND_CARDS ||
             o->hand_state[h] < JA_BRAWLJACK_HAND_LIVE || o->hand_state[h] > JA_BRAWLJACK_HAND_BUST)
             return JA_EFORMAT;
@@ -1205,13 +1222,17 @@ static int bj_sample(const void *obs, int seat, uint64_t seed, void *st_out)
         s->h_len[h] = o->hand_len[h];
         memcpy(s->h_card[h], o->hand_card + HAND_CARDS * h, o->hand_len[h]);
     }
+    return JA_OK;
+}
+
+/* Each seat's flags (done: no live hand left), result, blind and shown
+ * counts, shown cards and score; *blind_total, the face-down blind cards
+ * of all. JA_EFORMAT for counts out of range. */
+static int sample_seats(bj_state *s, const ja_brawljack_obs *o, uint32_t *blind_total)
+{
     uint32_t live = live_owners(s);
-    s->mode = o->mode;
-    s->target = o->target;
-    s->controller = o->controller;
-    s->blind_round = o->blind_round;
-    uint32_t blind_total = 0;
-    for (int i = 0; i < n; i++) {
+    *blind_total = 0;
+    for (int i = 0; i < s->n; i++) {
         if (o->blind_count[i] > BLIND_CARDS || o->shown_count[i] > BLIND_CARDS)
             return JA_EFORMAT;
         s->done |= (uint8_t)(!(live >> i & 1u) << i);
@@ -1220,18 +1241,27 @@ static int bj_sample(const void *obs, int seat, uint64_t seed, void *st_out)
         s->blind |= (uint8_t)((o->blind_player[i] & 1u) << i);
         s->blind_stayed |= (uint8_t)((o->blind_stayed[i] & 1u) << i);
         s->b_len[i] = o->blind_count[i];
-        blind_total += o->blind_count[i];
+        *blind_total += o->blind_count[i];
         s->shown_len[i] = o->shown_count[i];
         memcpy(s->shown_card[i], o->shown_card + BLIND_CARDS * i, o->shown_count[i]);
         s->score[i] = o->score[i];
     }
+    return JA_OK;
+}
 
-    /* The deck in use: the cards of its deck not in view, at random. */
+/* The hidden cards while the match runs: the cards of the deck in use not
+ * in view (the hands of that deck, a drawn card shown), as many as obs
+ * says are hidden, dealt at random (deal_pool) into the deck, a hidden
+ * drawn card and the face-down blind cards. JA_EFORMAT when the cards in
+ * view repeat one or do not leave that many. */
+static int sample_hidden(bj_state *s, const ja_brawljack_obs *o, uint32_t blind_total,
+                         uint64_t seed)
+{
     uint8_t used[DECK] = {0}, pool[DECK];
     uint32_t m = 0, hidden = o->deck_count;
     bool in_main = o->stage <= JA_BRAWLJACK_STAGE_STAY;
     bool blind = o->stage == JA_BRAWLJACK_STAGE_BLIND;
-    if (!over && !blind && !mark_hands(s, !in_main, used))
+    if (!blind && !mark_hands(s, !in_main, used))
         return JA_EFORMAT;
     bool hide = o->stage == JA_BRAWLJACK_STAGE_HIT && o->drawn == NONE;
     if (o->stage == JA_BRAWLJACK_STAGE_HIT && !hide) {
@@ -1241,25 +1271,35 @@ static int bj_sample(const void *obs, int seat, uint64_t seed, void *st_out)
         s->drawn = o->drawn;
     }
     hidden += hide + (blind ? blind_total : 0);
-    if (!over) {
-        for (int c = 0; c < DECK; c++)
-            if (!used[c])
-                pool[m++] = (uint8_t)c;
-        if (m != hidden)
-            return JA_EFORMAT;
-        ja_rng r;
-        ja_rng_stream(&r, seed, JA_STREAM_DETZ, 0);
-        ja_shuffle_u8(&r, pool, m);
-        m = 0;
-        if (hide)
-            s->drawn = pool[m++];
-        for (int t = 0; blind && t < n; t++)
-            for (int j = 0; j < s->b_len[t]; j++)
-                s->b_card[t][j] = pool[m++];
-        s->deck_len = DECK;
-        s->deck_pos = (uint8_t)(DECK - o->deck_count);
-        memcpy(s->deck + s->deck_pos, pool + m, o->deck_count);
-    }
+    for (int c = 0; c < DECK; c++)
+        if (!used[c])
+            pool[m++] = (uint8_t)c;
+    if (m != hidden)
+        return JA_EFORMAT;
+    s->deck_len = DECK;
+    s->deck_pos = (uint8_t)(DECK - o->deck_count);
+    deal_pool(s, pool, m, hide, blind, true, seed);
+    return JA_OK;
+}
+
+/* Builds a full state from what seat knows (obs): the public table, scores
+ * and phases copied; the hidden cards (the deck in use, a drawn card hidden
+ * from seat, face-down blind cards) dealt at random from the cards of that
+ * deck not in view; the future from seed. The result is checked by
+ * observing it again: JA_EFORMAT if that does not give obs back. */
+static int bj_sample(const void *obs, int seat, uint64_t seed, void *st_out)
+{
+    const ja_brawljack_obs *o = obs;
+    bj_state *s = st_out;
+    if (!sample_fits(o, seat))
+        return JA_EFORMAT;
+    memset(s, 0, sizeof *s);
+    sample_table(s, o);
+    uint32_t blind_total;
+    if (sample_hands(s, o) != JA_OK || sample_seats(s, o, &blind_total) != JA_OK)
+        return JA_EFORMAT;
+    if (o->stage != JA_BRAWLJACK_STAGE_OVER && sample_hidden(s, o, blind_total, seed) != JA_OK)
+        return JA_EFORMAT;
     s->seed = ja_seed_derive(seed, JA_STREAM_DETZ, 1);
 
     s->event_seq = o->event_seq;
