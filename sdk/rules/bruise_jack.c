@@ -855,16 +855,10 @@ static void copy_events(bj_state *s, const ja_bruise_jack_obs *o)
     EU_EVENTS_IN(s, o, N_EVENTS, ev_kind, ev_seat, ev_arg, ev_card);
 }
 
-/* Bot side: builds a full state from what seat knows (obs): the public
- * table, its own centre and drawn card, the other centres (Way 1's
- * constraint respected), the card another seat is placing and the stock dealt
- * at random from the cards not seen; a uniform Way 1 row order while the hand
- * runs; the future from seed. JA_EFORMAT unless the state observes back to
- * exactly obs. */
-static int bj_sample(const void *obs, int seat, uint64_t seed, void *st_out)
+/* Whether obs can be sample()d for seat at all: its options, counts and
+ * stage within range, and a seat to act unless the match is over. */
+static bool sample_fits(const ja_bruise_jack_obs *o, int seat)
 {
-    const ja_bruise_jack_obs *o = obs;
-    bj_state *s = st_out;
     int n = o->n_seats;
     uint8_t all = (uint8_t)((1u << (n >= 2 && n <= MAXS ? n : 0)) - 1u);
     if (n < 2 || n > MAXS || seat < 0 || seat >= n || o->seat != seat || o->way < 1 ||
@@ -872,13 +866,15 @@ static int bj_sample(const void *obs, int seat, uint64_t seed, void *st_out)
         o->replay > MAX_REPLAYS || o->active == 0 || (o->active & ~all) != 0 ||
         o->rotation_dealer >= n || o->dealer >= n || o->stage > JA_BRUISE_JACK_STAGE_OVER ||
         o->stock_count > CARDS || o->discard_count > MAX_DISCARD)
-        return JA_EFORMAT;
-    bool over = o->stage == JA_BRUISE_JACK_STAGE_OVER;
-    if (over ? o->to_act != NONE : o->to_act >= n)
-        return JA_EFORMAT;
+        return false;
+    return o->stage == JA_BRUISE_JACK_STAGE_OVER ? o->to_act == NONE : o->to_act < n;
+}
 
-    memset(s, 0, sizeof *s);
-    s->n = (uint8_t)n;
+/* The public table's scalars, as obs states them; no centre nor drawn
+ * card yet. */
+static void sample_table(bj_state *s, const ja_bruise_jack_obs *o)
+{
+    s->n = o->n_seats;
     s->way = o->way;
     s->guile = o->guile;
     s->ties = o->ties;
@@ -888,7 +884,7 @@ static int bj_sample(const void *obs, int seat, uint64_t seed, void *st_out)
     s->active = o->active;
     s->rot_dealer = o->rotation_dealer;
     s->dealer = o->dealer;
-    s->cur = over ? 0 : o->to_act;
+    s->cur = o->stage == JA_BRUISE_JACK_STAGE_OVER ? 0 : o->to_act;
     s->stage = o->stage;
     s->drawn = NONE;
     s->next = (uint8_t)(CARDS - o->stock_count);
@@ -897,16 +893,21 @@ static int bj_sample(const void *obs, int seat, uint64_t seed, void *st_out)
     memcpy(s->last_order, o->last_order, ROWS);
     memset(s->centre, NONE, sizeof s->centre);
     memset(s->last_centre, NONE, sizeof s->last_centre);
+}
 
-    /* Every card seen: up cards, discards, the own centre and drawn card,
-     * and, once the match is over, every centre (the last showdown). */
-    uint8_t seen[CARDS] = {0};
+/* Every card seen, into the state and marked in seen: up cards, discards,
+ * the own centre and drawn card, and, once the match is over, every centre
+ * (the last showdown); with each seat's score and rows. JA_EFORMAT for a
+ * card that is none or is seen twice, or counts out of range. */
+static int sample_seen(bj_state *s, const ja_bruise_jack_obs *o, int seat, uint8_t seen[CARDS])
+{
+    bool over = o->stage == JA_BRUISE_JACK_STAGE_OVER;
 #define SEE(c)                                   \
     do {                                         \
         if ((c) >= CARDS || seen[(c)]++)         \
             return JA_EFORMAT;                   \
     } while (0)
-    for (int p = 0; p < n; p++) {
+    for (int p = 0; p < s->n; p++) {
         s->score[p] = o->score[p];
         s->stood[p] = o->stood[p];
         s->last_centre[p] = o->last_centre[p];
@@ -934,19 +935,28 @@ static int bj_sample(const void *obs, int seat, uint64_t seed, void *st_out)
         s->centre[seat] = o->centre;
         SEE(o->centre);
     }
-    bool mine = o->stage == JA_BRUISE_JACK_STAGE_PLACE && o->to_act == seat;
-    if (mine) {
+    if (o->stage == JA_BRUISE_JACK_STAGE_PLACE && o->to_act == seat) {
         s->drawn = o->drawn;
         SEE(o->drawn);
     }
 #undef SEE
+    return JA_OK;
+}
 
+/* The cards not seen, dealt at random on seed's stream 0 (deal_hidden):
+ * the other seats' centres while the hand runs (Way 1's constraint
+ * respected), the card another seat is placing, the stock. JA_EFORMAT when
+ * obs admits no such deal. */
+static int sample_hidden(bj_state *s, const ja_bruise_jack_obs *o, int seat,
+                         const uint8_t seen[CARDS], uint64_t seed)
+{
+    bool over = o->stage == JA_BRUISE_JACK_STAGE_OVER;
     uint8_t pool[CARDS], need = 0;
     uint32_t m = 0;
     for (int c = 0; c < CARDS; c++)
         if (!seen[c])
             pool[m++] = (uint8_t)c;
-    for (int p = 0; p < n; p++) {
+    for (int p = 0; p < s->n; p++) {
         if (o->has_centre[p] > 1 || (o->has_centre[p] && !((o->active >> p) & 1u)))
             return JA_EFORMAT;
         if (!over && p != seat && o->has_centre[p])
@@ -955,11 +965,33 @@ static int bj_sample(const void *obs, int seat, uint64_t seed, void *st_out)
     ja_rng r;
     ja_rng_stream(&r, seed, JA_STREAM_DETZ, 0);
     ja_shuffle_u8(&r, pool, m);
-    bool drawn = o->stage == JA_BRUISE_JACK_STAGE_PLACE && !mine;
-    if (!deal_hidden(s, need, drawn, pool, m))
+    bool drawn = o->stage == JA_BRUISE_JACK_STAGE_PLACE && o->to_act != seat;
+    return deal_hidden(s, need, drawn, pool, m) ? JA_OK : JA_EFORMAT;
+}
+
+/* Bot side: builds a full state from what seat knows (obs): the public
+ * table, its own centre and drawn card, the other centres (Way 1's
+ * constraint respected), the card another seat is placing and the stock dealt
+ * at random from the cards not seen; a uniform Way 1 row order while the hand
+ * runs; the future from seed. JA_EFORMAT unless the state observes back to
+ * exactly obs. */
+static int bj_sample(const void *obs, int seat, uint64_t seed, void *st_out)
+{
+    const ja_bruise_jack_obs *o = obs;
+    bj_state *s = st_out;
+    if (!sample_fits(o, seat))
         return JA_EFORMAT;
+    memset(s, 0, sizeof *s);
+    sample_table(s, o);
+    uint8_t seen[CARDS] = {0};
+    if (sample_seen(s, o, seat, seen) != JA_OK || sample_hidden(s, o, seat, seen, seed) != JA_OK)
+        return JA_EFORMAT;
+    /* The Way 1 row order: the last showdown's once the match is over,
+     * else drawn at random (seed's stream 1) while the hand runs. */
+    bool over = o->stage == JA_BRUISE_JACK_STAGE_OVER;
     memcpy(s->order, over && s->way == 1 ? o->last_order : ORDERS[0], ROWS);
     if (!over && s->way == 1) {
+        ja_rng r;
         ja_rng_stream(&r, seed, JA_STREAM_DETZ, 1);
         ja_shuffle_u8(&r, s->order, ROWS);
     }
