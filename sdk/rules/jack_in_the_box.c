@@ -1122,37 +1122,28 @@ static void jitb_determinize(void *st, int seat, uint64_t seed)
     s->seed = ja_seed_derive(seed, JA_STREAM_DETZ, 1);
 }
 
-/* Builds a full state from what seat knows (obs): the public table and
- * piles, its own hand, the marked and known cards in place, every other card
- * dealt at random into the other hands' unknown slots and the stock (the
- * only constraints on hidden cards, §14); the future from seed. The result
- * is checked by observing it again: JA_EFORMAT if that does not give obs
- * back. */
-static int jitb_sample(const void *obs, int seat, uint64_t seed, void *st_out)
+/* Whether obs can be sample()d for seat at all: its options, counts,
+ * stage and the seats it names within range. */
+static bool sample_fits(const ja_jitb_obs *o, int seat)
 {
-    const ja_jitb_obs *o = obs;
-    jitb_state *s = st_out;
     int n = o->n_seats;
-    if (n < 2 || n > MAX_SEATS || seat < 0 || seat >= n || o->seat != seat ||
-        o->variant > JA_JITB_V3 || o->teams > 1 || o->games < 1 || o->game >= o->games ||
-        o->dealer >= n || o->stage > STAGE_OVER ||
-        (o->stage == STAGE_OVER ? o->to_act != NONE : o->to_act >= n) ||
-        (o->target != NONE && o->target >= N_POS) || o->n_marked > HAND ||
-        o->discard_count > MAX_CARDS || o->box_log_count > MAX_CARDS ||
-        o->stock_count > MAX_CARDS || (o->lock_seat != NONE && o->lock_seat >= n))
-        return JA_EFORMAT;
-    const variant_def *vd = &VARIANTS[o->variant];
-    memset(s, 0, sizeof *s);
-    s->n = (uint8_t)n;
-    s->variant = o->variant;
-    s->teams = o->teams;
-    s->packs = vd->packs;
-    s->n_boxes = vd->boxes;
-    s->limit = vd->limit;
-    memset(s->top, NONE, sizeof s->top);
-    memset(s->slot_jack, NONE, sizeof s->slot_jack);
-    memset(s->slot_seat, NONE, sizeof s->slot_seat);
+    return !(n < 2 || n > MAX_SEATS || seat < 0 || seat >= n || o->seat != seat ||
+             o->variant > JA_JITB_V3 || o->teams > 1 || o->games < 1 || o->game >= o->games ||
+             o->dealer >= n || o->stage > STAGE_OVER ||
+             (o->stage == STAGE_OVER ? o->to_act != NONE : o->to_act >= n) ||
+             (o->target != NONE && o->target >= N_POS) || o->n_marked > HAND ||
+             o->discard_count > MAX_CARDS || o->box_log_count > MAX_CARDS ||
+             o->stock_count > MAX_CARDS || (o->lock_seat != NONE && o->lock_seat >= n));
+}
 
+/* Every card in place, each copy of a pack once (eu_left): seat's own
+ * hand, the marked cards, the discards, the boxes' log and tops, the jacks
+ * in the slots, the other hands' known cards; every other card dealt at
+ * random into the other hands' unknown slots and the stock (eu_left_deal,
+ * from seed). JA_EFORMAT when obs admits no such deal. */
+static int sample_cards(jitb_state *s, const ja_jitb_obs *o, int seat, uint64_t seed)
+{
+    const int n = s->n;
     /* The cards not placed yet; TAKE places one (engine_util.h, eu_left). */
     eu_left left;
     eu_left_init(&left, s->packs);
@@ -1203,7 +1194,14 @@ static int jitb_sample(const void *obs, int seat, uint64_t seed, void *st_out)
     s->stock_len = o->stock_count;
     s->discard_count = o->discard_count;
     s->log_count = o->box_log_count;
+    return JA_OK;
+}
 
+/* The play as obs states it: the match, the game, the turn and its stage,
+ * the boxes, each seat's exchange and points, the events; the future from
+ * seed. */
+static void sample_play(jitb_state *s, const ja_jitb_obs *o, uint64_t seed)
+{
     s->seed = ja_seed_derive(seed, JA_STREAM_DETZ, 1);
     s->games = o->games;
     s->game = o->game;
@@ -1224,7 +1222,7 @@ static int jitb_sample(const void *obs, int seat, uint64_t seed, void *st_out)
         s->single_mask[b] = o->single_mask[b];
         s->single_count[b] = o->single_count[b];
     }
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < s->n; i++) {
         s->exchanged[i] = o->exchanged[i];
         s->game_pts[i] = o->game_score[i];
         s->prev_pts[i] = o->score[i] - o->game_score[i];
@@ -1232,6 +1230,34 @@ static int jitb_sample(const void *obs, int seat, uint64_t seed, void *st_out)
     s->event_seq = o->event_seq;
     s->game_ev = o->event_seq; /* unknown; only test_deal reads it */
     EU_EVENTS_IN(s, o, N_EVENTS, ev_kind, ev_seat, ev_card, ev_card2, ev_pos, ev_value);
+}
+
+/* Builds a full state from what seat knows (obs): the public table and
+ * piles, its own hand, the marked and known cards in place, every other card
+ * dealt at random into the other hands' unknown slots and the stock (the
+ * only constraints on hidden cards, §14); the future from seed. The result
+ * is checked by observing it again: JA_EFORMAT if that does not give obs
+ * back. */
+static int jitb_sample(const void *obs, int seat, uint64_t seed, void *st_out)
+{
+    const ja_jitb_obs *o = obs;
+    jitb_state *s = st_out;
+    if (!sample_fits(o, seat))
+        return JA_EFORMAT;
+    const variant_def *vd = &VARIANTS[o->variant];
+    memset(s, 0, sizeof *s);
+    s->n = o->n_seats;
+    s->variant = o->variant;
+    s->teams = o->teams;
+    s->packs = vd->packs;
+    s->n_boxes = vd->boxes;
+    s->limit = vd->limit;
+    memset(s->top, NONE, sizeof s->top);
+    memset(s->slot_jack, NONE, sizeof s->slot_jack);
+    memset(s->slot_seat, NONE, sizeof s->slot_seat);
+    if (sample_cards(s, o, seat, seed) != JA_OK)
+        return JA_EFORMAT;
+    sample_play(s, o, seed);
     /* A state that could not arise (a stage B target that is not a live
      * position, say) must not reach the functions that trust it. */
     if (s->stage == STAGE_B && (s->target == NONE || s->top[s->target] == NONE))
