@@ -797,16 +797,11 @@ static void taylor_determinize(void *st, int seat, uint64_t seed)
     ja_rng_stream(&s->rebuild_rng, seed, JA_STREAM_DETZ, 2);
 }
 
-/* Builds a full state from what seat knows (obs): the public table, its own
- * hand, the known cards and public stock in place, every other card dealt at
- * random among the remaining slots (other hands, and the stock when its order
- * is unknown). With rebuild=shuffle it treats all unseen cards as
- * exchangeable (docs/rules: a known approximation). The result is checked by
- * observing it again: JA_EFORMAT if that does not give obs back. */
-static int taylor_sample(const void *obs, int seat, uint64_t seed, void *st_out)
+/* Whether obs can be sample()d for seat at all: its options, counts and
+ * stage within range, a seat to act unless the match is over, a penalty
+ * with its count, the pile topped by its top card. */
+static bool sample_fits(const ja_taylor_obs *o, int seat)
 {
-    const ja_taylor_obs *o = obs;
-    taylor_state *s = st_out;
     int n = o->n_seats;
     if (n < 2 || n > 12 || seat < 0 || seat >= n || o->seat != seat ||
         (o->decks != 1 && o->decks != 2) || o->last_card > 1 || o->rebuild > 1 ||
@@ -815,17 +810,23 @@ static int taylor_sample(const void *obs, int seat, uint64_t seed, void *st_out)
         o->pile_count < 1 || o->pile_count > JA_TAYLOR_MAX_CARDS ||
         o->stock_count > JA_TAYLOR_MAX_CARDS || o->stock_known > 1 || o->dealer >= n ||
         o->games < 1 || o->game >= o->games || o->turn_cap < 1)
-        return JA_EFORMAT;
+        return false;
     if (o->stage == JA_TAYLOR_STAGE_OVER ? o->to_act != NONE : o->to_act >= n)
-        return JA_EFORMAT;
+        return false;
     if ((o->penalty_kind == JA_TAYLOR_PEN_NONE) != (o->penalty_k == 0))
-        return JA_EFORMAT;
-    if (o->pile[o->pile_count - 1] != o->top)
-        return JA_EFORMAT;
+        return false;
+    return o->pile[o->pile_count - 1] == o->top;
+}
 
-    memset(s, 0, sizeof *s);
-    s->n = (uint8_t)n;
-    s->decks = o->decks;
+/* Every card in place, each copy of a deck once (eu_left): as many as the
+ * decks hold in all, seat's own hand, the pile, the other hands' known
+ * cards and the stock when its order is public; every other card dealt at
+ * random into the other hands' unknown slots and the stock when its order
+ * is not (eu_left_deal, from seed). JA_EFORMAT when obs admits no such
+ * deal. */
+static int sample_cards(taylor_state *s, const ja_taylor_obs *o, int seat, uint64_t seed)
+{
+    const int n = s->n;
     /* The cards not placed yet; TAKE places one (engine_util.h, eu_left). */
     eu_left left;
     eu_left_init(&left, o->decks);
@@ -870,7 +871,14 @@ static int taylor_sample(const void *obs, int seat, uint64_t seed, void *st_out)
     if (eu_left_deal(&left, unknown, n, s->hand, s->hand_count, s->stock,
                      o->stock_known ? 0u : o->stock_count, seed) != JA_OK)
         return JA_EFORMAT;
+    return JA_OK;
+}
 
+/* The play as obs states it: the options, the game, the turn and its
+ * stage, the effects pending, the scores, the events; the future from seed
+ * (the match seed and the rebuild stream). */
+static void sample_play(taylor_state *s, const ja_taylor_obs *o, uint64_t seed)
+{
     s->seed = ja_seed_derive(seed, JA_STREAM_DETZ, 1);
     ja_rng_stream(&s->rebuild_rng, seed, JA_STREAM_DETZ, 2);
     s->last_card = o->last_card;
@@ -893,11 +901,31 @@ static int taylor_sample(const void *obs, int seat, uint64_t seed, void *st_out)
      * the pending skip is the top card's (the last card laid this turn). */
     if (o->stage == JA_TAYLOR_STAGE_DECLARE)
         s->skips = rank_of(s->top) == JA_RANK_Q ? 1 : rank_of(s->top) == JA_RANK_K ? 2 : 0;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < s->n; i++)
         s->score[i] = o->score[i];
     s->event_seq = o->event_seq;
     s->game_ev = o->event_seq; /* unknown; only test_deal reads it */
     EU_EVENTS_IN(s, o, N_EVENTS, ev_kind, ev_seat, ev_card, ev_count);
+}
+
+/* Builds a full state from what seat knows (obs): the public table, its own
+ * hand, the known cards and public stock in place, every other card dealt at
+ * random among the remaining slots (other hands, and the stock when its order
+ * is unknown). With rebuild=shuffle it treats all unseen cards as
+ * exchangeable (docs/rules: a known approximation). The result is checked by
+ * observing it again: JA_EFORMAT if that does not give obs back. */
+static int taylor_sample(const void *obs, int seat, uint64_t seed, void *st_out)
+{
+    const ja_taylor_obs *o = obs;
+    taylor_state *s = st_out;
+    if (!sample_fits(o, seat))
+        return JA_EFORMAT;
+    memset(s, 0, sizeof *s);
+    s->n = o->n_seats;
+    s->decks = o->decks;
+    if (sample_cards(s, o, seat, seed) != JA_OK)
+        return JA_EFORMAT;
+    sample_play(s, o, seed);
     if ((s->stage == JA_TAYLOR_STAGE_RUN) != (s->run_suit < 4))
         return JA_EFORMAT;
 
