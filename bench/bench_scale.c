@@ -210,7 +210,46 @@ static double zmq_seats(const char *name, const char *jobs, const char *rounds)
     return db_turns(db) / secs / 2;
 }
 
-void bench_scale(FILE *md, const char *arena_dir)
+/* The --jobs rows' rounds: 6,000 matches of three seats. */
+static const char ROUNDS[] = "2000";
+
+/* What one run of the section measured: its rows and its text are made of
+ * these alone, in the order the text names them. */
+typedef struct scale_run {
+    const char *base;    /* where the databases are: /dev/shm or /tmp */
+    long cores;
+    double load0, load1; /* the load average before and after the section */
+    /* --jobs 1, --jobs 2, --jobs 2 --threads and two --jobs 1 side by side:
+     * three trials of each, their medians, the arena's largest peak RSS. */
+    double j1_t[3], j2_t[3], jt_t[3], jp_t[3];
+    double j1_rate, j2_rate, jt_rate, jp_rate;
+    long rss1, rss2;
+    /* One remote worker and two; the larger worker's peak RSS and the CPU
+     * time a match of the arena and of the workers, in the two-worker run. */
+    double r1, r2;
+    long w2;
+    double arena_us, worker_us;
+    /* The raw round trip, and a cmd: bot one match at a time and 8 in
+     * flight: three trials of each and their medians. */
+    double raw_t[3], z1_t[3], z8_t[3];
+    double raw, z1, z8;
+    /* 1,000 matches in flight: matches/s, the arena's and the worker's peak RSS. */
+    double r_many;
+    long a_many, w_many;
+    /* The 100,002-match run: its time, the arena's RSS samples, their
+     * largest, median and 95th percentile. */
+    double long_secs;
+    long samples[4096];
+    int n_samples;
+    long lmax, lmed, l95;
+    /* The target cells of the tables (bench_row_target). */
+    char cell_j2[64], cell_z1[64], cell_z8[64];
+} scale_run;
+
+/* Sets the arena's directory (NULL: ../arena beside this program) and makes
+ * the scratch directory for the databases, in /dev/shm when it exists.
+ * Its base, or NULL after a message. */
+static const char *open_scratch(const char *arena_dir)
 {
     if (arena_dir) {
         snprintf(g_dir, sizeof g_dir, "%s", arena_dir);
@@ -222,72 +261,94 @@ void bench_scale(FILE *md, const char *arena_dir)
     snprintf(g_tmp, sizeof g_tmp, "%s/ja_bench_scale.XXXXXX", base);
     if (!mkdtemp(g_tmp)) {
         fprintf(stderr, "ja_bench: scale: no scratch directory: %s\n", strerror(errno));
-        return;
+        return NULL;
     }
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    double load0 = bench_loadavg();
+    return base;
+}
 
-    /* --jobs 1 against --jobs 2, the same plan. */
-    const char *R = "2000"; /* 6,000 matches */
+static void remove_scratch(void)
+{
+    char cmd[PATH_MAX + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", g_tmp);
+    if (system(cmd) != 0)
+        fprintf(stderr, "ja_bench: could not remove %s\n", g_tmp);
+}
+
+/* --jobs 1 against --jobs 2, the same plan, beside --jobs 2 --threads and
+ * two --jobs 1 runs side by side. Three runs of each, interleaved, medians:
+ * the rows' ratios move between runs on a shared virtual machine (its two
+ * CPUs need not be equally fast from one minute to the next). Peak RSS:
+ * the largest. */
+static void measure_jobs(scale_run *s)
+{
     const char *j2[] = {"--jobs", "2", NULL};
-    /* Three runs of each, interleaved, medians: the rows' ratios move
-     * between runs on a shared virtual machine (its two CPUs need not be
-     * equally fast from one minute to the next). Peak RSS: the largest. */
     const char *jt[] = {"--jobs", "2", "--threads", NULL};
-    long rss1 = 0, rss2 = 0, rss_t = 0;
-    double j1_t[3], j2_t[3], jt_t[3], jp_t[3];
     for (int t = 0; t < 3; t++) {
-        long r1_ = 0, r2_ = 0, rt_ = 0;
-        j1_t[t] = tournament("j1", R, NULL, &r1_);
-        jp_t[t] = side_by_side(R);
-        j2_t[t] = tournament("j2", R, j2, &r2_);
-        jt_t[t] = tournament("jt", R, jt, &rt_);
-        rss1 = r1_ > rss1 ? r1_ : rss1;
-        rss2 = r2_ > rss2 ? r2_ : rss2;
-        rss_t = rt_ > rss_t ? rt_ : rss_t;
+        long r1_ = 0, r2_ = 0;
+        s->j1_t[t] = tournament("j1", ROUNDS, NULL, &r1_);
+        s->jp_t[t] = side_by_side(ROUNDS);
+        s->j2_t[t] = tournament("j2", ROUNDS, j2, &r2_);
+        s->jt_t[t] = tournament("jt", ROUNDS, jt, NULL); /* its peak RSS is not shown */
+        s->rss1 = r1_ > s->rss1 ? r1_ : s->rss1;
+        s->rss2 = r2_ > s->rss2 ? r2_ : s->rss2;
     }
-    double j1_rate = bench_median3(j1_t), j2_rate = bench_median3(j2_t);
-    double jt_rate = bench_median3(jt_t), jp_rate = bench_median3(jp_t);
-    fprintf(stderr, "scale: --jobs 1 %.0f matches/s, --jobs 2 %.0f (%.2fx), --jobs 2 --threads %.0f "
-            "(%.2fx), two --jobs 1 side by side %.0f (%.2fx)\n", j1_rate, j2_rate,
+    s->j1_rate = bench_median3(s->j1_t);
+    s->j2_rate = bench_median3(s->j2_t);
+    s->jt_rate = bench_median3(s->jt_t);
+    s->jp_rate = bench_median3(s->jp_t);
+    double j1_rate = s->j1_rate, j2_rate = s->j2_rate, jt_rate = s->jt_rate, jp_rate = s->jp_rate;
+    fprintf(stderr, "scale: --jobs 1 %.0f matches/s, --jobs 2 %.0f (%.2fx), --jobs 2 --threads "
+            "%.0f (%.2fx), two --jobs 1 side by side %.0f (%.2fx)\n", j1_rate, j2_rate,
             j1_rate > 0 ? j2_rate / j1_rate : 0, jt_rate, j1_rate > 0 ? jt_rate / j1_rate : 0,
             jp_rate, j1_rate > 0 ? jp_rate / j1_rate : 0);
+}
 
-    /* One remote worker against two, loopback tcp, one slot each. */
-    long a1 = 0, w1 = 0, a2 = 0, w2 = 0;
-    double r1 = remote("r1", R, 1, "1", &a1, &w1);
-    double r2 = remote("r2", R, 2, "1", &a2, &w2);
-    double arena_us = g_arena_cpu / 6000.0 * 1e6, worker_us = g_worker_cpu / 6000.0 * 1e6;
+/* One remote worker against two, loopback tcp, one slot each; the CPU time
+ * a match of the arena and of the workers in the two-worker run. */
+static void measure_remote_workers(scale_run *s)
+{
+    long a1 = 0, w1 = 0, a2 = 0;
+    s->r1 = remote("r1", ROUNDS, 1, "1", &a1, &w1);
+    s->r2 = remote("r2", ROUNDS, 2, "1", &a2, &s->w2);
+    s->arena_us = g_arena_cpu / 6000.0 * 1e6;
+    s->worker_us = g_worker_cpu / 6000.0 * 1e6;
     fprintf(stderr, "scale: 1 tcp worker %.0f matches/s, 2 workers %.0f (%.2fx); worker peak "
-            "RSS %ld KiB\n", r1, r2, r1 > 0 ? r2 / r1 : 0, w2);
+            "RSS %ld KiB\n", s->r1, s->r2, s->r1 > 0 ? s->r2 / s->r1 : 0, s->w2);
+}
 
-    /* ZeroMQ seats: one stream against 8 matches in flight per bot process,
-     * both against the raw round trip. */
-    double raw_t[3], z1_t[3], z8_t[3];
+/* ZeroMQ seats: one stream against 8 matches in flight per bot process,
+ * both against the raw round trip; three runs of each, interleaved. */
+static void measure_cmd_bots(scale_run *s)
+{
     for (int t = 0; t < 3; t++) {
-        raw_t[t] = bench_raw_zmq_round_trips(300, 16, 20000);
-        z1_t[t] = zmq_seats("z1", "1", "100");
-        z8_t[t] = zmq_seats("z8", "8", "400");
+        s->raw_t[t] = bench_raw_zmq_round_trips(300, 16, 20000);
+        s->z1_t[t] = zmq_seats("z1", "1", "100");
+        s->z8_t[t] = zmq_seats("z8", "8", "400");
     }
-    double raw = bench_median3(raw_t), z1 = bench_median3(z1_t), z8 = bench_median3(z8_t);
+    double raw = s->raw = bench_median3(s->raw_t);
+    double z1 = s->z1 = bench_median3(s->z1_t), z8 = s->z8 = bench_median3(s->z8_t);
     fprintf(stderr, "scale: raw %.0f/s; cmd: bot 1 stream %.0f dec/s (%.2fx), 8 in flight %.0f "
             "(%.2fx)\n", raw, z1, raw > 0 ? z1 / raw : 0, z8, raw > 0 ? z8 / raw : 0);
+}
 
-    /* 1,000 matches in flight: one worker announcing 500 slots (the arena
-     * hands out two jobs per slot). */
-    long a_many = 0, w_many = 0;
-    double r_many = remote("inflight", "1000", 1, "500", &a_many, &w_many);
-    fprintf(stderr, "scale: 1,000 in flight: arena peak RSS %ld KiB (worker %ld KiB)\n", a_many,
-            w_many);
+/* 1,000 matches in flight: one worker announcing 500 slots (the arena
+ * hands out two jobs per slot). */
+static void measure_in_flight(scale_run *s)
+{
+    s->r_many = remote("inflight", "1000", 1, "500", &s->a_many, &s->w_many);
+    fprintf(stderr, "scale: 1,000 in flight: arena peak RSS %ld KiB (worker %ld KiB)\n",
+            s->a_many, s->w_many);
+}
 
-    /* 100,000 matches with --jobs 2: the arena's RSS sampled every 0.5 s. */
+/* 100,000 matches with --jobs 2: the arena's RSS sampled every 0.5 s until
+ * it exits. */
+static void sample_long_run(scale_run *s)
+{
     char db[PATH_MAX + 16];
     fresh_db(db, sizeof db, "long");
     const char *largv[] = {"arena", "tournament", "taylor-blackjack", "--bots",
                            "random,random,random", "--rounds", "33334", "--seed", "2", "--db",
                            db, "-q", "--jobs", "2", NULL};
-    long samples[4096];
-    int n_samples = 0;
     double t0 = bench_now_s();
     pid_t lp = start(largv);
     for (;;) {
@@ -297,35 +358,45 @@ void bench_scale(FILE *md, const char *arena_dir)
         if (waitpid(lp, &st, WNOHANG) == lp)
             break;
         long r = vm_rss(lp);
-        if (r > 0 && n_samples < 4096)
-            samples[n_samples++] = r;
+        if (r > 0 && s->n_samples < 4096)
+            s->samples[s->n_samples++] = r;
     }
-    double long_secs = bench_now_s() - t0;
-    long lmax = 0;
+    s->long_secs = bench_now_s() - t0;
+}
+
+/* The largest of the long run's samples, their median and 95th percentile.
+ * The median and the 95th percentile show whether memory stays flat while
+ * matches are played; the largest and the last samples may catch the
+ * closing standings, whose fit reads every result at once. */
+static void summarise_long_run(scale_run *s)
+{
+    const long *samples = s->samples;
+    int n_samples = s->n_samples;
     for (int i = 0; i < n_samples; i++)
-        if (samples[i] > lmax)
-            lmax = samples[i];
-    /* The median and the 95th percentile show whether memory stays flat
-     * while matches are played; the largest and the last samples may catch
-     * the closing standings, whose fit reads every result at once. */
+        if (samples[i] > s->lmax)
+            s->lmax = samples[i];
     long sorted[4096];
     memcpy(sorted, samples, (size_t)n_samples * sizeof *sorted);
     qsort(sorted, (size_t)n_samples, sizeof *sorted, cmp_long);
-    long lmed = n_samples ? sorted[n_samples / 2] : 0;
-    long l95 = n_samples ? sorted[(n_samples * 95) / 100] : 0;
+    s->lmed = n_samples ? sorted[n_samples / 2] : 0;
+    s->l95 = n_samples ? sorted[(n_samples * 95) / 100] : 0;
     fprintf(stderr,
             "scale: 100,002 matches in %.0f s; RSS first %ld, median %ld, 95%% %ld, last %ld, "
             "max %ld KiB\n",
-            long_secs, n_samples ? samples[0] : 0, lmed, l95,
-            n_samples ? samples[n_samples - 1] : 0, lmax);
+            s->long_secs, n_samples ? samples[0] : 0, s->lmed, s->l95,
+            n_samples ? samples[n_samples - 1] : 0, s->lmax);
+}
 
-    double load1 = bench_loadavg();
-    char cell_j2[64], cell_z1[64], cell_z8[64];
+/* The section's rows, and the target cells its tables show. */
+static void record_rows(scale_run *s)
+{
+    double j1_rate = s->j1_rate, j2_rate = s->j2_rate, jt_rate = s->jt_rate, jp_rate = s->jp_rate;
+    double r1 = s->r1, r2 = s->r2, raw = s->raw, z1 = s->z1, z8 = s->z8;
     bench_row_add("--jobs 1 (in-process executor)", j1_rate, "matches/s", NAN, BENCH_NO_TARGET,
                   0);
     bench_row_target(bench_row_add("--jobs 2 / --jobs 1", j2_rate, "matches/s",
                                    j1_rate > 0 ? j2_rate / j1_rate : NAN, BENCH_AT_LEAST, 1.7),
-                     cell_j2, sizeof cell_j2);
+                     s->cell_j2, sizeof s->cell_j2);
     bench_row_add("--jobs 2 --threads / --jobs 1", jt_rate, "matches/s",
                   j1_rate > 0 ? jt_rate / j1_rate : NAN, BENCH_NO_TARGET, 0);
     bench_row_add("two --jobs 1 runs side by side / --jobs 1", jp_rate, "matches/s",
@@ -342,14 +413,23 @@ void bench_scale(FILE *md, const char *arena_dir)
      * (the one-stream target is judged in "External bots over ZeroMQ"). */
     bench_row_add("cmd: bot, one match at a time / raw ZeroMQ round trip", z1, "decisions/s",
                   raw > 0 ? z1 / raw : NAN, BENCH_NO_TARGET, 0);
-    snprintf(cell_z1, sizeof cell_z1, "(one stream: see above)");
+    snprintf(s->cell_z1, sizeof s->cell_z1, "(one stream: see above)");
     bench_row_target(bench_row_add("cmd: bot, 8 matches in flight / raw ZeroMQ round trip", z8,
                                    "decisions/s", raw > 0 ? z8 / raw : NAN, BENCH_AT_LEAST, 3),
-                     cell_z8, sizeof cell_z8);
-    bench_row_add("arena peak RSS, 1,000 matches in flight", a_many, "KiB", NAN, BENCH_NO_TARGET,
-                  0);
-    bench_row_add("arena RSS, 100,002-match run, 95th percentile", l95, "KiB", NAN,
+                     s->cell_z8, sizeof s->cell_z8);
+    bench_row_add("arena peak RSS, 1,000 matches in flight", s->a_many, "KiB", NAN,
                   BENCH_NO_TARGET, 0);
+    bench_row_add("arena RSS, 100,002-match run, 95th percentile", s->l95, "KiB", NAN,
+                  BENCH_NO_TARGET, 0);
+}
+
+/* The section's heading, how it measures, and the table of the --jobs and
+ * remote rows. */
+static void write_jobs_table(FILE *md, const scale_run *s)
+{
+    double j1_rate = s->j1_rate, j2_rate = s->j2_rate, jt_rate = s->jt_rate, jp_rate = s->jp_rate;
+    double r1 = s->r1, r2 = s->r2;
+    const double *j1_t = s->j1_t, *j2_t = s->j2_t, *jt_t = s->jt_t, *jp_t = s->jp_t;
     fprintf(md,
             "\n## Scale\n\n"
             "Whole `arena tournament taylor-blackjack --bots random,random,random` runs "
@@ -372,7 +452,22 @@ void bench_scale(FILE *md, const char *arena_dir)
             "| `--jobs 1` | %.2f | |\n"
             "| one remote worker, loopback tcp, 1 slot | 6000 | %.0f | | | |\n"
             "| two remote workers, loopback tcp, 1 slot each | 6000 | %.0f | one worker | "
-            "**%.2f** | |\n\n"
+            "**%.2f** | |\n\n",
+            s->base, s->cores, s->load0, s->load1, j1_t[0], j1_t[1], j1_t[2], j2_t[0], j2_t[1],
+            j2_t[2], jt_t[0], jt_t[1], jt_t[2], jp_t[0], jp_t[1], jp_t[2], j1_rate, j2_rate,
+            j1_rate > 0 ? j2_rate / j1_rate : 0, s->cell_j2, jt_rate,
+            j1_rate > 0 ? jt_rate / j1_rate : 0, jp_rate, j1_rate > 0 ? jp_rate / j1_rate : 0,
+            r1, r2, r1 > 0 ? r2 / r1 : 0);
+}
+
+/* What the --jobs rows are held by in this run: the transport (against
+ * threads), the machine (against two runs side by side) and the arena's
+ * own CPU time a match. */
+static void write_jobs_limits(FILE *md, const scale_run *s)
+{
+    double j1_rate = s->j1_rate, j2_rate = s->j2_rate, jt_rate = s->jt_rate, jp_rate = s->jp_rate;
+    double arena_us = s->arena_us;
+    fprintf(md,
             "`--jobs 2` against `--jobs 2 --threads` in this run: **%.2f**. The threads' row "
             "plays the same matches with the same two referees and no transport at all (no "
             "process, no ZeroMQ between the arena and its referees): what the worker "
@@ -386,9 +481,10 @@ void bench_scale(FILE *md, const char *arena_dir)
             "a parallel run adds: one arena records every result and hands out every job, "
             "below).\n\n"
             "The limit: the arena alone records every result (one SQLite transaction for the "
-            "results that arrived together, live Elo included) and hands out every job; its own CPU time in the "
-            "two-worker run was **%.0f us per match** (wait4 of the arena, the workers being "
-            "separate processes), a ceiling of %.0f matches/s however many workers play. "
+            "results that arrived together, live Elo included) and hands out every job; its "
+            "own CPU time in the two-worker run was **%.0f us per match** (wait4 of the "
+            "arena, the workers being separate processes), a ceiling of %.0f matches/s "
+            "however many workers play. "
             "A match of this cheap game cost the workers %.0f us of CPU, so on 2 cores the "
             "arena and two workers share the cores: `--jobs 2` can at best reach "
             "(arena + worker) / ((arena + worker) / 2) = 2x when nothing else runs, and other "
@@ -414,7 +510,16 @@ void bench_scale(FILE *md, const char *arena_dir)
             "once; when each result crossed alone, the remote rows measured 3760-3790 "
             "matches/s with two workers and 2690-2700 with one (two runs, 2026-11-27, Intel "
             "Xeon, 2 cores), against 4090-4190 and 2790-2840 with holding (two runs, same "
-            "machine, same day).\n\n"
+            "machine, same day).\n\n",
+            jt_rate > 0 ? j2_rate / jt_rate : 0, j1_rate > 0 ? jp_rate / j1_rate : 0,
+            jp_rate > 0 ? j2_rate / jp_rate : 0, arena_us, arena_us > 0 ? 1e6 / arena_us : 0,
+            s->worker_us);
+}
+
+/* The peak RSS of the arenas and the workers. */
+static void write_memory(FILE *md, const scale_run *s)
+{
+    fprintf(md,
             "Memory (peak RSS, from wait4):\n\n"
             "| process | peak RSS |\n|---|---|\n"
             "| arena, `--jobs 1` | %ld KiB |\n"
@@ -422,7 +527,16 @@ void bench_scale(FILE *md, const char *arena_dir)
             "| a referee worker (1 slot, 6,000 matches) | %ld KiB |\n"
             "| arena with 1,000 matches in flight (a worker with 500 slots; %.0f matches/s) "
             "| %ld KiB |\n"
-            "| that worker (500 threads) | %ld KiB |\n\n"
+            "| that worker (500 threads) | %ld KiB |\n\n",
+            s->rss1, s->rss2, s->w2, s->r_many, s->a_many, s->w_many);
+}
+
+/* The cmd: bots' table against the raw round trip, and what it shows. */
+static void write_cmd_bots(FILE *md, const scale_run *s)
+{
+    double raw = s->raw, z1 = s->z1, z8 = s->z8;
+    const double *raw_t = s->raw_t, *z1_t = s->z1_t, *z8_t = s->z8_t;
+    fprintf(md,
             "External bots with several matches in flight: two `cmd:` bots in C "
             "(`ja_example_bot --capacity 8`, one process each) in taylor-blackjack, "
             "decisions per second per bot process (forced decisions included), against a raw "
@@ -456,7 +570,16 @@ void bench_scale(FILE *md, const char *arena_dir)
             "`time` of the whole run) but bound by the latency of the wake-ups along each "
             "decision (the I/O threads of ZeroMQ on both sides, the bot's thread), which "
             "varies between runs on a shared virtual machine as much as the raw round "
-            "trip's.\n\n"
+            "trip's.\n\n",
+            raw_t[0], raw_t[1], raw_t[2], z1_t[0], z1_t[1], z1_t[2], z8_t[0], z8_t[1], z8_t[2],
+            raw, z1, raw > 0 ? z1 / raw : 0, s->cell_z1, z8, raw > 0 ? z8 / raw : 0, s->cell_z8);
+}
+
+/* Where the cmd: bots' time goes: a profile that this run does not
+ * measure (it would need perf), so it names its dates and machines. */
+static void write_cmd_bots_profile(FILE *md)
+{
+    fprintf(md,
             "**Where the time goes on a 2-core AMD EPYC virtual machine** (2026-11-27), "
             "where this row has read 1.9 to 2.7: the kernel and the transport. "
             "A system call costs about 1.1 us there (a poll that does not wait, or a getpid; "
@@ -487,7 +610,16 @@ void bench_scale(FILE *md, const char *arena_dir)
             "getpid nowhere on this path: all 4.7 a decision are libzmq's check that the "
             "process has not forked, made at each look into a mailbox, and the epoll_ctl "
             "calls its I/O threads' turning of POLLOUT on and off around each write: the "
-            "transport's own work, which no caller of ZeroMQ can remove.\n\n"
+            "transport's own work, which no caller of ZeroMQ can remove.\n\n");
+}
+
+/* The 100,002-match run: its rate and the arena's resident memory. */
+static void write_long_run(FILE *md, const scale_run *s)
+{
+    const long *samples = s->samples;
+    int n_samples = s->n_samples;
+    double long_secs = s->long_secs;
+    fprintf(md,
             "A 100,002-match run (`--jobs 2`) took %.0f s (%.0f matches/s); the arena's "
             "resident memory, sampled every 0.5 s (%d samples): first %ld KiB, median %ld "
             "KiB, 95th percentile %ld KiB, last %ld KiB, largest %ld KiB. Play itself runs "
@@ -496,20 +628,37 @@ void bench_scale(FILE *md, const char *arena_dir)
             "falls on them: the standings' Bradley-Terry fit reads every pairwise result of "
             "the tournament at once (memory in proportion to its matches, about 20 MB for "
             "these 100,002, freed when it is done).\n",
-            base, cores, load0, load1, j1_t[0], j1_t[1], j1_t[2], j2_t[0], j2_t[1], j2_t[2],
-            jt_t[0], jt_t[1], jt_t[2], jp_t[0], jp_t[1], jp_t[2], j1_rate, j2_rate,
-            j1_rate > 0 ? j2_rate / j1_rate : 0, cell_j2, jt_rate,
-            j1_rate > 0 ? jt_rate / j1_rate : 0, jp_rate, j1_rate > 0 ? jp_rate / j1_rate : 0,
-            r1, r2, r1 > 0 ? r2 / r1 : 0, jt_rate > 0 ? j2_rate / jt_rate : 0,
-            j1_rate > 0 ? jp_rate / j1_rate : 0, jp_rate > 0 ? j2_rate / jp_rate : 0, arena_us, arena_us > 0 ? 1e6 / arena_us : 0, worker_us, rss1, rss2, w2, r_many,
-            a_many, w_many, raw_t[0], raw_t[1], raw_t[2], z1_t[0], z1_t[1], z1_t[2], z8_t[0],
-            z8_t[1], z8_t[2], raw, z1, raw > 0 ? z1 / raw : 0,
-            cell_z1, z8, raw > 0 ? z8 / raw : 0, cell_z8, long_secs,
-            long_secs > 0 ? 100002.0 / long_secs : 0, n_samples, n_samples ? samples[0] : 0,
-            lmed, l95, n_samples ? samples[n_samples - 1] : 0, lmax);
+            long_secs, long_secs > 0 ? 100002.0 / long_secs : 0, n_samples,
+            n_samples ? samples[0] : 0, s->lmed, s->l95, n_samples ? samples[n_samples - 1] : 0,
+            s->lmax);
+}
 
-    char cmd[PATH_MAX + 16];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", g_tmp);
-    if (system(cmd) != 0)
-        fprintf(stderr, "ja_bench: could not remove %s\n", g_tmp);
+static void write_section(FILE *md, const scale_run *s)
+{
+    write_jobs_table(md, s);
+    write_jobs_limits(md, s);
+    write_memory(md, s);
+    write_cmd_bots(md, s);
+    write_cmd_bots_profile(md);
+    write_long_run(md, s);
+}
+
+void bench_scale(FILE *md, const char *arena_dir)
+{
+    scale_run s;
+    memset(&s, 0, sizeof s);
+    if (!(s.base = open_scratch(arena_dir)))
+        return;
+    s.cores = sysconf(_SC_NPROCESSORS_ONLN);
+    s.load0 = bench_loadavg();
+    measure_jobs(&s);
+    measure_remote_workers(&s);
+    measure_cmd_bots(&s);
+    measure_in_flight(&s);
+    sample_long_run(&s);
+    summarise_long_run(&s);
+    s.load1 = bench_loadavg();
+    record_rows(&s);
+    write_section(md, &s);
+    remove_scratch();
 }
