@@ -125,107 +125,160 @@ static int timed(const char *arena_dir, const char *const *argv, const char *sta
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
-int bench_slurm(FILE *md, const char *arena_dir)
+/* The three ways, in the order they run and the table shows them. */
+enum { JOBS1, SLURM4, WORKERS2, N_WAYS };
+
+/* One run of the section: the private cluster, and what each way measured. */
+typedef struct slurm_run {
+    char dir[PATH_MAX];          /* the arena's directory */
+    const char *cluster_sh;      /* tests/slurm/cluster.sh */
+    const char *base;            /* where the scratch is: /dev/shm or /tmp */
+    char tmp[PATH_MAX];          /* the scratch: the databases and the cluster */
+    char cluster[PATH_MAX + 16]; /* the cluster's directory */
+    double cluster_s;            /* the cluster's start-up, seconds */
+    double load0, load1;         /* the load average before and after the runs */
+    run_times t[N_WAYS];
+    int rc[N_WAYS];              /* each run's exit status */
+    /* matches/s; submission to the first task's start and the last task's
+     * end to the result, seconds (NAN when no task was seen) */
+    double rate[N_WAYS], before[N_WAYS], after[N_WAYS];
+} slurm_run;
+
+/* Slurm's daemons live in /usr/sbin on Debian. */
+static void add_sbin_to_path(void)
 {
-    char dir[PATH_MAX];
-    if (arena_dir)
-        snprintf(dir, sizeof dir, "%s", arena_dir);
-    else
-        snprintf(dir, sizeof dir, "%s/../arena", bench_exe_dir());
-    /* Slurm's daemons live in /usr/sbin on Debian. */
     const char *path = getenv("PATH");
     char newpath[8192];
     snprintf(newpath, sizeof newpath, "%s:/usr/sbin:/sbin", path ? path : "/usr/bin:/bin");
     setenv("PATH", newpath, 1);
+}
+
+/* Writes why the section cannot be measured here (Slurm's programs, root,
+ * the cluster's script) and returns true, or returns false. */
+static bool write_why_not_measured(FILE *md, const char *cluster_sh)
+{
     static const char *const progs[] = {"munged", "slurmctld", "slurmd", "sbatch", "squeue",
                                         "scancel", "sinfo"};
     for (size_t i = 0; i < sizeof progs / sizeof *progs; i++)
         if (!have(progs[i])) {
             fprintf(md, "## Slurm\n\nNot measured: '%s' is not installed (Debian: munge, "
                     "slurmctld, slurmd, slurm-client; `bash scripts/setup.sh`).\n", progs[i]);
-            return BENCH_SECTION_SKIPPED;
+            return true;
         }
     if (geteuid() != 0) {
         fprintf(md, "## Slurm\n\nNot measured: the private cluster needs root (slurmd starts "
                     "the jobs).\n");
-        return BENCH_SECTION_SKIPPED;
+        return true;
     }
     struct stat sb;
-    const char *cluster_sh = JA_CLUSTER_SH;
     if (stat(cluster_sh, &sb) != 0) {
         fprintf(md, "## Slurm\n\nNot measured: %s is missing (run ja_bench from the "
                     "repository root).\n", cluster_sh);
-        return BENCH_SECTION_SKIPPED;
+        return true;
     }
-    const char *base = stat("/dev/shm", &sb) == 0 && S_ISDIR(sb.st_mode) ? "/dev/shm" : "/tmp";
-    char tmp[PATH_MAX], cluster[PATH_MAX + 16];
-    snprintf(tmp, sizeof tmp, "%s/ja_bench_slurm.XXXXXX", base);
-    if (!mkdtemp(tmp)) {
+    return false;
+}
+
+/* The scratch directory, in /dev/shm when it exists. 0, or -1 after a message. */
+static int make_scratch(slurm_run *s)
+{
+    struct stat sb;
+    s->base = stat("/dev/shm", &sb) == 0 && S_ISDIR(sb.st_mode) ? "/dev/shm" : "/tmp";
+    snprintf(s->tmp, sizeof s->tmp, "%s/ja_bench_slurm.XXXXXX", s->base);
+    if (!mkdtemp(s->tmp)) {
         fprintf(stderr, "ja_bench: slurm: no scratch directory: %s\n", strerror(errno));
-        return 1;
+        return -1;
     }
-    snprintf(cluster, sizeof cluster, "%s/cluster", tmp);
+    snprintf(s->cluster, sizeof s->cluster, "%s/cluster", s->tmp);
+    return 0;
+}
+
+/* Runs `cluster.sh VERB` on the section's cluster: its exit status. */
+static int cluster_do(const slurm_run *s, const char *verb)
+{
+    const char *argv[] = {"/bin/bash", s->cluster_sh, verb, s->cluster, NULL};
+    return bench_finish(bench_start(s->dir, argv), NULL, NULL);
+}
+
+/* Starts the private cluster, timed, and points Slurm's commands at it
+ * (SLURM_CONF). 0, or -1 after a message, the cluster stopped. */
+static int start_cluster(slurm_run *s)
+{
     double c0 = bench_now_s();
-    const char *start[] = {"/bin/bash", cluster_sh, "start", cluster, NULL};
-    int rc = bench_finish(bench_start(dir, start), NULL, NULL);
-    double cluster_s = bench_now_s() - c0;
+    int rc = cluster_do(s, "start");
+    s->cluster_s = bench_now_s() - c0;
     if (rc != 0) {
         fprintf(stderr, "ja_bench: slurm: the private cluster did not start (exit %d; %s)\n",
-                rc, cluster);
-        const char *stop[] = {"/bin/bash", cluster_sh, "stop", cluster, NULL};
-        bench_finish(bench_start(dir, stop), NULL, NULL);
-        return 1;
+                rc, s->cluster);
+        cluster_do(s, "stop");
+        return -1;
     }
     char conf[PATH_MAX + 32];
-    snprintf(conf, sizeof conf, "%s/slurm.conf", cluster);
+    snprintf(conf, sizeof conf, "%s/slurm.conf", s->cluster);
     setenv("SLURM_CONF", conf, 1);
-    double load0 = bench_loadavg();
+    return 0;
+}
 
+/* Stops the cluster and removes the scratch. */
+static void stop_cluster(slurm_run *s)
+{
+    cluster_do(s, "stop");
+    unsetenv("SLURM_CONF");
+    char cmd[PATH_MAX + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", s->tmp);
+    if (system(cmd) != 0)
+        fprintf(stderr, "ja_bench: could not remove %s\n", s->tmp);
+}
+
+/* The same tournament with --jobs 1, --slurm 4 and --slurm-workers 2 (over
+ * loopback tcp, CurveZMQ), each into its own database, one after the other;
+ * the two Slurm runs' staging directories watched (timed). */
+static void time_three_ways(slurm_run *s)
+{
     const char *rounds = "2000"; /* 6,000 matches */
-    const double matches = 6000;
-    char db[3][PATH_MAX + 32], staging[3][PATH_MAX + 48];
-    const char *script[3] = {NULL, "t1.sh", "t1-workers.sh"};
-    const char *names[3] = {"j1", "slurm4", "workers2"};
-    for (int i = 0; i < 3; i++) {
-        snprintf(db[i], sizeof db[i], "%s/%s.db", tmp, names[i]);
+    char db[N_WAYS][PATH_MAX + 32], staging[N_WAYS][PATH_MAX + 48];
+    const char *script[N_WAYS] = {NULL, "t1.sh", "t1-workers.sh"};
+    const char *names[N_WAYS] = {"j1", "slurm4", "workers2"};
+    for (int i = 0; i < N_WAYS; i++) {
+        snprintf(db[i], sizeof db[i], "%s/%s.db", s->tmp, names[i]);
         snprintf(staging[i], sizeof staging[i], "%s.slurm", db[i]);
     }
     char ep[64], curve[PATH_MAX + 16];
     snprintf(ep, sizeof ep, "tcp://127.0.0.1:%d", 29000 + (int)(getpid() % 2000));
-    snprintf(curve, sizeof curve, "%s/curve", tmp);
+    snprintf(curve, sizeof curve, "%s/curve", s->tmp);
 #define TOURNAMENT "arena", "tournament", "taylor-blackjack", "--bots", "random,random,random", \
                    "--rounds", rounds, "--seed", "1", "-q"
-    const char *a1[] = {TOURNAMENT, "--db", db[0], NULL};
-    const char *a2[] = {TOURNAMENT, "--db", db[1], "--slurm", "4", NULL};
-    const char *a3[] = {TOURNAMENT, "--db", db[2], "--slurm-workers", "2", "--workers", ep,
-                        "--curve", "--curve-dir", curve, NULL};
+    const char *a1[] = {TOURNAMENT, "--db", db[JOBS1], NULL};
+    const char *a2[] = {TOURNAMENT, "--db", db[SLURM4], "--slurm", "4", NULL};
+    const char *a3[] = {TOURNAMENT, "--db", db[WORKERS2], "--slurm-workers", "2", "--workers",
+                        ep, "--curve", "--curve-dir", curve, NULL};
 #undef TOURNAMENT
-    run_times t[3];
-    int r1 = timed(dir, a1, NULL, NULL, &t[0]);
-    int r2 = timed(dir, a2, staging[1], script[1], &t[1]);
-    int r3 = timed(dir, a3, staging[2], script[2], &t[2]);
-    double load1 = bench_loadavg();
-    const char *stop[] = {"/bin/bash", cluster_sh, "stop", cluster, NULL};
-    bench_finish(bench_start(dir, stop), NULL, NULL);
-    unsetenv("SLURM_CONF");
-    char cmd[PATH_MAX + 16];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
-    if (system(cmd) != 0)
-        fprintf(stderr, "ja_bench: could not remove %s\n", tmp);
-    if (r1 || r2 || r3) {
-        fprintf(stderr, "ja_bench: slurm: a tournament failed (--jobs 1: %d, --slurm 4: %d, "
-                "--slurm-workers 2: %d)\n", r1, r2, r3);
-        return 1;
-    }
-    double rate[3], before[3], after[3];
-    for (int i = 0; i < 3; i++) {
-        rate[i] = matches / t[i].wall;
-        before[i] = t[i].tasks && t[i].submit > 0 ? t[i].first_start - t[i].submit : NAN;
-        after[i] = t[i].tasks && t[i].last_end > 0 ? t[i].end - t[i].last_end : NAN;
+    s->rc[JOBS1] = timed(s->dir, a1, NULL, NULL, &s->t[JOBS1]);
+    s->rc[SLURM4] = timed(s->dir, a2, staging[SLURM4], script[SLURM4], &s->t[SLURM4]);
+    s->rc[WORKERS2] = timed(s->dir, a3, staging[WORKERS2], script[WORKERS2], &s->t[WORKERS2]);
+}
+
+/* Each way's matches/s and its Slurm overhead before the first task and
+ * after the last. */
+static void derive_figures(slurm_run *s)
+{
+    const double matches = 6000;
+    double *rate = s->rate, *before = s->before, *after = s->after;
+    for (int i = 0; i < N_WAYS; i++) {
+        const run_times *t = &s->t[i];
+        rate[i] = matches / t->wall;
+        before[i] = t->tasks && t->submit > 0 ? t->first_start - t->submit : NAN;
+        after[i] = t->tasks && t->last_end > 0 ? t->end - t->last_end : NAN;
     }
     fprintf(stderr, "slurm: --jobs 1 %.0f matches/s; --slurm 4 %.0f (%.2f s + %.2f s Slurm); "
             "--slurm-workers 2 %.0f (%.2f s + %.2f s)\n", rate[0], rate[1], before[1], after[1],
             rate[2], before[2], after[2]);
+}
+
+/* The section's rows: the rates against --jobs 1, and the Slurm overheads in ms. */
+static void record_rows(const slurm_run *s)
+{
+    const double *rate = s->rate, *before = s->before, *after = s->after;
     bench_row_add("--jobs 1 (in-process executor)", rate[0], "matches/s", NAN, BENCH_NO_TARGET,
                   0);
     bench_row_add("--slurm 4 / --jobs 1", rate[1], "matches/s", rate[1] / rate[0],
@@ -240,6 +293,13 @@ int bench_slurm(FILE *md, const char *arena_dir)
                   "ms", NAN, BENCH_NO_TARGET, 0);
     bench_row_add("--slurm-workers 2: the last worker's end to the arena's exit",
                   after[2] * 1000, "ms", NAN, BENCH_NO_TARGET, 0);
+}
+
+/* The section's text: how it measures, the table, and what the overheads are. */
+static void write_section(FILE *md, const slurm_run *s)
+{
+    const double *rate = s->rate, *before = s->before, *after = s->after;
+    const run_times *t = s->t;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     fprintf(md,
             "## Slurm\n\n"
@@ -269,8 +329,36 @@ int bench_slurm(FILE *md, const char *arena_dir)
             "here; the shards also run on 2 cores here, 2 at a time, so `--slurm 4` cannot "
             "gain over `--jobs 1` on this machine: what a shard or a worker costs is the "
             "point of these rows, not a speed-up.\n",
-            base, cluster_s, cores, load0, load1, t[0].wall, rate[0], t[1].wall, rate[1],
-            rate[1] / rate[0], t[1].tasks, before[1] * 1000, after[1] * 1000, t[2].wall,
+            s->base, s->cluster_s, cores, s->load0, s->load1, t[0].wall, rate[0], t[1].wall,
+            rate[1], rate[1] / rate[0], t[1].tasks, before[1] * 1000, after[1] * 1000, t[2].wall,
             rate[2], rate[2] / rate[0], t[2].tasks, before[2] * 1000, after[2] * 1000);
+}
+
+int bench_slurm(FILE *md, const char *arena_dir)
+{
+    slurm_run s;
+    memset(&s, 0, sizeof s);
+    if (arena_dir)
+        snprintf(s.dir, sizeof s.dir, "%s", arena_dir);
+    else
+        snprintf(s.dir, sizeof s.dir, "%s/../arena", bench_exe_dir());
+    add_sbin_to_path();
+    s.cluster_sh = JA_CLUSTER_SH;
+    if (write_why_not_measured(md, s.cluster_sh))
+        return BENCH_SECTION_SKIPPED;
+    if (make_scratch(&s) != 0 || start_cluster(&s) != 0)
+        return 1;
+    s.load0 = bench_loadavg();
+    time_three_ways(&s);
+    s.load1 = bench_loadavg();
+    stop_cluster(&s);
+    if (s.rc[JOBS1] || s.rc[SLURM4] || s.rc[WORKERS2]) {
+        fprintf(stderr, "ja_bench: slurm: a tournament failed (--jobs 1: %d, --slurm 4: %d, "
+                "--slurm-workers 2: %d)\n", s.rc[JOBS1], s.rc[SLURM4], s.rc[WORKERS2]);
+        return 1;
+    }
+    derive_figures(&s);
+    record_rows(&s);
+    write_section(md, &s);
     return 0;
 }
