@@ -106,61 +106,99 @@ static double seat_cycle_ms(ref_bot *bot, const ja_game_rules *g, uint32_t n)
     return (bench_now_s() - t0) * 1e3 / n;
 }
 
-int bench_hosted(FILE *md, const char *bots_dir, double act_bytes, double action_bytes)
+/* Matches of each path a trial, and raw round trips a trial. */
+static const uint32_t MATCHES = 200, RAW_N = 20000;
+
+/* One run of the section: three trials of each path, their medians, and a
+ * hosted seat's start and stop. */
+typedef struct hosted_run {
+    const ja_game_rules *g;
+    const char *path;     /* the `random` plugin */
+    ref_bot *inproc;      /* that plugin in-process */
+    double act_bytes, action_bytes;
+    /* Each trial's decisions/s, matches/s and CPU time a round trip or a
+     * decision (microseconds); the decisions of the last trial; the hosted
+     * children started in all three. */
+    double raw_t[3], in_t[3], ho_t[3], in_m[3], ho_m[3], raw_cpu[3], ho_cpu[3];
+    uint64_t in_dec, ho_dec, starts;
+    /* The medians. */
+    double raw, in, ho, in_mr, ho_mr, raw_c, ho_c;
+    double per_seat_ms; /* a hosted seat's start and stop */
+    double ho_ss;       /* hosted decisions/s, the children's start and stop excluded */
+} hosted_run;
+
+/* The hosted path of trial t: a bot of its own, destroyed after it, so that
+ * its children are reaped and their CPU time counted (RUSAGE_CHILDREN; the
+ * probe's start and the two children's are in it). */
+static void time_hosted_trial(hosted_run *h, int t)
 {
-    char path[PATH_MAX + 32], err[1200];
-    snprintf(path, sizeof path, "%s/ja_random.so", bots_dir);
-    ref_bot *inproc = NULL, *hosted = NULL;
-    if (ref_bot_plugin_open(path, NULL, &inproc, err, sizeof err) != JA_OK) {
+    char err[1200];
+    ref_bot *hosted = NULL;
+    double c0 = bench_cpu_s();
+    uint64_t started = 0;
+    h->ho_t[t] = 0;
+    if (ref_bot_hosted_open(h->path, NULL, &hosted, err, sizeof err) != JA_OK) {
         fprintf(stderr, "ja_bench: %s\n", err);
-        return 1;
+    } else {
+        started = ref_hosted_children_started();
+        h->ho_t[t] = run_matches(h->g, hosted, MATCHES, &h->ho_dec, &h->ho_m[t]);
     }
-    const ja_game_rules *g = ja_games[0];
-    const uint32_t matches = 200, raw_n = 20000;
-    double in_t[3], ho_t[3], raw_t[3], in_m[3], ho_m[3], raw_cpu[3], ho_cpu[3];
-    uint64_t in_dec = 0, ho_dec = 0, starts = 0;
+    ref_bot_destroy(&hosted);
+    h->starts += started ? ref_hosted_children_started() - started : 0;
+    h->ho_cpu[t] = h->ho_dec ? (bench_cpu_s() - c0) * 1e6 / (double)h->ho_dec : 0;
+}
+
+/* Three trials of the raw round trip, the in-process plugin and the hosted
+ * one, interleaved, and their medians. 0, or -1 after a message. */
+static int time_trials(hosted_run *h)
+{
     for (int t = 0; t < 3; t++) {
-        raw_t[t] = raw_round_trips((size_t)act_bytes, (size_t)action_bytes, raw_n, &raw_cpu[t]);
-        in_t[t] = run_matches(g, inproc, matches, &in_dec, &in_m[t]);
-        /* A bot of its own each trial, destroyed after it: its children
-         * are reaped, so that their CPU time is counted (RUSAGE_CHILDREN;
-         * the probe's start and the two children's are in it). */
-        double c0 = bench_cpu_s();
-        uint64_t started = 0;
-        ho_t[t] = 0;
-        if (ref_bot_hosted_open(path, NULL, &hosted, err, sizeof err) != JA_OK) {
-            fprintf(stderr, "ja_bench: %s\n", err);
-        } else {
-            started = ref_hosted_children_started();
-            ho_t[t] = run_matches(g, hosted, matches, &ho_dec, &ho_m[t]);
-        }
-        ref_bot_destroy(&hosted);
-        starts += started ? ref_hosted_children_started() - started : 0;
-        ho_cpu[t] = ho_dec ? (bench_cpu_s() - c0) * 1e6 / (double)ho_dec : 0;
-        if (raw_t[t] <= 0 || in_t[t] <= 0 || ho_t[t] <= 0) {
+        h->raw_t[t] = raw_round_trips((size_t)h->act_bytes, (size_t)h->action_bytes, RAW_N,
+                                      &h->raw_cpu[t]);
+        h->in_t[t] = run_matches(h->g, h->inproc, MATCHES, &h->in_dec, &h->in_m[t]);
+        time_hosted_trial(h, t);
+        if (h->raw_t[t] <= 0 || h->in_t[t] <= 0 || h->ho_t[t] <= 0) {
             fprintf(stderr, "ja_bench: the hosted-bot measurement failed\n");
-            ref_bot_destroy(&inproc);
-            ref_bot_destroy(&hosted);
-            return 1;
+            return -1;
         }
     }
-    double raw = bench_median3(raw_t), in = bench_median3(in_t), ho = bench_median3(ho_t);
-    double in_mr = bench_median3(in_m), ho_mr = bench_median3(ho_m);
-    double raw_c = bench_median3(raw_cpu), ho_c = bench_median3(ho_cpu);
-    if (ref_bot_hosted_open(path, NULL, &hosted, err, sizeof err) != JA_OK) {
+    h->raw = bench_median3(h->raw_t);
+    h->in = bench_median3(h->in_t);
+    h->ho = bench_median3(h->ho_t);
+    h->in_mr = bench_median3(h->in_m);
+    h->ho_mr = bench_median3(h->ho_m);
+    h->raw_c = bench_median3(h->raw_cpu);
+    h->ho_c = bench_median3(h->ho_cpu);
+    return 0;
+}
+
+/* A hosted seat's start and stop (the median of three trials of 50), and
+ * the hosted rate without them: the match time less a seat cycle per child
+ * started (children are reused across matches: two in all, unless one is
+ * retired). 0, or -1 after a message. */
+static int time_seat_cycles(hosted_run *h)
+{
+    char err[1200];
+    ref_bot *hosted = NULL;
+    if (ref_bot_hosted_open(h->path, NULL, &hosted, err, sizeof err) != JA_OK) {
         fprintf(stderr, "ja_bench: %s\n", err);
-        ref_bot_destroy(&inproc);
-        return 1;
+        return -1;
     }
     double cyc[3];
     for (int t = 0; t < 3; t++)
-        cyc[t] = seat_cycle_ms(hosted, g, 50);
-    double per_seat_ms = bench_median3(cyc);
-    /* The decisions alone: the match time less a seat cycle per child
-     * started (children are reused across matches: two in all, unless one
-     * is retired). */
-    double ho_secs = (double)ho_dec / ho - (double)starts / 3 * per_seat_ms / 1e3;
-    double ho_ss = ho_secs > 0 ? ho_dec / ho_secs : 0;
+        cyc[t] = seat_cycle_ms(hosted, h->g, 50);
+    ref_bot_destroy(&hosted);
+    h->per_seat_ms = bench_median3(cyc);
+    double ho_secs = (double)h->ho_dec / h->ho - (double)h->starts / 3 * h->per_seat_ms / 1e3;
+    h->ho_ss = ho_secs > 0 ? h->ho_dec / ho_secs : 0;
+    return 0;
+}
+
+/* The section's rows; the one judged by its target. */
+static const bench_row *record_rows(const hosted_run *h)
+{
+    double raw = h->raw, in = h->in, ho = h->ho, ho_ss = h->ho_ss, raw_c = h->raw_c;
+    double ho_c = h->ho_c, per_seat_ms = h->per_seat_ms;
     bench_row_add("raw socketpair round trip", raw, "round trips/s", NAN, BENCH_NO_TARGET, 0);
     bench_row_add("random in-process", in, "decisions/s", NAN, BENCH_NO_TARGET, 0);
     const bench_row *ratio = bench_row_add("hosted:random / raw socketpair round trip", ho,
@@ -171,6 +209,14 @@ int bench_hosted(FILE *md, const char *bots_dir, double act_bytes, double action
     bench_row_add("hosted seat start and stop", per_seat_ms, "ms", NAN, BENCH_NO_TARGET, 0);
     bench_row_add("CPU time: raw round trip / hosted:random decision", ho_c, "us CPU/decision",
                   ho_c > 0 ? raw_c / ho_c : NAN, BENCH_NO_TARGET, 0);
+    return ratio;
+}
+
+/* How the section measures, and the table of the paths. */
+static void write_table(FILE *md, const hosted_run *h, const bench_row *ratio)
+{
+    double raw = h->raw, in = h->in, ho = h->ho, ho_ss = h->ho_ss;
+    const double *raw_t = h->raw_t, *in_t = h->in_t, *ho_t = h->ho_t;
     char cell[64];
     fprintf(md,
             "## Hosted bots\n\n"
@@ -191,7 +237,20 @@ int bench_hosted(FILE *md, const char *bots_dir, double act_bytes, double action
             "| `hosted:random` | %.0f | %.1f us | %.1f us | %.1f | %.0f, %.0f, %.0f | **%.2f** "
             "| %s |\n"
             "| `hosted:random`, child start and stop excluded | %.0f | %.1f us | | | | %.2f "
-            "| |\n\n"
+            "| |\n\n",
+            MATCHES, h->g->name, h->act_bytes, h->action_bytes, RAW_N,
+            (unsigned long long)h->starts, 3 * MATCHES, raw, raw > 0 ? 1e6 / raw : 0, h->raw_c,
+            raw_t[0], raw_t[1], raw_t[2], in, in > 0 ? 1e6 / in : 0, h->in_mr, in_t[0], in_t[1],
+            in_t[2], ho, ho > 0 ? 1e6 / ho : 0, h->ho_c, h->ho_mr, ho_t[0], ho_t[1], ho_t[2],
+            raw > 0 ? ho / raw : 0, bench_row_target(ratio, cell, sizeof cell), ho_ss,
+            ho_ss > 0 ? 1e6 / ho_ss : 0, raw > 0 ? ho_ss / raw : 0);
+}
+
+/* What a hosted decision costs beyond the round trip, and where its time
+ * goes (a profile this run does not measure: it names its date). */
+static void write_costs(FILE *md, const hosted_run *h)
+{
+    fprintf(md,
             "Hosted / in-process: **%.3f**; CPU time, raw round trip / hosted decision: "
             "**%.2f**. A hosted decision costs the round trip plus the act's encoding (the "
             "observation's bytes and the legal codes, no labels: the compact form of the "
@@ -222,14 +281,30 @@ int bench_hosted(FILE *md, const char *bots_dir, double act_bytes, double action
             "busy virtual CPU, whose latency (not CPU time) makes most of the wall time per "
             "decision and varies several-fold between runs on a shared virtual machine: "
             "compare the paths only within one run, and by CPU time first.\n",
-            matches, g->name, act_bytes, action_bytes, raw_n, (unsigned long long)starts,
-            3 * matches, raw, raw > 0 ? 1e6 / raw : 0, raw_c, raw_t[0], raw_t[1], raw_t[2], in,
-            in > 0 ? 1e6 / in : 0, in_mr, in_t[0], in_t[1], in_t[2], ho, ho > 0 ? 1e6 / ho : 0,
-            ho_c, ho_mr, ho_t[0], ho_t[1], ho_t[2], raw > 0 ? ho / raw : 0,
-            bench_row_target(ratio, cell, sizeof cell), ho_ss, ho_ss > 0 ? 1e6 / ho_ss : 0,
-            raw > 0 ? ho_ss / raw : 0, in > 0 ? ho / in : 0, ho_c > 0 ? raw_c / ho_c : 0,
-            (unsigned long long)ho_dec, per_seat_ms);
-    ref_bot_destroy(&inproc);
-    ref_bot_destroy(&hosted);
-    return 0;
+            h->in > 0 ? h->ho / h->in : 0, h->ho_c > 0 ? h->raw_c / h->ho_c : 0,
+            (unsigned long long)h->ho_dec, h->per_seat_ms);
+}
+
+int bench_hosted(FILE *md, const char *bots_dir, double act_bytes, double action_bytes)
+{
+    char path[PATH_MAX + 32], err[1200];
+    snprintf(path, sizeof path, "%s/ja_random.so", bots_dir);
+    hosted_run h;
+    memset(&h, 0, sizeof h);
+    h.g = ja_games[0];
+    h.path = path;
+    h.act_bytes = act_bytes;
+    h.action_bytes = action_bytes;
+    if (ref_bot_plugin_open(path, NULL, &h.inproc, err, sizeof err) != JA_OK) {
+        fprintf(stderr, "ja_bench: %s\n", err);
+        return 1;
+    }
+    int rc = time_trials(&h) == 0 && time_seat_cycles(&h) == 0 ? 0 : 1;
+    if (rc == 0) {
+        const bench_row *ratio = record_rows(&h);
+        write_table(md, &h, ratio);
+        write_costs(md, &h);
+    }
+    ref_bot_destroy(&h.inproc);
+    return rc;
 }
