@@ -26,16 +26,27 @@
 
 #define SERVE_MATCHES 1000
 #define SERVE_SPECTATORS 1000
+static const char PYTHON[] = "/usr/bin/python3";
 
-int bench_serve(FILE *md, const char *arena_dir, const char *bots_dir)
+/* What the load script printed ("serve R0 RN N PEAK RSS0 RSS_END TOTAL CPU
+ * WINDOW"), the load average around it, and what the section derives. */
+typedef struct serve_run {
+    double r0, rn;       /* matches/s with no spectator, then with n */
+    long n;              /* spectators */
+    long peak, rss0;     /* the server's VmRSS at its peak, and with the spectators just in */
+    long rss_end, total; /* ... at the end (KiB), and the matches in the ladder then */
+    double cpu, window;  /* the crowd thread's CPU seconds, over the second count's */
+    double load0, load1;
+    long cores;
+    double ratio;        /* rn / r0 */
+    double core, share;  /* the crowd's share of one core, and of the machine */
+} serve_run;
+
+/* The load script's command line: its measuring mode on the arena of
+ * arena_dir (NULL: ../arena beside this program) and the bots of bots_dir. */
+static void load_command(char *cmd, size_t cap, const char *script, const char *arena_dir,
+                         const char *bots_dir)
 {
-    static const char python[] = "/usr/bin/python3";
-    char script[PATH_MAX];
-    snprintf(script, sizeof script, "%s/test_serve_load.py", JA_SERVE_DIR);
-    if (access(python, X_OK) != 0 || access(script, R_OK) != 0) {
-        fprintf(md, "## Serve\n\nNot measured: %s or %s is missing.\n", python, script);
-        return BENCH_SECTION_SKIPPED;
-    }
     char arena[PATH_MAX + 16], rnd[PATH_MAX + 16], greedy[PATH_MAX + 16];
     if (arena_dir)
         snprintf(arena, sizeof arena, "%s/arena", arena_dir);
@@ -43,41 +54,67 @@ int bench_serve(FILE *md, const char *arena_dir, const char *bots_dir)
         snprintf(arena, sizeof arena, "%s/../arena/arena", bench_exe_dir());
     snprintf(rnd, sizeof rnd, "%s/ja_random.so", bots_dir);
     snprintf(greedy, sizeof greedy, "%s/ja_greedy.so", bots_dir);
-    char cmd[4 * PATH_MAX + 160];
-    snprintf(cmd, sizeof cmd, "%s '%s' '%s' '%s' '%s' '%s' --bench %d --spectators %d", python,
+    snprintf(cmd, cap, "%s '%s' '%s' '%s' '%s' '%s' --bench %d --spectators %d", PYTHON,
              script, arena, rnd, greedy, JA_FREE_PORT_PY, SERVE_MATCHES, SERVE_SPECTATORS);
-    double load0 = bench_loadavg();
+}
+
+/* Runs the load script and reads its figures, the load average taken
+ * before and after. 0, or -1 after a message. */
+static int run_load_script(const char *cmd, serve_run *v)
+{
+    v->load0 = bench_loadavg();
     fflush(NULL);
     FILE *p = popen(cmd, "r");
-    double r0 = NAN, rn = NAN, cpu = NAN, window = NAN;
-    long n = -1, peak = -1, rss0 = -1, rss_end = -1, total = -1;
+    v->r0 = v->rn = v->cpu = v->window = NAN;
+    v->n = v->peak = v->rss0 = v->rss_end = v->total = -1;
     char line[512];
     int got = 0;
     while (p && fgets(line, sizeof line, p))
-        if (sscanf(line, "serve %lf %lf %ld %ld %ld %ld %ld %lf %lf", &r0, &rn, &n, &peak, &rss0,
-                   &rss_end, &total, &cpu, &window) == 9)
+        if (sscanf(line, "serve %lf %lf %ld %ld %ld %ld %ld %lf %lf", &v->r0, &v->rn, &v->n,
+                   &v->peak, &v->rss0, &v->rss_end, &v->total, &v->cpu, &v->window) == 9)
             got = 1;
     int rc = p ? pclose(p) : -1;
-    double load1 = bench_loadavg();
-    if (!got || rc != 0 || !(r0 > 0) || !(window > 0)) {
+    v->load1 = bench_loadavg();
+    if (!got || rc != 0 || !(v->r0 > 0) || !(v->window > 0)) {
         fprintf(stderr, "ja_bench: serve: the load script failed (status %d): %s\n", rc, cmd);
-        return 1;
+        return -1;
     }
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    if (cores < 1)
-        cores = 1;
-    double ratio = rn / r0;
-    double core = cpu / window;          /* the crowd's share of one core */
-    double share = core / (double)cores; /* and of the machine */
+    return 0;
+}
+
+/* The rate kept with spectators, and the crowd's share of a core and of
+ * the machine. */
+static void derive_figures(serve_run *v)
+{
+    v->cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (v->cores < 1)
+        v->cores = 1;
+    v->ratio = v->rn / v->r0;
+    v->core = v->cpu / v->window;
+    v->share = v->core / (double)v->cores;
     fprintf(stderr,
             "serve: %.0f matches/s with 0 spectators, %.0f with %ld (the crowd %.2f of a "
             "core); peak RSS %ld KiB\n",
-            r0, rn, n, core, peak);
-    char name[96], cell[64], rt[32];
-    bench_row_add("arena serve, 0 spectators", r0, "matches/s", NAN, BENCH_NO_TARGET, 0);
-    snprintf(name, sizeof name, "arena serve, %ld spectators / 0", n);
-    const bench_row *row = bench_row_add(name, rn, "matches/s", ratio, BENCH_AT_LEAST, 0.8);
-    bench_row_add("arena serve, peak RSS", (double)peak / 1024, "MiB", NAN, BENCH_NO_TARGET, 0);
+            v->r0, v->rn, v->n, v->core, v->peak);
+}
+
+/* The section's rows; the one judged by its target. */
+static const bench_row *record_rows(const serve_run *v)
+{
+    char name[96];
+    bench_row_add("arena serve, 0 spectators", v->r0, "matches/s", NAN, BENCH_NO_TARGET, 0);
+    snprintf(name, sizeof name, "arena serve, %ld spectators / 0", v->n);
+    const bench_row *row =
+        bench_row_add(name, v->rn, "matches/s", v->ratio, BENCH_AT_LEAST, 0.8);
+    bench_row_add("arena serve, peak RSS", (double)v->peak / 1024, "MiB", NAN, BENCH_NO_TARGET,
+                  0);
+    return row;
+}
+
+/* How the section measures, the table, and the crowd's own CPU. */
+static void write_table(FILE *md, const serve_run *v, const bench_row *row)
+{
+    char cell[64], rt[32];
     fprintf(md,
             "## Serve\n\n"
             "`arena serve bruise-jack --concurrency 2 --smoke 1` on loopback with two "
@@ -103,8 +140,16 @@ int bench_serve(FILE *md, const char *arena_dir, const char *bots_dir)
             "The spectators run on the same %ld cores as the server and the matches' "
             "`ja_host` children: the crowd's thread used %.1f s of CPU over the %.1f s of "
             "the second count, %.2f of one core, %.0f%% of the machine. ",
-            n, load0, load1, r0, n, rn, bench_ratio_text(row, rt, sizeof rt),
-            bench_row_target(row, cell, sizeof cell), cores, cpu, window, core, 100 * share);
+            v->n, v->load0, v->load1, v->r0, v->n, v->rn, bench_ratio_text(row, rt, sizeof rt),
+            bench_row_target(row, cell, sizeof cell), v->cores, v->cpu, v->window, v->core,
+            100 * v->share);
+}
+
+/* How much of the rate lost is the clients' own CPU, and the server's
+ * memory. */
+static void write_loss_and_memory(FILE *md, const serve_run *v)
+{
+    double ratio = v->ratio, share = v->share;
     if (ratio < 1)
         fprintf(md,
                 "The matches being CPU-bound, the clients account for at most %.2f of the "
@@ -120,6 +165,26 @@ int bench_serve(FILE *md, const char *arena_dir, const char *bots_dir)
             "The server's resident memory (VmRSS, sampled at each poll): %.1f MiB with the "
             "%ld spectators just connected, **%.1f MiB** at its peak over the run, %.1f MiB "
             "at the end (%ld matches in the ladder).\n",
-            (double)rss0 / 1024, n, (double)peak / 1024, (double)rss_end / 1024, total);
+            (double)v->rss0 / 1024, v->n, (double)v->peak / 1024,
+            (double)v->rss_end / 1024, v->total);
+}
+
+int bench_serve(FILE *md, const char *arena_dir, const char *bots_dir)
+{
+    char script[PATH_MAX];
+    snprintf(script, sizeof script, "%s/test_serve_load.py", JA_SERVE_DIR);
+    if (access(PYTHON, X_OK) != 0 || access(script, R_OK) != 0) {
+        fprintf(md, "## Serve\n\nNot measured: %s or %s is missing.\n", PYTHON, script);
+        return BENCH_SECTION_SKIPPED;
+    }
+    char cmd[4 * PATH_MAX + 160];
+    load_command(cmd, sizeof cmd, script, arena_dir, bots_dir);
+    serve_run v;
+    if (run_load_script(cmd, &v) != 0)
+        return 1;
+    derive_figures(&v);
+    const bench_row *row = record_rows(&v);
+    write_table(md, &v, row);
+    write_loss_and_memory(md, &v);
     return 0;
 }
