@@ -739,9 +739,10 @@ static void referee_shares(FILE *md, const share *sh, size_t n)
     fputc('\n', md);
 }
 
-static int sec_referee(FILE *md, const bench_opts *o)
+/* The referee section's heading, how it measures (rm_n referee matches a
+ * row, matches engine matches), and the head of its table. */
+static void write_referee_intro(FILE *md, uint32_t rm_n, uint32_t matches)
 {
-    uint32_t rm_n = o->matches / 4 ? o->matches / 4 : 1;
     fprintf(md, "## The referee\n\n"
                 "The match loop with `random` plugin seats (observation, decision, plugin "
                 "call, validation, digest), no replay file, %u seeded matches per row, default "
@@ -773,7 +774,65 @@ static int sec_referee(FILE *md, const bench_opts *o)
                 "| referee / engine | target | engine + observations / engine "
                 "| referee without observations / engine | referee / engine + observations "
                 "| target |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
-            rm_n, o->matches, o->matches, rm_n);
+            rm_n, matches, matches, rm_n);
+}
+
+/* One row of the referee section: decisions/s of the engine, of the engine
+ * with observations, of the referee and of the referee without
+ * observations, and the referee's matches/s. */
+typedef struct referee_row {
+    double ed, fd, rd, bd, rm;
+} referee_row;
+
+/* Three trials of the four loops, interleaved, medians: the engine is
+ * measured again beside the referee, as the speed of a shared virtual
+ * machine's CPU moves from one minute to the next. */
+static referee_row time_referee_row(const ja_game_rules *g, uint32_t seats, uint32_t matches,
+                                    uint32_t rm_n, ref_bot *bot)
+{
+    double et[3], ft[3], rt[3], mt[3], bt[3];
+    for (int t = 0; t < 3; t++) {
+        match_run e = bench_engine(g, seats, matches, false);
+        match_run f = bench_engine(g, seats, matches, true);
+        match_run r = bench_referee(g, seats, rm_n, bot, false);
+        match_run b = bench_referee(g, seats, rm_n, bot, true);
+        et[t] = (double)e.decisions / e.seconds;
+        ft[t] = (double)f.decisions / f.seconds;
+        rt[t] = (double)r.decisions / r.seconds;
+        mt[t] = r.matches / r.seconds;
+        bt[t] = (double)b.decisions / b.seconds;
+    }
+    return (referee_row){bench_median3(et), bench_median3(ft), bench_median3(rt),
+                         bench_median3(bt), bench_median3(mt)};
+}
+
+/* The row's four figures as rows and its line of the table; its shares. */
+static share record_referee_row(FILE *md, const ja_game_rules *g, uint32_t seats,
+                                const referee_row *f)
+{
+    double ed = f->ed, fd = f->fd, rd = f->rd, bd = f->bd, rm = f->rm;
+    char name[112], cell[64], cell2[64], ratio[16], ratio2[16];
+    snprintf(name, sizeof name, "%s, %u seats: referee / engine", g->name, seats);
+    const bench_row *row = bench_row_add(name, rd, "decisions/s", rd / ed, BENCH_AT_LEAST, 0.8);
+    snprintf(name, sizeof name, "%s, %u seats: engine + observations / engine", g->name, seats);
+    bench_row_add(name, fd, "decisions/s", fd / ed, BENCH_NO_TARGET, 0);
+    snprintf(name, sizeof name, "%s, %u seats: referee without observations / engine", g->name,
+             seats);
+    bench_row_add(name, bd, "decisions/s", bd / ed, BENCH_NO_TARGET, 0);
+    snprintf(name, sizeof name, "%s, %u seats: referee / engine + observations", g->name, seats);
+    const bench_row *own = bench_row_add(name, rd, "decisions/s", rd / fd, BENCH_AT_LEAST, 0.8);
+    fprintf(md, "| %s | %u | %.0f | %.1f | %.0f | **%s** | %s | %.2f | %.2f | **%s** | %s |\n",
+            g->name, seats, rd, rm, ed, bench_ratio_text(row, ratio, sizeof ratio),
+            bench_row_target(row, cell, sizeof cell), fd / ed, bd / ed,
+            bench_ratio_text(own, ratio2, sizeof ratio2),
+            bench_row_target(own, cell2, sizeof cell2));
+    return (share){g->name, seats, ed / fd - 1, ed / bd - 1, rd / ed};
+}
+
+static int sec_referee(FILE *md, const bench_opts *o)
+{
+    uint32_t rm_n = o->matches / 4 ? o->matches / 4 : 1;
+    write_referee_intro(md, rm_n, o->matches);
     share sh[48];
     size_t n_sh = 0;
     for (int i = 0; ja_games[i] && i < 16; i++) {
@@ -781,45 +840,10 @@ static int sec_referee(FILE *md, const bench_opts *o)
         uint32_t seats[3];
         int n = seat_counts(g, seats);
         for (int k = 0; k < n; k++) {
-            /* Three trials of the four loops, interleaved, medians: the
-             * engine is measured again beside the referee, as the speed of a
-             * shared virtual machine's CPU moves from one minute to the next. */
-            double et[3], ft[3], rt[3], mt[3], bt[3];
-            for (int t = 0; t < 3; t++) {
-                match_run e = bench_engine(g, seats[k], o->matches, false);
-                match_run f = bench_engine(g, seats[k], o->matches, true);
-                match_run r = bench_referee(g, seats[k], rm_n, o->bot, false);
-                match_run b = bench_referee(g, seats[k], rm_n, o->bot, true);
-                et[t] = (double)e.decisions / e.seconds;
-                ft[t] = (double)f.decisions / f.seconds;
-                rt[t] = (double)r.decisions / r.seconds;
-                mt[t] = r.matches / r.seconds;
-                bt[t] = (double)b.decisions / b.seconds;
-            }
-            double ed = bench_median3(et), fd = bench_median3(ft), rd = bench_median3(rt);
-            double rm = bench_median3(mt), bd = bench_median3(bt);
-            char name[112], cell[64], cell2[64], ratio[16], ratio2[16];
-            snprintf(name, sizeof name, "%s, %u seats: referee / engine", g->name, seats[k]);
-            const bench_row *row =
-                bench_row_add(name, rd, "decisions/s", rd / ed, BENCH_AT_LEAST, 0.8);
-            snprintf(name, sizeof name, "%s, %u seats: engine + observations / engine",
-                     g->name, seats[k]);
-            bench_row_add(name, fd, "decisions/s", fd / ed, BENCH_NO_TARGET, 0);
-            snprintf(name, sizeof name, "%s, %u seats: referee without observations / engine",
-                     g->name, seats[k]);
-            bench_row_add(name, bd, "decisions/s", bd / ed, BENCH_NO_TARGET, 0);
-            snprintf(name, sizeof name, "%s, %u seats: referee / engine + observations",
-                     g->name, seats[k]);
-            const bench_row *own =
-                bench_row_add(name, rd, "decisions/s", rd / fd, BENCH_AT_LEAST, 0.8);
-            fprintf(md,
-                    "| %s | %u | %.0f | %.1f | %.0f | **%s** | %s | %.2f | %.2f | **%s** | %s |\n",
-                    g->name, seats[k], rd, rm, ed, bench_ratio_text(row, ratio, sizeof ratio),
-                    bench_row_target(row, cell, sizeof cell), fd / ed, bd / ed,
-                    bench_ratio_text(own, ratio2, sizeof ratio2),
-                    bench_row_target(own, cell2, sizeof cell2));
+            referee_row f = time_referee_row(g, seats[k], o->matches, rm_n, o->bot);
+            share one = record_referee_row(md, g, seats[k], &f);
             if (n_sh < sizeof sh / sizeof sh[0])
-                sh[n_sh++] = (share){g->name, seats[k], ed / fd - 1, ed / bd - 1, rd / ed};
+                sh[n_sh++] = one;
         }
     }
     fputs(REFEREE_WHY, md);
