@@ -872,39 +872,53 @@ static int sec_hosted(FILE *md, const bench_opts *o)
     return bench_hosted(md, o->bots_dir, act, action) != 0;
 }
 
-/* External bots against the raw transport: three interleaved trials of
- * each (wake-up latency on an idle machine moves both a lot), medians
- * reported. The raw side forks: no ZeroMQ context is alive then (each
- * hub's context ends with the hub). */
-static int sec_external(FILE *md, const bench_opts *o)
-{
-    const ja_game_rules *g0 = ja_games[0];
-    double act_bytes = 0, action_bytes = 0;
-    payload_sizes(&act_bytes, &action_bytes);
-    uint32_t raw_n = o->matches * 25 < 20000 ? 20000 : o->matches * 25;
-    uint32_t ext_matches = o->matches / 20 ? o->matches / 20 : 1;
+/* What the external section measured: three trials of each path
+ * (decisions/s, and CPU microseconds a decision) and their medians. */
+typedef struct external_run {
+    const ja_game_rules *g;
+    double act_bytes, action_bytes; /* the raw round trips' payloads */
+    uint32_t raw_n, matches;        /* raw round trips, and matches of each cmd: path, a trial */
     double raw_t[3], ext_t[3], hub_t[3], raw_c[3], ext_c[3], hub_c[3];
-    uint64_t ext_asked = 0, hub_asked = 0;
+    uint64_t ext_asked, hub_asked;  /* decisions sent in a trial, direct and through the hub */
+    double raw_rate, ext_rate, hub_rate, raw_cpu, ext_cpu, hub_cpu;
+} external_run;
+
+/* Three interleaved trials of the raw round trip, the cmd: bots with
+ * direct seats and through the hub's thread, each with the CPU time of
+ * every process and thread of it (all reaped after it); the medians. 0,
+ * or -1 after a message. */
+static int time_external_trials(external_run *x, const char *client)
+{
     for (int t = 0; t < 3; t++) {
-        /* CPU time of every process and thread of each (all reaped after it). */
         double c0 = bench_cpu_s();
-        raw_t[t] = bench_raw_zmq_round_trips((size_t)act_bytes, (size_t)action_bytes, raw_n);
+        x->raw_t[t] = bench_raw_zmq_round_trips((size_t)x->act_bytes, (size_t)x->action_bytes,
+                                                x->raw_n);
         double c1 = bench_cpu_s();
-        ext_t[t] = bench_external(g0, o->client, ext_matches, true, &ext_asked);
+        x->ext_t[t] = bench_external(x->g, client, x->matches, true, &x->ext_asked);
         double c2 = bench_cpu_s();
-        hub_t[t] = bench_external(g0, o->client, ext_matches, false, &hub_asked);
-        raw_c[t] = (c1 - c0) * 1e6 / raw_n;
-        ext_c[t] = ext_asked ? (c2 - c1) * 1e6 / (double)ext_asked : 0;
-        hub_c[t] = hub_asked ? (bench_cpu_s() - c2) * 1e6 / (double)hub_asked : 0;
-        if (ext_t[t] <= 0 || raw_t[t] <= 0 || hub_t[t] <= 0) {
+        x->hub_t[t] = bench_external(x->g, client, x->matches, false, &x->hub_asked);
+        x->raw_c[t] = (c1 - c0) * 1e6 / x->raw_n;
+        x->ext_c[t] = x->ext_asked ? (c2 - c1) * 1e6 / (double)x->ext_asked : 0;
+        x->hub_c[t] = x->hub_asked ? (bench_cpu_s() - c2) * 1e6 / (double)x->hub_asked : 0;
+        if (x->ext_t[t] <= 0 || x->raw_t[t] <= 0 || x->hub_t[t] <= 0) {
             fprintf(stderr, "ja_bench: the external-bot measurement failed (see above)\n");
-            return 1;
+            return -1;
         }
     }
-    double raw_rate = bench_median3(raw_t), ext_rate = bench_median3(ext_t);
-    double hub_rate = bench_median3(hub_t);
-    double raw_cpu = bench_median3(raw_c), ext_cpu = bench_median3(ext_c);
-    double hub_cpu = bench_median3(hub_c);
+    x->raw_rate = bench_median3(x->raw_t);
+    x->ext_rate = bench_median3(x->ext_t);
+    x->hub_rate = bench_median3(x->hub_t);
+    x->raw_cpu = bench_median3(x->raw_c);
+    x->ext_cpu = bench_median3(x->ext_c);
+    x->hub_cpu = bench_median3(x->hub_c);
+    return 0;
+}
+
+/* The external section's rows; the one judged by its target. */
+static const bench_row *record_external_rows(const external_run *x)
+{
+    double raw_rate = x->raw_rate, ext_rate = x->ext_rate, hub_rate = x->hub_rate;
+    double raw_cpu = x->raw_cpu, ext_cpu = x->ext_cpu, hub_cpu = x->hub_cpu;
     bench_row_add("raw ZeroMQ DEALER/ROUTER round trip", raw_rate, "round trips/s", NAN,
                   BENCH_NO_TARGET, 0);
     const bench_row *row = bench_row_add("cmd: bots through the referee / raw ZeroMQ round trip",
@@ -917,6 +931,14 @@ static int sec_external(FILE *md, const bench_opts *o)
     bench_row_add("CPU time: raw ZeroMQ round trip / cmd: decision through the hub thread",
                   hub_cpu, "us CPU/decision", hub_cpu > 0 ? raw_cpu / hub_cpu : NAN,
                   BENCH_NO_TARGET, 0);
+    return row;
+}
+
+/* How the external section measures, and its table. */
+static void write_external_table(FILE *md, const external_run *x, const bench_row *row)
+{
+    double raw_rate = x->raw_rate, ext_rate = x->ext_rate, hub_rate = x->hub_rate;
+    const double *raw_t = x->raw_t, *ext_t = x->ext_t, *hub_t = x->hub_t;
     char cell[64];
     fprintf(md,
             "## External bots over ZeroMQ\n\n"
@@ -937,7 +959,20 @@ static int sec_external(FILE *md, const bench_opts *o)
             "| `cmd:` bots through the referee (direct seats) | %.0f | %.1f us | %.1f us | "
             "%.0f, %.0f, %.0f | **%.2f** | %s |\n"
             "| `cmd:` bots through the hub's thread | %.0f | %.1f us | %.1f us | %.0f, %.0f, "
-            "%.0f | %.2f | |\n\n"
+            "%.0f | %.2f | |\n\n",
+            x->matches, x->g->name, x->act_bytes, x->action_bytes, x->raw_n, raw_rate,
+            1e6 / raw_rate, x->raw_cpu, raw_t[0], raw_t[1], raw_t[2], ext_rate, 1e6 / ext_rate,
+            x->ext_cpu, ext_t[0], ext_t[1], ext_t[2], ext_rate / raw_rate,
+            bench_row_target(row, cell, sizeof cell), hub_rate, 1e6 / hub_rate, x->hub_cpu,
+            hub_t[0], hub_t[1], hub_t[2], hub_rate / raw_rate);
+}
+
+/* What a cmd: decision costs beyond the round trip, and where its time
+ * goes (profiles this run does not measure: they name their dates). */
+static void write_external_costs(FILE *md, const external_run *x)
+{
+    double raw_cpu = x->raw_cpu, ext_cpu = x->ext_cpu, hub_cpu = x->hub_cpu;
+    fprintf(md,
             "CPU time, raw round trip / `cmd:` decision: **%.2f** with direct seats, %.2f "
             "through the hub's thread. The C bots ask for the compact act (docs/protocol.md, "
             "`x_bin`: the observation's bytes and the legal codes, about the full act's size "
@@ -974,12 +1009,27 @@ static int sec_external(FILE *md, const bench_opts *o)
             "makes 16 system calls a decision instead of 26, a bot 3 fewer, and CPU per "
             "decision fell from 161-165 us to 130-152 us in interleaved runs of this "
             "section.\n",
-            ext_matches, g0->name, act_bytes, action_bytes, raw_n, raw_rate, 1e6 / raw_rate,
-            raw_cpu, raw_t[0], raw_t[1], raw_t[2], ext_rate, 1e6 / ext_rate, ext_cpu, ext_t[0],
-            ext_t[1], ext_t[2], ext_rate / raw_rate, bench_row_target(row, cell, sizeof cell),
-            hub_rate, 1e6 / hub_rate, hub_cpu, hub_t[0], hub_t[1], hub_t[2], hub_rate / raw_rate,
             ext_cpu > 0 ? raw_cpu / ext_cpu : 0, hub_cpu > 0 ? raw_cpu / hub_cpu : 0,
-            (unsigned long long)ext_asked);
+            (unsigned long long)x->ext_asked);
+}
+
+/* External bots against the raw transport: three interleaved trials of
+ * each (wake-up latency on an idle machine moves both a lot), medians
+ * reported. The raw side forks: no ZeroMQ context is alive then (each
+ * hub's context ends with the hub). */
+static int sec_external(FILE *md, const bench_opts *o)
+{
+    external_run x;
+    memset(&x, 0, sizeof x);
+    x.g = ja_games[0];
+    payload_sizes(&x.act_bytes, &x.action_bytes);
+    x.raw_n = o->matches * 25 < 20000 ? 20000 : o->matches * 25;
+    x.matches = o->matches / 20 ? o->matches / 20 : 1;
+    if (time_external_trials(&x, o->client) != 0)
+        return 1;
+    const bench_row *row = record_external_rows(&x);
+    write_external_table(md, &x, row);
+    write_external_costs(md, &x);
     return 0;
 }
 
