@@ -1255,15 +1255,56 @@ static int pin_one_cpu(cpu_set_t *all)
     return -1;
 }
 
-int main(int argc, char **argv)
+/* What the command line asked for (parse_args), beside bench_opts. */
+typedef struct bench_cli {
+    const char *out_path;
+    bool chosen[N_SECTIONS]; /* the sections to run */
+    bool only, json;
+    char only_arg[128];      /* the --only lists, joined with commas */
+} bench_cli;
+
+/* Takes the value v of option a (one of the options that take one). 0, or
+ * 2 (the exit status) after the one-line error. */
+static int take_value(const char *a, const char *v, bench_cli *c, bench_opts *o)
 {
-    const char *out_path = "docs/performance.md";
-    char bots_dir[PATH_MAX], client[PATH_MAX + 64];
-    snprintf(bots_dir, sizeof bots_dir, "%s/../bots", bench_exe_dir());
-    snprintf(client, sizeof client, "%s/../sdk/examples/ja_example_bot", bench_exe_dir());
-    bench_opts o = {2000, bots_dir, client, NULL, NULL};
-    bool chosen[N_SECTIONS] = {false}, only = false, json = false;
-    char only_arg[128] = "";
+    if (strcmp(a, "--only") == 0) {
+        if (select_sections(v, c->chosen) != 0)
+            return 2;
+        c->only = true;
+        size_t l = strlen(c->only_arg);
+        snprintf(c->only_arg + l, sizeof c->only_arg - l, "%s%s", l ? "," : "", v);
+    } else if (strcmp(a, "--out") == 0) {
+        c->out_path = v;
+    } else if (strcmp(a, "--bots") == 0) {
+        o->bots_dir = v;
+    } else if (strcmp(a, "--client") == 0) {
+        o->client = v;
+    } else if (strcmp(a, "--openspiel") == 0) {
+        if (access(v, X_OK) != 0) {
+            fprintf(stderr, "ja_bench: --openspiel '%s': not a program this user may "
+                            "run: %s\n", v, strerror(errno));
+            return 2;
+        }
+        o->openspiel = v;
+    } else {
+        char *end = NULL;
+        errno = 0;
+        unsigned long n = strtoul(v, &end, 10);
+        if (errno || !end || *end || v[0] == '-' || n == 0 || n > 100000000UL) {
+            fprintf(stderr, "ja_bench: --matches '%s' is not a count from 1 to "
+                            "100000000\n", v);
+            return 2;
+        }
+        o->matches = (uint32_t)n;
+    }
+    return 0;
+}
+
+/* Reads the command line into c and o, every section chosen when none is
+ * named. -1 to go on, or the exit status: 0 after --help, 2 after a
+ * one-line error. */
+static int parse_args(int argc, char **argv, bench_cli *c, bench_opts *o)
+{
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has = i + 1 < argc;
@@ -1271,7 +1312,7 @@ int main(int argc, char **argv)
             fputs(HELP, stdout);
             return 0;
         } else if (strcmp(a, "--json") == 0) {
-            json = true;
+            c->json = true;
         } else if (strcmp(a, "--only") == 0 || strcmp(a, "--out") == 0 ||
                    strcmp(a, "--bots") == 0 || strcmp(a, "--client") == 0 ||
                    strcmp(a, "--openspiel") == 0 ||
@@ -1280,46 +1321,23 @@ int main(int argc, char **argv)
                 fprintf(stderr, "ja_bench: %s needs a value (see --help)\n", a);
                 return 2;
             }
-            const char *v = argv[++i];
-            if (strcmp(a, "--only") == 0) {
-                if (select_sections(v, chosen) != 0)
-                    return 2;
-                only = true;
-                size_t l = strlen(only_arg);
-                snprintf(only_arg + l, sizeof only_arg - l, "%s%s", l ? "," : "", v);
-            } else if (strcmp(a, "--out") == 0) {
-                out_path = v;
-            } else if (strcmp(a, "--bots") == 0) {
-                o.bots_dir = v;
-            } else if (strcmp(a, "--client") == 0) {
-                o.client = v;
-            } else if (strcmp(a, "--openspiel") == 0) {
-                if (access(v, X_OK) != 0) {
-                    fprintf(stderr, "ja_bench: --openspiel '%s': not a program this user may "
-                                    "run: %s\n", v, strerror(errno));
-                    return 2;
-                }
-                o.openspiel = v;
-            } else {
-                char *end = NULL;
-                errno = 0;
-                unsigned long n = strtoul(v, &end, 10);
-                if (errno || !end || *end || v[0] == '-' || n == 0 || n > 100000000UL) {
-                    fprintf(stderr, "ja_bench: --matches '%s' is not a count from 1 to "
-                                    "100000000\n", v);
-                    return 2;
-                }
-                o.matches = (uint32_t)n;
-            }
+            if (take_value(a, argv[++i], c, o) != 0)
+                return 2;
         } else {
             fprintf(stderr, "ja_bench: unknown argument '%s' (see --help)\n", a);
             return 2;
         }
     }
-    if (!only)
+    if (!c->only)
         for (size_t i = 0; i < N_SECTIONS; i++)
-            chosen[i] = true;
-    /* The page's directory must take the page before anything runs. */
+            c->chosen[i] = true;
+    return -1;
+}
+
+/* The page's directory must take the page before anything runs. 0, or 2
+ * (the exit status) after the one-line error. */
+static int check_out_dir(const char *out_path)
+{
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", out_path);
     char *slash = strrchr(dir, '/');
@@ -1332,72 +1350,117 @@ int main(int argc, char **argv)
                 strerror(errno));
         return 2;
     }
+    return 0;
+}
+
+/* What a run says of itself: in the JSON, and in the line each section it
+ * wrote begins with. */
+typedef struct run_info {
+    char cpu[256], when[64];
+    long cores;
+    const char *build;
+    char line[1024]; /* the run line of the page */
+} run_info;
+
+static void describe_run(run_info *r, const bench_cli *c, uint32_t matches)
+{
+    cpu_model(r->cpu, sizeof r->cpu);
+    time_t t = time(NULL);
+    strftime(r->when, sizeof r->when, "%Y-%m-%d", gmtime(&t));
+    r->cores = sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef NDEBUG
+    r->build = "optimised (NDEBUG)";
+#else
+    r->build = "with assertions (not a Release build: numbers are pessimistic)";
+#endif
+    snprintf(r->line, sizeof r->line,
+             "_Run: %s, %s; %s (%ld online); build %s; arena %s; `--matches %u`._", r->when,
+             c->only ? "`ja_bench --only`" : "full run", r->cpu, r->cores, r->build,
+             ja_version(), matches);
+    if (c->only) /* name the sections of the run */
+        snprintf(r->line, sizeof r->line,
+                 "_Run: %s, `ja_bench --only %s`; %s (%ld online); build %s; arena %s; "
+                 "`--matches %u`._",
+                 r->when, c->only_arg, r->cpu, r->cores, r->build, ja_version(), matches);
+}
+
+/* Runs section i into *fresh (its text), pinned to one CPU when it is a
+ * section of one thread. 0; or 0 with *skipped set when it could not be
+ * measured here (its text says why); or 1 when it failed. */
+static int run_section(size_t i, const bench_opts *o, char **fresh, bool *skipped)
+{
+    size_t len = 0;
+    FILE *md = open_memstream(fresh, &len);
+    if (!md) {
+        fprintf(stderr, "ja_bench: out of memory\n");
+        return 1;
+    }
+    bench_rows_section(SECTIONS[i].name);
+    fprintf(stderr, "ja_bench: section %s\n", SECTIONS[i].name);
+    cpu_set_t all;
+    int pinned = SECTIONS[i].one_cpu ? pin_one_cpu(&all) : -1;
+    g_pinned[i] = pinned;
+    int rc = SECTIONS[i].run(md, o);
+    if (pinned >= 0)
+        sched_setaffinity(0, sizeof all, &all);
+    fclose(md);
+    if (rc == BENCH_SECTION_SKIPPED) {
+        fprintf(stderr, "ja_bench: section %s not measured: %s", SECTIONS[i].name,
+                strstr(*fresh, "Not measured: ") ? strstr(*fresh, "Not measured: ") + 14
+                                                 : "\n");
+        *skipped = true;
+        rc = 0;
+    }
+    return rc != 0;
+}
+
+/* Runs the chosen sections in the page's order until one fails, their
+ * names into names. 0, or 1 when one failed. */
+static int run_sections(const bench_cli *c, const bench_opts *o, char **fresh, bool *skipped,
+                        const char **names, size_t *n_names)
+{
+    int rc = 0;
+    for (size_t i = 0; i < N_SECTIONS && rc == 0; i++) {
+        if (!c->chosen[i])
+            continue;
+        names[(*n_names)++] = SECTIONS[i].name;
+        rc = run_section(i, o, &fresh[i], &skipped[i]);
+    }
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    char bots_dir[PATH_MAX], client[PATH_MAX + 64];
+    snprintf(bots_dir, sizeof bots_dir, "%s/../bots", bench_exe_dir());
+    snprintf(client, sizeof client, "%s/../sdk/examples/ja_example_bot", bench_exe_dir());
+    bench_opts o = {2000, bots_dir, client, NULL, NULL};
+    bench_cli c = {.out_path = "docs/performance.md"};
+    int rc = parse_args(argc, argv, &c, &o);
+    if (rc >= 0)
+        return rc;
+    if (check_out_dir(c.out_path) != 0)
+        return 2;
     char path[PATH_MAX + 32], err[1024];
     snprintf(path, sizeof path, "%s/ja_random.so", o.bots_dir);
     if (ref_bot_plugin_open(path, NULL, &o.bot, err, sizeof err) != JA_OK) {
         fprintf(stderr, "ja_bench: %s\n", err);
         return 2;
     }
-    bench_rows_print(!json);
-    char cpu[256], when[64];
-    cpu_model(cpu, sizeof cpu);
-    time_t t = time(NULL);
-    strftime(when, sizeof when, "%Y-%m-%d", gmtime(&t));
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-#ifdef NDEBUG
-    const char *build = "optimised (NDEBUG)";
-#else
-    const char *build = "with assertions (not a Release build: numbers are pessimistic)";
-#endif
-    char run_line[1024];
-    snprintf(run_line, sizeof run_line,
-             "_Run: %s, %s; %s (%ld online); build %s; arena %s; `--matches %u`._", when,
-             only ? "`ja_bench --only`" : "full run", cpu, cores, build, ja_version(), o.matches);
-    if (only) /* name the sections of the run */
-        snprintf(run_line, sizeof run_line,
-                 "_Run: %s, `ja_bench --only %s`; %s (%ld online); build %s; arena %s; "
-                 "`--matches %u`._",
-                 when, only_arg, cpu, cores, build, ja_version(), o.matches);
+    bench_rows_print(!c.json);
+    run_info run;
+    describe_run(&run, &c, o.matches);
     char *fresh[N_SECTIONS] = {NULL};
     bool skipped[N_SECTIONS] = {false};
     const char *names[N_SECTIONS];
     size_t n_names = 0;
-    int rc = 0;
-    for (size_t i = 0; i < N_SECTIONS && rc == 0; i++) {
-        if (!chosen[i])
-            continue;
-        names[n_names++] = SECTIONS[i].name;
-        size_t len = 0;
-        FILE *md = open_memstream(&fresh[i], &len);
-        if (!md) {
-            fprintf(stderr, "ja_bench: out of memory\n");
-            rc = 1;
-            break;
-        }
-        bench_rows_section(SECTIONS[i].name);
-        fprintf(stderr, "ja_bench: section %s\n", SECTIONS[i].name);
-        cpu_set_t all;
-        int pinned = SECTIONS[i].one_cpu ? pin_one_cpu(&all) : -1;
-        g_pinned[i] = pinned;
-        rc = SECTIONS[i].run(md, &o);
-        if (pinned >= 0)
-            sched_setaffinity(0, sizeof all, &all);
-        fclose(md);
-        if (rc == BENCH_SECTION_SKIPPED) {
-            fprintf(stderr, "ja_bench: section %s not measured: %s", SECTIONS[i].name,
-                    strstr(fresh[i], "Not measured: ") ? strstr(fresh[i], "Not measured: ") + 14
-                                                       : "\n");
-            skipped[i] = true;
-            rc = 0;
-        }
-        rc = rc != 0;
-    }
+    rc = run_sections(&c, &o, fresh, skipped, names, &n_names);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    if (rc == 0 && write_page(out_path, fresh, skipped, when, run_line, ru.ru_maxrss) != 0)
+    if (rc == 0 && write_page(c.out_path, fresh, skipped, run.when, run.line, ru.ru_maxrss) != 0)
         rc = 1;
-    if (json && bench_rows_json(stdout, names, n_names, rc == 0 ? out_path : NULL, when, cpu,
-                                cores, build) != 0) {
+    if (c.json && bench_rows_json(stdout, names, n_names, rc == 0 ? c.out_path : NULL, run.when,
+                                  run.cpu, run.cores, run.build) != 0) {
         fprintf(stderr, "ja_bench: cannot build the JSON output\n");
         rc = 1;
     }
@@ -1405,6 +1468,6 @@ int main(int argc, char **argv)
         free(fresh[i]);
     ref_bot_destroy(&o.bot);
     if (rc == 0)
-        fprintf(stderr, "ja_bench: wrote %s\n", out_path);
+        fprintf(stderr, "ja_bench: wrote %s\n", c.out_path);
     return rc;
 }
