@@ -37,6 +37,7 @@
 
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_version.h"
+#include "ja_xalloc.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -556,9 +557,7 @@ static void on_bot_message(ref_hub *h, const void *rid, size_t rid_len, zmq_msg_
     int64_t now = ref_now_ns();
     conn *c = conn_by_rid(h, rid, rid_len);
     if (!c) {
-        c = calloc(1, sizeof *c);
-        if (!c)
-            return;
+        c = ja_xcalloc(1, sizeof *c);
         memcpy(c->rid, rid, rid_len);
         c->rid_len = rid_len;
         c->state = C_NEW;
@@ -678,15 +677,11 @@ static void read_monitor(ref_hub *h)
             if (event == ZMQ_EVENT_ACCEPTED && fd >= 0) {
                 if ((size_t)fd >= h->n_fdgen) {
                     size_t n = (size_t)fd * 2 + 16;
-                    uint32_t *g = realloc(h->fdgen, n * sizeof *g);
-                    if (g) {
-                        memset(g + h->n_fdgen, 0, (n - h->n_fdgen) * sizeof *g);
-                        h->fdgen = g;
-                        h->n_fdgen = n;
-                    }
+                    h->fdgen = ja_xrealloc(h->fdgen, n * sizeof *h->fdgen);
+                    memset(h->fdgen + h->n_fdgen, 0, (n - h->n_fdgen) * sizeof *h->fdgen);
+                    h->n_fdgen = n;
                 }
-                if ((size_t)fd < h->n_fdgen)
-                    h->fdgen[fd]++;
+                h->fdgen[fd]++;
             } else if (event == ZMQ_EVENT_DISCONNECTED && fd >= 0) {
                 uint32_t gen = (size_t)fd < h->n_fdgen ? h->fdgen[fd] : 0;
                 for (conn *c = h->conns; c; c = c->next)
@@ -758,12 +753,7 @@ static void on_claim(ref_hub *h, const hub_req *q, const void *token, size_t n, 
             }
         return;
     }
-    claimed_name *k = calloc(1, sizeof *k);
-    if (!k) {
-        r->kind = HUB_REP_FAIL;
-        snprintf(r->msg, sizeof r->msg, "out of memory");
-        return;
-    }
+    claimed_name *k = ja_xcalloc(1, sizeof *k);
     snprintf(k->name, sizeof k->name, "%s", c->name);
     k->next = h->claimed;
     h->claimed = k;
@@ -783,16 +773,16 @@ static void on_grant(ref_hub *h, const hub_req *q, const void *token, size_t n, 
                                         "started", q->name);
         return;
     }
-    if (!g && (g = calloc(1, sizeof *g))) {
+    if (!g) {
+        g = ja_xcalloc(1, sizeof *g);
         snprintf(g->who, sizeof g->who, "%s", q->name);
         snprintf(g->name, sizeof g->name, "%s", q->name);
         g->next = h->grants;
         h->grants = g;
     }
-    if (!g || n == 0 || n >= sizeof g->token) {
+    if (n == 0 || n >= sizeof g->token) {
         r->kind = HUB_REP_FAIL;
-        snprintf(r->msg, sizeof r->msg, g ? "a token is 1 to %d bytes" : "out of memory",
-                 REF_WIRE_TOKEN_MAX - 1);
+        snprintf(r->msg, sizeof r->msg, "a token is 1 to %d bytes", REF_WIRE_TOKEN_MAX - 1);
         return;
     }
     sodium_memzero(g->token, sizeof g->token);
@@ -833,28 +823,15 @@ static void on_allow(ref_hub *h, const hub_req *q, const void *payload, size_t n
         r->kind = HUB_REP_OK;
         return;
     }
-    char *name = strdup(q->name);
-    if (!name)
-        return;
+    char *name = ja_xstrdup(q->name);
     if (i == h->cfg.n_allow) {
         if (i == h->allow_cap) {
             uint32_t cap = h->allow_cap ? 2 * h->allow_cap : 16;
-            char **k = realloc(h->allow, cap * sizeof *k);
-            if (k)
-                h->allow = k;
-            char **nm = k ? realloc(h->allow_names, cap * sizeof *nm) : NULL;
-            if (nm)
-                h->allow_names = nm;
-            if (!k || !nm) {
-                free(name);
-                return;
-            }
+            h->allow = ja_xrealloc(h->allow, cap * sizeof *h->allow);
+            h->allow_names = ja_xrealloc(h->allow_names, cap * sizeof *h->allow_names);
             h->allow_cap = cap;
         }
-        if (!(h->allow[i] = strdup(key))) {
-            free(name);
-            return;
-        }
+        h->allow[i] = ja_xstrdup(key);
         h->allow_names[i] = NULL;
         h->cfg.n_allow++;
     }
@@ -876,13 +853,12 @@ static hub_seat *on_open(ref_hub *h, const void *sid, size_t sid_len, const hub_
                  q->name, q->match);
         return NULL;
     }
-    hub_seat *s = calloc(1, sizeof *s);
-    if (!s || sid_len > RID_MAX) {
-        free(s);
+    if (sid_len > RID_MAX) { /* never: the hub's own inproc ids */
         r->kind = HUB_REP_FAIL;
-        snprintf(r->msg, sizeof r->msg, "out of memory");
+        snprintf(r->msg, sizeof r->msg, "the seat's id is too long");
         return NULL;
     }
+    hub_seat *s = ja_xcalloc(1, sizeof *s);
     if (sid_len) /* none for a direct seat */
         memcpy(s->sid, sid, sid_len);
     s->sid_len = sid_len;
@@ -1544,8 +1520,7 @@ static int bind_address(ref_hub *h, const ref_hub_config *cfg, char *bind_ep, si
 }
 
 /* The hub's own copy of the allow list, which only CurveZMQ can check
- * (without it the list is dropped, and so is a live one). JA_OK or
- * JA_ENOMEM with err. */
+ * (without it the list is dropped, and so is a live one). JA_OK. */
 static int copy_allow(ref_hub *h, const ref_hub_config *cfg, char *err, size_t cap)
 {
     h->cfg.allow = NULL;
@@ -1557,19 +1532,15 @@ static int copy_allow(ref_hub *h, const ref_hub_config *cfg, char *err, size_t c
     }
     /* A live list has names (NULL entries: bare keys) and room to grow. */
     h->allow_cap = cfg->n_allow ? cfg->n_allow : 1;
-    h->allow = calloc(h->allow_cap, sizeof *h->allow);
+    h->allow = ja_xcalloc(h->allow_cap, sizeof *h->allow);
     if (cfg->allow_names || cfg->allow_live)
-        h->allow_names = calloc(h->allow_cap, sizeof *h->allow_names);
-    bool ok = h->allow && (h->allow_names || !(cfg->allow_names || cfg->allow_live));
-    for (uint32_t i = 0; ok && i < cfg->n_allow; i++) {
-        ok = (h->allow[i] = strdup(cfg->allow[i])) != NULL;
-        if (ok && cfg->allow_names && cfg->allow_names[i])
-            ok = (h->allow_names[i] = strdup(cfg->allow_names[i])) != NULL;
+        h->allow_names = ja_xcalloc(h->allow_cap, sizeof *h->allow_names);
+    for (uint32_t i = 0; i < cfg->n_allow; i++) {
+        h->allow[i] = ja_xstrdup(cfg->allow[i]);
+        if (cfg->allow_names && cfg->allow_names[i])
+            h->allow_names[i] = ja_xstrdup(cfg->allow_names[i]);
     }
-    if (!ok) {
-        snprintf(err, cap, "out of memory");
-        return JA_ENOMEM;
-    }
+    (void)err, (void)cap;
     return JA_OK;
 }
 
@@ -1682,11 +1653,7 @@ static int start_thread(ref_hub *h, char *err, size_t cap)
 int ref_hub_start(const ref_hub_config *cfg, ref_hub **out, char *err, size_t cap)
 {
     *out = NULL;
-    ref_hub *h = calloc(1, sizeof *h);
-    if (!h) {
-        snprintf(err, cap, "out of memory");
-        return JA_ENOMEM;
-    }
+    ref_hub *h = ja_xcalloc(1, sizeof *h);
     h->cfg = *cfg;
     msgpack_sbuffer_init(&h->out);
     h->wake_fd = -1;

@@ -3,6 +3,7 @@
 
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
+#include "ja_xalloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -454,12 +455,7 @@ int ref_match_start(const ref_match_config *cfg, ref_match_result *out, char *er
      * as a small chunk that no later request takes, until glibc's cache of
      * that size is full; after that, each one freed goes to a fast bin,
      * which the next large request must first consolidate. */
-    unsigned char *raw = malloc(size + LINE - 1);
-    if (!raw) {
-        *mp = NULL;
-        snprintf(err, cap, "out of memory");
-        return JA_ENOMEM;
-    }
+    unsigned char *raw = ja_xmalloc(size + LINE - 1);
     unsigned char *block = raw + (LINE - (uintptr_t)raw % LINE) % LINE;
     match *m = *mp = (match *)block;
     memset(block, 0, at_st);

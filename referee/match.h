@@ -140,7 +140,7 @@ int ref_match_run(const ref_match_config *cfg, ref_match_result *out, char *err,
  * arena/run/executor_events.c). ref_match_run is start, play(false), close.
  *
  * ref_match_start prepares the match (buffers, seats, the record's start)
- * and always gives a handle in *m (NULL only when out of memory) that
+ * and always gives a handle in *m that
  * ref_match_close releases; it returns what ref_match_run would have
  * returned had the match failed there, or JA_OK. cfg, out and err are
  * borrowed until ref_match_close. */

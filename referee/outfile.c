@@ -2,6 +2,7 @@
 #include "outfile.h"
 
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -136,17 +137,9 @@ int ref_out_open(const char *label, const char *path, unsigned flags, ref_out **
     int rc = ref_out_check(label, path, flags, err, cap);
     if (rc != JA_OK)
         return rc;
-    ref_out *o = calloc(1, sizeof *o);
-    if (o) {
-        o->path = strdup(path);
-        o->label = strdup(label ? label : "cannot write");
-    }
-    if (!o || !o->path || !o->label) {
-        if (o)
-            release(o);
-        snprintf(err, cap, "out of memory");
-        return JA_ENOMEM;
-    }
+    ref_out *o = ja_xcalloc(1, sizeof *o);
+    o->path = ja_xstrdup(path);
+    o->label = ja_xstrdup(label ? label : "cannot write");
     o->flags = flags;
     if ((flags & REF_OUT_STDOUT) && strcmp(path, "-") == 0) {
         o->stream = true;
@@ -159,12 +152,7 @@ int ref_out_open(const char *label, const char *path, unsigned flags, ref_out **
         *out = o;
         return JA_OK;
     }
-    o->tmp = malloc(strlen(path) + 16);
-    if (!o->tmp) {
-        release(o);
-        snprintf(err, cap, "out of memory");
-        return JA_ENOMEM;
-    }
+    o->tmp = ja_xmalloc(strlen(path) + 16);
     int fd = create_tmp(o);
     if (fd < 0) {
         snprintf(err, cap, "%s '%s': %s", o->label, path, strerror(errno));

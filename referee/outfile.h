@@ -48,7 +48,7 @@ typedef struct ref_out ref_out;
 
 /* Creates the temporary file for path (or, for "-" with REF_OUT_STDOUT,
  * takes the standard output). JA_OK, JA_EINVAL (ref_out_check refused the
- * destination), JA_EIO (cannot create it), JA_ENOMEM; err gets one line,
+ * destination), JA_EIO (cannot create it); err gets one line,
  * "LABEL 'PATH': why" (label NULL: "cannot write"), here and at commit. */
 int ref_out_open(const char *label, const char *path, unsigned flags, ref_out **out, char *err,
                  size_t cap);

@@ -4,6 +4,7 @@
 #include "proc.h"
 
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,13 +52,8 @@ struct ref_proc {
 int ref_tail_new(size_t cap, ref_tail **out)
 {
     *out = NULL;
-    ref_tail *t = calloc(1, sizeof *t);
-    char *buf = cap ? malloc(cap) : NULL;
-    if (!t || !buf) {
-        free(t);
-        free(buf);
-        return JA_ENOMEM;
-    }
+    ref_tail *t = ja_xcalloc(1, sizeof *t);
+    char *buf = ja_xmalloc(cap);
     pthread_mutex_init(&t->mu, NULL);
     t->cap = cap;
     t->buf = buf;
@@ -194,32 +190,26 @@ int ref_proc_spawn_tail(const char *command, const char *const *env, size_t n_en
 }
 
 /* A process record, with the buffer of held output when its output is
- * held (without that buffer, the output just goes through). NULL when out
- * of memory. */
+ * held (without that buffer, the output just goes through). */
 static ref_proc *proc_new(bool hold)
 {
-    ref_proc *p = calloc(1, sizeof *p);
-    if (!p)
-        return NULL;
+    ref_proc *p = ja_xcalloc(1, sizeof *p);
     if (hold) {
-        p->held = malloc(HELD_MAX);
-        p->hold = p->held != NULL;
+        p->held = ja_xmalloc(HELD_MAX);
+        p->hold = true;
     }
     pthread_mutex_init(&p->mu, NULL);
     return p;
 }
 
 /* The child's environment: ours, with the n_env variables of env in place
- * of any inherited ones of the same name. The strings are borrowed; NULL
- * when out of memory. */
+ * of any inherited ones of the same name. The strings are borrowed. */
 static char **child_env(const char *const *env, size_t n_env)
 {
     size_t n_base = 0;
     while (environ[n_base])
         n_base++;
-    char **envp = calloc(n_base + n_env + 1, sizeof *envp);
-    if (!envp)
-        return NULL;
+    char **envp = ja_xcalloc(n_base + n_env + 1, sizeof *envp);
     size_t k = 0;
     for (size_t i = 0; i < n_base; i++) {
         const char *eq = strchr(environ[i], '=');
@@ -291,14 +281,11 @@ static int spawn_child(ref_proc *p, const char *const *launcher, const char *com
     while (launcher && launcher[n_launch])
         n_launch++;
     if (n_launch) {
-        argv = calloc(n_launch + 2, sizeof *argv);
-        if (argv) {
-            memcpy(argv, launcher, n_launch * sizeof *argv);
-            argv[n_launch] = (char *)command;
-        }
+        argv = ja_xcalloc(n_launch + 2, sizeof *argv);
+        memcpy(argv, launcher, n_launch * sizeof *argv);
+        argv[n_launch] = (char *)command;
     }
-    int rc = !argv ? ENOMEM : posix_spawn(&p->pid, n_launch ? launcher[0] : "/bin/sh", &fa, &at,
-                                          argv, envp);
+    int rc = posix_spawn(&p->pid, n_launch ? launcher[0] : "/bin/sh", &fa, &at, argv, envp);
     if (argv != sh_argv)
         free(argv);
     posix_spawn_file_actions_destroy(&fa);
@@ -336,13 +323,6 @@ int ref_proc_spawn_via(const char *const *launcher, const char *command, const c
     *out = NULL;
     ref_proc *p = proc_new(tail && hold);
     char **envp = child_env(env, n_env);
-    if (!p || !envp) {
-        if (p)
-            proc_free(p);
-        free(envp);
-        snprintf(err, cap, "out of memory");
-        return JA_ENOMEM;
-    }
     int out_fd;
     int rc = start_child(p, launcher, command, envp, tail != NULL, &out_fd);
     free(envp);

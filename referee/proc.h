@@ -25,8 +25,8 @@
 typedef struct ref_proc ref_proc;
 typedef struct ref_tail ref_tail;
 
-/* A ring of the last cap bytes written into it; thread-safe. JA_OK or
- * JA_ENOMEM; owned by the caller: ref_tail_destroy, after every process
+/* A ring of the last cap bytes written into it (cap >= 1); thread-safe.
+ * JA_OK; owned by the caller: ref_tail_destroy, after every process
  * spawned with it has been stopped. */
 int ref_tail_new(size_t cap, ref_tail **out);
 /* Copies the tail into buf, NUL-terminated; returns its length. */

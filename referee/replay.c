@@ -5,6 +5,7 @@
 
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_version.h"
+#include "ja_xalloc.h"
 
 #include <errno.h>
 #include <sodium.h>
@@ -110,11 +111,7 @@ struct ref_replay_writer {
 int ref_replay_writer_open(const char *path, ref_replay_writer **out, char *err, size_t cap)
 {
     *out = NULL;
-    ref_replay_writer *w = calloc(1, sizeof *w);
-    if (!w) {
-        snprintf(err, cap, "out of memory");
-        return JA_ENOMEM;
-    }
+    ref_replay_writer *w = ja_xcalloc(1, sizeof *w);
     int rc = ref_out_open("cannot write replay", path, REF_OUT_SYNC, &w->out, err, cap);
     if (rc != JA_OK) {
         free(w);
@@ -398,19 +395,15 @@ static int parse_header(const msgpack_object *m, ref_replay *r, char *err, size_
     return rc;
 }
 
-static int grow(void **p, uint32_t *capn, uint32_t need, size_t size)
+static void grow(void **p, uint32_t *capn, uint32_t need, size_t size)
 {
     if (need <= *capn)
-        return JA_OK;
+        return;
     uint32_t n = *capn ? *capn * 2 : 256;
     while (n < need)
         n *= 2;
-    void *q = realloc(*p, (size_t)n * size);
-    if (!q)
-        return JA_ENOMEM;
-    *p = q;
+    *p = ja_xrealloc(*p, (size_t)n * size);
     *capn = n;
-    return JA_OK;
 }
 
 static int parse_step(const msgpack_object *m, ref_replay *r, uint32_t *cap_steps,
@@ -422,9 +415,8 @@ static int parse_step(const msgpack_object *m, ref_replay *r, uint32_t *cap_step
         snprintf(why, cap, "decision record without a valid \"asked\" list");
         return JA_EFORMAT;
     }
-    if (grow((void **)&r->steps, cap_steps, r->n_steps + 1, sizeof *r->steps) ||
-        grow((void **)&r->recs, cap_recs, r->n_recs + n, sizeof *r->recs))
-        return JA_ENOMEM;
+    grow((void **)&r->steps, cap_steps, r->n_steps + 1, sizeof *r->steps);
+    grow((void **)&r->recs, cap_recs, r->n_recs + n, sizeof *r->recs);
     ref_replay_step *st = &r->steps[r->n_steps];
     st->seats = 0;
     st->first = r->n_recs;
@@ -519,13 +511,7 @@ int ref_replay_load(const char *path, ref_replay **out, char *err, size_t cap)
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
         if (len + n > bcap) {
             bcap = (len + n) * 2;
-            char *nb = realloc(buf, bcap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return JA_ENOMEM;
-            }
-            buf = nb;
+            buf = ja_xrealloc(buf, bcap);
         }
         memcpy(buf + len, chunk, n);
         len += n;
@@ -546,9 +532,7 @@ int ref_replay_parse(const char *buf, size_t len, const char *path, ref_replay *
                      size_t cap)
 {
     *out = NULL;
-    ref_replay *r = calloc(1, sizeof *r);
-    if (!r)
-        return JA_ENOMEM;
+    ref_replay *r = ja_xcalloc(1, sizeof *r);
     uint32_t cap_steps = 0, cap_recs = 0;
     msgpack_unpacked u;
     msgpack_unpacked_init(&u);
@@ -622,13 +606,9 @@ void ref_replay_free(ref_replay **r)
 int ref_replay_verify(const ref_replay *r, uint8_t digest[REF_DIGEST_BYTES], char *err, size_t cap)
 {
     const ja_game_rules *g = r->game;
-    void *st = calloc(1, g->state_size);
-    ja_action *legal = calloc(g->max_actions, sizeof *legal);
+    void *st = ja_xcalloc(1, g->state_size);
+    ja_action *legal = ja_xcalloc(g->max_actions, sizeof *legal);
     int rc = JA_OK;
-    if (!st || !legal) {
-        rc = JA_ENOMEM;
-        goto done;
-    }
     if (g->setup(st, &r->h.options, r->h.n_seats, r->h.seed) != JA_OK) {
         snprintf(err, cap, "the game refused the replay's setup");
         rc = JA_EMISMATCH;

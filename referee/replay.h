@@ -142,7 +142,7 @@ typedef struct ref_replay {
 
 /* Loads a replay file. JA_ENOTFOUND (cannot open), JA_EFORMAT (corrupt or
  * truncated: err names the byte offset), JA_EVERSION (another format
- * version or rules version), JA_ENOMEM. */
+ * version or rules version). */
 int ref_replay_load(const char *path, ref_replay **out, char *err, size_t cap);
 /* The same from bytes in memory (path only names the source in messages).
  * This is the decoder of untrusted bytes that tests/fuzz exercises. */

@@ -71,6 +71,7 @@
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_params.h"
 #include "jackarena/ja_rng.h"
+#include "ja_xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -646,16 +647,11 @@ int ref_bot_hosted_open(const char *path, const char *params, ref_bot **out, cha
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     if ((rc = check_host_program(err, cap)) != JA_OK)
         return rc;
-    hosted_bot *b = calloc(1, sizeof *b);
-    child *c = malloc(sizeof *c);
-    char *buf = malloc(REF_WIRE_MAX_IN + 1);
-    ref_wire_msg *msg = calloc(1, sizeof *msg);
-    if (!b || !c || !buf || !msg) {
-        snprintf(err, cap, "out of memory");
-        rc = JA_ENOMEM;
-    }
-    if (rc == JA_OK)
-        rc = describe_plugin(b, path, params, err, cap);
+    hosted_bot *b = ja_xcalloc(1, sizeof *b);
+    child *c = ja_xmalloc(sizeof *c);
+    char *buf = ja_xmalloc(REF_WIRE_MAX_IN + 1);
+    ref_wire_msg *msg = ja_xcalloc(1, sizeof *msg);
+    rc = describe_plugin(b, path, params, err, cap);
     if (rc == JA_OK)
         rc = probe(b, c, buf, msg, err, cap);
     if (rc == JA_OK) {
@@ -796,11 +792,7 @@ static int hosted_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out
                             size_t cap)
 {
     hosted_bot *b = (hosted_bot *)rb;
-    hosted_seat *s = calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(err, cap, "out of memory");
-        return JA_ENOMEM;
-    }
+    hosted_seat *s = ja_xcalloc(1, sizeof *s);
     s->base.bot = rb;
     s->base.seat = ctx->seat;
     s->hb = b;
@@ -810,11 +802,9 @@ static int hosted_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out
     msgpack_sbuffer_init(&s->sb);
     s->c = pool_take(b, ctx->match_seed, s->in, sizeof s->in, &s->msg);
     if (!s->c) {
-        s->c = malloc(sizeof *s->c);
-        int rc = s->c ? child_start(b, s->c, true, err, cap) : JA_ENOMEM;
+        s->c = ja_xmalloc(sizeof *s->c);
+        int rc = child_start(b, s->c, true, err, cap);
         if (rc != JA_OK) {
-            if (rc == JA_ENOMEM && !s->c)
-                snprintf(err, cap, "out of memory");
             free(s->c);
             msgpack_sbuffer_destroy(&s->sb);
             free(s);

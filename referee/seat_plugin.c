@@ -23,6 +23,7 @@
 
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
+#include "ja_xalloc.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -137,11 +138,7 @@ int ref_bot_plugin_open(const char *path, const char *params, ref_bot **out, cha
         snprintf(err, cap, "cannot initialise libsodium");
         return JA_EIO;
     }
-    plugin_bot *b = calloc(1, sizeof *b);
-    if (!b) {
-        snprintf(err, cap, "out of memory");
-        return JA_ENOMEM;
-    }
+    plugin_bot *b = ja_xcalloc(1, sizeof *b);
     copy_str(b->path, sizeof b->path, path);
     int rc = ref_file_sha256(path, b->sha256);
     if (rc) {
@@ -190,11 +187,7 @@ static int plugin_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out
     plugin_bot *b = (plugin_bot *)rb;
     /* Opened at every match: the log tail's bytes are not zeroed (log_len
      * says how many are set). */
-    plugin_seat *s = malloc(sizeof *s);
-    if (!s) {
-        snprintf(err, cap, "out of memory");
-        return JA_ENOMEM;
-    }
+    plugin_seat *s = ja_xmalloc(sizeof *s);
     memset(s, 0, offsetof(plugin_seat, log));
     s->log[0] = '\0';
     s->log_len = 0;

@@ -28,6 +28,7 @@
 #include "proc.h"
 
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,11 +101,7 @@ static int zmq_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out, c
                          size_t cap)
 {
     zmq_bot *b = (zmq_bot *)rb;
-    zmq_seat *s = calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(err, cap, "out of memory");
-        return JA_ENOMEM;
-    }
+    zmq_seat *s = ja_xcalloc(1, sizeof *s);
     msgpack_sbuffer_init(&s->buf);
     s->base.bot = rb;
     s->base.seat = ctx->seat;
@@ -370,14 +367,11 @@ static const ref_bot_ops zmq_ops = {
 };
 
 /* A participant named `name` (its hello), as found by ref_hub_claim. */
-static int zmq_bot_new(ref_hub *h, const char *name, const char *kind, const char *version,
-                       uint32_t capacity, uint32_t n_games,
-                       const char (*games)[REF_WIRE_NAME_MAX], ref_bot **out)
+static ref_bot *zmq_bot_new(ref_hub *h, const char *name, const char *kind,
+                            const char *version, uint32_t capacity, uint32_t n_games,
+                            const char (*games)[REF_WIRE_NAME_MAX])
 {
-    *out = NULL;
-    zmq_bot *b = calloc(1, sizeof *b);
-    if (!b)
-        return JA_ENOMEM;
+    zmq_bot *b = ja_xcalloc(1, sizeof *b);
     b->hub = h;
     snprintf(b->name, sizeof b->name, "%s", name);
     snprintf(b->hello_version, sizeof b->hello_version, "%s", version ? version : "");
@@ -389,8 +383,7 @@ static int zmq_bot_new(ref_hub *h, const char *name, const char *kind, const cha
         snprintf(b->games[i], sizeof b->games[i], "%s", games[i]);
     b->base.ops = &zmq_ops;
     b->base.info = (ref_bot_info){b->kind, b->name, b->version, "", ""};
-    *out = &b->base;
-    return JA_OK;
+    return &b->base;
 }
 
 static void sleep_ms(int ms)
@@ -442,9 +435,7 @@ int ref_hub_claim(ref_hub *h, const ref_hub_claim_req *req, ref_bot **out, char 
         sleep_ms(10);
     }
     r.name[sizeof r.name - 1] = '\0';
-    int rc = zmq_bot_new(h, r.name, req->kind, r.status.version, r.status.capacity,
-                         r.n_games, (const char(*)[REF_WIRE_NAME_MAX])r.games, out);
-    if (rc != JA_OK)
-        snprintf(err, cap, "out of memory");
-    return rc;
+    *out = zmq_bot_new(h, r.name, req->kind, r.status.version, r.status.capacity, r.n_games,
+                       (const char(*)[REF_WIRE_NAME_MAX])r.games);
+    return JA_OK;
 }
