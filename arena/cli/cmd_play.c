@@ -1,9 +1,13 @@
 /* `arena play`: one match between the bots given, printed move by move (or
  * as one JSON document), with an optional replay file. The flags are parsed
- * and checked here; the match is arena_play_run (play_run.h). */
+ * and checked here; the match is arena_play_prepare and arena_play_run
+ * (play_run.h), and only here are their errors printed and the exit status
+ * chosen. */
 #include "cli/cli.h"
 #include "run/play_run.h"
 #include "run/repro.h"
+
+#include "jackarena/ja_error.h"
 
 #include <getopt.h>
 #include <string.h>
@@ -53,7 +57,16 @@ static const char HELP[] =
     "\n"
     "example: arena play taylor-blackjack random random greedy --seed 7 --replay m.rpl\n";
 
-int cmd_play(int argc, char **argv)
+/* What the flags of one `arena play` say. */
+typedef struct play_flags {
+    arena_common co;
+    bool move_given, json, quiet;
+    const char *replay_path, *export_path;
+} play_flags;
+
+/* Parses the flags into f and ext. True to go on; false to exit with
+ * *status (after --help, or a usage error). */
+static bool parse_flags(int argc, char **argv, play_flags *f, arena_ext *ext, int *status)
 {
     static const struct option opts[] = {
         {"bot", required_argument, NULL, 'b'},   {"bots", required_argument, NULL, 'B'},
@@ -63,75 +76,108 @@ int cmd_play(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},        {"export-decisions", required_argument, NULL, 'X'},
         ARENA_EXT_LONGOPTS,                      ARENA_FAULT_LONGOPTS,
         {0, 0, 0, 0}};
+    int c, k;
+    *status = EXIT_USAGE;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+        f->move_given |= c == ARENA_OPT_MOVE_MS;
+        if ((k = arena_common_flag(&f->co, c, optarg)) != 0 ||
+            (k = arena_ext_flag(ext, c, optarg)) != 0) {
+            if (k < 0)
+                return false;
+            continue;
+        }
+        switch (c) {
+        case 'r': f->replay_path = optarg; break;
+        case 'X': f->export_path = optarg; break;
+        case 'j': f->json = true; break;
+        case 'q': f->quiet = true; break;
+        case 'h': fputs(HELP, stdout); *status = EXIT_OK; return false;
+        default:
+            arena_getopt_error("play", argv);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Every output is checked before anything runs; the reproduction bundle
+ * goes next to the replay. */
+static bool check_outputs(const play_flags *f)
+{
+    char repro_out[4200] = "";
+    if (f->replay_path)
+        arena_repro_path(repro_out, sizeof repro_out, f->replay_path);
+    const arena_output outs[] = {{"--replay", f->replay_path, ARENA_OUT_FILE},
+                                 {"reproduction bundle", f->replay_path ? repro_out : NULL,
+                                  ARENA_OUT_FILE},
+                                 {"--export-decisions", f->export_path, ARENA_OUT_STDOUT}};
+    return arena_outputs_check(outs, sizeof outs / sizeof *outs, f->json ? "--json" : NULL);
+}
+
+/* The seats: the positional bots first, then --bot/--bots in the order
+ * given, as many as g seats, named. */
+static bool seat_bots(arena_bots *bots, arena_ext *ext, char **positional, int n,
+                      const ja_game_rules *g)
+{
+    arena_bots named = *bots;
+    bots->n = 0;
+    bots->ext = ext;
+    for (int i = 0; i < n; i++)
+        if (!arena_bots_add(bots, positional[i]))
+            return false;
+    for (int i = 0; i < named.n; i++)
+        bots->b[bots->n++] = named.b[i];
+    if ((uint32_t)bots->n < g->min_seats || (uint32_t)bots->n > g->max_seats) {
+        arena_error("%s is played by %u to %u seats; %d bot%s given", g->name,
+                    (unsigned)g->min_seats, (unsigned)g->max_seats, bots->n,
+                    bots->n == 1 ? "" : "s");
+        return false;
+    }
+    return arena_bots_finish_names(bots);
+}
+
+/* The match in its two steps: a failure to prepare is the user's (exit 2),
+ * one of the run exit 1 (docs/architecture.md, "Errors"). */
+static int play(const arena_play_args *pa)
+{
+    arena_play p;
+    char err[1400];
+    int status = EXIT_OK;
+    if (arena_play_prepare(&p, pa, err, sizeof err) != JA_OK)
+        status = EXIT_USAGE;
+    else if (arena_play_run(&p, stdout, err, sizeof err) != JA_OK)
+        status = EXIT_RUNTIME;
+    if (status != EXIT_OK && err[0]) /* "": said already (play_run.h) */
+        arena_error("%s", err);
+    arena_play_close(&p);
+    return status;
+}
+
+int cmd_play(int argc, char **argv)
+{
     static arena_bots bots; /* large; one per process */
     memset(&bots, 0, sizeof bots);
     static arena_ext ext;
     memset(&ext, 0, sizeof ext);
-    arena_common co = {.bots = &bots};
-    bool move_given = false;
-    const char *replay_path = NULL, *export_path = NULL;
-    bool json = false, quiet = false;
-    int c, k;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
-        move_given |= c == ARENA_OPT_MOVE_MS;
-        if ((k = arena_common_flag(&co, c, optarg)) != 0 || (k = arena_ext_flag(&ext, c, optarg)) != 0) {
-            if (k < 0)
-                return EXIT_USAGE;
-            continue;
-        }
-        switch (c) {
-        case 'r': replay_path = optarg; break;
-        case 'X': export_path = optarg; break;
-        case 'j': json = true; break;
-        case 'q': quiet = true; break;
-        case 'h': fputs(HELP, stdout); return EXIT_OK;
-        default:
-            arena_getopt_error("play", argv);
-            return EXIT_USAGE;
-        }
-    }
+    play_flags f = {.co = {.bots = &bots}};
+    int status;
+    if (!parse_flags(argc, argv, &f, &ext, &status))
+        return status;
     if (optind >= argc) {
         arena_error("play: which game? (usage: arena play GAME BOT BOT...; see 'arena games')");
         return EXIT_USAGE;
     }
     const ja_game_rules *g = arena_find_game(argv[optind++]);
-    if (!g)
+    if (!g || !check_outputs(&f) || !seat_bots(&bots, &ext, argv + optind, argc - optind, g))
         return EXIT_USAGE;
-    /* Every output is checked before anything runs; the reproduction
-     * bundle goes next to the replay. */
-    char repro_out[4200] = "";
-    if (replay_path)
-        arena_repro_path(repro_out, sizeof repro_out, replay_path);
-    const arena_output outs[] = {{"--replay", replay_path, ARENA_OUT_FILE},
-                                 {"reproduction bundle", replay_path ? repro_out : NULL,
-                                  ARENA_OUT_FILE},
-                                 {"--export-decisions", export_path, ARENA_OUT_STDOUT}};
-    if (!arena_outputs_check(outs, sizeof outs / sizeof *outs, json ? "--json" : NULL))
-        return EXIT_USAGE;
-    /* Positional bots come first, then --bot/--bots in the order given. */
-    arena_bots named = bots;
-    bots.n = 0;
-    bots.ext = &ext;
-    for (int i = optind; i < argc; i++)
-        if (!arena_bots_add(&bots, argv[i]))
-            return EXIT_USAGE;
-    for (int i = 0; i < named.n; i++)
-        bots.b[bots.n++] = named.b[i];
-    if ((uint32_t)bots.n < g->min_seats || (uint32_t)bots.n > g->max_seats) {
-        arena_error("%s is played by %u to %u seats; %d bot%s given", g->name,
-                    (unsigned)g->min_seats, (unsigned)g->max_seats, bots.n, bots.n == 1 ? "" : "s");
-        return EXIT_USAGE;
-    }
-    if (!arena_bots_finish_names(&bots))
-        return EXIT_USAGE;
-
     ja_options o;
-    if (!arena_common_options(&co, g, (uint32_t)bots.n, &o))
+    if (!arena_common_options(&f.co, g, (uint32_t)bots.n, &o))
         return EXIT_USAGE;
-    arena_play_args pa = {g, o, &bots, &ext, co.have_seed ? co.seed : arena_random_seed(),
-                          move_given ? co.move_ms : REF_MOVE_MS_KIND, replay_path, export_path,
-                          json, quiet, NULL};
-    return arena_play_run(stdout, &pa);
+    const arena_common *co = &f.co;
+    arena_play_args pa = {g, o, &bots, &ext, co->have_seed ? co->seed : arena_random_seed(),
+                          f.move_given ? co->move_ms : REF_MOVE_MS_KIND, f.replay_path,
+                          f.export_path, f.json, f.quiet, NULL};
+    return play(&pa);
 }

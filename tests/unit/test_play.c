@@ -2,8 +2,8 @@
  * random against greedy on taylor-blackjack with a fixed seed, into a
  * memory stream. The same seed gives the same result, digest and output;
  * the JSON and the text agree; the replay written verifies to the same
- * digest; a seat count the game refuses is not this function's to check,
- * but a bot that does not load is a usage error. */
+ * digest; a seat count the game refuses is not this library's to check,
+ * but a bot that does not load fails the preparation (the user's error). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -11,7 +11,6 @@
 
 #include "arena_test.h"
 #include "run/play_run.h"
-#include "core/util.h"
 
 #include "jackarena/ja_error.h"
 #include "replay.h"
@@ -25,9 +24,11 @@
 static arena_bots g_bots; /* large */
 static arena_ext g_ext;
 
-/* Plays a, b at seed 7; returns the output (free()) and the status. */
+/* Plays a, b at seed 7: prepares the match (its code in *prepared) and, when
+ * that succeeds, runs it, which must succeed; returns the output (free()),
+ * NULL when nothing ran. */
 static char *play(const char *a0, const char *a1, const char *replay, bool json, bool quiet,
-                  ref_match_result *res, int *status)
+                  ref_match_result *res, int *prepared)
 {
     const ja_game_rules *g = ja_game_find("taylor-blackjack");
     assert_non_null(g);
@@ -41,8 +42,17 @@ static char *play(const char *a0, const char *a1, const char *replay, bool json,
                          .move_ms = REF_MOVE_MS_KIND, .replay_path = replay, .json = json,
                          .quiet = quiet, .result = res};
     assert_int_equal(arena_test_options(g, 2, &a.options), JA_OK);
+    arena_play p;
+    char err[1400];
     char *buf = NULL;
-    ARENA_TEST_CAPTURE(buf, *status, arena_play_run(out, &a));
+    *prepared = arena_play_prepare(&p, &a, err, sizeof err);
+    if (*prepared == JA_OK) {
+        int rc;
+        ARENA_TEST_CAPTURE(buf, rc, arena_play_run(&p, out, err, sizeof err));
+        if (rc != JA_OK)
+            fail_msg("%s", err);
+    }
+    arena_play_close(&p);
     return buf;
 }
 
@@ -50,11 +60,11 @@ static void test_deterministic(void **state)
 {
     (void)state;
     ref_match_result r1, r2;
-    int status;
-    char *s1 = play("random", "greedy", NULL, true, false, &r1, &status);
-    assert_int_equal(status, EXIT_OK);
-    char *s2 = play("random", "greedy", NULL, true, false, &r2, &status);
-    assert_int_equal(status, EXIT_OK);
+    int prepared;
+    char *s1 = play("random", "greedy", NULL, true, false, &r1, &prepared);
+    assert_int_equal(prepared, JA_OK);
+    char *s2 = play("random", "greedy", NULL, true, false, &r2, &prepared);
+    assert_int_equal(prepared, JA_OK);
     assert_string_equal(s1, s2);
     assert_memory_equal(r1.digest, r2.digest, REF_DIGEST_BYTES);
     assert_int_equal(r1.decisions, r2.decisions);
@@ -90,9 +100,9 @@ static void test_text_and_replay(void **state)
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/m.rpl", dir);
     ref_match_result res;
-    int status;
-    char *s = play("random", "greedy", path, false, false, &res, &status);
-    assert_int_equal(status, EXIT_OK);
+    int prepared;
+    char *s = play("random", "greedy", path, false, false, &res, &prepared);
+    assert_int_equal(prepared, JA_OK);
     const char *head = "taylor-blackjack, 2 seats, seed 7\noptions: ";
     assert_memory_equal(s, head, strlen(head));
     assert_non_null(strstr(s, "\n  seat 0: random (random)\n  seat 1: greedy (greedy)\n\n"));
@@ -118,8 +128,8 @@ static void test_text_and_replay(void **state)
     rmdir(dir);
 
     /* Quiet: the same result without the moves. */
-    s = play("random", "greedy", NULL, false, true, &res, &status);
-    assert_int_equal(status, EXIT_OK);
+    s = play("random", "greedy", NULL, false, true, &res, &prepared);
+    assert_int_equal(prepared, JA_OK);
     assert_null(strstr(s, "\n    1  "));
     assert_non_null(strstr(s, hex));
     free(s);
@@ -129,10 +139,10 @@ static void test_bad_bot(void **state)
 {
     (void)state;
     ref_match_result res;
-    int status;
-    char *s = play("random", "./no-such-bot.so", NULL, false, false, &res, &status);
-    assert_int_equal(status, EXIT_USAGE);
-    assert_true(s == NULL || s[0] == '\0');
+    int prepared;
+    char *s = play("random", "./no-such-bot.so", NULL, false, false, &res, &prepared);
+    assert_int_not_equal(prepared, JA_OK);
+    assert_null(s); /* nothing ran */
     free(s);
 }
 
