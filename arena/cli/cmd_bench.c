@@ -10,7 +10,8 @@
  * bounds. Matches run in this process through ref_match_run, without a
  * database; the run is a pure function of the bots, the options and --seed.
  * docs/ratings.md explains the statistics. The flags are parsed and checked
- * here; the run is arena_bench_run (bench_run.h). */
+ * here; the bench is arena_bench_prepare and arena_bench_run (bench_run.h),
+ * and only here are their errors printed and the exit status chosen. */
 #include "run/bench_run.h"
 #include "cli/cli.h"
 
@@ -69,7 +70,51 @@ static bool parse_double(const char *s, double *out)
     return true;
 }
 
-int cmd_bench(int argc, char **argv)
+/* What the flags of one `arena bench` say. */
+typedef struct bench_flags {
+    arena_common co;             /* its bots: --bot/--bots (opponents, as --vs) */
+    const char *game, *sprt_s;
+    uint32_t deals, seats;
+    double alpha, beta, elo0, elo1;
+    bool json, quiet, have_vs;
+} bench_flags;
+
+/* A number flag's value: --games, --seats, --alpha or --beta. False after
+ * its usage error. */
+static bool number_flag(bench_flags *f, int c, const char *arg)
+{
+    switch (c) {
+    case 'n':
+        if (!arena_parse_u32(arg, &f->deals) || f->deals == 0 || f->deals > BENCH_MAX_DEALS) {
+            arena_error("--games needs a number of deals from 1 to %u, not '%s'",
+                        BENCH_MAX_DEALS, arg);
+            return false;
+        }
+        return true;
+    case 'k':
+        if (!arena_parse_u32(arg, &f->seats) || f->seats == 0) {
+            arena_error("--seats needs a positive number, not '%s'", arg);
+            return false;
+        }
+        return true;
+    case 'a':
+        if (!parse_double(arg, &f->alpha) || !(f->alpha > 0 && f->alpha < 0.5)) {
+            arena_error("--alpha needs a probability between 0 and 0.5, not '%s'", arg);
+            return false;
+        }
+        return true;
+    default: /* 'e' */
+        if (!parse_double(arg, &f->beta) || !(f->beta > 0 && f->beta < 0.5)) {
+            arena_error("--beta needs a probability between 0 and 0.5, not '%s'", arg);
+            return false;
+        }
+        return true;
+    }
+}
+
+/* Parses the flags into f (opponents given with --vs into vs). True to go
+ * on; false to exit with *status (after --help, or a usage error). */
+static bool parse_flags(int argc, char **argv, bench_flags *f, arena_bots *vs, int *status)
 {
     static const struct option opts[] = {
         {"game", required_argument, NULL, 'g'},  {"vs", required_argument, NULL, 'V'},
@@ -79,119 +124,139 @@ int cmd_bench(int argc, char **argv)
         {"seed", required_argument, NULL, 's'},  {"move-ms", required_argument, NULL, 'm'},
         {"quiet", no_argument, NULL, 'q'},       {"json", no_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},        {0, 0, 0, 0}};
-    static arena_bots bots; /* large; one per process */
-    static arena_bots vs;
-    memset(&bots, 0, sizeof bots);
-    memset(&vs, 0, sizeof vs);
-    arena_common co = {.bots = &vs};
-    const char *game = NULL, *sprt_s = NULL;
-    uint32_t deals = BENCH_DEFAULT_DEALS, seats = 0;
-    double alpha = 0.05, beta = 0.05, elo0 = 0, elo1 = 0;
-    bool json = false, quiet = false, have_vs = false;
     int c, k;
+    *status = EXIT_USAGE;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
-        if ((k = arena_common_flag(&co, c, optarg)) != 0) {
+        if ((k = arena_common_flag(&f->co, c, optarg)) != 0) {
             if (k < 0)
-                return EXIT_USAGE;
+                return false;
             continue;
         }
         switch (c) {
-        case 'g': game = optarg; break;
+        case 'g': f->game = optarg; break;
         case 'V':
-            if (!arena_bots_add_list(&vs, optarg))
-                return EXIT_USAGE;
-            have_vs = true;
+            if (!arena_bots_add_list(vs, optarg))
+                return false;
+            f->have_vs = true;
             break;
-        case 'n':
-            if (!arena_parse_u32(optarg, &deals) || deals == 0 || deals > BENCH_MAX_DEALS) {
-                arena_error("--games needs a number of deals from 1 to %u, not '%s'",
-                            BENCH_MAX_DEALS, optarg);
-                return EXIT_USAGE;
-            }
+        case 'n': case 'k': case 'a': case 'e':
+            if (!number_flag(f, c, optarg))
+                return false;
             break;
-        case 'k':
-            if (!arena_parse_u32(optarg, &seats) || seats == 0) {
-                arena_error("--seats needs a positive number, not '%s'", optarg);
-                return EXIT_USAGE;
-            }
-            break;
-        case 'S': sprt_s = optarg; break;
-        case 'a':
-            if (!parse_double(optarg, &alpha) || !(alpha > 0 && alpha < 0.5)) {
-                arena_error("--alpha needs a probability between 0 and 0.5, not '%s'", optarg);
-                return EXIT_USAGE;
-            }
-            break;
-        case 'e':
-            if (!parse_double(optarg, &beta) || !(beta > 0 && beta < 0.5)) {
-                arena_error("--beta needs a probability between 0 and 0.5, not '%s'", optarg);
-                return EXIT_USAGE;
-            }
-            break;
-        case 'q': quiet = true; break;
-        case 'J': json = true; break;
-        case 'h': fputs(HELP, stdout); return EXIT_OK;
+        case 'S': f->sprt_s = optarg; break;
+        case 'q': f->quiet = true; break;
+        case 'J': f->json = true; break;
+        case 'h': fputs(HELP, stdout); *status = EXIT_OK; return false;
         default:
             arena_getopt_error("bench", argv);
-            return EXIT_USAGE;
+            return false;
         }
     }
-    if (argc - optind != 1) {
-        arena_error(optind >= argc ? "bench: which bot? (usage: arena bench BOT --game GAME)"
-                                   : "bench: benchmark one bot at a time (opponents go in --vs)");
-        return EXIT_USAGE;
-    }
-    if (game == NULL) {
-        arena_error("bench: which game? give --game GAME (see 'arena games')");
-        return EXIT_USAGE;
-    }
-    const ja_game_rules *g = arena_find_game(game);
-    if (!g)
-        return EXIT_USAGE;
+    return true;
+}
+
+/* --sprt ELO0,ELO1 into elo0 < elo1 and the error rates' bounds, and the
+ * seats (their default: 2, or the game's minimum). False after the usage
+ * error. */
+static bool check_test(bench_flags *f, const ja_game_rules *g)
+{
+    const char *sprt_s = f->sprt_s;
     if (sprt_s) {
         char *comma = strchr(sprt_s, ',');
         char a[64];
         if (comma == NULL || (size_t)(comma - sprt_s) >= sizeof a ||
             (snprintf(a, sizeof a, "%.*s", (int)(comma - sprt_s), sprt_s),
-             !parse_double(a, &elo0)) ||
-            !parse_double(comma + 1, &elo1) || !(elo0 < elo1)) {
+             !parse_double(a, &f->elo0)) ||
+            !parse_double(comma + 1, &f->elo1) || !(f->elo0 < f->elo1)) {
             arena_error("--sprt needs ELO0,ELO1 with ELO0 < ELO1 (e.g. 0,50), not '%s'", sprt_s);
-            return EXIT_USAGE;
+            return false;
         }
     }
     double lower = 0, upper = 0;
-    if (ladder_sprt_bounds(alpha, beta, &lower, &upper) != JA_OK) {
+    if (ladder_sprt_bounds(f->alpha, f->beta, &lower, &upper) != JA_OK) {
         arena_error("--alpha and --beta must be between 0 and 0.5");
-        return EXIT_USAGE;
+        return false;
     }
-    if (!seats)
-        seats = g->min_seats > 2 ? g->min_seats : 2;
-    if (seats < g->min_seats || seats > g->max_seats) {
-        arena_error("--seats %u: %s is played by %u to %u seats", seats, g->name,
+    if (!f->seats)
+        f->seats = g->min_seats > 2 ? g->min_seats : 2;
+    if (f->seats < g->min_seats || f->seats > g->max_seats) {
+        arena_error("--seats %u: %s is played by %u to %u seats", f->seats, g->name,
                     (unsigned)g->min_seats, (unsigned)g->max_seats);
-        return EXIT_USAGE;
+        return false;
     }
-    if (!arena_bots_add(&bots, argv[optind]))
-        return EXIT_USAGE;
-    if (!have_vs && !arena_bench_reference_opponents(&vs, g))
-        return EXIT_USAGE;
-    if (sprt_s && vs.n != 1) {
-        arena_error("--sprt tests against one opponent, and %d are given: choose it with --vs",
-                    vs.n);
-        return EXIT_USAGE;
-    }
-    for (int i = 0; i < vs.n; i++)
-        bots.b[bots.n++] = vs.b[i];
-    if (!arena_bots_finish_names(&bots))
-        return EXIT_USAGE;
-    ja_options o;
-    if (!arena_common_options(&co, g, seats, &o))
-        return EXIT_USAGE;
-    arena_bench_args ba = {g, o, &bots, seats, deals,
-                           co.have_seed ? co.seed : arena_random_seed(), co.move_ms,
-                           sprt_s != NULL, elo0, elo1, alpha, beta, json, quiet};
-    return arena_bench_run(stdout, &ba);
+    return true;
 }
 
+/* The lineup: the bot, then its opponents (those given, or the reference
+ * bots that play g), named. False after the usage error. */
+static bool line_up(arena_bots *bots, arena_bots *vs, const char *bot, const bench_flags *f,
+                    const ja_game_rules *g)
+{
+    char err[1400];
+    if (!arena_bots_add(bots, bot))
+        return false;
+    if (!f->have_vs && arena_bench_reference_opponents(vs, g, err, sizeof err) != JA_OK) {
+        if (err[0]) /* "": said by arena_bots_add */
+            arena_error("%s", err);
+        return false;
+    }
+    if (f->sprt_s && vs->n != 1) {
+        arena_error("--sprt tests against one opponent, and %d are given: choose it with --vs",
+                    vs->n);
+        return false;
+    }
+    for (int i = 0; i < vs->n; i++)
+        bots->b[bots->n++] = vs->b[i];
+    return arena_bots_finish_names(bots);
+}
+
+/* The bench in its two steps: a failure to prepare is the user's (exit 2),
+ * one of the run exit 1 (docs/architecture.md, "Errors"). */
+static int bench(const arena_bench_args *ba)
+{
+    arena_bench b;
+    char err[1400];
+    int status = EXIT_OK;
+    if (arena_bench_prepare(&b, ba, err, sizeof err) != JA_OK)
+        status = EXIT_USAGE;
+    else if (arena_bench_run(&b, stdout, err, sizeof err) != JA_OK)
+        status = EXIT_RUNTIME;
+    if (status != EXIT_OK && err[0]) /* "": said already (bench_run.h) */
+        arena_error("%s", err);
+    arena_bench_close(&b);
+    return status;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    static arena_bots bots; /* large; one per process */
+    static arena_bots vs;
+    memset(&bots, 0, sizeof bots);
+    memset(&vs, 0, sizeof vs);
+    bench_flags f = {.co = {.bots = &vs}, .deals = BENCH_DEFAULT_DEALS, .alpha = 0.05,
+                     .beta = 0.05};
+    int status;
+    if (!parse_flags(argc, argv, &f, &vs, &status))
+        return status;
+    if (argc - optind != 1) {
+        arena_error(optind >= argc ? "bench: which bot? (usage: arena bench BOT --game GAME)"
+                                   : "bench: benchmark one bot at a time (opponents go in --vs)");
+        return EXIT_USAGE;
+    }
+    if (f.game == NULL) {
+        arena_error("bench: which game? give --game GAME (see 'arena games')");
+        return EXIT_USAGE;
+    }
+    const ja_game_rules *g = arena_find_game(f.game);
+    if (!g || !check_test(&f, g) || !line_up(&bots, &vs, argv[optind], &f, g))
+        return EXIT_USAGE;
+    ja_options o;
+    if (!arena_common_options(&f.co, g, f.seats, &o))
+        return EXIT_USAGE;
+    arena_bench_args ba = {g, o, &bots, f.seats, f.deals,
+                           f.co.have_seed ? f.co.seed : arena_random_seed(), f.co.move_ms,
+                           f.sprt_s != NULL, f.elo0, f.elo1, f.alpha, f.beta, f.json, f.quiet};
+    return bench(&ba);
+}

@@ -34,13 +34,14 @@ static int cmp_name(const void *a, const void *b)
     return strcmp(a, b);
 }
 
-bool arena_bench_reference_opponents(arena_bots *bs, const ja_game_rules *g)
+int arena_bench_reference_opponents(arena_bots *bs, const ja_game_rules *g, char *err,
+                                    size_t cap)
 {
     DIR *d = opendir(arena_bots_dir());
     if (d == NULL) {
-        arena_error("cannot list the reference bots in '%s': %s (is JACKARENA_BOTS_DIR right?)",
-                    arena_bots_dir(), strerror(errno));
-        return false;
+        snprintf(err, cap, "cannot list the reference bots in '%s': %s (is JACKARENA_BOTS_DIR "
+                 "right?)", arena_bots_dir(), strerror(errno));
+        return JA_EIO;
     }
     char names[ARENA_MAX_BOTS][64];
     int n = 0;
@@ -58,24 +59,27 @@ bool arena_bench_reference_opponents(arena_bots *bs, const ja_game_rules *g)
     qsort(names, (size_t)n, sizeof names[0], cmp_name);
     int added = 0;
     for (int i = 0; i < n; i++) {
-        char path[4200], err[1200];
+        char path[4200], why[1200];
         snprintf(path, sizeof path, "%s/ja_%s.so", arena_bots_dir(), names[i]);
         ref_bot *b = NULL;
-        if (ref_bot_plugin_open(path, NULL, &b, err, sizeof err) != JA_OK)
+        if (ref_bot_plugin_open(path, NULL, &b, why, sizeof why) != JA_OK)
             continue;
         bool plays = ref_bot_supports(b, g);
         ref_bot_destroy(&b);
         if (!plays)
             continue;
-        if (!arena_bots_add(bs, names[i]))
-            return false;
+        if (!arena_bots_add(bs, names[i])) {
+            err[0] = '\0'; /* said by arena_bots_add */
+            return JA_EINVAL;
+        }
         added++;
     }
     if (!added) {
-        arena_error("no reference bot of this build plays %s: name opponents with --vs", g->name);
-        return false;
+        snprintf(err, cap, "no reference bot of this build plays %s: name opponents with --vs",
+                 g->name);
+        return JA_ENOTFOUND;
     }
-    return true;
+    return JA_OK;
 }
 
 /* Formats an Elo value with its sign; infinite as "+inf" / "-inf". */
@@ -88,201 +92,275 @@ static void fmt_elo(double v, char *buf, size_t cap)
 }
 
 
-int arena_bench_run(FILE *out, const arena_bench_args *a)
+int arena_bench_prepare(arena_bench *b, const arena_bench_args *a, char *err, size_t cap)
 {
+    *b = (arena_bench){.a = a};
+    err[0] = '\0';
+    if (a->sprt && ladder_sprt_bounds(a->alpha, a->beta, &b->lower, &b->upper) != JA_OK) {
+        snprintf(err, cap, "--alpha and --beta must be between 0 and 0.5");
+        return JA_EINVAL;
+    }
+    if (!arena_bots_load(a->bots, a->game))
+        return JA_EINVAL; /* said by arena_bots_load */
+    return JA_OK;
+}
+
+/* The bench in play: its results, a row an opponent, and its progress. */
+typedef struct bench_play {
+    const arena_bench *b;
+    const arena_bench_args *a;
+    bench_opp *res;              /* one per opponent */
+    int n_opp;
+    uint32_t n_cells;            /* cells of a histogram of deal scores */
+    progress pr;
+    uint32_t done;               /* matches played */
+} bench_play;
+
+/* One rotation of deal d against opponent op: the bot in seat `me`, the
+ * opponent in every other; its pairwise results go into r and *halves. */
+static int play_rotation(bench_play *bp, ref_match_config *cfg, int op, uint32_t d,
+                         uint32_t rot, uint32_t *halves, char *err, size_t cap)
+{
+    const arena_bots *bots = bp->a->bots;
+    const uint32_t seats = cfg->n_seats;
+    bench_opp *r = &bp->res[op];
+    ref_bot *sb[JA_MAX_SEATS];
+    const char *names[JA_MAX_SEATS];
+    uint32_t me = (seats - rot) % seats; /* seat i holds lineup[(i + rot) % K] */
+    for (uint32_t s = 0; s < seats; s++) {
+        int who = s == me ? 0 : 1 + op;
+        sb[s] = bots->b[who].bot;
+        names[s] = bots->b[who].name;
+    }
+    ref_match_result mr;
+    char why[1200];
+    cfg->bots = sb;
+    cfg->names = names;
+    int rc = ref_match_run(cfg, &mr, why, sizeof why);
+    if (rc != JA_OK) {
+        snprintf(err, cap, "match failed (%s vs %s, deal %u): %s", bots->b[0].name,
+                 bots->b[1 + op].name, d, why);
+        return rc;
+    }
+    for (uint32_t s = 0; s < seats; s++) {
+        if (s == me)
+            continue;
+        double p = ladder_elo_pair_score(mr.outcome.place[me], mr.outcome.place[s]);
+        *halves += (uint32_t)(2 * p);
+        r->wins += p == 1.0;
+        r->draws += p == 0.5;
+        r->losses += p == 0.0;
+    }
+    r->faults += mr.faults[me];
+    r->games++;
+    progress_update(&bp->pr, ++bp->done);
+    return JA_OK;
+}
+
+/* Deal d against opponent op, from every seat, and the SPRT's look at the
+ * results so far. */
+static int play_deal(bench_play *bp, int op, uint32_t d, char *err, size_t cap)
+{
+    const arena_bench_args *a = bp->a;
+    bench_opp *r = &bp->res[op];
+    ref_match_config cfg = {0};
+    cfg.game = a->game;
+    cfg.options = a->options;
+    cfg.n_seats = a->seats;
+    cfg.move_ms = a->move_ms;
+    cfg.match_id = "bench";
+    /* The same deals for every opponent: common random numbers. */
+    cfg.seed = ja_seed_derive(a->seed, JA_STREAM_MATCH, d);
+    uint32_t halves = 0; /* the bot's pairwise points, in halves */
+    for (uint32_t rot = 0; rot < a->seats; rot++) {
+        int rc = play_rotation(bp, &cfg, op, d, rot, &halves, err, cap);
+        if (rc != JA_OK)
+            return rc;
+    }
+    r->hist[halves]++;
+    r->deals++;
+    if (a->sprt) {
+        ladder_sprt_llr(r->hist, bp->n_cells, a->elo0, a->elo1, &r->llr);
+        r->decision = ladder_sprt_decide(r->llr, bp->b->lower, bp->b->upper);
+    }
+    return JA_OK;
+}
+
+/* Every deal against every opponent (until the SPRT decides), then each
+ * opponent's statistics. */
+static int play_all(bench_play *bp, char *err, size_t cap)
+{
+    const arena_bench_args *a = bp->a;
+    progress_begin(&bp->pr, a->deals * a->seats * (uint32_t)bp->n_opp, 0, a->quiet);
+    for (int op = 0; op < bp->n_opp; op++) {
+        bench_opp *r = &bp->res[op];
+        for (uint32_t d = 0; d < a->deals && r->decision == LADDER_SPRT_CONTINUE; d++) {
+            int rc = play_deal(bp, op, d, err, cap);
+            if (rc != JA_OK) {
+                progress_end(&bp->pr, bp->done);
+                return rc;
+            }
+        }
+        ladder_paired_stats_compute(r->hist, bp->n_cells, LADDER_Z95, &r->st);
+    }
+    progress_end(&bp->pr, bp->done);
+    return JA_OK;
+}
+
+/* Opponent op's row of the JSON's "opponents". */
+static void json_opponent(json_w *w, const bench_play *bp, int op)
+{
+    const bench_opp *r = &bp->res[op];
+    jw_obj(w, NULL);
+    jw_str(w, "bot", bp->a->bots->b[1 + op].name);
+    jw_int(w, "games", r->games);
+    jw_int(w, "deals", r->deals);
+    jw_num(w, "score", r->st.mean);
+    jw_num(w, "elo_diff", r->st.elo);
+    jw_arr(w, "elo_ci95");
+    jw_num(w, NULL, r->st.elo_lo);
+    jw_num(w, NULL, r->st.elo_hi);
+    jw_arr_end(w);
+    jw_num(w, "los", r->st.los);
+    jw_bool(w, "conservative", r->st.conservative);
+    jw_int(w, "wins", (long long)r->wins);
+    jw_int(w, "draws", (long long)r->draws);
+    jw_int(w, "losses", (long long)r->losses);
+    jw_int(w, "faults", (long long)r->faults);
+    jw_arr(w, bp->a->seats == 2 ? "pentanomial" : "deal_scores");
+    for (uint32_t i = 0; i < bp->n_cells; i++)
+        jw_int(w, NULL, (long long)r->hist[i]);
+    jw_arr_end(w);
+    jw_obj_end(w);
+}
+
+/* The JSON's "sprt": the test and its verdict; null without one. */
+static void json_sprt(json_w *w, const bench_play *bp)
+{
+    const arena_bench_args *a = bp->a;
+    if (!a->sprt) {
+        jw_null(w, "sprt");
+        return;
+    }
+    const bench_opp *r = &bp->res[0];
+    jw_obj(w, "sprt");
+    jw_num(w, "elo0", a->elo0);
+    jw_num(w, "elo1", a->elo1);
+    jw_num(w, "alpha", a->alpha);
+    jw_num(w, "beta", a->beta);
+    jw_num(w, "llr", r->llr);
+    jw_arr(w, "bounds");
+    jw_num(w, NULL, bp->b->lower);
+    jw_num(w, NULL, bp->b->upper);
+    jw_arr_end(w);
+    jw_str(w, "result", ladder_sprt_decision_name(r->decision));
+    jw_int(w, "games", r->games);
+    jw_int(w, "deals", r->deals);
+    jw_obj_end(w);
+}
+
+/* The report as one JSON object and a newline. */
+static void print_json(FILE *out, const bench_play *bp, const char *seed_s)
+{
+    const arena_bench_args *a = bp->a;
     const ja_game_rules *g = a->game;
-    const ja_options o = a->options;
-    arena_bots *bots = a->bots;
-    const uint32_t seats = a->seats, deals = a->deals;
-    const uint64_t seed = a->seed;
-    const double alpha = a->alpha, beta = a->beta, elo0 = a->elo0, elo1 = a->elo1;
-    const bool json = a->json, quiet = a->quiet;
-    double lower = 0, upper = 0;
-    if (a->sprt && ladder_sprt_bounds(alpha, beta, &lower, &upper) != JA_OK) {
-        arena_error("--alpha and --beta must be between 0 and 0.5");
-        arena_bots_free(bots);
-        return EXIT_USAGE;
+    json_w w;
+    jw_init(&w, out);
+    jw_obj(&w, NULL);
+    jw_str(&w, "bot", a->bots->b[0].name);
+    jw_str(&w, "game", g->name);
+    jw_str(&w, "seed", seed_s);
+    jw_int(&w, "seats", a->seats);
+    jw_obj(&w, "options");
+    for (uint32_t i = 0; i < a->options.n; i++) {
+        char v[64];
+        ja_options_value_str(g, &a->options, (int)i, v, sizeof v);
+        jw_str(&w, g->options[i].name, v);
     }
-    if (!arena_bots_load(bots, g)) {
-        arena_bots_free(bots);
-        return EXIT_USAGE;
+    jw_obj_end(&w);
+    jw_arr(&w, "opponents");
+    for (int op = 0; op < bp->n_opp; op++)
+        json_opponent(&w, bp, op);
+    jw_arr_end(&w);
+    json_sprt(&w, bp);
+    jw_obj_end(&w);
+    jw_end(&w);
+}
+
+/* The SPRT's line of the text: the test, where its LLR stands, and its
+ * verdict. */
+static void print_sprt(FILE *out, const bench_play *bp)
+{
+    const arena_bench_args *a = bp->a;
+    const bench_opp *r = &bp->res[0];
+    fprintf(out, "\nSPRT %s vs %s, H0: %+g Elo, H1: %+g Elo (alpha %g, beta %g): LLR %.3f, "
+            "bounds [%.3f, %.3f], after %u deals (%u games): ",
+            a->bots->b[0].name, a->bots->b[1].name, a->elo0, a->elo1, a->alpha, a->beta,
+            r->llr, bp->b->lower, bp->b->upper, r->deals, r->games);
+    if (r->decision == LADDER_SPRT_H1)
+        fprintf(out, "H1 accepted\n");
+    else if (r->decision == LADDER_SPRT_H0)
+        fprintf(out, "H0 accepted\n");
+    else
+        fprintf(out, "inconclusive (raise --games to go on)\n");
+}
+
+/* The report as text: a row an opponent, then the SPRT's verdict. */
+static void print_text(FILE *out, const bench_play *bp)
+{
+    fprintf(out, "\n  %-20s %6s %6s %7s %9s  %-18s %7s  %-16s %6s\n", "opponent", "games",
+            "deals", "score", "elo diff", "95% interval", "LOS", "pairwise w-d-l", "faults");
+    bool conservative = false;
+    for (int op = 0; op < bp->n_opp; op++) {
+        const bench_opp *r = &bp->res[op];
+        char e[16], lo[16], hi[16], ci[40], wdl[48];
+        fmt_elo(r->st.elo, e, sizeof e);
+        fmt_elo(r->st.elo_lo, lo, sizeof lo);
+        fmt_elo(r->st.elo_hi, hi, sizeof hi);
+        snprintf(ci, sizeof ci, "[%s, %s]%s", lo, hi, r->st.conservative ? "*" : "");
+        snprintf(wdl, sizeof wdl, "%llu-%llu-%llu", (unsigned long long)r->wins,
+                 (unsigned long long)r->draws, (unsigned long long)r->losses);
+        fprintf(out, "  %-20s %6u %6u %7.3f %9s  %-18s %6.1f%%  %-16s %6llu\n",
+                bp->a->bots->b[1 + op].name, r->games, r->deals, r->st.mean, e, ci,
+                100.0 * r->st.los, wdl, (unsigned long long)r->faults);
+        conservative |= r->st.conservative;
     }
-    const int n_opp = bots->n - 1;
-    const uint32_t n_cells = 2 * seats * (seats - 1) + 1;
-    bench_opp *res = calloc((size_t)n_opp, sizeof *res);
-    if (res == NULL) {
-        arena_error("out of memory");
-        arena_bots_free(bots);
-        return EXIT_RUNTIME;
+    if (conservative)
+        fprintf(out, "  * every deal scored the same: a conservative (Wilson) interval\n");
+    if (bp->a->sprt)
+        print_sprt(out, bp);
+}
+
+int arena_bench_run(arena_bench *b, FILE *out, char *err, size_t cap)
+{
+    const arena_bench_args *a = b->a;
+    err[0] = '\0';
+    bench_play bp = {.b = b, .a = a, .n_opp = a->bots->n - 1,
+                     .n_cells = 2 * a->seats * (a->seats - 1) + 1};
+    if ((bp.res = calloc((size_t)bp.n_opp, sizeof *bp.res)) == NULL) {
+        snprintf(err, cap, "out of memory");
+        return JA_ENOMEM;
     }
     char opts_text[1024], seed_s[24];
-    ja_options_format(g, &o, opts_text, sizeof opts_text);
-    snprintf(seed_s, sizeof seed_s, "%llu", (unsigned long long)seed);
-    if (!json) {
+    ja_options_format(a->game, &a->options, opts_text, sizeof opts_text);
+    snprintf(seed_s, sizeof seed_s, "%llu", (unsigned long long)a->seed);
+    if (!a->json) {
         fprintf(out, "bench %s on %s: %u seats, up to %u duplicate deals per opponent (each played "
                 "from all %u seats), seed %s\noptions: %s\n",
-                bots->b[0].name, g->name, seats, deals, seats, seed_s, opts_text);
+                a->bots->b[0].name, a->game->name, a->seats, a->deals, a->seats, seed_s,
+                opts_text);
         fflush(out);
     }
+    int rc = play_all(&bp, err, cap);
+    if (rc == JA_OK && a->json)
+        print_json(out, &bp, seed_s);
+    else if (rc == JA_OK)
+        print_text(out, &bp);
+    free(bp.res);
+    return rc;
+}
 
-    int status = EXIT_RUNTIME;
-    progress pr;
-    progress_begin(&pr, deals * seats * (uint32_t)n_opp, 0, quiet);
-    uint32_t done = 0;
-    for (int op = 0; op < n_opp; op++) {
-        bench_opp *r = &res[op];
-        for (uint32_t d = 0; d < deals && r->decision == LADDER_SPRT_CONTINUE; d++) {
-            ref_match_config cfg = {0};
-            cfg.game = g;
-            cfg.options = o;
-            cfg.n_seats = seats;
-            cfg.move_ms = a->move_ms;
-            cfg.match_id = "bench";
-            /* The same deals for every opponent: common random numbers. */
-            cfg.seed = ja_seed_derive(seed, JA_STREAM_MATCH, d);
-            uint32_t halves = 0; /* the bot's pairwise points, in halves */
-            for (uint32_t rot = 0; rot < seats; rot++) {
-                ref_bot *sb[JA_MAX_SEATS];
-                const char *names[JA_MAX_SEATS];
-                uint32_t me = (seats - rot) % seats; /* seat i holds lineup[(i + rot) % K] */
-                for (uint32_t s = 0; s < seats; s++) {
-                    int who = s == me ? 0 : 1 + op;
-                    sb[s] = bots->b[who].bot;
-                    names[s] = bots->b[who].name;
-                }
-                ref_match_result mr;
-                char err[1200];
-                cfg.bots = sb;
-                cfg.names = names;
-                if (ref_match_run(&cfg, &mr, err, sizeof err) != JA_OK) {
-                    progress_end(&pr, done);
-                    arena_error("match failed (%s vs %s, deal %u): %s", bots->b[0].name,
-                                bots->b[1 + op].name, d, err);
-                    goto out;
-                }
-                for (uint32_t s = 0; s < seats; s++) {
-                    if (s == me)
-                        continue;
-                    double p = ladder_elo_pair_score(mr.outcome.place[me], mr.outcome.place[s]);
-                    halves += (uint32_t)(2 * p);
-                    r->wins += p == 1.0;
-                    r->draws += p == 0.5;
-                    r->losses += p == 0.0;
-                }
-                r->faults += mr.faults[me];
-                r->games++;
-                progress_update(&pr, ++done);
-            }
-            r->hist[halves]++;
-            r->deals++;
-            if (a->sprt) {
-                ladder_sprt_llr(r->hist, n_cells, elo0, elo1, &r->llr);
-                r->decision = ladder_sprt_decide(r->llr, lower, upper);
-            }
-        }
-        ladder_paired_stats_compute(r->hist, n_cells, LADDER_Z95, &r->st);
-    }
-    progress_end(&pr, done);
-
-    if (json) {
-        json_w w;
-        jw_init(&w, out);
-        jw_obj(&w, NULL);
-        jw_str(&w, "bot", bots->b[0].name);
-        jw_str(&w, "game", g->name);
-        jw_str(&w, "seed", seed_s);
-        jw_int(&w, "seats", seats);
-        jw_obj(&w, "options");
-        for (uint32_t i = 0; i < o.n; i++) {
-            char v[64];
-            ja_options_value_str(g, &o, (int)i, v, sizeof v);
-            jw_str(&w, g->options[i].name, v);
-        }
-        jw_obj_end(&w);
-        jw_arr(&w, "opponents");
-        for (int op = 0; op < n_opp; op++) {
-            const bench_opp *r = &res[op];
-            jw_obj(&w, NULL);
-            jw_str(&w, "bot", bots->b[1 + op].name);
-            jw_int(&w, "games", r->games);
-            jw_int(&w, "deals", r->deals);
-            jw_num(&w, "score", r->st.mean);
-            jw_num(&w, "elo_diff", r->st.elo);
-            jw_arr(&w, "elo_ci95");
-            jw_num(&w, NULL, r->st.elo_lo);
-            jw_num(&w, NULL, r->st.elo_hi);
-            jw_arr_end(&w);
-            jw_num(&w, "los", r->st.los);
-            jw_bool(&w, "conservative", r->st.conservative);
-            jw_int(&w, "wins", (long long)r->wins);
-            jw_int(&w, "draws", (long long)r->draws);
-            jw_int(&w, "losses", (long long)r->losses);
-            jw_int(&w, "faults", (long long)r->faults);
-            jw_arr(&w, seats == 2 ? "pentanomial" : "deal_scores");
-            for (uint32_t i = 0; i < n_cells; i++)
-                jw_int(&w, NULL, (long long)r->hist[i]);
-            jw_arr_end(&w);
-            jw_obj_end(&w);
-        }
-        jw_arr_end(&w);
-        if (a->sprt) {
-            const bench_opp *r = &res[0];
-            jw_obj(&w, "sprt");
-            jw_num(&w, "elo0", elo0);
-            jw_num(&w, "elo1", elo1);
-            jw_num(&w, "alpha", alpha);
-            jw_num(&w, "beta", beta);
-            jw_num(&w, "llr", r->llr);
-            jw_arr(&w, "bounds");
-            jw_num(&w, NULL, lower);
-            jw_num(&w, NULL, upper);
-            jw_arr_end(&w);
-            jw_str(&w, "result", ladder_sprt_decision_name(r->decision));
-            jw_int(&w, "games", r->games);
-            jw_int(&w, "deals", r->deals);
-            jw_obj_end(&w);
-        } else {
-            jw_null(&w, "sprt");
-        }
-        jw_obj_end(&w);
-        jw_end(&w);
-    } else {
-        fprintf(out, "\n  %-20s %6s %6s %7s %9s  %-18s %7s  %-16s %6s\n", "opponent", "games",
-                "deals", "score", "elo diff", "95% interval", "LOS", "pairwise w-d-l", "faults");
-        bool conservative = false;
-        for (int op = 0; op < n_opp; op++) {
-            const bench_opp *r = &res[op];
-            char e[16], lo[16], hi[16], ci[40], wdl[48];
-            fmt_elo(r->st.elo, e, sizeof e);
-            fmt_elo(r->st.elo_lo, lo, sizeof lo);
-            fmt_elo(r->st.elo_hi, hi, sizeof hi);
-            snprintf(ci, sizeof ci, "[%s, %s]%s", lo, hi, r->st.conservative ? "*" : "");
-            snprintf(wdl, sizeof wdl, "%llu-%llu-%llu", (unsigned long long)r->wins,
-                     (unsigned long long)r->draws, (unsigned long long)r->losses);
-            fprintf(out, "  %-20s %6u %6u %7.3f %9s  %-18s %6.1f%%  %-16s %6llu\n",
-                    bots->b[1 + op].name, r->games, r->deals, r->st.mean, e, ci,
-                    100.0 * r->st.los, wdl, (unsigned long long)r->faults);
-            conservative |= r->st.conservative;
-        }
-        if (conservative)
-            fprintf(out, "  * every deal scored the same: a conservative (Wilson) interval\n");
-        if (a->sprt) {
-            const bench_opp *r = &res[0];
-            fprintf(out, "\nSPRT %s vs %s, H0: %+g Elo, H1: %+g Elo (alpha %g, beta %g): LLR %.3f, "
-                    "bounds [%.3f, %.3f], after %u deals (%u games): ",
-                    bots->b[0].name, bots->b[1].name, elo0, elo1, alpha, beta, r->llr, lower, upper,
-                    r->deals, r->games);
-            if (r->decision == LADDER_SPRT_H1)
-                fprintf(out, "H1 accepted\n");
-            else if (r->decision == LADDER_SPRT_H0)
-                fprintf(out, "H0 accepted\n");
-            else
-                fprintf(out, "inconclusive (raise --games to go on)\n");
-        }
-    }
-    status = EXIT_OK;
-out:
-    free(res);
-    arena_bots_free(bots);
-    return status;
+void arena_bench_close(arena_bench *b)
+{
+    arena_bots_free(b->a->bots);
 }

@@ -19,13 +19,15 @@
 #include "jackarena/ja_rules.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 /* A bench. The caller has checked every field (cmd_bench.c shows how):
  * seats is within the game's, deals >= 1, elo0 < elo1, alpha and beta in
  * (0, 0.5); bots holds the bot at b[0] and then its opponents (one only
- * with sprt), named (arena_bots_finish_names) and not yet loaded. */
+ * with sprt), named (arena_bots_finish_names) and not yet loaded. The args
+ * outlive the bench's steps. */
 typedef struct arena_bench_args {
     const ja_game_rules *game;
     ja_options options;
@@ -39,19 +41,39 @@ typedef struct arena_bench_args {
     bool json, quiet;
 } arena_bench_args;
 
-/* Loads the bots, plays the bench and writes the report to out: text (a
- * header line before play, then one row per opponent and the SPRT's
- * verdict), or one JSON object and a newline with json. Progress goes to
- * stderr unless quiet. Frees the bots. Errors are printed as one line
- * (util.h). Returns the exit status: EXIT_OK, EXIT_USAGE (a bot that does
- * not load or play the game), EXIT_RUNTIME (a match that fails). */
-int arena_bench_run(FILE *out, const arena_bench_args *a);
+/* A bench prepared: its bots loaded, the SPRT's bounds. */
+typedef struct arena_bench {
+    const arena_bench_args *a;
+    double lower, upper;         /* Wald's bounds on the LLR (with sprt) */
+} arena_bench;
+
+/* The bench in two steps (docs/architecture.md, "Errors"), each returning
+ * JA_OK or the failure's code with its line in the caller's err; the line
+ * is "" when a helper that still prints its own errors has said it
+ * (arena_bots_load, botspec.h).
+ *
+ * arena_bench_prepare checks the SPRT's error rates and loads the bots
+ * (each must play the game): its failures are the user's, and nothing is
+ * written yet. Whatever it returns, b is then closed with
+ * arena_bench_close, which frees the bots. */
+int arena_bench_prepare(arena_bench *b, const arena_bench_args *a, char *err, size_t cap);
+
+/* Plays the bench and writes the report to out: text (a header line before
+ * play, then one row per opponent and the SPRT's verdict), or one JSON
+ * object and a newline with json. Progress goes to stderr unless quiet.
+ * Fails when memory runs out or a match fails. */
+int arena_bench_run(arena_bench *b, FILE *out, char *err, size_t cap);
+
+void arena_bench_close(arena_bench *b);
 
 /* Adds to bs the reference bots of this build that play g, in name order:
  * every ja_NAME.so in the bots directory (arena_bots_dir) except ismcts,
  * whose default budget (about 100 ms a decision) would make a default run
- * take hours; name it with --vs. Prints a usage error and returns false
- * when the directory cannot be read or no bot there plays g. */
-bool arena_bench_reference_opponents(arena_bots *bs, const ja_game_rules *g);
+ * take hours; name it with --vs. JA_OK, or JA_EIO (the directory cannot be
+ * read) or JA_ENOTFOUND (no bot there plays g) with its line in err, or
+ * JA_EINVAL when arena_bots_add refuses one (too many bots), which says so
+ * itself (err ""). */
+int arena_bench_reference_opponents(arena_bots *bs, const ja_game_rules *g, char *err,
+                                    size_t cap);
 
 #endif /* ARENA_BENCH_RUN_H */

@@ -2,7 +2,7 @@
  * random on taylor-blackjack with a fixed seed, into a memory stream, as
  * JSON and as text; the same seed gives the same report; the SPRT's verdict
  * and bounds; the reference opponents of the build; a bot that does not
- * load is a usage error. */
+ * load fails the preparation (the user's error). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -10,7 +10,6 @@
 
 #include "arena_test.h"
 #include "run/bench_run.h"
-#include "core/util.h"
 
 #include "jackarena/ja_error.h"
 
@@ -22,10 +21,11 @@
 
 static arena_bots g_bots; /* large */
 
-/* Runs a bench of bot against opp and returns its output (free()) and
- * status. */
+/* A bench of bot against opp: prepares it (its code in *prepared) and, when
+ * that succeeds, runs it, which must succeed; returns the report (free()),
+ * NULL when nothing ran. */
 static char *bench(const char *bot, const char *opp, uint32_t deals, bool sprt, bool json,
-                   int *status)
+                   int *prepared)
 {
     const ja_game_rules *g = ja_game_find("taylor-blackjack");
     assert_non_null(g);
@@ -37,17 +37,26 @@ static char *bench(const char *bot, const char *opp, uint32_t deals, bool sprt, 
                           .sprt = sprt, .elo0 = 0, .elo1 = 50, .alpha = 0.05, .beta = 0.05,
                           .json = json, .quiet = true};
     assert_int_equal(arena_test_options(g, 2, &a.options), JA_OK);
+    arena_bench b;
+    char err[1400];
     char *buf = NULL;
-    ARENA_TEST_CAPTURE(buf, *status, arena_bench_run(out, &a));
+    *prepared = arena_bench_prepare(&b, &a, err, sizeof err);
+    if (*prepared == JA_OK) {
+        int rc;
+        ARENA_TEST_CAPTURE(buf, rc, arena_bench_run(&b, out, err, sizeof err));
+        if (rc != JA_OK)
+            fail_msg("%s", err);
+    }
+    arena_bench_close(&b);
     return buf;
 }
 
 static void test_json(void **state)
 {
     (void)state;
-    int status;
-    char *s = bench("random", "random", 6, false, true, &status);
-    assert_int_equal(status, EXIT_OK);
+    int prepared;
+    char *s = bench("random", "random", 6, false, true, &prepared);
+    assert_int_equal(prepared, JA_OK);
     json_error_t e;
     json_t *v = json_loads(s, 0, &e);
     assert_non_null(v);
@@ -81,8 +90,8 @@ static void test_json(void **state)
                 1e-9);
     json_decref(v);
     /* The same seed, the same report, byte for byte. */
-    char *again = bench("random", "random", 6, false, true, &status);
-    assert_int_equal(status, EXIT_OK);
+    char *again = bench("random", "random", 6, false, true, &prepared);
+    assert_int_equal(prepared, JA_OK);
     assert_string_equal(s, again);
     free(again);
     free(s);
@@ -91,9 +100,9 @@ static void test_json(void **state)
 static void test_text(void **state)
 {
     (void)state;
-    int status;
-    char *s = bench("random", "greedy", 4, false, false, &status);
-    assert_int_equal(status, EXIT_OK);
+    int prepared;
+    char *s = bench("random", "greedy", 4, false, false, &prepared);
+    assert_int_equal(prepared, JA_OK);
     const char *head = "bench random on taylor-blackjack: 2 seats, up to 4 duplicate deals per "
                        "opponent (each played from all 2 seats), seed 42\noptions: ";
     assert_memory_equal(s, head, strlen(head));
@@ -112,9 +121,9 @@ static void test_text(void **state)
 static void test_sprt(void **state)
 {
     (void)state;
-    int status;
-    char *s = bench("random", "random", 50, true, true, &status);
-    assert_int_equal(status, EXIT_OK);
+    int prepared;
+    char *s = bench("random", "random", 50, true, true, &prepared);
+    assert_int_equal(prepared, JA_OK);
     json_error_t e;
     json_t *v = json_loads(s, 0, &e);
     assert_non_null(v);
@@ -140,7 +149,10 @@ static void test_reference_opponents(void **state)
 {
     (void)state;
     memset(&g_bots, 0, sizeof g_bots);
-    assert_true(arena_bench_reference_opponents(&g_bots, ja_game_find("taylor-blackjack")));
+    char err[1400];
+    assert_int_equal(arena_bench_reference_opponents(&g_bots, ja_game_find("taylor-blackjack"),
+                                                     err, sizeof err),
+                     JA_OK);
     bool random = false, greedy = false;
     for (int i = 0; i < g_bots.n; i++) {
         assert_string_not_equal(g_bots.b[i].name, "ismcts");
@@ -155,10 +167,10 @@ static void test_reference_opponents(void **state)
 static void test_bad_bot(void **state)
 {
     (void)state;
-    int status;
-    char *s = bench("./no-such-bot.so", "random", 2, false, false, &status);
-    assert_int_equal(status, EXIT_USAGE);
-    assert_true(s == NULL || s[0] == '\0'); /* nothing written */
+    int prepared;
+    char *s = bench("./no-such-bot.so", "random", 2, false, false, &prepared);
+    assert_int_not_equal(prepared, JA_OK);
+    assert_null(s); /* nothing ran */
     free(s);
 }
 
