@@ -2,8 +2,9 @@
  * through an executor, record each result (and its live Elo) in one
  * transaction, and print the standings. Re-running the same command against
  * the same database (or --resume) finishes the plan without repeating or
- * losing a match. The flags are parsed and checked here; the run is
- * arena_tournament_run (tournament_run.h). */
+ * losing a match. The flags are parsed and checked here; the tournament is
+ * arena_tournament_prepare and arena_tournament_run (tournament_run.h), and
+ * only here are their errors printed and the exit status chosen. */
 #include "cli/cli.h"
 #include "run/tournament_run.h"
 
@@ -59,17 +60,63 @@ static const char HELP[] =
     "example: arena tournament taylor-blackjack --bots random,random,greedy --seats 3 \\\n"
     "           --rounds 50 --seed 1 --replays replays\n";
 
-static int tournament(int argc, char **argv, arena_scale *sc);
+/* What the flags of one `arena tournament` say (besides the scale's). */
+typedef struct tournament_flags {
+    arena_common co;
+    bool move_given, json, quiet, resume, duplicate;
+    const char *db_path, *replay_dir, *format_s, *export_path;
+    uint32_t seats, rounds, jobs;
+} tournament_flags;
 
-int cmd_tournament(int argc, char **argv)
+/* A number flag's value: --seats, --rounds or --jobs. False after its
+ * usage error. */
+static bool number_flag(tournament_flags *f, arena_scale *sc, int c, const char *arg)
 {
-    arena_scale sc = {0};
-    int rc = tournament(argc, argv, &sc);
-    arena_slurm_free(&sc.slurm);
-    return rc;
+    if (c == 'k' && (!arena_parse_u32(arg, &f->seats) || f->seats == 0)) {
+        arena_error("--seats needs a positive number, not '%s'", arg);
+        return false;
+    }
+    if (c == 'R' && (!arena_parse_u32(arg, &f->rounds) || f->rounds == 0)) {
+        arena_error("--rounds needs a positive number, not '%s'", arg);
+        return false;
+    }
+    if (c == 'j') {
+        sc->jobs_given = true;
+        /* 0 only with --workers: checked by check_scale */
+        if (!arena_parse_u32(arg, &f->jobs) || f->jobs > arena_max_jobs()) {
+            arena_error("--jobs needs a number up to %u (%d per online core), not '%s'",
+                        arena_max_jobs(), ARENA_JOBS_PER_CORE, arg);
+            return false;
+        }
+    }
+    return true;
 }
 
-static int tournament(int argc, char **argv, arena_scale *sc)
+/* One flag of the tournament's own. False to exit with *status (after
+ * --help, or a usage error). */
+static bool own_flag(tournament_flags *f, arena_scale *sc, int c, char **argv, int *status)
+{
+    switch (c) {
+    case 'k': case 'R': case 'j': return number_flag(f, sc, c, optarg);
+    case 'F': f->format_s = optarg; return true;
+    case 'D': f->duplicate = true; return true;
+    case 'd': f->db_path = optarg; return true;
+    case 'r': f->replay_dir = optarg; return true;
+    case 'X': f->export_path = optarg; return true;
+    case 'Z': f->resume = true; return true;
+    case 'J': f->json = true; return true;
+    case 'q': f->quiet = true; return true;
+    case 'h': fputs(HELP, stdout); *status = EXIT_OK; return false;
+    default:
+        arena_getopt_error("tournament", argv);
+        return false;
+    }
+}
+
+/* Parses the flags into f, ext and sc. True to go on; false to exit with
+ * *status (after --help, or a usage error). */
+static bool parse_flags(int argc, char **argv, tournament_flags *f, arena_ext *ext,
+                        arena_scale *sc, int *status)
 {
     static const struct option opts[] = {
         {"bot", required_argument, NULL, 'b'},     {"bots", required_argument, NULL, 'B'},
@@ -78,12 +125,140 @@ static int tournament(int argc, char **argv, arena_scale *sc)
         {"opt", required_argument, NULL, 'o'},     {"seed", required_argument, NULL, 's'},
         {"db", required_argument, NULL, 'd'},      {"replays", required_argument, NULL, 'r'},
         {"move-ms", required_argument, NULL, 'm'}, {"jobs", required_argument, NULL, 'j'},
-        {"resume", no_argument, NULL, 'Z'},       {"export-decisions", required_argument, NULL, 'X'},
+        {"resume", no_argument, NULL, 'Z'},
+        {"export-decisions", required_argument, NULL, 'X'},
         {"json", no_argument, NULL, 'J'},          {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},          ARENA_EXT_LONGOPTS,
-        ARENA_FAULT_LONGOPTS,                      {"restart", no_argument, NULL, ARENA_OPT_RESTART},
+        ARENA_FAULT_LONGOPTS,
+        {"restart", no_argument, NULL, ARENA_OPT_RESTART},
         ARENA_SCALE_LONGOPTS,
         {0, 0, 0, 0}};
+    int c, k;
+    *status = EXIT_USAGE;
+    optind = 1;
+    opterr = 0;
+    sc->slurm.argv = argv;
+    sc->slurm.argc = argc;
+    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+        f->move_given |= c == ARENA_OPT_MOVE_MS;
+        /* What the shards of --slurm get differently (slurm.h). */
+        if (c == ARENA_OPT_SLURM || c == ARENA_OPT_SLURM_OPT || c == 'd' || c == 's' ||
+            c == 'Z' || c == 'X')
+            arena_slurm_mark(&sc->slurm, argv, argc, optind, optarg);
+        if ((k = arena_common_flag(&f->co, c, optarg)) != 0 ||
+            (k = arena_ext_flag(ext, c, optarg)) != 0 ||
+            (k = arena_scale_flag(sc, c, optarg)) != 0) {
+            if (k < 0)
+                return false;
+            continue;
+        }
+        if (!own_flag(f, sc, c, argv, status))
+            return false;
+    }
+    return true;
+}
+
+/* The outputs (checked before anything runs) and the scale. False after the
+ * usage error. */
+static bool check_scale(const tournament_flags *f, const arena_scale *sc, const arena_ext *ext)
+{
+    const arena_output outs[] = {{"--db", f->db_path, ARENA_OUT_DB},
+                                 {"--replays", f->replay_dir, ARENA_OUT_DIR},
+                                 {"--export-decisions", f->export_path, ARENA_OUT_STDOUT}};
+    if (!arena_outputs_check(outs, sizeof outs / sizeof *outs, f->json ? "--json" : NULL))
+        return false;
+    if (f->jobs == 0 && !sc->workers) {
+        arena_error("--jobs needs a positive number, not '0' (0 only with --workers)");
+        return false;
+    }
+    return arena_scale_check(sc, ext, f->jobs);
+}
+
+/* At least two bots, named; plugins only where Slurm plays them. False
+ * after the usage error. */
+static bool check_bots(arena_bots *bots, const arena_scale *sc)
+{
+    if (bots->n < 2) {
+        arena_error("tournament: give at least two bots with --bots");
+        return false;
+    }
+    if (!arena_bots_finish_names(bots))
+        return false;
+    for (int i = 0; (sc->slurm.n || sc->slurm.workers) && i < bots->n; i++)
+        if (strcmp(bots->b[i].kind, "plugin") != 0) {
+            arena_error(sc->slurm.n ? "--slurm: the shards play plugin bots only; '%s' is a %s bot"
+                                    : "--slurm-workers: referee workers play plugin bots only; "
+                                      "'%s' is a %s bot",
+                        bots->b[i].spec, bots->b[i].kind);
+            return false;
+        }
+    return true;
+}
+
+/* The plan: seats (default: every bot) within the game's and the bots',
+ * its format, the game's options for the seats, and a count of matches the
+ * plan can hold. False after the usage error. */
+static bool check_plan(tournament_flags *f, const ja_game_rules *g, int n_bots,
+                       ladder_plan_params *pp, ja_options *o)
+{
+    if (!f->seats)
+        f->seats = (uint32_t)n_bots;
+    if (f->seats < g->min_seats || f->seats > g->max_seats) {
+        arena_error("--seats %u: %s is played by %u to %u seats", f->seats, g->name,
+                    (unsigned)g->min_seats, (unsigned)g->max_seats);
+        return false;
+    }
+    if (f->seats > (uint32_t)n_bots) {
+        arena_error("--seats %u needs at least %u bots; %d given", f->seats, f->seats, n_bots);
+        return false;
+    }
+    *pp = (ladder_plan_params){0};
+    if (ladder_format_parse(f->format_s, &pp->format) != JA_OK) {
+        arena_error("--format '%s': use round-robin or gauntlet", f->format_s);
+        return false;
+    }
+    if (!arena_common_options(&f->co, g, f->seats, o))
+        return false;
+    pp->n_participants = (uint32_t)n_bots;
+    pp->n_seats = f->seats;
+    pp->rounds = f->rounds;
+    pp->duplicate = f->duplicate;
+    char err[1200];
+    uint32_t n_planned = 0;
+    if (ladder_plan_count(pp, &n_planned, err, sizeof err) != JA_OK) {
+        arena_error("%s", err);
+        return false;
+    }
+    return true;
+}
+
+/* A failure that does not stop the run, as it comes. */
+static void say_error(const char *line)
+{
+    arena_error("%s", line);
+}
+
+/* The tournament in its two steps (docs/architecture.md, "Errors"): a
+ * failure to prepare is the user's (exit 2) but for the database in use or
+ * failing (JA_EBUSY, JA_EDB: tournament_run.h); one of the run is exit 1. */
+static int play(const arena_tournament_args *ta)
+{
+    arena_tournament t;
+    char err[1400];
+    int status = EXIT_OK;
+    int rc = arena_tournament_prepare(&t, ta, err, sizeof err);
+    if (rc != JA_OK)
+        status = rc == JA_EBUSY || rc == JA_EDB ? EXIT_RUNTIME : EXIT_USAGE;
+    else if (arena_tournament_run(&t, stdout, err, sizeof err) != JA_OK)
+        status = EXIT_RUNTIME;
+    if (status != EXIT_OK && err[0]) /* "": said already (tournament_run.h) */
+        arena_error("%s", err);
+    arena_tournament_close(&t);
+    return status;
+}
+
+static int tournament(int argc, char **argv, arena_scale *sc)
+{
     static arena_bots bots;
     memset(&bots, 0, sizeof bots);
     static arena_ext ext;
@@ -92,65 +267,11 @@ static int tournament(int argc, char **argv, arena_scale *sc)
      * confined unless --no-confine (docs/security.md). */
     ext.confine.by_default = true;
     bots.ext = &ext;
-    arena_common co = {.bots = &bots};
-    bool move_given = false;
-    const char *db_path = "arena.db", *replay_dir = NULL, *format_s = "round-robin";
-    const char *export_path = NULL;
-    uint32_t seats = 0, rounds = 1, jobs = 1;
-    bool json = false, quiet = false, resume = false, duplicate = false;
-    int c, k;
-    optind = 1;
-    opterr = 0;
-    sc->slurm.argv = argv;
-    sc->slurm.argc = argc;
-    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
-        move_given |= c == ARENA_OPT_MOVE_MS;
-        /* What the shards of --slurm get differently (slurm.h). */
-        if (c == ARENA_OPT_SLURM || c == ARENA_OPT_SLURM_OPT || c == 'd' || c == 's' ||
-            c == 'Z' || c == 'X')
-            arena_slurm_mark(&sc->slurm, argv, argc, optind, optarg);
-        if ((k = arena_common_flag(&co, c, optarg)) != 0 || (k = arena_ext_flag(&ext, c, optarg)) != 0 ||
-            (k = arena_scale_flag(sc, c, optarg)) != 0) {
-            if (k < 0)
-                return EXIT_USAGE;
-            continue;
-        }
-        switch (c) {
-        case 'k':
-            if (!arena_parse_u32(optarg, &seats) || seats == 0) {
-                arena_error("--seats needs a positive number, not '%s'", optarg);
-                return EXIT_USAGE;
-            }
-            break;
-        case 'R':
-            if (!arena_parse_u32(optarg, &rounds) || rounds == 0) {
-                arena_error("--rounds needs a positive number, not '%s'", optarg);
-                return EXIT_USAGE;
-            }
-            break;
-        case 'F': format_s = optarg; break;
-        case 'D': duplicate = true; break;
-        case 'd': db_path = optarg; break;
-        case 'r': replay_dir = optarg; break;
-        case 'X': export_path = optarg; break;
-        case 'j':
-            sc->jobs_given = true;
-            /* 0 only with --workers: checked below */
-            if (!arena_parse_u32(optarg, &jobs) || jobs > arena_max_jobs()) {
-                arena_error("--jobs needs a number up to %u (%d per online core), not '%s'",
-                            arena_max_jobs(), ARENA_JOBS_PER_CORE, optarg);
-                return EXIT_USAGE;
-            }
-            break;
-        case 'Z': resume = true; break;
-        case 'J': json = true; break;
-        case 'q': quiet = true; break;
-        case 'h': fputs(HELP, stdout); return EXIT_OK;
-        default:
-            arena_getopt_error("tournament", argv);
-            return EXIT_USAGE;
-        }
-    }
+    tournament_flags f = {.co = {.bots = &bots}, .db_path = "arena.db",
+                          .format_s = "round-robin", .rounds = 1, .jobs = 1};
+    int status;
+    if (!parse_flags(argc, argv, &f, &ext, sc, &status))
+        return status;
     if (optind >= argc) {
         arena_error("tournament: which game? (usage: arena tournament GAME --bots A,B,...)");
         return EXIT_USAGE;
@@ -162,64 +283,23 @@ static int tournament(int argc, char **argv, arena_scale *sc)
         arena_error("tournament: unexpected argument '%s' (bots go in --bots)", argv[optind]);
         return EXIT_USAGE;
     }
-    const arena_output outs[] = {{"--db", db_path, ARENA_OUT_DB},
-                                 {"--replays", replay_dir, ARENA_OUT_DIR},
-                                 {"--export-decisions", export_path, ARENA_OUT_STDOUT}};
-    if (!arena_outputs_check(outs, sizeof outs / sizeof *outs, json ? "--json" : NULL))
-        return EXIT_USAGE;
-    if (jobs == 0 && !sc->workers) {
-        arena_error("--jobs needs a positive number, not '0' (0 only with --workers)");
-        return EXIT_USAGE;
-    }
-    if (!arena_scale_check(sc, &ext, jobs))
-        return EXIT_USAGE;
-    if (bots.n < 2) {
-        arena_error("tournament: give at least two bots with --bots");
-        return EXIT_USAGE;
-    }
-    if (!arena_bots_finish_names(&bots))
-        return EXIT_USAGE;
-    sc->slurm.db_path = db_path;
-    for (int i = 0; (sc->slurm.n || sc->slurm.workers) && i < bots.n; i++)
-        if (strcmp(bots.b[i].kind, "plugin") != 0) {
-            arena_error(sc->slurm.n ? "--slurm: the shards play plugin bots only; '%s' is a %s bot"
-                                    : "--slurm-workers: referee workers play plugin bots only; "
-                                      "'%s' is a %s bot",
-                        bots.b[i].spec, bots.b[i].kind);
-            return EXIT_USAGE;
-        }
-    if (!seats)
-        seats = (uint32_t)bots.n;
-    if (seats < g->min_seats || seats > g->max_seats) {
-        arena_error("--seats %u: %s is played by %u to %u seats", seats, g->name,
-                    (unsigned)g->min_seats, (unsigned)g->max_seats);
-        return EXIT_USAGE;
-    }
-    if (seats > (uint32_t)bots.n) {
-        arena_error("--seats %u needs at least %u bots; %d given", seats, seats, bots.n);
-        return EXIT_USAGE;
-    }
-    ladder_plan_params pp = {0};
-    if (ladder_format_parse(format_s, &pp.format) != JA_OK) {
-        arena_error("--format '%s': use round-robin or gauntlet", format_s);
-        return EXIT_USAGE;
-    }
-    char err[1200];
+    sc->slurm.db_path = f.db_path;
+    ladder_plan_params pp;
     ja_options o;
-    if (!arena_common_options(&co, g, seats, &o))
+    if (!check_scale(&f, sc, &ext) || !check_bots(&bots, sc) ||
+        !check_plan(&f, g, bots.n, &pp, &o))
         return EXIT_USAGE;
-    pp.n_participants = (uint32_t)bots.n;
-    pp.n_seats = seats;
-    pp.rounds = rounds;
-    pp.duplicate = duplicate;
-    uint32_t n_planned = 0;
-    if (ladder_plan_count(&pp, &n_planned, err, sizeof err) != JA_OK) {
-        arena_error("%s", err);
-        return EXIT_USAGE;
-    }
-    arena_tournament_args ta = {g, o, &bots, &ext, sc, pp, co.have_seed, co.seed, db_path,
-                                replay_dir, export_path,
-                                move_given ? co.move_ms : REF_MOVE_MS_KIND, jobs, resume, json,
-                                quiet};
-    return arena_tournament_run(stdout, &ta);
+    arena_tournament_args ta = {g, o, &bots, &ext, sc, pp, f.co.have_seed, f.co.seed,
+                                f.db_path, f.replay_dir, f.export_path,
+                                f.move_given ? f.co.move_ms : REF_MOVE_MS_KIND, f.jobs,
+                                f.resume, f.json, f.quiet, say_error};
+    return play(&ta);
+}
+
+int cmd_tournament(int argc, char **argv)
+{
+    arena_scale sc = {0};
+    int rc = tournament(argc, argv, &sc);
+    arena_slurm_free(&sc.slurm);
+    return rc;
 }

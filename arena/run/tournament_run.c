@@ -1,8 +1,8 @@
-/* A tournament run (tournament_run.h): plan, play, record, print the
+/* A tournament run (tournament_run.h): prepare (the bots, the outputs,
+ * the database and the tournament in it), then play, record and print the
  * standings. */
 #include "run/tournament_run.h"
 
-#include "core/db_lock.h"
 #include "run/executor.h"
 #include "run/export.h"
 #include "core/json_w.h"
@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -37,26 +38,174 @@ static void on_signal(int sig)
     g_stop = 1;
 }
 
-static bool ensure_dir(const char *dir)
+/* Says a failure that does not stop the run, through the caller's
+ * on_error (tournament_run.h). */
+__attribute__((format(printf, 2, 3))) static void say(const arena_tournament_args *a,
+                                                      const char *fmt, ...)
+{
+    if (!a->on_error)
+        return;
+    char line[1400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    a->on_error(line);
+}
+
+/* ---- prepare ---------------------------------------------------------------- */
+
+/* The replay directory, made when missing (its parent there), and
+ * writable. JA_OK or JA_EIO. */
+static int ensure_dir(const char *dir, char *err, size_t cap)
 {
     struct stat sb;
     if (stat(dir, &sb) == 0) {
         if (!S_ISDIR(sb.st_mode)) {
-            arena_error("--replays '%s' is not a directory", dir);
-            return false;
+            snprintf(err, cap, "--replays '%s' is not a directory", dir);
+            return JA_EIO;
         }
     } else if (mkdir(dir, 0777) != 0 && !(errno == EEXIST && stat(dir, &sb) == 0 &&
                                            S_ISDIR(sb.st_mode))) {
         /* (EEXIST: made meanwhile by another process, which is fine.) */
-        arena_error("cannot create replay directory '%s': %s", dir, strerror(errno));
-        return false;
+        snprintf(err, cap, "cannot create replay directory '%s': %s", dir, strerror(errno));
+        return JA_EIO;
     }
     if (access(dir, W_OK | X_OK) != 0) {
-        arena_error("cannot write into replay directory '%s': %s", dir, strerror(errno));
-        return false;
+        snprintf(err, cap, "cannot write into replay directory '%s': %s", dir, strerror(errno));
+        return JA_EIO;
     }
-    return true;
+    return JA_OK;
 }
+
+/* The code of a failure of the database, as tournament_run.h sorts them:
+ * its own when the file given cannot be used (the user's, as
+ * arena_db_status judges them), JA_EDB otherwise. */
+static int db_failure(int rc)
+{
+    return rc == JA_EIO || rc == JA_EVERSION || rc == JA_EFORMAT ? rc : JA_EDB;
+}
+
+/* Takes the lock of the database, then opens it (made when missing), as a
+ * writer that plays into it does: the lock first, so that a second run
+ * writes nothing (db_lock.h). A lock file that cannot be made is said once
+ * the database is open: when the database cannot be opened either, its own
+ * error says more. JA_OK, JA_EBUSY (in use by another arena), or the
+ * database's failure (db_failure). The lock, if taken, is t's to release. */
+static int open_database(arena_tournament *t, char *err, size_t cap)
+{
+    const char *db_path = t->a->db_path;
+    char why[1200];
+    int lock_rc = arena_db_lock_take(db_path, &t->lock, why, sizeof why);
+    if (lock_rc == JA_EBUSY) {
+        snprintf(err, cap, "%s; wait for it to finish (or stop it), then run the same command "
+                 "again", why);
+        return JA_EBUSY;
+    }
+    int rc = ladder_db_open(db_path, &t->db);
+    if (rc != JA_OK) {
+        snprintf(err, cap, "%s", t->db ? ladder_db_errmsg(t->db) : ja_strerror(rc));
+        ladder_db_close(&t->db);
+        return db_failure(rc);
+    }
+    if (lock_rc != JA_OK) {
+        snprintf(err, cap, "%s", why);
+        return JA_EDB;
+    }
+    return JA_OK;
+}
+
+/* The tournament as the database knows it: its ladder, its participants
+ * (external bots: their announced version, no file hash) and its format;
+ * its seed is the one given, or 0 until it is known. */
+static void describe(arena_tournament *t)
+{
+    const arena_tournament_args *a = t->a;
+    const arena_bots *bots = a->bots;
+    ja_options_format(a->game, &a->options, t->opts_text, sizeof t->opts_text);
+    for (int i = 0; i < bots->n; i++) {
+        const ref_bot_info *bi = ref_bot_get_info(bots->b[i].bot);
+        t->lb[i] = (ladder_bot){bots->b[i].name, bi->version,
+                                bots->b[i].builtin ? "builtin" : bi->kind, bots->b[i].spec,
+                                bi->sha256[0] ? bi->sha256 : NULL};
+    }
+    t->spec = (ladder_tournament_spec){{a->game->name, a->plan.n_seats, t->opts_text},
+                                       a->have_seed ? a->seed : 0, a->plan.format,
+                                       a->plan.rounds, a->plan.duplicate, (uint32_t)bots->n,
+                                       t->lb};
+}
+
+/* The tournament in the database: found again (the same seed, or with
+ * --resume the newest unfinished one of any seed), or planned into it with
+ * the seed given or a random one. JA_OK, JA_ENOTFOUND (--resume with
+ * nothing to resume) or the database's failure (db_failure). */
+static int find_or_plan(arena_tournament *t, char *err, size_t cap)
+{
+    const arena_tournament_args *a = t->a;
+    describe(t);
+    if (a->resume || a->have_seed) {
+        unsigned flags = a->have_seed ? 0 : LADDER_FIND_ANY_SEED | LADDER_FIND_UNFINISHED;
+        int rc = ladder_db_tournament_find(t->db, &t->spec, flags, &t->tid);
+        if (rc == JA_OK) {
+            t->found = true;
+            return JA_OK;
+        }
+        if (rc != JA_ENOTFOUND) {
+            snprintf(err, cap, "%s", ladder_db_errmsg(t->db));
+            return db_failure(rc);
+        }
+        if (a->resume && !a->have_seed) {
+            snprintf(err, cap, "--resume: %s has no unfinished %s tournament with these bots, "
+                     "options and format", a->db_path, a->game->name);
+            return JA_ENOTFOUND;
+        }
+    }
+    t->spec.seed = a->have_seed ? a->seed : arena_random_seed();
+    int rc = ladder_db_tournament_create(t->db, &t->spec, &t->tid);
+    if (rc != JA_OK) {
+        snprintf(err, cap, "%s", ladder_db_errmsg(t->db));
+        return db_failure(rc);
+    }
+    return JA_OK;
+}
+
+int arena_tournament_prepare(arena_tournament *t, const arena_tournament_args *a, char *err,
+                             size_t cap)
+{
+    memset(t, 0, sizeof *t);
+    t->a = a;
+    t->lock.fd = -1;
+    err[0] = '\0';
+    arena_confine_protect(&a->ext->confine, a->db_path, "the database");
+    arena_confine_protect(&a->ext->confine, a->replay_dir, "the replays");
+    arena_confine_protect(&a->ext->confine, a->export_path, "the decision export");
+    if (!arena_bots_load(a->bots, a->game))
+        return JA_EINVAL; /* said by arena_bots_load */
+    int rc = a->replay_dir ? ensure_dir(a->replay_dir, err, cap) : JA_OK;
+    if (rc == JA_OK && a->export_path)
+        rc = arena_export_open(a->export_path, &t->xf, err, cap);
+    struct stat sb;
+    if (rc == JA_OK && a->resume && stat(a->db_path, &sb) != 0) {
+        snprintf(err, cap, "--resume: %s has no unfinished %s tournament with these bots, "
+                 "options and format (no such file)", a->db_path, a->game->name);
+        rc = JA_ENOTFOUND;
+    }
+    if (rc == JA_OK)
+        rc = open_database(t, err, cap);
+    if (rc == JA_OK)
+        rc = find_or_plan(t, err, cap);
+    return rc;
+}
+
+void arena_tournament_close(arena_tournament *t)
+{
+    arena_export_abort(&t->xf);
+    ladder_db_close(&t->db);
+    arena_db_lock_release(&t->lock);
+    arena_bots_free(t->a->bots);
+}
+
+/* ---- run ---------------------------------------------------------------------- */
 
 /* The matches of one tournament, for the fit: players are standing rows. */
 typedef struct fit_input {
@@ -95,50 +244,6 @@ static ladder_fit *fit_tournament(ladder_db *db, const ladder_key *key, int64_t 
         ladder_fit_run(in.m, in.n, n_st, NULL, &f);
     free(in.m);
     return f;
-}
-
-/* Writes the reproduction bundle of a finished match with a fault, next to
- * its replay (repro.h). A bundle that cannot be written is reported and the
- * result still recorded: the replay is what counts. */
-static void on_result(void *hctx, const arena_exec_ctx *c, const arena_job_result *jr)
-{
-    (void)hctx;
-    if (!c->replay_dir || !jr->replay_path[0])
-        return;
-    ref_bot *bots[JA_MAX_SEATS];
-    const char *names[JA_MAX_SEATS], *specs[JA_MAX_SEATS];
-    for (uint32_t s = 0; s < jr->job.n_seats; s++) {
-        bots[s] = c->bots[jr->job.slot[s]];
-        names[s] = c->names[jr->job.slot[s]];
-        specs[s] = c->specs ? c->specs[jr->job.slot[s]] : NULL;
-    }
-    char id[64];
-    snprintf(id, sizeof id, "t%lld-m%u", (long long)c->tournament_id, (unsigned)jr->number);
-    ref_match_config cfg = {c->game, c->options, jr->job.n_seats, jr->job.seed, c->move_ms, id,
-                            c->faults.bank_ms, c->faults.on_fault, .max_faults = c->max_faults};
-    arena_repro_info in = {&cfg, c->tournament_id, jr->number, bots, names, specs,
-                           jr->stderr_tails};
-    char err[600];
-    if (arena_repro_write(jr->replay_path, &in, &jr->res, err, sizeof err) != JA_OK)
-        arena_error("match %u: reproduction bundle not written: %s", (unsigned)jr->number, err);
-}
-
-/* --restart: a cmd: bot of the job whose process has exited starts again
- * before the match (between matches, in the tournament loop's thread). */
-static void before_job(void *hctx, const arena_exec_ctx *c, const arena_job *job)
-{
-    arena_bots *bs = hctx;
-    (void)c;
-    for (uint32_t s = 0; s < job->n_seats; s++) {
-        arena_bot *b = &bs->b[job->slot[s]];
-        char how[128] = "", err[700];
-        if (!b->proc || !ref_proc_exited(b->proc, how, sizeof how))
-            continue;
-        fprintf(stderr, "arena: bot '%s' %s; restarting it before match %u\n", b->name, how,
-                (unsigned)job->number);
-        if (!arena_ext_restart(bs->ext, b, err, sizeof err))
-            arena_error("%s (its matches fault until it is back)", err);
-    }
 }
 
 /* Faults of standing row i by kind, and its forfeits; zeros on error. */
@@ -192,110 +297,341 @@ out:
     return out;
 }
 
-static void print_standings(FILE *out, ladder_db *db, const ja_game_rules *g, const char *opts_text,
-                            const ladder_tournament_info *ti, const ladder_standing *st,
-                            uint32_t n, const ladder_display_name *names,
-                            const uint64_t faults[JA_FAULT_COUNT], const ladder_fit *fit,
-                            bool json)
+/* The run of a prepared tournament: the plan's state, what is pending, the
+ * executor that plays it and what the executor is told of the bots. */
+typedef struct run_state {
+    arena_tournament *t;
+    const arena_tournament_args *a;
+    ladder_tournament_info ti;
+    uint32_t *pending, n_pending;
+    uint32_t to_play;                    /* pending matches of this run's shard */
+    ref_bot *slot_bots[ARENA_MAX_BOTS];
+    const char *slot_names[ARENA_MAX_BOTS], *slot_specs[ARENA_MAX_BOTS];
+    arena_exec_ctx xc;
+    arena_executor *x;                   /* NULL: none, or --slurm (slurm.h) */
+    arena_slurm_workers *sw;             /* --slurm-workers: their Slurm job */
+    bool sw_failed;                      /* that job ended by itself, said in swerr */
+    char swerr[1200];
+} run_state;
+
+/* Writes the reproduction bundle of a finished match with a fault, next to
+ * its replay (repro.h). A bundle that cannot be written is said and the
+ * result still recorded: the replay is what counts. */
+static void on_result(void *hctx, const arena_exec_ctx *c, const arena_job_result *jr)
 {
-#define NAME(i) (names ? names[i] : st[i].bot)
-    uint64_t total_faults = 0;
-    for (int f = 1; f < JA_FAULT_COUNT; f++)
-        total_faults += faults[f];
-    if (json) {
-        json_w w;
-        jw_init(&w, out);
-        jw_obj(&w, NULL);
-        jw_str(&w, "game", g->name);
-        arena_jw_options(&w, opts_text);
-        char seed[21];
-        jw_int(&w, "tournament", ti->id);
-        jw_str(&w, "seed", ladder_seed_format(ti->seed, seed));
-        jw_int(&w, "seats", ti->n_seats);
-        jw_int(&w, "matches", ti->n_done);
-        jw_int(&w, "planned", ti->n_matches);
-        jw_int(&w, "faults", (long long)total_faults);
-        jw_obj(&w, "fault_kinds");
-        for (int f = 1; f < JA_FAULT_COUNT; f++)
-            if (faults[f])
-                jw_int(&w, ja_fault_name(f), (long long)faults[f]);
-        jw_obj_end(&w);
-        jw_arr(&w, "standings");
-        for (uint32_t i = 0; i < n; i++) {
-            jw_obj(&w, NULL);
-            jw_str(&w, "bot", st[i].bot);
-            jw_str(&w, "version", st[i].version);
-            if (st[i].sha256[0])
-                jw_str(&w, "sha256", st[i].sha256);
-            else
-                jw_null(&w, "sha256");
-            jw_str(&w, "display_name", NAME(i));
-            jw_int(&w, "games", st[i].games);
-            jw_int(&w, "wins", st[i].wins);
-            jw_score(&w, "score", st[i].score);
-            jw_int(&w, "faults", st[i].faults);
-            uint64_t fk[JA_FAULT_COUNT];
-            slot_faults(db, ti->id, &st[i], fk);
-            jw_obj(&w, "fault_kinds");
-            for (int f = 1; f < JA_FAULT_COUNT; f++)
-                if (fk[f])
-                    jw_int(&w, ja_fault_name(f), (long long)fk[f]);
-            jw_obj_end(&w);
-            jw_int(&w, "forfeits", (long long)fk[JA_FAULT_FORFEIT]);
-            /* elo and elo_ci95 from the fit where it rates the bot; the live
-             * Elo otherwise, with a null interval. */
-            const ladder_fit_player *fp = fit ? &fit->players[i] : NULL;
-            if (fp && fp->status == LADDER_FIT_RATED) {
-                jw_num(&w, "elo", fp->elo);
-                jw_arr(&w, "elo_ci95");
-                jw_num(&w, NULL, fp->ci_lo);
-                jw_num(&w, NULL, fp->ci_hi);
-                jw_arr_end(&w);
-            } else {
-                jw_num(&w, "elo", st[i].elo);
-                jw_null(&w, "elo_ci95");
-            }
-            jw_str(&w, "elo_status", fp ? ladder_fit_status_name(fp->status) : "live");
-            /* Fitted ratings compare only within a part (docs/ratings.md). */
-            if (fp && fp->status == LADDER_FIT_RATED)
-                jw_int(&w, "elo_part", fit->parts[fp->part].number);
-            else
-                jw_null(&w, "elo_part");
-            jw_num(&w, "live_elo", st[i].elo);
-            jw_obj_end(&w);
-        }
-        jw_arr_end(&w);
-        jw_obj_end(&w);
-        jw_end(&w);
+    const arena_tournament *t = hctx;
+    if (!c->replay_dir || !jr->replay_path[0])
         return;
+    ref_bot *bots[JA_MAX_SEATS];
+    const char *names[JA_MAX_SEATS], *specs[JA_MAX_SEATS];
+    for (uint32_t s = 0; s < jr->job.n_seats; s++) {
+        bots[s] = c->bots[jr->job.slot[s]];
+        names[s] = c->names[jr->job.slot[s]];
+        specs[s] = c->specs ? c->specs[jr->job.slot[s]] : NULL;
     }
-    fprintf(out, "\nstandings after %u of %u matches (faults: %llu):\n", ti->n_done, ti->n_matches,
-            (unsigned long long)total_faults);
-    fprintf(out, "   #  %-20s %6s %6s %9s %8s %7s %8s  %-13s\n", "bot", "games", "wins", "score",
-            "mean", "faults", "live elo", "fit elo, 95%");
-    for (uint32_t i = 0; i < n; i++) {
-        char sc[32], fe[48];
-        arena_format_score(st[i].score, sc, sizeof sc);
-        double mean = st[i].games ? (double)st[i].score / JA_SCORE_UNIT / (double)st[i].games : 0;
-        const ladder_fit_player *fp = fit ? &fit->players[i] : NULL;
-        if (fp && fp->status == LADDER_FIT_RATED && ladder_fit_several_parts(fit))
-            snprintf(fe, sizeof fe, "%.0f [%.0f, %.0f] part %u", fp->elo, fp->ci_lo, fp->ci_hi,
-                     fit->parts[fp->part].number);
-        else if (fp && fp->status == LADDER_FIT_RATED)
-            snprintf(fe, sizeof fe, "%.0f [%.0f, %.0f]", fp->elo, fp->ci_lo, fp->ci_hi);
-        else
-            snprintf(fe, sizeof fe, "%s", fp ? ladder_fit_status_name(fp->status) : "-");
-        fprintf(out, "  %2u  %-20s %6lld %6lld %9s %8.3f %7lld %8.0f  %s\n", i + 1, NAME(i),
-                (long long)st[i].games, (long long)st[i].wins, sc, mean, (long long)st[i].faults,
-                st[i].elo, fe);
+    char id[64];
+    snprintf(id, sizeof id, "t%lld-m%u", (long long)c->tournament_id, (unsigned)jr->number);
+    ref_match_config cfg = {c->game, c->options, jr->job.n_seats, jr->job.seed, c->move_ms, id,
+                            c->faults.bank_ms, c->faults.on_fault, .max_faults = c->max_faults};
+    arena_repro_info in = {&cfg, c->tournament_id, jr->number, bots, names, specs,
+                           jr->stderr_tails};
+    char err[600];
+    if (arena_repro_write(jr->replay_path, &in, &jr->res, err, sizeof err) != JA_OK)
+        say(t->a, "match %u: reproduction bundle not written: %s", (unsigned)jr->number, err);
+}
+
+/* --restart: a cmd: bot of the job whose process has exited starts again
+ * before the match (between matches, in the tournament loop's thread). */
+static void before_job(void *hctx, const arena_exec_ctx *c, const arena_job *job)
+{
+    const arena_tournament *t = hctx;
+    arena_bots *bs = t->a->bots;
+    (void)c;
+    for (uint32_t s = 0; s < job->n_seats; s++) {
+        arena_bot *b = &bs->b[job->slot[s]];
+        char how[128] = "", err[700];
+        if (!b->proc || !ref_proc_exited(b->proc, how, sizeof how))
+            continue;
+        fprintf(stderr, "arena: bot '%s' %s; restarting it before match %u\n", b->name, how,
+                (unsigned)job->number);
+        if (!arena_ext_restart(bs->ext, b, err, sizeof err))
+            say(t->a, "%s (its matches fault until it is back)", err);
     }
-    /* Faults by kind, for the bots that made any. */
-    for (uint32_t i = 0; i < n; i++) {
-        if (!st[i].faults)
+}
+
+/* The tournament's state and its pending matches, and how many of those
+ * this run plays (its shard's). */
+static int read_plan(run_state *r, char *err, size_t cap)
+{
+    const arena_scale *sc = r->a->scale;
+    ladder_db *db = r->t->db;
+    int rc = ladder_db_tournament_get(db, r->t->tid, &r->ti);
+    if (rc == JA_OK)
+        rc = ladder_db_pending(db, r->t->tid, &r->pending, &r->n_pending);
+    if (rc != JA_OK) {
+        snprintf(err, cap, "%s", ladder_db_errmsg(db));
+        return rc;
+    }
+    for (uint32_t i = 0; i < r->n_pending; i++)
+        r->to_play += !sc->shard_n || r->pending[i] % sc->shard_n == sc->shard_i - 1;
+    return JA_OK;
+}
+
+/* The text's header: the tournament, where it is kept, and whether it is
+ * resumed or already complete. */
+static void print_header(FILE *out, const run_state *r)
+{
+    const arena_tournament_args *a = r->a;
+    const ladder_plan_params *pp = &a->plan;
+    const ladder_tournament_info *ti = &r->ti;
+    char seed_s[21];
+    fprintf(out, "tournament %lld: %s, %d bots, %u seats, %s, %u round%s, seed %s: %u matches\n",
+            (long long)r->t->tid, a->game->name, a->bots->n, pp->n_seats,
+            ladder_format_name(pp->format), pp->rounds, pp->rounds == 1 ? "" : "s",
+            ladder_seed_format(ti->seed, seed_s), ti->n_matches);
+    fprintf(out, "options: %s\ndatabase: %s%s%s\n", r->t->opts_text, a->db_path,
+            a->replay_dir ? "; replays: " : "", a->replay_dir ? a->replay_dir : "");
+    if (r->t->found && r->n_pending && r->n_pending < ti->n_matches)
+        fprintf(out, "resuming: %u of %u matches already played\n", ti->n_matches - r->n_pending,
+                ti->n_matches);
+    else if (r->t->found && !r->n_pending)
+        fprintf(out, "already complete in %s: nothing to play\n", a->db_path);
+    fflush(out);
+}
+
+/* The executor of the run, with its hooks: none for --slurm (the shards
+ * play, in Slurm jobs: slurm.h), nor for --slurm-workers with nothing to
+ * play (an in-process one then, which submits no job). */
+static int start_executor(run_state *r, char *err, size_t cap)
+{
+    const arena_tournament_args *a = r->a;
+    const arena_scale *sc = a->scale;
+    arena_ext *ext = a->ext;
+    /* No more matches at once than this run has to play: a worker or a
+     * thread beyond that would have nothing to do. */
+    uint32_t jobs = a->jobs > r->to_play ? (r->to_play ? r->to_play : 1) : a->jobs;
+    for (int i = 0; i < a->bots->n; i++) {
+        r->slot_bots[i] = a->bots->b[i].bot;
+        r->slot_names[i] = a->bots->b[i].name;
+        r->slot_specs[i] = a->bots->b[i].spec;
+    }
+    arena_fault_cfg fc = {ext->bank_ms, ext->on_fault, ext->restart, a->replay_dir != NULL};
+    /* --tournament-id (a shard of --slurm): the matches are named as those
+     * of the tournament the shard is merged into. */
+    r->xc = (arena_exec_ctx){a->game, a->options, a->move_ms, r->slot_bots, r->slot_names,
+                             a->replay_dir, sc->tournament_id ? sc->tournament_id : r->t->tid,
+                             arena_ext_max_faults(ext), fc, r->slot_specs, NULL};
+    if (sc->slurm.workers && !r->to_play) {
+        int rc = arena_executor_inproc_new(&r->xc, &r->x);
+        if (rc != JA_OK) {
+            snprintf(err, cap, "cannot start the executor: %s", ja_strerror(rc));
+            return rc;
+        }
+    } else if (!sc->slurm.n && !arena_scale_executor(sc, ext, a->bots, &r->xc, jobs,
+                                                     a->quiet || a->json, &g_stop, &r->x,
+                                                     &r->sw)) {
+        return JA_EINVAL; /* said by arena_scale_executor */
+    }
+    if (r->x) {
+        r->x->export = r->t->xf;
+        r->x->on_result = on_result;
+        r->x->before_job = ext->restart ? before_job : NULL;
+        r->x->hook_ctx = r->t;
+    }
+    return JA_OK;
+}
+
+/* Plays the pending matches, by the executor or in Slurm's shards, until
+ * they are done or a signal stops them; then stops the executor and the
+ * Slurm workers (told to quit now, not after the standings and the fit),
+ * noting first whether their job ended by itself. */
+static int play_pending(run_state *r, char *err, size_t cap)
+{
+    const arena_tournament_args *a = r->a;
+    const arena_scale *sc = a->scale;
+    arena_tournament *t = r->t;
+    struct sigaction sa = {0}, old_int, old_term;
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    progress pr;
+    progress_begin(&pr, r->ti.n_matches, r->ti.n_matches - r->n_pending, a->quiet);
+    int rc;
+    if (r->x)
+        rc = arena_tournament_play_part(t->db, t->tid, r->x, sc->shard_i, sc->shard_n, &g_stop,
+                                        on_progress, &pr, err, cap);
+    else
+        rc = arena_slurm_play(t->db, a->db_path, t->tid, &t->spec, &sc->slurm, t->xf,
+                              a->quiet || a->json, &g_stop, on_progress, &pr, err, cap);
+    progress_end(&pr, pr.last_done);
+    r->sw_failed = arena_slurm_workers_failed(r->sw, r->swerr, sizeof r->swerr);
+    if (r->x)
+        r->x->ops->destroy(r->x); /* no job refers to the export file any more */
+    r->x = NULL;
+    arena_slurm_workers_end(&r->sw);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    return rc;
+}
+
+/* The export holds every match recorded by this run, also when it was
+ * interrupted or failed later: it is put in place either way. When the
+ * play failed too (rc), the export's failure is said and the play's kept. */
+static int finish_export(run_state *r, int rc, char *err, size_t cap)
+{
+    char xerr[1200];
+    if (!r->t->xf)
+        return rc;
+    int xrc = arena_export_finish(&r->t->xf, xerr, sizeof xerr);
+    if (xrc == JA_OK)
+        return rc;
+    if (rc != JA_OK) {
+        say(r->a, "%s", xerr);
+        return rc;
+    }
+    snprintf(err, cap, "%s", xerr);
+    return xrc;
+}
+
+/* What the standings show: the tournament, its rows (their names as
+ * `arena ladder` shows them, or NULL for the tournament's), its faults by
+ * kind, the fit of its matches (NULL: none). */
+typedef struct standings_view {
+    ladder_db *db;
+    const ja_game_rules *g;
+    const char *opts_text;
+    const ladder_tournament_info *ti;
+    const ladder_standing *st;
+    uint32_t n;
+    const ladder_display_name *names;
+    const uint64_t *faults;              /* JA_FAULT_COUNT */
+    const ladder_fit *fit;
+} standings_view;
+
+static const char *row_name(const standings_view *v, uint32_t i)
+{
+    return v->names ? v->names[i] : v->st[i].bot;
+}
+
+/* The fitted rating of row i, NULL where there is no fit. */
+static const ladder_fit_player *row_fit(const standings_view *v, uint32_t i)
+{
+    return v->fit ? &v->fit->players[i] : NULL;
+}
+
+/* "fault_kinds": the kinds that occurred, with their counts. */
+static void json_fault_kinds(json_w *w, const uint64_t fk[JA_FAULT_COUNT])
+{
+    jw_obj(w, "fault_kinds");
+    for (int f = 1; f < JA_FAULT_COUNT; f++)
+        if (fk[f])
+            jw_int(w, ja_fault_name(f), (long long)fk[f]);
+    jw_obj_end(w);
+}
+
+/* Row i's ratings: elo and elo_ci95 from the fit where it rates the bot,
+ * the live Elo otherwise with a null interval. */
+static void json_row_elo(json_w *w, const standings_view *v, uint32_t i)
+{
+    const ladder_fit_player *fp = row_fit(v, i);
+    bool rated = fp && fp->status == LADDER_FIT_RATED;
+    if (rated) {
+        jw_num(w, "elo", fp->elo);
+        jw_arr(w, "elo_ci95");
+        jw_num(w, NULL, fp->ci_lo);
+        jw_num(w, NULL, fp->ci_hi);
+        jw_arr_end(w);
+    } else {
+        jw_num(w, "elo", v->st[i].elo);
+        jw_null(w, "elo_ci95");
+    }
+    jw_str(w, "elo_status", fp ? ladder_fit_status_name(fp->status) : "live");
+    /* Fitted ratings compare only within a part (docs/ratings.md). */
+    if (rated)
+        jw_int(w, "elo_part", v->fit->parts[fp->part].number);
+    else
+        jw_null(w, "elo_part");
+    jw_num(w, "live_elo", v->st[i].elo);
+}
+
+/* Row i of the JSON's "standings". */
+static void json_row(json_w *w, const standings_view *v, uint32_t i)
+{
+    const ladder_standing *st = &v->st[i];
+    jw_obj(w, NULL);
+    jw_str(w, "bot", st->bot);
+    jw_str(w, "version", st->version);
+    if (st->sha256[0])
+        jw_str(w, "sha256", st->sha256);
+    else
+        jw_null(w, "sha256");
+    jw_str(w, "display_name", row_name(v, i));
+    jw_int(w, "games", st->games);
+    jw_int(w, "wins", st->wins);
+    jw_score(w, "score", st->score);
+    jw_int(w, "faults", st->faults);
+    uint64_t fk[JA_FAULT_COUNT];
+    slot_faults(v->db, v->ti->id, st, fk);
+    json_fault_kinds(w, fk);
+    jw_int(w, "forfeits", (long long)fk[JA_FAULT_FORFEIT]);
+    json_row_elo(w, v, i);
+    jw_obj_end(w);
+}
+
+/* The standings as one JSON object and a newline. */
+static void print_json(FILE *out, const standings_view *v, uint64_t total_faults)
+{
+    const ladder_tournament_info *ti = v->ti;
+    json_w w;
+    char seed[21];
+    jw_init(&w, out);
+    jw_obj(&w, NULL);
+    jw_str(&w, "game", v->g->name);
+    arena_jw_options(&w, v->opts_text);
+    jw_int(&w, "tournament", ti->id);
+    jw_str(&w, "seed", ladder_seed_format(ti->seed, seed));
+    jw_int(&w, "seats", ti->n_seats);
+    jw_int(&w, "matches", ti->n_done);
+    jw_int(&w, "planned", ti->n_matches);
+    jw_int(&w, "faults", (long long)total_faults);
+    json_fault_kinds(&w, v->faults);
+    jw_arr(&w, "standings");
+    for (uint32_t i = 0; i < v->n; i++)
+        json_row(&w, v, i);
+    jw_arr_end(&w);
+    jw_obj_end(&w);
+    jw_end(&w);
+}
+
+/* Row i of the text's table. */
+static void print_row(FILE *out, const standings_view *v, uint32_t i)
+{
+    const ladder_standing *st = &v->st[i];
+    char sc[32], fe[48];
+    arena_format_score(st->score, sc, sizeof sc);
+    double mean = st->games ? (double)st->score / JA_SCORE_UNIT / (double)st->games : 0;
+    const ladder_fit_player *fp = row_fit(v, i);
+    if (fp && fp->status == LADDER_FIT_RATED && ladder_fit_several_parts(v->fit))
+        snprintf(fe, sizeof fe, "%.0f [%.0f, %.0f] part %u", fp->elo, fp->ci_lo, fp->ci_hi,
+                 v->fit->parts[fp->part].number);
+    else if (fp && fp->status == LADDER_FIT_RATED)
+        snprintf(fe, sizeof fe, "%.0f [%.0f, %.0f]", fp->elo, fp->ci_lo, fp->ci_hi);
+    else
+        snprintf(fe, sizeof fe, "%s", fp ? ladder_fit_status_name(fp->status) : "-");
+    fprintf(out, "  %2u  %-20s %6lld %6lld %9s %8.3f %7lld %8.0f  %s\n", i + 1, row_name(v, i),
+            (long long)st->games, (long long)st->wins, sc, mean, (long long)st->faults, st->elo,
+            fe);
+}
+
+/* Faults by kind, for the bots that made any. */
+static void print_fault_lines(FILE *out, const standings_view *v)
+{
+    for (uint32_t i = 0; i < v->n; i++) {
+        if (!v->st[i].faults)
             continue;
         uint64_t fk[JA_FAULT_COUNT];
-        slot_faults(db, ti->id, &st[i], fk);
-        fprintf(out, "  faults of %s:", NAME(i));
+        slot_faults(v->db, v->ti->id, &v->st[i], fk);
+        fprintf(out, "  faults of %s:", row_name(v, i));
         for (int f = 1; f < JA_FAULT_COUNT; f++)
             if (fk[f])
                 fprintf(out, " %s %llu", ja_fault_name(f), (unsigned long long)fk[f]);
@@ -305,251 +641,95 @@ static void print_standings(FILE *out, ladder_db *db, const ja_game_rules *g, co
                     fk[JA_FAULT_FORFEIT] == 1 ? "" : "es");
         fputc('\n', out);
     }
-    if (fit && ladder_fit_several_parts(fit))
+}
+
+/* The standings as text: the table, the faults, what "fit elo" means. */
+static void print_text(FILE *out, const standings_view *v, uint64_t total_faults)
+{
+    fprintf(out, "\nstandings after %u of %u matches (faults: %llu):\n", v->ti->n_done,
+            v->ti->n_matches, (unsigned long long)total_faults);
+    fprintf(out, "   #  %-20s %6s %6s %9s %8s %7s %8s  %-13s\n", "bot", "games", "wins", "score",
+            "mean", "faults", "live elo", "fit elo, 95%");
+    for (uint32_t i = 0; i < v->n; i++)
+        print_row(out, v, i);
+    print_fault_lines(out, v);
+    if (v->fit && ladder_fit_several_parts(v->fit))
         fprintf(out,
                 "fit elo: Bradley-Terry over this tournament's matches, mean 1500 in each part "
                 "(a part's results against the others were all wins, all losses or none, so "
                 "ratings of different parts do not compare; docs/ratings.md); perfect/zero: no "
                 "finite rating\n");
-    else if (fit)
+    else if (v->fit)
         fprintf(out, "fit elo: Bradley-Terry over this tournament's matches, mean 1500 "
                 "(docs/ratings.md); perfect/zero: no finite rating\n");
-#undef NAME
 }
 
-int arena_tournament_run(FILE *out, const arena_tournament_args *a)
+static void print_standings(FILE *out, const standings_view *v, bool json)
 {
-    const ja_game_rules *g = a->game;
-    const ja_options o = a->options;
-    arena_bots *bots = a->bots;
-    arena_ext *ext = a->ext;
-    const arena_scale *sc = a->scale;
-    const ladder_plan_params pp = a->plan;
-    const uint32_t seats = pp.n_seats, rounds = pp.rounds;
-    const bool duplicate = pp.duplicate, resume = a->resume, json = a->json, quiet = a->quiet;
-    const char *db_path = a->db_path, *replay_dir = a->replay_dir,
-               *export_path = a->export_path;
-    uint32_t jobs = a->jobs;
-    char err[1200];
-    g_stop = 0;
-    arena_confine_protect(&ext->confine, db_path, "the database");
-    arena_confine_protect(&ext->confine, replay_dir, "the replays");
-    arena_confine_protect(&ext->confine, export_path, "the decision export");
-    if (!arena_bots_load(bots, g)) {
-        arena_bots_free(bots);
-        return EXIT_USAGE;
-    }
-    int status = EXIT_RUNTIME;
-    ladder_db *db = NULL;
-    arena_executor *x = NULL;
-    uint32_t *pending = NULL;
-    ladder_standing *st = NULL;
-    arena_export *xf = NULL;
-    arena_db_lock lock = {.fd = -1};
-    arena_slurm_workers *sw = NULL;
-    if (replay_dir && !ensure_dir(replay_dir)) {
-        status = EXIT_USAGE;
-        goto out;
-    }
-    if (export_path && arena_export_open(export_path, &xf, err, sizeof err) != JA_OK) {
-        arena_error("%s", err);
-        status = EXIT_USAGE;
-        goto out;
-    }
-    struct stat sb;
-    if (resume && stat(db_path, &sb) != 0) {
-        arena_error("--resume: %s has no unfinished %s tournament with these bots, options and "
-                    "format (no such file)", db_path, g->name);
-        status = EXIT_USAGE;
-        goto out;
-    }
-    /* One run at a time plays into a database (db_lock.h), taken before the
-     * database is opened (or made), so a second run writes nothing. */
-    if ((status = arena_db_lock_open(db_path, &lock, &db)) != EXIT_OK)
-        goto out;
-    status = EXIT_RUNTIME;
-    int rc;
-
-    /* The tournament as the database knows it. */
-    char opts_text[LADDER_OPTIONS_MAX];
-    ja_options_format(g, &o, opts_text, sizeof opts_text);
-    ladder_bot lb[ARENA_MAX_BOTS];
-    for (int i = 0; i < bots->n; i++) {
-        const ref_bot_info *bi = ref_bot_get_info(bots->b[i].bot);
-        /* External bots: their announced version, no file hash. */
-        lb[i] = (ladder_bot){bots->b[i].name, bi->version,
-                             bots->b[i].builtin ? "builtin" : bi->kind,
-                             bots->b[i].spec, bi->sha256[0] ? bi->sha256 : NULL};
-    }
-    ladder_tournament_spec spec = {{g->name, seats, opts_text}, a->have_seed ? a->seed : 0,
-                                   pp.format, rounds, duplicate, (uint32_t)bots->n, lb};
-    int64_t tid = 0;
-    bool found = false;
-    if (resume || a->have_seed) {
-        unsigned flags = a->have_seed ? 0 : LADDER_FIND_ANY_SEED | LADDER_FIND_UNFINISHED;
-        rc = ladder_db_tournament_find(db, &spec, flags, &tid);
-        if (rc == JA_OK)
-            found = true;
-        else if (rc != JA_ENOTFOUND) {
-            arena_error("%s", ladder_db_errmsg(db));
-            status = arena_db_status(rc);
-            goto out;
-        } else if (resume && !a->have_seed) {
-            arena_error("--resume: %s has no unfinished %s tournament with these bots, options "
-                        "and format", db_path, g->name);
-            status = EXIT_USAGE;
-            goto out;
-        }
-    }
-    if (!found) {
-        spec.seed = a->have_seed ? a->seed : arena_random_seed();
-        rc = ladder_db_tournament_create(db, &spec, &tid);
-        if (rc != JA_OK) {
-            arena_error("%s", ladder_db_errmsg(db));
-            status = arena_db_status(rc);
-            goto out;
-        }
-    }
-    ladder_tournament_info ti;
-    if ((rc = ladder_db_tournament_get(db, tid, &ti)) != JA_OK) {
-        arena_error("%s", ladder_db_errmsg(db));
-        goto out;
-    }
-    uint32_t n_pending = 0;
-    if ((rc = ladder_db_pending(db, tid, &pending, &n_pending)) != JA_OK) {
-        arena_error("%s", ladder_db_errmsg(db));
-        goto out;
-    }
-    if (!json) {
-        char seed_s[21];
-        fprintf(out,
-                "tournament %lld: %s, %d bots, %u seats, %s, %u round%s, seed %s: %u matches\n",
-                (long long)tid, g->name, bots->n, seats, ladder_format_name(pp.format), rounds,
-                rounds == 1 ? "" : "s", ladder_seed_format(ti.seed, seed_s), ti.n_matches);
-        fprintf(out, "options: %s\ndatabase: %s%s%s\n", opts_text, db_path,
-                replay_dir ? "; replays: " : "", replay_dir ? replay_dir : "");
-        if (found && n_pending && n_pending < ti.n_matches)
-            fprintf(out, "resuming: %u of %u matches already played\n", ti.n_matches - n_pending,
-                    ti.n_matches);
-        else if (found && !n_pending)
-            fprintf(out, "already complete in %s: nothing to play\n", db_path);
-        fflush(out);
-    }
-
-    /* No more matches at once than this run has to play: a worker or a
-     * thread beyond that would have nothing to do. */
-    uint32_t to_play = 0;
-    for (uint32_t i = 0; i < n_pending; i++)
-        to_play += !sc->shard_n || pending[i] % sc->shard_n == sc->shard_i - 1;
-    if (jobs > to_play)
-        jobs = to_play ? to_play : 1;
-
-    /* Play what is pending. */
-    ref_bot *slot_bots[ARENA_MAX_BOTS];
-    const char *slot_names[ARENA_MAX_BOTS];
-    for (int i = 0; i < bots->n; i++) {
-        slot_bots[i] = bots->b[i].bot;
-        slot_names[i] = bots->b[i].name;
-    }
-    const char *slot_specs[ARENA_MAX_BOTS];
-    for (int i = 0; i < bots->n; i++)
-        slot_specs[i] = bots->b[i].spec;
-    arena_fault_cfg fc = {ext->bank_ms, ext->on_fault, ext->restart, replay_dir != NULL};
-    /* --tournament-id (a shard of --slurm): the matches are named as those
-     * of the tournament the shard is merged into. */
-    arena_exec_ctx xc = {g, o, a->move_ms, slot_bots, slot_names,
-                         replay_dir, sc->tournament_id ? sc->tournament_id : tid,
-                         arena_ext_max_faults(ext), fc, slot_specs, NULL};
-    /* --slurm: the shards play, in Slurm jobs (slurm.h); no executor here.
-     * --slurm-workers with nothing to play: no job either. */
-    if (sc->slurm.workers && !to_play) {
-        if ((rc = arena_executor_inproc_new(&xc, &x)) != JA_OK) {
-            arena_error("cannot start the executor: %s", ja_strerror(rc));
-            goto out;
-        }
-    } else if (!sc->slurm.n &&
-               !arena_scale_executor(sc, ext, bots, &xc, jobs, quiet || json, &g_stop, &x, &sw)) {
-        goto out;
-    }
-    if (x) {
-        x->export = xf;
-        x->on_result = on_result;
-        x->before_job = ext->restart ? before_job : NULL;
-        x->hook_ctx = bots;
-    }
-    struct sigaction sa = {0}, old_int, old_term;
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    progress pr;
-    progress_begin(&pr, ti.n_matches, ti.n_matches - n_pending, quiet);
-    if (x)
-        rc = arena_tournament_play_part(db, tid, x, sc->shard_i, sc->shard_n, &g_stop, on_progress,
-                                        &pr, err, sizeof err);
+    uint64_t total_faults = 0;
+    for (int f = 1; f < JA_FAULT_COUNT; f++)
+        total_faults += v->faults[f];
+    if (json)
+        print_json(out, v, total_faults);
     else
-        rc = arena_slurm_play(db, db_path, tid, &spec, &sc->slurm, xf, quiet || json, &g_stop,
-                              on_progress, &pr, err, sizeof err);
-    progress_end(&pr, pr.last_done);
-    /* --slurm-workers: whether the job ended by itself (before its workers
-     * are told to quit, which ends it too); it is cancelled and gone
-     * before the standings. */
-    char swerr[1200];
-    bool sw_failed = arena_slurm_workers_failed(sw, swerr, sizeof swerr);
-    /* Workers are told to quit now, not after the standings and the fit. */
-    if (x)
-        x->ops->destroy(x); /* no job refers to the export file any more */
-    x = NULL;
-    arena_slurm_workers_end(&sw);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    /* The export holds every match recorded by this run, also when it was
-     * interrupted or failed later: put it in place either way. */
-    if (xf) {
-        char xerr[1200];
-        if (arena_export_finish(&xf, xerr, sizeof xerr) != JA_OK) {
-            arena_error("%s", xerr);
-            if (rc == JA_OK)
-                goto out;
-        }
-    }
-    if (rc != JA_OK) {
-        arena_error("%s", err);
-        goto out;
-    }
+        print_text(out, v, total_faults);
+}
 
+/* The standings as the database has them after play, with the fit of the
+ * tournament's matches; then whether the run stopped short of the end (a
+ * signal, or the Slurm workers' job ending by itself). */
+static int report(run_state *r, FILE *out, char *err, size_t cap)
+{
+    const arena_tournament_args *a = r->a;
+    arena_tournament *t = r->t;
+    ladder_standing *st = NULL;
     uint32_t n_st = 0;
     uint64_t faults[JA_FAULT_COUNT] = {0};
-    if ((rc = ladder_db_tournament_get(db, tid, &ti)) != JA_OK ||
-        (rc = ladder_db_standings(db, tid, &st, &n_st)) != JA_OK ||
-        (rc = ladder_db_tournament_faults(db, tid, faults)) != JA_OK) {
-        arena_error("%s", ladder_db_errmsg(db));
-        goto out;
+    int rc;
+    if ((rc = ladder_db_tournament_get(t->db, t->tid, &r->ti)) != JA_OK ||
+        (rc = ladder_db_standings(t->db, t->tid, &st, &n_st)) != JA_OK ||
+        (rc = ladder_db_tournament_faults(t->db, t->tid, faults)) != JA_OK) {
+        snprintf(err, cap, "%s", ladder_db_errmsg(t->db));
+        free(st);
+        return rc;
     }
-    ladder_key key = {g->name, seats, opts_text};
-    ladder_fit *fit = fit_tournament(db, &key, tid, st, n_st);
-    ladder_display_name *names = standing_names(db, &key, st, n_st);
-    print_standings(out, db, g, opts_text, &ti, st, n_st, names, faults, fit, json);
+    ladder_key key = {a->game->name, a->plan.n_seats, t->opts_text};
+    ladder_fit *fit = fit_tournament(t->db, &key, t->tid, st, n_st);
+    ladder_display_name *names = standing_names(t->db, &key, st, n_st);
+    standings_view v = {t->db, a->game, t->opts_text, &r->ti, st, n_st, names, faults, fit};
+    print_standings(out, &v, a->json);
     free(names);
     ladder_fit_free(&fit);
-    if (g_stop && !ti.done && sw_failed) {
-        arena_error("%s", swerr);
-        goto out;
-    }
-    if (g_stop && !ti.done) {
-        arena_error("interrupted after %u of %u matches; run the same command again to finish",
-                    ti.n_done, ti.n_matches);
-        goto out;
-    }
-    status = EXIT_OK;
-out:
     free(st);
-    free(pending);
-    if (x)
-        x->ops->destroy(x);
-    arena_slurm_workers_end(&sw);
-    arena_export_abort(&xf);
-    ladder_db_close(&db);
-    arena_db_lock_release(&lock);
-    arena_bots_free(bots);
-    return status;
+    if (g_stop && !r->ti.done && r->sw_failed) {
+        snprintf(err, cap, "%s", r->swerr);
+        return JA_EIO;
+    }
+    if (g_stop && !r->ti.done) {
+        snprintf(err, cap, "interrupted after %u of %u matches; run the same command again to "
+                 "finish", r->ti.n_done, r->ti.n_matches);
+        return JA_EAGAIN;
+    }
+    return JA_OK;
+}
+
+int arena_tournament_run(arena_tournament *t, FILE *out, char *err, size_t cap)
+{
+    run_state r = {.t = t, .a = t->a};
+    err[0] = '\0';
+    g_stop = 0;
+    int rc = read_plan(&r, err, cap);
+    if (rc == JA_OK && !t->a->json)
+        print_header(out, &r);
+    if (rc == JA_OK)
+        rc = start_executor(&r, err, cap);
+    if (rc == JA_OK) {
+        rc = play_pending(&r, err, cap);
+        rc = finish_export(&r, rc, err, cap);
+    }
+    free(r.pending);
+    if (r.x)
+        r.x->ops->destroy(r.x);
+    arena_slurm_workers_end(&r.sw);
+    return rc == JA_OK ? report(&r, out, err, cap) : rc;
 }

@@ -2,7 +2,8 @@
  * round robin of the reference bots on taylor-blackjack into a fresh
  * database, as JSON and as text; the same seed into another database gives
  * the same standings byte for byte; the same run again finds the finished
- * tournament and plays nothing; --resume without a database is refused. */
+ * tournament and plays nothing; --resume without a database is refused
+ * before anything is made. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -10,7 +11,6 @@
 
 #include "arena_test.h"
 #include "run/tournament_run.h"
-#include "core/util.h"
 
 #include "jackarena/ja_error.h"
 
@@ -55,8 +55,10 @@ static int teardown(void **state)
 }
 
 /* Plays random, greedy, random (shown as random#2) in 2 seats, 2 rounds,
- * seed 5, into db; returns the output (free()) and the status. */
-static char *run(const char *db, bool json, bool resume, int *status)
+ * seed 5, into db: prepares the tournament (its code in *prepared) and,
+ * when that succeeds, runs it, which must succeed; returns the output
+ * (free()), NULL when nothing ran. */
+static char *run(const char *db, bool json, bool resume, int *prepared)
 {
     const ja_game_rules *g = ja_game_find("taylor-blackjack");
     assert_non_null(g);
@@ -73,17 +75,26 @@ static char *run(const char *db, bool json, bool resume, int *status)
                                .move_ms = REF_MOVE_MS_KIND, .jobs = 1, .resume = resume,
                                .json = json, .quiet = true};
     assert_int_equal(arena_test_options(g, 2, &a.options), JA_OK);
+    static arena_tournament t; /* large */
+    char err[1400];
     char *buf = NULL;
-    ARENA_TEST_CAPTURE(buf, *status, arena_tournament_run(out, &a));
+    *prepared = arena_tournament_prepare(&t, &a, err, sizeof err);
+    if (*prepared == JA_OK) {
+        int rc;
+        ARENA_TEST_CAPTURE(buf, rc, arena_tournament_run(&t, out, err, sizeof err));
+        if (rc != JA_OK)
+            fail_msg("%s", err);
+    }
+    arena_tournament_close(&t);
     return buf;
 }
 
 static void test_json(void **state)
 {
     fx *f = *state;
-    int status;
-    char *s = run(f->db, true, false, &status);
-    assert_int_equal(status, EXIT_OK);
+    int prepared;
+    char *s = run(f->db, true, false, &prepared);
+    assert_int_equal(prepared, JA_OK);
     json_error_t e;
     json_t *v = json_loads(s, 0, &e);
     assert_non_null(v);
@@ -111,13 +122,13 @@ static void test_json(void **state)
     json_decref(v);
 
     /* The same seed into another database: the same standings. */
-    char *other = run(f->db2, true, false, &status);
-    assert_int_equal(status, EXIT_OK);
+    char *other = run(f->db2, true, false, &prepared);
+    assert_int_equal(prepared, JA_OK);
     assert_string_equal(s, other);
     free(other);
     /* The same run again finds the tournament complete: nothing changes. */
-    char *again = run(f->db, true, false, &status);
-    assert_int_equal(status, EXIT_OK);
+    char *again = run(f->db, true, false, &prepared);
+    assert_int_equal(prepared, JA_OK);
     assert_string_equal(s, again);
     free(again);
     free(s);
@@ -126,9 +137,9 @@ static void test_json(void **state)
 static void test_text(void **state)
 {
     fx *f = *state;
-    int status;
-    char *s = run(f->db, false, false, &status);
-    assert_int_equal(status, EXIT_OK);
+    int prepared;
+    char *s = run(f->db, false, false, &prepared);
+    assert_int_equal(prepared, JA_OK);
     char head[400];
     snprintf(head, sizeof head,
              "tournament 1: taylor-blackjack, 3 bots, 2 seats, round-robin, 2 rounds, seed 5: "
@@ -141,8 +152,8 @@ static void test_text(void **state)
     assert_non_null(strstr(s, "fit elo: Bradley-Terry over this tournament's matches"));
     free(s);
     /* Again: complete, said before the standings. */
-    s = run(f->db, false, false, &status);
-    assert_int_equal(status, EXIT_OK);
+    s = run(f->db, false, false, &prepared);
+    assert_int_equal(prepared, JA_OK);
     snprintf(db_line, sizeof db_line, "already complete in %s: nothing to play\n", f->db);
     assert_non_null(strstr(s, db_line));
     free(s);
@@ -151,10 +162,10 @@ static void test_text(void **state)
 static void test_resume_without_db(void **state)
 {
     fx *f = *state;
-    int status;
-    char *s = run(f->db, false, true, &status);
-    assert_int_equal(status, EXIT_USAGE);
-    assert_true(s == NULL || s[0] == '\0');
+    int prepared;
+    char *s = run(f->db, false, true, &prepared);
+    assert_int_equal(prepared, JA_ENOTFOUND); /* the user's: exit 2 */
+    assert_null(s); /* nothing ran */
     free(s);
     assert_int_equal(access(f->db, F_OK), -1); /* nothing made */
 }
