@@ -1,5 +1,5 @@
 /* Helpers of the unit tests that link the arena library (ja_arena) and run
- * a command's library function into a memory stream. */
+ * a command's library functions into a memory stream. */
 #ifndef JA_TESTS_ARENA_TEST_H
 #define JA_TESTS_ARENA_TEST_H
 
@@ -39,6 +39,23 @@ static inline int arena_test_options(const ja_game_rules *g, uint32_t n_seats, j
         assert_non_null(out);                                                    \
         (STATUS) = (CALL);                                                       \
         fclose(out);                                                             \
+    } while (0)
+
+/* A command's two steps (docs/architecture.md, "Errors"): PREPARE's code
+ * into PREPARED and, when it is JA_OK, RUN through ARENA_TEST_CAPTURE into
+ * BUF (NULL otherwise), which must succeed (its line in ERR fails the test
+ * otherwise); then CLOSE, whatever happened. Needs cmocka.h. */
+#define ARENA_TEST_STEPS(BUF, PREPARED, PREPARE, RUN, CLOSE, ERR)                \
+    do {                                                                         \
+        (BUF) = NULL;                                                            \
+        (PREPARED) = (PREPARE);                                                  \
+        if ((PREPARED) == JA_OK) {                                               \
+            int run_rc_;                                                         \
+            ARENA_TEST_CAPTURE(BUF, run_rc_, RUN);                               \
+            if (run_rc_ != JA_OK)                                                \
+                fail_msg("%s", (ERR));                                           \
+        }                                                                        \
+        CLOSE;                                                                   \
     } while (0)
 
 #endif /* JA_TESTS_ARENA_TEST_H */

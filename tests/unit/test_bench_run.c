@@ -39,15 +39,9 @@ static char *bench(const char *bot, const char *opp, uint32_t deals, bool sprt, 
     assert_int_equal(arena_test_options(g, 2, &a.options), JA_OK);
     arena_bench b;
     char err[1400];
-    char *buf = NULL;
-    *prepared = arena_bench_prepare(&b, &a, err, sizeof err);
-    if (*prepared == JA_OK) {
-        int rc;
-        ARENA_TEST_CAPTURE(buf, rc, arena_bench_run(&b, out, err, sizeof err));
-        if (rc != JA_OK)
-            fail_msg("%s", err);
-    }
-    arena_bench_close(&b);
+    char *buf;
+    ARENA_TEST_STEPS(buf, *prepared, arena_bench_prepare(&b, &a, err, sizeof err),
+                     arena_bench_run(&b, out, err, sizeof err), arena_bench_close(&b), err);
     return buf;
 }
 

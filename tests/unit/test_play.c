@@ -44,15 +44,9 @@ static char *play(const char *a0, const char *a1, const char *replay, bool json,
     assert_int_equal(arena_test_options(g, 2, &a.options), JA_OK);
     arena_play p;
     char err[1400];
-    char *buf = NULL;
-    *prepared = arena_play_prepare(&p, &a, err, sizeof err);
-    if (*prepared == JA_OK) {
-        int rc;
-        ARENA_TEST_CAPTURE(buf, rc, arena_play_run(&p, out, err, sizeof err));
-        if (rc != JA_OK)
-            fail_msg("%s", err);
-    }
-    arena_play_close(&p);
+    char *buf;
+    ARENA_TEST_STEPS(buf, *prepared, arena_play_prepare(&p, &a, err, sizeof err),
+                     arena_play_run(&p, out, err, sizeof err), arena_play_close(&p), err);
     return buf;
 }
 

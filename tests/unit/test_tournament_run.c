@@ -77,15 +77,10 @@ static char *run(const char *db, bool json, bool resume, int *prepared)
     assert_int_equal(arena_test_options(g, 2, &a.options), JA_OK);
     static arena_tournament t; /* large */
     char err[1400];
-    char *buf = NULL;
-    *prepared = arena_tournament_prepare(&t, &a, err, sizeof err);
-    if (*prepared == JA_OK) {
-        int rc;
-        ARENA_TEST_CAPTURE(buf, rc, arena_tournament_run(&t, out, err, sizeof err));
-        if (rc != JA_OK)
-            fail_msg("%s", err);
-    }
-    arena_tournament_close(&t);
+    char *buf;
+    ARENA_TEST_STEPS(buf, *prepared, arena_tournament_prepare(&t, &a, err, sizeof err),
+                     arena_tournament_run(&t, out, err, sizeof err),
+                     arena_tournament_close(&t), err);
     return buf;
 }
 
