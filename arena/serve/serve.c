@@ -17,6 +17,7 @@
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
 #include "seat.h"
+#include "ja_xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -165,9 +166,7 @@ static int smoke(arena_server *s, const arena_serve_version *v, ref_bot *cand, r
         uint32_t seat = i % a->seats;
         for (uint32_t k = 0; k < a->seats; k++)
             job.slot[k] = k == seat ? 0 : 1;
-        arena_job_result *r = calloc(1, sizeof *r);
-        if (r == NULL)
-            return JA_ENOMEM;
+        arena_job_result *r = ja_xcalloc(1, sizeof *r);
         arena_job_run(&xc, &job, false, r);
         if (r->rc != JA_OK) {
             snprintf(why, cap, "smoke match %u could not be played: %s", i, r->err);
@@ -345,14 +344,14 @@ static int next_to_validate(arena_server *s, int64_t last_author, arena_serve_ve
     int rc = arena_serve_db_versions(s->sdb, ARENA_V_VALIDATING, &v, &n);
     if (rc != JA_OK)
         return rc;
-    int64_t *author = malloc((n ? n : 1) * sizeof *author);
-    bool *ok = malloc((n ? n : 1) * sizeof *ok);
-    rc = author && ok ? JA_ENOTFOUND : JA_ENOMEM;
-    for (uint32_t i = 0; author && ok && i < n; i++) {
+    int64_t *author = ja_xmalloc(n * sizeof *author);
+    bool *ok = ja_xmalloc(n * sizeof *ok);
+    for (uint32_t i = 0; i < n; i++) {
         author[i] = v[i].author_id;
         ok[i] = !srv_ext_is(&v[i]) || srv_ext_connected(s, &v[i]);
     }
-    int k = rc == JA_ENOTFOUND ? arena_serve_fair_next(author, ok, n, last_author) : -1;
+    int k = arena_serve_fair_next(author, ok, n, last_author);
+    rc = JA_ENOTFOUND;
     if (k >= 0) {
         *out = v[k];
         rc = JA_OK;
@@ -655,11 +654,7 @@ static int play_batch(arena_server *s, ladder_db *db, bot_cache *cache, arena_se
                       char *why, size_t cap)
 {
     const arena_serve_args *a = s->a;
-    batch_bots *bb = calloc(1, sizeof *bb);
-    if (bb == NULL) {
-        snprintf(why, cap, "out of memory");
-        return JA_ENOMEM;
-    }
+    batch_bots *bb = ja_xcalloc(1, sizeof *bb);
     int rc = batch_open(s, cache, b, bb, why, cap);
     if (rc != JA_OK) {
         free(bb);
@@ -722,12 +717,11 @@ static int choose(arena_server *s, ladder_db *db, arena_serve_batch *b)
     ladder_key key = {s->a->game->name, s->a->seats, s->opts_text};
     ladder_rating *r = NULL;
     uint32_t nr = 0;
-    arena_pair_cand *c = calloc(n, sizeof *c);
-    if (c == NULL || (rc = ladder_db_ratings(db, &key, &r, &nr)) != JA_OK) {
-        free(c);
+    if ((rc = ladder_db_ratings(db, &key, &r, &nr)) != JA_OK) {
         free(act);
-        return rc == JA_OK ? JA_ENOMEM : rc;
+        return rc;
     }
+    arena_pair_cand *c = ja_xcalloc(n, sizeof *c);
     for (uint32_t i = 0; i < n; i++) {
         c[i] = (arena_pair_cand){act[i].id, act[i].author_id, 0, 1500.0};
         char ver[24];
@@ -899,13 +893,10 @@ static bool open_files(const arena_serve_args *a)
     return false;
 }
 
-/* The server's shared state, before anything is opened; NULL when out of
- * memory. */
+/* The server's shared state, before anything is opened. */
 static arena_server *server_new(const arena_serve_args *a)
 {
-    arena_server *s = calloc(1, sizeof *s);
-    if (s == NULL)
-        return NULL;
+    arena_server *s = ja_xcalloc(1, sizeof *s);
     s->a = a;
     s->stop = &g_stop;
     g_stop = 0;
@@ -1032,19 +1023,12 @@ restore:
 int arena_serve_run(const arena_serve_args *a)
 {
     arena_server *s = server_new(a);
-    if (s == NULL) {
-        arena_error("out of memory");
-        return EXIT_RUNTIME;
-    }
     ladder_db *db = NULL;
     arena_db_lock lock = {.fd = -1};
     int status = EXIT_USAGE;
     if (!open_files(a))
         goto out;
-    if (srv_live_new(a->game, a->live_delay, a->concurrency, &s->live) != JA_OK) {
-        arena_error("out of memory");
-        goto out;
-    }
+    s->live = srv_live_new(a->game, a->live_delay, a->concurrency);
     if (!server_folders(s) || (status = server_databases(s, &lock, &db)) != EXIT_OK)
         goto out;
     status = server_serve(s, db);

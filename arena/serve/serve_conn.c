@@ -2,6 +2,7 @@
 #include "serve/serve_conn.h"
 
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -215,9 +216,7 @@ static void *ticker(void *arg)
 int srv_conns_new(const srv_http_limits *lim, srv_conns **out)
 {
     *out = NULL;
-    srv_conns *cs = calloc(1, sizeof *cs);
-    if (cs == NULL)
-        return JA_ENOMEM;
+    srv_conns *cs = ja_xcalloc(1, sizeof *cs);
     cs->lim = *lim;
     cs->have_proxy = lim->trusted_proxy && key_parse(lim->trusted_proxy, &cs->proxy);
     cs->lim.trusted_proxy = NULL; /* the key is kept; the text may not live */
@@ -229,10 +228,10 @@ int srv_conns_new(const srv_http_limits *lim, srv_conns **out)
     for (uint32_t i = 0; i < SRV_WORKERS; i++)
         if (pthread_create(&cs->workers[cs->n_workers], NULL, worker, cs) == 0)
             cs->n_workers++;
-    if (!cs->ticker_started || cs->n_workers == 0) {
+    if (!cs->ticker_started || cs->n_workers == 0) { /* no thread could start */
         srv_conns_stop(cs);
         srv_conns_free(&cs);
-        return JA_ENOMEM;
+        return JA_EIO;
     }
     *out = cs;
     return JA_OK;
@@ -301,10 +300,8 @@ void srv_conns_notify(void *cls, struct MHD_Connection *c, void **socket_context
 {
     srv_conns *cs = cls;
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
-        srv_conn *conn = calloc(1, sizeof *conn);
+        srv_conn *conn = ja_xcalloc(1, sizeof *conn);
         *socket_context = conn;
-        if (conn == NULL)
-            return; /* unlisted: no deadline, counted as its own address */
         const union MHD_ConnectionInfo *fd = MHD_get_connection_info(c,
                                                                      MHD_CONNECTION_INFO_CONNECTION_FD);
         const union MHD_ConnectionInfo *ad = MHD_get_connection_info(c,
@@ -377,7 +374,7 @@ int srv_conns_admit(srv_conns *cs, struct MHD_Connection *c, bool stream, srv_co
     srv_conn *conn = sc ? sc->socket_context : NULL;
     *out = NULL;
     if (conn == NULL) {
-        *msg = "the server is out of memory";
+        *msg = "the server does not know this connection";
         return 503;
     }
     addr_key who = client_of(cs, c, conn);
@@ -547,8 +544,7 @@ ssize_t srv_stream_read(srv_stream *st, arena_sse_out *out, srv_stream_next next
         if (rc == SRV_NEXT_END || srv_conns_closing(st->owner))
             return MHD_CONTENT_READER_END_OF_STREAM;
         if (srv_stream_keepalive_due(st)) {
-            if (!arena_sse_set(out, 0, NULL))
-                return MHD_CONTENT_READER_END_WITH_ERROR;
+            arena_sse_set(out, 0, NULL);
             continue;
         }
         if (srv_stream_park(st))

@@ -68,7 +68,7 @@ typedef struct srv_stream {
  * resumed (the route's answer is queued in the next access-handler call). */
 typedef void (*srv_work_fn)(void *arg);
 
-/* Starts the ticker and the workers. JA_OK or JA_ENOMEM. */
+/* Starts the ticker and the workers. JA_OK, or JA_EIO when no thread can start. */
 int srv_conns_new(const srv_http_limits *lim, srv_conns **out);
 /* Stops taking work (later submits fail), answers nothing more, waits for
  * the requests in the workers, resumes every parked stream (they must end

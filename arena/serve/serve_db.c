@@ -5,6 +5,7 @@
 
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
+#include "ja_xalloc.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -148,11 +149,7 @@ static int migrate(arena_serve_db *db, const char *path, char *err, size_t cap)
 int arena_serve_db_open(const char *path, arena_serve_db **out, char *err, size_t cap)
 {
     *out = NULL;
-    arena_serve_db *db = calloc(1, sizeof *db);
-    if (db == NULL) {
-        snprintf(err, cap, "out of memory");
-        return JA_ENOMEM;
-    }
+    arena_serve_db *db = ja_xcalloc(1, sizeof *db);
     pthread_mutex_init(&db->mu, NULL);
     char *msg = NULL;
     if (sqlite3_open_v2(path, &db->sql,
@@ -490,21 +487,14 @@ int arena_serve_db_versions(arena_serve_db *db, const char *status, arena_serve_
     sqlite3_bind_text(st, 1, status, -1, SQLITE_TRANSIENT);
     uint32_t cap = 0;
     int r;
-    rc = JA_OK;
     while ((r = sqlite3_step(st)) == SQLITE_ROW) {
         if (*n == cap) {
             cap = cap ? 2 * cap : 16;
-            arena_serve_version *m = realloc(*out, cap * sizeof *m);
-            if (m == NULL) {
-                rc = JA_ENOMEM;
-                break;
-            }
-            *out = m;
+            *out = ja_xrealloc(*out, cap * sizeof **out);
         }
         read_version(st, &(*out)[(*n)++]);
     }
-    if (rc == JA_OK && r != SQLITE_DONE)
-        rc = JA_EDB;
+    rc = r == SQLITE_DONE ? JA_OK : JA_EDB;
     sqlite3_finalize(st);
     if (rc != JA_OK) {
         free(*out);

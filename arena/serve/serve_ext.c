@@ -6,6 +6,7 @@
 #include "core/util.h"
 
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 
 #include <inttypes.h>
 #include <sodium.h>
@@ -69,12 +70,7 @@ static int wanted_keys(arena_server *s, const char *st, ext_key **keys, uint32_t
     for (uint32_t i = 0; rc == JA_OK && i < nv; i++) {
         if (!srv_ext_is(&v[i]))
             continue;
-        ext_key *k = realloc(*keys, (*n + 1) * sizeof *k);
-        if (k == NULL) {
-            rc = JA_ENOMEM;
-            break;
-        }
-        *keys = k;
+        ext_key *k = *keys = ja_xrealloc(*keys, (*n + 1) * sizeof *k);
         snprintf(k[*n].key, sizeof k[*n].key, "%s", version_key(&v[i]));
         snprintf(k[*n].name, sizeof k[*n].name, "%s", v[i].author);
         (*n)++;
@@ -118,10 +114,7 @@ static void sync_locked(arena_server *s, struct srv_ext *e)
     for (uint32_t i = 0; i < n_want; i++) {
         if (key_in(e->keys, e->n_keys, &want[i], true))
             continue;
-        ext_key *k = realloc(e->keys, (e->n_keys + 1) * sizeof *k);
-        if (k == NULL)
-            break;
-        e->keys = k;
+        e->keys = ja_xrealloc(e->keys, (e->n_keys + 1) * sizeof *e->keys);
         if (ref_hub_allow_set(e->hub, want[i].key, want[i].name) == JA_OK)
             e->keys[e->n_keys++] = want[i];
         else
@@ -144,11 +137,7 @@ int srv_ext_start(arena_server *s, char *err, size_t cap)
 {
     if (s->a->listen == NULL)
         return JA_OK;
-    struct srv_ext *e = calloc(1, sizeof *e);
-    if (e == NULL) {
-        snprintf(err, cap, "out of memory");
-        return JA_ENOMEM;
-    }
+    struct srv_ext *e = ja_xcalloc(1, sizeof *e);
     pthread_mutex_init(&e->mu, NULL);
     char dir[4300];
     snprintf(dir, sizeof dir, "%s/curve", s->data);
@@ -238,12 +227,8 @@ int srv_ext_bot(arena_server *s, const arena_serve_version *v, ref_bot **out, ch
         if (strcmp(e->bots[i].name, v->author) == 0)
             *out = e->bots[i].bot;
     int rc = JA_OK;
-    ext_bot *grown = *out ? NULL : realloc(e->bots, (e->n_bots + 1) * sizeof *grown);
-    if (!*out && grown == NULL) {
-        snprintf(err, cap, "out of memory");
-        rc = JA_ENOMEM;
-    } else if (!*out) {
-        e->bots = grown;
+    if (!*out) {
+        e->bots = ja_xrealloc(e->bots, (e->n_bots + 1) * sizeof *e->bots);
         /* Claimed once: the hub keeps a name claimed for the hub's life. */
         ref_hub_claim_req req = {v->author, NULL, "zmq", ref_now_ns() + 500000000, NULL, NULL};
         rc = ref_hub_claim(e->hub, &req, out, err, cap);

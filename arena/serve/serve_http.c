@@ -14,6 +14,7 @@
 #include "view/viewer.h"
 
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -107,11 +108,7 @@ static enum MHD_Result send_json(srv_call *c, unsigned code, json_t *v)
     if (text == NULL)
         return MHD_NO;
     size_t n = strlen(text);
-    char *t = realloc(text, n + 2);
-    if (t == NULL) {
-        free(text);
-        return MHD_NO;
-    }
+    char *t = ja_xrealloc(text, n + 2);
     t[n] = '\n';
     t[n + 1] = '\0';
     return send_bytes(c, code, "application/json", t, n + 1);
@@ -246,10 +243,7 @@ static const ladder_bot_row *bot_name(ladder_db *db, bot_names *bn, int64_t id)
             return &bn->row[i];
     if (bn->n == bn->cap) {
         uint32_t cap = bn->cap ? 2 * bn->cap : 16;
-        ladder_bot_row *r = realloc(bn->row, cap * sizeof *r);
-        if (r == NULL)
-            return NULL;
-        bn->row = r;
+        bn->row = ja_xrealloc(bn->row, cap * sizeof *bn->row);
         bn->cap = cap;
     }
     if (ladder_db_bot_row(db, id, &bn->row[bn->n]) != JA_OK)
@@ -466,7 +460,7 @@ static enum MHD_Result api_ladder(arena_server *s, srv_call *c)
         }
     }
     size_t n = s->ladder_text ? strlen(s->ladder_text) : 0;
-    char *out = n ? malloc(n + 2) : NULL;
+    char *out = n ? ja_xmalloc(n + 2) : NULL;
     if (out) {
         memcpy(out, s->ladder_text, n);
         memcpy(out + n, "\n", 2);
@@ -798,8 +792,8 @@ static int sse_next(srv_stream *st, arena_sse_out *out)
     } else if (e->next != s->ev_seq) {
         if (s->ev_seq - e->next > SRV_EVENT_RING) /* fell behind: skip ahead */
             e->next = s->ev_seq - SRV_EVENT_RING;
-        rc = arena_sse_set(out, e->next + 1, s->ev[e->next % SRV_EVENT_RING]) ? SRV_NEXT_SET
-                                                                             : SRV_NEXT_ERROR;
+        arena_sse_set(out, e->next + 1, s->ev[e->next % SRV_EVENT_RING]);
+        rc = SRV_NEXT_SET;
         e->next++;
     }
     pthread_mutex_unlock(&s->mu);
@@ -823,9 +817,7 @@ static void sse_free(void *cls)
 
 static enum MHD_Result api_events(arena_server *s, srv_call *c)
 {
-    sse *e = calloc(1, sizeof *e);
-    if (e == NULL)
-        return MHD_NO;
+    sse *e = ja_xcalloc(1, sizeof *e);
     e->s = s;
     e->st.c = c->conn;
     e->st.ready = sse_ready;
@@ -1073,7 +1065,7 @@ static enum MHD_Result api_smoke_bundle(arena_server *s, srv_call *c, req *q)
         return send_error(c, 404, "no bundle: that smoke match had no fault");
     /* The server's paths (the replay's, the plugin's) are shown relative
      * to its data folder, as in every message to authors. */
-    char *buf = (uint64_t)sb.st_size < (64u << 20) ? malloc((size_t)sb.st_size + 1) : NULL;
+    char *buf = (uint64_t)sb.st_size < (64u << 20) ? ja_xmalloc((size_t)sb.st_size + 1) : NULL;
     size_t len = 0;
     ssize_t k;
     while (buf && len < (size_t)sb.st_size &&
@@ -1108,13 +1100,7 @@ static bool body_add(req *q, const char *data, size_t n)
             cap *= 2;
         if (cap > q->limit)
             cap = q->limit;
-        char *b = realloc(q->body, cap);
-        if (b == NULL) {
-            q->fail = 500;
-            q->fail_msg = "out of memory";
-            return false;
-        }
-        q->body = b;
+        q->body = ja_xrealloc(q->body, cap);
         q->cap = cap;
     }
     memcpy(q->body + q->len, data, n);
@@ -1304,9 +1290,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     arena_server *s = cls;
     req *q = *con_cls;
     if (q == NULL) {
-        if ((q = calloc(1, sizeof *q)) == NULL)
-            return MHD_NO;
-        *con_cls = q;
+        *con_cls = q = ja_xcalloc(1, sizeof *q);
         return request_begin(s, c, method, url, q);
     }
     if (q->queued) {
@@ -1397,8 +1381,8 @@ int srv_http_start(arena_server *s, char *err, size_t cap)
     srv_http_limits lim = {a->max_clients, a->max_streams, a->max_per_address,
                            a->trusted_proxy};
     if (srv_conns_new(&lim, &s->conns) != JA_OK) {
-        snprintf(err, cap, "cannot start the HTTP side's threads (out of memory?)");
-        return JA_ENOMEM;
+        snprintf(err, cap, "cannot start the HTTP side's threads");
+        return JA_EIO;
     }
     /* A few polling threads (epoll) that never block: event streams are
      * parked between events, and what reads a database or a file runs in

@@ -8,6 +8,7 @@
 
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
+#include "ja_xalloc.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -153,18 +154,15 @@ static void *hook_begin(void *ctx, const arena_exec_ctx *xc, const arena_job *jo
     pthread_mutex_unlock(&l->mu);
     if (!room)
         return NULL;
-    live_match *m = calloc(1, sizeof *m);
+    live_match *m = ja_xcalloc(1, sizeof *m);
     uint32_t ring = l->delay + SRV_LIVE_BACKLOG;
-    if (m) {
-        m->ring = ring;
-        m->states = malloc((size_t)ring * g->state_size);
-        m->line = calloc(ring, sizeof *m->line);
-        m->pub = calloc(ring, 1);
-        m->checked = calloc(ring, sizeof *m->checked);
-        m->work = malloc(g->state_size);
-    }
-    if (m == NULL || !m->states || !m->line || !m->pub || !m->checked || !m->work ||
-        g->setup(m->work, &xc->options, job->n_seats, job->seed) != JA_OK) {
+    m->ring = ring;
+    m->states = ja_xmalloc((size_t)ring * g->state_size);
+    m->line = ja_xcalloc(ring, sizeof *m->line);
+    m->pub = ja_xcalloc(ring, 1);
+    m->checked = ja_xcalloc(ring, sizeof *m->checked);
+    m->work = ja_xmalloc(g->state_size);
+    if (g->setup(m->work, &xc->options, job->n_seats, job->seed) != JA_OK) {
         match_free(m);
         pthread_mutex_lock(&l->mu);
         l->running--;
@@ -208,18 +206,15 @@ static void hook_end(void *match, const arena_job_result *r)
     pthread_mutex_unlock(&l->mu);
 }
 
-int srv_live_new(const ja_game_rules *g, uint32_t delay, uint32_t max_running, srv_live **out)
+srv_live *srv_live_new(const ja_game_rules *g, uint32_t delay, uint32_t max_running)
 {
-    srv_live *l = calloc(1, sizeof *l);
-    if (l == NULL)
-        return JA_ENOMEM;
+    srv_live *l = ja_xcalloc(1, sizeof *l);
     l->g = g;
     l->delay = delay;
     l->max_running = max_running;
     pthread_mutex_init(&l->mu, NULL);
     l->hook = (arena_live_hook){hook_begin, hook_step, hook_end, l};
-    *out = l;
-    return JA_OK;
+    return l;
 }
 
 void srv_live_free(srv_live **lp)
@@ -293,21 +288,15 @@ char *srv_live_list_json(srv_live *l)
 
 int srv_live_reader_open(srv_live *l, const char *id, int seat, srv_live_reader **out)
 {
-    srv_live_reader *r = calloc(1, sizeof *r);
-    if (r == NULL)
-        return JA_ENOMEM;
+    srv_live_reader *r = ja_xcalloc(1, sizeof *r);
     r->l = l;
     r->seat = seat;
-    r->state = malloc(l->g->state_size);
+    r->state = ja_xmalloc(l->g->state_size);
     if (seat >= 0) {
-        r->obs = malloc(l->g->obs_size);
-        r->last = malloc(l->g->obs_size);
+        r->obs = ja_xmalloc(l->g->obs_size);
+        r->last = ja_xmalloc(l->g->obs_size);
     } else {
-        r->work = malloc(l->g->state_size);
-    }
-    if (!r->state || (seat >= 0 ? !r->obs || !r->last : !r->work)) {
-        srv_live_reader_close(&r);
-        return JA_ENOMEM;
+        r->work = ja_xmalloc(l->g->state_size);
     }
     pthread_mutex_lock(&l->mu);
     live_match *m = find(l, id);

@@ -49,8 +49,8 @@
 typedef struct srv_live srv_live;
 typedef struct srv_live_reader srv_live_reader;
 
-/* A registry of live matches of game g. JA_OK or JA_ENOMEM. */
-int srv_live_new(const ja_game_rules *g, uint32_t delay, uint32_t max_running, srv_live **out);
+/* A registry of live matches of game g. */
+srv_live *srv_live_new(const ja_game_rules *g, uint32_t delay, uint32_t max_running);
 /* Frees it; every match has ended and every reader is closed. */
 void srv_live_free(srv_live **l);
 

@@ -8,6 +8,7 @@
 #include "serve/serve_util.h"
 
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 
 #include <inttypes.h>
 #include <sodium.h>
@@ -37,9 +38,10 @@ static int live_sse_next(srv_stream *st, arena_sse_out *out)
         return SRV_NEXT_NONE;
     if (rc == JA_ESTATE)
         return SRV_NEXT_END;
-    bool ok = rc == JA_OK && arena_sse_set(out, ++e->sent, text);
+    if (rc == JA_OK)
+        arena_sse_set(out, ++e->sent, text);
     free(text);
-    return ok ? SRV_NEXT_SET : SRV_NEXT_ERROR;
+    return rc == JA_OK ? SRV_NEXT_SET : SRV_NEXT_ERROR;
 }
 
 static ssize_t live_sse_read(void *cls, uint64_t pos, char *buf, size_t max)
@@ -74,11 +76,7 @@ static enum MHD_Result events(arena_server *s, const srv_http_out *o,
         return o->error(c, 404, "no such live match (it may have ended: see its replay)");
     if (rc != JA_OK)
         return o->error(c, 500, "the live match cannot be read");
-    live_sse *e = calloc(1, sizeof *e);
-    if (e == NULL) {
-        srv_live_reader_close(&r);
-        return MHD_NO;
-    }
+    live_sse *e = ja_xcalloc(1, sizeof *e);
     e->r = r;
     e->st.c = c->conn;
     e->st.ready = live_sse_ready;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "jackarena/ja_params.h"
+#include "ja_xalloc.h"
 
 #include <arpa/inet.h>
 #include <math.h>
@@ -288,19 +289,16 @@ void arena_serve_smoke_bundle(const char *data, int64_t id, uint32_t i, char *ou
 
 /* ---- server-sent events ---------------------------------------------------------- */
 
-bool arena_sse_set(arena_sse_out *o, uint64_t id, const char *data)
+void arena_sse_set(arena_sse_out *o, uint64_t id, const char *data)
 {
     size_t n = data ? strlen(data) + 48 : 16;
-    o->pending = malloc(n);
-    if (o->pending == NULL)
-        return false;
+    o->pending = ja_xmalloc(n);
     if (data)
         snprintf(o->pending, n, "id: %" PRIu64 "\ndata: %s\n\n", id, data);
     else
         snprintf(o->pending, n, ": keep-alive\n\n");
     o->len = strlen(o->pending);
     o->off = 0;
-    return true;
 }
 
 size_t arena_sse_copy(arena_sse_out *o, char *buf, size_t max)

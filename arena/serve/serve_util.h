@@ -127,8 +127,8 @@ typedef struct arena_sse_out {
 } arena_sse_out;
 
 /* Sets the pending text to event `id` with data (one line of JSON), or to
- * a keep-alive comment when data is NULL. False when out of memory. */
-bool arena_sse_set(arena_sse_out *o, uint64_t id, const char *data);
+ * a keep-alive comment when data is NULL. */
+void arena_sse_set(arena_sse_out *o, uint64_t id, const char *data);
 /* Copies up to max bytes of the pending text into buf (a libmicrohttpd
  * content reader's answer), freeing it once all of it is out. */
 size_t arena_sse_copy(arena_sse_out *o, char *buf, size_t max);
