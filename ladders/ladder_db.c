@@ -18,6 +18,7 @@
 
 #include "jackarena/ja_error.h"
 #include "ladder_db_int.h"
+#include "ja_xalloc.h"
 
 /* ---- Messages and error mapping -------------------------------------------- */
 
@@ -248,12 +249,7 @@ int ldb_collect_rows(ladder_db *db, sqlite3_stmt *st, const char *what, size_t r
     while ((src = sqlite3_step(st)) == SQLITE_ROW) {
         if (n == cap) {
             size_t c = cap ? cap * 2 : 16;
-            void *p = realloc(a, c * row_size);
-            if (p == NULL) {
-                rc = JA_ENOMEM;
-                break;
-            }
-            a = p;
+            a = ja_xrealloc(a, c * row_size);
             cap = c;
         }
         void *row = a + n++ * row_size;
@@ -504,9 +500,7 @@ static void diagnose_io(ladder_db *db)
 {
     if (is_memory_path(db->path))
         return;
-    char *copy = strdup(db->path);
-    if (copy == NULL)
-        return;
+    char *copy = ja_xstrdup(db->path);
     const char *dir = dirname(copy);
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
@@ -528,14 +522,8 @@ int ladder_db_open(const char *path, ladder_db **out)
     *out = NULL;
     if (path == NULL)
         return JA_EINVAL;
-    ladder_db *db = calloc(1, sizeof *db);
-    if (db == NULL)
-        return JA_ENOMEM;
-    db->path = strdup(path);
-    if (db->path == NULL) {
-        free(db);
-        return JA_ENOMEM;
-    }
+    ladder_db *db = ja_xcalloc(1, sizeof *db);
+    db->path = ja_xstrdup(path);
     db->busy_ms = LADDER_DB_BUSY_MS;
     *out = db;
     int rc = open_file(db);

@@ -204,9 +204,10 @@ typedef int (*ladder_match_fn)(void *ctx, const ladder_match_row *m);
  * a file or directory that cannot be opened or written (read-only, missing
  * directory); JA_EBUSY when another process holds the write lock during a
  * migration; JA_EVERSION for a schema newer than this code; JA_EFORMAT for
- * a file that is not a Jack Arena database; JA_ENOMEM; JA_EDB otherwise.
- * As with sqlite3_open, *out is set even on failure (except JA_EINVAL and
- * JA_ENOMEM before allocation, where it is NULL): the handle then serves only
+ * a file that is not a Jack Arena database; JA_EDB otherwise (SQLite's
+ * own allocation failures among them).
+ * As with sqlite3_open, *out is set even on failure (except JA_EINVAL,
+ * where it is NULL): the handle then serves only
  * ladder_db_errmsg() and ladder_db_close(), and every other call returns
  * JA_ESTATE. Always close it. */
 int ladder_db_open(const char *path, ladder_db **out);
@@ -218,8 +219,9 @@ void ladder_db_close(ladder_db **p);
 
 /* One line describing the last failure of a call on db, naming the file;
  * "" after a call that succeeded, and after a failure whose code says all
- * there is: JA_EINVAL for a NULL argument or a negative busy timeout,
- * JA_ENOMEM from the C allocator, a callback's own non-zero return.
+ * there is: JA_EINVAL for a NULL argument or a negative busy timeout, a
+ * callback's own non-zero return. (The store allocates through
+ * ja_xalloc.h: out of memory ends the process with one line.)
  * Borrowed until the next call on db. */
 const char *ladder_db_errmsg(const ladder_db *db);
 

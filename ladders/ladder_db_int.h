@@ -143,7 +143,7 @@ typedef void (*ldb_read_row_fn)(sqlite3_stmt *st, void *row);
  * array starts at 16 elements and doubles as needed. Gives st back
  * (ldb_finish) in every case. On JA_OK, *out is the array (NULL when there
  * is no row), owned by the caller (free()), and *out_n its length. On
- * failure (JA_ENOMEM, or a step's error, whose message names `what`)
+ * failure (a step's error, whose message names `what`)
  * nothing stays allocated and *out and *out_n are not touched. */
 int ldb_collect_rows(ladder_db *db, sqlite3_stmt *st, const char *what, size_t row_size,
                      ldb_read_row_fn read_row, void **out, uint32_t *out_n);

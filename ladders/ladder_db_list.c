@@ -14,6 +14,7 @@
 #include "elo.h"
 #include "jackarena/ja_error.h"
 #include "ladder_db_int.h"
+#include "ja_xalloc.h"
 
 /* ---- Standings and fault counts -------------------------------------------- */
 
@@ -392,10 +393,8 @@ int ladder_db_foreach_seat(ladder_db *db, const ladder_key *key, int64_t tournam
     if (rc != JA_OK)
         return rc;
     sqlite3_bind_int64(st, 4, tournament_id);
-    ladder_seat_detail *d = malloc(sizeof *d);
+    ladder_seat_detail *d = ja_xmalloc(sizeof *d);
     int src = SQLITE_DONE;
-    if (d == NULL)
-        rc = JA_ENOMEM;
     while (rc == JA_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
         memset(d, 0, sizeof *d);
         d->match_id = sqlite3_column_int64(st, 0);
@@ -566,8 +565,8 @@ static int page_select(ladder_db *db, int64_t ladder_id, const char *name, int64
             return rc;
         bots = rows;
     }
-    if (n_bots > 0 && (*ids = malloc((size_t)n_bots * (limit + 1) * sizeof **ids)) == NULL)
-        rc = JA_ENOMEM;
+    if (n_bots > 0)
+        *ids = ja_xmalloc((size_t)n_bots * (limit + 1) * sizeof **ids);
     for (uint32_t i = 0; rc == JA_OK && i < n_bots; i++)
         rc = page_ids(db, ladder_id, before, limit + 1, name != NULL ? &bots[i] : NULL, *ids,
                       n_ids, what);
@@ -604,8 +603,8 @@ int ladder_db_match_page(ladder_db *db, const ladder_key *key, const char *name,
     bool over = rc == JA_OK && n > limit;
     if (over)
         n = limit;
-    if (rc == JA_OK && n > 0 && (rows = malloc(n * sizeof *rows)) == NULL)
-        rc = JA_ENOMEM;
+    if (rc == JA_OK && n > 0)
+        rows = ja_xmalloc(n * sizeof *rows);
     for (uint32_t i = 0; rc == JA_OK && i < n; i++)
         /* Found a moment ago in the same snapshot: missing now is a fault. */
         if ((rc = fetch_match(db, ladder_id, ids[i], &rows[i], what)) == JA_ENOTFOUND)

@@ -13,6 +13,7 @@
 
 #include "jackarena/ja_error.h"
 #include "ladder_db_int.h"
+#include "ja_xalloc.h"
 
 /* ---- Bots ------------------------------------------------------------------ */
 
@@ -396,9 +397,7 @@ int ladder_db_tournament_find(ladder_db *db, const ladder_tournament_spec *spec,
     ladder_seed_format(spec->seed, seed);
 
     int64_t ladder_id = 0;
-    int64_t *bot_ids = calloc(spec->n_bots, sizeof *bot_ids);
-    if (bot_ids == NULL)
-        return JA_ENOMEM;
+    int64_t *bot_ids = ja_xcalloc(spec->n_bots, sizeof *bot_ids);
     rc = ladder_lookup(db, &spec->ladder, &ladder_id);
     for (uint32_t i = 0; rc == JA_OK && i < spec->n_bots; i++)
         rc = bot_lookup(db, &spec->bots[i], &bot_ids[i]);

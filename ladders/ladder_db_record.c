@@ -16,6 +16,7 @@
 #include "elo.h"
 #include "jackarena/ja_error.h"
 #include "ladder_db_int.h"
+#include "ja_xalloc.h"
 
 /* ---- Recording a match ----------------------------------------------------- */
 
@@ -467,9 +468,7 @@ static int file_numbers(const ladder_import *imp, uint32_t first, bool *ok)
 {
     const ladder_import_match *m0 = &imp->matches[first];
     *ok = false;
-    int64_t *num = malloc(imp->n_matches * sizeof *num);
-    if (num == NULL)
-        return JA_ENOMEM;
+    int64_t *num = ja_xmalloc(imp->n_matches * sizeof *num);
     uint32_t n = 0;
     for (uint32_t k = first; k < imp->n_matches; k++) {
         const ladder_import_match *m = &imp->matches[k];
@@ -692,15 +691,9 @@ int ladder_db_import(ladder_db *db, const ladder_import *imp, ladder_import_resu
         return rc;
     if ((rc = check_import(db, imp)) != JA_OK)
         return rc;
-    int32_t *slot = malloc((imp->n_bots ? imp->n_bots : 1) * sizeof *slot);
-    int64_t *bot_id = malloc((imp->n_bots ? imp->n_bots : 1) * sizeof *bot_id);
-    bool *done = calloc(imp->n_matches, sizeof *done);
-    if (slot == NULL || bot_id == NULL || done == NULL) {
-        free(slot);
-        free(bot_id);
-        free(done);
-        return JA_ENOMEM;
-    }
+    int32_t *slot = ja_xmalloc(imp->n_bots * sizeof *slot);
+    int64_t *bot_id = ja_xmalloc(imp->n_bots * sizeof *bot_id);
+    bool *done = ja_xcalloc(imp->n_matches, sizeof *done);
     ladder_import_result res = {0, 0, imp->n_matches};
     if ((rc = ldb_begin_write(db, what)) != JA_OK)
         goto out;

@@ -7,19 +7,15 @@
 #include <string.h>
 
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 
 int ladder_display_names(const ladder_bot_row *b, uint32_t n, ladder_display_name **out)
 {
     if (out == NULL || (b == NULL && n > 0))
         return JA_EINVAL;
     *out = NULL;
-    ladder_display_name *d = calloc(n ? n : 1, sizeof *d);
-    bool *same = calloc(n ? n : 1, sizeof *same);
-    if (d == NULL || same == NULL) {
-        free(d);
-        free(same);
-        return JA_ENOMEM;
-    }
+    ladder_display_name *d = ja_xcalloc(n, sizeof *d);
+    bool *same = ja_xcalloc(n, sizeof *same);
     for (uint32_t i = 0; i < n; i++) {
         bool clash = false, clash_v = false;
         for (uint32_t j = 0; j < n; j++) {

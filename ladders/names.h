@@ -38,7 +38,7 @@ typedef char ladder_display_name[LADDER_DISPLAY_MAX];
 
 /* The display names of bots[0..n-1] (any order, distinct ids) by the rule
  * above, into *out: n names (an array owned by the caller: free()), name i
- * for bot i. Returns JA_OK, JA_EINVAL (a NULL argument), JA_ENOMEM. */
+ * for bot i. Returns JA_OK, JA_EINVAL (a NULL argument). */
 int ladder_display_names(const ladder_bot_row *bots, uint32_t n, ladder_display_name **out);
 
 /* Which of bots[0..n-1], named names[0..n-1] by ladder_display_names, the

@@ -14,6 +14,7 @@
 
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
+#include "ja_xalloc.h"
 
 /* Above any valid combination count (<= LADDER_PLAN_MAX_MATCHES / 2), and
  * small enough that binom_sat's products cannot overflow 64 bits. */
@@ -294,9 +295,7 @@ int ladder_plan_new(const ladder_plan_params *p, ladder_plan_match **out, uint32
     int rc = ladder_plan_count(p, &n, NULL, 0);
     if (rc != JA_OK)
         return rc;
-    ladder_plan_match *a = calloc(n, sizeof *a);
-    if (a == NULL)
-        return JA_ENOMEM;
+    ladder_plan_match *a = ja_xcalloc(n, sizeof *a);
     rc = ladder_plan_generate(p, a, n, out_count);
     if (rc != JA_OK) {
         free(a);

@@ -104,7 +104,7 @@ int ladder_plan_generate(const ladder_plan_params *p, ladder_plan_match *out, ui
 
 /* Like ladder_plan_generate into a new array. On JA_OK *out is owned by the
  * caller (release with ladder_plan_free) and *out_count is its length
- * (always >= 1). On error *out is NULL. JA_ENOMEM if allocation fails. */
+ * (always >= 1). On error *out is NULL. */
 int ladder_plan_new(const ladder_plan_params *p, ladder_plan_match **out, uint32_t *out_count);
 
 /* Frees an array from ladder_plan_new and sets *p to NULL. Accepts NULL
