@@ -11,6 +11,7 @@
 #include "jackarena/ja_rng.h"
 #include "match.h"
 #include "seat.h"
+#include "ja_xalloc.h"
 
 #include <limits.h>
 #include <math.h>
@@ -34,14 +35,14 @@ static double raw_round_trips(size_t req, size_t rep, uint32_t n, double *cpu_us
     pid_t pid = fork();
     if (pid == 0) {
         close(sv[0]);
-        char *in = malloc(req + 16), *out = calloc(1, rep ? rep : 1);
+        char *in = ja_xmalloc(req + 16), *out = ja_xcalloc(1, rep ? rep : 1);
         while (recv(sv[1], in, req + 16, 0) > 0)
             if (send(sv[1], out, rep, 0) < 0)
                 break;
         _exit(0);
     }
     close(sv[1]);
-    char *payload = calloc(1, req ? req : 1), *reply = malloc(rep + 16);
+    char *payload = ja_xcalloc(1, req ? req : 1), *reply = ja_xmalloc(rep + 16);
     double t0 = bench_now_s();
     for (uint32_t i = 0; i < n; i++) {
         if (send(sv[0], payload, req, 0) < 0 || recv(sv[0], reply, rep + 16, 0) < 0)

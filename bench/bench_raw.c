@@ -2,6 +2,7 @@
  * raw ZeroMQ round trips. A module below every section, so that sections
  * never call each other. */
 #include "bench.h"
+#include "ja_xalloc.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -132,7 +133,7 @@ double bench_raw_zmq_round_trips(size_t req, size_t rep, uint32_t n)
     pid_t pid = fork();
     if (pid == 0) {
         void *ctx = zmq_ctx_new(), *d = zmq_socket(ctx, ZMQ_DEALER);
-        char *in = malloc(req + 16), *out = calloc(1, rep);
+        char *in = ja_xmalloc(req + 16), *out = ja_xcalloc(1, rep ? rep : 1);
         zmq_connect(d, ep);
         zmq_send(d, "hi", 2, 0);
         for (;;) {
@@ -150,8 +151,8 @@ double bench_raw_zmq_round_trips(size_t req, size_t rep, uint32_t n)
     unsigned char id[256], buf[256];
     int idn = zmq_recv(r, id, sizeof id, 0);
     zmq_recv(r, buf, sizeof buf, 0);
-    char *payload = calloc(1, req);
-    char *reply = malloc(rep + 16);
+    char *payload = ja_xcalloc(1, req ? req : 1);
+    char *reply = ja_xmalloc(rep + 16);
     double t0 = bench_now_s();
     for (uint32_t i = 0; i < n; i++) {
         zmq_send(r, id, (size_t)idn, ZMQ_SNDMORE);

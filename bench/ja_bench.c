@@ -38,6 +38,7 @@
 #include "bench_ismcts.h"
 #include "bench_report.h"
 #include "bench_rows.h"
+#include "ja_xalloc.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -72,9 +73,9 @@ static match_run bench_engine(const ja_game_rules *g, uint32_t seats, uint32_t m
                               bool observe)
 {
     match_run r = {g->name, seats, matches, 0, 0};
-    void *st = malloc(g->state_size);
-    unsigned char *obs = malloc((size_t)g->obs_size * seats);
-    ja_action *legal = malloc(sizeof *legal * g->max_actions);
+    void *st = ja_xmalloc(g->state_size);
+    unsigned char *obs = ja_xmalloc((size_t)g->obs_size * seats);
+    ja_action *legal = ja_xmalloc(sizeof *legal * g->max_actions);
     const ja_ext_observe_update *ou = ja_rules_extension(g, JA_EXT_OBSERVE_UPDATE);
     void (*obs_fn)(const void *, int, void *) = ou && ou->update ? ou->update : g->observe;
     ja_options o;
@@ -218,8 +219,8 @@ static double bench_tournament(const ja_game_rules *g, ref_bot *bot, uint32_t ro
 static void wire_sizes(const ja_game_rules *g, uint32_t seats, uint32_t matches, double *act,
                        double *action)
 {
-    void *st = malloc(g->state_size), *obs = malloc(g->obs_size);
-    ja_action *legal = malloc(sizeof *legal * g->max_actions);
+    void *st = ja_xmalloc(g->state_size), *obs = ja_xmalloc(g->obs_size);
+    ja_action *legal = ja_xmalloc(sizeof *legal * g->max_actions);
     ja_options o;
     char err[256];
     ja_options_init(g, &o);

@@ -2,6 +2,7 @@
 #include "core/json_w.h"
 
 #include "jackarena/ja_common.h"
+#include "ja_xalloc.h"
 
 #include <assert.h>
 #include <jansson.h>
@@ -76,9 +77,7 @@ static json_t *string_of(const char *v)
     if (s)
         return s;
     size_t n = strlen(v);
-    char *c = malloc(n + 1);
-    if (!c)
-        must(NULL);
+    char *c = ja_xmalloc(n + 1);
     for (size_t i = 0; i <= n; i++)
         c[i] = (unsigned char)v[i] >= 0x80 ? '?' : v[i];
     s = json_string(c);
