@@ -3,7 +3,9 @@
  * identity, tournaments and plans stored and read back, recorded results
  * with their live Elo, idempotent recording, atomicity (an injected
  * failure, a crash between matches, a locked database), read-only files
- * and directories, resume lookups, and SHA-256 identity.
+ * and directories, resume lookups, SHA-256 identity, and merging another
+ * database (merge.h): found or created tournaments, matches recorded once,
+ * a shard made whole, and the files it refuses.
  *
  * Each test works in a fresh temporary directory. Checks of what is on
  * disk go through a second, raw SQLite connection, so they see only what
@@ -30,6 +32,7 @@
 #include "hash.h"
 #include "jackarena/ja_error.h"
 #include "ladder_db.h"
+#include "merge.h"
 #include "plan.h"
 
 /* ---- Fixture: a temporary directory --------------------------------------- */
@@ -1363,6 +1366,123 @@ static void test_listing_sizes(void **state)
     ladder_db_close(&db);
 }
 
+/* ---- Merging another database --------------------------------------------- */
+
+/* The other file of a merge, in f's directory: tournaments of seeds 1
+ * (matches 0 and 1 done, match 1 with 2 timeouts and 33 turns) and 2
+ * (match 3 done). */
+static void make_other(const fx *f, char *path, size_t cap)
+{
+    snprintf(path, cap, "%s/other.db", f->dir);
+    ladder_db *db = open_ok(path);
+    ladder_tournament_spec s1 = spec3(1), s2 = spec3(2);
+    int64_t t1 = create_ok(db, &s1), t2 = create_ok(db, &s2);
+    ladder_match_result r = result2(2 * JA_SCORE_UNIT, 0);
+    record_ok(db, t1, 0, &r);
+    record_ok(db, t2, 3, &r);
+    r.faults[1][JA_FAULT_TIMEOUT] = 2;
+    r.turns = 33;
+    record_ok(db, t1, 1, &r);
+    ladder_db_close(&db);
+}
+
+/* Merges the file other into f->db. */
+static int merge(const fx *f, const char *other, ladder_merge_result *out, char *err, size_t cap)
+{
+    ladder_db *db = open_ok(f->db);
+    err[0] = '\0';
+    int rc = ladder_db_merge(db, other, out, err, cap);
+    ladder_db_close(&db);
+    return rc;
+}
+
+static void assert_merged(const ladder_merge_result *out, uint32_t tournaments, uint32_t created,
+                          uint32_t matches, uint32_t already)
+{
+    assert_int_equal(out->tournaments, tournaments);
+    assert_int_equal(out->created, created);
+    assert_int_equal(out->matches, matches);
+    assert_int_equal(out->already, already);
+    assert_int_equal(out->skipped_imports, 0);
+}
+
+static void test_merge(void **state)
+{
+    fx *f = *state;
+    char other[160], err[512];
+    make_other(f, other, sizeof other);
+    ladder_merge_result out;
+    assert_int_equal(merge(f, other, &out, err, sizeof err), JA_OK);
+    assert_merged(&out, 2, 2, 3, 0);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM tournaments"), 2);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM matches WHERE status = 'done'"), 3);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM matches m JOIN tournaments t"
+                                    " ON t.id = m.tournament_id WHERE t.seed = '1'"
+                                    " AND m.number = 1 AND m.turns = 33"),
+                     1);
+    assert_int_equal(raw_int(f->db, "SELECT count FROM result_faults WHERE kind = 'timeout'"), 2);
+
+    /* Again: every match is here already, and nothing is written. */
+    int64_t before = written_rows(f->db);
+    assert_int_equal(merge(f, other, &out, err, sizeof err), JA_OK);
+    assert_merged(&out, 2, 0, 0, 3);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM tournaments"), 2);
+    assert_int_equal(written_rows(f->db), before);
+}
+
+/* A shard of tournament 1 played here: the merge finds it and adds the
+ * other file's matches to it. */
+static void test_merge_shard(void **state)
+{
+    fx *f = *state;
+    char other[160], err[512];
+    make_other(f, other, sizeof other);
+    ladder_db *db = open_ok(f->db);
+    ladder_tournament_spec s = spec3(1);
+    ladder_match_result r = result2(0, JA_SCORE_UNIT);
+    record_ok(db, create_ok(db, &s), 5, &r);
+    ladder_db_close(&db);
+    ladder_merge_result out;
+    assert_int_equal(merge(f, other, &out, err, sizeof err), JA_OK);
+    assert_merged(&out, 2, 1, 3, 0);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM tournaments"), 2);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM matches WHERE status = 'done'"
+                                    " AND tournament_id = 1"),
+                     3);
+}
+
+static void test_merge_refusals(void **state)
+{
+    fx *f = *state;
+    char other[160], err[512];
+    ladder_merge_result out;
+
+    /* Another program's SQLite database. */
+    snprintf(other, sizeof other, "%s/other.db", f->dir);
+    sqlite3 *s;
+    assert_int_equal(sqlite3_open(other, &s), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(s, "CREATE TABLE notes (t TEXT)", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(s);
+    assert_int_equal(merge(f, other, &out, err, sizeof err), JA_EFORMAT);
+    assert_contains(err, "not an arena database");
+    unlink(other);
+
+    /* Another schema version. */
+    make_other(f, other, sizeof other);
+    raw_exec(other, "PRAGMA user_version = 99");
+    assert_int_equal(merge(f, other, &out, err, sizeof err), JA_EVERSION);
+    assert_contains(err, "schema version 99");
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d", LADDER_DB_SCHEMA_VERSION);
+    raw_exec(other, sql);
+
+    /* A tournament of the same spec here with another plan. */
+    raw_exec(other, "UPDATE tournaments SET n_matches = 7 WHERE id = 1");
+    assert_int_equal(merge(f, other, &out, err, sizeof err), JA_EMISMATCH);
+    assert_contains(err, "plans 7 matches, here 6");
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM matches WHERE status = 'done'"), 0);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -1392,6 +1512,9 @@ int main(void)
         T(test_multiplayer_elo_stored),
         T(test_seed_text),
         T(test_listing_sizes),
+        T(test_merge),
+        T(test_merge_shard),
+        T(test_merge_refusals),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
