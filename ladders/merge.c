@@ -141,6 +141,40 @@ out:
     return rc;
 }
 
+/* The format of src tournament id, in column i of st. JA_OK, or JA_EFORMAT
+ * (a format this arena does not know) with its message in err. */
+static int read_format(sqlite3_stmt *st, int i, int64_t id, const char *src_path,
+                       ladder_format *format, char *err, size_t cap)
+{
+    if (col(st, i) && ladder_format_parse(col(st, i), format) == JA_OK)
+        return JA_OK;
+    snprintf(err, cap, "'%s': tournament %lld has an unknown format", src_path, (long long)id);
+    return JA_EFORMAT;
+}
+
+/* Every tournament of src has a format this arena knows: checked before
+ * anything is written, so that a file that cannot be merged whole merges
+ * nothing. JA_OK, or JA_EFORMAT with its message in err. */
+static int check_formats(sqlite3 *s, const char *src_path, char *err, size_t cap)
+{
+    sqlite3_stmt *t = NULL;
+    if (sqlite3_prepare_v2(s, "SELECT id, format FROM tournaments WHERE format != 'import' "
+                              "ORDER BY id", -1, &t, NULL) != SQLITE_OK) {
+        snprintf(err, cap, "'%s': %s", src_path, sqlite3_errmsg(s));
+        return JA_EFORMAT;
+    }
+    int rc = JA_OK, step;
+    ladder_format format;
+    while (rc == JA_OK && (step = sqlite3_step(t)) == SQLITE_ROW)
+        rc = read_format(t, 1, sqlite3_column_int64(t, 0), src_path, &format, err, cap);
+    if (rc == JA_OK && step != SQLITE_DONE) {
+        snprintf(err, cap, "'%s': %s", src_path, sqlite3_errmsg(s));
+        rc = JA_EFORMAT;
+    }
+    sqlite3_finalize(t);
+    return rc;
+}
+
 int ladder_db_merge(ladder_db *db, const char *src_path, ladder_merge_result *out, char *err,
                     size_t cap)
 {
@@ -165,6 +199,9 @@ int ladder_db_merge(ladder_db *db, const char *src_path, ladder_merge_result *ou
         rc = JA_EVERSION;
         goto out;
     }
+    if ((rc = check_formats(s, src_path, err, cap)) != JA_OK)
+        goto out;
+    rc = JA_EFORMAT; /* what a failure below returns unless it says otherwise */
     out->skipped_imports = (uint32_t)pragma(s, "SELECT count(*) FROM tournaments "
                                                "WHERE format = 'import'");
     bb = malloc(sizeof *bb);
@@ -190,11 +227,8 @@ int ladder_db_merge(ladder_db *db, const char *src_path, ladder_merge_result *ou
         memset(&spec, 0, sizeof spec);
         spec.ladder = (ladder_key){game, (uint32_t)sqlite3_column_int(t, 2), options};
         spec.seed = col(t, 4) ? strtoull(col(t, 4), NULL, 10) : 0;
-        if (!col(t, 5) || ladder_format_parse(col(t, 5), &spec.format) != JA_OK) {
-            snprintf(err, cap, "'%s': tournament %lld has an unknown format", src_path,
-                     (long long)stid);
+        if ((rc = read_format(t, 5, stid, src_path, &spec.format, err, cap)) != JA_OK)
             goto out;
-        }
         spec.rounds = (uint32_t)sqlite3_column_int(t, 6);
         spec.duplicate = sqlite3_column_int(t, 7) != 0;
         uint32_t planned = (uint32_t)sqlite3_column_int64(t, 8);

@@ -26,10 +26,11 @@ typedef struct ladder_merge_result {
 bool ladder_merge_is_db(const char *path);
 
 /* Merges the database at src_path into db. JA_OK; JA_EFORMAT / JA_EVERSION
- * (not an arena database, or another schema version) or JA_EMISMATCH (a
- * tournament that exists here with another plan), with a one-line message
- * in err; the write errors of ladder_db_record_match (the matches merged
- * before stay merged: run it again). */
+ * (not an arena database, another schema version, or a tournament of a
+ * format this arena does not know: found before anything is merged) or
+ * JA_EMISMATCH (a tournament that exists here with another plan), with a
+ * one-line message in err; the write errors of ladder_db_record_match (the
+ * matches merged before stay merged: run it again). */
 int ladder_db_merge(ladder_db *db, const char *src_path, ladder_merge_result *out, char *err,
                     size_t cap);
 

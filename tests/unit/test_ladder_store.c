@@ -5,7 +5,8 @@
  * failure, a crash between matches, a locked database), read-only files
  * and directories, resume lookups, SHA-256 identity, and merging another
  * database (merge.h): found or created tournaments, matches recorded once,
- * a shard made whole, and the files it refuses.
+ * a shard made whole, and the files it refuses (one with a tournament of
+ * an unknown format before anything of it is merged).
  *
  * Each test works in a fresh temporary directory. Checks of what is on
  * disk go through a second, raw SQLite connection, so they see only what
@@ -1483,6 +1484,23 @@ static void test_merge_refusals(void **state)
     assert_int_equal(raw_int(f->db, "SELECT count(*) FROM matches WHERE status = 'done'"), 0);
 }
 
+/* The second tournament of the other file has a format this arena does not
+ * know: the merge fails, and merges nothing, not even the first. */
+static void test_merge_unknown_format(void **state)
+{
+    fx *f = *state;
+    char other[160], err[512];
+    make_other(f, other, sizeof other);
+    raw_exec(other, "PRAGMA ignore_check_constraints = ON;"
+                    " UPDATE tournaments SET format = 'swiss' WHERE id = 2");
+    ladder_merge_result out;
+    assert_int_equal(merge(f, other, &out, err, sizeof err), JA_EFORMAT);
+    assert_contains(err, "tournament 2 has an unknown format");
+    assert_merged(&out, 0, 0, 0, 0);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM tournaments"), 0);
+    assert_int_equal(written_rows(f->db), 0);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -1515,6 +1533,7 @@ int main(void)
         T(test_merge),
         T(test_merge_shard),
         T(test_merge_refusals),
+        T(test_merge_unknown_format),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
