@@ -175,36 +175,104 @@ static int check_formats(sqlite3 *s, const char *src_path, char *err, size_t cap
     return rc;
 }
 
-int ladder_db_merge(ladder_db *db, const char *src_path, ladder_merge_result *out, char *err,
-                    size_t cap)
+/* Opens the other file read-only and checks that it can be merged: an arena
+ * database of this schema version, every tournament of a known format.
+ * JA_OK, or JA_EFORMAT / JA_EVERSION with the message in err; *s is set
+ * either way (the caller closes it). */
+static int open_source(const char *src_path, sqlite3 **s, char *err, size_t cap)
 {
-    memset(out, 0, sizeof *out);
-    sqlite3 *s = NULL;
-    sqlite3_stmt *t = NULL;
-    bots_buf *bb = NULL;
-    int rc = JA_EFORMAT;
-    if (sqlite3_open_v2(src_path, &s, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        snprintf(err, cap, "'%s': %s", src_path, s ? sqlite3_errmsg(s) : "cannot open");
-        goto out;
+    if (sqlite3_open_v2(src_path, s, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        snprintf(err, cap, "'%s': %s", src_path, *s ? sqlite3_errmsg(*s) : "cannot open");
+        return JA_EFORMAT;
     }
-    if (pragma(s, "PRAGMA application_id") != LADDER_DB_APPLICATION_ID) {
+    if (pragma(*s, "PRAGMA application_id") != LADDER_DB_APPLICATION_ID) {
         snprintf(err, cap, "'%s' is a SQLite database but not an arena database", src_path);
-        goto out;
+        return JA_EFORMAT;
     }
-    int64_t v = pragma(s, "PRAGMA user_version");
+    int64_t v = pragma(*s, "PRAGMA user_version");
     if (v != LADDER_DB_SCHEMA_VERSION) {
         snprintf(err, cap, "'%s' has schema version %lld, this arena %d (open it once with "
                  "`arena ladder --db %s` to migrate it)", src_path, (long long)v,
                  LADDER_DB_SCHEMA_VERSION, src_path);
-        rc = JA_EVERSION;
-        goto out;
+        return JA_EVERSION;
     }
-    if ((rc = check_formats(s, src_path, err, cap)) != JA_OK)
-        goto out;
-    rc = JA_EFORMAT; /* what a failure below returns unless it says otherwise */
-    out->skipped_imports = (uint32_t)pragma(s, "SELECT count(*) FROM tournaments "
-                                               "WHERE format = 'import'");
-    bb = malloc(sizeof *bb);
+    return check_formats(*s, src_path, err, cap);
+}
+
+/* One tournament of the other file: its spec (whose strings live here and
+ * in the bots_buf it was read with) and its planned match count. */
+typedef struct src_tournament {
+    int64_t id;
+    char game[128], options[600];
+    ladder_tournament_spec spec;
+    uint32_t planned;
+} src_tournament;
+
+/* Reads the tournament of row t (the query of merge_tournaments) and its
+ * participants into st and bb. JA_OK, or JA_EFORMAT with err. */
+static int read_tournament(sqlite3 *s, sqlite3_stmt *t, const char *src_path, src_tournament *st,
+                           bots_buf *bb, char *err, size_t cap)
+{
+    st->id = sqlite3_column_int64(t, 0);
+    snprintf(st->game, sizeof st->game, "%s", col(t, 1) ? col(t, 1) : "");
+    snprintf(st->options, sizeof st->options, "%s", col(t, 3) ? col(t, 3) : "");
+    ladder_tournament_spec *spec = &st->spec;
+    memset(spec, 0, sizeof *spec);
+    spec->ladder = (ladder_key){st->game, (uint32_t)sqlite3_column_int(t, 2), st->options};
+    spec->seed = col(t, 4) ? strtoull(col(t, 4), NULL, 10) : 0;
+    int rc = read_format(t, 5, st->id, src_path, &spec->format, err, cap);
+    if (rc != JA_OK)
+        return rc;
+    spec->rounds = (uint32_t)sqlite3_column_int(t, 6);
+    spec->duplicate = sqlite3_column_int(t, 7) != 0;
+    st->planned = (uint32_t)sqlite3_column_int64(t, 8);
+    if ((rc = read_bots(s, st->id, bb)) != JA_OK) {
+        snprintf(err, cap, "'%s': cannot read the participants of tournament %lld", src_path,
+                 (long long)st->id);
+        return rc;
+    }
+    spec->n_bots = bb->n;
+    spec->bots = bb->b;
+    return JA_OK;
+}
+
+/* Finds the tournament st here (creating it with its plan when missing)
+ * and records its finished matches into it. JA_OK; JA_EMISMATCH for
+ * another plan here; the store's errors; err says which. */
+static int merge_tournament(ladder_db *db, sqlite3 *s, const char *src_path,
+                            const src_tournament *st, ladder_merge_result *out, char *err,
+                            size_t cap)
+{
+    int64_t tid = 0;
+    int rc = ladder_db_tournament_find(db, &st->spec, 0, &tid);
+    if (rc == JA_ENOTFOUND) {
+        rc = ladder_db_tournament_create(db, &st->spec, &tid);
+        out->created += rc == JA_OK;
+    }
+    ladder_tournament_info ti;
+    if (rc == JA_OK)
+        rc = ladder_db_tournament_get(db, tid, &ti);
+    if (rc != JA_OK) {
+        snprintf(err, cap, "%s", ladder_db_errmsg(db));
+        return rc;
+    }
+    if (ti.n_matches != st->planned) {
+        snprintf(err, cap, "tournament %lld of '%s' plans %u matches, here %u: not the same "
+                 "tournament", (long long)st->id, src_path, st->planned, ti.n_matches);
+        return JA_EMISMATCH;
+    }
+    return merge_matches(db, s, st->id, tid, out, err, cap);
+}
+
+/* Merges every tournament of the other file but its imports, in id order,
+ * stopping at the first that fails. */
+static int merge_tournaments(ladder_db *db, sqlite3 *s, const char *src_path,
+                             ladder_merge_result *out, char *err, size_t cap)
+{
+    bots_buf *bb = malloc(sizeof *bb);
+    sqlite3_stmt *t = NULL;
+    src_tournament st;
+    int rc = JA_EFORMAT;
     if (!bb) {
         rc = JA_ENOMEM;
         snprintf(err, cap, "out of memory");
@@ -213,52 +281,15 @@ int ladder_db_merge(ladder_db *db, const char *src_path, ladder_merge_result *ou
     if (sqlite3_prepare_v2(s, "SELECT t.id, l.game, l.n_seats, l.options, t.seed, t.format, "
                               "t.rounds, t.duplicate, t.n_matches FROM tournaments t "
                               "JOIN ladders l ON l.id = t.ladder_id "
-                              "WHERE t.format != 'import' ORDER BY t.id", -1, &t, NULL) != SQLITE_OK) {
+                              "WHERE t.format != 'import' ORDER BY t.id",
+                           -1, &t, NULL) != SQLITE_OK) {
         snprintf(err, cap, "'%s': %s", src_path, sqlite3_errmsg(s));
         goto out;
     }
     int step;
     while ((step = sqlite3_step(t)) == SQLITE_ROW) {
-        int64_t stid = sqlite3_column_int64(t, 0);
-        char game[128], options[600];
-        snprintf(game, sizeof game, "%s", col(t, 1) ? col(t, 1) : "");
-        snprintf(options, sizeof options, "%s", col(t, 3) ? col(t, 3) : "");
-        ladder_tournament_spec spec;
-        memset(&spec, 0, sizeof spec);
-        spec.ladder = (ladder_key){game, (uint32_t)sqlite3_column_int(t, 2), options};
-        spec.seed = col(t, 4) ? strtoull(col(t, 4), NULL, 10) : 0;
-        if ((rc = read_format(t, 5, stid, src_path, &spec.format, err, cap)) != JA_OK)
-            goto out;
-        spec.rounds = (uint32_t)sqlite3_column_int(t, 6);
-        spec.duplicate = sqlite3_column_int(t, 7) != 0;
-        uint32_t planned = (uint32_t)sqlite3_column_int64(t, 8);
-        if ((rc = read_bots(s, stid, bb)) != JA_OK) {
-            snprintf(err, cap, "'%s': cannot read the participants of tournament %lld", src_path,
-                     (long long)stid);
-            goto out;
-        }
-        spec.n_bots = bb->n;
-        spec.bots = bb->b;
-        int64_t tid = 0;
-        rc = ladder_db_tournament_find(db, &spec, 0, &tid);
-        if (rc == JA_ENOTFOUND) {
-            rc = ladder_db_tournament_create(db, &spec, &tid);
-            out->created += rc == JA_OK;
-        }
-        ladder_tournament_info ti;
-        if (rc == JA_OK)
-            rc = ladder_db_tournament_get(db, tid, &ti);
-        if (rc != JA_OK) {
-            snprintf(err, cap, "%s", ladder_db_errmsg(db));
-            goto out;
-        }
-        if (ti.n_matches != planned) {
-            snprintf(err, cap, "tournament %lld of '%s' plans %u matches, here %u: not the same "
-                     "tournament", (long long)stid, src_path, planned, ti.n_matches);
-            rc = JA_EMISMATCH;
-            goto out;
-        }
-        if ((rc = merge_matches(db, s, stid, tid, out, err, cap)) != JA_OK)
+        if ((rc = read_tournament(s, t, src_path, &st, bb, err, cap)) != JA_OK ||
+            (rc = merge_tournament(db, s, src_path, &st, out, err, cap)) != JA_OK)
             goto out;
         out->tournaments++;
     }
@@ -267,8 +298,22 @@ int ladder_db_merge(ladder_db *db, const char *src_path, ladder_merge_result *ou
         snprintf(err, cap, "'%s': %s", src_path, sqlite3_errmsg(s));
 out:
     sqlite3_finalize(t);
-    sqlite3_close(s);
     free(bb);
+    return rc;
+}
+
+int ladder_db_merge(ladder_db *db, const char *src_path, ladder_merge_result *out, char *err,
+                    size_t cap)
+{
+    memset(out, 0, sizeof *out);
+    sqlite3 *s = NULL;
+    int rc = open_source(src_path, &s, err, cap);
+    if (rc == JA_OK) {
+        out->skipped_imports = (uint32_t)pragma(s, "SELECT count(*) FROM tournaments "
+                                                   "WHERE format = 'import'");
+        rc = merge_tournaments(db, s, src_path, out, err, cap);
+    }
+    sqlite3_close(s);
     return rc;
 }
 
