@@ -556,50 +556,106 @@ static int meat(const fitter *F, const int32_t *loc, uint32_t k, const double *t
     return JA_OK;
 }
 
-/* Fits the players `who` (k of them, k >= 2) of one strongly connected
- * part, f->parts[part], and writes their ratings and covariance into f. */
-static int fit_part(const fitter *F, const ladder_fit_opts *o, const uint32_t *who, uint32_t k,
-                    ladder_fit *f, uint32_t part)
-{
-    ladder_fit_part *gr = &f->parts[part];
-    uint32_t kr = k - 1;
-    int32_t *loc = malloc(F->np * sizeof *loc);
-    double *th = calloc(k, sizeof *th), *g = malloc(k * sizeof *g),
-           *h = malloc((size_t)k * k * sizeof *h), *hr = malloc((size_t)kr * kr * sizeof *hr),
-           *step = malloc(k * sizeof *step), *trial = malloc(k * sizeof *trial),
-           *hinv = malloc((size_t)kr * kr * sizeof *hinv),
-           *B = malloc((size_t)kr * kr * sizeof *B), *V = calloc((size_t)k * k, sizeof *V),
-           *tmp = malloc((size_t)kr * kr * sizeof *tmp);
-    int rc = JA_ENOMEM;
-    if (!loc || !th || !g || !h || !hr || !step || !trial || !hinv || !B || !V || !tmp)
-        goto out;
-    for (uint32_t p = 0; p < F->np; p++)
-        loc[p] = -1;
-    for (uint32_t a = 0; a < k; a++)
-        loc[who[a]] = (int32_t)a;
+/* The scratch of one part's fit: its k players, k - 1 = kr of them free
+ * (local index 0 is held at theta 0). */
+typedef struct part_fit {
+    uint32_t k, kr;
+    int32_t *loc;         /* player -> local index, -1 outside the part */
+    double *th;           /* theta (k) */
+    double *g, *h;        /* gradient (k) and information (k x k) */
+    double *hr;           /* information reduced to the free players, or its factor */
+    double *step, *trial; /* Newton's step (kr) and the point tried (k) */
+    double *hinv, *B;     /* kr x kr: H^-1 (then the covariance), the meat */
+    double *tmp;          /* kr x kr */
+    double *V;            /* k x k: the covariance of theta (row and column 0 zero) */
+} part_fit;
 
-    /* Newton-Raphson with step halving. */
-    double ll = loglik(F, loc, th);
+static void part_fit_free(part_fit *p)
+{
+    free(p->loc);
+    free(p->th);
+    free(p->g);
+    free(p->h);
+    free(p->hr);
+    free(p->step);
+    free(p->trial);
+    free(p->hinv);
+    free(p->B);
+    free(p->V);
+    free(p->tmp);
+}
+
+/* Allocates the scratch of the part of the players `who` (k >= 2), theta
+ * at 0, and maps its players to their local indices. */
+static int part_fit_alloc(part_fit *p, const fitter *F, const uint32_t *who, uint32_t k)
+{
+    uint32_t kr = k - 1;
+    p->k = k;
+    p->kr = kr;
+    p->loc = malloc(F->np * sizeof *p->loc);
+    p->th = calloc(k, sizeof *p->th);
+    p->g = malloc(k * sizeof *p->g);
+    p->h = malloc((size_t)k * k * sizeof *p->h);
+    p->hr = malloc((size_t)kr * kr * sizeof *p->hr);
+    p->step = malloc(k * sizeof *p->step);
+    p->trial = malloc(k * sizeof *p->trial);
+    p->hinv = malloc((size_t)kr * kr * sizeof *p->hinv);
+    p->B = malloc((size_t)kr * kr * sizeof *p->B);
+    p->V = calloc((size_t)k * k, sizeof *p->V);
+    p->tmp = malloc((size_t)kr * kr * sizeof *p->tmp);
+    if (!p->loc || !p->th || !p->g || !p->h || !p->hr || !p->step || !p->trial || !p->hinv ||
+        !p->B || !p->V || !p->tmp)
+        return JA_ENOMEM;
+    for (uint32_t q = 0; q < F->np; q++)
+        p->loc[q] = -1;
+    for (uint32_t a = 0; a < k; a++)
+        p->loc[who[a]] = (int32_t)a;
+    return JA_OK;
+}
+
+/* The information at theta, reduced to the free players and factored
+ * (Cholesky) in p->hr. JA_OK, or JA_ERANGE when it is not positive
+ * definite. */
+static int factor_info(const fitter *F, part_fit *p)
+{
+    grad_info(F, p->loc, p->k, p->th, p->g, p->h);
+    reduce(p->h, p->k, p->hr);
+    return cholesky(p->hr, p->kr);
+}
+
+/* Tries theta + t * step for t = 1, 1/2, 1/4, ... (60 at most) until the
+ * log-likelihood does not fall below ll: the point in p->trial, its
+ * log-likelihood returned. */
+static double halve_step(const fitter *F, part_fit *p, double ll)
+{
+    double t = 1.0, nll = ll;
+    for (int half = 0; half < 60; half++, t *= 0.5) {
+        p->trial[0] = 0.0;
+        for (uint32_t a = 1; a < p->k; a++)
+            p->trial[a] = p->th[a] + t * p->step[a - 1];
+        nll = loglik(F, p->loc, p->trial);
+        if (nll >= ll - 1e-12 * fabs(ll))
+            break;
+    }
+    return nll;
+}
+
+/* Newton-Raphson with step halving, from theta 0 to the maximum
+ * likelihood; gr's iterations and convergence. JA_OK or JA_ERANGE. */
+static int newton(const fitter *F, part_fit *p, ladder_fit_part *gr)
+{
+    double ll = loglik(F, p->loc, p->th);
     gr->converged = false;
     for (gr->iterations = 0; gr->iterations < NEWTON_MAX_ITER; gr->iterations++) {
-        grad_info(F, loc, k, th, g, h);
-        reduce(h, k, hr);
-        if ((rc = cholesky(hr, kr)) != JA_OK)
-            goto out;
-        memcpy(step, g + 1, kr * sizeof *step);
-        chol_solve(hr, kr, step);
-        double t = 1.0, nll = ll, big = 0.0;
-        for (int half = 0; half < 60; half++, t *= 0.5) {
-            trial[0] = 0.0;
-            for (uint32_t a = 1; a < k; a++)
-                trial[a] = th[a] + t * step[a - 1];
-            nll = loglik(F, loc, trial);
-            if (nll >= ll - 1e-12 * fabs(ll))
-                break;
-        }
-        for (uint32_t a = 1; a < k; a++)
-            big = fmax(big, fabs(trial[a] - th[a]));
-        memcpy(th, trial, k * sizeof *th);
+        int rc = factor_info(F, p);
+        if (rc != JA_OK)
+            return rc;
+        memcpy(p->step, p->g + 1, p->kr * sizeof *p->step);
+        chol_solve(p->hr, p->kr, p->step);
+        double nll = halve_step(F, p, ll), big = 0.0;
+        for (uint32_t a = 1; a < p->k; a++)
+            big = fmax(big, fabs(p->trial[a] - p->th[a]));
+        memcpy(p->th, p->trial, p->k * sizeof *p->th);
         ll = nll;
         if (big < NEWTON_TOL) {
             gr->converged = true;
@@ -607,68 +663,87 @@ static int fit_part(const fitter *F, const ladder_fit_opts *o, const uint32_t *w
             break;
         }
     }
+    return JA_OK;
+}
 
-    /* Covariance of theta (reduced): H^-1, or H^-1 B H^-1. */
-    grad_info(F, loc, k, th, g, h);
-    reduce(h, k, hr);
-    if ((rc = cholesky(hr, kr)) != JA_OK)
-        goto out;
+/* p->hinv = p->hinv B p->hinv (kr x kr): the sandwich, through p->tmp
+ * (p->B is overwritten). */
+static void sandwich(part_fit *p)
+{
+    uint32_t kr = p->kr;
+    for (uint32_t i = 0; i < kr; i++)
+        for (uint32_t j = 0; j < kr; j++) {
+            double s = 0.0;
+            for (uint32_t q = 0; q < kr; q++)
+                s += p->hinv[(size_t)i * kr + q] * p->B[(size_t)q * kr + j];
+            p->tmp[(size_t)i * kr + j] = s;
+        }
+    for (uint32_t i = 0; i < kr; i++)
+        for (uint32_t j = 0; j < kr; j++) {
+            double s = 0.0;
+            for (uint32_t q = 0; q < kr; q++)
+                s += p->tmp[(size_t)i * kr + q] * p->hinv[(size_t)q * kr + j];
+            p->B[(size_t)i * kr + j] = s;
+        }
+    memcpy(p->hinv, p->B, (size_t)kr * kr * sizeof *p->hinv);
+}
+
+/* The covariance of theta at the fit, into p->V: H^-1, or H^-1 B H^-1;
+ * gr's clusters, matches and pairs (meat) and its model_fallback (and
+ * f's). JA_OK, JA_ERANGE or JA_ENOMEM. */
+static int covariance(const fitter *F, const ladder_fit_opts *o, part_fit *p, ladder_fit *f,
+                      ladder_fit_part *gr)
+{
+    uint32_t k = p->k, kr = p->kr;
+    int rc = factor_info(F, p);
+    if (rc != JA_OK)
+        return rc;
     for (uint32_t c = 0; c < kr; c++) {
-        double *col = tmp + (size_t)c * kr; /* column c of H^-1 (symmetric) */
+        double *col = p->hinv + (size_t)c * kr; /* column c of H^-1 (symmetric) */
         memset(col, 0, kr * sizeof *col);
         col[c] = 1.0;
-        chol_solve(hr, kr, col);
+        chol_solve(p->hr, kr, col);
     }
-    memcpy(hinv, tmp, (size_t)kr * kr * sizeof *hinv);
-    if ((rc = meat(F, loc, k, th, B, gr)) != JA_OK)
-        goto out;
+    if ((rc = meat(F, p->loc, k, p->th, p->B, gr)) != JA_OK)
+        return rc;
     /* The sandwich needs a meat matrix of full rank: with few deals, or a
      * player whose results were the same in every deal, the clustered
      * variance of some contrast is exactly zero, which would claim a
      * zero-width interval. Then the model's covariance is used instead
      * (model_fallback; docs/ratings.md). */
-    memcpy(tmp, B, (size_t)kr * kr * sizeof *tmp);
-    if (!o->model_cov && !full_rank(tmp, kr))
+    memcpy(p->tmp, p->B, (size_t)kr * kr * sizeof *p->tmp);
+    if (!o->model_cov && !full_rank(p->tmp, kr))
         gr->model_fallback = f->model_fallback = true;
-    if (!o->model_cov && !gr->model_fallback) {
-        /* tmp = hinv * B, then hinv = tmp * hinv */
-        for (uint32_t i = 0; i < kr; i++)
-            for (uint32_t j = 0; j < kr; j++) {
-                double s = 0.0;
-                for (uint32_t q = 0; q < kr; q++)
-                    s += hinv[(size_t)i * kr + q] * B[(size_t)q * kr + j];
-                tmp[(size_t)i * kr + j] = s;
-            }
-        for (uint32_t i = 0; i < kr; i++)
-            for (uint32_t j = 0; j < kr; j++) {
-                double s = 0.0;
-                for (uint32_t q = 0; q < kr; q++)
-                    s += tmp[(size_t)i * kr + q] * hinv[(size_t)q * kr + j];
-                B[(size_t)i * kr + j] = s;
-            }
-        memcpy(hinv, B, (size_t)kr * kr * sizeof *hinv);
-    }
+    if (!o->model_cov && !gr->model_fallback)
+        sandwich(p);
     for (uint32_t i = 1; i < k; i++)
         for (uint32_t j = 1; j < k; j++)
-            V[(size_t)i * k + j] = hinv[(size_t)(i - 1) * kr + (j - 1)];
+            p->V[(size_t)i * k + j] = p->hinv[(size_t)(i - 1) * kr + (j - 1)];
+    return JA_OK;
+}
 
-    /* Anchor: R = base + c * (theta - ref), with ref the anchor player's
-     * theta and base anchor_elo when the anchor player is one of these,
-     * else ref the mean and base mean_elo (an anchor fixes its own part
-     * only); the covariance follows the same linear map
-     * A = I - 1 w^T, w the reference weights: V' = A V A^T. */
-    double *w = step; /* reuse: k weights */
+/* Anchors the part and writes its players into f: R = base + c * (theta -
+ * ref), with ref the anchor player's theta and base anchor_elo when the
+ * anchor player is one of these, else ref the mean and base mean_elo (an
+ * anchor fixes its own part only); the covariance follows the same linear
+ * map A = I - 1 w^T, w the reference weights: V' = A V A^T. */
+static void anchor_part(const fitter *F, const ladder_fit_opts *o, const uint32_t *who,
+                        part_fit *p, ladder_fit *f, uint32_t part)
+{
+    uint32_t k = p->k;
+    const double *th = p->th, *V = p->V;
+    double *w = p->step; /* reuse: k weights */
     int32_t ap = o->anchor_player >= 0 && (uint64_t)o->anchor_player < F->np
-                     ? loc[o->anchor_player]
+                     ? p->loc[o->anchor_player]
                      : -1;
     for (uint32_t a = 0; a < k; a++)
         w[a] = ap >= 0 ? (a == (uint32_t)ap) : 1.0 / k;
     if (ap >= 0)
-        gr->anchored = f->anchored = true;
+        f->parts[part].anchored = f->anchored = true;
     double ref = 0.0, base = ap >= 0 ? o->anchor_elo : o->mean_elo;
     for (uint32_t a = 0; a < k; a++)
         ref += w[a] * th[a];
-    double *Vw = trial; /* V w */
+    double *Vw = p->trial; /* V w */
     for (uint32_t i = 0; i < k; i++) {
         double s = 0.0;
         for (uint32_t j = 0; j < k; j++)
@@ -680,34 +755,36 @@ static int fit_part(const fitter *F, const ladder_fit_opts *o, const uint32_t *w
         wVw += w[i] * Vw[i];
     const double c2 = LADDER_ELO_PER_LOGIT * LADDER_ELO_PER_LOGIT;
     for (uint32_t i = 0; i < k; i++) {
-        ladder_fit_player *p = &f->players[who[i]];
-        p->status = LADDER_FIT_RATED;
-        p->part = part;
-        p->elo = base + LADDER_ELO_PER_LOGIT * (th[i] - ref);
+        ladder_fit_player *pl = &f->players[who[i]];
+        pl->status = LADDER_FIT_RATED;
+        pl->part = part;
+        pl->elo = base + LADDER_ELO_PER_LOGIT * (th[i] - ref);
         for (uint32_t j = 0; j < k; j++)
             f->cov[(size_t)who[i] * f->n_players + who[j]] =
                 c2 * (V[(size_t)i * k + j] - Vw[i] - Vw[j] + wVw);
     }
     for (uint32_t i = 0; i < k; i++) {
-        ladder_fit_player *p = &f->players[who[i]];
+        ladder_fit_player *pl = &f->players[who[i]];
         double var = f->cov[(size_t)who[i] * f->n_players + who[i]];
-        p->se = var > 0.0 ? sqrt(var) : var == 0.0 ? 0.0 : NAN;
-        p->ci_lo = p->elo - o->z * p->se;
-        p->ci_hi = p->elo + o->z * p->se;
+        pl->se = var > 0.0 ? sqrt(var) : var == 0.0 ? 0.0 : NAN;
+        pl->ci_lo = pl->elo - o->z * pl->se;
+        pl->ci_hi = pl->elo + o->z * pl->se;
     }
-    rc = JA_OK;
-out:
-    free(loc);
-    free(th);
-    free(g);
-    free(h);
-    free(hr);
-    free(step);
-    free(trial);
-    free(hinv);
-    free(B);
-    free(V);
-    free(tmp);
+}
+
+/* Fits the players `who` (k of them, k >= 2) of one strongly connected
+ * part, f->parts[part], and writes their ratings and covariance into f. */
+static int fit_part(const fitter *F, const ladder_fit_opts *o, const uint32_t *who, uint32_t k,
+                    ladder_fit *f, uint32_t part)
+{
+    ladder_fit_part *gr = &f->parts[part];
+    part_fit p;
+    memset(&p, 0, sizeof p);
+    int rc = part_fit_alloc(&p, F, who, k);
+    if (rc == JA_OK && (rc = newton(F, &p, gr)) == JA_OK &&
+        (rc = covariance(F, o, &p, f, gr)) == JA_OK)
+        anchor_part(F, o, who, &p, f, part);
+    part_fit_free(&p);
     return rc;
 }
 
