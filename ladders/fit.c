@@ -65,6 +65,11 @@ typedef struct fitter {
     /* Groups */
     uint32_t *uf;
     int32_t *group_of; /* player -> group */
+    int32_t *main_scc; /* group -> its part 1 (an SCC), -1 for none */
+    /* Per player: above and below part 1 (place_group), a queue, the
+     * players of a part (fit_parts). */
+    bool *up, *down;
+    uint32_t *queue, *who;
 } fitter;
 
 void ladder_fit_opts_init(ladder_fit_opts *o)
@@ -966,6 +971,11 @@ static void fitter_free(fitter *F)
     free(F->on_stack);
     free(F->uf);
     free(F->group_of);
+    free(F->main_scc);
+    free(F->up);
+    free(F->down);
+    free(F->queue);
+    free(F->who);
 }
 
 /* Marks every player reachable from the players of SCC `from` along the
@@ -1044,6 +1054,195 @@ static void count_clusters(const fitter *F, ladder_fit *f)
     }
 }
 
+/* Allocates the fit (every player unrated, in no part, in index order)
+ * and the run's scratch. */
+static int fit_alloc(fitter *F, ladder_fit **out)
+{
+    uint32_t np = F->np;
+    ladder_fit *f = *out = calloc(1, sizeof *f);
+    if (f == NULL)
+        return JA_ENOMEM;
+    f->n_players = np;
+    f->players = calloc(np, sizeof *f->players);
+    f->order = malloc(np * sizeof *f->order);
+    f->cov = calloc((size_t)np * np, sizeof *f->cov);
+    F->idx = malloc(np * sizeof *F->idx);
+    F->low = malloc(np * sizeof *F->low);
+    F->scc = malloc(np * sizeof *F->scc);
+    F->stack = malloc(np * sizeof *F->stack);
+    F->on_stack = calloc(np, sizeof *F->on_stack);
+    F->uf = malloc(np * sizeof *F->uf);
+    F->group_of = malloc(np * sizeof *F->group_of);
+    F->up = calloc(np, sizeof *F->up);
+    F->down = calloc(np, sizeof *F->down);
+    F->queue = malloc(np * sizeof *F->queue);
+    F->who = malloc(np * sizeof *F->who);
+    if (!f->players || !f->order || !f->cov || !F->idx || !F->low || !F->scc || !F->stack ||
+        !F->on_stack || !F->uf || !F->group_of || !F->up || !F->down || !F->queue || !F->who)
+        return JA_ENOMEM;
+    for (uint32_t p = 0; p < np; p++) {
+        ladder_fit_player *pl = &f->players[p];
+        pl->status = LADDER_FIT_UNRATED;
+        pl->part = LADDER_FIT_NO_PART;
+        pl->elo = pl->se = pl->ci_lo = pl->ci_hi = pl->los_next = NAN;
+        f->order[p] = p;
+        F->uf[p] = p;
+        F->idx[p] = -1;
+    }
+    return JA_OK;
+}
+
+/* Groups: the connected components of the edges, numbered by size
+ * (descending), then by their smallest player; f->groups with their
+ * players counted, and room for each group's part 1 (F->main_scc). */
+static int find_groups(fitter *F, ladder_fit *f)
+{
+    uint32_t np = F->np;
+    for (size_t k = 0; k < F->ne; k++) {
+        uint32_t a = uf_find(F->uf, F->e[k].i), b = uf_find(F->uf, F->e[k].j);
+        if (a != b)
+            F->uf[a > b ? a : b] = a < b ? a : b;
+    }
+    uint32_t *size = F->queue; /* per root */
+    memset(size, 0, np * sizeof *size);
+    for (uint32_t p = 0; p < np; p++)
+        size[uf_find(F->uf, p)]++;
+    for (uint32_t p = 0; p < np; p++)
+        F->group_of[p] = -1;
+    for (;;) {
+        uint32_t best = UINT32_MAX;
+        for (uint32_t r = 0; r < np; r++)
+            if (F->uf[r] == r && F->group_of[r] < 0 && (best == UINT32_MAX || size[r] > size[best]))
+                best = r;
+        if (best == UINT32_MAX)
+            break;
+        F->group_of[best] = (int32_t)f->n_groups++;
+    }
+    for (uint32_t p = 0; p < np; p++)
+        f->players[p].group = (uint32_t)F->group_of[uf_find(F->uf, p)];
+    f->groups = calloc(f->n_groups ? f->n_groups : 1, sizeof *f->groups);
+    F->main_scc = malloc((f->n_groups ? f->n_groups : 1) * sizeof *F->main_scc);
+    if (f->groups == NULL || F->main_scc == NULL)
+        return JA_ENOMEM;
+    for (uint32_t p = 0; p < np; p++)
+        f->groups[f->players[p].group].players++;
+    return JA_OK;
+}
+
+/* The strongly connected parts (units, Tarjan): their sizes, internal
+ * games, smallest players and best scores. */
+static int find_units(fitter *F, const ladder_fit *f, units *u)
+{
+    for (uint32_t p = 0; p < F->np; p++)
+        if (F->idx[p] < 0)
+            tarjan(F, p);
+    int rc = units_alloc(u, (uint32_t)F->n_scc);
+    if (rc != JA_OK)
+        return rc;
+    for (uint32_t c = 0; c < u->n; c++) {
+        u->minp[c] = UINT32_MAX;
+        u->key[c] = -INFINITY;
+    }
+    for (uint32_t p = 0; p < F->np; p++) {
+        int32_t c = F->scc[p];
+        u->size[c]++;
+        if (u->minp[c] == UINT32_MAX)
+            u->minp[c] = p;
+        if (!isnan(f->players[p].score) && f->players[p].score > u->key[c])
+            u->key[c] = f->players[p].score;
+    }
+    for (size_t k = 0; k < F->ne; k++)
+        if (F->scc[F->e[k].i] == F->scc[F->e[k].j])
+            u->games[F->scc[F->e[k].i]] += F->e[k].n;
+    return JA_OK;
+}
+
+/* Part 1 of each group is its largest strongly connected part (ties by
+ * internal games, then by the smallest player); the rest of the group
+ * stands above it, below it or apart. */
+static void place_groups(fitter *F, ladder_fit *f, units *u)
+{
+    for (uint32_t gi = 0; gi < f->n_groups; gi++) {
+        int32_t best = -1;
+        for (uint32_t c = 0; c < u->n; c++) {
+            if (f->players[u->minp[c]].group != gi || u->size[c] < 2)
+                continue;
+            if (best < 0 || u->size[c] > u->size[best] ||
+                (u->size[c] == u->size[best] &&
+                 (u->games[c] > u->games[best] ||
+                  (u->games[c] == u->games[best] && u->minp[c] < u->minp[best]))))
+                best = (int32_t)c;
+        }
+        F->main_scc[gi] = best;
+        place_group(F, f, u, gi, best, F->up, F->down, F->queue);
+    }
+}
+
+/* Fits unit c of group gi as part f->parts[part]: its number in the
+ * group, its relation to part 1, its ratings. */
+static int fit_unit(fitter *F, const ladder_fit_opts *o, ladder_fit *f, const units *u,
+                    uint32_t gi, uint32_t c, uint32_t part)
+{
+    static const ladder_fit_relation relation_of[] = {LADDER_FIT_ABOVE, LADDER_FIT_MAIN,
+                                                      LADDER_FIT_APART, LADDER_FIT_BELOW};
+    ladder_fit_group *gr = &f->groups[gi];
+    uint32_t k = 0;
+    for (uint32_t p = 0; p < F->np; p++)
+        if (F->scc[p] == (int32_t)c)
+            F->who[k++] = p;
+    ladder_fit_part *pt = &f->parts[part];
+    pt->group = gi;
+    pt->number = ++gr->parts;
+    pt->relation = relation_of[u->tier[c]];
+    pt->rated = k;
+    gr->rated += k;
+    return fit_part(F, o, F->who, k, f, part);
+}
+
+/* The parts: part 1 of each group, then its others in display order, each
+ * fitted. */
+static int fit_parts(fitter *F, const ladder_fit_opts *o, ladder_fit *f, const units *u)
+{
+    for (uint32_t c = 0; c < u->n; c++)
+        f->n_parts += u->size[c] >= 2;
+    f->parts = calloc(f->n_parts ? f->n_parts : 1, sizeof *f->parts);
+    if (f->parts == NULL)
+        return JA_ENOMEM;
+    uint32_t np = 0;
+    for (uint32_t gi = 0; gi < f->n_groups; gi++) {
+        int32_t main = F->main_scc[gi];
+        f->groups[gi].first_part = np;
+        for (int64_t r = -1; r < (int64_t)u->n && main >= 0; r++) {
+            uint32_t c = r < 0 ? (uint32_t)main : u->by_rank[r];
+            if ((r >= 0 && (int32_t)c == main) || u->size[c] < 2 ||
+                f->players[u->minp[c]].group != gi)
+                continue;
+            int rc = fit_unit(F, o, f, u, gi, c, np);
+            if (rc != JA_OK)
+                return rc;
+            np++;
+        }
+    }
+    return JA_OK;
+}
+
+/* The LOS of each rated player over the next rated one below it. */
+static void set_los_next(ladder_fit *f)
+{
+    for (uint32_t i = 0; i < f->n_players; i++) {
+        uint32_t a = f->order[i];
+        if (f->players[a].status != LADDER_FIT_RATED)
+            continue;
+        for (uint32_t j = i + 1; j < f->n_players; j++) {
+            uint32_t b = f->order[j];
+            if (f->players[b].part != f->players[a].part)
+                break;
+            f->players[a].los_next = ladder_fit_los(f, a, b);
+            break;
+        }
+    }
+}
+
 int ladder_fit_run(const ladder_fit_match *matches, size_t n, uint32_t n_players,
                    const ladder_fit_opts *o, ladder_fit **out)
 {
@@ -1062,7 +1261,6 @@ int ladder_fit_run(const ladder_fit_match *matches, size_t n, uint32_t n_players
         ladder_fit_opts_init(&defaults);
         o = &defaults;
     }
-
     fitter F;
     memset(&F, 0, sizeof F);
     F.m = matches;
@@ -1070,188 +1268,24 @@ int ladder_fit_run(const ladder_fit_match *matches, size_t n, uint32_t n_players
     F.np = n_players;
     units u;
     memset(&u, 0, sizeof u);
-    ladder_fit *f = calloc(1, sizeof *f);
-    bool *up = NULL, *down = NULL;
-    uint32_t *queue = NULL, *who = NULL;
-    int32_t *main_scc = NULL;
-    rc = JA_ENOMEM;
-    if (f == NULL)
-        goto fail;
-    f->n_players = n_players;
-    f->players = calloc(n_players, sizeof *f->players);
-    f->order = malloc(n_players * sizeof *f->order);
-    f->cov = calloc((size_t)n_players * n_players, sizeof *f->cov);
-    F.idx = malloc(n_players * sizeof *F.idx);
-    F.low = malloc(n_players * sizeof *F.low);
-    F.scc = malloc(n_players * sizeof *F.scc);
-    F.stack = malloc(n_players * sizeof *F.stack);
-    F.on_stack = calloc(n_players, sizeof *F.on_stack);
-    F.uf = malloc(n_players * sizeof *F.uf);
-    F.group_of = malloc(n_players * sizeof *F.group_of);
-    up = calloc(n_players, sizeof *up);
-    down = calloc(n_players, sizeof *down);
-    queue = malloc(n_players * sizeof *queue);
-    who = malloc(n_players * sizeof *who);
-    if (!f->players || !f->order || !f->cov || !F.idx || !F.low || !F.scc || !F.stack ||
-        !F.on_stack || !F.uf || !F.group_of || !up || !down || !queue || !who)
-        goto fail;
-    for (uint32_t p = 0; p < n_players; p++) {
-        ladder_fit_player *pl = &f->players[p];
-        pl->status = LADDER_FIT_UNRATED;
-        pl->part = LADDER_FIT_NO_PART;
-        pl->elo = pl->se = pl->ci_lo = pl->ci_hi = pl->los_next = NAN;
-        f->order[p] = p;
-        F.uf[p] = p;
-        F.idx[p] = -1;
-    }
-    if ((rc = deal_weights(&F)) != JA_OK || (rc = build_edges(&F, f->players)) != JA_OK ||
-        (rc = build_digraph(&F)) != JA_OK)
-        goto fail;
+    ladder_fit *f = NULL;
+    if ((rc = fit_alloc(&F, &f)) != JA_OK || (rc = deal_weights(&F)) != JA_OK ||
+        (rc = build_edges(&F, f->players)) != JA_OK || (rc = build_digraph(&F)) != JA_OK ||
+        (rc = find_groups(&F, f)) != JA_OK || (rc = find_units(&F, f, &u)) != JA_OK)
+        goto out;
     f->replays = F.replays;
-
-    /* Groups: connected components of the edges, numbered by size
-     * (descending), then by their smallest player. */
-    for (size_t k = 0; k < F.ne; k++) {
-        uint32_t a = uf_find(F.uf, F.e[k].i), b = uf_find(F.uf, F.e[k].j);
-        if (a != b)
-            F.uf[a > b ? a : b] = a < b ? a : b;
-    }
-    uint32_t *size = queue; /* per root */
-    memset(size, 0, n_players * sizeof *size);
-    for (uint32_t p = 0; p < n_players; p++)
-        size[uf_find(F.uf, p)]++;
-    for (uint32_t p = 0; p < n_players; p++)
-        F.group_of[p] = -1;
-    for (;;) {
-        uint32_t best = UINT32_MAX;
-        for (uint32_t r = 0; r < n_players; r++)
-            if (F.uf[r] == r && F.group_of[r] < 0 && (best == UINT32_MAX || size[r] > size[best]))
-                best = r;
-        if (best == UINT32_MAX)
-            break;
-        F.group_of[best] = (int32_t)f->n_groups++;
-    }
-    for (uint32_t p = 0; p < n_players; p++)
-        f->players[p].group = (uint32_t)F.group_of[uf_find(F.uf, p)];
-    f->groups = calloc(f->n_groups ? f->n_groups : 1, sizeof *f->groups);
-    main_scc = malloc((f->n_groups ? f->n_groups : 1) * sizeof *main_scc);
-    if (f->groups == NULL || main_scc == NULL) {
-        rc = JA_ENOMEM;
-        goto fail;
-    }
-    for (uint32_t p = 0; p < n_players; p++)
-        f->groups[f->players[p].group].players++;
-
-    /* Strongly connected parts: their sizes, internal games and smallest
-     * players. */
-    for (uint32_t p = 0; p < n_players; p++)
-        if (F.idx[p] < 0)
-            tarjan(&F, p);
-    if ((rc = units_alloc(&u, (uint32_t)F.n_scc)) != JA_OK)
-        goto fail;
-    for (uint32_t c = 0; c < u.n; c++) {
-        u.minp[c] = UINT32_MAX;
-        u.key[c] = -INFINITY;
-    }
-    for (uint32_t p = 0; p < n_players; p++) {
-        int32_t c = F.scc[p];
-        u.size[c]++;
-        if (u.minp[c] == UINT32_MAX)
-            u.minp[c] = p;
-        if (!isnan(f->players[p].score) && f->players[p].score > u.key[c])
-            u.key[c] = f->players[p].score;
-    }
-    for (size_t k = 0; k < F.ne; k++)
-        if (F.scc[F.e[k].i] == F.scc[F.e[k].j])
-            u.games[F.scc[F.e[k].i]] += F.e[k].n;
-
-    /* Part 1 of each group is its largest strongly connected part (ties by
-     * internal games, then by the smallest player); the rest of the group
-     * stands above it, below it or apart. */
-    for (uint32_t gi = 0; gi < f->n_groups; gi++) {
-        int32_t best = -1;
-        for (uint32_t c = 0; c < u.n; c++) {
-            if (f->players[u.minp[c]].group != gi || u.size[c] < 2)
-                continue;
-            if (best < 0 || u.size[c] > u.size[best] ||
-                (u.size[c] == u.size[best] &&
-                 (u.games[c] > u.games[best] ||
-                  (u.games[c] == u.games[best] && u.minp[c] < u.minp[best]))))
-                best = (int32_t)c;
-        }
-        main_scc[gi] = best;
-        place_group(&F, f, &u, gi, best, up, down, queue);
-    }
+    place_groups(&F, f, &u);
     rank_units(&F, f, &u);
-
-    /* The parts: part 1 of each group, then its others in display order. */
-    for (uint32_t c = 0; c < u.n; c++)
-        f->n_parts += u.size[c] >= 2;
-    f->parts = calloc(f->n_parts ? f->n_parts : 1, sizeof *f->parts);
-    if (f->parts == NULL) {
-        rc = JA_ENOMEM;
-        goto fail;
-    }
-    static const ladder_fit_relation relation_of[] = {LADDER_FIT_ABOVE, LADDER_FIT_MAIN,
-                                                      LADDER_FIT_APART, LADDER_FIT_BELOW};
-    uint32_t np = 0;
-    for (uint32_t gi = 0; gi < f->n_groups; gi++) {
-        ladder_fit_group *gr = &f->groups[gi];
-        gr->first_part = np;
-        for (int64_t r = -1; r < (int64_t)u.n && main_scc[gi] >= 0; r++) {
-            uint32_t c = r < 0 ? (uint32_t)main_scc[gi] : u.by_rank[r];
-            if ((r >= 0 && (int32_t)c == main_scc[gi]) || u.size[c] < 2 ||
-                f->players[u.minp[c]].group != gi)
-                continue;
-            uint32_t k = 0;
-            for (uint32_t p = 0; p < n_players; p++)
-                if (F.scc[p] == (int32_t)c)
-                    who[k++] = p;
-            ladder_fit_part *pt = &f->parts[np];
-            pt->group = gi;
-            pt->number = ++gr->parts;
-            pt->relation = relation_of[u.tier[c]];
-            pt->rated = k;
-            gr->rated += k;
-            if ((rc = fit_part(&F, o, who, k, f, np)) != JA_OK)
-                goto fail;
-            np++;
-        }
-    }
+    if ((rc = fit_parts(&F, o, f, &u)) != JA_OK)
+        goto out;
     count_clusters(&F, f);
-
-    if ((rc = sort_order(f, &F, &u)) != JA_OK)
-        goto fail;
-    /* LOS of each rated player over the next rated one below it. */
-    for (uint32_t i = 0; i < n_players; i++) {
-        uint32_t a = f->order[i];
-        if (f->players[a].status != LADDER_FIT_RATED)
-            continue;
-        for (uint32_t j = i + 1; j < n_players; j++) {
-            uint32_t b = f->order[j];
-            if (f->players[b].part != f->players[a].part)
-                break;
-            f->players[a].los_next = ladder_fit_los(f, a, b);
-            break;
-        }
-    }
+    if ((rc = sort_order(f, &F, &u)) == JA_OK)
+        set_los_next(f);
+out:
     fitter_free(&F);
     units_free(&u);
-    free(up);
-    free(down);
-    free(queue);
-    free(who);
-    free(main_scc);
+    if (rc != JA_OK)
+        ladder_fit_free(&f);
     *out = f;
-    return JA_OK;
-fail:
-    fitter_free(&F);
-    units_free(&u);
-    free(up);
-    free(down);
-    free(queue);
-    free(who);
-    free(main_scc);
-    ladder_fit_free(&f);
     return rc;
 }
