@@ -277,25 +277,32 @@ static bool competition_ranking(const int64_t *place, uint32_t n)
     return true;
 }
 
-/* Validates a raw match, fills missing places or scores, resolves its
- * ladder and interns everything into the set. */
-static int add_match(reader *r, raw_match *m)
+/* The room of a key of the set's maps: a ladder (game, seats, options), a
+ * source tournament or a bot. */
+#define KEY_MAX (LADDER_NAME_MAX + LADDER_OPTIONS_MAX + 32)
+
+/* The game of m: its own, else the reader's (--game); when both say one,
+ * they agree. JA_OK with *game set, or JA_EINVAL. */
+static int match_game(reader *r, const raw_match *m, const char **game)
 {
-    ladder_import_set *s = r->set;
-    r->line = m->line;
-    if (m->n_seats < 2)
-        return fail(r, JA_EFORMAT, "a match needs at least 2 seats, not %u", m->n_seats);
-    const char *game = m->game[0] ? m->game : r->o->game;
-    if (game == NULL || game[0] == '\0')
+    *game = m->game[0] ? m->game : r->o->game;
+    if (*game == NULL || (*game)[0] == '\0')
         return fail(r, JA_EINVAL, "the result names no game (give --game GAME)");
     if (r->o->game != NULL && m->game[0] && strcmp(m->game, r->o->game) != 0)
         return fail(r, JA_EINVAL, "the result is of game '%s', not '%s' as --game says", m->game,
                     r->o->game);
+    return JA_OK;
+}
 
-    /* Seats: names, then places and scores. */
-    bool any_place = false, all_place = true, any_score = false, all_score = true;
+/* The seats' names and identities, and which of places and scores they
+ * give: each of them all seats or none, and one at least. JA_OK or
+ * JA_EFORMAT. */
+static int check_seats(reader *r, const raw_match *m, bool *all_place, bool *all_score)
+{
+    bool any_place = false, any_score = false;
+    *all_place = *all_score = true;
     for (uint32_t i = 0; i < m->n_seats; i++) {
-        raw_seat *st = &m->seat[i];
+        const raw_seat *st = &m->seat[i];
         if (st->bot[0] == '\0')
             return fail(r, JA_EFORMAT, "seat %u has no bot name", i);
         if (!clean_text(st->bot) || !clean_text(st->version))
@@ -306,17 +313,24 @@ static int add_match(reader *r, raw_match *m)
         if (st->sha256[0] && !is_hex64(st->sha256))
             return fail(r, JA_EFORMAT, "sha256 of seat %u is not 64 lowercase hex digits", i);
         any_place |= st->has_place;
-        all_place &= st->has_place;
+        *all_place &= st->has_place;
         any_score |= st->has_score;
-        all_score &= st->has_score;
+        *all_score &= st->has_score;
     }
-    if (any_place && !all_place)
+    if (any_place && !*all_place)
         return fail(r, JA_EFORMAT, "some seats have a place and some do not");
-    if (any_score && !all_score)
+    if (any_score && !*all_score)
         return fail(r, JA_EFORMAT, "some seats have a score and some do not");
     if (!any_place && !any_score)
         return fail(r, JA_EFORMAT, "the seats have neither places nor scores");
-    int64_t place[JA_MAX_SEATS];
+    return JA_OK;
+}
+
+/* The seats' places: as given (a competition ranking), else ranked by
+ * their scores. JA_OK or JA_EFORMAT. */
+static int match_places(reader *r, const raw_match *m, bool all_place,
+                        int64_t place[JA_MAX_SEATS])
+{
     if (all_place) {
         for (uint32_t i = 0; i < m->n_seats; i++)
             place[i] = m->seat[i].place;
@@ -324,68 +338,113 @@ static int add_match(reader *r, raw_match *m)
             return fail(r, JA_EFORMAT,
                         "places must be a competition ranking of the %u seats (1, 1, 3)",
                         m->n_seats);
-    } else {
-        ja_outcome o;
-        memset(&o, 0, sizeof o);
-        o.n_seats = m->n_seats;
-        for (uint32_t i = 0; i < m->n_seats; i++)
-            o.score[i] = m->seat[i].score;
-        ja_outcome_rank(&o);
-        for (uint32_t i = 0; i < m->n_seats; i++)
-            place[i] = o.place[i];
+        return JA_OK;
     }
-    if (!all_score) {
-        /* No score given: the seat's share of its pairwise points, so a
-         * two-player win is 1, a draw 1/2 (docs/ratings.md). */
-        for (uint32_t i = 0; i < m->n_seats; i++) {
-            int64_t half = 0;
-            for (uint32_t j = 0; j < m->n_seats; j++)
-                if (j != i)
-                    half += place[i] < place[j] ? 2 : place[i] == place[j] ? 1 : 0;
-            m->seat[i].score = half * JA_SCORE_UNIT / (2 * (int64_t)(m->n_seats - 1));
-        }
-    }
+    ja_outcome o;
+    memset(&o, 0, sizeof o);
+    o.n_seats = m->n_seats;
+    for (uint32_t i = 0; i < m->n_seats; i++)
+        o.score[i] = m->seat[i].score;
+    ja_outcome_rank(&o);
+    for (uint32_t i = 0; i < m->n_seats; i++)
+        place[i] = o.place[i];
+    return JA_OK;
+}
 
-    /* The ladder, canonical. */
+/* Scores for seats that gave none: the seat's share of its pairwise
+ * points, so a two-player win is 1, a draw 1/2 (docs/ratings.md). */
+static void scores_from_places(raw_match *m, const int64_t place[JA_MAX_SEATS])
+{
+    for (uint32_t i = 0; i < m->n_seats; i++) {
+        int64_t half = 0;
+        for (uint32_t j = 0; j < m->n_seats; j++)
+            if (j != i)
+                half += place[i] < place[j] ? 2 : place[i] == place[j] ? 1 : 0;
+        m->seat[i].score = half * JA_SCORE_UNIT / (2 * (int64_t)(m->n_seats - 1));
+    }
+}
+
+/* The canonical ladder of m (the resolver's game and options, m's seat
+ * count), interned: *lad its index in the set. JA_OK, JA_EINVAL (the
+ * resolver's refusal) or JA_ENOMEM. */
+static int intern_ladder(reader *r, const raw_match *m, const char *game, uint32_t *lad)
+{
+    ladder_import_set *s = r->set;
     char g[LADDER_NAME_MAX], opts[LADDER_OPTIONS_MAX], why[300] = "";
     if (r->o->resolve(r->o->ctx, game, m->opts, m->n_opts, m->n_seats, g, opts, why, sizeof why) !=
         JA_OK)
         return fail(r, JA_EINVAL, "%s", why[0] ? why : "the game or its options are not valid");
-    char key[LADDER_NAME_MAX + LADDER_OPTIONS_MAX + 32];
+    char key[KEY_MAX];
     snprintf(key, sizeof key, "%s\x1f%u\x1f%s", g, m->n_seats, opts);
-    uint32_t lad = strmap_get(&s->ladder_ix, key);
-    if (lad == UINT32_MAX) {
-        if (grow((void **)&s->ladders, &s->cap_ladders, s->n_ladders, sizeof *s->ladders) != JA_OK)
-            return JA_ENOMEM;
-        ladder_key *k = &s->ladders[s->n_ladders];
-        k->game = keep(s, g);
-        k->options = keep(s, opts);
-        k->n_seats = m->n_seats;
-        if (k->game == NULL || k->options == NULL ||
-            strmap_put(&s->ladder_ix, key, s->n_ladders) != JA_OK)
-            return JA_ENOMEM;
-        lad = s->n_ladders++;
-    }
-    /* The source tournament: per ladder, so equal numbers in two ladders
-     * stay apart (they are different tournaments anyway), and the number 7
-     * is not the string "7" (each is kept as given). */
-    uint32_t src = 0;
-    if (m->source[0]) {
-        snprintf(key, sizeof key, "%u\x1f%c%s", lad, m->source_int ? 'i' : 's', m->source);
-        src = strmap_get(&s->source_ix, key);
-        if (src == UINT32_MAX) {
-            if (grow((void **)&s->sources, &s->cap_sources, s->n_sources, sizeof *s->sources) !=
-                JA_OK)
-                return JA_ENOMEM;
-            ladder_import_source *so = &s->sources[s->n_sources];
-            so->label = keep(s, m->source);
-            so->integer = m->source_int;
-            src = ++s->n_sources;
-            if (so->label == NULL || strmap_put(&s->source_ix, key, src) != JA_OK)
-                return JA_ENOMEM;
-        }
-    }
+    if ((*lad = strmap_get(&s->ladder_ix, key)) != UINT32_MAX)
+        return JA_OK;
+    if (grow((void **)&s->ladders, &s->cap_ladders, s->n_ladders, sizeof *s->ladders) != JA_OK)
+        return JA_ENOMEM;
+    ladder_key *k = &s->ladders[s->n_ladders];
+    k->game = keep(s, g);
+    k->options = keep(s, opts);
+    k->n_seats = m->n_seats;
+    if (k->game == NULL || k->options == NULL ||
+        strmap_put(&s->ladder_ix, key, s->n_ladders) != JA_OK)
+        return JA_ENOMEM;
+    *lad = s->n_ladders++;
+    return JA_OK;
+}
 
+/* The source tournament of m, interned: *src its number in the set (1 +
+ * its index), 0 for none. Per ladder, so equal numbers in two ladders stay
+ * apart (they are different tournaments anyway), and the number 7 is not
+ * the string "7" (each is kept as given). JA_OK or JA_ENOMEM. */
+static int intern_source(ladder_import_set *s, const raw_match *m, uint32_t lad, uint32_t *src)
+{
+    *src = 0;
+    if (!m->source[0])
+        return JA_OK;
+    char key[KEY_MAX];
+    snprintf(key, sizeof key, "%u\x1f%c%s", lad, m->source_int ? 'i' : 's', m->source);
+    if ((*src = strmap_get(&s->source_ix, key)) != UINT32_MAX)
+        return JA_OK;
+    if (grow((void **)&s->sources, &s->cap_sources, s->n_sources, sizeof *s->sources) != JA_OK)
+        return JA_ENOMEM;
+    ladder_import_source *so = &s->sources[s->n_sources];
+    so->label = keep(s, m->source);
+    so->integer = m->source_int;
+    *src = ++s->n_sources;
+    if (so->label == NULL || strmap_put(&s->source_ix, key, *src) != JA_OK)
+        return JA_ENOMEM;
+    return JA_OK;
+}
+
+/* The bot of seat st (name, version, sha256), interned: *b its index in
+ * the set. JA_OK or JA_ENOMEM. */
+static int intern_bot(ladder_import_set *s, const raw_seat *st, uint32_t *b)
+{
+    char key[KEY_MAX];
+    snprintf(key, sizeof key, "%s\x1f%s\x1f%s", st->bot, st->version, st->sha256);
+    if ((*b = strmap_get(&s->bot_ix, key)) != UINT32_MAX)
+        return JA_OK;
+    if (grow((void **)&s->bots, &s->cap_bots, s->n_bots, sizeof *s->bots) != JA_OK)
+        return JA_ENOMEM;
+    ladder_bot *lb = &s->bots[s->n_bots];
+    lb->name = keep(s, st->bot);
+    lb->version = keep(s, st->version);
+    lb->kind = "import";
+    lb->spec = "";
+    lb->sha256 = st->sha256[0] ? keep(s, st->sha256) : NULL;
+    if (lb->name == NULL || lb->version == NULL || (st->sha256[0] && lb->sha256 == NULL) ||
+        strmap_put(&s->bot_ix, key, s->n_bots) != JA_OK)
+        return JA_ENOMEM;
+    *b = s->n_bots++;
+    return JA_OK;
+}
+
+/* Appends m, of ladder lad and source src, to the set's matches, and its
+ * seats with their bots and places to the set's seats. The match counts
+ * only with two different bots at least (JA_EFORMAT otherwise). */
+static int append_match(reader *r, const raw_match *m, uint32_t lad, uint32_t src,
+                        const int64_t place[JA_MAX_SEATS])
+{
+    ladder_import_set *s = r->set;
     if (grow((void **)&s->matches, &s->cap_matches, s->n_matches, sizeof *s->matches) != JA_OK)
         return JA_ENOMEM;
     ladder_import_match *im = &s->matches[s->n_matches];
@@ -401,24 +460,10 @@ static int add_match(reader *r, raw_match *m)
     im->turns = m->turns;
     snprintf(im->digest, sizeof im->digest, "%s", m->digest);
     for (uint32_t i = 0; i < m->n_seats; i++) {
-        raw_seat *st = &m->seat[i];
-        snprintf(key, sizeof key, "%s\x1f%s\x1f%s", st->bot, st->version, st->sha256);
-        uint32_t b = strmap_get(&s->bot_ix, key);
-        if (b == UINT32_MAX) {
-            if (grow((void **)&s->bots, &s->cap_bots, s->n_bots, sizeof *s->bots) != JA_OK)
-                return JA_ENOMEM;
-            ladder_bot *lb = &s->bots[s->n_bots];
-            lb->name = keep(s, st->bot);
-            lb->version = keep(s, st->version);
-            lb->kind = "import";
-            lb->spec = "";
-            lb->sha256 = st->sha256[0] ? keep(s, st->sha256) : NULL;
-            if (lb->name == NULL || lb->version == NULL || (st->sha256[0] && lb->sha256 == NULL) ||
-                strmap_put(&s->bot_ix, key, s->n_bots) != JA_OK)
-                return JA_ENOMEM;
-            b = s->n_bots++;
-        }
-        if (grow((void **)&s->seats, &s->cap_seats, s->n_seats, sizeof *s->seats) != JA_OK)
+        const raw_seat *st = &m->seat[i];
+        uint32_t b;
+        if (intern_bot(s, st, &b) != JA_OK ||
+            grow((void **)&s->seats, &s->cap_seats, s->n_seats, sizeof *s->seats) != JA_OK)
             return JA_ENOMEM;
         s->seats[s->n_seats++] = (ladder_import_seat){b, st->score, (uint8_t)place[i]};
     }
@@ -429,6 +474,30 @@ static int add_match(reader *r, raw_match *m)
         return fail(r, JA_EFORMAT, "a match needs at least two different bots");
     s->n_matches++;
     return JA_OK;
+}
+
+/* Validates a raw match, fills missing places or scores, resolves its
+ * ladder and interns everything into the set. */
+static int add_match(reader *r, raw_match *m)
+{
+    r->line = m->line;
+    if (m->n_seats < 2)
+        return fail(r, JA_EFORMAT, "a match needs at least 2 seats, not %u", m->n_seats);
+    const char *game;
+    bool all_place, all_score;
+    int64_t place[JA_MAX_SEATS];
+    uint32_t lad, src;
+    int rc;
+    if ((rc = match_game(r, m, &game)) != JA_OK ||
+        (rc = check_seats(r, m, &all_place, &all_score)) != JA_OK ||
+        (rc = match_places(r, m, all_place, place)) != JA_OK)
+        return rc;
+    if (!all_score)
+        scores_from_places(m, place);
+    if ((rc = intern_ladder(r, m, game, &lad)) != JA_OK ||
+        (rc = intern_source(r->set, m, lad, &src)) != JA_OK)
+        return rc;
+    return append_match(r, m, lad, src, place);
 }
 
 /* Splits "k=v k=v" into m->opts. */
