@@ -626,138 +626,171 @@ static int result_code(const char *t)
                                        : 0;
 }
 
-/* One game, from its first tag to its termination marker. */
-static int pgn_game(pgn *P)
+/* The tags of a game that the reader keeps outside its raw_match. */
+typedef struct pgn_tags {
+    char white[LADDER_NAME_MAX + 1], black[LADDER_NAME_MAX + 1], result[16];
+    bool has_white, has_black;
+} pgn_tags;
+
+/* Keeps what tag pair NAME "value" says, in m or t; other tags are read
+ * and left. JA_OK or JA_EFORMAT. */
+static int pgn_use_tag(reader *r, raw_match *m, pgn_tags *t, const char *name, const char *value)
+{
+    if (strcmp(name, "White") == 0 || strcmp(name, "Black") == 0) {
+        if (strlen(value) >= LADDER_NAME_MAX)
+            return fail(r, JA_EFORMAT, "tag %s: a name is at most %d bytes", name,
+                        LADDER_NAME_MAX - 1);
+        bool w = name[0] == 'W';
+        snprintf(w ? t->white : t->black, LADDER_NAME_MAX, "%s", value);
+        *(w ? &t->has_white : &t->has_black) = true;
+    } else if (strcmp(name, "Result") == 0) {
+        snprintf(t->result, sizeof t->result, "%s", value);
+        if (!result_code(t->result))
+            return fail(r, JA_EFORMAT, "tag Result: '%s' is not 1-0, 0-1, 1/2-1/2 or *", value);
+    } else if (strcmp(name, "Game") == 0) {
+        if (strlen(value) >= sizeof m->game)
+            return fail(r, JA_EFORMAT, "tag Game: too long");
+        snprintf(m->game, sizeof m->game, "%s", value);
+    } else if (strcmp(name, "Options") == 0) {
+        return split_options(r, m, value);
+    } else if (strcmp(name, "Seed") == 0) {
+        if (ladder_seed_parse(value, &m->seed) != JA_OK)
+            return fail(r, JA_EFORMAT, "tag Seed: '%s' is not a decimal seed", value);
+        m->has_seed = true;
+    }
+    return JA_OK;
+}
+
+/* The tag section: every tag pair before the movetext. */
+static int pgn_tag_section(pgn *P, raw_match *m, pgn_tags *t)
 {
     reader *r = P->r;
-    raw_match *m = calloc(1, sizeof *m);
-    if (m == NULL)
-        return JA_ENOMEM;
-    int rc = JA_OK;
-    m->line = P->line;
-    m->turns = -1;
-    m->number = -1;
-    char white[LADDER_NAME_MAX + 1] = "", black[LADDER_NAME_MAX + 1] = "", result[16] = "";
-    bool has_white = false, has_black = false;
-    /* Tag section. */
     for (;;) {
-        if ((rc = pgn_skip(P)) != JA_OK)
-            goto out;
+        int rc = pgn_skip(P);
+        if (rc != JA_OK)
+            return rc;
         if (pgn_peek(P) != '[')
-            break;
+            return JA_OK;
         r->line = P->line;
         pgn_get(P);
         char name[32], value[LADDER_OPTIONS_MAX];
-        if ((rc = pgn_tag(P, name, sizeof name, value, sizeof value)) != JA_OK)
-            goto out;
-        if (strcmp(name, "White") == 0 || strcmp(name, "Black") == 0) {
-            if (strlen(value) >= LADDER_NAME_MAX) {
-                rc = fail(r, JA_EFORMAT, "tag %s: a name is at most %d bytes", name,
-                          LADDER_NAME_MAX - 1);
-                goto out;
-            }
-            bool w = name[0] == 'W';
-            snprintf(w ? white : black, LADDER_NAME_MAX, "%s", value);
-            *(w ? &has_white : &has_black) = true;
-        } else if (strcmp(name, "Result") == 0) {
-            snprintf(result, sizeof result, "%s", value);
-            if (!result_code(result)) {
-                rc = fail(r, JA_EFORMAT, "tag Result: '%s' is not 1-0, 0-1, 1/2-1/2 or *", value);
-                goto out;
-            }
-        } else if (strcmp(name, "Game") == 0) {
-            if (strlen(value) >= sizeof m->game) {
-                rc = fail(r, JA_EFORMAT, "tag Game: too long");
-                goto out;
-            }
-            snprintf(m->game, sizeof m->game, "%s", value);
-        } else if (strcmp(name, "Options") == 0) {
-            if ((rc = split_options(r, m, value)) != JA_OK)
-                goto out;
-        } else if (strcmp(name, "Seed") == 0) {
-            if (ladder_seed_parse(value, &m->seed) != JA_OK) {
-                rc = fail(r, JA_EFORMAT, "tag Seed: '%s' is not a decimal seed", value);
-                goto out;
-            }
-            m->has_seed = true;
-        }
+        if ((rc = pgn_tag(P, name, sizeof name, value, sizeof value)) != JA_OK ||
+            (rc = pgn_use_tag(r, m, t, name, value)) != JA_OK)
+            return rc;
     }
-    /* Movetext up to the termination marker. */
+}
+
+/* One movetext token (a move number, a move, a NAG, a result) into token,
+ * cut to cap - 1 bytes. JA_OK, or JA_EFORMAT at a character that starts
+ * none. */
+static int pgn_token(pgn *P, char *token, size_t cap)
+{
+    size_t n = 0;
+    int c;
+    while ((c = pgn_peek(P)) != -1 && !isspace(c) && c != '{' && c != '(' && c != ')' &&
+           c != ';' && c != '[') {
+        if (n + 1 < cap)
+            token[n++] = (char)c;
+        pgn_get(P);
+    }
+    if (n == 0)
+        return fail(P->r, JA_EFORMAT, "unexpected character '%c'", pgn_get(P));
+    token[n] = '\0';
+    return JA_OK;
+}
+
+/* The movetext of the game m, up to its termination marker outside any
+ * variation: *term is the marker's result_code, token holds it. */
+static int pgn_movetext(pgn *P, const raw_match *m, int *term, char *token, size_t cap)
+{
+    reader *r = P->r;
     r->line = P->line;
     int depth = 0;
-    char token[64];
-    int term = 0;
-    while (!term) {
-        if ((rc = pgn_skip(P)) != JA_OK)
-            goto out;
+    *term = 0;
+    while (!*term) {
+        int rc = pgn_skip(P);
+        if (rc != JA_OK)
+            return rc;
         int c = pgn_peek(P);
         r->line = P->line;
-        if (c == -1) {
-            rc = fail(r, JA_EFORMAT,
-                      "the game that starts on line %u has no result token (1-0, 0-1, "
-                      "1/2-1/2 or *)",
-                      m->line);
-            goto out;
-        }
-        if (c == '[') {
-            rc = fail(r, JA_EFORMAT,
-                      "a tag pair inside the moves: the game that starts on line %u has no "
-                      "result token",
-                      m->line);
-            goto out;
-        }
+        if (c == -1)
+            return fail(r, JA_EFORMAT,
+                        "the game that starts on line %u has no result token (1-0, 0-1, "
+                        "1/2-1/2 or *)",
+                        m->line);
+        if (c == '[')
+            return fail(r, JA_EFORMAT,
+                        "a tag pair inside the moves: the game that starts on line %u has no "
+                        "result token",
+                        m->line);
         if (c == '(' || c == ')') {
             pgn_get(P);
             depth += c == '(' ? 1 : -1;
-            if (depth < 0) {
-                rc = fail(r, JA_EFORMAT, "')' without '('");
-                goto out;
-            }
+            if (depth < 0)
+                return fail(r, JA_EFORMAT, "')' without '('");
             continue;
         }
-        size_t n = 0;
-        while ((c = pgn_peek(P)) != -1 && !isspace(c) && c != '{' && c != '(' && c != ')' &&
-               c != ';' && c != '[') {
-            if (n + 1 < sizeof token)
-                token[n++] = (char)c;
-            pgn_get(P);
-        }
-        if (n == 0) {
-            rc = fail(r, JA_EFORMAT, "unexpected character '%c'", pgn_get(P));
-            goto out;
-        }
-        token[n] = '\0';
+        if ((rc = pgn_token(P, token, cap)) != JA_OK)
+            return rc;
         if (depth == 0)
-            term = result_code(token);
+            *term = result_code(token);
     }
-    if (result[0] && result_code(result) != term) {
-        rc = fail(r, JA_EFORMAT, "the Result tag (%s) and the result token (%s) differ", result,
-                  token);
-        goto out;
-    }
+    return JA_OK;
+}
+
+/* The game as read agrees with itself: the Result tag (if any) with the
+ * marker `token` (result code term), and two different players named. */
+static int pgn_check_game(reader *r, const raw_match *m, const pgn_tags *t, int term,
+                          const char *token)
+{
+    if (t->result[0] && result_code(t->result) != term)
+        return fail(r, JA_EFORMAT, "the Result tag (%s) and the result token (%s) differ",
+                    t->result, token);
     r->line = m->line;
-    if (!has_white || !has_black || white[0] == '\0' || black[0] == '\0') {
-        rc = fail(r, JA_EFORMAT, "the game has no %s tag",
-                  !has_white || !white[0] ? "White" : "Black");
-        goto out;
-    }
-    if (strcmp(white, black) == 0) {
-        rc = fail(r, JA_EFORMAT, "'%s' plays against itself", white);
-        goto out;
-    }
-    if (term == 4) {
-        r->set->skipped++; /* an unfinished game is no result */
-        goto out;
-    }
+    if (!t->has_white || !t->has_black || t->white[0] == '\0' || t->black[0] == '\0')
+        return fail(r, JA_EFORMAT, "the game has no %s tag",
+                    !t->has_white || !t->white[0] ? "White" : "Black");
+    if (strcmp(t->white, t->black) == 0)
+        return fail(r, JA_EFORMAT, "'%s' plays against itself", t->white);
+    return JA_OK;
+}
+
+/* The two seats of a finished game: White's and Black's places by its
+ * result code (1-0, 0-1 or a draw). */
+static void pgn_seats(raw_match *m, const pgn_tags *t, int term)
+{
     m->n_seats = 2;
-    snprintf(m->seat[0].bot, sizeof m->seat[0].bot, "%s", white);
-    snprintf(m->seat[1].bot, sizeof m->seat[1].bot, "%s", black);
+    snprintf(m->seat[0].bot, sizeof m->seat[0].bot, "%s", t->white);
+    snprintf(m->seat[1].bot, sizeof m->seat[1].bot, "%s", t->black);
     int64_t pw = term == 1 ? 1 : term == 2 ? 2 : 1, pb = term == 1 ? 2 : term == 2 ? 1 : 1;
     m->seat[0].has_place = m->seat[1].has_place = true;
     m->seat[0].place = pw;
     m->seat[1].place = pb;
-    rc = add_match(r, m);
-out:
+}
+
+/* One game, from its first tag to its termination marker. */
+static int pgn_game(pgn *P)
+{
+    raw_match *m = calloc(1, sizeof *m);
+    if (m == NULL)
+        return JA_ENOMEM;
+    m->line = P->line;
+    m->turns = -1;
+    m->number = -1;
+    pgn_tags t;
+    memset(&t, 0, sizeof t);
+    char token[64];
+    int term = 0;
+    int rc = pgn_tag_section(P, m, &t);
+    if (rc == JA_OK && (rc = pgn_movetext(P, m, &term, token, sizeof token)) == JA_OK &&
+        (rc = pgn_check_game(P->r, m, &t, term, token)) == JA_OK) {
+        if (term == 4) {
+            P->r->set->skipped++; /* an unfinished game is no result */
+        } else {
+            pgn_seats(m, &t, term);
+            rc = add_match(P->r, m);
+        }
+    }
     free(m);
     return rc;
 }
