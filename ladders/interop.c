@@ -823,6 +823,138 @@ static int json_text(reader *r, json_t *v, const char *what, char *out, size_t c
     return JA_OK;
 }
 
+/* "options": an object of KEY: VALUE, each a string or an integer, into
+ * m's options as KEY=VALUE. */
+static int json_options(reader *r, raw_match *m, json_t *v)
+{
+    if (!json_is_object(v))
+        return fail(r, JA_EFORMAT, "\"options\" must be an object of KEY: VALUE");
+    const char *k;
+    json_t *ov;
+    json_object_foreach(v, k, ov)
+    {
+        if (m->n_opts == MAX_OPTS)
+            return fail(r, JA_EFORMAT, "more than %d options", MAX_OPTS);
+        char *slot = m->opt_buf[m->n_opts];
+        if (json_is_string(ov))
+            snprintf(slot, LADDER_OPTIONS_MAX, "%s=%s", k, json_string_value(ov));
+        else if (json_is_integer(ov))
+            snprintf(slot, LADDER_OPTIONS_MAX, "%s=%" JSON_INTEGER_FORMAT, k,
+                     json_integer_value(ov));
+        else
+            return fail(r, JA_EFORMAT, "option \"%s\" must be a string or an integer", k);
+        m->opts[m->n_opts++] = slot;
+    }
+    return JA_OK;
+}
+
+/* What the match is of: "game", "options", "tournament" (an integer or a
+ * string) and "match". */
+static int json_ladder_fields(reader *r, raw_match *m, json_t *root)
+{
+    json_t *v;
+    int rc;
+    if ((v = json_object_get(root, "game")) != NULL &&
+        (rc = json_text(r, v, "\"game\"", m->game, sizeof m->game)) != JA_OK)
+        return rc;
+    if ((v = json_object_get(root, "options")) != NULL && !json_is_null(v) &&
+        (rc = json_options(r, m, v)) != JA_OK)
+        return rc;
+    if ((v = json_object_get(root, "tournament")) != NULL && !json_is_null(v)) {
+        m->source_int = json_is_integer(v);
+        if (json_is_integer(v))
+            snprintf(m->source, sizeof m->source, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        else if ((rc = json_text(r, v, "\"tournament\"", m->source, sizeof m->source)) != JA_OK)
+            return rc;
+    }
+    /* "match": kept as the match number when usable (ladder_import_match);
+     * anything else is ignored (all of it was before schema version 4). */
+    if ((v = json_object_get(root, "match")) != NULL && json_is_integer(v) &&
+        json_integer_value(v) >= 0)
+        m->number = json_integer_value(v);
+    return JA_OK;
+}
+
+/* How the match was played: "seed" (a decimal string), "turns" and
+ * "digest", each optional. */
+static int json_play_fields(reader *r, raw_match *m, json_t *root)
+{
+    json_t *v;
+    int rc;
+    if ((v = json_object_get(root, "seed")) != NULL && !json_is_null(v)) {
+        if (!json_is_string(v) || ladder_seed_parse(json_string_value(v), &m->seed) != JA_OK)
+            return fail(r, JA_EFORMAT, "\"seed\" must be a decimal string (\"123\") or null");
+        m->has_seed = true;
+    }
+    if ((v = json_object_get(root, "turns")) != NULL && !json_is_null(v)) {
+        if (!json_is_integer(v) || json_integer_value(v) < 0)
+            return fail(r, JA_EFORMAT, "\"turns\" must be a non-negative integer");
+        m->turns = json_integer_value(v);
+    }
+    if ((v = json_object_get(root, "digest")) != NULL && !json_is_null(v)) {
+        if ((rc = json_text(r, v, "\"digest\"", m->digest, sizeof m->digest)) != JA_OK)
+            return rc;
+        if (!is_hex64(m->digest))
+            return fail(r, JA_EFORMAT, "\"digest\" must be 64 lowercase hex digits");
+    }
+    return JA_OK;
+}
+
+/* Seat i, the object so: "bot", and optional "version", "sha256", "score"
+ * and "place". */
+static int json_seat(reader *r, json_t *so, uint32_t i, raw_seat *st)
+{
+    json_t *v;
+    char what[48];
+    int rc;
+    if (!json_is_object(so))
+        return fail(r, JA_EFORMAT, "seat %u must be an object {\"bot\", \"score\", \"place\"}", i);
+    snprintf(what, sizeof what, "\"bot\" of seat %u", i);
+    if ((rc = json_text(r, json_object_get(so, "bot"), what, st->bot, sizeof st->bot)) != JA_OK)
+        return rc;
+    if ((v = json_object_get(so, "version")) != NULL && !json_is_null(v)) {
+        snprintf(what, sizeof what, "\"version\" of seat %u", i);
+        if ((rc = json_text(r, v, what, st->version, sizeof st->version)) != JA_OK)
+            return rc;
+    }
+    if ((v = json_object_get(so, "sha256")) != NULL && !json_is_null(v)) {
+        snprintf(what, sizeof what, "\"sha256\" of seat %u", i);
+        if ((rc = json_text(r, v, what, st->sha256, sizeof st->sha256)) != JA_OK)
+            return rc;
+    }
+    if ((v = json_object_get(so, "score")) != NULL && !json_is_null(v)) {
+        double x = json_number_value(v);
+        if (!json_is_number(v) || !(fabs(x) < 1e12))
+            return fail(r, JA_EFORMAT, "\"score\" of seat %u must be a number", i);
+        st->has_score = true;
+        st->score = llround(x * JA_SCORE_UNIT);
+    }
+    if ((v = json_object_get(so, "place")) != NULL && !json_is_null(v)) {
+        if (!json_is_integer(v))
+            return fail(r, JA_EFORMAT, "\"place\" of seat %u must be an integer", i);
+        st->has_place = true;
+        st->place = json_integer_value(v);
+    }
+    return JA_OK;
+}
+
+/* "seats": an array of 2 to JA_MAX_SEATS seats. */
+static int json_seats(reader *r, raw_match *m, json_t *root)
+{
+    json_t *seats = json_object_get(root, "seats");
+    if (!json_is_array(seats) || json_array_size(seats) < 2 ||
+        json_array_size(seats) > JA_MAX_SEATS)
+        return fail(r, JA_EFORMAT, "\"seats\" must be an array of 2 to %d seats", JA_MAX_SEATS);
+    m->n_seats = (uint32_t)json_array_size(seats);
+    for (uint32_t i = 0; i < m->n_seats; i++) {
+        int rc = json_seat(r, json_array_get(seats, i), i, &m->seat[i]);
+        if (rc != JA_OK)
+            return rc;
+    }
+    return JA_OK;
+}
+
+/* One line of JSON Lines: one match, an object. */
 static int jsonl_line(reader *r, const char *line, size_t len)
 {
     json_error_t je;
@@ -831,129 +963,17 @@ static int jsonl_line(reader *r, const char *line, size_t len)
         return fail(r, JA_EFORMAT, "not JSON: %s (column %d)", je.text, je.column);
     raw_match *m = calloc(1, sizeof *m);
     int rc = JA_ENOMEM;
-    if (m == NULL)
-        goto out;
-    m->line = r->line;
-    m->turns = -1;
-    m->number = -1;
-    rc = JA_OK;
-    if (!json_is_object(root)) {
-        rc = fail(r, JA_EFORMAT, "a line must hold one JSON object (a match)");
-        goto out;
+    if (m != NULL) {
+        m->line = r->line;
+        m->turns = -1;
+        m->number = -1;
+        if (!json_is_object(root))
+            rc = fail(r, JA_EFORMAT, "a line must hold one JSON object (a match)");
+        else if ((rc = json_ladder_fields(r, m, root)) == JA_OK &&
+                 (rc = json_play_fields(r, m, root)) == JA_OK &&
+                 (rc = json_seats(r, m, root)) == JA_OK)
+            rc = add_match(r, m);
     }
-    json_t *v;
-    if ((v = json_object_get(root, "game")) != NULL &&
-        (rc = json_text(r, v, "\"game\"", m->game, sizeof m->game)) != JA_OK)
-        goto out;
-    if ((v = json_object_get(root, "options")) != NULL && !json_is_null(v)) {
-        if (!json_is_object(v)) {
-            rc = fail(r, JA_EFORMAT, "\"options\" must be an object of KEY: VALUE");
-            goto out;
-        }
-        const char *k;
-        json_t *ov;
-        json_object_foreach(v, k, ov)
-        {
-            if (m->n_opts == MAX_OPTS) {
-                rc = fail(r, JA_EFORMAT, "more than %d options", MAX_OPTS);
-                goto out;
-            }
-            char *slot = m->opt_buf[m->n_opts];
-            if (json_is_string(ov))
-                snprintf(slot, LADDER_OPTIONS_MAX, "%s=%s", k, json_string_value(ov));
-            else if (json_is_integer(ov))
-                snprintf(slot, LADDER_OPTIONS_MAX, "%s=%" JSON_INTEGER_FORMAT, k,
-                         json_integer_value(ov));
-            else {
-                rc = fail(r, JA_EFORMAT, "option \"%s\" must be a string or an integer", k);
-                goto out;
-            }
-            m->opts[m->n_opts++] = slot;
-        }
-    }
-    if ((v = json_object_get(root, "tournament")) != NULL && !json_is_null(v)) {
-        m->source_int = json_is_integer(v);
-        if (json_is_integer(v))
-            snprintf(m->source, sizeof m->source, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-        else if ((rc = json_text(r, v, "\"tournament\"", m->source, sizeof m->source)) != JA_OK)
-            goto out;
-    }
-    /* "match": kept as the match number when usable (ladder_import_match);
-     * anything else is ignored (all of it was before schema version 4). */
-    if ((v = json_object_get(root, "match")) != NULL && json_is_integer(v) &&
-        json_integer_value(v) >= 0)
-        m->number = json_integer_value(v);
-    if ((v = json_object_get(root, "seed")) != NULL && !json_is_null(v)) {
-        if (!json_is_string(v) || ladder_seed_parse(json_string_value(v), &m->seed) != JA_OK) {
-            rc = fail(r, JA_EFORMAT, "\"seed\" must be a decimal string (\"123\") or null");
-            goto out;
-        }
-        m->has_seed = true;
-    }
-    if ((v = json_object_get(root, "turns")) != NULL && !json_is_null(v)) {
-        if (!json_is_integer(v) || json_integer_value(v) < 0) {
-            rc = fail(r, JA_EFORMAT, "\"turns\" must be a non-negative integer");
-            goto out;
-        }
-        m->turns = json_integer_value(v);
-    }
-    if ((v = json_object_get(root, "digest")) != NULL && !json_is_null(v)) {
-        if ((rc = json_text(r, v, "\"digest\"", m->digest, sizeof m->digest)) != JA_OK)
-            goto out;
-        if (!is_hex64(m->digest)) {
-            rc = fail(r, JA_EFORMAT, "\"digest\" must be 64 lowercase hex digits");
-            goto out;
-        }
-    }
-    json_t *seats = json_object_get(root, "seats");
-    if (!json_is_array(seats) || json_array_size(seats) < 2 ||
-        json_array_size(seats) > JA_MAX_SEATS) {
-        rc = fail(r, JA_EFORMAT, "\"seats\" must be an array of 2 to %d seats", JA_MAX_SEATS);
-        goto out;
-    }
-    m->n_seats = (uint32_t)json_array_size(seats);
-    for (uint32_t i = 0; i < m->n_seats; i++) {
-        json_t *so = json_array_get(seats, i);
-        raw_seat *st = &m->seat[i];
-        char what[48];
-        if (!json_is_object(so)) {
-            rc =
-                fail(r, JA_EFORMAT, "seat %u must be an object {\"bot\", \"score\", \"place\"}", i);
-            goto out;
-        }
-        snprintf(what, sizeof what, "\"bot\" of seat %u", i);
-        if ((rc = json_text(r, json_object_get(so, "bot"), what, st->bot, sizeof st->bot)) != JA_OK)
-            goto out;
-        if ((v = json_object_get(so, "version")) != NULL && !json_is_null(v)) {
-            snprintf(what, sizeof what, "\"version\" of seat %u", i);
-            if ((rc = json_text(r, v, what, st->version, sizeof st->version)) != JA_OK)
-                goto out;
-        }
-        if ((v = json_object_get(so, "sha256")) != NULL && !json_is_null(v)) {
-            snprintf(what, sizeof what, "\"sha256\" of seat %u", i);
-            if ((rc = json_text(r, v, what, st->sha256, sizeof st->sha256)) != JA_OK)
-                goto out;
-        }
-        if ((v = json_object_get(so, "score")) != NULL && !json_is_null(v)) {
-            double x = json_number_value(v);
-            if (!json_is_number(v) || !(fabs(x) < 1e12)) {
-                rc = fail(r, JA_EFORMAT, "\"score\" of seat %u must be a number", i);
-                goto out;
-            }
-            st->has_score = true;
-            st->score = llround(x * JA_SCORE_UNIT);
-        }
-        if ((v = json_object_get(so, "place")) != NULL && !json_is_null(v)) {
-            if (!json_is_integer(v)) {
-                rc = fail(r, JA_EFORMAT, "\"place\" of seat %u must be an integer", i);
-                goto out;
-            }
-            st->has_place = true;
-            st->place = json_integer_value(v);
-        }
-    }
-    rc = add_match(r, m);
-out:
     json_decref(root);
     free(m);
     return rc;
