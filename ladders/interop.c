@@ -1008,81 +1008,95 @@ static bool ends_with(const char *s, const char *suffix)
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-int ladder_import_parse(const char *name, const char *format, const char *buf, size_t len,
-                        const ladder_reader_opts *o, ladder_import_set **out, char *err,
-                        size_t cap)
+/* A UTF-8 byte order mark, as some Windows tools write. */
+static bool has_bom(const char *buf, size_t len)
 {
-    if (out == NULL || name == NULL || (buf == NULL && len) || o == NULL || o->resolve == NULL ||
-        err == NULL || cap == 0)
-        return JA_EINVAL;
-    *out = NULL;
-    err[0] = '\0';
-    ladder_import_set *s = calloc(1, sizeof *s);
-    if (s == NULL || (s->file = strdup(name)) == NULL) {
-        free(s);
-        return JA_ENOMEM;
-    }
-    reader r = {s, o, name, 0, err, cap};
-    int rc;
-    /* The first meaningful byte, past white space and PGN's line comments
-     * (';') and escape lines ('%'). */
+    return len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0;
+}
+
+/* The first meaningful byte of buf, past a byte order mark, white space
+ * and PGN's line comments (';') and escape lines ('%'): buf + len for
+ * none. */
+static const char *first_byte(const char *buf, size_t len)
+{
     const char *p = buf;
-    if (len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+    if (has_bom(buf, len))
         p += 3;
     for (;;) {
         while (p < buf + len && isspace((unsigned char)*p))
             p++;
         if (p == buf + len || (*p != ';' && *p != '%'))
-            break;
+            return p;
         while (p < buf + len && *p != '\n')
             p++;
     }
-    if (format == NULL)
-        format = p < buf + len && *p == '{'   ? "jsonl"
-                 : p < buf + len && *p == '[' ? "pgn"
-                 : ends_with(name, ".pgn")    ? "pgn"
-                 : ends_with(name, ".jsonl") || ends_with(name, ".ndjson") ? "jsonl"
-                                                                          : NULL;
-    if (p == buf + len) {
-        rc = fail(&r, JA_EFORMAT, "the file is empty: no results to import");
-        goto out;
-    }
-    if (format == NULL) {
-        r.line = 1;
-        rc = fail(&r, JA_EFORMAT,
-                  "neither PGN (starts with a '[' tag) nor JSON Lines (a '{' object per line)");
-        goto out;
-    }
-    snprintf(s->format, sizeof s->format, "%s", format);
-    if (sodium_init() < 0) {
-        rc = fail(&r, JA_EUNSUPPORTED, "libsodium failed to initialise");
-        goto out;
-    }
+}
+
+/* The format of a file that does not say: by its first meaningful byte p
+ * (before end), else by its name's extension; NULL when neither tells. */
+static const char *guess_format(const char *name, const char *p, const char *end)
+{
+    return p < end && *p == '{'                                      ? "jsonl"
+           : p < end && *p == '['                                    ? "pgn"
+           : ends_with(name, ".pgn")                                 ? "pgn"
+           : ends_with(name, ".jsonl") || ends_with(name, ".ndjson") ? "jsonl"
+                                                                     : NULL;
+}
+
+/* The file's SHA-256 into the set (a file is imported once). JA_OK, or
+ * JA_EUNSUPPORTED when libsodium does not start. */
+static int hash_file(reader *r, const char *buf, size_t len)
+{
+    if (sodium_init() < 0)
+        return fail(r, JA_EUNSUPPORTED, "libsodium failed to initialise");
     unsigned char h[crypto_hash_sha256_BYTES];
     crypto_hash_sha256(h, (const unsigned char *)buf, len);
-    sodium_bin2hex(s->sha256, sizeof s->sha256, h, sizeof h);
-    if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
-        buf += 3; /* a UTF-8 byte order mark, as some Windows tools write */
+    sodium_bin2hex(r->set->sha256, sizeof r->set->sha256, h, sizeof h);
+    return JA_OK;
+}
+
+/* Reads the file into the set: its format (given, else guessed), its hash,
+ * then its results (one at least) by the reader of its format. */
+static int read_results(reader *r, const char *format, const char *buf, size_t len)
+{
+    ladder_import_set *s = r->set;
+    const char *p = first_byte(buf, len);
+    if (format == NULL)
+        format = guess_format(r->name, p, buf + len);
+    if (p == buf + len)
+        return fail(r, JA_EFORMAT, "the file is empty: no results to import");
+    if (format == NULL) {
+        r->line = 1;
+        return fail(r, JA_EFORMAT,
+                    "neither PGN (starts with a '[' tag) nor JSON Lines (a '{' object per line)");
+    }
+    snprintf(s->format, sizeof s->format, "%s", format);
+    int rc = hash_file(r, buf, len);
+    if (rc != JA_OK)
+        return rc;
+    if (has_bom(buf, len)) {
+        buf += 3;
         len -= 3;
     }
     if (strcmp(format, "pgn") == 0)
-        rc = parse_pgn(&r, buf, len);
+        rc = parse_pgn(r, buf, len);
     else if (strcmp(format, "jsonl") == 0)
-        rc = parse_jsonl(&r, buf, len);
+        rc = parse_jsonl(r, buf, len);
     else
         rc = JA_EINVAL;
-    if (rc == JA_ENOMEM && !err[0])
-        snprintf(err, cap, "%s: out of memory", name);
+    if (rc == JA_ENOMEM && !r->err[0])
+        snprintf(r->err, r->cap, "%s: out of memory", r->name);
     if (rc == JA_OK && s->n_matches == 0) {
-        r.line = 0;
-        rc = fail(&r, JA_EFORMAT, "no results to import (%u unfinished games skipped)",
+        r->line = 0;
+        rc = fail(r, JA_EFORMAT, "no results to import (%u unfinished games skipped)",
                   s->skipped);
     }
-out:
-    if (rc != JA_OK) {
-        ladder_import_set_free(&s);
-        return rc;
-    }
+    return rc;
+}
+
+/* The set's public view (ladder_import) of what it owns. */
+static void publish(ladder_import_set *s)
+{
     ladder_import *imp = &s->imp;
     imp->file = s->file;
     imp->format = s->format;
@@ -1098,6 +1112,29 @@ out:
     imp->matches = s->matches;
     imp->n_seats = s->n_seats;
     imp->seats = s->seats;
+}
+
+int ladder_import_parse(const char *name, const char *format, const char *buf, size_t len,
+                        const ladder_reader_opts *o, ladder_import_set **out, char *err,
+                        size_t cap)
+{
+    if (out == NULL || name == NULL || (buf == NULL && len) || o == NULL || o->resolve == NULL ||
+        err == NULL || cap == 0)
+        return JA_EINVAL;
+    *out = NULL;
+    err[0] = '\0';
+    ladder_import_set *s = calloc(1, sizeof *s);
+    if (s == NULL || (s->file = strdup(name)) == NULL) {
+        free(s);
+        return JA_ENOMEM;
+    }
+    reader r = {s, o, name, 0, err, cap};
+    int rc = read_results(&r, format, buf, len);
+    if (rc != JA_OK) {
+        ladder_import_set_free(&s);
+        return rc;
+    }
+    publish(s);
     *out = s;
     return JA_OK;
 }
