@@ -729,7 +729,7 @@ static enum MHD_Result match_file(arena_server *s, srv_call *c,
                                           "ended (its deal would tell the deals of the batch's "
                                           "other matches)"
                                         : "no such match");
-    char replay[4400], page[4400], err[1400];
+    char replay[4400], page[4400], err[6000]; /* err: a line naming replay */
     struct stat sb;
     arena_replay_name(replay, sizeof replay, s->replays_dir, rt->tournament, rt->number);
     if (rt->kind == ARENA_ROUTE_MATCH_REPLAY) {
@@ -746,9 +746,11 @@ static enum MHD_Result match_file(arena_server *s, srv_call *c,
         viewer_model vm;
         if (open_data_file(replay, &sb) < 0 ? (errno = ENOENT, 1) : 0)
             return send_error(c, 404, "no replay of this match");
-        int rc = viewer_open(replay, &r, &vm);
-        if (rc != JA_OK)
+        int rc = viewer_open(replay, &r, &vm, err, sizeof err);
+        if (rc != JA_OK) {
+            arena_error("%s", err);
             return send_error(c, 500, "the replay cannot be read");
+        }
         /* Shared: its script and style are /matches/replay.{js,css}, so
          * that the page needs no inline script (the policy allows none). */
         rc = viewer_html_replay(&vm, page, "/", true, err, sizeof err);

@@ -195,11 +195,32 @@ static void show_interactive(FILE *out, const viewer_model *m, int seat, const v
     }
 }
 
+/* The replay at path and its model, with its line printed and the exit
+ * status on failure: a load's failure is the file's (a corrupt length may
+ * ask for more memory than there is), memory running out re-simulating is
+ * not. */
+static int open_model(const char *path, ref_replay **r, viewer_model *m)
+{
+    char err[8192];
+    memset(m, 0, sizeof *m);
+    int rc = viewer_load(path, r, err, sizeof err);
+    if (rc != JA_OK) {
+        arena_error("%s", err);
+        return EXIT_USAGE;
+    }
+    if ((rc = viewer_resimulate(path, *r, m, err, sizeof err)) != JA_OK) {
+        arena_error("%s", err);
+        ref_replay_free(r);
+        return rc == JA_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
 int arena_replay_show(FILE *out, const char *path, bool have_seat, uint32_t seat_u)
 {
     ref_replay *r;
     viewer_model m;
-    int rc = viewer_open(path, &r, &m);
+    int rc = open_model(path, &r, &m);
     if (rc != EXIT_OK)
         return rc;
     if (have_seat && seat_u >= m.n_seats) {
@@ -226,7 +247,7 @@ int arena_replay_html(const char *path, const char *out_path)
 {
     ref_replay *r;
     viewer_model m;
-    int rc = viewer_open(path, &r, &m);
+    int rc = open_model(path, &r, &m);
     if (rc != EXIT_OK)
         return rc;
     char err[1200];

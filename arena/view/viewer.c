@@ -161,31 +161,42 @@ void viewer_free(viewer_model *m)
     memset(m, 0, sizeof *m);
 }
 
-int viewer_open(const char *path, ref_replay **r, viewer_model *m)
+int viewer_load(const char *path, ref_replay **r, char *err, size_t cap)
 {
-    char err[1200];
+    int rc = ref_replay_load(path, r, err, cap);
+    if (rc != JA_OK)
+        return rc;
+    if (!(*r)->game) {
+        snprintf(err, cap, "replay '%s': game '%s' is not built into this arena", path,
+                 (*r)->h.game);
+        ref_replay_free(r);
+        return JA_EUNSUPPORTED;
+    }
+    return JA_OK;
+}
+
+int viewer_resimulate(const char *path, const ref_replay *r, viewer_model *m, char *err,
+                      size_t cap)
+{
+    char why[1200];
+    uint8_t digest[REF_DIGEST_BYTES];
+    memset(m, 0, sizeof *m);
+    int rc = ref_replay_verify(r, digest, why, sizeof why);
+    if (rc == JA_OK)
+        rc = viewer_build(r, m, why, sizeof why);
+    if (rc != JA_OK)
+        snprintf(err, cap, "replay '%s' does not re-simulate: %s", path, why);
+    return rc;
+}
+
+int viewer_open(const char *path, ref_replay **r, viewer_model *m, char *err, size_t cap)
+{
     memset(m, 0, sizeof *m);
     *r = NULL;
-    int rc = ref_replay_load(path, r, err, sizeof err);
-    if (rc != JA_OK) {
-        arena_error("%s", err);
-        return EXIT_USAGE;
-    }
-    if (!(*r)->game) {
-        arena_error("replay '%s': game '%s' is not built into this arena", path, (*r)->h.game);
+    int rc = viewer_load(path, r, err, cap);
+    if (rc == JA_OK && (rc = viewer_resimulate(path, *r, m, err, cap)) != JA_OK)
         ref_replay_free(r);
-        return EXIT_USAGE;
-    }
-    uint8_t digest[REF_DIGEST_BYTES];
-    rc = ref_replay_verify(*r, digest, err, sizeof err);
-    if (rc == JA_OK)
-        rc = viewer_build(*r, m, err, sizeof err);
-    if (rc != JA_OK) {
-        arena_error("replay '%s' does not re-simulate: %s", path, err);
-        ref_replay_free(r);
-        return rc == JA_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
-    }
-    return EXIT_OK;
+    return rc;
 }
 
 void viewer_close(ref_replay **r, viewer_model *m)

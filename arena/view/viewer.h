@@ -37,13 +37,26 @@ typedef struct viewer_model {
     uint32_t n_codes;
 } viewer_model;
 
-/* Loads path and builds its model. On failure prints one error line naming
- * the file and returns EXIT_USAGE (missing, corrupt, truncated, another
- * version, a game this build lacks, or a replay the rules do not accept);
- * nothing is written. On success *r and *m belong to the caller
- * (viewer_close). */
-int viewer_open(const char *path, ref_replay **r, viewer_model *m);
+/* Loads path and builds its model: viewer_load, then viewer_resimulate.
+ * JA_OK with *r and *m the caller's (viewer_close); otherwise the code of
+ * the step that failed, its line in err, and nothing kept (*r NULL, *m
+ * empty). */
+int viewer_open(const char *path, ref_replay **r, viewer_model *m, char *err, size_t cap);
 void viewer_close(ref_replay **r, viewer_model *m);
+
+/* Loads the replay at path for a model. JA_OK with *r the caller's
+ * (ref_replay_free), or ref_replay_load's code (a file missing, corrupt,
+ * truncated, of another format or version) or JA_EUNSUPPORTED (a game this
+ * build lacks), with one line naming the file in err. */
+int viewer_load(const char *path, ref_replay **r, char *err, size_t cap);
+
+/* Re-simulates the loaded replay r of path under its game's rules
+ * (ref_replay_verify) and builds its model into m (viewer_build). JA_OK
+ * with *m the caller's (viewer_free); otherwise m is empty and err has
+ * "replay 'PATH' does not re-simulate: WHY" with the code of the
+ * disagreement (JA_EMISMATCH and the like) or JA_ENOMEM. */
+int viewer_resimulate(const char *path, const ref_replay *r, viewer_model *m, char *err,
+                      size_t cap);
 
 /* Builds the model of a loaded replay. JA_OK, JA_ENOMEM, or JA_EMISMATCH
  * with the first disagreement between the replay and the rules in err. */

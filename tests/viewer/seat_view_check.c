@@ -17,6 +17,7 @@
 #include "view/viewer.h"
 
 #include "jackarena/ja_bot.h"
+#include "jackarena/ja_error.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -84,11 +85,21 @@ static void scramble(viewer_model *m, ref_replay *r, uint32_t s, uint64_t seed)
             m->forfeit_at[t] = 1 + (uint32_t)(next(&x) % m->n_frames);
 }
 
+/* viewer_open, its line printed when it fails. */
+static bool open_model(const char *path, ref_replay **r, viewer_model *m)
+{
+    char err[8192];
+    if (viewer_open(path, r, m, err, sizeof err) == JA_OK)
+        return true;
+    arena_error("%s", err);
+    return false;
+}
+
 static int print_obs(const char *path)
 {
     ref_replay *r;
     viewer_model m;
-    if (viewer_open(path, &r, &m) != EXIT_OK)
+    if (!open_model(path, &r, &m))
         return 2;
     for (uint32_t f = 0; f < m.n_frames; f++) {
         json_w w;
@@ -111,14 +122,14 @@ int main(int argc, char **argv)
     for (int a = 1; a < argc; a++) {
         ref_replay *r0;
         viewer_model m0;
-        if (viewer_open(argv[a], &r0, &m0) != EXIT_OK)
+        if (!open_model(argv[a], &r0, &m0))
             return 2;
         size_t omni_at;
         char *omni = dump(&m0, -1, &omni_at);
         for (uint32_t s = 0; s < m0.n_seats; s++) {
             ref_replay *r;
             viewer_model m;
-            if (viewer_open(argv[a], &r, &m) != EXIT_OK)
+            if (!open_model(argv[a], &r, &m))
                 return 2;
             size_t at_a, at_b;
             char *before = dump(&m, (int)s, &at_a);
