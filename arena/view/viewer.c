@@ -91,61 +91,78 @@ static int index_codes(viewer_model *m)
     return JA_OK;
 }
 
+/* The model's buffers: every frame's observations and describe() line,
+ * every record's label. JA_OK or JA_ENOMEM. */
+static int alloc_model(viewer_model *m)
+{
+    m->obs = calloc((size_t)m->n_frames * m->n_seats, m->g->obs_size);
+    m->describe = calloc(m->n_frames, sizeof *m->describe);
+    m->label = calloc(m->r->n_recs ? m->r->n_recs : 1, sizeof *m->label);
+    return m->obs && m->describe && m->label ? JA_OK : JA_ENOMEM;
+}
+
+/* Applies decision i of the replay to st, labelling its records, and
+ * observes the frame it leads to. JA_OK, or JA_EMISMATCH with the
+ * disagreement in err. */
+static int replay_decision(viewer_model *m, void *st, uint32_t i, char *err, size_t cap)
+{
+    const ja_game_rules *g = m->g;
+    const ref_replay_step *sp = &m->r->steps[i];
+    if (g->to_act(st) != sp->seats) {
+        snprintf(err, cap, "decision %u: the replay asks seats the rules do not ask", i);
+        return JA_EMISMATCH;
+    }
+    ja_action by_seat[JA_MAX_SEATS] = {{0}};
+    for (uint32_t k = 0; k < sp->n; k++) {
+        const ref_replay_rec *rec = &m->r->recs[sp->first + k];
+        by_seat[rec->seat].code = rec->code;
+        ja_action a = {rec->code};
+        if (g->label(a, m->label[sp->first + k], VIEWER_LABEL_MAX) < 0)
+            snprintf(m->label[sp->first + k], VIEWER_LABEL_MAX, "action %u", (unsigned)rec->code);
+    }
+    /* apply() refuses an illegal action and leaves the state unchanged. */
+    if (g->apply(st, sp->seats, by_seat) != JA_OK) {
+        snprintf(err, cap, "decision %u: the rules refuse the recorded actions", i);
+        return JA_EMISMATCH;
+    }
+    observe_frame(m, st, i + 1);
+    return JA_OK;
+}
+
+/* Plays the replay's match again on st, from its deal, observing every
+ * frame. JA_OK, or JA_EMISMATCH with the disagreement in err. */
+static int replay_match(viewer_model *m, void *st, char *err, size_t cap)
+{
+    const ref_replay *r = m->r;
+    if (m->g->setup(st, &r->h.options, r->h.n_seats, r->h.seed) != JA_OK) {
+        snprintf(err, cap, "the game refused the replay's setup");
+        return JA_EMISMATCH;
+    }
+    observe_frame(m, st, 0);
+    int rc = JA_OK;
+    for (uint32_t i = 0; i < r->n_steps && rc == JA_OK; i++)
+        rc = replay_decision(m, st, i, err, cap);
+    return rc;
+}
+
 int viewer_build(const ref_replay *r, viewer_model *m, char *err, size_t cap)
 {
     memset(m, 0, sizeof *m);
-    const ja_game_rules *g = r->game;
     m->r = r;
-    m->g = g;
+    m->g = r->game;
     m->n_seats = r->h.n_seats;
     m->n_frames = r->n_steps + 1;
-    m->obs = calloc((size_t)m->n_frames * m->n_seats, g->obs_size);
-    m->describe = calloc(m->n_frames, sizeof *m->describe);
-    m->label = calloc(r->n_recs ? r->n_recs : 1, sizeof *m->label);
-    void *st = calloc(1, g->state_size);
-    if (!m->obs || !m->describe || !m->label || !st) {
-        free(st);
-        viewer_free(m);
+    void *st = calloc(1, m->g->state_size);
+    int rc = st ? alloc_model(m) : JA_ENOMEM;
+    if (rc == JA_OK) {
+        for (uint32_t s = 0; s < m->n_seats; s++)
+            m->forfeit_at[s] = viewer_forfeits(r, s);
+        rc = replay_match(m, st, err, cap);
+    }
+    if (rc == JA_OK)
+        rc = index_codes(m);
+    if (rc == JA_ENOMEM)
         snprintf(err, cap, "out of memory");
-        return JA_ENOMEM;
-    }
-    for (uint32_t s = 0; s < m->n_seats; s++)
-        m->forfeit_at[s] = viewer_forfeits(r, s);
-    int rc = JA_OK;
-    if (g->setup(st, &r->h.options, r->h.n_seats, r->h.seed) != JA_OK) {
-        snprintf(err, cap, "the game refused the replay's setup");
-        rc = JA_EMISMATCH;
-        goto done;
-    }
-    observe_frame(m, st, 0);
-    for (uint32_t i = 0; i < r->n_steps; i++) {
-        const ref_replay_step *sp = &r->steps[i];
-        if (g->to_act(st) != sp->seats) {
-            snprintf(err, cap, "decision %u: the replay asks seats the rules do not ask", i);
-            rc = JA_EMISMATCH;
-            goto done;
-        }
-        ja_action by_seat[JA_MAX_SEATS] = {{0}};
-        for (uint32_t k = 0; k < sp->n; k++) {
-            const ref_replay_rec *rec = &r->recs[sp->first + k];
-            by_seat[rec->seat].code = rec->code;
-            ja_action a = {rec->code};
-            if (g->label(a, m->label[sp->first + k], VIEWER_LABEL_MAX) < 0)
-                snprintf(m->label[sp->first + k], VIEWER_LABEL_MAX, "action %u",
-                         (unsigned)rec->code);
-        }
-        /* apply() refuses an illegal action and leaves the state unchanged. */
-        if (g->apply(st, sp->seats, by_seat) != JA_OK) {
-            snprintf(err, cap, "decision %u: the rules refuse the recorded actions", i);
-            rc = JA_EMISMATCH;
-            goto done;
-        }
-        observe_frame(m, st, i + 1);
-    }
-    rc = index_codes(m);
-    if (rc != JA_OK)
-        snprintf(err, cap, "out of memory");
-done:
     free(st);
     if (rc != JA_OK)
         viewer_free(m);
@@ -356,7 +373,9 @@ void viewer_model_json(json_w *w, const viewer_model *m)
     jw_obj_end(w);
 }
 
-void viewer_model_json_keys(json_w *w, const viewer_model *m)
+/* The match's header: the model's version, the game, seats, seed, options,
+ * match id and the unit of scores. */
+static void header_json(json_w *w, const viewer_model *m)
 {
     const ref_replay *r = m->r;
     char buf[1024];
@@ -371,15 +390,25 @@ void viewer_model_json_keys(json_w *w, const viewer_model *m)
     jw_str(w, "options", buf);
     jw_str(w, "match", r->h.match_id);
     jw_int(w, "score_unit", JA_SCORE_UNIT);
+}
+
+/* "players": each seat's bot, as the replay names it. */
+static void players_json(json_w *w, const viewer_model *m)
+{
     jw_arr(w, "players");
     for (uint32_t s = 0; s < m->n_seats; s++) {
         jw_obj(w, NULL);
-        jw_str(w, "name", r->h.players[s].name);
-        jw_str(w, "kind", r->h.players[s].kind);
-        jw_str(w, "version", r->h.players[s].version);
+        jw_str(w, "name", m->r->h.players[s].name);
+        jw_str(w, "kind", m->r->h.players[s].kind);
+        jw_str(w, "version", m->r->h.players[s].version);
         jw_obj_end(w);
     }
     jw_arr_end(w);
+}
+
+/* "fields": the game's field table, which the frames' deltas index. */
+static void fields_json(json_w *w, const viewer_model *m)
+{
     jw_arr(w, "fields");
     for (uint32_t k = 0; k < m->g->n_obs_fields; k++) {
         jw_obj(w, NULL);
@@ -389,40 +418,56 @@ void viewer_model_json_keys(json_w *w, const viewer_model *m)
         jw_obj_end(w);
     }
     jw_arr_end(w);
-    jw_arr(w, "frames");
-    for (uint32_t f = 0; f < m->n_frames; f++) {
+}
+
+/* A frame's "asked": the records of the decision that led to frame f
+ * (none at the deal). */
+static void asked_json(json_w *w, const viewer_model *m, uint32_t f)
+{
+    jw_arr(w, "asked");
+    const ref_replay_step *sp = f > 0 ? viewer_step(m, f) : NULL;
+    for (uint32_t k = 0; sp && k < sp->n; k++) {
+        const ref_replay_rec *rec = &m->r->recs[sp->first + k];
         jw_obj(w, NULL);
-        jw_str(w, "describe", m->describe[f]);
-        jw_arr(w, "asked");
-        if (f > 0) {
-            const ref_replay_step *sp = viewer_step(m, f);
-            for (uint32_t k = 0; k < sp->n; k++) {
-                const ref_replay_rec *rec = &r->recs[sp->first + k];
-                jw_obj(w, NULL);
-                jw_int(w, "seat", rec->seat);
-                jw_int(w, "code", rec->code);
-                jw_int(w, "choices", rec->n_legal);
-                jw_int(w, "index", rec->index);
-                jw_bool(w, "forced", rec->forced);
-                jw_str(w, "fault", ja_fault_name(rec->fault));
-                jw_int(w, "us", (long long)rec->think_us);
-                jw_bool(w, "forfeits", rec->fault && m->forfeit_at[rec->seat] == f);
-                jw_obj_end(w);
-            }
-        }
-        jw_arr_end(w);
-        jw_arr(w, "seen");
-        for (uint32_t s = 0; s < m->n_seats; s++)
-            if (viewer_seat_sees(m, f, (int)s))
-                jw_int(w, NULL, s);
-        jw_arr_end(w);
-        jw_arr(w, "delta");
-        for (uint32_t s = 0; s < m->n_seats; s++)
-            obs_delta_json(w, m->g, f > 0 ? viewer_obs(m, f - 1, s) : NULL, viewer_obs(m, f, s));
-        jw_arr_end(w);
+        jw_int(w, "seat", rec->seat);
+        jw_int(w, "code", rec->code);
+        jw_int(w, "choices", rec->n_legal);
+        jw_int(w, "index", rec->index);
+        jw_bool(w, "forced", rec->forced);
+        jw_str(w, "fault", ja_fault_name(rec->fault));
+        jw_int(w, "us", (long long)rec->think_us);
+        jw_bool(w, "forfeits", rec->fault && m->forfeit_at[rec->seat] == f);
         jw_obj_end(w);
     }
     jw_arr_end(w);
+}
+
+/* Frame f: its describe() line, the decision that led to it, the seats
+ * that perceive it, and each seat's observation as changes to the one
+ * before. */
+static void frame_json(json_w *w, const viewer_model *m, uint32_t f)
+{
+    jw_obj(w, NULL);
+    jw_str(w, "describe", m->describe[f]);
+    asked_json(w, m, f);
+    jw_arr(w, "seen");
+    for (uint32_t s = 0; s < m->n_seats; s++)
+        if (viewer_seat_sees(m, f, (int)s))
+            jw_int(w, NULL, s);
+    jw_arr_end(w);
+    jw_arr(w, "delta");
+    for (uint32_t s = 0; s < m->n_seats; s++)
+        obs_delta_json(w, m->g, f > 0 ? viewer_obs(m, f - 1, s) : NULL, viewer_obs(m, f, s));
+    jw_arr_end(w);
+    jw_obj_end(w);
+}
+
+/* "outcome": the scores (in units and as points), places, fault counts
+ * and where each seat forfeited. */
+static void outcome_json(json_w *w, const viewer_model *m)
+{
+    const ref_replay *r = m->r;
+    char buf[32];
     jw_obj(w, "outcome");
     jw_arr(w, "scores");
     for (uint32_t s = 0; s < m->n_seats; s++)
@@ -447,6 +492,18 @@ void viewer_model_json_keys(json_w *w, const viewer_model *m)
         jw_int(w, NULL, m->forfeit_at[s]);
     jw_arr_end(w);
     jw_obj_end(w);
+}
+
+void viewer_model_json_keys(json_w *w, const viewer_model *m)
+{
+    header_json(w, m);
+    players_json(w, m);
+    fields_json(w, m);
+    jw_arr(w, "frames");
+    for (uint32_t f = 0; f < m->n_frames; f++)
+        frame_json(w, m, f);
+    jw_arr_end(w);
+    outcome_json(w, m);
     labels_json(w, m);
 }
 
