@@ -1,12 +1,18 @@
 /* `arena replay verify|show|html`: re-simulate a replay under the rules and
  * print the digest of its game content; watch it in the terminal; write its
  * self-contained HTML page. The flags are parsed and checked here; the
- * work is replay_run.h's. */
+ * work is replay_run.h's two steps, and only here are their errors printed
+ * and the exit status chosen. */
 #include "cli/cli.h"
 #include "view/replay_run.h"
 
+#include "jackarena/ja_error.h"
+
 #include <getopt.h>
 #include <string.h>
+
+/* Room for a step's line: one that names the replay and tells why. */
+#define ERR_MAX 8192
 
 static const char HELP[] =
     "usage: arena replay verify FILE [--json]\n"
@@ -33,6 +39,22 @@ static const char HELP[] =
     "show and html refuse (exit 2) a replay that is missing, corrupt, truncated,\n"
     "of another format or rules version, or that does not re-simulate.\n";
 
+/* The exit status of a replay command from its two steps' codes
+ * (docs/architecture.md, "Errors"): a failure to prepare is the user's
+ * (exit 2) unless it was the system's (system_error: exit 1); a failure of
+ * the run is run_status. Prints the failing step's line ("": none) and
+ * closes the replay. */
+static int finish(arena_replay *c, int prepared, int ran, int run_status, const char *err)
+{
+    int status = prepared != JA_OK ? (c->system_error ? EXIT_RUNTIME : EXIT_USAGE)
+                 : ran != JA_OK    ? run_status
+                                   : EXIT_OK;
+    if (status != EXIT_OK && err[0])
+        arena_error("%s", err);
+    arena_replay_close(c);
+    return status;
+}
+
 static int verify(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -56,8 +78,12 @@ static int verify(int argc, char **argv)
         arena_error("replay verify takes one FILE (usage: arena replay verify FILE [--json])");
         return EXIT_USAGE;
     }
-    const char *path = argv[optind];
-    return arena_replay_verify(stdout, path, json);
+    arena_replay rp;
+    char err[ERR_MAX];
+    int prepared = arena_replay_verify_prepare(&rp, argv[optind], err, sizeof err);
+    int ran = prepared == JA_OK ? arena_replay_verify_run(&rp, stdout, json, err, sizeof err)
+                                : JA_OK;
+    return finish(&rp, prepared, ran, EXIT_RUNTIME, err);
 }
 
 static int show(int argc, char **argv)
@@ -89,7 +115,12 @@ static int show(int argc, char **argv)
         arena_error("replay show: --seat '%s' is not a seat number", seat_arg);
         return EXIT_USAGE;
     }
-    return arena_replay_show(stdout, argv[optind], seat_arg != NULL, seat_u);
+    arena_replay rp;
+    char err[ERR_MAX];
+    int prepared = arena_replay_show_prepare(&rp, argv[optind], seat_arg != NULL, seat_u, err,
+                                             sizeof err);
+    int ran = prepared == JA_OK ? arena_replay_show_run(&rp, stdout, err, sizeof err) : JA_OK;
+    return finish(&rp, prepared, ran, EXIT_RUNTIME, err);
 }
 
 /* ---- html ------------------------------------------------------------------ */
@@ -121,7 +152,13 @@ static int html(int argc, char **argv)
     const arena_output o = {"-o", out, ARENA_OUT_STDOUT};
     if (!arena_outputs_check(&o, 1, NULL))
         return EXIT_USAGE;
-    return arena_replay_html(argv[optind], out);
+    arena_replay rp;
+    char err[ERR_MAX];
+    int prepared = arena_replay_html_prepare(&rp, argv[optind], err, sizeof err);
+    int ran = prepared == JA_OK ? arena_replay_html_run(&rp, out, err, sizeof err) : JA_OK;
+    /* A page that cannot be written is refused as the output's (exit 2), as
+     * replay html always has: -o passed arena_outputs_check above. */
+    return finish(&rp, prepared, ran, EXIT_USAGE, err);
 }
 
 int cmd_replay(int argc, char **argv)

@@ -2,7 +2,6 @@
 #include "view/replay_run.h"
 
 #include "core/json_w.h"
-#include "core/util.h"
 #include "view/viewer.h"
 
 #include "jackarena/ja_error.h"
@@ -15,46 +14,67 @@
 #include <termios.h>
 #include <unistd.h>
 
-int arena_replay_verify(FILE *out, const char *path, bool json)
+/* A replay opened by no step yet: arena_replay_close frees nothing. */
+static void start(arena_replay *c, const char *path)
 {
-    char err[1200];
-    ref_replay *r = NULL;
-    int rc = ref_replay_load(path, &r, err, sizeof err);
-    if (rc != JA_OK) {
-        arena_error("%s", err);
-        return EXIT_USAGE;
+    memset(c, 0, sizeof *c);
+    c->path = path;
+    c->seat = -1;
+}
+
+void arena_replay_close(arena_replay *c)
+{
+    viewer_close(&c->r, &c->m);
+}
+
+/* ---- verify ---------------------------------------------------------------- */
+
+int arena_replay_verify_prepare(arena_replay *c, const char *path, char *err, size_t cap)
+{
+    start(c, path);
+    return ref_replay_load(path, &c->r, err, cap);
+}
+
+/* verify --json: the object, whether the replay verifies (rc) or not (why). */
+static void verify_json(FILE *out, const ref_replay *r, int rc, const char *hex, const char *why)
+{
+    json_w w;
+    jw_init(&w, out);
+    jw_obj(&w, NULL);
+    jw_bool(&w, "ok", rc == JA_OK);
+    jw_str(&w, "game", r->h.game);
+    jw_int(&w, "decisions", r->n_steps);
+    /* The time control and fault policy the match was played under. */
+    jw_int(&w, "move_ms", r->h.move_ms);
+    jw_int(&w, "bank_ms", r->h.bank_ms);
+    jw_str(&w, "on_fault", r->h.on_fault);
+    if (rc == JA_OK)
+        jw_str(&w, "digest", hex);
+    else {
+        jw_null(&w, "digest");
+        jw_str(&w, "error", why);
     }
+    jw_obj_end(&w);
+    jw_end(&w);
+}
+
+int arena_replay_verify_run(arena_replay *c, FILE *out, bool json, char *err, size_t cap)
+{
+    const ref_replay *r = c->r;
+    char why[1200], hex[REF_DIGEST_HEX];
     uint8_t digest[REF_DIGEST_BYTES];
-    rc = ref_replay_verify(r, digest, err, sizeof err);
-    char hex[REF_DIGEST_HEX];
+    int rc = ref_replay_verify(r, digest, why, sizeof why);
     ref_digest_hex(rc == JA_OK ? digest : r->digest, hex);
-    if (json) {
-        json_w w;
-        jw_init(&w, out);
-        jw_obj(&w, NULL);
-        jw_bool(&w, "ok", rc == JA_OK);
-        jw_str(&w, "game", r->h.game);
-        jw_int(&w, "decisions", r->n_steps);
-        /* The time control and fault policy the match was played under. */
-        jw_int(&w, "move_ms", r->h.move_ms);
-        jw_int(&w, "bank_ms", r->h.bank_ms);
-        jw_str(&w, "on_fault", r->h.on_fault);
-        if (rc == JA_OK)
-            jw_str(&w, "digest", hex);
-        else {
-            jw_null(&w, "digest");
-            jw_str(&w, "error", err);
-        }
-        jw_obj_end(&w);
-        jw_end(&w);
-    } else if (rc == JA_OK) {
+    if (json)
+        verify_json(out, r, rc, hex, why);
+    else if (rc == JA_OK)
         fprintf(out, "ok: %s, %u seats, seed %llu, %u decisions\ndigest %s\n", r->h.game,
                 (unsigned)r->h.n_seats, (unsigned long long)r->h.seed, r->n_steps, hex);
-    }
-    if (rc != JA_OK && !json)
-        arena_error("replay '%s' does not verify: %s", path, err);
-    ref_replay_free(&r);
-    return rc == JA_OK ? EXIT_OK : EXIT_RUNTIME;
+    if (rc != JA_OK && json && cap > 0)
+        err[0] = '\0'; /* the object says why */
+    else if (rc != JA_OK)
+        snprintf(err, cap, "replay '%s' does not verify: %s", c->path, why);
+    return rc;
 }
 
 /* ---- show ------------------------------------------------------------------ */
@@ -136,126 +156,124 @@ static bool frame_has_fault(const viewer_model *m, uint32_t fr, int seat)
     return false;
 }
 
+/* One screen of the keyboard view: the header, frame fr as seat sees it
+ * (the outcome too at the last frame), and the keys. */
+static void draw_screen(FILE *out, const viewer_model *m, uint32_t fr, int seat,
+                        const viewer_style *st)
+{
+    uint32_t last = m->n_frames - 1;
+    fputs("\033[H\033[2J\033[?25l", out);
+    viewer_text_header(out, m, seat, st);
+    if (seat >= 0)
+        fprintf(out, "view: seat %d only (what it saw)\n", seat);
+    fputc('\n', out);
+    viewer_text_frame(out, m, fr, seat, st);
+    if (fr == last) {
+        fputc('\n', out);
+        viewer_text_outcome(out, m, st);
+    }
+    if (seat >= 0)
+        fprintf(out, "\n[seat %d] right/l/space next", seat);
+    else
+        fprintf(out, "\n[%u/%u] right/l/space next", fr, last);
+    fprintf(out, ", left/h back, n/p fault, g/G first/last, q quit\n");
+    fflush(out);
+}
+
+/* The frame key k (read_key) leads to from frame fr, among those seat
+ * sees; -1 for a key that quits, or the end of input. */
+static int64_t frame_after_key(const viewer_model *m, uint32_t fr, int seat, int k)
+{
+    uint32_t last = m->n_frames - 1;
+    switch (k) {
+    case -1: case 'q': case 'Q': case 3:
+        return -1;
+    case 'R': case 'l': case ' ': case '\n': case '\r': case 'j':
+        while (fr < last && !viewer_seat_sees(m, ++fr, seat))
+            ;
+        return fr;
+    case 'L': case 'h': case 127: case 8: case 'k':
+        while (fr > 0 && !viewer_seat_sees(m, --fr, seat))
+            ;
+        return fr;
+    case 'H': case 'g':
+        return 0;
+    case 'E': case 'G':
+        return last;
+    case 'n':
+        for (uint32_t x = fr + 1; x <= last; x++)
+            if (frame_has_fault(m, x, seat))
+                return x;
+        return fr;
+    case 'p':
+        for (uint32_t x = fr; x-- > 0;)
+            if (frame_has_fault(m, x, seat))
+                return x;
+        return fr;
+    default:
+        return fr;
+    }
+}
+
 /* Steps through the frames with the keyboard until q or end of input. */
 static void show_interactive(FILE *out, const viewer_model *m, int seat, const viewer_style *st)
 {
-    uint32_t fr = 0, last = m->n_frames - 1;
-    for (;;) {
-        fputs("\033[H\033[2J\033[?25l", out);
-        viewer_text_header(out, m, seat, st);
-        if (seat >= 0)
-            fprintf(out, "view: seat %d only (what it saw)\n", seat);
-        fputc('\n', out);
-        viewer_text_frame(out, m, fr, seat, st);
-        if (fr == last) {
-            fputc('\n', out);
-            viewer_text_outcome(out, m, st);
-        }
-        if (seat >= 0)
-            fprintf(out, "\n[seat %d] right/l/space next", seat);
-        else
-            fprintf(out, "\n[%u/%u] right/l/space next", fr, last);
-        fprintf(out, ", left/h back, n/p fault, g/G first/last, q quit\n");
-        fflush(out);
-        int k = read_key();
-        switch (k) {
-        case -1: case 'q': case 'Q': case 3:
-            return;
-        case 'R': case 'l': case ' ': case '\n': case '\r': case 'j':
-            while (fr < last && !viewer_seat_sees(m, ++fr, seat))
-                ;
-            break;
-        case 'L': case 'h': case 127: case 8: case 'k':
-            while (fr > 0 && !viewer_seat_sees(m, --fr, seat))
-                ;
-            break;
-        case 'H': case 'g':
-            fr = 0;
-            break;
-        case 'E': case 'G':
-            fr = last;
-            break;
-        case 'n':
-            for (uint32_t x = fr + 1; x <= last; x++)
-                if (frame_has_fault(m, x, seat)) {
-                    fr = x;
-                    break;
-                }
-            break;
-        case 'p':
-            for (uint32_t x = fr; x-- > 0;)
-                if (frame_has_fault(m, x, seat)) {
-                    fr = x;
-                    break;
-                }
-            break;
-        default:
-            break;
-        }
-    }
+    for (int64_t fr = 0; fr >= 0; fr = frame_after_key(m, (uint32_t)fr, seat, read_key()))
+        draw_screen(out, m, (uint32_t)fr, seat, st);
 }
 
-/* The replay at path and its model, with its line printed and the exit
- * status on failure: a load's failure is the file's (a corrupt length may
- * ask for more memory than there is), memory running out re-simulating is
- * not. */
-static int open_model(const char *path, ref_replay **r, viewer_model *m)
+/* Opens the replay at path and re-simulates it into its model. On failure
+ * r may stay loaded (arena_replay_close frees it). */
+static int open_model(arena_replay *c, const char *path, char *err, size_t cap)
 {
-    char err[8192];
-    memset(m, 0, sizeof *m);
-    int rc = viewer_load(path, r, err, sizeof err);
-    if (rc != JA_OK) {
-        arena_error("%s", err);
-        return EXIT_USAGE;
-    }
-    if ((rc = viewer_resimulate(path, *r, m, err, sizeof err)) != JA_OK) {
-        arena_error("%s", err);
-        ref_replay_free(r);
-        return rc == JA_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
-    }
-    return EXIT_OK;
-}
-
-int arena_replay_show(FILE *out, const char *path, bool have_seat, uint32_t seat_u)
-{
-    ref_replay *r;
-    viewer_model m;
-    int rc = open_model(path, &r, &m);
-    if (rc != EXIT_OK)
+    start(c, path);
+    int rc = viewer_load(path, &c->r, err, cap);
+    if (rc != JA_OK)
         return rc;
-    if (have_seat && seat_u >= m.n_seats) {
-        arena_error("replay show: --seat %u is out of range (the match has seats 0..%u)",
-                    (unsigned)seat_u, (unsigned)m.n_seats - 1);
-        viewer_close(&r, &m);
-        return EXIT_USAGE;
+    rc = viewer_resimulate(path, c->r, &c->m, err, cap);
+    c->system_error = rc == JA_ENOMEM;
+    return rc;
+}
+
+int arena_replay_show_prepare(arena_replay *c, const char *path, bool have_seat, uint32_t seat,
+                              char *err, size_t cap)
+{
+    int rc = open_model(c, path, err, cap);
+    if (rc != JA_OK)
+        return rc;
+    if (have_seat && seat >= c->m.n_seats) {
+        snprintf(err, cap, "replay show: --seat %u is out of range (the match has seats 0..%u)",
+                 (unsigned)seat, (unsigned)c->m.n_seats - 1);
+        return JA_ERANGE;
     }
-    int seat = have_seat ? (int)seat_u : -1;
+    c->seat = have_seat ? (int)seat : -1;
+    return JA_OK;
+}
+
+int arena_replay_show_run(arena_replay *c, FILE *out, char *err, size_t cap)
+{
     viewer_style st = viewer_style_for(out);
     if (out == stdout && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && tty_raw()) {
-        show_interactive(out, &m, seat, &st);
+        show_interactive(out, &c->m, c->seat, &st);
         tty_restore();
     } else {
-        viewer_text_dump(out, &m, seat, &st);
+        viewer_text_dump(out, &c->m, c->seat, &st);
     }
-    viewer_close(&r, &m);
-    return fflush(out) == 0 ? EXIT_OK : EXIT_RUNTIME;
+    if (fflush(out) == 0)
+        return JA_OK;
+    if (cap > 0)
+        err[0] = '\0'; /* what failed is out itself */
+    return JA_EIO;
 }
 
 /* ---- html ------------------------------------------------------------------ */
 
-int arena_replay_html(const char *path, const char *out_path)
+int arena_replay_html_prepare(arena_replay *c, const char *path, char *err, size_t cap)
 {
-    ref_replay *r;
-    viewer_model m;
-    int rc = open_model(path, &r, &m);
-    if (rc != EXIT_OK)
-        return rc;
-    char err[1200];
-    rc = viewer_html_replay(&m, out_path, NULL, false, err, sizeof err);
-    viewer_close(&r, &m);
-    if (rc != JA_OK) {
-        arena_error("%s", err);
-        return EXIT_USAGE;
-    }
-    return EXIT_OK;
+    return open_model(c, path, err, cap);
+}
+
+int arena_replay_html_run(arena_replay *c, const char *out_path, char *err, size_t cap)
+{
+    return viewer_html_replay(&c->m, out_path, NULL, false, err, cap);
 }
