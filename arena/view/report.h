@@ -25,12 +25,13 @@ typedef struct report_opts {
  * counts, the match list), matches/m<ID>.html (the replay page of each
  * match whose replay file loads and re-simulates, via viewer_html_replay),
  * the viewer's script and style that those pages share (matches/replay.js,
- * matches/replay.css) and the marker file .arena-report. Replays that are missing or do not
- * load are listed without a link, never an error.
- * Returns JA_OK, or an error code after printing one error line (a
- * database error, JA_EIO for a file that cannot be written, JA_ENOMEM);
- * dir may then hold part of a site, for the caller to remove. */
-int report_write(ladder_db *db, const report_opts *o, const char *dir);
+ * matches/replay.css) and the marker file .arena-report. Replays that are
+ * missing or do not load are listed without a link, never an error.
+ * Returns JA_OK, or an error code with its line in err (a database error,
+ * JA_EFORMAT for a result naming a bot that does not exist, JA_EIO for a
+ * file that cannot be written, JA_ENOMEM); dir may then hold part of a
+ * site, for the caller to remove. */
+int report_write(ladder_db *db, const report_opts *o, const char *dir, char *err, size_t cap);
 
 /* `arena report`'s run: checks dir (missing with a writable parent, an
  * empty directory, or an earlier report, which holds REPORT_MARKER),

@@ -170,7 +170,9 @@ int arena_report_run(FILE *out, const report_opts *ro, const char *dir)
         goto out;
     }
     chmod(tmp, 0755);
-    if (report_write(db, ro, tmp) != JA_OK) {
+    char err[8192];
+    if (report_write(db, ro, tmp, err, sizeof err) != JA_OK) {
+        arena_error("%s", err);
         rm_tree(tmp);
         goto out;
     }

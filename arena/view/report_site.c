@@ -171,8 +171,10 @@ static int add_point(rplayer *p, double x, double y)
     return JA_OK;
 }
 
-/* The per-bot totals, pairwise results, rating history and the fit. */
-static int compute(ladder_data *d, const ladder_rating *rt, uint32_t n_rt)
+/* Numbers the bots that played in order of first appearance (bot_player:
+ * a player's index, or -1). JA_OK, JA_EFORMAT (a result names a bot that
+ * the ladder lacks) or JA_ENOMEM. */
+static int number_players(ladder_data *d)
 {
     d->bot_player = malloc((d->n_bots ? d->n_bots : 1) * sizeof *d->bot_player);
     if (d->bot_player == NULL)
@@ -187,17 +189,17 @@ static int compute(ladder_data *d, const ladder_rating *rt, uint32_t n_rt)
             if (d->bot_player[b] < 0)
                 d->bot_player[b] = (int)d->n_pl++;
         }
-    d->pl = calloc(d->n_pl ? d->n_pl : 1, sizeof *d->pl);
-    d->pair = calloc((size_t)d->n_pl * d->n_pl * 3 + 1, sizeof *d->pair);
-    ladder_fit_match *fm = calloc(d->n ? d->n : 1, sizeof *fm);
-    /* Names over the ladder's bots, as `arena ladder` names them, also
-     * when the report shows one tournament. */
+    return JA_OK;
+}
+
+/* Each player's bot, name and live Elo (NAN: the ladder has none for it).
+ * The names are over the ladder's bots, as `arena ladder` names them, also
+ * when the report shows one tournament. JA_OK or JA_ENOMEM. */
+static int name_players(ladder_data *d, const ladder_rating *rt, uint32_t n_rt)
+{
     ladder_display_name *names = NULL;
-    if (d->pl == NULL || d->pair == NULL || fm == NULL ||
-        ladder_display_names(d->bots, d->n_bots, &names) != JA_OK) {
-        free(fm);
+    if (ladder_display_names(d->bots, d->n_bots, &names) != JA_OK)
         return JA_ENOMEM;
-    }
     for (uint32_t b = 0; b < d->n_bots; b++) {
         int p = d->bot_player[b];
         if (p < 0)
@@ -210,51 +212,83 @@ static int compute(ladder_data *d, const ladder_rating *rt, uint32_t n_rt)
                 d->pl[p].live_elo = rt[r].elo;
     }
     free(names);
-    int rc = JA_OK;
-    for (size_t i = 0; i < d->n && rc == JA_OK; i++) {
-        const rmatch *m = &d->m[i];
-        uint32_t ns = m->row.n_seats;
-        int p[JA_MAX_SEATS];
-        fm[i].cluster = m->row.deal;
-        fm[i].n_seats = ns;
-        for (uint32_t s = 0; s < ns; s++) {
-            p[s] = d->bot_player[ladder_bot_index(d->bots, d->n_bots, m->row.bot_id[s])];
-            fm[i].player[s] = (uint32_t)p[s];
-            fm[i].place[s] = m->row.place[s];
-            rplayer *pl = &d->pl[p[s]];
-            pl->games++;
-            pl->wins += m->row.place[s] == 1;
-            pl->score += m->row.score[s];
-            for (int k = 1; k < JA_FAULT_COUNT; k++)
-                pl->faults[k] += m->seat[s].faults[k];
-        }
-        for (uint32_t a = 0; a < ns; a++)
-            for (uint32_t b = 0; b < ns; b++) {
-                if (p[a] == p[b])
-                    continue;
-                int res = m->row.place[a] < m->row.place[b]   ? 0
-                          : m->row.place[a] == m->row.place[b] ? 1
-                                                               : 2;
-                d->pair[((size_t)p[a] * d->n_pl + (size_t)p[b]) * 3 + (size_t)res]++;
-            }
-        /* The chart: a bot's live Elo after the match is its Elo before
-         * plus the change of each of its seats (docs/database.md). */
-        for (uint32_t s = 0; s < ns && rc == JA_OK; s++) {
-            bool first = true;
-            for (uint32_t t = 0; t < s; t++)
-                first &= p[t] != p[s];
-            if (!first)
+    return JA_OK;
+}
+
+/* Match i counted: its seats' players into p, its entry of the fit (fm),
+ * its players' totals, and for each two seats of different players the
+ * first one's win, draw or loss (pair). */
+static void tally_match(ladder_data *d, size_t i, int p[JA_MAX_SEATS], ladder_fit_match *fm)
+{
+    const rmatch *m = &d->m[i];
+    uint32_t ns = m->row.n_seats;
+    fm->cluster = m->row.deal;
+    fm->n_seats = ns;
+    for (uint32_t s = 0; s < ns; s++) {
+        p[s] = d->bot_player[ladder_bot_index(d->bots, d->n_bots, m->row.bot_id[s])];
+        fm->player[s] = (uint32_t)p[s];
+        fm->place[s] = m->row.place[s];
+        rplayer *pl = &d->pl[p[s]];
+        pl->games++;
+        pl->wins += m->row.place[s] == 1;
+        pl->score += m->row.score[s];
+        for (int k = 1; k < JA_FAULT_COUNT; k++)
+            pl->faults[k] += m->seat[s].faults[k];
+    }
+    for (uint32_t a = 0; a < ns; a++)
+        for (uint32_t b = 0; b < ns; b++) {
+            if (p[a] == p[b])
                 continue;
-            double after = m->seat[s].elo_before;
-            for (uint32_t t = s; t < ns; t++)
-                if (p[t] == p[s])
-                    after += m->seat[t].elo_delta;
-            rplayer *pl = &d->pl[p[s]];
-            if (pl->pn == 0)
-                rc = add_point(pl, (double)i, m->seat[s].elo_before);
-            if (rc == JA_OK)
-                rc = add_point(pl, (double)i + 1, after);
+            int res = m->row.place[a] < m->row.place[b]   ? 0
+                      : m->row.place[a] == m->row.place[b] ? 1
+                                                           : 2;
+            d->pair[((size_t)p[a] * d->n_pl + (size_t)p[b]) * 3 + (size_t)res]++;
         }
+}
+
+/* The chart's points of match i, whose seats' players are p: each bot's
+ * live Elo before it (at the bot's first match) and after it, which is its
+ * Elo before plus the change of each of its seats (docs/database.md). JA_OK
+ * or JA_ENOMEM. */
+static int chart_points(ladder_data *d, size_t i, const int p[JA_MAX_SEATS])
+{
+    const rmatch *m = &d->m[i];
+    uint32_t ns = m->row.n_seats;
+    int rc = JA_OK;
+    for (uint32_t s = 0; s < ns && rc == JA_OK; s++) {
+        bool first = true;
+        for (uint32_t t = 0; t < s; t++)
+            first &= p[t] != p[s];
+        if (!first)
+            continue;
+        double after = m->seat[s].elo_before;
+        for (uint32_t t = s; t < ns; t++)
+            if (p[t] == p[s])
+                after += m->seat[t].elo_delta;
+        rplayer *pl = &d->pl[p[s]];
+        if (pl->pn == 0)
+            rc = add_point(pl, (double)i, m->seat[s].elo_before);
+        if (rc == JA_OK)
+            rc = add_point(pl, (double)i + 1, after);
+    }
+    return rc;
+}
+
+/* The per-bot totals, pairwise results, rating history and the fit. JA_OK,
+ * JA_EFORMAT (number_players), JA_ENOMEM or the fit's code. */
+static int compute(ladder_data *d, const ladder_rating *rt, uint32_t n_rt)
+{
+    int rc = number_players(d);
+    if (rc != JA_OK)
+        return rc;
+    d->pl = calloc(d->n_pl ? d->n_pl : 1, sizeof *d->pl);
+    d->pair = calloc((size_t)d->n_pl * d->n_pl * 3 + 1, sizeof *d->pair);
+    ladder_fit_match *fm = calloc(d->n ? d->n : 1, sizeof *fm);
+    rc = d->pl && d->pair && fm ? name_players(d, rt, n_rt) : JA_ENOMEM;
+    for (size_t i = 0; i < d->n && rc == JA_OK; i++) {
+        int p[JA_MAX_SEATS];
+        tally_match(d, i, p, &fm[i]);
+        rc = chart_points(d, i, p);
     }
     if (rc == JA_OK && d->n_pl > 0)
         rc = ladder_fit_run(fm, d->n, d->n_pl, NULL, &d->fit);
@@ -306,7 +340,10 @@ static bool load_replay(const char *stored, const char *db_path, ref_replay **r,
     return true;
 }
 
-static int write_pages(ladder_data *d, const report_opts *o, const char *dir)
+/* The replay page of every match whose replay loads and re-simulates.
+ * JA_OK, or viewer_html_replay's code with its line in err. */
+static int write_pages(ladder_data *d, const report_opts *o, const char *dir, char *err,
+                       size_t cap)
 {
     for (size_t i = 0; i < d->n; i++) {
         rmatch *m = &d->m[i];
@@ -316,14 +353,12 @@ static int write_pages(ladder_data *d, const report_opts *o, const char *dir)
         viewer_model mo;
         if (!load_replay(m->replay, o->db_path, &r, &mo))
             continue;
-        char path[4096], err[1200];
+        char path[4096];
         snprintf(path, sizeof path, "%s/matches/m%lld.html", dir, (long long)m->row.match_id);
-        int rc = viewer_html_replay(&mo, path, "../index.html", true, err, sizeof err);
+        int rc = viewer_html_replay(&mo, path, "../index.html", true, err, cap);
         viewer_close(&r, &mo);
-        if (rc != JA_OK) {
-            arena_error("%s", err);
+        if (rc != JA_OK)
             return rc;
-        }
         m->page = true;
     }
     return JA_OK;
@@ -602,83 +637,94 @@ static void write_ladder(FILE *f, const ladder_data *d)
     fputs("</section>\n", f);
 }
 
-/* Reads and computes one ladder, writes its replay pages and its section. */
+/* A database failure: its message in err. Returns rc. */
+static int db_fail(ladder_db *db, int rc, char *err, size_t cap)
+{
+    snprintf(err, cap, "%s", ladder_db_errmsg(db));
+    return rc;
+}
+
+/* Reads one ladder from the store: its bots, its live ratings (*rt, the
+ * caller's to free), its finished matches (of o's tournament, if any) and
+ * their seats. JA_OK, or the store's code with its line in err. */
+static int read_ladder(ladder_db *db, const report_opts *o, ladder_data *d, ladder_rating **rt,
+                       uint32_t *n_rt, char *err, size_t cap)
+{
+    ladder_key key = {d->ls->game, d->ls->n_seats, d->ls->options};
+    int rc = ladder_db_ladder_bots(db, &key, &d->bots, &d->n_bots);
+    if (rc == JA_OK)
+        rc = ladder_db_ratings(db, &key, rt, n_rt);
+    if (rc == JA_OK)
+        rc = ladder_db_foreach_match(db, &key, collect_match, d);
+    if (rc == JA_OK)
+        rc = ladder_db_foreach_seat(db, &key, o->tournament_id, collect_seat, d);
+    if (rc == JA_ENOMEM)
+        snprintf(err, cap, "out of memory reading results");
+    else if (rc != JA_OK)
+        db_fail(db, rc, err, cap);
+    return rc;
+}
+
+/* Reads and computes one ladder, writes its replay pages and its section.
+ * JA_OK, or the failing step's code with its line in err. */
 static int do_ladder(ladder_db *db, const report_opts *o, const char *dir,
-                     const ladder_summary *ls, FILE *f)
+                     const ladder_summary *ls, FILE *f, char *err, size_t cap)
 {
     ladder_data d = {0};
     d.ls = ls;
     d.tournament_id = o->tournament_id;
-    ladder_key key = {ls->game, ls->n_seats, ls->options};
     ladder_rating *rt = NULL;
     uint32_t n_rt = 0;
-    int rc = ladder_db_ladder_bots(db, &key, &d.bots, &d.n_bots);
+    int rc = read_ladder(db, o, &d, &rt, &n_rt, err, cap);
+    if (rc == JA_OK && (rc = compute(&d, rt, n_rt)) != JA_OK)
+        snprintf(err, cap, "%s",
+                 rc == JA_EFORMAT  ? "database: a result names a bot that does not exist"
+                 : rc == JA_ENOMEM ? "out of memory"
+                                   : "the rating fit failed");
     if (rc == JA_OK)
-        rc = ladder_db_ratings(db, &key, &rt, &n_rt);
+        rc = write_pages(&d, o, dir, err, cap);
     if (rc == JA_OK)
-        rc = ladder_db_foreach_match(db, &key, collect_match, &d);
-    if (rc == JA_OK)
-        rc = ladder_db_foreach_seat(db, &key, o->tournament_id, collect_seat, &d);
-    if (rc != JA_OK) {
-        arena_error("%s", rc == JA_ENOMEM ? "out of memory reading results"
-                                          : ladder_db_errmsg(db));
-        goto out;
-    }
-    if ((rc = compute(&d, rt, n_rt)) != JA_OK) {
-        arena_error("%s", rc == JA_EFORMAT ? "database: a result names a bot that does not exist"
-                                           : rc == JA_ENOMEM ? "out of memory"
-                                                             : "the rating fit failed");
-        goto out;
-    }
-    if ((rc = write_pages(&d, o, dir)) != JA_OK)
-        goto out;
-    write_ladder(f, &d);
-out:
+        write_ladder(f, &d);
     free(rt);
     ladder_data_free(&d);
     return rc;
 }
 
-int report_write(ladder_db *db, const report_opts *o, const char *dir)
+/* The ladders to report (*ls, the caller's to free): those of o->game, or
+ * of every game; with a tournament, *want is its ladder's id (otherwise 0:
+ * every ladder with matches). JA_OK, or the store's code with its line in
+ * err. */
+static int list_ladders(ladder_db *db, const report_opts *o, ladder_summary **ls, uint32_t *n,
+                        int64_t *want, char *err, size_t cap)
 {
-    ladder_summary *ls = NULL;
-    uint32_t n_ls = 0;
-    int64_t want_ladder = 0;
-    int rc;
+    *want = 0;
     if (o->tournament_id > 0) {
         ladder_tournament_info ti;
-        if ((rc = ladder_db_tournament_get(db, o->tournament_id, &ti)) != JA_OK) {
-            arena_error("%s", ladder_db_errmsg(db));
-            return rc;
-        }
-        want_ladder = ti.ladder_id;
+        int rc = ladder_db_tournament_get(db, o->tournament_id, &ti);
+        if (rc != JA_OK)
+            return db_fail(db, rc, err, cap);
+        *want = ti.ladder_id;
     }
-    if ((rc = ladder_db_ladders(db, o->game, &ls, &n_ls)) != JA_OK) {
-        arena_error("%s", ladder_db_errmsg(db));
-        return rc;
-    }
+    int rc = ladder_db_ladders(db, o->game, ls, n);
+    return rc == JA_OK ? JA_OK : db_fail(db, rc, err, cap);
+}
+
+/* dir/matches, with the viewer's script and style that every replay page
+ * shares. JA_OK or JA_EIO with its line in err. */
+static int start_matches(const char *dir, char *err, size_t cap)
+{
     char path[4096];
     snprintf(path, sizeof path, "%s/matches", dir);
     if (mkdir(path, 0755) != 0) {
-        arena_error("cannot create '%s': %s", path, strerror(errno));
-        free(ls);
+        snprintf(err, cap, "cannot create '%s': %s", path, strerror(errno));
         return JA_EIO;
     }
-    char err[4400];
-    /* The viewer's script and style, once for every replay page. */
-    if (viewer_html_assets(path, err, sizeof err) != JA_OK) {
-        arena_error("%s", err);
-        free(ls);
-        return JA_EIO;
-    }
-    snprintf(path, sizeof path, "%s/index.html", dir);
-    ref_out *out = NULL;
-    if (ref_out_open(NULL, path, 0, &out, err, sizeof err) != JA_OK) {
-        arena_error("%s", err);
-        free(ls);
-        return JA_EIO;
-    }
-    FILE *f = ref_out_file(out);
+    return viewer_html_assets(path, err, cap) == JA_OK ? JA_OK : JA_EIO;
+}
+
+/* index.html's head: its style and a header naming what is reported. */
+static void write_head(FILE *f, const report_opts *o)
+{
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
           "<title>Jack Arena report</title>\n<style>",
@@ -693,32 +739,76 @@ int report_write(ladder_db *db, const report_opts *o, const char *dir)
     if (o->tournament_id > 0)
         fprintf(f, " &middot; tournament %lld", (long long)o->tournament_id);
     fputs("</p></header>\n<main>\n", f);
+}
+
+/* One section per ladder shown (the tournament's ladder want, else every
+ * ladder with matches), or a line saying there is none. JA_OK, or
+ * do_ladder's code with its line in err. */
+static int write_sections(ladder_db *db, const report_opts *o, const char *dir,
+                          const ladder_summary *ls, uint32_t n_ls, int64_t want, FILE *f,
+                          char *err, size_t cap)
+{
+    int rc = JA_OK;
     uint32_t shown = 0;
     for (uint32_t i = 0; i < n_ls && rc == JA_OK; i++) {
-        if (want_ladder && ls[i].id != want_ladder)
+        if (want && ls[i].id != want)
             continue;
-        if (!want_ladder && ls[i].matches == 0)
+        if (!want && ls[i].matches == 0)
             continue;
-        rc = do_ladder(db, o, dir, &ls[i], f);
+        rc = do_ladder(db, o, dir, &ls[i], f, err, cap);
         shown++;
     }
     if (rc == JA_OK && shown == 0)
         fputs("<p>No results in this database yet: play a tournament first.</p>\n", f);
+    return rc;
+}
+
+/* dir/index.html, written whole (outfile.h): the head, the sections, the
+ * end. JA_OK, or the failing step's code with its line in err. */
+static int write_index(ladder_db *db, const report_opts *o, const char *dir,
+                       const ladder_summary *ls, uint32_t n_ls, int64_t want, char *err,
+                       size_t cap)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/index.html", dir);
+    ref_out *out = NULL;
+    if (ref_out_open(NULL, path, 0, &out, err, cap) != JA_OK)
+        return JA_EIO;
+    FILE *f = ref_out_file(out);
+    write_head(f, o);
+    int rc = write_sections(db, o, dir, ls, n_ls, want, f, err, cap);
     fputs("</main>\n</body></html>\n", f);
-    free(ls);
     if (rc != JA_OK) {
         ref_out_abort(&out);
         return rc;
     }
-    if (ref_out_commit(&out, err, sizeof err) != JA_OK) {
-        arena_error("%s", err);
-        return JA_EIO;
-    }
+    return ref_out_commit(&out, err, cap) == JA_OK ? JA_OK : JA_EIO;
+}
+
+/* The marker that lets a later report replace dir (REPORT_MARKER). JA_OK
+ * or JA_EIO with its line in err. */
+static int write_marker(const char *dir, char *err, size_t cap)
+{
     static const char marker[] = "made by arena report; a new report may replace this directory\n";
+    char path[4096];
     snprintf(path, sizeof path, "%s/" REPORT_MARKER, dir);
-    if (ref_out_write_file(NULL, path, 0, marker, sizeof marker - 1, err, sizeof err) != JA_OK) {
-        arena_error("%s", err);
+    if (ref_out_write_file(NULL, path, 0, marker, sizeof marker - 1, err, cap) != JA_OK)
         return JA_EIO;
-    }
     return JA_OK;
+}
+
+int report_write(ladder_db *db, const report_opts *o, const char *dir, char *err, size_t cap)
+{
+    ladder_summary *ls = NULL;
+    uint32_t n_ls = 0;
+    int64_t want = 0;
+    int rc = list_ladders(db, o, &ls, &n_ls, &want, err, cap);
+    if (rc == JA_OK)
+        rc = start_matches(dir, err, cap);
+    if (rc == JA_OK)
+        rc = write_index(db, o, dir, ls, n_ls, want, err, cap);
+    free(ls);
+    if (rc == JA_OK)
+        rc = write_marker(dir, err, cap);
+    return rc;
 }
