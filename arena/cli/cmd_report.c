@@ -1,9 +1,12 @@
 /* `arena report [--db FILE] -o DIR [--tournament ID] [--game GAME]`: a static
  * site for the ladders of a database (report_site.c writes it).
- * The flags are parsed and checked here; the run is arena_report_run
- * (report.h). */
+ * The flags are parsed and checked here; the report is arena_report_prepare
+ * and arena_report_run (report.h), and only here are their errors printed
+ * and the exit status chosen. */
 #include "cli/cli.h"
 #include "view/report.h"
+
+#include "jackarena/ja_error.h"
 
 #include <getopt.h>
 #include <stdint.h>
@@ -29,34 +32,64 @@ static const char HELP[] =
     "The site is built next to DIR and moved in place at the end: a failure\n"
     "leaves no half site. docs/viewer.md describes the report.\n";
 
-int cmd_report(int argc, char **argv)
+/* Parses the flags into ro and *dir. True to go on; false to exit with
+ * *status (after --help, or a usage error). */
+static bool parse_flags(int argc, char **argv, report_opts *ro, const char **dir, int *status)
 {
     static const struct option opts[] = {
         {"db", required_argument, NULL, 'd'},         {"output", required_argument, NULL, 'o'},
         {"tournament", required_argument, NULL, 't'}, {"game", required_argument, NULL, 'g'},
         {"help", no_argument, NULL, 'h'},             {0, 0, 0, 0}};
-    report_opts ro = {"arena.db", NULL, 0};
-    const char *dir = NULL;
     uint64_t tid = 0;
     int c;
+    *status = EXIT_USAGE;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
         switch (c) {
-        case 'd': ro.db_path = optarg; break;
-        case 'o': dir = optarg; break;
+        case 'd': ro->db_path = optarg; break;
+        case 'o': *dir = optarg; break;
         case 't':
             if (!arena_parse_u64(optarg, &tid) || tid == 0 || tid > INT64_MAX) {
                 arena_error("--tournament needs a tournament id (a positive number), not '%s'",
                             optarg);
-                return EXIT_USAGE;
+                return false;
             }
             break;
-        case 'g': ro.game = optarg; break;
-        case 'h': fputs(HELP, stdout); return EXIT_OK;
-        default: arena_getopt_error("report", argv); return EXIT_USAGE;
+        case 'g': ro->game = optarg; break;
+        case 'h': fputs(HELP, stdout); *status = EXIT_OK; return false;
+        default: arena_getopt_error("report", argv); return false;
         }
     }
+    ro->tournament_id = (int64_t)tid;
+    return true;
+}
+
+/* The report in its two steps (docs/architecture.md, "Errors"): a failure
+ * to prepare is the user's (exit 2) unless it was the system's
+ * (system_error: the database failing, memory); one of the run is exit 1. */
+static int report(const report_opts *ro, const char *dir)
+{
+    arena_report rep;
+    char err[8192];
+    int status = EXIT_OK;
+    if (arena_report_prepare(&rep, ro, dir, err, sizeof err) != JA_OK)
+        status = rep.system_error ? EXIT_RUNTIME : EXIT_USAGE;
+    else if (arena_report_run(&rep, stdout, err, sizeof err) != JA_OK)
+        status = EXIT_RUNTIME;
+    if (status != EXIT_OK)
+        arena_error("%s", err);
+    arena_report_close(&rep);
+    return status;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    report_opts ro = {"arena.db", NULL, 0};
+    const char *dir = NULL;
+    int status;
+    if (!parse_flags(argc, argv, &ro, &dir, &status))
+        return status;
     if (optind < argc) {
         arena_error("report: unexpected argument '%s' (usage: arena report [--db FILE] -o DIR)",
                     argv[optind]);
@@ -66,7 +99,6 @@ int cmd_report(int argc, char **argv)
         arena_error("report: name the output directory with -o DIR");
         return EXIT_USAGE;
     }
-    ro.tournament_id = (int64_t)tid;
     /* "site/" is "site": the temporary directory goes beside it. */
     char dirbuf[4096];
     if (snprintf(dirbuf, sizeof dirbuf, "%s", dir) >= (int)sizeof dirbuf) {
@@ -75,11 +107,11 @@ int cmd_report(int argc, char **argv)
     }
     for (size_t n = strlen(dirbuf); n > 1 && dirbuf[n - 1] == '/'; n--)
         dirbuf[n - 1] = '\0';
-    dir = dirbuf;
     if (ro.game && !arena_find_game(ro.game))
         return EXIT_USAGE;
-    const arena_output outs[] = {{"--db", ro.db_path, ARENA_OUT_DB}, {"-o", dir, ARENA_OUT_DIR}};
+    const arena_output outs[] = {{"--db", ro.db_path, ARENA_OUT_DB},
+                                 {"-o", dirbuf, ARENA_OUT_DIR}};
     if (!arena_outputs_check(outs, 2, NULL))
         return EXIT_USAGE;
-    return arena_report_run(stdout, &ro, dir);
+    return report(&ro, dirbuf);
 }
