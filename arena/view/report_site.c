@@ -300,7 +300,8 @@ static void ladder_data_free(ladder_data *d)
 {
     for (size_t i = 0; i < d->n; i++)
         free(d->m[i].replay);
-    for (uint32_t p = 0; p < d->n_pl; p++) {
+    /* pl is NULL when compute stopped before it (n_pl counted already). */
+    for (uint32_t p = 0; d->pl && p < d->n_pl; p++) {
         free(d->pl[p].px);
         free(d->pl[p].py);
     }
