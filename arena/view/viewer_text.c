@@ -644,14 +644,13 @@ static void put_rec(FILE *f, const viewer_model *m, uint32_t fr, uint32_t ri,
     fputc('\n', f);
 }
 
-void viewer_text_frame(FILE *f, const viewer_model *m, uint32_t fr, int seat,
-                       const viewer_style *st)
+/* The frame's title: the deal, or the decision that led to it. A seat's
+ * view has no decision numbers: they would tell it how many decisions were
+ * put to other seats. */
+static void frame_title(FILE *f, const viewer_model *m, uint32_t fr, int seat,
+                        const viewer_style *st)
 {
-    const game_render *gr = renderer_of(m);
-    const rctx c = {f, st, m};
     on(f, st, C_YELLOW);
-    /* A seat's view has no decision numbers: they would tell it how many
-     * decisions were put to other seats. */
     if (fr == 0)
         fprintf(f, "== deal ==\n");
     else if (seat >= 0)
@@ -659,16 +658,51 @@ void viewer_text_frame(FILE *f, const viewer_model *m, uint32_t fr, int seat,
     else
         fprintf(f, "== decision %u/%u ==\n", fr, m->r->n_steps);
     on(f, st, C_RESET);
-    if (fr > 0) {
-        const ref_replay_step *sp = viewer_step(m, fr);
-        for (uint32_t k = 0; k < sp->n; k++) {
-            uint32_t ri = sp->first + k;
-            /* A seat sees its own decisions only (whether another seat was
-             * asked can be hidden, e.g. Bombs' interrupt windows). */
-            if (seat < 0 || m->r->recs[ri].seat == (uint32_t)seat)
-                put_rec(f, m, fr, ri, st);
-        }
+}
+
+/* The records of the decision that led to frame fr: every seat's, or in a
+ * seat's view its own only (whether another seat was asked can be hidden,
+ * e.g. Bombs' interrupt windows). */
+static void frame_records(FILE *f, const viewer_model *m, uint32_t fr, int seat,
+                          const viewer_style *st)
+{
+    if (fr == 0)
+        return;
+    const ref_replay_step *sp = viewer_step(m, fr);
+    for (uint32_t k = 0; k < sp->n; k++) {
+        uint32_t ri = sp->first + k;
+        if (seat < 0 || m->r->recs[ri].seat == (uint32_t)seat)
+            put_rec(f, m, fr, ri, st);
     }
+}
+
+/* Each seat's line: its score as the view's seat sees it, and its hand
+ * (the viewing seat's own) or what obs shows of it. */
+static void frame_seats(const rctx *c, const game_render *gr, uint32_t fr, int seat,
+                        const void *obs)
+{
+    const viewer_model *m = c->m;
+    for (uint32_t s = 0; s < m->n_seats; s++) {
+        uint32_t from = seat < 0 ? s : (uint32_t)seat;
+        fprintf(c->f, "  seat %u %-10s score ", (unsigned)s, m->r->h.players[s].name);
+        put_score(c->f, viewer_score(m, fr, from, s));
+        if (gr && s == from) {
+            fputs("  ", c->f);
+            gr->hand(c, viewer_obs(m, fr, s));
+        } else if (gr && gr->other) {
+            gr->other(c, obs, s);
+        }
+        fputc('\n', c->f);
+    }
+}
+
+void viewer_text_frame(FILE *f, const viewer_model *m, uint32_t fr, int seat,
+                       const viewer_style *st)
+{
+    const game_render *gr = renderer_of(m);
+    const rctx c = {f, st, m};
+    frame_title(f, m, fr, seat, st);
+    frame_records(f, m, fr, seat, st);
     /* The public picture: in the omniscient view from the table in play,
      * in a seat's view from its own observation only. */
     const void *obs = viewer_obs(m, fr, seat < 0 ? viewer_table_seat(m, fr) : (uint32_t)seat);
@@ -685,18 +719,7 @@ void viewer_text_frame(FILE *f, const viewer_model *m, uint32_t fr, int seat,
         true_deciding(&c, fr);
     else
         obs_deciding(&c, gr, obs);
-    for (uint32_t s = 0; s < m->n_seats; s++) {
-        uint32_t from = seat < 0 ? s : (uint32_t)seat;
-        fprintf(f, "  seat %u %-10s score ", (unsigned)s, m->r->h.players[s].name);
-        put_score(f, viewer_score(m, fr, from, s));
-        if (gr && s == from) {
-            fputs("  ", f);
-            gr->hand(&c, viewer_obs(m, fr, s));
-        } else if (gr && gr->other) {
-            gr->other(&c, obs, s);
-        }
-        fputc('\n', f);
-    }
+    frame_seats(&c, gr, fr, seat, obs);
 }
 
 void viewer_text_outcome(FILE *f, const viewer_model *m, const viewer_style *st)
