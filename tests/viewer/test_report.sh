@@ -4,8 +4,8 @@
 # src= in the index, every href and src a local file that exists, the match
 # pages sharing the viewer's script and style), every bot listed, the SVG chart
 # with one line per bot, links only for matches whose replay loads, --help,
-# --tournament and --game, the replacement of an earlier report, and usage
-# errors that exit 2 with nothing written.
+# --tournament and --game, the replacement of an earlier report, usage
+# errors that exit 2 with nothing written, and a damaged database's exit 1.
 # Usage: test_report.sh ARENA
 set -u
 A=$1
@@ -111,6 +111,23 @@ usage "not a database" --db afile -o out
 check "a foreign directory is left alone" [ -f foreign/keep.txt -a ! -e foreign/index.html ]
 mkdir empty
 "$A" report --db t.db -o empty/ >/dev/null 2>&1 && [ -s empty/index.html ] && ok || bad "-o on an empty directory"
+
+# A result naming a bot the ladder lacks (a damaged database) is a failure
+# of the run: exit 1, its line, no temporary directory left.
+cp t.db nobot.db
+/usr/bin/python3 - <<'PY'
+import sqlite3
+c = sqlite3.connect("nobot.db")
+c.execute("PRAGMA foreign_keys=OFF")
+c.execute("DELETE FROM bots WHERE id=(SELECT max(id) FROM bots)")
+c.commit()
+PY
+"$A" report --db nobot.db -o nobot >/dev/null 2>err.txt; rc=$?
+check "a result naming a missing bot: exit 1 (got $rc)" [ $rc = 1 ]
+check "a result naming a missing bot: its line" \
+  [ "$(cat err.txt)" = "arena: error: database: a result names a bot that does not exist" ]
+check "a result naming a missing bot: nothing left" \
+  [ ! -e nobot -a -z "$(ls -d nobot.tmp-* 2>/dev/null)" ]
 
 echo "viewer_report: $pass passed, $fail failed"
 [ $fail = 0 ]
