@@ -134,6 +134,7 @@ static bool parse_flags(int argc, char **argv, tournament_flags *f, arena_ext *e
         ARENA_SCALE_LONGOPTS,
         {0, 0, 0, 0}};
     int c, k;
+    char err[4400];
     *status = EXIT_USAGE;
     optind = 1;
     opterr = 0;
@@ -145,9 +146,12 @@ static bool parse_flags(int argc, char **argv, tournament_flags *f, arena_ext *e
         if (c == ARENA_OPT_SLURM || c == ARENA_OPT_SLURM_OPT || c == 'd' || c == 's' ||
             c == 'Z' || c == 'X')
             arena_slurm_mark(&sc->slurm, argv, argc, optind, optarg);
+        err[0] = '\0';
         if ((k = arena_common_flag(&f->co, c, optarg)) != 0 ||
             (k = arena_ext_flag(ext, c, optarg)) != 0 ||
-            (k = arena_scale_flag(sc, c, optarg)) != 0) {
+            (k = arena_scale_flag(sc, c, optarg, err, sizeof err)) != 0) {
+            if (k < 0 && err[0]) /* "": said by arena_common_flag or arena_ext_flag */
+                arena_error("%s", err);
             if (k < 0)
                 return false;
             continue;
@@ -171,7 +175,13 @@ static bool check_scale(const tournament_flags *f, const arena_scale *sc, const 
         arena_error("--jobs needs a positive number, not '0' (0 only with --workers)");
         return false;
     }
-    return arena_scale_check(sc, ext, f->jobs);
+    char err[4400];
+    if (arena_scale_check(sc, ext, f->jobs, err, sizeof err) != JA_OK) {
+        if (err[0]) /* "": said by arena_load_allow (scale.h) */
+            arena_error("%s", err);
+        return false;
+    }
+    return true;
 }
 
 /* At least two bots, named; plugins only where Slurm plays them. False

@@ -121,14 +121,15 @@ int arena_executor_inproc_new(const arena_exec_ctx *ctx, arena_executor **out);
 
 /* The executor that plays up to `threads` jobs at once in this process, a
  * thread per running match, never giving a bot more matches at once than
- * its capacity (ref_bot_capacity). JA_OK, JA_ENOMEM, JA_EINVAL (threads 0). */
+ * its capacity (ref_bot_capacity). JA_OK, JA_EINVAL (threads 0), or JA_ENOMEM
+ * when no thread can be started. */
 int arena_executor_threads_new(const arena_exec_ctx *ctx, uint32_t threads, arena_executor **out);
 
 /* The executor that plays up to `slots` jobs at once in one thread that
  * runs the hub's loop itself, for tournaments whose every bot is external
  * (executor_events.c): it makes the hub's seats direct (ref_hub_set_direct)
- * and holds the hub's baton while it lives. JA_OK, JA_ENOMEM, JA_EINVAL
- * (slots 0, no hub). */
+ * and holds the hub's baton while it lives. JA_OK, JA_EINVAL (slots 0, no
+ * hub), or JA_ENOMEM when its thread cannot be started. */
 typedef struct ref_hub ref_hub;
 int arena_executor_events_new(const arena_exec_ctx *ctx, ref_hub *hub, uint32_t slots,
                               arena_executor **out);

@@ -26,6 +26,7 @@
 
 #include "hub.h"
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,27 +67,10 @@ static bool play_on(events_x *e, running *r, bool nowait)
     return true;
 }
 
-/* Out of memory for the list of running matches: every queued job fails.
- * Called with the lock held. */
-static void fail_queued(events_x *e)
-{
-    arena_job job;
-    uint32_t slot;
-    while (arena_jobq_take(&e->q, &job, &slot)) {
-        arena_job_result *out = &e->q.pool[slot];
-        memset(out, 0, sizeof *out);
-        out->number = job.number;
-        out->job = job;
-        out->rc = JA_ENOMEM;
-        snprintf(out->err, sizeof out->err, "out of memory");
-        arena_jobq_deliver(&e->q, slot);
-    }
-}
-
 static void *loop(void *arg)
 {
     events_x *e = arg;
-    running *run = calloc(e->slots, sizeof *run);
+    running *run = ja_xcalloc(e->slots, sizeof *run);
     uint32_t n_run = 0;
     bool gone = false; /* the hub's context ended: every wait ends at once */
     ref_hub_hold(e->hub);
@@ -96,9 +80,7 @@ static void *loop(void *arg)
         uint32_t slot;
         pthread_mutex_lock(&e->q.mu);
         bool quit = e->quit;
-        if (!run)
-            fail_queued(e);
-        bool start = !quit && run && n_run < e->slots && arena_jobq_take(&e->q, &job, &slot);
+        bool start = !quit && n_run < e->slots && arena_jobq_take(&e->q, &job, &slot);
         pthread_mutex_unlock(&e->q.mu);
         if (quit)
             break;
@@ -194,17 +176,12 @@ int arena_executor_events_new(const arena_exec_ctx *ctx, ref_hub *hub, uint32_t 
     *out = NULL;
     if (slots == 0 || !hub)
         return JA_EINVAL;
-    events_x *e = calloc(1, sizeof *e);
-    if (!e)
-        return JA_ENOMEM;
+    events_x *e = ja_xcalloc(1, sizeof *e);
     e->base.ops = &events_ops;
     e->base.ctx = ctx;
     e->hub = hub;
     e->slots = slots;
-    if (arena_jobq_init(&e->q, ctx, slots * 2) != JA_OK) {
-        events_destroy(&e->base);
-        return JA_ENOMEM;
-    }
+    arena_jobq_init(&e->q, ctx, slots * 2);
     /* Seats opened from now on run the hub's loop in the calling thread. */
     ref_hub_set_direct(hub, true);
     if (pthread_create(&e->thread, NULL, loop, e) != 0) {

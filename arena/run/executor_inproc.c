@@ -5,6 +5,7 @@
 #include "run/repro.h"
 
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,12 +76,7 @@ arena_job_play *arena_job_start(const arena_exec_ctx *c, const arena_job *job,
     memset(out, 0, sizeof *out);
     out->number = job->number;
     out->job = *job;
-    arena_job_play *p = calloc(1, sizeof *p);
-    if (!p) {
-        out->rc = JA_ENOMEM;
-        snprintf(out->err, sizeof out->err, "out of memory");
-        return NULL;
-    }
+    arena_job_play *p = ja_xcalloc(1, sizeof *p);
     p->c = c;
     p->out = out;
     ref_match_config *cfg = &p->cfg;
@@ -121,7 +117,7 @@ arena_job_play *arena_job_start(const arena_exec_ctx *c, const arena_job *job,
         return NULL;
     }
     /* Stderr tails for bundles: one buffer per match, never per decision. */
-    p->tails = c->faults.stderr_tails ? malloc((size_t)job->n_seats * ARENA_REPRO_TAIL) : NULL;
+    p->tails = c->faults.stderr_tails ? ja_xmalloc((size_t)job->n_seats * ARENA_REPRO_TAIL) : NULL;
     if (p->tails) {
         cfg->stderr_tails = p->tails;
         cfg->stderr_cap = ARENA_REPRO_TAIL;
@@ -203,9 +199,7 @@ static const arena_executor_ops inproc_ops = {
 
 int arena_executor_inproc_new(const arena_exec_ctx *ctx, arena_executor **out)
 {
-    inproc *e = calloc(1, sizeof *e);
-    if (!e)
-        return JA_ENOMEM;
+    inproc *e = ja_xcalloc(1, sizeof *e);
     e->base.ops = &inproc_ops;
     e->base.ctx = ctx;
     *out = &e->base;

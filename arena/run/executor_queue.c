@@ -2,21 +2,21 @@
 #include "run/executor_queue.h"
 
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-int arena_jobq_init(arena_jobq *q, const arena_exec_ctx *ctx, uint32_t max_out)
+void arena_jobq_init(arena_jobq *q, const arena_exec_ctx *ctx, uint32_t max_out)
 {
     q->ctx = ctx;
     q->max_out = max_out;
     pthread_mutex_init(&q->mu, NULL);
     pthread_cond_init(&q->done, NULL);
-    q->queue = calloc(max_out, sizeof *q->queue);
-    q->pool = calloc(max_out, sizeof *q->pool);
-    q->pool_used = calloc(max_out, sizeof *q->pool_used);
-    q->ready = calloc(max_out, sizeof *q->ready);
-    return q->queue && q->pool && q->pool_used && q->ready ? JA_OK : JA_ENOMEM;
+    q->queue = ja_xcalloc(max_out, sizeof *q->queue);
+    q->pool = ja_xcalloc(max_out, sizeof *q->pool);
+    q->pool_used = ja_xcalloc(max_out, sizeof *q->pool_used);
+    q->ready = ja_xcalloc(max_out, sizeof *q->ready);
 }
 
 void arena_jobq_destroy(arena_jobq *q)

@@ -28,8 +28,8 @@ typedef struct arena_jobq {
     uint32_t in_use[UINT16_MAX + 1]; /* running matches per participant slot */
 } arena_jobq;
 
-/* JA_OK or JA_ENOMEM (then destroy is still safe). */
-int arena_jobq_init(arena_jobq *q, const arena_exec_ctx *ctx, uint32_t max_out);
+/* Allocates the queue and the result slots for max_out jobs. */
+void arena_jobq_init(arena_jobq *q, const arena_exec_ctx *ctx, uint32_t max_out);
 void arena_jobq_destroy(arena_jobq *q);
 
 /* With q->mu held. take: the first queued job whose bots all have room,

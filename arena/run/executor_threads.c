@@ -20,6 +20,7 @@
 #include "run/executor_queue.h"
 
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 
 #include <stdlib.h>
 
@@ -106,18 +107,13 @@ int arena_executor_threads_new(const arena_exec_ctx *ctx, uint32_t threads, aren
     *out = NULL;
     if (threads == 0)
         return JA_EINVAL;
-    threads_x *e = calloc(1, sizeof *e);
-    if (!e)
-        return JA_ENOMEM;
+    threads_x *e = ja_xcalloc(1, sizeof *e);
     e->base.ops = &threads_ops;
     e->base.ctx = ctx;
     pthread_cond_init(&e->work, NULL);
-    e->threads = calloc(threads, sizeof *e->threads);
+    e->threads = ja_xcalloc(threads, sizeof *e->threads);
     /* The queue holds twice as many jobs as there are workers. */
-    if (arena_jobq_init(&e->q, ctx, threads * 2) != JA_OK || !e->threads) {
-        threads_destroy(&e->base);
-        return JA_ENOMEM;
-    }
+    arena_jobq_init(&e->q, ctx, threads * 2);
     for (uint32_t i = 0; i < threads; i++) {
         if (pthread_create(&e->threads[i], NULL, worker, e) != 0)
             break;

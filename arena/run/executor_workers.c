@@ -26,6 +26,7 @@
 #include "zap.h"
 
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -143,10 +144,8 @@ static bool spawn(workers_x *e, uint32_t i)
     size_t n_env = 0;
     while (environ[n_env])
         n_env++;
-    char **envp = malloc((n_env + 2) * sizeof *envp);
+    char **envp = ja_xmalloc((n_env + 2) * sizeof *envp);
     char tmpdir[sizeof e->dir + 8];
-    if (!envp)
-        return false;
     snprintf(tmpdir, sizeof tmpdir, "TMPDIR=%s", e->dir);
     size_t k = 0;
     for (size_t v = 0; v < n_env; v++)
@@ -440,12 +439,9 @@ static bool on_result(workers_x *e, uint32_t wi, const worker_msg *m, arena_job_
     if (want_replay && (out->rc = write_replay(e, out, m->replay, m->replay_len)) != JA_OK)
         return true;
     if (e->base.export && m->res.export_data) {
-        out->export_data = malloc(m->res.export_len ? m->res.export_len : 1);
-        if (!out->export_data) {
-            out->rc = JA_ENOMEM;
-            snprintf(out->err, sizeof out->err, "out of memory for the exported decisions");
-            return true;
-        }
+        /* Its size is that of bytes received in one frame: ZMQ_MAXMSGSIZE
+         * (WORKER_MAX_MSG) bounds it. */
+        out->export_data = ja_xmalloc(m->res.export_len ? m->res.export_len : 1);
         memcpy(out->export_data, m->res.export_data, m->res.export_len);
         out->export_len = m->res.export_len;
     }
@@ -472,10 +468,7 @@ static int workers_submit(arena_executor *x, const arena_job *job)
     workers_x *e = (workers_x *)x;
     if (e->n_jobs == e->cap_jobs) {
         uint32_t c = e->cap_jobs ? 2 * e->cap_jobs : 64;
-        ojob *p = realloc(e->jobs, c * sizeof *p);
-        if (!p)
-            return JA_ENOMEM;
-        e->jobs = p;
+        e->jobs = ja_xrealloc(e->jobs, c * sizeof *e->jobs);
         e->cap_jobs = c;
     }
     ojob *oj = &e->jobs[e->n_jobs++];
@@ -486,89 +479,142 @@ static int workers_submit(arena_executor *x, const arena_job *job)
     return JA_OK;
 }
 
+/* Once the run is told to stop, the jobs not yet handed to a worker are
+ * dropped (they stay pending in the database). */
+static void drop_unsent(workers_x *e)
+{
+    if (!e->o.stop || !*e->o.stop)
+        return;
+    for (uint32_t j = 0; j < e->n_jobs; j++)
+        if (e->jobs[j].worker < 0 && !e->jobs[j].fail_rc)
+            remove_job(e, j--);
+}
+
+/* A job that failed here (its workers lost, or none left) as its result
+ * into *out: true when there was one. */
+static bool take_failed(workers_x *e, arena_job_result *out)
+{
+    for (uint32_t j = 0; j < e->n_jobs; j++) {
+        if (!e->jobs[j].fail_rc)
+            continue;
+        memset(out, 0, sizeof *out);
+        out->number = e->jobs[j].job.number;
+        out->job = e->jobs[j].job;
+        out->rc = e->jobs[j].fail_rc;
+        snprintf(out->err, sizeof out->err, "%s", e->jobs[j].fail);
+        remove_job(e, j);
+        return true;
+    }
+    return false;
+}
+
+/* Waits up to a quarter of a heartbeat for the router (serving the ZAP
+ * socket meanwhile): above 0 when frames may be there. With nowait,
+ * straight to the receive, which does not wait either: a poll first would
+ * be one more system call a result. The ZAP socket is served by the next
+ * call that waits. */
+static int wait_for_frames(workers_x *e, bool nowait)
+{
+    if (nowait)
+        return 1;
+    zmq_pollitem_t items[2] = {{e->router, 0, ZMQ_POLLIN, 0}, {e->zap, 0, ZMQ_POLLIN, 0}};
+    int n = zmq_poll(items, e->zap ? 2 : 1, WORKER_HB_MS / 4);
+    if (n > 0 && e->zap && (items[1].revents & ZMQ_POLLIN)) {
+        ref_zap_serve(e->zap, worker_key_allowed, e);
+        n = items[0].revents & ZMQ_POLLIN ? 1 : 0;
+    }
+    return n;
+}
+
+/* Says a bad message from worker wi (-1: one not taken yet) and loses
+ * that worker. From a worker not yet taken (a refused hello: a worker of
+ * another version) it is why no worker plays, so said even with -q, at
+ * most UNKNOWN_SAID times a run. */
+static void on_bad_message(workers_x *e, int wi, const char *why)
+{
+    bool said = wi < 0 ? e->unknown_said < UNKNOWN_SAID : !e->o.quiet_notes;
+    if (said)
+        fprintf(stderr, "arena: a bad message from worker %s: %s%s\n",
+                wi >= 0 ? e->w[wi].host : "(unknown)", why,
+                wi < 0 && ++e->unknown_said == UNKNOWN_SAID
+                    ? " (further ones from unknown workers not shown)"
+                    : "");
+    if (wi >= 0)
+        lose_worker(e, (uint32_t)wi, "sent a malformed message");
+}
+
+/* One message body from the worker of routing id `id`, received at t: a
+ * hello takes a new worker, anything else from a known one is a sign of
+ * life, and a result fills *out (true). */
+static bool on_message(workers_x *e, zmq_msg_t *id, zmq_msg_t *body, int64_t t,
+                       arena_job_result *out)
+{
+    worker_msg m;
+    char why[256];
+    int wi = find_worker(e, id);
+    if (worker_msg_decode(zmq_msg_data(body), zmq_msg_size(body), &m, why, sizeof why) !=
+        JA_OK) {
+        on_bad_message(e, wi, why);
+        return false;
+    }
+    if (m.type == WORKER_HELLO && wi < 0) {
+        on_hello(e, id, &m);
+        return false;
+    }
+    if (wi < 0)
+        return false;
+    e->w[wi].last_seen = t;
+    if (m.type != WORKER_RESULT)
+        return false;
+    note_result(&e->w[wi]);
+    return on_result(e, (uint32_t)wi, &m, out);
+}
+
+/* Receives, without waiting, the messages there until one is a result
+ * (into *out: true) or none is left. n: what wait_for_frames said. */
+static bool receive(workers_x *e, int n, int64_t t, arena_job_result *out)
+{
+    zmq_msg_t id, body;
+    bool got = false;
+    while (n > 0 && !got) {
+        zmq_msg_init(&id);
+        zmq_msg_init(&body);
+        if (zmq_msg_recv(&id, e->router, ZMQ_DONTWAIT) < 0) {
+            zmq_msg_close(&id);
+            zmq_msg_close(&body);
+            break;
+        }
+        int more = zmq_msg_more(&id);
+        if (more && zmq_msg_recv(&body, e->router, 0) >= 0 && !zmq_msg_more(&body)) {
+            got = on_message(e, &id, &body, t, out);
+        } else {
+            /* a multi-part body is no worker's message: drain the rest */
+            while (zmq_msg_more(&body) && zmq_msg_recv(&body, e->router, 0) >= 0)
+                ;
+        }
+        zmq_msg_close(&id);
+        zmq_msg_close(&body);
+    }
+    return got;
+}
+
 /* The next finished job; with nowait, one look at what has come (no
  * waiting): JA_EAGAIN when no result is there. */
 static int workers_take(arena_executor *x, arena_job_result *out, bool nowait)
 {
     workers_x *e = (workers_x *)x;
-    zmq_msg_t id, body;
     for (bool looked = false;; looked = true) {
         if (nowait && looked)
             return JA_EAGAIN;
-        if (e->o.stop && *e->o.stop)
-            for (uint32_t j = 0; j < e->n_jobs; j++)
-                if (e->jobs[j].worker < 0 && !e->jobs[j].fail_rc)
-                    remove_job(e, j--);
+        drop_unsent(e);
         if (e->n_jobs == 0)
             return JA_EAGAIN;
-        for (uint32_t j = 0; j < e->n_jobs; j++) {
-            if (!e->jobs[j].fail_rc)
-                continue;
-            memset(out, 0, sizeof *out);
-            out->number = e->jobs[j].job.number;
-            out->job = e->jobs[j].job;
-            out->rc = e->jobs[j].fail_rc;
-            snprintf(out->err, sizeof out->err, "%s", e->jobs[j].fail);
-            remove_job(e, j);
+        if (take_failed(e, out))
             return JA_OK;
-        }
         dispatch(e);
-        /* With nowait, straight to the receive below, which does not wait
-         * either: a poll first would be one more system call a result. The
-         * ZAP socket is served by the next call that waits. */
-        zmq_pollitem_t items[2] = {{e->router, 0, ZMQ_POLLIN, 0}, {e->zap, 0, ZMQ_POLLIN, 0}};
-        int n = nowait ? 1 : zmq_poll(items, e->zap ? 2 : 1, WORKER_HB_MS / 4);
-        if (!nowait && n > 0 && e->zap && (items[1].revents & ZMQ_POLLIN)) {
-            ref_zap_serve(e->zap, worker_key_allowed, e);
-            n = items[0].revents & ZMQ_POLLIN ? 1 : 0;
-        }
+        int n = wait_for_frames(e, nowait);
         int64_t t = now_ms();
-        bool got = false;
-        while (n > 0 && !got) {
-            zmq_msg_init(&id);
-            zmq_msg_init(&body);
-            if (zmq_msg_recv(&id, e->router, ZMQ_DONTWAIT) < 0) {
-                zmq_msg_close(&id);
-                zmq_msg_close(&body);
-                break;
-            }
-            int more = zmq_msg_more(&id);
-            if (more && zmq_msg_recv(&body, e->router, 0) >= 0 && !zmq_msg_more(&body)) {
-                worker_msg m;
-                char why[256];
-                int wi = find_worker(e, &id);
-                int rc = worker_msg_decode(zmq_msg_data(&body), zmq_msg_size(&body), &m, why,
-                                           sizeof why);
-                if (rc != JA_OK) {
-                    /* From a worker not yet taken (a refused hello: a worker
-                     * of another version) it is why no worker plays, so said
-                     * even with -q, at most UNKNOWN_SAID times a run. */
-                    bool said = wi < 0 ? e->unknown_said < UNKNOWN_SAID : !e->o.quiet_notes;
-                    if (said)
-                        fprintf(stderr, "arena: a bad message from worker %s: %s%s\n",
-                                wi >= 0 ? e->w[wi].host : "(unknown)", why,
-                                wi < 0 && ++e->unknown_said == UNKNOWN_SAID
-                                    ? " (further ones from unknown workers not shown)"
-                                    : "");
-                    if (wi >= 0)
-                        lose_worker(e, (uint32_t)wi, "sent a malformed message");
-                } else if (m.type == WORKER_HELLO && wi < 0) {
-                    on_hello(e, &id, &m);
-                } else if (wi >= 0) {
-                    e->w[wi].last_seen = t;
-                    if (m.type == WORKER_RESULT) {
-                        note_result(&e->w[wi]);
-                        got = on_result(e, (uint32_t)wi, &m, out);
-                    }
-                }
-            } else {
-                /* a multi-part body is no worker's message: drain the rest */
-                while (zmq_msg_more(&body) && zmq_msg_recv(&body, e->router, 0) >= 0)
-                    ;
-            }
-            zmq_msg_close(&id);
-            zmq_msg_close(&body);
-        }
+        bool got = receive(e, n, t, out);
         check_workers(e, t);
         if (got)
             return JA_OK;
@@ -681,115 +727,141 @@ static const arena_executor_ops workers_ops = {
     workers_capacity, workers_submit, workers_next, workers_destroy, workers_next_ready,
 };
 
-int arena_executor_workers_new(const arena_exec_ctx *ctx, const arena_workers_opts *o,
-                               arena_executor **out, char *err, size_t cap)
+/* A new executor for ctx and o, with the settings every job carries
+ * packed once; nothing opened yet. */
+static workers_x *new_executor(const arena_exec_ctx *ctx, const arena_workers_opts *o)
 {
-    *out = NULL;
-    workers_x *e = calloc(1, sizeof *e);
-    if (!e) {
-        snprintf(err, cap, "out of memory");
-        return JA_ENOMEM;
-    }
+    workers_x *e = ja_xcalloc(1, sizeof *e);
     e->base.ops = &workers_ops;
     e->base.ctx = ctx;
     e->o = *o;
     msgpack_sbuffer_init(&e->sb);
-    int rc = JA_ENOMEM;
-    e->w = calloc(MAX_WORKERS, sizeof *e->w);
-    e->child = calloc(o->local ? o->local : 1, sizeof *e->child);
-    if (!e->w || !e->child) {
-        snprintf(err, cap, "out of memory");
-        goto fail;
-    }
-    /* The settings every job carries, packed once. */
+    e->w = ja_xcalloc(MAX_WORKERS, sizeof *e->w);
+    e->child = ja_xcalloc(o->local ? o->local : 1, sizeof *e->child);
     msgpack_packer pk;
     msgpack_packer_init(&pk, &e->sb, msgpack_sbuffer_write);
     worker_setup_pack(&pk, ctx, o->n_bots, o->specs);
-    e->setup = malloc(e->sb.size);
-    if (!e->setup) {
-        snprintf(err, cap, "out of memory");
-        goto fail;
-    }
+    e->setup = ja_xmalloc(e->sb.size);
     memcpy(e->setup, e->sb.data, e->sb.size);
     e->setup_len = e->sb.size;
+    return e;
+}
 
-    rc = JA_EIO;
-    if (o->local && !arena_find_referee(e->referee, sizeof e->referee)) {
-        snprintf(err, cap, "cannot find the referee worker program '%s' (set JACKARENA_REFEREE)",
-                 e->referee);
-        rc = JA_ENOTFOUND;
-        goto fail;
-    }
+/* The ROUTER every worker talks to. */
+static int open_router(workers_x *e, char *err, size_t cap)
+{
     e->zctx = zmq_ctx_new();
     e->router = e->zctx ? zmq_socket(e->zctx, ZMQ_ROUTER) : NULL;
     if (!e->router) {
         snprintf(err, cap, "cannot make a ZeroMQ socket: %s", zmq_strerror(errno));
-        goto fail;
+        return JA_EIO;
     }
     int one = 1;
     int64_t maxmsg = WORKER_MAX_MSG;
     zmq_setsockopt(e->router, ZMQ_ROUTER_MANDATORY, &one, sizeof one);
     zmq_setsockopt(e->router, ZMQ_MAXMSGSIZE, &maxmsg, sizeof maxmsg);
-    if (o->local) {
-        const char *tmp = getenv("TMPDIR");
-        tmp = tmp && *tmp ? tmp : "/tmp";
-        sweep_stale_dirs(tmp);
-        snprintf(e->dir, sizeof e->dir, "%s/ja-arena-XXXXXX", tmp);
-        if (!mkdtemp(e->dir)) {
-            snprintf(err, cap, "cannot make a temporary directory: %s", strerror(errno));
-            e->dir[0] = '\0';
-            goto fail;
-        }
-        /* The pid file appears whole, for sweep_stale_dirs(). */
-        char pidf[sizeof e->dir + 8], pid[32], perr[sizeof e->dir + 128];
-        snprintf(pidf, sizeof pidf, "%s/pid", e->dir);
-        int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-        ref_out_write_file(NULL, pidf, 0, pid, (size_t)n, perr, sizeof perr);
-        snprintf(e->endpoint, sizeof e->endpoint, "ipc://%s/w.sock", e->dir);
-        if (zmq_bind(e->router, e->endpoint) != 0) {
-            snprintf(err, cap, "cannot bind %s: %s", e->endpoint, zmq_strerror(errno));
-            goto fail;
-        }
+    return JA_OK;
+}
+
+/* The local workers' endpoint: an ipc socket in a private directory (see
+ * sweep_stale_dirs), bound. */
+static int bind_local(workers_x *e, char *err, size_t cap)
+{
+    const char *tmp = getenv("TMPDIR");
+    tmp = tmp && *tmp ? tmp : "/tmp";
+    sweep_stale_dirs(tmp);
+    snprintf(e->dir, sizeof e->dir, "%s/ja-arena-XXXXXX", tmp);
+    if (!mkdtemp(e->dir)) {
+        snprintf(err, cap, "cannot make a temporary directory: %s", strerror(errno));
+        e->dir[0] = '\0';
+        return JA_EIO;
     }
-    if (o->listen) {
-        if (o->curve_secret && o->n_allow) {
-            /* --workers-allow: a ZAP handler in this context vets each
-             * worker's public key during the Curve handshake (zap.h). */
-            e->allow = calloc(o->n_allow, sizeof *e->allow);
-            for (uint32_t i = 0; e->allow && i < o->n_allow; i++)
-                if (!(e->allow[i] = strdup(o->allow[i]))) {
-                    e->o.n_allow = i;
-                    break;
-                }
-            e->zap = zmq_socket(e->zctx, ZMQ_REP);
-            if (!e->allow || e->o.n_allow != o->n_allow || !e->zap ||
-                zmq_bind(e->zap, REF_ZAP_ENDPOINT) != 0) {
-                snprintf(err, cap, "cannot start the workers' ZAP handler: %s",
-                         zmq_strerror(errno));
-                goto fail;
-            }
-            e->o.allow = (const char *const *)e->allow;
-        }
-        if (o->curve_secret) {
-            int server = 1;
-            zmq_setsockopt(e->router, ZMQ_CURVE_SERVER, &server, sizeof server);
-            zmq_setsockopt(e->router, ZMQ_CURVE_SECRETKEY, o->curve_secret, 40);
-        }
-        if (zmq_bind(e->router, o->listen) != 0) {
-            snprintf(err, cap, "--workers '%s': %s", o->listen, zmq_strerror(errno));
-            rc = JA_EINVAL;
-            goto fail;
-        }
+    /* The pid file appears whole, for sweep_stale_dirs(). */
+    char pidf[sizeof e->dir + 8], pid[32], perr[sizeof e->dir + 128];
+    snprintf(pidf, sizeof pidf, "%s/pid", e->dir);
+    int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    ref_out_write_file(NULL, pidf, 0, pid, (size_t)n, perr, sizeof perr);
+    snprintf(e->endpoint, sizeof e->endpoint, "ipc://%s/w.sock", e->dir);
+    if (zmq_bind(e->router, e->endpoint) != 0) {
+        snprintf(err, cap, "cannot bind %s: %s", e->endpoint, zmq_strerror(errno));
+        return JA_EIO;
     }
-    for (uint32_t i = 0; i < o->local; i++)
+    return JA_OK;
+}
+
+/* --workers-allow: a ZAP handler in this context vets each worker's public
+ * key during the Curve handshake (zap.h), against copies of the keys. */
+static int start_zap(workers_x *e, char *err, size_t cap)
+{
+    const arena_workers_opts *o = &e->o;
+    e->allow = ja_xcalloc(o->n_allow, sizeof *e->allow);
+    for (uint32_t i = 0; i < o->n_allow; i++)
+        e->allow[i] = ja_xstrdup(o->allow[i]);
+    e->o.allow = (const char *const *)e->allow;
+    e->zap = zmq_socket(e->zctx, ZMQ_REP);
+    if (!e->zap || zmq_bind(e->zap, REF_ZAP_ENDPOINT) != 0) {
+        snprintf(err, cap, "cannot start the workers' ZAP handler: %s", zmq_strerror(errno));
+        return JA_EIO;
+    }
+    return JA_OK;
+}
+
+/* The endpoint remote workers join (--workers), with Curve when there is a
+ * secret key. */
+static int bind_listen(workers_x *e, char *err, size_t cap)
+{
+    const arena_workers_opts *o = &e->o;
+    if (o->curve_secret && o->n_allow) {
+        int rc = start_zap(e, err, cap);
+        if (rc != JA_OK)
+            return rc;
+    }
+    if (o->curve_secret) {
+        int server = 1;
+        zmq_setsockopt(e->router, ZMQ_CURVE_SERVER, &server, sizeof server);
+        zmq_setsockopt(e->router, ZMQ_CURVE_SECRETKEY, o->curve_secret, 40);
+    }
+    if (zmq_bind(e->router, o->listen) != 0) {
+        snprintf(err, cap, "--workers '%s': %s", o->listen, zmq_strerror(errno));
+        return JA_EINVAL;
+    }
+    return JA_OK;
+}
+
+/* Opens the executor: the referee program found (for local workers), the
+ * router bound where the workers come, the local workers started. */
+static int open_executor(workers_x *e, char *err, size_t cap)
+{
+    const arena_workers_opts *o = &e->o;
+    if (o->local && !arena_find_referee(e->referee, sizeof e->referee)) {
+        snprintf(err, cap, "cannot find the referee worker program '%s' (set JACKARENA_REFEREE)",
+                 e->referee);
+        return JA_ENOTFOUND;
+    }
+    int rc = open_router(e, err, cap);
+    if (rc == JA_OK && o->local)
+        rc = bind_local(e, err, cap);
+    if (rc == JA_OK && o->listen)
+        rc = bind_listen(e, err, cap);
+    for (uint32_t i = 0; rc == JA_OK && i < o->local; i++)
         if (!spawn(e, i)) {
             snprintf(err, cap, "cannot start a referee worker: %s", strerror(errno));
-            goto fail;
+            rc = JA_EIO;
         }
+    return rc;
+}
+
+int arena_executor_workers_new(const arena_exec_ctx *ctx, const arena_workers_opts *o,
+                               arena_executor **out, char *err, size_t cap)
+{
+    *out = NULL;
+    workers_x *e = new_executor(ctx, o);
+    int rc = open_executor(e, err, cap);
+    if (rc != JA_OK) {
+        workers_destroy(&e->base);
+        return rc;
+    }
     e->last_hb = now_ms();
     *out = &e->base;
     return JA_OK;
-fail:
-    workers_destroy(&e->base);
-    return rc;
 }

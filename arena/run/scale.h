@@ -85,24 +85,30 @@ typedef struct arena_scale {
     bool jobs_given;             /* --jobs was given (set by the command) */
 } arena_scale;
 
-/* Handles one scale flag: 1 if c was one (and valid), 0 if not, -1 after
- * printing a usage error. */
-int arena_scale_flag(arena_scale *s, int c, const char *arg);
+/* Handles one scale flag: 1 if c was one (and valid), 0 if not, -1 with
+ * the usage error's line in err. */
+int arena_scale_flag(arena_scale *s, int c, const char *arg, char *err, size_t cap);
 
-/* Checks the flags together before anything is written (usage errors are
- * printed): --workers' endpoint and its Curve/plain-tcp flags, --slurm
- * (arena_slurm_check) and what it does not go with. */
-bool arena_scale_check(const arena_scale *s, const arena_ext *ext, uint32_t jobs);
+/* Checks the flags together before anything is written: --workers' endpoint
+ * and its Curve/plain-tcp flags, --workers-allow's file, --slurm
+ * (arena_slurm_check) and what it does not go with. JA_OK, or JA_EINVAL
+ * with the usage error's line in err ("" when arena_load_allow, extbots.h,
+ * which still prints its errors, has said it). */
+int arena_scale_check(const arena_scale *s, const arena_ext *ext, uint32_t jobs, char *err,
+                      size_t cap);
 
 /* Starts the executor for jobs and the flags: in-process (J = 1, no
  * --workers), threads (--threads, or a bot that is not a plugin), or
  * referee workers; with --slurm-workers, only the workers of the Slurm job
  * it submits (*sw; arena_slurm_workers_end it after the executor is
- * destroyed). Prints a one-line error and returns false on failure. */
-bool arena_scale_executor(const arena_scale *s, arena_ext *ext, const arena_bots *bots,
-                          const arena_exec_ctx *xc, uint32_t jobs, bool quiet,
-                          volatile sig_atomic_t *stop, arena_executor **out,
-                          arena_slurm_workers **sw);
+ * destroyed). JA_OK, or the failure's code with its line in err ("" when
+ * arena_ext_curve_keys or arena_load_allow, extbots.h, which still print
+ * their errors, have said it). The note naming the workers' endpoint and
+ * key goes to stderr. */
+int arena_scale_executor(const arena_scale *s, arena_ext *ext, const arena_bots *bots,
+                         const arena_exec_ctx *xc, uint32_t jobs, bool quiet,
+                         volatile sig_atomic_t *stop, arena_executor **out,
+                         arena_slurm_workers **sw, char *err, size_t cap);
 
 /* `arena ladder import OTHER.db`: merges another arena database into
  * db_path (ladder_db_merge), printing what was merged. Exit status. */

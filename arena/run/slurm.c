@@ -6,6 +6,7 @@
 
 #include "run/export.h"
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 #include "ja_mp.h"
 #include "merge.h"
 
@@ -29,42 +30,42 @@
 
 extern char **environ;
 
-bool arena_slurm_flag_n(arena_slurm *s, const char *arg)
+int arena_slurm_flag_n(arena_slurm *s, const char *arg, char *err, size_t cap)
 {
     if (!arena_parse_u32(arg, &s->n) || s->n == 0 || s->n > ARENA_SLURM_MAX_SHARDS) {
-        arena_error("--slurm needs a number of shards from 1 to %d, not '%s'",
-                    ARENA_SLURM_MAX_SHARDS, arg);
-        return false;
+        snprintf(err, cap, "--slurm needs a number of shards from 1 to %d, not '%s'",
+                 ARENA_SLURM_MAX_SHARDS, arg);
+        return JA_EINVAL;
     }
-    return true;
+    return JA_OK;
 }
 
-bool arena_slurm_flag_workers(arena_slurm *s, const char *arg)
+int arena_slurm_flag_workers(arena_slurm *s, const char *arg, char *err, size_t cap)
 {
     if (!arena_parse_u32(arg, &s->workers) || s->workers == 0 ||
         s->workers > ARENA_SLURM_MAX_SHARDS) {
-        arena_error("--slurm-workers needs a number of workers from 1 to %d, not '%s'",
-                    ARENA_SLURM_MAX_SHARDS, arg);
-        return false;
+        snprintf(err, cap, "--slurm-workers needs a number of workers from 1 to %d, not '%s'",
+                 ARENA_SLURM_MAX_SHARDS, arg);
+        return JA_EINVAL;
     }
-    return true;
+    return JA_OK;
 }
 
-bool arena_slurm_flag_opt(arena_slurm *s, const char *arg)
+int arena_slurm_flag_opt(arena_slurm *s, const char *arg, char *err, size_t cap)
 {
     if (s->n_opts == ARENA_SLURM_MAX_OPTS) {
-        arena_error("--slurm-opt: at most %d of them (put several words in one)",
-                    ARENA_SLURM_MAX_OPTS);
-        return false;
+        snprintf(err, cap, "--slurm-opt: at most %d of them (put several words in one)",
+                 ARENA_SLURM_MAX_OPTS);
+        return JA_EINVAL;
     }
     s->opts[s->n_opts++] = arg;
-    return true;
+    return JA_OK;
 }
 
 static void drop(arena_slurm *s, const char *p, int argc)
 {
-    if (!s->drop && !(s->drop = calloc((size_t)argc + 1, sizeof *s->drop)))
-        return; /* out of memory: arena_slurm_check says so */
+    if (!s->drop)
+        s->drop = ja_xcalloc((size_t)argc + 1, sizeof *s->drop);
     if (s->n_drop < argc)
         s->drop[s->n_drop++] = p;
 }
@@ -87,9 +88,9 @@ void arena_slurm_free(arena_slurm *s)
 }
 
 /* Splits one --slurm-opt string into w: words as the shell splits them
- * (quotes, backslashes), no command substitution. One usage line on
- * failure. */
-static bool split_opt(const char *opt, wordexp_t *w)
+ * (quotes, backslashes), no command substitution. False with one line in
+ * err. */
+static bool split_opt(const char *opt, wordexp_t *w, char *err, size_t cap)
 {
     int rc = wordexp(opt, w, WRDE_NOCMD);
     if (rc == 0)
@@ -98,7 +99,7 @@ static bool split_opt(const char *opt, wordexp_t *w)
                       : rc == WRDE_CMDSUB ? "command substitution ($(...) or `...`)"
                       : rc == WRDE_SYNTAX ? "unbalanced quotes"
                                           : "a word that cannot be expanded";
-    arena_error("--slurm-opt '%s' has %s: give sbatch options as plain words", opt, why);
+    snprintf(err, cap, "--slurm-opt '%s' has %s: give sbatch options as plain words", opt, why);
     if (rc == WRDE_NOSPACE)
         wordfree(w);
     return false;
@@ -110,9 +111,9 @@ static bool on_path(const char *prog)
     const char *path = getenv("PATH");
     if (!path || !*path)
         return false;
-    char *copy = strdup(path), *save = NULL;
+    char *copy = ja_xstrdup(path), *save = NULL;
     bool found = false;
-    for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d && !found;
+    for (char *d = strtok_r(copy, ":", &save); d && !found;
          d = strtok_r(NULL, ":", &save)) {
         char f[PATH_MAX];
         struct stat sb;
@@ -123,34 +124,31 @@ static bool on_path(const char *prog)
     return found;
 }
 
-bool arena_slurm_check(const arena_slurm *s)
+int arena_slurm_check(const arena_slurm *s, char *err, size_t cap)
 {
     if (!s->n && !s->workers) {
         if (s->n_opts) {
-            arena_error("--slurm-opt '%s' needs --slurm N or --slurm-workers N", s->opts[0]);
-            return false;
+            snprintf(err, cap, "--slurm-opt '%s' needs --slurm N or --slurm-workers N",
+                     s->opts[0]);
+            return JA_EINVAL;
         }
-        return true;
+        return JA_OK;
     }
     const char *flag = s->n ? "--slurm" : "--slurm-workers";
-    if (s->n && !s->drop && s->argc > 0) {
-        arena_error("--slurm: out of memory");
-        return false;
-    }
     for (uint32_t i = 0; i < s->n_opts; i++) {
         wordexp_t w;
-        if (!split_opt(s->opts[i], &w))
-            return false;
+        if (!split_opt(s->opts[i], &w, err, cap))
+            return JA_EINVAL;
         wordfree(&w);
     }
     static const char *const progs[] = {"sbatch", "squeue", "scancel"};
     for (size_t i = 0; i < sizeof progs / sizeof *progs; i++)
         if (!on_path(progs[i])) {
-            arena_error("%s: '%s' is not on PATH (Slurm's client commands are needed "
-                        "where the arena runs; Debian: slurm-client)", flag, progs[i]);
-            return false;
+            snprintf(err, cap, "%s: '%s' is not on PATH (Slurm's client commands are needed "
+                     "where the arena runs; Debian: slurm-client)", flag, progs[i]);
+            return JA_EINVAL;
         }
-    return true;
+    return JA_OK;
 }
 
 /* ---- running Slurm's commands ---------------------------------------------- */
@@ -211,13 +209,7 @@ static int run(char *const argv[], char *out, size_t cap)
  * the trailing newline and blanks, cut at cap. */
 static void one_line(char *s, size_t cap)
 {
-    char *copy = strdup(s);
-    if (!copy) {
-        for (char *p = s; *p; p++)
-            if (*p == '\n' || *p == '\r')
-                *p = ' ';
-        return;
-    }
+    char *copy = ja_xstrdup(s);
     size_t n = strlen(copy), len = 0;
     while (n && (copy[n - 1] == '\n' || copy[n - 1] == '\r' || copy[n - 1] == ' '))
         copy[--n] = '\0';
@@ -412,39 +404,31 @@ static int sbatch(const arena_slurm *s, const char *script, const char *array, c
     wordexp_t w[ARENA_SLURM_MAX_OPTS];
     uint32_t n_w = 0;
     size_t n_args = 6;
-    int rc = JA_OK;
     for (; n_w < s->n_opts; n_w++) {
-        if (!split_opt(s->opts[n_w], &w[n_w])) { /* arena_slurm_check split it before */
+        if (!split_opt(s->opts[n_w], &w[n_w], err, cap)) { /* arena_slurm_check split it */
             snprintf(err, cap, "--slurm-opt '%s' cannot be split into words", s->opts[n_w]);
-            rc = JA_EINVAL;
-            break;
+            for (uint32_t j = 0; j < n_w; j++)
+                wordfree(&w[j]);
+            return JA_EINVAL;
         }
         n_args += w[n_w].we_wordc;
     }
-    char **av = rc == JA_OK ? calloc(n_args + 1, sizeof *av) : NULL;
-    int st = -1;
-    if (av) {
-        size_t i = 0;
-        av[i++] = "sbatch";
-        av[i++] = "--parsable";
-        av[i++] = a_array;
-        av[i++] = a_name;
-        av[i++] = a_out;
-        for (uint32_t j = 0; j < n_w; j++)
-            for (size_t m = 0; m < w[j].we_wordc; m++)
-                av[i++] = w[j].we_wordv[m];
-        av[i++] = (char *)script;
-        av[i] = NULL;
-        st = run(av, out, sizeof out);
-        free(av);
-    } else if (rc == JA_OK) {
-        snprintf(err, cap, "%s: out of memory", s->n ? "--slurm" : "--slurm-workers");
-        rc = JA_ENOMEM;
-    }
+    char **av = ja_xcalloc(n_args + 1, sizeof *av);
+    size_t i = 0;
+    av[i++] = "sbatch";
+    av[i++] = "--parsable";
+    av[i++] = a_array;
+    av[i++] = a_name;
+    av[i++] = a_out;
+    for (uint32_t j = 0; j < n_w; j++)
+        for (size_t m = 0; m < w[j].we_wordc; m++)
+            av[i++] = w[j].we_wordv[m];
+    av[i++] = (char *)script;
+    av[i] = NULL;
+    int st = run(av, out, sizeof out);
+    free(av);
     for (uint32_t j = 0; j < n_w; j++)
         wordfree(&w[j]);
-    if (rc != JA_OK)
-        return rc;
     /* --parsable: "JOBID" or "JOBID;CLUSTER" on the last line (warnings
      * may come before it). */
     const char *last = out;
@@ -609,8 +593,8 @@ static int name_cmp(const void *a, const void *b)
 /* Adds the whole chunks of buf (one export file, docs/training-data.md) to
  * *c; a truncated or malformed tail ends the file (a task killed while it
  * wrote: its complete matches count). */
-static int scan_export(const char *buf, size_t len, uint32_t file, xchunk **c, size_t *n,
-                       size_t *capc)
+static void scan_export(const char *buf, size_t len, uint32_t file, xchunk **c, size_t *n,
+                        size_t *capc)
 {
     size_t off = 0;
     while (off < len) {
@@ -636,31 +620,33 @@ static int scan_export(const char *buf, size_t len, uint32_t file, xchunk **c, s
         if (!ok)
             break;
         if (*n == *capc) {
-            size_t nc = *capc ? 2 * *capc : 256;
-            xchunk *g = realloc(*c, nc * sizeof *g);
-            if (!g)
-                return JA_ENOMEM;
-            *c = g;
-            *capc = nc;
+            *capc = *capc ? 2 * *capc : 256;
+            *c = ja_xrealloc(*c, *capc * sizeof **c);
         }
         (*c)[(*n)++] = (xchunk){(uint32_t)match, file, off, e - off};
         off = e;
     }
-    return JA_OK;
 }
 
-/* Appends to xf, in match order and each once, the chunks of the matches
- * pending[0..np) (ascending) found in the export files dir/tT-*.mp of the
- * shards; *missing counts the matches without one. */
-static int export_shards(const char *dir, int64_t tid, const uint32_t *pending, uint32_t np,
-                         arena_export *xf, uint32_t *missing, char *err, size_t cap)
+/* The shards' export files of tournament tid in dir (tT-*.mp), mapped,
+ * and the whole chunks found in them. */
+typedef struct xfiles {
+    char **names;               /* in name order */
+    size_t n;
+    char **map;                 /* each file's bytes; NULL: empty */
+    size_t *maplen;
+    xchunk *c;
+    size_t n_c, cap_c;
+} xfiles;
+
+/* x->names: the export files of tournament tid in dir, in name order:
+ * where a match was exported twice (a task run again after a kill), the
+ * same file wins on every run. */
+static int list_exports(const char *dir, int64_t tid, xfiles *x, char *err, size_t cap)
 {
     char prefix[32];
     snprintf(prefix, sizeof prefix, "t%lld-", (long long)tid);
     size_t pl = strlen(prefix);
-    char **names = NULL;
-    size_t nn = 0;
-    int rc = JA_OK;
     DIR *d = opendir(dir);
     if (!d) {
         snprintf(err, cap, "--export-decisions: cannot read '%s': %s", dir, strerror(errno));
@@ -671,84 +657,275 @@ static int export_shards(const char *dir, int64_t tid, const uint32_t *pending, 
         if (l < pl + 3 || strncmp(e->d_name, prefix, pl) != 0 ||
             strcmp(e->d_name + l - 3, ".mp") != 0)
             continue;
-        char **g = realloc(names, (nn + 1) * sizeof *g);
-        if (!g || !(g[nn] = strdup(e->d_name))) {
-            names = g ? g : names;
-            rc = JA_ENOMEM;
-            break;
-        }
-        names = g;
-        nn++;
+        x->names = ja_xrealloc(x->names, (x->n + 1) * sizeof *x->names);
+        x->names[x->n++] = ja_xstrdup(e->d_name);
     }
     closedir(d);
-    /* In name order: where a match was exported twice (a task run again
-     * after a kill), the same file wins on every run. */
-    if (names)
-        qsort(names, nn, sizeof *names, name_cmp);
-    char **map = calloc(nn ? nn : 1, sizeof *map);
-    size_t *maplen = calloc(nn ? nn : 1, sizeof *maplen);
-    xchunk *c = NULL;
-    size_t n_c = 0, cap_c = 0;
-    if (!map || !maplen)
-        rc = JA_ENOMEM;
-    for (size_t i = 0; rc == JA_OK && i < nn; i++) {
-        char path[PATH_MAX + 300];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-        struct stat sb;
-        if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+    if (x->names)
+        qsort(x->names, x->n, sizeof *x->names, name_cmp);
+    return JA_OK;
+}
+
+/* Maps export file i of dir and adds its whole chunks. */
+static int map_export(const char *dir, xfiles *x, size_t i, char *err, size_t cap)
+{
+    char path[PATH_MAX + 300];
+    snprintf(path, sizeof path, "%s/%s", dir, x->names[i]);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    struct stat sb;
+    if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        snprintf(err, cap, "--export-decisions: cannot read '%s': %s", path,
+                 fd < 0 ? strerror(errno) : "not a regular file");
+        if (fd >= 0)
+            close(fd);
+        return JA_EIO;
+    }
+    int rc = JA_OK;
+    if (sb.st_size > 0) {
+        void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (m == MAP_FAILED) {
             snprintf(err, cap, "--export-decisions: cannot read '%s': %s", path,
-                     fd < 0 ? strerror(errno) : "not a regular file");
-            if (fd >= 0)
-                close(fd);
+                     strerror(errno));
             rc = JA_EIO;
-            break;
-        }
-        if (sb.st_size > 0) {
-            void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-            if (m == MAP_FAILED) {
-                snprintf(err, cap, "--export-decisions: cannot read '%s': %s", path,
-                         strerror(errno));
-                rc = JA_EIO;
-            } else {
-                map[i] = m;
-                maplen[i] = (size_t)sb.st_size;
-                rc = scan_export(m, maplen[i], (uint32_t)i, &c, &n_c, &cap_c);
-            }
-        }
-        close(fd);
-    }
-    if (rc == JA_ENOMEM)
-        snprintf(err, cap, "--export-decisions: out of memory");
-    if (rc == JA_OK) {
-        if (c)
-            qsort(c, n_c, sizeof *c, xchunk_cmp);
-        *missing = 0;
-        size_t j = 0;
-        for (uint32_t i = 0; rc == JA_OK && i < np; i++) {
-            while (j < n_c && c[j].match < pending[i])
-                j++;
-            if (j == n_c || c[j].match != pending[i]) {
-                ++*missing;
-                continue;
-            }
-            if (arena_export_append(xf, map[c[j].file] + c[j].off, c[j].len) != JA_OK) {
-                snprintf(err, cap, "--export-decisions: cannot write the exported decisions of "
-                         "match %u", (unsigned)pending[i]);
-                rc = JA_EIO;
-            }
+        } else {
+            x->map[i] = m;
+            x->maplen[i] = (size_t)sb.st_size;
+            scan_export(m, x->maplen[i], (uint32_t)i, &x->c, &x->n_c, &x->cap_c);
         }
     }
-    for (size_t i = 0; i < nn; i++) {
-        if (map && map[i])
-            munmap(map[i], maplen[i]);
-        free(names[i]);
-    }
-    free(names);
-    free(map);
-    free(maplen);
-    free(c);
+    close(fd);
     return rc;
+}
+
+/* Appends to xf, in match order and each once, the chunk of each match of
+ * pending[0..np) (ascending); *missing counts the matches without one. */
+static int append_chunks(xfiles *x, const uint32_t *pending, uint32_t np, arena_export *xf,
+                         uint32_t *missing, char *err, size_t cap)
+{
+    if (x->c)
+        qsort(x->c, x->n_c, sizeof *x->c, xchunk_cmp);
+    *missing = 0;
+    size_t j = 0;
+    for (uint32_t i = 0; i < np; i++) {
+        while (j < x->n_c && x->c[j].match < pending[i])
+            j++;
+        if (j == x->n_c || x->c[j].match != pending[i]) {
+            ++*missing;
+            continue;
+        }
+        const xchunk *c = &x->c[j];
+        if (arena_export_append(xf, x->map[c->file] + c->off, c->len) != JA_OK) {
+            snprintf(err, cap, "--export-decisions: cannot write the exported decisions of "
+                     "match %u", (unsigned)pending[i]);
+            return JA_EIO;
+        }
+    }
+    return JA_OK;
+}
+
+static void xfiles_free(xfiles *x)
+{
+    for (size_t i = 0; i < x->n; i++) {
+        if (x->map && x->map[i])
+            munmap(x->map[i], x->maplen[i]);
+        free(x->names[i]);
+    }
+    free(x->names);
+    free(x->map);
+    free(x->maplen);
+    free(x->c);
+}
+
+/* Appends to xf, in match order and each once, the chunks of the matches
+ * pending[0..np) (ascending) found in the export files dir/tT-*.mp of the
+ * shards; *missing counts the matches without one. */
+static int export_shards(const char *dir, int64_t tid, const uint32_t *pending, uint32_t np,
+                         arena_export *xf, uint32_t *missing, char *err, size_t cap)
+{
+    xfiles x = {0};
+    int rc = list_exports(dir, tid, &x, err, cap);
+    if (rc != JA_OK)
+        return rc;
+    x.map = ja_xcalloc(x.n ? x.n : 1, sizeof *x.map);
+    x.maplen = ja_xcalloc(x.n ? x.n : 1, sizeof *x.maplen);
+    for (size_t i = 0; rc == JA_OK && i < x.n; i++)
+        rc = map_export(dir, &x, i, err, cap);
+    if (rc == JA_OK)
+        rc = append_chunks(&x, pending, np, xf, missing, err, cap);
+    xfiles_free(&x);
+    return rc;
+}
+
+/* One --slurm run (arena_slurm_play): what it was given, where its files
+ * go, and what each shard has left. */
+typedef struct slurm_run {
+    ladder_db *db;
+    const char *db_path;
+    int64_t tid;
+    const arena_slurm *s;
+    arena_export *xf;
+    bool quiet;
+    volatile sig_atomic_t *stop;
+    arena_progress_fn progress;
+    void *pctx;
+    char *err;
+    size_t cap;
+    uint32_t n;                        /* shards */
+    ladder_tournament_info ti;
+    ladder_tournament_spec sp;         /* the tournament, with its seed */
+    char dir[PATH_MAX + 8], script[PATH_MAX + 40], stage_path[PATH_MAX + 40];
+    ladder_db *stage;                  /* the staging database */
+    int64_t stid;                      /* the tournament there; 0: none yet */
+    char (*shard)[PATH_MAX + 64];      /* each shard's database */
+    uint32_t *left, *base;             /* each shard's matches left, and recorded before */
+    bool *todo;                        /* the shards submitted */
+    char *spec_s;                      /* shards as a list (8 * n + 16 bytes) */
+    const char *job;                   /* the job submitted (job_s); NULL: none */
+    char job_s[64];
+    uint32_t *pending, np;             /* what the final merge records */
+} slurm_run;
+
+/* The staging directory DB.slurm/ and its files' names, each shard's
+ * lists, and the staging database open. The shards' databases are merged
+ * into it (DB.slurm/tT-all.db), and that into --db once every match is
+ * there: one merge in match order, so that the live Elo is the one of an
+ * unsharded run. */
+static int open_staging(slurm_run *r)
+{
+    const uint32_t n = r->n;
+    if (!staging_dir(r->db_path, "--slurm", r->dir, sizeof r->dir, r->err, r->cap))
+        return JA_EIO;
+    snprintf(r->script, sizeof r->script, "%s/t%lld.sh", r->dir, (long long)r->tid);
+    snprintf(r->stage_path, sizeof r->stage_path, "%s/t%lld-all.db", r->dir, (long long)r->tid);
+    r->left = ja_xcalloc(n, sizeof *r->left);
+    r->base = ja_xcalloc(n, sizeof *r->base);
+    r->todo = ja_xcalloc(n, sizeof *r->todo);
+    r->shard = ja_xcalloc(n, sizeof *r->shard);
+    r->spec_s = ja_xmalloc(8 * (size_t)n + 16);
+    for (uint32_t k = 0; k < n; k++)
+        snprintf(r->shard[k], sizeof r->shard[k], "%s/t%lld-%uof%u.db", r->dir,
+                 (long long)r->tid, k + 1, n);
+    int rc = ladder_db_open(r->stage_path, &r->stage);
+    if (rc != JA_OK)
+        snprintf(r->err, r->cap, "--slurm: %s",
+                 r->stage ? ladder_db_errmsg(r->stage) : ja_strerror(rc));
+    return rc;
+}
+
+/* Merges the shards' databases (those of todo, or all when todo is NULL;
+ * base: see merge_shards) into the staging one and counts what each shard
+ * has left. */
+static int merge_and_count(slurm_run *r, const bool *todo, uint32_t *base)
+{
+    int rc = merge_shards(r->stage, r->shard, r->n, todo, base, &r->sp, &r->stid, r->err,
+                          r->cap);
+    if (rc == JA_OK)
+        rc = count_left(r->db, r->tid, r->stage, r->stid, r->n, r->left, r->err, r->cap);
+    return rc;
+}
+
+/* Submits the shards with matches left (unless stopped), waits for their
+ * job and merges what they recorded. */
+static int run_shards(slurm_run *r)
+{
+    const uint32_t n = r->n;
+    uint32_t n_todo = 0, n_left = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        n_todo += r->todo[k] = r->left[k] > 0;
+        n_left += r->left[k];
+    }
+    if (!n_todo || *r->stop)
+        return JA_OK;
+    int rc = submit(r->s, r->script, r->dir, r->tid, r->ti.seed, r->xf != NULL, r->todo,
+                    r->spec_s, r->job_s, sizeof r->job_s, r->err, r->cap);
+    if (rc != JA_OK)
+        return rc;
+    r->job = r->job_s;
+    if (!r->quiet)
+        fprintf(stderr, "arena: Slurm job %s: %u shard%s of %u (%s), logs %s/t%lld-*of%u.log\n",
+                r->job, n_todo, n_todo == 1 ? "" : "s", n, r->spec_s, r->dir,
+                (long long)r->tid, n);
+    rc = wait_job(r->job, n, r->todo, r->left, r->base, r->shard, r->ti.n_matches - n_left,
+                  r->ti.n_matches, r->quiet, r->stop, r->progress, r->pctx, r->err, r->cap);
+    if (rc == JA_OK)
+        rc = merge_and_count(r, r->todo, NULL);
+    return rc;
+}
+
+/* The shards with matches left (failed, or cancelled) as a list in
+ * spec_s: how many, the first (from 0) in *first, and in *recorded the
+ * matches the shards hold beyond those recorded in db. */
+static uint32_t failed_shards(slurm_run *r, uint32_t *first, uint32_t *recorded)
+{
+    const uint32_t n = r->n;
+    size_t len = 0, cap = 8 * (size_t)n + 16;
+    uint32_t n_failed = 0;
+    *first = 0;
+    *recorded = r->ti.n_matches - r->ti.n_done;
+    for (uint32_t k = 0; k < n; k++) {
+        *recorded -= r->left[k];
+        if (!r->left[k])
+            continue;
+        if (!n_failed++)
+            *first = k;
+        int wr = snprintf(r->spec_s + len, cap - len, "%s%u", len ? "," : "", k + 1);
+        if (wr > 0 && (size_t)wr < cap - len)
+            len += (size_t)wr;
+    }
+    return n_failed;
+}
+
+/* Every match is in the staging database: it goes into db, and the
+ * decisions of the matches this merge records are exported. */
+static int merge_into_db(slurm_run *r)
+{
+    ladder_db_close(&r->stage);
+    ladder_merge_result mr;
+    char merr[1200];
+    int rc;
+    if (r->xf && (rc = ladder_db_pending(r->db, r->tid, &r->pending, &r->np)) != JA_OK) {
+        snprintf(r->err, r->cap, "%s", ladder_db_errmsg(r->db));
+        return rc;
+    }
+    if ((rc = ladder_db_merge(r->db, r->stage_path, &mr, merr, sizeof merr)) != JA_OK) {
+        snprintf(r->err, r->cap, "--slurm: cannot merge '%s': %s", r->stage_path, merr);
+        return rc;
+    }
+    uint32_t missing = 0;
+    if (r->xf && (rc = export_shards(r->dir, r->tid, r->pending, r->np, r->xf, &missing, r->err,
+                                     r->cap)) != JA_OK)
+        return rc;
+    if (missing && !r->quiet)
+        fprintf(stderr, "arena: note: --export-decisions: no shard exported the decisions "
+                "of %u of the %u matches merged (played by a run without "
+                "--export-decisions); the file has the others\n", missing, r->np);
+    if (r->progress && ladder_db_tournament_get(r->db, r->tid, &r->ti) == JA_OK)
+        r->progress(r->pctx, r->ti.n_done, r->ti.n_matches);
+    return JA_OK;
+}
+
+/* After the job: the final merge when every shard is done; otherwise,
+ * stopped, a note of what the shards hold, or the shards that did not
+ * finish as the run's error. */
+static int finish(slurm_run *r)
+{
+    uint32_t first, recorded;
+    uint32_t n_failed = failed_shards(r, &first, &recorded);
+    if (!n_failed)
+        return merge_into_db(r);
+    if (*r->stop) {
+        if (!r->quiet)
+            fprintf(stderr, "arena: the shards hold %u more of the %u matches (in %s); they go "
+                    "into %s when every shard is done\n", recorded, r->ti.n_matches, r->dir,
+                    r->db_path);
+        return JA_OK;
+    }
+    snprintf(r->err, r->cap, "--slurm: shard%s %s of %u did not finish (Slurm job %s; see "
+             "%s/t%lld-%uof%u.log%s); run the same command again to submit %s again",
+             n_failed == 1 ? "" : "s", r->spec_s, r->n, r->job ? r->job : "-", r->dir,
+             (long long)r->tid, first + 1, r->n, n_failed > 1 ? " and the others" : "",
+             n_failed == 1 ? "it" : "them");
+    return JA_EIO;
 }
 
 int arena_slurm_play(ladder_db *db, const char *db_path, int64_t tid,
@@ -756,124 +933,33 @@ int arena_slurm_play(ladder_db *db, const char *db_path, int64_t tid,
                      arena_export *xf, bool quiet, volatile sig_atomic_t *stop,
                      arena_progress_fn progress, void *pctx, char *err, size_t cap)
 {
-    const uint32_t n = s->n;
-    char dir[PATH_MAX + 8], script[PATH_MAX + 40], stage_path[PATH_MAX + 40];
-    ladder_tournament_info ti;
-    if (ladder_db_tournament_get(db, tid, &ti) != JA_OK) {
+    slurm_run run = {.db = db, .db_path = db_path, .tid = tid, .s = s, .xf = xf,
+                     .quiet = quiet, .stop = stop, .progress = progress, .pctx = pctx,
+                     .err = err, .cap = cap, .n = s->n, .sp = *spec};
+    slurm_run *r = &run;
+    int rc = JA_OK;
+    if (ladder_db_tournament_get(db, tid, &r->ti) != JA_OK) {
         snprintf(err, cap, "%s", ladder_db_errmsg(db));
-        return JA_EIO;
-    }
-    if (ti.done)
-        return JA_OK;
-    if (!staging_dir(db_path, "--slurm", dir, sizeof dir, err, cap))
-        return JA_EIO;
-    snprintf(script, sizeof script, "%s/t%lld.sh", dir, (long long)tid);
-    snprintf(stage_path, sizeof stage_path, "%s/t%lld-all.db", dir, (long long)tid);
-    ladder_tournament_spec sp = *spec;
-    sp.seed = ti.seed;
-    ladder_db *stage = NULL;
-    uint32_t *left = calloc(n, sizeof *left), *base = calloc(n, sizeof *base);
-    bool *todo = calloc(n, sizeof *todo);
-    char (*shard)[PATH_MAX + 64] = calloc(n, sizeof *shard);
-    char *spec_s = malloc(8 * (size_t)n + 16);
-    uint32_t *pending = NULL, np = 0;
-    int64_t stid = 0;
-    int rc = JA_ENOMEM;
-    if (!left || !base || !todo || !shard || !spec_s) {
-        snprintf(err, cap, "--slurm: out of memory");
-        goto done;
-    }
-    /* The shards' databases are merged into a staging database
-     * (DB.slurm/tT-all.db), and that into --db once every match is there:
-     * one merge in match order, so that the live Elo is the one of an
-     * unsharded run. What the shards recorded in an earlier run is merged
-     * first: only the shards with matches left are submitted. */
-    if ((rc = ladder_db_open(stage_path, &stage)) != JA_OK) {
-        snprintf(err, cap, "--slurm: %s", stage ? ladder_db_errmsg(stage) : ja_strerror(rc));
-        goto done;
-    }
-    for (uint32_t k = 0; k < n; k++)
-        snprintf(shard[k], sizeof shard[k], "%s/t%lld-%uof%u.db", dir, (long long)tid, k + 1, n);
-    if ((rc = merge_shards(stage, shard, n, NULL, base, &sp, &stid, err, cap)) != JA_OK ||
-        (rc = count_left(db, tid, stage, stid, n, left, err, cap)) != JA_OK)
-        goto done;
-    uint32_t n_todo = 0, n_left = 0;
-    for (uint32_t k = 0; k < n; k++) {
-        n_todo += todo[k] = left[k] > 0;
-        n_left += left[k];
-    }
-    const char *job = NULL;
-    char job_s[64] = "";
-    if (n_todo && !*stop) {
-        if ((rc = submit(s, script, dir, tid, ti.seed, xf != NULL, todo, spec_s, job_s,
-                         sizeof job_s, err, cap)) != JA_OK)
-            goto done;
-        job = job_s;
-        if (!quiet)
-            fprintf(stderr, "arena: Slurm job %s: %u shard%s of %u (%s), logs %s/t%lld-*of%u.log\n",
-                    job, n_todo, n_todo == 1 ? "" : "s", n, spec_s, dir, (long long)tid, n);
-        rc = wait_job(job, n, todo, left, base, shard, ti.n_matches - n_left, ti.n_matches,
-                      quiet, stop, progress, pctx, err, cap);
-        if (rc != JA_OK)
-            goto done;
-        if ((rc = merge_shards(stage, shard, n, todo, NULL, &sp, &stid, err, cap)) != JA_OK ||
-            (rc = count_left(db, tid, stage, stid, n, left, err, cap)) != JA_OK)
-            goto done;
-    }
-    /* Shards with matches left failed, or were cancelled. */
-    size_t len = 0;
-    uint32_t n_failed = 0, first = 0, recorded = ti.n_matches - ti.n_done;
-    for (uint32_t k = 0; k < n; k++) {
-        recorded -= left[k];
-        if (!left[k])
-            continue;
-        if (!n_failed++)
-            first = k;
-        int wr = snprintf(spec_s + len, 8 * (size_t)n + 16 - len, "%s%u", len ? "," : "", k + 1);
-        if (wr > 0 && (size_t)wr < 8 * (size_t)n + 16 - len)
-            len += (size_t)wr;
-    }
-    if (!n_failed) {
-        ladder_db_close(&stage);
-        ladder_merge_result r;
-        char merr[1200];
-        /* The matches this merge records: their decisions are exported. */
-        if (xf && (rc = ladder_db_pending(db, tid, &pending, &np)) != JA_OK) {
-            snprintf(err, cap, "%s", ladder_db_errmsg(db));
-            goto done;
-        }
-        if ((rc = ladder_db_merge(db, stage_path, &r, merr, sizeof merr)) != JA_OK) {
-            snprintf(err, cap, "--slurm: cannot merge '%s': %s", stage_path, merr);
-            goto done;
-        }
-        uint32_t missing = 0;
-        if (xf && (rc = export_shards(dir, tid, pending, np, xf, &missing, err, cap)) != JA_OK)
-            goto done;
-        if (missing && !quiet)
-            fprintf(stderr, "arena: note: --export-decisions: no shard exported the decisions "
-                    "of %u of the %u matches merged (played by a run without "
-                    "--export-decisions); the file has the others\n", missing, np);
-        if (progress && ladder_db_tournament_get(db, tid, &ti) == JA_OK)
-            progress(pctx, ti.n_done, ti.n_matches);
-    } else if (*stop) {
-        if (!quiet)
-            fprintf(stderr, "arena: the shards hold %u more of the %u matches (in %s); they go "
-                    "into %s when every shard is done\n", recorded, ti.n_matches, dir, db_path);
-    } else {
-        snprintf(err, cap, "--slurm: shard%s %s of %u did not finish (Slurm job %s; see %s/t%lld-"
-                 "%uof%u.log%s); run the same command again to submit %s again",
-                 n_failed == 1 ? "" : "s", spec_s, n, job ? job : "-", dir, (long long)tid,
-                 first + 1, n, n_failed > 1 ? " and the others" : "", n_failed == 1 ? "it" : "them");
         rc = JA_EIO;
+    } else if (!r->ti.done) {
+        r->sp.seed = r->ti.seed;
+        /* What the shards recorded in an earlier run is merged first: only
+         * the shards with matches left are submitted. */
+        rc = open_staging(r);
+        if (rc == JA_OK)
+            rc = merge_and_count(r, NULL, r->base);
+        if (rc == JA_OK)
+            rc = run_shards(r);
+        if (rc == JA_OK)
+            rc = finish(r);
     }
-done:
-    ladder_db_close(&stage);
-    free(pending);
-    free(left);
-    free(base);
-    free(todo);
-    free(shard);
-    free(spec_s);
+    ladder_db_close(&r->stage);
+    free(r->pending);
+    free(r->left);
+    free(r->base);
+    free(r->todo);
+    free(r->shard);
+    free(r->spec_s);
     return rc;
 }
 
@@ -977,23 +1063,52 @@ static void *follow_workers(void *arg)
     return NULL;
 }
 
+/* Writes the workers' batch script (through a temporary file and a
+ * rename): each task runs the referee worker program, connecting to
+ * endpoint with the key file when there is one. */
+static bool write_workers_script(const arena_slurm_workers *w, const char *script,
+                                 const char *referee, const char *endpoint, char *err, size_t cap)
+{
+    char tmp[PATH_MAX + 48];
+    snprintf(tmp, sizeof tmp, "%s.tmp", script);
+    FILE *f = fopen(tmp, "w");
+    if (f) {
+        fprintf(f, "#!/bin/sh\n# Written by `arena tournament --slurm-workers %u` (docs/scale.md): "
+                "each task of the job\n# array is a referee worker of tournament %lld, playing "
+                "the matches the arena\n# hands out (a slot per CPU of the task).\nexec ",
+                w->n, (long long)w->tid);
+        sh_quote(f, referee);
+        fputs(" --connect ", f);
+        sh_quote(f, endpoint);
+        if (w->key[0]) {
+            fputs(" --key-file ", f);
+            sh_quote(f, w->key);
+        }
+        fputs(" --slots \"${SLURM_CPUS_PER_TASK:-1}\"\n", f);
+    }
+    bool ok = f && fflush(f) == 0 && !ferror(f);
+    ok &= f && fclose(f) == 0;
+    if (!ok || chmod(tmp, 0755) != 0 || rename(tmp, script) != 0) {
+        snprintf(err, cap, "--slurm-workers: cannot write '%s': %s", script, strerror(errno));
+        unlink(tmp);
+        return false;
+    }
+    return true;
+}
+
 int arena_slurm_workers_start(const arena_slurm *s, int64_t tid, const char *endpoint,
                               const char *server_pub, const char *pub, const char *sec,
                               bool quiet, volatile sig_atomic_t *stop,
                               arena_slurm_workers **out, char *err, size_t cap)
 {
     *out = NULL;
-    arena_slurm_workers *w = calloc(1, sizeof *w);
-    if (!w) {
-        snprintf(err, cap, "--slurm-workers: out of memory");
-        return JA_ENOMEM;
-    }
+    arena_slurm_workers *w = ja_xcalloc(1, sizeof *w);
     w->n = s->workers;
     w->tid = tid;
     w->stop = stop;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
-    char referee[PATH_MAX], script[PATH_MAX + 40], tmp[PATH_MAX + 48];
+    char referee[PATH_MAX], script[PATH_MAX + 40];
     if (!staging_dir(s->db_path, "--slurm-workers", w->dir, sizeof w->dir, err, cap)) {
         arena_slurm_workers_end(&w);
         return JA_EIO;
@@ -1013,27 +1128,7 @@ int arena_slurm_workers_start(const arena_slurm *s, int64_t tid, const char *end
     }
     if (!server_pub)
         w->key[0] = '\0';
-    snprintf(tmp, sizeof tmp, "%s.tmp", script);
-    FILE *f = fopen(tmp, "w");
-    if (f) {
-        fprintf(f, "#!/bin/sh\n# Written by `arena tournament --slurm-workers %u` (docs/scale.md): "
-                "each task of the job\n# array is a referee worker of tournament %lld, playing "
-                "the matches the arena\n# hands out (a slot per CPU of the task).\nexec ",
-                w->n, (long long)tid);
-        sh_quote(f, referee);
-        fputs(" --connect ", f);
-        sh_quote(f, endpoint);
-        if (w->key[0]) {
-            fputs(" --key-file ", f);
-            sh_quote(f, w->key);
-        }
-        fputs(" --slots \"${SLURM_CPUS_PER_TASK:-1}\"\n", f);
-    }
-    bool ok = f && fflush(f) == 0 && !ferror(f);
-    ok &= f && fclose(f) == 0;
-    if (!ok || chmod(tmp, 0755) != 0 || rename(tmp, script) != 0) {
-        snprintf(err, cap, "--slurm-workers: cannot write '%s': %s", script, strerror(errno));
-        unlink(tmp);
+    if (!write_workers_script(w, script, referee, endpoint, err, cap)) {
         arena_slurm_workers_end(&w);
         return JA_EIO;
     }

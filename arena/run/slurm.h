@@ -47,12 +47,12 @@ typedef struct arena_slurm {
     const char *db_path;                   /* --db (for --slurm-workers) */
 } arena_slurm;
 
-/* Handles --slurm N (parse 1..ARENA_SLURM_MAX_SHARDS) or --slurm-opt WORDS
- * (kept; split and checked by arena_slurm_check). Usage errors printed;
- * false on one. */
-bool arena_slurm_flag_n(arena_slurm *s, const char *arg);
-bool arena_slurm_flag_opt(arena_slurm *s, const char *arg);
-bool arena_slurm_flag_workers(arena_slurm *s, const char *arg);
+/* Handles --slurm N or --slurm-workers N (parse 1..ARENA_SLURM_MAX_SHARDS)
+ * or --slurm-opt WORDS (kept; split and checked by arena_slurm_check).
+ * JA_OK, or JA_EINVAL with the usage error's line in err. */
+int arena_slurm_flag_n(arena_slurm *s, const char *arg, char *err, size_t cap);
+int arena_slurm_flag_opt(arena_slurm *s, const char *arg, char *err, size_t cap);
+int arena_slurm_flag_workers(arena_slurm *s, const char *arg, char *err, size_t cap);
 
 /* Notes that the option getopt_long just returned (ind: optind after it;
  * arg: its optarg) is not passed to the shards. argv is the vector getopt_long
@@ -61,9 +61,9 @@ void arena_slurm_mark(arena_slurm *s, char **argv, int argc, int ind, const char
 
 /* Checks --slurm and --slurm-workers before anything is written: the
  * --slurm-opt words split (no command substitution, no unquoted shell
- * operators), sbatch, squeue and scancel on PATH. Prints one usage line
- * and returns false. */
-bool arena_slurm_check(const arena_slurm *s);
+ * operators), sbatch, squeue and scancel on PATH. JA_OK, or JA_EINVAL with
+ * the usage error's line in err. */
+int arena_slurm_check(const arena_slurm *s, char *err, size_t cap);
 
 /* Frees what arena_slurm_mark allocated. */
 void arena_slurm_free(arena_slurm *s);

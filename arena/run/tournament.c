@@ -3,7 +3,9 @@
 #include "run/export.h"
 
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,129 +67,199 @@ int arena_tournament_play(ladder_db *db, int64_t tid, arena_executor *x,
     return arena_tournament_play_part(db, tid, x, 0, 0, stop, progress, ctx, err, cap);
 }
 
-int arena_tournament_play_part(ladder_db *db, int64_t tid, arena_executor *x, uint32_t shard_i,
-                               uint32_t shard_n, volatile sig_atomic_t *stop,
-                               arena_progress_fn progress, void *ctx, char *err, size_t cap)
+/* One run of the tournament loop: what it was given, the matches it plays
+ * and how far it is. */
+typedef struct play_state {
+    ladder_db *db;
+    int64_t tid;
+    arena_executor *x;
+    volatile sig_atomic_t *stop;
+    arena_progress_fn progress;
+    void *ctx;
+    char *err;
+    size_t cap;
+    uint32_t n_matches;         /* the tournament's */
+    uint32_t *pending, n_pending;
+    arena_job_result *jr;       /* BATCH results taken at once */
+    ladder_plan_match *plans;   /* plans[i] is of pending[plans_from + i] */
+    uint32_t plans_from, n_plans;
+    uint32_t done, next, in_flight;
+    int first_err;              /* the run's error: the first one met */
+} play_state;
+
+/* Notes the run's error, unless one was noted before: rc, with its line. */
+__attribute__((format(printf, 3, 4))) static void fail(play_state *p, int rc, const char *fmt,
+                                                       ...)
+{
+    if (p->first_err != JA_OK)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->err, p->cap, fmt, ap);
+    va_end(ap);
+    p->first_err = rc;
+}
+
+/* The tournament's size and its pending matches, only those of shard
+ * shard_i of shard_n (0: all). */
+static int read_pending(play_state *p, uint32_t shard_i, uint32_t shard_n)
 {
     ladder_tournament_info ti;
-    uint32_t *pending = NULL, n_pending = 0;
-    int rc = ladder_db_tournament_get(db, tid, &ti);
+    int rc = ladder_db_tournament_get(p->db, p->tid, &ti);
     if (rc == JA_OK)
-        rc = ladder_db_pending(db, tid, &pending, &n_pending);
+        rc = ladder_db_pending(p->db, p->tid, &p->pending, &p->n_pending);
     if (rc != JA_OK) {
-        snprintf(err, cap, "%s", ladder_db_errmsg(db));
+        snprintf(p->err, p->cap, "%s", ladder_db_errmsg(p->db));
         return rc;
     }
     if (shard_n) {
         uint32_t k = 0;
-        for (uint32_t i = 0; i < n_pending; i++)
-            if (pending[i] % shard_n == shard_i - 1)
-                pending[k++] = pending[i];
-        n_pending = k;
+        for (uint32_t i = 0; i < p->n_pending; i++)
+            if (p->pending[i] % shard_n == shard_i - 1)
+                p->pending[k++] = p->pending[i];
+        p->n_pending = k;
     }
-    arena_job_result *jr = malloc(BATCH * sizeof *jr);
-    ladder_plan_match *plans = malloc(PLANS_AHEAD * sizeof *plans);
-    uint32_t plans_from = 0, n_plans = 0; /* plans[i] is of pending[plans_from + i] */
-    if (!jr || !plans) {
-        free(jr);
-        free(plans);
-        free(pending);
-        snprintf(err, cap, "out of memory");
-        return JA_ENOMEM;
+    p->n_matches = ti.n_matches;
+    p->done = ti.n_matches - p->n_pending;
+    return JA_OK;
+}
+
+/* The plan of the next match to submit, read ahead with the next ones
+ * when it is not read yet; NULL after the error. */
+static const ladder_plan_match *next_plan(play_state *p)
+{
+    if (p->next - p->plans_from < p->n_plans)
+        return &p->plans[p->next - p->plans_from];
+    uint32_t left = p->n_pending - p->next;
+    uint32_t k = left < PLANS_AHEAD ? left : PLANS_AHEAD;
+    p->plans_from = p->next;
+    int rc = ladder_db_match_get_many(p->db, p->tid, p->pending + p->next, k, p->plans,
+                                      &p->n_plans);
+    if (p->n_plans == 0) {
+        fail(p, rc, "%s", ladder_db_errmsg(p->db));
+        return NULL;
     }
-    uint32_t done = ti.n_matches - n_pending, next = 0, in_flight = 0;
-    int first_err = JA_OK;
-    for (;;) {
-        /* Keep the executor full unless told to stop or something failed. */
-        while (first_err == JA_OK && !(stop && *stop) && next < n_pending &&
-               in_flight < x->ops->capacity(x)) {
-            if (next - plans_from >= n_plans) {
-                uint32_t k = n_pending - next < PLANS_AHEAD ? n_pending - next : PLANS_AHEAD;
-                plans_from = next;
-                rc = ladder_db_match_get_many(db, tid, pending + next, k, plans, &n_plans);
-                if (n_plans == 0) {
-                    snprintf(err, cap, "%s", ladder_db_errmsg(db));
-                    first_err = rc;
-                    break;
-                }
-                /* A failure after some: they are played, and it is met again next. */
-            }
-            const ladder_plan_match pm = plans[next - plans_from];
-            arena_job job = {pm.number, pm.seed, pm.n_seats, {0}};
-            memcpy(job.slot, pm.slot, sizeof job.slot);
-            if (x->before_job)
-                x->before_job(x->hook_ctx, x->ctx, &job);
-            rc = x->ops->submit(x, &job);
-            if (rc != JA_OK) {
-                snprintf(err, cap, "cannot hand match %u to the executor: %s",
-                         (unsigned)pm.number, ja_strerror(rc));
-                first_err = rc;
-                break;
-            }
-            next++;
-            in_flight++;
+    /* A failure after some: they are played, and it is met again next. */
+    return &p->plans[0];
+}
+
+/* Keeps the executor full unless told to stop or something failed. */
+static void fill_executor(play_state *p)
+{
+    arena_executor *x = p->x;
+    while (p->first_err == JA_OK && !(p->stop && *p->stop) && p->next < p->n_pending &&
+           p->in_flight < x->ops->capacity(x)) {
+        const ladder_plan_match *pm = next_plan(p);
+        if (!pm)
+            return;
+        arena_job job = {pm->number, pm->seed, pm->n_seats, {0}};
+        memcpy(job.slot, pm->slot, sizeof job.slot);
+        if (x->before_job)
+            x->before_job(x->hook_ctx, x->ctx, &job);
+        int rc = x->ops->submit(x, &job);
+        if (rc != JA_OK) {
+            fail(p, rc, "cannot hand match %u to the executor: %s", (unsigned)pm->number,
+                 ja_strerror(rc));
+            return;
         }
-        /* The next result, and every other one already there. */
-        if (in_flight == 0 || x->ops->next(x, &jr[0]) != JA_OK)
+        p->next++;
+        p->in_flight++;
+    }
+}
+
+/* The next result, and every other one already there: how many (0 when
+ * nothing is in flight any more). */
+static uint32_t take_results(play_state *p)
+{
+    arena_executor *x = p->x;
+    if (p->in_flight == 0 || x->ops->next(x, &p->jr[0]) != JA_OK)
+        return 0;
+    uint32_t n = 1;
+    while (n < BATCH && n < p->in_flight && x->ops->next_ready &&
+           x->ops->next_ready(x, &p->jr[n]) == JA_OK)
+        n++;
+    p->in_flight -= n;
+    return n;
+}
+
+/* Of the n results taken, the played ones are compacted to the front (how
+ * many), each with its exported decisions in xd and xlen; a failed one is
+ * noted. The executor's result hook sees each played one. */
+static uint32_t sort_results(play_state *p, uint32_t n, void *xd[BATCH], size_t xlen[BATCH])
+{
+    arena_executor *x = p->x;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        arena_job_result *r = &p->jr[i];
+        /* The match's exported decisions, appended once it is recorded. */
+        void *d = r->export_data;
+        r->export_data = NULL;
+        if (r->rc == JA_OK && x->on_result)
+            x->on_result(x->hook_ctx, x->ctx, r);
+        free(r->stderr_tails);
+        r->stderr_tails = NULL;
+        /* Every finished match is recorded, even after a failure elsewhere. */
+        if (r->rc != JA_OK) {
+            free(d);
+            fail(p, r->rc, "match %u could not be played: %s", (unsigned)r->number, r->err);
+            continue;
+        }
+        if (k != i)
+            p->jr[k] = *r;
+        xd[k] = d;
+        xlen[k++] = r->export_len;
+    }
+    return k;
+}
+
+/* Records the k played results in one transaction, appends each recorded
+ * one's decisions to the export and counts it done; frees the decisions. */
+static void record_results(play_state *p, uint32_t k, void *xd[BATCH], const size_t xlen[BATCH])
+{
+    arena_export *xf = p->x->export;
+    int rcs[BATCH];
+    record(p->db, p->tid, p->jr, k, rcs);
+    for (uint32_t i = 0; i < k; i++) {
+        char rerr[512] = "";
+        if (rcs[i] != JA_OK)
+            snprintf(rerr, sizeof rerr,
+                     "%s (match %u is not recorded; run the same command again to finish)",
+                     ladder_db_errmsg(p->db), (unsigned)p->jr[i].number);
+        else if (xf && xd[i] && arena_export_append(xf, xd[i], xlen[i]) != JA_OK)
+            snprintf(rerr, sizeof rerr, "cannot write the exported decisions of match %u",
+                     (unsigned)p->jr[i].number);
+        free(xd[i]);
+        if (rerr[0]) {
+            fail(p, rcs[i] != JA_OK ? rcs[i] : JA_EIO, "%s", rerr);
+            continue;
+        }
+        if (p->progress)
+            p->progress(p->ctx, ++p->done, p->n_matches);
+    }
+}
+
+int arena_tournament_play_part(ladder_db *db, int64_t tid, arena_executor *x, uint32_t shard_i,
+                               uint32_t shard_n, volatile sig_atomic_t *stop,
+                               arena_progress_fn progress, void *ctx, char *err, size_t cap)
+{
+    play_state p = {.db = db, .tid = tid, .x = x, .stop = stop, .progress = progress,
+                    .ctx = ctx, .err = err, .cap = cap};
+    int rc = read_pending(&p, shard_i, shard_n);
+    if (rc != JA_OK)
+        return rc;
+    p.jr = ja_xmalloc(BATCH * sizeof *p.jr);
+    p.plans = ja_xmalloc(PLANS_AHEAD * sizeof *p.plans);
+    for (;;) {
+        fill_executor(&p);
+        uint32_t n = take_results(&p);
+        if (n == 0)
             break;
-        uint32_t n = 1;
-        while (n < BATCH && n < in_flight && x->ops->next_ready &&
-               x->ops->next_ready(x, &jr[n]) == JA_OK)
-            n++;
-        in_flight -= n;
-        /* Played ones to record (compacted to the front), failed ones noted. */
         void *xd[BATCH];
         size_t xlen[BATCH];
-        uint32_t k = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            arena_job_result *r = &jr[i];
-            /* The match's exported decisions, appended once it is recorded. */
-            void *d = r->export_data;
-            r->export_data = NULL;
-            if (r->rc == JA_OK && x->on_result)
-                x->on_result(x->hook_ctx, x->ctx, r);
-            free(r->stderr_tails);
-            r->stderr_tails = NULL;
-            /* Every finished match is recorded, even after a failure elsewhere. */
-            if (r->rc != JA_OK) {
-                free(d);
-                if (first_err == JA_OK) {
-                    snprintf(err, cap, "match %u could not be played: %s", (unsigned)r->number,
-                             r->err);
-                    first_err = r->rc;
-                }
-                continue;
-            }
-            if (k != i)
-                jr[k] = *r;
-            xd[k] = d;
-            xlen[k++] = r->export_len;
-        }
-        int rcs[BATCH];
-        record(db, tid, jr, k, rcs);
-        for (uint32_t i = 0; i < k; i++) {
-            char rerr[512] = "";
-            if (rcs[i] != JA_OK)
-                snprintf(rerr, sizeof rerr,
-                         "%s (match %u is not recorded; run the same command again to finish)",
-                         ladder_db_errmsg(db), (unsigned)jr[i].number);
-            else if (x->export && xd[i] && arena_export_append(x->export, xd[i], xlen[i]) != JA_OK)
-                snprintf(rerr, sizeof rerr, "cannot write the exported decisions of match %u",
-                         (unsigned)jr[i].number);
-            free(xd[i]);
-            if (rerr[0]) {
-                if (first_err == JA_OK) {
-                    snprintf(err, cap, "%s", rerr);
-                    first_err = rcs[i] != JA_OK ? rcs[i] : JA_EIO;
-                }
-                continue;
-            }
-            if (progress)
-                progress(ctx, ++done, ti.n_matches);
-        }
+        record_results(&p, sort_results(&p, n, xd, xlen), xd, xlen);
     }
-    free(jr);
-    free(plans);
-    free(pending);
-    return first_err;
+    free(p.jr);
+    free(p.plans);
+    free(p.pending);
+    return p.first_err;
 }

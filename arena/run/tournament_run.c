@@ -427,10 +427,11 @@ static int start_executor(run_state *r, char *err, size_t cap)
             snprintf(err, cap, "cannot start the executor: %s", ja_strerror(rc));
             return rc;
         }
-    } else if (!sc->slurm.n && !arena_scale_executor(sc, ext, a->bots, &r->xc, jobs,
-                                                     a->quiet || a->json, &g_stop, &r->x,
-                                                     &r->sw)) {
-        return JA_EINVAL; /* said by arena_scale_executor */
+    } else if (!sc->slurm.n) {
+        int rc = arena_scale_executor(sc, ext, a->bots, &r->xc, jobs, a->quiet || a->json,
+                                      &g_stop, &r->x, &r->sw, err, cap);
+        if (rc != JA_OK)
+            return rc;
     }
     if (r->x) {
         r->x->export = r->t->xf;

@@ -16,8 +16,8 @@
  *
  * Each step returns JA_OK or the failure's code with its line in the
  * caller's err; the line is "" when a helper that still prints its own
- * errors has said it (arena_bots_load, botspec.h; arena_scale_executor,
- * scale.h). A failure to prepare is the user's (exit 2: a bot that does not
+ * errors has said it (arena_bots_load, botspec.h; the Curve keys and
+ * --workers-allow of arena_scale_executor, scale.h). A failure to prepare is the user's (exit 2: a bot that does not
  * load, an output or a database file that cannot be used, --resume with
  * nothing to resume) except two that are not: JA_EBUSY, the database is in
  * use by another arena, and JA_EDB, the database failed otherwise (its lock
