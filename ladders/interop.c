@@ -486,7 +486,7 @@ static int add_match(reader *r, raw_match *m)
     const char *game;
     bool all_place, all_score;
     int64_t place[JA_MAX_SEATS];
-    uint32_t lad, src;
+    uint32_t lad = 0, src = 0;
     int rc;
     if ((rc = match_game(r, m, &game)) != JA_OK ||
         (rc = check_seats(r, m, &all_place, &all_score)) != JA_OK ||
