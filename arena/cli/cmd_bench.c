@@ -124,6 +124,7 @@ static bool parse_flags(int argc, char **argv, bench_flags *f, arena_bots *vs, i
         {"seed", required_argument, NULL, 's'},  {"move-ms", required_argument, NULL, 'm'},
         {"quiet", no_argument, NULL, 'q'},       {"json", no_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},        {0, 0, 0, 0}};
+    char err[ARENA_BOTS_ERR_CAP];
     int c, k;
     *status = EXIT_USAGE;
     optind = 1;
@@ -137,7 +138,7 @@ static bool parse_flags(int argc, char **argv, bench_flags *f, arena_bots *vs, i
         switch (c) {
         case 'g': f->game = optarg; break;
         case 'V':
-            if (!arena_bots_add_list(vs, optarg))
+            if (!arena_cli_ok(arena_bots_add_list(vs, optarg, err, sizeof err), err))
                 return false;
             f->have_vs = true;
             break;
@@ -194,14 +195,11 @@ static bool check_test(bench_flags *f, const ja_game_rules *g)
 static bool line_up(arena_bots *bots, arena_bots *vs, const char *bot, const bench_flags *f,
                     const ja_game_rules *g)
 {
-    char err[1400];
-    if (!arena_bots_add(bots, bot))
+    char err[ARENA_BOTS_ERR_CAP];
+    if (!arena_cli_ok(arena_bots_add(bots, bot, err, sizeof err), err) ||
+        (!f->have_vs &&
+         !arena_cli_ok(arena_bench_reference_opponents(vs, g, err, sizeof err), err)))
         return false;
-    if (!f->have_vs && arena_bench_reference_opponents(vs, g, err, sizeof err) != JA_OK) {
-        if (err[0]) /* "": said by arena_bots_add */
-            arena_error("%s", err);
-        return false;
-    }
     if (f->sprt_s && vs->n != 1) {
         arena_error("--sprt tests against one opponent, and %d are given: choose it with --vs",
                     vs->n);
@@ -209,7 +207,7 @@ static bool line_up(arena_bots *bots, arena_bots *vs, const char *bot, const ben
     }
     for (int i = 0; i < vs->n; i++)
         bots->b[bots->n++] = vs->b[i];
-    return arena_bots_finish_names(bots);
+    return arena_cli_ok(arena_bots_finish_names(bots, err, sizeof err), err);
 }
 
 /* The bench in its two steps: a failure to prepare is the user's (exit 2),
@@ -217,13 +215,13 @@ static bool line_up(arena_bots *bots, arena_bots *vs, const char *bot, const ben
 static int bench(const arena_bench_args *ba)
 {
     arena_bench b;
-    char err[1400];
+    char err[ARENA_BOTS_ERR_CAP];
     int status = EXIT_OK;
     if (arena_bench_prepare(&b, ba, err, sizeof err) != JA_OK)
         status = EXIT_USAGE;
     else if (arena_bench_run(&b, stdout, err, sizeof err) != JA_OK)
         status = EXIT_RUNTIME;
-    if (status != EXIT_OK && err[0]) /* "": said already (bench_run.h) */
+    if (status != EXIT_OK && err[0]) /* a line is always given; an empty one is not printed */
         arena_error("%s", err);
     arena_bench_close(&b);
     return status;

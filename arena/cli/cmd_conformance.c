@@ -3,10 +3,12 @@
  * submit. Exit 0 when it conforms, 1 when a check fails, 2 for bad usage.
  *
  * A parser over arena_conformance_run (conformance_run.h), which says what is
- * checked. */
+ * checked; only here are errors printed and the exit status chosen. */
 #include "cli/cli.h"
 #include "run/conformance_run.h"
 #include "run/extbots.h"
+
+#include "jackarena/ja_error.h"
 
 #include <getopt.h>
 #include <string.h>
@@ -26,6 +28,12 @@ static const char HELP[] =
     ARENA_EXT_HELP
     "\n"
     "example: arena conformance \"cmd:python3 mybot.py\" --game taylor-blackjack\n";
+
+/* A bot that does not load, said when it comes (before its check fails). */
+static void say_error(const char *line)
+{
+    arena_error("%s", line);
+}
 
 int cmd_conformance(int argc, char **argv)
 {
@@ -83,12 +91,15 @@ int cmd_conformance(int argc, char **argv)
     const ja_game_rules *only = NULL;
     if (game && !(only = arena_find_game(game)))
         return EXIT_USAGE;
-    if (!arena_bots_add(&bots, argv[optind]) || !arena_bots_add(&bots, "random"))
+    char err[ARENA_BOTS_ERR_CAP];
+    if (!arena_cli_ok(arena_bots_add(&bots, argv[optind], err, sizeof err), err) ||
+        !arena_cli_ok(arena_bots_add(&bots, "random", err, sizeof err), err))
         return EXIT_USAGE;
     if (strcmp(bots.b[0].kind, "cmd") != 0 && strcmp(bots.b[0].kind, "zmq") != 0) {
         arena_error("conformance checks external bots (cmd:COMMAND or zmq:NAME), not '%s'",
                     argv[optind]);
         return EXIT_USAGE;
     }
-    return arena_conformance_run(&bots, only, rounds, move_ms, seed, stdout);
+    arena_conformance_args ca = {&bots, only, rounds, move_ms, seed, say_error};
+    return arena_conformance_run(&ca, stdout) == JA_OK ? EXIT_OK : EXIT_RUNTIME;
 }

@@ -6,9 +6,10 @@
  *   arena ladder export GAME (--pgn | --jsonl)
  *   arena ladder import FILE [--game GAME]
  *
- * A parser over ladder_run.h (the database side) and standings.h (what the
- * tables say); ladders/ does the statistics, the file formats and the store
- * (docs/ratings.md, docs/database.md). */
+ * A parser over ladder_run.h (the database side, in two steps) and
+ * standings.h (what the tables say); only here are their errors printed and
+ * the exit status chosen. ladders/ does the statistics, the file formats
+ * and the store (docs/ratings.md, docs/database.md). */
 #include "cli/cli.h"
 #include "run/ladder_run.h"
 
@@ -65,6 +66,59 @@ static bool parse_seats(const char *arg, uint32_t *out)
         arena_error("--seats needs a number from 1 to %d, not '%s'", JA_MAX_SEATS, arg);
         return false;
     }
+    return true;
+}
+
+/* The exit status of a failed run of show: a bad --anchor is the user's. */
+static int show_status(int rc)
+{
+    return rc == JA_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+}
+
+/* ... of export: every failure is the run's. */
+static int export_status(int rc)
+{
+    (void)rc;
+    return EXIT_RUNTIME;
+}
+
+/* ... of import: matches the database refuses, and a database file that
+ * cannot be used, are the user's. */
+static int import_status(int rc)
+{
+    return rc == JA_ESTATE || rc == JA_EINVAL ? EXIT_USAGE : arena_db_status(rc);
+}
+
+/* A ladder subcommand in its two steps (ladder_run.h): a failure to prepare
+ * is the user's (exit 2) but for the database failing (JA_EDB) or memory;
+ * run_status judges one of the run. */
+static int ladder(const arena_ladder_args *a, int (*run_status)(int rc))
+{
+    arena_ladder l;
+    char err[4400];
+    int status = EXIT_OK;
+    int rc = arena_ladder_prepare(&l, a, err, sizeof err);
+    if (rc != JA_OK)
+        status = rc == JA_EDB || rc == JA_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+    else if ((rc = arena_ladder_run(&l, stdout, err, sizeof err)) != JA_OK)
+        status = run_status(rc);
+    if (status != EXIT_OK && err[0]) /* a line is always given; an empty one is not printed */
+        arena_error("%s", err);
+    arena_ladder_close(&l);
+    return status;
+}
+
+/* The --opt settings given for g into *given. False after the usage error,
+ * worded in err (the caller's size: the line as it was cut). */
+static bool given_options(const arena_common *co, const ja_game_rules *g, ja_options *given,
+                          char *err, size_t cap)
+{
+    ja_options_init(g, given);
+    for (int i = 0; i < co->n_opt; i++)
+        if (ja_options_set(g, given, co->opt_kv[i], err, cap) != JA_OK) {
+            arena_error("%s", err);
+            return false;
+        }
     return true;
 }
 
@@ -127,15 +181,12 @@ static int cmd_export(int argc, char **argv)
                                  {"-o", out_path, ARENA_OUT_STDOUT}};
     if (!arena_outputs_check(outs, sizeof outs / sizeof *outs, NULL))
         return EXIT_USAGE;
+    arena_ladder_args a = {.what = ARENA_LADDER_EXPORT, .db_path = db_path, .game = g,
+                           .want_seats = want_seats, .pgn = format == 'P', .out_path = out_path};
     char err[4400];
-    ja_options given;
-    ja_options_init(g, &given);
-    for (int i = 0; i < co.n_opt; i++)
-        if (ja_options_set(g, &given, co.opt_kv[i], err, sizeof err) != JA_OK) {
-            arena_error("%s", err);
-            return EXIT_USAGE;
-        }
-    return arena_ladder_export(stdout, db_path, g, &given, want_seats, format == 'P', out_path);
+    if (!given_options(&co, g, &a.given, err, sizeof err))
+        return EXIT_USAGE;
+    return ladder(&a, export_status);
 }
 
 /* ---- Import -------------------------------------------------------------------- */
@@ -166,7 +217,9 @@ static int cmd_import(int argc, char **argv)
         arena_error("ladder import: name one file (usage: arena ladder import FILE [--game GAME])");
         return EXIT_USAGE;
     }
-    return arena_ladder_import(stdout, argv[optind], game, db_path, json);
+    arena_ladder_args a = {.what = ARENA_LADDER_IMPORT, .db_path = db_path,
+                           .path = argv[optind], .import_game = game, .json = json};
+    return ladder(&a, import_status);
 }
 
 int cmd_ladder(int argc, char **argv)
@@ -219,18 +272,15 @@ int cmd_ladder(int argc, char **argv)
     const ja_game_rules *g = arena_find_game(argv[optind]);
     if (!g)
         return EXIT_USAGE;
+    arena_ladder_args a = {.what = ARENA_LADDER_SHOW, .db_path = db_path, .game = g,
+                           .want_seats = want_seats, .fit = fit, .anchor = anchor, .json = json};
     char err[1024];
-    ja_options given;
-    ja_options_init(g, &given);
-    for (int i = 0; i < co.n_opt; i++)
-        if (ja_options_set(g, &given, co.opt_kv[i], err, sizeof err) != JA_OK) {
-            arena_error("%s", err);
-            return EXIT_USAGE;
-        }
+    if (!given_options(&co, g, &a.given, err, sizeof err))
+        return EXIT_USAGE;
     if (want_seats && (want_seats < g->min_seats || want_seats > g->max_seats)) {
         arena_error("--seats %u: %s is played by %u to %u seats", want_seats, g->name,
                     (unsigned)g->min_seats, (unsigned)g->max_seats);
         return EXIT_USAGE;
     }
-    return arena_ladder_show(stdout, db_path, g, &given, want_seats, fit, anchor, json);
+    return ladder(&a, show_status);
 }

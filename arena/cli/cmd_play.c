@@ -121,11 +121,12 @@ static bool check_outputs(const play_flags *f)
 static bool seat_bots(arena_bots *bots, arena_ext *ext, char **positional, int n,
                       const ja_game_rules *g)
 {
+    char err[ARENA_BOTS_ERR_CAP];
     arena_bots named = *bots;
     bots->n = 0;
     bots->ext = ext;
     for (int i = 0; i < n; i++)
-        if (!arena_bots_add(bots, positional[i]))
+        if (!arena_cli_ok(arena_bots_add(bots, positional[i], err, sizeof err), err))
             return false;
     for (int i = 0; i < named.n; i++)
         bots->b[bots->n++] = named.b[i];
@@ -135,7 +136,7 @@ static bool seat_bots(arena_bots *bots, arena_ext *ext, char **positional, int n
                     bots->n == 1 ? "" : "s");
         return false;
     }
-    return arena_bots_finish_names(bots);
+    return arena_cli_ok(arena_bots_finish_names(bots, err, sizeof err), err);
 }
 
 /* The match in its two steps: a failure to prepare is the user's (exit 2),
@@ -143,13 +144,13 @@ static bool seat_bots(arena_bots *bots, arena_ext *ext, char **positional, int n
 static int play(const arena_play_args *pa)
 {
     arena_play p;
-    char err[1400];
+    char err[ARENA_BOTS_ERR_CAP];
     int status = EXIT_OK;
     if (arena_play_prepare(&p, pa, err, sizeof err) != JA_OK)
         status = EXIT_USAGE;
     else if (arena_play_run(&p, stdout, err, sizeof err) != JA_OK)
         status = EXIT_RUNTIME;
-    if (status != EXIT_OK && err[0]) /* "": said already (play_run.h) */
+    if (status != EXIT_OK && err[0]) /* a line is always given; an empty one is not printed */
         arena_error("%s", err);
     arena_play_close(&p);
     return status;

@@ -177,8 +177,7 @@ static bool check_scale(const tournament_flags *f, const arena_scale *sc, const 
     }
     char err[4400];
     if (arena_scale_check(sc, ext, f->jobs, err, sizeof err) != JA_OK) {
-        if (err[0]) /* "": said by arena_load_allow (scale.h) */
-            arena_error("%s", err);
+        arena_error("%s", err);
         return false;
     }
     return true;
@@ -192,7 +191,8 @@ static bool check_bots(arena_bots *bots, const arena_scale *sc)
         arena_error("tournament: give at least two bots with --bots");
         return false;
     }
-    if (!arena_bots_finish_names(bots))
+    char err[ARENA_BOTS_ERR_CAP];
+    if (!arena_cli_ok(arena_bots_finish_names(bots, err, sizeof err), err))
         return false;
     for (int i = 0; (sc->slurm.n || sc->slurm.workers) && i < bots->n; i++)
         if (strcmp(bots->b[i].kind, "plugin") != 0) {
@@ -254,14 +254,14 @@ static void say_error(const char *line)
 static int play(const arena_tournament_args *ta)
 {
     arena_tournament t;
-    char err[1400];
+    char err[ARENA_BOTS_ERR_CAP];
     int status = EXIT_OK;
     int rc = arena_tournament_prepare(&t, ta, err, sizeof err);
     if (rc != JA_OK)
         status = rc == JA_EBUSY || rc == JA_EDB ? EXIT_RUNTIME : EXIT_USAGE;
     else if (arena_tournament_run(&t, stdout, err, sizeof err) != JA_OK)
         status = EXIT_RUNTIME;
-    if (status != EXIT_OK && err[0]) /* "": said already (tournament_run.h) */
+    if (status != EXIT_OK && err[0]) /* a line is always given; an empty one is not printed */
         arena_error("%s", err);
     arena_tournament_close(&t);
     return status;

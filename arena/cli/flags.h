@@ -3,6 +3,7 @@
 #define ARENA_FLAGS_H
 
 #include "run/botspec.h"
+#include "run/extbots.h"
 #include "jackarena/ja_rules.h"
 
 #include <stdbool.h>
@@ -34,6 +35,15 @@ int arena_common_flag(arena_common *co, int c, const char *arg);
  * usage error and returns false on a bad option. */
 bool arena_common_options(const arena_common *co, const ja_game_rules *g, uint32_t n_seats,
                           ja_options *o);
+
+/* Handles one external-bot flag (run/extbots.h: ARENA_EXT_LONGOPTS,
+ * ARENA_FAULT_LONGOPTS): 1 if c was one (and valid), 0 if not, -1 after
+ * printing a usage error. */
+int arena_ext_flag(arena_ext *e, int c, const char *arg);
+
+/* True when rc (a library call's) is JA_OK; otherwise prints its line err
+ * as the error (arena_error) and returns false. */
+bool arena_cli_ok(int rc, const char *err);
 
 /* Prints the usage error for getopt's '?' (unknown flag or missing value). */
 void arena_getopt_error(const char *cmd, char **argv);

@@ -166,8 +166,9 @@ static void load_setup(worker *w, const char *ctx, size_t len)
                  w->host, s->game);
         return;
     }
+    char err[ARENA_BOTS_ERR_CAP];
     for (uint32_t i = 0; i < s->n_bots; i++) {
-        if (!arena_bots_add(w->bots, s->bots[i].spec) ||
+        if (!arena_cli_ok(arena_bots_add(w->bots, s->bots[i].spec, err, sizeof err), err) ||
             strcmp(w->bots->b[i].kind, "plugin") != 0) {
             snprintf(w->cur_err, sizeof w->cur_err,
                      "worker %s cannot play bot '%s': only plugins run on workers", w->host,
@@ -175,7 +176,8 @@ static void load_setup(worker *w, const char *ctx, size_t len)
             return;
         }
     }
-    if (!arena_bots_finish_names(w->bots) || !arena_bots_load(w->bots, g)) {
+    if (!arena_cli_ok(arena_bots_finish_names(w->bots, err, sizeof err), err) ||
+        !arena_cli_ok(arena_bots_load(w->bots, g, err, sizeof err), err)) {
         snprintf(w->cur_err, sizeof w->cur_err,
                  "worker %s cannot load the bots (its stderr says why)", w->host);
         return;

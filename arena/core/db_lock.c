@@ -2,7 +2,6 @@
 #include "core/db_lock.h"
 
 #include "ladder_db.h"
-#include "core/util.h"
 
 #include "jackarena/ja_error.h"
 
@@ -83,28 +82,29 @@ void arena_db_lock_release(arena_db_lock *l)
     l->fd = -1;
 }
 
-int arena_db_lock_open(const char *db_path, arena_db_lock *l, ladder_db **db)
+int arena_db_lock_open(const char *db_path, arena_db_lock *l, ladder_db **db, char *err,
+                       size_t cap)
 {
-    char err[1200];
+    char why[1200];
     *db = NULL;
     /* A lock file that cannot be made is said once the database is open:
      * when the database cannot be opened either, its own error says more. */
-    int rc = arena_db_lock_take(db_path, l, err, sizeof err);
+    int rc = arena_db_lock_take(db_path, l, why, sizeof why);
     if (rc == JA_EBUSY) {
-        arena_error("%s; wait for it to finish (or stop it), then run the same command again",
-                    err);
-        return EXIT_RUNTIME;
+        snprintf(err, cap,
+                 "%s; wait for it to finish (or stop it), then run the same command again", why);
+        return JA_EBUSY;
     }
     int lock_rc = rc;
     if ((rc = ladder_db_open(db_path, db)) != JA_OK) {
-        arena_error("%s", *db ? ladder_db_errmsg(*db) : ja_strerror(rc));
+        snprintf(err, cap, "%s", *db ? ladder_db_errmsg(*db) : ja_strerror(rc));
         ladder_db_close(db);
-        return arena_db_status(rc);
+        return rc;
     }
     if (lock_rc != JA_OK) {
-        arena_error("%s", err);
+        snprintf(err, cap, "%s", why);
         ladder_db_close(db);
-        return EXIT_RUNTIME;
+        return JA_EDB;
     }
-    return EXIT_OK;
+    return JA_OK;
 }

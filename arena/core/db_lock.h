@@ -34,11 +34,13 @@ void arena_db_lock_release(arena_db_lock *l);
 
 /* Takes the lock of the database at db_path, then opens it into *db (made
  * when missing), as a writer that plays into it does: the lock first, so a
- * second writer writes nothing. Errors are printed as one line (util.h);
- * returns EXIT_OK, EXIT_RUNTIME (the database is in use, or its lock file
- * cannot be made) or arena_db_status of the open's error. On failure *db
- * is NULL and the lock, if taken, stays in *l for the caller to release. */
+ * second writer writes nothing. JA_OK, or the failure's code with its line
+ * in err: JA_EBUSY (the database is in use), JA_EDB (its lock file cannot
+ * be made) or the open's code (arena_db_status judges it: a file that is
+ * not a database of this version is the user's). On failure *db is NULL
+ * and the lock, if taken, stays in *l for the caller to release. */
 struct ladder_db;
-int arena_db_lock_open(const char *db_path, arena_db_lock *l, struct ladder_db **db);
+int arena_db_lock_open(const char *db_path, arena_db_lock *l, struct ladder_db **db, char *err,
+                       size_t cap);
 
 #endif /* ARENA_DB_LOCK_H */

@@ -68,10 +68,9 @@ int arena_bench_reference_opponents(arena_bots *bs, const ja_game_rules *g, char
         ref_bot_destroy(&b);
         if (!plays)
             continue;
-        if (!arena_bots_add(bs, names[i])) {
-            err[0] = '\0'; /* said by arena_bots_add */
-            return JA_EINVAL;
-        }
+        int rc = arena_bots_add(bs, names[i], err, cap);
+        if (rc != JA_OK)
+            return rc;
         added++;
     }
     if (!added) {
@@ -100,9 +99,7 @@ int arena_bench_prepare(arena_bench *b, const arena_bench_args *a, char *err, si
         snprintf(err, cap, "--alpha and --beta must be between 0 and 0.5");
         return JA_EINVAL;
     }
-    if (!arena_bots_load(a->bots, a->game))
-        return JA_EINVAL; /* said by arena_bots_load */
-    return JA_OK;
+    return arena_bots_load(a->bots, a->game, err, cap);
 }
 
 /* The bench in play: its results, a row an opponent, and its progress. */

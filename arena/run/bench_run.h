@@ -48,9 +48,8 @@ typedef struct arena_bench {
 } arena_bench;
 
 /* The bench in two steps (docs/architecture.md, "Errors"), each returning
- * JA_OK or the failure's code with its line in the caller's err; the line
- * is "" when a helper that still prints its own errors has said it
- * (arena_bots_load, botspec.h).
+ * JA_OK or the failure's code with its line in the caller's err; neither
+ * prints an error.
  *
  * arena_bench_prepare checks the SPRT's error rates and loads the bots
  * (each must play the game): its failures are the user's, and nothing is

@@ -9,6 +9,7 @@
 #include "core/util.h"
 
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -140,21 +141,22 @@ static size_t name_prefix_len(const char *spec)
 /* b->params from the len bytes at text, the parameters of specifier spec
  * (after its ':', or between cmd[ and ]): not empty, and short enough for
  * every host. The bot itself judges them when it is loaded. */
-static bool set_params(arena_bot *b, const char *spec, const char *text, size_t len,
-                       const char *where)
+static int set_params(arena_bot *b, const char *spec, const char *text, size_t len,
+                      const char *where, char *err, size_t cap)
 {
     if (len == 0) {
-        arena_error("bot '%s': no parameters %s (KEY=VALUE, several joined by ':')", spec, where);
-        return false;
+        snprintf(err, cap, "bot '%s': no parameters %s (KEY=VALUE, several joined by ':')", spec,
+                 where);
+        return JA_EINVAL;
     }
     if (len >= sizeof b->params) {
-        arena_error("bot '%s': parameters too long (at most %zu bytes)", spec,
-                    sizeof b->params - 1);
-        return false;
+        snprintf(err, cap, "bot '%s': parameters too long (at most %zu bytes)", spec,
+                 sizeof b->params - 1);
+        return JA_EINVAL;
     }
     memcpy(b->params, text, len);
     b->params[len] = '\0';
-    return true;
+    return JA_OK;
 }
 
 /* A plugin specifier (after any hosted:): a reference word with its
@@ -164,150 +166,184 @@ static bool set_params(arena_bot *b, const char *spec, const char *text, size_t 
  * and a directory may hold ':'). plain: an in-process plugin, whose file
  * must look like one (a '/' or ".so"). Sets target, params, builtin and,
  * unless named, the display name. */
-static bool parse_plugin(arena_bot *b, const char *spec, const char *text, bool named,
-                         bool plain)
+static int parse_plugin(arena_bot *b, const char *spec, const char *text, bool named, bool plain,
+                        char *err, size_t cap)
 {
     const char *colon = strchr(text, ':');
     size_t head = colon ? (size_t)(colon - text) : strlen(text);
+    int rc = JA_OK;
     if (!memchr(text, '/', head) && is_reference(text, head)) {
-        if (colon && !set_params(b, spec, colon + 1, strlen(colon + 1), "after ':'"))
-            return false;
+        if (colon && (rc = set_params(b, spec, colon + 1, strlen(colon + 1), "after ':'", err,
+                                      cap)) != JA_OK)
+            return rc;
         snprintf(b->target, sizeof b->target, "%s/ja_%.*s.so", arena_bots_dir(), (int)head, text);
         b->builtin = true;
         if (!named)
             snprintf(b->name, sizeof b->name, "%.*s", (int)head, text);
-        return true;
+        return JA_OK;
     }
     const char *slash = strrchr(text, '/');
     colon = access(text, F_OK) == 0 ? NULL : strchr(slash ? slash : text, ':');
     size_t file = colon ? (size_t)(colon - text) : strlen(text);
     if (plain && !memchr(text, '/', file) && !memmem(text, file, ".so", 3)) {
-        arena_error("unknown bot '%s' (reference bots: random, greedy, ismcts; write ./%.*s for a "
-                    "file)", text, (int)file, text);
-        return false;
+        snprintf(err, cap, "unknown bot '%s' (reference bots: random, greedy, ismcts; write "
+                 "./%.*s for a file)", text, (int)file, text);
+        return JA_EINVAL;
     }
     if (file >= sizeof b->target) {
-        arena_error("bot '%s': the file name is too long", spec);
-        return false;
+        snprintf(err, cap, "bot '%s': the file name is too long", spec);
+        return JA_EINVAL;
     }
-    if (colon && !set_params(b, spec, colon + 1, strlen(colon + 1), "after ':'"))
-        return false;
+    if (colon &&
+        (rc = set_params(b, spec, colon + 1, strlen(colon + 1), "after ':'", err, cap)) != JA_OK)
+        return rc;
     snprintf(b->target, sizeof b->target, "%.*s", (int)file, text);
     if (!named)
         plugin_name(b->target, b->name, sizeof b->name);
-    return true;
+    return JA_OK;
 }
 
-bool arena_bots_add(arena_bots *bs, const char *spec)
+/* hosted:FILE (hosted:random, or hosted:ismcts:iters=50, is the reference
+ * bot's plugin, sandboxed). */
+static int parse_hosted(arena_bot *b, const char *spec, const char *file, bool named, char *err,
+                        size_t cap)
+{
+    if (!*file) {
+        snprintf(err, cap, "bot '%s' names no plugin file after 'hosted:'", spec);
+        return JA_EINVAL;
+    }
+    snprintf(b->kind, sizeof b->kind, "hosted");
+    return parse_plugin(b, spec, file, named, false, err, cap);
+}
+
+/* cmd:COMMAND, or cmd[KEY=VALUE:...]:COMMAND: brackets, since a command is
+ * free text; the bot gets them as $JACKARENA_PARAMS and in `start`. rest
+ * starts at "cmd". */
+static int parse_cmd(arena_bot *b, const char *spec, const char *rest, bool named, char *err,
+                     size_t cap)
+{
+    const char *command = rest + 4;
+    if (rest[3] == '[') {
+        const char *close = strchr(command, ']');
+        if (!close || close[1] != ':') {
+            snprintf(err, cap, "bot '%s': write parameters of a command as "
+                     "cmd[KEY=VALUE:...]:COMMAND", spec);
+            return JA_EINVAL;
+        }
+        int rc = set_params(b, spec, command, (size_t)(close - command), "in 'cmd[]'", err, cap);
+        if (rc != JA_OK)
+            return rc;
+        command = close + 2;
+    }
+    if (!command[strspn(command, " \t")]) {
+        snprintf(err, cap, "bot '%s' names no command after 'cmd:'", spec);
+        return JA_EINVAL;
+    }
+    snprintf(b->kind, sizeof b->kind, "cmd");
+    snprintf(b->target, sizeof b->target, "%s", command);
+    if (!named)
+        command_name(command, b->name, sizeof b->name);
+    return JA_OK;
+}
+
+/* zmq:NAME, its hello name; rest starts at "zmq". */
+static int parse_zmq(arena_bot *b, const char *spec, const char *rest, bool named, char *err,
+                     size_t cap)
+{
+    const char *name = rest + 4;
+    if (rest[3] == '[' || strchr(name, ':')) {
+        snprintf(err, cap, "bot '%s': a zmq: bot takes no parameters from the arena (its owner "
+                 "starts it, and gives it its parameters)", spec);
+        return JA_EINVAL;
+    }
+    if (!*name || strlen(name) >= REF_WIRE_NAME_MAX) {
+        snprintf(err, cap, "bot '%s': zmq: needs the bot's hello name (1 to %d bytes)", spec,
+                 REF_WIRE_NAME_MAX - 1);
+        return JA_EINVAL;
+    }
+    snprintf(b->kind, sizeof b->kind, "zmq");
+    snprintf(b->target, sizeof b->target, "%s", name);
+    if (!named)
+        snprintf(b->name, sizeof b->name, "%s", name);
+    return JA_OK;
+}
+
+/* b->name from spec's NAME= prefix of nl bytes (0: none; the kind derives
+ * the name later), and *rest at what follows it: the bot itself. */
+static int parse_name(arena_bot *b, const char *spec, size_t nl, const char **rest, char *err,
+                      size_t cap)
+{
+    *rest = spec + (nl ? nl + 1 : 0);
+    if (nl) {
+        if (nl >= sizeof b->name) {
+            snprintf(err, cap, "bot name too long in '%s'", spec);
+            return JA_EINVAL;
+        }
+        memcpy(b->name, spec, nl);
+        b->name[nl] = '\0';
+    }
+    if (!**rest) {
+        snprintf(err, cap, "bot '%s' names no bot after '='", spec);
+        return JA_EINVAL;
+    }
+    return JA_OK;
+}
+
+/* The bot after any NAME=, by its kind's prefix; a plain word or file is
+ * an in-process plugin. */
+static int parse_kind(arena_bot *b, const char *spec, const char *rest, bool named, char *err,
+                      size_t cap)
+{
+    if (strncmp(rest, "hosted:", 7) == 0)
+        return parse_hosted(b, spec, rest + 7, named, err, cap);
+    if (strncmp(rest, "cmd:", 4) == 0 || strncmp(rest, "cmd[", 4) == 0)
+        return parse_cmd(b, spec, rest, named, err, cap);
+    if (strncmp(rest, "zmq:", 4) == 0 || strncmp(rest, "zmq[", 4) == 0)
+        return parse_zmq(b, spec, rest, named, err, cap);
+    int rc = parse_plugin(b, spec, rest, named, true, err, cap);
+    if (rc == JA_OK)
+        snprintf(b->kind, sizeof b->kind, "plugin");
+    return rc;
+}
+
+int arena_bots_add(arena_bots *bs, const char *spec, char *err, size_t cap)
 {
     if (bs->n >= ARENA_MAX_BOTS) {
-        arena_error("too many bots (at most %d)", ARENA_MAX_BOTS);
-        return false;
+        snprintf(err, cap, "too many bots (at most %d)", ARENA_MAX_BOTS);
+        return JA_EINVAL;
     }
     if (!*spec) {
-        arena_error("empty bot specifier");
-        return false;
+        snprintf(err, cap, "empty bot specifier");
+        return JA_EINVAL;
     }
     arena_bot *b = &bs->b[bs->n];
     memset(b, 0, sizeof *b);
     snprintf(b->spec, sizeof b->spec, "%s", spec);
     size_t nl = name_prefix_len(spec);
-    const char *rest = spec + (nl ? nl + 1 : 0);
-    if (nl) {
-        if (nl >= sizeof b->name) {
-            arena_error("bot name too long in '%s'", spec);
-            return false;
-        }
-        memcpy(b->name, spec, nl);
-        b->name[nl] = '\0';
-    }
-    if (!*rest) {
-        arena_error("bot '%s' names no bot after '='", spec);
-        return false;
-    }
-    if (strncmp(rest, "hosted:", 7) == 0) {
-        const char *file = rest + 7;
-        if (!*file) {
-            arena_error("bot '%s' names no plugin file after 'hosted:'", spec);
-            return false;
-        }
-        snprintf(b->kind, sizeof b->kind, "hosted");
-        /* hosted:random (or hosted:ismcts:iters=50) is the reference bot's
-         * plugin, sandboxed. */
-        if (!parse_plugin(b, spec, file, nl, false))
-            return false;
+    const char *rest;
+    int rc = parse_name(b, spec, nl, &rest, err, cap);
+    if (rc == JA_OK)
+        rc = parse_kind(b, spec, rest, nl != 0, err, cap);
+    if (rc == JA_OK)
         bs->n++;
-        return true;
-    }
-    if (strncmp(rest, "cmd:", 4) == 0 || strncmp(rest, "cmd[", 4) == 0) {
-        const char *command = rest + 4;
-        if (rest[3] == '[') {
-            /* cmd[KEY=VALUE:...]:COMMAND: brackets, since a command is free
-             * text; the bot gets them as $JACKARENA_PARAMS and in `start`. */
-            const char *close = strchr(command, ']');
-            if (!close || close[1] != ':') {
-                arena_error("bot '%s': write parameters of a command as cmd[KEY=VALUE:...]:COMMAND",
-                            spec);
-                return false;
-            }
-            if (!set_params(b, spec, command, (size_t)(close - command), "in 'cmd[]'"))
-                return false;
-            command = close + 2;
-        }
-        if (!command[strspn(command, " \t")]) {
-            arena_error("bot '%s' names no command after 'cmd:'", spec);
-            return false;
-        }
-        snprintf(b->kind, sizeof b->kind, "cmd");
-        snprintf(b->target, sizeof b->target, "%s", command);
-        if (!nl)
-            command_name(command, b->name, sizeof b->name);
-        bs->n++;
-        return true;
-    }
-    if (strncmp(rest, "zmq:", 4) == 0 || strncmp(rest, "zmq[", 4) == 0) {
-        const char *name = rest + 4;
-        if (rest[3] == '[' || strchr(name, ':')) {
-            arena_error("bot '%s': a zmq: bot takes no parameters from the arena (its owner "
-                        "starts it, and gives it its parameters)", spec);
-            return false;
-        }
-        if (!*name || strlen(name) >= REF_WIRE_NAME_MAX) {
-            arena_error("bot '%s': zmq: needs the bot's hello name (1 to %d bytes)", spec,
-                        REF_WIRE_NAME_MAX - 1);
-            return false;
-        }
-        snprintf(b->kind, sizeof b->kind, "zmq");
-        snprintf(b->target, sizeof b->target, "%s", name);
-        if (!nl)
-            snprintf(b->name, sizeof b->name, "%s", name);
-        bs->n++;
-        return true;
-    }
-    if (!parse_plugin(b, spec, rest, nl, true))
-        return false;
-    snprintf(b->kind, sizeof b->kind, "plugin");
-    bs->n++;
-    return true;
+    return rc;
 }
 
-bool arena_bots_add_list(arena_bots *bs, const char *list)
+int arena_bots_add_list(arena_bots *bs, const char *list, char *err, size_t cap)
 {
-    char *copy = strdup(list), *save = NULL;
-    if (!copy)
-        return false;
-    bool ok = true;
-    int added = 0;
-    for (char *tok = strtok_r(copy, ",", &save); tok && ok; tok = strtok_r(NULL, ",", &save)) {
-        ok = arena_bots_add(bs, tok);
+    char *copy = ja_xstrdup(list), *save = NULL;
+    int rc = JA_OK, added = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok && rc == JA_OK;
+         tok = strtok_r(NULL, ",", &save)) {
+        rc = arena_bots_add(bs, tok, err, cap);
         added++;
     }
     free(copy);
-    if (ok && !added) {
-        arena_error("--bots lists no bot");
-        return false;
+    if (rc == JA_OK && !added) {
+        snprintf(err, cap, "--bots lists no bot");
+        return JA_EINVAL;
     }
-    return ok;
+    return rc;
 }
 
 /* True if plugins x and y are the same file once paths are resolved. */
@@ -319,15 +355,15 @@ static bool same_bot(const arena_bot *x, const arena_bot *y)
     return realpath(x->target, rx) && realpath(y->target, ry) && strcmp(rx, ry) == 0;
 }
 
-bool arena_bots_finish_names(arena_bots *bs)
+int arena_bots_finish_names(arena_bots *bs, char *err, size_t cap)
 {
     /* Explicit names must be unique. */
     for (int i = 0; i < bs->n; i++)
         for (int j = i + 1; j < bs->n; j++)
             if (name_prefix_len(bs->b[i].spec) && name_prefix_len(bs->b[j].spec) &&
                 strcmp(bs->b[i].name, bs->b[j].name) == 0) {
-                arena_error("two bots are named '%s'", bs->b[i].name);
-                return false;
+                snprintf(err, cap, "two bots are named '%s'", bs->b[i].name);
+                return JA_EINVAL;
             }
     /* Two different plugin files must not share a derived name: "#2" is
      * for the same bot given twice, and a ladder shows bots by name, so
@@ -340,9 +376,9 @@ bool arena_bots_finish_names(arena_bots *bs)
                 strcmp(x->kind, "plugin") != 0 || strcmp(y->kind, "plugin") != 0 ||
                 strcmp(x->name, y->name) != 0 || same_bot(x, y))
                 continue;
-            arena_error("two different bots are both named '%s' ('%s' and '%s'); give one a "
-                        "name with NAME=SPEC", x->name, x->spec, y->spec);
-            return false;
+            snprintf(err, cap, "two different bots are both named '%s' ('%s' and '%s'); give one "
+                     "a name with NAME=SPEC", x->name, x->spec, y->spec);
+            return JA_EINVAL;
         }
     /* Repeats of one name become name#2, name#3 ... */
     for (int i = 0; i < bs->n; i++) {
@@ -359,7 +395,7 @@ bool arena_bots_finish_names(arena_bots *bs)
             snprintf(bs->b[i].name, sizeof bs->b[i].name, "%.56s#%d", base, count);
         }
     }
-    return true;
+    return JA_OK;
 }
 
 bool arena_bots_external(const arena_bots *bs)
@@ -383,52 +419,73 @@ static arena_ext *ext_of(arena_bots *bs)
  * and a hello under an unexpected name can only be its. Every cmd: bot's
  * name is bound to its token before the first one starts, so none can say
  * hello under another's. */
-static bool load_external(arena_bots *bs, const ja_game_rules *g)
+static int load_external(arena_bots *bs, const ja_game_rules *g, char *err, size_t cap)
 {
+    int rc;
     for (int i = 0; i < bs->n; i++)
         if (strcmp(bs->b[i].kind, "cmd") == 0 && !bs->b[i].bot &&
-            !arena_ext_reserve(ext_of(bs), &bs->b[i]))
-            return false;
+            (rc = arena_ext_reserve(ext_of(bs), &bs->b[i], err, cap)) != JA_OK)
+            return rc;
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < bs->n; i++) {
             arena_bot *b = &bs->b[i];
             if (strcmp(b->kind, pass == 0 ? "zmq" : "cmd") != 0 || b->bot)
                 continue;
-            if (!arena_ext_load(ext_of(bs), b))
-                return false;
+            if ((rc = arena_ext_load(ext_of(bs), b, err, cap)) != JA_OK)
+                return rc;
             if (g && !ref_bot_supports(b->bot, g)) {
-                arena_error("bot '%s' does not play %s (its hello lists the games it plays)",
-                            b->name, g->name);
-                return false;
+                snprintf(err, cap, "bot '%s' does not play %s (its hello lists the games it "
+                         "plays)", b->name, g->name);
+                return JA_EINVAL;
             }
         }
-    return true;
+    return JA_OK;
 }
 
 /* The external participants and flags, before any bot is loaded. */
-static bool check_external(arena_bots *bs)
+static int check_external(arena_bots *bs, char *err, size_t cap)
 {
     for (int i = 0; i < bs->n; i++)
         for (int j = i + 1; j < bs->n; j++)
             if (strcmp(bs->b[i].kind, "zmq") == 0 && strcmp(bs->b[j].kind, "zmq") == 0 &&
                 strcmp(bs->b[i].target, bs->b[j].target) == 0) {
-                arena_error("zmq:%s is given twice (an external bot plays one seat per match; "
-                            "run a second instance under another name)", bs->b[i].target);
-                return false;
+                snprintf(err, cap, "zmq:%s is given twice (an external bot plays one seat per "
+                         "match; run a second instance under another name)", bs->b[i].target);
+                return JA_EINVAL;
             }
     for (int i = 0; !bs->ext && i < bs->n; i++)
         if (strcmp(bs->b[i].kind, "zmq") == 0) {
-            arena_error("bot '%s' (zmq:%s): this command has no --listen, so a zmq: bot cannot "
-                        "connect (use a cmd: bot)", bs->b[i].name, bs->b[i].target);
-            return false;
+            snprintf(err, cap, "bot '%s' (zmq:%s): this command has no --listen, so a zmq: bot "
+                     "cannot connect (use a cmd: bot)", bs->b[i].name, bs->b[i].target);
+            return JA_EINVAL;
         }
-    return arena_ext_check(ext_of(bs), bs);
+    return arena_ext_check(ext_of(bs), bs, err, cap);
 }
 
-bool arena_bots_load(arena_bots *bs, const ja_game_rules *g)
+/* Opens plugin or hosted participant b, its bot b->bot. A hosted plugin is
+ * probed in a sandboxed child, never loaded here; its parameters travel to
+ * the child. */
+static int open_plugin(arena_bot *b, bool hosted, char *err, size_t cap)
 {
-    if (!check_external(bs))
-        return false;
+    char why[1200];
+    int rc = hosted ? ref_bot_hosted_open(b->target, b->params, &b->bot, why, sizeof why)
+                    : ref_bot_plugin_open(b->target, b->params, &b->bot, why, sizeof why);
+    if (rc == JA_EINVAL) /* the bot refused its parameters (or a hosted limit is bad) */
+        snprintf(err, cap, "bot '%s': %s", b->spec, why);
+    else if (rc != JA_OK && b->builtin)
+        snprintf(err, cap, "reference bot '%s' is not available (%s); is the build complete, or "
+                 "JACKARENA_BOTS_DIR right?", b->name, why);
+    else if (rc != JA_OK)
+        snprintf(err, cap, "%s", why);
+    else
+        b->owns_bot = true;
+    return rc;
+}
+
+/* The in-process and hosted plugins; participants i and j with the same
+ * kind, file and parameters share j's bot. */
+static int load_plugins(arena_bots *bs, const ja_game_rules *g, char *err, size_t cap)
+{
     for (int i = 0; i < bs->n; i++) {
         arena_bot *b = &bs->b[i];
         bool hosted = strcmp(b->kind, "hosted") == 0;
@@ -440,34 +497,25 @@ bool arena_bots_load(arena_bots *bs, const ja_game_rules *g)
                 b->bot = bs->b[j].bot;
                 break;
             }
-        if (!b->bot) {
-            char err[1200];
-            /* A hosted plugin is probed in a sandboxed child, never loaded
-             * here; its parameters travel to the child. */
-            int rc = hosted ? ref_bot_hosted_open(b->target, b->params, &b->bot, err, sizeof err)
-                            : ref_bot_plugin_open(b->target, b->params, &b->bot, err,
-                                                         sizeof err);
-            if (rc == JA_EINVAL) {
-                /* The bot refused its parameters (or a hosted limit is bad). */
-                arena_error("bot '%s': %s", b->spec, err);
-                return false;
-            }
-            if (rc != JA_OK) {
-                if (b->builtin)
-                    arena_error("reference bot '%s' is not available (%s); is the build "
-                                "complete, or JACKARENA_BOTS_DIR right?", b->name, err);
-                else
-                    arena_error("%s", err);
-                return false;
-            }
-            b->owns_bot = true;
-        }
+        int rc = b->bot ? JA_OK : open_plugin(b, hosted, err, cap);
+        if (rc != JA_OK)
+            return rc;
         if (g && !ref_bot_supports(b->bot, g)) {
-            arena_error("bot '%s' does not play %s", b->name, g->name);
-            return false;
+            snprintf(err, cap, "bot '%s' does not play %s", b->name, g->name);
+            return JA_EINVAL;
         }
     }
-    return load_external(bs, g);
+    return JA_OK;
+}
+
+int arena_bots_load(arena_bots *bs, const ja_game_rules *g, char *err, size_t cap)
+{
+    int rc = check_external(bs, err, cap);
+    if (rc == JA_OK)
+        rc = load_plugins(bs, g, err, cap);
+    if (rc == JA_OK)
+        rc = load_external(bs, g, err, cap);
+    return rc;
 }
 
 void arena_bots_free(arena_bots *bs)

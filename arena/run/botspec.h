@@ -8,6 +8,7 @@
 #include "seat.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* ---- bot specifiers ------------------------------------------------------- */
 
@@ -37,20 +38,28 @@ typedef struct arena_bots {
     struct arena_ext *ext;
 } arena_bots;
 
+/* Room for any line of the functions below: an err of this size never cuts
+ * one (a line may quote two specifiers, or a bot's own words). */
+#define ARENA_BOTS_ERR_CAP 4096
+
+/* Each function below returns JA_OK or the code of its failure with one
+ * line in err (docs/architecture.md, "Errors"); it prints nothing. */
+
 /* Adds one specifier (`arena play --help`: reference word, path, hosted:,
- * cmd:, zmq:, each with parameters but zmq:; NAME=SPEC). Usage errors are
- * printed; returns false. */
-bool arena_bots_add(arena_bots *bs, const char *spec);
+ * cmd:, zmq:, each with parameters but zmq:; NAME=SPEC). JA_EINVAL: a usage
+ * error. */
+int arena_bots_add(arena_bots *bs, const char *spec, char *err, size_t cap);
 /* Splits a comma list and adds each. */
-bool arena_bots_add_list(arena_bots *bs, const char *list);
-/* Gives repeated names their "#2", "#3" suffixes; rejects clashing NAME=. */
-bool arena_bots_finish_names(arena_bots *bs);
+int arena_bots_add_list(arena_bots *bs, const char *list, char *err, size_t cap);
+/* Gives repeated names their "#2", "#3" suffixes; rejects clashing NAME=
+ * (JA_EINVAL). */
+int arena_bots_finish_names(arena_bots *bs, char *err, size_t cap);
 /* Loads every bot and checks it plays game g (NULL: no check). First the
  * external-bot flags are checked (arena_ext_check), whether or not a bot
- * is external. Usage errors (missing file, not a plugin, wrong ABI, does
- * not play g; an external bot that never says hello) are printed. External
- * bots start the hub (extbots.h). */
-bool arena_bots_load(arena_bots *bs, const ja_game_rules *g);
+ * is external. Its failures are the user's (missing file, not a plugin,
+ * wrong ABI, does not play g; an external bot that never says hello), each
+ * with its line. External bots start the hub (extbots.h). */
+int arena_bots_load(arena_bots *bs, const ja_game_rules *g, char *err, size_t cap);
 /* True if any participant is an external bot (cmd:, zmq:). */
 bool arena_bots_external(const arena_bots *bs);
 /* Frees every bot; stops external bots, their processes and the hub. */

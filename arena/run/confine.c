@@ -5,6 +5,7 @@
 #include "sandbox_prog.h"
 
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -189,10 +190,10 @@ static void grant_command(grants *g, const char *command)
         words = we.we_wordv;
         n = we.we_wordc;
     } else {
-        copy = strdup(command);
-        size_t cap = copy ? strlen(copy) / 2 + 2 : 0;
-        words = copy ? calloc(cap, sizeof *words) : NULL;
-        for (char *save = NULL, *w = words ? strtok_r(copy, " \t\n", &save) : NULL; w && n < cap;
+        copy = ja_xstrdup(command);
+        size_t cap = strlen(copy) / 2 + 2;
+        words = ja_xcalloc(cap, sizeof *words);
+        for (char *save = NULL, *w = strtok_r(copy, " \t\n", &save); w && n < cap;
              w = strtok_r(NULL, " \t\n", &save))
             words[n++] = w;
     }
@@ -362,6 +363,35 @@ void arena_confine_argv_free(char **argv)
     free(argv);
 }
 
+/* ja_confine's arguments for the grants g: the program prog, its limits,
+ * the scratch directory it writes, the tcp port, the paths it reads, "--". */
+static char **launcher_argv(const arena_confine *c, const grants *g, const char *prog,
+                            const char *scratch, unsigned tcp_port)
+{
+    size_t n = 0, max = 16 + 2 * (size_t)g->n;
+    char **v = ja_xcalloc(max, sizeof *v);
+    char port[16], tasks[16], fsize[16];
+    snprintf(port, sizeof port, "%u", tcp_port);
+    snprintf(tasks, sizeof tasks, "%d", ARENA_CONFINE_TASKS);
+    snprintf(fsize, sizeof fsize, "%d", ARENA_CONFINE_FSIZE_MB);
+    const char *fixed[] = {prog, "--tasks", tasks, "--fsize-mb", fsize, "--mem-mb", c->mem_mb,
+                           "--write", scratch};
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+        v[n++] = ja_xstrdup(fixed[i]);
+    if (tcp_port) {
+        v[n++] = ja_xstrdup("--tcp-connect");
+        v[n++] = ja_xstrdup(port);
+    }
+    if (c->mode == ARENA_CONFINE_WEAK)
+        v[n++] = ja_xstrdup("--weak");
+    for (int i = 0; i < g->n; i++) {
+        v[n++] = ja_xstrdup("--read");
+        v[n++] = ja_xstrdup(g->path[i]);
+    }
+    v[n++] = ja_xstrdup("--");
+    return v;
+}
+
 int arena_confine_launcher(arena_confine *c, const arena_bot *b, unsigned tcp_port,
                            const char *keys, char ***argv, char *tmpdir, size_t tmpdir_cap,
                            char *err, size_t cap)
@@ -379,11 +409,7 @@ int arena_confine_launcher(arena_confine *c, const arena_bot *b, unsigned tcp_po
                  "JACKARENA_CONFINE", prog, strerror(errno));
         return JA_EINVAL;
     }
-    grants *g = calloc(1, sizeof *g);
-    if (!g) {
-        snprintf(err, cap, "out of memory");
-        return JA_ENOMEM;
-    }
+    grants *g = ja_xcalloc(1, sizeof *g);
     grant_command(g, b->target);
     char real[PATH_MAX];
     for (int i = 0; i < c->n_reads; i++)
@@ -393,45 +419,11 @@ int arena_confine_launcher(arena_confine *c, const arena_bot *b, unsigned tcp_po
     rc = scratch_of(c, b, &scratch, err, cap);
     if (rc == JA_OK)
         rc = check_grants(c, g, err, cap);
-    size_t n = 0, max = 16 + 2 * (size_t)g->n;
-    char **v = rc == JA_OK ? calloc(max, sizeof *v) : NULL;
-    if (rc == JA_OK && !v)
-        rc = JA_ENOMEM;
-    if (rc == JA_OK) {
-        char port[16];
-        snprintf(port, sizeof port, "%u", tcp_port);
-        char tasks[16], fsize[16];
-        snprintf(tasks, sizeof tasks, "%d", ARENA_CONFINE_TASKS);
-        snprintf(fsize, sizeof fsize, "%d", ARENA_CONFINE_FSIZE_MB);
-        const char *fixed[] = {prog, "--tasks", tasks, "--fsize-mb", fsize, "--mem-mb", c->mem_mb,
-                               "--write", scratch};
-        for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
-            v[n++] = strdup(fixed[i]);
-        if (tcp_port) {
-            v[n++] = strdup("--tcp-connect");
-            v[n++] = strdup(port);
-        }
-        if (c->mode == ARENA_CONFINE_WEAK)
-            v[n++] = strdup("--weak");
-        for (int i = 0; i < g->n; i++) {
-            v[n++] = strdup("--read");
-            v[n++] = strdup(g->path[i]);
-        }
-        v[n++] = strdup("--");
-        for (size_t i = 0; i < n; i++)
-            if (!v[i])
-                rc = JA_ENOMEM;
-    }
+    if (rc == JA_OK)
+        *argv = launcher_argv(c, g, prog, scratch, tcp_port);
     free(g);
-    if (rc == JA_ENOMEM)
-        snprintf(err, cap, "out of memory");
-    if (rc != JA_OK) {
-        for (size_t i = 0; v && i < n; i++)
-            free(v[i]);
-        free(v);
+    if (rc != JA_OK)
         return rc;
-    }
     snprintf(tmpdir, tmpdir_cap, "TMPDIR=%s", scratch);
-    *argv = v;
     return JA_OK;
 }

@@ -25,14 +25,25 @@
 /* --rounds at most: matches per seat position and game. */
 #define CONFORMANCE_MAX_ROUNDS 10000u
 
-/* Runs the checks on bs->b[0], an external bot added but not loaded, with
- * bs->b[1] the `random` bot; bs->ext's wire flags must include
- * REF_WIRE_PROBE. only: one game, or NULL for every game the bot's hello
- * lists; rounds: matches per seat position (0: enough to fill its
- * capacity); move_ms, seed: of the matches. Prints one line per check and
- * the verdict to out; loads and frees the bots. Returns EXIT_OK when the
- * bot conforms, EXIT_RUNTIME otherwise. */
-int arena_conformance_run(arena_bots *bs, const ja_game_rules *only, uint32_t rounds,
-                          uint32_t move_ms, uint64_t seed, FILE *out);
+/* A conformance run. bots->b[0] is an external bot added but not loaded,
+ * bots->b[1] the `random` bot; bots->ext's wire flags must include
+ * REF_WIRE_PROBE. */
+typedef struct arena_conformance_args {
+    arena_bots *bots;
+    const ja_game_rules *only;   /* one game, or NULL for every game the bot's hello lists */
+    uint32_t rounds;             /* matches per seat position; 0: enough to fill its capacity */
+    uint32_t move_ms;            /* of the matches */
+    uint64_t seed;
+    /* The line of a bot that does not load (botspec.h), for the caller to
+     * print when it comes, before the check that fails on it. NULL: not
+     * said. */
+    void (*on_error)(const char *line);
+} arena_conformance_args;
+
+/* Runs the checks: prints one line per check and the verdict to out; loads
+ * and frees the bots. A bot that does not load is a check that fails, not
+ * an error of the call. Returns JA_OK when the bot conforms, JA_EBOT when
+ * it does not. */
+int arena_conformance_run(const arena_conformance_args *a, FILE *out);
 
 #endif /* ARENA_CONFORMANCE_H */

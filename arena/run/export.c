@@ -6,6 +6,7 @@
 #include "wire.h"
 
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 #include "jackarena/ja_version.h"
 
 #include <errno.h>
@@ -16,7 +17,8 @@
 
 /* ---- One match's records --------------------------------------------------- */
 
-/* An sbuffer that remembers a failed write (msgpack-c's packer drops it). */
+/* An sbuffer that remembers a failed write (msgpack-c's packer drops it):
+ * msgpack-c allocates with its own realloc, which can fail. */
 typedef struct out_buf {
     msgpack_sbuffer sb;
     bool oom;
@@ -50,15 +52,13 @@ struct arena_export_match {
     size_t *ends;          /* record k spans body[ends[k-1] .. ends[k]) */
     uint8_t *seats;        /* record k's seat */
     uint32_t n, cap;
-    bool oom;
+    bool oom;              /* body's buffer could not grow (msgpack-c) */
 };
 
 arena_export_match *arena_export_match_new(const ref_match_config *cfg, uint32_t number,
                                            const char *const *names)
 {
-    arena_export_match *m = calloc(1, sizeof *m);
-    if (!m)
-        return NULL;
+    arena_export_match *m = ja_xcalloc(1, sizeof *m);
     m->game = cfg->game;
     m->options = cfg->options;
     m->seed = cfg->seed;
@@ -81,21 +81,14 @@ void arena_export_match_free(arena_export_match *m)
     free(m);
 }
 
-static bool grow(arena_export_match *m)
+/* Room for one more record. */
+static void grow(arena_export_match *m)
 {
     if (m->n < m->cap)
-        return true;
-    uint32_t cap = m->cap ? m->cap * 2 : 256;
-    size_t *ends = realloc(m->ends, cap * sizeof *ends);
-    if (!ends)
-        return false;
-    m->ends = ends;
-    uint8_t *seats = realloc(m->seats, cap * sizeof *seats);
-    if (!seats)
-        return false;
-    m->seats = seats;
-    m->cap = cap;
-    return true;
+        return;
+    m->cap = m->cap ? m->cap * 2 : 256;
+    m->ends = ja_xrealloc(m->ends, m->cap * sizeof *m->ends);
+    m->seats = ja_xrealloc(m->seats, m->cap * sizeof *m->seats);
 }
 
 void arena_export_match_step(void *ctx, const ja_game_rules *g, const ref_step_info *info)
@@ -107,10 +100,7 @@ void arena_export_match_step(void *ctx, const ja_game_rules *g, const ref_step_i
         const ref_replay_rec *r = &info->recs[k];
         if (!(info->observed & (1u << r->seat)))
             continue; /* forced or forfeited: not a decision of the bot */
-        if (!grow(m)) {
-            m->oom = true;
-            break;
-        }
+        grow(m);
         const ja_action *legal = info->legal + (size_t)r->seat * g->max_actions;
         ja_mp_put_kv_str(&pk, "type", "decision");
         ja_mp_put_kv_u64(&pk, "match", m->number);
@@ -241,16 +231,12 @@ struct arena_export {
 int arena_export_open(const char *path, arena_export **out, char *err, size_t cap)
 {
     *out = NULL;
-    arena_export *x = calloc(1, sizeof *x);
-    if (!x) {
-        snprintf(err, cap, "out of memory");
-        return JA_ENOMEM;
-    }
+    arena_export *x = ja_xcalloc(1, sizeof *x);
     int rc = ref_out_open("--export-decisions", path, REF_OUT_SYNC | REF_OUT_STDOUT, &x->out,
                           err, cap);
     if (rc != JA_OK) {
         free(x);
-        return rc == JA_ENOMEM ? rc : JA_EIO;
+        return JA_EIO;
     }
     *out = x;
     return JA_OK;

@@ -44,14 +44,14 @@ void arena_export_abort(arena_export **x);
 
 /* A collector for one match: its config (borrowed for the match), its
  * number in the tournament (0 for `play`) and the seats' display names
- * (copied). NULL when out of memory. */
+ * (copied). */
 arena_export_match *arena_export_match_new(const ref_match_config *cfg, uint32_t number,
                                            const char *const *names);
 /* The ref_step_fn to give the match (ctx: the collector). */
 void arena_export_match_step(void *ctx, const ja_game_rules *g, const ref_step_info *info);
 /* The match ended with res: builds its chunk into a malloc'ed buffer that
- * the caller owns (*data, *len). JA_OK, or JA_ENOMEM (also when a step ran
- * out of memory earlier). */
+ * the caller owns (*data, *len). JA_OK, or JA_ENOMEM when msgpack-c's
+ * buffer could not grow (here or in a step). */
 int arena_export_match_end(arena_export_match *m, const ref_match_result *res, void **data,
                            size_t *len);
 /* NULL-safe. */

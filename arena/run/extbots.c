@@ -3,6 +3,7 @@
 #include "proc.h"
 
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,68 +15,22 @@
 #include <unistd.h>
 #include <zmq.h>
 
-int arena_ext_flag(arena_ext *e, int c, const char *arg)
-{
-    switch (c) {
-    case ARENA_OPT_LISTEN: e->listen = arg; return 1;
-    case ARENA_OPT_CURVE: e->curve = true; return 1;
-    case ARENA_OPT_CURVE_DIR: e->curve_dir = arg; e->curve = true; return 1;
-    case ARENA_OPT_CURVE_ALLOW: e->curve_allow = arg; e->curve = true; return 1;
-    case ARENA_OPT_PLAIN_TCP: e->plain_tcp = true; return 1;
-    case ARENA_OPT_PLAIN_TCP_REMOTE: e->plain_tcp = e->plain_tcp_remote = true; return 1;
-    case ARENA_OPT_STARTUP_MS:
-        return arena_parse_ms("--startup-ms", arg, true, &e->startup_ms) ? 1 : -1;
-    case ARENA_OPT_MAX_FAULTS:
-        if (!arena_parse_u32(arg, &e->max_faults) || e->max_faults == UINT32_MAX) {
-            arena_error("--max-faults needs a number (0 = never forfeit), not '%s'", arg);
-            return -1;
-        }
-        e->have_max_faults = true;
-        return 1;
-    case ARENA_OPT_BANK_MS:
-        return arena_parse_ms("--bank-ms", arg, false, &e->bank_ms) ? 1 : -1;
-    case ARENA_OPT_ON_FAULT: {
-        int p = ref_on_fault_parse(arg);
-        if (p < 0) {
-            arena_error("--on-fault '%s': use default, random or forfeit", arg);
-            return -1;
-        }
-        e->on_fault = (uint8_t)p;
-        return 1;
-    }
-    case ARENA_OPT_RESTART: e->restart = true; return 1;
-    case ARENA_OPT_CONFINE: e->confine.mode = ARENA_CONFINE_ON; return 1;
-    case ARENA_OPT_NO_CONFINE: e->confine.mode = ARENA_CONFINE_OFF; return 1;
-    case ARENA_OPT_CONFINE_WEAK: e->confine.mode = ARENA_CONFINE_WEAK; return 1;
-    case ARENA_OPT_CONFINE_READ:
-        if (e->confine.n_reads == ARENA_CONFINE_MAX_READ) {
-            arena_error("--confine-read: at most %d paths", ARENA_CONFINE_MAX_READ);
-            return -1;
-        }
-        e->confine.reads[e->confine.n_reads++] = arg;
-        return 1;
-    }
-    return 0;
-}
-
-bool arena_ext_check(const arena_ext *e, const arena_bots *bs)
+int arena_ext_check(const arena_ext *e, const arena_bots *bs, char *err, size_t cap)
 {
     const ref_hub_config hc = {.endpoint = e->listen, .curve = e->curve,
                                .plain_tcp = e->plain_tcp,
                                .plain_tcp_remote = e->plain_tcp_remote};
-    char err[600];
-    if (ref_hub_check_endpoint(&hc, err, sizeof err) != JA_OK) {
-        arena_error("%s", err);
-        return false;
-    }
+    int rc = ref_hub_check_endpoint(&hc, err, cap);
+    if (rc != JA_OK)
+        return rc;
     for (int i = 0; !e->listen && i < bs->n; i++)
         if (strcmp(bs->b[i].kind, "zmq") == 0) {
-            arena_error("bot '%s' (zmq:%s) connects to the arena by itself: give --listen "
-                        "ENDPOINT so the bot can connect (ipc://PATH or tcp://HOST:PORT)",
-                        bs->b[i].name, bs->b[i].target);
-            return false;
+            snprintf(err, cap, "bot '%s' (zmq:%s) connects to the arena by itself: give --listen "
+                     "ENDPOINT so the bot can connect (ipc://PATH or tcp://HOST:PORT)",
+                     bs->b[i].name, bs->b[i].target);
+            return JA_EINVAL;
         }
-    return true;
+    return JA_OK;
 }
 
 uint32_t arena_ext_max_faults(const arena_ext *e)
@@ -136,7 +91,7 @@ static bool mkdir_p(const char *dir)
 
 /* The key pair in dir: arena.pub (public) and arena.key (secret, 0600),
  * made with zmq_curve_keypair when neither exists. */
-static bool load_keys(const char *dir, ref_hub_config *hc)
+static int load_keys(const char *dir, ref_hub_config *hc, char *err, size_t cap)
 {
     char pub[1100], sec[1100];
     snprintf(pub, sizeof pub, "%s/arena.pub", dir);
@@ -145,21 +100,25 @@ static bool load_keys(const char *dir, ref_hub_config *hc)
     bool have_pub = stat(pub, &sb) == 0, have_sec = stat(sec, &sb) == 0;
     if (!have_pub && !have_sec) {
         if (!mkdir_p(dir)) {
-            arena_error("--curve: cannot create key directory '%s': %s", dir, strerror(errno));
-            return false;
+            snprintf(err, cap, "--curve: cannot create key directory '%s': %s", dir,
+                     strerror(errno));
+            return JA_EIO;
         }
         if (zmq_curve_keypair(hc->curve_public, hc->curve_secret) != 0 ||
             !write_key(sec, hc->curve_secret, 0600) || !write_key(pub, hc->curve_public, 0644)) {
-            arena_error("--curve: cannot write the key pair into '%s': %s", dir, strerror(errno));
-            return false;
+            snprintf(err, cap, "--curve: cannot write the key pair into '%s': %s", dir,
+                     strerror(errno));
+            return JA_EIO;
         }
+        /* A notice, not an error: the user learns where the key is. */
         fprintf(stderr, "arena: made a CurveZMQ key pair in %s (public key %s)\n", dir,
                 hc->curve_public);
-        return true;
+        return JA_OK;
     }
     if (!read_key(pub, hc->curve_public) || !read_key(sec, hc->curve_secret)) {
-        arena_error("--curve: '%s' and '%s' must each hold one Z85 key (40 characters)", pub, sec);
-        return false;
+        snprintf(err, cap, "--curve: '%s' and '%s' must each hold one Z85 key (40 characters)",
+                 pub, sec);
+        return JA_EFORMAT;
     }
     uint8_t p_bin[32], s_bin[32], derived[32];
     zmq_z85_decode(p_bin, hc->curve_public);
@@ -167,10 +126,10 @@ static bool load_keys(const char *dir, ref_hub_config *hc)
     char derived_z85[REF_HUB_KEY_Z85];
     if (zmq_curve_public(derived_z85, hc->curve_secret) != 0 ||
         !zmq_z85_decode(derived, derived_z85) || memcmp(derived, p_bin, 32) != 0) {
-        arena_error("--curve: '%s' is not the public key of '%s'", pub, sec);
-        return false;
+        snprintf(err, cap, "--curve: '%s' is not the public key of '%s'", pub, sec);
+        return JA_EFORMAT;
     }
-    return true;
+    return JA_OK;
 }
 
 static bool is_key(const char *s)
@@ -181,96 +140,94 @@ static bool is_key(const char *s)
 
 /* Appends key (and its name, NULL for a bare key, when names is given) to
  * the lists. */
-static bool allow_add(char ***keys, char ***names, uint32_t *n, const char *key,
+static void allow_add(char ***keys, char ***names, uint32_t *n, const char *key,
                       const char *name)
 {
-    char **k = realloc(*keys, (*n + 1) * sizeof **keys);
-    if (k)
-        *keys = k;
-    char **nm = names ? realloc(*names, (*n + 1) * sizeof **names) : NULL;
-    if (nm)
-        *names = nm;
-    if (!k || (names && !nm))
-        return false;
-    (*keys)[*n] = strdup(key);
-    if (names)
-        (*names)[*n] = name ? strdup(name) : NULL;
-    if (!(*keys)[*n] || (names && name && !(*names)[*n])) {
-        free((*keys)[*n]);
-        if (names)
-            free((*names)[*n]);
-        return false;
+    *keys = ja_xrealloc(*keys, (*n + 1) * sizeof **keys);
+    (*keys)[*n] = ja_xstrdup(key);
+    if (names) {
+        *names = ja_xrealloc(*names, (*n + 1) * sizeof **names);
+        (*names)[*n] = name ? ja_xstrdup(name) : NULL;
     }
     (*n)++;
-    return true;
+}
+
+/* One line of an allow-list (load_allow), split at blanks into *key and,
+ * a NAME KEY line when names are taken, *name; both NULL for a line to
+ * skip (blank, a comment). JA_EFORMAT with its line in err. */
+static int allow_line(char *line, bool names, const char **key, const char **name, char *err,
+                      size_t cap)
+{
+    char *field[3] = {NULL, NULL, NULL};
+    int nf = 0;
+    for (char *save = NULL, *t = strtok_r(line, " \t\r\n", &save); t;
+         t = strtok_r(NULL, " \t\r\n", &save)) {
+        field[nf < 3 ? nf : 2] = t;
+        nf++;
+    }
+    *key = *name = NULL;
+    if (nf == 0)
+        return JA_OK;
+    if (nf == 1 && is_key(field[0]))
+        *key = field[0];
+    else if (field[0][0] == '#')
+        return JA_OK;
+    else if (nf == 2 && names && is_key(field[1])) {
+        *key = field[1];
+        *name = field[0];
+    }
+    if (!*key) {
+        snprintf(err, cap, "not a Z85 public key (40 characters)%s", names ? ", nor NAME KEY" : "");
+        return JA_EFORMAT;
+    }
+    if (*name && strlen(*name) >= REF_WIRE_NAME_MAX) {
+        snprintf(err, cap, "the name '%.80s' is longer than %d bytes", *name,
+                 REF_WIRE_NAME_MAX - 1);
+        return JA_EFORMAT;
+    }
+    return JA_OK;
 }
 
 /* An allow-list (extbots.h): lines KEY, NAME KEY when names is given (NULL:
  * keys only), blank lines, and comment lines starting with '#' (Z85 uses
  * '#' too: a line that is one valid key is a key). */
-static bool load_allow(const char *flag, const char *path, char ***keys, char ***names,
-                       uint32_t *n)
+static int load_allow(const char *flag, const char *path, char ***keys, char ***names,
+                      uint32_t *n, char *err, size_t cap)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        arena_error("%s '%s': %s", flag, path, strerror(errno));
-        return false;
+        snprintf(err, cap, "%s '%s': %s", flag, path, strerror(errno));
+        return JA_EIO;
     }
-    char line[512];
-    int lineno = 0;
-    bool ok = true;
-    while (ok && fgets(line, sizeof line, f)) {
+    char line[512], why[200];
+    int lineno = 0, rc = JA_OK;
+    while (rc == JA_OK && fgets(line, sizeof line, f)) {
         lineno++;
+        const char *key, *name;
         if (!strchr(line, '\n') && !feof(f)) {
-            arena_error("%s '%s' line %d: longer than %zu bytes", flag, path, lineno,
-                        sizeof line - 2);
-            ok = false;
-            break;
+            snprintf(why, sizeof why, "longer than %zu bytes", sizeof line - 2);
+            rc = JA_EFORMAT;
+        } else if ((rc = allow_line(line, names != NULL, &key, &name, why, sizeof why)) == JA_OK &&
+                   key) {
+            allow_add(keys, names, n, key, name);
         }
-        char *field[3] = {NULL, NULL, NULL};
-        int nf = 0;
-        for (char *save = NULL, *t = strtok_r(line, " \t\r\n", &save); t;
-             t = strtok_r(NULL, " \t\r\n", &save)) {
-            field[nf < 3 ? nf : 2] = t;
-            nf++;
-        }
-        const char *key = NULL, *name = NULL;
-        if (nf == 0)
-            continue;
-        if (nf == 1 && is_key(field[0]))
-            key = field[0];
-        else if (field[0][0] == '#')
-            continue;
-        else if (nf == 2 && names && is_key(field[1])) {
-            key = field[1];
-            name = field[0];
-        }
-        if (!key) {
-            arena_error("%s '%s' line %d: not a Z85 public key (40 characters)%s", flag, path,
-                        lineno, names ? ", nor NAME KEY" : "");
-            ok = false;
-        } else if (name && strlen(name) >= REF_WIRE_NAME_MAX) {
-            arena_error("%s '%s' line %d: the name '%.80s' is longer than %d bytes", flag, path,
-                        lineno, name, REF_WIRE_NAME_MAX - 1);
-            ok = false;
-        } else if (!allow_add(keys, names, n, key, name)) {
-            arena_error("%s '%s': out of memory", flag, path);
-            ok = false;
-        }
+        if (rc != JA_OK)
+            snprintf(err, cap, "%s '%s' line %d: %s", flag, path, lineno, why);
     }
     fclose(f);
-    return ok;
+    return rc;
 }
 
-bool arena_load_allow(const char *flag, const char *path, char ***keys, uint32_t *n)
+int arena_load_allow(const char *flag, const char *path, char ***keys, uint32_t *n, char *err,
+                     size_t cap)
 {
-    return load_allow(flag, path, keys, NULL, n);
+    return load_allow(flag, path, keys, NULL, n, err, cap);
 }
 
-bool arena_load_allow_names(const char *flag, const char *path, char ***keys, char ***names,
-                            uint32_t *n)
+int arena_load_allow_names(const char *flag, const char *path, char ***keys, char ***names,
+                           uint32_t *n, char *err, size_t cap)
 {
-    return load_allow(flag, path, keys, names, n);
+    return load_allow(flag, path, keys, names, n, err, cap);
 }
 
 /* The Curve key directory of the flags (--curve-dir, else the default). */
@@ -285,19 +242,19 @@ static void curve_dir(const arena_ext *e, char *dir, size_t cap)
         snprintf(dir, cap, "%s/.jackarena/curve", getenv("HOME") ? getenv("HOME") : ".");
 }
 
-bool arena_ext_curve_keys(const arena_ext *e, char pub[41], char sec[41])
+int arena_ext_curve_keys(const arena_ext *e, char pub[41], char sec[41], char *err, size_t cap)
 {
     char dir[1024];
     ref_hub_config hc;
     memset(&hc, 0, sizeof hc);
     curve_dir(e, dir, sizeof dir);
-    bool ok = load_keys(dir, &hc);
-    if (ok) {
+    int rc = load_keys(dir, &hc, err, cap);
+    if (rc == JA_OK) {
         snprintf(pub, 41, "%s", hc.curve_public);
         snprintf(sec, 41, "%s", hc.curve_secret);
     }
     sodium_memzero(hc.curve_secret, sizeof hc.curve_secret);
-    return ok;
+    return rc;
 }
 
 /* The hub's log of refused hellos: the arena's standard error. */
@@ -307,10 +264,10 @@ static void log_refusal(void *ctx, const char *line)
     fprintf(stderr, "arena: %s\n", line);
 }
 
-bool arena_ext_start(arena_ext *e)
+int arena_ext_start(arena_ext *e, char *err, size_t cap)
 {
     if (e->hub)
-        return true;
+        return JA_OK;
     ref_hub_config hc;
     memset(&hc, 0, sizeof hc);
     hc.endpoint = e->listen;
@@ -321,24 +278,20 @@ bool arena_ext_start(arena_ext *e)
     hc.log = log_refusal;
     char **allow = NULL, **names = NULL;
     uint32_t n_allow = 0;
-    bool ok = true;
+    int rc = JA_OK;
     if (e->curve) {
         char dir[1024];
         curve_dir(e, dir, sizeof dir);
-        ok = load_keys(dir, &hc) &&
-             (!e->curve_allow ||
-              arena_load_allow_names("--curve-allow", e->curve_allow, &allow, &names, &n_allow));
+        rc = load_keys(dir, &hc, err, cap);
+        if (rc == JA_OK && e->curve_allow)
+            rc = arena_load_allow_names("--curve-allow", e->curve_allow, &allow, &names, &n_allow,
+                                        err, cap);
         hc.allow = (const char *const *)allow;
         hc.allow_names = (const char *const *)names;
         hc.n_allow = n_allow;
     }
-    if (ok) {
-        char err[600];
-        if (ref_hub_start(&hc, &e->hub, err, sizeof err) != JA_OK) {
-            arena_error("%s", err);
-            ok = false;
-        }
-    }
+    if (rc == JA_OK)
+        rc = ref_hub_start(&hc, &e->hub, err, cap);
     for (uint32_t i = 0; i < n_allow; i++) {
         free(allow[i]);
         free(names[i]);
@@ -346,7 +299,7 @@ bool arena_ext_start(arena_ext *e)
     free(allow);
     free(names);
     sodium_memzero(hc.curve_secret, sizeof hc.curve_secret);
-    return ok;
+    return rc;
 }
 
 /* ---- participants ---------------------------------------------------------------- */
@@ -431,12 +384,10 @@ static int spawn_cmd(arena_ext *e, arena_bot *b, char token[REF_HUB_TOKEN_CHARS 
         }
         env[n_env++] = tmp;
     }
-    rc = JA_ENOMEM;
-    if (!b->tail && ref_tail_new(ARENA_TAIL_BYTES, &b->tail) != JA_OK)
-        snprintf(err, cap, "out of memory");
-    else
-        rc = ref_proc_spawn_via((const char *const *)launcher, b->target, env, n_env, b->tail,
-                                true, &b->proc, err, cap);
+    if (!b->tail)
+        ref_tail_new(ARENA_TAIL_BYTES, &b->tail); /* JA_OK: ja_xalloc */
+    rc = ref_proc_spawn_via((const char *const *)launcher, b->target, env, n_env, b->tail, true,
+                            &b->proc, err, cap);
     arena_confine_argv_free(launcher);
     sodium_memzero(tk, sizeof tk);
     return rc;
@@ -489,62 +440,88 @@ bool arena_ext_restart(arena_ext *e, arena_bot *b, char *err, size_t cap)
 
 _Static_assert(sizeof ((arena_bot *)0)->token == REF_HUB_TOKEN_CHARS + 1, "arena_bot.token");
 
-bool arena_ext_reserve(arena_ext *e, arena_bot *b)
+int arena_ext_reserve(arena_ext *e, arena_bot *b, char *err, size_t cap)
 {
-    if (!arena_ext_start(e))
-        return false;
-    char err[512];
-    int rc = ref_hub_new_token(b->token);
+    int rc = arena_ext_start(e, err, cap);
     if (rc != JA_OK)
-        snprintf(err, sizeof err, "cannot make its token (libsodium does not start)");
+        return rc;
+    char why[512];
+    rc = ref_hub_new_token(b->token);
+    if (rc != JA_OK)
+        snprintf(why, sizeof why, "cannot make its token (libsodium does not start)");
     else
-        rc = ref_hub_grant(e->hub, b->name, b->token, err, sizeof err);
+        rc = ref_hub_grant(e->hub, b->name, b->token, why, sizeof why);
     if (rc != JA_OK) {
         sodium_memzero(b->token, sizeof b->token);
-        arena_error("bot '%s': %s", b->name, err);
-        return false;
+        snprintf(err, cap, "bot '%s': %s", b->name, why);
     }
-    return true;
+    return rc;
 }
 
-bool arena_ext_load(arena_ext *e, arena_bot *b)
+/* The zmq: participant b, already running: found by its hello name within
+ * startup ms. */
+static int load_zmq(arena_ext *e, arena_bot *b, ref_hub_claim_req *req, uint32_t startup,
+                    char *err, size_t cap)
 {
-    if (!arena_ext_start(e))
-        return false;
-    uint32_t startup = e->startup_ms ? e->startup_ms : ARENA_STARTUP_MS;
-    ref_hub_claim_req req = {.name = b->name,
-                             .kind = b->kind,
-                             .deadline_ns = ref_now_ns() + (int64_t)startup * 1000000};
-    char err[2400];
-    if (strcmp(b->kind, "zmq") == 0) {
-        req.name = b->target;
-        int rc = ref_hub_claim(e->hub, &req, &b->bot, err, sizeof err);
-        if (rc != JA_OK) {
-            const char *why = strstr(err, "a hello as");
-            if (!why && strstr(err, "hellos came"))
-                why = err;
-            if (rc == JA_ETIMEOUT)
-                arena_error("bot '%s' (zmq:%s) did not connect to %s and say hello within %u ms%s%s",
-                            b->name, b->target, ref_hub_endpoint(e->hub), (unsigned)startup,
-                            why ? ": " : "", why ? why : "");
-            else
-                arena_error("bot '%s' (zmq:%s): %s", b->name, b->target, err);
-            return false;
-        }
+    char why[2400];
+    req->name = b->target;
+    int rc = ref_hub_claim(e->hub, req, &b->bot, why, sizeof why);
+    if (rc == JA_OK) {
         b->owns_bot = true;
-        return true;
+        return JA_OK;
     }
-    /* cmd: start the process and wait for the hello with its token. */
-    char token[REF_HUB_TOKEN_CHARS + 1];
-    if (spawn_cmd(e, b, token, err, sizeof err) != JA_OK) {
+    const char *hellos = strstr(why, "a hello as");
+    if (!hellos && strstr(why, "hellos came"))
+        hellos = why;
+    if (rc == JA_ETIMEOUT)
+        snprintf(err, cap, "bot '%s' (zmq:%s) did not connect to %s and say hello within %u ms%s%s",
+                 b->name, b->target, ref_hub_endpoint(e->hub), (unsigned)startup,
+                 hellos ? ": " : "", hellos ? hellos : "");
+    else
+        snprintf(err, cap, "bot '%s' (zmq:%s): %s", b->name, b->target, why);
+    return rc;
+}
+
+/* The line for a cmd: bot b whose hello never came (rc, the hub's why). */
+static void cmd_no_hello(const arena_ext *e, const arena_bot *b, int rc, const char *why,
+                         uint32_t startup, char *err, size_t cap)
+{
+    char how[128] = "";
+    const char *hellos = strstr(why, "; a hello as");
+    if (rc == JA_EBOT && ref_proc_exited(b->proc, how, sizeof how))
+        snprintf(err, cap, "bot '%s' (cmd:%s) %s before saying hello%s", b->name, b->target, how,
+                 hellos ? hellos
+                 : arena_confine_enabled(&e->confine)
+                     ? " (confined: it may read only the system, the directories its command "
+                       "names and --confine-read paths, and write only $TMPDIR; "
+                       "docs/security.md)"
+                     : "");
+    else if (rc == JA_ETIMEOUT && strncmp(why, "never said hello: ", 18) == 0)
+        snprintf(err, cap, "bot '%s' (cmd:%s) never said hello within %u ms: %s", b->name,
+                 b->target, (unsigned)startup, why + 18);
+    else if (rc == JA_ETIMEOUT)
+        snprintf(err, cap, "bot '%s' (cmd:%s) never said hello within %u ms (it must connect to "
+                 "$JACKARENA_ENDPOINT)", b->name, b->target, (unsigned)startup);
+    else
+        snprintf(err, cap, "bot '%s' (cmd:%s): %s", b->name, b->target, why);
+}
+
+/* The cmd: participant b: its process started, and its hello with its
+ * token awaited within startup ms. */
+static int load_cmd(arena_ext *e, arena_bot *b, ref_hub_claim_req *req, uint32_t startup,
+                    char *err, size_t cap)
+{
+    char token[REF_HUB_TOKEN_CHARS + 1], why[2400];
+    int rc = spawn_cmd(e, b, token, why, sizeof why);
+    if (rc != JA_OK) {
         sodium_memzero(token, sizeof token);
-        arena_error("bot '%s': %s", b->name, err);
-        return false;
+        snprintf(err, cap, "bot '%s': %s", b->name, why);
+        return rc;
     }
-    req.token = token;
-    req.gone = proc_gone;
-    req.gone_ctx = b->proc;
-    int rc = ref_hub_claim(e->hub, &req, &b->bot, err, sizeof err);
+    req->token = token;
+    req->gone = proc_gone;
+    req->gone_ctx = b->proc;
+    rc = ref_hub_claim(e->hub, req, &b->bot, why, sizeof why);
     sodium_memzero(token, sizeof token);
     /* The protocol's contract (docs/protocol.md): a bot that refuses its
      * parameters prints one line on stderr and exits 2 before its hello;
@@ -554,36 +531,33 @@ bool arena_ext_load(arena_ext *e, arena_bot *b)
     if (refused) {
         char line[512];
         last_line(b->tail, line, sizeof line);
-        arena_error("bot '%s' (cmd:%s) refused its parameters: %s", b->name, b->target,
-                    line[0] ? line : "(it said nothing)");
-        return false;
+        snprintf(err, cap, "bot '%s' (cmd:%s) refused its parameters: %s", b->name, b->target,
+                 line[0] ? line : "(it said nothing)");
+        return JA_EINVAL;
     }
     if (rc != JA_OK) {
-        char how[128] = "";
-        const char *why = strstr(err, "; a hello as");
-        if (rc == JA_EBOT && ref_proc_exited(b->proc, how, sizeof how))
-            arena_error("bot '%s' (cmd:%s) %s before saying hello%s", b->name, b->target, how,
-                        why ? why
-                        : arena_confine_enabled(&e->confine)
-                            ? " (confined: it may read only the system, the directories its "
-                              "command names and --confine-read paths, and write only $TMPDIR; "
-                              "docs/security.md)"
-                            : "");
-        else if (rc == JA_ETIMEOUT && strncmp(err, "never said hello: ", 18) == 0)
-            arena_error("bot '%s' (cmd:%s) never said hello within %u ms: %s", b->name,
-                        b->target, (unsigned)startup, err + 18);
-        else if (rc == JA_ETIMEOUT)
-            arena_error("bot '%s' (cmd:%s) never said hello within %u ms (it must connect to "
-                        "$JACKARENA_ENDPOINT)", b->name, b->target, (unsigned)startup);
-        else
-            arena_error("bot '%s' (cmd:%s): %s", b->name, b->target, err);
-        return false;
+        cmd_no_hello(e, b, rc, why, startup, err, cap);
+        return rc;
     }
     b->owns_bot = true;
     ref_bot_zmq_set_tail(b->bot, b->tail);
     /* Its parameters go in every start message and into its identity. */
     ref_bot_zmq_set_params(b->bot, b->params);
-    return true;
+    return JA_OK;
+}
+
+int arena_ext_load(arena_ext *e, arena_bot *b, char *err, size_t cap)
+{
+    int rc = arena_ext_start(e, err, cap);
+    if (rc != JA_OK)
+        return rc;
+    uint32_t startup = e->startup_ms ? e->startup_ms : ARENA_STARTUP_MS;
+    ref_hub_claim_req req = {.name = b->name,
+                             .kind = b->kind,
+                             .deadline_ns = ref_now_ns() + (int64_t)startup * 1000000};
+    if (strcmp(b->kind, "zmq") == 0)
+        return load_zmq(e, b, &req, startup, err, cap);
+    return load_cmd(e, b, &req, startup, err, cap);
 }
 
 void arena_ext_stop(arena_ext *e, arena_bots *bs)

@@ -65,7 +65,7 @@ enum {
         {"confine-read", required_argument, NULL, ARENA_OPT_CONFINE_READ}
 
 /* Time control and fault policy of `play` and `tournament` (handled by
- * arena_ext_flag too; docs/protocol.md, "Time control" and "Faults"). */
+ * cli/flags.h's arena_ext_flag too; docs/protocol.md, "Time control" and "Faults"). */
 #define ARENA_FAULT_LONGOPTS                                                         \
     {"bank-ms", required_argument, NULL, ARENA_OPT_BANK_MS},                         \
         {"on-fault", required_argument, NULL, ARENA_OPT_ON_FAULT}
@@ -124,16 +124,16 @@ typedef struct arena_ext {
     ref_hub *hub;
 } arena_ext;
 
-/* Handles one external-bot flag: 1 if c was one (and valid), 0 if not, -1
- * after printing a usage error. */
-int arena_ext_flag(arena_ext *e, int c, const char *arg);
+/* The functions below that take err return JA_OK or the code of their
+ * failure with one line in err (docs/architecture.md, "Errors"); they print
+ * no error. (The flags are parsed by cli/flags.h's arena_ext_flag.) */
 
 /* Checks the external-bot flags with the participants before anything
  * runs, whether or not a bot is external: --listen's endpoint (ipc://PATH,
  * or tcp://HOST:PORT with --curve, or --plain-tcp on a loopback address),
  * and a `zmq:` bot only with --listen (it cannot find a private endpoint).
- * Prints a usage error and returns false. */
-bool arena_ext_check(const arena_ext *e, const arena_bots *bs);
+ * Its failures are the user's. */
+int arena_ext_check(const arena_ext *e, const arena_bots *bs, char *err, size_t cap);
 
 /* Starts a `cmd:` participant's process again after it exited (--restart)
  * and waits for its hello; the participant keeps its ref_bot, which
@@ -145,25 +145,24 @@ bool arena_ext_restart(arena_ext *e, arena_bot *b, char *err, size_t cap);
 uint32_t arena_ext_max_faults(const arena_ext *e);
 
 /* Starts the hub if it is not running: binds the endpoint, loads or makes
- * the Curve keys, reads the allow-list. Prints a usage error (endpoint, key
- * files) and returns false on failure. */
-bool arena_ext_start(arena_ext *e);
+ * the Curve keys (a key pair made is noted on standard error), reads the
+ * allow-list. Its failures (endpoint, key files) are the user's. */
+int arena_ext_start(arena_ext *e, char *err, size_t cap);
 
 /* The arena's Curve key pair (Z85) from --curve-dir or the default
  * directory, made if missing, for the referee workers' endpoint
- * (docs/scale.md). Prints a usage error and returns false on failure. */
-bool arena_ext_curve_keys(const arena_ext *e, char pub[41], char sec[41]);
+ * (docs/scale.md). Its failures (the key files) are the user's. */
+int arena_ext_curve_keys(const arena_ext *e, char pub[41], char sec[41], char *err, size_t cap);
 
 /* Grants cmd: participant b its token (b->token) before any cmd: bot
  * starts, so that its name is bound from the start: a bot started earlier
- * cannot say hello under it. Prints a usage error and returns false on
- * failure. */
-bool arena_ext_reserve(arena_ext *e, arena_bot *b);
+ * cannot say hello under it. Its failures are the user's. */
+int arena_ext_reserve(arena_ext *e, arena_bot *b, char *err, size_t cap);
 
 /* Starts (cmd:) or finds (zmq:) participant b and waits for its hello.
- * Prints a one-line usage error naming the bot and returns false when it
- * never says hello or its process exits first. */
-bool arena_ext_load(arena_ext *e, arena_bot *b);
+ * Fails, with a line naming the bot, when it never says hello or its
+ * process exits first. */
+int arena_ext_load(arena_ext *e, arena_bot *b, char *err, size_t cap);
 
 /* Says bye to every bot, stops every process of bs, destroys the external
  * participants' bots, stops the hub. */
@@ -171,15 +170,16 @@ void arena_ext_stop(arena_ext *e, arena_bots *bs);
 
 /* Reads an allow-list of CurveZMQ client keys (one Z85 public key a line;
  * blank lines and '#' comment lines that are not keys skipped) into *keys
- * (malloc'ed copies, appended; the caller frees). A usage error naming flag,
- * file and line is printed on failure. */
-bool arena_load_allow(const char *flag, const char *path, char ***keys, uint32_t *n);
+ * (malloc'ed copies, appended; the caller frees). A failure's line names
+ * flag, file and line. */
+int arena_load_allow(const char *flag, const char *path, char ***keys, uint32_t *n, char *err,
+                     size_t cap);
 
 /* The same with lines NAME KEY too (--curve-allow): the key bound to that
  * hello name. *names gets, in step with *keys, a copy of each line's name,
  * or NULL for a bare KEY line (ref_hub_config.allow_names). A name is 1 to
  * 63 bytes without blanks and does not start with '#'. */
-bool arena_load_allow_names(const char *flag, const char *path, char ***keys, char ***names,
-                            uint32_t *n);
+int arena_load_allow_names(const char *flag, const char *path, char ***keys, char ***names,
+                           uint32_t *n, char *err, size_t cap);
 
 #endif /* ARENA_EXTBOTS_H */

@@ -1,54 +1,90 @@
 /* The database side of `arena ladder`: the standings of a ladder, its
- * export and the import of a file (docs/ratings.md, docs/database.md).
+ * export and the import of a file (docs/ratings.md, docs/database.md), as a
+ * library so that tests and the server reach it.
  *
- * Every function prints its errors as one line (util.h) and returns an exit
- * status: EXIT_OK; EXIT_USAGE for bad input (a missing or unusable
- * database, several ladders matching, a malformed import file); EXIT_RUNTIME
- * for a failure during the run. Nothing is written on a usage error. */
+ * It comes in two steps (docs/architecture.md, "Errors").
+ * arena_ladder_prepare checks and opens what the subcommand needs: the
+ * database and the ladder selected in it (show, export), or the file to
+ * import, read and checked whole before the database is touched, and the
+ * database (import). Nothing is written yet. arena_ladder_run does the
+ * work and writes to out. Each step returns JA_OK or the failure's code
+ * with one line in err; neither prints an error.
+ *
+ * Which failures are the user's (exit 2), the others being the run's
+ * (exit 1):
+ *  - of the preparation, all but JA_EDB (the database failing) and
+ *    JA_ENOMEM: a database that is missing, not a database file, of another
+ *    version or unreadable (JA_EIO, JA_EVERSION, JA_EFORMAT, as
+ *    arena_db_status judges them), several ladders matching, --anchor
+ *    without results, an unknown --game, a file to import that is
+ *    malformed;
+ *  - of the run of show, JA_EINVAL: a bad --anchor (standings.h);
+ *  - of the run of export, none;
+ *  - of the run of import, JA_EINVAL and JA_ESTATE (the database refuses the
+ *    file's matches, or has them already), the database file's own
+ *    (arena_db_status) and, merging another arena database, JA_EMISMATCH
+ *    (its tournaments differ from those of the same name here). */
 #ifndef ARENA_LADDER_CMD_H
 #define ARENA_LADDER_CMD_H
 
 #include "jackarena/ja_rules.h"
+#include "interop.h"
 #include "ladder_db.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-/* Opens the database at path into *db. With must_exist, a missing file is
- * a usage error; so is a path that is there and not a regular file
- * (arena_db_check). */
-int arena_ladder_open(const char *path, bool must_exist, ladder_db **db);
+typedef enum arena_ladder_what {
+    ARENA_LADDER_SHOW,           /* `arena ladder GAME` */
+    ARENA_LADDER_EXPORT,         /* `arena ladder export GAME` */
+    ARENA_LADDER_IMPORT          /* `arena ladder import FILE` */
+} arena_ladder_what;
 
-/* The ladder of g asked for by the --opt settings `given` and --seats
- * want_seats (0: any): its seat count and option text into *seats and opts.
- * *found is false when no ladder has results yet (seats and opts then
- * describe the one asked for, as far as known). Several ladders matching
- * is a usage error. */
-int arena_ladder_select(ladder_db *db, const ja_game_rules *g, const ja_options *given,
-                        uint32_t want_seats, uint32_t *seats, char opts[LADDER_OPTIONS_MAX],
-                        bool *found);
+/* What to do, as the parser checked it (cmd_ladder.c shows how); it
+ * outlives the steps. */
+typedef struct arena_ladder_args {
+    arena_ladder_what what;
+    const char *db_path;         /* the database (--db) */
+    /* show, export: the ladder of game asked for by the --opt settings
+     * `given` and --seats want_seats (0: any) */
+    const ja_game_rules *game;
+    ja_options given;
+    uint32_t want_seats;
+    bool fit;                    /* show: the official ratings, not the live Elo */
+    const char *anchor;          /* show with fit: BOT[=ELO], or NULL */
+    bool pgn;                    /* export: PGN, not JSON Lines */
+    const char *out_path;        /* export: written whole at the end; NULL or "-": out */
+    const char *path;            /* import: PGN, JSON Lines, or another arena database */
+    const char *import_game;     /* import: the game of PGN games without a [Game] tag, or NULL */
+    bool json;                   /* show, import: one JSON document */
+} arena_ladder_args;
 
-/* `arena ladder GAME`: the live table, or with fit the official ratings
- * (anchor: BOT[=ELO] or NULL), of the ladder selected from the database at
- * db_path, to out (standings.h). */
-int arena_ladder_show(FILE *out, const char *db_path, const ja_game_rules *g,
-                      const ja_options *given, uint32_t want_seats, bool fit, const char *anchor,
-                      bool json);
+/* What arena_ladder_prepare opened and found, the run's to use and
+ * arena_ladder_close's to release. */
+typedef struct arena_ladder {
+    const arena_ladder_args *a;
+    ladder_db *db;               /* NULL until open; a merge opens its own */
+    uint32_t seats;              /* show, export: the ladder selected ... */
+    char opts[LADDER_OPTIONS_MAX];
+    bool found;                  /* ... and whether it has results */
+    bool merge;                  /* import: the file is another arena database */
+    ladder_import_set *set;      /* import: the file read */
+} arena_ladder;
 
-/* `arena ladder export`: every match of the selected ladder as PGN (pgn)
- * or JSON Lines, to out_path written whole at the end (NULL or "-": out).
- * A failed export leaves no file. */
-int arena_ladder_export(FILE *out, const char *db_path, const ja_game_rules *g,
-                        const ja_options *given, uint32_t want_seats, bool pgn,
-                        const char *out_path);
+/* The ladder, the database or the file: see above. Whatever it returns, l
+ * is then closed with arena_ladder_close. */
+int arena_ladder_prepare(arena_ladder *l, const arena_ladder_args *a, char *err, size_t cap);
 
-/* `arena ladder import`: the file at path (PGN or JSON Lines, read and
- * checked whole before the database is touched; game: the game of PGN games
- * without a [Game] tag, or NULL), or another arena database (merged,
- * docs/scale.md), into the database at db_path; the report (text or JSON)
- * to out. */
-int arena_ladder_import(FILE *out, const char *path, const char *game, const char *db_path,
-                        bool json);
+/* show: the live table (standings.h) or, with fit, the official ratings of
+ * the ladder; export: every match of the ladder as PGN or JSON Lines, a
+ * failed export leaving no file; import: the file's matches (or, another
+ * arena database, merged: docs/scale.md) into the database, and the report
+ * (text or JSON). */
+int arena_ladder_run(arena_ladder *l, FILE *out, char *err, size_t cap);
+
+/* Closes the database and frees what is left. */
+void arena_ladder_close(arena_ladder *l);
 
 #endif /* ARENA_LADDER_CMD_H */

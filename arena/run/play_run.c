@@ -93,10 +93,8 @@ int arena_play_prepare(arena_play *p, const arena_play_args *a, char *err, size_
     /* What a confined cmd: bot must not read (--confine; confine.h). */
     arena_confine_protect(&a->ext->confine, a->replay_path, "the replay");
     arena_confine_protect(&a->ext->confine, a->export_path, "the decision export");
-    if (!arena_bots_load(a->bots, a->game))
-        return JA_EINVAL; /* said by arena_bots_load */
-    int rc = JA_OK;
-    if (a->replay_path)
+    int rc = arena_bots_load(a->bots, a->game, err, cap);
+    if (rc == JA_OK && a->replay_path)
         rc = ref_replay_writer_open(a->replay_path, &p->rw, err, cap);
     if (rc == JA_OK && a->export_path)
         rc = arena_export_open(a->export_path, &p->xf, err, cap);

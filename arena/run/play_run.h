@@ -11,8 +11,7 @@
  * a replay path it writes the replay and, after a fault, the reproduction
  * bundle next to it (repro.h); with an export path, every decision as
  * training data (export.h). Each step returns JA_OK or the failure's code
- * with its line in the caller's err; the line is "" when a helper that
- * still prints its own errors has said it (arena_bots_load, botspec.h).
+ * with its line in the caller's err; neither prints an error.
  * Not reentrant: one match at a time. */
 #ifndef ARENA_PLAY_H
 #define ARENA_PLAY_H

@@ -86,16 +86,13 @@ static int check_workers(const arena_scale *s, const arena_ext *ext, char *err, 
     }
     if (s->workers_allow) {
         /* Read now, so that a bad file is a usage error before anything is
-         * written; arena_scale_executor reads it again. arena_load_allow
-         * says what is wrong itself (extbots.h). */
+         * written; arena_scale_executor reads it again. */
         char **keys = NULL;
         uint32_t n = 0;
-        bool ok = arena_load_allow("--workers-allow", s->workers_allow, &keys, &n);
+        int rc = arena_load_allow("--workers-allow", s->workers_allow, &keys, &n, err, cap);
         free_allow(keys, n);
-        if (!ok) {
-            err[0] = '\0';
-            return JA_EINVAL;
-        }
+        if (rc != JA_OK)
+            return rc;
     }
     if (s->workers && s->threads) {
         snprintf(err, cap, "--threads and --workers do not go together (workers are processes)");
@@ -213,17 +210,16 @@ static void worker_keys_free(worker_keys *k)
 
 /* With --curve: the arena's key pair, the keys of --workers-allow and, for
  * --slurm-workers, a pair made for its workers, which the arena alone
- * admits (with those of --workers-allow). err is "" when extbots.h's
- * helpers, which print their own errors, have said it. */
+ * admits (with those of --workers-allow). */
 static int curve_keys(const arena_scale *s, arena_ext *ext, worker_keys *k, char *err,
                       size_t cap)
 {
-    err[0] = '\0';
-    if (!arena_ext_curve_keys(ext, k->pub, k->sec))
-        return JA_EINVAL;
-    if (s->workers_allow &&
-        !arena_load_allow("--workers-allow", s->workers_allow, &k->allow, &k->n_allow))
-        return JA_EINVAL;
+    int rc = arena_ext_curve_keys(ext, k->pub, k->sec, err, cap);
+    if (rc == JA_OK && s->workers_allow)
+        rc = arena_load_allow("--workers-allow", s->workers_allow, &k->allow, &k->n_allow, err,
+                              cap);
+    if (rc != JA_OK)
+        return rc;
     if (!s->slurm.workers)
         return JA_OK;
     if (arena_slurm_worker_keys(k->wpub, k->wsec) != JA_OK) {
@@ -301,52 +297,4 @@ int arena_scale_executor(const arena_scale *s, arena_ext *ext, const arena_bots 
     if (rc != JA_OK)
         snprintf(err, cap, "%s", line);
     return rc;
-}
-
-int arena_ladder_import_db(const char *path, const char *db_path, bool json)
-{
-    if (!arena_db_check(db_path))
-        return EXIT_USAGE;
-    char a[PATH_MAX], b[PATH_MAX];
-    if (realpath(path, a) && realpath(db_path, b) && strcmp(a, b) == 0) {
-        arena_error("ladder import: '%s' is the database itself (--db)", path);
-        return EXIT_USAGE;
-    }
-    ladder_db *db = NULL;
-    int rc = ladder_db_open(db_path, &db);
-    if (rc != JA_OK) {
-        arena_error("%s", db ? ladder_db_errmsg(db) : ja_strerror(rc));
-        ladder_db_close(&db);
-        return rc == JA_EIO || rc == JA_EVERSION || rc == JA_EFORMAT ? EXIT_USAGE : EXIT_RUNTIME;
-    }
-    ladder_merge_result r;
-    char err[1200];
-    rc = ladder_db_merge(db, path, &r, err, sizeof err);
-    ladder_db_close(&db);
-    if (rc != JA_OK) {
-        arena_error("ladder import: %s", err);
-        return rc == JA_EFORMAT || rc == JA_EVERSION || rc == JA_EMISMATCH ? EXIT_USAGE
-                                                                          : EXIT_RUNTIME;
-    }
-    if (json) {
-        json_w w;
-        jw_init(&w, stdout);
-        jw_obj(&w, NULL);
-        jw_str(&w, "file", path);
-        jw_str(&w, "format", "database");
-        jw_int(&w, "tournaments", r.tournaments);
-        jw_int(&w, "created", r.created);
-        jw_int(&w, "matches", r.matches);
-        jw_int(&w, "already", r.already);
-        jw_int(&w, "skipped_imports", r.skipped_imports);
-        jw_obj_end(&w);
-        jw_end(&w);
-    } else {
-        printf("merged %u matches of %u tournament%s from %s into %s (%u already there",
-               r.matches, r.tournaments, r.tournaments == 1 ? "" : "s", path, db_path, r.already);
-        if (r.skipped_imports)
-            printf("; %u PGN/JSONL imports not merged", r.skipped_imports);
-        printf(")\n");
-    }
-    return EXIT_OK;
 }

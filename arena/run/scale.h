@@ -92,8 +92,7 @@ int arena_scale_flag(arena_scale *s, int c, const char *arg, char *err, size_t c
 /* Checks the flags together before anything is written: --workers' endpoint
  * and its Curve/plain-tcp flags, --workers-allow's file, --slurm
  * (arena_slurm_check) and what it does not go with. JA_OK, or JA_EINVAL
- * with the usage error's line in err ("" when arena_load_allow, extbots.h,
- * which still prints its errors, has said it). */
+ * with the usage error's line in err. */
 int arena_scale_check(const arena_scale *s, const arena_ext *ext, uint32_t jobs, char *err,
                       size_t cap);
 
@@ -101,17 +100,12 @@ int arena_scale_check(const arena_scale *s, const arena_ext *ext, uint32_t jobs,
  * --workers), threads (--threads, or a bot that is not a plugin), or
  * referee workers; with --slurm-workers, only the workers of the Slurm job
  * it submits (*sw; arena_slurm_workers_end it after the executor is
- * destroyed). JA_OK, or the failure's code with its line in err ("" when
- * arena_ext_curve_keys or arena_load_allow, extbots.h, which still print
- * their errors, have said it). The note naming the workers' endpoint and
+ * destroyed). JA_OK, or the failure's code with its line in err. The note naming the workers' endpoint and
  * key goes to stderr. */
 int arena_scale_executor(const arena_scale *s, arena_ext *ext, const arena_bots *bots,
                          const arena_exec_ctx *xc, uint32_t jobs, bool quiet,
                          volatile sig_atomic_t *stop, arena_executor **out,
                          arena_slurm_workers **sw, char *err, size_t cap);
 
-/* `arena ladder import OTHER.db`: merges another arena database into
- * db_path (ladder_db_merge), printing what was merged. Exit status. */
-int arena_ladder_import_db(const char *path, const char *db_path, bool json);
 
 #endif /* ARENA_SCALE_H */

@@ -7,6 +7,7 @@
 
 #include "fit.h"
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 #include "ladder.h"
 
 #include <errno.h>
@@ -52,19 +53,23 @@ static void jw_identity(json_w *w, const ladder_bot_row *b, const char *display)
     jw_str(w, "display_name", display);
 }
 
+/* A failure of db: its message into err, and JA_EDB. */
+static int db_failed(ladder_db *db, char *err, size_t cap)
+{
+    snprintf(err, cap, "%s", ladder_db_errmsg(db));
+    return JA_EDB;
+}
+
 int arena_ladder_names(ladder_db *db, const ladder_key *key, ladder_bot_row **bots,
-                        ladder_display_name **names, uint32_t *n)
+                       ladder_display_name **names, uint32_t *n, char *err, size_t cap)
 {
     *names = NULL;
-    if (ladder_db_ladder_bots(db, key, bots, n) != JA_OK) {
-        arena_error("%s", ladder_db_errmsg(db));
-        return EXIT_RUNTIME;
-    }
-    if (ladder_display_names(*bots, *n, names) != JA_OK) {
-        arena_error("out of memory");
-        return EXIT_RUNTIME;
-    }
-    return EXIT_OK;
+    if (ladder_db_ladder_bots(db, key, bots, n) != JA_OK)
+        return db_failed(db, err, cap);
+    int rc = ladder_display_names(*bots, *n, names);
+    if (rc != JA_OK) /* ladders/ allocates with malloc still */
+        snprintf(err, cap, "out of memory");
+    return rc;
 }
 
 /* ---- The live ladder -------------------------------------------------------- */
@@ -84,96 +89,117 @@ static uint64_t bot_faults(ladder_db *db, const ja_game_rules *g, uint32_t seats
     return total;
 }
 
-/* The live ladder rt[0..n_rt-1], its bots named by names (over bots, the
- * ladder's bots by id). */
-static void print_live(FILE *out, ladder_db *db, const ja_game_rules *g, uint32_t seats, const char *opts,
-                       bool found, const ladder_rating *rt, uint32_t n_rt,
-                       const ladder_bot_row *bots, const ladder_display_name *names,
-                       uint32_t n_bots, bool json, const char *db_path)
+/* The live ladder to print: the ratings rt[0..n_rt-1] and, row by row,
+ * the rated bot (NULL when the ladder's bots do not list it) and its name. */
+typedef struct live_view {
+    ladder_db *db;                 /* for the faults; NULL: none */
+    const ja_game_rules *g;
+    uint32_t seats;
+    const char *opts;
+    bool found;
+    const ladder_rating *rt;
+    uint32_t n_rt;
+    const ladder_bot_row **rb;
+    const char **nm;
+    const char *db_path;
+} live_view;
+
+/* The live ladder as one JSON object. */
+static void json_live(FILE *out, const live_view *v)
 {
     uint64_t fk[JA_FAULT_COUNT];
+    json_w w;
+    jw_init(&w, out);
+    jw_obj(&w, NULL);
+    jw_str(&w, "game", v->g->name);
+    if (v->seats)
+        jw_int(&w, "seats", v->seats);
+    else
+        jw_null(&w, "seats");
+    arena_jw_options(&w, v->opts);
+    jw_arr(&w, "ratings");
+    for (uint32_t i = 0; i < v->n_rt; i++) {
+        const ladder_rating *r = &v->rt[i];
+        jw_obj(&w, NULL);
+        ladder_bot_row unlisted = {.id = r->bot_id};
+        if (v->rb[i] == NULL) {
+            snprintf(unlisted.name, sizeof unlisted.name, "%s", r->bot);
+            snprintf(unlisted.version, sizeof unlisted.version, "%s", r->version);
+        }
+        jw_identity(&w, v->rb[i] ? v->rb[i] : &unlisted, v->nm[i]);
+        jw_int(&w, "games", r->games);
+        jw_num(&w, "elo", r->elo);
+        jw_null(&w, "elo_ci95");
+        jw_int(&w, "wins", r->wins);
+        jw_int(&w, "draws", r->draws);
+        jw_int(&w, "losses", r->losses);
+        jw_int(&w, "faults", (long long)bot_faults(v->db, v->g, v->seats, v->opts, r->bot_id, fk));
+        jw_obj(&w, "fault_kinds");
+        for (int f = 1; f < JA_FAULT_COUNT; f++)
+            if (fk[f])
+                jw_int(&w, ja_fault_name(f), (long long)fk[f]);
+        jw_obj_end(&w);
+        jw_int(&w, "forfeits", (long long)fk[JA_FAULT_FORFEIT]);
+        jw_obj_end(&w);
+    }
+    jw_arr_end(&w);
+    jw_obj_end(&w);
+    jw_end(&w);
+}
+
+/* The live ladder as a table, then the faults by kind of the bots that
+ * made any. */
+static void text_live(FILE *out, const live_view *v)
+{
+    uint64_t fk[JA_FAULT_COUNT];
+    fprintf(out, "%s, %u seats, live Elo (display only; --fit for official ratings)\n"
+           "options: %s\n\n",
+           v->g->name, v->seats, v->opts);
+    fprintf(out, "   #  %-20s %-8s %6s %7s   %-14s %7s\n", "bot", "version", "games", "elo",
+           "pairwise w-d-l", "faults");
+    for (uint32_t i = 0; i < v->n_rt; i++) {
+        const ladder_rating *r = &v->rt[i];
+        char wdl[64];
+        snprintf(wdl, sizeof wdl, "%lld-%lld-%lld", (long long)r->wins, (long long)r->draws,
+                 (long long)r->losses);
+        fprintf(out, "  %2u  %-20s %-8s %6lld %7.0f   %-14s %7llu\n", i + 1, v->nm[i],
+               r->version, (long long)r->games, r->elo, wdl,
+               (unsigned long long)bot_faults(v->db, v->g, v->seats, v->opts, r->bot_id, fk));
+    }
+    for (uint32_t i = 0; i < v->n_rt; i++) {
+        if (!bot_faults(v->db, v->g, v->seats, v->opts, v->rt[i].bot_id, fk))
+            continue;
+        fprintf(out, "  faults of %s:", v->nm[i]);
+        for (int f = 1; f < JA_FAULT_COUNT; f++)
+            if (fk[f])
+                fprintf(out, " %s %llu", ja_fault_name(f), (unsigned long long)fk[f]);
+        fputc('\n', out);
+    }
+}
+
+/* The live ladder rt[0..n_rt-1], its bots named by names (over bots, the
+ * ladder's bots by id). */
+static void print_live(FILE *out, live_view *v, const ladder_bot_row *bots,
+                       const ladder_display_name *names, uint32_t n_bots, bool json)
+{
     /* Row i's bot and display name. The bots are read after the ratings,
      * so each rated bot is among them; should one not be, it shows its
      * stored name. */
-    const ladder_bot_row **rb = calloc(n_rt ? n_rt : 1, sizeof *rb);
-    const char **nm = calloc(n_rt ? n_rt : 1, sizeof *nm);
-    if (rb == NULL || nm == NULL) {
-        arena_error("out of memory");
-        free(rb);
-        free(nm);
-        return;
+    v->rb = ja_xcalloc(v->n_rt ? v->n_rt : 1, sizeof *v->rb);
+    v->nm = ja_xcalloc(v->n_rt ? v->n_rt : 1, sizeof *v->nm);
+    for (uint32_t i = 0; i < v->n_rt; i++) {
+        int b = ladder_bot_index(bots, n_bots, v->rt[i].bot_id);
+        v->rb[i] = b >= 0 ? &bots[b] : NULL;
+        v->nm[i] = b >= 0 ? names[b] : v->rt[i].bot;
     }
-    for (uint32_t i = 0; i < n_rt; i++) {
-        int b = ladder_bot_index(bots, n_bots, rt[i].bot_id);
-        rb[i] = b >= 0 ? &bots[b] : NULL;
-        nm[i] = b >= 0 ? names[b] : rt[i].bot;
-    }
-    if (json) {
-        json_w w;
-        jw_init(&w, out);
-        jw_obj(&w, NULL);
-        jw_str(&w, "game", g->name);
-        if (seats)
-            jw_int(&w, "seats", seats);
-        else
-            jw_null(&w, "seats");
-        arena_jw_options(&w, opts);
-        jw_arr(&w, "ratings");
-        for (uint32_t i = 0; i < n_rt; i++) {
-            jw_obj(&w, NULL);
-            ladder_bot_row unlisted = {.id = rt[i].bot_id};
-            if (rb[i] == NULL) {
-                snprintf(unlisted.name, sizeof unlisted.name, "%s", rt[i].bot);
-                snprintf(unlisted.version, sizeof unlisted.version, "%s", rt[i].version);
-            }
-            jw_identity(&w, rb[i] ? rb[i] : &unlisted, nm[i]);
-            jw_int(&w, "games", rt[i].games);
-            jw_num(&w, "elo", rt[i].elo);
-            jw_null(&w, "elo_ci95");
-            jw_int(&w, "wins", rt[i].wins);
-            jw_int(&w, "draws", rt[i].draws);
-            jw_int(&w, "losses", rt[i].losses);
-            jw_int(&w, "faults", (long long)bot_faults(db, g, seats, opts, rt[i].bot_id, fk));
-            jw_obj(&w, "fault_kinds");
-            for (int f = 1; f < JA_FAULT_COUNT; f++)
-                if (fk[f])
-                    jw_int(&w, ja_fault_name(f), (long long)fk[f]);
-            jw_obj_end(&w);
-            jw_int(&w, "forfeits", (long long)fk[JA_FAULT_FORFEIT]);
-            jw_obj_end(&w);
-        }
-        jw_arr_end(&w);
-        jw_obj_end(&w);
-        jw_end(&w);
-    } else if (!found) {
-        fprintf(out, "no results yet for %s with these options in %s\n", g->name, db_path);
-    } else {
-        fprintf(out, "%s, %u seats, live Elo (display only; --fit for official ratings)\n"
-               "options: %s\n\n",
-               g->name, seats, opts);
-        fprintf(out, "   #  %-20s %-8s %6s %7s   %-14s %7s\n", "bot", "version", "games", "elo",
-               "pairwise w-d-l", "faults");
-        for (uint32_t i = 0; i < n_rt; i++) {
-            char wdl[64];
-            snprintf(wdl, sizeof wdl, "%lld-%lld-%lld", (long long)rt[i].wins,
-                     (long long)rt[i].draws, (long long)rt[i].losses);
-            fprintf(out, "  %2u  %-20s %-8s %6lld %7.0f   %-14s %7llu\n", i + 1, nm[i],
-                   rt[i].version, (long long)rt[i].games, rt[i].elo, wdl,
-                   (unsigned long long)bot_faults(db, g, seats, opts, rt[i].bot_id, fk));
-        }
-        /* Faults by kind, for the bots that made any. */
-        for (uint32_t i = 0; i < n_rt; i++) {
-            if (!bot_faults(db, g, seats, opts, rt[i].bot_id, fk))
-                continue;
-            fprintf(out, "  faults of %s:", nm[i]);
-            for (int f = 1; f < JA_FAULT_COUNT; f++)
-                if (fk[f])
-                    fprintf(out, " %s %llu", ja_fault_name(f), (unsigned long long)fk[f]);
-            fputc('\n', out);
-        }
-    }
-    free(rb);
-    free(nm);
+    if (json)
+        json_live(out, v);
+    else if (!v->found)
+        fprintf(out, "no results yet for %s with these options in %s\n", v->g->name, v->db_path);
+    else
+        text_live(out, v);
+    free(v->rb);
+    free(v->nm);
 }
 
 /* ---- The fit ------------------------------------------------------------------ */
@@ -188,16 +214,12 @@ typedef struct fit_input {
     uint64_t replayed; /* matches dealt a deal an earlier tournament played */
 } fit_input;
 
-int arena_fit_add(ladder_fit_match **m, size_t *n, size_t *cap, const ladder_match_row *row,
-                  const uint32_t *player)
+void arena_fit_add(ladder_fit_match **m, size_t *n, size_t *cap, const ladder_match_row *row,
+                   const uint32_t *player)
 {
     if (*n == *cap) {
-        size_t c = *cap ? *cap * 2 : 1024;
-        ladder_fit_match *p = realloc(*m, c * sizeof *p);
-        if (p == NULL)
-            return JA_ENOMEM;
-        *m = p;
-        *cap = c;
+        *cap = *cap ? *cap * 2 : 1024;
+        *m = ja_xrealloc(*m, *cap * sizeof **m);
     }
     ladder_fit_match *x = &(*m)[*n];
     memset(x, 0, sizeof *x);
@@ -208,7 +230,6 @@ int arena_fit_add(ladder_fit_match **m, size_t *n, size_t *cap, const ladder_mat
         x->place[s] = row->place[s];
     }
     (*n)++;
-    return JA_OK;
 }
 
 static int collect_match(void *ctx, const ladder_match_row *row)
@@ -221,9 +242,7 @@ static int collect_match(void *ctx, const ladder_match_row *row)
             return JA_EFORMAT; /* a result whose bot the ladder does not list */
         player[s] = (uint32_t)p;
     }
-    int rc = arena_fit_add(&in->m, &in->n, &in->cap, row, player);
-    if (rc != JA_OK)
-        return rc;
+    arena_fit_add(&in->m, &in->n, &in->cap, row, player);
     in->matches++;
     in->replayed += row->deal_tournament != row->tournament_id;
     return JA_OK;
@@ -261,93 +280,122 @@ static void part_label(const ladder_fit *f, uint32_t pi, char *buf, size_t cap)
         snprintf(buf, cap, "part %u of group %u", pt->number, pt->group + 1);
 }
 
-static void json_fit(FILE *out, const ja_game_rules *g, uint32_t seats, const char *opts,
-                     const fit_input *in, const ladder_display_name *names, const ladder_fit *f,
-                     const ladder_fit_opts *fo, const char *anchor_name, const ladder_rating *rt,
-                     uint32_t n_rt)
+/* A fit to print: its ladder, what it read, its result and its anchor. */
+typedef struct fit_view {
+    const ja_game_rules *g;
+    uint32_t seats;
+    const char *opts;
+    const fit_input *in;
+    const ladder_display_name *names;
+    const ladder_fit *f;
+    const ladder_fit_opts *fo;
+    const char *anchor_name;       /* NULL: the mean anchors */
+    const ladder_rating *rt;       /* the live ratings, shown beside the fit's */
+    uint32_t n_rt;
+} fit_view;
+
+/* The anchor as JSON: the anchor bot fixes its own part; every other
+ * part's mean is mean_elo. */
+static void json_fit_anchor(json_w *w, const fit_view *v)
 {
+    const ladder_fit_opts *fo = v->fo;
+    jw_obj(w, "anchor");
+    if (v->anchor_name) {
+        const ladder_fit_player *ap = &v->f->players[fo->anchor_player];
+        jw_num(w, "elo", fo->anchor_elo);
+        jw_str(w, "bot", v->anchor_name);
+        jw_int(w, "group", ap->group + 1);
+        jw_int(w, "part", v->f->parts[ap->part].number);
+    } else {
+        jw_num(w, "elo", fo->mean_elo);
+        jw_null(w, "bot");
+        jw_null(w, "group");
+        jw_null(w, "part");
+    }
+    jw_num(w, "mean_elo", fo->mean_elo);
+    jw_obj_end(w);
+}
+
+/* The fit's strongly connected parts as JSON. */
+static void json_fit_parts(json_w *w, const fit_view *v)
+{
+    jw_arr(w, "parts");
+    for (uint32_t pi = 0; pi < v->f->n_parts; pi++) {
+        const ladder_fit_part *pt = &v->f->parts[pi];
+        jw_obj(w, NULL);
+        jw_int(w, "group", pt->group + 1);
+        jw_int(w, "part", pt->number);
+        jw_str(w, "relation", ladder_fit_relation_name(pt->relation));
+        jw_int(w, "bots", pt->rated);
+        jw_str(w, "anchor", pt->anchored ? "bot" : "mean");
+        jw_num(w, "anchor_elo", pt->anchored ? v->fo->anchor_elo : v->fo->mean_elo);
+        jw_int(w, "matches", (long long)pt->matches);
+        jw_int(w, "clusters", (long long)pt->clusters);
+        jw_str(w, "covariance", pt->model_fallback ? "model" : "sandwich");
+        jw_bool(w, "converged", pt->converged);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+}
+
+/* Player p's rating as a JSON object. */
+static void json_fit_rating(json_w *w, const fit_view *v, uint32_t p)
+{
+    const ladder_fit_player *pl = &v->f->players[p];
+    bool rated = pl->status == LADDER_FIT_RATED;
+    jw_obj(w, NULL);
+    jw_identity(w, &v->in->bots[p], v->names[p]);
+    jw_num(w, "games", pl->games);
+    jw_int(w, "played", (long long)pl->matches);
+    jw_finite(w, "elo", pl->elo);
+    if (rated && isfinite(pl->ci_lo) && isfinite(pl->ci_hi)) {
+        jw_arr(w, "elo_ci95");
+        jw_num(w, NULL, pl->ci_lo);
+        jw_num(w, NULL, pl->ci_hi);
+        jw_arr_end(w);
+    } else {
+        jw_null(w, "elo_ci95");
+    }
+    jw_finite(w, "se", pl->se);
+    jw_finite(w, "los_next", pl->los_next);
+    jw_str(w, "status", ladder_fit_status_name(pl->status));
+    jw_int(w, "group", pl->group + 1);
+    if (rated)
+        jw_int(w, "part", v->f->parts[pl->part].number);
+    else
+        jw_null(w, "part");
+    jw_finite(w, "score", pl->score);
+    jw_num(w, "wins", pl->wins);
+    jw_num(w, "draws", pl->draws);
+    jw_num(w, "losses", pl->losses);
+    jw_finite(w, "live_elo", live_elo(v->rt, v->n_rt, v->in->bots[p].id));
+    jw_obj_end(w);
+}
+
+/* The fit as one JSON object. */
+static void json_fit(FILE *out, const fit_view *v)
+{
+    const ladder_fit *f = v->f;
     json_w w;
     jw_init(&w, out);
     jw_obj(&w, NULL);
-    jw_str(&w, "game", g->name);
-    jw_int(&w, "seats", seats);
-    arena_jw_options(&w, opts);
+    jw_str(&w, "game", v->g->name);
+    jw_int(&w, "seats", v->seats);
+    arena_jw_options(&w, v->opts);
     jw_str(&w, "method", "bradley-terry");
-    /* The anchor bot fixes its own part; every other part's mean is
-     * mean_elo. */
-    jw_obj(&w, "anchor");
-    if (anchor_name) {
-        const ladder_fit_player *ap = &f->players[fo->anchor_player];
-        jw_num(&w, "elo", fo->anchor_elo);
-        jw_str(&w, "bot", anchor_name);
-        jw_int(&w, "group", ap->group + 1);
-        jw_int(&w, "part", f->parts[ap->part].number);
-    } else {
-        jw_num(&w, "elo", fo->mean_elo);
-        jw_null(&w, "bot");
-        jw_null(&w, "group");
-        jw_null(&w, "part");
-    }
-    jw_num(&w, "mean_elo", fo->mean_elo);
-    jw_obj_end(&w);
-    jw_int(&w, "matches", (long long)in->matches);
+    json_fit_anchor(&w, v);
+    jw_int(&w, "matches", (long long)v->in->matches);
     jw_int(&w, "clusters", (long long)f->clusters);
     jw_obj(&w, "replays");
-    jw_int(&w, "matches", (long long)in->replayed);
+    jw_int(&w, "matches", (long long)v->in->replayed);
     jw_int(&w, "merged", (long long)f->replays);
     jw_obj_end(&w);
     jw_str(&w, "covariance", f->model_fallback ? "model" : "sandwich");
     jw_int(&w, "groups", f->n_groups);
-    jw_arr(&w, "parts");
-    for (uint32_t pi = 0; pi < f->n_parts; pi++) {
-        const ladder_fit_part *pt = &f->parts[pi];
-        jw_obj(&w, NULL);
-        jw_int(&w, "group", pt->group + 1);
-        jw_int(&w, "part", pt->number);
-        jw_str(&w, "relation", ladder_fit_relation_name(pt->relation));
-        jw_int(&w, "bots", pt->rated);
-        jw_str(&w, "anchor", pt->anchored ? "bot" : "mean");
-        jw_num(&w, "anchor_elo", pt->anchored ? fo->anchor_elo : fo->mean_elo);
-        jw_int(&w, "matches", (long long)pt->matches);
-        jw_int(&w, "clusters", (long long)pt->clusters);
-        jw_str(&w, "covariance", pt->model_fallback ? "model" : "sandwich");
-        jw_bool(&w, "converged", pt->converged);
-        jw_obj_end(&w);
-    }
-    jw_arr_end(&w);
+    json_fit_parts(&w, v);
     jw_arr(&w, "ratings");
-    for (uint32_t i = 0; i < f->n_players; i++) {
-        uint32_t p = f->order[i];
-        const ladder_fit_player *pl = &f->players[p];
-        bool rated = pl->status == LADDER_FIT_RATED;
-        jw_obj(&w, NULL);
-        jw_identity(&w, &in->bots[p], names[p]);
-        jw_num(&w, "games", pl->games);
-        jw_int(&w, "played", (long long)pl->matches);
-        jw_finite(&w, "elo", pl->elo);
-        if (rated && isfinite(pl->ci_lo) && isfinite(pl->ci_hi)) {
-            jw_arr(&w, "elo_ci95");
-            jw_num(&w, NULL, pl->ci_lo);
-            jw_num(&w, NULL, pl->ci_hi);
-            jw_arr_end(&w);
-        } else {
-            jw_null(&w, "elo_ci95");
-        }
-        jw_finite(&w, "se", pl->se);
-        jw_finite(&w, "los_next", pl->los_next);
-        jw_str(&w, "status", ladder_fit_status_name(pl->status));
-        jw_int(&w, "group", pl->group + 1);
-        if (rated)
-            jw_int(&w, "part", f->parts[pl->part].number);
-        else
-            jw_null(&w, "part");
-        jw_finite(&w, "score", pl->score);
-        jw_num(&w, "wins", pl->wins);
-        jw_num(&w, "draws", pl->draws);
-        jw_num(&w, "losses", pl->losses);
-        jw_finite(&w, "live_elo", live_elo(rt, n_rt, in->bots[p].id));
-        jw_obj_end(&w);
-    }
+    for (uint32_t i = 0; i < f->n_players; i++)
+        json_fit_rating(&w, v, f->order[i]);
     jw_arr_end(&w);
     jw_obj_end(&w);
     jw_end(&w);
@@ -371,24 +419,19 @@ static void print_anchor(FILE *out, const ladder_fit *f, const ladder_fit_opts *
     }
 }
 
-static void print_fit(FILE *out, const ja_game_rules *g, uint32_t seats, const char *opts,
-                      const fit_input *in, const ladder_display_name *names, const ladder_fit *f,
-                      const ladder_fit_opts *fo, const char *anchor_name, const ladder_rating *rt,
-                      uint32_t n_rt, bool json)
+/* The text's head: what was fitted, the options, the replays, the anchor. */
+static void print_fit_head(FILE *out, const fit_view *v)
 {
-    if (json) {
-        json_fit(out, g, seats, opts, in, names, f, fo, anchor_name, rt, n_rt);
-        return;
-    }
-    bool parts = ladder_fit_several_parts(f);
-    fprintf(out, "%s, %u seats: official ratings (Bradley-Terry fit of %llu matches", g->name, seats,
-           (unsigned long long)in->matches);
+    const ladder_fit *f = v->f;
+    const fit_input *in = v->in;
+    fprintf(out, "%s, %u seats: official ratings (Bradley-Terry fit of %llu matches", v->g->name,
+           v->seats, (unsigned long long)in->matches);
     if (f->clusters)
         fprintf(out, "; 95%% intervals from %llu independent deals", (unsigned long long)f->clusters);
     if (f->model_fallback && f->n_parts == 1)
         fprintf(out, "; the clustered covariance was singular (too few or too uniform deals), so "
                "the intervals are the model's");
-    fprintf(out, ")\noptions: %s\n", opts);
+    fprintf(out, ")\noptions: %s\n", v->opts);
     if (in->replayed || f->replays) {
         fprintf(out, "replays: %llu match%s dealt deals that an earlier tournament of this ladder had "
                "played (the same seeds), clustered with them; %llu repeated a match with the "
@@ -396,7 +439,67 @@ static void print_fit(FILE *out, const ja_game_rules *g, uint32_t seats, const c
                (unsigned long long)in->replayed, in->replayed == 1 ? " was" : "es were",
                (unsigned long long)f->replays, f->replays == 1 ? "s" : "");
     }
-    print_anchor(out, f, fo, anchor_name);
+    print_anchor(out, f, v->fo, v->anchor_name);
+}
+
+/* The elo and interval columns of player pl, by its status. */
+static void fit_elo_text(const ladder_fit_player *pl, char elo[24], char ci[40])
+{
+    switch (pl->status) {
+    case LADDER_FIT_RATED:
+        snprintf(elo, 24, "%.0f", pl->elo);
+        if (isfinite(pl->ci_lo))
+            snprintf(ci, 40, "[%.0f, %.0f]", pl->ci_lo, pl->ci_hi);
+        else
+            snprintf(ci, 40, "-");
+        break;
+    case LADDER_FIT_PERFECT:
+        snprintf(elo, 24, "above");
+        snprintf(ci, 40, "unbounded");
+        break;
+    case LADDER_FIT_ZERO:
+        snprintf(elo, 24, "below");
+        snprintf(ci, 40, "unbounded");
+        break;
+    default:
+        snprintf(elo, 24, "-");
+        snprintf(ci, 40, "-");
+    }
+}
+
+/* Player p's row of the table, ranked rank; parts: the part column too. */
+static void print_fit_row(FILE *out, const fit_view *v, uint32_t p, int rank, bool parts)
+{
+    const ladder_fit_player *pl = &v->f->players[p];
+    char elo[24], ci[40], los[16], score[16];
+    fit_elo_text(pl, elo, ci);
+    if (isfinite(pl->los_next))
+        snprintf(los, sizeof los, "%.1f%%", 100.0 * pl->los_next);
+    else
+        snprintf(los, sizeof los, "-");
+    if (isfinite(pl->score))
+        snprintf(score, sizeof score, "%.3f", pl->score);
+    else
+        snprintf(score, sizeof score, "-");
+    char games[24], wdl[80], c[3][24], part[16] = "";
+    count_text(pl->games, games, sizeof games);
+    count_text(pl->wins, c[0], sizeof c[0]);
+    count_text(pl->draws, c[1], sizeof c[1]);
+    count_text(pl->losses, c[2], sizeof c[2]);
+    snprintf(wdl, sizeof wdl, "%s-%s-%s", c[0], c[1], c[2]);
+    if (parts && pl->status == LADDER_FIT_RATED)
+        snprintf(part, sizeof part, " %4u", v->f->parts[pl->part].number);
+    else if (parts)
+        snprintf(part, sizeof part, " %4s", "-");
+    fprintf(out, "  %2d  %-20s %-8s %6s %8s  %-17s %8s %7s  %-16s%s\n", rank, v->names[p],
+           v->in->bots[p].version, games, elo, ci, los, score, wdl, part);
+}
+
+/* The table: one per group, its bots in the fit's order. */
+static void print_fit_table(FILE *out, const fit_view *v)
+{
+    const ladder_fit *f = v->f;
+    bool parts = ladder_fit_several_parts(f);
     uint32_t group = UINT32_MAX;
     int rank = 0;
     for (uint32_t i = 0; i < f->n_players; i++) {
@@ -415,82 +518,51 @@ static void print_fit(FILE *out, const ja_game_rules *g, uint32_t seats, const c
                    parts ? " part" : "");
             rank = 0;
         }
-        char elo[24], ci[40], los[16], score[16];
-        switch (pl->status) {
-        case LADDER_FIT_RATED:
-            snprintf(elo, sizeof elo, "%.0f", pl->elo);
-            if (isfinite(pl->ci_lo))
-                snprintf(ci, sizeof ci, "[%.0f, %.0f]", pl->ci_lo, pl->ci_hi);
-            else
-                snprintf(ci, sizeof ci, "-");
-            break;
-        case LADDER_FIT_PERFECT:
-            snprintf(elo, sizeof elo, "above");
-            snprintf(ci, sizeof ci, "unbounded");
-            break;
-        case LADDER_FIT_ZERO:
-            snprintf(elo, sizeof elo, "below");
-            snprintf(ci, sizeof ci, "unbounded");
-            break;
-        default:
-            snprintf(elo, sizeof elo, "-");
-            snprintf(ci, sizeof ci, "-");
-        }
-        if (isfinite(pl->los_next))
-            snprintf(los, sizeof los, "%.1f%%", 100.0 * pl->los_next);
-        else
-            snprintf(los, sizeof los, "-");
-        if (isfinite(pl->score))
-            snprintf(score, sizeof score, "%.3f", pl->score);
-        else
-            snprintf(score, sizeof score, "-");
-        char games[24], wdl[80], c[3][24], part[16] = "";
-        count_text(pl->games, games, sizeof games);
-        count_text(pl->wins, c[0], sizeof c[0]);
-        count_text(pl->draws, c[1], sizeof c[1]);
-        count_text(pl->losses, c[2], sizeof c[2]);
-        snprintf(wdl, sizeof wdl, "%s-%s-%s", c[0], c[1], c[2]);
-        if (parts && pl->status == LADDER_FIT_RATED)
-            snprintf(part, sizeof part, " %4u", f->parts[pl->part].number);
-        else if (parts)
-            snprintf(part, sizeof part, " %4s", "-");
-        fprintf(out, "  %2d  %-20s %-8s %6s %8s  %-17s %8s %7s  %-16s%s\n", ++rank, names[p],
-               in->bots[p].version, games, elo, ci, los, score, wdl, part);
+        print_fit_row(out, v, p, ++rank, parts);
     }
-    /* Say in words what the table cannot. */
-    bool said = false;
+}
+
+/* Why player pl has no rating, in words, or NULL when it has one. */
+static const char *unrated_why(const ladder_fit *f, const ladder_fit_player *pl)
+{
+    const ladder_fit_group *gr = &f->groups[pl->group];
+    bool none = gr->parts == 0; /* nobody in its group is rated */
+    bool one = gr->parts == 1;
+    if (pl->status == LADDER_FIT_PERFECT)
+        return none ? "won every game it played (a perfect score): its rating has no finite "
+                      "estimate"
+               : one ? "scored 100% against the rated bots (directly or through bots it "
+                       "beat): its rating has no finite estimate above them"
+                     : "scored 100% against part 1 (directly or through bots it beat): its "
+                       "rating has no finite estimate above it";
+    if (pl->status == LADDER_FIT_ZERO)
+        return none ? "lost every game it played (a zero score): its rating has no finite "
+                      "estimate"
+               : one ? "scored 0% against the rated bots (directly or through bots that "
+                       "beat it): its rating has no finite estimate below them"
+                     : "scored 0% against part 1 (directly or through bots that beat it): "
+                       "its rating has no finite estimate below it";
+    if (pl->status == LADDER_FIT_UNRATED)
+        return none ? "has no finite comparison with any bot: every result between its "
+                      "group's bots was all or nothing"
+               : one ? "has no finite comparison with the rated bots"
+                     : "has no finite comparison with any part";
+    return NULL;
+}
+
+/* The bots without a rating and the parts after part 1: what the table
+ * cannot say. *said: a note is out (the first comes after a blank line). */
+static void print_fit_unrated(FILE *out, const fit_view *v, bool *said)
+{
+    const ladder_fit *f = v->f;
     for (uint32_t i = 0; i < f->n_players; i++) {
         uint32_t p = f->order[i];
-        const ladder_fit_player *pl = &f->players[p];
-        const ladder_fit_group *gr = &f->groups[pl->group];
-        const char *why = NULL;
-        bool none = gr->parts == 0; /* nobody in its group is rated */
-        bool one = gr->parts == 1;
-        if (pl->status == LADDER_FIT_PERFECT)
-            why = none  ? "won every game it played (a perfect score): its rating has no finite "
-                          "estimate"
-                  : one ? "scored 100% against the rated bots (directly or through bots it "
-                          "beat): its rating has no finite estimate above them"
-                        : "scored 100% against part 1 (directly or through bots it beat): its "
-                          "rating has no finite estimate above it";
-        else if (pl->status == LADDER_FIT_ZERO)
-            why = none  ? "lost every game it played (a zero score): its rating has no finite "
-                          "estimate"
-                  : one ? "scored 0% against the rated bots (directly or through bots that "
-                          "beat it): its rating has no finite estimate below them"
-                        : "scored 0% against part 1 (directly or through bots that beat it): "
-                          "its rating has no finite estimate below it";
-        else if (pl->status == LADDER_FIT_UNRATED)
-            why = none  ? "has no finite comparison with any bot: every result between its "
-                          "group's bots was all or nothing"
-                  : one ? "has no finite comparison with the rated bots"
-                        : "has no finite comparison with any part";
+        const char *why = unrated_why(f, &f->players[p]);
         if (why) {
-            fprintf(out, "%s%s %s\n", said ? "" : "\n", names[p], why);
-            said = true;
+            fprintf(out, "%s%s %s\n", *said ? "" : "\n", v->names[p], why);
+            *said = true;
         }
     }
-    /* The parts after part 1: what they are rated against. */
     for (uint32_t pi = 0; pi < f->n_parts; pi++) {
         const ladder_fit_part *pt = &f->parts[pi];
         if (pt->relation == LADDER_FIT_MAIN)
@@ -504,10 +576,16 @@ static void print_fit(FILE *out, const ja_game_rules *g, uint32_t seats, const c
                               : "has no finite comparison with part 1";
         fprintf(out, "%s%s (%u bots) %s: it is rated on its own, %s, and its ratings compare only "
                "within it\n",
-               said ? "" : "\n", label, pt->rated, how,
+               *said ? "" : "\n", label, pt->rated, how,
                pt->anchored ? "around the anchor" : "around its own mean");
-        said = true;
+        *said = true;
     }
+}
+
+/* The notes on each part: too few deals, no convergence, a singular
+ * covariance. */
+static void print_fit_notes(FILE *out, const ladder_fit *f, bool said)
+{
     for (uint32_t pi = 0; pi < f->n_parts; pi++) {
         const ladder_fit_part *pt = &f->parts[pi];
         char label[64];
@@ -533,26 +611,37 @@ static void print_fit(FILE *out, const ja_game_rules *g, uint32_t seats, const c
     }
 }
 
+static void print_fit(FILE *out, const fit_view *v, bool json)
+{
+    if (json) {
+        json_fit(out, v);
+        return;
+    }
+    print_fit_head(out, v);
+    print_fit_table(out, v);
+    /* Say in words what the table cannot. */
+    bool said = false;
+    print_fit_unrated(out, v, &said);
+    print_fit_notes(out, v->f, said);
+}
+
 /* Reads --anchor BOT[=ELO] against the bots of the fit: BOT is any name
  * ladder_display_find accepts (every name the table prints), the whole
  * argument first, so that a name containing '=' is found too. Sets
- * fo->anchor_player and fo->anchor_elo; prints a usage error and returns
- * EXIT_USAGE for a bad rating, an unknown name, or a name that fits several
- * bots (listing them as printed). */
+ * fo->anchor_player and fo->anchor_elo; JA_EINVAL with the usage error for
+ * a bad rating, an unknown name, or a name that fits several bots (listing
+ * them as printed). */
 static int parse_anchor(const char *anchor, const fit_input *in,
-                        const ladder_display_name *names, ladder_fit_opts *fo)
+                        const ladder_display_name *names, ladder_fit_opts *fo, char *err,
+                        size_t cap)
 {
     uint32_t who;
     if (ladder_display_find(in->bots, names, in->n_bots, anchor, &who, NULL, 0) == JA_OK) {
         fo->anchor_player = (int)who;
-        return EXIT_OK;
+        return JA_OK;
     }
-    char *name = strdup(anchor);
-    if (name == NULL) {
-        arena_error("out of memory");
-        return EXIT_RUNTIME;
-    }
-    int status = EXIT_USAGE;
+    char *name = ja_xstrdup(anchor);
+    int rc = JA_EINVAL;
     char *eq = strrchr(name, '=');
     if (eq) {
         char *end = NULL;
@@ -560,108 +649,123 @@ static int parse_anchor(const char *anchor, const fit_input *in,
         errno = 0;
         fo->anchor_elo = strtod(eq + 1, &end);
         if (eq[1] == '\0' || *end || errno || !isfinite(fo->anchor_elo)) {
-            arena_error("--anchor %s: the rating after '=' must be a number", anchor);
+            snprintf(err, cap, "--anchor %s: the rating after '=' must be a number", anchor);
             goto out;
         }
     }
-    char err[4096];
-    if (ladder_display_find(in->bots, names, in->n_bots, name, &who, err, sizeof err) != JA_OK) {
-        arena_error("--anchor %s: %s", name, err);
+    char why[4096];
+    if (ladder_display_find(in->bots, names, in->n_bots, name, &who, why, sizeof why) != JA_OK) {
+        snprintf(err, cap, "--anchor %s: %s", name, why);
         goto out;
     }
     fo->anchor_player = (int)who;
-    status = EXIT_OK;
+    rc = JA_OK;
 out:
     free(name);
-    return status;
+    return rc;
 }
 
-int arena_standings_fit(FILE *out, ladder_db *db, const ja_game_rules *g, uint32_t seats, const char *opts,
-                    const char *anchor, bool json)
-{
-    ladder_key key = {g->name, seats, opts};
-    fit_input in = {0};
-    ladder_rating *rt = NULL;
-    uint32_t n_rt = 0;
-    ladder_fit *f = NULL;
-    ladder_display_name *names = NULL;
-    int status = EXIT_RUNTIME;
-    if (ladder_db_ratings(db, &key, &rt, &n_rt) != JA_OK) {
-        arena_error("%s", ladder_db_errmsg(db));
-        goto out;
-    }
-    if (arena_ladder_names(db, &key, &in.bots, &names, &in.n_bots) != EXIT_OK)
-        goto out;
-    int rc = ladder_db_foreach_match(db, &key, collect_match, &in);
-    if (rc != JA_OK) {
-        arena_error("%s", rc == JA_ENOMEM ? "out of memory reading results"
-                          : rc == JA_EFORMAT ? "database: a result names a bot that does not exist"
-                                             : ladder_db_errmsg(db));
-        goto out;
-    }
+/* What the fit of a ladder reads and makes: the live ratings, the bots
+ * and their names, the matches, the fit's options and result. */
+typedef struct fit_run {
+    ladder_key key;
+    fit_input in;
+    ladder_rating *rt;
+    uint32_t n_rt;
+    ladder_display_name *names;
     ladder_fit_opts fo;
-    ladder_fit_opts_init(&fo);
-    if (anchor && (status = parse_anchor(anchor, &in, names, &fo)) != EXIT_OK)
-        goto out;
-    status = EXIT_RUNTIME;
-    const char *anchor_name = anchor ? names[fo.anchor_player] : NULL;
-    if (in.n_bots == 0) {
+    ladder_fit *f;
+} fit_run;
+
+/* The live ratings, the bots with their names, and every match. */
+static int read_fit(ladder_db *db, fit_run *r, char *err, size_t cap)
+{
+    if (ladder_db_ratings(db, &r->key, &r->rt, &r->n_rt) != JA_OK)
+        return db_failed(db, err, cap);
+    int rc = arena_ladder_names(db, &r->key, &r->in.bots, &r->names, &r->in.n_bots, err, cap);
+    if (rc != JA_OK)
+        return rc;
+    rc = ladder_db_foreach_match(db, &r->key, collect_match, &r->in);
+    if (rc != JA_OK) {
+        snprintf(err, cap, "%s", rc == JA_ENOMEM ? "out of memory reading results"
+                                 : rc == JA_EFORMAT
+                                     ? "database: a result names a bot that does not exist"
+                                     : ladder_db_errmsg(db));
+        return rc == JA_ENOMEM || rc == JA_EFORMAT ? rc : JA_EDB;
+    }
+    return JA_OK;
+}
+
+/* The fit of the matches read; with an anchor, the anchor bot must have a
+ * finite rating (JA_EINVAL otherwise: the user's). */
+static int run_fit(fit_run *r, const char *anchor, char *err, size_t cap)
+{
+    int rc = ladder_fit_run(r->in.m, r->in.n, r->in.n_bots, &r->fo, &r->f);
+    if (rc != JA_OK) {
+        snprintf(err, cap, "the fit failed: %s", rc == JA_ERANGE ? "too many bots in one ladder"
+                                                                 : ja_strerror(rc));
+        return rc == JA_EINVAL ? JA_EFORMAT : rc; /* results it refuses: not the user's */
+    }
+    if (anchor && !r->f->anchored) {
+        snprintf(err, cap, "--anchor %s: this bot has no finite rating (%s), so it cannot be "
+                 "the anchor", r->names[r->fo.anchor_player],
+                 ladder_fit_status_name(r->f->players[r->fo.anchor_player].status));
+        return JA_EINVAL;
+    }
+    return JA_OK;
+}
+
+int arena_standings_fit(FILE *out, ladder_db *db, const ja_game_rules *g, uint32_t seats,
+                        const char *opts, const char *anchor, bool json, char *err, size_t cap)
+{
+    fit_run r = {.key = {g->name, seats, opts}};
+    ladder_fit_opts_init(&r.fo);
+    int rc = read_fit(db, &r, err, cap);
+    if (rc == JA_OK && anchor)
+        rc = parse_anchor(anchor, &r.in, r.names, &r.fo, err, cap);
+    if (rc == JA_OK && r.in.n_bots == 0) {
+        live_view v = {.g = g, .seats = seats, .opts = opts, .db_path = ladder_db_path(db)};
         if (json)
-            print_live(out, NULL, g, seats, opts, false, NULL, 0, NULL, NULL, 0, true,
-                       ladder_db_path(db));
+            print_live(out, &v, NULL, NULL, 0, true);
         else
             fprintf(out, "no results yet for %s with these options in %s\n", g->name,
                    ladder_db_path(db));
-        status = EXIT_OK;
-        goto out;
+    } else if (rc == JA_OK && (rc = run_fit(&r, anchor, err, cap)) == JA_OK) {
+        fit_view v = {g, seats, opts, &r.in, r.names, r.f, &r.fo,
+                      anchor ? r.names[r.fo.anchor_player] : NULL, r.rt, r.n_rt};
+        print_fit(out, &v, json);
     }
-    rc = ladder_fit_run(in.m, in.n, in.n_bots, &fo, &f);
-    if (rc != JA_OK) {
-        arena_error("the fit failed: %s", rc == JA_ERANGE ? "too many bots in one ladder"
-                                                          : ja_strerror(rc));
-        goto out;
-    }
-    if (anchor && !f->anchored) {
-        arena_error("--anchor %s: this bot has no finite rating (%s), so it cannot be the anchor",
-                    anchor_name, ladder_fit_status_name(f->players[fo.anchor_player].status));
-        status = EXIT_USAGE;
-        goto out;
-    }
-    print_fit(out, g, seats, opts, &in, names, f, &fo, anchor_name, rt, n_rt, json);
-    status = EXIT_OK;
-out:
-    free(names);
-    ladder_fit_free(&f);
-    free(in.bots);
-    free(in.m);
-    free(rt);
-    return status;
+    free(r.names);
+    ladder_fit_free(&r.f);
+    free(r.in.bots);
+    free(r.in.m);
+    free(r.rt);
+    return rc;
 }
 
 int arena_standings_live(FILE *out, ladder_db *db, const ja_game_rules *g, uint32_t seats,
-                         const char *opts, bool found, bool json)
+                         const char *opts, bool found, bool json, char *err, size_t cap)
 {
-    ladder_rating *rt = NULL;
     ladder_bot_row *bots = NULL;
     ladder_display_name *names = NULL;
-    uint32_t n_rt = 0, n_bots = 0;
-    int status = EXIT_OK;
+    uint32_t n_bots = 0;
+    live_view v = {.db = db, .g = g, .seats = seats, .opts = opts, .found = found,
+                   .db_path = ladder_db_path(db)};
+    ladder_rating *rt = NULL;
+    int rc = JA_OK;
     if (found) {
         /* The ratings first: every bot they name is then among the bots. */
         ladder_key key = {g->name, seats, opts};
-        if (ladder_db_ratings(db, &key, &rt, &n_rt) != JA_OK) {
-            arena_error("%s", ladder_db_errmsg(db));
-            status = EXIT_RUNTIME;
-            goto out;
-        }
-        if ((status = arena_ladder_names(db, &key, &bots, &names, &n_bots)) != EXIT_OK)
-            goto out;
+        if (ladder_db_ratings(db, &key, &rt, &v.n_rt) != JA_OK)
+            rc = db_failed(db, err, cap);
+        else
+            rc = arena_ladder_names(db, &key, &bots, &names, &n_bots, err, cap);
     }
-    print_live(out, db, g, seats, opts, found, rt, n_rt, bots, names, n_bots, json,
-               ladder_db_path(db));
-out:
+    v.rt = rt;
+    if (rc == JA_OK)
+        print_live(out, &v, bots, names, n_bots, json);
     free(names);
     free(bots);
     free(rt);
-    return status;
+    return rc;
 }

@@ -2,8 +2,10 @@
  * library so that tests and other commands reach it (docs/ratings.md).
  *
  * Both functions write to out (text, or one JSON object and a newline with
- * json), print errors as one line (util.h) and return an exit status:
- * EXIT_OK, EXIT_USAGE (a bad --anchor), EXIT_RUNTIME (the database). */
+ * json) and return JA_OK, or the code of a failure with its line in err
+ * (docs/architecture.md, "Errors"), out then untouched: JA_EINVAL for a bad
+ * --anchor (the user's), another code for the database or the fit
+ * failing (JA_EDB for the database's own). */
 #ifndef ARENA_STANDINGS_H
 #define ARENA_STANDINGS_H
 
@@ -14,6 +16,7 @@
 #include "names.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* The live Elo table of the ladder (g, seats, opts) of db: every rated bot
@@ -21,7 +24,7 @@
  * false: the ladder has no results ("no results yet" as text, an empty
  * ratings array as JSON). */
 int arena_standings_live(FILE *out, ladder_db *db, const ja_game_rules *g, uint32_t seats,
-                         const char *opts, bool found, bool json);
+                         const char *opts, bool found, bool json, char *err, size_t cap);
 
 /* The official ratings of the ladder (g, seats, opts) of db: the
  * Bradley-Terry fit (fit.h) of every match, with 95% intervals clustered by
@@ -29,18 +32,18 @@ int arena_standings_live(FILE *out, ladder_db *db, const ja_game_rules *g, uint3
  * anchor (NULL: none): BOT or BOT=ELO, BOT any name the table prints
  * (ladders/names.h); the bot's part is fixed to ELO (default: the mean). */
 int arena_standings_fit(FILE *out, ladder_db *db, const ja_game_rules *g, uint32_t seats,
-                        const char *opts, const char *anchor, bool json);
+                        const char *opts, const char *anchor, bool json, char *err, size_t cap);
 
 /* The bots with results in a ladder (by id) and their display names into
- * *bots, *names (both owned: free()) and *n. Prints the error; returns the
- * exit status or EXIT_OK. */
+ * *bots, *names (both owned: free()) and *n. JA_OK, or JA_EDB (the
+ * database) or JA_ENOMEM (the names) with the line in err. */
 int arena_ladder_names(ladder_db *db, const ladder_key *key, ladder_bot_row **bots,
-                       ladder_display_name **names, uint32_t *n);
+                       ladder_display_name **names, uint32_t *n, char *err, size_t cap);
 
 /* Appends row's match to the fit's matches *m (*n of *cap, grown by
- * doubling), seat s played by player[s]. JA_OK or JA_ENOMEM (*m unchanged). */
-int arena_fit_add(ladder_fit_match **m, size_t *n, size_t *cap, const ladder_match_row *row,
-                  const uint32_t *player);
+ * doubling), seat s played by player[s]. */
+void arena_fit_add(ladder_fit_match **m, size_t *n, size_t *cap, const ladder_match_row *row,
+                   const uint32_t *player);
 
 /* The option text "k=v k=v" as a JSON object member "options". */
 void arena_jw_options(json_w *w, const char *text);

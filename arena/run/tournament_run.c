@@ -179,9 +179,9 @@ int arena_tournament_prepare(arena_tournament *t, const arena_tournament_args *a
     arena_confine_protect(&a->ext->confine, a->db_path, "the database");
     arena_confine_protect(&a->ext->confine, a->replay_dir, "the replays");
     arena_confine_protect(&a->ext->confine, a->export_path, "the decision export");
-    if (!arena_bots_load(a->bots, a->game))
-        return JA_EINVAL; /* said by arena_bots_load */
-    int rc = a->replay_dir ? ensure_dir(a->replay_dir, err, cap) : JA_OK;
+    int rc = arena_bots_load(a->bots, a->game, err, cap);
+    if (rc == JA_OK && a->replay_dir)
+        rc = ensure_dir(a->replay_dir, err, cap);
     if (rc == JA_OK && a->export_path)
         rc = arena_export_open(a->export_path, &t->xf, err, cap);
     struct stat sb;
@@ -230,7 +230,8 @@ static int collect_match(void *ctx, const ladder_match_row *row)
             return 0; /* not one of this tournament's bots: cannot happen */
         player[s] = i;
     }
-    return arena_fit_add(&in->m, &in->n, &in->cap, row, player);
+    arena_fit_add(&in->m, &in->n, &in->cap, row, player);
+    return JA_OK;
 }
 
 /* Official ratings of the tournament's own matches (docs/ratings.md), player

@@ -15,14 +15,12 @@
  * the run fails with JA_EAGAIN (the same command finishes the tournament).
  *
  * Each step returns JA_OK or the failure's code with its line in the
- * caller's err; the line is "" when a helper that still prints its own
- * errors has said it (arena_bots_load, botspec.h; the Curve keys and
- * --workers-allow of arena_scale_executor, scale.h). A failure to prepare is the user's (exit 2: a bot that does not
- * load, an output or a database file that cannot be used, --resume with
- * nothing to resume) except two that are not: JA_EBUSY, the database is in
- * use by another arena, and JA_EDB, the database failed otherwise (its lock
- * file, an error of SQLite's); those, like any failure of the run, are
- * exit 1. */
+ * caller's err; neither prints an error. A failure to prepare is the
+ * user's (exit 2: a bot that does not load, an output or a database file
+ * that cannot be used, --resume with nothing to resume) except two that
+ * are not: JA_EBUSY, the database is in use by another arena, and JA_EDB,
+ * the database failed otherwise (its lock file, an error of SQLite's);
+ * those, like any failure of the run, are exit 1. */
 #ifndef ARENA_TOURNAMENT_RUN_H
 #define ARENA_TOURNAMENT_RUN_H
 

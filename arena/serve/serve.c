@@ -948,10 +948,12 @@ static bool server_folders(arena_server *s)
 static int server_databases(arena_server *s, arena_db_lock *lock, ladder_db **db)
 {
     const arena_serve_args *a = s->a;
-    int status = arena_db_lock_open(a->db_path, lock, db);
-    if (status != EXIT_OK)
-        return status;
     char sdb_path[4300], err[1400];
+    int rc = arena_db_lock_open(a->db_path, lock, db, err, sizeof err);
+    if (rc != JA_OK) {
+        arena_error("%s", err);
+        return rc == JA_EBUSY || rc == JA_EDB ? EXIT_RUNTIME : arena_db_status(rc);
+    }
     snprintf(sdb_path, sizeof sdb_path, "%s/serve.db", s->data);
     if (arena_serve_db_open(sdb_path, &s->sdb, err, sizeof err) != JA_OK ||
         arena_serve_db_seed(s->sdb, a->have_seed, a->seed, &s->seed, err, sizeof err) != JA_OK) {

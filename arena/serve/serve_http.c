@@ -383,10 +383,19 @@ static json_t *ladder_json(arena_server *s)
     FILE *f = open_memstream(&buf, &len);
     if (f == NULL)
         return NULL;
-    int st = arena_ladder_show(f, s->a->db_path, s->a->game, &s->a->options, s->a->seats, true,
-                               NULL, true);
+    arena_ladder_args la = {.what = ARENA_LADDER_SHOW, .db_path = s->a->db_path,
+                            .game = s->a->game, .given = s->a->options,
+                            .want_seats = s->a->seats, .fit = true, .json = true};
+    arena_ladder l;
+    char err[4400];
+    int rc = arena_ladder_prepare(&l, &la, err, sizeof err);
+    if (rc == JA_OK)
+        rc = arena_ladder_run(&l, f, err, sizeof err);
+    if (rc != JA_OK && err[0])
+        arena_error("%s", err); /* the server logs it; the request fails */
+    arena_ladder_close(&l);
     fclose(f);
-    json_t *fit = st == EXIT_OK ? json_loadb(buf, len, 0, NULL) : NULL;
+    json_t *fit = rc == JA_OK ? json_loadb(buf, len, 0, NULL) : NULL;
     free(buf);
     json_t *versions = arena_serve_db_versions_json(s->sdb, 0);
     if (fit == NULL || versions == NULL) {

@@ -30,15 +30,15 @@ static char *bench(const char *bot, const char *opp, uint32_t deals, bool sprt, 
     const ja_game_rules *g = ja_game_find("taylor-blackjack");
     assert_non_null(g);
     memset(&g_bots, 0, sizeof g_bots);
-    assert_true(arena_bots_add(&g_bots, bot));
-    assert_true(arena_bots_add(&g_bots, opp));
-    assert_true(arena_bots_finish_names(&g_bots));
+    char err[ARENA_BOTS_ERR_CAP];
+    assert_int_equal(arena_bots_add(&g_bots, bot, err, sizeof err), JA_OK);
+    assert_int_equal(arena_bots_add(&g_bots, opp, err, sizeof err), JA_OK);
+    assert_int_equal(arena_bots_finish_names(&g_bots, err, sizeof err), JA_OK);
     arena_bench_args a = {.game = g, .bots = &g_bots, .seats = 2, .deals = deals, .seed = 42,
                           .sprt = sprt, .elo0 = 0, .elo1 = 50, .alpha = 0.05, .beta = 0.05,
                           .json = json, .quiet = true};
     assert_int_equal(arena_test_options(g, 2, &a.options), JA_OK);
     arena_bench b;
-    char err[1400];
     char *buf;
     ARENA_TEST_STEPS(buf, *prepared, arena_bench_prepare(&b, &a, err, sizeof err),
                      arena_bench_run(&b, out, err, sizeof err), arena_bench_close(&b), err);

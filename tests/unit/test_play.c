@@ -35,15 +35,15 @@ static char *play(const char *a0, const char *a1, const char *replay, bool json,
     memset(&g_bots, 0, sizeof g_bots);
     memset(&g_ext, 0, sizeof g_ext);
     g_bots.ext = &g_ext;
-    assert_true(arena_bots_add(&g_bots, a0));
-    assert_true(arena_bots_add(&g_bots, a1));
-    assert_true(arena_bots_finish_names(&g_bots));
+    char err[ARENA_BOTS_ERR_CAP];
+    assert_int_equal(arena_bots_add(&g_bots, a0, err, sizeof err), JA_OK);
+    assert_int_equal(arena_bots_add(&g_bots, a1, err, sizeof err), JA_OK);
+    assert_int_equal(arena_bots_finish_names(&g_bots, err, sizeof err), JA_OK);
     arena_play_args a = {.game = g, .bots = &g_bots, .ext = &g_ext, .seed = 7,
                          .move_ms = REF_MOVE_MS_KIND, .replay_path = replay, .json = json,
                          .quiet = quiet, .result = res};
     assert_int_equal(arena_test_options(g, 2, &a.options), JA_OK);
     arena_play p;
-    char err[1400];
     char *buf;
     ARENA_TEST_STEPS(buf, *prepared, arena_play_prepare(&p, &a, err, sizeof err),
                      arena_play_run(&p, out, err, sizeof err), arena_play_close(&p), err);

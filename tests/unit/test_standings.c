@@ -85,15 +85,17 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Runs one standings call into a string (caller frees); *status its exit. */
-static char *run(fx *f, bool fit, const char *anchor, bool json, int *status)
+/* Runs one standings call into a string (caller frees); *rc its code. */
+static char *run(fx *f, bool fit, const char *anchor, bool json, int *rc)
 {
-    char *buf = NULL;
+    char *buf = NULL, err[4400];
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
     assert_non_null(out);
-    *status = fit ? arena_standings_fit(out, f->db, f->g, 2, f->key.options, anchor, json)
-                  : arena_standings_live(out, f->db, f->g, 2, f->key.options, true, json);
+    *rc = fit ? arena_standings_fit(out, f->db, f->g, 2, f->key.options, anchor, json, err,
+                                    sizeof err)
+              : arena_standings_live(out, f->db, f->g, 2, f->key.options, true, json, err,
+                                     sizeof err);
     fclose(out);
     return buf;
 }
@@ -108,7 +110,7 @@ static void test_live(void **state)
 {
     int st;
     char *s = run(*state, false, NULL, false, &st);
-    assert_int_equal(st, EXIT_OK);
+    assert_int_equal(st, JA_OK);
     assert_contains(s, "taylor-blackjack, 2 seats, live Elo");
     assert_contains(s, "options: ");
     assert_contains(s, ((fx *)*state)->opts);
@@ -122,7 +124,7 @@ static void test_fit_json(void **state)
 {
     int st;
     char *s = run(*state, true, NULL, true, &st);
-    assert_int_equal(st, EXIT_OK);
+    assert_int_equal(st, JA_OK);
     json_error_t e;
     json_t *v = json_loads(s, 0, &e);
     assert_non_null(v);
@@ -146,7 +148,7 @@ static void test_fit_anchor(void **state)
 {
     int st;
     char *s = run(*state, true, "beta=1000", false, &st);
-    assert_int_equal(st, EXIT_OK);
+    assert_int_equal(st, JA_OK);
     assert_contains(s, "official ratings (Bradley-Terry fit of 6 matches");
     assert_contains(s, "anchor: beta = 1000");
     free(s);
@@ -165,11 +167,11 @@ static void test_fit_bad_anchor(void **state)
 {
     int st;
     char *s = run(*state, true, "nobody", false, &st);
-    assert_int_equal(st, EXIT_USAGE);
-    assert_string_equal(s, ""); /* the error goes to stderr, nothing to out */
+    assert_int_equal(st, JA_EINVAL); /* the user's */
+    assert_string_equal(s, ""); /* the error goes to err, nothing to out */
     free(s);
     s = run(*state, true, "beta=high", false, &st);
-    assert_int_equal(st, EXIT_USAGE);
+    assert_int_equal(st, JA_EINVAL);
     free(s);
 }
 
@@ -185,9 +187,25 @@ static char *slurp(const char *path)
     return buf;
 }
 
+/* One subcommand's two steps (ladder_run.h), out its output: the code of
+ * the step that failed (*prepared: that it was not the preparation), or
+ * JA_OK. */
+static int ladder(const arena_ladder_args *a, FILE *out, bool *prepared)
+{
+    arena_ladder l;
+    char err[4400];
+    int rc = arena_ladder_prepare(&l, a, err, sizeof err);
+    *prepared = rc == JA_OK;
+    if (rc == JA_OK)
+        rc = arena_ladder_run(&l, out, err, sizeof err);
+    arena_ladder_close(&l);
+    return rc;
+}
+
 /* ladder_run.h: the ladder's JSON Lines export, imported into a fresh
  * database, exports again to the same lines; the import reports its
- * matches; a missing database is a usage error with nothing written. */
+ * matches; a missing database is the user's (JA_ENOTFOUND, before the run)
+ * with nothing written. */
 static void test_export_import_round_trip(void **state)
 {
     fx *f = *state;
@@ -196,13 +214,16 @@ static void test_export_import_round_trip(void **state)
     snprintf(b, sizeof b, "%s.b.jsonl", f->path);
     snprintf(db2, sizeof db2, "%s.2.db", f->path);
     ladder_db_close(&f->db); /* the commands open the file themselves */
-    ja_options given;
-    ja_options_init(f->g, &given);
-    assert_int_equal(arena_ladder_export(stdout, f->path, f->g, &given, 2, false, a), EXIT_OK);
+    arena_ladder_args ex = {.what = ARENA_LADDER_EXPORT, .db_path = f->path, .game = f->g,
+                            .want_seats = 2, .out_path = a};
+    ja_options_init(f->g, &ex.given);
+    bool prepared;
+    assert_int_equal(ladder(&ex, stdout, &prepared), JA_OK);
     char *rep = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&rep, &len);
-    assert_int_equal(arena_ladder_import(out, a, NULL, db2, true), EXIT_OK);
+    arena_ladder_args im = {.what = ARENA_LADDER_IMPORT, .db_path = db2, .path = a, .json = true};
+    assert_int_equal(ladder(&im, out, &prepared), JA_OK);
     fclose(out);
     json_error_t e;
     json_t *v = json_loads(rep, 0, &e);
@@ -211,7 +232,9 @@ static void test_export_import_round_trip(void **state)
     assert_int_equal(json_integer_value(json_object_get(v, "bots")), 3);
     json_decref(v);
     free(rep);
-    assert_int_equal(arena_ladder_export(stdout, db2, f->g, &given, 2, false, b), EXIT_OK);
+    ex.db_path = db2;
+    ex.out_path = b;
+    assert_int_equal(ladder(&ex, stdout, &prepared), JA_OK);
     char *ta = slurp(a), *tb = slurp(b);
     assert_true(strlen(ta) > 0);
     assert_string_equal(ta, tb);
@@ -220,8 +243,10 @@ static void test_export_import_round_trip(void **state)
     unlink(a);
     unlink(b);
     unlink(db2);
-    assert_int_equal(arena_ladder_export(stdout, "/nonexistent/x.db", f->g, &given, 2, false, a),
-                     EXIT_USAGE);
+    ex.db_path = "/nonexistent/x.db";
+    ex.out_path = a;
+    assert_int_equal(ladder(&ex, stdout, &prepared), JA_ENOTFOUND);
+    assert_false(prepared);
     assert_int_equal(access(a, F_OK), -1);
     assert_int_equal(ladder_db_open(f->path, &f->db), JA_OK); /* for the teardown */
 }

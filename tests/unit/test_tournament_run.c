@@ -65,8 +65,9 @@ static char *run(const char *db, bool json, bool resume, int *prepared)
     memset(&g_bots, 0, sizeof g_bots);
     memset(&g_ext, 0, sizeof g_ext);
     g_bots.ext = &g_ext;
-    assert_true(arena_bots_add_list(&g_bots, "random,greedy,random"));
-    assert_true(arena_bots_finish_names(&g_bots));
+    char err[ARENA_BOTS_ERR_CAP];
+    assert_int_equal(arena_bots_add_list(&g_bots, "random,greedy,random", err, sizeof err), JA_OK);
+    assert_int_equal(arena_bots_finish_names(&g_bots, err, sizeof err), JA_OK);
     static const arena_scale sc = {0};
     arena_tournament_args a = {.game = g, .bots = &g_bots, .ext = &g_ext, .scale = &sc,
                                .plan = {.n_participants = 3, .n_seats = 2, .rounds = 2,
@@ -76,7 +77,6 @@ static char *run(const char *db, bool json, bool resume, int *prepared)
                                .json = json, .quiet = true};
     assert_int_equal(arena_test_options(g, 2, &a.options), JA_OK);
     static arena_tournament t; /* large */
-    char err[1400];
     char *buf;
     ARENA_TEST_STEPS(buf, *prepared, arena_tournament_prepare(&t, &a, err, sizeof err),
                      arena_tournament_run(&t, out, err, sizeof err),
