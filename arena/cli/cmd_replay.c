@@ -41,12 +41,11 @@ static const char HELP[] =
 
 /* The exit status of a replay command from its two steps' codes
  * (docs/architecture.md, "Errors"): a failure to prepare is the user's
- * (exit 2) unless it was the system's (system_error: exit 1); a failure of
- * the run is run_status. Prints the failing step's line ("": none) and
- * closes the replay. */
+ * (exit 2); a failure of the run is run_status. Prints the failing step's
+ * line ("": none) and closes the replay. */
 static int finish(arena_replay *c, int prepared, int ran, int run_status, const char *err)
 {
-    int status = prepared != JA_OK ? (c->system_error ? EXIT_RUNTIME : EXIT_USAGE)
+    int status = prepared != JA_OK ? EXIT_USAGE
                  : ran != JA_OK    ? run_status
                                    : EXIT_OK;
     if (status != EXIT_OK && err[0])

@@ -228,10 +228,8 @@ static int open_model(arena_replay *c, const char *path, char *err, size_t cap)
 {
     start(c, path);
     int rc = viewer_load(path, &c->r, err, cap);
-    if (rc != JA_OK)
-        return rc;
-    rc = viewer_resimulate(path, c->r, &c->m, err, cap);
-    c->system_error = rc == JA_ENOMEM;
+    if (rc == JA_OK)
+        rc = viewer_resimulate(path, c->r, &c->m, err, cap);
     return rc;
 }
 

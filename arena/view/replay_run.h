@@ -4,12 +4,11 @@
  *
  * Each comes in two steps (docs/architecture.md, "Errors"). Its prepare
  * step opens the replay (show and html also re-simulate it into its model):
- * its failures are the user's, nothing written yet, but for memory running
- * out while re-simulating (system_error). Its run step does the work. Each
- * step returns JA_OK or the failure's code with its line in the caller's
- * err; the line is "" when there is nothing to add (verify --json says why
- * in its object; a stream that failed). Whatever a prepare step returns,
- * the replay is then closed with arena_replay_close. */
+ * its failures are the user's, nothing written yet. Its run step does the
+ * work. Each step returns JA_OK or the failure's code with its line in the
+ * caller's err; the line is "" when there is nothing to add (verify --json
+ * says why in its object; a stream that failed). Whatever a prepare step
+ * returns, the replay is then closed with arena_replay_close. */
 #ifndef ARENA_REPLAY_CMD_H
 #define ARENA_REPLAY_CMD_H
 
@@ -26,10 +25,6 @@ typedef struct arena_replay {
     ref_replay *r;     /* the replay loaded; NULL before */
     viewer_model m;    /* show, html: its model (viewer.h) */
     int seat;          /* show: the seat whose view is drawn; -1: every seat's cards */
-    /* After a failed prepare step: memory ran out while re-simulating, which
-     * is not the user's doing. (A load that runs out of memory is the
-     * file's: a corrupt length may ask for more than there is.) */
-    bool system_error;
 } arena_replay;
 
 /* verify: loads the replay at path. JA_OK, or ref_replay_load's code (a

@@ -12,6 +12,7 @@
 #include "names.h"
 #include "outfile.h"
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 #include "view/viewer.h"
 
 #include <errno.h>
@@ -104,12 +105,8 @@ static int collect_match(void *ctx, const ladder_match_row *row)
     if (d->tournament_id > 0 && row->tournament_id != d->tournament_id)
         return JA_OK;
     if (d->n == d->cap) {
-        size_t c = d->cap ? d->cap * 2 : 64;
-        rmatch *p = realloc(d->m, c * sizeof *p);
-        if (p == NULL)
-            return JA_ENOMEM;
-        d->m = p;
-        d->cap = c;
+        d->cap = d->cap ? d->cap * 2 : 64;
+        d->m = ja_xrealloc(d->m, d->cap * sizeof *d->m);
     }
     rmatch *m = &d->m[d->n++];
     memset(m, 0, sizeof *m);
@@ -146,39 +143,29 @@ static int collect_seat(void *ctx, const ladder_seat_detail *s)
     x->elo_before = s->elo_before;
     x->elo_delta = s->elo_delta;
     memcpy(x->faults, s->faults, sizeof x->faults);
-    if (s->replay[0] && m->replay == NULL && (m->replay = strdup(s->replay)) == NULL)
-        return JA_ENOMEM;
+    if (s->replay[0] && m->replay == NULL)
+        m->replay = ja_xstrdup(s->replay);
     return JA_OK;
 }
 
-static int add_point(rplayer *p, double x, double y)
+static void add_point(rplayer *p, double x, double y)
 {
     if (p->pn == p->pcap) {
-        size_t c = p->pcap ? p->pcap * 2 : 32;
-        double *nx = realloc(p->px, c * sizeof *nx);
-        if (nx == NULL)
-            return JA_ENOMEM;
-        p->px = nx;
-        double *ny = realloc(p->py, c * sizeof *ny);
-        if (ny == NULL)
-            return JA_ENOMEM;
-        p->py = ny;
-        p->pcap = c;
+        p->pcap = p->pcap ? p->pcap * 2 : 32;
+        p->px = ja_xrealloc(p->px, p->pcap * sizeof *p->px);
+        p->py = ja_xrealloc(p->py, p->pcap * sizeof *p->py);
     }
     p->px[p->pn] = x;
     p->py[p->pn] = y;
     p->pn++;
-    return JA_OK;
 }
 
 /* Numbers the bots that played in order of first appearance (bot_player:
- * a player's index, or -1). JA_OK, JA_EFORMAT (a result names a bot that
- * the ladder lacks) or JA_ENOMEM. */
+ * a player's index, or -1). JA_OK, or JA_EFORMAT (a result names a bot that
+ * the ladder lacks). */
 static int number_players(ladder_data *d)
 {
-    d->bot_player = malloc((d->n_bots ? d->n_bots : 1) * sizeof *d->bot_player);
-    if (d->bot_player == NULL)
-        return JA_ENOMEM;
+    d->bot_player = ja_xmalloc(d->n_bots * sizeof *d->bot_player);
     for (uint32_t i = 0; i < d->n_bots; i++)
         d->bot_player[i] = -1;
     for (size_t i = 0; i < d->n; i++)
@@ -194,12 +181,13 @@ static int number_players(ladder_data *d)
 
 /* Each player's bot, name and live Elo (NAN: the ladder has none for it).
  * The names are over the ladder's bots, as `arena ladder` names them, also
- * when the report shows one tournament. JA_OK or JA_ENOMEM. */
-static int name_players(ladder_data *d, const ladder_rating *rt, uint32_t n_rt)
+ * when the report shows one tournament. */
+static void name_players(ladder_data *d, const ladder_rating *rt, uint32_t n_rt)
 {
     ladder_display_name *names = NULL;
-    if (ladder_display_names(d->bots, d->n_bots, &names) != JA_OK)
-        return JA_ENOMEM;
+    /* Its one failure, a NULL argument, cannot be: the store gives d->bots
+     * whenever d->n_bots > 0. */
+    (void)ladder_display_names(d->bots, d->n_bots, &names);
     for (uint32_t b = 0; b < d->n_bots; b++) {
         int p = d->bot_player[b];
         if (p < 0)
@@ -212,7 +200,6 @@ static int name_players(ladder_data *d, const ladder_rating *rt, uint32_t n_rt)
                 d->pl[p].live_elo = rt[r].elo;
     }
     free(names);
-    return JA_OK;
 }
 
 /* Match i counted: its seats' players into p, its entry of the fit (fm),
@@ -248,14 +235,12 @@ static void tally_match(ladder_data *d, size_t i, int p[JA_MAX_SEATS], ladder_fi
 
 /* The chart's points of match i, whose seats' players are p: each bot's
  * live Elo before it (at the bot's first match) and after it, which is its
- * Elo before plus the change of each of its seats (docs/database.md). JA_OK
- * or JA_ENOMEM. */
-static int chart_points(ladder_data *d, size_t i, const int p[JA_MAX_SEATS])
+ * Elo before plus the change of each of its seats (docs/database.md). */
+static void chart_points(ladder_data *d, size_t i, const int p[JA_MAX_SEATS])
 {
     const rmatch *m = &d->m[i];
     uint32_t ns = m->row.n_seats;
-    int rc = JA_OK;
-    for (uint32_t s = 0; s < ns && rc == JA_OK; s++) {
+    for (uint32_t s = 0; s < ns; s++) {
         bool first = true;
         for (uint32_t t = 0; t < s; t++)
             first &= p[t] != p[s];
@@ -267,30 +252,29 @@ static int chart_points(ladder_data *d, size_t i, const int p[JA_MAX_SEATS])
                 after += m->seat[t].elo_delta;
         rplayer *pl = &d->pl[p[s]];
         if (pl->pn == 0)
-            rc = add_point(pl, (double)i, m->seat[s].elo_before);
-        if (rc == JA_OK)
-            rc = add_point(pl, (double)i + 1, after);
+            add_point(pl, (double)i, m->seat[s].elo_before);
+        add_point(pl, (double)i + 1, after);
     }
-    return rc;
 }
 
 /* The per-bot totals, pairwise results, rating history and the fit. JA_OK,
- * JA_EFORMAT (number_players), JA_ENOMEM or the fit's code. */
+ * JA_EFORMAT (number_players) or the fit's code (ladder_fit_run: JA_ENOMEM
+ * among them). */
 static int compute(ladder_data *d, const ladder_rating *rt, uint32_t n_rt)
 {
     int rc = number_players(d);
     if (rc != JA_OK)
         return rc;
-    d->pl = calloc(d->n_pl ? d->n_pl : 1, sizeof *d->pl);
-    d->pair = calloc((size_t)d->n_pl * d->n_pl * 3 + 1, sizeof *d->pair);
-    ladder_fit_match *fm = calloc(d->n ? d->n : 1, sizeof *fm);
-    rc = d->pl && d->pair && fm ? name_players(d, rt, n_rt) : JA_ENOMEM;
-    for (size_t i = 0; i < d->n && rc == JA_OK; i++) {
+    d->pl = ja_xcalloc(d->n_pl, sizeof *d->pl);
+    d->pair = ja_xcalloc((size_t)d->n_pl * d->n_pl * 3, sizeof *d->pair);
+    ladder_fit_match *fm = ja_xcalloc(d->n, sizeof *fm);
+    name_players(d, rt, n_rt);
+    for (size_t i = 0; i < d->n; i++) {
         int p[JA_MAX_SEATS];
         tally_match(d, i, p, &fm[i]);
-        rc = chart_points(d, i, p);
+        chart_points(d, i, p);
     }
-    if (rc == JA_OK && d->n_pl > 0)
+    if (d->n_pl > 0)
         rc = ladder_fit_run(fm, d->n, d->n_pl, NULL, &d->fit);
     free(fm);
     return rc;
@@ -659,9 +643,7 @@ static int read_ladder(ladder_db *db, const report_opts *o, ladder_data *d, ladd
         rc = ladder_db_foreach_match(db, &key, collect_match, d);
     if (rc == JA_OK)
         rc = ladder_db_foreach_seat(db, &key, o->tournament_id, collect_seat, d);
-    if (rc == JA_ENOMEM)
-        snprintf(err, cap, "out of memory reading results");
-    else if (rc != JA_OK)
+    if (rc != JA_OK)
         db_fail(db, rc, err, cap);
     return rc;
 }

@@ -3,6 +3,7 @@
 
 #include "jackarena/ja_bot.h"
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -71,15 +72,11 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* code_rec: one record per distinct action code, by ascending code. */
-static int index_codes(viewer_model *m)
+static void index_codes(viewer_model *m)
 {
     const ref_replay *r = m->r;
-    uint64_t *key = malloc((r->n_recs ? r->n_recs : 1) * sizeof *key);
-    m->code_rec = malloc((r->n_recs ? r->n_recs : 1) * sizeof *m->code_rec);
-    if (!key || !m->code_rec) {
-        free(key);
-        return JA_ENOMEM;
-    }
+    uint64_t *key = ja_xmalloc(r->n_recs * sizeof *key);
+    m->code_rec = ja_xmalloc(r->n_recs * sizeof *m->code_rec);
     for (uint32_t i = 0; i < r->n_recs; i++)
         key[i] = (uint64_t)r->recs[i].code << 32 | i;
     qsort(key, r->n_recs, sizeof *key, cmp_u64);
@@ -88,17 +85,15 @@ static int index_codes(viewer_model *m)
         if (i == 0 || key[i] >> 32 != key[i - 1] >> 32)
             m->code_rec[m->n_codes++] = (uint32_t)key[i];
     free(key);
-    return JA_OK;
 }
 
 /* The model's buffers: every frame's observations and describe() line,
- * every record's label. JA_OK or JA_ENOMEM. */
-static int alloc_model(viewer_model *m)
+ * every record's label. */
+static void alloc_model(viewer_model *m)
 {
-    m->obs = calloc((size_t)m->n_frames * m->n_seats, m->g->obs_size);
-    m->describe = calloc(m->n_frames, sizeof *m->describe);
-    m->label = calloc(m->r->n_recs ? m->r->n_recs : 1, sizeof *m->label);
-    return m->obs && m->describe && m->label ? JA_OK : JA_ENOMEM;
+    m->obs = ja_xcalloc((size_t)m->n_frames * m->n_seats, m->g->obs_size);
+    m->describe = ja_xcalloc(m->n_frames, sizeof *m->describe);
+    m->label = ja_xcalloc(m->r->n_recs, sizeof *m->label);
 }
 
 /* Applies decision i of the replay to st, labelling its records, and
@@ -152,17 +147,13 @@ int viewer_build(const ref_replay *r, viewer_model *m, char *err, size_t cap)
     m->g = r->game;
     m->n_seats = r->h.n_seats;
     m->n_frames = r->n_steps + 1;
-    void *st = calloc(1, m->g->state_size);
-    int rc = st ? alloc_model(m) : JA_ENOMEM;
-    if (rc == JA_OK) {
-        for (uint32_t s = 0; s < m->n_seats; s++)
-            m->forfeit_at[s] = viewer_forfeits(r, s);
-        rc = replay_match(m, st, err, cap);
-    }
+    void *st = ja_xcalloc(1, m->g->state_size);
+    alloc_model(m);
+    for (uint32_t s = 0; s < m->n_seats; s++)
+        m->forfeit_at[s] = viewer_forfeits(r, s);
+    int rc = replay_match(m, st, err, cap);
     if (rc == JA_OK)
-        rc = index_codes(m);
-    if (rc == JA_ENOMEM)
-        snprintf(err, cap, "out of memory");
+        index_codes(m);
     free(st);
     if (rc != JA_OK)
         viewer_free(m);

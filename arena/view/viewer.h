@@ -52,14 +52,13 @@ int viewer_load(const char *path, ref_replay **r, char *err, size_t cap);
 
 /* Re-simulates the loaded replay r of path under its game's rules
  * (ref_replay_verify) and builds its model into m (viewer_build). JA_OK
- * with *m the caller's (viewer_free); otherwise m is empty and err has
- * "replay 'PATH' does not re-simulate: WHY" with the code of the
- * disagreement (JA_EMISMATCH and the like) or JA_ENOMEM. */
+ * with *m the caller's (viewer_free); otherwise JA_EMISMATCH, m empty and
+ * "replay 'PATH' does not re-simulate: WHY" in err. */
 int viewer_resimulate(const char *path, const ref_replay *r, viewer_model *m, char *err,
                       size_t cap);
 
-/* Builds the model of a loaded replay. JA_OK, JA_ENOMEM, or JA_EMISMATCH
- * with the first disagreement between the replay and the rules in err. */
+/* Builds the model of a loaded replay. JA_OK, or JA_EMISMATCH with the
+ * first disagreement between the replay and the rules in err. */
 int viewer_build(const ref_replay *r, viewer_model *m, char *err, size_t cap);
 void viewer_free(viewer_model *m);
 
@@ -156,8 +155,9 @@ int viewer_html_assets(const char *dir, char *err, size_t cap);
  * standard output): its model as JSON (viewer_model_json_keys, plus "back":
  * back_href unless NULL), compressed with zlib and written in base64, and
  * the viewer's script and style inline, or with shared, in the files of
- * viewer_html_assets beside it. JA_OK, or JA_ENOMEM, JA_EINVAL (path is
- * there and not a regular file) or JA_EIO with a message in err. */
+ * viewer_html_assets beside it. JA_OK, or JA_ENOMEM (the memory stream or
+ * zlib ran out of their own memory), JA_EINVAL (path is there and not a
+ * regular file) or JA_EIO with a message in err. */
 int viewer_html_replay(const viewer_model *m, const char *path, const char *back_href, bool shared,
                        char *err, size_t cap);
 

@@ -4,6 +4,7 @@
 #include "view/viewer.h"
 
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 #include "outfile.h"
 
 #include <errno.h>
@@ -88,21 +89,19 @@ int viewer_html_assets(const char *dir, char *err, size_t cap)
 }
 
 /* The model's JSON text compressed with zlib (RFC 1950) and written in
- * base64 (RFC 4648), NUL-ended; NULL when out of memory. */
+ * base64 (RFC 4648), NUL-ended; NULL when zlib runs out of its own memory
+ * (compress2's only failure into a buffer of compressBound's size). */
 static char *pack_model(const char *json, size_t len)
 {
     uLongf zlen = compressBound((uLong)len);
-    unsigned char *z = malloc(zlen);
-    if (!z)
-        return NULL;
+    unsigned char *z = ja_xmalloc(zlen);
     if (compress2(z, &zlen, (const Bytef *)json, (uLong)len, Z_BEST_COMPRESSION) != Z_OK) {
         free(z);
         return NULL;
     }
     size_t blen = sodium_base64_encoded_len(zlen, sodium_base64_VARIANT_ORIGINAL);
-    char *b64 = malloc(blen);
-    if (b64)
-        sodium_bin2base64(b64, blen, z, zlen, sodium_base64_VARIANT_ORIGINAL);
+    char *b64 = ja_xmalloc(blen);
+    sodium_bin2base64(b64, blen, z, zlen, sodium_base64_VARIANT_ORIGINAL);
     free(z);
     return b64;
 }
