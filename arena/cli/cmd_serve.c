@@ -291,6 +291,25 @@ static bool address_flags(arena_serve_args *a, const serve_flags *f)
     return true;
 }
 
+/* The server in its two steps (serve.h): a failure to prepare is the
+ * user's (exit 2) but for the ladder database in use or failing; one of
+ * the run is exit 1. */
+static int serve(const arena_serve_args *a)
+{
+    arena_server *s = NULL;
+    char err[1600];
+    int status = EXIT_OK;
+    int rc = arena_serve_prepare(&s, a, err, sizeof err);
+    if (rc != JA_OK)
+        status = rc == JA_EBUSY || rc == JA_EDB ? EXIT_RUNTIME : EXIT_USAGE;
+    else if ((rc = arena_serve_run(s, err, sizeof err)) != JA_OK)
+        status = EXIT_RUNTIME;
+    arena_serve_close(&s, status == EXIT_OK);
+    if (status != EXIT_OK)
+        arena_error("%s", err);
+    return status;
+}
+
 int cmd_serve(int argc, char **argv)
 {
     arena_serve_args a = {0};
@@ -316,5 +335,5 @@ int cmd_serve(int argc, char **argv)
     if (!arena_outputs_check(outs, 1, NULL))
         return EXIT_USAGE;
     a.data_dir = f.data;
-    return arena_serve_run(&a);
+    return serve(&a);
 }

@@ -369,7 +369,8 @@ static void *validator(void *arg)
     snprintf(path, sizeof path, "%s/ja_random.so", arena_bots_dir());
     ref_bot *random = NULL;
     if (ref_bot_plugin_open(path, NULL, &random, err, sizeof err) != JA_OK) {
-        arena_error("the validator needs the reference bot random: %s", err);
+        snprintf(s->fail_line, sizeof s->fail_line,
+                 "the validator needs the reference bot random: %s", err);
         s->failed = true;
         *s->stop = 1;
         srv_event(s, NULL);
@@ -827,18 +828,19 @@ static void scheduler(arena_server *s, ladder_db *db)
 
 /* ---- the run ------------------------------------------------------------------- */
 
-static bool make_dir(const char *path)
+/* The folder at path, made when missing. */
+static int make_dir(const char *path, char *err, size_t cap)
 {
     struct stat sb;
     if (mkdir(path, 0700) != 0 && errno != EEXIST) {
-        arena_error("cannot create the folder '%s': %s", path, strerror(errno));
-        return false;
+        snprintf(err, cap, "cannot create the folder '%s': %s", path, strerror(errno));
+        return JA_EIO;
     }
     if (lstat(path, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-        arena_error("'%s' is not a folder", path);
-        return false;
+        snprintf(err, cap, "'%s' is not a folder", path);
+        return JA_EINVAL;
     }
-    return true;
+    return JA_OK;
 }
 
 /* The replay pages of servers before this one inlined the viewer's script,
@@ -869,28 +871,28 @@ static void pages_refresh(const char *dir)
 /* Open files enough for every connection the flags allow (sockets, idle
  * ones too), the matches' hosted children (a socket and a pipe each, and
  * idle children kept for reuse) and the rest (databases, ZeroMQ, replays):
- * the soft limit is raised to that when the hard one allows. False, with
- * one line, when it does not. */
-static bool open_files(const arena_serve_args *a)
+ * the soft limit is raised to that when the hard one allows. */
+static int open_files(const arena_serve_args *a, char *err, size_t cap)
 {
     rlim_t need = (rlim_t)a->max_clients + a->max_streams + 64 +
                   (rlim_t)a->concurrency * a->seats * 8 + 256;
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= need)
-        return true;
+        return JA_OK;
     if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need) {
-        arena_error("--max-clients %u and --max-streams %u need about %llu open files, and this "
-                    "process may open %llu (ulimit -Hn): lower them, or raise the limit",
-                    a->max_clients, a->max_streams, (unsigned long long)need,
-                    (unsigned long long)rl.rlim_max);
-        return false;
+        snprintf(err, cap,
+                 "--max-clients %u and --max-streams %u need about %llu open files, and this "
+                 "process may open %llu (ulimit -Hn): lower them, or raise the limit",
+                 a->max_clients, a->max_streams, (unsigned long long)need,
+                 (unsigned long long)rl.rlim_max);
+        return JA_ERANGE;
     }
     rl.rlim_cur = need;
     if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
-        return true;
-    arena_error("cannot raise the open-files limit to %llu: %s", (unsigned long long)need,
-                strerror(errno));
-    return false;
+        return JA_OK;
+    snprintf(err, cap, "cannot raise the open-files limit to %llu: %s", (unsigned long long)need,
+             strerror(errno));
+    return JA_ERANGE;
 }
 
 /* The server's shared state, before anything is opened. */
@@ -900,6 +902,7 @@ static arena_server *server_new(const arena_serve_args *a)
     s->a = a;
     s->stop = &g_stop;
     g_stop = 0;
+    s->lock = (arena_db_lock){.fd = -1};
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->cond, NULL);
     pthread_mutex_init(&s->ladder_mu, NULL);
@@ -920,47 +923,48 @@ static void server_free(arena_server *s)
     free(s);
 }
 
-/* The data folder and its subfolders, made when missing (one line said
- * and false when one cannot be). */
-static bool server_folders(arena_server *s)
+/* The data folder and its subfolders, made when missing. */
+static int server_folders(arena_server *s, char *err, size_t cap)
 {
     const arena_serve_args *a = s->a;
-    if (!make_dir(a->data_dir))
-        return false;
+    int rc = make_dir(a->data_dir, err, cap);
+    if (rc != JA_OK)
+        return rc;
     if (realpath(a->data_dir, s->data) == NULL) {
-        arena_error("cannot resolve the data folder '%s': %s", a->data_dir, strerror(errno));
-        return false;
+        snprintf(err, cap, "cannot resolve the data folder '%s': %s", a->data_dir,
+                 strerror(errno));
+        return JA_EIO;
     }
     snprintf(s->bots_dir, sizeof s->bots_dir, "%s/bots", s->data);
     snprintf(s->replays_dir, sizeof s->replays_dir, "%s/replays", s->data);
     snprintf(s->pages_dir, sizeof s->pages_dir, "%s/pages", s->data);
     snprintf(s->tmp_dir, sizeof s->tmp_dir, "%s/tmp", s->data);
-    if (!make_dir(s->bots_dir) || !make_dir(s->replays_dir) || !make_dir(s->pages_dir) ||
-        !make_dir(s->tmp_dir))
-        return false;
-    pages_refresh(s->pages_dir);
-    return true;
+    const char *sub[] = {s->bots_dir, s->replays_dir, s->pages_dir, s->tmp_dir};
+    for (int i = 0; i < 4 && rc == JA_OK; i++)
+        rc = make_dir(sub[i], err, cap);
+    if (rc == JA_OK)
+        pages_refresh(s->pages_dir);
+    return rc;
 }
 
 /* The two databases: the ladder's, locked for as long as the server runs
- * (one writer at a time, db_lock.h), and the server's with its seed. An
- * exit status: EXIT_OK, or another after one line. */
-static int server_databases(arena_server *s, arena_db_lock *lock, ladder_db **db)
+ * (one writer at a time, db_lock.h), and the server's with its seed. The
+ * ladder's failures keep their codes (serve.h says whose they are); the
+ * server's database is of the data folder, whose failures are the user's
+ * (JA_EIO). */
+static int server_databases(arena_server *s, char *err, size_t cap)
 {
     const arena_serve_args *a = s->a;
-    char sdb_path[4300], err[1400];
-    int rc = arena_db_lock_open(a->db_path, lock, db, err, sizeof err);
-    if (rc != JA_OK) {
-        arena_error("%s", err);
-        return rc == JA_EBUSY || rc == JA_EDB ? EXIT_RUNTIME : arena_db_status(rc);
-    }
+    char sdb_path[4300];
+    int rc = arena_db_lock_open(a->db_path, &s->lock, &s->db, err, cap);
+    if (rc != JA_OK)
+        return rc == JA_EIO || rc == JA_EVERSION || rc == JA_EFORMAT || rc == JA_EBUSY ? rc
+                                                                                     : JA_EDB;
     snprintf(sdb_path, sizeof sdb_path, "%s/serve.db", s->data);
-    if (arena_serve_db_open(sdb_path, &s->sdb, err, sizeof err) != JA_OK ||
-        arena_serve_db_seed(s->sdb, a->have_seed, a->seed, &s->seed, err, sizeof err) != JA_OK) {
-        arena_error("%s", err);
-        return EXIT_USAGE;
-    }
-    return EXIT_OK;
+    if (arena_serve_db_open(sdb_path, &s->sdb, err, cap) != JA_OK ||
+        arena_serve_db_seed(s->sdb, a->have_seed, a->seed, &s->seed, err, cap) != JA_OK)
+        return JA_EIO;
+    return JA_OK;
 }
 
 /* The server's first lines on standard error: where it listens. */
@@ -976,67 +980,82 @@ static void server_note(const arena_server *s)
         srv_ext_note((arena_server *)s);
 }
 
-/* Serves until a signal: the hub of external bots, the HTTP side, the
- * validator and the scheduler, then all stopped in the reverse order. An
- * exit status. */
-static int server_serve(arena_server *s, ladder_db *db)
+/* SIGINT and SIGTERM stop the server; SIGPIPE is ignored (a client gone
+ * mid-answer). The old actions are kept for server_signals_restore. */
+static void server_signals(arena_server *s)
 {
-    char err[1400];
-    int status = EXIT_USAGE;
-    bool validator_started = false;
-    pthread_t vt;
-    struct sigaction sa = {0}, old_int, old_term, old_pipe, ign = {0};
+    struct sigaction sa = {0}, ign = {0};
     sa.sa_handler = on_signal;
     ign.sa_handler = SIG_IGN;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    sigaction(SIGPIPE, &ign, &old_pipe);
-    if (srv_ext_start(s, err, sizeof err) != JA_OK ||
-        srv_http_start(s, err, sizeof err) != JA_OK) {
-        arena_error("%s", err);
-        goto restore;
-    }
-    status = EXIT_RUNTIME;
-    if (pthread_create(&vt, NULL, validator, s) != 0) {
-        arena_error("cannot start the validator thread");
-        goto restore;
-    }
-    validator_started = true;
-    server_note(s);
-    scheduler(s, db);
-    status = EXIT_OK;
-restore:
-    g_stop = 1;
-    srv_event(s, NULL); /* wakes the validator and the event streams */
-    if (validator_started)
-        pthread_join(vt, NULL);
-    if (s->failed)
-        status = EXIT_RUNTIME;
-    srv_http_stop(s);
-    srv_ext_stop(s);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    sigaction(SIGPIPE, &old_pipe, NULL);
-    if (!s->a->quiet && status == EXIT_OK)
-        fprintf(stderr, "arena serve: stopped\n");
-    return status;
+    sigaction(SIGINT, &sa, &s->old_int);
+    sigaction(SIGTERM, &sa, &s->old_term);
+    sigaction(SIGPIPE, &ign, &s->old_pipe);
+    s->signals_set = true;
 }
 
-int arena_serve_run(const arena_serve_args *a)
+static void server_signals_restore(arena_server *s)
+{
+    if (!s->signals_set)
+        return;
+    sigaction(SIGINT, &s->old_int, NULL);
+    sigaction(SIGTERM, &s->old_term, NULL);
+    sigaction(SIGPIPE, &s->old_pipe, NULL);
+    s->signals_set = false;
+}
+
+int arena_serve_prepare(arena_server **out, const arena_serve_args *a, char *err, size_t cap)
 {
     arena_server *s = server_new(a);
-    ladder_db *db = NULL;
-    arena_db_lock lock = {.fd = -1};
-    int status = EXIT_USAGE;
-    if (!open_files(a))
-        goto out;
+    *out = s;
+    err[0] = '\0';
+    int rc = open_files(a, err, cap);
+    if (rc != JA_OK)
+        return rc;
     s->live = srv_live_new(a->game, a->live_delay, a->concurrency);
-    if (!server_folders(s) || (status = server_databases(s, &lock, &db)) != EXIT_OK)
-        goto out;
-    status = server_serve(s, db);
-out:
-    ladder_db_close(&db);
-    arena_db_lock_release(&lock);
+    if ((rc = server_folders(s, err, cap)) != JA_OK ||
+        (rc = server_databases(s, err, cap)) != JA_OK)
+        return rc;
+    server_signals(s);
+    rc = srv_ext_start(s, err, cap);
+    if (rc == JA_OK)
+        rc = srv_http_start(s, err, cap);
+    return rc;
+}
+
+int arena_serve_run(arena_server *s, char *err, size_t cap)
+{
+    pthread_t vt;
+    err[0] = '\0';
+    if (pthread_create(&vt, NULL, validator, s) != 0) {
+        snprintf(err, cap, "cannot start the validator thread");
+        return JA_EIO;
+    }
+    server_note(s);
+    scheduler(s, s->db);
+    g_stop = 1;
+    srv_event(s, NULL); /* wakes the validator and the event streams */
+    pthread_join(vt, NULL);
+    if (s->failed) {
+        snprintf(err, cap, "%s", s->fail_line);
+        return JA_EBOT;
+    }
+    return JA_OK;
+}
+
+void arena_serve_close(arena_server **sp, bool stopped)
+{
+    arena_server *s = *sp;
+    if (s == NULL)
+        return;
+    *sp = NULL;
+    g_stop = 1;
+    srv_event(s, NULL);
+    srv_http_stop(s);
+    srv_ext_stop(s);
+    server_signals_restore(s);
+    if (!s->a->quiet && stopped)
+        fprintf(stderr, "arena serve: stopped\n");
+    ladder_db_close(&s->db);
+    arena_db_lock_release(&s->lock);
     server_free(s);
-    return status;
 }

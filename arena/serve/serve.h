@@ -9,17 +9,25 @@
  * streams a server-sent event for every recorded match and every change
  * of a version's status.
  *
- * arena_serve_run runs until SIGINT or SIGTERM (then it stops after the
- * matches in flight) and returns an exit status: EXIT_OK after a signal,
- * EXIT_USAGE when the database, the data folder or the address cannot be
- * used (before anything is written to the ladder), EXIT_RUNTIME for a
- * failure while serving. Errors are one line on stderr (util.h). */
+ * It comes in two steps (docs/architecture.md, "Errors"), neither printing
+ * an error. arena_serve_prepare raises the open-files limit, makes the data
+ * folder, takes the ladder database's lock and opens both databases, and
+ * starts the hub of external bots and the HTTP side: its failures are the
+ * user's (exit 2: a limit too low, a folder, a database file or an address
+ * that cannot be used; nothing is written to the ladder yet) except
+ * JA_EBUSY, the ladder database in use by another arena, and JA_EDB, the
+ * ladder database failing. arena_serve_run serves until SIGINT or SIGTERM
+ * (then it stops after the matches in flight): JA_OK after a signal, or the
+ * failure that stopped it (exit 1). Each returns JA_OK or the code with one
+ * line in err. arena_serve_close stops everything and frees the server,
+ * whatever the steps returned. */
 #ifndef ARENA_SERVE_H
 #define ARENA_SERVE_H
 
 #include "jackarena/ja_rules.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* What to serve. Every field has been checked by the caller (cmd_serve.c). */
@@ -52,6 +60,12 @@ typedef struct arena_serve_args {
     bool quiet;
 } arena_serve_args;
 
-int arena_serve_run(const arena_serve_args *a);
+typedef struct arena_server arena_server;
+
+int arena_serve_prepare(arena_server **s, const arena_serve_args *a, char *err, size_t cap);
+int arena_serve_run(arena_server *s, char *err, size_t cap);
+/* stopped: the run ended after a signal, which is then noted ("arena
+ * serve: stopped") unless quiet. */
+void arena_serve_close(arena_server **s, bool stopped);
 
 #endif /* ARENA_SERVE_H */

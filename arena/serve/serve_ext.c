@@ -146,9 +146,11 @@ int srv_ext_start(arena_server *s, char *err, size_t cap)
     flags.curve_dir = dir;
     ref_hub_config hc;
     memset(&hc, 0, sizeof hc);
-    if (arena_ext_curve_keys(&flags, hc.curve_public, hc.curve_secret, err, cap) != JA_OK) {
-        arena_error("%s", err); /* the key files' fault; err then names the pair */
-        snprintf(err, cap, "--listen: the server's CurveZMQ key pair in '%s' cannot be used", dir);
+    char why[1200];
+    if (arena_ext_curve_keys(&flags, hc.curve_public, hc.curve_secret, why, sizeof why) !=
+        JA_OK) {
+        snprintf(err, cap, "--listen: the server's CurveZMQ key pair in '%s' cannot be used: %s",
+                 dir, why);
         pthread_mutex_destroy(&e->mu);
         free(e);
         return JA_EINVAL;

@@ -4,6 +4,7 @@
 #define ARENA_SERVE_INT_H
 
 #include "serve/serve.h"
+#include "core/db_lock.h"
 #include "serve/serve_db.h"
 #include "serve/serve_util.h"
 
@@ -27,7 +28,12 @@ typedef struct arena_server {
     arena_serve_db *sdb;
     uint64_t seed;            /* the server seed (serve_db.h) */
     volatile sig_atomic_t *stop;
-    bool failed;              /* a thread stopped the server on an error */
+    bool failed;              /* a thread stopped the server on an error ... */
+    char fail_line[1400];     /* ... which this line says */
+    ladder_db *db;            /* the ladder's, locked (lock) while the server runs */
+    arena_db_lock lock;
+    bool signals_set;         /* SIGINT, SIGTERM, SIGPIPE are the server's; the old: */
+    struct sigaction old_int, old_term, old_pipe;
     uint32_t validate_failures; /* the validator's database failures in a row */
     /* The scheduler's `match` events: when the last went, and the matches
      * recorded since (serve.c, on_match). */
