@@ -25,6 +25,7 @@
 #include "elo.h"
 #include "jackarena/ja_error.h"
 #include "stats.h"
+#include "ja_xalloc.h"
 
 #define NEWTON_MAX_ITER 200
 #define NEWTON_TOL 1e-10 /* on the largest step, in log-odds */
@@ -174,16 +175,12 @@ static bool same_seating(const ladder_fit_match *p, const ladder_fit_match *q)
  * player in every seat are replays of one experiment, and each weighs 1/r,
  * so together they count as one match, their mean (docs/ratings.md,
  * "Replayed deals"). F->replays counts the plays beyond the first. */
-static int deal_weights(fitter *F)
+static void deal_weights(fitter *F)
 {
     size_t n = F->n_matches;
-    deal_sort *d = malloc((n ? n : 1) * sizeof *d);
-    F->ord = malloc((n ? n : 1) * sizeof *F->ord);
-    F->w = malloc((n ? n : 1) * sizeof *F->w);
-    if (d == NULL || F->ord == NULL || F->w == NULL) {
-        free(d);
-        return JA_ENOMEM;
-    }
+    deal_sort *d = ja_xmalloc(n * sizeof *d);
+    F->ord = ja_xmalloc(n * sizeof *F->ord);
+    F->w = ja_xmalloc(n * sizeof *F->w);
     for (size_t i = 0; i < n; i++)
         d[i] = (deal_sort){F->m, i};
     qsort(d, n, sizeof *d, cmp_deal);
@@ -197,7 +194,6 @@ static int deal_weights(fitter *F)
             F->w[F->ord[k]] = 1.0 / (double)(hi - lo);
         F->replays += hi - lo - 1;
     }
-    return JA_OK;
 }
 
 static int cmp_pair(const void *a, const void *b)
@@ -219,14 +215,12 @@ static int cmp_pair(const void *a, const void *b)
 /* Fills per-player counts (played, and weighted as the fit counts them)
  * and the aggregated edges. Matches are taken in deal order (F->ord), so
  * the weighted sums do not depend on the order of the input. */
-static int build_edges(fitter *F, ladder_fit_player *pl)
+static void build_edges(fitter *F, ladder_fit_player *pl)
 {
     size_t cap = 0;
     for (size_t k = 0; k < F->n_matches; k++)
         cap += (size_t)F->m[k].n_seats * (F->m[k].n_seats - 1) / 2;
-    pair_rec *pr = malloc((cap ? cap : 1) * sizeof *pr);
-    if (pr == NULL)
-        return JA_ENOMEM;
+    pair_rec *pr = ja_xmalloc(cap * sizeof *pr);
     size_t npr = 0;
     for (size_t q = 0; q < F->n_matches; q++) {
         const ladder_fit_match *m = &F->m[F->ord[q]];
@@ -259,11 +253,7 @@ static int build_edges(fitter *F, ladder_fit_player *pl)
         }
     }
     qsort(pr, npr, sizeof *pr, cmp_pair);
-    F->e = malloc((npr ? npr : 1) * sizeof *F->e);
-    if (F->e == NULL) {
-        free(pr);
-        return JA_ENOMEM;
-    }
+    F->e = ja_xmalloc(npr * sizeof *F->e);
     F->ne = 0;
     for (size_t k = 0; k < npr; k++) {
         if (!(F->ne && F->e[F->ne - 1].i == pr[k].i && F->e[F->ne - 1].j == pr[k].j))
@@ -279,7 +269,6 @@ static int build_edges(fitter *F, ladder_fit_player *pl)
         double g = pl[p].wins + pl[p].draws + pl[p].losses;
         pl[p].score = g > 0.0 ? (pl[p].wins + 0.5 * pl[p].draws) / g : NAN;
     }
-    return JA_OK;
 }
 
 /* ---- Graphs: groups and strongly connected parts -------------------------- */
@@ -294,19 +283,14 @@ static uint32_t uf_find(uint32_t *uf, uint32_t x)
 }
 
 /* CSR of the "scored against" digraph and of its reverse. */
-static int build_digraph(fitter *F)
+static void build_digraph(fitter *F)
 {
     uint32_t np = F->np;
-    F->off = calloc(np + 1, sizeof *F->off);
-    F->radj_off = calloc(np + 1, sizeof *F->radj_off);
-    F->adj = malloc((2 * F->ne + 1) * sizeof *F->adj);
-    F->radj = malloc((2 * F->ne + 1) * sizeof *F->radj);
-    uint32_t *fill = calloc(np + 1, sizeof *fill), *rfill = calloc(np + 1, sizeof *rfill);
-    if (!F->off || !F->radj_off || !F->adj || !F->radj || !fill || !rfill) {
-        free(fill);
-        free(rfill);
-        return JA_ENOMEM;
-    }
+    F->off = ja_xcalloc(np + 1, sizeof *F->off);
+    F->radj_off = ja_xcalloc(np + 1, sizeof *F->radj_off);
+    F->adj = ja_xmalloc((2 * F->ne + 1) * sizeof *F->adj);
+    F->radj = ja_xmalloc((2 * F->ne + 1) * sizeof *F->radj);
+    uint32_t *fill = ja_xcalloc(np + 1, sizeof *fill), *rfill = ja_xcalloc(np + 1, sizeof *rfill);
     /* Pass 0 counts, pass 1 fills. i -> j when i scored (s > 0). */
     for (int pass = 0; pass < 2; pass++) {
         for (size_t k = 0; k < F->ne; k++) {
@@ -333,7 +317,6 @@ static int build_digraph(fitter *F)
     }
     free(fill);
     free(rfill);
-    return JA_OK;
 }
 
 /* Tarjan's algorithm (R. Tarjan, SIAM J. Computing 1(2), 1972). The depth
@@ -490,21 +473,15 @@ static void reduce(const double *h, uint32_t k, double *r)
 /* B = G/(G-1) * sum over clusters of u u^T, u the cluster's score vector
  * (gradient of its pairs' weighted log-likelihood) at th; reduced to
  * indices 1..k-1. Also counts the part's clusters, matches and pairs. */
-static int meat(const fitter *F, const int32_t *loc, uint32_t k, const double *th, double *B,
+static void meat(const fitter *F, const int32_t *loc, uint32_t k, const double *th, double *B,
                 ladder_fit_part *gr)
 {
     uint32_t kr = k - 1;
     memset(B, 0, (size_t)kr * kr * sizeof *B);
     const size_t *ord = F->ord; /* by cluster */
-    double *u = calloc(k, sizeof *u);
-    uint32_t *touched = malloc(k * sizeof *touched);
-    bool *mark = calloc(k, sizeof *mark);
-    if (!u || !touched || !mark) {
-        free(u);
-        free(touched);
-        free(mark);
-        return JA_ENOMEM;
-    }
+    double *u = ja_xcalloc(k, sizeof *u);
+    uint32_t *touched = ja_xmalloc(k * sizeof *touched);
+    bool *mark = ja_xcalloc(k, sizeof *mark);
     uint32_t nt = 0;
     bool cluster_used = false;
     for (size_t q = 0; q <= F->n_matches; q++) {
@@ -558,7 +535,6 @@ static int meat(const fitter *F, const int32_t *loc, uint32_t k, const double *t
     free(u);
     free(touched);
     free(mark);
-    return JA_OK;
 }
 
 /* The scratch of one part's fit: its k players, k - 1 = kr of them free
@@ -592,30 +568,26 @@ static void part_fit_free(part_fit *p)
 
 /* Allocates the scratch of the part of the players `who` (k >= 2), theta
  * at 0, and maps its players to their local indices. */
-static int part_fit_alloc(part_fit *p, const fitter *F, const uint32_t *who, uint32_t k)
+static void part_fit_alloc(part_fit *p, const fitter *F, const uint32_t *who, uint32_t k)
 {
     uint32_t kr = k - 1;
     p->k = k;
     p->kr = kr;
-    p->loc = malloc(F->np * sizeof *p->loc);
-    p->th = calloc(k, sizeof *p->th);
-    p->g = malloc(k * sizeof *p->g);
-    p->h = malloc((size_t)k * k * sizeof *p->h);
-    p->hr = malloc((size_t)kr * kr * sizeof *p->hr);
-    p->step = malloc(k * sizeof *p->step);
-    p->trial = malloc(k * sizeof *p->trial);
-    p->hinv = malloc((size_t)kr * kr * sizeof *p->hinv);
-    p->B = malloc((size_t)kr * kr * sizeof *p->B);
-    p->V = calloc((size_t)k * k, sizeof *p->V);
-    p->tmp = malloc((size_t)kr * kr * sizeof *p->tmp);
-    if (!p->loc || !p->th || !p->g || !p->h || !p->hr || !p->step || !p->trial || !p->hinv ||
-        !p->B || !p->V || !p->tmp)
-        return JA_ENOMEM;
+    p->loc = ja_xmalloc(F->np * sizeof *p->loc);
+    p->th = ja_xcalloc(k, sizeof *p->th);
+    p->g = ja_xmalloc(k * sizeof *p->g);
+    p->h = ja_xmalloc((size_t)k * k * sizeof *p->h);
+    p->hr = ja_xmalloc((size_t)kr * kr * sizeof *p->hr);
+    p->step = ja_xmalloc(k * sizeof *p->step);
+    p->trial = ja_xmalloc(k * sizeof *p->trial);
+    p->hinv = ja_xmalloc((size_t)kr * kr * sizeof *p->hinv);
+    p->B = ja_xmalloc((size_t)kr * kr * sizeof *p->B);
+    p->V = ja_xcalloc((size_t)k * k, sizeof *p->V);
+    p->tmp = ja_xmalloc((size_t)kr * kr * sizeof *p->tmp);
     for (uint32_t q = 0; q < F->np; q++)
         p->loc[q] = -1;
     for (uint32_t a = 0; a < k; a++)
         p->loc[who[a]] = (int32_t)a;
-    return JA_OK;
 }
 
 /* The information at theta, reduced to the free players and factored
@@ -695,7 +667,7 @@ static void sandwich(part_fit *p)
 
 /* The covariance of theta at the fit, into p->V: H^-1, or H^-1 B H^-1;
  * gr's clusters, matches and pairs (meat) and its model_fallback (and
- * f's). JA_OK, JA_ERANGE or JA_ENOMEM. */
+ * f's). JA_OK or JA_ERANGE. */
 static int covariance(const fitter *F, const ladder_fit_opts *o, part_fit *p, ladder_fit *f,
                       ladder_fit_part *gr)
 {
@@ -709,8 +681,7 @@ static int covariance(const fitter *F, const ladder_fit_opts *o, part_fit *p, la
         col[c] = 1.0;
         chol_solve(p->hr, kr, col);
     }
-    if ((rc = meat(F, p->loc, k, p->th, p->B, gr)) != JA_OK)
-        return rc;
+    meat(F, p->loc, k, p->th, p->B, gr);
     /* The sandwich needs a meat matrix of full rank: with few deals, or a
      * player whose results were the same in every deal, the clustered
      * variance of some contrast is exactly zero, which would claim a
@@ -785,9 +756,9 @@ static int fit_part(const fitter *F, const ladder_fit_opts *o, const uint32_t *w
     ladder_fit_part *gr = &f->parts[part];
     part_fit p;
     memset(&p, 0, sizeof p);
-    int rc = part_fit_alloc(&p, F, who, k);
-    if (rc == JA_OK && (rc = newton(F, &p, gr)) == JA_OK &&
-        (rc = covariance(F, o, &p, f, gr)) == JA_OK)
+    part_fit_alloc(&p, F, who, k);
+    int rc = newton(F, &p, gr);
+    if (rc == JA_OK && (rc = covariance(F, o, &p, f, gr)) == JA_OK)
         anchor_part(F, o, who, &p, f, part);
     part_fit_free(&p);
     return rc;
@@ -827,23 +798,18 @@ static void units_free(units *u)
     free(u->by_rank);
 }
 
-static int units_alloc(units *u, uint32_t n)
+static void units_alloc(units *u, uint32_t n)
 {
-    size_t c = n ? n : 1;
     u->n = n;
-    u->size = calloc(c, sizeof *u->size);
-    u->games = calloc(c, sizeof *u->games);
-    u->minp = malloc(c * sizeof *u->minp);
-    u->tier = calloc(c, sizeof *u->tier);
-    u->key = malloc(c * sizeof *u->key);
-    u->indeg = calloc(c, sizeof *u->indeg);
-    u->placed = calloc(c, sizeof *u->placed);
-    u->rank = malloc(c * sizeof *u->rank);
-    u->by_rank = malloc(c * sizeof *u->by_rank);
-    if (!u->size || !u->games || !u->minp || !u->tier || !u->key || !u->indeg || !u->placed ||
-        !u->rank || !u->by_rank)
-        return JA_ENOMEM;
-    return JA_OK;
+    u->size = ja_xcalloc(n, sizeof *u->size);
+    u->games = ja_xcalloc(n, sizeof *u->games);
+    u->minp = ja_xmalloc(n * sizeof *u->minp);
+    u->tier = ja_xcalloc(n, sizeof *u->tier);
+    u->key = ja_xmalloc(n * sizeof *u->key);
+    u->indeg = ja_xcalloc(n, sizeof *u->indeg);
+    u->placed = ja_xcalloc(n, sizeof *u->placed);
+    u->rank = ja_xmalloc(n * sizeof *u->rank);
+    u->by_rank = ja_xmalloc(n * sizeof *u->by_rank);
 }
 
 /* Ranks the units of each group in display order: Kahn's algorithm on the
@@ -912,12 +878,10 @@ static int cmp_order(const ladder_fit *f, const fitter *F, const units *u, uint3
 }
 
 /* Bottom-up merge sort of f->order (qsort has no context argument). */
-static int sort_order(ladder_fit *f, const fitter *F, const units *u)
+static void sort_order(ladder_fit *f, const fitter *F, const units *u)
 {
     uint32_t n = f->n_players;
-    uint32_t *a = f->order, *b = malloc((n ? n : 1) * sizeof *b);
-    if (b == NULL)
-        return JA_ENOMEM;
+    uint32_t *a = f->order, *b = ja_xmalloc(n * sizeof *b);
     for (uint32_t w = 1; w < n; w *= 2) {
         for (uint32_t lo = 0; lo < n; lo += 2 * w) {
             uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
@@ -938,7 +902,6 @@ static int sort_order(ladder_fit *f, const fitter *F, const units *u)
         b = a;
     }
     free(b);
-    return JA_OK;
 }
 
 /* ---- The run ------------------------------------------------------------------ */
@@ -1054,32 +1017,27 @@ static void count_clusters(const fitter *F, ladder_fit *f)
     }
 }
 
-/* Allocates the fit (every player unrated, in no part, in index order)
- * and the run's scratch. */
-static int fit_alloc(fitter *F, ladder_fit **out)
+/* Allocates the fit (every player unrated, in no part, in index order),
+ * which it returns, and the run's scratch. */
+static ladder_fit *fit_alloc(fitter *F)
 {
     uint32_t np = F->np;
-    ladder_fit *f = *out = calloc(1, sizeof *f);
-    if (f == NULL)
-        return JA_ENOMEM;
+    ladder_fit *f = ja_xcalloc(1, sizeof *f);
     f->n_players = np;
-    f->players = calloc(np, sizeof *f->players);
-    f->order = malloc(np * sizeof *f->order);
-    f->cov = calloc((size_t)np * np, sizeof *f->cov);
-    F->idx = malloc(np * sizeof *F->idx);
-    F->low = malloc(np * sizeof *F->low);
-    F->scc = malloc(np * sizeof *F->scc);
-    F->stack = malloc(np * sizeof *F->stack);
-    F->on_stack = calloc(np, sizeof *F->on_stack);
-    F->uf = malloc(np * sizeof *F->uf);
-    F->group_of = malloc(np * sizeof *F->group_of);
-    F->up = calloc(np, sizeof *F->up);
-    F->down = calloc(np, sizeof *F->down);
-    F->queue = malloc(np * sizeof *F->queue);
-    F->who = malloc(np * sizeof *F->who);
-    if (!f->players || !f->order || !f->cov || !F->idx || !F->low || !F->scc || !F->stack ||
-        !F->on_stack || !F->uf || !F->group_of || !F->up || !F->down || !F->queue || !F->who)
-        return JA_ENOMEM;
+    f->players = ja_xcalloc(np, sizeof *f->players);
+    f->order = ja_xmalloc(np * sizeof *f->order);
+    f->cov = ja_xcalloc((size_t)np * np, sizeof *f->cov);
+    F->idx = ja_xmalloc(np * sizeof *F->idx);
+    F->low = ja_xmalloc(np * sizeof *F->low);
+    F->scc = ja_xmalloc(np * sizeof *F->scc);
+    F->stack = ja_xmalloc(np * sizeof *F->stack);
+    F->on_stack = ja_xcalloc(np, sizeof *F->on_stack);
+    F->uf = ja_xmalloc(np * sizeof *F->uf);
+    F->group_of = ja_xmalloc(np * sizeof *F->group_of);
+    F->up = ja_xcalloc(np, sizeof *F->up);
+    F->down = ja_xcalloc(np, sizeof *F->down);
+    F->queue = ja_xmalloc(np * sizeof *F->queue);
+    F->who = ja_xmalloc(np * sizeof *F->who);
     for (uint32_t p = 0; p < np; p++) {
         ladder_fit_player *pl = &f->players[p];
         pl->status = LADDER_FIT_UNRATED;
@@ -1089,13 +1047,13 @@ static int fit_alloc(fitter *F, ladder_fit **out)
         F->uf[p] = p;
         F->idx[p] = -1;
     }
-    return JA_OK;
+    return f;
 }
 
 /* Groups: the connected components of the edges, numbered by size
  * (descending), then by their smallest player; f->groups with their
  * players counted, and room for each group's part 1 (F->main_scc). */
-static int find_groups(fitter *F, ladder_fit *f)
+static void find_groups(fitter *F, ladder_fit *f)
 {
     uint32_t np = F->np;
     for (size_t k = 0; k < F->ne; k++) {
@@ -1120,25 +1078,20 @@ static int find_groups(fitter *F, ladder_fit *f)
     }
     for (uint32_t p = 0; p < np; p++)
         f->players[p].group = (uint32_t)F->group_of[uf_find(F->uf, p)];
-    f->groups = calloc(f->n_groups ? f->n_groups : 1, sizeof *f->groups);
-    F->main_scc = malloc((f->n_groups ? f->n_groups : 1) * sizeof *F->main_scc);
-    if (f->groups == NULL || F->main_scc == NULL)
-        return JA_ENOMEM;
+    f->groups = ja_xcalloc(f->n_groups, sizeof *f->groups);
+    F->main_scc = ja_xmalloc(f->n_groups * sizeof *F->main_scc);
     for (uint32_t p = 0; p < np; p++)
         f->groups[f->players[p].group].players++;
-    return JA_OK;
 }
 
 /* The strongly connected parts (units, Tarjan): their sizes, internal
  * games, smallest players and best scores. */
-static int find_units(fitter *F, const ladder_fit *f, units *u)
+static void find_units(fitter *F, const ladder_fit *f, units *u)
 {
     for (uint32_t p = 0; p < F->np; p++)
         if (F->idx[p] < 0)
             tarjan(F, p);
-    int rc = units_alloc(u, (uint32_t)F->n_scc);
-    if (rc != JA_OK)
-        return rc;
+    units_alloc(u, (uint32_t)F->n_scc);
     for (uint32_t c = 0; c < u->n; c++) {
         u->minp[c] = UINT32_MAX;
         u->key[c] = -INFINITY;
@@ -1154,7 +1107,6 @@ static int find_units(fitter *F, const ladder_fit *f, units *u)
     for (size_t k = 0; k < F->ne; k++)
         if (F->scc[F->e[k].i] == F->scc[F->e[k].j])
             u->games[F->scc[F->e[k].i]] += F->e[k].n;
-    return JA_OK;
 }
 
 /* Part 1 of each group is its largest strongly connected part (ties by
@@ -1205,9 +1157,7 @@ static int fit_parts(fitter *F, const ladder_fit_opts *o, ladder_fit *f, const u
 {
     for (uint32_t c = 0; c < u->n; c++)
         f->n_parts += u->size[c] >= 2;
-    f->parts = calloc(f->n_parts ? f->n_parts : 1, sizeof *f->parts);
-    if (f->parts == NULL)
-        return JA_ENOMEM;
+    f->parts = ja_xcalloc(f->n_parts, sizeof *f->parts);
     uint32_t np = 0;
     for (uint32_t gi = 0; gi < f->n_groups; gi++) {
         int32_t main = F->main_scc[gi];
@@ -1268,20 +1218,20 @@ int ladder_fit_run(const ladder_fit_match *matches, size_t n, uint32_t n_players
     F.np = n_players;
     units u;
     memset(&u, 0, sizeof u);
-    ladder_fit *f = NULL;
-    if ((rc = fit_alloc(&F, &f)) != JA_OK || (rc = deal_weights(&F)) != JA_OK ||
-        (rc = build_edges(&F, f->players)) != JA_OK || (rc = build_digraph(&F)) != JA_OK ||
-        (rc = find_groups(&F, f)) != JA_OK || (rc = find_units(&F, f, &u)) != JA_OK)
-        goto out;
+    ladder_fit *f = fit_alloc(&F);
+    deal_weights(&F);
+    build_edges(&F, f->players);
+    build_digraph(&F);
+    find_groups(&F, f);
+    find_units(&F, f, &u);
     f->replays = F.replays;
     place_groups(&F, f, &u);
     rank_units(&F, f, &u);
-    if ((rc = fit_parts(&F, o, f, &u)) != JA_OK)
-        goto out;
-    count_clusters(&F, f);
-    if ((rc = sort_order(f, &F, &u)) == JA_OK)
+    if ((rc = fit_parts(&F, o, f, &u)) == JA_OK) {
+        count_clusters(&F, f);
+        sort_order(f, &F, &u);
         set_los_next(f);
-out:
+    }
     fitter_free(&F);
     units_free(&u);
     if (rc != JA_OK)

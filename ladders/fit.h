@@ -204,8 +204,9 @@ bool ladder_fit_several_parts(const ladder_fit *f);
  * Returns JA_OK with *out set; JA_EINVAL (nothing allocated) for a NULL
  * out, matches NULL with n > 0, n_players 0, a seat count outside
  * 2..JA_MAX_SEATS, a player outside 0..n_players-1 or a place outside
- * 1..n_seats; JA_ERANGE for n_players above LADDER_FIT_MAX_PLAYERS;
- * JA_ENOMEM. A fit that did not converge (not expected: the problem is
+ * 1..n_seats; JA_ERANGE for n_players above LADDER_FIT_MAX_PLAYERS. (It
+ * allocates through ja_xalloc.h: out of memory ends the process with one
+ * line.) A fit that did not converge (not expected: the problem is
  * concave) is reported by its group's `converged`. */
 int ladder_fit_run(const ladder_fit_match *matches, size_t n, uint32_t n_players,
                    const ladder_fit_opts *o, ladder_fit **out);
