@@ -21,6 +21,7 @@
 
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rules.h"
+#include "ja_xalloc.h"
 
 #define MAX_OPTS JA_MAX_OPTIONS
 
@@ -62,17 +63,12 @@ static uint32_t strmap_get(const strmap *m, const char *key)
     }
 }
 
-static int strmap_put(strmap *m, const char *key, uint32_t val)
+static void strmap_put(strmap *m, const char *key, uint32_t val)
 {
     if ((m->n + 1) * 10 >= m->cap * 7) {
         size_t cap = m->cap ? m->cap * 2 : 64;
-        char **k = calloc(cap, sizeof *k);
-        uint32_t *v = calloc(cap, sizeof *v);
-        if (k == NULL || v == NULL) {
-            free(k);
-            free(v);
-            return JA_ENOMEM;
-        }
+        char **k = ja_xcalloc(cap, sizeof *k);
+        uint32_t *v = ja_xcalloc(cap, sizeof *v);
         for (size_t i = 0; i < m->cap; i++) {
             if (m->key[i] == NULL)
                 continue;
@@ -91,11 +87,9 @@ static int strmap_put(strmap *m, const char *key, uint32_t val)
     size_t i = fnv1a(key) & (m->cap - 1);
     while (m->key[i] != NULL)
         i = (i + 1) & (m->cap - 1);
-    if ((m->key[i] = strdup(key)) == NULL)
-        return JA_ENOMEM;
+    m->key[i] = ja_xstrdup(key);
     m->val[i] = val;
     m->n++;
-    return JA_OK;
 }
 
 /* ---- The set ------------------------------------------------------------------ */
@@ -176,17 +170,13 @@ __attribute__((format(printf, 3, 4))) static int fail(reader *r, int rc, const c
     return rc;
 }
 
-static int grow(void **a, uint32_t *cap, uint32_t n, size_t size)
+static void grow(void **a, uint32_t *cap, uint32_t n, size_t size)
 {
     if (n < *cap)
-        return JA_OK;
+        return;
     uint32_t c = *cap ? *cap * 2 : 64;
-    void *p = realloc(*a, (size_t)c * size);
-    if (p == NULL)
-        return JA_ENOMEM;
-    *a = p;
+    *a = ja_xrealloc(*a, (size_t)c * size);
     *cap = c;
-    return JA_OK;
 }
 
 /* An owned copy of s that lives as long as the set. */
@@ -194,15 +184,11 @@ static const char *keep(ladder_import_set *s, const char *str)
 {
     if (s->n_strs == s->cap_strs) {
         size_t c = s->cap_strs ? s->cap_strs * 2 : 64;
-        char **p = realloc(s->strs, c * sizeof *p);
-        if (p == NULL)
-            return NULL;
-        s->strs = p;
+        s->strs = ja_xrealloc(s->strs, c * sizeof *s->strs);
         s->cap_strs = c;
     }
-    char *d = strdup(str);
-    if (d != NULL)
-        s->strs[s->n_strs++] = d;
+    char *d = ja_xstrdup(str);
+    s->strs[s->n_strs++] = d;
     return d;
 }
 
@@ -365,8 +351,8 @@ static void scores_from_places(raw_match *m, const int64_t place[JA_MAX_SEATS])
 }
 
 /* The canonical ladder of m (the resolver's game and options, m's seat
- * count), interned: *lad its index in the set. JA_OK, JA_EINVAL (the
- * resolver's refusal) or JA_ENOMEM. */
+ * count), interned: *lad its index in the set. JA_OK, or JA_EINVAL (the
+ * resolver's refusal). */
 static int intern_ladder(reader *r, const raw_match *m, const char *game, uint32_t *lad)
 {
     ladder_import_set *s = r->set;
@@ -378,15 +364,12 @@ static int intern_ladder(reader *r, const raw_match *m, const char *game, uint32
     snprintf(key, sizeof key, "%s\x1f%u\x1f%s", g, m->n_seats, opts);
     if ((*lad = strmap_get(&s->ladder_ix, key)) != UINT32_MAX)
         return JA_OK;
-    if (grow((void **)&s->ladders, &s->cap_ladders, s->n_ladders, sizeof *s->ladders) != JA_OK)
-        return JA_ENOMEM;
+    grow((void **)&s->ladders, &s->cap_ladders, s->n_ladders, sizeof *s->ladders);
     ladder_key *k = &s->ladders[s->n_ladders];
     k->game = keep(s, g);
     k->options = keep(s, opts);
     k->n_seats = m->n_seats;
-    if (k->game == NULL || k->options == NULL ||
-        strmap_put(&s->ladder_ix, key, s->n_ladders) != JA_OK)
-        return JA_ENOMEM;
+    strmap_put(&s->ladder_ix, key, s->n_ladders);
     *lad = s->n_ladders++;
     return JA_OK;
 }
@@ -394,48 +377,41 @@ static int intern_ladder(reader *r, const raw_match *m, const char *game, uint32
 /* The source tournament of m, interned: *src its number in the set (1 +
  * its index), 0 for none. Per ladder, so equal numbers in two ladders stay
  * apart (they are different tournaments anyway), and the number 7 is not
- * the string "7" (each is kept as given). JA_OK or JA_ENOMEM. */
-static int intern_source(ladder_import_set *s, const raw_match *m, uint32_t lad, uint32_t *src)
+ * the string "7" (each is kept as given). */
+static void intern_source(ladder_import_set *s, const raw_match *m, uint32_t lad, uint32_t *src)
 {
     *src = 0;
     if (!m->source[0])
-        return JA_OK;
+        return;
     char key[KEY_MAX];
     snprintf(key, sizeof key, "%u\x1f%c%s", lad, m->source_int ? 'i' : 's', m->source);
     if ((*src = strmap_get(&s->source_ix, key)) != UINT32_MAX)
-        return JA_OK;
-    if (grow((void **)&s->sources, &s->cap_sources, s->n_sources, sizeof *s->sources) != JA_OK)
-        return JA_ENOMEM;
+        return;
+    grow((void **)&s->sources, &s->cap_sources, s->n_sources, sizeof *s->sources);
     ladder_import_source *so = &s->sources[s->n_sources];
     so->label = keep(s, m->source);
     so->integer = m->source_int;
     *src = ++s->n_sources;
-    if (so->label == NULL || strmap_put(&s->source_ix, key, *src) != JA_OK)
-        return JA_ENOMEM;
-    return JA_OK;
+    strmap_put(&s->source_ix, key, *src);
 }
 
 /* The bot of seat st (name, version, sha256), interned: *b its index in
- * the set. JA_OK or JA_ENOMEM. */
-static int intern_bot(ladder_import_set *s, const raw_seat *st, uint32_t *b)
+ * the set. */
+static void intern_bot(ladder_import_set *s, const raw_seat *st, uint32_t *b)
 {
     char key[KEY_MAX];
     snprintf(key, sizeof key, "%s\x1f%s\x1f%s", st->bot, st->version, st->sha256);
     if ((*b = strmap_get(&s->bot_ix, key)) != UINT32_MAX)
-        return JA_OK;
-    if (grow((void **)&s->bots, &s->cap_bots, s->n_bots, sizeof *s->bots) != JA_OK)
-        return JA_ENOMEM;
+        return;
+    grow((void **)&s->bots, &s->cap_bots, s->n_bots, sizeof *s->bots);
     ladder_bot *lb = &s->bots[s->n_bots];
     lb->name = keep(s, st->bot);
     lb->version = keep(s, st->version);
     lb->kind = "import";
     lb->spec = "";
     lb->sha256 = st->sha256[0] ? keep(s, st->sha256) : NULL;
-    if (lb->name == NULL || lb->version == NULL || (st->sha256[0] && lb->sha256 == NULL) ||
-        strmap_put(&s->bot_ix, key, s->n_bots) != JA_OK)
-        return JA_ENOMEM;
+    strmap_put(&s->bot_ix, key, s->n_bots);
     *b = s->n_bots++;
-    return JA_OK;
 }
 
 /* Appends m, of ladder lad and source src, to the set's matches, and its
@@ -445,8 +421,7 @@ static int append_match(reader *r, const raw_match *m, uint32_t lad, uint32_t sr
                         const int64_t place[JA_MAX_SEATS])
 {
     ladder_import_set *s = r->set;
-    if (grow((void **)&s->matches, &s->cap_matches, s->n_matches, sizeof *s->matches) != JA_OK)
-        return JA_ENOMEM;
+    grow((void **)&s->matches, &s->cap_matches, s->n_matches, sizeof *s->matches);
     ladder_import_match *im = &s->matches[s->n_matches];
     memset(im, 0, sizeof *im);
     im->line = m->line;
@@ -462,9 +437,8 @@ static int append_match(reader *r, const raw_match *m, uint32_t lad, uint32_t sr
     for (uint32_t i = 0; i < m->n_seats; i++) {
         const raw_seat *st = &m->seat[i];
         uint32_t b;
-        if (intern_bot(s, st, &b) != JA_OK ||
-            grow((void **)&s->seats, &s->cap_seats, s->n_seats, sizeof *s->seats) != JA_OK)
-            return JA_ENOMEM;
+        intern_bot(s, st, &b);
+        grow((void **)&s->seats, &s->cap_seats, s->n_seats, sizeof *s->seats);
         s->seats[s->n_seats++] = (ladder_import_seat){b, st->score, (uint8_t)place[i]};
     }
     bool two = false;
@@ -494,9 +468,9 @@ static int add_match(reader *r, raw_match *m)
         return rc;
     if (!all_score)
         scores_from_places(m, place);
-    if ((rc = intern_ladder(r, m, game, &lad)) != JA_OK ||
-        (rc = intern_source(r->set, m, lad, &src)) != JA_OK)
+    if ((rc = intern_ladder(r, m, game, &lad)) != JA_OK)
         return rc;
+    intern_source(r->set, m, lad, &src);
     return append_match(r, m, lad, src, place);
 }
 
@@ -771,9 +745,7 @@ static void pgn_seats(raw_match *m, const pgn_tags *t, int term)
 /* One game, from its first tag to its termination marker. */
 static int pgn_game(pgn *P)
 {
-    raw_match *m = calloc(1, sizeof *m);
-    if (m == NULL)
-        return JA_ENOMEM;
+    raw_match *m = ja_xcalloc(1, sizeof *m);
     m->line = P->line;
     m->turns = -1;
     m->number = -1;
@@ -961,19 +933,17 @@ static int jsonl_line(reader *r, const char *line, size_t len)
     json_t *root = json_loadb(line, len, JSON_REJECT_DUPLICATES, &je);
     if (root == NULL)
         return fail(r, JA_EFORMAT, "not JSON: %s (column %d)", je.text, je.column);
-    raw_match *m = calloc(1, sizeof *m);
-    int rc = JA_ENOMEM;
-    if (m != NULL) {
-        m->line = r->line;
-        m->turns = -1;
-        m->number = -1;
-        if (!json_is_object(root))
-            rc = fail(r, JA_EFORMAT, "a line must hold one JSON object (a match)");
-        else if ((rc = json_ladder_fields(r, m, root)) == JA_OK &&
-                 (rc = json_play_fields(r, m, root)) == JA_OK &&
-                 (rc = json_seats(r, m, root)) == JA_OK)
-            rc = add_match(r, m);
-    }
+    raw_match *m = ja_xcalloc(1, sizeof *m);
+    m->line = r->line;
+    m->turns = -1;
+    m->number = -1;
+    int rc;
+    if (!json_is_object(root))
+        rc = fail(r, JA_EFORMAT, "a line must hold one JSON object (a match)");
+    else if ((rc = json_ladder_fields(r, m, root)) == JA_OK &&
+             (rc = json_play_fields(r, m, root)) == JA_OK &&
+             (rc = json_seats(r, m, root)) == JA_OK)
+        rc = add_match(r, m);
     json_decref(root);
     free(m);
     return rc;
@@ -1084,8 +1054,6 @@ static int read_results(reader *r, const char *format, const char *buf, size_t l
         rc = parse_jsonl(r, buf, len);
     else
         rc = JA_EINVAL;
-    if (rc == JA_ENOMEM && !r->err[0])
-        snprintf(r->err, r->cap, "%s: out of memory", r->name);
     if (rc == JA_OK && s->n_matches == 0) {
         r->line = 0;
         rc = fail(r, JA_EFORMAT, "no results to import (%u unfinished games skipped)",
@@ -1123,11 +1091,8 @@ int ladder_import_parse(const char *name, const char *format, const char *buf, s
         return JA_EINVAL;
     *out = NULL;
     err[0] = '\0';
-    ladder_import_set *s = calloc(1, sizeof *s);
-    if (s == NULL || (s->file = strdup(name)) == NULL) {
-        free(s);
-        return JA_ENOMEM;
-    }
+    ladder_import_set *s = ja_xcalloc(1, sizeof *s);
+    s->file = ja_xstrdup(name);
     reader r = {s, o, name, 0, err, cap};
     int rc = read_results(&r, format, buf, len);
     if (rc != JA_OK) {
@@ -1155,15 +1120,8 @@ int ladder_import_read(const char *path, const ladder_reader_opts *o, ladder_imp
     int rc = JA_OK;
     for (;;) {
         if (len == bcap) {
-            size_t c = bcap ? bcap * 2 : 65536;
-            char *p = realloc(buf, c);
-            if (p == NULL) {
-                rc = JA_ENOMEM;
-                snprintf(err, cap, "%s: out of memory", path);
-                break;
-            }
-            buf = p;
-            bcap = c;
+            bcap = bcap ? bcap * 2 : 65536;
+            buf = ja_xrealloc(buf, bcap);
         }
         size_t n = fread(buf + len, 1, bcap - len, f);
         len += n;

@@ -60,7 +60,8 @@ typedef struct ladder_import_set ladder_import_set;
  * .jsonl or .ndjson). Returns JA_OK with *out; JA_EIO (err: the file and
  * the system's reason) when it cannot be read; JA_EFORMAT for a malformed
  * or empty file and JA_EINVAL for a result the resolver refused, with
- * "PATH:LINE: reason" in err; JA_ENOMEM. */
+ * "PATH:LINE: reason" in err. (The readers allocate through ja_xalloc.h:
+ * out of memory ends the process with one line.) */
 int ladder_import_read(const char *path, const ladder_reader_opts *o, ladder_import_set **out,
                        char *err, size_t cap);
 
@@ -114,7 +115,7 @@ int ladder_pgn_write(FILE *f, const ladder_export_match *m);
  * "tournament", "match", "seed" (a decimal string, or null), "seats": [{"bot",
  * "version", "sha256" (when known), "score", "place"}], "turns" (when
  * known), "digest" (when known)}. Returns JA_OK; JA_EINVAL for text that is
- * not valid UTF-8; JA_EIO; JA_ENOMEM. */
+ * not valid UTF-8; JA_EIO; JA_ENOMEM when Jansson's own allocation fails. */
 int ladder_jsonl_write(FILE *f, const ladder_export_match *m);
 
 #ifdef __cplusplus
