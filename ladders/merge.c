@@ -6,6 +6,7 @@
 
 #include "jackarena/ja_bot.h"
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
@@ -269,15 +270,10 @@ static int merge_tournament(ladder_db *db, sqlite3 *s, const char *src_path,
 static int merge_tournaments(ladder_db *db, sqlite3 *s, const char *src_path,
                              ladder_merge_result *out, char *err, size_t cap)
 {
-    bots_buf *bb = malloc(sizeof *bb);
+    bots_buf *bb = ja_xmalloc(sizeof *bb);
     sqlite3_stmt *t = NULL;
     src_tournament st;
     int rc = JA_EFORMAT;
-    if (!bb) {
-        rc = JA_ENOMEM;
-        snprintf(err, cap, "out of memory");
-        goto out;
-    }
     if (sqlite3_prepare_v2(s, "SELECT t.id, l.game, l.n_seats, l.options, t.seed, t.format, "
                               "t.rounds, t.duplicate, t.n_matches FROM tournaments t "
                               "JOIN ladders l ON l.id = t.ladder_id "
