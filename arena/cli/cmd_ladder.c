@@ -82,15 +82,17 @@ static int export_status(int rc)
     return EXIT_RUNTIME;
 }
 
-/* ... of import: matches the database refuses, and a database file that
- * cannot be used, are the user's. */
+/* ... of import: matches the database refuses, a database file that
+ * cannot be used, and a database to merge whose tournaments differ from
+ * those of the same name, are the user's. */
 static int import_status(int rc)
 {
-    return rc == JA_ESTATE || rc == JA_EINVAL ? EXIT_USAGE : arena_db_status(rc);
+    return rc == JA_ESTATE || rc == JA_EINVAL || rc == JA_EMISMATCH ? EXIT_USAGE
+                                                                    : arena_db_status(rc);
 }
 
 /* A ladder subcommand in its two steps (ladder_run.h): a failure to prepare
- * is the user's (exit 2) but for the database failing (JA_EDB) or memory;
+ * is the user's (exit 2) but for the database failing (JA_EDB);
  * run_status judges one of the run. */
 static int ladder(const arena_ladder_args *a, int (*run_status)(int rc))
 {
@@ -99,7 +101,7 @@ static int ladder(const arena_ladder_args *a, int (*run_status)(int rc))
     int status = EXIT_OK;
     int rc = arena_ladder_prepare(&l, a, err, sizeof err);
     if (rc != JA_OK)
-        status = rc == JA_EDB || rc == JA_ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+        status = rc == JA_EDB ? EXIT_RUNTIME : EXIT_USAGE;
     else if ((rc = arena_ladder_run(&l, stdout, err, sizeof err)) != JA_OK)
         status = run_status(rc);
     if (status != EXIT_OK && err[0]) /* a line is always given; an empty one is not printed */

@@ -12,8 +12,8 @@
  *
  * Which failures are the user's (exit 2), the others being the run's
  * (exit 1):
- *  - of the preparation, all but JA_EDB (the database failing) and
- *    JA_ENOMEM: a database that is missing, not a database file, of another
+ *  - of the preparation, all but JA_EDB (the database failing): a
+ *    database that is missing, not a database file, of another
  *    version or unreadable (JA_EIO, JA_EVERSION, JA_EFORMAT, as
  *    arena_db_status judges them), several ladders matching, --anchor
  *    without results, an unknown --game, a file to import that is
