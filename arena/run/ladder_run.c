@@ -37,7 +37,7 @@ static int db_failure(int rc)
 }
 
 /* --db FILE must be missing or a regular file: the rule, and the line, of
- * core/util.h's arena_db_check, which prints its own. */
+ * cli/flags.h's arena_db_check, which prints its own. */
 static int check_db_path(const char *path, char *err, size_t cap)
 {
     size_t len = strlen(path);

@@ -132,7 +132,7 @@ static int open_db(arena_report *rep, char *err, size_t cap)
     if (rc != JA_OK) {
         snprintf(err, cap, "%s", rep->db ? ladder_db_errmsg(rep->db) : ja_strerror(rc));
         /* A file unusable as given is the user's; the database locked or
-         * failing is not (the line arena_db_status of util.h draws). */
+         * failing is not (the line arena_db_status of cli/flags.h draws). */
         rep->system_error = rc != JA_EIO && rc != JA_EVERSION && rc != JA_EFORMAT;
     }
     return rc;
