@@ -108,14 +108,8 @@ arena_job_play *arena_job_start(const arena_exec_ctx *c, const arena_job *job,
         }
         cfg->replay_id = out->replay_path;
     }
-    if (export_decisions && !(p->xm = arena_export_match_new(cfg, job->number, p->names))) {
-        ref_replay_writer_abort(&p->rw);
-        out->rc = JA_ENOMEM;
-        snprintf(out->err, sizeof out->err, "out of memory for the exported decisions");
-        out->replay_path[0] = '\0';
-        free(p);
-        return NULL;
-    }
+    if (export_decisions)
+        p->xm = arena_export_match_new(cfg, job->number, p->names);
     /* Stderr tails for bundles: one buffer per match, never per decision. */
     p->tails = c->faults.stderr_tails ? ja_xmalloc((size_t)job->n_seats * ARENA_REPRO_TAIL) : NULL;
     if (p->tails) {

@@ -157,10 +157,8 @@ static void print_header(FILE *out, const one_match *m)
 /* The exporter of the match's decisions, when there is an export. */
 static int start_export(one_match *m, char *err, size_t cap)
 {
-    if (m->p->xf && !(m->obs.xm = arena_export_match_new(&m->cfg, 0, m->names))) {
-        snprintf(err, cap, "out of memory");
-        return JA_ENOMEM;
-    }
+    if (m->p->xf)
+        m->obs.xm = arena_export_match_new(&m->cfg, 0, m->names);
     if (!m->obs.pr && !m->obs.xm)
         m->cfg.on_step = NULL; /* nothing observes the match */
     return JA_OK;

@@ -36,7 +36,7 @@ int arena_standings_fit(FILE *out, ladder_db *db, const ja_game_rules *g, uint32
 
 /* The bots with results in a ladder (by id) and their display names into
  * *bots, *names (both owned: free()) and *n. JA_OK, or JA_EDB (the
- * database) or JA_ENOMEM (the names) with the line in err. */
+ * database) with the line in err. */
 int arena_ladder_names(ladder_db *db, const ladder_key *key, ladder_bot_row **bots,
                        ladder_display_name **names, uint32_t *n, char *err, size_t cap);
 

@@ -32,8 +32,8 @@ typedef struct report_opts {
  * missing or do not load are listed without a link, never an error.
  * Returns JA_OK, or an error code with its line in err (a database error,
  * JA_EFORMAT for a result naming a bot that does not exist, JA_EIO for a
- * file that cannot be written, JA_ENOMEM when the fit, zlib or a memory
- * stream runs out of its own memory); dir may then hold part of a site,
+ * file that cannot be written, JA_ENOMEM when zlib or a memory stream
+ * runs out of its own memory); dir may then hold part of a site,
  * for the caller to remove. */
 int report_write(ladder_db *db, const report_opts *o, const char *dir, char *err, size_t cap);
 

@@ -258,8 +258,7 @@ static void chart_points(ladder_data *d, size_t i, const int p[JA_MAX_SEATS])
 }
 
 /* The per-bot totals, pairwise results, rating history and the fit. JA_OK,
- * JA_EFORMAT (number_players) or the fit's code (ladder_fit_run: JA_ENOMEM
- * among them). */
+ * JA_EFORMAT (number_players) or the fit's code (ladder_fit_run). */
 static int compute(ladder_data *d, const ladder_rating *rt, uint32_t n_rt)
 {
     int rc = number_players(d);
@@ -661,9 +660,8 @@ static int do_ladder(ladder_db *db, const report_opts *o, const char *dir,
     int rc = read_ladder(db, o, &d, &rt, &n_rt, err, cap);
     if (rc == JA_OK && (rc = compute(&d, rt, n_rt)) != JA_OK)
         snprintf(err, cap, "%s",
-                 rc == JA_EFORMAT  ? "database: a result names a bot that does not exist"
-                 : rc == JA_ENOMEM ? "out of memory"
-                                   : "the rating fit failed");
+                 rc == JA_EFORMAT ? "database: a result names a bot that does not exist"
+                                  : "the rating fit failed");
     if (rc == JA_OK)
         rc = write_pages(&d, o, dir, err, cap);
     if (rc == JA_OK)
