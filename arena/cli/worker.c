@@ -433,328 +433,503 @@ static bool send_buf(void *sock, const msgpack_sbuffer *sb)
     return zmq_send(sock, sb->data, sb->size, ZMQ_DONTWAIT) >= 0;
 }
 
-int main(int argc, char **argv)
+/* A Z85 key's 40 characters and their NUL. */
+#define KEY_Z85 41
+
+/* What the command line asks for (HELP). --key-file's keys are kept here
+ * until the DEALER has them; its secret is then wiped. */
+typedef struct worker_args {
+    const char *endpoint, *server_key, *key_file;
+    char file_server[KEY_Z85], file_pub[KEY_Z85], file_sec[KEY_Z85];
+    uint32_t slots;
+    bool inline_play, slots_given;
+} worker_args;
+
+/* The main thread's state (the slot threads see only the worker): the
+ * flags, the monitor of the Curve handshake, the threads it started, the
+ * results --inline holds back, and the clocks of the arena's silence and
+ * of the heartbeat. */
+typedef struct session {
+    worker *w;
+    worker_args *a;
+    void *mon;                        /* the handshake's monitor, or NULL */
+    pthread_t *th;
+    slot_arg *args;
+    uint32_t n_th;                    /* slots announced: threads started, or 1 with --inline */
+    uint32_t n_threads;               /* slot threads started */
+    arena_job_result *inline_r;       /* --inline: the result of the job in play */
+    msgpack_sbuffer rsb[INLINE_HOLD]; /* --inline: results held back (hold_result) */
+    uint32_t n_rsb;
+    msgpack_sbuffer sb;               /* the hello and the heartbeats */
+    bool hello_sent;                  /* else again at the next beat */
+    bool heard;                       /* anything from the arena yet */
+    int64_t last_heard, last_sent;
+    int status;                       /* the exit status; EXIT_OK while the loop goes on */
+} session;
+
+/* Reads the flags into a. True to go on; false with the exit status in
+ * *status after --help, or after a flag or an argument that cannot be
+ * taken (said on stderr). */
+static bool parse_flags(int argc, char **argv, worker_args *a, int *status)
 {
     static const struct option opts[] = {
         {"connect", required_argument, NULL, 'c'}, {"server-key", required_argument, NULL, 'k'},
         {"slots", required_argument, NULL, 'n'},   {"help", no_argument, NULL, 'h'},
         {"key-file", required_argument, NULL, 'K'}, {"inline", no_argument, NULL, 'I'},
         {0, 0, 0, 0}};
-    const char *endpoint = NULL, *server_key = NULL, *key_file = NULL;
-    static char file_server[41], file_pub[41], file_sec[41];
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    uint32_t slots = cores > 0 ? (uint32_t)cores : 1;
-    bool inline_play = false, slots_given = false;
+    a->slots = cores > 0 ? (uint32_t)cores : 1;
+    *status = EXIT_USAGE;
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
-        case 'c': endpoint = optarg; break;
-        case 'k': server_key = optarg; break;
-        case 'K': key_file = optarg; break;
+        case 'c': a->endpoint = optarg; break;
+        case 'k': a->server_key = optarg; break;
+        case 'K': a->key_file = optarg; break;
         case 'n':
-            if (!arena_parse_u32(optarg, &slots) || slots == 0 || slots > WORKER_MAX_SLOTS) {
+            if (!arena_parse_u32(optarg, &a->slots) || a->slots == 0 ||
+                a->slots > WORKER_MAX_SLOTS) {
                 fprintf(stderr, "referee: error: --slots needs a number from 1 to %u, not '%s'\n",
                         WORKER_MAX_SLOTS, optarg);
-                return EXIT_USAGE;
+                return false;
             }
-            slots_given = true;
+            a->slots_given = true;
             break;
-        case 'I': inline_play = true; break;
-        case 'h': fputs(HELP, stdout); return EXIT_OK;
+        case 'I': a->inline_play = true; break;
+        case 'h': fputs(HELP, stdout); *status = EXIT_OK; return false;
         default:
             werr("unknown option or missing value: '%s' (see referee --help)", argv[optind - 1]);
-            return EXIT_USAGE;
+            return false;
         }
     }
     if (optind < argc) {
         werr("unexpected argument '%s'", argv[optind]);
-        return EXIT_USAGE;
+        return false;
     }
-    if (!endpoint) {
+    *status = EXIT_OK;
+    return true;
+}
+
+/* Checks the flags together (--inline caps the slots at 1), reads
+ * --key-file, and checks the server's key and the endpoint's scheme.
+ * EXIT_OK, or EXIT_USAGE with its line said. */
+static int check_flags(worker_args *a)
+{
+    if (!a->endpoint) {
         werr("which arena? give --connect ENDPOINT");
         return EXIT_USAGE;
     }
-    if (inline_play && slots_given && slots > 1) {
-        werr("--inline plays one match at a time: not with --slots %u", (unsigned)slots);
+    if (a->inline_play && a->slots_given && a->slots > 1) {
+        werr("--inline plays one match at a time: not with --slots %u", (unsigned)a->slots);
         return EXIT_USAGE;
     }
-    if (inline_play)
-        slots = 1;
-    if (key_file && server_key) {
+    if (a->inline_play)
+        a->slots = 1;
+    if (a->key_file && a->server_key) {
         werr("--key-file and --server-key do not go together (the file gives the server key)");
         return EXIT_USAGE;
     }
-    if (key_file) {
+    if (a->key_file) {
         char kerr[PATH_MAX + 200];
-        if (arena_key_file_read(key_file, file_server, file_pub, file_sec, kerr, sizeof kerr) !=
-            JA_OK) {
+        if (arena_key_file_read(a->key_file, a->file_server, a->file_pub, a->file_sec, kerr,
+                                sizeof kerr) != JA_OK) {
             werr("%s", kerr);
             return EXIT_USAGE;
         }
-        server_key = file_server;
+        a->server_key = a->file_server;
     }
     uint8_t key_bin[32];
-    if (server_key && (strlen(server_key) != 40 || !zmq_z85_decode(key_bin, server_key))) {
-        werr("--server-key '%s' is not a Z85 public key (40 characters)", server_key);
+    if (a->server_key &&
+        (strlen(a->server_key) != 40 || !zmq_z85_decode(key_bin, a->server_key))) {
+        werr("--server-key '%s' is not a Z85 public key (40 characters)", a->server_key);
         return EXIT_USAGE;
     }
-    if (strncmp(endpoint, "tcp://", 6) != 0 && strncmp(endpoint, "ipc://", 6) != 0) {
-        werr("--connect '%s': use tcp://HOST:PORT or ipc://PATH", endpoint);
+    if (strncmp(a->endpoint, "tcp://", 6) != 0 && strncmp(a->endpoint, "ipc://", 6) != 0) {
+        werr("--connect '%s': use tcp://HOST:PORT or ipc://PATH", a->endpoint);
         return EXIT_USAGE;
     }
+    return EXIT_OK;
+}
 
-    static worker w;
-    w.slots = slots;
-    w.max_jobs = WORKER_DEPTH * slots + 8; /* its announced depth; a job sent again adds a few */
-    w.queue = calloc(w.max_jobs, sizeof *w.queue);
-    w.held = calloc(w.max_jobs, sizeof *w.held);
-    w.bots = calloc(1, sizeof *w.bots);
-    w.setup = calloc(1, sizeof *w.setup);
-    if (!w.queue || !w.held || !w.bots || !w.setup) {
+/* The worker's state before any socket: its queues (room for its
+ * announced depth), its name (host and process id, as results and errors
+ * name it), its private temporary directory for replays, and its lock.
+ * EXIT_OK, or EXIT_RUNTIME (said) when memory runs out or the directory
+ * cannot be made. */
+static int worker_init(worker *w, uint32_t slots)
+{
+    w->slots = slots;
+    w->max_jobs = WORKER_DEPTH * slots + 8; /* its announced depth; a job sent again adds a few */
+    w->queue = calloc(w->max_jobs, sizeof *w->queue);
+    w->held = calloc(w->max_jobs, sizeof *w->held);
+    w->bots = calloc(1, sizeof *w->bots);
+    w->setup = calloc(1, sizeof *w->setup);
+    if (!w->queue || !w->held || !w->bots || !w->setup) {
         werr("out of memory");
         return EXIT_RUNTIME;
     }
-    if (gethostname(w.host, sizeof w.host) != 0)
-        snprintf(w.host, sizeof w.host, "?");
-    snprintf(w.host + strlen(w.host), sizeof w.host - strlen(w.host), ":%ld", (long)getpid());
+    if (gethostname(w->host, sizeof w->host) != 0)
+        snprintf(w->host, sizeof w->host, "?");
+    snprintf(w->host + strlen(w->host), sizeof w->host - strlen(w->host), ":%ld", (long)getpid());
     const char *tmp = getenv("TMPDIR");
-    snprintf(w.tmpdir, sizeof w.tmpdir, "%s/ja-referee-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(w.tmpdir)) {
+    snprintf(w->tmpdir, sizeof w->tmpdir, "%s/ja-referee-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(w->tmpdir)) {
         werr("cannot make a temporary directory: %s", strerror(errno));
         return EXIT_RUNTIME;
     }
-    pthread_mutex_init(&w.mu, NULL);
-    pthread_cond_init(&w.work, NULL);
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->work, NULL);
+    return EXIT_OK;
+}
 
+/* SIGINT and SIGTERM end the loop (g_stop), and the worker ends as when
+ * the arena says quit. */
+static void catch_signals(void)
+{
     struct sigaction sa = {0};
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+}
 
-    w.zctx = zmq_ctx_new();
-    w.dealer = zmq_socket(w.zctx, ZMQ_DEALER);
-    w.pull = zmq_socket(w.zctx, ZMQ_PULL);
+/* This worker's Curve key pair into pub and sec: --key-file's pair first,
+ * else JACKARENA_PUBLIC_KEY and JACKARENA_SECRET_KEY (what an arena's
+ * --workers-allow lists), as for bots; else a fresh pair. EXIT_OK, or the
+ * exit status with its line said. */
+static int own_keys(const session *s, char pub[KEY_Z85], char sec[KEY_Z85])
+{
+    const char *env_pub = getenv("JACKARENA_PUBLIC_KEY");
+    const char *env_sec = getenv("JACKARENA_SECRET_KEY");
+    if (s->a->file_pub[0]) {
+        env_pub = s->a->file_pub;
+        env_sec = s->a->file_sec;
+    }
+    uint8_t bin[32];
+    if (env_pub || env_sec) {
+        if (!env_pub || !env_sec || strlen(env_pub) != 40 || strlen(env_sec) != 40 ||
+            !zmq_z85_decode(bin, env_pub) || !zmq_z85_decode(bin, env_sec)) {
+            werr("JACKARENA_PUBLIC_KEY and JACKARENA_SECRET_KEY must both be Z85 keys (40 "
+                 "characters)");
+            rmdir(s->w->tmpdir);
+            return EXIT_USAGE;
+        }
+        snprintf(pub, KEY_Z85, "%s", env_pub);
+        snprintf(sec, KEY_Z85, "%s", env_sec);
+    } else if (zmq_curve_keypair(pub, sec) != 0) {
+        werr("CurveZMQ is not available in this ZeroMQ: %s", zmq_strerror(errno));
+        return EXIT_RUNTIME;
+    }
+    return EXIT_OK;
+}
+
+/* Curve on the DEALER: the arena's public key and this worker's pair, and
+ * a monitor of the handshake, so that a key the arena refuses is said at
+ * once, not after the silence timeout. The secret keys are then wiped.
+ * EXIT_OK, or the exit status with its line said. */
+static int use_curve(session *s)
+{
+    worker *w = s->w;
+    char pub[KEY_Z85], sec[KEY_Z85];
+    int status = own_keys(s, pub, sec);
+    if (status != EXIT_OK)
+        return status;
+    if (zmq_socket_monitor(w->dealer, "inproc://auth", ZMQ_EVENT_HANDSHAKE_FAILED_AUTH) == 0) {
+        s->mon = zmq_socket(w->zctx, ZMQ_PAIR);
+        if (s->mon && zmq_connect(s->mon, "inproc://auth") != 0) {
+            zmq_close(s->mon);
+            s->mon = NULL;
+        }
+    }
+    if (zmq_setsockopt(w->dealer, ZMQ_CURVE_SERVERKEY, s->a->server_key, 40) != 0 ||
+        zmq_setsockopt(w->dealer, ZMQ_CURVE_PUBLICKEY, pub, 40) != 0 ||
+        zmq_setsockopt(w->dealer, ZMQ_CURVE_SECRETKEY, sec, 40) != 0) {
+        werr("CurveZMQ is not available in this ZeroMQ: %s", zmq_strerror(errno));
+        return EXIT_RUNTIME;
+    }
+    sodium_memzero(sec, sizeof sec);
+    sodium_memzero(s->a->file_sec, sizeof s->a->file_sec);
+    return EXIT_OK;
+}
+
+/* The sockets: the DEALER to the arena (with Curve when there is a server
+ * key), connected, and the PULL the slot threads hand their results to.
+ * EXIT_OK, or the exit status with its line said. */
+static int open_sockets(session *s)
+{
+    worker *w = s->w;
+    w->zctx = zmq_ctx_new();
+    w->dealer = zmq_socket(w->zctx, ZMQ_DEALER);
+    w->pull = zmq_socket(w->zctx, ZMQ_PULL);
     int64_t maxmsg = WORKER_MAX_JOB_MSG;
     int linger = 2000;
-    zmq_setsockopt(w.dealer, ZMQ_MAXMSGSIZE, &maxmsg, sizeof maxmsg);
-    zmq_setsockopt(w.dealer, ZMQ_LINGER, &linger, sizeof linger);
-    void *mon = NULL;
-    if (server_key) {
-        /* The worker's own key pair: JACKARENA_PUBLIC_KEY and
-         * JACKARENA_SECRET_KEY (what an arena's --workers-allow lists), as
-         * for bots; else a fresh pair. */
-        char pub[41], sec[41];
-        const char *env_pub = getenv("JACKARENA_PUBLIC_KEY"), *env_sec = getenv("JACKARENA_SECRET_KEY");
-        if (file_pub[0]) { /* --key-file's pair comes first */
-            env_pub = file_pub;
-            env_sec = file_sec;
-        }
-        uint8_t bin[32];
-        if (env_pub || env_sec) {
-            if (!env_pub || !env_sec || strlen(env_pub) != 40 || strlen(env_sec) != 40 ||
-                !zmq_z85_decode(bin, env_pub) || !zmq_z85_decode(bin, env_sec)) {
-                werr("JACKARENA_PUBLIC_KEY and JACKARENA_SECRET_KEY must both be Z85 keys (40 "
-                     "characters)");
-                rmdir(w.tmpdir);
-                return EXIT_USAGE;
-            }
-            snprintf(pub, sizeof pub, "%s", env_pub);
-            snprintf(sec, sizeof sec, "%s", env_sec);
-        } else if (zmq_curve_keypair(pub, sec) != 0) {
-            werr("CurveZMQ is not available in this ZeroMQ: %s", zmq_strerror(errno));
-            return EXIT_RUNTIME;
-        }
-        /* A refused key is said at once, not after the silence timeout. */
-        if (zmq_socket_monitor(w.dealer, "inproc://auth", ZMQ_EVENT_HANDSHAKE_FAILED_AUTH) == 0) {
-            mon = zmq_socket(w.zctx, ZMQ_PAIR);
-            if (mon && zmq_connect(mon, "inproc://auth") != 0) {
-                zmq_close(mon);
-                mon = NULL;
-            }
-        }
-        if (
-            zmq_setsockopt(w.dealer, ZMQ_CURVE_SERVERKEY, server_key, 40) != 0 ||
-            zmq_setsockopt(w.dealer, ZMQ_CURVE_PUBLICKEY, pub, 40) != 0 ||
-            zmq_setsockopt(w.dealer, ZMQ_CURVE_SECRETKEY, sec, 40) != 0) {
-            werr("CurveZMQ is not available in this ZeroMQ: %s", zmq_strerror(errno));
-            return EXIT_RUNTIME;
-        }
-        sodium_memzero(sec, sizeof sec);
-        sodium_memzero(file_sec, sizeof file_sec);
-    }
-    if (zmq_connect(w.dealer, endpoint) != 0) {
-        werr("--connect '%s': %s", endpoint, zmq_strerror(errno));
-        rmdir(w.tmpdir);
+    zmq_setsockopt(w->dealer, ZMQ_MAXMSGSIZE, &maxmsg, sizeof maxmsg);
+    zmq_setsockopt(w->dealer, ZMQ_LINGER, &linger, sizeof linger);
+    int status = s->a->server_key ? use_curve(s) : EXIT_OK;
+    if (status != EXIT_OK)
+        return status;
+    if (zmq_connect(w->dealer, s->a->endpoint) != 0) {
+        werr("--connect '%s': %s", s->a->endpoint, zmq_strerror(errno));
+        rmdir(w->tmpdir);
         return EXIT_USAGE;
     }
-    zmq_bind(w.pull, "inproc://done");
+    zmq_bind(w->pull, "inproc://done");
+    return EXIT_OK;
+}
 
-    /* Slot threads; with --inline none: the loop below plays the jobs. */
-    pthread_t *th = calloc(slots, sizeof *th);
-    slot_arg *args = calloc(slots, sizeof *args);
-    arena_job_result *inline_r = inline_play ? malloc(sizeof *inline_r) : NULL;
-    /* --inline: results held back while more jobs wait (see hold_result). */
-    msgpack_sbuffer rsb[INLINE_HOLD];
-    uint32_t n_rsb = 0;
+/* The slot threads, one a slot; with --inline none: the loop plays the
+ * jobs itself, one at a time. Only the threads that started are
+ * announced (n_th); none when memory runs out, and the loop does not run. */
+static void start_slots(session *s)
+{
+    uint32_t slots = s->a->slots;
+    s->th = calloc(slots, sizeof *s->th);
+    s->args = calloc(slots, sizeof *s->args);
     for (uint32_t i = 0; i < INLINE_HOLD; i++)
-        msgpack_sbuffer_init(&rsb[i]);
-    uint32_t n_th = 0, n_threads = 0;
-    if (inline_play && inline_r)
-        n_th = 1;
-    for (uint32_t i = 0; !inline_play && th && args && i < slots; i++) {
-        args[i] = (slot_arg){&w, i};
-        if (pthread_create(&th[i], NULL, slot_main, &args[i]) != 0)
-            break;
-        n_th++;
-        n_threads++;
+        msgpack_sbuffer_init(&s->rsb[i]);
+    if (s->a->inline_play) {
+        s->inline_r = malloc(sizeof *s->inline_r);
+        s->n_th = s->inline_r ? 1 : 0;
+        return;
     }
-    msgpack_sbuffer sb;
-    msgpack_sbuffer_init(&sb);
-    worker_pack_hello(&sb, n_th ? n_th : 1, WORKER_DEPTH, w.host, (int64_t)getpid());
-    bool hello_sent = send_buf(w.dealer, &sb); /* else again at the next beat */
+    for (uint32_t i = 0; s->th && s->args && i < slots; i++) {
+        s->args[i] = (slot_arg){s->w, i};
+        if (pthread_create(&s->th[i], NULL, slot_main, &s->args[i]) != 0)
+            break;
+        s->n_th++;
+        s->n_threads++;
+    }
+}
 
-    int status = EXIT_OK;
-    bool heard = false; /* anything from the arena yet */
-    int64_t last_heard = now_ms(), last_sent = last_heard;
+/* Sends the hello: the slots, the depth, the worker's name and process.
+ * A hello that cannot be queued yet goes again at the next beat. */
+static void send_hello(session *s)
+{
+    worker_pack_hello(&s->sb, s->n_th ? s->n_th : 1, WORKER_DEPTH, s->w->host,
+                      (int64_t)getpid());
+    s->hello_sent = send_buf(s->w->dealer, &s->sb);
+}
+
+/* The first hello; the clocks of the silence and the heartbeat start. */
+static void say_hello(session *s)
+{
+    msgpack_sbuffer_init(&s->sb);
+    send_hello(s);
+    s->last_heard = s->last_sent = now_ms();
+}
+
+/* Whether a job is queued (the lock taken). */
+static bool job_queued(worker *w)
+{
+    pthread_mutex_lock(&w->mu);
+    bool more = w->n_queue > 0;
+    pthread_mutex_unlock(&w->mu);
+    return more;
+}
+
+/* Sends the results --inline held back, in the order they were played. */
+static void send_inline_held(session *s)
+{
+    send_held(s->w->dealer, s->rsb, s->n_rsb);
+    s->n_rsb = 0;
+    s->last_sent = now_ms();
+}
+
+/* Forwards every result the slots handed over (several at once when a
+ * slot held them back), one after the other; then held jobs move on
+ * (pump), the slots having perhaps finished the last jobs of a setup. */
+static void forward_results(session *s, int64_t t)
+{
+    worker *w = s->w;
     zmq_msg_t msg;
-    while (!g_stop && n_th) {
-        zmq_pollitem_t items[3] = {{w.dealer, 0, ZMQ_POLLIN, 0}, {w.pull, 0, ZMQ_POLLIN, 0},
-                                   {mon, 0, ZMQ_POLLIN, 0}};
-        /* --inline: a job waiting means play it, not wait on the sockets. */
-        pthread_mutex_lock(&w.mu);
-        bool job_waiting = inline_play && w.n_queue > 0;
-        pthread_mutex_unlock(&w.mu);
-        if (!job_waiting && n_rsb) {
-            send_held(w.dealer, rsb, n_rsb);
-            n_rsb = 0;
-            last_sent = now_ms();
-        }
-        /* --inline with a job waiting: no look at the sockets at all; the
-         * last job's end read what the arena had sent (read_arena), and a
-         * poll here, even one that does not wait, is several system calls
-         * a match (ZeroMQ looks at each socket's mailbox, then polls). */
-        int n = job_waiting ? 0 : zmq_poll(items, mon ? 3 : 2, WORKER_HB_MS);
-        if (n < 0 && errno != EINTR)
-            break;
-        if (n > 0 && mon && (items[2].revents & ZMQ_POLLIN)) {
-            fprintf(stderr, "referee: the arena at %s refused this worker's CurveZMQ key (not in "
-                    "its --workers-allow list; set JACKARENA_PUBLIC_KEY/JACKARENA_SECRET_KEY)\n",
-                    endpoint);
-            status = EXIT_RUNTIME;
+    for (;;) {
+        zmq_msg_init(&msg);
+        if (zmq_msg_recv(&msg, w->pull, ZMQ_DONTWAIT) < 0) {
+            zmq_msg_close(&msg);
             break;
         }
-        int64_t t = now_ms();
-        if (n > 0 && (items[1].revents & ZMQ_POLLIN)) {
-            /* Every result the slots handed over (several at once when a
-             * slot held them back), forwarded one after the other. */
-            for (;;) {
-                zmq_msg_init(&msg);
-                if (zmq_msg_recv(&msg, w.pull, ZMQ_DONTWAIT) < 0) {
-                    zmq_msg_close(&msg);
-                    break;
-                }
-                zmq_msg_send(&msg, w.dealer, 0);
-                zmq_msg_close(&msg);
-                last_sent = t;
-            }
-            pthread_mutex_lock(&w.mu);
-            pump(&w);
-            pthread_mutex_unlock(&w.mu);
-        }
-        if (n > 0 && (items[0].revents & ZMQ_POLLIN) && read_arena(&w)) {
-            last_heard = t;
-            heard = true;
-        }
-        if (inline_play && !g_stop) {
-            wjob j = {0};
-            bool failed = false;
-            pthread_mutex_lock(&w.mu);
-            bool got = take_job(&w, &j, &failed);
-            pthread_mutex_unlock(&w.mu);
-            if (got) {
-                int64_t t0 = now_us();
-                run_job(&w, &j, failed, inline_r, &rsb[n_rsb++]);
-                int64_t played_us = now_us() - t0;
-                pthread_mutex_lock(&w.mu);
-                w.running--;
-                pump(&w);
-                pthread_mutex_unlock(&w.mu);
-                if (read_arena(&w))
-                    last_heard = now_ms();
-                pthread_mutex_lock(&w.mu);
-                bool more = w.n_queue > 0;
-                pthread_mutex_unlock(&w.mu);
-                if (!hold_result(more, n_rsb, played_us)) {
-                    send_held(w.dealer, rsb, n_rsb);
-                    n_rsb = 0;
-                    last_sent = now_ms();
-                }
-            }
-        }
-        if (t - last_heard > WORKER_LOST_MS) {
-            /* Never a word: no arena there, or one that cannot talk to this
-             * worker (a Curve arena and a plain worker, or the wrong key:
-             * the handshake fails and ZeroMQ retries quietly). */
-            if (!heard && !server_key)
-                werr("no answer from %s within %d s: a Curve arena needs --server-key (is an "
-                     "arena running there? One that refused this worker's hello, a worker of "
-                     "another version, says why in its own messages)", endpoint,
-                     WORKER_LOST_MS / 1000);
-            else if (!heard)
-                werr("no answer from %s within %d s: is an arena running there, and is "
-                     "--server-key its public key?", endpoint, WORKER_LOST_MS / 1000);
-            else
-                fprintf(stderr, "referee: the arena at %s has been silent for %d s; exiting\n",
-                        endpoint, WORKER_LOST_MS / 1000);
-            status = EXIT_RUNTIME;
-            break;
-        }
-        if (t - last_sent >= WORKER_HB_MS) {
-            if (!hello_sent) {
-                worker_pack_hello(&sb, n_th ? n_th : 1, WORKER_DEPTH, w.host, (int64_t)getpid());
-                hello_sent = send_buf(w.dealer, &sb);
-            } else {
-                worker_pack_simple(&sb, WORKER_HB);
-                send_buf(w.dealer, &sb);
-            }
-            last_sent = t;
-        }
+        zmq_msg_send(&msg, w->dealer, 0);
+        zmq_msg_close(&msg);
+        s->last_sent = t;
     }
-    if (status != EXIT_OK) {
-        /* The arena is gone: no one waits for the matches still running. */
-        rmdir(w.tmpdir);
-        _exit(status);
+    pthread_mutex_lock(&w->mu);
+    pump(w);
+    pthread_mutex_unlock(&w->mu);
+}
+
+/* --inline: plays the next job of the queue, if any, in this thread; then
+ * held jobs move on, what the arena sent meanwhile is read, and the result
+ * goes, or is held back with the next ones (hold_result). */
+static void play_inline(session *s)
+{
+    worker *w = s->w;
+    wjob j = {0};
+    bool failed = false;
+    pthread_mutex_lock(&w->mu);
+    bool got = take_job(w, &j, &failed);
+    pthread_mutex_unlock(&w->mu);
+    if (!got)
+        return;
+    int64_t t0 = now_us();
+    run_job(w, &j, failed, s->inline_r, &s->rsb[s->n_rsb++]);
+    int64_t played_us = now_us() - t0;
+    pthread_mutex_lock(&w->mu);
+    w->running--;
+    pump(w);
+    pthread_mutex_unlock(&w->mu);
+    if (read_arena(w))
+        s->last_heard = now_ms();
+    if (!hold_result(job_queued(w), s->n_rsb, played_us))
+        send_inline_held(s);
+}
+
+/* Says why the arena is given up after its silence. Never a word from it
+ * means no arena there, or one that cannot talk to this worker (a Curve
+ * arena and a plain worker, or the wrong key: the handshake fails and
+ * ZeroMQ retries quietly). */
+static void say_lost(const session *s)
+{
+    const char *endpoint = s->a->endpoint;
+    if (!s->heard && !s->a->server_key)
+        werr("no answer from %s within %d s: a Curve arena needs --server-key (is an "
+             "arena running there? One that refused this worker's hello, a worker of "
+             "another version, says why in its own messages)", endpoint,
+             WORKER_LOST_MS / 1000);
+    else if (!s->heard)
+        werr("no answer from %s within %d s: is an arena running there, and is "
+             "--server-key its public key?", endpoint, WORKER_LOST_MS / 1000);
+    else
+        fprintf(stderr, "referee: the arena at %s has been silent for %d s; exiting\n",
+                endpoint, WORKER_LOST_MS / 1000);
+}
+
+/* The heartbeat, or the hello again while it could not be queued. */
+static void beat(session *s, int64_t t)
+{
+    if (!s->hello_sent) {
+        send_hello(s);
+    } else {
+        worker_pack_simple(&s->sb, WORKER_HB);
+        send_buf(s->w->dealer, &s->sb);
     }
-    pthread_mutex_lock(&w.mu);
-    w.quit = true;
-    pthread_cond_broadcast(&w.work);
-    pthread_mutex_unlock(&w.mu);
-    for (uint32_t i = 0; i < n_threads; i++)
-        pthread_join(th[i], NULL);
-    for (uint32_t i = 0; i < w.n_queue; i++)
-        free(w.queue[i].ctx);
-    for (uint32_t i = 0; i < w.n_held; i++)
-        free(w.held[i].ctx);
-    if (n_rsb) /* stopped by a signal: what was played still goes */
-        send_held(w.dealer, rsb, n_rsb);
-    msgpack_sbuffer_destroy(&sb);
+    s->last_sent = t;
+}
+
+/* One turn of the loop: what --inline holds goes when no job waits; a
+ * look at the sockets (a refused key ends the loop); the slots' results
+ * forwarded and the arena's messages read; a job played with --inline;
+ * then the arena's silence (which ends the loop) and the heartbeat. False
+ * when the loop ends, with status EXIT_RUNTIME when the arena is lost. */
+static bool loop_turn(session *s)
+{
+    worker *w = s->w;
+    zmq_pollitem_t items[3] = {{w->dealer, 0, ZMQ_POLLIN, 0}, {w->pull, 0, ZMQ_POLLIN, 0},
+                               {s->mon, 0, ZMQ_POLLIN, 0}};
+    /* --inline: a job waiting means play it, not wait on the sockets. */
+    bool job_waiting = s->a->inline_play && job_queued(w);
+    if (!job_waiting && s->n_rsb)
+        send_inline_held(s);
+    /* --inline with a job waiting: no look at the sockets at all; the
+     * last job's end read what the arena had sent (read_arena), and a
+     * poll here, even one that does not wait, is several system calls
+     * a match (ZeroMQ looks at each socket's mailbox, then polls). */
+    int n = job_waiting ? 0 : zmq_poll(items, s->mon ? 3 : 2, WORKER_HB_MS);
+    if (n < 0 && errno != EINTR)
+        return false;
+    if (n > 0 && s->mon && (items[2].revents & ZMQ_POLLIN)) {
+        fprintf(stderr, "referee: the arena at %s refused this worker's CurveZMQ key (not in "
+                "its --workers-allow list; set JACKARENA_PUBLIC_KEY/JACKARENA_SECRET_KEY)\n",
+                s->a->endpoint);
+        s->status = EXIT_RUNTIME;
+        return false;
+    }
+    int64_t t = now_ms();
+    if (n > 0 && (items[1].revents & ZMQ_POLLIN))
+        forward_results(s, t);
+    if (n > 0 && (items[0].revents & ZMQ_POLLIN) && read_arena(w)) {
+        s->last_heard = t;
+        s->heard = true;
+    }
+    if (s->a->inline_play && !g_stop)
+        play_inline(s);
+    if (t - s->last_heard > WORKER_LOST_MS) {
+        say_lost(s);
+        s->status = EXIT_RUNTIME;
+        return false;
+    }
+    if (t - s->last_sent >= WORKER_HB_MS)
+        beat(s, t);
+    return true;
+}
+
+/* Stops the slot threads (each hands over what it played first, which
+ * no one forwards any more) and frees the jobs still waiting. */
+static void stop_slots(session *s)
+{
+    worker *w = s->w;
+    pthread_mutex_lock(&w->mu);
+    w->quit = true;
+    pthread_cond_broadcast(&w->work);
+    pthread_mutex_unlock(&w->mu);
+    for (uint32_t i = 0; i < s->n_threads; i++)
+        pthread_join(s->th[i], NULL);
+    for (uint32_t i = 0; i < w->n_queue; i++)
+        free(w->queue[i].ctx);
+    for (uint32_t i = 0; i < w->n_held; i++)
+        free(w->held[i].ctx);
+}
+
+/* The end. A lost arena ends the process at once: no one waits for the
+ * matches still running. Else the slots stop, what --inline played still
+ * goes (stopped by a signal), and everything is closed and freed. Returns
+ * the exit status. */
+static int finish(session *s)
+{
+    worker *w = s->w;
+    if (s->status != EXIT_OK) {
+        rmdir(w->tmpdir);
+        _exit(s->status);
+    }
+    stop_slots(s);
+    if (s->n_rsb)
+        send_held(w->dealer, s->rsb, s->n_rsb);
+    msgpack_sbuffer_destroy(&s->sb);
     for (uint32_t i = 0; i < INLINE_HOLD; i++)
-        msgpack_sbuffer_destroy(&rsb[i]);
-    free(inline_r);
-    zmq_close(w.pull);
-    if (mon)
-        zmq_close(mon);
-    zmq_close(w.dealer);
-    zmq_ctx_term(w.zctx);
-    arena_bots_free(w.bots);
-    free(w.bots);
-    free(w.setup);
-    free(w.cur);
-    free(w.queue);
-    free(w.held);
-    free(th);
-    free(args);
-    rmdir(w.tmpdir);
-    return status;
+        msgpack_sbuffer_destroy(&s->rsb[i]);
+    free(s->inline_r);
+    zmq_close(w->pull);
+    if (s->mon)
+        zmq_close(s->mon);
+    zmq_close(w->dealer);
+    zmq_ctx_term(w->zctx);
+    arena_bots_free(w->bots);
+    free(w->bots);
+    free(w->setup);
+    free(w->cur);
+    free(w->queue);
+    free(w->held);
+    free(s->th);
+    free(s->args);
+    rmdir(w->tmpdir);
+    return s->status;
+}
+
+int main(int argc, char **argv)
+{
+    static worker_args a;
+    static worker w;
+    int status;
+    if (!parse_flags(argc, argv, &a, &status) || (status = check_flags(&a)) != EXIT_OK)
+        return status;
+    if ((status = worker_init(&w, a.slots)) != EXIT_OK)
+        return status;
+    catch_signals();
+    session s = {.w = &w, .a = &a, .status = EXIT_OK};
+    if ((status = open_sockets(&s)) != EXIT_OK)
+        return status;
+    start_slots(&s);
+    say_hello(&s);
+    while (!g_stop && s.n_th && loop_turn(&s))
+        continue;
+    return finish(&s);
 }
