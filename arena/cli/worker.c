@@ -22,6 +22,7 @@
 #include "run/worker_msg.h"
 
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -145,13 +146,9 @@ static void load_setup(worker *w, const char *ctx, size_t len)
     if (w->bots)
         arena_bots_free(w->bots);
     free(w->cur);
-    w->cur = malloc(len);
+    w->cur = ja_xmalloc(len);
     w->cur_len = len;
     w->cur_err[0] = '\0';
-    if (!w->cur) {
-        snprintf(w->cur_err, sizeof w->cur_err, "worker %s: out of memory", w->host);
-        return;
-    }
     memcpy(w->cur, ctx, len);
     memset(w->bots, 0, sizeof *w->bots);
     char why[256];
@@ -204,16 +201,17 @@ static void load_setup(worker *w, const char *ctx, size_t len)
     w->xc = xc;
 }
 
-/* Reads and deletes a replay file the job wrote. */
+/* Reads and deletes a replay file the job wrote; NULL when it cannot be
+ * read or is too big to send. */
 static char *take_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     char *buf = NULL;
     *len = 0;
-    if (f && fseek(f, 0, SEEK_END) == 0) {
-        long n = ftell(f);
-        if (n >= 0 && (uint64_t)n < WORKER_MAX_MSG / 2 && fseek(f, 0, SEEK_SET) == 0 &&
-            (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+    long n = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (n >= 0 && (uint64_t)n < WORKER_MAX_MSG / 2 && fseek(f, 0, SEEK_SET) == 0) {
+        buf = ja_xmalloc((size_t)n + 1);
+        if (fread(buf, 1, (size_t)n, f) == (size_t)n) {
             *len = (size_t)n;
         } else {
             free(buf);
@@ -312,9 +310,7 @@ static void *slot_main(void *arg)
     uint32_t n_rsb = 0;
     for (uint32_t i = 0; i < INLINE_HOLD; i++)
         msgpack_sbuffer_init(&rsb[i]);
-    arena_job_result *r = malloc(sizeof *r);
-    if (!r)
-        abort(); /* cannot report anything: the arena hands the jobs out again */
+    arena_job_result *r = ja_xmalloc(sizeof *r);
     pthread_mutex_lock(&w->mu);
     for (;;) {
         wjob j = {0};
@@ -387,11 +383,7 @@ static void on_job(worker *w, const worker_msg *m)
                 (unsigned)m->job.number);
         return;
     }
-    wjob j = {m->job, m->export_wanted, malloc(m->ctx_len), m->ctx_len};
-    if (!j.ctx) {
-        pthread_mutex_unlock(&w->mu);
-        return; /* the arena hands it out again when this worker is gone */
-    }
+    wjob j = {m->job, m->export_wanted, ja_xmalloc(m->ctx_len), m->ctx_len};
     memcpy(j.ctx, m->ctx, m->ctx_len);
     w->held[w->n_held++] = j;
     pump(w);
@@ -555,20 +547,15 @@ static int check_flags(worker_args *a)
 /* The worker's state before any socket: its queues (room for its
  * announced depth), its name (host and process id, as results and errors
  * name it), its private temporary directory for replays, and its lock.
- * EXIT_OK, or EXIT_RUNTIME (said) when memory runs out or the directory
- * cannot be made. */
+ * EXIT_OK, or EXIT_RUNTIME (said) when the directory cannot be made. */
 static int worker_init(worker *w, uint32_t slots)
 {
     w->slots = slots;
     w->max_jobs = WORKER_DEPTH * slots + 8; /* its announced depth; a job sent again adds a few */
-    w->queue = calloc(w->max_jobs, sizeof *w->queue);
-    w->held = calloc(w->max_jobs, sizeof *w->held);
-    w->bots = calloc(1, sizeof *w->bots);
-    w->setup = calloc(1, sizeof *w->setup);
-    if (!w->queue || !w->held || !w->bots || !w->setup) {
-        werr("out of memory");
-        return EXIT_RUNTIME;
-    }
+    w->queue = ja_xcalloc(w->max_jobs, sizeof *w->queue);
+    w->held = ja_xcalloc(w->max_jobs, sizeof *w->held);
+    w->bots = ja_xcalloc(1, sizeof *w->bots);
+    w->setup = ja_xcalloc(1, sizeof *w->setup);
     if (gethostname(w->host, sizeof w->host) != 0)
         snprintf(w->host, sizeof w->host, "?");
     snprintf(w->host + strlen(w->host), sizeof w->host - strlen(w->host), ":%ld", (long)getpid());
@@ -679,20 +666,20 @@ static int open_sockets(session *s)
 
 /* The slot threads, one a slot; with --inline none: the loop plays the
  * jobs itself, one at a time. Only the threads that started are
- * announced (n_th); none when memory runs out, and the loop does not run. */
+ * announced (n_th). */
 static void start_slots(session *s)
 {
     uint32_t slots = s->a->slots;
-    s->th = calloc(slots, sizeof *s->th);
-    s->args = calloc(slots, sizeof *s->args);
+    s->th = ja_xcalloc(slots, sizeof *s->th);
+    s->args = ja_xcalloc(slots, sizeof *s->args);
     for (uint32_t i = 0; i < INLINE_HOLD; i++)
         msgpack_sbuffer_init(&s->rsb[i]);
     if (s->a->inline_play) {
-        s->inline_r = malloc(sizeof *s->inline_r);
-        s->n_th = s->inline_r ? 1 : 0;
+        s->inline_r = ja_xmalloc(sizeof *s->inline_r);
+        s->n_th = 1;
         return;
     }
-    for (uint32_t i = 0; s->th && s->args && i < slots; i++) {
+    for (uint32_t i = 0; i < slots; i++) {
         s->args[i] = (slot_arg){s->w, i};
         if (pthread_create(&s->th[i], NULL, slot_main, &s->args[i]) != 0)
             break;

@@ -9,6 +9,7 @@
 #include "elo.h"
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
+#include "ja_xalloc.h"
 #include "match.h"
 #include "sprt.h"
 #include "stats.h"
@@ -334,10 +335,7 @@ int arena_bench_run(arena_bench *b, FILE *out, char *err, size_t cap)
     err[0] = '\0';
     bench_play bp = {.b = b, .a = a, .n_opp = a->bots->n - 1,
                      .n_cells = 2 * a->seats * (a->seats - 1) + 1};
-    if ((bp.res = calloc((size_t)bp.n_opp, sizeof *bp.res)) == NULL) {
-        snprintf(err, cap, "out of memory");
-        return JA_ENOMEM;
-    }
+    bp.res = ja_xcalloc((size_t)bp.n_opp, sizeof *bp.res);
     char opts_text[1024], seed_s[24];
     ja_options_format(a->game, &a->options, opts_text, sizeof opts_text);
     snprintf(seed_s, sizeof seed_s, "%llu", (unsigned long long)a->seed);

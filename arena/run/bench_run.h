@@ -60,7 +60,7 @@ int arena_bench_prepare(arena_bench *b, const arena_bench_args *a, char *err, si
 /* Plays the bench and writes the report to out: text (a header line before
  * play, then one row per opponent and the SPRT's verdict), or one JSON
  * object and a newline with json. Progress goes to stderr unless quiet.
- * Fails when memory runs out or a match fails. */
+ * Fails when a match fails. */
 int arena_bench_run(arena_bench *b, FILE *out, char *err, size_t cap);
 
 void arena_bench_close(arena_bench *b);

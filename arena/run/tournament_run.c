@@ -14,6 +14,7 @@
 
 #include "fit.h"
 #include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
 #include "ladder.h"
 #include "proc.h"
 
@@ -258,21 +259,17 @@ static void slot_faults(ladder_db *db, int64_t tid, const ladder_standing *st,
 /* The names of the standings' bots as `arena ladder` shows them
  * (ladders/names.h): over the bots of the ladder, and the participants
  * without a finished match yet. names[i] is st[i]'s; NULL when the store
- * cannot be read or memory runs out (the standings then show the names of
- * the tournament). */
+ * cannot be read (the standings then show the names of the tournament). */
 static ladder_display_name *standing_names(ladder_db *db, const ladder_key *key,
                                            const ladder_standing *st, uint32_t n)
 {
     ladder_bot_row *bots = NULL;
     ladder_display_name *names = NULL, *out = NULL;
     uint32_t nb = 0;
-    int *at = calloc(n ? n : 1, sizeof *at); /* st[i]'s row in bots */
-    if (at == NULL || ladder_db_ladder_bots(db, key, &bots, &nb) != JA_OK)
+    int *at = ja_xcalloc(n, sizeof *at); /* st[i]'s row in bots */
+    if (ladder_db_ladder_bots(db, key, &bots, &nb) != JA_OK)
         goto out;
-    ladder_bot_row *all = realloc(bots, ((size_t)nb + n + 1) * sizeof *all);
-    if (all == NULL)
-        goto out;
-    bots = all;
+    bots = ja_xrealloc(bots, ((size_t)nb + n + 1) * sizeof *bots);
     uint32_t sorted = nb; /* bots[0..sorted-1] are the ladder's, by id */
     for (uint32_t i = 0; i < n; i++) {
         at[i] = ladder_bot_index(bots, sorted, st[i].bot_id);
@@ -286,9 +283,9 @@ static ladder_display_name *standing_names(ladder_db *db, const ladder_key *key,
         snprintf(b->sha256, sizeof b->sha256, "%s", st[i].sha256);
         at[i] = (int)nb++;
     }
-    if (ladder_display_names(bots, nb, &names) != JA_OK ||
-        (out = calloc(n ? n : 1, sizeof *out)) == NULL)
+    if (ladder_display_names(bots, nb, &names) != JA_OK)
         goto out;
+    out = ja_xcalloc(n, sizeof *out);
     for (uint32_t i = 0; i < n; i++)
         memcpy(out[i], names[at[i]], sizeof out[i]);
 out:
