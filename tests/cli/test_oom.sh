@@ -67,80 +67,66 @@ check "setup: a tournament" test -s ref.db
 digests ref >ref.digests
 check "setup: its replays" test -s ref.digests
 
-# The tournament, its allocations failed one by one.
-n=0 runs=0
-while :; do
-  n=$((n + 1))
-  rm -rf t.db t.db-* r
-  JA_XALLOC_FAIL_AT=$n "$ARENA" "${TOURN[@]}" --db t.db --replays r >out.txt 2>err.txt
-  rc=$?
-  [ "$rc" = 0 ] && break
-  runs=$((runs + 1))
-  oom_ok $n $rc stdout || break
-  replays_whole r $n
-  # Again, with memory enough: the tournament finishes as if never stopped.
+# fail_each WHAT CLEAN LEFT [stdout] -- COMMAND...: COMMAND run with its
+# N-th allocation failed, for N = 1, 2, ... until it succeeds; before each
+# run the function CLEAN, after each failure oom_ok and the function LEFT N,
+# which checks what the run left (0: as it must be). Counts a pass or a
+# fail each time, and a fail unless more than 10 allocations were failed.
+fail_each() {
+  local what=$1 clean=$2 left=$3 out=$4 n=0 runs=0 rc
+  shift 5
+  while :; do
+    n=$((n + 1))
+    $clean
+    JA_XALLOC_FAIL_AT=$n "$@" >out.txt 2>err.txt
+    rc=$?
+    [ "$rc" = 0 ] && break
+    runs=$((runs + 1))
+    oom_ok $n $rc $out || break
+    if $left $n; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+    [ "$n" -lt 20000 ] || { fail=$((fail + 1)); echo "FAIL: no end to the allocations"; break; }
+  done
+  check "$what: out of memory at each of its $runs allocations" test "$runs" -gt 10
+  echo "$what: $runs allocations failed in turn"
+}
+
+# The tournament: the replays it left verify, and the same command run
+# again with memory enough finishes it as if it had never stopped.
+tourn_clean() { rm -rf t.db t.db-* r; }
+tourn_left() {
+  replays_whole r $1
   if ! "$ARENA" "${TOURN[@]}" --db t.db --replays r >out.txt 2>err.txt; then
-    fail=$((fail + 1))
-    echo "FAIL: JA_XALLOC_FAIL_AT=$n: the same command again fails"
+    echo "FAIL: JA_XALLOC_FAIL_AT=$1: the same command again fails"
     sed 's/^/  stderr: /' err.txt | head -3
-    continue
+    return 1
   fi
   "$ARENA" ladder $T --db t.db >t.ladder
-  if cmp -s ref.ladder t.ladder && [ "$(digests r)" = "$(cat ref.digests)" ]; then
-    pass=$((pass + 1))
-  else
-    fail=$((fail + 1))
-    echo "FAIL: JA_XALLOC_FAIL_AT=$n: finished again, another ladder or other replays"
-    diff ref.ladder t.ladder | head -5
-  fi
-  [ "$n" -lt 5000 ] || { fail=$((fail + 1)); echo "FAIL: no end to the allocations"; break; }
-done
-check "tournament: out of memory at each of its $runs allocations" test "$runs" -gt 10
-echo "tournament: $runs allocations failed in turn"
+  cmp -s ref.ladder t.ladder && [ "$(digests r)" = "$(cat ref.digests)" ] && return 0
+  echo "FAIL: JA_XALLOC_FAIL_AT=$1: finished again, another ladder or other replays"
+  diff ref.ladder t.ladder | head -5
+  return 1
+}
+fail_each tournament tourn_clean tourn_left stdout -- "$ARENA" "${TOURN[@]}" --db t.db --replays r
 
-# A match with its replay: out of memory leaves no replay, or a whole one.
-n=0 runs=0
-while :; do
-  n=$((n + 1))
-  rm -f p.rpl p.rpl.tmp-*
-  JA_XALLOC_FAIL_AT=$n "$ARENA" play $T --bots random,greedy --seed 3 --replay p.rpl -q \
-    >out.txt 2>err.txt
-  rc=$?
-  [ "$rc" = 0 ] && break
-  runs=$((runs + 1))
-  oom_ok $n $rc || break
-  if [ -e p.rpl ] && ! "$ARENA" replay verify p.rpl >/dev/null 2>&1; then
-    fail=$((fail + 1))
-    echo "FAIL: JA_XALLOC_FAIL_AT=$n: a half-written p.rpl"
-  else
-    pass=$((pass + 1))
-  fi
-  [ "$n" -lt 5000 ] || { fail=$((fail + 1)); echo "FAIL: no end to the allocations"; break; }
-done
-check "play: out of memory at each of its $runs allocations" test "$runs" -gt 10
-echo "play: $runs allocations failed in turn"
+# A match with its replay: no replay, or a whole one.
+play_clean() { rm -f p.rpl p.rpl.tmp-*; }
+play_left() {
+  [ ! -e p.rpl ] || "$ARENA" replay verify p.rpl >/dev/null 2>&1 && return 0
+  echo "FAIL: JA_XALLOC_FAIL_AT=$1: a half-written p.rpl"
+  return 1
+}
+fail_each play play_clean play_left "" -- \
+  "$ARENA" play $T --bots random,greedy --seed 3 --replay p.rpl -q
 
 # The report site of the finished ladder: none, or the whole site.
 "$ARENA" report --db ref.db -o ref.site >/dev/null 2>&1
 check "setup: a report" test -s ref.site/index.html
-n=0 runs=0
-while :; do
-  n=$((n + 1))
-  rm -rf site site.tmp-*
-  JA_XALLOC_FAIL_AT=$n "$ARENA" report --db ref.db -o site >out.txt 2>err.txt
-  rc=$?
-  [ "$rc" = 0 ] && break
-  runs=$((runs + 1))
-  oom_ok $n $rc || break
-  if [ -e site/index.html ] && ! diff -r ref.site site >/dev/null; then
-    fail=$((fail + 1))
-    echo "FAIL: JA_XALLOC_FAIL_AT=$n: a half-written report"
-  else
-    pass=$((pass + 1))
-  fi
-  [ "$n" -lt 20000 ] || { fail=$((fail + 1)); echo "FAIL: no end to the allocations"; break; }
-done
-check "report: out of memory at each of its $runs allocations" test "$runs" -gt 10
-echo "report: $runs allocations failed in turn"
+site_clean() { rm -rf site site.tmp-*; }
+site_left() {
+  [ ! -e site/index.html ] || diff -r ref.site site >/dev/null && return 0
+  echo "FAIL: JA_XALLOC_FAIL_AT=$1: a half-written report"
+  return 1
+}
+fail_each report site_clean site_left "" -- "$ARENA" report --db ref.db -o site
 
 finish
