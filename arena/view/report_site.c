@@ -95,7 +95,12 @@ static const char CSS[] =
     "td.me{background:#ddd}.key{display:inline-block;width:10px;height:10px;margin-right:5px;"
     "border-radius:2px}.muted{color:#777}p.muted{font-size:13px}.opts{font-family:monospace;font-size:12px;color:#555}"
     "a{color:#1b4d2e}svg{background:#fbfaf7;border:1px solid #e3dfd5;border-radius:6px}"
-    "div.scroll{max-height:420px;overflow:auto;display:inline-block}";
+    "div.scroll{max-height:420px;overflow:auto;display:inline-block;max-width:100%}"
+    /* Phones: the chart shrinks, wide tables scroll in their own box. */
+    "svg{max-width:100%;height:auto}table.standings,table.faults{display:block;overflow-x:auto;"
+    "max-width:100%}header p,.opts{overflow-wrap:anywhere}"
+    "@media (max-width:600px){main{padding:4px 8px 16px}section.ladder{padding:6px 8px 10px}"
+    "header{padding:10px 8px}}";
 
 /* ---- Reading the store -------------------------------------------------------- */
 

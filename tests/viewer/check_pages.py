@@ -2,7 +2,7 @@
 """Helpers of the browser test (test_browser.sh) for replay pages and the
 log their self-test (#selftest) leaves in <pre id="selftest-log">: one line
 per frame shown, "view V | frame F | pos ... | meta ... | timeline ... |
-action ... | describe ... | table ... | scores ... | result ...".
+scrub K/M | action ... | describe ... | table ... | scores ... | result ...".
 
   check_pages.py scramble PAGE SEAT OUT   the page with everything seat SEAT
                                           may not see changed
@@ -94,6 +94,8 @@ def check(dom, forfeit):
                 fail("%s: position '%s'" % (where, e["pos"]))
             if e["timeline"] != "shown" or "seed" not in e["meta"]:
                 fail("%s: no timeline or no seed" % where)
+            if e["scrub"] != "%d/%d" % (e["frame"], last):
+                fail("%s: the scrubber at %s" % (where, e["scrub"]))
         else:
             want = {0: "the deal", last: "the end"}.get(e["frame"], "seat %d sees" % e["view"])
             if e["pos"] != want:
@@ -105,6 +107,14 @@ def check(dom, forfeit):
             if re.search(r"\bdecision\b|/ %d\b" % last, e["raw"]):
                 fail("%s: decision numbers in a seat's view" % where)
     for v in views[1:]:
+        # A seat's scrubber: its position among the frames the seat
+        # perceives, out of their number, nothing of the decisions.
+        mine = sorted({e["frame"] for e in lines if e["view"] == v})
+        for e in lines:
+            if e["view"] == v and e["scrub"] != "%d/%d" % (mine.index(e["frame"]), len(mine) - 1):
+                fail("view %d frame %d: the scrubber at %s, want its position among %d frames"
+                     % (v, e["frame"], e["scrub"], len(mine)))
+                break
         fr = [e["frame"] for e in lines if e["view"] == v]
         if 0 in fr:   # from the last time at the first frame (the "first" button) on
             fr = fr[len(fr) - 1 - fr[::-1].index(0):]

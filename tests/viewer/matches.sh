@@ -24,3 +24,9 @@ play_tables() {
 }
 # Think times vary from run to run: the dumps compared leave them out.
 no_times() { sed -E 's/, [0-9]+\.[0-9]+ ms\]/]/'; }
+# play_long ARENA makes long.rpl: Bombs at two tables of three, twelve
+# hands: 2,090 decisions, a page as long as a spectator may open.
+play_long() {
+  "$1" play bombs greedy random random greedy random random --seed 4 --opt hands=12 \
+    --opt tiebreak_hands=0 --replay long.rpl >/dev/null
+}

@@ -53,6 +53,11 @@
 
   function start(D) {
     var F = D.frames, last = F.length - 1, cur = 0, view = -1, timer = null;
+    /* pos: in a seat's view, the frames it perceives, in order (its
+     * scrubber's positions and its links' steps); null in the omniscient
+     * view. interval, timers: the play timer's period and how many were
+     * started (window.jaReplay.state() tells the tests). */
+    var pos = null, interval = 0, timers = 0;
     var $ = function (id) { return document.getElementById(id); };
     function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]; }); }
     function at(a, i) { return (a && i < a.length) ? a[i] : 0; }   /* trimmed arrays: missing = 0 */
@@ -261,6 +266,17 @@
       while (f > 0 && f < last && !seen(f)) f += dir;
       return Math.max(0, Math.min(last, f));
     }
+    function positions() {
+      if (view < 0) return null;
+      var p = [];
+      for (var f = 0; f <= last; f++) if (seen(f)) p.push(f);
+      return p;
+    }
+    function posIndex(f) {   /* the last position at or before frame f */
+      var lo = 0, hi = pos.length - 1;
+      while (lo < hi) { var m = (lo + hi + 1) >> 1; if (pos[m] <= f) lo = m; else hi = m - 1; }
+      return lo;
+    }
     /* The omniscient picture comes from the table in play: the lowest seat
      * deciding now (at the end, the lowest that decided last). */
     function tableSeat() {
@@ -314,45 +330,126 @@
       /* A seat's view has no timeline and no decision numbers: they would
        * tell how many decisions other seats had and how long the match lasts. */
       $("timeline").hidden = view >= 0;
+      $("goto").hidden = view >= 0;
+      /* The scrubber: every frame in the omniscient view, the frames the
+       * seat perceives in its view (positions, no decision numbers). */
+      var sc = $("scrub");
+      sc.max = String(view < 0 ? last : pos.length - 1);
+      sc.value = String(view < 0 ? cur : posIndex(cur));
       $("meta").innerHTML = esc(D.title) + " &middot; " + D.seats + " seats" + (view < 0 ? " &middot; seed " + esc(D.seed) : "") +
         " &middot; " + esc(D.options) + (D.back ? ' &middot; <a class="back" href="' + esc(D.back) + '">back to the report</a>' : "");
-      var tl = $("timeline").children;
-      for (var i = 0; i < tl.length; i++)
-        tl[i].className = (faulty(i) ? "fault" : "") + (forfeit(i) ? " forfeit" : "") + (i === cur ? " cur" : "");
+      curMark.style.left = pct(cur);
       if (LOG) LOG.push(snapshot());
     }
-    function go(f, dir) { cur = seenFrom(Math.max(0, Math.min(last, f)), dir || -1); render(); }
+    function go(f, dir) { cur = seenFrom(Math.max(0, Math.min(last, f)), dir || -1); render(); keepHash(); }
     function stop() { if (timer) { clearInterval(timer); timer = null; $("play").innerHTML = "&#x25B6;"; } }
+    /* The play timer at the speed chosen now: started again when the speed
+     * changes while playing. */
+    function startTimer() {
+      if (timer) clearInterval(timer);
+      interval = +$("speed").value;
+      timers++;
+      timer = setInterval(function () { if (cur >= last) stop(); else go(cur + 1, 1); }, interval);
+    }
     function play() {
       if (timer) { stop(); return; }
       if (cur === last) go(0);
       $("play").innerHTML = "&#x23F8;";
-      timer = setInterval(function () { if (cur >= last) stop(); else go(cur + 1, 1); }, +$("speed").value);
+      startTimer();
+    }
+    /* The next (dir 1) or previous (-1) frame with a fault the view may
+     * see: any seat's in the omniscient view, the seat's own in its view. */
+    function toFault(dir) {
+      for (var f = cur + dir; f >= 0 && f <= last; f += dir)
+        if (seen(f) && F[f].asked.some(function (a) { return a.fault !== "none" && (view < 0 || a.seat === view); })) {
+          stop(); go(f); return;
+        }
     }
 
-    /* Static parts: view switch, timeline. */
+    /* The URL's hash follows the page (#frame=N; a seat's view
+     * #view=S&step=K, its K-th perceived frame: no decision number), written
+     * with replaceState (no history entry per step) at most every 150 ms. */
+    var hashTimer = null;
+    function hashOf() { return view < 0 ? "#frame=" + cur : "#view=" + view + "&step=" + posIndex(cur); }
+    function keepHash() {
+      if (LOG || hashTimer) return;
+      hashTimer = setTimeout(function () {
+        hashTimer = null;
+        var h = hashOf();
+        if (location.hash === h) return;
+        try { history.replaceState(history.state, "", h); } catch (e) { location.replace(h); }
+      }, 150);
+    }
+    /* A hash read: #frame=N, #view=S (with #frame=N: the last frame S
+     * perceives at or before N; with #step=K: its K-th). */
+    function fromHash(h) {
+      var hv = /(?:^#|&)view=(\d+)/.exec(h), hf = /(?:^#|&)frame=(\d+)/.exec(h), hs = /(?:^#|&)step=(\d+)/.exec(h);
+      view = hv && +hv[1] < D.seats ? +hv[1] : -1;
+      pos = positions();
+      $("view").value = String(view);
+      if (hs && pos) go(pos[Math.min(+hs[1], pos.length - 1)]);
+      else go(hf ? +hf[1] : 0);
+    }
+
+    /* Static parts: view switch, the timeline's marks (faults, a forfeit,
+     * the current frame) placed along the scrubber. */
     var vs = '<option value="-1">everything (omniscient)</option>';
     for (var s = 0; s < D.seats; s++) vs += '<option value="' + s + '">seat ' + s + ": " + name(s) + "</option>";
     $("view").innerHTML = vs;
-    var tlh = "";
-    for (var f = 0; f <= last; f++) tlh += '<div data-f="' + f + '" title="' + (f ? "decision " + f : "deal") + '"></div>';
-    $("timeline").innerHTML = tlh;
+    $("goto-n").max = String(last);
+    function pct(f) { return (last ? f / last * 100 : 0) + "%"; }
+    function mark(f, cls) {   /* style set through the DOM: no style attribute (CSP) */
+      var m = document.createElement("div");
+      m.className = cls;
+      m.style.left = pct(f);
+      m.dataset.f = String(f);
+      m.title = f ? "decision " + f : "deal";
+      return $("timeline").appendChild(m);
+    }
+    for (var f = 1; f <= last; f++) if (faulty(f)) mark(f, "fault" + (forfeit(f) ? " forfeit" : ""));
+    var curMark = mark(0, "cur");
 
-    function setView(v) { view = v; $("view").value = String(v); go(cur); }
+    function setView(v) { view = v; pos = positions(); $("view").value = String(v); go(cur); }
     $("first").onclick = function () { stop(); go(0); };
     $("prev").onclick = function () { stop(); go(cur - 1, -1); };
     $("next").onclick = function () { stop(); go(cur + 1, 1); };
     $("last").onclick = function () { stop(); go(last); };
     $("play").onclick = play;
-    $("view").onchange = function () { setView(+this.value); };
-    $("timeline").onclick = function (e) { if (e.target.dataset.f) { stop(); go(+e.target.dataset.f); } };
-    document.addEventListener("keydown", function (e) {
-      if (e.key === "ArrowRight") $("next").click();
-      else if (e.key === "ArrowLeft") $("prev").click();
-      else if (e.key === "Home") $("first").click();
-      else if (e.key === "End") $("last").click();
-      else if (e.key === " ") { e.preventDefault(); play(); }
+    /* The menus give the focus back: the keys then step frames. */
+    $("view").onchange = function () { setView(+this.value); this.blur(); };
+    $("speed").onchange = function () { if (timer) startTimer(); this.blur(); };
+    $("scrub").oninput = function () { stop(); go(view < 0 ? +this.value : pos[+this.value]); };
+    $("timeline").onclick = function (e) {
+      var r = this.getBoundingClientRect();
+      stop();
+      go(e.target.dataset.f ? +e.target.dataset.f : Math.round((e.clientX - r.left) / r.width * last));
+    };
+    $("goto").onsubmit = function (e) {
+      e.preventDefault();
+      var n = parseInt($("goto-n").value, 10);
+      if (n >= 0) { stop(); go(Math.min(n, last)); }
+      $("goto-n").blur();
+    };
+    window.addEventListener("hashchange", function () {
+      if (location.hash !== hashOf()) { stop(); fromHash(location.hash); }
     });
+    /* Keys act on the frames whatever has the focus, but a box typed in: a
+     * menu or the scrubber does not take them for itself. */
+    var KEYS = {
+      ArrowRight: function () { $("next").click(); }, ArrowLeft: function () { $("prev").click(); },
+      Home: function () { $("first").click(); }, End: function () { $("last").click(); },
+      " ": play, n: function () { toFault(1); }, p: function () { toFault(-1); }
+    };
+    document.addEventListener("keydown", function (e) {
+      var t = e.target, act = KEYS[e.key];
+      if (!act || e.ctrlKey || e.altKey || e.metaKey) return;
+      if (t && (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && t.type !== "range"))) return;
+      e.preventDefault();
+      act();
+    });
+    window.jaReplay = {
+      state: function () { return { frame: cur, view: view, playing: !!timer, interval: timer ? interval : 0, timers: timers }; }
+    };
 
     /* Self-test (#selftest in the URL): step through every frame in every view
      * with the page's own buttons, then record the result in the DOM:
@@ -368,7 +465,8 @@
     }
     function snapshot() {
       return ["view " + view, "frame " + cur, "pos " + text("pos"), "meta " + text("meta"),
-        "timeline " + ($("timeline").hidden ? "hidden" : "shown"), "action " + text("action"),
+        "timeline " + ($("timeline").hidden ? "hidden" : "shown"), "scrub " + $("scrub").value + "/" + $("scrub").max,
+        "action " + text("action"),
         "describe " + text("describe"), "table " + text("table"), "scores " + text("scores"),
         "result " + ($("result-box").hidden ? "hidden" : text("result"))].join(" | ");
     }
@@ -391,10 +489,7 @@
       document.body.appendChild(pre);
       document.body.setAttribute("data-selftest", "ok " + steps);
     }
-    var hv = /view=(\d+)/.exec(location.hash), hf = /frame=(\d+)/.exec(location.hash);
-    if (hv && +hv[1] < D.seats) view = +hv[1];
-    $("view").value = String(view);
-    go(hf ? +hf[1] : 0);
+    fromHash(location.hash);
     if (/selftest/.test(location.hash)) {
       try { selftest(); } catch (e) { logError("selftest: " + e.message); }
     }
