@@ -144,7 +144,9 @@ static enum MHD_Result send_asset(srv_call *c, unsigned k)
 /* The page's head and navigation; the title escaped. */
 static void page_begin(FILE *f, const char *title)
 {
-    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>", f);
+    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>",
+          f);
     arena_serve_html(f, title);
     fputs("</title><link rel=\"stylesheet\" href=\"/static/site.css\"></head><body><nav>"
           "<a href=\"/\">Ladder</a><a href=\"/matches\">Matches</a><a href=\"/live\">Live</a>"

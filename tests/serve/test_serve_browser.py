@@ -8,7 +8,8 @@ bob's bot is then uploaded; the page's own script, listening to
 /api/events, must show bob's row and a changed match count, with the
 marker still there (the page was not reloaded). The replay page of a
 played match `/matches/T-N.html` runs the viewer's self-test (#selftest,
-as tests/viewer/test_browser.sh does) and logs no script error. No request
+as tests/viewer/test_browser.sh does) and logs no script error. Every
+page, the replay page too, fits a 400 px phone (scrollWidth). No request
 of either page leaves the server's origin, and no script error or
 exception is logged.
 
@@ -236,6 +237,21 @@ def main():
                   "the replay page logged no script error")
             check(b.eval("document.querySelectorAll('.points').length") >= 2,
                   "the replay page shows the seats' scores")
+
+        # Every page at a 400 px phone (its viewport meta tag in force): no
+        # horizontal overflow; a wide table scrolls in its own box.
+        b.viewport(400, 800, True)
+        for path in ("", "matches", "bots/alice", "bots/alice/matches", "live", "submit",
+                     page.lstrip("/") if page else ""):
+            b.navigate(origin + path)
+            wait_for(lambda: b.eval("document.readyState") == "complete" and
+                     b.eval("!!document.querySelector('h1, #pos')"), "the page /" + path)
+            if page and path == page.lstrip("/"):
+                wait_for(lambda: b.eval("document.getElementById('pos').textContent"), "the replay")
+            sw, iw = b.eval("document.documentElement.scrollWidth"), b.eval("window.innerWidth")
+            check(iw == 400 and sw is not None and sw <= 400,
+                  "/%s at 400 px: scrollWidth %r, layout %r px" % (path, sw, iw))
+        b.viewport(1400, 900, False)
 
         urls = b.urls()
         check(any(u.startswith(origin + "api/events") for u in urls) and
