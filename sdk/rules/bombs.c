@@ -1287,19 +1287,11 @@ static void events_out(ja_bombs_obs *o, const bombs_ring *e, uint32_t seq)
     eu_ring_seqs(o->ev_seq, seq, N_EVENTS);
 }
 
-/* Everything the seat may know, nothing more (§10): the options, the
- * layout of every table and the published results; of its own table the
- * public play (counts, the top play, the exchange, what is known of each
- * hand, the ranks played) and its own cards; its own ring of events. Never
- * other hands, other tables' play before it is published, the L1 choice of
- * another seat, whether another seat was forced in a window, or the future.
- * A seat whose table is not playing now sees its table IDLE. */
-static void bombs_observe(const void *st, int seat, void *obs)
+/* What every seat sees alike: the options, the hand, the layout of every
+ * table with its Master and Knave, and per seat its place in the layout,
+ * its published score and its last place. */
+static void observe_common(const bombs_state *s, ja_bombs_obs *o)
 {
-    const bombs_state *s = st;
-    ja_bombs_obs *o = obs;
-    if (!eu_obs_begin(o, sizeof *o, seat, s->n, &o->seat, &o->n_seats))
-        return;
     o->hands = s->hands;
     o->out_of_turn = s->out_of_turn == OOT_ON;
     o->interrupt_after_pass = s->after_pass == AFTER_ON;
@@ -1319,26 +1311,94 @@ static void bombs_observe(const void *st, int seat, void *obs)
         o->score[i] = s->score[i];
         o->last_place[i] = s->last_place[i];
     }
-    int u = s->seat_table[seat];
+}
+
+/* Table u (NONE: none) as seat sees it (seat -1: as a seat that is not
+ * its actor): observe_turn, the dealer, the exchange's offer and requests,
+ * the ranks played, and the public record of each of its seats. */
+static void observe_table(const bombs_state *s, int seat, int u, ja_bombs_obs *o)
+{
     o->table = (uint8_t)u;
     observe_turn(s, seat, u, o);
     o->offer = o->dealer = NONE;
     memset(o->table_seats, NONE, sizeof o->table_seats);
-    if (u != NONE) {
-        const bombs_table *tb = &s->t[u];
-        o->dealer = tb->dealer;
-        o->offer = tb->offer;
-        o->requested = tb->requested;
-        memcpy(o->played, tb->played, RANKS);
-        for (int k = 0; k < tb->size; k++) {
-            int p = tb->chair[k];
-            o->table_seats[k] = (uint8_t)p;
-            observe_seat(s, p, o);
-        }
+    if (u == NONE)
+        return;
+    const bombs_table *tb = &s->t[u];
+    o->dealer = tb->dealer;
+    o->offer = tb->offer;
+    o->requested = tb->requested;
+    memcpy(o->played, tb->played, RANKS);
+    for (int k = 0; k < tb->size; k++) {
+        int p = tb->chair[k];
+        o->table_seats[k] = (uint8_t)p;
+        observe_seat(s, p, o);
     }
+}
+
+/* Everything the seat may know, nothing more (§10): the options, the
+ * layout of every table and the published results; of its own table the
+ * public play (counts, the top play, the exchange, what is known of each
+ * hand, the ranks played) and its own cards; its own ring of events. Never
+ * other hands, other tables' play before it is published, the L1 choice of
+ * another seat, whether another seat was forced in a window, or the future.
+ * A seat whose table is not playing now sees its table IDLE. */
+static void bombs_observe(const void *st, int seat, void *obs)
+{
+    const bombs_state *s = st;
+    ja_bombs_obs *o = obs;
+    if (!eu_obs_begin(o, sizeof *o, seat, s->n, &o->seat, &o->n_seats))
+        return;
+    observe_common(s, o);
+    observe_table(s, seat, s->seat_table[seat], o);
     observe_hand(s, seat, o);
     events_out(o, &s->ev[seat], s->ev_count[seat]);
 }
+
+/* The table every seat sits at in this hand, or NONE when there are
+ * several or a seat sits out (a tiebreak hand): then no table's play is
+ * seen by every seat. */
+static int common_table(const bombs_state *s)
+{
+    if (s->n_tables != 1)
+        return NONE;
+    for (int i = 0; i < s->n; i++)
+        if (s->seat_table[i] != 0)
+            return NONE;
+    return 0;
+}
+
+/* Whether every seat has seen the same events: the same count and the
+ * same ring, byte for byte. Events go to a whole table or to every seat
+ * (push_table, push_all), so this holds from the start of a match whose
+ * seats always shared one table. */
+static bool common_events(const bombs_state *s)
+{
+    for (int i = 1; i < s->n; i++)
+        if (s->ev_count[i] != s->ev_count[0] ||
+            memcmp(&s->ev[i], &s->ev[0], sizeof s->ev[0]) != 0)
+            return false;
+    return true;
+}
+
+/* JA_EXT_OBSERVE_PUBLIC: the part of the observation every seat sees
+ * (§10): the options, the layout, Master and Knave of every table, the
+ * published scores and places; when every seat sits at one table, that
+ * table as a seat other than its actor sees it (never the L1 choice); and
+ * the events when every seat has seen the same ones. Never a hand, nor a
+ * table's play that some seat does not see. */
+static void bombs_observe_public(const void *st, void *obs)
+{
+    const bombs_state *s = st;
+    ja_bombs_obs *o = obs;
+    eu_obs_public_begin(o, sizeof *o, s->n, &o->seat, &o->n_seats);
+    observe_common(s, o);
+    observe_table(s, -1, common_table(s), o);
+    if (common_events(s))
+        events_out(o, &s->ev[0], s->ev_count[0]);
+}
+
+static const ja_ext_observe_public OBSERVE_PUBLIC = {bombs_observe_public};
 
 /* JA_EXT_OBSERVE_UPDATE: obs is seat's observation of an earlier state of
  * this match, or zeros. Most questions come in the play of a table's hand
@@ -1395,7 +1455,7 @@ static const ja_ext_observe_update OBSERVE_UPDATE = {bombs_observe_update};
 
 static const void *bombs_extension(const char *id)
 {
-    return eu_extension(id, &TEST_DEAL, &OBSERVE_UPDATE);
+    return eu_extension(id, &TEST_DEAL, &OBSERVE_UPDATE, &OBSERVE_PUBLIC);
 }
 
 static int bombs_outcome(const void *st, ja_outcome *out)

@@ -1086,9 +1086,30 @@ static void bj_observe_update(const void *st, int seat, void *obs)
 
 static const ja_ext_observe_update OBSERVE_UPDATE = {bj_observe_update};
 
+/* JA_EXT_OBSERVE_PUBLIC: what every seat sees (§10): the whole table, the
+ * dealer phase, the blind counts and stays, the last reveal, scores and
+ * events, as a seat other than the drawer sees them: the drawn card only
+ * when it is the upcard, and unseen[] with the drawn card in it while it is
+ * hidden. Never the order of a deck nor a face-down blind card. */
+static void bj_observe_public(const void *st, void *obs)
+{
+    const bj_state *s = st;
+    ja_brawljack_obs *o = obs;
+    eu_obs_public_begin(o, sizeof *o, s->n, &o->seat, &o->n_seats);
+    observe_public(s, -1, o);
+    observe_unseen(s, -1, o);
+    const int nh = s->n_hands;
+    for (int h = 0; h < nh; h++)
+        observe_hand(s, h, o);
+    observe_shown(s, o);
+    EU_EVENTS_OUT(o, s, s->event_seq, N_EVENTS, ev_kind, ev_seat, ev_hand, ev_card, ev_value);
+}
+
+static const ja_ext_observe_public OBSERVE_PUBLIC = {bj_observe_public};
+
 static const void *bj_extension(const char *id)
 {
-    return eu_extension(id, &TEST_DEAL, &OBSERVE_UPDATE);
+    return eu_extension(id, &TEST_DEAL, &OBSERVE_UPDATE, &OBSERVE_PUBLIC);
 }
 
 static int bj_outcome(const void *st, ja_outcome *out)

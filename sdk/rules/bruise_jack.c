@@ -568,7 +568,7 @@ static const ja_field obs_fields[] = {JA_BRUISE_JACK_OBS_FIELDS(EU_FIELD_S, EU_F
 
 /* The part of seat's observation that any decision may change: the scalars
  * (stage, seat to act, stock, the drawn card, the own centre...) and the
- * stands. */
+ * stands. Seat -1 is the public view: no drawn card, no centre. */
 static void observe_turn(const bj_state *s, int seat, ja_bruise_jack_obs *o)
 {
     bool over = s->stage == JA_BRUISE_JACK_STAGE_OVER;
@@ -585,7 +585,7 @@ static void observe_turn(const bj_state *s, int seat, ja_bruise_jack_obs *o)
     o->stage = s->stage;
     o->stock_count = (uint8_t)stock_count(s);
     o->drawn = s->stage == JA_BRUISE_JACK_STAGE_PLACE && s->cur == seat ? s->drawn : NONE;
-    o->centre = s->centre[seat];
+    o->centre = seat >= 0 ? s->centre[seat] : NONE;
     const int n = s->n;
     for (int p = 0; p < n; p++)
         o->stood[p] = s->stood[p];
@@ -726,9 +726,26 @@ static void bj_observe_update(const void *st, int seat, void *obs)
 
 static const ja_ext_observe_update OBSERVE_UPDATE = {bj_observe_update};
 
+/* JA_EXT_OBSERVE_PUBLIC: what every seat sees (§7): the public table (up
+ * cards, claims, stands, which seats hold a centre, the discard pile, the
+ * stock's size, scores, the last showdown with its centres, events). No
+ * centre before its showdown (`centre` is 255), no drawn card (255), never
+ * the stock's order or the hidden row order. */
+static void bj_observe_public(const void *st, void *obs)
+{
+    const bj_state *s = st;
+    ja_bruise_jack_obs *o = obs;
+    eu_obs_public_begin(o, sizeof *o, s->n, &o->seat, &o->n_seats);
+    observe_turn(s, -1, o);
+    observe_hand(s, o);
+    EU_EVENTS_OUT(o, s, s->event_seq, N_EVENTS, ev_kind, ev_seat, ev_arg, ev_card);
+}
+
+static const ja_ext_observe_public OBSERVE_PUBLIC = {bj_observe_public};
+
 static const void *bj_extension(const char *id)
 {
-    return eu_extension(id, &TEST_DEAL, &OBSERVE_UPDATE);
+    return eu_extension(id, &TEST_DEAL, &OBSERVE_UPDATE, &OBSERVE_PUBLIC);
 }
 
 static int bj_outcome(const void *st, ja_outcome *out)

@@ -596,17 +596,31 @@ static inline int eu_stack_deck(const uint8_t *cards, uint32_t n, unsigned base,
     return (int)k;
 }
 
-/* The extension() of an engine whose optional interfaces are test_deal and
- * observe_update: td for JA_EXT_TEST_DEAL, ou for JA_EXT_OBSERVE_UPDATE,
- * else NULL. */
+/* The extension() of an engine whose optional interfaces are test_deal,
+ * observe_update and observe_public: td for JA_EXT_TEST_DEAL, ou for
+ * JA_EXT_OBSERVE_UPDATE, op for JA_EXT_OBSERVE_PUBLIC, else NULL. */
 static inline const void *eu_extension(const char *id, const ja_ext_test_deal *td,
-                                       const ja_ext_observe_update *ou)
+                                       const ja_ext_observe_update *ou,
+                                       const ja_ext_observe_public *op)
 {
     if (!id)
         return NULL;
     if (strcmp(id, JA_EXT_TEST_DEAL) == 0)
         return td;
+    if (strcmp(id, JA_EXT_OBSERVE_PUBLIC) == 0)
+        return op;
     return strcmp(id, JA_EXT_OBSERVE_UPDATE) == 0 ? ou : NULL;
+}
+
+/* The start of observe_public() (JA_EXT_OBSERVE_PUBLIC): zeroes the whole
+ * observation (size bytes) and writes its `seat` field as JA_OBS_NO_SEAT
+ * and `n_seats` as n. */
+static inline void eu_obs_public_begin(void *obs, size_t size, int n, uint8_t *seat_field,
+                                       uint8_t *n_field)
+{
+    memset(obs, 0, size);
+    *seat_field = (uint8_t)JA_OBS_NO_SEAT;
+    *n_field = (uint8_t)n;
 }
 
 /* ---- describe() ------------------------------------------------------------------------ */

@@ -1090,9 +1090,35 @@ static void jitb_observe_update(const void *st, int seat, void *obs)
 
 static const ja_ext_observe_update OBSERVE_UPDATE = {jitb_observe_update};
 
+/* JA_EXT_OBSERVE_PUBLIC: what every seat sees (§14): the boxes with their
+ * piles and slots, the discards and box log, counts, scores, the turn in
+ * progress as the seats not acting see it (a target chosen but not yet
+ * matched stays hidden: stage A), the marked cards, the lock, the cards
+ * known in every hand (an opened partner hand) and the events. No hand. */
+static void jitb_observe_public(const void *st, void *obs)
+{
+    const jitb_state *s = st;
+    ja_jitb_obs *o = obs;
+    eu_obs_public_begin(o, sizeof *o, s->n, &o->seat, &o->n_seats);
+    observe_public(s, -1, o);
+    for (int pos = 0; pos < N_POS; pos++)
+        o->active[pos] = ident_or_none(s->top[pos]);
+    for (int k = 0; k < N_SLOTS; k++)
+        o->slot_color[k] = slot_color(s, k);
+    for (int b = 0; b < MAX_BOXES; b++)
+        observe_slots(s, o, b);
+    for (int i = 0; i < s->n; i++)
+        memcpy(o->known + 52 * i, s->known[i], 52);
+    observe_piles(s, o, 0, 0);
+    EU_EVENTS_OUT(o, s, s->event_seq, N_EVENTS, ev_kind, ev_seat, ev_card, ev_card2, ev_pos,
+                  ev_value);
+}
+
+static const ja_ext_observe_public OBSERVE_PUBLIC = {jitb_observe_public};
+
 static const void *jitb_extension(const char *id)
 {
-    return eu_extension(id, &TEST_DEAL, &OBSERVE_UPDATE);
+    return eu_extension(id, &TEST_DEAL, &OBSERVE_UPDATE, &OBSERVE_PUBLIC);
 }
 
 /* Match score = total points (§13), in units of 1/JA_SCORE_UNIT; partners

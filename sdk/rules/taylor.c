@@ -772,9 +772,31 @@ static void taylor_observe_update(const void *st, int seat, void *obs)
 
 static const ja_ext_observe_update OBSERVE_UPDATE = {taylor_observe_update};
 
+/* JA_EXT_OBSERVE_PUBLIC: what every seat sees (spec §10): the scalars and
+ * counts, the pile, the stock only when its order is public, the cards
+ * known to be in each hand (every seat's row: each is a lower bound all
+ * observers compute) and the public events. No hand's contents. */
+static void taylor_observe_public(const void *st, void *obs)
+{
+    const taylor_state *s = st;
+    ja_taylor_obs *o = obs;
+    eu_obs_public_begin(o, sizeof *o, s->n, &o->seat, &o->n_seats);
+    observe_public(s, o);
+    const int n = s->n, pc = s->pile_count;
+    for (int i = 0; i < n; i++)
+        memcpy(o->known + 52 * i, s->known[i], 52);
+    if (s->stock_known)
+        observe_stock(s, o->stock, s->stock_len - s->stock_pos);
+    for (int i = 0; i < pc; i++)
+        o->pile[i] = ident(s->pile[i]);
+    EU_EVENTS_OUT(o, s, s->event_seq, N_EVENTS, ev_kind, ev_seat, ev_card, ev_count);
+}
+
+static const ja_ext_observe_public OBSERVE_PUBLIC = {taylor_observe_public};
+
 static const void *taylor_extension(const char *id)
 {
-    return eu_extension(id, &TEST_DEAL, &OBSERVE_UPDATE);
+    return eu_extension(id, &TEST_DEAL, &OBSERVE_UPDATE, &OBSERVE_PUBLIC);
 }
 
 static int taylor_outcome(const void *st, ja_outcome *out)

@@ -59,7 +59,17 @@
  *    event ring, so both the incremental and the fallback paths run), and
  *    now and then cleared first (a seat never observed); after each update
  *    it must equal a fresh observe() byte for byte. Checked at the end of
- *    the match too.
+ *    the match too;
+ *  - the public observation (JA_EXT_OBSERVE_PUBLIC, which every game
+ *    offers), at every heavy decision and at the end: it zeroes everything
+ *    (0xAA and 0x55 fillings, padding 0) and its seat is JA_OBS_NO_SEAT;
+ *    (a) determinize(copy, s) leaves it byte-identical for each seat s
+ *    checked for hidden information, and so does determinize for every
+ *    seat in turn on one copy (every hand and the stock re-dealt); (b) each
+ *    of its fields agrees with the same field of every seat's observe(),
+ *    by the field's class in PUBLIC_FIELDS (a field not named there must
+ *    be the same for every seat; a private one is not compared, (a) says
+ *    it holds nothing hidden).
  * Per match: the decision count stays below a generous bound (termination);
  * the outcome has the right n_seats and competition-ranking places consistent
  * with the scores (recomputed here); replaying the recorded choices from the
@@ -179,6 +189,9 @@ typedef struct ctx {
      * kept through a match, and a fresh observe() to compare with. */
     const ja_ext_observe_update *ou;
     uint8_t *obs_u[JA_MAX_SEATS], *obs_f;
+    /* JA_EXT_OBSERVE_PUBLIC: the public observation of st, and of a copy. */
+    const ja_ext_observe_public *op;
+    uint8_t *obs_p, *obs_q;
     uint32_t gap[JA_MAX_SEATS];
     ja_rng upd;
     uint32_t *padding;            /* offsets of observation bytes in no field */
@@ -199,6 +212,7 @@ typedef struct ctx {
     /* Statistics over the run. */
     uint64_t matches, decisions, heavy, joint, detz, detz_state_changed, detz_other_changed;
     uint64_t samples, configs, configs_skipped, updates, updates_cleared;
+    uint64_t publics, public_compared;
 } ctx;
 
 static void describe_state(ctx *c, const void *st)
@@ -307,6 +321,11 @@ static ctx *ctx_new(const ja_game_rules *g)
     }
     c->obs_b = xmalloc(g->obs_size);
     c->obs_c = xmalloc(g->obs_size);
+    c->op = ja_rules_extension(g, JA_EXT_OBSERVE_PUBLIC);
+    assert_non_null(c->op);
+    assert_non_null(c->op->observe_public);
+    c->obs_p = xmalloc(g->obs_size);
+    c->obs_q = xmalloc(g->obs_size);
     c->ou = ja_rules_extension(g, JA_EXT_OBSERVE_UPDATE);
     if (c->ou) {
         assert_non_null(c->ou->update);
@@ -353,6 +372,8 @@ static void ctx_free(ctx *c)
     }
     free(c->obs_b);
     free(c->obs_c);
+    free(c->obs_p);
+    free(c->obs_q);
     for (int t = 0; t < JA_MAX_SEATS; t++)
         free(c->obs_u[t]);
     free(c->obs_f);
@@ -661,6 +682,14 @@ static void check_hidden(ctx *c, uint32_t mask, int s, int deep)
               "list depends on hidden information",
               s, s, c->n_legal[s], cnt);
     }
+    /* (a) of the public observation: nothing of it is hidden from s. */
+    c->op->observe_public(c->copy, c->obs_q);
+    if (memcmp(c->obs_q, c->obs_p, g->obs_size) != 0) {
+        char where[160];
+        FAIL(c, c->st, "LEAK: determinize(seat %d, seed 0x%016llx) changed the public "
+             "observation at %s", s, (unsigned long long)seed1,
+             obs_diff(c, c->obs_q, c->obs_p, where, sizeof where));
+    }
     /* Did it re-deal anything that seat s cannot see? Another seat's view
      * of its own cards shows it. */
     if (n > 1) {
@@ -719,6 +748,175 @@ static void check_hidden(ctx *c, uint32_t mask, int s, int deep)
               "caller's buffer)",
               s, (unsigned long long)seed2);
         play_on(c, c->st2, PLAY_ON, "after sample");
+    }
+}
+
+/* ---- The public observation (JA_EXT_OBSERVE_PUBLIC) ---------------------------- */
+
+/* How a field of the public observation compares with the same field of a
+ * seat's observation (property (b)):
+ *  - SAME (every field not named in PUBLIC_FIELDS): equal for every seat;
+ *  - IDLE: equal for every seat not deciding now (the one deciding may see
+ *    more: the card it drew, the target it chose);
+ *  - PRIVATE: not compared: the seat's own cards (property (a) shows the
+ *    public one holds none);
+ *  - ROWS: per-seat rows of `row` elements (seat*row + i): row p equal in
+ *    every seat's observation but p's own (which holds its hand instead);
+ *  - SEAT: the public one holds JA_OBS_NO_SEAT;
+ *  - TABLE / TABLE_IDLE / EVENTS (Bombs): SAME, resp. IDLE, when the public
+ *    observation shows a table (`table` not 255: every seat sits at it),
+ *    resp. SAME when it shows events (`event_seq` not 0: every seat has
+ *    seen the same); else not compared. */
+enum { PF_SAME, PF_IDLE, PF_PRIVATE, PF_ROWS, PF_SEAT, PF_TABLE, PF_TABLE_IDLE, PF_EVENTS };
+
+typedef struct public_field {
+    const char *game; /* NULL: every game */
+    const char *field;
+    int cls, row;
+} public_field;
+
+static const public_field PUBLIC_FIELDS[] = {
+    {NULL, "seat", PF_SEAT, 0},
+    {"taylor-blackjack", "hand", PF_PRIVATE, 0},
+    {"taylor-blackjack", "known", PF_ROWS, 52},
+    {"brawljack", "drawn", PF_IDLE, 0},
+    {"brawljack", "unseen", PF_IDLE, 0},
+    {"bruise-jack", "drawn", PF_IDLE, 0},
+    {"bruise-jack", "centre", PF_PRIVATE, 0},
+    {"jack-in-the-box", "hand", PF_PRIVATE, 0},
+    {"jack-in-the-box", "stage", PF_IDLE, 0},
+    {"jack-in-the-box", "target", PF_IDLE, 0},
+    {"bombs", "hand", PF_PRIVATE, 0},
+    {"bombs", "table", PF_TABLE, 0},
+    {"bombs", "stage", PF_TABLE_IDLE, 0},
+    {"bombs", "actor", PF_TABLE, 0},
+    {"bombs", "dealer", PF_TABLE, 0},
+    {"bombs", "lead_form", PF_TABLE_IDLE, 0},
+    {"bombs", "lead_len", PF_TABLE_IDLE, 0},
+    {"bombs", "top_form", PF_TABLE, 0},
+    {"bombs", "top_rank", PF_TABLE, 0},
+    {"bombs", "top_len", PF_TABLE, 0},
+    {"bombs", "top_owner", PF_TABLE, 0},
+    {"bombs", "turn_seat", PF_TABLE, 0},
+    {"bombs", "passes", PF_TABLE, 0},
+    {"bombs", "offer", PF_TABLE, 0},
+    {"bombs", "requested", PF_TABLE, 0},
+    {"bombs", "club3", PF_TABLE, 0},
+    {"bombs", "table_seats", PF_TABLE, 0},
+    {"bombs", "count", PF_TABLE, 0},
+    {"bombs", "place", PF_TABLE, 0},
+    {"bombs", "known", PF_TABLE, 0},
+    {"bombs", "absent", PF_TABLE, 0},
+    {"bombs", "played", PF_TABLE, 0},
+    {"bombs", "event_seq", PF_EVENTS, 0},
+    {"bombs", "ev_seq", PF_EVENTS, 0},
+    {"bombs", "ev_kind", PF_EVENTS, 0},
+    {"bombs", "ev_seat", PF_EVENTS, 0},
+    {"bombs", "ev_arg", PF_EVENTS, 0},
+};
+
+static const public_field *public_field_of(const ja_game_rules *g, const char *name)
+{
+    for (size_t i = 0; i < sizeof PUBLIC_FIELDS / sizeof PUBLIC_FIELDS[0]; i++) {
+        const public_field *p = &PUBLIC_FIELDS[i];
+        if ((!p->game || strcmp(p->game, g->name) == 0) && strcmp(p->field, name) == 0)
+            return p;
+    }
+    return NULL;
+}
+
+/* The value of the scalar field `name` of obs, or `none` without one. */
+static uint64_t field_value(const ja_game_rules *g, const uint8_t *obs, const char *name,
+                            uint64_t none)
+{
+    for (uint32_t i = 0; i < g->n_obs_fields; i++) {
+        const ja_field *f = &g->obs_fields[i];
+        if (strcmp(f->name, name) != 0)
+            continue;
+        if (f->type == JA_FT_U8)
+            return obs[f->offset];
+        uint32_t v;
+        memcpy(&v, obs + f->offset, sizeof v);
+        return f->type == JA_FT_U32 ? v : none;
+    }
+    return none;
+}
+
+/* Property (b) for field f: the public observation c->obs_p against each
+ * seat's c->obs_a[t], by f's class. */
+static void check_public_field(ctx *c, uint32_t mask, const ja_field *f)
+{
+    static const uint32_t width[JA_FT_COUNT] = {1, 1, 2, 2, 4, 4, 8};
+    const ja_game_rules *g = c->g;
+    const public_field *pf = public_field_of(g, f->name);
+    const int cls = pf ? pf->cls : PF_SAME;
+    const uint8_t *pub = c->obs_p + f->offset;
+    const uint32_t w = width[f->type], size = w * f->count;
+    if (cls == PF_PRIVATE ||
+        ((cls == PF_TABLE || cls == PF_TABLE_IDLE) &&
+         field_value(g, c->obs_p, "table", 255) == 255) ||
+        (cls == PF_EVENTS && field_value(g, c->obs_p, "event_seq", 0) == 0))
+        return;
+    if (cls == PF_SEAT) {
+        CHECK(c, c->st, pub[0] == JA_OBS_NO_SEAT, "the public observation's %s is %u, not %u",
+              f->name, pub[0], JA_OBS_NO_SEAT);
+        return;
+    }
+    for (uint32_t t = 0; t < c->n; t++) {
+        const uint8_t *mine = c->obs_a[t] + f->offset;
+        if ((cls == PF_IDLE || cls == PF_TABLE_IDLE) && ((mask >> t) & 1u))
+            continue;
+        c->public_compared++;
+        if (cls != PF_ROWS) {
+            CHECK(c, c->st, memcmp(pub, mine, size) == 0,
+                  "the public observation's %s differs from seat %u's (a public field)",
+                  f->name, t);
+            continue;
+        }
+        const uint32_t row = (uint32_t)pf->row * w;
+        for (uint32_t p = 0; p < c->n && (p + 1) * row <= size; p++)
+            CHECK(c, c->st, p == t || memcmp(pub + p * row, mine + p * row, row) == 0,
+                  "the public observation's %s, row %u, differs from seat %u's", f->name, p,
+                  t);
+    }
+}
+
+/* The public observation of c->st into c->obs_p, with every check: it
+ * zeroes everything, (b) against every seat's observation (c->obs_a, all
+ * seats observed), and (a) for determinize of every seat in turn on one
+ * copy. check_hidden() then checks (a) for each seat alone. */
+static void check_public(ctx *c, uint32_t mask)
+{
+    const ja_game_rules *g = c->g;
+    memset(c->obs_p, 0xAA, g->obs_size);
+    c->op->observe_public(c->st, c->obs_p);
+    memset(c->obs_q, 0x55, g->obs_size);
+    c->op->observe_public(c->st, c->obs_q);
+    c->publics++;
+    if (memcmp(c->obs_p, c->obs_q, g->obs_size) != 0) {
+        char where[160];
+        FAIL(c, c->st, "observe_public leaves bytes of the caller's buffer (not zeroed): %s",
+             obs_diff(c, c->obs_p, c->obs_q, where, sizeof where));
+    }
+    for (uint32_t i = 0; i < c->n_padding; i++)
+        CHECK(c, c->st, c->obs_p[c->padding[i]] == 0,
+              "observe_public: byte %u is padding (in no field) yet holds 0x%02x",
+              c->padding[i], c->obs_p[c->padding[i]]);
+    CHECK(c, c->st, field_value(g, c->obs_p, "n_seats", 0) == c->n,
+          "the public observation's n_seats is not %u", c->n);
+    for (uint32_t i = 0; i < g->n_obs_fields; i++)
+        if (g->obs_fields[i].type < JA_FT_COUNT)
+            check_public_field(c, mask, &g->obs_fields[i]);
+    /* (a) with every hand and the stock re-dealt: each seat's determinize
+     * in turn on one copy. */
+    memcpy(c->copy2, c->st, g->state_size);
+    for (uint32_t t = 0; t < c->n; t++)
+        g->determinize(c->copy2, (int)t, ja_rng_next(&c->check));
+    c->op->observe_public(c->copy2, c->obs_q);
+    if (memcmp(c->obs_q, c->obs_p, g->obs_size) != 0) {
+        char where[160];
+        FAIL(c, c->st, "LEAK: determinize of every seat in turn changed the public "
+             "observation at %s", obs_diff(c, c->obs_q, c->obs_p, where, sizeof where));
     }
 }
 
@@ -919,6 +1117,7 @@ static void play_checked(ctx *c)
          * (determinism, playing on) for one of them at random. */
         if (heavy) {
             c->heavy++;
+            check_public(c, mask);
             uint32_t hidden = mask;
             for (uint32_t k = 0; k < n && (uint32_t)popcount32(hidden) < HIDDEN_SEATS; k++)
                 hidden |= UINT32_C(1) << ((c->step + k) % n);
@@ -957,6 +1156,7 @@ static void play_checked(ctx *c)
               "legal(seat %u) at the end is not empty", t);
         observe_checked(c, c->st, (int)t, c->obs_a[t]);
     }
+    check_public(c, 0);
     update_checked(c, c->st, 1);
     check_describe(c, c->st);
     memcpy(c->twin, c->st, g->state_size);
@@ -1159,6 +1359,9 @@ static void print_stats(const ctx *c)
                   c->detz ? 100.0 * (double)c->detz_state_changed / (double)c->detz : 0.0,
                   c->detz ? 100.0 * (double)c->detz_other_changed / (double)c->detz : 0.0,
                   (unsigned long long)c->detz, (unsigned long long)c->samples);
+    print_message("  %s: %llu public observations, %llu of their fields compared with a "
+                  "seat's\n", c->g->name, (unsigned long long)c->publics,
+                  (unsigned long long)c->public_compared);
     if (c->ou)
         print_message("  %s: %llu incremental observations (%llu from a cleared buffer)\n",
                       c->g->name, (unsigned long long)c->updates,

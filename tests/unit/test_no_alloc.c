@@ -1,5 +1,6 @@
 /* The hot paths do not allocate: every engine's legal, apply, observe,
- * default_action and to_act, and the referee's match loop per decision.
+ * default_action and to_act, its public observation (JA_EXT_OBSERVE_PUBLIC)
+ * at every decision, and the referee's match loop per decision.
  * Allocation calls from this binary's own objects (the engines and the
  * referee are static libraries) are counted through the linker's --wrap
  * (tests/CMakeLists.txt); the bots' plugins are not ours and not counted. */
@@ -28,6 +29,8 @@ static void test_engines(void **state)
         void *st = malloc(g->state_size);
         void *obs = malloc(g->obs_size);
         ja_action *legal = malloc(sizeof *legal * g->max_actions);
+        const ja_ext_observe_public *op = ja_rules_extension(g, JA_EXT_OBSERVE_PUBLIC);
+        assert_non_null(op);
         for (uint32_t seats = g->min_seats; seats <= g->max_seats; seats++) {
             ja_options o;
             char err[256];
@@ -41,6 +44,7 @@ static void test_engines(void **state)
             uint32_t mask, steps = 0;
             while ((mask = g->to_act(st)) != 0 && steps++ < 200000) {
                 ja_action by_seat[JA_MAX_SEATS] = {{0}};
+                op->observe_public(st, obs);
                 for (uint32_t s = 0; s < seats; s++)
                     if (mask & (1u << s)) {
                         uint32_t n = g->legal(st, (int)s, legal, g->max_actions);

@@ -24,6 +24,8 @@
  *    may know. determinize(st, s) re-deals everything seat s cannot see and
  *    leaves observe(st, s) byte-identical; observe(sample(observe(st, s)), s)
  *    equals observe(st, s).
+ *  - An optional public observation (JA_EXT_OBSERVE_PUBLIC, below) is the
+ *    part of the observation common to every seat: what a spectator may see.
  *  - No function here allocates, blocks or keeps global mutable state. */
 #ifndef JA_RULES_H
 #define JA_RULES_H
@@ -201,6 +203,32 @@ typedef struct ja_ext_observe_update {
      * access outside st and obs. */
     void (*update)(const void *st, int seat, void *obs);
 } ja_ext_observe_update;
+
+/* The public (spectator) observation: what the table shows to everyone,
+ * for broadcasts and the viewer's public view (`arena replay show --public`).
+ *  - observe_public() zeroes the whole observation (obs_size bytes, the
+ *    game's own observation struct), then fills exactly what every seat may
+ *    know: the options, the table, discards, scores, whose turn, counts of
+ *    cards in hands where the rules make them public, the public events.
+ *    Never a hand's contents, a card only one seat sees, the order of a
+ *    hidden stock, the seed or the PRNG.
+ *  - Its `seat` field is JA_OBS_NO_SEAT (255): no seat observes; n_seats
+ *    is set as for a seat.
+ *  - Every field it fills holds what each seat's observe() writes there
+ *    where that field is public (docs/rules/<game>.md, "Public view", says
+ *    per game which fields are); fields private to a seat hold what no seat
+ *    would see (zeros, or the game's "none" value).
+ *  - determinize(st, s) leaves observe_public(st) byte-identical, for every
+ *    seat s: nothing of it depends on a card some seat cannot see.
+ *  - Like observe(), it allocates nothing, blocks on nothing and reads no
+ *    memory but st and obs.
+ * tests/rules/test_all_games.c checks these for every game that offers it
+ * (every game of the registry does). */
+#define JA_EXT_OBSERVE_PUBLIC "ja.observe_public.v1"
+#define JA_OBS_NO_SEAT 255u /* the `seat` field of a public observation */
+typedef struct ja_ext_observe_public {
+    void (*observe_public)(const void *st, void *obs);
+} ja_ext_observe_public;
 
 /* g's optional interface id, or NULL: when g is built without the member
  * (its struct_size does not cover it), has no extension(), or extension(id)

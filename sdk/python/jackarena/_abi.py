@@ -42,6 +42,8 @@ FT_I64 = 6
 FT_COUNT = 7
 EXT_TEST_DEAL = 'ja.test_deal.v1'
 EXT_OBSERVE_UPDATE = 'ja.observe_update.v1'
+EXT_OBSERVE_PUBLIC = 'ja.observe_public.v1'
+OBS_NO_SEAT = 255
 
 
 def name_of(group, value):
