@@ -16,7 +16,7 @@
 
 static const char HELP[] =
     "usage: arena replay verify FILE [--json]\n"
-    "       arena replay show FILE [--seat S]\n"
+    "       arena replay show FILE [--seat S | --public]\n"
     "       arena replay html FILE -o OUT.html\n"
     "\n"
     "verify: "
@@ -27,9 +27,11 @@ static const char HELP[] =
     "the file is missing or not a readable replay.\n"
     "\n"
     "show: draw the match in the terminal (omniscient: every seat's cards), or\n"
-    "only what seat S saw with --seat S. On a terminal, keys step through it:\n"
-    "right/l/space/enter next, left/h/backspace back, n/p next/previous fault,\n"
-    "g/G first/last, q quit. Not on a terminal, the whole match is printed.\n"
+    "only what seat S saw with --seat S, or with --public only what the table\n"
+    "shows to everyone (no hand, no seat's records). On a terminal, keys step\n"
+    "through it: right/l/space/enter next, left/h/backspace back, n/p next/\n"
+    "previous fault, g/G first/last, q quit. Not on a terminal, the whole match\n"
+    "is printed.\n"
     "\n"
     "html: write one self-contained page (no network, no other file) that plays\n"
     "the match back in a browser, to OUT.html (written whole at the end; if it is\n"
@@ -88,15 +90,19 @@ static int verify(int argc, char **argv)
 static int show(int argc, char **argv)
 {
     static const struct option opts[] = {{"seat", required_argument, NULL, 's'},
+                                         {"public", no_argument, NULL, 'p'},
                                          {"help", no_argument, NULL, 'h'},
                                          {0, 0, 0, 0}};
     const char *seat_arg = NULL;
+    bool public_view = false;
     int c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         if (c == 's') {
             seat_arg = optarg;
+        } else if (c == 'p') {
+            public_view = true;
         } else if (c == 'h') {
             fputs(HELP, stdout);
             return EXIT_OK;
@@ -106,7 +112,12 @@ static int show(int argc, char **argv)
         }
     }
     if (argc - optind != 1) {
-        arena_error("replay show takes one FILE (usage: arena replay show FILE [--seat S])");
+        arena_error("replay show takes one FILE (usage: arena replay show FILE "
+                    "[--seat S | --public])");
+        return EXIT_USAGE;
+    }
+    if (seat_arg && public_view) {
+        arena_error("replay show: --public and --seat are two views; give one");
         return EXIT_USAGE;
     }
     uint32_t seat_u = 0;
@@ -116,8 +127,8 @@ static int show(int argc, char **argv)
     }
     arena_replay rp;
     char err[ERR_MAX];
-    int prepared = arena_replay_show_prepare(&rp, argv[optind], seat_arg != NULL, seat_u, err,
-                                             sizeof err);
+    int prepared = arena_replay_show_prepare(&rp, argv[optind], seat_arg != NULL, seat_u,
+                                             public_view, err, sizeof err);
     int ran = prepared == JA_OK ? arena_replay_show_run(&rp, stdout, err, sizeof err) : JA_OK;
     return finish(&rp, prepared, ran, EXIT_RUNTIME, err);
 }

@@ -19,7 +19,7 @@ static void start(arena_replay *c, const char *path)
 {
     memset(c, 0, sizeof *c);
     c->path = path;
-    c->seat = -1;
+    c->seat = VIEWER_ALL;
 }
 
 void arena_replay_close(arena_replay *c)
@@ -143,15 +143,16 @@ static int read_key(void)
     }
 }
 
-/* A fault at frame fr that the view shows (a seat's view: its own faults). */
+/* A fault at frame fr that the view shows (a seat's view: its own faults;
+ * the public view shows no records, so none). */
 static bool frame_has_fault(const viewer_model *m, uint32_t fr, int seat)
 {
-    if (fr == 0)
+    if (fr == 0 || seat == VIEWER_PUBLIC)
         return false;
     const ref_replay_step *sp = viewer_step(m, fr);
     for (uint32_t k = 0; k < sp->n; k++)
         if (m->r->recs[sp->first + k].fault &&
-            (seat < 0 || m->r->recs[sp->first + k].seat == (uint32_t)seat))
+            (seat == VIEWER_ALL || m->r->recs[sp->first + k].seat == (uint32_t)seat))
             return true;
     return false;
 }
@@ -166,6 +167,8 @@ static void draw_screen(FILE *out, const viewer_model *m, uint32_t fr, int seat,
     viewer_text_header(out, m, seat, st);
     if (seat >= 0)
         fprintf(out, "view: seat %d only (what it saw)\n", seat);
+    else if (seat == VIEWER_PUBLIC)
+        fputs("view: public (what the table shows to everyone)\n", out);
     fputc('\n', out);
     viewer_text_frame(out, m, fr, seat, st);
     if (fr == last) {
@@ -174,6 +177,8 @@ static void draw_screen(FILE *out, const viewer_model *m, uint32_t fr, int seat,
     }
     if (seat >= 0)
         fprintf(out, "\n[seat %d] right/l/space next", seat);
+    else if (seat == VIEWER_PUBLIC)
+        fputs("\n[public] right/l/space next", out);
     else
         fprintf(out, "\n[%u/%u] right/l/space next", fr, last);
     fprintf(out, ", left/h back, n/p fault, g/G first/last, q quit\n");
@@ -234,17 +239,26 @@ static int open_model(arena_replay *c, const char *path, char *err, size_t cap)
 }
 
 int arena_replay_show_prepare(arena_replay *c, const char *path, bool have_seat, uint32_t seat,
-                              char *err, size_t cap)
+                              bool public_view, char *err, size_t cap)
 {
     int rc = open_model(c, path, err, cap);
     if (rc != JA_OK)
         return rc;
+    if (public_view) {
+        if (!c->m.pub) {
+            snprintf(err, cap, "replay show: %s has no public view (JA_EXT_OBSERVE_PUBLIC)",
+                     c->m.g->name);
+            return JA_EUNSUPPORTED;
+        }
+        c->seat = VIEWER_PUBLIC;
+        return JA_OK;
+    }
     if (have_seat && seat >= c->m.n_seats) {
         snprintf(err, cap, "replay show: --seat %u is out of range (the match has seats 0..%u)",
                  (unsigned)seat, (unsigned)c->m.n_seats - 1);
         return JA_ERANGE;
     }
-    c->seat = have_seat ? (int)seat : -1;
+    c->seat = have_seat ? (int)seat : VIEWER_ALL;
     return JA_OK;
 }
 

@@ -24,7 +24,7 @@ typedef struct arena_replay {
     const char *path;  /* the file, as given */
     ref_replay *r;     /* the replay loaded; NULL before */
     viewer_model m;    /* show, html: its model (viewer.h) */
-    int seat;          /* show: the seat whose view is drawn; -1: every seat's cards */
+    int seat;          /* show: the seat whose view is drawn, VIEWER_ALL or VIEWER_PUBLIC */
 } arena_replay;
 
 /* verify: loads the replay at path. JA_OK, or ref_replay_load's code (a
@@ -40,11 +40,13 @@ int arena_replay_verify_prepare(arena_replay *c, const char *path, char *err, si
 int arena_replay_verify_run(arena_replay *c, FILE *out, bool json, char *err, size_t cap);
 
 /* show: opens the replay at path and its model, and checks the seat whose
- * view is drawn (have_seat; otherwise every seat's cards). JA_OK, a code
- * of viewer_load or viewer_resimulate (viewer.h), or JA_ERANGE for a seat
- * the match does not have. */
+ * view is drawn (have_seat; public_view: the public view, which the caller
+ * does not ask together with a seat; otherwise every seat's cards). JA_OK,
+ * a code of viewer_load or viewer_resimulate (viewer.h), JA_ERANGE for a
+ * seat the match does not have, or JA_EUNSUPPORTED for a public view of a
+ * game that offers none. */
 int arena_replay_show_prepare(arena_replay *c, const char *path, bool have_seat, uint32_t seat,
-                              char *err, size_t cap);
+                              bool public_view, char *err, size_t cap);
 
 /* Draws the match as text to out. When out is stdout and both stdin and
  * stdout are terminals, keys step through it (the terminal is put back on

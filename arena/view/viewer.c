@@ -13,6 +13,11 @@ const void *viewer_obs(const viewer_model *m, uint32_t f, uint32_t s)
     return m->obs + ((size_t)f * m->n_seats + s) * m->g->obs_size;
 }
 
+const void *viewer_obs_public(const viewer_model *m, uint32_t f)
+{
+    return m->pub ? m->pub + (size_t)f * m->g->obs_size : NULL;
+}
+
 const ref_replay_step *viewer_step(const viewer_model *m, uint32_t f)
 {
     return &m->r->steps[f - 1];
@@ -63,6 +68,9 @@ static void observe_frame(viewer_model *m, const void *st, uint32_t f)
         m->g->observe(st, (int)s, (void *)viewer_obs(m, f, s));
     if (m->g->describe(st, m->describe[f], VIEWER_DESCRIBE_MAX) < 0)
         m->describe[f][0] = '\0';
+    const ja_ext_observe_public *op = ja_rules_extension(m->g, JA_EXT_OBSERVE_PUBLIC);
+    if (m->pub && op)
+        op->observe_public(st, m->pub + (size_t)f * m->g->obs_size);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -94,6 +102,8 @@ static void alloc_model(viewer_model *m)
     m->obs = ja_xcalloc((size_t)m->n_frames * m->n_seats, m->g->obs_size);
     m->describe = ja_xcalloc(m->n_frames, sizeof *m->describe);
     m->label = ja_xcalloc(m->r->n_recs, sizeof *m->label);
+    if (ja_rules_extension(m->g, JA_EXT_OBSERVE_PUBLIC))
+        m->pub = ja_xcalloc(m->n_frames, m->g->obs_size);
 }
 
 /* Applies decision i of the replay to st, labelling its records, and
@@ -163,6 +173,7 @@ int viewer_build(const ref_replay *r, viewer_model *m, char *err, size_t cap)
 void viewer_free(viewer_model *m)
 {
     free(m->obs);
+    free(m->pub);
     free(m->describe);
     free(m->label);
     free(m->code_rec);
@@ -246,10 +257,15 @@ bool viewer_field(const ja_game_rules *g, const void *obs, const char *name, uin
 
 int64_t viewer_score(const viewer_model *m, uint32_t f, uint32_t from, uint32_t s)
 {
+    return viewer_score_in(m, f, viewer_obs(m, f, from), s);
+}
+
+int64_t viewer_score_in(const viewer_model *m, uint32_t f, const void *obs, uint32_t s)
+{
     if (f + 1 == m->n_frames)
         return m->r->outcome.score[s];
     int64_t v;
-    viewer_field(m->g, viewer_obs(m, f, from), "score", s, &v);
+    viewer_field(m->g, obs, "score", s, &v);
     for (uint32_t k = 0; k < m->g->n_obs_fields; k++)
         if (strcmp(m->g->obs_fields[k].name, "score") == 0)
             return strstr(m->g->obs_fields[k].doc, "27720") ? v : v * JA_SCORE_UNIT;
@@ -500,8 +516,11 @@ void viewer_model_json_keys(json_w *w, const viewer_model *m)
 
 bool viewer_seat_sees(const viewer_model *m, uint32_t fr, int seat)
 {
-    if (seat < 0 || fr == 0 || fr + 1 == m->n_frames)
+    if (seat == VIEWER_ALL || fr == 0 || fr + 1 == m->n_frames)
         return true;
+    if (seat < 0)
+        return m->pub && memcmp(viewer_obs_public(m, fr), viewer_obs_public(m, fr - 1),
+                                m->g->obs_size) != 0;
     if (viewer_step(m, fr)->seats >> seat & 1)
         return true;
     return memcmp(viewer_obs(m, fr, (uint32_t)seat), viewer_obs(m, fr - 1, (uint32_t)seat),

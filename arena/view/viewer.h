@@ -35,7 +35,18 @@ typedef struct viewer_model {
     uint32_t forfeit_at[JA_MAX_SEATS];
     uint32_t *code_rec;                    /* one record per action code applied, by code */
     uint32_t n_codes;
+    /* Every frame's public observation (JA_EXT_OBSERVE_PUBLIC: what the
+     * table shows to everyone), n_frames * g->obs_size; NULL when the game
+     * offers none. For the text viewer's public view only: the JSON model
+     * leaves it out. */
+    uint8_t *pub;
 } viewer_model;
+
+/* The `seat` of the text views that are not one seat's: the omniscient view
+ * (every seat's cards, the replay's records) and the public view (the
+ * public observation alone: what a spectator of the table sees). */
+#define VIEWER_ALL (-1)
+#define VIEWER_PUBLIC (-2)
 
 /* Loads path and builds its model: viewer_load, then viewer_resimulate.
  * JA_OK with *r and *m the caller's (viewer_close); otherwise the code of
@@ -65,6 +76,9 @@ void viewer_free(viewer_model *m);
 /* Seat s's observation at frame f. */
 const void *viewer_obs(const viewer_model *m, uint32_t f, uint32_t s);
 
+/* The public observation at frame f, or NULL when the game offers none. */
+const void *viewer_obs_public(const viewer_model *m, uint32_t f);
+
 /* The decision that led to frame f (f >= 1). */
 const ref_replay_step *viewer_step(const viewer_model *m, uint32_t f);
 
@@ -93,6 +107,8 @@ bool viewer_field(const ja_game_rules *g, const void *obs, const char *name, uin
  * sees it: the outcome at the last frame, before it the "score" field of
  * from's observation (in units when its doc says 1/27720, else in points). */
 int64_t viewer_score(const viewer_model *m, uint32_t f, uint32_t from, uint32_t s);
+/* The same as observation obs (of frame f) shows it. */
+int64_t viewer_score_in(const viewer_model *m, uint32_t f, const void *obs, uint32_t s);
 
 /* Writes one observation as a JSON object from the game's field table:
  * scalars as numbers, arrays as arrays with trailing zeros trimmed (a missing
@@ -117,20 +133,26 @@ typedef struct viewer_style {
  * locale). */
 viewer_style viewer_style_for(FILE *f);
 
-/* The header (game, seats, players; for the omniscient view, seat < 0, also
- * the seed and the number of decisions, which a seat's view leaves out). */
+/* The header (game, seats, players; for the omniscient view, VIEWER_ALL,
+ * also the seed and the number of decisions, which a seat's view and the
+ * public view leave out). */
 void viewer_text_header(FILE *f, const viewer_model *m, int seat, const viewer_style *st);
-/* Frame fr as seat `seat` saw it, or omniscient when seat < 0. */
+/* Frame fr as seat `seat` saw it, or omniscient (VIEWER_ALL), or as the
+ * table shows it to everyone (VIEWER_PUBLIC: the public observation, no
+ * hand, no record of a decision: a label can tell what only its seat
+ * knew). */
 void viewer_text_frame(FILE *f, const viewer_model *m, uint32_t fr, int seat,
                        const viewer_style *st);
 /* The outcome: scores, places and faults per seat. */
 void viewer_text_outcome(FILE *f, const viewer_model *m, const viewer_style *st);
 /* True if frame fr is one seat `seat` perceives: the deal, the end, a
  * decision it was asked, or one that changed its observation (always true
- * for the omniscient view, seat < 0). */
+ * for the omniscient view, VIEWER_ALL; for the public view, VIEWER_PUBLIC,
+ * the deal, the end and the frames whose public observation changed). */
 bool viewer_seat_sees(const viewer_model *m, uint32_t fr, int seat);
 /* The whole match as text: header, every frame (for a seat: the frames in
- * which its observation changed), outcome. */
+ * which its observation changed; for the public view, those in which the
+ * public observation changed), outcome. */
 void viewer_text_dump(FILE *f, const viewer_model *m, int seat, const viewer_style *st);
 
 /* ---- HTML (viewer_html.c) ---------------------------------------------------- */

@@ -404,7 +404,9 @@ static void bombs_deciding(const rctx *c, const void *p)
         return;
     }
     if (o->stage == JA_BOMBS_STAGE_IDLE) {
-        fputs("a seat at another table\n", f);
+        /* The public view shows no table while the seats sit at several. */
+        fputs(o->seat == JA_OBS_NO_SEAT ? "a seat at a table not shown\n"
+                                        : "a seat at another table\n", f);
         return;
     }
     if (o->stage == JA_BOMBS_STAGE_WINDOW) {
@@ -604,7 +606,7 @@ void viewer_text_header(FILE *f, const viewer_model *m, int seat, const viewer_s
     on(f, st, C_RESET);
     /* A seat is never told the match seed (it gives away every deal), and
      * the number of decisions would tell it how long the match lasts. */
-    if (seat < 0)
+    if (seat == VIEWER_ALL)
         fprintf(f, ", %u seats, seed %llu, %u decisions\n", (unsigned)m->n_seats,
                 (unsigned long long)r->h.seed, r->n_steps);
     else
@@ -655,6 +657,8 @@ static void frame_title(FILE *f, const viewer_model *m, uint32_t fr, int seat,
         fprintf(f, "== deal ==\n");
     else if (seat >= 0)
         fprintf(f, "== seat %d sees ==\n", seat);
+    else if (seat == VIEWER_PUBLIC)
+        fprintf(f, "== the table shows ==\n");
     else
         fprintf(f, "== decision %u/%u ==\n", fr, m->r->n_steps);
     on(f, st, C_RESET);
@@ -662,29 +666,39 @@ static void frame_title(FILE *f, const viewer_model *m, uint32_t fr, int seat,
 
 /* The records of the decision that led to frame fr: every seat's, or in a
  * seat's view its own only (whether another seat was asked can be hidden,
- * e.g. Bombs' interrupt windows). */
+ * e.g. Bombs' interrupt windows), or in the public view none (a label can
+ * name what only its seat knew: Jack in the Box's target before the
+ * match is declared). */
 static void frame_records(FILE *f, const viewer_model *m, uint32_t fr, int seat,
                           const viewer_style *st)
 {
-    if (fr == 0)
+    if (fr == 0 || seat == VIEWER_PUBLIC)
         return;
     const ref_replay_step *sp = viewer_step(m, fr);
     for (uint32_t k = 0; k < sp->n; k++) {
         uint32_t ri = sp->first + k;
-        if (seat < 0 || m->r->recs[ri].seat == (uint32_t)seat)
+        if (seat == VIEWER_ALL || m->r->recs[ri].seat == (uint32_t)seat)
             put_rec(f, m, fr, ri, st);
     }
 }
 
 /* Each seat's line: its score as the view's seat sees it, and its hand
- * (the viewing seat's own) or what obs shows of it. */
+ * (the viewing seat's own) or what obs shows of it. The public view shows
+ * every seat as obs (the public observation) does, and no hand. */
 static void frame_seats(const rctx *c, const game_render *gr, uint32_t fr, int seat,
                         const void *obs)
 {
     const viewer_model *m = c->m;
     for (uint32_t s = 0; s < m->n_seats; s++) {
-        uint32_t from = seat < 0 ? s : (uint32_t)seat;
+        uint32_t from = seat == VIEWER_ALL ? s : (uint32_t)seat;
         fprintf(c->f, "  seat %u %-10s score ", (unsigned)s, m->r->h.players[s].name);
+        if (seat == VIEWER_PUBLIC) {
+            put_score(c->f, viewer_score_in(m, fr, obs, s));
+            if (gr && gr->other)
+                gr->other(c, obs, s);
+            fputc('\n', c->f);
+            continue;
+        }
         put_score(c->f, viewer_score(m, fr, from, s));
         if (gr && s == from) {
             fputs("  ", c->f);
@@ -704,9 +718,12 @@ void viewer_text_frame(FILE *f, const viewer_model *m, uint32_t fr, int seat,
     frame_title(f, m, fr, seat, st);
     frame_records(f, m, fr, seat, st);
     /* The public picture: in the omniscient view from the table in play,
-     * in a seat's view from its own observation only. */
-    const void *obs = viewer_obs(m, fr, seat < 0 ? viewer_table_seat(m, fr) : (uint32_t)seat);
-    if (seat < 0) {
+     * in a seat's view from its own observation only, in the public view
+     * from the public observation (the caller checked the game has one). */
+    const void *obs = seat == VIEWER_PUBLIC ? viewer_obs_public(m, fr)
+                      : seat == VIEWER_ALL  ? viewer_obs(m, fr, viewer_table_seat(m, fr))
+                                            : viewer_obs(m, fr, (uint32_t)seat);
+    if (seat == VIEWER_ALL) {
         on(f, st, C_DIM);
         fprintf(f, "  %s\n", m->describe[fr]);
         on(f, st, C_RESET);
@@ -715,7 +732,7 @@ void viewer_text_frame(FILE *f, const viewer_model *m, uint32_t fr, int seat,
         gr->table(&c, obs);
     else
         generic_table(f, m, obs);
-    if (seat < 0)
+    if (seat == VIEWER_ALL)
         true_deciding(&c, fr);
     else
         obs_deciding(&c, gr, obs);
@@ -746,6 +763,8 @@ void viewer_text_dump(FILE *f, const viewer_model *m, int seat, const viewer_sty
     viewer_text_header(f, m, seat, st);
     if (seat >= 0)
         fprintf(f, "view: seat %d only (what it saw)\n", seat);
+    else if (seat == VIEWER_PUBLIC)
+        fputs("view: public (what the table shows to everyone)\n", f);
     for (uint32_t fr = 0; fr < m->n_frames; fr++)
         if (viewer_seat_sees(m, fr, seat))
             viewer_text_frame(f, m, fr, seat, st);

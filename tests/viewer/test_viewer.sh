@@ -55,7 +55,7 @@ diff <(grep -oE '^  seat 0 greedy +score [0-9]+ +[0-9]+ cards' seat1.txt | awk '
 # Neither the seed nor the number of decisions (how long the match lasts)
 # in a seat's view; who decides now in every frame of every view.
 for g in $GAMES; do
-  for v in "" "--seat 0" "--seat 1"; do
+  for v in "" "--seat 0" "--seat 1" "--public"; do
     "$A" replay show $g.rpl $v >v.txt
     frames=$(grep -c '^== ' v.txt); deciding=$(grep -c '^  to act: ' v.txt)
     [ $((frames - 1)) = "$deciding" ] && ok || bad "$g $v: $((frames - 1)) frames, $deciding 'to act' lines"
@@ -73,6 +73,31 @@ grep -A3 '^  last trick: ' bombs.seat1.txt | grep -q ' wins the trick$' && ok ||
 grep -q '^  seat 0 greedy .* at table 1$' b6.txt && ok || bad "bombs6 --seat 3: seat 0 not shown at table 1"
 grep -q '^  to act: a seat at another table$' b6.txt && ok || bad "bombs6 --seat 3: another table's turn not shown"
 grep -q '^  exchange: ' b6.txt && ok || bad "bombs6 --seat 3: no exchange"
+
+# 2b. --public: what the table shows to everyone (JA_EXT_OBSERVE_PUBLIC).
+# No seat's private hand: none of the omniscient view's hand lines (a seat's
+# own cards: "N cards:", BrawlJack's drawn card, Bruise Jack's centre) is in
+# it, and no record of a decision; the same output twice.
+hand_lines='^  seat [0-9]+ .*( [0-9]+ cards:|  drawn |  centre )'
+for g in $GAMES bombs6; do
+  "$A" replay show $g.rpl --public >pub1.txt || bad "$g --public exits non-zero"
+  "$A" replay show $g.rpl --public >pub2.txt
+  cmp -s pub1.txt pub2.txt && ok || bad "$g --public: two runs differ"
+  grep -q '^view: public' pub1.txt && grep -q '^== the table shows ==$' pub1.txt && ok ||
+    bad "$g --public: not the public view"
+  "$A" replay show $g.rpl >all.txt
+  grep -qE "$hand_lines" all.txt && ok || bad "$g: the omniscient view shows no hand line"
+  grep -qE "$hand_lines" pub1.txt && bad "$g --public shows a seat's hand" || ok
+  grep -qE '^seat [0-9]+ \(.*\): .*\[' pub1.txt && bad "$g --public shows a decision's record" || ok
+done
+# Taylor Blackjack: every seat's card count, as the omniscient view counts.
+"$A" replay show taylor-blackjack.rpl --public >pub.txt
+diff <(grep -oE '^  seat 0 greedy +score [0-9]+ +[0-9]+ cards' pub.txt | awk '{print $6}' | uniq) \
+     <(grep -B100000 '^== result' taylor-blackjack.txt | grep -oE '^  seat 0 greedy +score [0-9]+ +[0-9]+ cards' |
+       awk '{print $6}' | uniq) >/dev/null && ok || bad "--public does not show seat 0's card counts"
+# Bombs at two tables: no table's play is seen by every seat.
+"$A" replay show bombs6.rpl --public >b6p.txt
+grep -q '^  to act: a seat at a table not shown$' b6p.txt && ok || bad "bombs6 --public: shows a table"
 
 # 3. The seat views' boundary, every seat of every match.
 "$CHECKER" $(printf '%s.rpl ' $GAMES) forfeit.rpl bombs6.rpl 2>&1 | sed 's/^/  /' >check.txt
@@ -132,6 +157,7 @@ done
 expect_refused 2 'seat' -- "$A" replay show taylor-blackjack.rpl --seat 2
 expect_refused 2 'seat' -- "$A" replay show taylor-blackjack.rpl --seat x
 expect_refused 2 'unknown option' -- "$A" replay show taylor-blackjack.rpl --bogus
+expect_refused 2 '--public and --seat' -- "$A" replay show taylor-blackjack.rpl --public --seat 1
 expect_refused 2 '-o OUT.html' -- "$A" replay html taylor-blackjack.rpl
 expect_refused 2 "-o 'nodir/x.html': directory 'nodir' does not exist" -- "$A" replay html taylor-blackjack.rpl -o nodir/x.html
 
