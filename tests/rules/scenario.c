@@ -45,6 +45,8 @@
  *   expect S cards FIELD[R] = C ...   row R of a per-seat count table (rows of
  *                                     52 cards, or 54 when the size says so)
  *   expect S hand = C ...             shorthand for `expect S cards hand = ...`
+ *   expect public obs|cards ...       the same of the public observation
+ *                                     (JA_EXT_OBSERVE_PUBLIC) for S
  *   expect option KEY = VALUE         the resolved option, as text
  *   expect over                       the match is over (to_act is empty)
  *   expect score = U ...              outcome scores in units of 1/JA_SCORE_UNIT
@@ -504,15 +506,35 @@ static void field_text(const void *obs, const ja_field *f, uint32_t from, uint32
     }
 }
 
+/* The view an expectation reads: seat S, or -1 for `public` (the game's
+ * public observation, JA_EXT_OBSERVE_PUBLIC). */
+static int parse_view(const char *s)
+{
+    return strcmp(s, "public") == 0 ? -1 : parse_seat(s);
+}
+
+/* That view's observation of the state into obs. */
+static void observe_view(int view, void *obs)
+{
+    if (view >= 0) {
+        R.g->observe(R.st, view, obs);
+        return;
+    }
+    const ja_ext_observe_public *op = ja_rules_extension(R.g, JA_EXT_OBSERVE_PUBLIC);
+    if (!op)
+        fail("%s offers no public observation (JA_EXT_OBSERVE_PUBLIC)", R.g->name);
+    op->observe_public(R.st, obs);
+}
+
 /* expect S obs FIELD[I] = V ... ; tok[0] = "expect", tok[1] = S, tok[2] = "obs" */
 static void expect_obs(char **tok, int nt)
 {
     if (nt < 5 || strcmp(tok[4], "=") != 0)
         fail("expected `expect SEAT obs FIELD = VALUE ...`");
-    int seat = parse_seat(tok[1]);
+    int seat = parse_view(tok[1]);
     long index;
     const ja_field *f = parse_ref(tok[3], &index);
-    R.g->observe(R.st, seat, R.obs);
+    observe_view(seat, R.obs);
     uint32_t nv = (uint32_t)(nt - 5), from = index < 0 ? 0 : (uint32_t)index;
     if (from >= f->count || from + nv > f->count)
         fail("field %s has %u elements", f->name, (unsigned)f->count);
@@ -532,8 +554,8 @@ static void expect_obs(char **tok, int nt)
         char got[4096], want[2048];
         field_text(R.obs, f, from, shown ? shown : 1, got, sizeof got);
         join(tok, 5, nt, want, sizeof want);
-        fail("seat %d obs %s is %s, expected %s%s", seat, tok[3], got, want,
-             index < 0 && f->count > 1 ? " (then zeros)" : "");
+        fail("%s %s obs %s is %s, expected %s%s", seat < 0 ? "the" : "seat", tok[1], tok[3], got,
+             want, index < 0 && f->count > 1 ? " (then zeros)" : "");
     }
 }
 
@@ -557,7 +579,7 @@ static void expect_cards(char **tok, int nt, int from)
 {
     if (nt < from + 2 || strcmp(tok[from + 1], "=") != 0)
         fail("expected `expect SEAT cards FIELD = CARD ...`");
-    int seat = parse_seat(tok[1]);
+    int seat = parse_view(tok[1]);
     long row;
     const ja_field *f = parse_ref(tok[from], &row);
     uint32_t width = f->count % 52 == 0 ? 52 : f->count % 54 == 0 ? 54 : 0;
@@ -577,13 +599,14 @@ static void expect_cards(char **tok, int nt, int from)
             fail("'%s' is not a card", tok[i]);
         want[c]++;
     }
-    R.g->observe(R.st, seat, R.obs);
+    observe_view(seat, R.obs);
     for (uint32_t c = 0; c < width; c++)
         if (field_get(R.obs, f, base + c) != want[c]) {
             char got[1024], w[1024];
             cards_text(R.obs, f, base, width, got, sizeof got);
             join(tok, from + 2, nt, w, sizeof w);
-            fail("seat %d %s is %s, expected %s", seat, tok[from], got, w[0] ? w : "-");
+            fail("%s %s %s is %s, expected %s", seat < 0 ? "the" : "seat", tok[1], tok[from], got,
+                 w[0] ? w : "-");
         }
 }
 
@@ -744,7 +767,7 @@ static void do_expect(char **tok, int nt)
         if (!ok)
             fail("describe() is \"%s\", expected %s\"%s\"", got,
                  tok[2][0] == '=' ? "" : "it to contain ", want);
-    } else if (parse_long(w, &v)) {
+    } else if (parse_long(w, &v) || strcmp(w, "public") == 0) {
         if (nt < 3)
             fail("expected `expect SEAT obs|cards|hand ...`");
         if (strcmp(tok[2], "obs") == 0)
