@@ -1,4 +1,4 @@
-/* `arena report [--db FILE] -o DIR [--tournament ID] [--game GAME]`: a static
+/* `arena report [--db FILE] -o DIR [--tournament ID] [--game GAME] [--no-spoilers]`: a static
  * site for the ladders of a database (report_site.c writes it).
  * The flags are parsed and checked here; the report is arena_report_prepare
  * and arena_report_run (report.h), and only here are their errors printed
@@ -15,12 +15,16 @@
 
 static const char HELP[] =
     "usage: arena report [--db FILE] -o DIR [--tournament ID] [--game GAME]\n"
+    "                    [--no-spoilers]\n"
     "Write a static web site for the ladders of a database: DIR/index.html with,\n"
     "per ladder, the standings (Elo from the Bradley-Terry fit with its 95%\n"
-    "interval, the live Elo, games, wins, score), a rating-over-time chart, a\n"
-    "crosstable, fault counts by kind and the list of matches, each linked to its\n"
+    "interval, the live Elo, games, wins, score), the intervals drawn, a\n"
+    "rating-over-time chart, a crosstable shaded by score rate, each bot's score\n"
+    "histogram, fault counts by kind and the list of matches, each linked to its\n"
     "replay page in DIR/matches/ when its replay file (tournament --replays) can\n"
-    "be read. The pages use no network and no external file.\n"
+    "be read; and a page per bot in DIR/bots/ (its results against each\n"
+    "opponent, its rating history, its matches). The pages use no network and no\n"
+    "external file.\n"
     "\n"
     "  --db FILE         the ladder database (default arena.db)\n"
     "  -o, --output DIR  where to write the site; DIR must be missing, empty or an\n"
@@ -28,6 +32,8 @@ static const char HELP[] =
     "                    directory itself, not a link to one)\n"
     "  --tournament ID   only this tournament (and its ladder)\n"
     "  --game GAME       only the ladders of this game\n"
+    "  --no-spoilers     the match lists show no result (no score, place or\n"
+    "                    length): only the bots and the \"watch\" link\n"
     "\n"
     "The site is built next to DIR and moved in place at the end: a failure\n"
     "leaves no half site. docs/viewer.md describes the report.\n";
@@ -39,7 +45,8 @@ static bool parse_flags(int argc, char **argv, report_opts *ro, const char **dir
     static const struct option opts[] = {
         {"db", required_argument, NULL, 'd'},         {"output", required_argument, NULL, 'o'},
         {"tournament", required_argument, NULL, 't'}, {"game", required_argument, NULL, 'g'},
-        {"help", no_argument, NULL, 'h'},             {0, 0, 0, 0}};
+        {"no-spoilers", no_argument, NULL, 's'},      {"help", no_argument, NULL, 'h'},
+        {0, 0, 0, 0}};
     uint64_t tid = 0;
     int c;
     *status = EXIT_USAGE;
@@ -57,6 +64,7 @@ static bool parse_flags(int argc, char **argv, report_opts *ro, const char **dir
             }
             break;
         case 'g': ro->game = optarg; break;
+        case 's': ro->no_spoilers = true; break;
         case 'h': fputs(HELP, stdout); *status = EXIT_OK; return false;
         default: arena_getopt_error("report", argv); return false;
         }
@@ -85,7 +93,7 @@ static int report(const report_opts *ro, const char *dir)
 
 int cmd_report(int argc, char **argv)
 {
-    report_opts ro = {"arena.db", NULL, 0};
+    report_opts ro = {"arena.db", NULL, 0, false};
     const char *dir = NULL;
     int status;
     if (!parse_flags(argc, argv, &ro, &dir, &status))

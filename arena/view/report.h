@@ -20,12 +20,18 @@ typedef struct report_opts {
                               resolve relative replay paths) */
     const char *game;      /* only this game's ladders; NULL: every game */
     int64_t tournament_id; /* only this tournament (and its ladder); 0: all */
+    bool no_spoilers;      /* match lists without results (scores, places,
+                              lengths): only the replay links */
 } report_opts;
 
 /* Writes the site into dir, an existing empty directory: index.html (one
  * section per ladder: standings with the fitted Elo and its 95% interval
- * and the live Elo, a crosstable, the rating chart as inline SVG, fault
- * counts, the match list), matches/m<ID>.html (the replay page of each
+ * and the live Elo, the intervals drawn, the rating chart, a crosstable
+ * shaded by score rate, each bot's score histogram, fault counts, the match
+ * list; charts as inline SVG), site.css (the server's style),
+ * bots/l<LADDER>-b<BOT>.html (a page per bot of each ladder: its results
+ * against each opponent, its rating history, its histogram, its matches),
+ * matches/m<ID>.html (the replay page of each
  * match whose replay file loads and re-simulates, via viewer_html_replay),
  * the viewer's script and style that those pages share (matches/replay.js,
  * matches/replay.css) and the marker file .arena-report. Replays that are

@@ -1,9 +1,11 @@
 /* The pages of `arena report`: reads each ladder's finished matches from the
  * store (ladder_db_foreach_match, and ladder_db_foreach_seat for the live Elo
  * history, the faults by kind and the replay files), fits the official
- * ratings (fit.h), and writes index.html with inline CSS and an inline SVG
- * chart, no script, plus one replay page per match (viewer_html_replay),
- * the pages sharing one copy of the viewer's script and style in matches/. */
+ * ratings (fit.h), and writes index.html and one page per bot (bots/) with
+ * inline SVG charts and no script, styled by site.css (the server's style,
+ * embedded from arena/serve/pages/site.css), plus one replay page per match
+ * (viewer_html_replay), the pages sharing one copy of the viewer's script
+ * and style in matches/. */
 #include "view/report.h"
 
 #include "core/json_w.h"
@@ -46,11 +48,15 @@ typedef struct rplayer {
     /* The rating chart: (match index, live Elo after it). */
     double *px, *py;
     size_t pn, pcap;
+    /* The score of each of its seats, in match order (the histogram). */
+    int64_t *sc;
+    size_t sn, scap;
 } rplayer;
 
 /* Everything one ladder section shows. */
 typedef struct ladder_data {
     const ladder_summary *ls;
+    const report_opts *o;
     int64_t tournament_id;
     ladder_bot_row *bots;
     uint32_t n_bots;
@@ -79,28 +85,12 @@ static void esc(FILE *f, const char *s)
     }
 }
 
-static const char *const PALETTE[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
-                                      "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
-#define PALETTE_N (sizeof PALETTE / sizeof PALETTE[0])
+/* The bots' colours: classes c0 to c9 of site.css, in turn. */
+#define PALETTE_N 10u
 
-static const char CSS[] =
-    "body{font-family:system-ui,sans-serif;margin:0;background:#f4f1ea;color:#222}"
-    "header{background:#1b4d2e;color:#fff;padding:10px 18px}header h1{margin:0;font-size:22px}"
-    "header p{margin:4px 0 0;font-size:13px;opacity:.85}"
-    "main{padding:4px 18px 24px}section.ladder{background:#fff;border-radius:10px;"
-    "padding:6px 16px 14px;margin:14px 0;box-shadow:0 1px 3px #0002}"
-    "h2{font-size:19px;color:#1b4d2e}h3{font-size:15px;margin:16px 0 6px}"
-    "table{border-collapse:collapse;font-size:13px}th,td{padding:3px 8px;text-align:right;"
-    "border-bottom:1px solid #e3dfd5}th{background:#eee9dd}td.l,th.l{text-align:left}"
-    "td.me{background:#ddd}.key{display:inline-block;width:10px;height:10px;margin-right:5px;"
-    "border-radius:2px}.muted{color:#777}p.muted{font-size:13px}.opts{font-family:monospace;font-size:12px;color:#555}"
-    "a{color:#1b4d2e}svg{background:#fbfaf7;border:1px solid #e3dfd5;border-radius:6px}"
-    "div.scroll{max-height:420px;overflow:auto;display:inline-block;max-width:100%}"
-    /* Phones: the chart shrinks, wide tables scroll in their own box. */
-    "svg{max-width:100%;height:auto}table.standings,table.faults{display:block;overflow-x:auto;"
-    "max-width:100%}header p,.opts{overflow-wrap:anywhere}"
-    "@media (max-width:600px){main{padding:4px 8px 16px}section.ladder{padding:6px 8px 10px}"
-    "header{padding:10px 8px}}";
+/* The site's style, the server's (arena/serve/pages/site.css, embedded by
+ * arena/CMakeLists.txt). */
+extern const char report_page_site_css[];
 
 /* ---- Reading the store -------------------------------------------------------- */
 
@@ -224,6 +214,11 @@ static void tally_match(ladder_data *d, size_t i, int p[JA_MAX_SEATS], ladder_fi
         pl->games++;
         pl->wins += m->row.place[s] == 1;
         pl->score += m->row.score[s];
+        if (pl->sn == pl->scap) {
+            pl->scap = pl->scap ? pl->scap * 2 : 32;
+            pl->sc = ja_xrealloc(pl->sc, pl->scap * sizeof *pl->sc);
+        }
+        pl->sc[pl->sn++] = m->row.score[s];
         for (int k = 1; k < JA_FAULT_COUNT; k++)
             pl->faults[k] += m->seat[s].faults[k];
     }
@@ -292,6 +287,7 @@ static void ladder_data_free(ladder_data *d)
     for (uint32_t p = 0; d->pl && p < d->n_pl; p++) {
         free(d->pl[p].px);
         free(d->pl[p].py);
+        free(d->pl[p].sc);
     }
     free(d->m);
     free(d->bots);
@@ -353,53 +349,68 @@ static int write_pages(ladder_data *d, const report_opts *o, const char *dir, ch
     return JA_OK;
 }
 
-/* ---- index.html ------------------------------------------------------------------ */
+/* ---- index.html and the bot pages ------------------------------------------------ */
 
 static void score_text(int64_t units, char *buf, size_t cap)
 {
     arena_format_score(units, buf, cap);
 }
 
-static void write_standings(FILE *f, const ladder_data *d)
+/* Player p's page, from a page at root ("" for index.html, "../" for a
+ * page in bots/): ROOTbots/l<ladder id>-b<bot id>.html. */
+static void bot_href(const ladder_data *d, uint32_t p, const char *root, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%sbots/l%lld-b%lld.html", root, (long long)d->ls->id,
+             (long long)d->bots[d->pl[p].bot].id);
+}
+
+/* Player p's name, its colour key and a link to its page. */
+static void bot_link(FILE *f, const ladder_data *d, uint32_t p, const char *root)
+{
+    char href[160];
+    bot_href(d, p, root, href, sizeof href);
+    fprintf(f, "<span class=\"key c%u\"></span><a href=\"%s\">", p % PALETTE_N, href);
+    esc(f, d->pl[p].name);
+    fputs("</a>", f);
+}
+
+/* Player p's fitted Elo and interval as the standings show them. */
+static void fit_text(const ladder_data *d, uint32_t p, char *elo, char *ci, size_t cap)
 {
     const ladder_fit *fit = d->fit;
-    fputs("<h3>Standings</h3>\n<table class=\"standings\"><tr><th>#</th><th class=\"l\">bot</th>"
-          "<th>games</th><th>wins</th><th>score</th><th>score/game</th><th>Elo (fit)</th>"
-          "<th>95% interval</th><th>live Elo</th><th>faults</th></tr>\n",
-          f);
-    for (uint32_t k = 0; k < d->n_pl; k++) {
-        uint32_t p = fit ? fit->order[k] : k;
-        const rplayer *pl = &d->pl[p];
-        char sc[32], mean[32], elo[32] = "", ci[64] = "";
-        score_text(pl->score, sc, sizeof sc);
-        score_text(pl->games ? pl->score / pl->games : 0, mean, sizeof mean);
-        const ladder_fit_player *fp = fit ? &fit->players[p] : NULL;
-        if (fp && fp->status == LADDER_FIT_RATED && ladder_fit_several_parts(fit)) {
-            snprintf(elo, sizeof elo, "%.0f (part %u)", fp->elo, fit->parts[fp->part].number);
-            snprintf(ci, sizeof ci, "%.0f &ndash; %.0f", fp->ci_lo, fp->ci_hi);
-        } else if (fp && fp->status == LADDER_FIT_RATED) {
-            snprintf(elo, sizeof elo, "%.0f", fp->elo);
-            snprintf(ci, sizeof ci, "%.0f &ndash; %.0f", fp->ci_lo, fp->ci_hi);
-        } else if (fp) {
-            snprintf(elo, sizeof elo, "%s", ladder_fit_status_name(fp->status));
-            snprintf(ci, sizeof ci, "&ndash;");
-        }
-        uint64_t faults = 0;
-        for (int q = 1; q < JA_FAULT_COUNT; q++)
-            faults += pl->faults[q];
-        fprintf(f, "<tr><td>%u</td><td class=\"l\"><span class=\"key\" style=\"background:%s\">"
-                   "</span>",
-                k + 1, PALETTE[p % PALETTE_N]);
-        esc(f, pl->name);
-        fprintf(f, "</td><td>%lld</td><td>%lld</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>",
-                (long long)pl->games, (long long)pl->wins, sc, mean, elo, ci);
-        if (isfinite(pl->live_elo))
-            fprintf(f, "<td>%.0f</td>", pl->live_elo);
-        else
-            fputs("<td>&ndash;</td>", f);
-        fprintf(f, "<td>%llu</td></tr>\n", (unsigned long long)faults);
+    const ladder_fit_player *fp = fit ? &fit->players[p] : NULL;
+    elo[0] = ci[0] = '\0';
+    if (fp && fp->status == LADDER_FIT_RATED && ladder_fit_several_parts(fit)) {
+        snprintf(elo, cap, "%.0f (part %u)", fp->elo, fit->parts[fp->part].number);
+        snprintf(ci, cap, "%.0f &ndash; %.0f", fp->ci_lo, fp->ci_hi);
+    } else if (fp && fp->status == LADDER_FIT_RATED) {
+        snprintf(elo, cap, "%.0f", fp->elo);
+        snprintf(ci, cap, "%.0f &ndash; %.0f", fp->ci_lo, fp->ci_hi);
+    } else if (fp) {
+        snprintf(elo, cap, "%s", ladder_fit_status_name(fp->status));
+        snprintf(ci, cap, "&ndash;");
     }
-    fputs("</table>\n<p class=\"muted\">Elo (fit): Bradley-Terry maximum likelihood over the "
+}
+
+/* Player p rated with a finite interval (drawn in the fit chart). */
+static bool has_interval(const ladder_data *d, uint32_t p)
+{
+    const ladder_fit_player *fp = d->fit ? &d->fit->players[p] : NULL;
+    return fp && fp->status == LADDER_FIT_RATED && isfinite(fp->ci_lo) && isfinite(fp->ci_hi);
+}
+
+static uint64_t fault_total(const rplayer *pl)
+{
+    uint64_t faults = 0;
+    for (int q = 1; q < JA_FAULT_COUNT; q++)
+        faults += pl->faults[q];
+    return faults;
+}
+
+static void standings_notes(FILE *f, const ladder_data *d)
+{
+    const ladder_fit *fit = d->fit;
+    fputs("<p class=\"muted\">Elo (fit): Bradley-Terry maximum likelihood over the "
           "matches shown, mean 1500, with cluster-robust 95% intervals (docs/ratings.md); "
           "live Elo: the ladder's running rating now, for display.",
           f);
@@ -419,12 +430,146 @@ static void write_standings(FILE *f, const ladder_data *d)
     fputs("</p>\n", f);
 }
 
+static void write_standings(FILE *f, const ladder_data *d)
+{
+    fputs("<h3>Standings</h3>\n<table class=\"standings num\"><tr><th>#</th>"
+          "<th class=\"l\">bot</th><th>games</th><th>wins</th><th>score</th><th>score/game</th>"
+          "<th>Elo (fit)</th><th>95% interval</th><th>live Elo</th><th>faults</th></tr>\n",
+          f);
+    for (uint32_t k = 0; k < d->n_pl; k++) {
+        uint32_t p = d->fit ? d->fit->order[k] : k;
+        const rplayer *pl = &d->pl[p];
+        char sc[32], mean[32], elo[64], ci[64];
+        score_text(pl->score, sc, sizeof sc);
+        score_text(pl->games ? pl->score / pl->games : 0, mean, sizeof mean);
+        fit_text(d, p, elo, ci, sizeof elo);
+        fprintf(f, "<tr><td>%u</td><td class=\"l\">", k + 1);
+        bot_link(f, d, p, "");
+        fprintf(f, "</td><td>%lld</td><td>%lld</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>",
+                (long long)pl->games, (long long)pl->wins, sc, mean, elo, ci);
+        if (isfinite(pl->live_elo))
+            fprintf(f, "<td>%.0f</td>", pl->live_elo);
+        else
+            fputs("<td>&ndash;</td>", f);
+        fprintf(f, "<td>%llu</td></tr>\n", (unsigned long long)fault_total(pl));
+    }
+    fputs("</table>\n", f);
+    standings_notes(f, d);
+}
+
+/* A step for about n ticks over span: 1, 2 or 5 times a power of ten. */
+static double nice_step(double span, int n)
+{
+    double raw = span / n, p = pow(10, floor(log10(raw))), m = raw / p;
+    return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+}
+
+/* [*lo, *hi] widened to at least 40 and rounded out to the step *step. */
+static void axis_range(double *lo, double *hi, double *step)
+{
+    if (!isfinite(*lo)) {
+        *lo = 1450;
+        *hi = 1550;
+    }
+    if (*hi - *lo < 40) {
+        double mid = (*hi + *lo) / 2;
+        *lo = mid - 20;
+        *hi = mid + 20;
+    }
+    *step = nice_step(*hi - *lo, 5);
+    *lo = floor(*lo / *step) * *step;
+    *hi = ceil(*hi / *step) * *step;
+}
+
+/* The fitted ratings with their 95% intervals: one row per bot with an
+ * interval, in the standings' order, the interval a bar and the Elo a dot. */
+static void write_fit_chart(FILE *f, const ladder_data *d)
+{
+    double lo = INFINITY, hi = -INFINITY, step;
+    uint32_t n = 0;
+    for (uint32_t p = 0; p < d->n_pl; p++)
+        if (has_interval(d, p)) {
+            lo = fmin(lo, d->fit->players[p].ci_lo);
+            hi = fmax(hi, d->fit->players[p].ci_hi);
+            n++;
+        }
+    if (n == 0)
+        return;
+    axis_range(&lo, &hi, &step);
+    const double W = 760, L = 130, R = 20, T = 8, RH = 22, B = 30;
+    double H = T + RH * n + B, pw = W - L - R;
+#define SX(x) (L + ((x) - lo) / (hi - lo) * pw)
+    fprintf(f, "<h3>Fitted ratings</h3>\n<svg class=\"fitchart\" width=\"%.0f\" height=\"%.0f\" "
+               "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"fitted Elo with 95%% "
+               "intervals\">\n",
+            W, H, W, H);
+    for (double x = lo; x <= hi + step / 2; x += step)
+        fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n",
+                SX(x), T, SX(x), T + RH * n, SX(x), T + RH * n + 14, x);
+    uint32_t row = 0;
+    for (uint32_t k = 0; k < d->n_pl; k++) {
+        uint32_t p = d->fit->order[k];
+        if (!has_interval(d, p))
+            continue;
+        const ladder_fit_player *fp = &d->fit->players[p];
+        double y = T + RH * (row++ + 0.5);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", L - 8, y + 4);
+        esc(f, d->pl[p].name);
+        fprintf(f, "</text><line class=\"ci c%u\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+                   "y2=\"%.1f\"><title>%.0f &ndash; %.0f</title></line>"
+                   "<circle class=\"fit c%u\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/>\n",
+                p % PALETTE_N, SX(fp->ci_lo), y, SX(fp->ci_hi), y, fp->ci_lo, fp->ci_hi,
+                p % PALETTE_N, SX(fp->elo), y);
+    }
+#undef SX
+    fputs("</svg>\n<p class=\"muted\">Each bot's fitted Elo (the dot) and its 95% interval "
+          "(the bar).</p>\n",
+          f);
+}
+
+/* The score rate's shade: h0 below 20%, h1 below 40%, ..., h4 from 80%. */
+static int heat(double rate)
+{
+    int h = (int)(rate * 5);
+    return h < 0 ? 0 : h > 4 ? 4 : h;
+}
+
+/* One crosstable cell: a's results against b. */
+static void cross_cell(FILE *f, const ladder_data *d, uint32_t a, uint32_t b)
+{
+    if (a == b) {
+        fputs("<td class=\"me\"></td>", f);
+        return;
+    }
+    const uint64_t *x = &d->pair[((size_t)a * d->n_pl + b) * 3];
+    uint64_t n = x[0] + x[1] + x[2];
+    if (n == 0) {
+        fputs("<td class=\"muted\">&ndash;</td>", f);
+        return;
+    }
+    double rate = ((double)x[0] + 0.5 * (double)x[1]) / (double)n;
+    fprintf(f, "<td class=\"heat h%d\">%.0f%% <span class=\"wdl\">%llu-%llu-%llu</span></td>",
+            heat(rate), 100.0 * rate, (unsigned long long)x[0], (unsigned long long)x[1],
+            (unsigned long long)x[2]);
+}
+
+static void heat_legend(FILE *f)
+{
+    static const char *const band[] = {"below 20%", "20&ndash;40%", "40&ndash;60%",
+                                       "60&ndash;80%", "80% and more"};
+    fputs("<p class=\"legend muted\">Score rate: ", f);
+    for (int h = 0; h < 5; h++)
+        fprintf(f, "<span class=\"heat h%d\">%s</span>", h, band[h]);
+    fputs("</p>\n", f);
+}
+
 static void write_crosstable(FILE *f, const ladder_data *d)
 {
     fputs("<h3>Crosstable</h3>\n<p class=\"muted\">Pairwise results of the row's bot against "
           "the column's (a better place in a match wins, an equal place is a draw): score "
-          "percentage, and wins-draws-losses.</p>\n<div class=\"scroll\"><table "
-          "class=\"crosstable\"><tr><th class=\"l\">bot</th>",
+          "percentage, and wins-draws-losses.</p>\n<table class=\"crosstable num\"><tr>"
+          "<th class=\"l\">bot</th>",
           f);
     for (uint32_t c = 0; c < d->n_pl; c++) {
         fputs("<th>", f);
@@ -437,92 +582,68 @@ static void write_crosstable(FILE *f, const ladder_data *d)
         fputs("<tr><th class=\"l\">", f);
         esc(f, d->pl[a].name);
         fputs("</th>", f);
-        for (uint32_t c = 0; c < d->n_pl; c++) {
-            uint32_t b = d->fit ? d->fit->order[c] : c;
-            if (a == b) {
-                fputs("<td class=\"me\"></td>", f);
-                continue;
-            }
-            const uint64_t *x = &d->pair[((size_t)a * d->n_pl + b) * 3];
-            uint64_t n = x[0] + x[1] + x[2];
-            if (n == 0)
-                fputs("<td class=\"muted\">&ndash;</td>", f);
-            else
-                fprintf(f, "<td>%.0f%% <span class=\"muted\">%llu-%llu-%llu</span></td>",
-                        100.0 * ((double)x[0] + 0.5 * (double)x[1]) / (double)n,
-                        (unsigned long long)x[0], (unsigned long long)x[1],
-                        (unsigned long long)x[2]);
-        }
+        for (uint32_t c = 0; c < d->n_pl; c++)
+            cross_cell(f, d, a, d->fit ? d->fit->order[c] : c);
         fputs("</tr>\n", f);
     }
-    fputs("</table></div>\n", f);
+    fputs("</table>\n", f);
+    heat_legend(f);
 }
 
-/* A step for about n ticks over span: 1, 2 or 5 times a power of ten. */
-static double nice_step(double span, int n)
+/* The Elo range of the chart of player only (-1: every player). */
+static void chart_range(const ladder_data *d, int only, double *lo, double *hi)
 {
-    double raw = span / n, p = pow(10, floor(log10(raw))), m = raw / p;
-    return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (uint32_t p = 0; p < d->n_pl; p++)
+        for (size_t i = 0; only < 0 || p == (uint32_t)only ? i < d->pl[p].pn : 0; i++) {
+            *lo = fmin(*lo, d->pl[p].py[i]);
+            *hi = fmax(*hi, d->pl[p].py[i]);
+        }
 }
 
-static void write_chart(FILE *f, const ladder_data *d)
+/* The live Elo after each match: every player's line and a legend (only
+ * -1), or player only's line. */
+static void write_chart(FILE *f, const ladder_data *d, int only)
 {
     fputs("<h3>Live Elo over time</h3>\n", f);
-    double lo = INFINITY, hi = -INFINITY;
-    for (uint32_t p = 0; p < d->n_pl; p++)
-        for (size_t i = 0; i < d->pl[p].pn; i++) {
-            lo = fmin(lo, d->pl[p].py[i]);
-            hi = fmax(hi, d->pl[p].py[i]);
-        }
-    if (!isfinite(lo)) {
-        lo = 1450;
-        hi = 1550;
-    }
-    if (hi - lo < 40) {
-        double mid = (hi + lo) / 2;
-        lo = mid - 20;
-        hi = mid + 20;
-    }
-    double ystep = nice_step(hi - lo, 5);
-    lo = floor(lo / ystep) * ystep;
-    hi = ceil(hi / ystep) * ystep;
-    const double W = 760, H = 300, L = 52, R = 150, T = 12, B = 34;
+    double lo, hi, ystep;
+    chart_range(d, only, &lo, &hi);
+    axis_range(&lo, &hi, &ystep);
+    const double W = 760, H = 300, L = 52, R = only < 0 ? 150 : 20, T = 12, B = 34;
     double pw = W - L - R, ph = H - T - B, nx = d->n ? (double)d->n : 1;
 #define SX(x) (L + (x) / nx * pw)
 #define SY(y) (T + (hi - (y)) / (hi - lo) * ph)
-    fprintf(f, "<svg width=\"%.0f\" height=\"%.0f\" "
-               "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"live Elo after each match\" "
-               "font-size=\"11\" font-family=\"sans-serif\">\n",
+    fprintf(f, "<svg class=\"elochart\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+               "role=\"img\" aria-label=\"live Elo after each match\">\n",
             W, H, W, H);
     for (double y = lo; y <= hi + ystep / 2; y += ystep)
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-                   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555\">%.0f</text>\n",
+        fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.0f</text>\n",
                 L, SY(y), L + pw, SY(y), L - 5, SY(y) + 4, y);
     double xstep = fmax(1, nice_step(nx, 6));
     for (double x = 0; x <= nx + 1e-9; x += xstep)
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#555\">%.0f</text>\n",
-                SX(x), T + ph + 14, x);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#333\">matches "
-               "(tournament, then plan order)</text>\n",
-            L + pw / 2, H - 4);
-    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
-               "stroke=\"#999\"/>\n",
-            L, T, pw, ph);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n", SX(x),
+                T + ph + 14, x);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">matches (tournament, then "
+               "plan order)</text>\n<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+               "height=\"%.1f\"/>\n",
+            L + pw / 2, H - 4, L, T, pw, ph);
     for (uint32_t p = 0; p < d->n_pl; p++) {
         const rplayer *pl = &d->pl[p];
-        fprintf(f, "<polyline class=\"elo\" fill=\"none\" stroke-width=\"2\" stroke=\"%s\" "
-                   "points=\"",
-                PALETTE[p % PALETTE_N]);
+        if (only >= 0 && p != (uint32_t)only)
+            continue;
+        fprintf(f, "<polyline class=\"elo line c%u\" points=\"", p % PALETTE_N);
         for (size_t i = 0; i < pl->pn; i++)
             fprintf(f, "%s%.1f,%.1f", i ? " " : "", SX(pl->px[i]), SY(pl->py[i]));
         fputs("\"><title>", f);
         esc(f, pl->name);
         fputs("</title></polyline>\n", f);
         double ly = T + 8 + 16.0 * p;
-        if (ly < H - B) {
-            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%s\"/>"
-                       "<text x=\"%.1f\" y=\"%.1f\" fill=\"#222\">",
-                    L + pw + 12, ly - 8, PALETTE[p % PALETTE_N], L + pw + 27, ly + 1);
+        if (only < 0 && ly < H - B) {
+            fprintf(f, "<rect class=\"c%u\" x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\"/>"
+                       "<text x=\"%.1f\" y=\"%.1f\">",
+                    p % PALETTE_N, L + pw + 12, ly - 8, L + pw + 27, ly + 1);
             esc(f, pl->name);
             fputs("</text>\n", f);
         }
@@ -530,6 +651,67 @@ static void write_chart(FILE *f, const ladder_data *d)
 #undef SX
 #undef SY
     fputs("</svg>\n", f);
+}
+
+/* The range of every seat's score in the ladder (the histograms' axis). */
+static void score_range(const ladder_data *d, int64_t *lo, int64_t *hi)
+{
+    *lo = INT64_MAX;
+    *hi = INT64_MIN;
+    for (uint32_t p = 0; p < d->n_pl; p++)
+        for (size_t i = 0; i < d->pl[p].sn; i++) {
+            *lo = d->pl[p].sc[i] < *lo ? d->pl[p].sc[i] : *lo;
+            *hi = d->pl[p].sc[i] > *hi ? d->pl[p].sc[i] : *hi;
+        }
+    if (*lo > *hi)
+        *lo = *hi = 0;
+}
+
+/* Player p's scores per match as a small histogram over [lo, hi], on a
+ * page at root (bot_href). */
+static void write_hist(FILE *f, const ladder_data *d, uint32_t p, int64_t lo, int64_t hi,
+                       const char *root)
+{
+    enum { NB = 10 };
+    const rplayer *pl = &d->pl[p];
+    uint64_t bin[NB] = {0}, top = 1;
+    int nb = hi > lo ? NB : 1;
+    for (size_t i = 0; i < pl->sn; i++) {
+        int b = hi > lo ? (int)((double)(pl->sc[i] - lo) / (double)(hi - lo) * nb) : 0;
+        bin[b < nb ? b : nb - 1]++;
+    }
+    for (int b = 0; b < nb; b++)
+        top = bin[b] > top ? bin[b] : top;
+    const double W = 180, H = 64, L = 4, T = 4, BH = 40, bw = (W - 2 * L) / nb;
+    char a[32], z[32];
+    score_text(lo, a, sizeof a);
+    score_text(hi, z, sizeof z);
+    fputs("<figure class=\"hist\"><figcaption>", f);
+    bot_link(f, d, p, root);
+    fprintf(f, "</figcaption><svg class=\"hist\" width=\"%.0f\" height=\"%.0f\" "
+               "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"score per match\">",
+            W, H, W, H);
+    for (int b = 0; b < nb; b++) {
+        double h = BH * (double)bin[b] / (double)top;
+        fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">"
+                   "<title>%llu</title></rect>",
+                L + bw * b + 1, T + BH - h, bw - 2, h, (unsigned long long)bin[b]);
+    }
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">%s</text><text x=\"%.1f\" y=\"%.1f\" "
+               "text-anchor=\"end\">%s</text></svg></figure>\n",
+            L, T + BH + 16, a, W - L, T + BH + 16, z);
+}
+
+static void write_hists(FILE *f, const ladder_data *d)
+{
+    int64_t lo, hi;
+    score_range(d, &lo, &hi);
+    fputs("<h3>Score distributions</h3>\n<p class=\"muted\">Each bot's score per match: how "
+          "many of its matches fell in each tenth of the ladder's range of scores.</p>\n<div>",
+          f);
+    for (uint32_t k = 0; k < d->n_pl; k++)
+        write_hist(f, d, d->fit ? d->fit->order[k] : k, lo, hi, "");
+    fputs("</div>\n", f);
 }
 
 static void write_faults(FILE *f, const ladder_data *d)
@@ -546,7 +728,7 @@ static void write_faults(FILE *f, const ladder_data *d)
         fputs("<p class=\"faults\">No faults: every decision was legal and in time.</p>\n", f);
         return;
     }
-    fputs("<table class=\"faults\"><tr><th class=\"l\">bot</th>", f);
+    fputs("<table class=\"faults num\"><tr><th class=\"l\">bot</th>", f);
     for (int k = 1; k < JA_FAULT_COUNT; k++)
         if (tot[k])
             fprintf(f, "<th>%s</th>", ja_fault_name(k));
@@ -564,51 +746,86 @@ static void write_faults(FILE *f, const ladder_data *d)
     fputs("</table>\n", f);
 }
 
-static void write_matches(FILE *f, const ladder_data *d)
+/* Match m has a seat of player only (-1: every match has). */
+static bool match_of(const ladder_data *d, const rmatch *m, int only)
 {
-    fprintf(f, "<h3>Matches (%zu)</h3>\n<div class=\"scroll\"><table class=\"matches\"><tr>"
-               "<th>tournament</th><th>match</th><th class=\"l\">seats: bot (score, place)</th>"
-               "<th>turns</th><th class=\"l\">replay</th></tr>\n",
-            d->n);
+    for (uint32_t s = 0; only >= 0 && s < m->row.n_seats; s++)
+        if (d->bot_player[ladder_bot_index(d->bots, d->n_bots, m->row.bot_id[s])] == only)
+            return true;
+    return only < 0;
+}
+
+/* Match m's seats: each bot, with its score and place unless the report
+ * hides results (--no-spoilers), the winner in bold. */
+static void match_seats(FILE *f, const ladder_data *d, const rmatch *m)
+{
+    bool spoil = !d->o->no_spoilers;
+    for (uint32_t s = 0; s < m->row.n_seats; s++) {
+        int b = ladder_bot_index(d->bots, d->n_bots, m->row.bot_id[s]);
+        char sc[32];
+        score_text(m->row.score[s], sc, sizeof sc);
+        fputs(s ? ", " : "", f);
+        if (spoil && m->row.place[s] == 1)
+            fputs("<b>", f);
+        esc(f, d->pl[d->bot_player[b]].name);
+        if (spoil)
+            fprintf(f, " (%s, %u)", sc, (unsigned)m->row.place[s]);
+        if (spoil && m->row.place[s] == 1)
+            fputs("</b>", f);
+    }
+}
+
+/* The match list (of player only's matches; -1: all) on a page at root:
+ * with --no-spoilers, no score, place or length, only the replay link. */
+static void write_matches(FILE *f, const ladder_data *d, int only, const char *root)
+{
+    bool spoil = !d->o->no_spoilers;
+    size_t n = 0;
+    for (size_t i = 0; i < d->n; i++)
+        n += match_of(d, &d->m[i], only);
+    fprintf(f, "<h3>Matches (%zu)</h3>\n<table class=\"matches num\"><tr><th>tournament</th>"
+               "<th>match</th><th class=\"l\">%s</th>%s<th class=\"l\">replay</th></tr>\n",
+            n, spoil ? "seats: bot (score, place)" : "seats", spoil ? "<th>turns</th>" : "");
     for (size_t i = 0; i < d->n; i++) {
         const rmatch *m = &d->m[i];
+        if (!match_of(d, m, only))
+            continue;
         fprintf(f, "<tr><td>%lld</td><td>%u</td><td class=\"l\">",
                 (long long)m->row.tournament_id, m->row.number);
-        for (uint32_t s = 0; s < m->row.n_seats; s++) {
-            int b = ladder_bot_index(d->bots, d->n_bots, m->row.bot_id[s]);
-            char sc[32];
-            score_text(m->row.score[s], sc, sizeof sc);
-            fputs(s ? ", " : "", f);
-            if (m->row.place[s] == 1)
-                fputs("<b>", f);
-            esc(f, d->pl[d->bot_player[b]].name);
-            fprintf(f, " (%s, %u)", sc, (unsigned)m->row.place[s]);
-            if (m->row.place[s] == 1)
-                fputs("</b>", f);
-        }
+        match_seats(f, d, m);
         fputs("</td>", f);
-        if (m->row.turns >= 0)
+        if (spoil && m->row.turns >= 0)
             fprintf(f, "<td>%lld</td>", (long long)m->row.turns);
-        else
+        else if (spoil)
             fputs("<td>&ndash;</td>", f);
         if (m->page)
-            fprintf(f, "<td class=\"l\"><a href=\"matches/m%lld.html\">watch</a></td></tr>\n",
-                    (long long)m->row.match_id);
+            fprintf(f, "<td class=\"l\"><a href=\"%smatches/m%lld.html\">watch</a></td></tr>\n",
+                    root, (long long)m->row.match_id);
         else
             fprintf(f, "<td class=\"l muted\">%s</td></tr>\n",
                     m->replay ? "replay unreadable" : "no replay");
     }
-    fputs("</table></div>\n", f);
+    fputs("</table>\n", f);
+    if (!spoil)
+        fputs("<p class=\"muted\">Results hidden (--no-spoilers): watch a match to see "
+              "it end.</p>\n",
+              f);
 }
 
-static void write_ladder(FILE *f, const ladder_data *d)
+/* The ladder's title: its game, seats and tournament. */
+static void ladder_title(FILE *f, const ladder_data *d)
 {
     const ja_game_rules *g = ja_game_find(d->ls->game);
-    fputs("<section class=\"ladder\">\n<h2>", f);
     esc(f, g ? g->title : d->ls->game);
     fprintf(f, ", %u seats", d->ls->n_seats);
     if (d->tournament_id > 0)
         fprintf(f, ", tournament %lld", (long long)d->tournament_id);
+}
+
+static void write_ladder(FILE *f, const ladder_data *d)
+{
+    fputs("<section class=\"ladder\">\n<h2>", f);
+    ladder_title(f, d);
     fprintf(f, " &middot; %zu matches</h2>\n<p class=\"opts\">", d->n);
     esc(f, d->ls->game);
     fputs(d->ls->options[0] ? " &middot; " : "", f);
@@ -619,11 +836,113 @@ static void write_ladder(FILE *f, const ladder_data *d)
         return;
     }
     write_standings(f, d);
-    write_chart(f, d);
+    write_fit_chart(f, d);
+    write_chart(f, d, -1);
     write_crosstable(f, d);
+    write_hists(f, d);
     write_faults(f, d);
-    write_matches(f, d);
+    write_matches(f, d, -1, "");
     fputs("</section>\n", f);
+}
+
+/* A bot page's table: its results against each opponent it met. */
+static void write_opponents(FILE *f, const ladder_data *d, uint32_t a)
+{
+    fputs("<h3>Against each opponent</h3>\n<table class=\"opponents num\"><tr>"
+          "<th class=\"l\">opponent</th><th>games</th><th>wins-draws-losses</th>"
+          "<th>score rate</th></tr>\n",
+          f);
+    for (uint32_t k = 0; k < d->n_pl; k++) {
+        uint32_t b = d->fit ? d->fit->order[k] : k;
+        const uint64_t *x = &d->pair[((size_t)a * d->n_pl + b) * 3];
+        uint64_t n = x[0] + x[1] + x[2];
+        if (a == b || n == 0)
+            continue;
+        double rate = ((double)x[0] + 0.5 * (double)x[1]) / (double)n;
+        fputs("<tr><td class=\"l\">", f);
+        bot_link(f, d, b, "../");
+        fprintf(f, "</td><td>%llu</td><td>%llu-%llu-%llu</td><td class=\"heat h%d\">%.0f%%</td>"
+                   "</tr>\n",
+                (unsigned long long)n, (unsigned long long)x[0], (unsigned long long)x[1],
+                (unsigned long long)x[2], heat(rate), 100.0 * rate);
+    }
+    fputs("</table>\n", f);
+    heat_legend(f);
+}
+
+/* A bot page's body: its totals, its results against each opponent, its
+ * rating history, its score distribution and its matches. */
+static void write_bot_body(FILE *f, const ladder_data *d, uint32_t p)
+{
+    const rplayer *pl = &d->pl[p];
+    char sc[32], elo[64], ci[64];
+    score_text(pl->score, sc, sizeof sc);
+    fit_text(d, p, elo, ci, sizeof elo);
+    fputs("<nav><a href=\"../index.html\">the report</a></nav>\n<section class=\"ladder\">\n"
+          "<h2>",
+          f);
+    bot_link(f, d, p, "../");
+    fputs(" <span class=\"muted\">&middot; ", f);
+    ladder_title(f, d);
+    fprintf(f, "</span></h2>\n<table class=\"botsum num\"><tr><th>games</th><th>wins</th>"
+               "<th>score</th><th>Elo (fit)</th><th>95%% interval</th><th>live Elo</th>"
+               "<th>faults</th></tr>\n<tr><td>%lld</td><td>%lld</td><td>%s</td><td>%s</td>"
+               "<td>%s</td>",
+            (long long)pl->games, (long long)pl->wins, sc, elo, ci);
+    if (isfinite(pl->live_elo))
+        fprintf(f, "<td>%.0f</td>", pl->live_elo);
+    else
+        fputs("<td>&ndash;</td>", f);
+    fprintf(f, "<td>%llu</td></tr>\n</table>\n", (unsigned long long)fault_total(pl));
+    write_opponents(f, d, p);
+    write_chart(f, d, (int)p);
+    int64_t lo, hi;
+    score_range(d, &lo, &hi);
+    fputs("<h3>Score distribution</h3>\n", f);
+    write_hist(f, d, p, lo, hi, "../");
+    write_matches(f, d, (int)p, "../");
+    fputs("</section>\n", f);
+}
+
+/* A page's head: the site's style (at root: "" or "../") and a header
+ * naming what is reported. */
+static void write_head(FILE *f, const report_opts *o, const char *root)
+{
+    fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+               "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+               "<title>Jack Arena report</title>\n"
+               "<link rel=\"stylesheet\" href=\"%ssite.css\"></head>\n<body>\n"
+               "<header><h1>Jack Arena report</h1><p class=\"muted\">",
+            root);
+    esc(f, o->db_path);
+    if (o->game) {
+        fputs(" &middot; ", f);
+        esc(f, o->game);
+    }
+    if (o->tournament_id > 0)
+        fprintf(f, " &middot; tournament %lld", (long long)o->tournament_id);
+    fputs("</p></header>\n<main>\n", f);
+}
+
+/* Every player's page, bots/l<ladder>-b<bot>.html, each written whole
+ * (outfile.h). JA_OK or JA_EIO with its line in err. */
+static int write_bot_pages(const ladder_data *d, const char *dir, char *err, size_t cap)
+{
+    for (uint32_t p = 0; p < d->n_pl; p++) {
+        char href[160], path[4400];
+        bot_href(d, p, "", href, sizeof href);
+        snprintf(path, sizeof path, "%s/%s", dir, href);
+        ref_out *out = NULL;
+        if (ref_out_open(NULL, path, 0, &out, err, cap) != JA_OK)
+            return JA_EIO;
+        FILE *f = ref_out_file(out);
+        write_head(f, d->o, "../");
+        write_bot_body(f, d, p);
+        fputs("</main>\n</body></html>\n", f);
+        if (ref_out_commit(&out, err, cap) != JA_OK)
+            return JA_EIO;
+    }
+    return JA_OK;
 }
 
 /* A database failure: its message in err. Returns rc. */
@@ -659,6 +978,7 @@ static int do_ladder(ladder_db *db, const report_opts *o, const char *dir,
 {
     ladder_data d = {0};
     d.ls = ls;
+    d.o = o;
     d.tournament_id = o->tournament_id;
     ladder_rating *rt = NULL;
     uint32_t n_rt = 0;
@@ -669,6 +989,8 @@ static int do_ladder(ladder_db *db, const report_opts *o, const char *dir,
                                   : "the rating fit failed");
     if (rc == JA_OK)
         rc = write_pages(&d, o, dir, err, cap);
+    if (rc == JA_OK)
+        rc = write_bot_pages(&d, dir, err, cap);
     if (rc == JA_OK)
         write_ladder(f, &d);
     free(rt);
@@ -695,36 +1017,27 @@ static int list_ladders(ladder_db *db, const report_opts *o, ladder_summary **ls
     return rc == JA_OK ? JA_OK : db_fail(db, rc, err, cap);
 }
 
-/* dir/matches, with the viewer's script and style that every replay page
- * shares. JA_OK or JA_EIO with its line in err. */
-static int start_matches(const char *dir, char *err, size_t cap)
+/* dir/site.css, dir/bots, and dir/matches with the viewer's script and
+ * style that every replay page shares. JA_OK or JA_EIO with its line in
+ * err. */
+static int start_dirs(const char *dir, char *err, size_t cap)
 {
     char path[4096];
+    snprintf(path, sizeof path, "%s/site.css", dir);
+    if (ref_out_write_file(NULL, path, 0, report_page_site_css, strlen(report_page_site_css),
+                           err, cap) != JA_OK)
+        return JA_EIO;
+    snprintf(path, sizeof path, "%s/bots", dir);
+    if (mkdir(path, 0755) != 0) {
+        snprintf(err, cap, "cannot create '%s': %s", path, strerror(errno));
+        return JA_EIO;
+    }
     snprintf(path, sizeof path, "%s/matches", dir);
     if (mkdir(path, 0755) != 0) {
         snprintf(err, cap, "cannot create '%s': %s", path, strerror(errno));
         return JA_EIO;
     }
     return viewer_html_assets(path, err, cap) == JA_OK ? JA_OK : JA_EIO;
-}
-
-/* index.html's head: its style and a header naming what is reported. */
-static void write_head(FILE *f, const report_opts *o)
-{
-    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-          "<title>Jack Arena report</title>\n<style>",
-          f);
-    fputs(CSS, f);
-    fputs("</style></head>\n<body>\n<header><h1>Jack Arena report</h1><p>", f);
-    esc(f, o->db_path);
-    if (o->game) {
-        fputs(" &middot; ", f);
-        esc(f, o->game);
-    }
-    if (o->tournament_id > 0)
-        fprintf(f, " &middot; tournament %lld", (long long)o->tournament_id);
-    fputs("</p></header>\n<main>\n", f);
 }
 
 /* One section per ladder shown (the tournament's ladder want, else every
@@ -761,7 +1074,7 @@ static int write_index(ladder_db *db, const report_opts *o, const char *dir,
     if (ref_out_open(NULL, path, 0, &out, err, cap) != JA_OK)
         return JA_EIO;
     FILE *f = ref_out_file(out);
-    write_head(f, o);
+    write_head(f, o, "");
     int rc = write_sections(db, o, dir, ls, n_ls, want, f, err, cap);
     fputs("</main>\n</body></html>\n", f);
     if (rc != JA_OK) {
@@ -790,7 +1103,7 @@ int report_write(ladder_db *db, const report_opts *o, const char *dir, char *err
     int64_t want = 0;
     int rc = list_ladders(db, o, &ls, &n_ls, &want, err, cap);
     if (rc == JA_OK)
-        rc = start_matches(dir, err, cap);
+        rc = start_dirs(dir, err, cap);
     if (rc == JA_OK)
         rc = write_index(db, o, dir, ls, n_ls, want, err, cap);
     free(ls);
