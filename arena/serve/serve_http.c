@@ -603,24 +603,56 @@ static enum MHD_Result matches(arena_server *s, srv_call *c, const char *name, b
     return page_end(c, f, &buf, &len);
 }
 
-/* GET /api/bots/NAME (JSON) and /bots/NAME (html): one author. */
-static enum MHD_Result bot(arena_server *s, srv_call *c, const char *name, bool html)
+/* A version's validation report, readable (docs/server.md, "Validation"):
+ * each step passed or failed, then each smoke match's seat and faults by
+ * kind, and its reproduction bundle's URL (for the author, with a token). */
+static void version_report(FILE *f, json_t *v)
 {
-    int64_t id;
-    int rc = arena_serve_db_author_find(s->sdb, name, &id);
-    if (rc == JA_ENOTFOUND)
-        return send_error(c, 404, "no such author");
-    json_t *j = rc == JA_OK ? bot_json(s, name, id) : NULL;
-    if (j == NULL)
-        return send_error(c, 500, "the bot cannot be read");
-    if (!html)
-        return send_json(c, 200, j);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = page_open(j, &buf, &len);
-    if (f == NULL)
-        return MHD_NO;
-    page_begin(f, name);
+    json_t *rep = json_object_get(v, "report"), *e;
+    if (!json_is_object(rep))
+        return;
+    fprintf(f, "<h3>Version %" JSON_INTEGER_FORMAT "</h3><table class=\"checks\"><tr>"
+               "<th>check</th><th>result</th></tr>\n",
+            json_integer_value(json_object_get(v, "version")));
+    size_t i;
+    json_array_foreach(json_object_get(rep, "steps"), i, e)
+    {
+        const char *res = json_string_value(json_object_get(e, "result"));
+        bool ok = res && !strcmp(res, "ok");
+        fputs("<tr><td>", f);
+        arena_serve_html(f, json_string_value(json_object_get(e, "step")));
+        fprintf(f, "</td><td class=\"%s\">%s</td></tr>\n", ok ? "pass" : "fail",
+                ok ? "passed" : "failed");
+    }
+    json_array_foreach(json_object_get(rep, "smoke"), i, e)
+    {
+        json_int_t n = json_integer_value(json_object_get(e, "faults"));
+        fprintf(f, "<tr><td>smoke match %zu (seat %" JSON_INTEGER_FORMAT ")</td>"
+                   "<td class=\"%s\">",
+                i, json_integer_value(json_object_get(e, "seat")), n ? "fail" : "pass");
+        if (n == 0)
+            fputs("no fault", f);
+        const char *kind;
+        json_t *k;
+        json_object_foreach(json_object_get(e, "fault_kinds"), kind, k)
+        {
+            arena_serve_html(f, kind);
+            fprintf(f, ": %" JSON_INTEGER_FORMAT " ", json_integer_value(k));
+        }
+        const char *bundle = json_string_value(json_object_get(e, "bundle"));
+        if (bundle) {
+            fputs("(reproduction bundle, for the author: <code>", f);
+            arena_serve_html(f, bundle);
+            fputs("</code>)", f);
+        }
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
+/* The bot page's table of versions. */
+static void bot_versions(FILE *f, json_t *j)
+{
     fputs("<h2>Versions</h2><table><tr><th>version</th><th>status</th><th>faults</th>"
           "<th>SHA-256</th><th>parameters</th><th>reason</th></tr>\n", f);
     json_t *v;
@@ -643,8 +675,16 @@ static enum MHD_Result bot(arena_server *s, srv_call *c, const char *name, bool 
         arena_serve_html(f, json_string_value(json_object_get(v, "reason")));
         fputs("</td></tr>\n", f);
     }
-    fputs("</table>\n<h2>Recent batches</h2><table><tr><th>batch</th><th>tournament</th>"
+    fputs("</table>\n", f);
+}
+
+/* The bot page's table of recent batches. */
+static void bot_batches(FILE *f, json_t *j)
+{
+    fputs("<h2>Recent batches</h2><table><tr><th>batch</th><th>tournament</th>"
           "<th>state</th><th>reason</th></tr>\n", f);
+    json_t *v;
+    size_t i;
     json_array_foreach(json_object_get(j, "batches"), i, v)
     {
         const char *state = json_string_value(json_object_get(v, "state"));
@@ -659,23 +699,39 @@ static enum MHD_Result bot(arena_server *s, srv_call *c, const char *name, bool 
         arena_serve_html(f, json_string_value(json_object_get(v, "reason")));
         fputs("</td></tr>\n", f);
     }
-    fputs("</table>\n<h2>Validation reports</h2>\n", f);
+    fputs("</table>\n", f);
+}
+
+/* GET /api/bots/NAME (JSON) and /bots/NAME (html): one author. */
+static enum MHD_Result bot(arena_server *s, srv_call *c, const char *name, bool html)
+{
+    int64_t id;
+    int rc = arena_serve_db_author_find(s->sdb, name, &id);
+    if (rc == JA_ENOTFOUND)
+        return send_error(c, 404, "no such author");
+    json_t *j = rc == JA_OK ? bot_json(s, name, id) : NULL;
+    if (j == NULL)
+        return send_error(c, 500, "the bot cannot be read");
+    if (!html)
+        return send_json(c, 200, j);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = page_open(j, &buf, &len);
+    if (f == NULL)
+        return MHD_NO;
+    page_begin(f, name);
+    bot_versions(f, j);
+    bot_batches(f, j);
+    fputs("<h2>Validation reports</h2>\n", f);
+    json_t *v;
+    size_t i;
     json_array_foreach(json_object_get(j, "versions"), i, v)
-    {
-        json_t *rep = json_object_get(v, "report");
-        if (!json_is_object(rep))
-            continue;
-        char *text = json_dumps(rep, JSON_INDENT(1));
-        fprintf(f, "<h3>Version %" JSON_INTEGER_FORMAT "</h3><pre>",
-                json_integer_value(json_object_get(v, "version")));
-        arena_serve_html(f, text ? text : "");
-        fputs("</pre>\n", f);
-        free(text);
-    }
-    fputs("<h2>Recent matches</h2>\n", f);
-    matches_rows(f, json_object_get(j, "matches"));
+        version_report(f, v);
     char prefix[96];
     snprintf(prefix, sizeof prefix, "/bots/%s/matches", name);
+    fprintf(f, "<h2>Recent matches</h2>\n<p><a href=\"%s\">All matches, a page at a time</a>"
+               "</p>\n", prefix);
+    matches_rows(f, json_object_get(j, "matches"));
     older_link(f, json_object_get(j, "more_matches"), prefix);
     json_decref(j);
     return page_end(c, f, &buf, &len);

@@ -238,6 +238,22 @@ def main():
             check(b.eval("document.querySelectorAll('.points').length") >= 2,
                   "the replay page shows the seats' scores")
 
+        # The bot page: the validation report readable (its checks passed,
+        # no raw JSON), a link to all the matches, a page at a time.
+        b.navigate(origin + "bots/alice")
+        wait_for(lambda: b.eval("document.readyState") == "complete", "the page /bots/alice")
+        text = b.eval("document.body.innerText") or ""
+        check('{"' not in text and '"steps"' not in text and '"smoke"' not in text,
+              "the bot page shows no raw JSON: %r" % text[:300])
+        checks = b.eval("Array.from(document.querySelectorAll('table.checks td.pass'))"
+                        ".map(e => e.parentNode.firstChild.textContent)") or []
+        check("smoke" in " ".join(checks) and len(checks) >= 2,
+              "the validation checks, passed: %r" % checks)
+        check(b.eval("document.querySelectorAll('table.checks td.fail').length") == 0,
+              "no check failed")
+        check(b.eval("!!document.querySelector('a[href=\"/bots/alice/matches\"]')"),
+              "the bot page links its matches")
+
         # Every page at a 400 px phone (its viewport meta tag in force): no
         # horizontal overflow; a wide table scrolls in its own box.
         b.viewport(400, 800, True)
