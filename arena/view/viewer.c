@@ -501,6 +501,21 @@ static void outcome_json(json_w *w, const viewer_model *m)
     jw_obj_end(w);
 }
 
+/* "public": the public observation of every frame (JA_EXT_OBSERVE_PUBLIC) as
+ * changes to the one before, as a seat's "delta" is ([] where it did not
+ * change); absent for a game without one. After the other keys, which stay
+ * as they were. */
+static void public_json(json_w *w, const viewer_model *m)
+{
+    if (!m->pub)
+        return;
+    jw_arr(w, "public");
+    for (uint32_t f = 0; f < m->n_frames; f++)
+        obs_delta_json(w, m->g, f > 0 ? viewer_obs_public(m, f - 1) : NULL,
+                       viewer_obs_public(m, f));
+    jw_arr_end(w);
+}
+
 void viewer_model_json_keys(json_w *w, const viewer_model *m)
 {
     header_json(w, m);
@@ -512,6 +527,7 @@ void viewer_model_json_keys(json_w *w, const viewer_model *m)
     jw_arr_end(w);
     outcome_json(w, m);
     labels_json(w, m);
+    public_json(w, m);
 }
 
 bool viewer_seat_sees(const viewer_model *m, uint32_t fr, int seat)

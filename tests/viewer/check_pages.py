@@ -5,9 +5,15 @@ per frame shown, "view V | frame F | pos ... | meta ... | timeline ... |
 scrub K/M | action ... | describe ... | table ... | scores ... | result ...".
 
   check_pages.py scramble PAGE SEAT OUT   the page with everything seat SEAT
+                                          (or "public": the public view)
                                           may not see changed
   check_pages.py check DOM [forfeit]      what every view shows and hides
-  check_pages.py same DOM1 DOM2 SEAT      seat SEAT's lines are the same
+  check_pages.py same DOM1 DOM2 SEAT      seat SEAT's (or the public view's)
+                                          lines are the same
+  check_pages.py hands DOM PAGE           the public view shows no card of
+                                          a hand
+
+The public view is view -2 in the log ("public" on the command line).
 
 Exit status 0 when the check holds, 1 with FAIL lines."""
 import html
@@ -44,19 +50,27 @@ def log_of(path):
     return lines
 
 
+PUBLIC = -2
+
+
 def scramble(page, seat, out):
     """Every other seat's observations, decisions, faults and forfeits,
     whom each decision asked and which frames the others saw, and the
-    public describe() line (shown in the omniscient view only)."""
+    public describe() line (shown in the omniscient view only). For the
+    public view (seat PUBLIC): every seat's observation (every hand, and
+    what each seat knows of the stock), every decision, the seed; the
+    public observations alone are kept."""
     s, m, d = page_model.read(page)
     n = d["seats"]
+    if seat == PUBLIC:
+        d["seed"] = "12345"
 
     def scr(v):
         if isinstance(v, list):
             return [(x * 7 + 3) % 251 for x in v] + [1]
         return (v * 7 + 3) % 251
 
-    other = (seat + 1) % n
+    other = (seat + 1) % n if seat >= 0 else 0
     for f in d["frames"]:
         f["describe"] = "scrambled"
         for t in range(n):
@@ -79,7 +93,7 @@ def check(dom, forfeit):
     lines = log_of(dom)
     last = max(e["frame"] for e in lines)
     views = sorted({e["view"] for e in lines})
-    if views[0] != -1 or len(views) < 3:
+    if views[:2] != [PUBLIC, -1] or len(views) < 4:
         fail("the self-test did not go through every view: %s" % views)
     for e in lines:
         where = "view %d frame %d" % (e["view"], e["frame"])
@@ -89,7 +103,7 @@ def check(dom, forfeit):
             fail("%s: the result is %s" % (where, "shown" if shown else "hidden"))
         if "to act " not in e["table"]:
             fail("%s: who decides now is not shown" % where)
-        if e["view"] < 0:
+        if e["view"] == -1:
             if not re.fullmatch(r"(deal|decision %d) / %d" % (e["frame"], last), e["pos"]):
                 fail("%s: position '%s'" % (where, e["pos"]))
             if e["timeline"] != "shown" or "seed" not in e["meta"]:
@@ -97,7 +111,8 @@ def check(dom, forfeit):
             if e["scrub"] != "%d/%d" % (e["frame"], last):
                 fail("%s: the scrubber at %s" % (where, e["scrub"]))
         else:
-            want = {0: "the deal", last: "the end"}.get(e["frame"], "seat %d sees" % e["view"])
+            want = {0: "the deal", last: "the end"}.get(
+                e["frame"], "the table shows" if e["view"] == PUBLIC else "seat %d sees" % e["view"])
             if e["pos"] != want:
                 fail("%s: position '%s', want '%s'" % (where, e["pos"], want))
             if e["timeline"] != "hidden":
@@ -106,7 +121,10 @@ def check(dom, forfeit):
                 fail("%s: the seed is shown in a seat's view" % where)
             if re.search(r"\bdecision\b|/ %d\b" % last, e["raw"]):
                 fail("%s: decision numbers in a seat's view" % where)
-    for v in views[1:]:
+        if e["view"] == PUBLIC and (e["action"] not in ("", "the deal") or e["describe"]):
+            fail("%s: the public view shows a decision or the describe line: %r %r"
+                 % (where, e["action"], e["describe"]))
+    for v in [v for v in views if v != -1]:
         # A seat's scrubber: its position among the frames the seat
         # perceives, out of their number, nothing of the decisions.
         mine = sorted({e["frame"] for e in lines if e["view"] == v})
@@ -130,6 +148,62 @@ def check(dom, forfeit):
             fail("the result does not mark the forfeit: %s" % end[0]["result"])
 
 
+RANKS, SUITS = "A23456789TJQK", "\u2663\u2666\u2665\u2660"
+
+
+def card_text(game, cid):
+    """A card as the page writes it (replay.js, card() and bj())."""
+    if game == "bruise-jack":
+        return "c%dn%ds%d" % (cid // 25, cid // 5 % 5, cid % 5)
+    c = cid % 54
+    if c >= 52:
+        return "XB" if c == 52 else "XR"
+    return RANKS[c % 13] + SUITS[c // 13]
+
+
+def hand_cards(game, o, pub):
+    """The cards private to a seat's observation o: its hand (counts per
+    card), and a drawn or centre card the public observation pub hides."""
+    out = set()
+    for cid, k in enumerate(o.get("hand", []) if isinstance(o.get("hand"), list) else []):
+        if k:
+            out.add(card_text(game, cid))
+    for f in ("drawn", "centre"):
+        v = o.get(f)
+        if isinstance(v, int) and v != 255 and pub.get(f) != v:
+            out.add(card_text(game, v))
+    return out
+
+
+def hands(dom, page):
+    """At every frame of the public view: no card of any seat's hand in its
+    text, but a card the table shows face up (the omniscient view's public
+    picture, before "to act") or the public observation knows of a hand
+    ("known": several decks may hold the same card)."""
+    _, _, d = page_model.read(page)
+    lines = log_of(dom)
+    table = {e["frame"]: e["table"].split(" / to act ")[0] for e in lines if e["view"] == -1}
+    checked = 0
+    for e in lines:
+        if e["view"] != PUBLIC:
+            continue
+        f = e["frame"]
+        pub = d["frames"][f]["pub"]
+        shown = set(table[f].split())
+        known = {card_text(d["game"], i % 52) for i, k in enumerate(pub.get("known", [])) if k}
+        words = set(e["table"].split())
+        for s, o in enumerate(d["frames"][f]["obs"]):
+            for c in hand_cards(d["game"], o, pub) - shown - known:
+                checked += 1
+                if c in words:
+                    fail("public view, frame %d: %s of seat %d's hand is shown: %s"
+                         % (f, c, s, e["table"]))
+                    return
+    if not checked:
+        fail("the public view: no hand's card to look for (the check checks nothing)")
+    print("public view: %d cards of hands looked for, none shown" % checked)
+
+
 def same(dom1, dom2, seat):
     a = [e["raw"] for e in log_of(dom1) if e["view"] == seat]
     b = [e["raw"] for e in log_of(dom2) if e["view"] == seat]
@@ -146,11 +220,14 @@ def same(dom1, dom2, seat):
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "scramble":
-        scramble(sys.argv[2], int(sys.argv[3]), sys.argv[4])
+        scramble(sys.argv[2], PUBLIC if sys.argv[3] == "public" else int(sys.argv[3]),
+                 sys.argv[4])
     elif cmd == "check":
         check(sys.argv[2], len(sys.argv) > 3 and sys.argv[3] == "forfeit")
     elif cmd == "same":
-        same(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+        same(sys.argv[2], sys.argv[3], PUBLIC if sys.argv[4] == "public" else int(sys.argv[4]))
+    elif cmd == "hands":
+        hands(sys.argv[2], sys.argv[3])
     else:
         sys.exit("unknown command " + cmd)
     sys.exit(1 if fails else 0)

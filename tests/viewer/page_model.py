@@ -4,7 +4,9 @@ for the viewer's tests: <script type="application/octet-stream" id="data">
 holds the model's JSON, compressed with zlib and written in base64; each
 frame holds per seat the changes of its observation ("delta"), which
 unpack() turns back into whole observations ("obs": field name to a number,
-or to an array with trailing zeros trimmed), and pack() into changes again.
+or to an array with trailing zeros trimmed), and pack() into changes again;
+the public observations ("public", one change list per frame) likewise
+into each frame's "pub".
 
   page_model.py PAGE    prints the unpacked model as JSON"""
 import base64
@@ -39,11 +41,20 @@ def trim(a):
 
 
 def unpack(d):
+    """Also the public observations ("public": one change list per frame)
+    into each frame's "pub", where the model has them."""
+    if "public" in d:
+        for fr, ch in zip(d["frames"], d["public"]):
+            fr["delta_pub"] = ch
+        del d["public"]
     fields = d["fields"]
     prev = [{f["name"]: 0 if f["count"] == 1 else [] for f in fields} for _ in range(d["seats"])]
     for fr in d["frames"]:
         fr["obs"] = []
-        for s, ch in enumerate(fr["delta"]):
+        deltas = fr["delta"] + ([fr["delta_pub"]] if "delta_pub" in fr else [])
+        while len(prev) < len(deltas):
+            prev.append({f["name"]: 0 if f["count"] == 1 else [] for f in fields})
+        for s, ch in enumerate(deltas):
             o = dict(prev[s])
             for k, ops in zip(ch[0::2], ch[1::2]):
                 name = fields[k]["name"]
@@ -58,6 +69,9 @@ def unpack(d):
             fr["obs"].append(o)
             prev[s] = o
         del fr["delta"]
+        if "delta_pub" in fr:
+            fr["pub"] = fr["obs"].pop()
+            del fr["delta_pub"]
     return d
 
 
@@ -66,9 +80,14 @@ def pack(d):
     d = json.loads(json.dumps(d))
     fields = d["fields"]
     prev = [{f["name"]: 0 if f["count"] == 1 else [] for f in fields} for _ in range(d["seats"])]
+    has_pub = "pub" in d["frames"][0]
+    if has_pub:
+        prev.append(dict(prev[0]) if prev else {})
+        prev[-1] = {f["name"]: 0 if f["count"] == 1 else [] for f in fields}
+        d["public"] = []
     for fr in d["frames"]:
         fr["delta"] = []
-        for s, o in enumerate(fr["obs"]):
+        for s, o in enumerate(fr["obs"] + ([fr["pub"]] if has_pub else [])):
             ch = []
             for k, f in enumerate(fields):
                 old, new = prev[s][f["name"]], o[f["name"]]
@@ -82,6 +101,9 @@ def pack(d):
             fr["delta"].append(ch)
             prev[s] = o
         del fr["obs"]
+        if has_pub:
+            d["public"].append(fr["delta"].pop())
+            del fr["pub"]
     return d
 
 

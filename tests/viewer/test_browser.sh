@@ -7,8 +7,9 @@
 # at the last frame only; in a seat's view no timeline, no decision
 # numbers, no seed; who decides now; a forfeit where it happened) and that a
 # seat's view does not change when everything it may not see is scrambled,
-# and saves screenshots in SHOTS. Skipped (exit 77) only where chromium is
-# not installed.
+# nor the public view when every hand, decision and the seed are (and that
+# it shows no card of a hand), and saves screenshots in SHOTS. Skipped (exit
+# 77) only where chromium is not installed.
 # Usage: test_browser.sh ARENA SHOTS FAULTY_PLUGIN
 set -u
 A=$1
@@ -53,6 +54,13 @@ for g in $GAMES forfeit; do
   $CHECK scramble $g.html 1 $g-scrambled.html || bad "$g: cannot scramble"
   selftest $g-scrambled
   $CHECK same $g.dom $g-scrambled.dom 1 && ok || bad "$g: seat 1's view sees what it may not"
+  # The public view with every hand, the stock as seats know it, every
+  # decision and the seed scrambled: the same, frame by frame; and no card
+  # of a hand in its text at any frame.
+  $CHECK scramble $g.html public $g-public.html || bad "$g: cannot scramble for the public view"
+  selftest $g-public
+  $CHECK same $g.dom $g-public.dom public && ok || bad "$g: the public view sees what it may not"
+  $CHECK hands $g.dom $g.html && ok || bad "$g: the public view shows a card of a hand"
   # Scores: the page's result table against the text viewer's result lines.
   sed -i '/<script/,$d' $g.dom   # the page's own script holds the same class names
   shown=$(grep -o 'class="points">[^<]*' $g.dom | sed 's/.*>//' | tr '\n' ' ')
@@ -62,7 +70,7 @@ for g in $GAMES forfeit; do
   # are the final ones too.
   running=$(grep -o 'class="score">[^<]*' $g.dom | sed 's/.*>//' | tr '\n' ' ')
   [ "$running" = "$want" ] && ok || bad "$g: last frame shows scores '$running', want '$want'"
-  for v in "" 1; do
+  for v in "" 1 public; do
     chrome --window-size=1200,800 --virtual-time-budget=3000 --screenshot="$SHOTS/replay-$g${v:+-seat$v}.png" \
       "file://$work/$g.html#frame=3${v:+&view=$v}" >/dev/null
     [ -s "$SHOTS/replay-$g${v:+-seat$v}.png" ] && ok || bad "$g: no screenshot${v:+ of seat $v}"

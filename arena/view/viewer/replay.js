@@ -3,72 +3,18 @@
  * and its style are inline or beside it. Script errors are written into
  * #errlog so that tests (and people) see them. */
 "use strict";
-(function () {
-  var errlog = document.getElementById("errlog");
-  function logError(msg) { errlog.textContent += msg + "\n"; }
-  window.addEventListener("error", function (e) { logError("error: " + e.message + " (line " + e.lineno + ")"); });
-
-  /* The model: JSON, compressed with zlib and written in base64; the
-   * browser's DecompressionStream inflates it. */
-  function load() {
-    if (typeof DecompressionStream === "undefined")
-      return Promise.reject(new Error("this browser has no DecompressionStream to unpack the match"));
-    var bin = atob(document.getElementById("data").textContent.trim()), bytes = new Uint8Array(bin.length);
-    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    var text = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
-    return new Response(text).text().then(JSON.parse);
-  }
-  /* Every frame's observations from the changes the model holds ("delta"):
-   * per seat, the fields that changed since the frame before, as field
-   * index then a scalar's value or an array's [shift, i, v, ...]. Arrays
-   * are kept with trailing zeros trimmed; a field that did not change is
-   * the previous frame's own value. */
-  function rebuild(D) {
-    var prev = [];
-    for (var s = 0; s < D.seats; s++) {
-      var o = {};
-      D.fields.forEach(function (f) { o[f.name] = f.count === 1 ? 0 : []; });
-      prev.push(o);
-    }
-    D.frames.forEach(function (fr) {
-      fr.obs = fr.delta.map(function (d, s) {
-        var o = Object.assign({}, prev[s]);
-        for (var j = 0; j < d.length; j += 2) {
-          var f = D.fields[d[j]], ops = d[j + 1];
-          if (typeof ops === "number") { o[f.name] = ops; continue; }
-          var a = o[f.name].slice(ops[0]);
-          for (var k = 1; k < ops.length; k += 2) {
-            while (a.length < ops[k]) a.push(0);
-            a[ops[k]] = ops[k + 1];
-          }
-          while (a.length && a[a.length - 1] === 0) a.pop();
-          o[f.name] = a;
-        }
-        return (prev[s] = o);
-      });
-    });
-    return D;
-  }
-  load().then(rebuild).then(start).catch(function (e) { logError("cannot show the match: " + e.message); });
-
-  function start(D) {
-    var F = D.frames, last = F.length - 1, cur = 0, view = -1, timer = null;
-    /* pos: in a seat's view, the frames it perceives, in order (its
-     * scrubber's positions and its links' steps); null in the omniscient
-     * view. interval, timers: the play timer's period and how many were
-     * started (window.jaReplay.state() tells the tests). */
-    var pos = null, interval = 0, timers = 0;
-    var $ = function (id) { return document.getElementById(id); };
+/* The renderers, shared by the replay page and the server's live pages
+ * (arena/serve/pages/live_match.js loads this script for them):
+ * jaViewer.kit(D) gives the pictures of observations of D's game, where D
+ * holds the match's game, seats, players ([{name}]), fields (the field
+ * table), labels and score_unit, as the replay's model does. */
+var jaViewer = (function () {
+  function kit(D) {
     function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]; }); }
     function at(a, i) { return (a && i < a.length) ? a[i] : 0; }   /* trimmed arrays: missing = 0 */
     /* The running score: the outcome at the last frame, else the "score"
      * field, in units of 1/score_unit when its doc says so, else points. */
     var scoreInUnits = D.fields.some(function (f) { return f.name === "score" && /27720/.test(f.doc); });
-    function running(o, s) {
-      if (cur === last) return D.outcome.points[s];
-      var v = at(o.score, s);
-      return scoreInUnits ? pts(v) : v;
-    }
     function pts(units) { var v = units / D.score_unit; return Math.round(v * 1000) / 1000; }
     function name(s) { return esc(D.players[s] ? D.players[s].name : "seat " + s); }
 
@@ -253,21 +199,124 @@
       hand: function () { return ""; }
     };
     var G = R[D.game] || GEN;
+    var hasToAct = D.fields.some(function (f) { return f.name === "to_act"; });
+    /* Who decides now as observation o tells it. */
+    function decidingIn(o) {
+      if (G.deciding) return G.deciding(o);
+      if (!hasToAct) return "";
+      return o.to_act === 255 ? "nobody: the match is over" : name(o.to_act);
+    }
+    /* The table of one observation o: the public picture, who decides now,
+     * and a row per seat: the hand of seat `mine` (o its own observation),
+     * what o shows of the others (mine < 0: the public observation, no hand). */
+    function picture(o, mine) {
+      var h = G.table(o), d = decidingIn(o);
+      if (d) h += row("to act", d);
+      for (var s = 0; s < D.seats; s++) {
+        if (s === mine) h += row(name(s), G.hand(o));
+        else if (G.other) h += row(name(s), G.other(o, s));
+      }
+      return h;
+    }
+    /* A score of o in points (the "score" field in units of 1/score_unit
+     * when its doc says so, else points). */
+    function score(o, s) { var v = at(o.score, s); return scoreInUnits ? pts(v) : v; }
+    return { G: G, esc: esc, at: at, pts: pts, name: name, row: row, tag: tag, card: card,
+      decidingIn: decidingIn, picture: picture, score: score, scoreInUnits: scoreInUnits };
+  }
+  /* Observation prev changed by d (a model's "delta": per changed field its
+   * index, then a scalar's value or an array's [shift, i, v, ...]), as a
+   * new object; arrays kept with trailing zeros trimmed. */
+  function apply(fields, prev, d) {
+    var o = Object.assign({}, prev);
+    for (var j = 0; j < d.length; j += 2) {
+      var f = fields[d[j]], ops = d[j + 1];
+      if (typeof ops === "number") { o[f.name] = ops; continue; }
+      var a = o[f.name].slice(ops[0]);
+      for (var k = 1; k < ops.length; k += 2) {
+        while (a.length < ops[k]) a.push(0);
+        a[ops[k]] = ops[k + 1];
+      }
+      while (a.length && a[a.length - 1] === 0) a.pop();
+      o[f.name] = a;
+    }
+    return o;
+  }
+  /* The all-zero observation of a field table. */
+  function zero(fields) {
+    var o = {};
+    fields.forEach(function (f) { o[f.name] = f.count === 1 ? 0 : []; });
+    return o;
+  }
+  return { kit: kit, apply: apply, zero: zero };
+})();
+window.jaViewer = jaViewer;
+(function () {
+  if (!document.getElementById("data")) return;   /* a live page: the renderers only */
+  var errlog = document.getElementById("errlog");
+  function logError(msg) { errlog.textContent += msg + "\n"; }
+  window.addEventListener("error", function (e) { logError("error: " + e.message + " (line " + e.lineno + ")"); });
+
+  /* The model: JSON, compressed with zlib and written in base64; the
+   * browser's DecompressionStream inflates it. */
+  function load() {
+    if (typeof DecompressionStream === "undefined")
+      return Promise.reject(new Error("this browser has no DecompressionStream to unpack the match"));
+    var bin = atob(document.getElementById("data").textContent.trim()), bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    var text = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+    return new Response(text).text().then(JSON.parse);
+  }
+  /* Every frame's observations from the changes the model holds ("delta"):
+   * per seat, the fields that changed since the frame before, as field
+   * index then a scalar's value or an array's [shift, i, v, ...]. Arrays
+   * are kept with trailing zeros trimmed; a field that did not change is
+   * the previous frame's own value. */
+  function rebuild(D) {
+    var prev = [], pub = jaViewer.zero(D.fields);
+    for (var s = 0; s < D.seats; s++) prev.push(jaViewer.zero(D.fields));
+    D.frames.forEach(function (fr, f) {
+      fr.obs = fr.delta.map(function (d, s) { return (prev[s] = jaViewer.apply(D.fields, prev[s], d)); });
+      /* The public observation (D.public, where the game has one): pubSeen
+       * when it changed, as a seat's "seen". */
+      if (D.public) { pub = fr.pub = jaViewer.apply(D.fields, pub, D.public[f]); fr.pubSeen = D.public[f].length > 0; }
+    });
+    return D;
+  }
+  load().then(rebuild).then(start).catch(function (e) { logError("cannot show the match: " + e.message); });
+
+  function start(D) {
+    /* view: -1 (ALL) the omniscient view, -2 (PUB) the public one (what the
+     * table shows everyone: the public observations, no hand, no decision
+     * record, no seed), else a seat's. */
+    var ALL = -1, PUB = -2;
+    var F = D.frames, last = F.length - 1, cur = 0, view = ALL, timer = null;
+    /* pos: in a seat's or the public view, the frames it perceives, in order
+     * (its scrubber's positions and its links' steps); null in the omniscient
+     * view. interval, timers: the play timer's period and how many were
+     * started (window.jaReplay.state() tells the tests). */
+    var pos = null, interval = 0, timers = 0;
+    var $ = function (id) { return document.getElementById(id); };
+    var K = jaViewer.kit(D), G = K.G, esc = K.esc, at = K.at, name = K.name, row = K.row, tag = K.tag;
+    function running(o, s) { return cur === last ? D.outcome.points[s] : K.score(o, s); }
 
     function faulty(f) { return F[f].asked.some(function (a) { return a.fault !== "none"; }); }
     function forfeit(f) { return F[f].asked.some(function (a) { return a.forfeits; }); }
-    var hasToAct = D.fields.some(function (f) { return f.name === "to_act"; });
 
     /* A seat's view steps through the frames that seat perceives (the deal,
-     * the end, its decisions, changes of its observation: "seen"); the
-     * omniscient view through every frame. */
-    function seen(f) { return view < 0 || f === 0 || f === last || F[f].seen.indexOf(view) >= 0; }
+     * the end, its decisions, changes of its observation: "seen"), the
+     * public view through the deal, the end and the changes of the public
+     * observation; the omniscient view through every frame. */
+    function seen(f) {
+      if (view === ALL || f === 0 || f === last) return true;
+      return view === PUB ? F[f].pubSeen : F[f].seen.indexOf(view) >= 0;
+    }
     function seenFrom(f, dir) {
       while (f > 0 && f < last && !seen(f)) f += dir;
       return Math.max(0, Math.min(last, f));
     }
     function positions() {
-      if (view < 0) return null;
+      if (view === ALL) return null;
       var p = [];
       for (var f = 0; f <= last; f++) if (seen(f)) p.push(f);
       return p;
@@ -284,31 +333,31 @@
       return a.length ? a[0].seat : 0;
     }
     /* Who decides now: the replay's truth in the omniscient view, the
-     * seat's own observation in its view. */
+     * view's observation in the others. */
     function deciding(o) {
-      if (view < 0)
+      if (view === ALL)
         return cur === last ? "nobody: the match is over" : F[cur + 1].asked.map(function (a) { return name(a.seat); }).join(", ");
-      if (G.deciding) return G.deciding(o);
-      if (!hasToAct) return "";
-      return o.to_act === 255 ? "nobody: the match is over" : name(o.to_act);
+      return K.decidingIn(o);
     }
 
     function render() {
       var fr = F[cur];
-      $("pos").textContent = view < 0 ? (cur === 0 ? "deal" : "decision " + cur) + " / " + last :
-        (cur === 0 ? "the deal" : cur === last ? "the end" : "seat " + view + " sees");
-      var acts = fr.asked.filter(function (a) { return view < 0 || a.seat === view; }).map(function (a) {
+      $("pos").textContent = view === ALL ? (cur === 0 ? "deal" : "decision " + cur) + " / " + last :
+        (cur === 0 ? "the deal" : cur === last ? "the end" : view === PUB ? "the table shows" : "seat " + view + " sees");
+      /* The public view shows no decision record: a label can name what
+       * only its seat knew (Jack in the Box's target before it is matched). */
+      var acts = fr.asked.filter(function (a) { return view === ALL || a.seat === view; }).map(function (a) {
         return name(a.seat) + ": <b>" + esc(D.labels[a.code] || "action " + a.code) + "</b>" +
           (a.forced ? tag("forced") : tag(a.choices + " choices, " + (a.us / 1000).toFixed(1) + " ms")) +
           (a.fault !== "none" ? ' <span class="fault">FAULT ' + esc(a.fault) + "</span>" : "") +
           (a.forfeits ? ' <span class="fault forfeit">FORFEITS the match</span>' : "");
       });
-      $("action").innerHTML = cur === 0 ? "the deal" : (acts.length ? acts.join("<br>") : "(another seat decided)");
-      $("describe").textContent = view < 0 ? fr.describe : "";
-      var o = fr.obs[view < 0 ? tableSeat() : view], h = G.table(o), d = deciding(o);
+      $("action").innerHTML = cur === 0 ? "the deal" : view === PUB ? "" : (acts.length ? acts.join("<br>") : "(another seat decided)");
+      $("describe").textContent = view === ALL ? fr.describe : "";
+      var o = view === PUB ? fr.pub : fr.obs[view === ALL ? tableSeat() : view], h = G.table(o), d = deciding(o);
       if (d) h += row("to act", d);
       for (var s = 0; s < D.seats; s++) {
-        if (view < 0 || s === view) h += row(name(s), G.hand(fr.obs[s]));
+        if (view === ALL || s === view) h += row(name(s), G.hand(fr.obs[s]));
         else if (G.other) h += row(name(s), G.other(o, s));
       }
       $("table").innerHTML = h;
@@ -329,14 +378,14 @@
       $("result-box").hidden = cur !== last;
       /* A seat's view has no timeline and no decision numbers: they would
        * tell how many decisions other seats had and how long the match lasts. */
-      $("timeline").hidden = view >= 0;
-      $("goto").hidden = view >= 0;
+      $("timeline").hidden = view !== ALL;
+      $("goto").hidden = view !== ALL;
       /* The scrubber: every frame in the omniscient view, the frames the
        * seat perceives in its view (positions, no decision numbers). */
       var sc = $("scrub");
-      sc.max = String(view < 0 ? last : pos.length - 1);
-      sc.value = String(view < 0 ? cur : posIndex(cur));
-      $("meta").innerHTML = esc(D.title) + " &middot; " + D.seats + " seats" + (view < 0 ? " &middot; seed " + esc(D.seed) : "") +
+      sc.max = String(view === ALL ? last : pos.length - 1);
+      sc.value = String(view === ALL ? cur : posIndex(cur));
+      $("meta").innerHTML = esc(D.title) + " &middot; " + D.seats + " seats" + (view === ALL ? " &middot; seed " + esc(D.seed) : "") +
         " &middot; " + esc(D.options) + (D.back ? ' &middot; <a class="back" href="' + esc(D.back) + '">back to the report</a>' : "");
       curMark.style.left = pct(cur);
       if (LOG) LOG.push(snapshot());
@@ -361,16 +410,19 @@
      * see: any seat's in the omniscient view, the seat's own in its view. */
     function toFault(dir) {
       for (var f = cur + dir; f >= 0 && f <= last; f += dir)
-        if (seen(f) && F[f].asked.some(function (a) { return a.fault !== "none" && (view < 0 || a.seat === view); })) {
+        if (seen(f) && F[f].asked.some(function (a) { return a.fault !== "none" && (view === ALL || a.seat === view); })) {
           stop(); go(f); return;
         }
     }
 
     /* The URL's hash follows the page (#frame=N; a seat's view
-     * #view=S&step=K, its K-th perceived frame: no decision number), written
-     * with replaceState (no history entry per step) at most every 150 ms. */
+     * #view=S&step=K, its K-th perceived frame: no decision number; the
+     * public view #view=public&step=K), written with replaceState (no
+     * history entry per step) at most every 150 ms. */
     var hashTimer = null;
-    function hashOf() { return view < 0 ? "#frame=" + cur : "#view=" + view + "&step=" + posIndex(cur); }
+    function hashOf() {
+      return view === ALL ? "#frame=" + cur : "#view=" + (view === PUB ? "public" : view) + "&step=" + posIndex(cur);
+    }
     function keepHash() {
       if (LOG || hashTimer) return;
       hashTimer = setTimeout(function () {
@@ -380,11 +432,11 @@
         try { history.replaceState(history.state, "", h); } catch (e) { location.replace(h); }
       }, 150);
     }
-    /* A hash read: #frame=N, #view=S (with #frame=N: the last frame S
-     * perceives at or before N; with #step=K: its K-th). */
+    /* A hash read: #frame=N, #view=S or #view=public (with #frame=N: the
+     * last frame the view perceives at or before N; with #step=K: its K-th). */
     function fromHash(h) {
-      var hv = /(?:^#|&)view=(\d+)/.exec(h), hf = /(?:^#|&)frame=(\d+)/.exec(h), hs = /(?:^#|&)step=(\d+)/.exec(h);
-      view = hv && +hv[1] < D.seats ? +hv[1] : -1;
+      var hv = /(?:^#|&)view=(\d+|public)/.exec(h), hf = /(?:^#|&)frame=(\d+)/.exec(h), hs = /(?:^#|&)step=(\d+)/.exec(h);
+      view = !hv ? ALL : hv[1] === "public" ? (D.public ? PUB : ALL) : +hv[1] < D.seats ? +hv[1] : ALL;
       pos = positions();
       $("view").value = String(view);
       if (hs && pos) go(pos[Math.min(+hs[1], pos.length - 1)]);
@@ -393,7 +445,8 @@
 
     /* Static parts: view switch, the timeline's marks (faults, a forfeit,
      * the current frame) placed along the scrubber. */
-    var vs = '<option value="-1">everything (omniscient)</option>';
+    var vs = '<option value="-1">everything (omniscient)</option>' +
+      (D.public ? '<option value="-2">public (what the table shows)</option>' : "");
     for (var s = 0; s < D.seats; s++) vs += '<option value="' + s + '">seat ' + s + ": " + name(s) + "</option>";
     $("view").innerHTML = vs;
     $("goto-n").max = String(last);
@@ -418,7 +471,7 @@
     /* The menus give the focus back: the keys then step frames. */
     $("view").onchange = function () { setView(+this.value); this.blur(); };
     $("speed").onchange = function () { if (timer) startTimer(); this.blur(); };
-    $("scrub").oninput = function () { stop(); go(view < 0 ? +this.value : pos[+this.value]); };
+    $("scrub").oninput = function () { stop(); go(view === ALL ? +this.value : pos[+this.value]); };
     $("timeline").onclick = function (e) {
       var r = this.getBoundingClientRect();
       stop();
@@ -473,12 +526,14 @@
     function selftest() {
       var steps = 0;
       LOG = [];
-      for (var v = -1; v < D.seats; v++) {
+      var views = [ALL].concat(D.public ? [PUB] : []);
+      for (var s = 0; s < D.seats; s++) views.push(s);
+      views.forEach(function (v) {
         $("view").value = String(v); $("view").onchange.call($("view"));
         $("first").click();
         while (cur < last) { $("next").click(); steps++; }
-        while (cur > 0 && v === -1) { $("prev").click(); steps++; }
-      }
+        while (cur > 0 && v === ALL) { $("prev").click(); steps++; }
+      });
       $("view").value = "-1"; $("view").onchange.call($("view"));
       $("last").click();
       var pre = document.createElement("pre");
