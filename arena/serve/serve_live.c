@@ -73,7 +73,8 @@ struct srv_live_reader {
     uint64_t next;            /* the next frame to give */
     uint8_t *state;           /* a copy of a frame's state */
     uint8_t *work;            /* the public check's scratch (public view) */
-    uint8_t *obs, *last;      /* the seat's observation, and the last one sent */
+    uint8_t *obs, *last;      /* the seat's (or the public) observation, and the
+                               * last one a seat's view sent */
     bool have_last;
 };
 
@@ -256,6 +257,19 @@ static uint64_t released(const srv_live *l, const live_match *m)
     return m->frames && decisions >= l->delay ? decisions - l->delay + 1 : 0;
 }
 
+/* The game's observation field table (name, count, doc), which the
+ * observations of the stream follow (as the replay viewer's model's
+ * "fields"). */
+static json_t *fields_json(const ja_game_rules *g)
+{
+    json_t *a = json_array();
+    for (uint32_t k = 0; k < g->n_obs_fields; k++)
+        json_array_append_new(a, json_pack("{ss si ss}", "name", g->obs_fields[k].name, "count",
+                                           (int)g->obs_fields[k].count, "doc",
+                                           g->obs_fields[k].doc));
+    return a;
+}
+
 static json_t *seats_json(const live_match *m)
 {
     json_t *a = json_array();
@@ -292,12 +306,11 @@ int srv_live_reader_open(srv_live *l, const char *id, int seat, srv_live_reader 
     r->l = l;
     r->seat = seat;
     r->state = ja_xmalloc(l->g->state_size);
-    if (seat >= 0) {
-        r->obs = ja_xmalloc(l->g->obs_size);
+    r->obs = ja_xmalloc(l->g->obs_size);
+    if (seat >= 0)
         r->last = ja_xmalloc(l->g->obs_size);
-    } else {
+    else
         r->work = ja_xmalloc(l->g->state_size);
-    }
     pthread_mutex_lock(&l->mu);
     live_match *m = find(l, id);
     int rc = m == NULL ? JA_ENOTFOUND : seat >= (int)m->seats ? JA_ERANGE : JA_OK;
@@ -350,10 +363,47 @@ static char *seat_event(srv_live_reader *r)
     return buf;
 }
 
-/* The public line of frame f (slot k) and whether it may be sent: the
- * first reader of a frame checks it, outside the lock, and keeps the
- * verdict while the slot holds the frame. l->mu held on entry and on
- * return. */
+/* Observation obs of g as a JSON value (viewer_obs_json's object), or NULL
+ * when out of memory. */
+static json_t *obs_value(const ja_game_rules *g, const void *obs)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (f == NULL)
+        return NULL;
+    json_w w;
+    jw_init(&w, f);
+    viewer_obs_json(&w, NULL, g, obs);
+    json_t *j = fclose(f) == 0 ? json_loadb(buf, len, 0, NULL) : NULL;
+    free(buf);
+    return j;
+}
+
+/* The "frame" event of public frame f (its state in r->state), sent when
+ * the match had played `at` decisions: its line and, since version 2, the
+ * public observation (JA_EXT_OBSERVE_PUBLIC) as "public". */
+static char *public_event(srv_live_reader *r, uint64_t f, uint64_t at, const char *line)
+{
+    const ja_game_rules *g = r->l->g;
+    json_t *j = json_pack("{ss sI sI ss}", "type", "frame", "decision", (json_int_t)f, "at",
+                          (json_int_t)at, "line", line);
+    const ja_ext_observe_public *op = ja_rules_extension(g, JA_EXT_OBSERVE_PUBLIC);
+    if (j && op) {
+        op->observe_public(r->state, r->obs);
+        json_t *o = obs_value(g, r->obs);
+        if (o == NULL || json_object_set_new(j, "public", o) != 0) {
+            json_decref(j);
+            return NULL;
+        }
+    }
+    return dump(j);
+}
+
+/* The public line of frame f (slot k, its state copied into r->state) and
+ * whether it may be sent: the first reader of a frame checks it, outside
+ * the lock, and keeps the verdict while the slot holds the frame. l->mu
+ * held on entry and on return. */
 static bool frame_public(srv_live_reader *r, uint64_t f, uint32_t k, char line[LINE_MAX_])
 {
     srv_live *l = r->l;
@@ -362,7 +412,6 @@ static bool frame_public(srv_live_reader *r, uint64_t f, uint32_t k, char line[L
         memcpy(line, m->line[k], LINE_MAX_);
         return m->pub[k];
     }
-    memcpy(r->state, m->states + (size_t)k * l->g->state_size, l->g->state_size);
     pthread_mutex_unlock(&l->mu);
     bool pub = line_public(l->g, m->seats, r->state, f, r->work, line);
     pthread_mutex_lock(&l->mu);
@@ -409,18 +458,16 @@ static int next_frame(srv_live_reader *r, char **text)
             break;
         uint64_t f = r->next++;
         uint32_t k = (uint32_t)(f % m->ring);
+        memcpy(r->state, m->states + (size_t)k * l->g->state_size, l->g->state_size);
         if (r->seat < 0) {
             char line[LINE_MAX_];
             uint64_t at = m->frames - 1;
             if (!frame_public(r, f, k, line))
                 continue;
-            json_t *j = json_pack("{ss sI sI ss}", "type", "frame", "decision", (json_int_t)f,
-                                  "at", (json_int_t)at, "line", line);
             pthread_mutex_unlock(&l->mu);
-            *text = dump(j);
+            *text = public_event(r, f, at, line);
             return *text ? JA_OK : JA_ENOMEM;
         }
-        memcpy(r->state, m->states + (size_t)k * l->g->state_size, l->g->state_size);
         pthread_mutex_unlock(&l->mu);
         if ((*text = seat_event(r)) != NULL)
             return JA_OK;
@@ -439,8 +486,10 @@ int srv_live_reader_next(srv_live_reader *r, char **text)
     pthread_mutex_lock(&l->mu);
     if (!r->started) {
         r->started = true;
-        json_t *j = json_pack("{ss ss ss so sI}", "type", "match", "id", m->id, "game",
-                              l->g->name, "seats", seats_json(m), "delay", (json_int_t)l->delay);
+        json_t *j = json_pack("{ss ss ss so sI si so si}", "type", "match", "id", m->id, "game",
+                              l->g->name, "seats", seats_json(m), "delay", (json_int_t)l->delay,
+                              "version", SRV_LIVE_VERSION, "fields", fields_json(l->g),
+                              "score_unit", (int)JA_SCORE_UNIT);
         if (j && r->seat >= 0)
             json_object_set_new(j, "seat", json_integer(r->seat));
         pthread_mutex_unlock(&l->mu);

@@ -5,8 +5,8 @@
  *
  * Two views of a running match:
  *  - the public view, for anyone: per frame (frame 0 the deal, frame f the
- *    table after decision f) describe()'s public line, and the outcome at
- *    the end. A frame is published only if its line is the same when the
+ *    table after decision f) describe()'s public line and the game's public
+ *    observation (JA_EXT_OBSERVE_PUBLIC), and the outcome at the end. A frame is published only if its line is the same when the
  *    state is determinized for every seat (what each seat cannot see
  *    re-dealt, ja_rules.h): a line that depends on anything some seat
  *    cannot see is withheld, never sent (no game's line does today: the
@@ -37,6 +37,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* The streams' event format (docs/server.md, "Live matches"): 2 added the
+ * match event's "version", "fields" and "score_unit", and the public
+ * frames' "public" observation; nothing of version 1 changed. */
+#define SRV_LIVE_VERSION 2
 #define SRV_LIVE_DELAY_DEFAULT 20u
 #define SRV_LIVE_DELAY_MAX 500u
 #define SRV_LIVE_BACKLOG 64u
@@ -70,7 +74,7 @@ int srv_live_reader_open(srv_live *l, const char *id, int seat, srv_live_reader 
 /* The next event of the reader (a JSON object's text, malloc'ed, into
  * *text): first a "match" event (the match, its seats, the delay), then a
  * "frame" (public: `decision`, `at`: the decisions played when it was
- * released, `line`) or "seen" (seat: `obs`) per released frame, and at the
+ * released, `line`, `public`) or "seen" (seat: `obs`) per released frame, and at the
  * end an "end" event (`outcome` and the replay page, or `error`). JA_OK;
  * JA_EAGAIN: nothing more is released yet (srv_live_reader_ready); JA_ESTATE:
  * the end event has been given; JA_ENOMEM. */

@@ -10,8 +10,9 @@ with --live-delay 5.
   decisions further (`at`, counted in decisions, never by the clock) or at
   the end, and an end event linking the replay page; each frame's line is
   the describe() line the replay viewer shows for that decision (the
-  recorded replay, re-simulated by `arena replay show`), and no frame
-  carries an observation.
+  recorded replay, re-simulated by `arena replay show`), and each frame's
+  public observation (version 2) is the replay page's public view of that
+  decision; no frame carries a seat's observation.
 - A seat's view needs a ticket: no token or a malformed one 401, another
   author's token 403 (and an author with no bot in the match), a ticket for
   the author's own seat 200, then its stream gives that seat's observations;
@@ -33,6 +34,8 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from serve_lib import Server, check, free_port, report, wait_for  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "viewer"))
+import page_model  # noqa: E402
 
 ARENA, DAWDLE, FREE_PORT = sys.argv[1:4]
 DELAY = 5
@@ -51,7 +54,7 @@ def stream(port, path, limit=None):
           "%s is an event stream" % path)
     out = []
     while limit is None or len(out) < limit:
-        line = r.fp.readline()
+        line = r.readline()   # chunked: events may span chunks
         if not line:
             break
         line = line.decode().rstrip("\n")
@@ -147,8 +150,10 @@ def main():
     check(not early, "no frame released before the match was %d decisions further: %r"
           % (DELAY, early[:3]))
     check(any(f["at"] < total for f in frames), "some frames came while the match was played")
-    check(all(set(f) == {"type", "decision", "at", "line"} for f in frames),
-          "public frames carry the line only (no observation)")
+    check(all(set(f) == {"type", "decision", "at", "line", "public"} for f in frames),
+          "public frames carry the line and the public observation (no seat's)")
+    check(ev[0].get("version") == 2 and ev[0].get("fields") and ev[0].get("score_unit"),
+          "the match event: version 2, the field table, the score unit: %r" % ev[0].keys())
 
     # Each line is the replay viewer's describe() line of that decision.
     rpl = os.path.join(tmp, "m.replay")
@@ -173,6 +178,15 @@ def main():
     wrong = [f for f in frames if ("  " + f["line"] + "\n") not in by_decision.get(
         f["decision"], "")]
     check(not wrong, "every public line is the replay's line of its decision: %r" % wrong[:2])
+    # Each public observation is the replay viewer's public view of that
+    # decision (the model of `arena replay html`), which has no seat.
+    page = os.path.join(tmp, "m.html")
+    p = subprocess.run([ARENA, "replay", "html", rpl, "-o", page], capture_output=True, text=True)
+    check(p.returncode == 0, "arena replay html: %s" % p.stderr)
+    model = page_model.read(page)[2]
+    wrong = [f["decision"] for f in frames if f["public"] != model["frames"][f["decision"]]["pub"]
+             or f["public"]["seat"] != 255]
+    check(not wrong, "every public observation is the replay's public view: %r" % wrong[:3])
 
     # Seat views: tickets.
     def ticket(mid, token, body):

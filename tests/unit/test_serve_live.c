@@ -2,7 +2,9 @@
  * seeded match is played here step by step into the executor hook, and
  * after every decision the streams are read to the end of what they give.
  *  - The public stream's bytes are exactly what this test derives for an
- *    observer: per frame released, describe()'s line of the state, and only
+ *    observer: per frame released, describe()'s line of the state and the
+ *    game's observe_public() of it (JA_EXT_OBSERVE_PUBLIC: no seat, 255,
+ *    through the field table, as "public"), and only
  *    for frames whose line is the same under determinize() for every seat
  *    and three seeds of this test's own (so a line that shows anything one
  *    seat cannot see would never be sent; every game's line is public
@@ -39,6 +41,7 @@ typedef struct expect {
     char line[RING][256];
     bool pub[RING];
     uint8_t *obs;             /* RING observations of the watched seat */
+    uint8_t *pubobs;          /* RING public observations */
     uint32_t seat;
     /* What the streams gave so far. */
     int64_t pub_next;         /* the next frame the public stream may give */
@@ -72,6 +75,28 @@ static void expect_frame(expect *e, const void *st, uint32_t f)
         }
     free(w);
     g->observe(st, (int)e->seat, e->obs + (size_t)k * g->obs_size);
+    const ja_ext_observe_public *op = ja_rules_extension(g, JA_EXT_OBSERVE_PUBLIC);
+    assert_non_null(op);
+    op->observe_public(st, e->pubobs + (size_t)k * g->obs_size);
+}
+
+/* Public observation obs as the JSON value the stream carries. */
+static json_t *pub_value(const ja_game_rules *g, const void *obs)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    json_w w;
+    jw_init(&w, f);
+    viewer_obs_json(&w, NULL, g, obs);
+    assert_int_equal(fclose(f), 0);
+    json_t *j = json_loadb(buf, len, 0, NULL);
+    assert_non_null(j);
+    free(buf);
+    /* No seat observes it. */
+    assert_int_equal(json_integer_value(json_object_get(j, "seat")), JA_OBS_NO_SEAT);
+    return j;
 }
 
 static char *obs_text(const ja_game_rules *g, uint32_t seat, const void *obs)
@@ -107,6 +132,9 @@ static void drain_public(expect *e, srv_live_reader *r, uint32_t decisions, bool
             assert_int_equal(e->pub_next, 0);
             assert_int_equal(json_integer_value(json_object_get(j, "delay")), e->delay);
             assert_int_equal(json_array_size(json_object_get(j, "seats")), e->n);
+            assert_int_equal(json_integer_value(json_object_get(j, "version")), 2);
+            assert_int_equal(json_array_size(json_object_get(j, "fields")),
+                             e->g->n_obs_fields);
             e->pub_next = 0;
         } else if (strcmp(type, "frame") == 0) {
             int64_t d = json_integer_value(json_object_get(j, "decision"));
@@ -121,6 +149,8 @@ static void drain_public(expect *e, srv_live_reader *r, uint32_t decisions, bool
             /* The exact bytes of the observer's derivation. */
             json_t *x = json_pack("{ss sI sI ss}", "type", "frame", "decision", (json_int_t)d,
                                   "at", (json_int_t)decisions, "line", e->line[d % RING]);
+            json_object_set_new(x, "public", pub_value(e->g, e->pubobs + (size_t)(d % RING) *
+                                                                   e->g->obs_size));
             char *xt = json_dumps(x, JSON_COMPACT);
             assert_string_equal(t, xt);
             free(xt);
@@ -242,8 +272,9 @@ static void watch(const ja_game_rules *g, uint32_t n, uint32_t delay, uint64_t s
     e->delay = delay;
     e->seat = n - 1;
     e->obs = malloc((size_t)RING * g->obs_size);
+    e->pubobs = malloc((size_t)RING * g->obs_size);
     e->seat_last = malloc(g->obs_size);
-    assert_true(e->obs && e->seat_last);
+    assert_true(e->obs && e->pubobs && e->seat_last);
     /* A second spectator, reading each frame after the first has made its
      * line and check: the same bytes from what the first left. */
     expect *e2 = malloc(sizeof *e2);
@@ -338,6 +369,7 @@ static void watch(const ja_game_rules *g, uint32_t n, uint32_t delay, uint64_t s
     free(st);
     free(legal);
     free(e->obs);
+    free(e->pubobs);
     free(e->seat_last);
     free(e);
     free(e2);
