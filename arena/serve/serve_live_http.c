@@ -152,17 +152,23 @@ static enum MHD_Result page(arena_server *s, const srv_http_out *o, srv_call *c,
     snprintf(title, sizeof title, "Live match %s", id);
     o->page_begin(f, title);
     /* id is a canonical match id (srv_live_route): nothing to escape. */
+    /* The table is drawn by the replay viewer's renderers (/matches/replay.js,
+     * which draws nothing on a page without a match inside). */
     fprintf(f, "<div id=\"match\" data-id=\"%s\"><ul id=\"seats\"></ul>"
                "<p id=\"pub-status\">Waiting for the match...</p>"
                "<h2>The table (<span id=\"pub-count\">0</span> frames)</h2>"
-               "<ol id=\"frames\"></ol>"
+               "<p><span id=\"pub-pos\"></span> <span id=\"pub-line\"></span></p>"
+               "<div id=\"pub-table\"></div><table id=\"pub-scores\"></table>"
                "<h2>A seat's view</h2><p>For the author of the bot in that seat only: what "
                "the bot saw, as delayed as the table.</p>"
                "<form id=\"seatform\"><p>Token: <input id=\"token\" size=\"70\" "
                "autocomplete=\"off\" required> <select id=\"seat\"></select> "
                "<button id=\"seatgo\">Watch</button></p></form>"
                "<p id=\"seat-status\"></p><p><span id=\"seat-count\">0</span> views</p>"
-               "<table id=\"obs\"></table></div>\n<script src=\"/static/live_match.js\"></script>\n",
+               "<div id=\"seat-table\"></div><table id=\"seat-scores\"></table>"
+               "<pre id=\"errlog\"></pre></div>\n"
+               "<script src=\"/matches/replay.js\"></script>"
+               "<script src=\"/static/live_match.js\"></script>\n",
             id);
     (void)s;
     return o->page_end(c, f, &buf, &len);

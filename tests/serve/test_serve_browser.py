@@ -18,7 +18,10 @@ Skipped (exit 77) only where chromium is not installed.
 
 A second server plays live matches (two dawdle bots, Taylor Blackjack,
 --live-delay 3): a live match's page `/live/ID` shows frames arriving
-without a reload, then the link to the match's replay page; its seat view
+without a reload, drawn as the table (the newest one, the seats by name,
+the pile's top card) and never a card of a hand (checked against the
+seats' observations in the match's replay afterwards), then the link to
+the match's replay page; its seat view
 refuses another author's token (403) and a malformed one (401), and shows
 the seat's observation for the seat's author.
 
@@ -27,6 +30,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -34,6 +38,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "viewer"))
 from cdp import Chrome  # noqa: E402
 from serve_lib import Server, check, failures, free_port, report, wait_for  # noqa: E402
+import check_pages  # noqa: E402
+import page_model  # noqa: E402
 
 ARENA, RANDOM, PICK, DAWDLE, FREE_PORT = sys.argv[1:6]
 
@@ -47,6 +53,45 @@ def live_match(s):
         st, j = s.json("GET", "/api/live")
         return j["matches"][0] if st == 200 and j and j.get("matches") else None
     return wait_for(one, "a live match")
+
+
+# Each frame the live page draws: its position and the table's text.
+SNAP = ("window.jaFrames = []; new MutationObserver(function () { window.jaFrames.push(["
+        "document.getElementById('pub-pos').textContent, "
+        "document.getElementById('pub-table').innerText]); }).observe("
+        "document.getElementById('pub-count'), {childList: true, characterData: true, "
+        "subtree: true})")
+
+
+def public_frames(s, m, snaps, tmp):
+    """The live page's frames against the match's replay, once public: each
+    shows the seats by name and the pile's top card, and no card of a hand
+    (the seats' views of the replay page's model at that decision) but the
+    ones the public observation knows."""
+    check(len(snaps) > 1, "frames drawn one after the other: %d" % len(snaps))
+    wait_for(lambda: s.request("GET", "/matches/%s.replay" % m["id"])[0] == 200 or None,
+             "the replay, once its batch ended")
+    rpl, page = os.path.join(tmp, "live.replay"), os.path.join(tmp, "live.html")
+    with open(rpl, "wb") as f:
+        f.write(s.request("GET", "/matches/%s.replay" % m["id"])[2])
+    p = subprocess.run([ARENA, "replay", "html", rpl, "-o", page], capture_output=True, text=True)
+    check(p.returncode == 0, "arena replay html: %s" % p.stderr)
+    d = page_model.read(page)[2]
+    looked = 0
+    for pos, text in snaps:
+        f = 0 if pos == "the deal" else int(pos.split()[-1])
+        pub, words = d["frames"][f]["pub"], set(text.split())
+        top = check_pages.card_text(d["game"], pub["top"])
+        # Cards everyone saw go into a hand (a pile picked up) are public.
+        known = {check_pages.card_text(d["game"], i % 52)
+                 for i, k in enumerate(pub.get("known", [])) if k}
+        check(all(x in text for x in m["seats"]) and top in words,
+              "decision %d: the seats by name and the top card %s: %r" % (f, top, text))
+        for o in d["frames"][f]["obs"]:
+            for c in check_pages.hand_cards(d["game"], o, pub) - {top} - known:
+                looked += 1
+                check(c not in words, "decision %d: %s of a hand shown: %r" % (f, c, text))
+    check(looked > 0, "cards of hands looked for: %d" % looked)
 
 
 def live_pages(exe, tmp):
@@ -81,6 +126,7 @@ def live_pages(exe, tmp):
             m = live_match(s)
             b.navigate(origin + "live/" + m["id"])
             b.eval("window.jaMarker = 'kept'")
+            b.eval(SNAP)
             r = wait_for(lambda: (b.eval(count % "pub") or 0) > 0 or "closed" in (
                 b.eval(status % "pub") or ""), "the first frames on the live page")
             n1 = b.eval(count % "pub") or 0
@@ -97,10 +143,12 @@ def live_pages(exe, tmp):
         href = wait_for(lambda: b.eval(replay), "the replay link when the match ends")
         check(href == "/matches/%s.html" % m["id"], "the replay link: %r" % href)
         check(b.eval("window.jaMarker") == "kept", "still the same page at the end")
-        lines = b.eval("Array.from(document.querySelectorAll('#frames li'))"
-                       ".map(li => li.textContent)") or []
-        check(lines and all(re.match(r"decision \d+: (game|match over)", l) for l in lines),
-              "the frames show the public line: %r" % lines[:2])
+        line = b.eval("document.getElementById('pub-line').textContent") or ""
+        check(re.match(r"(game|match over)", line), "the public line: %r" % line)
+        check(b.eval("document.querySelectorAll('#pub-table .row').length") > 0 and
+              b.eval("document.querySelectorAll('#frames li, #pub-table li').length") == 0,
+              "the newest frame drawn as the table, not a list of frames")
+        public_frames(s, m, b.eval("window.jaFrames") or [], tmp)
 
         # The seat view: refused without the seat's author's token.
         def seat_view(token, want):
@@ -122,7 +170,7 @@ def live_pages(exe, tmp):
                 if want == 200 and st.startswith("Seat "):
                     wait_for(lambda: (b.eval(count % "seat") or 0) > 0 or "closed" in (
                         b.eval(status % "seat") or ""), "the seat's observations")
-                    rows = b.eval("Array.from(document.querySelectorAll('#obs tr'))"
+                    rows = b.eval("Array.from(document.querySelectorAll('#seat-table .row'))"
                                   ".map(r => r.textContent)") or []
                     if not b.eval(count % "seat") or not rows:
                         return None  # the match ended before the stream opened
@@ -135,11 +183,12 @@ def live_pages(exe, tmp):
         st, _, _ = seat_view("not a token", 401)
         check(st.startswith("Refused (401)"), "a malformed token: %r" % st)
         check((b.eval(count % "seat") or 0) == 0 and
-              b.eval("document.querySelectorAll('#obs tr').length") == 0,
+              b.eval("document.querySelectorAll('#seat-table .row').length") == 0,
               "nothing of the seat shown without its author's token")
         st, seat, rows = seat_view(alice, 200)
         check(st == "Seat %d's view:" % seat, "alice's seat view: %r" % st)
-        check(rows and ("seat%d" % seat) in rows, "alice's seat's observation: %r" % rows[:3])
+        check(any(r.startswith("alice@") and "cards" in r for r in rows),
+              "alice's seat's view: her hand drawn: %r" % rows[:3])
 
         # A match that is not being played: the page says so and links its replay.
         b.navigate(origin + "live/999-999")
