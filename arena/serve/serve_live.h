@@ -6,7 +6,8 @@
  * Two views of a running match:
  *  - the public view, for anyone: per frame (frame 0 the deal, frame f the
  *    table after decision f) describe()'s public line and the game's public
- *    observation (JA_EXT_OBSERVE_PUBLIC), and the outcome at the end. A frame is published only if its line is the same when the
+ *    observation (JA_EXT_OBSERVE_PUBLIC), and the outcome at the end. A
+ *    frame is published only if its line is the same when the
  *    state is determinized for every seat (what each seat cannot see
  *    re-dealt, ja_rules.h): a line that depends on anything some seat
  *    cannot see is withheld, never sent (no game's line does today: the

@@ -111,8 +111,8 @@ def check(dom, forfeit):
             if e["scrub"] != "%d/%d" % (e["frame"], last):
                 fail("%s: the scrubber at %s" % (where, e["scrub"]))
         else:
-            want = {0: "the deal", last: "the end"}.get(
-                e["frame"], "the table shows" if e["view"] == PUBLIC else "seat %d sees" % e["view"])
+            sees = "the table shows" if e["view"] == PUBLIC else "seat %d sees" % e["view"]
+            want = {0: "the deal", last: "the end"}.get(e["frame"], sees)
             if e["pos"] != want:
                 fail("%s: position '%s', want '%s'" % (where, e["pos"], want))
             if e["timeline"] != "hidden":
