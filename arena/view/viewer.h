@@ -154,6 +154,11 @@ bool viewer_seat_sees(const viewer_model *m, uint32_t fr, int seat);
  * which its observation changed; for the public view, those in which the
  * public observation changed), outcome. */
 void viewer_text_dump(FILE *f, const viewer_model *m, int seat, const viewer_style *st);
+/* Writes text (lines, each ending in a newline) to f with no line wider
+ * than width columns (ANSI escapes take none, a UTF-8 character one): a
+ * longer line is broken between words, so between cards, and continued
+ * under its first item after ": " (a hand's first card) or indented. */
+void viewer_text_wrap(FILE *f, const char *text, int width);
 
 /* ---- HTML (viewer_html.c) ---------------------------------------------------- */
 

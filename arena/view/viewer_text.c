@@ -770,3 +770,112 @@ void viewer_text_dump(FILE *f, const viewer_model *m, int seat, const viewer_sty
             viewer_text_frame(f, m, fr, seat, st);
     viewer_text_outcome(f, m, st);
 }
+
+/* ---- fitting a width (the keyboard view) ------------------------------------ */
+
+/* The length of the escape sequence (ESC [ ... final) at p, 0 if none. */
+static size_t escape_len(const char *p)
+{
+    if (p[0] != '\033' || p[1] != '[')
+        return 0;
+    size_t n = 2;
+    while (p[n] && !(p[n] >= 0x40 && p[n] <= 0x7e))
+        n++;
+    return p[n] ? n + 1 : n;
+}
+
+/* The columns the n bytes at p take: escapes and UTF-8 continuation bytes
+ * take none, every other byte one (the suit symbols are one column wide). */
+static int text_columns(const char *p, size_t n)
+{
+    int w = 0;
+    for (size_t i = 0; i < n;) {
+        size_t e = escape_len(p + i);
+        if (e) {
+            i += e;
+            continue;
+        }
+        if (((unsigned char)p[i] & 0xc0) != 0x80)
+            w++;
+        i++;
+    }
+    return w;
+}
+
+/* The indent of a line's continuations: under the first item after its
+ * first ": " (a hand's first card) when that is in the left half, else
+ * four more than its own indent. */
+static int hanging_indent(const char *line, size_t n, int width)
+{
+    size_t lead = 0;
+    while (lead < n && line[lead] == ' ')
+        lead++;
+    for (size_t i = 0; i + 1 < n; i++)
+        if (line[i] == ':' && line[i + 1] == ' ') {
+            int c = text_columns(line, i + 2);
+            if (c <= width / 2)
+                return c;
+            break;
+        }
+    int hang = (int)lead + 4;
+    return hang < width / 2 ? hang : 0;
+}
+
+/* Writes one word of n bytes, breaking it where it meets the width (only a
+ * word wider than a whole line is broken). Returns the column after it. */
+static int put_word(FILE *f, const char *w, size_t n, int col, int width)
+{
+    for (size_t i = 0; i < n;) {
+        size_t e = escape_len(w + i);
+        size_t k = e ? e : 1;
+        while (!e && i + k < n && ((unsigned char)w[i + k] & 0xc0) == 0x80)
+            k++;
+        if (!e && col >= width) {
+            fputc('\n', f);
+            col = 0;
+        }
+        fwrite(w + i, 1, k, f);
+        col += e ? 0 : 1;
+        i += k;
+    }
+    return col;
+}
+
+/* One line of n bytes (no newline), wrapped between words. */
+static void wrap_line(FILE *f, const char *line, size_t n, int width)
+{
+    int hang = hanging_indent(line, n, width), col = 0;
+    size_t i = 0;
+    while (i < n) {
+        size_t sp = i;
+        while (sp < n && line[sp] == ' ')
+            sp++;
+        size_t end = sp;
+        while (end < n && line[end] != ' ')
+            end++;
+        int gap = (int)(sp - i), w = text_columns(line + sp, end - sp);
+        if (col > 0 && col + gap + w > width && end > sp) {
+            fprintf(f, "\n%*s", hang, "");
+            col = hang;
+        } else {
+            gap = col + gap > width ? width - col : gap;
+            fprintf(f, "%*s", gap, "");
+            col += gap;
+        }
+        col = put_word(f, line + sp, end - sp, col, width);
+        i = end;
+    }
+    fputc('\n', f);
+}
+
+void viewer_text_wrap(FILE *f, const char *text, int width)
+{
+    if (width < 8)
+        width = 8;
+    while (*text) {
+        const char *nl = strchr(text, '\n');
+        size_t n = nl ? (size_t)(nl - text) : strlen(text);
+        wrap_line(f, text, n, width);
+        text += n + (nl ? 1 : 0);
+    }
+}
