@@ -153,3 +153,37 @@ int ladder_bot_index(const ladder_bot_row *bots, uint32_t n, int64_t id)
     }
     return lo < n && bots[lo].id == id ? (int)lo : -1;
 }
+
+void ladder_label(char *out, size_t cap, const char *name, const char *params)
+{
+    if (params && params[0])
+        snprintf(out, cap, "%s(%s)", name, params);
+    else
+        snprintf(out, cap, "%s", name);
+}
+
+const char *ladder_version_params(const char *version)
+{
+    const char *first = strchr(version, ':');
+    if (!first)
+        return "";
+    /* Walk the items after the bot's own version back from the end while
+     * each holds an '='. */
+    const char *start = NULL, *end = version + strlen(version);
+    while (end > first) {
+        const char *colon = end - 1;
+        while (*colon != ':')
+            colon--;
+        if (!memchr(colon + 1, '=', (size_t)(end - colon - 1)))
+            break;
+        start = colon + 1;
+        end = colon;
+    }
+    return start ? start : "";
+}
+
+void ladder_display_label(char *out, size_t cap, const ladder_bot_row *b, const char *display)
+{
+    bool plain = strcmp(display, b->name) == 0;
+    ladder_label(out, cap, display, plain ? ladder_version_params(b->version) : "");
+}

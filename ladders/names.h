@@ -56,6 +56,37 @@ int ladder_display_names(const ladder_bot_row *bots, uint32_t n, ladder_display_
 int ladder_display_find(const ladder_bot_row *bots, const ladder_display_name *names, uint32_t n,
                         const char *q, uint32_t *out, char *err, size_t cap);
 
+/* ---- Labels: a name with the bot's parameters ----------------------------
+ *
+ * The tables people read (arena bench, a tournament's standings, arena
+ * report) show a bot given parameters by its label, NAME(PARAMS):
+ * `ismcts#2(iters=200)`, so that `ismcts` and `ismcts#2` say which is which.
+ * The parameters are never part of a name: names stay the ladder's
+ * identities, and what flags, exports and JSON's "bot" and "display_name"
+ * carry. */
+
+/* Room for a label, NUL included: a display name, the parentheses and the
+ * longest parameters a host accepts (JA_PARAMS_MAX - 1 bytes). */
+#define LADDER_LABEL_MAX (LADDER_DISPLAY_MAX + 258)
+
+/* NAME(PARAMS) into out, or NAME alone when params is empty or NULL; cut to
+ * cap bytes. */
+void ladder_label(char *out, size_t cap, const char *name, const char *params);
+
+/* The parameters a stored version carries: a bot given parameters is stored
+ * with the version VERSION:PARAMS (`1.2:iters=200`), PARAMS being KEY=VALUE
+ * items joined by ':'. Returns a pointer into version at the trailing run
+ * of ':'-separated items that each hold an '=' (not the version's first
+ * item, which is the bot's own version), or "" when there is none. A bot
+ * whose own version holds ':' and '=' ("1:a=b") would read as having
+ * parameters; a bot given items without '=' as having none. */
+const char *ladder_version_params(const char *version);
+
+/* The label of ladder bot b shown as `display` (its display name): display
+ * with the parameters its version carries, when display is b's name alone;
+ * display as it is when it already shows the version (name@version...). */
+void ladder_display_label(char *out, size_t cap, const ladder_bot_row *b, const char *display);
+
 /* The index of the bot with database id `id` in bots[0..n-1], sorted by id
  * (as ladder_db_ladder_bots returns them), or -1. */
 int ladder_bot_index(const ladder_bot_row *bots, uint32_t n, int64_t id);

@@ -59,3 +59,23 @@ void arena_format_score(int64_t units, char *buf, size_t cap)
 
 /* ---- outputs ------------------------------------------------------------------ */
 
+
+int arena_text_cols(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+int arena_col_width(int floor, int cols)
+{
+    return cols > floor ? cols : floor;
+}
+
+void arena_put_col(FILE *out, const char *s, int width)
+{
+    fputs(s, out);
+    for (int n = arena_text_cols(s); n < width; n++)
+        fputc(' ', out);
+}

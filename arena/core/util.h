@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Exit statuses (CLI.md). */
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
@@ -26,5 +27,14 @@ uint64_t arena_random_seed(void);
 
 /* Formats a score in units of 1/JA_SCORE_UNIT as a short decimal ("2.5"). */
 void arena_format_score(int64_t units, char *buf, size_t cap);
+
+/* Table columns sized to what they hold: the columns a text of UTF-8
+ * takes (one per character: a byte that does not continue a sequence), the
+ * widest of `floor` and those of a column's texts, and a text written
+ * left-aligned in `width` columns (never cut: a wider one pushes the rest
+ * of its line). */
+int arena_text_cols(const char *s);
+int arena_col_width(int floor, int cols);
+void arena_put_col(FILE *out, const char *s, int width);
 
 #endif /* ARENA_UTIL_H */

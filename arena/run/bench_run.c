@@ -11,6 +11,7 @@
 #include "jackarena/ja_rng.h"
 #include "ja_xalloc.h"
 #include "match.h"
+#include "names.h"
 #include "sprt.h"
 #include "stats.h"
 
@@ -205,12 +206,24 @@ static int play_all(bench_play *bp, char *err, size_t cap)
     return JA_OK;
 }
 
+/* Participant b as JSON members: "bot" (its name), "params" (its
+ * parameters, "" for none) and "label" (the name the text prints, with the
+ * parameters). */
+static void json_bot(json_w *w, const arena_bot *b)
+{
+    char label[LADDER_LABEL_MAX];
+    arena_bot_label(b, label, sizeof label);
+    jw_str(w, "bot", b->name);
+    jw_str(w, "params", b->params);
+    jw_str(w, "label", label);
+}
+
 /* Opponent op's row of the JSON's "opponents". */
 static void json_opponent(json_w *w, const bench_play *bp, int op)
 {
     const bench_opp *r = &bp->res[op];
     jw_obj(w, NULL);
-    jw_str(w, "bot", bp->a->bots->b[1 + op].name);
+    json_bot(w, &bp->a->bots->b[1 + op]);
     jw_int(w, "games", r->games);
     jw_int(w, "deals", r->deals);
     jw_num(w, "score", r->st.mean);
@@ -265,7 +278,7 @@ static void print_json(FILE *out, const bench_play *bp, const char *seed_s)
     json_w w;
     jw_init(&w, out);
     jw_obj(&w, NULL);
-    jw_str(&w, "bot", a->bots->b[0].name);
+    json_bot(&w, &a->bots->b[0]);
     jw_str(&w, "game", g->name);
     jw_str(&w, "seed", seed_s);
     jw_int(&w, "seats", a->seats);
@@ -291,9 +304,12 @@ static void print_sprt(FILE *out, const bench_play *bp)
 {
     const arena_bench_args *a = bp->a;
     const bench_opp *r = &bp->res[0];
+    char bot[LADDER_LABEL_MAX], opp[LADDER_LABEL_MAX];
+    arena_bot_label(&a->bots->b[0], bot, sizeof bot);
+    arena_bot_label(&a->bots->b[1], opp, sizeof opp);
     fprintf(out, "\nSPRT %s vs %s, H0: %+g Elo, H1: %+g Elo (alpha %g, beta %g): LLR %.3f, "
             "bounds [%.3f, %.3f], after %u deals (%u games): ",
-            a->bots->b[0].name, a->bots->b[1].name, a->elo0, a->elo1, a->alpha, a->beta,
+            bot, opp, a->elo0, a->elo1, a->alpha, a->beta,
             r->llr, bp->b->lower, bp->b->upper, r->deals, r->games);
     if (r->decision == LADDER_SPRT_H1)
         fprintf(out, "H1 accepted\n");
@@ -303,11 +319,20 @@ static void print_sprt(FILE *out, const bench_play *bp)
         fprintf(out, "inconclusive (raise --games to go on)\n");
 }
 
-/* The report as text: a row an opponent, then the SPRT's verdict. */
+/* The report as text: a row an opponent, then the SPRT's verdict. The
+ * opponents' column is as wide as their widest label. */
 static void print_text(FILE *out, const bench_play *bp)
 {
-    fprintf(out, "\n  %-20s %6s %6s %7s %9s  %-18s %7s  %-16s %6s\n", "opponent", "games",
-            "deals", "score", "elo diff", "95% interval", "LOS", "pairwise w-d-l", "faults");
+    char (*label)[LADDER_LABEL_MAX] = ja_xcalloc((size_t)bp->n_opp + 1, sizeof *label);
+    int width = 20;
+    for (int op = 0; op < bp->n_opp; op++) {
+        arena_bot_label(&bp->a->bots->b[1 + op], label[op], sizeof label[op]);
+        width = arena_col_width(width, arena_text_cols(label[op]));
+    }
+    fputs("\n  ", out);
+    arena_put_col(out, "opponent", width);
+    fprintf(out, " %6s %6s %7s %9s  %-18s %7s  %-16s %6s\n", "games", "deals", "score",
+            "elo diff", "95% interval", "LOS", "pairwise w-d-l", "faults");
     bool conservative = false;
     for (int op = 0; op < bp->n_opp; op++) {
         const bench_opp *r = &bp->res[op];
@@ -318,11 +343,13 @@ static void print_text(FILE *out, const bench_play *bp)
         snprintf(ci, sizeof ci, "[%s, %s]%s", lo, hi, r->st.conservative ? "*" : "");
         snprintf(wdl, sizeof wdl, "%llu-%llu-%llu", (unsigned long long)r->wins,
                  (unsigned long long)r->draws, (unsigned long long)r->losses);
-        fprintf(out, "  %-20s %6u %6u %7.3f %9s  %-18s %6.1f%%  %-16s %6llu\n",
-                bp->a->bots->b[1 + op].name, r->games, r->deals, r->st.mean, e, ci,
-                100.0 * r->st.los, wdl, (unsigned long long)r->faults);
+        fputs("  ", out);
+        arena_put_col(out, label[op], width);
+        fprintf(out, " %6u %6u %7.3f %9s  %-18s %6.1f%%  %-16s %6llu\n", r->games, r->deals,
+                r->st.mean, e, ci, 100.0 * r->st.los, wdl, (unsigned long long)r->faults);
         conservative |= r->st.conservative;
     }
+    free(label);
     if (conservative)
         fprintf(out, "  * every deal scored the same: a conservative (Wilson) interval\n");
     if (bp->a->sprt)
@@ -340,9 +367,11 @@ int arena_bench_run(arena_bench *b, FILE *out, char *err, size_t cap)
     ja_options_format(a->game, &a->options, opts_text, sizeof opts_text);
     snprintf(seed_s, sizeof seed_s, "%llu", (unsigned long long)a->seed);
     if (!a->json) {
+        char bot[LADDER_LABEL_MAX];
+        arena_bot_label(&a->bots->b[0], bot, sizeof bot);
         fprintf(out, "bench %s on %s: %u seats, up to %u duplicate deals per opponent (each played "
                 "from all %u seats), seed %s\noptions: %s\n",
-                a->bots->b[0].name, a->game->name, a->seats, a->deals, a->seats, seed_s,
+                bot, a->game->name, a->seats, a->deals, a->seats, seed_s,
                 opts_text);
         fflush(out);
     }

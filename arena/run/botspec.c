@@ -10,6 +10,7 @@
 
 #include "jackarena/ja_error.h"
 #include "ja_xalloc.h"
+#include "names.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -396,6 +397,11 @@ int arena_bots_finish_names(arena_bots *bs, char *err, size_t cap)
         }
     }
     return JA_OK;
+}
+
+void arena_bot_label(const arena_bot *b, char *out, size_t cap)
+{
+    ladder_label(out, cap, b->name, b->params);
 }
 
 bool arena_bots_external(const arena_bots *bs)

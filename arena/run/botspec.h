@@ -65,6 +65,11 @@ bool arena_bots_external(const arena_bots *bs);
 /* Frees every bot; stops external bots, their processes and the hub. */
 void arena_bots_free(arena_bots *bs);
 
+/* Participant b's label, its name with its parameters (ladders/names.h):
+ * `ismcts#2(iters=200)`, or the name alone. out has LADDER_LABEL_MAX
+ * bytes or fewer (cut to cap). */
+void arena_bot_label(const arena_bot *b, char *out, size_t cap);
+
 /* Directory holding the reference bot plugins (ja_<name>.so). */
 const char *arena_bots_dir(void);
 

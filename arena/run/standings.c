@@ -40,8 +40,9 @@ static void jw_finite(json_w *w, const char *key, double v)
 }
 
 /* A bot's identity as JSON members: "bot" (its stored name), "version",
- * "sha256" (null when it has none) and "display_name", the name the tables
- * print (ladders/names.h). */
+ * "sha256" (null when it has none), "display_name", the name the tables
+ * print (ladders/names.h), and "params", the parameters its version
+ * carries ("" for none). */
 static void jw_identity(json_w *w, const ladder_bot_row *b, const char *display)
 {
     jw_str(w, "bot", b->name);
@@ -51,6 +52,7 @@ static void jw_identity(json_w *w, const ladder_bot_row *b, const char *display)
     else
         jw_null(w, "sha256");
     jw_str(w, "display_name", display);
+    jw_str(w, "params", ladder_version_params(b->version));
 }
 
 /* A failure of db: its message into err, and JA_EDB. */
@@ -86,6 +88,29 @@ static uint64_t bot_faults(ladder_db *db, const ja_game_rules *g, uint32_t seats
     for (int f = 1; f < JA_FAULT_COUNT; f++)
         total += out[f];
     return total;
+}
+
+/* The widths of a table's bot and version columns: at least the
+ * headers', and as wide as the widest name and version (a long version
+ * does not push the columns after it out of line). */
+typedef struct table_cols {
+    int name, version;
+} table_cols;
+
+static void table_cols_fit(table_cols *c, const char *name, const char *version)
+{
+    c->name = arena_col_width(c->name, arena_text_cols(name));
+    c->version = arena_col_width(c->version, arena_text_cols(version));
+}
+
+/* A row's start: lead, then name and version in their columns. */
+static void table_cols_put(FILE *out, const table_cols *c, const char *lead, const char *name,
+                           const char *version)
+{
+    fputs(lead, out);
+    arena_put_col(out, name, c->name);
+    fputc(' ', out);
+    arena_put_col(out, version, c->version);
 }
 
 /* The live ladder to print: the ratings rt[0..n_rt-1] and, row by row,
@@ -154,15 +179,19 @@ static void text_live(FILE *out, const live_view *v)
     fprintf(out, "%s, %u seats, live Elo (display only; --fit for official ratings)\n"
            "options: %s\n\n",
            v->g->name, v->seats, v->opts);
-    fprintf(out, "   #  %-20s %-8s %6s %7s   %-14s %7s\n", "bot", "version", "games", "elo",
-           "pairwise w-d-l", "faults");
+    table_cols c = {20, 8};
+    for (uint32_t i = 0; i < v->n_rt; i++)
+        table_cols_fit(&c, v->nm[i], v->rt[i].version);
+    table_cols_put(out, &c, "   #  ", "bot", "version");
+    fprintf(out, " %6s %7s   %-14s %7s\n", "games", "elo", "pairwise w-d-l", "faults");
     for (uint32_t i = 0; i < v->n_rt; i++) {
         const ladder_rating *r = &v->rt[i];
-        char wdl[64];
+        char wdl[64], rank[16];
         snprintf(wdl, sizeof wdl, "%lld-%lld-%lld", (long long)r->wins, (long long)r->draws,
                  (long long)r->losses);
-        fprintf(out, "  %2u  %-20s %-8s %6lld %7.0f   %-14s %7llu\n", i + 1, v->nm[i],
-               r->version, (long long)r->games, r->elo, wdl,
+        snprintf(rank, sizeof rank, "  %2u  ", i + 1);
+        table_cols_put(out, &c, rank, v->nm[i], r->version);
+        fprintf(out, " %6lld %7.0f   %-14s %7llu\n", (long long)r->games, r->elo, wdl,
                (unsigned long long)bot_faults(v->db, v->g, v->seats, v->opts, r->bot_id, fk));
     }
     for (uint32_t i = 0; i < v->n_rt; i++) {
@@ -466,8 +495,10 @@ static void fit_elo_text(const ladder_fit_player *pl, char elo[24], char ci[40])
     }
 }
 
-/* Player p's row of the table, ranked rank; parts: the part column too. */
-static void print_fit_row(FILE *out, const fit_view *v, uint32_t p, int rank, bool parts)
+/* Player p's row of the table, ranked rank, its bot and version in
+ * columns c; parts: the part column too. */
+static void print_fit_row(FILE *out, const fit_view *v, const table_cols *cols, uint32_t p,
+                          int rank, bool parts)
 {
     const ladder_fit_player *pl = &v->f->players[p];
     char elo[24], ci[40], los[16], score[16];
@@ -490,8 +521,10 @@ static void print_fit_row(FILE *out, const fit_view *v, uint32_t p, int rank, bo
         snprintf(part, sizeof part, " %4u", v->f->parts[pl->part].number);
     else if (parts)
         snprintf(part, sizeof part, " %4s", "-");
-    fprintf(out, "  %2d  %-20s %-8s %6s %8s  %-17s %8s %7s  %-16s%s\n", rank, v->names[p],
-           v->in->bots[p].version, games, elo, ci, los, score, wdl, part);
+    char lead[16];
+    snprintf(lead, sizeof lead, "  %2d  ", rank);
+    table_cols_put(out, cols, lead, v->names[p], v->in->bots[p].version);
+    fprintf(out, " %6s %8s  %-17s %8s %7s  %-16s%s\n", games, elo, ci, los, score, wdl, part);
 }
 
 /* The table: one per group, its bots in the fit's order. */
@@ -501,6 +534,9 @@ static void print_fit_table(FILE *out, const fit_view *v)
     bool parts = ladder_fit_several_parts(f);
     uint32_t group = UINT32_MAX;
     int rank = 0;
+    table_cols c = {20, 8}; /* one width for every group's table */
+    for (uint32_t p = 0; p < f->n_players; p++)
+        table_cols_fit(&c, v->names[p], v->in->bots[p].version);
     for (uint32_t i = 0; i < f->n_players; i++) {
         uint32_t p = f->order[i];
         const ladder_fit_player *pl = &f->players[p];
@@ -511,13 +547,12 @@ static void print_fit_table(FILE *out, const fit_view *v)
                 fprintf(out, "\ngroup %u of %u (%u bots; never met the other groups: ratings are "
                        "comparable only within a group)\n",
                        group + 1, f->n_groups, gr->players);
-            fputc('\n', out);
-            fprintf(out, "   #  %-20s %-8s %6s %8s  %-17s %8s %7s  %-16s%s\n", "bot", "version",
-                   "games", "elo", "95% interval", "LOS>next", "score", "pairwise w-d-l",
-                   parts ? " part" : "");
+            table_cols_put(out, &c, "\n   #  ", "bot", "version");
+            fprintf(out, " %6s %8s  %-17s %8s %7s  %-16s%s\n", "games", "elo", "95% interval",
+                   "LOS>next", "score", "pairwise w-d-l", parts ? " part" : "");
             rank = 0;
         }
-        print_fit_row(out, v, p, ++rank, parts);
+        print_fit_row(out, v, &c, p, ++rank, parts);
     }
 }
 

@@ -505,11 +505,36 @@ typedef struct standings_view {
     const ladder_display_name *names;
     const uint64_t *faults;              /* JA_FAULT_COUNT */
     const ladder_fit *fit;
+    const arena_bots *bots;              /* the participants, by slot */
+    char (*label)[LADDER_LABEL_MAX];     /* row i's label (row_label) */
+    int width;                           /* of the text's bot column */
 } standings_view;
 
 static const char *row_name(const standings_view *v, uint32_t i)
 {
     return v->names ? v->names[i] : v->st[i].bot;
+}
+
+/* The parameters of row i's participant, as given; "" for none. */
+static const char *row_params(const standings_view *v, uint32_t i)
+{
+    uint32_t slot = v->st[i].slot;
+    return slot < (uint32_t)v->bots->n ? v->bots->b[slot].params : "";
+}
+
+/* Every row's label, what the text shows (ladders/names.h): its name with
+ * the participant's parameters, unless the name shows the version (which
+ * holds them), and the width of the bot column. */
+static void row_labels(standings_view *v)
+{
+    v->label = ja_xcalloc(v->n ? v->n : 1, sizeof *v->label);
+    v->width = 20;
+    for (uint32_t i = 0; i < v->n; i++) {
+        const char *name = row_name(v, i);
+        bool plain = strcmp(name, v->st[i].bot) == 0;
+        ladder_label(v->label[i], sizeof v->label[i], name, plain ? row_params(v, i) : "");
+        v->width = arena_col_width(v->width, arena_text_cols(v->label[i]));
+    }
 }
 
 /* The fitted rating of row i, NULL where there is no fit. */
@@ -565,6 +590,8 @@ static void json_row(json_w *w, const standings_view *v, uint32_t i)
     else
         jw_null(w, "sha256");
     jw_str(w, "display_name", row_name(v, i));
+    jw_str(w, "params", row_params(v, i));
+    jw_str(w, "label", v->label[i]);
     jw_int(w, "games", st->games);
     jw_int(w, "wins", st->wins);
     jw_score(w, "score", st->score);
@@ -617,8 +644,9 @@ static void print_row(FILE *out, const standings_view *v, uint32_t i)
         snprintf(fe, sizeof fe, "%.0f [%.0f, %.0f]", fp->elo, fp->ci_lo, fp->ci_hi);
     else
         snprintf(fe, sizeof fe, "%s", fp ? ladder_fit_status_name(fp->status) : "-");
-    fprintf(out, "  %2u  %-20s %6lld %6lld %9s %8.3f %7lld %8.0f  %s\n", i + 1, row_name(v, i),
-            (long long)st->games, (long long)st->wins, sc, mean, (long long)st->faults, st->elo,
+    fprintf(out, "  %2u  ", i + 1);
+    arena_put_col(out, v->label[i], v->width);
+    fprintf(out, " %6lld %6lld %9s %8.3f %7lld %8.0f  %s\n", (long long)st->games, (long long)st->wins, sc, mean, (long long)st->faults, st->elo,
             fe);
 }
 
@@ -630,7 +658,7 @@ static void print_fault_lines(FILE *out, const standings_view *v)
             continue;
         uint64_t fk[JA_FAULT_COUNT];
         slot_faults(v->db, v->ti->id, &v->st[i], fk);
-        fprintf(out, "  faults of %s:", row_name(v, i));
+        fprintf(out, "  faults of %s:", v->label[i]);
         for (int f = 1; f < JA_FAULT_COUNT; f++)
             if (fk[f])
                 fprintf(out, " %s %llu", ja_fault_name(f), (unsigned long long)fk[f]);
@@ -647,8 +675,10 @@ static void print_text(FILE *out, const standings_view *v, uint64_t total_faults
 {
     fprintf(out, "\nstandings after %u of %u matches (faults: %llu):\n", v->ti->n_done,
             v->ti->n_matches, (unsigned long long)total_faults);
-    fprintf(out, "   #  %-20s %6s %6s %9s %8s %7s %8s  %-13s\n", "bot", "games", "wins", "score",
-            "mean", "faults", "live elo", "fit elo, 95%");
+    fputs("   #  ", out);
+    arena_put_col(out, "bot", v->width);
+    fprintf(out, " %6s %6s %9s %8s %7s %8s  %s\n", "games", "wins", "score", "mean", "faults",
+            "live elo", "fit elo, 95%");
     for (uint32_t i = 0; i < v->n; i++)
         print_row(out, v, i);
     print_fault_lines(out, v);
@@ -663,15 +693,17 @@ static void print_text(FILE *out, const standings_view *v, uint64_t total_faults
                 "(docs/ratings.md); perfect/zero: no finite rating\n");
 }
 
-static void print_standings(FILE *out, const standings_view *v, bool json)
+static void print_standings(FILE *out, standings_view *v, bool json)
 {
     uint64_t total_faults = 0;
     for (int f = 1; f < JA_FAULT_COUNT; f++)
         total_faults += v->faults[f];
+    row_labels(v);
     if (json)
         print_json(out, v, total_faults);
     else
         print_text(out, v, total_faults);
+    free(v->label);
 }
 
 /* The standings as the database has them after play, with the fit of the
@@ -695,7 +727,8 @@ static int report(run_state *r, FILE *out, char *err, size_t cap)
     ladder_key key = {a->game->name, a->plan.n_seats, t->opts_text};
     ladder_fit *fit = fit_tournament(t->db, &key, t->tid, st, n_st);
     ladder_display_name *names = standing_names(t->db, &key, st, n_st);
-    standings_view v = {t->db, a->game, t->opts_text, &r->ti, st, n_st, names, faults, fit};
+    standings_view v = {t->db, a->game, t->opts_text, &r->ti, st, n_st, names, faults, fit,
+                        a->bots, NULL, 0};
     print_standings(out, &v, a->json);
     free(names);
     ladder_fit_free(&fit);

@@ -41,7 +41,8 @@ typedef struct rmatch {
 /* One bot of a ladder that played in the matches reported. */
 typedef struct rplayer {
     uint32_t bot;      /* index into ladder_data.bots */
-    char name[LADDER_DISPLAY_MAX]; /* its display name (names.h), as `arena ladder` shows it */
+    char name[LADDER_LABEL_MAX]; /* its label: its display name (names.h), as `arena ladder`
+                                  * shows it, with the parameters its version carries */
     int64_t games, wins, score;
     uint64_t faults[JA_FAULT_COUNT];
     double live_elo;   /* NAN when the ladder has no live rating for it */
@@ -174,9 +175,10 @@ static int number_players(ladder_data *d)
     return JA_OK;
 }
 
-/* Each player's bot, name and live Elo (NAN: the ladder has none for it).
+/* Each player's bot, label and live Elo (NAN: the ladder has none for it).
  * The names are over the ladder's bots, as `arena ladder` names them, also
- * when the report shows one tournament. */
+ * when the report shows one tournament; a bot given parameters shows them
+ * (`ismcts#2(iters=200)`, names.h's labels). */
 static void name_players(ladder_data *d, const ladder_rating *rt, uint32_t n_rt)
 {
     ladder_display_name *names = NULL;
@@ -188,7 +190,7 @@ static void name_players(ladder_data *d, const ladder_rating *rt, uint32_t n_rt)
         if (p < 0)
             continue;
         d->pl[p].bot = b;
-        memcpy(d->pl[p].name, names[b], sizeof d->pl[p].name);
+        ladder_display_label(d->pl[p].name, sizeof d->pl[p].name, &d->bots[b], names[b]);
         d->pl[p].live_elo = NAN;
         for (uint32_t r = 0; r < n_rt; r++)
             if (rt[r].bot_id == d->bots[b].id)
@@ -496,7 +498,14 @@ static void write_fit_chart(FILE *f, const ladder_data *d)
     if (n == 0)
         return;
     axis_range(&lo, &hi, &step);
-    const double W = 760, L = 130, R = 20, T = 8, RH = 22, B = 30;
+    /* The labels' margin fits the longest (about 7 px a character, up to
+     * half the chart). */
+    int cols = 0;
+    for (uint32_t p = 0; p < d->n_pl; p++)
+        if (has_interval(d, p))
+            cols = arena_col_width(cols, arena_text_cols(d->pl[p].name));
+    const double W = 760, L = fmin(fmax(130, 7.0 * cols + 16), W / 2), R = 20, T = 8, RH = 22,
+                 B = 30;
     double H = T + RH * n + B, pw = W - L - R;
 #define SX(x) (L + ((x) - lo) / (hi - lo) * pw)
     fprintf(f, "<h3>Fitted ratings</h3>\n<svg class=\"fitchart\" width=\"%.0f\" height=\"%.0f\" "
