@@ -52,7 +52,8 @@ static const char HELP[] =
     "\n"
     "Per opponent: games (matches), the mean score (win 1, draw 1/2, by place\n"
     "against each opponent seat), the Elo difference with a 95% interval from the\n"
-    "paired results, and the likelihood of superiority (LOS).\n"
+    "paired results, and the likelihood of superiority (LOS). A bot given\n"
+    "parameters is shown with them: ismcts#2(iters=200).\n"
     "\n"
     "example: arena bench greedy --game taylor-blackjack --vs random --sprt 0,50\n";
 

@@ -48,6 +48,7 @@ static const char HELP[] =
     "name@version; where they share that too (a plugin rebuilt: a new entry),\n"
     "by name@version~ and the first 8 hex digits of the file's SHA-256 (#ID, the\n"
     "database id, for a bot without one). docs/database.md has the rule.\n"
+    "A bot given parameters has the version VERSION:PARAMS (1.2:iters=200).\n"
     "\n"
     "Without --fit the live Elo is shown: it depends on the order matches\n"
     "finished and is for display. docs/ratings.md explains the fit.\n"

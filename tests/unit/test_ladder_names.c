@@ -2,7 +2,8 @@
  * step of the rule (name, name@version, name@version~hash8,
  * name@version#id), the last resort that keeps names distinct, the names a
  * lookup accepts (every printed name, fuller spellings that fit one bot),
- * refusals that list the candidates as printed, and the id search. */
+ * refusals that list the candidates as printed, the id search, and the
+ * labels: a name with the parameters a version carries. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -168,6 +169,57 @@ static void test_index(void **state)
     assert_int_equal(ladder_bot_index(NULL, 0, 2), -1);
 }
 
+/* The parameters a stored version carries: the trailing KEY=VALUE items
+ * after the bot's own version. */
+static void test_version_params(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"1.2:iters=200", "iters=200"},
+        {"1.2:iters=200:c=0.7", "iters=200:c=0.7"},
+        {"1.2", ""},
+        {"", ""},
+        {"v=2", ""},                    /* the bot's own version, not parameters */
+        {":iters=5", "iters=5"},        /* an empty own version */
+        {"2:1", ""},                    /* a ':' in the own version, no parameters */
+        {"2:1:depth=3", "depth=3"},     /* ... and parameters after it */
+        {"1.0:fast", ""},               /* an item without '=' is not read as one */
+        {"1.0:fast:depth=3", "depth=3"},
+        {"1.0:style=a=b", "style=a=b"}, /* a value may hold '=' */
+        {"1.0:", ""},
+        {"1.0::a=1", "a=1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (strcmp(ladder_version_params(cases[i][0]), cases[i][1]) != 0)
+            fail_msg("version '%s': parameters '%s', want '%s'", cases[i][0],
+                     ladder_version_params(cases[i][0]), cases[i][1]);
+}
+
+static void test_labels(void **state)
+{
+    (void)state;
+    char out[LADDER_LABEL_MAX];
+    ladder_label(out, sizeof out, "ismcts#2", "iters=200");
+    assert_string_equal(out, "ismcts#2(iters=200)");
+    ladder_label(out, sizeof out, "random", "");
+    assert_string_equal(out, "random");
+    ladder_label(out, sizeof out, "random", NULL);
+    assert_string_equal(out, "random");
+    char small[8];
+    ladder_label(small, sizeof small, "ismcts", "iters=200");
+    assert_string_equal(small, "ismcts(");
+    /* A display name that shows the version (which holds the parameters)
+     * is left as it is; the bare name gets them. */
+    ladder_bot_row b = row(3, "ismcts", "1.2:iters=200", HASH_A);
+    ladder_display_label(out, sizeof out, &b, "ismcts");
+    assert_string_equal(out, "ismcts(iters=200)");
+    ladder_display_label(out, sizeof out, &b, "ismcts@1.2:iters=200");
+    assert_string_equal(out, "ismcts@1.2:iters=200");
+    b = row(4, "random", "1.0", HASH_B);
+    ladder_display_label(out, sizeof out, &b, "random");
+    assert_string_equal(out, "random");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -175,6 +227,8 @@ int main(void)
         cmocka_unit_test(test_always_distinct),
         cmocka_unit_test(test_find),
         cmocka_unit_test(test_index),
+        cmocka_unit_test(test_version_params),
+        cmocka_unit_test(test_labels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
