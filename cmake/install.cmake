@@ -15,7 +15,9 @@
 #   P/include/jackarena/*.h               the public headers
 #   P/JA_INSTALL_PYTHONDIR/jackarena/     the Python package + _install.py
 #   P/share/man/man1/{arena,referee}.1    from --help, by help2man
-#   P/share/doc/jackarena/                README.md, LICENSE, docs/, examples/
+#   P/share/doc/jackarena/                README.md, LICENSE, docs/, examples/ (the C
+#                                         examples, python/, greedy/: the greedy bot's
+#                                         sources)
 #
 # Relocatable: nothing installed holds P. The programs find ja_host and the
 # bots from their own path (/proc/self/exe), the .pc files from ${pcfiledir},
@@ -180,6 +182,11 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/sdk/examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/sdk/python/examples/
   DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples/python PATTERN "__pycache__" EXCLUDE)
+# The greedy reference bot's sources (docs/bots.md), which the documents
+# point to: an example of a plugin playing every game (built by the
+# one-liner docs/bots.md gives; its CMakeLists.txt is the build tree's).
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/bots/greedy/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples/greedy
+  FILES_MATCHING PATTERN "*.c" PATTERN "*.h")
 
 # ---- the Debian package (cpack -G DEB) ---------------------------------------
 # Prefix /usr; Python in /usr/lib/python3/dist-packages (on sys.path). The

@@ -54,7 +54,9 @@ for f in "$U/$BINDIR/arena" "$U/$BINDIR/referee" "$U/$PKGDIR/ja_host" "$U/$PKGDI
     "$U/$LIBDIR/cmake/JackArena/JackArenaConfigVersion.cmake" \
     /usr/lib/python3/dist-packages/jackarena/__init__.py \
     /usr/lib/python3/dist-packages/jackarena/_install.py \
-    "$U/$DOCDIR/README.md" "$U/$DOCDIR/docs/install.md" "$U/$DOCDIR/examples/flat_mc.c"; do
+    "$U/$DOCDIR/README.md" "$U/$DOCDIR/docs/install.md" "$U/$DOCDIR/examples/flat_mc.c" \
+    "$U/$DOCDIR/examples/greedy/greedy.c" "$U/$DOCDIR/examples/greedy/greedy_bombs.c" \
+    "$U/$DOCDIR/examples/python/greedy_taylor.py"; do
   check "the package holds $f" grep -qxF "$f" files.txt
 done
 if [ -f "$BUILD/man/arena.1" ]; then

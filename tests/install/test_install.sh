@@ -20,6 +20,12 @@
 #     ja_ symbols only; private headers are not installed.
 #  6. Python: the package imports from the prefix, and _install.LIBJACKARENA
 #     is the installed shared library.
+#  7. The installed examples: the greedy bot's sources (examples/greedy/)
+#     build, copied to a scratch directory, with the pkg-config one-liner
+#     of docs/bots.md into a plugin that plays as the installed greedy (the
+#     same digest, in two games); each Python heuristic example
+#     (examples/python/greedy_<game>.py) plays its game with the installed
+#     package as the installed greedy does.
 # Usage: test_install.sh CMAKE BUILD_DIR SOURCE_DIR LAYOUT MANIFEST TREE_EXTERNAL_BOT TREE_PLUGIN...
 set -u
 CMAKE=$1 BUILD=$2 SRC=$3 LAYOUT=$4 MANIFEST=$5 TREE_EXT=$6
@@ -262,6 +268,47 @@ assert hasattr(jackarena, "Bot")
 EOF
 check "python: jackarena from the prefix, _install.LIBJACKARENA loads" test $? = 0
 sed 's/^/  /' py.out | tail -5
+
+# 7. The examples, as installed.
+G=$P/$DOCDIR/examples/greedy
+check "the greedy sources installed, and nothing else of bots/greedy" test \
+  "$(cd "$SRC/bots/greedy" && ls -- *.c *.h)" = "$(cd "$G" && ls)"
+mkdir greedy-src && cp "$G"/* greedy-src/
+# shellcheck disable=SC2046
+if (cd greedy-src && cc -shared -fPIC -O2 -DGREEDY_HAVE_BRAWLJACK -DGREEDY_HAVE_BRUISE_JACK \
+      -DGREEDY_HAVE_JACK_IN_THE_BOX -DGREEDY_HAVE_BOMBS greedy*.c \
+      $(pkg-config --cflags --libs jackarena) -o "$work/bin/greedy.so") >cc.log 2>&1; then
+  ok
+  check "the installed greedy sources build a plugin exporting ja_bot_entry_v1 alone" \
+    only_entry "$work/bin/greedy.so"
+  for g in "taylor-blackjack random" "bombs random random"; do
+    set -- $g
+    if play "$@" greedy; then
+      ref=$dig
+      play "$@" "$work/bin/greedy.so" && check "greedy built from the installed sources plays $1 as the installed greedy" test "$dig" = "$ref" \
+        || bad "arena play $* $work/bin/greedy.so"
+    else
+      bad "installed arena: $* greedy"
+    fi
+  done
+else
+  bad "the installed greedy sources: cc -shared -fPIC greedy*.c \$(pkg-config --cflags --libs jackarena)"
+  sed 's/^/  /' cc.log | head -10
+fi
+for g in taylor-blackjack:taylor brawljack:brawljack bruise-jack:bruise_jack \
+         jack-in-the-box:jack_in_the_box bombs:bombs; do
+  game=${g%%:*} ex=$P/$DOCDIR/examples/python/greedy_${g#*:}.py
+  check "examples/python/$(basename "$ex") installed" test -f "$ex"
+  others=(random); [ "$game" = bombs ] && others=(random random)
+  if play "$game" "${others[@]}" greedy; then
+    ref=$dig
+    PYTHONPATH=$P/$PYTHONDIR play "$game" "${others[@]}" "cmd:$PY $ex" &&
+      check "installed $(basename "$ex") plays $game as the installed greedy" test "$dig" = "$ref" \
+      || bad "installed arena: $game with cmd:$PY $ex"
+  else
+    bad "installed arena: $game ${others[*]} greedy"
+  fi
+done
 
 echo "install: $pass passed, $fail failed"
 [ "$fail" = 0 ]
