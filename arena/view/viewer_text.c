@@ -22,7 +22,8 @@
 #define C_DIM "\033[2m"
 #define C_RED "\033[31m"
 #define C_YELLOW "\033[33m"
-#define C_CYAN "\033[36m"
+#define C_GREEN "\033[32m"
+#define C_BLUE "\033[94m"
 
 viewer_style viewer_style_for(FILE *f)
 {
@@ -50,8 +51,10 @@ static void on(FILE *f, const viewer_style *st, const char *code)
         fputs(code, f);
 }
 
-/* A standard card (ja_cards.h id): "7H", or "7♥" in red with symbols. */
-static void put_card(FILE *f, const viewer_style *st, uint8_t id)
+/* A standard card (ja_cards.h id): "7H", or "7♥" in red with symbols. The
+ * ten is "T" (as ja_card_format, and so the labels of most games, write
+ * it), or "10" with ten10 (Bombs, whose labels write it so). */
+static void put_card_as(FILE *f, const viewer_style *st, uint8_t id, bool ten10)
 {
     if (id == JA_CARD_NONE) {
         fputs("--", f);
@@ -65,14 +68,23 @@ static void put_card(FILE *f, const viewer_style *st, uint8_t id)
     bool red = !ja_card_is_black(id);
     if (red)
         on(f, st, C_RED);
-    if (st->unicode && !ja_card_is_joker(id)) {
-        static const char *const sym[] = {"\u2663", "\u2666", "\u2665", "\u2660"};
-        fprintf(f, "%c%s", lab[0], sym[ja_card_suit(id)]);
-    } else {
+    static const char *const sym[] = {"\u2663", "\u2666", "\u2665", "\u2660"};
+    if (ja_card_is_joker(id)) {
         fputs(lab, f);
+    } else {
+        if (ten10 && lab[0] == 'T')
+            fputs("10", f);
+        else
+            fputc(lab[0], f);
+        fputs(st->unicode ? sym[ja_card_suit(id)] : lab + 1, f);
     }
     if (red)
         on(f, st, C_RESET);
+}
+
+static void put_card(FILE *f, const viewer_style *st, uint8_t id)
+{
+    put_card_as(f, st, id, false);
 }
 
 static void put_suit(FILE *f, const viewer_style *st, int suit)
@@ -88,14 +100,14 @@ static void put_suit(FILE *f, const viewer_style *st, int suit)
         fputc(ja_suit_letter(suit), f);
 }
 
-/* Cards from a per-identity count array. */
-static void put_counts(FILE *f, const viewer_style *st, const uint8_t *count, int n)
+/* Cards from a per-identity count array (ten10: as put_card_as). */
+static void put_counts(FILE *f, const viewer_style *st, const uint8_t *count, int n, bool ten10)
 {
     int shown = 0;
     for (int id = 0; id < n; id++)
         for (int k = 0; k < count[id]; k++) {
             fputc(' ', f);
-            put_card(f, st, (uint8_t)id);
+            put_card_as(f, st, (uint8_t)id, ten10);
             shown++;
         }
     if (!shown)
@@ -140,6 +152,12 @@ static void put_seat(const rctx *c, uint32_t s)
         fprintf(c->f, "seat %u", (unsigned)s);
 }
 
+/* "13 cards", " 1 card" (the count in two columns). */
+static void put_ncards(FILE *f, unsigned n)
+{
+    fprintf(f, "%2u card%s", n, n == 1 ? "" : "s");
+}
+
 /* ", known: 7H 9C" for the cards of a per-identity count array, if any. */
 static void put_known(const rctx *c, const uint8_t *count, int n)
 {
@@ -156,29 +174,35 @@ static void taylor_table(const rctx *c, const void *p)
 {
     FILE *f = c->f;
     const ja_taylor_obs *o = p;
-    fprintf(f, "  game %u/%u turn %u  top ", o->game + 1u, (unsigned)o->games, (unsigned)o->turn);
+    /* turn counts the turns completed: the one being played is turn + 1,
+     * as describe() numbers it; none once the match is over. */
+    fprintf(f, "  game %u/%u", o->game + 1u, (unsigned)o->games);
+    if (o->stage != JA_TAYLOR_STAGE_OVER)
+        fprintf(f, " turn %u", o->turn + 1u);
+    fputs("  top ", f);
     put_card(f, c->st, o->top);
     fputs("  suit ", f);
     put_suit(f, c->st, o->active_suit);
     fprintf(f, "  stock %u  pile %u  %s\n", (unsigned)o->stock_count, (unsigned)o->pile_count,
             o->direction < 0 ? "counter-clockwise" : "clockwise");
     if (o->penalty_kind != JA_TAYLOR_PEN_NONE)
-        fprintf(f, "  penalty pending: %s x%u\n",
-                o->penalty_kind == JA_TAYLOR_PEN_TWO ? "twos" : "black jacks",
-                (unsigned)o->penalty_k);
+        fprintf(f, "  penalty %u x %s\n", (unsigned)o->penalty_k,
+                o->penalty_kind == JA_TAYLOR_PEN_TWO ? "2 (twos)" : "7 (black jacks)");
 }
 
 static void taylor_hand(const rctx *c, const void *p)
 {
     const ja_taylor_obs *o = p;
-    fprintf(c->f, "%2u cards:", (unsigned)o->hand_count[o->seat]);
-    put_counts(c->f, c->st, o->hand, 52);
+    put_ncards(c->f, o->hand_count[o->seat]);
+    fputc(':', c->f);
+    put_counts(c->f, c->st, o->hand, 52, false);
 }
 
 static void taylor_other(const rctx *c, const void *p, uint32_t s)
 {
     const ja_taylor_obs *o = p;
-    fprintf(c->f, "  %2u cards", (unsigned)o->hand_count[s]);
+    fputs("  ", c->f);
+    put_ncards(c->f, o->hand_count[s]);
     put_known(c, o->known + s * 52, 52);
 }
 
@@ -186,10 +210,17 @@ static void jitb_table(const rctx *c, const void *p)
 {
     FILE *f = c->f;
     const ja_jitb_obs *o = p;
-    fprintf(f, "  game %u/%u turn %u  stock %u  discard %u\n", o->game + 1u, (unsigned)o->games,
-            (unsigned)o->turn, (unsigned)o->stock_count, (unsigned)o->discard_count);
+    /* Boxes and positions from 0, as the labels ("target box 0 pos 2")
+     * and describe() number them. */
+    fprintf(f, "  game %u/%u", o->game + 1u, (unsigned)o->games);
+    if (o->stage != JA_JITB_STAGE_OVER)
+        fprintf(f, " turn %u%s", (unsigned)o->turn, o->extra_turn ? " (extra)" : "");
+    fprintf(f, "  stock %u  discard %u", (unsigned)o->stock_count, (unsigned)o->discard_count);
+    if (o->lock_seat != 255)
+        fprintf(f, "  lock: seat %u", (unsigned)o->lock_seat);
+    fputc('\n', f);
     for (int b = 0; b < o->n_boxes && b < JA_JITB_MAX_BOXES; b++) {
-        fprintf(f, "  box %d%s:", b + 1, o->box_open[b] ? "" : " (closed)");
+        fprintf(f, "  box %d%s:", b, o->box_open[b] ? "" : " (closed)");
         for (int q = 0; q < 4; q++) {
             fputc(' ', f);
             put_card(f, c->st, o->active[b * 4 + q]);
@@ -213,8 +244,9 @@ static void jitb_table(const rctx *c, const void *p)
 static void jitb_hand(const rctx *c, const void *p)
 {
     const ja_jitb_obs *o = p;
-    fprintf(c->f, "%2u cards:", (unsigned)o->hand_count[o->seat]);
-    put_counts(c->f, c->st, o->hand, 52);
+    put_ncards(c->f, o->hand_count[o->seat]);
+    fputc(':', c->f);
+    put_counts(c->f, c->st, o->hand, 52, false);
     if (o->n_marked) {
         fputs("  marked:", c->f);
         for (int i = 0; i < o->n_marked && i < JA_JITB_HAND; i++) {
@@ -227,14 +259,14 @@ static void jitb_hand(const rctx *c, const void *p)
 static void jitb_other(const rctx *c, const void *p, uint32_t s)
 {
     const ja_jitb_obs *o = p;
-    fprintf(c->f, "  %2u cards", (unsigned)o->hand_count[s]);
+    fputs("  ", c->f);
+    put_ncards(c->f, o->hand_count[s]);
     put_known(c, o->known + s * 52, 52);
 }
 
-static const char *const bombs_rank[JA_BOMBS_RANKS] = {"3", "4", "5", "6", "7", "8", "9", "T",
+/* Bombs' ranks, low to high, as its labels and describe() write them. */
+static const char *const bombs_rank[JA_BOMBS_RANKS] = {"3", "4", "5", "6", "7", "8", "9", "10",
                                                        "J", "Q", "K", "A", "2", "XB", "XR"};
-static const char *const bombs_form[] = {"none", "single", "pair", "run", "double run",
-                                         "bomb", "big bomb", "super bomb"};
 
 static const char *bombs_rank_name(unsigned r)
 {
@@ -337,20 +369,61 @@ static void bombs_trick(const rctx *c, const ja_bombs_obs *o)
     fputc('\n', c->f);
 }
 
+/* The code of the play on top of a table (a completion is on top as the
+ * bomb it made), named by label() as describe() names it. */
+static uint32_t bombs_top_code(const ja_bombs_obs *o)
+{
+    switch (o->top_form) {
+    case JA_BOMBS_FORM_SINGLE: return JA_BOMBS_SINGLE(o->top_rank);
+    case JA_BOMBS_FORM_PAIR: return JA_BOMBS_PAIR(o->top_rank);
+    case JA_BOMBS_FORM_RUN: return JA_BOMBS_RUN(o->top_rank, o->top_len);
+    case JA_BOMBS_FORM_DRUN: return JA_BOMBS_DRUN(o->top_rank, o->top_len);
+    case JA_BOMBS_FORM_BOMB: return JA_BOMBS_BOMB(o->top_rank);
+    case JA_BOMBS_FORM_BIG: return JA_BOMBS_BIG(o->top_rank);
+    default: return JA_BOMBS_SUPER;
+    }
+}
+
+/* A play's cards by rank, " [7 8 9 10 J Q]" (a completion: the pair it
+ * adds); nothing for a code that is no play. */
+static void bombs_play_cards(FILE *f, uint32_t code)
+{
+    static const int per_rank[] = {0, 1, 2, 1, 2, 3, 4, 1};
+    ja_bombs_play p;
+    if (!ja_bombs_play_decode(code, &p))
+        return;
+    int each = p.complete ? 2 : per_rank[p.form], len = p.len ? p.len : 1;
+    fputs(" [", f);
+    if (p.form == JA_BOMBS_FORM_SUPER)
+        fputs("XB XR", f);
+    for (int i = 0; i < len && p.form != JA_BOMBS_FORM_SUPER; i++)
+        for (int k = 0; k < each; k++)
+            fprintf(f, "%s%s", i || k ? " " : "", bombs_rank_name(p.rank + (unsigned)i));
+    fputc(']', f);
+}
+
 static void bombs_table(const rctx *c, const void *p)
 {
     FILE *f = c->f;
     const ja_bombs_obs *o = p;
-    fprintf(f, "  hand %u%s  table %u/%u  ", o->hand_no + 1u, o->tiebreak ? " (tiebreak)" : "",
-            o->table == 255 ? 0u : o->table + 1u, (unsigned)o->n_tables);
-    if (o->top_form == JA_BOMBS_FORM_NONE || o->top_form > JA_BOMBS_FORM_SUPER)
+    if (o->tiebreak)
+        fprintf(f, "  tiebreak hand %u", (unsigned)o->tiebreak);
+    else
+        fprintf(f, "  hand %u/%u", o->hand_no + 1u, (unsigned)o->hands);
+    fprintf(f, "  table %u/%u  ", o->table == 255 ? 0u : o->table + 1u, (unsigned)o->n_tables);
+    char lab[VIEWER_LABEL_MAX];
+    uint32_t code = bombs_top_code(o);
+    if (o->top_form == JA_BOMBS_FORM_NONE || o->top_form > JA_BOMBS_FORM_SUPER ||
+        c->m->g->label((ja_action){code}, lab, sizeof lab) < 0) {
         fputs("no play on the table", f);
-    else {
-        fprintf(f, "top: %s of %s", bombs_form[o->top_form], bombs_rank_name(o->top_rank));
-        if (o->top_len)
-            fprintf(f, " (length %u)", (unsigned)o->top_len);
-        if (o->top_owner != 255)
-            fprintf(f, " by seat %u, %u pass(es)", (unsigned)o->top_owner, (unsigned)o->passes);
+    } else {
+        fprintf(f, "top: %s", lab);
+        bombs_play_cards(f, code);
+        if (o->top_owner != 255) {
+            fputs(" by ", f);
+            put_seat(c, o->top_owner);
+            fprintf(f, ", %u pass%s", (unsigned)o->passes, o->passes == 1 ? "" : "es");
+        }
     }
     fputc('\n', f);
     bombs_trick(c, o);
@@ -359,8 +432,9 @@ static void bombs_table(const rctx *c, const void *p)
 static void bombs_hand(const rctx *c, const void *p)
 {
     const ja_bombs_obs *o = p;
-    fprintf(c->f, "%2u cards:", (unsigned)o->count[o->seat]);
-    put_counts(c->f, c->st, o->hand, JA_BOMBS_CARDS);
+    put_ncards(c->f, o->count[o->seat]);
+    fputc(':', c->f);
+    put_counts(c->f, c->st, o->hand, JA_BOMBS_CARDS, true);
     if (o->place[o->seat])
         fprintf(c->f, "  (finished %u)", (unsigned)o->place[o->seat]);
 }
@@ -378,7 +452,8 @@ static void bombs_other(const rctx *c, const void *p, uint32_t s)
         fprintf(f, "  at table %u", o->seat_table[s] + 1u);
         return;
     }
-    fprintf(f, "  %2u cards", (unsigned)o->count[s]);
+    fputs("  ", f);
+    put_ncards(f, o->count[s]);
     bool any = false;
     for (unsigned r = 0; r < JA_BOMBS_RANKS; r++)
         for (int k = 0; k < o->known[s * JA_BOMBS_RANKS + r]; k++) {
@@ -427,28 +502,204 @@ static void bombs_deciding(const rctx *c, const void *p)
     fputc('\n', f);
 }
 
-static void brawl_table(const rctx *c, const void *p)
+/* The total of BrawlJack cards with the aces as 1 (a joker 21): the total
+ * of a bust hand, whose value the observation gives as 0. */
+static unsigned brawl_hard_total(const uint8_t *cards, int n)
+{
+    unsigned t = 0;
+    for (int i = 0; i < n; i++) {
+        int r = ja_card_rank(cards[i]);
+        t += ja_card_is_joker(cards[i]) ? 21u : r >= JA_RANK_T ? 10u : (unsigned)r + 1u;
+    }
+    return t;
+}
+
+/* The seats of an array's non-zero entries, ", "-separated. */
+static void put_seats(const rctx *c, const uint8_t *a, uint32_t n)
+{
+    for (uint32_t s = 0, k = 0; s < n; s++)
+        if (a[s]) {
+            fputs(k++ ? ", " : "", c->f);
+            put_seat(c, s);
+        }
+}
+
+/* The main phase's result, the dealer's target, the blind round. */
+static void brawl_result(const rctx *c, const ja_brawljack_obs *o, uint32_t n)
 {
     FILE *f = c->f;
-    const ja_brawljack_obs *o = p;
-    fprintf(f, "  deal %u/%u turn %u  upcard ", o->deal + 1u, (unsigned)o->hands,
-            (unsigned)o->turn);
-    put_card(f, c->st, o->upcard);
-    fprintf(f, "  deck %u\n", (unsigned)o->deck_count);
-    for (int h = 0; h < o->n_hands && h < JA_BRAWLJACK_MAX_HANDS; h++) {
-        static const char *const state[] = {"-", "live", "stayed", "bust"};
-        if (o->hand_owner[h] == JA_BRAWLJACK_DEALER)
-            fputs("  dealer  ", f);
-        else
-            fprintf(f, "  seat %u.%u", (unsigned)o->hand_owner[h], o->hand_index[h] + 1u);
-        fprintf(f, " %-6s %2u:", o->hand_state[h] < 4 ? state[o->hand_state[h]] : "?",
-                (unsigned)o->hand_value[h]);
-        for (int k = 0; k < o->hand_len[h] && k < JA_BRAWLJACK_HAND_CARDS; k++) {
-            fputc(' ', f);
-            put_card(f, c->st, o->hand_card[h * JA_BRAWLJACK_HAND_CARDS + k]);
+    if (o->mode) {
+        fprintf(f, "  result (%s):",
+                o->mode == JA_BRAWLJACK_MODE_POINTS ? "twenty-ones" : "highest hand");
+        for (uint32_t s = 0; s < n; s++) {
+            fputs(s ? ", " : " ", f);
+            put_seat(c, s);
+            if (o->result[s] < 0)
+                fputs(" no score", f);
+            else
+                fprintf(f, " %d", (int)o->result[s]);
+        }
+        fputs("; leaders: ", f);
+        put_seats(c, o->leader, n);
+        if (o->dealer && o->target != 255) {
+            fprintf(f, "; dealer's target %u, played by ", (unsigned)o->target);
+            if (o->controller == 255)
+                fputs("the referee", f);
+            else
+                put_seat(c, o->controller);
         }
         fputc('\n', f);
     }
+    if (!o->blind_round)
+        return;
+    fprintf(f, "  blind round %u/%u:", (unsigned)o->blind_round, (unsigned)o->blind_rounds);
+    for (uint32_t s = 0, k = 0; s < n; s++)
+        if (o->blind_player[s]) {
+            fputs(k++ ? "; " : " ", f);
+            put_seat(c, s);
+            fprintf(f, " %u face down%s", (unsigned)o->blind_count[s],
+                    o->blind_stayed[s] ? ", stayed" : "");
+        }
+    fputc('\n', f);
+}
+
+/* The last reveal of the blind tiebreak: each hand shown, its value (a
+ * bust one's total). */
+static void brawl_reveal(const rctx *c, const ja_brawljack_obs *o, uint32_t n)
+{
+    FILE *f = c->f;
+    bool any = false;
+    for (uint32_t s = 0; s < n; s++) {
+        int len = o->shown_count[s] < JA_BRAWLJACK_BLIND_CARDS ? o->shown_count[s]
+                                                               : JA_BRAWLJACK_BLIND_CARDS;
+        if (!len)
+            continue;
+        fputs(any ? "; " : "  blind reveal: ", f);
+        any = true;
+        put_seat(c, s);
+        const uint8_t *cards = o->shown_card + s * JA_BRAWLJACK_BLIND_CARDS;
+        for (int i = 0; i < len; i++) {
+            fputc(' ', f);
+            put_card(f, c->st, cards[i]);
+        }
+        if (o->shown_value[s])
+            fprintf(f, ": %u", (unsigned)o->shown_value[s]);
+        else
+            fprintf(f, ": bust %u", brawl_hard_total(cards, len));
+    }
+    if (any)
+        fputc('\n', f);
+}
+
+/* What decided a deal, from its public events from..to-1 ("  TITLE: highest
+ * hand 19; blind round 1; seat 0 (greedy) shows 18; ...; won by seat 0
+ * (greedy)"). Returns false, writing nothing, when they tell none of it. */
+static bool brawl_outcome(const rctx *c, const ja_brawljack_obs *o, int from, int to,
+                          const char *title)
+{
+    FILE *f = c->f;
+    int k = 0, prev = -1;
+    for (int i = from; i < to; i++) {
+        unsigned kind = o->ev_kind[i], v = o->ev_value[i];
+        if (kind < JA_BRAWLJACK_EV_RESULT_HIGH || kind == JA_BRAWLJACK_EV_BLIND_HIT ||
+            kind == JA_BRAWLJACK_EV_BLIND_STAY || kind > JA_BRAWLJACK_EV_SHARE)
+            continue;
+        bool more_share = kind == JA_BRAWLJACK_EV_SHARE && prev == JA_BRAWLJACK_EV_SHARE;
+        fputs(more_share ? ", " : k++ ? "; " : "  ", f);
+        if (k == 1 && !more_share)
+            fprintf(f, "%s: ", title);
+        prev = (int)kind;
+        switch (kind) {
+        case JA_BRAWLJACK_EV_RESULT_HIGH:
+            if (v == 255)
+                fputs("every hand bust", f);
+            else
+                fprintf(f, "highest hand %u", v);
+            break;
+        case JA_BRAWLJACK_EV_RESULT_POINTS: fprintf(f, "most twenty-ones %u", v); break;
+        case JA_BRAWLJACK_EV_DEALER: fprintf(f, "dealer's target %u", v); break;
+        case JA_BRAWLJACK_EV_DEALER_WIN:
+            fputs("the dealer reaches it: the deal is cancelled", f);
+            break;
+        case JA_BRAWLJACK_EV_DEALER_FAIL: fputs("the dealer fails", f); break;
+        case JA_BRAWLJACK_EV_BLIND: fprintf(f, "blind round %u", v); break;
+        case JA_BRAWLJACK_EV_REVEAL:
+            put_seat(c, o->ev_seat[i]);
+            if (v)
+                fprintf(f, " shows %u", v);
+            else
+                fputs(" shows bust", f);
+            break;
+        case JA_BRAWLJACK_EV_WIN:
+            fputs("won by ", f);
+            put_seat(c, o->ev_seat[i]);
+            break;
+        default:
+            fputs(more_share ? "" : "shared by ", f);
+            put_seat(c, o->ev_seat[i]);
+            break;
+        }
+    }
+    if (k)
+        fputc('\n', f);
+    return k > 0;
+}
+
+/* What decided this deal, from the events since it was dealt; before its
+ * result, the last deal's while the events kept hold it. */
+static void brawl_decided(const rctx *c, const ja_brawljack_obs *o)
+{
+    int n = 0;
+    while (n < JA_BRAWLJACK_EVENTS && o->ev_seq[n] != 0)
+        n++;
+    int d = n - 1;
+    while (d >= 0 && o->ev_kind[d] != JA_BRAWLJACK_EV_DEAL)
+        d--;
+    if (brawl_outcome(c, o, d + 1, n, "outcome") || d <= 0)
+        return;
+    int p = d - 1;
+    while (p >= 0 && o->ev_kind[p] != JA_BRAWLJACK_EV_DEAL)
+        p--;
+    char title[32];
+    snprintf(title, sizeof title, "deal %u outcome", (unsigned)o->deal);
+    brawl_outcome(c, o, p + 1, d, title);
+}
+
+static void brawl_table(const rctx *c, const void *p)
+{
+    static const char *const state[] = {"-", "live", "stayed", "bust"};
+    FILE *f = c->f;
+    const ja_brawljack_obs *o = p;
+    uint32_t n = c->m->n_seats < JA_BRAWLJACK_MAX_SEATS ? c->m->n_seats : JA_BRAWLJACK_MAX_SEATS;
+    fprintf(f, "  deal %u/%u turn %u  upcard ", o->deal + 1u, (unsigned)o->hands,
+            (unsigned)o->turn);
+    put_card(f, c->st, o->upcard);
+    fprintf(f, "  deck %u  first: ", (unsigned)o->deck_count);
+    put_seat(c, o->first);
+    fputc('\n', f);
+    /* Hands named as the labels name them ("hit seat 2 hand 1"). */
+    for (int h = 0; h < o->n_hands && h < JA_BRAWLJACK_MAX_HANDS; h++) {
+        const uint8_t *cards = o->hand_card + h * JA_BRAWLJACK_HAND_CARDS;
+        int len = o->hand_len[h] < JA_BRAWLJACK_HAND_CARDS ? o->hand_len[h]
+                                                           : JA_BRAWLJACK_HAND_CARDS;
+        bool bust = o->hand_state[h] == JA_BRAWLJACK_HAND_BUST;
+        if (o->hand_owner[h] == JA_BRAWLJACK_DEALER)
+            fprintf(f, "  dealer hand %u", (unsigned)o->hand_index[h]);
+        else
+            fprintf(f, "  seat %u hand %u", (unsigned)o->hand_owner[h], (unsigned)o->hand_index[h]);
+        fprintf(f, " %-6s %2u:", o->hand_state[h] < 4 ? state[o->hand_state[h]] : "?",
+                bust ? brawl_hard_total(cards, len) : (unsigned)o->hand_value[h]);
+        for (int k = 0; k < len; k++) {
+            fputc(' ', f);
+            put_card(f, c->st, cards[k]);
+        }
+        if (o->hand_21s[h])
+            fputs(o->hand_21s[h] == 2 ? "  (AK-47: two 21s)" : "  (21)", f);
+        fputc('\n', f);
+    }
+    brawl_result(c, o, n);
+    brawl_reveal(c, o, n);
+    brawl_decided(c, o);
 }
 
 static void brawl_hand(const rctx *c, const void *p)
@@ -467,43 +718,126 @@ static void brawl_other(const rctx *c, const void *p, uint32_t s)
         fprintf(c->f, "  blind hand: %u face down", (unsigned)o->blind_count[s]);
 }
 
-/* Bruise Jack's own deck: colour, number, suit levels ("c1n4s0"). */
+/* Bruise Jack's own deck (docs/rules/bruise-jack.md §1): colour, number and
+ * suit, each a level 0..4 (level 0 wild). A card is its colour's initial
+ * (K for black), its number and its suit's shape: "R4o", or "R4●" with
+ * symbols, in its colour on a terminal. */
+static const char BRUISE_COLOUR[] = "KRYGB", BRUISE_NUMBER[] = "?1234", BRUISE_SUIT[] = "*oh^#";
+static const char *const BRUISE_SUIT_SYM[] = {"\u2731", "\u25cf", "\u2665", "\u25b2", "\u25a0"};
+static const char *const BRUISE_ANSI[] = {C_BOLD, C_RED, C_YELLOW, C_GREEN, C_BLUE};
+static const char *const BRUISE_ROW[] = {"colour", "number", "suit"};
+
 static void put_bruise(FILE *f, const viewer_style *st, uint8_t id)
 {
     if (id >= JA_BRUISE_JACK_CARDS) {
         fputs("--", f);
         return;
     }
-    on(f, st, C_CYAN);
-    fprintf(f, "c%dn%ds%d", ja_bruise_jack_level(id, JA_BRUISE_JACK_COLOUR),
-            ja_bruise_jack_level(id, JA_BRUISE_JACK_NUMBER),
-            ja_bruise_jack_level(id, JA_BRUISE_JACK_SUIT));
+    int col = ja_bruise_jack_level(id, JA_BRUISE_JACK_COLOUR);
+    int suit = ja_bruise_jack_level(id, JA_BRUISE_JACK_SUIT);
+    on(f, st, BRUISE_ANSI[col]);
+    fprintf(f, "%c%c", BRUISE_COLOUR[col], BRUISE_NUMBER[ja_bruise_jack_level(id, JA_BRUISE_JACK_NUMBER)]);
+    if (st->unicode)
+        fputs(BRUISE_SUIT_SYM[suit], f);
+    else
+        fputc(BRUISE_SUIT[suit], f);
     on(f, st, C_RESET);
+}
+
+/* The key to the cards, in two lines of 78 columns at most. */
+static void bruise_legend(const rctx *c)
+{
+    FILE *f = c->f;
+    fputs("  key: colour K R Y G B (black red yellow green blue), number ? 1 2 3 4,\n  suit", f);
+    for (int s = 0; s < 5; s++) {
+        fputc(' ', f);
+        if (c->st->unicode)
+            fputs(BRUISE_SUIT_SYM[s], f);
+        else
+            fputc(BRUISE_SUIT[s], f);
+    }
+    fputs(" (blob circle heart triangle square); worth 1|6 (wild) 2 3 4 5\n", f);
+}
+
+/* A row's value at a showdown, as docs/rules/bruise-jack.md §4 has it. */
+static void put_bruise_row(FILE *f, const ja_bruise_jack_obs *o, unsigned v)
+{
+    if (v == JA_BRUISE_JACK_RANK_BUST)
+        fputs("bust", f);
+    else if ((o->way == 1 && v == JA_BRUISE_JACK_RANK_CLAIMED) ||
+             (o->way == 2 && v == JA_BRUISE_JACK_SCORE_BRUISE))
+        fputs("Bruise Jack", f);
+    else if (o->way == 1 && v == JA_BRUISE_JACK_RANK_GUILE)
+        fputs("Guile", f);
+    else
+        fprintf(f, "%u", v);
+}
+
+/* The last showdown: the rows' order (Way 1) and who led it, then each
+ * seat's centre and row values. */
+static void bruise_showdown(const rctx *c, const ja_bruise_jack_obs *o, uint32_t n)
+{
+    FILE *f = c->f;
+    if (!o->showdowns)
+        return;
+    fputs("  last showdown:", f);
+    for (int i = 0; i < 3 && o->last_order[i] < 3; i++)
+        fprintf(f, "%s%s", i ? ", " : " rows compared ", BRUISE_ROW[o->last_order[i]]);
+    fputs(o->last_order[0] < 3 ? "; " : " ", f);
+    fputs(o->last_winners & (o->last_winners - 1) ? "tied: " : "won by ", f);
+    for (uint32_t s = 0, k = 0; s < n; s++)
+        if (o->last_winners >> s & 1) {
+            fputs(k++ ? ", " : "", f);
+            put_seat(c, s);
+        }
+    fputc('\n', f);
+    for (uint32_t s = 0; s < n; s++) {
+        const uint8_t *row = o->last_row + s * 3;
+        if (o->last_centre[s] == JA_BRUISE_JACK_NONE && !row[0] && !row[1] && !row[2])
+            continue; /* not dealt in */
+        fputs("    ", f);
+        put_seat(c, s);
+        if (o->last_centre[s] != JA_BRUISE_JACK_NONE) {
+            fputs(" centre ", f);
+            put_bruise(f, c->st, o->last_centre[s]);
+        }
+        for (int r = 0; r < 3; r++) {
+            fprintf(f, "%s%s ", r ? ", " : ": ", BRUISE_ROW[r]);
+            put_bruise_row(f, o, row[r]);
+        }
+        fputc('\n', f);
+    }
 }
 
 static void bruise_table(const rctx *c, const void *p)
 {
-    static const char *const row[] = {"colour", "number", "suit"};
     FILE *f = c->f;
     const ja_bruise_jack_obs *o = p;
-    fprintf(f, "  hand %u/%u%s  stock %u  discard %u\n", o->hand + 1u, (unsigned)o->hands,
-            o->replay ? " (replay)" : "", (unsigned)o->stock_count, (unsigned)o->discard_count);
-    for (int s = 0; s < o->n_seats && s < JA_BRUISE_JACK_MAX_SEATS; s++) {
+    uint32_t n = c->m->n_seats < JA_BRUISE_JACK_MAX_SEATS ? c->m->n_seats : JA_BRUISE_JACK_MAX_SEATS;
+    fprintf(f, "  hand %u/%u", o->hand + 1u, (unsigned)o->hands);
+    if (o->replay)
+        fprintf(f, " (replay %u)", (unsigned)o->replay);
+    fputs(", dealer ", f);
+    put_seat(c, o->dealer);
+    fprintf(f, "  stock %u  discard %u\n", (unsigned)o->stock_count, (unsigned)o->discard_count);
+    for (uint32_t s = 0; s < n; s++) {
         if (!(o->active >> s & 1))
             continue;
-        fprintf(f, "  seat %d%s%s\n", s, o->has_centre[s] ? " [centre]" : "",
+        fprintf(f, "  seat %u%s%s\n", (unsigned)s, o->has_centre[s] ? " [centre]" : "",
                 o->stood[s] ? " stood" : "");
         for (int r = 0; r < JA_BRUISE_JACK_ROWS; r++) {
-            int k = s * 3 + r;
-            fprintf(f, "    %-6s %2u%s:", row[r], (unsigned)o->shown[k],
+            uint32_t k = s * 3 + (uint32_t)r;
+            fprintf(f, "    %-6s %2u%s:", BRUISE_ROW[r], (unsigned)o->shown[k],
                     o->claimed[k] ? " claimed" : "");
             for (int i = 0; i < o->up_count[k] && i < JA_BRUISE_JACK_MAX_UP; i++) {
                 fputc(' ', f);
-                put_bruise(f, c->st, o->up[k * JA_BRUISE_JACK_MAX_UP + i]);
+                put_bruise(f, c->st, o->up[k * JA_BRUISE_JACK_MAX_UP + (uint32_t)i]);
             }
             fputc('\n', f);
         }
     }
+    bruise_showdown(c, o, n);
+    bruise_legend(c);
 }
 
 static void bruise_hand(const rctx *c, const void *p)

@@ -149,16 +149,20 @@ def check(dom, forfeit):
 
 
 RANKS, SUITS = "A23456789TJQK", "\u2663\u2666\u2665\u2660"
+# Bruise Jack's cards: colour initial, number, suit shape (replay.js, bj()).
+BJ_COLOUR, BJ_NUMBER, BJ_SUIT = "KRYGB", "?1234", "\u2731\u25cf\u2665\u25b2\u25a0"
 
 
 def card_text(game, cid):
-    """A card as the page writes it (replay.js, card() and bj())."""
+    """A card as the page writes it (replay.js, card() and bj()): Bombs
+    writes the ten "10", the other games "T"."""
     if game == "bruise-jack":
-        return "c%dn%ds%d" % (cid // 25, cid // 5 % 5, cid % 5)
+        return BJ_COLOUR[cid // 25 % 5] + BJ_NUMBER[cid // 5 % 5] + BJ_SUIT[cid % 5]
     c = cid % 54
     if c >= 52:
         return "XB" if c == 52 else "XR"
-    return RANKS[c % 13] + SUITS[c // 13]
+    rank = "10" if game == "bombs" and c % 13 == 9 else RANKS[c % 13]
+    return rank + SUITS[c // 13]
 
 
 def hand_cards(game, o, pub):

@@ -18,89 +18,167 @@ var jaViewer = (function () {
     function pts(units) { var v = units / D.score_unit; return Math.round(v * 1000) / 1000; }
     function name(s) { return esc(D.players[s] ? D.players[s].name : "seat " + s); }
 
-    /* Standard cards (ja_cards.h ids): rank + suit symbol; jokers XB/XR. */
-    var RANKS = "A23456789TJQK", SUITS = ["\u2663", "\u2666", "\u2665", "\u2660"];
-    function card(id) {
-      if (id === 255 || id === undefined) return '<span class="card none">--</span>';
+    /* Standard cards (ja_cards.h ids): rank + suit symbol; jokers XB/XR.
+     * The ten is "10" in Bombs, as its labels and describe() write it, and
+     * "T" in the other games, as theirs do. cls: more classes of the card;
+     * title: its tooltip (plain text). */
+    var RANKS = "A23456789TJQK".split(""), SUITS = ["\u2663", "\u2666", "\u2665", "\u2660"];
+    if (D.game === "bombs") RANKS[9] = "10";
+    function span(cls, html, attrs) { return '<span class="' + cls + '"' + (attrs || "") + ">" + html + "</span>"; }
+    function tip(title) { return title ? ' title="' + esc(title) + '"' : ""; }
+    function card(id, cls, title) {
+      var more = cls ? " " + cls : "";
+      if (id === 255 || id === undefined) return span("card none" + more, "--", tip(title));
       var c = id % 54;
-      if (c >= 52) return '<span class="card' + (c === 53 ? " red" : "") + '">' + (c === 52 ? "XB" : "XR") + "</span>";
+      if (c >= 52) return span("card" + (c === 53 ? " red" : "") + more, c === 52 ? "XB" : "XR", tip(title));
       var s = Math.floor(c / 13);
-      return '<span class="card' + (s === 1 || s === 2 ? " red" : "") + '">' + RANKS[c % 13] + SUITS[s] + "</span>";
+      return span("card" + (s === 1 || s === 2 ? " red" : "") + more, RANKS[c % 13] + SUITS[s], tip(title));
     }
+    function cards(ids) { return ids.map(function (id) { return card(id); }).join(" "); }
     function counts(a, n) {
       var out = [];
       for (var id = 0; id < n; id++) for (var k = 0; k < at(a, id); k++) out.push(card(id));
       return out.length ? out.join(" ") : '<span class="tag">no cards</span>';
     }
-    function row(who, body) { return '<div class="row"><span class="who">' + who + '</span> <span class="body">' + body + "</span></div>"; }
+    function row(head, body, cls) {
+      return '<div class="row' + (cls ? " " + cls : "") + '"><span class="who">' + head + '</span> <span class="body">' + body + "</span></div>";
+    }
     function tag(t) { return ' <span class="tag">' + esc(t) + "</span>"; }
     function ncards(n) { return tag(n + (n === 1 ? " card" : " cards")); }
+    /* A seat's name as plain text (tag() escapes it). */
+    function who(s) { return D.players[s] ? D.players[s].name : "seat " + s; }
+    /* The names of the seats of a mask, or of an array's non-zero entries. */
+    function names(mask, a) {
+      var out = [];
+      for (var s = 0; s < D.seats; s++) if (a ? at(a, s) : (mask >> s) & 1) out.push(who(s));
+      return out.join(", ");
+    }
     /* Cards of a per-identity count array known to be in a hand, if any. */
     function known(a, from, n) {
       var out = [];
       for (var id = 0; id < n; id++) for (var k = 0; k < at(a, from + id); k++) out.push(card(id));
       return out.length ? tag("known") + " " + out.join(" ") : "";
     }
+    /* The number of events an observation's ring holds (ev_seq 0: empty). */
+    function events(o, cap) {
+      var n = 0;
+      while (n < cap && at(o.ev_seq, n) !== 0) n++;
+      return n;
+    }
 
     /* Per-game renderers: table(o) is the public picture from one observation;
      * hand(o) the cards private to the observing seat; other(o, s) what o
      * shows about another seat s (optional); deciding(o) who decides now as o
-     * tells it (optional: else the to_act field). */
+     * tells it (optional: else the to_act field). Numbers are written as
+     * the game's label() and describe() write them: a turn, a hand, a deal
+     * from 1; Jack in the Box's boxes and positions, BrawlJack's hands of
+     * an owner from 0. */
     var R = {};
+    var PENALTY = ["", "2 (twos)", "7 (black jacks)"];
     R["taylor-blackjack"] = {
       table: function (o) {
+        /* turn counts the turns completed: the one being played is turn + 1,
+         * as describe() has it; none once the match is over. */
         return row("pile", card(o.top) + tag("suit " + (o.active_suit < 4 ? SUITS[o.active_suit] : "-")) +
           tag("stock " + o.stock_count) + tag("pile " + o.pile_count) +
-          tag("game " + (o.game + 1) + "/" + o.games + ", turn " + o.turn) +
-          (o.penalty_kind ? tag("penalty x" + o.penalty_k) : ""));
+          tag("game " + (o.game + 1) + "/" + o.games + (o.stage === 6 ? "" : ", turn " + (o.turn + 1))) +
+          (o.direction < 0 ? tag("counter-clockwise") : "") +
+          (o.penalty_kind ? tag("penalty " + o.penalty_k + " x " + (PENALTY[o.penalty_kind] || "?")) : ""));
       },
       hand: function (o) { return ncards(at(o.hand_count, o.seat)) + " " + counts(o.hand, 52); },
       other: function (o, s) { return ncards(at(o.hand_count, s)) + known(o.known, s * 52, 52); }
     };
+    /* A joker slot of Jack in the Box (slot k: box k >> 1): open, its
+     * joker shown; covered, the Jack on it and who put it there. */
+    function jitbSlot(o, k) {
+      var col = at(o.slot_color, k), jack = at(o.slot_jack, k), what = (col === 1 ? "red" : "black") + " joker slot";
+      if (col !== 1 && col !== 2) return "";
+      if (jack === 255) return span("slot open", card(col === 1 ? 53 : 52, "joker", what + ": open") + tag("open"), ' data-slot="' + k + '"');
+      return span("slot covered", card(jack, "jack", what + ": covered") + tag("by " + who(at(o.slot_seat, k))), ' data-slot="' + k + '"');
+    }
     R["jack-in-the-box"] = {
       table: function (o) {
-        var h = row("game", tag((o.game + 1) + "/" + o.games + ", turn " + o.turn) + tag("stock " + o.stock_count));
+        var h = row("game", tag("game " + (o.game + 1) + "/" + o.games + (o.stage === 6 ? "" : ", turn " + o.turn + (o.extra_turn ? " (extra)" : ""))) +
+          tag("stock " + o.stock_count) + tag("discard " + o.discard_count) + (o.lock_seat !== 255 ? tag("lock: " + who(o.lock_seat)) : ""));
         for (var b = 0; b < o.n_boxes; b++) {
-          var cs = [];
-          for (var q = 0; q < 4; q++) cs.push(card(at(o.active, b * 4 + q)));
-          h += row("box " + (b + 1) + (at(o.box_open, b) ? "" : " (closed)"), cs.join(" "));
+          var cs = [], js = [];
+          for (var q = 0; q < 4; q++)
+            cs.push(card(at(o.active, b * 4 + q), o.target === b * 4 + q ? "target" : "", "box " + b + " pos " + q));
+          for (var k = 2 * b; k < 2 * b + 2; k++) js.push(jitbSlot(o, k));
+          h += row("box " + b + (at(o.box_open, b) ? "" : " (closed)"), cs.join(" ") + ' <span class="jokers">jokers ' + js.join(" ") + "</span>");
         }
-        return h;
+        var ms = [];
+        for (var i = 0; i < o.n_marked && i < 5; i++) ms.push(card(at(o.marked, i)));
+        return h + (ms.length ? row("marked", ms.join(" ") + tag("for exchange")) : "");
       },
       hand: function (o) { return ncards(at(o.hand_count, o.seat)) + " " + counts(o.hand, 52); },
       other: function (o, s) { return ncards(at(o.hand_count, s)) + known(o.known, s * 52, 52); }
     };
-    var BR = ["3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "XB", "XR"];
-    var BF = ["none", "single", "pair", "run", "double run", "bomb", "big bomb", "super bomb"];
-    /* Bombs' public events (ev_kind: JA_BOMBS_EV_*), as text. */
+    /* Bombs names ranks (its public record has no suits: docs/rules/bombs.md,
+     * §13.4), low to high. */
+    var BR = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "XB", "XR"];
+    /* A play code taken apart as ja_bombs_play_decode does: form (1 single,
+     * 2 pair, 3 run, 4 double run, 5 bomb, 6 big bomb, 7 super bomb), its
+     * lowest rank, the length of a run, a completion; null if no play. */
+    function bombsPlay(c) {
+      var p = null, k;
+      if (c >= 100 && c <= 114) p = { form: 1, rank: c - 100 };
+      else if (c >= 200 && c <= 212) p = { form: 2, rank: c - 200 };
+      else if ((c >= 300 && c < 460) || (c >= 500 && c < 660)) {
+        k = c - (c < 500 ? 300 : 500);
+        p = { form: c < 500 ? 3 : 4, rank: k % 16, len: 3 + Math.floor(k / 16) };
+        if (p.rank + p.len - 1 > 11) return null;
+      } else if (c >= 700 && c <= 712) p = { form: 5, rank: c - 700, complete: true };
+      else if (c >= 800 && c <= 812) p = { form: 5, rank: c - 800 };
+      else if (c >= 900 && c <= 912) p = { form: 6, rank: c - 900 };
+      else if (c === 1000) p = { form: 7, rank: 13 };
+      return p;
+    }
+    function rankName(r) { return BR[r] || "?"; }
+    /* A play's name as the engine's label() and describe() write it. */
+    function bombsName(p) {
+      var r = rankName(p.rank), to = rankName(p.rank + (p.len || 1) - 1);
+      return ["none", "single " + r, "pair " + r, "run " + r + "-" + to, "double run " + r + "-" + to,
+        (p.complete ? "complete " : "bomb ") + r, "big bomb " + r, "super bomb"][p.form] || "?";
+    }
+    function rankCard(r) { return span("card rank" + (r === 14 ? " red" : ""), esc(rankName(r)), ' data-rank="' + r + '"'); }
+    /* A play's cards, by rank: a completion shows the pair it adds. */
+    function bombsCards(p) {
+      var per = [0, 1, 2, 1, 2, p.complete ? 2 : 3, 4][p.form] || 1, out = [];
+      if (p.form === 7) out = [rankCard(13), rankCard(14)];
+      else for (var i = 0; i < (p.len || 1); i++) for (var k = 0; k < per; k++) out.push(rankCard(p.rank + i));
+      return span("play", out.join(" "), ' data-play="' + esc(bombsName(p)) + '"');
+    }
+    /* Bombs' public events (ev_kind: JA_BOMBS_EV_*): plays with their cards. */
     function bombsEvent(kind, seat, arg) {
-      var who = name(seat), r = esc(BR[arg] || "?");
+      var w = name(seat), r = esc(rankName(arg)), p;
       switch (kind) {
-        case 0: return who + " deals";
-        case 1: return who + " revolts";
-        case 2: return who + " offers a " + r;
-        case 3: return who + " accepts the " + r;
-        case 4: return who + " refuses the " + r;
-        case 5: return who + " requests a " + r + ", not held";
-        case 6: return who + " requests a " + r + ", handed over";
-        case 7: return who + " returns a " + r;
-        case 8: case 9: return who + " <b>" + esc(D.labels[arg] || "play " + arg) + "</b>" + (kind === 9 ? " out of turn" : "");
-        case 10: return who + " passes";
-        case 11: return who + " wins the trick";
-        case 12: return who + " is out, place " + arg;
-        case 13: return who + " is last, place " + arg;
+        case 0: return w + " deals";
+        case 1: return w + " revolts";
+        case 2: return w + " offers a " + r + " " + rankCard(arg);
+        case 3: return w + " accepts the " + r;
+        case 4: return w + " refuses the " + r;
+        case 5: return w + " requests a " + r + ", not held";
+        case 6: return w + " requests a " + r + ", handed over";
+        case 7: return w + " returns a " + r + " " + rankCard(arg);
+        case 8: case 9:
+          p = bombsPlay(arg);
+          return w + " <b>" + esc(D.labels[arg] || (p ? bombsName(p) : "play " + arg)) + "</b>" +
+            (kind === 9 ? " out of turn" : "") + (p ? " " + bombsCards(p) : "");
+        case 10: return w + " passes";
+        case 11: return w + " wins the trick";
+        case 12: return w + " is out, place " + arg;
+        case 13: return w + " is last, place " + arg;
         case 14: return "hand " + (arg + 1) + " ends";
-        case 15: return who + " moves to table " + (arg + 1);
+        case 15: return w + " moves to table " + (arg + 1);
       }
-      return who + ": event " + kind;
+      return w + ": event " + kind;
     }
     function boundary(k) { return k === 0 || k === 11 || k === 14; }   /* deal, trick, end of hand */
     /* The current trick from the public events, as the text viewer shows it
      * (arena/view/viewer_text.c, bombs_trick). */
     function bombsTrick(o) {
-      var n = 0;
-      while (n < 48 && at(o.ev_seq, n) !== 0) n++;
-      var b = n - 1, title = "this trick";
+      var n = events(o, 48), b = n - 1, title = "this trick";
       while (b >= 0 && !boundary(at(o.ev_kind, b))) b--;
       if (b >= 0 && b === n - 1 && at(o.ev_kind, b) === 11) {
         title = "last trick";
@@ -113,18 +191,20 @@ var jaViewer = (function () {
       var k0 = at(o.ev_kind, from);
       if (b >= 0 && at(o.ev_kind, b) === 0 && k0 !== 8 && k0 !== 9) title = "exchange";
       var ev = [];
-      if (b < 0 && o.event_seq > 48) ev.push("...");
-      for (i = from; i < n; i++) ev.push(bombsEvent(at(o.ev_kind, i), at(o.ev_seat, i), at(o.ev_arg, i)));
-      return row(title, '<span class="trick">' + ev.join(", ") + "</span>");
+      if (b < 0 && o.event_seq > 48) ev.push(span("ev", "..."));
+      for (i = from; i < n; i++) ev.push(span("ev", bombsEvent(at(o.ev_kind, i), at(o.ev_seat, i), at(o.ev_arg, i))));
+      return row(title, '<span class="trick">' + ev.join(" ") + "</span>");
     }
     var STAGE_WHAT = ["", "revolt or not", "accept the offered card or not", "request a rank or not", "return a card",
       "lead", "lead", "beat the top play or pass"];
     R["bombs"] = {
       table: function (o) {
-        var t = o.top_form ? BF[o.top_form] + " of " + BR[o.top_rank] + (o.top_len ? " (" + o.top_len + ")" : "") +
-          (o.top_owner !== 255 ? " by " + name(o.top_owner) : "") : "no play";
-        return row("top", tag(t) + tag("hand " + (o.hand_no + 1)) + tag("table " + (o.table === 255 ? "-" : o.table + 1) +
-          "/" + o.n_tables) + tag("passes " + o.passes)) + bombsTrick(o);
+        var top = o.top_form ? { form: o.top_form, rank: o.top_rank, len: o.top_len } : null;
+        var h = row("hand", tag(o.tiebreak ? "tiebreak hand " + o.tiebreak : "hand " + (o.hand_no + 1) + "/" + o.hands) +
+          tag("table " + (o.table === 255 ? "-" : o.table + 1) + "/" + o.n_tables));
+        h += row("top", top ? bombsCards(top) + tag(bombsName(top) + (o.top_owner !== 255 ? " by " + who(o.top_owner) : "")) +
+          tag(o.passes + (o.passes === 1 ? " pass" : " passes")) : tag("no play"));
+        return h + bombsTrick(o);
       },
       hand: function (o) { return ncards(at(o.count, o.seat)) + " " + counts(o.hand, 54) + (at(o.place, o.seat) ? tag("finished " + at(o.place, o.seat)) : ""); },
       /* Cards held and known ranks: only for the seats at the observer's table. */
@@ -133,8 +213,8 @@ var jaViewer = (function () {
         if (t === 255) return tag("sits out this hand");
         if (o.table === 255 || t !== o.table) return tag("at table " + (t + 1));
         var ks = [];
-        for (var r = 0; r < 15; r++) for (var k = 0; k < at(o.known, s * 15 + r); k++) ks.push(BR[r]);
-        return ncards(at(o.count, s)) + (ks.length ? tag("known " + ks.join(" ")) : "") +
+        for (var r = 0; r < 15; r++) for (var k = 0; k < at(o.known, s * 15 + r); k++) ks.push(rankCard(r));
+        return ncards(at(o.count, s)) + (ks.length ? tag("known") + " " + ks.join(" ") : "") +
           (at(o.place, s) ? tag("finished " + at(o.place, s)) : "");
       },
       deciding: function (o) {
@@ -149,39 +229,142 @@ var jaViewer = (function () {
         return name(o.actor) + (STAGE_WHAT[o.stage] ? ": " + STAGE_WHAT[o.stage] : "");
       }
     };
+    /* BrawlJack. A bust hand's value is 0 in the observation: its total is
+     * the sum of its cards with the aces as 1 (a joker 21). */
     var HS = ["-", "live", "stayed", "bust"];
+    function hardTotal(ids) {
+      return ids.reduce(function (t, id) { var c = id % 54, r = c % 13; return t + (c >= 52 ? 21 : r >= 9 ? 10 : r + 1); }, 0);
+    }
+    /* A hand as the labels name it ("hit seat 2 hand 1", "hit dealer hand 0"). */
+    function brawlHand(own, k) {
+      return (own === 8 ? "dealer" : "seat " + own) + " hand " + k + (own === 8 ? "" : " <small>" + name(own) + "</small>");
+    }
+    /* What decided a deal, from its public events from..to-1 (the result,
+     * the dealer, each blind round's reveals, the winner), as text. */
+    function brawlOutcome(o, from, to) {
+      var out = [], share = [];
+      for (var i = from; i < to; i++) {
+        var s = at(o.ev_seat, i), v = at(o.ev_value, i);
+        switch (at(o.ev_kind, i)) {
+          case 7: out.push(v === 255 ? "every hand bust" : "highest hand " + v); break;
+          case 8: out.push("most twenty-ones " + v); break;
+          case 9: out.push("dealer's target " + v); break;
+          case 10: out.push("the dealer reaches it: the deal is cancelled"); break;
+          case 11: out.push("the dealer fails"); break;
+          case 12: out.push("blind round " + v); break;
+          case 15: out.push(who(s) + " shows " + (v ? v : "bust")); break;
+          case 16: out.push("won by " + who(s)); break;
+          case 17: share.push(who(s)); break;
+        }
+      }
+      if (share.length) out.push("shared by " + share.join(", "));
+      return out.join("; ");
+    }
+    /* The deal's result, the dealer's phase, the blind tiebreak: its
+     * players, the last reveal (cards and values) and what decided. */
+    function brawlResult(o) {
+      var h = "", s, res = [], bl = [], rv = [];
+      if (o.mode) {
+        for (s = 0; s < D.seats; s++) res.push(who(s) + " " + (at(o.result, s) < 0 ? "no score" : at(o.result, s)));
+        h += row("result", tag(o.mode === 2 ? "twenty-ones" : "highest hand") + " " + esc(res.join(", ")) +
+          tag("leaders: " + names(0, o.leader)) +
+          (o.dealer && o.target !== 255 ? tag("dealer's target " + o.target + (o.controller === 255 ? ", played by the referee" : ", played by " + who(o.controller))) : ""));
+      }
+      for (s = 0; s < D.seats; s++)
+        if (at(o.blind_player, s)) bl.push(who(s) + " " + at(o.blind_count, s) + " face down" + (at(o.blind_stayed, s) ? ", stayed" : ""));
+      if (o.blind_round) h += row("blind", tag("blind round " + o.blind_round + "/" + o.blind_rounds) + " " + esc(bl.join("; ")));
+      for (s = 0; s < D.seats; s++) {
+        var ids = [], v = at(o.shown_value, s);
+        for (var i = 0; i < at(o.shown_count, s); i++) ids.push(at(o.shown_card, s * 11 + i));
+        if (ids.length) rv.push(span("reveal", name(s) + " " + cards(ids) + tag(v ? String(v) : "bust " + hardTotal(ids)), ' data-seat="' + s + '"'));
+      }
+      if (rv.length) h += row("blind reveal", rv.join(" "));
+      /* Events since the deal began; before this deal's result, the last
+       * deal's, while the ring holds it. */
+      var n = events(o, 64), d = n - 1, p;
+      while (d >= 0 && at(o.ev_kind, d) !== 0) d--;
+      var now = brawlOutcome(o, d + 1, n);
+      if (now) return h + row("outcome", esc(now));
+      for (p = d - 1; p >= 0 && at(o.ev_kind, p) !== 0; p--);
+      var last = d > 0 ? brawlOutcome(o, p + 1, d) : "";
+      return h + (last ? row("deal " + o.deal + " outcome", esc(last)) : "");
+    }
     R["brawljack"] = {
       table: function (o) {
-        var h = row("deal", tag((o.deal + 1) + "/" + o.hands) + " upcard " + card(o.upcard) + tag("deck " + o.deck_count));
+        var h = row("deal", tag("deal " + (o.deal + 1) + "/" + o.hands + (o.turn ? ", turn " + o.turn : "")) + " upcard " + card(o.upcard) +
+          tag("deck " + o.deck_count) + tag("first: " + who(o.first)));
         for (var i = 0; i < o.n_hands; i++) {
-          var cs = [];
-          for (var c = 0; c < at(o.hand_len, i); c++) cs.push(card(at(o.hand_card, i * 12 + c)));
-          var own = at(o.hand_owner, i);
-          h += row((own === 8 ? "dealer" : name(own)) + " #" + (at(o.hand_index, i) + 1),
-            cs.join(" ") + tag(HS[at(o.hand_state, i)] + " " + at(o.hand_value, i)));
+          var ids = [], st = at(o.hand_state, i), n21 = at(o.hand_21s, i);
+          for (var c = 0; c < at(o.hand_len, i); c++) ids.push(at(o.hand_card, i * 12 + c));
+          h += row(brawlHand(at(o.hand_owner, i), at(o.hand_index, i)), cards(ids) +
+            tag(st === 3 ? "bust " + hardTotal(ids) : (HS[st] || "?") + " " + at(o.hand_value, i)) +
+            (n21 ? tag(n21 === 2 ? "AK-47: two 21s" : "21") : ""), st === 3 ? "bust" : "");
         }
-        return h;
+        return h + brawlResult(o);
       },
       hand: function (o) { return "drawn " + card(o.drawn) + (at(o.blind_count, o.seat) ? tag("blind hand: " + at(o.blind_count, o.seat) + " face down") : ""); },
       other: function (o, s) { return at(o.blind_count, s) ? tag("blind hand: " + at(o.blind_count, s) + " face down") : ""; }
     };
+    /* Bruise Jack's own 125 cards (docs/rules/bruise-jack.md §1): id = 25
+     * colour + 5 number + suit, each a level 0..4 (level 0 wild, worth 1
+     * or 6; level l worth l + 1). Drawn with the colour as the card's fill
+     * (and its initial, K for black), the number and the suit's shape. */
+    var BJ_COLOUR = ["black", "red", "yellow", "green", "blue"], BJ_LETTER = "KRYGB",
+      BJ_NUMBER = ["?", "1", "2", "3", "4"], BJ_SUIT = ["\u2731", "\u25CF", "\u2665", "\u25B2", "\u25A0"],
+      BJ_SUIT_NAME = ["blob", "circle", "heart", "triangle", "square"], ROWS = ["colour", "number", "suit"];
     function bj(id) {
-      if (id === 255 || id === undefined) return '<span class="card none">--</span>';
-      return '<span class="card bj">c' + Math.floor(id / 25) + "n" + (Math.floor(id / 5) % 5) + "s" + (id % 5) + "</span>";
+      if (id === 255 || id === undefined || id >= 125) return span("card none", "--");
+      var c = Math.floor(id / 25), n = Math.floor(id / 5) % 5, s = id % 5;
+      return span("card bj bj-" + BJ_COLOUR[c], "<small>" + BJ_LETTER[c] + "</small>" + BJ_NUMBER[n] + BJ_SUIT[s],
+        tip(BJ_COLOUR[c] + " " + BJ_NUMBER[n] + " " + BJ_SUIT_NAME[s]) + ' data-colour="' + c + '" data-number="' + n + '" data-suit="' + s + '"');
     }
-    var ROWS = ["colour", "number", "suit"];
+    /* The key to the cards: each attribute's five levels in order, and
+     * what they are worth. */
+    function bjLegend() {
+      var cs = BJ_COLOUR.map(function (c, i) { return span("swatch bj-" + c, BJ_LETTER[i]) + " " + c; });
+      var ss = BJ_SUIT.map(function (x, i) { return x + " " + BJ_SUIT_NAME[i]; });
+      return row("key", "colour " + cs.join(" ") + " &middot; number " + BJ_NUMBER.join(" ") + " &middot; suit " + ss.join(" ") +
+        " &middot; a card counts its row's attribute, the five levels worth 1 or 6 (wild), 2, 3, 4, 5", "legend");
+    }
+    /* A row's value at the showdown as docs/rules/bruise-jack.md §4 has it. */
+    function bjRowValue(o, v) {
+      if (v === 0) return "bust";
+      if (o.way === 1 && v === 13) return "Bruise Jack";
+      if (o.way === 1 && v === 12) return "Guile";
+      return o.way === 2 && v === 16 ? "Bruise Jack" : String(v);
+    }
+    /* The last showdown: each seat's centre and row values, the order the
+     * rows were compared in (Way 1), who led it. */
+    function bjShowdown(o) {
+      if (!o.showdowns) return "";
+      var parts = [], ord = [];
+      for (var s = 0; s < D.seats; s++) {
+        var c = at(o.last_centre, s), vs = [];
+        for (var r = 0; r < 3; r++) vs.push(ROWS[r] + " " + bjRowValue(o, at(o.last_row, s * 3 + r)));
+        if (c !== 255 || at(o.last_row, s * 3) || at(o.last_row, s * 3 + 1) || at(o.last_row, s * 3 + 2))
+          parts.push(span("showdown", name(s) + " " + (c !== 255 ? bj(c) : "") + tag(vs.join(", ")), ' data-seat="' + s + '"'));
+      }
+      for (var i = 0; i < 3; i++) if (at(o.last_order, i) < 3) ord.push(ROWS[at(o.last_order, i)]);
+      var w = names(o.last_winners);
+      return row("last showdown", parts.join(" ") + (ord.length ? tag("rows compared: " + ord.join(", ")) : "") +
+        tag((o.last_winners & (o.last_winners - 1) ? "tied: " : "won by ") + w));
+    }
     R["bruise-jack"] = {
       table: function (o) {
-        var h = row("hand", tag((o.hand + 1) + "/" + o.hands) + tag("stock " + o.stock_count));
+        var h = row("hand", tag("hand " + (o.hand + 1) + "/" + o.hands + (o.replay ? " (replay " + o.replay + ")" : "") + ", dealer " + who(o.dealer)) +
+          tag("stock " + o.stock_count) + tag("discard " + o.discard_count));
         for (var s = 0; s < D.seats; s++) {
           if (!((o.active >> s) & 1)) continue;
+          h += row(name(s), (at(o.has_centre, s) ? span("card back", "\u2592", tip("centre, face down")) + " centre" : tag("no centre")) +
+            (at(o.stood, s) ? tag("stood") : ""));
           for (var r = 0; r < 3; r++) {
             var k = s * 3 + r, cs = [];
             for (var c = 0; c < at(o.up_count, k); c++) cs.push(bj(at(o.up, k * 11 + c)));
-            h += row(name(s) + " " + ROWS[r], cs.join(" ") + tag("shows " + at(o.shown, k)) + (at(o.claimed, k) ? tag("claimed") : ""));
+            h += row(ROWS[r], cs.join(" ") + tag("shows " + at(o.shown, k)) +
+              (at(o.claimed, k) ? tag("claimed Bruise Jack") : at(o.open, k) ? "" : tag("closed")), "sub");
           }
         }
-        return h;
+        return h + bjShowdown(o) + bjLegend();
       },
       hand: function (o) { return "centre " + bj(o.centre) + (o.drawn !== 255 ? " drawn " + bj(o.drawn) : ""); }
     };
