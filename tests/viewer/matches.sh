@@ -30,3 +30,10 @@ play_long() {
   "$1" play bombs greedy random random greedy random random --seed 4 --opt hands=12 \
     --opt tiebreak_hands=0 --replay long.rpl >/dev/null
 }
+# play_dealer ARENA makes dealer.rpl: BrawlJack with the dealer, two deals:
+# bust hands (a joker's among them), the dealer failing, and in the second
+# deal a blind tiebreak whose reveal shows a bust hand.
+play_dealer() {
+  "$1" play brawljack greedy random --seed 19 --opt hands=2 --opt dealer=on \
+    --replay dealer.rpl >/dev/null
+}
