@@ -3,8 +3,10 @@
 and back, autoplay plays and pauses at a speed the status line shows, views
 switch (a seat's view shows its hand and no other seat's cards, the public
 view no hand), g N Enter goes to decision N, every screen of every game fits
-80x24 (and a narrower terminal after a resize), q quits with status 0 and
-the terminal modes are restored on exit and on SIGTERM.
+80x24 (and a narrower terminal after a resize), Bruise Jack's cards are
+readable (colour, number, suit shape) with their key on the screen, q
+quits with status 0 and the terminal modes are restored on exit and on
+SIGTERM.
 Usage: test_pty.py ARENA"""
 import fcntl, os, pty, re, select, signal, struct, subprocess, sys, tempfile, termios, time
 
@@ -259,6 +261,15 @@ for game in ["taylor-blackjack", "brawljack", "bruise-jack", "jack-in-the-box", 
     fits("%s deal" % game, s)
     for c in hand_cards(s, 0) or []:
         check("%s: card %r whole" % (game, c), re.fullmatch(r"(10|[2-9TJQKAX])[\u2660-\u2666BR]", c))
+    if game == "bruise-jack":
+        # Its own cards readable: colour initial, number, suit shape; the key.
+        text = ANSI.sub("", s)
+        cards = re.findall(r"^    (?:colour|number|suit) +\d+(?: claimed)?:(.*)$", text, re.M)
+        check("bruise-jack: cards drawn %r" % cards[:2], cards and all(
+            re.fullmatch(r"[KRYGB][?1-4][\u2731\u25cf\u2665\u25b2\u25a0]", c) for c in " ".join(cards).split()))
+        check("bruise-jack: no card written as a code", not re.search(r"c\dn\ds\d", text))
+        check("bruise-jack: the key", "key: colour K R Y G B (black red yellow green blue)" in text and
+              "(blob circle heart triangle square)" in text)
     for n in (total // 2, total):
         s = goto(fd, n, total)
         fits("%s decision %d" % (game, n), s)
