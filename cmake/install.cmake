@@ -7,6 +7,7 @@
 #   P/LIBDIR/jackarena/ja_host            the sandbox host of hosted: seats
 #   P/LIBDIR/jackarena/ja_confine         the launcher of confined cmd: bots
 #   P/LIBDIR/jackarena/bots/ja_*.so       the reference bots
+#   P/LIBDIR/jackarena/plugin.map         the version script of plugins
 #   P/LIBDIR/libjackarena{,_client}.a     the SDK and the C client, static (PIC)
 #   P/LIBDIR/libjackarena{,_client}.so*   the same, shared (soname .so.MAJOR)
 #   P/LIBDIR/pkgconfig/*.pc               jackarena (plugins, forward model),
@@ -27,10 +28,14 @@
 #
 # The decision about plugins: the jackarena pkg-config module and
 # JackArena::sdk link the static SDK into the plugin with its symbols hidden
-# (-Wl,--exclude-libs,libjackarena.a) and compile with -fvisibility=hidden,
-# so a plugin needs nothing but libc (the hosted sandbox lets ja_host read
-# only /usr, /lib, /lib64 and the plugin file), loads from any directory, and
-# exports ja_bot_entry_v1 alone.
+# (-Wl,--exclude-libs,libjackarena.a), compile with -fvisibility=hidden and
+# link with the version script plugin.map (-Wl,--version-script), so a
+# plugin needs nothing but libc (a C++ one libstdc++ and libgcc_s too, all
+# under /usr, which the hosted sandbox lets ja_host read with the plugin
+# file), loads from any directory, and exports ja_bot_entry_v1 alone: in C
+# the visibility already gives that, in C++ the version script is what
+# keeps the standard library's template instantiations (default visibility
+# whatever the flags) out of the dynamic symbol table.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -72,6 +77,7 @@ foreach(t arena referee)
 endforeach()
 install(TARGETS arena referee RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS ja_host ja_confine RUNTIME DESTINATION ${JA_INSTALL_PKGDIR})
+install(FILES ${CMAKE_SOURCE_DIR}/sdk/plugin.map DESTINATION ${JA_INSTALL_PKGDIR})
 
 # The reference bots. A sanitized build (JA_SANITIZE, JA_FUZZ) builds them
 # with the sanitizers for its own tests; what it installs is a plain twin of
@@ -211,5 +217,6 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${JA_DEB_MAINTAINER}")
 set(CPACK_DEBIAN_PACKAGE_SECTION games)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "python3-zmq, python3-msgpack")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "pkg-config, libzmq3-dev, libmsgpack-dev, gcc | c-compiler")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
+  "pkg-config, libzmq3-dev, libmsgpack-dev, gcc | c-compiler, g++ | c++-compiler")
 include(CPack)

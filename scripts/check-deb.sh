@@ -4,10 +4,11 @@
 #   1. debootstrap a minimal bookworm into a scratch directory;
 #   2. `apt install ./jackarena_*.deb` in it (Depends and Recommends from the
 #      archive, nothing else);
-#   3. run both tutorials there (docs/tutorial-c.md, docs/tutorial-python.md,
-#      through tests/install/run_doc.py): a C plugin, a forward-model plugin
-#      built with one cc line and played in-process, hosted: and as cmd:, and
-#      Python bots with the forward model.
+#   3. run the tutorials there (docs/tutorial-c.md, docs/tutorial-cpp.md,
+#      docs/tutorial-python.md, through tests/install/run_doc.py): a C plugin,
+#      a forward-model plugin built with one cc line and played in-process,
+#      hosted: and as cmd:, a C++ plugin built with one c++ line (g++ from
+#      Recommends), and Python bots with the forward model.
 #
 #   bash scripts/check-deb.sh [PACKAGE.deb]      as root; default: build/jackarena_*.deb
 #
@@ -42,15 +43,17 @@ mount --bind /dev "$root/dev"
 mount --bind /sys "$root/sys"
 mkdir -p "$root/root/check"
 cp "$deb" "$root/root/check/"
-cp docs/tutorial-c.md docs/tutorial-python.md tests/install/run_doc.py "$root/root/check/"
+cp docs/tutorial-c.md docs/tutorial-cpp.md docs/tutorial-python.md tests/install/run_doc.py \
+  "$root/root/check/"
 echo "check-deb: apt install ./$(basename "$deb")"
 chroot "$root" /bin/bash -euo pipefail -c "
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   cd /root/check
   apt-get install -y -qq ./$(basename "$deb") >apt.log 2>&1 || { tail -20 apt.log; exit 1; }
-  mkdir c py
+  mkdir c cpp py
   /usr/bin/python3 run_doc.py tutorial-c.md /root/check/c | grep -E '^FAIL|files,'
+  /usr/bin/python3 run_doc.py tutorial-cpp.md /root/check/cpp | grep -E '^FAIL|files,'
   /usr/bin/python3 run_doc.py tutorial-python.md /root/check/py | grep -E '^FAIL|files,'
 "
-echo "check-deb: the package installs on a fresh Debian 12 and both tutorials run"
+echo "check-deb: the package installs on a fresh Debian 12 and the three tutorials run"

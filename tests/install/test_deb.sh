@@ -45,6 +45,7 @@ check "every file under /usr, none under /usr/local" \
 U=/usr
 for f in "$U/$BINDIR/arena" "$U/$BINDIR/referee" "$U/$PKGDIR/ja_host" "$U/$PKGDIR/ja_confine" \
     "$U/$PKGDIR/bots/ja_random.so" "$U/$PKGDIR/bots/ja_greedy.so" "$U/$PKGDIR/bots/ja_ismcts.so" \
+    "$U/$PKGDIR/plugin.map" "$U/$DOCDIR/examples/halving.cpp" \
     "$U/$LIBDIR/libjackarena.a" "$U/$LIBDIR/libjackarena_client.a" \
     "$U/$LIBDIR/libjackarena.so.$VERSION" "$U/$LIBDIR/libjackarena.so.${VERSION%%.*}" \
     "$U/$LIBDIR/libjackarena.so" "$U/$LIBDIR/libjackarena_client.so.${VERSION%%.*}" \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Debian package of this build tree installed with apt on a fresh
-# Debian 12 (a debootstrapped scratch root), where both tutorials then run:
+# Debian 12 (a debootstrapped scratch root), where the tutorials then run:
 # scripts/check-deb.sh does it. Needs root, debootstrap and the Debian
 # archive (as scripts/setup.sh does); skipped (77) without root.
 # Usage: test_deb_fresh.sh CPACK BUILD_DIR SOURCE_DIR

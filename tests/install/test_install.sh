@@ -4,13 +4,15 @@
 #     no installed file names the prefix it was installed into.
 #  2. Every bot of the manifest (bots.txt: kind, name, source, flags, how to
 #     play) is copied to a scratch directory and built with the pkg-config
-#     one-liner; plugins depend on libc alone and export ja_bot_entry_v1
-#     alone; the installed arena plays each: plugins in-process, hosted:,
+#     one-liner (c++ -std=c++17 for a C++ plugin); plugins depend on libc
+#     alone (C++ ones on the C++ library's own too) and export
+#     ja_bot_entry_v1 alone; the installed arena plays each: plugins in-process, hosted:,
 #     and hosted: from an unrelated directory; external bots as cmd:, and
 #     as cmd: confined (--confine: the installed ja_confine, the prefix's
 #     libraries readable with --confine-read).
 #  3. A CMake project builds the example bot through find_package(JackArena)
-#     (plugin, static and shared client) and a program on the shared SDK.
+#     (plugin, static and shared client), the C++ example as a plugin, and
+#     a program on the shared SDK.
 #  4. Every build of the same bot (same name, plugin or external) gives the
 #     same digest for the same seed: manifest, find_package, the build
 #     tree's own, in-process, hosted: and cmd: (an external bot draws from
@@ -59,13 +61,22 @@ ARENA=$P/$BINDIR/arena
 export PKG_CONFIG_PATH=$P/$LIBDIR/pkgconfig
 check "pkg-config finds jackarena $VERSION" test "$(pkg-config --modversion jackarena)" = "$VERSION"
 
-# only_entry FILE: exports ja_bot_entry_v1 and nothing else.
+# only_entry FILE: exports ja_bot_entry_v1 and nothing else (the whole
+# list of defined dynamic symbols: no version node, no C++ instantiation).
 only_entry() { [ "$(nm -D --defined-only "$1" | awk '{print $3}')" = ja_bot_entry_v1 ]; }
 # needs_libc_only FILE: no shared library but the C library's (libc, libm).
 needs_libc_only() {
   local needed
   needed=$(readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
   grep -qx libc.so.6 <<<"$needed" && ! grep -vqxE 'lib(c|m)\.so\.6' <<<"$needed"
+}
+# needs_cxx_libs_only FILE: the C library's and the C++ compiler's run-time
+# libraries (libstdc++, libgcc_s), nothing else.
+needs_cxx_libs_only() {
+  local needed
+  needed=$(readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+  grep -qx libc.so.6 <<<"$needed" && grep -qx libstdc++.so.6 <<<"$needed" &&
+    ! grep -vqxE 'lib(c|m)\.so\.6|libstdc\+\+\.so\.6|libgcc_s\.so\.1' <<<"$needed"
 }
 
 # play ARGS...: `arena play ARGS --seed SEED --json` by the installed arena,
@@ -103,7 +114,7 @@ record() {
 play_bot() {
   local kind=$1 name=$2 file=$3 what=$4 spec a args
   local -a specs
-  if [ "$kind" = plugin ]; then
+  if [ "$kind" = plugin ] || [ "$kind" = plugin-c++ ]; then
     mkdir -p "$work/unrelated/$what"
     cp "$file" "$work/unrelated/$what/$name.so"
     specs=("$file" "hosted:$file" "hosted:./$name.so")
@@ -113,7 +124,7 @@ play_bot() {
   for spec in "${specs[@]}"; do
     args=()
     for a in ${play_args[$kind:$name]}; do
-      [ "$a" = @ ] && a=$spec
+      [ "${a:0:1}" = @ ] && a=$spec${a:1}
       args+=("$a")
     done
     if [ "$spec" = "hosted:./$name.so" ]; then
@@ -124,7 +135,7 @@ play_bot() {
     record "$name" "$what as $spec"
     # Confined: ja_confine found in the install; a client linked to the
     # shared SDK reads it from the prefix.
-    if [ "$kind" != plugin ]; then
+    if [ "$kind" = client ]; then
       play "${args[@]}" --confine --confine-read "$P/$LIBDIR" || {
         bad "$what: arena play ${args[*]} --confine"; continue; }
       record "$name" "$what as $spec, confined"
@@ -156,6 +167,18 @@ while read -r -u 3 kind name source cflags rest; do
       check "plugin $name exports ja_bot_entry_v1 alone" only_entry "$out"
       check "plugin $name needs the C library alone" needs_libc_only "$out"
       ;;
+    plugin-c++)
+      out=$work/bin/$name.so
+      # shellcheck disable=SC2046
+      if ! c++ -std=c++17 -shared -fPIC "$copy" "${flags[@]}" $(pkg-config --cflags --libs jackarena) \
+           -o "$out" >cc.log 2>&1; then
+        bad "plugin $name: c++ -std=c++17 -shared -fPIC $(basename "$source") \$(pkg-config --cflags --libs jackarena)"
+        sed 's/^/  /' cc.log | head -10
+        continue
+      fi
+      check "C++ plugin $name exports ja_bot_entry_v1 alone" only_entry "$out"
+      check "C++ plugin $name needs the C and C++ libraries alone" needs_cxx_libs_only "$out"
+      ;;
     client)
       out=$work/bin/$name
       # shellcheck disable=SC2046
@@ -175,7 +198,8 @@ done 3<"$MANIFEST"
 
 # 3. The same example bot through find_package(JackArena).
 mkdir consumer
-cp "$SRC"/tests/install/consumer/* "$SRC/sdk/examples/example_bot.c" consumer/
+cp "$SRC"/tests/install/consumer/* "$SRC/sdk/examples/example_bot.c" "$SRC/sdk/examples/halving.cpp" \
+  consumer/
 if "$CMAKE" -S consumer -B consumer/build -DCMAKE_PREFIX_PATH="$P" -DCMAKE_BUILD_TYPE=Release \
      >consumer.log 2>&1 && "$CMAKE" --build consumer/build >>consumer.log 2>&1; then
   ok
@@ -183,6 +207,10 @@ if "$CMAKE" -S consumer -B consumer/build -DCMAKE_PREFIX_PATH="$P" -DCMAKE_BUILD
   check "find_package plugin exports ja_bot_entry_v1 alone" only_entry $C/example.so
   check "find_package plugin needs the C library alone" needs_libc_only $C/example.so
   play_bot plugin example "$work/$C/example.so" "plugin example (find_package)"
+  check "find_package C++ plugin exports ja_bot_entry_v1 alone" only_entry $C/halving.so
+  check "find_package C++ plugin needs the C and C++ libraries alone" needs_cxx_libs_only \
+    $C/halving.so
+  play_bot plugin-c++ halving "$work/$C/halving.so" "C++ plugin halving (find_package)"
   play_bot client example "$work/$C/example_bot" "client example (find_package, static)"
   play_bot client example "$work/$C/example_bot_shared" "client example (find_package, shared)"
   check "JackArena::sdk_shared answers" test "$($C/sdk_shared)" = "$VERSION crash bombs 1"

@@ -148,9 +148,19 @@ typedef struct ja_bot_desc {
 
 typedef const ja_bot_desc *(*ja_bot_entry_fn)(void);
 
-/* In the plugin's source: JA_BOT_DECLARE(my_desc); exports the entry point. */
-#define JA_BOT_DECLARE(desc)                          \
-    JA_API const ja_bot_desc *ja_bot_entry_v1(void);  \
+/* In the plugin's source, once, at file scope: JA_BOT_DECLARE(my_desc)
+ * defines the entry point and marks it exported (JA_API). In C++ as in C:
+ * the entry has C linkage there (extern "C"), so its symbol is
+ * ja_bot_entry_v1 and not a mangled name the arena would not find. Built
+ * with the jackarena pkg-config module or JackArena::sdk, the plugin
+ * exports that symbol alone (docs/plugin-abi.md, "Building a plugin"). */
+#ifdef __cplusplus
+#define JA__BOT_ENTRY_LINKAGE extern "C"
+#else
+#define JA__BOT_ENTRY_LINKAGE
+#endif
+#define JA_BOT_DECLARE(desc)                                              \
+    JA__BOT_ENTRY_LINKAGE JA_API const ja_bot_desc *ja_bot_entry_v1(void); \
     const ja_bot_desc *ja_bot_entry_v1(void) { return &(desc); }
 
 #ifdef __cplusplus
