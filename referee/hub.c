@@ -261,15 +261,23 @@ static void seat_reply(ref_hub *h, hub_seat *s, const hub_rep *r)
     s->has_rep = true;
 }
 
-static void seat_fault(ref_hub *h, hub_seat *s, ja_fault f)
+/* The seat's fault f (error: the code its act() returned when the action
+ * said, else 0). */
+static void seat_fault_code(ref_hub *h, hub_seat *s, ja_fault f, int32_t error)
 {
     hub_rep r;
     memset(&r, 0, offsetof(hub_rep, name));
     r.kind = HUB_REP_FAULT;
     r.turn = s->turn;
     r.fault = (uint32_t)f;
+    r.error = error;
     s->pending = false;
     seat_reply(h, s, &r);
+}
+
+static void seat_fault(ref_hub *h, hub_seat *s, ja_fault f)
+{
+    seat_fault_code(h, s, f, 0);
 }
 
 static void conn_dead(ref_hub *h, conn *c)
@@ -527,7 +535,7 @@ static void on_action(ref_hub *h, conn *c, const ref_wire_msg *m, int64_t now)
     }
     if (m->has_error) {
         /* The bot says it could not choose: its own error, no reply owed. */
-        seat_fault(h, s, JA_FAULT_ERROR);
+        seat_fault_code(h, s, JA_FAULT_ERROR, m->code);
         return;
     }
     if (m->index >= s->n_legal) {

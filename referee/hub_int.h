@@ -53,6 +53,7 @@ typedef struct hub_rep {
     uint32_t turn;
     uint32_t index;
     uint32_t fault;           /* ja_fault */
+    int32_t error;            /* FAULT `error`: the code act() returned, 0 = not said */
     int64_t at_ns;            /* arrival of the answer at the hub */
     uint32_t dead;            /* OPEN: the bot is not connected (the seat opens dead) */
     uint32_t bin;             /* OPEN: its connection takes the compact act (REF_WIRE_BIN) */

@@ -239,6 +239,7 @@ static int ask_seat(match *m, uint32_t s)
         .n_legal = m->nl[s],
     };
     r->asked = 1; /* it has a turn, whatever comes of the ask */
+    m->seats[s]->decision = out->decisions + 1;
     if (ref_seat_ask(m->seats[s], &d, m->timed) != JA_OK)
         r->fault = JA_FAULT_DISCONNECT;
     else
@@ -286,6 +287,7 @@ static void collect_seat(match *m, ref_replay_rec *r)
     r->think_us = a.think_us;
     m->out->think_us[s] += a.think_us;
     r->fault = (uint8_t)a.fault;
+    r->error = a.fault == JA_FAULT_ERROR ? a.error : 0;
     if (a.fault == JA_FAULT_NONE && a.index < m->nl[s]) {
         m->by_seat[s] = m->legal[(size_t)s * m->g->max_actions + a.index];
         r->index = (int32_t)a.index;

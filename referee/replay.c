@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <sodium.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -168,6 +169,15 @@ int ref_replay_write_header(ref_replay_writer *w, const ja_game_rules *g,
     return ferror(w->f) ? JA_EIO : JA_OK;
 }
 
+const char *ref_error_name(int32_t rc, char buf[REF_ERROR_NAME_MAX])
+{
+    if (rc != JA_OK && strcmp(ja_err_name(rc), "UNKNOWN") != 0)
+        snprintf(buf, REF_ERROR_NAME_MAX, "JA_%s", ja_err_name(rc));
+    else
+        snprintf(buf, REF_ERROR_NAME_MAX, "code %d", (int)rc);
+    return buf;
+}
+
 int ref_replay_write_step(ref_replay_writer *w, uint32_t step, const ref_replay_rec *recs,
                           uint32_t n)
 {
@@ -182,7 +192,8 @@ int ref_replay_write_step(ref_replay_writer *w, uint32_t step, const ref_replay_
         /* `a` only where a reader could not tell otherwise: a fault of a
          * decision the bot was asked (docs/replay-format.md). */
         bool mark = r->asked && r->fault != JA_FAULT_NONE;
-        msgpack_pack_map(pk, mark ? 7 : 6);
+        bool code = r->fault == JA_FAULT_ERROR && r->error != 0;
+        msgpack_pack_map(pk, 6 + mark + code);
         ja_mp_put_kv_u64(pk, "s", r->seat);
         ja_mp_put_kv_u64(pk, "c", r->code);
         ja_mp_put_kv_i64(pk, "i", r->forced || r->fault != JA_FAULT_NONE ? -1 : r->index);
@@ -191,6 +202,8 @@ int ref_replay_write_step(ref_replay_writer *w, uint32_t step, const ref_replay_
         ja_mp_put_kv_u64(pk, "us", r->think_us);
         if (mark)
             ja_mp_put_kv_u64(pk, "a", 1);
+        if (code)
+            ja_mp_put_kv_i64(pk, "e", r->error);
     }
     return ferror(w->f) ? JA_EIO : JA_OK;
 }
@@ -436,9 +449,11 @@ static int parse_step(const msgpack_object *m, ref_replay *r, uint32_t *cap_step
         ja_mp_get_u64(&asked[i], "us", &us);
         uint64_t a = 0;
         bool has_a = ja_mp_get_u64(&asked[i], "a", &a);
+        int64_t e = 0;
+        ja_mp_get_i64(&asked[i], "e", &e);
         int f = fault_from_name(fault);
         if (seat >= r->h.n_seats || (int)seat <= last || code > UINT32_MAX || f < 0 ||
-            index < -1 || index > INT32_MAX) {
+            index < -1 || index > INT32_MAX || e < INT32_MIN || e > INT32_MAX) {
             snprintf(why, cap, "decision record entry out of range (seat %llu, fault '%s')",
                      (unsigned long long)seat, fault);
             return JA_EFORMAT;
@@ -453,7 +468,8 @@ static int parse_step(const msgpack_object *m, ref_replay *r, uint32_t *cap_step
                                : !forced && f != JA_FAULT_FORFEIT &&
                                      !(f == JA_FAULT_TIMEOUT && index < 0);
         *rec = (ref_replay_rec){(uint8_t)seat, (uint8_t)f, forced, (uint32_t)code,
-                                (int32_t)index, (uint32_t)nl, us, was_asked};
+                                (int32_t)index, (uint32_t)nl, us, was_asked,
+                                f == JA_FAULT_ERROR ? (int32_t)e : 0};
         st->seats |= 1u << seat;
     }
     r->n_recs += n;

@@ -81,7 +81,15 @@ typedef struct ref_replay_rec {
     uint64_t think_us;
     uint8_t asked;      /* the decision was put to the bot (it had a turn):
                          * not forced, not after a forfeit, not a fallen flag */
+    int32_t error;      /* fault `error`: the code act() returned (ref_answer.error;
+                         * the replay's `e`), 0 when not known */
 } ref_replay_rec;
+
+/* The name of a code act() returned, for fault lines, replays shown and
+ * bundles: "JA_EINVAL" for a code of ja_error.h, "code 7" for any other
+ * (buf holds it; REF_ERROR_NAME_MAX bytes). */
+#define REF_ERROR_NAME_MAX 24
+const char *ref_error_name(int32_t rc, char buf[REF_ERROR_NAME_MAX]);
 
 typedef struct ref_replay_player {
     char name[64], kind[16], version[32], sha256[65];

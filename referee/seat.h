@@ -52,6 +52,10 @@ typedef struct ref_answer {
     uint64_t cpu_us;       /* CPU time of the answer where the kind measures it
                             * (plugins, with a limit); 0 = not measured, and the
                             * wall time think_us is what is charged */
+    int32_t error;         /* with fault JA_FAULT_ERROR: the code the bot's act()
+                            * returned (a JA_E* code; an in-process plugin's
+                            * always, a hosted or external one's when its
+                            * action carried `code`); 0 when not known */
 } ref_answer;
 
 /* Identity and description of a participant (borrowed from the bot). */
@@ -105,6 +109,8 @@ struct ref_seat {
     int32_t seat;
     int64_t asked_ns;      /* CLOCK_MONOTONIC time of the pending ask; 0 when
                             * the ask was untimed and the kind clock_free */
+    uint32_t decision;     /* the match's decision of the pending ask, 1-based
+                            * (the replay's `n` + 1; what a crash line names) */
 };
 
 /* Loads a bot plugin (kind `plugin`): dlopen, entry point, ABI check, file

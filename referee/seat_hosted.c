@@ -896,6 +896,7 @@ static bool judge(hosted_seat *s, size_t n, ref_answer *out)
         out->fault = JA_FAULT_PROTOCOL;
     } else if (m->has_error) {
         out->fault = JA_FAULT_ERROR;
+        out->error = m->code;
     } else if (m->index >= s->n_legal) {
         out->fault = JA_FAULT_ILLEGAL;
     } else {

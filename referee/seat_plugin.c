@@ -1,7 +1,9 @@
 /* The `plugin` seat: a bot .so loaded with dlopen and called in-process.
  *
  * Trusted code only: a plugin that crashes or hangs takes the referee with
- * it (untrusted submissions use `hosted:`). It cannot be interrupted, so when
+ * it (untrusted submissions use `hosted:`); a crash says so first, in one
+ * line naming the bot, seat, match, decision and signal (every call into
+ * the plugin is under guard, plugin_guard.h). It cannot be interrupted, so when
  * a deadline was asked for, its thinking time is measured and an overrun is
  * counted as a timeout after the fact (the answer is then discarded and the
  * default action played). The judge is the calling thread's CPU time
@@ -18,6 +20,7 @@
  * What the bot logs (host_log, every level) is kept in a small ring per
  * seat, its stand-in for a stderr tail in reproduction bundles. */
 #include "ja_botrt.h"
+#include "plugin_guard.h"
 #include "plugin_load.h"
 #include "seat.h"
 
@@ -46,6 +49,8 @@ typedef struct plugin_bot {
     char sha256[65];
     char name[64], version[32 + 256];
     char params[JA_BOTRT_PARAMS_MAX]; /* ja_host_api.params: "" for none */
+    char spec[4096 + JA_BOTRT_PARAMS_MAX]; /* "PATH[:PARAMS]": what hosted: would take */
+    ref_guard guard;       /* calls outside a seat: loading, supports(), unloading */
 } plugin_bot;
 
 typedef struct plugin_seat {
@@ -54,6 +59,7 @@ typedef struct plugin_seat {
     ja_botrt rt;           /* the instance and its host services */
     uint32_t move_ms;      /* the match's free time per decision (ref_seat_ctx) */
     ref_answer pending;    /* answer computed by ask(), handed out by collect() */
+    ref_guard guard;       /* the crash line of this seat's calls */
     char log[LOG_TAIL];    /* the last LOG_TAIL - 1 bytes logged, NUL-terminated */
     size_t log_len;
 } plugin_seat;
@@ -91,6 +97,14 @@ static void seat_log(void *ctx, int level, const char *msg)
 }
 
 /* ---- loading ------------------------------------------------------------- */
+
+/* A call of b's outside a seat is under guard from here to ref_guard_leave:
+ * while what ("being loaded"), in call ("supports()"). */
+static void bot_guard(plugin_bot *b, const char *what, const char *call)
+{
+    ref_guard_set(&b->guard, b->name[0] ? b->name : b->path, what, b->spec);
+    ref_guard_enter(&b->guard, call, 0);
+}
 
 /* SHA-256 of the file's bytes, as lowercase hex: a changed file is a new
  * ladder entry. */
@@ -147,20 +161,27 @@ int ref_bot_plugin_open(const char *path, const char *params, ref_bot **out, cha
         return JA_ENOTFOUND;
     }
     const ja_bot_desc *d;
+    snprintf(b->spec, sizeof b->spec, "%s%s%s", path, params && *params ? ":" : "",
+             params ? params : "");
+    /* Its initialisers (dlopen) and entry point run here, under guard. */
+    bot_guard(b, "being loaded", "its initialisers or entry point");
     rc = ref_plugin_load(path, &b->dl, &d, err, cap);
+    ref_guard_leave();
     if (rc != JA_OK) {
         free(b);
         return rc;
     }
+    copy_str(b->name, sizeof b->name, d->name);
     /* The bot judges its parameters (check_params) before anything runs. */
+    bot_guard(b, "checking its parameters", "check_params()");
     rc = ja_botrt_check_params(d, params, err, cap);
+    ref_guard_leave();
     if (rc != JA_OK) {
         dlclose(b->dl);
         free(b);
         return rc;
     }
     b->desc = d;
-    copy_str(b->name, sizeof b->name, d->name);
     copy_str(b->params, sizeof b->params, params);
     /* Parameters change how the bot plays: they are part of its identity. */
     snprintf(b->version, sizeof b->version, "%.31s%s%s", d->version ? d->version : "0",
@@ -178,7 +199,10 @@ static int plugin_supports(ref_bot *rb, const ja_game_rules *g)
     plugin_bot *b = (plugin_bot *)rb;
     if (!JA_BOT_HAS(b->desc, supports))
         return 1;
-    return b->desc->supports(g->name, g->obs_version) ? 1 : 0;
+    bot_guard(b, "asked the games it plays", "supports()");
+    int yes = b->desc->supports(g->name, g->obs_version);
+    ref_guard_leave();
+    return yes ? 1 : 0;
 }
 
 static int plugin_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out, char *err,
@@ -196,8 +220,14 @@ static int plugin_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out
     s->pb = b;
     s->move_ms = ctx->move_ms;
     ja_botrt_init(&s->rt, b->desc, seat_log, s);
+    char what[160];
+    snprintf(what, sizeof what, "seat %d, match '%s'", (int)ctx->seat,
+             ctx->match_id ? ctx->match_id : "");
+    ref_guard_set(&s->guard, ctx->players ? ctx->players[ctx->seat] : b->name, what, b->spec);
+    ref_guard_enter(&s->guard, "create()", 0);
     int rc = ja_botrt_start(&s->rt, ctx->game->name, ctx->seat, ctx->n_seats,
                             ref_bot_seed(ctx->match_seed, ctx->seat), b->params, false);
+    ref_guard_leave();
     if (rc != JA_OK) {
         snprintf(err, cap, "bot %s refused seat %d of %s: %s", b->name, (int)ctx->seat,
                  ctx->game->name, ja_strerror(rc));
@@ -227,15 +257,18 @@ static int plugin_ask(ref_seat *rs, const ja_decision *d)
     plugin_seat *s = (plugin_seat *)rs;
     uint32_t index = UINT32_MAX;
     int64_t cpu0 = d->deadline_ms ? thread_cpu_ns() : 0;
+    ref_guard_enter(&s->guard, "act()", rs->decision);
     int rc = ja_botrt_act(&s->rt, d, rs->asked_ns, &index);
+    ref_guard_leave();
     uint64_t us = rs->asked_ns ? (uint64_t)(ref_now_ns() - rs->asked_ns) / 1000 : 0;
     uint64_t cpu_us = d->deadline_ms && !ref_cpu_within(us, (uint64_t)s->move_ms * 1000)
                           ? (uint64_t)(thread_cpu_ns() - cpu0) / 1000 + 1
                           : 0;
-    s->pending = (ref_answer){index, JA_FAULT_NONE, us, cpu_us};
+    s->pending = (ref_answer){index, JA_FAULT_NONE, us, cpu_us, 0};
     uint64_t allow_us = (uint64_t)d->deadline_ms * 1000;
     if (rc != JA_OK)
-        s->pending.fault = JA_FAULT_ERROR;
+        s->pending = (ref_answer){.fault = JA_FAULT_ERROR, .think_us = us, .cpu_us = cpu_us,
+                                  .error = rc};
     else if (index >= d->n_legal)
         s->pending.fault = JA_FAULT_ILLEGAL;
     else if (allow_us && (cpu_us > allow_us || us > REF_WALL_FACTOR * allow_us))
@@ -251,7 +284,10 @@ static void plugin_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
 
 static void plugin_end(ref_seat *rs, const ja_outcome *o)
 {
-    ja_botrt_end(&((plugin_seat *)rs)->rt, o);
+    plugin_seat *s = (plugin_seat *)rs;
+    ref_guard_enter(&s->guard, "end()", 0);
+    ja_botrt_end(&s->rt, o);
+    ref_guard_leave();
 }
 
 static size_t plugin_stderr_tail(ref_seat *rs, char *buf, size_t cap)
@@ -266,7 +302,9 @@ static size_t plugin_stderr_tail(ref_seat *rs, char *buf, size_t cap)
 static void plugin_seat_close(ref_seat *rs)
 {
     plugin_seat *s = (plugin_seat *)rs;
+    ref_guard_enter(&s->guard, "destroy()", 0);
     ja_botrt_free(&s->rt);
+    ref_guard_leave();
     free(s);
 }
 
@@ -274,8 +312,11 @@ static void plugin_destroy(ref_bot *rb)
 {
     plugin_bot *b = (plugin_bot *)rb;
     /* Under ASan, unloading hides the plugin's frames from leak reports. */
-    if (b->dl && !getenv("JA_NO_DLCLOSE"))
+    if (b->dl && !getenv("JA_NO_DLCLOSE")) {
+        bot_guard(b, "being unloaded", "its finalisers (dlclose)");
         dlclose(b->dl);
+        ref_guard_leave();
+    }
     free(b);
 }
 

@@ -197,10 +197,11 @@ static void take_reply(zmq_seat *s, const hub_rep *r, ref_answer *out)
     if (r->kind == HUB_REP_ANSWER) {
         *out = (ref_answer){r->index, JA_FAULT_NONE,
                             (uint64_t)(r->at_ns > rs->asked_ns ? r->at_ns - rs->asked_ns : 0) / 1000,
-                            0};
+                            0, 0};
         return;
     }
-    *out = (ref_answer){0, (ja_fault)r->fault, (uint64_t)(ref_now_ns() - rs->asked_ns) / 1000, 0};
+    *out = (ref_answer){0, (ja_fault)r->fault, (uint64_t)(ref_now_ns() - rs->asked_ns) / 1000, 0,
+                        r->error};
     if (r->fault == JA_FAULT_DISCONNECT)
         s->dead = true;
 }
@@ -208,7 +209,8 @@ static void take_reply(zmq_seat *s, const hub_rep *r, ref_answer *out)
 /* A timeout at deadline_ns. */
 static ref_answer timed_out(const zmq_seat *s, int64_t deadline_ns)
 {
-    return (ref_answer){0, JA_FAULT_TIMEOUT, (uint64_t)(deadline_ns - s->base.asked_ns) / 1000, 0};
+    return (ref_answer){0, JA_FAULT_TIMEOUT, (uint64_t)(deadline_ns - s->base.asked_ns) / 1000, 0,
+                        0};
 }
 
 /* The deadline passed with nothing on the seat's socket: tells the hub,
@@ -234,6 +236,7 @@ static void cancel(zmq_seat *s, int64_t deadline_ns, ref_answer *out)
             take_reply(s, &r, out);
         } else if (r.kind == HUB_REP_FAULT) {
             out->fault = (ja_fault)r.fault;
+            out->error = r.error;
             if (r.fault == JA_FAULT_DISCONNECT)
                 s->dead = true;
         }
@@ -272,7 +275,7 @@ static void zmq_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
             return;
         }
         if (ready < 0 && zmq_errno() != EINTR) {
-            *out = (ref_answer){0, JA_FAULT_DISCONNECT, 0, 0};
+            *out = (ref_answer){0, JA_FAULT_DISCONNECT, 0, 0, 0};
             s->dead = true;
             return;
         }

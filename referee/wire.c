@@ -397,9 +397,14 @@ static int decode_action(const msgpack_object *m, ref_wire_msg *out, char *why, 
     out->has_match = true;
     if (!get_uint(m, "turn", true, &out->turn, why, cap))
         return JA_EFORMAT;
-    /* "error" in place of "index": the bot could not choose (protocol.md). */
-    if (ja_mp_get(m, "error"))
+    /* "error" in place of "index": the bot could not choose (protocol.md),
+     * with "code" when its SDK knows what act() returned. */
+    if (ja_mp_get(m, "error")) {
+        int64_t code;
+        if (ja_mp_get_i64(m, "code", &code) && code >= INT32_MIN && code <= INT32_MAX)
+            out->code = (int32_t)code;
         return get_error(m, "error", out, why, cap);
+    }
     if (!get_uint(m, "index", true, &out->index, why, cap))
         return JA_EFORMAT;
     return JA_OK;

@@ -162,6 +162,11 @@ typedef struct ref_wire_msg {
                                         * hosted child's bot refused its
                                         * parameters */
     char error[REF_WIRE_ERROR_MAX];    /* its text, cut to fit, one line */
+    int32_t code;                      /* "code" beside "error": what the bot's
+                                        * act() returned (a JA_E* code), as the
+                                        * C SDK sends it; 0 when absent (or not
+                                        * a non-zero 32-bit integer: it is
+                                        * information, never a fault) */
 } ref_wire_msg;
 
 /* Decodes one message from a bot. Returns JA_OK, or JA_EFORMAT with a

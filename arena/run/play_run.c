@@ -44,8 +44,11 @@ static void on_step(void *ctx, const ja_game_rules *g, const ref_step_info *info
         char label[96];
         if (g->label(info->by_seat[r->seat], label, sizeof label) < 0)
             snprintf(label, sizeof label, "action %u", (unsigned)info->by_seat[r->seat].code);
-        char extra[48] = "";
-        if (r->fault)
+        char extra[64] = "", code[REF_ERROR_NAME_MAX];
+        if (r->fault == JA_FAULT_ERROR && r->error)
+            snprintf(extra, sizeof extra, " [error fault, act() returned %s: default played]",
+                     ref_error_name(r->error, code));
+        else if (r->fault)
             snprintf(extra, sizeof extra, " [%s fault: default played]", ja_fault_name(r->fault));
         int w = snprintf(p->line + p->used, sizeof p->line - p->used, "%s%s%s",
                          p->used ? ", " : "", label, extra);

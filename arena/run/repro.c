@@ -129,6 +129,8 @@ static void write_decision(redo *rd, uint32_t step, const ref_replay_rec *rec, j
     jw_int(w, "step", step);
     jw_int(w, "turn", rd->turn);
     jw_str(w, "fault", ja_fault_name(rec->fault));
+    if (rec->fault == JA_FAULT_ERROR && rec->error) /* what act() returned, when known */
+        jw_str(w, "error", ref_error_name(rec->error, label));
     jw_int(w, "index", rec->index);
     jw_int(w, "code", rec->code);
     if (g->label(played, label, sizeof label) < 0)

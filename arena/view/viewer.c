@@ -442,6 +442,9 @@ static void asked_json(json_w *w, const viewer_model *m, uint32_t f)
         jw_int(w, "index", rec->index);
         jw_bool(w, "forced", rec->forced);
         jw_str(w, "fault", ja_fault_name(rec->fault));
+        char code[REF_ERROR_NAME_MAX];
+        if (rec->fault == JA_FAULT_ERROR && rec->error)
+            jw_str(w, "error", ref_error_name(rec->error, code));
         jw_int(w, "us", (long long)rec->think_us);
         jw_bool(w, "forfeits", rec->fault && m->forfeit_at[rec->seat] == f);
         jw_obj_end(w);

@@ -973,6 +973,9 @@ static void put_rec(FILE *f, const viewer_model *m, uint32_t fr, uint32_t ri,
     if (rec->fault) {
         on(f, st, C_RED);
         fprintf(f, "  FAULT: %s", ja_fault_name(rec->fault));
+        char code[REF_ERROR_NAME_MAX];
+        if (rec->fault == JA_FAULT_ERROR && rec->error)
+            fprintf(f, " (act() returned %s)", ref_error_name(rec->error, code));
         if (m->forfeit_at[rec->seat] == fr)
             fputs("  FORFEITS the match", f);
         on(f, st, C_RESET);

@@ -12,7 +12,7 @@
 void ja_botrt_pack_action(msgpack_packer *pk, const char *match, uint64_t turn, int rc,
                           uint32_t index)
 {
-    msgpack_pack_map(pk, 4);
+    msgpack_pack_map(pk, rc == JA_OK ? 4 : 5);
     ja_mp_put_kv_str(pk, "type", "action");
     ja_mp_put_kv_str(pk, "match", match);
     ja_mp_put_kv_u64(pk, "turn", turn);
@@ -20,8 +20,13 @@ void ja_botrt_pack_action(msgpack_packer *pk, const char *match, uint64_t turn, 
         ja_mp_put_kv_u64(pk, "index", index);
     } else {
         char why[96];
-        snprintf(why, sizeof why, "act() returned %s", ja_strerror(rc));
+        if (strcmp(ja_err_name(rc), "UNKNOWN") != 0)
+            snprintf(why, sizeof why, "act() returned JA_%s (%s)", ja_err_name(rc),
+                     ja_strerror(rc));
+        else
+            snprintf(why, sizeof why, "act() returned %d, not a JA_E* code", rc);
         ja_mp_put_kv_str(pk, "error", why);
+        ja_mp_put_kv_i64(pk, "code", rc);
     }
 }
 

@@ -126,8 +126,9 @@ void ja_botrt_free(ja_botrt *rt);
 
 /* Writes a whole `action` message answering turn of match: the index act()
  * wrote when rc is JA_OK (its range is the referee's to judge: out of it is
- * `illegal`), else `error` in place of the index ("act() returned ..."),
- * the protocol's "could not choose", charged as an `error` fault. */
+ * `illegal`), else `error` in place of the index ("act() returned JA_EINVAL
+ * (invalid argument)"), the protocol's "could not choose", charged as an
+ * `error` fault, and `code`, rc itself, which the fault then carries. */
 void ja_botrt_pack_action(msgpack_packer *pk, const char *match, uint64_t turn, int rc,
                           uint32_t index);
 

@@ -81,7 +81,7 @@ static int s_ask(ref_seat *rs, const ja_decision *d)
 static void s_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
 {
     script_bot *b = ((script_seat *)rs)->sb;
-    *out = (ref_answer){b->index, JA_FAULT_NONE, b->think_us, b->cpu_us};
+    *out = (ref_answer){b->index, JA_FAULT_NONE, b->think_us, b->cpu_us, 0};
 }
 
 static void s_end(ref_seat *rs, const ja_outcome *o)

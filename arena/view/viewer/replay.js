@@ -532,7 +532,8 @@ window.jaViewer = jaViewer;
       var acts = fr.asked.filter(function (a) { return view === ALL || a.seat === view; }).map(function (a) {
         return name(a.seat) + ": <b>" + esc(D.labels[a.code] || "action " + a.code) + "</b>" +
           (a.forced ? tag("forced") : tag(a.choices + " choices, " + (a.us / 1000).toFixed(1) + " ms")) +
-          (a.fault !== "none" ? ' <span class="fault">FAULT ' + esc(a.fault) + "</span>" : "") +
+          (a.fault !== "none" ? ' <span class="fault">FAULT ' + esc(a.fault) +
+            (a.error ? " (act() returned " + esc(a.error) + ")" : "") + "</span>" : "") +
           (a.forfeits ? ' <span class="fault forfeit">FORFEITS the match</span>' : "");
       });
       $("action").innerHTML = cur === 0 ? "the deal" : view === PUB ? "" : (acts.length ? acts.join("<br>") : "(another seat decided)");

@@ -1,0 +1,230 @@
+/* Crashes of in-process plugins, named (plugin_guard.h). */
+#include "plugin_guard.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* The signals that kill a process at a fault of its code, and how the line
+ * names each. */
+static const struct {
+    int sig;
+    const char *name;
+} SIGNALS[] = {
+    {SIGSEGV, "SIGSEGV (invalid memory access)"},
+    {SIGBUS, "SIGBUS (bus error)"},
+    {SIGFPE, "SIGFPE (arithmetic error)"},
+    {SIGILL, "SIGILL (illegal instruction)"},
+    {SIGABRT, "SIGABRT (abort)"},
+};
+#define N_SIGNALS (sizeof SIGNALS / sizeof SIGNALS[0])
+
+/* Bytes of an alternate signal stack: the handler's line buffer and
+ * write(2), with room for what a sanitizer's runtime adds to a frame. */
+#define ALT_STACK (64u * 1024u)
+
+static struct sigaction old_actions[N_SIGNALS];
+static pthread_once_t install_once = PTHREAD_ONCE_INIT;
+static pthread_key_t stack_key;
+
+/* The calling thread's guarded call (NULL: none), and its alternate stack
+ * (set up on its first guarded call). */
+static _Thread_local ref_guard *volatile current;
+static _Thread_local int stack_ready;
+
+static int signal_index(int sig)
+{
+    for (size_t i = 0; i < N_SIGNALS; i++)
+        if (SIGNALS[i].sig == sig)
+            return (int)i;
+    return -1;
+}
+
+/* ---- the line -------------------------------------------------------------- */
+
+/* Appends n bytes of s at *len in buf (cap bytes), as far as they fit.
+ * Async-signal-safe. */
+static void put(char *buf, size_t cap, size_t *len, const char *s, size_t n)
+{
+    while (n-- && *len < cap)
+        buf[(*len)++] = *s++;
+}
+
+static void put_str(char *buf, size_t cap, size_t *len, const char *s)
+{
+    size_t n = 0;
+    while (s[n])
+        n++;
+    put(buf, cap, len, s, n);
+}
+
+/* Appends v in decimal. Async-signal-safe. */
+static void put_u32(char *buf, size_t cap, size_t *len, uint32_t v)
+{
+    char digits[10];
+    size_t n = 0;
+    do
+        digits[n++] = (char)('0' + v % 10);
+    while (v /= 10);
+    while (n)
+        put(buf, cap, len, &digits[--n], 1);
+}
+
+size_t ref_guard_line(const ref_guard *g, int sig, char *buf, size_t cap)
+{
+    int i = signal_index(sig);
+    size_t len = 0;
+    put(buf, cap, &len, g->head, g->head_len);
+    if (g->decision) {
+        put_str(buf, cap, &len, ", decision ");
+        put_u32(buf, cap, &len, g->decision);
+    }
+    put_str(buf, cap, &len, ") crashed with ");
+    put_str(buf, cap, &len, i >= 0 ? SIGNALS[i].name : "a signal");
+    put_str(buf, cap, &len, " in ");
+    put_str(buf, cap, &len, g->call ? g->call : "a call");
+    put(buf, cap, &len, g->tail, g->tail_len);
+    return len;
+}
+
+/* Copies s into dst (cap bytes, NUL-terminated), control characters as '?'. */
+static void copy_clean(char *dst, size_t cap, const char *s)
+{
+    snprintf(dst, cap, "%s", s ? s : "");
+    for (char *c = dst; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+}
+
+void ref_guard_set(ref_guard *g, const char *name, const char *what, const char *spec)
+{
+    char n[128], w[160], sp[320];
+    copy_clean(n, sizeof n, name);
+    copy_clean(w, sizeof w, what);
+    copy_clean(sp, sizeof sp, spec);
+    int h = snprintf(g->head, sizeof g->head, "%s: bot '%s' (%s", program_invocation_short_name,
+                     n, w);
+    g->head_len = h < 0 ? 0 : (size_t)h < sizeof g->head ? (size_t)h : sizeof g->head - 1;
+    int t = snprintf(g->tail, sizeof g->tail,
+                     ", and takes the %s process with it (in-process plugins share it): run it "
+                     "as hosted:%s to contain a crash (a fault of its seat there, and the match "
+                     "goes on)\n",
+                     program_invocation_short_name, sp);
+    g->tail_len = t < 0 ? 0 : (size_t)t < sizeof g->tail ? (size_t)t : sizeof g->tail - 1;
+    if (g->tail_len && g->tail[g->tail_len - 1] != '\n')
+        g->tail[g->tail_len - 1] = '\n'; /* cut short: still one whole line */
+    g->call = NULL;
+    g->decision = 0;
+}
+
+/* ---- the handler ------------------------------------------------------------- */
+
+static void on_signal(int sig, siginfo_t *info, void *uc)
+{
+    int i = signal_index(sig);
+    ref_guard *g = current;
+    int saved = errno;
+    if (i < 0)
+        return;
+    if (!g) {
+        /* Not a plugin's: what was there before takes it. A fault runs its
+         * instruction again into the old handler (with its own siginfo); a
+         * sent signal is sent again. */
+        sigaction(sig, &old_actions[i], NULL);
+        if (info && info->si_code <= 0)
+            raise(sig);
+        errno = saved;
+        return;
+    }
+    (void)uc;
+    char line[1400];
+    size_t len = ref_guard_line(g, sig, line, sizeof line);
+    for (size_t off = 0; off < len;) {
+        ssize_t w = write(STDERR_FILENO, line + off, len - off);
+        if (w <= 0 && errno != EINTR)
+            break;
+        off += w > 0 ? (size_t)w : 0;
+    }
+    /* Die of it: the default disposition, the signal pending (blocked in
+     * here) and delivered as the handler returns. */
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    raise(sig);
+}
+
+/* A thread's alternate signal stack, unmapped when the thread ends. */
+static void stack_free(void *stack)
+{
+    stack_t off;
+    memset(&off, 0, sizeof off);
+    off.ss_flags = SS_DISABLE;
+    sigaltstack(&off, NULL);
+    munmap(stack, ALT_STACK);
+}
+
+static void install(void)
+{
+    pthread_key_create(&stack_key, stack_free);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_signal;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < N_SIGNALS; i++)
+        sigaction(SIGNALS[i].sig, &sa, &old_actions[i]);
+}
+
+void ref_guard_install(void)
+{
+    pthread_once(&install_once, install);
+}
+
+/* The calling thread's alternate stack: its own, if it has one (a
+ * sanitizer's), else one mapped now. Without it (no memory), a stack
+ * overflow dies without its line; every other crash still has it. */
+static void ensure_stack(void)
+{
+    ref_guard_install(); /* the key of the stacks, and the handlers */
+    stack_ready = 1;
+    stack_t cur;
+    if (sigaltstack(NULL, &cur) == 0 && !(cur.ss_flags & SS_DISABLE))
+        return;
+    void *mem = mmap(NULL, ALT_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED)
+        return;
+    stack_t st;
+    memset(&st, 0, sizeof st);
+    st.ss_sp = mem;
+    st.ss_size = ALT_STACK;
+    if (sigaltstack(&st, NULL) != 0) {
+        munmap(mem, ALT_STACK);
+        return;
+    }
+    pthread_setspecific(stack_key, mem);
+}
+
+void ref_guard_enter(ref_guard *g, const char *call, uint32_t decision)
+{
+    if (!stack_ready)
+        ensure_stack();
+    g->call = call;
+    g->decision = decision;
+    atomic_signal_fence(memory_order_seq_cst);
+    current = g;
+    atomic_signal_fence(memory_order_seq_cst);
+}
+
+void ref_guard_leave(void)
+{
+    atomic_signal_fence(memory_order_seq_cst);
+    current = NULL;
+    atomic_signal_fence(memory_order_seq_cst);
+}
