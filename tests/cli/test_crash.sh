@@ -13,7 +13,7 @@
 #  - an act() that returns an error code: the fault line of `arena play`,
 #    the replay's `e`, `arena replay show` and the bundle's decisions name
 #    the code (JA_EINVAL; "code 7" for a number outside the table), in-process
-#    and hosted:, and the replay verifies;
+#    hosted: and as a cmd: bot of the C SDK, and the replay verifies;
 #  - a replay without `e` (as written before it existed) verifies with its
 #    recorded digest and shows its error faults without a code.
 # Usage: test_crash.sh ARENA PLUGINS
@@ -93,7 +93,10 @@ assert "crashed with" not in open(sys.argv[2]).read()' "hosted-$h.json" "hosted-
 done
 
 # Error codes: named in the fault line, the replay, replay show, the bundle.
-for spec in "$C:how=einval:JA_EINVAL:-1" "hosted:$C:how=code7:code 7:7"; do
+# cmd[pick=fail]:pickbot is plugins/pick.c over the C SDK's client: its act()
+# returns JA_EBOT, and the client's action carries it as `code`.
+for spec in "$C:how=einval:JA_EINVAL:-1" "hosted:$C:how=code7:code 7:7" \
+  "cmd[pick=fail]:$PLUG/pickbot:JA_EBOT:-10"; do
   bot=${spec%:*:*}
   rest=${spec#"$bot":}
   name=${rest%:*} e=${rest##*:}
