@@ -45,7 +45,7 @@ extern "C" {
 #endif
 
 /* The schema version this code writes (PRAGMA user_version). */
-#define LADDER_DB_SCHEMA_VERSION 4
+#define LADDER_DB_SCHEMA_VERSION 5
 
 /* PRAGMA application_id of a Jack Arena database: "JARN". */
 #define LADDER_DB_APPLICATION_ID 0x4A41524E
@@ -189,7 +189,21 @@ typedef struct ladder_match_row {
     int64_t turns;                 /* decisions played; -1 when unknown */
     char digest[LADDER_DIGEST_HEX]; /* "" when unknown */
     char finished[24];             /* ISO 8601 UTC time recorded; "" if unknown */
+    /* Each seat's live Elo update (results.elo_before, elo_delta,
+     * games_before): its bot's live Elo before the match, the change the
+     * seat brought, and the bot's finished matches in the ladder before this
+     * one (its place in the bot's rating sequence; -1 when unknown).
+     * ladder_match_elo_after gives the bot's Elo after the match. */
+    double elo_before[JA_MAX_SEATS];
+    double elo_delta[JA_MAX_SEATS];
+    int64_t games_before[JA_MAX_SEATS];
 } ladder_match_row;
+
+/* The live Elo after match m of the bot in seat `seat`: its Elo before
+ * plus the change of each of its seats (a bot may hold several), summed
+ * as the store sums them, so that the value is exactly the one stored for
+ * the bot (and the elo_before of its next match). */
+double ladder_match_elo_after(const ladder_match_row *m, uint32_t seat);
 
 /* Called once per match by ladder_db_foreach_match; a non-zero return stops
  * the walk and is returned by it. m is borrowed for the call. */
@@ -384,6 +398,31 @@ int ladder_db_match_page(ladder_db *db, const ladder_key *key, const char *name,
  * JA_EINVAL for a bad key or a NULL out. One read transaction. */
 int ladder_db_match_row(ladder_db *db, const ladder_key *key, int64_t tournament_id,
                         uint32_t number, ladder_match_row *out);
+
+/* One step of a bot's live Elo: one finished match of it (a bot holding
+ * several seats of a match has one step for them). Plain value. */
+typedef struct ladder_elo_step {
+    int64_t bot_id;
+    int64_t match_id;
+    int64_t tournament_id;
+    uint32_t number;
+    int64_t games_before; /* the bot's finished matches in the ladder before this one */
+    double elo_before;    /* its live Elo before the match */
+    double elo_after;     /* after it, as ladder_match_elo_after gives it */
+} ladder_elo_step;
+
+/* The live Elo history of every bot named `name` (each version) in a
+ * ladder: one step per finished match of each bot, each bot's steps in the
+ * order its rating took them (games_before ascending: matches played at
+ * once are rated in the order they ended, not by id), the bots' steps
+ * together ordered by tournament, then games_before, then match id. Found
+ * through indexes (bots_identity, results_bot, primary keys): the cost
+ * grows with the name's results, not with the ladder. An unknown ladder
+ * or name gives JA_OK with no steps. On JA_OK *out (NULL when *out_n is 0)
+ * is owned by the caller: free(). JA_EINVAL for a NULL out or out_n, a bad
+ * key, an empty or too long name. One read transaction. */
+int ladder_db_elo_history(ladder_db *db, const ladder_key *key, const char *name,
+                          ladder_elo_step **out, uint32_t *out_n);
 
 /* A bot's identity as stored. */
 typedef struct ladder_bot_row {

@@ -285,6 +285,20 @@ static int begin_ladder_walk(ladder_db *db, const ladder_key *key, bool args_ok,
     return JA_OK;
 }
 
+/* A seat's live Elo update, the last columns of the statements that
+ * read_match_seat reads (14 to 16). */
+#define LDB_ELO_COLUMNS "r.elo_before, r.elo_delta, IFNULL(r.games_before, -1)"
+
+double ladder_match_elo_after(const ladder_match_row *m, uint32_t seat)
+{
+    /* As update_ratings (ladder_db_record.c) sums them: from 0, in seat order. */
+    double delta = 0.0;
+    for (uint32_t t = 0; t < m->n_seats && t < JA_MAX_SEATS; t++)
+        if (m->bot_id[t] == m->bot_id[seat])
+            delta += m->elo_delta[t];
+    return m->elo_before[seat] + delta;
+}
+
 /* Adds the current row of st, one seat of a match in the columns of
  * ladder_db_foreach_match's statement, to *row; on the match's first seat
  * (first, *row zeroed) the match's own fields too. */
@@ -320,6 +334,9 @@ static void read_match_seat(sqlite3_stmt *st, ladder_match_row *row, bool first)
     row->bot_id[seat] = sqlite3_column_int64(st, 4);
     row->score[seat] = sqlite3_column_int64(st, 5);
     row->place[seat] = (uint8_t)sqlite3_column_int(st, 6);
+    row->elo_before[seat] = sqlite3_column_double(st, 14);
+    row->elo_delta[seat] = sqlite3_column_double(st, 15);
+    row->games_before[seat] = sqlite3_column_int64(st, 16);
     if ((uint32_t)seat + 1 > row->n_seats)
         row->n_seats = (uint32_t)seat + 1;
 }
@@ -340,7 +357,7 @@ int ladder_db_foreach_match(ladder_db *db, const ladder_key *key, ladder_match_f
         " m.turns, m.digest, m.finished_at,"
         " CASE WHEN m.seed IS NULL THEN m.tournament_id"
         "  ELSE min(m.tournament_id) OVER (PARTITION BY m.seed) END,"
-        " t.source"
+        " t.source, " LDB_ELO_COLUMNS
         " FROM ladders l JOIN tournaments t ON t.ladder_id = l.id"
         " JOIN matches m ON m.tournament_id = t.id"
         " JOIN results r ON r.match_id = m.id"
@@ -459,7 +476,7 @@ static int fetch_match(ladder_db *db, int64_t ladder_id, int64_t id, ladder_matc
     int rc = ldb_prepare(db,
                          "SELECT m.id, m.tournament_id, m.number, r.seat, r.bot_id, r.score,"
                          " r.place, m.seed, m.id, m.turns, m.digest, m.finished_at,"
-                         " m.tournament_id, t.source"
+                         " m.tournament_id, t.source, " LDB_ELO_COLUMNS
                          " FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
                          " JOIN results r ON r.match_id = m.id"
                          " WHERE m.id = ?1 AND t.ladder_id = ?2 AND m.status = 'done'"
@@ -540,6 +557,23 @@ static uint32_t newest_distinct(int64_t *ids, uint32_t n)
     return k;
 }
 
+/* The ids of the bots named `name` (every version) into *bots (the
+ * caller frees it; NULL when none): bots_identity leads with the name, so
+ * one search finds them. */
+static int name_bots(ladder_db *db, const char *name, int64_t **bots, uint32_t *n,
+                     const char *what)
+{
+    sqlite3_stmt *st;
+    int rc = ldb_prepare(db, "SELECT id FROM bots WHERE name = ?1", &st, what);
+    if (rc != JA_OK)
+        return rc;
+    ldb_bind_text(st, 1, name);
+    void *rows;
+    if ((rc = ldb_collect_rows(db, st, what, sizeof **bots, read_id, &rows, n)) == JA_OK)
+        *bots = rows;
+    return rc;
+}
+
 /* The ids of the page: the limit + 1 newest of each bot named `name` (or
  * of the whole ladder), merged, so that *n_ids > limit says there are
  * more. Every match of the true page is among them: a match that is among
@@ -553,18 +587,8 @@ static int page_select(ladder_db *db, int64_t ladder_id, const char *name, int64
     int rc = JA_OK;
     *ids = NULL;
     *n_ids = 0;
-    if (name != NULL && ladder_id != 0) {
-        /* bots_identity leads with the name: one search finds every version. */
-        sqlite3_stmt *st;
-        rc = ldb_prepare(db, "SELECT id FROM bots WHERE name = ?1", &st, what);
-        if (rc != JA_OK)
-            return rc;
-        ldb_bind_text(st, 1, name);
-        void *rows;
-        if ((rc = ldb_collect_rows(db, st, what, sizeof *bots, read_id, &rows, &n_bots)) != JA_OK)
-            return rc;
-        bots = rows;
-    }
+    if (name != NULL && ladder_id != 0 && (rc = name_bots(db, name, &bots, &n_bots, what)) != JA_OK)
+        return rc;
     if (n_bots > 0)
         *ids = ja_xmalloc((size_t)n_bots * (limit + 1) * sizeof **ids);
     for (uint32_t i = 0; rc == JA_OK && i < n_bots; i++)
@@ -650,6 +674,104 @@ int ladder_db_match_row(ladder_db *db, const ladder_key *key, int64_t tournament
     if (rc == JA_OK)
         *out = row;
     return rc;
+}
+
+/* ---- A bot's live Elo, through indexes --------------------------------------- */
+
+/* Appends the steps of bot bot_id in ladder ladder_id to *steps (room in
+ * *cap): its results by results_bot (bot_id, match_id, seat) in that
+ * order, each match's seats of the bot made one step. */
+static int elo_steps(ladder_db *db, int64_t ladder_id, int64_t bot_id, ladder_elo_step **steps,
+                     uint32_t *n, uint32_t *cap, const char *what)
+{
+    sqlite3_stmt *st;
+    int rc = ldb_prepare(db,
+                         "SELECT r.match_id, m.tournament_id, m.number,"
+                         " IFNULL(r.games_before, -1), r.elo_before, r.elo_delta"
+                         " FROM results r CROSS JOIN matches m CROSS JOIN tournaments t"
+                         " WHERE r.bot_id = ?1 AND m.id = r.match_id AND t.id = m.tournament_id"
+                         " AND t.ladder_id = ?2 AND m.status = 'done'"
+                         " ORDER BY r.match_id, r.seat",
+                         &st, what);
+    if (rc != JA_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, bot_id);
+    sqlite3_bind_int64(st, 2, ladder_id);
+    uint32_t first = *n;
+    int src;
+    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t match_id = sqlite3_column_int64(st, 0);
+        ladder_elo_step *p = *n > first ? &(*steps)[*n - 1] : NULL;
+        /* Another seat of the bot in the same match: its change added, in
+         * seat order from 0, as ladder_match_elo_after adds them. */
+        double delta = sqlite3_column_double(st, 5);
+        if (p != NULL && p->match_id == match_id) {
+            p->elo_after += delta;
+            continue;
+        }
+        if (*n == *cap) {
+            *cap = *cap ? 2 * *cap : 64;
+            *steps = ja_xrealloc(*steps, (size_t)*cap * sizeof **steps);
+        }
+        p = &(*steps)[(*n)++];
+        *p = (ladder_elo_step){.bot_id = bot_id, .match_id = match_id,
+                               .tournament_id = sqlite3_column_int64(st, 1),
+                               .number = (uint32_t)sqlite3_column_int64(st, 2),
+                               .games_before = sqlite3_column_int64(st, 3),
+                               .elo_before = sqlite3_column_double(st, 4),
+                               .elo_after = delta};
+    }
+    if (src != SQLITE_DONE)
+        rc = ldb_sql_fail(db, src, what);
+    ldb_finish(db, st);
+    /* elo_after held the summed change until here. */
+    for (uint32_t i = first; i < *n; i++)
+        (*steps)[i].elo_after += (*steps)[i].elo_before;
+    return rc;
+}
+
+static int cmp_step(const void *a, const void *b)
+{
+    const ladder_elo_step *x = a, *y = b;
+    if (x->tournament_id != y->tournament_id)
+        return x->tournament_id < y->tournament_id ? -1 : 1;
+    if (x->games_before != y->games_before)
+        return x->games_before < y->games_before ? -1 : 1;
+    return ldb_cmp_i64(&x->match_id, &y->match_id);
+}
+
+int ladder_db_elo_history(ladder_db *db, const ladder_key *key, const char *name,
+                          ladder_elo_step **out, uint32_t *out_n)
+{
+    static const char what[] = "reading a bot's live Elo";
+    int64_t ladder_id;
+    int rc = begin_ladder_read(db, key, out != NULL && out_n != NULL && name != NULL,
+                               &ladder_id, what);
+    if (rc != JA_OK)
+        return rc;
+    if (name[0] == '\0' || strlen(name) >= LADDER_NAME_MAX) {
+        ldb_set_msg(db, "a bot name has 1 to %d bytes", LADDER_NAME_MAX - 1);
+        ldb_rollback(db);
+        return JA_EINVAL;
+    }
+    int64_t *bots = NULL;
+    uint32_t n_bots = 0, n = 0, cap = 0;
+    ladder_elo_step *steps = NULL;
+    if (ladder_id != 0)
+        rc = name_bots(db, name, &bots, &n_bots, what);
+    for (uint32_t i = 0; rc == JA_OK && i < n_bots; i++)
+        rc = elo_steps(db, ladder_id, bots[i], &steps, &n, &cap, what);
+    free(bots);
+    ldb_rollback(db); /* ends the read transaction */
+    if (rc != JA_OK) {
+        free(steps);
+        return rc;
+    }
+    if (n > 1)
+        qsort(steps, n, sizeof *steps, cmp_step);
+    *out = steps;
+    *out_n = n;
+    return JA_OK;
 }
 
 /* ---- Bots ------------------------------------------------------------------ */

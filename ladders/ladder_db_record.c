@@ -156,7 +156,8 @@ static int insert_results(ladder_db *db, const match_ctx *c, const ladder_match_
     sqlite3_stmt *res = NULL, *flt = NULL;
     int rc = ldb_prepare(db,
                          "INSERT INTO results (match_id, seat, bot_id, score, place, faults,"
-                         " elo_before, elo_delta) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                         " elo_before, elo_delta, games_before)"
+                         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                          &res, c->what);
     if (rc == JA_OK)
         rc = ldb_prepare(db,
@@ -175,6 +176,7 @@ static int insert_results(ladder_db *db, const match_ctx *c, const ladder_match_
         sqlite3_bind_int64(res, 6, total);
         sqlite3_bind_double(res, 7, c->elo[s].rating);
         sqlite3_bind_double(res, 8, c->elo[s].delta);
+        sqlite3_bind_int64(res, 9, c->elo[s].games);
         rc = ldb_step_done(db, res, c->what);
         /* JA_FAULT_NONE (0) is not a fault. Kinds are stored by name, so
          * the table survives a renumbering of the enum. */

@@ -277,12 +277,39 @@ static const char schema_v4[] =
     "  CHECK (source IS NULL OR (format = 'import' AND typeof(source) IN ('integer', 'text')\n"
     "                            AND length(source) BETWEEN 1 AND 63));\n";
 
+/* Version 5: the live Elo's step of each result.
+ *
+ * `games_before` is the bot's finished matches in the ladder before this
+ * one: the count its live Elo update took (its K, elo.h), and the place of
+ * the result in the bot's rating sequence. Matches played at once end, and
+ * are rated, in any order, so the match ids do not give that sequence; a
+ * bot's results by games_before do (each one's elo_before is the previous
+ * one's elo_before plus its elo_delta). ALTER TABLE ADD COLUMN, then the
+ * rows already there numbered per ladder and bot in match id order (their
+ * tournament, then plan order: the order they were rated in when they were
+ * not played at once; version 4 kept nothing better), a bot holding
+ * several seats of a match giving each the same number. */
+static const char schema_v5[] =
+    "ALTER TABLE results ADD COLUMN games_before INTEGER\n"
+    "  CHECK (games_before IS NULL OR games_before >= 0);\n"
+    "CREATE TEMP TABLE v5_steps AS\n"
+    "  SELECT r.match_id, r.bot_id,\n"
+    "         dense_rank() OVER (PARTITION BY t.ladder_id, r.bot_id ORDER BY r.match_id) - 1\n"
+    "           AS n\n"
+    "  FROM results r JOIN matches m ON m.id = r.match_id\n"
+    "  JOIN tournaments t ON t.id = m.tournament_id;\n"
+    "CREATE INDEX temp.v5_steps_key ON v5_steps (match_id, bot_id);\n"
+    "UPDATE results SET games_before = (SELECT n FROM v5_steps s\n"
+    "  WHERE s.match_id = results.match_id AND s.bot_id = results.bot_id);\n"
+    "DROP TABLE temp.v5_steps;\n";
+
 const ladder__migration ladder__migrations[] = {
     {1, "create the initial schema", schema_v1},
     {2, "imported results (imports table, 'import' tournaments, matches without a seed)",
      schema_v2},
     {3, "seat counts up to 20 (ladders, match_seats, results rebuilt)", schema_v3},
     {4, "the source tournament of an import (tournaments.source)", schema_v4},
+    {5, "the live Elo's step of each result (results.games_before)", schema_v5},
 };
 
 const int ladder__n_migrations = (int)(sizeof ladder__migrations / sizeof ladder__migrations[0]);

@@ -1,4 +1,4 @@
-/* Unit tests of schema versions 2 to 4 and imports in the ladder database
+/* Unit tests of schema versions 2 to 5 and imports in the ladder database
  * (ladders/ladder_db.h, schema.c): a version-1 file, written with the
  * released migration 1 exactly and filled with a duplicate tournament,
  * opens at the current version with every row kept and its duplicate sets
@@ -6,7 +6,10 @@
  * seats and refuses one more; a version-2 file (seat counts bounded by 12),
  * written with migrations 1 and 2 exactly, migrates with every row kept and
  * then takes a JA_MAX_SEATS-seat match; a version-3 file with an import
- * migrates to version 4 with no source names and then takes them; imports
+ * migrates to version 4 with no source names and then takes them; a
+ * version-4 file gets each result's step in its bot's live Elo
+ * (games_before), numbered per ladder and bot, and a match recorded then
+ * continues from the bot's count; imports
  * store their tournaments, matches, results and live Elo in one
  * transaction; a file is imported once; a bad import, or one that fails
  * part-way, writes nothing.
@@ -446,7 +449,6 @@ static void test_migrate_v3(void **state)
     ladder_db *db = open_ok(f->db);
     int v = 0;
     assert_int_equal(ladder_db_schema_version(db, &v), JA_OK);
-    assert_int_equal(v, 4);
     assert_int_equal(v, LADDER_DB_SCHEMA_VERSION);
     ladder_db_close(&db);
     assert_int_equal(raw_int(f->db, "SELECT count(*) FROM matches"), 2);
@@ -485,6 +487,93 @@ static void test_migrate_v3(void **state)
     assert_int_equal(w.source_kind[0], 0);
     assert_int_equal(w.number[1], 1);
     ladder_db_close(&db);
+}
+
+/* ---- Version 4 -> 5: the live Elo's step of each result --------------------- */
+
+/* games_before of bot `bot` in match `match` (-1 for NULL). */
+static int64_t step_of(const char *path, int match, int bot)
+{
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT IFNULL(max(games_before), -1) FROM results"
+                              " WHERE match_id = %d AND bot_id = %d", match, bot);
+    return raw_int(path, sql);
+}
+
+/* A version-4 file: ladder 1 (two seats) with A and B in matches 1, 2
+ * and 4 of tournament 1 (match 5 planned), ladder 2 (three seats) with A in
+ * two seats of match 3 beside C. The upgrade numbers each bot's results
+ * per ladder in match id order, a bot's seats of one match alike; a match
+ * recorded afterwards takes the count of the bot's ratings row. */
+static void test_migrate_v4(void **state)
+{
+    fx *f = *state;
+    for (int i = 0; i < 4; i++)
+        raw_exec(f->db, ladder__migrations[i].sql);
+    raw_exec(
+        f->db,
+        "PRAGMA user_version = 4;"
+        "INSERT INTO bots VALUES (1, 'A', '', 'builtin', 'a', NULL, 'T'),"
+        " (2, 'B', '', 'builtin', 'b', NULL, 'T'), (3, 'C', '', 'builtin', 'c', NULL, 'T');"
+        "INSERT INTO ladders VALUES (1, 'g', 2, 'a=1'), (2, 'g', 3, 'a=1');"
+        "INSERT INTO tournaments VALUES (1, 1, '5', 'round-robin', 1, 0, 2, 5, 'running', 'T',"
+        " NULL, NULL, NULL), (2, 2, '6', 'round-robin', 1, 0, 2, 1, 'done', 'T', 'T', NULL,"
+        " NULL);"
+        "INSERT INTO participants VALUES (1, 0, 1, 'A'), (1, 1, 2, 'B'), (2, 0, 1, 'A'),"
+        " (2, 1, 3, 'C');"
+        "INSERT INTO matches VALUES (1, 1, 0, 0, 0, 0, '1', 'done', 3, NULL, NULL, 'T'),"
+        " (2, 1, 1, 0, 0, 1, '2', 'done', 3, NULL, NULL, 'T'),"
+        " (3, 2, 0, 0, 0, 0, '3', 'done', 3, NULL, NULL, 'T'),"
+        " (4, 1, 2, 0, 0, 0, '4', 'done', 3, NULL, NULL, 'T'),"
+        " (5, 1, 3, 0, 0, 1, '5', 'planned', NULL, NULL, NULL, NULL);"
+        "INSERT INTO match_seats VALUES (1, 0, 0), (1, 1, 1), (2, 0, 1), (2, 1, 0),"
+        " (3, 0, 0), (3, 1, 1), (3, 2, 0), (4, 0, 0), (4, 1, 1), (5, 0, 1), (5, 1, 0);"
+        "INSERT INTO results VALUES (1, 0, 1, 27720, 1, 0, 1500, 16),"
+        " (1, 1, 2, 0, 2, 0, 1500, -16), (2, 0, 2, 27720, 1, 0, 1484, 17),"
+        " (2, 1, 1, 0, 2, 0, 1516, -17), (3, 0, 1, 0, 2, 0, 1500, 1),"
+        " (3, 1, 3, 0, 3, 0, 1500, -2), (3, 2, 1, 27720, 1, 0, 1500, 1),"
+        " (4, 0, 1, 27720, 1, 0, 1499, 15), (4, 1, 2, 0, 2, 0, 1501, -15);"
+        "INSERT INTO ratings VALUES (1, 1, 3, 1514, 2, 0, 1, 'T'), (1, 2, 3, 1486, 1, 0, 2, 'T'),"
+        " (2, 1, 1, 1502, 2, 0, 0, 'T'), (2, 3, 1, 1498, 0, 0, 2, 'T');");
+    ladder_db *db = open_ok(f->db);
+    int v = 0;
+    assert_int_equal(ladder_db_schema_version(db, &v), JA_OK);
+    assert_int_equal(v, 5);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results WHERE games_before IS NULL"),
+                     0);
+    assert_int_equal(step_of(f->db, 1, 1), 0);
+    assert_int_equal(step_of(f->db, 2, 1), 1);
+    assert_int_equal(step_of(f->db, 4, 1), 2);
+    assert_int_equal(step_of(f->db, 1, 2), 0);
+    assert_int_equal(step_of(f->db, 2, 2), 1);
+    assert_int_equal(step_of(f->db, 4, 2), 2);
+    /* Ladder 2 counts apart; A's two seats of match 3 are one step. */
+    assert_int_equal(raw_int(f->db, "SELECT count(DISTINCT games_before) FROM results"
+                                    " WHERE match_id = 3"),
+                     1);
+    assert_int_equal(step_of(f->db, 3, 1), 0);
+    assert_int_equal(step_of(f->db, 3, 3), 0);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+    /* Read back as the rows' games_before, and A's history in ladder 2 one
+     * step with both seats' changes. */
+    ladder_key key2 = {"g", 3, "a=1"};
+    ladder_elo_step *steps = NULL;
+    uint32_t n = 0;
+    assert_int_equal(ladder_db_elo_history(db, &key2, "A", &steps, &n), JA_OK);
+    assert_int_equal(n, 1);
+    assert_true(steps[0].elo_before == 1500 && steps[0].elo_after == 1502);
+    free(steps);
+    /* A match recorded now: its bots' counts from their ratings rows. */
+    ladder_match_result r = {.outcome = {.n_seats = 2, .place = {1, 2}}};
+    assert_int_equal(ladder_db_record_match(db, 1, 3, &r), JA_OK);
+    assert_int_equal(step_of(f->db, 5, 1), 3);
+    assert_int_equal(step_of(f->db, 5, 2), 3);
+    ladder_db_close(&db);
+    sqlite3 *s = NULL;
+    assert_int_equal(sqlite3_open(f->db, &s), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(s, "UPDATE results SET games_before = -1", NULL, NULL, NULL),
+                     SQLITE_CONSTRAINT);
+    sqlite3_close(s);
 }
 
 /* ---- Imports ----------------------------------------------------------------- */
@@ -712,6 +801,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_every_seat_count, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_v2, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_v3, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_migrate_v4, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import_numbers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import_refused, setup, teardown),

@@ -12,7 +12,13 @@
  * QUERY PLAN on a second connection: no SCAN, no temporary B-tree, which
  * would sort the whole selection), and the virtual-machine steps those
  * statements take stay the same on a ladder 20 times larger with a large
- * unplayed plan on top, where a ladder_db_foreach_match grows with it. */
+ * unplayed plan on top, where a ladder_db_foreach_match grows with it.
+ *
+ * ladder_db_elo_history gives a bot name's live Elo step by step: checked
+ * against the walk's rows (each seat's elo_before, elo_delta and
+ * games_before) and the live ratings, the steps of each bot chained
+ * exactly from 1500 to its rating; matches rated out of their plan's
+ * order come in the order rated; its statements are searches too. */
 #include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,6 +34,7 @@
 #include <sqlite3.h>
 
 #include "jackarena/ja_error.h"
+#include "elo.h"
 #include "ladder_db.h"
 
 /* ---- Fixture: one temporary directory, a database file per test ----------- */
@@ -301,6 +308,9 @@ static void assert_same_row(const ladder_match_row *a, const ladder_match_row *b
         assert_int_equal(a->bot_id[s], b->bot_id[s]);
         assert_int_equal(a->score[s], b->score[s]);
         assert_int_equal(a->place[s], b->place[s]);
+        assert_true(a->elo_before[s] == b->elo_before[s]);
+        assert_true(a->elo_delta[s] == b->elo_delta[s]);
+        assert_int_equal(a->games_before[s], b->games_before[s]);
     }
     assert_int_equal(a->deal, b->deal);
     assert_int_equal(a->deal_tournament, b->deal_tournament);
@@ -532,6 +542,140 @@ static void test_match_row(void **state)
     ladder_db_close(&db);
 }
 
+/* ---- A bot's live Elo ------------------------------------------------------------ */
+
+/* ladder_db_elo_history, which must succeed; the steps (caller frees). */
+static ladder_elo_step *history_ok(ladder_db *db, const ladder_key *key, const char *name,
+                                   uint32_t *n)
+{
+    ladder_elo_step *steps = (ladder_elo_step *)n; /* must become NULL or an array */
+    *n = UINT32_MAX;
+    int rc = ladder_db_elo_history(db, key, name, &steps, n);
+    if (rc != JA_OK)
+        fail_msg("history: %s: %s", ja_err_name(rc), ladder_db_errmsg(db));
+    assert_string_equal(ladder_db_errmsg(db), "");
+    assert_true(*n == 0 ? steps == NULL : steps != NULL);
+    return steps;
+}
+
+/* The history of name in ladder key against the full walk and the live
+ * ratings: a step per match and bot of that name, each bot's steps its
+ * games 0, 1, 2 ..., each one's Elo before the previous one's after (the
+ * rating sequence, exactly), the last one's after the bot's live Elo;
+ * ordered by tournament, then step. Returns the steps (caller frees). */
+static ladder_elo_step *check_history(ladder_db *db, const ladder_key *key, const char *name,
+                                      uint32_t *n)
+{
+    ladder_elo_step *steps = history_ok(db, key, name, n);
+    all a = {0};
+    assert_int_equal(ladder_db_foreach_match(db, key, collect_fn, &a), JA_OK);
+    uint32_t want = 0;
+    for (uint32_t i = 0; i < a.n; i++)
+        for (uint32_t s = 0; s < a.row[i].n_seats; s++) {
+            const ladder_match_row *m = &a.row[i];
+            bool first = true;
+            for (uint32_t t = 0; t < s; t++)
+                first &= m->bot_id[t] != m->bot_id[s];
+            ladder_bot_row b;
+            assert_int_equal(ladder_db_bot_row(db, m->bot_id[s], &b), JA_OK);
+            if (!first || strcmp(b.name, name) != 0)
+                continue;
+            want++;
+            uint32_t k = 0;
+            while (k < *n && (steps[k].match_id != m->match_id || steps[k].bot_id != b.id))
+                k++;
+            assert_true(k < *n);
+            assert_int_equal(steps[k].tournament_id, m->tournament_id);
+            assert_int_equal(steps[k].number, m->number);
+            assert_int_equal(steps[k].games_before, m->games_before[s]);
+            assert_true(steps[k].elo_before == m->elo_before[s]);
+            assert_true(steps[k].elo_after == ladder_match_elo_after(m, s));
+        }
+    assert_int_equal(*n, want);
+    ladder_rating *rt = NULL;
+    uint32_t n_rt = 0;
+    assert_int_equal(ladder_db_ratings(db, key, &rt, &n_rt), JA_OK);
+    for (uint32_t r = 0; r < n_rt; r++) {
+        int64_t games = 0;
+        double elo = LADDER_ELO_INITIAL;
+        for (uint32_t k = 0; k < *n; k++) {
+            if (steps[k].bot_id != rt[r].bot_id)
+                continue;
+            assert_int_equal(steps[k].games_before, games++);
+            assert_true(steps[k].elo_before == elo);
+            elo = steps[k].elo_after;
+        }
+        if (games > 0) {
+            assert_int_equal(games, rt[r].games);
+            assert_true(elo == rt[r].elo);
+        }
+    }
+    free(rt);
+    for (uint32_t k = 1; k < *n; k++)
+        assert_true(steps[k - 1].tournament_id < steps[k].tournament_id ||
+                    (steps[k - 1].tournament_id == steps[k].tournament_id &&
+                     steps[k - 1].games_before <= steps[k].games_before));
+    return steps;
+}
+
+static void test_elo_history(void **state)
+{
+    (void)state;
+    data d;
+    ladder_db *db = open_built("history", false, &d);
+    const char *names[] = {"alpha", "beta", "gamma"};
+    const ladder_key *keys[] = {&KEY_A, &KEY_B, &KEY_C};
+    uint32_t n;
+    for (size_t k = 0; k < 3; k++)
+        for (size_t i = 0; i < 3; i++)
+            free(check_history(db, keys[k], names[i], &n));
+    /* alpha's two versions in ladder A: 1.0's in t1, the import and t5,
+     * 2.0's in t3 and the import (their match there a step of each). */
+    ladder_elo_step *steps = check_history(db, &KEY_A, "alpha", &n);
+    assert_int_equal(n, 12);
+    free(steps);
+    /* Ladder C: alpha 1.0 in two seats of one match, one step. */
+    steps = check_history(db, &KEY_C, "alpha", &n);
+    assert_int_equal(n, 1);
+    assert_true(steps[0].elo_after != steps[0].elo_before);
+    free(steps);
+    /* Nobody, a bot of other ladders only, an unknown ladder: no steps. */
+    assert_null(history_ok(db, &KEY_A, "nobody", &n));
+    assert_null(history_ok(db, &KEY_C, "gamma", &n));
+    assert_null(history_ok(db, &KEY_NONE, "alpha", &n));
+    ladder_db_close(&db);
+}
+
+/* Matches rated out of their plan's order (as matches played at once
+ * end): the history follows the ratings, not the match ids. */
+static void test_elo_history_order(void **state)
+{
+    (void)state;
+    char path[160];
+    ladder_db *db = open_ok(db_file("history_order", path));
+    const ladder_bot bots[2] = {ALPHA1, BETA};
+    int64_t tid = tournament(db, &KEY_A, 5, 3, bots, 2, 0, 99);
+    const uint32_t order[6] = {4, 1, 5, 0, 3, 2};
+    for (uint32_t i = 0; i < 6; i++) {
+        /* Seat 0 wins, loses, draws in turn. */
+        ladder_match_result r = {.outcome = {.n_seats = 2, .place = {1, 2}}};
+        if (i % 3 == 1)
+            r.outcome.place[0] = 2, r.outcome.place[1] = 1;
+        if (i % 3 == 2)
+            r.outcome.place[1] = 1;
+        assert_int_equal(ladder_db_record_match(db, tid, order[i], &r), JA_OK);
+    }
+    uint32_t n;
+    ladder_elo_step *steps = check_history(db, &KEY_A, "alpha", &n);
+    assert_int_equal(n, 6);
+    for (uint32_t i = 0; i < 6; i++) {
+        assert_int_equal(steps[i].number, order[i]);
+        assert_int_equal(steps[i].games_before, i);
+    }
+    free(steps);
+    ladder_db_close(&db);
+}
+
 /* ---- Bad arguments ------------------------------------------------------------ */
 
 static void test_bad_arguments(void **state)
@@ -575,6 +719,18 @@ static void test_bad_arguments(void **state)
     assert_int_equal(ladder_db_match_row(db, NULL, d.t1, 0, &row), JA_EINVAL);
     assert_int_equal(ladder_db_match_row(db, &bad_seats, d.t1, 0, &row), JA_EINVAL);
     assert_int_equal(ladder_db_match_row(db, &KEY_A, d.t1, 0, NULL), JA_EINVAL);
+
+    ladder_elo_step *steps = NULL;
+    assert_int_equal(ladder_db_elo_history(NULL, &KEY_A, "alpha", &steps, &n), JA_EINVAL);
+    assert_int_equal(ladder_db_elo_history(db, NULL, "alpha", &steps, &n), JA_EINVAL);
+    assert_int_equal(ladder_db_elo_history(db, &bad_seats, "alpha", &steps, &n), JA_EINVAL);
+    assert_int_equal(ladder_db_elo_history(db, &KEY_A, NULL, &steps, &n), JA_EINVAL);
+    assert_int_equal(ladder_db_elo_history(db, &KEY_A, "", &steps, &n), JA_EINVAL);
+    assert_non_null(strstr(ladder_db_errmsg(db), "a bot name has 1 to"));
+    assert_int_equal(ladder_db_elo_history(db, &KEY_A, long_name, &steps, &n), JA_EINVAL);
+    assert_int_equal(ladder_db_elo_history(db, &KEY_NONE, "", &steps, &n), JA_EINVAL);
+    assert_int_equal(ladder_db_elo_history(db, &KEY_A, "alpha", NULL, &n), JA_EINVAL);
+    assert_int_equal(ladder_db_elo_history(db, &KEY_A, "alpha", &steps, NULL), JA_EINVAL);
 
     /* None of it left a transaction open: a write goes through. */
     tournament(db, &KEY_A, 11, 1, (ladder_bot[2]){BETA, GAMMA}, 2, 1, 99);
@@ -626,13 +782,16 @@ static void test_query_plans(void **state)
     ladder_match_row row;
     assert_int_equal(ladder_db_match_row(db, &KEY_A, d.t1, 1, &row), JA_OK);
     assert_int_equal(ladder_db_match_row(db, &KEY_A, d.t3, 2, &row), JA_ENOTFOUND);
+    ladder_elo_step *steps = history_ok(db, &KEY_A, "alpha", &n);
+    assert_int_equal(n, 12);
+    free(steps);
     traced.on = false;
     ladder_db_close(&db);
 
     /* The ladder, the name's bots, the two walks, the match by number and
      * the match's rows. */
     assert_true(traced.n >= 6);
-    bool by_bot = false, by_result = false;
+    bool by_bot = false, by_result = false, history = false;
     for (int i = 0; i < traced.n; i++) {
         char plan[2048];
         explain(d.path, traced.sql[i], plan, sizeof plan);
@@ -641,9 +800,11 @@ static void test_query_plans(void **state)
             fail_msg("%s\nplans as\n%s", traced.sql[i], plan);
         by_bot |= strstr(plan, "INDEX results_bot (bot_id=? AND match_id<?)") != NULL;
         by_result |= strstr(plan, "SEARCH r USING PRIMARY KEY (match_id<?)") != NULL;
+        history |= strstr(plan, "INDEX results_bot (bot_id=?)") != NULL;
     }
     assert_true(by_bot);
     assert_true(by_result);
+    assert_true(history);
 }
 
 static int count_fn(void *ctx, const ladder_match_row *m)
@@ -735,7 +896,8 @@ int main(void)
         cmocka_unit_test(test_page_all),      cmocka_unit_test(test_pagination),
         cmocka_unit_test(test_by_name),       cmocka_unit_test(test_match_row),
         cmocka_unit_test(test_bad_arguments), cmocka_unit_test(test_query_plans),
-        cmocka_unit_test(test_cost_flat),
+        cmocka_unit_test(test_cost_flat),     cmocka_unit_test(test_elo_history),
+        cmocka_unit_test(test_elo_history_order),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }
