@@ -59,7 +59,6 @@ void arena_format_score(int64_t units, char *buf, size_t cap)
 
 /* ---- outputs ------------------------------------------------------------------ */
 
-
 int arena_text_cols(const char *s)
 {
     int n = 0;
@@ -78,4 +77,21 @@ void arena_put_col(FILE *out, const char *s, int width)
     fputs(s, out);
     for (int n = arena_text_cols(s); n < width; n++)
         fputc(' ', out);
+}
+
+void arena_html(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        switch (c) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&#39;", f); break;
+        default:
+            if (c >= 0x20 || c == '\t' || c == '\n')
+                fputc(c, f);
+        }
+    }
 }

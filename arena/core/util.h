@@ -37,4 +37,10 @@ int arena_text_cols(const char *s);
 int arena_col_width(int floor, int cols);
 void arena_put_col(FILE *out, const char *s, int width);
 
+/* Writes s (NULL: nothing) to f with &, <, >, " and ' escaped as HTML
+ * entities, and control characters other than tab and newline dropped:
+ * text for an element or an attribute value of the server's and the
+ * report's pages. */
+void arena_html(FILE *f, const char *s);
+
 #endif /* ARENA_UTIL_H */

@@ -353,8 +353,8 @@ void srv_ext_page(arena_server *s, FILE *f)
     fputs("<p>A bot that runs on your machine registers its CurveZMQ public key with "
           "<code>POST /api/external</code> and connects, saying hello under your author "
           "name, to <code id=\"endpoint\">", f);
-    arena_serve_html(f, s->ext->endpoint);
+    arena_html(f, s->ext->endpoint);
     fputs("</code> with the server key <code id=\"server-key\">", f);
-    arena_serve_html(f, s->ext->pub);
+    arena_html(f, s->ext->pub);
     fputs("</code>.</p>\n", f);
 }

@@ -147,12 +147,12 @@ static void page_begin(FILE *f, const char *title)
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>",
           f);
-    arena_serve_html(f, title);
+    arena_html(f, title);
     fputs("</title><link rel=\"stylesheet\" href=\"/static/site.css\"></head><body><nav>"
           "<a href=\"/\">Ladder</a><a href=\"/matches\">Matches</a><a href=\"/live\">Live</a>"
           "<a href=\"/submit\">Submit a bot</a><a href=\"/api/ladder\">JSON</a></nav><h1>",
           f);
-    arena_serve_html(f, title);
+    arena_html(f, title);
     fputs("</h1>\n", f);
 }
 
@@ -177,7 +177,7 @@ static enum MHD_Result page_index(arena_server *s, srv_call *c)
     snprintf(title, sizeof title, "%s ladder", s->a->game->name);
     page_begin(f, title);
     fputs("<p>Options: ", f);
-    arena_serve_html(f, s->opts_text[0] ? s->opts_text : "none");
+    arena_html(f, s->opts_text[0] ? s->opts_text : "none");
     fprintf(f, "; %u seats. Matches recorded: <span id=\"matches\">-</span>. Ratings: "
                "Bradley-Terry fit with 95%% intervals, updated live.</p>\n"
                "<table><thead><tr><th>#</th><th>bot</th><th>status</th><th>Elo</th>"
@@ -525,22 +525,22 @@ static void matches_rows(FILE *f, json_t *list)
         fputs("<tr><td>", f);
         if (page) {
             fputs("<a href=\"", f);
-            arena_serve_html(f, page);
+            arena_html(f, page);
             fputs("\">", f);
         }
-        arena_serve_html(f, mid);
+        arena_html(f, mid);
         fputs(page ? "</a>" : " (replay once its batch ends)", f);
         fputs("</td><td>", f);
-        arena_serve_html(f, json_string_value(json_object_get(v, "finished")));
+        arena_html(f, json_string_value(json_object_get(v, "finished")));
         fputs("</td><td>", f);
         json_t *seat;
         size_t k;
         json_array_foreach(json_object_get(v, "seats"), k, seat)
         {
             fputs(k ? ", " : "", f);
-            arena_serve_html(f, json_string_value(json_object_get(seat, "author")));
+            arena_html(f, json_string_value(json_object_get(seat, "author")));
             fputs("@", f);
-            arena_serve_html(f, json_string_value(json_object_get(seat, "version")));
+            arena_html(f, json_string_value(json_object_get(seat, "version")));
             fprintf(f, " (%g)", json_real_value(json_object_get(seat, "score")));
         }
         fputs("</td></tr>\n", f);
@@ -620,7 +620,7 @@ static void version_report(FILE *f, json_t *v)
         const char *res = json_string_value(json_object_get(e, "result"));
         bool ok = res && !strcmp(res, "ok");
         fputs("<tr><td>", f);
-        arena_serve_html(f, json_string_value(json_object_get(e, "step")));
+        arena_html(f, json_string_value(json_object_get(e, "step")));
         fprintf(f, "</td><td class=\"%s\">%s</td></tr>\n", ok ? "pass" : "fail",
                 ok ? "passed" : "failed");
     }
@@ -636,13 +636,13 @@ static void version_report(FILE *f, json_t *v)
         json_t *k;
         json_object_foreach(json_object_get(e, "fault_kinds"), kind, k)
         {
-            arena_serve_html(f, kind);
+            arena_html(f, kind);
             fprintf(f, ": %" JSON_INTEGER_FORMAT " ", json_integer_value(k));
         }
         const char *bundle = json_string_value(json_object_get(e, "bundle"));
         if (bundle) {
             fputs("(reproduction bundle, for the author: <code>", f);
-            arena_serve_html(f, bundle);
+            arena_html(f, bundle);
             fputs("</code>)", f);
         }
         fputs("</td></tr>\n", f);
@@ -662,17 +662,17 @@ static void bot_versions(FILE *f, json_t *j)
         const char *status = json_string_value(json_object_get(v, "status"));
         fprintf(f, "<tr><td>%" JSON_INTEGER_FORMAT "</td><td class=\"",
                 json_integer_value(json_object_get(v, "version")));
-        arena_serve_html(f, status);
+        arena_html(f, status);
         fputs("\">", f);
-        arena_serve_html(f, status);
+        arena_html(f, status);
         const char *sha = json_string_value(json_object_get(v, "sha256"));
         fprintf(f, "</td><td>%" JSON_INTEGER_FORMAT "</td><td><code title=\"",
                 json_integer_value(json_object_get(v, "faults")));
-        arena_serve_html(f, sha);
+        arena_html(f, sha);
         fprintf(f, "\">%.12s</code></td><td><code>", sha ? sha : "");
-        arena_serve_html(f, json_string_value(json_object_get(v, "params")));
+        arena_html(f, json_string_value(json_object_get(v, "params")));
         fputs("</code></td><td>", f);
-        arena_serve_html(f, json_string_value(json_object_get(v, "reason")));
+        arena_html(f, json_string_value(json_object_get(v, "reason")));
         fputs("</td></tr>\n", f);
     }
     fputs("</table>\n", f);
@@ -692,11 +692,11 @@ static void bot_batches(FILE *f, json_t *j)
                    "</td><td class=\"",
                 json_integer_value(json_object_get(v, "id")),
                 json_integer_value(json_object_get(v, "tournament")));
-        arena_serve_html(f, state);
+        arena_html(f, state);
         fputs("\">", f);
-        arena_serve_html(f, state);
+        arena_html(f, state);
         fputs("</td><td>", f);
-        arena_serve_html(f, json_string_value(json_object_get(v, "reason")));
+        arena_html(f, json_string_value(json_object_get(v, "reason")));
         fputs("</td></tr>\n", f);
     }
     fputs("</table>\n", f);

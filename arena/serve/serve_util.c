@@ -313,24 +313,7 @@ size_t arena_sse_copy(arena_sse_out *o, char *buf, size_t max)
     return n;
 }
 
-/* ---- output -------------------------------------------------------------------- */
-
-void arena_serve_html(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        switch (c) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&#39;", f); break;
-        default:
-            if (c >= 0x20 || c == '\t' || c == '\n')
-                fputc(c, f);
-        }
-    }
-}
+/* ---- --http ------------------------------------------------------------------- */
 
 bool arena_serve_http_addr(const char *s, char *host, size_t host_cap, uint16_t *port, bool *v6,
                            bool *loopback, char *err, size_t cap)

@@ -133,11 +133,7 @@ void arena_sse_set(arena_sse_out *o, uint64_t id, const char *data);
  * content reader's answer), freeing it once all of it is out. */
 size_t arena_sse_copy(arena_sse_out *o, char *buf, size_t max);
 
-/* ---- output -------------------------------------------------------------------- */
-
-/* Writes s to f with &, <, >, " and ' escaped as HTML entities, and
- * control characters other than tab and newline dropped. */
-void arena_serve_html(FILE *f, const char *s);
+/* ---- --http ------------------------------------------------------------------- */
 
 /* Parses --http HOST:PORT: an IPv4 address, "localhost" (127.0.0.1), or an
  * IPv6 address in brackets ([::1]:8080), and a port from 1 to 65535. host

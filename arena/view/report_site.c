@@ -15,6 +15,7 @@
 #include "outfile.h"
 #include "jackarena/ja_error.h"
 #include "ja_xalloc.h"
+#include "view/chart.h"
 #include "view/viewer.h"
 
 #include <errno.h>
@@ -26,7 +27,6 @@
 
 /* What the report keeps of one seat beyond ladder_match_row. */
 typedef struct seat_x {
-    double elo_before, elo_delta;
     uint32_t faults[JA_FAULT_COUNT];
 } seat_x;
 
@@ -72,22 +72,8 @@ typedef struct ladder_data {
 
 /* ---- HTML helpers ------------------------------------------------------------ */
 
-static void esc(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&#39;", f); break;
-        default: fputc(*s, f);
-        }
-    }
-}
-
 /* The bots' colours: classes c0 to c9 of site.css, in turn. */
-#define PALETTE_N 10u
+#define PALETTE_N CHART_COLOURS
 
 /* The site's style, the server's (arena/serve/pages/site.css, embedded by
  * arena/CMakeLists.txt). */
@@ -136,8 +122,6 @@ static int collect_seat(void *ctx, const ladder_seat_detail *s)
     if (m == NULL || s->seat >= JA_MAX_SEATS)
         return JA_OK;
     seat_x *x = &m->seat[s->seat];
-    x->elo_before = s->elo_before;
-    x->elo_delta = s->elo_delta;
     memcpy(x->faults, s->faults, sizeof x->faults);
     if (s->replay[0] && m->replay == NULL)
         m->replay = ja_xstrdup(s->replay);
@@ -248,14 +232,10 @@ static void chart_points(ladder_data *d, size_t i, const int p[JA_MAX_SEATS])
             first &= p[t] != p[s];
         if (!first)
             continue;
-        double after = m->seat[s].elo_before;
-        for (uint32_t t = s; t < ns; t++)
-            if (p[t] == p[s])
-                after += m->seat[t].elo_delta;
         rplayer *pl = &d->pl[p[s]];
         if (pl->pn == 0)
-            add_point(pl, (double)i, m->seat[s].elo_before);
-        add_point(pl, (double)i + 1, after);
+            add_point(pl, (double)i, m->row.elo_before[s]);
+        add_point(pl, (double)i + 1, ladder_match_elo_after(&m->row, s));
     }
 }
 
@@ -372,7 +352,7 @@ static void bot_link(FILE *f, const ladder_data *d, uint32_t p, const char *root
     char href[160];
     bot_href(d, p, root, href, sizeof href);
     fprintf(f, "<span class=\"key c%u\"></span><a href=\"%s\">", p % PALETTE_N, href);
-    esc(f, d->pl[p].name);
+    arena_html(f, d->pl[p].name);
     fputs("</a>", f);
 }
 
@@ -459,30 +439,6 @@ static void write_standings(FILE *f, const ladder_data *d)
     standings_notes(f, d);
 }
 
-/* A step for about n ticks over span: 1, 2 or 5 times a power of ten. */
-static double nice_step(double span, int n)
-{
-    double raw = span / n, p = pow(10, floor(log10(raw))), m = raw / p;
-    return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
-}
-
-/* [*lo, *hi] widened to at least 40 and rounded out to the step *step. */
-static void axis_range(double *lo, double *hi, double *step)
-{
-    if (!isfinite(*lo)) {
-        *lo = 1450;
-        *hi = 1550;
-    }
-    if (*hi - *lo < 40) {
-        double mid = (*hi + *lo) / 2;
-        *lo = mid - 20;
-        *hi = mid + 20;
-    }
-    *step = nice_step(*hi - *lo, 5);
-    *lo = floor(*lo / *step) * *step;
-    *hi = ceil(*hi / *step) * *step;
-}
-
 /* The fitted ratings with their 95% intervals: one row per bot with an
  * interval, in the standings' order, the interval a bar and the Elo a dot. */
 static void write_fit_chart(FILE *f, const ladder_data *d)
@@ -497,7 +453,7 @@ static void write_fit_chart(FILE *f, const ladder_data *d)
         }
     if (n == 0)
         return;
-    axis_range(&lo, &hi, &step);
+    chart_axis_range(&lo, &hi, &step);
     /* The labels' margin fits the longest (about 7 px a character, up to
      * half the chart). */
     int cols = 0;
@@ -524,7 +480,7 @@ static void write_fit_chart(FILE *f, const ladder_data *d)
         const ladder_fit_player *fp = &d->fit->players[p];
         double y = T + RH * (row++ + 0.5);
         fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", L - 8, y + 4);
-        esc(f, d->pl[p].name);
+        arena_html(f, d->pl[p].name);
         fprintf(f, "</text><line class=\"ci c%u\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
                    "y2=\"%.1f\"><title>%.0f &ndash; %.0f</title></line>"
                    "<circle class=\"fit c%u\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/>\n",
@@ -582,14 +538,14 @@ static void write_crosstable(FILE *f, const ladder_data *d)
           f);
     for (uint32_t c = 0; c < d->n_pl; c++) {
         fputs("<th>", f);
-        esc(f, d->pl[d->fit ? d->fit->order[c] : c].name);
+        arena_html(f, d->pl[d->fit ? d->fit->order[c] : c].name);
         fputs("</th>", f);
     }
     fputs("</tr>\n", f);
     for (uint32_t r = 0; r < d->n_pl; r++) {
         uint32_t a = d->fit ? d->fit->order[r] : r;
         fputs("<tr><th class=\"l\">", f);
-        esc(f, d->pl[a].name);
+        arena_html(f, d->pl[a].name);
         fputs("</th>", f);
         for (uint32_t c = 0; c < d->n_pl; c++)
             cross_cell(f, d, a, d->fit ? d->fit->order[c] : c);
@@ -599,67 +555,20 @@ static void write_crosstable(FILE *f, const ladder_data *d)
     heat_legend(f);
 }
 
-/* The Elo range of the chart of player only (-1: every player). */
-static void chart_range(const ladder_data *d, int only, double *lo, double *hi)
-{
-    *lo = INFINITY;
-    *hi = -INFINITY;
-    for (uint32_t p = 0; p < d->n_pl; p++)
-        for (size_t i = 0; only < 0 || p == (uint32_t)only ? i < d->pl[p].pn : 0; i++) {
-            *lo = fmin(*lo, d->pl[p].py[i]);
-            *hi = fmax(*hi, d->pl[p].py[i]);
-        }
-}
-
 /* The live Elo after each match: every player's line and a legend (only
  * -1), or player only's line. */
 static void write_chart(FILE *f, const ladder_data *d, int only)
 {
     fputs("<h3>Live Elo over time</h3>\n", f);
-    double lo, hi, ystep;
-    chart_range(d, only, &lo, &hi);
-    axis_range(&lo, &hi, &ystep);
-    const double W = 760, H = 300, L = 52, R = only < 0 ? 150 : 20, T = 12, B = 34;
-    double pw = W - L - R, ph = H - T - B, nx = d->n ? (double)d->n : 1;
-#define SX(x) (L + (x) / nx * pw)
-#define SY(y) (T + (hi - (y)) / (hi - lo) * ph)
-    fprintf(f, "<svg class=\"elochart\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-               "role=\"img\" aria-label=\"live Elo after each match\">\n",
-            W, H, W, H);
-    for (double y = lo; y <= hi + ystep / 2; y += ystep)
-        fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-                   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.0f</text>\n",
-                L, SY(y), L + pw, SY(y), L - 5, SY(y) + 4, y);
-    double xstep = fmax(1, nice_step(nx, 6));
-    for (double x = 0; x <= nx + 1e-9; x += xstep)
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n", SX(x),
-                T + ph + 14, x);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">matches (tournament, then "
-               "plan order)</text>\n<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-               "height=\"%.1f\"/>\n",
-            L + pw / 2, H - 4, L, T, pw, ph);
-    for (uint32_t p = 0; p < d->n_pl; p++) {
-        const rplayer *pl = &d->pl[p];
-        if (only >= 0 && p != (uint32_t)only)
-            continue;
-        fprintf(f, "<polyline class=\"elo line c%u\" points=\"", p % PALETTE_N);
-        for (size_t i = 0; i < pl->pn; i++)
-            fprintf(f, "%s%.1f,%.1f", i ? " " : "", SX(pl->px[i]), SY(pl->py[i]));
-        fputs("\"><title>", f);
-        esc(f, pl->name);
-        fputs("</title></polyline>\n", f);
-        double ly = T + 8 + 16.0 * p;
-        if (only < 0 && ly < H - B) {
-            fprintf(f, "<rect class=\"c%u\" x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\"/>"
-                       "<text x=\"%.1f\" y=\"%.1f\">",
-                    p % PALETTE_N, L + pw + 12, ly - 8, L + pw + 27, ly + 1);
-            esc(f, pl->name);
-            fputs("</text>\n", f);
-        }
-    }
-#undef SX
-#undef SY
-    fputs("</svg>\n", f);
+    chart_line *lines = ja_xcalloc(d->n_pl ? d->n_pl : 1, sizeof *lines);
+    size_t n = 0;
+    for (uint32_t p = 0; p < d->n_pl; p++)
+        if (only < 0 || p == (uint32_t)only)
+            lines[n++] = (chart_line){d->pl[p].name, p, d->pl[p].px, d->pl[p].py, d->pl[p].pn};
+    chart_axes ax = {(double)d->n, "matches (tournament, then plan order)",
+                     "live Elo after each match", only < 0, false};
+    chart_elo_lines(f, lines, n, &ax);
+    free(lines);
 }
 
 /* The range of every seat's score in the ladder (the histograms' axis). */
@@ -745,7 +654,7 @@ static void write_faults(FILE *f, const ladder_data *d)
     for (uint32_t r = 0; r < d->n_pl; r++) {
         uint32_t p = d->fit ? d->fit->order[r] : r;
         fputs("<tr><td class=\"l\">", f);
-        esc(f, d->pl[p].name);
+        arena_html(f, d->pl[p].name);
         fputs("</td>", f);
         for (int k = 1; k < JA_FAULT_COUNT; k++)
             if (tot[k])
@@ -776,7 +685,7 @@ static void match_seats(FILE *f, const ladder_data *d, const rmatch *m)
         fputs(s ? ", " : "", f);
         if (spoil && m->row.place[s] == 1)
             fputs("<b>", f);
-        esc(f, d->pl[d->bot_player[b]].name);
+        arena_html(f, d->pl[d->bot_player[b]].name);
         if (spoil)
             fprintf(f, " (%s, %u)", sc, (unsigned)m->row.place[s]);
         if (spoil && m->row.place[s] == 1)
@@ -825,7 +734,7 @@ static void write_matches(FILE *f, const ladder_data *d, int only, const char *r
 static void ladder_title(FILE *f, const ladder_data *d)
 {
     const ja_game_rules *g = ja_game_find(d->ls->game);
-    esc(f, g ? g->title : d->ls->game);
+    arena_html(f, g ? g->title : d->ls->game);
     fprintf(f, ", %u seats", d->ls->n_seats);
     if (d->tournament_id > 0)
         fprintf(f, ", tournament %lld", (long long)d->tournament_id);
@@ -836,9 +745,9 @@ static void write_ladder(FILE *f, const ladder_data *d)
     fputs("<section class=\"ladder\">\n<h2>", f);
     ladder_title(f, d);
     fprintf(f, " &middot; %zu matches</h2>\n<p class=\"opts\">", d->n);
-    esc(f, d->ls->game);
+    arena_html(f, d->ls->game);
     fputs(d->ls->options[0] ? " &middot; " : "", f);
-    esc(f, d->ls->options);
+    arena_html(f, d->ls->options);
     fputs("</p>\n", f);
     if (d->n == 0) {
         fputs("<p>No finished matches yet.</p>\n</section>\n", f);
@@ -923,10 +832,10 @@ static void write_head(FILE *f, const report_opts *o, const char *root)
                "<link rel=\"stylesheet\" href=\"%ssite.css\"></head>\n<body>\n"
                "<header><h1>Jack Arena report</h1><p class=\"muted\">",
             root);
-    esc(f, o->db_path);
+    arena_html(f, o->db_path);
     if (o->game) {
         fputs(" &middot; ", f);
-        esc(f, o->game);
+        arena_html(f, o->game);
     }
     if (o->tournament_id > 0)
         fprintf(f, " &middot; tournament %lld", (long long)o->tournament_id);

@@ -9,6 +9,7 @@
  * other build fuzz_driver.c runs it over the checked-in corpus
  * (tests/fuzz/corpus/serve). */
 #include "serve/serve_live.h"
+#include "core/util.h"
 #include "serve/serve_util.h"
 
 #include <stdint.h>
@@ -95,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FILE *f = open_memstream(&buf, &len);
     if (f == NULL)
         abort();
-    arena_serve_html(f, s);
+    arena_html(f, s);
     fclose(f);
     if (strpbrk(buf, "<>\"'"))
         abort();

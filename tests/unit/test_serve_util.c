@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "serve/serve_db.h"
+#include "core/util.h"
 #include "serve/serve_util.h"
 
 #include "jackarena/ja_error.h"
@@ -218,8 +219,8 @@ static void test_html(void **state)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    arena_serve_html(f, "<script>alert('x' & \"y\")</script>\x01\tok\n");
-    arena_serve_html(f, NULL);
+    arena_html(f, "<script>alert('x' & \"y\")</script>\x01\tok\n");
+    arena_html(f, NULL);
     fclose(f);
     assert_string_equal(buf, "&lt;script&gt;alert(&#39;x&#39; &amp; &quot;y&quot;)&lt;/script&gt;"
                              "\tok\n");
