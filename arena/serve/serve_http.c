@@ -11,6 +11,7 @@
 #include "run/ladder_run.h"
 #include "names.h"
 #include "core/util.h"
+#include "view/chart.h"
 #include "view/viewer.h"
 
 #include "jackarena/ja_error.h"
@@ -51,6 +52,10 @@
 #define RECENT_MATCHES 20
 /* Recent batches on a bot's page (with the reason of a failed one). */
 #define RECENT_BATCHES 10
+/* Matches on a page of /matches and /bots/NAME/matches (limit=N: 1 to 100). */
+#define PAGE_MATCHES 50
+/* The most matches a bot page's rating chart draws: the author's newest. */
+#define RATING_CHART_MAX 5000
 
 /* One request's state across the calls of the access handler. */
 typedef struct req {
@@ -295,10 +300,14 @@ static json_t *match_json(arena_server *s, ladder_db *db, bot_names *bn,
     json_t *seats = json_array();
     for (uint32_t k = 0; k < row->n_seats; k++) {
         const ladder_bot_row *b = bot_name(db, bn, row->bot_id[k]);
-        json_array_append_new(
-            seats, json_pack("{ss ss sf si}", "author", b ? b->name : "?", "version",
-                             b ? b->version : "?", "score",
-                             (double)row->score[k] / JA_SCORE_UNIT, "place", (int)row->place[k]));
+        json_t *seat = json_pack(
+            "{ss ss sf si sf sf}", "author", b ? b->name : "?", "version", b ? b->version : "?",
+            "score", (double)row->score[k] / JA_SCORE_UNIT, "place", (int)row->place[k],
+            "elo_before", row->elo_before[k], "elo_after", ladder_match_elo_after(row, k));
+        json_object_set_new(seat, "games_before", row->games_before[k] >= 0
+                                                      ? json_integer(row->games_before[k])
+                                                      : json_null());
+        json_array_append_new(seats, seat);
     }
     bool batch, pub = published(s, row->tournament_id, &batch);
     char id[48], seed[21];
@@ -549,8 +558,9 @@ static void matches_rows(FILE *f, json_t *list)
 }
 
 /* The link to the next (older) page of matches, if any: the API's `next`
- * made a page's. */
-static void older_link(FILE *f, json_t *next, const char *page_prefix)
+ * made a page's, with `&limit=` when limit is not 0 (a page size asked
+ * for). */
+static void older_link(FILE *f, json_t *next, const char *page_prefix, uint32_t limit)
 {
     const char *url = json_string_value(next);
     const char *q = url ? strchr(url, '?') : NULL;
@@ -559,8 +569,10 @@ static void older_link(FILE *f, json_t *next, const char *page_prefix)
     /* The query is the server's own (digits): the page takes its cursor. */
     const char *b = strstr(q, "before=");
     int64_t before = b ? strtoll(b + 7, NULL, 10) : 0;
-    fprintf(f, "<p><a href=\"%s?before=%" PRId64 "\">Older matches</a></p>\n", page_prefix,
-            before);
+    fprintf(f, "<p><a class=\"older\" href=\"%s?before=%" PRId64, page_prefix, before);
+    if (limit)
+        fprintf(f, "&amp;limit=%u", limit);
+    fputs("\">Older matches</a></p>\n", f);
 }
 
 /* GET /api/matches and /api/bots/NAME/matches (json), /matches and
@@ -568,8 +580,8 @@ static void older_link(FILE *f, json_t *next, const char *page_prefix)
 static enum MHD_Result matches(arena_server *s, srv_call *c, const char *name, bool html)
 {
     int64_t before, id;
-    uint32_t limit;
-    if (!page_query(c, html ? 50 : 20, 100, &before, &limit))
+    uint32_t limit, def = html ? PAGE_MATCHES : 20;
+    if (!page_query(c, def, 100, &before, &limit))
         return send_error(c, 400, "the query takes before=CURSOR (a positive number, from a "
                                   "page's next) and limit=N (1 to 100)");
     if (name) {
@@ -595,10 +607,13 @@ static enum MHD_Result matches(arena_server *s, srv_call *c, const char *name, b
     char title[96];
     snprintf(title, sizeof title, name ? "Matches of %s" : "Matches", name);
     page_begin(f, title);
-    if (before)
-        fprintf(f, "<p><a href=\"%s\">Newest matches</a></p>\n", page);
+    if (before && limit != def)
+        fprintf(f, "<p><a class=\"newest\" href=\"%s?limit=%u\">Newest matches</a></p>\n",
+                page, limit);
+    else if (before)
+        fprintf(f, "<p><a class=\"newest\" href=\"%s\">Newest matches</a></p>\n", page);
     matches_rows(f, json_object_get(j, "matches"));
-    older_link(f, json_object_get(j, "next"), page);
+    older_link(f, json_object_get(j, "next"), page, limit != def ? limit : 0);
     json_decref(j);
     return page_end(c, f, &buf, &len);
 }
@@ -702,6 +717,97 @@ static void bot_batches(FILE *f, json_t *j)
     fputs("</table>\n", f);
 }
 
+/* The lines of the rating chart into *out: one per version (bot id), in
+ * order of first appearance, each point a step (x its place among the
+ * steps, from 1; y the Elo after it), named AUTHOR@VERSION. Returns how
+ * many; free them with free_lines. */
+static size_t chart_lines(ladder_db *db, const ladder_elo_step *steps, uint32_t n,
+                          chart_line **out)
+{
+    bot_names bn = {0};
+    chart_line *lines = NULL;
+    size_t n_lines = 0, *which = ja_xmalloc((n ? n : 1) * sizeof *which);
+    int64_t *ids = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        size_t l = 0;
+        while (l < n_lines && ids[l] != steps[i].bot_id)
+            l++;
+        if (l == n_lines) {
+            lines = ja_xrealloc(lines, (n_lines + 1) * sizeof *lines);
+            ids = ja_xrealloc(ids, (n_lines + 1) * sizeof *ids);
+            ids[l] = steps[i].bot_id;
+            const ladder_bot_row *b = bot_name(db, &bn, ids[l]);
+            char name[LADDER_NAME_MAX + LADDER_VERSION_MAX + 2];
+            snprintf(name, sizeof name, "%s@%s", b ? b->name : "?", b ? b->version : "?");
+            lines[l] = (chart_line){ja_xstrdup(name), (unsigned)l, NULL, NULL, 0};
+            n_lines++;
+        }
+        which[i] = l;
+        lines[l].n++;
+    }
+    for (size_t l = 0; l < n_lines; l++) {
+        lines[l].x = ja_xmalloc(lines[l].n * sizeof(double));
+        lines[l].y = ja_xmalloc(lines[l].n * sizeof(double));
+        lines[l].n = 0;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        chart_line *c = &lines[which[i]];
+        ((double *)c->x)[c->n] = (double)i + 1;
+        ((double *)c->y)[c->n++] = steps[i].elo_after;
+    }
+    free(which);
+    free(ids);
+    free(bn.row);
+    *out = lines;
+    return n_lines;
+}
+
+static void free_lines(chart_line *lines, size_t n)
+{
+    for (size_t l = 0; l < n; l++) {
+        free((void *)lines[l].name);
+        free((void *)lines[l].x);
+        free((void *)lines[l].y);
+    }
+    free(lines);
+}
+
+/* The bot page's rating history: the live Elo after each of the author's
+ * rated matches (its newest RATING_CHART_MAX), in the order they were
+ * rated, a line per version (ladder_db_elo_history). */
+static void bot_chart(arena_server *s, FILE *f, const char *name)
+{
+    fputs("<h2>Rating history</h2>\n", f);
+    ladder_db *db = NULL;
+    ladder_key key = {s->a->game->name, s->a->seats, s->opts_text};
+    ladder_elo_step *steps = NULL;
+    uint32_t n = 0;
+    if (open_ladder(s, &db) != JA_OK || ladder_db_elo_history(db, &key, name, &steps, &n) != JA_OK) {
+        if (db)
+            arena_error("%s", ladder_db_errmsg(db));
+        fputs("<p class=\"fail\">The ratings cannot be read.</p>\n", f);
+        ladder_db_close(&db);
+        return;
+    }
+    uint32_t first = n > RATING_CHART_MAX ? n - RATING_CHART_MAX : 0;
+    if (n == 0) {
+        fputs("<p class=\"muted\">No rated match yet.</p>\n", f);
+    } else {
+        chart_line *lines;
+        size_t n_lines = chart_lines(db, steps + first, n - first, &lines);
+        chart_axes ax = {(double)(n - first), "matches, in the order they were rated",
+                         "live Elo after each rated match", true, true};
+        chart_elo_lines(f, lines, n_lines, &ax);
+        fprintf(f, "<p class=\"muted\">The live Elo after each of %s%u rated matches, in the "
+                   "order they were rated: a line per version, a point per match. Live Elo "
+                   "depends on that order; the ladder page ranks by the fitted Elo.</p>\n",
+                first ? "the newest " : "its ", n - first);
+        free_lines(lines, n_lines);
+    }
+    free(steps);
+    ladder_db_close(&db);
+}
+
 /* GET /api/bots/NAME (JSON) and /bots/NAME (html): one author. */
 static enum MHD_Result bot(arena_server *s, srv_call *c, const char *name, bool html)
 {
@@ -721,6 +827,7 @@ static enum MHD_Result bot(arena_server *s, srv_call *c, const char *name, bool 
         return MHD_NO;
     page_begin(f, name);
     bot_versions(f, j);
+    bot_chart(s, f, name);
     bot_batches(f, j);
     fputs("<h2>Validation reports</h2>\n", f);
     json_t *v;
@@ -732,7 +839,7 @@ static enum MHD_Result bot(arena_server *s, srv_call *c, const char *name, bool 
     fprintf(f, "<h2>Recent matches</h2>\n<p><a href=\"%s\">All matches, a page at a time</a>"
                "</p>\n", prefix);
     matches_rows(f, json_object_get(j, "matches"));
-    older_link(f, json_object_get(j, "more_matches"), prefix);
+    older_link(f, json_object_get(j, "more_matches"), prefix, 0);
     json_decref(j);
     return page_end(c, f, &buf, &len);
 }

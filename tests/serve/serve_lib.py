@@ -2,13 +2,18 @@
 (test_serve_browser.py, test_serve_load.py; docs/server.md): a server on a
 loopback port from tests/free_port.py, killed at exit whatever happened;
 JSON requests; registering and uploading; waits that poll a condition with
-a generous guard against hangs only (never a timing assertion)."""
+a generous guard against hangs only (never a timing assertion); an
+author's matches checked as the ladder's live Elo sequence, and the bot
+page's rating chart against it (test_serve_conns.py, test_serve_versions.py)."""
 import atexit
+import html
 import http.client
 import json
 import os
+import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -138,6 +143,119 @@ class Server:
         self.proc.send_signal(signal.SIGTERM)
         rc = self.proc.wait(timeout=GUARD)
         check(rc == 0, "SIGTERM exits 0, not %d: %s" % (rc, self.tail()))
+
+
+# Live Elo (docs/elo.md; ladders/elo.h): K while a bot is new, then K, on a
+# 400-point scale, a seat's change K/(n-1) times the sum over the other
+# bots' seats of score - expected.
+ELO_INITIAL, ELO_K_NEW, ELO_K, ELO_K_NEW_GAMES, ELO_SCALE = 1500.0, 32.0, 16.0, 30, 400.0
+
+
+def walk_matches(s, url):
+    """Every match of a listing through its `next` links, newest first."""
+    out = []
+    while url:
+        st, j = s.json("GET", url)
+        check(st == 200, "GET %s: %d" % (url, st))
+        if st != 200:
+            break
+        out += j["matches"]
+        url = j["next"]
+    return out
+
+
+def elo_change(m, k):
+    """Seat k's live Elo change in match m, from every seat's elo_before,
+    games_before and place (the seats of one bot never score each other)."""
+    me, n = m["seats"][k], len(m["seats"])
+    K = ELO_K_NEW if me["games_before"] < ELO_K_NEW_GAMES else ELO_K
+    total = 0.0
+    for o in m["seats"]:
+        if (o["author"], o["version"]) == (me["author"], me["version"]):
+            continue
+        score = 1.0 if me["place"] < o["place"] else 0.5 if me["place"] == o["place"] else 0.0
+        total += score - 1.0 / (1.0 + 10 ** ((o["elo_before"] - me["elo_before"]) / ELO_SCALE))
+    return K / (n - 1) * total
+
+
+def rating_sequence(s, author, db_path):
+    """The author's matches through /api/bots/NAME/matches (play stopped),
+    checked as the ladder's rating sequence: every seat's elo_after is its
+    elo_before plus the Elo update of its match, computed here from the
+    seats' elo_before, games_before and places; each version's matches by
+    games_before are 0, 1, 2 ..., chained exactly (each elo_before the
+    previous elo_after) from 1500 to the version's live Elo in the ladder
+    database. Returns the versions' steps, {version: [(tournament,
+    games_before, elo_after)]} each in rating order."""
+    ms = walk_matches(s, "/api/bots/%s/matches?limit=7" % author)
+    steps = {}
+    for m in ms:
+        for k, seat in enumerate(m["seats"]):
+            want = seat["elo_before"] + elo_change(m, k)
+            check(abs(seat["elo_after"] - want) < 1e-9,
+                  "match %s seat %d: elo_after %r, the update gives %r"
+                  % (m["id"], k, seat["elo_after"], want))
+            if seat["author"] == author:
+                steps.setdefault(seat["version"], []).append(
+                    (seat["games_before"], seat["elo_before"], seat["elo_after"],
+                     m["tournament"]))
+    check(steps, "%s has rated matches" % author)
+    db = sqlite3.connect("file:%s?mode=ro" % db_path, uri=True)
+    for v, st in steps.items():
+        st.sort()
+        check([x[0] for x in st] == list(range(len(st))),
+              "%s@%s: games_before 0 .. %d: %r" % (author, v, len(st) - 1, [x[0] for x in st]))
+        chain = [ELO_INITIAL] + [x[2] for x in st]
+        check([x[1] for x in st] == chain[:-1],
+              "%s@%s: each match's elo_before the previous one's elo_after" % (author, v))
+        live = db.execute("SELECT r.elo FROM ratings r JOIN bots b ON b.id = r.bot_id "
+                          "WHERE b.name = ? AND b.version = ?", (author, v)).fetchall()
+        check(live == [(chain[-1],)], "%s@%s: the last elo_after %r is the live Elo %r"
+              % (author, v, chain[-1], live))
+        steps[v] = [(x[3], x[0], x[2]) for x in st]
+    db.close()
+    return steps
+
+
+def rating_chart(page, author, steps):
+    """The bot page's rating chart against the versions' steps
+    (rating_sequence): one polyline per version, titled AUTHOR@VERSION,
+    one point per rated match, left to right in the order rated (the
+    versions by tournament), each point's height the Elo after it (an
+    affine map of it, to the 0.1 of the drawing), a dot at each line's end
+    with its Elo."""
+    lines = re.findall(r'<polyline class="elo line c[0-9]" points="([^"]*)"><title>([^<]*)'
+                       r'</title></polyline>', page)
+    check(len(lines) == len(steps), "%s: one line per version: %d for %r"
+          % (author, len(lines), sorted(steps)))
+    order = sorted((t, g, v) for v, st in steps.items() for t, g, _ in st)
+    xs = {}
+    pts = []
+    for points, title in lines:
+        v = html.unescape(title)[len(author) + 1:]
+        xy = [tuple(map(float, p.split(","))) for p in points.split()]
+        st = steps.get(v, [])
+        check(title.startswith(author + "@") and len(xy) == len(st),
+              "%s: %d points for %d matches" % (title, len(xy), len(st)))
+        check(all(a[0] < b[0] for a, b in zip(xy, xy[1:])), "%s: left to right" % title)
+        xs.update({(t, g, v): x for (x, _), (t, g, _) in zip(xy, st)})
+        pts += [(e, y) for (_, y), (_, _, e) in zip(xy, st)]
+        end = re.search(r'<circle class="elo end c[0-9]" cx="[^"]*" cy="[^"]*" r="3"><title>'
+                        + re.escape(title) + r': (-?[0-9]+)</title>', page)
+        check(end and st and int(end.group(1)) == round(st[-1][2]),
+              "%s: its end's dot with its Elo" % title)
+    check(sorted(xs, key=xs.get) == order if len(xs) == len(order) else False,
+          "%s: the points in the order rated" % author)
+    # y = a + b * elo for every point (b < 0: up is more).
+    n = len(pts)
+    if n >= 2:
+        me, my = sum(e for e, _ in pts) / n, sum(y for _, y in pts) / n
+        var = sum((e - me) ** 2 for e, _ in pts)
+        b = sum((e - me) * (y - my) for e, y in pts) / var if var else 0.0
+        a = my - b * me
+        worst = max(abs(y - (a + b * e)) for e, y in pts)
+        check(b < 0 and worst < 0.1, "%s: heights drawn from the Elo (slope %r, off by %r)"
+              % (author, b, worst))
 
 
 def kept(before, after, skip=()):

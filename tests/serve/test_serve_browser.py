@@ -11,7 +11,9 @@ played match `/matches/T-N.html` runs the viewer's self-test (#selftest,
 as tests/viewer/test_browser.sh does) and logs no script error. Every
 page, the replay page too, fits a 400 px phone (scrollWidth). No request
 of either page leaves the server's origin, and no script error or
-exception is logged.
+exception is logged. The bot page draws alice's rating history (one line,
+a point per rated match, its end dotted), and every page fits 1,400 px and
+a 400 px phone, the chart within the page.
 
 Waits poll a condition; the only clock is a generous guard against hangs.
 Skipped (exit 77) only where chromium is not installed.
@@ -37,7 +39,8 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "viewer"))
 from cdp import Chrome  # noqa: E402
-from serve_lib import Server, check, failures, free_port, report, wait_for  # noqa: E402
+from serve_lib import (Server, check, failures, free_port, report, wait_for,  # noqa: E402
+                       walk_matches)
 import check_pages  # noqa: E402
 import page_model  # noqa: E402
 
@@ -187,7 +190,7 @@ def live_pages(exe, tmp):
               "nothing of the seat shown without its author's token")
         st, seat, rows = seat_view(alice, 200)
         check(st == "Seat %d's view:" % seat, "alice's seat view: %r" % st)
-        check(any(r.startswith("alice@") and "cards" in r for r in rows),
+        check(any(r.startswith("alice@") and re.search(r"\bcards?\b", r) for r in rows),
               "alice's seat's view: her hand drawn: %r" % rows[:3])
 
         # A match that is not being played: the page says so and links its replay.
@@ -302,20 +305,42 @@ def main():
               "no check failed")
         check(b.eval("!!document.querySelector('a[href=\"/bots/alice/matches\"]')"),
               "the bot page links its matches")
+        # Its rating history: alice's one version a line of a point per
+        # rated match (as many as its matches listed then; play goes on),
+        # its end dotted.
+        lines = b.eval("Array.from(document.querySelectorAll('svg.elochart polyline.elo'))"
+                       ".map(p => [p.querySelector('title').textContent, "
+                       "p.points.numberOfItems])") or []
+        shown = len(walk_matches(s, "/api/bots/alice/matches?limit=100"))
+        check(len(lines) == 1 and lines[0][0] == "alice@1" and 1 <= lines[0][1] <= shown,
+              "the rating chart: one line of a point per match (%d listed after): %r"
+              % (shown, lines))
+        check(b.eval("document.querySelectorAll('svg.elochart circle.end').length") == 1,
+              "the line's end dotted")
 
-        # Every page at a 400 px phone (its viewport meta tag in force): no
-        # horizontal overflow; a wide table scrolls in its own box.
-        b.viewport(400, 800, True)
-        for path in ("", "matches", "bots/alice", "bots/alice/matches", "live", "submit",
-                     page.lstrip("/") if page else ""):
-            b.navigate(origin + path)
-            wait_for(lambda: b.eval("document.readyState") == "complete" and
-                     b.eval("!!document.querySelector('h1, #pos')"), "the page /" + path)
-            if page and path == page.lstrip("/"):
-                wait_for(lambda: b.eval("document.getElementById('pos').textContent"), "the replay")
-            sw, iw = b.eval("document.documentElement.scrollWidth"), b.eval("window.innerWidth")
-            check(iw == 400 and sw is not None and sw <= 400,
-                  "/%s at 400 px: scrollWidth %r, layout %r px" % (path, sw, iw))
+        # Every page at 1,400 px and at a 400 px phone (its viewport meta tag
+        # in force): no horizontal overflow; a wide table scrolls in its own
+        # box, the rating chart shrinks to the page.
+        for width, phone in ((1400, False), (400, True)):
+            b.viewport(width, 800, phone)
+            for path in ("", "matches", "bots/alice", "bots/alice/matches", "live", "submit",
+                         page.lstrip("/") if page else ""):
+                b.navigate(origin + path)
+                wait_for(lambda: b.eval("document.readyState") == "complete" and
+                         b.eval("!!document.querySelector('h1, #pos')"), "the page /" + path)
+                if page and path == page.lstrip("/"):
+                    wait_for(lambda: b.eval("document.getElementById('pos').textContent"),
+                             "the replay")
+                sw, iw = (b.eval("document.documentElement.scrollWidth"),
+                          b.eval("window.innerWidth"))
+                check(iw == width and sw is not None and sw <= width,
+                      "/%s at %d px: scrollWidth %r, layout %r px" % (path, width, sw, iw))
+                if path == "bots/alice":
+                    r = b.eval("(e => e && [e.getBoundingClientRect().left, "
+                               "e.getBoundingClientRect().right])"
+                               "(document.querySelector('svg.elochart'))")
+                    check(r and r[0] >= 0 and r[1] <= width,
+                          "the rating chart within the page at %d px: %r" % (width, r))
         b.viewport(1400, 900, False)
 
         urls = b.urls()

@@ -15,22 +15,34 @@ connect from addresses of their own in 127/8 (every one is loopback).
 - Pages of matches: /api/matches and /api/bots/NAME/matches newest first,
   followed through `next` to the oldest, every match once (as many as
   `arena ladder export`); their pages link the older ones; bad queries 400.
+  At the edges: a page of exactly all of a bot's matches has no `next` and
+  no older link; one fewer has both, leading to the last match alone; the
+  pages' links keep the page size; the bot page's link to older matches
+  is the API's `more_matches` (none for 20 matches or fewer).
+- The rating history: each seat's elo_before, elo_after and games_before
+  in the matches' API are the ladder's live Elo sequence (each change
+  recomputed from the seats; each version's chained from 1500 to its live
+  Elo in the ladder database); the bot page's chart draws it, a line per
+  version, a point per rated match, in the order rated.
 - Every answer carries the pages' policy, without 'unsafe-inline'; the
   pages' scripts and styles are served from /static/.
 
 Waits poll; the only clock is a guard against hangs (no timing asserted).
 
 usage: test_serve_conns.py ARENA RANDOM.so PICK.so FREE_PORT.py"""
+import html
 import http.client
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_lib import Server, check, free_port, report, wait_for  # noqa: E402
+from serve_lib import (Server, check, free_port, rating_chart, rating_sequence,  # noqa: E402
+                       report, wait_for)
 
 ARENA, RANDOM, PICK, FREE_PORT = sys.argv[1:5]
 GAME = "bruise-jack"
@@ -227,6 +239,50 @@ def pages_of_matches(s, tmp):
         check(st == 400, "%s: 400, not %d" % (bad, st))
     st, _, _ = s.request("GET", "/api/bots/nobody/matches")
     check(st == 404, "no such author's matches: 404, not %d" % st)
+    page_boundaries(s, len(alice))
+    for a in toks:
+        steps = rating_sequence(s, a, os.path.join(tmp, "ladder.db"))
+        rating_chart(s.request("GET", "/bots/" + a)[2].decode(), a, steps)
+
+
+def older_href(page):
+    """The href of a page's "Older matches" link, or None."""
+    m = re.search(r'<a class="older" href="([^"]*)">Older matches</a>', page)
+    return html.unescape(m.group(1)) if m else None
+
+
+def page_boundaries(s, n):
+    """alice's n matches at the edges of a page: a page of exactly n has no
+    older link (API `next` null), of n - 1 one whose page holds the last
+    match alone and no older link; the HTML links keep the page size; the
+    bot page's link to older matches is the API's `more_matches`."""
+    st, j = s.json("GET", "/api/bots/alice/matches?limit=%d" % n)
+    check(st == 200 and len(j["matches"]) == n and j["next"] is None,
+          "a page of all %d matches: no next (%r)" % (n, j.get("next")))
+    st, j = s.json("GET", "/api/bots/alice/matches?limit=%d" % (n - 1))
+    check(st == 200 and len(j["matches"]) == n - 1 and j["next"], "a page of %d: a next" % (n - 1))
+    st, last = s.json("GET", j["next"])
+    check(st == 200 and len(last["matches"]) == 1 and last["next"] is None,
+          "the next page: the last match alone, no next: %r" % last.get("next"))
+    page = s.request("GET", "/bots/alice/matches?limit=%d" % n)[2].decode()
+    check(page.count("<tr><td>") == n and older_href(page) is None,
+          "the page of all %d: no older link" % n)
+    page = s.request("GET", "/bots/alice/matches?limit=%d" % (n - 1))[2].decode()
+    href = older_href(page)
+    cursor = j["next"].split("before=")[1].split("&")[0]
+    check(page.count("<tr><td>") == n - 1 and href == "/bots/alice/matches?before=%s&limit=%d"
+          % (cursor, n - 1), "the page of %d: its older link %r" % (n - 1, href))
+    page = s.request("GET", href or "/")[2].decode()
+    check(page.count("<tr><td>") == 1 and older_href(page) is None and
+          'href="/bots/alice/matches?limit=%d">Newest matches' % (n - 1) in page,
+          "the last page: one match, no older link, the newest page linked")
+    st, b = s.json("GET", "/api/bots/alice")
+    href = older_href(s.request("GET", "/bots/alice")[2].decode())
+    more = b["more_matches"]
+    check((more is None) == (n <= 20) and (href is None if more is None else
+                                          href == "/bots/alice/matches?before=%s" %
+                                          more.split("before=")[1].split("&")[0]),
+          "the bot page's older link %r, the API's more_matches %r (%d matches)" % (href, more, n))
 
 
 def policy(s):

@@ -17,6 +17,10 @@ uploads, and the errors a batch can meet (docs/server.md, "Versions",
   --author-queue 2; her first, dawdle, takes seconds to validate), dave's
   first upload is taken (202) and validated before her second.
 - Fresh deals: every match of the ladder has a deal (seed) of its own.
+- The rating history, once every author has retired and play stopped:
+  each author's matches in the API are the ladder's live Elo sequence
+  (serve_lib.rating_sequence), and the bot page's chart draws it, a line
+  per version (alice's two), a point per rated match.
 - Errors a batch meets, each failing that batch with its reason (in the
   API and on the bots' pages) while the server keeps serving and playing:
   a stored batch that names two versions of one author (written into the
@@ -36,7 +40,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_lib import Server, check, failures, free_port, report, wait_for  # noqa: E402
+from serve_lib import (Server, check, failures, free_port, rating_chart,  # noqa: E402
+                       rating_sequence, report, wait_for)
 
 ARENA, RANDOM, PICK, DAWDLE, FREE_PORT = sys.argv[1:6]
 GAME = "bruise-jack"
@@ -232,6 +237,18 @@ def main():
     out = subprocess.run([ARENA, "ladder", GAME, "--fit", "--json", "--db",
                           os.path.join(tmp, "ladder.db")], capture_output=True, text=True)
     check(out.returncode == 0, "arena ladder --fit: " + out.stderr)
+
+    # --- the rating history, play stopped: each author's matches the
+    # ladder's live Elo sequence, the bot page's chart a line per version
+    toks = {"alice": ta, "bob": tb, "carol": tc, "dave": td}
+    for a, t in toks.items():
+        s.json("POST", "/api/bots/%s/retire" % a, b"", auth(t))
+    wait_for(lambda: s.json("GET", "/api/ladder")[1]["playing"] is False, "play to stop")
+    for a in toks:
+        steps = rating_sequence(s, a, os.path.join(tmp, "ladder.db"))
+        rating_chart(s.request("GET", "/bots/" + a)[2].decode(), a, steps)
+        if a == "alice":
+            check(len(steps) == 2, "alice's two versions rated: %r" % sorted(steps))
     s.stop()
     return report("serve_versions")
 
