@@ -18,7 +18,13 @@
  * against the walk's rows (each seat's elo_before, elo_delta and
  * games_before) and the live ratings, the steps of each bot chained
  * exactly from 1500 to its rating; matches rated out of their plan's
- * order come in the order rated; its statements are searches too. */
+ * order come in the order rated; its statements are searches too.
+ *
+ * Schema version 5 on a file of version 4 with data (build()'s, taken back
+ * to version 4 by dropping the column): each result gets the count of its
+ * bot's earlier finished matches in the ladder, the values the store wrote,
+ * the same histories; the out-of-order file gets the plan's order, as
+ * docs/database.md says. */
 #include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -36,6 +42,7 @@
 #include "jackarena/ja_error.h"
 #include "elo.h"
 #include "ladder_db.h"
+#include "ladder_db_int.h"
 
 /* ---- Fixture: one temporary directory, a database file per test ----------- */
 
@@ -542,6 +549,116 @@ static void test_match_row(void **state)
     ladder_db_close(&db);
 }
 
+/* ---- Raw connections (no ladder_db) ------------------------------------------ */
+
+#define RAW_MAX 128
+
+static void raw_exec(const char *path, const char *sql)
+{
+    sqlite3 *s = NULL;
+    assert_int_equal(sqlite3_open(path, &s), SQLITE_OK);
+    char *err = NULL;
+    if (sqlite3_exec(s, sql, NULL, NULL, &err) != SQLITE_OK)
+        fail_msg("%.60s...: %s", sql, err);
+    sqlite3_close(s);
+}
+
+/* The first column of each row of sql into out (at most RAW_MAX rows; NULL
+ * reads -1); returns how many. */
+static uint32_t raw_ints(const char *path, const char *sql, int64_t out[RAW_MAX])
+{
+    sqlite3 *s = NULL;
+    assert_int_equal(sqlite3_open(path, &s), SQLITE_OK);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s, sql, -1, &st, NULL) != SQLITE_OK)
+        fail_msg("%s: %s", sql, sqlite3_errmsg(s));
+    uint32_t n = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        assert_true(n < RAW_MAX);
+        out[n++] = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 0);
+    }
+    assert_int_equal(rc, SQLITE_DONE);
+    sqlite3_finalize(st);
+    sqlite3_close(s);
+    return n;
+}
+
+static int64_t raw_int(const char *path, const char *sql)
+{
+    int64_t v[RAW_MAX];
+    assert_int_equal(raw_ints(path, sql, v), 1);
+    return v[0];
+}
+
+/* The text of sql's one row and column into buf. */
+static const char *raw_text(const char *path, const char *sql, char *buf, size_t cap)
+{
+    sqlite3 *s = NULL;
+    assert_int_equal(sqlite3_open(path, &s), SQLITE_OK);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s, sql, -1, &st, NULL) != SQLITE_OK)
+        fail_msg("%s: %s", sql, sqlite3_errmsg(s));
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    const unsigned char *t = sqlite3_column_text(st, 0);
+    assert_non_null(t);
+    assert_true(strlen((const char *)t) < cap);
+    snprintf(buf, cap, "%s", (const char *)t);
+    sqlite3_finalize(st);
+    sqlite3_close(s);
+    return buf;
+}
+
+/* Each result's games_before, by match and seat. */
+#define STEPS_SQL "SELECT games_before FROM results ORDER BY match_id, seat"
+
+/* What each should be when the matches were rated in match id order: the
+ * bot's finished matches in the same ladder before this one (a match
+ * counted once however many seats the bot held), by match and seat. */
+#define COUNTED_SQL                                                                      \
+    "SELECT (SELECT count(DISTINCT r2.match_id) FROM results r2"                         \
+    "        JOIN matches m2 ON m2.id = r2.match_id"                                     \
+    "        JOIN tournaments t2 ON t2.id = m2.tournament_id"                            \
+    "        WHERE r2.bot_id = r.bot_id AND t2.ladder_id = t.ladder_id"                  \
+    "          AND r2.match_id < r.match_id)"                                            \
+    " FROM results r JOIN matches m ON m.id = r.match_id"                                \
+    " JOIN tournaments t ON t.id = m.tournament_id ORDER BY r.match_id, r.seat"
+
+/* Every result of path numbered as COUNTED_SQL counts, none NULL. */
+static void assert_steps_counted(const char *path)
+{
+    int64_t steps[RAW_MAX], counted[RAW_MAX];
+    uint32_t n = raw_ints(path, STEPS_SQL, steps);
+    assert_true(n > 0);
+    assert_int_equal(raw_ints(path, COUNTED_SQL, counted), n);
+    for (uint32_t i = 0; i < n; i++)
+        if (steps[i] != counted[i])
+            fail_msg("result %u of %u: games_before %lld, %lld earlier matches", i, n,
+                     (long long)steps[i], (long long)counted[i]);
+}
+
+/* Takes a closed file of the current version back to version 4: results
+ * without games_before, its columns then those of a genuine version-4 file
+ * (migrations 1 to 4 run on an empty one). */
+static void downgrade_to_v4(const char *path)
+{
+    raw_exec(path, "ALTER TABLE results DROP COLUMN games_before; PRAGMA user_version = 4;");
+    char v4[160];
+    db_file("genuine_v4", v4);
+    remove(v4);
+    for (int i = 0; i < 4; i++)
+        raw_exec(v4, ladder__migrations[i].sql);
+    const char *cols = "SELECT group_concat(name || ' ' || type || ' ' || \"notnull\", ', ')"
+                       " FROM (SELECT * FROM pragma_table_info('results') ORDER BY cid)";
+    char a[512], b[512];
+    assert_string_equal(raw_text(path, cols, a, sizeof a), raw_text(v4, cols, b, sizeof b));
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM pragma_table_info('results')"
+                                   " WHERE name = 'games_before'"),
+                     0);
+    assert_int_equal(raw_int(path, "PRAGMA user_version"), 4);
+    remove(v4);
+}
+
 /* ---- A bot's live Elo ------------------------------------------------------------ */
 
 /* ladder_db_elo_history, which must succeed; the steps (caller frees). */
@@ -673,6 +790,82 @@ static void test_elo_history_order(void **state)
         assert_int_equal(steps[i].games_before, i);
     }
     free(steps);
+    ladder_db_close(&db);
+    /* Taken back to version 4, which kept no rating order: the migration
+     * numbers the results in match id order (docs/database.md), so the
+     * steps now come in plan order. */
+    downgrade_to_v4(path);
+    db = open_ok(path);
+    assert_steps_counted(path);
+    steps = history_ok(db, &KEY_A, "alpha", &n);
+    assert_int_equal(n, 6);
+    for (uint32_t i = 0; i < 6; i++) {
+        assert_int_equal(steps[i].number, i);
+        assert_int_equal(steps[i].games_before, i);
+    }
+    free(steps);
+    ladder_db_close(&db);
+}
+
+/* ---- From schema version 4, with data ------------------------------------------ */
+
+/* A file of build()'s data taken back to version 4, and opened again: the
+ * migration gives each result the count of its bot's earlier finished
+ * matches in the ladder (counted here by a query of its own, not the
+ * migration's window function); as build() recorded its matches in match
+ * id order, those are the values the store wrote when it rated them, and
+ * every history reads back the same, chained exactly from 1500 to the live
+ * ratings. A match recorded after the upgrade continues the count. */
+static void test_migrate_from_v4(void **state)
+{
+    (void)state;
+    data d;
+    ladder_db *db = open_built("from_v4", false, &d);
+    const ladder_key *keys[3] = {&KEY_A, &KEY_B, &KEY_C};
+    const char *names[3] = {"alpha", "beta", "gamma"};
+    ladder_elo_step *before[3][3];
+    uint32_t n_before[3][3];
+    for (size_t k = 0; k < 3; k++)
+        for (size_t i = 0; i < 3; i++)
+            before[k][i] = check_history(db, keys[k], names[i], &n_before[k][i]);
+    ladder_db_close(&db);
+    int64_t written[RAW_MAX];
+    uint32_t n = raw_ints(d.path, STEPS_SQL, written);
+    assert_int_equal(n, raw_int(d.path, "SELECT count(*) FROM results"));
+    assert_steps_counted(d.path);
+
+    downgrade_to_v4(d.path);
+    db = open_ok(d.path);
+    int v = 0;
+    assert_int_equal(ladder_db_schema_version(db, &v), JA_OK);
+    assert_int_equal(v, LADDER_DB_SCHEMA_VERSION);
+    int64_t migrated[RAW_MAX];
+    assert_int_equal(raw_ints(d.path, STEPS_SQL, migrated), n);
+    assert_memory_equal(migrated, written, n * sizeof written[0]);
+    assert_steps_counted(d.path);
+    for (size_t k = 0; k < 3; k++)
+        for (size_t i = 0; i < 3; i++) {
+            uint32_t m;
+            ladder_elo_step *after = check_history(db, keys[k], names[i], &m);
+            assert_int_equal(m, n_before[k][i]);
+            for (uint32_t j = 0; j < m; j++) {
+                const ladder_elo_step *x = &after[j], *y = &before[k][i][j];
+                assert_true(x->bot_id == y->bot_id && x->match_id == y->match_id &&
+                            x->games_before == y->games_before);
+                assert_true(x->elo_before == y->elo_before && x->elo_after == y->elo_after);
+            }
+            free(after);
+            free(before[k][i]);
+        }
+
+    /* t5's third match, recorded now: the next step of alpha 1.0 and beta. */
+    ladder_match_result r = {.outcome = {.n_seats = 2, .place = {1, 2}}};
+    assert_int_equal(ladder_db_record_match(db, d.t5, 2, &r), JA_OK);
+    assert_steps_counted(d.path);
+    for (size_t i = 0; i < 3; i++) {
+        uint32_t m;
+        free(check_history(db, &KEY_A, names[i], &m));
+    }
     ladder_db_close(&db);
 }
 
@@ -897,7 +1090,7 @@ int main(void)
         cmocka_unit_test(test_by_name),       cmocka_unit_test(test_match_row),
         cmocka_unit_test(test_bad_arguments), cmocka_unit_test(test_query_plans),
         cmocka_unit_test(test_cost_flat),     cmocka_unit_test(test_elo_history),
-        cmocka_unit_test(test_elo_history_order),
+        cmocka_unit_test(test_elo_history_order), cmocka_unit_test(test_migrate_from_v4),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }
