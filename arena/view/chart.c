@@ -45,7 +45,7 @@ static double sy(const frame *g, double y)
 /* The grid, the axes' values and titles, and the frame. */
 static void axes(FILE *f, const frame *g, double ystep, const chart_axes *ax)
 {
-    fprintf(f, "<svg class=\"elochart\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+    fprintf(f, "<div class=\"chartbox\"><svg class=\"elochart\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
                "role=\"img\" aria-label=\"",
             g->W, g->H, g->W, g->H);
     arena_html(f, ax->label);
@@ -108,5 +108,5 @@ void chart_elo_lines(FILE *f, const chart_line *lines, size_t n_lines, const cha
     axes(f, &g, ystep, ax);
     for (size_t i = 0; i < n_lines; i++)
         line(f, &g, &lines[i], i, ax);
-    fputs("</svg>\n", f);
+    fputs("</svg></div>\n", f);
 }

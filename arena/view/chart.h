@@ -34,7 +34,9 @@ typedef struct chart_axes {
  * over the points' range (at least 40 wide), x ticks, the frame, then one
  * `<polyline class="elo line cN">` per line with its name as title (its
  * points "x,y" in SVG units, one per point), with ax->legend and ax->ends
- * as they say. Names and titles are escaped. */
+ * as they say. Names and titles are escaped. The chart is in a
+ * `<div class="chartbox">`: on a narrow screen it keeps a readable size
+ * and scrolls in that box (site.css). */
 void chart_elo_lines(FILE *f, const chart_line *lines, size_t n_lines, const chart_axes *ax);
 
 /* A step for about n ticks over span: 1, 2 or 5 times a power of ten. */

@@ -13,7 +13,9 @@ page, the replay page too, fits a 400 px phone (scrollWidth). No request
 of either page leaves the server's origin, and no script error or
 exception is logged. The bot page draws alice's rating history (one line,
 a point per rated match, its end dotted), and every page fits 1,400 px and
-a 400 px phone, the chart within the page.
+a 400 px phone, the chart's box within the page, the chart readable (three
+quarters of its size or more, scrolling in its box) and no table's short
+word broken across lines.
 
 Waits poll a condition; the only clock is a generous guard against hangs.
 Skipped (exit 77) only where chromium is not installed.
@@ -336,11 +338,30 @@ def main():
                 check(iw == width and sw is not None and sw <= width,
                       "/%s at %d px: scrollWidth %r, layout %r px" % (path, width, sw, iw))
                 if path == "bots/alice":
+                    # The chart's box within the page; the chart itself at
+                    # three quarters of its size or more (its 11 px text
+                    # 8 px or more), scrolling in that box when wider.
                     r = b.eval("(e => e && [e.getBoundingClientRect().left, "
                                "e.getBoundingClientRect().right])"
-                               "(document.querySelector('svg.elochart'))")
+                               "(document.querySelector('.chartbox'))")
                     check(r and r[0] >= 0 and r[1] <= width,
-                          "the rating chart within the page at %d px: %r" % (width, r))
+                          "the rating chart's box within the page at %d px: %r" % (width, r))
+                    scale = b.eval("(e => e && e.getBoundingClientRect().width / "
+                                   "e.viewBox.baseVal.width)"
+                                   "(document.querySelector('.chartbox svg.elochart'))")
+                    check(scale and scale >= 0.75,
+                          "the rating chart readable at %d px: drawn at %r of its size"
+                          % (width, scale))
+                    # The tables' words whole: no cell of one short word
+                    # (a header, a status) drawn on two lines.
+                    broken = b.eval(
+                        "Array.from(document.querySelectorAll('th, td')).filter(c => {"
+                        " const t = c.firstChild;"
+                        " if (c.childNodes.length != 1 || t.nodeType != 3 ||"
+                        "     !/^\\w{1,10}$/.test(t.textContent)) return false;"
+                        " const g = document.createRange(); g.selectNodeContents(t);"
+                        " return g.getClientRects().length > 1; }).map(c => c.textContent)")
+                    check(broken == [], "table words broken at %d px: %r" % (width, broken))
         b.viewport(1400, 900, False)
 
         urls = b.urls()
