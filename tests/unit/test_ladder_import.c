@@ -30,6 +30,7 @@
 #include "jackarena/ja_error.h"
 #include "ladder_db.h"
 #include "ladder_db_int.h"
+#include "ladder_raw.h"
 
 typedef struct fx {
     char dir[64];
@@ -63,30 +64,6 @@ static int teardown(void **state)
     rmdir(f->dir);
     free(f);
     return 0;
-}
-
-static void raw_exec(const char *path, const char *sql)
-{
-    sqlite3 *s = NULL;
-    assert_int_equal(sqlite3_open(path, &s), SQLITE_OK);
-    char *err = NULL;
-    if (sqlite3_exec(s, sql, NULL, NULL, &err) != SQLITE_OK)
-        fail_msg("%.60s...: %s", sql, err);
-    sqlite3_close(s);
-}
-
-static int64_t raw_int(const char *path, const char *sql)
-{
-    sqlite3 *s = NULL;
-    assert_int_equal(sqlite3_open(path, &s), SQLITE_OK);
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(s, sql, -1, &st, NULL) != SQLITE_OK)
-        fail_msg("%s: %s", sql, sqlite3_errmsg(s));
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    int64_t v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(s);
-    return v;
 }
 
 static ladder_db *open_ok(const char *path)

@@ -43,6 +43,7 @@
 #include "elo.h"
 #include "ladder_db.h"
 #include "ladder_db_int.h"
+#include "ladder_raw.h"
 
 /* ---- Fixture: one temporary directory, a database file per test ----------- */
 
@@ -547,66 +548,6 @@ static void test_match_row(void **state)
     assert_int_equal(ladder_db_match_row(db, &KEY_A, d.t3, 2, &row), JA_OK);
     assert_int_equal(row.turns, 0);
     ladder_db_close(&db);
-}
-
-/* ---- Raw connections (no ladder_db) ------------------------------------------ */
-
-#define RAW_MAX 128
-
-static void raw_exec(const char *path, const char *sql)
-{
-    sqlite3 *s = NULL;
-    assert_int_equal(sqlite3_open(path, &s), SQLITE_OK);
-    char *err = NULL;
-    if (sqlite3_exec(s, sql, NULL, NULL, &err) != SQLITE_OK)
-        fail_msg("%.60s...: %s", sql, err);
-    sqlite3_close(s);
-}
-
-/* The first column of each row of sql into out (at most RAW_MAX rows; NULL
- * reads -1); returns how many. */
-static uint32_t raw_ints(const char *path, const char *sql, int64_t out[RAW_MAX])
-{
-    sqlite3 *s = NULL;
-    assert_int_equal(sqlite3_open(path, &s), SQLITE_OK);
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(s, sql, -1, &st, NULL) != SQLITE_OK)
-        fail_msg("%s: %s", sql, sqlite3_errmsg(s));
-    uint32_t n = 0;
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        assert_true(n < RAW_MAX);
-        out[n++] = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 0);
-    }
-    assert_int_equal(rc, SQLITE_DONE);
-    sqlite3_finalize(st);
-    sqlite3_close(s);
-    return n;
-}
-
-static int64_t raw_int(const char *path, const char *sql)
-{
-    int64_t v[RAW_MAX];
-    assert_int_equal(raw_ints(path, sql, v), 1);
-    return v[0];
-}
-
-/* The text of sql's one row and column into buf. */
-static const char *raw_text(const char *path, const char *sql, char *buf, size_t cap)
-{
-    sqlite3 *s = NULL;
-    assert_int_equal(sqlite3_open(path, &s), SQLITE_OK);
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(s, sql, -1, &st, NULL) != SQLITE_OK)
-        fail_msg("%s: %s", sql, sqlite3_errmsg(s));
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    const unsigned char *t = sqlite3_column_text(st, 0);
-    assert_non_null(t);
-    assert_true(strlen((const char *)t) < cap);
-    snprintf(buf, cap, "%s", (const char *)t);
-    sqlite3_finalize(st);
-    sqlite3_close(s);
-    return buf;
 }
 
 /* Each result's games_before, by match and seat. */

@@ -30,6 +30,7 @@
 #include <sqlite3.h>
 
 #include "elo.h"
+#include "ladder_raw.h"
 #include "hash.h"
 #include "jackarena/ja_error.h"
 #include "ladder_db.h"
@@ -80,63 +81,6 @@ static int teardown(void **state)
 }
 
 /* ---- Raw SQLite access for checks ----------------------------------------- */
-
-static sqlite3 *raw_open(const char *path)
-{
-    sqlite3 *s = NULL;
-    assert_int_equal(sqlite3_open_v2(path, &s, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
-    sqlite3_busy_timeout(s, 2000);
-    return s;
-}
-
-static void raw_exec(const char *path, const char *sql)
-{
-    sqlite3 *s = raw_open(path);
-    char *err = NULL;
-    if (sqlite3_exec(s, sql, NULL, NULL, &err) != SQLITE_OK)
-        fail_msg("%s: %s", sql, err);
-    sqlite3_close(s);
-}
-
-/* The first column of the first row of sql, as an integer. */
-static int64_t raw_int(const char *path, const char *sql)
-{
-    sqlite3 *s = raw_open(path);
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(s, sql, -1, &st, NULL) != SQLITE_OK)
-        fail_msg("%s: %s", sql, sqlite3_errmsg(s));
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    int64_t v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(s);
-    return v;
-}
-
-static double raw_double(const char *path, const char *sql)
-{
-    sqlite3 *s = raw_open(path);
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(s, sql, -1, &st, NULL) != SQLITE_OK)
-        fail_msg("%s: %s", sql, sqlite3_errmsg(s));
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    double v = sqlite3_column_double(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(s);
-    return v;
-}
-
-static void raw_text(const char *path, const char *sql, char *buf, size_t cap)
-{
-    sqlite3 *s = raw_open(path);
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(s, sql, -1, &st, NULL) != SQLITE_OK)
-        fail_msg("%s: %s", sql, sqlite3_errmsg(s));
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    const unsigned char *t = sqlite3_column_text(st, 0);
-    snprintf(buf, cap, "%s", t != NULL ? (const char *)t : "(null)");
-    sqlite3_finalize(st);
-    sqlite3_close(s);
-}
 
 /* Everything that a recorded match writes, summed: any change shows. */
 static int64_t written_rows(const char *path)
