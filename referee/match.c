@@ -69,6 +69,7 @@ typedef struct ref_match {
     ref_seat *seats[JA_MAX_SEATS];
     uint32_t ms[JA_MAX_SEATS];         /* each seat's per-decision limit */
     uint32_t ms_max;
+    uint32_t unlimited;                /* bit s: seat s has no time limit (its kind's) */
     uint32_t max_faults;               /* resolved: never 0 */
     bool timed;                        /* think times are recorded (replay, on_step) */
     /* The fault policy's own streams: one per seat, so that one seat's
@@ -109,7 +110,7 @@ __attribute__((format(printf, 3, 4))) static int fail(match *m, int rc, const ch
 static uint32_t allowance_ms(const match *m, uint32_t s)
 {
     uint32_t move_ms = m->ms[s], bank_ms = m->cfg->bank_ms;
-    if (!move_ms && !bank_ms)
+    if ((!move_ms && !bank_ms) || (m->unlimited >> s & 1))
         return 0;
     uint64_t ms = (uint64_t)move_ms + (m->out->bank_left_us[s] + 999) / 1000;
     return ms > UINT32_MAX - 1 ? UINT32_MAX - 1 : (uint32_t)ms;
@@ -130,8 +131,13 @@ static int setup(match *m)
     /* Think times cost two clock reads a decision; in-process plugins
      * without a limit skip them when nothing records them. */
     m->timed = (cfg->replay && *cfg->replay) || cfg->on_step;
-    /* Each seat's per-decision limit: the one given, or its kind's default. */
+    /* Each seat's per-decision limit: the one given, or its kind's default;
+     * none for a kind without limits (a human seat). */
     for (uint32_t s = 0; s < m->n; s++) {
+        if (cfg->bots[s]->ops->unlimited) {
+            m->unlimited |= 1u << s;
+            continue;
+        }
         m->ms[s] = cfg->move_ms == REF_MOVE_MS_KIND ? ref_bot_default_move_ms(cfg->bots[s])
                                                     : cfg->move_ms;
         m->ms_max = m->ms[s] > m->ms_max ? m->ms[s] : m->ms_max;
@@ -277,13 +283,21 @@ static int64_t seat_deadline(const match *m, uint32_t s)
 
 /* Collects the answer of the asked seat of r against its deadline: the
  * action it chose, or its fault (an index out of range is `illegal`), and
- * its time, charged to its bank when it has an allowance. */
-static void collect_seat(match *m, ref_replay_rec *r)
+ * its time, charged to its bank when it has an allowance. JA_OK, or
+ * JA_ESTATE when the seat's participant left the match (ref_answer.left). */
+static int collect_seat(match *m, ref_replay_rec *r)
 {
     uint32_t s = r->seat;
-    ref_answer a;
+    ref_answer a = {.left = NULL};
     uint32_t allow = m->allow[s];
     ref_seat_collect(m->seats[s], seat_deadline(m, s), &a);
+    if (a.left) {
+        m->out->abandoned = 1;
+        return fail(m, JA_ESTATE, "seat %u (%s) left the match at decision %u: %s",
+                    (unsigned)s,
+                    m->cfg->names ? m->cfg->names[s] : ref_bot_get_info(m->cfg->bots[s])->name,
+                    m->out->decisions, a.left);
+    }
     r->think_us = a.think_us;
     m->out->think_us[s] += a.think_us;
     r->fault = (uint8_t)a.fault;
@@ -296,6 +310,7 @@ static void collect_seat(match *m, ref_replay_rec *r)
     }
     if (allow)
         charge_bank(m, r, &a);
+    return JA_OK;
 }
 
 /* The fault policy for the faulty seat of r (match.h): the action played
@@ -382,7 +397,9 @@ static int play_step(match *m, bool nowait)
         if (m->asked & (1u << r->seat)) {
             if (nowait && !ref_seat_ready(m->seats[r->seat], seat_deadline(m, r->seat)))
                 return JA_EAGAIN;
-            collect_seat(m, r);
+            int rc = collect_seat(m, r);
+            if (rc != JA_OK)
+                return rc;
         }
         if (r->fault != JA_FAULT_NONE)
             replace_fault(m, r);

@@ -23,7 +23,8 @@
  * than both is a timeout, which empties the bank. The allowance is what the
  * seat is told (ja_decision.deadline_ms). Seats charge the CPU time of the
  * decision where their kind measures it (ref_answer.cpu_us), wall time
- * otherwise.
+ * otherwise. A seat whose kind has no limits (ref_bot_ops.unlimited: a
+ * human) gets no allowance at all, whatever move_ms and bank_ms say.
  *
  * Fault policy (ref_on_fault): what replaces a missing answer: the game's
  * default action, a uniformly random legal action from the seat's own
@@ -126,13 +127,18 @@ typedef struct ref_match_result {
     uint64_t think_us[JA_MAX_SEATS];
     uint8_t forfeit[JA_MAX_SEATS];   /* 1: the seat forfeited (see above) */
     uint64_t bank_left_us[JA_MAX_SEATS]; /* what is left of each bank (bank_ms) */
+    /* 1: a seat's participant left the match (ref_answer.left: a human
+     * quit): it stopped there, unfinished, and ref_match_run returned
+     * JA_ESTATE with "seat S (NAME) left the match at decision D: WHY";
+     * its replay is abandoned, never written. */
+    uint8_t abandoned;
     uint8_t digest[REF_DIGEST_BYTES];
 } ref_match_result;
 
 /* Plays the match cfg describes. Returns JA_OK with *out filled, or an
- * error (a bot refused its seat, an engine bug, a replay write failure)
- * with a one-line message in err. A bot's misbehaviour is a fault in *out,
- * never an error. */
+ * error (a bot refused its seat, an engine bug, a replay write failure, a
+ * participant that left: out->abandoned) with a one-line message in err. A
+ * bot's misbehaviour is a fault in *out, never an error. */
 int ref_match_run(const ref_match_config *cfg, ref_match_result *out, char *err, size_t cap);
 
 /* The same match, played in parts: what lets one thread play several

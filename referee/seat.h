@@ -12,7 +12,8 @@
  * Kinds: `plugin` (seat_plugin.c: in-process, trusted), `hosted`
  * (seat_hosted.c: the same plugin in a sandboxed child process, one per
  * match seat, reused by later matches of the bot; docs/security.md) and `zmq` (seat_zmq.c: an external process
- * over ZeroMQ, through the hub of hub.h).
+ * over ZeroMQ, through the hub of hub.h). The arena adds `human` (a person
+ * at the keyboard or in a browser: arena/run/human.h) through the same ops.
  *
  * Threading: seats of different matches may run in different threads at
  * once (arena/run/executor_threads.c); one seat is used by one thread. */
@@ -56,6 +57,11 @@ typedef struct ref_answer {
                             * returned (a JA_E* code; an in-process plugin's
                             * always, a hosted or external one's when its
                             * action carried `code`); 0 when not known */
+    /* NULL; or why the seat's participant left the match (static text: a
+     * human seat's quit, its input ended): no answer, and the match stops
+     * there, unfinished (ref_match_run). Only a kind whose participant
+     * can leave sets it (the human seat of `arena play`). */
+    const char *left;
 } ref_answer;
 
 /* Identity and description of a participant (borrowed from the bot). */
@@ -86,6 +92,10 @@ typedef struct ref_bot_ops {
     /* True: without a deadline the kind needs no clock, so an untimed ask
      * (ref_seat_ask) reads none and reports think_us 0 (in-process plugins). */
     bool clock_free;
+    /* True: the kind's seats have no time limit whatever the match's
+     * move_ms and bank_ms say (a human seat): no allowance, no deadline,
+     * nothing charged to a bank; the think time is still recorded. */
+    bool unlimited;
     /* Optional (NULL = none): copies the last bytes the seat's bot wrote to
      * its stdout/stderr (or logged, for plugins) into buf, NUL-terminated; returns
      * the length. Called before seat_close, for reproduction bundles. */

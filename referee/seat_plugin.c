@@ -264,7 +264,7 @@ static int plugin_ask(ref_seat *rs, const ja_decision *d)
     uint64_t cpu_us = d->deadline_ms && !ref_cpu_within(us, (uint64_t)s->move_ms * 1000)
                           ? (uint64_t)(thread_cpu_ns() - cpu0) / 1000 + 1
                           : 0;
-    s->pending = (ref_answer){index, JA_FAULT_NONE, us, cpu_us, 0};
+    s->pending = (ref_answer){.index = index, .fault = JA_FAULT_NONE, .think_us = us, .cpu_us = cpu_us};
     uint64_t allow_us = (uint64_t)d->deadline_ms * 1000;
     if (rc != JA_OK)
         s->pending = (ref_answer){.fault = JA_FAULT_ERROR, .think_us = us, .cpu_us = cpu_us,

@@ -195,13 +195,15 @@ static void take_reply(zmq_seat *s, const hub_rep *r, ref_answer *out)
 {
     ref_seat *rs = &s->base;
     if (r->kind == HUB_REP_ANSWER) {
-        *out = (ref_answer){r->index, JA_FAULT_NONE,
-                            (uint64_t)(r->at_ns > rs->asked_ns ? r->at_ns - rs->asked_ns : 0) / 1000,
-                            0, 0};
+        *out = (ref_answer){
+            .index = r->index,
+            .fault = JA_FAULT_NONE,
+            .think_us = (uint64_t)(r->at_ns > rs->asked_ns ? r->at_ns - rs->asked_ns : 0) / 1000};
         return;
     }
-    *out = (ref_answer){0, (ja_fault)r->fault, (uint64_t)(ref_now_ns() - rs->asked_ns) / 1000, 0,
-                        r->error};
+    *out = (ref_answer){.fault = (ja_fault)r->fault,
+                        .think_us = (uint64_t)(ref_now_ns() - rs->asked_ns) / 1000,
+                        .error = r->error};
     if (r->fault == JA_FAULT_DISCONNECT)
         s->dead = true;
 }
@@ -209,8 +211,8 @@ static void take_reply(zmq_seat *s, const hub_rep *r, ref_answer *out)
 /* A timeout at deadline_ns. */
 static ref_answer timed_out(const zmq_seat *s, int64_t deadline_ns)
 {
-    return (ref_answer){0, JA_FAULT_TIMEOUT, (uint64_t)(deadline_ns - s->base.asked_ns) / 1000, 0,
-                        0};
+    return (ref_answer){.fault = JA_FAULT_TIMEOUT,
+                        .think_us = (uint64_t)(deadline_ns - s->base.asked_ns) / 1000};
 }
 
 /* The deadline passed with nothing on the seat's socket: tells the hub,
@@ -275,7 +277,7 @@ static void zmq_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
             return;
         }
         if (ready < 0 && zmq_errno() != EINTR) {
-            *out = (ref_answer){0, JA_FAULT_DISCONNECT, 0, 0, 0};
+            *out = (ref_answer){.fault = JA_FAULT_DISCONNECT};
             s->dead = true;
             return;
         }

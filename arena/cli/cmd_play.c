@@ -4,6 +4,7 @@
  * (play_run.h), and only here are their errors printed and the exit status
  * chosen. */
 #include "cli/cli.h"
+#include "run/human.h"
 #include "run/play_run.h"
 #include "run/repro.h"
 
@@ -47,6 +48,8 @@ static const char HELP[] =
     "  cmd:COMMAND ARGS        an external bot the arena starts; it finds the\n"
     "                          endpoint in $JACKARENA_ENDPOINT (docs/protocol.md)\n"
     "  zmq:NAME                an external bot already connected to --listen\n"
+    "  human                   you: play that seat yourself, in this terminal (one\n"
+    "                          human seat a match)\n"
     "  NAME=BOT                any of these under a display name of your choosing\n"
     "Parameters, KEY=VALUE joined by ':', follow a plugin after a ':'\n"
     "(ismcts:iters=2000:c=0.7, ./mybot.so:depth=3, hosted:./mybot.so:depth=3; a\n"
@@ -57,7 +60,15 @@ static const char HELP[] =
     "and the key. The same bot twice, or with two sets of parameters, is two\n"
     "players, shown as ismcts and ismcts#2.\n"
     "\n"
-    "example: arena play taylor-blackjack random random greedy --seed 7 --replay m.rpl\n";
+    "A human seat (docs/bots.md, \"Play against your bot\") sees its seat's view\n"
+    "only: at each of its decisions the table as that seat sees it and its legal\n"
+    "actions, numbered; type a number and Enter. q, or the end of the input,\n"
+    "abandons the match: exit status 1, and no replay is written. It has no time\n"
+    "limit (--move-ms and --bank-ms apply to the bots); the moves are not printed,\n"
+    "and the seed is shown with the result. With --json its screens go to stderr.\n"
+    "\n"
+    "example: arena play taylor-blackjack random random greedy --seed 7 --replay m.rpl\n"
+    "         arena play bombs human ./mybot.so greedy greedy --replay mine.rpl\n";
 
 /* What the flags of one `arena play` say. */
 typedef struct play_flags {
@@ -164,10 +175,17 @@ int cmd_play(int argc, char **argv)
     memset(&bots, 0, sizeof bots);
     static arena_ext ext;
     memset(&ext, 0, sizeof ext);
+    /* A human seat plays in this terminal; its screens go where the text
+     * goes (stderr when stdout carries the JSON). */
+    static arena_human_opts human;
+    human = (arena_human_opts){stdin, stdout};
+    bots.human = &human;
     play_flags f = {.co = {.bots = &bots}};
     int status;
     if (!parse_flags(argc, argv, &f, &ext, &status))
         return status;
+    if (f.json)
+        human.out = stderr;
     if (optind >= argc) {
         arena_error("play: which game? (usage: arena play GAME BOT BOT...; see 'arena games')");
         return EXIT_USAGE;

@@ -6,6 +6,7 @@
  * plugins, the exit-2 contract for cmd: bots) before anything runs. */
 #include "run/botspec.h"
 #include "run/extbots.h"
+#include "run/human.h"
 #include "core/util.h"
 
 #include "jackarena/ja_error.h"
@@ -290,11 +291,29 @@ static int parse_name(arena_bot *b, const char *spec, size_t nl, const char **re
     return JA_OK;
 }
 
+/* `human`: a person plays the seat (human.h), where the command has human
+ * seats (`arena play`). */
+static int parse_human(const arena_bots *bs, arena_bot *b, const char *spec, bool named,
+                       char *err, size_t cap)
+{
+    if (!bs->human) {
+        snprintf(err, cap, "bot '%s': a human seat plays only in 'arena play' (this command "
+                 "plays its matches unattended)", spec);
+        return JA_EINVAL;
+    }
+    snprintf(b->kind, sizeof b->kind, "human");
+    if (!named)
+        snprintf(b->name, sizeof b->name, "human");
+    return JA_OK;
+}
+
 /* The bot after any NAME=, by its kind's prefix; a plain word or file is
  * an in-process plugin. */
-static int parse_kind(arena_bot *b, const char *spec, const char *rest, bool named, char *err,
-                      size_t cap)
+static int parse_kind(const arena_bots *bs, arena_bot *b, const char *spec, const char *rest,
+                      bool named, char *err, size_t cap)
 {
+    if (strcmp(rest, "human") == 0)
+        return parse_human(bs, b, spec, named, err, cap);
     if (strncmp(rest, "hosted:", 7) == 0)
         return parse_hosted(b, spec, rest + 7, named, err, cap);
     if (strncmp(rest, "cmd:", 4) == 0 || strncmp(rest, "cmd[", 4) == 0)
@@ -324,7 +343,7 @@ int arena_bots_add(arena_bots *bs, const char *spec, char *err, size_t cap)
     const char *rest;
     int rc = parse_name(b, spec, nl, &rest, err, cap);
     if (rc == JA_OK)
-        rc = parse_kind(b, spec, rest, nl != 0, err, cap);
+        rc = parse_kind(bs, b, spec, rest, nl != 0, err, cap);
     if (rc == JA_OK)
         bs->n++;
     return rc;
@@ -358,6 +377,18 @@ static bool same_bot(const arena_bot *x, const arena_bot *y)
 
 int arena_bots_finish_names(arena_bots *bs, char *err, size_t cap)
 {
+    /* One person plays one seat: two humans at one screen (or page) would
+     * see each other's hands. */
+    for (int i = 0, first = -1; i < bs->n; i++) {
+        if (strcmp(bs->b[i].kind, "human") != 0)
+            continue;
+        if (first >= 0) {
+            snprintf(err, cap, "more than one human seat ('%s' and '%s'): one person plays one "
+                     "seat of a match", bs->b[first].spec, bs->b[i].spec);
+            return JA_EINVAL;
+        }
+        first = i;
+    }
     /* Explicit names must be unique. */
     for (int i = 0; i < bs->n; i++)
         for (int j = i + 1; j < bs->n; j++)
@@ -514,9 +545,30 @@ static int load_plugins(arena_bots *bs, const ja_game_rules *g, char *err, size_
     return JA_OK;
 }
 
+/* The human participants (human.h). */
+static int load_humans(arena_bots *bs, char *err, size_t cap)
+{
+    for (int i = 0; i < bs->n; i++) {
+        arena_bot *b = &bs->b[i];
+        if (strcmp(b->kind, "human") != 0 || b->bot)
+            continue;
+        if (!bs->human) { /* refused when added; a list built by hand */
+            snprintf(err, cap, "bot '%s': this command has no human seats", b->spec);
+            return JA_EINVAL;
+        }
+        int rc = arena_human_open(bs->human, &b->bot, err, cap);
+        if (rc != JA_OK)
+            return rc;
+        b->owns_bot = true;
+    }
+    return JA_OK;
+}
+
 int arena_bots_load(arena_bots *bs, const ja_game_rules *g, char *err, size_t cap)
 {
     int rc = check_external(bs, err, cap);
+    if (rc == JA_OK)
+        rc = load_humans(bs, err, cap);
     if (rc == JA_OK)
         rc = load_plugins(bs, g, err, cap);
     if (rc == JA_OK)

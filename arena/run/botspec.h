@@ -18,7 +18,7 @@
 typedef struct arena_bot {
     char spec[1024];     /* as given */
     char name[64];       /* display name: NAME= prefix, or derived; "#2" for repeats */
-    char kind[16];       /* plugin, hosted, cmd, zmq */
+    char kind[16];       /* plugin, hosted, cmd, zmq, human */
     char target[1024];   /* path of the .so for plugins; the command (cmd:); the name (zmq:) */
     bool builtin;        /* a reference bot (random, greedy, ismcts) */
     char params[256];    /* the bot's parameters ("iters=50" of ismcts:iters=50, of
@@ -36,6 +36,9 @@ typedef struct arena_bots {
     int n;
     /* External-bot settings and state (extbots.h); NULL: the defaults. */
     struct arena_ext *ext;
+    /* Where a `human` participant plays (human.h); NULL: the command has
+     * no human seats (only `arena play` has), and `human` is refused. */
+    const struct arena_human_opts *human;
 } arena_bots;
 
 /* Room for any line of the functions below: an err of this size never cuts
@@ -46,13 +49,13 @@ typedef struct arena_bots {
  * line in err (docs/architecture.md, "Errors"); it prints nothing. */
 
 /* Adds one specifier (`arena play --help`: reference word, path, hosted:,
- * cmd:, zmq:, each with parameters but zmq:; NAME=SPEC). JA_EINVAL: a usage
- * error. */
+ * cmd:, zmq:, each with parameters but zmq:; `human` where bs->human is
+ * set; NAME=SPEC). JA_EINVAL: a usage error. */
 int arena_bots_add(arena_bots *bs, const char *spec, char *err, size_t cap);
 /* Splits a comma list and adds each. */
 int arena_bots_add_list(arena_bots *bs, const char *list, char *err, size_t cap);
 /* Gives repeated names their "#2", "#3" suffixes; rejects clashing NAME=
- * (JA_EINVAL). */
+ * and a second `human` (JA_EINVAL: one person plays one seat). */
 int arena_bots_finish_names(arena_bots *bs, char *err, size_t cap);
 /* Loads every bot and checks it plays game g (NULL: no check). First the
  * external-bot flags are checked (arena_ext_check), whether or not a bot

@@ -4,6 +4,7 @@
 
 #include "run/export.h"
 #include "core/json_w.h"
+#include "run/human.h"
 #include "run/repro.h"
 #include "core/util.h"
 
@@ -59,10 +60,12 @@ static void on_step(void *ctx, const ja_game_rules *g, const ref_step_info *info
         flush_line(p);
 }
 
-/* The observers of one match: the printer and the exporter, each optional. */
+/* The observers of one match: the printer, the exporter and the human
+ * seat's view, each optional. */
 typedef struct observers {
     printer *pr;
     arena_export_match *xm;
+    ref_bot *human;
 } observers;
 
 static void on_step_all(void *ctx, const ja_game_rules *g, const ref_step_info *info)
@@ -72,6 +75,8 @@ static void on_step_all(void *ctx, const ja_game_rules *g, const ref_step_info *
         on_step(o->pr, g, info);
     if (o->xm)
         arena_export_match_step(o->xm, g, info);
+    if (o->human)
+        arena_human_step(o->human, g, info);
 }
 
 
@@ -120,6 +125,8 @@ static void seat_match(one_match *m, arena_play *p, FILE *out)
     for (int s = 0; s < bots->n; s++) {
         m->seat_bots[s] = bots->b[s].bot;
         m->names[s] = bots->b[s].name;
+        if (arena_human_is(bots->b[s].bot))
+            m->obs.human = bots->b[s].bot;
     }
     ref_match_config *cfg = &m->cfg;
     cfg->game = a->game;
@@ -138,19 +145,26 @@ static void seat_match(one_match *m, arena_play *p, FILE *out)
     cfg->names = m->names;
     cfg->replay = &p->rw;
     m->pr = (printer){.out = out, .bots = bots, .seat = -1};
-    m->obs.pr = !a->json && !a->quiet ? &m->pr : NULL;
+    /* With a human seat the moves are not printed: they would show the
+     * person every seat's decisions (the human seat shows its own view). */
+    m->obs.pr = !a->json && !a->quiet && !m->obs.human ? &m->pr : NULL;
     cfg->on_step = on_step_all;
     cfg->step_ctx = &m->obs;
 }
 
-/* The text's header: the game, the seed, the options and the seats. */
+/* The text's header: the game, the seed (with a human seat, at the end
+ * only: it tells every deal), the options and the seats. */
 static void print_header(FILE *out, const one_match *m)
 {
     const arena_play_args *a = m->a;
     char opts_text[1024];
     ja_options_format(a->game, &a->options, opts_text, sizeof opts_text);
-    fprintf(out, "%s, %d seats, seed %llu\noptions: %s\n", a->game->name, a->bots->n,
-            (unsigned long long)a->seed, opts_text);
+    if (m->obs.human)
+        fprintf(out, "%s, %d seats, seed shown at the end\noptions: %s\n", a->game->name,
+                a->bots->n, opts_text);
+    else
+        fprintf(out, "%s, %d seats, seed %llu\noptions: %s\n", a->game->name, a->bots->n,
+                (unsigned long long)a->seed, opts_text);
     for (int s = 0; s < a->bots->n; s++)
         fprintf(out, "  seat %d: %s (%s)\n", s, a->bots->b[s].name, a->bots->b[s].spec);
     if (m->obs.pr)
@@ -162,7 +176,7 @@ static int start_export(one_match *m, char *err, size_t cap)
 {
     if (m->p->xf)
         m->obs.xm = arena_export_match_new(&m->cfg, 0, m->names);
-    if (!m->obs.pr && !m->obs.xm)
+    if (!m->obs.pr && !m->obs.xm && !m->obs.human)
         m->cfg.on_step = NULL; /* nothing observes the match */
     return JA_OK;
 }
@@ -176,7 +190,10 @@ static int play_match(one_match *m, char *err, size_t cap)
     int rc = ref_match_run(&m->cfg, &m->res, why, sizeof why);
     if (m->obs.pr)
         flush_line(&m->pr);
-    if (rc != JA_OK)
+    if (rc != JA_OK && m->res.abandoned) /* a human left: nothing is written */
+        snprintf(err, cap, "match abandoned: %s%s", why,
+                 m->a->replay_path ? " (the replay is not written)" : "");
+    else if (rc != JA_OK)
         snprintf(err, cap, "match failed: %s", why);
     return rc;
 }
@@ -294,6 +311,8 @@ static void print_text(FILE *out, const one_match *m, const uint32_t places[JA_M
                 (unsigned)res->outcome.place[s], s, m->a->bots->b[s].name, sc, res->faults[s],
                 ff);
     }
+    if (m->obs.human) /* not shown before the end */
+        fprintf(out, "seed %llu\n", (unsigned long long)m->cfg.seed);
     fprintf(out, "digest %s\n", digest);
     if (replay_path)
         fprintf(out, "replay written to %s\n", replay_path);

@@ -10,9 +10,12 @@
  * result and the digest), or one JSON object and a newline with json. With
  * a replay path it writes the replay and, after a fault, the reproduction
  * bundle next to it (repro.h); with an export path, every decision as
- * training data (export.h). Each step returns JA_OK or the failure's code
- * with its line in the caller's err; neither prints an error.
- * Not reentrant: one match at a time. */
+ * training data (export.h). With a human seat (human.h) the moves are not
+ * printed and the seed comes with the result only (either would tell the
+ * person what its seat may not know), and a person who leaves the match
+ * fails the run with "match abandoned: ..." and nothing written. Each step
+ * returns JA_OK or the failure's code with its line in the caller's err;
+ * neither prints an error. Not reentrant: one match at a time. */
 #ifndef ARENA_PLAY_H
 #define ARENA_PLAY_H
 

@@ -262,13 +262,16 @@ int64_t viewer_score(const viewer_model *m, uint32_t f, uint32_t from, uint32_t 
 
 int64_t viewer_score_in(const viewer_model *m, uint32_t f, const void *obs, uint32_t s)
 {
-    if (f + 1 == m->n_frames)
-        return m->r->outcome.score[s];
+    return f + 1 == m->n_frames ? m->r->outcome.score[s] : viewer_obs_score(m->g, obs, s);
+}
+
+int64_t viewer_obs_score(const ja_game_rules *g, const void *obs, uint32_t s)
+{
     int64_t v;
-    viewer_field(m->g, obs, "score", s, &v);
-    for (uint32_t k = 0; k < m->g->n_obs_fields; k++)
-        if (strcmp(m->g->obs_fields[k].name, "score") == 0)
-            return strstr(m->g->obs_fields[k].doc, "27720") ? v : v * JA_SCORE_UNIT;
+    viewer_field(g, obs, "score", s, &v);
+    for (uint32_t k = 0; k < g->n_obs_fields; k++)
+        if (strcmp(g->obs_fields[k].name, "score") == 0)
+            return strstr(g->obs_fields[k].doc, "27720") ? v : v * JA_SCORE_UNIT;
     return 0;
 }
 

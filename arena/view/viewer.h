@@ -109,6 +109,9 @@ bool viewer_field(const ja_game_rules *g, const void *obs, const char *name, uin
 int64_t viewer_score(const viewer_model *m, uint32_t f, uint32_t from, uint32_t s);
 /* The same as observation obs (of frame f) shows it. */
 int64_t viewer_score_in(const viewer_model *m, uint32_t f, const void *obs, uint32_t s);
+/* Seat s's running score as observation obs of game g shows it (its
+ * "score" field, as above; 0 without one), in units of 1/JA_SCORE_UNIT. */
+int64_t viewer_obs_score(const ja_game_rules *g, const void *obs, uint32_t s);
 
 /* Writes one observation as a JSON object from the game's field table:
  * scalars as numbers, arrays as arrays with trailing zeros trimmed (a missing
@@ -143,6 +146,13 @@ void viewer_text_header(FILE *f, const viewer_model *m, int seat, const viewer_s
  * knew). */
 void viewer_text_frame(FILE *f, const viewer_model *m, uint32_t fr, int seat,
                        const viewer_style *st);
+/* One observation of a match in play as its seat sees it (the human seat
+ * of `arena play`): the table, who decides now, and each seat's line as a
+ * seat's view of a replay draws a frame (its score as obs shows it, the
+ * seat's own hand, what obs shows of the others), from obs alone. names:
+ * the n_seats display names. */
+void viewer_text_obs(FILE *f, const ja_game_rules *g, uint32_t n_seats, const char *const *names,
+                     uint32_t seat, const void *obs, const viewer_style *st);
 /* The outcome: scores, places and faults per seat. */
 void viewer_text_outcome(FILE *f, const viewer_model *m, const viewer_style *st);
 /* True if frame fr is one seat `seat` perceives: the deal, the end, a

@@ -123,12 +123,23 @@ static void put_score(FILE *f, int64_t units)
 
 /* ---- per-game renderers ------------------------------------------------------ */
 
-/* What a renderer draws with: the stream, the style, the match. */
+/* What a renderer draws with: the stream, the style, and the match's game
+ * and seats by name (a replay's model, or a match in play: the human seat's
+ * screen, viewer_text_obs). */
 typedef struct rctx {
     FILE *f;
     const viewer_style *st;
-    const viewer_model *m;
+    const ja_game_rules *g;
+    uint32_t n_seats;
+    const char *const *names;   /* n_seats display names */
 } rctx;
+
+/* The seats' names of model m, into names (JA_MAX_SEATS). */
+static void model_names(const viewer_model *m, const char *names[JA_MAX_SEATS])
+{
+    for (uint32_t s = 0; s < m->n_seats && s < JA_MAX_SEATS; s++)
+        names[s] = m->r->h.players[s].name;
+}
 
 /* table: the public picture, from one seat's observation; hand: the cards
  * private to the observing seat (one line, no newline); other: what that
@@ -146,8 +157,8 @@ typedef struct game_render {
 /* "seat 2 (random)". */
 static void put_seat(const rctx *c, uint32_t s)
 {
-    if (s < c->m->n_seats)
-        fprintf(c->f, "seat %u (%s)", (unsigned)s, c->m->r->h.players[s].name);
+    if (s < c->n_seats)
+        fprintf(c->f, "seat %u (%s)", (unsigned)s, c->names[s]);
     else
         fprintf(c->f, "seat %u", (unsigned)s);
 }
@@ -275,12 +286,12 @@ static const char *bombs_rank_name(unsigned r)
 
 /* One public event of a Bombs observation, as text ("seat 1 (random) run
  * 7-Q"). */
-static void bombs_event(const viewer_model *m, unsigned kind, unsigned seat, unsigned arg,
-                        char *buf, size_t cap)
+static void bombs_event(const rctx *c, unsigned kind, unsigned seat, unsigned arg, char *buf,
+                        size_t cap)
 {
     char who[96], lab[VIEWER_LABEL_MAX];
-    if (seat < m->n_seats)
-        snprintf(who, sizeof who, "seat %u (%s)", seat, m->r->h.players[seat].name);
+    if (seat < c->n_seats)
+        snprintf(who, sizeof who, "seat %u (%s)", seat, c->names[seat]);
     else
         snprintf(who, sizeof who, "seat %u", seat);
     const char *rank = bombs_rank_name(arg);
@@ -295,7 +306,7 @@ static void bombs_event(const viewer_model *m, unsigned kind, unsigned seat, uns
     case JA_BOMBS_EV_RETURN: snprintf(buf, cap, "%s returns a %s", who, rank); break;
     case JA_BOMBS_EV_PLAY:
     case JA_BOMBS_EV_INTERRUPT:
-        if (m->g->label((ja_action){arg}, lab, sizeof lab) < 0)
+        if (c->g->label((ja_action){arg}, lab, sizeof lab) < 0)
             snprintf(lab, sizeof lab, "play %u", arg);
         snprintf(buf, cap, "%s %s%s", who, lab, kind == JA_BOMBS_EV_INTERRUPT ? " out of turn" : "");
         break;
@@ -358,7 +369,7 @@ static void bombs_trick(const rctx *c, const ja_bombs_obs *o)
         col += fprintf(c->f, " ...");
     for (int i = from; i < to; i++) {
         char ev[160];
-        bombs_event(c->m, o->ev_kind[i], o->ev_seat[i], o->ev_arg[i], ev, sizeof ev);
+        bombs_event(c, o->ev_kind[i], o->ev_seat[i], o->ev_arg[i], ev, sizeof ev);
         int w = (int)strlen(ev) + (i + 1 < to ? 1 : 0);
         if (col + 1 + w > 78 && col > 4) {
             fputs("\n   ", c->f);
@@ -414,7 +425,7 @@ static void bombs_table(const rctx *c, const void *p)
     char lab[VIEWER_LABEL_MAX];
     uint32_t code = bombs_top_code(o);
     if (o->top_form == JA_BOMBS_FORM_NONE || o->top_form > JA_BOMBS_FORM_SUPER ||
-        c->m->g->label((ja_action){code}, lab, sizeof lab) < 0) {
+        c->g->label((ja_action){code}, lab, sizeof lab) < 0) {
         fputs("no play on the table", f);
     } else {
         fprintf(f, "top: %s", lab);
@@ -486,7 +497,7 @@ static void bombs_deciding(const rctx *c, const void *p)
     }
     if (o->stage == JA_BOMBS_STAGE_WINDOW) {
         fputs("interrupt window for ", f);
-        for (uint32_t s = 0, k = 0; s < c->m->n_seats && s < JA_BOMBS_MAX_SEATS; s++)
+        for (uint32_t s = 0, k = 0; s < c->n_seats && s < JA_BOMBS_MAX_SEATS; s++)
             if (o->seat_table[s] == o->table && o->count[s] && s != o->turn_seat) {
                 fputs(k++ ? ", " : "", f);
                 put_seat(c, s);
@@ -670,7 +681,7 @@ static void brawl_table(const rctx *c, const void *p)
     static const char *const state[] = {"-", "live", "stayed", "bust"};
     FILE *f = c->f;
     const ja_brawljack_obs *o = p;
-    uint32_t n = c->m->n_seats < JA_BRAWLJACK_MAX_SEATS ? c->m->n_seats : JA_BRAWLJACK_MAX_SEATS;
+    uint32_t n = c->n_seats < JA_BRAWLJACK_MAX_SEATS ? c->n_seats : JA_BRAWLJACK_MAX_SEATS;
     fprintf(f, "  deal %u/%u turn %u  upcard ", o->deal + 1u, (unsigned)o->hands,
             (unsigned)o->turn);
     put_card(f, c->st, o->upcard);
@@ -813,7 +824,7 @@ static void bruise_table(const rctx *c, const void *p)
 {
     FILE *f = c->f;
     const ja_bruise_jack_obs *o = p;
-    uint32_t n = c->m->n_seats < JA_BRUISE_JACK_MAX_SEATS ? c->m->n_seats : JA_BRUISE_JACK_MAX_SEATS;
+    uint32_t n = c->n_seats < JA_BRUISE_JACK_MAX_SEATS ? c->n_seats : JA_BRUISE_JACK_MAX_SEATS;
     fprintf(f, "  hand %u/%u", o->hand + 1u, (unsigned)o->hands);
     if (o->replay)
         fprintf(f, " (replay %u)", (unsigned)o->replay);
@@ -861,15 +872,15 @@ static const game_render RENDERERS[] = {
 
 /* The fallback: every scalar field of the observation, from the field table
  * (arrays are left to the JSON and the per-game renderers). */
-static void generic_table(FILE *f, const viewer_model *m, const void *obs)
+static void generic_table(FILE *f, const ja_game_rules *g, const void *obs)
 {
     int col = 0;
-    for (uint32_t k = 0; k < m->g->n_obs_fields; k++) {
-        const ja_field *fd = &m->g->obs_fields[k];
+    for (uint32_t k = 0; k < g->n_obs_fields; k++) {
+        const ja_field *fd = &g->obs_fields[k];
         if (fd->count != 1)
             continue;
         int64_t v;
-        viewer_field(m->g, obs, fd->name, 0, &v);
+        viewer_field(g, obs, fd->name, 0, &v);
         char b[96];
         int n = snprintf(b, sizeof b, " %s=%lld", fd->name, (long long)v);
         if (col + n > 78) {
@@ -884,11 +895,12 @@ static void generic_table(FILE *f, const viewer_model *m, const void *obs)
         fputc('\n', f);
 }
 
-static const game_render *renderer_of(const viewer_model *m)
+/* The renderer of game g for observations of version obs_version (a
+ * replay's may be older than the game's: the fallback draws those). */
+static const game_render *renderer_of(const ja_game_rules *g, uint32_t obs_version)
 {
     for (size_t i = 0; i < sizeof RENDERERS / sizeof RENDERERS[0]; i++)
-        if (strcmp(RENDERERS[i].game, m->g->name) == 0 &&
-            m->g->obs_version == m->r->h.obs_version)
+        if (strcmp(RENDERERS[i].game, g->name) == 0 && g->obs_version == obs_version)
             return &RENDERERS[i];
     return NULL;
 }
@@ -902,7 +914,7 @@ static void obs_deciding(const rctx *c, const game_render *gr, const void *obs)
         return;
     }
     int64_t v;
-    if (!viewer_field(c->m->g, obs, "to_act", 0, &v))
+    if (!viewer_field(c->g, obs, "to_act", 0, &v))
         return;
     fputs("  to act: ", c->f);
     if (v == 255)
@@ -912,14 +924,14 @@ static void obs_deciding(const rctx *c, const game_render *gr, const void *obs)
     fputc('\n', c->f);
 }
 
-/* Who decides now, from the replay (the omniscient view). */
-static void true_deciding(const rctx *c, uint32_t fr)
+/* Who decides now, from the replay of model m (the omniscient view). */
+static void true_deciding(const rctx *c, const viewer_model *m, uint32_t fr)
 {
-    uint32_t mask = viewer_deciding(c->m, fr);
+    uint32_t mask = viewer_deciding(m, fr);
     fputs("  to act: ", c->f);
     if (!mask)
         fputs("nobody, the match is over", c->f);
-    for (uint32_t s = 0, n = 0; s < c->m->n_seats; s++)
+    for (uint32_t s = 0, n = 0; s < c->n_seats; s++)
         if (mask >> s & 1) {
             fputs(n++ ? ", " : "", c->f);
             put_seat(c, s);
@@ -1019,27 +1031,18 @@ static void frame_records(FILE *f, const viewer_model *m, uint32_t fr, int seat,
     }
 }
 
-/* Each seat's line: its score as the view's seat sees it, and its hand
- * (the viewing seat's own) or what obs shows of it. The public view shows
- * every seat as obs (the public observation) does, and no hand. */
-static void frame_seats(const rctx *c, const game_render *gr, uint32_t fr, int seat,
-                        const void *obs)
+/* Each seat's line: its score (scores[s], in units), and its hand from
+ * hands[s], its own observation (NULL: no hand shown), or else what obs
+ * shows of it. */
+static void seat_lines(const rctx *c, const game_render *gr, const void *obs,
+                       const void *const *hands, const int64_t *scores)
 {
-    const viewer_model *m = c->m;
-    for (uint32_t s = 0; s < m->n_seats; s++) {
-        uint32_t from = seat == VIEWER_ALL ? s : (uint32_t)seat;
-        fprintf(c->f, "  seat %u %-10s score ", (unsigned)s, m->r->h.players[s].name);
-        if (seat == VIEWER_PUBLIC) {
-            put_score(c->f, viewer_score_in(m, fr, obs, s));
-            if (gr && gr->other)
-                gr->other(c, obs, s);
-            fputc('\n', c->f);
-            continue;
-        }
-        put_score(c->f, viewer_score(m, fr, from, s));
-        if (gr && s == from) {
+    for (uint32_t s = 0; s < c->n_seats; s++) {
+        fprintf(c->f, "  seat %u %-10s score ", (unsigned)s, c->names[s]);
+        put_score(c->f, scores[s]);
+        if (gr && hands[s]) {
             fputs("  ", c->f);
-            gr->hand(c, viewer_obs(m, fr, s));
+            gr->hand(c, hands[s]);
         } else if (gr && gr->other) {
             gr->other(c, obs, s);
         }
@@ -1047,11 +1050,23 @@ static void frame_seats(const rctx *c, const game_render *gr, uint32_t fr, int s
     }
 }
 
+/* The public picture of observation obs (its game's renderer, or the
+ * fallback). */
+static void obs_table(const rctx *c, const game_render *gr, const void *obs)
+{
+    if (gr)
+        gr->table(c, obs);
+    else
+        generic_table(c->f, c->g, obs);
+}
+
 void viewer_text_frame(FILE *f, const viewer_model *m, uint32_t fr, int seat,
                        const viewer_style *st)
 {
-    const game_render *gr = renderer_of(m);
-    const rctx c = {f, st, m};
+    const char *names[JA_MAX_SEATS];
+    model_names(m, names);
+    const rctx c = {f, st, m->g, m->n_seats, names};
+    const game_render *gr = renderer_of(m->g, m->r->h.obs_version);
     frame_title(f, m, fr, seat, st);
     frame_records(f, m, fr, seat, st);
     /* The public picture: in the omniscient view from the table in play,
@@ -1065,15 +1080,40 @@ void viewer_text_frame(FILE *f, const viewer_model *m, uint32_t fr, int seat,
         fprintf(f, "  %s\n", m->describe[fr]);
         on(f, st, C_RESET);
     }
-    if (gr)
-        gr->table(&c, obs);
-    else
-        generic_table(f, m, obs);
+    obs_table(&c, gr, obs);
     if (seat == VIEWER_ALL)
-        true_deciding(&c, fr);
+        true_deciding(&c, m, fr);
     else
         obs_deciding(&c, gr, obs);
-    frame_seats(&c, gr, fr, seat, obs);
+    /* Scores as the view's seat sees them (each seat's own in the
+     * omniscient view, the public observation's in the public view); the
+     * hands: every seat's in the omniscient view, the seat's own in its
+     * view, none in the public view. */
+    const void *hands[JA_MAX_SEATS];
+    int64_t scores[JA_MAX_SEATS];
+    for (uint32_t s = 0; s < m->n_seats; s++) {
+        bool own = seat == VIEWER_ALL || (uint32_t)seat == s;
+        hands[s] = own ? viewer_obs(m, fr, s) : NULL;
+        scores[s] = seat == VIEWER_PUBLIC ? viewer_score_in(m, fr, obs, s)
+                                          : viewer_score(m, fr, seat == VIEWER_ALL ? s : (uint32_t)seat, s);
+    }
+    seat_lines(&c, gr, obs, hands, scores);
+}
+
+void viewer_text_obs(FILE *f, const ja_game_rules *g, uint32_t n_seats, const char *const *names,
+                     uint32_t seat, const void *obs, const viewer_style *st)
+{
+    const rctx c = {f, st, g, n_seats, names};
+    const game_render *gr = renderer_of(g, g->obs_version);
+    obs_table(&c, gr, obs);
+    obs_deciding(&c, gr, obs);
+    const void *hands[JA_MAX_SEATS] = {NULL};
+    int64_t scores[JA_MAX_SEATS];
+    for (uint32_t s = 0; s < n_seats && s < JA_MAX_SEATS; s++)
+        scores[s] = viewer_obs_score(g, obs, s);
+    if (seat < JA_MAX_SEATS)
+        hands[seat] = obs;
+    seat_lines(&c, gr, obs, hands, scores);
 }
 
 void viewer_text_outcome(FILE *f, const viewer_model *m, const viewer_style *st)

@@ -16,7 +16,12 @@
  *    stream: the same seed gives the same match, and another than the
  *    default's; forfeit ends the seat at its first fault;
  *  - ref_match_ranked_places puts forfeiters last and keeps the others'
- *    order in competition ranking. */
+ *    order in competition ranking;
+ *  - a kind without limits (a human seat: ref_bot_ops.unlimited) is told
+ *    no deadline and charged nothing whatever move_ms and bank_ms say,
+ *    while the other seat keeps its limits;
+ *  - a seat whose participant leaves (ref_answer.left) stops the match:
+ *    JA_ESTATE, the result marked abandoned, and no replay written. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -40,6 +46,7 @@ typedef struct script_bot {
     ref_bot base;
     uint64_t think_us, cpu_us; /* reported for every answer */
     uint32_t index;            /* answered for every decision */
+    uint32_t left_at;          /* 0; or the ask whose answer leaves the match */
     uint32_t deadlines[MAX_ASKS]; /* deadline_ms of each ask, in order */
     int64_t asked_ns[MAX_ASKS];   /* the seat's asked_ns at each ask */
     uint32_t n_asks;
@@ -81,7 +88,10 @@ static int s_ask(ref_seat *rs, const ja_decision *d)
 static void s_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
 {
     script_bot *b = ((script_seat *)rs)->sb;
-    *out = (ref_answer){b->index, JA_FAULT_NONE, b->think_us, b->cpu_us, 0};
+    *out = (ref_answer){.index = b->index, .fault = JA_FAULT_NONE, .think_us = b->think_us,
+                        .cpu_us = b->cpu_us};
+    if (b->left_at && b->n_asks >= b->left_at)
+        out->left = "it quit";
 }
 
 static void s_end(ref_seat *rs, const ja_outcome *o)
@@ -110,6 +120,13 @@ static const ref_bot_ops clock_free_ops = {
     .clock_free = true,
 };
 
+/* The same kind without time limits (a human seat's). */
+static const ref_bot_ops unlimited_ops = {
+    .kind = "script", .supports = s_supports, .seat_open = s_open, .ask = s_ask,
+    .collect = s_collect, .end = s_end, .seat_close = s_close, .destroy = s_destroy,
+    .unlimited = true,
+};
+
 static void script_init(script_bot *b, uint64_t think_us, uint64_t cpu_us, uint32_t index)
 {
     memset(b, 0, sizeof *b);
@@ -136,22 +153,32 @@ static void on_step(void *ctx, const ja_game_rules *g, const ref_step_info *info
             t->fault[t->n++] = info->recs[k].fault;
 }
 
-static void play(ref_bot *b0, ref_bot *b1, uint32_t move_ms, uint32_t bank_ms, uint8_t policy,
-                 uint32_t max_faults, uint64_t seed, trace *t, ref_match_result *res)
+/* The config of a match of Taylor Blackjack (one game) between b0 and b1
+ * (bots, 2 of them, the caller's). */
+static void config(ref_match_config *cfg, ref_bot **bots, uint32_t move_ms, uint32_t bank_ms,
+                   uint64_t seed)
 {
     const ja_game_rules *g = ja_game_find("taylor-blackjack");
     assert_non_null(g);
-    ref_match_config cfg = {.game = g, .n_seats = 2, .seed = seed, .move_ms = move_ms,
-                            .match_id = "tc", .bank_ms = bank_ms, .on_fault = policy,
-                            .max_faults = max_faults};
+    *cfg = (ref_match_config){.game = g, .n_seats = 2, .seed = seed, .move_ms = move_ms,
+                              .match_id = "tc", .bank_ms = bank_ms, .bots = bots};
     char err[256];
-    ja_options_init(g, &cfg.options);
-    assert_int_equal(ja_options_set(g, &cfg.options, "games=1", err, sizeof err), JA_OK);
-    assert_int_equal(ja_options_resolve(g, &cfg.options, 2, err, sizeof err), JA_OK);
+    ja_options_init(g, &cfg->options);
+    assert_int_equal(ja_options_set(g, &cfg->options, "games=1", err, sizeof err), JA_OK);
+    assert_int_equal(ja_options_resolve(g, &cfg->options, 2, err, sizeof err), JA_OK);
+}
+
+static void play(ref_bot *b0, ref_bot *b1, uint32_t move_ms, uint32_t bank_ms, uint8_t policy,
+                 uint32_t max_faults, uint64_t seed, trace *t, ref_match_result *res)
+{
     ref_bot *bots[2] = {b0, b1};
+    ref_match_config cfg;
+    config(&cfg, bots, move_ms, bank_ms, seed);
+    cfg.on_fault = policy;
+    cfg.max_faults = max_faults;
+    char err[256];
     if (t)
         memset(t, 0, sizeof *t);
-    cfg.bots = bots;
     cfg.on_step = t ? on_step : NULL; /* NULL t: nothing records the steps */
     cfg.step_ctx = t;
     assert_int_equal(ref_match_run(&cfg, res, err, sizeof err), JA_OK);
@@ -293,6 +320,64 @@ static void test_on_fault_policies(void **state)
     assert_false(f.forfeit[0]);
 }
 
+static void test_unlimited_kind(void **state)
+{
+    /* Move 10 ms, bank 100 ms, an hour a decision for the human seat: it
+     * is told no deadline, never times out, and its bank is untouched;
+     * seat 0 keeps its allowance. */
+    static script_bot a, b;
+    script_init(&a, 0, 0, 0);
+    script_init(&b, 3600ull * 1000000, 0, 0);
+    b.base.ops = &unlimited_ops;
+    trace t;
+    ref_match_result res;
+    play(&a.base, &b.base, 10, 100, REF_ON_FAULT_DEFAULT, 0, 1, &t, &res);
+    assert_true(b.n_asks > 4);
+    for (uint32_t i = 0; i < b.n_asks && i < MAX_ASKS; i++)
+        assert_int_equal(b.deadlines[i], 0);
+    for (uint32_t i = 0; i < t.n; i++)
+        assert_int_equal(t.fault[i], JA_FAULT_NONE);
+    assert_int_equal(res.faults[1], 0);
+    assert_int_equal(res.bank_left_us[1], 100000);
+    assert_int_equal(a.deadlines[0], 110);
+    /* The think time is still measured and recorded (a clock is read). */
+    assert_true(b.asked_ns[0] != 0);
+}
+
+static void test_left_abandons(void **state)
+{
+    /* Seat 1 leaves at its third decision: the match stops there with
+     * JA_ESTATE and one line naming the seat, the result says abandoned,
+     * and the replay is never put in place. */
+    static script_bot a, b;
+    script_init(&a, 0, 0, 0);
+    script_init(&b, 0, 0, 0);
+    b.left_at = 3;
+    ref_bot *bots[2] = {&a.base, &b.base};
+    ref_match_config cfg;
+    config(&cfg, bots, 0, 0, 1);
+    char path[] = "/tmp/ja_left_XXXXXX", file[64], err[256];
+    assert_non_null(mkdtemp(path));
+    snprintf(file, sizeof file, "%s/m.rpl", path);
+    ref_replay_writer *rw = NULL;
+    assert_int_equal(ref_replay_writer_open(file, &rw, err, sizeof err), JA_OK);
+    cfg.replay = &rw;
+    ref_match_result res;
+    assert_int_equal(ref_match_run(&cfg, &res, err, sizeof err), JA_ESTATE);
+    assert_int_equal(res.abandoned, 1);
+    assert_int_equal(b.n_asks, 3);
+    assert_non_null(strstr(err, "seat 1 (script) left the match at decision"));
+    assert_non_null(strstr(err, ": it quit"));
+    assert_null(rw);
+    FILE *f = fopen(file, "rb");
+    assert_null(f);
+    assert_int_equal(rmdir(path), 0); /* empty: no temporary file left either */
+    /* A match that nobody leaves is not abandoned. */
+    b.left_at = 0;
+    assert_int_equal(ref_match_run(&cfg, &res, err, sizeof err), JA_OK);
+    assert_int_equal(res.abandoned, 0);
+}
+
 static void test_ranked_places(void **state)
 {
     ja_outcome o = {.n_seats = 4, .place = {1, 2, 3, 4}};
@@ -328,6 +413,8 @@ int main(void)
         cmocka_unit_test(test_bank_alone_flag_falls),
         cmocka_unit_test(test_on_fault_policies),
         cmocka_unit_test(test_ranked_places),
+        cmocka_unit_test(test_unlimited_kind),
+        cmocka_unit_test(test_left_abandons),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
