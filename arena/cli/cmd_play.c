@@ -30,6 +30,8 @@ static const char HELP[] =
     "  --move-ms MS      per-decision time limit, up to 86400000 (a day; default:\n"
     "                    none for plugins, 1000 for hosted and external bots)\n"
     ARENA_FAULT_HELP
+    "  --http HOST:PORT  the human seat plays in a browser: a page served there\n"
+    "                    (127.0.0.1:8080; port 0: any free one), its address printed\n"
     "  --json            print only the result, as one JSON document\n"
     "  -q, --quiet       print only the result, as text\n"
     "With --replay FILE, a match with a fault also gets FILE's stem plus\n"
@@ -48,8 +50,8 @@ static const char HELP[] =
     "  cmd:COMMAND ARGS        an external bot the arena starts; it finds the\n"
     "                          endpoint in $JACKARENA_ENDPOINT (docs/protocol.md)\n"
     "  zmq:NAME                an external bot already connected to --listen\n"
-    "  human                   you: play that seat yourself, in this terminal (one\n"
-    "                          human seat a match)\n"
+    "  human                   you: play that seat yourself, in this terminal or, with\n"
+    "                          --http, in a browser (one human seat a match)\n"
     "  NAME=BOT                any of these under a display name of your choosing\n"
     "Parameters, KEY=VALUE joined by ':', follow a plugin after a ':'\n"
     "(ismcts:iters=2000:c=0.7, ./mybot.so:depth=3, hosted:./mybot.so:depth=3; a\n"
@@ -66,6 +68,9 @@ static const char HELP[] =
     "abandons the match: exit status 1, and no replay is written. It has no time\n"
     "limit (--move-ms and --bank-ms apply to the bots); the moves are not printed,\n"
     "and the seed is shown with the result. With --json its screens go to stderr.\n"
+    "With --http the seat is played on a page at the address printed (it holds a\n"
+    "secret key: only who has the address sees the seat), its legal actions as\n"
+    "buttons; bind only where you mean to play (default: give 127.0.0.1).\n"
     "\n"
     "example: arena play taylor-blackjack random random greedy --seed 7 --replay m.rpl\n"
     "         arena play bombs human ./mybot.so greedy greedy --replay mine.rpl\n";
@@ -74,7 +79,7 @@ static const char HELP[] =
 typedef struct play_flags {
     arena_common co;
     bool move_given, json, quiet;
-    const char *replay_path, *export_path;
+    const char *replay_path, *export_path, *http;
 } play_flags;
 
 /* Parses the flags into f and ext. True to go on; false to exit with
@@ -87,6 +92,7 @@ static bool parse_flags(int argc, char **argv, play_flags *f, arena_ext *ext, in
         {"replay", required_argument, NULL, 'r'}, {"move-ms", required_argument, NULL, 'm'},
         {"json", no_argument, NULL, 'j'},        {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},        {"export-decisions", required_argument, NULL, 'X'},
+        {"http", required_argument, NULL, 'H'},
         ARENA_EXT_LONGOPTS,                      ARENA_FAULT_LONGOPTS,
         {0, 0, 0, 0}};
     int c, k;
@@ -104,6 +110,7 @@ static bool parse_flags(int argc, char **argv, play_flags *f, arena_ext *ext, in
         switch (c) {
         case 'r': f->replay_path = optarg; break;
         case 'X': f->export_path = optarg; break;
+        case 'H': f->http = optarg; break;
         case 'j': f->json = true; break;
         case 'q': f->quiet = true; break;
         case 'h': fputs(HELP, stdout); *status = EXIT_OK; return false;
@@ -152,6 +159,26 @@ static bool seat_bots(arena_bots *bots, arena_ext *ext, char **positional, int n
     return arena_cli_ok(arena_bots_finish_names(bots, err, sizeof err), err);
 }
 
+/* --http: an address, and a human seat to play there. */
+static bool check_http(const play_flags *f, const arena_bots *bots)
+{
+    if (!f->http)
+        return true;
+    char err[512], host[64];
+    uint16_t port;
+    bool v6, loopback;
+    if (!arena_http_addr(f->http, 0, host, sizeof host, &port, &v6, &loopback, err, sizeof err)) {
+        arena_error("%s", err);
+        return false;
+    }
+    for (int i = 0; i < bots->n; i++)
+        if (strcmp(bots->b[i].kind, "human") == 0)
+            return true;
+    arena_error("--http is where a human seat plays: give one with 'human' (arena play GAME "
+                "human BOT...)");
+    return false;
+}
+
 /* The match in its two steps: a failure to prepare is the user's (exit 2),
  * one of the run exit 1 (docs/architecture.md, "Errors"). */
 static int play(const arena_play_args *pa)
@@ -178,7 +205,7 @@ int cmd_play(int argc, char **argv)
     /* A human seat plays in this terminal; its screens go where the text
      * goes (stderr when stdout carries the JSON). */
     static arena_human_opts human;
-    human = (arena_human_opts){stdin, stdout};
+    human = (arena_human_opts){.in = stdin, .out = stdout};
     bots.human = &human;
     play_flags f = {.co = {.bots = &bots}};
     int status;
@@ -191,8 +218,10 @@ int cmd_play(int argc, char **argv)
         return EXIT_USAGE;
     }
     const ja_game_rules *g = arena_find_game(argv[optind++]);
-    if (!g || !check_outputs(&f) || !seat_bots(&bots, &ext, argv + optind, argc - optind, g))
+    if (!g || !check_outputs(&f) || !seat_bots(&bots, &ext, argv + optind, argc - optind, g) ||
+        !check_http(&f, &bots))
         return EXIT_USAGE;
+    human.http = f.http;
     ja_options o;
     if (!arena_common_options(&f.co, g, (uint32_t)bots.n, &o))
         return EXIT_USAGE;

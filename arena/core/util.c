@@ -3,6 +3,7 @@
 
 
 #include <errno.h>
+#include <arpa/inet.h>
 #include <inttypes.h>
 #include <sodium.h>
 #include <stdarg.h>
@@ -41,6 +42,22 @@ bool arena_parse_u32(const char *s, uint32_t *out)
     return true;
 }
 
+bool arena_parse_dec(const char *s, size_t n, uint64_t max, uint64_t *out)
+{
+    if (n == 0 || n > 19 || (s[0] == '0' && n > 1))
+        return false;
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        v = v * 10 + (uint64_t)(s[i] - '0');
+    }
+    if (v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
 uint64_t arena_random_seed(void)
 {
     uint64_t v = 0;
@@ -55,6 +72,54 @@ void arena_format_score(int64_t units, char *buf, size_t cap)
         snprintf(buf, cap, "%" PRId64, units / JA_SCORE_UNIT);
     else
         snprintf(buf, cap, "%.4g", (double)units / JA_SCORE_UNIT);
+}
+
+bool arena_http_addr(const char *s, uint16_t min_port, char *host, size_t host_cap, uint16_t *port,
+                     bool *v6, bool *loopback, char *err, size_t cap)
+{
+    const char *colon = strrchr(s, ':');
+    if (colon == NULL || colon == s) {
+        snprintf(err, cap, "--http needs HOST:PORT (e.g. 127.0.0.1:8080), not '%s'", s);
+        return false;
+    }
+    uint64_t p;
+    if (!arena_parse_dec(colon + 1, strlen(colon + 1), 65535, &p) || p < min_port) {
+        snprintf(err, cap, "--http '%s': the port must be a number from %u to 65535", s,
+                 (unsigned)min_port);
+        return false;
+    }
+    size_t hl = (size_t)(colon - s);
+    const char *h = s;
+    *v6 = false;
+    if (h[0] == '[') {
+        if (hl < 3 || h[hl - 1] != ']') {
+            snprintf(err, cap, "--http '%s': an IPv6 address goes in brackets ([::1]:8080)", s);
+            return false;
+        }
+        h++;
+        hl -= 2;
+        *v6 = true;
+    }
+    if (hl + 1 > host_cap || hl >= 64) {
+        snprintf(err, cap, "--http '%s': the host is too long", s);
+        return false;
+    }
+    char buf[64];
+    memcpy(buf, h, hl);
+    buf[hl] = '\0';
+    if (!*v6 && strcmp(buf, "localhost") == 0)
+        snprintf(buf, sizeof buf, "127.0.0.1");
+    unsigned char a[16];
+    if (inet_pton(*v6 ? AF_INET6 : AF_INET, buf, a) != 1) {
+        snprintf(err, cap,
+                 "--http '%s': the host must be a numeric IPv4 address, localhost or [IPv6]", s);
+        return false;
+    }
+    static const unsigned char lo6[16] = {[15] = 1};
+    *loopback = *v6 ? memcmp(a, lo6, 16) == 0 : a[0] == 127;
+    snprintf(host, host_cap, "%s", buf);
+    *port = (uint16_t)p;
+    return true;
 }
 
 /* ---- outputs ------------------------------------------------------------------ */

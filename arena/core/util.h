@@ -21,6 +21,17 @@ void arena_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Parses a decimal uint64 ("7", "18446744073709551615"). */
 bool arena_parse_u64(const char *s, uint64_t *out);
 bool arena_parse_u32(const char *s, uint32_t *out);
+/* The n bytes at s as a decimal number without sign or leading zero, at
+ * most max, whole, into *out. */
+bool arena_parse_dec(const char *s, size_t n, uint64_t max, uint64_t *out);
+
+/* Parses an --http HOST:PORT: an IPv4 address, "localhost" (127.0.0.1), or
+ * an IPv6 address in brackets ([::1]:8080), and a port from min_port to
+ * 65535 (0: any free port, chosen when it is bound). host receives the
+ * numeric address, *v6 whether it is IPv6, *loopback whether it is a
+ * loopback address (127.0.0.0/8 or ::1). One-line error in err. */
+bool arena_http_addr(const char *s, uint16_t min_port, char *host, size_t host_cap, uint16_t *port,
+                     bool *v6, bool *loopback, char *err, size_t cap);
 
 /* A fresh random seed from the system (libsodium). */
 uint64_t arena_random_seed(void);

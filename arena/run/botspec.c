@@ -557,9 +557,9 @@ static int load_humans(arena_bots *bs, char *err, size_t cap)
             return JA_EINVAL;
         }
         int rc = arena_human_open(bs->human, &b->bot, err, cap);
+        b->owns_bot = true; /* freed with the others, opened or not */
         if (rc != JA_OK)
             return rc;
-        b->owns_bot = true;
     }
     return JA_OK;
 }

@@ -1,6 +1,7 @@
 /* Human seats (human.h): the kind `human` of the seat interface, and the
  * terminal it plays in. */
 #include "run/human.h"
+#include "run/human_web.h"
 
 #include "view/viewer.h"
 
@@ -13,7 +14,7 @@
 #include <unistd.h>
 
 #define NAME_MAX_LEN 64
-#define LABEL_MAX 64
+#define LABEL_MAX HUMAN_LABEL_MAX
 #define LINE_MAX_LEN 128   /* an answer's line; a longer one is refused */
 
 typedef struct human_seat human_seat;
@@ -22,6 +23,7 @@ typedef struct human_bot {
     ref_bot base;
     arena_human_opts o;
     human_seat *seat;          /* the seat open now (a human plays one match at a time) */
+    human_web *web;            /* the browser's page (o.http); NULL: the terminal */
 } human_bot;
 
 /* One seat of one match: what its person may see, and the decision put to
@@ -217,7 +219,10 @@ static int human_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out,
     s->legal = ja_xcalloc(g->max_actions, sizeof *s->legal);
     s->label = ja_xcalloc(g->max_actions, sizeof *s->label);
     b->seat = s;
-    put_intro(s);
+    if (b->web)
+        human_web_begin(b->web, g, (uint32_t)s->base.seat, s->n_seats, s->name_of);
+    else
+        put_intro(s);
     *out = &s->base;
     return JA_OK;
 }
@@ -236,6 +241,9 @@ static int human_ask(ref_seat *rs, const ja_decision *d)
     for (uint32_t i = 0; i < n; i++)
         if (s->g->label(s->legal[i], s->label[i], LABEL_MAX) < 0)
             snprintf(s->label[i], LABEL_MAX, "action %u", (unsigned)s->legal[i].code);
+    if (s->b->web)
+        human_web_ask(s->b->web, s->obs, s->turn, s->legal, (const char (*)[LABEL_MAX])s->label,
+                      n);
     return JA_OK;
 }
 
@@ -244,7 +252,10 @@ static void human_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
     (void)deadline_ns; /* a person has no time limit (ref_bot_ops.unlimited) */
     human_seat *s = (human_seat *)rs;
     ref_answer a = {.fault = JA_FAULT_NONE};
-    ask_terminal(s, &a);
+    if (s->b->web)
+        a.left = human_web_wait(s->b->web, &a.index);
+    else
+        ask_terminal(s, &a);
     a.think_us = (uint64_t)(ref_now_ns() - rs->asked_ns) / 1000;
     *out = a;
 }
@@ -256,13 +267,19 @@ void arena_human_step(ref_bot *rb, const ja_game_rules *g, const ref_step_info *
         return;
     g->observe(info->state, (int)s->base.seat, s->obs);
     s->seen = true;
+    if (s->b->web)
+        human_web_view(s->b->web, s->obs);
 }
 
-/* The end: the seat's last view (the result is the caller's to print). */
+/* The end: the seat's last view (in the terminal the result is the
+ * caller's to print; the page shows it). */
 static void human_end(ref_seat *rs, const ja_outcome *o)
 {
-    (void)o;
-    put_screen((human_seat *)rs, "the end of the match", false);
+    human_seat *s = (human_seat *)rs;
+    if (s->b->web)
+        human_web_end(s->b->web, o);
+    else
+        put_screen(s, "the end of the match", false);
 }
 
 static void human_seat_close(ref_seat *rs)
@@ -278,6 +295,7 @@ static void human_seat_close(ref_seat *rs)
 
 static void human_destroy(ref_bot *rb)
 {
+    human_web_stop(&((human_bot *)rb)->web);
     free(rb);
 }
 
@@ -295,12 +313,19 @@ static const ref_bot_ops human_ops = {
 
 int arena_human_open(const arena_human_opts *o, ref_bot **out, char *err, size_t cap)
 {
-    (void)err;
-    (void)cap;
     human_bot *b = ja_xcalloc(1, sizeof *b);
     b->base.ops = &human_ops;
     b->base.info = (ref_bot_info){"human", "human", "", "", ""};
     b->o = *o;
     *out = &b->base;
+    if (!o->http)
+        return JA_OK;
+    char url[256];
+    int rc = human_web_start(o->http, &b->web, url, sizeof url, err, cap);
+    if (rc != JA_OK)
+        return rc;
+    fprintf(o->out, "Your seat is at %s\nOpen it in a browser to play (the match waits for you "
+            "there; Ctrl-C here abandons it).\n", url);
+    fflush(o->out);
     return JA_OK;
 }

@@ -1,4 +1,5 @@
-/* Human seats (`arena play GAME human ./mybot.so`, docs/play.md): a person
+/* Human seats (`arena play GAME human ./mybot.so`; docs/bots.md,
+ * "Play against your bot"): a person
  * plays a seat of the match against bots, in the terminal or in a browser.
  *
  * A human is a bot of kind `human` (ref_bot_ops, seat.h): the match loop
@@ -16,7 +17,9 @@
  * actions numbered from 1, and reads a line from `in`: a number chooses,
  * anything else is refused with one line and asked again; `q` quits. A
  * quit, or the input's end, leaves the match (ref_answer.left): it stops
- * there, unfinished, and its replay is not written. */
+ * there, unfinished, and its replay is not written. In a browser
+ * (opts.http), the page of human_web.h shows the same view, and its
+ * buttons choose. */
 #ifndef ARENA_HUMAN_H
 #define ARENA_HUMAN_H
 
@@ -29,11 +32,17 @@
 /* Where a human plays. */
 typedef struct arena_human_opts {
     FILE *in;     /* the terminal's input: a line per choice */
-    FILE *out;    /* where the seat's view and the prompts are written */
+    FILE *out;    /* where the seat's view and the prompts are written (the
+                   * page's address, with http) */
+    const char *http; /* NULL: the terminal; else HOST:PORT where the page is
+                       * served (human_web.h) */
 } arena_human_opts;
 
 /* A human participant, kind `human`, playing through o (borrowed until
- * ref_bot_destroy). JA_OK; the caller owns *out (ref_bot_destroy). */
+ * ref_bot_destroy); with o->http its page's server is started and its
+ * address written to o->out. JA_OK, or the server's failure (JA_EINVAL: a
+ * bad address; JA_EIO: cannot listen) with one line in err; the caller
+ * owns *out either way (ref_bot_destroy). */
 int arena_human_open(const arena_human_opts *o, ref_bot **out, char *err, size_t cap);
 
 /* True if b is a human participant. */

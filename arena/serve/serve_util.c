@@ -1,5 +1,6 @@
 /* The pure pieces of `arena serve` (serve_util.h). */
 #include "serve/serve_util.h"
+#include "core/util.h"
 #include "run/executor.h"
 #include "run/repro.h"
 
@@ -134,29 +135,12 @@ bool arena_serve_bearer(const char *header, char out[ARENA_SERVE_TOKEN_HEX])
 
 /* ---- routing ----------------------------------------------------------------- */
 
-/* A decimal number without sign or leading zero, whole, into *out. */
-static bool parse_num(const char *s, size_t n, uint64_t max, uint64_t *out)
-{
-    if (n == 0 || n > 19 || (s[0] == '0' && n > 1))
-        return false;
-    uint64_t v = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return false;
-        v = v * 10 + (uint64_t)(s[i] - '0');
-    }
-    if (v > max)
-        return false;
-    *out = v;
-    return true;
-}
-
 static bool match_id_n(const char *s, size_t len, int64_t *t, uint32_t *num)
 {
     const char *dash = memchr(s, '-', len);
     uint64_t a, b;
-    if (dash == NULL || !parse_num(s, (size_t)(dash - s), INT64_MAX, &a) || a == 0 ||
-        !parse_num(dash + 1, len - (size_t)(dash + 1 - s), UINT32_MAX, &b))
+    if (dash == NULL || !arena_parse_dec(s, (size_t)(dash - s), INT64_MAX, &a) || a == 0 ||
+        !arena_parse_dec(dash + 1, len - (size_t)(dash + 1 - s), UINT32_MAX, &b))
         return false;
     *t = (int64_t)a;
     *num = (uint32_t)b;
@@ -242,8 +226,8 @@ void arena_serve_route(const char *method, const char *path, arena_route *out)
         else if (ends_with(s, n - 10, "/matches", &stem) && take_name(s, stem, out->name))
             k = ARENA_ROUTE_BOT_MATCHES;
         else if (sm && take_name(s, (size_t)(vs - s), out->name) &&
-                 parse_num(vs + 10, (size_t)(sm - (vs + 10)), UINT32_MAX, &v) && v >= 1 &&
-                 parse_num(sm + 7, strlen(sm + 7), UINT32_MAX, &i)) {
+                 arena_parse_dec(vs + 10, (size_t)(sm - (vs + 10)), UINT32_MAX, &v) && v >= 1 &&
+                 arena_parse_dec(sm + 7, strlen(sm + 7), UINT32_MAX, &i)) {
             k = ARENA_ROUTE_SMOKE_BUNDLE;
             out->version = (uint32_t)v;
             out->number = (uint32_t)i;
@@ -318,48 +302,7 @@ size_t arena_sse_copy(arena_sse_out *o, char *buf, size_t max)
 bool arena_serve_http_addr(const char *s, char *host, size_t host_cap, uint16_t *port, bool *v6,
                            bool *loopback, char *err, size_t cap)
 {
-    const char *colon = strrchr(s, ':');
-    if (colon == NULL || colon == s) {
-        snprintf(err, cap, "--http needs HOST:PORT (e.g. 127.0.0.1:8080), not '%s'", s);
-        return false;
-    }
-    uint64_t p;
-    if (!parse_num(colon + 1, strlen(colon + 1), 65535, &p) || p == 0) {
-        snprintf(err, cap, "--http '%s': the port must be a number from 1 to 65535", s);
-        return false;
-    }
-    size_t hl = (size_t)(colon - s);
-    const char *h = s;
-    *v6 = false;
-    if (h[0] == '[') {
-        if (hl < 3 || h[hl - 1] != ']') {
-            snprintf(err, cap, "--http '%s': an IPv6 address goes in brackets ([::1]:8080)", s);
-            return false;
-        }
-        h++;
-        hl -= 2;
-        *v6 = true;
-    }
-    if (hl + 1 > host_cap || hl >= 64) {
-        snprintf(err, cap, "--http '%s': the host is too long", s);
-        return false;
-    }
-    char buf[64];
-    memcpy(buf, h, hl);
-    buf[hl] = '\0';
-    if (!*v6 && strcmp(buf, "localhost") == 0)
-        snprintf(buf, sizeof buf, "127.0.0.1");
-    unsigned char a[16];
-    if (inet_pton(*v6 ? AF_INET6 : AF_INET, buf, a) != 1) {
-        snprintf(err, cap,
-                 "--http '%s': the host must be a numeric IPv4 address, localhost or [IPv6]", s);
-        return false;
-    }
-    static const unsigned char lo6[16] = {[15] = 1};
-    *loopback = *v6 ? memcmp(a, lo6, 16) == 0 : a[0] == 127;
-    snprintf(host, host_cap, "%s", buf);
-    *port = (uint16_t)p;
-    return true;
+    return arena_http_addr(s, 1, host, host_cap, port, v6, loopback, err, cap);
 }
 
 /* ---- pairing ------------------------------------------------------------------- */

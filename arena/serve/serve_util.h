@@ -135,10 +135,8 @@ size_t arena_sse_copy(arena_sse_out *o, char *buf, size_t max);
 
 /* ---- --http ------------------------------------------------------------------- */
 
-/* Parses --http HOST:PORT: an IPv4 address, "localhost" (127.0.0.1), or an
- * IPv6 address in brackets ([::1]:8080), and a port from 1 to 65535. host
- * receives the numeric address, *v6 whether it is IPv6, *loopback whether
- * it is a loopback address (127.0.0.0/8 or ::1). One-line error in err. */
+/* `arena serve --http HOST:PORT`: arena_http_addr (core/util.h) with a
+ * port from 1 to 65535. */
 bool arena_serve_http_addr(const char *s, char *host, size_t host_cap, uint16_t *port, bool *v6,
                            bool *loopback, char *err, size_t cap);
 

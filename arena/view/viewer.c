@@ -416,15 +416,14 @@ static void players_json(json_w *w, const viewer_model *m)
     jw_arr_end(w);
 }
 
-/* "fields": the game's field table, which the frames' deltas index. */
-static void fields_json(json_w *w, const viewer_model *m)
+void viewer_fields_json(json_w *w, const ja_game_rules *g)
 {
     jw_arr(w, "fields");
-    for (uint32_t k = 0; k < m->g->n_obs_fields; k++) {
+    for (uint32_t k = 0; k < g->n_obs_fields; k++) {
         jw_obj(w, NULL);
-        jw_str(w, "name", m->g->obs_fields[k].name);
-        jw_int(w, "count", m->g->obs_fields[k].count);
-        jw_str(w, "doc", m->g->obs_fields[k].doc);
+        jw_str(w, "name", g->obs_fields[k].name);
+        jw_int(w, "count", g->obs_fields[k].count);
+        jw_str(w, "doc", g->obs_fields[k].doc);
         jw_obj_end(w);
     }
     jw_arr_end(w);
@@ -526,7 +525,7 @@ void viewer_model_json_keys(json_w *w, const viewer_model *m)
 {
     header_json(w, m);
     players_json(w, m);
-    fields_json(w, m);
+    viewer_fields_json(w, m->g);
     jw_arr(w, "frames");
     for (uint32_t f = 0; f < m->n_frames; f++)
         frame_json(w, m, f);

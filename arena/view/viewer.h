@@ -118,6 +118,10 @@ int64_t viewer_obs_score(const ja_game_rules *g, const void *obs, uint32_t s);
  * element is 0). */
 void viewer_obs_json(json_w *w, const char *key, const ja_game_rules *g, const void *obs);
 
+/* "fields": game g's field table (name, count, doc of each field), which
+ * observations as JSON and their changes follow. */
+void viewer_fields_json(json_w *w, const ja_game_rules *g);
+
 /* Writes the whole model as one JSON object (docs/viewer.md, "The JSON
  * model"). */
 void viewer_model_json(json_w *w, const viewer_model *m);

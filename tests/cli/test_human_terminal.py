@@ -174,6 +174,12 @@ for game, seats, opts in MATCHES:
             check("%s, decision %d: choice 1 (%s) is what the replay records (%s)"
                   % (game, k + 1, labels.get(1), recs[k][0]),
                   labels.get(1) == recs[k][0] and int(recs[k][1]) == n)
+    # The last screen is the seat's view of the end (the seat view's last
+    # frame).
+    end = out.split("== the end of the match ==\n")[-1].split("\nresult after")[0]
+    last = dump.split("== result ==")[0].rsplit("\n==", 1)[-1].split("\n", 1)[1]
+    check("%s: the end's screen is the seat's view of the end" % game,
+          end.strip() and end.strip() in last)
     # The same choices as a script: the same match.
     again = subprocess.run([ARENA, "play", game, *seats, *opts], input="1\n" * len(screens),
                            capture_output=True, text=True)
