@@ -30,8 +30,11 @@ static const char HELP[] =
     "  --move-ms MS      per-decision time limit, up to 86400000 (a day; default:\n"
     "                    none for plugins, 1000 for hosted and external bots)\n"
     ARENA_FAULT_HELP
-    "  --http HOST:PORT  the human seat plays in a browser: a page served there\n"
+    "  --http HOST:PORT  the human seat plays in a browser, on a page served there\n"
     "                    (127.0.0.1:8080; port 0: any free one), its address printed\n"
+    "                    on stderr; HOST a loopback address unless --public\n"
+    "  --public          allow --http on an address other machines reach (the page\n"
+    "                    is plain HTTP: anyone on the way reads your cards)\n"
     "  --json            print only the result, as one JSON document\n"
     "  -q, --quiet       print only the result, as text\n"
     "With --replay FILE, a match with a fault also gets FILE's stem plus\n"
@@ -68,17 +71,20 @@ static const char HELP[] =
     "abandons the match: exit status 1, and no replay is written. It has no time\n"
     "limit (--move-ms and --bank-ms apply to the bots); the moves are not printed,\n"
     "and the seed is shown with the result. With --json its screens go to stderr.\n"
-    "With --http the seat is played on a page at the address printed (it holds a\n"
-    "secret key: only who has the address sees the seat), its legal actions as\n"
-    "buttons; bind only where you mean to play (default: give 127.0.0.1).\n"
+    "With --http the seat is played in a browser, on the page whose address is\n"
+    "printed (it holds a secret key: only who has the address sees the seat): the\n"
+    "seat's view drawn as the replay page draws it, its legal actions as buttons;\n"
+    "no time limit, and the replay is the one the same choices in the terminal make.\n"
+    "The page's Quit button, or Ctrl-C where arena play runs, abandons the match.\n"
     "\n"
     "example: arena play taylor-blackjack random random greedy --seed 7 --replay m.rpl\n"
-    "         arena play bombs human ./mybot.so greedy greedy --replay mine.rpl\n";
+    "         arena play bombs human ./mybot.so greedy greedy --replay mine.rpl\n"
+    "         arena play bombs human ./mybot.so greedy --http 127.0.0.1:8080\n";
 
 /* What the flags of one `arena play` say. */
 typedef struct play_flags {
     arena_common co;
-    bool move_given, json, quiet;
+    bool move_given, json, quiet, is_public;
     const char *replay_path, *export_path, *http;
 } play_flags;
 
@@ -92,7 +98,7 @@ static bool parse_flags(int argc, char **argv, play_flags *f, arena_ext *ext, in
         {"replay", required_argument, NULL, 'r'}, {"move-ms", required_argument, NULL, 'm'},
         {"json", no_argument, NULL, 'j'},        {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},        {"export-decisions", required_argument, NULL, 'X'},
-        {"http", required_argument, NULL, 'H'},
+        {"http", required_argument, NULL, 'H'},  {"public", no_argument, NULL, 'P'},
         ARENA_EXT_LONGOPTS,                      ARENA_FAULT_LONGOPTS,
         {0, 0, 0, 0}};
     int c, k;
@@ -111,6 +117,7 @@ static bool parse_flags(int argc, char **argv, play_flags *f, arena_ext *ext, in
         case 'r': f->replay_path = optarg; break;
         case 'X': f->export_path = optarg; break;
         case 'H': f->http = optarg; break;
+        case 'P': f->is_public = true; break;
         case 'j': f->json = true; break;
         case 'q': f->quiet = true; break;
         case 'h': fputs(HELP, stdout); *status = EXIT_OK; return false;
@@ -159,16 +166,25 @@ static bool seat_bots(arena_bots *bots, arena_ext *ext, char **positional, int n
     return arena_cli_ok(arena_bots_finish_names(bots, err, sizeof err), err);
 }
 
-/* --http: an address, and a human seat to play there. */
+/* --http: an address (loopback unless --public), and a human seat to play
+ * there. */
 static bool check_http(const play_flags *f, const arena_bots *bots)
 {
-    if (!f->http)
-        return true;
+    if (!f->http) {
+        if (f->is_public)
+            arena_error("--public goes with --http HOST:PORT (where the human seat plays)");
+        return !f->is_public;
+    }
     char err[512], host[64];
     uint16_t port;
     bool v6, loopback;
     if (!arena_http_addr(f->http, 0, host, sizeof host, &port, &v6, &loopback, err, sizeof err)) {
         arena_error("%s", err);
+        return false;
+    }
+    if (!loopback && !f->is_public) {
+        arena_error("--http %s is not a loopback address: give --public to play from another "
+                    "machine (plain HTTP: anyone on the way reads your cards)", f->http);
         return false;
     }
     for (int i = 0; i < bots->n; i++)

@@ -324,8 +324,7 @@ int arena_human_open(const arena_human_opts *o, ref_bot **out, char *err, size_t
     int rc = human_web_start(o->http, &b->web, url, sizeof url, err, cap);
     if (rc != JA_OK)
         return rc;
-    fprintf(o->out, "Your seat is at %s\nOpen it in a browser to play (the match waits for you "
+    fprintf(stderr, "Your seat is at %s\nOpen it in a browser to play (the match waits for you "
             "there; Ctrl-C here abandons it).\n", url);
-    fflush(o->out);
     return JA_OK;
 }

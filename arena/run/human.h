@@ -32,15 +32,14 @@
 /* Where a human plays. */
 typedef struct arena_human_opts {
     FILE *in;     /* the terminal's input: a line per choice */
-    FILE *out;    /* where the seat's view and the prompts are written (the
-                   * page's address, with http) */
+    FILE *out;    /* where the seat's view and the prompts are written */
     const char *http; /* NULL: the terminal; else HOST:PORT where the page is
                        * served (human_web.h) */
 } arena_human_opts;
 
 /* A human participant, kind `human`, playing through o (borrowed until
  * ref_bot_destroy); with o->http its page's server is started and its
- * address written to o->out. JA_OK, or the server's failure (JA_EINVAL: a
+ * address written to stderr. JA_OK, or the server's failure (JA_EINVAL: a
  * bad address; JA_EIO: cannot listen) with one line in err; the caller
  * owns *out either way (ref_bot_destroy). */
 int arena_human_open(const arena_human_opts *o, ref_bot **out, char *err, size_t cap);

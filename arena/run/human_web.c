@@ -10,14 +10,18 @@
 #include "ja_xalloc.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <jansson.h>
 #include <microhttpd.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sodium.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 /* The page's files (arena/run/human/, made C strings by embed.cmake) and
  * the replay viewer's (its renderers and style). */
@@ -122,11 +126,53 @@ void human_web_ask(human_web *w, const void *obs, uint32_t turn, const ja_action
     pthread_mutex_unlock(&w->mu);
 }
 
+/* Ctrl-C (SIGINT) or SIGTERM while the page is served: the person leaves
+ * at the seat's next decision (or at once, if it waits), as the page's
+ * Quit does; a second one ends the process as before (SA_RESETHAND). */
+static volatile sig_atomic_t g_interrupted;
+static struct sigaction g_old_int, g_old_term;
+
+static void on_signal(int sig)
+{
+    g_interrupted = sig;
+}
+
+static void catch_signals(void)
+{
+    struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESETHAND};
+    sigemptyset(&sa.sa_mask);
+    g_interrupted = 0;
+    sigaction(SIGINT, &sa, &g_old_int);
+    sigaction(SIGTERM, &sa, &g_old_term);
+}
+
+static void release_signals(void)
+{
+    sigaction(SIGINT, &g_old_int, NULL);
+    sigaction(SIGTERM, &g_old_term, NULL);
+}
+
 const char *human_web_wait(human_web *w, uint32_t *index)
 {
     pthread_mutex_lock(&w->mu);
-    while (!w->answered && !w->left && !w->closing)
-        pthread_cond_wait(&w->cond, &w->mu);
+    while (!w->answered && !w->left && !w->closing) {
+        if (g_interrupted) {
+            w->left = g_interrupted == SIGINT ? "it was interrupted (SIGINT: Ctrl-C)"
+                                              : "it was interrupted (SIGTERM)";
+            w->status = ST_LEFT;
+            changed(w);
+            break;
+        }
+        /* A signal does not wake a condition: looked at 4 times a second. */
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 250 * 1000 * 1000;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&w->cond, &w->mu, &until);
+    }
     const char *left = w->left ? w->left : w->answered ? NULL : "the page's server stopped";
     *index = w->answer;
     pthread_mutex_unlock(&w->mu);
@@ -512,29 +558,50 @@ static void on_done(void *cls, struct MHD_Connection *c, void **con_cls,
 
 /* ---- the server ------------------------------------------------------------------ */
 
-/* Listens on host:port (v6: IPv6) with a thread a connection. */
-static struct MHD_Daemon *listen_on(human_web *w, const char *host, uint16_t port, bool v6)
+/* A socket listening on host:port (v6: IPv6), its port (the one chosen
+ * for port 0) in *bound; -1 with one line in err. Bound here rather than
+ * by the server so that a port in use is told as such. */
+static int listen_socket(const char *addr, const char *host, uint16_t port, bool v6,
+                         uint16_t *bound, char *err, size_t cap)
 {
-    struct sockaddr_in v4a = {0};
-    struct sockaddr_in6 v6a = {0};
-    struct sockaddr *sa;
+    struct sockaddr_storage ss = {0};
+    socklen_t len;
     if (v6) {
-        v6a.sin6_family = AF_INET6;
-        v6a.sin6_port = htons(port);
-        inet_pton(AF_INET6, host, &v6a.sin6_addr);
-        sa = (struct sockaddr *)&v6a;
+        struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
+        a->sin6_family = AF_INET6;
+        a->sin6_port = htons(port);
+        inet_pton(AF_INET6, host, &a->sin6_addr);
+        len = sizeof *a;
     } else {
-        v4a.sin_family = AF_INET;
-        v4a.sin_port = htons(port);
-        inet_pton(AF_INET, host, &v4a.sin_addr);
-        sa = (struct sockaddr *)&v4a;
+        struct sockaddr_in *a = (struct sockaddr_in *)&ss;
+        a->sin_family = AF_INET;
+        a->sin_port = htons(port);
+        inet_pton(AF_INET, host, &a->sin_addr);
+        len = sizeof *a;
     }
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
-                     (v6 ? MHD_USE_IPv6 : 0);
-    return MHD_start_daemon(flags, port, NULL, NULL, on_request, w, MHD_OPTION_SOCK_ADDR, sa,
-                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONNECTIONS,
-                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)(2 * POLL_SECONDS),
-                            MHD_OPTION_NOTIFY_COMPLETED, on_done, w, MHD_OPTION_END);
+    int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
+    if (fd >= 0)
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (fd < 0 || bind(fd, (struct sockaddr *)&ss, len) != 0 || listen(fd, 32) != 0 ||
+        getsockname(fd, (struct sockaddr *)&ss, &len) != 0) {
+        int e = errno;
+        if (e == EADDRINUSE)
+            snprintf(err, cap, "--http %s: port %u is in use (another program listens there); "
+                     "give another port, or 0 for any free one", addr, (unsigned)port);
+        else if (e == EADDRNOTAVAIL)
+            snprintf(err, cap, "--http %s: %s is not an address of this machine", addr, host);
+        else if (e == EACCES)
+            snprintf(err, cap, "--http %s: port %u needs privileges; give one from 1024, or 0",
+                     addr, (unsigned)port);
+        else
+            snprintf(err, cap, "--http %s: cannot listen there: %s", addr, strerror(e));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    *bound = ntohs(v6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+                      : ((struct sockaddr_in *)&ss)->sin_port);
+    return fd;
 }
 
 int human_web_start(const char *addr, human_web **out, char *url, size_t url_cap, char *err,
@@ -546,29 +613,39 @@ int human_web_start(const char *addr, human_web **out, char *url, size_t url_cap
     *out = NULL;
     if (!arena_http_addr(addr, 0, host, sizeof host, &port, &v6, &loopback, err, cap))
         return JA_EINVAL;
+    if (sodium_init() < 0) {
+        snprintf(err, cap, "--http %s: libsodium cannot start", addr);
+        return JA_EIO;
+    }
+    int fd = listen_socket(addr, host, port, v6, &port, err, cap);
+    if (fd < 0)
+        return JA_EIO;
     human_web *w = ja_xcalloc(1, sizeof *w);
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cond, NULL);
     unsigned char raw[KEY_BYTES];
-    if (sodium_init() < 0) {
-        snprintf(err, cap, "--http %s: libsodium cannot start", addr);
-        human_web_stop(&w);
-        return JA_EIO;
-    }
     randombytes_buf(raw, sizeof raw);
     sodium_bin2hex(w->key, sizeof w->key, raw, sizeof raw);
-    w->d = listen_on(w, host, port, v6);
-    const union MHD_DaemonInfo *di =
-        w->d ? MHD_get_daemon_info(w->d, MHD_DAEMON_INFO_BIND_PORT) : NULL;
-    if (!di) {
-        snprintf(err, cap, "--http %s: cannot listen there (in use, or not an address of this "
-                 "machine?)", addr);
+    /* A thread a connection: a long poll waits in its own. The server
+     * owns fd from here, and closes it when stopped. */
+    w->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
+                                (v6 ? MHD_USE_IPv6 : 0),
+                            port, NULL, NULL, on_request, w, MHD_OPTION_LISTEN_SOCKET, fd,
+                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONNECTIONS,
+                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)(2 * POLL_SECONDS),
+                            MHD_OPTION_NOTIFY_COMPLETED, on_done, w, MHD_OPTION_END);
+    if (!w->d) {
+        /* fd is not closed here: libmicrohttpd may have closed it already
+         * (a second close could close another thread's file), and the
+         * command ends with this error. */
+        snprintf(err, cap, "--http %s: the page's server cannot start", addr);
         human_web_stop(&w);
         return JA_EIO;
     }
     snprintf(url, url_cap, "http://%s%s%s:%u/play/%s", v6 ? "[" : "", host, v6 ? "]" : "",
-             (unsigned)di->port, w->key);
+             (unsigned)port, w->key);
     *out = w;
+    catch_signals();
     return JA_OK;
 }
 
@@ -591,8 +668,10 @@ void human_web_stop(human_web **wp)
     w->closing = true;
     pthread_cond_broadcast(&w->cond);
     pthread_mutex_unlock(&w->mu);
-    if (w->d)
+    if (w->d) {
         MHD_stop_daemon(w->d);
+        release_signals();
+    }
     pthread_cond_destroy(&w->cond);
     pthread_mutex_destroy(&w->mu);
     sodium_memzero(w->key, sizeof w->key);

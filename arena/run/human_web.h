@@ -29,7 +29,7 @@
  *
  * Threads: the server answers each connection in a thread of its own (a
  * handful at most); the match's thread calls the functions below, which
- * take the state's lock. */
+ * take the state's lock. One server a process (its signal handling). */
 #ifndef ARENA_HUMAN_WEB_H
 #define ARENA_HUMAN_WEB_H
 
@@ -59,7 +59,9 @@ void human_web_view(human_web *w, const void *obs);
 void human_web_ask(human_web *w, const void *obs, uint32_t turn, const ja_action *legal,
                    const char (*labels)[HUMAN_LABEL_MAX], uint32_t n);
 /* Waits for the person's choice: NULL with its index in *index, or why
- * the person left the match (static text). */
+ * the person left the match (static text): the page's Quit, or SIGINT or
+ * SIGTERM since the server started (caught from human_web_start to
+ * human_web_stop; a second one ends the process as it would have). */
 const char *human_web_wait(human_web *w, uint32_t *index);
 /* The match is over: its outcome. */
 void human_web_end(human_web *w, const ja_outcome *o);

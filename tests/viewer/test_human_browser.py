@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """A human seat in a browser (`arena play GAME human BOT --http
-127.0.0.1:0`; docs/bots.md, "Play against your bot"): Debian's chromium,
+127.0.0.1:0`; docs/bots.md, "In a browser"): Debian's chromium,
 headless, driven over the DevTools protocol (cdp.py), plays a short match
-of every game by clicking the first legal action (or pressing key 1).
+of every game by clicking its legal actions (or pressing their number's
+key), a different one from decision to decision.
 
 - The seat's view: at each decision the state the page was given holds
   the seat's own observation as the replay re-simulates it (`arena replay
@@ -18,7 +19,11 @@ of every game by clicking the first legal action (or pressing key 1).
   a GET of the action route (405); without the key, 404. The page carries
   a Content-Security-Policy.
 - The page's Quit button abandons the match: exit status 1, one line, no
-  replay written.
+  replay written; so does SIGINT (Ctrl-C) where arena play runs.
+- Refused before the match, with one line and exit status 2: a
+  non-loopback address without --public, a port in use, an address not
+  this machine's, a malformed one, --public without --http, --http
+  without a human seat.
 No script error or exception is logged. Skipped (exit 77) only where
 chromium is not installed.
 
@@ -27,6 +32,8 @@ import json
 import os
 import re
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -78,16 +85,50 @@ def wait_for(fn, what, guard=60):
 
 def start(game, seats, opts, replay):
     """arena play with the human seat on a page: the process and the page's
-    address (the first line it prints)."""
+    address (the first of the two lines it prints on stderr)."""
     p = subprocess.Popen([ARENA, "play", game, *seats, *opts, "--http", "127.0.0.1:0",
                           "--replay", replay], stdin=subprocess.DEVNULL,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = p.stdout.readline()
-    m = re.search(r"(http://127\.0\.0\.1:\d+/play/[0-9a-f]{32})$", line.strip())
+    line = p.stderr.readline()
+    m = re.fullmatch(r"Your seat is at (http://127\.0\.0\.1:\d+/play/[0-9a-f]{32})", line.strip())
     if not m:
         p.kill()
         raise SystemExit("FAIL: no page address in %r (%s)" % (line, p.stderr.read()))
+    check(p.stderr.readline().startswith("Open it in a browser"), "the address's second line")
     return p, m.group(1)
+
+
+def refusals():
+    """Bad --http uses, each refused before the match with one line (exit 2)."""
+    base = [ARENA, "play", "taylor-blackjack", "human", "greedy", "--opt", "games=1"]
+    held = socket.socket()
+    held.bind(("127.0.0.1", 0))
+    held.listen()
+    port = held.getsockname()[1]
+    for args, want in [
+            (["--http", "192.0.2.1:8080"], r"--http 192\.0\.2\.1:8080 is not a loopback address: "
+             r"give --public to play from another machine \(plain HTTP: .*\)"),
+            (["--http", "127.0.0.1:%d" % port], r"--http 127\.0\.0\.1:%d: port %d is in use "
+             r"\(another program listens there\); give another port, or 0 for any free one"
+             % (port, port)),
+            (["--http", "192.0.2.1:0", "--public"], r"--http 192\.0\.2\.1:0: 192\.0\.2\.1 is not "
+             r"an address of this machine"),
+            (["--http", "127.0.0.1"], r"--http needs HOST:PORT \(e\.g\. 127\.0\.0\.1:8080\), not "
+             r"'127\.0\.0\.1'"),
+            (["--http", "example.org:80"], r"--http 'example\.org:80': the host must be a numeric "
+             r"IPv4 address, localhost or \[IPv6\]"),
+            (["--public"], r"--public goes with --http HOST:PORT \(where the human seat plays\)")]:
+        r = subprocess.run(base + args, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                           timeout=60)
+        check(r.returncode == 2 and re.fullmatch("arena: error: " + want + "\n", r.stderr)
+              and r.stdout == "", "%s: refused with one line: %d %r" % (args, r.returncode,
+                                                                        r.stderr))
+    held.close()
+    r = subprocess.run([ARENA, "play", "taylor-blackjack", "random", "greedy", "--http",
+                        "127.0.0.1:0"], capture_output=True, text=True, timeout=60)
+    check(r.returncode == 2 and r.stderr == "arena: error: --http is where a human seat plays: "
+          "give one with 'human' (arena play GAME human BOT...)\n",
+          "--http without a human seat: %d %r" % (r.returncode, r.stderr))
 
 
 def request(url, path, body=None, method=None, key=None):
@@ -198,12 +239,22 @@ def verify_views(b, game, rpl, seat, seen):
     check(len(at) == len(seen), "%s: %d decisions on the page, %d in the replay"
           % (game, len(seen), len(at)))
     labels, looked = {}, 0
-    for k, (state, html, rows) in enumerate(seen[:len(at)]):
+    for k, (state, html, rows, i) in enumerate(seen[:len(at)]):
         fr = F[at[k]]
+        rec = [a for a in F[at[k] + 1]["asked"] if a["seat"] == seat][0]
+        check(rec["code"] == state["legal"][i]["code"] and rec["index"] == i and
+              rec["choices"] == len(state["legal"]), "%s, decision %d: the replay records the "
+              "action clicked (%r, %r)" % (game, k + 1, rec, state["legal"][i]))
         labels.update(state.get("labels", {}))
         where = "%s, decision %d" % (game, k + 1)
         check(state["obs"] == fr["obs"][seat],
               "%s: the page was given the seat's observation" % where)
+        # Nothing else of the match: the header, that observation, the
+        # labels of its codes, the decision.
+        check(set(state) == {"version", "status", "game", "title", "seats", "seat",
+                             "score_unit", "players", "fields", "obs", "labels", "turn", "legal"}
+              and all(set(p) == {"name"} for p in state["players"]),
+              "%s: the state holds nothing but the seat's: %s" % (where, sorted(state)))
         want_html, _ = picture(b, state, labels, fr["obs"][seat], seat)
         check(html == want_html, "%s: the table is the seat's picture:\n  %s\n  %s"
               % (where, html[:300], want_html[:300]))
@@ -232,11 +283,22 @@ def play_game(b, work, game, seats, opts, first):
               % (game, st["turn"]))
         if first and not seen:
             forged(url, st)
-        seen.append((state, b.eval("document.getElementById('table').innerHTML"), b.eval(ROWS)))
-        if len(seen) % 2:
-            b.eval("document.querySelector('#actions button').click()")
+        # A legal action of each decision in turn (not always the first):
+        # its button clicked, or its number's key pressed.
+        n = len(state["legal"])
+        i = (len(seen) * 5 + 2) % n
+        buttons = b.eval("Array.from(document.querySelectorAll('#actions button'))"
+                         ".map(b => [+b.dataset.code, b.textContent])")
+        check([c for c, _ in buttons] == [a["code"] for a in state["legal"]] and
+              all(t == "%d%s" % (j + 1, a["label"]) for j, ((_, t), a) in
+                  enumerate(zip(buttons, state["legal"]))),
+              "%s: the buttons are the legal actions, numbered, with their labels" % game)
+        seen.append((state, b.eval("document.getElementById('table').innerHTML"), b.eval(ROWS),
+                     i))
+        if len(seen) % 2 or i >= 9:
+            b.eval("document.querySelectorAll('#actions button')[%d].click()" % i)
         else:
-            b.key("1", "Digit1", 49, "1")
+            b.key(str(i + 1), "Digit%d" % (i + 1), 49 + i, str(i + 1))
         last = st["turn"]
     wait_for(lambda: b.eval("!document.getElementById('result-box').hidden"), game + ": the result")
     check(b.eval("document.getElementById('status').textContent") == "The match is over.",
@@ -249,7 +311,8 @@ def play_game(b, work, game, seats, opts, first):
     check(v.returncode == 0 and digest and digest in v.stdout, "%s: the replay verifies to the "
           "digest printed" % game)
     looked = verify_views(b, game, rpl, seat, seen)
-    again = subprocess.run([ARENA, "play", game, *seats, *opts], input="1\n" * len(seen),
+    typed = "".join("%d\n" % (i + 1) for _, _, _, i in seen)
+    again = subprocess.run([ARENA, "play", game, *seats, *opts], input=typed,
                            capture_output=True, text=True)
     check(again.returncode == 0 and digest and digest in again.stdout,
           "%s: the same choices in the terminal give the same digest" % game)
@@ -274,6 +337,25 @@ def quit_run(b, work):
     check(not [f for f in os.listdir(work) if f.startswith("quit")], "quit: no replay written")
 
 
+def interrupt_run(b, work):
+    """Ctrl-C (SIGINT) where arena play runs, at the seat's decision: the
+    match is abandoned as by the page's Quit, and the page says so."""
+    rpl = os.path.join(work, "sigint.rpl")
+    p, url = start("bombs", ["greedy", "human", "random"], ["--seed", "5"], rpl)
+    b.navigate(url)
+    decision(b, None)
+    p.send_signal(signal.SIGINT)
+    wait_for(lambda: "You left the match" in (b.eval("document.getElementById('status')"
+                                                     ".textContent") or ""), "the page's end")
+    out, err = p.communicate(timeout=120)
+    check(p.returncode == 1, "SIGINT: exit status %d, want 1" % p.returncode)
+    check(re.fullmatch(r"arena: error: match abandoned: seat 1 \(human\) left the match at "
+                       r"decision \d+: it was interrupted \(SIGINT: Ctrl-C\) \(the replay is not "
+                       r"written\)\n", err), "SIGINT: one line says why: %r" % err)
+    check(not [f for f in os.listdir(work) if f.startswith("sigint")],
+          "SIGINT: no replay (nor its temporary file) written")
+
+
 def main():
     exe = shutil.which("chromium")
     if not exe:
@@ -282,6 +364,7 @@ def main():
     work = tempfile.mkdtemp(prefix="human-browser-")
     profile = os.path.join(work, "profile")
     os.mkdir(profile)
+    refusals()
     b = Chrome(exe, profile)
     try:
         looked = {}
@@ -291,6 +374,7 @@ def main():
             check(looked[game] > 0, "%s: no hidden card looked for (the check checks nothing)"
                   % game)
         quit_run(b, work)
+        interrupt_run(b, work)
         check(b.eval("document.getElementById('errlog').textContent") == "",
               "no script error logged")
         errs = b.errors()
