@@ -255,17 +255,7 @@ static void decision_json(json_w *jw, const human_web *w)
 static void outcome_json(json_w *jw, const human_web *w)
 {
     jw_obj(jw, "outcome");
-    jw_arr(jw, "points");
-    for (uint32_t s = 0; s < w->n_seats; s++) {
-        char b[32];
-        arena_format_score(w->outcome.score[s], b, sizeof b);
-        jw_str(jw, NULL, b);
-    }
-    jw_arr_end(jw);
-    jw_arr(jw, "places");
-    for (uint32_t s = 0; s < w->n_seats; s++)
-        jw_int(jw, NULL, w->outcome.place[s]);
-    jw_arr_end(jw);
+    viewer_points_json(jw, &w->outcome, w->n_seats);
     jw_obj_end(jw);
 }
 

@@ -474,27 +474,32 @@ static void frame_json(json_w *w, const viewer_model *m, uint32_t f)
     jw_obj_end(w);
 }
 
+void viewer_points_json(json_w *w, const ja_outcome *o, uint32_t n_seats)
+{
+    char buf[32];
+    jw_arr(w, "points");
+    for (uint32_t s = 0; s < n_seats; s++) {
+        arena_format_score(o->score[s], buf, sizeof buf);
+        jw_str(w, NULL, buf);
+    }
+    jw_arr_end(w);
+    jw_arr(w, "places");
+    for (uint32_t s = 0; s < n_seats; s++)
+        jw_int(w, NULL, o->place[s]);
+    jw_arr_end(w);
+}
+
 /* "outcome": the scores (in units and as points), places, fault counts
  * and where each seat forfeited. */
 static void outcome_json(json_w *w, const viewer_model *m)
 {
     const ref_replay *r = m->r;
-    char buf[32];
     jw_obj(w, "outcome");
     jw_arr(w, "scores");
     for (uint32_t s = 0; s < m->n_seats; s++)
         jw_int(w, NULL, (long long)r->outcome.score[s]);
     jw_arr_end(w);
-    jw_arr(w, "points");
-    for (uint32_t s = 0; s < m->n_seats; s++) {
-        arena_format_score(r->outcome.score[s], buf, sizeof buf);
-        jw_str(w, NULL, buf);
-    }
-    jw_arr_end(w);
-    jw_arr(w, "places");
-    for (uint32_t s = 0; s < m->n_seats; s++)
-        jw_int(w, NULL, r->outcome.place[s]);
-    jw_arr_end(w);
+    viewer_points_json(w, &r->outcome, m->n_seats);
     jw_arr(w, "faults");
     for (uint32_t s = 0; s < m->n_seats; s++)
         jw_int(w, NULL, r->faults[s]);

@@ -118,6 +118,10 @@ int64_t viewer_obs_score(const ja_game_rules *g, const void *obs, uint32_t s);
  * element is 0). */
 void viewer_obs_json(json_w *w, const char *key, const ja_game_rules *g, const void *obs);
 
+/* "points" (the seats' scores as points, arena_format_score) and "places"
+ * of outcome o, n_seats each. */
+void viewer_points_json(json_w *w, const ja_outcome *o, uint32_t n_seats);
+
 /* "fields": game g's field table (name, count, doc of each field), which
  * observations as JSON and their changes follow. */
 void viewer_fields_json(json_w *w, const ja_game_rules *g);
