@@ -218,5 +218,5 @@ set(CPACK_DEBIAN_PACKAGE_SECTION games)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "python3-zmq, python3-msgpack")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
-  "pkg-config, libzmq3-dev, libmsgpack-dev, gcc | c-compiler, g++ | c++-compiler")
+  "pkg-config, libzmq3-dev, libmsgpack-dev, gcc | c-compiler, g++ | c++-compiler, python3-numpy")
 include(CPack)

@@ -15,7 +15,7 @@ PACKAGES=(
   libzmq3-dev libmsgpack-dev libsqlite3-dev libsodium-dev nettle-dev libcmocka-dev libseccomp-dev
   libmicrohttpd-dev
   libjansson-dev zlib1g-dev
-  python3 python3-zmq python3-msgpack python3-venv python3-setuptools sqlite3
+  python3 python3-zmq python3-msgpack python3-numpy python3-venv python3-setuptools sqlite3
   help2man dpkg-dev debootstrap
   clang libclang-rt-14-dev
   chromium

@@ -1,0 +1,625 @@
+"""Environments for training bots: every game as a multi-agent environment
+with PettingZoo's AEC interface, and a single-agent wrapper with opponents.
+
+    import jackarena.env
+
+    env = jackarena.env.make("bombs", seats=3, hands=1)
+    env.reset(seed=7)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            action = None
+        else:                                   # any legal index
+            action = int(obs["action_mask"].nonzero()[0][0])
+        env.step(action)
+
+    one = jackarena.env.single("bruise-jack", seats=2, opponents=["greedy"])
+    obs, info = one.reset(seed=1)
+    obs, reward, terminated, truncated, info = one.step(action)
+
+Observations are {"observation": float32 vector, "action_mask": int8 vector}
+as PettingZoo's classic games give them; the vector and the action index are
+fixed per game (jackarena._encodings, docs/training.md "Encodings"). Neither
+PettingZoo nor Gymnasium is needed: when they are importable the environment
+is a pettingzoo.AECEnv and its spaces are Gymnasium's, else this module's
+minimal Box, Discrete and Dict. NumPy is needed (Debian: python3-numpy).
+
+Joint decisions (Bombs' interrupt windows, several seats asked at once): the
+seats asked are selected one after the other in seat order; each answer is
+kept aside and the engine applies them together once the last seat of the
+window has answered. Until then the state does not change, so every seat
+observes the window as it opened: no seat learns another's pending answer.
+
+docs/training.md is the guide.
+"""
+import ctypes
+import hashlib
+import operator
+import random
+import struct
+
+try:
+    import numpy as np
+except ImportError:  # pragma: no cover - the message is the point
+    raise ImportError("jackarena.env needs NumPy (Debian: apt-get install python3-numpy)") from None
+
+from jackarena import _encodings, bots, forward
+
+__all__ = ["make", "single", "Encoding", "JackArenaEnv", "SingleAgentEnv", "IllegalAction",
+           "Box", "Discrete", "Dict", "ENCODING_VERSION"]
+
+ENCODING_VERSION = _encodings.ENCODING_VERSION
+IllegalAction = forward.IllegalAction
+
+# ---- Spaces: Gymnasium's when importable, else minimal ones ----------------
+
+
+class _Space:
+    def __init__(self, shape, dtype):
+        self.shape, self.dtype = shape, np.dtype(dtype)
+        self._rng = np.random.default_rng()
+
+    def seed(self, seed=None):
+        self._rng = np.random.default_rng(seed)
+        return [seed]
+
+    @property
+    def np_random(self):
+        return self._rng
+
+
+class Box(_Space):
+    """Values between low and high (arrays of shape), of dtype."""
+
+    def __init__(self, low, high, shape, dtype):
+        super().__init__(tuple(shape), dtype)
+        self.low = np.broadcast_to(np.asarray(low, self.dtype), self.shape).copy()
+        self.high = np.broadcast_to(np.asarray(high, self.dtype), self.shape).copy()
+
+    def sample(self, mask=None):
+        if self.dtype.kind == "f":
+            lo, hi = self.low.astype(np.float64), self.high.astype(np.float64)
+            return (lo + self._rng.random(self.shape) * (hi - lo)).astype(self.dtype)
+        return self._rng.integers(self.low, self.high, self.shape, endpoint=True).astype(self.dtype)
+
+    def contains(self, x):
+        x = np.asarray(x)
+        return (x.shape == self.shape and np.can_cast(x.dtype, self.dtype) and
+                bool(np.all(x >= self.low)) and bool(np.all(x <= self.high)))
+
+    def __contains__(self, x):
+        return self.contains(x)
+
+    def __eq__(self, other):
+        return (isinstance(other, Box) and self.shape == other.shape and
+                self.dtype == other.dtype and np.array_equal(self.low, other.low) and
+                np.array_equal(self.high, other.high))
+
+    def __repr__(self):
+        return "Box(%s, %s)" % (self.shape, self.dtype)
+
+
+class Discrete(_Space):
+    """The integers 0 .. n-1."""
+
+    def __init__(self, n):
+        super().__init__((), np.int64)
+        self.n, self.start = int(n), 0
+
+    def sample(self, mask=None):
+        if mask is not None:
+            ok = np.flatnonzero(np.asarray(mask))
+            return int(self._rng.choice(ok)) if len(ok) else 0
+        return int(self._rng.integers(self.n))
+
+    def contains(self, x):
+        try:
+            v = operator.index(x)
+        except TypeError:
+            return False
+        return 0 <= v < self.n
+
+    def __contains__(self, x):
+        return self.contains(x)
+
+    def __eq__(self, other):
+        return isinstance(other, Discrete) and self.n == other.n
+
+    def __repr__(self):
+        return "Discrete(%d)" % self.n
+
+
+class Dict(_Space):
+    """A dict of spaces."""
+
+    def __init__(self, spaces):
+        super().__init__(None, np.float32)
+        self.spaces = dict(spaces)
+
+    def __getitem__(self, key):
+        return self.spaces[key]
+
+    def seed(self, seed=None):
+        for i, sp in enumerate(self.spaces.values()):
+            sp.seed(None if seed is None else seed + i)
+        return [seed]
+
+    def sample(self, mask=None):
+        return {k: sp.sample() for k, sp in self.spaces.items()}
+
+    def contains(self, x):
+        return (isinstance(x, dict) and x.keys() == self.spaces.keys() and
+                all(sp.contains(x[k]) for k, sp in self.spaces.items()))
+
+    def __contains__(self, x):
+        return self.contains(x)
+
+    def __eq__(self, other):
+        return isinstance(other, Dict) and self.spaces == other.spaces
+
+    def __repr__(self):
+        return "Dict(%s)" % ", ".join("%r: %r" % kv for kv in self.spaces.items())
+
+
+try:
+    import gymnasium.spaces as _gs
+
+    def _box(low, high, shape, dtype):
+        return _gs.Box(low=low, high=high, shape=shape, dtype=dtype)
+    _discrete, _dict = _gs.Discrete, _gs.Dict
+except ImportError:
+    _box, _discrete, _dict = Box, Discrete, Dict
+
+try:
+    from pettingzoo import AECEnv as _AECBase
+except ImportError:
+    _AECBase = object
+
+# ---- Encodings -------------------------------------------------------------
+
+_NP_TYPES = {"u8": np.uint8, "i8": np.int8, "u16": np.uint16, "i16": np.int16, "u32": np.uint32,
+             "i32": np.int32, "i64": np.int64}
+
+
+class Encoding:
+    """A game's fixed encodings (docs/training.md, "Encodings"):
+
+    - obs_length, the observation vector's length: every field of the
+      observation in the field table's order, each element one float32 of
+      its integer value; fields: (name, offset in the vector, count, type);
+      low and high: each element's bounds (its C type's);
+    - n_actions, the action index: the game's canonical action codes in
+      ascending order; codes (the code of each index), index(code),
+      code(index), mask(codes).
+
+    The vector is a function of one seat's observation alone (what the
+    engine's observe() gives that seat, or the protocol's obs dict, which
+    holds the same): encode_dict() of an observation a bot receives equals
+    encode_buffer() of the engine's."""
+
+    def __init__(self, game):
+        name = game.name
+        if name not in _encodings.GAMES:
+            raise forward.LibraryError("no encoding for game %s in this SDK" % name)
+        obs_version, length, fields, n_actions, blocks = _encodings.GAMES[name]
+        lib = [(f.name, f.count, f.type) for f in game.obs_fields]
+        if obs_version != game.obs_version or lib != [(n, c, t) for n, _, c, t in fields]:
+            raise forward.LibraryError(
+                "%s: the library's observation (version %d) is not the one this SDK's encoding "
+                "was made from (version %d): the library and the package come from different "
+                "releases" % (name, game.obs_version, obs_version))
+        self.game, self.obs_version, self.obs_length = name, obs_version, length
+        self.fields, self.n_actions, self.blocks = fields, n_actions, blocks
+        self.codes = np.concatenate([np.arange(first, first + n, dtype=np.uint32)
+                                     for first, n in blocks])
+        self._index = {int(c): i for i, c in enumerate(self.codes)}
+        self.low = np.empty(length, np.float32)
+        self.high = np.empty(length, np.float32)
+        offsets = {f.name: f.offset for f in game.obs_fields}
+        self._views = []  # (slice of the vector, numpy type, byte offset, count, name)
+        for fname, at, count, typ in fields:
+            info = np.iinfo(_NP_TYPES[typ])
+            self.low[at:at + count] = np.float32(info.min)
+            self.high[at:at + count] = np.float32(info.max)
+            self._views.append((slice(at, at + count), _NP_TYPES[typ], offsets[fname], count,
+                                fname))
+
+    def __repr__(self):
+        return "<jackarena.env.Encoding %s: %d values, %d actions>" % (
+            self.game, self.obs_length, self.n_actions)
+
+    def encode_buffer(self, buf, out=None):
+        """The vector of an observation as the engine writes it (a buffer of
+        the C struct: forward's observe buffer, a ja_decision's obs)."""
+        out = np.empty(self.obs_length, np.float32) if out is None else out
+        for sl, typ, off, count, _ in self._views:
+            out[sl] = np.frombuffer(buf, typ, count, off)
+        return out
+
+    def encode_dict(self, obs, out=None):
+        """The vector of an observation dict, as a bot receives it over the
+        protocol (Bot.act's obs) or forward's State.observe() gives it."""
+        out = np.empty(self.obs_length, np.float32) if out is None else out
+        for sl, _, _, count, name in self._views:
+            out[sl] = obs[name]
+        return out
+
+    def index(self, code):
+        """The action index of a code; KeyError for a code the game does not have."""
+        try:
+            return self._index[code]
+        except KeyError:
+            raise KeyError("%s has no action code %r" % (self.game, code)) from None
+
+    def code(self, index):
+        """The action code of an index."""
+        return int(self.codes[index])
+
+    def mask(self, codes, out=None):
+        """An int8 vector of n_actions: 1 at the index of each code."""
+        out = np.zeros(self.n_actions, np.int8) if out is None else out
+        for c in codes:
+            out[self._index[c]] = 1
+        return out
+
+
+_encoding_cache = {}
+
+
+def encoding(game):
+    """The Encoding of a game (its name or a forward.Game)."""
+    g = forward.game(game) if isinstance(game, str) else game
+    if g.name not in _encoding_cache:
+        _encoding_cache[g.name] = Encoding(g)
+    return _encoding_cache[g.name]
+
+
+# ---- The digest (docs/replay-format.md, "Digest") ----------------------------
+
+class _Digest:
+    def __init__(self, g, options_text, seed, n_seats):
+        self.h = hashlib.sha256()
+        self.h.update(b"jackarena-digest-v1\0" + g.name.encode() + b"\0" +
+                      struct.pack("<I", g.rules_version) + options_text.encode() + b"\0" +
+                      struct.pack("<QI", seed, n_seats))
+
+    def decision(self, mask, by_seat):
+        self.h.update(struct.pack("<I", mask) +
+                      b"".join(struct.pack("<I", by_seat[s]) for s in sorted(by_seat)))
+
+    def end(self, outcome):
+        self.h.update(struct.pack("<I", 0xFFFFFFFF) + b"".join(
+            struct.pack("<qI", u, p) for u, p in zip(outcome.units, outcome.places)))
+        return self.h.hexdigest()
+
+
+# ---- The AEC environment -----------------------------------------------------
+
+_ENV_KEYS = ("reward", "skip_forced", "max_steps", "render_mode")
+_REWARDS = ("score", "place")
+
+
+class JackArenaEnv(_AECBase):
+    """One game as an AEC environment (PettingZoo's interface): agents
+    "player_0" ... "player_{seats-1}", agent k playing seat k. Make one with
+    make(). Attributes beyond PettingZoo's: game (the forward.Game),
+    encoding (its Encoding), state (the forward.State of the episode: the
+    referee's side, every hand; a learner must not read it), seed (the
+    episode's match seed), digest (the match's digest once over, as `arena
+    play` prints it), steps (decisions applied)."""
+
+    metadata = {"render_modes": ["ansi"], "name": "jackarena_v1", "is_parallelizable": False}
+
+    def __init__(self, game, seats=None, options=None, reward="score", skip_forced=True,
+                 max_steps=None, render_mode=None):
+        self.game = forward.game(game)
+        g = self.game
+        self.n_seats = g._seats(g.min_seats if seats is None else seats)
+        self.options = dict(options or {})
+        g.options(self.options, self.n_seats)  # ValueError with the library's message
+        if reward not in _REWARDS:
+            raise ValueError("reward must be one of %s, not %r" % (", ".join(_REWARDS), reward))
+        if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
+            raise ValueError("max_steps must be a positive integer or None, not %r" % (max_steps,))
+        if render_mode not in (None, "ansi"):
+            raise ValueError("render_mode must be None or 'ansi', not %r" % (render_mode,))
+        self.reward_kind, self.skip_forced, self.max_steps = reward, bool(skip_forced), max_steps
+        self.render_mode = render_mode
+        self.encoding = encoding(g)
+        e = self.encoding
+        self.possible_agents = ["player_%d" % s for s in range(self.n_seats)]
+        self.agent_name_mapping = {a: s for s, a in enumerate(self.possible_agents)}
+        obs_space = _dict({"observation": _box(e.low, e.high, (e.obs_length,), np.float32),
+                           "action_mask": _box(0, 1, (e.n_actions,), np.int8)})
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: _discrete(e.n_actions) for a in self.possible_agents}
+        self._obs_buf = ctypes.create_string_buffer(g.obs_size)
+        self._seed_rng = random.Random()
+        self.state, self.seed, self.digest, self.steps = None, None, None, 0
+        self.agents, self.agent_selection = [], None
+        self.rewards, self._cumulative_rewards = {}, {}
+        self.terminations, self.truncations, self.infos = {}, {}, {}
+
+    def __repr__(self):
+        return "<jackarena.env %s, %d seats>" % (self.game.name, self.n_seats)
+
+    # -- PettingZoo's interface ------------------------------------------------
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    @property
+    def num_agents(self):
+        return len(self.agents)
+
+    @property
+    def max_num_agents(self):
+        return len(self.possible_agents)
+
+    @property
+    def unwrapped(self):
+        return self
+
+    def reset(self, seed=None, options=None):
+        """Starts an episode: a match with match seed `seed` (0 to 2^64 - 1,
+        as `arena play --seed` takes it: the same seed gives the same deal),
+        or a fresh one when None. options: game options for this episode,
+        over make()'s."""
+        if seed is None:
+            seed = self._seed_rng.getrandbits(64)
+        opts = dict(self.options, **(options or {}))
+        self.state = self.game.setup(self.n_seats, seed, opts)
+        text = " ".join("%s=%s" % kv for kv in self.game.options(opts, self.n_seats).items())
+        self._digest = _Digest(self.game, text, seed, self.n_seats)
+        self.seed, self.digest, self.steps, self._pending = seed, None, 0, {}
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self._advance()
+
+    def observe(self, agent):
+        """{"observation": the seat's vector, "action_mask": its legal actions
+        (zeros when it is not asked, or has answered in an open window)}."""
+        s = self.agent_name_mapping[agent]
+        g, st = self.game, self.state
+        g._observe(st.buf, s, self._obs_buf)
+        obs = self.encoding.encode_buffer(self._obs_buf)
+        mask = np.zeros(self.encoding.n_actions, np.int8)
+        if s not in self._pending and st.to_act_mask() >> s & 1:
+            self.encoding.mask(st.legal(s), mask)
+        return {"observation": obs, "action_mask": mask}
+
+    def last(self, observe=True):
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
+
+    def agent_iter(self, max_iter=2 ** 63):
+        i = 0
+        while self.agents and i < max_iter:
+            yield self.agent_selection
+            i += 1
+
+    def step(self, action):
+        """The selected agent plays action (an index of the action index, a
+        Python or NumPy integer); None for an agent that is done.
+        IllegalAction (a ValueError) for an index that is not legal now: the
+        episode is unchanged."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._was_dead_step(action)
+        s = self.agent_name_mapping[agent]
+        code = self._code(action, s)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._pending[s] = code
+        self._advance()
+        for a, r in self.rewards.items():
+            self._cumulative_rewards[a] += r
+
+    def render(self):
+        if self.render_mode == "ansi" and self.state is not None:
+            return self.state.describe()
+        return None
+
+    def close(self):
+        pass
+
+    # -- The engine's side -------------------------------------------------------
+
+    def _code(self, action, seat):
+        if action is None:
+            raise ValueError("player_%d is asked: None is only for an agent that is done" % seat)
+        try:
+            i = operator.index(action)
+        except TypeError:
+            raise ValueError("an action is an integer index, not %r" % (action,)) from None
+        legal = self.state.legal(seat)
+        if not 0 <= i < self.encoding.n_actions or self.encoding.code(i) not in legal:
+            what = "" if not 0 <= i < self.encoding.n_actions else " (%s)" % self.game.label(
+                self.encoding.code(i))
+            raise IllegalAction("%s: player_%d cannot play action %d%s now (legal: %s)" % (
+                self.game.name, seat, i, what, ", ".join(
+                    "%d %s" % (self.encoding.index(c), self.game.label(c)) for c in legal)))
+        return self.encoding.code(i)
+
+    def _advance(self):
+        """Applies the decision once every seat asked has answered (forced
+        answers filled in when skip_forced), and goes on to the next seat to
+        ask, in seat order; ends the episode at the match's end."""
+        st = self.state
+        while True:
+            mask = st.to_act_mask()
+            if not mask:
+                return self._finish()
+            asked = [s for s in range(self.n_seats) if mask >> s & 1]
+            if self.skip_forced:
+                for s in asked:
+                    if s not in self._pending:
+                        legal = st.legal(s)
+                        if len(legal) == 1:
+                            self._pending[s] = legal[0]
+            waiting = [s for s in asked if s not in self._pending]
+            if waiting:
+                self.agent_selection = self.possible_agents[waiting[0]]
+                return None
+            self._digest.decision(mask, self._pending)
+            st.apply(dict(self._pending))
+            self._pending = {}
+            self.steps += 1
+            if self.max_steps is not None and self.steps >= self.max_steps and st.to_act_mask():
+                return self._truncate()
+
+    def _finish(self):
+        o = self.state.outcome()
+        self.digest = self._digest.end(o)
+        for a in self.agents:
+            s = self.agent_name_mapping[a]
+            self.rewards[a] = o.scores[s] if self.reward_kind == "score" else o.pairwise(s)
+            self.terminations[a] = True
+            self.infos[a] = {"score": o.scores[s], "place": o.places[s], "digest": self.digest}
+        self.agent_selection = self.agents[0]
+
+    def _truncate(self):
+        for a in self.agents:
+            self.truncations[a] = True
+        self.agent_selection = self.agents[0]
+
+    def _was_dead_step(self, action):
+        if action is not None:
+            raise ValueError("%s is done: the only action it may take is None"
+                             % self.agent_selection)
+        agent = self.agent_selection
+        for d in (self.terminations, self.truncations, self.rewards, self._cumulative_rewards,
+                  self.infos):
+            del d[agent]
+        self.agents.remove(agent)
+        dead = [a for a in self.agents if self.terminations[a] or self.truncations[a]]
+        if dead:
+            if self._skip_agent_selection is None:
+                self._skip_agent_selection = agent
+            self.agent_selection = dead[0]
+        else:
+            if self._skip_agent_selection is not None:
+                self.agent_selection = self._skip_agent_selection
+            self._skip_agent_selection = None
+        self.rewards = {a: 0.0 for a in self.agents}
+
+
+def make(game, seats=None, **kw):
+    """The AEC environment of game for seats seats (default: the game's
+    fewest). Keywords: reward ("score": each agent's score in points at the
+    end, the outcome's; "place": its pairwise place score in [0, 1], as
+    `arena bench` counts), skip_forced (True: a decision with one legal
+    action is played by the environment, as the referee never asks it),
+    max_steps (truncate after so many decisions), render_mode (None or
+    "ansi"); every other keyword is a game option (hands=2, decks=1...).
+    ValueError for an unknown game, a bad seat count or option."""
+    env_kw = {k: kw.pop(k) for k in _ENV_KEYS if k in kw}
+    return JackArenaEnv(game, seats, options=kw, **env_kw)
+
+
+# ---- One learner against bots ------------------------------------------------
+
+class SingleAgentEnv:
+    """One learning seat, every other seat played by a bot (jackarena.bots),
+    with Gymnasium's single-agent interface: reset(seed, options) -> (obs,
+    info); step(action) -> (obs, reward, terminated, truncated, info).
+    observation_space and action_space as the AEC environment's. The bots
+    are seeded from the episode's match seed as the referee seeds them, so
+    the same seed and the same choices of the learner give the match `arena
+    play --seed SEED` plays with those bots. Make one with single()."""
+
+    def __init__(self, game, seats=None, learner=0, opponents=("random",), **kw):
+        self.aec = make(game, seats, **kw)
+        n = self.aec.n_seats
+        self.learner = self._learner(learner)
+        specs = list(opponents) if isinstance(opponents, (list, tuple)) else [opponents]
+        if not specs:
+            raise ValueError("give at least one opponent")
+        self.plugins = [p if isinstance(p, bots.Plugin) else bots.load(p) for p in specs]
+        for p in self.plugins:
+            if not p.supports(self.aec.game):
+                raise bots.BotError("bot %s does not play %s" % (p.name, self.aec.game.name))
+        self.observation_space = self.aec.observation_space("player_0")
+        self.action_space = self.aec.action_space("player_0")
+        self.players = [None] * n
+
+    def _learner(self, learner):
+        if not isinstance(learner, int) or not 0 <= learner < self.aec.n_seats:
+            raise ValueError("learner must be a seat from 0 to %d, not %r" % (
+                self.aec.n_seats - 1, learner))
+        return learner
+
+    def _opponent(self, seat):
+        """The plugin of an opponent seat: the list in seat order, skipping
+        the learner's seat, the last one repeated."""
+        k = seat - (seat > self.learner)
+        return self.plugins[min(k, len(self.plugins) - 1)]
+
+    def reset(self, seed=None, options=None):
+        """Starts an episode (seed as JackArenaEnv.reset). options: game
+        options, and "learner": the learning seat from this episode on."""
+        opts = dict(options or {})
+        if "learner" in opts:
+            self.learner = self._learner(opts.pop("learner"))
+        self._close_players()
+        self.aec.reset(seed, opts)
+        g, n = self.aec.game, self.aec.n_seats
+        self.players = [None if s == self.learner else
+                        self._opponent(s).seat(g, s, n, self.aec.seed) for s in range(n)]
+        self._play()
+        obs, _, _, _, info = self.aec.last()
+        return obs, dict(info, seed=self.aec.seed)
+
+    def _play(self):
+        """Lets the bots answer until the learner is asked or the episode ends."""
+        aec, me = self.aec, "player_%d" % self.learner
+        while not (aec.terminations[me] or aec.truncations[me]) and aec.agent_selection != me:
+            s = aec.agent_name_mapping[aec.agent_selection]
+            aec.step(aec.encoding.index(self.players[s].act(aec.state)))
+        if aec.terminations[me] or aec.truncations[me]:
+            o = aec.state.outcome()  # None when truncated: the bots are closed without end()
+            for p in self.players:
+                if p is not None:
+                    p.end(o)
+
+    def step(self, action):
+        aec, me = self.aec, "player_%d" % self.learner
+        if aec.terminations[me] or aec.truncations[me]:
+            raise ValueError("the episode is over: reset() first")
+        aec.step(action)
+        self._play()
+        aec.agent_selection = me if aec.terminations[me] or aec.truncations[me] else \
+            aec.agent_selection
+        obs, reward, terminated, truncated, info = aec.last()
+        aec._cumulative_rewards[me] = 0.0
+        return obs, reward, terminated, truncated, dict(info)
+
+    def render(self):
+        return self.aec.render()
+
+    def _close_players(self):
+        for p in self.players:
+            if p is not None:
+                p.close()
+        self.players = [None] * len(self.players)
+
+    def close(self):
+        self._close_players()
+
+
+def single(game, seats=None, learner=0, opponents=("random",), **kw):
+    """A SingleAgentEnv: seat `learner` learns, the other seats are played by
+    opponents, bot specifiers as the arena takes them ("random", "greedy",
+    "ismcts:iters=200", "./mybot.so") or jackarena.bots.Plugin objects, in
+    seat order past the learner's (the last repeated). Other keywords as
+    make()'s."""
+    return SingleAgentEnv(game, seats, learner, opponents, **kw)
