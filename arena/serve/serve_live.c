@@ -22,6 +22,7 @@
 
 #define LINE_MAX_ 256
 #define NAME_MAX_ 64
+#define LIVE_CODES_MAX 64 /* codes one observation's events name: at most its events */
 #define JA_STREAM_LIVE JA_TAG('L', 'I', 'V', 'E')
 
 typedef struct live_ticket {
@@ -29,6 +30,13 @@ typedef struct live_ticket {
     int seat;
     time_t expires;                  /* CLOCK_MONOTONIC seconds */
 } live_ticket;
+
+/* One seat's part in the decision that led to a frame. */
+typedef struct live_act {
+    uint32_t code;            /* the action applied */
+    uint8_t in;               /* 1: the seat was in the decision */
+    uint8_t forced, fault;    /* as its replay record */
+} live_act;
 
 typedef struct live_match {
     struct live_match *next;
@@ -47,6 +55,7 @@ typedef struct live_match {
     /* The ring: frame f in slot f % ring. */
     uint32_t ring;
     uint8_t *states;          /* ring * state_size */
+    live_act *acts;           /* ring * seats: each slot's decision, by seat */
     /* The public line of each slot's frame and its check, made by the first
      * public reader that needs it (never in the match's thread: a match
      * nobody watches pays only the copy of its state): valid when
@@ -76,6 +85,8 @@ struct srv_live_reader {
     uint8_t *obs, *last;      /* the seat's (or the public) observation, and the
                                * last one a seat's view sent */
     bool have_last;
+    live_act act;             /* a seat's view: its part in the frame's decision */
+    uint64_t ev_after;        /* the newest event whose codes' labels were sent */
 };
 
 static time_t mono_now(void)
@@ -90,6 +101,7 @@ static void match_free(live_match *m)
     if (m == NULL)
         return;
     free(m->states);
+    free(m->acts);
     free(m->line);
     free(m->pub);
     free(m->checked);
@@ -130,16 +142,22 @@ static bool line_public(const ja_game_rules *g, uint32_t seats, const void *st, 
     return true;
 }
 
-/* Records frame f (state st) into the ring. Called in the match's thread;
- * the slot is rewritten, and the frame counted, under the lock (readers
- * copy frames out under it). */
-static void record(live_match *m, const void *st, uint32_t f)
+/* Records frame f (state st, after the decision of the n records recs)
+ * into the ring. Called in the match's thread; the slot is rewritten, and
+ * the frame counted, under the lock (readers copy frames out under it). */
+static void record(live_match *m, const void *st, uint32_t f, const ref_replay_rec *recs,
+                   uint32_t n)
 {
     srv_live *l = m->l;
     const ja_game_rules *g = l->g;
     uint32_t k = f % m->ring;
     pthread_mutex_lock(&l->mu);
     memcpy(m->states + (size_t)k * g->state_size, st, g->state_size);
+    live_act *acts = m->acts + (size_t)k * m->seats;
+    memset(acts, 0, m->seats * sizeof *acts);
+    for (uint32_t i = 0; i < n; i++)
+        if (recs[i].seat < m->seats)
+            acts[recs[i].seat] = (live_act){recs[i].code, 1, recs[i].forced, recs[i].fault};
     m->frames = (uint64_t)f + 1;
     pthread_mutex_unlock(&l->mu);
 }
@@ -163,6 +181,7 @@ static void *hook_begin(void *ctx, const arena_exec_ctx *xc, const arena_job *jo
     m->pub = ja_xcalloc(ring, 1);
     m->checked = ja_xcalloc(ring, sizeof *m->checked);
     m->work = ja_xmalloc(g->state_size);
+    m->acts = ja_xcalloc((size_t)ring * job->n_seats, sizeof *m->acts);
     if (g->setup(m->work, &xc->options, job->n_seats, job->seed) != JA_OK) {
         match_free(m);
         pthread_mutex_lock(&l->mu);
@@ -182,14 +201,14 @@ static void *hook_begin(void *ctx, const arena_exec_ctx *xc, const arena_job *jo
     m->next = l->list;
     l->list = m;
     pthread_mutex_unlock(&l->mu);
-    record(m, m->work, 0);
+    record(m, m->work, 0, NULL, 0);
     return m;
 }
 
 static void hook_step(void *match, const ja_game_rules *g, const ref_step_info *info)
 {
     (void)g;
-    record(match, info->state, info->step + 1);
+    record(match, info->state, info->step + 1, info->recs, info->n_recs);
 }
 
 static void hook_end(void *match, const arena_job_result *r)
@@ -334,35 +353,6 @@ static char *dump(json_t *j)
     return t;
 }
 
-/* Seat r->seat's observation of r->state as JSON text, or NULL when it is
- * the same as the last one sent. */
-static char *seat_event(srv_live_reader *r)
-{
-    const ja_game_rules *g = r->l->g;
-    g->observe(r->state, r->seat, r->obs);
-    if (r->have_last && memcmp(r->obs, r->last, g->obs_size) == 0)
-        return NULL;
-    memcpy(r->last, r->obs, g->obs_size);
-    r->have_last = true;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (f == NULL)
-        return NULL;
-    json_w w;
-    jw_init(&w, f);
-    jw_obj(&w, NULL);
-    jw_str(&w, "type", "seen");
-    jw_int(&w, "seat", r->seat);
-    viewer_obs_json(&w, "obs", g, r->obs);
-    jw_obj_end(&w);
-    if (fclose(f) != 0) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
-
 /* Observation obs of g as a JSON value (viewer_obs_json's object), or NULL
  * when out of memory. */
 static json_t *obs_value(const ja_game_rules *g, const void *obs)
@@ -380,9 +370,75 @@ static json_t *obs_value(const ja_game_rules *g, const void *obs)
     return j;
 }
 
+/* The labels of the action codes that observation obs names in its events
+ * newer than the last r sent (viewer_event_codes: Bombs' plays), as
+ * "labels" of j when there is one: a label depends on its code alone, and
+ * obs shows the code. Other decisions' labels are never sent: a seat's
+ * stream has its own (seat_event), the public stream none. */
+static bool add_labels(srv_live_reader *r, json_t *j, const void *obs)
+{
+    const ja_game_rules *g = r->l->g;
+    uint32_t codes[LIVE_CODES_MAX];
+    uint32_t n = viewer_event_codes(g, obs, r->ev_after, codes, LIVE_CODES_MAX, &r->ev_after);
+    if (n == 0)
+        return true;
+    json_t *o = json_object();
+    for (uint32_t i = 0; i < n && o; i++) {
+        char key[16], label[VIEWER_LABEL_MAX];
+        snprintf(key, sizeof key, "%u", (unsigned)codes[i]);
+        viewer_label(g, codes[i], label);
+        if (json_object_set_new(o, key, json_string(label)) != 0) {
+            json_decref(o);
+            o = NULL;
+        }
+    }
+    return o && json_object_set_new(j, "labels", o) == 0;
+}
+
+/* A seat's part in a decision as its stream tells it: the action's code
+ * and label, forced, and its fault when it had one. */
+static json_t *act_json(const ja_game_rules *g, const live_act *a)
+{
+    char label[VIEWER_LABEL_MAX];
+    viewer_label(g, a->code, label);
+    json_t *j = json_pack("{sI ss sb}", "code", (json_int_t)a->code, "label", label, "forced",
+                          (int)a->forced);
+    if (j && a->fault != JA_FAULT_NONE &&
+        json_object_set_new(j, "fault", json_string(ja_fault_name(a->fault))) != 0) {
+        json_decref(j);
+        return NULL;
+    }
+    return j;
+}
+
+/* Seat r->seat's view of r->state as a "seen" event's JSON text: its
+ * observation, its part in the decision that led there ("action"), the
+ * labels its observation's events name; NULL when it did not decide and
+ * its observation is the same as the last one sent (or out of memory). */
+static char *seat_event(srv_live_reader *r)
+{
+    const ja_game_rules *g = r->l->g;
+    g->observe(r->state, r->seat, r->obs);
+    if (r->have_last && !r->act.in && memcmp(r->obs, r->last, g->obs_size) == 0)
+        return NULL;
+    memcpy(r->last, r->obs, g->obs_size);
+    r->have_last = true;
+    json_t *o = obs_value(g, r->obs);
+    json_t *j = o ? json_pack("{ss si so}", "type", "seen", "seat", r->seat, "obs", o) : NULL;
+    json_t *a = j && r->act.in ? act_json(g, &r->act) : NULL;
+    bool ok = j && (!r->act.in || (a && json_object_set_new(j, "action", a) == 0)) &&
+              add_labels(r, j, r->obs);
+    if (!ok) {
+        json_decref(j);
+        return NULL;
+    }
+    return dump(j);
+}
+
 /* The "frame" event of public frame f (its state in r->state), sent when
  * the match had played `at` decisions: its line and, since version 2, the
- * public observation (JA_EXT_OBSERVE_PUBLIC) as "public". */
+ * public observation (JA_EXT_OBSERVE_PUBLIC) as "public"; since version 3
+ * the labels of the codes its events name. */
 static char *public_event(srv_live_reader *r, uint64_t f, uint64_t at, const char *line)
 {
     const ja_game_rules *g = r->l->g;
@@ -392,7 +448,7 @@ static char *public_event(srv_live_reader *r, uint64_t f, uint64_t at, const cha
     if (j && op) {
         op->observe_public(r->state, r->obs);
         json_t *o = obs_value(g, r->obs);
-        if (o == NULL || json_object_set_new(j, "public", o) != 0) {
+        if (o == NULL || json_object_set_new(j, "public", o) != 0 || !add_labels(r, j, r->obs)) {
             json_decref(j);
             return NULL;
         }
@@ -459,6 +515,8 @@ static int next_frame(srv_live_reader *r, char **text)
         uint64_t f = r->next++;
         uint32_t k = (uint32_t)(f % m->ring);
         memcpy(r->state, m->states + (size_t)k * l->g->state_size, l->g->state_size);
+        if (r->seat >= 0)
+            r->act = m->acts[(size_t)k * m->seats + (uint32_t)r->seat];
         if (r->seat < 0) {
             char line[LINE_MAX_];
             uint64_t at = m->frames - 1;

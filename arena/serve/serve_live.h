@@ -14,11 +14,15 @@
  *    check found Jack in the Box's pending stage, since printed as public).
  *  - a seat's view, for the author of the bot in that seat only: that
  *    seat's observations (observe(), as JSON through the game's field
- *    table), the frames in which it changed, with no decision numbers (as
- *    the replay viewer's seat view), under the same delay.
+ *    table) and its own decisions (the action and its label), the frames
+ *    in which it decided or its observation changed, with no decision
+ *    numbers (as the replay viewer's seat view), under the same delay.
+ * Labels of other decisions go out only where the observation sent names
+ * their codes (Bombs' plays, viewer_event_codes): a decision's label can
+ * name what only its seat knew.
  *
  * Memory: each running match keeps a ring of delay + SRV_LIVE_BACKLOG
- * frames (the state and the public line of each), made when the match
+ * frames (the state, the decision's actions and the public line of each), made when the match
  * starts; at most max_running matches are watched at once (the server's
  * concurrency), a match beyond that is played unwatched. A reader that
  * falls SRV_LIVE_BACKLOG released frames behind skips ahead.
@@ -40,8 +44,11 @@
 
 /* The streams' event format (docs/server.md, "Live matches"): 2 added the
  * match event's "version", "fields" and "score_unit", and the public
- * frames' "public" observation; nothing of version 1 changed. */
-#define SRV_LIVE_VERSION 2
+ * frames' "public" observation; 3 the "labels" of the action codes an
+ * observation's events name (frame and seen events) and a seat's own
+ * "action" (seen events, also sent when only the seat decided); nothing of
+ * the earlier versions changed. */
+#define SRV_LIVE_VERSION 3
 #define SRV_LIVE_DELAY_DEFAULT 20u
 #define SRV_LIVE_DELAY_MAX 500u
 #define SRV_LIVE_BACKLOG 64u
@@ -75,7 +82,8 @@ int srv_live_reader_open(srv_live *l, const char *id, int seat, srv_live_reader 
 /* The next event of the reader (a JSON object's text, malloc'ed, into
  * *text): first a "match" event (the match, its seats, the delay), then a
  * "frame" (public: `decision`, `at`: the decisions played when it was
- * released, `line`, `public`) or "seen" (seat: `obs`) per released frame, and at the
+ * released, `line`, `public`, `labels`) or "seen" (seat: `obs`, `action`,
+ * `labels`) per released frame, and at the
  * end an "end" event (`outcome` and the replay page, or `error`). JA_OK;
  * JA_EAGAIN: nothing more is released yet (srv_live_reader_ready); JA_ESTATE:
  * the end event has been given; JA_ENOMEM. */

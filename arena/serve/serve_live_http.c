@@ -133,6 +133,19 @@ static enum MHD_Result ticket(arena_server *s, const srv_http_out *o,
 
 /* ---- the pages ------------------------------------------------------------------ */
 
+/* A view's box on a match's page (box "pub" or "seat"): its table and
+ * scores, and beside them its move history with the button that follows
+ * the match again after a click on a move. */
+static void live_box(FILE *f, const char *box)
+{
+    fprintf(f, "<div class=\"live-row\"><div class=\"live-table\"><div id=\"%s-table\"></div>"
+               "<table id=\"%s-scores\"></table></div><section class=\"live-moves\"><h3>Moves "
+               "<button id=\"%s-follow\" hidden>follow the match</button></h3>"
+               "<ol id=\"%s-history\" class=\"history\" title=\"click a move to see the "
+               "table then\"></ol></section></div>",
+            box, box, box, box);
+}
+
 static enum MHD_Result page(arena_server *s, const srv_http_out *o, srv_call *c,
                             const char *id)
 {
@@ -153,23 +166,26 @@ static enum MHD_Result page(arena_server *s, const srv_http_out *o, srv_call *c,
     o->page_begin(f, title);
     /* id is a canonical match id (srv_live_route): nothing to escape. */
     /* The table is drawn by the replay viewer's renderers (/matches/replay.js,
-     * which draws nothing on a page without a match inside). */
+     * which draws nothing on a page without a match inside), its move
+     * history beside it. */
     fprintf(f, "<div id=\"match\" data-id=\"%s\"><ul id=\"seats\"></ul>"
                "<p id=\"pub-status\">Waiting for the match...</p>"
                "<h2>The table (<span id=\"pub-count\">0</span> frames)</h2>"
-               "<p><span id=\"pub-pos\"></span> <span id=\"pub-line\"></span></p>"
-               "<div id=\"pub-table\"></div><table id=\"pub-scores\"></table>"
-               "<h2>A seat's view</h2><p>For the author of the bot in that seat only: what "
-               "the bot saw, as delayed as the table.</p>"
-               "<form id=\"seatform\"><p>Token: <input id=\"token\" size=\"70\" "
-               "autocomplete=\"off\" required> <select id=\"seat\"></select> "
-               "<button id=\"seatgo\">Watch</button></p></form>"
-               "<p id=\"seat-status\"></p><p><span id=\"seat-count\">0</span> views</p>"
-               "<div id=\"seat-table\"></div><table id=\"seat-scores\"></table>"
-               "<pre id=\"errlog\"></pre></div>\n"
-               "<script src=\"/matches/replay.js\"></script>"
-               "<script src=\"/static/live_match.js\"></script>\n",
+               "<p><span id=\"pub-pos\"></span> <span id=\"pub-line\"></span></p>",
             id);
+    live_box(f, "pub");
+    fputs("<h2>A seat's view</h2><p>For the author of the bot in that seat only: what "
+          "the bot saw, as delayed as the table.</p>"
+          "<form id=\"seatform\"><p>Token: <input id=\"token\" size=\"70\" "
+          "autocomplete=\"off\" required> <select id=\"seat\"></select> "
+          "<button id=\"seatgo\">Watch</button></p></form>"
+          "<p id=\"seat-status\"></p><p><span id=\"seat-count\">0</span> views</p>",
+          f);
+    live_box(f, "seat");
+    fputs("<pre id=\"errlog\"></pre></div>\n"
+          "<script src=\"/matches/replay.js\"></script>"
+          "<script src=\"/static/live_match.js\"></script>\n",
+          f);
     (void)s;
     return o->page_end(c, f, &buf, &len);
 }

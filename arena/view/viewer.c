@@ -1,6 +1,7 @@
 /* The viewer model: a replay re-simulated with its engine, and its JSON. */
 #include "view/viewer.h"
 
+#include "jackarena/ja_bombs.h"
 #include "jackarena/ja_bot.h"
 #include "jackarena/ja_error.h"
 #include "ja_xalloc.h"
@@ -121,9 +122,7 @@ static int replay_decision(viewer_model *m, void *st, uint32_t i, char *err, siz
     for (uint32_t k = 0; k < sp->n; k++) {
         const ref_replay_rec *rec = &m->r->recs[sp->first + k];
         by_seat[rec->seat].code = rec->code;
-        ja_action a = {rec->code};
-        if (g->label(a, m->label[sp->first + k], VIEWER_LABEL_MAX) < 0)
-            snprintf(m->label[sp->first + k], VIEWER_LABEL_MAX, "action %u", (unsigned)rec->code);
+        viewer_label(g, rec->code, m->label[sp->first + k]);
     }
     /* apply() refuses an illegal action and leaves the state unchanged. */
     if (g->apply(st, sp->seats, by_seat) != JA_OK) {
@@ -224,6 +223,13 @@ void viewer_close(ref_replay **r, viewer_model *m)
     ref_replay_free(r);
 }
 
+void viewer_label(const ja_game_rules *g, uint32_t code, char label[VIEWER_LABEL_MAX])
+{
+    ja_action a = {code};
+    if (g->label(a, label, VIEWER_LABEL_MAX) < 0)
+        snprintf(label, VIEWER_LABEL_MAX, "action %u", (unsigned)code);
+}
+
 /* ---- field access --------------------------------------------------------- */
 
 static int64_t field_elem(const ja_field *fd, const void *obs, uint32_t i)
@@ -241,18 +247,66 @@ static int64_t field_elem(const ja_field *fd, const void *obs, uint32_t i)
     }
 }
 
+/* g's observation field named name, or NULL. */
+static const ja_field *field_named(const ja_game_rules *g, const char *name)
+{
+    for (uint32_t k = 0; k < g->n_obs_fields; k++)
+        if (strcmp(g->obs_fields[k].name, name) == 0)
+            return &g->obs_fields[k];
+    return NULL;
+}
+
 bool viewer_field(const ja_game_rules *g, const void *obs, const char *name, uint32_t i,
                   int64_t *out)
 {
-    for (uint32_t k = 0; k < g->n_obs_fields; k++) {
-        const ja_field *fd = &g->obs_fields[k];
-        if (strcmp(fd->name, name) == 0) {
-            *out = i < fd->count ? field_elem(fd, obs, i) : 0;
-            return true;
+    const ja_field *fd = field_named(g, name);
+    *out = fd && i < fd->count ? field_elem(fd, obs, i) : 0;
+    return fd != NULL;
+}
+
+/* The games whose events name action codes: the event kinds that do
+ * (bits), and the field that holds the code. */
+static const struct {
+    const char *game;
+    uint32_t kinds;
+    const char *field;
+} code_events[] = {
+    {"bombs", 1u << JA_BOMBS_EV_PLAY | 1u << JA_BOMBS_EV_INTERRUPT, "ev_arg"},
+};
+
+uint32_t viewer_event_codes(const ja_game_rules *g, const void *obs, uint64_t after,
+                            uint32_t *codes, uint32_t cap, uint64_t *newest)
+{
+    *newest = after;
+    const ja_field *seq = field_named(g, "ev_seq");
+    if (seq == NULL)
+        return 0;
+    uint32_t kinds = 0;
+    const char *field = NULL;
+    for (size_t k = 0; k < sizeof code_events / sizeof code_events[0]; k++)
+        if (strcmp(code_events[k].game, g->name) == 0) {
+            kinds = code_events[k].kinds;
+            field = code_events[k].field;
         }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < seq->count; i++) {
+        int64_t q = field_elem(seq, obs, i), kind, code;
+        if (q <= 0)
+            break;
+        if ((uint64_t)q <= after)
+            continue;
+        *newest = (uint64_t)q;
+        viewer_field(g, obs, "ev_kind", i, &kind);
+        if (field == NULL || kind < 0 || kind >= 32 || !(kinds >> kind & 1u))
+            continue;
+        viewer_field(g, obs, field, i, &code);
+        bool dup = false;
+        for (uint32_t j = 0; j < n && !dup; j++)
+            dup = codes[j] == (uint32_t)code;
+        if (!dup && n < cap)
+            codes[n++] = (uint32_t)code;
     }
-    *out = 0;
-    return false;
+    return n;
 }
 
 int64_t viewer_score(const viewer_model *m, uint32_t f, uint32_t from, uint32_t s)

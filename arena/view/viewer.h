@@ -103,6 +103,18 @@ uint32_t viewer_forfeits(const ref_replay *r, uint32_t s);
 bool viewer_field(const ja_game_rules *g, const void *obs, const char *name, uint32_t i,
                   int64_t *out);
 
+/* The label of action code (g's label(); "action N" when it has none), as
+ * the viewers name a decision. A label depends on the code alone. */
+void viewer_label(const ja_game_rules *g, uint32_t code, char label[VIEWER_LABEL_MAX]);
+
+/* The action codes that observation obs of g names in its events numbered
+ * after `after` (Bombs: the plays, in turn and out of turn), each once, at
+ * most cap into codes; the number of its newest event into *newest (after
+ * when none is newer). Returns how many. The labels of these codes tell
+ * nothing obs does not: the live streams send them with it. */
+uint32_t viewer_event_codes(const ja_game_rules *g, const void *obs, uint64_t after,
+                            uint32_t *codes, uint32_t cap, uint64_t *newest);
+
 /* Seat s's score at frame f in units of 1/JA_SCORE_UNIT, as seat `from`
  * sees it: the outcome at the last frame, before it the "score" field of
  * from's observation (in units when its doc says 1/27720, else in points). */

@@ -25,9 +25,12 @@ A second server plays live matches (two dawdle bots, Taylor Blackjack,
 without a reload, drawn as the table (the newest one, the seats by name,
 the pile's top card) and never a card of a hand (checked against the
 seats' observations in the match's replay afterwards), then the link to
-the match's replay page; its seat view
+the match's replay page; beside the table its move history, the newest
+move marked, no card of a hand in it either; a click on an earlier move
+shows the table then, and "follow the match" the newest again; at a 400
+px phone the moves go under the table and nothing overflows; its seat view
 refuses another author's token (403) and a malformed one (401), and shows
-the seat's observation for the seat's author.
+the seat's observation and its move history for the seat's author.
 
 usage: test_serve_browser.py ARENA RANDOM.so PICK.so DAWDLE.so FREE_PORT.py"""
 import json
@@ -60,10 +63,13 @@ def live_match(s):
     return wait_for(one, "a live match")
 
 
-# Each frame the live page draws: its position and the table's text.
+# Each frame the live page draws: its position, the table's text and its
+# newest moves' (marked in the history).
 SNAP = ("window.jaFrames = []; new MutationObserver(function () { window.jaFrames.push(["
         "document.getElementById('pub-pos').textContent, "
-        "document.getElementById('pub-table').innerText]); }).observe("
+        "document.getElementById('pub-table').innerText, Array.from(document.querySelectorAll("
+        "'#pub-history li.cur')).map(function (li) { return li.textContent; }).join(' ; ')]); "
+        "}).observe("
         "document.getElementById('pub-count'), {childList: true, characterData: true, "
         "subtree: true})")
 
@@ -72,7 +78,7 @@ def public_frames(s, m, snaps, tmp):
     """The live page's frames against the match's replay, once public: each
     shows the seats by name and the pile's top card, and no card of a hand
     (the seats' views of the replay page's model at that decision) but the
-    ones the public observation knows."""
+    ones the public observation knows, in its table or its newest moves."""
     check(len(snaps) > 1, "frames drawn one after the other: %d" % len(snaps))
     wait_for(lambda: s.request("GET", "/matches/%s.replay" % m["id"])[0] == 200 or None,
              "the replay, once its batch ended")
@@ -82,21 +88,61 @@ def public_frames(s, m, snaps, tmp):
     p = subprocess.run([ARENA, "replay", "html", rpl, "-o", page], capture_output=True, text=True)
     check(p.returncode == 0, "arena replay html: %s" % p.stderr)
     d = page_model.read(page)[2]
-    looked = 0
-    for pos, text in snaps:
+    looked, moved = 0, 0
+    for pos, text, moves in snaps:
         f = 0 if pos == "the deal" else int(pos.split()[-1])
-        pub, words = d["frames"][f]["pub"], set(text.split())
+        pub, words = d["frames"][f]["pub"], set(text.split()) | set(moves.split())
+        moved += bool(moves)
         top = check_pages.card_text(d["game"], pub["top"])
         # Cards everyone saw go into a hand (a pile picked up) are public.
         known = {check_pages.card_text(d["game"], i % 52)
                  for i, k in enumerate(pub.get("known", [])) if k}
+        known |= check_pages.event_cards(d["game"], pub)
         check(all(x in text for x in m["seats"]) and top in words,
               "decision %d: the seats by name and the top card %s: %r" % (f, top, text))
         for o in d["frames"][f]["obs"]:
             for c in check_pages.hand_cards(d["game"], o, pub) - {top} - known:
                 looked += 1
-                check(c not in words, "decision %d: %s of a hand shown: %r" % (f, c, text))
+                check(c not in words, "decision %d: %s of a hand shown: %r %r" % (f, c, text, moves))
     check(looked > 0, "cards of hands looked for: %d" % looked)
+    check(moved * 2 > len(snaps), "the newest moves marked in %d frames of %d" % (moved, len(snaps)))
+
+
+MOVES = """(() => { const el = document.getElementById('pub-history');
+  const r = x => (b => [b.left, b.top, b.right, b.bottom])(x.getBoundingClientRect());
+  const shown = [...el.children].filter(li => !li.hidden), cur = [...el.querySelectorAll('li.cur')];
+  return {shown: shown.length, cur: cur.length, last: cur.length > 0 && cur[cur.length - 1] ===
+          shown[shown.length - 1], pos: document.getElementById('pub-pos').textContent,
+          follow: !document.getElementById('pub-follow').hidden,
+          moves: r(document.querySelector('.live-moves')), table: r(document.querySelector('.live-table')),
+          sw: document.documentElement.scrollWidth, iw: window.innerWidth}; })()"""
+
+
+def live_moves(b):
+    """The ended match's page: its move history beside the table, the
+    newest move marked; a click on an earlier one shows the table then, and
+    "follow the match" the newest again; at 400 px under the table."""
+    m = b.eval(MOVES)
+    check(m and m["shown"] > 5 and m["cur"] > 0 and m["last"] and not m["follow"],
+          "the live page's moves, the newest marked: %r" % m)
+    check(m and m["moves"][0] >= m["table"][2], "the moves beside the table: %r" % m)
+    end = m and m["pos"]
+    r = b.eval("""(() => { const shown = [...document.querySelectorAll('#pub-history li')]
+      .filter(li => !li.hidden), li = shown[shown.length - 5]; li.scrollIntoView({block: 'center'});
+      const q = li.getBoundingClientRect(); return [q.left + q.width / 2, q.top + q.height / 2]; })()""")
+    b.click(r[0], r[1])
+    m = b.eval(MOVES)
+    check(m and m["pos"] != end and m["follow"] and m["last"],
+          "a click on an earlier move: the table then (%r, the end %r), 'follow' shown" % (m, end))
+    b.eval("document.getElementById('pub-follow').click()")
+    m = b.eval(MOVES)
+    check(m and m["pos"] == end and not m["follow"], "'follow the match': the newest again: %r" % m)
+    b.viewport(400, 800, True)
+    m = wait_for(lambda: (lambda x: x if x and x["iw"] == 400 else None)(b.eval(MOVES)),
+                 "the live page at 400 px")
+    check(m and m["sw"] <= 400 and m["moves"][1] >= m["table"][3],
+          "the live page at 400 px: no overflow, the moves under the table: %r" % m)
+    b.viewport(1400, 900, False)
 
 
 def live_pages(exe, tmp):
@@ -154,6 +200,7 @@ def live_pages(exe, tmp):
               b.eval("document.querySelectorAll('#frames li, #pub-table li').length") == 0,
               "the newest frame drawn as the table, not a list of frames")
         public_frames(s, m, b.eval("window.jaFrames") or [], tmp)
+        live_moves(b)
 
         # The seat view: refused without the seat's author's token.
         def seat_view(token, want):
@@ -179,6 +226,8 @@ def live_pages(exe, tmp):
                                   ".map(r => r.textContent)") or []
                     if not b.eval(count % "seat") or not rows:
                         return None  # the match ended before the stream opened
+                    rows.append(b.eval("document.querySelectorAll('#seat-history li.cur')"
+                                       ".length"))
                 return st, seat, rows
             return wait_for(once, "a seat view answer")
         st, _, _ = seat_view(bob, 403)
@@ -192,8 +241,9 @@ def live_pages(exe, tmp):
               "nothing of the seat shown without its author's token")
         st, seat, rows = seat_view(alice, 200)
         check(st == "Seat %d's view:" % seat, "alice's seat view: %r" % st)
-        check(any(r.startswith("alice@") and re.search(r"\bcards?\b", r) for r in rows),
+        check(any(r.startswith("alice@") and re.search(r"\bcards?\b", r) for r in rows[:-1]),
               "alice's seat's view: her hand drawn: %r" % rows[:3])
+        check(rows[-1] > 0, "alice's seat's view: its newest moves marked: %r" % rows[-1:])
 
         # A match that is not being played: the page says so and links its replay.
         b.navigate(origin + "live/999-999")

@@ -12,10 +12,14 @@ with --live-delay 5.
   the describe() line the replay viewer shows for that decision (the
   recorded replay, re-simulated by `arena replay show`), and each frame's
   public observation (version 2) is the replay page's public view of that
-  decision; no frame carries a seat's observation.
+  decision; no frame carries a seat's observation, nor a label (version 3:
+  Taylor Blackjack's events name no action code).
 - A seat's view needs a ticket: no token or a malformed one 401, another
   author's token 403 (and an author with no bot in the match), a ticket for
-  the author's own seat 200, then its stream gives that seat's observations;
+  the author's own seat 200, then its stream gives that seat's observations
+  and its own actions with their labels: read to the end, those are the
+  last of the seat's decisions in the replay, in order, with the replay
+  viewer's labels;
   the ticket works once (403 again), a made-up ticket 403; bad bodies 400,
   no such match 404, wrong methods 405.
 - --live-delay out of range is a usage error (exit 2, one line).
@@ -107,6 +111,29 @@ def queue_full(tmp):
     s.stop()
 
 
+def seat_actions(s, mid, seat, seen, tmp):
+    """The actions a seat's stream (read to its end) gave: the last of the
+    seat's decisions in the match's replay, in order, each with its code,
+    the replay viewer's label and whether it was forced."""
+    acts = [e["action"] for e in seen if "action" in e]
+    check(acts and all(set(a) <= {"code", "label", "forced", "fault"} for a in acts),
+          "the seat's actions in its stream: %r" % acts[:2])
+    wait_for(lambda: s.request("GET", "/matches/%s.replay" % mid)[0] == 200 or None,
+             "the seat's match's replay")
+    rpl, page = os.path.join(tmp, "seat.replay"), os.path.join(tmp, "seat.html")
+    with open(rpl, "wb") as f:
+        f.write(s.request("GET", "/matches/%s.replay" % mid)[2])
+    p = subprocess.run([ARENA, "replay", "html", rpl, "-o", page], capture_output=True, text=True)
+    check(p.returncode == 0, "arena replay html: %s" % p.stderr)
+    d = page_model.read(page)[2]
+    want = [{"code": a["code"], "label": d["labels"][str(a["code"])], "forced": a["forced"]}
+            for f in d["frames"] for a in f["asked"] if a["seat"] == seat]
+    got = [{k: a[k] for k in ("code", "label", "forced")} for a in acts]
+    check(got and want[len(want) - len(got):] == got,
+          "the seat's actions are its last %d decisions of the replay: %r, want the end of %r"
+          % (len(got), got[-3:], want[-3:]))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="serve-live-")
     usage_errors(tmp)
@@ -152,8 +179,8 @@ def main():
     check(any(f["at"] < total for f in frames), "some frames came while the match was played")
     check(all(set(f) == {"type", "decision", "at", "line", "public"} for f in frames),
           "public frames carry the line and the public observation (no seat's)")
-    check(ev[0].get("version") == 2 and ev[0].get("fields") and ev[0].get("score_unit"),
-          "the match event: version 2, the field table, the score unit: %r" % ev[0].keys())
+    check(ev[0].get("version") == 3 and ev[0].get("fields") and ev[0].get("score_unit"),
+          "the match event: version 3, the field table, the score unit: %r" % ev[0].keys())
 
     # Each line is the replay viewer's describe() line of that decision.
     rpl = os.path.join(tmp, "m.replay")
@@ -242,15 +269,17 @@ def main():
           j["events"] == "/api/live/%s/events?ticket=%s" % (got["match"], j["ticket"]),
           "alice's ticket: %d %r" % (st, j))
     if st == 200:
-        st, ev = stream(port, j["events"], limit=3)
+        st, ev = stream(port, j["events"])
         seen = [e for e in ev if e.get("type") == "seen"]
         check(st == 200 and ev and ev[0].get("seat") == got["want"],
               "the seat stream opens for alice's seat: %d %r" % (st, ev[:1]))
         check(seen and all(e["seat"] == got["want"] and e["obs"]["seat"] == got["want"]
-                           and "decision" not in e for e in seen),
+                           and "decision" not in e and "labels" not in e for e in seen),
               "alice's seat sees its own observations: %r" % seen[:1])
+        check(ev and ev[-1].get("type") == "end", "alice's stream read to the end: %r" % ev[-1:])
         st, again = stream(port, j["events"])
         check(st == 403 and "ticket" in again[0]["error"], "a ticket works once: %d" % st)
+        seat_actions(s, got["match"], got["want"], seen, tmp)
     st, bad = stream(port, "/api/live/%s/events?ticket=%s" % (m["id"], "ab" * 32))
     check(st == 403, "a made-up ticket: 403: %d" % st)
     st, bad = stream(port, "/api/live/999-999/events")

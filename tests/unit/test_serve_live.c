@@ -9,10 +9,16 @@
  *    and three seeds of this test's own (so a line that shows anything one
  *    seat cannot see would never be sent; every game's line is public
  *    today, so every frame is); no frame comes before the
- *    match is `delay` decisions further (counted in decisions).
+ *    match is `delay` decisions further (counted in decisions). Labels
+ *    (version 3) only of the action codes the public observation's events
+ *    name, as this test reads them (Bombs' plays), each the first time:
+ *    never a decision's label otherwise (a Bombs leader's kind, a Jack in
+ *    the Box target).
  *  - A seat's stream gives that seat's observations only (observe() as JSON
- *    through the field table), each frame whose observation changed, under
- *    the same delay; the end event carries the outcome and the replay page.
+ *    through the field table), each frame whose observation changed or in
+ *    which the seat decided, with its own action and label there and the
+ *    labels its observation's events name, under the same delay; the end
+ *    event carries the outcome and the replay page.
  *  - The cap on running matches, late readers, and tickets (bound to a
  *    match and a seat, for the seat's author only, used once). */
 #include <stdarg.h>
@@ -24,6 +30,7 @@
 #include "serve/serve_live.h"
 #include "view/viewer.h"
 
+#include "jackarena/ja_bombs.h"
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
 
@@ -43,6 +50,10 @@ typedef struct expect {
     uint8_t *obs;             /* RING observations of the watched seat */
     uint8_t *pubobs;          /* RING public observations */
     uint32_t seat;
+    /* The watched seat's part in the decision that led to each frame. */
+    bool decided[RING], forced[RING];
+    uint32_t code[RING];
+    uint64_t pub_after, seat_after; /* the newest events whose codes were labelled */
     /* What the streams gave so far. */
     int64_t pub_next;         /* the next frame the public stream may give */
     uint32_t withheld, given;
@@ -53,12 +64,18 @@ typedef struct expect {
     bool pub_end, seat_end;
 } expect;
 
-/* Frame f of state st: its line, whether it is public (this test's own
- * derivation), the watched seat's observation. */
-static void expect_frame(expect *e, const void *st, uint32_t f)
+/* Frame f of state st, after the decision of the seats in mask (their
+ * actions by seat, and how many each had): its line, whether it is public
+ * (this test's own derivation), the watched seat's observation and part in
+ * the decision. */
+static void expect_frame(expect *e, const void *st, uint32_t f, uint32_t mask,
+                         const ja_action *by, const uint32_t *nlegal)
 {
     const ja_game_rules *g = e->g;
     uint32_t k = f % RING;
+    e->decided[k] = mask >> e->seat & 1u;
+    e->code[k] = e->decided[k] ? by[e->seat].code : 0;
+    e->forced[k] = e->decided[k] && nlegal[e->seat] == 1;
     e->line[k][0] = '\0';
     g->describe(st, e->line[k], sizeof e->line[k]);
     e->pub[k] = true;
@@ -80,8 +97,8 @@ static void expect_frame(expect *e, const void *st, uint32_t f)
     op->observe_public(st, e->pubobs + (size_t)k * g->obs_size);
 }
 
-/* Public observation obs as the JSON value the stream carries. */
-static json_t *pub_value(const ja_game_rules *g, const void *obs)
+/* Observation obs as a JSON value. */
+static json_t *obs_value(const ja_game_rules *g, const void *obs)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -94,26 +111,63 @@ static json_t *pub_value(const ja_game_rules *g, const void *obs)
     json_t *j = json_loadb(buf, len, 0, NULL);
     assert_non_null(j);
     free(buf);
+    return j;
+}
+
+/* Public observation obs as the JSON value the stream carries. */
+static json_t *pub_value(const ja_game_rules *g, const void *obs)
+{
+    json_t *j = obs_value(g, obs);
     /* No seat observes it. */
     assert_int_equal(json_integer_value(json_object_get(j, "seat")), JA_OBS_NO_SEAT);
     return j;
 }
 
-static char *obs_text(const ja_game_rules *g, uint32_t seat, const void *obs)
+/* The labels an event of observation obs carries, as this test reads the
+ * games: Bombs' plays (in turn and out of turn) name their codes in the
+ * events numbered after *after; no other game's events name one. Set as
+ * "labels" of x, each code once, when there is one; *after moves to the
+ * newest event. */
+static void expect_labels(const ja_game_rules *g, const void *obs, uint64_t *after, json_t *x)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    json_w w;
-    jw_init(&w, f);
-    jw_obj(&w, NULL);
-    jw_str(&w, "type", "seen");
-    jw_int(&w, "seat", seat);
-    viewer_obs_json(&w, "obs", g, obs);
-    jw_obj_end(&w);
-    assert_int_equal(fclose(f), 0);
-    return buf;
+    if (strcmp(g->name, "bombs") != 0)
+        return;
+    const ja_bombs_obs *o = obs;
+    json_t *labels = json_object();
+    for (uint32_t i = 0; i < JA_BOMBS_EVENTS && o->ev_seq[i]; i++) {
+        if (o->ev_seq[i] <= *after)
+            continue;
+        *after = o->ev_seq[i];
+        if (o->ev_kind[i] != JA_BOMBS_EV_PLAY && o->ev_kind[i] != JA_BOMBS_EV_INTERRUPT)
+            continue;
+        char key[16], label[64];
+        snprintf(key, sizeof key, "%u", (unsigned)o->ev_arg[i]);
+        assert_true(g->label((ja_action){o->ev_arg[i]}, label, sizeof label) > 0);
+        json_object_set_new(labels, key, json_string(label));
+    }
+    if (json_object_size(labels))
+        json_object_set_new(x, "labels", labels);
+    else
+        json_decref(labels);
+}
+
+/* The "seen" event of frame k's slot for the watched seat. */
+static char *seen_text(expect *e, uint32_t k)
+{
+    const ja_game_rules *g = e->g;
+    const uint8_t *o = e->obs + (size_t)k * g->obs_size;
+    json_t *x = json_pack("{ss si so}", "type", "seen", "seat", (int)e->seat, "obs",
+                          obs_value(g, o));
+    if (e->decided[k]) {
+        char label[64];
+        assert_true(g->label((ja_action){e->code[k]}, label, sizeof label) > 0);
+        json_object_set_new(x, "action", json_pack("{sI ss sb}", "code", (json_int_t)e->code[k],
+                                                   "label", label, "forced", e->forced[k]));
+    }
+    expect_labels(g, o, &e->seat_after, x);
+    char *t = json_dumps(x, JSON_COMPACT);
+    json_decref(x);
+    return t;
 }
 
 /* Reads the public stream as far as it goes, after decision `decisions`. */
@@ -132,7 +186,7 @@ static void drain_public(expect *e, srv_live_reader *r, uint32_t decisions, bool
             assert_int_equal(e->pub_next, 0);
             assert_int_equal(json_integer_value(json_object_get(j, "delay")), e->delay);
             assert_int_equal(json_array_size(json_object_get(j, "seats")), e->n);
-            assert_int_equal(json_integer_value(json_object_get(j, "version")), 2);
+            assert_int_equal(json_integer_value(json_object_get(j, "version")), 3);
             assert_int_equal(json_array_size(json_object_get(j, "fields")),
                              e->g->n_obs_fields);
             e->pub_next = 0;
@@ -149,8 +203,9 @@ static void drain_public(expect *e, srv_live_reader *r, uint32_t decisions, bool
             /* The exact bytes of the observer's derivation. */
             json_t *x = json_pack("{ss sI sI ss}", "type", "frame", "decision", (json_int_t)d,
                                   "at", (json_int_t)decisions, "line", e->line[d % RING]);
-            json_object_set_new(x, "public", pub_value(e->g, e->pubobs + (size_t)(d % RING) *
-                                                                   e->g->obs_size));
+            const uint8_t *po = e->pubobs + (size_t)(d % RING) * e->g->obs_size;
+            json_object_set_new(x, "public", pub_value(e->g, po));
+            expect_labels(e->g, po, &e->pub_after, x);
             char *xt = json_dumps(x, JSON_COMPACT);
             assert_string_equal(t, xt);
             free(xt);
@@ -191,17 +246,21 @@ static void drain_seat(expect *e, srv_live_reader *r, uint32_t decisions, bool e
         if (strcmp(type, "match") == 0) {
             assert_int_equal(json_integer_value(json_object_get(j, "seat")), e->seat);
         } else if (strcmp(type, "seen") == 0) {
-            /* The next frame whose observation changed, released. */
+            /* The next frame in which the seat decided or its observation
+             * changed, released. */
             for (;;) {
                 assert_true(e->seat_next <= decisions);
                 const uint8_t *o = e->obs + (size_t)(e->seat_next % RING) * g->obs_size;
-                if (!e->seat_have || memcmp(o, e->seat_last, g->obs_size) != 0)
+                if (!e->seat_have || e->decided[e->seat_next % RING] ||
+                    memcmp(o, e->seat_last, g->obs_size) != 0)
                     break;
                 e->seat_next++;
             }
             assert_true(ended || e->seat_next + e->delay <= decisions);
             const uint8_t *o = e->obs + (size_t)(e->seat_next % RING) * g->obs_size;
-            char *xt = obs_text(g, e->seat, o);
+            assert_true((json_object_get(j, "action") != NULL) ==
+                        e->decided[e->seat_next % RING]);
+            char *xt = seen_text(e, (uint32_t)(e->seat_next % RING));
             assert_string_equal(t, xt);
             free(xt);
             memcpy(e->seat_last, o, g->obs_size);
@@ -292,8 +351,8 @@ static void watch(const ja_game_rules *g, uint32_t n, uint32_t delay, uint64_t s
     ja_action *legal = malloc(sizeof *legal * g->max_actions);
     assert_true(st && legal);
     assert_int_equal(g->setup(st, &o, n, seed), JA_OK);
-    expect_frame(e, st, 0);
-    expect_frame(e2, st, 0);
+    expect_frame(e, st, 0, 0, NULL, NULL);
+    expect_frame(e2, st, 0, 0, NULL, NULL);
     drain_public(e, pub, 0, false, NULL);
     drain_public(e2, pub2, 0, false, NULL);
     drain_seat(e, seat, 0, false);
@@ -302,21 +361,27 @@ static void watch(const ja_game_rules *g, uint32_t n, uint32_t delay, uint64_t s
     ja_outcome out;
     uint32_t f = 0;
     ja_action by[JA_MAX_SEATS];
+    uint32_t nlegal[JA_MAX_SEATS];
+    ref_replay_rec recs[JA_MAX_SEATS];
     while (g->outcome(st, &out) != JA_OK) {
-        uint32_t mask = g->to_act(st);
+        uint32_t mask = g->to_act(st), nr = 0;
         for (uint32_t s = 0; s < n; s++)
             if (mask & (1u << s)) {
-                uint32_t k = g->legal(st, (int)s, legal, g->max_actions);
-                by[s] = legal[ja_rng_below(&rng, k)];
+                nlegal[s] = g->legal(st, (int)s, legal, g->max_actions);
+                by[s] = legal[ja_rng_below(&rng, nlegal[s])];
+                recs[nr++] = (ref_replay_rec){.seat = (uint8_t)s, .forced = nlegal[s] == 1,
+                                              .code = by[s].code, .n_legal = nlegal[s]};
             }
         assert_int_equal(g->apply(st, mask, by), JA_OK);
         ref_step_info info = {0};
         info.step = f++;
         info.seats = n;
         info.state = st;
+        info.recs = recs;
+        info.n_recs = nr;
         h->step(m, g, &info);
-        expect_frame(e, st, f);
-        expect_frame(e2, st, f);
+        expect_frame(e, st, f, mask, by, nlegal);
+        expect_frame(e2, st, f, mask, by, nlegal);
         drain_public(e, pub, f, false, NULL);
         drain_public(e2, pub2, f, false, NULL);
         drain_seat(e, seat, f, false);

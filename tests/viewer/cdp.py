@@ -128,6 +128,13 @@ class Chrome:
                   {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile},
                   True)
 
+    def click(self, x, y):
+        """A left click at (x, y), CSS pixels of the window, as a mouse does it."""
+        p = {"x": x, "y": y, "button": "left", "clickCount": 1}
+        self.call("Input.dispatchMouseEvent", dict(p, type="mouseMoved"), True)
+        self.call("Input.dispatchMouseEvent", dict(p, type="mousePressed"), True)
+        self.call("Input.dispatchMouseEvent", dict(p, type="mouseReleased"), True)
+
     def key(self, key, code=None, vk=0, text=None):
         """One key pressed and released, sent to the focused element."""
         p = {"key": key, "code": code or key, "windowsVirtualKeyCode": vk,

@@ -2,7 +2,9 @@
 """Helpers of the browser test (test_browser.sh) for replay pages and the
 log their self-test (#selftest) leaves in <pre id="selftest-log">: one line
 per frame shown, "view V | frame F | pos ... | meta ... | timeline ... |
-scrub K/M | action ... | describe ... | table ... | scores ... | result ...".
+scrub K/M | action ... | describe ... | table ... | moves ... | scores ... |
+result ...", "moves" the move history's marked rows (the newest moves,
+" ; " between them) and "(N shown)".
 
   check_pages.py scramble PAGE SEAT OUT   the page with everything seat SEAT
                                           (or "public": the public view)
@@ -64,6 +66,14 @@ def scramble(page, seat, out):
     n = d["seats"]
     if seat == PUBLIC:
         d["seed"] = "12345"
+    # Labels: those of codes the view's own observations name in their
+    # events (Bombs' plays) and of the seat's own decisions are kept, every
+    # other one is changed.
+    named = set()
+    for f in d["frames"]:
+        named |= named_codes(d["game"], f["pub"] if seat == PUBLIC else f["obs"][seat])
+        named |= {a["code"] for a in f["asked"] if a["seat"] == seat}
+    d["labels"] = {c: v if int(c) in named else "scrambled " + c for c, v in d["labels"].items()}
 
     def scr(v):
         if isinstance(v, list):
@@ -87,6 +97,49 @@ def scramble(page, seat, out):
                          index=3, forfeits=True)
         f["seen"] = sorted({t for t in range(n) if t != seat} | ({seat} & set(f["seen"])))
     page_model.write(out, s, m, d)
+
+
+def named_codes(game, o):
+    """The action codes observation o names in its events: Bombs' plays in
+    turn and out of turn (JA_BOMBS_EV_PLAY, _INTERRUPT) by their codes."""
+    if game != "bombs":
+        return set()
+    kinds, args = o.get("ev_kind", []), o.get("ev_arg", [])
+    return {args[i] if i < len(args) else 0 for i, k in enumerate(kinds) if k in (8, 9)}
+
+
+def shown_moves(e):
+    m = re.search(r"\((\d+) shown\)$", e["moves"])
+    return int(m.group(1)) if m else -1
+
+
+def check_moves(lines, last):
+    """The move history: at every frame of the omniscient view its marked
+    rows are that decision's (numbered so), none at the deal; in every view
+    the number of moves shown depends on the frame alone and grows with
+    it, and every frame after the deal shows some."""
+    for v in sorted({e["view"] for e in lines}):
+        count = {}
+        for e in lines:
+            if e["view"] != v:
+                continue
+            where = "view %d frame %d" % (v, e["frame"])
+            k = shown_moves(e)
+            if k < 0:
+                fail("%s: no move history: %r" % (where, e["moves"]))
+                return
+            if count.setdefault(e["frame"], k) != k:
+                fail("%s: %d moves shown, %d before" % (where, k, count[e["frame"]]))
+            if v == -1 and e["frame"]:
+                rows = e["moves"].rsplit(" (", 1)[0].split(" ; ")
+                if not all(r.startswith("%d " % e["frame"]) for r in rows):
+                    fail("%s: the marked moves are not the current decision's: %r"
+                         % (where, e["moves"]))
+            elif v == -1 and k:
+                fail("%s: moves shown at the deal: %r" % (where, e["moves"]))
+        ks = [count[f] for f in sorted(count)]
+        if ks != sorted(ks) or (len(ks) > 1 and ks[-1] == 0):
+            fail("view %d: the moves shown do not grow with the frames: %s" % (v, ks[:20]))
 
 
 def check(dom, forfeit):
@@ -124,6 +177,7 @@ def check(dom, forfeit):
         if e["view"] == PUBLIC and (e["action"] not in ("", "the deal") or e["describe"]):
             fail("%s: the public view shows a decision or the describe line: %r %r"
                  % (where, e["action"], e["describe"]))
+    check_moves(lines, last)
     for v in [v for v in views if v != -1]:
         # A seat's scrubber: its position among the frames the seat
         # perceives, out of their number, nothing of the decisions.
@@ -179,11 +233,25 @@ def hand_cards(game, o, pub):
     return out
 
 
+def event_cards(game, o):
+    """The cards observation o's events show (a card laid, a centre shown
+    at a showdown): public once shown."""
+    out = set()
+    kinds = o.get("ev_kind", [])
+    for f in ("ev_card", "ev_card2"):
+        for i, c in enumerate(o.get(f, [])):
+            kind = kinds[i] if i < len(kinds) else 0
+            if c != 255 and not (game == "taylor-blackjack" and kind == 4):   # 4: a suit named
+                out.add(card_text(game, c))
+    return out
+
+
 def hands(dom, page):
     """At every frame of the public view: no card of any seat's hand in its
-    text, but a card the table shows face up (the omniscient view's public
-    picture, before "to act") or the public observation knows of a hand
-    ("known": several decks may hold the same card)."""
+    table or its newest moves, but a card the table shows face up (the
+    omniscient view's public picture, before "to act"), one the public
+    observation knows of a hand ("known": several decks may hold the same
+    card) or one its events show."""
     _, _, d = page_model.read(page)
     lines = log_of(dom)
     table = {e["frame"]: e["table"].split(" / to act ")[0] for e in lines if e["view"] == -1}
@@ -195,13 +263,14 @@ def hands(dom, page):
         pub = d["frames"][f]["pub"]
         shown = set(table[f].split())
         known = {card_text(d["game"], i % 52) for i, k in enumerate(pub.get("known", [])) if k}
-        words = set(e["table"].split())
+        known |= event_cards(d["game"], pub)
+        words = set(e["table"].split()) | set(e["moves"].split())
         for s, o in enumerate(d["frames"][f]["obs"]):
             for c in hand_cards(d["game"], o, pub) - shown - known:
                 checked += 1
                 if c in words:
-                    fail("public view, frame %d: %s of seat %d's hand is shown: %s"
-                         % (f, c, s, e["table"]))
+                    fail("public view, frame %d: %s of seat %d's hand is shown: %s | %s"
+                         % (f, c, s, e["table"], e["moves"]))
                     return
     if not checked:
         fail("the public view: no hand's card to look for (the check checks nothing)")

@@ -4,10 +4,18 @@ Debian's chromium, headless, driven over the DevTools protocol
 (tests/viewer/cdp.py), with keys pressed as a spectator presses them.
 
 - Widths: a long match (matches.sh, play_long: 2,090 decisions) in the
-  omniscient view and in a seat's view, and the report's index page, at a
-  1,400 px window and at a 400 px phone (its viewport meta tag in force):
-  no horizontal overflow (scrollWidth within the window), the scrubber
-  inside the window.
+  omniscient view, in a seat's view and in the public view, and the
+  report's index page, at a 1,400 px window and at a 400 px phone (its
+  viewport meta tag in force): no horizontal overflow (scrollWidth within
+  the window), the scrubber inside the window; the move history beside
+  the table at 1,400 px and under it at 400 px, inside the window, no
+  wider than its box, its current move marked and in its view (the pane
+  scrolls: the omniscient view's is longer than it).
+- The move history of the long match: the omniscient view marks the
+  current decision's moves (numbered) and shows none after it; a click on
+  an earlier move (the mouse, over DevTools) goes to its frame and marks
+  it, in the omniscient view and in a seat's view (whose moves carry no
+  decision numbers); the arrow keys move the mark with the frame.
 - Keys (the forfeit replay, matches.sh): after the view menu is changed
   with its focus left on it, ArrowRight steps one frame and the view stays;
   n and p jump to the faulted decisions (5, where seat 1 forfeits, then
@@ -97,8 +105,94 @@ def widths(b, url, what, ready=True):
                        ".getBoundingClientRect())")
             check(r and r[0] >= 0 and r[1] <= w and r[2] > 0,
                   "%s at %d px: the scrubber is at %r" % (what, w, r))
+            moves_layout(b, w, what)
     print("%s: scrollWidth %d at 1400 px, %d at 400 px" % (what, out[1400], out[400]), flush=True)
     b.viewport(1400, 900, False)
+
+
+MOVES = """(() => {
+  const el = document.getElementById('history'), pane = document.getElementById('moves-pane'),
+        tbl = document.getElementById('table-pane');
+  if (!el || !pane || !tbl) return null;
+  const r = x => (b => [b.left, b.top, b.right, b.bottom])(x.getBoundingClientRect());
+  const rows = [...el.children], shown = rows.filter(li => !li.hidden), cur = [...el.querySelectorAll('li.cur')];
+  const hidden = rows.find(li => li.hidden);
+  return {pane: r(pane), list: r(el), table: r(tbl), cur: cur.map(r), curF: cur.map(li => +li.dataset.f),
+          rows: rows.length, shown: shown.length, scrolls: el.scrollHeight > el.clientHeight,
+          lastF: shown.length ? +shown[shown.length - 1].dataset.f : -1,
+          firstHiddenF: hidden ? +hidden.dataset.f : -1, numbers: el.querySelectorAll('li .n').length,
+          sw: el.scrollWidth, cw: el.clientWidth};
+})()"""
+
+
+def moves_layout(b, w, what):
+    """The move history at window width w: beside the table (1,400 px) or
+    under it (a phone), inside the window, no wider than its box, its
+    current move marked and in its view."""
+    m = b.eval(MOVES)
+    check(m is not None, "%s at %d px: no move history" % (what, w))
+    if not m:
+        return None
+    check(m["pane"][0] >= 0 and m["pane"][2] <= w, "%s at %d px: the moves are at %r" % (what, w, m["pane"]))
+    check(m["sw"] <= m["cw"], "%s at %d px: the moves overflow their box: %r > %r" % (what, w, m["sw"], m["cw"]))
+    if w >= 1000:
+        check(m["pane"][0] >= m["table"][2], "%s at %d px: the moves are not beside the table: %r, %r"
+              % (what, w, m["pane"], m["table"]))
+    else:
+        check(m["pane"][1] >= m["table"][3], "%s at %d px: the moves are not under the table: %r, %r"
+              % (what, w, m["pane"], m["table"]))
+    check(m["cur"], "%s at %d px: no move marked" % (what, w))
+    for c in m["cur"]:
+        check(c[1] >= m["list"][1] - 1 and c[3] <= m["list"][3] + 1,
+              "%s at %d px: the marked move %r is out of the pane's view %r" % (what, w, c, m["list"]))
+    return m
+
+
+def click_move(b, back):
+    """Clicks the move `back` rows before the last one shown (scrolled into
+    the pane's view first); its frame."""
+    f = b.eval("""(() => { const el = document.getElementById('history');
+      const shown = [...el.children].filter(li => !li.hidden), li = shown[shown.length - 1 - %d];
+      li.scrollIntoView({block: 'center'}); return +li.dataset.f; })()""" % back)
+    r = b.eval("""(() => { const el = document.getElementById('history');
+      const shown = [...el.children].filter(li => !li.hidden), li = shown[shown.length - 1 - %d];
+      const q = li.getBoundingClientRect(); return [q.left + q.width / 2, q.top + q.height / 2]; })()""" % back)
+    b.click(r[0], r[1])
+    return f
+
+
+def moves(b, page):
+    """The long match's move history: the current decision marked, nothing
+    after it, a click on an earlier move goes there, the keys move the
+    mark; a seat's view likewise, without decision numbers."""
+    b.viewport(1400, 900, False)
+    open_page(b, page + "#frame=1000")
+    m = b.eval(MOVES)
+    check(m and m["curF"] and set(m["curF"]) == {1000} and m["lastF"] == 1000 and m["firstHiddenF"] == 1001,
+          "the omniscient view at decision 1000: its moves marked and none after: %r"
+          % ({k: m[k] for k in ("curF", "lastF", "firstHiddenF")} if m else m))
+    check(m and m["scrolls"] and m["numbers"] == m["rows"],
+          "the omniscient view's moves: numbered, in a pane that scrolls: %r" % m)
+    f = click_move(b, 12)
+    st = b.eval(STATE)
+    m = b.eval(MOVES)
+    check(f < 1000 and st["frame"] == f and set(m["curF"]) == {f} and m["lastF"] == f,
+          "a click on the move of frame %d: frame %d, marked %r" % (f, st["frame"], m["curF"]))
+    moves_layout(b, 1400, "the long match after a click on a move")
+    press(b, "ArrowRight")
+    m = b.eval(MOVES)
+    check(set(m["curF"]) == {f + 1}, "ArrowRight after the click: marked %r, want %d" % (m["curF"], f + 1))
+    open_page(b, page + "#view=2&step=300")
+    m = moves_layout(b, 1400, "seat 2's view")
+    check(m and m["numbers"] == 0, "seat 2's moves carry decision numbers: %r" % m)
+    check(m and m["shown"] > 100, "seat 2's view shows %r moves at its 300th frame" % (m and m["shown"]))
+    f = click_move(b, 5)
+    st = b.eval(STATE)
+    m = b.eval(MOVES)
+    check(st["view"] == 2 and st["frame"] == f and set(m["curF"]) == {f},
+          "a click on seat 2's move of frame %d: %r, marked %r" % (f, st, m["curF"]))
+    check(b.eval("document.getElementById('history').textContent.indexOf('decision')") == -1,
+          "the word 'decision' in seat 2's moves")
 
 
 def controls(b, url):
@@ -124,6 +218,8 @@ def controls(b, url):
           % (st["frame"], b.eval("document.getElementById('speed').value")))
     press(b, "ArrowLeft")
     check(b.eval(STATE)["frame"] == 1, "ArrowLeft steps back")
+    m = b.eval(MOVES)
+    check(m and m["curF"] == [1] and m["shown"] == 1, "the moves at decision 1: %r" % m)
     press(b, "End")
     last = b.eval(STATE)["frame"]
     check(last > 5, "End goes to the last frame: %d" % last)
@@ -245,6 +341,8 @@ def main():
         widths(b, page + "#frame=1000", "the long match")
         widths(b, page + "#frame=1000&view=2", "the long match, seat 2's view")
         check(b.eval("document.getElementById('scrub').hidden") is False, "a scrubber in a seat's view")
+        widths(b, page + "#view=public&step=2", "the long match, the public view")
+        moves(b, page)
         widths(b, "file://%s/site/index.html" % tmp, "the report", ready=False)
         controls(b, "file://%s/forfeit.html" % tmp)
         errs = b.errors()

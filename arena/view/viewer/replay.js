@@ -405,7 +405,8 @@ var jaViewer = (function () {
      * when its doc says so, else points). */
     function score(o, s) { var v = at(o.score, s); return scoreInUnits ? pts(v) : v; }
     return { G: G, esc: esc, at: at, pts: pts, name: name, row: row, tag: tag, card: card,
-      decidingIn: decidingIn, picture: picture, score: score, scoreInUnits: scoreInUnits };
+      decidingIn: decidingIn, picture: picture, score: score, scoreInUnits: scoreInUnits,
+      bj: bj, bombsEvent: bombsEvent };   /* the last two for the move history (hist) */
   }
   /* Observation prev changed by d (a model's "delta": per changed field its
    * index, then a scalar's value or an array's [shift, i, v, ...]), as a
@@ -431,7 +432,202 @@ var jaViewer = (function () {
     fields.forEach(function (f) { o[f.name] = f.count === 1 ? 0 : []; });
     return o;
   }
-  return { kit: kit, apply: apply, zero: zero };
+  /* The move history (docs/viewer.md, "The move history"), kept apart from
+   * the renderers above: hist(D, K), K = kit(D), turns what a view may see
+   * into the rows of its history, each {seat, html, cls}: a decision's
+   * record (its label), or an event of an observation in the game's words.
+   * The replay page and the live pages both use it. */
+  function hist(D, K) {
+    var esc = K.esc, at = K.at, name = K.name, card = K.card;
+    var SUITS = ["\u2663", "\u2666", "\u2665", "\u2660"], ROWS = ["colour", "number", "suit"];
+    function cards(n) { return n + (n === 1 ? " card" : " cards"); }
+    function plus(v) { return v ? " (+" + v + ")" : ""; }
+    function seatsIn(mask) {
+      var w = [];
+      for (var s = 0; s < D.seats; s++) if ((mask >> s) & 1) w.push(name(s));
+      return w.join(", ");
+    }
+    /* Per game: event i of observation o (its ev_* arrays) as HTML. */
+    var EV = {};
+    EV["taylor-blackjack"] = function (o, i) {
+      var w = name(at(o.ev_seat, i)), n = at(o.ev_count, i);
+      switch (at(o.ev_kind, i)) {
+        case 0: return w + " deals; the starter is " + card(at(o.ev_card, i));
+        case 1: return w + " lays " + card(at(o.ev_card, i));
+        case 2: return w + " draws " + cards(n);
+        case 3: return w + " picks up " + cards(n);
+        case 4: return w + " names " + (SUITS[at(o.ev_card, i)] || "?");
+        case 5: return w + " finishes a ten run";
+        case 6: return w + " says \u201clast card\u201d";
+        case 7: return w + " did not say \u201clast card\u201d: draws " + cards(n);
+        case 8: return "the pile becomes the stock: " + cards(n);
+        case 9: return w + " wins the game";
+        case 10: return "the turn cap ends the game";
+      }
+    };
+    EV["brawljack"] = function (o, i) {
+      var s = at(o.ev_seat, i), h = at(o.ev_hand, i), c = card(at(o.ev_card, i)), v = at(o.ev_value, i);
+      function owner(x) { return x === 8 ? "the dealer" : name(x); }
+      /* A hand of the list o has now: not for an event before a newer deal. */
+      var old = h >= o.n_hands;
+      for (var j = i + 1; j < o.ev_seq.length && o.ev_seq[j]; j++) if (at(o.ev_kind, j) === 0) old = true;
+      function hand() { return old ? "a hand" : owner(at(o.hand_owner, h)) + "'s hand " + (at(o.hand_index, h) + 1); }
+      switch (at(o.ev_kind, i)) {
+        case 0: return "a deal begins: " + name(s) + " first, the upcard " + c;
+        case 1: return owner(s) + " puts " + c + " on " + hand() + (v ? " (" + v + ")" : "");
+        case 2: return c + " starts a new hand of " + owner(s);
+        case 3: return hand() + " goes bust on " + c;
+        case 4: return owner(s) + " stays " + hand() + " at " + v;
+        case 5: return name(s) + " has no live hand left";
+        case 6: return "the stock is empty";
+        case 7: return v === 255 ? "every hand is bust" : "the best hand is " + v;
+        case 8: return "the most twenty-ones: " + v;
+        case 9: return "the dealer's turn: " + (s === 255 ? "played by the rules" : name(s) + " plays the dealer") + ", target " + v;
+        case 10: return "the dealer meets the target: the deal is cancelled";
+        case 11: return "the dealer fails: the leaders' result stands";
+        case 12: return "blind round " + v + " begins";
+        case 13: return name(s) + " takes a face-down card (" + cards(v) + ")";
+        case 14: return name(s) + " stays the blind hand";
+        case 15: return name(s) + "'s blind hand shows " + (v || "bust");
+        case 16: return name(s) + " wins the deal";
+        case 17: return name(s) + " shares the deal with " + (v - 1) + (v === 2 ? " other" : " others");
+      }
+    };
+    EV["bruise-jack"] = function (o, i) {
+      var w = name(at(o.ev_seat, i)), a = at(o.ev_arg, i), c = at(o.ev_card, i), b = K.bj(c);
+      switch (at(o.ev_kind, i)) {
+        case 0: return w + " deals" + (a ? " (replay " + a + ")" : "");
+        case 1: return w + " shows the centre " + b;
+        case 2: return w + " claims the " + (ROWS[a] || "?") + " row, discarding " + b;
+        case 3: return w + " gets a new centre, face down";
+        case 4: return w + " takes a card" + (c !== 255 ? " " + b : "");
+        case 5: return w + " puts " + b + " on the " + (ROWS[a] || "?") + " row";
+        case 6: return w + " stands";
+        case 7: return "the stock is empty";
+        case 8: return "the showdown's order: " + [Math.floor(a / 9), Math.floor(a / 3) % 3, a % 3].map(function (r) { return ROWS[r]; }).join(", ");
+        case 9: return w + " wins the hand" + (a > 1 ? ", sharing the point among " + a : "");
+        case 10: return "a tie: " + seatsIn(a) + " replay the hand";
+      }
+    };
+    function pos(p) { return "box " + (Math.floor(p / 4) + 1) + " position " + (p % 4 + 1); }
+    EV["jack-in-the-box"] = function (o, i) {
+      var w = name(at(o.ev_seat, i)), c = card(at(o.ev_card, i)), c2 = at(o.ev_card2, i), p = at(o.ev_pos, i), v = at(o.ev_value, i);
+      switch (at(o.ev_kind, i)) {
+        case 0: return w + " deals";
+        case 1: return c + " dealt to " + pos(p) + (v ? ": " + w + " +" + v : "");
+        case 2: return c + " drawn for " + pos(p) + " and discarded" + (v ? ": " + w + " +" + v : "");
+        case 3: return w + " matches " + pos(p) + " with " + c + (c2 !== 255 ? " " + card(c2) : "") + plus(v);
+        case 4: return w + " opens the partner's hand";
+        case 5: return w + " keeps the partner's hand closed";
+        case 6: return w + " puts " + c + " on a joker of box " + (p + 1) + ": Jack in the Box" + plus(v);
+        case 7: return w + "'s singles against box " + (p + 1) + " doubled" + plus(v);
+        case 8: return w + " marks " + c;
+        case 9: return w + " discards the " + cards(v) + " marked";
+        case 10: return w + " draws " + cards(v);
+        case 11: return w + " changes the box and holds the lock";
+        case 12: return w + "'s lock ends";
+        case 13: return w + " takes an extra turn";
+        case 14: return "the game ends: " + (v === 0 ? "the boxes are closed" : "the stock is out");
+      }
+    };
+    EV["bombs"] = function (o, i) { return K.bombsEvent(at(o.ev_kind, i), at(o.ev_seat, i), at(o.ev_arg, i)); };
+
+    /* The events of observation o numbered after `after`, as rows, and the
+     * newest number (`after` when none is newer); a row "..." first when
+     * some between were not kept (an observation keeps the last few dozen). */
+    function events(o, after) {
+      var rows = [], last = after, ev = EV[D.game], q = o.ev_seq || [];
+      for (var i = 0; ev && i < q.length && q[i]; i++) {
+        if (q[i] <= after) continue;
+        if (!rows.length && q[i] > after + 1) rows.push({ seat: -1, html: "\u2026", cls: "gap" });
+        rows.push({ seat: at(o.ev_seat, i), html: ev(o, i) || "event " + at(o.ev_kind, i), cls: "" });
+        last = q[i];
+      }
+      return { rows: rows, last: last };
+    }
+    /* An observation that shows no events (Bombs at several tables, in the
+     * public view): the scores it publishes, when they change from prev's. */
+    var hasScore = D.fields.some(function (f) { return f.name === "score"; });
+    function scores(prev, o) {
+      if (!prev || !hasScore || (o.ev_seq && o.ev_seq.length)) return [];
+      var ch = [];
+      for (var s = 0; s < D.seats; s++) {
+        var d = Math.round((K.score(o, s) - K.score(prev, s)) * 1000) / 1000;
+        if (d) ch.push(name(s) + " " + (d > 0 ? "+" : "") + d);
+      }
+      return ch.length ? [{ seat: -1, html: "scores: " + ch.join(", "), cls: "" }] : [];
+    }
+    /* A decision's record a ({seat, code, forced, fault, forfeits}) as a row:
+     * its seat and the label of its action. */
+    function decision(a) {
+      return { seat: a.seat, cls: a.forced ? "forced" : "",
+        html: name(a.seat) + ": <b>" + esc(D.labels[a.code] || "action " + a.code) + "</b>" +
+          (a.forced ? ' <span class="tag">forced</span>' : "") +
+          (a.fault && a.fault !== "none" ? ' <span class="fault">' + esc(a.fault) + "</span>" : "") +
+          (a.forfeits ? ' <span class="fault forfeit">forfeits</span>' : "") };
+    }
+    /* What a view adds to its history at a frame it perceives: the records
+     * of its own decisions there (acts: a seat's view only) that no new
+     * event of that seat tells, then the new events of its observation o
+     * (after: the newest event number it showed), then the scores when o
+     * shows no events (prev: its observation before, or null). The rows and
+     * the newest event number. */
+    function step(prev, o, after, acts) {
+      var ev = events(o, after), rows = [];
+      acts.forEach(function (a) {
+        if (!ev.rows.some(function (r) { return r.seat === a.seat; })) rows.push(decision(a));
+      });
+      return { rows: rows.concat(ev.rows, ev.rows.length ? [] : scores(prev, o)), last: ev.last };
+    }
+    return { events: events, decision: decision, step: step };
+  }
+  /* A history pane: the rows of one view in el (a list), each tied to its
+   * frame, in frame order; show(f) shows the rows up to frame f (the plays
+   * so far), marks the newest ("cur") and scrolls el, not the page, to
+   * them; a click on a row calls pick(its frame). */
+  function pane(el, pick) {
+    var rows = [], at = [], shown = 0, mark = [];
+    el.addEventListener("click", function (e) {
+      var li = e.target.closest ? e.target.closest("li") : null;
+      if (li && el.contains(li)) pick(+li.dataset.f);
+    });
+    function clear() { el.textContent = ""; rows = []; at = []; shown = 0; mark = []; }
+    /* Rows of frame f (after every row added before); num: a number shown
+     * before each (the omniscient view's decision), or undefined. */
+    function add(f, list, num) {
+      var frag = document.createDocumentFragment();
+      list.forEach(function (r) {
+        var li = document.createElement("li");
+        li.dataset.f = String(f);
+        if (r.cls) li.className = r.cls;
+        li.innerHTML = (num === undefined ? "" : '<span class="n">' + num + "</span> ") + r.html;
+        li.hidden = true;
+        frag.appendChild(li);
+        rows.push(li);
+        at.push(f);
+      });
+      el.appendChild(frag);
+    }
+    function show(f) {
+      var lo = 0, hi = at.length, i;   /* the rows of frames up to f: the first lo */
+      while (lo < hi) { var m = (lo + hi) >> 1; if (at[m] <= f) lo = m + 1; else hi = m; }
+      for (i = shown; i < lo; i++) rows[i].hidden = false;
+      for (i = lo; i < shown; i++) rows[i].hidden = true;
+      shown = lo;
+      mark.forEach(function (li) { li.classList.remove("cur"); li.removeAttribute("aria-current"); });
+      mark = [];
+      for (i = lo - 1; i >= 0 && at[i] === at[lo - 1]; i--) {
+        rows[i].classList.add("cur");
+        rows[i].setAttribute("aria-current", "step");
+        mark.unshift(rows[i]);
+      }
+      el.scrollTop = el.scrollHeight;
+    }
+    /* The rows marked, and how many are shown. */
+    function current() { return { rows: mark.slice(), shown: shown }; }
+    return { clear: clear, add: add, show: show, current: current };
+  }
+  return { kit: kit, apply: apply, zero: zero, hist: hist, pane: pane };
 })();
 window.jaViewer = jaViewer;
 (function () {
@@ -482,6 +678,7 @@ window.jaViewer = jaViewer;
     var $ = function (id) { return document.getElementById(id); };
     var K = jaViewer.kit(D), G = K.G, esc = K.esc, at = K.at, name = K.name, row = K.row, tag = K.tag;
     function running(o, s) { return cur === last ? D.outcome.points[s] : K.score(o, s); }
+    var H = jaViewer.hist(D, K), moves = jaViewer.pane($("history"), function (f) { stop(); go(f); }), movesOf = null;
 
     function faulty(f) { return F[f].asked.some(function (a) { return a.fault !== "none"; }); }
     function forfeit(f) { return F[f].asked.some(function (a) { return a.forfeits; }); }
@@ -523,8 +720,33 @@ window.jaViewer = jaViewer;
       return K.decidingIn(o);
     }
 
+    /* The move history of the view (built when the view changes), up to the
+     * frame shown: the omniscient view every decision's records, numbered;
+     * a seat's view its own decisions and the events its observations
+     * show; the public view the events of the public observation only (a
+     * decision's record can name what only its seat knew). */
+    function fillMoves() {
+      moves.clear();
+      movesOf = view;
+      var after = 0, prev = null;
+      for (var f = 0; f <= last; f++) {
+        if (view === ALL) { moves.add(f, F[f].asked.map(H.decision), f); continue; }
+        if (!seen(f)) continue;
+        var o = view === PUB ? F[f].pub : F[f].obs[view];
+        var r = H.step(prev, o, after, view === PUB ? [] : F[f].asked.filter(function (a) { return a.seat === view; }));
+        moves.add(f, r.rows);
+        after = r.last;
+        prev = o;
+      }
+    }
+    function showMoves() {
+      if (movesOf !== view) fillMoves();
+      moves.show(cur);
+    }
+
     function render() {
       var fr = F[cur];
+      showMoves();
       $("pos").textContent = view === ALL ? (cur === 0 ? "deal" : "decision " + cur) + " / " + last :
         (cur === 0 ? "the deal" : cur === last ? "the end" : view === PUB ? "the table shows" : "seat " + view + " sees");
       /* The public view shows no decision record: a label can name what
@@ -700,11 +922,15 @@ window.jaViewer = jaViewer;
       }).join(" / ") : e.textContent;
       return t.replace(/\s+/g, " ").trim();
     }
+    function movesText() {   /* the rows marked, and how many are shown */
+      var c = moves.current();
+      return (c.rows.map(function (li) { return li.textContent; }).join(" ; ") + " (" + c.shown + " shown)").replace(/\s+/g, " ").trim();
+    }
     function snapshot() {
       return ["view " + view, "frame " + cur, "pos " + text("pos"), "meta " + text("meta"),
         "timeline " + ($("timeline").hidden ? "hidden" : "shown"), "scrub " + $("scrub").value + "/" + $("scrub").max,
         "action " + text("action"),
-        "describe " + text("describe"), "table " + text("table"), "scores " + text("scores"),
+        "describe " + text("describe"), "table " + text("table"), "moves " + movesText(), "scores " + text("scores"),
         "result " + ($("result-box").hidden ? "hidden" : text("result"))].join(" | ");
     }
     function selftest() {
