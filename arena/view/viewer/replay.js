@@ -471,7 +471,7 @@ var jaViewer = (function () {
       /* A hand of the list o has now: not for an event before a newer deal. */
       var old = h >= o.n_hands;
       for (var j = i + 1; j < o.ev_seq.length && o.ev_seq[j]; j++) if (at(o.ev_kind, j) === 0) old = true;
-      function hand() { return old ? "a hand" : owner(at(o.hand_owner, h)) + "'s hand " + (at(o.hand_index, h) + 1); }
+      function hand() { return old ? "a hand" : owner(at(o.hand_owner, h)) + "'s hand " + at(o.hand_index, h); }
       switch (at(o.ev_kind, i)) {
         case 0: return "a deal begins: " + name(s) + " first, the upcard " + c;
         case 1: return owner(s) + " puts " + c + " on " + hand() + (v ? " (" + v + ")" : "");
@@ -509,7 +509,7 @@ var jaViewer = (function () {
         case 10: return "a tie: " + seatsIn(a) + " replay the hand";
       }
     };
-    function pos(p) { return "box " + (Math.floor(p / 4) + 1) + " position " + (p % 4 + 1); }
+    function pos(p) { return "box " + Math.floor(p / 4) + " pos " + p % 4; }
     EV["jack-in-the-box"] = function (o, i) {
       var w = name(at(o.ev_seat, i)), c = card(at(o.ev_card, i)), c2 = at(o.ev_card2, i), p = at(o.ev_pos, i), v = at(o.ev_value, i);
       switch (at(o.ev_kind, i)) {
@@ -519,8 +519,8 @@ var jaViewer = (function () {
         case 3: return w + " matches " + pos(p) + " with " + c + (c2 !== 255 ? " " + card(c2) : "") + plus(v);
         case 4: return w + " opens the partner's hand";
         case 5: return w + " keeps the partner's hand closed";
-        case 6: return w + " puts " + c + " on a joker of box " + (p + 1) + ": Jack in the Box" + plus(v);
-        case 7: return w + "'s singles against box " + (p + 1) + " doubled" + plus(v);
+        case 6: return w + " puts " + c + " on a joker of box " + p + ": Jack in the Box" + plus(v);
+        case 7: return w + "'s singles against box " + p + " doubled" + plus(v);
         case 8: return w + " marks " + c;
         case 9: return w + " discards the " + cards(v) + " marked";
         case 10: return w + " draws " + cards(v);
