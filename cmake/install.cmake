@@ -6,6 +6,7 @@
 #   P/bin/arena, P/bin/referee            the commands
 #   P/LIBDIR/jackarena/ja_host            the sandbox host of hosted: seats
 #   P/LIBDIR/jackarena/ja_confine         the launcher of confined cmd: bots
+#   P/LIBDIR/jackarena/ja_reap            the keeper of every cmd: bot's processes
 #   P/LIBDIR/jackarena/bots/ja_*.so       the reference bots
 #   P/LIBDIR/jackarena/plugin.map         the version script of plugins
 #   P/LIBDIR/libjackarena{,_client}.a     the SDK and the C client, static (PIC)
@@ -64,19 +65,21 @@ function(ja_install_rel out from to)
 endfunction()
 
 # ---- the programs --------------------------------------------------------
-# arena and referee find ja_host, ja_confine and the reference bots relative
-# to their own directory (referee/seat_hosted.c, arena/run/confine.c,
-# arena/run/botspec.c).
+# arena and referee find ja_host, ja_confine, ja_reap and the reference bots
+# relative to their own directory (referee/seat_hosted.c, arena/run/confine.c,
+# referee/proc.c, arena/run/botspec.c).
 ja_install_rel(ja_host_rel ${CMAKE_INSTALL_BINDIR} ${JA_INSTALL_PKGDIR}/ja_host)
 ja_install_rel(ja_confine_rel ${CMAKE_INSTALL_BINDIR} ${JA_INSTALL_PKGDIR}/ja_confine)
+ja_install_rel(ja_reap_rel ${CMAKE_INSTALL_BINDIR} ${JA_INSTALL_PKGDIR}/ja_reap)
 ja_install_rel(ja_bots_rel ${CMAKE_INSTALL_BINDIR} ${JA_INSTALL_BOTSDIR})
-target_compile_definitions(ja_referee PRIVATE JA_INSTALL_HOST_REL="${ja_host_rel}")
+target_compile_definitions(ja_referee PRIVATE JA_INSTALL_HOST_REL="${ja_host_rel}"
+  JA_INSTALL_REAP_REL="${ja_reap_rel}")
 foreach(t arena referee)
   target_compile_definitions(${t} PRIVATE JA_INSTALL_BOTS_REL="${ja_bots_rel}"
     JA_INSTALL_CONFINE_REL="${ja_confine_rel}")
 endforeach()
 install(TARGETS arena referee RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS ja_host ja_confine RUNTIME DESTINATION ${JA_INSTALL_PKGDIR})
+install(TARGETS ja_host ja_confine ja_reap RUNTIME DESTINATION ${JA_INSTALL_PKGDIR})
 install(FILES ${CMAKE_SOURCE_DIR}/sdk/plugin.map DESTINATION ${JA_INSTALL_PKGDIR})
 
 # The reference bots. A sanitized build (JA_SANITIZE, JA_FUZZ) builds them

@@ -2,12 +2,14 @@
  * hub, match workers), and posix_spawn leaves nothing to run between fork
  * and exec in a copy of a threaded process. */
 #include "proc.h"
+#include "sandbox_prog.h"
 
 #include "jackarena/ja_error.h"
 #include "ja_xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -18,6 +20,16 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#ifndef JA_INSTALL_REAP_REL
+#define JA_INSTALL_REAP_REL "../lib/jackarena/ja_reap"
+#endif
+
+/* How long the keeper waits for its bot's processes, told SIGTERM, when the
+ * arena has died (it then has no one to tell it to go on). */
+#define REAP_GRACE_MS 2000
+/* How long the keeper may take to kill what is left once told twice. */
+#define REAP_KILL_MS 10000
 
 extern char **environ;
 
@@ -267,27 +279,43 @@ static void spawn_setup(posix_spawn_file_actions_t *fa, posix_spawnattr_t *at, i
                                      POSIX_SPAWN_SETSIGDEF);
 }
 
-/* Starts the child, /bin/sh -c COMMAND, or LAUNCHER... COMMAND, into
- * p->pid. 0 or an errno. */
-static int spawn_child(ref_proc *p, const char *const *launcher, const char *command,
-                       char **envp, int out_w)
+/* The keeper's argument vector: ja_reap --parent PID --grace-ms MS --
+ * LAUNCHER... COMMAND, or ... -- /bin/sh -c COMMAND (malloc'ed, the strings
+ * borrowed but for the keeper's own, which follow it in the same block). */
+static char **keeper_argv(const char *reap, const char *const *launcher, const char *command)
+{
+    size_t n_launch = 0;
+    while (launcher && launcher[n_launch])
+        n_launch++;
+    size_t n = 6 + (n_launch ? n_launch : 3) + 2;
+    char **argv = ja_xcalloc(1, n * sizeof *argv + 2 * 24);
+    char *parent = (char *)(argv + n), *grace = parent + 24;
+    snprintf(parent, 24, "%ld", (long)getpid());
+    snprintf(grace, 24, "%d", REAP_GRACE_MS);
+    size_t k = 0;
+    const char *head[] = {reap, "--parent", parent, "--grace-ms", grace, "--"};
+    for (size_t i = 0; i < sizeof head / sizeof *head; i++)
+        argv[k++] = (char *)head[i];
+    const char *sh[] = {"/bin/sh", "-c", NULL};
+    const char *const *run = n_launch ? launcher : sh;
+    for (size_t i = 0; run[i]; i++)
+        argv[k++] = (char *)run[i];
+    argv[k++] = (char *)command;
+    argv[k] = NULL;
+    return argv;
+}
+
+/* Starts the child, ja_reap keeping /bin/sh -c COMMAND, or LAUNCHER...
+ * COMMAND, into p->pid. 0 or an errno. */
+static int spawn_child(ref_proc *p, const char *reap, const char *const *launcher,
+                       const char *command, char **envp, int out_w)
 {
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t at;
     spawn_setup(&fa, &at, out_w);
-    char *sh_argv[] = {"sh", "-c", (char *)command, NULL};
-    char **argv = sh_argv;
-    size_t n_launch = 0;
-    while (launcher && launcher[n_launch])
-        n_launch++;
-    if (n_launch) {
-        argv = ja_xcalloc(n_launch + 2, sizeof *argv);
-        memcpy(argv, launcher, n_launch * sizeof *argv);
-        argv[n_launch] = (char *)command;
-    }
-    int rc = posix_spawn(&p->pid, n_launch ? launcher[0] : "/bin/sh", &fa, &at, argv, envp);
-    if (argv != sh_argv)
-        free(argv);
+    char **argv = keeper_argv(reap, launcher, command);
+    int rc = posix_spawn(&p->pid, reap, &fa, &at, argv, envp);
+    free(argv);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
     return rc;
@@ -296,14 +324,14 @@ static int spawn_child(ref_proc *p, const char *const *launcher, const char *com
 /* Starts the child, its output into a pipe (p->wake too) when piped.
  * 0 with p->pid and *out_fd (the pipe's read end, or -1), or an errno with
  * no pipe left open. */
-static int start_child(ref_proc *p, const char *const *launcher, const char *command,
-                       char **envp, bool piped, int *out_fd)
+static int start_child(ref_proc *p, const char *reap, const char *const *launcher,
+                       const char *command, char **envp, bool piped, int *out_fd)
 {
     int out_pipe[2] = {-1, -1};
     int rc = piped ? open_pipes(p, out_pipe) : 0;
     if (rc != 0)
         return rc;
-    rc = spawn_child(p, launcher, command, envp, out_pipe[1]);
+    rc = spawn_child(p, reap, launcher, command, envp, out_pipe[1]);
     if (piped) {
         close(out_pipe[1]); /* the child's copies are the only writers now */
         if (rc != 0) {
@@ -321,10 +349,17 @@ int ref_proc_spawn_via(const char *const *launcher, const char *command, const c
                        size_t cap)
 {
     *out = NULL;
+    char reap[PATH_MAX];
+    ref_sandbox_program("JACKARENA_REAP", "ja_reap", JA_INSTALL_REAP_REL, reap, sizeof reap);
+    if (access(reap, X_OK) != 0) {
+        snprintf(err, cap, "cannot start '%s': the keeper of bot processes %s is missing (%s); "
+                 "set JACKARENA_REAP", command, reap, strerror(errno));
+        return JA_EIO;
+    }
     ref_proc *p = proc_new(tail && hold);
     char **envp = child_env(env, n_env);
     int out_fd;
-    int rc = start_child(p, launcher, command, envp, tail != NULL, &out_fd);
+    int rc = start_child(p, reap, launcher, command, envp, tail != NULL, &out_fd);
     free(envp);
     if (rc != 0) {
         snprintf(err, cap, "cannot start '%s': %s", command, strerror(rc));
@@ -411,26 +446,34 @@ static bool wait_all(ref_proc **ps, size_t n, int ms)
     }
 }
 
-static void signal_all(ref_proc **ps, size_t n, int sig)
+/* Signals each keeper that is still running (sig) or, group, each keeper's
+ * process group. */
+static void signal_all(ref_proc **ps, size_t n, int sig, bool group)
 {
     for (size_t i = 0; i < n; i++)
         if (ps[i] && !ref_proc_exited(ps[i], NULL, 0))
-            kill(-ps[i]->pid, sig);
+            kill(group ? -ps[i]->pid : ps[i]->pid, sig);
 }
 
+/* The keeper (ja_reap) stops its bot: a first SIGTERM sends SIGTERM to
+ * every process of the bot, a second kills them all; it exits once none is
+ * left. Killing the keeper's group is the last resort of a keeper that
+ * does not answer. */
 void ref_proc_stop_all(ref_proc **ps, size_t n, int grace_ms)
 {
     if (!wait_all(ps, n, grace_ms)) {
-        signal_all(ps, n, SIGTERM);
+        signal_all(ps, n, SIGTERM, false);
         if (!wait_all(ps, n, grace_ms)) {
-            signal_all(ps, n, SIGKILL);
-            wait_all(ps, n, 60000); /* SIGKILL cannot be refused */
+            signal_all(ps, n, SIGTERM, false);
+            if (!wait_all(ps, n, REAP_KILL_MS)) {
+                signal_all(ps, n, SIGKILL, true);
+                wait_all(ps, n, 60000); /* SIGKILL cannot be refused */
+            }
         }
     }
     for (size_t i = 0; i < n; i++) {
         if (!ps[i])
             continue;
-        kill(-ps[i]->pid, SIGKILL); /* anything the command left in its group */
         reader_stop(ps[i]);
         ref_proc_release(ps[i], true);
         proc_free(ps[i]);

@@ -3,8 +3,14 @@
  *
  * A command is run by /bin/sh -c "COMMAND ARGS", so quoting, pipes and
  * environment assignments work as in a shell, in a process group of its own
- * (a terminal's Ctrl-C reaches the arena, not the bot, and stopping the
- * group stops everything the command started). Its standard output goes to
+ * (a terminal's Ctrl-C reaches the arena, not the bot). Its keeper,
+ * ja_reap (referee/host/ja_reap.c), starts the shell as its child and is the
+ * subreaper of everything the command starts: every process of the bot,
+ * also one that left the group or the session, ends when the command's own
+ * process ends, when the bot is stopped, and when the arena dies, however
+ * it dies. The keeper is found like the sandbox programs (sandbox_prog.h;
+ * $JACKARENA_REAP), and exits as the command's process did, so what is said
+ * below of "the process" is said of it. Its standard output goes to
  * the arena's standard error (it must never corrupt `--json` output); its
  * standard input is /dev/null; no other descriptor of the arena leaks into
  * it. The variables given are added to the arena's environment.
@@ -68,13 +74,14 @@ bool ref_proc_exited(ref_proc *p, char *how, size_t cap);
  * else -1. */
 int ref_proc_exit_code(ref_proc *p);
 
-/* The process id (the group id too). */
+/* The process id of its keeper (the group id too): every process of the
+ * bot descends from it. */
 int ref_proc_pid(const ref_proc *p);
 
 /* Stops p: waits up to grace_ms for it to exit on its own (after the
- * referee's `bye`), then sends SIGTERM to its group, waits up to grace_ms
- * again, then SIGKILL; reaps it (no zombie) and frees p; NULL allowed; nulls
- * the pointer. Whatever else is left in its group is killed too. */
+ * referee's `bye`), then has its keeper send SIGTERM to every process of
+ * the bot, waits up to grace_ms again, then has it kill them all; reaps it
+ * (no zombie) and frees p; NULL allowed; nulls the pointer. */
 void ref_proc_stop(ref_proc **p, int grace_ms);
 
 /* ref_proc_stop for n processes at once: the grace periods run together.

@@ -44,6 +44,7 @@ check "every file under /usr, none under /usr/local" \
   test -z "$(grep -v -e '^/usr$' -e '^/usr/' files.txt; grep '^/usr/local' files.txt)"
 U=/usr
 for f in "$U/$BINDIR/arena" "$U/$BINDIR/referee" "$U/$PKGDIR/ja_host" "$U/$PKGDIR/ja_confine" \
+    "$U/$PKGDIR/ja_reap" \
     "$U/$PKGDIR/bots/ja_random.so" "$U/$PKGDIR/bots/ja_greedy.so" "$U/$PKGDIR/bots/ja_ismcts.so" \
     "$U/$PKGDIR/plugin.map" "$U/$DOCDIR/examples/halving.cpp" \
     "$U/$LIBDIR/libjackarena.a" "$U/$LIBDIR/libjackarena_client.a" \

@@ -17,7 +17,7 @@
 #     same digest for the same seed: manifest, find_package, the build
 #     tree's own, in-process, hosted: and cmd: (an external bot draws from
 #     the stream whose seed the referee sends in `start`).
-#  5. The installed arena finds its reference bots, ja_host and ja_confine, and so do
+#  5. The installed arena finds its reference bots, ja_host, ja_confine and ja_reap, and so do
 #     its referee workers (--jobs 2); the installed shared libraries export
 #     ja_ symbols only; private headers are not installed.
 #  6. Python: the package imports from the prefix, and _install.LIBJACKARENA
@@ -225,6 +225,7 @@ play_bot client example "$TREE_EXT" "client example (build tree)"
 # 5. The installed arena, its reference bots, ja_host and workers.
 check "installed ja_host" test -x "$P/$PKGDIR/ja_host"
 check "installed ja_confine" test -x "$P/$PKGDIR/ja_confine"
+check "installed ja_reap" test -x "$P/$PKGDIR/ja_reap"
 for b in random greedy ismcts; do
   f=$P/$PKGDIR/bots/ja_$b.so
   check "installed $b exports ja_bot_entry_v1 alone" only_entry "$f"

@@ -52,7 +52,7 @@ check "cmocka not looked for" bash -c "! grep -qi cmocka '$b/CMakeCache.txt'"
 check "no test configured (CTestTestfile.cmake)" test ! -e "$b/CTestTestfile.cmake"
 check "no tests/ in the build tree" test ! -e "$b/tests"
 targets=$("$CMAKE" --build "$b" --target help 2>&1)
-for t in arena referee ja_host ja_confine random greedy ismcts jackarena jackarena_shared \
+for t in arena referee ja_host ja_confine ja_reap random greedy ismcts jackarena jackarena_shared \
     jackarena_client jackarena_client_shared ja_bench; do
     check "target $t configured" grep -qE "(^|[ .])$t(:|$| )" <<<"$targets"
 done
