@@ -72,12 +72,16 @@ ja_install_rel(ja_host_rel ${CMAKE_INSTALL_BINDIR} ${JA_INSTALL_PKGDIR}/ja_host)
 ja_install_rel(ja_confine_rel ${CMAKE_INSTALL_BINDIR} ${JA_INSTALL_PKGDIR}/ja_confine)
 ja_install_rel(ja_reap_rel ${CMAKE_INSTALL_BINDIR} ${JA_INSTALL_PKGDIR}/ja_reap)
 ja_install_rel(ja_bots_rel ${CMAKE_INSTALL_BINDIR} ${JA_INSTALL_BOTSDIR})
+# ... and confined bots may read the SDK installed with them (the libraries
+# in LIBDIR, the Python package's directory; arena/run/confine.c).
+ja_install_rel(ja_lib_rel ${CMAKE_INSTALL_BINDIR} ${CMAKE_INSTALL_LIBDIR})
+ja_install_rel(ja_python_rel ${CMAKE_INSTALL_BINDIR} ${JA_INSTALL_PYTHONDIR})
 target_compile_definitions(ja_referee PRIVATE JA_INSTALL_HOST_REL="${ja_host_rel}"
   JA_INSTALL_REAP_REL="${ja_reap_rel}")
-foreach(t arena referee)
-  target_compile_definitions(${t} PRIVATE JA_INSTALL_BOTS_REL="${ja_bots_rel}"
-    JA_INSTALL_CONFINE_REL="${ja_confine_rel}")
-endforeach()
+# (ja_arena, the library the two programs link, holds the code that looks.)
+target_compile_definitions(ja_arena PRIVATE JA_INSTALL_BOTS_REL="${ja_bots_rel}"
+  JA_INSTALL_CONFINE_REL="${ja_confine_rel}" JA_INSTALL_LIB_REL="${ja_lib_rel}"
+  JA_INSTALL_PYTHON_REL="${ja_python_rel}")
 install(TARGETS arena referee RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS ja_host ja_confine ja_reap RUNTIME DESTINATION ${JA_INSTALL_PKGDIR})
 install(FILES ${CMAKE_SOURCE_DIR}/sdk/plugin.map DESTINATION ${JA_INSTALL_PKGDIR})

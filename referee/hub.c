@@ -91,11 +91,15 @@ typedef struct conn {
     char key[REF_HUB_KEY_Z85];   /* its Curve client key (ZAP's user id), "" if unknown */
     grant *g;                    /* READY: the grant its hello proved, or NULL */
     /* Its last refused hello (NEW): the name asked, the grant its token
-     * named (or NULL), why; the arena's log has the first refusal. */
+     * proved (by_token) or its name named (or NULL), the error code, why;
+     * the arena's log has the first refusal. */
     char asked[REF_WIRE_NAME_MAX];
     grant *tried;
+    bool by_token;
+    ref_wire_err refused_code;
     char refused[300];
     bool logged;
+    int pid;                     /* the peer's process on ipc (SO_PEERCRED), else 0 */
 } conn;
 
 typedef struct hub_seat {
@@ -440,6 +444,8 @@ static void refuse(ref_hub *h, conn *c, const ref_wire_msg *m, grant *g, ref_wir
 {
     snprintf(c->asked, sizeof c->asked, "%s", m->name);
     snprintf(c->refused, sizeof c->refused, "%s", why);
+    c->refused_code = code;
+    c->by_token = g != NULL;
     c->tried = g ? g : grant_by_name(h, m->name); /* its token's grant, or the name's */
     send_error(h, c, code, NULL, 0, "%s", why);
     if (h->cfg.log && !c->logged) {
@@ -459,15 +465,16 @@ static void on_hello(ref_hub *h, conn *c, const ref_wire_msg *m)
         send_error(h, c, REF_WIRE_ERR_UNEXPECTED, NULL, 0, "already said hello as '%s'", c->name);
         return;
     }
-    if (m->protocol != JA_PROTOCOL) {
-        send_error(h, c, REF_WIRE_ERR_PROTOCOL_VERSION, NULL, 0,
-                   "this referee speaks protocol %d, the hello asks for %llu", JA_PROTOCOL,
-                   (unsigned long long)m->protocol);
-        return;
-    }
     grant *g;
     ref_wire_err code;
     char why[300];
+    if (m->protocol != JA_PROTOCOL) {
+        snprintf(why, sizeof why, "this referee speaks protocol %d, the hello asks for %llu",
+                 JA_PROTOCOL, (unsigned long long)m->protocol);
+        refuse(h, c, m, m->token[0] ? grant_by_token(h, m->token, strlen(m->token)) : NULL,
+               REF_WIRE_ERR_PROTOCOL_VERSION, why);
+        return;
+    }
     if (admit(h, c, m, &g, &code, why, sizeof why) != JA_OK) {
         refuse(h, c, m, g, code, why);
         return;
@@ -559,6 +566,20 @@ static void on_action(ref_hub *h, conn *c, const ref_wire_msg *m, int64_t now)
     seat_reply(h, s, &r);
 }
 
+/* The process of the peer that sent msg on an ipc endpoint: libzmq's
+ * Peer-Address there ends with ":UID:GID:PID" (SO_PEERCRED). 0 when
+ * unknown (tcp, whose address may hold colons too). */
+static int peer_pid(const ref_hub *h, zmq_msg_t *msg)
+{
+    if (strncmp(h->endpoint, "ipc://", 6) != 0)
+        return 0;
+    const char *a = zmq_msg_gets(msg, "Peer-Address");
+    const char *colon = a ? strrchr(a, ':') : NULL;
+    char *end;
+    long pid = colon ? strtol(colon + 1, &end, 10) : 0;
+    return pid > 0 && pid <= INT32_MAX && !*end ? (int)pid : 0;
+}
+
 static void on_bot_message(ref_hub *h, const void *rid, size_t rid_len, zmq_msg_t *msg,
                            bool multipart)
 {
@@ -579,6 +600,7 @@ static void on_bot_message(ref_hub *h, const void *rid, size_t rid_len, zmq_msg_
         const char *uid = h->zap ? zmq_msg_gets(msg, "User-Id") : NULL;
         if (uid && strlen(uid) == REF_HUB_KEY_Z85 - 1)
             memcpy(c->key, uid, REF_HUB_KEY_Z85);
+        c->pid = peer_pid(h, msg);
         c->next = h->conns;
         h->conns = c;
     }
@@ -730,6 +752,40 @@ static void fill_status(const conn *c, hub_rep *r)
     memcpy(r->games, c->games, sizeof r->games);
 }
 
+/* True when process pid descends from process root (or is it):
+ * /proc/PID/stat's parents, followed up to init. */
+static bool descends(int pid, int root)
+{
+    for (int depth = 0; pid > 1 && depth < 64; depth++) {
+        if (pid == root)
+            return true;
+        char path[64], buf[512];
+        snprintf(path, sizeof path, "/proc/%d/stat", pid);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            return false;
+        size_t len = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[len] = '\0';
+        const char *close = strrchr(buf, ')');
+        if (!close || sscanf(close + 1, " %*c %d", &pid) != 1)
+            return false;
+    }
+    return false;
+}
+
+/* Whether connection k's refused hello ends the claim of grant g (NULL:
+ * none) for the bot whose processes descend from root (0: none): it was
+ * the bot's own, as its token proved or its process shows (on ipc), and
+ * not for a name still held (which a retry may get). Anything else may be
+ * another process's, or fixed by a second hello: the claim waits on. */
+static bool refused_for_good(const conn *k, const grant *g, int root)
+{
+    if (k->refused_code == REF_WIRE_ERR_NAME_TAKEN)
+        return false;
+    return (g && k->tried == g && k->by_token) || (root > 0 && k->pid > 0 && descends(k->pid, root));
+}
+
 /* A claim: by name, or (with a token) the connection whose hello proved
  * that token's grant. */
 static void on_claim(ref_hub *h, const hub_req *q, const void *token, size_t n, hub_rep *r)
@@ -746,12 +802,18 @@ static void on_claim(ref_hub *h, const hub_req *q, const void *token, size_t n, 
         c = NULL;
     if (!c) {
         r->kind = HUB_REP_NOTYET;
-        /* Why a hello as wanted was refused, if one was. */
+        /* Why a hello as wanted was refused, if one was; refused for good
+         * when it was surely the bot's own. */
         for (conn *k = h->conns; k; k = k->next)
             if (k->state == C_NEW && k->refused[0] &&
-                (n ? g && k->tried == g : strcmp(k->asked, q->name) == 0))
-                snprintf(r->msg, sizeof r->msg, "a hello as '%s' was refused: %s", k->asked,
-                         k->refused);
+                (n ? g && k->tried == g : strcmp(k->asked, q->name) == 0)) {
+                bool good = refused_for_good(k, g, q->pid);
+                snprintf(r->msg, sizeof r->msg, "a hello as '%s' was refused%s%s%s: %s", k->asked,
+                         good ? " (" : "", good ? ref_wire_error_code(k->refused_code) : "",
+                         good ? ")" : "", k->refused);
+                if (good)
+                    r->kind = HUB_REP_REFUSED;
+            }
         size_t used = 0;
         for (conn *k = h->conns; k; k = k->next)
             if (k->state == C_READY && !is_claimed(h, k->name) && used < sizeof r->others - 70) {

@@ -205,15 +205,23 @@ typedef struct ref_hub_claim_req {
      * bot's process died). */
     int (*gone)(void *ctx);
     void *gone_ctx;
+    /* The process every process of the bot descends from (a cmd: bot's
+     * keeper, proc.h), 0 for none: on an ipc endpoint, a hello of one of
+     * them that is refused ends the wait at once. */
+    int pid;
 } ref_hub_claim_req;
 
 /* Waits for a bot that has said hello as requested and makes it a
  * participant: a ref_bot of kind `zmq` whose seats reach the connection with
  * that name at the time each seat opens. Returns JA_OK with *out owned by the
  * caller (ref_bot_destroy), JA_ETIMEOUT when no such hello came by the
- * deadline, JA_EBOT when gone() said so, with a one-line message in err.
- * If hellos came under other names, err names them; if a hello as wanted
- * was refused, err says why. */
+ * deadline, JA_EBOT when gone() said so, JA_EINVAL at once when a hello
+ * surely the bot's was refused for good (it carried the token, or came from
+ * a process of pid; any refusal but name_taken, which a second hello may
+ * get past), with a one-line message in err. If hellos came under other
+ * names, err names them; if a hello as wanted was refused, err says why
+ * ("a hello as 'NAME' was refused: WHY"; refused for good, "... was refused
+ * (CODE): WHY"). */
 int ref_hub_claim(ref_hub *h, const ref_hub_claim_req *req, ref_bot **out, char *err,
                   size_t cap);
 

@@ -20,8 +20,9 @@ typedef enum hub_op {
     HUB_END,     /* payload: end. No reply */
     HUB_CLOSE,   /* the seat closes. Reply OK (so a later OPEN of the same match
                   * id on another socket cannot overtake it) */
-    HUB_CLAIM,   /* name; payload: a token or nothing. Reply OK (with identity),
-                  * NOTYET (others; msg: why a hello as wanted was refused) */
+    HUB_CLAIM,   /* name, pid; payload: a token or nothing. Reply OK (with
+                  * identity), NOTYET (others; msg: why a hello as wanted was
+                  * refused), REFUSED (msg: a hello of the bot's refused for good) */
     HUB_GRANT,   /* name (who); payload: the token. Reply OK */
     HUB_STATUS,  /* name. Reply OK (status) or FAIL */
     HUB_RAW,     /* name; payload: bytes to send. Reply OK/FAIL */
@@ -36,6 +37,8 @@ typedef struct hub_req {
     uint32_t n_legal;
     uint32_t flags;
     int64_t deadline_ns;      /* 0 = none */
+    int32_t pid;              /* CLAIM: the bot's process (every process of it descends
+                               * from it), 0 = none */
     char name[REF_WIRE_NAME_MAX];
     char match[REF_WIRE_MATCH_MAX];
 } hub_req;
@@ -44,6 +47,7 @@ typedef enum hub_rep_kind {
     HUB_REP_OK,
     HUB_REP_FAIL,    /* msg says why */
     HUB_REP_NOTYET,  /* claim: no such hello yet */
+    HUB_REP_REFUSED, /* claim: the bot's own hello was refused, not for a name held */
     HUB_REP_ANSWER,  /* turn, index, at_ns */
     HUB_REP_FAULT    /* turn, fault */
 } hub_rep_kind;

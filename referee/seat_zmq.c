@@ -404,6 +404,7 @@ int ref_hub_claim(ref_hub *h, const ref_hub_claim_req *req, ref_bot **out, char 
     memset(&q, 0, sizeof q);
     q.op = HUB_CLAIM;
     snprintf(q.name, sizeof q.name, "%s", req->name);
+    q.pid = req->pid;
     size_t n_token = req->token ? strlen(req->token) : 0;
     hub_rep r;
     for (;;) {
@@ -420,6 +421,10 @@ int ref_hub_claim(ref_hub *h, const ref_hub_claim_req *req, ref_bot **out, char 
         }
         r.msg[sizeof r.msg - 1] = '\0';
         r.others[sizeof r.others - 1] = '\0';
+        if (r.kind == HUB_REP_REFUSED) {
+            snprintf(err, cap, "%s", r.msg);
+            return JA_EINVAL;
+        }
         if (req->gone && req->gone(req->gone_ctx)) {
             snprintf(err, cap, "exited before saying hello%s%s", r.msg[0] ? "; " : "", r.msg);
             return JA_EBOT;

@@ -70,9 +70,17 @@ static bool is_reference(const char *word, size_t len)
     return false;
 }
 
+/* True when word is a shell assignment, NAME=VALUE with NAME a variable name. */
+static bool is_assignment(const char *word)
+{
+    size_t n = strspn(word, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+    return n > 0 && word[n] == '=' && !isdigit((unsigned char)word[0]);
+}
+
 /* The display name of a cmd: bot: the program's base name without "ja_"
  * and extension; for an interpreter (python3 x.py, node x.js...), the
- * script's. */
+ * script's. Assignments before the program and a leading "cd DIR &&" (or
+ * ";") are skipped. */
 static void command_name(const char *cmd, char *out, size_t cap)
 {
     static const char *const interpreters[] = {"python", "python3", "node", "ruby", "perl",
@@ -84,10 +92,16 @@ static void command_name(const char *cmd, char *out, size_t cap)
         size_t len = strcspn(p, " \t");
         snprintf(word[w], sizeof word[w], "%.*s", (int)(len < 255 ? len : 255), p);
         p += len;
-        /* Skip VAR=value assignments before the program. */
-        if (w == 0 && strchr(word[0], '=') && !strchr(word[0], '/')) {
+        if (w == 0 && is_assignment(word[0])) {
             w = -1;
             continue;
+        }
+        /* "cd DIR && ...": the command after it. */
+        const char *rest = p + strspn(p, " \t");
+        if (w == 1 && strcmp(word[0], "cd") == 0 && word[1][0] &&
+            (strncmp(rest, "&&", 2) == 0 || rest[0] == ';')) {
+            p = rest + (rest[0] == ';' ? 1 : 2);
+            w = -1;
         }
     }
     const char *pick = word[0];

@@ -1,5 +1,6 @@
 /* Confined cmd: bots (confine.h). */
 #include "run/confine.h"
+#include "run/confine_read.h"
 
 #include "ja_sandbox.h"
 #include "sandbox_prog.h"
@@ -7,7 +8,6 @@
 #include "jackarena/ja_error.h"
 #include "ja_xalloc.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +16,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <wordexp.h>
 
 #ifndef JA_INSTALL_CONFINE_REL
 #define JA_INSTALL_CONFINE_REL "../lib/jackarena/ja_confine"
@@ -28,197 +27,18 @@ bool arena_confine_enabled(const arena_confine *c)
            (c->mode == ARENA_CONFINE_DEFAULT && c->by_default);
 }
 
-static void canonical(const char *path, char out[PATH_MAX]);
-
-/* path with its directory made canonical and its last name kept as given
- * (a symbolic link stays the link). */
-static void canonical_parent(const char *path, char out[PATH_MAX])
-{
-    char buf[PATH_MAX];
-    snprintf(buf, sizeof buf, "%s", path);
-    char *slash = strrchr(buf, '/');
-    const char *base = slash ? slash + 1 : buf;
-    char dir[PATH_MAX];
-    if (slash == buf)
-        snprintf(dir, sizeof dir, "/");
-    else if (slash) {
-        *slash = '\0';
-        canonical(buf, dir);
-    } else if (!getcwd(dir, sizeof dir)) {
-        snprintf(dir, sizeof dir, ".");
-    }
-    snprintf(out, PATH_MAX, "%s%s%s", dir, strcmp(dir, "/") == 0 ? "" : "/", base);
-}
-
-/* path made absolute and free of symbolic links as far as it exists (the
- * rest, such as a file still to be written, appended as given). */
-static void canonical(const char *path, char out[PATH_MAX])
-{
-    if (!realpath(path, out))
-        canonical_parent(path, out);
-}
-
-/* True when path is dir or lies beneath it (both canonical). */
-static bool beneath(const char *path, const char *dir)
-{
-    size_t n = strlen(dir);
-    if (strcmp(dir, "/") == 0)
-        return true;
-    return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
-}
-
 void arena_confine_protect(arena_confine *c, const char *path, const char *what)
 {
     if (!path || !*path || c->n_protect == ARENA_CONFINE_MAX_PROTECT)
         return;
     char *p = c->protect[c->n_protect].path;
-    canonical(path, p);
+    confine_canonical(path, p);
     for (int i = 0; i < c->n_protect; i++)
         if (strcmp(c->protect[i].path, p) == 0)
             return;
     c->protect[c->n_protect].what = what;
+    c->protect[c->n_protect].within_ok = false;
     c->n_protect++;
-}
-
-/* ---- what a bot may read --------------------------------------------------- */
-
-#define MAX_GRANTS (ARENA_CONFINE_MAX_READ + 64)
-
-typedef struct grants {
-    char path[MAX_GRANTS][PATH_MAX];
-    int n;
-} grants;
-
-static void grant(grants *g, const char *path)
-{
-    for (int i = 0; i < g->n; i++)
-        if (strcmp(g->path[i], path) == 0)
-            return;
-    if (g->n < MAX_GRANTS)
-        snprintf(g->path[g->n++], PATH_MAX, "%s", path);
-}
-
-/* The directory of file path (canonical), or the file itself when that is /. */
-static void grant_dir_of(grants *g, const char *path)
-{
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash && slash != dir)
-        *slash = '\0';
-    grant(g, dir);
-}
-
-/* A word of the command that names a file (its directory is granted; a
- * file directly in / alone) or a directory (granted). A symbolic link to a
- * file grants the link's directory and the file's (a virtualenv's
- * bin/python). Anything else is not a path and grants nothing. */
-static void grant_word(grants *g, const char *word)
-{
-    char real[PATH_MAX];
-    struct stat sb;
-    if (!*word || stat(word, &sb) != 0 || !realpath(word, real))
-        return;
-    if (S_ISDIR(sb.st_mode)) {
-        grant(g, real);
-        return;
-    }
-    grant_dir_of(g, real);
-    if (lstat(word, &sb) == 0 && S_ISLNK(sb.st_mode)) {
-        char link[PATH_MAX];
-        canonical_parent(word, link);
-        grant_dir_of(g, link);
-    }
-}
-
-/* The program a word without '/' runs: the first executable of that name
- * on PATH, as the shell finds it. */
-static void grant_program(grants *g, const char *word)
-{
-    const char *path = getenv("PATH");
-    if (!path)
-        return;
-    char buf[PATH_MAX];
-    for (const char *p = path;; p++) {
-        const char *end = strchr(p, ':');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        if (n) {
-            snprintf(buf, sizeof buf, "%.*s/%s", (int)n, p, word);
-            if (access(buf, X_OK) == 0) {
-                grant_word(g, buf);
-                return;
-            }
-        }
-        if (!end)
-            return;
-        p = end;
-    }
-}
-
-/* NAME=VALUE with NAME a shell variable name: VALUE's ':'-separated parts
- * are paths (PYTHONPATH=..., JACKARENA_LIB=...). */
-static bool grant_assignment(grants *g, const char *word)
-{
-    const char *eq = strchr(word, '=');
-    if (!eq || eq == word || isdigit((unsigned char)word[0]))
-        return false;
-    for (const char *k = word; k < eq; k++)
-        if (!isalnum((unsigned char)*k) && *k != '_')
-            return false;
-    char buf[PATH_MAX];
-    for (const char *p = eq + 1;; p++) {
-        const char *end = strchr(p, ':');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        snprintf(buf, sizeof buf, "%.*s", (int)n, p);
-        grant_word(g, buf);
-        if (!end)
-            return true;
-        p = end;
-    }
-}
-
-/* The paths the command names. The shell's word splitting, quotes and ~
- * (wordexp, never running a command substitution); a command wordexp
- * refuses (a pipe, &&, ;) is split at blanks instead. */
-static void grant_command(grants *g, const char *command)
-{
-    wordexp_t we;
-    char **words = NULL, *copy = NULL;
-    size_t n = 0;
-    bool expanded = wordexp(command, &we, WRDE_NOCMD) == 0;
-    if (expanded) {
-        words = we.we_wordv;
-        n = we.we_wordc;
-    } else {
-        copy = ja_xstrdup(command);
-        size_t cap = strlen(copy) / 2 + 2;
-        words = ja_xcalloc(cap, sizeof *words);
-        for (char *save = NULL, *w = strtok_r(copy, " \t\n", &save); w && n < cap;
-             w = strtok_r(NULL, " \t\n", &save))
-            words[n++] = w;
-    }
-    bool program = true; /* the first word of a command that is no assignment */
-    for (size_t i = 0; i < n; i++) {
-        const char *w = words[i];
-        if (strcmp(w, "&&") == 0 || strcmp(w, "||") == 0 || strcmp(w, "|") == 0 ||
-            strcmp(w, ";") == 0) {
-            program = true;
-            continue;
-        }
-        if (grant_assignment(g, w))
-            continue;
-        if (strchr(w, '/'))
-            grant_word(g, w);
-        else if (program)
-            grant_program(g, w);
-        program = false;
-    }
-    if (expanded)
-        wordfree(&we);
-    else {
-        free(words);
-        free(copy);
-    }
 }
 
 /* ---- scratch directories ------------------------------------------------------ */
@@ -332,27 +152,16 @@ static int check_settings(arena_confine *c, char *err, size_t cap)
     }
     snprintf(c->mem_mb, sizeof c->mem_mb, "%u", (unsigned)mem);
     /* A bot's file directly in the home directory would open all of it
-     * (~/.ssh, ~/.jackarena). */
+     * (~/.ssh, ~/.jackarena); a file or directory within it is the user's
+     * to give. */
+    int home = c->n_protect;
     arena_confine_protect(c, getenv("HOME"), "the home directory");
+    if (c->n_protect > home)
+        c->protect[home].within_ok = true;
     if (abi == 0)
         fprintf(stderr, "arena: this kernel has no Landlock: confined cmd: bots get limits only "
                         "and can read whatever this user can (--confine-weak)\n");
     c->checked = true;
-    return JA_OK;
-}
-
-/* JA_EINVAL when a granted path holds one the bot must not read. */
-static int check_grants(const arena_confine *c, const grants *g, char *err, size_t cap)
-{
-    for (int i = 0; i < g->n; i++)
-        for (int k = 0; k < c->n_protect; k++)
-            if (beneath(c->protect[k].path, g->path[i])) {
-                snprintf(err, cap, "confined, it could read '%s', which holds %s ('%s'): a "
-                         "confined bot reads the whole directory of each file its command "
-                         "names, and each --confine-read path; give it a directory of its own",
-                         g->path[i], c->protect[k].what, c->protect[k].path);
-                return JA_EINVAL;
-            }
     return JA_OK;
 }
 
@@ -365,7 +174,7 @@ void arena_confine_argv_free(char **argv)
 
 /* ja_confine's arguments for the grants g: the program prog, its limits,
  * the scratch directory it writes, the tcp port, the paths it reads, "--". */
-static char **launcher_argv(const arena_confine *c, const grants *g, const char *prog,
+static char **launcher_argv(const arena_confine *c, const confine_grants *g, const char *prog,
                             const char *scratch, unsigned tcp_port)
 {
     size_t n = 0, max = 16 + 2 * (size_t)g->n;
@@ -384,10 +193,11 @@ static char **launcher_argv(const arena_confine *c, const grants *g, const char 
     }
     if (c->mode == ARENA_CONFINE_WEAK)
         v[n++] = ja_xstrdup("--weak");
-    for (int i = 0; i < g->n; i++) {
-        v[n++] = ja_xstrdup("--read");
-        v[n++] = ja_xstrdup(g->path[i]);
-    }
+    for (int i = 0; i < g->n; i++)
+        if (!g->g[i].off) {
+            v[n++] = ja_xstrdup("--read");
+            v[n++] = ja_xstrdup(g->g[i].path);
+        }
     v[n++] = ja_xstrdup("--");
     return v;
 }
@@ -409,16 +219,15 @@ int arena_confine_launcher(arena_confine *c, const arena_bot *b, unsigned tcp_po
                  "JACKARENA_CONFINE", prog, strerror(errno));
         return JA_EINVAL;
     }
-    grants *g = ja_xcalloc(1, sizeof *g);
-    grant_command(g, b->target);
-    char real[PATH_MAX];
+    confine_grants *g = ja_xcalloc(1, sizeof *g);
+    confine_grants_command(g, b->target);
     for (int i = 0; i < c->n_reads; i++)
-        if (realpath(c->reads[i], real))
-            grant(g, real);
+        confine_grants_named(g, c->reads[i]);
+    confine_grants_found(g);
     const char *scratch = NULL;
     rc = scratch_of(c, b, &scratch, err, cap);
     if (rc == JA_OK)
-        rc = check_grants(c, g, err, cap);
+        rc = confine_grants_check(g, c, err, cap);
     if (rc == JA_OK)
         *argv = launcher_argv(c, g, prog, scratch, tcp_port);
     free(g);

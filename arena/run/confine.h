@@ -62,6 +62,8 @@ typedef struct arena_confine {
     struct {
         char path[PATH_MAX];
         const char *what;        /* "the database", ... */
+        bool within_ok;          /* only the whole directory is the arena's (the home
+                                  * directory): what lies within may be granted */
     } protect[ARENA_CONFINE_MAX_PROTECT];
     int n_protect;
     /* state */

@@ -1,5 +1,6 @@
 /* External bots in the arena (extbots.h). */
 #include "run/extbots.h"
+#include "run/confine_read.h"
 #include "proc.h"
 
 #include "jackarena/ja_error.h"
@@ -482,20 +483,44 @@ static int load_zmq(arena_ext *e, arena_bot *b, ref_hub_claim_req *req, uint32_t
     return rc;
 }
 
+/* What a confined cmd: bot b's output says its confinement refused it:
+ * true with the path (never "") in path. */
+static bool refused_path(const arena_bot *b, char *path, size_t cap)
+{
+    char out[ARENA_TAIL_BYTES + 1];
+    if (!b->tail)
+        return false;
+    ref_tail_get(b->tail, out, sizeof out);
+    return confine_refused_path(out, path, cap) && path[0];
+}
+
+/* The hint for a confined cmd: bot b that exited before its hello: the
+ * path its output says it was refused, and what it may read. */
+static void confine_hint(const arena_bot *b, char *out, size_t cap)
+{
+    char path[PATH_MAX];
+    if (refused_path(b, path, sizeof path))
+        snprintf(out, cap, " (confined, it was refused '%s': a confined bot reads only the "
+                 "system, the paths its command names, the SDK and runtime it runs and "
+                 "--confine-read paths, and writes only $TMPDIR; let it read that path with "
+                 "--confine-read; docs/security.md)", path);
+    else
+        snprintf(out, cap, " (confined: it reads only the system, the paths its command names, "
+                 "the SDK and runtime it runs and --confine-read paths, and writes only $TMPDIR; "
+                 "docs/security.md)");
+}
+
 /* The line for a cmd: bot b whose hello never came (rc, the hub's why). */
 static void cmd_no_hello(const arena_ext *e, const arena_bot *b, int rc, const char *why,
                          uint32_t startup, char *err, size_t cap)
 {
-    char how[128] = "";
+    char how[128] = "", hint[PATH_MAX + 400] = "";
     const char *hellos = strstr(why, "; a hello as");
+    if (rc == JA_EBOT && !hellos && arena_confine_enabled(&e->confine))
+        confine_hint(b, hint, sizeof hint);
     if (rc == JA_EBOT && ref_proc_exited(b->proc, how, sizeof how))
         snprintf(err, cap, "bot '%s' (cmd:%s) %s before saying hello%s", b->name, b->target, how,
-                 hellos ? hellos
-                 : arena_confine_enabled(&e->confine)
-                     ? " (confined: it may read only the system, the directories its command "
-                       "names and --confine-read paths, and write only $TMPDIR; "
-                       "docs/security.md)"
-                     : "");
+                 hellos ? hellos : hint);
     else if (rc == JA_ETIMEOUT && strncmp(why, "never said hello: ", 18) == 0)
         snprintf(err, cap, "bot '%s' (cmd:%s) never said hello within %u ms: %s", b->name,
                  b->target, (unsigned)startup, why + 18);
@@ -521,6 +546,7 @@ static int load_cmd(arena_ext *e, arena_bot *b, ref_hub_claim_req *req, uint32_t
     req->token = token;
     req->gone = proc_gone;
     req->gone_ctx = b->proc;
+    req->pid = ref_proc_pid(b->proc);
     rc = ref_hub_claim(e->hub, req, &b->bot, why, sizeof why);
     sodium_memzero(token, sizeof token);
     /* The protocol's contract (docs/protocol.md): a bot that refuses its
@@ -560,6 +586,20 @@ int arena_ext_load(arena_ext *e, arena_bot *b, char *err, size_t cap)
     return load_cmd(e, b, &req, startup, err, cap);
 }
 
+/* A confined cmd: bot that played but whose output says it was refused a
+ * path (a library it could not load, every decision then an error): one
+ * line each on standard error, once its processes have stopped. */
+static void note_refusals(const arena_bots *bs)
+{
+    char path[PATH_MAX];
+    for (int i = 0; i < bs->n; i++)
+        if (strcmp(bs->b[i].kind, "cmd") == 0 && bs->b[i].owns_bot &&
+            refused_path(&bs->b[i], path, sizeof path))
+            fprintf(stderr, "arena: bot '%s' (cmd:%s) was refused '%s' by its confinement "
+                    "(Permission denied); if it needs it, let it read it with --confine-read "
+                    "(docs/security.md)\n", bs->b[i].name, bs->b[i].target, path);
+}
+
 void arena_ext_stop(arena_ext *e, arena_bots *bs)
 {
     if (e && e->hub)
@@ -572,6 +612,8 @@ void arena_ext_stop(arena_ext *e, arena_bots *bs)
             bs->b[i].proc = NULL;
         }
     ref_proc_stop_all(procs, n, ARENA_STOP_GRACE_MS);
+    if (e && arena_confine_enabled(&e->confine))
+        note_refusals(bs);
     if (e)
         arena_confine_cleanup(&e->confine);
     for (int i = 0; i < bs->n; i++)

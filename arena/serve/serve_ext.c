@@ -233,7 +233,7 @@ int srv_ext_bot(arena_server *s, const arena_serve_version *v, ref_bot **out, ch
     if (!*out) {
         e->bots = ja_xrealloc(e->bots, (e->n_bots + 1) * sizeof *e->bots);
         /* Claimed once: the hub keeps a name claimed for the hub's life. */
-        ref_hub_claim_req req = {v->author, NULL, "zmq", ref_now_ns() + 500000000, NULL, NULL};
+        ref_hub_claim_req req = {v->author, NULL, "zmq", ref_now_ns() + 500000000, NULL, NULL, 0};
         rc = ref_hub_claim(e->hub, &req, out, err, cap);
         if (rc == JA_OK) {
             snprintf(e->bots[e->n_bots].name, sizeof e->bots[e->n_bots].name, "%s", v->author);

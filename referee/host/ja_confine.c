@@ -42,7 +42,7 @@
 #include <unistd.h>
 
 #define EXIT_CONFINE 125
-#define MAX_PATHS 64
+#define MAX_PATHS 256
 
 __attribute__((format(printf, 1, 2))) _Noreturn static void fail(const char *fmt, ...)
 {
@@ -115,10 +115,14 @@ static void allow_glob(ja_landlock *ll, const char *pattern, uint64_t access)
     globfree(&g);
 }
 
-/* The system: programs and libraries; of /etc, what the loader, the C
- * library and interpreters read (not all of it: an arena run as root keeps
- * root's ownership of /etc/shadow and host keys even without capabilities);
- * the CPU list (the C library's processor count); a few devices. */
+/* The system: programs and libraries (also the runtimes' own files: the
+ * JVMs of /usr/lib/jvm, Node.js's /usr/share/nodejs and /usr/lib/node_modules,
+ * Python's /usr/lib/python3*); of /etc, what the loader, the C library and
+ * the runtimes read (not all of it: an arena run as root keeps root's
+ * ownership of /etc/shadow and host keys even without capabilities):
+ * Python's and Java's configuration, OpenSSL's (Node.js reads it at start)
+ * and the public CA certificates, never /etc/ssl/private; the CPU list (the
+ * C library's processor count); a few devices. */
 static void allow_system(ja_landlock *ll)
 {
     static const char *const exec[] = {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64",
@@ -129,7 +133,8 @@ static void allow_system(ja_landlock *ll)
         "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/ld.so.preload",
         "/etc/localtime", "/etc/timezone", "/etc/locale.alias", "/etc/locale.conf",
         "/etc/nsswitch.conf", "/etc/passwd", "/etc/group", "/etc/alternatives",
-        "/etc/mime.types", "/sys/devices/system/cpu", "/dev/zero", "/dev/full",
+        "/etc/mime.types", "/etc/ssl/openssl.cnf", "/etc/ssl/certs",
+        "/sys/devices/system/cpu", "/dev/zero", "/dev/full",
         "/dev/random", "/dev/urandom"};
     for (size_t i = 0; i < sizeof read / sizeof *read; i++)
         allow(ll, read[i], JA_LL_READ);

@@ -24,6 +24,7 @@ the right fault and changes nothing else:
   nohello     connects and never says hello     (the arena refuses to start)
 
 --log FILE appends one JSON line per message received (type, code...).
+--protocol N says hello with protocol version N (default 1).
 --hold-until N holds every answer until N matches are running at once (or
 --hold-seconds pass): the capacity test.
 
@@ -63,6 +64,7 @@ def main():
     ap.add_argument("--endpoint", default=os.environ.get("JACKARENA_ENDPOINT"))
     ap.add_argument("--name", default=os.environ.get("JACKARENA_NAME", "rawbot"))
     ap.add_argument("--version", default="1.0")
+    ap.add_argument("--protocol", type=int, default=1, help="the hello's protocol version")
     ap.add_argument("--capacity", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--bad", default="")
@@ -133,7 +135,7 @@ def main():
     # A bot the arena started (cmd:) proves its name with the token it was
     # given in $JACKARENA_TOKEN; one started by hand (zmq:NAME) has none.
     token = os.environ.get("JACKARENA_TOKEN")
-    hello = {"type": "hello", "protocol": 1, "name": a.name, "version": a.version,
+    hello = {"type": "hello", "protocol": a.protocol, "name": a.name, "version": a.version,
              "capacity": a.capacity}
     if token:
         hello["token"] = token

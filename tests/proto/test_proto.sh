@@ -7,7 +7,8 @@
 #                finishes, each fault is recorded with its kind in the ladder
 #                and the replays, no other result changes
 #   disconnect   a client that exits in the middle of a match
-#   startup      bots that never say hello: exit 2, one line naming the bot
+#   startup      bots that never say hello: exit 2, one line naming the bot; a
+#                hello of another protocol version: the same at once
 #   capacity     one bot process serving 8 matches at once (--jobs 8)
 #   jobs         the same tournament with --jobs 1 and --jobs 4: same results
 #   sdk          a tournament mixing a plugin, a cmd: Python SDK bot and a
@@ -260,6 +261,11 @@ startup)
   }
   expect2 "bot 'rawbot' \(cmd:.*\) never said hello within 3000 ms" -- \
     "$ARENA" play $T random "cmd:$RAW --bad nohello" --startup-ms 3000 --replay x.rpl
+  # A hello refused for good ends the wait at once (a day of start-up time
+  # is given: waited out, the test would never end): another protocol
+  # version, with its token.
+  expect2 "bot 'rawbot' \(cmd:.*\): a hello as 'rawbot' was refused \(protocol_version\): this referee speaks protocol 1, the hello asks for 2$" -- \
+    "$ARENA" play $T random "cmd:$RAW --protocol 2" --startup-ms 86400000 --replay x.rpl
   expect2 "bot 'false' \(cmd:/bin/false\) exited with status 1 before saying hello" -- \
     "$ARENA" play $T random "cmd:/bin/false" --replay x.rpl
   expect2 "bot 'nobody' \(zmq:nobody\) did not connect" -- \
@@ -538,13 +544,14 @@ PYEOF
 
   # A cmd: bot started earlier that says hello under a later one's name
   # (with its own token) is refused: every cmd: bot's name is bound to its
-  # token before the first one starts. The run stops (the earlier bot never
-  # said hello as itself), the later bot never seated behind it.
-  "$ARENA" play $T "thief=cmd:$RAW --name victim" "victim=cmd:$RAW" --opt games=1 --startup-ms 6000 \
-    >out.txt 2>err.txt
+  # token before the first one starts. The run stops at once (its token
+  # proves the refused hello was the bot's own: no start-up time is waited
+  # out, and a day is given), the later bot never seated behind it.
+  "$ARENA" play $T "thief=cmd:$RAW --name victim" "victim=cmd:$RAW" --opt games=1 \
+    --startup-ms 86400000 >out.txt 2>err.txt
   rc=$?
-  check "a cmd: bot saying a later one's name is refused: exit 2, nothing played" bash -c \
-    "[ $rc = 2 ] && [ ! -s out.txt ] && tail -1 err.txt | grep -q \"^arena: error: bot 'thief' (cmd:.*) never said hello within 6000 ms: a hello as 'victim' was refused: the name 'victim' belongs to a bot the arena started\""
+  check "a cmd: bot saying a later one's name is refused at once: exit 2, nothing played" bash -c \
+    "[ $rc = 2 ] && [ ! -s out.txt ] && tail -1 err.txt | grep -q \"^arena: error: bot 'thief' (cmd:.*): a hello as 'victim' was refused (unauthorized): the name 'victim' belongs to a bot the arena started\""
   check "... and the refusal is logged" logged 1 "^arena: refused a hello as 'victim' (unauthorized): "
 
   # (b) zmq: bots started by hand: the first hello takes the name, a
@@ -627,10 +634,19 @@ PYEOF
       bash -c "[ $rc = 2 ] && grep -q \"^arena: error: --curve-allow 'bad.txt' line 2: \" err.txt && [ ! -s out.txt ]"
   done
 
-  # A cmd: bot that does not send its token is refused, and the arena says so.
-  "$ARENA" play $T random "notoken=cmd:env -u JACKARENA_TOKEN $RAW" --startup-ms 6000 >out.txt 2>err.txt
+  # A cmd: bot that does not send its token is refused, and the arena says
+  # so at once: on ipc the hello came from a process of the bot's.
+  "$ARENA" play $T random "notoken=cmd:env -u JACKARENA_TOKEN $RAW" --startup-ms 86400000 \
+    >out.txt 2>err.txt
   rc=$?
-  check "a cmd: bot without its token: exit 2 naming the refusal" bash -c \
+  check "a cmd: bot without its token: exit 2 at once, naming the refusal" bash -c \
+    "[ $rc = 2 ] && tail -1 err.txt | grep -q \"bot 'notoken' (cmd:.*): a hello as 'notoken' was refused (unauthorized): .*JACKARENA_TOKEN\""
+  # On tcp the hub cannot tell whose the connection is: the same bot is
+  # waited for until its start-up time is out, then the refusal is named.
+  "$ARENA" play $T random "notoken=cmd:env -u JACKARENA_TOKEN $RAW" --startup-ms 6000 \
+    --listen tcp://127.0.0.1:0 --plain-tcp >out.txt 2>err.txt
+  rc=$?
+  check "... on tcp: exit 2 after the start-up time, naming the refusal" bash -c \
     "[ $rc = 2 ] && tail -1 err.txt | grep -q \"bot 'notoken' (cmd:.*) never said hello within 6000 ms: a hello as 'notoken' was refused: .*JACKARENA_TOKEN\""
 
   # A bot whose connection died gets its name back: phoenix's first process

@@ -137,13 +137,14 @@ assert {"pyexample", "example_bot", "flat_mc"} <= {s["bot"] for s in d["standing
   JACKARENA_LIB=$LIB "$ARENA" tournament brawljack --bots random,random \
     --bot "cmd:JACKARENA_PARAMS=samples=2:steps=5000 $PY $ROOT/sdk/python/examples/flat_mc.py" \
     --seats 3 --opt hands=1 --seed 3 --move-ms 0 $SDK --db s2.db --json -q >s2.json 2>err.txt
-  check "flat_mc confined, its library named only in the arena's environment: it cannot load it" \
-    grep -q "cannot load libjackarena" err.txt
+  check "flat_mc confined, its library named only in the arena's environment (JACKARENA_LIB): it loads it" \
+    clean_json s2.json
+  check "... and no refusal is noted" bash -c "! grep -q 'by its confinement' err.txt"
   JACKARENA_LIB=$LIB "$ARENA" tournament brawljack --bots random,random \
     --bot "cmd:JACKARENA_PARAMS=samples=2:steps=5000 $PY $ROOT/sdk/python/examples/flat_mc.py" \
     --seats 3 --opt hands=1 --seed 3 --move-ms 0 $SDK --confine-read "$LIBDIR" --db s3.db --json -q \
     >s3.json 2>err.txt
-  check "... and with --confine-read of the library's directory, it can" \
+  check "... and with --confine-read of the library's directory" \
     clean_json s3.json
 
   # What the command names is readable: a directory (cd), an assignment's
@@ -164,19 +165,71 @@ EOF2
   check "a directory and a PYTHONPATH named in the command are readable" clean_json pd.json
   PYTHONPATH=$ROOT/sdk/python "$ARENA" tournament $T --bots "random,cmd:cd $work/pd && $PY pathbot.py" \
     --seed 5 --opt games=1 --db pe.db --json -q >pe.json 2>err.txt
-  check "... PYTHONPATH of the arena's environment is not (exit 2, the hint)" bash -c \
-    "[ $? = 2 ] && grep -q 'before saying hello (confined: it may read only' err.txt"
+  check "... so is a PYTHONPATH of the arena's environment (what the bot finds by itself)" \
+    clean_json pe.json
+  # ... but not one that holds what the bot must not read: dropped, the bot
+  # does not find its module there and exits (the hint).
+  printf 'HELPER = 1\n' >helper.py
+  printf 'import helper\n' >pd/helperbot.py
+  PYTHONPATH=$work "$ARENA" tournament $T --bots "random,cmd:$PY $work/pd/helperbot.py" \
+    --seed 5 --opt games=1 --db pf.db --json -q >pf.json 2>err.txt
+  check "a PYTHONPATH entry of the arena's environment that holds the database is not readable (exit 2, the hint)" \
+    bash -c "[ $? = 2 ] && grep -q \"No module named 'helper'\" err.txt && grep -q 'before saying hello (confined: it reads only' err.txt"
+
+  # A script named by a bare name (the tutorials' "cmd:python3 bot.py"),
+  # in the directory of the database: the script alone is readable.
+  mkdir -p bare
+  cp pd/pathbot.py bare/
+  (cd bare && "$ARENA" tournament $T --bots "random,cmd:PYTHONPATH=$ROOT/sdk/python $PY pathbot.py" \
+    --seed 5 --opt games=1 --db arena.db --json -q >../bare.json 2>../err.txt)
+  check "a script named by a bare name beside the database plays" clean_json bare.json
+  # What the bot was refused, named: a path its output says it could not
+  # open (Permission denied), before its hello ...
+  printf 'the tournament seed\n' >secret.txt
+  printf 'open("%s").read()\n' "$work/secret.txt" >pd/peek.py
+  "$ARENA" tournament $T --bots "random,cmd:$PY $work/pd/peek.py" --seed 5 --opt games=1 \
+    --db pg.db --json -q >pg.json 2>err.txt
+  check "a bot refused a file at start: exit 2, the arena names the file" bash -c \
+    "[ $? = 2 ] && tail -1 err.txt | grep -q \"exited with status 1 before saying hello (confined, it was refused '$work/secret.txt': \""
+  # ... and after it, while it plays (every decision an error).
+  cat >pd/peekact.py <<EOF2
+import jackarena
+
+
+class PeekAct(jackarena.Bot):
+    name = "peekact"
+
+    def act(self, match, obs, legal):
+        open("$work/secret.txt").read()
+        return 0
+
+
+PeekAct().run()
+EOF2
+  "$ARENA" tournament $T --bots "random,cmd:PYTHONPATH=$ROOT/sdk/python $PY $work/pd/peekact.py" \
+    --seed 5 --opt games=1 --db ph.db --json -q >ph.json 2>err.txt
+  check "a bot refused a file as it plays: one line names it once the run is over" \
+    test "$(grep -c "^arena: bot 'peekact' (cmd:.*) was refused '$work/secret.txt' by its confinement" err.txt)" = 1
+  rm -f secret.txt
 
   # 3. Refusals.
   mkdir -p b
   cp "$HERE/spybot.py" b/
   expect_fail 2 "^arena: error: bot 'spybot': confined, it could read '$work/b', which holds the database \('$work/b/t.db'\)" -- \
-    "$ARENA" tournament $T --bots "random,cmd:$PY b/spybot.py" --db b/t.db
+    "$ARENA" tournament $T --bots "random,cmd:cd b && $PY spybot.py" --db b/t.db
+  "$ARENA" tournament $T --db t.db --bots random,random --opt games=1 -q >/dev/null 2>&1
+  expect_fail 2 "^arena: error: bot 'spybot': confined, it could read '$work/t.db', which is the database or within it \('$work/t.db'\): its command names it$" -- \
+    "$ARENA" tournament $T --bots "random,cmd:$PY b/spybot.py --db t.db" --db t.db
+  rm -f t.db
   mkdir -p rr
   expect_fail 2 "which holds the replays \('$work/rr/r'\)" -- \
     "$ARENA" tournament $T --bots "random,$(spy x)" --confine-read "$work/rr" --db t.db --replays rr/r
+  mkdir -p rr/r/sub
+  expect_fail 2 "^arena: error: bot 'spybot': confined, it could read '$work/rr/r/sub', which lies within the replays \\('$work/rr/r'\\)" -- \
+    "$ARENA" tournament $T --bots "random,$(spy x)" --confine-read "$work/rr/r/sub" --db t.db --replays rr/r
+  rm -rf rr/r
   expect_fail 2 "which holds the home directory" -- env HOME="$work/b" \
-    "$ARENA" tournament $T --bots "random,cmd:$PY b/spybot.py" --db t.db
+    "$ARENA" tournament $T --bots "random,cmd:cd b && $PY spybot.py" --db t.db
   expect_fail 2 "^arena: error: bot 'spybot': --confine-read is for confined bots: add --confine$" -- \
     "$ARENA" tournament $T --bots "random,$(spy x)" --no-confine $SDK --db t.db
   expect_fail 2 "JACKARENA_CONFINE_MEM_MB='lots'" -- env JACKARENA_CONFINE_MEM_MB=lots \
