@@ -78,6 +78,24 @@ void arena_confine_cleanup(arena_confine *c)
         remove_at(AT_FDCWD, c->root, 0);
     c->root[0] = '\0';
     c->n_scratch = 0;
+    free(c->own);
+    c->own = NULL;
+    c->n_own = 0;
+}
+
+void arena_confine_own(arena_confine *c, const arena_bot *b)
+{
+    enum { MAX_OWN = 16 };
+    char (*paths)[PATH_MAX] = ja_xcalloc(MAX_OWN, PATH_MAX);
+    int n;
+    confine_own_paths(b->target, paths, &n, MAX_OWN);
+    if (n)
+        c->own = ja_xrealloc(c->own, (size_t)(c->n_own + n) * sizeof *c->own);
+    for (int i = 0; i < n; i++) {
+        c->own[c->n_own].bot = b;
+        snprintf(c->own[c->n_own++].path, PATH_MAX, "%s", paths[i]);
+    }
+    free(paths);
 }
 
 /* b's scratch directory, made at its first start. */
@@ -227,7 +245,7 @@ int arena_confine_launcher(arena_confine *c, const arena_bot *b, unsigned tcp_po
     const char *scratch = NULL;
     rc = scratch_of(c, b, &scratch, err, cap);
     if (rc == JA_OK)
-        rc = confine_grants_check(g, c, err, cap);
+        rc = confine_grants_check(g, c, b, err, cap);
     if (rc == JA_OK)
         *argv = launcher_argv(c, g, prog, scratch, tcp_port);
     free(g);

@@ -66,6 +66,13 @@ typedef struct arena_confine {
                                   * directory): what lies within may be granted */
     } protect[ARENA_CONFINE_MAX_PROTECT];
     int n_protect;
+    /* The confined bots' own files (arena_confine_own): no other bot's
+     * grant found by itself (its environment's PYTHONPATH, ...) reaches them. */
+    struct arena_confine_own {
+        const arena_bot *bot;
+        char path[PATH_MAX];
+    } *own;
+    int n_own;
     /* state */
     bool checked;                /* the kernel and the settings checked */
     char mem_mb[24];             /* JACKARENA_CONFINE_MEM_MB */
@@ -85,6 +92,12 @@ bool arena_confine_enabled(const arena_confine *c);
  * against the working directory; the path need not exist yet. */
 void arena_confine_protect(arena_confine *c, const char *path, const char *what);
 
+/* Registers b's own files (the directories its command names and those of
+ * the files it names, but its program's), before any confined bot starts:
+ * what another confined bot finds by itself (its PYTHONPATH, ...) is not
+ * granted where it would read them. */
+void arena_confine_own(arena_confine *c, const arena_bot *b);
+
 /* The launcher's argument vector for b (NULL-terminated, ending with "--":
  * ref_proc_spawn_via appends the command) and its TMPDIR ("TMPDIR=DIR")
  * into tmpdir. tcp_port: the arena's tcp port (0: ipc); keys: the CurveZMQ
@@ -97,7 +110,7 @@ int arena_confine_launcher(arena_confine *c, const arena_bot *b, unsigned tcp_po
 void arena_confine_argv_free(char **argv);
 
 /* Removes every scratch directory and what the bots left in them (after
- * their processes have stopped). */
+ * their processes have stopped), and forgets the bots' own files. */
 void arena_confine_cleanup(arena_confine *c);
 
 #endif /* ARENA_CONFINE_H */

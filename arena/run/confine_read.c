@@ -83,6 +83,7 @@ static int add(confine_grants *g, const char *path, int kind, int of)
             continue;
         if (kind < g->g[i].kind)
             g->g[i].kind = kind;
+        g->g[i].prog = g->g[i].prog && g->in_prog;
         return i;
     }
     if (g->n == ARENA_CONFINE_MAX_GRANTS)
@@ -92,6 +93,7 @@ static int add(confine_grants *g, const char *path, int kind, int of)
     g->g[i].kind = kind;
     g->g[i].of = of;
     g->g[i].off = kind == CONFINE_FILE;
+    g->g[i].prog = g->in_prog;
     return i;
 }
 
@@ -254,6 +256,7 @@ void confine_grants_command(confine_grants *g, const char *command)
         }
         if (grant_assignment(g, w))
             continue;
+        g->in_prog = program;
         if (program && !strchr(w, '/')) {
             grant_program(g, w);
         } else {
@@ -261,6 +264,7 @@ void confine_grants_command(confine_grants *g, const char *command)
             if (program)
                 grant_runtime(g, w);
         }
+        g->in_prog = false;
         program = false;
     }
     if (copy) {
@@ -353,8 +357,46 @@ static int holds(const arena_confine *c, const char *path)
     return -1;
 }
 
-int confine_grants_check(confine_grants *g, const arena_confine *c, char *err, size_t cap)
+/* True when g's command names dir itself (not as a program's directory). */
+static bool names(const confine_grants *g, const char *dir)
 {
+    for (int i = 0; i < g->n; i++)
+        if ((g->g[i].kind == CONFINE_NAMED || g->g[i].kind == CONFINE_DIR_OF) && !g->g[i].prog &&
+            strcmp(g->g[i].path, dir) == 0)
+            return true;
+    return false;
+}
+
+/* Drops each AUTO grant of g that holds or lies within the own files of a
+ * confined bot other than b, unless g's command names them too. */
+static void drop_others(confine_grants *g, const arena_confine *c, const arena_bot *b)
+{
+    for (int k = 0; k < c->n_own; k++) {
+        const char *own = c->own[k].path;
+        if (c->own[k].bot == b || names(g, own))
+            continue;
+        for (int i = 0; i < g->n; i++)
+            if (g->g[i].kind == CONFINE_AUTO &&
+                (confine_beneath(own, g->g[i].path) || confine_beneath(g->g[i].path, own)))
+                g->g[i].off = true;
+    }
+}
+
+void confine_own_paths(const char *command, char (*out)[PATH_MAX], int *n, int max)
+{
+    confine_grants *g = ja_xcalloc(1, sizeof *g);
+    confine_grants_command(g, command);
+    *n = 0;
+    for (int i = 0; i < g->n && *n < max; i++)
+        if ((g->g[i].kind == CONFINE_NAMED || g->g[i].kind == CONFINE_DIR_OF) && !g->g[i].prog)
+            snprintf(out[(*n)++], PATH_MAX, "%s", g->g[i].path);
+    free(g);
+}
+
+int confine_grants_check(confine_grants *g, const arena_confine *c, const arena_bot *b,
+                         char *err, size_t cap)
+{
+    drop_others(g, c, b);
     for (int i = 0; i < g->n; i++) {
         int k = g->g[i].kind == CONFINE_FILE ? -1 : holds(c, g->g[i].path);
         if (k < 0)

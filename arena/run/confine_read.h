@@ -20,7 +20,10 @@
  *   library an installed Python package's jackarena/_install.py names; the
  *   home of the runtime the command runs (python, node or java in DIR/bin,
  *   outside the system: a virtual environment, a JDK in /opt): such a
- *   grant is dropped without a word.
+ *   grant is dropped without a word; so is one that holds or lies within
+ *   another confined bot's own files (the directories its command names
+ *   but its program's, arena_confine_own), unless this bot's command names
+ *   that directory too.
  *
  * A file stays a file and a directory a directory: Landlock rules follow
  * inodes, so a symbolic link's target is what is read. */
@@ -43,8 +46,11 @@ typedef struct confine_grants {
         int kind;                /* CONFINE_*; FILE: the file of DIR_OF entry `of` */
         int of;
         bool off;                /* not granted (a FILE until its directory is dropped) */
+        bool prog;               /* NAMED, DIR_OF: only the directory of a program the
+                                  * command runs (/usr/bin, a JDK's bin): not the bot's own */
     } g[ARENA_CONFINE_MAX_GRANTS];
     int n;
+    bool in_prog;                /* (while adding a program's paths) */
 } confine_grants;
 
 /* path made absolute and free of symbolic links as far as it exists (the
@@ -67,9 +73,16 @@ void confine_grants_named(confine_grants *g, const char *path);
 /* What the bot finds by itself (AUTO above, but the runtime's home). */
 void confine_grants_found(confine_grants *g);
 
-/* Applies the protected paths of c: JA_OK, with grants dropped or narrowed
- * as their kinds say, or JA_EINVAL with a one-line message. */
-int confine_grants_check(confine_grants *g, const arena_confine *c, char *err, size_t cap);
+/* Applies the protected paths of c, and the own files of the confined bots
+ * but b: JA_OK, with grants dropped or narrowed as their kinds say, or
+ * JA_EINVAL with a one-line message. */
+int confine_grants_check(confine_grants *g, const arena_confine *c, const arena_bot *b,
+                         char *err, size_t cap);
+
+/* The own files of a bot whose command is command: the directories it
+ * names and those of the files it names, but its program's; up to max into
+ * out, their number into *n. */
+void confine_own_paths(const char *command, char (*out)[PATH_MAX], int *n, int max);
 
 /* What a confined bot's output (out, its last bytes) says it was refused:
  * the path of the last line that says "Permission denied" (as the C

@@ -446,6 +446,8 @@ int arena_ext_reserve(arena_ext *e, arena_bot *b, char *err, size_t cap)
     int rc = arena_ext_start(e, err, cap);
     if (rc != JA_OK)
         return rc;
+    if (arena_confine_enabled(&e->confine))
+        arena_confine_own(&e->confine, b);
     char why[512];
     rc = ref_hub_new_token(b->token);
     if (rc != JA_OK)

@@ -147,6 +147,51 @@ assert {"pyexample", "example_bot", "flat_mc"} <= {s["bot"] for s in d["standing
   check "... and with --confine-read of the library's directory" \
     clean_json s3.json
 
+  # The SDK installed under a prefix of its own (as cmake --install lays it
+  # out: the package with its _install.py, the library in LIBDIR), found
+  # through the arena's PYTHONPATH only: the bot imports it and loads the
+  # library that _install.py names, without --confine-read.
+  pfx=$work/pfx
+  mkdir -p "$pfx/lib/python3/dist-packages" fmc
+  cp -r "$ROOT/sdk/python/jackarena" "$pfx/lib/python3/dist-packages/"
+  rm -rf "$pfx/lib/python3/dist-packages/jackarena/__pycache__"
+  printf 'LIBJACKARENA = "../../../libjackarena.so.0"\n' >"$pfx/lib/python3/dist-packages/jackarena/_install.py"
+  cp "$(readlink -f "$LIB")" "$pfx/lib/libjackarena.so.0"
+  cp "$ROOT/sdk/python/examples/flat_mc.py" fmc/
+  PYTHONPATH=$pfx/lib/python3/dist-packages "$ARENA" tournament brawljack --bots random,random \
+    --bot "cmd:JACKARENA_PARAMS=samples=2:steps=5000 $PY $work/fmc/flat_mc.py" \
+    --seats 3 --opt hands=1 --seed 3 --move-ms 0 --db s4.db --json -q >s4.json 2>err.txt
+  check "flat_mc confined, the SDK installed under another prefix (PYTHONPATH): it loads libjackarena" \
+    clean_json s4.json
+  check "... and no refusal is noted" bash -c "! grep -q 'by its confinement' err.txt"
+
+  # What a bot finds by itself never reaches another bot's own files: the
+  # arena's PYTHONPATH holds alice's directory; bob (elsewhere) is not given
+  # it while alice plays, and is without her (the control).
+  mkdir -p bots/alice bobdir
+  cat >bots/alice/alice.py <<'EOF2'
+import jackarena
+
+
+class Own(jackarena.Bot):
+    name = "own"
+
+
+Own().run()
+EOF2
+  { printf 'import sys\ntry:\n    open("%s").read()\n    print("alice=read", file=sys.stderr)\n' "$work/bots/alice/alice.py"
+    printf 'except OSError:\n    print("alice=denied", file=sys.stderr)\n'
+    cat bots/alice/alice.py; } >bobdir/bob.py
+  BOB="bob=cmd:PYTHONPATH=$ROOT/sdk/python $PY $work/bobdir/bob.py"
+  PYTHONPATH=$work/bots "$ARENA" tournament $T --bots "random,$BOB" \
+    --bot "alice=cmd:PYTHONPATH=$ROOT/sdk/python $PY $work/bots/alice/alice.py" \
+    --seed 5 --opt games=1 --db ob.db --json -q >ob.json 2>err.txt
+  check "another bot's own files are not granted through the arena's PYTHONPATH" bash -c \
+    "grep -q 'alice=denied' err.txt && ! grep -q 'alice=read' err.txt"
+  PYTHONPATH=$work/bots "$ARENA" tournament $T --bots "random,$BOB" \
+    --seed 5 --opt games=1 --db oc.db --json -q >oc.json 2>err.txt
+  check "... which grants them when no other bot's they are (the control)" grep -q 'alice=read' err.txt
+
   # What the command names is readable: a directory (cd), an assignment's
   # paths (PYTHONPATH=); the same path in the arena's environment is not.
   mkdir -p pd
