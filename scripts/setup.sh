@@ -19,6 +19,8 @@ PACKAGES=(
   help2man dpkg-dev debootstrap
   clang libclang-rt-14-dev
   chromium
+  # sandbox_runtimes: a confined Node.js bot (its zeromq package comes from npm)
+  nodejs
   # the slow `slurm` tests: a private single-node cluster (tests/slurm/cluster.sh)
   slurmctld slurmd slurm-client munge
 )
@@ -27,6 +29,9 @@ missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# npm: Debian's package, unless the installed nodejs brings its own (a
+# nodejs from elsewhere conflicts with Debian's npm).
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
   if [ "$(id -u)" -ne 0 ]; then

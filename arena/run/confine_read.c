@@ -428,18 +428,21 @@ int confine_grants_check(confine_grants *g, const arena_confine *c, const arena_
 
 /* ---- what a bot was refused ----------------------------------------------------- */
 
-/* The path in line [b, e) (confine_refused_path's order), into path. */
-static void path_in(const char *b, const char *e, char *path, size_t cap)
+/* The path in line [b, e) (confine_refused_path's order), into path: its
+ * rank (0: a quoted absolute path, 1: an unquoted one, 2: a quoted name), 3
+ * for none. */
+static int path_in(const char *b, const char *e, char *path, size_t cap)
 {
     const char *best = NULL, *best_end = NULL;
-    int rank = 3; /* 0: a quoted absolute path, 1: an unquoted one, 2: a quoted name */
+    int rank = 3;
     for (const char *p = b; p < e; p++) {
         if (*p == '\'' || *p == '"' || *p == '`') {
             const char *q = memchr(p + 1, *p, (size_t)(e - p - 1));
             if (!q)
                 break;
             int r = p[1] == '/' ? 0 : 2;
-            if (q > p + 1 && r < rank && !memchr(p + 1, ' ', (size_t)(q - p - 1))) {
+            if (q > p + 1 && r < rank && !memchr(p + 1, ' ', (size_t)(q - p - 1)) &&
+                !(q - p - 1 == 6 && memcmp(p + 1, "EACCES", 6) == 0)) {
                 best = p + 1, best_end = q, rank = r;
             }
             p = q;
@@ -452,11 +455,13 @@ static void path_in(const char *b, const char *e, char *path, size_t cap)
         }
     }
     snprintf(path, cap, "%.*s", best ? (int)(best_end - best) : 0, best ? best : "");
+    return rank;
 }
 
 bool confine_refused_path(const char *out, char *path, size_t cap)
 {
     bool said = false;
+    int best = 3; /* the best rank so far: a later line's path of that rank or better wins */
     path[0] = '\0';
     char found[PATH_MAX];
     for (const char *b = out; *b;) {
@@ -466,9 +471,11 @@ bool confine_refused_path(const char *out, char *path, size_t cap)
         size_t n = (size_t)(e - b);
         if (memmem(b, n, "ermission denied", 16) || memmem(b, n, "EACCES", 6)) {
             said = true;
-            path_in(b, e, found, sizeof found);
-            if (found[0])
+            int rank = path_in(b, e, found, sizeof found);
+            if (rank < 3 && rank <= best) {
                 snprintf(path, cap, "%s", found);
+                best = rank;
+            }
         }
         b = *e ? e + 1 : e;
     }

@@ -85,12 +85,13 @@ int confine_grants_check(confine_grants *g, const arena_confine *c, const arena_
 void confine_own_paths(const char *command, char (*out)[PATH_MAX], int *n, int max);
 
 /* What a confined bot's output (out, its last bytes) says it was refused:
- * the path of the last line that says "Permission denied" (as the C
- * library, Python, Node.js and the shell write EACCES) or "EACCES" and
- * holds one, into path: a quoted absolute path, else an absolute path after
- * a blank, '(' or '=' (up to a blank, a quote, ',', ':' or ')'), else a
- * quoted name without blanks. false when no line says so; true with "" in
- * path when none of those lines holds a path. */
+ * of the lines that say "Permission denied" (as the C library, Python,
+ * Node.js and the shell write EACCES) or "EACCES", the path they hold, into
+ * path: a quoted absolute path, else an absolute path after a blank, '('
+ * or '=' (up to a blank, a quote, ',', ':' or ')'), else a quoted name
+ * without blanks (not 'EACCES' itself); the last line's among the best.
+ * false when no line says so; true with "" in path when none of those
+ * lines holds a path. */
 bool confine_refused_path(const char *out, char *path, size_t cap);
 
 #endif /* ARENA_CONFINE_READ_H */

@@ -10,13 +10,19 @@
 #     --no-confine, the same bot reads the seeds and everything else (the
 #     control).
 #  2. The SDK's bots play confined: the Python example, the C example and
-#     the Python forward-model bot flat_mc (libjackarena through ctypes,
-#     readable by --confine-read), with no fault; a directory and a
-#     PYTHONPATH= named in the command are readable, the arena's own
-#     PYTHONPATH is not.
-#  3. Refusals, exit 2 in one line with nothing written: a bot whose
-#     directory holds the database, a --confine-read path holding the
-#     replays, --confine-read without confinement, a bad
+#     the Python forward-model bot flat_mc (libjackarena through ctypes:
+#     named in the command, in the arena's JACKARENA_LIB, or by the
+#     _install.py of an SDK installed under a prefix of its own and found
+#     through the arena's PYTHONPATH), with no fault; a directory and a
+#     PYTHONPATH= named in the command are readable, so is the arena's own
+#     PYTHONPATH unless it holds the database, and never where it holds
+#     another bot's own files; a script named by a bare name beside the
+#     database plays (the script alone readable); a path the bot was
+#     refused is named, before its hello and after the run.
+#  3. Refusals, exit 2 in one line with nothing written: a named directory
+#     that holds the database, a script that is the database, a
+#     --confine-read path holding or within the replays, the home
+#     directory, --confine-read without confinement, a bad
 #     JACKARENA_CONFINE_MEM_MB, a missing launcher.
 #  4. A kernel without Landlock, simulated by nolandlock (a seccomp filter
 #     failing the Landlock calls with ENOSYS, as such a kernel does):
