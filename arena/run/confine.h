@@ -4,21 +4,23 @@
  * (referee/host/ja_confine.c), which limits itself and then runs the
  * command with /bin/sh -c. This file decides what it gets:
  *
- * - read and execute: the system (ja_confine's own list), the directory of
- *   every file the command names (its program and script; a file directly
- *   in / alone), every directory it names, the paths of its NAME=VALUE
- *   assignments (VALUE split at ':'), and the --confine-read paths;
+ * - read and execute: the system (ja_confine's own list), the paths its
+ *   command names, the --confine-read paths, and what the bot finds by
+ *   itself (the SDK installed with the arena, its environment's
+ *   PYTHONPATH..., its runtime's home): confine_read.h says which;
  * - write: its scratch directory, $TMPDIR/jackarena-bots-XXXXXX/N (0700,
  *   one per participant for the whole run, kept across --restart, removed
  *   at the end), which is its TMPDIR;
  * - TCP: connecting to the arena's --listen port when that is tcp.
  *
- * A readable directory must not hold what the bot must not read: the
+ * A readable path must not hold or lie within what the bot must not read: the
  * database, the replays, the decision export (the paths a command
  * registers with arena_confine_protect), the CurveZMQ key directory, the
  * endpoint's private directory, the scratch directories, and the user's
- * home directory itself. Otherwise the bot is refused before anything is
- * written (exit 2), with a line naming both paths.
+ * home directory itself (what lies within it may be read). Otherwise,
+ * for a path the command names by name, the bot is refused before anything
+ * is written (exit 2), with a line naming both paths; a script's directory
+ * is narrowed to the script, what the bot finds by itself is dropped.
  *
  * Modes: off (the default of `play` and `conformance`), on (the default of
  * `tournament`: a kernel without Landlock is refused, exit 2), weak

@@ -100,8 +100,9 @@ enum {
     "  --startup-ms MS   how long a bot has to say hello (default 10000, at most\n"       \
     "                    86400000)\n"                                                     \
     "  --confine         confine cmd: bots (the default of `tournament`): limits, no\n"     \
-    "                    privileges; they read only the system and the directories\n"      \
-    "                    their command names, write only $TMPDIR (docs/security.md)\n"     \
+    "                    privileges; they read only the system, the paths their\n"         \
+    "                    command names, the SDK and runtime they run, and write\n"         \
+    "                    only $TMPDIR (docs/security.md)\n"                                \
     "  --no-confine      run cmd: bots with the arena's rights\n"                           \
     "  --confine-weak    confine, also on a kernel without Landlock (limits only)\n"        \
     "  --confine-read PATH  one more path confined bots may read; repeatable\n"
