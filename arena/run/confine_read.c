@@ -97,12 +97,12 @@ static int add(confine_grants *g, const char *path, int kind, int of)
     return i;
 }
 
-/* The directory of file (canonical) as DIR_OF, with the file to grant in
- * its place. */
-static void add_dir_of(confine_grants *g, const char *file)
+/* The directory of path in (canonical) as DIR_OF, with file (canonical)
+ * to grant in its place. */
+static void add_dir_of(confine_grants *g, const char *in, const char *file)
 {
     char dir[PATH_MAX];
-    dir_of(file, dir);
+    dir_of(in, dir);
     int d = add(g, dir, CONFINE_DIR_OF, -1);
     if (d >= 0)
         add(g, file, CONFINE_FILE, d);
@@ -128,14 +128,11 @@ static void grant_word(confine_grants *g, const char *word, bool named)
         add(g, real, CONFINE_AUTO, -1);
         return;
     }
-    add_dir_of(g, real);
+    add_dir_of(g, real, real);
     if (lstat(word, &sb) == 0 && S_ISLNK(sb.st_mode)) {
-        char link[PATH_MAX], dir[PATH_MAX];
+        char link[PATH_MAX];
         confine_canonical_parent(word, link);
-        dir_of(link, dir);
-        int d = add(g, dir, CONFINE_DIR_OF, -1);
-        if (d >= 0)
-            add(g, real, CONFINE_FILE, d);
+        add_dir_of(g, link, real);
     }
 }
 
