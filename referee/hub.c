@@ -72,6 +72,8 @@ typedef struct grant {
     size_t token_len;
 } grant;
 
+#define HUB_LINEAGE 32 /* ancestors of a refused hello's process kept */
+
 typedef struct conn {
     struct conn *next;
     unsigned char rid[RID_MAX];
@@ -100,6 +102,8 @@ typedef struct conn {
     char refused[300];
     bool logged;
     int pid;                     /* the peer's process on ipc (SO_PEERCRED), else 0 */
+    int lineage[HUB_LINEAGE];    /* at its refused hello: pid and its ancestors */
+    int n_lineage;
 } conn;
 
 typedef struct hub_seat {
@@ -439,6 +443,28 @@ static int admit(ref_hub *h, conn *c, const ref_wire_msg *m, grant **g, ref_wire
  * `error` to it, the arena's log once per connection, and a note for the
  * claim that waits for that name or grant; the connection stays NEW and may
  * say hello again. */
+/* pid and its parents up to init (/proc/PID/stat), into c->lineage: read
+ * at the refusal, while the process waits for the answer (it may exit once
+ * it has it, and its parents with it). */
+static void read_lineage(conn *c, int pid)
+{
+    c->n_lineage = 0;
+    while (pid > 1 && c->n_lineage < HUB_LINEAGE) {
+        c->lineage[c->n_lineage++] = pid;
+        char path[64], buf[512];
+        snprintf(path, sizeof path, "/proc/%d/stat", pid);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            return;
+        size_t len = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[len] = '\0';
+        const char *close = strrchr(buf, ')');
+        if (!close || sscanf(close + 1, " %*c %d", &pid) != 1)
+            return;
+    }
+}
+
 static void refuse(ref_hub *h, conn *c, const ref_wire_msg *m, grant *g, ref_wire_err code,
                    const char *why)
 {
@@ -447,6 +473,8 @@ static void refuse(ref_hub *h, conn *c, const ref_wire_msg *m, grant *g, ref_wir
     c->refused_code = code;
     c->by_token = g != NULL;
     c->tried = g ? g : grant_by_name(h, m->name); /* its token's grant, or the name's */
+    if (c->pid > 0)
+        read_lineage(c, c->pid);
     send_error(h, c, code, NULL, 0, "%s", why);
     if (h->cfg.log && !c->logged) {
         char line[512];
@@ -752,28 +780,6 @@ static void fill_status(const conn *c, hub_rep *r)
     memcpy(r->games, c->games, sizeof r->games);
 }
 
-/* True when process pid descends from process root (or is it):
- * /proc/PID/stat's parents, followed up to init. */
-static bool descends(int pid, int root)
-{
-    for (int depth = 0; pid > 1 && depth < 64; depth++) {
-        if (pid == root)
-            return true;
-        char path[64], buf[512];
-        snprintf(path, sizeof path, "/proc/%d/stat", pid);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            return false;
-        size_t len = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[len] = '\0';
-        const char *close = strrchr(buf, ')');
-        if (!close || sscanf(close + 1, " %*c %d", &pid) != 1)
-            return false;
-    }
-    return false;
-}
-
 /* Whether connection k's refused hello ends the claim of grant g (NULL:
  * none) for the bot whose processes descend from root (0: none): it was
  * the bot's own, as its token proved or its process shows (on ipc), and
@@ -783,7 +789,10 @@ static bool refused_for_good(const conn *k, const grant *g, int root)
 {
     if (k->refused_code == REF_WIRE_ERR_NAME_TAKEN)
         return false;
-    return (g && k->tried == g && k->by_token) || (root > 0 && k->pid > 0 && descends(k->pid, root));
+    for (int i = 0; root > 0 && i < k->n_lineage; i++)
+        if (k->lineage[i] == root)
+            return true;
+    return g && k->tried == g && k->by_token;
 }
 
 /* A claim: by name, or (with a token) the connection whose hello proved
