@@ -4,7 +4,9 @@
  * the combinations in lexicographic order with the classic "next
  * combination" step, and ladder_plan_match_at unranks one combination from
  * its index. tests/unit/test_plan.c checks that they agree match by match,
- * which guards the order that every stored tournament depends on. */
+ * which guards the order that every stored tournament depends on. Both
+ * take a match's seat order from seating_order, which computes it from its
+ * index alone (no table, no state). */
 #include "plan.h"
 
 #include <stdarg.h>
@@ -25,6 +27,20 @@ static const char *const format_names[LADDER_FORMAT_COUNT] = {
     [LADDER_FORMAT_GAUNTLET] = "gauntlet",
 };
 
+static const char *const seating_names[LADDER_SEATING_COUNT] = {
+    [LADDER_SEATING_CYCLIC] = "cyclic",
+    [LADDER_SEATING_BALANCED] = "balanced",
+};
+
+/* The index of s in names[0 .. n-1], or -1. */
+static int name_index(const char *const *names, int n, const char *s)
+{
+    for (int i = 0; s != NULL && i < n; i++)
+        if (strcmp(s, names[i]) == 0)
+            return i;
+    return -1;
+}
+
 const char *ladder_format_name(ladder_format f)
 {
     if ((unsigned)f >= LADDER_FORMAT_COUNT)
@@ -34,15 +50,79 @@ const char *ladder_format_name(ladder_format f)
 
 int ladder_format_parse(const char *s, ladder_format *out)
 {
-    if (s == NULL || out == NULL)
+    int i = name_index(format_names, LADDER_FORMAT_COUNT, s);
+    if (i < 0 || out == NULL)
         return JA_EINVAL;
-    for (int f = 0; f < LADDER_FORMAT_COUNT; f++) {
-        if (strcmp(s, format_names[f]) == 0) {
-            *out = (ladder_format)f;
-            return JA_OK;
-        }
+    *out = (ladder_format)i;
+    return JA_OK;
+}
+
+const char *ladder_seating_name(ladder_seating s)
+{
+    if ((unsigned)s >= LADDER_SEATING_COUNT)
+        return NULL;
+    return seating_names[s];
+}
+
+int ladder_seating_parse(const char *s, ladder_seating *out)
+{
+    int i = name_index(seating_names, LADDER_SEATING_COUNT, s);
+    if (i < 0 || out == NULL)
+        return JA_EINVAL;
+    *out = (ladder_seating)i;
+    return JA_OK;
+}
+
+uint32_t ladder_seating_orders(ladder_seating s, uint32_t n_seats)
+{
+    if ((unsigned)s >= LADDER_SEATING_COUNT || n_seats < 2 || n_seats > JA_MAX_SEATS)
+        return 0;
+    if (s == LADDER_SEATING_CYCLIC || n_seats == 2)
+        return 1;
+    return n_seats % 2 ? n_seats - 1 : n_seats;
+}
+
+/* Hamiltonian cycle c (0 .. n/2-1) of Walecki's construction, as the
+ * sequence of its k vertices (docs/tournament-plan.md, "Balanced seating").
+ * With n = k rounded down to even and m = n/2, vertices 0 .. n-1 stand on
+ * a circle and cycle c walks the zigzag c, c+1, c-1, c+2, c-2, ..., c+m
+ * (mod n), which crosses every chord length once (twice the diameter for
+ * even k, when the walk closes back to c); an odd k puts its last vertex,
+ * n, before the zigzag. */
+static void walecki_cycle(uint32_t k, uint32_t c, uint16_t *out)
+{
+    uint32_t n = k - k % 2, m = n / 2, i = 0;
+    if (k % 2)
+        out[i++] = (uint16_t)n;
+    out[i++] = (uint16_t)c;
+    for (uint32_t j = 1; j < m; j++) {
+        out[i++] = (uint16_t)((c + j) % n);
+        out[i++] = (uint16_t)((c + n - j) % n);
     }
-    return JA_EINVAL;
+    out[i] = (uint16_t)((c + m) % n);
+}
+
+int ladder_seating_order(ladder_seating s, uint32_t n_seats, uint32_t order, uint16_t *out)
+{
+    uint32_t k = n_seats;
+    if (out == NULL || order >= ladder_seating_orders(s, k))
+        return JA_EINVAL;
+    if (s == LADDER_SEATING_CYCLIC || k == 2) {
+        for (uint32_t i = 0; i < k; i++)
+            out[i] = (uint16_t)i;
+        return JA_OK;
+    }
+    /* Vertices are renamed by their place in cycle 0, so that order 0 is
+     * the identity (the cyclic seating); order 2c is cycle c, order 2c+1
+     * the same cycle walked backwards from the same first vertex. */
+    uint16_t first[JA_MAX_SEATS], label[JA_MAX_SEATS], cyc[JA_MAX_SEATS];
+    walecki_cycle(k, 0, first);
+    for (uint32_t i = 0; i < k; i++)
+        label[first[i]] = (uint16_t)i;
+    walecki_cycle(k, order / 2, cyc);
+    for (uint32_t i = 0; i < k; i++)
+        out[i] = label[cyc[order % 2 ? (k - i) % k : i]];
+    return JA_OK;
 }
 
 /* C(n, k), or BINOM_SATURATE when it is at least that large. The running
@@ -88,6 +168,13 @@ static void shape(const ladder_plan_params *p, uint32_t *pool, uint32_t *pick)
     }
 }
 
+/* The matches of one combination: its seat orders times their rotations
+ * (p's seating and seats already checked). */
+static uint64_t block(const ladder_plan_params *p)
+{
+    return (uint64_t)ladder_seating_orders(p->seating, p->n_seats) * p->n_seats;
+}
+
 /* Validates p; on success *combos is the number of combinations per round
  * and *total the plan's match count. */
 static int check(const ladder_plan_params *p, uint64_t *combos, uint64_t *total, char *err,
@@ -99,6 +186,10 @@ static int check(const ladder_plan_params *p, uint64_t *combos, uint64_t *total,
     }
     if ((unsigned)p->format >= LADDER_FORMAT_COUNT) {
         set_err(err, cap, "unknown tournament format %u", (unsigned)p->format);
+        return JA_EINVAL;
+    }
+    if ((unsigned)p->seating >= LADDER_SEATING_COUNT) {
+        set_err(err, cap, "unknown seating %u", (unsigned)p->seating);
         return JA_EINVAL;
     }
     if (p->n_participants < 2) {
@@ -127,14 +218,14 @@ static int check(const ladder_plan_params *p, uint64_t *combos, uint64_t *total,
     uint32_t pool, pick;
     shape(p, &pool, &pick);
     uint64_t c = binom_sat(pool, pick);
-    /* c is capped here so that c * n_seats * rounds (<= 10^6 * JA_MAX_SEATS * 2^32)
-     * cannot overflow 64 bits. */
+    /* c is capped here so that c * orders * n_seats * rounds (<= 10^6 *
+     * JA_MAX_SEATS^2 * 2^32) cannot overflow 64 bits. */
     if (c > LADDER_PLAN_MAX_MATCHES) {
         set_err(err, cap, "the plan has more than %u matches in one round (the limit is %u)",
                 LADDER_PLAN_MAX_MATCHES, LADDER_PLAN_MAX_MATCHES);
         return JA_ERANGE;
     }
-    uint64_t t = c * p->n_seats * (uint64_t)p->rounds;
+    uint64_t t = c * block(p) * (uint64_t)p->rounds;
     if (t > LADDER_PLAN_MAX_MATCHES) {
         set_err(err, cap, "the plan has %llu matches, more than the limit of %u",
                 (unsigned long long)t, LADDER_PLAN_MAX_MATCHES);
@@ -157,7 +248,8 @@ int ladder_plan_count(const ladder_plan_params *p, uint32_t *out_count, char *er
 }
 
 /* Writes the match of combination `combo` (participant slots, ascending,
- * n_seats of them), its indices and seed. */
+ * n_seats of them), its indices and seed; `rotation` is the match within
+ * the combination (its seat order times n_seats, plus its rotation). */
 static void fill(const ladder_plan_params *p, const uint16_t *combo, uint32_t number,
                  uint32_t round, uint32_t combo_index, uint32_t rotation, ladder_plan_match *m)
 {
@@ -168,10 +260,13 @@ static void fill(const ladder_plan_params *p, const uint16_t *combo, uint32_t nu
     m->combo = combo_index;
     m->rotation = rotation;
     m->n_seats = k;
+    uint16_t order[JA_MAX_SEATS];
+    ladder_seating_order(p->seating, k, rotation / k, order);
     for (uint32_t i = 0; i < k; i++)
-        m->slot[i] = combo[(i + rotation) % k];
-    /* Duplicate: every rotation plays the deal of its rotation 0, whose
-     * number is this one's minus the rotation (rotations are consecutive). */
+        m->slot[i] = combo[order[(i + rotation) % k]];
+    /* Duplicate: every match of the combination plays the deal of its
+     * first, whose number is this one's minus `rotation` (the matches of a
+     * combination are consecutive). */
     uint32_t seed_number = p->duplicate ? number - rotation : number;
     m->seed = ja_seed_derive(p->seed, JA_STREAM_MATCH, seed_number);
 }
@@ -219,12 +314,12 @@ int ladder_plan_match_at(const ladder_plan_params *p, uint32_t number, ladder_pl
         return JA_EINVAL;
     if (number >= total)
         return JA_ERANGE;
-    uint32_t k = p->n_seats;
-    uint64_t per_round = combos * k;
+    uint64_t per_combo = block(p);
+    uint64_t per_round = combos * per_combo;
     uint32_t round = (uint32_t)(number / per_round);
     uint64_t within = number % per_round;
-    uint32_t combo_index = (uint32_t)(within / k);
-    uint32_t rotation = (uint32_t)(within % k);
+    uint32_t combo_index = (uint32_t)(within / per_combo);
+    uint32_t rotation = (uint32_t)(within % per_combo);
 
     uint32_t pool, pick;
     shape(p, &pool, &pick);
@@ -268,6 +363,7 @@ int ladder_plan_generate(const ladder_plan_params *p, ladder_plan_match *out, ui
 
     uint32_t pool, pick;
     shape(p, &pool, &pick);
+    uint32_t per_combo = (uint32_t)block(p);
     uint32_t number = 0;
     for (uint32_t round = 0; round < p->rounds; round++) {
         uint16_t subset[JA_MAX_SEATS], combo[JA_MAX_SEATS];
@@ -276,7 +372,7 @@ int ladder_plan_generate(const ladder_plan_params *p, ladder_plan_match *out, ui
         uint32_t combo_index = 0;
         do {
             to_participants(p, subset, pick, combo);
-            for (uint32_t r = 0; r < p->n_seats; r++) {
+            for (uint32_t r = 0; r < per_combo; r++) {
                 fill(p, combo, number, round, combo_index, r, &out[number]);
                 number++;
             }

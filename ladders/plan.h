@@ -10,13 +10,21 @@
  *     for each combination (lexicographic order) of n_seats participants
  *         (gauntlet: participant 0 with every (n_seats-1)-combination of
  *          the others):
- *       for rotation r in 0 .. n_seats-1:
- *         match: seat i is taken by combo[(i + r) % n_seats]
+ *       for seat order o in 0 .. orders-1 (ladder_seating_orders):
+ *         for rotation r in 0 .. n_seats-1:
+ *           match: seat i is taken by combo[order_o[(i + r) % n_seats]]
+ *
+ * Cyclic seating has one seat order, the identity. Balanced seating has
+ * the seat orders of a neighbour-balanced design (Walecki's Hamiltonian
+ * cycles of the complete graph, each in both directions), the identity
+ * first, so that over a combination every participant has every other as
+ * its next neighbour equally often (as far as the seat count allows: see
+ * ladder_seating_orders and docs/tournament-plan.md).
  *
  * The seed of match `number` is ja_seed_derive(seed, JA_STREAM_MATCH,
- * number); with `duplicate`, the n_seats rotations of one combination in one
- * round share the seed of their rotation 0, so every seat order plays the
- * same deal.
+ * number); with `duplicate`, the orders x rotations of one combination in
+ * one round share the seed of their first match, so every seat order plays
+ * the same deal.
  *
  * Everything here is pure: no I/O, no globals; ladder_plan_new is the only
  * function that allocates. Safe to call from any thread. */
@@ -47,14 +55,25 @@ typedef enum ladder_format {
     LADDER_FORMAT_COUNT
 } ladder_format;
 
+/* How the seats of a combination are ordered (docs/tournament-plan.md).
+ * Stored by name in the database (schema version 6): the values are never
+ * renumbered, and a zero-initialised plan is cyclic, as every plan was
+ * before balanced seating existed. */
+typedef enum ladder_seating {
+    LADDER_SEATING_CYCLIC,   /* the K rotations of the combination's order */
+    LADDER_SEATING_BALANCED, /* the K rotations of each order of a neighbour-balanced set */
+    LADDER_SEATING_COUNT
+} ladder_seating;
+
 /* What defines a plan. Plain value; zero-initialise, then fill. */
 typedef struct ladder_plan_params {
     uint32_t n_participants; /* N: participants 0 .. N-1 (slots), N >= 2 */
     uint32_t n_seats;        /* K: seats per match, 2 <= K <= N, K <= JA_MAX_SEATS */
     uint32_t rounds;         /* R >= 1: the whole plan is repeated R times */
     ladder_format format;
-    bool duplicate;          /* the K rotations of a combination share one seed */
+    bool duplicate;          /* the matches of a combination share one seed */
     uint64_t seed;           /* the tournament seed */
+    ladder_seating seating;  /* cyclic (0) or balanced */
 } ladder_plan_params;
 
 /* One planned match. Plain value. */
@@ -62,7 +81,9 @@ typedef struct ladder_plan_match {
     uint32_t number;   /* 0, 1, 2, ... in plan order */
     uint32_t round;    /* 0 .. rounds-1 */
     uint32_t combo;    /* index of the combination within its round */
-    uint32_t rotation; /* 0 .. n_seats-1 */
+    uint32_t rotation; /* the match within its combination, 0 .. orders*n_seats-1:
+                          seat order rotation / n_seats, turned by rotation % n_seats
+                          (cyclic seating: just the rotation, 0 .. n_seats-1) */
     uint64_t seed;     /* the match seed (see the file comment) */
     uint32_t n_seats;
     uint16_t slot[JA_MAX_SEATS]; /* seat -> participant slot; unused entries 0 */
@@ -76,12 +97,35 @@ const char *ladder_format_name(ladder_format f);
  * anything else (*out untouched). */
 int ladder_format_parse(const char *s, ladder_format *out);
 
+/* "cyclic" or "balanced" (as on the command line); NULL outside the enum.
+ * Static storage. */
+const char *ladder_seating_name(ladder_seating s);
+
+/* Parses "cyclic" or "balanced" into *out. JA_OK, or JA_EINVAL for anything
+ * else (*out untouched). */
+int ladder_seating_parse(const char *s, ladder_seating *out);
+
+/* The number of seat orders a combination of n_seats participants is
+ * played in: 1 for cyclic seating; for balanced, 1 for 2 seats, n_seats-1
+ * for an odd count (every ordered pair neighbours in exactly one order),
+ * n_seats for an even count of 4 or more (every ordered pair in one order,
+ * the pairs of a perfect matching in two). 0 for a seating outside the enum
+ * or n_seats outside 2 .. JA_MAX_SEATS. */
+uint32_t ladder_seating_orders(ladder_seating s, uint32_t n_seats);
+
+/* Seat order `order` (0 .. ladder_seating_orders-1) of seating s for
+ * n_seats seats into out[0 .. n_seats-1]: a permutation of 0 .. n_seats-1,
+ * the positions in the combination that seats 0, 1, ... take before any
+ * rotation. Order 0 is always the identity. JA_OK, or JA_EINVAL for
+ * arguments outside those ranges. */
+int ladder_seating_order(ladder_seating s, uint32_t n_seats, uint32_t order, uint16_t *out);
+
 /* Checks p and counts its matches without generating them, for validation
- * before anything is written. Round-robin has C(N,K)*K*R matches, gauntlet
- * C(N-1,K-1)*K*R.
+ * before anything is written. Round-robin has C(N,K)*O*K*R matches, gauntlet
+ * C(N-1,K-1)*O*K*R, where O is ladder_seating_orders(seating, K).
  * Returns JA_OK and sets *out_count; JA_EINVAL for parameters that make no
  * plan (N < 2, K < 2, K > N, K > JA_MAX_SEATS, N > LADDER_MAX_PARTICIPANTS,
- * R < 1, unknown format); JA_ERANGE when the plan would exceed
+ * R < 1, unknown format or seating); JA_ERANGE when the plan would exceed
  * LADDER_PLAN_MAX_MATCHES. On error, when err is not NULL, a one-line
  * human message naming the problem is written to err (cap bytes,
  * NUL-terminated), e.g. "the plan has 3921225 matches, more than the limit

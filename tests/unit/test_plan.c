@@ -1,7 +1,9 @@
 /* Unit tests of tournament plan generation (ladders/plan.h): counts,
  * rotations, the lexicographic order, gauntlets, duplicate seeds, stable
  * seeds (literal values checked in), the agreement of the two generation
- * paths, and the rejection of plans that make no sense. */
+ * paths, the rejection of plans that make no sense, and balanced seating
+ * (every ordered pair of a combination neighbours as equally often as the
+ * seat count allows, for 2 to 20 seats). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -267,9 +269,10 @@ static void test_match_at_agrees(void **state)
     for (uint32_t n = 2; n <= 8; n++) {
         for (uint32_t k = 2; k <= n && k <= 6; k++) {
             for (int f = 0; f < LADDER_FORMAT_COUNT; f++) {
-                for (int dup = 0; dup < 2; dup++) {
+                for (int dup = 0; dup < 4; dup++) {
                     ladder_plan_params p =
-                        params(n, k, 1 + (n + k) % 3, (ladder_format)f, dup, n * 1000 + k);
+                        params(n, k, 1 + (n + k) % 3, (ladder_format)f, dup % 2, n * 1000 + k);
+                    p.seating = dup / 2 ? LADDER_SEATING_BALANCED : LADDER_SEATING_CYCLIC;
                     uint32_t count;
                     ladder_plan_match *m = gen(&p, &count);
                     for (uint32_t i = 0; i < count; i++) {
@@ -373,6 +376,239 @@ static void test_format_names(void **state)
     assert_null(ladder_format_name(LADDER_FORMAT_COUNT));
 }
 
+static void test_seating_names(void **state)
+{
+    (void)state;
+    ladder_seating s = LADDER_SEATING_COUNT;
+    assert_int_equal(ladder_seating_parse("cyclic", &s), JA_OK);
+    assert_int_equal(s, LADDER_SEATING_CYCLIC);
+    assert_int_equal(ladder_seating_parse("balanced", &s), JA_OK);
+    assert_int_equal(s, LADDER_SEATING_BALANCED);
+    assert_int_equal(ladder_seating_parse("Balanced", &s), JA_EINVAL);
+    assert_int_equal(ladder_seating_parse(NULL, &s), JA_EINVAL);
+    assert_int_equal(s, LADDER_SEATING_BALANCED);
+    assert_string_equal(ladder_seating_name(LADDER_SEATING_CYCLIC), "cyclic");
+    assert_string_equal(ladder_seating_name(LADDER_SEATING_BALANCED), "balanced");
+    assert_null(ladder_seating_name(LADDER_SEATING_COUNT));
+    /* A zero-initialised plan is cyclic, as every plan was before. */
+    ladder_plan_params p;
+    memset(&p, 0, sizeof p);
+    assert_int_equal(p.seating, LADDER_SEATING_CYCLIC);
+    p = params(3, 3, 1, LADDER_FORMAT_ROUND_ROBIN, false, 1);
+    p.seating = LADDER_SEATING_COUNT;
+    char err[100];
+    assert_int_equal(ladder_plan_count(&p, NULL, err, sizeof err), JA_EINVAL);
+    assert_string_equal(err, "unknown seating 2");
+    uint16_t o[JA_MAX_SEATS];
+    assert_int_equal(ladder_seating_order(LADDER_SEATING_BALANCED, 5, 4, o), JA_EINVAL);
+    assert_int_equal(ladder_seating_order(LADDER_SEATING_BALANCED, 21, 0, o), JA_EINVAL);
+    assert_int_equal(ladder_seating_order(LADDER_SEATING_BALANCED, 1, 0, o), JA_EINVAL);
+    assert_int_equal(ladder_seating_order(LADDER_SEATING_BALANCED, 5, 0, NULL), JA_EINVAL);
+    assert_int_equal(ladder_seating_orders(LADDER_SEATING_COUNT, 5), 0);
+    assert_int_equal(ladder_seating_orders(LADDER_SEATING_CYCLIC, 1), 0);
+}
+
+/* Counts: combinations x orders x seats x rounds. */
+static void test_seating_counts(void **state)
+{
+    (void)state;
+    static const uint32_t orders[21] = {0, 0, 1, 2, 4, 4, 6, 6, 8, 8, 10,
+                                        10, 12, 12, 14, 14, 16, 16, 18, 18, 20};
+    for (uint32_t k = 2; k <= JA_MAX_SEATS; k++) {
+        assert_int_equal(ladder_seating_orders(LADDER_SEATING_CYCLIC, k), 1);
+        assert_int_equal(ladder_seating_orders(LADDER_SEATING_BALANCED, k), orders[k]);
+        ladder_plan_params p = params(k + 1, k, 2, LADDER_FORMAT_ROUND_ROBIN, false, 1);
+        p.seating = LADDER_SEATING_BALANCED;
+        uint32_t n = 0;
+        assert_int_equal(ladder_plan_count(&p, &n, NULL, 0), JA_OK);
+        assert_int_equal(n, (k + 1) * orders[k] * k * 2);
+        p.format = LADDER_FORMAT_GAUNTLET;
+        assert_int_equal(ladder_plan_count(&p, &n, NULL, 0), JA_OK);
+        assert_int_equal(n, k * orders[k] * k * 2);
+    }
+    /* The limit counts the orders: C(110,3) = 215820 combinations make
+     * 647460 cyclic matches, twice that balanced. */
+    ladder_plan_params p = params(110, 3, 1, LADDER_FORMAT_ROUND_ROBIN, false, 1);
+    uint32_t n = 0;
+    assert_int_equal(ladder_plan_count(&p, &n, NULL, 0), JA_OK);
+    assert_int_equal(n, 647460);
+    p.seating = LADDER_SEATING_BALANCED;
+    char err[200];
+    assert_int_equal(ladder_plan_count(&p, &n, err, sizeof err), JA_ERANGE);
+    assert_string_equal(err, "the plan has 1294920 matches, more than the limit of 1000000");
+}
+
+/* Literal plans: three seats play both directions (all six orders), four
+ * seats the two closed Walecki paths in both directions. Order 0 is the
+ * cyclic seating, so a balanced plan begins as the cyclic one. */
+static void test_seating_literal(void **state)
+{
+    (void)state;
+    static const uint16_t three[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1},
+                                         {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
+    ladder_plan_params p = params(3, 3, 1, LADDER_FORMAT_ROUND_ROBIN, false, 7);
+    p.seating = LADDER_SEATING_BALANCED;
+    uint32_t n;
+    ladder_plan_match *m = gen(&p, &n);
+    assert_int_equal(n, 6);
+    for (uint32_t i = 0; i < n; i++) {
+        assert_int_equal(m[i].rotation, i);
+        assert_int_equal(m[i].combo, 0);
+        for (int s = 0; s < 3; s++)
+            assert_int_equal(m[i].slot[s], three[i][s]);
+    }
+    ladder_plan_free(&m);
+    static const uint16_t four[4][4] = {{0, 1, 2, 3}, {0, 3, 2, 1}, {1, 3, 0, 2}, {1, 2, 0, 3}};
+    for (uint32_t o = 0; o < 4; o++) {
+        uint16_t got[JA_MAX_SEATS];
+        assert_int_equal(ladder_seating_order(LADDER_SEATING_BALANCED, 4, o, got), JA_OK);
+        for (int s = 0; s < 4; s++)
+            assert_int_equal(got[s], four[o][s]);
+    }
+    /* The cyclic plan is the balanced one's order 0, match by match. */
+    ladder_plan_params c = params(6, 4, 2, LADDER_FORMAT_GAUNTLET, true, 99);
+    p = c;
+    p.seating = LADDER_SEATING_BALANCED;
+    uint32_t nc, nb;
+    ladder_plan_match *mc = gen(&c, &nc), *mb = gen(&p, &nb);
+    assert_int_equal(nb, nc * 4);
+    for (uint32_t i = 0; i < nc; i++) {
+        const ladder_plan_match *b = &mb[(i / 4) * 16 + i % 4];
+        assert_memory_equal(b->slot, mc[i].slot, sizeof b->slot);
+        assert_int_equal(b->rotation, mc[i].rotation);
+        assert_true(b->seed == ja_seed_derive(99, JA_STREAM_MATCH, (i / 4) * 16));
+    }
+    ladder_plan_free(&mc);
+    ladder_plan_free(&mb);
+}
+
+/* Neighbour counts within one combination's matches (m[0 .. per-1]):
+ * next[a][b] = how often the participant at position b of the combination
+ * sits right after (seat + 1 mod K) the one at position a; seat[a][s] how
+ * often position a sits in seat s. The combination is read from the
+ * participants' slots in ascending order. */
+static void count_block(const ladder_plan_match *m, uint32_t per, uint32_t k,
+                        uint32_t next[JA_MAX_SEATS][JA_MAX_SEATS],
+                        uint32_t seat[JA_MAX_SEATS][JA_MAX_SEATS])
+{
+    uint16_t combo[JA_MAX_SEATS];
+    memcpy(combo, m[0].slot, sizeof combo);
+    for (uint32_t i = 1; i < k; i++) /* insertion sort: the combination */
+        for (uint32_t j = i; j > 0 && combo[j - 1] > combo[j]; j--) {
+            uint16_t t = combo[j];
+            combo[j] = combo[j - 1];
+            combo[j - 1] = t;
+        }
+    memset(next, 0, sizeof(uint32_t) * JA_MAX_SEATS * JA_MAX_SEATS);
+    memset(seat, 0, sizeof(uint32_t) * JA_MAX_SEATS * JA_MAX_SEATS);
+    for (uint32_t i = 0; i < per; i++) {
+        uint32_t pos[JA_MAX_SEATS];
+        for (uint32_t s = 0; s < k; s++) {
+            pos[s] = k;
+            for (uint32_t x = 0; x < k; x++)
+                if (combo[x] == m[i].slot[s])
+                    pos[s] = x;
+            assert_true(pos[s] < k); /* the same combination throughout */
+            seat[pos[s]][s]++;
+        }
+        for (uint32_t s = 0; s < k; s++)
+            next[pos[s]][pos[(s + 1) % k]]++;
+    }
+}
+
+/* The bound of balanced seating for one combination of k seats played in
+ * its `orders` seat orders times k rotations: every position in every seat
+ * `orders` times; every ordered pair next to each other exactly k times
+ * (once per order, in each of its k rotations) for k = 2 and odd k; for
+ * even k >= 4, k times, but 2k for each position's one partner (a perfect
+ * matching, symmetric), the spread of one order that k orders cannot avoid
+ * (k^2 neighbour pairs over k(k-1) ordered pairs). Previous neighbours are
+ * the same counts read the other way (prev[b][a] = next[a][b]), so every
+ * bot also has every other as its previous neighbour equally often. */
+static void assert_balanced_block(const ladder_plan_match *m, uint32_t k)
+{
+    uint32_t orders = ladder_seating_orders(LADDER_SEATING_BALANCED, k);
+    uint32_t next[JA_MAX_SEATS][JA_MAX_SEATS], seat[JA_MAX_SEATS][JA_MAX_SEATS];
+    count_block(m, orders * k, k, next, seat);
+    for (uint32_t a = 0; a < k; a++) {
+        for (uint32_t s = 0; s < k; s++)
+            assert_int_equal(seat[a][s], orders);
+        assert_int_equal(next[a][a], 0);
+        uint32_t twice = 0;
+        for (uint32_t b = 0; b < k; b++) {
+            if (b == a)
+                continue;
+            if (k % 2 == 1 || k == 2) {
+                assert_int_equal(next[a][b], k);
+                continue;
+            }
+            assert_true(next[a][b] == k || next[a][b] == 2 * k);
+            if (next[a][b] == 2 * k) {
+                twice++;
+                assert_int_equal(next[b][a], 2 * k); /* a matching: symmetric */
+            }
+        }
+        assert_int_equal(twice, k % 2 == 1 || k == 2 ? 0 : 1);
+    }
+}
+
+/* Every seat count from 2 to 20, alone (one combination) and in plans of
+ * several combinations and rounds, both formats, with and without
+ * duplicate: the bound above, per combination. */
+static void test_seating_neighbours(void **state)
+{
+    (void)state;
+    for (uint32_t k = 2; k <= JA_MAX_SEATS; k++) {
+        uint32_t per = ladder_seating_orders(LADDER_SEATING_BALANCED, k) * k;
+        /* Larger plans for small k only: the count is cubic in k. */
+        int variants = k <= 10 ? 3 : 2;
+        for (int f = 0; f < LADDER_FORMAT_COUNT; f++) {
+            for (int v = 0; v < variants; v++) {
+                ladder_plan_params p = params(k + (uint32_t)v, k, 1 + (v == 2), (ladder_format)f,
+                                              v == 1, k);
+                p.seating = LADDER_SEATING_BALANCED;
+                uint32_t n;
+                ladder_plan_match *m = gen(&p, &n);
+                assert_int_equal(n % per, 0);
+                for (uint32_t i = 0; i < n; i += per) {
+                    assert_int_equal(m[i].rotation, 0);
+                    assert_balanced_block(&m[i], k);
+                    /* Duplicate: the whole block plays one deal. */
+                    for (uint32_t j = 1; p.duplicate && j < per; j++)
+                        assert_true(m[i + j].seed == m[i].seed);
+                }
+                ladder_plan_free(&m);
+            }
+        }
+    }
+    /* The bound can fail: cyclic seating gives each position one next
+     * neighbour only (k times), and none for the others. */
+    ladder_plan_params p = params(5, 5, 1, LADDER_FORMAT_ROUND_ROBIN, false, 1);
+    uint32_t n, next[JA_MAX_SEATS][JA_MAX_SEATS], seat[JA_MAX_SEATS][JA_MAX_SEATS];
+    ladder_plan_match *m = gen(&p, &n);
+    count_block(m, n, 5, next, seat);
+    assert_int_equal(next[0][1], 5);
+    assert_int_equal(next[0][2], 0);
+    ladder_plan_free(&m);
+}
+
+/* The same parameters give the same plan, byte for byte; the seating is
+ * part of the parameters. */
+static void test_seating_deterministic(void **state)
+{
+    (void)state;
+    for (uint32_t k = 3; k <= JA_MAX_SEATS; k += 5) {
+        ladder_plan_params p = params(k + 1, k, 1, LADDER_FORMAT_ROUND_ROBIN, true, 77);
+        p.seating = LADDER_SEATING_BALANCED;
+        uint32_t n1, n2;
+        ladder_plan_match *a = gen(&p, &n1), *b = gen(&p, &n2);
+        assert_int_equal(n1, n2);
+        assert_memory_equal(a, b, n1 * sizeof *a);
+        ladder_plan_free(&a);
+        ladder_plan_free(&b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -388,6 +624,11 @@ int main(void)
         cmocka_unit_test(test_rejects),
         cmocka_unit_test(test_generate_capacity),
         cmocka_unit_test(test_format_names),
+        cmocka_unit_test(test_seating_names),
+        cmocka_unit_test(test_seating_counts),
+        cmocka_unit_test(test_seating_literal),
+        cmocka_unit_test(test_seating_neighbours),
+        cmocka_unit_test(test_seating_deterministic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
