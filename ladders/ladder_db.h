@@ -45,7 +45,7 @@ extern "C" {
 #endif
 
 /* The schema version this code writes (PRAGMA user_version). */
-#define LADDER_DB_SCHEMA_VERSION 5
+#define LADDER_DB_SCHEMA_VERSION 6
 
 /* PRAGMA application_id of a Jack Arena database: "JARN". */
 #define LADDER_DB_APPLICATION_ID 0x4A41524E
@@ -91,6 +91,7 @@ typedef struct ladder_tournament_spec {
     bool duplicate;
     uint32_t n_bots;         /* participants */
     const ladder_bot *bots;  /* participants in slot order (the order given) */
+    ladder_seating seating;  /* the plan's seat orders; zero: cyclic */
 } ladder_tournament_spec;
 
 /* A stored tournament's state. */
@@ -101,6 +102,8 @@ typedef struct ladder_tournament_info {
     ladder_format format;
     uint32_t rounds;
     bool duplicate;
+    ladder_seating seating;  /* as stored ('cyclic' for every tournament of a
+                                file older than schema version 6) */
     uint32_t n_seats;
     uint32_t n_participants;
     uint32_t n_matches;      /* planned in all */
@@ -278,9 +281,11 @@ int ladder_db_tournament_create(ladder_db *db, const ladder_tournament_spec *spe
 /* Flags for ladder_db_tournament_find. */
 #define LADDER_FIND_ANY_SEED 1u   /* ignore spec->seed (resume without --seed) */
 #define LADDER_FIND_UNFINISHED 2u /* only tournaments with matches still planned */
+#define LADDER_FIND_ANY_SEATING 4u /* ignore spec->seating (a run that did not choose one
+                                      resumes a tournament of either) */
 
 /* Finds the newest stored tournament with spec's ladder, seed, format,
- * rounds, duplicate flag and participants (the same bot identities and
+ * rounds, duplicate flag, seating and participants (the same bot identities and
  * display names in the same slots), for --resume. JA_OK with *out_id;
  * JA_ENOTFOUND (errmsg says so) when none; JA_EINVAL. */
 int ladder_db_tournament_find(ladder_db *db, const ladder_tournament_spec *spec,

@@ -189,6 +189,7 @@ static void spec_params(const ladder_tournament_spec *s, ladder_plan_params *p)
     p->format = s->format;
     p->duplicate = s->duplicate;
     p->seed = s->seed;
+    p->seating = s->seating;
 }
 
 /* Everything about a spec that can be checked without the database. */
@@ -275,8 +276,8 @@ static int create_tournament(ladder_db *db, const ladder_tournament_spec *spec,
     sqlite3_stmt *st;
     rc = ldb_prepare(db,
                      "INSERT INTO tournaments (ladder_id, seed, format, rounds, duplicate,"
-                     " n_participants, n_matches, status, created_at)"
-                     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'running', " LDB_SQL_NOW ")",
+                     " n_participants, n_matches, status, created_at, seating)"
+                     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'running', " LDB_SQL_NOW ", ?8)",
                      &st, what);
     if (rc != JA_OK)
         return rc;
@@ -288,6 +289,7 @@ static int create_tournament(ladder_db *db, const ladder_tournament_spec *spec,
     sqlite3_bind_int(st, 5, spec->duplicate ? 1 : 0);
     sqlite3_bind_int64(st, 6, spec->n_bots);
     sqlite3_bind_int64(st, 7, n_plan);
+    ldb_bind_text(st, 8, ladder_seating_name(spec->seating));
     int64_t tid;
     if ((rc = ldb_insert_row(db, st, &tid, what)) != JA_OK)
         return rc;
@@ -408,7 +410,8 @@ int ladder_db_tournament_find(ladder_db *db, const ladder_tournament_spec *spec,
                          "SELECT id FROM tournaments WHERE ladder_id = ?1"
                          " AND (?2 IS NULL OR seed = ?2) AND format = ?3 AND rounds = ?4"
                          " AND duplicate = ?5 AND n_participants = ?6"
-                         " AND (?7 = 0 OR status = 'running') ORDER BY id DESC",
+                         " AND (?7 = 0 OR status = 'running') AND (?8 IS NULL OR seating = ?8)"
+                         " ORDER BY id DESC",
                          &st, what);
     if (rc == JA_OK) {
         sqlite3_bind_int64(st, 1, ladder_id);
@@ -418,6 +421,9 @@ int ladder_db_tournament_find(ladder_db *db, const ladder_tournament_spec *spec,
         sqlite3_bind_int(st, 5, spec->duplicate ? 1 : 0);
         sqlite3_bind_int64(st, 6, spec->n_bots);
         sqlite3_bind_int(st, 7, (flags & LADDER_FIND_UNFINISHED) ? 1 : 0);
+        ldb_bind_text(st, 8, (flags & LADDER_FIND_ANY_SEATING)
+                                 ? NULL
+                                 : ladder_seating_name(spec->seating));
         rc = JA_ENOTFOUND;
         int src;
         while ((src = sqlite3_step(st)) == SQLITE_ROW) {
@@ -459,7 +465,7 @@ int ladder_db_tournament_get(ladder_db *db, int64_t id, ladder_tournament_info *
                      "SELECT t.ladder_id, t.seed, t.format, t.rounds, t.duplicate, l.n_seats,"
                      " t.n_participants, t.n_matches,"
                      " (SELECT count(*) FROM matches m WHERE m.tournament_id = t.id"
-                     "  AND m.status = 'planned')"
+                     "  AND m.status = 'planned'), t.seating"
                      " FROM tournaments t JOIN ladders l ON l.id = t.ladder_id WHERE t.id = ?1",
                      &st, what);
     if (rc != JA_OK)
@@ -471,15 +477,17 @@ int ladder_db_tournament_get(ladder_db *db, int64_t id, ladder_tournament_info *
         out->id = id;
         out->ladder_id = sqlite3_column_int64(st, 0);
         const char *seed = (const char *)sqlite3_column_text(st, 1);
-        char format[32];
+        char format[32], seating[32];
         ldb_column_copy(st, 2, format, sizeof format);
+        ldb_column_copy(st, 9, seating, sizeof seating);
         /* An import has no seed and no plan format (schema version 2). */
         out->imported = strcmp(format, "import") == 0;
-        if (out->imported ? seed != NULL
-                          : (ladder_seed_parse(seed, &out->seed) != JA_OK ||
-                             ladder_format_parse(format, &out->format) != JA_OK)) {
-            ldb_set_msg(db, "database '%s': tournament %" PRId64 " has a malformed seed or format",
-                        db->path, id);
+        if (ladder_seating_parse(seating, &out->seating) != JA_OK ||
+            (out->imported ? seed != NULL
+                           : (ladder_seed_parse(seed, &out->seed) != JA_OK ||
+                              ladder_format_parse(format, &out->format) != JA_OK))) {
+            ldb_set_msg(db, "database '%s': tournament %" PRId64
+                        " has a malformed seed, format or seating", db->path, id);
             rc = JA_EFORMAT;
         } else {
             out->rounds = (uint32_t)sqlite3_column_int64(st, 3);

@@ -227,6 +227,12 @@ static int read_tournament(sqlite3 *s, sqlite3_stmt *t, const char *src_path, sr
     spec->rounds = (uint32_t)sqlite3_column_int(t, 6);
     spec->duplicate = sqlite3_column_int(t, 7) != 0;
     st->planned = (uint32_t)sqlite3_column_int64(t, 8);
+    /* Its own seating: the plan here is made again from the spec. */
+    if (ladder_seating_parse(col(t, 9), &spec->seating) != JA_OK) {
+        snprintf(err, cap, "'%s': tournament %lld has an unknown seating", src_path,
+                 (long long)st->id);
+        return JA_EFORMAT;
+    }
     if ((rc = read_bots(s, st->id, bb)) != JA_OK) {
         snprintf(err, cap, "'%s': cannot read the participants of tournament %lld", src_path,
                  (long long)st->id);
@@ -275,7 +281,7 @@ static int merge_tournaments(ladder_db *db, sqlite3 *s, const char *src_path,
     src_tournament st;
     int rc = JA_EFORMAT;
     if (sqlite3_prepare_v2(s, "SELECT t.id, l.game, l.n_seats, l.options, t.seed, t.format, "
-                              "t.rounds, t.duplicate, t.n_matches FROM tournaments t "
+                              "t.rounds, t.duplicate, t.n_matches, t.seating FROM tournaments t "
                               "JOIN ladders l ON l.id = t.ladder_id "
                               "WHERE t.format != 'import' ORDER BY t.id",
                            -1, &t, NULL) != SQLITE_OK) {

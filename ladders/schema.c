@@ -303,6 +303,18 @@ static const char schema_v5[] =
     "  WHERE s.match_id = results.match_id AND s.bot_id = results.bot_id);\n"
     "DROP TABLE temp.v5_steps;\n";
 
+/* Version 6: the seating of a tournament's plan (docs/tournament-plan.md).
+ *
+ * `cyclic` plays each combination in the rotations of one seat order, as
+ * every plan before this version did; `balanced` in the rotations of a
+ * neighbour-balanced set of orders. The plan is stored, so a tournament
+ * resumes with its own seating whatever the default; the column says which
+ * it was. ALTER TABLE ADD COLUMN: the existing rows, planned before
+ * balanced seating existed, read 'cyclic'. */
+static const char schema_v6[] =
+    "ALTER TABLE tournaments ADD COLUMN seating TEXT NOT NULL DEFAULT 'cyclic'\n"
+    "  CHECK (seating IN ('cyclic', 'balanced'));\n";
+
 const ladder__migration ladder__migrations[] = {
     {1, "create the initial schema", schema_v1},
     {2, "imported results (imports table, 'import' tournaments, matches without a seed)",
@@ -310,6 +322,7 @@ const ladder__migration ladder__migrations[] = {
     {3, "seat counts up to 20 (ladders, match_seats, results rebuilt)", schema_v3},
     {4, "the source tournament of an import (tournaments.source)", schema_v4},
     {5, "the live Elo's step of each result (results.games_before)", schema_v5},
+    {6, "the seating of a tournament's plan (tournaments.seating)", schema_v6},
 };
 
 const int ladder__n_migrations = (int)(sizeof ladder__migrations / sizeof ladder__migrations[0]);

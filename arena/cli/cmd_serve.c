@@ -43,8 +43,12 @@ static const char HELP[] =
     "  --public            allow a HOST that is not a loopback address (put TLS in\n"
     "                      front with a reverse proxy: docs/server.md)\n"
     "  --concurrency N     matches at once (default 2)\n"
-    "  --rounds R          rounds of each batch: each round is one deal played in\n"
-    "                      every seat rotation (default 1; at least N / K)\n"
+    "  --rounds R          rounds of each batch: each round is one match per\n"
+    "                      rotation of each seat order, a deal each (default 1;\n"
+    "                      at least N / K)\n"
+    "  --seating S         the seat orders of a new batch: balanced (default: each\n"
+    "                      version next to each other equally often) or cyclic\n"
+    "                      (one order in its rotations); the same for 2 seats\n"
     "  --smoke N           smoke matches of a validation (default 4, at least 1)\n"
     "  --move-ms MS        per-decision limit (default: 1000 for hosted bots)\n"
     "  --max-upload BYTES  largest plugin accepted (default 8388608, 8 MiB)\n"
@@ -104,6 +108,7 @@ static const struct option OPTS[] = {
     {"public", no_argument, NULL, 'P'},
     {"concurrency", required_argument, NULL, 'c'},
     {"rounds", required_argument, NULL, 'R'},
+    {"seating", required_argument, NULL, 'E'},
     {"smoke", required_argument, NULL, 'S'},
     {"max-upload", required_argument, NULL, 'U'},
     {"upload-rate", required_argument, NULL, 'r'},
@@ -128,6 +133,7 @@ static void defaults(arena_serve_args *a, serve_flags *f)
     f->http = "127.0.0.1:8080";
     a->concurrency = 2;
     a->rounds = 1;
+    a->seating = LADDER_SEATING_BALANCED;
     a->smoke = 4;
     a->max_upload = 8u << 20;
     a->upload_rate = 10;
@@ -190,6 +196,12 @@ static int read_flags(int argc, char **argv, arena_serve_args *a, serve_flags *f
         case 'N': a->listen = optarg; break;
         case 'T': a->trusted_proxy = optarg; break;
         case 'P': f->is_public = true; break;
+        case 'E':
+            if (ladder_seating_parse(optarg, &a->seating) != JA_OK) {
+                arena_error("--seating '%s': use balanced or cyclic", optarg);
+                return EXIT_USAGE;
+            }
+            break;
         case 'U':
             if (!arena_parse_u64(optarg, &a->max_upload) || a->max_upload < 1024 ||
                 a->max_upload > (1u << 30)) {

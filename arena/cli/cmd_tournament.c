@@ -17,7 +17,7 @@
 static const char HELP[] =
     "usage: arena tournament GAME --bots BOT,BOT,... [options]\n"
     "Play a tournament: for each round and each combination of K bots, one match\n"
-    "per cyclic rotation of the seats, recorded into an Elo ladder in SQLite.\n"
+    "per rotation of each of its seat orders, recorded into an Elo ladder in SQLite.\n"
     "\n"
     "  --bots A,B,...     the participants (see 'arena play --help' for BOT)\n"
     "  --bot SPEC         one more participant (for specs with commas); repeatable\n"
@@ -25,7 +25,15 @@ static const char HELP[] =
     "  --rounds R         repeat the plan R times (default 1)\n"
     "  --format F         round-robin (default) or gauntlet (the first bot against\n"
     "                     every combination of the others)\n"
-    "  --duplicate        the K rotations of a combination share one deal\n"
+    "  --seating S        balanced (default): a combination of K bots is played in\n"
+    "                     the K rotations of each order of a neighbour-balanced set\n"
+    "                     (K-1 orders for odd K, K for even K, 1 for 2 seats), so\n"
+    "                     each bot sits next to each other equally often (for\n"
+    "                     even K >= 4: one partner twice as often); cyclic: the K\n"
+    "                     rotations of one order, so neighbours never change.\n"
+    "                     A tournament planned before keeps its own seating when\n"
+    "                     resumed (docs/tournament-plan.md)\n"
+    "  --duplicate        the matches of a combination share one deal\n"
     "  --opt KEY=VALUE    a game option; repeatable\n"
     "  --seed N           tournament seed (default: random, printed and stored)\n"
     "  --db FILE          the ladder database (default arena.db)\n"
@@ -42,7 +50,8 @@ static const char HELP[] =
     "  --restart          start a cmd: bot whose process died again before its\n"
     "                     next match (without it, its matches fault)\n"
     "  --resume           finish the newest unfinished tournament with these bots,\n"
-    "                     game, options and format (any seed unless --seed)\n"
+    "                     game, options and format (any seed unless --seed; any\n"
+    "                     seating unless --seating)\n"
     "  -q, --quiet        no progress display\n"
     "  --json             print only the result, as one JSON document\n"
     ARENA_EXT_HELP
@@ -64,7 +73,7 @@ static const char HELP[] =
 typedef struct tournament_flags {
     arena_common co;
     bool move_given, json, quiet, resume, duplicate;
-    const char *db_path, *replay_dir, *format_s, *export_path;
+    const char *db_path, *replay_dir, *format_s, *export_path, *seating_s;
     uint32_t seats, rounds, jobs;
 } tournament_flags;
 
@@ -99,6 +108,7 @@ static bool own_flag(tournament_flags *f, arena_scale *sc, int c, char **argv, i
     switch (c) {
     case 'k': case 'R': case 'j': return number_flag(f, sc, c, optarg);
     case 'F': f->format_s = optarg; return true;
+    case 'S': f->seating_s = optarg; return true;
     case 'D': f->duplicate = true; return true;
     case 'd': f->db_path = optarg; return true;
     case 'r': f->replay_dir = optarg; return true;
@@ -122,6 +132,7 @@ static bool parse_flags(int argc, char **argv, tournament_flags *f, arena_ext *e
         {"bot", required_argument, NULL, 'b'},     {"bots", required_argument, NULL, 'B'},
         {"seats", required_argument, NULL, 'k'},   {"rounds", required_argument, NULL, 'R'},
         {"format", required_argument, NULL, 'F'},  {"duplicate", no_argument, NULL, 'D'},
+        {"seating", required_argument, NULL, 'S'},
         {"opt", required_argument, NULL, 'o'},     {"seed", required_argument, NULL, 's'},
         {"db", required_argument, NULL, 'd'},      {"replays", required_argument, NULL, 'r'},
         {"move-ms", required_argument, NULL, 'm'}, {"jobs", required_argument, NULL, 'j'},
@@ -144,7 +155,7 @@ static bool parse_flags(int argc, char **argv, tournament_flags *f, arena_ext *e
         f->move_given |= c == ARENA_OPT_MOVE_MS;
         /* What the shards of --slurm get differently (slurm.h). */
         if (c == ARENA_OPT_SLURM || c == ARENA_OPT_SLURM_OPT || c == 'd' || c == 's' ||
-            c == 'Z' || c == 'X')
+            c == 'Z' || c == 'X' || c == 'S')
             arena_slurm_mark(&sc->slurm, argv, argc, optind, optarg);
         err[0] = '\0';
         if ((k = arena_common_flag(&f->co, c, optarg)) != 0 ||
@@ -227,6 +238,11 @@ static bool check_plan(tournament_flags *f, const ja_game_rules *g, int n_bots,
         arena_error("--format '%s': use round-robin or gauntlet", f->format_s);
         return false;
     }
+    pp->seating = LADDER_SEATING_BALANCED;
+    if (f->seating_s && ladder_seating_parse(f->seating_s, &pp->seating) != JA_OK) {
+        arena_error("--seating '%s': use balanced or cyclic", f->seating_s);
+        return false;
+    }
     if (!arena_common_options(&f->co, g, f->seats, o))
         return false;
     pp->n_participants = (uint32_t)n_bots;
@@ -302,7 +318,7 @@ static int tournament(int argc, char **argv, arena_scale *sc)
     arena_tournament_args ta = {g, o, &bots, &ext, sc, pp, f.co.have_seed, f.co.seed,
                                 f.db_path, f.replay_dir, f.export_path,
                                 f.move_given ? f.co.move_ms : REF_MOVE_MS_KIND, f.jobs,
-                                f.resume, f.json, f.quiet, say_error};
+                                f.resume, f.json, f.quiet, say_error, f.seating_s != NULL};
     return play(&ta);
 }
 

@@ -253,9 +253,10 @@ static bool dropped(const arena_slurm *s, const char *p)
 
 /* Writes the batch script (dir/tT.sh, through a temporary file and a
  * rename): every task runs the arena's own command line without the
- * dropped flags, with the tournament's seed, its shard and its database. */
+ * dropped flags, with the tournament's seed and seating (ti: the stored
+ * ones, whatever this run's default), its shard and its database. */
 static bool write_script(const arena_slurm *s, const char *script, const char *dir, int64_t tid,
-                         uint64_t seed, bool export, char *err, size_t cap)
+                         const ladder_tournament_info *ti, bool export, char *err, size_t cap)
 {
     char exe[PATH_MAX], cwd[PATH_MAX], tmp[PATH_MAX + 8];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -284,8 +285,10 @@ static bool write_script(const arena_slurm *s, const char *script, const char *d
         fputc(' ', f);
         sh_quote(f, s->argv[i]);
     }
-    fprintf(f, " --seed %s -q --shard \"$SLURM_ARRAY_TASK_ID/%u\" --tournament-id %lld \\\n    --db ",
-            ladder_seed_format(seed, seed_s), s->n, (long long)tid);
+    fprintf(f, " --seed %s --seating %s -q --shard \"$SLURM_ARRAY_TASK_ID/%u\" --tournament-id "
+               "%lld \\\n    --db ",
+            ladder_seed_format(ti->seed, seed_s), ladder_seating_name(ti->seating), s->n,
+            (long long)tid);
     sh_quote(f, dir);
     fprintf(f, "\"/t%lld-${SLURM_ARRAY_TASK_ID}of%u.db\"", (long long)tid, s->n);
     if (export) {
@@ -452,11 +455,11 @@ static int sbatch(const arena_slurm *s, const char *script, const char *array, c
  * words] SCRIPT. spec_s gets LIST (room for 8 * n + 16 bytes), job the job
  * id. */
 static int submit(const arena_slurm *s, const char *script, const char *dir, int64_t tid,
-                  uint64_t seed, bool export, const bool *todo, char *spec_s, char *job,
-                  size_t job_cap, char *err, size_t cap)
+                  const ladder_tournament_info *ti, bool export, const bool *todo, char *spec_s,
+                  char *job, size_t job_cap, char *err, size_t cap)
 {
     const uint32_t n = s->n;
-    if (!write_script(s, script, dir, tid, seed, export, err, cap))
+    if (!write_script(s, script, dir, tid, ti, export, err, cap))
         return JA_EIO;
     array_spec(todo, n, spec_s, 8 * (size_t)n + 16);
     char name[64], out[PATH_MAX + 64];
@@ -836,7 +839,7 @@ static int run_shards(slurm_run *r)
     }
     if (!n_todo || *r->stop)
         return JA_OK;
-    int rc = submit(r->s, r->script, r->dir, r->tid, r->ti.seed, r->xf != NULL, r->todo,
+    int rc = submit(r->s, r->script, r->dir, r->tid, &r->ti, r->xf != NULL, r->todo,
                     r->spec_s, r->job_s, sizeof r->job_s, r->err, r->cap);
     if (rc != JA_OK)
         return rc;
@@ -943,6 +946,7 @@ int arena_slurm_play(ladder_db *db, const char *db_path, int64_t tid,
         rc = JA_EIO;
     } else if (!r->ti.done) {
         r->sp.seed = r->ti.seed;
+        r->sp.seating = r->ti.seating;
         /* What the shards recorded in an earlier run is merged first: only
          * the shards with matches left are submitted. */
         rc = open_staging(r);

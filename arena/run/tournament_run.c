@@ -133,7 +133,7 @@ static void describe(arena_tournament *t)
     t->spec = (ladder_tournament_spec){{a->game->name, a->plan.n_seats, t->opts_text},
                                        a->have_seed ? a->seed : 0, a->plan.format,
                                        a->plan.rounds, a->plan.duplicate, (uint32_t)bots->n,
-                                       t->lb};
+                                       t->lb, a->plan.seating};
 }
 
 /* The tournament in the database: found again (the same seed, or with
@@ -146,6 +146,8 @@ static int find_or_plan(arena_tournament *t, char *err, size_t cap)
     describe(t);
     if (a->resume || a->have_seed) {
         unsigned flags = a->have_seed ? 0 : LADDER_FIND_ANY_SEED | LADDER_FIND_UNFINISHED;
+        if (!a->seating_given)
+            flags |= LADDER_FIND_ANY_SEATING;
         int rc = ladder_db_tournament_find(t->db, &t->spec, flags, &t->tid);
         if (rc == JA_OK) {
             t->found = true;
@@ -383,10 +385,11 @@ static void print_header(FILE *out, const run_state *r)
     const ladder_plan_params *pp = &a->plan;
     const ladder_tournament_info *ti = &r->ti;
     char seed_s[21];
-    fprintf(out, "tournament %lld: %s, %d bots, %u seats, %s, %u round%s, seed %s: %u matches\n",
+    fprintf(out, "tournament %lld: %s, %d bots, %u seats, %s, %s seating, %u round%s, seed %s: "
+            "%u matches\n",
             (long long)r->t->tid, a->game->name, a->bots->n, pp->n_seats,
-            ladder_format_name(pp->format), pp->rounds, pp->rounds == 1 ? "" : "s",
-            ladder_seed_format(ti->seed, seed_s), ti->n_matches);
+            ladder_format_name(pp->format), ladder_seating_name(ti->seating), pp->rounds,
+            pp->rounds == 1 ? "" : "s", ladder_seed_format(ti->seed, seed_s), ti->n_matches);
     fprintf(out, "options: %s\ndatabase: %s%s%s\n", r->t->opts_text, a->db_path,
             a->replay_dir ? "; replays: " : "", a->replay_dir ? a->replay_dir : "");
     if (r->t->found && r->n_pending && r->n_pending < ti->n_matches)
@@ -617,6 +620,7 @@ static void print_json(FILE *out, const standings_view *v, uint64_t total_faults
     jw_int(&w, "tournament", ti->id);
     jw_str(&w, "seed", ladder_seed_format(ti->seed, seed));
     jw_int(&w, "seats", ti->n_seats);
+    jw_str(&w, "seating", ladder_seating_name(ti->seating));
     jw_int(&w, "matches", ti->n_done);
     jw_int(&w, "planned", ti->n_matches);
     jw_int(&w, "faults", (long long)total_faults);

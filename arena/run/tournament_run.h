@@ -65,6 +65,11 @@ typedef struct arena_tournament_args {
      * failed too): its line, for the caller to print when it comes. NULL:
      * not said. */
     void (*on_error)(const char *line);
+    /* plan.seating was chosen (--seating): only a tournament of that
+     * seating is found again. False: plan.seating for a new tournament,
+     * and one of either seating is found again (one planned before
+     * balanced seating was the default keeps its cyclic plan). */
+    bool seating_given;
 } arena_tournament_args;
 
 /* A tournament prepared: what arena_tournament_prepare opened and found,

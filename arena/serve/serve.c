@@ -620,19 +620,22 @@ static int batch_tournament(arena_server *s, ladder_db *db, arena_serve_batch *b
      * give every version every seat. */
     ladder_tournament_spec ts = {{a->game->name, a->seats, s->opts_text},
                                  b->seed, LADDER_FORMAT_ROUND_ROBIN, rounds ? rounds : 1,
-                                 false, b->n, bb->lb};
+                                 false, b->n, bb->lb, a->seating};
     int64_t tid = 0;
     int rc;
     if (b->tournament != 0) {
-        /* Resumed: its tournament must be this ladder's, with these bots. */
-        if ((rc = ladder_db_tournament_find(db, &ts, 0, &tid)) == JA_OK && tid == b->tournament)
+        /* Resumed: its tournament must be this ladder's, with these bots,
+         * of the seating it was planned with (--seating may have changed,
+         * or it was planned before balanced seating). */
+        if ((rc = ladder_db_tournament_find(db, &ts, LADDER_FIND_ANY_SEATING, &tid)) == JA_OK &&
+            tid == b->tournament)
             return JA_OK;
         snprintf(why, cap, "its tournament %" PRId64 " is not in the ladder database as "
                  "planned (another --db, or --seats, --opt or --rounds changed since?)",
                  b->tournament);
         return rc == JA_OK || rc == JA_ENOTFOUND ? JA_EINVAL : rc;
     }
-    rc = ladder_db_tournament_find(db, &ts, 0, &tid);
+    rc = ladder_db_tournament_find(db, &ts, LADDER_FIND_ANY_SEATING, &tid);
     if (rc == JA_ENOTFOUND)
         rc = ladder_db_tournament_create(db, &ts, &tid);
     if (rc != JA_OK) {

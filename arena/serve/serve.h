@@ -25,6 +25,7 @@
 #define ARENA_SERVE_H
 
 #include "jackarena/ja_rules.h"
+#include "plan.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -42,6 +43,7 @@ typedef struct arena_serve_args {
     bool v6;
     uint32_t concurrency;     /* matches at once */
     uint32_t rounds;          /* rounds of a batch (at least concurrency / seats) */
+    ladder_seating seating;   /* the seat orders of a new batch's plan */
     uint32_t smoke;           /* smoke matches of a validation */
     uint32_t move_ms;         /* per-decision limit; REF_MOVE_MS_KIND: by kind */
     uint64_t max_upload;      /* bytes */

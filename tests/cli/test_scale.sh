@@ -111,7 +111,7 @@ open("hkeys/arena.key", "wb").write(sec + b"\n")'
   # 1,200 matches of six games, so that the run is still going when a worker
   # is stopped (short matches go fast: workers then take up to 64 jobs a
   # slot and send up to 32 results at once).
-  HB="tournament $T $B --rounds 400 --seed 9"
+  HB="tournament $T $B --rounds 200 --seed 9"
   "$ARENA" $HB -q --db hfull.db >/dev/null
   "$ARENA" $HB --db hb.db --jobs 0 --workers ipc://$work/hb >hb.out 2>hb.err &
   apid=$!
@@ -144,7 +144,7 @@ check "tournament --help names the scale flags" sh -c '"$0" tournament --help | 
 
 # --jobs 2 (two worker processes) plays exactly the matches of --jobs 1,
 # replays and exported decisions included.
-run() { "$ARENA" tournament $T $B --rounds 20 --seed 3 --opt games=1 -q --json "$@"; }
+run() { "$ARENA" tournament $T $B --rounds 10 --seed 3 --opt games=1 -q --json "$@"; }
 run --db j1.db --replays r1 --export-decisions x1.mp >j1.json
 run --db j2.db --replays r2 --export-decisions x2.mp --jobs 2 >j2.json
 check "--jobs 2 standings = --jobs 1" same_standings j1.json j2.json
@@ -156,7 +156,7 @@ check "no scratch directory left" [ -z "$(ls -A tmp)" ]
 
 # A big run to interrupt (long enough to be caught mid-run however fast it
 # plays): taylor-blackjack with random bots, 3 seats.
-BIG="tournament $T $B --rounds 1000 --seed 9 --opt games=1 -q --json"
+BIG="tournament $T $B --rounds 500 --seed 9 --opt games=1 -q --json"
 "$ARENA" $BIG --db full.db >full.json
 
 # A worker killed mid-run: every match is still played exactly once.
@@ -236,7 +236,7 @@ check "Ctrl-C: its workers are gone" sh -c 'for k in $0; do kill -0 $k 2>/dev/nu
 check "Ctrl-C then re-run: same matches, none twice" same_matches full.db ci.db 3000
 
 # Ctrl-C while no worker has joined: the run stops all the same.
-"$ARENA" tournament $T $B --rounds 2 --seed 3 -q --db nw.db --jobs 0 --workers ipc://$work/nobody \
+"$ARENA" tournament $T $B --rounds 1 --seed 3 -q --db nw.db --jobs 0 --workers ipc://$work/nobody \
   >/dev/null 2>nw.err &
 apid=$!
 planned() { $PY -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from matches").fetchone()[0])' "$1" 2>/dev/null || echo 0; }
@@ -252,15 +252,16 @@ check "Ctrl-C with no worker: interrupted after 0" grep -q "interrupted after 0 
 
 # Three shards, each into its own database, merged with `arena ladder
 # import`: the matches, results and Bradley-Terry ratings of the unsharded
-# run; importing again changes nothing.
+# run; importing again changes nothing. Balanced seating: 4 combinations
+# in 6 seatings, 5 rounds, 120 matches.
 SH="tournament $T --bots random,random,greedy,greedy --seats 3 --rounds 5 --seed 4 --opt games=1 -q --json"
 "$ARENA" $SH --db un.db >/dev/null
 for i in 1 2 3; do "$ARENA" $SH --db s$i.db --shard $i/3 $([ $i = 2 ] && echo --jobs 2) >/dev/null; done
-check "shard 1 played a third" [ "$(count s1.db)" = 20 ]
+check "shard 1 played a third" [ "$(count s1.db)" = 40 ]
 for i in 1 2 3; do "$ARENA" ladder import s$i.db --db merged.db >/dev/null; done
 "$ARENA" ladder import s2.db --db merged.db --json >again.json
-check "import twice: nothing new" $PY -c 'import json; d=json.load(open("again.json")); assert d["matches"]==0 and d["already"]==20, d'
-check "shards merged: same matches" same_matches un.db merged.db 60
+check "import twice: nothing new" $PY -c 'import json; d=json.load(open("again.json")); assert d["matches"]==0 and d["already"]==40, d'
+check "shards merged: same matches" same_matches un.db merged.db 120
 same_results() {
   $PY - "$@" <<'PYEOF'
 import sqlite3, sys
@@ -268,7 +269,7 @@ q = """select m.number, r.seat, b.name, r.score, r.place, r.faults from results 
        join matches m on m.id = r.match_id join bots b on b.id = r.bot_id order by 1, 2"""
 a = sqlite3.connect(sys.argv[1]).execute(q).fetchall()
 b = sqlite3.connect(sys.argv[2]).execute(q).fetchall()
-assert a == b and len(a) == 180, (len(a), len(b))
+assert a == b and len(a) == 360, (len(a), len(b))
 PYEOF
 }
 check "shards merged: same results" same_results un.db merged.db

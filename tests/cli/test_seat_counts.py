@@ -4,7 +4,9 @@
 For each game `arena games --json` lists, at its min_seats and its max_seats
 (Bombs at 20: four tables), with `random` in every seat:
   - `arena tournament` records the matches into a ladder (one round of N
-    bots at N seats: N matches, one per rotation), with a replay each; the
+    bots at N seats: N matches, one per rotation, with --seating cyclic;
+    with --long, balanced seating: N matches per seat order, N-1 orders
+    for odd N, N for even N, 1 for N = 2), with a replay each; the
     largest games run on two jobs, so their results cross the worker
     messages;
   - `arena ladder GAME --seats N` (live Elo) and `--fit` list every bot with
@@ -20,7 +22,8 @@ For each game `arena games --json` lists, at its min_seats and its max_seats
 
 Options: every INT option named `games` or `hands` at its minimum, so that
 a match is short (a game without such an option plays its defaults); with
---long, the defaults and two rounds.
+--long, the defaults and two rounds of cyclic seating at 2 seats, one
+round of balanced seating beyond.
 
 usage: test_seat_counts.py ARENA [--long]
 """
@@ -67,14 +70,18 @@ def one(work, game, n):
     db = os.path.join(work, "arena.db")
     replays = os.path.join(work, "replays-%s-%d" % (name, n))
     opts = short_options(game)
-    rounds = 2 if LONG else 1
+    balanced = LONG and n > 2
+    rounds = 2 if LONG and not balanced else 1
+    orders = (n - 1 if n % 2 else n) if balanced else 1
     jobs = "2" if n == game["max_seats"] and n > game["min_seats"] else "1"
     bots = ",".join(["random"] * n)
     t = json.loads(run("tournament", name, "--bots", bots, "--seats", str(n), "--rounds",
                        str(rounds), "--seed", str(SEED + n), "--db", db, "--replays", replays,
-                       "--jobs", jobs, "--json", *opts).stdout)
-    matches = n * rounds
-    check(t["seats"] == n and t["planned"] == matches and t["matches"] == matches,
+                       "--jobs", jobs, "--seating", "balanced" if balanced else "cyclic",
+                       "--json", *opts).stdout)
+    matches = n * orders * rounds
+    check(t["seats"] == n and t["seating"] == ("balanced" if balanced else "cyclic") and
+          t["planned"] == matches and t["matches"] == matches,
           tag + ": %s of %s matches played" % (t["matches"], t["planned"]))
     sel = ["--seats", str(n), "--db", db, *opts]
 

@@ -4,7 +4,11 @@
 # the same standings and the same replays; a run killed with SIGKILL and run
 # again finishes the plan with exactly the matches an uninterrupted run plays;
 # a second run on a database in use is refused naming the holder, and two
-# identical runs at once record every match once.
+# identical runs at once record every match once. Plans are balanced (the
+# default: three bots at three seats play both directions, 6 matches a
+# round); a cyclic tournament killed part-way is finished cyclic by a run
+# that does not name a seating, and a balanced run of the same seed is
+# another tournament.
 # Usage: test_tournament.sh ARENA
 set -u
 ARENA=$1
@@ -39,6 +43,7 @@ expect_fail 2 "give at least two bots" -- "$ARENA" tournament $T --bots random
 expect_fail 2 "bot plugin './nope.so': No such file" -- "$ARENA" tournament $T --bots random,./nope.so
 expect_fail 2 "unknown bot 'rnd'" -- "$ARENA" tournament $T --bots random,rnd
 expect_fail 2 "--format 'swiss': use round-robin or gauntlet" -- "$ARENA" tournament $T $B --format swiss
+expect_fail 2 "--seating 'random': use balanced or cyclic" -- "$ARENA" tournament $T $B --seating random
 expect_fail 2 "more than the limit" -- "$ARENA" tournament $T $B --rounds 4000000
 expect_fail 2 "--jobs needs a positive number" -- "$ARENA" tournament $T $B --jobs 0
 expect_fail 2 "unknown option 'nope' for taylor-blackjack" -- "$ARENA" tournament $T $B --opt nope=1
@@ -52,10 +57,10 @@ expect_fail 2 "junk.db" -- "$ARENA" tournament $T $B --db junk.db
 rm -f junk.db
 
 # Same seed, same standings and same replays (two databases).
-run() { "$ARENA" tournament $T $B --rounds 2 --seed 11 --opt games=1 --db "$1.db" --replays "$1" --json -q >"$1.json"; }
+run() { "$ARENA" tournament $T $B --rounds 1 --seed 11 --opt games=1 --db "$1.db" --replays "$1" --json -q >"$1.json"; }
 run a; check "tournament a exits 0" test $? = 0
 run b; check "tournament b exits 0" test $? = 0
-check "same seed, same standings" $PY -c 'import json; a=json.load(open("a.json")); b=json.load(open("b.json")); assert a["standings"]==b["standings"] and a["matches"]==6, (a,b)'
+check "same seed, same standings" $PY -c 'import json; a=json.load(open("a.json")); b=json.load(open("b.json")); assert a["standings"]==b["standings"] and a["matches"]==6 and a["seating"]=="balanced", (a,b)'
 check "standings carry the fitted Elo with its interval" $PY -c 'import json; d=json.load(open("a.json")); assert all((r["elo_status"]=="rated" and r["elo_ci95"][0] < r["elo"] < r["elo_ci95"][1]) or (r["elo_status"]!="rated" and r["elo_ci95"] is None) for r in d["standings"]), d'
 check "same replays" bash -c 'cd a && for f in *.rpl; do cmp -s <(tail -c 70 "$f") <(tail -c 70 "../b/$f") || exit 1; done'
 check "a replay verifies" "$ARENA" replay verify a/t1-m000003.rpl
@@ -67,11 +72,11 @@ check "ladder JSON" $PY -c 'import json; d=json.load(open("ladder.json")); asser
 
 # Killed with SIGKILL part-way, then run again: the same matches as a run
 # that was never interrupted (whenever the kill landed).
-big() { "$ARENA" tournament $T $B --rounds 40 --seed 5 --opt games=1 --db "$1.db" -q --json; }
+big() { "$ARENA" tournament $T $B --rounds 20 --seed 5 --opt games=1 --db "$1.db" -q --json "${@:2}"; }
 big full >full.json
 # The arena itself in the background (not the function, whose subshell
 # would be what the kill hits, leaving the arena running on).
-"$ARENA" tournament $T $B --rounds 40 --seed 5 --opt games=1 --db killed.db -q --json \
+"$ARENA" tournament $T $B --rounds 20 --seed 5 --opt games=1 --db killed.db -q --json \
   >/dev/null 2>&1 &
 pid=$!
 sleep 0.3; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
@@ -80,6 +85,7 @@ check "killed run finished on re-run" $PY - <<'PYEOF'
 import json, sqlite3
 a = json.load(open("full.json")); b = json.load(open("killed.json"))
 assert a["standings"] == b["standings"] and b["matches"] == b["planned"] == 120, (a, b)
+assert b["seating"] == "balanced", b
 q = "select number, digest from matches order by number"
 da = sqlite3.connect("full.db").execute(q).fetchall()
 db = sqlite3.connect("killed.db").execute(q).fetchall()
@@ -87,11 +93,70 @@ assert da == db and len(da) == 120
 PYEOF
 check "the killed run's lock file did not stop the re-run, which removed it" test ! -e killed.db.lock
 
+# The same, cyclic: killed part-way, then finished by a run that names no
+# seating (as a database planned before balanced seating is finished): the
+# stored cyclic plan, 60 matches, those of an uninterrupted cyclic run.
+big cfull --seating cyclic >cfull.json
+"$ARENA" tournament $T $B --rounds 20 --seed 5 --opt games=1 --db ckilled.db -q --json \
+  --seating cyclic >/dev/null 2>&1 &
+pid=$!
+# Killed once its plan is stored (before, the re-run would plan anew), or
+# not at all if it has ended.
+$PY - $pid <<'PYEOF'
+import os, sqlite3, sys, time
+while True:
+    try:  # ended (a zombie until the shell waits for it)
+        if open("/proc/%s/stat" % sys.argv[1]).read().split(")")[-1].split()[0] == "Z":
+            break
+    except OSError:
+        break
+    try:
+        c = sqlite3.connect("file:ckilled.db?mode=ro", uri=True)
+        if c.execute("select count(*) from tournaments").fetchone()[0]:
+            break
+    except sqlite3.Error:
+        pass
+    time.sleep(0.02)
+PYEOF
+kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+big ckilled >ckilled.json
+check "a cyclic run killed is finished cyclic by a run without --seating" $PY - <<'PYEOF'
+import json, sqlite3
+a = json.load(open("cfull.json")); b = json.load(open("ckilled.json"))
+assert a["standings"] == b["standings"] and b["matches"] == b["planned"] == 60, (a, b)
+assert a["seating"] == b["seating"] == "cyclic", (a, b)
+q = "select number, digest from matches order by number"
+da = sqlite3.connect("cfull.db").execute(q).fetchall()
+db = sqlite3.connect("ckilled.db").execute(q).fetchall()
+assert da == db and len(da) == 60
+c = sqlite3.connect("ckilled.db")
+assert c.execute("select count(*), min(seating) from tournaments").fetchone() == (1, "cyclic")
+# Every seating is a rotation of the one order (0, 1, 2): 0 is always
+# followed by 1.
+q = ("select a.slot, b.slot from match_seats a join match_seats b"
+     " on b.match_id = a.match_id and b.seat = (a.seat + 1) % 3")
+assert set(c.execute(q).fetchall()) == {(0, 1), (1, 2), (2, 0)}
+PYEOF
+# Asking for balanced seating with that seed: a tournament of its own, where
+# each bot has each other as its next neighbour in as many matches.
+big ckilled --seating balanced >cbal.json
+check "--seating balanced beside it: a new tournament, neighbours balanced" $PY - <<'PYEOF'
+import collections, json, sqlite3
+d = json.load(open("cbal.json"))
+assert d["seating"] == "balanced" and d["matches"] == d["planned"] == 120 and d["tournament"] == 2, d
+c = sqlite3.connect("ckilled.db")
+q = ("select a.slot, b.slot from match_seats a join match_seats b"
+     " on b.match_id = a.match_id and b.seat = (a.seat + 1) % 3"
+     " join matches m on m.id = a.match_id where m.tournament_id = 2")
+n = collections.Counter(c.execute(q).fetchall())
+assert sorted(n) == [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)] and set(n.values()) == {60}, n
+PYEOF
+
 # One run at a time per database (docs/database.md). Held by another process
 # (here a stand-in holding DB.lock's record lock, as an arena does): refused
 # at once, exit 1, one line naming the database and the holder's pid, and
 # nothing written.
-L="tournament $T $B --rounds 10 --seed 21 --opt games=1"
+L="tournament $T $B --rounds 5 --seed 21 --opt games=1"
 "$ARENA" $L --db solo.db --replays solo -q >/dev/null 2>&1
 check "solo run exits 0" test $? = 0
 mkdir lk

@@ -1,4 +1,4 @@
-/* Unit tests of schema versions 2 to 5 and imports in the ladder database
+/* Unit tests of schema versions 2 to 6 and imports in the ladder database
  * (ladders/ladder_db.h, schema.c): a version-1 file, written with the
  * released migration 1 exactly and filled with a duplicate tournament,
  * opens at the current version with every row kept and its duplicate sets
@@ -9,7 +9,9 @@
  * migrates to version 4 with no source names and then takes them; a
  * version-4 file gets each result's step in its bot's live Elo
  * (games_before), numbered per ladder and bot, and a match recorded then
- * continues from the bot's count; imports
+ * continues from the bot's count; a version-5 file's tournament reads
+ * 'cyclic' seating, is found again by any seating or by cyclic, not by
+ * balanced, and resumes with its stored plan; imports
  * store their tournaments, matches, results and live Elo in one
  * transaction; a file is imported once; a bad import, or one that fails
  * part-way, writes nothing.
@@ -181,7 +183,8 @@ static void test_migrate_v1(void **state)
     /* The migrated file takes new tournaments as before. */
     ladder_bot lb[2] = {{"random", "1.0", "builtin", "random", NULL},
                         {"greedy", "1.0", "builtin", "greedy", NULL}};
-    ladder_tournament_spec spec = {key, 5, LADDER_FORMAT_ROUND_ROBIN, 1, false, 2, lb};
+    ladder_tournament_spec spec = {key, 5, LADDER_FORMAT_ROUND_ROBIN, 1, false, 2, lb,
+                                   LADDER_SEATING_CYCLIC};
     int64_t tid;
     assert_int_equal(ladder_db_tournament_create(db, &spec, &tid), JA_OK);
     ladder_match_result r;
@@ -217,7 +220,8 @@ static int64_t play_one(ladder_db *db, const char *game, uint32_t n)
     ladder_bot bots[JA_MAX_SEATS + 1];
     char names[JA_MAX_SEATS + 1][8];
     make_bots(n, bots, names);
-    ladder_tournament_spec spec = {{game, n, ""}, 7, LADDER_FORMAT_ROUND_ROBIN, 1, false, n, bots};
+    ladder_tournament_spec spec = {{game, n, ""}, 7, LADDER_FORMAT_ROUND_ROBIN, 1, false, n, bots,
+                                   LADDER_SEATING_CYCLIC};
     int64_t tid = 0;
     if (ladder_db_tournament_create(db, &spec, &tid) != JA_OK)
         fail_msg("%u seats: %s", (unsigned)n, ladder_db_errmsg(db));
@@ -288,7 +292,7 @@ static void test_every_seat_count(void **state)
     make_bots(JA_MAX_SEATS + 1, bots, names);
     ladder_tournament_spec spec = {
         {"g", JA_MAX_SEATS + 1, ""}, 7, LADDER_FORMAT_ROUND_ROBIN, 1, false, JA_MAX_SEATS + 1,
-        bots};
+        bots, LADDER_SEATING_CYCLIC};
     int64_t tid = 0;
     int64_t before = raw_int(f->db, "SELECT count(*) FROM tournaments");
     assert_int_equal(ladder_db_tournament_create(db, &spec, &tid), JA_EINVAL);
@@ -515,7 +519,7 @@ static void test_migrate_v4(void **state)
     ladder_db *db = open_ok(f->db);
     int v = 0;
     assert_int_equal(ladder_db_schema_version(db, &v), JA_OK);
-    assert_int_equal(v, 5);
+    assert_int_equal(v, LADDER_DB_SCHEMA_VERSION);
     assert_int_equal(raw_int(f->db, "SELECT count(*) FROM results WHERE games_before IS NULL"),
                      0);
     assert_int_equal(step_of(f->db, 1, 1), 0);
@@ -549,6 +553,109 @@ static void test_migrate_v4(void **state)
     sqlite3 *s = NULL;
     assert_int_equal(sqlite3_open(f->db, &s), SQLITE_OK);
     assert_int_equal(sqlite3_exec(s, "UPDATE results SET games_before = -1", NULL, NULL, NULL),
+                     SQLITE_CONSTRAINT);
+    sqlite3_close(s);
+}
+
+/* ---- Version 5 -> 6 ------------------------------------------------------------ */
+
+static const ladder_bot V5_BOTS[3] = {{"A", "", "builtin", "a", NULL},
+                                      {"B", "", "builtin", "b", NULL},
+                                      {"C", "", "builtin", "c", NULL}};
+
+/* A version-5 file, written with migrations 1 to 5 exactly: a three-seat
+ * tournament of A, B and C planned as every plan was then (the three
+ * rotations of one order), its first match played. At version 6 it reads
+ * 'cyclic'; a run that does not choose a seating finds it again, one that
+ * asks for balanced seating does not (and plans its own, beside it), and
+ * the rest of its plan is played as stored. */
+static void test_migrate_v5(void **state)
+{
+    fx *f = *state;
+    for (int i = 0; i < 5; i++)
+        raw_exec(f->db, ladder__migrations[i].sql);
+    raw_exec(f->db,
+             "PRAGMA user_version = 5;"
+             "INSERT INTO bots VALUES (1, 'A', '', 'builtin', 'a', NULL, 'T'),"
+             " (2, 'B', '', 'builtin', 'b', NULL, 'T'), (3, 'C', '', 'builtin', 'c', NULL, 'T');"
+             "INSERT INTO ladders VALUES (1, 'g', 3, '');"
+             "INSERT INTO tournaments VALUES (1, 1, '9', 'round-robin', 1, 0, 3, 3, 'running',"
+             " 'T', NULL, NULL, NULL);"
+             "INSERT INTO participants VALUES (1, 0, 1, 'A'), (1, 1, 2, 'B'), (1, 2, 3, 'C');"
+             "INSERT INTO matches VALUES (1, 1, 0, 0, 0, 0, '11', 'done', 3, NULL, NULL, 'T'),"
+             " (2, 1, 1, 0, 0, 1, '12', 'planned', NULL, NULL, NULL, NULL),"
+             " (3, 1, 2, 0, 0, 2, '13', 'planned', NULL, NULL, NULL, NULL);"
+             "INSERT INTO match_seats VALUES (1, 0, 0), (1, 1, 1), (1, 2, 2), (2, 0, 1),"
+             " (2, 1, 2), (2, 2, 0), (3, 0, 2), (3, 1, 0), (3, 2, 1);"
+             "INSERT INTO results VALUES (1, 0, 1, 27720, 1, 0, 1500, 10, 0),"
+             " (1, 1, 2, 0, 2, 0, 1500, -5, 0), (1, 2, 3, 0, 2, 0, 1500, -5, 0);"
+             "INSERT INTO ratings VALUES (1, 1, 1, 1510, 2, 0, 0, 'T'),"
+             " (1, 2, 1, 1495, 0, 0, 1, 'T'), (1, 3, 1, 1495, 0, 0, 1, 'T');");
+    ladder_db *db = open_ok(f->db);
+    int v = 0;
+    assert_int_equal(ladder_db_schema_version(db, &v), JA_OK);
+    assert_int_equal(v, 6);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM tournaments WHERE seating = 'cyclic'"),
+                     1);
+    ladder_tournament_info ti;
+    assert_int_equal(ladder_db_tournament_get(db, 1, &ti), JA_OK);
+    assert_int_equal(ti.seating, LADDER_SEATING_CYCLIC);
+    assert_int_equal(ti.n_matches, 3);
+    assert_int_equal(ti.n_done, 1);
+
+    ladder_tournament_spec spec = {{"g", 3, ""}, 9, LADDER_FORMAT_ROUND_ROBIN, 1, false, 3,
+                                   V5_BOTS, LADDER_SEATING_BALANCED};
+    int64_t tid = 0;
+    assert_int_equal(ladder_db_tournament_find(db, &spec, 0, &tid), JA_ENOTFOUND);
+    assert_int_equal(ladder_db_tournament_find(db, &spec, LADDER_FIND_ANY_SEATING, &tid), JA_OK);
+    assert_int_equal(tid, 1);
+    spec.seating = LADDER_SEATING_CYCLIC;
+    tid = 0;
+    assert_int_equal(ladder_db_tournament_find(db, &spec, 0, &tid), JA_OK);
+    assert_int_equal(tid, 1);
+
+    /* The rest of its plan, as stored: the cyclic rotations. */
+    uint32_t *pending = NULL, n = 0;
+    assert_int_equal(ladder_db_pending(db, 1, &pending, &n), JA_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(pending[0], 1);
+    assert_int_equal(pending[1], 2);
+    free(pending);
+    ladder_plan_match m;
+    assert_int_equal(ladder_db_match_get(db, 1, 2, &m), JA_OK);
+    assert_int_equal(m.slot[0], 2);
+    assert_int_equal(m.slot[1], 0);
+    assert_int_equal(m.slot[2], 1);
+    ladder_match_result r = {.outcome = {.n_seats = 3, .place = {1, 2, 3}}};
+    assert_int_equal(ladder_db_record_match(db, 1, 1, &r), JA_OK);
+    assert_int_equal(ladder_db_record_match(db, 1, 2, &r), JA_OK);
+    assert_int_equal(ladder_db_tournament_get(db, 1, &ti), JA_OK);
+    assert_true(ti.done);
+
+    /* A balanced tournament of the same spec is a new one, of 6 matches. */
+    spec.seating = LADDER_SEATING_BALANCED;
+    assert_int_equal(ladder_db_tournament_create(db, &spec, &tid), JA_OK);
+    assert_int_equal(tid, 2);
+    assert_int_equal(ladder_db_tournament_get(db, 2, &ti), JA_OK);
+    assert_int_equal(ti.seating, LADDER_SEATING_BALANCED);
+    assert_int_equal(ti.n_matches, 6);
+    assert_int_equal(ladder_db_match_get(db, 2, 3, &m), JA_OK); /* the other direction */
+    assert_int_equal(m.slot[0], 0);
+    assert_int_equal(m.slot[1], 2);
+    assert_int_equal(m.slot[2], 1);
+    /* The newest of any seating is the balanced one; cyclic still finds 1. */
+    assert_int_equal(ladder_db_tournament_find(db, &spec, LADDER_FIND_ANY_SEATING, &tid), JA_OK);
+    assert_int_equal(tid, 2);
+    spec.seating = LADDER_SEATING_CYCLIC;
+    assert_int_equal(ladder_db_tournament_find(db, &spec, 0, &tid), JA_OK);
+    assert_int_equal(tid, 1);
+    ladder_db_close(&db);
+
+    /* Only the two names are stored. */
+    sqlite3 *s = NULL;
+    assert_int_equal(sqlite3_open(f->db, &s), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(s, "UPDATE tournaments SET seating = 'random'", NULL, NULL,
+                                  NULL),
                      SQLITE_CONSTRAINT);
     sqlite3_close(s);
 }
@@ -779,6 +886,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_migrate_v2, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_v3, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_v4, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_migrate_v5, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import_numbers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import_refused, setup, teardown),

@@ -579,20 +579,28 @@ static void assert_steps_counted(const char *path)
 }
 
 /* Takes a closed file of the current version back to version 4: results
- * without games_before, its columns then those of a genuine version-4 file
- * (migrations 1 to 4 run on an empty one). */
+ * without games_before and tournaments without seating (version 6), their
+ * columns then those of a genuine version-4 file (migrations 1 to 4 run on
+ * an empty one). */
 static void downgrade_to_v4(const char *path)
 {
-    raw_exec(path, "ALTER TABLE results DROP COLUMN games_before; PRAGMA user_version = 4;");
+    raw_exec(path, "ALTER TABLE tournaments DROP COLUMN seating;"
+                   " ALTER TABLE results DROP COLUMN games_before; PRAGMA user_version = 4;");
     char v4[160];
     db_file("genuine_v4", v4);
     remove(v4);
     for (int i = 0; i < 4; i++)
         raw_exec(v4, ladder__migrations[i].sql);
-    const char *cols = "SELECT group_concat(name || ' ' || type || ' ' || \"notnull\", ', ')"
-                       " FROM (SELECT * FROM pragma_table_info('results') ORDER BY cid)";
-    char a[512], b[512];
-    assert_string_equal(raw_text(path, cols, a, sizeof a), raw_text(v4, cols, b, sizeof b));
+    const char *cols[2] = {
+        "SELECT group_concat(name || ' ' || type || ' ' || \"notnull\", ', ')"
+        " FROM (SELECT * FROM pragma_table_info('results') ORDER BY cid)",
+        "SELECT group_concat(name || ' ' || type || ' ' || \"notnull\", ', ')"
+        " FROM (SELECT * FROM pragma_table_info('tournaments') ORDER BY cid)"};
+    for (int i = 0; i < 2; i++) {
+        char a[512], b[512];
+        assert_string_equal(raw_text(path, cols[i], a, sizeof a),
+                            raw_text(v4, cols[i], b, sizeof b));
+    }
     assert_int_equal(raw_int(path, "SELECT count(*) FROM pragma_table_info('results')"
                                    " WHERE name = 'games_before'"),
                      0);

@@ -137,8 +137,8 @@ static void test_text(void **state)
     assert_int_equal(prepared, JA_OK);
     char head[400];
     snprintf(head, sizeof head,
-             "tournament 1: taylor-blackjack, 3 bots, 2 seats, round-robin, 2 rounds, seed 5: "
-             "12 matches\noptions: ");
+             "tournament 1: taylor-blackjack, 3 bots, 2 seats, round-robin, cyclic seating, "
+             "2 rounds, seed 5: 12 matches\noptions: ");
     assert_memory_equal(s, head, strlen(head));
     char db_line[200];
     snprintf(db_line, sizeof db_line, "\ndatabase: %s\n", f->db);
