@@ -27,8 +27,8 @@ OUT_DIR=${OUT_DIR:-out}
 arena="$BUILD_DIR/arena/arena"
 mkdir -p "$OUT_DIR"
 
-rounds=50 opts=()
-[ "$small" = 1 ] && rounds=2 opts=(--opt games=1)
+rounds=25 opts=()  # balanced seating: 6 matches a round
+[ "$small" = 1 ] && rounds=1 opts=(--opt games=1)
 "$arena" tournament taylor-blackjack --bots random,greedy,random --seats 3 --rounds "$rounds" \
   --seed 1 "${opts[@]}" --db "$OUT_DIR/arena.db" --replays "$OUT_DIR/replays"
 echo
