@@ -52,7 +52,7 @@ typedef struct fitter {
      * player of each seat), then index. */
     size_t *ord;
     double *w; /* per match: 1 / (plays of its deal with its seating) */
-    uint64_t replays;
+    uint64_t replays, replays_replayed;
     edge *e;
     size_t ne;
     /* Digraph in CSR form: out-edges of v are adj[off[v] .. off[v+1]-1]. */
@@ -190,9 +190,13 @@ static void deal_weights(fitter *F)
     for (size_t lo = 0, hi; lo < n; lo = hi) {
         for (hi = lo + 1; hi < n && same_seating(&F->m[F->ord[lo]], &F->m[F->ord[hi]]); hi++)
             ;
-        for (size_t k = lo; k < hi; k++)
+        uint64_t marked = 0;
+        for (size_t k = lo; k < hi; k++) {
             F->w[F->ord[k]] = 1.0 / (double)(hi - lo);
+            marked += F->m[F->ord[k]].replayed;
+        }
         F->replays += hi - lo - 1;
+        F->replays_replayed += marked < hi - lo ? marked : marked - 1;
     }
 }
 
@@ -1225,6 +1229,7 @@ int ladder_fit_run(const ladder_fit_match *matches, size_t n, uint32_t n_players
     find_groups(&F, f);
     find_units(&F, f, &u);
     f->replays = F.replays;
+    f->replays_replayed = F.replays_replayed;
     place_groups(&F, f, &u);
     rank_units(&F, f, &u);
     if ((rc = fit_parts(&F, o, f, &u)) == JA_OK) {

@@ -79,6 +79,9 @@ typedef struct ladder_fit_match {
     uint32_t player[JA_MAX_SEATS]; /* seat -> player, 0 .. n_players-1; seats of
                                       one player are never paired */
     uint8_t place[JA_MAX_SEATS];   /* 1 = best; equal places are a draw */
+    bool replayed;                 /* dealt a deal that an earlier tournament
+                                      played first: only counted (ladder_fit
+                                      .replays_replayed), no weight of its own */
 } ladder_fit_match;
 
 typedef struct ladder_fit_opts {
@@ -185,6 +188,12 @@ typedef struct ladder_fit {
                                    was singular (ladder_fit_part) */
     uint64_t replays;           /* matches that repeated an earlier match's
                                    deal and seating (weighted with it) */
+    uint64_t replays_replayed;  /* of those, matches marked `replayed`: of each
+                                   set of plays of one deal and seating, its
+                                   marked ones, but one when all are marked
+                                   (the first play of that seating). The
+                                   others (replays - replays_replayed) repeat
+                                   a match of the deal's first tournament */
 } ladder_fit;
 
 /* Default options. */

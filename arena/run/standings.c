@@ -253,6 +253,7 @@ void arena_fit_add(ladder_fit_match **m, size_t *n, size_t *cap, const ladder_ma
     memset(x, 0, sizeof *x);
     x->cluster = row->deal;
     x->n_seats = row->n_seats;
+    x->replayed = row->deal_tournament != row->tournament_id;
     for (uint32_t s = 0; s < row->n_seats; s++) {
         x->player[s] = player[s];
         x->place[s] = row->place[s];
@@ -414,8 +415,12 @@ static void json_fit(FILE *out, const fit_view *v)
     json_fit_anchor(&w, v);
     jw_int(&w, "matches", (long long)v->in->matches);
     jw_int(&w, "clusters", (long long)f->clusters);
+    /* matches = repeated + other_seats; merged = repeated + merged_within. */
     jw_obj(&w, "replays");
     jw_int(&w, "matches", (long long)v->in->replayed);
+    jw_int(&w, "repeated", (long long)f->replays_replayed);
+    jw_int(&w, "other_seats", (long long)(v->in->replayed - f->replays_replayed));
+    jw_int(&w, "merged_within", (long long)(f->replays - f->replays_replayed));
     jw_int(&w, "merged", (long long)f->replays);
     jw_obj_end(&w);
     jw_str(&w, "covariance", f->model_fallback ? "model" : "sandwich");
@@ -447,6 +452,38 @@ static void print_anchor(FILE *out, const ladder_fit *f, const ladder_fit_opts *
     }
 }
 
+/* "N match" or "N matches". */
+static const char *matches_s(uint64_t n)
+{
+    return n == 1 ? "match" : "matches";
+}
+
+/* The replays line, whose counts add up: the `replayed` matches dealt an
+ * earlier tournament's deals are those that repeated a match (same bots,
+ * same seats: merged with it) and those in other seats (in full); the
+ * repeats merged are those and the ones within the deal's first
+ * tournament. Nothing when there is neither. */
+static void print_replays(FILE *out, uint64_t replayed, const ladder_fit *f)
+{
+    uint64_t rep = f->replays_replayed, within = f->replays - rep;
+    if (!replayed && !within)
+        return;
+    fputs("replays: ", out);
+    if (replayed)
+        fprintf(out, "%llu %s dealt deals that an earlier tournament of this ladder had played "
+                "(the same seeds), clustered with them: %llu repeated a match with the same "
+                "bots in the same seats and count once with it (their mean), %llu sat the bots "
+                "in other seats and count in full",
+                (unsigned long long)replayed, replayed == 1 ? "match was" : "matches were",
+                (unsigned long long)rep, (unsigned long long)(replayed - rep));
+    if (within)
+        fprintf(out, "%s%llu %s repeated a match of %s own tournament (the same deal, bots and "
+                "seats) and count%s once with it", replayed ? "; " : "",
+                (unsigned long long)within, matches_s(within), within == 1 ? "its" : "their",
+                within == 1 ? "s" : "");
+    fputc('\n', out);
+}
+
 /* The text's head: what was fitted, the options, the replays, the anchor. */
 static void print_fit_head(FILE *out, const fit_view *v)
 {
@@ -460,13 +497,7 @@ static void print_fit_head(FILE *out, const fit_view *v)
         fprintf(out, "; the clustered covariance was singular (too few or too uniform deals), so "
                "the intervals are the model's");
     fprintf(out, ")\noptions: %s\n", v->opts);
-    if (in->replayed || f->replays) {
-        fprintf(out, "replays: %llu match%s dealt deals that an earlier tournament of this ladder had "
-               "played (the same seeds), clustered with them; %llu repeated a match with the "
-               "same bots in the same seats and count%s once with it (their mean)\n",
-               (unsigned long long)in->replayed, in->replayed == 1 ? " was" : "es were",
-               (unsigned long long)f->replays, f->replays == 1 ? "s" : "");
-    }
+    print_replays(out, in->replayed, f);
     print_anchor(out, f, v->fo, v->anchor_name);
 }
 

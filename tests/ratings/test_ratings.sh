@@ -103,16 +103,16 @@ for k in ra:
 assert a["clusters"] == b["clusters"], (a["clusters"], b["clusters"])
 PYEOF
 }
-check "no replays in one tournament" $PY -c 'import json; d=json.load(open("fit.json")); assert d["replays"] == {"matches": 0, "merged": 0} and all(r["played"] == r["games"] for r in d["ratings"]), d'
+check "no replays in one tournament" $PY -c 'import json; d=json.load(open("fit.json")); assert d["replays"] == {"matches": 0, "repeated": 0, "other_seats": 0, "merged_within": 0, "merged": 0} and all(r["played"] == r["games"] for r in d["ratings"]), d'
 cp two.db twice.db
 "$ARENA" tournament $T --bots greedy,random,random --seats 2 --rounds 12 --seed 3 --db twice.db -q --json >/dev/null
 "$ARENA" tournament $T --bots greedy,random,random --seats 2 --rounds 12 --seed 3 --db more.db -q --json >/dev/null
 "$ARENA" ladder $T --db twice.db --seats 2 --fit --json >twice.json
 "$ARENA" ladder $T --db more.db --seats 2 --fit --json >more.json
 check "more rounds, same seed: the fit of the longer tournament alone" same_ratings more.json twice.json
-check "more rounds, same seed: 36 replays, merged" $PY -c 'import json; d=json.load(open("twice.json")); assert d["matches"] == 108 and d["replays"] == {"matches": 36, "merged": 36} and all(r["played"] == 72 and r["games"] == 48 for r in d["ratings"]), d'
+check "more rounds, same seed: 36 replays, merged" $PY -c 'import json; d=json.load(open("twice.json")); assert d["matches"] == 108 and d["replays"] == {"matches": 36, "repeated": 36, "other_seats": 0, "merged_within": 0, "merged": 36} and all(r["played"] == 72 and r["games"] == 48 for r in d["ratings"]), d'
 "$ARENA" ladder $T --db twice.db --seats 2 --fit >twice.txt
-check "replays said in the text" grep -q "^replays: 36 matches were dealt deals that an earlier tournament of this ladder had played (the same seeds), clustered with them; 36 repeated a match with the same bots in the same seats and count once with it (their mean)$" twice.txt
+check "replays said in the text" grep -q "^replays: 36 matches were dealt deals that an earlier tournament of this ladder had played (the same seeds), clustered with them: 36 repeated a match with the same bots in the same seats and count once with it (their mean), 0 sat the bots in other seats and count in full$" twice.txt
 
 # An anchor fixes its own group only: the other groups keep their mean.
 line() { printf '{"game":"%s","seats":[{"bot":"%s","place":%s},{"bot":"%s","place":%s}]}\n' $T "$1" "$2" "$3" "$4"; }

@@ -44,7 +44,7 @@ echo "cluster up in $($PY -c "print('%.1f s' % ($(date +%s.%N) - $t0))")"
 daemons=$(bash "$here/cluster.sh" pids "$cluster")
 check "three daemons run" [ "$(echo "$daemons" | wc -w)" = 3 ]
 
-T="tournament bombs --bots random,greedy,random --rounds 40 --seed 7"
+T="tournament bombs --bots random,greedy,random --rounds 20 --seed 7"  # 120 matches: 6 seatings a round
 same_ladder() { # same_ladder A.db B.db [N [live]]: the same N (120) matches (digests),
   # results and `ladder --fit --json`; with "live", the live Elo (which follows
   # the order results arrive in, docs/elo.md) is left out of the comparison

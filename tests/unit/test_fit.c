@@ -616,6 +616,7 @@ static void test_replays(void **state)
     add2(&g, 1, 0, 1.0, 1, 2);
     ladder_fit *f = run(&g, 2, NULL);
     assert_int_equal(f->replays, 1);
+    assert_int_equal(f->replays_replayed, 0); /* a repeat within its tournament */
     near(f->players[0].elo, 1500.0, 1e-9);
     near(f->players[0].se, 100.296015, 1e-5);
     near(f->players[0].games, 3.0, 1e-12);
@@ -638,10 +639,13 @@ static void test_replays(void **state)
     }
     f = run(&a, 4, NULL);
     games b = a;
-    for (size_t i = 0; i < 40; i++)
-        b.m[b.n++] = a.m[i];
+    for (size_t i = 0; i < 40; i++) {
+        b.m[b.n] = a.m[i];
+        b.m[b.n++].replayed = true; /* dealt by the first tournament */
+    }
     ladder_fit *f2 = run(&b, 4, NULL);
     assert_int_equal(f2->replays, 40);
+    assert_int_equal(f2->replays_replayed, 40);
     assert_int_equal(f->replays, 0);
     for (int p = 0; p < 4; p++) {
         assert_int_equal(f2->players[p].status, LADDER_FIT_RATED);
@@ -658,13 +662,34 @@ static void test_replays(void **state)
         m->player[1] = a.m[i].player[0];
         m->place[0] = a.m[i].place[1];
         m->place[1] = a.m[i].place[0];
+        m->replayed = true;
     }
     f2 = run(&c, 4, NULL);
     assert_int_equal(f2->replays, 0);
+    assert_int_equal(f2->replays_replayed, 0); /* 40 in other seats */
     for (int p = 0; p < 4; p++)
         near(f2->players[p].games, f->players[p].games + (double)(f2->players[p].matches -
                                                                    f->players[p].matches),
              1e-12);
+    ladder_fit_free(&f2);
+    /* Deal 1000 played in a third seating by two later tournaments (both
+     * marked: one is that seating's first play), and deal 1001's match
+     * twice more, once by its own tournament and once by a later one:
+     * 3 repeats, 2 of them among the marked (and 1 marked in other seats,
+     * counted in full). */
+    games d = a;
+    ladder_fit_match x = a.m[0];
+    x.player[0] = (a.m[0].player[0] + 2) % 4;
+    x.player[1] = (a.m[0].player[1] + 2) % 4;
+    x.replayed = true;
+    d.m[d.n++] = x;
+    d.m[d.n++] = x;
+    d.m[d.n++] = a.m[1];
+    d.m[d.n] = a.m[1];
+    d.m[d.n++].replayed = true;
+    f2 = run(&d, 4, NULL);
+    assert_int_equal(f2->replays, 3);
+    assert_int_equal(f2->replays_replayed, 2);
     ladder_fit_free(&f2);
     ladder_fit_free(&f);
 }
