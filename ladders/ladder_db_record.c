@@ -502,6 +502,7 @@ typedef struct import_group {
     uint32_t n_part;   /* participants */
     uint32_t n_m;      /* matches */
     bool keep_numbers; /* the matches keep the file's numbers (file_numbers) */
+    int64_t ladder_id; /* its ladder */
     int64_t tid;       /* the tournament, once stored */
 } import_group;
 
@@ -559,6 +560,60 @@ static int import_tournament_row(ladder_db *db, import_group *g, int64_t import_
     return ldb_insert_row(db, st, &g->tid, what);
 }
 
+/* The one bot that has played in ladder_id under `name` (and `version`,
+ * unless NULL) into *out_id; JA_ENOTFOUND when none or several have. */
+static int played_bot(ladder_db *db, int64_t ladder_id, const char *name, const char *version,
+                      int64_t *out_id)
+{
+    static const char what[] = "looking up a bot of the ladder";
+    sqlite3_stmt *st;
+    int rc = ldb_prepare(db,
+                         "SELECT b.id FROM bots b WHERE b.name = ?1"
+                         " AND (?3 IS NULL OR b.version = ?3) AND EXISTS (SELECT 1 FROM results r"
+                         "  JOIN matches m ON m.id = r.match_id"
+                         "  JOIN tournaments t ON t.id = m.tournament_id"
+                         "  WHERE r.bot_id = b.id AND t.ladder_id = ?2) LIMIT 2",
+                         &st, what);
+    if (rc != JA_OK)
+        return rc;
+    ldb_bind_text(st, 1, name);
+    sqlite3_bind_int64(st, 2, ladder_id);
+    ldb_bind_text(st, 3, version);
+    int n = 0, src;
+    while ((src = sqlite3_step(st)) == SQLITE_ROW)
+        if (n++ == 0)
+            *out_id = sqlite3_column_int64(st, 0);
+    if (src != SQLITE_DONE)
+        rc = ldb_sql_fail(db, src, what);
+    else if (n != 1)
+        rc = JA_ENOTFOUND;
+    ldb_finish(db, st);
+    return rc;
+}
+
+/* The id of imported bot b (added when new). A bot with neither version
+ * nor hash (PGN names bots by name alone) is the bot of the ladder that
+ * played under that name when exactly one did, or under `name@version`
+ * (as `ladder export --pgn` names two versions of one name) the one of
+ * that name and version: so results exported and imported again continue
+ * their bots. Otherwise, its own identity (name, '', no hash). */
+static int import_bot_id(ladder_db *db, const import_group *g, const ladder_bot *b,
+                         int64_t *out_id)
+{
+    if ((b->version == NULL || b->version[0] == '\0') && b->sha256 == NULL) {
+        int rc = played_bot(db, g->ladder_id, b->name, NULL, out_id);
+        const char *at = strrchr(b->name, '@');
+        if (rc == JA_ENOTFOUND && at != NULL && at != b->name && at[1] != '\0') {
+            char name[LADDER_NAME_MAX];
+            snprintf(name, sizeof name, "%.*s", (int)(at - b->name), b->name);
+            rc = played_bot(db, g->ladder_id, name, at + 1, out_id);
+        }
+        if (rc != JA_ENOTFOUND)
+            return rc;
+    }
+    return ldb_bot_get_or_add(db, b, out_id);
+}
+
 /* Participants: display names unique in the tournament (a repeated name
  * gets "#2", "#3"); each bot's id into g->bot_id. */
 static int import_participants(ladder_db *db, import_group *g)
@@ -575,7 +630,7 @@ static int import_participants(ladder_db *db, import_group *g)
     for (uint32_t b = 0; rc == JA_OK && b < imp->n_bots; b++) {
         if (g->slot[b] < 0)
             continue;
-        if ((rc = ldb_bot_get_or_add(db, &imp->bots[b], &g->bot_id[b])) != JA_OK)
+        if ((rc = import_bot_id(db, g, &imp->bots[b], &g->bot_id[b])) != JA_OK)
             break;
         char name[LADDER_NAME_MAX];
         int count = 1;
@@ -670,14 +725,13 @@ static int import_tournament(ladder_db *db, const ladder_import *imp, int64_t im
 {
     import_group g = {.imp = imp, .first = first, .m0 = &imp->matches[first], .slot = slot,
                       .bot_id = bot_id};
-    int64_t ladder_id = 0;
-    int rc = ldb_ladder_get_or_add(db, &imp->ladders[g.m0->ladder], &ladder_id);
+    int rc = ldb_ladder_get_or_add(db, &imp->ladders[g.m0->ladder], &g.ladder_id);
     if (rc != JA_OK)
         return rc;
     import_slots(&g);
     if ((rc = file_numbers(imp, first, &g.keep_numbers)) != JA_OK)
         return rc;
-    rc = import_tournament_row(db, &g, import_id, ladder_id);
+    rc = import_tournament_row(db, &g, import_id, g.ladder_id);
     if (rc == JA_OK)
         rc = import_participants(db, &g);
     if (rc == JA_OK)

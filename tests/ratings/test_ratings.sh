@@ -5,6 +5,8 @@
 #  - a tournament that replays another's deals (same seed, more rounds)
 #    adds nothing: the fit is that of the longer tournament alone;
 #  - `ladder export --pgn` imported into a fresh database gives the same fit;
+#    into its own database, it continues the same bots (a name without a
+#    version is the ladder's bot of that name when only one played);
 #  - `ladder export --jsonl` imported into a fresh database exports the same
 #    lines again and gives the same fit, for a multiplayer duplicate ladder
 #    too; the same lines also into a database where the tournament gets
@@ -206,6 +208,34 @@ check "import PGN reports" grep -q "imported 36 matches of 3 bots from two.pgn (
 "$ARENA" ladder $T --db fresh.db --fit --json >fit2.json
 check "PGN round trip gives the same fit" same_fit fit.json fit2.json
 expect_fail 2 "two.pgn: this file was already imported into 'fresh.db'" -- "$ARENA" ladder import two.pgn --game $T --db fresh.db
+# Imported into the database it came from: PGN names bots by name alone,
+# and each name is the one bot of the ladder that played under it, so the
+# results continue those bots (no new identity, twice the games).
+cp two.db back.db
+"$ARENA" ladder import two.pgn --game $T --db back.db >/dev/null
+check "PGN back into its database: the same bots, twice the games" $PY - <<'PYEOF'
+import sqlite3
+a, b = sqlite3.connect("two.db"), sqlite3.connect("back.db")
+q = "select b.name, b.version, r.games from ratings r join bots b on b.id = r.bot_id order by 1"
+ra, rb = a.execute(q).fetchall(), b.execute(q).fetchall()
+assert [(n, v, 2 * g) for n, v, g in ra] == rb, (ra, rb)
+assert b.execute("select count(*) from bots").fetchone()[0] == 3
+PYEOF
+# Where two bots of the ladder played under a name (fresh.db: the imported
+# greedy, then greedy 1.0 played), the bare name is ambiguous and keeps the
+# imported identity; name@version (as PGN export names them) is the one.
+"$ARENA" tournament $T --bots greedy,random --seats 2 --rounds 1 --seed 9 --db fresh.db -q --json >/dev/null
+printf '[Game "%s"]\n[White "greedy@1.0"]\n[Black "random"]\n[Result "1-0"]\n\n1-0\n\n[Game "%s"]\n[White "greedy"]\n[Black "random#2"]\n[Result "0-1"]\n\n0-1\n' $T $T >amb.pgn
+"$ARENA" ladder import amb.pgn --db fresh.db >/dev/null
+check "PGN names: name@version is that version, an ambiguous name keeps its own" $PY - <<'PYEOF'
+import sqlite3
+c = sqlite3.connect("fresh.db")
+q = ("select b.name, b.version from results r join matches m on m.id = r.match_id"
+     " join bots b on b.id = r.bot_id join tournaments t on t.id = m.tournament_id"
+     " where t.id = (select max(id) from tournaments) order by m.number, r.seat")
+got = c.execute(q).fetchall()
+assert got == [("greedy", "1.0"), ("random", ""), ("greedy", ""), ("random#2", "")], got
+PYEOF
 
 # ---- JSON Lines: round trip, byte for byte, and the same fit -------------------------
 "$ARENA" ladder export $T --jsonl --db two.db --seats 2 -o two.jsonl
