@@ -14,7 +14,7 @@
 # test_slurm_outputs.sh ARENA
 . "$(cd "$(dirname "$0")" && pwd)/lib.sh"
 
-"$ARENA" tournament bombs --bots random,greedy,random --rounds 2 --seed 3 --db pre.db -q >/dev/null
+"$ARENA" tournament bombs --bots random,greedy,random --rounds 1 --seed 3 --db pre.db -q >/dev/null  # 6 matches
 for d in one sl f; do cp pre.db $d.db; done
 "$ARENA" $T --db one.db -q --replays r1 --export-decisions one.mp >/dev/null
 
