@@ -246,12 +246,11 @@ static hub_seat *oldest_pending(ref_hub *h, const conn *c, int64_t now)
 
 /* Sends one reply frame to a seat or control socket; a vanished peer (a
  * closed seat) is not an error. ANSWER and FAULT replies carry only the
- * leading fields. */
+ * leading fields and their log. */
 static void to_peer(ref_hub *h, const void *id, size_t id_len, const hub_rep *r)
 {
-    size_t n = (r->kind == HUB_REP_ANSWER || r->kind == HUB_REP_FAULT)
-                   ? offsetof(hub_rep, name)
-                   : sizeof *r;
+    size_t n = (r->kind == HUB_REP_ANSWER || r->kind == HUB_REP_FAULT) ? hub_rep_size(r)
+                                                                       : sizeof *r;
     h->may |= MAY_CTL;
     if (zmq_send(h->ctl, id, id_len, ZMQ_SNDMORE | ZMQ_DONTWAIT) == (int)id_len)
         zmq_send(h->ctl, r, n, ZMQ_DONTWAIT);
@@ -265,27 +264,40 @@ static void seat_reply(ref_hub *h, hub_seat *s, const hub_rep *r)
         to_peer(h, s->sid, s->sid_len, r);
         return;
     }
-    memcpy(&s->rep, r, offsetof(hub_rep, name));
+    memcpy(&s->rep, r, hub_rep_size(r));
     s->has_rep = true;
 }
 
-/* The seat's fault f (error: the code its act() returned when the action
- * said, else 0). */
-static void seat_fault_code(ref_hub *h, hub_seat *s, ja_fault f, int32_t error)
+/* Fills the leading fields of r (kind, the seat's turn) and the log of
+ * the bot's message m (NULL: none). */
+static void rep_for(hub_rep *r, const hub_seat *s, hub_rep_kind kind, const ref_wire_msg *m)
+{
+    memset(r, 0, offsetof(hub_rep, log));
+    r->kind = kind;
+    r->turn = s->turn;
+    if (m) {
+        memcpy(r->log, m->log, m->log_len);
+        r->log_len = m->log_len;
+        r->log_cut = m->log_cut;
+    }
+}
+
+/* The pending request of s ends in fault f; m: the bot's own action that
+ * decided it (its log goes with the fault, and with an `error` the code its
+ * act() returned when the action said), or NULL. */
+static void seat_fault_of(ref_hub *h, hub_seat *s, ja_fault f, const ref_wire_msg *m)
 {
     hub_rep r;
-    memset(&r, 0, offsetof(hub_rep, name));
-    r.kind = HUB_REP_FAULT;
-    r.turn = s->turn;
+    rep_for(&r, s, HUB_REP_FAULT, m);
     r.fault = (uint32_t)f;
-    r.error = error;
+    r.error = m && m->has_error ? m->code : 0;
     s->pending = false;
     seat_reply(h, s, &r);
 }
 
 static void seat_fault(ref_hub *h, hub_seat *s, ja_fault f)
 {
-    seat_fault_code(h, s, f, 0);
+    seat_fault_of(h, s, f, NULL);
 }
 
 static void conn_dead(ref_hub *h, conn *c)
@@ -570,7 +582,7 @@ static void on_action(ref_hub *h, conn *c, const ref_wire_msg *m, int64_t now)
     }
     if (m->has_error) {
         /* The bot says it could not choose: its own error, no reply owed. */
-        seat_fault_code(h, s, JA_FAULT_ERROR, m->code);
+        seat_fault_of(h, s, JA_FAULT_ERROR, m);
         return;
     }
     if (m->index >= s->n_legal) {
@@ -581,13 +593,11 @@ static void on_action(ref_hub *h, conn *c, const ref_wire_msg *m, int64_t now)
             send_error(h, c, REF_WIRE_ERR_ILLEGAL_INDEX, s->match, turn,
                        "index %llu is out of range; the legal list has %u entries",
                        (unsigned long long)m->index, (unsigned)s->n_legal);
-        seat_fault(h, s, JA_FAULT_ILLEGAL);
+        seat_fault_of(h, s, JA_FAULT_ILLEGAL, m);
         return;
     }
     hub_rep r;
-    memset(&r, 0, offsetof(hub_rep, name));
-    r.kind = HUB_REP_ANSWER;
-    r.turn = s->turn;
+    rep_for(&r, s, HUB_REP_ANSWER, m);
     r.index = (uint32_t)m->index;
     r.at_ns = now;
     s->pending = false;
@@ -1339,7 +1349,7 @@ void ref_hub__direct_wait(ref_hub *h, hub_seat *s, uint32_t turn, int64_t deadli
     baton_take(h);
     for (;;) {
         if (s->has_rep && s->rep.turn == turn) {
-            memcpy(r, &s->rep, offsetof(hub_rep, name));
+            memcpy(r, &s->rep, hub_rep_size(&s->rep));
             s->has_rep = false;
             break;
         }

@@ -61,6 +61,13 @@ typedef struct hub_rep {
     int64_t at_ns;            /* arrival of the answer at the hub */
     uint32_t dead;            /* OPEN: the bot is not connected (the seat opens dead) */
     uint32_t bin;             /* OPEN: its connection takes the compact act (REF_WIRE_BIN) */
+    /* ANSWER, and a FAULT decided by the bot's own action (`error`,
+     * `illegal`): the action's "log", as the wire decoder left it
+     * (ref_wire_msg.log). An ANSWER or FAULT is sent and copied only up to
+     * the end of its log (hub_rep_size). */
+    uint32_t log_cut;
+    uint32_t log_len;
+    char log[JA_DECLOG_MAX];
     char name[REF_WIRE_NAME_MAX];
     char others[256];         /* CLAIM NOTYET: names of unclaimed hellos */
     ref_hub_bot_status status;
@@ -68,6 +75,12 @@ typedef struct hub_rep {
     char games[REF_WIRE_MAX_GAMES][REF_WIRE_NAME_MAX];
     char msg[256];
 } hub_rep;
+
+/* The bytes of an ANSWER or FAULT: the leading fields and its log. */
+static inline size_t hub_rep_size(const hub_rep *r)
+{
+    return offsetof(hub_rep, log) + r->log_len;
+}
 
 /* ---- The direct path ----------------------------------------------------
  *

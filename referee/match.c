@@ -66,6 +66,12 @@ typedef struct ref_match {
      * brings the seat's last observation up to date, else observe(). */
     void (*observe)(const void *st, int seat, void *obs);
     ja_action *legal;                  /* n lists of max_actions */
+    /* Bot logs (match.h), when the match writes a replay: each seat's log
+     * of the step in play (n of them, in the block; NULL without a
+     * replay), and what is left of each seat's REF_LOG_MATCH_MAX. */
+    ja_declog *logs;
+    uint32_t log_left[JA_MAX_SEATS];
+    uint32_t log_cut;                  /* bit s: seat s's logs were cut */
     ref_seat *seats[JA_MAX_SEATS];
     uint32_t ms[JA_MAX_SEATS];         /* each seat's per-decision limit */
     uint32_t ms_max;
@@ -143,8 +149,12 @@ static int setup(match *m)
         m->ms_max = m->ms[s] > m->ms_max ? m->ms[s] : m->ms_max;
     }
     m->max_faults = cfg->max_faults ? cfg->max_faults : REF_DEFAULT_MAX_FAULTS;
-    for (uint32_t s = 0; s < m->n; s++)
+    for (uint32_t s = 0; s < m->n; s++) {
         m->out->bank_left_us[s] = (uint64_t)cfg->bank_ms * 1000;
+        m->log_left[s] = REF_LOG_MATCH_MAX;
+        if (m->logs)
+            ja_declog_clear(&m->logs[s]);
+    }
     return JA_OK;
 }
 
@@ -156,7 +166,7 @@ static int open_seats(match *m)
     for (uint32_t s = 0; s < m->n; s++) {
         ref_seat_ctx sc = {m->g, (int32_t)s, m->n, cfg->seed, m->ms[s],
                            cfg->match_id ? cfg->match_id : "", &cfg->options, cfg->names,
-                           cfg->replay_id, m->out->faults};
+                           cfg->replay_id, m->out->faults, m->logs != NULL};
         int rc = ref_seat_open(cfg->bots[s], &sc, &m->seats[s], m->err, m->cap);
         if (rc != JA_OK)
             return rc;
@@ -313,6 +323,44 @@ static int collect_seat(match *m, ref_replay_rec *r)
     return JA_OK;
 }
 
+/* Seat s's log of the decision just collected (match.h, "Bot logs") into
+ * m->logs[s], within what is left of the seat's logs of the match: the one
+ * that passes it is cut (its marker, a few bytes, beyond), and the seat's
+ * later ones are dropped. */
+static void take_log(match *m, uint32_t s)
+{
+    ja_declog *l = &m->logs[s];
+    ref_seat_take_log(m->seats[s], l);
+    if (l->len <= m->log_left[s]) {
+        m->log_left[s] -= l->len;
+        return;
+    }
+    if (m->log_cut & (1u << s)) {
+        ja_declog_clear(l);
+        return;
+    }
+    /* The first log past the bound: what fits, then the marker (alone when
+     * the bound was reached exactly). */
+    size_t mark = sizeof REF_LOG_MATCH_CUT - 1;
+    ja_declog_cut(l, m->log_left[s] > mark ? m->log_left[s] : mark, REF_LOG_MATCH_CUT);
+    m->log_left[s] = 0;
+    m->log_cut |= 1u << s;
+}
+
+/* The step's logs, after its decision record: one record per asked seat
+ * whose bot logged something, in seat order. JA_OK or JA_EIO. */
+static int write_logs(match *m)
+{
+    for (uint32_t k = 0; k < m->n_recs; k++) {
+        ja_declog *l = &m->logs[m->recs[k].seat];
+        if (l->len && ref_replay_write_log(*m->cfg->replay, m->out->decisions, m->recs[k].seat,
+                                           l->text, l->len) != JA_OK)
+            return JA_EIO;
+        ja_declog_clear(l);
+    }
+    return JA_OK;
+}
+
 /* The fault policy for the faulty seat of r (match.h): the action played
  * instead (the game's default, or a random legal one from the seat's fault
  * stream), the fault counted (a forfeited seat's are not), and the forfeit
@@ -357,7 +405,8 @@ static int apply_step(match *m)
                     m->g->name, out->decisions);
     ref_digest_step(&m->dg, m->mask, m->by_seat);
     if (cfg->replay && *cfg->replay &&
-        ref_replay_write_step(*cfg->replay, out->decisions, m->recs, m->n_recs))
+        (ref_replay_write_step(*cfg->replay, out->decisions, m->recs, m->n_recs) ||
+         (m->logs && write_logs(m))))
         return fail(m, JA_EIO, "cannot write the replay");
     if (cfg->on_step) {
         ref_step_info info = {out->decisions, m->mask, m->by_seat, m->recs, m->n_recs, m->st,
@@ -400,6 +449,8 @@ static int play_step(match *m, bool nowait)
             int rc = collect_seat(m, r);
             if (rc != JA_OK)
                 return rc;
+            if (m->logs)
+                take_log(m, r->seat);
         }
         if (r->fault != JA_FAULT_NONE)
             replace_fault(m, r);
@@ -448,8 +499,8 @@ static void teardown(match *m)
 }
 
 /* Where each buffer of the match begins in its one allocation: the match,
- * the engine's state, the observations, the legal lists, each on a cache
- * line of its own. */
+ * the engine's state, the observations, the legal lists and the seats'
+ * logs (with a replay), each on a cache line of its own. */
 #define LINE 64u
 static size_t line_up(size_t n) { return (n + LINE - 1) / LINE * LINE; }
 
@@ -467,9 +518,12 @@ int ref_match_start(const ref_match_config *cfg, ref_match_result *out, char *er
         *mp = NULL;
         return JA_EINVAL;
     }
+    bool logs = cfg->replay && *cfg->replay;
     const size_t at_st = line_up(sizeof(match)), at_obs = at_st + line_up(g->state_size),
                  at_legal = at_obs + line_up((size_t)cfg->n_seats * g->obs_size),
-                 size = at_legal + (size_t)cfg->n_seats * g->max_actions * sizeof(ja_action);
+                 at_logs = at_legal + line_up((size_t)cfg->n_seats * g->max_actions *
+                                              sizeof(ja_action)),
+                 size = at_logs + (logs ? (size_t)cfg->n_seats * sizeof(ja_declog) : 0);
     /* malloc, aligned here: aligned_alloc frees the bytes before the line
      * as a small chunk that no later request takes, until glibc's cache of
      * that size is full; after that, each one freed goes to a fast bin,
@@ -483,6 +537,7 @@ int ref_match_start(const ref_match_config *cfg, ref_match_result *out, char *er
     m->st = block + at_st;
     m->obs = block + at_obs;
     m->legal = (ja_action *)(block + at_legal);
+    m->logs = logs ? (ja_declog *)(block + at_logs) : NULL;
     m->cfg = cfg;
     m->g = cfg->game;
     m->n = cfg->n_seats;

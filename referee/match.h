@@ -26,6 +26,14 @@
  * otherwise. A seat whose kind has no limits (ref_bot_ops.unlimited: a
  * human) gets no allowance at all, whatever move_ms and bank_ms say.
  *
+ * Bot logs (docs/replay-format.md, "Bot logs"): when the match writes a
+ * replay, what each asked seat's bot logged for a decision (ja_declog.h:
+ * at most JA_DECLOG_MAX bytes a decision) is taken after its answer is
+ * collected and written after the decision's record, within
+ * REF_LOG_MATCH_MAX bytes per seat over the match: the log that passes it
+ * is cut with REF_LOG_MATCH_CUT, and the seat's later logs are dropped.
+ * Logs never enter the digest, and gathering them never waits on a bot.
+ *
  * Fault policy (ref_on_fault): what replaces a missing answer: the game's
  * default action, a uniformly random legal action from the seat's own
  * JA_STREAM_FALT stream of the match seed (the deal never moves), or an
@@ -40,6 +48,13 @@
  * docs/protocol.md and `--max-faults`). */
 #define REF_DEFAULT_MAX_FAULTS 10u
 #define REF_MAX_FAULTS_NEVER UINT32_MAX
+
+/* Bytes of one seat's logs kept over one match, and the marker of the log
+ * cut there (then a few bytes more), after which the seat's logs of the
+ * match are dropped. */
+#define REF_LOG_MATCH_MAX (256u * 1024)
+#define REF_LOG_MATCH_CUT \
+    "\n[log cut: a seat keeps 262144 bytes of logs a match; later ones are dropped]\n"
 
 /* move_ms value asking each seat's kind for its default (none for plugins,
  * 1000 ms for external bots: ref_bot_default_move_ms). */

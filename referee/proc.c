@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,6 +38,17 @@ struct ref_tail {
     pthread_mutex_t mu;
     size_t cap, len;       /* len <= cap bytes kept, oldest first */
     char *buf;
+    /* What came since the last ref_tail_take: its first REF_TAIL_FRESH
+     * bytes, and whether more came. */
+    size_t fresh_len;
+    bool fresh_cut;
+    char fresh[REF_TAIL_FRESH];
+    /* ref_tail_sync: bytes put so far, the pipe being read into the tail
+     * (-1: none), its reader's signal, and the count a timed-out sync
+     * waited for (syncs wait again only once the reader got that far). */
+    uint64_t total, stalled_at;
+    int fd;
+    pthread_cond_t moved;
 };
 
 struct ref_proc {
@@ -67,6 +79,12 @@ int ref_tail_new(size_t cap, ref_tail **out)
     ref_tail *t = ja_xcalloc(1, sizeof *t);
     char *buf = ja_xmalloc(cap);
     pthread_mutex_init(&t->mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&t->moved, &ca);
+    pthread_condattr_destroy(&ca);
+    t->fd = -1;
     t->cap = cap;
     t->buf = buf;
     *out = t;
@@ -88,6 +106,57 @@ static void tail_put(ref_tail *t, const char *b, size_t n)
         memcpy(t->buf + t->len, b, n);
         t->len += n;
     }
+    size_t room = sizeof t->fresh - t->fresh_len, k = n < room ? n : room;
+    memcpy(t->fresh + t->fresh_len, b, k);
+    t->fresh_len += k;
+    t->fresh_cut |= k < n;
+    t->total += n;
+    pthread_cond_broadcast(&t->moved);
+    pthread_mutex_unlock(&t->mu);
+}
+
+size_t ref_tail_take(ref_tail *t, char *buf, size_t cap, bool *cut)
+{
+    pthread_mutex_lock(&t->mu);
+    size_t n = t->fresh_len < cap ? t->fresh_len : cap;
+    memcpy(buf, t->fresh, n);
+    *cut = t->fresh_cut || n < t->fresh_len;
+    t->fresh_len = 0;
+    t->fresh_cut = false;
+    pthread_mutex_unlock(&t->mu);
+    return n;
+}
+
+/* The pipe read into t is fd (attach: the newest process writing into t is
+ * the one synced), or no longer fd (detach, before fd is closed). */
+static void tail_fd(ref_tail *t, int fd, bool attach)
+{
+    pthread_mutex_lock(&t->mu);
+    if (attach)
+        t->fd = fd;
+    else if (t->fd == fd)
+        t->fd = -1;
+    pthread_mutex_unlock(&t->mu);
+}
+
+void ref_tail_sync(ref_tail *t, int wait_ms)
+{
+    pthread_mutex_lock(&t->mu);
+    int avail = 0;
+    if (t->fd >= 0 && t->total >= t->stalled_at && ioctl(t->fd, FIONREAD, &avail) == 0 &&
+        avail > 0) {
+        uint64_t target = t->total + (uint64_t)avail;
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_nsec += (long)wait_ms % 1000 * 1000000;
+        until.tv_sec += wait_ms / 1000 + until.tv_nsec / 1000000000;
+        until.tv_nsec %= 1000000000;
+        while (t->total < target)
+            if (pthread_cond_timedwait(&t->moved, &t->mu, &until) == ETIMEDOUT) {
+                t->stalled_at = target; /* its reader is stuck: wait no more */
+                break;
+            }
+    }
     pthread_mutex_unlock(&t->mu);
 }
 
@@ -108,6 +177,7 @@ void ref_tail_destroy(ref_tail **t)
     if (!t || !*t)
         return;
     pthread_mutex_destroy(&(*t)->mu);
+    pthread_cond_destroy(&(*t)->moved);
     free((*t)->buf);
     free(*t);
     *t = NULL;
@@ -175,6 +245,7 @@ static void reader_stop(ref_proc *p)
         p->reading = false;
     }
     if (p->tail) {
+        tail_fd(p->tail, p->out_fd, false);
         close(p->out_fd);
         close(p->wake[0]);
         close(p->wake[1]);
@@ -370,6 +441,8 @@ int ref_proc_spawn_via(const char *const *launcher, const char *command, const c
         p->tail = tail;
         p->out_fd = out_fd;
         p->reading = pthread_create(&p->reader, NULL, reader_main, p) == 0;
+        if (p->reading)
+            tail_fd(tail, out_fd, true);
     }
     *out = p;
     return JA_OK;

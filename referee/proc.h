@@ -37,6 +37,23 @@ typedef struct ref_tail ref_tail;
 int ref_tail_new(size_t cap, ref_tail **out);
 /* Copies the tail into buf, NUL-terminated; returns its length. */
 size_t ref_tail_get(ref_tail *t, char *buf, size_t cap);
+
+/* Bytes a tail keeps of what came since the last ref_tail_take (a cmd:
+ * bot's output during one decision: JA_DECLOG_MAX, its decision log). */
+#define REF_TAIL_FRESH 4096
+
+/* Moves what came into t since the last take (at most REF_TAIL_FRESH and
+ * cap bytes of it, not NUL-terminated) into buf and forgets it; returns
+ * its length, *cut true when more came. */
+size_t ref_tail_take(ref_tail *t, char *buf, size_t cap, bool *cut);
+
+/* Waits until what the process writing into t had written by now (its
+ * bytes in the pipe, not yet read) is in t, but at most wait_ms: so that
+ * the output a bot wrote before its answer is taken with that answer. Once
+ * a wait runs out (the reader is stuck: the arena's own stderr blocks),
+ * later calls do not wait until the reader has caught up. Never waits when
+ * nothing is pending. */
+void ref_tail_sync(ref_tail *t, int wait_ms);
 /* NULL allowed; nulls the pointer. */
 void ref_tail_destroy(ref_tail **t);
 

@@ -208,6 +208,20 @@ int ref_replay_write_step(ref_replay_writer *w, uint32_t step, const ref_replay_
     return ferror(w->f) ? JA_EIO : JA_OK;
 }
 
+int ref_replay_write_log(ref_replay_writer *w, uint32_t step, uint32_t seat, const char *text,
+                         size_t len)
+{
+    msgpack_packer *pk = &w->pk;
+    msgpack_pack_map(pk, 4);
+    ja_mp_put_kv_str(pk, "t", "log");
+    ja_mp_put_kv_u64(pk, "n", step);
+    ja_mp_put_kv_u64(pk, "s", seat);
+    ja_mp_put_str(pk, "text");
+    msgpack_pack_str(pk, (uint32_t)len);
+    msgpack_pack_str_body(pk, text, len);
+    return ferror(w->f) ? JA_EIO : JA_OK;
+}
+
 int ref_replay_writer_finish(ref_replay_writer **wp, const ja_outcome *o,
                              const uint32_t faults[JA_MAX_SEATS], uint32_t decisions,
                              const uint8_t digest[REF_DIGEST_BYTES], char *err, size_t cap)
@@ -477,6 +491,62 @@ static int parse_step(const msgpack_object *m, ref_replay *r, uint32_t *cap_step
     return JA_OK;
 }
 
+/* A log record (docs/replay-format.md, "Bot logs"): it follows the
+ * decision it belongs to, names a seat of it, one per seat in ascending
+ * order; its text is cleaned and bounded as the writer's was (a longer one
+ * is cut, not refused). JA_OK or JA_EFORMAT. */
+static int parse_log(const msgpack_object *m, ref_replay *r, uint32_t *cap_logs, char *why,
+                     size_t cap)
+{
+    uint64_t n, seat;
+    const msgpack_object *t = ja_mp_get(m, "text");
+    if (!ja_mp_get_u64(m, "n", &n) || !ja_mp_get_u64(m, "s", &seat) || !t ||
+        t->type != MSGPACK_OBJECT_STR) {
+        snprintf(why, cap, "log record lacks n, s or text");
+        return JA_EFORMAT;
+    }
+    const ref_replay_log *prev = r->n_logs ? &r->logs[r->n_logs - 1] : NULL;
+    if (!r->n_steps || n != r->n_steps - 1 || seat >= JA_MAX_SEATS ||
+        !(r->steps[n].seats >> seat & 1) || (prev && prev->step == n && prev->seat >= seat)) {
+        snprintf(why, cap, "log record of decision %llu, seat %llu, is not after that "
+                           "decision or names a seat it did not ask",
+                 (unsigned long long)n, (unsigned long long)seat);
+        return JA_EFORMAT;
+    }
+    ja_declog l;
+    ja_declog_clear(&l);
+    ja_declog_add(&l, t->via.str.ptr, t->via.str.size);
+    grow((void **)&r->logs, cap_logs, r->n_logs + 1, sizeof *r->logs);
+    size_t at = r->log_text_len;
+    r->log_text = ja_xrealloc(r->log_text, at + l.len + 1);
+    memcpy(r->log_text + at, l.text, (size_t)l.len + 1);
+    r->log_text_len += (size_t)l.len + 1;
+    r->logs[r->n_logs++] = (ref_replay_log){(uint32_t)n, (uint32_t)seat, at, l.len};
+    return JA_OK;
+}
+
+const char *ref_replay_log_of(const ref_replay *r, uint32_t step, uint32_t seat, size_t *len)
+{
+    uint64_t key = (uint64_t)step << 32 | seat;
+    uint32_t lo = 0, hi = r->n_logs;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        uint64_t k = (uint64_t)r->logs[mid].step << 32 | r->logs[mid].seat;
+        if (k == key) {
+            if (len)
+                *len = r->logs[mid].len;
+            return r->log_text + r->logs[mid].off;
+        }
+        if (k < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (len)
+        *len = 0;
+    return NULL;
+}
+
 static int parse_end(const msgpack_object *m, ref_replay *r, char *why, size_t cap)
 {
     const msgpack_object *sc, *pl, *fa;
@@ -513,9 +583,10 @@ static int parse_end(const msgpack_object *m, ref_replay *r, char *why, size_t c
     return JA_OK;
 }
 
-int ref_replay_load(const char *path, ref_replay **out, char *err, size_t cap)
+/* The bytes of the replay file at path into *buf (the caller frees it) and
+ * *len. JA_OK, JA_ENOTFOUND or JA_EIO with err. */
+static int read_replay(const char *path, char **buf_out, size_t *len_out, char *err, size_t cap)
 {
-    *out = NULL;
     FILE *f = fopen(path, "rb");
     if (!f) {
         snprintf(err, cap, "cannot open replay '%s': %s", path, strerror(errno));
@@ -539,8 +610,62 @@ int ref_replay_load(const char *path, ref_replay **out, char *err, size_t cap)
         snprintf(err, cap, "cannot read replay '%s'", path);
         return JA_EIO;
     }
-    int rc = ref_replay_parse(buf, len, path, out, err, cap);
+    *buf_out = buf;
+    *len_out = len;
+    return JA_OK;
+}
+
+int ref_replay_load(const char *path, ref_replay **out, char *err, size_t cap)
+{
+    *out = NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    int rc = read_replay(path, &buf, &len, err, cap);
+    if (rc != JA_OK)
+        return rc;
+    rc = ref_replay_parse(buf, len, path, out, err, cap);
     free(buf);
+    return rc;
+}
+
+/* The record type ("t") of the one msgpack map of the n bytes at p, or ""
+ * (the header's). False when they are no msgpack object. */
+static bool record_type(const char *p, size_t n, char t[8])
+{
+    msgpack_unpacked u;
+    msgpack_unpacked_init(&u);
+    size_t off = 0;
+    bool ok = msgpack_unpack_next(&u, p, n, &off) == MSGPACK_UNPACK_SUCCESS;
+    if (ok && !ja_mp_get_str(&u.data, "t", t, 8))
+        t[0] = '\0';
+    msgpack_unpacked_destroy(&u);
+    return ok;
+}
+
+int ref_replay_strip_logs(const char *src, const char *dst, char *err, size_t cap)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    int rc = read_replay(src, &buf, &len, err, cap);
+    if (rc != JA_OK)
+        return rc;
+    ref_out *out = NULL;
+    rc = ref_out_open("cannot write replay", dst, 0, &out, err, cap);
+    for (size_t off = 0, end; rc == JA_OK && off < len; off = end) {
+        char t[8];
+        if (ja_mp_scan(buf, len, off, &end) <= 0 || !record_type(buf + off, end - off, t)) {
+            snprintf(err, cap, "replay '%s' is corrupt at byte %zu", src, off);
+            rc = JA_EFORMAT;
+        } else if (strcmp(t, "log") != 0 &&
+                   fwrite(buf + off, 1, end - off, ref_out_file(out)) != end - off) {
+            snprintf(err, cap, "cannot write '%s': %s", dst, strerror(errno));
+            rc = JA_EIO;
+        }
+    }
+    free(buf);
+    if (rc == JA_OK)
+        return ref_out_commit(&out, err, cap);
+    ref_out_abort(&out);
     return rc;
 }
 
@@ -549,7 +674,7 @@ int ref_replay_parse(const char *buf, size_t len, const char *path, ref_replay *
 {
     *out = NULL;
     ref_replay *r = ja_xcalloc(1, sizeof *r);
-    uint32_t cap_steps = 0, cap_recs = 0;
+    uint32_t cap_steps = 0, cap_recs = 0, cap_logs = 0;
     msgpack_unpacked u;
     msgpack_unpacked_init(&u);
     size_t off = 0;
@@ -583,6 +708,8 @@ int ref_replay_parse(const char *buf, size_t len, const char *path, ref_replay *
             rc = JA_EFORMAT;
         } else if (strcmp(t, "d") == 0) {
             rc = parse_step(m, r, &cap_steps, &cap_recs, why, sizeof why);
+        } else if (strcmp(t, "log") == 0) {
+            rc = parse_log(m, r, &cap_logs, why, sizeof why);
         } else if (strcmp(t, "end") == 0) {
             rc = parse_end(m, r, why, sizeof why);
         } /* unknown record types are skipped: that is how the format grows */
@@ -613,6 +740,8 @@ void ref_replay_free(ref_replay **r)
         return;
     free((*r)->steps);
     free((*r)->recs);
+    free((*r)->logs);
+    free((*r)->log_text);
     free(*r);
     *r = NULL;
 }

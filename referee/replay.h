@@ -1,7 +1,8 @@
 /* Replays: one msgpack file per match, and the digest of a match.
  *
  * File format v1 (docs/replay-format.md): a stream of msgpack maps, a header,
- * one record per decision, and an end record. The writer writes through
+ * one record per decision (each followed by the log records of the bots
+ * that logged something for it), and an end record. The writer writes through
  * outfile.h (a fresh temporary file beside FILE, synced and renamed at the
  * end), so a replay either exists whole or not at all, and never replaces
  * anything but a regular file.
@@ -18,6 +19,7 @@
 
 #include "jackarena/ja_bot.h"
 #include "jackarena/ja_rules.h"
+#include "ja_declog.h"
 
 #include <nettle/sha2.h>
 #include <stdio.h>
@@ -120,6 +122,10 @@ int ref_replay_write_header(ref_replay_writer *w, const ja_game_rules *g,
                             const ref_replay_header *h);
 int ref_replay_write_step(ref_replay_writer *w, uint32_t step, const ref_replay_rec *recs,
                           uint32_t n);
+/* The log record of seat's log of decision step (len bytes of text,
+ * cleaned: ja_declog.h), after that decision's record. */
+int ref_replay_write_log(ref_replay_writer *w, uint32_t step, uint32_t seat, const char *text,
+                         size_t len);
 /* Writes the end record, syncs, puts the file in place, frees w. */
 int ref_replay_writer_finish(ref_replay_writer **w, const ja_outcome *o,
                              const uint32_t faults[JA_MAX_SEATS], uint32_t decisions,
@@ -135,6 +141,15 @@ typedef struct ref_replay_step {
     uint32_t n;         /* recs, one per seat of the mask, ascending seats */
 } ref_replay_step;
 
+/* One bot log of a replay (docs/replay-format.md, "Bot logs"): seat's log
+ * of decision step, len bytes at log_text + off (cleaned: ja_declog.h;
+ * NUL after them). */
+typedef struct ref_replay_log {
+    uint32_t step, seat;
+    size_t off;
+    uint32_t len;
+} ref_replay_log;
+
 typedef struct ref_replay {
     ref_replay_header h;
     const ja_game_rules *game;     /* NULL if this build lacks the game */
@@ -142,6 +157,10 @@ typedef struct ref_replay {
     uint32_t n_steps;
     ref_replay_rec *recs;
     uint32_t n_recs;
+    ref_replay_log *logs;          /* by decision, then seat */
+    uint32_t n_logs;
+    char *log_text;                /* the logs' texts */
+    size_t log_text_len;
     int has_end;
     ja_outcome outcome;
     uint32_t faults[JA_MAX_SEATS];
@@ -157,6 +176,16 @@ int ref_replay_load(const char *path, ref_replay **out, char *err, size_t cap);
 int ref_replay_parse(const char *buf, size_t len, const char *path, ref_replay **out, char *err,
                      size_t cap);
 void ref_replay_free(ref_replay **r);
+
+/* Seat's log of decision step (NUL-terminated, *len its length), or NULL
+ * (*len 0) when its bot logged nothing there. len may be NULL. */
+const char *ref_replay_log_of(const ref_replay *r, uint32_t step, uint32_t seat, size_t *len);
+
+/* Writes the replay at src to dst (through outfile.h: whole or not at all)
+ * without its log records, which is what a server publishes: the rest is
+ * byte for byte the same, so it verifies with the same digest. JA_OK, or
+ * JA_ENOTFOUND, JA_EIO, JA_EFORMAT (src is no msgpack stream) with err. */
+int ref_replay_strip_logs(const char *src, const char *dst, char *err, size_t cap);
 
 /* Re-simulates every decision of r under its game's rules and checks every
  * action, the outcome and the digest. JA_OK, or JA_EMISMATCH with the first

@@ -86,3 +86,10 @@ size_t ref_seat_stderr_tail(ref_seat *s, char *buf, size_t cap)
         return 0;
     return s->bot->ops->stderr_tail(s, buf, cap);
 }
+
+void ref_seat_take_log(ref_seat *s, ja_declog *out)
+{
+    ja_declog_clear(out);
+    if (s->bot->ops->take_log)
+        s->bot->ops->take_log(s, out);
+}

@@ -22,6 +22,7 @@
 
 #include "jackarena/ja_bot.h"
 #include "jackarena/ja_rules.h"
+#include "ja_declog.h"
 
 typedef struct ref_bot ref_bot;
 typedef struct ref_seat ref_seat;
@@ -42,6 +43,9 @@ typedef struct ref_seat_ctx {
     const char *const *players;    /* n_seats display names */
     const char *replay;            /* the match's replay id or path */
     const uint32_t *faults;        /* live fault counts per seat */
+    /* The match keeps what the bot logs per decision (ref_seat_take_log:
+     * it writes a replay); false: the seat need not gather it. */
+    bool logs;
 } ref_seat_ctx;
 
 /* An answer as collected. */
@@ -105,6 +109,13 @@ typedef struct ref_bot_ops {
      * once now, the answer or a fault being there or the deadline past.
      * Called only by the thread that may run collect. */
     bool (*ready)(ref_seat *s, int64_t deadline_ns);
+    /* Optional (NULL: the kind keeps no log): after collect, of a seat
+     * opened with ctx->logs, moves what its bot logged for the decision
+     * into out (ja_declog.h: cleaned and bounded) and empties its own:
+     * a plugin's log() lines since the last take, a hosted or external
+     * bot's `log` of the answer, a cmd: bot's output meanwhile
+     * (docs/replay-format.md, "Bot logs"). */
+    void (*take_log)(ref_seat *s, ja_declog *out);
 } ref_bot_ops;
 
 /* Fields common to every bot kind; each kind's struct starts with this. */
@@ -225,6 +236,10 @@ void ref_seat_close(ref_seat **s);
 /* The seat's stderr tail (ref_bot_ops.stderr_tail); "" and 0 when its kind
  * keeps none. */
 size_t ref_seat_stderr_tail(ref_seat *s, char *buf, size_t cap);
+/* What the seat's bot logged for the decision just collected
+ * (ref_bot_ops.take_log) into out, emptied first; empty for a kind that
+ * keeps none. */
+void ref_seat_take_log(ref_seat *s, ja_declog *out);
 
 /* An in-process plugin is judged on its thread's CPU time; its wall time
  * counts too, past this many times the allowance, so that a bot that

@@ -151,6 +151,8 @@ typedef struct hosted_seat {
     ja_fault dead;                    /* != NONE: every further decision */
     bool faulted;                     /* a fault of any kind: never reused */
     bool ended;                       /* the end was sent */
+    bool keep_log;                    /* the match keeps logs (ref_seat_ctx.logs) */
+    ja_declog declog;                 /* the log of the last answer, until taken */
     /* Turns decided by a packet that was not the child's answer, whose
      * answer is still to come (oldest first; past HOSTED_OWED the oldest
      * is forgotten, and its answer then counts as a stray packet). */
@@ -798,6 +800,7 @@ static int hosted_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out
     s->hb = b;
     s->g = ctx->game;
     s->move_ms = ctx->move_ms;
+    s->keep_log = ctx->logs;
     snprintf(s->match, sizeof s->match, "%s", ctx->match_id ? ctx->match_id : "match");
     msgpack_sbuffer_init(&s->sb);
     s->c = pool_take(b, ctx->match_seed, s->in, sizeof s->in, &s->msg);
@@ -894,13 +897,20 @@ static bool judge(hosted_seat *s, size_t n, ref_answer *out)
     } else if (m->type != REF_WIRE_ACTION || strcmp(m->match, s->match) != 0 ||
                m->turn != s->turn) {
         out->fault = JA_FAULT_PROTOCOL;
-    } else if (m->has_error) {
-        out->fault = JA_FAULT_ERROR;
-        out->error = m->code;
-    } else if (m->index >= s->n_legal) {
-        out->fault = JA_FAULT_ILLEGAL;
     } else {
-        out->index = (uint32_t)m->index;
+        /* The answer to the pending turn: what the bot logged comes with it. */
+        if (s->keep_log) {
+            ja_declog_add(&s->declog, m->log, m->log_len);
+            if (m->log_cut)
+                ja_declog_cut(&s->declog, JA_DECLOG_MAX, JA_DECLOG_CUT);
+        }
+        if (m->has_error) {
+            out->fault = JA_FAULT_ERROR;
+            out->error = m->code;
+        } else if (m->index >= s->n_legal)
+            out->fault = JA_FAULT_ILLEGAL;
+        else
+            out->index = (uint32_t)m->index;
     }
     if (out->fault == JA_FAULT_MALFORMED || out->fault == JA_FAULT_PROTOCOL)
         owe(s);
@@ -993,6 +1003,11 @@ static void hosted_seat_close(ref_seat *rs)
     free(s);
 }
 
+static void hosted_take_log(ref_seat *rs, ja_declog *out)
+{
+    ja_declog_take(out, &((hosted_seat *)rs)->declog);
+}
+
 static size_t hosted_stderr_tail(ref_seat *rs, char *buf, size_t cap)
 {
     hosted_seat *s = (hosted_seat *)rs;
@@ -1027,4 +1042,5 @@ static const ref_bot_ops hosted_ops = {
     .destroy = hosted_destroy,
     .default_move_ms = 1000,
     .stderr_tail = hosted_stderr_tail,
+    .take_log = hosted_take_log,
 };

@@ -18,7 +18,9 @@
  * settle the question (plugin_ask).
  *
  * What the bot logs (host_log, every level) is kept in a small ring per
- * seat, its stand-in for a stderr tail in reproduction bundles. */
+ * seat, its stand-in for a stderr tail in reproduction bundles, and, when
+ * the match keeps logs, in the decision's log (the runtime's declog) until
+ * the match takes it after each decision. */
 #include "ja_botrt.h"
 #include "plugin_guard.h"
 #include "plugin_load.h"
@@ -62,6 +64,7 @@ typedef struct plugin_seat {
     ref_guard guard;       /* the crash line of this seat's calls */
     char log[LOG_TAIL];    /* the last LOG_TAIL - 1 bytes logged, NUL-terminated */
     size_t log_len;
+    ja_declog declog;      /* logged since the last take (ref_seat_ctx.logs) */
 } plugin_seat;
 
 static const ref_bot_ops plugin_ops;
@@ -215,11 +218,14 @@ static int plugin_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out
     memset(s, 0, offsetof(plugin_seat, log));
     s->log[0] = '\0';
     s->log_len = 0;
+    ja_declog_clear(&s->declog);
     s->base.bot = rb;
     s->base.seat = ctx->seat;
     s->pb = b;
     s->move_ms = ctx->move_ms;
     ja_botrt_init(&s->rt, b->desc, seat_log, s);
+    if (ctx->logs)
+        s->rt.declog = &s->declog;
     char what[160];
     snprintf(what, sizeof what, "seat %d, match '%s'", (int)ctx->seat,
              ctx->match_id ? ctx->match_id : "");
@@ -299,6 +305,11 @@ static size_t plugin_stderr_tail(ref_seat *rs, char *buf, size_t cap)
     return len;
 }
 
+static void plugin_take_log(ref_seat *rs, ja_declog *out)
+{
+    ja_declog_take(out, &((plugin_seat *)rs)->declog);
+}
+
 static void plugin_seat_close(ref_seat *rs)
 {
     plugin_seat *s = (plugin_seat *)rs;
@@ -331,4 +342,5 @@ static const ref_bot_ops plugin_ops = {
     .destroy = plugin_destroy,
     .clock_free = true,
     .stderr_tail = plugin_stderr_tail,
+    .take_log = plugin_take_log,
 };

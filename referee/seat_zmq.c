@@ -23,13 +23,25 @@
  * the bot): an answer the hub took in time but had not yet forwarded arrives
  * before the hub's reply, so the hub and the seat always agree on whether
  * the bot answered in time. think_us is the time from ask to the answer's
- * arrival at the hub. */
+ * arrival at the hub.
+ *
+ * Logs (ref_seat_ctx.logs): a decision's log is the `log` of the bot's
+ * answer (the hub passes it on with the answer, or with the `error` or
+ * `illegal` fault its answer made), then, for a cmd: bot, what the process
+ * wrote to its standard output and error since the last decision was
+ * collected (its tail's fresh bytes, after ref_tail_sync lets the reader
+ * catch up with what was written before the answer). That output is one
+ * stream for the whole process, so it is kept only while the process plays
+ * this one seat alone: once another seat of the same bot opened while this
+ * one was open (a capacity above 1, or the bot in two seats of a match),
+ * the seat drops it (the bot's own `log` is kept still). */
 #include "hub_int.h"
 #include "proc.h"
 
 #include "jackarena/ja_error.h"
 #include "ja_xalloc.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +60,11 @@ typedef struct zmq_bot {
     uint32_t n_games;
     char games[REF_WIRE_MAX_GAMES][REF_WIRE_NAME_MAX];
     ref_tail *tail;            /* a cmd: bot's output, or NULL */
+    /* Seats open at once (with a tail): how many, and how many times one
+     * opened while another was open (see "Logs" above). */
+    pthread_mutex_t seats_mu;
+    uint32_t open_seats;
+    uint64_t overlaps;
 } zmq_bot;
 
 typedef struct zmq_seat {
@@ -65,6 +82,11 @@ typedef struct zmq_seat {
     char match[REF_WIRE_MATCH_MAX];
     char replay[256];
     msgpack_sbuffer buf;
+    bool keep_log;             /* ref_seat_ctx.logs */
+    bool counted;              /* in zb->open_seats */
+    bool shared;               /* it opened while another seat of the bot was open */
+    uint64_t overlaps0;        /* zb->overlaps when it opened */
+    ja_declog log;             /* the last collected decision's, until taken */
 } zmq_seat;
 
 static const ref_bot_ops zmq_ops;
@@ -89,8 +111,39 @@ static uint32_t zmq_capacity(ref_bot *rb)
     return ((zmq_bot *)rb)->capacity;
 }
 
+/* A seat of a cmd: bot opens or closes: the count of its open seats, and
+ * whether the seat shares the process's output with another. */
+static void count_seat(zmq_seat *s, bool open)
+{
+    zmq_bot *b = s->zb;
+    if (!b->tail || s->counted == open)
+        return;
+    pthread_mutex_lock(&b->seats_mu);
+    if (open) {
+        s->shared = b->open_seats++ > 0;
+        b->overlaps += s->shared;
+        s->overlaps0 = b->overlaps;
+    } else {
+        b->open_seats--;
+    }
+    pthread_mutex_unlock(&b->seats_mu);
+    s->counted = open;
+}
+
+/* Whether the process's output since the seat's last decision is its own:
+ * no other seat of the bot was open at the same time. */
+static bool output_alone(zmq_seat *s)
+{
+    zmq_bot *b = s->zb;
+    pthread_mutex_lock(&b->seats_mu);
+    bool alone = !s->shared && b->overlaps == s->overlaps0;
+    pthread_mutex_unlock(&b->seats_mu);
+    return alone;
+}
+
 static void close_seat(zmq_seat *s)
 {
+    count_seat(s, false);
     if (s->sock)
         zmq_close(s->sock);
     msgpack_sbuffer_destroy(&s->buf);
@@ -110,6 +163,7 @@ static int zmq_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out, c
     s->n_seats = ctx->n_seats;
     s->game = ctx->game;
     s->faults = ctx->faults;
+    s->keep_log = ctx->logs;
     snprintf(s->match, sizeof s->match, "%s", ctx->match_id);
     snprintf(s->replay, sizeof s->replay, "%s", ctx->replay ? ctx->replay : "");
     if (strlen(ctx->match_id) >= sizeof s->match) {
@@ -158,6 +212,11 @@ static int zmq_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out, c
         return JA_EBOT;
     }
     s->dead = r.dead != 0;
+    count_seat(s, true);
+    if (b->tail && !s->shared) { /* what the process wrote before: not this match's */
+        bool cut;
+        ref_tail_take(b->tail, s->log.text, sizeof s->log.text, &cut);
+    }
     /* The compact act when the connection asked for it, except under a
      * conformance probe (which needs the full act). */
     unsigned flags = ref_hub__wire_flags(b->hub);
@@ -190,10 +249,16 @@ static int zmq_ask(ref_seat *rs, const ja_decision *d)
     return ref_hub__send(s->sock, &q, s->buf.data, s->buf.size);
 }
 
-/* The answer or fault of r (an ANSWER or FAULT for the current turn). */
+/* The answer or fault of r (an ANSWER or FAULT for the current turn), and
+ * the log that came with it. */
 static void take_reply(zmq_seat *s, const hub_rep *r, ref_answer *out)
 {
     ref_seat *rs = &s->base;
+    if (s->keep_log && r->log_len <= sizeof r->log) {
+        ja_declog_add(&s->log, r->log, r->log_len);
+        if (r->log_cut)
+            ja_declog_cut(&s->log, JA_DECLOG_MAX, JA_DECLOG_CUT);
+    }
     if (r->kind == HUB_REP_ANSWER) {
         *out = (ref_answer){
             .index = r->index,
@@ -246,9 +311,9 @@ static void cancel(zmq_seat *s, int64_t deadline_ns, ref_answer *out)
     }
 }
 
-static void zmq_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
+/* The answer or fault, from the hub (see the file comment). */
+static void collect_reply(zmq_seat *s, int64_t deadline_ns, ref_answer *out)
 {
-    zmq_seat *s = (zmq_seat *)rs;
     if (s->hs) {
         /* Direct: this thread runs the hub's loop until the answer. */
         hub_rep r;
@@ -282,6 +347,40 @@ static void zmq_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
             return;
         }
     }
+}
+
+/* Bytes a seat waits at most for its cmd: bot's output reader after an
+ * answer (ref_tail_sync). */
+#define OUTPUT_SYNC_MS 50
+
+/* A cmd: bot's output since its last decision, after the answer's log,
+ * when the process plays this seat alone (see "Logs" above); dropped
+ * otherwise. */
+static void take_output(zmq_seat *s)
+{
+    zmq_bot *b = s->zb;
+    char buf[REF_TAIL_FRESH];
+    bool cut;
+    ref_tail_sync(b->tail, OUTPUT_SYNC_MS);
+    size_t n = ref_tail_take(b->tail, buf, sizeof buf, &cut);
+    if (!output_alone(s))
+        return;
+    ja_declog_add(&s->log, buf, n);
+    if (cut)
+        ja_declog_cut(&s->log, JA_DECLOG_MAX, JA_DECLOG_CUT);
+}
+
+static void zmq_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
+{
+    zmq_seat *s = (zmq_seat *)rs;
+    collect_reply(s, deadline_ns, out);
+    if (s->keep_log && s->zb->tail)
+        take_output(s);
+}
+
+static void zmq_take_log(ref_seat *rs, ja_declog *out)
+{
+    ja_declog_take(out, &((zmq_seat *)rs)->log);
 }
 
 /* Direct: whether the answer (or a fault) is there or the deadline past.
@@ -353,6 +452,7 @@ void ref_bot_zmq_set_params(ref_bot *rb, const char *params)
 
 static void zmq_destroy(ref_bot *rb)
 {
+    pthread_mutex_destroy(&((zmq_bot *)rb)->seats_mu);
     free(rb);
 }
 
@@ -369,6 +469,7 @@ static const ref_bot_ops zmq_ops = {
     .default_move_ms = 1000,
     .stderr_tail = zmq_stderr_tail,
     .ready = zmq_ready,
+    .take_log = zmq_take_log,
 };
 
 /* A participant named `name` (its hello), as found by ref_hub_claim. */
@@ -377,6 +478,7 @@ static ref_bot *zmq_bot_new(ref_hub *h, const char *name, const char *kind,
                             const char (*games)[REF_WIRE_NAME_MAX])
 {
     zmq_bot *b = ja_xcalloc(1, sizeof *b);
+    pthread_mutex_init(&b->seats_mu, NULL);
     b->hub = h;
     snprintf(b->name, sizeof b->name, "%s", name);
     snprintf(b->hello_version, sizeof b->hello_version, "%s", version ? version : "");

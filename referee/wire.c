@@ -5,6 +5,7 @@
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_version.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -390,12 +391,32 @@ static int decode_hello(const msgpack_object *m, ref_wire_msg *out, char *why, s
     return JA_OK;
 }
 
+/* An action's "log" (optional): a string, of which the first JA_DECLOG_MAX
+ * bytes are kept (a longer one is cut, not refused). JA_OK or JA_EFORMAT. */
+static int get_log(const msgpack_object *m, ref_wire_msg *out, char *why, size_t cap)
+{
+    const msgpack_object *l = ja_mp_get(m, "log");
+    if (!l)
+        return JA_OK;
+    if (l->type != MSGPACK_OBJECT_STR) {
+        snprintf(why, cap, "\"log\" must be a string");
+        return JA_EFORMAT;
+    }
+    size_t n = l->via.str.size < sizeof out->log ? l->via.str.size : sizeof out->log;
+    memcpy(out->log, l->via.str.ptr, n);
+    out->log_len = (uint32_t)n;
+    out->log_cut = l->via.str.size > n;
+    return JA_OK;
+}
+
 static int decode_action(const msgpack_object *m, ref_wire_msg *out, char *why, size_t cap)
 {
     if (!get_str(m, "match", true, out->match, sizeof out->match, why, cap))
         return JA_EFORMAT;
     out->has_match = true;
     if (!get_uint(m, "turn", true, &out->turn, why, cap))
+        return JA_EFORMAT;
+    if (get_log(m, out, why, cap) != JA_OK)
         return JA_EFORMAT;
     /* "error" in place of "index": the bot could not choose (protocol.md),
      * with "code" when its SDK knows what act() returned. */
@@ -412,7 +433,7 @@ static int decode_action(const msgpack_object *m, ref_wire_msg *out, char *why, 
 
 int ref_wire_decode(const void *buf, size_t len, ref_wire_msg *out, char *why, size_t cap)
 {
-    memset(out, 0, sizeof *out);
+    memset(out, 0, offsetof(ref_wire_msg, log)); /* the log's bytes: as far as log_len says */
     out->type = REF_WIRE_OTHER;
     out->capacity = 1;
     size_t end = 0;

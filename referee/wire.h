@@ -22,6 +22,7 @@
 
 #include "jackarena/ja_bot.h"
 #include "jackarena/ja_rules.h"
+#include "ja_declog.h"
 
 #include <msgpack.h>
 #include <stdbool.h>
@@ -167,6 +168,13 @@ typedef struct ref_wire_msg {
                                         * C SDK sends it; 0 when absent (or not
                                         * a non-zero 32-bit integer: it is
                                         * information, never a fault) */
+    /* An action's "log" (what the bot logged for the decision), as sent:
+     * its first JA_DECLOG_MAX bytes, not yet cleaned (ja_declog_add does),
+     * log_cut when it was longer. Last: the decoder zeroes only what
+     * precedes it. */
+    uint32_t log_len;
+    bool log_cut;
+    char log[JA_DECLOG_MAX];
 } ref_wire_msg;
 
 /* Decodes one message from a bot. Returns JA_OK, or JA_EFORMAT with a

@@ -88,6 +88,7 @@ typedef struct host {
     ja_botrt rt;                  /* the bot, its services and decoding buffers */
     char match[REF_WIRE_MATCH_MAX];
     size_t logged;
+    ja_declog declog;             /* what the bot logged for its next answer */
     const char *params;           /* the bot's parameters (--params), or "" */
     uint64_t matches;             /* matches it may serve (--matches) */
     uint64_t ended;               /* matches ended so far */
@@ -96,7 +97,9 @@ typedef struct host {
 /* ---- where the bot's log goes ------------------------------------------- */
 
 /* To stderr (the referee's bounded tail), cut to LOG_LINE bytes a message
- * and LOG_BUDGET bytes a match, so a chatty bot cannot flood the pipe. */
+ * and LOG_BUDGET bytes a match, so a chatty bot cannot flood the pipe.
+ * Every line, whatever its level, also goes with the next answer (the
+ * runtime's decision log, h->declog: bounded too). */
 static void host_log(void *ctx, int level, const char *msg)
 {
     host *h = ctx;
@@ -325,13 +328,15 @@ static void send_hello(const ja_bot_desc *d, const char *params_error)
     msgpack_sbuffer_destroy(&sb);
 }
 
-/* An answer (ja_botrt_pack_action: the index, or `error`). */
-static void send_answer(msgpack_sbuffer *sb, const host *h, uint64_t turn, int rc, uint32_t index)
+/* An answer (ja_botrt_pack_action: the index, or `error`), with what the
+ * bot logged since the last one, which then starts again. */
+static void send_answer(msgpack_sbuffer *sb, host *h, uint64_t turn, int rc, uint32_t index)
 {
     msgpack_sbuffer_clear(sb);
     msgpack_packer pk;
     msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
-    ja_botrt_pack_action(&pk, h->match, turn, rc, index);
+    ja_botrt_pack_action(&pk, h->match, turn, rc, index, &h->declog);
+    ja_declog_clear(&h->declog);
     send_buf(sb);
 }
 
@@ -356,6 +361,8 @@ static void on_start(host *h, const msgpack_object *o)
         !ja_mp_get_u64(o, "seats", &seats) || !ja_mp_get_u64(o, "x_seed", &seed) || seats == 0 ||
         seats > JA_MAX_SEATS || seat >= seats || !ja_game_find(game))
         die(EXIT_USAGE, "malformed start message");
+    /* A new match's log: nothing of the last one's end() goes with it. */
+    ja_declog_clear(&h->declog);
     int rc = ja_botrt_start(&h->rt, game, (int32_t)seat, (uint32_t)seats, seed, h->params, true);
     if (rc == JA_ENOMEM)
         _exit(EXIT_RESOURCE);
@@ -465,6 +472,7 @@ int main(int argc, char **argv)
         return rc == JA_EVERSION ? EXIT_VERSION : EXIT_LOAD;
     }
     ja_botrt_init(&h.rt, desc, host_log, &h);
+    h.rt.declog = &h.declog;
     h.rt.compact = true; /* the referee sends the compact act (REF_WIRE_BIN) */
     install_fatal_handlers();
     if (load_filter(allow_serving))

@@ -45,6 +45,7 @@ typedef struct cmatch {
     struct ja_client *c;
     char id[64];
     ja_botrt rt;             /* the instance, its services and decoding buffers */
+    ja_declog declog;        /* what the bot logged for its next answer */
 } cmatch;
 
 struct ja_client {
@@ -79,10 +80,14 @@ static int fail(ja_client *c, int rc, const char *fmt, ...)
 
 /* ---- where the bot's log goes ---------------------------------------------------- */
 
+/* Every line goes with the next answer (`log`, docs/protocol.md), which
+ * the referee keeps in the replay beside the decision; stderr gets it too
+ * with verbose, and warnings and errors that no answer will carry (those of
+ * end()). */
 static void match_log(void *ctx, int level, const char *msg)
 {
     cmatch *m = ctx;
-    if (level <= JA_LOG_WARN || m->c->verbose)
+    if ((level <= JA_LOG_WARN && !m->rt.declog) || m->c->verbose)
         fprintf(stderr, "%s (match %s, seat %d): %s\n", m->c->name, m->id, (int)m->rt.seat, msg);
 }
 
@@ -223,13 +228,17 @@ static int send_hello(ja_client *c)
     return flush(c);
 }
 
-/* An answer (ja_botrt_pack_action: the index, or `error`). */
-static int send_action(ja_client *c, const char *match, uint64_t turn, int rc, uint32_t index)
+/* An answer (ja_botrt_pack_action: the index, or `error`), with what the
+ * bot logged for it (log, then emptied; NULL: none). */
+static int send_action(ja_client *c, const char *match, uint64_t turn, int rc, uint32_t index,
+                       ja_declog *log)
 {
     msgpack_sbuffer_clear(&c->out);
     msgpack_packer pk;
     msgpack_packer_init(&pk, &c->out, msgpack_sbuffer_write);
-    ja_botrt_pack_action(&pk, match, turn, rc, index);
+    ja_botrt_pack_action(&pk, match, turn, rc, index, log);
+    if (log)
+        ja_declog_clear(log);
     return flush(c);
 }
 
@@ -283,6 +292,8 @@ static void on_start(ja_client *c, const msgpack_object *o)
     m->c = c;
     snprintf(m->id, sizeof m->id, "%s", id);
     ja_botrt_init(&m->rt, c->desc, match_log, m);
+    ja_declog_clear(&m->declog);
+    m->rt.declog = &m->declog;
     m->rt.compact = JA_CLIENT_BIN; /* the hello asked for the compact act */
     /* The seat's own stream: the referee's `seed` (the numbers a plugin
      * draws in-process, so the bot plays the same way wherever it runs), or,
@@ -309,7 +320,7 @@ static int on_act(ja_client *c, const msgpack_object *o, int64_t received)
     }
     cmatch *m = find_match(c, id);
     if (!m) /* never started: the bot cannot choose */
-        return send_action(c, id, turn, JA_EBOT, 0);
+        return send_action(c, id, turn, JA_EBOT, 0, NULL);
     ja_decision d;
     if (ja_botrt_decode_act(&m->rt, o, &d, why, sizeof why) != JA_OK) {
         fprintf(stderr, "%s: ignoring %s (match %s)\n", c->name, why, id);
@@ -319,7 +330,7 @@ static int on_act(ja_client *c, const msgpack_object *o, int64_t received)
     int rc = ja_botrt_act(&m->rt, &d, received, &index);
     if (rc != JA_OK && m->rt.bot)
         fprintf(stderr, "%s: act() failed in match %s: %s\n", c->name, id, ja_strerror(rc));
-    return send_action(c, id, turn, rc, index);
+    return send_action(c, id, turn, rc, index, &m->declog);
 }
 
 static void on_end(ja_client *c, const msgpack_object *o)
@@ -332,6 +343,7 @@ static void on_end(ja_client *c, const msgpack_object *o)
         return;
     ja_outcome out;
     ja_botrt_decode_outcome(o, &out);
+    m->rt.declog = NULL; /* no answer will carry what end() logs: stderr */
     ja_botrt_end(&m->rt, &out);
     free_match(m);
     c->done++;

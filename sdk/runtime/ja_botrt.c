@@ -10,9 +10,10 @@
 #include <time.h>
 
 void ja_botrt_pack_action(msgpack_packer *pk, const char *match, uint64_t turn, int rc,
-                          uint32_t index)
+                          uint32_t index, const ja_declog *log)
 {
-    msgpack_pack_map(pk, rc == JA_OK ? 4 : 5);
+    bool with_log = log && log->len;
+    msgpack_pack_map(pk, (rc == JA_OK ? 4 : 5) + (with_log ? 1 : 0));
     ja_mp_put_kv_str(pk, "type", "action");
     ja_mp_put_kv_str(pk, "match", match);
     ja_mp_put_kv_u64(pk, "turn", turn);
@@ -27,6 +28,11 @@ void ja_botrt_pack_action(msgpack_packer *pk, const char *match, uint64_t turn, 
             snprintf(why, sizeof why, "act() returned %d, not a JA_E* code", rc);
         ja_mp_put_kv_str(pk, "error", why);
         ja_mp_put_kv_i64(pk, "code", rc);
+    }
+    if (with_log) {
+        ja_mp_put_str(pk, "log");
+        msgpack_pack_str(pk, log->len);
+        msgpack_pack_str_body(pk, log->text, log->len);
     }
 }
 
@@ -58,6 +64,8 @@ int64_t ja_botrt_now_ns(void)
 static void host_log(void *hctx, int level, const char *msg)
 {
     ja_botrt *rt = hctx;
+    if (rt->declog)
+        ja_declog_line(rt->declog, msg ? msg : "");
     if (rt->log)
         rt->log(rt->log_ctx, level, msg ? msg : "");
 }

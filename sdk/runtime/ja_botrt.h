@@ -29,11 +29,13 @@
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_params.h"
 #include "jackarena/ja_rng.h"
+#include "ja_declog.h"
 
 #include <msgpack.h>
 
 /* Where the bot's log() lines go: the owner decides (a ring for the plugin
- * seat, a bounded stderr for the child, stderr for the client). */
+ * seat, a bounded stderr for the child, stderr for the client). Each line
+ * also goes into the runtime's decision log when it has one (declog). */
 typedef void (*ja_botrt_log_fn)(void *ctx, int level, const char *msg);
 
 /* Bytes of a bot's parameters, NUL included (ja_host_api.params). */
@@ -43,6 +45,11 @@ typedef struct ja_botrt {
     const ja_bot_desc *desc;
     ja_botrt_log_fn log;
     void *log_ctx;
+    /* The log of the decision to come (ja_declog.h), set by an owner that
+     * keeps one; NULL (ja_botrt_init): none. Every line the bot logs goes
+     * in, whatever its level, until the owner takes it: the lines of
+     * create() and of act() for a decision (docs/replay-format.md). */
+    ja_declog *declog;
     /* The match being played (set by ja_botrt_start). */
     const ja_game_rules *g;   /* NULL: a game this build does not know (client) */
     char game[64];
@@ -128,9 +135,10 @@ void ja_botrt_free(ja_botrt *rt);
  * wrote when rc is JA_OK (its range is the referee's to judge: out of it is
  * `illegal`), else `error` in place of the index ("act() returned JA_EINVAL
  * (invalid argument)"), the protocol's "could not choose", charged as an
- * `error` fault, and `code`, rc itself, which the fault then carries. */
+ * `error` fault, and `code`, rc itself, which the fault then carries; and
+ * the decision's log as `log` when log is not NULL and not empty. */
 void ja_botrt_pack_action(msgpack_packer *pk, const char *match, uint64_t turn, int rc,
-                          uint32_t index);
+                          uint32_t index, const ja_declog *log);
 
 /* Writes the hello's "games" key and value: the games of this build the
  * bot plays (supports(), every game without it). An empty list would mean

@@ -326,6 +326,48 @@ static int dec(const msgpack_sbuffer *b, ref_wire_msg *m)
     return rc;
 }
 
+/* An action's "log": kept as sent up to JA_DECLOG_MAX bytes (log_cut when
+ * longer: cut, not refused), with an index or an error; anything but a
+ * string is malformed. */
+static void test_decoder_log(void **state)
+{
+    (void)state;
+    msgpack_sbuffer b;
+    msgpack_sbuffer_init(&b);
+    ref_wire_msg m;
+    pack(&b, 5, "type", "s:action", "match", "s:m", "turn", "i:2", "index", "i:1", "log",
+         "s:thinking\nhand 7H");
+    assert_int_equal(dec(&b, &m), JA_OK);
+    assert_int_equal(m.index, 1);
+    assert_int_equal(m.log_len, 16);
+    assert_false(m.log_cut);
+    assert_memory_equal(m.log, "thinking\nhand 7H", 16);
+    pack(&b, 5, "type", "s:action", "match", "s:m", "turn", "i:2", "error", "s:no", "log",
+         "s:why");
+    assert_int_equal(dec(&b, &m), JA_OK);
+    assert_true(m.has_error);
+    assert_int_equal(m.log_len, 3);
+    pack(&b, 4, "type", "s:action", "match", "s:m", "turn", "i:2", "index", "i:1");
+    assert_int_equal(dec(&b, &m), JA_OK);
+    assert_int_equal(m.log_len, 0); /* none: nothing logged */
+    char *longlog = malloc(2 + JA_DECLOG_MAX + 100 + 1);
+    memcpy(longlog, "s:", 2);
+    memset(longlog + 2, 'l', JA_DECLOG_MAX + 100);
+    longlog[2 + JA_DECLOG_MAX + 100] = '\0';
+    pack(&b, 5, "type", "s:action", "match", "s:m", "turn", "i:2", "index", "i:0", "log",
+         longlog);
+    free(longlog);
+    assert_int_equal(dec(&b, &m), JA_OK);
+    assert_int_equal(m.log_len, JA_DECLOG_MAX);
+    assert_true(m.log_cut);
+    pack(&b, 5, "type", "s:action", "match", "s:m", "turn", "i:2", "index", "i:0", "log", "i:5");
+    char why[128];
+    assert_int_equal(ref_wire_decode(b.data, b.size, &m, why, sizeof why), JA_EFORMAT);
+    assert_string_equal(why, "\"log\" must be a string");
+    assert_true(m.has_match); /* the fault still finds its seat */
+    msgpack_sbuffer_destroy(&b);
+}
+
 static void test_decoder(void **state)
 {
     msgpack_sbuffer b;
@@ -474,6 +516,7 @@ int main(void)
         cmocka_unit_test(test_act_every_game),
         cmocka_unit_test(test_other_messages),
         cmocka_unit_test(test_decoder),
+        cmocka_unit_test(test_decoder_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

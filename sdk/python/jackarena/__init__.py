@@ -46,7 +46,7 @@ import sys
 import time
 import traceback
 
-__all__ = ["Bot", "Match", "PROTOCOL", "SCORE_UNIT", "ProtocolError", "parse_params",
+__all__ = ["Bot", "Match", "PROTOCOL", "SCORE_UNIT", "LOG_MAX", "ProtocolError", "parse_params",
            "check_keys", "param_int", "param_float", "param_word"]
 __version__ = "0.2.0"
 
@@ -54,6 +54,7 @@ PROTOCOL = 1
 SCORE_UNIT = 27720
 PARAMS_MAX = 255      # bytes of a parameter text (the C SDK's JA_PARAMS_MAX less its NUL)
 ERROR_MAX = 200       # characters of an `error` answer (the referee keeps a line of this order)
+LOG_MAX = 4096        # bytes of a decision's log the referee keeps (docs/protocol.md, "action")
 
 
 def parse_params(text):
@@ -206,6 +207,31 @@ class Match:
         self.turn = 0
         self.deadline = None  # time.monotonic() by which to answer, or None
         self.broken = None    # why every decision of this match is an error, or None
+        self._log = []        # lines logged for the next answer
+        self._log_bytes = 0
+
+    def log(self, *args):
+        """Logs one line for the decision being answered, made as print()
+        makes one (args as text, separated by spaces). It goes with the
+        answer (the action's `log`), and the referee keeps it in the replay
+        beside the decision, for the bot's author (docs/python.md, "Logs").
+        Lines logged in start() go with the first answer. A decision keeps
+        LOG_MAX bytes: past them the referee cuts the log with a marker, and
+        this method drops what would not be kept anyway."""
+        if self._log_bytes > LOG_MAX:
+            return
+        line = " ".join(str(a) for a in args) + "\n"
+        self._log.append(line)
+        self._log_bytes += len(line.encode("utf-8", "replace"))
+
+    def _take_log(self):
+        """The log for the answer being sent (at most LOG_MAX + 1 bytes: one
+        more says it was cut), or None; starts the next one."""
+        if not self._log:
+            return None
+        data = "".join(self._log).encode("utf-8", "replace")[:LOG_MAX + 1]
+        self._log, self._log_bytes = [], 0
+        return data.decode("utf-8", "ignore")
 
     def time_left(self):
         """Seconds left for the current decision, or None without a deadline."""
@@ -436,6 +462,9 @@ class Bot:
             except Exception as e:
                 answer["error"] = _describe(e)
                 self._report("act() failed in match %s, turn %s" % (mid, turn))
+        log = m._take_log() if m is not None else None
+        if log:
+            answer["log"] = log
         self._send(sock, answer)
 
     def _report(self, what):
