@@ -24,6 +24,11 @@ const ref_replay_step *viewer_step(const viewer_model *m, uint32_t f)
     return &m->r->steps[f - 1];
 }
 
+const char *viewer_log(const viewer_model *m, uint32_t f, uint32_t s)
+{
+    return m->no_logs || f == 0 ? NULL : ref_replay_log_of(m->r, f - 1, s, NULL);
+}
+
 uint32_t viewer_deciding(const viewer_model *m, uint32_t f)
 {
     return f + 1 < m->n_frames ? m->r->steps[f].seats : 0;
@@ -508,9 +513,34 @@ static void asked_json(json_w *w, const viewer_model *m, uint32_t f)
     jw_arr_end(w);
 }
 
+/* A frame's "logs" (only where its decision has some): what each seat's
+ * bot logged for the decision that led to frame f, in seat order, as
+ * {"seat", "text"}. The page shows a seat's in its view and the
+ * omniscient one only. */
+static void logs_json(json_w *w, const viewer_model *m, uint32_t f)
+{
+    const ref_replay_step *sp = f > 0 && !m->no_logs ? viewer_step(m, f) : NULL;
+    bool any = false;
+    for (uint32_t k = 0; sp && k < sp->n; k++) {
+        uint32_t s = m->r->recs[sp->first + k].seat;
+        const char *text = viewer_log(m, f, s);
+        if (!text)
+            continue;
+        if (!any)
+            jw_arr(w, "logs");
+        any = true;
+        jw_obj(w, NULL);
+        jw_int(w, "seat", s);
+        jw_str(w, "text", text);
+        jw_obj_end(w);
+    }
+    if (any)
+        jw_arr_end(w);
+}
+
 /* Frame f: its describe() line, the decision that led to it, the seats
- * that perceive it, and each seat's observation as changes to the one
- * before. */
+ * that perceive it, each seat's observation as changes to the one
+ * before, and the decision's logs. */
 static void frame_json(json_w *w, const viewer_model *m, uint32_t f)
 {
     jw_obj(w, NULL);
@@ -525,6 +555,7 @@ static void frame_json(json_w *w, const viewer_model *m, uint32_t f)
     for (uint32_t s = 0; s < m->n_seats; s++)
         obs_delta_json(w, m->g, f > 0 ? viewer_obs(m, f - 1, s) : NULL, viewer_obs(m, f, s));
     jw_arr_end(w);
+    logs_json(w, m, f);
     jw_obj_end(w);
 }
 

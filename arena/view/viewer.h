@@ -40,6 +40,11 @@ typedef struct viewer_model {
      * offers none. For the text viewer's public view only: the JSON model
      * leaves it out. */
     uint8_t *pub;
+    /* The bots' logs of each decision (the replay's log records,
+     * docs/replay-format.md "Bot logs") are in the model and the views
+     * unless the caller sets this (a server publishing the page to all:
+     * docs/server.md). */
+    bool no_logs;
 } viewer_model;
 
 /* The `seat` of the text views that are not one seat's: the omniscient view
@@ -97,6 +102,11 @@ uint32_t viewer_table_seat(const viewer_model *m, uint32_t f);
  * decision) the end record's fault count is one more than its faulty
  * records. Returns the decision (frame) number, or 0 for no forfeit. */
 uint32_t viewer_forfeits(const ref_replay *r, uint32_t s);
+
+/* What the bot in seat s logged for the decision that led to frame f
+ * (f >= 1), NUL-terminated and cleaned (ja_declog.h), or NULL: none, or the
+ * model has no logs (no_logs). */
+const char *viewer_log(const viewer_model *m, uint32_t f, uint32_t s);
 
 /* Element i of the observation field named name (0 for i past its end),
  * read through the field table. False if the game has no such field. */

@@ -24,6 +24,7 @@
 #define C_YELLOW "\033[33m"
 #define C_GREEN "\033[32m"
 #define C_BLUE "\033[94m"
+#define C_CYAN "\033[36m"
 
 viewer_style viewer_style_for(FILE *f)
 {
@@ -1031,6 +1032,53 @@ static void frame_records(FILE *f, const viewer_model *m, uint32_t fr, int seat,
     }
 }
 
+/* Columns of a bot's log line in the text views; a longer one goes on in
+ * the next line. */
+#define LOG_COLUMNS 80
+
+/* A bot's log, each line after "  | " within LOG_COLUMNS characters (a
+ * longer line continued on the next, a UTF-8 character never cut). The text
+ * is the replay's, cleaned (ja_declog.h): no escape reaches the terminal. */
+static void put_log(FILE *f, const char *text, const viewer_style *st)
+{
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n"), i = 0;
+        do {
+            on(f, st, C_DIM);
+            fputs("  | ", f);
+            on(f, st, C_RESET);
+            size_t start = i;
+            for (int col = 4; i < n && col < LOG_COLUMNS; col++)
+                for (i++; i < n && ((unsigned char)p[i] & 0xc0) == 0x80; i++)
+                    ;
+            fwrite(p + start, 1, i - start, f);
+            fputc('\n', f);
+        } while (i < n);
+        p += n + (p[n] == '\n');
+    }
+}
+
+/* What the bots logged for the decision that led to frame fr, under its
+ * records: every seat's in the omniscient view, the seat's own in its view
+ * (a log may tell the bot's hand), none in the public view. */
+static void frame_logs(FILE *f, const viewer_model *m, uint32_t fr, int seat,
+                       const viewer_style *st)
+{
+    if (fr == 0 || seat == VIEWER_PUBLIC)
+        return;
+    const ref_replay_step *sp = viewer_step(m, fr);
+    for (uint32_t k = 0; k < sp->n; k++) {
+        uint32_t s = m->r->recs[sp->first + k].seat;
+        const char *text = seat == VIEWER_ALL || (uint32_t)seat == s ? viewer_log(m, fr, s) : NULL;
+        if (!text)
+            continue;
+        on(f, st, C_CYAN);
+        fprintf(f, "  log of seat %u (%s):\n", (unsigned)s, m->r->h.players[s].name);
+        on(f, st, C_RESET);
+        put_log(f, text, st);
+    }
+}
+
 /* Each seat's line: its score (scores[s], in units), and its hand from
  * hands[s], its own observation (NULL: no hand shown), or else what obs
  * shows of it. */
@@ -1069,6 +1117,7 @@ void viewer_text_frame(FILE *f, const viewer_model *m, uint32_t fr, int seat,
     const game_render *gr = renderer_of(m->g, m->r->h.obs_version);
     frame_title(f, m, fr, seat, st);
     frame_records(f, m, fr, seat, st);
+    frame_logs(f, m, fr, seat, st);
     /* The public picture: in the omniscient view from the table in play,
      * in a seat's view from its own observation only, in the public view
      * from the public observation (the caller checked the game has one). */

@@ -14,6 +14,8 @@ result ...", "moves" the move history's marked rows (the newest moves,
                                           lines are the same
   check_pages.py hands DOM PAGE           the public view shows no card of
                                           a hand
+  check_pages.py logs DOM PAGE            each view shows the bots' logs
+                                          it may see, and no other
 
 The public view is view -2 in the log ("public" on the command line).
 
@@ -61,7 +63,9 @@ def scramble(page, seat, out):
     public describe() line (shown in the omniscient view only). For the
     public view (seat PUBLIC): every seat's observation (every hand, and
     what each seat knows of the stock), every decision, the seed; the
-    public observations alone are kept."""
+    public observations alone are kept. The bots' logs of every other seat
+    (of every seat for the public view) are scrambled, and one is added for
+    a seat that has none in a frame."""
     s, m, d = page_model.read(page)
     n = d["seats"]
     if seat == PUBLIC:
@@ -96,6 +100,13 @@ def scramble(page, seat, out):
                          forced=not a["forced"], choices=a["choices"] + 5, us=a["us"] + 999,
                          index=3, forfeits=True)
         f["seen"] = sorted({t for t in range(n) if t != seat} | ({seat} & set(f["seen"])))
+        logs = f.setdefault("logs", [])
+        for lg in logs:
+            if lg["seat"] != seat:
+                lg["text"] = "scrambled " + lg["text"][::-1]
+        if not any(lg["seat"] == other for lg in logs):
+            logs.append({"seat": other, "text": "a scrambled log of seat %d" % other})
+            logs.sort(key=lambda lg: lg["seat"])
     page_model.write(out, s, m, d)
 
 
@@ -277,6 +288,32 @@ def hands(dom, page):
     print("public view: %d cards of hands looked for, none shown" % checked)
 
 
+def logs(dom, page):
+    """The "botlog" of every line: every seat's logs of the frame's decision
+    in the omniscient view, the seat's own in its view, none in the public
+    view (the page writes "log of NAME" above each text). A log holding
+    HTML must show as its text, tags and all (as markup its tags would be
+    missing from the text), at least once."""
+    _, _, d = page_model.read(page)
+    squeeze = lambda t: re.sub(r"\s+", "", t)
+    shown = markup = 0
+    for e in log_of(dom):
+        v, f = e["view"], e["frame"]
+        want = "".join("log of %s%s" % (d["players"][lg["seat"]]["name"], lg["text"])
+                       for lg in d["frames"][f].get("logs", [])
+                       if v == -1 or lg["seat"] == v)
+        if squeeze(e.get("botlog", "")) != squeeze(want):
+            fail("view %d frame %d: the logs shown are %r, want %r" % (v, f, e.get("botlog"), want))
+            return
+        shown += bool(want)
+        markup += '<b id="botlog-markup">' in e.get("botlog", "")
+    if not shown or not markup:
+        fail("no log (%d) or no log of HTML (%d) shown anywhere (the check checks nothing)"
+             % (shown, markup))
+    print("logs: %d frames of a view with logs, each as the view may see, %d with HTML as text"
+          % (shown, markup))
+
+
 def same(dom1, dom2, seat):
     a = [e["raw"] for e in log_of(dom1) if e["view"] == seat]
     b = [e["raw"] for e in log_of(dom2) if e["view"] == seat]
@@ -301,6 +338,8 @@ if __name__ == "__main__":
         same(sys.argv[2], sys.argv[3], PUBLIC if sys.argv[4] == "public" else int(sys.argv[4]))
     elif cmd == "hands":
         hands(sys.argv[2], sys.argv[3])
+    elif cmd == "logs":
+        logs(sys.argv[2], sys.argv[3])
     else:
         sys.exit("unknown command " + cmd)
     sys.exit(1 if fails else 0)

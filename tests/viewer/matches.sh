@@ -37,3 +37,12 @@ play_dealer() {
   "$1" play brawljack greedy random --seed 19 --opt hands=2 --opt dealer=on \
     --replay dealer.rpl >/dev/null
 }
+# play_logs ARENA LOGGER_PLUGIN makes logs.rpl: Taylor Blackjack between
+# two copies of the logging test bot (tests/cli/plugins/logger.c), which log
+# "seat S turn T: ..." at each decision; seat 0 also a line of HTML (which
+# the page must show as text), seat 1 300 bytes of 'x' lines a decision
+# (lines wider than a terminal).
+play_logs() {
+  "$1" play taylor-blackjack "$2:html=1" "$2:flood=300" --seed 3 --opt games=1 --opt turn_cap=20 \
+    --replay logs.rpl >/dev/null
+}

@@ -4,7 +4,8 @@
  * the match's header. For every seat S of every replay given, this draws S's
  * view, then scrambles everything else the model holds (every other seat's
  * observations and records, their labels, whom each decision asked besides
- * S, describe()'s lines, where the other seats forfeited) and draws it
+ * S, describe()'s lines, where the other seats forfeited, what their bots
+ * logged) and draws it
  * again: the two must be the same up to the result. The result, public once
  * the match is over, must be the omniscient view's.
  *
@@ -83,6 +84,15 @@ static void scramble(viewer_model *m, ref_replay *r, uint32_t s, uint64_t seed)
     for (uint32_t t = 0; t < m->n_seats; t++)
         if (t != s)
             m->forfeit_at[t] = 1 + (uint32_t)(next(&x) % m->n_frames);
+    /* The other seats' bot logs: other letters, the same lines. */
+    for (uint32_t i = 0; i < r->n_logs; i++) {
+        if (r->logs[i].seat == s)
+            continue;
+        char *t = r->log_text + r->logs[i].off;
+        for (uint32_t k = 0; k < r->logs[i].len; k++)
+            if (t[k] != '\n')
+                t[k] = (char)('a' + next(&x) % 26);
+    }
 }
 
 /* viewer_open, its line printed when it fails. */

@@ -8,13 +8,17 @@
 # numbers, no seed; who decides now; a forfeit where it happened) and that a
 # seat's view does not change when everything it may not see is scrambled,
 # nor the public view when every hand, decision and the seed are (and that
-# it shows no card of a hand), and saves screenshots in SHOTS. Skipped (exit
-# 77) only where chromium is not installed.
-# Usage: test_browser.sh ARENA SHOTS FAULTY_PLUGIN
+# it shows no card of a hand), that the bots' logs show in the omniscient
+# view and each seat's own in its view only, never in the public view (and
+# a seat's view unchanged when the others' logs are scrambled), and saves
+# screenshots in SHOTS. Skipped (exit 77) only where chromium is not
+# installed.
+# Usage: test_browser.sh ARENA SHOTS FAULTY_PLUGIN LOGGER_PLUGIN
 set -u
 A=$1
 SHOTS=$2
 FAULTY=$3
+LOGGER=$4
 CHROME=$(command -v chromium || true)
 if [ -z "$CHROME" ]; then
   echo "SKIP: chromium is not installed (scripts/setup.sh installs it)"
@@ -76,6 +80,23 @@ for g in $GAMES forfeit; do
     [ -s "$SHOTS/replay-$g${v:+-seat$v}.png" ] && ok || bad "$g: no screenshot${v:+ of seat $v}"
   done
 done
+
+# Bot logs: where each view may see them; a seat's view and the public view
+# unchanged when what they may not see of the logs is scrambled.
+play_logs "$A" "$LOGGER" && "$A" replay html logs.rpl -o logs.html || bad "logs: cannot make the page"
+selftest logs
+$CHECK logs logs.dom logs.html && ok || bad "logs: what the views show"
+for v in 0 1 public; do
+  $CHECK scramble logs.html $v logs-$v.html || bad "logs: cannot scramble for $v"
+  selftest logs-$v
+  $CHECK same logs.dom logs-$v.dom $v && ok || bad "logs: view $v sees a log it may not"
+done
+# A log of HTML is text: no element of it in the page, its script not run.
+grep -q '<b id="botlog-markup">' logs.dom && bad "logs: a log's HTML made an element" || ok
+grep -q '<title>pwned' logs.dom && bad "logs: a log's script ran" || ok
+chrome --window-size=1200,800 --virtual-time-budget=3000 --screenshot="$SHOTS/replay-logs.png" \
+  "file://$work/logs.html#frame=1" >/dev/null
+[ -s "$SHOTS/replay-logs.png" ] && ok || bad "logs: no screenshot"
 
 # The report site, when this build has `arena report`.
 if "$A" report --help >/dev/null 2>&1; then

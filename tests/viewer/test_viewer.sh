@@ -5,13 +5,17 @@
 # does not change when everything it may not see is scrambled), forfeits,
 # refusals of bad replays by verify, show and html, and self-contained HTML
 # pages.
-# Usage: test_viewer.sh ARENA SOURCE_DIR CHECKER FAULTY_PLUGIN
+# Bot logs (7.): under their decision, every seat's in the omniscient view,
+# the seat's own in its view, none in the public view, within 80 columns, no
+# escape reaching the terminal; in the page's model at their frames.
+# Usage: test_viewer.sh ARENA SOURCE_DIR CHECKER FAULTY_PLUGIN LOGGER_PLUGIN
 #        (UPDATE=1 rewrites expected/)
 set -u
 A=$1
 SRC=$2
 CHECKER=$3
 FAULTY=$4
+LOGGER=$5
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -20,7 +24,7 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
-play_all "$A" && play_forfeit "$A" "$FAULTY" && play_tables "$A" ||
+play_all "$A" && play_forfeit "$A" "$FAULTY" && play_tables "$A" && play_logs "$A" "$LOGGER" ||
   { echo "FAIL: could not play the test matches"; exit 1; }
 
 # 1. The plain-text dump of each game, omniscient and as seat 1 saw it,
@@ -100,7 +104,7 @@ diff <(grep -oE '^  seat 0 greedy +score [0-9]+ +[0-9]+ cards?' pub.txt | awk '{
 grep -q '^  to act: a seat at a table not shown$' b6p.txt && ok || bad "bombs6 --public: shows a table"
 
 # 3. The seat views' boundary, every seat of every match.
-"$CHECKER" $(printf '%s.rpl ' $GAMES) forfeit.rpl bombs6.rpl 2>&1 | sed 's/^/  /' >check.txt
+"$CHECKER" $(printf '%s.rpl ' $GAMES) forfeit.rpl bombs6.rpl logs.rpl 2>&1 | sed 's/^/  /' >check.txt
 [ ${PIPESTATUS[0]} = 0 ] && ok || { bad "seat views depend on what the seat may not see"; cat check.txt; }
 
 # 4. A forfeit: marked at the decision it happened (the faulty bot's first
@@ -210,6 +214,57 @@ import page_model
 d = page_model.read(sys.argv[1])[2]
 at = [(i, a["seat"]) for i, f in enumerate(d["frames"]) for a in f["asked"] if a["forfeits"]]
 assert at == [(5, 1)] and d["outcome"]["forfeit"] == [0, 5], (at, d["outcome"])
+PY
+
+# 7. Bot logs (docs/replay-format.md, "Bot logs"): under the decision, as
+# each view may see them.
+"$A" replay show logs.rpl >logs.txt || bad "show logs"
+"$A" replay show logs.rpl --seat 0 >logs0.txt || bad "show logs --seat 0"
+"$A" replay show logs.rpl --seat 1 >logs1.txt || bad "show logs --seat 1"
+"$A" replay show logs.rpl --public >logsp.txt || bad "show logs --public"
+grep -q '^  | seat 0 turn 1: ' logs.txt && grep -q '^  | seat 1 turn 1: ' logs.txt && ok ||
+  bad "logs: the omniscient view does not show both seats' logs"
+grep -q '^  | seat 0 turn 2: ' logs0.txt && ! grep -qE 'seat 1 turn|xxxx' logs0.txt && ok ||
+  bad "logs: --seat 0 shows another seat's log, or not its own"
+grep -qF '  | <b id="botlog-markup">not bold</b>' logs0.txt && ok || bad "logs: --seat 0 lacks its line of HTML"
+grep -q '^  | seat 1 turn 2: ' logs1.txt && ! grep -qE 'seat 0 turn|botlog-markup' logs1.txt && ok ||
+  bad "logs: --seat 1 shows another seat's log, or not its own"
+grep -qE 'turn [0-9]+:|xxxx|log of seat' logsp.txt && bad "logs: the public view shows a log" || ok
+# Each log right under its decision's record: the omniscient view's lines
+# "log of seat S" follow a record of seat S.
+/usr/bin/python3 - logs.txt <<'PY' && ok || bad "logs: a log is not under its decision's record"
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+n = 0
+for i, l in enumerate(lines):
+    m = re.match(r"  log of seat (\d) ", l)
+    if m:
+        n += 1
+        j = i - 1
+        while lines[j].startswith("  | ") or lines[j].startswith("  log of seat"):
+            j -= 1
+        assert re.match(r"seat %s \(" % m.group(1), lines[j]) or lines[j - 1].startswith("seat"), (i, l)
+assert n > 10, n
+PY
+grep '^  | ' logs.txt | awk 'length > 80' | grep -q . && bad "logs: a log line wider than 80 columns" || ok
+grep -q '^  | xxxxxxxx' logs.txt && ok || bad "logs: the flood's lines are not shown"
+# A log holding an escape, a C1 control and invalid bytes (a replay written
+# by hand): nothing of them reaches the terminal.
+NO_COLOR=1 "$A" replay show "$SRC/../fuzz/corpus/replay/log-dirty.rpl" >dirty.txt || bad "show log-dirty"
+LC_ALL=C grep -q $'\033\|\xc2\x9b' dirty.txt && bad "logs: an escape reaches the terminal" || ok
+grep -q '^  | ?\[2J?ok' dirty.txt && ok || bad "logs: the cleaned log is not shown"
+# The page's model: each log at the frame its decision led to.
+"$A" replay html logs.rpl -o logs.html || bad "html logs"
+/usr/bin/python3 - logs.html logs.rpl "$SRC" <<'PY' && ok || bad "html logs: the model's logs are not the replay's"
+import sys
+import msgpack
+sys.path.insert(0, sys.argv[3])
+import page_model
+d = page_model.read(sys.argv[1])[2]
+want = {(r["n"] + 1, r["s"]): r["text"] for r in msgpack.Unpacker(open(sys.argv[2], "rb"), raw=False)
+        if r.get("t") == "log"}
+got = {(f, l["seat"]): l["text"] for f, fr in enumerate(d["frames"]) for l in fr.get("logs", [])}
+assert got == want and len(want) > 10, (len(got), len(want))
 PY
 
 echo "viewer_text: $pass passed, $fail failed"

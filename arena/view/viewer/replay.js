@@ -759,6 +759,7 @@ window.jaViewer = jaViewer;
           (a.forfeits ? ' <span class="fault forfeit">FORFEITS the match</span>' : "");
       });
       $("action").innerHTML = cur === 0 ? "the deal" : view === PUB ? "" : (acts.length ? acts.join("<br>") : "(another seat decided)");
+      renderLogs(fr);
       $("describe").textContent = view === ALL ? fr.describe : "";
       var o = view === PUB ? fr.pub : fr.obs[view === ALL ? tableSeat() : view], h = G.table(o), d = deciding(o);
       if (d) h += row("to act", d);
@@ -795,6 +796,16 @@ window.jaViewer = jaViewer;
         " &middot; " + esc(D.options) + (D.back ? ' &middot; <a class="back" href="' + esc(D.back) + '">back to the report</a>' : "");
       curMark.style.left = pct(cur);
       if (LOG) LOG.push(snapshot());
+    }
+    /* What the bots logged for the decision that led to frame fr, under it:
+     * every seat's in the omniscient view, the seat's own in its view (a log
+     * may tell the bot's hand), none in the public view. */
+    function renderLogs(fr) {
+      var logs = view === PUB ? [] : (fr.logs || []).filter(function (l) { return view === ALL || l.seat === view; });
+      $("botlog").innerHTML = logs.map(function (l) {
+        return '<div class="botlog"><div class="logwho">log of ' + name(l.seat) + "</div><pre>" + esc(l.text) + "</pre></div>";
+      }).join("");
+      $("botlog").hidden = !logs.length;
     }
     function go(f, dir) { cur = seenFrom(Math.max(0, Math.min(last, f)), dir || -1); render(); keepHash(); }
     function stop() { if (timer) { clearInterval(timer); timer = null; $("play").innerHTML = "&#x25B6;"; } }
@@ -929,7 +940,7 @@ window.jaViewer = jaViewer;
     function snapshot() {
       return ["view " + view, "frame " + cur, "pos " + text("pos"), "meta " + text("meta"),
         "timeline " + ($("timeline").hidden ? "hidden" : "shown"), "scrub " + $("scrub").value + "/" + $("scrub").max,
-        "action " + text("action"),
+        "action " + text("action"), "botlog " + text("botlog"),
         "describe " + text("describe"), "table " + text("table"), "moves " + movesText(), "scores " + text("scores"),
         "result " + ($("result-box").hidden ? "hidden" : text("result"))].join(" | ");
     }

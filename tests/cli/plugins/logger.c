@@ -3,7 +3,8 @@
  * test can check that each replay log record sits at the right decision;
  * with the parameter flood=N, N more bytes a decision too (lines of 100
  * bytes), to be cut at the documented bounds; with stderr=1, the decision's
- * line is also written to its standard error. It plays the first legal
+ * line is also written to its standard error; with html=1, a line of HTML
+ * too (which a viewer must show as text, never as markup). It plays the first legal
  * action and never draws from its random stream. Built two ways
  * (tests/cli/CMakeLists.txt):
  *   logger.so    a plugin (in-process, and hosted)
@@ -19,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const KEYS[] = {"flood", "stderr", NULL};
+static const char *const KEYS[] = {"flood", "stderr", "html", NULL};
 
 static int check_params(const char *params, char *err, size_t cap)
 {
@@ -29,6 +30,8 @@ static int check_params(const char *params, char *err, size_t cap)
         rc = ja_params_int(params, "flood", 0, 1 << 24, 0, &v, err, cap);
     if (rc == JA_OK)
         rc = ja_params_int(params, "stderr", 0, 1, 0, &v, err, cap);
+    if (rc == JA_OK)
+        rc = ja_params_int(params, "html", 0, 1, 0, &v, err, cap);
     return rc;
 }
 
@@ -36,7 +39,7 @@ typedef struct logger {
     const ja_host_api *host;
     void *hctx;
     int32_t seat;
-    int64_t flood, to_stderr;
+    int64_t flood, to_stderr, html;
 } logger;
 
 static int create(const ja_host_api *host, void *hctx, const char *game, int32_t seat,
@@ -52,6 +55,7 @@ static int create(const ja_host_api *host, void *hctx, const char *game, int32_t
     const char *params = host->params(hctx);
     ja_params_int(params, "flood", 0, 1 << 24, 0, &b->flood, NULL, 0);
     ja_params_int(params, "stderr", 0, 1, 0, &b->to_stderr, NULL, 0);
+    ja_params_int(params, "html", 0, 1, 0, &b->html, NULL, 0);
     char line[128];
     snprintf(line, sizeof line, "create seat %d of %s", (int)seat, game);
     host->log(hctx, JA_LOG_DEBUG, line);
@@ -70,6 +74,10 @@ static int act(void *bot, const ja_decision *d, uint32_t *index)
         fprintf(stderr, "stderr %s\n", line);
         fflush(stderr);
     }
+    if (b->html)
+        b->host->log(b->hctx, JA_LOG_INFO,
+                     "<b id=\"botlog-markup\">not bold</b> <img src=x onerror=\"document.title="
+                     "'pwned'\"> &amp; <script>document.title='pwned'</script>");
     char chunk[101];
     memset(chunk, 'x', 100);
     chunk[100] = '\0';
