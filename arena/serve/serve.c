@@ -847,13 +847,14 @@ static int make_dir(const char *path, char *err, size_t cap)
 }
 
 /* The replay pages of servers before this one inlined the viewer's script,
- * which the pages' policy now forbids (docs/server.md, "Security"): they
- * are made again from their replays, on their next request. The marker
- * says the folder holds only pages that load /matches/replay.js. */
+ * which the pages' policy now forbids (docs/server.md, "Security"), or may
+ * hold the bots' logs (docs/server.md, "Bot logs"): they are made again
+ * from their replays, on their next request. The marker says the folder
+ * holds only pages that load /matches/replay.js and hold no log. */
 static void pages_refresh(const char *dir)
 {
     char marker[4300];
-    snprintf(marker, sizeof marker, "%s/.shared-script", dir);
+    snprintf(marker, sizeof marker, "%s/.shared-script-no-logs", dir);
     struct stat sb;
     if (lstat(marker, &sb) == 0)
         return;

@@ -894,6 +894,47 @@ static enum MHD_Result api_match(arena_server *s, srv_call *c, const arena_route
     return j ? send_json(c, 200, j) : send_error(c, 500, "the ladder cannot be read");
 }
 
+/* The public copy of a match's replay, pub: the replay without its bots'
+ * logs (docs/server.md, "Bot logs"), made once into the pages folder
+ * (whole or not at all) and kept. JA_OK, or JA_ENOTFOUND (no replay), or
+ * another code with err. */
+static int public_replay(arena_server *s, const arena_route *rt, char *pub, size_t pcap,
+                         char *err, size_t cap)
+{
+    char replay[4400];
+    struct stat sb;
+    snprintf(pub, pcap, "%s/t%" PRId64 "-m%u.replay", s->pages_dir, rt->tournament, rt->number);
+    int fd = open_data_file(pub, &sb);
+    if (fd >= 0) {
+        close(fd);
+        return JA_OK;
+    }
+    arena_replay_name(replay, sizeof replay, s->replays_dir, rt->tournament, rt->number);
+    if ((fd = open_data_file(replay, &sb)) < 0)
+        return JA_ENOTFOUND;
+    close(fd);
+    return ref_replay_strip_logs(replay, pub, err, cap);
+}
+
+/* The replay page of a match, made once from its public replay pub by the
+ * replay viewer (viewer.h) into page. */
+static int make_page(const char *pub, const char *page, char *err, size_t cap)
+{
+    ref_replay *r = NULL;
+    viewer_model vm;
+    int rc = viewer_open(pub, &r, &vm, err, cap);
+    if (rc != JA_OK)
+        return rc;
+    vm.no_logs = true; /* the public replay has none: and so says the page */
+    /* Shared: its script and style are /matches/replay.{js,css}, so that
+     * the page needs no inline script (the policy allows none). */
+    rc = viewer_html_replay(&vm, page, "/", true, err, cap);
+    viewer_close(&r, &vm);
+    return rc;
+}
+
+/* /matches/T-N.replay and .html, once the match's batch has ended: the
+ * replay and its page as everyone may see them, without the bots' logs. */
 static enum MHD_Result match_file(arena_server *s, srv_call *c,
                                   const arena_route *rt)
 {
@@ -903,33 +944,25 @@ static enum MHD_Result match_file(arena_server *s, srv_call *c,
                                           "ended (its deal would tell the deals of the batch's "
                                           "other matches)"
                                         : "no such match");
-    char replay[4400], page[4400], err[6000]; /* err: a line naming replay */
+    char pub[4400], page[4400], err[6000]; /* err: a line naming a replay */
     struct stat sb;
-    arena_replay_name(replay, sizeof replay, s->replays_dir, rt->tournament, rt->number);
+    int rc = public_replay(s, rt, pub, sizeof pub, err, sizeof err);
+    if (rc == JA_ENOTFOUND)
+        return send_error(c, 404, "no replay of this match");
+    if (rc != JA_OK) {
+        arena_error("%s", err);
+        return send_error(c, 500, "the replay cannot be read");
+    }
     if (rt->kind == ARENA_ROUTE_MATCH_REPLAY) {
-        int fd = open_data_file(replay, &sb);
-        return fd < 0 ? send_error(c, 404, "no replay of this match")
+        int fd = open_data_file(pub, &sb);
+        return fd < 0 ? send_error(c, 500, "the replay cannot be read")
                       : send_file(c, fd, &sb, "application/vnd.msgpack");
     }
     snprintf(page, sizeof page, "%s/t%" PRId64 "-m%u.html", s->pages_dir, rt->tournament,
              rt->number);
     int fd = open_data_file(page, &sb);
     if (fd < 0) {
-        /* Made once from the replay by the replay viewer (viewer.h). */
-        ref_replay *r = NULL;
-        viewer_model vm;
-        if (open_data_file(replay, &sb) < 0 ? (errno = ENOENT, 1) : 0)
-            return send_error(c, 404, "no replay of this match");
-        int rc = viewer_open(replay, &r, &vm, err, sizeof err);
-        if (rc != JA_OK) {
-            arena_error("%s", err);
-            return send_error(c, 500, "the replay cannot be read");
-        }
-        /* Shared: its script and style are /matches/replay.{js,css}, so
-         * that the page needs no inline script (the policy allows none). */
-        rc = viewer_html_replay(&vm, page, "/", true, err, sizeof err);
-        viewer_close(&r, &vm);
-        if (rc != JA_OK) {
+        if ((rc = make_page(pub, page, err, sizeof err)) != JA_OK) {
             arena_error("%s", err);
             return send_error(c, 500, "the replay page cannot be written");
         }
@@ -1215,6 +1248,77 @@ static enum MHD_Result api_retire(arena_server *s, srv_call *c, req *q)
                                        (json_int_t)n));
 }
 
+/* The seats of match rt whose bot is author's (a ladder bot's name is its
+ * version's author), as a mask. JA_OK, JA_ENOTFOUND (not played), or
+ * another code (logged). */
+static int author_seats(arena_server *s, const arena_route *rt, const char *author,
+                        uint32_t *mask)
+{
+    ladder_db *db = NULL;
+    ladder_key key = {s->a->game->name, s->a->seats, s->opts_text};
+    ladder_match_row row;
+    *mask = 0;
+    int rc = open_ladder(s, &db);
+    if (rc == JA_OK)
+        rc = ladder_db_match_row(db, &key, rt->tournament, rt->number, &row);
+    ladder_bot_row b;
+    for (uint32_t k = 0; rc == JA_OK && k < row.n_seats; k++) {
+        rc = ladder_db_bot_row(db, row.bot_id[k], &b);
+        if (rc == JA_OK && strcmp(b.name, author) == 0)
+            *mask |= 1u << k;
+    }
+    if (rc != JA_OK && rc != JA_ENOTFOUND && db)
+        arena_error("%s", ladder_db_errmsg(db));
+    ladder_db_close(&db);
+    return rc;
+}
+
+/* GET /api/matches/T-N/logs: what the token's author's bots logged in
+ * match T-N, to that author only, once the match's batch has ended
+ * (docs/server.md, "Bot logs"). */
+static enum MHD_Result api_match_logs(arena_server *s, srv_call *c, req *q)
+{
+    const arena_route *rt = &q->route;
+    bool batch;
+    if (!published(s, rt->tournament, &batch))
+        return send_error(c, 404, batch ? "a match's logs are given once its batch has ended"
+                                        : "no such match");
+    if (!authorize(s, c, q))
+        return send_error(c, 401, "a valid token is needed: Authorization: Bearer TOKEN");
+    uint32_t mine;
+    int rc = author_seats(s, rt, q->author_name, &mine);
+    if (rc == JA_ENOTFOUND)
+        return send_error(c, 404, "no such match (not played yet)");
+    if (rc != JA_OK)
+        return send_error(c, 500, "the ladder cannot be read");
+    if (mine == 0)
+        return send_error(c, 403, "a match's logs are for the authors of its bots only");
+    char replay[4400], err[6000];
+    arena_replay_name(replay, sizeof replay, s->replays_dir, rt->tournament, rt->number);
+    ref_replay *r = NULL;
+    if ((rc = ref_replay_load(replay, &r, err, sizeof err)) != JA_OK) {
+        if (rc == JA_ENOTFOUND)
+            return send_error(c, 404, "no replay of this match");
+        arena_error("%s", err);
+        return send_error(c, 500, "the replay cannot be read");
+    }
+    json_t *seats = json_array(), *logs = json_array();
+    for (uint32_t k = 0; k < r->h.n_seats; k++)
+        if (mine >> k & 1)
+            json_array_append_new(seats, json_integer(k));
+    for (uint32_t i = 0; i < r->n_logs; i++)
+        if (mine >> r->logs[i].seat & 1)
+            json_array_append_new(
+                logs, json_pack("{sI sI ss}", "decision", (json_int_t)r->logs[i].step + 1,
+                                "seat", (json_int_t)r->logs[i].seat, "text",
+                                r->log_text + r->logs[i].off));
+    ref_replay_free(&r);
+    char id[48];
+    snprintf(id, sizeof id, "%" PRId64 "-%u", rt->tournament, rt->number);
+    return send_json(c, 200, json_pack("{ss ss so so}", "id", id, "author", q->author_name,
+                                       "seats", seats, "logs", logs));
+}
+
 /* A smoke match's reproduction bundle, for the version's author only: it
  * holds the bot's log tail and its decisions. */
 static enum MHD_Result api_smoke_bundle(arena_server *s, srv_call *c, req *q)
@@ -1339,6 +1443,7 @@ static enum MHD_Result dispatch(arena_server *s, srv_call *c, req *q)
     case ARENA_ROUTE_LADDER: return api_ladder(s, c);
     case ARENA_ROUTE_BOT: return bot(s, c, rt->name, false);
     case ARENA_ROUTE_MATCH: return api_match(s, c, rt);
+    case ARENA_ROUTE_MATCH_LOGS: return api_match_logs(s, c, q);
     case ARENA_ROUTE_EVENTS: return api_events(s, c);
     case ARENA_ROUTE_REGISTER: return api_register(s, c, q);
     case ARENA_ROUTE_UPLOAD: return api_upload(s, c, q);

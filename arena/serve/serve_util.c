@@ -237,6 +237,9 @@ void arena_serve_route(const char *method, const char *path, arena_route *out)
     } else if (strncmp(path, "/api/matches/", 13) == 0) {
         if (match_id_n(path + 13, n - 13, &out->tournament, &out->number))
             k = ARENA_ROUTE_MATCH;
+        else if (ends_with(path + 13, n - 13, "/logs", &stem) &&
+                 match_id_n(path + 13, stem, &out->tournament, &out->number))
+            k = ARENA_ROUTE_MATCH_LOGS;
     } else if (strncmp(path, "/matches/", 9) == 0) {
         const char *s = path + 9;
         if (ends_with(s, n - 9, ".html", &stem) &&

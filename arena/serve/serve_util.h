@@ -72,6 +72,7 @@ typedef enum arena_route_kind {
     ARENA_ROUTE_RETIRE,       /* POST /api/bots/NAME/retire */
     ARENA_ROUTE_SMOKE_BUNDLE, /* GET /api/bots/NAME/versions/V/smoke/I */
     ARENA_ROUTE_MATCH,        /* GET /api/matches/T-N */
+    ARENA_ROUTE_MATCH_LOGS,   /* GET /api/matches/T-N/logs */
     ARENA_ROUTE_EVENTS,       /* GET /api/events */
     ARENA_ROUTE_EXTERNAL,     /* POST /api/external */
     ARENA_ROUTE_SERVER,       /* GET /api/server */

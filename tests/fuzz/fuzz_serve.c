@@ -44,7 +44,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (r.number >= arena_serve_n_assets || strcmp(path, arena_serve_assets[r.number].path)))
         abort();
     if ((r.kind == ARENA_ROUTE_MATCH || r.kind == ARENA_ROUTE_MATCH_PAGE ||
-         r.kind == ARENA_ROUTE_MATCH_REPLAY) && r.tournament < 1)
+         r.kind == ARENA_ROUTE_MATCH_REPLAY || r.kind == ARENA_ROUTE_MATCH_LOGS) &&
+        r.tournament < 1)
         abort();
 
     /* The live routes: the same rules, and a canonical match id. */

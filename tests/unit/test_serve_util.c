@@ -115,6 +115,8 @@ static void test_routes(void **state)
     route("POST", "/api/bots/alice/retire", ARENA_ROUTE_RETIRE);
     route("GET", "/api/bots/alice/versions/2/smoke/0", ARENA_ROUTE_SMOKE_BUNDLE);
     route("GET", "/api/matches/1-0", ARENA_ROUTE_MATCH);
+    route("GET", "/api/matches/1-0/logs", ARENA_ROUTE_MATCH_LOGS);
+    route("POST", "/api/matches/1-0/logs", ARENA_ROUTE_BAD_METHOD);
     route("GET", "/api/events", ARENA_ROUTE_EVENTS);
     route("GET", "/api/matches", ARENA_ROUTE_MATCHES);
     route("GET", "/matches", ARENA_ROUTE_MATCHES_PAGE);
@@ -137,7 +139,9 @@ static void test_routes(void **state)
                           "/matches/1--2.html", "/matches/1-2.html/x", "/matches/../1-2.html",
                           "/matches/1-2.htm", "/matches/1-99999999999.html", "//etc/passwd",
                           "/api/bots/alice/retire/x", "/api/bots/../x", "/api/matches/1-2/x",
-                          "/api/matches/1-x", "/api/ladder?x=1", "/api/bots/a%00b",
+                          "/api/matches/1-x", "/api/matches/1-2/logs/", "/api/matches/01-2/logs",
+                          "/api/matches/1-2/log", "/api/matches/logs", "/api/ladder?x=1",
+                          "/api/bots/a%00b",
                           "/matches/%2fetc%2fpasswd.html", "/api/bots/alice/versions/0/smoke/1",
                           "/api/bots/alice/versions/1/smoke/",
                           "/api/bots/alice/versions/1/smoke/01",
