@@ -916,16 +916,21 @@ static int public_replay(arena_server *s, const arena_route *rt, char *pub, size
     return ref_replay_strip_logs(replay, pub, err, cap);
 }
 
-/* The replay page of a match, made once from its public replay pub by the
- * replay viewer (viewer.h) into page. */
-static int make_page(const char *pub, const char *page, char *err, size_t cap)
+/* The replay page of match rt, made once from its public replay pub by
+ * the replay viewer (viewer.h) into page: no log in it, and a form for an
+ * author's token that fetches theirs. */
+static int make_page(const arena_route *rt, const char *pub, const char *page, char *err,
+                     size_t cap)
 {
     ref_replay *r = NULL;
     viewer_model vm;
     int rc = viewer_open(pub, &r, &vm, err, cap);
     if (rc != JA_OK)
         return rc;
+    char url[96];
+    snprintf(url, sizeof url, "/api/matches/%" PRId64 "-%u/logs", rt->tournament, rt->number);
     vm.no_logs = true; /* the public replay has none: and so says the page */
+    vm.logs_url = url;
     /* Shared: its script and style are /matches/replay.{js,css}, so that
      * the page needs no inline script (the policy allows none). */
     rc = viewer_html_replay(&vm, page, "/", true, err, cap);
@@ -962,7 +967,7 @@ static enum MHD_Result match_file(arena_server *s, srv_call *c,
              rt->number);
     int fd = open_data_file(page, &sb);
     if (fd < 0) {
-        if ((rc = make_page(pub, page, err, sizeof err)) != JA_OK) {
+        if ((rc = make_page(rt, pub, page, err, sizeof err)) != JA_OK) {
             arena_error("%s", err);
             return send_error(c, 500, "the replay page cannot be written");
         }

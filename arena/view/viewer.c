@@ -459,6 +459,8 @@ static void header_json(json_w *w, const viewer_model *m)
     jw_str(w, "options", buf);
     jw_str(w, "match", r->h.match_id);
     jw_int(w, "score_unit", JA_SCORE_UNIT);
+    if (m->logs_url)
+        jw_str(w, "logs_url", m->logs_url);
 }
 
 /* "players": each seat's bot, as the replay names it. */

@@ -45,6 +45,11 @@ typedef struct viewer_model {
      * unless the caller sets this (a server publishing the page to all:
      * docs/server.md). */
     bool no_logs;
+    /* Where the page may fetch an author's logs of the match (a server's
+     * GET /api/matches/T-N/logs, docs/server.md "Bot logs"), or NULL: the
+     * page then offers a form for the author's token, and shows what it
+     * fetches beside the decisions as it shows a replay's logs. */
+    const char *logs_url;
 } viewer_model;
 
 /* The `seat` of the text views that are not one seat's: the omniscient view

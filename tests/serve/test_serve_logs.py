@@ -12,12 +12,17 @@ HTML too) play Taylor Blackjack on a server.
   plays, is 404 (a 200 then would need the match published already).
 - The public replay (/matches/ID.replay) holds no log record, and verifies
   with the match's digest; the public page's model has no log at any frame.
+- The public page's form (headless chromium, where installed): carol's
+  token is refused and shows no log; alice's shows her bot's log beside
+  its decision, its HTML as text.
 
 Waits poll the API; the only clock is a generous guard against hangs.
 
 usage: test_serve_logs.py ARENA LOGGER.so DAWDLE.so FREE_PORT.py"""
 import io
+import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -28,6 +33,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from serve_lib import Server, check, free_port, report, wait_for  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "viewer"))
 import page_model  # noqa: E402
+from cdp import Chrome  # noqa: E402
 
 ARENA, LOGGER, DAWDLE, FREE_PORT = sys.argv[1:5]
 MARKUP = '<b id="botlog-markup">'
@@ -127,6 +133,50 @@ def public(s, tmp, mid, full):
           "the public page's text has no log")
 
 
+def page_form(s, tmp, mid, tokens):
+    """The public page's form: carol's token gets the refusal and no log;
+    alice's shows her bot's log of a decision beside it, its HTML as
+    text; no script error."""
+    exe = shutil.which("chromium")
+    if not exe:
+        print("chromium is not installed: the page's form is not checked")
+        return
+    _, j = s.json("GET", "/api/matches/%s/logs" % mid, headers=auth(tokens["alice"]))
+    lg = next(x for x in j["logs"] if MARKUP in x["text"])
+    prof = tempfile.mkdtemp(prefix="profile-", dir=tmp)
+    b = Chrome(exe, prof)
+    el = "document.getElementById('%s')."
+    try:
+        b.navigate("http://127.0.0.1:%d/matches/%s.html#frame=%d" % (s.port, mid, lg["decision"]))
+        wait_for(lambda: b.eval("!!window.jaReplay") or None, "the replay page")
+        check(b.eval(el % "botlog" + "textContent") == "" and
+              b.eval(el % "logform" + "hidden") is False,
+              "the page: no log before a token, the form shown")
+
+        def submit(token):
+            b.eval(el % "logmsg" + "textContent = ''")
+            b.eval(el % "logtoken" + "value = %s;" % json.dumps(token) +
+                   el % "logform" + "requestSubmit()")
+            return wait_for(lambda: b.eval(el % "logmsg" + "textContent") or None,
+                            "the page's answer to a token")
+        msg = submit(tokens["carol"])
+        check("authors of its bots only" in msg and b.eval(el % "botlog" + "textContent") == "",
+              "carol's token on the page: %r, no log" % msg)
+        msg = submit(tokens["alice"])
+        shown = b.eval(el % "botlog" + "textContent") or ""
+        check(msg.startswith("alice: ") and lg["text"].split("\n")[0] in shown and
+              MARKUP in shown, "alice's log beside decision %d: %r (%r)"
+              % (lg["decision"], shown[:200], msg))
+        check(b.eval("document.querySelector('#botlog b, #botlog img, #botlog script') === null")
+              and b.eval("document.title") != "pwned", "a log's HTML on the page is text")
+        # The browser reports carol's 403 itself: that one is expected.
+        errs = [e for e in b.errors() if not ("403" in e and e.endswith("/logs"))]
+        check(not errs and b.eval(el % "errlog" + "textContent") == "",
+              "no script error on the page: %r" % errs)
+    finally:
+        b.close()
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="serve-logs-")
     s = Server(ARENA, "taylor-blackjack", tmp, free_port(FREE_PORT),
@@ -152,6 +202,7 @@ def main():
     author_logs(s, mid, tokens, full, names)
     refusals(s, mid, tokens)
     public(s, tmp, mid, full)
+    page_form(s, tmp, mid, tokens)
     with open(DAWDLE, "rb") as f:
         st, j = s.json("POST", "/api/bots", f.read(), auth(tokens["carol"]))
     check(st == 202, "carol's upload: %d %r" % (st, j))

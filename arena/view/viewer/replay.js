@@ -917,6 +917,27 @@ window.jaViewer = jaViewer;
       e.preventDefault();
       act();
     });
+    if (D.logs_url) authorLogs();
+    /* A server's page (D.logs_url): the form that fetches an author's logs
+     * of the match with their token (docs/server.md, "Bot logs") and shows
+     * them beside their decisions, as a replay file's logs are. */
+    function authorLogs() {
+      $("logform").hidden = false;
+      $("logform").onsubmit = function (e) {
+        e.preventDefault();
+        $("logtoken").blur();
+        fetch(D.logs_url, { cache: "no-store", headers: { Authorization: "Bearer " + $("logtoken").value.trim() } })
+          .then(function (r) { return r.json().then(function (j) { return r.ok ? j : Promise.reject(new Error(j.error || r.status)); }); })
+          .then(function (j) {
+            F.forEach(function (fr) { fr.logs = (fr.logs || []).filter(function (l) { return j.seats.indexOf(l.seat) < 0; }); });
+            j.logs.forEach(function (l) { if (F[l.decision]) F[l.decision].logs.push({ seat: l.seat, text: l.text }); });
+            F.forEach(function (fr) { fr.logs.sort(function (a, b) { return a.seat - b.seat; }); });
+            $("logmsg").textContent = j.author + ": " + j.logs.length + " logs of seat " + j.seats.join(", ");
+            render();
+          })
+          .catch(function (err) { $("logmsg").textContent = "no logs: " + err.message; });
+      };
+    }
     window.jaReplay = {
       state: function () { return { frame: cur, view: view, playing: !!timer, interval: timer ? interval : 0, timers: timers }; }
     };
