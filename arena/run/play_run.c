@@ -3,6 +3,7 @@
 #include "run/play_run.h"
 
 #include "run/export.h"
+#include "names.h"
 #include "core/json_w.h"
 #include "run/human.h"
 #include "run/repro.h"
@@ -301,15 +302,21 @@ static void print_text(FILE *out, const one_match *m, const uint32_t places[JA_M
     const ref_match_result *res = &m->res;
     const char *replay_path = m->a->replay_path, *export_path = m->a->export_path;
     fprintf(out, "\nresult after %u decisions (%u asked):\n", res->decisions, res->asked);
+    char label[JA_MAX_SEATS][LADDER_LABEL_MAX];
+    int width = 14; /* the column as wide as its widest label */
+    for (int s = 0; s < m->a->bots->n; s++) {
+        arena_bot_label(&m->a->bots->b[s], label[s], sizeof label[s]);
+        if ((int)strlen(label[s]) > width)
+            width = (int)strlen(label[s]);
+    }
     for (int s = 0; s < m->a->bots->n; s++) {
         char sc[32];
         arena_format_score(res->outcome.score[s], sc, sizeof sc);
         char ff[48] = "";
         if (res->forfeit[s])
             snprintf(ff, sizeof ff, " (forfeited: place %u in a ladder)", (unsigned)places[s]);
-        fprintf(out, "  place %u  seat %d  %-14s score %-6s faults %u%s\n",
-                (unsigned)res->outcome.place[s], s, m->a->bots->b[s].name, sc, res->faults[s],
-                ff);
+        fprintf(out, "  place %u  seat %d  %-*s score %-6s faults %u%s\n",
+                (unsigned)res->outcome.place[s], s, width, label[s], sc, res->faults[s], ff);
     }
     if (m->obs.human) /* not shown before the end */
         fprintf(out, "seed %llu\n", (unsigned long long)m->cfg.seed);
