@@ -42,12 +42,12 @@ expect_fail 2 "bot 'cmd:' names no command after 'cmd:'" -- "$ARENA" play $T ran
 # ismcts with a budget plays, and two budgets are two participants.
 "$ARENA" play brawljack ismcts:iters=50 random --seed 3 --opt hands=1 >ism.txt 2>ism.err
 check "play with ismcts:iters=50 exits 0" test $? = 0
-check "ismcts:iters=50 plays without a fault" grep -qE "ismcts +score [0-9]+ +faults 0" ism.txt
+check "ismcts:iters=50 plays without a fault" grep -qE "ismcts\(iters=50\) +score [0-9]+ +faults 0" ism.txt
 "$ARENA" play brawljack ismcts:iters=50 ismcts:iters=20 --seed 3 --opt hands=1 >ism.txt 2>ism.err
 check "two ismcts budgets play each other" grep -q "ismcts#2" ism.txt
 # The paired rollout test, on by default in Bruise Jack (docs/bots.md).
 "$ARENA" play bruise-jack ismcts:iters=20:verify=30 greedy --seed 3 --opt hands=1 >ism.txt 2>ism.err
-check "ismcts:verify=30 plays bruise-jack without a fault" grep -qE "ismcts +score [0-9.]+ +faults 0" ism.txt
+check "ismcts:verify=30 plays bruise-jack without a fault" grep -qE "ismcts\(iters=20:verify=30\) +score [0-9.]+ +faults 0" ism.txt
 rm -f ism.txt ism.err
 # Broken plugins.
 expect_fail 2 "bot plugin './missing.so': No such file" -- "$ARENA" play $T random ./missing.so $R

@@ -153,7 +153,7 @@ for d in (a, b):
             del s["elo"]
 assert a == b and a["faults"] > 0, (a, b)
 fa, fb = (sorted(os.path.basename(p) for p in glob.glob(f"j{j}/*.repro.json")) for j in (1, 2))
-assert fa == fb and len(fa) == 3, (fa, fb)
+assert fa == fb and len(fa) == 6, (fa, fb)  # 3 seats balanced: 6 orders
 for f in fa:
     x, y = (json.load(open(f"j{j}/{f}")) for j in (1, 2))
     for z in (x, y):  # thinking times are measurements, not results

@@ -138,7 +138,7 @@ if [ "$abi" != 0 ]; then
   check "SDK bots confined: pyexample, example_bot and flat_mc play every match, no fault" \
     $PY -c 'import json
 d = json.load(open("s.json"))
-assert d["matches"] == d["planned"] == 12 and d["faults"] == 0, d
+assert d["matches"] == d["planned"] == 24 and d["faults"] == 0, d
 assert {"pyexample", "example_bot", "flat_mc"} <= {s["bot"] for s in d["standings"]}, d'
   JACKARENA_LIB=$LIB "$ARENA" tournament brawljack --bots random,random \
     --bot "cmd:JACKARENA_PARAMS=samples=2:steps=5000 $PY $ROOT/sdk/python/examples/flat_mc.py" \

@@ -129,9 +129,14 @@ def seat_actions(s, mid, seat, seen, tmp):
     want = [{"code": a["code"], "label": d["labels"][str(a["code"])], "forced": a["forced"]}
             for f in d["frames"] for a in f["asked"] if a["seat"] == seat]
     got = [{k: a[k] for k in ("code", "label", "forced")} for a in acts]
-    check(got and want[len(want) - len(got):] == got,
-          "the seat's actions are its last %d decisions of the replay: %r, want the end of %r"
-          % (len(got), got[-3:], want[-3:]))
+    # A reader SRV_LIVE_BACKLOG frames behind skips ahead (a loaded machine
+    # lags), so the stream's actions are the seat's decisions in order,
+    # maybe with gaps, ending with its last one.
+    it = iter(want)
+    in_order = all(any(a == w for w in it) for a in got)
+    check(got and in_order and want[-1] == got[-1],
+          "the seat's %d actions are its decisions of the replay, in order, to its last: "
+          "%r, want from %r" % (len(got), got[-3:], want[-3:]))
 
 
 def main():
