@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "elo.h"
+#include "fit_pl.h"
 #include "jackarena/ja_error.h"
 #include "stats.h"
 #include "ja_xalloc.h"
@@ -48,6 +49,7 @@ typedef struct fitter {
     const ladder_fit_match *m;
     size_t n_matches;
     uint32_t np;
+    ladder_fit_model model;
     /* Matches by deal: sorted by cluster, then seating (n_seats and the
      * player of each seat), then index. */
     size_t *ord;
@@ -80,6 +82,24 @@ void ladder_fit_opts_init(ladder_fit_opts *o)
     o->anchor_elo = LADDER_ELO_INITIAL;
     o->anchor_player = -1;
     o->z = LADDER_Z95;
+    o->model = LADDER_FIT_DEFAULT_MODEL;
+}
+
+static const char *const MODEL_NAMES[LADDER_FIT_MODEL_COUNT] = {"bradley-terry", "plackett-luce"};
+
+const char *ladder_fit_model_name(ladder_fit_model m)
+{
+    return (unsigned)m < LADDER_FIT_MODEL_COUNT ? MODEL_NAMES[m] : NULL;
+}
+
+int ladder_fit_model_parse(const char *name, ladder_fit_model *out)
+{
+    for (unsigned m = 0; name != NULL && m < LADDER_FIT_MODEL_COUNT; m++)
+        if (strcmp(name, MODEL_NAMES[m]) == 0) {
+            *out = (ladder_fit_model)m;
+            return JA_OK;
+        }
+    return JA_EINVAL;
 }
 
 const char *ladder_fit_status_name(ladder_fit_status s)
@@ -171,6 +191,26 @@ static bool same_seating(const ladder_fit_match *p, const ladder_fit_match *q)
     return true;
 }
 
+uint64_t ladder_fit_replay_weights(const ladder_fit_match *m, size_t n, size_t *ord, double *w)
+{
+    deal_sort *d = ja_xmalloc((n ? n : 1) * sizeof *d);
+    for (size_t i = 0; i < n; i++)
+        d[i] = (deal_sort){m, i};
+    qsort(d, n, sizeof *d, cmp_deal);
+    for (size_t i = 0; i < n; i++)
+        ord[i] = d[i].i;
+    free(d);
+    uint64_t replays = 0;
+    for (size_t lo = 0, hi; lo < n; lo = hi) {
+        for (hi = lo + 1; hi < n && same_seating(&m[ord[lo]], &m[ord[hi]]); hi++)
+            ;
+        for (size_t k = lo; k < hi; k++)
+            w[ord[k]] = 1.0 / (double)(hi - lo);
+        replays += hi - lo - 1;
+    }
+    return replays;
+}
+
 /* F->ord and the weights: the r plays of one deal (cluster) with the same
  * player in every seat are replays of one experiment, and each weighs 1/r,
  * so together they count as one match, their mean (docs/ratings.md,
@@ -178,24 +218,16 @@ static bool same_seating(const ladder_fit_match *p, const ladder_fit_match *q)
 static void deal_weights(fitter *F)
 {
     size_t n = F->n_matches;
-    deal_sort *d = ja_xmalloc(n * sizeof *d);
-    F->ord = ja_xmalloc(n * sizeof *F->ord);
-    F->w = ja_xmalloc(n * sizeof *F->w);
-    for (size_t i = 0; i < n; i++)
-        d[i] = (deal_sort){F->m, i};
-    qsort(d, n, sizeof *d, cmp_deal);
-    for (size_t i = 0; i < n; i++)
-        F->ord[i] = d[i].i;
-    free(d);
+    F->ord = ja_xmalloc((n ? n : 1) * sizeof *F->ord);
+    F->w = ja_xmalloc((n ? n : 1) * sizeof *F->w);
+    F->replays = ladder_fit_replay_weights(F->m, n, F->ord, F->w);
+    /* Of those, the ones marked replayed (ladder_fit_match.replayed). */
     for (size_t lo = 0, hi; lo < n; lo = hi) {
         for (hi = lo + 1; hi < n && same_seating(&F->m[F->ord[lo]], &F->m[F->ord[hi]]); hi++)
             ;
         uint64_t marked = 0;
-        for (size_t k = lo; k < hi; k++) {
-            F->w[F->ord[k]] = 1.0 / (double)(hi - lo);
+        for (size_t k = lo; k < hi; k++)
             marked += F->m[F->ord[k]].replayed;
-        }
-        F->replays += hi - lo - 1;
         F->replays_replayed += marked < hi - lo ? marked : marked - 1;
     }
 }
@@ -427,11 +459,18 @@ static double logistic(double x)
     return x >= 0 ? 1.0 / (1.0 + exp(-x)) : exp(x) / (1.0 + exp(x));
 }
 
-/* The composite log-likelihood over the rated edges of a group. loc maps a
- * player to its local index (-1 outside the rated set). */
+/* The log-likelihood of the model: Bradley-Terry's composite one over the
+ * rated edges of a part, or Plackett-Luce's over its matches (in deal
+ * order, so the sum does not depend on the input's). loc maps a player to
+ * its local index (-1 outside the rated set). */
 static double loglik(const fitter *F, const int32_t *loc, const double *th)
 {
     double ll = 0.0;
+    if (F->model == LADDER_FIT_PLACKETT_LUCE) {
+        for (size_t q = 0; q < F->n_matches; q++)
+            ll += ladder_pl_match(&F->m[F->ord[q]], loc, 0, th, F->w[F->ord[q]], NULL, NULL);
+        return ll;
+    }
     for (size_t k = 0; k < F->ne; k++) {
         const edge *e = &F->e[k];
         int32_t a = loc[e->i], b = loc[e->j];
@@ -444,12 +483,17 @@ static double loglik(const fitter *F, const int32_t *loc, const double *th)
 }
 
 /* Gradient g (k) and information matrix h (k x k, the negative Hessian) at
- * th, over the rated edges. */
+ * th, of loglik. */
 static void grad_info(const fitter *F, const int32_t *loc, uint32_t k, const double *th, double *g,
                       double *h)
 {
     memset(g, 0, k * sizeof *g);
     memset(h, 0, (size_t)k * k * sizeof *h);
+    if (F->model == LADDER_FIT_PLACKETT_LUCE) {
+        for (size_t q = 0; q < F->n_matches; q++)
+            (void)ladder_pl_match(&F->m[F->ord[q]], loc, k, th, F->w[F->ord[q]], g, h);
+        return;
+    }
     for (size_t q = 0; q < F->ne; q++) {
         const edge *e = &F->e[q];
         int32_t a = loc[e->i], b = loc[e->j];
@@ -475,7 +519,7 @@ static void reduce(const double *h, uint32_t k, double *r)
 }
 
 /* B = G/(G-1) * sum over clusters of u u^T, u the cluster's score vector
- * (gradient of its pairs' weighted log-likelihood) at th; reduced to
+ * (gradient of its pairs', or its matches', weighted log-likelihood) at th; reduced to
  * indices 1..k-1. Also counts the part's clusters, matches and pairs. */
 static void meat(const fitter *F, const int32_t *loc, uint32_t k, const double *th, double *B,
                 ladder_fit_part *gr)
@@ -516,19 +560,23 @@ static void meat(const fitter *F, const int32_t *loc, uint32_t k, const double *
                 int32_t a = loc[m->player[s]], b = loc[m->player[t]];
                 if (a < 0 || b < 0 || a == b)
                     continue;
-                double r = w * (ladder_elo_pair_score(m->place[s], m->place[t]) -
-                                 logistic(th[a] - th[b]));
                 int32_t ab[2] = {a, b};
                 for (int z = 0; z < 2; z++)
                     if (!mark[ab[z]]) {
                         mark[ab[z]] = true;
                         touched[nt++] = (uint32_t)ab[z];
                     }
-                u[a] += r;
-                u[b] -= r;
+                if (F->model == LADDER_FIT_BRADLEY_TERRY) {
+                    double r = w * (ladder_elo_pair_score(m->place[s], m->place[t]) -
+                                     logistic(th[a] - th[b]));
+                    u[a] += r;
+                    u[b] -= r;
+                }
                 gr->pairs++;
                 match_used = true;
             }
+        if (match_used && F->model == LADDER_FIT_PLACKETT_LUCE)
+            (void)ladder_pl_match(m, loc, k, th, w, u, NULL);
         gr->matches += match_used;
         cluster_used = cluster_used || match_used;
     }
@@ -1215,8 +1263,11 @@ int ladder_fit_run(const ladder_fit_match *matches, size_t n, uint32_t n_players
         ladder_fit_opts_init(&defaults);
         o = &defaults;
     }
+    if ((unsigned)o->model >= LADDER_FIT_MODEL_COUNT)
+        return JA_EINVAL;
     fitter F;
     memset(&F, 0, sizeof F);
+    F.model = o->model;
     F.m = matches;
     F.n_matches = n;
     F.np = n_players;

@@ -84,7 +84,21 @@ typedef struct ladder_fit_match {
                                       .replays_replayed), no weight of its own */
 } ladder_fit_match;
 
+/* The model fitted (docs/ratings.md, "Model"). */
+typedef enum ladder_fit_model {
+    LADDER_FIT_BRADLEY_TERRY, /* every match cut into its pairs of seats */
+    LADDER_FIT_PLACKETT_LUCE, /* every match's whole finishing order, tied
+                                 places by Efron's rule (fit_pl.h) */
+    LADDER_FIT_MODEL_COUNT
+} ladder_fit_model;
+
+/* The model ladder_fit_opts_init chooses: the one that predicted held-out
+ * results better in the benchmark of docs/ratings.md ("Choosing the
+ * model"). */
+#define LADDER_FIT_DEFAULT_MODEL LADDER_FIT_BRADLEY_TERRY
+
 typedef struct ladder_fit_opts {
+    ladder_fit_model model; /* default LADDER_FIT_DEFAULT_MODEL */
     double mean_elo;       /* the mean rating of each part's players, except
                               the anchor player's part; default
                               LADDER_ELO_INITIAL (1500) */
@@ -199,6 +213,13 @@ typedef struct ladder_fit {
 /* Default options. */
 void ladder_fit_opts_init(ladder_fit_opts *o);
 
+/* "bradley-terry", "plackett-luce"; NULL outside the enum. */
+const char *ladder_fit_model_name(ladder_fit_model m);
+
+/* The model named `name` (ladder_fit_model_name's) into *out: JA_OK, or
+ * JA_EINVAL for another name (NULL included). */
+int ladder_fit_model_parse(const char *name, ladder_fit_model *out);
+
 /* "rated", "perfect", "zero", "unrated"; NULL outside the enum. */
 const char *ladder_fit_status_name(ladder_fit_status s);
 
@@ -219,6 +240,12 @@ bool ladder_fit_several_parts(const ladder_fit *f);
  * concave) is reported by its group's `converged`. */
 int ladder_fit_run(const ladder_fit_match *matches, size_t n, uint32_t n_players,
                    const ladder_fit_opts *o, ladder_fit **out);
+
+/* The weights the fit gives the n matches m: w[i] = 1/r for the r plays
+ * of match i's deal with the same player in every seat (replays, counted
+ * once), and ord[0..n-1] the matches sorted by deal (cluster), then
+ * seating, then index. Returns the plays beyond the first of each. */
+uint64_t ladder_fit_replay_weights(const ladder_fit_match *m, size_t n, size_t *ord, double *w);
 
 /* Frees a fit and sets *p to NULL. Accepts NULL and a pointer to NULL. */
 void ladder_fit_free(ladder_fit **p);

@@ -1,8 +1,10 @@
 /* `arena ladder`: a game's ladder from the database.
  *
  *   arena ladder GAME [--fit]       the live Elo ladder, or the official
- *                                   Bradley-Terry ratings with intervals,
- *                                   bots named by ladders/names.h
+ *                                   ratings (Bradley-Terry or Plackett-Luce)
+ *                                   with intervals, bots named by
+ *                                   ladders/names.h
+ *   arena ladder GAME --cross-validate  how well each model predicts
  *   arena ladder export GAME (--pgn | --jsonl)
  *   arena ladder import FILE [--game GAME]
  *
@@ -13,6 +15,7 @@
 #include "cli/cli.h"
 #include "run/ladder_run.h"
 
+#include "fit.h"
 #include "jackarena/ja_error.h"
 
 #include <errno.h>
@@ -24,7 +27,9 @@
 
 static const char HELP[] =
     "usage: arena ladder GAME [--opt KEY=VALUE]... [--seats K] [--db FILE]\n"
-    "                         [--fit [--anchor BOT[=ELO]]] [--json]\n"
+    "                         [--fit [--model MODEL] [--anchor BOT[=ELO]]] [--json]\n"
+    "       arena ladder GAME [--opt KEY=VALUE]... [--seats K] [--db FILE]\n"
+    "                         --cross-validate [--folds K] [--json]\n"
     "       arena ladder export GAME (--pgn | --jsonl) [--opt KEY=VALUE]... [--seats K]\n"
     "                           [--db FILE] [-o|--output FILE]\n"
     "       arena ladder import FILE [--game GAME] [--db FILE] [--json]\n"
@@ -37,11 +42,21 @@ static const char HELP[] =
     "  --seats K         select the seat count (needed when several match)\n"
     "  --db FILE         the ladder database (default arena.db; a regular file,\n"
     "                    not a link)\n"
-    "  --fit             official ratings: a Bradley-Terry fit over all results,\n"
-    "                    with 95% intervals and the likelihood of superiority\n"
+    "  --fit             official ratings: a fit over all results, with 95%\n"
+    "                    intervals (clustered by deal) and the likelihood of\n"
+    "                    superiority\n"
+    "  --model MODEL     with --fit: bradley-terry (default: every match cut into\n"
+    "                    its pairs of seats) or plackett-luce (every match's whole\n"
+    "                    finishing order); both on the same Elo scale\n"
     "  --anchor BOT[=ELO] with --fit: fix BOT's rating at ELO (default 1500)\n"
     "                    instead of the mean of the rated bots; BOT as the table\n"
     "                    prints it (a name that fits several bots is refused)\n"
+    "  --cross-validate  compare the models: each fitted without one fold of the\n"
+    "                    deals predicts that fold's matches; held-out log-loss of\n"
+    "                    the finishing orders and of the pairs, and how often the\n"
+    "                    best-rated bot won\n"
+    "  --folds K         with --cross-validate: K folds (2 or more; default 10,\n"
+    "                    at most one a deal)\n"
     "  --json            print one JSON document\n"
     "\n"
     "A bot is shown by its name; where two entries of the ladder share it, by\n"
@@ -51,7 +66,8 @@ static const char HELP[] =
     "A bot given parameters has the version VERSION:PARAMS (1.2:iters=200).\n"
     "\n"
     "Without --fit the live Elo is shown: it depends on the order matches\n"
-    "finished and is for display. docs/ratings.md explains the fit.\n"
+    "finished and is for display. docs/ratings.md explains the fit, the two\n"
+    "models and the benchmark that chose the default.\n"
     "\n"
     "export writes the ladder's results to standard output (or -o FILE, written\n"
     "whole at the end; FILE, if there, must be a regular file): --pgn as\n"
@@ -65,6 +81,42 @@ static bool parse_seats(const char *arg, uint32_t *out)
 {
     if (!arena_parse_u32(arg, out) || *out == 0 || *out > JA_MAX_SEATS) {
         arena_error("--seats needs a number from 1 to %d, not '%s'", JA_MAX_SEATS, arg);
+        return false;
+    }
+    return true;
+}
+
+/* --folds K: 2 or more. */
+static bool parse_folds(const char *arg, uint32_t *out)
+{
+    if (!arena_parse_u32(arg, out) || *out < 2) {
+        arena_error("--folds needs a number of folds from 2 up, not '%s'", arg);
+        return false;
+    }
+    return true;
+}
+
+/* The flags of the fit and of the cross-validation go with their own
+ * command; a model is one of the fit's. Prints the usage error. */
+static bool fit_flags_agree(bool fit, bool cv, const char *anchor, const char *model,
+                            uint32_t folds)
+{
+    ladder_fit_model m;
+    const char *what = anchor ? "--anchor" : "--model";
+    if ((anchor || model) && !fit) {
+        arena_error("%s applies to the fit: add --fit", what);
+        return false;
+    }
+    if (model && ladder_fit_model_parse(model, &m) != JA_OK) {
+        arena_error("--model %s: the models are bradley-terry and plackett-luce", model);
+        return false;
+    }
+    if (fit && cv) {
+        arena_error("--cross-validate compares the models: give it without --fit");
+        return false;
+    }
+    if (folds && !cv) {
+        arena_error("--folds applies to the cross-validation: add --cross-validate");
         return false;
     }
     return true;
@@ -235,12 +287,14 @@ int cmd_ladder(int argc, char **argv)
         {"opt", required_argument, NULL, 'o'}, {"seats", required_argument, NULL, 'k'},
         {"db", required_argument, NULL, 'd'},  {"json", no_argument, NULL, 'J'},
         {"fit", no_argument, NULL, 'f'},       {"anchor", required_argument, NULL, 'A'},
-        {"help", no_argument, NULL, 'h'},      {0, 0, 0, 0}};
+        {"model", required_argument, NULL, 'M'}, {"cross-validate", no_argument, NULL, 'X'},
+        {"folds", required_argument, NULL, 'F'}, {"help", no_argument, NULL, 'h'},
+        {0, 0, 0, 0}};
     arena_common co = {0};
     int c, k;
-    const char *db_path = "arena.db", *anchor = NULL;
-    uint32_t want_seats = 0;
-    bool json = false, fit = false;
+    const char *db_path = "arena.db", *anchor = NULL, *model = NULL;
+    uint32_t want_seats = 0, folds = 0;
+    bool json = false, fit = false, cv = false;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -258,6 +312,12 @@ int cmd_ladder(int argc, char **argv)
         case 'J': json = true; break;
         case 'f': fit = true; break;
         case 'A': anchor = optarg; break;
+        case 'M': model = optarg; break;
+        case 'X': cv = true; break;
+        case 'F':
+            if (!parse_folds(optarg, &folds))
+                return EXIT_USAGE;
+            break;
         case 'h': fputs(HELP, stdout); return EXIT_OK;
         default:
             arena_getopt_error("ladder", argv);
@@ -268,15 +328,14 @@ int cmd_ladder(int argc, char **argv)
         arena_error("ladder: name one game (usage: arena ladder GAME [--opt K=V]...)");
         return EXIT_USAGE;
     }
-    if (anchor && !fit) {
-        arena_error("--anchor applies to the fit: add --fit");
+    if (!fit_flags_agree(fit, cv, anchor, model, folds))
         return EXIT_USAGE;
-    }
     const ja_game_rules *g = arena_find_game(argv[optind]);
     if (!g)
         return EXIT_USAGE;
     arena_ladder_args a = {.what = ARENA_LADDER_SHOW, .db_path = db_path, .game = g,
-                           .want_seats = want_seats, .fit = fit, .anchor = anchor, .json = json};
+                           .want_seats = want_seats, .fit = fit, .anchor = anchor,
+                           .model = model, .cross_validate = cv, .folds = folds, .json = json};
     char err[1024];
     if (!given_options(&co, g, &a.given, err, sizeof err))
         return EXIT_USAGE;

@@ -230,9 +230,18 @@ void arena_ladder_close(arena_ladder *l)
 static int run_show(arena_ladder *l, FILE *out, char *err, size_t cap)
 {
     const arena_ladder_args *a = l->a;
+    if (a->cross_validate)
+        return arena_standings_cv(out, l->db, a->game, l->seats, l->opts, a->folds, a->json, err,
+                                  cap);
+    ladder_fit_model model = LADDER_FIT_DEFAULT_MODEL;
+    if (a->model && ladder_fit_model_parse(a->model, &model) != JA_OK) {
+        snprintf(err, cap, "--model %s: the models are bradley-terry and plackett-luce",
+                 a->model);
+        return JA_EINVAL;
+    }
     if (a->fit && l->found)
-        return arena_standings_fit(out, l->db, a->game, l->seats, l->opts, a->anchor, a->json,
-                                   err, cap);
+        return arena_standings_fit(out, l->db, a->game, l->seats, l->opts, a->anchor, model,
+                                   a->json, err, cap);
     return arena_standings_live(out, l->db, a->game, l->seats, l->opts, l->found, a->json, err,
                                 cap);
 }

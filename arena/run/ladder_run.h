@@ -54,6 +54,10 @@ typedef struct arena_ladder_args {
     uint32_t want_seats;
     bool fit;                    /* show: the official ratings, not the live Elo */
     const char *anchor;          /* show with fit: BOT[=ELO], or NULL */
+    const char *model;           /* show with fit: a ladder_fit_model_name, or
+                                    NULL for LADDER_FIT_DEFAULT_MODEL */
+    bool cross_validate;         /* show: the models' cross-validation instead */
+    uint32_t folds;              /* with cross_validate: 0 for the default */
     bool pgn;                    /* export: PGN, not JSON Lines */
     const char *out_path;        /* export: written whole at the end; NULL or "-": out */
     const char *path;            /* import: PGN, JSON Lines, or another arena database */

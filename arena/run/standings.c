@@ -6,6 +6,7 @@
 #include "core/util.h"
 
 #include "fit.h"
+#include "fit_cv.h"
 #include "jackarena/ja_error.h"
 #include "ja_xalloc.h"
 #include "ladder.h"
@@ -411,7 +412,7 @@ static void json_fit(FILE *out, const fit_view *v)
     jw_str(&w, "game", v->g->name);
     jw_int(&w, "seats", v->seats);
     arena_jw_options(&w, v->opts);
-    jw_str(&w, "method", "bradley-terry");
+    jw_str(&w, "method", ladder_fit_model_name(v->fo->model));
     json_fit_anchor(&w, v);
     jw_int(&w, "matches", (long long)v->in->matches);
     jw_int(&w, "clusters", (long long)f->clusters);
@@ -489,8 +490,9 @@ static void print_fit_head(FILE *out, const fit_view *v)
 {
     const ladder_fit *f = v->f;
     const fit_input *in = v->in;
-    fprintf(out, "%s, %u seats: official ratings (Bradley-Terry fit of %llu matches", v->g->name,
-           v->seats, (unsigned long long)in->matches);
+    fprintf(out, "%s, %u seats: official ratings (%s fit of %llu matches", v->g->name, v->seats,
+            v->fo->model == LADDER_FIT_PLACKETT_LUCE ? "Plackett-Luce" : "Bradley-Terry",
+            (unsigned long long)in->matches);
     if (f->clusters)
         fprintf(out, "; 95%% intervals from %llu independent deals", (unsigned long long)f->clusters);
     if (f->model_fallback && f->n_parts == 1)
@@ -780,10 +782,12 @@ static int run_fit(fit_run *r, const char *anchor, char *err, size_t cap)
 }
 
 int arena_standings_fit(FILE *out, ladder_db *db, const ja_game_rules *g, uint32_t seats,
-                        const char *opts, const char *anchor, bool json, char *err, size_t cap)
+                        const char *opts, const char *anchor, ladder_fit_model model, bool json,
+                        char *err, size_t cap)
 {
     fit_run r = {.key = {g->name, seats, opts}};
     ladder_fit_opts_init(&r.fo);
+    r.fo.model = model;
     int rc = read_fit(db, &r, err, cap);
     if (rc == JA_OK && anchor)
         rc = parse_anchor(anchor, &r.in, r.names, &r.fo, err, cap);
@@ -801,6 +805,105 @@ int arena_standings_fit(FILE *out, ladder_db *db, const ja_game_rules *g, uint32
     }
     free(r.names);
     ladder_fit_free(&r.f);
+    free(r.in.bots);
+    free(r.in.m);
+    free(r.rt);
+    return rc;
+}
+
+/* ---- Cross-validation of the models ------------------------------------------------- */
+
+static const char *const MODEL_TITLES[LADDER_FIT_MODEL_COUNT] = {"Bradley-Terry", "Plackett-Luce"};
+
+static void json_cv_score(json_w *w, const char *key, const ladder_cv_score *sc)
+{
+    jw_obj(w, key);
+    jw_finite(w, "order_logloss", sc->order_logloss);
+    jw_finite(w, "pair_logloss", sc->pair_logloss);
+    jw_finite(w, "top1", sc->top1);
+    jw_obj_end(w);
+}
+
+static void json_cv(FILE *out, const ja_game_rules *g, uint32_t seats, const char *opts,
+                    const fit_input *in, const ladder_cv *cv)
+{
+    json_w w;
+    jw_init(&w, out);
+    jw_obj(&w, NULL);
+    jw_str(&w, "game", g->name);
+    jw_int(&w, "seats", seats);
+    arena_jw_options(&w, opts);
+    jw_int(&w, "matches", (long long)in->matches);
+    jw_int(&w, "bots", in->n_bots);
+    jw_int(&w, "clusters", (long long)cv->clusters);
+    jw_int(&w, "folds", cv->folds);
+    jw_int(&w, "scored", (long long)cv->scored);
+    jw_int(&w, "skipped", (long long)cv->skipped);
+    jw_num(&w, "weight", cv->weight);
+    jw_num(&w, "pairs", cv->pairs);
+    json_cv_score(&w, "equal", &cv->equal);
+    jw_obj(&w, "models");
+    for (unsigned m = 0; m < LADDER_FIT_MODEL_COUNT; m++)
+        json_cv_score(&w, ladder_fit_model_name((ladder_fit_model)m), &cv->model[m]);
+    jw_obj_end(&w);
+    jw_obj_end(&w);
+    jw_end(&w);
+}
+
+static void text_cv_row(FILE *out, const char *name, const ladder_cv_score *sc)
+{
+    fprintf(out, "  %-15s %14.4f %17.4f %7.3f\n", name, sc->order_logloss, sc->pair_logloss,
+            sc->top1);
+}
+
+static void text_cv(FILE *out, const ja_game_rules *g, uint32_t seats, const char *opts,
+                    const fit_input *in, const ladder_cv *cv)
+{
+    fprintf(out, "%s, %u seats: %u-fold cross-validation by deal of the rating models (%llu "
+            "matches, %llu deals, %u bots)\noptions: %s\n", g->name, seats, cv->folds,
+            (unsigned long long)in->matches, (unsigned long long)cv->clusters, in->n_bots, opts);
+    if (cv->scored == 0) {
+        fprintf(out, "no held-out match could be scored: in every fold a bot of each match "
+                "had no finite rating\n");
+        return;
+    }
+    fprintf(out, "held out and scored: %llu matches", (unsigned long long)cv->scored);
+    if (cv->skipped)
+        fprintf(out, " (%llu more skipped: a bot without a finite rating in its fold's fit)",
+                (unsigned long long)cv->skipped);
+    fprintf(out, "\n\n  %-15s %14s %17s %7s\n", "model", "order log-loss", "pairwise log-loss",
+            "top-1");
+    text_cv_row(out, "equal ratings", &cv->equal);
+    for (unsigned m = 0; m < LADDER_FIT_MODEL_COUNT; m++)
+        text_cv_row(out, MODEL_TITLES[m], &cv->model[m]);
+    fprintf(out, "\nLog-loss in nats, lower is better: of each held-out finishing order under\n"
+            "Plackett-Luce with the model's ratings, and of each pair of seats under\n"
+            "Bradley-Terry. Top-1: how often the best-rated bot finished first.\n"
+            "docs/ratings.md, \"Choosing the model\", says how to read them.\n");
+}
+
+int arena_standings_cv(FILE *out, ladder_db *db, const ja_game_rules *g, uint32_t seats,
+                       const char *opts, uint32_t folds, bool json, char *err, size_t cap)
+{
+    fit_run r = {.key = {g->name, seats, opts}};
+    ladder_cv cv = {0};
+    int rc = read_fit(db, &r, err, cap);
+    if (rc == JA_OK) {
+        rc = ladder_fit_crossval(r.in.m, r.in.n, r.in.n_bots ? r.in.n_bots : 1, folds, &cv);
+        if (rc == JA_EINVAL && cv.clusters < 2) {
+            snprintf(err, cap, "--cross-validate needs matches of at least 2 deals; this ladder "
+                     "has %llu", (unsigned long long)cv.clusters);
+        } else if (rc != JA_OK) {
+            snprintf(err, cap, "the cross-validation failed: %s",
+                     rc == JA_ERANGE ? "too many bots in one ladder" : ja_strerror(rc));
+            rc = rc == JA_EINVAL ? JA_EFORMAT : rc;
+        }
+    }
+    if (rc == JA_OK && json)
+        json_cv(out, g, seats, opts, &r.in, &cv);
+    else if (rc == JA_OK)
+        text_cv(out, g, seats, opts, &r.in, &cv);
+    free(r.names);
     free(r.in.bots);
     free(r.in.m);
     free(r.rt);

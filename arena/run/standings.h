@@ -27,12 +27,21 @@ int arena_standings_live(FILE *out, ladder_db *db, const ja_game_rules *g, uint3
                          const char *opts, bool found, bool json, char *err, size_t cap);
 
 /* The official ratings of the ladder (g, seats, opts) of db: the
- * Bradley-Terry fit (fit.h) of every match, with 95% intervals clustered by
- * deal, one table per group, each strongly connected part rated on its own.
+ * Bradley-Terry or Plackett-Luce fit (fit.h, model) of every match, with 95%
+ * intervals clustered by deal, one table per group, each strongly connected part rated on its own.
  * anchor (NULL: none): BOT or BOT=ELO, BOT any name the table prints
  * (ladders/names.h); the bot's part is fixed to ELO (default: the mean). */
 int arena_standings_fit(FILE *out, ladder_db *db, const ja_game_rules *g, uint32_t seats,
-                        const char *opts, const char *anchor, bool json, char *err, size_t cap);
+                        const char *opts, const char *anchor, ladder_fit_model model, bool json,
+                        char *err, size_t cap);
+
+/* The cross-validation of the rating models on the ladder (fit_cv.h):
+ * held-out log-loss of finishing orders and of pairs, and top-1, for each
+ * model and for equal ratings, with `folds` folds by deal (0: the
+ * default). JA_EINVAL (the user's) when the ladder has fewer than 2
+ * deals. */
+int arena_standings_cv(FILE *out, ladder_db *db, const ja_game_rules *g, uint32_t seats,
+                       const char *opts, uint32_t folds, bool json, char *err, size_t cap);
 
 /* The bots with results in a ladder (by id) and their display names into
  * *bots, *names (both owned: free()) and *n. JA_OK, or JA_EDB (the

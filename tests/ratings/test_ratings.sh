@@ -81,6 +81,31 @@ check "--anchor fixes a bot" $PY -c 'import json; d=json.load(open("anch.json"))
 expect_fail 2 "--anchor greedy: this bot has no finite rating \(perfect\)" -- "$ARENA" ladder $T --db two.db --seats 2 --fit --anchor greedy
 expect_fail 2 "--anchor nobody: no bot of this ladder is named so" -- "$ARENA" ladder $T --db two.db --seats 2 --fit --anchor nobody
 expect_fail 2 "--anchor applies to the fit" -- "$ARENA" ladder $T --db two.db --anchor random
+"$ARENA" ladder $T --db two.db --seats 2 --fit --model plackett-luce --json >pl.json
+check "--model plackett-luce: the method, the same shape" $PY - <<'PYEOF'
+import json
+a, b = json.load(open("pl.json")), json.load(open("fit.json"))
+assert a["method"] == "plackett-luce" and set(a) == set(b), (a, b)
+assert [x["status"] for x in a["ratings"]] == [x["status"] for x in b["ratings"]]
+PYEOF
+"$ARENA" ladder $T --db two.db --seats 2 --fit --model plackett-luce >pl.txt
+check "--model plackett-luce text" grep -q "official ratings (Plackett-Luce fit of 36 matches" pl.txt
+expect_fail 2 "--model applies to the fit" -- "$ARENA" ladder $T --db two.db --model plackett-luce
+expect_fail 2 "--model elo: the models are bradley-terry and plackett-luce" -- "$ARENA" ladder $T --db two.db --fit --model elo
+expect_fail 2 "--folds applies to the cross-validation" -- "$ARENA" ladder $T --db two.db --folds 3
+expect_fail 2 "--folds needs a number of folds from 2 up, not '1'" -- "$ARENA" ladder $T --db two.db --cross-validate --folds 1
+expect_fail 2 "--cross-validate compares the models: give it without --fit" -- "$ARENA" ladder $T --db two.db --fit --cross-validate
+"$ARENA" ladder $T --db two.db --seats 2 --cross-validate --folds 4 --json >cv.json
+check "--cross-validate --json: greedy (perfect in every fold) skipped" $PY - <<'PYEOF'
+import json, math
+d = json.load(open("cv.json"))
+assert d["folds"] == 4 and d["clusters"] == 36 and d["matches"] == 36, d
+assert d["scored"] == 12 and d["skipped"] == 24, d   # the randoms' 12 matches
+assert abs(d["equal"]["pair_logloss"] - math.log(2)) < 1e-9 and d["equal"]["top1"] == 0.5, d
+assert set(d["models"]) == {"bradley-terry", "plackett-luce"}, d
+PYEOF
+"$ARENA" ladder $T --db two.db --seats 2 --cross-validate >cv.txt
+check "--cross-validate text" grep -q "^  Plackett-Luce " cv.txt
 
 # Replayed deals: a deal is a match seed of the ladder, so a second
 # tournament with the same seed and more rounds replays the first one's

@@ -92,8 +92,8 @@ static char *run(fx *f, bool fit, const char *anchor, bool json, int *rc)
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
     assert_non_null(out);
-    *rc = fit ? arena_standings_fit(out, f->db, f->g, 2, f->key.options, anchor, json, err,
-                                    sizeof err)
+    *rc = fit ? arena_standings_fit(out, f->db, f->g, 2, f->key.options, anchor,
+                                    LADDER_FIT_DEFAULT_MODEL, json, err, sizeof err)
               : arena_standings_live(out, f->db, f->g, 2, f->key.options, true, json, err,
                                      sizeof err);
     fclose(out);
