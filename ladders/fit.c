@@ -1,4 +1,4 @@
-/* The Bradley-Terry fit (see fit.h and docs/ratings.md).
+/* The Bradley-Terry and Plackett-Luce fits (see fit.h and docs/ratings.md).
  *
  * Steps: (0) the plays of one deal (cluster) with the same player in every
  * seat are replays, each weighted 1/r; (1) every pair of seats of every
@@ -10,7 +10,9 @@
  * say where the maximum likelihood is finite. (3) The largest strongly
  * connected part of each group is fitted by Newton-Raphson on log-odds
  * theta (R = anchor + 400/ln 10 * theta), with the first player held at 0
- * so that the Hessian is positive definite. (4) The covariance is the
+ * so that the Hessian is positive definite; Plackett-Luce's likelihood,
+ * gradient and information come from the matches (fit_pl.c), not the
+ * edges, which then only decide the parts. (4) The covariance is the
  * cluster sandwich H^-1 B H^-1, then re-anchored (linear, so exact).
  *
  * Invariants: nothing here depends on the order of matches (sums only,

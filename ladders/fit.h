@@ -1,5 +1,6 @@
-/* Official ratings: a Bradley-Terry maximum-likelihood fit over all the
- * results of a ladder at once, with cluster-robust 95% intervals.
+/* Official ratings: a Bradley-Terry (or Plackett-Luce) maximum-likelihood
+ * fit over all the results of a ladder at once, with cluster-robust 95%
+ * intervals.
  *
  * Model (R. A. Bradley and M. E. Terry, Biometrika 39, 1952; E. Zermelo,
  * Math. Zeitschrift 29, 1929): player i beats player j with probability
@@ -14,6 +15,12 @@
  * with step halving (the log-likelihood is concave; D. R. Hunter, "MM
  * algorithms for generalized Bradley-Terry models", Annals of Statistics
  * 32(1), 2004, discusses existence and the alternatives).
+ *
+ * Plackett-Luce (ladder_fit_opts.model): the likelihood is instead that of
+ * each match's whole finishing order (fit_pl.h, ties by Efron's rule), on
+ * the same scale; its Newton steps, replays, intervals (each match's score
+ * its order's gradient), existence condition, parts and anchors are the
+ * ones below. fit_cv.h compares the two models' predictions.
  *
  * Replays: r matches of one deal with the same player in every seat are
  * one experiment played r times (an identical replay, for deterministic

@@ -25,6 +25,10 @@ typedef struct cv_run {
     size_t *ord;      /* by deal */
     double *w;        /* replay weights */
     uint32_t *fold;   /* per match */
+    size_t *deal;     /* per match: its deal, 0 .. deals-1 */
+    /* Per deal: Bradley-Terry's minus Plackett-Luce's summed losses of its
+     * scored matches (order, pairs), their weight and pairs. */
+    double *d_order, *d_pair, *d_w, *d_pairs;
     ladder_fit_match *train;
     double *elo;      /* np: one model's ratings */
     double *equal;    /* np: all at LADDER_ELO_INITIAL */
@@ -39,6 +43,7 @@ static uint64_t assign_folds(cv_run *r, uint32_t folds)
         if (q == 0 || r->m[r->ord[q]].cluster != r->m[r->ord[q - 1]].cluster)
             deals++;
         r->fold[r->ord[q]] = (uint32_t)((deals - 1) % folds);
+        r->deal[r->ord[q]] = deals - 1;
     }
     return deals;
 }
@@ -123,16 +128,43 @@ static int run_fold(cv_run *r, uint32_t k, ladder_cv *out)
         }
         out->scored++;
         out->weight += r->w[i];
-        out->pairs += score_match(m, r->equal, r->w[i], &r->equal_sums);
+        double pairs = score_match(m, r->equal, r->w[i], &r->equal_sums);
+        out->pairs += pairs;
+        cv_sums one[LADDER_FIT_MODEL_COUNT] = {{0}};
         for (unsigned md = 0; md < LADDER_FIT_MODEL_COUNT; md++) {
             for (uint32_t p = 0; p < r->np; p++)
                 r->elo[p] = f[md]->players[p].elo;
-            (void)score_match(m, r->elo, r->w[i], &r->sums[md]);
+            (void)score_match(m, r->elo, r->w[i], &one[md]);
+            r->sums[md].order += one[md].order;
+            r->sums[md].pair += one[md].pair;
+            r->sums[md].top1 += one[md].top1;
         }
+        size_t d = r->deal[i];
+        r->d_order[d] += one[LADDER_FIT_BRADLEY_TERRY].order - one[LADDER_FIT_PLACKETT_LUCE].order;
+        r->d_pair[d] += one[LADDER_FIT_BRADLEY_TERRY].pair - one[LADDER_FIT_PLACKETT_LUCE].pair;
+        r->d_w[d] += r->w[i];
+        r->d_pairs[d] += pairs;
     }
     for (unsigned md = 0; md < LADDER_FIT_MODEL_COUNT; md++)
         ladder_fit_free(&f[md]);
     return rc;
+}
+
+/* The mean gain (sum of x over sum of w, by deal) and its clustered
+ * standard error into *mean, *se. */
+static void gain(const double *x, const double *w, uint64_t deals, double *mean, double *se)
+{
+    double sx = 0.0, sw = 0.0, ss = 0.0;
+    uint64_t g = 0;
+    for (uint64_t c = 0; c < deals; c++) {
+        sx += x[c];
+        sw += w[c];
+        g += w[c] > 0.0;
+    }
+    *mean = sx / sw;
+    for (uint64_t c = 0; c < deals; c++)
+        ss += (x[c] - *mean * w[c]) * (x[c] - *mean * w[c]);
+    *se = g > 1 ? sqrt((double)g / (double)(g - 1) * ss) / sw : NAN;
 }
 
 static ladder_cv_score mean_of(const cv_sums *s, const ladder_cv *cv)
@@ -153,6 +185,11 @@ int ladder_fit_crossval(const ladder_fit_match *m, size_t n, uint32_t n_players,
     r.ord = ja_xmalloc(cap * sizeof *r.ord);
     r.w = ja_xmalloc(cap * sizeof *r.w);
     r.fold = ja_xmalloc(cap * sizeof *r.fold);
+    r.deal = ja_xmalloc(cap * sizeof *r.deal);
+    r.d_order = ja_xcalloc(cap, sizeof *r.d_order);
+    r.d_pair = ja_xcalloc(cap, sizeof *r.d_pair);
+    r.d_w = ja_xcalloc(cap, sizeof *r.d_w);
+    r.d_pairs = ja_xcalloc(cap, sizeof *r.d_pairs);
     r.train = ja_xmalloc(cap * sizeof *r.train);
     r.elo = ja_xmalloc(n_players * sizeof *r.elo);
     r.equal = ja_xmalloc(n_players * sizeof *r.equal);
@@ -170,15 +207,23 @@ int ladder_fit_crossval(const ladder_fit_match *m, size_t n, uint32_t n_players,
         out->equal = mean_of(&r.equal_sums, out);
         for (unsigned md = 0; md < LADDER_FIT_MODEL_COUNT; md++)
             out->model[md] = mean_of(&r.sums[md], out);
+        gain(r.d_order, r.d_w, out->clusters, &out->order_gain, &out->order_gain_se);
+        gain(r.d_pair, r.d_pairs, out->clusters, &out->pair_gain, &out->pair_gain_se);
     } else if (rc == JA_OK) {
         ladder_cv_score none = {NAN, NAN, NAN};
         out->equal = none;
         for (unsigned md = 0; md < LADDER_FIT_MODEL_COUNT; md++)
             out->model[md] = none;
+        out->order_gain = out->order_gain_se = out->pair_gain = out->pair_gain_se = NAN;
     }
     free(r.ord);
     free(r.w);
     free(r.fold);
+    free(r.deal);
+    free(r.d_order);
+    free(r.d_pair);
+    free(r.d_w);
+    free(r.d_pairs);
     free(r.train);
     free(r.elo);
     free(r.equal);

@@ -53,6 +53,11 @@ typedef struct ladder_cv {
     double pairs;       /* pairs of seats scored, replays counted once */
     ladder_cv_score equal;                         /* every rating equal */
     ladder_cv_score model[LADDER_FIT_MODEL_COUNT]; /* by ladder_fit_model */
+    /* Bradley-Terry's log-loss minus Plackett-Luce's (positive: Plackett-
+     * Luce predicted better), of orders per match and of pairs per pair,
+     * each with its standard error clustered by deal (the deals' sums of
+     * differences, CR1 as the fit's sandwich; NAN with one deal scored). */
+    double order_gain, order_gain_se, pair_gain, pair_gain_se;
 } ladder_cv;
 
 /* Cross-validates the models on n matches of n_players players (fit.h's

@@ -846,6 +846,12 @@ static void json_cv(FILE *out, const ja_game_rules *g, uint32_t seats, const cha
     for (unsigned m = 0; m < LADDER_FIT_MODEL_COUNT; m++)
         json_cv_score(&w, ladder_fit_model_name((ladder_fit_model)m), &cv->model[m]);
     jw_obj_end(&w);
+    jw_obj(&w, "plackett_luce_gain");
+    jw_finite(&w, "order", cv->order_gain);
+    jw_finite(&w, "order_se", cv->order_gain_se);
+    jw_finite(&w, "pair", cv->pair_gain);
+    jw_finite(&w, "pair_se", cv->pair_gain_se);
+    jw_obj_end(&w);
     jw_obj_end(&w);
     jw_end(&w);
 }
@@ -876,6 +882,9 @@ static void text_cv(FILE *out, const ja_game_rules *g, uint32_t seats, const cha
     text_cv_row(out, "equal ratings", &cv->equal);
     for (unsigned m = 0; m < LADDER_FIT_MODEL_COUNT; m++)
         text_cv_row(out, MODEL_TITLES[m], &cv->model[m]);
+    fprintf(out, "\nPlackett-Luce's gain over Bradley-Terry (their log-losses' difference, with\n"
+            "its standard error clustered by deal):\n  orders %+.4f (se %.4f), pairs %+.4f "
+            "(se %.4f)\n", cv->order_gain, cv->order_gain_se, cv->pair_gain, cv->pair_gain_se);
     fprintf(out, "\nLog-loss in nats, lower is better: of each held-out finishing order under\n"
             "Plackett-Luce with the model's ratings, and of each pair of seats under\n"
             "Bradley-Terry. Top-1: how often the best-rated bot finished first.\n"

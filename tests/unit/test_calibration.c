@@ -1,9 +1,9 @@
 /* ctest-label: slow
  *
- * Calibration of the Bradley-Terry fit (ladders/fit.h) on synthetic
- * results drawn from known strengths: the fitted ratings must recover the
- * truth, and the 95% intervals must cover it about 95% of the time over
- * many replicas.
+ * Calibration of the Bradley-Terry and Plackett-Luce fits (ladders/fit.h)
+ * on synthetic results drawn from known strengths: the fitted ratings must
+ * recover the truth, and the 95% intervals must cover it about 95% of the
+ * time over many replicas.
  *
  * Scenarios (true ratings have mean 0, and the fit is anchored on the mean
  * at 0, so estimate and truth are on the same footing):
@@ -14,7 +14,8 @@
  *     Plackett-Luce model (an exponential race with rates 10^(R/400)),
  *     whose pairwise marginals are exactly Bradley-Terry (R. D. Luce,
  *     "Individual Choice Behavior", 1959; the race is why: P(T_i < T_j) =
- *     g_i / (g_i + g_j)), while the pairs of one match are dependent.
+ *     g_i / (g_i + g_j)), while the pairs of one match are dependent;
+ *     fitted by Bradley-Terry, and at 3 and 6 seats by Plackett-Luce.
  *  3. Duplicate sets: two-player deals of two matches whose results are
  *     positively correlated (with probability 0.7 the second copies the
  *     first), marginals still exact. Clustering on the deal must keep the
@@ -116,11 +117,12 @@ static double check(const char *name, const tally *t, bool with_model, bool asse
     return coverage;
 }
 
-static void fit_both(const ladder_fit_match *m, size_t n, uint32_t np, ladder_fit **f,
-                     ladder_fit **fm)
+static void fit_both(const ladder_fit_match *m, size_t n, uint32_t np, ladder_fit_model model,
+                     ladder_fit **f, ladder_fit **fm)
 {
     ladder_fit_opts o;
     ladder_fit_opts_init(&o);
+    o.model = model;
     o.mean_elo = 0.0;
     assert_int_equal(ladder_fit_run(m, n, np, &o, f), JA_OK);
     if (fm != NULL) {
@@ -172,7 +174,7 @@ static void test_two_player(void **state)
                     set2(&m[k], (int64_t)k, g % 2 ? b : a, g % 2 ? a : b,
                          game(&r, truth[g % 2 ? b : a], truth[g % 2 ? a : b]));
         ladder_fit *f = NULL, *fm = NULL;
-        fit_both(m, n, BOTS, &f, &fm);
+        fit_both(m, n, BOTS, LADDER_FIT_BRADLEY_TERRY, &f, &fm);
         record(&t, f, fm, truth);
         ladder_fit_free(&f);
         ladder_fit_free(&fm);
@@ -181,8 +183,9 @@ static void test_two_player(void **state)
     free(m);
 }
 
-/* Plackett-Luce finishing orders of k seats by an exponential race. */
-static void multi(int k, int replicas, int matches)
+/* Plackett-Luce finishing orders of k seats by an exponential race,
+ * fitted by `model`. */
+static void multi(int k, int replicas, int matches, ladder_fit_model model)
 {
     enum { BOTS = 10 };
     double truth[BOTS];
@@ -215,13 +218,14 @@ static void multi(int k, int replicas, int matches)
             }
         }
         ladder_fit *f = NULL, *fm = NULL;
-        fit_both(m, (size_t)matches, BOTS, &f, &fm);
+        fit_both(m, (size_t)matches, BOTS, model, &f, &fm);
         record(&t, f, fm, truth);
         ladder_fit_free(&f);
         ladder_fit_free(&fm);
     }
     char name[64];
-    snprintf(name, sizeof name, "%d seats, Plackett-Luce, 10 bots", k);
+    snprintf(name, sizeof name, "%d seats, Plackett-Luce, %s fit", k,
+             model == LADDER_FIT_PLACKETT_LUCE ? "PL" : "BT");
     check(name, &t, true, true);
     free(m);
 }
@@ -230,7 +234,11 @@ static void test_multiplayer(void **state)
 {
     (void)state;
     for (int k = 3; k <= 6; k++)
-        multi(k, 500, 240);
+        multi(k, 500, 240, LADDER_FIT_BRADLEY_TERRY);
+    /* The Plackett-Luce fit of the same orders: its own model, so its
+     * intervals must cover too (and be narrower: it uses the whole order). */
+    multi(3, 500, 240, LADDER_FIT_PLACKETT_LUCE);
+    multi(6, 500, 240, LADDER_FIT_PLACKETT_LUCE);
 }
 
 /* Duplicate sets of two correlated matches. */
@@ -259,12 +267,12 @@ static void test_duplicate_sets(void **state)
                     set2(&m[k++], deal, b, a, 1.0 - s2);
                 }
         ladder_fit *f = NULL;
-        fit_both(m, n, BOTS, &f, NULL);
+        fit_both(m, n, BOTS, LADDER_FIT_BRADLEY_TERRY, &f, NULL);
         record(&t, f, NULL, truth);
         ladder_fit_free(&f);
         for (size_t i = 0; i < n; i++)
             m[i].cluster = (int64_t)i;
-        fit_both(m, n, BOTS, &f, NULL);
+        fit_both(m, n, BOTS, LADDER_FIT_BRADLEY_TERRY, &f, NULL);
         record(&naive, f, NULL, truth);
         ladder_fit_free(&f);
     }
