@@ -113,11 +113,21 @@ HEAD = ("| {what} | matches | ties | order log-loss: equal / BT / PL | PL's gain
         "| --- | --- | --- | --- | --- | --- | --- | --- |")
 
 
+class Num(float):
+    """A number that prints "-" for none (null in the JSON: nothing scored,
+    or a standard error of one deal)."""
+
+    def __format__(self, spec):
+        return "-" if math.isnan(self) else float.__format__(self, spec)
+
+
 def line(name, r):
-    return ("| %s | %s | %.0f%% | %.4f / %.4f / %.4f | %+.4f (%.4f) | %.4f / %.4f | %+.4f (%.4f) | "
-            "%.3f / %.3f |" % (name, r["matches"], 100 * r["ties"], r["equal"], r["bt"], r["pl"], r["gain"],
-                               r["gain_se"], r["bt_pair"], r["pl_pair"], r["pair_gain"],
-                               r["pair_gain_se"], r["bt_top1"], r["pl_top1"]))
+    r = {k: Num("nan" if v is None else v) if k != "matches" else v for k, v in r.items()}
+    return ("| {} | {} | {:.0f}% | {:.4f} / {:.4f} / {:.4f} | {:+.4f} ({:.4f}) | {:.4f} / {:.4f} "
+            "| {:+.4f} ({:.4f}) | {:.3f} / {:.3f} |").format(
+                name, r["matches"], 100 * r["ties"], r["equal"], r["bt"], r["pl"], r["gain"],
+                r["gain_se"], r["bt_pair"], r["pl_pair"], r["pair_gain"], r["pair_gain_se"],
+                r["bt_top1"], r["pl_top1"])
 
 
 def simulated(work, quick):
@@ -157,12 +167,14 @@ def real(work, quick):
                   str(rounds), "--duplicate", *more, "--seed", "42", "--db", db, "-q", "--json")
             r = row(cross_validate(db, game, seats, opt))
             r["ties"] = tie_share(db, game, seats, opt)
-            gains.append(r["gain"])
+            if r["gain"] is not None and r["gain_se"] is not None:
+                gains.append((r["gain"], r["gain_se"]))
             print(line("%s%s, %d seats" % (game, " " + opt if opt else "", seats), r))
             sys.stdout.flush()
     print()
-    print("PL's order gain: mean %+.4f over %d ladders, positive in %d"
-          % (float(np.mean(gains)), len(gains), sum(g > 0 for g in gains)))
+    print("PL's order gain: mean %+.4f over %d ladders; above its standard error in %d, "
+          "below minus it in %d" % (float(np.mean([g for g, _ in gains])), len(gains),
+                                    sum(g > se for g, se in gains), sum(g < -se for g, se in gains)))
 
 
 def main():
