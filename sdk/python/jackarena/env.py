@@ -576,6 +576,9 @@ class SingleAgentEnv:
         self.players = [None if s == self.learner else
                         self._opponent(s).seat(g, s, n, self.aec.seed) for s in range(n)]
         self._play()
+        me = "player_%d" % self.learner
+        if self.aec.terminations[me] or self.aec.truncations[me]:
+            self.aec.agent_selection = me  # over before the learner was asked: its own view
         obs, _, _, _, info = self.aec.last()
         return obs, dict(info, seed=self.aec.seed)
 
