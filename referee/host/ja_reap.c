@@ -274,7 +274,7 @@ int main(int argc, char **argv)
     k.grace_ms = 2000;
     k.parent = -1;
     int i = 1;
-    for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
+    for (; i < argc && strcmp(argv[i], "--") != 0; i += 2) { /* OPTION VALUE */
         if (i + 1 >= argc)
             fail("%s needs a value", argv[i]);
         if (strcmp(argv[i], "--parent") == 0)
@@ -283,7 +283,6 @@ int main(int argc, char **argv)
             k.grace_ms = num_arg(argv[i], argv[i + 1], 86400000);
         else
             fail("unknown option '%s' (run by the arena: docs/security.md)", argv[i]);
-        i++;
     }
     if (i + 1 >= argc || k.parent <= 0)
         fail("usage: ja_reap --parent PID [--grace-ms MS] -- PROGRAM [ARG]... (run by the arena)");
