@@ -43,12 +43,14 @@ struct ref_tail {
     size_t fresh_len;
     bool fresh_cut;
     char fresh[REF_TAIL_FRESH];
-    /* ref_tail_sync: bytes put so far, the pipe being read into the tail
-     * (-1: none), its reader's signal, and the count a timed-out sync
-     * waited for (syncs wait again only once the reader got that far). */
-    uint64_t total, stalled_at;
-    int fd;
-    pthread_cond_t moved;
+    /* The pipe read into the tail (-1: none) and the wake pipe of its
+     * reader (ref_tail_sync reads the pipe too, under mu, so that a byte
+     * is either still in the pipe or already here). */
+    int fd, wake_fd;
+    /* Bytes read but not yet copied to our stderr (the reader copies them,
+     * never holding mu while it writes); past ECHO_MAX they are dropped. */
+    size_t echo_len;
+    char *echo;
 };
 
 struct ref_proc {
@@ -72,6 +74,8 @@ struct ref_proc {
 
 /* Bytes of output held back at most: past it, the output is let through. */
 #define HELD_MAX (64 * 1024)
+/* Bytes of output waiting for the reader to copy them to our stderr. */
+#define ECHO_MAX (64 * 1024)
 
 int ref_tail_new(size_t cap, ref_tail **out)
 {
@@ -79,21 +83,18 @@ int ref_tail_new(size_t cap, ref_tail **out)
     ref_tail *t = ja_xcalloc(1, sizeof *t);
     char *buf = ja_xmalloc(cap);
     pthread_mutex_init(&t->mu, NULL);
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&t->moved, &ca);
-    pthread_condattr_destroy(&ca);
+    t->echo = ja_xmalloc(ECHO_MAX);
     t->fd = -1;
+    t->wake_fd = -1;
     t->cap = cap;
     t->buf = buf;
     *out = t;
     return JA_OK;
 }
 
-static void tail_put(ref_tail *t, const char *b, size_t n)
+/* Puts the n bytes at b into t, whose mu the caller holds. */
+static void tail_put_locked(ref_tail *t, const char *b, size_t n)
 {
-    pthread_mutex_lock(&t->mu);
     if (n >= t->cap) {
         memcpy(t->buf, b + n - t->cap, t->cap);
         t->len = t->cap;
@@ -110,9 +111,29 @@ static void tail_put(ref_tail *t, const char *b, size_t n)
     memcpy(t->fresh + t->fresh_len, b, k);
     t->fresh_len += k;
     t->fresh_cut |= k < n;
-    t->total += n;
-    pthread_cond_broadcast(&t->moved);
-    pthread_mutex_unlock(&t->mu);
+    room = ECHO_MAX - t->echo_len;
+    k = n < room ? n : room;
+    memcpy(t->echo + t->echo_len, b, k);
+    t->echo_len += k;
+}
+
+/* Reads what fd holds now, at most max bytes, into t (mu held); false at
+ * the end of the pipe or on an error other than "nothing yet". */
+static bool tail_read_locked(ref_tail *t, int fd, size_t max)
+{
+    char b[4096];
+    while (max > 0) {
+        ssize_t n = read(fd, b, max < sizeof b ? max : sizeof b);
+        if (n > 0) {
+            tail_put_locked(t, b, (size_t)n);
+            max -= (size_t)n;
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+    }
+    return true;
 }
 
 size_t ref_tail_take(ref_tail *t, char *buf, size_t cap, bool *cut)
@@ -127,35 +148,32 @@ size_t ref_tail_take(ref_tail *t, char *buf, size_t cap, bool *cut)
     return n;
 }
 
-/* The pipe read into t is fd (attach: the newest process writing into t is
- * the one synced), or no longer fd (detach, before fd is closed). */
-static void tail_fd(ref_tail *t, int fd, bool attach)
+/* The pipe read into t is fd, its reader woken through wake_fd (attach:
+ * the newest process writing into t is the one synced), or no longer fd
+ * (detach, before fd is closed). */
+static void tail_fd(ref_tail *t, int fd, int wake_fd, bool attach)
 {
     pthread_mutex_lock(&t->mu);
-    if (attach)
+    if (attach) {
         t->fd = fd;
-    else if (t->fd == fd)
+        t->wake_fd = wake_fd;
+    } else if (t->fd == fd) {
         t->fd = -1;
+        t->wake_fd = -1;
+    }
     pthread_mutex_unlock(&t->mu);
 }
 
-void ref_tail_sync(ref_tail *t, int wait_ms)
+void ref_tail_sync(ref_tail *t)
 {
     pthread_mutex_lock(&t->mu);
     int avail = 0;
-    if (t->fd >= 0 && t->total >= t->stalled_at && ioctl(t->fd, FIONREAD, &avail) == 0 &&
-        avail > 0) {
-        uint64_t target = t->total + (uint64_t)avail;
-        struct timespec until;
-        clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_nsec += (long)wait_ms % 1000 * 1000000;
-        until.tv_sec += wait_ms / 1000 + until.tv_nsec / 1000000000;
-        until.tv_nsec %= 1000000000;
-        while (t->total < target)
-            if (pthread_cond_timedwait(&t->moved, &t->mu, &until) == ETIMEDOUT) {
-                t->stalled_at = target; /* its reader is stuck: wait no more */
-                break;
-            }
+    if (t->fd >= 0 && ioctl(t->fd, FIONREAD, &avail) == 0 && avail > 0) {
+        tail_read_locked(t, t->fd, (size_t)avail);
+        if (t->echo_len && t->wake_fd >= 0) {
+            ssize_t w = write(t->wake_fd, "e", 1); /* full: the reader is due anyway */
+            (void)w;
+        }
     }
     pthread_mutex_unlock(&t->mu);
 }
@@ -177,7 +195,7 @@ void ref_tail_destroy(ref_tail **t)
     if (!t || !*t)
         return;
     pthread_mutex_destroy(&(*t)->mu);
-    pthread_cond_destroy(&(*t)->moved);
+    free((*t)->echo);
     free((*t)->buf);
     free(*t);
     *t = NULL;
@@ -204,33 +222,49 @@ static void pass_on(ref_proc *p, const char *b, size_t n)
     pthread_mutex_unlock(&p->mu);
 }
 
-/* Copies the process's output to our stderr and into its tail until the
- * pipe ends or it is told to finish; then takes what is left unblocked. */
+/* Whether the reader was told to finish: reads its wake pipe, where
+ * ref_tail_sync's 'e' only asks it to copy what it read to our stderr. */
+static bool told_to_finish(int wake)
+{
+    char b[64];
+    bool finish = false;
+    ssize_t n;
+    while ((n = read(wake, b, sizeof b)) > 0 || (n < 0 && errno == EINTR))
+        for (ssize_t i = 0; i < n; i++)
+            finish |= b[i] == 'x';
+    return finish;
+}
+
+/* Copies the process's output into its tail and to our stderr until the
+ * pipe ends or it is told to finish; then takes what is left unblocked.
+ * The pipe is read under the tail's lock, our stderr written without it. */
 static void *reader_main(void *arg)
 {
     ref_proc *p = arg;
-    char buf[4096];
+    ref_tail *t = p->tail;
+    char *out = ja_xmalloc(ECHO_MAX);
+    bool finish = false;
     for (;;) {
         struct pollfd pf[2] = {{p->out_fd, POLLIN, 0}, {p->wake[0], POLLIN, 0}};
-        if (poll(pf, 2, -1) < 0) {
+        if (poll(pf, 2, finish ? 0 : -1) < 0) {
             if (errno == EINTR)
                 continue;
             break;
         }
-        bool finish = pf[1].revents != 0;
-        if (pf[0].revents) {
-            ssize_t n = read(p->out_fd, buf, sizeof buf);
-            if (n > 0) {
-                tail_put(p->tail, buf, (size_t)n);
-                pass_on(p, buf, (size_t)n);
-                continue;
-            }
-            if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
-                break; /* every writer has gone */
-        }
-        if (finish)
+        if (pf[1].revents)
+            finish |= told_to_finish(p->wake[0]);
+        pthread_mutex_lock(&t->mu);
+        bool open = !(pf[0].revents || finish) || tail_read_locked(t, p->out_fd, 4096);
+        size_t n = t->echo_len;
+        memcpy(out, t->echo, n);
+        t->echo_len = 0;
+        pthread_mutex_unlock(&t->mu);
+        if (n)
+            pass_on(p, out, n);
+        if (!open || (finish && !n && !pf[0].revents))
             break;
     }
+    free(out);
     return NULL;
 }
 
@@ -245,7 +279,7 @@ static void reader_stop(ref_proc *p)
         p->reading = false;
     }
     if (p->tail) {
-        tail_fd(p->tail, p->out_fd, false);
+        tail_fd(p->tail, p->out_fd, -1, false);
         close(p->out_fd);
         close(p->wake[0]);
         close(p->wake[1]);
@@ -440,9 +474,12 @@ int ref_proc_spawn_via(const char *const *launcher, const char *command, const c
     if (tail) {
         p->tail = tail;
         p->out_fd = out_fd;
+        fcntl(out_fd, F_SETFL, fcntl(out_fd, F_GETFL) | O_NONBLOCK);
+        fcntl(p->wake[0], F_SETFL, fcntl(p->wake[0], F_GETFL) | O_NONBLOCK);
+        fcntl(p->wake[1], F_SETFL, fcntl(p->wake[1], F_GETFL) | O_NONBLOCK);
         p->reading = pthread_create(&p->reader, NULL, reader_main, p) == 0;
         if (p->reading)
-            tail_fd(tail, out_fd, true);
+            tail_fd(tail, out_fd, p->wake[1], true);
     }
     *out = p;
     return JA_OK;

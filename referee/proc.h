@@ -47,13 +47,14 @@ size_t ref_tail_get(ref_tail *t, char *buf, size_t cap);
  * its length, *cut true when more came. */
 size_t ref_tail_take(ref_tail *t, char *buf, size_t cap, bool *cut);
 
-/* Waits until what the process writing into t had written by now (its
- * bytes in the pipe, not yet read) is in t, but at most wait_ms: so that
- * the output a bot wrote before its answer is taken with that answer. Once
- * a wait runs out (the reader is stuck: the arena's own stderr blocks),
- * later calls do not wait until the reader has caught up. Never waits when
- * nothing is pending. */
-void ref_tail_sync(ref_tail *t, int wait_ms);
+/* Takes into t what the process writing into t had written by now and is
+ * still in its pipe, so that the output a bot wrote before its answer is
+ * taken with that answer, whatever the reader thread's pace. Reads at most
+ * what the pipe held on entry (a flooding bot cannot keep it reading) and
+ * never waits for the reader: it reads the pipe itself, under the lock the
+ * reader reads under, so each byte is either still in the pipe or already
+ * in t. */
+void ref_tail_sync(ref_tail *t);
 /* NULL allowed; nulls the pointer. */
 void ref_tail_destroy(ref_tail **t);
 

@@ -29,8 +29,8 @@
  * answer (the hub passes it on with the answer, or with the `error` or
  * `illegal` fault its answer made), then, for a cmd: bot, what the process
  * wrote to its standard output and error since the last decision was
- * collected (its tail's fresh bytes, after ref_tail_sync lets the reader
- * catch up with what was written before the answer). That output is one
+ * collected (its tail's fresh bytes, after ref_tail_sync has taken what
+ * was written before the answer and is still in the pipe). That output is one
  * stream for the whole process, so it is kept only while the process plays
  * this one seat alone: once another seat of the same bot opened while this
  * one was open (a capacity above 1, or the bot in two seats of a match),
@@ -349,10 +349,6 @@ static void collect_reply(zmq_seat *s, int64_t deadline_ns, ref_answer *out)
     }
 }
 
-/* Bytes a seat waits at most for its cmd: bot's output reader after an
- * answer (ref_tail_sync). */
-#define OUTPUT_SYNC_MS 50
-
 /* A cmd: bot's output since its last decision, after the answer's log,
  * when the process plays this seat alone (see "Logs" above); dropped
  * otherwise. */
@@ -361,7 +357,7 @@ static void take_output(zmq_seat *s)
     zmq_bot *b = s->zb;
     char buf[REF_TAIL_FRESH];
     bool cut;
-    ref_tail_sync(b->tail, OUTPUT_SYNC_MS);
+    ref_tail_sync(b->tail);
     size_t n = ref_tail_take(b->tail, buf, sizeof buf, &cut);
     if (!output_alone(s))
         return;
