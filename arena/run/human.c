@@ -8,6 +8,7 @@
 #include "jackarena/ja_error.h"
 #include "ja_xalloc.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -150,11 +151,17 @@ static void ask_terminal(human_seat *s, ref_answer *a)
     snprintf(title, sizeof title, "your turn (seat %d)", (int)s->base.seat);
     put_screen(s, title, true);
     for (;;) {
+        if ((a->left = human_signals_left()))
+            return;
         fprintf(out, "your choice (1-%u, q to quit): ", (unsigned)s->n_legal);
         fflush(out);
         char line[LINE_MAX_LEN];
         if (!read_line(in, line, sizeof line)) {
             fputc('\n', out);
+            if (ferror(in) && errno == EINTR && human_signals_left()) {
+                clearerr(in);
+                continue;
+            }
             a->left = "its input ended before the match did";
             return;
         }
@@ -295,6 +302,8 @@ static void human_seat_close(ref_seat *rs)
 
 static void human_destroy(ref_bot *rb)
 {
+    if (!((human_bot *)rb)->o.http)
+        human_signals_release();
     human_web_stop(&((human_bot *)rb)->web);
     free(rb);
 }
@@ -318,8 +327,10 @@ int arena_human_open(const arena_human_opts *o, ref_bot **out, char *err, size_t
     b->base.info = (ref_bot_info){"human", "human", "", "", ""};
     b->o = *o;
     *out = &b->base;
-    if (!o->http)
+    if (!o->http) {
+        human_signals_catch(); /* Ctrl-C: the person leaves, the match is abandoned */
         return JA_OK;
+    }
     char url[256];
     int rc = human_web_start(o->http, &b->web, url, sizeof url, err, cap);
     if (rc != JA_OK)

@@ -126,9 +126,10 @@ void human_web_ask(human_web *w, const void *obs, uint32_t turn, const ja_action
     pthread_mutex_unlock(&w->mu);
 }
 
-/* Ctrl-C (SIGINT) or SIGTERM while the page is served: the person leaves
- * at the seat's next decision (or at once, if it waits), as the page's
- * Quit does; a second one ends the process as before (SA_RESETHAND). */
+/* Ctrl-C (SIGINT) or SIGTERM while a person plays: the person leaves at
+ * the seat's next decision (or at once, if it waits), as the page's Quit
+ * or the terminal's q do; a second one ends the process as before
+ * (SA_RESETHAND). No SA_RESTART: a terminal's read is cut short. */
 static volatile sig_atomic_t g_interrupted;
 static struct sigaction g_old_int, g_old_term;
 
@@ -137,7 +138,7 @@ static void on_signal(int sig)
     g_interrupted = sig;
 }
 
-static void catch_signals(void)
+void human_signals_catch(void)
 {
     struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESETHAND};
     sigemptyset(&sa.sa_mask);
@@ -146,19 +147,26 @@ static void catch_signals(void)
     sigaction(SIGTERM, &sa, &g_old_term);
 }
 
-static void release_signals(void)
+void human_signals_release(void)
 {
     sigaction(SIGINT, &g_old_int, NULL);
     sigaction(SIGTERM, &g_old_term, NULL);
+}
+
+const char *human_signals_left(void)
+{
+    if (!g_interrupted)
+        return NULL;
+    return g_interrupted == SIGINT ? "it was interrupted (SIGINT: Ctrl-C)"
+                                   : "it was interrupted (SIGTERM)";
 }
 
 const char *human_web_wait(human_web *w, uint32_t *index)
 {
     pthread_mutex_lock(&w->mu);
     while (!w->answered && !w->left && !w->closing) {
-        if (g_interrupted) {
-            w->left = g_interrupted == SIGINT ? "it was interrupted (SIGINT: Ctrl-C)"
-                                              : "it was interrupted (SIGTERM)";
+        if (human_signals_left()) {
+            w->left = human_signals_left();
             w->status = ST_LEFT;
             changed(w);
             break;
@@ -635,7 +643,7 @@ int human_web_start(const char *addr, human_web **out, char *url, size_t url_cap
     snprintf(url, url_cap, "http://%s%s%s:%u/play/%s", v6 ? "[" : "", host, v6 ? "]" : "",
              (unsigned)port, w->key);
     *out = w;
-    catch_signals();
+    human_signals_catch();
     return JA_OK;
 }
 
@@ -646,8 +654,9 @@ void human_web_stop(human_web **wp)
         return;
     pthread_mutex_lock(&w->mu);
     /* The page's last look first: the result or its quit answered, and no
-     * request cut short. */
-    if (w->d && (w->status == ST_OVER || w->status == ST_LEFT)) {
+     * request cut short; not when no page ever came (no browser to wait
+     * for). */
+    if (w->d && (w->delivered || w->busy) && (w->status == ST_OVER || w->status == ST_LEFT)) {
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
         until.tv_sec += LINGER_SECONDS;
@@ -660,7 +669,7 @@ void human_web_stop(human_web **wp)
     pthread_mutex_unlock(&w->mu);
     if (w->d) {
         MHD_stop_daemon(w->d);
-        release_signals();
+        human_signals_release();
     }
     pthread_cond_destroy(&w->cond);
     pthread_mutex_destroy(&w->mu);

@@ -70,4 +70,12 @@ void human_web_end(human_web *w, const ja_outcome *o);
  * (for a few seconds at most). */
 void human_web_stop(human_web **w);
 
+/* SIGINT and SIGTERM caught while a person plays (human_web_start does it
+ * for the page; the terminal's seat for itself): the first one makes
+ * human_signals_left give why the person left (NULL until then), the
+ * second ends the process. Release restores what was there. */
+void human_signals_catch(void);
+void human_signals_release(void);
+const char *human_signals_left(void);
+
 #endif /* ARENA_HUMAN_WEB_H */

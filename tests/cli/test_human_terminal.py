@@ -12,8 +12,8 @@ For each game, a short match in which the human always chooses action 1:
     of choice 1 and the number of choices at each of the seat's decisions;
   - the same choices fed as a script (stdin a pipe) give the same digest.
 Then, in Taylor Blackjack: a word, 0 and a number past the choices are
-refused with one line and asked again; q and the end of the input (^D)
-abandon the match (exit status 1, "match abandoned", no replay, no file
+refused with one line and asked again; q, the end of the input (^D) and
+Ctrl-C abandon the match (exit status 1, "match abandoned", no replay, no file
 left beside it); Bombs' screens (from the first decision on) fit a
 60-column terminal; `human` is
 refused with one line where it makes no sense (tournament, bench, two
@@ -220,6 +220,20 @@ buf, ended = read_more(fd, b"")
 check("^D: the match is abandoned", ended and "its input ended before the match did" in plain(buf))
 check("^D: exit status 1", finish(pid, fd) == 1)
 check("^D: no replay", not os.path.exists(rpl))
+
+# Ctrl-C at the prompt abandons the match too, and leaves no file behind
+# (not even the replay's temporary one).
+rpl_int = os.path.join(work, "intr.rpl")
+pid, fd = spawn(["play", "taylor-blackjack", "human", "greedy", "--seed", "3",
+                 "--opt", "games=1", "--replay", rpl_int])
+read_more(fd, b"")
+os.write(fd, b"1\n")
+read_more(fd, b"")
+os.write(fd, b"\x03")
+buf, ended = read_more(fd, b"")
+check("^C: the match is abandoned", ended and "it was interrupted (SIGINT: Ctrl-C)" in plain(buf))
+check("^C: exit status 1", finish(pid, fd) == 1)
+check("^C: no replay, no file beside it", not [f for f in os.listdir(work) if "intr" in f])
 
 # Bombs' screens fit a terminal of 60 columns (hands wrapped between cards).
 pid, fd = spawn(["play", "bombs", "human", "greedy", "random", "--seed", "1", "--opt",
