@@ -22,6 +22,28 @@
  * "Sequential tests of statistical hypotheses", Ann. Math. Statist. 16(2),
  * 1945): lower = ln(beta / (1 - alpha)), upper = ln((1 - beta) / alpha).
  *
+ * Normalized Elo (M. Van den Bergh, "Comments on normalized Elo", the
+ * fishtest support notes; fishtest's LLR_normalized, fastchess's
+ * "normalized" model): the hypotheses are on the t-value
+ * t = (mu - 1/2) / sigma of a deal score instead of its mean, and
+ * nElo = t_match * 800 / ln 10 with t_match = t / sqrt(G), G the matches of
+ * a deal (the per-match t-value of G independent matches with the deal's
+ * variance; with two seats G = 2, fishtest's pentanomial sqrt 2). The MLE
+ * under a t-value constraint is Van den Bergh's fixed point (his section
+ * 4.1): with mu, sigma those of the current p,
+ *     phi_i = a_i - 1/2 - t sigma (1 + ((a_i - mu) / sigma)^2) / 2,
+ *     p_i = phat_i / (1 + x phi_i),   sum phat_i phi_i / (1 + x phi_i) = 0.
+ *
+ * A gauntlet (one candidate, k opponents) runs one SPRT per opponent:
+ * H1 of the gauntlet, "at least elo1 against every opponent", is accepted
+ * when every test has accepted its H1, and H0, "at most elo0 against some
+ * opponent", as soon as one test accepts its H0. A false H1 needs a false
+ * H1 in the test of an opponent where H0 holds, so each test at alpha keeps
+ * the gauntlet at alpha (an intersection-union test: R. L. Berger,
+ * "Multiparameter hypothesis testing and acceptance sampling",
+ * Technometrics 24(4), 1982); a false H0 may come from any of the k tests,
+ * so each runs at beta / k (Bonferroni).
+ *
  * Pure functions: no I/O, no allocation, no globals; any thread. */
 #ifndef JA_LADDER_SPRT_H
 #define JA_LADDER_SPRT_H
@@ -36,6 +58,10 @@ extern "C" {
 /* fishtest's regularisation: an empty cell counts as this many results, so
  * that the constrained maximum likelihood always exists. */
 #define LADDER_SPRT_EPSILON 1e-3
+
+/* 800 / ln 10: normalized Elo per unit of per-match t-value (fishtest's
+ * nelo_divided_by_nt). */
+#define LADDER_NELO_PER_T 347.43558552260146
 
 /* Most cells a histogram may have (2K(K-1)+1 for K <= 20 seats is 761). */
 #define LADDER_SPRT_MAX_CELLS 1024
@@ -66,11 +92,43 @@ int ladder_gsprt_llr(const double *values, const double *counts, size_t n, doubl
  * LADDER_SPRT_MAX_CELLS, a negative count, elo0 >= elo1). */
 int ladder_sprt_llr(const double *counts, size_t n_cells, double elo0, double elo1, double *out);
 
+/* The units of elo0 and elo1. */
+typedef enum ladder_sprt_model {
+    LADDER_SPRT_LOGISTIC, /* logistic Elo: the hypotheses are on the mean score */
+    LADDER_SPRT_NELO      /* normalized Elo: on the t-value of a deal score */
+} ladder_sprt_model;
+
+/* "logistic", "nelo". */
+const char *ladder_sprt_model_name(ladder_sprt_model m);
+
+/* The generalized log-likelihood ratio of H1: (E[X] - ref) / sd(X) = t1
+ * against H0: t0 for n values seen counts[i] times, as ladder_gsprt_llr.
+ * JA_OK; JA_EINVAL for bad arguments; JA_ERANGE when a constrained maximum
+ * is not found (the support does not allow the t-value, or the fixed point
+ * does not converge: regularise first). */
+int ladder_gsprt_llr_t(const double *values, const double *counts, size_t n, double ref,
+                       double t0, double t1, double *out);
+
+/* The LLR of a histogram as ladder_sprt_llr, in the units of model m: with
+ * LADDER_SPRT_NELO, e0 < e1 are normalized Elo and a deal is `games`
+ * matches (> 0), so t = sqrt(games) * e / LADDER_NELO_PER_T; with
+ * LADDER_SPRT_LOGISTIC `games` is unused. JA_OK, JA_EINVAL, JA_ERANGE. */
+int ladder_sprt_llr_model(const double *counts, size_t n_cells, ladder_sprt_model m, double games,
+                          double e0, double e1, double *out);
+
 /* H0, H1 or continue, for llr against [lower, upper]. */
 ladder_sprt_decision ladder_sprt_decide(double llr, double lower, double upper);
 
 /* "inconclusive", "H0", "H1". */
 const char *ladder_sprt_decision_name(ladder_sprt_decision d);
+
+/* Wald's bounds of each test of a gauntlet of k >= 1 opponents: alpha and
+ * beta / k (above). JA_OK or JA_EINVAL. */
+int ladder_gauntlet_bounds(double alpha, double beta, size_t k, double *lower, double *upper);
+
+/* The gauntlet's decision from its k tests': H0 when one is H0, H1 when
+ * every one is H1, otherwise continue. */
+ladder_sprt_decision ladder_gauntlet_decide(const ladder_sprt_decision *each, size_t k);
 
 /* Statistics of the mean deal score. */
 typedef struct ladder_paired_stats {
@@ -95,6 +153,13 @@ typedef struct ladder_paired_stats {
  * for bad arguments or an empty histogram. */
 int ladder_paired_stats_compute(const double *counts, size_t n_cells, double z,
                                 ladder_paired_stats *out);
+
+/* Normalized Elo of paired results st whose deals are `games` matches:
+ * (mean - 1/2) / (sd sqrt(games)) * LADDER_NELO_PER_T, and the same map of
+ * the score interval (as fastchess reports nElo). False (and NANs) when the
+ * deals' sd is 0 (every deal scored the same): no t-value. */
+bool ladder_paired_nelo(const ladder_paired_stats *st, double games, double *nelo, double *lo,
+                        double *hi);
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,7 @@
  * result is the bot's mean pairwise score over its rotations (ladders/sprt.h),
  * the Elo difference and interval come from those paired results, and the
  * SPRT stops at the first deal where its log-likelihood ratio leaves Wald's
- * bounds. Matches run in this process through ref_match_run, without a
+ * bounds; against several opponents it is a gauntlet, one test each. Matches run in this process through ref_match_run, without a
  * database; the run is a pure function of the bots, the options and --seed.
  * docs/ratings.md explains the statistics. The flags are parsed and checked
  * here; the bench is arena_bench_prepare and arena_bench_run (bench_run.h),
@@ -26,7 +26,8 @@
 
 static const char HELP[] =
     "usage: arena bench BOT --game GAME [--vs BOT,BOT...] [--games N] [--sprt ELO0,ELO1]\n"
-    "                   [--alpha A] [--beta B] [--seats K] [--opt KEY=VALUE]...\n"
+    "                   [--sprt-model logistic|nelo] [--alpha A] [--beta B] [--seats K]\n"
+    "                   [--opt KEY=VALUE]...\n"
     "                   [--seed N] [--move-ms MS] [-q] [--json]\n"
     "Benchmark BOT against opponents on duplicate deals: every deal is played once\n"
     "per seat rotation with the same cards, so the luck of the deal cancels out.\n"
@@ -40,9 +41,15 @@ static const char HELP[] =
     "                    other K-1 seats are copies of the opponent\n"
     "  --sprt ELO0,ELO1  a sequential probability ratio test of H0: Elo difference\n"
     "                    ELO0 against H1: ELO1, on the paired results; it stops as\n"
-    "                    soon as it decides (one opponent only)\n"
+    "                    soon as it decides. Against several opponents, a gauntlet:\n"
+    "                    one test each, a deal of each in turn; H1 when every test\n"
+    "                    accepts H1, H0 as soon as one accepts H0\n"
+    "  --sprt-model M    the units of ELO0 and ELO1: logistic (default), or nelo\n"
+    "                    (normalized Elo, as fishtest and fastchess: the score's\n"
+    "                    offset from 1/2 in per-match standard deviations)\n"
     "  --alpha A         the SPRT's false-H1 rate (default 0.05)\n"
-    "  --beta B          the SPRT's false-H0 rate (default 0.05)\n"
+    "  --beta B          the SPRT's false-H0 rate (default 0.05; a gauntlet of k\n"
+    "                    opponents runs each test at B/k)\n"
     "  --opt KEY=VALUE   a game option; repeatable\n"
     "  --seed N          the seed of the deals (default: random, printed)\n"
     "  --move-ms MS      per-decision time limit, up to 86400000 (default: none for\n"
@@ -55,7 +62,9 @@ static const char HELP[] =
     "paired results, and the likelihood of superiority (LOS). A bot given\n"
     "parameters is shown with them: ismcts#2(iters=200).\n"
     "\n"
-    "example: arena bench greedy --game taylor-blackjack --vs random --sprt 0,50\n";
+    "examples: arena bench greedy --game taylor-blackjack --vs random --sprt 0,50\n"
+    "          arena bench greedy --game taylor-blackjack --vs random,greedy --sprt 0,50 \\\n"
+    "              --sprt-model nelo\n";
 
 #define BENCH_DEFAULT_DEALS 200u
 #define BENCH_MAX_DEALS 1000000u /* as many matches as a tournament plan holds */
@@ -74,9 +83,10 @@ static bool parse_double(const char *s, double *out)
 /* What the flags of one `arena bench` say. */
 typedef struct bench_flags {
     arena_common co;             /* its bots: --bot/--bots (opponents, as --vs) */
-    const char *game, *sprt_s;
+    const char *game, *sprt_s, *model_s;
     uint32_t deals, seats;
     double alpha, beta, elo0, elo1;
+    ladder_sprt_model model;
     bool json, quiet, have_vs;
 } bench_flags;
 
@@ -124,7 +134,8 @@ static bool parse_flags(int argc, char **argv, bench_flags *f, arena_bots *vs, i
         {"seats", required_argument, NULL, 'k'}, {"opt", required_argument, NULL, 'o'},
         {"seed", required_argument, NULL, 's'},  {"move-ms", required_argument, NULL, 'm'},
         {"quiet", no_argument, NULL, 'q'},       {"json", no_argument, NULL, 'J'},
-        {"help", no_argument, NULL, 'h'},        {0, 0, 0, 0}};
+        {"help", no_argument, NULL, 'h'},        {"sprt-model", required_argument, NULL, 'M'},
+        {0, 0, 0, 0}};
     char err[ARENA_BOTS_ERR_CAP];
     int c, k;
     *status = EXIT_USAGE;
@@ -148,6 +159,7 @@ static bool parse_flags(int argc, char **argv, bench_flags *f, arena_bots *vs, i
                 return false;
             break;
         case 'S': f->sprt_s = optarg; break;
+        case 'M': f->model_s = optarg; break;
         case 'q': f->quiet = true; break;
         case 'J': f->json = true; break;
         case 'h': fputs(HELP, stdout); *status = EXIT_OK; return false;
@@ -159,12 +171,34 @@ static bool parse_flags(int argc, char **argv, bench_flags *f, arena_bots *vs, i
     return true;
 }
 
+/* --sprt-model into f->model (logistic without it; "normalized", fastchess's
+ * name, is nelo too). False after the usage error. */
+static bool check_model(bench_flags *f)
+{
+    const char *m = f->model_s;
+    if (m == NULL || strcmp(m, "logistic") == 0)
+        f->model = LADDER_SPRT_LOGISTIC;
+    else if (strcmp(m, "nelo") == 0 || strcmp(m, "normalized") == 0)
+        f->model = LADDER_SPRT_NELO;
+    else {
+        arena_error("--sprt-model needs logistic or nelo, not '%s'", m);
+        return false;
+    }
+    if (m != NULL && f->sprt_s == NULL) {
+        arena_error("--sprt-model sets the units of --sprt ELO0,ELO1: give --sprt too");
+        return false;
+    }
+    return true;
+}
+
 /* --sprt ELO0,ELO1 into elo0 < elo1 and the error rates' bounds, and the
  * seats (their default: 2, or the game's minimum). False after the usage
  * error. */
 static bool check_test(bench_flags *f, const ja_game_rules *g)
 {
     const char *sprt_s = f->sprt_s;
+    if (!check_model(f))
+        return false;
     if (sprt_s) {
         char *comma = strchr(sprt_s, ',');
         char a[64];
@@ -201,11 +235,6 @@ static bool line_up(arena_bots *bots, arena_bots *vs, const char *bot, const ben
         (!f->have_vs &&
          !arena_cli_ok(arena_bench_reference_opponents(vs, g, err, sizeof err), err)))
         return false;
-    if (f->sprt_s && vs->n != 1) {
-        arena_error("--sprt tests against one opponent, and %d are given: choose it with --vs",
-                    vs->n);
-        return false;
-    }
     for (int i = 0; i < vs->n; i++)
         bots->b[bots->n++] = vs->b[i];
     return arena_cli_ok(arena_bots_finish_names(bots, err, sizeof err), err);
@@ -254,8 +283,11 @@ int cmd_bench(int argc, char **argv)
     ja_options o;
     if (!arena_common_options(&f.co, g, f.seats, &o))
         return EXIT_USAGE;
-    arena_bench_args ba = {g, o, &bots, f.seats, f.deals,
-                           f.co.have_seed ? f.co.seed : arena_random_seed(), f.co.move_ms,
-                           f.sprt_s != NULL, f.elo0, f.elo1, f.alpha, f.beta, f.json, f.quiet};
+    arena_bench_args ba = {.game = g, .options = o, .bots = &bots, .seats = f.seats,
+                           .deals = f.deals,
+                           .seed = f.co.have_seed ? f.co.seed : arena_random_seed(),
+                           .move_ms = f.co.move_ms, .sprt = f.sprt_s != NULL, .model = f.model,
+                           .elo0 = f.elo0, .elo1 = f.elo1, .alpha = f.alpha, .beta = f.beta,
+                           .json = f.json, .quiet = f.quiet};
     return bench(&ba);
 }

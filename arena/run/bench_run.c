@@ -1,5 +1,6 @@
 /* The bench runner (bench_run.h): duplicate deals against each opponent,
- * the paired statistics, the SPRT and the report. */
+ * the paired statistics, the SPRT (one test, or a gauntlet of one test per
+ * opponent) and the report. */
 #include "run/bench_run.h"
 
 #include "core/json_w.h"
@@ -29,6 +30,7 @@ typedef struct bench_opp {
     double llr;
     ladder_sprt_decision decision;
     ladder_paired_stats st;
+    double nelo, nelo_lo, nelo_hi; /* normalized Elo; NAN without a t-value */
 } bench_opp;
 
 static int cmp_name(const void *a, const void *b)
@@ -97,7 +99,8 @@ int arena_bench_prepare(arena_bench *b, const arena_bench_args *a, char *err, si
 {
     *b = (arena_bench){.a = a};
     err[0] = '\0';
-    if (a->sprt && ladder_sprt_bounds(a->alpha, a->beta, &b->lower, &b->upper) != JA_OK) {
+    if (a->sprt && ladder_gauntlet_bounds(a->alpha, a->beta, (size_t)(a->bots->n - 1), &b->lower,
+                                          &b->upper) != JA_OK) {
         snprintf(err, cap, "--alpha and --beta must be between 0 and 0.5");
         return JA_EINVAL;
     }
@@ -113,6 +116,7 @@ typedef struct bench_play {
     uint32_t n_cells;            /* cells of a histogram of deal scores */
     progress pr;
     uint32_t done;               /* matches played */
+    ladder_sprt_decision verdict; /* the gauntlet's (with sprt) */
 } bench_play;
 
 /* One rotation of deal d against opponent op: the bot in seat `me`, the
@@ -156,6 +160,31 @@ static int play_rotation(bench_play *bp, ref_match_config *cfg, int op, uint32_t
     return JA_OK;
 }
 
+/* The SPRT's look at opponent op's results so far, and a progress line
+ * when its test decides. */
+static int sprt_look(bench_play *bp, int op, char *err, size_t cap)
+{
+    const arena_bench_args *a = bp->a;
+    bench_opp *r = &bp->res[op];
+    int rc = ladder_sprt_llr_model(r->hist, bp->n_cells, a->model, a->seats, a->elo0, a->elo1,
+                                   &r->llr);
+    if (rc != JA_OK) {
+        snprintf(err, cap, "the SPRT's likelihood ratio against %s has no value after %u deals "
+                 "(the %s model found no distribution with H0's or H1's value)",
+                 a->bots->b[1 + op].name, r->deals, ladder_sprt_model_name(a->model));
+        return rc;
+    }
+    r->decision = ladder_sprt_decide(r->llr, bp->b->lower, bp->b->upper);
+    if (r->decision != LADDER_SPRT_CONTINUE) {
+        char line[512], opp[LADDER_LABEL_MAX];
+        arena_bot_label(&a->bots->b[1 + op], opp, sizeof opp);
+        snprintf(line, sizeof line, "SPRT vs %s: %s accepted after %u deals (%u games), LLR %.3f",
+                 opp, ladder_sprt_decision_name(r->decision), r->deals, r->games, r->llr);
+        progress_note(&bp->pr, line);
+    }
+    return JA_OK;
+}
+
 /* Deal d against opponent op, from every seat, and the SPRT's look at the
  * results so far. */
 static int play_deal(bench_play *bp, int op, uint32_t d, char *err, size_t cap)
@@ -178,9 +207,45 @@ static int play_deal(bench_play *bp, int op, uint32_t d, char *err, size_t cap)
     }
     r->hist[halves]++;
     r->deals++;
-    if (a->sprt) {
-        ladder_sprt_llr(r->hist, bp->n_cells, a->elo0, a->elo1, &r->llr);
-        r->decision = ladder_sprt_decide(r->llr, bp->b->lower, bp->b->upper);
+    return a->sprt ? sprt_look(bp, op, err, cap) : JA_OK;
+}
+
+/* The gauntlet's verdict from its tests'. */
+static ladder_sprt_decision gauntlet_verdict(const bench_play *bp)
+{
+    ladder_sprt_decision each[ARENA_MAX_BOTS];
+    for (int op = 0; op < bp->n_opp; op++)
+        each[op] = bp->res[op].decision;
+    return ladder_gauntlet_decide(each, (size_t)bp->n_opp);
+}
+
+/* With the SPRT: deal d against each opponent whose test goes on, in
+ * turn, until the gauntlet decides at the end of a round (one opponent:
+ * its test); so every opponent plays at least one deal. */
+static int play_sprt(bench_play *bp, char *err, size_t cap)
+{
+    for (uint32_t d = 0; d < bp->a->deals && bp->verdict == LADDER_SPRT_CONTINUE; d++) {
+        for (int op = 0; op < bp->n_opp; op++) {
+            if (bp->res[op].decision != LADDER_SPRT_CONTINUE)
+                continue;
+            int rc = play_deal(bp, op, d, err, cap);
+            if (rc != JA_OK)
+                return rc;
+        }
+        bp->verdict = gauntlet_verdict(bp);
+    }
+    return JA_OK;
+}
+
+/* Without: every deal against each opponent in turn. */
+static int play_fixed(bench_play *bp, char *err, size_t cap)
+{
+    for (int op = 0; op < bp->n_opp; op++) {
+        for (uint32_t d = 0; d < bp->a->deals; d++) {
+            int rc = play_deal(bp, op, d, err, cap);
+            if (rc != JA_OK)
+                return rc;
+        }
     }
     return JA_OK;
 }
@@ -191,18 +256,15 @@ static int play_all(bench_play *bp, char *err, size_t cap)
 {
     const arena_bench_args *a = bp->a;
     progress_begin(&bp->pr, a->deals * a->seats * (uint32_t)bp->n_opp, 0, a->quiet);
-    for (int op = 0; op < bp->n_opp; op++) {
-        bench_opp *r = &bp->res[op];
-        for (uint32_t d = 0; d < a->deals && r->decision == LADDER_SPRT_CONTINUE; d++) {
-            int rc = play_deal(bp, op, d, err, cap);
-            if (rc != JA_OK) {
-                progress_end(&bp->pr, bp->done);
-                return rc;
-            }
-        }
-        ladder_paired_stats_compute(r->hist, bp->n_cells, LADDER_Z95, &r->st);
-    }
+    int rc = a->sprt ? play_sprt(bp, err, cap) : play_fixed(bp, err, cap);
     progress_end(&bp->pr, bp->done);
+    if (rc != JA_OK)
+        return rc;
+    for (int op = 0; op < bp->n_opp; op++) { /* each has played a deal at least */
+        bench_opp *r = &bp->res[op];
+        ladder_paired_stats_compute(r->hist, bp->n_cells, LADDER_Z95, &r->st);
+        ladder_paired_nelo(&r->st, a->seats, &r->nelo, &r->nelo_lo, &r->nelo_hi);
+    }
     return JA_OK;
 }
 
@@ -234,6 +296,11 @@ static void json_opponent(json_w *w, const bench_play *bp, int op)
     jw_arr_end(w);
     jw_num(w, "los", r->st.los);
     jw_bool(w, "conservative", r->st.conservative);
+    jw_num(w, "nelo", r->nelo);
+    jw_arr(w, "nelo_ci95");
+    jw_num(w, NULL, r->nelo_lo);
+    jw_num(w, NULL, r->nelo_hi);
+    jw_arr_end(w);
     jw_int(w, "wins", (long long)r->wins);
     jw_int(w, "draws", (long long)r->draws);
     jw_int(w, "losses", (long long)r->losses);
@@ -242,7 +309,30 @@ static void json_opponent(json_w *w, const bench_play *bp, int op)
     for (uint32_t i = 0; i < bp->n_cells; i++)
         jw_int(w, NULL, (long long)r->hist[i]);
     jw_arr_end(w);
+    if (bp->a->sprt) {
+        jw_obj(w, "sprt");
+        jw_num(w, "llr", r->llr);
+        jw_str(w, "result", ladder_sprt_decision_name(r->decision));
+        jw_obj_end(w);
+    } else {
+        jw_null(w, "sprt");
+    }
     jw_obj_end(w);
+}
+
+/* The gauntlet's totals: the least LLR of its tests (the one its verdict
+ * rests on: H1 needs every LLR at the upper bound, H0 one at the lower),
+ * and the deals and games played against all opponents. */
+static double gauntlet_totals(const bench_play *bp, uint32_t *deals, uint32_t *games)
+{
+    double llr = INFINITY;
+    *deals = *games = 0;
+    for (int op = 0; op < bp->n_opp; op++) {
+        llr = fmin(llr, bp->res[op].llr);
+        *deals += bp->res[op].deals;
+        *games += bp->res[op].games;
+    }
+    return llr;
 }
 
 /* The JSON's "sprt": the test and its verdict; null without one. */
@@ -253,20 +343,22 @@ static void json_sprt(json_w *w, const bench_play *bp)
         jw_null(w, "sprt");
         return;
     }
-    const bench_opp *r = &bp->res[0];
+    uint32_t deals, games;
+    double llr = gauntlet_totals(bp, &deals, &games);
     jw_obj(w, "sprt");
+    jw_str(w, "model", ladder_sprt_model_name(a->model));
     jw_num(w, "elo0", a->elo0);
     jw_num(w, "elo1", a->elo1);
     jw_num(w, "alpha", a->alpha);
     jw_num(w, "beta", a->beta);
-    jw_num(w, "llr", r->llr);
+    jw_num(w, "llr", llr);
     jw_arr(w, "bounds");
     jw_num(w, NULL, bp->b->lower);
     jw_num(w, NULL, bp->b->upper);
     jw_arr_end(w);
-    jw_str(w, "result", ladder_sprt_decision_name(r->decision));
-    jw_int(w, "games", r->games);
-    jw_int(w, "deals", r->deals);
+    jw_str(w, "result", ladder_sprt_decision_name(bp->verdict));
+    jw_int(w, "games", games);
+    jw_int(w, "deals", deals);
     jw_obj_end(w);
 }
 
@@ -298,25 +390,66 @@ static void print_json(FILE *out, const bench_play *bp, const char *seed_s)
     jw_end(&w);
 }
 
-/* The SPRT's line of the text: the test, where its LLR stands, and its
- * verdict. */
-static void print_sprt(FILE *out, const bench_play *bp)
+/* A verdict as the text says it; the test of an opponent still going on
+ * when the gauntlet decided was stopped. */
+static const char *verdict_text(ladder_sprt_decision d, bool stopped)
+{
+    if (d == LADDER_SPRT_H1)
+        return "H1 accepted";
+    if (d == LADDER_SPRT_H0)
+        return "H0 accepted";
+    return stopped ? "inconclusive (stopped: the gauntlet's H0 was accepted)"
+                   : "inconclusive (raise --games to go on)";
+}
+
+/* Opponent r's normalized Elo and its interval, as " nElo +12 [-3, +27]"
+ * (with the nelo model; "" otherwise, or without a t-value). */
+static void fmt_nelo(const bench_play *bp, const bench_opp *r, char *buf, size_t cap)
+{
+    char e[16], lo[16], hi[16];
+    buf[0] = '\0';
+    if (bp->a->model != LADDER_SPRT_NELO || isnan(r->nelo))
+        return;
+    fmt_elo(r->nelo, e, sizeof e);
+    fmt_elo(r->nelo_lo, lo, sizeof lo);
+    fmt_elo(r->nelo_hi, hi, sizeof hi);
+    snprintf(buf, cap, ", nElo %s [%s, %s]", e, lo, hi);
+}
+
+/* The SPRT's lines of the text: the test, where each LLR stands, and the
+ * verdicts. One opponent: one line. A gauntlet: the test, a line an
+ * opponent (in the table's column), and the gauntlet's verdict. */
+static void print_sprt(FILE *out, const bench_play *bp, char (*label)[LADDER_LABEL_MAX], int width)
 {
     const arena_bench_args *a = bp->a;
-    const bench_opp *r = &bp->res[0];
-    char bot[LADDER_LABEL_MAX], opp[LADDER_LABEL_MAX];
+    const char *unit = a->model == LADDER_SPRT_NELO ? "nElo" : "Elo";
+    char bot[LADDER_LABEL_MAX], nelo[96];
     arena_bot_label(&a->bots->b[0], bot, sizeof bot);
-    arena_bot_label(&a->bots->b[1], opp, sizeof opp);
-    fprintf(out, "\nSPRT %s vs %s, H0: %+g Elo, H1: %+g Elo (alpha %g, beta %g): LLR %.3f, "
-            "bounds [%.3f, %.3f], after %u deals (%u games): ",
-            bot, opp, a->elo0, a->elo1, a->alpha, a->beta,
-            r->llr, bp->b->lower, bp->b->upper, r->deals, r->games);
-    if (r->decision == LADDER_SPRT_H1)
-        fprintf(out, "H1 accepted\n");
-    else if (r->decision == LADDER_SPRT_H0)
-        fprintf(out, "H0 accepted\n");
-    else
-        fprintf(out, "inconclusive (raise --games to go on)\n");
+    if (bp->n_opp == 1) {
+        const bench_opp *r = &bp->res[0];
+        fmt_nelo(bp, r, nelo, sizeof nelo);
+        fprintf(out, "\nSPRT %s vs %s, H0: %+g %s, H1: %+g %s (alpha %g, beta %g): LLR %.3f, "
+                "bounds [%.3f, %.3f], after %u deals (%u games)%s: %s\n", bot, label[0],
+                a->elo0, unit, a->elo1, unit, a->alpha, a->beta, r->llr, bp->b->lower,
+                bp->b->upper, r->deals, r->games, nelo, verdict_text(r->decision, false));
+        return;
+    }
+    fprintf(out, "\nSPRT gauntlet %s vs %d opponents, H1: %+g %s against each, H0: %+g %s against "
+            "one (alpha %g, beta %g; each test at beta %g, bounds [%.3f, %.3f]):\n", bot,
+            bp->n_opp, a->elo1, unit, a->elo0, unit, a->alpha, a->beta,
+            a->beta / bp->n_opp, bp->b->lower, bp->b->upper);
+    for (int op = 0; op < bp->n_opp; op++) {
+        const bench_opp *r = &bp->res[op];
+        fmt_nelo(bp, r, nelo, sizeof nelo);
+        fputs("  ", out);
+        arena_put_col(out, label[op], width);
+        fprintf(out, " LLR %7.3f after %u deals (%u games)%s: %s\n", r->llr, r->deals, r->games,
+                nelo, verdict_text(r->decision, bp->verdict == LADDER_SPRT_H0));
+    }
+    uint32_t deals, games;
+    gauntlet_totals(bp, &deals, &games);
+    fprintf(out, "gauntlet after %u deals (%u games): %s\n", deals, games,
+            verdict_text(bp->verdict, false));
 }
 
 /* The report as text: a row an opponent, then the SPRT's verdict. The
@@ -349,11 +482,11 @@ static void print_text(FILE *out, const bench_play *bp)
                 r->st.mean, e, ci, 100.0 * r->st.los, wdl, (unsigned long long)r->faults);
         conservative |= r->st.conservative;
     }
-    free(label);
     if (conservative)
         fprintf(out, "  * every deal scored the same: a conservative (Wilson) interval\n");
     if (bp->a->sprt)
-        print_sprt(out, bp);
+        print_sprt(out, bp, label, width);
+    free(label);
 }
 
 int arena_bench_run(arena_bench *b, FILE *out, char *err, size_t cap)

@@ -8,13 +8,18 @@
  * is the bot's mean pairwise score over its rotations (ladders/sprt.h); the
  * Elo difference and its interval come from those paired results
  * (ladders/stats.h), and the SPRT stops at the first deal where its
- * log-likelihood ratio leaves Wald's bounds. The matches run in this
+ * log-likelihood ratio leaves Wald's bounds. Against several opponents the
+ * SPRT is a gauntlet (ladders/sprt.h): one test per opponent, played a deal
+ * of each in turn, H1 when every test accepts H1, H0 as soon as one accepts
+ * H0. The matches run in this
  * process through ref_match_run, without a database: the report is a pure
  * function of the bots, the options and the seed. */
 #ifndef ARENA_BENCH_RUN_H
 #define ARENA_BENCH_RUN_H
 
 #include "run/botspec.h"
+
+#include "sprt.h"
 
 #include "jackarena/ja_rules.h"
 
@@ -25,9 +30,9 @@
 
 /* A bench. The caller has checked every field (cmd_bench.c shows how):
  * seats is within the game's, deals >= 1, elo0 < elo1, alpha and beta in
- * (0, 0.5); bots holds the bot at b[0] and then its opponents (one only
- * with sprt), named (arena_bots_finish_names) and not yet loaded. The args
- * outlive the bench's steps. */
+ * (0, 0.5); bots holds the bot at b[0] and then its opponents (with sprt,
+ * a gauntlet when there are several), named (arena_bots_finish_names) and
+ * not yet loaded. The args outlive the bench's steps. */
 typedef struct arena_bench_args {
     const ja_game_rules *game;
     ja_options options;
@@ -37,6 +42,7 @@ typedef struct arena_bench_args {
     uint64_t seed;               /* the seed of the deals */
     uint32_t move_ms;            /* per-decision limit; 0: none */
     bool sprt;                   /* run the SPRT of H0: elo0 against H1: elo1 */
+    ladder_sprt_model model;     /* the units of elo0 and elo1 */
     double elo0, elo1, alpha, beta;
     bool json, quiet;
 } arena_bench_args;
@@ -44,7 +50,8 @@ typedef struct arena_bench_args {
 /* A bench prepared: its bots loaded, the SPRT's bounds. */
 typedef struct arena_bench {
     const arena_bench_args *a;
-    double lower, upper;         /* Wald's bounds on the LLR (with sprt) */
+    double lower, upper;         /* Wald's bounds on each test's LLR (with sprt):
+                                    alpha and beta / (opponents) */
 } arena_bench;
 
 /* The bench in two steps (docs/architecture.md, "Errors"), each returning
@@ -58,8 +65,9 @@ typedef struct arena_bench {
 int arena_bench_prepare(arena_bench *b, const arena_bench_args *a, char *err, size_t cap);
 
 /* Plays the bench and writes the report to out: text (a header line before
- * play, then one row per opponent and the SPRT's verdict), or one JSON
- * object and a newline with json. Progress goes to stderr unless quiet.
+ * play, then one row per opponent and the SPRT's verdict, each opponent's
+ * and the gauntlet's), or one JSON object and a newline with json.
+ * Progress goes to stderr unless quiet, with a line when a test decides.
  * Fails when a match fails. */
 int arena_bench_run(arena_bench *b, FILE *out, char *err, size_t cap);
 

@@ -71,3 +71,15 @@ void progress_end(progress *p, uint32_t done)
         fputc('\n', stderr);
     }
 }
+
+void progress_note(progress *p, const char *line)
+{
+    if (p->quiet)
+        return;
+    if (p->tty) {
+        fputs("\r\033[K", stderr);
+        p->last_draw = 0;
+    }
+    fprintf(stderr, "%s\n", line);
+    fflush(stderr);
+}

@@ -16,4 +16,8 @@ void progress_begin(progress *p, uint32_t total, uint32_t done, bool quiet);
 void progress_update(progress *p, uint32_t done);
 void progress_end(progress *p, uint32_t done);
 
+/* A line of news on stderr (unless quiet), above the bar on a terminal:
+ * the bar is cleared and drawn again at the next update. */
+void progress_note(progress *p, const char *line);
+
 #endif /* ARENA_PROGRESS_H */
