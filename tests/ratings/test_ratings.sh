@@ -16,6 +16,12 @@
 #    nothing imported; a file is imported once;
 #  - `arena bench greedy --vs random --sprt 0,50` accepts H1, greedy against
 #    itself does not, and bench's JSON has the shape of CLI.md;
+#  - `--sprt-model nelo` (normalized Elo): greedy over random accepts H1,
+#    random over greedy H0, its JSON says so; the gauntlet SPRT against
+#    several opponents (the reference bots by default, or --vs): a line
+#    and a verdict per opponent, the gauntlet's H0 when one test accepts
+#    H0 and H1 when all accept H1, at alpha and beta / k, the progress
+#    lines, its JSON; their usage errors;
 #  - the bench runs that docs/ratings.md quotes give the numbers it quotes.
 # Usage: test_ratings.sh ARENA
 set -u
@@ -392,10 +398,60 @@ check "bench is deterministic for --seed" cmp -s b1.json b2.json
 check "bench with 3 seats" $PY -c 'import json; d=json.load(open("b3.json")); o=d["opponents"][0]; assert d["seats"] == 3 and o["games"] == 12 and len(o["deal_scores"]) == 13, d'
 expect_fail 2 "bench: which game\? give --game GAME" -- "$ARENA" bench greedy
 expect_fail 2 "--sprt needs ELO0,ELO1 with ELO0 < ELO1" -- "$ARENA" bench greedy --game $T --vs random --sprt 50,0
-expect_fail 2 "--sprt tests against one opponent, and 2 are given" -- "$ARENA" bench greedy --game $T --sprt 0,50
+expect_fail 2 "--sprt-model needs logistic or nelo, not 'elo'" -- "$ARENA" bench greedy --game $T --vs random --sprt 0,50 --sprt-model elo
+expect_fail 2 "--sprt-model sets the units of --sprt ELO0,ELO1: give --sprt too" -- "$ARENA" bench greedy --game $T --vs random --sprt-model nelo
+expect_fail 2 "--sprt needs ELO0,ELO1 with ELO0 < ELO1" -- "$ARENA" bench greedy --game $T --vs random,greedy --sprt 5,5 --sprt-model nelo
 expect_fail 2 "unknown bot 'nobot'" -- "$ARENA" bench greedy --game $T --vs nobot
 expect_fail 2 "--alpha needs a probability" -- "$ARENA" bench greedy --game $T --vs random --sprt 0,5 --alpha 2
 expect_fail 2 "--seats 13: taylor-blackjack is played by 2 to 12 seats" -- "$ARENA" bench greedy --game $T --seats 13
+
+# ---- bench: normalized Elo ---------------------------------------------------------
+"$ARENA" bench greedy --game $T --vs random --sprt 0,50 --sprt-model nelo --seed 1 >nelo.txt
+check "bench --sprt-model nelo exits 0" test $? = 0
+check "nelo: the SPRT line is in nElo and greedy accepts H1" bash -c \
+  'tail -n 1 nelo.txt | grep -q "^SPRT greedy vs random, H0: +0 nElo, H1: +50 nElo .*: H1 accepted$"'
+"$ARENA" bench random --game $T --vs greedy --sprt 0,50 --sprt-model normalized --seed 2 --json -q >nelo.json
+check "nelo ('normalized', fastchess's name): random against greedy accepts H0; the JSON" $PY - <<'PYEOF'
+import json, math
+d = json.load(open("nelo.json"))
+s, o = d["sprt"], d["opponents"][0]
+assert s["model"] == "nelo" and s["result"] == "H0" and s["llr"] <= s["bounds"][0], s
+assert o["sprt"] == {"llr": s["llr"], "result": "H0"}, o
+assert s["deals"] == o["deals"] and s["games"] == 2 * o["deals"], (s, o)
+# random loses every deal: no spread, so no t-value and no normalized Elo
+# (its value where there is one: tests/unit/test_sprt.c)
+assert o["score"] == 0 and o["conservative"] and o["nelo"] is None and o["nelo_ci95"] == [None, None], o
+PYEOF
+
+# ---- bench: the gauntlet SPRT --------------------------------------------------------
+"$ARENA" bench greedy --game $T --sprt 0,50 --seed 1 >g.txt 2>g.err
+check "gauntlet against the reference bots exits 0" test $? = 0
+check "gauntlet: its test, each at beta 0.025 with k = 2" \
+  grep -q "^SPRT gauntlet greedy vs 2 opponents, H1: +50 Elo against each, H0: +0 Elo against one (alpha 0.05, beta 0.05; each test at beta 0.025, bounds \[-3.638, 2.970\]):$" g.txt
+check "gauntlet: greedy#2 (itself) accepts H0, random H1" bash -c \
+  'grep -q "^  greedy#2 .*: H0 accepted$" g.txt && grep -q "^  random .*: H1 accepted$" g.txt'
+check "gauntlet: H0 accepted, as one test accepted H0" bash -c \
+  'tail -n 1 g.txt | grep -q "^gauntlet after [0-9]* deals ([0-9]* games): H0 accepted$"'
+check "gauntlet: a progress line when each test decides" bash -c \
+  'grep -q "^SPRT vs greedy#2: H0 accepted after" g.err && grep -q "^SPRT vs random: H1 accepted after" g.err'
+"$ARENA" bench greedy --game $T --vs random,greedy --sprt 0,50 --seed 1 --json -q >g.json
+check "gauntlet JSON: a verdict per opponent, the least LLR, the totals" $PY - <<'PYEOF'
+import json, math
+d = json.load(open("g.json"))
+s, o = d["sprt"], d["opponents"]
+assert [x["bot"] for x in o] == ["random", "greedy#2"], o
+assert [x["sprt"]["result"] for x in o] == ["H1", "H0"], o
+assert s["result"] == "H0" and s["model"] == "logistic", s
+assert s["llr"] == min(x["sprt"]["llr"] for x in o) <= s["bounds"][0], s
+assert abs(s["bounds"][0] - math.log(0.025 / 0.95)) < 1e-6 and abs(s["bounds"][1] - math.log(0.975 / 0.05)) < 1e-6, s
+assert s["deals"] == sum(x["deals"] for x in o) and s["games"] == sum(x["games"] for x in o), s
+PYEOF
+"$ARENA" bench greedy --game $T --vs random,random --sprt 0,50 --sprt-model nelo --seed 3 -q >g1.txt
+check "a nelo gauntlet that every test passes: H1" bash -c \
+  'grep -q "^  random .*: H1 accepted$" g1.txt && grep -q "^  random#2 .*: H1 accepted$" g1.txt && tail -n 1 g1.txt | grep -q "H1 accepted$"'
+"$ARENA" bench greedy --game $T --vs random,greedy --sprt 0,50 --games 3 --seed 1 -q >g3.txt
+check "a gauntlet cut short by --games: inconclusive" bash -c \
+  'tail -n 1 g3.txt | grep -q "^gauntlet after 6 deals (12 games): inconclusive (raise --games to go on)$"'
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

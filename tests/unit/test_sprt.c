@@ -2,8 +2,10 @@
  * (ladders/sprt.h): Wald's bounds, the log-likelihood ratio in cases solved
  * by hand (two and three support points), the regularised pentanomial LLR
  * against an independent implementation of fishtest's algorithm, the
- * decision, and the Elo interval and LOS of paired results. The source of
- * every expected value is written next to it. */
+ * normalized-Elo LLR against an independent maximisation of the likelihood,
+ * the decision, the gauntlet's bounds and decision, and the Elo and
+ * normalized Elo intervals and LOS of paired results. The source of every
+ * expected value is written next to it. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -133,6 +135,91 @@ static void test_llr_pentanomial(void **state)
     near(llr, 0.837675655905, 1e-9);
 }
 
+/* The normalized-Elo LLR (t-value hypotheses, ref 1/2, t = sqrt(G) nElo /
+ * (800 / ln 10)). Expected values from an independent Python (numpy)
+ * maximisation written for this test, not Van den Bergh's fixed point: for
+ * each candidate mean m, the empirical-likelihood dual (A. B. Owen,
+ * "Empirical likelihood ratio confidence intervals for a single
+ * functional", Biometrika 75(2), 1988) with the two constraints E[X] = m
+ * and Var[X] = ((m - 1/2) / t)^2, solved by damped Newton, then the best m
+ * by a grid and golden-section search; regularised as fishtest does:
+ *   [3,10,20,12,5]  G 2, 0,50:    0.147663462510
+ *   [0,0,0,0,10]    G 2, 0,50:    1.818531253769
+ *   [0,0,10,0,0]    G 2, 0,50:   -0.399812584075
+ *   [1,4,12,8,2]    G 2, -20,30:  1.165484771602
+ * and the 3-seat grid of test_llr_pentanomial, G 3, 0,50: 0.691504587343. */
+static void test_llr_nelo(void **state)
+{
+    (void)state;
+    static const struct {
+        double c[5], e0, e1, llr;
+    } cases[] = {
+        {{3, 10, 20, 12, 5}, 0, 50, 0.147663462510},
+        {{0, 0, 0, 0, 10}, 0, 50, 1.818531253769},
+        {{0, 0, 10, 0, 0}, 0, 50, -0.399812584075},
+        {{1, 4, 12, 8, 2}, -20, 30, 1.165484771602},
+    };
+    double llr;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(ladder_sprt_llr_model(cases[i].c, 5, LADDER_SPRT_NELO, 2, cases[i].e0,
+                                               cases[i].e1, &llr),
+                         JA_OK);
+        near(llr, cases[i].llr, 1e-8);
+    }
+    double g[13] = {0};
+    g[3] = 1;
+    g[6] = 4;
+    g[8] = 3;
+    g[12] = 1;
+    assert_int_equal(ladder_sprt_llr_model(g, 13, LADDER_SPRT_NELO, 3, 0, 50, &llr), JA_OK);
+    near(llr, 0.691504587343, 1e-8);
+    /* The logistic model through the same entry is ladder_sprt_llr. */
+    double c[5] = {3, 10, 20, 12, 5}, want;
+    assert_int_equal(ladder_sprt_llr(c, 5, 0, 50, &want), JA_OK);
+    assert_int_equal(ladder_sprt_llr_model(c, 5, LADDER_SPRT_LOGISTIC, 0, 0, 50, &llr), JA_OK);
+    near(llr, want, 0);
+    /* Antisymmetric in (t0, t1), as any likelihood ratio. */
+    double v[5] = {0, 0.25, 0.5, 0.75, 1}, back;
+    assert_int_equal(ladder_gsprt_llr_t(v, c, 5, 0.5, 0.0, 0.2, &llr), JA_OK);
+    assert_int_equal(ladder_gsprt_llr_t(v, c, 5, 0.5, 0.2, 0.0, &back), JA_OK);
+    near(back, -llr, 1e-9);
+    /* Errors: no matches a deal, elo0 >= elo1, a bad count; an empty
+     * histogram is 0. */
+    assert_int_equal(ladder_sprt_llr_model(c, 5, LADDER_SPRT_NELO, 0, 0, 50, &llr), JA_EINVAL);
+    assert_int_equal(ladder_sprt_llr_model(c, 5, LADDER_SPRT_NELO, 2, 50, 50, &llr), JA_EINVAL);
+    double neg[5] = {1, -1, 0, 0, 0}, none[5] = {0};
+    assert_int_equal(ladder_sprt_llr_model(neg, 5, LADDER_SPRT_NELO, 2, 0, 50, &llr), JA_EINVAL);
+    assert_int_equal(ladder_sprt_llr_model(none, 5, LADDER_SPRT_NELO, 2, 0, 50, &llr), JA_OK);
+    near(llr, 0.0, 0);
+    /* One support point has no standard deviation: no t-value. */
+    double one[5] = {0, 0, 4, 0, 0};
+    assert_int_equal(ladder_gsprt_llr_t(v, one, 5, 0.5, 0.0, 0.2, &llr), JA_ERANGE);
+    assert_string_equal(ladder_sprt_model_name(LADDER_SPRT_NELO), "nelo");
+    assert_string_equal(ladder_sprt_model_name(LADDER_SPRT_LOGISTIC), "logistic");
+}
+
+/* A gauntlet of k tests: each at alpha and beta / k. For k = 2 and
+ * alpha = beta = 0.05: ln(0.025 / 0.95) = -3.637586159726 and
+ * ln(0.975 / 0.05) = 2.970414465570; k = 1 is the single test. */
+static void test_gauntlet(void **state)
+{
+    (void)state;
+    double lo, hi;
+    assert_int_equal(ladder_gauntlet_bounds(0.05, 0.05, 2, &lo, &hi), JA_OK);
+    near(lo, -3.637586159726, 1e-12);
+    near(hi, 2.970414465570, 1e-12);
+    assert_int_equal(ladder_gauntlet_bounds(0.05, 0.05, 1, &lo, &hi), JA_OK);
+    near(lo, -2.944438979166, 1e-12);
+    assert_int_equal(ladder_gauntlet_bounds(0.05, 0.05, 0, &lo, &hi), JA_EINVAL);
+    const ladder_sprt_decision C = LADDER_SPRT_CONTINUE, H0 = LADDER_SPRT_H0,
+                               H1 = LADDER_SPRT_H1;
+    ladder_sprt_decision all1[3] = {H1, H1, H1}, some[3] = {H1, C, H1}, one0[3] = {H1, C, H0};
+    assert_int_equal(ladder_gauntlet_decide(all1, 3), LADDER_SPRT_H1);
+    assert_int_equal(ladder_gauntlet_decide(some, 3), LADDER_SPRT_CONTINUE);
+    assert_int_equal(ladder_gauntlet_decide(one0, 3), LADDER_SPRT_H0);
+    assert_int_equal(ladder_gauntlet_decide(all1, 0), LADDER_SPRT_CONTINUE);
+}
+
 static void test_decide(void **state)
 {
     (void)state;
@@ -170,6 +257,14 @@ static void test_paired_stats(void **state)
     near(st.elo_hi, 344.621137195, 1e-6);
     near(st.los, 0.997895077451, 1e-9);
     assert_false(st.conservative);
+    /* Normalized Elo with two matches a deal: (mean - 1/2) / (sd sqrt 2)
+     * times 800 / ln 10 = 0.225 / 0.351582... * 347.435586 = 222.345355,
+     * and the same map of the score interval: [70.077794, 374.612916]. */
+    double ne, nlo, nhi;
+    assert_true(ladder_paired_nelo(&st, 2, &ne, &nlo, &nhi));
+    near(ne, 222.345355118, 1e-6);
+    near(nlo, 70.077794063, 1e-6);
+    near(nhi, 374.612916173, 1e-6);
 
     /* Every deal a full win: no finite Elo; Wilson's interval over n = 20
      * deals at z = 1.959964: the lower end n / (n + z^2) = 20 / 23.841459
@@ -184,6 +279,9 @@ static void test_paired_stats(void **state)
     near(st.score_lo, 20.0 / (20.0 + LADDER_Z95 * LADDER_Z95), 1e-12);
     near(st.elo_lo, 286.613525, 1e-5);
     near(st.los, 0.999996128, 1e-9);
+    /* No spread, no t-value: no normalized Elo. */
+    assert_false(ladder_paired_nelo(&st, 2, &ne, &nlo, &nhi));
+    assert_true(isnan(ne) && isnan(nlo) && isnan(nhi));
 
     /* Every deal exactly even: Elo 0, a symmetric Wilson interval. */
     double d[5] = {0, 0, 20, 0, 0};
@@ -200,7 +298,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bounds),         cmocka_unit_test(test_llr_two_points),
         cmocka_unit_test(test_llr_three_points), cmocka_unit_test(test_llr_errors),
-        cmocka_unit_test(test_llr_pentanomial), cmocka_unit_test(test_decide),
+        cmocka_unit_test(test_llr_pentanomial), cmocka_unit_test(test_llr_nelo),
+        cmocka_unit_test(test_gauntlet),        cmocka_unit_test(test_decide),
         cmocka_unit_test(test_paired_stats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
