@@ -63,8 +63,8 @@ static const char HELP[] =
     "parameters is shown with them: ismcts#2(iters=200).\n"
     "\n"
     "examples: arena bench greedy --game taylor-blackjack --vs random --sprt 0,50\n"
-    "          arena bench greedy --game taylor-blackjack --vs random,greedy --sprt 0,50 \\\n"
-    "              --sprt-model nelo\n";
+    "          arena bench greedy --game taylor-blackjack --vs random,greedy \\\n"
+    "              --sprt 0,50 --sprt-model nelo\n";
 
 #define BENCH_DEFAULT_DEALS 200u
 #define BENCH_MAX_DEALS 1000000u /* as many matches as a tournament plan holds */

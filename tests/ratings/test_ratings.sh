@@ -449,6 +449,9 @@ PYEOF
 "$ARENA" bench greedy --game $T --vs random,random --sprt 0,50 --sprt-model nelo --seed 3 -q >g1.txt
 check "a nelo gauntlet that every test passes: H1" bash -c \
   'grep -q "^  random .*: H1 accepted$" g1.txt && grep -q "^  random#2 .*: H1 accepted$" g1.txt && tail -n 1 g1.txt | grep -q "H1 accepted$"'
+"$ARENA" bench greedy --game $T --vs random,greedy --sprt 0,50 --beta 0.4 --seed 1 -q >g2.txt
+check "a test still going when another accepts H0 is stopped" bash -c \
+  'grep -q "^  random .*: inconclusive (stopped: the gauntlet.s H0 was accepted)$" g2.txt && grep -q "each test at beta 0.2," g2.txt && tail -n 1 g2.txt | grep -q "H0 accepted$"'
 "$ARENA" bench greedy --game $T --vs random,greedy --sprt 0,50 --games 3 --seed 1 -q >g3.txt
 check "a gauntlet cut short by --games: inconclusive" bash -c \
   'tail -n 1 g3.txt | grep -q "^gauntlet after 6 deals (12 games): inconclusive (raise --games to go on)$"'
