@@ -7,8 +7,9 @@
  * result is the bot's mean pairwise score over its rotations (ladders/sprt.h),
  * the Elo difference and interval come from those paired results, and the
  * SPRT stops at the first deal where its log-likelihood ratio leaves Wald's
- * bounds; against several opponents it is a gauntlet, one test each. Matches run in this process through ref_match_run, without a
- * database; the run is a pure function of the bots, the options and --seed.
+ * bounds; against several opponents it is a gauntlet, one test each.
+ * Matches run in this process through ref_match_run, without a database;
+ * the run is a pure function of the bots, the options and --seed.
  * docs/ratings.md explains the statistics. The flags are parsed and checked
  * here; the bench is arena_bench_prepare and arena_bench_run (bench_run.h),
  * and only here are their errors printed and the exit status chosen. */
