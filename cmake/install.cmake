@@ -118,8 +118,10 @@ endif()
 # ---- the libraries and headers --------------------------------------------
 # libjackarena_client.so finds libjackarena.so beside it wherever the
 # prefix is.
-set_target_properties(jackarena_client_shared PROPERTIES INSTALL_RPATH "$ORIGIN")
+set_target_properties(jackarena_client_shared jackarena_env_shared PROPERTIES
+  INSTALL_RPATH "$ORIGIN")
 install(TARGETS jackarena jackarena_shared jackarena_client jackarena_client_shared
+  jackarena_env_shared
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/sdk/include/jackarena

@@ -35,6 +35,7 @@ docs/training.md is the guide.
 import ctypes
 import hashlib
 import operator
+import os
 import random
 import struct
 
@@ -43,9 +44,9 @@ try:
 except ImportError:  # pragma: no cover - the message is the point
     raise ImportError("jackarena.env needs NumPy (Debian: apt-get install python3-numpy)") from None
 
-from jackarena import _encodings, bots, forward
+from jackarena import _abi, _encodings, bots, forward
 
-__all__ = ["make", "single", "Encoding", "JackArenaEnv", "SingleAgentEnv", "IllegalAction",
+__all__ = ["make", "single", "make_vec", "VecEnv", "Encoding", "JackArenaEnv", "SingleAgentEnv", "IllegalAction",
            "Box", "Discrete", "Dict", "ENCODING_VERSION"]
 
 ENCODING_VERSION = _encodings.ENCODING_VERSION
@@ -626,3 +627,272 @@ def single(game, seats=None, learner=0, opponents=("random",), **kw):
     seat order past the learner's (the last repeated). Other keywords as
     make()'s."""
     return SingleAgentEnv(game, seats, learner, opponents, **kw)
+
+
+# ---- Batched environments in C (libjackarena_env, ja_vec_env.h) ----------------
+
+class _VecOpponent(ctypes.Structure):
+    _fields_ = [("desc", ctypes.c_void_p), ("params", ctypes.c_char_p)]
+
+
+class _VecConfig(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("game", ctypes.c_char_p),
+                ("n_seats", ctypes.c_uint32), ("options", ctypes.POINTER(ctypes.c_char_p)),
+                ("n_options", ctypes.c_uint32), ("n_envs", ctypes.c_uint32),
+                ("learner", ctypes.c_int32), ("opponents", ctypes.POINTER(_VecOpponent)),
+                ("n_opponents", ctypes.c_uint32), ("flags", ctypes.c_uint32)]
+
+
+class _VecBuffers(ctypes.Structure):
+    _fields_ = [("obs", ctypes.c_void_p), ("obs_len", ctypes.c_size_t),
+                ("mask", ctypes.c_void_p), ("mask_len", ctypes.c_size_t),
+                ("reward", ctypes.c_void_p), ("reward_len", ctypes.c_size_t),
+                ("done", ctypes.c_void_p), ("done_len", ctypes.c_size_t)]
+
+
+class _VecEpisode(ctypes.Structure):
+    _fields_ = [("episodes", ctypes.c_uint64), ("seed", ctypes.c_uint64),
+                ("decisions", ctypes.c_uint32), ("faults", ctypes.c_uint32),
+                ("learner_steps", ctypes.c_uint32), ("units", ctypes.c_int64),
+                ("place", ctypes.c_uint8), ("digest", ctypes.c_char * 65)]
+
+
+VEC_AUTO_RESET, VEC_REWARD_PLACE, VEC_ASK_FORCED = 1, 2, 4
+_vec_lib = None
+
+
+def vec_library_path():
+    """libjackarena_env beside libjackarena (the same directory), or its
+    soname where libjackarena was found by the loader's own search."""
+    lib = forward.library_path()
+    name = "libjackarena_env.so.0"
+    return os.path.join(os.path.dirname(os.path.realpath(lib)), name) if os.sep in lib else name
+
+
+def _vec():
+    global _vec_lib
+    if _vec_lib is None:
+        path = vec_library_path()
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as e:
+            raise forward.LibraryError("cannot load the batched environments (%s): %s; build the "
+                                       "target jackarena_env_shared or install the SDK"
+                                       % (path, e)) from None
+        vp, u32, cp, sz = ctypes.c_void_p, ctypes.c_uint32, ctypes.c_char_p, ctypes.c_size_t
+        sig = {"ja_vec_create": ([ctypes.POINTER(_VecConfig), ctypes.POINTER(vp), cp, sz],
+                                 ctypes.c_int),
+               "ja_vec_destroy": ([vp], None), "ja_vec_obs_length": ([vp], u32),
+               "ja_vec_n_actions": ([vp], u32), "ja_vec_action_code": ([vp, u32], u32),
+               "ja_vec_bind": ([vp, ctypes.POINTER(_VecBuffers), cp, sz], ctypes.c_int),
+               "ja_vec_reset": ([vp, vp, cp, sz], ctypes.c_int),
+               "ja_vec_reset_one": ([vp, u32, ctypes.c_uint64, cp, sz], ctypes.c_int),
+               "ja_vec_step": ([vp, vp, cp, sz], ctypes.c_int),
+               "ja_vec_episode_info": ([vp, u32, ctypes.POINTER(_VecEpisode)], ctypes.c_int),
+               "ja_vec_episode_seed": ([ctypes.c_uint64, ctypes.c_uint64], ctypes.c_uint64)}
+        for fn, (args, res) in sig.items():
+            f = getattr(lib, fn)
+            f.argtypes, f.restype = args, res
+        _vec_lib = lib
+    return _vec_lib
+
+
+_BUFFERS = (("obs", np.float32, 2), ("mask", np.int8, 2), ("reward", np.float32, 1),
+            ("done", np.uint8, 1))
+
+
+class VecEnv:
+    """n_envs matches of one game stepped together in C: seat `learner`
+    learns in each, every other seat is played by a bot plugin inside the
+    call (opponents as single()'s). Make one with make_vec().
+
+    Attributes: n_envs, encoding (the game's Encoding: the vectors are its
+    encode_buffer's, byte for byte), obs (n_envs x obs_length float32), mask
+    (n_envs x n_actions int8), reward (n_envs float32), done (n_envs uint8):
+    the arrays the C code writes into, in place; reset() and step() return
+    them (overwritten by the next call: copy what you keep), or the ones
+    given to bind().
+
+    step(actions) plays actions[i] (an index of the action index) in every
+    environment. An environment whose episode is over: with auto_reset (the
+    default) its next step starts the next episode, whatever action is
+    given for it (reward 0, done 0, the new episode's first observation);
+    without, it stays over (its action ignored, done 1, reward 0) until
+    reset() or reset_one(). Episode k of
+    environment i is the match of seed seeds[i] (k = 0), then of
+    episode_seed(seeds[i], k); episode(i) tells the last finished one (its
+    seed and digest: the digest `arena play --seed SEED` prints for the same
+    bots and choices)."""
+
+    def __init__(self, game, n_envs, seats=None, learner=0, opponents=("random",),
+                 reward="score", skip_forced=True, auto_reset=True, options=None):
+        lib = _vec()
+        self.game = forward.game(game)
+        g = self.game
+        self.n_seats = g._seats(g.min_seats if seats is None else seats)
+        if not isinstance(n_envs, int) or n_envs < 1:
+            raise ValueError("n_envs must be a positive integer, not %r" % (n_envs,))
+        if reward not in _REWARDS:
+            raise ValueError("reward must be one of %s, not %r" % (", ".join(_REWARDS), reward))
+        self.options = dict(options or {})
+        g.options(self.options, self.n_seats)  # ValueError with the library's message
+        specs = list(opponents) if isinstance(opponents, (list, tuple)) else [opponents]
+        if not specs:
+            raise ValueError("give at least one opponent")
+        self.plugins = [p if isinstance(p, bots.Plugin) else bots.load(p) for p in specs]
+        self.encoding = encoding(g)
+        self.n_envs, self.learner = n_envs, learner
+        flags = ((VEC_AUTO_RESET if auto_reset else 0) |
+                 (VEC_REWARD_PLACE if reward == "place" else 0) |
+                 (0 if skip_forced else VEC_ASK_FORCED))
+        self._keep = [("%s=%s" % kv).encode() for kv in self.options.items()] + \
+            [p.params.encode() for p in self.plugins]
+        opts = (ctypes.c_char_p * max(1, len(self.options)))(*self._keep[:len(self.options)])
+        opps = (_VecOpponent * len(self.plugins))(*[
+            _VecOpponent(ctypes.addressof(p._desc), p.params.encode()) for p in self.plugins])
+        cfg = _VecConfig(ctypes.sizeof(_VecConfig), g.name.encode(), self.n_seats, opts,
+                         len(self.options), n_envs, learner if isinstance(learner, int) else -1,
+                         opps, len(self.plugins), flags)
+        h = ctypes.c_void_p()
+        self._err = ctypes.create_string_buffer(512)
+        self._check(lib.ja_vec_create(ctypes.byref(cfg), ctypes.byref(h), self._err,
+                                      len(self._err)))
+        self._h = h
+        e = self.encoding
+        if (lib.ja_vec_obs_length(self._h) != e.obs_length or
+                lib.ja_vec_n_actions(self._h) != e.n_actions or
+                any(lib.ja_vec_action_code(self._h, i) != c for i, c in enumerate(e.codes))):
+            self.close()
+            raise forward.LibraryError("%s: libjackarena_env's encoding is not this SDK's: the "
+                                       "library and the package come from different releases"
+                                       % g.name)
+        self.observation_space = _box(e.low, e.high, (e.obs_length,), np.float32)
+        self.action_space = _discrete(e.n_actions)
+        self._seed_rng = random.Random()
+        self.bind(np.zeros((n_envs, e.obs_length), np.float32),
+                  np.zeros((n_envs, e.n_actions), np.int8),
+                  np.zeros(n_envs, np.float32), np.zeros(n_envs, np.uint8))
+
+    def __repr__(self):
+        return "<jackarena.env.VecEnv %s, %d seats, %d environments>" % (
+            self.game.name, self.n_seats, self.n_envs)
+
+    def _call(self, fn, *args):
+        if getattr(self, "_h", None) is None:
+            raise ValueError("the environment is closed")
+        self._check(fn(self._h, *args, self._err, len(self._err)))
+
+    def _check(self, rc):
+        if rc == _abi.OK:
+            return
+        msg = self._err.value.decode("utf-8", "replace") or forward._strerror(rc)
+        if rc == _abi.EILLEGAL:
+            raise IllegalAction("%s: %s" % (self.game.name, msg))
+        if rc == _abi.EBOT:
+            raise bots.BotError(msg)
+        if rc == _abi.ENOMEM:
+            raise MemoryError(msg)
+        raise ValueError(msg)
+
+    def bind(self, obs, mask, reward, done):
+        """Makes the environment write into these arrays from now on (each
+        C-contiguous and writeable: obs float32 (n_envs, obs_length), mask
+        int8 (n_envs, n_actions), reward float32 (n_envs,), done uint8
+        (n_envs,)), e.g. one time step's rows of a rollout's storage.
+        ValueError naming the array that does not fit; nothing is copied."""
+        shapes = {"obs": (self.n_envs, self.encoding.obs_length),
+                  "mask": (self.n_envs, self.encoding.n_actions),
+                  "reward": (self.n_envs,), "done": (self.n_envs,)}
+        given = {"obs": obs, "mask": mask, "reward": reward, "done": done}
+        for name, dtype, _ in _BUFFERS:
+            a = given[name]
+            if not isinstance(a, np.ndarray):
+                raise ValueError("%s must be a NumPy array, not %s" % (name, type(a).__name__))
+            if a.dtype != dtype:
+                raise ValueError("%s must be of dtype %s, not %s" % (name, np.dtype(dtype), a.dtype))
+            if a.shape != shapes[name]:
+                raise ValueError("%s must be of shape %s, not %s" % (name, shapes[name], a.shape))
+            if not a.flags.c_contiguous or not a.flags.writeable:
+                raise ValueError("%s must be C-contiguous and writeable" % name)
+        b = _VecBuffers(obs.ctypes.data, obs.size, mask.ctypes.data, mask.size,
+                        reward.ctypes.data, reward.size, done.ctypes.data, done.size)
+        self._call(_vec().ja_vec_bind, ctypes.byref(b))
+        self.obs, self.mask, self.reward, self.done = obs, mask, reward, done
+
+    def _seeds(self, seed):
+        if seed is None:
+            return np.array([self._seed_rng.getrandbits(64) for _ in range(self.n_envs)],
+                            np.uint64)
+        if isinstance(seed, (int, np.integer)):
+            return np.array([(int(seed) + i) % 2 ** 64 for i in range(self.n_envs)], np.uint64)
+        s = np.asarray(seed)
+        if s.shape != (self.n_envs,) or s.dtype.kind not in "iu":
+            raise ValueError("seeds must be an integer or %d integers, not %s of %s"
+                             % (self.n_envs, s.dtype, s.shape))
+        if s.dtype.kind == "i" and (s < 0).any():
+            raise ValueError("environment %d: a seed is from 0 to 2^64 - 1, not %d"
+                             % (int(np.flatnonzero(s < 0)[0]), int(s[s < 0][0])))
+        return np.ascontiguousarray(s, np.uint64)
+
+    def reset(self, seed=None):
+        """Starts an episode in every environment: seed an integer (environment
+        i gets seed + i), n_envs integers, or None (fresh ones). Returns (obs,
+        mask)."""
+        seeds = self._seeds(seed)
+        self._call(_vec().ja_vec_reset, seeds.ctypes.data)
+        return self.obs, self.mask
+
+    def reset_one(self, i, seed):
+        """Starts an episode of environment i alone with match seed seed."""
+        self._call(_vec().ja_vec_reset_one, int(i), int(seed))
+
+    def step(self, actions):
+        """actions: n_envs action indexes (any integer array or sequence).
+        Returns (obs, mask, reward, done). IllegalAction (a ValueError)
+        naming the first environment whose index is not legal, before any
+        is played."""
+        a = np.asarray(actions)
+        if a.shape != (self.n_envs,) or (a.size and a.dtype.kind not in "iu"):
+            raise ValueError("actions must be %d integer indexes (shape (%d,)), not %s of %s"
+                             % (self.n_envs, self.n_envs, a.dtype, a.shape))
+        a = np.ascontiguousarray(a, np.int64)
+        self._call(_vec().ja_vec_step, a.ctypes.data)
+        return self.obs, self.mask, self.reward, self.done
+
+    def episode(self, i):
+        """The last finished episode of environment i: {"episodes" (how many
+        have finished), "seed", "digest", "score" (points), "place",
+        "decisions", "steps" (the learner's), "faults"}; None before the
+        first."""
+        ep = _VecEpisode()
+        if not 0 <= i < self.n_envs or _vec().ja_vec_episode_info(self._h, i, ep) != _abi.OK:
+            raise ValueError("environment %r: there are %d" % (i, self.n_envs))
+        if not ep.episodes:
+            return None
+        return {"episodes": ep.episodes, "seed": ep.seed, "digest": ep.digest.decode(),
+                "score": ep.units / _abi.SCORE_UNIT, "place": ep.place,
+                "decisions": ep.decisions, "steps": ep.learner_steps, "faults": ep.faults}
+
+    @staticmethod
+    def episode_seed(seed, k):
+        """The match seed of episode k of an environment reset with seed."""
+        return int(_vec().ja_vec_episode_seed(seed, k))
+
+    def close(self):
+        if getattr(self, "_h", None) is not None:
+            _vec().ja_vec_destroy(self._h)
+            self._h = None
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+def make_vec(game, n_envs, seats=None, learner=0, opponents=("random",), **kw):
+    """A VecEnv of n_envs environments. Keywords: reward ("score" or
+    "place", as make()'s), skip_forced (as make()'s), auto_reset (True);
+    every other keyword is a game option."""
+    env_kw = {k: kw.pop(k) for k in ("reward", "skip_forced", "auto_reset") if k in kw}
+    return VecEnv(game, n_envs, seats, learner, opponents, options=kw, **env_kw)

@@ -1,0 +1,729 @@
+/* Batched training environments (ja_vec_env.h, docs/training.md). */
+#include "jackarena/ja_vec_env.h"
+
+#include "jackarena/ja_error.h"
+#include "jackarena/ja_forward.h"
+#include "jackarena/ja_params.h"
+#include "jackarena/ja_rng.h"
+
+#include <sodium.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Codes below this are the action index's (gen_encodings.py's CODE_LIMIT). */
+#define CODE_LIMIT 65536u
+#define NO_INDEX 0xFFFFu
+#define EPISODE_STREAM JA_TAG('E', 'P', 'I', 'S')
+
+/* A run of the observation vector: count elements of one type, contiguous
+ * in the C struct (from src) and in the vector (from dst). */
+typedef struct vec_run {
+    uint32_t src, dst, count;
+    uint16_t type;
+} vec_run;
+
+typedef struct vec_opp {
+    const ja_bot_desc *desc;
+    char params[JA_PARAMS_MAX];
+} vec_opp;
+
+/* One opponent seat of one environment; its address is the plugin's hctx. */
+typedef struct vec_seat {
+    ja_rng rng; /* the seat's own stream (rng_next) */
+    const vec_opp *opp;
+    void *bot;  /* the instance, NULL between episodes */
+    uint32_t turn;
+} vec_seat;
+
+enum { VS_NONE, VS_ASKED, VS_OVER };
+
+typedef struct vec_slot {
+    crypto_hash_sha256_state dg;
+    uint64_t base_seed, seed, episode; /* episode: index of the current one */
+    uint32_t n_legal;                  /* the learner's, when asked */
+    uint32_t decisions, faults, learner_steps;
+    uint8_t state;
+    ja_vec_episode last;
+} vec_slot;
+
+struct ja_vec_env {
+    const ja_game_rules *g;
+    const ja_ext_observe_update *upd;
+    ja_options opts;
+    char opts_text[1024];
+    uint32_t n_envs, n_seats, learner, flags;
+    uint32_t obs_length, n_actions, n_runs;
+    size_t state_stride, obs_stride;
+    vec_run *runs;
+    uint32_t *codes;    /* n_actions */
+    uint16_t *index_of; /* CODE_LIMIT: the index of a code, NO_INDEX for none */
+    vec_opp *opps;
+    uint32_t n_opps;
+    ja_vec_buffers buf;
+    bool bound;
+    unsigned char *states; /* n_envs states */
+    unsigned char *obs;    /* n_envs x n_seats observations */
+    vec_slot *slots;
+    vec_seat *seats;       /* n_envs x n_seats */
+    ja_action *legal;      /* n_envs x max_actions: the learner's legal list */
+    ja_action *scratch;    /* max_actions */
+};
+
+static int fail(char *err, size_t cap, int rc, const char *fmt, ...)
+{
+    if (err && cap) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, cap, fmt, ap);
+        va_end(ap);
+    }
+    return rc;
+}
+
+/* ---- the host services a plugin gets (ja_bot.h) ------------------------------ */
+
+static void host_log(void *hctx, int level, const char *msg)
+{
+    (void)hctx, (void)level, (void)msg; /* no one reads an environment's bot logs */
+}
+
+static uint64_t host_rng_next(void *hctx)
+{
+    return ja_rng_next(&((vec_seat *)hctx)->rng);
+}
+
+static int64_t host_time_left_ms(void *hctx)
+{
+    (void)hctx;
+    return -1; /* no deadline */
+}
+
+static const char *host_params(void *hctx)
+{
+    return ((vec_seat *)hctx)->opp->params;
+}
+
+static const ja_host_api HOST = {sizeof(ja_host_api), host_log, host_rng_next,
+                                 host_time_left_ms, ja_game_find, host_params};
+
+/* ---- seeds ---------------------------------------------------------------------- */
+
+uint64_t ja_vec_bot_seed(uint64_t match_seed, int32_t seat)
+{
+    unsigned char in[16], out[crypto_generichash_BYTES_MIN];
+    for (int i = 0; i < 8; i++)
+        in[i] = (unsigned char)(match_seed >> (8 * i));
+    memcpy(in + 8, "BOT ", 4);
+    for (int i = 0; i < 4; i++)
+        in[12 + i] = (unsigned char)((uint32_t)seat >> (8 * i));
+    crypto_generichash(out, sizeof out, in, sizeof in, NULL, 0);
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v |= (uint64_t)out[i] << (8 * i);
+    return v;
+}
+
+uint64_t ja_vec_episode_seed(uint64_t seed, uint64_t k)
+{
+    return k == 0 ? seed : ja_seed_derive(seed, EPISODE_STREAM, k);
+}
+
+/* ---- the digest (docs/replay-format.md, "Digest") ----------------------------- */
+
+static void dg_u32(crypto_hash_sha256_state *d, uint32_t v)
+{
+    unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
+                          (unsigned char)(v >> 24)};
+    crypto_hash_sha256_update(d, b, 4);
+}
+
+static void dg_u64(crypto_hash_sha256_state *d, uint64_t v)
+{
+    dg_u32(d, (uint32_t)v);
+    dg_u32(d, (uint32_t)(v >> 32));
+}
+
+static void dg_text(crypto_hash_sha256_state *d, const char *s)
+{
+    crypto_hash_sha256_update(d, (const unsigned char *)s, strlen(s) + 1);
+}
+
+static void dg_begin(const ja_vec_env *e, vec_slot *sl)
+{
+    crypto_hash_sha256_init(&sl->dg);
+    dg_text(&sl->dg, "jackarena-digest-v1");
+    dg_text(&sl->dg, e->g->name);
+    dg_u32(&sl->dg, e->g->rules_version);
+    dg_text(&sl->dg, e->opts_text);
+    dg_u64(&sl->dg, sl->seed);
+    dg_u32(&sl->dg, e->n_seats);
+}
+
+static void dg_step(vec_slot *sl, uint32_t mask, const ja_action *by_seat)
+{
+    unsigned char b[4 * (1 + JA_MAX_SEATS)], *p = b;
+    uint32_t v = mask;
+    for (uint32_t left = mask;; left &= left - 1) {
+        p[0] = (unsigned char)v;
+        p[1] = (unsigned char)(v >> 8);
+        p[2] = (unsigned char)(v >> 16);
+        p[3] = (unsigned char)(v >> 24);
+        p += 4;
+        if (!left)
+            break;
+        v = by_seat[__builtin_ctz(left)].code;
+    }
+    crypto_hash_sha256_update(&sl->dg, b, (unsigned long long)(p - b));
+}
+
+static void dg_end(vec_slot *sl, const ja_outcome *o, char hex[JA_VEC_DIGEST_HEX])
+{
+    unsigned char bin[crypto_hash_sha256_BYTES];
+    dg_u32(&sl->dg, 0xFFFFFFFFu);
+    for (uint32_t s = 0; s < o->n_seats; s++) {
+        dg_u64(&sl->dg, (uint64_t)o->score[s]);
+        dg_u32(&sl->dg, o->place[s]);
+    }
+    crypto_hash_sha256_final(&sl->dg, bin);
+    sodium_bin2hex(hex, JA_VEC_DIGEST_HEX, bin, sizeof bin);
+}
+
+/* ---- the encodings ------------------------------------------------------------- */
+
+static uint32_t type_size(uint16_t t)
+{
+    static const uint8_t SIZE[JA_FT_COUNT] = {1, 1, 2, 2, 4, 4, 8};
+    return t < JA_FT_COUNT ? SIZE[t] : 0;
+}
+
+/* The observation vector's runs: the field table's fields in order, one
+ * run for consecutive fields of one type that follow each other in the
+ * struct. Returns the vector's length, 0 when out of memory. */
+static uint32_t build_runs(ja_vec_env *e)
+{
+    const ja_game_rules *g = e->g;
+    e->runs = calloc(g->n_obs_fields ? g->n_obs_fields : 1, sizeof *e->runs);
+    if (!e->runs)
+        return 0;
+    uint32_t at = 0, n = 0;
+    for (uint32_t k = 0; k < g->n_obs_fields; k++) {
+        const ja_field *f = &g->obs_fields[k];
+        vec_run *last = n ? &e->runs[n - 1] : NULL;
+        if (last && last->type == f->type &&
+            last->src + last->count * type_size(f->type) == f->offset)
+            last->count += f->count;
+        else
+            e->runs[n++] = (vec_run){f->offset, at, f->count, f->type};
+        at += f->count;
+    }
+    e->n_runs = n;
+    return at;
+}
+
+/* The action index: every code below CODE_LIMIT the game's label() names,
+ * ascending (as gen_encodings.py probes them). JA_OK or JA_ENOMEM. */
+static int build_index(ja_vec_env *e)
+{
+    char label[128];
+    e->index_of = malloc(CODE_LIMIT * sizeof *e->index_of);
+    e->codes = malloc(CODE_LIMIT * sizeof *e->codes);
+    if (!e->index_of || !e->codes)
+        return JA_ENOMEM;
+    uint32_t n = 0;
+    for (uint32_t c = 0; c < CODE_LIMIT; c++) {
+        bool named = e->g->label((ja_action){c}, label, sizeof label) >= 0;
+        e->index_of[c] = named && n < NO_INDEX ? (uint16_t)n : NO_INDEX;
+        if (named && n < NO_INDEX)
+            e->codes[n++] = c;
+    }
+    e->n_actions = n;
+    return JA_OK;
+}
+
+#define CONVERT(T)                                                   \
+    do {                                                             \
+        const T *s = (const T *)(const void *)src;                   \
+        for (uint32_t j = 0; j < r->count; j++)                      \
+            out[j] = (float)s[j];                                    \
+    } while (0)
+
+/* Writes the vector of raw observation obs to out. */
+static void encode(const ja_vec_env *e, const unsigned char *obs, float *restrict vec)
+{
+    for (uint32_t k = 0; k < e->n_runs; k++) {
+        const vec_run *r = &e->runs[k];
+        const unsigned char *src = obs + r->src;
+        float *restrict out = vec + r->dst;
+        switch (r->type) {
+        case JA_FT_U8: CONVERT(uint8_t); break;
+        case JA_FT_I8: CONVERT(int8_t); break;
+        case JA_FT_U16: CONVERT(uint16_t); break;
+        case JA_FT_I16: CONVERT(int16_t); break;
+        case JA_FT_U32: CONVERT(uint32_t); break;
+        case JA_FT_I32: CONVERT(int32_t); break;
+        default: CONVERT(int64_t); break;
+        }
+    }
+}
+
+/* ---- one environment -------------------------------------------------------------- */
+
+static unsigned char *state_of(const ja_vec_env *e, uint32_t i)
+{
+    return e->states + (size_t)i * e->state_stride;
+}
+
+static unsigned char *obs_of(const ja_vec_env *e, uint32_t i, uint32_t seat)
+{
+    return e->obs + ((size_t)i * e->n_seats + seat) * e->obs_stride;
+}
+
+static vec_seat *seat_of(const ja_vec_env *e, uint32_t i, uint32_t seat)
+{
+    return &e->seats[(size_t)i * e->n_seats + seat];
+}
+
+/* Writes environment i's row: the learner's observation and its mask (the
+ * legal list when asked, else none). */
+static void write_row(ja_vec_env *e, uint32_t i, bool asked)
+{
+    const unsigned char *st = state_of(e, i);
+    unsigned char *obs = obs_of(e, i, e->learner);
+    e->upd->update(st, (int)e->learner, obs);
+    encode(e, obs, e->buf.obs + (size_t)i * e->obs_length);
+    int8_t *mask = e->buf.mask + (size_t)i * e->n_actions;
+    memset(mask, 0, e->n_actions);
+    if (!asked)
+        return;
+    const ja_action *legal = e->legal + (size_t)i * e->g->max_actions;
+    for (uint32_t k = 0; k < e->slots[i].n_legal; k++) {
+        uint32_t c = legal[k].code;
+        if (c < CODE_LIMIT && e->index_of[c] != NO_INDEX)
+            mask[e->index_of[c]] = 1;
+    }
+}
+
+/* An opponent's answer for its seat: a single legal action without asking,
+ * else the bot's choice, or the default action for a fault. */
+static ja_action opponent_act(ja_vec_env *e, uint32_t i, uint32_t seat)
+{
+    const ja_game_rules *g = e->g;
+    const unsigned char *st = state_of(e, i);
+    uint32_t n = g->legal(st, (int)seat, e->scratch, g->max_actions);
+    if (n <= 1)
+        return n ? e->scratch[0] : g->default_action(st, (int)seat);
+    vec_seat *vs = seat_of(e, i, seat);
+    unsigned char *obs = obs_of(e, i, seat);
+    e->upd->update(st, (int)seat, obs);
+    ja_decision d = {.struct_size = sizeof d, .turn = ++vs->turn, .deadline_ms = 0,
+                     .seat = (int32_t)seat, .n_seats = e->n_seats, .game = g->name,
+                     .obs_version = g->obs_version, .obs_size = g->obs_size, .obs = obs,
+                     .legal = e->scratch, .n_legal = n};
+    uint32_t index = UINT32_MAX;
+    int rc = vs->bot ? vs->opp->desc->act(vs->bot, &d, &index) : JA_EBOT;
+    if (rc != JA_OK || index >= n) {
+        e->slots[i].faults++;
+        return g->default_action(st, (int)seat);
+    }
+    return e->scratch[index];
+}
+
+static void close_bots(ja_vec_env *e, uint32_t i, const ja_outcome *o)
+{
+    for (uint32_t s = 0; s < e->n_seats; s++) {
+        vec_seat *vs = seat_of(e, i, s);
+        if (!vs->bot)
+            continue;
+        if (o && JA_BOT_HAS(vs->opp->desc, end))
+            vs->opp->desc->end(vs->bot, o);
+        vs->opp->desc->destroy(vs->bot);
+        vs->bot = NULL;
+    }
+}
+
+/* The match of environment i is over: its record, the bots' end, the row
+ * (the final observation, no legal action), done and the reward. */
+static void finish(ja_vec_env *e, uint32_t i)
+{
+    vec_slot *sl = &e->slots[i];
+    ja_outcome o;
+    memset(&o, 0, sizeof o);
+    e->g->outcome(state_of(e, i), &o);
+    ja_vec_episode *last = &sl->last;
+    last->episodes = sl->episode + 1;
+    last->seed = sl->seed;
+    last->decisions = sl->decisions;
+    last->faults = sl->faults;
+    last->learner_steps = sl->learner_steps;
+    last->units = o.score[e->learner];
+    last->place = o.place[e->learner];
+    dg_end(sl, &o, last->digest);
+    close_bots(e, i, &o);
+    sl->state = VS_OVER;
+    write_row(e, i, false);
+    e->buf.done[i] = 1;
+    e->buf.reward[i] = e->flags & JA_VEC_REWARD_PLACE
+                           ? (float)ja_outcome_pairwise(&o, (int)e->learner)
+                           : (float)((double)o.score[e->learner] / JA_SCORE_UNIT);
+}
+
+/* Plays environment i until its learner is asked (its row written) or the
+ * match ends (finish). mine: the learner's answer to the decision it was
+ * asked, or NULL. */
+static void advance(ja_vec_env *e, uint32_t i, const ja_action *mine)
+{
+    const ja_game_rules *g = e->g;
+    unsigned char *st = state_of(e, i);
+    vec_slot *sl = &e->slots[i];
+    const uint32_t me = 1u << e->learner;
+    ja_action *legal = e->legal + (size_t)i * g->max_actions;
+    for (;;) {
+        uint32_t mask = g->to_act(st);
+        if (!mask) {
+            finish(e, i);
+            return;
+        }
+        ja_action by_seat[JA_MAX_SEATS];
+        if (mask & me) {
+            if (mine) {
+                by_seat[e->learner] = *mine;
+                mine = NULL;
+            } else {
+                uint32_t n = g->legal(st, (int)e->learner, legal, g->max_actions);
+                if (n > 1 || (e->flags & JA_VEC_ASK_FORCED)) {
+                    sl->n_legal = n;
+                    sl->state = VS_ASKED;
+                    sl->learner_steps++;
+                    write_row(e, i, true);
+                    return;
+                }
+                by_seat[e->learner] = n ? legal[0] : g->default_action(st, (int)e->learner);
+            }
+        }
+        for (uint32_t left = mask & ~me; left; left &= left - 1)
+            by_seat[__builtin_ctz(left)] = opponent_act(e, i, (uint32_t)__builtin_ctz(left));
+        dg_step(sl, mask, by_seat);
+        g->apply(st, mask, by_seat); /* legal lists' actions: JA_OK */
+        sl->decisions++;
+    }
+}
+
+/* Starts episode `episode` of environment i (seed base) and plays to the
+ * learner's first decision. JA_OK, or JA_EBOT when an opponent refused its
+ * seat (err names it). */
+static int start(ja_vec_env *e, uint32_t i, uint64_t base, uint64_t episode, char *err,
+                 size_t cap)
+{
+    const ja_game_rules *g = e->g;
+    vec_slot *sl = &e->slots[i];
+    close_bots(e, i, NULL);
+    sl->base_seed = base;
+    sl->episode = episode;
+    sl->seed = ja_vec_episode_seed(base, episode);
+    sl->decisions = sl->faults = sl->learner_steps = 0;
+    sl->state = VS_NONE;
+    if (g->setup(state_of(e, i), &e->opts, e->n_seats, sl->seed) != JA_OK)
+        return fail(err, cap, JA_EINVAL, "environment %u: %s refused its setup", i, g->name);
+    memset(obs_of(e, i, 0), 0, e->obs_stride * e->n_seats);
+    dg_begin(e, sl);
+    for (uint32_t s = 0; s < e->n_seats; s++) {
+        if (s == e->learner)
+            continue;
+        vec_seat *vs = seat_of(e, i, s);
+        ja_rng_seed(&vs->rng, ja_vec_bot_seed(sl->seed, (int32_t)s));
+        vs->turn = 0;
+        int rc = vs->opp->desc->create(&HOST, vs, g->name, (int32_t)s, e->n_seats, &vs->bot);
+        if (rc != JA_OK || !vs->bot) {
+            vs->bot = NULL;
+            close_bots(e, i, NULL);
+            return fail(err, cap, JA_EBOT, "environment %u: bot %s refused seat %u of %s: %s", i,
+                        vs->opp->desc->name ? vs->opp->desc->name : "?", s, g->name,
+                        ja_strerror(rc != JA_OK ? rc : JA_EBOT));
+        }
+    }
+    e->buf.done[i] = 0;
+    e->buf.reward[i] = 0.0f;
+    advance(e, i, NULL);
+    return JA_OK;
+}
+
+/* ---- the API ------------------------------------------------------------------------ */
+
+static int check_opponents(ja_vec_env *e, const ja_vec_config *c, char *err, size_t cap)
+{
+    if (!c->opponents || c->n_opponents == 0)
+        return fail(err, cap, JA_EINVAL, "give at least one opponent");
+    e->opps = calloc(c->n_opponents, sizeof *e->opps);
+    if (!e->opps)
+        return fail(err, cap, JA_ENOMEM, "out of memory");
+    e->n_opps = c->n_opponents;
+    for (uint32_t k = 0; k < c->n_opponents; k++) {
+        const ja_bot_desc *d = c->opponents[k].desc;
+        const char *p = c->opponents[k].params ? c->opponents[k].params : "";
+        if (!d || d->abi_major != JA_BOT_ABI_MAJOR || !JA_BOT_HAS(d, create) ||
+            !JA_BOT_HAS(d, act) || !JA_BOT_HAS(d, destroy))
+            return fail(err, cap, JA_EINVAL, "opponent %u: not a bot descriptor of ABI %d", k,
+                        JA_BOT_ABI_MAJOR);
+        const char *name = d->name ? d->name : "?";
+        if (JA_BOT_HAS(d, supports) && !d->supports(e->g->name, e->g->obs_version))
+            return fail(err, cap, JA_EBOT, "bot %s does not play %s", name, e->g->name);
+        if (strlen(p) >= JA_PARAMS_MAX)
+            return fail(err, cap, JA_EINVAL, "bot %s: parameters too long (at most %d bytes)",
+                        name, JA_PARAMS_MAX - 1);
+        char why[256] = "";
+        if (JA_BOT_HAS(d, check_params) && d->check_params(p, why, sizeof why) != JA_OK)
+            return fail(err, cap, JA_EINVAL, "bot %s refused its parameters '%s': %s", name, p,
+                        why[0] ? why : "the bot refused them (it gave no reason)");
+        e->opps[k].desc = d;
+        snprintf(e->opps[k].params, sizeof e->opps[k].params, "%s", p);
+    }
+    return JA_OK;
+}
+
+static int check_game(ja_vec_env *e, const ja_vec_config *c, char *err, size_t cap)
+{
+    if (!c->game || !(e->g = ja_game_find(c->game)))
+        return fail(err, cap, JA_EINVAL, "unknown game '%s'", c->game ? c->game : "(none)");
+    e->upd = ja_rules_extension(e->g, JA_EXT_OBSERVE_UPDATE);
+    if (!e->upd)
+        return fail(err, cap, JA_EINVAL, "%s has no incremental observation", e->g->name);
+    ja_options_init(e->g, &e->opts);
+    for (uint32_t k = 0; k < c->n_options; k++) {
+        int rc = ja_options_set(e->g, &e->opts, c->options[k], err, cap);
+        if (rc != JA_OK)
+            return rc;
+    }
+    int rc = ja_options_resolve(e->g, &e->opts, c->n_seats, err, cap);
+    if (rc != JA_OK)
+        return rc;
+    if (ja_options_format(e->g, &e->opts, e->opts_text, sizeof e->opts_text) < 0)
+        return fail(err, cap, JA_EINVAL, "options too long");
+    e->n_seats = c->n_seats;
+    if (c->learner < 0 || (uint32_t)c->learner >= c->n_seats)
+        return fail(err, cap, JA_EINVAL, "learner must be a seat from 0 to %u, not %d",
+                    c->n_seats - 1, (int)c->learner);
+    e->learner = (uint32_t)c->learner;
+    if (c->n_envs == 0 || c->n_envs > (1u << 24))
+        return fail(err, cap, JA_EINVAL, "n_envs must be from 1 to %u, not %u", 1u << 24,
+                    c->n_envs);
+    e->n_envs = c->n_envs;
+    e->flags = c->flags;
+    return JA_OK;
+}
+
+static size_t round64(size_t n)
+{
+    return (n + 63) & ~(size_t)63;
+}
+
+/* The per-environment memory. JA_OK or JA_ENOMEM. */
+static int allocate(ja_vec_env *e)
+{
+    const size_t n = e->n_envs;
+    e->state_stride = round64(e->g->state_size);
+    e->obs_stride = round64(e->g->obs_size);
+    e->states = aligned_alloc(64, n * e->state_stride);
+    e->obs = aligned_alloc(64, n * e->n_seats * e->obs_stride);
+    e->slots = calloc(n, sizeof *e->slots);
+    e->seats = calloc(n * e->n_seats, sizeof *e->seats);
+    e->legal = calloc(n * e->g->max_actions, sizeof *e->legal);
+    e->scratch = calloc(e->g->max_actions, sizeof *e->scratch);
+    if (!e->states || !e->obs || !e->slots || !e->seats || !e->legal || !e->scratch)
+        return JA_ENOMEM;
+    memset(e->obs, 0, n * e->n_seats * e->obs_stride);
+    for (uint32_t i = 0; i < e->n_envs; i++)
+        for (uint32_t s = 0, k = 0; s < e->n_seats; s++) {
+            if (s == e->learner)
+                continue;
+            seat_of(e, i, s)->opp = &e->opps[k < e->n_opps ? k : e->n_opps - 1];
+            k++;
+        }
+    return JA_OK;
+}
+
+int ja_vec_create(const ja_vec_config *c, ja_vec_env **out, char *err, size_t cap)
+{
+    *out = NULL;
+    if (!c || c->struct_size < sizeof *c)
+        return fail(err, cap, JA_EINVAL, "ja_vec_config: struct_size is not sizeof(ja_vec_config)");
+    if (sodium_init() < 0)
+        return fail(err, cap, JA_EINVAL, "libsodium failed to start");
+    ja_vec_env *e = calloc(1, sizeof *e);
+    if (!e)
+        return fail(err, cap, JA_ENOMEM, "out of memory");
+    int rc = check_game(e, c, err, cap);
+    if (rc == JA_OK)
+        rc = check_opponents(e, c, err, cap);
+    if (rc == JA_OK) {
+        e->obs_length = build_runs(e);
+        rc = e->obs_length && build_index(e) == JA_OK && allocate(e) == JA_OK
+                 ? JA_OK
+                 : fail(err, cap, JA_ENOMEM, "out of memory");
+    }
+    if (rc != JA_OK) {
+        ja_vec_destroy(e);
+        return rc;
+    }
+    *out = e;
+    return JA_OK;
+}
+
+void ja_vec_destroy(ja_vec_env *e)
+{
+    if (!e)
+        return;
+    if (e->seats)
+        for (uint32_t i = 0; i < e->n_envs; i++)
+            close_bots(e, i, NULL);
+    free(e->runs);
+    free(e->codes);
+    free(e->index_of);
+    free(e->opps);
+    free(e->states);
+    free(e->obs);
+    free(e->slots);
+    free(e->seats);
+    free(e->legal);
+    free(e->scratch);
+    free(e);
+}
+
+uint32_t ja_vec_n_envs(const ja_vec_env *e)
+{
+    return e->n_envs;
+}
+
+uint32_t ja_vec_obs_length(const ja_vec_env *e)
+{
+    return e->obs_length;
+}
+
+uint32_t ja_vec_n_actions(const ja_vec_env *e)
+{
+    return e->n_actions;
+}
+
+uint32_t ja_vec_action_code(const ja_vec_env *e, uint32_t index)
+{
+    return index < e->n_actions ? e->codes[index] : UINT32_MAX;
+}
+
+static int check_len(const char *name, const void *p, size_t len, size_t want, char *err,
+                     size_t cap)
+{
+    if (!p)
+        return fail(err, cap, JA_EINVAL, "buffer %s: none given", name);
+    if (len != want)
+        return fail(err, cap, JA_EINVAL, "buffer %s: %zu elements, not the %zu it needs", name,
+                    len, want);
+    return JA_OK;
+}
+
+int ja_vec_bind(ja_vec_env *e, const ja_vec_buffers *b, char *err, size_t cap)
+{
+    const size_t n = e->n_envs;
+    int rc = check_len("obs", b->obs, b->obs_len, n * e->obs_length, err, cap);
+    if (rc == JA_OK)
+        rc = check_len("mask", b->mask, b->mask_len, n * e->n_actions, err, cap);
+    if (rc == JA_OK)
+        rc = check_len("reward", b->reward, b->reward_len, n, err, cap);
+    if (rc == JA_OK)
+        rc = check_len("done", b->done, b->done_len, n, err, cap);
+    if (rc != JA_OK)
+        return rc;
+    e->buf = *b;
+    e->bound = true;
+    return JA_OK;
+}
+
+int ja_vec_reset_one(ja_vec_env *e, uint32_t i, uint64_t seed, char *err, size_t cap)
+{
+    if (!e->bound)
+        return fail(err, cap, JA_ESTATE, "no buffers bound (ja_vec_bind first)");
+    if (i >= e->n_envs)
+        return fail(err, cap, JA_EINVAL, "environment %u: there are %u", i, e->n_envs);
+    return start(e, i, seed, 0, err, cap);
+}
+
+int ja_vec_reset(ja_vec_env *e, const uint64_t *seeds, char *err, size_t cap)
+{
+    if (!e->bound)
+        return fail(err, cap, JA_ESTATE, "no buffers bound (ja_vec_bind first)");
+    for (uint32_t i = 0; i < e->n_envs; i++) {
+        int rc = start(e, i, seeds[i], 0, err, cap);
+        if (rc != JA_OK)
+            return rc;
+    }
+    return JA_OK;
+}
+
+/* Checks every environment's action before any is played. */
+static int check_actions(const ja_vec_env *e, const int64_t *actions, char *err, size_t cap)
+{
+    for (uint32_t i = 0; i < e->n_envs; i++) {
+        const vec_slot *sl = &e->slots[i];
+        if (sl->state == VS_OVER)
+            continue;
+        if (sl->state != VS_ASKED)
+            return fail(err, cap, JA_ESTATE, "environment %u: never reset (ja_vec_reset first)",
+                        i);
+        int64_t a = actions[i];
+        const ja_action *legal = e->legal + (size_t)i * e->g->max_actions;
+        bool ok = false;
+        if (a >= 0 && a < (int64_t)e->n_actions)
+            for (uint32_t k = 0; k < sl->n_legal && !ok; k++)
+                ok = legal[k].code == e->codes[a];
+        if (!ok) {
+            char what[96] = "";
+            if (a >= 0 && a < (int64_t)e->n_actions) {
+                what[0] = ' ';
+                what[1] = '(';
+                int n = e->g->label((ja_action){e->codes[a]}, what + 2, sizeof what - 3);
+                snprintf(what + 2 + (n > 0 ? n : 0), sizeof what - 2 - (n > 0 ? n : 0), ")");
+            }
+            return fail(err, cap, JA_EILLEGAL,
+                        "environment %u: action %lld%s is not legal now (%u legal actions; "
+                        "the indexes run from 0 to %u)",
+                        i, (long long)a, what, sl->n_legal, e->n_actions - 1);
+        }
+    }
+    return JA_OK;
+}
+
+int ja_vec_step(ja_vec_env *e, const int64_t *actions, char *err, size_t cap)
+{
+    if (!e->bound)
+        return fail(err, cap, JA_ESTATE, "no buffers bound (ja_vec_bind first)");
+    int rc = check_actions(e, actions, err, cap);
+    if (rc != JA_OK)
+        return rc;
+    for (uint32_t i = 0; i < e->n_envs; i++) {
+        vec_slot *sl = &e->slots[i];
+        if (sl->state == VS_OVER && !(e->flags & JA_VEC_AUTO_RESET)) {
+            e->buf.reward[i] = 0.0f; /* stays over, done 1 */
+            continue;
+        }
+        if (sl->state == VS_OVER) {
+            rc = start(e, i, sl->base_seed, sl->episode + 1, err, cap);
+            if (rc != JA_OK)
+                return rc;
+            continue;
+        }
+        e->buf.done[i] = 0;
+        e->buf.reward[i] = 0.0f;
+        ja_action mine = {e->codes[actions[i]]};
+        advance(e, i, &mine);
+    }
+    return JA_OK;
+}
+
+int ja_vec_episode_info(const ja_vec_env *e, uint32_t i, ja_vec_episode *out)
+{
+    if (i >= e->n_envs)
+        return JA_EINVAL;
+    *out = e->slots[i].last;
+    return JA_OK;
+}

@@ -1,0 +1,263 @@
+#!/usr/bin/python3
+"""jackarena.env.VecEnv, the batched environments in C (libjackarena_env,
+docs/training.md "Batched environments").
+
+    test_vec_env.py agree LIB       every game: the C vectors, masks, rewards
+                                    and ends equal the Python single-agent
+                                    environment's byte for byte, step after
+                                    step, over several episodes (auto-reset),
+                                    with random and greedy opponents
+    test_vec_env.py arena LIB ARENA a learner that plays as greedy plays
+                                    `arena play`'s match (the same digest),
+                                    in every game; determinism
+    test_vec_env.py errors LIB      bad buffers, actions and states: one clear
+                                    error naming the array or the environment
+
+LIB is libjackarena.so.0 (libjackarena_env.so.0 beside it); the reference
+bots are found beside it (bots-plain/ in a sanitized build tree).
+"""
+import hashlib
+import os
+import random
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SDK = os.path.normpath(os.path.join(HERE, "..", "..", "sdk", "python"))
+sys.path.insert(0, SDK)
+sys.path.insert(0, HERE)
+
+from tally import check, finish  # noqa: E402
+from test_env import SETS, arena_digest, raises  # noqa: E402
+
+
+def row(v, i):
+    return v.obs[i].tobytes(), v.mask[i].tobytes()
+
+
+def py_row(obs):
+    return obs["observation"].tobytes(), obs["action_mask"].tobytes()
+
+
+def py_reset(E, np, p, seed, i):
+    """The row, reward and end the Python environment gives at reset: an
+    episode can end before the learner is asked (reward: its score)."""
+    obs, info = p.reset(seed=seed)
+    me = "player_%d" % p.learner
+    if not p.aec.terminations[me]:
+        return py_row(obs), 0.0, False
+    last_info[i] = info
+    o = p.aec.state.outcome()
+    r = o.scores[p.learner] if p.aec.reward_kind == "score" else o.pairwise(p.learner)
+    return py_row(obs), float(np.float32(r)), True
+
+
+def agree_one(E, np, game, seats, opts, opponents, learner, n_envs, steps):
+    """n_envs environments in C beside as many Python ones, the learner's
+    choices random (one stream per environment). Returns the problems."""
+    v = E.make_vec(game, n_envs, seats=seats, learner=learner, opponents=opponents, **opts)
+    py = [E.single(game, seats=seats, learner=learner, opponents=opponents, **opts)
+          for _ in range(n_envs)]
+    seeds = [1000 * seats + 17 * i for i in range(n_envs)]
+    v.reset(seeds)
+    rngs = [random.Random(i) for i in range(n_envs)]
+    episode = [0] * n_envs
+    last = [None] * n_envs
+    problems, ends = [], 0
+    for i, p in enumerate(py):
+        last[i] = py_reset(E, np, p, seeds[i], i)
+    for t in range(steps):
+        for i in range(n_envs):
+            want, reward, done = last[i]
+            got = (row(v, i), float(v.reward[i]), bool(v.done[i]))
+            if got != (want, reward, done):
+                problems.append("%s env %d step %d: %s" % (game, i, t, "vector" if got[0][0] !=
+                                                           want[0] else "mask" if got[0][1] !=
+                                                           want[1] else (got[1:], (reward, done))))
+        actions = np.zeros(n_envs, np.int64)
+        for i in range(n_envs):
+            if v.done[i]:  # the next step starts the next episode (auto-reset)
+                ep = v.episode(i)
+                if ep["digest"] != last_info[i]["digest"]:
+                    problems.append("%s env %d: digest %s, Python's %s" % (
+                        game, i, ep["digest"], last_info[i]["digest"]))
+                ends += 1
+                episode[i] += 1
+                last[i] = py_reset(E, np, py[i], E.VecEnv.episode_seed(seeds[i], episode[i]), i)
+                actions[i] = 12345  # ignored
+                continue
+            a = rngs[i].choice(list(np.flatnonzero(v.mask[i])))
+            actions[i] = a
+            obs, r, term, trunc, info = py[i].step(int(a))
+            last[i] = (py_row(obs), float(np.float32(r)), bool(term or trunc))
+            if term or trunc:
+                last_info[i] = info
+        v.step(actions)
+        if len(problems) > 3:
+            break
+    v.close()
+    for p in py:
+        p.close()
+    return problems, ends
+
+
+last_info = {}
+
+
+def agree(lib):
+    from jackarena import forward
+    forward.load(lib)
+    import numpy as np
+    import jackarena.env as E
+    for k, (game, seats, opts) in enumerate(SETS):
+        opponents = ["greedy"] if k % 2 else ["random"]
+        learner = k % seats
+        problems, ends = agree_one(E, np, game, seats, opts, opponents, learner, 3,
+                                   400 if game != "taylor-blackjack" else 700)
+        check("%s %d seats %s, learner %d against %s: C's vectors, masks, rewards, ends and "
+              "digests are Python's (%d episodes ended)" % (game, seats, opts, learner,
+                                                           opponents[0], ends),
+              not problems and ends > 0, problems[:4])
+
+
+def arena(lib, arena_path):
+    from jackarena import bots, forward
+    forward.load(lib)
+    import numpy as np
+    import jackarena.env as E
+    # The learner's choices made by greedy itself: arena's match.
+    for game, seats, opts, seed in (("taylor-blackjack", 2, ["games=1"], 7),
+                                    ("brawljack", 3, ["hands=2"], 3),
+                                    ("bruise-jack", 3, ["hands=2"], 5),
+                                    ("jack-in-the-box", 4, ["games=1", "teams=on"], 6),
+                                    ("bombs", 3, ["hands=1"], 6)):
+        kw = dict(o.split("=") for o in opts)
+        v = E.make_vec(game, 2, seats=seats, learner=1, opponents=["greedy"], auto_reset=False,
+                       **kw)
+        v.reset([seed, seed + 1])
+        # The mirror answers in a Python single-agent environment that
+        # follows the same match; its choices are given to C.
+        one = [E.single(game, seats=seats, learner=1, opponents=["greedy"], **kw)
+               for _ in range(2)]
+        mirror = [bots.load("greedy").seat(v.game, 1, seats, s) for s in (seed, seed + 1)]
+        for i, s in enumerate((seed, seed + 1)):
+            one[i].reset(seed=s)
+        while not v.done.all():
+            acts = np.zeros(2, np.int64)
+            for i in range(2):
+                if not v.done[i] and not one[i].aec.terminations["player_1"]:
+                    acts[i] = one[i].aec.encoding.index(mirror[i].act(one[i].aec.state))
+                    one[i].step(int(acts[i]))
+            v.step(acts)
+        for i, s in enumerate((seed, seed + 1)):
+            theirs = arena_digest(arena_path, game, ["greedy"] * seats, s, opts)
+            ep = v.episode(i)
+            check("%s seed %d: greedy learning against greedy in C plays arena's match" % (
+                game, s), ep["digest"] == theirs and ep["steps"] > 0, (ep, theirs))
+        v.close()
+    # Determinism: the same seeds and choices, the same trajectories.
+    hashes = []
+    for seeds in ([5, 6, 7, 8], [5, 6, 7, 8], [9, 6, 7, 8]):
+        v = E.make_vec("bombs", 4, seats=3, opponents=["random", "greedy"], hands=1)
+        v.reset(seeds)
+        h, rng = hashlib.sha256(), random.Random(1)
+        for _ in range(300):
+            acts = [rng.choice(list(np.flatnonzero(m))) if m.any() else 0 for m in v.mask]
+            v.step(acts)
+            h.update(v.obs.tobytes() + v.mask.tobytes() + v.reward.tobytes() + v.done.tobytes())
+        hashes.append(h.hexdigest())
+        v.close()
+    check("the same seeds and actions give the same trajectories; another seed another",
+          hashes[0] == hashes[1] != hashes[2], hashes)
+
+
+def errors(lib):
+    from jackarena import bots, forward
+    forward.load(lib)
+    import numpy as np
+    import jackarena.env as E
+    v = E.make_vec("bruise-jack", 4, seats=2, opponents="random")
+    n, L, A = 4, v.encoding.obs_length, v.encoding.n_actions
+    good = dict(obs=np.zeros((n, L), np.float32), mask=np.zeros((n, A), np.int8),
+                reward=np.zeros(n, np.float32), done=np.zeros(n, np.uint8))
+    for name, bad, want in (
+            ("obs", np.zeros((n, L), np.float64), "obs must be of dtype float32, not float64"),
+            ("mask", np.zeros((n, A + 1), np.int8), "mask must be of shape (4, %d), not (4, %d)"
+             % (A, A + 1)),
+            ("reward", np.zeros(n + 1, np.float32), "reward must be of shape (4,), not (5,)"),
+            ("done", np.zeros((n, 2), np.uint8)[:, 0], "done must be C-contiguous and writeable"),
+            ("obs", [[0.0] * L] * n, "obs must be a NumPy array, not list")):
+        msg = raises(ValueError, v.bind, **dict(good, **{name: bad}))
+        check("bind() refuses a bad %s: %s" % (name, want), msg == want, msg)
+    check("bind() takes caller-owned arrays, written in place",
+          v.bind(**good) is None and v.obs is good["obs"])
+    msg = raises(ValueError, v.step, [0] * n)
+    check("a step before any reset names the environment",
+          msg == "environment 0: never reset (ja_vec_reset first)", msg)
+    v.reset(3)
+    check("reset writes into the caller's arrays", good["mask"].sum() > 0)
+    acts = np.array([int(np.flatnonzero(m)[0]) for m in v.mask])
+    bad = acts.copy()
+    bad[2] = A + 7
+    before = v.obs.copy()
+    msg = raises(E.IllegalAction, v.step, bad)
+    check("an index out of range is refused naming environment 2, nothing played",
+          msg and msg.startswith("bruise-jack: environment 2: action %d is not legal now" % (A + 7))
+          and np.array_equal(before, v.obs), msg)
+    illegal = acts.copy()
+    illegal[3] = int(np.flatnonzero(v.mask[3] == 0)[0])
+    msg = raises(E.IllegalAction, v.step, illegal)
+    check("an illegal index is refused naming environment 3 and the action's label",
+          msg and "environment 3: action %d (" % illegal[3] in msg, msg)
+    for a, want in ((np.zeros(n + 1, np.int64), "actions must be 4 integer indexes"),
+                    (np.zeros(n, np.float32), "actions must be 4 integer indexes")):
+        msg = raises(ValueError, v.step, a)
+        check("step() refuses %s actions" % a.dtype, msg and msg.startswith(want), msg)
+    msg = raises(ValueError, v.reset, [1, 2])
+    check("reset() refuses a wrong number of seeds", msg and "seeds must be" in msg, msg)
+    msg = raises(ValueError, v.reset, [1, -2, 3, 4])
+    check("reset() names the environment of a negative seed",
+          msg and msg.startswith("environment 1:"), msg)
+    v.close()
+    # Without auto-reset, an ended episode's environment must be reset.
+    v = E.make_vec("bruise-jack", 2, seats=2, opponents="random", auto_reset=False, hands=1)
+    v.reset(1)
+    rng = random.Random(0)
+    while not v.done.any():
+        v.step([rng.choice(list(np.flatnonzero(m))) for m in v.mask])
+    i = int(np.flatnonzero(v.done)[0])
+    final = v.obs[i].copy()
+    v.step([0, 0] if v.done.all() else [0 if v.done[k] else int(np.flatnonzero(v.mask[k])[0])
+                                         for k in range(2)])
+    check("without auto_reset an ended environment stays over, its action ignored",
+          v.done[i] == 1 and v.reward[i] == 0 and np.array_equal(final, v.obs[i]))
+    v.reset_one(i, 99)
+    check("reset_one() starts it again", not v.done[i] and v.mask[i].any())
+    v.close()
+    msg = raises(ValueError, v.step, [0, 0])
+    check("a closed environment says so", msg == "the environment is closed", msg)
+    for kw, want in ((dict(learner=2), "learner must be a seat from 0 to 1, not 2"),
+                     (dict(opponents=[]), "give at least one opponent"),
+                     (dict(decks=9), "decks")):
+        msg = raises(ValueError, E.make_vec, "bruise-jack", 2, seats=2, **kw)
+        check("make_vec refuses %s" % kw, msg and want in msg, msg)
+    msg = raises(bots.BotError, E.make_vec, "bombs", 2, seats=3, opponents=["nobot"])
+    check("an unknown opponent is refused", msg and "unknown bot 'nobot'" in msg, msg)
+    msg = raises(bots.BotError, E.make_vec, "bombs", 2, seats=3, opponents=["ismcts:iters=0"])
+    check("an opponent's bad parameters are refused", msg and "iters" in msg, msg)
+
+
+def main():
+    mode, lib = sys.argv[1], os.path.abspath(sys.argv[2])
+    if mode == "agree":
+        agree(lib)
+    elif mode == "arena":
+        arena(lib, os.path.abspath(sys.argv[3]))
+    elif mode == "errors":
+        errors(lib)
+    else:
+        raise SystemExit("test_vec_env.py: unknown mode '%s'" % mode)
+    return finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

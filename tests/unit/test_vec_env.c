@@ -1,0 +1,233 @@
+/* The batched environments' C API (ja_vec_env.h): every game stepped with
+ * random legal actions, determinism, the checks of bad input, and no
+ * allocation in ja_vec_reset or ja_vec_step (allocation calls of this
+ * binary's objects counted through the linker's --wrap, as test_no_alloc
+ * counts them; tests/CMakeLists.txt). The opponent is a bot of this file
+ * that draws from its host stream, so the host's services are used. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "jackarena/ja_error.h"
+#include "jackarena/ja_rng.h"
+#include "jackarena/ja_vec_env.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc_count.h"
+
+static const ja_host_api *g_host;
+
+static int tb_create(const ja_host_api *host, void *hctx, const char *game, int32_t seat,
+                     uint32_t n_seats, void **out)
+{
+    (void)game, (void)seat, (void)n_seats;
+    g_host = host;
+    *out = hctx; /* no state of its own: allocates nothing */
+    return JA_OK;
+}
+
+static int tb_act(void *bot, const ja_decision *d, uint32_t *index)
+{
+    if (!d->obs || d->n_legal < 2 || g_host->time_left_ms(bot) != -1)
+        return JA_EINVAL;
+    *index = (uint32_t)(g_host->rng_next(bot) % d->n_legal);
+    return JA_OK;
+}
+
+static void tb_destroy(void *bot)
+{
+    (void)bot;
+}
+
+static const ja_bot_desc TEST_BOT = {.struct_size = sizeof(ja_bot_desc),
+                                     .abi_major = JA_BOT_ABI_MAJOR, .abi_minor = JA_BOT_ABI_MINOR,
+                                     .name = "test", .version = "1", .create = tb_create,
+                                     .act = tb_act, .destroy = tb_destroy};
+
+typedef struct bufs {
+    float *obs;
+    int8_t *mask;
+    float *reward;
+    uint8_t *done;
+    ja_vec_buffers b;
+} bufs;
+
+static void bufs_make(bufs *x, const ja_vec_env *e)
+{
+    size_t n = ja_vec_n_envs(e), L = ja_vec_obs_length(e), A = ja_vec_n_actions(e);
+    x->obs = calloc(n * L, sizeof *x->obs);
+    x->mask = calloc(n * A, 1);
+    x->reward = calloc(n, sizeof *x->reward);
+    x->done = calloc(n, 1);
+    x->b = (ja_vec_buffers){x->obs, n * L, x->mask, n * A, x->reward, n, x->done, n};
+}
+
+static void bufs_free(bufs *x)
+{
+    free(x->obs);
+    free(x->mask);
+    free(x->reward);
+    free(x->done);
+}
+
+static ja_vec_env *make(const char *game, uint32_t seats, uint32_t n, uint32_t flags)
+{
+    ja_vec_opponent opp = {&TEST_BOT, ""};
+    /* Short matches: one game or hand (bruise-jack and brawljack take none). */
+    static const char *const ONE_GAME[] = {"games=1"}, *const ONE_HAND[] = {"hands=1"};
+    bool games = strcmp(game, "taylor-blackjack") == 0 || strcmp(game, "jack-in-the-box") == 0;
+    ja_vec_config c = {.struct_size = sizeof c, .game = game, .n_seats = seats, .n_envs = n,
+                       .learner = (int32_t)(seats - 1), .opponents = &opp, .n_opponents = 1,
+                       .flags = flags};
+    if (games || strcmp(game, "bombs") == 0) {
+        c.options = games ? ONE_GAME : ONE_HAND;
+        c.n_options = 1;
+    }
+    ja_vec_env *e = NULL;
+    char err[256];
+    int rc = ja_vec_create(&c, &e, err, sizeof err);
+    if (rc != JA_OK)
+        fail_msg("%s: %s", game, err);
+    return e;
+}
+
+/* A random legal index of environment i's mask (0 for an ended one). */
+static int64_t pick(const bufs *x, uint32_t A, uint32_t i, ja_rng *r)
+{
+    uint32_t legal[8192], n = 0;
+    for (uint32_t a = 0; a < A && n < 8192; a++)
+        if (x->mask[(size_t)i * A + a])
+            legal[n++] = a;
+    return n ? legal[ja_rng_below(r, n)] : 0;
+}
+
+/* Plays steps steps of every environment; returns the episodes ended. */
+static uint32_t play(ja_vec_env *e, bufs *x, uint32_t steps, uint64_t seed, long *allocs)
+{
+    uint32_t n = ja_vec_n_envs(e), A = ja_vec_n_actions(e), ended = 0;
+    uint64_t seeds[16];
+    int64_t actions[16];
+    char err[256];
+    ja_rng r;
+    ja_rng_seed(&r, seed);
+    for (uint32_t i = 0; i < n; i++)
+        seeds[i] = seed + i;
+    long before = g_allocs;
+    assert_int_equal(ja_vec_reset(e, seeds, err, sizeof err), JA_OK);
+    for (uint32_t t = 0; t < steps; t++) {
+        for (uint32_t i = 0; i < n; i++)
+            actions[i] = pick(x, A, i, &r);
+        int rc = ja_vec_step(e, actions, err, sizeof err);
+        if (rc != JA_OK)
+            fail_msg("step %u: %s", t, err);
+        for (uint32_t i = 0; i < n; i++)
+            ended += x->done[i];
+    }
+    *allocs = g_allocs - before;
+    return ended;
+}
+
+static void test_every_game(void **state)
+{
+    (void)state;
+    for (int k = 0; ja_games[k]; k++) {
+        const ja_game_rules *g = ja_games[k];
+        uint32_t seats = g->min_seats < 3 && g->max_seats >= 3 ? 3 : g->min_seats;
+        ja_vec_env *e = make(g->name, seats, 6, JA_VEC_AUTO_RESET), *f;
+        bufs x, y;
+        char err[256];
+        bufs_make(&x, e);
+        assert_int_equal(ja_vec_bind(e, &x.b, err, sizeof err), JA_OK);
+        long allocs = 0;
+        uint32_t ended = play(e, &x, 400, 77, &allocs);
+        if (allocs != 0)
+            fail_msg("%s: reset and steps allocated %ld times", g->name, allocs);
+        if (ended == 0)
+            fail_msg("%s: no episode ended in 400 steps", g->name);
+        ja_vec_episode ep;
+        assert_int_equal(ja_vec_episode_info(e, 0, &ep), JA_OK);
+        assert_true(ep.episodes > 0 && strlen(ep.digest) == 64 && ep.faults == 0);
+        /* The same seeds and choices: the same buffers. */
+        f = make(g->name, seats, 6, JA_VEC_AUTO_RESET);
+        bufs_make(&y, f);
+        assert_int_equal(ja_vec_bind(f, &y.b, err, sizeof err), JA_OK);
+        play(f, &y, 400, 77, &allocs);
+        size_t n = 6;
+        assert_memory_equal(x.obs, y.obs, n * ja_vec_obs_length(e) * sizeof(float));
+        assert_memory_equal(x.mask, y.mask, n * ja_vec_n_actions(e));
+        assert_memory_equal(x.reward, y.reward, n * sizeof(float));
+        ja_vec_episode ep2;
+        ja_vec_episode_info(f, 0, &ep2);
+        assert_string_equal(ep.digest, ep2.digest);
+        ja_vec_destroy(e);
+        ja_vec_destroy(f);
+        bufs_free(&x);
+        bufs_free(&y);
+    }
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    char err[256];
+    ja_vec_env *e = NULL;
+    ja_vec_opponent opp = {&TEST_BOT, NULL};
+    ja_vec_config c = {.struct_size = sizeof c, .game = "nogame", .n_seats = 2, .n_envs = 2,
+                       .learner = 0, .opponents = &opp, .n_opponents = 1};
+    assert_int_equal(ja_vec_create(&c, &e, err, sizeof err), JA_EINVAL);
+    assert_string_equal(err, "unknown game 'nogame'");
+    c.game = "bruise-jack";
+    c.learner = 2;
+    assert_int_equal(ja_vec_create(&c, &e, err, sizeof err), JA_EINVAL);
+    assert_string_equal(err, "learner must be a seat from 0 to 1, not 2");
+    c.learner = 0;
+    c.n_opponents = 0;
+    assert_int_equal(ja_vec_create(&c, &e, err, sizeof err), JA_EINVAL);
+    assert_string_equal(err, "give at least one opponent");
+    c.n_opponents = 1;
+    assert_int_equal(ja_vec_create(&c, &e, err, sizeof err), JA_OK);
+    bufs x;
+    bufs_make(&x, e);
+    int64_t actions[2] = {0, 0};
+    assert_int_equal(ja_vec_step(e, actions, err, sizeof err), JA_ESTATE);
+    assert_string_equal(err, "no buffers bound (ja_vec_bind first)");
+    x.b.mask_len--;
+    assert_int_equal(ja_vec_bind(e, &x.b, err, sizeof err), JA_EINVAL);
+    assert_non_null(strstr(err, "buffer mask:"));
+    x.b.mask_len++;
+    assert_int_equal(ja_vec_bind(e, &x.b, err, sizeof err), JA_OK);
+    assert_int_equal(ja_vec_step(e, actions, err, sizeof err), JA_ESTATE);
+    assert_string_equal(err, "environment 0: never reset (ja_vec_reset first)");
+    uint64_t seeds[2] = {1, 2};
+    assert_int_equal(ja_vec_reset(e, seeds, err, sizeof err), JA_OK);
+    float before = x.obs[0];
+    uint32_t A = ja_vec_n_actions(e);
+    ja_rng r;
+    ja_rng_seed(&r, 1);
+    actions[0] = pick(&x, A, 0, &r);
+    actions[1] = -1;
+    assert_int_equal(ja_vec_step(e, actions, err, sizeof err), JA_EILLEGAL);
+    assert_non_null(strstr(err, "environment 1: action -1 is not legal now"));
+    assert_true(x.obs[0] == before);
+    for (actions[1] = 0; x.mask[A + (uint32_t)actions[1]]; actions[1]++)
+        ;
+    assert_int_equal(ja_vec_step(e, actions, err, sizeof err), JA_EILLEGAL);
+    assert_non_null(strstr(err, "environment 1: action"));
+    ja_vec_destroy(e);
+    bufs_free(&x);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_game),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
