@@ -36,6 +36,7 @@
 #include "run/tournament.h"
 #include "wire.h"
 #include "bench_ismcts.h"
+#include "bench_vec.h"
 #include "bench_report.h"
 #include "bench_rows.h"
 #include "ja_xalloc.h"
@@ -367,10 +368,10 @@ static const char HELP[] =
     "\n"
     "  --only SECTION  run these sections only (repeatable, or a comma list):\n"
     "                  engine, openspiel, referee, hosted, external, scale, slurm,\n"
-    "                  serve, report, bots; the page keeps the other sections as their\n"
-    "                  last run left them (slurm needs root and Slurm's packages, and\n"
-    "                  openspiel --openspiel: without them each says so and keeps its\n"
-    "                  earlier figures)\n"
+    "                  serve, report, bots, vecenv; the page keeps the other sections\n"
+    "                  as their last run left them (slurm needs root and Slurm's\n"
+    "                  packages, and openspiel --openspiel: without them each says\n"
+    "                  so and keeps its earlier figures)\n"
     "  --json          print one JSON object with every row on stdout (instead of\n"
     "                  a line per row)\n"
     "  --out FILE      the page to write (default docs/performance.md)\n"
@@ -404,6 +405,7 @@ static int sec_slurm(FILE *md, const bench_opts *o);
 static int sec_serve(FILE *md, const bench_opts *o);
 static int sec_report(FILE *md, const bench_opts *o);
 static int sec_bots(FILE *md, const bench_opts *o);
+static int sec_vecenv(FILE *md, const bench_opts *o);
 
 /* one_cpu: a section of one thread whose figures are compared with each
  * other's (the engine, OpenSpiel's playouts against it, the referee against
@@ -418,13 +420,15 @@ static const struct {
     {"external", sec_external, false}, {"scale", sec_scale, false},
     {"slurm", sec_slurm, false},      {"serve", sec_serve, false},
     {"report", sec_report, false},    {"bots", sec_bots, true},
+    {"vecenv", sec_vecenv, true},
 };
 #define N_SECTIONS (sizeof SECTIONS / sizeof SECTIONS[0])
 /* The CPU each section of this run was pinned to, or -1. */
-static int g_pinned[N_SECTIONS] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
-_Static_assert(N_SECTIONS == 10, "g_pinned: one -1 a section");
+static int g_pinned[N_SECTIONS] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+_Static_assert(N_SECTIONS == 11, "g_pinned: one -1 a section");
 #define SECTION_LIST                                                                       \
-    "engine, openspiel, referee, hosted, external, scale, slurm, serve, report, bots"
+    "engine, openspiel, referee, hosted, external, scale, slurm, serve, report, bots, "    \
+    "vecenv"
 
 /* The seat counts measured for g: its fewest, 4 and its most (each once). */
 static int seat_counts(const ja_game_rules *g, uint32_t out[3])
@@ -1075,6 +1079,17 @@ static int sec_bots(FILE *md, const bench_opts *o)
     return bench_greedy_worst(md, o->bots_dir, gm < 1 ? 1 : gm > 200 ? 200 : gm);
 }
 
+static double engine_rate(const ja_game_rules *g, uint32_t seats, uint32_t matches)
+{
+    match_run e = bench_engine(g, seats, matches, false);
+    return e.seconds > 0 ? (double)e.decisions / e.seconds : 0;
+}
+
+static int sec_vecenv(FILE *md, const bench_opts *o)
+{
+    return bench_vec(md, o->bots_dir, o->matches, engine_rate);
+}
+
 #define MARK_BEGIN "<!-- ja_bench section %s: begin -->\n"
 #define MARK_END "<!-- ja_bench section %s: end -->\n"
 
@@ -1153,7 +1168,7 @@ static int write_page(const char *out_path, char *const *fresh, const bool *skip
             "Re-run with `build/bench/ja_bench` from the repository root after a Release build\n"
             "(`bash scripts/setup.sh`). Tests never assert timings; this page is where speed\n"
             "is measured.\n\n"
-            "The page has ten sections (" SECTION_LIST ").\n"
+            "The page has eleven sections (" SECTION_LIST ").\n"
             "`ja_bench --only SECTION` reruns one of them (repeatable, or a comma list) and\n"
             "replaces only that section's part of this page: the others keep the figures of\n"
             "the run that wrote them. Each section therefore begins with the run it comes\n"

@@ -15,7 +15,8 @@ import sys
 import tempfile
 
 BENCH, SRC = sys.argv[1], sys.argv[2]
-SECTIONS = ["engine", "openspiel", "referee", "hosted", "external", "scale", "report", "bots"]
+SECTIONS = ["engine", "openspiel", "referee", "hosted", "external", "scale", "report", "bots",
+            "vecenv"]
 ROW_KEYS = {"section", "name", "value", "unit", "ratio", "target", "met"}
 failures = []
 

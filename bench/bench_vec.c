@@ -1,0 +1,183 @@
+/* Batched environments' speed (bench_vec.h): environment steps per second
+ * of ja_vec_step at three batch sizes, the learner's actions random legal
+ * indexes drawn between the calls (not timed), against the bare engine's
+ * decisions per second in the same game, three interleaved trials and
+ * their medians. An environment step is one row written: the learner's
+ * decision played, the opponents' until it is asked again (or the episode
+ * ended, or the next one started), its observation vector and mask. */
+#include "bench_vec.h"
+#include "bench.h"
+#include "bench_rows.h"
+
+#include "jackarena/ja_bot.h"
+#include "jackarena/ja_error.h"
+#include "jackarena/ja_rng.h"
+#include "jackarena/ja_vec_env.h"
+#include "ja_xalloc.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VEC_TARGET 0.3     /* env steps/s over engine decisions/s at the largest batch */
+#define VEC_STEPS_PER 100u /* environment steps a row per match of --matches */
+static const uint32_t BATCHES[] = {1, 64, 1024};
+#define N_BATCHES (sizeof BATCHES / sizeof BATCHES[0])
+
+/* One batch: every buffer, the actions, the legal indexes' scratch. */
+typedef struct vec_batch {
+    ja_vec_env *e;
+    ja_vec_buffers b;
+    int64_t *actions;
+    uint32_t *idx;
+} vec_batch;
+
+static int batch_open(vec_batch *v, const ja_game_rules *g, uint32_t seats, uint32_t n,
+                      const ja_bot_desc *random)
+{
+    ja_vec_opponent opp = {random, ""};
+    ja_vec_config c = {.struct_size = sizeof c, .game = g->name, .n_seats = seats,
+                       .n_envs = n, .learner = 0, .opponents = &opp, .n_opponents = 1,
+                       .flags = JA_VEC_AUTO_RESET};
+    char err[256];
+    memset(v, 0, sizeof *v);
+    if (ja_vec_create(&c, &v->e, err, sizeof err) != JA_OK) {
+        fprintf(stderr, "ja_bench: vecenv: %s: %s\n", g->name, err);
+        return -1;
+    }
+    size_t L = ja_vec_obs_length(v->e), A = ja_vec_n_actions(v->e);
+    v->b = (ja_vec_buffers){ja_xmalloc(n * L * sizeof(float)), n * L, ja_xmalloc(n * A), n * A,
+                            ja_xmalloc(n * sizeof(float)), n, ja_xmalloc(n), n};
+    v->actions = ja_xmalloc(n * sizeof *v->actions);
+    v->idx = ja_xmalloc(A * sizeof *v->idx);
+    uint64_t *seeds = ja_xmalloc(n * sizeof *seeds);
+    for (uint32_t i = 0; i < n; i++)
+        seeds[i] = ja_seed_derive(7, JA_STREAM_MATCH, i);
+    int rc = ja_vec_bind(v->e, &v->b, err, sizeof err);
+    if (rc == JA_OK)
+        rc = ja_vec_reset(v->e, seeds, err, sizeof err);
+    free(seeds);
+    if (rc != JA_OK)
+        fprintf(stderr, "ja_bench: vecenv: %s: %s\n", g->name, err);
+    return rc == JA_OK ? 0 : -1;
+}
+
+static void batch_close(vec_batch *v)
+{
+    ja_vec_destroy(v->e);
+    free(v->b.obs);
+    free(v->b.mask);
+    free(v->b.reward);
+    free(v->b.done);
+    free(v->actions);
+    free(v->idx);
+}
+
+/* Environment steps per second of `steps` steps (rounded up to whole
+ * calls); -1 on an error (printed). */
+static double batch_rate(vec_batch *v, uint64_t steps, ja_rng *rng)
+{
+    uint32_t n = ja_vec_n_envs(v->e), A = ja_vec_n_actions(v->e);
+    uint64_t calls = (steps + n - 1) / n;
+    double spent = 0;
+    char err[256];
+    for (uint64_t c = 0; c < calls; c++) {
+        for (uint32_t i = 0; i < n; i++) {
+            const int8_t *m = v->b.mask + (size_t)i * A;
+            uint32_t k = 0;
+            for (uint32_t a = 0; a < A; a++)
+                if (m[a])
+                    v->idx[k++] = a;
+            v->actions[i] = k ? v->idx[ja_rng_below(rng, k)] : 0;
+        }
+        double t0 = bench_now_s();
+        int rc = ja_vec_step(v->e, v->actions, err, sizeof err);
+        spent += bench_now_s() - t0;
+        if (rc != JA_OK) {
+            fprintf(stderr, "ja_bench: vecenv: step: %s\n", err);
+            return -1;
+        }
+    }
+    return spent > 0 ? (double)(calls * n) / spent : 0;
+}
+
+static const ja_bot_desc *load_random(const char *bots_dir)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/ja_random.so", bots_dir);
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL); /* kept loaded: the descriptor's */
+    ja_bot_entry_fn entry = h ? (ja_bot_entry_fn)(uintptr_t)dlsym(h, JA_BOT_ENTRY_SYMBOL) : NULL;
+    if (!entry) {
+        fprintf(stderr, "ja_bench: vecenv: cannot load %s: %s\n", path,
+                h ? "no entry point" : dlerror());
+        return NULL;
+    }
+    return entry();
+}
+
+/* One game's row: three interleaved trials of the engine and each batch. */
+static int game_row(FILE *md, const ja_game_rules *g, const ja_bot_desc *random,
+                    uint32_t matches, bench_engine_rate_fn engine)
+{
+    uint32_t seats = g->min_seats;
+    double eng[3], env[N_BATCHES][3];
+    vec_batch v[N_BATCHES];
+    ja_rng rng;
+    ja_rng_seed(&rng, 11);
+    for (size_t b = 0; b < N_BATCHES; b++)
+        if (batch_open(&v[b], g, seats, BATCHES[b], random) != 0)
+            return 1;
+    for (int t = 0; t < 3; t++) {
+        eng[t] = engine(g, seats, matches);
+        for (size_t b = 0; b < N_BATCHES; b++)
+            if ((env[b][t] = batch_rate(&v[b], (uint64_t)matches * VEC_STEPS_PER, &rng)) < 0)
+                return 1;
+    }
+    double e = bench_median3(eng);
+    fprintf(md, "| %s | %u | %.0f |", g->name, seats, e);
+    for (size_t b = 0; b < N_BATCHES; b++) {
+        double s = bench_median3(env[b]);
+        char name[112], tgt[64], rt[32];
+        snprintf(name, sizeof name, "%s, %u seats, batch %u", g->name, seats, BATCHES[b]);
+        bool last = b + 1 == N_BATCHES;
+        const bench_row *r = bench_row_add(name, s, "env steps/s", e > 0 ? s / e : NAN,
+                                           last ? BENCH_AT_LEAST : BENCH_NO_TARGET, VEC_TARGET);
+        fprintf(md, " %.0f | %s%s%s |", s, last ? "**" : "", bench_ratio_text(r, rt, sizeof rt),
+                last ? "**" : "");
+        if (last)
+            fprintf(md, " %s |", bench_row_target(r, tgt, sizeof tgt));
+        batch_close(&v[b]);
+    }
+    fputc('\n', md);
+    return 0;
+}
+
+int bench_vec(FILE *md, const char *bots_dir, uint32_t matches, bench_engine_rate_fn engine)
+{
+    const ja_bot_desc *random = load_random(bots_dir);
+    if (!random)
+        return 1;
+    fprintf(md, "## Batched environments\n\n"
+                "The batched training environments (`ja_vec_step`, libjackarena_env; "
+                "docs/training.md, \"Batched environments\") against the bare rules engine "
+                "(%u seeded matches of uniform random legal choices, as in \"Rules engines\"). "
+                "Each game at its fewest seats with default options, the learner in seat 0 and "
+                "`random` (the plugin) in every other seat, played inside the call; auto-reset "
+                "on. An environment step is one row written: the learner's decision played, "
+                "the opponents' until it is asked again, the digest, its observation vector "
+                "(float32) and its action mask; only the `ja_vec_step` calls are timed (the "
+                "learner's random legal indexes are drawn between them). %u environment steps "
+                "a row, three interleaved trials of the engine and the three batches, medians. "
+                "Ratios are environment steps/s over the engine's decisions/s of the same run; "
+                "the target is the batch of 1,024's.\n\n"
+                "| game | seats | engine decisions/s | batch 1 steps/s | / engine | batch 64 "
+                "steps/s | / engine | batch 1024 steps/s | / engine | target |\n"
+                "|---|---|---|---|---|---|---|---|---|---|\n",
+            matches, matches * VEC_STEPS_PER);
+    for (int i = 0; ja_games[i]; i++)
+        if (game_row(md, ja_games[i], random, matches, engine) != 0)
+            return 1;
+    return 0;
+}
