@@ -77,12 +77,13 @@ static void batch_close(vec_batch *v)
 
 /* Environment steps per second of `steps` steps (rounded up to whole
  * calls); -1 on an error (printed). */
-static double batch_rate(vec_batch *v, uint64_t steps, ja_rng *rng)
+static double batch_rate(vec_batch *v, uint64_t steps, ja_rng *rng, double *per_step)
 {
     uint32_t n = ja_vec_n_envs(v->e), A = ja_vec_n_actions(v->e);
     uint64_t calls = (steps + n - 1) / n;
     double spent = 0;
     char err[256];
+    uint64_t d0 = ja_vec_decisions(v->e);
     for (uint64_t c = 0; c < calls; c++) {
         for (uint32_t i = 0; i < n; i++) {
             const int8_t *m = v->b.mask + (size_t)i * A;
@@ -100,6 +101,7 @@ static double batch_rate(vec_batch *v, uint64_t steps, ja_rng *rng)
             return -1;
         }
     }
+    *per_step = (double)(ja_vec_decisions(v->e) - d0) / (double)(calls * n);
     return spent > 0 ? (double)(calls * n) / spent : 0;
 }
 
@@ -122,7 +124,7 @@ static int game_row(FILE *md, const ja_game_rules *g, const ja_bot_desc *random,
                     uint32_t matches, bench_engine_rate_fn engine)
 {
     uint32_t seats = g->min_seats;
-    double eng[3], env[N_BATCHES][3];
+    double eng[3], env[N_BATCHES][3], per_step = 0;
     vec_batch v[N_BATCHES];
     ja_rng rng;
     ja_rng_seed(&rng, 11);
@@ -132,11 +134,12 @@ static int game_row(FILE *md, const ja_game_rules *g, const ja_bot_desc *random,
     for (int t = 0; t < 3; t++) {
         eng[t] = engine(g, seats, matches);
         for (size_t b = 0; b < N_BATCHES; b++)
-            if ((env[b][t] = batch_rate(&v[b], (uint64_t)matches * VEC_STEPS_PER, &rng)) < 0)
+            if ((env[b][t] = batch_rate(&v[b], (uint64_t)matches * VEC_STEPS_PER, &rng,
+                                        &per_step)) < 0)
                 return 1;
     }
     double e = bench_median3(eng);
-    fprintf(md, "| %s | %u | %.0f |", g->name, seats, e);
+    fprintf(md, "| %s | %u | %.0f | %.2f | %.2f |", g->name, seats, e, per_step, 1 / per_step);
     for (size_t b = 0; b < N_BATCHES; b++) {
         double s = bench_median3(env[b]);
         char name[112], tgt[64], rt[32];
@@ -172,9 +175,14 @@ int bench_vec(FILE *md, const char *bots_dir, uint32_t matches, bench_engine_rat
                 "a row, three interleaved trials of the engine and the three batches, medians. "
                 "Ratios are environment steps/s over the engine's decisions/s of the same run; "
                 "the target is the batch of 1,024's.\n\n"
-                "| game | seats | engine decisions/s | batch 1 steps/s | / engine | batch 64 "
-                "steps/s | / engine | batch 1024 steps/s | / engine | target |\n"
-                "|---|---|---|---|---|---|---|---|---|---|\n",
+                "*Decisions a step* is how many engine steps (every seat's decisions, forced "
+                "ones included) one environment step played in this run, and *ceiling* its "
+                "inverse: the ratio an environment would reach if the learner's decision, the "
+                "opponents, the observation vector, the mask and the digest cost nothing beyond "
+                "the engine's own steps.\n\n"
+                "| game | seats | engine decisions/s | decisions a step | ceiling | batch 1 "
+                "steps/s | / engine | batch 64 steps/s | / engine | batch 1024 steps/s | / engine "
+                "| target |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
             matches, matches * VEC_STEPS_PER);
     for (int i = 0; ja_games[i]; i++)
         if (game_row(md, ja_games[i], random, matches, engine) != 0)

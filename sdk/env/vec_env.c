@@ -6,6 +6,7 @@
 #include "jackarena/ja_params.h"
 #include "jackarena/ja_rng.h"
 
+#include <nettle/sha2.h>
 #include <sodium.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -41,7 +42,7 @@ typedef struct vec_seat {
 enum { VS_NONE, VS_ASKED, VS_OVER };
 
 typedef struct vec_slot {
-    crypto_hash_sha256_state dg;
+    struct sha256_ctx dg; /* Nettle's SHA-256, as the referee's digest */
     uint64_t base_seed, seed, episode; /* episode: index of the current one */
     uint32_t n_legal;                  /* the learner's, when asked */
     uint32_t decisions, faults, learner_steps;
@@ -64,6 +65,7 @@ struct ja_vec_env {
     uint32_t n_opps;
     ja_vec_buffers buf;
     bool bound;
+    uint64_t decisions; /* engine steps played, every environment */
     unsigned char *states; /* n_envs states */
     unsigned char *obs;    /* n_envs x n_seats observations */
     vec_slot *slots;
@@ -133,27 +135,27 @@ uint64_t ja_vec_episode_seed(uint64_t seed, uint64_t k)
 
 /* ---- the digest (docs/replay-format.md, "Digest") ----------------------------- */
 
-static void dg_u32(crypto_hash_sha256_state *d, uint32_t v)
+static void dg_u32(struct sha256_ctx *d, uint32_t v)
 {
     unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
                           (unsigned char)(v >> 24)};
-    crypto_hash_sha256_update(d, b, 4);
+    sha256_update(d, 4, b);
 }
 
-static void dg_u64(crypto_hash_sha256_state *d, uint64_t v)
+static void dg_u64(struct sha256_ctx *d, uint64_t v)
 {
     dg_u32(d, (uint32_t)v);
     dg_u32(d, (uint32_t)(v >> 32));
 }
 
-static void dg_text(crypto_hash_sha256_state *d, const char *s)
+static void dg_text(struct sha256_ctx *d, const char *s)
 {
-    crypto_hash_sha256_update(d, (const unsigned char *)s, strlen(s) + 1);
+    sha256_update(d, strlen(s) + 1, (const uint8_t *)s);
 }
 
 static void dg_begin(const ja_vec_env *e, vec_slot *sl)
 {
-    crypto_hash_sha256_init(&sl->dg);
+    sha256_init(&sl->dg);
     dg_text(&sl->dg, "jackarena-digest-v1");
     dg_text(&sl->dg, e->g->name);
     dg_u32(&sl->dg, e->g->rules_version);
@@ -176,18 +178,18 @@ static void dg_step(vec_slot *sl, uint32_t mask, const ja_action *by_seat)
             break;
         v = by_seat[__builtin_ctz(left)].code;
     }
-    crypto_hash_sha256_update(&sl->dg, b, (unsigned long long)(p - b));
+    sha256_update(&sl->dg, (size_t)(p - b), b);
 }
 
 static void dg_end(vec_slot *sl, const ja_outcome *o, char hex[JA_VEC_DIGEST_HEX])
 {
-    unsigned char bin[crypto_hash_sha256_BYTES];
+    uint8_t bin[SHA256_DIGEST_SIZE];
     dg_u32(&sl->dg, 0xFFFFFFFFu);
     for (uint32_t s = 0; s < o->n_seats; s++) {
         dg_u64(&sl->dg, (uint64_t)o->score[s]);
         dg_u32(&sl->dg, o->place[s]);
     }
-    crypto_hash_sha256_final(&sl->dg, bin);
+    sha256_digest(&sl->dg, sizeof bin, bin);
     sodium_bin2hex(hex, JA_VEC_DIGEST_HEX, bin, sizeof bin);
 }
 
@@ -408,6 +410,7 @@ static void advance(ja_vec_env *e, uint32_t i, const ja_action *mine)
         dg_step(sl, mask, by_seat);
         g->apply(st, mask, by_seat); /* legal lists' actions: JA_OK */
         sl->decisions++;
+        e->decisions++;
     }
 }
 
@@ -594,6 +597,11 @@ void ja_vec_destroy(ja_vec_env *e)
 uint32_t ja_vec_n_envs(const ja_vec_env *e)
 {
     return e->n_envs;
+}
+
+uint64_t ja_vec_decisions(const ja_vec_env *e)
+{
+    return e->decisions;
 }
 
 uint32_t ja_vec_obs_length(const ja_vec_env *e)

@@ -126,6 +126,9 @@ JA_API int ja_vec_create(const ja_vec_config *cfg, ja_vec_env **out, char *err, 
 JA_API void ja_vec_destroy(ja_vec_env *e);
 
 JA_API uint32_t ja_vec_n_envs(const ja_vec_env *e);
+/* Engine steps (every seat's decisions, forced ones included) played by
+ * every environment since ja_vec_create. */
+JA_API uint64_t ja_vec_decisions(const ja_vec_env *e);
 /* The observation vector's length and the action index's size. */
 JA_API uint32_t ja_vec_obs_length(const ja_vec_env *e);
 JA_API uint32_t ja_vec_n_actions(const ja_vec_env *e);
