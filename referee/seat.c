@@ -1,23 +1,14 @@
 /* Dispatch of the seat interface to each kind's ops (seat.h). */
 #include "seat.h"
 
-#include <sodium.h>
+#include "jackarena/ja_vec_env.h"
+
 #include <string.h>
 #include <time.h>
 
 uint64_t ref_bot_seed(uint64_t match_seed, int32_t seat)
 {
-    unsigned char in[16], out[crypto_generichash_BYTES_MIN];
-    for (int i = 0; i < 8; i++)
-        in[i] = (unsigned char)(match_seed >> (8 * i));
-    memcpy(in + 8, "BOT ", 4);
-    for (int i = 0; i < 4; i++)
-        in[12 + i] = (unsigned char)((uint32_t)seat >> (8 * i));
-    crypto_generichash(out, sizeof out, in, sizeof in, NULL, 0);
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v |= (uint64_t)out[i] << (8 * i);
-    return v;
+    return ja_vec_bot_seed(match_seed, seat); /* one function for both (ja_vec_env.h) */
 }
 
 int64_t ref_now_ns(void)
