@@ -121,7 +121,7 @@ endif()
 set_target_properties(jackarena_client_shared jackarena_env_shared PROPERTIES
   INSTALL_RPATH "$ORIGIN")
 install(TARGETS jackarena jackarena_shared jackarena_client jackarena_client_shared
-  jackarena_env_shared
+  jackarena_env jackarena_env_shared
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/sdk/include/jackarena

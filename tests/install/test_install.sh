@@ -255,7 +255,7 @@ assert d["faults"] == 0 and len(d["standings"]) == 3, d
 '
 sed 's/^/  stderr: /' t.err | head -5
 
-for lib in libjackarena libjackarena_client; do
+for lib in libjackarena libjackarena_client libjackarena_env; do
   so=$P/$LIBDIR/$lib.so
   check "$lib.so: soname $lib.so.${VERSION%%.*}" \
     test "$(readelf -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')" = "$lib.so.${VERSION%%.*}"
@@ -269,6 +269,8 @@ for sym in ja_rng_seed ja_rng_below ja_fault_name ja_game_find; do
 done
 check "libjackarena_client.so defines ja_client_main" grep -qx ja_client_main \
   <(nm -D --defined-only "$P/$LIBDIR/libjackarena_client.so" | awk '{print $3}')
+check "libjackarena_env.so defines ja_vec_step" grep -qx ja_vec_step \
+  <(nm -D --defined-only "$P/$LIBDIR/libjackarena_env.so" | awk '{print $3}')
 check "the public headers, all of them, and nothing else" test \
   "$(cd "$SRC/sdk/include/jackarena" && ls)" = "$(cd "$P/$INCLUDEDIR/jackarena" && ls)"
 check "no private header installed" test -z "$(find "$P" -name 'ja_mp*.h' -o -name 'ja_botrt.h')"
@@ -297,6 +299,19 @@ assert hasattr(jackarena, "Bot")
 EOF
 check "python: jackarena from the prefix, _install.LIBJACKARENA loads" test $? = 0
 sed 's/^/  /' py.out | tail -5
+# The batched environments from the prefix: libjackarena_env beside
+# libjackarena, the installed reference bots as opponents.
+PYTHONPATH=$P/$PYTHONDIR $PY - >vec.out 2>&1 <<'EOF'
+import jackarena.env as E
+v = E.make_vec("bruise-jack", 4, seats=2, opponents=["greedy"], hands=1)
+obs, mask = v.reset(seed=1)
+assert obs.shape == (4, v.encoding.obs_length) and mask.any(axis=1).all(), mask
+for _ in range(40):
+    v.step([int(m.nonzero()[0][0]) if m.any() else 0 for m in v.mask])
+assert v.episode(0) is not None, "no episode ended"
+EOF
+check "python: make_vec from the prefix steps with the installed greedy" test $? = 0
+sed 's/^/  /' vec.out | tail -5
 
 # 7. The examples, as installed.
 G=$P/$DOCDIR/examples/greedy
