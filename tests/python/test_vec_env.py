@@ -117,6 +117,11 @@ def agree(lib):
               "digests are Python's (%d episodes ended)" % (game, seats, opts, learner,
                                                            opponents[0], ends),
               not problems and ends > 0, problems[:4])
+    # The "place" reward and every decision asked (skip_forced=False).
+    for kw in ({"reward": "place", "hands": 1}, {"skip_forced": False, "hands": 1}):
+        problems, ends = agree_one(E, np, "bruise-jack", 3, kw, ["greedy", "random"], 1, 3, 200)
+        check("bruise-jack %s: C's rows are Python's (%d episodes ended)" % (kw, ends),
+              not problems and ends > 0, problems[:4])
 
 
 def arena(lib, arena_path):
