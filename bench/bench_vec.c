@@ -1,10 +1,12 @@
 /* Batched environments' speed (bench_vec.h): environment steps per second
- * of ja_vec_step at three batch sizes, the learner's actions random legal
- * indexes drawn between the calls (not timed), against the bare engine's
- * decisions per second in the same game, three interleaved trials and
- * their medians. An environment step is one row written: the learner's
- * decision played, the opponents' until it is asked again (or the episode
- * ended, or the next one started), its observation vector and mask. */
+ * of ja_vec_step at three batch sizes, in self-play (every seat the
+ * caller's, every decision asked: one step a seat that acts) and against
+ * opponents, the caller's actions random legal indexes drawn between the
+ * calls (not timed), against the bare engine's decisions per second in the
+ * same game, three interleaved trials and their medians. An environment
+ * step is one row written: the decision asked played, the opponents' until
+ * a seat of the caller's is asked again (or the episode ended, or the next
+ * one started), its observation vector and mask. */
 #include "bench_vec.h"
 #include "bench.h"
 #include "bench_rows.h"
@@ -34,22 +36,30 @@ typedef struct vec_batch {
     uint32_t *idx;
 } vec_batch;
 
+/* The two ways a batch is played (random: the opponents' plugin, NULL for
+ * self-play). */
+typedef enum { MODE_SELF, MODE_OPP, N_MODES } vec_mode;
+static const char *const MODE_NAME[N_MODES] = {"self-play", "vs random"};
+
 static int batch_open(vec_batch *v, const ja_game_rules *g, uint32_t seats, uint32_t n,
                       const ja_bot_desc *random)
 {
     ja_vec_opponent opp = {random, ""};
     ja_vec_config c = {.struct_size = sizeof c, .game = g->name, .n_seats = seats,
-                       .n_envs = n, .learner = 0, .opponents = &opp, .n_opponents = 1,
-                       .flags = JA_VEC_AUTO_RESET};
+                       .n_envs = n, .learner = 0, .opponents = random ? &opp : NULL,
+                       .n_opponents = random ? 1 : 0,
+                       .flags = JA_VEC_AUTO_RESET |
+                                (random ? 0 : JA_VEC_SELF_PLAY | JA_VEC_ASK_FORCED)};
     char err[256];
     memset(v, 0, sizeof *v);
     if (ja_vec_create(&c, &v->e, err, sizeof err) != JA_OK) {
         fprintf(stderr, "ja_bench: vecenv: %s: %s\n", g->name, err);
         return -1;
     }
-    size_t L = ja_vec_obs_length(v->e), A = ja_vec_n_actions(v->e);
+    size_t L = ja_vec_obs_length(v->e), A = ja_vec_n_actions(v->e), R = ja_vec_n_rewards(v->e);
     v->b = (ja_vec_buffers){ja_xmalloc(n * L * sizeof(float)), n * L, ja_xmalloc(n * A), n * A,
-                            ja_xmalloc(n * sizeof(float)), n, ja_xmalloc(n), n};
+                            ja_xmalloc(n * R * sizeof(float)), n * R, ja_xmalloc(n), n,
+                            ja_xmalloc(n * sizeof(int32_t)), n};
     v->actions = ja_xmalloc(n * sizeof *v->actions);
     v->idx = ja_xmalloc(A * sizeof *v->idx);
     uint64_t *seeds = ja_xmalloc(n * sizeof *seeds);
@@ -71,6 +81,7 @@ static void batch_close(vec_batch *v)
     free(v->b.mask);
     free(v->b.reward);
     free(v->b.done);
+    free(v->b.seat);
     free(v->actions);
     free(v->idx);
 }
@@ -119,41 +130,58 @@ static const ja_bot_desc *load_random(const char *bots_dir)
     return entry();
 }
 
-/* One game's row: three interleaved trials of the engine and each batch. */
-static int game_row(FILE *md, const ja_game_rules *g, const ja_bot_desc *random,
-                    uint32_t matches, bench_engine_rate_fn engine)
+/* One game's rows, self-play and against random: three interleaved
+ * trials of the engine and each batch of each. */
+static int game_rows(FILE *md, const ja_game_rules *g, const ja_bot_desc *random,
+                     uint32_t matches, bench_engine_rate_fn engine)
 {
     uint32_t seats = g->min_seats;
-    double eng[3], env[N_BATCHES][3], per_step = 0;
-    vec_batch v[N_BATCHES];
+    double eng[3], env[N_MODES][N_BATCHES][3], per_step[N_MODES] = {0, 0};
+    vec_batch v[N_MODES][N_BATCHES];
     ja_rng rng;
     ja_rng_seed(&rng, 11);
-    for (size_t b = 0; b < N_BATCHES; b++)
-        if (batch_open(&v[b], g, seats, BATCHES[b], random) != 0)
-            return 1;
+    for (int m = 0; m < N_MODES; m++)
+        for (size_t b = 0; b < N_BATCHES; b++)
+            if (batch_open(&v[m][b], g, seats, BATCHES[b], m == MODE_OPP ? random : NULL) != 0)
+                return 1;
     for (int t = 0; t < 3; t++) {
         eng[t] = engine(g, seats, matches);
-        for (size_t b = 0; b < N_BATCHES; b++)
-            if ((env[b][t] = batch_rate(&v[b], (uint64_t)matches * VEC_STEPS_PER, &rng,
-                                        &per_step)) < 0)
-                return 1;
+        for (int m = 0; m < N_MODES; m++)
+            for (size_t b = 0; b < N_BATCHES; b++)
+                if ((env[m][b][t] = batch_rate(&v[m][b], (uint64_t)matches * VEC_STEPS_PER, &rng,
+                                               &per_step[m])) < 0)
+                    return 1;
     }
     double e = bench_median3(eng);
-    fprintf(md, "| %s | %u | %.0f | %.2f | %.2f |", g->name, seats, e, per_step, 1 / per_step);
-    for (size_t b = 0; b < N_BATCHES; b++) {
-        double s = bench_median3(env[b]);
-        char name[112], tgt[64], rt[32];
-        snprintf(name, sizeof name, "%s, %u seats, batch %u", g->name, seats, BATCHES[b]);
-        bool last = b + 1 == N_BATCHES;
-        const bench_row *r = bench_row_add(name, s, "env steps/s", e > 0 ? s / e : NAN,
-                                           last ? BENCH_AT_LEAST : BENCH_NO_TARGET, VEC_TARGET);
-        fprintf(md, " %.0f | %s%s%s |", s, last ? "**" : "", bench_ratio_text(r, rt, sizeof rt),
-                last ? "**" : "");
-        if (last)
-            fprintf(md, " %s |", bench_row_target(r, tgt, sizeof tgt));
-        batch_close(&v[b]);
+    for (int m = 0; m < N_MODES; m++) {
+        fprintf(md, "| %s | %u | %s | %.0f | %.2f |", g->name, seats, MODE_NAME[m], e,
+                per_step[m]);
+        for (size_t b = 0; b < N_BATCHES; b++) {
+            double s = bench_median3(env[m][b]);
+            char name[112], tgt[64], rt[32];
+            snprintf(name, sizeof name, "%s, %u seats, %s, batch %u", g->name, seats,
+                     MODE_NAME[m], BATCHES[b]);
+            bool last = b + 1 == N_BATCHES;
+            const bench_row *r = bench_row_add(name, s, "env steps/s", e > 0 ? s / e : NAN,
+                                               last ? BENCH_AT_LEAST : BENCH_NO_TARGET,
+                                               VEC_TARGET);
+            fprintf(md, " %.0f | %s%s%s |", s, last ? "**" : "",
+                    bench_ratio_text(r, rt, sizeof rt), last ? "**" : "");
+            if (!last)
+                continue;
+            snprintf(name, sizeof name, "%s, %u seats, %s, batch %u, per engine decision",
+                     g->name, seats, MODE_NAME[m], BATCHES[b]);
+            const bench_row *d = bench_row_add(name, s * per_step[m], "engine decisions/s",
+                                               e > 0 ? s * per_step[m] / e : NAN,
+                                               BENCH_NO_TARGET, 0);
+            fprintf(md, " %s | %.2f | %s |\n", bench_ratio_text(d, rt, sizeof rt),
+                    per_step[m] > 0 ? 1 / per_step[m] : NAN,
+                    bench_row_target(r, tgt, sizeof tgt));
+        }
     }
-    fputc('\n', md);
+    for (int m = 0; m < N_MODES; m++)
+        for (size_t b = 0; b < N_BATCHES; b++)
+            batch_close(&v[m][b]);
     return 0;
 }
 
@@ -166,26 +194,37 @@ int bench_vec(FILE *md, const char *bots_dir, uint32_t matches, bench_engine_rat
                 "The batched training environments (`ja_vec_step`, libjackarena_env; "
                 "docs/training.md, \"Batched environments\") against the bare rules engine "
                 "(%u seeded matches of uniform random legal choices, as in \"Rules engines\"). "
-                "Each game at its fewest seats with default options, the learner in seat 0 and "
-                "`random` (the plugin) in every other seat, played inside the call; auto-reset "
-                "on. An environment step is one row written: the learner's decision played, "
-                "the opponents' until it is asked again, the digest, its observation vector "
-                "(float32) and its action mask; only the `ja_vec_step` calls are timed (the "
-                "learner's random legal indexes are drawn between them). %u environment steps "
-                "a row, three interleaved trials of the engine and the three batches, medians. "
-                "Ratios are environment steps/s over the engine's decisions/s of the same run; "
-                "the target is the batch of 1,024's.\n\n"
+                "Each game at its fewest seats with default options, auto-reset on, in two "
+                "modes: *self-play*, every seat the caller's and every decision asked "
+                "(`JA_VEC_SELF_PLAY | JA_VEC_ASK_FORCED`: an environment step is one seat's "
+                "decision, as an engine step is, but in a joint decision where each seat asked "
+                "is a step), and *vs random*, the learner in seat 0 and `random` (the plugin) in "
+                "every other seat, played inside the call, the learner asked only with two legal "
+                "actions or more. An environment step is one row written: the decision asked "
+                "played, the opponents' until a seat of the caller's is asked again, the "
+                "digest, the observation vector (float32) and the action mask; only the "
+                "`ja_vec_step` calls are timed (the random legal indexes are drawn between "
+                "them). %u environment steps a row and batch, three interleaved trials of the "
+                "engine and the six batches, medians. Ratios are environment steps/s over the "
+                "engine's decisions/s of the same run; the target (at least 0.3) is the batch "
+                "of 1,024's.\n\n"
                 "*Decisions a step* is how many engine steps (every seat's decisions, forced "
-                "ones included) one environment step played in this run, and *ceiling* its "
-                "inverse: the ratio an environment would reach if the learner's decision, the "
-                "opponents, the observation vector, the mask and the digest cost nothing beyond "
-                "the engine's own steps.\n\n"
-                "| game | seats | engine decisions/s | decisions a step | ceiling | batch 1 "
+                "ones included; a joint decision is one) one environment step played in this "
+                "run; *per decision* is the batch of 1,024's engine steps/s over the engine's "
+                "(its steps/s times decisions a step): the cost of an engine decision inside "
+                "the environment against the bare engine's; *ceiling* is 1 / decisions a "
+                "step, the ratio an environment would reach if everything beyond the engine's "
+                "own steps (the opponents' observations and plugins, the vector, the mask, the "
+                "digest) cost nothing. Against opponents one step plays several engine "
+                "decisions, so its ratio cannot pass its ceiling whatever the environment "
+                "costs.\n\n"
+                "| game | seats | mode | engine decisions/s | decisions a step | batch 1 "
                 "steps/s | / engine | batch 64 steps/s | / engine | batch 1024 steps/s | / engine "
-                "| target |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+                "| per decision | ceiling | target |\n"
+                "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
             matches, matches * VEC_STEPS_PER);
     for (int i = 0; ja_games[i]; i++)
-        if (game_row(md, ja_games[i], random, matches, engine) != 0)
+        if (game_rows(md, ja_games[i], random, matches, engine) != 0)
             return 1;
     return 0;
 }

@@ -44,8 +44,14 @@ enum { VS_NONE, VS_ASKED, VS_OVER };
 typedef struct vec_slot {
     struct sha256_ctx dg; /* Nettle's SHA-256, as the referee's digest */
     uint64_t base_seed, seed, episode; /* episode: index of the current one */
-    uint32_t n_legal;                  /* the learner's, when asked */
+    uint32_t n_legal;                  /* the asked seat's, when asked */
     uint32_t decisions, faults, learner_steps;
+    /* The decision being answered: its seats (0: none begun), those not
+     * answered yet, the seat asked, the answers so far. */
+    uint32_t mask, left, asked;
+    ja_action by_seat[JA_MAX_SEATS];
+    uint32_t n_on;    /* the row's mask elements set (their indexes: on) */
+    bool mask_valid;  /* the row's mask holds those and zeros elsewhere */
     uint8_t state;
     ja_vec_episode last;
 } vec_slot;
@@ -55,7 +61,7 @@ struct ja_vec_env {
     const ja_ext_observe_update *upd;
     ja_options opts;
     char opts_text[1024];
-    uint32_t n_envs, n_seats, learner, flags;
+    uint32_t n_envs, n_seats, learner, flags, n_rewards;
     uint32_t obs_length, n_actions, n_runs;
     size_t state_stride, obs_stride;
     vec_run *runs;
@@ -68,9 +74,10 @@ struct ja_vec_env {
     uint64_t decisions; /* engine steps played, every environment */
     unsigned char *states; /* n_envs states */
     unsigned char *obs;    /* n_envs x n_seats observations */
+    uint16_t *on;          /* n_envs x max_actions: the row's mask elements set */
     vec_slot *slots;
     vec_seat *seats;       /* n_envs x n_seats */
-    ja_action *legal;      /* n_envs x max_actions: the learner's legal list */
+    ja_action *legal;      /* n_envs x max_actions: the asked seat's legal list */
     ja_action *scratch;    /* max_actions */
 };
 
@@ -288,23 +295,38 @@ static vec_seat *seat_of(const ja_vec_env *e, uint32_t i, uint32_t seat)
     return &e->seats[(size_t)i * e->n_seats + seat];
 }
 
-/* Writes environment i's row: the learner's observation and its mask (the
- * legal list when asked, else none). */
-static void write_row(ja_vec_env *e, uint32_t i, bool asked)
+/* Writes environment i's row: seat's observation and its mask (the legal
+ * list when asked, else none). The vector is written whole (converting
+ * every element costs less than finding the few that changed); the mask
+ * only where it changed when it is still what this wrote last. */
+static void write_row(ja_vec_env *e, uint32_t i, uint32_t seat, bool asked)
 {
-    const unsigned char *st = state_of(e, i);
-    unsigned char *obs = obs_of(e, i, e->learner);
-    e->upd->update(st, (int)e->learner, obs);
+    vec_slot *sl = &e->slots[i];
+    unsigned char *obs = obs_of(e, i, seat);
+    e->upd->update(state_of(e, i), (int)seat, obs);
     encode(e, obs, e->buf.obs + (size_t)i * e->obs_length);
     int8_t *mask = e->buf.mask + (size_t)i * e->n_actions;
-    memset(mask, 0, e->n_actions);
+    uint16_t *on = e->on + (size_t)i * e->g->max_actions;
+    if (sl->mask_valid) {
+        for (uint32_t k = 0; k < sl->n_on; k++)
+            mask[on[k]] = 0;
+    } else {
+        memset(mask, 0, e->n_actions);
+        sl->mask_valid = true;
+    }
+    sl->n_on = 0;
+    if (e->buf.seat)
+        e->buf.seat[i] = (int32_t)seat;
     if (!asked)
         return;
     const ja_action *legal = e->legal + (size_t)i * e->g->max_actions;
-    for (uint32_t k = 0; k < e->slots[i].n_legal; k++) {
+    for (uint32_t k = 0; k < sl->n_legal; k++) {
         uint32_t c = legal[k].code;
-        if (c < CODE_LIMIT && e->index_of[c] != NO_INDEX)
-            mask[e->index_of[c]] = 1;
+        uint16_t x = c < CODE_LIMIT ? e->index_of[c] : NO_INDEX;
+        if (x != NO_INDEX && !mask[x]) {
+            mask[x] = 1;
+            on[sl->n_on++] = x;
+        }
     }
 }
 
@@ -362,56 +384,86 @@ static void finish(ja_vec_env *e, uint32_t i)
     last->learner_steps = sl->learner_steps;
     last->units = o.score[e->learner];
     last->place = o.place[e->learner];
+    for (uint32_t s = 0; s < e->n_seats; s++) {
+        last->scores[s] = o.score[s];
+        last->places[s] = o.place[s];
+    }
     dg_end(sl, &o, last->digest);
     close_bots(e, i, &o);
     sl->state = VS_OVER;
-    write_row(e, i, false);
+    write_row(e, i, e->flags & JA_VEC_SELF_PLAY ? sl->asked : e->learner, false);
     e->buf.done[i] = 1;
-    e->buf.reward[i] = e->flags & JA_VEC_REWARD_PLACE
-                           ? (float)ja_outcome_pairwise(&o, (int)e->learner)
-                           : (float)((double)o.score[e->learner] / JA_SCORE_UNIT);
+    float *reward = e->buf.reward + (size_t)i * e->n_rewards;
+    for (uint32_t k = 0; k < e->n_rewards; k++) {
+        int s = e->n_rewards > 1 ? (int)k : (int)e->learner;
+        reward[k] = e->flags & JA_VEC_REWARD_PLACE ? (float)ja_outcome_pairwise(&o, s)
+                                                   : (float)((double)o.score[s] / JA_SCORE_UNIT);
+    }
 }
 
-/* Plays environment i until its learner is asked (its row written) or the
- * match ends (finish). mine: the learner's answer to the decision it was
- * asked, or NULL. */
-static void advance(ja_vec_env *e, uint32_t i, const ja_action *mine)
+/* Seat s's answer in environment i when the caller plays it: a single
+ * legal action played for it (true), or the seat asked (false: its row
+ * written). */
+static bool ask(ja_vec_env *e, uint32_t i, uint32_t s)
+{
+    const ja_game_rules *g = e->g;
+    vec_slot *sl = &e->slots[i];
+    const unsigned char *st = state_of(e, i);
+    ja_action *legal = e->legal + (size_t)i * g->max_actions;
+    uint32_t n = g->legal(st, (int)s, legal, g->max_actions);
+    if (n > 1 || (e->flags & JA_VEC_ASK_FORCED)) {
+        sl->n_legal = n;
+        sl->asked = s;
+        sl->state = VS_ASKED;
+        sl->learner_steps++;
+        write_row(e, i, s, true);
+        return false;
+    }
+    sl->by_seat[s] = n ? legal[0] : g->default_action(st, (int)s);
+    return true;
+}
+
+/* Plays environment i until a seat of the caller's is asked (its row
+ * written) or the match ends (finish). answer: the asked seat's answer, or
+ * NULL. The seats of a decision answer in seat order, from the same state;
+ * the engine applies their answers after the last. */
+static void advance(ja_vec_env *e, uint32_t i, const ja_action *answer)
 {
     const ja_game_rules *g = e->g;
     unsigned char *st = state_of(e, i);
     vec_slot *sl = &e->slots[i];
-    const uint32_t me = 1u << e->learner;
-    ja_action *legal = e->legal + (size_t)i * g->max_actions;
+    const uint32_t mine = e->flags & JA_VEC_SELF_PLAY ? ~0u : 1u << e->learner;
+    if (answer) {
+        sl->by_seat[sl->asked] = *answer;
+        sl->left &= ~(1u << sl->asked);
+    }
     for (;;) {
-        uint32_t mask = g->to_act(st);
-        if (!mask) {
-            finish(e, i);
-            return;
-        }
-        ja_action by_seat[JA_MAX_SEATS];
-        if (mask & me) {
-            if (mine) {
-                by_seat[e->learner] = *mine;
-                mine = NULL;
-            } else {
-                uint32_t n = g->legal(st, (int)e->learner, legal, g->max_actions);
-                if (n > 1 || (e->flags & JA_VEC_ASK_FORCED)) {
-                    sl->n_legal = n;
-                    sl->state = VS_ASKED;
-                    sl->learner_steps++;
-                    write_row(e, i, true);
-                    return;
-                }
-                by_seat[e->learner] = n ? legal[0] : g->default_action(st, (int)e->learner);
+        if (!sl->mask) {
+            sl->mask = sl->left = g->to_act(st);
+            if (!sl->mask) {
+                finish(e, i);
+                return;
             }
         }
-        for (uint32_t left = mask & ~me; left; left &= left - 1)
-            by_seat[__builtin_ctz(left)] = opponent_act(e, i, (uint32_t)__builtin_ctz(left));
-        dg_step(sl, mask, by_seat);
-        g->apply(st, mask, by_seat); /* legal lists' actions: JA_OK */
+        for (; sl->left; sl->left &= sl->left - 1) {
+            uint32_t s = (uint32_t)__builtin_ctz(sl->left);
+            if (!(mine & (1u << s)))
+                sl->by_seat[s] = opponent_act(e, i, s);
+            else if (!ask(e, i, s))
+                return;
+        }
+        dg_step(sl, sl->mask, sl->by_seat);
+        g->apply(st, sl->mask, sl->by_seat); /* legal lists' actions: JA_OK */
+        sl->mask = 0;
         sl->decisions++;
         e->decisions++;
     }
+}
+
+static void clear_reward(ja_vec_env *e, uint32_t i)
+{
+    for (uint32_t k = 0; k < e->n_rewards; k++)
+        e->buf.reward[(size_t)i * e->n_rewards + k] = 0.0f;
 }
 
 /* Starts episode `episode` of environment i (seed base) and plays to the
@@ -427,12 +479,13 @@ static int start(ja_vec_env *e, uint32_t i, uint64_t base, uint64_t episode, cha
     sl->episode = episode;
     sl->seed = ja_vec_episode_seed(base, episode);
     sl->decisions = sl->faults = sl->learner_steps = 0;
+    sl->mask = sl->left = sl->asked = 0;
     sl->state = VS_NONE;
     if (g->setup(state_of(e, i), &e->opts, e->n_seats, sl->seed) != JA_OK)
         return fail(err, cap, JA_EINVAL, "environment %u: %s refused its setup", i, g->name);
     memset(obs_of(e, i, 0), 0, e->obs_stride * e->n_seats);
     dg_begin(e, sl);
-    for (uint32_t s = 0; s < e->n_seats; s++) {
+    for (uint32_t s = 0; s < e->n_seats && !(e->flags & JA_VEC_SELF_PLAY); s++) {
         if (s == e->learner)
             continue;
         vec_seat *vs = seat_of(e, i, s);
@@ -448,7 +501,7 @@ static int start(ja_vec_env *e, uint32_t i, uint64_t base, uint64_t episode, cha
         }
     }
     e->buf.done[i] = 0;
-    e->buf.reward[i] = 0.0f;
+    clear_reward(e, i);
     advance(e, i, NULL);
     return JA_OK;
 }
@@ -457,6 +510,11 @@ static int start(ja_vec_env *e, uint32_t i, uint64_t base, uint64_t episode, cha
 
 static int check_opponents(ja_vec_env *e, const ja_vec_config *c, char *err, size_t cap)
 {
+    if (c->flags & JA_VEC_SELF_PLAY)
+        return c->opponents || c->n_opponents
+                   ? fail(err, cap, JA_EINVAL, "self-play takes no opponent: every seat is "
+                                               "the caller's")
+                   : JA_OK;
     if (!c->opponents || c->n_opponents == 0)
         return fail(err, cap, JA_EINVAL, "give at least one opponent");
     e->opps = calloc(c->n_opponents, sizeof *e->opps);
@@ -513,7 +571,11 @@ static int check_game(ja_vec_env *e, const ja_vec_config *c, char *err, size_t c
         return fail(err, cap, JA_EINVAL, "n_envs must be from 1 to %u, not %u", 1u << 24,
                     c->n_envs);
     e->n_envs = c->n_envs;
+    if (c->flags & ~(JA_VEC_AUTO_RESET | JA_VEC_REWARD_PLACE | JA_VEC_ASK_FORCED |
+                     JA_VEC_SELF_PLAY))
+        return fail(err, cap, JA_EINVAL, "unknown flags 0x%x", c->flags);
     e->flags = c->flags;
+    e->n_rewards = c->flags & JA_VEC_SELF_PLAY ? c->n_seats : 1;
     return JA_OK;
 }
 
@@ -530,14 +592,16 @@ static int allocate(ja_vec_env *e)
     e->obs_stride = round64(e->g->obs_size);
     e->states = aligned_alloc(64, n * e->state_stride);
     e->obs = aligned_alloc(64, n * e->n_seats * e->obs_stride);
+    e->on = calloc(n * e->g->max_actions, sizeof *e->on);
     e->slots = calloc(n, sizeof *e->slots);
     e->seats = calloc(n * e->n_seats, sizeof *e->seats);
     e->legal = calloc(n * e->g->max_actions, sizeof *e->legal);
     e->scratch = calloc(e->g->max_actions, sizeof *e->scratch);
-    if (!e->states || !e->obs || !e->slots || !e->seats || !e->legal || !e->scratch)
+    if (!e->states || !e->obs || !e->on || !e->slots || !e->seats || !e->legal ||
+        !e->scratch)
         return JA_ENOMEM;
     memset(e->obs, 0, n * e->n_seats * e->obs_stride);
-    for (uint32_t i = 0; i < e->n_envs; i++)
+    for (uint32_t i = 0; i < e->n_envs && e->n_opps; i++)
         for (uint32_t s = 0, k = 0; s < e->n_seats; s++) {
             if (s == e->learner)
                 continue;
@@ -587,6 +651,7 @@ void ja_vec_destroy(ja_vec_env *e)
     free(e->opps);
     free(e->states);
     free(e->obs);
+    free(e->on);
     free(e->slots);
     free(e->seats);
     free(e->legal);
@@ -602,6 +667,11 @@ uint32_t ja_vec_n_envs(const ja_vec_env *e)
 uint64_t ja_vec_decisions(const ja_vec_env *e)
 {
     return e->decisions;
+}
+
+uint32_t ja_vec_n_rewards(const ja_vec_env *e)
+{
+    return e->n_rewards;
 }
 
 uint32_t ja_vec_obs_length(const ja_vec_env *e)
@@ -637,13 +707,17 @@ int ja_vec_bind(ja_vec_env *e, const ja_vec_buffers *b, char *err, size_t cap)
     if (rc == JA_OK)
         rc = check_len("mask", b->mask, b->mask_len, n * e->n_actions, err, cap);
     if (rc == JA_OK)
-        rc = check_len("reward", b->reward, b->reward_len, n, err, cap);
+        rc = check_len("reward", b->reward, b->reward_len, n * e->n_rewards, err, cap);
     if (rc == JA_OK)
         rc = check_len("done", b->done, b->done_len, n, err, cap);
+    if (rc == JA_OK && (b->seat || (e->flags & JA_VEC_SELF_PLAY)))
+        rc = check_len("seat", b->seat, b->seat_len, n, err, cap);
     if (rc != JA_OK)
         return rc;
     e->buf = *b;
     e->bound = true;
+    for (uint32_t i = 0; i < e->n_envs; i++)
+        e->slots[i].mask_valid = false; /* the next mask written is written whole */
     return JA_OK;
 }
 
@@ -711,7 +785,7 @@ int ja_vec_step(ja_vec_env *e, const int64_t *actions, char *err, size_t cap)
     for (uint32_t i = 0; i < e->n_envs; i++) {
         vec_slot *sl = &e->slots[i];
         if (sl->state == VS_OVER && !(e->flags & JA_VEC_AUTO_RESET)) {
-            e->buf.reward[i] = 0.0f; /* stays over, done 1 */
+            clear_reward(e, i); /* stays over, done 1 */
             continue;
         }
         if (sl->state == VS_OVER) {
@@ -721,9 +795,9 @@ int ja_vec_step(ja_vec_env *e, const int64_t *actions, char *err, size_t cap)
             continue;
         }
         e->buf.done[i] = 0;
-        e->buf.reward[i] = 0.0f;
-        ja_action mine = {e->codes[actions[i]]};
-        advance(e, i, &mine);
+        clear_reward(e, i);
+        ja_action answer = {e->codes[actions[i]]};
+        advance(e, i, &answer);
     }
     return JA_OK;
 }

@@ -12,6 +12,11 @@ docs/training.md "Batched environments").
                                     in every game; determinism
     test_vec_env.py errors LIB      bad buffers, actions and states: one clear
                                     error naming the array or the environment
+    test_vec_env.py selfplay LIB    self-play in every game: each row's seat,
+                                    vector and mask, the rewards of every seat
+                                    and the digests are the multi-agent
+                                    environment's (make()) step after step;
+                                    determinism; its errors
 
 LIB is libjackarena.so.0 (libjackarena_env.so.0 beside it); the reference
 bots are found beside it (bots-plain/ in a sanitized build tree).
@@ -122,6 +127,115 @@ def agree(lib):
         problems, ends = agree_one(E, np, "bruise-jack", 3, kw, ["greedy", "random"], 1, 3, 200)
         check("bruise-jack %s: C's rows are Python's (%d episodes ended)" % (kw, ends),
               not problems and ends > 0, problems[:4])
+
+
+def aec_row(np, a, seat):
+    """What the C row of the multi-agent environment a must hold: the seat
+    asked (at the end: seat, the last asked), its vector and mask, every
+    seat's reward, the end."""
+    done = all(a.terminations.values())
+    if not done:
+        seat = a.agent_name_mapping[a.agent_selection]
+    o = a.observe("player_%d" % seat)
+    rewards = [float(np.float32(a.rewards["player_%d" % s] if done else 0.0))
+               for s in range(a.n_seats)]
+    return seat, o["observation"].tobytes(), o["action_mask"].tobytes(), rewards, done
+
+
+def selfplay_one(E, np, game, seats, opts, n_envs, steps, **kw):
+    """n_envs self-play environments in C beside as many make() ones, the
+    choices random. Returns the problems and the episodes ended."""
+    v = E.make_vec(game, n_envs, seats=seats, self_play=True, **kw, **opts)
+    aec = [E.make(game, seats=seats, **kw, **opts) for _ in range(n_envs)]
+    seeds = [2000 * seats + 31 * i for i in range(n_envs)]
+    v.reset(seeds)
+    for i, a in enumerate(aec):
+        a.reset(seed=seeds[i])
+    rngs = [random.Random(7 + i) for i in range(n_envs)]
+    episode, last_seat = [0] * n_envs, [0] * n_envs
+    problems, ends = [], 0
+    for t in range(steps):
+        actions = np.zeros(n_envs, np.int64)
+        for i, a in enumerate(aec):
+            want = aec_row(np, a, last_seat[i])
+            got = (int(v.seat[i]), v.obs[i].tobytes(), v.mask[i].tobytes(),
+                   [float(r) for r in v.reward[i]], bool(v.done[i]))
+            if got != want:
+                what = [k for k, x, y in zip(("seat", "vector", "mask", "rewards", "done"), got,
+                                             want) if x != y]
+                problems.append("%s env %d step %d: %s differ (%s, %s)" % (
+                    game, i, t, ", ".join(what), got[0::3], want[0::3]))
+            if v.done[i]:  # the next step starts the next episode
+                ep = v.episode(i)
+                if ep["digest"] != a.digest:
+                    problems.append("%s env %d: digest %s, make()'s %s" % (game, i, ep["digest"],
+                                                                          a.digest))
+                ends += 1
+                episode[i] += 1
+                a.reset(seed=E.VecEnv.episode_seed(seeds[i], episode[i]))
+                last_seat[i] = 0
+                actions[i] = 12345  # ignored
+                continue
+            actions[i] = rngs[i].choice(list(np.flatnonzero(v.mask[i])))
+            last_seat[i] = int(v.seat[i])
+            a.step(int(actions[i]))
+        v.step(actions)
+        if len(problems) > 3:
+            break
+    v.close()
+    return problems, ends
+
+
+def selfplay(lib):
+    from jackarena import forward
+    forward.load(lib)
+    import numpy as np
+    import jackarena.env as E
+    for game, seats, opts in SETS:
+        problems, ends = selfplay_one(E, np, game, seats, opts, 2,
+                                      300 if game != "taylor-blackjack" else 400 * seats)
+        check("%s %d seats %s in self-play: C's seats, vectors, masks, rewards, ends and digests "
+              "are make()'s (%d episodes ended)" % (game, seats, opts, ends),
+              not problems and ends > 0, problems[:4])
+    for kw in ({"reward": "place"}, {"skip_forced": False}):
+        problems, ends = selfplay_one(E, np, "bruise-jack", 3, {"hands": 1}, 2, 300, **kw)
+        check("bruise-jack in self-play, %s: C's rows are make()'s (%d episodes ended)" % (
+            kw, ends), not problems and ends > 0, problems[:4])
+    # Determinism.
+    hashes = []
+    for seeds in ([5, 6, 7], [5, 6, 7], [5, 6, 9]):
+        v = E.make_vec("bombs", 3, seats=3, self_play=True, hands=1)
+        v.reset(seeds)
+        h, rng = hashlib.sha256(), random.Random(1)
+        for _ in range(300):
+            v.step([rng.choice(list(np.flatnonzero(m))) if m.any() else 0 for m in v.mask])
+            h.update(v.obs.tobytes() + v.mask.tobytes() + v.reward.tobytes() +
+                     v.done.tobytes() + v.seat.tobytes())
+        hashes.append(h.hexdigest())
+        v.close()
+    check("self-play: the same seeds and actions give the same trajectories; another seed "
+          "another", hashes[0] == hashes[1] != hashes[2], hashes)
+    # Its shapes and errors.
+    v = E.make_vec("bruise-jack", 4, seats=3, self_play=True)
+    check("self-play's reward has a column per seat, its seat a row each",
+          v.reward.shape == (4, 3) and v.seat.shape == (4,) and v.seat.dtype == np.int32)
+    msg = raises(ValueError, v.bind, np.zeros((4, v.encoding.obs_length), np.float32),
+                 np.zeros((4, v.encoding.n_actions), np.int8), np.zeros(4, np.float32),
+                 np.zeros(4, np.uint8))
+    check("self-play's bind() wants the reward of every seat", msg ==
+          "reward must be of shape (4, 3), not (4,)", msg)
+    v.reset(1)
+    try:
+        v.mask[0, 0] = 1
+        writeable = True
+    except ValueError:
+        writeable = False
+    check("the environment's own arrays are read-only to the caller", not writeable)
+    v.close()
+    msg = raises(ValueError, E.make_vec, "bruise-jack", 2, seats=2, self_play=True,
+                 opponents=["random"])
+    check("self-play refuses opponents", msg and msg.startswith("self-play takes no opponent"),
+          msg)
 
 
 def arena(lib, arena_path):
@@ -259,6 +373,8 @@ def main():
         arena(lib, os.path.abspath(sys.argv[3]))
     elif mode == "errors":
         errors(lib)
+    elif mode == "selfplay":
+        selfplay(lib)
     else:
         raise SystemExit("test_vec_env.py: unknown mode '%s'" % mode)
     return finish()

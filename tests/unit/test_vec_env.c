@@ -1,9 +1,12 @@
 /* The batched environments' C API (ja_vec_env.h): every game stepped with
- * random legal actions, determinism, the checks of bad input, and no
- * allocation in ja_vec_reset or ja_vec_step (allocation calls of this
- * binary's objects counted through the linker's --wrap, as test_no_alloc
- * counts them; tests/CMakeLists.txt). The opponent is a bot of this file
- * that draws from its host stream, so the host's services are used. */
+ * random legal actions, against opponents and in self-play, determinism,
+ * self-play playing the matches of opponents when the caller plays their
+ * seats as they do, buffers bound again written whole, the checks of bad
+ * input, and no allocation in ja_vec_reset or ja_vec_step (allocation
+ * calls of this binary's objects counted through the linker's --wrap, as
+ * test_no_alloc counts them; tests/CMakeLists.txt). The opponent is a bot
+ * of this file that draws from its host stream, so the host's services are
+ * used. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -50,22 +53,42 @@ static const ja_bot_desc TEST_BOT = {.struct_size = sizeof(ja_bot_desc),
                                      .name = "test", .version = "1", .create = tb_create,
                                      .act = tb_act, .destroy = tb_destroy};
 
+/* A bot that plays its legal action of the lowest code. */
+static int low_act(void *bot, const ja_decision *d, uint32_t *index)
+{
+    (void)bot;
+    *index = 0;
+    for (uint32_t k = 1; k < d->n_legal; k++)
+        if (d->legal[k].code < d->legal[*index].code)
+            *index = k;
+    return JA_OK;
+}
+
+static const ja_bot_desc LOW_BOT = {.struct_size = sizeof(ja_bot_desc),
+                                    .abi_major = JA_BOT_ABI_MAJOR, .abi_minor = JA_BOT_ABI_MINOR,
+                                    .name = "low", .version = "1", .create = tb_create,
+                                    .act = low_act, .destroy = tb_destroy};
+
 typedef struct bufs {
     float *obs;
     int8_t *mask;
     float *reward;
     uint8_t *done;
+    int32_t *seat;
     ja_vec_buffers b;
 } bufs;
 
 static void bufs_make(bufs *x, const ja_vec_env *e)
 {
     size_t n = ja_vec_n_envs(e), L = ja_vec_obs_length(e), A = ja_vec_n_actions(e);
+    size_t R = ja_vec_n_rewards(e);
     x->obs = calloc(n * L, sizeof *x->obs);
     x->mask = calloc(n * A, 1);
-    x->reward = calloc(n, sizeof *x->reward);
+    x->reward = calloc(n * R, sizeof *x->reward);
     x->done = calloc(n, 1);
-    x->b = (ja_vec_buffers){x->obs, n * L, x->mask, n * A, x->reward, n, x->done, n};
+    x->seat = calloc(n, sizeof *x->seat);
+    x->b = (ja_vec_buffers){x->obs, n * L, x->mask, n * A, x->reward, n * R, x->done, n,
+                            x->seat, n};
 }
 
 static void bufs_free(bufs *x)
@@ -74,17 +97,23 @@ static void bufs_free(bufs *x)
     free(x->mask);
     free(x->reward);
     free(x->done);
+    free(x->seat);
 }
 
-static ja_vec_env *make(const char *game, uint32_t seats, uint32_t n, uint32_t flags)
+/* A batch of game with n environments; self-play with JA_VEC_SELF_PLAY in
+ * flags, else the learner in the last seat and opp (TEST_BOT for NULL) in
+ * the others. */
+static ja_vec_env *make_with(const char *game, uint32_t seats, uint32_t n, uint32_t flags,
+                             const ja_bot_desc *bot, int32_t learner)
 {
-    ja_vec_opponent opp = {&TEST_BOT, ""};
+    ja_vec_opponent opp = {bot ? bot : &TEST_BOT, ""};
+    bool self = flags & JA_VEC_SELF_PLAY;
     /* Short matches: one game or hand (bruise-jack and brawljack take none). */
     static const char *const ONE_GAME[] = {"games=1"}, *const ONE_HAND[] = {"hands=1"};
     bool games = strcmp(game, "taylor-blackjack") == 0 || strcmp(game, "jack-in-the-box") == 0;
     ja_vec_config c = {.struct_size = sizeof c, .game = game, .n_seats = seats, .n_envs = n,
-                       .learner = (int32_t)(seats - 1), .opponents = &opp, .n_opponents = 1,
-                       .flags = flags};
+                       .learner = learner, .opponents = self ? NULL : &opp,
+                       .n_opponents = self ? 0 : 1, .flags = flags};
     if (games || strcmp(game, "bombs") == 0) {
         c.options = games ? ONE_GAME : ONE_HAND;
         c.n_options = 1;
@@ -95,6 +124,11 @@ static ja_vec_env *make(const char *game, uint32_t seats, uint32_t n, uint32_t f
     if (rc != JA_OK)
         fail_msg("%s: %s", game, err);
     return e;
+}
+
+static ja_vec_env *make(const char *game, uint32_t seats, uint32_t n, uint32_t flags)
+{
+    return make_with(game, seats, n, flags, NULL, (int32_t)(seats - 1));
 }
 
 /* A random legal index of environment i's mask (0 for an ended one). */
@@ -133,35 +167,45 @@ static uint32_t play(ja_vec_env *e, bufs *x, uint32_t steps, uint64_t seed, long
     return ended;
 }
 
-static void test_every_game(void **state)
+/* Every game against opponents, and in self-play (every decision asked:
+ * one step a seat that acts, so no fewer steps than engine decisions). */
+static void every_game(uint32_t flags, uint32_t steps)
 {
-    (void)state;
     for (int k = 0; ja_games[k]; k++) {
         const ja_game_rules *g = ja_games[k];
         uint32_t seats = g->min_seats < 3 && g->max_seats >= 3 ? 3 : g->min_seats;
-        ja_vec_env *e = make(g->name, seats, 6, JA_VEC_AUTO_RESET), *f;
+        ja_vec_env *e = make(g->name, seats, 6, flags), *f;
         bufs x, y;
         char err[256];
         bufs_make(&x, e);
         assert_int_equal(ja_vec_bind(e, &x.b, err, sizeof err), JA_OK);
         long allocs = 0;
-        uint32_t ended = play(e, &x, 400, 77, &allocs);
+        uint32_t ended = play(e, &x, steps, 77, &allocs);
         if (allocs != 0)
             fail_msg("%s: reset and steps allocated %ld times", g->name, allocs);
         if (ended == 0)
-            fail_msg("%s: no episode ended in 400 steps", g->name);
+            fail_msg("%s: no episode ended in %u steps", g->name, steps);
         ja_vec_episode ep;
         assert_int_equal(ja_vec_episode_info(e, 0, &ep), JA_OK);
         assert_true(ep.episodes > 0 && strlen(ep.digest) == 64 && ep.faults == 0);
+        if (flags & JA_VEC_SELF_PLAY) {
+            if (ep.learner_steps < ep.decisions)
+                fail_msg("%s: %u steps asked for %u decisions", g->name, ep.learner_steps,
+                         ep.decisions);
+            for (uint32_t i = 0; i < 6; i++)
+                assert_true(x.seat[i] >= 0 && (uint32_t)x.seat[i] < seats);
+        }
+        assert_int_equal(ep.units, ep.scores[seats - 1]);
         /* The same seeds and choices: the same buffers. */
-        f = make(g->name, seats, 6, JA_VEC_AUTO_RESET);
+        f = make(g->name, seats, 6, flags);
         bufs_make(&y, f);
         assert_int_equal(ja_vec_bind(f, &y.b, err, sizeof err), JA_OK);
-        play(f, &y, 400, 77, &allocs);
+        play(f, &y, steps, 77, &allocs);
         size_t n = 6;
         assert_memory_equal(x.obs, y.obs, n * ja_vec_obs_length(e) * sizeof(float));
         assert_memory_equal(x.mask, y.mask, n * ja_vec_n_actions(e));
-        assert_memory_equal(x.reward, y.reward, n * sizeof(float));
+        assert_memory_equal(x.reward, y.reward, n * ja_vec_n_rewards(e) * sizeof(float));
+        assert_memory_equal(x.seat, y.seat, n * sizeof(int32_t));
         ja_vec_episode ep2;
         ja_vec_episode_info(f, 0, &ep2);
         assert_string_equal(ep.digest, ep2.digest);
@@ -170,6 +214,131 @@ static void test_every_game(void **state)
         bufs_free(&x);
         bufs_free(&y);
     }
+}
+
+static void test_every_game(void **state)
+{
+    (void)state;
+    every_game(JA_VEC_AUTO_RESET, 400);
+}
+
+static void test_every_game_self_play(void **state)
+{
+    (void)state;
+    every_game(JA_VEC_AUTO_RESET | JA_VEC_SELF_PLAY | JA_VEC_ASK_FORCED, 1600);
+}
+
+/* The index of environment i's mask that policy of seat plays: seat 0 its
+ * highest legal index, the others their lowest (LOW_BOT's choice). */
+static int64_t policy(const bufs *x, uint32_t A, uint32_t i, int32_t seat)
+{
+    const int8_t *m = x->mask + (size_t)i * A;
+    int64_t hi = -1, lo = -1;
+    for (uint32_t a = 0; a < A; a++)
+        if (m[a]) {
+            lo = lo < 0 ? a : lo;
+            hi = a;
+        }
+    return seat == 0 ? (hi < 0 ? 0 : hi) : (lo < 0 ? 0 : lo);
+}
+
+/* Plays steps steps of e with policy (the rows' seats) and writes each
+ * environment's first episodes' digests to dg[i][k] (k < 4). */
+static void play_policy(ja_vec_env *e, bufs *x, uint32_t steps, char dg[][4][JA_VEC_DIGEST_HEX])
+{
+    uint32_t n = ja_vec_n_envs(e), A = ja_vec_n_actions(e);
+    uint64_t seeds[4] = {5, 6, 7, 8};
+    int64_t actions[4];
+    char err[256];
+    assert_int_equal(ja_vec_bind(e, &x->b, err, sizeof err), JA_OK);
+    assert_int_equal(ja_vec_reset(e, seeds, err, sizeof err), JA_OK);
+    for (uint32_t t = 0; t < steps; t++) {
+        for (uint32_t i = 0; i < n; i++)
+            actions[i] = policy(x, A, i, x->seat[i]);
+        if (ja_vec_step(e, actions, err, sizeof err) != JA_OK)
+            fail_msg("step %u: %s", t, err);
+        for (uint32_t i = 0; i < n; i++) {
+            ja_vec_episode ep;
+            ja_vec_episode_info(e, i, &ep);
+            if (x->done[i] && ep.episodes <= 4)
+                memcpy(dg[i][ep.episodes - 1], ep.digest, JA_VEC_DIGEST_HEX);
+        }
+    }
+}
+
+/* In every game, self-play whose caller plays seat 0 as a learner would
+ * and every other seat as LOW_BOT plays the matches, digest for digest, of
+ * the learner in seat 0 against LOW_BOT (joint decisions included: their
+ * seats answer from the same state either way). */
+static void test_self_play_is_opponents(void **state)
+{
+    (void)state;
+    for (int k = 0; ja_games[k]; k++) {
+        const ja_game_rules *g = ja_games[k];
+        uint32_t seats = g->min_seats < 3 && g->max_seats >= 3 ? 3 : g->min_seats;
+        static char a[4][4][JA_VEC_DIGEST_HEX], b[4][4][JA_VEC_DIGEST_HEX];
+        memset(a, 0, sizeof a);
+        memset(b, 1, sizeof b);
+        ja_vec_env *e = make_with(g->name, seats, 4, JA_VEC_AUTO_RESET, &LOW_BOT, 0);
+        ja_vec_env *f = make_with(g->name, seats, 4, JA_VEC_AUTO_RESET | JA_VEC_SELF_PLAY,
+                                  NULL, 0);
+        bufs x, y;
+        bufs_make(&x, e);
+        bufs_make(&y, f);
+        play_policy(e, &x, 300, a);
+        play_policy(f, &y, 300 * seats * 4, b);
+        for (uint32_t i = 0; i < 4; i++) {
+            if (!a[i][1][0])
+                fail_msg("%s: environment %u finished fewer than 2 episodes", g->name, i);
+            for (uint32_t ep = 0; ep < 4 && a[i][ep][0]; ep++)
+                if (memcmp(a[i][ep], b[i][ep], JA_VEC_DIGEST_HEX) != 0)
+                    fail_msg("%s: environment %u, episode %u: %.64s against opponents, %.64s "
+                             "in self-play", g->name, i, ep, a[i][ep], b[i][ep]);
+        }
+        ja_vec_destroy(e);
+        ja_vec_destroy(f);
+        bufs_free(&x);
+        bufs_free(&y);
+    }
+}
+
+/* The mask is written where it changed only; buffers bound again are
+ * written whole: a batch whose buffers are scribbled on and bound again
+ * before every step writes what one left alone writes. */
+static void test_bound_again(void **state)
+{
+    (void)state;
+    const uint32_t n = 4;
+    ja_vec_env *e = make("jack-in-the-box", 2, n, JA_VEC_AUTO_RESET | JA_VEC_SELF_PLAY);
+    ja_vec_env *f = make("jack-in-the-box", 2, n, JA_VEC_AUTO_RESET | JA_VEC_SELF_PLAY);
+    uint32_t L = ja_vec_obs_length(e), A = ja_vec_n_actions(e);
+    bufs x, y;
+    bufs_make(&x, e);
+    bufs_make(&y, f);
+    char err[256];
+    uint64_t seeds[4] = {1, 2, 3, 4};
+    int64_t actions[4];
+    ja_rng r;
+    ja_rng_seed(&r, 3);
+    assert_int_equal(ja_vec_bind(e, &x.b, err, sizeof err), JA_OK);
+    assert_int_equal(ja_vec_bind(f, &y.b, err, sizeof err), JA_OK);
+    assert_int_equal(ja_vec_reset(e, seeds, err, sizeof err), JA_OK);
+    assert_int_equal(ja_vec_reset(f, seeds, err, sizeof err), JA_OK);
+    for (uint32_t t = 0; t < 300; t++) {
+        for (uint32_t i = 0; i < n; i++)
+            actions[i] = pick(&x, A, i, &r);
+        memset(y.mask, 1, (size_t)n * A);
+        memset(y.obs, 0xff, (size_t)n * L * sizeof(float));
+        assert_int_equal(ja_vec_bind(f, &y.b, err, sizeof err), JA_OK);
+        assert_int_equal(ja_vec_step(e, actions, err, sizeof err), JA_OK);
+        assert_int_equal(ja_vec_step(f, actions, err, sizeof err), JA_OK);
+        assert_memory_equal(x.mask, y.mask, (size_t)n * A);
+        assert_memory_equal(x.obs, y.obs, (size_t)n * L * sizeof(float));
+    }
+    ja_vec_destroy(e);
+    ja_vec_destroy(f);
+    bufs_free(&x);
+    bufs_free(&y);
 }
 
 static void test_bad_input(void **state)
@@ -191,7 +360,33 @@ static void test_bad_input(void **state)
     assert_int_equal(ja_vec_create(&c, &e, err, sizeof err), JA_EINVAL);
     assert_string_equal(err, "give at least one opponent");
     c.n_opponents = 1;
+    c.flags = JA_VEC_SELF_PLAY;
+    assert_int_equal(ja_vec_create(&c, &e, err, sizeof err), JA_EINVAL);
+    assert_string_equal(err, "self-play takes no opponent: every seat is the caller's");
+    c.flags = 64;
+    assert_int_equal(ja_vec_create(&c, &e, err, sizeof err), JA_EINVAL);
+    assert_string_equal(err, "unknown flags 0x40");
+    c.flags = JA_VEC_SELF_PLAY;
+    c.opponents = NULL;
+    c.n_opponents = 0;
     assert_int_equal(ja_vec_create(&c, &e, err, sizeof err), JA_OK);
+    assert_int_equal(ja_vec_n_rewards(e), 2);
+    bufs s;
+    bufs_make(&s, e);
+    s.b.seat = NULL;
+    assert_int_equal(ja_vec_bind(e, &s.b, err, sizeof err), JA_EINVAL);
+    assert_string_equal(err, "buffer seat: none given");
+    s.b.seat = s.seat;
+    s.b.reward_len = 2;
+    assert_int_equal(ja_vec_bind(e, &s.b, err, sizeof err), JA_EINVAL);
+    assert_string_equal(err, "buffer reward: 2 elements, not the 4 it needs");
+    ja_vec_destroy(e);
+    bufs_free(&s);
+    c.flags = 0;
+    c.opponents = &opp;
+    c.n_opponents = 1;
+    assert_int_equal(ja_vec_create(&c, &e, err, sizeof err), JA_OK);
+    assert_int_equal(ja_vec_n_rewards(e), 1);
     bufs x;
     bufs_make(&x, e);
     int64_t actions[2] = {0, 0};
@@ -227,6 +422,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_game),
+        cmocka_unit_test(test_every_game_self_play),
+        cmocka_unit_test(test_self_play_is_opponents),
+        cmocka_unit_test(test_bound_again),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,9 @@
 /* Batched training environments: N matches of one game stepped in one call,
  * one learning seat in each, every other seat played by a bot plugin inside
- * the call (libjackarena_env; docs/training.md, "Batched environments").
+ * the call (libjackarena_env; docs/training.md, "Batched environments");
+ * or, with JA_VEC_SELF_PLAY, every seat the caller's: each step answers the
+ * one seat asked (the seat buffer says which), as make()'s multi-agent
+ * environment asks its agents one at a time.
  *
  * Each call writes into buffers the caller owns and binds once
  * (ja_vec_bind): per environment the learner's observation vector
@@ -66,6 +69,18 @@ extern "C" {
 #define JA_VEC_REWARD_PLACE 2u
 /* Ask the learner decisions with a single legal action too. */
 #define JA_VEC_ASK_FORCED 4u
+/* Self-play: every seat is the caller's, no opponent (n_opponents 0). Each
+ * step answers the decision of the seat the seat buffer names, one seat at
+ * a time: in a joint decision (Bombs' windows) each seat asked answers in
+ * turn, in seat order, from the same state, and the engine applies the
+ * answers together after the last. With JA_VEC_ASK_FORCED every engine
+ * decision is asked (one step a seat that acts). The reward buffer has a
+ * column per seat (every seat's reward at the episode's end); the row's
+ * vector is the asked seat's observation, and at the end the final
+ * observation of the seat asked last (seat 0 when none was). The learner
+ * names the seat whose score and place ja_vec_episode's units and place
+ * are. */
+#define JA_VEC_SELF_PLAY 8u
 
 #define JA_VEC_DIGEST_HEX 65 /* 64 hex digits and NUL */
 
@@ -86,23 +101,36 @@ typedef struct ja_vec_config {
     uint32_t n_envs;      /* 1 or more */
     int32_t learner;      /* the learning seat, 0 .. n_seats - 1 */
     /* The other seats' bots, in seat order past the learner's, the last
-     * repeated: {greedy} plays every other seat. At least one. */
+     * repeated: {greedy} plays every other seat. At least one; none (NULL
+     * and 0) with JA_VEC_SELF_PLAY. */
     const ja_vec_opponent *opponents;
     uint32_t n_opponents;
     uint32_t flags;       /* JA_VEC_* */
 } ja_vec_config;
 
 /* The caller's buffers, row-major, one row per environment; each length
- * (in elements) must be exactly what the shape needs. */
+ * (in elements) must be exactly what the shape needs.
+ *
+ * The mask is written only where it changed since the call before (a
+ * game's action index is up to thousands of elements, a decision's legal
+ * actions a few): between calls the bound buffers are the environment's,
+ * and a caller that writes into them binds them again (ja_vec_bind), after
+ * which the next call writes every row whole. */
 typedef struct ja_vec_buffers {
     float *obs;      /* n_envs x obs_length */
     size_t obs_len;
     int8_t *mask;    /* n_envs x n_actions: 1 where the action is legal */
     size_t mask_len;
-    float *reward;   /* n_envs: the learner's reward of the last step */
+    /* n_envs x n_rewards (ja_vec_n_rewards): the reward of the last step,
+     * the learner's, or in self-play every seat's */
+    float *reward;
     size_t reward_len;
     uint8_t *done;   /* n_envs: 1 when the episode is over */
     size_t done_len;
+    /* n_envs: the seat whose observation and mask the row holds (the seat
+     * asked). Required in self-play; else optional (NULL: not written). */
+    int32_t *seat;
+    size_t seat_len;
 } ja_vec_buffers;
 
 /* The last finished episode of one environment. */
@@ -111,10 +139,12 @@ typedef struct ja_vec_episode {
     uint64_t seed;      /* the last one's match seed */
     uint32_t decisions; /* engine steps (every seat's) */
     uint32_t faults;    /* the opponents' faults (default actions played) */
-    uint32_t learner_steps; /* decisions the learner was asked */
+    uint32_t learner_steps; /* decisions the learner (self-play: any seat) was asked */
     int64_t units;      /* the learner's score, units of 1/JA_SCORE_UNIT */
     uint8_t place;      /* the learner's place, 1 = best */
     char digest[JA_VEC_DIGEST_HEX]; /* as `arena play` prints it */
+    int64_t scores[JA_MAX_SEATS];   /* every seat's score (n_seats of them) */
+    uint8_t places[JA_MAX_SEATS];   /* every seat's place */
 } ja_vec_episode;
 
 typedef struct ja_vec_env ja_vec_env;
@@ -129,6 +159,8 @@ JA_API uint32_t ja_vec_n_envs(const ja_vec_env *e);
 /* Engine steps (every seat's decisions, forced ones included) played by
  * every environment since ja_vec_create. */
 JA_API uint64_t ja_vec_decisions(const ja_vec_env *e);
+/* The reward buffer's columns: 1 (the learner's), n_seats in self-play. */
+JA_API uint32_t ja_vec_n_rewards(const ja_vec_env *e);
 /* The observation vector's length and the action index's size. */
 JA_API uint32_t ja_vec_obs_length(const ja_vec_env *e);
 JA_API uint32_t ja_vec_n_actions(const ja_vec_env *e);
@@ -150,7 +182,9 @@ JA_API int ja_vec_reset_one(ja_vec_env *e, uint32_t i, uint64_t seed, char *err,
 
 /* The learner of every environment plays actions[i] (an index of the
  * action index), the opponents play until the learner is asked again or
- * the episode ends, and each row of the buffers is written. Every action is
+ * the episode ends, and each row of the buffers is written. In self-play
+ * actions[i] is the answer of the seat the row named, and play goes on to
+ * the next seat asked (or the episode's end). Every action is
  * checked before any is played: JA_EILLEGAL naming the first environment
  * whose index is out of range or not legal now, JA_ESTATE for an
  * environment never reset; nothing is changed then. An environment whose

@@ -647,17 +647,20 @@ class _VecBuffers(ctypes.Structure):
     _fields_ = [("obs", ctypes.c_void_p), ("obs_len", ctypes.c_size_t),
                 ("mask", ctypes.c_void_p), ("mask_len", ctypes.c_size_t),
                 ("reward", ctypes.c_void_p), ("reward_len", ctypes.c_size_t),
-                ("done", ctypes.c_void_p), ("done_len", ctypes.c_size_t)]
+                ("done", ctypes.c_void_p), ("done_len", ctypes.c_size_t),
+                ("seat", ctypes.c_void_p), ("seat_len", ctypes.c_size_t)]
 
 
 class _VecEpisode(ctypes.Structure):
     _fields_ = [("episodes", ctypes.c_uint64), ("seed", ctypes.c_uint64),
                 ("decisions", ctypes.c_uint32), ("faults", ctypes.c_uint32),
                 ("learner_steps", ctypes.c_uint32), ("units", ctypes.c_int64),
-                ("place", ctypes.c_uint8), ("digest", ctypes.c_char * 65)]
+                ("place", ctypes.c_uint8), ("digest", ctypes.c_char * 65),
+                ("scores", ctypes.c_int64 * _abi.MAX_SEATS),
+                ("places", ctypes.c_uint8 * _abi.MAX_SEATS)]
 
 
-VEC_AUTO_RESET, VEC_REWARD_PLACE, VEC_ASK_FORCED = 1, 2, 4
+VEC_AUTO_RESET, VEC_REWARD_PLACE, VEC_ASK_FORCED, VEC_SELF_PLAY = 1, 2, 4, 8
 _vec_lib = None
 
 
@@ -684,6 +687,7 @@ def _vec():
                                  ctypes.c_int),
                "ja_vec_destroy": ([vp], None), "ja_vec_obs_length": ([vp], u32),
                "ja_vec_n_actions": ([vp], u32), "ja_vec_action_code": ([vp, u32], u32),
+               "ja_vec_n_rewards": ([vp], u32),
                "ja_vec_bind": ([vp, ctypes.POINTER(_VecBuffers), cp, sz], ctypes.c_int),
                "ja_vec_reset": ([vp, vp, cp, sz], ctypes.c_int),
                "ja_vec_reset_one": ([vp, u32, ctypes.c_uint64, cp, sz], ctypes.c_int),
@@ -697,21 +701,26 @@ def _vec():
     return _vec_lib
 
 
-_BUFFERS = (("obs", np.float32, 2), ("mask", np.int8, 2), ("reward", np.float32, 1),
-            ("done", np.uint8, 1))
+_BUFFERS = (("obs", np.float32), ("mask", np.int8), ("reward", np.float32), ("done", np.uint8),
+            ("seat", np.int32))
 
 
 class VecEnv:
     """n_envs matches of one game stepped together in C: seat `learner`
     learns in each, every other seat is played by a bot plugin inside the
-    call (opponents as single()'s). Make one with make_vec().
+    call (opponents as single()'s); or with self_play every seat is the
+    caller's, asked one at a time as make()'s agents are. Make one with
+    make_vec().
 
-    Attributes: n_envs, encoding (the game's Encoding: the vectors are its
-    encode_buffer's, byte for byte), obs (n_envs x obs_length float32), mask
-    (n_envs x n_actions int8), reward (n_envs float32), done (n_envs uint8):
-    the arrays the C code writes into, in place; reset() and step() return
-    them (overwritten by the next call: copy what you keep), or the ones
-    given to bind().
+    Attributes: n_envs, self_play, encoding (the game's Encoding: the
+    vectors are its encode_buffer's, byte for byte), obs (n_envs x
+    obs_length float32), mask (n_envs x n_actions int8), reward (n_envs
+    float32; in self-play n_envs x n_seats, every seat's), done (n_envs
+    uint8), seat (n_envs int32: the seat each row's observation and mask
+    are, the one asked): the arrays the C code writes into, in place (the
+    mask only where it changed: read-only to the caller); reset() and step()
+    return them (overwritten by the next call: copy what you keep), or the
+    ones given to bind().
 
     step(actions) plays actions[i] (an index of the action index) in every
     environment. An environment whose episode is over: with auto_reset (the
@@ -725,7 +734,8 @@ class VecEnv:
     bots and choices)."""
 
     def __init__(self, game, n_envs, seats=None, learner=0, opponents=("random",),
-                 reward="score", skip_forced=True, auto_reset=True, options=None):
+                 reward="score", skip_forced=True, auto_reset=True, options=None,
+                 self_play=False):
         lib = _vec()
         self.game = forward.game(game)
         g = self.game
@@ -736,15 +746,21 @@ class VecEnv:
             raise ValueError("reward must be one of %s, not %r" % (", ".join(_REWARDS), reward))
         self.options = dict(options or {})
         g.options(self.options, self.n_seats)  # ValueError with the library's message
-        specs = list(opponents) if isinstance(opponents, (list, tuple)) else [opponents]
-        if not specs:
+        specs = [] if opponents is None else \
+            list(opponents) if isinstance(opponents, (list, tuple)) else [opponents]
+        self.self_play = bool(self_play)
+        if self.self_play and specs:
+            raise ValueError("self-play takes no opponent: every seat is the caller's "
+                             "(opponents=None)")
+        if not self.self_play and not specs:
             raise ValueError("give at least one opponent")
         self.plugins = [p if isinstance(p, bots.Plugin) else bots.load(p) for p in specs]
         self.encoding = encoding(g)
         self.n_envs, self.learner = n_envs, learner
         flags = ((VEC_AUTO_RESET if auto_reset else 0) |
                  (VEC_REWARD_PLACE if reward == "place" else 0) |
-                 (0 if skip_forced else VEC_ASK_FORCED))
+                 (0 if skip_forced else VEC_ASK_FORCED) |
+                 (VEC_SELF_PLAY if self.self_play else 0))
         self._keep = [("%s=%s" % kv).encode() for kv in self.options.items()] + \
             [p.params.encode() for p in self.plugins]
         opts = (ctypes.c_char_p * max(1, len(self.options)))(*self._keep[:len(self.options)])
@@ -752,7 +768,7 @@ class VecEnv:
             _VecOpponent(ctypes.addressof(p._desc), p.params.encode()) for p in self.plugins])
         cfg = _VecConfig(ctypes.sizeof(_VecConfig), g.name.encode(), self.n_seats, opts,
                          len(self.options), n_envs, learner if isinstance(learner, int) else -1,
-                         opps, len(self.plugins), flags)
+                         opps if self.plugins else None, len(self.plugins), flags)
         h = ctypes.c_void_p()
         self._err = ctypes.create_string_buffer(512)
         self._check(lib.ja_vec_create(ctypes.byref(cfg), ctypes.byref(h), self._err,
@@ -769,9 +785,12 @@ class VecEnv:
         self.observation_space = _box(e.low, e.high, (e.obs_length,), np.float32)
         self.action_space = _discrete(e.n_actions)
         self._seed_rng = random.Random()
-        self.bind(np.zeros((n_envs, e.obs_length), np.float32),
-                  np.zeros((n_envs, e.n_actions), np.int8),
-                  np.zeros(n_envs, np.float32), np.zeros(n_envs, np.uint8))
+        self.bind(*(np.zeros(shape, dtype) for shape, (_, dtype) in zip(self._shapes(),
+                                                                         _BUFFERS)))
+        for name, _ in _BUFFERS:  # the environment's own: the caller only reads them
+            view = getattr(self, name).view()
+            view.flags.writeable = False
+            setattr(self, name, view)
 
     def __repr__(self):
         return "<jackarena.env.VecEnv %s, %d seats, %d environments>" % (
@@ -794,30 +813,36 @@ class VecEnv:
             raise MemoryError(msg)
         raise ValueError(msg)
 
-    def bind(self, obs, mask, reward, done):
+    def _shapes(self):
+        n, e = self.n_envs, self.encoding
+        return ((n, e.obs_length), (n, e.n_actions),
+                (n, self.n_seats) if self.self_play else (n,), (n,), (n,))
+
+    def bind(self, obs, mask, reward, done, seat=None):
         """Makes the environment write into these arrays from now on (each
         C-contiguous and writeable: obs float32 (n_envs, obs_length), mask
-        int8 (n_envs, n_actions), reward float32 (n_envs,), done uint8
-        (n_envs,)), e.g. one time step's rows of a rollout's storage.
-        ValueError naming the array that does not fit; nothing is copied."""
-        shapes = {"obs": (self.n_envs, self.encoding.obs_length),
-                  "mask": (self.n_envs, self.encoding.n_actions),
-                  "reward": (self.n_envs,), "done": (self.n_envs,)}
-        given = {"obs": obs, "mask": mask, "reward": reward, "done": done}
-        for name, dtype, _ in _BUFFERS:
-            a = given[name]
+        int8 (n_envs, n_actions), reward float32 (n_envs,), in self-play
+        (n_envs, n_seats), done uint8 (n_envs,), seat int32 (n_envs,) or
+        None for one of the environment's own), e.g. one time step's rows
+        of a rollout's storage. The next call writes every row whole, and
+        the calls after it the mask only where it changed: to write into
+        bound arrays, bind them again. ValueError naming the array that does
+        not fit; nothing is copied."""
+        if seat is None:
+            seat = np.zeros(self.n_envs, np.int32)
+        given = (obs, mask, reward, done, seat)
+        for a, shape, (name, dtype) in zip(given, self._shapes(), _BUFFERS):
             if not isinstance(a, np.ndarray):
                 raise ValueError("%s must be a NumPy array, not %s" % (name, type(a).__name__))
             if a.dtype != dtype:
                 raise ValueError("%s must be of dtype %s, not %s" % (name, np.dtype(dtype), a.dtype))
-            if a.shape != shapes[name]:
-                raise ValueError("%s must be of shape %s, not %s" % (name, shapes[name], a.shape))
+            if a.shape != shape:
+                raise ValueError("%s must be of shape %s, not %s" % (name, shape, a.shape))
             if not a.flags.c_contiguous or not a.flags.writeable:
                 raise ValueError("%s must be C-contiguous and writeable" % name)
-        b = _VecBuffers(obs.ctypes.data, obs.size, mask.ctypes.data, mask.size,
-                        reward.ctypes.data, reward.size, done.ctypes.data, done.size)
+        b = _VecBuffers(*(x for a in given for x in (a.ctypes.data, a.size)))
         self._call(_vec().ja_vec_bind, ctypes.byref(b))
-        self.obs, self.mask, self.reward, self.done = obs, mask, reward, done
+        self.obs, self.mask, self.reward, self.done, self.seat = given
 
     def _seeds(self, seed):
         if seed is None:
@@ -847,10 +872,11 @@ class VecEnv:
         self._call(_vec().ja_vec_reset_one, int(i), int(seed))
 
     def step(self, actions):
-        """actions: n_envs action indexes (any integer array or sequence).
-        Returns (obs, mask, reward, done). IllegalAction (a ValueError)
-        naming the first environment whose index is not legal, before any
-        is played."""
+        """actions: n_envs action indexes (any integer array or sequence;
+        in self-play each the answer of the seat its row names). Returns
+        (obs, mask, reward, done) (and self.seat: each row's seat).
+        IllegalAction (a ValueError) naming the first environment whose
+        index is not legal, before any is played."""
         a = np.asarray(actions)
         if a.shape != (self.n_envs,) or (a.size and a.dtype.kind not in "iu"):
             raise ValueError("actions must be %d integer indexes (shape (%d,)), not %s of %s"
@@ -861,9 +887,10 @@ class VecEnv:
 
     def episode(self, i):
         """The last finished episode of environment i: {"episodes" (how many
-        have finished), "seed", "digest", "score" (points), "place",
-        "decisions", "steps" (the learner's), "faults"}; None before the
-        first."""
+        have finished), "seed", "digest", "score" (points), "place" (the
+        learner's), "scores", "places" (every seat's), "decisions", "steps"
+        (the learner's; in self-play every seat's asked), "faults"}; None
+        before the first."""
         ep = _VecEpisode()
         if not 0 <= i < self.n_envs or _vec().ja_vec_episode_info(self._h, i, ep) != _abi.OK:
             raise ValueError("environment %r: there are %d" % (i, self.n_envs))
@@ -871,6 +898,8 @@ class VecEnv:
             return None
         return {"episodes": ep.episodes, "seed": ep.seed, "digest": ep.digest.decode(),
                 "score": ep.units / _abi.SCORE_UNIT, "place": ep.place,
+                "scores": [ep.scores[s] / _abi.SCORE_UNIT for s in range(self.n_seats)],
+                "places": [ep.places[s] for s in range(self.n_seats)],
                 "decisions": ep.decisions, "steps": ep.learner_steps, "faults": ep.faults}
 
     @staticmethod
@@ -892,7 +921,11 @@ class VecEnv:
 
 def make_vec(game, n_envs, seats=None, learner=0, opponents=("random",), **kw):
     """A VecEnv of n_envs environments. Keywords: reward ("score" or
-    "place", as make()'s), skip_forced (as make()'s), auto_reset (True);
-    every other keyword is a game option."""
-    env_kw = {k: kw.pop(k) for k in ("reward", "skip_forced", "auto_reset") if k in kw}
+    "place", as make()'s), skip_forced (as make()'s), auto_reset (True),
+    self_play (False; True: every seat the caller's, no opponents); every
+    other keyword is a game option."""
+    env_kw = {k: kw.pop(k) for k in ("reward", "skip_forced", "auto_reset", "self_play")
+              if k in kw}
+    if env_kw.get("self_play") and opponents == ("random",):
+        opponents = None
     return VecEnv(game, n_envs, seats, learner, opponents, options=kw, **env_kw)
