@@ -82,6 +82,9 @@ struct ja_vec_env {
 };
 
 static int fail(char *err, size_t cap, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int fail(char *err, size_t cap, int rc, const char *fmt, ...)
 {
     if (err && cap) {
         va_list ap;
