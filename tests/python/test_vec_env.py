@@ -201,18 +201,7 @@ def selfplay(lib):
         problems, ends = selfplay_one(E, np, "bruise-jack", 3, {"hands": 1}, 2, 300, **kw)
         check("bruise-jack in self-play, %s: C's rows are make()'s (%d episodes ended)" % (
             kw, ends), not problems and ends > 0, problems[:4])
-    # Determinism.
-    hashes = []
-    for seeds in ([5, 6, 7], [5, 6, 7], [5, 6, 9]):
-        v = E.make_vec("bombs", 3, seats=3, self_play=True, hands=1)
-        v.reset(seeds)
-        h, rng = hashlib.sha256(), random.Random(1)
-        for _ in range(300):
-            v.step([rng.choice(list(np.flatnonzero(m))) if m.any() else 0 for m in v.mask])
-            h.update(v.obs.tobytes() + v.mask.tobytes() + v.reward.tobytes() +
-                     v.done.tobytes() + v.seat.tobytes())
-        hashes.append(h.hexdigest())
-        v.close()
+    hashes = trajectories(E, np, ([5, 6, 7], [5, 6, 7], [5, 6, 9]), self_play=True)
     check("self-play: the same seeds and actions give the same trajectories; another seed "
           "another", hashes[0] == hashes[1] != hashes[2], hashes)
     # Its shapes and errors.
@@ -236,6 +225,23 @@ def selfplay(lib):
                  opponents=["random"])
     check("self-play refuses opponents", msg and msg.startswith("self-play takes no opponent"),
           msg)
+
+
+def trajectories(E, np, seed_lists, **kw):
+    """For each list of seeds, the SHA-256 of every array after each of 300
+    steps of random legal choices in Bombs (3 seats, one hand)."""
+    hashes = []
+    for seeds in seed_lists:
+        v = E.make_vec("bombs", len(seeds), seats=3, hands=1, **kw)
+        v.reset(seeds)
+        h, rng = hashlib.sha256(), random.Random(1)
+        for _ in range(300):
+            v.step([rng.choice(list(np.flatnonzero(m))) if m.any() else 0 for m in v.mask])
+            h.update(v.obs.tobytes() + v.mask.tobytes() + v.reward.tobytes() +
+                     v.done.tobytes() + v.seat.tobytes())
+        hashes.append(h.hexdigest())
+        v.close()
+    return hashes
 
 
 def arena(lib, arena_path):
@@ -274,17 +280,8 @@ def arena(lib, arena_path):
                 game, s), ep["digest"] == theirs and ep["steps"] > 0, (ep, theirs))
         v.close()
     # Determinism: the same seeds and choices, the same trajectories.
-    hashes = []
-    for seeds in ([5, 6, 7, 8], [5, 6, 7, 8], [9, 6, 7, 8]):
-        v = E.make_vec("bombs", 4, seats=3, opponents=["random", "greedy"], hands=1)
-        v.reset(seeds)
-        h, rng = hashlib.sha256(), random.Random(1)
-        for _ in range(300):
-            acts = [rng.choice(list(np.flatnonzero(m))) if m.any() else 0 for m in v.mask]
-            v.step(acts)
-            h.update(v.obs.tobytes() + v.mask.tobytes() + v.reward.tobytes() + v.done.tobytes())
-        hashes.append(h.hexdigest())
-        v.close()
+    hashes = trajectories(E, np, ([5, 6, 7, 8], [5, 6, 7, 8], [9, 6, 7, 8]),
+                          opponents=["random", "greedy"])
     check("the same seeds and actions give the same trajectories; another seed another",
           hashes[0] == hashes[1] != hashes[2], hashes)
 
