@@ -11,7 +11,8 @@
  * observation field table in order, each element one float32 of its integer
  * value), its action mask (n_actions int8 over the action index: the game's
  * canonical action codes in ascending order), the reward of the step
- * (float32) and whether the episode is over (uint8). These are the vectors
+ * (float32; every seat's in self-play), whether the episode is over (uint8)
+ * and the seat the row is (int32). These are the vectors
  * jackarena.env's Encoding computes in Python, byte for byte.
  *
  *     ja_vec_config c = {.struct_size = sizeof c, .game = "bruise-jack",
@@ -99,7 +100,9 @@ typedef struct ja_vec_config {
     const char *const *options; /* n_options "key=value" game options */
     uint32_t n_options;
     uint32_t n_envs;      /* 1 or more */
-    int32_t learner;      /* the learning seat, 0 .. n_seats - 1 */
+    /* the learning seat, 0 .. n_seats - 1 (self-play: the seat whose score
+     * and place ja_vec_episode's units and place are) */
+    int32_t learner;
     /* The other seats' bots, in seat order past the learner's, the last
      * repeated: {greedy} plays every other seat. At least one; none (NULL
      * and 0) with JA_VEC_SELF_PLAY. */
