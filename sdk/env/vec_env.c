@@ -18,6 +18,7 @@
 #define CODE_LIMIT 65536u
 #define NO_INDEX 0xFFFFu
 #define EPISODE_STREAM JA_TAG('E', 'P', 'I', 'S')
+#define CHUNK 32u /* bytes of an observation compared at a time (encode_delta) */
 
 /* A run of the observation vector: count elements of one type, contiguous
  * in the C struct (from src) and in the vector (from dst). */
@@ -50,8 +51,12 @@ typedef struct vec_slot {
      * answered yet, the seat asked, the answers so far. */
     uint32_t mask, left, asked;
     ja_action by_seat[JA_MAX_SEATS];
-    uint32_t n_on;    /* the row's mask elements set (their indexes: on) */
-    bool mask_valid;  /* the row's mask holds those and zeros elsewhere */
+    uint32_t n_on;     /* the row's mask elements set (their indexes: on) */
+    uint32_t row_seat; /* the seat whose observation the row's vector encodes */
+    /* The row is what this wrote last: its vector encodes row_seat's
+     * observation (in prev when prev_saved: the episode restarted since),
+     * its mask is 1 at on's indexes and 0 elsewhere. */
+    bool row_valid, prev_saved;
     uint8_t state;
     ja_vec_episode last;
 } vec_slot;
@@ -65,6 +70,10 @@ struct ja_vec_env {
     uint32_t obs_length, n_actions, n_runs;
     size_t state_stride, obs_stride;
     vec_run *runs;
+    vec_run *parts;        /* the runs cut at chunks of CHUNK bytes, chunk by chunk */
+    uint32_t *chunk_part;  /* n_chunks + 1: each chunk's first part */
+    uint32_t n_chunks;
+    unsigned char *prev;   /* obs_stride: the observation a row encodes, kept */
     uint32_t *codes;    /* n_actions */
     uint16_t *index_of; /* CODE_LIMIT: the index of a code, NO_INDEX for none */
     vec_opp *opps;
@@ -262,11 +271,12 @@ static int build_index(ja_vec_env *e)
             out[j] = (float)s[j];                                    \
     } while (0)
 
-/* Writes the vector of raw observation obs to out. */
-static void encode(const ja_vec_env *e, const unsigned char *obs, float *restrict vec)
+/* Writes runs[0 .. n) of raw observation obs to vec. */
+static inline void encode_runs(const vec_run *runs, uint32_t n, const unsigned char *obs,
+                               float *restrict vec)
 {
-    for (uint32_t k = 0; k < e->n_runs; k++) {
-        const vec_run *r = &e->runs[k];
+    for (uint32_t k = 0; k < n; k++) {
+        const vec_run *r = &runs[k];
         const unsigned char *src = obs + r->src;
         float *restrict out = vec + r->dst;
         switch (r->type) {
@@ -279,6 +289,64 @@ static void encode(const ja_vec_env *e, const unsigned char *obs, float *restric
         default: CONVERT(int64_t); break;
         }
     }
+}
+
+/* The vector of raw observation obs, whole. */
+static void encode(const ja_vec_env *e, const unsigned char *obs, float *restrict vec)
+{
+    encode_runs(e->runs, e->n_runs, obs, vec);
+}
+
+/* The elements of obs that differ from prev (the observation vec encodes),
+ * chunk by chunk of CHUNK bytes. The bytes past obs_size are zeros in
+ * both. */
+static void encode_delta(const ja_vec_env *e, const unsigned char *obs,
+                         const unsigned char *prev, float *restrict vec)
+{
+    for (uint32_t c = 0; c < e->n_chunks; c++)
+        if (memcmp(obs + c * CHUNK, prev + c * CHUNK, CHUNK) != 0)
+            encode_runs(e->parts + e->chunk_part[c], e->chunk_part[c + 1] - e->chunk_part[c],
+                        obs, vec);
+}
+
+/* The part of run r in chunk c (the elements with a byte in it): its count
+ * 0 for none. */
+static vec_run run_part(const vec_run *r, uint32_t c)
+{
+    const uint32_t size = type_size(r->type), end = r->src + r->count * size;
+    const uint32_t lo = c * CHUNK, hi = lo + CHUNK;
+    if (end <= lo || r->src >= hi)
+        return (vec_run){0, 0, 0, r->type};
+    const uint32_t from = (lo > r->src ? lo - r->src : 0) / size;
+    const uint32_t to = ((hi < end ? hi : end) - r->src + size - 1) / size;
+    return (vec_run){r->src + from * size, r->dst + from, to - from, r->type};
+}
+
+/* parts and chunk_part: the runs cut at the chunks, for encode_delta.
+ * JA_OK or JA_ENOMEM. */
+static int build_parts(ja_vec_env *e)
+{
+    uint32_t n_chunks = (e->g->obs_size + CHUNK - 1) / CHUNK, n = 0;
+    e->chunk_part = malloc((n_chunks + 1) * sizeof *e->chunk_part);
+    if (!e->chunk_part)
+        return JA_ENOMEM;
+    for (int pass = 0; pass < 2; pass++) {
+        n = 0;
+        for (uint32_t c = 0; c < n_chunks; c++) {
+            e->chunk_part[c] = n;
+            for (uint32_t k = 0; k < e->n_runs; k++) {
+                vec_run p = run_part(&e->runs[k], c);
+                if (p.count && pass)
+                    e->parts[n] = p;
+                n += p.count ? 1 : 0;
+            }
+        }
+        e->chunk_part[n_chunks] = n;
+        if (!pass && !(e->parts = malloc((n ? n : 1) * sizeof *e->parts)))
+            return JA_ENOMEM;
+    }
+    e->n_chunks = n_chunks;
+    return JA_OK;
 }
 
 /* ---- one environment -------------------------------------------------------------- */
@@ -299,24 +367,34 @@ static vec_seat *seat_of(const ja_vec_env *e, uint32_t i, uint32_t seat)
 }
 
 /* Writes environment i's row: seat's observation and its mask (the legal
- * list when asked, else none). The vector is written whole (converting
- * every element costs less than finding the few that changed); the mask
- * only where it changed when it is still what this wrote last. */
+ * list when asked, else none); when the row is still what this wrote last,
+ * only what changed since (the observation it encodes: in prev after a
+ * restart, else still in row_seat's buffer, copied to prev before an update
+ * of that same seat). */
 static void write_row(ja_vec_env *e, uint32_t i, uint32_t seat, bool asked)
 {
     vec_slot *sl = &e->slots[i];
     unsigned char *obs = obs_of(e, i, seat);
+    const unsigned char *prev = NULL;
+    if (sl->row_valid)
+        prev = sl->prev_saved ? e->prev
+               : seat == sl->row_seat ? memcpy(e->prev, obs, e->obs_stride)
+                                      : obs_of(e, i, sl->row_seat);
     e->upd->update(state_of(e, i), (int)seat, obs);
-    encode(e, obs, e->buf.obs + (size_t)i * e->obs_length);
+    float *vec = e->buf.obs + (size_t)i * e->obs_length;
     int8_t *mask = e->buf.mask + (size_t)i * e->n_actions;
     uint16_t *on = e->on + (size_t)i * e->g->max_actions;
-    if (sl->mask_valid) {
+    if (prev) {
+        encode_delta(e, obs, prev, vec);
         for (uint32_t k = 0; k < sl->n_on; k++)
             mask[on[k]] = 0;
     } else {
+        encode(e, obs, vec);
         memset(mask, 0, e->n_actions);
-        sl->mask_valid = true;
     }
+    sl->row_valid = true;
+    sl->prev_saved = false;
+    sl->row_seat = seat;
     sl->n_on = 0;
     if (e->buf.seat)
         e->buf.seat[i] = (int32_t)seat;
@@ -486,6 +564,10 @@ static int start(ja_vec_env *e, uint32_t i, uint64_t base, uint64_t episode, cha
     sl->state = VS_NONE;
     if (g->setup(state_of(e, i), &e->opts, e->n_seats, sl->seed) != JA_OK)
         return fail(err, cap, JA_EINVAL, "environment %u: %s refused its setup", i, g->name);
+    if (sl->row_valid) { /* the observation the row encodes, about to be zeroed */
+        memcpy(e->prev, obs_of(e, i, sl->row_seat), e->obs_stride);
+        sl->prev_saved = true;
+    }
     memset(obs_of(e, i, 0), 0, e->obs_stride * e->n_seats);
     dg_begin(e, sl);
     for (uint32_t s = 0; s < e->n_seats && !(e->flags & JA_VEC_SELF_PLAY); s++) {
@@ -497,6 +579,7 @@ static int start(ja_vec_env *e, uint32_t i, uint64_t base, uint64_t episode, cha
         int rc = vs->opp->desc->create(&HOST, vs, g->name, (int32_t)s, e->n_seats, &vs->bot);
         if (rc != JA_OK || !vs->bot) {
             vs->bot = NULL;
+            sl->row_valid = false; /* prev is another's: the next row is written whole */
             close_bots(e, i, NULL);
             return fail(err, cap, JA_EBOT, "environment %u: bot %s refused seat %u of %s: %s", i,
                         vs->opp->desc->name ? vs->opp->desc->name : "?", s, g->name,
@@ -592,18 +675,20 @@ static int allocate(ja_vec_env *e)
 {
     const size_t n = e->n_envs;
     e->state_stride = round64(e->g->state_size);
-    e->obs_stride = round64(e->g->obs_size);
+    e->obs_stride = round64(e->g->obs_size); /* whole chunks */
     e->states = aligned_alloc(64, n * e->state_stride);
     e->obs = aligned_alloc(64, n * e->n_seats * e->obs_stride);
+    e->prev = aligned_alloc(64, e->obs_stride);
     e->on = calloc(n * e->g->max_actions, sizeof *e->on);
     e->slots = calloc(n, sizeof *e->slots);
     e->seats = calloc(n * e->n_seats, sizeof *e->seats);
     e->legal = calloc(n * e->g->max_actions, sizeof *e->legal);
     e->scratch = calloc(e->g->max_actions, sizeof *e->scratch);
-    if (!e->states || !e->obs || !e->on || !e->slots || !e->seats || !e->legal ||
+    if (!e->states || !e->obs || !e->prev || !e->on || !e->slots || !e->seats || !e->legal ||
         !e->scratch)
         return JA_ENOMEM;
     memset(e->obs, 0, n * e->n_seats * e->obs_stride);
+    memset(e->prev, 0, e->obs_stride);
     for (uint32_t i = 0; i < e->n_envs && e->n_opps; i++)
         for (uint32_t s = 0, k = 0; s < e->n_seats; s++) {
             if (s == e->learner)
@@ -629,7 +714,8 @@ int ja_vec_create(const ja_vec_config *c, ja_vec_env **out, char *err, size_t ca
         rc = check_opponents(e, c, err, cap);
     if (rc == JA_OK) {
         e->obs_length = build_runs(e);
-        rc = e->obs_length && build_index(e) == JA_OK && allocate(e) == JA_OK
+        rc = e->obs_length && build_index(e) == JA_OK && build_parts(e) == JA_OK &&
+                     allocate(e) == JA_OK
                  ? JA_OK
                  : fail(err, cap, JA_ENOMEM, "out of memory");
     }
@@ -649,6 +735,9 @@ void ja_vec_destroy(ja_vec_env *e)
         for (uint32_t i = 0; i < e->n_envs; i++)
             close_bots(e, i, NULL);
     free(e->runs);
+    free(e->parts);
+    free(e->chunk_part);
+    free(e->prev);
     free(e->codes);
     free(e->index_of);
     free(e->opps);
@@ -720,7 +809,7 @@ int ja_vec_bind(ja_vec_env *e, const ja_vec_buffers *b, char *err, size_t cap)
     e->buf = *b;
     e->bound = true;
     for (uint32_t i = 0; i < e->n_envs; i++)
-        e->slots[i].mask_valid = false; /* the next mask written is written whole */
+        e->slots[i].row_valid = false; /* the next row is written whole */
     return JA_OK;
 }
 

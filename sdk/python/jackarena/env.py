@@ -718,7 +718,8 @@ class VecEnv:
     float32; in self-play n_envs x n_seats, every seat's), done (n_envs
     uint8), seat (n_envs int32: the seat each row's observation and mask
     are, the one asked): the arrays the C code writes into, in place (the
-    mask only where it changed: read-only to the caller); reset() and step()
+    vector and mask only where they changed: read-only to the caller);
+    reset() and step()
     return them (overwritten by the next call: copy what you keep), or the
     ones given to bind().
 
@@ -825,9 +826,9 @@ class VecEnv:
         (n_envs, n_seats), done uint8 (n_envs,), seat int32 (n_envs,) or
         None for one of the environment's own), e.g. one time step's rows
         of a rollout's storage. The next call writes every row whole, and
-        the calls after it the mask only where it changed: to write into
-        bound arrays, bind them again. ValueError naming the array that does
-        not fit; nothing is copied."""
+        the calls after it the vector and mask only where they changed: to
+        write into bound arrays, bind them again. ValueError naming the
+        array that does not fit; nothing is copied."""
         if seat is None:
             seat = np.zeros(self.n_envs, np.int32)
         given = (obs, mask, reward, done, seat)
