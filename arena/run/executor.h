@@ -84,12 +84,18 @@ typedef struct arena_job_result {
 
 typedef struct arena_executor arena_executor;
 
+/* From next(): no result yet, but room for more jobs (above every JA_E*
+ * code, which are 0 or below). */
+#define ARENA_EXEC_ROOM 1
+
 typedef struct arena_executor_ops {
     /* How many jobs may be outstanding at once. */
     uint32_t (*capacity)(arena_executor *x);
     /* Hands over a job; never blocks when fewer than capacity() are out. */
     int (*submit)(arena_executor *x, const arena_job *job);
-    /* Waits for the next finished job. JA_EAGAIN when none is outstanding. */
+    /* Waits for the next finished job. JA_EAGAIN when none is outstanding;
+     * ARENA_EXEC_ROOM (remote workers joined) when none is there yet but
+     * capacity() grew: submit more, then call again. */
     int (*next)(arena_executor *x, arena_job_result *out);
     void (*destroy)(arena_executor *x);
     /* Optional (NULL: none): a finished job's result if one is there now,

@@ -80,6 +80,7 @@ typedef struct workers_x {
     msgpack_sbuffer sb;
     wk *w;
     uint32_t n_w;
+    uint32_t hellos;             /* workers taken so far (on_hello) */
     pid_t *child;                /* local worker processes; 0 = none */
     uint32_t restarts;
     ojob *jobs;                  /* outstanding */
@@ -383,6 +384,7 @@ static void on_hello(workers_x *e, zmq_msg_t *id, const worker_msg *m)
             w->pid = e->child[i];
     if (k == e->n_w)
         e->n_w++;
+    e->hellos++;
 }
 
 /* Writes a replay the worker sent where the in-process executor would have
@@ -599,7 +601,12 @@ static bool receive(workers_x *e, int n, int64_t t, arena_job_result *out)
 }
 
 /* The next finished job; with nowait, one look at what has come (no
- * waiting): JA_EAGAIN when no result is there. */
+ * waiting): JA_EAGAIN when no result is there. Waiting, ARENA_EXEC_ROOM
+ * when a worker joined and the capacity is above the jobs held: the
+ * caller hands over more (they go to the new worker at once) and asks
+ * again, so a worker that joins while every job is on another one (a
+ * slow match, a worker started before the rest) does not wait for a
+ * result to get work. */
 static int workers_take(arena_executor *x, arena_job_result *out, bool nowait)
 {
     workers_x *e = (workers_x *)x;
@@ -612,12 +619,15 @@ static int workers_take(arena_executor *x, arena_job_result *out, bool nowait)
         if (take_failed(e, out))
             return JA_OK;
         dispatch(e);
+        uint32_t hellos = e->hellos;
         int n = wait_for_frames(e, nowait);
         int64_t t = now_ms();
         bool got = receive(e, n, t, out);
         check_workers(e, t);
         if (got)
             return JA_OK;
+        if (!nowait && e->hellos != hellos && e->n_jobs < workers_capacity(x))
+            return ARENA_EXEC_ROOM;
     }
 }
 

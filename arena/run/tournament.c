@@ -168,11 +168,17 @@ static void fill_executor(play_state *p)
 }
 
 /* The next result, and every other one already there: how many (0 when
- * nothing is in flight any more). */
+ * nothing is in flight any more). An executor that found room for more
+ * while waiting (workers joined) is filled first. */
 static uint32_t take_results(play_state *p)
 {
     arena_executor *x = p->x;
-    if (p->in_flight == 0 || x->ops->next(x, &p->jr[0]) != JA_OK)
+    if (p->in_flight == 0)
+        return 0;
+    int rc;
+    while ((rc = x->ops->next(x, &p->jr[0])) == ARENA_EXEC_ROOM)
+        fill_executor(p);
+    if (rc != JA_OK)
         return 0;
     uint32_t n = 1;
     while (n < BATCH && n < p->in_flight && x->ops->next_ready &&
