@@ -1,10 +1,13 @@
 # Shared by the tests of tests/slurm (sourced, with the arena's path as
 # $1): skips (77) without root or without Slurm's packages where they
-# cannot be installed, starts a private cluster (cluster.sh) in a temporary
-# directory that is the working directory, and stops it on exit. Gives
-# check, expect, same_ladder, job_of, tasks, held, digests and finish.
+# cannot be installed, starts a private cluster (cluster.sh; of $NODES
+# nodes, 1 unless the test sets it, skipping where cluster.sh cannot make
+# their namespaces) in a temporary directory that is the working
+# directory, and stops it on exit. Gives check, expect, same_ladder,
+# job_of, tasks, held, digests and finish.
 set -u
 ARENA=$1
+NODES=${NODES:-1}
 here=$(cd "$(dirname "$0")" && pwd)
 PY=/usr/bin/python3
 export PATH=$PATH:/usr/sbin:/sbin
@@ -30,19 +33,30 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+# A signal ends the test through its EXIT trap: the cluster is stopped.
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 cd "$work"
 pass=0 fail=0
 check() { local d=$1; shift; if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $d"; fi; }
 
 t0=$(date +%s.%N)
-if ! bash "$here/cluster.sh" start "$cluster"; then
+bash "$here/cluster.sh" start "$cluster" "$NODES"
+rc=$?
+[ "$rc" = 3 ] && skip "this machine cannot host a cluster of $NODES nodes (cluster.sh said why)"
+if [ "$rc" != 0 ]; then
   echo "FAIL: the private cluster did not start"
   exit 1
 fi
-echo "cluster up in $($PY -c "print('%.1f s' % ($(date +%s.%N) - $t0))")"
+echo "cluster of $NODES node(s) up in $($PY -c "print('%.1f s' % ($(date +%s.%N) - $t0))")"
 . "$cluster/env"
 daemons=$(bash "$here/cluster.sh" pids "$cluster")
-check "three daemons run" [ "$(echo "$daemons" | wc -w)" = 3 ]
+# munged and slurmctld; slurmd on one node; each of N nodes: its
+# namespaces' holder, munged and slurmd.
+want=3
+[ "$NODES" -gt 1 ] && want=$((2 + 3 * NODES))
+check "$want daemons run" [ "$(echo "$daemons" | wc -w)" = "$want" ]
 
 T="tournament bombs --bots random,greedy,random --rounds 20 --seed 7"  # 120 matches: 6 seatings a round
 same_ladder() { # same_ladder A.db B.db [N [live]]: the same N (120) matches (digests),
@@ -94,13 +108,22 @@ held() { # held OUT ERR TASKS ACT -- command...: runs the command (a run whose j
 }
 cancel3() { scancel "${job}_3"; scontrol release "$job"; } # task 3 never runs
 interrupt() { kill -INT "$apid"; }                       # Ctrl-C
-digests() { # digests DIR: "NAME DIGEST" per replay, each verified
-  local f
-  for f in "$1"/*.rpl; do
-    "$ARENA" replay verify --json "$f" >v.json || { echo "$f does not verify"; return; }
-    $PY -c 'import json,sys; d=json.load(open("v.json")); assert d["ok"]; print(sys.argv[1], d["digest"])' \
-      "$(basename "$f")" || return
-  done
+digests() { # digests DIR: "NAME DIGEST" per replay, each verified (one Python for all)
+  $PY - "$ARENA" "$1" <<'PYEOF'
+import json, os, subprocess, sys
+arena, d = sys.argv[1], sys.argv[2]
+for f in sorted(n for n in os.listdir(d) if n.endswith(".rpl")):
+    p = subprocess.run([arena, "replay", "verify", "--json", os.path.join(d, f)],
+                       capture_output=True, text=True)
+    try:
+        v = json.loads(p.stdout)
+    except ValueError:
+        v = {}
+    if p.returncode != 0 or not v.get("ok"):
+        print(os.path.join(d, f), "does not verify")
+        break
+    print(f, v["digest"])
+PYEOF
 }
 
 expect() { # expect CODE PATTERN -- command...
@@ -116,9 +139,15 @@ expect() { # expect CODE PATTERN -- command...
 
 finish() { # stops the cluster, checks that its daemons are gone, prints the count
   bash "$here/cluster.sh" stop "$cluster"
-  local left="" p
-  for p in $daemons; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
-  check "no daemon left (by PID:$left)" [ -z "$left" ]
+  local left
+  left=$(bash "$here/cluster.sh" pids "$cluster" | tr '\n' ' ')
+  check "no daemon left (by PID: $left)" [ -z "$left" ]
+  if [ "$NODES" -gt 1 ]; then # the bridge and the nodes' veth pairs
+    local b=${CLUSTER_ADDR#10.254.}
+    b=${b%.1}
+    left=$(ip -o link show | grep -E " ja-br-$b:| ja-$b-n[0-9]+@" | cut -d' ' -f2 | tr '\n' ' ')
+    check "no link left (by name: $left)" [ -z "$left" ]
+  fi
   echo "$1: $pass passed, $fail failed"
   [ "$fail" = 0 ]
 }
