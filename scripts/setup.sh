@@ -21,8 +21,9 @@ PACKAGES=(
   chromium
   # sandbox_runtimes: a confined Node.js bot (its zeromq package comes from npm)
   nodejs
-  # the slow `slurm` tests: a private single-node cluster (tests/slurm/cluster.sh)
-  slurmctld slurmd slurm-client munge
+  # the slow `slurm` tests: a private cluster (tests/slurm/cluster.sh; its two
+  # nodes in namespaces need iproute2's `ip`)
+  slurmctld slurmd slurm-client munge iproute2
 )
 
 missing=()

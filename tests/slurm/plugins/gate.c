@@ -1,12 +1,14 @@
-/* A bot for the multi-node Slurm test (test_slurm_nodes.sh): it plays the
- * first legal action, and before its first match in a process it passes a
- * gate. With JA_TEST_GATE_DIR set, it creates the file named after its
+/* A bot for the multi-node Slurm test (test_slurm_nodes.sh) and for
+ * cli_scale_join (tests/cli/test_scale_join.sh): it plays the first legal
+ * action, and before its first match in a process it passes a gate. With JA_TEST_GATE_DIR set, it creates the file named after its
  * host (gethostname: a node's own name in its UTS namespace) in that
  * directory and waits until the directory names JA_TEST_GATE_HOSTS hosts
  * (default 2). A shard or a referee worker that begins to play on one
  * node thus waits, holding that node's one CPU, until another node plays
  * too: the test knows every node played, without depending on timing.
- * Without JA_TEST_GATE_DIR there is no gate (the `--jobs 1` run). Waiting
+ * JA_TEST_GATE_NAME, when set, is the name it signs in with instead of the
+ * host's (two workers on one machine: test_scale_join.sh). Without
+ * JA_TEST_GATE_DIR there is no gate (the `--jobs 1` run). Waiting
  * only delays a match, so the results are those of the same bot without
  * the gate. */
 #define _POSIX_C_SOURCE 200809L
@@ -50,7 +52,10 @@ static int pass_gate(void)
     char host[256], path[PATH_MAX];
     if (dir == NULL || *dir == '\0')
         return JA_OK;
-    if (gethostname(host, sizeof host) != 0)
+    const char *name = getenv("JA_TEST_GATE_NAME");
+    if (name && *name)
+        snprintf(host, sizeof host, "%s", name);
+    else if (gethostname(host, sizeof host) != 0)
         return JA_EIO;
     host[sizeof host - 1] = '\0';
     if (snprintf(path, sizeof path, "%s/%s", dir, host) >= (int)sizeof path)
