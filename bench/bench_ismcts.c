@@ -65,9 +65,9 @@ static void count_seat0(void *ctx, const ja_game_rules *g, const ref_step_info *
 static void defaults_table(FILE *md, ref_bot *ism, ref_bot *greedy)
 {
     fprintf(md,
-            "\nThe time of a decision at the defaults (`ismcts` with no parameters: 1000 "
-            "iterations, and in BrawlJack, Bruise Jack and Jack in the Box the paired rollout "
-            "test), "
+            "\nThe time of a decision at the defaults (`ismcts` with no parameters: each "
+            "game's own budget, docs/bots.md, and in BrawlJack, Bruise Jack and Jack in the Box "
+            "the paired rollout test), "
             "on seat 0 against `greedy`, %u whole match per row with default options: the "
             "bot's thinking time over the decisions put to it.\n\n"
             "| game | seats | decisions | mean ms per decision |\n"

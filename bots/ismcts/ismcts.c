@@ -28,13 +28,21 @@
  *     of the seat that chose its edge (max-n style), so opponents pick what
  *     is good for them and partners (Jack in the Box teams, whose scores the
  *     engine already shares) what is good for the side.
+ * The budget: `iters` iterations at most, and where the game has one
+ * (iters=auto, steps=auto: Taylor Blackjack and Bombs) until the
+ * iterations have taken `steps` engine steps in all, a deterministic
+ * measure of CPU time whatever the length of the match left (a playout
+ * runs to the end of the match).
  * The search's answer is the root's most visited own action. What is played
  * is decided by one of two tests against the greedy heuristic's answer:
  *  - the paired rollout test (verify=K > 0, paired_test() below; the default
  *    in BrawlJack, Bruise Jack and Jack in the Box): greedy's answer and the search's
  *    best candidates are each played from the same K determinizations and
  *    continued by the heuristic with common random numbers; a candidate
- *    replaces greedy's answer only when its paired mean gain is significant;
+ *    replaces greedy's answer only when its paired mean gain is significant.
+ *    It stops early (early=on) once no candidate can be expected to win or
+ *    one clearly has; with at most 4 legal actions it tests them all and
+ *    the search, which only chooses what to test, is skipped;
  *  - otherwise the root anchor (anchored() below), which keeps greedy's
  *    answer unless the tree's own statistics beat it significantly.
  *
@@ -106,26 +114,46 @@ typedef struct greedy_entry {
     double anchor;         /* anchor=auto: the threshold of the root's test here */
     uint32_t verify;       /* verify=auto: the paired test's determinizations here (0: the
                               tree's statistics are tested instead) */
+    uint32_t iters;        /* iters=auto: the search's iterations here, at most */
+    uint32_t steps;        /* steps=auto (with iters=auto): the search's engine steps */
 } greedy_entry;
 
+/* The per-game budgets of iters=auto and verify=auto: a decision at about
+ * 50 ms of CPU or less on the benchmark machine (docs/bots.md). */
+#define ITERS_TAYLOR 5000u
+#define STEPS_TAYLOR 400000u
+#define ITERS_BRAWLJACK 2000u
+#define STEPS_BRAWLJACK 0u
+#define VERIFY_BRAWLJACK 1000u
+#define ITERS_BRUISE_JACK 1000u /* never searched: at most 3 legal actions, all tested */
+#define STEPS_BRUISE_JACK 0u
+#define VERIFY_BRUISE_JACK 700u
+#define ITERS_JITB 800u
+#define STEPS_JITB 0u
+#define VERIFY_JITB 800u
+#define ITERS_BOMBS 5000u
+#define STEPS_BOMBS 200000u
+
 static const greedy_entry GREEDY[] = {
-    {"taylor-blackjack", JA_TAYLOR_OBS_VERSION, greedy_taylor_act, greedy_taylor_act, 0, 1.96, 0},
+    {"taylor-blackjack", JA_TAYLOR_OBS_VERSION, greedy_taylor_act, greedy_taylor_act, 0, 1.96, 0,
+     ITERS_TAYLOR, STEPS_TAYLOR},
 #ifdef GREEDY_HAVE_BRAWLJACK
-    {"brawljack", JA_BRAWLJACK_OBS_VERSION, greedy_brawljack_act, greedy_brawljack_act, 1, 2.5, 200},
+    {"brawljack", JA_BRAWLJACK_OBS_VERSION, greedy_brawljack_act, greedy_brawljack_act, 1, 2.5,
+     VERIFY_BRAWLJACK, ITERS_BRAWLJACK, STEPS_BRAWLJACK},
 #endif
 #ifdef GREEDY_HAVE_BRUISE_JACK
     /* Bruise Jack and Jack in the Box: the tree's own statistics did not
      * beat greedy (docs/bots.md), the paired rollout test does; in
      * BrawlJack it more than tripled the margin over greedy. */
     {"bruise-jack", JA_BRUISE_JACK_OBS_VERSION, greedy_bruise_jack_act,
-     greedy_bruise_jack_fast_act, 0, 2.5, 400},
+     greedy_bruise_jack_fast_act, 0, 2.5, VERIFY_BRUISE_JACK, ITERS_BRUISE_JACK, STEPS_BRUISE_JACK},
 #endif
 #ifdef GREEDY_HAVE_JACK_IN_THE_BOX
     {"jack-in-the-box", JA_JITB_OBS_VERSION, greedy_jack_in_the_box_act,
-     greedy_jack_in_the_box_act, 1, 2.5, 300},
+     greedy_jack_in_the_box_act, 1, 2.5, VERIFY_JITB, ITERS_JITB, STEPS_JITB},
 #endif
 #ifdef GREEDY_HAVE_BOMBS
-    {"bombs", JA_BOMBS_OBS_VERSION, greedy_bombs_act, greedy_bombs_act, 0, 1.96, 0},
+    {"bombs", JA_BOMBS_OBS_VERSION, greedy_bombs_act, greedy_bombs_act, 0, 1.96, 0, ITERS_BOMBS, STEPS_BOMBS},
 #endif
 };
 
@@ -147,6 +175,7 @@ typedef struct ismcts {
     ja_action *legal;     /* max_actions */
     uint8_t *tried;       /* max_actions: has a child for this legal action */
     unsigned char *base;  /* the paired test: the determinization all candidates share */
+    uint64_t work;        /* engine steps taken in this decision (the steps budget) */
     ja_rng rng;
 } ismcts;
 
@@ -211,6 +240,10 @@ static int create(const ja_host_api *host, void *hctx, const char *game, int32_t
                 b->p.anchor = GREEDY[i].anchor;
             if (p.verify == ISMCTS_VERIFY_AUTO)
                 b->p.verify = GREEDY[i].verify;
+            if (p.iters == ISMCTS_ITERS_AUTO)
+                b->p.iters = GREEDY[i].iters;
+            if (p.steps == ISMCTS_STEPS_AUTO && p.iters == ISMCTS_ITERS_AUTO)
+                b->p.steps = GREEDY[i].steps;
             if (b->p.verify > 0)
                 b->vpol = GREEDY[i].playout;
             if (b->p.anchor > 0 || b->p.verify > 0)
@@ -221,6 +254,10 @@ static int create(const ja_host_api *host, void *hctx, const char *game, int32_t
         }
     if (b->p.verify == ISMCTS_VERIFY_AUTO)
         b->p.verify = 0; /* a game without a heuristic: nothing to test against */
+    if (b->p.iters == ISMCTS_ITERS_AUTO)
+        b->p.iters = ISMCTS_DEFAULT_ITERS;
+    if (b->p.steps == ISMCTS_STEPS_AUTO)
+        b->p.steps = 0; /* iters given, or a game without its own budget: iterations alone */
     if (p.rollout == ISMCTS_ROLLOUT_GREEDY && !b->greedy) {
         if (host->log)
             host->log(hctx, JA_LOG_ERROR, "ismcts: no greedy heuristic for this game");
@@ -375,6 +412,7 @@ static int next_choice(ismcts *b, uint32_t *mask, uint32_t *pending, uint32_t *s
             return 0;
         if (++*steps > ISMCTS_MAX_STEPS)
             return -1;
+        b->work++;
     }
     *c = chooser(b, *pending);
     *n = g->legal(b->st, *c, b->legal, g->max_actions);
@@ -499,30 +537,38 @@ static uint32_t anchored(ismcts *b, const ja_decision *d, const node *best, uint
     return mb - mg > b->p.anchor * sqrt(vb + vg) ? best_i : gi;
 }
 
-/* The paired rollout test at the root (verify=K > 0). The candidates are
- * greedy's answer gi and the search's most visited other actions (up to
- * VERIFY_CANDS in all). K times: one determinization is sampled and every
- * candidate is played from it, then the match is played out by the game's
- * heuristic for every seat, the playouts of all candidates drawing the same
- * random numbers (common random numbers). Each candidate's reward minus
- * greedy's in the same determinization is one paired difference; a
- * candidate replaces greedy's answer only when the mean of its differences
- * exceeds `anchor` standard errors of that mean (a one-sided paired test),
- * and the candidate with the largest such mean is played. This is the
- * rollout method of policy improvement (G. Tesauro, G. R. Galperin,
- * "On-line policy improvement using Monte-Carlo search", NIPS 9, 1997;
- * D. P. Bertsekas, J. N. Tsitsiklis, C. Wu, "Rollout algorithms for
- * combinatorial optimization", Journal of Heuristics 3, 1997) with the
- * search choosing what to test. */
 #define VERIFY_CANDS 4u
 #define VERIFY_MIN 30u
+/* Early stopping (early=on): every VERIFY_MIN pairs, a candidate whose mean
+ * difference is at or below minus one standard error (every pair equal so
+ * far included) is dropped, and the test ends when none is left or one
+ * beats greedy by VERIFY_EARLY_Z standard errors. Dropping only lowers the
+ * rate of false departures from greedy; the early win is judged at a
+ * threshold whose chance under "no gain" is about 2e-4 a look. */
+#define VERIFY_EARLY_Z 3.5
 
-static uint32_t paired_test(ismcts *b, const ja_decision *d, uint32_t gi, int64_t stop)
+/* The paired test's running sums: candidates (cand[0] is greedy's answer),
+ * which are still played, and each one's sum and sum of squares of its
+ * differences over the `ok` pairs. */
+typedef struct verify_sums {
+    uint32_t cand[VERIFY_CANDS], nc, ok;
+    uint8_t live[VERIFY_CANDS];
+    double sum[VERIFY_CANDS], sq[VERIFY_CANDS];
+} verify_sums;
+
+/* The candidates: greedy's answer gi, then every legal action when there
+ * are at most VERIFY_CANDS (the search was skipped), else the search's most
+ * visited other actions (ties: lower index). */
+static void verify_candidates(const ismcts *b, const ja_decision *d, uint32_t gi, verify_sums *v)
 {
-    uint32_t cand[VERIFY_CANDS], nc = 0;
-    cand[nc++] = gi;
-    /* The search's ranking: most visits first (ties: lower index). */
-    while (nc < VERIFY_CANDS) {
+    v->cand[v->nc++] = gi;
+    if (d->n_legal <= VERIFY_CANDS) {
+        for (uint32_t i = 0; i < d->n_legal; i++)
+            if (i != gi)
+                v->cand[v->nc++] = i;
+        return;
+    }
+    while (v->nc < VERIFY_CANDS) {
         uint32_t pick = UINT32_MAX, pv = 0;
         for (uint32_t k = b->pool[0].child; k; k = b->pool[k].sibling) {
             const node *ch = &b->pool[k];
@@ -530,8 +576,8 @@ static uint32_t paired_test(ismcts *b, const ja_decision *d, uint32_t gi, int64_
             if (i < 0 || ch->visits == 0)
                 continue;
             int taken = 0;
-            for (uint32_t j = 0; j < nc; j++)
-                taken |= cand[j] == (uint32_t)i;
+            for (uint32_t j = 0; j < v->nc; j++)
+                taken |= v->cand[j] == (uint32_t)i;
             if (!taken && (pick == UINT32_MAX || ch->visits > pv ||
                            (ch->visits == pv && (uint32_t)i < pick))) {
                 pick = (uint32_t)i;
@@ -540,59 +586,117 @@ static uint32_t paired_test(ismcts *b, const ja_decision *d, uint32_t gi, int64_
         }
         if (pick == UINT32_MAX)
             break;
-        cand[nc++] = pick;
+        v->cand[v->nc++] = pick;
     }
-    if (nc < 2)
-        return gi;
-    double sum[VERIFY_CANDS] = {0}, sq[VERIFY_CANDS] = {0}, rew[VERIFY_CANDS];
-    uint32_t ok = 0;
+}
+
+/* One pair: a determinization, every live candidate played from it and
+ * continued by the heuristic with common random numbers; the differences
+ * to greedy's answer are added to v. 0 when the determinization failed (it
+ * counts for no candidate). */
+static int verify_pair(ismcts *b, const ja_decision *d, verify_sums *v)
+{
     const ja_game_rules *g = b->g;
-    for (uint32_t k = 0; k < b->p.verify; k++) {
-        if (stop != INT64_MAX && now_ms() >= stop)
-            break;
-        uint64_t sseed = ja_rng_next(&b->rng), pseed = ja_rng_next(&b->rng);
-        if (g->sample(d->obs, b->seat, sseed, b->base) != JA_OK)
+    uint64_t sseed = ja_rng_next(&b->rng), pseed = ja_rng_next(&b->rng);
+    if (g->sample(d->obs, b->seat, sseed, b->base) != JA_OK)
+        return 0;
+    double rew[VERIFY_CANDS] = {0};
+    for (uint32_t j = 0; j < v->nc; j++) {
+        if (!v->live[j])
             continue;
-        uint32_t j = 0;
-        for (; j < nc; j++) {
-            memcpy(b->st, b->base, g->state_size);
-            ja_rng prng;
-            ja_rng_seed(&prng, pseed);
-            ja_action by_seat[JA_MAX_SEATS];
-            memset(by_seat, 0, sizeof by_seat);
-            uint32_t mask = g->to_act(b->st), pending = mask;
-            if (!(mask & (1u << b->seat)) ||
-                !choose(b, b->seat, d->legal[cand[j]], mask, &pending, by_seat))
-                break;
-            double r[JA_MAX_SEATS];
-            if (!play_out(b, b->vpol, &prng, mask, pending, by_seat, 1, r))
-                break;
-            rew[j] = r[b->seat];
-        }
-        if (j < nc)
-            continue; /* a failed determinization counts for no candidate */
-        ok++;
-        for (j = 1; j < nc; j++) {
-            double x = rew[j] - rew[0];
-            sum[j] += x;
-            sq[j] += x * x;
-        }
+        memcpy(b->st, b->base, g->state_size);
+        ja_rng prng;
+        ja_rng_seed(&prng, pseed);
+        ja_action by_seat[JA_MAX_SEATS];
+        memset(by_seat, 0, sizeof by_seat);
+        uint32_t mask = g->to_act(b->st), pending = mask;
+        double r[JA_MAX_SEATS];
+        if (!(mask & (1u << b->seat)) ||
+            !choose(b, b->seat, d->legal[v->cand[j]], mask, &pending, by_seat) ||
+            !play_out(b, b->vpol, &prng, mask, pending, by_seat, 1, r))
+            return 0;
+        rew[j] = r[b->seat];
     }
-    uint32_t best = gi;
-    double best_mean = 0.0;
-    if (ok < VERIFY_MIN)
-        return gi; /* too few pairs for the normal approximation */
-    for (uint32_t j = 1; j < nc; j++) {
-        double mean = sum[j] / ok;
-        double var = (sq[j] - ok * mean * mean) / (ok - 1);
-        if (var < 0)
-            var = 0;
-        if (mean > best_mean && mean > b->p.anchor * sqrt(var / ok)) {
-            best = cand[j];
+    v->ok++;
+    for (uint32_t j = 1; j < v->nc; j++) {
+        double x = rew[j] - rew[0];
+        v->sum[j] += x;
+        v->sq[j] += x * x;
+    }
+    return 1;
+}
+
+/* Candidate j's mean difference and its standard error over v->ok pairs. */
+static double verify_mean(const verify_sums *v, uint32_t j, double *se)
+{
+    double mean = v->sum[j] / v->ok;
+    double var = (v->sq[j] - v->ok * mean * mean) / (v->ok - 1);
+    *se = sqrt(var > 0 ? var / v->ok : 0);
+    return mean;
+}
+
+/* The live candidate with the largest mean above z standard errors (and
+ * above 0), or 0 (greedy's answer). */
+static uint32_t verify_best(const verify_sums *v, double z)
+{
+    uint32_t best = 0;
+    double best_mean = 0.0, se;
+    for (uint32_t j = 1; j < v->nc; j++) {
+        double mean = verify_mean(v, j, &se);
+        if (v->live[j] && mean > best_mean && mean > z * se) {
+            best = j;
             best_mean = mean;
         }
     }
     return best;
+}
+
+/* Early stopping at a look (every VERIFY_MIN pairs): drops the candidates
+ * that cannot be expected to win; 1 when the test is decided. */
+static int verify_look(verify_sums *v)
+{
+    uint32_t live = 0;
+    double se;
+    for (uint32_t j = 1; j < v->nc; j++) {
+        if (v->live[j] && verify_mean(v, j, &se) <= -se)
+            v->live[j] = 0;
+        live += v->live[j];
+    }
+    return live == 0 || verify_best(v, VERIFY_EARLY_Z) > 0;
+}
+
+/* The paired rollout test at the root (verify=K > 0). The candidates are
+ * greedy's answer gi and the search's most visited other actions (up to
+ * VERIFY_CANDS in all; every legal action when there are no more). K
+ * times: one determinization is sampled and every candidate is played from
+ * it, then the match is played out by the game's heuristic for every seat,
+ * the playouts of all candidates drawing the same random numbers (common
+ * random numbers). Each candidate's reward minus greedy's in the same
+ * determinization is one paired difference; a candidate replaces greedy's
+ * answer only when the mean of its differences exceeds `anchor` standard
+ * errors of that mean (a one-sided paired test), and the candidate with the
+ * largest such mean is played. With early=on the test may stop before K
+ * pairs (verify_look). This is the rollout method of policy improvement
+ * (G. Tesauro, G. R. Galperin, "On-line policy improvement using
+ * Monte-Carlo search", NIPS 9, 1997; D. P. Bertsekas, J. N. Tsitsiklis,
+ * C. Wu, "Rollout algorithms for combinatorial optimization", Journal of
+ * Heuristics 3, 1997) with the search choosing what to test. */
+static uint32_t paired_test(ismcts *b, const ja_decision *d, uint32_t gi, int64_t stop)
+{
+    verify_sums v = {.nc = 0};
+    verify_candidates(b, d, gi, &v);
+    if (v.nc < 2)
+        return gi;
+    memset(v.live, 1, sizeof v.live);
+    for (uint32_t k = 0; k < b->p.verify; k++) {
+        if (stop != INT64_MAX && now_ms() >= stop)
+            break;
+        if (verify_pair(b, d, &v) && b->p.early && v.ok % VERIFY_MIN == 0 && verify_look(&v))
+            break;
+    }
+    if (v.ok < VERIFY_MIN)
+        return gi; /* too few pairs for the normal approximation */
+    return v.cand[verify_best(&v, b->p.anchor)];
 }
 
 static int act(void *bot, const ja_decision *d, uint32_t *out_index)
@@ -619,7 +723,15 @@ static int act(void *bot, const ja_decision *d, uint32_t *out_index)
     if (stop != INT64_MAX && b->vpol)
         search_stop = start + (stop - start) / 2;
     uint32_t done = 0, failed = 0;
-    for (uint64_t i = 0; b->p.ms || i < b->p.iters; i++) {
+    /* The paired test takes every legal action when there are so few: the
+     * search, which only chooses what it tests, is skipped. */
+    int search = !(b->vpol && d->n_legal <= VERIFY_CANDS);
+    b->work = 0;
+    for (uint64_t i = 0; search && (b->p.ms || i < b->p.iters); i++) {
+        /* The steps budget: a deterministic measure of the search's CPU
+         * time, whatever the length of the match left to play out. */
+        if (b->p.steps && b->work >= b->p.steps)
+            break;
         /* The clock costs tens of nanoseconds, an iteration microseconds
          * or more (a whole playout): read it every time. */
         if (search_stop != INT64_MAX && i > 0 && now_ms() >= search_stop)
@@ -664,7 +776,9 @@ static const ja_bot_desc desc = {
     .abi_major = JA_BOT_ABI_MAJOR,
     .abi_minor = JA_BOT_ABI_MINOR,
     .name = "ismcts",
-    .version = "1.2", /* 1.1: the root anchor; 1.2: the paired rollout test */
+    .version = "1.3", /* 1.1: the root anchor; 1.2: the paired rollout test; 1.3: per-game
+                         budgets, the paired test's early stopping, no search where
+                         it tests every action */
     .supports = supports,
     .create = create,
     .act = act,

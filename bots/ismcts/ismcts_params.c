@@ -9,9 +9,10 @@
 #include <string.h>
 
 static const char *const KEYS[] = {"iters", "ms", "c", "nodes", "rollout", "anchor", "verify",
-                                   NULL};
+                                   "early",   "steps",  NULL};
 /* In the order of ismcts_rollout. */
 static const char *const ROLLOUTS[] = {"auto", "random", "greedy", NULL};
+static const char *const ONOFF[] = {"off", "on", NULL};
 
 /* key as "auto" (*out keeps its value) or a number in [lo, hi] (a whole
  * one when integer). Absent: JA_OK, *out untouched. */
@@ -36,14 +37,15 @@ static int auto_or(const char *text, const char *key, bool integer, double lo, d
 
 int ismcts_params_parse(const char *text, ismcts_params *p, char *err, size_t cap)
 {
-    *p = (ismcts_params){ISMCTS_DEFAULT_ITERS, 0, ISMCTS_DEFAULT_C, ISMCTS_DEFAULT_NODES,
-                         ISMCTS_ROLLOUT_AUTO, ISMCTS_ANCHOR_AUTO, ISMCTS_VERIFY_AUTO};
-    int64_t iters, ms, nodes;
-    int rollout = 0;
-    double verify = -1;
+    *p = (ismcts_params){ISMCTS_ITERS_AUTO, 0, ISMCTS_DEFAULT_C, ISMCTS_DEFAULT_NODES,
+                         ISMCTS_ROLLOUT_AUTO, ISMCTS_ANCHOR_AUTO, ISMCTS_VERIFY_AUTO, ISMCTS_STEPS_AUTO,
+                         true};
+    int64_t ms, nodes;
+    int rollout = 0, early = 1;
+    double verify = -1, iters = 0, steps = -1;
     int rc = ja_params_check_keys(text, KEYS, err, cap);
     if (rc == JA_OK)
-        rc = ja_params_int(text, "iters", 1, ISMCTS_MAX_ITERS, 0, &iters, err, cap);
+        rc = auto_or(text, "iters", true, 1, ISMCTS_MAX_ITERS, &iters, err, cap);
     if (rc == JA_OK)
         rc = ja_params_int(text, "ms", 1, ISMCTS_MAX_MS, 0, &ms, err, cap);
     if (rc == JA_OK)
@@ -57,17 +59,24 @@ int ismcts_params_parse(const char *text, ismcts_params *p, char *err, size_t ca
         rc = auto_or(text, "anchor", false, 0, 10, &p->anchor, err, cap);
     if (rc == JA_OK)
         rc = auto_or(text, "verify", true, 0, ISMCTS_MAX_VERIFY, &verify, err, cap);
+    if (rc == JA_OK)
+        rc = auto_or(text, "steps", true, 0, ISMCTS_MAX_STEP_BUDGET, &steps, err, cap);
+    if (rc == JA_OK)
+        rc = ja_params_word(text, "early", ONOFF, 1, &early, err, cap);
     if (rc != JA_OK)
         return rc;
     if (iters && ms) {
         snprintf(err, cap, "give iters=N or ms=N, not both");
         return JA_EINVAL;
     }
-    p->iters = ms ? 0 : iters ? (uint32_t)iters : ISMCTS_DEFAULT_ITERS;
+    p->iters = ms ? 0 : iters > 0 ? (uint32_t)iters : ISMCTS_ITERS_AUTO;
+    p->early = early != 0;
     p->ms = (uint32_t)ms;
     p->nodes = (uint32_t)nodes;
     p->rollout = (ismcts_rollout)rollout;
     if (verify >= 0)
         p->verify = (uint32_t)verify;
+    if (steps >= 0)
+        p->steps = (uint32_t)steps;
     return JA_OK;
 }

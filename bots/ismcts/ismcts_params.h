@@ -5,15 +5,19 @@
 #ifndef ISMCTS_PARAMS_H
 #define ISMCTS_PARAMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define ISMCTS_DEFAULT_ITERS 1000u
+#define ISMCTS_DEFAULT_ITERS 1000u /* iters=auto in a game without its own value */
+#define ISMCTS_ITERS_AUTO UINT32_MAX /* iters=auto: the game's value (ismcts.c GREEDY[]) */
 #define ISMCTS_DEFAULT_C 0.7
 #define ISMCTS_DEFAULT_NODES 65536u
 #define ISMCTS_ANCHOR_AUTO (-1.0) /* anchor=auto: the game's value (ismcts.c GREEDY[]) */
 #define ISMCTS_VERIFY_AUTO UINT32_MAX /* verify=auto: the game's value (ismcts.c GREEDY[]) */
 #define ISMCTS_MAX_VERIFY 100000u
+#define ISMCTS_STEPS_AUTO UINT32_MAX /* steps=auto: the game's value with iters=auto, else none */
+#define ISMCTS_MAX_STEP_BUDGET 1000000000u
 #define ISMCTS_MAX_ITERS 10000000u
 #define ISMCTS_MAX_MS 3600000u
 #define ISMCTS_MIN_NODES 16u
@@ -28,7 +32,8 @@ typedef enum ismcts_rollout {
 } ismcts_rollout;
 
 typedef struct ismcts_params {
-    uint32_t iters;        /* iterations per decision; 0 when ms is set */
+    uint32_t iters;        /* iterations per decision; 0 when ms is set;
+                              ISMCTS_ITERS_AUTO: the game's default */
     uint32_t ms;           /* milliseconds per decision; 0 when iters is set */
     double c;              /* UCB1 exploration constant (rewards are in [0, 1]) */
     uint32_t nodes;        /* node pool size: the memory bound */
@@ -37,6 +42,9 @@ typedef struct ismcts_params {
                               ISMCTS_ANCHOR_AUTO: the game's default */
     uint32_t verify;       /* paired rollout test at the root: determinizations; 0: off;
                               ISMCTS_VERIFY_AUTO: the game's default */
+    uint32_t steps;        /* the search stops after this many engine steps in all
+                              (0: none); ISMCTS_STEPS_AUTO: the game's default */
+    bool early;            /* the paired test stops early (futility and clear wins) */
 } ismcts_params;
 
 /* Fills p from text ("" or NULL: the defaults). JA_OK, or JA_EINVAL with a

@@ -17,6 +17,8 @@
  *    case, the same match as greedy when it has fewer pairs than it needs to
  *    decide, and with anchor=0 (any positive mean wins) it departs from
  *    greedy somewhere;
+ *  - the budgets: steps=N ends the search, the search is skipped where the
+ *    paired test takes every action, early stopping is deterministic;
  *  - parameters: a bad parameter makes the seat refuse with the bot's reason
  *    logged, and the parameters are part of the bot's version (identity);
  *  - the forward-model example (sdk/examples/flat_mc.c, docs/forward-model.md)
@@ -177,17 +179,19 @@ static void test_params(void **state)
     ref_bot *a = open_params("bots/ja_ismcts.so", "iters=16");
     ref_bot *none = open_params("bots/ja_ismcts.so", NULL);
     assert_string_equal(ref_bot_get_info(a)->name, "ismcts");
-    assert_string_equal(ref_bot_get_info(a)->version, "1.2:iters=16");
-    assert_string_equal(ref_bot_get_info(none)->version, "1.2");
+    assert_string_equal(ref_bot_get_info(a)->version, "1.3:iters=16");
+    assert_string_equal(ref_bot_get_info(none)->version, "1.3");
     const ja_game_rules *g = ja_game_find("taylor-blackjack");
     ref_seat_ctx sc = {.game = g, .seat = 0, .n_seats = 2, .match_seed = 1, .match_id = ""};
     ref_seat *seat = NULL;
     char err[256] = "";
     assert_int_equal(ref_seat_open(a, &sc, &seat, err, sizeof err), JA_OK);
     ref_seat_close(&seat);
-    refused("iters=0", "parameter 'iters' must be an integer from 1 to 10000000, not '0'");
+    refused("iters=0", "parameter 'iters' must be auto or an integer from 1 to 10000000, not '0'");
     refused("iterz=5", "unknown parameter 'iterz' (known: iters, ms, c, nodes, rollout, anchor, "
-                       "verify)");
+                       "verify, early, steps)");
+    refused("early=yes", "parameter 'early'");
+    refused("steps=-1", "parameter 'steps' must be auto or an integer from 0 to 1000000000");
     /* Too long to be a specifier's parameters. */
     char longp[400];
     memset(longp, 'x', sizeof longp - 1);
@@ -197,7 +201,9 @@ static void test_params(void **state)
     ref_bot_destroy(&none);
     /* anchor: auto or a number from 0 to 10; verify: auto or 0 to 100000. */
     const char *ok[] = {"anchor=auto", "anchor=0", "anchor=2.5:iters=4", "verify=auto:iters=4",
-                        "verify=0", "verify=3:iters=4", "ms=5:c=0:rollout=greedy:nodes=16"};
+                        "verify=0", "verify=3:iters=4", "ms=5:c=0:rollout=greedy:nodes=16",
+                        "iters=auto", "steps=0", "steps=auto:iters=4", "iters=9:steps=100",
+                        "early=off", "early=on:verify=3"};
     const char *no[] = {"anchor=11", "anchor=-1", "anchor=", "anchor=x",
                         "verify=-1", "verify=100001", "verify=", "verify=x"};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
@@ -288,6 +294,57 @@ static void test_verify(void **state)
     ref_bot_destroy(&any);
 }
 
+/* The budgets (version 1.3), in the first case of every game with ismcts
+ * on seat 0 and greedy elsewhere:
+ *  - steps=1 stops the search after its first iteration (any iteration
+ *    takes an engine step), so with iters=1000 it plays iters=1's match;
+ *  - where the paired test is on and a decision has at most 4 legal
+ *    actions, every one is tested and the search is skipped, so in Bruise
+ *    Jack (3 actions at most) the iterations change nothing;
+ *  - early stopping (early=on, the default) is deterministic, and its
+ *    matches are legal (in the games where the paired test is on by
+ *    default).
+ * And the defaults (iters=auto, steps=auto, verify=auto) are deterministic
+ * and legal in every game. */
+static void test_budgets(void **state)
+{
+    bots *b = *state;
+    ref_bot *one = open_params("bots/ja_ismcts.so", "iters=1:verify=0");
+    ref_bot *step = open_params("bots/ja_ismcts.so", "iters=1000:steps=1:verify=0");
+    ref_bot *few = open_params("bots/ja_ismcts.so", "iters=1:verify=60");
+    ref_bot *many = open_params("bots/ja_ismcts.so", "iters=400:verify=60");
+    ref_bot *early = open_params("bots/ja_ismcts.so", "iters=16:verify=90:early=on");
+    for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; k++) {
+        if (!ja_game_find(CASES[k].game) ||
+            (k > 0 && strcmp(CASES[k].game, CASES[k - 1].game) == 0))
+            continue;
+        ref_match_result r1, r2, r3;
+        play_case(&CASES[k], one, b->greedy, 17, &r1);
+        play_case(&CASES[k], step, b->greedy, 17, &r2);
+        if (memcmp(r1.digest, r2.digest, sizeof r1.digest) != 0)
+            fail_msg("%s: steps=1 searched more than one iteration", CASES[k].game);
+        if (strcmp(CASES[k].game, "bruise-jack") == 0) {
+            play_case(&CASES[k], few, b->greedy, 17, &r1);
+            play_case(&CASES[k], many, b->greedy, 17, &r2);
+            if (memcmp(r1.digest, r2.digest, sizeof r1.digest) != 0)
+                fail_msg("bruise-jack: the search ran where the paired test takes every action");
+        }
+        if (strcmp(CASES[k].game, "taylor-blackjack") == 0 || strcmp(CASES[k].game, "bombs") == 0)
+            continue; /* greedy playouts too slow there under ASan: verify is off by default */
+        play_case(&CASES[k], early, b->greedy, 19, &r1);
+        play_case(&CASES[k], early, b->greedy, 19, &r2);
+        play_case(&CASES[k], early, b->greedy, 20, &r3);
+        if (memcmp(r1.digest, r2.digest, sizeof r1.digest) != 0)
+            fail_msg("%s: early=on gave two matches for one seed", CASES[k].game);
+        assert_memory_not_equal(r1.digest, r3.digest, sizeof r1.digest);
+    }
+    ref_bot_destroy(&one);
+    ref_bot_destroy(&step);
+    ref_bot_destroy(&few);
+    ref_bot_destroy(&many);
+    ref_bot_destroy(&early);
+}
+
 /* The forward-model example of docs/forward-model.md plays every game. */
 static void test_flat_mc_example(void **state)
 {
@@ -316,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_anchor),
         cmocka_unit_test(test_verify),
+        cmocka_unit_test(test_budgets),
         cmocka_unit_test(test_flat_mc_example),
     };
     return cmocka_run_group_tests(tests, setup_bots, teardown_bots);
