@@ -188,7 +188,7 @@ static double bench_tournament(const ja_game_rules *g, ref_bot *bot, uint32_t ro
     for (int i = 0; i < 3; i++)
         lb[i] = (ladder_bot){names[i], bi->version, "builtin", "random", bi->sha256};
     ladder_tournament_spec spec = {{g->name, 3, opts}, 1, LADDER_FORMAT_ROUND_ROBIN, rounds,
-                                   false, 3, lb, LADDER_SEATING_CYCLIC};
+                                   false, 3, lb, LADDER_SEATING_CYCLIC, NULL, 0};
     int64_t tid;
     if (ladder_db_tournament_create(db, &spec, &tid) != JA_OK) {
         fprintf(stderr, "ja_bench: %s\n", ladder_db_errmsg(db));

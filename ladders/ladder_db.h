@@ -45,7 +45,7 @@ extern "C" {
 #endif
 
 /* The schema version this code writes (PRAGMA user_version). */
-#define LADDER_DB_SCHEMA_VERSION 6
+#define LADDER_DB_SCHEMA_VERSION 7
 
 /* PRAGMA application_id of a Jack Arena database: "JARN". */
 #define LADDER_DB_APPLICATION_ID 0x4A41524E
@@ -92,6 +92,11 @@ typedef struct ladder_tournament_spec {
     uint32_t n_bots;         /* participants */
     const ladder_bot *bots;  /* participants in slot order (the order given) */
     ladder_seating seating;  /* the plan's seat orders; zero: cyclic */
+    /* The curated deal set (--deals; plan.h), kept by its hash
+     * (deals.h): NULL for deals derived from the seed. Swiss and knockout
+     * are always duplicate (pairing.h): their `duplicate` is stored 1. */
+    const uint64_t *deals;
+    uint32_t n_deals;
 } ladder_tournament_spec;
 
 /* A stored tournament's state. */
@@ -106,9 +111,13 @@ typedef struct ladder_tournament_info {
                                 file older than schema version 6) */
     uint32_t n_seats;
     uint32_t n_participants;
-    uint32_t n_matches;      /* planned in all */
+    uint32_t n_matches;      /* planned in all (swiss, knockout: the whole
+                                tournament's, stored one round at a time) */
+    uint32_t n_stored;       /* matches stored so far (n_matches but for swiss
+                                and knockout) */
     uint32_t n_done;         /* recorded so far */
     bool done;               /* n_done == n_matches */
+    char deals[65];          /* the deal set's hash (deals.h); "" for none */
     bool imported;           /* results imported from a file (ladder_db_import):
                                 seed 0, format meaningless, no plan to play */
 } ladder_tournament_info;
@@ -290,6 +299,21 @@ int ladder_db_tournament_create(ladder_db *db, const ladder_tournament_spec *spe
  * JA_ENOTFOUND (errmsg says so) when none; JA_EINVAL. */
 int ladder_db_tournament_find(ladder_db *db, const ladder_tournament_spec *spec,
                               unsigned flags, int64_t *out_id);
+
+/* Stores the next round of a swiss or knockout tournament (pairing.h):
+ * its n matches, numbered from the count stored before, in one
+ * transaction. JA_OK; JA_ESTATE (nothing written) when a match of that
+ * number is stored already (another run planned the round first) or the
+ * tournament would exceed its n_matches; the write errors. */
+int ladder_db_plan_round(ladder_db *db, int64_t tournament_id, const ladder_plan_match *plan,
+                         uint32_t n);
+
+/* Every stored match of a tournament in number order, with the results
+ * of those done (pairing.h's history), into a new array *out of *out_n
+ * (free()). JA_OK, JA_ENOTFOUND, the read errors. */
+struct ladder_played;
+int ladder_db_played(ladder_db *db, int64_t tournament_id, struct ladder_played **out,
+                     uint32_t *out_n);
 
 /* The state of tournament id into *out. JA_OK, JA_ENOTFOUND; JA_EFORMAT
  * for a stored seed or format that does not parse. */

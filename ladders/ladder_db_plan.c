@@ -12,8 +12,10 @@
 #include <sqlite3.h>
 
 #include "jackarena/ja_error.h"
+#include "deals.h"
 #include "ladder_db_int.h"
 #include "ja_xalloc.h"
+#include "pairing.h"
 
 /* ---- Bots ------------------------------------------------------------------ */
 
@@ -190,6 +192,19 @@ static void spec_params(const ladder_tournament_spec *s, ladder_plan_params *p)
     p->duplicate = s->duplicate;
     p->seed = s->seed;
     p->seating = s->seating;
+    p->deals = s->deals;
+    p->n_deals = s->n_deals;
+    if (ladder_format_by_rounds(s->format))
+        p->duplicate = true;
+}
+
+/* The deal set's hash into hex ("" when none). */
+static const char *deals_hash(const ladder_tournament_spec *s, char hex[65])
+{
+    if (!s->deals)
+        return NULL;
+    ladder_deals_hash(s->deals, s->n_deals, hex);
+    return hex;
 }
 
 /* Everything about a spec that can be checked without the database. */
@@ -265,7 +280,8 @@ static int store_plan(ladder_db *db, int64_t tid, const ladder_plan_match *plan,
 
 /* The writes of ladder_db_tournament_create, inside its transaction. */
 static int create_tournament(ladder_db *db, const ladder_tournament_spec *spec,
-                             const ladder_plan_match *plan, uint32_t n_plan, int64_t *out_id)
+                             const ladder_plan_match *plan, uint32_t n_plan, uint32_t n_total,
+                             int64_t *out_id)
 {
     static const char what[] = "storing a new tournament";
     int64_t ladder_id = 0;
@@ -276,20 +292,21 @@ static int create_tournament(ladder_db *db, const ladder_tournament_spec *spec,
     sqlite3_stmt *st;
     rc = ldb_prepare(db,
                      "INSERT INTO tournaments (ladder_id, seed, format, rounds, duplicate,"
-                     " n_participants, n_matches, status, created_at, seating)"
-                     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'running', " LDB_SQL_NOW ", ?8)",
+                     " n_participants, n_matches, status, created_at, seating, deals)"
+                     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'running', " LDB_SQL_NOW ", ?8, ?9)",
                      &st, what);
     if (rc != JA_OK)
         return rc;
-    char seed[21];
+    char seed[21], hex[65];
     sqlite3_bind_int64(st, 1, ladder_id);
     ldb_bind_text(st, 2, ladder_seed_format(spec->seed, seed));
     ldb_bind_text(st, 3, ladder_format_name(spec->format));
     sqlite3_bind_int64(st, 4, spec->rounds);
-    sqlite3_bind_int(st, 5, spec->duplicate ? 1 : 0);
+    sqlite3_bind_int(st, 5, spec->duplicate || ladder_format_by_rounds(spec->format) ? 1 : 0);
     sqlite3_bind_int64(st, 6, spec->n_bots);
-    sqlite3_bind_int64(st, 7, n_plan);
+    sqlite3_bind_int64(st, 7, n_total);
     ldb_bind_text(st, 8, ladder_seating_name(spec->seating));
+    ldb_bind_text(st, 9, deals_hash(spec, hex));
     int64_t tid;
     if ((rc = ldb_insert_row(db, st, &tid, what)) != JA_OK)
         return rc;
@@ -332,15 +349,21 @@ int ladder_db_tournament_create(ladder_db *db, const ladder_tournament_spec *spe
     ladder_plan_params p;
     spec_params(spec, &p);
     ladder_plan_match *plan;
-    uint32_t n;
-    rc = ladder_plan_new(&p, &plan, &n);
+    uint32_t n, total;
+    char err[300];
+    ladder_plan_count(&p, &total, NULL, 0);
+    /* Swiss and knockout: the first round only, the others as it is played. */
+    if (ladder_format_by_rounds(p.format))
+        rc = ladder_round_plan(&p, NULL, 0, 0, &plan, &n, err, sizeof err);
+    else
+        rc = ladder_plan_new(&p, &plan, &n);
     if (rc != JA_OK) {
         ldb_set_msg(db, "cannot generate the plan: %s", ja_strerror(rc));
         return rc;
     }
     rc = ldb_begin_write(db, "storing a new tournament");
     if (rc == JA_OK) {
-        rc = create_tournament(db, spec, plan, n, out_id);
+        rc = create_tournament(db, spec, plan, n, total, out_id);
         if (rc == JA_OK)
             rc = ldb_commit(db, "storing a new tournament");
         else
@@ -411,19 +434,21 @@ int ladder_db_tournament_find(ladder_db *db, const ladder_tournament_spec *spec,
                          " AND (?2 IS NULL OR seed = ?2) AND format = ?3 AND rounds = ?4"
                          " AND duplicate = ?5 AND n_participants = ?6"
                          " AND (?7 = 0 OR status = 'running') AND (?8 IS NULL OR seating = ?8)"
-                         " ORDER BY id DESC",
+                         " AND deals IS ?9 ORDER BY id DESC",
                          &st, what);
     if (rc == JA_OK) {
         sqlite3_bind_int64(st, 1, ladder_id);
         ldb_bind_text(st, 2, (flags & LADDER_FIND_ANY_SEED) ? NULL : seed);
         ldb_bind_text(st, 3, ladder_format_name(spec->format));
         sqlite3_bind_int64(st, 4, spec->rounds);
-        sqlite3_bind_int(st, 5, spec->duplicate ? 1 : 0);
+        sqlite3_bind_int(st, 5, spec->duplicate || ladder_format_by_rounds(spec->format) ? 1 : 0);
         sqlite3_bind_int64(st, 6, spec->n_bots);
         sqlite3_bind_int(st, 7, (flags & LADDER_FIND_UNFINISHED) ? 1 : 0);
         ldb_bind_text(st, 8, (flags & LADDER_FIND_ANY_SEATING)
                                  ? NULL
                                  : ladder_seating_name(spec->seating));
+        char hex[65];
+        ldb_bind_text(st, 9, deals_hash(spec, hex));
         rc = JA_ENOTFOUND;
         int src;
         while ((src = sqlite3_step(st)) == SQLITE_ROW) {
@@ -465,7 +490,8 @@ int ladder_db_tournament_get(ladder_db *db, int64_t id, ladder_tournament_info *
                      "SELECT t.ladder_id, t.seed, t.format, t.rounds, t.duplicate, l.n_seats,"
                      " t.n_participants, t.n_matches,"
                      " (SELECT count(*) FROM matches m WHERE m.tournament_id = t.id"
-                     "  AND m.status = 'planned'), t.seating"
+                     "  AND m.status = 'done'), t.seating, t.deals,"
+                     " (SELECT count(*) FROM matches m WHERE m.tournament_id = t.id)"
                      " FROM tournaments t JOIN ladders l ON l.id = t.ladder_id WHERE t.id = ?1",
                      &st, what);
     if (rc != JA_OK)
@@ -495,8 +521,10 @@ int ladder_db_tournament_get(ladder_db *db, int64_t id, ladder_tournament_info *
             out->n_seats = (uint32_t)sqlite3_column_int64(st, 5);
             out->n_participants = (uint32_t)sqlite3_column_int64(st, 6);
             out->n_matches = (uint32_t)sqlite3_column_int64(st, 7);
-            out->n_done = out->n_matches - (uint32_t)sqlite3_column_int64(st, 8);
+            out->n_done = (uint32_t)sqlite3_column_int64(st, 8);
             out->done = out->n_done == out->n_matches;
+            ldb_column_copy(st, 10, out->deals, sizeof out->deals);
+            out->n_stored = (uint32_t)sqlite3_column_int64(st, 11);
         }
     } else if (src == SQLITE_DONE) {
         ldb_set_msg(db, "no tournament %" PRId64 " in database '%s'", id, db->path);
@@ -629,5 +657,124 @@ int ladder_db_pending(ladder_db *db, int64_t tournament_id, uint32_t **out, uint
     void *rows;
     if ((rc = ldb_collect_rows(db, st, what, sizeof **out, read_pending, &rows, out_n)) == JA_OK)
         *out = rows;
+    return rc;
+}
+
+/* ---- Rounds (swiss, knockout) ------------------------------------------------ */
+
+/* The tournament's stored and planned counts, inside the caller's
+ * transaction. */
+static int stored_counts(ladder_db *db, int64_t tid, int64_t *stored, int64_t *total)
+{
+    sqlite3_stmt *st;
+    int rc = ldb_prepare(db,
+                         "SELECT (SELECT count(*) FROM matches WHERE tournament_id = ?1),"
+                         " n_matches FROM tournaments WHERE id = ?1",
+                         &st, "reading a tournament's size");
+    if (rc != JA_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, tid);
+    int src = sqlite3_step(st);
+    if (src == SQLITE_ROW) {
+        *stored = sqlite3_column_int64(st, 0);
+        *total = sqlite3_column_int64(st, 1);
+    } else if (src == SQLITE_DONE) {
+        ldb_set_msg(db, "no tournament %" PRId64 " in database '%s'", tid, db->path);
+        rc = JA_ENOTFOUND;
+    } else {
+        rc = ldb_sql_fail(db, src, "reading a tournament's size");
+    }
+    ldb_finish(db, st);
+    return rc;
+}
+
+int ladder_db_plan_round(ladder_db *db, int64_t tournament_id, const ladder_plan_match *plan,
+                         uint32_t n)
+{
+    static const char what[] = "storing the next round";
+    int rc = ldb_enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if (plan == NULL || n == 0)
+        return JA_EINVAL;
+    if ((rc = ldb_begin_write(db, what)) != JA_OK)
+        return rc;
+    int64_t stored = 0, total = 0;
+    rc = stored_counts(db, tournament_id, &stored, &total);
+    if (rc == JA_OK && (plan[0].number != stored || stored + n > total)) {
+        ldb_set_msg(db, "tournament %" PRId64 " in database '%s': the round from match %u is "
+                    "planned already", tournament_id, db->path, plan[0].number);
+        rc = JA_ESTATE;
+    }
+    if (rc == JA_OK)
+        rc = store_plan(db, tournament_id, plan, n);
+    if (rc == JA_OK)
+        return ldb_commit(db, what);
+    ldb_rollback(db);
+    return rc;
+}
+
+/* Adds the current row (one seat of a match) to the array being built. */
+static void played_row(sqlite3_stmt *st, ladder_played **a, uint32_t *n, uint32_t *cap)
+{
+    uint32_t number = (uint32_t)sqlite3_column_int64(st, 0);
+    if (*n == 0 || (*a)[*n - 1].number != number) {
+        if (*n == *cap)
+            *a = ja_xrealloc(*a, (*cap = *cap ? 2 * *cap : 64) * sizeof **a);
+        ladder_played *m = &(*a)[(*n)++];
+        memset(m, 0, sizeof *m);
+        m->number = number;
+        m->round = (uint32_t)sqlite3_column_int64(st, 1);
+        m->combo = (uint32_t)sqlite3_column_int64(st, 2);
+        const unsigned char *status = sqlite3_column_text(st, 3);
+        m->done = status && strcmp((const char *)status, "done") == 0;
+    }
+    ladder_played *m = &(*a)[*n - 1];
+    uint32_t seat = (uint32_t)sqlite3_column_int64(st, 4);
+    if (seat != m->n_seats || seat >= JA_MAX_SEATS)
+        return;
+    m->slot[seat] = (uint16_t)sqlite3_column_int64(st, 5);
+    m->score[seat] = sqlite3_column_int64(st, 6);
+    m->place[seat] = (uint8_t)sqlite3_column_int64(st, 7);
+    m->n_seats++;
+}
+
+int ladder_db_played(ladder_db *db, int64_t tournament_id, ladder_played **out, uint32_t *out_n)
+{
+    static const char what[] = "reading a tournament's matches";
+    int rc = ldb_enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if (out == NULL || out_n == NULL)
+        return JA_EINVAL;
+    *out = NULL;
+    *out_n = 0;
+    if ((rc = ldb_tournament_exists(db, tournament_id)) != JA_OK)
+        return rc;
+    sqlite3_stmt *st;
+    rc = ldb_prepare(db,
+                     "SELECT m.number, m.round, m.combo, m.status, s.seat, s.slot,"
+                     " IFNULL(r.score, 0), IFNULL(r.place, 0)"
+                     " FROM matches m JOIN match_seats s ON s.match_id = m.id"
+                     " LEFT JOIN results r ON r.match_id = m.id AND r.seat = s.seat"
+                     " WHERE m.tournament_id = ?1 ORDER BY m.number, s.seat",
+                     &st, what);
+    if (rc != JA_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, tournament_id);
+    ladder_played *a = NULL;
+    uint32_t n = 0, cap = 0;
+    int src;
+    while ((src = sqlite3_step(st)) == SQLITE_ROW)
+        played_row(st, &a, &n, &cap);
+    if (src != SQLITE_DONE) {
+        rc = ldb_sql_fail(db, src, what);
+        free(a);
+        a = NULL;
+        n = 0;
+    }
+    ldb_finish(db, st);
+    *out = a;
+    *out_n = n;
     return rc;
 }

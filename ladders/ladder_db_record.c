@@ -268,7 +268,10 @@ static int mark_done(ladder_db *db, const match_ctx *c, const ladder_match_resul
     rc = ldb_prepare(db,
                      "UPDATE tournaments SET status = 'done', finished_at = " LDB_SQL_NOW
                      " WHERE id = ?1 AND status = 'running' AND NOT EXISTS"
-                     " (SELECT 1 FROM matches WHERE tournament_id = ?1 AND status = 'planned')",
+                     " (SELECT 1 FROM matches WHERE tournament_id = ?1 AND status = 'planned')"
+                     /* swiss, knockout: only once every round is stored */
+                     " AND (format NOT IN ('swiss', 'knockout') OR n_matches ="
+                     "      (SELECT count(*) FROM matches WHERE tournament_id = ?1))",
                      &st, c->what);
     if (rc != JA_OK)
         return rc;

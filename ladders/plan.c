@@ -25,6 +25,8 @@
 static const char *const format_names[LADDER_FORMAT_COUNT] = {
     [LADDER_FORMAT_ROUND_ROBIN] = "round-robin",
     [LADDER_FORMAT_GAUNTLET] = "gauntlet",
+    [LADDER_FORMAT_SWISS] = "swiss",
+    [LADDER_FORMAT_KNOCKOUT] = "knockout",
 };
 
 static const char *const seating_names[LADDER_SEATING_COUNT] = {
@@ -71,6 +73,11 @@ int ladder_seating_parse(const char *s, ladder_seating *out)
         return JA_EINVAL;
     *out = (ladder_seating)i;
     return JA_OK;
+}
+
+bool ladder_format_by_rounds(ladder_format f)
+{
+    return f == LADDER_FORMAT_SWISS || f == LADDER_FORMAT_KNOCKOUT;
 }
 
 uint32_t ladder_seating_orders(ladder_seating s, uint32_t n_seats)
@@ -215,9 +222,22 @@ static int check(const ladder_plan_params *p, uint64_t *combos, uint64_t *total,
         set_err(err, cap, "rounds must be at least 1");
         return JA_EINVAL;
     }
+    if (p->deals != NULL && p->n_deals == 0) {
+        set_err(err, cap, "the deal set is empty");
+        return JA_EINVAL;
+    }
+    if (p->format == LADDER_FORMAT_KNOCKOUT && p->n_seats != 2) {
+        set_err(err, cap, "a knockout is played by 2 seats, not %u", p->n_seats);
+        return JA_EINVAL;
+    }
     uint32_t pool, pick;
     shape(p, &pool, &pick);
     uint64_t c = binom_sat(pool, pick);
+    /* Swiss: the groups of a round; knockout: its N-1 ties, in all. */
+    if (p->format == LADDER_FORMAT_SWISS)
+        c = p->n_participants / p->n_seats;
+    else if (p->format == LADDER_FORMAT_KNOCKOUT)
+        c = p->n_participants - 1;
     /* c is capped here so that c * orders * n_seats * rounds (<= 10^6 *
      * JA_MAX_SEATS^2 * 2^32) cannot overflow 64 bits. */
     if (c > LADDER_PLAN_MAX_MATCHES) {
@@ -247,11 +267,9 @@ int ladder_plan_count(const ladder_plan_params *p, uint32_t *out_count, char *er
     return JA_OK;
 }
 
-/* Writes the match of combination `combo` (participant slots, ascending,
- * n_seats of them), its indices and seed; `rotation` is the match within
- * the combination (its seat order times n_seats, plus its rotation). */
-static void fill(const ladder_plan_params *p, const uint16_t *combo, uint32_t number,
-                 uint32_t round, uint32_t combo_index, uint32_t rotation, ladder_plan_match *m)
+void ladder_plan_fill(const ladder_plan_params *p, const uint16_t *combo, uint32_t number,
+                      uint32_t round, uint32_t combo_index, uint32_t rotation,
+                      ladder_plan_match *m)
 {
     uint32_t k = p->n_seats;
     memset(m, 0, sizeof *m);
@@ -260,15 +278,22 @@ static void fill(const ladder_plan_params *p, const uint16_t *combo, uint32_t nu
     m->combo = combo_index;
     m->rotation = rotation;
     m->n_seats = k;
+    uint32_t per = (uint32_t)block(p), turn = rotation % per;
     uint16_t order[JA_MAX_SEATS];
-    ladder_seating_order(p->seating, k, rotation / k, order);
+    ladder_seating_order(p->seating, k, turn / k, order);
     for (uint32_t i = 0; i < k; i++)
-        m->slot[i] = combo[order[(i + rotation) % k]];
-    /* Duplicate: every match of the combination plays the deal of its
-     * first, whose number is this one's minus `rotation` (the matches of a
-     * combination are consecutive). */
-    uint32_t seed_number = p->duplicate ? number - rotation : number;
-    m->seed = ja_seed_derive(p->seed, JA_STREAM_MATCH, seed_number);
+        m->slot[i] = combo[order[(i + turn) % k]];
+    /* Duplicate: every match of a block (a combination's orders x
+     * rotations) plays the deal of its first, whose number is this one's
+     * minus its place in the block (the matches of a block are
+     * consecutive, and a block starts at a multiple of its size). */
+    uint32_t seed_number = p->duplicate ? number - turn : number;
+    if (p->deals != NULL) {
+        uint32_t deal = p->duplicate ? seed_number / per : number;
+        m->seed = p->deals[deal % p->n_deals];
+    } else {
+        m->seed = ja_seed_derive(p->seed, JA_STREAM_MATCH, seed_number);
+    }
 }
 
 /* The combination of rank r (lexicographic) among the `pick`-subsets of
@@ -312,6 +337,8 @@ int ladder_plan_match_at(const ladder_plan_params *p, uint32_t number, ladder_pl
         return rc;
     if (out == NULL)
         return JA_EINVAL;
+    if (ladder_format_by_rounds(p->format))
+        return JA_EINVAL;
     if (number >= total)
         return JA_ERANGE;
     uint64_t per_combo = block(p);
@@ -326,7 +353,7 @@ int ladder_plan_match_at(const ladder_plan_params *p, uint32_t number, ladder_pl
     uint16_t subset[JA_MAX_SEATS], combo[JA_MAX_SEATS];
     unrank(pool, pick, combo_index, subset);
     to_participants(p, subset, pick, combo);
-    fill(p, combo, number, round, combo_index, rotation, out);
+    ladder_plan_fill(p, combo, number, round, combo_index, rotation, out);
     return JA_OK;
 }
 
@@ -358,6 +385,8 @@ int ladder_plan_generate(const ladder_plan_params *p, ladder_plan_match *out, ui
     if (rc != JA_OK)
         return rc;
     *out_count = (uint32_t)total;
+    if (ladder_format_by_rounds(p->format))
+        return JA_EINVAL;
     if (cap < total || out == NULL)
         return JA_ERANGE;
 
@@ -373,7 +402,7 @@ int ladder_plan_generate(const ladder_plan_params *p, ladder_plan_match *out, ui
         do {
             to_participants(p, subset, pick, combo);
             for (uint32_t r = 0; r < per_combo; r++) {
-                fill(p, combo, number, round, combo_index, r, &out[number]);
+                ladder_plan_fill(p, combo, number, round, combo_index, r, &out[number]);
                 number++;
             }
             combo_index++;

@@ -52,6 +52,8 @@ extern "C" {
 typedef enum ladder_format {
     LADDER_FORMAT_ROUND_ROBIN, /* every n_seats-combination of participants */
     LADDER_FORMAT_GAUNTLET,    /* participant 0 against every combination of the others */
+    LADDER_FORMAT_SWISS,       /* rounds paired from the results so far (pairing.h) */
+    LADDER_FORMAT_KNOCKOUT,    /* a 2-seat bracket, each tie a duplicate mini-match (pairing.h) */
     LADDER_FORMAT_COUNT
 } ladder_format;
 
@@ -74,6 +76,11 @@ typedef struct ladder_plan_params {
     bool duplicate;          /* the matches of a combination share one seed */
     uint64_t seed;           /* the tournament seed */
     ladder_seating seating;  /* cyclic (0) or balanced */
+    /* A curated deal set (--deals FILE): deal d of the plan is played with
+     * deals[d % n_deals] instead of a seed derived from `seed`. NULL: none.
+     * Borrowed. */
+    const uint64_t *deals;
+    uint32_t n_deals;
 } ladder_plan_params;
 
 /* One planned match. Plain value. */
@@ -89,11 +96,11 @@ typedef struct ladder_plan_match {
     uint16_t slot[JA_MAX_SEATS]; /* seat -> participant slot; unused entries 0 */
 } ladder_plan_match;
 
-/* "round-robin" or "gauntlet" (as on the command line); NULL outside the
- * enum. Static storage. */
+/* "round-robin", "gauntlet", "swiss" or "knockout" (as on the command
+ * line); NULL outside the enum. Static storage. */
 const char *ladder_format_name(ladder_format f);
 
-/* Parses "round-robin" or "gauntlet" into *out. JA_OK, or JA_EINVAL for
+/* Parses a format's name (ladder_format_name) into *out. JA_OK, or JA_EINVAL for
  * anything else (*out untouched). */
 int ladder_format_parse(const char *s, ladder_format *out);
 
@@ -120,9 +127,18 @@ uint32_t ladder_seating_orders(ladder_seating s, uint32_t n_seats);
  * arguments outside those ranges. */
 int ladder_seating_order(ladder_seating s, uint32_t n_seats, uint32_t order, uint16_t *out);
 
+/* True for the formats planned one round at a time from the results of
+ * the rounds before (swiss, knockout: pairing.h); their plans are not
+ * generated here (ladder_plan_match_at and ladder_plan_generate refuse
+ * them with JA_EINVAL), only counted. */
+bool ladder_format_by_rounds(ladder_format f);
+
 /* Checks p and counts its matches without generating them, for validation
  * before anything is written. Round-robin has C(N,K)*O*K*R matches, gauntlet
- * C(N-1,K-1)*O*K*R, where O is ladder_seating_orders(seating, K).
+ * C(N-1,K-1)*O*K*R, where O is ladder_seating_orders(seating, K); swiss
+ * floor(N/K)*O*K*R (R rounds of floor(N/K) groups, N mod K byes a round);
+ * knockout (K = 2 only) (N-1)*2*R (N-1 ties of R deals in both seat
+ * orders).
  * Returns JA_OK and sets *out_count; JA_EINVAL for parameters that make no
  * plan (N < 2, K < 2, K > N, K > JA_MAX_SEATS, N > LADDER_MAX_PARTICIPANTS,
  * R < 1, unknown format or seating); JA_ERANGE when the plan would exceed
@@ -132,6 +148,17 @@ int ladder_seating_order(ladder_seating s, uint32_t n_seats, uint32_t order, uin
  * of 1000000". out_count may be NULL. */
 int ladder_plan_count(const ladder_plan_params *p, uint32_t *out_count, char *err,
                       size_t cap);
+
+/* The match of a combination (participant slots, n_seats of them) numbered
+ * `number`, in round `round`, combination `combo_index`, `rotation` the
+ * match within the combination: its seat order (rotation / n_seats modulo
+ * the orders) turned by rotation % n_seats. Its seed: duplicate, the deal
+ * of the first match of its block of orders x n_seats matches
+ * (number - rotation % block); otherwise its own; from p->deals when
+ * given. p is checked by the caller. */
+void ladder_plan_fill(const ladder_plan_params *p, const uint16_t *combo, uint32_t number,
+                      uint32_t round, uint32_t combo_index, uint32_t rotation,
+                      ladder_plan_match *m);
 
 /* Fills *out with match `number` of plan p, without generating the others
  * (for --resume and sharding). JA_OK; the errors of ladder_plan_count; or

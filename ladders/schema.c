@@ -315,6 +315,51 @@ static const char schema_v6[] =
     "ALTER TABLE tournaments ADD COLUMN seating TEXT NOT NULL DEFAULT 'cyclic'\n"
     "  CHECK (seating IN ('cyclic', 'balanced'));\n";
 
+/* Version 7: swiss and knockout tournaments, and curated deal sets
+ * (docs/tournament-plan.md).
+ *
+ * `format` takes 'swiss' and 'knockout', whose plans are stored one round
+ * at a time: n_matches is the whole tournament's count, and the matches of
+ * a round are stored once the rounds before are played, so a tournament is
+ * done when its n_matches matches are (not merely when none is planned).
+ * `deals` is the SHA-256 (lowercase hex) of the curated deal set a
+ * tournament was planned with (--deals FILE: the seeds' canonical decimal
+ * text, one a line), NULL for deals derived from its seed; a run with
+ * another set is another tournament. The CHECK on `format` cannot be
+ * altered in place: the table is rebuilt as in version 2, every column and
+ * row kept. */
+static const char schema_v7[] =
+    "CREATE TABLE tournaments_v7 (\n"
+    "  id             INTEGER PRIMARY KEY,\n"
+    "  ladder_id      INTEGER NOT NULL REFERENCES ladders (id),\n"
+    "  seed           TEXT CHECK (seed IS NULL OR (length(seed) BETWEEN 1 AND 20\n"
+    "                                              AND seed NOT GLOB '*[^0-9]*')),\n"
+    "  format         TEXT NOT NULL CHECK (format IN ('round-robin', 'gauntlet', 'import',\n"
+    "                                                 'swiss', 'knockout')),\n"
+    "  rounds         INTEGER NOT NULL CHECK (rounds >= 1),\n"
+    "  duplicate      INTEGER NOT NULL CHECK (duplicate IN (0, 1)),\n"
+    "  n_participants INTEGER NOT NULL CHECK (n_participants >= 2),\n"
+    "  n_matches      INTEGER NOT NULL CHECK (n_matches >= 1),\n"
+    "  status         TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'done')),\n"
+    "  created_at     TEXT NOT NULL,\n"
+    "  finished_at    TEXT,\n"
+    "  import_id      INTEGER REFERENCES imports (id),\n"
+    "  source CHECK (source IS NULL OR (format = 'import' AND typeof(source) IN ('integer', 'text')\n"
+    "                                  AND length(source) BETWEEN 1 AND 63)),\n"
+    "  seating TEXT NOT NULL DEFAULT 'cyclic' CHECK (seating IN ('cyclic', 'balanced')),\n"
+    "  deals TEXT CHECK (deals IS NULL OR (length(deals) = 64 AND deals NOT GLOB '*[^0-9a-f]*')),\n"
+    "  CHECK ((format = 'import') = (import_id IS NOT NULL)),\n"
+    "  CHECK ((format = 'import') = (seed IS NULL))\n"
+    ");\n"
+    "INSERT INTO tournaments_v7 (id, ladder_id, seed, format, rounds, duplicate, n_participants,\n"
+    "                            n_matches, status, created_at, finished_at, import_id, source,\n"
+    "                            seating)\n"
+    "  SELECT id, ladder_id, seed, format, rounds, duplicate, n_participants, n_matches,\n"
+    "         status, created_at, finished_at, import_id, source, seating FROM tournaments;\n"
+    "DROP TABLE tournaments;\n"
+    "ALTER TABLE tournaments_v7 RENAME TO tournaments;\n"
+    "CREATE INDEX tournaments_lookup ON tournaments (ladder_id, seed);\n";
+
 const ladder__migration ladder__migrations[] = {
     {1, "create the initial schema", schema_v1},
     {2, "imported results (imports table, 'import' tournaments, matches without a seed)",
@@ -323,6 +368,8 @@ const ladder__migration ladder__migrations[] = {
     {4, "the source tournament of an import (tournaments.source)", schema_v4},
     {5, "the live Elo's step of each result (results.games_before)", schema_v5},
     {6, "the seating of a tournament's plan (tournaments.seating)", schema_v6},
+    {7, "swiss and knockout tournaments, curated deal sets (tournaments rebuilt, .deals)",
+     schema_v7},
 };
 
 const int ladder__n_migrations = (int)(sizeof ladder__migrations / sizeof ladder__migrations[0]);

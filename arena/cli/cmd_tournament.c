@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "run/tournament_run.h"
 
+#include "deals.h"
 #include "jackarena/ja_error.h"
 #include "match.h"
 
@@ -22,9 +23,26 @@ static const char HELP[] =
     "  --bots A,B,...     the participants (see 'arena play --help' for BOT)\n"
     "  --bot SPEC         one more participant (for specs with commas); repeatable\n"
     "  --seats K          seats per match (default: the number of bots)\n"
-    "  --rounds R         repeat the plan R times (default 1)\n"
-    "  --format F         round-robin (default) or gauntlet (the first bot against\n"
-    "                     every combination of the others)\n"
+    "  --rounds R         repeat the plan R times (default 1); swiss: R rounds;\n"
+    "                     knockout: R deals a tie\n"
+    "  --format F         round-robin (default), gauntlet (the first bot against\n"
+    "                     every combination of the others), swiss or knockout:\n"
+    "                     swiss: R rounds, each planned once the round before is\n"
+    "                     recorded: groups of K bots with equal or near points who\n"
+    "                     have not met (Monrad order with backtracking, seeded\n"
+    "                     tie-breaks), N mod K byes a round (a win, to the lowest\n"
+    "                     with the fewest byes), each group one duplicate deal in\n"
+    "                     every seat order; standings by points, then Buchholz;\n"
+    "                     knockout (2 seats): a bracket seeded in the order given,\n"
+    "                     byes to the top seeds up to a power of two, each tie R\n"
+    "                     deals in both seat orders, won by the higher total score,\n"
+    "                     then more matches won, then the better seed\n"
+    "                     (docs/tournament-plan.md); both are played --duplicate\n"
+    "  --deals FILE       play the deals of FILE (a curated deal set: a header line\n"
+    "                     'jackarena-deals 1', then one match seed a line; 'arena\n"
+    "                     ladder deals' makes one) instead of deals derived from\n"
+    "                     the seed, in order, from the first again when the plan\n"
+    "                     needs more\n"
     "  --seating S        balanced (default): a combination of K bots is played in\n"
     "                     the K rotations of each order of a neighbour-balanced set\n"
     "                     (K-1 orders for odd K, K for even K, 1 for 2 seats), so\n"
@@ -73,7 +91,9 @@ static const char HELP[] =
 typedef struct tournament_flags {
     arena_common co;
     bool move_given, json, quiet, resume, duplicate;
-    const char *db_path, *replay_dir, *format_s, *export_path, *seating_s;
+    const char *db_path, *replay_dir, *format_s, *export_path, *seating_s, *deals_path;
+    uint64_t *deals;              /* read from deals_path */
+    uint32_t n_deals;
     uint32_t seats, rounds, jobs;
 } tournament_flags;
 
@@ -109,6 +129,7 @@ static bool own_flag(tournament_flags *f, arena_scale *sc, int c, char **argv, i
     case 'k': case 'R': case 'j': return number_flag(f, sc, c, optarg);
     case 'F': f->format_s = optarg; return true;
     case 'S': f->seating_s = optarg; return true;
+    case 'E': f->deals_path = optarg; return true;
     case 'D': f->duplicate = true; return true;
     case 'd': f->db_path = optarg; return true;
     case 'r': f->replay_dir = optarg; return true;
@@ -132,7 +153,7 @@ static bool parse_flags(int argc, char **argv, tournament_flags *f, arena_ext *e
         {"bot", required_argument, NULL, 'b'},     {"bots", required_argument, NULL, 'B'},
         {"seats", required_argument, NULL, 'k'},   {"rounds", required_argument, NULL, 'R'},
         {"format", required_argument, NULL, 'F'},  {"duplicate", no_argument, NULL, 'D'},
-        {"seating", required_argument, NULL, 'S'},
+        {"seating", required_argument, NULL, 'S'}, {"deals", required_argument, NULL, 'E'},
         {"opt", required_argument, NULL, 'o'},     {"seed", required_argument, NULL, 's'},
         {"db", required_argument, NULL, 'd'},      {"replays", required_argument, NULL, 'r'},
         {"move-ms", required_argument, NULL, 'm'}, {"jobs", required_argument, NULL, 'j'},
@@ -235,9 +256,21 @@ static bool check_plan(tournament_flags *f, const ja_game_rules *g, int n_bots,
     }
     *pp = (ladder_plan_params){0};
     if (ladder_format_parse(f->format_s, &pp->format) != JA_OK) {
-        arena_error("--format '%s': use round-robin or gauntlet", f->format_s);
+        arena_error("--format '%s': use round-robin, gauntlet, swiss or knockout", f->format_s);
         return false;
     }
+    if (pp->format == LADDER_FORMAT_KNOCKOUT && f->seats != 2) {
+        arena_error("--format knockout is played by 2 seats, not %u (give --seats 2)", f->seats);
+        return false;
+    }
+    char err[1200];
+    if (f->deals_path && ladder_deals_read(f->deals_path, &f->deals, &f->n_deals, err,
+                                           sizeof err) != JA_OK) {
+        arena_error("--deals: %s", err);
+        return false;
+    }
+    pp->deals = f->deals;
+    pp->n_deals = f->n_deals;
     pp->seating = LADDER_SEATING_BALANCED;
     if (f->seating_s && ladder_seating_parse(f->seating_s, &pp->seating) != JA_OK) {
         arena_error("--seating '%s': use balanced or cyclic", f->seating_s);
@@ -248,14 +281,26 @@ static bool check_plan(tournament_flags *f, const ja_game_rules *g, int n_bots,
     pp->n_participants = (uint32_t)n_bots;
     pp->n_seats = f->seats;
     pp->rounds = f->rounds;
-    pp->duplicate = f->duplicate;
-    char err[1200];
+    pp->duplicate = f->duplicate || ladder_format_by_rounds(pp->format);
     uint32_t n_planned = 0;
     if (ladder_plan_count(pp, &n_planned, err, sizeof err) != JA_OK) {
         arena_error("%s", err);
         return false;
     }
     return true;
+}
+
+/* Swiss and knockout plan each round from the results of the one before:
+ * one arena plays them whole (no --shard, no --slurm). False after the
+ * usage error. */
+static bool check_rounds(const ladder_plan_params *pp, const arena_scale *sc)
+{
+    if (!ladder_format_by_rounds(pp->format) || (!sc->shard_n && !sc->slurm.n))
+        return true;
+    arena_error("--format %s plans each round from the results of the one before: it cannot "
+                "be played in shards (--shard, --slurm; --workers and --slurm-workers can)",
+                ladder_format_name(pp->format));
+    return false;
 }
 
 /* A failure that does not stop the run, as it comes. */
@@ -313,13 +358,18 @@ static int tournament(int argc, char **argv, arena_scale *sc)
     ladder_plan_params pp;
     ja_options o;
     if (!check_scale(&f, sc, &ext) || !check_bots(&bots, sc) ||
-        !check_plan(&f, g, bots.n, &pp, &o))
+        !check_plan(&f, g, bots.n, &pp, &o) || !check_rounds(&pp, sc)) {
+        free(f.deals);
         return EXIT_USAGE;
+    }
     arena_tournament_args ta = {g, o, &bots, &ext, sc, pp, f.co.have_seed, f.co.seed,
                                 f.db_path, f.replay_dir, f.export_path,
                                 f.move_given ? f.co.move_ms : REF_MOVE_MS_KIND, f.jobs,
-                                f.resume, f.json, f.quiet, say_error, f.seating_s != NULL};
-    return play(&ta);
+                                f.resume, f.json, f.quiet, say_error, f.seating_s != NULL,
+                                f.deals_path};
+    status = play(&ta);
+    free(f.deals);
+    return status;
 }
 
 int cmd_tournament(int argc, char **argv)

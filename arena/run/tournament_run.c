@@ -8,6 +8,7 @@
 #include "core/json_w.h"
 #include "run/progress.h"
 #include "run/repro.h"
+#include "run/rounds.h"
 #include "run/standings.h"
 #include "run/tournament.h"
 #include "core/util.h"
@@ -133,7 +134,8 @@ static void describe(arena_tournament *t)
     t->spec = (ladder_tournament_spec){{a->game->name, a->plan.n_seats, t->opts_text},
                                        a->have_seed ? a->seed : 0, a->plan.format,
                                        a->plan.rounds, a->plan.duplicate, (uint32_t)bots->n,
-                                       t->lb, a->plan.seating};
+                                       t->lb, a->plan.seating, a->plan.deals,
+                                       a->plan.n_deals};
 }
 
 /* The tournament in the database: found again (the same seed, or with
@@ -365,7 +367,14 @@ static int read_plan(run_state *r, char *err, size_t cap)
 {
     const arena_scale *sc = r->a->scale;
     ladder_db *db = r->t->db;
-    int rc = ladder_db_tournament_get(db, r->t->tid, &r->ti);
+    bool planned;
+    /* Swiss, knockout: a round whose results were all in when the run
+     * before stopped is followed by the next one now. */
+    int rc = arena_rounds_advance(db, r->t->tid, r->a->plan.deals, r->a->plan.n_deals, &planned,
+                                  err, cap);
+    if (rc != JA_OK)
+        return rc;
+    rc = ladder_db_tournament_get(db, r->t->tid, &r->ti);
     if (rc == JA_OK)
         rc = ladder_db_pending(db, r->t->tid, &r->pending, &r->n_pending);
     if (rc != JA_OK) {
@@ -374,6 +383,8 @@ static int read_plan(run_state *r, char *err, size_t cap)
     }
     for (uint32_t i = 0; i < r->n_pending; i++)
         r->to_play += !sc->shard_n || r->pending[i] % sc->shard_n == sc->shard_i - 1;
+    if (ladder_format_by_rounds(r->ti.format)) /* the rounds to come too */
+        r->to_play = r->ti.n_matches - r->ti.n_done;
     return JA_OK;
 }
 
@@ -386,12 +397,21 @@ static void print_header(FILE *out, const run_state *r)
     const ladder_tournament_info *ti = &r->ti;
     char seed_s[21];
     fprintf(out, "tournament %lld: %s, %d bots, %u seats, %s, %s seating, %u round%s, seed %s: "
-            "%u matches\n",
+            "%u matches\n", /* knockout: rounds are deals a tie */
             (long long)r->t->tid, a->game->name, a->bots->n, pp->n_seats,
             ladder_format_name(pp->format), ladder_seating_name(ti->seating), pp->rounds,
             pp->rounds == 1 ? "" : "s", ladder_seed_format(ti->seed, seed_s), ti->n_matches);
     fprintf(out, "options: %s\ndatabase: %s%s%s\n", r->t->opts_text, a->db_path,
             a->replay_dir ? "; replays: " : "", a->replay_dir ? a->replay_dir : "");
+    if (a->deals_path)
+        fprintf(out, "deals: %u from %s (sha256 %.16s...)\n", pp->n_deals, a->deals_path,
+                ti->deals);
+    if (pp->format == LADDER_FORMAT_SWISS)
+        fprintf(out, "swiss: %u rounds, each planned from the results before it\n",
+                pp->rounds);
+    else if (pp->format == LADDER_FORMAT_KNOCKOUT)
+        fprintf(out, "knockout: %u rounds, %u deal%s a tie in both seat orders\n",
+                ladder_rounds_total(pp), pp->rounds, pp->rounds == 1 ? "" : "s");
     if (r->t->found && r->n_pending && r->n_pending < ti->n_matches)
         fprintf(out, "resuming: %u of %u matches already played\n", ti->n_matches - r->n_pending,
                 ti->n_matches);
@@ -443,6 +463,25 @@ static int start_executor(run_state *r, char *err, size_t cap)
     return JA_OK;
 }
 
+/* Plays the pending matches by the executor; for swiss and knockout, round
+ * after round, each planned once the one before is recorded, until the
+ * last or a stop. */
+static int play_rounds(run_state *r, progress *pr, char *err, size_t cap)
+{
+    const arena_scale *sc = r->a->scale;
+    arena_tournament *t = r->t;
+    for (;;) {
+        int rc = arena_tournament_play_part(t->db, t->tid, r->x, sc->shard_i, sc->shard_n,
+                                            &g_stop, on_progress, pr, err, cap);
+        bool planned = false;
+        if (rc == JA_OK && !g_stop)
+            rc = arena_rounds_advance(t->db, t->tid, r->a->plan.deals, r->a->plan.n_deals,
+                                      &planned, err, cap);
+        if (rc != JA_OK || !planned)
+            return rc;
+    }
+}
+
 /* Plays the pending matches, by the executor or in Slurm's shards, until
  * they are done or a signal stops them; then stops the executor and the
  * Slurm workers (told to quit now, not after the standings and the fit),
@@ -460,8 +499,7 @@ static int play_pending(run_state *r, char *err, size_t cap)
     progress_begin(&pr, r->ti.n_matches, r->ti.n_matches - r->n_pending, a->quiet);
     int rc;
     if (r->x)
-        rc = arena_tournament_play_part(t->db, t->tid, r->x, sc->shard_i, sc->shard_n, &g_stop,
-                                        on_progress, &pr, err, cap);
+        rc = play_rounds(r, &pr, err, cap);
     else
         rc = arena_slurm_play(t->db, a->db_path, t->tid, &t->spec, &sc->slurm, t->xf,
                               a->quiet || a->json, &g_stop, on_progress, &pr, err, cap);
@@ -511,6 +549,7 @@ typedef struct standings_view {
     const arena_bots *bots;              /* the participants, by slot */
     char (*label)[LADDER_LABEL_MAX];     /* row i's label (row_label) */
     int width;                           /* of the text's bot column */
+    const arena_rounds_view *rounds;     /* swiss, knockout; NULL for the others */
 } standings_view;
 
 static const char *row_name(const standings_view *v, uint32_t i)
@@ -629,6 +668,8 @@ static void print_json(FILE *out, const standings_view *v, uint64_t total_faults
     for (uint32_t i = 0; i < v->n; i++)
         json_row(&w, v, i);
     jw_arr_end(&w);
+    if (v->rounds)
+        arena_rounds_print_json(&w, v->rounds);
     jw_obj_end(&w);
     jw_end(&w);
 }
@@ -695,6 +736,8 @@ static void print_text(FILE *out, const standings_view *v, uint64_t total_faults
     else if (v->fit)
         fprintf(out, "fit elo: Bradley-Terry over this tournament's matches, mean 1500 "
                 "(docs/ratings.md); perfect/zero: no finite rating\n");
+    if (v->rounds)
+        arena_rounds_print_text(out, v->rounds);
 }
 
 static void print_standings(FILE *out, standings_view *v, bool json)
@@ -731,9 +774,13 @@ static int report(run_state *r, FILE *out, char *err, size_t cap)
     ladder_key key = {a->game->name, a->plan.n_seats, t->opts_text};
     ladder_fit *fit = fit_tournament(t->db, &key, t->tid, st, n_st);
     ladder_display_name *names = standing_names(t->db, &key, st, n_st);
+    arena_rounds_view rv;
+    bool by_rounds = arena_rounds_view_read(&rv, t->db, &r->ti, a->plan.deals, a->plan.n_deals,
+                                            a->bots);
     standings_view v = {t->db, a->game, t->opts_text, &r->ti, st, n_st, names, faults, fit,
-                        a->bots, NULL, 0};
+                        a->bots, NULL, 0, by_rounds ? &rv : NULL};
     print_standings(out, &v, a->json);
+    arena_rounds_view_free(&rv);
     free(names);
     ladder_fit_free(&fit);
     free(st);

@@ -70,6 +70,9 @@ typedef struct arena_tournament_args {
      * and one of either seating is found again (one planned before
      * balanced seating was the default keeps its cyclic plan). */
     bool seating_given;
+    /* The curated deal set (--deals FILE, deals.h), plan.deals too; NULL:
+     * deals derived from the seed. deals_path names it in the header. */
+    const char *deals_path;
 } arena_tournament_args;
 
 /* A tournament prepared: what arena_tournament_prepare opened and found,

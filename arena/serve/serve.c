@@ -620,7 +620,7 @@ static int batch_tournament(arena_server *s, ladder_db *db, arena_serve_batch *b
      * give every version every seat. */
     ladder_tournament_spec ts = {{a->game->name, a->seats, s->opts_text},
                                  b->seed, LADDER_FORMAT_ROUND_ROBIN, rounds ? rounds : 1,
-                                 false, b->n, bb->lb, a->seating};
+                                 false, b->n, bb->lb, a->seating, NULL, 0};
     int64_t tid = 0;
     int rc;
     if (b->tournament != 0) {

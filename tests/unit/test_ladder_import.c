@@ -184,7 +184,7 @@ static void test_migrate_v1(void **state)
     ladder_bot lb[2] = {{"random", "1.0", "builtin", "random", NULL},
                         {"greedy", "1.0", "builtin", "greedy", NULL}};
     ladder_tournament_spec spec = {key, 5, LADDER_FORMAT_ROUND_ROBIN, 1, false, 2, lb,
-                                   LADDER_SEATING_CYCLIC};
+                                   LADDER_SEATING_CYCLIC, NULL, 0};
     int64_t tid;
     assert_int_equal(ladder_db_tournament_create(db, &spec, &tid), JA_OK);
     ladder_match_result r;
@@ -221,7 +221,7 @@ static int64_t play_one(ladder_db *db, const char *game, uint32_t n)
     char names[JA_MAX_SEATS + 1][8];
     make_bots(n, bots, names);
     ladder_tournament_spec spec = {{game, n, ""}, 7, LADDER_FORMAT_ROUND_ROBIN, 1, false, n, bots,
-                                   LADDER_SEATING_CYCLIC};
+                                   LADDER_SEATING_CYCLIC, NULL, 0};
     int64_t tid = 0;
     if (ladder_db_tournament_create(db, &spec, &tid) != JA_OK)
         fail_msg("%u seats: %s", (unsigned)n, ladder_db_errmsg(db));
@@ -292,7 +292,7 @@ static void test_every_seat_count(void **state)
     make_bots(JA_MAX_SEATS + 1, bots, names);
     ladder_tournament_spec spec = {
         {"g", JA_MAX_SEATS + 1, ""}, 7, LADDER_FORMAT_ROUND_ROBIN, 1, false, JA_MAX_SEATS + 1,
-        bots, LADDER_SEATING_CYCLIC};
+        bots, LADDER_SEATING_CYCLIC, NULL, 0};
     int64_t tid = 0;
     int64_t before = raw_int(f->db, "SELECT count(*) FROM tournaments");
     assert_int_equal(ladder_db_tournament_create(db, &spec, &tid), JA_EINVAL);
@@ -604,7 +604,7 @@ static void test_migrate_v5(void **state)
     assert_int_equal(ti.n_done, 1);
 
     ladder_tournament_spec spec = {{"g", 3, ""}, 9, LADDER_FORMAT_ROUND_ROBIN, 1, false, 3,
-                                   V5_BOTS, LADDER_SEATING_BALANCED};
+                                   V5_BOTS, LADDER_SEATING_BALANCED, NULL, 0};
     int64_t tid = 0;
     assert_int_equal(ladder_db_tournament_find(db, &spec, 0, &tid), JA_ENOTFOUND);
     assert_int_equal(ladder_db_tournament_find(db, &spec, LADDER_FIND_ANY_SEATING, &tid), JA_OK);

@@ -1,0 +1,158 @@
+/* Curated deal sets (deals.h). */
+#include "deals.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "jackarena/ja_error.h"
+#include "ja_xalloc.h"
+#include "ladder_db.h"
+
+__attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t cap,
+                                                          const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, cap, fmt, ap);
+    va_end(ap);
+}
+
+/* The line's content: from its first non-blank to before a '#' or the end,
+ * trailing blanks cut; into buf (cap bytes; longer lines are cut, and then
+ * fail to parse). */
+static void content(const char *line, size_t len, char *buf, size_t cap)
+{
+    size_t i = 0, n = 0;
+    while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+        i++;
+    while (i < len && line[i] != '#' && n + 1 < cap)
+        buf[n++] = line[i++];
+    while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t' || buf[n - 1] == '\r'))
+        n--;
+    buf[n] = '\0';
+}
+
+/* The header's check: "jackarena-deals V" with V this version. */
+static int check_header(const char *c, const char *name, unsigned line, char *err, size_t cap)
+{
+    size_t m = strlen(LADDER_DEALS_MAGIC);
+    char *end;
+    if (strncmp(c, LADDER_DEALS_MAGIC, m) != 0 || (c[m] != ' ' && c[m] != '\t')) {
+        set_err(err, cap, "%s:%u: not a deal set (the first line must be '%s %d')", name, line,
+                LADDER_DEALS_MAGIC, LADDER_DEALS_VERSION);
+        return JA_EFORMAT;
+    }
+    errno = 0;
+    unsigned long v = strtoul(c + m + 1, &end, 10);
+    if (errno || *end || v == 0) {
+        set_err(err, cap, "%s:%u: the deal set's version '%s' is not a number", name, line,
+                c + m + 1);
+        return JA_EFORMAT;
+    }
+    if (v != LADDER_DEALS_VERSION) {
+        set_err(err, cap, "%s:%u: deal set version %lu; this arena reads version %d", name, line,
+                v, LADDER_DEALS_VERSION);
+        return JA_EVERSION;
+    }
+    return JA_OK;
+}
+
+int ladder_deals_parse(const char *text, const char *name, uint64_t **out, uint32_t *n,
+                       char *err, size_t cap)
+{
+    *out = NULL;
+    *n = 0;
+    uint64_t *a = NULL;
+    uint32_t k = 0, acap = 0;
+    unsigned line = 0;
+    bool header = false;
+    int rc = JA_OK;
+    for (const char *p = text; rc == JA_OK && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        char c[96];
+        content(p, len, c, sizeof c);
+        line++;
+        p += len + (nl != NULL);
+        if (!c[0])
+            continue;
+        if (!header) {
+            rc = check_header(c, name, line, err, cap);
+            header = true;
+            continue;
+        }
+        uint64_t seed;
+        if (ladder_seed_parse(c, &seed) != JA_OK) {
+            set_err(err, cap, "%s:%u: '%.40s' is not a seed (a decimal number up to %" PRIu64 ")",
+                    name, line, c, UINT64_MAX);
+            rc = JA_EFORMAT;
+        } else if (k == LADDER_DEALS_MAX) {
+            set_err(err, cap, "%s:%u: more than %u deals", name, line, LADDER_DEALS_MAX);
+            rc = JA_EFORMAT;
+        } else {
+            if (k == acap)
+                a = ja_xrealloc(a, (acap = acap ? 2 * acap : 64) * sizeof *a);
+            a[k++] = seed;
+        }
+    }
+    if (rc == JA_OK && k == 0) {
+        set_err(err, cap, header ? "%s:%u: no deal in the set" : "%s:%u: empty file, not a deal set",
+                name, line ? line : 1);
+        rc = JA_EFORMAT;
+    }
+    if (rc != JA_OK) {
+        free(a);
+        return rc;
+    }
+    *out = a;
+    *n = k;
+    return JA_OK;
+}
+
+int ladder_deals_read(const char *path, uint64_t **out, uint32_t *n, char *err, size_t cap)
+{
+    *out = NULL;
+    *n = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        set_err(err, cap, "cannot read the deal set '%s': %s", path, strerror(errno));
+        return JA_EIO;
+    }
+    size_t len = 0, tcap = 4096;
+    char *text = ja_xmalloc(tcap);
+    size_t got;
+    while ((got = fread(text + len, 1, tcap - len - 1, f)) > 0) {
+        len += got;
+        if (tcap - len - 1 == 0)
+            text = ja_xrealloc(text, tcap *= 2);
+    }
+    bool bad = ferror(f) != 0 || memchr(text, '\0', len) != NULL;
+    fclose(f);
+    text[len] = '\0';
+    int rc = JA_EIO;
+    if (bad)
+        set_err(err, cap, "cannot read the deal set '%s': not a text file", path);
+    else
+        rc = ladder_deals_parse(text, path, out, n, err, cap);
+    free(text);
+    return rc;
+}
+
+void ladder_deals_hash(const uint64_t *deals, uint32_t n, char hex[65])
+{
+    crypto_hash_sha256_state st;
+    unsigned char h[crypto_hash_sha256_BYTES];
+    crypto_hash_sha256_init(&st);
+    for (uint32_t i = 0; i < n; i++) {
+        char s[24];
+        int len = snprintf(s, sizeof s, "%" PRIu64 "\n", deals[i]);
+        crypto_hash_sha256_update(&st, (const unsigned char *)s, (unsigned long long)len);
+    }
+    crypto_hash_sha256_final(&st, h);
+    sodium_bin2hex(hex, 65, h, sizeof h);
+}
