@@ -156,3 +156,143 @@ void ladder_deals_hash(const uint64_t *deals, uint32_t n, char hex[65])
     crypto_hash_sha256_final(&st, h);
     sodium_bin2hex(hex, 65, h, sizeof h);
 }
+
+/* ---- Choosing deals ------------------------------------------------------------ */
+
+/* One seat's pairwise result on a deal, as it comes. */
+typedef struct deal_entry {
+    uint64_t seed;
+    int64_t bot;
+    int64_t match;
+    double result;
+} deal_entry;
+
+struct ladder_deals_acc {
+    deal_entry *e;
+    size_t n, cap;
+};
+
+ladder_deals_acc *ladder_deals_acc_new(void)
+{
+    return ja_xcalloc(1, sizeof(ladder_deals_acc));
+}
+
+void ladder_deals_acc_free(ladder_deals_acc **a)
+{
+    if (!a || !*a)
+        return;
+    free((*a)->e);
+    free(*a);
+    *a = NULL;
+}
+
+void ladder_deals_acc_add(ladder_deals_acc *a, const ladder_match_row *m)
+{
+    if (!m->has_seed || m->n_seats < 2)
+        return;
+    for (uint32_t s = 0; s < m->n_seats; s++) {
+        double r = 0;
+        for (uint32_t o = 0; o < m->n_seats; o++)
+            if (o != s)
+                r += m->place[s] < m->place[o] ? 1.0 : m->place[s] == m->place[o] ? 0.5 : 0.0;
+        if (a->n == a->cap)
+            a->e = ja_xrealloc(a->e, (a->cap = a->cap ? 2 * a->cap : 256) * sizeof *a->e);
+        a->e[a->n++] = (deal_entry){m->seed, m->bot_id[s], m->match_id,
+                                    r / (double)(m->n_seats - 1)};
+    }
+}
+
+static int cmp_entry(const void *x, const void *y)
+{
+    const deal_entry *a = x, *b = y;
+    if (a->seed != b->seed)
+        return a->seed < b->seed ? -1 : 1;
+    if (a->bot != b->bot)
+        return a->bot < b->bot ? -1 : 1;
+    return a->match < b->match ? -1 : a->match > b->match;
+}
+
+static int cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+static int cmp_score(const void *x, const void *y)
+{
+    const ladder_deal_score *a = x, *b = y;
+    if (a->separation != b->separation)
+        return a->separation > b->separation ? -1 : 1;
+    if (a->bots != b->bots)
+        return a->bots > b->bots ? -1 : 1;
+    return a->seed < b->seed ? -1 : a->seed > b->seed;
+}
+
+/* The score of the deal of entries e[0 .. n-1] (one seed, sorted by bot). */
+static ladder_deal_score score_deal(const deal_entry *e, size_t n)
+{
+    ladder_deal_score d = {e[0].seed, 0, 0, 0};
+    double sum = 0, sum2 = 0;
+    int64_t last_match = -1;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        double r = 0;
+        for (; j < n && e[j].bot == e[i].bot; j++)
+            r += e[j].result;
+        r /= (double)(j - i);
+        sum += r;
+        sum2 += r * r;
+        d.bots++;
+        i = j;
+    }
+    /* Matches: distinct ids (an entry per seat). */
+    int64_t *ids = ja_xcalloc(n, sizeof *ids);
+    for (size_t i = 0; i < n; i++)
+        ids[i] = e[i].match;
+    qsort(ids, n, sizeof *ids, cmp_i64);
+    for (size_t i = 0; i < n; i++)
+        if (ids[i] != last_match) {
+            d.matches++;
+            last_match = ids[i];
+        }
+    free(ids);
+    double mean = sum / d.bots;
+    d.separation = sum2 / d.bots - mean * mean;
+    if (d.separation < 0)
+        d.separation = 0;
+    return d;
+}
+
+void ladder_deals_rank(const ladder_deals_acc *a, ladder_deal_score **out, uint32_t *n)
+{
+    deal_entry *e = ja_xcalloc(a->n ? a->n : 1, sizeof *e);
+    memcpy(e, a->e, a->n * sizeof *e);
+    qsort(e, a->n, sizeof *e, cmp_entry);
+    ladder_deal_score *d = ja_xcalloc(a->n ? a->n : 1, sizeof *d);
+    uint32_t k = 0;
+    for (size_t i = 0; i < a->n;) {
+        size_t j = i;
+        while (j < a->n && e[j].seed == e[i].seed)
+            j++;
+        ladder_deal_score s = score_deal(&e[i], j - i);
+        if (s.bots >= 2)
+            d[k++] = s;
+        i = j;
+    }
+    qsort(d, k, sizeof *d, cmp_score);
+    free(e);
+    *out = d;
+    *n = k;
+}
+
+int ladder_deals_write(FILE *f, const ladder_deal_score *d, uint32_t n,
+                       const char *const *comment, uint32_t n_comment)
+{
+    fprintf(f, "%s %d\n", LADDER_DEALS_MAGIC, LADDER_DEALS_VERSION);
+    for (uint32_t i = 0; i < n_comment; i++)
+        fprintf(f, "# %s\n", comment[i]);
+    for (uint32_t i = 0; i < n; i++)
+        fprintf(f, "%" PRIu64 "  # separation %.6f, %u bots, %u matches\n", d[i].seed,
+                d[i].separation, d[i].bots, d[i].matches);
+    return fflush(f) == 0 && !ferror(f) ? JA_OK : JA_EIO;
+}

@@ -7,6 +7,7 @@
  *   arena ladder GAME --cross-validate  how well each model predicts
  *   arena ladder export GAME (--pgn | --jsonl)
  *   arena ladder import FILE [--game GAME]
+ *   arena ladder deals GAME --top N [-o FILE]   a curated deal set
  *
  * A parser over ladder_run.h (the database side, in two steps) and
  * standings.h (what the tables say); only here are their errors printed and
@@ -15,6 +16,7 @@
 #include "cli/cli.h"
 #include "run/ladder_run.h"
 
+#include "deals.h"
 #include "fit.h"
 #include "jackarena/ja_error.h"
 
@@ -33,6 +35,8 @@ static const char HELP[] =
     "       arena ladder export GAME (--pgn | --jsonl) [--opt KEY=VALUE]... [--seats K]\n"
     "                           [--db FILE] [-o|--output FILE]\n"
     "       arena ladder import FILE [--game GAME] [--db FILE] [--json]\n"
+    "       arena ladder deals GAME --top N [--opt KEY=VALUE]... [--seats K]\n"
+    "                          [--db FILE] [-o|--output FILE]\n"
     "       (FILE may be another arena database, e.g. a --shard's: merged)\n"
     "Show the ladder of GAME. A ladder is one game, one seat count and one full\n"
     "option set (defaults filled in): options not given take their defaults, so\n"
@@ -74,7 +78,15 @@ static const char HELP[] =
     "two-player games (multiplayer matches as their pairs) that Ordo and BayesElo\n"
     "read, --jsonl as one match per line. import reads either back (PGN games go to\n"
     "the two-seat ladder of --game, or of their [Game] tag, with the game's default\n"
-    "options unless an [Options] tag says otherwise), all of a file or nothing.\n";
+    "options unless an [Options] tag says otherwise), all of a file or nothing.\n"
+    "\n"
+    "deals writes the N deals of the ladder that separated its bots most as a\n"
+    "deal set for 'arena tournament --deals FILE' (to standard output, or -o FILE\n"
+    "written whole at the end): on each deal (a match seed, in every tournament\n"
+    "of the ladder), each bot's mean pairwise result (the share of the other seats\n"
+    "it finished ahead of, a shared place half), and the deal's separation, the\n"
+    "variance of those results over the bots that played it; the highest first\n"
+    "(docs/tournament-plan.md, \"Curated deals\").\n";
 
 /* --seats K of the ladder commands: 1 to JA_MAX_SEATS. */
 static bool parse_seats(const char *arg, uint32_t *out)
@@ -128,7 +140,7 @@ static int show_status(int rc)
     return rc == JA_EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 }
 
-/* ... of export: every failure is the run's. */
+/* ... of export and deals: every failure is the run's. */
 static int export_status(int rc)
 {
     (void)rc;
@@ -244,6 +256,68 @@ static int cmd_export(int argc, char **argv)
     return ladder(&a, export_status);
 }
 
+/* ---- Deals --------------------------------------------------------------------- */
+
+/* --top N: 1 or more. */
+static bool parse_top(const char *arg, uint32_t *out)
+{
+    if (!arena_parse_u32(arg, out) || *out == 0 || *out > LADDER_DEALS_MAX) {
+        arena_error("--top needs a number of deals from 1 to %u, not '%s'", LADDER_DEALS_MAX,
+                    arg);
+        return false;
+    }
+    return true;
+}
+
+static int cmd_deals(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"opt", required_argument, NULL, 'x'},  {"seats", required_argument, NULL, 'k'},
+        {"db", required_argument, NULL, 'd'},   {"top", required_argument, NULL, 'T'},
+        {"output", required_argument, NULL, 'O'}, {"help", no_argument, NULL, 'h'},
+        {0, 0, 0, 0}};
+    arena_common co = {0};
+    arena_ladder_args a = {.what = ARENA_LADDER_DEALS, .db_path = "arena.db"};
+    int c, k;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+        if (c == 'x' && (k = arena_common_flag(&co, ARENA_OPT_OPT, optarg)) != 0) {
+            if (k < 0)
+                return EXIT_USAGE;
+            continue;
+        }
+        if ((c == 'k' && !parse_seats(optarg, &a.want_seats)) ||
+            (c == 'T' && !parse_top(optarg, &a.top)))
+            return EXIT_USAGE;
+        if (c == 'd')
+            a.db_path = optarg;
+        else if (c == 'o' || c == 'O')
+            a.out_path = optarg;
+        else if (c == 'h') {
+            fputs(HELP, stdout);
+            return EXIT_OK;
+        } else if (c != 'k' && c != 'T') {
+            arena_getopt_error("ladder deals", argv);
+            return EXIT_USAGE;
+        }
+    }
+    if (argc - optind != 1 || !a.top) {
+        arena_error("ladder deals: name one game and how many deals (usage: arena ladder deals "
+                    "GAME --top N [-o FILE])");
+        return EXIT_USAGE;
+    }
+    if (!(a.game = arena_find_game(argv[optind])))
+        return EXIT_USAGE;
+    const arena_output outs[] = {{"--db", a.db_path, ARENA_OUT_DB},
+                                 {"-o", a.out_path, ARENA_OUT_STDOUT}};
+    char err[4400];
+    if (!arena_outputs_check(outs, sizeof outs / sizeof *outs, NULL) ||
+        !given_options(&co, a.game, &a.given, err, sizeof err))
+        return EXIT_USAGE;
+    return ladder(&a, export_status);
+}
+
 /* ---- Import -------------------------------------------------------------------- */
 
 static int cmd_import(int argc, char **argv)
@@ -283,6 +357,8 @@ int cmd_ladder(int argc, char **argv)
         return cmd_import(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "export") == 0)
         return cmd_export(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "deals") == 0)
+        return cmd_deals(argc - 1, argv + 1);
     static const struct option opts[] = {
         {"opt", required_argument, NULL, 'o'}, {"seats", required_argument, NULL, 'k'},
         {"db", required_argument, NULL, 'd'},  {"json", no_argument, NULL, 'J'},

@@ -1,6 +1,7 @@
 /* The database side of `arena ladder` (ladder_run.h). */
 #include "run/ladder_run.h"
 
+#include "deals.h"
 #include "merge.h"
 #include "outfile.h"
 #include "core/json_w.h"
@@ -453,6 +454,66 @@ static int run_import(arena_ladder *l, FILE *out, char *err, size_t cap)
     return JA_OK;
 }
 
+/* ---- Deals ------------------------------------------------------------------------ */
+
+static int add_deal_match(void *ctx, const ladder_match_row *row)
+{
+    ladder_deals_acc_add(ctx, row);
+    return 0;
+}
+
+/* The set's comment lines: what it was made from and how. */
+static void write_deals(FILE *f, const arena_ladder *l, const ladder_deal_score *d, uint32_t n,
+                        uint32_t of, int *rc)
+{
+    char c[3][LADDER_OPTIONS_MAX + 160];
+    snprintf(c[0], sizeof c[0], "the %u of %u deals of the %s ladder (%u seats, %s) that "
+             "separated its bots most", n, of, l->a->game->name, l->seats, l->opts);
+    snprintf(c[1], sizeof c[1], "separation: the variance over the bots of each bot's mean "
+             "pairwise result on the deal (docs/tournament-plan.md)");
+    snprintf(c[2], sizeof c[2], "made by: arena ladder deals %s --top %u", l->a->game->name,
+             l->a->top);
+    const char *cp[3] = {c[0], c[1], c[2]};
+    *rc = ladder_deals_write(f, d, n, cp, 3);
+}
+
+static int run_deals(arena_ladder *l, FILE *out, char *err, size_t cap)
+{
+    const arena_ladder_args *a = l->a;
+    ladder_key key = {a->game->name, l->seats, l->opts};
+    ladder_deals_acc *acc = ladder_deals_acc_new();
+    int rc = l->found ? ladder_db_foreach_match(l->db, &key, add_deal_match, acc) : JA_OK;
+    ladder_deal_score *d = NULL;
+    uint32_t n = 0;
+    ref_out *f = NULL;
+    if (rc != JA_OK)
+        snprintf(err, cap, "%s", ladder_db_errmsg(l->db));
+    else
+        ladder_deals_rank(acc, &d, &n);
+    if (rc == JA_OK && n == 0) {
+        snprintf(err, cap, "the %s ladder (%u seats, %s) has no deal played by two bots or "
+                 "more", a->game->name, l->seats, l->opts);
+        rc = JA_ENOTFOUND;
+    }
+    uint32_t k = n < a->top ? n : a->top;
+    if (rc == JA_OK && a->out_path)
+        rc = ref_out_open(NULL, a->out_path, REF_OUT_STDOUT, &f, err, cap);
+    if (rc == JA_OK) {
+        write_deals(f ? ref_out_file(f) : out, l, d, k, n, &rc);
+        if (rc != JA_OK)
+            snprintf(err, cap, "cannot write the deal set");
+    }
+    if (rc == JA_OK)
+        rc = ref_out_commit(&f, err, cap);
+    ref_out_abort(&f);
+    if (rc == JA_OK)
+        fprintf(stderr, "arena: %u deal%s of %u written (separation %.4f to %.4f)\n", k,
+                k == 1 ? "" : "s", n, d[0].separation, d[k - 1].separation);
+    free(d);
+    ladder_deals_acc_free(&acc);
+    return rc;
+}
+
 int arena_ladder_run(arena_ladder *l, FILE *out, char *err, size_t cap)
 {
     err[0] = '\0';
@@ -460,6 +521,7 @@ int arena_ladder_run(arena_ladder *l, FILE *out, char *err, size_t cap)
     case ARENA_LADDER_SHOW: return run_show(l, out, err, cap);
     case ARENA_LADDER_EXPORT: return run_export(l, out, err, cap);
     case ARENA_LADDER_IMPORT: return run_import(l, out, err, cap);
+    case ARENA_LADDER_DEALS: return run_deals(l, out, err, cap);
     }
     return JA_EINVAL;
 }

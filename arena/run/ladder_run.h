@@ -20,6 +20,8 @@
  *    malformed;
  *  - of the run of show, JA_EINVAL: a bad --anchor (standings.h);
  *  - of the run of export, none;
+ *  - of the run of deals, JA_ENOTFOUND: the ladder has no deal played by
+ *    two bots;
  *  - of the run of import, JA_EINVAL and JA_ESTATE (the database refuses the
  *    file's matches, or has them already), the database file's own
  *    (arena_db_status) and, merging another arena database, JA_EMISMATCH
@@ -39,7 +41,8 @@
 typedef enum arena_ladder_what {
     ARENA_LADDER_SHOW,           /* `arena ladder GAME` */
     ARENA_LADDER_EXPORT,         /* `arena ladder export GAME` */
-    ARENA_LADDER_IMPORT          /* `arena ladder import FILE` */
+    ARENA_LADDER_IMPORT,         /* `arena ladder import FILE` */
+    ARENA_LADDER_DEALS           /* `arena ladder deals GAME --top N -o FILE` */
 } arena_ladder_what;
 
 /* What to do, as the parser checked it (cmd_ladder.c shows how); it
@@ -59,7 +62,8 @@ typedef struct arena_ladder_args {
     bool cross_validate;         /* show: the models' cross-validation instead */
     uint32_t folds;              /* with cross_validate: 0 for the default */
     bool pgn;                    /* export: PGN, not JSON Lines */
-    const char *out_path;        /* export: written whole at the end; NULL or "-": out */
+    const char *out_path;        /* export, deals: written whole at the end; NULL or "-": out */
+    uint32_t top;                /* deals: how many (the best separating first) */
     const char *path;            /* import: PGN, JSON Lines, or another arena database */
     const char *import_game;     /* import: the game of PGN games without a [Game] tag, or NULL */
     bool json;                   /* show, import: one JSON document */
@@ -82,7 +86,8 @@ typedef struct arena_ladder {
 int arena_ladder_prepare(arena_ladder *l, const arena_ladder_args *a, char *err, size_t cap);
 
 /* show: the live table (standings.h) or, with fit, the official ratings of
- * the ladder; export: every match of the ladder as PGN or JSON Lines, a
+ * the ladder; deals: the ladder's deals that separated its bots most as a
+ * deal set (deals.h), and one line on stderr saying how many; export: every match of the ladder as PGN or JSON Lines, a
  * failed export leaving no file; import: the file's matches (or, another
  * arena database, merged: docs/scale.md) into the database, and the report
  * (text or JSON). */
