@@ -266,7 +266,8 @@ static ladder_deal_score score_deal(const deal_entry *e, size_t n)
 void ladder_deals_rank(const ladder_deals_acc *a, ladder_deal_score **out, uint32_t *n)
 {
     deal_entry *e = ja_xcalloc(a->n ? a->n : 1, sizeof *e);
-    memcpy(e, a->e, a->n * sizeof *e);
+    if (a->n)
+        memcpy(e, a->e, a->n * sizeof *e);
     qsort(e, a->n, sizeof *e, cmp_entry);
     ladder_deal_score *d = ja_xcalloc(a->n ? a->n : 1, sizeof *d);
     uint32_t k = 0;

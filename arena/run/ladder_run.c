@@ -490,7 +490,11 @@ static int run_deals(arena_ladder *l, FILE *out, char *err, size_t cap)
         snprintf(err, cap, "%s", ladder_db_errmsg(l->db));
     else
         ladder_deals_rank(acc, &d, &n);
-    if (rc == JA_OK && n == 0) {
+    if (rc == JA_OK && n == 0 && !l->found) {
+        snprintf(err, cap, "%s has no %s ladder with results, so no deal played by two bots or "
+                 "more", a->db_path, a->game->name);
+        rc = JA_ENOTFOUND;
+    } else if (rc == JA_OK && n == 0) {
         snprintf(err, cap, "the %s ladder (%u seats, %s) has no deal played by two bots or "
                  "more", a->game->name, l->seats, l->opts);
         rc = JA_ENOTFOUND;

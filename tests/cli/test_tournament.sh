@@ -42,7 +42,7 @@ expect_fail 2 "--seats needs a positive number" -- "$ARENA" tournament $T $B --s
 expect_fail 2 "give at least two bots" -- "$ARENA" tournament $T --bots random
 expect_fail 2 "bot plugin './nope.so': No such file" -- "$ARENA" tournament $T --bots random,./nope.so
 expect_fail 2 "unknown bot 'rnd'" -- "$ARENA" tournament $T --bots random,rnd
-expect_fail 2 "--format 'swiss': use round-robin or gauntlet" -- "$ARENA" tournament $T $B --format swiss
+expect_fail 2 "--format 'elo': use round-robin, gauntlet, swiss or knockout" -- "$ARENA" tournament $T $B --format elo
 expect_fail 2 "--seating 'random': use balanced or cyclic" -- "$ARENA" tournament $T $B --seating random
 expect_fail 2 "more than the limit" -- "$ARENA" tournament $T $B --rounds 4000000
 expect_fail 2 "--jobs needs a positive number" -- "$ARENA" tournament $T $B --jobs 0
