@@ -153,21 +153,41 @@ static int read_format(sqlite3_stmt *st, int i, int64_t id, const char *src_path
     return JA_EFORMAT;
 }
 
-/* Every tournament of src has a format this arena knows: checked before
- * anything is written, so that a file that cannot be merged whole merges
- * nothing. JA_OK, or JA_EFORMAT with its message in err. */
+/* A tournament whose plan cannot be made again here from its spec: swiss
+ * and knockout (planned from their results), or one planned with a deal
+ * set (kept by its hash only). JA_EFORMAT with its message in err. */
+static int check_replannable(sqlite3_stmt *st, int64_t id, ladder_format format,
+                             const char *src_path, char *err, size_t cap)
+{
+    if (!ladder_format_by_rounds(format) && sqlite3_column_type(st, 2) == SQLITE_NULL)
+        return JA_OK;
+    snprintf(err, cap, "'%s': tournament %lld is %s: only its own database holds its plan "
+             "(merging is for the shards of a plan made from its seed)", src_path,
+             (long long)id, ladder_format_by_rounds(format) ? "a swiss or knockout tournament"
+                                                            : "played with a deal set");
+    return JA_EFORMAT;
+}
+
+/* Every tournament of src has a format this arena knows and a plan it can
+ * make again: checked before anything is written, so that a file that
+ * cannot be merged whole merges nothing. JA_OK, or JA_EFORMAT with its
+ * message in err. */
 static int check_formats(sqlite3 *s, const char *src_path, char *err, size_t cap)
 {
     sqlite3_stmt *t = NULL;
-    if (sqlite3_prepare_v2(s, "SELECT id, format FROM tournaments WHERE format != 'import' "
+    if (sqlite3_prepare_v2(s, "SELECT id, format, deals FROM tournaments WHERE format != 'import' "
                               "ORDER BY id", -1, &t, NULL) != SQLITE_OK) {
         snprintf(err, cap, "'%s': %s", src_path, sqlite3_errmsg(s));
         return JA_EFORMAT;
     }
     int rc = JA_OK, step;
     ladder_format format;
-    while (rc == JA_OK && (step = sqlite3_step(t)) == SQLITE_ROW)
-        rc = read_format(t, 1, sqlite3_column_int64(t, 0), src_path, &format, err, cap);
+    while (rc == JA_OK && (step = sqlite3_step(t)) == SQLITE_ROW) {
+        int64_t id = sqlite3_column_int64(t, 0);
+        rc = read_format(t, 1, id, src_path, &format, err, cap);
+        if (rc == JA_OK)
+            rc = check_replannable(t, id, format, src_path, err, cap);
+    }
     if (rc == JA_OK && step != SQLITE_DONE) {
         snprintf(err, cap, "'%s': %s", src_path, sqlite3_errmsg(s));
         rc = JA_EFORMAT;

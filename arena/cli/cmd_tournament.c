@@ -290,16 +290,21 @@ static bool check_plan(tournament_flags *f, const ja_game_rules *g, int n_bots,
     return true;
 }
 
-/* Swiss and knockout plan each round from the results of the one before:
- * one arena plays them whole (no --shard, no --slurm). False after the
- * usage error. */
+/* Swiss and knockout plan each round from the results of the one before,
+ * and a deal set is kept by its hash (a shard's database could not be
+ * merged): one arena plays them whole (no --shard, no --slurm). False
+ * after the usage error. */
 static bool check_rounds(const ladder_plan_params *pp, const arena_scale *sc)
 {
-    if (!ladder_format_by_rounds(pp->format) || (!sc->shard_n && !sc->slurm.n))
+    if ((!ladder_format_by_rounds(pp->format) && !pp->deals) || (!sc->shard_n && !sc->slurm.n))
         return true;
-    arena_error("--format %s plans each round from the results of the one before: it cannot "
-                "be played in shards (--shard, --slurm; --workers and --slurm-workers can)",
-                ladder_format_name(pp->format));
+    if (pp->deals)
+        arena_error("--deals cannot be played in shards (--shard, --slurm; --workers and "
+                    "--slurm-workers can)");
+    else
+        arena_error("--format %s plans each round from the results of the one before: it "
+                    "cannot be played in shards (--shard, --slurm; --workers and "
+                    "--slurm-workers can)", ladder_format_name(pp->format));
     return false;
 }
 

@@ -43,6 +43,8 @@ expect_fail 2 "new.txt:1: deal set version 9; this arena reads version 1" -- "$A
 printf '12\n' >nohead.txt
 expect_fail 2 "nohead.txt:1: not a deal set" -- "$ARENA" tournament $T $B2 --deals nohead.txt
 expect_fail 2 "cannot read the deal set 'none.txt'" -- "$ARENA" tournament $T $B2 --deals none.txt
+printf 'jackarena-deals 1\n12\n' >good.txt
+expect_fail 2 "--deals cannot be played in shards" -- "$ARENA" tournament $T $B2 --deals good.txt --shard 1/2
 check "a bad deal set wrote no database" test ! -e arena.db
 
 # Swiss, 10 bots, 6 rounds at --jobs 2: uninterrupted, then killed once
@@ -101,6 +103,9 @@ assert len(met) == 30
 pts = sum(r["points"] for r in b["swiss"]["standings"])
 assert abs(pts - 30) < 1e-9, pts
 PYEOF
+
+# A swiss database is not merged: its plan came from its results.
+expect_fail 2 "tournament 1 is a swiss or knockout tournament: only its own database" -- "$ARENA" ladder import full.db --db merged.db
 
 # Groups of three (balanced seating: 6 matches a group), 7 bots: a bye a round.
 "$ARENA" tournament $T --bots random,greedy,random,greedy,random,greedy,random --seats 3 \

@@ -594,7 +594,7 @@ static void test_migrate_v5(void **state)
     ladder_db *db = open_ok(f->db);
     int v = 0;
     assert_int_equal(ladder_db_schema_version(db, &v), JA_OK);
-    assert_int_equal(v, 6);
+    assert_int_equal(v, LADDER_DB_SCHEMA_VERSION);
     assert_int_equal(raw_int(f->db, "SELECT count(*) FROM tournaments WHERE seating = 'cyclic'"),
                      1);
     ladder_tournament_info ti;
@@ -656,6 +656,98 @@ static void test_migrate_v5(void **state)
     assert_int_equal(sqlite3_open(f->db, &s), SQLITE_OK);
     assert_int_equal(sqlite3_exec(s, "UPDATE tournaments SET seating = 'random'", NULL, NULL,
                                   NULL),
+                     SQLITE_CONSTRAINT);
+    sqlite3_close(s);
+}
+
+/* ---- Version 6 -> 7 ------------------------------------------------------------ */
+
+/* A version-6 file, written with migrations 1 to 6 exactly: a balanced
+ * round-robin of A, B and C, one match of three played, and an import
+ * with a source. At version 7 the rebuilt `tournaments` keeps every row
+ * and column (seating, source, import), reads no deal set, finds the
+ * round-robin again and finishes it; a swiss tournament and one with a
+ * deal set can be stored; the new CHECKs hold. */
+static void test_migrate_v6(void **state)
+{
+    fx *f = *state;
+    for (int i = 0; i < 6; i++)
+        raw_exec(f->db, ladder__migrations[i].sql);
+    raw_exec(f->db,
+             "PRAGMA user_version = 6;"
+             "INSERT INTO bots VALUES (1, 'A', '', 'builtin', 'a', NULL, 'T'),"
+             " (2, 'B', '', 'builtin', 'b', NULL, 'T'), (3, 'C', '', 'builtin', 'c', NULL, 'T');"
+             "INSERT INTO ladders VALUES (1, 'g', 3, '');"
+             "INSERT INTO imports VALUES (1, 'f.jsonl', 'jsonl', '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef', 1, 0, 'T');"
+             "INSERT INTO tournaments VALUES (1, 1, '9', 'round-robin', 1, 0, 3, 2, 'running',"
+             " 'T', NULL, NULL, NULL, 'balanced'),"
+             " (2, 1, NULL, 'import', 1, 0, 3, 1, 'done', 'T', 'T', 1, 'src', 'cyclic');"
+             "INSERT INTO participants VALUES (1, 0, 1, 'A'), (1, 1, 2, 'B'), (1, 2, 3, 'C'),"
+             " (2, 0, 1, 'A'), (2, 1, 2, 'B'), (2, 2, 3, 'C');"
+             "INSERT INTO matches VALUES (1, 1, 0, 0, 0, 0, '11', 'done', 3, NULL, NULL, 'T'),"
+             " (2, 1, 1, 0, 0, 1, '11', 'planned', NULL, NULL, NULL, NULL),"
+             " (3, 2, 0, 0, 0, 0, NULL, 'done', NULL, NULL, NULL, 'T');"
+             "INSERT INTO match_seats VALUES (1, 0, 0), (1, 1, 1), (1, 2, 2), (2, 0, 1),"
+             " (2, 1, 2), (2, 2, 0), (3, 0, 0), (3, 1, 1), (3, 2, 2);"
+             "INSERT INTO results VALUES (1, 0, 1, 27720, 1, 0, 1500, 10, 0),"
+             " (1, 1, 2, 0, 2, 0, 1500, -5, 0), (1, 2, 3, 0, 2, 0, 1500, -5, 0),"
+             " (3, 0, 1, 27720, 1, 0, 1510, 10, 1), (3, 1, 2, 0, 2, 0, 1495, -5, 1),"
+             " (3, 2, 3, 0, 2, 0, 1495, -5, 1);"
+             "INSERT INTO ratings VALUES (1, 1, 2, 1520, 4, 0, 0, 'T'),"
+             " (1, 2, 2, 1490, 1, 0, 2, 'T'), (1, 3, 2, 1490, 1, 0, 2, 'T');");
+    ladder_db *db = open_ok(f->db);
+    int v = 0;
+    assert_int_equal(ladder_db_schema_version(db, &v), JA_OK);
+    assert_int_equal(v, 7);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM tournaments WHERE deals IS NULL"), 2);
+    assert_int_equal(raw_int(f->db, "SELECT count(*) FROM tournaments WHERE id = 2 AND"
+                                    " source = 'src' AND import_id = 1 AND status = 'done'"),
+                     1);
+    ladder_tournament_info ti;
+    assert_int_equal(ladder_db_tournament_get(db, 1, &ti), JA_OK);
+    assert_int_equal(ti.seating, LADDER_SEATING_BALANCED);
+    assert_int_equal(ti.n_done, 1);
+    assert_int_equal(ti.n_stored, 2);
+    assert_string_equal(ti.deals, "");
+    ladder_tournament_spec spec = {{"g", 3, ""}, 9, LADDER_FORMAT_ROUND_ROBIN, 1, false, 3,
+                                   V5_BOTS, LADDER_SEATING_BALANCED, NULL, 0};
+    int64_t tid = 0;
+    assert_int_equal(ladder_db_tournament_find(db, &spec, 0, &tid), JA_OK);
+    assert_int_equal(tid, 1);
+    /* With a deal set it is another tournament. */
+    uint64_t deals[2] = {5, 6};
+    spec.deals = deals;
+    spec.n_deals = 2;
+    assert_int_equal(ladder_db_tournament_find(db, &spec, 0, &tid), JA_ENOTFOUND);
+    ladder_match_result r = {.outcome = {.n_seats = 3, .place = {1, 2, 3}}};
+    assert_int_equal(ladder_db_record_match(db, 1, 1, &r), JA_OK);
+    assert_int_equal(ladder_db_tournament_get(db, 1, &ti), JA_OK);
+    assert_true(ti.done);
+    /* A swiss tournament with the deal set: its first round stored. */
+    spec.format = LADDER_FORMAT_SWISS;
+    spec.rounds = 2;
+    assert_int_equal(ladder_db_tournament_create(db, &spec, &tid), JA_OK);
+    assert_int_equal(ladder_db_tournament_get(db, tid, &ti), JA_OK);
+    assert_int_equal(ti.format, LADDER_FORMAT_SWISS);
+    assert_true(ti.duplicate);
+    assert_int_equal(ti.n_matches, 12);
+    assert_int_equal(ti.n_stored, 6);
+    assert_int_equal(strlen(ti.deals), 64);
+    ladder_plan_match m;
+    assert_int_equal(ladder_db_match_get(db, tid, 5, &m), JA_OK);
+    assert_true(m.seed == 5);
+    assert_int_equal(ladder_db_tournament_find(db, &spec, 0, &tid), JA_OK);
+    ladder_db_close(&db);
+    sqlite3 *s = NULL;
+    assert_int_equal(sqlite3_open(f->db, &s), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(s, "UPDATE tournaments SET format = 'ladder'", NULL, NULL,
+                                  NULL),
+                     SQLITE_CONSTRAINT);
+    assert_int_equal(sqlite3_exec(s, "UPDATE tournaments SET deals = 'x' WHERE id = 1", NULL,
+                                  NULL, NULL),
+                     SQLITE_CONSTRAINT);
+    assert_int_equal(sqlite3_exec(s, "UPDATE tournaments SET source = 'y' WHERE id = 1", NULL,
+                                  NULL, NULL),
                      SQLITE_CONSTRAINT);
     sqlite3_close(s);
 }
@@ -887,6 +979,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_migrate_v3, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_v4, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_v5, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_migrate_v6, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import_numbers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import_refused, setup, teardown),

@@ -579,12 +579,14 @@ static void assert_steps_counted(const char *path)
 }
 
 /* Takes a closed file of the current version back to version 4: results
- * without games_before and tournaments without seating (version 6), their
+ * without games_before and tournaments without seating (version 6) and
+ * deals (version 7), their
  * columns then those of a genuine version-4 file (migrations 1 to 4 run on
  * an empty one). */
 static void downgrade_to_v4(const char *path)
 {
-    raw_exec(path, "ALTER TABLE tournaments DROP COLUMN seating;"
+    raw_exec(path, "ALTER TABLE tournaments DROP COLUMN deals;"
+                   " ALTER TABLE tournaments DROP COLUMN seating;"
                    " ALTER TABLE results DROP COLUMN games_before; PRAGMA user_version = 4;");
     char v4[160];
     db_file("genuine_v4", v4);

@@ -1436,7 +1436,7 @@ static void test_merge_unknown_format(void **state)
     char other[160], err[512];
     make_other(f, other, sizeof other);
     raw_exec(other, "PRAGMA ignore_check_constraints = ON;"
-                    " UPDATE tournaments SET format = 'swiss' WHERE id = 2");
+                    " UPDATE tournaments SET format = 'ladder' WHERE id = 2");
     ladder_merge_result out;
     assert_int_equal(merge(f, other, &out, err, sizeof err), JA_EFORMAT);
     assert_contains(err, "tournament 2 has an unknown format");
