@@ -278,7 +278,10 @@ int ladder_db_bot_find(ladder_db *db, const ladder_bot *bot, int64_t *out_id);
 
 /* Stores a new tournament in one transaction: its ladder (created if new),
  * its bots (ladder_db_bot_get_or_add), its participants in slot order, and
- * its whole plan (plan.h; every match "planned"), before any is played.
+ * its whole plan (plan.h; every match "planned"), before any is played;
+ * swiss and knockout: their first round only (pairing.h; the others by
+ * ladder_db_plan_round as the results come), with n_matches the whole
+ * tournament's.
  * Validates everything before writing: JA_EINVAL or JA_ERANGE (with the
  * plan's message, e.g. "the plan has 3921225 matches, more than the limit
  * of 1000000") for a spec that makes no plan, duplicate participant names,

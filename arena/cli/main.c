@@ -20,6 +20,7 @@ static void usage(FILE *f)
             "  tournament GAME --bots A,B...  play a tournament into the Elo ladder\n"
             "  ladder GAME [--fit] [--json]   show a game's ladder (--fit: official ratings)\n"
             "  ladder import|export ...       results in and out as PGN or JSON Lines\n"
+            "  ladder deals GAME --top N      the deals that separated bots most (--deals)\n"
             "  bench BOT --game GAME          a bot against the reference bots (Elo, SPRT)\n"
             "  replay verify FILE [--json]    re-simulate a replay and print its digest\n"
             "  replay show FILE [--seat S]    watch a replay in the terminal\n"

@@ -96,11 +96,18 @@ static double points(const arena_rounds_view *v, uint32_t units, uint32_t per)
     return (double)units / (2.0 * (v->pp.n_seats - 1) * per);
 }
 
+/* The swiss standings of v, best first (a new array of N rows). */
+static ladder_swiss_row *swiss_rows(const arena_rounds_view *v)
+{
+    ladder_swiss_row *rows = ja_xcalloc(v->pp.n_participants, sizeof *rows);
+    ladder_swiss_standings(&v->pp, v->hist, v->n_hist, rows);
+    return rows;
+}
+
 static void swiss_text(FILE *out, const arena_rounds_view *v)
 {
     uint32_t n = v->pp.n_participants, k1 = v->pp.n_seats - 1;
-    ladder_swiss_row *rows = ja_xcalloc(n, sizeof *rows);
-    ladder_swiss_standings(&v->pp, v->hist, v->n_hist, rows);
+    ladder_swiss_row *rows = swiss_rows(v);
     fprintf(out, "\nswiss standings after %u of %u rounds (points: %s; then Buchholz, then "
             "score; docs/tournament-plan.md):\n", v->rounds_done, v->rounds,
             k1 == 1 ? "win 1, draw 1/2, bye 1" : "1 for outscoring all of a group, bye 1");
@@ -164,8 +171,7 @@ void arena_rounds_print_text(FILE *out, const arena_rounds_view *v)
 static void swiss_json(json_w *w, const arena_rounds_view *v)
 {
     uint32_t n = v->pp.n_participants, k1 = v->pp.n_seats - 1;
-    ladder_swiss_row *rows = ja_xcalloc(n, sizeof *rows);
-    ladder_swiss_standings(&v->pp, v->hist, v->n_hist, rows);
+    ladder_swiss_row *rows = swiss_rows(v);
     jw_obj(w, "swiss");
     jw_int(w, "rounds", v->rounds);
     jw_int(w, "rounds_played", v->rounds_done);

@@ -396,11 +396,14 @@ static void print_header(FILE *out, const run_state *r)
     const ladder_plan_params *pp = &a->plan;
     const ladder_tournament_info *ti = &r->ti;
     char seed_s[21];
+    /* knockout: --rounds is the deals of a tie */
+    bool ko = pp->format == LADDER_FORMAT_KNOCKOUT;
+    uint32_t rounds = ko ? ladder_rounds_total(pp) : pp->rounds;
     fprintf(out, "tournament %lld: %s, %d bots, %u seats, %s, %s seating, %u round%s, seed %s: "
-            "%u matches\n", /* knockout: rounds are deals a tie */
+            "%u matches\n",
             (long long)r->t->tid, a->game->name, a->bots->n, pp->n_seats,
-            ladder_format_name(pp->format), ladder_seating_name(ti->seating), pp->rounds,
-            pp->rounds == 1 ? "" : "s", ladder_seed_format(ti->seed, seed_s), ti->n_matches);
+            ladder_format_name(pp->format), ladder_seating_name(ti->seating), rounds,
+            rounds == 1 ? "" : "s", ladder_seed_format(ti->seed, seed_s), ti->n_matches);
     fprintf(out, "options: %s\ndatabase: %s%s%s\n", r->t->opts_text, a->db_path,
             a->replay_dir ? "; replays: " : "", a->replay_dir ? a->replay_dir : "");
     if (a->deals_path)
@@ -409,9 +412,9 @@ static void print_header(FILE *out, const run_state *r)
     if (pp->format == LADDER_FORMAT_SWISS)
         fprintf(out, "swiss: %u rounds, each planned from the results before it\n",
                 pp->rounds);
-    else if (pp->format == LADDER_FORMAT_KNOCKOUT)
-        fprintf(out, "knockout: %u rounds, %u deal%s a tie in both seat orders\n",
-                ladder_rounds_total(pp), pp->rounds, pp->rounds == 1 ? "" : "s");
+    else if (ko)
+        fprintf(out, "knockout: %u deal%s a tie, each in both seat orders\n", pp->rounds,
+                pp->rounds == 1 ? "" : "s");
     if (r->t->found && r->n_pending && r->n_pending < ti->n_matches)
         fprintf(out, "resuming: %u of %u matches already played\n", ti->n_matches - r->n_pending,
                 ti->n_matches);
