@@ -92,34 +92,78 @@ size_t ref_guard_line(const ref_guard *g, int sig, char *buf, size_t cap)
     return len;
 }
 
-/* Copies s into dst (cap bytes, NUL-terminated), control characters as '?'. */
-static void copy_clean(char *dst, size_t cap, const char *s)
+/* Appends at most max bytes of s (NULL: none) at *len in buf (cap bytes),
+ * as far as they fit, control characters as '?' (the line stays one line).
+ * No stdio: a seat's line is prepared at every match (ref_guard_set_seat). */
+static void put_clean(char *buf, size_t cap, size_t *len, const char *s, size_t max)
 {
-    snprintf(dst, cap, "%s", s ? s : "");
-    for (char *c = dst; *c; c++)
-        if ((unsigned char)*c < 0x20 || *c == 0x7f)
-            *c = '?';
+    for (size_t i = 0; s && i < max && s[i] && *len < cap; i++) {
+        unsigned char c = (unsigned char)s[i];
+        buf[(*len)++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+    }
+}
+
+/* The head's name and what parts are cut where the line's own buffers of
+ * old cut them (127 and 159 bytes); the specifier at 319. */
+#define NAME_MAX_LEN 127u
+#define WHAT_MAX_LEN 159u
+#define SPEC_MAX_LEN 319u
+
+/* g's head up to its what part: "PROGRAM: bot 'NAME' (". */
+static size_t head_start(ref_guard *g, const char *name)
+{
+    size_t len = 0, cap = sizeof g->head - 1;
+    put_str(g->head, cap, &len, program_invocation_short_name);
+    put_str(g->head, cap, &len, ": bot '");
+    put_clean(g->head, cap, &len, name, NAME_MAX_LEN);
+    put_str(g->head, cap, &len, "' (");
+    return len;
+}
+
+static void head_end(ref_guard *g, size_t len)
+{
+    g->head[len] = '\0';
+    g->head_len = len;
+    g->call = NULL;
+    g->decision = 0;
 }
 
 void ref_guard_set(ref_guard *g, const char *name, const char *what, const char *spec)
 {
-    char n[128], w[160], sp[320];
-    copy_clean(n, sizeof n, name);
-    copy_clean(w, sizeof w, what);
-    copy_clean(sp, sizeof sp, spec);
-    int h = snprintf(g->head, sizeof g->head, "%s: bot '%s' (%s", program_invocation_short_name,
-                     n, w);
-    g->head_len = h < 0 ? 0 : (size_t)h < sizeof g->head ? (size_t)h : sizeof g->head - 1;
-    int t = snprintf(g->tail, sizeof g->tail,
-                     ", and takes the %s process with it (in-process plugins share it): run it "
-                     "as hosted:%s to contain a crash (a fault of its seat there, and the match "
-                     "goes on)\n",
-                     program_invocation_short_name, sp);
-    g->tail_len = t < 0 ? 0 : (size_t)t < sizeof g->tail ? (size_t)t : sizeof g->tail - 1;
-    if (g->tail_len && g->tail[g->tail_len - 1] != '\n')
-        g->tail[g->tail_len - 1] = '\n'; /* cut short: still one whole line */
-    g->call = NULL;
-    g->decision = 0;
+    size_t len = head_start(g, name);
+    put_clean(g->head, sizeof g->head - 1, &len, what, WHAT_MAX_LEN);
+    head_end(g, len);
+    size_t t = 0, cap = sizeof g->tail - 1;
+    put_str(g->tail, cap, &t, ", and takes the ");
+    put_str(g->tail, cap, &t, program_invocation_short_name);
+    put_str(g->tail, cap, &t, " process with it (in-process plugins share it): run it as hosted:");
+    put_clean(g->tail, cap, &t, spec, SPEC_MAX_LEN);
+    put_str(g->tail, cap, &t, " to contain a crash (a fault of its seat there, and the match "
+                              "goes on)\n");
+    if (t && g->tail[t - 1] != '\n')
+        g->tail[t - 1] = '\n'; /* cut short: still one whole line */
+    g->tail[t] = '\0';
+    g->tail_len = t;
+}
+
+void ref_guard_set_seat(ref_guard *g, const char *name, int32_t seat, const char *match_id,
+                        const ref_guard *like)
+{
+    /* "seat N, match 'ID'", cut as a what part is. */
+    char what[WHAT_MAX_LEN + 1];
+    size_t w = 0;
+    put_str(what, WHAT_MAX_LEN, &w, "seat ");
+    if (seat < 0)
+        put_str(what, WHAT_MAX_LEN, &w, "-");
+    put_u32(what, WHAT_MAX_LEN, &w, seat < 0 ? 0u - (uint32_t)seat : (uint32_t)seat);
+    put_str(what, WHAT_MAX_LEN, &w, ", match '");
+    put_str(what, WHAT_MAX_LEN, &w, match_id ? match_id : "");
+    put_str(what, WHAT_MAX_LEN, &w, "'");
+    size_t len = head_start(g, name);
+    put_clean(g->head, sizeof g->head - 1, &len, what, w);
+    head_end(g, len);
+    memcpy(g->tail, like->tail, like->tail_len + 1);
+    g->tail_len = like->tail_len;
 }
 
 /* ---- the handler ------------------------------------------------------------- */

@@ -55,6 +55,12 @@ void ref_guard_install(void);
  * characters are written as '?': the line stays one line. */
 void ref_guard_set(ref_guard *g, const char *name, const char *what, const char *spec);
 
+/* The same for a seat, at every match without stdio: what is "seat SEAT,
+ * match 'MATCH_ID'", and the tail is copied from like, a guard set with
+ * the bot's spec (ref_guard_set), which no other thread writes meanwhile. */
+void ref_guard_set_seat(ref_guard *g, const char *name, int32_t seat, const char *match_id,
+                        const ref_guard *like);
+
 /* The calling thread makes call (a static string, "act()") under g until
  * ref_guard_leave, at decision (1-based, 0 for none). Not nested. */
 void ref_guard_enter(ref_guard *g, const char *call, uint32_t decision);

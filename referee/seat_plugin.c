@@ -53,6 +53,7 @@ typedef struct plugin_bot {
     char params[JA_BOTRT_PARAMS_MAX]; /* ja_host_api.params: "" for none */
     char spec[4096 + JA_BOTRT_PARAMS_MAX]; /* "PATH[:PARAMS]": what hosted: would take */
     ref_guard guard;       /* calls outside a seat: loading, supports(), unloading */
+    ref_guard seat_like;   /* its tail for every seat's guard (set once, at load) */
 } plugin_bot;
 
 typedef struct plugin_seat {
@@ -166,6 +167,7 @@ int ref_bot_plugin_open(const char *path, const char *params, ref_bot **out, cha
     const ja_bot_desc *d;
     snprintf(b->spec, sizeof b->spec, "%s%s%s", path, params && *params ? ":" : "",
              params ? params : "");
+    ref_guard_set(&b->seat_like, "", "", b->spec);
     /* Its initialisers (dlopen) and entry point run here, under guard. */
     bot_guard(b, "being loaded", "its initialisers or entry point");
     rc = ref_plugin_load(path, &b->dl, &d, err, cap);
@@ -226,10 +228,8 @@ static int plugin_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out
     ja_botrt_init(&s->rt, b->desc, seat_log, s);
     if (ctx->logs)
         s->rt.declog = &s->declog;
-    char what[160];
-    snprintf(what, sizeof what, "seat %d, match '%s'", (int)ctx->seat,
-             ctx->match_id ? ctx->match_id : "");
-    ref_guard_set(&s->guard, ctx->players ? ctx->players[ctx->seat] : b->name, what, b->spec);
+    ref_guard_set_seat(&s->guard, ctx->players ? ctx->players[ctx->seat] : b->name, ctx->seat,
+                       ctx->match_id, &b->seat_like);
     ref_guard_enter(&s->guard, "create()", 0);
     int rc = ja_botrt_start(&s->rt, ctx->game->name, ctx->seat, ctx->n_seats,
                             ref_bot_seed(ctx->match_seed, ctx->seat), b->params, false);

@@ -137,6 +137,44 @@ static void test_line(void **state)
     assert_int_equal(buf[10], 'x');
 }
 
+/* A seat's guard (ref_guard_set_seat, at every match) is the guard
+ * ref_guard_set makes of the same parts: its head composed by hand, its tail
+ * copied; a long or unclean match id cut and cleaned as a what part is. */
+static void test_seat_line(void **state)
+{
+    (void)state;
+    static ref_guard like, seat, want;
+    ref_guard_set(&like, "", "", "./crash.so:how=segv");
+    const struct {
+        const char *name;
+        int32_t seat;
+        const char *id, *what;
+    } cases[] = {
+        {"crash", 1, "t1-m3", "seat 1, match 't1-m3'"},
+        {"a\tb", 11, "x\ny", "seat 11, match 'x\ny'"},
+        {"c", -1, NULL, "seat -1, match ''"},
+        {"d", 2147483647, "z", "seat 2147483647, match 'z'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ref_guard_set_seat(&seat, cases[i].name, cases[i].seat, cases[i].id, &like);
+        ref_guard_set(&want, cases[i].name, cases[i].what, "./crash.so:how=segv");
+        assert_string_equal(seat.head, want.head);
+        assert_int_equal(seat.head_len, want.head_len);
+        assert_string_equal(seat.tail, want.tail);
+        assert_int_equal(seat.tail_len, want.tail_len);
+    }
+    /* A match id past the what part's 159 bytes is cut there. */
+    char id[400], what[420];
+    memset(id, 'i', sizeof id - 1);
+    id[sizeof id - 1] = '\0';
+    snprintf(what, sizeof what, "seat 3, match '%s'", id);
+    ref_guard_set_seat(&seat, "e", 3, id, &like);
+    ref_guard_set(&want, "e", what, "./crash.so:how=segv");
+    assert_string_equal(seat.head, want.head);
+    assert_non_null(strstr(seat.head, "(seat 3, match 'iii"));
+    assert_true(strlen(seat.head) < strlen(what));
+}
+
 /* ---- signals, in children ---------------------------------------------------- */
 
 static void guarded_raise(void)
@@ -260,6 +298,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_line),
+        cmocka_unit_test(test_seat_line),
         cmocka_unit_test(test_guarded_signal),
         cmocka_unit_test(test_unguarded_signal),
         cmocka_unit_test(test_unguarded_fault_goes_to_old_handler),
