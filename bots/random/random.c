@@ -37,14 +37,19 @@ static int create(const ja_host_api *host, void *hctx, const char *game, int32_t
     return JA_OK;
 }
 
-/* Uniform over [0, n) without modulo bias (rejects the low 2^64 mod n). */
+/* Uniform over [0, n) without modulo bias (rejects the low 2^64 mod n).
+ * That bound is under n, so a draw of n or more is never rejected and the
+ * bound, a 64-bit division, is computed only for the rare draw under n:
+ * the same choices, one division a decision fewer. */
 static int act(void *bot, const ja_decision *d, uint32_t *out_index)
 {
     random_bot *b = bot;
-    uint64_t n = d->n_legal, threshold = (uint64_t)(-n) % n, x;
-    do
-        x = b->host->rng_next(b->hctx);
-    while (x < threshold);
+    uint64_t n = d->n_legal, x = b->host->rng_next(b->hctx);
+    if (x < n) {
+        const uint64_t threshold = (uint64_t)(-n) % n;
+        while (x < threshold)
+            x = b->host->rng_next(b->hctx);
+    }
     *out_index = (uint32_t)(x % n);
     return JA_OK;
 }
