@@ -202,10 +202,17 @@ static inline uint32_t eu_ring_push(uint32_t *seq, uint32_t cap)
  * ev_seq and returns how many. */
 static inline uint32_t eu_ring_seqs(uint32_t *ev_seq, uint32_t seq, uint32_t cap)
 {
-    const uint32_t k = seq < cap ? seq : cap;
-    for (uint32_t i = 0; i < k; i++)
-        ev_seq[i] = seq - k + 1 + i;
-    return k;
+    if (seq >= cap) {
+        /* A full ring, most of a match: a loop of cap (a constant where
+         * this is inlined) that the compiler unrolls into vector stores. */
+        const uint32_t first = seq - cap + 1;
+        for (uint32_t i = 0; i < cap; i++)
+            ev_seq[i] = first + i;
+        return cap;
+    }
+    for (uint32_t i = 0; i < seq; i++)
+        ev_seq[i] = i + 1;
+    return seq;
 }
 
 /* Copies one column (elements of `size` bytes): the newest min(seq, cap)
