@@ -1453,9 +1453,28 @@ static void bombs_observe_update(const void *st, int seat, void *obs)
 
 static const ja_ext_observe_update OBSERVE_UPDATE = {bombs_observe_update};
 
+/* JA_EXT_CHANCE: every card of a hand is dealt to a seat, who sees it, so
+ * nothing is unseen; reshuffle() replaces the future (the match seed, from
+ * which every later deal and dealer draw comes). */
+static uint32_t bombs_unseen(const void *st, uint8_t *cards, uint32_t cap)
+{
+    (void)st;
+    (void)cards;
+    (void)cap;
+    return 0;
+}
+
+static void bombs_reshuffle(void *st, uint64_t seed)
+{
+    bombs_state *s = st;
+    s->seed = ja_seed_derive(seed, JA_STREAM_CHNC, 1);
+}
+
+static const ja_ext_chance CHANCE = {bombs_unseen, bombs_reshuffle};
+
 static const void *bombs_extension(const char *id)
 {
-    return eu_extension(id, &TEST_DEAL, &OBSERVE_UPDATE, &OBSERVE_PUBLIC);
+    return eu_extension(id, &TEST_DEAL, &OBSERVE_UPDATE, &OBSERVE_PUBLIC, &CHANCE);
 }
 
 static int bombs_outcome(const void *st, ja_outcome *out)

@@ -1107,9 +1107,13 @@ static void bj_observe_public(const void *st, void *obs)
 
 static const ja_ext_observe_public OBSERVE_PUBLIC = {bj_observe_public};
 
+static uint32_t bj_unseen(const void *st, uint8_t *cards, uint32_t cap);
+static void bj_reshuffle(void *st, uint64_t seed);
+static const ja_ext_chance CHANCE = {bj_unseen, bj_reshuffle};
+
 static const void *bj_extension(const char *id)
 {
-    return eu_extension(id, &TEST_DEAL, &OBSERVE_UPDATE, &OBSERVE_PUBLIC);
+    return eu_extension(id, &TEST_DEAL, &OBSERVE_UPDATE, &OBSERVE_PUBLIC, &CHANCE);
 }
 
 static int bj_outcome(const void *st, ja_outcome *out)
@@ -1139,6 +1143,35 @@ static void deal_pool(bj_state *s, uint8_t *pool, uint32_t m, bool hide, bool bl
         s->deck[i] = pool[m++];
 }
 
+/* The cards hidden from seat (no seat: -1) into pool, in the order of
+ * deal_pool(): the drawn card when it is hidden from seat (it never is from
+ * no seat: the seat to act holds it), the face-down blind cards, the deck
+ * from deck_pos. Returns the count; *hide, *blind, *deck say which. */
+static uint32_t hidden_pool(const bj_state *s, int seat, uint8_t *pool, bool *hide, bool *blind,
+                            bool *deck)
+{
+    uint32_t m = 0;
+    *hide = seat >= 0 && drawn_hidden(s, seat);
+    *blind = s->stage == JA_BRAWLJACK_STAGE_BLIND;
+    *deck = s->stage != JA_BRAWLJACK_STAGE_OVER;
+    if (*hide)
+        pool[m++] = s->drawn;
+    for (int t = 0; *blind && t < s->n; t++)
+        for (int j = 0; j < s->b_len[t]; j++)
+            pool[m++] = s->b_card[t][j];
+    for (int i = s->deck_pos; *deck && i < s->deck_len; i++)
+        pool[m++] = s->deck[i];
+    return m;
+}
+
+/* The future: the seed from (seed, purpose, 1), no stacked deck. */
+static void replace_future(bj_state *s, uint64_t seed, uint64_t purpose)
+{
+    s->seed = ja_seed_derive(seed, purpose, 1);
+    s->n_queued = 0;
+    memset(s->queue, 0, sizeof s->queue);
+}
+
 /* Re-deals every card `seat` cannot see (§10, Hidden information): the deck
  * in use, the drawn card when it is hidden from seat, and the face-down
  * blind cards, among the same places; then replaces the future (the seed,
@@ -1147,20 +1180,35 @@ static void bj_determinize(void *st, int seat, uint64_t seed)
 {
     bj_state *s = st;
     uint8_t pool[DECK];
-    uint32_t m = 0;
-    bool hide = drawn_hidden(s, seat), blind = s->stage == JA_BRAWLJACK_STAGE_BLIND;
-    bool deck = s->stage != JA_BRAWLJACK_STAGE_OVER;
-    if (hide)
-        pool[m++] = s->drawn;
+    bool hide, blind, deck;
+    uint32_t m = hidden_pool(s, seat, pool, &hide, &blind, &deck);
+    deal_pool(s, pool, m, hide, blind, deck, seed);
+    replace_future(s, seed, JA_STREAM_DETZ);
+}
+
+/* JA_EXT_CHANCE: the cards no seat sees, the face-down blind cards (seat
+ * order) then the deck in use from the top; and the future. */
+static uint32_t bj_unseen(const void *st, uint8_t *cards, uint32_t cap)
+{
+    uint8_t pool[DECK];
+    bool hide, blind, deck;
+    return eu_unseen_copy(pool, hidden_pool(st, -1, pool, &hide, &blind, &deck), cards, cap);
+}
+
+static void bj_reshuffle(void *st, uint64_t seed)
+{
+    bj_state *s = st;
+    uint8_t pool[DECK];
+    bool hide, blind, deck;
+    uint32_t m = hidden_pool(s, -1, pool, &hide, &blind, &deck);
+    eu_chance_shuffle(pool, m, seed, 0);
+    m = 0;
     for (int t = 0; blind && t < s->n; t++)
         for (int j = 0; j < s->b_len[t]; j++)
-            pool[m++] = s->b_card[t][j];
+            s->b_card[t][j] = pool[m++];
     for (int i = s->deck_pos; deck && i < s->deck_len; i++)
-        pool[m++] = s->deck[i];
-    deal_pool(s, pool, m, hide, blind, deck, seed);
-    s->seed = ja_seed_derive(seed, JA_STREAM_DETZ, 1);
-    s->n_queued = 0;
-    memset(s->queue, 0, sizeof s->queue);
+        s->deck[i] = pool[m++];
+    replace_future(s, seed, JA_STREAM_CHNC);
 }
 
 /* Marks the cards of owner's hands in used[]; false if a card is not a card

@@ -743,9 +743,13 @@ static void bj_observe_public(const void *st, void *obs)
 
 static const ja_ext_observe_public OBSERVE_PUBLIC = {bj_observe_public};
 
+static uint32_t bj_unseen(const void *st, uint8_t *cards, uint32_t cap);
+static void bj_reshuffle(void *st, uint64_t seed);
+static const ja_ext_chance CHANCE = {bj_unseen, bj_reshuffle};
+
 static const void *bj_extension(const char *id)
 {
-    return eu_extension(id, &TEST_DEAL, &OBSERVE_UPDATE, &OBSERVE_PUBLIC);
+    return eu_extension(id, &TEST_DEAL, &OBSERVE_UPDATE, &OBSERVE_PUBLIC, &CHANCE);
 }
 
 static int bj_outcome(const void *st, ja_outcome *out)
@@ -862,6 +866,34 @@ static void bj_determinize(void *st, int seat, uint64_t seed)
         ja_shuffle_u8(&r, s->order, ROWS);
     }
     s->seed = ja_seed_derive(seed, JA_STREAM_DETZ, 2);
+}
+
+/* JA_EXT_CHANCE: the stock, top first (a centre is seen by its seat, the
+ * card being placed by the seat placing it); reshuffle() also redraws the
+ * hidden Way 1 row order while the hand runs, and replaces the future. */
+static uint32_t bj_unseen(const void *st, uint8_t *cards, uint32_t cap)
+{
+    const bj_state *s = st;
+    if (s->stage == JA_BRUISE_JACK_STAGE_OVER)
+        return 0;
+    return eu_unseen_copy(s->deck + s->next, stock_count(s), cards, cap);
+}
+
+static void bj_reshuffle(void *st, uint64_t seed)
+{
+    bj_state *s = st;
+    if (s->stage == JA_BRUISE_JACK_STAGE_OVER) {
+        s->seed = ja_seed_derive(seed, JA_STREAM_CHNC, 2);
+        return;
+    }
+    eu_chance_shuffle(s->deck + s->next, stock_count(s), seed, 0);
+    if (s->way == 1) {
+        memcpy(s->order, ORDERS[0], ROWS);
+        ja_rng r;
+        ja_rng_stream(&r, seed, JA_STREAM_CHNC, 1);
+        ja_shuffle_u8(&r, s->order, ROWS);
+    }
+    s->seed = ja_seed_derive(seed, JA_STREAM_CHNC, 2);
 }
 
 /* Copies the event ring of an observation into the state's slots. */

@@ -492,6 +492,33 @@ static inline void eu_twin_redeal(uint64_t (*hand)[2], uint8_t *count, uint8_t (
     eu_deal_pool(pool, m, seed, slots, n, hand, count, stock ? stock + pos : NULL);
 }
 
+/* ---- Chance (JA_EXT_CHANCE) ------------------------------------------------------------ */
+
+/* reshuffle() of the m unseen cards a[0 .. m): sorts them by id (so the
+ * result does not depend on their order before), then shuffles them on
+ * (seed, JA_STREAM_CHNC, index). */
+static inline void eu_chance_shuffle(uint8_t *a, uint32_t m, uint64_t seed, uint64_t index)
+{
+    uint16_t count[256] = {0};
+    for (uint32_t i = 0; i < m; i++)
+        count[a[i]]++;
+    for (uint32_t c = 0, k = 0; c < 256; c++)
+        for (uint16_t j = 0; j < count[c]; j++)
+            a[k++] = (uint8_t)c;
+    ja_rng r;
+    ja_rng_stream(&r, seed, JA_STREAM_CHNC, index);
+    ja_shuffle_u8(&r, a, m);
+}
+
+/* unseen() of cards src[0 .. m): copies up to cap of them into out (which
+ * may be NULL when cap is 0) and returns m. */
+static inline uint32_t eu_unseen_copy(const uint8_t *src, uint32_t m, uint8_t *out, uint32_t cap)
+{
+    if (out)
+        memcpy(out, src, m < cap ? m : cap);
+    return m;
+}
+
 /* sample() of such hands: the cards still to place, by identity. Placing a
  * card of identity c takes the first pack's copy, then the second's. */
 typedef struct eu_left {
@@ -608,7 +635,7 @@ static inline int eu_stack_deck(const uint8_t *cards, uint32_t n, unsigned base,
  * JA_EXT_OBSERVE_UPDATE, op for JA_EXT_OBSERVE_PUBLIC, else NULL. */
 static inline const void *eu_extension(const char *id, const ja_ext_test_deal *td,
                                        const ja_ext_observe_update *ou,
-                                       const ja_ext_observe_public *op)
+                                       const ja_ext_observe_public *op, const ja_ext_chance *ch)
 {
     if (!id)
         return NULL;
@@ -616,6 +643,8 @@ static inline const void *eu_extension(const char *id, const ja_ext_test_deal *t
         return td;
     if (strcmp(id, JA_EXT_OBSERVE_PUBLIC) == 0)
         return op;
+    if (strcmp(id, JA_EXT_CHANCE) == 0)
+        return ch;
     return strcmp(id, JA_EXT_OBSERVE_UPDATE) == 0 ? ou : NULL;
 }
 

@@ -1116,9 +1116,13 @@ static void jitb_observe_public(const void *st, void *obs)
 
 static const ja_ext_observe_public OBSERVE_PUBLIC = {jitb_observe_public};
 
+static uint32_t jitb_unseen(const void *st, uint8_t *cards, uint32_t cap);
+static void jitb_reshuffle(void *st, uint64_t seed);
+static const ja_ext_chance CHANCE = {jitb_unseen, jitb_reshuffle};
+
 static const void *jitb_extension(const char *id)
 {
-    return eu_extension(id, &TEST_DEAL, &OBSERVE_UPDATE, &OBSERVE_PUBLIC);
+    return eu_extension(id, &TEST_DEAL, &OBSERVE_UPDATE, &OBSERVE_PUBLIC, &CHANCE);
 }
 
 /* Match score = total points (§13), in units of 1/JA_SCORE_UNIT; partners
@@ -1146,6 +1150,24 @@ static void jitb_determinize(void *st, int seat, uint64_t seed)
     eu_twin_redeal(s->hand, s->hand_count, s->known, s->n, seat, s->stock, s->stock_pos,
                    s->stock_len, seed);
     s->seed = ja_seed_derive(seed, JA_STREAM_DETZ, 1);
+}
+
+/* JA_EXT_CHANCE: the stock, top first; and the future (the match seed). */
+static uint32_t jitb_unseen(const void *st, uint8_t *cards, uint32_t cap)
+{
+    const jitb_state *s = st;
+    if (s->stage == STAGE_OVER)
+        return 0;
+    return eu_unseen_copy(s->stock + s->stock_pos, (uint32_t)(s->stock_len - s->stock_pos), cards,
+                          cap);
+}
+
+static void jitb_reshuffle(void *st, uint64_t seed)
+{
+    jitb_state *s = st;
+    if (s->stage != STAGE_OVER)
+        eu_chance_shuffle(s->stock + s->stock_pos, (uint32_t)(s->stock_len - s->stock_pos), seed, 0);
+    s->seed = ja_seed_derive(seed, JA_STREAM_CHNC, 1);
 }
 
 /* Whether obs can be sample()d for seat at all: its options, counts,

@@ -794,9 +794,13 @@ static void taylor_observe_public(const void *st, void *obs)
 
 static const ja_ext_observe_public OBSERVE_PUBLIC = {taylor_observe_public};
 
+static uint32_t taylor_unseen(const void *st, uint8_t *cards, uint32_t cap);
+static void taylor_reshuffle(void *st, uint64_t seed);
+static const ja_ext_chance CHANCE = {taylor_unseen, taylor_reshuffle};
+
 static const void *taylor_extension(const char *id)
 {
-    return eu_extension(id, &TEST_DEAL, &OBSERVE_UPDATE, &OBSERVE_PUBLIC);
+    return eu_extension(id, &TEST_DEAL, &OBSERVE_UPDATE, &OBSERVE_PUBLIC, &CHANCE);
 }
 
 static int taylor_outcome(const void *st, ja_outcome *out)
@@ -817,6 +821,26 @@ static void taylor_determinize(void *st, int seat, uint64_t seed)
                    s->stock_pos, s->stock_len, seed);
     s->seed = ja_seed_derive(seed, JA_STREAM_DETZ, 1);
     ja_rng_stream(&s->rebuild_rng, seed, JA_STREAM_DETZ, 2);
+}
+
+/* JA_EXT_CHANCE: the stock, unless its order is public (a rebuild turned
+ * over without shuffling), top first; and the future. */
+static uint32_t taylor_unseen(const void *st, uint8_t *cards, uint32_t cap)
+{
+    const taylor_state *s = st;
+    if (s->stage == JA_TAYLOR_STAGE_OVER || s->stock_known)
+        return 0;
+    return eu_unseen_copy(s->stock + s->stock_pos, (uint32_t)(s->stock_len - s->stock_pos), cards,
+                          cap);
+}
+
+static void taylor_reshuffle(void *st, uint64_t seed)
+{
+    taylor_state *s = st;
+    if (s->stage != JA_TAYLOR_STAGE_OVER && !s->stock_known)
+        eu_chance_shuffle(s->stock + s->stock_pos, (uint32_t)(s->stock_len - s->stock_pos), seed, 0);
+    s->seed = ja_seed_derive(seed, JA_STREAM_CHNC, 1);
+    ja_rng_stream(&s->rebuild_rng, seed, JA_STREAM_CHNC, 2);
 }
 
 /* Whether obs can be sample()d for seat at all: its options, counts and

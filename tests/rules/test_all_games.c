@@ -97,6 +97,7 @@
  * that does not change play says `No functional change`. A missing line fails
  * the test and prints the line to add. */
 #include <setjmp.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -162,6 +163,7 @@
 #define STREAM_CHECK JA_TAG('C', 'H', 'E', 'K')
 #define STREAM_CONFIG JA_TAG('C', 'O', 'N', 'F')
 #define STREAM_UPDATE JA_TAG('U', 'P', 'D', 'T')
+#define STREAM_RESHUFFLE JA_TAG('R', 'S', 'H', 'F')
 
 /* Steps between two updates of a seat's buffer (JA_EXT_OBSERVE_UPDATE),
  * chosen per seat and match; one in UPDATE_CLEAR updates starts from a
@@ -192,6 +194,9 @@ typedef struct ctx {
     /* JA_EXT_OBSERVE_PUBLIC: the public observation of st, and of a copy. */
     const ja_ext_observe_public *op;
     uint8_t *obs_p, *obs_q;
+    /* JA_EXT_CHANCE: the unseen cards of st and of a reshuffled copy. */
+    const ja_ext_chance *ch;
+    uint8_t unseen_a[256], unseen_b[256];
     uint32_t gap[JA_MAX_SEATS];
     ja_rng upd;
     uint32_t *padding;            /* offsets of observation bytes in no field */
@@ -212,7 +217,7 @@ typedef struct ctx {
     /* Statistics over the run. */
     uint64_t matches, decisions, heavy, joint, detz, detz_state_changed, detz_other_changed;
     uint64_t samples, configs, configs_skipped, updates, updates_cleared;
-    uint64_t publics, public_compared;
+    uint64_t publics, public_compared, reshuffles, reshuffle_many, reshuffle_moved;
 } ctx;
 
 static void describe_state(ctx *c, const void *st)
@@ -326,6 +331,10 @@ static ctx *ctx_new(const ja_game_rules *g)
     assert_non_null(c->op->observe_public);
     c->obs_p = xmalloc(g->obs_size);
     c->obs_q = xmalloc(g->obs_size);
+    c->ch = ja_rules_extension(g, JA_EXT_CHANCE);
+    assert_non_null(c->ch);
+    assert_non_null(c->ch->unseen);
+    assert_non_null(c->ch->reshuffle);
     c->ou = ja_rules_extension(g, JA_EXT_OBSERVE_UPDATE);
     if (c->ou) {
         assert_non_null(c->ou->update);
@@ -920,6 +929,74 @@ static void check_public(ctx *c, uint32_t mask)
     }
 }
 
+/* The unseen cards of st into out, sorted (a multiset), with their count;
+ * checks the count fits and agrees with a call that writes nothing. */
+static uint32_t unseen_sorted(ctx *c, const void *st, uint8_t *out)
+{
+    uint32_t m = c->ch->unseen(st, out, 256);
+    CHECK(c, st, m <= 256 && c->ch->unseen(st, NULL, 0) == m,
+          "unseen() returned %u cards, or another count without a buffer", m);
+    uint16_t count[256] = {0};
+    for (uint32_t i = 0; i < m; i++)
+        count[out[i]]++;
+    for (uint32_t v = 0, k = 0; v < 256; v++)
+        for (uint16_t j = 0; j < count[v]; j++)
+            out[k++] = (uint8_t)v;
+    return m;
+}
+
+/* JA_EXT_CHANCE at a heavy decision (obs_a holds every seat's observation,
+ * obs_p the public one, legal[] the legal lists): reshuffle() of a copy
+ * leaves every seat's observation, the public one, to_act and the legal
+ * lists byte-identical and the unseen multiset unchanged; it depends only
+ * on what is seen and its seed (reshuffle(reshuffle(st, a), b) equals
+ * reshuffle(st, b)); the copy is a usable forward model (at one heavy
+ * decision in 8). */
+static void check_chance(ctx *c, uint32_t mask)
+{
+    const ja_game_rules *g = c->g;
+    uint64_t a = ja_seed_derive(c->seed, STREAM_RESHUFFLE, 2 * c->step);
+    uint64_t b = ja_seed_derive(c->seed, STREAM_RESHUFFLE, 2 * c->step + 1);
+    memcpy(c->copy, c->st, g->state_size);
+    c->ch->reshuffle(c->copy, a);
+    c->reshuffles++;
+    for (uint32_t t = 0; t < c->n; t++) {
+        g->observe(c->copy, (int)t, c->obs_c);
+        if (memcmp(c->obs_c, c->obs_a[t], g->obs_size) != 0) {
+            char where[160];
+            FAIL(c, c->st, "LEAK: reshuffle(seed 0x%016llx) changed observe(seat %u) at %s",
+                 (unsigned long long)a, t, obs_diff(c, c->obs_c, c->obs_a[t], where, sizeof where));
+        }
+        uint32_t cnt = g->legal(c->copy, (int)t, c->scratch, g->max_actions);
+        CHECK(c, c->st, cnt == c->n_legal[t] &&
+                            memcmp(c->scratch, c->legal[t], cnt * sizeof(ja_action)) == 0,
+              "reshuffle changed seat %u's legal list (%u -> %u actions)", t, c->n_legal[t], cnt);
+    }
+    CHECK(c, c->st, g->to_act(c->copy) == mask, "reshuffle changed to_act (0x%x -> 0x%x)", mask,
+          g->to_act(c->copy));
+    c->op->observe_public(c->copy, c->obs_q);
+    CHECK(c, c->st, memcmp(c->obs_q, c->obs_p, g->obs_size) == 0,
+          "LEAK: reshuffle changed the public observation");
+    uint32_t m = unseen_sorted(c, c->st, c->unseen_a);
+    CHECK(c, c->st, unseen_sorted(c, c->copy, c->unseen_b) == m &&
+                        memcmp(c->unseen_a, c->unseen_b, m) == 0,
+          "reshuffle changed the multiset of unseen cards (%u cards before)", m);
+    if (m > 1) {
+        c->reshuffle_many++;
+        c->ch->unseen(c->st, c->unseen_a, 256);
+        c->ch->unseen(c->copy, c->unseen_b, 256);
+        c->reshuffle_moved += memcmp(c->unseen_a, c->unseen_b, m) != 0;
+    }
+    memcpy(c->copy2, c->st, g->state_size);
+    c->ch->reshuffle(c->copy2, b);
+    c->ch->reshuffle(c->copy2, a);
+    CHECK(c, c->st, memcmp(c->copy2, c->copy, g->state_size) == 0,
+          "reshuffle(reshuffle(st, b), a) differs from reshuffle(st, a): the result depends "
+          "on more than what is seen and the seed");
+    if (c->heavy % 8 == 0)
+        play_on(c, c->copy, PLAY_ON, "reshuffled");
+}
+
 /* Illegal answers and wrong masks: JA_EILLEGAL, state unchanged. c->twin
  * holds the state's bytes. */
 static void check_illegal(ctx *c, uint32_t mask)
@@ -1124,6 +1201,7 @@ static void play_checked(ctx *c)
             uint32_t deep = ja_rng_below(&c->check, (uint32_t)popcount32(hidden));
             for (uint32_t m = hidden, i = 0; m; m &= m - 1, i++)
                 check_hidden(c, mask, __builtin_ctz(m), i == deep);
+            check_chance(c, mask);
             CHECK(c, c->st, memcmp(c->st, c->twin, g->state_size) == 0,
                   "determinize or sample changed the real state");
         }
@@ -1362,6 +1440,9 @@ static void print_stats(const ctx *c)
     print_message("  %s: %llu public observations, %llu of their fields compared with a "
                   "seat's\n", c->g->name, (unsigned long long)c->publics,
                   (unsigned long long)c->public_compared);
+    print_message("  %s: %llu reshuffles (JA_EXT_CHANCE), %llu with several unseen cards, %llu "
+                  "of them moved one\n", c->g->name, (unsigned long long)c->reshuffles,
+                  (unsigned long long)c->reshuffle_many, (unsigned long long)c->reshuffle_moved);
     if (c->ou)
         print_message("  %s: %llu incremental observations (%llu from a cleared buffer)\n",
                       c->g->name, (unsigned long long)c->updates,
@@ -1428,11 +1509,93 @@ static void test_properties(void **state)
             v = 1 + ja_rng_below(&pick, nv - 1);
         play_config(c, n, e, v, ((uint64_t)STREAM_CONFIG << 32) | i, 1);
     }
+    if (c->reshuffle_many > 0 && c->reshuffle_moved == 0)
+        fail_msg("%s: reshuffle never moved an unseen card, over %llu states with several",
+                 g->name, (unsigned long long)c->reshuffle_many);
     if (c->detz > 0 && c->detz_other_changed == 0)
         fail_msg("%s: determinize never changed what another seat sees, over %llu calls: it "
                  "re-deals nothing, so the leak test proves nothing",
                  g->name, (unsigned long long)c->detz);
     print_stats(c);
+}
+
+/* Chi-square of the position a card takes among the unseen places after
+ * CHI_PER_PLACE * m reshuffles of st (m unseen cards, m >= 2): the first
+ * unseen card's place, which must be uniform. Returns the statistic; *df
+ * gets its degrees of freedom. */
+#define CHI_PER_PLACE 40u
+static double chance_chi2(ctx *c, const uint8_t *st, uint32_t m, uint32_t *df)
+{
+    const ja_game_rules *g = c->g;
+    uint8_t card = c->unseen_a[0];
+    uint32_t hits[256] = {0}, draws = CHI_PER_PLACE * m;
+    for (uint32_t k = 0; k < draws; k++) {
+        memcpy(c->copy, st, g->state_size);
+        c->ch->reshuffle(c->copy, ja_seed_derive(c->seed, STREAM_RESHUFFLE, k));
+        CHECK(c, st, c->ch->unseen(c->copy, c->unseen_b, 256) == m,
+              "reshuffle changed the unseen count");
+        uint32_t at = 0;
+        while (at < m && c->unseen_b[at] != card)
+            at++;
+        CHECK(c, st, at < m, "reshuffle lost unseen card %u", card);
+        hits[at]++;
+    }
+    double chi2 = 0;
+    for (uint32_t i = 0; i < m; i++) {
+        double d = (double)hits[i] - CHI_PER_PLACE;
+        chi2 += d * d / CHI_PER_PLACE;
+    }
+    *df = m - 1;
+    return chi2;
+}
+
+/* JA_EXT_CHANCE's reshuffle is uniform: along a seeded random match of the
+ * default options at the fewest seats, at every 7th decision with at least 2
+ * unseen cards, the first unseen card's place after reshuffles passes a
+ * chi-square test (statistic below df + 6 sqrt(2 df): a uniform shuffle
+ * fails it about once in 10^7; the seeds are fixed, so the test is
+ * deterministic). A game whose every card is dealt (Bombs) has none unseen
+ * at any point: checked instead. */
+static void test_chance(void **state)
+{
+    const ja_game_rules *g = current_game(state);
+    ctx *c = g_ctx = ctx_new(g);
+    ja_options o;
+    ja_options_init(g, &o);
+    assert_int_equal(resolve_into(c, &o, g->min_seats), 0);
+    c->seed = ja_seed_derive(BASE_SEED, STREAM_RESHUFFLE, 0);
+    c->phase = "chance";
+    assert_int_equal(g->setup(c->st, &c->opt, c->n, c->seed), JA_OK);
+    ja_rng_stream(&c->choose, c->seed, STREAM_CHOICE, 0);
+    ja_action by[JA_MAX_SEATS];
+    uint32_t tested = 0, seen_unseen = 0;
+    for (c->step = 0; g->to_act(c->st) != 0 && c->step < STEP_BOUND; c->step++) {
+        uint32_t mask = g->to_act(c->st), m = c->ch->unseen(c->st, c->unseen_a, 256);
+        seen_unseen += m > 0;
+        if (m >= 2 && c->step % 7 == 0 && tested < 12) {
+            uint32_t df;
+            double chi2 = chance_chi2(c, c->st, m, &df), bound = df + 6.0 * sqrt(2.0 * df);
+            CHECK(c, c->st, chi2 < bound,
+                  "reshuffle is not uniform: chi-square %.1f >= %.1f (%u places, %u draws)", chi2,
+                  bound, m, CHI_PER_PLACE * m);
+            tested++;
+        }
+        memset(by, 0, sizeof by);
+        for (uint32_t mm = mask; mm; mm &= mm - 1) {
+            int s = __builtin_ctz(mm);
+            uint32_t cnt = g->legal(c->st, s, c->scratch, g->max_actions);
+            by[s] = c->scratch[ja_rng_below(&c->choose, cnt)];
+        }
+        assert_int_equal(g->apply(c->st, mask, by), JA_OK);
+    }
+    print_message("  %s: %u chi-square tests of reshuffle, %u decisions with unseen cards\n",
+                  g->name, tested, seen_unseen);
+    if (strcmp(g->name, "bombs") == 0)
+        assert_int_equal(seen_unseen, 0);
+    else
+        assert_true(tested > 0);
+    assert_int_equal(c->ch->unseen(c->st, NULL, 0), 0); /* over */
+    c->phase = NULL;
 }
 
 /* JA_PROPERTY_REPRO="game n_seats seed [k=v ...]": just that match. */
@@ -1678,6 +1841,7 @@ int main(int argc, char **argv)
         {"properties", test_properties},
         {"silent", test_silent},
         {"signature", test_signature},
+        {"chance", test_chance},
     };
     enum { KINDS = sizeof kinds / sizeof kinds[0] };
     size_t n_games = 0;

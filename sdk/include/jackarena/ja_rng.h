@@ -36,6 +36,7 @@ typedef struct ja_rng {
 #define JA_STREAM_DEAL  JA_TAG('D', 'E', 'A', 'L') /* a game's shuffle, per game */
 #define JA_STREAM_MISC  JA_TAG('M', 'I', 'S', 'C') /* other chance events, per game */
 #define JA_STREAM_DETZ  JA_TAG('D', 'E', 'T', 'Z') /* determinize / sample */
+#define JA_STREAM_CHNC  JA_TAG('C', 'H', 'N', 'C') /* chance reshuffles (JA_EXT_CHANCE) */
 #define JA_STREAM_FALT  JA_TAG('F', 'A', 'L', 'T') /* --on-fault random, per seat */
 
 /* One SplitMix64 step: advances *x and returns the next output. */

@@ -230,6 +230,34 @@ typedef struct ja_ext_observe_public {
     void (*observe_public)(const void *st, void *obs);
 } ja_ext_observe_public;
 
+/* Chance, for luck-adjusted results (AIVAT, docs/ratings.md): the part of
+ * a state that no seat has seen (the stock and any other face-down cards
+ * nobody looked at, a hidden order the rules draw) and the future (the seeds
+ * of the deals and shuffles still to come). REFEREE AND ANALYSIS SIDE ONLY:
+ * it reads and rewrites what no seat may know, and must never be offered to
+ * a bot (no plugin or client ever gets it).
+ *  - unseen() writes the ids of the cards no seat has seen, in the order of
+ *    their places (the stock top first, then any other face-down place in
+ *    the game's own order), at most cap of them (cards may be NULL when cap
+ *    is 0), and returns how many there are. 0 when every card is seen by
+ *    some seat (all dealt), or the match is over.
+ *  - reshuffle() permutes those cards uniformly at random among their
+ *    places, redraws any other hidden chance outcome uniformly (Bruise
+ *    Jack's Way 1 row order), and replaces the future from seed. Every
+ *    seat's observe(), observe_public(), to_act() and legal() are unchanged,
+ *    and so is the multiset of unseen cards. The result depends only on what
+ *    some seat has seen and on seed: two states that differ only in their
+ *    unseen cards' order and their future are byte-identical after
+ *    reshuffle() with the same seed (so reshuffle(reshuffle(s, a), b)
+ *    equals reshuffle(s, b)). With no unseen card it still replaces the
+ *    future.
+ *  - Neither allocates nor reads memory but st (and cards). */
+#define JA_EXT_CHANCE "ja.chance.v1"
+typedef struct ja_ext_chance {
+    uint32_t (*unseen)(const void *st, uint8_t *cards, uint32_t cap);
+    void (*reshuffle)(void *st, uint64_t seed);
+} ja_ext_chance;
+
 /* g's optional interface id, or NULL: when g is built without the member
  * (its struct_size does not cover it), has no extension(), or extension(id)
  * gives NULL. */
