@@ -1,9 +1,10 @@
-/* `arena replay verify|show|html`: re-simulate a replay under the rules and
- * print the digest of its game content; watch it in the terminal; write its
- * self-contained HTML page. The flags are parsed and checked here; the
+/* `arena replay verify|show|html|adjust`: re-simulate a replay under the
+ * rules and print the digest of its game content; watch it in the terminal;
+ * write its self-contained HTML page; take the luck out of its scores. The flags are parsed and checked here; the
  * work is replay_run.h's two steps, and only here are their errors printed
  * and the exit status chosen. */
 #include "cli/cli.h"
+#include "view/adjust.h"
 #include "view/replay_run.h"
 
 #include "jackarena/ja_error.h"
@@ -18,6 +19,9 @@ static const char HELP[] =
     "usage: arena replay verify FILE [--json]\n"
     "       arena replay show FILE [--seat S | --public]\n"
     "       arena replay html FILE -o OUT.html\n"
+    "       arena replay adjust FILE... [--rollouts R] [--samples K]\n"
+    "                               [--policy random|greedy|players]\n"
+    "                               [--horizon deal|match] [--json]\n"
     "\n"
     "verify: "
     "Re-simulate every decision of a replay under its game's rules, check every\n"
@@ -44,6 +48,20 @@ static const char HELP[] =
     "the match back in a browser, to OUT.html (written whole at the end; if it is\n"
     "there, it must be a regular file, not a link, FIFO or device) or, with -o -,\n"
     "to the standard output.\n"
+    "\n"
+    "adjust: the luck-adjusted score of each seat (AIVAT-style control variates,\n"
+    "docs/ratings.md \"Luck-adjusted results\"): at the deal and at every\n"
+    "decision that revealed a card no seat had seen, the value of the position\n"
+    "reached minus its mean over K reshuffles of the unseen cards (K fresh deals\n"
+    "for the deal), each value the mean score of R playouts (defaults R 8, K 4)\n"
+    "by --policy: random (the default), greedy (the greedy bot's heuristic for\n"
+    "every seat), players (each seat as its player if that is the random bot,\n"
+    "else greedy), each to the end of the deal in play (--horizon deal, the\n"
+    "default) or of the match. Prints per seat the raw score, the adjusted score\n"
+    "and the terms taken out, or with --json one object per file and line. The\n"
+    "same replay always gives the same figures (every seed comes from its\n"
+    "digest). Exit 0, or 2 at the first file that is missing, not a replay, does\n"
+    "not verify, or whose game offers no chance interface.\n"
     "\n"
     "show and html refuse (exit 2) a replay that is missing, corrupt, truncated,\n"
     "of another format or rules version, or that does not re-simulate.\n";
@@ -178,6 +196,74 @@ static int html(int argc, char **argv)
     return finish(&rp, prepared, ran, EXIT_USAGE, err);
 }
 
+/* A word of replay adjust (--policy, --horizon) among the n names: its
+ * index in *out; false after its error line. */
+static bool parse_word(const char *flag, const char *word, const char *const *names, int n,
+                       int *out)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(word, names[i]) == 0) {
+            *out = i;
+            return true;
+        }
+    char list[128] = "";
+    for (int i = 0; i < n; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? "|" : "", names[i]);
+    arena_error("replay adjust: %s '%s' is not one of %s", flag, word, list);
+    return false;
+}
+
+static int adjust(int argc, char **argv)
+{
+    static const struct option opts[] = {{"rollouts", required_argument, NULL, 'r'},
+                                         {"samples", required_argument, NULL, 'k'},
+                                         {"policy", required_argument, NULL, 'p'},
+                                         {"horizon", required_argument, NULL, 'z'},
+                                         {"json", no_argument, NULL, 'j'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {0, 0, 0, 0}};
+    adjust_opts o = {ADJUST_ROLLOUTS, ADJUST_SAMPLES, ADJUST_POLICY_RANDOM, ADJUST_HORIZON_DEAL};
+    bool json = false;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        uint32_t *v = c == 'r' ? &o.rollouts : c == 'k' ? &o.samples : NULL;
+        if (v && (!arena_parse_u32(optarg, v) || *v < 1 || *v > ADJUST_MAX)) {
+            arena_error("replay adjust: --%s '%s' is not a count from 1 to %u",
+                        c == 'r' ? "rollouts" : "samples", optarg, ADJUST_MAX);
+            return EXIT_USAGE;
+        } else if (c == 'p' || c == 'z') {
+            if (!parse_word(c == 'p' ? "--policy" : "--horizon", optarg,
+                            c == 'p' ? ADJUST_POLICY_NAMES : ADJUST_HORIZON_NAMES,
+                            c == 'p' ? ADJUST_POLICIES : ADJUST_HORIZONS,
+                            c == 'p' ? (int *)&o.policy : (int *)&o.horizon))
+                return EXIT_USAGE;
+        } else if (c == 'j') {
+            json = true;
+        } else if (c == 'h') {
+            fputs(HELP, stdout);
+            return EXIT_OK;
+        } else if (!v) {
+            arena_getopt_error("replay adjust", argv);
+            return EXIT_USAGE;
+        }
+    }
+    if (optind >= argc) {
+        arena_error("replay adjust takes one FILE or more (usage: arena replay adjust FILE... "
+                    "[--rollouts R] [--samples K] [--policy P] [--json])");
+        return EXIT_USAGE;
+    }
+    for (int i = optind; i < argc; i++) {
+        char err[ERR_MAX];
+        if (adjust_file(stdout, argv[i], &o, json, err, sizeof err) != JA_OK) {
+            arena_error("%s", err);
+            return EXIT_USAGE;
+        }
+    }
+    return EXIT_OK;
+}
+
 int cmd_replay(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
@@ -190,6 +276,8 @@ int cmd_replay(int argc, char **argv)
         return show(argc - 1, argv + 1);
     if (strcmp(argv[1], "html") == 0)
         return html(argc - 1, argv + 1);
-    arena_error("unknown replay command '%s' (available: verify, show, html)", argv[1]);
+    if (strcmp(argv[1], "adjust") == 0)
+        return adjust(argc - 1, argv + 1);
+    arena_error("unknown replay command '%s' (available: verify, show, html, adjust)", argv[1]);
     return EXIT_USAGE;
 }

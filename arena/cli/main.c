@@ -23,6 +23,7 @@ static void usage(FILE *f)
             "  ladder deals GAME --top N      the deals that separated bots most (--deals)\n"
             "  bench BOT --game GAME          a bot against the reference bots (Elo, SPRT)\n"
             "  replay verify FILE [--json]    re-simulate a replay and print its digest\n"
+            "  replay adjust FILE...          luck-adjusted scores (AIVAT-style)\n"
             "  replay show FILE [--seat S]    watch a replay in the terminal\n"
             "  replay html FILE -o OUT.html   write a replay's self-contained web page\n"
             "  report [--db FILE] -o DIR      write a static site: standings, chart, replays\n"

@@ -1470,7 +1470,14 @@ static void bombs_reshuffle(void *st, uint64_t seed)
     s->seed = ja_seed_derive(seed, JA_STREAM_CHNC, 1);
 }
 
-static const ja_ext_chance CHANCE = {bombs_unseen, bombs_reshuffle};
+static uint32_t bombs_progress(const void *st, ja_outcome *so_far)
+{
+    const bombs_state *s = st;
+    eu_outcome(so_far, true, s->n, s->score, NULL, JA_SCORE_UNIT);
+    return s->hand;
+}
+
+static const ja_ext_chance CHANCE = {bombs_unseen, bombs_reshuffle, bombs_progress};
 
 static const void *bombs_extension(const char *id)
 {

@@ -1109,7 +1109,13 @@ static const ja_ext_observe_public OBSERVE_PUBLIC = {bj_observe_public};
 
 static uint32_t bj_unseen(const void *st, uint8_t *cards, uint32_t cap);
 static void bj_reshuffle(void *st, uint64_t seed);
-static const ja_ext_chance CHANCE = {bj_unseen, bj_reshuffle};
+static uint32_t bj_progress(const void *st, ja_outcome *so_far)
+{
+    const bj_state *s = st;
+    eu_outcome(so_far, true, s->n, s->score, NULL, 1);
+    return s->deal;
+}
+static const ja_ext_chance CHANCE = {bj_unseen, bj_reshuffle, bj_progress};
 
 static const void *bj_extension(const char *id)
 {

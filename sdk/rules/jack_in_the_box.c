@@ -1118,7 +1118,13 @@ static const ja_ext_observe_public OBSERVE_PUBLIC = {jitb_observe_public};
 
 static uint32_t jitb_unseen(const void *st, uint8_t *cards, uint32_t cap);
 static void jitb_reshuffle(void *st, uint64_t seed);
-static const ja_ext_chance CHANCE = {jitb_unseen, jitb_reshuffle};
+static uint32_t jitb_progress(const void *st, ja_outcome *so_far)
+{
+    const jitb_state *s = st;
+    eu_outcome(so_far, true, s->n, s->prev_pts, s->game_pts, JA_SCORE_UNIT);
+    return s->game;
+}
+static const ja_ext_chance CHANCE = {jitb_unseen, jitb_reshuffle, jitb_progress};
 
 static const void *jitb_extension(const char *id)
 {

@@ -796,7 +796,13 @@ static const ja_ext_observe_public OBSERVE_PUBLIC = {taylor_observe_public};
 
 static uint32_t taylor_unseen(const void *st, uint8_t *cards, uint32_t cap);
 static void taylor_reshuffle(void *st, uint64_t seed);
-static const ja_ext_chance CHANCE = {taylor_unseen, taylor_reshuffle};
+static uint32_t taylor_progress(const void *st, ja_outcome *so_far)
+{
+    const taylor_state *s = st;
+    eu_outcome(so_far, true, s->n, s->score, NULL, 1);
+    return s->game;
+}
+static const ja_ext_chance CHANCE = {taylor_unseen, taylor_reshuffle, taylor_progress};
 
 static const void *taylor_extension(const char *id)
 {

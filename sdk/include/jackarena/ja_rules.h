@@ -251,11 +251,18 @@ typedef struct ja_ext_observe_public {
  *    reshuffle() with the same seed (so reshuffle(reshuffle(s, a), b)
  *    equals reshuffle(s, b)). With no unseen card it still replaces the
  *    future.
- *  - Neither allocates nor reads memory but st (and cards). */
+ *  - progress() returns the number of the deal in play (0-based, counting
+ *    every game, hand or replayed hand of the match, so it changes exactly
+ *    when a new deal starts) and writes to so_far (not NULL) the scores the
+ *    match would have if it stopped now, in outcome()'s units (places
+ *    ranked from them): what a playout may stop at, a deal's end, when later
+ *    deals do not depend on this one's chance.
+ *  - None allocates or reads memory but st (and cards, so_far). */
 #define JA_EXT_CHANCE "ja.chance.v1"
 typedef struct ja_ext_chance {
     uint32_t (*unseen)(const void *st, uint8_t *cards, uint32_t cap);
     void (*reshuffle)(void *st, uint64_t seed);
+    uint32_t (*progress)(const void *st, ja_outcome *so_far);
 } ja_ext_chance;
 
 /* g's optional interface id, or NULL: when g is built without the member

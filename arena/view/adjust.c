@@ -1,0 +1,396 @@
+/* Luck-adjusted results of a replay (adjust.h; the derivation in
+ * docs/ratings.md, "Luck-adjusted results"). */
+#include "view/adjust.h"
+
+#include "core/json_w.h"
+#include "greedy.h"
+#include "ja_xalloc.h"
+#include "jackarena/ja_error.h"
+#include "jackarena/ja_rng.h"
+#ifdef GREEDY_HAVE_BRAWLJACK
+#include "jackarena/ja_brawljack.h"
+#endif
+#ifdef GREEDY_HAVE_BRUISE_JACK
+#include "jackarena/ja_bruise_jack.h"
+#endif
+#ifdef GREEDY_HAVE_JACK_IN_THE_BOX
+#include "jackarena/ja_jack_in_the_box.h"
+#endif
+#ifdef GREEDY_HAVE_BOMBS
+#include "jackarena/ja_bombs.h"
+#endif
+#include "jackarena/ja_taylor.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* The streams of the adjustment's seeds, under the replay's digest. */
+#define STREAM_ROLL JA_TAG('A', 'R', 'O', 'L') /* a playout: (decision key, r) */
+#define STREAM_SAMP JA_TAG('A', 'S', 'M', 'P') /* a reshuffle or fresh deal: (decision key, k) */
+#define STREAM_CANON JA_TAG('A', 'C', 'A', 'N') /* the reshuffle that compares seen parts */
+
+/* The greedy reference bot's heuristics (bots/greedy), for greedy playouts:
+ * the bot's own code, called in this process. */
+static const struct {
+    const char *game;
+    uint32_t obs_version;
+    greedy_act_fn act;
+} GREEDY[] = {
+    {"taylor-blackjack", JA_TAYLOR_OBS_VERSION, greedy_taylor_act},
+#ifdef GREEDY_HAVE_BRAWLJACK
+    {"brawljack", JA_BRAWLJACK_OBS_VERSION, greedy_brawljack_act},
+#endif
+#ifdef GREEDY_HAVE_BRUISE_JACK
+    {"bruise-jack", JA_BRUISE_JACK_OBS_VERSION, greedy_bruise_jack_act},
+#endif
+#ifdef GREEDY_HAVE_JACK_IN_THE_BOX
+    {"jack-in-the-box", JA_JITB_OBS_VERSION, greedy_jack_in_the_box_act},
+#endif
+#ifdef GREEDY_HAVE_BOMBS
+    {"bombs", JA_BOMBS_OBS_VERSION, greedy_bombs_act},
+#endif
+};
+
+const char *const ADJUST_POLICY_NAMES[ADJUST_POLICIES] = {"random", "greedy", "players"};
+const char *const ADJUST_HORIZON_NAMES[ADJUST_HORIZONS] = {"deal", "match"};
+
+typedef struct adj_ctx {
+    const ja_game_rules *g;
+    const ja_ext_chance *ch;
+    const ref_replay *r;
+    uint32_t n, rollouts, samples;
+    uint64_t base;               /* from the digest */
+    uint8_t *cur, *next, *alt, *roll, *canon_a, *canon_b;
+    ja_action *legal;
+    uint8_t *obs;                     /* a greedy seat's observation */
+    greedy_act_fn pol[JA_MAX_SEATS];  /* each seat's playout policy; NULL: random */
+    adjust_horizon horizon;
+    double v_next[JA_MAX_SEATS]; /* value of the real state after the event */
+} adj_ctx;
+
+/* The seed of sample or playout k of the chance event `key` (0 the deal,
+ * t + 1 decision t) on stream. */
+static uint64_t seed_of(const adj_ctx *c, uint64_t stream, uint64_t key, uint32_t k)
+{
+    return ja_seed_derive(ja_seed_derive(c->base, stream, key), stream, k);
+}
+
+/* The index of seat s's playout action among the nl actions of c->legal:
+ * its greedy heuristic's on its observation of c->roll, or a uniformly
+ * random one (random seats, single choices, a heuristic that fails). */
+static uint32_t pick(adj_ctx *c, int s, uint32_t nl, ja_rng *rng)
+{
+    uint32_t r = ja_rng_below(rng, nl), i;
+    if (!c->pol[s] || nl < 2)
+        return r;
+    c->g->observe(c->roll, s, c->obs);
+    ja_decision d = {.struct_size = sizeof d, .turn = 1, .seat = s, .n_seats = c->n,
+                     .game = c->g->name, .obs_version = c->g->obs_version,
+                     .obs_size = c->g->obs_size, .obs = c->obs, .legal = c->legal, .n_legal = nl};
+    return c->pol[s](&d, &i) == JA_OK && i < nl ? i : r;
+}
+
+/* One playout from st: reshuffled on seed, then every asked seat plays its
+ * policy's action (pick) to the end of the deal in play (horizon deal: its
+ * scores as progress() gives them when the next deal starts) or of the
+ * match (the outcome); those scores (points) are added to acc. */
+static void rollout(adj_ctx *c, const void *st, uint64_t seed, double *acc)
+{
+    const ja_game_rules *g = c->g;
+    memcpy(c->roll, st, g->state_size);
+    c->ch->reshuffle(c->roll, ja_seed_derive(seed, STREAM_SAMP, 0));
+    ja_rng rng;
+    ja_rng_stream(&rng, seed, STREAM_ROLL, 0);
+    ja_outcome o;
+    uint32_t deal = c->ch->progress(c->roll, &o);
+    for (uint32_t mask; (mask = g->to_act(c->roll)) != 0;) {
+        if (c->horizon == ADJUST_HORIZON_DEAL && c->ch->progress(c->roll, &o) != deal)
+            break;
+        ja_action by[JA_MAX_SEATS] = {{0}};
+        for (uint32_t m = mask; m; m &= m - 1) {
+            int s = __builtin_ctz(m);
+            uint32_t nl = g->legal(c->roll, s, c->legal, g->max_actions);
+            by[s] = c->legal[pick(c, s, nl, &rng)];
+        }
+        if (g->apply(c->roll, mask, by) != JA_OK)
+            break; /* cannot happen: the actions are legal */
+    }
+    if (g->to_act(c->roll) == 0)
+        c->ch->progress(c->roll, &o); /* the final scores: outcome()'s */
+    for (uint32_t i = 0; i < c->n; i++)
+        acc[i] += (double)o.score[i] / JA_SCORE_UNIT;
+}
+
+/* The value of st (points per seat) for the chance event `key`: the mean of
+ * c->rollouts playouts, on seeds that depend on key alone (every state
+ * compared at one event is valued with the same playout seeds). */
+static void value(adj_ctx *c, const void *st, uint64_t key, double *v)
+{
+    double acc[JA_MAX_SEATS] = {0};
+    for (uint32_t k = 0; k < c->rollouts; k++)
+        rollout(c, st, seed_of(c, STREAM_ROLL, key, k), acc);
+    for (uint32_t i = 0; i < c->n; i++)
+        v[i] = acc[i] / c->rollouts;
+}
+
+/* Whether a and b agree on everything some seat has seen: their canonical
+ * reshuffles (the same seed) are byte-identical (JA_EXT_CHANCE: reshuffle's
+ * result depends only on the seen part and the seed). Such states have the
+ * same value at an event, exactly. */
+static bool same_seen(adj_ctx *c, const void *a, const void *b)
+{
+    size_t z = c->g->state_size;
+    uint64_t s = ja_seed_derive(c->base, STREAM_CANON, 0);
+    memcpy(c->canon_a, a, z);
+    memcpy(c->canon_b, b, z);
+    c->ch->reshuffle(c->canon_a, s);
+    c->ch->reshuffle(c->canon_b, s);
+    return memcmp(c->canon_a, c->canon_b, z) == 0;
+}
+
+/* Adds to term[] one sample's share of value(c->next) - value(c->alt) for
+ * event key, c->alt being the state after the event under another chance
+ * outcome; *valued says whether c->v_next is computed yet. Returns whether
+ * the sample differed from the real state in what is seen. */
+static bool add_sample(adj_ctx *c, uint64_t key, bool *valued, double *term)
+{
+    if (same_seen(c, c->next, c->alt))
+        return false;
+    if (!*valued) {
+        value(c, c->next, key, c->v_next);
+        *valued = true;
+    }
+    double v[JA_MAX_SEATS];
+    value(c, c->alt, key, v);
+    for (uint32_t i = 0; i < c->n; i++)
+        term[i] += (c->v_next[i] - v[i]) / c->samples;
+    return true;
+}
+
+/* The deal's term (key 0): value(setup(the replay's seed)) - the mean over
+ * c->samples fresh setups. */
+static int deal_term(adj_ctx *c, double *term)
+{
+    const ref_replay *r = c->r;
+    if (c->g->setup(c->next, &r->h.options, r->h.n_seats, r->h.seed) != JA_OK)
+        return JA_EMISMATCH;
+    memcpy(c->cur, c->next, c->g->state_size);
+    bool valued = false;
+    for (uint32_t k = 0; k < c->samples; k++) {
+        uint64_t seed = seed_of(c, STREAM_SAMP, 0, k);
+        if (c->g->setup(c->alt, &r->h.options, r->h.n_seats, seed) != JA_OK)
+            return JA_EMISMATCH;
+        add_sample(c, 0, &valued, term);
+    }
+    return JA_OK;
+}
+
+/* Decision t (key t + 1) from c->cur: applies the replay's actions into
+ * c->next, and adds its term to term[] (0 when no reshuffle of c->cur
+ * changes what the action reveals). *event says whether one did. */
+static int decision_term(adj_ctx *c, uint32_t t, double *term, bool *event, char *err, size_t cap)
+{
+    const ref_replay_step *sp = &c->r->steps[t];
+    ja_action by[JA_MAX_SEATS] = {{0}};
+    for (uint32_t k = 0; k < sp->n; k++) {
+        const ref_replay_rec *rec = &c->r->recs[sp->first + k];
+        by[rec->seat].code = rec->code;
+    }
+    size_t z = c->g->state_size;
+    memcpy(c->next, c->cur, z);
+    if (c->g->to_act(c->cur) != sp->seats || c->g->apply(c->next, sp->seats, by) != JA_OK) {
+        snprintf(err, cap, "decision %u does not re-simulate", t);
+        return JA_EMISMATCH;
+    }
+    bool valued = false;
+    *event = false;
+    for (uint32_t k = 0; k < c->samples; k++) {
+        memcpy(c->alt, c->cur, z);
+        c->ch->reshuffle(c->alt, seed_of(c, STREAM_SAMP, (uint64_t)t + 1, k));
+        if (c->g->apply(c->alt, sp->seats, by) != JA_OK) {
+            snprintf(err, cap, "decision %u: a reshuffle made the recorded action illegal "
+                     "(the game's JA_EXT_CHANCE is wrong)", t);
+            return JA_EMISMATCH;
+        }
+        *event |= add_sample(c, (uint64_t)t + 1, &valued, term);
+    }
+    memcpy(c->cur, c->next, z);
+    return JA_OK;
+}
+
+/* Each seat's playout policy (adjust.h, ADJUST_POLICY_*). JA_EUNSUPPORTED
+ * when greedy is asked of a game it does not play. */
+static int set_policies(adj_ctx *c, const ref_replay *r, adjust_policy p, char *err, size_t cap)
+{
+    greedy_act_fn greedy = NULL;
+    for (size_t i = 0; i < sizeof GREEDY / sizeof GREEDY[0]; i++)
+        if (strcmp(GREEDY[i].game, c->g->name) == 0 && GREEDY[i].obs_version == c->g->obs_version)
+            greedy = GREEDY[i].act;
+    if (p != ADJUST_POLICY_RANDOM && !greedy) {
+        snprintf(err, cap, "no greedy playouts for game '%s' (this build's greedy lacks it)",
+                 c->g->name);
+        return JA_EUNSUPPORTED;
+    }
+    for (uint32_t s = 0; s < r->h.n_seats; s++)
+        c->pol[s] = p == ADJUST_POLICY_GREEDY ||
+                            (p == ADJUST_POLICY_PLAYERS && strcmp(r->h.players[s].name, "random") != 0)
+                        ? greedy
+                        : NULL;
+    return JA_OK;
+}
+
+/* The game of r and its JA_EXT_CHANCE, the options checked, the buffers. */
+static int adj_open(adj_ctx *c, const ref_replay *r, const adjust_opts *o, char *err, size_t cap)
+{
+    memset(c, 0, sizeof *c);
+    if (!r->game) {
+        snprintf(err, cap, "this build has no game '%s'", r->h.game);
+        return JA_EUNSUPPORTED;
+    }
+    c->g = r->game;
+    c->ch = ja_rules_extension(c->g, JA_EXT_CHANCE);
+    if (!c->ch) {
+        snprintf(err, cap, "game '%s' offers no JA_EXT_CHANCE: its luck cannot be taken out",
+                 c->g->name);
+        return JA_EUNSUPPORTED;
+    }
+    if (o->rollouts < 1 || o->rollouts > ADJUST_MAX || o->samples < 1 || o->samples > ADJUST_MAX ||
+        o->policy >= ADJUST_POLICIES || o->horizon >= ADJUST_HORIZONS) {
+        snprintf(err, cap, "rollouts and samples must be 1 to %u, the policy one of %u", ADJUST_MAX,
+                 ADJUST_POLICIES);
+        return JA_EINVAL;
+    }
+    int rc = set_policies(c, r, o->policy, err, cap);
+    if (rc != JA_OK)
+        return rc;
+    c->r = r;
+    c->n = r->h.n_seats;
+    c->rollouts = o->rollouts;
+    c->horizon = o->horizon;
+    c->samples = o->samples;
+    uint64_t d = 0;
+    for (int i = 0; i < 8; i++)
+        d = d << 8 | r->digest[i];
+    c->base = ja_seed_derive(d, JA_TAG('A', 'D', 'J', 'S'), 0);
+    size_t z = c->g->state_size;
+    c->cur = ja_xcalloc(6, z);
+    c->next = c->cur + z;
+    c->alt = c->cur + 2 * z;
+    c->roll = c->cur + 3 * z;
+    c->canon_a = c->cur + 4 * z;
+    c->canon_b = c->cur + 5 * z;
+    c->legal = ja_xcalloc(c->g->max_actions, sizeof *c->legal);
+    c->obs = ja_xcalloc(1, c->g->obs_size);
+    return JA_OK;
+}
+
+int adjust_replay(const ref_replay *r, const adjust_opts *o, adjust_result *out, char *err,
+                  size_t cap)
+{
+    adj_ctx c;
+    memset(out, 0, sizeof *out);
+    int rc = adj_open(&c, r, o, err, cap);
+    if (rc != JA_OK)
+        return rc;
+    out->n_seats = c.n;
+    out->decisions = r->n_steps;
+    rc = deal_term(&c, out->deal);
+    if (rc != JA_OK)
+        snprintf(err, cap, "the game refused the replay's setup");
+    for (uint32_t t = 0; rc == JA_OK && t < r->n_steps; t++) {
+        bool event;
+        rc = decision_term(&c, t, out->chance, &event, err, cap);
+        out->events += event;
+    }
+    ja_outcome fin;
+    if (rc == JA_OK && (c.g->to_act(c.cur) != 0 || c.g->outcome(c.cur, &fin) != JA_OK)) {
+        snprintf(err, cap, "the match is not over after the replay's %u decisions", r->n_steps);
+        rc = JA_EMISMATCH;
+    }
+    for (uint32_t i = 0; rc == JA_OK && i < c.n; i++)
+        if (fin.score[i] != r->outcome.score[i]) {
+            snprintf(err, cap, "seat %u: the replay records score %lld, the rules give %lld", i,
+                     (long long)r->outcome.score[i], (long long)fin.score[i]);
+            rc = JA_EMISMATCH;
+        }
+    for (uint32_t i = 0; rc == JA_OK && i < c.n; i++) {
+        out->raw[i] = (double)fin.score[i] / JA_SCORE_UNIT;
+        out->adjusted[i] = out->raw[i] - out->deal[i] - out->chance[i];
+    }
+    free(c.cur);
+    free(c.legal);
+    free(c.obs);
+    return rc;
+}
+
+/* ---- arena replay adjust ------------------------------------------------------------- */
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void print_json(FILE *out, const char *path, const ref_replay *r, const adjust_opts *o,
+                       const adjust_result *a, double ms)
+{
+    json_w w;
+    jw_init(&w, out);
+    jw_obj(&w, NULL);
+    jw_str(&w, "file", path);
+    jw_str(&w, "game", r->h.game);
+    jw_int(&w, "decisions", a->decisions);
+    jw_int(&w, "events", a->events);
+    jw_int(&w, "rollouts", o->rollouts);
+    jw_int(&w, "samples", o->samples);
+    jw_str(&w, "policy", ADJUST_POLICY_NAMES[o->policy]);
+    jw_str(&w, "horizon", ADJUST_HORIZON_NAMES[o->horizon]);
+    jw_num(&w, "ms", ms);
+    jw_arr(&w, "seats");
+    for (uint32_t i = 0; i < a->n_seats; i++) {
+        jw_obj(&w, NULL);
+        jw_num(&w, "raw", a->raw[i]);
+        jw_num(&w, "adjusted", a->adjusted[i]);
+        jw_num(&w, "deal", a->deal[i]);
+        jw_num(&w, "chance", a->chance[i]);
+        jw_obj_end(&w);
+    }
+    jw_arr_end(&w);
+    jw_obj_end(&w);
+    jw_end(&w);
+}
+
+int adjust_file(FILE *out, const char *path, const adjust_opts *o, bool json, char *err,
+                size_t cap)
+{
+    ref_replay *r = NULL;
+    char why[1024];
+    int rc = ref_replay_load(path, &r, why, sizeof why);
+    if (rc != JA_OK) {
+        snprintf(err, cap, "%s", why);
+        return rc;
+    }
+    uint8_t digest[REF_DIGEST_BYTES];
+    rc = r->game ? ref_replay_verify(r, digest, why, sizeof why) : JA_OK;
+    adjust_result a;
+    double t0 = now_ms();
+    if (rc == JA_OK)
+        rc = adjust_replay(r, o, &a, why, sizeof why);
+    double ms = now_ms() - t0;
+    if (rc != JA_OK) {
+        snprintf(err, cap, "replay '%s': %s", path, why);
+    } else if (json) {
+        print_json(out, path, r, o, &a, ms);
+    } else {
+        fprintf(out, "%s: %s, %u seats, %u decisions, %u chance events, %.0f ms\n", path,
+                r->h.game, a.n_seats, a.decisions, a.events, ms);
+        for (uint32_t i = 0; i < a.n_seats; i++)
+            fprintf(out, "  seat %u: raw %.3f  adjusted %.3f  (deal %+.3f, later chance %+.3f)\n",
+                    i, a.raw[i], a.adjusted[i], a.deal[i], a.chance[i]);
+    }
+    ref_replay_free(&r);
+    return rc;
+}
