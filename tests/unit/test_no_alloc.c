@@ -1,6 +1,7 @@
 /* The hot paths do not allocate: every engine's legal, apply, observe,
  * default_action and to_act, its public observation (JA_EXT_OBSERVE_PUBLIC)
- * at every decision, and the referee's match loop per decision.
+ * and its chance interface (JA_EXT_CHANCE: unseen, progress, reshuffle of a
+ * copy) at every decision, and the referee's match loop per decision.
  * Allocation calls from this binary's own objects (the engines and the
  * referee are static libraries) are counted through the linker's --wrap
  * (tests/CMakeLists.txt); the bots' plugins are not ours and not counted. */
@@ -27,7 +28,10 @@ static void test_engines(void **state)
     for (int i = 0; ja_games[i]; i++) {
         const ja_game_rules *g = ja_games[i];
         void *st = malloc(g->state_size);
-        void *obs = malloc(g->obs_size);
+        void *obs = malloc(g->obs_size), *cp = malloc(g->state_size);
+        uint8_t cards[256];
+        const ja_ext_chance *ch = ja_rules_extension(g, JA_EXT_CHANCE);
+        assert_non_null(ch);
         ja_action *legal = malloc(sizeof *legal * g->max_actions);
         const ja_ext_observe_public *op = ja_rules_extension(g, JA_EXT_OBSERVE_PUBLIC);
         assert_non_null(op);
@@ -45,6 +49,11 @@ static void test_engines(void **state)
             while ((mask = g->to_act(st)) != 0 && steps++ < 200000) {
                 ja_action by_seat[JA_MAX_SEATS] = {{0}};
                 op->observe_public(st, obs);
+                ja_outcome so_far;
+                (void)ch->unseen(st, cards, sizeof cards);
+                (void)ch->progress(st, &so_far);
+                memcpy(cp, st, g->state_size);
+                ch->reshuffle(cp, steps);
                 for (uint32_t s = 0; s < seats; s++)
                     if (mask & (1u << s)) {
                         uint32_t n = g->legal(st, (int)s, legal, g->max_actions);
@@ -62,6 +71,7 @@ static void test_engines(void **state)
         }
         free(st);
         free(obs);
+        free(cp);
         free(legal);
     }
 }
