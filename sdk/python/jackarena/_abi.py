@@ -44,6 +44,7 @@ EXT_TEST_DEAL = 'ja.test_deal.v1'
 EXT_OBSERVE_UPDATE = 'ja.observe_update.v1'
 EXT_OBSERVE_PUBLIC = 'ja.observe_public.v1'
 OBS_NO_SEAT = 255
+EXT_CHANCE = 'ja.chance.v1'
 
 
 def name_of(group, value):
