@@ -9,6 +9,7 @@
 #include "ja_xalloc.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -132,7 +133,12 @@ static const char *read_choice(const char *line, uint32_t n, uint32_t *index)
  * number). */
 static bool read_line(FILE *in, char *line, size_t cap)
 {
-    if (!fgets(line, (int)cap, in))
+    /* Waits for the input or a signal: the signal's handler may run on
+     * another thread, so the read itself would not be cut short. */
+    struct pollfd pf[2] = {{fileno(in), POLLIN, 0}, {human_signals_fd(), POLLIN, 0}};
+    while (!human_signals_left() && poll(pf, pf[1].fd >= 0 ? 2 : 1, -1) < 0 && errno == EINTR)
+        ;
+    if (human_signals_left() || !fgets(line, (int)cap, in))
         return false;
     if (!strchr(line, '\n')) {
         int c;
@@ -158,11 +164,9 @@ static void ask_terminal(human_seat *s, ref_answer *a)
         char line[LINE_MAX_LEN];
         if (!read_line(in, line, sizeof line)) {
             fputc('\n', out);
-            if (ferror(in) && errno == EINTR && human_signals_left()) {
-                clearerr(in);
-                continue;
-            }
-            a->left = "its input ended before the match did";
+            a->left = human_signals_left();
+            if (!a->left)
+                a->left = "its input ended before the match did";
             return;
         }
         line[strcspn(line, "\r\n")] = '\0';
@@ -328,6 +332,8 @@ int arena_human_open(const arena_human_opts *o, ref_bot **out, char *err, size_t
     b->o = *o;
     *out = &b->base;
     if (!o->http) {
+        /* Unbuffered, so that what poll() sees waiting is all there is. */
+        setvbuf(o->in, NULL, _IONBF, 0);
         human_signals_catch(); /* Ctrl-C: the person leaves, the match is abandoned */
         return JA_OK;
     }

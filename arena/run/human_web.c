@@ -11,6 +11,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <microhttpd.h>
 #include <pthread.h>
@@ -132,10 +133,20 @@ void human_web_ask(human_web *w, const void *obs, uint32_t turn, const ja_action
  * (SA_RESETHAND). No SA_RESTART: a terminal's read is cut short. */
 static volatile sig_atomic_t g_interrupted;
 static struct sigaction g_old_int, g_old_term;
+/* A byte is written into it by the handler: the signal may land on any of
+ * the arena's threads, so a read on the terminal is not cut short by it;
+ * the terminal's seat waits on this pipe too (human_signals_fd). */
+static int g_sig_pipe[2] = {-1, -1};
 
 static void on_signal(int sig)
 {
+    int e = errno;
     g_interrupted = sig;
+    if (g_sig_pipe[1] >= 0) {
+        ssize_t w = write(g_sig_pipe[1], "s", 1);
+        (void)w;
+    }
+    errno = e;
 }
 
 void human_signals_catch(void)
@@ -143,6 +154,8 @@ void human_signals_catch(void)
     struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESETHAND};
     sigemptyset(&sa.sa_mask);
     g_interrupted = 0;
+    if (g_sig_pipe[0] < 0 && pipe2(g_sig_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
+        g_sig_pipe[0] = g_sig_pipe[1] = -1;
     sigaction(SIGINT, &sa, &g_old_int);
     sigaction(SIGTERM, &sa, &g_old_term);
 }
@@ -151,6 +164,16 @@ void human_signals_release(void)
 {
     sigaction(SIGINT, &g_old_int, NULL);
     sigaction(SIGTERM, &g_old_term, NULL);
+    for (int i = 0; i < 2; i++)
+        if (g_sig_pipe[i] >= 0) {
+            close(g_sig_pipe[i]);
+            g_sig_pipe[i] = -1;
+        }
+}
+
+int human_signals_fd(void)
+{
+    return g_sig_pipe[0];
 }
 
 const char *human_signals_left(void)

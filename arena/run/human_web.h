@@ -77,5 +77,8 @@ void human_web_stop(human_web **w);
 void human_signals_catch(void);
 void human_signals_release(void);
 const char *human_signals_left(void);
+/* Readable once a signal was caught (-1 when none could be made): what a
+ * wait on the terminal polls beside it. */
+int human_signals_fd(void);
 
 #endif /* ARENA_HUMAN_WEB_H */

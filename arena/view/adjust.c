@@ -302,7 +302,7 @@ int adjust_replay(const ref_replay *r, const adjust_opts *o, adjust_result *out,
     if (rc != JA_OK)
         snprintf(err, cap, "the game refused the replay's setup");
     for (uint32_t t = 0; rc == JA_OK && t < r->n_steps; t++) {
-        bool event;
+        bool event = false;
         rc = decision_term(&c, t, out->chance, &event, err, cap);
         out->events += event;
     }

@@ -176,8 +176,13 @@ def live_pages(exe, tmp):
         def watch():
             m = live_match(s)
             b.navigate(origin + "live/" + m["id"])
+            # The observer needs the page's counter: installed once it is
+            # there (an eval before the page has loaded throws, and no
+            # frame would be recorded).
+            wait_for(lambda: b.eval("!!document.getElementById('pub-count')") or None,
+                     "the live page's frame counter")
             b.eval("window.jaMarker = 'kept'")
-            b.eval(SNAP)
+            check(b.eval(SNAP + "; true") is True, "the frames' observer installed")
             r = wait_for(lambda: (b.eval(count % "pub") or 0) > 0 or "closed" in (
                 b.eval(status % "pub") or ""), "the first frames on the live page")
             n1 = b.eval(count % "pub") or 0
