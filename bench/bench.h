@@ -39,6 +39,22 @@ double bench_loadavg(void);
 /* The median of three figures. */
 double bench_median3(const double v[3]);
 
+/* The median of v[0..n) (the mean of the middle two for an even n), NAN
+ * for n 0. */
+double bench_median(const double *v, size_t n);
+
+/* The highest of v[0..n): the best trial of a rate, the floor a baseline's
+ * cost is measured by (a slower trial is the machine's doing, never the
+ * baseline's); NAN for n 0. */
+double bench_best(const double *v, size_t n);
+
+/* The lowest of v[0..n) (a CPU time's floor); NAN for n 0. */
+double bench_least(const double *v, size_t n);
+
+/* Each a[i] / b[i] of i < n into out (NAN where b[i] is not positive): the
+ * per-trial ratios of interleaved trials; returns out. */
+double *bench_ratios(const double *a, const double *b, size_t n, double *out);
+
 /* The whole file at path, NUL-terminated (free it), its bytes into *len
  * when len is not NULL; NULL when it cannot be read. */
 char *bench_slurp(const char *path, size_t *len);

@@ -5,6 +5,7 @@
 #include "ja_xalloc.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,45 @@ double bench_median3(const double v[3])
     if (a > b) { double t = a; a = b; b = t; }
     if (b > c) { double t = b; b = c; c = t; }
     return a > b ? a : b;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double bench_median(const double *v, size_t n)
+{
+    double s[64];
+    if (n == 0 || n > sizeof s / sizeof s[0])
+        return NAN;
+    memcpy(s, v, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_double);
+    return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+double bench_best(const double *v, size_t n)
+{
+    double b = NAN;
+    for (size_t i = 0; i < n; i++)
+        b = i == 0 || v[i] > b ? v[i] : b;
+    return b;
+}
+
+double bench_least(const double *v, size_t n)
+{
+    double b = NAN;
+    for (size_t i = 0; i < n; i++)
+        b = i == 0 || v[i] < b ? v[i] : b;
+    return b;
+}
+
+double *bench_ratios(const double *a, const double *b, size_t n, double *out)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = b[i] > 0 ? a[i] / b[i] : NAN;
+    return out;
 }
 
 char *bench_slurp(const char *path, size_t *len)

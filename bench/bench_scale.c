@@ -244,6 +244,8 @@ typedef struct scale_run {
     long lmax, lmed, l95;
     /* The target cells of the tables (bench_row_target). */
     char cell_j2[64], cell_z1[64], cell_z8[64];
+    /* Their ratio cells, with the spreads (bench_ratio_cell). */
+    char ratio_j2[96], ratio_z8[96];
 } scale_run;
 
 /* Sets the arena's directory (NULL: ../arena beside this program) and makes
@@ -292,7 +294,7 @@ static void measure_jobs(scale_run *s)
         s->rss1 = r1_ > s->rss1 ? r1_ : s->rss1;
         s->rss2 = r2_ > s->rss2 ? r2_ : s->rss2;
     }
-    s->j1_rate = bench_median3(s->j1_t);
+    s->j1_rate = bench_best(s->j1_t, 3); /* the baseline: a floor, its best run */
     s->j2_rate = bench_median3(s->j2_t);
     s->jt_rate = bench_median3(s->jt_t);
     s->jp_rate = bench_median3(s->jp_t);
@@ -325,7 +327,7 @@ static void measure_cmd_bots(scale_run *s)
         s->z1_t[t] = zmq_seats("z1", "1", "100");
         s->z8_t[t] = zmq_seats("z8", "8", "400");
     }
-    double raw = s->raw = bench_median3(s->raw_t);
+    double raw = s->raw = bench_best(s->raw_t, 3); /* the baseline: its best trial */
     double z1 = s->z1 = bench_median3(s->z1_t), z8 = s->z8 = bench_median3(s->z8_t);
     fprintf(stderr, "scale: raw %.0f/s; cmd: bot 1 stream %.0f dec/s (%.2fx), 8 in flight %.0f "
             "(%.2fx)\n", raw, z1, raw > 0 ? z1 / raw : 0, z8, raw > 0 ? z8 / raw : 0);
@@ -394,15 +396,21 @@ static void record_rows(scale_run *s)
     double r1 = s->r1, r2 = s->r2, raw = s->raw, z1 = s->z1, z8 = s->z8;
     bench_row_add("--jobs 1 (in-process executor)", j1_rate, "matches/s", NAN, BENCH_NO_TARGET,
                   0);
-    bench_row_target(bench_row_add("--jobs 2 / --jobs 1", j2_rate, "matches/s",
-                                   j1_rate > 0 ? j2_rate / j1_rate : NAN, BENCH_AT_LEAST, 1.7),
-                     s->cell_j2, sizeof s->cell_j2);
-    bench_row_add("--jobs 2 --threads / --jobs 1", jt_rate, "matches/s",
-                  j1_rate > 0 ? jt_rate / j1_rate : NAN, BENCH_NO_TARGET, 0);
-    bench_row_add("two --jobs 1 runs side by side / --jobs 1", jp_rate, "matches/s",
-                  j1_rate > 0 ? jp_rate / j1_rate : NAN, BENCH_NO_TARGET, 0);
-    bench_row_add("--jobs 2 / two --jobs 1 runs side by side", j2_rate, "matches/s",
-                  jp_rate > 0 ? j2_rate / jp_rate : NAN, BENCH_NO_TARGET, 0);
+    double per[6][3];
+    const bench_row *j2 = bench_row_add_trials(
+        "--jobs 2 / --jobs 1", j2_rate, "matches/s", j1_rate > 0 ? j2_rate / j1_rate : NAN,
+        bench_ratios(s->j2_t, s->j1_t, 3, per[0]), 3, BENCH_AT_LEAST, 1.7);
+    bench_row_target(j2, s->cell_j2, sizeof s->cell_j2);
+    bench_ratio_cell(j2, true, s->ratio_j2, sizeof s->ratio_j2);
+    bench_row_add_trials("--jobs 2 --threads / --jobs 1", jt_rate, "matches/s",
+                         j1_rate > 0 ? jt_rate / j1_rate : NAN,
+                         bench_ratios(s->jt_t, s->j1_t, 3, per[1]), 3, BENCH_NO_TARGET, 0);
+    bench_row_add_trials("two --jobs 1 runs side by side / --jobs 1", jp_rate, "matches/s",
+                         j1_rate > 0 ? jp_rate / j1_rate : NAN,
+                         bench_ratios(s->jp_t, s->j1_t, 3, per[2]), 3, BENCH_NO_TARGET, 0);
+    bench_row_add_trials("--jobs 2 / two --jobs 1 runs side by side", j2_rate, "matches/s",
+                         jp_rate > 0 ? j2_rate / jp_rate : NAN,
+                         bench_ratios(s->j2_t, s->jp_t, 3, per[3]), 3, BENCH_NO_TARGET, 0);
     bench_row_add("one remote worker, loopback tcp", r1, "matches/s", NAN, BENCH_NO_TARGET, 0);
     bench_row_add("two remote workers / one", r2, "matches/s", r1 > 0 ? r2 / r1 : NAN,
                   BENCH_NO_TARGET, 0);
@@ -411,12 +419,16 @@ static void record_rows(scale_run *s)
     /* One match at a time, each bot waits while the other decides: per
      * bot process that is at most half a stream, so this row has no target
      * (the one-stream target is judged in "External bots over ZeroMQ"). */
-    bench_row_add("cmd: bot, one match at a time / raw ZeroMQ round trip", z1, "decisions/s",
-                  raw > 0 ? z1 / raw : NAN, BENCH_NO_TARGET, 0);
+    bench_row_add_trials("cmd: bot, one match at a time / raw ZeroMQ round trip", z1,
+                         "decisions/s", raw > 0 ? z1 / raw : NAN,
+                         bench_ratios(s->z1_t, s->raw_t, 3, per[4]), 3, BENCH_NO_TARGET, 0);
     snprintf(s->cell_z1, sizeof s->cell_z1, "(one stream: see above)");
-    bench_row_target(bench_row_add("cmd: bot, 8 matches in flight / raw ZeroMQ round trip", z8,
-                                   "decisions/s", raw > 0 ? z8 / raw : NAN, BENCH_AT_LEAST, 3),
-                     s->cell_z8, sizeof s->cell_z8);
+    const bench_row *z8r = bench_row_add_trials(
+        "cmd: bot, 8 matches in flight / raw ZeroMQ round trip", z8, "decisions/s",
+        raw > 0 ? z8 / raw : NAN, bench_ratios(s->z8_t, s->raw_t, 3, per[5]), 3,
+        BENCH_AT_LEAST, 3);
+    bench_row_target(z8r, s->cell_z8, sizeof s->cell_z8);
+    bench_ratio_cell(z8r, true, s->ratio_z8, sizeof s->ratio_z8);
     bench_row_add("arena peak RSS, 1,000 matches in flight", s->a_many, "KiB", NAN,
                   BENCH_NO_TARGET, 0);
     bench_row_add("arena RSS, 100,002-match run, 95th percentile", s->l95, "KiB", NAN,
@@ -436,16 +448,20 @@ static void write_jobs_table(FILE *md, const scale_run *s)
             "(3 seats, default options, no replays), each a separate process timed from "
             "outside, start-up included, databases in %s (the executors' and the protocol's "
             "speed, not the disk's: on a disk the fsync of each match's transaction is the "
-            "limit of every row alike). %ld cores; load average before this section %.2f, after "
-            "%.2f (above 1 before it starts, something else holds a core and the parallel "
-            "ratios are lower bounds). docs/scale.md describes the workers.\n\n"
-            "The `--jobs` rows are medians of three runs of each, interleaved (matches/s: "
+            "limit of every row alike). %ld cores; load average before this section's runs %.2f, "
+            "after them %.2f (the 1-minute average, which lags and counts this benchmark's "
+            "own processes: the page's header says how to read it). docs/scale.md describes "
+            "the workers.\n\n"
+            "The `--jobs` rows are three runs of each, interleaved: `--jobs 1`, the "
+            "baseline, is a floor, its best run, the others the medians of theirs; beside "
+            "a ratio, in brackets, the lowest and highest of the per-run ratios (each run "
+            "over the `--jobs 1` run beside it) (matches/s: "
             "`--jobs 1` %.0f, %.0f, %.0f; `--jobs 2` %.0f, %.0f, %.0f; `--jobs 2 --threads` "
             "%.0f, %.0f, %.0f; two `--jobs 1` side by side %.0f, %.0f, %.0f).\n\n"
             "| run | matches | matches/s | against | ratio | target |\n|---|---|---|---|---|---|\n"
             "| `--jobs 1` (in-process executor) | 6000 | %.0f | | | |\n"
             "| `--jobs 2` (two local referee workers, ipc) | 6000 | %.0f | `--jobs 1` | "
-            "**%.2f** | %s |\n"
+            "%s | %s |\n"
             "| `--jobs 2 --threads` (two threads in the arena's process) | 6000 | %.0f | "
             "`--jobs 1` | %.2f | |\n"
             "| two `--jobs 1` runs side by side (two processes, nothing shared) | 12000 | %.0f "
@@ -455,7 +471,7 @@ static void write_jobs_table(FILE *md, const scale_run *s)
             "**%.2f** | |\n\n",
             s->base, s->cores, s->load0, s->load1, j1_t[0], j1_t[1], j1_t[2], j2_t[0], j2_t[1],
             j2_t[2], jt_t[0], jt_t[1], jt_t[2], jp_t[0], jp_t[1], jp_t[2], j1_rate, j2_rate,
-            j1_rate > 0 ? j2_rate / j1_rate : 0, s->cell_j2, jt_rate,
+            s->ratio_j2, s->cell_j2, jt_rate,
             j1_rate > 0 ? jt_rate / j1_rate : 0, jp_rate, j1_rate > 0 ? jp_rate / j1_rate : 0,
             r1, r2, r1 > 0 ? r2 / r1 : 0);
 }
@@ -541,7 +557,9 @@ static void write_cmd_bots(FILE *md, const scale_run *s)
             "(`ja_example_bot --capacity 8`, one process each) in taylor-blackjack, "
             "decisions per second per bot process (forced decisions included), against a raw "
             "ZeroMQ DEALER/ROUTER round trip between two processes over ipc (300 bytes out, "
-            "16 back) in the same run; medians of three runs of each, interleaved (raw %.0f, "
+            "16 back) in the same run; three runs of each, interleaved, the raw round trip "
+            "a floor (its best run), the `cmd:` rows medians, the target's ratio with the "
+            "lowest and highest of the per-run ratios in brackets (raw %.0f, "
             "%.0f, %.0f; one match at a time %.0f, %.0f, %.0f; 8 in flight %.0f, %.0f, "
             "%.0f):\n\n"
             "| path | decisions/s per bot process | / raw round trip | target |\n"
@@ -549,7 +567,7 @@ static void write_cmd_bots(FILE *md, const scale_run *s)
             "| raw round trip, one stream | %.0f | 1 | |\n"
             "| `cmd:` bot, one match at a time (`--jobs 1`) | %.0f | %.2f | %s |\n"
             "| `cmd:` bot, 8 matches in flight (`--jobs 8`: the event executor) | %.0f | "
-            "**%.2f** | %s |\n\n"
+            "%s | %s |\n\n"
             "One match at a time, the two bots take turns: each waits while the other "
             "decides, so a bot process answers at most half the decisions of the stream, "
             "and that row has no target (the one-stream target, decisions of both bots "
@@ -572,7 +590,7 @@ static void write_cmd_bots(FILE *md, const scale_run *s)
             "varies between runs on a shared virtual machine as much as the raw round "
             "trip's.\n\n",
             raw_t[0], raw_t[1], raw_t[2], z1_t[0], z1_t[1], z1_t[2], z8_t[0], z8_t[1], z8_t[2],
-            raw, z1, raw > 0 ? z1 / raw : 0, s->cell_z1, z8, raw > 0 ? z8 / raw : 0, s->cell_z8);
+            raw, z1, raw > 0 ? z1 / raw : 0, s->cell_z1, z8, s->ratio_z8, s->cell_z8);
 }
 
 /* Where the cmd: bots' time goes: a profile that this run does not

@@ -152,29 +152,32 @@ static int game_rows(FILE *md, const ja_game_rules *g, const ja_bot_desc *random
                                                &per_step[m])) < 0)
                     return 1;
     }
-    double e = bench_median3(eng);
+    double e = bench_best(eng, 3); /* the baseline: a floor, its best trial */
     for (int m = 0; m < N_MODES; m++) {
         fprintf(md, "| %s | %u | %s | %.0f | %.2f |", g->name, seats, MODE_NAME[m], e,
                 per_step[m]);
         for (size_t b = 0; b < N_BATCHES; b++) {
-            double s = bench_median3(env[m][b]);
-            char name[112], tgt[64], rt[32];
+            double s = bench_median3(env[m][b]), per[3];
+            char name[112], tgt[64], rt[96];
             snprintf(name, sizeof name, "%s, %u seats, %s, batch %u", g->name, seats,
                      MODE_NAME[m], BATCHES[b]);
             bool last = b + 1 == N_BATCHES;
-            const bench_row *r = bench_row_add(name, s, "env steps/s", e > 0 ? s / e : NAN,
-                                               last ? BENCH_AT_LEAST : BENCH_NO_TARGET,
-                                               VEC_TARGET);
-            fprintf(md, " %.0f | %s%s%s |", s, last ? "**" : "",
-                    bench_ratio_text(r, rt, sizeof rt), last ? "**" : "");
+            const bench_row *r = bench_row_add_trials(
+                name, s, "env steps/s", e > 0 ? s / e : NAN,
+                bench_ratios(env[m][b], eng, 3, per), 3,
+                last ? BENCH_AT_LEAST : BENCH_NO_TARGET, VEC_TARGET);
+            fprintf(md, " %.0f | %s |", s, bench_ratio_cell(r, last, rt, sizeof rt));
             if (!last)
                 continue;
             snprintf(name, sizeof name, "%s, %u seats, %s, batch %u, per engine decision",
                      g->name, seats, MODE_NAME[m], BATCHES[b]);
-            const bench_row *d = bench_row_add(name, s * per_step[m], "engine decisions/s",
-                                               e > 0 ? s * per_step[m] / e : NAN,
-                                               BENCH_NO_TARGET, 0);
-            fprintf(md, " %s | %.2f | %s |\n", bench_ratio_text(d, rt, sizeof rt),
+            for (int t = 0; t < 3; t++)
+                per[t] *= per_step[m];
+            const bench_row *d = bench_row_add_trials(name, s * per_step[m],
+                                                      "engine decisions/s",
+                                                      e > 0 ? s * per_step[m] / e : NAN, per, 3,
+                                                      BENCH_NO_TARGET, 0);
+            fprintf(md, " %s | %.2f | %s |\n", bench_ratio_cell(d, false, rt, sizeof rt),
                     per_step[m] > 0 ? 1 / per_step[m] : NAN,
                     bench_row_target(r, tgt, sizeof tgt));
         }
@@ -205,9 +208,11 @@ int bench_vec(FILE *md, const char *bots_dir, uint32_t matches, bench_engine_rat
                 "digest, the observation vector (float32) and the action mask; only the "
                 "`ja_vec_step` calls are timed (the random legal indexes are drawn between "
                 "them). %u environment steps a row and batch, three interleaved trials of the "
-                "engine and the six batches, medians. Ratios are environment steps/s over the "
-                "engine's decisions/s of the same run; the target (at least 0.3) is the batch "
-                "of 1,024's.\n\n"
+                "engine and the six batches: the engine, the baseline, is a floor (its best "
+                "trial), the batches the medians of theirs. Ratios are environment steps/s over "
+                "the engine's decisions/s of the same run, each with the lowest and highest of "
+                "its per-trial ratios in brackets (each trial over the engine's trial beside "
+                "it); the target (at least 0.3) is the batch of 1,024's.\n\n"
                 "*Decisions a step* is how many engine steps (every seat's decisions, forced "
                 "ones included; a joint decision is one) one environment step played in this "
                 "run; *per decision* is the batch of 1,024's engine steps/s over the engine's "

@@ -363,8 +363,9 @@ static const char HELP[] =
     "usage: ja_bench [--only SECTION[,SECTION...]]... [--json] [--out FILE] [--matches N]\n"
     "                [--bots DIR] [--client PATH]\n"
     "Measure the speed of Jack Arena and write docs/performance.md (run it from the\n"
-    "repository root after a Release build). Every figure is printed with its ratio\n"
-    "and its target (met or not); tests never assert timings.\n"
+    "repository root after a Release build). Every figure is printed with its ratio,\n"
+    "the spread of its trials and its target: met, not met, or undecided (`?`) when\n"
+    "the trials fall on both sides of it; tests never assert timings.\n"
     "\n"
     "  --only SECTION  run these sections only (repeatable, or a comma list):\n"
     "                  engine, openspiel, referee, hosted, external, scale, slurm,\n"
@@ -426,6 +427,9 @@ static const struct {
 /* The CPU each section of this run was pinned to, or -1. */
 static int g_pinned[N_SECTIONS] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
 _Static_assert(N_SECTIONS == 11, "g_pinned: one -1 a section");
+/* The 1-minute load average at each section's start and end in this run
+ * (bench_loadavg; negative: unknown). */
+static double g_load[N_SECTIONS][2];
 #define SECTION_LIST                                                                       \
     "engine, openspiel, referee, hosted, external, scale, slurm, serve, report, bots, "    \
     "vecenv"
@@ -488,6 +492,7 @@ static const struct {
 };
 #define OS_TARGET 5.0     /* engine decisions/s over OpenSpiel's, at least */
 #define OS_GAMES_PER 25u  /* OpenSpiel games per engine match of --matches */
+#define OS_TRIALS 5       /* interleaved trials of each side */
 
 /* What the OpenSpiel program printed of one run. */
 typedef struct os_run {
@@ -558,6 +563,43 @@ static int openspiel_run(const char *prog, const char *os_game, uint32_t games, 
     return 0;
 }
 
+/* The build this program measures (bench/CMakeLists.txt), e.g. "Release,
+ * GNU 12.2.0, -O3 -DNDEBUG". */
+static const char *arena_build(void)
+{
+    return JA_BENCH_BUILD_TYPE ", " JA_BENCH_COMPILER ", " JA_BENCH_CFLAGS;
+}
+
+/* The optimisation level ("-O3") named in a build string, "" if none. */
+static void opt_level(const char *build, char *buf, size_t cap)
+{
+    const char *p = build, *found = NULL;
+    while ((p = strstr(p, "-O")) != NULL) {
+        if (p[2] == 's' || p[2] == 'g' || p[2] == 'z' || (p[2] >= '0' && p[2] <= '3'))
+            found = p;
+        p += 2;
+    }
+    snprintf(buf, cap, "%.*s", found ? 3 : 0, found ? found : "");
+}
+
+/* The optimisation of both sides, and a warning when their levels differ
+ * (the -O2 build of OpenSpiel ran dou_dizhu 15-25% slower than its -O3
+ * one: a ratio across builds of different levels means little). */
+static void openspiel_builds(FILE *md, const char *prog, const char *theirs)
+{
+    char a[8], b[8];
+    opt_level(arena_build(), a, sizeof a);
+    opt_level(theirs, b, sizeof b);
+    fprintf(md,
+            "Optimisation of both sides: the rules engines as this `ja_bench` was built "
+            "(`%s`); the OpenSpiel program (`%s`) as its build string says: `%s`. %s\n\n",
+            arena_build(), prog, theirs[0] ? theirs : "(unknown)",
+            a[0] && strcmp(a, b) == 0
+                ? "Both at the same level."
+                : "**Not shown to be at the same level: compare the ratios with care** (an "
+                  "OpenSpiel build at -O2 ran dou_dizhu 15-25% slower than at -O3).");
+}
+
 static int sec_openspiel(FILE *md, const bench_opts *o)
 {
     fprintf(md, "## Against OpenSpiel\n\n");
@@ -567,10 +609,10 @@ static int sec_openspiel(FILE *md, const bench_opts *o)
         return BENCH_SECTION_SKIPPED;
     }
     enum { n_pairs = sizeof OS_PAIRS / sizeof OS_PAIRS[0] };
-    double ours[n_pairs][3], theirs[n_pairs][3];
-    os_run runs[n_pairs][3];
+    double ours[n_pairs][OS_TRIALS], theirs[n_pairs][OS_TRIALS];
+    os_run runs[n_pairs][OS_TRIALS];
     const uint32_t games = o->matches * OS_GAMES_PER;
-    for (int k = 0; k < 3; k++) /* interleaved: engine, OpenSpiel, engine, ... */
+    for (int k = 0; k < OS_TRIALS; k++) /* interleaved: engine, OpenSpiel, engine, ... */
         for (size_t i = 0; i < n_pairs; i++) {
             const ja_game_rules *g = ja_game_find(OS_PAIRS[i].game);
             match_run e = bench_engine(g, OS_PAIRS[i].seats, o->matches, false);
@@ -581,29 +623,37 @@ static int sec_openspiel(FILE *md, const bench_opts *o)
         }
     fprintf(md,
             "Each rules engine beside OpenSpiel's implementation of the game nearest to it, "
-            "with the same number of players: random playouts of both, three runs each, "
-            "interleaved, medians. A decision is one move of a player: one engine step here "
+            "with the same number of players: random playouts of both, %d trials each, "
+            "interleaved (engine, OpenSpiel, engine, ...). The engine's figure is the median "
+            "of its trials, OpenSpiel's its best (fastest) trial, so that a slow trial of "
+            "OpenSpiel's cannot flatter the ratio; the spread is the lowest and highest of the "
+            "%d per-trial ratios (each engine trial over the OpenSpiel trial beside it). A "
+            "decision is one move of a player: one engine step here "
             "(forced single choices included, %u seeded matches a run, default options, as in "
             "\"Rules engines\"), one `ApplyAction` at a player node there (a player with a "
             "single legal move is asked too; %u games a run, default parameters but the "
             "players). OpenSpiel deals card by card, one chance node a card: those steps are "
             "timed with the games but not counted as decisions. The OpenSpiel side is "
-            "bench/openspiel/ja_playouts.cc; this run's program (`%s`) says it was built "
-            "from: %s.\n\n"
-            "| game | seats | decisions/s | OpenSpiel game | decisions/s | decisions a game "
-            "(chance steps) | engine / OpenSpiel | target |\n|---|---|---|---|---|---|---|---|\n",
-            o->matches, games, o->openspiel, runs[0][0].built[0] ? runs[0][0].built : "(unknown)");
+            "bench/openspiel/ja_playouts.cc.\n\n",
+            OS_TRIALS, OS_TRIALS, o->matches, games);
+    openspiel_builds(md, o->openspiel, runs[0][0].built);
+    fprintf(md, "| game | seats | decisions/s (median) | OpenSpiel game | decisions/s (best) "
+                "| decisions a game (chance steps) | engine / OpenSpiel (spread) | target |\n"
+                "|---|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < n_pairs; i++) {
-        double e = bench_median3(ours[i]), t = bench_median3(theirs[i]);
-        char name[112], tgt[64], rt[32];
+        double e = bench_median(ours[i], OS_TRIALS), t = bench_best(theirs[i], OS_TRIALS);
+        double per[OS_TRIALS];
+        char name[112], tgt[64], rc[96];
         snprintf(name, sizeof name, "%s, %u seats / OpenSpiel %s", OS_PAIRS[i].game,
                  OS_PAIRS[i].seats, OS_PAIRS[i].os_label);
-        const bench_row *r = bench_row_add(name, e, "decisions/s", t > 0 ? e / t : NAN,
-                                           BENCH_AT_LEAST, OS_TARGET);
-        fprintf(md, "| %s | %u | %.0f | %s | %.0f | %.1f (%.1f) | **%s** | %s |\n",
+        const bench_row *r = bench_row_add_trials(
+            name, e, "decisions/s", t > 0 ? e / t : NAN,
+            bench_ratios(ours[i], theirs[i], OS_TRIALS, per), OS_TRIALS, BENCH_AT_LEAST,
+            OS_TARGET);
+        fprintf(md, "| %s | %u | %.0f | %s | %.0f | %.1f (%.1f) | %s | %s |\n",
                 OS_PAIRS[i].game, OS_PAIRS[i].seats, e, OS_PAIRS[i].os_label, t,
                 runs[i][0].decisions_per_game, runs[i][0].chance_per_game,
-                bench_ratio_text(r, rt, sizeof rt), bench_row_target(r, tgt, sizeof tgt));
+                bench_ratio_cell(r, true, rc, sizeof rc), bench_row_target(r, tgt, sizeof tgt));
     }
     return 0;
 }
@@ -778,9 +828,15 @@ static void write_referee_intro(FILE *md, uint32_t rm_n, uint32_t matches)
                 "call, validation, digest), no replay file, %u seeded matches per row, default "
                 "options, against the bare rules engine's decisions/s measured beside it "
                 "(%u matches): three trials of each row's four loops (engine, engine + "
-                "observations, referee, referee without observations), interleaved, and "
-                "the medians, since a shared virtual machine's CPU speed moves from one "
-                "minute to the next (the engine section's own figures can differ).\n\n"
+                "observations, referee, referee without observations), interleaved, since a "
+                "shared virtual machine's CPU speed moves from one minute to the next (the "
+                "engine section's own figures can differ). The baselines are floors: the "
+                "engine's figure, and that of the engine + observations where it is the last "
+                "ratio's baseline, is its best (fastest) trial, the referee's figures the "
+                "medians of theirs, so a slow engine trial cannot flatter a ratio. Beside each "
+                "ratio, in brackets, its spread: the lowest and highest of the three "
+                "per-trial ratios (each trial's figure over the engine's trial beside "
+                "it).\n\n"
                 "Both sides count the same thing: a decision is one engine step (to_act, "
                 "legal, apply), forced single choices included; the referee's figure is "
                 "`ref_match_result.decisions` (every step) over the time. Only the steps "
@@ -807,33 +863,42 @@ static void write_referee_intro(FILE *md, uint32_t rm_n, uint32_t matches)
             rm_n, matches, matches, rm_n);
 }
 
-/* One row of the referee section: decisions/s of the engine, of the engine
- * with observations, of the referee and of the referee without
- * observations, and the referee's matches/s. */
+#define REF_TRIALS 3 /* interleaved trials of a referee row's four loops */
+
+/* One row of the referee section: each trial's decisions/s of the engine,
+ * of the engine with observations, of the referee and of the referee
+ * without observations, and the referee's matches/s; then the figures
+ * shown: the baselines' best trials (the engine, and the engine with
+ * observations as the referee's second baseline), the others' medians. */
 typedef struct referee_row {
+    double et[REF_TRIALS], ft[REF_TRIALS], rt[REF_TRIALS], bt[REF_TRIALS], mt[REF_TRIALS];
     double ed, fd, rd, bd, rm;
 } referee_row;
 
-/* Three trials of the four loops, interleaved, medians: the engine is
- * measured again beside the referee, as the speed of a shared virtual
- * machine's CPU moves from one minute to the next. */
+/* REF_TRIALS trials of the four loops, interleaved: the engine is measured
+ * again beside the referee, as the speed of a shared virtual machine's CPU
+ * moves from one minute to the next. */
 static referee_row time_referee_row(const ja_game_rules *g, uint32_t seats, uint32_t matches,
                                     uint32_t rm_n, ref_bot *bot)
 {
-    double et[3], ft[3], rt[3], mt[3], bt[3];
-    for (int t = 0; t < 3; t++) {
+    referee_row f;
+    for (int t = 0; t < REF_TRIALS; t++) {
         match_run e = bench_engine(g, seats, matches, false);
-        match_run f = bench_engine(g, seats, matches, true);
+        match_run o = bench_engine(g, seats, matches, true);
         match_run r = bench_referee(g, seats, rm_n, bot, false);
         match_run b = bench_referee(g, seats, rm_n, bot, true);
-        et[t] = (double)e.decisions / e.seconds;
-        ft[t] = (double)f.decisions / f.seconds;
-        rt[t] = (double)r.decisions / r.seconds;
-        mt[t] = r.matches / r.seconds;
-        bt[t] = (double)b.decisions / b.seconds;
+        f.et[t] = (double)e.decisions / e.seconds;
+        f.ft[t] = (double)o.decisions / o.seconds;
+        f.rt[t] = (double)r.decisions / r.seconds;
+        f.mt[t] = r.matches / r.seconds;
+        f.bt[t] = (double)b.decisions / b.seconds;
     }
-    return (referee_row){bench_median3(et), bench_median3(ft), bench_median3(rt),
-                         bench_median3(bt), bench_median3(mt)};
+    f.ed = bench_best(f.et, REF_TRIALS);
+    f.fd = bench_best(f.ft, REF_TRIALS);
+    f.rd = bench_median(f.rt, REF_TRIALS);
+    f.bd = bench_median(f.bt, REF_TRIALS);
+    f.rm = bench_median(f.mt, REF_TRIALS);
+    return f;
 }
 
 /* The row's four figures as rows and its line of the table; its shares. */
@@ -841,22 +906,35 @@ static share record_referee_row(FILE *md, const ja_game_rules *g, uint32_t seats
                                 const referee_row *f)
 {
     double ed = f->ed, fd = f->fd, rd = f->rd, bd = f->bd, rm = f->rm;
-    char name[112], cell[64], cell2[64], ratio[16], ratio2[16];
+    double per[4][REF_TRIALS];
+    char name[112], cell[64], cell2[64], c[4][96];
     snprintf(name, sizeof name, "%s, %u seats: referee / engine", g->name, seats);
-    const bench_row *row = bench_row_add(name, rd, "decisions/s", rd / ed, BENCH_AT_LEAST,
-                                         REFEREE_TARGET);
+    const bench_row *row =
+        bench_row_add_trials(name, rd, "decisions/s", rd / ed,
+                             bench_ratios(f->rt, f->et, REF_TRIALS, per[0]), REF_TRIALS,
+                             BENCH_AT_LEAST, REFEREE_TARGET);
     snprintf(name, sizeof name, "%s, %u seats: engine + observations / engine", g->name, seats);
-    bench_row_add(name, fd, "decisions/s", fd / ed, BENCH_NO_TARGET, 0);
+    const bench_row *ceil1 =
+        bench_row_add_trials(name, fd, "decisions/s", fd / ed,
+                             bench_ratios(f->ft, f->et, REF_TRIALS, per[1]), REF_TRIALS,
+                             BENCH_NO_TARGET, 0);
     snprintf(name, sizeof name, "%s, %u seats: referee without observations / engine", g->name,
              seats);
-    bench_row_add(name, bd, "decisions/s", bd / ed, BENCH_NO_TARGET, 0);
+    const bench_row *ceil2 =
+        bench_row_add_trials(name, bd, "decisions/s", bd / ed,
+                             bench_ratios(f->bt, f->et, REF_TRIALS, per[2]), REF_TRIALS,
+                             BENCH_NO_TARGET, 0);
     snprintf(name, sizeof name, "%s, %u seats: referee / engine + observations", g->name, seats);
-    const bench_row *own = bench_row_add(name, rd, "decisions/s", rd / fd, BENCH_AT_LEAST,
-                                         REFEREE_OWN_TARGET);
-    fprintf(md, "| %s | %u | %.0f | %.1f | %.0f | **%s** | %s | %.2f | %.2f | **%s** | %s |\n",
-            g->name, seats, rd, rm, ed, bench_ratio_text(row, ratio, sizeof ratio),
-            bench_row_target(row, cell, sizeof cell), fd / ed, bd / ed,
-            bench_ratio_text(own, ratio2, sizeof ratio2),
+    const bench_row *own =
+        bench_row_add_trials(name, rd, "decisions/s", rd / fd,
+                             bench_ratios(f->rt, f->ft, REF_TRIALS, per[3]), REF_TRIALS,
+                             BENCH_AT_LEAST, REFEREE_OWN_TARGET);
+    fprintf(md, "| %s | %u | %.0f | %.1f | %.0f | %s | %s | %s | %s | %s | %s |\n", g->name,
+            seats, rd, rm, ed, bench_ratio_cell(row, true, c[0], sizeof c[0]),
+            bench_row_target(row, cell, sizeof cell),
+            bench_ratio_cell(ceil1, false, c[1], sizeof c[1]),
+            bench_ratio_cell(ceil2, false, c[2], sizeof c[2]),
+            bench_ratio_cell(own, true, c[3], sizeof c[3]),
             bench_row_target(own, cell2, sizeof cell2));
     return (share){g->name, seats, ed / fd - 1, ed / bd - 1, rd / ed};
 }
@@ -937,41 +1015,49 @@ static int time_external_trials(external_run *x, const char *client)
             return -1;
         }
     }
-    x->raw_rate = bench_median3(x->raw_t);
+    /* The raw round trip is the floor: its best trial (fastest, least CPU). */
+    x->raw_rate = bench_best(x->raw_t, 3);
     x->ext_rate = bench_median3(x->ext_t);
     x->hub_rate = bench_median3(x->hub_t);
-    x->raw_cpu = bench_median3(x->raw_c);
+    x->raw_cpu = bench_least(x->raw_c, 3);
     x->ext_cpu = bench_median3(x->ext_c);
     x->hub_cpu = bench_median3(x->hub_c);
     return 0;
 }
 
-/* The external section's rows; the one judged by its target. */
-static const bench_row *record_external_rows(const external_run *x)
+/* The external section's rows; the one judged by its target (*hub: the
+ * hub thread's row). */
+static const bench_row *record_external_rows(const external_run *x, const bench_row **hub)
 {
     double raw_rate = x->raw_rate, ext_rate = x->ext_rate, hub_rate = x->hub_rate;
-    double raw_cpu = x->raw_cpu, ext_cpu = x->ext_cpu, hub_cpu = x->hub_cpu;
+    double raw_cpu = x->raw_cpu, ext_cpu = x->ext_cpu, hub_cpu = x->hub_cpu, per[4][3];
     bench_row_add("raw ZeroMQ DEALER/ROUTER round trip", raw_rate, "round trips/s", NAN,
                   BENCH_NO_TARGET, 0);
-    const bench_row *row = bench_row_add("cmd: bots through the referee / raw ZeroMQ round trip",
-                                         ext_rate, "decisions/s", ext_rate / raw_rate,
-                                         BENCH_AT_LEAST, 0.8);
-    bench_row_add("CPU time: raw ZeroMQ round trip / cmd: decision", ext_cpu, "us CPU/decision",
-                  ext_cpu > 0 ? raw_cpu / ext_cpu : NAN, BENCH_NO_TARGET, 0);
-    bench_row_add("cmd: bots through the hub thread / raw ZeroMQ round trip", hub_rate,
-                  "decisions/s", hub_rate / raw_rate, BENCH_NO_TARGET, 0);
-    bench_row_add("CPU time: raw ZeroMQ round trip / cmd: decision through the hub thread",
-                  hub_cpu, "us CPU/decision", hub_cpu > 0 ? raw_cpu / hub_cpu : NAN,
-                  BENCH_NO_TARGET, 0);
+    const bench_row *row = bench_row_add_trials(
+        "cmd: bots through the referee / raw ZeroMQ round trip", ext_rate, "decisions/s",
+        ext_rate / raw_rate, bench_ratios(x->ext_t, x->raw_t, 3, per[0]), 3, BENCH_AT_LEAST,
+        0.8);
+    bench_row_add_trials("CPU time: raw ZeroMQ round trip / cmd: decision", ext_cpu,
+                         "us CPU/decision", ext_cpu > 0 ? raw_cpu / ext_cpu : NAN,
+                         bench_ratios(x->raw_c, x->ext_c, 3, per[1]), 3, BENCH_NO_TARGET, 0);
+    *hub = bench_row_add_trials("cmd: bots through the hub thread / raw ZeroMQ round trip",
+                                hub_rate, "decisions/s", hub_rate / raw_rate,
+                                bench_ratios(x->hub_t, x->raw_t, 3, per[2]), 3,
+                                BENCH_NO_TARGET, 0);
+    bench_row_add_trials("CPU time: raw ZeroMQ round trip / cmd: decision through the hub "
+                         "thread", hub_cpu, "us CPU/decision",
+                         hub_cpu > 0 ? raw_cpu / hub_cpu : NAN,
+                         bench_ratios(x->raw_c, x->hub_c, 3, per[3]), 3, BENCH_NO_TARGET, 0);
     return row;
 }
 
 /* How the external section measures, and its table. */
-static void write_external_table(FILE *md, const external_run *x, const bench_row *row)
+static void write_external_table(FILE *md, const external_run *x, const bench_row *row,
+                                 const bench_row *hub)
 {
     double raw_rate = x->raw_rate, ext_rate = x->ext_rate, hub_rate = x->hub_rate;
     const double *raw_t = x->raw_t, *ext_t = x->ext_t, *hub_t = x->hub_t;
-    char cell[64];
+    char cell[64], rc[96], hc[96];
     fprintf(md,
             "## External bots over ZeroMQ\n\n"
             "%u matches of %s, 2 seats, default options, between two `cmd:` bots in C "
@@ -979,24 +1065,27 @@ static void write_external_table(FILE *md, const external_run *x, const bench_ro
             "private ipc endpoint, one match at a time, `--move-ms 1000`), against a raw "
             "ZeroMQ DEALER/ROUTER round trip between two processes over ipc with payloads "
             "of the same sizes (%.0f bytes out: a mean act; %.0f bytes back: an action), "
-            "%u round trips, in the same run: three trials of each, interleaved; the "
-            "medians. The `cmd:` bots play twice: with direct seats, as `--jobs 1` and "
+            "%u round trips, in the same run: three trials of each, interleaved. The raw "
+            "round trip is the floor, its best trial (the fastest, and the least CPU a "
+            "round trip), the `cmd:` paths the medians of theirs; beside each ratio, in "
+            "brackets, the lowest and highest of the per-trial ratios (each trial over the "
+            "raw trial beside it). The `cmd:` bots play twice: with direct seats, as `--jobs 1` and "
             "`arena play` run them (the match's thread runs the hub's loop while it waits), "
             "and through the hub's thread, as matches of `--jobs N` reach them.\n\n"
-            "| path | decisions/s (median) | per decision | CPU per decision (every process "
+            "| path | decisions/s | per decision | CPU per decision (every process "
             "and thread) | trials | / raw round trip | target |\n"
             "|---|---|---|---|---|---|---|\n"
-            "| raw DEALER/ROUTER round trip | %.0f | %.1f us | %.1f us | %.0f, %.0f, %.0f | 1 "
-            "| |\n"
-            "| `cmd:` bots through the referee (direct seats) | %.0f | %.1f us | %.1f us | "
-            "%.0f, %.0f, %.0f | **%.2f** | %s |\n"
-            "| `cmd:` bots through the hub's thread | %.0f | %.1f us | %.1f us | %.0f, %.0f, "
-            "%.0f | %.2f | |\n\n",
+            "| raw DEALER/ROUTER round trip (best) | %.0f | %.1f us | %.1f us | %.0f, %.0f, "
+            "%.0f | 1 | |\n"
+            "| `cmd:` bots through the referee (direct seats; median) | %.0f | %.1f us | %.1f "
+            "us | %.0f, %.0f, %.0f | %s | %s |\n"
+            "| `cmd:` bots through the hub's thread (median) | %.0f | %.1f us | %.1f us | %.0f, "
+            "%.0f, %.0f | %s | |\n\n",
             x->matches, x->g->name, x->act_bytes, x->action_bytes, x->raw_n, raw_rate,
             1e6 / raw_rate, x->raw_cpu, raw_t[0], raw_t[1], raw_t[2], ext_rate, 1e6 / ext_rate,
-            x->ext_cpu, ext_t[0], ext_t[1], ext_t[2], ext_rate / raw_rate,
+            x->ext_cpu, ext_t[0], ext_t[1], ext_t[2], bench_ratio_cell(row, true, rc, sizeof rc),
             bench_row_target(row, cell, sizeof cell), hub_rate, 1e6 / hub_rate, x->hub_cpu,
-            hub_t[0], hub_t[1], hub_t[2], hub_rate / raw_rate);
+            hub_t[0], hub_t[1], hub_t[2], bench_ratio_cell(hub, false, hc, sizeof hc));
 }
 
 /* What a cmd: decision costs beyond the round trip, and where its time
@@ -1059,8 +1148,9 @@ static int sec_external(FILE *md, const bench_opts *o)
     x.matches = o->matches / 20 ? o->matches / 20 : 1;
     if (time_external_trials(&x, o->client) != 0)
         return 1;
-    const bench_row *row = record_external_rows(&x);
-    write_external_table(md, &x, row);
+    const bench_row *hub = NULL;
+    const bench_row *row = record_external_rows(&x, &hub);
+    write_external_table(md, &x, row, hub);
     write_external_costs(md, &x);
     return 0;
 }
@@ -1170,6 +1260,63 @@ static void write_kept(FILE *out, const char *blk, size_t len, const char *why,
     fwrite(rest, 1, (size_t)(end - rest), out);
 }
 
+/* The load averages at a section's start and end (load[0], load[1]), after
+ * its run line; nothing when neither is known. */
+static void write_load(FILE *out, const double load[2])
+{
+    if (load[0] < 0 && load[1] < 0)
+        return;
+    fprintf(out, " _Load average (1 minute, /proc/loadavg) at the section's start %.2f, at its "
+            "end %.2f._", load[0], load[1]);
+}
+
+/* The page's header: what it is, how to read its verdicts, spreads and
+ * load averages, and the JSON's fields. */
+static const char PAGE_HEADER[] =
+    "# Performance\n\n"
+    "Written by `build/bench/ja_bench` (bench/ja_bench.c); do not edit by hand.\n"
+    "Re-run with `build/bench/ja_bench` from the repository root after a Release build\n"
+    "(`bash scripts/setup.sh`). Tests never assert timings; this page is where speed\n"
+    "is measured.\n\n"
+    "The page has eleven sections (" SECTION_LIST ").\n"
+    "`ja_bench --only SECTION` reruns one of them (repeatable, or a comma list) and\n"
+    "replaces only that section's part of this page: the others keep the figures of\n"
+    "the run that wrote them. Each section therefore begins with the run it comes\n"
+    "from (date, full run or `--only`, CPU, build), and ratios are taken within one\n"
+    "section's run only.\n\n"
+    "A row judged by a target shows it beside its ratio (or its figure, where it has no\n"
+    "ratio), with a verdict that holds over all of the row's trials: `\u2265 0.8 \u2713` is "
+    "met\n(the ratio shown and every trial's ratio meet it), `\u2265 0.8 \u2717` is not met "
+    "(none\ndoes), `\u2265 0.8 ?` is undecided (they fall on both sides of the target: the "
+    "run\ncannot tell). A ratio is followed by its spread, `0.85 (0.81\u20130.88)`: the "
+    "lowest and\nhighest of its per-trial ratios, each trial's figure over the baseline's "
+    "trial\nmeasured beside it (the trials are interleaved). A baseline (the bare engine, "
+    "the\nraw round trips, OpenSpiel's program, `--jobs 1`) is a floor: its best "
+    "(fastest)\ntrial, so that a slow trial of the baseline cannot flatter a ratio; the "
+    "figure\ncompared with it is the median of its own trials, so the ratio shown can "
+    "fall below\nthe spread, and the verdict takes both. A figure measured once has "
+    "no spread and\nis judged alone.\n\n"
+    "Each section's run line gives the 1-minute load average (`/proc/loadavg`) at "
+    "the\nsection's start and end: the kernel's average of the number of tasks running "
+    "or\nwaiting for a CPU (and in uninterruptible sleep) on the whole machine, "
+    "damped\nexponentially with a time constant of one minute, so it lags: a section's "
+    "start\nstill carries part of the section before it. It counts this benchmark's "
+    "own\nprocesses and threads too (a section of one thread adds about 1, a "
+    "parallel\nsection its processes): other work on the machine is what the load "
+    "exceeds that\nby. Above the number of cores, tasks waited for a CPU, and the "
+    "section's figures\nare lower bounds; its ratios, of trials interleaved in the same "
+    "minutes, move\nless than its figures.\n\n"
+    "`ja_bench --json` prints every row as one JSON object: `{\"arena\", \"date\", "
+    "\"cpu\",\n\"cores\", \"build\", \"sections\", \"load\", \"out\", \"rows\"}`, "
+    "`load` giving each section run\nits `{\"start\", \"end\"}` load averages (null: "
+    "unknown), each row `{\"section\", \"name\",\n\"value\", \"unit\", \"ratio\", "
+    "\"spread\", \"target\", \"met\", \"verdict\"}` with `ratio` null\nwhere there is "
+    "none, `spread` null (measured once) or `{\"min\", \"max\", \"trials\"}` of\nthe "
+    "per-trial ratios (of the values, where the row has no ratio), `target` null "
+    "or\n`{\"op\": \">=\" or \"<=\", \"value\", \"of\": \"ratio\" or \"value\", "
+    "\"text\"}`, `met` true (met),\nfalse (not met) or null (no target, or undecided) "
+    "and `verdict` `\"met\"`, `\"not met\"`,\n`\"undecided\"` or null (no target).\n";
+
 /* Writes the page to out_path (through a temporary file and a rename): the
  * header, then every section's block in order: the text of the sections
  * run now (fresh[i], NULL for those not run), else the block the page
@@ -1189,25 +1336,7 @@ static int write_page(const char *out_path, char *const *fresh, const bool *skip
         free(old);
         return -1;
     }
-    fprintf(out,
-            "# Performance\n\n"
-            "Written by `build/bench/ja_bench` (bench/ja_bench.c); do not edit by hand.\n"
-            "Re-run with `build/bench/ja_bench` from the repository root after a Release build\n"
-            "(`bash scripts/setup.sh`). Tests never assert timings; this page is where speed\n"
-            "is measured.\n\n"
-            "The page has eleven sections (" SECTION_LIST ").\n"
-            "`ja_bench --only SECTION` reruns one of them (repeatable, or a comma list) and\n"
-            "replaces only that section's part of this page: the others keep the figures of\n"
-            "the run that wrote them. Each section therefore begins with the run it comes\n"
-            "from (date, full run or `--only`, CPU, build), and ratios are taken within one\n"
-            "section's run only.\n\n"
-            "A row judged by a target shows it beside its ratio (or its figure, where it has no\n"
-            "ratio): `\u2265 0.8 \u2713` is met, `\u2265 0.8 \u2717` is not. `ja_bench --json` prints "
-            "every row\nas one JSON object: `{\"arena\", \"date\", \"cpu\", \"cores\", \"build\", "
-            "\"sections\", \"out\",\n\"rows\"}`, each row `{\"section\", \"name\", \"value\", "
-            "\"unit\", \"ratio\", \"target\", \"met\"}`\nwith `ratio` null where there is none, "
-            "`target` null or `{\"op\": \">=\" or \"<=\", \"value\",\n\"of\": \"ratio\" or "
-            "\"value\", \"text\"}` and `met` true, false or null (no target).\n");
+    fputs(PAGE_HEADER, out);
     for (size_t i = 0; i < N_SECTIONS; i++) {
         fputc('\n', out);
         size_t len = 0;
@@ -1224,6 +1353,7 @@ static int write_page(const char *out_path, char *const *fresh, const bool *skip
             if (g_pinned[i] >= 0)
                 fprintf(out, " _On CPU %d alone (sched_setaffinity), as every single-threaded "
                         "section of its run._", g_pinned[i]);
+            write_load(out, g_load[i]);
             body += strcspn(body, "\n");
             fprintf(out, "%s", body);
             if (body[0] && body[strlen(body) - 1] != '\n')
@@ -1412,9 +1542,11 @@ static void describe_run(run_info *r, const bench_cli *c, uint32_t matches)
     strftime(r->when, sizeof r->when, "%Y-%m-%d", gmtime(&t));
     r->cores = sysconf(_SC_NPROCESSORS_ONLN);
 #ifdef NDEBUG
-    r->build = "optimised (NDEBUG)";
+    r->build = "optimised (NDEBUG; " JA_BENCH_BUILD_TYPE ", " JA_BENCH_COMPILER ", "
+               JA_BENCH_CFLAGS ")";
 #else
-    r->build = "with assertions (not a Release build: numbers are pessimistic)";
+    r->build = "with assertions (not a Release build: numbers are pessimistic; "
+               JA_BENCH_BUILD_TYPE ", " JA_BENCH_COMPILER ", " JA_BENCH_CFLAGS ")";
 #endif
     snprintf(r->line, sizeof r->line,
              "_Run: %s, %s; %s (%ld online); build %s; arena %s; `--matches %u`._", r->when,
@@ -1443,7 +1575,9 @@ static int run_section(size_t i, const bench_opts *o, char **fresh, bool *skippe
     cpu_set_t all;
     int pinned = SECTIONS[i].one_cpu ? pin_one_cpu(&all) : -1;
     g_pinned[i] = pinned;
+    g_load[i][0] = bench_loadavg();
     int rc = SECTIONS[i].run(md, o);
+    g_load[i][1] = bench_loadavg();
     if (pinned >= 0)
         sched_setaffinity(0, sizeof all, &all);
     fclose(md);
@@ -1460,14 +1594,17 @@ static int run_section(size_t i, const bench_opts *o, char **fresh, bool *skippe
 /* Runs the chosen sections in the page's order until one fails, their
  * names into names. 0, or 1 when one failed. */
 static int run_sections(const bench_cli *c, const bench_opts *o, char **fresh, bool *skipped,
-                        const char **names, size_t *n_names)
+                        const char **names, double *load, size_t *n_names)
 {
     int rc = 0;
     for (size_t i = 0; i < N_SECTIONS && rc == 0; i++) {
         if (!c->chosen[i])
             continue;
+        load[2 * *n_names] = load[2 * *n_names + 1] = -1;
         names[(*n_names)++] = SECTIONS[i].name;
         rc = run_section(i, o, &fresh[i], &skipped[i]);
+        load[2 * (*n_names - 1)] = g_load[i][0];
+        load[2 * (*n_names - 1) + 1] = g_load[i][1];
     }
     return rc;
 }
@@ -1496,14 +1633,15 @@ int main(int argc, char **argv)
     char *fresh[N_SECTIONS] = {NULL};
     bool skipped[N_SECTIONS] = {false};
     const char *names[N_SECTIONS];
+    double load[2 * N_SECTIONS];
     size_t n_names = 0;
-    rc = run_sections(&c, &o, fresh, skipped, names, &n_names);
+    rc = run_sections(&c, &o, fresh, skipped, names, load, &n_names);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     if (rc == 0 && write_page(c.out_path, fresh, skipped, run.when, run.line, ru.ru_maxrss) != 0)
         rc = 1;
-    if (c.json && bench_rows_json(stdout, names, n_names, rc == 0 ? c.out_path : NULL, run.when,
-                                  run.cpu, run.cores, run.build) != 0) {
+    if (c.json && bench_rows_json(stdout, names, load, n_names, rc == 0 ? c.out_path : NULL,
+                                  run.when, run.cpu, run.cores, run.build) != 0) {
         fprintf(stderr, "ja_bench: cannot build the JSON output\n");
         rc = 1;
     }

@@ -2,7 +2,10 @@
 errors (exit 2, one line, nothing written), `--only engine --json` parsed
 and checked for structure, --only repeated and as a comma list, and the page
 (--out, in a scratch directory) keeping the block of a section not rerun.
-Timings are never asserted: only the shape of what is printed and written.
+Timings are never asserted: only the shape of what is printed and written,
+and that every verdict agrees with the ratio and the spread it is given
+(met only when all of them meet the target, undecided when they straddle
+it).
 
 usage: test_bench.py JA_BENCH SOURCE_DIR
 """
@@ -17,7 +20,8 @@ import tempfile
 BENCH, SRC = sys.argv[1], sys.argv[2]
 SECTIONS = ["engine", "openspiel", "referee", "hosted", "external", "scale", "report", "bots",
             "vecenv"]
-ROW_KEYS = {"section", "name", "value", "unit", "ratio", "target", "met"}
+ROW_KEYS = {"section", "name", "value", "unit", "ratio", "spread", "target", "met", "verdict"}
+MARK = {"met": "\u2713", "not met": "\u2717", "undecided": "?"}
 failures = []
 
 
@@ -35,6 +39,20 @@ def block(page, name):
     m = re.search(r"<!-- ja_bench section %s: begin -->\n.*?<!-- ja_bench section %s: end -->\n"
                   % (name, name), page, re.S)
     return m.group(0) if m else None
+
+
+def verdict(row, op, want):
+    """The verdict a row's ratio and spread give against op want."""
+    sp = row.get("spread") or {}
+    vals = [row["ratio"]] + [sp[k] for k in ("min", "max") if k in sp]
+    ok = [v >= want if op == ">=" else v <= want for v in vals]
+    return "met" if all(ok) else "not met" if not any(ok) else "undecided"
+
+
+def check_spread(row, trials):
+    sp = row.get("spread")
+    check(isinstance(sp, dict) and sp.get("trials") == trials
+          and sp["min"] <= sp["max"], "row has the spread of %d trials: %r" % (trials, row))
 
 
 def sha(path):
@@ -85,6 +103,10 @@ with tempfile.TemporaryDirectory() as tmp:
     check(doc.get("out") == page, "the JSON names the page written")
     for key in ("arena", "date", "cpu", "cores", "build"):
         check(key in doc, "the JSON has %s" % key)
+    load = (doc.get("load") or {}).get("engine") or {}
+    check(set(load) == {"start", "end"} and all(
+        v is None or isinstance(v, (int, float)) for v in load.values()),
+        "the JSON has the engine section's load: %r" % doc.get("load"))
     rows = doc.get("rows", [])
     check(len(rows) > 0, "engine rows present")
     for row in rows:
@@ -93,14 +115,18 @@ with tempfile.TemporaryDirectory() as tmp:
         check(isinstance(row.get("value"), (int, float)) and row["value"] > 0,
               "engine row has a positive figure: %r" % row)
         check(row.get("unit") == "decisions/s", "engine row unit: %r" % row.get("unit"))
-        check(row.get("target") is None and row.get("met") is None and row.get("ratio") is None,
-              "engine rows have no target, no met and no ratio: %r" % row)
+        check(row.get("target") is None and row.get("met") is None and row.get("ratio") is None
+              and row.get("spread") is None and row.get("verdict") is None,
+              "engine rows have no target, no met, no ratio, no spread: %r" % row)
     names = [row.get("name") for row in rows]
     check(len(set(names)) == len(names), "row names are distinct")
     with open(page) as f:
         text = f.read()
     engine = block(text, "engine")
     check(engine is not None, "the page has the engine block")
+    check(re.search(r"_Load average \(1 minute, /proc/loadavg\) at the section's start "
+                    r"-?[0-9.]+, at its end -?[0-9.]+\._", engine or "") is not None,
+          "the engine block's run line has the load at its start and end")
     table = [l for l in (engine or "").splitlines() if l.startswith("| ") and "---" not in l]
     check(len(table) == len(rows) + 1, "the engine table has one line per JSON row")
     for name in SECTIONS[1:]:
@@ -132,6 +158,7 @@ with tempfile.TemporaryDirectory() as tmp:
         check(row.get("target") is None and row.get("met") is None
               and isinstance(row.get("ratio"), (int, float)),
               "a ceiling row has a ratio and no target: %r" % row)
+        check_spread(row, 3)
     for row in judged:
         t = row.get("target")
         # referee / engine >= 0.6; referee / engine + observations >= 0.8
@@ -140,7 +167,11 @@ with tempfile.TemporaryDirectory() as tmp:
               and t.get("of") == "ratio" and t.get("text") == "\u2265 %g" % want,
               "referee row target: %r" % t)
         check(isinstance(row.get("ratio"), (int, float)), "referee row has a ratio")
-        check(row.get("met") is (row.get("ratio", 0) >= want), "met agrees with the ratio: %r" % row)
+        check_spread(row, 3)
+        v = verdict(row, ">=", want)
+        check(row.get("verdict") == v and row.get("met") is {"met": True, "not met": False,
+                                                             "undecided": None}[v],
+              "met and verdict agree with the ratio and its spread: %r" % row)
 
     # Rerunning one section keeps the other's block as it was.
     with open(page) as f:
@@ -153,18 +184,24 @@ with tempfile.TemporaryDirectory() as tmp:
     for line in lines:
         if (": engine + observations / engine:" in line
                 or ": referee without observations" in line):
-            check(line.startswith("referee ") and re.search(r"ratio [0-9.]+$", line),
-                  "text ceiling row, no target: %r" % line)
+            check(line.startswith("referee ") and re.search(
+                r"ratio [0-9.]+ \(3 trials [0-9.]+\u2013[0-9.]+\)$", line),
+                "text ceiling row with its spread, no target: %r" % line)
             continue
-        check(line.startswith("referee ") and re.search(r"target \u2265 0\.[68] [\u2713\u2717]$",
-                                                        line), "text row with its target: %r" % line)
+        check(line.startswith("referee ") and re.search(
+            r"ratio [0-9.]+ \(3 trials [0-9.]+\u2013[0-9.]+\), target \u2265 0\.[68] "
+            r"[\u2713\u2717?]$", line), "text row with its spread and target: %r" % line)
     with open(page) as f:
         text = f.read()
     check(block(text, "engine") == engine_before, "--only referee keeps the engine block")
     referee = block(text, "referee") or ""
     check("`ja_bench --only referee`" in referee, "the referee block names its run")
-    check(re.search(r"\| \u2265 0\.8 [\u2713\u2717] \|", referee) is not None,
+    check(re.search(r"\| \u2265 0\.8 [\u2713\u2717?] \|", referee) is not None,
           "the referee table has the target column")
+    check(re.search(r"\| \*\*[0-9.]+\*\* \([0-9.]+\u2013[0-9.]+\) \| \u2265 0\.6 "
+                    r"[\u2713\u2717?] \|", referee) is not None,
+          "the referee table shows each judged ratio with its spread")
+    check("_Load average (1 minute" in referee, "the referee block has its load")
     # This run's shares: every row once, in the list its o and r put it in.
     shares = re.findall(r"([a-z-]+ \d+) \(o (-?[0-9.]+), r (-?[0-9.]+): [0-9.]+\)", referee)
     check(len(shares) == len(rows) and len(set(s[0] for s in shares)) == len(rows),
@@ -210,12 +247,21 @@ with tempfile.TemporaryDirectory() as tmp:
     for row in osr:
         t = row.get("target") or {}
         check(t.get("op") == ">=" and t.get("value") == 5 and t.get("of") == "ratio"
-              and abs(row["ratio"] - row["value"] / 1000) < 1e-9 and row["met"] is True,
+              and abs(row["ratio"] - row["value"] / 1000) < 1e-9,
               "openspiel row: the engine's decisions/s over the stand-in's 1000: %r" % row)
+        check_spread(row, 5)
+        check(row.get("verdict") == verdict(row, ">=", 5), "openspiel verdict: %r" % row)
+    check(set((doc.get("load") or {}).keys()) == {"openspiel"}, "the load of openspiel alone")
     with open(page) as f:
         osb = block(f.read(), "openspiel") or ""
     check("a stand-in" in osb and "| dou_dizhu |" in osb and "62.5 (52.0)" in osb,
           "the openspiel block shows the program's build line and figures")
+    check("Optimisation of both sides: the rules engines as this `ja_bench` was built" in osb
+          and "Not shown to be at the same level" in osb,
+          "the openspiel block states both builds, and that a stand-in's level is unknown")
+    check(re.search(r"\| \*\*[0-9.]+\*\* \([0-9.]+\u2013[0-9.]+\) \| \u2265 5 "
+                    r"[\u2713\u2717?] \|", osb) is not None,
+          "the openspiel table shows the ratio with its spread and verdict")
     with open(fake, "w") as f:
         f.write("#!/bin/sh\necho 'built: broken'\n")
     r = run(["--only", "openspiel", "--openspiel", fake, "--matches", "3", "--out", page], tmp)
