@@ -3,16 +3,30 @@
 #ifndef JA_BENCH_H
 #define JA_BENCH_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+/* Where the two processes of a raw round trip run: where the scheduler puts
+ * them, or each pinned to a CPU of its own (bench_pin_side). A baseline
+ * takes the better of the two in each trial: the floor of what the
+ * transport costs, whichever placement the machine favours at the time. */
+typedef enum bench_placement { BENCH_FREE, BENCH_PINNED } bench_placement;
+
+/* Pins this process (and the threads it starts later) to one CPU of all
+ * (the mask it may use): the first for side 0 (the parent of a raw round
+ * trip), the second for side 1 (its forked child), the first again where
+ * all has one CPU. false when it cannot. */
+bool bench_pin_side(const cpu_set_t *all, int side);
+
 /* Raw ZeroMQ round trips over ipc between this process (ROUTER) and a
  * forked child (DEALER, echoing a reply of rep bytes to each request of
- * req bytes), n of them: round trips per second, the physical limit the
- * external-bot figures are measured against. Must run before anything in
- * this process makes a ZeroMQ context (the child is forked). */
-double bench_raw_zmq_round_trips(size_t req, size_t rep, uint32_t n);
+ * req bytes), n of them, placed as where says: round trips per second, the
+ * physical limit the external-bot figures are measured against. Must run
+ * before anything in this process makes a ZeroMQ context (the child is
+ * forked). */
+double bench_raw_zmq_round_trips(size_t req, size_t rep, uint32_t n, bench_placement where);
 
 /* CLOCK_MONOTONIC in seconds. */
 double bench_now_s(void);

@@ -163,15 +163,40 @@ int bench_finish(int pid, long *rss_kib, double *cpu_s)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-double bench_raw_zmq_round_trips(size_t req, size_t rep, uint32_t n)
+bool bench_pin_side(const cpu_set_t *all, int side)
+{
+    int seen = 0, first = -1;
+    for (int c = 0; c < CPU_SETSIZE; c++) {
+        if (!CPU_ISSET(c, all))
+            continue;
+        if (first < 0)
+            first = c;
+        if (seen++ == side) {
+            first = c;
+            break;
+        }
+    }
+    if (first < 0)
+        return false;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(first, &one);
+    return sched_setaffinity(0, sizeof one, &one) == 0;
+}
+
+double bench_raw_zmq_round_trips(size_t req, size_t rep, uint32_t n, bench_placement where)
 {
     char dir[] = "/tmp/ja_bench_raw.XXXXXX", ep[96];
     if (!mkdtemp(dir))
         return 0;
     snprintf(ep, sizeof ep, "ipc://%s/raw", dir);
+    cpu_set_t all;
+    bool pin = where == BENCH_PINNED && sched_getaffinity(0, sizeof all, &all) == 0;
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
+        if (pin)
+            bench_pin_side(&all, 1);
         void *ctx = zmq_ctx_new(), *d = zmq_socket(ctx, ZMQ_DEALER);
         char *in = ja_xmalloc(req + 16), *out = ja_xcalloc(1, rep ? rep : 1);
         zmq_connect(d, ep);
@@ -186,6 +211,8 @@ double bench_raw_zmq_round_trips(size_t req, size_t rep, uint32_t n)
         zmq_ctx_term(ctx);
         _exit(0);
     }
+    if (pin) /* before the context: its I/O thread inherits the CPU */
+        bench_pin_side(&all, 0);
     void *ctx = zmq_ctx_new(), *r = zmq_socket(ctx, ZMQ_ROUTER);
     zmq_bind(r, ep);
     unsigned char id[256], buf[256];
@@ -206,6 +233,8 @@ double bench_raw_zmq_round_trips(size_t req, size_t rep, uint32_t n)
     waitpid(pid, NULL, 0);
     zmq_close(r);
     zmq_ctx_term(ctx);
+    if (pin)
+        sched_setaffinity(0, sizeof all, &all);
     free(payload);
     free(reply);
     char sock[128];

@@ -245,7 +245,7 @@ typedef struct scale_run {
     /* The target cells of the tables (bench_row_target). */
     char cell_j2[64], cell_z1[64], cell_z8[64];
     /* Their ratio cells, with the spreads (bench_ratio_cell). */
-    char ratio_j2[96], ratio_z8[96];
+    char ratio_j2[96], ratio_z1[96], ratio_z8[96];
 } scale_run;
 
 /* Sets the arena's directory (NULL: ../arena beside this program) and makes
@@ -323,7 +323,9 @@ static void measure_remote_workers(scale_run *s)
 static void measure_cmd_bots(scale_run *s)
 {
     for (int t = 0; t < 3; t++) {
-        s->raw_t[t] = bench_raw_zmq_round_trips(300, 16, 20000);
+        /* The better of a free and a pinned run (bench.h). */
+        s->raw_t[t] = fmax(bench_raw_zmq_round_trips(300, 16, 20000, BENCH_FREE),
+                           bench_raw_zmq_round_trips(300, 16, 20000, BENCH_PINNED));
         s->z1_t[t] = zmq_seats("z1", "1", "100");
         s->z8_t[t] = zmq_seats("z8", "8", "400");
     }
@@ -419,9 +421,11 @@ static void record_rows(scale_run *s)
     /* One match at a time, each bot waits while the other decides: per
      * bot process that is at most half a stream, so this row has no target
      * (the one-stream target is judged in "External bots over ZeroMQ"). */
-    bench_row_add_trials("cmd: bot, one match at a time / raw ZeroMQ round trip", z1,
-                         "decisions/s", raw > 0 ? z1 / raw : NAN,
-                         bench_ratios(s->z1_t, s->raw_t, 3, per[4]), 3, BENCH_NO_TARGET, 0);
+    bench_ratio_cell(bench_row_add_trials("cmd: bot, one match at a time / raw ZeroMQ round trip",
+                                          z1, "decisions/s", raw > 0 ? z1 / raw : NAN,
+                                          bench_ratios(s->z1_t, s->raw_t, 3, per[4]), 3,
+                                          BENCH_NO_TARGET, 0),
+                     false, s->ratio_z1, sizeof s->ratio_z1);
     snprintf(s->cell_z1, sizeof s->cell_z1, "(one stream: see above)");
     const bench_row *z8r = bench_row_add_trials(
         "cmd: bot, 8 matches in flight / raw ZeroMQ round trip", z8, "decisions/s",
@@ -455,7 +459,8 @@ static void write_jobs_table(FILE *md, const scale_run *s)
             "The `--jobs` rows are three runs of each, interleaved: `--jobs 1`, the "
             "baseline, is a floor, its best run, the others the medians of theirs; beside "
             "a ratio, in brackets, the lowest and highest of the per-run ratios (each run "
-            "over the `--jobs 1` run beside it) (matches/s: "
+            "over the `--jobs 1` run beside it); the remote rows are one run each, their "
+            "ratio without a spread (matches/s: "
             "`--jobs 1` %.0f, %.0f, %.0f; `--jobs 2` %.0f, %.0f, %.0f; `--jobs 2 --threads` "
             "%.0f, %.0f, %.0f; two `--jobs 1` side by side %.0f, %.0f, %.0f).\n\n"
             "| run | matches | matches/s | against | ratio | target |\n|---|---|---|---|---|---|\n"
@@ -558,14 +563,16 @@ static void write_cmd_bots(FILE *md, const scale_run *s)
             "decisions per second per bot process (forced decisions included), against a raw "
             "ZeroMQ DEALER/ROUTER round trip between two processes over ipc (300 bytes out, "
             "16 back) in the same run; three runs of each, interleaved, the raw round trip "
-            "a floor (its best run), the `cmd:` rows medians, the target's ratio with the "
-            "lowest and highest of the per-run ratios in brackets (raw %.0f, "
+            "a floor (its best run, each run the better of one where the scheduler places "
+            "its two processes and one with each pinned to a CPU of its own), the `cmd:` "
+            "rows medians, each ratio with the lowest and highest of the per-run ratios in "
+            "brackets (raw %.0f, "
             "%.0f, %.0f; one match at a time %.0f, %.0f, %.0f; 8 in flight %.0f, %.0f, "
             "%.0f):\n\n"
             "| path | decisions/s per bot process | / raw round trip | target |\n"
             "|---|---|---|---|\n"
             "| raw round trip, one stream | %.0f | 1 | |\n"
-            "| `cmd:` bot, one match at a time (`--jobs 1`) | %.0f | %.2f | %s |\n"
+            "| `cmd:` bot, one match at a time (`--jobs 1`) | %.0f | %s | %s |\n"
             "| `cmd:` bot, 8 matches in flight (`--jobs 8`: the event executor) | %.0f | "
             "%s | %s |\n\n"
             "One match at a time, the two bots take turns: each waits while the other "
@@ -590,7 +597,7 @@ static void write_cmd_bots(FILE *md, const scale_run *s)
             "varies between runs on a shared virtual machine as much as the raw round "
             "trip's.\n\n",
             raw_t[0], raw_t[1], raw_t[2], z1_t[0], z1_t[1], z1_t[2], z8_t[0], z8_t[1], z8_t[2],
-            raw, z1, raw > 0 ? z1 / raw : 0, s->cell_z1, z8, s->ratio_z8, s->cell_z8);
+            raw, z1, s->ratio_z1, s->cell_z1, z8, s->ratio_z8, s->cell_z8);
 }
 
 /* Where the cmd: bots' time goes: a profile that this run does not
