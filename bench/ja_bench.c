@@ -61,7 +61,16 @@ typedef struct match_run {
     uint32_t matches;
     uint64_t decisions;
     double seconds;
+    double cpu_seconds; /* the calling thread's CPU time (bench_engine) */
 } match_run;
+
+/* The calling thread's CPU time in seconds. */
+static double thread_cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 /* Bare engine: random legal actions chosen by the caller's own stream.
  * With observe, also every observation a referee must hand out: at each
@@ -73,7 +82,7 @@ typedef struct match_run {
 static match_run bench_engine(const ja_game_rules *g, uint32_t seats, uint32_t matches,
                               bool observe)
 {
-    match_run r = {g->name, seats, matches, 0, 0};
+    match_run r = {g->name, seats, matches, 0, 0, 0};
     void *st = ja_xmalloc(g->state_size);
     unsigned char *obs = ja_xmalloc((size_t)g->obs_size * seats);
     ja_action *legal = ja_xmalloc(sizeof *legal * g->max_actions);
@@ -85,7 +94,7 @@ static match_run bench_engine(const ja_game_rules *g, uint32_t seats, uint32_t m
     ja_options_resolve(g, &o, seats, err, sizeof err);
     ja_rng rng;
     ja_rng_seed(&rng, 12345);
-    double t0 = bench_now_s();
+    double t0 = bench_now_s(), c0 = thread_cpu_s();
     for (uint32_t m = 0; m < matches; m++) {
         g->setup(st, &o, seats, ja_seed_derive(1, JA_STREAM_MATCH, m));
         if (observe)
@@ -105,6 +114,7 @@ static match_run bench_engine(const ja_game_rules *g, uint32_t seats, uint32_t m
         }
     }
     r.seconds = bench_now_s() - t0;
+    r.cpu_seconds = thread_cpu_s() - c0;
     free(st);
     free(obs);
     free(legal);
@@ -132,7 +142,7 @@ static const void *no_extension(const char *id)
 static match_run bench_referee(const ja_game_rules *g, uint32_t seats, uint32_t matches,
                                ref_bot *bot, bool no_obs)
 {
-    match_run r = {g->name, seats, matches, 0, 0};
+    match_run r = {g->name, seats, matches, 0, 0, 0};
     ja_game_rules blind = *g;
     blind.observe = observe_nothing;
     blind.extension = no_extension;
@@ -494,9 +504,10 @@ static const struct {
 #define OS_GAMES_PER 25u  /* OpenSpiel games per engine match of --matches */
 #define OS_TRIALS 5       /* interleaved trials of each side */
 
-/* What the OpenSpiel program printed of one run. */
+/* What the OpenSpiel program printed of one run, and its CPU time. */
 typedef struct os_run {
     double decisions_per_s, games_per_s, decisions_per_game, chance_per_game;
+    double decisions, cpu_s;
     int players;
     char built[256];
 } os_run;
@@ -539,8 +550,10 @@ static int openspiel_run(const char *prog, const char *os_game, uint32_t games, 
         }
         const char *d = strstr(line, " decisions_per_s="), *g = strstr(line, " games_per_s="),
                    *p = strstr(line, " players="), *m = strstr(line, " mean_decisions_per_game="),
-                   *c = strstr(line, " mean_chance_steps_per_game=");
-        if (strncmp(line, "RESULT ", 7) == 0 && d && g && p && m && c) {
+                   *c = strstr(line, " mean_chance_steps_per_game="),
+                   *nd = strstr(line, " decisions=");
+        if (strncmp(line, "RESULT ", 7) == 0 && d && g && p && m && c && nd) {
+            r->decisions = strtod(nd + 11, NULL);
             r->decisions_per_s = strtod(d + 17, NULL);
             r->games_per_s = strtod(g + 13, NULL);
             r->players = atoi(p + 9);
@@ -553,13 +566,34 @@ static int openspiel_run(const char *prog, const char *os_game, uint32_t games, 
         fclose(f);
     else
         close(fd[0]);
-    int status = bench_finish(pid, NULL, NULL);
+    int status = bench_finish(pid, NULL, &r->cpu_s);
     if (status != 0 || !got) {
         fprintf(stderr, "ja_bench: --openspiel '%s' %s: %s\n", prog, os_game,
                 status != 0 ? "failed (its exit status is not 0)"
-                            : "printed no RESULT line with decisions_per_s");
+                            : "printed no RESULT line with decisions= and decisions_per_s=");
         return -1;
     }
+    return 0;
+}
+
+/* OpenSpiel's decisions per CPU second in os_game: a run of games games
+ * (into *r) less a run of one (its start, the game's loading and one game),
+ * decisions over the process's CPU time (user and system), so that what
+ * else the machine runs does not count. 0, or -1 after a message. */
+static int openspiel_cpu_rate(const char *prog, const char *os_game, uint32_t games, os_run *r,
+                              double *rate)
+{
+    os_run one;
+    if (openspiel_run(prog, os_game, games, r) != 0 ||
+        openspiel_run(prog, os_game, 1, &one) != 0)
+        return -1;
+    double d = r->decisions - one.decisions, c = r->cpu_s - one.cpu_s;
+    if (!(d > 0 && c > 0)) {
+        fprintf(stderr, "ja_bench: --openspiel '%s' %s: its decisions or its CPU time did not "
+                        "grow from 1 game to %u\n", prog, os_game, (unsigned)games);
+        return -1;
+    }
+    *rate = d / c;
     return 0;
 }
 
@@ -616,10 +650,10 @@ static int sec_openspiel(FILE *md, const bench_opts *o)
         for (size_t i = 0; i < n_pairs; i++) {
             const ja_game_rules *g = ja_game_find(OS_PAIRS[i].game);
             match_run e = bench_engine(g, OS_PAIRS[i].seats, o->matches, false);
-            ours[i][k] = (double)e.decisions / e.seconds;
-            if (openspiel_run(o->openspiel, OS_PAIRS[i].os_game, games, &runs[i][k]) != 0)
+            ours[i][k] = (double)e.decisions / e.cpu_seconds;
+            if (openspiel_cpu_rate(o->openspiel, OS_PAIRS[i].os_game, games, &runs[i][k],
+                                   &theirs[i][k]) != 0)
                 return 1;
-            theirs[i][k] = runs[i][k].decisions_per_s;
         }
     fprintf(md,
             "Each rules engine beside OpenSpiel's implementation of the game nearest to it, "
@@ -633,12 +667,17 @@ static int sec_openspiel(FILE *md, const bench_opts *o)
             "\"Rules engines\"), one `ApplyAction` at a player node there (a player with a "
             "single legal move is asked too; %u games a run, default parameters but the "
             "players). OpenSpiel deals card by card, one chance node a card: those steps are "
-            "timed with the games but not counted as decisions. The OpenSpiel side is "
+            "timed with the games but not counted as decisions. Both sides are timed by "
+            "their CPU time, not the wall clock, so that other work on the machine does not "
+            "count: the engine's by its thread's CPU clock, the OpenSpiel program's by its "
+            "process's user and system time less that of a run of one game (its start, the "
+            "game's loading and that game). The OpenSpiel side is "
             "bench/openspiel/ja_playouts.cc.\n\n",
             OS_TRIALS, OS_TRIALS, o->matches, games);
     openspiel_builds(md, o->openspiel, runs[0][0].built);
-    fprintf(md, "| game | seats | decisions/s (median) | OpenSpiel game | decisions/s (best) "
-                "| decisions a game (chance steps) | engine / OpenSpiel (spread) | target |\n"
+    fprintf(md, "| game | seats | decisions/CPU s (median) | OpenSpiel game | decisions/CPU s "
+                "(best) | decisions a game (chance steps) | engine / OpenSpiel (spread) | "
+                "target |\n"
                 "|---|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < n_pairs; i++) {
         double e = bench_median(ours[i], OS_TRIALS), t = bench_best(theirs[i], OS_TRIALS);
@@ -647,7 +686,7 @@ static int sec_openspiel(FILE *md, const bench_opts *o)
         snprintf(name, sizeof name, "%s, %u seats / OpenSpiel %s", OS_PAIRS[i].game,
                  OS_PAIRS[i].seats, OS_PAIRS[i].os_label);
         const bench_row *r = bench_row_add_trials(
-            name, e, "decisions/s", t > 0 ? e / t : NAN,
+            name, e, "decisions/CPU s", t > 0 ? e / t : NAN,
             bench_ratios(ours[i], theirs[i], OS_TRIALS, per), OS_TRIALS, BENCH_AT_LEAST,
             OS_TARGET);
         fprintf(md, "| %s | %u | %.0f | %s | %.0f | %.1f (%.1f) | %s | %s |\n",
@@ -1076,8 +1115,9 @@ static void write_external_table(FILE *md, const external_run *x, const bench_ro
             "its best trial (the fastest, and the least CPU a round trip), the `cmd:` paths "
             "the medians of theirs; beside each ratio, in brackets, the lowest and highest "
             "of the per-trial ratios (each trial over the raw trial beside it). The `cmd:` "
-            "bots play twice: with direct seats, as `--jobs 1` and `arena play` run them (the match's thread runs the hub's loop while it waits), "
-            "and through the hub's thread, as matches of `--jobs N` reach them.\n\n"
+            "bots play twice: with direct seats, as `--jobs 1` and `arena play` run them "
+            "(the match's thread runs the hub's loop while it waits), and through the hub's "
+            "thread, as matches of `--jobs N` reach them.\n\n"
             "| path | decisions/s | per decision | CPU per decision (every process "
             "and thread) | trials | / raw round trip | target |\n"
             "|---|---|---|---|---|---|---|\n"

@@ -230,10 +230,14 @@ with tempfile.TemporaryDirectory() as tmp:
     check(r.returncode == 2 and "--openspiel" in r.stderr and "nope" in r.stderr
           and len(r.stderr.strip().splitlines()) == 1,
           "--openspiel naming no program: exit 2 in one line: " + r.stderr)
+    # The stand-in plays N "games" of 100 decisions, each some CPU work, so
+    # that its decisions and its CPU time grow from a run of 1 game to one
+    # of N (ja_bench times it by CPU time, less a run of one game).
     fake = os.path.join(tmp, "fake_playouts")
     with open(fake, "w") as f:
         f.write("#!/bin/sh\necho 'built: a stand-in'\n"
-                "echo \"RESULT game=$1 N=$2 players=3 decisions=100 chance_steps=52 "
+                "i=0; while [ $i -lt $(($2 * 400)) ]; do i=$((i + 1)); done\n"
+                "echo \"RESULT game=$1 N=$2 players=3 decisions=$(($2 * 100)) chance_steps=52 "
                 "seconds=1.0 decisions_per_s=1000 games_per_s=10.0 "
                 "mean_decisions_per_game=62.50 mean_chance_steps_per_game=52.00\"\n")
     os.chmod(fake, 0o755)
@@ -244,16 +248,22 @@ with tempfile.TemporaryDirectory() as tmp:
     osr = [row for row in doc["rows"] if row["section"] == "openspiel"]
     check(len(osr) == 2 and all("/ OpenSpiel " in row["name"] for row in osr),
           "two openspiel rows: %r" % osr)
+    with open(page) as f:
+        osb = block(f.read(), "openspiel") or ""
+    # The table's OpenSpiel figure (decisions per CPU second, its best trial).
+    theirs = {m.group(1): float(m.group(2)) for m in re.finditer(
+        r"^\| [a-z-]+ \| \d+ \| \d+ \| ([^|]+?) \| (\d+) \|", osb, re.M)}
     for row in osr:
         t = row.get("target") or {}
+        label = row["name"].split("/ OpenSpiel ", 1)[-1]
         check(t.get("op") == ">=" and t.get("value") == 5 and t.get("of") == "ratio"
-              and abs(row["ratio"] - row["value"] / 1000) < 1e-9,
-              "openspiel row: the engine's decisions/s over the stand-in's 1000: %r" % row)
+              and row.get("unit") == "decisions/CPU s" and label in theirs
+              and abs(row["ratio"] - row["value"] / theirs[label]) < 1e-3 * row["ratio"],
+              "openspiel row: the engine's decisions per CPU second over the stand-in's: %r %r"
+              % (row, theirs))
         check_spread(row, 5)
         check(row.get("verdict") == verdict(row, ">=", 5), "openspiel verdict: %r" % row)
     check(set((doc.get("load") or {}).keys()) == {"openspiel"}, "the load of openspiel alone")
-    with open(page) as f:
-        osb = block(f.read(), "openspiel") or ""
     check("a stand-in" in osb and "| dou_dizhu |" in osb and "62.5 (52.0)" in osb,
           "the openspiel block shows the program's build line and figures")
     check("Optimisation of both sides: the rules engines as this `ja_bench` was built" in osb
