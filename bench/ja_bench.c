@@ -61,7 +61,7 @@ typedef struct match_run {
     uint32_t matches;
     uint64_t decisions;
     double seconds;
-    double cpu_seconds; /* the calling thread's CPU time (bench_engine) */
+    double cpu_seconds; /* the calling thread's CPU time: all of the loop's work */
 } match_run;
 
 /* The calling thread's CPU time in seconds. */
@@ -156,7 +156,7 @@ static match_run bench_referee(const ja_game_rules *g, uint32_t seats, uint32_t 
     ref_bot *bots[JA_MAX_SEATS];
     for (uint32_t s = 0; s < seats; s++)
         bots[s] = bot;
-    double t0 = bench_now_s();
+    double t0 = bench_now_s(), c0 = thread_cpu_s();
     for (uint32_t m = 0; m < matches; m++) {
         cfg.seed = ja_seed_derive(1, JA_STREAM_MATCH, m);
         ref_match_result res;
@@ -168,6 +168,7 @@ static match_run bench_referee(const ja_game_rules *g, uint32_t seats, uint32_t 
         r.decisions += res.decisions;
     }
     r.seconds = bench_now_s() - t0;
+    r.cpu_seconds = thread_cpu_s() - c0;
     return r;
 }
 
@@ -869,7 +870,10 @@ static void write_referee_intro(FILE *md, uint32_t rm_n, uint32_t matches)
                 "(%u matches): three trials of each row's four loops (engine, engine + "
                 "observations, referee, referee without observations), interleaved, since a "
                 "shared virtual machine's CPU speed moves from one minute to the next (the "
-                "engine section's own figures can differ). The baselines are floors: the "
+                "engine section's own figures can differ). Every loop is timed by the CPU time of "
+                "the thread that runs it (the plugins' included: they run on it), so that "
+                "other work on the machine does not count: figures are decisions and matches "
+                "per CPU second. The baselines are floors: the "
                 "engine's figure, and that of the engine + observations where it is the last "
                 "ratio's baseline, is its best (fastest) trial, the referee's figures the "
                 "medians of theirs, so a slow engine trial cannot flatter a ratio. Beside each "
@@ -895,7 +899,8 @@ static void write_referee_intro(FILE *md, uint32_t rm_n, uint32_t matches)
                 "digest and what each match costs once. *Referee without observations* is "
                 "the referee whose seats are handed no observation (%u matches): the most "
                 "the first ratio could reach if observations cost nothing.\n\n"
-                "| game | seats | referee decisions/s | referee matches/s | engine decisions/s "
+                "| game | seats | referee decisions/CPU s | referee matches/CPU s | engine "
+                "decisions/CPU s "
                 "| referee / engine | target | engine + observations / engine "
                 "| referee without observations / engine | referee / engine + observations "
                 "| target |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
@@ -916,7 +921,8 @@ typedef struct referee_row {
 
 /* REF_TRIALS trials of the four loops, interleaved: the engine is measured
  * again beside the referee, as the speed of a shared virtual machine's CPU
- * moves from one minute to the next. */
+ * moves from one minute to the next. Each by its thread's CPU time (every
+ * loop runs on this thread, plugins included). */
 static referee_row time_referee_row(const ja_game_rules *g, uint32_t seats, uint32_t matches,
                                     uint32_t rm_n, ref_bot *bot)
 {
@@ -926,11 +932,11 @@ static referee_row time_referee_row(const ja_game_rules *g, uint32_t seats, uint
         match_run o = bench_engine(g, seats, matches, true);
         match_run r = bench_referee(g, seats, rm_n, bot, false);
         match_run b = bench_referee(g, seats, rm_n, bot, true);
-        f.et[t] = (double)e.decisions / e.seconds;
-        f.ft[t] = (double)o.decisions / o.seconds;
-        f.rt[t] = (double)r.decisions / r.seconds;
-        f.mt[t] = r.matches / r.seconds;
-        f.bt[t] = (double)b.decisions / b.seconds;
+        f.et[t] = (double)e.decisions / e.cpu_seconds;
+        f.ft[t] = (double)o.decisions / o.cpu_seconds;
+        f.rt[t] = (double)r.decisions / r.cpu_seconds;
+        f.mt[t] = r.matches / r.cpu_seconds;
+        f.bt[t] = (double)b.decisions / b.cpu_seconds;
     }
     f.ed = bench_best(f.et, REF_TRIALS);
     f.fd = bench_best(f.ft, REF_TRIALS);
@@ -949,23 +955,23 @@ static share record_referee_row(FILE *md, const ja_game_rules *g, uint32_t seats
     char name[112], cell[64], cell2[64], c[4][96];
     snprintf(name, sizeof name, "%s, %u seats: referee / engine", g->name, seats);
     const bench_row *row =
-        bench_row_add_trials(name, rd, "decisions/s", rd / ed,
+        bench_row_add_trials(name, rd, "decisions/CPU s", rd / ed,
                              bench_ratios(f->rt, f->et, REF_TRIALS, per[0]), REF_TRIALS,
                              BENCH_AT_LEAST, REFEREE_TARGET);
     snprintf(name, sizeof name, "%s, %u seats: engine + observations / engine", g->name, seats);
     const bench_row *ceil1 =
-        bench_row_add_trials(name, fd, "decisions/s", fd / ed,
+        bench_row_add_trials(name, fd, "decisions/CPU s", fd / ed,
                              bench_ratios(f->ft, f->et, REF_TRIALS, per[1]), REF_TRIALS,
                              BENCH_NO_TARGET, 0);
     snprintf(name, sizeof name, "%s, %u seats: referee without observations / engine", g->name,
              seats);
     const bench_row *ceil2 =
-        bench_row_add_trials(name, bd, "decisions/s", bd / ed,
+        bench_row_add_trials(name, bd, "decisions/CPU s", bd / ed,
                              bench_ratios(f->bt, f->et, REF_TRIALS, per[2]), REF_TRIALS,
                              BENCH_NO_TARGET, 0);
     snprintf(name, sizeof name, "%s, %u seats: referee / engine + observations", g->name, seats);
     const bench_row *own =
-        bench_row_add_trials(name, rd, "decisions/s", rd / fd,
+        bench_row_add_trials(name, rd, "decisions/CPU s", rd / fd,
                              bench_ratios(f->rt, f->ft, REF_TRIALS, per[3]), REF_TRIALS,
                              BENCH_AT_LEAST, REFEREE_OWN_TARGET);
     fprintf(md, "| %s | %u | %.0f | %.1f | %.0f | %s | %s | %s | %s | %s | %s |\n", g->name,
