@@ -394,8 +394,9 @@ static const char HELP[] =
     "  --client PATH   the external bot program (default the SDK's ja_example_bot)\n"
     "  --openspiel PROGRAM  the OpenSpiel playouts program for the openspiel section\n"
     "                  (bench/openspiel/ja_playouts.cc built against OpenSpiel,\n"
-    "                  docs/testing.md); without it that section keeps its earlier\n"
-    "                  figures\n";
+    "                  docs/testing.md), timed by CPU time beside the engines; pass\n"
+    "                  it to every full run: without it that section keeps its\n"
+    "                  earlier figures\n";
 
 /* The sections, in the page's order. */
 typedef struct bench_opts {
