@@ -2,7 +2,9 @@
  * child costs per decision compared with the same plugin in-process and
  * with the bare transport it uses (an AF_UNIX SOCK_SEQPACKET socketpair
  * between two processes), measured in one run, three interleaved trials of
- * each, medians reported (process wake-ups vary a lot between runs). */
+ * each, the raw round trip's best and the others' medians reported, with
+ * the spread of the per-trial ratios (process wake-ups vary a lot between
+ * runs). */
 #include "bench_hosted.h"
 #include "bench.h"
 #include "bench_rows.h"
@@ -120,7 +122,8 @@ static double seat_cycle_ms(ref_bot *bot, const ja_game_rules *g, uint32_t n)
 /* Matches of each path a trial, and raw round trips a trial. */
 static const uint32_t MATCHES = 200, RAW_N = 20000;
 
-/* One run of the section: three trials of each path, their medians, and a
+/* One run of the section: three trials of each path, the raw round trip's
+ * best (a floor) and the others' medians, and a
  * hosted seat's start and stop. */
 typedef struct hosted_run {
     const ja_game_rules *g;
@@ -132,7 +135,7 @@ typedef struct hosted_run {
      * children started in all three. */
     double raw_t[3], in_t[3], ho_t[3], in_m[3], ho_m[3], raw_cpu[3], ho_cpu[3];
     uint64_t in_dec, ho_dec, starts;
-    /* The medians. */
+    /* The raw round trip's best trial (a floor), the others' medians. */
     double raw, in, ho, in_mr, ho_mr, raw_c, ho_c;
     double per_seat_ms; /* a hosted seat's start and stop */
     double ho_ss;       /* hosted decisions/s, the children's start and stop excluded */
@@ -161,7 +164,8 @@ static void time_hosted_trial(hosted_run *h, int t)
 }
 
 /* Three trials of the raw round trip, the in-process plugin and the hosted
- * one, interleaved, and their medians. 0, or -1 after a message. */
+ * one, interleaved; the raw round trip's best, the others' medians. 0, or
+ * -1 after a message. */
 static int time_trials(hosted_run *h)
 {
     for (int t = 0; t < 3; t++) {

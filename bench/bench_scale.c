@@ -220,7 +220,8 @@ typedef struct scale_run {
     long cores;
     double load0, load1; /* the load average before and after the section */
     /* --jobs 1, --jobs 2, --jobs 2 --threads and two --jobs 1 side by side:
-     * three trials of each, their medians, the arena's largest peak RSS. */
+     * three trials of each, --jobs 1's best (a floor) and the others'
+     * medians, the arena's largest peak RSS. */
     double j1_t[3], j2_t[3], jt_t[3], jp_t[3];
     double j1_rate, j2_rate, jt_rate, jp_rate;
     long rss1, rss2;
@@ -230,7 +231,8 @@ typedef struct scale_run {
     long w2;
     double arena_us, worker_us;
     /* The raw round trip, and a cmd: bot one match at a time and 8 in
-     * flight: three trials of each and their medians. */
+     * flight: three trials of each, the raw round trip's best (a floor) and
+     * the others' medians. */
     double raw_t[3], z1_t[3], z8_t[3];
     double raw, z1, z8;
     /* 1,000 matches in flight: matches/s, the arena's and the worker's peak RSS. */
@@ -277,9 +279,10 @@ static void remove_scratch(void)
 }
 
 /* --jobs 1 against --jobs 2, the same plan, beside --jobs 2 --threads and
- * two --jobs 1 runs side by side. Three runs of each, interleaved, medians:
- * the rows' ratios move between runs on a shared virtual machine (its two
- * CPUs need not be equally fast from one minute to the next). Peak RSS:
+ * two --jobs 1 runs side by side. Three runs of each, interleaved, --jobs 1's
+ * best (the baseline's floor) and the others' medians: the rows' ratios
+ * move between runs on a shared virtual machine (its two CPUs need not be
+ * equally fast from one minute to the next). Peak RSS:
  * the largest. */
 static void measure_jobs(scale_run *s)
 {

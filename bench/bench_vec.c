@@ -3,10 +3,11 @@
  * caller's, every decision asked: one step a seat that acts) and against
  * opponents, the caller's actions random legal indexes drawn between the
  * calls (not timed), against the bare engine's decisions per second in the
- * same game, three interleaved trials and their medians. An environment
- * step is one row written: the decision asked played, the opponents' until
- * a seat of the caller's is asked again (or the episode ended, or the next
- * one started), its observation vector and mask. */
+ * same game, three interleaved trials, the engine's best (a floor) and the
+ * batches' medians. An environment step is one row written: the decision
+ * asked played, the opponents' until a seat of the caller's is asked again
+ * (or the episode ended, or the next one started), its observation vector
+ * and mask. */
 #include "bench_vec.h"
 #include "bench.h"
 #include "bench_rows.h"

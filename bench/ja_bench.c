@@ -1029,7 +1029,8 @@ static int sec_hosted(FILE *md, const bench_opts *o)
 }
 
 /* What the external section measured: three trials of each path
- * (decisions/s, and CPU microseconds a decision) and their medians. */
+ * (decisions/s, and CPU microseconds a decision), the raw round trip's best
+ * and the others' medians. */
 typedef struct external_run {
     const ja_game_rules *g;
     double act_bytes, action_bytes; /* the raw round trips' payloads */
