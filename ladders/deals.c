@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,16 +10,8 @@
 
 #include "jackarena/ja_error.h"
 #include "ja_xalloc.h"
+#include "ladder_err.h"
 #include "ladder_db.h"
-
-__attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t cap,
-                                                          const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, cap, fmt, ap);
-    va_end(ap);
-}
 
 /* The line's content: from its first non-blank to before a '#' or the end,
  * trailing blanks cut; into buf (cap bytes; longer lines are cut, and then
@@ -43,20 +34,20 @@ static int check_header(const char *c, const char *name, unsigned line, char *er
     size_t m = strlen(LADDER_DEALS_MAGIC);
     char *end;
     if (strncmp(c, LADDER_DEALS_MAGIC, m) != 0 || (c[m] != ' ' && c[m] != '\t')) {
-        set_err(err, cap, "%s:%u: not a deal set (the first line must be '%s %d')", name, line,
-                LADDER_DEALS_MAGIC, LADDER_DEALS_VERSION);
+        ladder_set_err(err, cap, "%s:%u: not a deal set (the first line must be '%s %d')", name,
+                       line, LADDER_DEALS_MAGIC, LADDER_DEALS_VERSION);
         return JA_EFORMAT;
     }
     errno = 0;
     unsigned long v = strtoul(c + m + 1, &end, 10);
     if (errno || *end || v == 0) {
-        set_err(err, cap, "%s:%u: the deal set's version '%s' is not a number", name, line,
-                c + m + 1);
+        ladder_set_err(err, cap, "%s:%u: the deal set's version '%s' is not a number", name, line,
+                       c + m + 1);
         return JA_EFORMAT;
     }
     if (v != LADDER_DEALS_VERSION) {
-        set_err(err, cap, "%s:%u: deal set version %lu; this arena reads version %d", name, line,
-                v, LADDER_DEALS_VERSION);
+        ladder_set_err(err, cap, "%s:%u: deal set version %lu; this arena reads version %d", name,
+                       line, v, LADDER_DEALS_VERSION);
         return JA_EVERSION;
     }
     return JA_OK;
@@ -88,11 +79,12 @@ int ladder_deals_parse(const char *text, const char *name, uint64_t **out, uint3
         }
         uint64_t seed;
         if (ladder_seed_parse(c, &seed) != JA_OK) {
-            set_err(err, cap, "%s:%u: '%.40s' is not a seed (a decimal number up to %" PRIu64 ")",
-                    name, line, c, UINT64_MAX);
+            ladder_set_err(err, cap,
+                           "%s:%u: '%.40s' is not a seed (a decimal number up to %" PRIu64 ")",
+                           name, line, c, UINT64_MAX);
             rc = JA_EFORMAT;
         } else if (k == LADDER_DEALS_MAX) {
-            set_err(err, cap, "%s:%u: more than %u deals", name, line, LADDER_DEALS_MAX);
+            ladder_set_err(err, cap, "%s:%u: more than %u deals", name, line, LADDER_DEALS_MAX);
             rc = JA_EFORMAT;
         } else {
             if (k == acap)
@@ -101,8 +93,9 @@ int ladder_deals_parse(const char *text, const char *name, uint64_t **out, uint3
         }
     }
     if (rc == JA_OK && k == 0) {
-        set_err(err, cap, header ? "%s:%u: no deal in the set" : "%s:%u: empty file, not a deal set",
-                name, line ? line : 1);
+        ladder_set_err(err, cap,
+                       header ? "%s:%u: no deal in the set" : "%s:%u: empty file, not a deal set",
+                       name, line ? line : 1);
         rc = JA_EFORMAT;
     }
     if (rc != JA_OK) {
@@ -120,7 +113,7 @@ int ladder_deals_read(const char *path, uint64_t **out, uint32_t *n, char *err, 
     *n = 0;
     FILE *f = fopen(path, "rb");
     if (!f) {
-        set_err(err, cap, "cannot read the deal set '%s': %s", path, strerror(errno));
+        ladder_set_err(err, cap, "cannot read the deal set '%s': %s", path, strerror(errno));
         return JA_EIO;
     }
     size_t len = 0, tcap = 4096;
@@ -136,7 +129,7 @@ int ladder_deals_read(const char *path, uint64_t **out, uint32_t *n, char *err, 
     text[len] = '\0';
     int rc = JA_EIO;
     if (bad)
-        set_err(err, cap, "cannot read the deal set '%s': not a text file", path);
+        ladder_set_err(err, cap, "cannot read the deal set '%s': not a text file", path);
     else
         rc = ladder_deals_parse(text, path, out, n, err, cap);
     free(text);

@@ -2,14 +2,13 @@
  * docs/tournament-plan.md). */
 #include "pairing.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
 #include "ja_xalloc.h"
+#include "ladder_err.h"
 
 /* The stream of the swiss order's tie-breaks: the key of participant s in
  * round r is ja_seed_derive(seed, STREAM_PAIR, r * LADDER_MAX_PARTICIPANTS
@@ -20,17 +19,6 @@
  * up and allows more rematches (a bound on the time, the same everywhere:
  * the result stays deterministic). */
 #define SEARCH_BUDGET 200000u
-
-__attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t cap,
-                                                          const char *fmt, ...)
-{
-    if (err == NULL || cap == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, cap, fmt, ap);
-    va_end(ap);
-}
 
 /* ---- Groups ------------------------------------------------------------------ */
 
@@ -341,8 +329,8 @@ static int swiss_round(const ladder_plan_params *p, const group *g, uint32_t ng,
     uint32_t per_group = ladder_seating_orders(p->seating, p->n_seats) * p->n_seats;
     uint32_t groups = p->n_participants / p->n_seats;
     if (have != round || ng != round * groups || n_hist != round * groups * per_group) {
-        set_err(err, cap, "swiss round %u: the rounds before are not all played (%u of %u)",
-                round + 1, have, round);
+        ladder_set_err(err, cap, "swiss round %u: the rounds before are not all played (%u of %u)",
+                       round + 1, have, round);
         swiss_free(&s);
         return JA_EINVAL;
     }
@@ -556,7 +544,8 @@ static int knockout_round(const ladder_plan_params *p, const group *g, uint32_t 
     }
     free(t);
     if (!ready || expect != n_hist) {
-        set_err(err, cap, "knockout round %u: the rounds before are not all played", round + 1);
+        ladder_set_err(err, cap, "knockout round %u: the rounds before are not all played",
+                       round + 1);
         free(m);
         return JA_EINVAL;
     }
@@ -574,8 +563,8 @@ int ladder_round_plan(const ladder_plan_params *p, const ladder_played *hist, ui
     if (ladder_plan_count(p, NULL, err, cap) != JA_OK)
         return JA_EINVAL;
     if (!ladder_format_by_rounds(p->format) || round >= ladder_rounds_total(p)) {
-        set_err(err, cap, "no round %u to plan in a %s tournament", round + 1,
-                ladder_format_name(p->format));
+        ladder_set_err(err, cap, "no round %u to plan in a %s tournament", round + 1,
+                       ladder_format_name(p->format));
         return JA_EINVAL;
     }
     ladder_plan_params q = *p;

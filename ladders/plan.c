@@ -9,14 +9,13 @@
  * index alone (no table, no state). */
 #include "plan.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
 #include "ja_xalloc.h"
+#include "ladder_err.h"
 
 /* Above any valid combination count (<= LADDER_PLAN_MAX_MATCHES / 2), and
  * small enough that binom_sat's products cannot overflow 64 bits. */
@@ -151,17 +150,6 @@ static uint64_t binom_sat(uint32_t n, uint32_t k)
     return c;
 }
 
-__attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t cap,
-                                                          const char *fmt, ...)
-{
-    if (err == NULL || cap == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, cap, fmt, ap);
-    va_end(ap);
-}
-
 /* The combination shape of p: choose `pick` out of `pool` participants
  * (gauntlet: the others, with participant 0 prepended). */
 static void shape(const ladder_plan_params *p, uint32_t *pool, uint32_t *pick)
@@ -188,46 +176,47 @@ static int check(const ladder_plan_params *p, uint64_t *combos, uint64_t *total,
                  size_t cap)
 {
     if (p == NULL) {
-        set_err(err, cap, "no plan parameters");
+        ladder_set_err(err, cap, "no plan parameters");
         return JA_EINVAL;
     }
     if ((unsigned)p->format >= LADDER_FORMAT_COUNT) {
-        set_err(err, cap, "unknown tournament format %u", (unsigned)p->format);
+        ladder_set_err(err, cap, "unknown tournament format %u", (unsigned)p->format);
         return JA_EINVAL;
     }
     if ((unsigned)p->seating >= LADDER_SEATING_COUNT) {
-        set_err(err, cap, "unknown seating %u", (unsigned)p->seating);
+        ladder_set_err(err, cap, "unknown seating %u", (unsigned)p->seating);
         return JA_EINVAL;
     }
     if (p->n_participants < 2) {
-        set_err(err, cap, "a tournament needs at least 2 participants, not %u",
-                p->n_participants);
+        ladder_set_err(err, cap, "a tournament needs at least 2 participants, not %u",
+                       p->n_participants);
         return JA_EINVAL;
     }
     if (p->n_participants > LADDER_MAX_PARTICIPANTS) {
-        set_err(err, cap, "%u participants is more than the limit of %u", p->n_participants,
-                LADDER_MAX_PARTICIPANTS);
+        ladder_set_err(err, cap, "%u participants is more than the limit of %u", p->n_participants,
+                       LADDER_MAX_PARTICIPANTS);
         return JA_EINVAL;
     }
     if (p->n_seats < 2 || p->n_seats > JA_MAX_SEATS) {
-        set_err(err, cap, "seats must be between 2 and %d, not %u", JA_MAX_SEATS, p->n_seats);
+        ladder_set_err(err, cap, "seats must be between 2 and %d, not %u", JA_MAX_SEATS,
+                       p->n_seats);
         return JA_EINVAL;
     }
     if (p->n_seats > p->n_participants) {
-        set_err(err, cap, "%u seats need at least %u participants, not %u", p->n_seats,
-                p->n_seats, p->n_participants);
+        ladder_set_err(err, cap, "%u seats need at least %u participants, not %u", p->n_seats,
+                       p->n_seats, p->n_participants);
         return JA_EINVAL;
     }
     if (p->rounds < 1) {
-        set_err(err, cap, "rounds must be at least 1");
+        ladder_set_err(err, cap, "rounds must be at least 1");
         return JA_EINVAL;
     }
     if (p->deals != NULL && p->n_deals == 0) {
-        set_err(err, cap, "the deal set is empty");
+        ladder_set_err(err, cap, "the deal set is empty");
         return JA_EINVAL;
     }
     if (p->format == LADDER_FORMAT_KNOCKOUT && p->n_seats != 2) {
-        set_err(err, cap, "a knockout is played by 2 seats, not %u", p->n_seats);
+        ladder_set_err(err, cap, "a knockout is played by 2 seats, not %u", p->n_seats);
         return JA_EINVAL;
     }
     uint32_t pool, pick;
@@ -241,14 +230,14 @@ static int check(const ladder_plan_params *p, uint64_t *combos, uint64_t *total,
     /* c is capped here so that c * orders * n_seats * rounds (<= 10^6 *
      * JA_MAX_SEATS^2 * 2^32) cannot overflow 64 bits. */
     if (c > LADDER_PLAN_MAX_MATCHES) {
-        set_err(err, cap, "the plan has more than %u matches in one round (the limit is %u)",
-                LADDER_PLAN_MAX_MATCHES, LADDER_PLAN_MAX_MATCHES);
+        ladder_set_err(err, cap, "the plan has more than %u matches in one round (the limit is %u)",
+                       LADDER_PLAN_MAX_MATCHES, LADDER_PLAN_MAX_MATCHES);
         return JA_ERANGE;
     }
     uint64_t t = c * block(p) * (uint64_t)p->rounds;
     if (t > LADDER_PLAN_MAX_MATCHES) {
-        set_err(err, cap, "the plan has %llu matches, more than the limit of %u",
-                (unsigned long long)t, LADDER_PLAN_MAX_MATCHES);
+        ladder_set_err(err, cap, "the plan has %llu matches, more than the limit of %u",
+                       (unsigned long long)t, LADDER_PLAN_MAX_MATCHES);
         return JA_ERANGE;
     }
     *combos = c;
