@@ -1,5 +1,4 @@
-/* Swiss pairing and the knockout bracket (pairing.h,
- * docs/tournament-plan.md). */
+/* Swiss pairing and the knockout (pairing.h, docs/tournament-plan.md). */
 #include "pairing.h"
 
 #include <stdlib.h>
@@ -98,9 +97,8 @@ uint32_t ladder_rounds_total(const ladder_plan_params *p)
         return p->rounds;
     if (p->format != LADDER_FORMAT_KNOCKOUT)
         return 1;
-    uint32_t r = 0;
-    while ((1u << r) < p->n_participants)
-        r++;
+    uint32_t r;
+    ladder_knockout_shape(p->n_participants, p->n_seats, &r, NULL);
     return r;
 }
 
@@ -447,6 +445,7 @@ static void decide(ladder_ko_tie *t, const group *g)
     if (t->slot[0] < 0 || t->slot[1] < 0) {
         t->bye = t->slot[0] >= 0 || t->slot[1] >= 0;
         t->winner = t->slot[0] >= 0 ? t->slot[0] : t->slot[1];
+        t->through[t->slot[0] >= 0 ? 0 : 1] = t->bye;
         return;
     }
     if (!g || !g->done)
@@ -464,6 +463,7 @@ static void decide(ladder_ko_tie *t, const group *g)
     else
         w = t->slot[0] < t->slot[1] ? 0 : 1;
     t->winner = t->slot[w];
+    t->through[w] = true;
     t->played = true;
 }
 
@@ -487,7 +487,8 @@ static ladder_ko_tie *bracket(const ladder_plan_params *p, const group *g, uint3
     for (uint32_t r = 0, width = size / 2; width >= 1; r++, width /= 2) {
         for (uint32_t j = 0; j < width; j++) {
             ladder_ko_tie *x = &t[n + j];
-            *x = (ladder_ko_tie){r, j, {-1, -1}, {0, 0}, {0, 0}, -1, false, false};
+            *x = (ladder_ko_tie){.round = r, .position = j, .n = 2, .slot = {-1, -1},
+                                 .advance = 1, .winner = -1};
             for (int s = 0; s < 2; s++) {
                 if (r == 0)
                     x->slot[s] = seeds[2 * j + s] <= p->n_participants
@@ -507,43 +508,154 @@ static ladder_ko_tie *bracket(const ladder_plan_params *p, const group *g, uint3
     return t;
 }
 
+/* ---- Knockout at three seats or more ---------------------------------------- */
+
+/* Orders the members of table t by its group g: the higher total score,
+ * then the more matches won, then the better seed (the lower slot); the
+ * first t->advance go through. Undecided while g is not all done. */
+static void table_decide(ladder_ko_tie *t, const group *g)
+{
+    if (!g || !g->done)
+        return;
+    uint32_t by[JA_MAX_SEATS];
+    for (uint32_t i = 0; i < t->n; i++) {
+        uint32_t m = member_at(g, (uint16_t)t->slot[i]);
+        t->total[i] = m < g->k ? g->total[m] : 0;
+        t->wins[i] = m < g->k ? g->wins[m] : 0;
+        uint32_t j = i;
+        for (; j > 0; j--) { /* insertion: members are few */
+            const uint32_t o = by[j - 1];
+            bool ahead = t->total[i] != t->total[o] ? t->total[i] > t->total[o]
+                         : t->wins[i] != t->wins[o] ? t->wins[i] > t->wins[o]
+                                                     : t->slot[i] < t->slot[o];
+            if (!ahead)
+                break;
+            by[j] = o;
+        }
+        by[j] = i;
+    }
+    for (uint32_t i = 0; i < t->advance; i++)
+        t->through[by[i]] = true;
+    t->winner = t->slot[by[0]];
+    t->played = true;
+}
+
+/* Round r of a K-seat knockout whose field is field[0 .. *n-1] (slots
+ * ascending: best seed first): its tables, then its byes, written at
+ * t[*nt ..]. The best seeds have the byes; the others sit at the tables by
+ * snake seeding (table 0, 1, ..., T-1, then T-1, ..., 0, ...); the round's
+ * eliminations are shared as evenly as they can be, the later tables
+ * eliminating one more. When every table is decided the field becomes the
+ * next round's and true is returned. */
+static bool table_round(const ladder_plan_params *p, const group *g, uint32_t ng, uint32_t r,
+                        uint32_t *field, uint32_t *n, ladder_ko_tie *t, uint32_t *nt)
+{
+    uint32_t k = p->n_seats, tables, next = ladder_knockout_next(*n, k, &tables);
+    uint32_t byes = *n - tables * k, out = *n - next, q = out / tables, extra = out % tables;
+    ladder_ko_tie *x = &t[*nt];
+    for (uint32_t j = 0; j < tables; j++)
+        x[j] = (ladder_ko_tie){.round = r, .position = j, .n = k, .winner = -1,
+                               .advance = k - q - (j >= tables - extra)};
+    for (uint32_t i = 0; i < tables * k; i++) {
+        uint32_t pass = i / tables, pos = i % tables;
+        x[pass % 2 ? tables - 1 - pos : pos].slot[pass] = (int32_t)field[byes + i];
+    }
+    bool decided = true;
+    for (uint32_t j = 0; j < tables; j++) {
+        table_decide(&x[j], find_group(g, ng, r, j));
+        decided &= x[j].played;
+    }
+    for (uint32_t b = 0; b < byes; b++)
+        x[tables + b] = (ladder_ko_tie){.round = r, .position = tables + b, .n = 1,
+                                        .slot = {(int32_t)field[b]}, .advance = 1,
+                                        .through = {true}, .winner = (int32_t)field[b],
+                                        .bye = true};
+    *nt += tables + byes;
+    if (!decided)
+        return false;
+    uint32_t m = 0;
+    for (uint32_t j = 0; j < tables + byes; j++)
+        for (uint32_t i = 0; i < x[j].n; i++)
+            if (x[j].through[i])
+                field[m++] = (uint32_t)x[j].slot[i];
+    for (uint32_t i = 1; i < m; i++) /* ascending: the next round's seeds */
+        for (uint32_t j = i; j > 0 && field[j - 1] > field[j]; j--) {
+            uint32_t s = field[j];
+            field[j] = field[j - 1];
+            field[j - 1] = s;
+        }
+    *n = m;
+    return true;
+}
+
+/* The K-seat knockout from groups g: the rounds as far as they are
+ * decided, each one's tables then byes. */
+static ladder_ko_tie *tables_of(const ladder_plan_params *p, const group *g, uint32_t ng,
+                                uint32_t *n_out)
+{
+    uint32_t rounds, n = p->n_participants, nt = 0;
+    ladder_knockout_shape(n, p->n_seats, &rounds, NULL);
+    ladder_ko_tie *t = ja_xcalloc((size_t)n * rounds + 1, sizeof *t);
+    uint32_t *field = ja_xcalloc(n, sizeof *field);
+    for (uint32_t i = 0; i < n; i++)
+        field[i] = i;
+    for (uint32_t r = 0; r < rounds && table_round(p, g, ng, r, field, &n, t, &nt); r++)
+        ;
+    free(field);
+    *n_out = nt;
+    return t;
+}
+
+/* The knockout's ties or tables from groups g (ladder_knockout_bracket). */
+static ladder_ko_tie *knockout_of(const ladder_plan_params *p, const group *g, uint32_t ng,
+                                  uint32_t *n_out)
+{
+    return p->n_seats == 2 ? bracket(p, g, ng, n_out) : tables_of(p, g, ng, n_out);
+}
+
 int ladder_knockout_bracket(const ladder_plan_params *p, const ladder_played *hist,
                             uint32_t n_hist, ladder_ko_tie **out, uint32_t *n_out)
 {
-    if (p->format != LADDER_FORMAT_KNOCKOUT || p->n_participants < 2)
+    if (p->format != LADDER_FORMAT_KNOCKOUT || p->n_participants < 2 || p->n_seats < 2 ||
+        p->n_seats > JA_MAX_SEATS || p->n_seats > p->n_participants)
         return JA_EINVAL;
     uint32_t ng;
     group *g = groups_of(hist, n_hist, &ng);
-    *out = bracket(p, g, ng, n_out);
+    *out = knockout_of(p, g, ng, n_out);
     free(g);
     return JA_OK;
 }
 
-/* Round `round` of a knockout plan: the ties of that round with both sides
- * known, in position order, `rounds` deals each in both seat orders. */
+/* Round `round` of a knockout plan: the ties or tables of that round with
+ * every member known, in position order, `rounds` deals each in every
+ * seat order and rotation. */
 static int knockout_round(const ladder_plan_params *p, const group *g, uint32_t ng,
                           uint32_t round, uint32_t n_hist, ladder_plan_match **out,
                           uint32_t *n_out, char *err, size_t cap)
 {
-    uint32_t nt, expect = 0, per_tie = 2 * p->rounds;
-    ladder_ko_tie *t = bracket(p, g, ng, &nt);
-    ladder_plan_match *m = ja_xcalloc((size_t)nt * per_tie, sizeof *m);
+    uint32_t nt, expect = 0;
+    uint32_t per_tie = p->rounds * ladder_seating_orders(p->seating, p->n_seats) * p->n_seats;
+    ladder_ko_tie *t = knockout_of(p, g, ng, &nt);
+    ladder_plan_match *m = ja_xcalloc((size_t)nt * per_tie + 1, sizeof *m);
     uint32_t k = 0;
-    bool ready = true;
+    bool ready = true, listed = false;
     for (uint32_t i = 0; i < nt; i++) {
         if (t[i].round < round && !t[i].bye)
             expect += per_tie;
         if (t[i].round < round)
             ready &= t[i].winner >= 0;
+        listed |= t[i].round == round;
         if (t[i].round != round || t[i].bye)
             continue;
-        uint16_t combo[2] = {(uint16_t)t[i].slot[0], (uint16_t)t[i].slot[1]};
-        qsort(combo, 2, sizeof *combo, cmp_u16);
+        uint16_t combo[JA_MAX_SEATS];
+        for (uint32_t s = 0; s < t[i].n; s++)
+            combo[s] = (uint16_t)t[i].slot[s];
+        qsort(combo, t[i].n, sizeof *combo, cmp_u16);
         for (uint32_t r = 0; r < per_tie; r++, k++)
             ladder_plan_fill(p, combo, n_hist + k, round, t[i].position, r, &m[k]);
     }
     free(t);
-    if (!ready || expect != n_hist) {
+    if (!ready || !listed || expect != n_hist) {
         ladder_set_err(err, cap, "knockout round %u: the rounds before are not all played",
                        round + 1);
         free(m);

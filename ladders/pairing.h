@@ -8,11 +8,11 @@
  * a tournament killed and restarted plans the rounds it had not planned
  * yet exactly as an uninterrupted run would have.
  *
- * Every group of a round (a swiss group of n_seats bots, a knockout tie of
- * two) is a duplicate block: the rotations of each seat order of the
- * seating, sharing one deal (knockout: `rounds` deals, each in both seat
- * orders). Its result ranks its members by their total score over the
- * block, ties shared.
+ * Every group of a round (a swiss group of n_seats bots, a knockout table
+ * of n_seats, a tie for two) is a duplicate block: the rotations of each
+ * seat order of the seating, sharing one deal (knockout: `rounds` deals,
+ * each in every seat order and rotation). Its result ranks its members by
+ * their total score over the block, ties shared.
  *
  * Pure: no I/O, no globals; the round functions allocate their result.
  * Safe to call from any thread. */
@@ -38,8 +38,8 @@ typedef struct ladder_played {
     uint8_t place[JA_MAX_SEATS];  /* by seat, 1 = best (done only) */
 } ladder_played;
 
-/* The rounds of the plan: `rounds` for swiss, ceil(log2 N) for knockout,
- * 1 for the formats planned whole. */
+/* The rounds of the plan: `rounds` for swiss, ladder_knockout_shape's for
+ * knockout (two seats: ceil(log2 N)), 1 for the formats planned whole. */
 uint32_t ladder_rounds_total(const ladder_plan_params *p);
 
 /* Plans round `round` of a swiss or knockout plan p (checked: plan.h) from
@@ -71,20 +71,29 @@ typedef struct ladder_swiss_row {
 void ladder_swiss_standings(const ladder_plan_params *p, const ladder_played *hist,
                             uint32_t n_hist, ladder_swiss_row *rows);
 
-/* A knockout tie as decided (or to be). */
+/* A knockout tie (two seats) or table (K seats) as decided, or to be; a
+ * bye is one with a single bot (two seats: one side empty). */
 typedef struct ladder_ko_tie {
     uint32_t round, position;
-    int32_t slot[2];     /* -1: nobody (a bye's empty side, or not known yet) */
-    int64_t total[2];    /* the tie's total score of each side */
-    uint32_t wins[2];    /* matches finished first */
-    int32_t winner;      /* the slot going through; -1 while undecided */
-    bool bye, played;    /* a bye (one side empty); played and decided */
+    uint32_t n;                      /* members: 2 for a tie, K for a table, 1 for a
+                                        K-seat bye */
+    int32_t slot[JA_MAX_SEATS];      /* -1: nobody (a bye's empty side, or not known yet) */
+    int64_t total[JA_MAX_SEATS];     /* the total score of each member */
+    uint32_t wins[JA_MAX_SEATS];     /* matches finished first */
+    uint32_t advance;                /* how many go through (2 seats: 1) */
+    bool through[JA_MAX_SEATS];      /* goes through (once decided) */
+    int32_t winner;                  /* the best member; two seats: the slot going
+                                        through; -1 while undecided */
+    bool bye, played;                /* a bye; played and decided */
 } ladder_ko_tie;
 
-/* The bracket of knockout plan p after hist: every tie of every round,
- * round by round, position by position (P/2 + P/4 + ... + 1 = P - 1 of
- * them, P the power of two at or above N). On JA_OK *out is a new array of
- * *n_out ties (free()). */
+/* The knockout of plan p after hist: two seats, the bracket, every tie of
+ * every round, round by round, position by position (P/2 + P/4 + ... + 1 =
+ * P - 1 of them, P the power of two at or above N); K seats, the tables
+ * then the byes of each round, as far as the results tell (the rounds
+ * after the first undecided one are not known yet). A winner is known
+ * when the last entry is of the last round (ladder_rounds_total) and
+ * decided. On JA_OK *out is a new array of *n_out ties (free()). */
 int ladder_knockout_bracket(const ladder_plan_params *p, const ladder_played *hist,
                             uint32_t n_hist, ladder_ko_tie **out, uint32_t *n_out);
 

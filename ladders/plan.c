@@ -131,6 +131,40 @@ int ladder_seating_order(ladder_seating s, uint32_t n_seats, uint32_t order, uin
     return JA_OK;
 }
 
+uint32_t ladder_knockout_next(uint32_t field, uint32_t n_seats, uint32_t *tables)
+{
+    uint32_t k = n_seats, power = k;
+    *tables = 0;
+    if (field < k || k < 2)
+        return field < k ? field : 1;
+    if (field == k) {
+        *tables = 1;
+        return 1;
+    }
+    /* The largest power of k below the field (at least k), unless more
+     * than one round away: every table eliminates at most k - 1. */
+    while ((uint64_t)power * k < field)
+        power *= k;
+    uint32_t most = field / k * (k - 1), next = field - most > power ? field - most : power;
+    *tables = (field - next + k - 2) / (k - 1);
+    return next;
+}
+
+void ladder_knockout_shape(uint32_t n, uint32_t n_seats, uint32_t *rounds, uint64_t *tables)
+{
+    uint32_t r = 0, t;
+    uint64_t all = 0;
+    while (n > 1 && n >= n_seats && n_seats >= 2) {
+        n = ladder_knockout_next(n, n_seats, &t);
+        all += t;
+        r++;
+    }
+    if (rounds)
+        *rounds = r;
+    if (tables)
+        *tables = all;
+}
+
 /* C(n, k), or BINOM_SATURATE when it is at least that large. The running
  * value after step i is C(n-k+i, i), which grows with i (k <= n-k after the
  * symmetry step), so once it saturates the result does too; every product
@@ -215,18 +249,15 @@ static int check(const ladder_plan_params *p, uint64_t *combos, uint64_t *total,
         ladder_set_err(err, cap, "the deal set is empty");
         return JA_EINVAL;
     }
-    if (p->format == LADDER_FORMAT_KNOCKOUT && p->n_seats != 2) {
-        ladder_set_err(err, cap, "a knockout is played by 2 seats, not %u", p->n_seats);
-        return JA_EINVAL;
-    }
     uint32_t pool, pick;
     shape(p, &pool, &pick);
     uint64_t c = binom_sat(pool, pick);
-    /* Swiss: the groups of a round; knockout: its N-1 ties, in all. */
+    /* Swiss: the groups of a round; knockout: its tables, in all (N-1 ties
+     * for two seats). */
     if (p->format == LADDER_FORMAT_SWISS)
         c = p->n_participants / p->n_seats;
     else if (p->format == LADDER_FORMAT_KNOCKOUT)
-        c = p->n_participants - 1;
+        ladder_knockout_shape(p->n_participants, p->n_seats, NULL, &c);
     /* c is capped here so that c * orders * n_seats * rounds (<= 10^6 *
      * JA_MAX_SEATS^2 * 2^32) cannot overflow 64 bits. */
     if (c > LADDER_PLAN_MAX_MATCHES) {

@@ -53,7 +53,7 @@ typedef enum ladder_format {
     LADDER_FORMAT_ROUND_ROBIN, /* every n_seats-combination of participants */
     LADDER_FORMAT_GAUNTLET,    /* participant 0 against every combination of the others */
     LADDER_FORMAT_SWISS,       /* rounds paired from the results so far (pairing.h) */
-    LADDER_FORMAT_KNOCKOUT,    /* a 2-seat bracket, each tie a duplicate mini-match (pairing.h) */
+    LADDER_FORMAT_KNOCKOUT,    /* tables of n_seats bots, the best go through (pairing.h) */
     LADDER_FORMAT_COUNT
 } ladder_format;
 
@@ -137,8 +137,8 @@ bool ladder_format_by_rounds(ladder_format f);
  * before anything is written. Round-robin has C(N,K)*O*K*R matches, gauntlet
  * C(N-1,K-1)*O*K*R, where O is ladder_seating_orders(seating, K); swiss
  * floor(N/K)*O*K*R (R rounds of floor(N/K) groups, N mod K byes a round);
- * knockout (K = 2 only) (N-1)*2*R (N-1 ties of R deals in both seat
- * orders).
+ * knockout T*O*K*R (T tables of R deals, each in every seat order and
+ * rotation: ladder_knockout_shape; two seats: T = N-1).
  * Returns JA_OK and sets *out_count; JA_EINVAL for parameters that make no
  * plan (N < 2, K < 2, K > N, K > JA_MAX_SEATS, N > LADDER_MAX_PARTICIPANTS,
  * R < 1, unknown format or seating); JA_ERANGE when the plan would exceed
@@ -148,6 +148,21 @@ bool ladder_format_by_rounds(ladder_format f);
  * of 1000000". out_count may be NULL. */
 int ladder_plan_count(const ladder_plan_params *p, uint32_t *out_count, char *err,
                       size_t cap);
+
+/* A round of a knockout of n_seats seats (docs/tournament-plan.md,
+ * "Knockout") whose field holds `field` bots: returns the bots that go on
+ * to the next round (1: the winner) and sets *tables, the tables of
+ * n_seats bots played in it. The field of the next round is the largest
+ * power of n_seats below `field` (at least n_seats), or as near it as one
+ * round of tables eliminating n_seats - 1 each comes; a field of n_seats
+ * plays the final table. It depends on the sizes only, never on results.
+ * A field below n_seats (or of 1) returns itself with no table. */
+uint32_t ladder_knockout_next(uint32_t field, uint32_t n_seats, uint32_t *tables);
+
+/* The rounds (*rounds) and tables in all (*tables) of a knockout of n bots
+ * at n_seats seats, from ladder_knockout_next; either may be NULL. Two
+ * seats: ceil(log2 n) rounds, n - 1 ties. */
+void ladder_knockout_shape(uint32_t n, uint32_t n_seats, uint32_t *rounds, uint64_t *tables);
 
 /* The match of a combination (participant slots, n_seats of them) numbered
  * `number`, in round `round`, combination `combo_index`, `rotation` the

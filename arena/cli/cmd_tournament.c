@@ -24,7 +24,7 @@ static const char HELP[] =
     "  --bot SPEC         one more participant (for specs with commas); repeatable\n"
     "  --seats K          seats per match (default: the number of bots)\n"
     "  --rounds R         repeat the plan R times (default 1); swiss: R rounds;\n"
-    "                     knockout: R deals a tie\n"
+    "                     knockout: R deals a tie or table\n"
     "  --format F         round-robin (default), gauntlet (the first bot against\n"
     "                     every combination of the others), swiss or knockout:\n"
     "                     swiss: R rounds, each planned once the round before is\n"
@@ -33,11 +33,16 @@ static const char HELP[] =
     "                     tie-breaks), N mod K byes a round (a win, to the lowest\n"
     "                     with the fewest byes), each group one duplicate deal in\n"
     "                     every seat order; standings by points, then Buchholz;\n"
-    "                     knockout (2 seats): a bracket seeded in the order given,\n"
+    "                     knockout: seeded in the order given; 2 seats: a bracket,\n"
     "                     byes to the top seeds up to a power of two, each tie R\n"
-    "                     deals in both seat orders, won by the higher total score,\n"
-    "                     then more matches won, then the better seed\n"
-    "                     (docs/tournament-plan.md); both are played --duplicate\n"
+    "                     deals in both seat orders; K seats: tables of K, the\n"
+    "                     fewest that bring the field to the next power of K (or\n"
+    "                     as near as a round can), byes to the top seeds, the\n"
+    "                     others at tables by snake seeding, re-seeded each round,\n"
+    "                     each table R deals in every seat order and rotation, its\n"
+    "                     best going through (1 of K, or more when fewer must go);\n"
+    "                     ranked by total score, then matches won, then the better\n"
+    "                     seed (docs/tournament-plan.md); both are played --duplicate\n"
     "  --deals FILE       play the deals of FILE (a curated deal set: a header line\n"
     "                     'jackarena-deals 1', then one match seed a line; 'arena\n"
     "                     ladder deals' makes one) instead of deals derived from\n"
@@ -259,10 +264,6 @@ static bool check_plan(tournament_flags *f, const ja_game_rules *g, int n_bots,
         arena_error("--format '%s': use round-robin, gauntlet, swiss or knockout", f->format_s);
         return false;
     }
-    if (pp->format == LADDER_FORMAT_KNOCKOUT && f->seats != 2) {
-        arena_error("--format knockout is played by 2 seats, not %u (give --seats 2)", f->seats);
-        return false;
-    }
     char err[1200];
     if (f->deals_path && ladder_deals_read(f->deals_path, &f->deals, &f->n_deals, err,
                                            sizeof err) != JA_OK) {
@@ -302,9 +303,10 @@ static bool check_rounds(const ladder_plan_params *pp, const arena_scale *sc)
         arena_error("--deals cannot be played in shards (--shard, --slurm; --workers and "
                     "--slurm-workers can)");
     else
-        arena_error("--format %s plans each round from the results of the one before: it "
-                    "cannot be played in shards (--shard, --slurm; --workers and "
-                    "--slurm-workers can)", ladder_format_name(pp->format));
+        arena_error("--format %s plans each round from the results of the one before, and a "
+                    "shard's database holds only its own: it cannot be played in shards "
+                    "(--shard, --slurm; --workers and --slurm-workers can)",
+                    ladder_format_name(pp->format));
     return false;
 }
 

@@ -128,35 +128,82 @@ static void swiss_text(FILE *out, const arena_rounds_view *v)
     free(rows);
 }
 
+/* The knockout's winner: the best of the last round's decided table. */
+static int32_t ko_winner(const arena_rounds_view *v, const ladder_ko_tie *t, uint32_t n)
+{
+    return n && t[n - 1].round + 1 == v->rounds ? t[n - 1].winner : -1;
+}
+
+/* A K-seat table (or bye) as a line. */
+static void table_text(FILE *out, const arena_rounds_view *v, const ladder_ko_tie *x)
+{
+    fprintf(out, "  round %u, table %u: ", x->round + 1, x->position + 1);
+    if (x->bye) {
+        fprintf(out, "%s (bye)\n", slot_name(v, x->winner));
+        return;
+    }
+    for (uint32_t i = 0; i < x->n; i++)
+        fprintf(out, "%s%s", i ? ", " : "", slot_name(v, x->slot[i]));
+    if (x->played) {
+        fputs("  scores", out);
+        for (uint32_t i = 0; i < x->n; i++) {
+            char a[32];
+            arena_format_score(x->total[i], a, sizeof a);
+            fprintf(out, "%s %s", i ? "," : "", a);
+        }
+        fputs(", wins", out);
+        for (uint32_t i = 0; i < x->n; i++)
+            fprintf(out, "%s %u", i ? "," : "", x->wins[i]);
+        fputs(":", out);
+        for (uint32_t i = 0, c = 0; i < x->n; i++)
+            if (x->through[i])
+                fprintf(out, "%s %s", c++ ? "," : "", slot_name(v, x->slot[i]));
+        fputs(" through", out);
+    } else {
+        fprintf(out, "  (the best %u go through)", x->advance);
+    }
+    fputc('\n', out);
+}
+
+/* A 2-seat tie as a line. */
+static void tie_text(FILE *out, const arena_rounds_view *v, const ladder_ko_tie *x)
+{
+    fprintf(out, "  round %u, tie %u: ", x->round + 1, x->position + 1);
+    if (x->bye) {
+        fprintf(out, "%s (bye)\n", slot_name(v, x->winner));
+        return;
+    }
+    fprintf(out, "%s - %s", slot_name(v, x->slot[0]), slot_name(v, x->slot[1]));
+    if (x->played) {
+        char a[32], b[32];
+        arena_format_score(x->total[0], a, sizeof a);
+        arena_format_score(x->total[1], b, sizeof b);
+        fprintf(out, "  %s - %s, wins %u - %u: %s through", a, b, x->wins[0], x->wins[1],
+                slot_name(v, x->winner));
+    }
+    fputc('\n', out);
+}
+
 static void knockout_text(FILE *out, const arena_rounds_view *v)
 {
     ladder_ko_tie *t = NULL;
     uint32_t n = 0;
     if (ladder_knockout_bracket(&v->pp, v->hist, v->n_hist, &t, &n) != JA_OK)
         return;
-    fprintf(out, "\nknockout bracket after %u of %u rounds (a tie: %u deal%s in both seat "
-            "orders; the higher total score goes through, then more matches won, then the "
-            "better seed):\n", v->rounds_done, v->rounds, v->pp.rounds,
-            v->pp.rounds == 1 ? "" : "s");
-    for (uint32_t i = 0; i < n; i++) {
-        const ladder_ko_tie *x = &t[i];
-        fprintf(out, "  round %u, tie %u: ", x->round + 1, x->position + 1);
-        if (x->bye) {
-            fprintf(out, "%s (bye)\n", slot_name(v, x->winner));
-            continue;
-        }
-        fprintf(out, "%s - %s", slot_name(v, x->slot[0]), slot_name(v, x->slot[1]));
-        if (x->played) {
-            char a[32], b[32];
-            arena_format_score(x->total[0], a, sizeof a);
-            arena_format_score(x->total[1], b, sizeof b);
-            fprintf(out, "  %s - %s, wins %u - %u: %s through", a, b, x->wins[0], x->wins[1],
-                    slot_name(v, x->winner));
-        }
-        fputc('\n', out);
-    }
-    if (n && t[n - 1].winner >= 0)
-        fprintf(out, "  winner: %s\n", slot_name(v, t[n - 1].winner));
+    if (v->pp.n_seats == 2)
+        fprintf(out, "\nknockout bracket after %u of %u rounds (a tie: %u deal%s in both seat "
+                "orders; the higher total score goes through, then more matches won, then the "
+                "better seed):\n", v->rounds_done, v->rounds, v->pp.rounds,
+                v->pp.rounds == 1 ? "" : "s");
+    else
+        fprintf(out, "\nknockout after %u of %u rounds (a table: %u deal%s in every seat order "
+                "and rotation; ranked by total score, then matches won, then seed):\n",
+                v->rounds_done, v->rounds, v->pp.rounds, v->pp.rounds == 1 ? "" : "s");
+    for (uint32_t i = 0; i < n; i++)
+        (v->pp.n_seats == 2 ? tie_text : table_text)(out, v, &t[i]);
+    int32_t w = ko_winner(v, t, n);
+    if (w >= 0)
+        fprintf(out, "  winner: %s\n", slot_name(v, w));
     free(t);
 }
 
@@ -198,17 +245,29 @@ static void tie_json(json_w *w, const arena_rounds_view *v, const ladder_ko_tie 
     jw_int(w, "round", x->round + 1);
     jw_int(w, "tie", x->position + 1);
     jw_arr(w, "bots");
-    for (int s = 0; s < 2; s++)
+    for (uint32_t s = 0; s < x->n; s++)
         if (x->slot[s] >= 0)
             jw_str(w, NULL, slot_name(v, x->slot[s]));
         else
             jw_null(w, NULL);
     jw_arr_end(w);
     jw_bool(w, "bye", x->bye);
+    jw_int(w, "advance", x->advance);
     if (x->played) {
         jw_arr(w, "scores");
-        jw_score(w, NULL, x->total[0]);
-        jw_score(w, NULL, x->total[1]);
+        for (uint32_t s = 0; s < x->n; s++)
+            jw_score(w, NULL, x->total[s]);
+        jw_arr_end(w);
+        jw_arr(w, "wins");
+        for (uint32_t s = 0; s < x->n; s++)
+            jw_int(w, NULL, x->wins[s]);
+        jw_arr_end(w);
+    }
+    if (x->played || x->bye) {
+        jw_arr(w, "through");
+        for (uint32_t s = 0; s < x->n; s++)
+            if (x->through[s])
+                jw_str(w, NULL, slot_name(v, x->slot[s]));
         jw_arr_end(w);
     }
     if (x->winner >= 0)
@@ -227,12 +286,14 @@ static void knockout_json(json_w *w, const arena_rounds_view *v)
     jw_obj(w, "knockout");
     jw_int(w, "rounds", v->rounds);
     jw_int(w, "rounds_played", v->rounds_done);
+    jw_int(w, "seats", v->pp.n_seats);
     jw_arr(w, "ties");
     for (uint32_t i = 0; i < n; i++)
         tie_json(w, v, &t[i]);
     jw_arr_end(w);
-    if (n && t[n - 1].winner >= 0)
-        jw_str(w, "winner", slot_name(v, t[n - 1].winner));
+    int32_t win = ko_winner(v, t, n);
+    if (win >= 0)
+        jw_str(w, "winner", slot_name(v, win));
     else
         jw_null(w, "winner");
     jw_obj_end(w);

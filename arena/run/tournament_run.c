@@ -413,8 +413,9 @@ static void print_header(FILE *out, const run_state *r)
         fprintf(out, "swiss: %u rounds, each planned from the results before it\n",
                 pp->rounds);
     else if (ko)
-        fprintf(out, "knockout: %u deal%s a tie, each in both seat orders\n", pp->rounds,
-                pp->rounds == 1 ? "" : "s");
+        fprintf(out, "knockout: %u deal%s a %s, each in %s\n", pp->rounds,
+                pp->rounds == 1 ? "" : "s", pp->n_seats == 2 ? "tie" : "table",
+                pp->n_seats == 2 ? "both seat orders" : "every seat order and rotation");
     if (r->t->found && r->n_pending && r->n_pending < ti->n_matches)
         fprintf(out, "resuming: %u of %u matches already played\n", ti->n_matches - r->n_pending,
                 ti->n_matches);

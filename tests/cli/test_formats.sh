@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # `arena tournament --format swiss|knockout` and `--deals FILE` with real
-# processes: a swiss tournament played at --jobs 2, killed with SIGKILL once
-# its second round is being played and run again, ends with the same
-# matches (number, seats, seed, digest) and the same swiss standings as an
-# uninterrupted run; no pair meets twice while that can be avoided; groups
-# of three; knockouts of 3, 5 and 8 bots (byes, match counts, a winner);
+# processes: a swiss tournament and a knockout at three seats played at
+# --jobs 2, each killed with SIGKILL once its second round is being played
+# and run again, end with the same matches (number, seats, seed, digest)
+# and the same standings or tables as an uninterrupted run; no pair meets
+# twice while that can be avoided; groups of three; knockouts of 3, 5 and
+# 8 bots (byes, match counts, a winner);
 # bad input refused in one line; a deal set made from a ladder by `arena
 # ladder deals` and played back by --deals (the matches are dealt its
 # seeds, in order); a bad deal set named with its line.
@@ -33,9 +34,34 @@ expect_fail() { # expect_fail CODE PATTERN -- command...: one stderr line, nothi
 }
 check() { local d=$1; shift; if "$@"; then pass=$((pass + 1)); echo "ok: $d"; else fail=$((fail + 1)); echo "FAIL: $d"; fi; }
 
+# kill_in_round_2 PID DB: SIGKILL the arena PID once DB holds a done match
+# of the second round (polled in the database, no timing; or not at all if
+# it has ended first).
+kill_in_round_2() {
+  $PY - "$1" "$2" <<'PYEOF'
+import sqlite3, sys, time
+while True:
+    try:  # ended (a zombie until the shell waits for it)
+        if open("/proc/%s/stat" % sys.argv[1]).read().split(")")[-1].split()[0] == "Z":
+            break
+    except OSError:
+        break
+    try:
+        c = sqlite3.connect("file:%s?mode=ro" % sys.argv[2], uri=True)
+        n = c.execute("select count(*) from matches where status = 'done' and round >= 1").fetchone()[0]
+        c.close()
+        if n >= 1:
+            break
+    except sqlite3.Error:
+        pass
+    time.sleep(0.01)
+PYEOF
+  kill -9 "$1" 2>/dev/null; wait "$1" 2>/dev/null
+}
+
 B2="--bots random,greedy"
-expect_fail 2 "--format knockout is played by 2 seats, not 3" -- "$ARENA" tournament $T --bots random,greedy,random --format knockout
-expect_fail 2 "cannot be played in shards" -- "$ARENA" tournament $T $B2 --format swiss --shard 1/2
+expect_fail 2 "--seats 3 needs at least 3 bots" -- "$ARENA" tournament $T $B2 --seats 3 --format knockout
+expect_fail 2 "a shard's database holds only its own: it cannot be played in shards" -- "$ARENA" tournament $T $B2 --format swiss --shard 1/2
 printf 'jackarena-deals 1\n12\n# fine\nx3\n' >bad.txt
 expect_fail 2 "^arena: error: --deals: bad.txt:4: 'x3' is not a seed" -- "$ARENA" tournament $T $B2 --deals bad.txt
 printf 'jackarena-deals 9\n12\n' >new.txt
@@ -56,26 +82,7 @@ swiss() { "$ARENA" tournament $T $BOTS --seats 2 --format swiss --rounds 6 --see
 swiss full.db >full.json
 "$ARENA" tournament $T $BOTS --seats 2 --format swiss --rounds 6 --seed 17 \
   --jobs 2 -q --json --db killed.db >/dev/null 2>&1 &
-pid=$!
-$PY - $pid <<'PYEOF'
-import sqlite3, sys, time
-while True:
-    try:  # ended (a zombie until the shell waits for it)
-        if open("/proc/%s/stat" % sys.argv[1]).read().split(")")[-1].split()[0] == "Z":
-            break
-    except OSError:
-        break
-    try:
-        c = sqlite3.connect("file:killed.db?mode=ro", uri=True)
-        n = c.execute("select count(*) from matches where status = 'done' and round >= 1").fetchone()[0]
-        c.close()
-        if n >= 1:
-            break
-    except sqlite3.Error:
-        pass
-    time.sleep(0.01)
-PYEOF
-kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+kill_in_round_2 $! killed.db
 killed_at=$($PY -c "import sqlite3; print(sqlite3.connect('killed.db').execute(\"select count(*) from matches where status='done'\").fetchone()[0])")
 swiss killed.db >killed.json
 check "swiss killed mid-way ($killed_at matches done) and resumed = uninterrupted" $PY - <<'PYEOF'
@@ -140,6 +147,44 @@ assert ko["winner"] is not None and ko["rounds_played"] == ko["rounds"]
 assert ko["ties"][0]["bots"][0] == "greedy"
 PYEOF
 done
+
+# A knockout at three seats, 8 bots, 2 deals a table, at --jobs 2:
+# uninterrupted, then killed in its second round and run again.
+KB="--bots random,greedy,random,greedy,random,random,greedy,random"
+ko3() { "$ARENA" tournament $T $KB --seats 3 --format knockout --rounds 2 --seed 23 \
+          --opt games=1 --jobs 2 -q --json --db "$@"; }
+ko3 ko3full.db >ko3full.json
+"$ARENA" tournament $T $KB --seats 3 --format knockout --rounds 2 --seed 23 \
+  --opt games=1 --jobs 2 -q --json --db ko3killed.db >/dev/null 2>&1 &
+kill_in_round_2 $! ko3killed.db
+ko3_at=$($PY -c "import sqlite3; print(sqlite3.connect('ko3killed.db').execute(\"select count(*) from matches where status='done'\").fetchone()[0])")
+ko3 ko3killed.db >ko3killed.json
+check "knockout at 3 seats killed mid-way ($ko3_at matches done) and resumed = uninterrupted" \
+  $PY - <<'PYEOF'
+import json, sqlite3
+a = json.load(open("ko3full.json")); b = json.load(open("ko3killed.json"))
+assert a["knockout"] == b["knockout"], (a["knockout"], b["knockout"])
+ko = b["knockout"]
+# 8 bots at 3 seats: 2 tables (2 byes), then 1 table (1 bye), then the
+# final: 4 tables of 2 deals x 2 orders x 3 rotations.
+assert b["matches"] == b["planned"] == 4 * 12, b
+assert ko["rounds"] == ko["rounds_played"] == 3 and ko["seats"] == 3, ko
+tables = [t for t in ko["ties"] if not t["bye"]]
+assert [t["round"] for t in tables] == [1, 1, 2, 3], tables
+assert [len(t["through"]) for t in tables] == [1, 1, 2, 1], tables
+assert sum(t["bye"] for t in ko["ties"]) == 3, ko
+assert ko["winner"] == tables[-1]["winner"] == tables[-1]["through"][0]
+q = ("select m.number, m.round, m.combo, m.seed, m.digest, (select group_concat(slot) from"
+     " (select slot from match_seats s where s.match_id = m.id order by seat))"
+     " from matches m order by m.number")
+da = sqlite3.connect("ko3full.db").execute(q).fetchall()
+db = sqlite3.connect("ko3killed.db").execute(q).fetchall()
+assert da == db and len(da) == 48
+# A table: 12 matches, 2 deals, each dealt to all 6 seatings.
+for t in range(4):
+    block = da[t * 12:(t + 1) * 12]
+    assert len({m[3] for m in block}) == 2 and len({m[5] for m in block}) == 6, block
+PYEOF
 
 # A deal set from a ladder, played back.
 "$ARENA" tournament $T --bots random,greedy,random --seats 2 --duplicate --rounds 3 --seed 2 \

@@ -2,8 +2,10 @@
  * curated deal sets (ladders/deals.h): no rematch while one can be
  * avoided, byes (the fewest first, never two while another has none),
  * groups of equal points, determinism, the bracket's seeding, byes and
- * tie-breaks for 3, 5 and 8 bots, the swiss standings' Buchholz worked by
- * hand, and the deal set's parser, hash and use by a plan. */
+ * tie-breaks for 3, 5 and 8 bots, knockouts of 3 to 5 seats (the field's
+ * shape, tables by snake seeding, byes to the best seeds, the strongest
+ * winning, the tie-breaks), the swiss standings' Buchholz worked by hand,
+ * and the deal set's parser, hash and use by a plan. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -345,11 +347,204 @@ static void test_knockout_tiebreak(void **state)
     assert_int_equal(t[0].total[0], t[0].total[1]);
     assert_int_equal(t[0].winner, 0);
     free(t);
-    /* Knockout is played by two seats only. */
-    ladder_plan_params p = params(6, 3, 1, LADDER_FORMAT_KNOCKOUT, 1);
+}
+
+/* The shape of a knockout: two seats, ceil(log2 N) rounds and N - 1 ties
+ * (the bracket's); K seats, a field that shrinks to a power of K (or as
+ * near as a round of tables can bring it) and a final table of K. */
+static void test_knockout_shape(void **state)
+{
+    (void)state;
+    for (uint32_t n = 2; n <= 300; n++) {
+        uint32_t r, lg = 0;
+        uint64_t t;
+        while ((1u << lg) < n)
+            lg++;
+        ladder_knockout_shape(n, 2, &r, &t);
+        assert_int_equal(r, lg);
+        assert_int_equal(t, n - 1);
+    }
+    static const uint32_t next3[][3] = {
+        /* field, next field, tables */
+        {3, 1, 1}, {4, 3, 1}, {5, 3, 1}, {6, 3, 2}, {8, 4, 2}, {9, 3, 3}, {10, 9, 1},
+        {11, 9, 1}, {12, 9, 2}, {27, 9, 9}, {28, 27, 1},
+    };
+    for (size_t i = 0; i < sizeof next3 / sizeof *next3; i++) {
+        uint32_t t;
+        assert_int_equal(ladder_knockout_next(next3[i][0], 3, &t), next3[i][1]);
+        assert_int_equal(t, next3[i][2]);
+    }
+    for (uint32_t k = 3; k <= JA_MAX_SEATS; k++)
+        for (uint32_t n = k; n <= 400; n++) {
+            uint32_t field = n, rounds = 0, tables, power = k;
+            uint64_t all = 0;
+            while ((uint64_t)power * k < n)
+                power *= k;
+            while (field > 1) {
+                uint32_t next = ladder_knockout_next(field, k, &tables);
+                assert_true(next >= (field == k ? 1u : k) && next < field);
+                assert_true(tables >= 1 && tables * k <= field);
+                /* At most k - 1 out of a table, at least one. */
+                assert_true(field - next <= tables * (k - 1) && field - next >= tables);
+                if (rounds == 0 && n > k && next != power) /* power out of reach */
+                    assert_int_equal(next, n - n / k * (k - 1));
+                all += tables;
+                field = next;
+                rounds++;
+            }
+            uint32_t r;
+            uint64_t t;
+            ladder_knockout_shape(n, k, &r, &t);
+            assert_int_equal(r, rounds);
+            assert_int_equal(t, all);
+        }
+}
+
+/* A knockout of n bots at k seats, `deals` deals a table, played out with
+ * the strengths given (score = strength): every round seats each bot of
+ * the field once (a table or a bye, the byes the best seeds), each table
+ * a duplicate block per deal, the plan's count, and the winner. Returns
+ * the tables (caller frees). */
+static ladder_ko_tie *knockout_k(uint32_t n, uint32_t k, const uint32_t *strength,
+                                 uint32_t deals, uint32_t *nt, int32_t *winner)
+{
+    sim s = {params(n, k, deals, LADDER_FORMAT_KNOCKOUT, 5), strength, NULL, 0};
+    uint32_t rounds = ladder_rounds_total(&s.p), field = n;
+    uint32_t per = ladder_seating_orders(LADDER_SEATING_BALANCED, k) * k;
+    for (uint32_t r = 0; r < rounds; r++) {
+        uint32_t nm, tables, seen[64] = {0}, met[64 * 64] = {0};
+        uint32_t next = ladder_knockout_next(field, k, &tables);
+        ladder_plan_match *m = sim_round(&s, r, &nm);
+        assert_int_equal(nm, tables * per * deals);
+        count_groups(m, nm, per, n, met, seen);
+        uint32_t at = 0;
+        for (uint32_t i = 0; i < n; i++)
+            at += seen[i];
+        assert_int_equal(at, tables * k * deals); /* a block a deal */
+        for (uint32_t i = 0; i < n; i++)
+            assert_true(seen[i] == 0 || seen[i] == deals);
+        /* Different deals in a table, and a table's deals in every order. */
+        if (deals > 1)
+            assert_true(m[0].seed != m[per].seed);
+        free(m);
+        field = next;
+        /* The round after cannot be planned twice, nor skipped. */
+        ladder_plan_match *again = NULL;
+        uint32_t na;
+        char err[200];
+        if (r + 2 < rounds) {
+            assert_int_equal(ladder_round_plan(&s.p, s.h, s.n, r + 2, &again, &na, err,
+                                               sizeof err), JA_EINVAL);
+            assert_null(again);
+        }
+    }
+    uint32_t total;
+    assert_int_equal(ladder_plan_count(&s.p, &total, NULL, 0), JA_OK);
+    assert_int_equal(s.n, total);
+    ladder_ko_tie *t = NULL;
+    assert_int_equal(ladder_knockout_bracket(&s.p, s.h, s.n, &t, nt), JA_OK);
+    assert_int_equal(t[*nt - 1].round, rounds - 1);
+    assert_int_equal(t[*nt - 1].n, k);
+    assert_true(t[*nt - 1].played);
+    *winner = t[*nt - 1].winner;
+    free(s.h);
+    return t;
+}
+
+static void test_knockout_tables(void **state)
+{
+    (void)state;
+    /* 8 bots at 3 seats: round 1 byes to seeds 1 and 2, tables by snake
+     * {3, 6, 7} and {4, 5, 8}, one through each; round 2 a bye to seed 1
+     * and a table of three, two through; then the final table. */
+    uint32_t s8[8] = {1, 2, 3, 4, 5, 6, 70, 8};
+    uint32_t nt;
+    int32_t w;
+    ladder_ko_tie *t = knockout_k(8, 3, s8, 1, &nt, &w);
+    static const int32_t tables[2][3] = {{2, 5, 6}, {3, 4, 7}};
+    for (uint32_t j = 0; j < 2; j++) {
+        assert_false(t[j].bye);
+        assert_int_equal(t[j].advance, 1);
+        for (uint32_t i = 0; i < 3; i++)
+            assert_int_equal(t[j].slot[i], tables[j][i]);
+    }
+    assert_true(t[0].through[2] && !t[0].through[0] && !t[0].through[1]);
+    assert_int_equal(t[1].winner, 7);
+    assert_true(t[2].bye && t[2].winner == 0 && t[3].bye && t[3].winner == 1);
+    /* Round 2: the table {2 (seed 2), 6, 7} with two through, a bye to seed 1. */
+    assert_int_equal(t[4].round, 1);
+    assert_int_equal(t[4].advance, 2);
+    assert_int_equal(t[4].slot[0], 1);
+    assert_int_equal(t[4].slot[1], 6);
+    assert_int_equal(t[4].slot[2], 7);
+    assert_true(t[4].through[1] && t[4].through[2]);
+    assert_true(t[5].bye && t[5].winner == 0);
+    assert_int_equal(nt, 7);
+    assert_int_equal(w, 6);
+    free(t);
+    /* Many sizes: the strongest always wins. */
+    for (uint32_t k = 3; k <= 5; k++)
+        for (uint32_t n = k; n <= 30; n++) {
+            uint32_t strength[64], best = 0;
+            for (uint32_t i = 0; i < n; i++) {
+                strength[i] = (uint32_t)(ja_seed_derive(n * 31 + k, 2, i) % 1000u) * 64 + i;
+                best = strength[i] > strength[best] ? i : best;
+            }
+            t = knockout_k(n, k, strength, n % 2 + 1, &nt, &w);
+            assert_int_equal(w, (int32_t)best);
+            free(t);
+        }
+}
+
+/* Equal scores at a table: the more matches won, then the better seed. */
+static void test_knockout_table_tiebreak(void **state)
+{
+    (void)state;
+    uint32_t equal[4] = {4, 4, 4, 4}, nt;
+    int32_t w;
+    ladder_ko_tie *t = knockout_k(4, 3, equal, 1, &nt, &w);
+    /* Round 1: a bye to seed 1, a table of seeds 2-4 with two through. */
+    assert_true(t[0].played && t[0].advance == 2);
+    assert_true(t[0].through[0] && t[0].through[1] && !t[0].through[2]);
+    assert_true(t[1].bye && t[1].winner == 0);
+    assert_int_equal(w, 0);
+    free(t);
+    /* More matches won beats the better seed: a hand-made history. */
+    ladder_plan_params p = params(3, 3, 1, LADDER_FORMAT_KNOCKOUT, 1);
+    ladder_plan_match *m = NULL;
+    uint32_t nm;
     char err[200];
-    assert_int_equal(ladder_plan_count(&p, NULL, err, sizeof err), JA_EINVAL);
-    assert_non_null(strstr(err, "2 seats"));
+    assert_int_equal(ladder_round_plan(&p, NULL, 0, 0, &m, &nm, err, sizeof err), JA_OK);
+    assert_int_equal(nm, 6);
+    ladder_played h[6];
+    memset(h, 0, sizeof h);
+    for (uint32_t i = 0; i < nm; i++) {
+        h[i] = (ladder_played){.number = i, .round = 0, .combo = 0, .n_seats = 3,
+                               .done = true};
+        for (uint32_t a = 0; a < 3; a++) {
+            h[i].slot[a] = m[i].slot[a];
+            /* Slot 2 wins match 0 by 5 and loses the others by 1. */
+            int64_t sc = m[i].slot[a] == 2 ? (i == 0 ? 10 : -2) : (i == 0 ? 0 : 1);
+            h[i].score[a] = sc;
+            h[i].place[a] = (uint8_t)(m[i].slot[a] == 2 ? (i == 0 ? 1 : 3) : (i == 0 ? 2 : 1));
+        }
+    }
+    free(m);
+    assert_int_equal(ladder_knockout_bracket(&p, h, nm, &t, &nt), JA_OK);
+    assert_int_equal(nt, 1);
+    /* Totals: slot 2: 0, slots 0 and 1: 5 each; wins: 5 each, 1: the
+     * better seed. */
+    assert_int_equal(t[0].total[0], t[0].total[1]);
+    assert_int_equal(t[0].winner, 0);
+    /* Slot 0 second in match 1 (a shared first before): a win fewer. */
+    for (uint32_t a = 0; a < 3; a++)
+        if (h[1].slot[a] == 0)
+            h[1].place[a] = 2;
+    free(t);
+    assert_int_equal(ladder_knockout_bracket(&p, h, nm, &t, &nt), JA_OK);
+    assert_true(t[0].wins[1] > t[0].wins[0]);
+    assert_int_equal(t[0].winner, 1);
+    free(t);
 }
 
 static void test_deals_parse(void **state)
@@ -407,7 +602,9 @@ int main(void)
         cmocka_unit_test(test_swiss_no_rematch),   cmocka_unit_test(test_swiss_byes),
         cmocka_unit_test(test_swiss_score_groups), cmocka_unit_test(test_swiss_determinism),
         cmocka_unit_test(test_swiss_buchholz),     cmocka_unit_test(test_knockout_brackets),
-        cmocka_unit_test(test_knockout_tiebreak),  cmocka_unit_test(test_deals_parse),
+        cmocka_unit_test(test_knockout_tiebreak),  cmocka_unit_test(test_knockout_shape),
+        cmocka_unit_test(test_knockout_tables),    cmocka_unit_test(test_knockout_table_tiebreak),
+        cmocka_unit_test(test_deals_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
