@@ -176,4 +176,12 @@ int ldb_ladder_get_or_add(ladder_db *db, const ladder_key *k, int64_t *out_id);
  * it, when not. */
 int ldb_tournament_exists(ladder_db *db, int64_t tid);
 
+/* The prologue of the functions that read rows into a new array (*out,
+ * *out_n): ldb_enter; JA_EINVAL when an output is missing (out_ok false,
+ * or out_n NULL); *out_n = 0; then the scope the rows belong to, when one
+ * is given: tournament *tid (ldb_tournament_exists), or the ladder of key
+ * (ldb_check_key). The caller clears *out (whose type is its own) before. */
+int ldb_enter_rows(ladder_db *db, bool out_ok, uint32_t *out_n, const int64_t *tid,
+                   const ladder_key *key);
+
 #endif /* JA_LADDER_DB_INT_H */

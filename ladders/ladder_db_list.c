@@ -38,14 +38,10 @@ int ladder_db_standings(ladder_db *db, int64_t tournament_id, ladder_standing **
                         uint32_t *out_n)
 {
     static const char what[] = "computing standings";
-    int rc = ldb_enter(db);
+    if (out != NULL)
+        *out = NULL;
+    int rc = ldb_enter_rows(db, out != NULL, out_n, &tournament_id, NULL);
     if (rc != JA_OK)
-        return rc;
-    if (out == NULL || out_n == NULL)
-        return JA_EINVAL;
-    *out = NULL;
-    *out_n = 0;
-    if ((rc = ldb_tournament_exists(db, tournament_id)) != JA_OK)
         return rc;
     sqlite3_stmt *st;
     rc = ldb_prepare(
@@ -190,14 +186,10 @@ static void read_rating(sqlite3_stmt *st, void *row)
 int ladder_db_ratings(ladder_db *db, const ladder_key *key, ladder_rating **out, uint32_t *out_n)
 {
     static const char what[] = "reading ratings";
-    int rc = ldb_enter(db);
+    if (out != NULL)
+        *out = NULL;
+    int rc = ldb_enter_rows(db, out != NULL, out_n, NULL, key);
     if (rc != JA_OK)
-        return rc;
-    if (out == NULL || out_n == NULL)
-        return JA_EINVAL;
-    *out = NULL;
-    *out_n = 0;
-    if ((rc = ldb_check_key(db, key)) != JA_OK)
         return rc;
     sqlite3_stmt *st;
     rc = ldb_prepare(db,
@@ -230,13 +222,11 @@ static void read_summary(sqlite3_stmt *st, void *row)
 int ladder_db_ladders(ladder_db *db, const char *game, ladder_summary **out, uint32_t *out_n)
 {
     static const char what[] = "listing ladders";
-    int rc = ldb_enter(db);
+    if (out != NULL)
+        *out = NULL;
+    int rc = ldb_enter_rows(db, out != NULL, out_n, NULL, NULL);
     if (rc != JA_OK)
         return rc;
-    if (out == NULL || out_n == NULL)
-        return JA_EINVAL;
-    *out = NULL;
-    *out_n = 0;
     sqlite3_stmt *st;
     rc = ldb_prepare(db,
                      "SELECT l.id, l.game, l.n_seats, l.options,"
@@ -817,14 +807,10 @@ int ladder_db_ladder_bots(ladder_db *db, const ladder_key *key, ladder_bot_row *
                           uint32_t *out_n)
 {
     static const char what[] = "reading the bots of a ladder";
-    int rc = ldb_enter(db);
+    if (out != NULL)
+        *out = NULL;
+    int rc = ldb_enter_rows(db, out != NULL, out_n, NULL, key);
     if (rc != JA_OK)
-        return rc;
-    if (out == NULL || out_n == NULL)
-        return JA_EINVAL;
-    *out = NULL;
-    *out_n = 0;
-    if ((rc = ldb_check_key(db, key)) != JA_OK)
         return rc;
     sqlite3_stmt *st;
     rc = ldb_prepare(db,

@@ -614,6 +614,20 @@ int ladder_db_match_get_many(ladder_db *db, int64_t tournament_id, const uint32_
     return rc;
 }
 
+int ldb_enter_rows(ladder_db *db, bool out_ok, uint32_t *out_n, const int64_t *tid,
+                   const ladder_key *key)
+{
+    int rc = ldb_enter(db);
+    if (rc != JA_OK)
+        return rc;
+    if (!out_ok || out_n == NULL)
+        return JA_EINVAL;
+    *out_n = 0;
+    if (tid != NULL)
+        return ldb_tournament_exists(db, *tid);
+    return key != NULL ? ldb_check_key(db, key) : JA_OK;
+}
+
 int ldb_tournament_exists(ladder_db *db, int64_t tid)
 {
     sqlite3_stmt *st;
@@ -637,14 +651,10 @@ static void read_pending(sqlite3_stmt *st, void *row)
 int ladder_db_pending(ladder_db *db, int64_t tournament_id, uint32_t **out, uint32_t *out_n)
 {
     static const char what[] = "listing pending matches";
-    int rc = ldb_enter(db);
+    if (out != NULL)
+        *out = NULL;
+    int rc = ldb_enter_rows(db, out != NULL, out_n, &tournament_id, NULL);
     if (rc != JA_OK)
-        return rc;
-    if (out == NULL || out_n == NULL)
-        return JA_EINVAL;
-    *out = NULL;
-    *out_n = 0;
-    if ((rc = ldb_tournament_exists(db, tournament_id)) != JA_OK)
         return rc;
     sqlite3_stmt *st;
     rc = ldb_prepare(db,
@@ -742,14 +752,10 @@ static void played_row(sqlite3_stmt *st, ladder_played **a, uint32_t *n, uint32_
 int ladder_db_played(ladder_db *db, int64_t tournament_id, ladder_played **out, uint32_t *out_n)
 {
     static const char what[] = "reading a tournament's matches";
-    int rc = ldb_enter(db);
+    if (out != NULL)
+        *out = NULL;
+    int rc = ldb_enter_rows(db, out != NULL, out_n, &tournament_id, NULL);
     if (rc != JA_OK)
-        return rc;
-    if (out == NULL || out_n == NULL)
-        return JA_EINVAL;
-    *out = NULL;
-    *out_n = 0;
-    if ((rc = ldb_tournament_exists(db, tournament_id)) != JA_OK)
         return rc;
     sqlite3_stmt *st;
     rc = ldb_prepare(db,
