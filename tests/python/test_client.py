@@ -118,7 +118,7 @@ def case_raise(work):
     for turn in (1, 2, 3):
         a = r.act("m1", turn)
         assert a == {"type": "action", "match": "m1", "turn": turn,
-                     "error": "ValueError: no play found for seat 1"}, a
+                     "error": "ValueError: no play found for seat 1", "code": -10}, a
     rc, err = r.finish()
     assert rc == 0, rc
     # The whole traceback once, then one line per repeat.
@@ -127,12 +127,37 @@ def case_raise(work):
     assert err.count("(the same place as before)") == 2, err
 
 
+def case_acterror(work):
+    # An ActError's code goes on the wire beside `error`, as the C SDK sends
+    # what act() returned (docs/protocol.md, "action"); one outside ja_error.h
+    # is sent as it is, named by its number.
+    r = Referee("acterror", work=work)
+    r.welcome()
+    r.start("m1")
+    a = r.act("m1", 1)
+    assert a == {"type": "action", "match": "m1", "turn": 1,
+                 "error": "ActError: JA_EINVAL: seat 1 refuses", "code": -1}, a
+    a = r.act("m1", 2)
+    assert a == {"type": "action", "match": "m1", "turn": 2, "error": "ActError: code 7",
+                 "code": 7}, a
+    rc, err = r.finish()
+    assert rc == 0 and "ActError: JA_EINVAL: seat 1 refuses" in err, (rc, err)
+    # The codes are ja_error.h's.
+    assert (jackarena.EINVAL, jackarena.EBOT, jackarena.EMISMATCH) == (-1, -10, -16)
+    for bad in ("EINVAL", 2**31, True, None):
+        try:
+            jackarena.ActError(bad)
+        except TypeError:
+            continue
+        raise AssertionError("ActError(%r) accepted" % (bad,))
+
+
 def case_keyerror(work):
     r = Referee("bombsonly", work=work)
     r.welcome()
     r.start("m1")
     a = r.act("m1", 1)
-    assert a["error"] == "KeyError: 'actor'" and "index" not in a, a
+    assert a["error"] == "KeyError: 'actor'" and a["code"] == -10 and "index" not in a, a
     r.finish()
 
 
@@ -142,6 +167,7 @@ def case_none(work):
     r.start("m1")
     a = r.act("m1", 1)
     assert a["error"] == "TypeError: act() returned None, not an index (an int)", a
+    assert a["code"] == -10, a
     r.finish()
 
 
@@ -160,6 +186,7 @@ def case_unknown_match(work):
     r.welcome()
     a = r.act("never-started", 4)
     assert a["error"] == "no start was received for match never-started", a
+    assert a["code"] == -10, a  # JA_EBOT, as the C SDK's client answers
     r.finish()
 
 
@@ -170,6 +197,7 @@ def case_startfail(work):
     for turn in (1, 2):
         a = r.act("m1", turn)
         assert a["error"] == "start() failed: RuntimeError: cannot start", a
+        assert a["code"] == -10, a
     rc, err = r.finish()
     assert "start() failed in match m1; every decision of it is an error" in err, err
     assert "Traceback" in err, err

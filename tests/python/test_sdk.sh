@@ -50,7 +50,15 @@ assert bot["faults"] == len(mine) and bot["fault_kinds"] == {"error": len(mine)}
 assert d["seats"][0]["faults"] == 0, d
 EOF
   check "the replay verifies" bash -c "\"$ARENA\" replay verify m.rpl >/dev/null"
+  # The SDK sends the error's code (JA_EBOT for an exception): the fault is
+  # named by it, as a C bot's.
+  check "the replay names the faults' code, JA_EBOT" bash -c \
+    "\"$ARENA\" replay show m.rpl | grep -q 'FAULT: error (act() returned JA_EBOT)'"
   check "the bot's stderr has the traceback" grep -q "KeyError: 'actor'" err.txt
+  "$ARENA" play $T random "cmd:$BOT acterror" --seed 5 --opt games=1 --max-faults 0 \
+    --replay a.rpl >a.txt 2>err.txt
+  check "an ActError's code names its fault (JA_EINVAL, then code 7)" bash -c \
+    "grep -q 'error fault, act() returned JA_EINVAL' a.txt && grep -q 'act() returned code 7' a.txt"
   # An index out of range is sent as is: the referee charges `illegal`.
   "$ARENA" play $T random "cmd:$BOT range" --seed 5 --opt games=1 --max-faults 0 --json >r.json 2>err.txt
   check "an index out of range is an illegal fault" $PY -c '

@@ -6,6 +6,7 @@
 MODE:
   good        plays the first legal action
   raise       act() raises ValueError on every decision
+  acterror    act() raises ActError(EINVAL, ...) on turn 1, ActError(7) after
   bombsonly   reads a field only Bombs has (a KeyError in any other game)
   none        act() returns None
   range       act() returns len(legal): an index out of range
@@ -62,6 +63,10 @@ class TestBot(jackarena.Bot):
     def act(self, match, obs, legal):
         if MODE == "raise":
             raise ValueError("no play found for seat %d" % match.seat)
+        if MODE == "acterror":
+            if match.turn == 1:
+                raise jackarena.ActError(jackarena.EINVAL, "seat %d refuses" % match.seat)
+            raise jackarena.ActError(7)
         if MODE == "bombsonly":  # the reported bug: Bombs' fields read in another game
             return 0 if obs["actor"] == match.seat else 1
         if MODE == "none":

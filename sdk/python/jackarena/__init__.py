@@ -31,8 +31,11 @@ the arena's public key comes from $JACKARENA_SERVER_KEY (or server_key=).
 
 When act() raises, or returns something that is not an int, the SDK prints
 the traceback on stderr and answers the decision with an `error` (one line,
-"ExcType: message"): the referee plays the fault policy's action and
-charges the bot an `error` fault. docs/python.md is the whole guide;
+"ExcType: message") and its `code`, as the C SDK does: the one an ActError
+carries (raise ActError(EINVAL, "why") to refuse a decision with a JA_E*
+code of ja_error.h, as a C bot's act() returns one), EBOT (bot failure) for
+any other exception. The referee plays the fault policy's action and
+charges the bot an `error` fault, named by its code. docs/python.md is the whole guide;
 jackarena.games has every game's constants, jackarena.forward the forward
 model (the rules engines, through libjackarena).
 
@@ -46,8 +49,16 @@ import sys
 import time
 import traceback
 
-__all__ = ["Bot", "Match", "PROTOCOL", "SCORE_UNIT", "LOG_MAX", "ProtocolError", "parse_params",
-           "check_keys", "param_int", "param_float", "param_word"]
+from jackarena import _abi
+
+# The error codes of ja_error.h (EINVAL = -1, ..., EBOT = -10, ...), by name.
+_ERR_NAMES = {v: k for k, v in vars(_abi).items()
+              if k.startswith("E") and isinstance(v, int) and not isinstance(v, bool) and v < 0}
+globals().update({k: v for v, k in _ERR_NAMES.items()})
+
+__all__ = ["Bot", "Match", "PROTOCOL", "SCORE_UNIT", "LOG_MAX", "ProtocolError", "ActError",
+           "parse_params", "check_keys", "param_int", "param_float",
+           "param_word"] + sorted(_ERR_NAMES.values())
 __version__ = "0.2.0"
 
 PROTOCOL = 1
@@ -169,6 +180,27 @@ def _alive(pid):
 
 class ProtocolError(RuntimeError):
     """The referee refused the hello, or the connection failed."""
+
+
+class ActError(Exception):
+    """Raised by act() to refuse a decision with an error code: a JA_E* value
+    of ja_error.h (EINVAL, EBOT, ... of this module), as a C bot's act()
+    returns one. The SDK answers the decision with `error` ("ActError:
+    JA_EINVAL: why") and `code`, which the referee names in the fault
+    (docs/protocol.md, "action"; docs/faults.md, "Error codes")."""
+
+    def __init__(self, code, message=""):
+        if isinstance(code, bool) or not isinstance(code, int) or not -2**31 <= code < 2**31:
+            raise TypeError("ActError's code must be a JA_E* value (a 32-bit int), not %r"
+                            % (code,))
+        super().__init__(code, message)
+        self.code = code
+        self.message = str(message)
+
+    def __str__(self):
+        name = _ERR_NAMES.get(self.code)
+        what = "JA_%s" % name if name else "code %d" % self.code
+        return "%s: %s" % (what, self.message) if self.message else what
 
 
 class Match:
@@ -442,10 +474,12 @@ class Bot:
         mid, turn, legal = msg.get("match"), msg.get("turn"), msg.get("legal") or []
         answer = {"type": "action", "match": mid, "turn": turn}
         m = matches.get(mid)
-        if m is None:
+        if m is None:  # the bot cannot choose: a bot failure, as the C SDK says
             answer["error"] = "no start was received for match %s" % _one_line(mid, 80)
+            answer["code"] = _abi.EBOT
         elif m.broken:
             answer["error"] = m.broken
+            answer["code"] = _abi.EBOT
         else:
             m.turn = turn
             dl = msg.get("deadline_ms", 0)
@@ -461,6 +495,7 @@ class Bot:
                                     % _one_line(repr(choice), 60)) from None
             except Exception as e:
                 answer["error"] = _describe(e)
+                answer["code"] = e.code if isinstance(e, ActError) else _abi.EBOT
                 self._report("act() failed in match %s, turn %s" % (mid, turn))
         log = m._take_log() if m is not None else None
         if log:
