@@ -13,6 +13,7 @@
 set -u
 ARENA=$1
 PY=/usr/bin/python3
+HERE=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 cleanup() { for p in $(jobs -p); do kill -9 "$p" 2>/dev/null; done; rm -rf "$work"; }
 trap cleanup EXIT
@@ -33,31 +34,6 @@ expect_fail() { # expect_fail CODE PATTERN -- command...: one stderr line, nothi
   rm -f out.txt err.txt
 }
 check() { local d=$1; shift; if "$@"; then pass=$((pass + 1)); echo "ok: $d"; else fail=$((fail + 1)); echo "FAIL: $d"; fi; }
-
-# kill_in_round_2 PID DB: SIGKILL the arena PID once DB holds a done match
-# of the second round (polled in the database, no timing; or not at all if
-# it has ended first).
-kill_in_round_2() {
-  $PY - "$1" "$2" <<'PYEOF'
-import sqlite3, sys, time
-while True:
-    try:  # ended (a zombie until the shell waits for it)
-        if open("/proc/%s/stat" % sys.argv[1]).read().split(")")[-1].split()[0] == "Z":
-            break
-    except OSError:
-        break
-    try:
-        c = sqlite3.connect("file:%s?mode=ro" % sys.argv[2], uri=True)
-        n = c.execute("select count(*) from matches where status = 'done' and round >= 1").fetchone()[0]
-        c.close()
-        if n >= 1:
-            break
-    except sqlite3.Error:
-        pass
-    time.sleep(0.01)
-PYEOF
-  kill -9 "$1" 2>/dev/null; wait "$1" 2>/dev/null
-}
 
 B2="--bots random,greedy"
 expect_fail 2 "--seats 3 needs at least 3 bots" -- "$ARENA" tournament $T $B2 --seats 3 --format knockout
@@ -82,7 +58,10 @@ swiss() { "$ARENA" tournament $T $BOTS --seats 2 --format swiss --rounds 6 --see
 swiss full.db >full.json
 "$ARENA" tournament $T $BOTS --seats 2 --format swiss --rounds 6 --seed 17 \
   --jobs 2 -q --json --db killed.db >/dev/null 2>&1 &
-kill_in_round_2 $! killed.db
+pid=$!
+$PY "$HERE/kill_when.py" $pid killed.db \
+  "select count(*) from matches where status = 'done' and round >= 1"
+kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
 killed_at=$($PY -c "import sqlite3; print(sqlite3.connect('killed.db').execute(\"select count(*) from matches where status='done'\").fetchone()[0])")
 swiss killed.db >killed.json
 check "swiss killed mid-way ($killed_at matches done) and resumed = uninterrupted" $PY - <<'PYEOF'
@@ -149,17 +128,23 @@ PYEOF
 done
 
 # A knockout at three seats, 8 bots, 2 deals a table, at --jobs 2:
-# uninterrupted, then killed in its second round and run again.
+# uninterrupted, then killed once a match of its second round is recorded
+# (polled in the database) and run again.
 KB="--bots random,greedy,random,greedy,random,random,greedy,random"
 ko3() { "$ARENA" tournament $T $KB --seats 3 --format knockout --rounds 2 --seed 23 \
           --opt games=1 --jobs 2 -q --json --db "$@"; }
 ko3 ko3full.db >ko3full.json
-"$ARENA" tournament $T $KB --seats 3 --format knockout --rounds 2 --seed 23 \
-  --opt games=1 --jobs 2 -q --json --db ko3killed.db >/dev/null 2>&1 &
-kill_in_round_2 $! ko3killed.db
+# Started stopped, and let go once the poller polls: the whole run takes
+# a fraction of a second.
+(kill -STOP $BASHPID; exec "$ARENA" tournament $T $KB --seats 3 --format knockout \
+  --rounds 2 --seed 23 --opt games=1 --jobs 2 -q --json --db ko3killed.db >/dev/null 2>&1) &
+pid=$!
+$PY "$HERE/kill_when.py" --cont $pid ko3killed.db \
+  "select count(*) from matches where status = 'done' and round >= 1"
+kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
 ko3_at=$($PY -c "import sqlite3; print(sqlite3.connect('ko3killed.db').execute(\"select count(*) from matches where status='done'\").fetchone()[0])")
 ko3 ko3killed.db >ko3killed.json
-check "knockout at 3 seats killed mid-way ($ko3_at matches done) and resumed = uninterrupted" \
+check "knockout at 3 seats killed once round 2 has a result ($ko3_at of 48 matches done) and resumed = uninterrupted" \
   $PY - <<'PYEOF'
 import json, sqlite3
 a = json.load(open("ko3full.json")); b = json.load(open("ko3killed.json"))

@@ -13,6 +13,7 @@
 set -u
 ARENA=$1
 PY=/usr/bin/python3
+HERE=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -102,22 +103,7 @@ big cfull --seating cyclic >cfull.json
 pid=$!
 # Killed once its plan is stored (before, the re-run would plan anew), or
 # not at all if it has ended.
-$PY - $pid <<'PYEOF'
-import os, sqlite3, sys, time
-while True:
-    try:  # ended (a zombie until the shell waits for it)
-        if open("/proc/%s/stat" % sys.argv[1]).read().split(")")[-1].split()[0] == "Z":
-            break
-    except OSError:
-        break
-    try:
-        c = sqlite3.connect("file:ckilled.db?mode=ro", uri=True)
-        if c.execute("select count(*) from tournaments").fetchone()[0]:
-            break
-    except sqlite3.Error:
-        pass
-    time.sleep(0.02)
-PYEOF
+$PY "$HERE/kill_when.py" $pid ckilled.db "select count(*) from tournaments"
 kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
 big ckilled >ckilled.json
 check "a cyclic run killed is finished cyclic by a run without --seating" $PY - <<'PYEOF'
