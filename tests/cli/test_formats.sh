@@ -9,9 +9,9 @@
 # bad input refused in one line; a deal set made from a ladder by `arena
 # ladder deals` and played back by --deals (the matches are dealt its
 # seeds, in order); a bad deal set named with its line.
-# Usage: test_formats.sh ARENA
+# Usage: test_formats.sh ARENA REFEREE
 set -u
-ARENA=$1
+ARENA=$1 REFEREE=$2
 PY=/usr/bin/python3
 HERE=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
@@ -170,6 +170,25 @@ for t in range(4):
     block = da[t * 12:(t + 1) * 12]
     assert len({m[3] for m in block}) == 2 and len({m[5] for m in block}) == 6, block
 PYEOF
+
+# The same knockout played by a referee worker: the arena plans each round
+# and hands its matches out (--workers; --slurm-workers are such workers).
+"$ARENA" tournament $T $KB --seats 3 --format knockout --rounds 2 --seed 23 --opt games=1 \
+  --jobs 0 --workers "ipc://$work/ko3w" -q --json --db ko3w.db >ko3w.json 2>ko3w.err &
+apid=$!
+"$REFEREE" --connect "ipc://$work/ko3w" --slots 2 2>ko3r.err &
+rpid=$!
+wait $apid; arc=$?
+wait $rpid; rrc=$?
+check "knockout at 3 seats by a worker (arena rc=$arc, worker rc=$rrc) = --jobs 2" $PY - <<'PYEOF'
+import json, sqlite3
+a = json.load(open("ko3full.json")); b = json.load(open("ko3w.json"))
+assert a["knockout"] == b["knockout"] and b["matches"] == 48, (a["knockout"], b)
+q = "select number, round, combo, seed, digest from matches order by number"
+assert (sqlite3.connect("ko3full.db").execute(q).fetchall()
+        == sqlite3.connect("ko3w.db").execute(q).fetchall())
+PYEOF
+check "the worker's arena and worker exited 0" [ "$arc$rrc" = 00 ]
 
 # A deal set from a ladder, played back.
 "$ARENA" tournament $T --bots random,greedy,random --seats 2 --duplicate --rounds 3 --seed 2 \
