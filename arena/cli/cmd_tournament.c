@@ -36,7 +36,7 @@ static const char HELP[] =
     "                     knockout: seeded in the order given; 2 seats: a bracket,\n"
     "                     byes to the top seeds up to a power of two, each tie R\n"
     "                     deals in both seat orders; K seats: tables of K, the\n"
-    "                     fewest that bring the field to the next power of K (or\n"
+    "                     fewest that bring the field down to a power of K (or\n"
     "                     as near as a round can), byes to the top seeds, the\n"
     "                     others at tables by snake seeding, re-seeded each round,\n"
     "                     each table R deals in every seat order and rotation, its\n"
