@@ -136,7 +136,7 @@ uint32_t ladder_knockout_next(uint32_t field, uint32_t n_seats, uint32_t *tables
     uint32_t k = n_seats, power = k;
     *tables = 0;
     if (field < k || k < 2)
-        return field < k ? field : 1;
+        return field;
     if (field == k) {
         *tables = 1;
         return 1;
