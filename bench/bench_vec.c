@@ -23,6 +23,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define VEC_TARGET 0.3     /* env steps/s over engine decisions/s at the largest batch */
 #define VEC_STEPS_PER 100u /* environment steps a row per match of --matches */
@@ -42,6 +43,22 @@ typedef struct vec_batch {
 typedef enum { MODE_SELF, MODE_OPP, N_MODES } vec_mode;
 static const char *const MODE_NAME[N_MODES] = {"self-play", "vs random"};
 
+/* A buffer of the caller's, allocated as NumPy allocates an array's data
+ * (what jackarena.env.make_vec() binds): on Linux, from 4 MiB on, the
+ * kernel is asked to back it with huge pages (madvise MADV_HUGEPAGE from
+ * the first whole page on, as NumPy's allocator does by default). */
+static void *caller_buffer(size_t n)
+{
+    void *p = ja_xmalloc(n);
+#ifdef MADV_HUGEPAGE
+    if (n >= ((size_t)1 << 22)) {
+        const uintptr_t page = 4096, at = ((uintptr_t)p + page - 1) & ~(page - 1);
+        madvise((void *)at, n - (at - (uintptr_t)p), MADV_HUGEPAGE); /* advice */
+    }
+#endif
+    return p;
+}
+
 static int batch_open(vec_batch *v, const ja_game_rules *g, uint32_t seats, uint32_t n,
                       const ja_bot_desc *random)
 {
@@ -58,9 +75,9 @@ static int batch_open(vec_batch *v, const ja_game_rules *g, uint32_t seats, uint
         return -1;
     }
     size_t L = ja_vec_obs_length(v->e), A = ja_vec_n_actions(v->e), R = ja_vec_n_rewards(v->e);
-    v->b = (ja_vec_buffers){ja_xmalloc(n * L * sizeof(float)), n * L, ja_xmalloc(n * A), n * A,
-                            ja_xmalloc(n * R * sizeof(float)), n * R, ja_xmalloc(n), n,
-                            ja_xmalloc(n * sizeof(int32_t)), n};
+    v->b = (ja_vec_buffers){caller_buffer(n * L * sizeof(float)), n * L, caller_buffer(n * A),
+                            n * A, caller_buffer(n * R * sizeof(float)), n * R,
+                            caller_buffer(n), n, caller_buffer(n * sizeof(int32_t)), n};
     v->actions = ja_xmalloc(n * sizeof *v->actions);
     v->idx = ja_xmalloc(A * sizeof *v->idx);
     uint64_t *seeds = ja_xmalloc(n * sizeof *seeds);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* Codes below this are the action index's (gen_encodings.py's CODE_LIMIT). */
 #define CODE_LIMIT 65536u
@@ -670,14 +671,36 @@ static size_t round64(size_t n)
     return (n + 63) & ~(size_t)63;
 }
 
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/* n bytes aligned to a cache line; from 2 MiB on, whole 2 MiB pages the
+ * kernel is asked to back with huge pages (Linux's transparent huge pages,
+ * honoured in their `madvise` mode as in `always`). A step visits each
+ * environment's state and observations in turn: at a batch of 1,024 they
+ * span thousands of small pages, a TLB miss each (docs/training.md,
+ * "Batched environments"). */
+static void *big_alloc(size_t n)
+{
+#ifdef MADV_HUGEPAGE
+    if (n >= HUGE_PAGE) {
+        n = (n + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+        void *p = aligned_alloc(HUGE_PAGE, n);
+        if (p)
+            madvise(p, n, MADV_HUGEPAGE); /* advice: no huge pages is no error */
+        return p;
+    }
+#endif
+    return aligned_alloc(64, round64(n));
+}
+
 /* The per-environment memory. JA_OK or JA_ENOMEM. */
 static int allocate(ja_vec_env *e)
 {
     const size_t n = e->n_envs;
     e->state_stride = round64(e->g->state_size);
     e->obs_stride = round64(e->g->obs_size); /* whole chunks */
-    e->states = aligned_alloc(64, n * e->state_stride);
-    e->obs = aligned_alloc(64, n * e->n_seats * e->obs_stride);
+    e->states = big_alloc(n * e->state_stride);
+    e->obs = big_alloc(n * e->n_seats * e->obs_stride);
     e->prev = aligned_alloc(64, e->obs_stride);
     e->on = calloc(n * e->g->max_actions, sizeof *e->on);
     e->slots = calloc(n, sizeof *e->slots);
