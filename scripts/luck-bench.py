@@ -13,11 +13,12 @@ random (Bombs: greedy - the randoms' mean), raw and adjusted, compared:
     rotations), which is what duplicate deals give;
   - the means raw and adjusted with their 95% intervals (over deals), which
     must agree (the adjustment is unbiased);
-  - the cost of the adjustment per match (ms, wall clock of the command).
+  - the cost of the adjustment per match (CPU ms of `replay adjust`, its
+    process's CPU time: wall time means little on a loaded machine).
 
 Usage: luck-bench.py ARENA [--deals N] [--rollouts R] [--samples K]
                        [--policy P] [--horizon H] [--games G,G] [--jobs J]
-                       [--seed S] [--work DIR]
+                       [--terms LIST] [--seed S] [--work DIR]
 Prints one Markdown table row per game."""
 import argparse
 import collections
@@ -35,9 +36,14 @@ GAMES = ["taylor-blackjack", "brawljack", "bruise-jack", "jack-in-the-box", "bom
 
 
 def play(arena, game, deals, seed, work):
-    """The tournament's replays (a directory of them)."""
+    """The tournament's replays (a directory of them; those of an earlier
+    run in the same --work are reused, so that settings compare on the same
+    matches)."""
     bots = "random,greedy,random" if game == "bombs" else "random,greedy"
     out = os.path.join(work, game)
+    if os.path.isdir(out):  # played before in this --work: adjusted again
+        return sorted(os.path.join(out, f) for f in os.listdir(out) if f.endswith(".rpl"))
+    os.makedirs(work, exist_ok=True)
     # Bombs at 3 seats plays 6 orders of a deal (balanced seating); the
     # others 2 rotations: about `deals` deals either way.
     subprocess.run([arena, "tournament", game, "--bots", bots, "--duplicate", "--rounds",
@@ -50,6 +56,8 @@ def adjust(arena, files, args):
     """Every replay's `replay adjust --json` object, in `jobs` processes."""
     flags = ["--json", "--rollouts", str(args.rollouts), "--samples", str(args.samples),
              "--policy", args.policy, "--horizon", args.horizon]
+    if args.terms:
+        flags += ["--terms", args.terms]
     chunks = [files[i::args.jobs] for i in range(args.jobs)]
 
     def run(chunk):
@@ -99,7 +107,7 @@ def row_of(game, rows):
     dup = [tuple(sum(d[k] for d in ds) / len(ds) for k in (0, 1)) for ds in deals.values()]
     raw_m, adj_m = [d[0] for d in match], [d[1] for d in match]
     raw_d, adj_d = [d[0] for d in dup], [d[1] for d in dup]
-    ms = sum(r["ms"] for r in rows) / len(rows)
+    ms = sum(r["cpu_ms"] for r in rows) / len(rows)
     ratio = (sd(adj_m) / sd(raw_m)) ** 2
     ratio_d = (sd(adj_d) / sd(raw_d)) ** 2
     return ("| %s | %d | %d | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f | %s | %s | %.0f |" %
@@ -116,13 +124,14 @@ def main():
     ap.add_argument("--policy", default="players")
     ap.add_argument("--horizon", default="deal")
     ap.add_argument("--games", default=",".join(GAMES))
+    ap.add_argument("--terms", help="the kinds of term taken (replay adjust --terms)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=44)
     ap.add_argument("--work")
     args = ap.parse_args()
     work = args.work or tempfile.mkdtemp(prefix="luck-bench-")
     print("| game | matches | deals | sd raw | sd adj | var ratio | dup sd raw | dup sd adj "
-          "| dup var ratio | mean raw (dup) | mean adj (dup) | ms/match |")
+          "| dup var ratio | mean raw (dup) | mean adj (dup) | CPU ms/match |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for game in args.games.split(","):
         files = play(args.arena, game, args.deals, args.seed, work)

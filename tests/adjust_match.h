@@ -3,7 +3,8 @@
  * actions (the random reference bot), every other seat the greedy reference
  * bot's heuristic of the game, or the first legal action when `greedy` is
  * NULL. The replay is what the referee would record (header, steps, recs,
- * outcome); its digest is made up from the seed, since the adjustment only
+ * outcome, each record asked unless forced, without a fault); its digest is
+ * made up from the seed (not from the actions), since the adjustment only
  * takes its seeds from it. */
 #ifndef TESTS_ADJUST_MATCH_H
 #define TESTS_ADJUST_MATCH_H
@@ -72,8 +73,11 @@ static ref_replay *am_play(const ja_game_rules *g, const char *kv, uint32_t n, u
         for (uint32_t m = mask; m; m &= m - 1) {
             int s = __builtin_ctz(m);
             uint32_t nl = g->legal(st, s, l, g->max_actions);
-            by[s] = l[am_pick(g, st, s, l, nl, greedy, obs, &rng)];
-            r->recs[r->n_recs++] = (ref_replay_rec){.seat = (uint8_t)s, .code = by[s].code};
+            uint32_t i = am_pick(g, st, s, l, nl, greedy, obs, &rng);
+            by[s] = l[i];
+            r->recs[r->n_recs++] = (ref_replay_rec){.seat = (uint8_t)s, .code = by[s].code,
+                                                    .forced = nl < 2, .index = nl < 2 ? -1 : (int32_t)i,
+                                                    .n_legal = nl, .asked = nl >= 2};
             sp->n++;
         }
         g->apply(st, mask, by);

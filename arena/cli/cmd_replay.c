@@ -21,7 +21,8 @@ static const char HELP[] =
     "       arena replay html FILE -o OUT.html\n"
     "       arena replay adjust FILE... [--rollouts R] [--samples K]\n"
     "                               [--policy random|greedy|players]\n"
-    "                               [--horizon deal|match] [--json]\n"
+    "                               [--horizon deal|match] [--terms LIST]\n"
+    "                               [--json]\n"
     "\n"
     "verify: "
     "Re-simulate every decision of a replay under its game's rules, check every\n"
@@ -57,11 +58,15 @@ static const char HELP[] =
     "by --policy: random (the default), greedy (the greedy bot's heuristic for\n"
     "every seat), players (each seat as its player if that is the random bot,\n"
     "else greedy), each to the end of the deal in play (--horizon deal, the\n"
-    "default) or of the match. Prints per seat the raw score, the adjusted score\n"
-    "and the terms taken out, or with --json one object per file and line. The\n"
-    "same replay always gives the same figures (every seed comes from its\n"
-    "digest). Exit 0, or 2 at the first file that is missing, not a replay, does\n"
-    "not verify, or whose game offers no chance interface.\n"
+    "default) or of the match. At every decision of a seat played by the random\n"
+    "bot (its policy is known: uniform over the legal actions), the action term:\n"
+    "the value after the action taken minus its mean over every legal action.\n"
+    "--terms: the kinds taken, a comma list of deal, chance, action (all by\n"
+    "default). Prints per seat the raw score, the adjusted score and the terms\n"
+    "taken out, or with --json one object per file and line. The same replay\n"
+    "always gives the same figures (every seed comes from its digest). Exit 0,\n"
+    "or 2 at the first file that is missing, not a replay, does not verify, or\n"
+    "whose game offers no chance interface.\n"
     "\n"
     "show and html refuse (exit 2) a replay that is missing, corrupt, truncated,\n"
     "of another format or rules version, or that does not re-simulate.\n";
@@ -213,6 +218,27 @@ static bool parse_word(const char *flag, const char *word, const char *const *na
     return false;
 }
 
+/* --terms LIST: the kinds of term taken (comma-separated), into *skip the
+ * others; false after its error line. */
+static bool parse_terms(const char *list, unsigned *skip)
+{
+    unsigned take = 0;
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *save = NULL, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        int k;
+        if (!parse_word("--terms", w, ADJUST_TERM_NAMES, ADJUST_TERM_KINDS, &k))
+            return false;
+        take |= 1u << k;
+    }
+    if (!take || strlen(list) >= sizeof buf) {
+        arena_error("replay adjust: --terms '%s' is not a list of deal, chance, action", list);
+        return false;
+    }
+    *skip = ADJUST_TERMS_ALL & ~take;
+    return true;
+}
+
 static int adjust(int argc, char **argv)
 {
     static const struct option opts[] = {{"rollouts", required_argument, NULL, 'r'},
@@ -220,9 +246,11 @@ static int adjust(int argc, char **argv)
                                          {"policy", required_argument, NULL, 'p'},
                                          {"horizon", required_argument, NULL, 'z'},
                                          {"json", no_argument, NULL, 'j'},
+                                         {"terms", required_argument, NULL, 't'},
                                          {"help", no_argument, NULL, 'h'},
                                          {0, 0, 0, 0}};
-    adjust_opts o = {ADJUST_ROLLOUTS, ADJUST_SAMPLES, ADJUST_POLICY_RANDOM, ADJUST_HORIZON_DEAL};
+    adjust_opts o = {.rollouts = ADJUST_ROLLOUTS, .samples = ADJUST_SAMPLES,
+                     .policy = ADJUST_POLICY_RANDOM, .horizon = ADJUST_HORIZON_DEAL};
     bool json = false;
     int c;
     optind = 1;
@@ -241,6 +269,9 @@ static int adjust(int argc, char **argv)
                 return EXIT_USAGE;
         } else if (c == 'j') {
             json = true;
+        } else if (c == 't') {
+            if (!parse_terms(optarg, &o.skip))
+                return EXIT_USAGE;
         } else if (c == 'h') {
             fputs(HELP, stdout);
             return EXIT_OK;
@@ -251,7 +282,8 @@ static int adjust(int argc, char **argv)
     }
     if (optind >= argc) {
         arena_error("replay adjust takes one FILE or more (usage: arena replay adjust FILE... "
-                    "[--rollouts R] [--samples K] [--policy P] [--json])");
+                    "[--rollouts R] [--samples K] [--policy P] [--horizon H] [--terms LIST] "
+                    "[--json])");
         return EXIT_USAGE;
     }
     for (int i = optind; i < argc; i++) {

@@ -57,6 +57,7 @@ static const struct {
 
 const char *const ADJUST_POLICY_NAMES[ADJUST_POLICIES] = {"random", "greedy", "players"};
 const char *const ADJUST_HORIZON_NAMES[ADJUST_HORIZONS] = {"deal", "match"};
+const char *const ADJUST_TERM_NAMES[ADJUST_TERM_KINDS] = {"deal", "chance", "action"};
 
 typedef struct adj_ctx {
     const ja_game_rules *g;
@@ -64,8 +65,10 @@ typedef struct adj_ctx {
     const ref_replay *r;
     uint32_t n, rollouts, samples;
     uint64_t base;               /* from the digest */
-    uint8_t *cur, *next, *alt, *roll, *canon_a, *canon_b;
-    ja_action *legal;
+    uint8_t *cur, *next, *alt, *roll, *canon_a, *canon_b, *x;
+    ja_action *legal, *alts;          /* a playout's legal list; an action term's */
+    unsigned skip;                    /* ADJUST_TERM_* left out */
+    bool known[JA_MAX_SEATS];         /* the seat's policy is known: the random bot */
     uint8_t *obs;                     /* a greedy seat's observation */
     greedy_act_fn pol[JA_MAX_SEATS];  /* each seat's playout policy; NULL: random */
     adjust_horizon horizon;
@@ -172,15 +175,16 @@ static bool add_sample(adj_ctx *c, uint64_t key, bool *valued, double *term)
 }
 
 /* The deal's term (key 0): value(setup(the replay's seed)) - the mean over
- * c->samples fresh setups. */
-static int deal_term(adj_ctx *c, double *term)
+ * c->samples fresh setups (none when n is 0: the term left out); c->cur
+ * the setup. */
+static int deal_term(adj_ctx *c, uint32_t n, double *term)
 {
     const ref_replay *r = c->r;
     if (c->g->setup(c->next, &r->h.options, r->h.n_seats, r->h.seed) != JA_OK)
         return JA_EMISMATCH;
     memcpy(c->cur, c->next, c->g->state_size);
     bool valued = false;
-    for (uint32_t k = 0; k < c->samples; k++) {
+    for (uint32_t k = 0; k < n; k++) {
         uint64_t seed = seed_of(c, STREAM_SAMP, 0, k);
         if (c->g->setup(c->alt, &r->h.options, r->h.n_seats, seed) != JA_OK)
             return JA_EMISMATCH;
@@ -189,10 +193,97 @@ static int deal_term(adj_ctx *c, double *term)
     return JA_OK;
 }
 
+/* The samples of decision t's transition under the joint action by of the
+ * seats mask: for each reshuffle k of c->cur (the same K for every action
+ * compared at t), apply(reshuffle_k(cur), by) into c->alt; those that
+ * differ from x (apply(cur, by)) in what is seen are valued and their
+ * values added to diff[]. Returns their number (the others are worth V(x)
+ * exactly), or -1 with err when a reshuffle made by illegal. */
+static int sample_after(adj_ctx *c, uint32_t t, uint32_t mask, const ja_action *by, const void *x,
+                        double *diff, char *err, size_t cap)
+{
+    int nd = 0;
+    for (uint32_t k = 0; k < c->samples; k++) {
+        memcpy(c->alt, c->cur, c->g->state_size);
+        c->ch->reshuffle(c->alt, seed_of(c, STREAM_SAMP, (uint64_t)t + 1, k));
+        if (c->g->apply(c->alt, mask, by) != JA_OK) {
+            snprintf(err, cap, "decision %u: a reshuffle made the recorded action illegal "
+                     "(the game's JA_EXT_CHANCE is wrong)", t);
+            return -1;
+        }
+        if (same_seen(c, x, c->alt))
+            continue;
+        double v[JA_MAX_SEATS];
+        value(c, c->alt, (uint64_t)t + 1, v);
+        for (uint32_t i = 0; i < c->n; i++)
+            diff[i] += v[i];
+        nd++;
+    }
+    return nd;
+}
+
+/* W(a) at decision t: the mean over the K reshuffles of the value after the
+ * joint action by, from the samples' sum diff of the nd that differ from
+ * x in what is seen and the value vx of x (the others'), into w. */
+static void mean_after(const adj_ctx *c, int nd, const double *diff, const double *vx, double *w)
+{
+    for (uint32_t i = 0; i < c->n; i++)
+        w[i] = (diff[i] + (double)(c->samples - (uint32_t)nd) * vx[i]) / c->samples;
+}
+
+/* Seat s's action term at decision t (mask, by the recorded actions, taken
+ * W of the action taken): taken - the mean of W over seat s's legal
+ * actions at c->cur (uniform: the random bot's policy), every other
+ * seat's action as recorded; added to acc[]. */
+static int action_term(adj_ctx *c, uint32_t t, uint32_t mask, const ja_action *by, int s,
+                       const double *taken, double *acc, char *err, size_t cap)
+{
+    const ja_game_rules *g = c->g;
+    uint32_t nl = g->legal(c->cur, s, c->alts, g->max_actions);
+    double mean[JA_MAX_SEATS] = {0};
+    ja_action b[JA_MAX_SEATS];
+    memcpy(b, by, sizeof b);
+    for (uint32_t j = 0; j < nl; j++) {
+        double w[JA_MAX_SEATS], diff[JA_MAX_SEATS] = {0}, vx[JA_MAX_SEATS] = {0};
+        if (c->alts[j].code == by[s].code) {
+            memcpy(w, taken, sizeof w);
+        } else {
+            b[s] = c->alts[j];
+            memcpy(c->x, c->cur, g->state_size);
+            if (g->apply(c->x, mask, b) != JA_OK) {
+                snprintf(err, cap, "decision %u: seat %d's legal action %u is refused", t, s,
+                         c->alts[j].code);
+                return JA_EMISMATCH;
+            }
+            int nd = sample_after(c, t, mask, b, c->x, diff, err, cap);
+            if (nd < 0)
+                return JA_EMISMATCH;
+            if ((uint32_t)nd < c->samples)
+                value(c, c->x, (uint64_t)t + 1, vx);
+            mean_after(c, nd, diff, vx, w);
+        }
+        for (uint32_t i = 0; i < c->n; i++)
+            mean[i] += w[i] / nl;
+    }
+    for (uint32_t i = 0; i < c->n; i++)
+        acc[i] += taken[i] - mean[i];
+    return JA_OK;
+}
+
+/* Whether seat s's action at this record is the known policy's choice: a
+ * random seat asked without a fault, among two actions or more. */
+static bool policy_known(const adj_ctx *c, const ref_replay_rec *rec)
+{
+    return c->known[rec->seat] && rec->asked && rec->fault == JA_FAULT_NONE && !rec->forced &&
+           rec->n_legal >= 2;
+}
+
 /* Decision t (key t + 1) from c->cur: applies the replay's actions into
- * c->next, and adds its term to term[] (0 when no reshuffle of c->cur
- * changes what the action reveals). *event says whether one did. */
-static int decision_term(adj_ctx *c, uint32_t t, double *term, bool *event, char *err, size_t cap)
+ * c->next and, with terms, adds its chance term to out->chance (0 when no
+ * reshuffle of c->cur changes what the actions reveal: then not an event)
+ * and the action terms of the seats whose policy is known to out->action. */
+static int decision_term(adj_ctx *c, uint32_t t, bool terms, adjust_result *out, char *err,
+                         size_t cap)
 {
     const ref_replay_step *sp = &c->r->steps[t];
     ja_action by[JA_MAX_SEATS] = {{0}};
@@ -206,17 +297,35 @@ static int decision_term(adj_ctx *c, uint32_t t, double *term, bool *event, char
         snprintf(err, cap, "decision %u does not re-simulate", t);
         return JA_EMISMATCH;
     }
-    bool valued = false;
-    *event = false;
-    for (uint32_t k = 0; k < c->samples; k++) {
-        memcpy(c->alt, c->cur, z);
-        c->ch->reshuffle(c->alt, seed_of(c, STREAM_SAMP, (uint64_t)t + 1, k));
-        if (c->g->apply(c->alt, sp->seats, by) != JA_OK) {
-            snprintf(err, cap, "decision %u: a reshuffle made the recorded action illegal "
-                     "(the game's JA_EXT_CHANCE is wrong)", t);
-            return JA_EMISMATCH;
-        }
-        *event |= add_sample(c, (uint64_t)t + 1, &valued, term);
+    if (!terms) {
+        memcpy(c->cur, c->next, z);
+        return JA_OK;
+    }
+    double diff[JA_MAX_SEATS] = {0}, vnext[JA_MAX_SEATS] = {0}, taken[JA_MAX_SEATS];
+    int nd = 0;
+    if (!(c->skip & ADJUST_TERM_CHANCE) || !(c->skip & ADJUST_TERM_ACTION))
+        nd = sample_after(c, t, sp->seats, by, c->next, diff, err, cap);
+    if (nd < 0)
+        return JA_EMISMATCH;
+    bool valued = nd > 0 && !(c->skip & ADJUST_TERM_CHANCE);
+    if (valued) {
+        value(c, c->next, (uint64_t)t + 1, vnext);
+        out->events++;
+        for (uint32_t i = 0; i < c->n; i++)
+            out->chance[i] += ((double)nd * vnext[i] - diff[i]) / c->samples;
+    }
+    for (uint32_t k = 0; k < sp->n && !(c->skip & ADJUST_TERM_ACTION); k++) {
+        const ref_replay_rec *rec = &c->r->recs[sp->first + k];
+        if (!policy_known(c, rec))
+            continue;
+        if (!valued)
+            value(c, c->next, (uint64_t)t + 1, vnext);
+        valued = true;
+        mean_after(c, nd, diff, vnext, taken);
+        int rc = action_term(c, t, sp->seats, by, rec->seat, taken, out->action, err, cap);
+        if (rc != JA_OK)
+            return rc;
+        out->actions++;
     }
     memcpy(c->cur, c->next, z);
     return JA_OK;
@@ -240,6 +349,8 @@ static int set_policies(adj_ctx *c, const ref_replay *r, adjust_policy p, char *
                             (p == ADJUST_POLICY_PLAYERS && strcmp(r->h.players[s].name, "random") != 0)
                         ? greedy
                         : NULL;
+    for (uint32_t s = 0; s < r->h.n_seats; s++)
+        c->known[s] = strcmp(r->h.players[s].name, "random") == 0;
     return JA_OK;
 }
 
@@ -259,9 +370,10 @@ static int adj_open(adj_ctx *c, const ref_replay *r, const adjust_opts *o, char 
         return JA_EUNSUPPORTED;
     }
     if (o->rollouts < 1 || o->rollouts > ADJUST_MAX || o->samples < 1 || o->samples > ADJUST_MAX ||
-        o->policy >= ADJUST_POLICIES || o->horizon >= ADJUST_HORIZONS) {
-        snprintf(err, cap, "rollouts and samples must be 1 to %u, the policy one of %u", ADJUST_MAX,
-                 ADJUST_POLICIES);
+        o->policy >= ADJUST_POLICIES || o->horizon >= ADJUST_HORIZONS ||
+        (o->skip & ~(unsigned)ADJUST_TERMS_ALL)) {
+        snprintf(err, cap, "rollouts and samples must be 1 to %u, the policy one of %u, the terms "
+                 "left out among %u", ADJUST_MAX, ADJUST_POLICIES, ADJUST_TERMS_ALL);
         return JA_EINVAL;
     }
     int rc = set_policies(c, r, o->policy, err, cap);
@@ -272,40 +384,56 @@ static int adj_open(adj_ctx *c, const ref_replay *r, const adjust_opts *o, char 
     c->rollouts = o->rollouts;
     c->horizon = o->horizon;
     c->samples = o->samples;
+    c->skip = o->skip;
     uint64_t d = 0;
     for (int i = 0; i < 8; i++)
         d = d << 8 | r->digest[i];
     c->base = ja_seed_derive(d, JA_TAG('A', 'D', 'J', 'S'), 0);
     size_t z = c->g->state_size;
-    c->cur = ja_xcalloc(6, z);
+    c->cur = ja_xcalloc(7, z);
     c->next = c->cur + z;
     c->alt = c->cur + 2 * z;
     c->roll = c->cur + 3 * z;
     c->canon_a = c->cur + 4 * z;
     c->canon_b = c->cur + 5 * z;
+    c->x = c->cur + 6 * z;
     c->legal = ja_xcalloc(c->g->max_actions, sizeof *c->legal);
+    c->alts = ja_xcalloc(c->g->max_actions, sizeof *c->alts);
     c->obs = ja_xcalloc(1, c->g->obs_size);
     return JA_OK;
+}
+
+static void adj_close(adj_ctx *c)
+{
+    free(c->cur);
+    free(c->legal);
+    free(c->alts);
+    free(c->obs);
+}
+
+/* adj_open, and out cleared but for its seats and decisions. */
+static int adj_begin(adj_ctx *c, const ref_replay *r, const adjust_opts *o, adjust_result *out,
+                     char *err, size_t cap)
+{
+    memset(out, 0, sizeof *out);
+    int rc = adj_open(c, r, o, err, cap);
+    out->n_seats = rc == JA_OK ? c->n : 0;
+    out->decisions = rc == JA_OK ? r->n_steps : 0;
+    return rc;
 }
 
 int adjust_replay(const ref_replay *r, const adjust_opts *o, adjust_result *out, char *err,
                   size_t cap)
 {
     adj_ctx c;
-    memset(out, 0, sizeof *out);
-    int rc = adj_open(&c, r, o, err, cap);
+    int rc = adj_begin(&c, r, o, out, err, cap);
     if (rc != JA_OK)
         return rc;
-    out->n_seats = c.n;
-    out->decisions = r->n_steps;
-    rc = deal_term(&c, out->deal);
+    rc = deal_term(&c, (c.skip & ADJUST_TERM_DEAL) ? 0 : c.samples, out->deal);
     if (rc != JA_OK)
         snprintf(err, cap, "the game refused the replay's setup");
-    for (uint32_t t = 0; rc == JA_OK && t < r->n_steps; t++) {
-        bool event = false;
-        rc = decision_term(&c, t, out->chance, &event, err, cap);
-        out->events += event;
-    }
+    for (uint32_t t = 0; rc == JA_OK && t < r->n_steps; t++)
+        rc = decision_term(&c, t, true, out, err, cap);
     ja_outcome fin;
     if (rc == JA_OK && (c.g->to_act(c.cur) != 0 || c.g->outcome(c.cur, &fin) != JA_OK)) {
         snprintf(err, cap, "the match is not over after the replay's %u decisions", r->n_steps);
@@ -319,25 +447,43 @@ int adjust_replay(const ref_replay *r, const adjust_opts *o, adjust_result *out,
         }
     for (uint32_t i = 0; rc == JA_OK && i < c.n; i++) {
         out->raw[i] = (double)fin.score[i] / JA_SCORE_UNIT;
-        out->adjusted[i] = out->raw[i] - out->deal[i] - out->chance[i];
+        out->adjusted[i] = out->raw[i] - out->deal[i] - out->chance[i] - out->action[i];
     }
-    free(c.cur);
-    free(c.legal);
-    free(c.obs);
+    adj_close(&c);
+    return rc;
+}
+
+int adjust_decision(const ref_replay *r, const adjust_opts *o, uint32_t t, adjust_result *out,
+                    char *err, size_t cap)
+{
+    adj_ctx c;
+    int rc = adj_begin(&c, r, o, out, err, cap);
+    if (rc != JA_OK)
+        return rc;
+    if (t >= r->n_steps) {
+        snprintf(err, cap, "decision %u is past the replay's %u", t, r->n_steps);
+        rc = JA_EINVAL;
+    } else if (c.g->setup(c.cur, &r->h.options, r->h.n_seats, r->h.seed) != JA_OK) {
+        snprintf(err, cap, "the game refused the replay's setup");
+        rc = JA_EMISMATCH;
+    }
+    for (uint32_t u = 0; rc == JA_OK && u <= t; u++)
+        rc = decision_term(&c, u, u == t, out, err, cap);
+    adj_close(&c);
     return rc;
 }
 
 /* ---- arena replay adjust ------------------------------------------------------------- */
 
-static double now_ms(void)
+static double now_ms(clockid_t clock)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 static void print_json(FILE *out, const char *path, const ref_replay *r, const adjust_opts *o,
-                       const adjust_result *a, double ms)
+                       const adjust_result *a, double ms, double cpu)
 {
     json_w w;
     jw_init(&w, out);
@@ -346,11 +492,18 @@ static void print_json(FILE *out, const char *path, const ref_replay *r, const a
     jw_str(&w, "game", r->h.game);
     jw_int(&w, "decisions", a->decisions);
     jw_int(&w, "events", a->events);
+    jw_int(&w, "actions", a->actions);
     jw_int(&w, "rollouts", o->rollouts);
     jw_int(&w, "samples", o->samples);
     jw_str(&w, "policy", ADJUST_POLICY_NAMES[o->policy]);
     jw_str(&w, "horizon", ADJUST_HORIZON_NAMES[o->horizon]);
+    jw_arr(&w, "terms");
+    for (int k = 0; k < ADJUST_TERM_KINDS; k++)
+        if (!(o->skip & (1u << k)))
+            jw_str(&w, NULL, ADJUST_TERM_NAMES[k]);
+    jw_arr_end(&w);
     jw_num(&w, "ms", ms);
+    jw_num(&w, "cpu_ms", cpu);
     jw_arr(&w, "seats");
     for (uint32_t i = 0; i < a->n_seats; i++) {
         jw_obj(&w, NULL);
@@ -358,6 +511,7 @@ static void print_json(FILE *out, const char *path, const ref_replay *r, const a
         jw_num(&w, "adjusted", a->adjusted[i]);
         jw_num(&w, "deal", a->deal[i]);
         jw_num(&w, "chance", a->chance[i]);
+        jw_num(&w, "action", a->action[i]);
         jw_obj_end(&w);
     }
     jw_arr_end(&w);
@@ -378,20 +532,21 @@ int adjust_file(FILE *out, const char *path, const adjust_opts *o, bool json, ch
     uint8_t digest[REF_DIGEST_BYTES];
     rc = r->game ? ref_replay_verify(r, digest, why, sizeof why) : JA_OK;
     adjust_result a;
-    double t0 = now_ms();
+    double t0 = now_ms(CLOCK_MONOTONIC), c0 = now_ms(CLOCK_PROCESS_CPUTIME_ID);
     if (rc == JA_OK)
         rc = adjust_replay(r, o, &a, why, sizeof why);
-    double ms = now_ms() - t0;
+    double ms = now_ms(CLOCK_MONOTONIC) - t0, cpu = now_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
     if (rc != JA_OK) {
         snprintf(err, cap, "replay '%s': %s", path, why);
     } else if (json) {
-        print_json(out, path, r, o, &a, ms);
+        print_json(out, path, r, o, &a, ms, cpu);
     } else {
-        fprintf(out, "%s: %s, %u seats, %u decisions, %u chance events, %.0f ms\n", path,
-                r->h.game, a.n_seats, a.decisions, a.events, ms);
+        fprintf(out, "%s: %s, %u seats, %u decisions, %u chance events, %u action terms, %.0f ms\n",
+                path, r->h.game, a.n_seats, a.decisions, a.events, a.actions, ms);
         for (uint32_t i = 0; i < a.n_seats; i++)
-            fprintf(out, "  seat %u: raw %.3f  adjusted %.3f  (deal %+.3f, later chance %+.3f)\n",
-                    i, a.raw[i], a.adjusted[i], a.deal[i], a.chance[i]);
+            fprintf(out, "  seat %u: raw %.3f  adjusted %.3f  (deal %+.3f, later chance %+.3f, "
+                    "actions %+.3f)\n", i, a.raw[i], a.adjusted[i], a.deal[i], a.chance[i],
+                    a.action[i]);
     }
     ref_replay_free(&r);
     return rc;

@@ -6,10 +6,17 @@
  * transition revealed something no seat had seen, or drew from the future),
  * the term value(after the event) - mean of value(after the same event with
  * the unseen cards reshuffled and the future replaced) over `samples`
- * independent reshuffles; the deal's term takes `samples` fresh setups. The
+ * independent reshuffles; the deal's term takes `samples` fresh setups. At
+ * every decision of a seat whose policy is known exactly (the random
+ * reference bot: uniform over the legal actions; a replay names it
+ * "random"), the action term W(the action taken) - the
+ * mean of W over every legal action, W(a) being the mean value after a over
+ * the same reshuffles (the value after a itself where a reveals nothing). The
  * value of a state is the mean final score of `rollouts` playouts from it
  * (random, or the greedy reference bot's heuristic: adjust_policy), each
- * after a reshuffle (so it depends only on what the seats have seen). Adjusted score = raw score - the sum of the terms: unbiased
+ * after a reshuffle (so it depends only on what the seats have seen); every
+ * state valued at one decision on the same playout seeds. Adjusted score =
+ * raw score - the sum of the terms: unbiased
  * for any value estimate (the terms have mean zero), and of lower variance
  * the better the estimate follows the score.
  *
@@ -47,10 +54,19 @@ extern const char *const ADJUST_POLICY_NAMES[ADJUST_POLICIES]; /* "random" ... *
 typedef enum adjust_horizon { ADJUST_HORIZON_DEAL, ADJUST_HORIZON_MATCH, ADJUST_HORIZONS } adjust_horizon;
 extern const char *const ADJUST_HORIZON_NAMES[ADJUST_HORIZONS]; /* "deal", "match" */
 
+/* The kinds of term (bits of adjust_opts.skip, the ones left out): the
+ * deal's, the later chance events', the known policies' actions. Leaving a
+ * kind out keeps the adjustment unbiased (each term has mean zero) as long
+ * as the choice is made before the match (per game, say), never from it. */
+enum { ADJUST_TERM_DEAL = 1, ADJUST_TERM_CHANCE = 2, ADJUST_TERM_ACTION = 4, ADJUST_TERMS_ALL = 7 };
+#define ADJUST_TERM_KINDS 3
+extern const char *const ADJUST_TERM_NAMES[ADJUST_TERM_KINDS]; /* "deal", "chance", "action" */
+
 typedef struct adjust_opts {
     uint32_t rollouts, samples; /* 1 .. ADJUST_MAX each */
     adjust_policy policy;
     adjust_horizon horizon;
+    unsigned skip; /* ADJUST_TERM_* left out; 0 (the default): every term */
 } adjust_opts;
 
 /* Per seat, in points (the outcome's score / JA_SCORE_UNIT). */
@@ -61,7 +77,9 @@ typedef struct adjust_result {
     double raw[JA_MAX_SEATS];         /* the replay's score */
     double deal[JA_MAX_SEATS];        /* the deal's term */
     double chance[JA_MAX_SEATS];      /* the sum of the later chance terms */
-    double adjusted[JA_MAX_SEATS];    /* raw - deal - chance */
+    double adjusted[JA_MAX_SEATS];    /* raw - deal - chance - action */
+    double action[JA_MAX_SEATS];      /* the sum of the action terms */
+    uint32_t actions;                 /* decisions with an action term */
 } adjust_result;
 
 /* The adjustment of replay r (loaded, any verification left to this): JA_OK,
@@ -71,12 +89,22 @@ typedef struct adjust_result {
 int adjust_replay(const ref_replay *r, const adjust_opts *o, adjust_result *out, char *err,
                   size_t cap);
 
+/* The terms of decision t of r alone (out->chance, out->action, events,
+ * actions; the deal's term, raw and adjusted left 0), on the seeds
+ * adjust_replay uses there: the decisions before t re-simulated, those
+ * after it not read. The same codes as adjust_replay, and JA_EINVAL for a
+ * decision past the replay's. */
+int adjust_decision(const ref_replay *r, const adjust_opts *o, uint32_t t, adjust_result *out,
+                    char *err, size_t cap);
+
 /* `arena replay adjust` of one file: loads and verifies the replay at path,
  * adjusts it, and writes to out its line and one line per seat (raw,
- * adjusted, the deal's term, the later terms' sum), or with json one JSON
- * object and a newline (file, game, decisions, events, rollouts, samples,
- * ms, seats: [{raw, adjusted, deal, chance}]). JA_OK, or the failing step's
- * code with one line naming the file in err. */
+ * adjusted, the deal's term, the later chance terms' sum, the action
+ * terms' sum), or with json one JSON object and a newline (file, game,
+ * decisions, events, actions, rollouts, samples, policy, horizon,
+ * terms (the kinds taken), ms (wall), cpu_ms (this process's CPU time), seats: [{raw,
+ * adjusted, deal, chance, action}]). JA_OK, or the failing step's code with
+ * one line naming the file in err. */
 int adjust_file(FILE *out, const char *path, const adjust_opts *o, bool json, char *err,
                 size_t cap);
 

@@ -86,6 +86,11 @@ check "verify digest equals play digest" $PY -c 'import json; a=json.load(open("
 check "same seed, same match" $PY -c 'import json; a=json.load(open("play.json")); b=json.load(open("play2.json")); a.pop("replay"); assert a==b'
 "$ARENA" play $T random random random --seed 8 --json >play3.json
 check "another seed, another match" $PY -c 'import json; a=json.load(open("play.json")); b=json.load(open("play3.json")); assert a["digest"]!=b["digest"]'
+# Luck adjustment: the random bots' action terms alone (--terms), and a bad list.
+"$ARENA" replay adjust m.rpl --terms action --rollouts 2 --samples 2 --json >adj.json
+check "replay adjust --terms action exits 0" test $? = 0
+check "only action terms, one per random decision" $PY -c 'import json; a=json.load(open("adj.json")); assert a["terms"]==["action"] and a["actions"]>0 and a["events"]==0, a; assert all(s["deal"]==0 and s["chance"]==0 and abs(s["raw"]-s["action"]-s["adjusted"])<1e-9 for s in a["seats"]), a'
+expect_fail 2 "--terms 'luck' is not one of deal\|chance\|action" -- "$ARENA" replay adjust m.rpl --terms luck
 
 # Corrupt, truncated and tampered replays.
 size=$(stat -c %s m.rpl)

@@ -6,8 +6,15 @@
  *    seat's terms, and of their difference between the seats (the
  *    adjusted minus the raw score difference), lies within 4 standard
  *    errors of 0, and the terms are not all 0 (chance events were found);
- *  - the adjustment of a replay is reproducible, and raw - deal - chance is
- *    the adjusted score;
+ *    (the random seat's action terms among them: their own mean is checked
+ *    too, and that there were some);
+ *  - the action term's expectation over the random bot's policy is exactly
+ *    0: at a decision of the random seat, the terms of decision t alone
+ *    (adjust_decision) with each legal action in turn in the replay average
+ *    to 0 per seat (to rounding), and are not all 0; and the per-decision
+ *    terms add up to adjust_replay's;
+ *  - the adjustment of a replay is reproducible, and raw - deal - chance -
+ *    action is the adjusted score;
  *  - errors: a game this build lacks, counts out of range, a recorded action
  *    the rules refuse, an outcome the rules do not give.
  * The variance it saves is measured by tests/unit/test_adjust_variance.c
@@ -29,30 +36,34 @@ static void test_zero_mean(void **state)
 {
     (void)state;
     const ja_game_rules *g = ja_game_find("brawljack");
-    adjust_opts o = {4, 2, ADJUST_POLICY_RANDOM, ADJUST_HORIZON_DEAL};
-    double sum[3] = {0}, sq[3] = {0};
-    uint32_t events = 0;
+    adjust_opts o = {.rollouts = 4, .samples = 2, .policy = ADJUST_POLICY_RANDOM, .horizon = ADJUST_HORIZON_DEAL};
+    double sum[4] = {0}, sq[4] = {0};
+    uint32_t events = 0, actions = 0;
     for (uint32_t m = 0; m < MATCHES; m++) {
         ref_replay *r = am_play(g, "hands=2", 2, ja_seed_derive(7, 1, m), greedy_brawljack_act);
         assert_non_null(r);
         adjust_result a;
         char err[256];
         assert_int_equal(adjust_replay(r, &o, &a, err, sizeof err), JA_OK);
-        double t[3] = {a.deal[0] + a.chance[0], a.deal[1] + a.chance[1], 0};
+        double t[4] = {a.deal[0] + a.chance[0] + a.action[0],
+                       a.deal[1] + a.chance[1] + a.action[1], 0, a.action[0] - a.action[1]};
         t[2] = t[0] - t[1];
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < 4; k++) {
             sum[k] += t[k];
             sq[k] += t[k] * t[k];
         }
         events += a.events;
+        actions += a.actions;
         ref_replay_free(&r);
     }
     assert_true(events > MATCHES);
-    for (int k = 0; k < 3; k++) {
+    assert_true(actions > MATCHES);
+    static const char *const NAMES[4] = {"seat 0", "seat 1", "seat 0 - seat 1",
+                                         "actions, seat 0 - seat 1"};
+    for (int k = 0; k < 4; k++) {
         double mean = sum[k] / MATCHES, var = (sq[k] - MATCHES * mean * mean) / (MATCHES - 1);
         double se = sqrt(var / MATCHES);
-        print_message("  terms %s: mean %+.4f, standard error %.4f\n",
-                      k == 2 ? "seat 0 - seat 1" : k ? "seat 1" : "seat 0", mean, se);
+        print_message("  terms %s: mean %+.4f, standard error %.4f\n", NAMES[k], mean, se);
         assert_true(se > 0);
         assert_true(fabs(mean) < 4 * se);
     }
@@ -63,7 +74,7 @@ static void test_reproducible(void **state)
     (void)state;
     const ja_game_rules *g = ja_game_find("brawljack");
     ref_replay *r = am_play(g, "", 2, 99, greedy_brawljack_act);
-    adjust_opts o = {3, 2, ADJUST_POLICY_PLAYERS, ADJUST_HORIZON_MATCH};
+    adjust_opts o = {.rollouts = 3, .samples = 2, .policy = ADJUST_POLICY_PLAYERS, .horizon = ADJUST_HORIZON_MATCH};
     adjust_result a, b;
     char err[256];
     assert_int_equal(adjust_replay(r, &o, &a, err, sizeof err), JA_OK);
@@ -73,8 +84,89 @@ static void test_reproducible(void **state)
     assert_int_equal(a.decisions, r->n_steps);
     for (uint32_t s = 0; s < 2; s++) {
         assert_true(a.raw[s] == (double)r->outcome.score[s] / JA_SCORE_UNIT);
-        assert_true(a.adjusted[s] == a.raw[s] - a.deal[s] - a.chance[s]);
+        assert_true(a.adjusted[s] == a.raw[s] - a.deal[s] - a.chance[s] - a.action[s]);
     }
+    ref_replay_free(&r);
+}
+
+/* The state before decision t of r (re-simulated) into st. */
+static void state_before(const ref_replay *r, uint32_t t, void *st)
+{
+    const ja_game_rules *g = r->game;
+    g->setup(st, &r->h.options, r->h.n_seats, r->h.seed);
+    for (uint32_t u = 0; u < t; u++) {
+        ja_action by[JA_MAX_SEATS] = {{0}};
+        for (uint32_t k = 0; k < r->steps[u].n; k++)
+            by[r->recs[r->steps[u].first + k].seat].code = r->recs[r->steps[u].first + k].code;
+        assert_int_equal(g->apply(st, r->steps[u].seats, by), JA_OK);
+    }
+}
+
+/* At the random seat's first 4 decisions among 2 actions or more: the
+ * mean of decision t's action term over its legal actions (each put in the
+ * replay in turn) is 0, since every alternative is valued on the same seeds
+ * (the digest does not change). Then the per-decision terms of the
+ * recorded match sum to adjust_replay's. */
+static void test_action_exact(void **state)
+{
+    (void)state;
+    const ja_game_rules *g = ja_game_find("brawljack");
+    ref_replay *r = am_play(g, "hands=1", 2, 17, greedy_brawljack_act);
+    assert_non_null(r);
+    adjust_opts o = {.rollouts = 3, .samples = 2, .policy = ADJUST_POLICY_PLAYERS,
+                     .horizon = ADJUST_HORIZON_DEAL};
+    uint8_t *st = ja_xcalloc(1, g->state_size);
+    ja_action *l = ja_xcalloc(g->max_actions, sizeof *l);
+    char err[256];
+    uint32_t checked = 0, nonzero = 0;
+    for (uint32_t t = 0; t < r->n_steps && checked < 4; t++) {
+        ref_replay_rec *rec = &r->recs[r->steps[t].first];
+        if (r->steps[t].seats != 1u || rec->n_legal < 2)
+            continue;
+        state_before(r, t, st);
+        uint32_t nl = g->legal(st, 0, l, g->max_actions), code = rec->code;
+        double mean[2] = {0}, size = 0;
+        for (uint32_t j = 0; j < nl; j++) {
+            rec->code = l[j].code;
+            adjust_result a;
+            assert_int_equal(adjust_decision(r, &o, t, &a, err, sizeof err), JA_OK);
+            assert_int_equal(a.actions, 1);
+            for (int s = 0; s < 2; s++) {
+                mean[s] += a.action[s] / nl;
+                size += fabs(a.action[s]);
+            }
+        }
+        rec->code = code;
+        adjust_result a; /* no term: a fault's default, or asked not to */
+        rec->fault = JA_FAULT_TIMEOUT;
+        assert_int_equal(adjust_decision(r, &o, t, &a, err, sizeof err), JA_OK);
+        assert_int_equal(a.actions, 0);
+        rec->fault = JA_FAULT_NONE;
+        o.skip = ADJUST_TERM_ACTION;
+        assert_int_equal(adjust_decision(r, &o, t, &a, err, sizeof err), JA_OK);
+        assert_true(a.actions == 0 && a.action[0] == 0 && a.action[1] == 0);
+        o.skip = 0;
+        print_message("  decision %u: %u actions, mean term %+.2e %+.2e, mean |term| %.3f\n", t,
+                      nl, mean[0], mean[1], size / (2 * nl));
+        assert_true(fabs(mean[0]) < 1e-9 && fabs(mean[1]) < 1e-9);
+        nonzero += size > 0;
+        checked++;
+    }
+    assert_int_equal(checked, 4);
+    assert_true(nonzero > 0);
+    adjust_result all, one;
+    assert_int_equal(adjust_replay(r, &o, &all, err, sizeof err), JA_OK);
+    double sum[2] = {all.deal[0], all.deal[1]};
+    for (uint32_t t = 0; t < r->n_steps; t++) {
+        assert_int_equal(adjust_decision(r, &o, t, &one, err, sizeof err), JA_OK);
+        for (int s = 0; s < 2; s++)
+            sum[s] += one.chance[s] + one.action[s];
+    }
+    for (int s = 0; s < 2; s++)
+        assert_true(fabs(all.raw[s] - sum[s] - all.adjusted[s]) < 1e-9);
+    assert_int_equal(adjust_decision(r, &o, r->n_steps, &one, err, sizeof err), JA_EINVAL);
+    free(st);
+    free(l);
     ref_replay_free(&r);
 }
 
@@ -83,7 +175,7 @@ static void test_errors(void **state)
     (void)state;
     const ja_game_rules *g = ja_game_find("brawljack");
     ref_replay *r = am_play(g, "", 2, 5, NULL);
-    adjust_opts o = {2, 2, ADJUST_POLICY_RANDOM, ADJUST_HORIZON_DEAL};
+    adjust_opts o = {.rollouts = 2, .samples = 2, .policy = ADJUST_POLICY_RANDOM, .horizon = ADJUST_HORIZON_DEAL};
     adjust_result a;
     char err[256];
     o.rollouts = 0;
@@ -109,6 +201,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_mean),
+        cmocka_unit_test(test_action_exact),
         cmocka_unit_test(test_reproducible),
         cmocka_unit_test(test_errors),
     };

@@ -35,7 +35,7 @@ static void test_variance_lower(void **state)
 {
     (void)state;
     const ja_game_rules *g = ja_game_find("brawljack");
-    adjust_opts o = {32, 8, ADJUST_POLICY_PLAYERS, ADJUST_HORIZON_DEAL};
+    adjust_opts o = {.rollouts = 32, .samples = 8, .policy = ADJUST_POLICY_PLAYERS, .horizon = ADJUST_HORIZON_DEAL};
     static double raw[MATCHES], adj[MATCHES], terms[MATCHES];
     for (int m = 0; m < MATCHES; m++) {
         ref_replay *r = am_play(g, "", 2, ja_seed_derive(44, 2, (uint64_t)m), greedy_brawljack_act);
