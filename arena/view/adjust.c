@@ -232,14 +232,13 @@ static void mean_after(const adj_ctx *c, int nd, const double *diff, const doubl
 }
 
 /* Seat s's action term at decision t (mask, by the recorded actions, taken
- * W of the action taken): taken - the mean of W over seat s's legal
- * actions at c->cur (uniform: the random bot's policy), every other
- * seat's action as recorded; added to acc[]. */
+ * W of the action taken): taken - the mean of W over seat s's nl legal
+ * actions at c->cur, in c->alts (uniform: the random bot's policy), every
+ * other seat's action as recorded; added to acc[]. */
 static int action_term(adj_ctx *c, uint32_t t, uint32_t mask, const ja_action *by, int s,
-                       const double *taken, double *acc, char *err, size_t cap)
+                       uint32_t nl, const double *taken, double *acc, char *err, size_t cap)
 {
     const ja_game_rules *g = c->g;
-    uint32_t nl = g->legal(c->cur, s, c->alts, g->max_actions);
     double mean[JA_MAX_SEATS] = {0};
     ja_action b[JA_MAX_SEATS];
     memcpy(b, by, sizeof b);
@@ -270,12 +269,11 @@ static int action_term(adj_ctx *c, uint32_t t, uint32_t mask, const ja_action *b
     return JA_OK;
 }
 
-/* Whether seat s's action at this record is the known policy's choice: a
- * random seat asked without a fault, among two actions or more. */
+/* Whether the action of this record is the known policy's choice: a
+ * random seat's, asked, not forced, without a fault. */
 static bool policy_known(const adj_ctx *c, const ref_replay_rec *rec)
 {
-    return c->known[rec->seat] && rec->asked && rec->fault == JA_FAULT_NONE && !rec->forced &&
-           rec->n_legal >= 2;
+    return c->known[rec->seat] && rec->asked && rec->fault == JA_FAULT_NONE && !rec->forced;
 }
 
 /* Decision t (key t + 1) from c->cur: applies the replay's actions into
@@ -302,8 +300,11 @@ static int decision_term(adj_ctx *c, uint32_t t, bool terms, adjust_result *out,
         return JA_OK;
     }
     double diff[JA_MAX_SEATS] = {0}, vnext[JA_MAX_SEATS] = {0}, taken[JA_MAX_SEATS];
+    bool known = false; /* some seat's action here may take an action term */
+    for (uint32_t k = 0; k < sp->n && !(c->skip & ADJUST_TERM_ACTION); k++)
+        known |= policy_known(c, &c->r->recs[sp->first + k]);
     int nd = 0;
-    if (!(c->skip & ADJUST_TERM_CHANCE) || !(c->skip & ADJUST_TERM_ACTION))
+    if (!(c->skip & ADJUST_TERM_CHANCE) || known)
         nd = sample_after(c, t, sp->seats, by, c->next, diff, err, cap);
     if (nd < 0)
         return JA_EMISMATCH;
@@ -314,15 +315,18 @@ static int decision_term(adj_ctx *c, uint32_t t, bool terms, adjust_result *out,
         for (uint32_t i = 0; i < c->n; i++)
             out->chance[i] += ((double)nd * vnext[i] - diff[i]) / c->samples;
     }
-    for (uint32_t k = 0; k < sp->n && !(c->skip & ADJUST_TERM_ACTION); k++) {
+    for (uint32_t k = 0; k < sp->n && known; k++) {
         const ref_replay_rec *rec = &c->r->recs[sp->first + k];
-        if (!policy_known(c, rec))
+        uint32_t nl = policy_known(c, rec) ? c->g->legal(c->cur, rec->seat, c->alts,
+                                                         c->g->max_actions)
+                                           : 0;
+        if (nl < 2)
             continue;
         if (!valued)
             value(c, c->next, (uint64_t)t + 1, vnext);
         valued = true;
         mean_after(c, nd, diff, vnext, taken);
-        int rc = action_term(c, t, sp->seats, by, rec->seat, taken, out->action, err, cap);
+        int rc = action_term(c, t, sp->seats, by, rec->seat, nl, taken, out->action, err, cap);
         if (rc != JA_OK)
             return rc;
         out->actions++;
