@@ -1,6 +1,7 @@
 /* Luck-adjusted results of a replay (docs/ratings.md, "Luck-adjusted
- * results"): AIVAT-style control variates at the match's chance events,
- * from the game's JA_EXT_CHANCE (ja_rules.h) and playouts.
+ * results"): AIVAT-style control variates at the match's chance events
+ * and the random bot's decisions, from the game's JA_EXT_CHANCE
+ * (ja_rules.h) and playouts.
  *
  * For every chance event of the match (the deal; every decision whose
  * transition revealed something no seat had seen, or drew from the future),
@@ -9,16 +10,15 @@
  * independent reshuffles; the deal's term takes `samples` fresh setups. At
  * every decision of a seat whose policy is known exactly (the random
  * reference bot: uniform over the legal actions; a replay names it
- * "random"), the action term W(the action taken) - the
- * mean of W over every legal action, W(a) being the mean value after a over
- * the same reshuffles (the value after a itself where a reveals nothing). The
- * value of a state is the mean final score of `rollouts` playouts from it
- * (random, or the greedy reference bot's heuristic: adjust_policy), each
- * after a reshuffle (so it depends only on what the seats have seen); every
- * state valued at one decision on the same playout seeds. Adjusted score =
- * raw score - the sum of the terms: unbiased
- * for any value estimate (the terms have mean zero), and of lower variance
- * the better the estimate follows the score.
+ * "random"), the action term W(the action taken) - the mean of W over every
+ * legal action, W(a) being the mean value after a over the same reshuffles
+ * (the value after a itself where a reveals nothing). The value of a state
+ * is the mean final score of `rollouts` playouts from it (random, or the
+ * greedy reference bot's heuristic: adjust_policy), each after a reshuffle
+ * (so it depends only on what the seats have seen); every state valued at
+ * one decision on the same playout seeds. Adjusted score = raw score - the
+ * sum of the terms: unbiased for any value estimate (the terms have mean
+ * zero), and of lower variance the better the estimate follows the score.
  *
  * Every seed is derived from the replay's digest: the adjustment of a
  * replay is reproducible. Referee and analysis side only: it reads every
