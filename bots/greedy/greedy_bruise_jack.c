@@ -65,17 +65,30 @@ typedef struct bj_field {
     uint8_t weight[BJ_MAXS - 1][BJ_CARDS];
 } bj_field;
 
+/* p_win's answers in this decision, by the bot's row values (packed in a
+ * key): an end-game decision asks about the same few row values again and
+ * again (every card x every open row), and each answer costs a pass over
+ * the field; a memo keeps the answers identical at a fraction of the cost. */
+#define BJ_MEMO 32
+typedef struct bj_memo {
+    int n;
+    uint32_t key[BJ_MEMO];
+    double p[BJ_MEMO];
+} bj_memo;
+
 /* Everything one decision needs, computed once. */
 typedef struct bj_ctx {
     const ja_bruise_jack_obs *o;
     int me, way;
     bool guile;
     bj_rows mine;
+    uint8_t mine_v[BJ_ROWS]; /* the values of its rows now */
     uint8_t pool[BJ_CARDS]; /* cards not seen: the next card is one of them */
     int m;
     bool end_game;          /* every other seat dealt in is finished */
     int stride;             /* 1: every unseen card; k: every k-th (the cheap playout rule) */
     bj_field field;
+    bj_memo memo;           /* end game: p_win by row values */
 } bj_ctx;
 
 static int obs_row(int seat, int r) { return seat * BJ_ROWS + r; }
@@ -195,31 +208,50 @@ static double p_win(const bj_ctx *x, const uint8_t *mv)
 
 /* ---- Evaluation ------------------------------------------------------------------ */
 
-/* The value of the bot's rows w: the chance to win in the end game, else the
- * utility of its own rows. */
-static double evaluate(const bj_ctx *x, const bj_rows *w)
+/* p_win through the decision's memo (full: computed without it). */
+static double p_win_memo(bj_ctx *x, const uint8_t *mv)
 {
-    uint8_t v[BJ_ROWS];
-    for (int r = 0; r < BJ_ROWS; r++)
-        v[r] = (uint8_t)row_value(x, w, r);
+    bj_memo *m = &x->memo;
+    uint32_t key = (uint32_t)mv[0] | (uint32_t)mv[1] << 8 | (uint32_t)mv[2] << 16;
+    for (int i = 0; i < m->n; i++)
+        if (m->key[i] == key)
+            return m->p[i];
+    double p = p_win(x, mv);
+    if (m->n < BJ_MEMO) {
+        m->key[m->n] = key;
+        m->p[m->n++] = p;
+    }
+    return p;
+}
+
+/* The value of the bot's row values v: the chance to win in the end game,
+ * else the utility of its own rows. */
+static double evaluate(bj_ctx *x, const uint8_t *v)
+{
     if (x->end_game)
-        return p_win(x, v);
+        return p_win_memo(x, v);
     double u = 0;
     for (int r = 0; r < BJ_ROWS; r++)
         u += x->way == 1 ? W1_UTILITY[v[r]] : v[r];
     return u;
 }
 
-/* The value after card c goes into open row r. */
-static double value_after(const bj_ctx *x, uint8_t c, int r)
+/* The value after card c goes into open row r: only that row's value
+ * changes (the others are x->mine_v). */
+static double value_after(bj_ctx *x, uint8_t c, int r)
 {
-    bj_rows w = x->mine;
-    w.card[r][w.k[r]++] = c;
-    return evaluate(x, &w);
+    uint8_t v[BJ_ROWS], cards[BJ_ROW_CARDS];
+    int k = x->mine.k[r];
+    memcpy(cards, x->mine.card[r], (size_t)k);
+    cards[k++] = c;
+    memcpy(v, x->mine_v, sizeof v);
+    v[r] = (uint8_t)ja_bruise_jack_row_value(x->way, x->guile, x->way == 1 && x->mine.claimed[r],
+                                             cards, k, r);
+    return evaluate(x, v);
 }
 
 /* The best open row for card c (lowest row on ties) and its value. */
-static int best_row(const bj_ctx *x, uint8_t c, double *value)
+static int best_row(bj_ctx *x, uint8_t c, double *value)
 {
     int best = -1;
     double bv = 0;
@@ -249,6 +281,8 @@ static int prepare(bj_ctx *x, const ja_bruise_jack_obs *o, int stride)
     x->way = o->way;
     x->guile = o->guile != 0;
     rows_of(o, x->me, o->centre, &x->mine);
+    for (int r = 0; r < BJ_ROWS; r++)
+        x->mine_v[r] = (uint8_t)row_value(x, &x->mine, r);
     bool seen[BJ_CARDS] = {false};
     for (int i = 0; i < o->n_seats * BJ_ROWS; i++)
         for (int j = 0; j < o->up_count[i] && j < JA_BRUISE_JACK_MAX_UP; j++)
@@ -300,7 +334,7 @@ static int decide(const ja_decision *d, uint32_t *out_index, int stride)
         int r = o->drawn < BJ_CARDS ? best_row(&x, o->drawn, &v) : -1;
         choice = r < 0 ? -1 : index_of(d, JA_BRUISE_JACK_PLACE(r));
     } else {
-        double now = evaluate(&x, &x.mine), after = 0;
+        double now = evaluate(&x, x.mine_v), after = 0;
         int n = 0;
         for (int i = 0; i < x.m; i += stride, n++) {
             best_row(&x, x.pool[i], &v);
