@@ -32,7 +32,7 @@
  *
  * Cost: no allocation, no randomness, no mutable globals; at most 125 cards x
  * 3 rows evaluations per decision (each a few thousand operations in the
- * end game). */
+ * end game, once per distinct row values: bj_memo). */
 #include "greedy.h"
 
 #include "jackarena/ja_bruise_jack.h"

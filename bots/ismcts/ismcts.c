@@ -23,7 +23,9 @@
  *  4. plays out to the end of the match with the default policy: uniform
  *     random, or the game's greedy heuristic (ismcts:rollout=greedy; the
  *     default, rollout=auto, takes greedy where it was measured to pay at
- *     the default budget: GREEDY[].in_auto);
+ *     the default budget: GREEDY[].in_auto). In Bruise Jack (horizon=auto
+ *     or hand) a playout ends where the current hand does, and the rest of
+ *     the match is valued from the points (bj_hand_end);
  *  5. backpropagates each seat's reward: at a node the statistics are those
  *     of the seat that chose its edge (max-n style), so opponents pick what
  *     is good for them and partners (Jack in the Box teams, whose scores the
@@ -104,6 +106,15 @@ typedef struct node {
     double reward;    /* sum of `seat`'s rewards */
 } node;
 
+/* horizon=hand: 1 when obs (the observation at a playout's next choice)
+ * is past the hand of root (the observation of the decision), with every
+ * seat's expected reward for the rest of the match in r; else 0. */
+typedef int (*horizon_fn)(const void *obs, const void *root, uint32_t n_seats, double *r);
+
+#ifdef GREEDY_HAVE_BRUISE_JACK
+static int bj_hand_end(const void *obs, const void *root, uint32_t n_seats, double *r);
+#endif
+
 /* The greedy heuristics (bots/greedy), for greedy playouts. */
 typedef struct greedy_entry {
     const char *game;
@@ -116,6 +127,7 @@ typedef struct greedy_entry {
                               tree's statistics are tested instead) */
     uint32_t iters;        /* iters=auto: the search's iterations here, at most */
     uint32_t steps;        /* steps=auto (with iters=auto): the search's engine steps */
+    horizon_fn hand_end;   /* horizon=hand: the value where the current hand ends; NULL: none */
 } greedy_entry;
 
 /* The per-game budgets of iters=auto and verify=auto: a decision at about
@@ -128,7 +140,8 @@ typedef struct greedy_entry {
 #define VERIFY_BRAWLJACK 1000u
 #define ITERS_BRUISE_JACK 1000u /* never searched: at most 3 legal actions, all tested */
 #define STEPS_BRUISE_JACK 0u
-#define VERIFY_BRUISE_JACK 700u
+#define VERIFY_BRUISE_JACK 5000u /* with horizon=hand: playouts of one hand */
+#define ANCHOR_BRUISE_JACK 1.8
 #define ITERS_JITB 800u
 #define STEPS_JITB 0u
 #define VERIFY_JITB 800u
@@ -139,24 +152,25 @@ static const greedy_entry GREEDY[] = {
     /* Taylor Blackjack (1.4): the paired test (threshold 1.96), the search
      * on an eighth of 1.3's steps to choose what it tests (docs/bots.md). */
     {"taylor-blackjack", JA_TAYLOR_OBS_VERSION, greedy_taylor_act, greedy_taylor_act, 0, 1.96,
-     VERIFY_TAYLOR, ITERS_TAYLOR, STEPS_TAYLOR},
+     VERIFY_TAYLOR, ITERS_TAYLOR, STEPS_TAYLOR, NULL},
 #ifdef GREEDY_HAVE_BRAWLJACK
     {"brawljack", JA_BRAWLJACK_OBS_VERSION, greedy_brawljack_act, greedy_brawljack_act, 1, 2.5,
-     VERIFY_BRAWLJACK, ITERS_BRAWLJACK, STEPS_BRAWLJACK},
+     VERIFY_BRAWLJACK, ITERS_BRAWLJACK, STEPS_BRAWLJACK, NULL},
 #endif
 #ifdef GREEDY_HAVE_BRUISE_JACK
     /* Bruise Jack and Jack in the Box: the tree's own statistics did not
      * beat greedy (docs/bots.md), the paired rollout test does; in
      * BrawlJack it more than tripled the margin over greedy. */
     {"bruise-jack", JA_BRUISE_JACK_OBS_VERSION, greedy_bruise_jack_act,
-     greedy_bruise_jack_fast_act, 0, 2.5, VERIFY_BRUISE_JACK, ITERS_BRUISE_JACK, STEPS_BRUISE_JACK},
+     greedy_bruise_jack_fast_act, 0, ANCHOR_BRUISE_JACK, VERIFY_BRUISE_JACK, ITERS_BRUISE_JACK,
+     STEPS_BRUISE_JACK, bj_hand_end},
 #endif
 #ifdef GREEDY_HAVE_JACK_IN_THE_BOX
     {"jack-in-the-box", JA_JITB_OBS_VERSION, greedy_jack_in_the_box_act,
-     greedy_jack_in_the_box_act, 1, 2.5, VERIFY_JITB, ITERS_JITB, STEPS_JITB},
+     greedy_jack_in_the_box_act, 1, 2.5, VERIFY_JITB, ITERS_JITB, STEPS_JITB, NULL},
 #endif
 #ifdef GREEDY_HAVE_BOMBS
-    {"bombs", JA_BOMBS_OBS_VERSION, greedy_bombs_act, greedy_bombs_act, 0, 1.96, 0, ITERS_BOMBS, STEPS_BOMBS},
+    {"bombs", JA_BOMBS_OBS_VERSION, greedy_bombs_act, greedy_bombs_act, 0, 1.96, 0, ITERS_BOMBS, STEPS_BOMBS, NULL},
 #endif
 };
 
@@ -170,6 +184,8 @@ typedef struct ismcts {
     greedy_act_fn greedy; /* NULL: random playouts */
     greedy_act_fn anchor; /* the game's greedy heuristic, for the root anchor; NULL: none */
     greedy_act_fn vpol;   /* the paired test's continuation policy; NULL: no test */
+    horizon_fn hand_end;  /* playouts end with the current hand (horizon=hand); NULL: the match */
+    const void *root;     /* the observation of the decision being made */
     node *pool;
     uint32_t used;        /* nodes in use; pool[0] is the root */
     uint32_t *path;       /* nodes of this iteration's descent */
@@ -251,6 +267,8 @@ static int create(const ja_host_api *host, void *hctx, const char *game, int32_t
                 b->vpol = GREEDY[i].playout;
             if (b->p.anchor > 0 || b->p.verify > 0)
                 b->anchor = GREEDY[i].act;
+            if (p.horizon != ISMCTS_HORIZON_MATCH)
+                b->hand_end = GREEDY[i].hand_end;
             if (p.rollout == ISMCTS_ROLLOUT_GREEDY ||
                 (p.rollout == ISMCTS_ROLLOUT_AUTO && GREEDY[i].in_auto))
                 b->greedy = GREEDY[i].playout;
@@ -264,6 +282,12 @@ static int create(const ja_host_api *host, void *hctx, const char *game, int32_t
     if (p.rollout == ISMCTS_ROLLOUT_GREEDY && !b->greedy) {
         if (host->log)
             host->log(hctx, JA_LOG_ERROR, "ismcts: no greedy heuristic for this game");
+        free(b);
+        return JA_EUNSUPPORTED;
+    }
+    if (p.horizon == ISMCTS_HORIZON_HAND && !b->hand_end) {
+        if (host->log)
+            host->log(hctx, JA_LOG_ERROR, "ismcts: horizon=hand is not available in this game");
         free(b);
         return JA_EUNSUPPORTED;
     }
@@ -313,11 +337,14 @@ static int find_legal(const ja_action *legal, uint32_t n, uint32_t code)
 }
 
 /* The default policy's action for seat c among n >= 2 legal actions (in
- * b->legal): the heuristic pol, or uniform from rng when pol is NULL. */
-static ja_action playout_action(ismcts *b, greedy_act_fn pol, ja_rng *rng, int c, uint32_t n)
+ * b->legal): the heuristic pol, or uniform from rng when pol is NULL.
+ * observed: b->obs already holds c's observation. */
+static ja_action playout_action(ismcts *b, greedy_act_fn pol, ja_rng *rng, int c, uint32_t n,
+                                int observed)
 {
     if (pol) {
-        b->g->observe(b->st, c, b->obs);
+        if (!observed)
+            b->g->observe(b->st, c, b->obs);
         ja_decision d = {.struct_size = sizeof d, .turn = 1, .seat = c, .n_seats = b->n_seats,
                          .game = b->g->name, .obs_version = b->g->obs_version,
                          .obs_size = b->g->obs_size, .obs = b->obs, .legal = b->legal,
@@ -433,19 +460,28 @@ static int choose(ismcts *b, int c, ja_action a, uint32_t mask, uint32_t *pendin
 }
 
 /* Plays b->st out to the end of the match with the default policy pol
- * (NULL: uniform random from rng). mask/pending/by_seat: a joint window
- * in progress (the seats of mask still in pending have not chosen yet;
- * pending 0: none). Fills r with every seat's reward; 0 when the engine
- * failed. */
+ * (NULL: uniform random from rng), or with horizon=hand to the end of the
+ * current hand (b->hand_end values the rest of the match). mask/pending/
+ * by_seat: a joint window in progress (the seats of mask still in pending
+ * have not chosen yet; pending 0: none). Fills r with every seat's reward;
+ * 0 when the engine failed. */
 static int play_out(ismcts *b, greedy_act_fn pol, ja_rng *rng, uint32_t mask, uint32_t pending,
                     ja_action *by_seat, uint32_t steps, double *r)
 {
     int c, k;
     uint32_t n;
-    while ((k = next_choice(b, &mask, &pending, &steps, &c, &n)) > 0)
-        if (!choose(b, c, n > 1 ? playout_action(b, pol, rng, c, n) : b->legal[0], mask,
+    while ((k = next_choice(b, &mask, &pending, &steps, &c, &n)) > 0) {
+        int observed = 0;
+        if (b->hand_end && mask == pending) { /* between engine steps */
+            b->g->observe(b->st, c, b->obs);
+            observed = 1;
+            if (b->hand_end(b->obs, b->root, b->n_seats, r))
+                return 1;
+        }
+        if (!choose(b, c, n > 1 ? playout_action(b, pol, rng, c, n, observed) : b->legal[0], mask,
                     &pending, by_seat))
             return 0;
+    }
     ja_outcome o;
     if (k < 0 || b->g->outcome(b->st, &o) != JA_OK)
         return 0;
@@ -702,6 +738,53 @@ static uint32_t paired_test(ismcts *b, const ja_decision *d, uint32_t gi, int64_
     return v.cand[verify_best(&v, b->p.anchor)];
 }
 
+#ifdef GREEDY_HAVE_BRUISE_JACK
+/* The most regular hands left that bj_hand_end values (with more, the
+ * playout goes on). */
+#define BJ_HORIZON_HANDS 64
+
+/* Bruise Jack, horizon=hand: once a playout reaches the next regular hand,
+ * the rest of the match is valued instead of played. Each hand gives its
+ * point to one seat, and between players of the same policy (greedy, in
+ * the playouts) each seat is as likely as another to take it: so for two
+ * seats, each hand left moves the difference of their points by +1 or -1
+ * with chances 1/n each, else 0 (a shared point is not modelled). A seat's
+ * reward is its expected pairwise place score under that model, exact for
+ * the points already scored. Why: the hand being played is where the
+ * candidates differ; the later hands are dealt alike for every candidate
+ * (their seeds come with the determinization), so playing them adds their
+ * luck to every difference and costs most of the playout. */
+static int bj_hand_end(const void *obs, const void *root, uint32_t n_seats, double *r)
+{
+    const ja_bruise_jack_obs *o = obs, *o0 = root;
+    if (o->hand == o0->hand || n_seats < 2)
+        return 0;
+    int left = o->hands > o->hand ? o->hands - o->hand : 0;
+    if (left > BJ_HORIZON_HANDS)
+        return 0;
+    /* dist[k + left]: the chance that the difference moves by k points. */
+    double dist[2 * BJ_HORIZON_HANDS + 1] = {0}, nx[2 * BJ_HORIZON_HANDS + 1];
+    double q = 1.0 / n_seats;
+    dist[left] = 1.0;
+    for (int h = 0; h < left; h++) {
+        for (int k = 0; k <= 2 * left; k++)
+            nx[k] = dist[k] * (1 - 2 * q) + (k > 0 ? dist[k - 1] * q : 0) +
+                    (k < 2 * left ? dist[k + 1] * q : 0);
+        memcpy(dist, nx, sizeof(double) * (size_t)(2 * left + 1));
+    }
+    for (uint32_t s = 0; s < n_seats; s++) {
+        double sum = 0.0;
+        for (uint32_t t = 0; t < n_seats; t++)
+            for (int k = -left; k <= left && t != s; k++) {
+                int64_t diff = (int64_t)o->score[s] - o->score[t] + (int64_t)k * JA_SCORE_UNIT;
+                sum += dist[k + left] * (diff > 0 ? 1.0 : diff == 0 ? 0.5 : 0.0);
+            }
+        r[s] = sum / (n_seats - 1);
+    }
+    return 1;
+}
+#endif
+
 static int act(void *bot, const ja_decision *d, uint32_t *out_index)
 {
     ismcts *b = bot;
@@ -710,6 +793,7 @@ static int act(void *bot, const ja_decision *d, uint32_t *out_index)
     if (d->obs_version != b->g->obs_version || d->obs_size < b->g->obs_size)
         return JA_EVERSION;
     ja_rng_seed(&b->rng, b->host->rng_next(b->hctx));
+    b->root = d->obs;
     b->pool[0] = (node){0};
     b->used = 1;
     /* A deadline from the host (--move-ms) caps any budget at half of what
@@ -782,7 +866,8 @@ static const ja_bot_desc desc = {
     .version = "1.4", /* 1.1: the root anchor; 1.2: the paired rollout test; 1.3: per-game
                          budgets, the paired test's early stopping, no search where
                          it tests every action; 1.4: the paired test in Taylor
-                         Blackjack */
+                         Blackjack; Bruise Jack's playouts end with the hand
+                         (horizon), 5000 pairs at 1.8 there */
     .supports = supports,
     .create = create,
     .act = act,

@@ -9,10 +9,12 @@
 #include <string.h>
 
 static const char *const KEYS[] = {"iters", "ms", "c", "nodes", "rollout", "anchor", "verify",
-                                   "early",   "steps",  NULL};
+                                   "early",   "steps",  "horizon", NULL};
 /* In the order of ismcts_rollout. */
 static const char *const ROLLOUTS[] = {"auto", "random", "greedy", NULL};
 static const char *const ONOFF[] = {"off", "on", NULL};
+/* In the order of ismcts_horizon. */
+static const char *const HORIZONS[] = {"auto", "match", "hand", NULL};
 
 /* key as "auto" (*out keeps its value) or a number in [lo, hi] (a whole
  * one when integer). Absent: JA_OK, *out untouched. */
@@ -39,9 +41,9 @@ int ismcts_params_parse(const char *text, ismcts_params *p, char *err, size_t ca
 {
     *p = (ismcts_params){ISMCTS_ITERS_AUTO, 0, ISMCTS_DEFAULT_C, ISMCTS_DEFAULT_NODES,
                          ISMCTS_ROLLOUT_AUTO, ISMCTS_ANCHOR_AUTO, ISMCTS_VERIFY_AUTO, ISMCTS_STEPS_AUTO,
-                         true};
+                         true, ISMCTS_HORIZON_AUTO};
     int64_t ms, nodes;
-    int rollout = 0, early = 1;
+    int rollout = 0, early = 1, horizon = 0;
     double verify = -1, iters = 0, steps = -1;
     int rc = ja_params_check_keys(text, KEYS, err, cap);
     if (rc == JA_OK)
@@ -63,6 +65,8 @@ int ismcts_params_parse(const char *text, ismcts_params *p, char *err, size_t ca
         rc = auto_or(text, "steps", true, 0, ISMCTS_MAX_STEP_BUDGET, &steps, err, cap);
     if (rc == JA_OK)
         rc = ja_params_word(text, "early", ONOFF, 1, &early, err, cap);
+    if (rc == JA_OK)
+        rc = ja_params_word(text, "horizon", HORIZONS, ISMCTS_HORIZON_AUTO, &horizon, err, cap);
     if (rc != JA_OK)
         return rc;
     if (iters && ms) {
@@ -71,6 +75,7 @@ int ismcts_params_parse(const char *text, ismcts_params *p, char *err, size_t ca
     }
     p->iters = ms ? 0 : iters > 0 ? (uint32_t)iters : ISMCTS_ITERS_AUTO;
     p->early = early != 0;
+    p->horizon = (ismcts_horizon)horizon;
     p->ms = (uint32_t)ms;
     p->nodes = (uint32_t)nodes;
     p->rollout = (ismcts_rollout)rollout;

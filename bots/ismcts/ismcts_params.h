@@ -31,6 +31,15 @@ typedef enum ismcts_rollout {
     ISMCTS_ROLLOUT_GREEDY
 } ismcts_rollout;
 
+/* How far a playout runs: auto (to the end of the current hand where the
+ * game values the rest: Bruise Jack; else the match), the match, or the
+ * hand (refused in a game without a value for the rest). */
+typedef enum ismcts_horizon {
+    ISMCTS_HORIZON_AUTO,
+    ISMCTS_HORIZON_MATCH,
+    ISMCTS_HORIZON_HAND
+} ismcts_horizon;
+
 typedef struct ismcts_params {
     uint32_t iters;        /* iterations per decision; 0 when ms is set;
                               ISMCTS_ITERS_AUTO: the game's default */
@@ -45,6 +54,7 @@ typedef struct ismcts_params {
     uint32_t steps;        /* the search stops after this many engine steps in all
                               (0: none); ISMCTS_STEPS_AUTO: the game's default */
     bool early;            /* the paired test stops early (futility and clear wins) */
+    ismcts_horizon horizon; /* playouts end with the match or the current hand */
 } ismcts_params;
 
 /* Fills p from text ("" or NULL: the defaults). JA_OK, or JA_EINVAL with a

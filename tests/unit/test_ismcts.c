@@ -19,6 +19,10 @@
  *    greedy somewhere;
  *  - the budgets: steps=N ends the search, the search is skipped where the
  *    paired test takes every action, early stopping is deterministic;
+ *  - the playouts' horizon (Bruise Jack): horizon=hand is deterministic,
+ *    plays horizon=match's match when the hand is the match's last, and
+ *    another match when later hands are valued instead of played; refused
+ *    in a game without it;
  *  - parameters: a bad parameter makes the seat refuse with the bot's reason
  *    logged, and the parameters are part of the bot's version (identity);
  *  - the forward-model example (sdk/examples/flat_mc.c, docs/forward-model.md)
@@ -189,8 +193,9 @@ static void test_params(void **state)
     ref_seat_close(&seat);
     refused("iters=0", "parameter 'iters' must be auto or an integer from 1 to 10000000, not '0'");
     refused("iterz=5", "unknown parameter 'iterz' (known: iters, ms, c, nodes, rollout, anchor, "
-                       "verify, early, steps)");
+                       "verify, early, steps, horizon)");
     refused("early=yes", "parameter 'early'");
+    refused("horizon=turn", "parameter 'horizon'");
     refused("steps=-1", "parameter 'steps' must be auto or an integer from 0 to 1000000000");
     /* Too long to be a specifier's parameters. */
     char longp[400];
@@ -203,7 +208,7 @@ static void test_params(void **state)
     const char *ok[] = {"anchor=auto", "anchor=0", "anchor=2.5:iters=4", "verify=auto:iters=4",
                         "verify=0", "verify=3:iters=4", "ms=5:c=0:rollout=greedy:nodes=16",
                         "iters=auto", "steps=0", "steps=auto:iters=4", "iters=9:steps=100",
-                        "early=off", "early=on:verify=3"};
+                        "early=off", "early=on:verify=3", "horizon=auto", "horizon=match"};
     const char *no[] = {"anchor=11", "anchor=-1", "anchor=", "anchor=x",
                         "verify=-1", "verify=100001", "verify=", "verify=x"};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
@@ -345,6 +350,47 @@ static void test_budgets(void **state)
     ref_bot_destroy(&early);
 }
 
+/* The playouts' horizon (version 1.4), Bruise Jack with ismcts on seat 0
+ * and greedy on seat 1, the paired test with anchor=0 (any positive mean
+ * departs from greedy, so the values the playouts bring back decide):
+ *  - horizon=hand is deterministic;
+ *  - in a match of one hand, every playout ends with the match, at the end
+ *    of that hand: horizon=hand plays horizon=match's match;
+ *  - in a match of 4 hands, the later hands are valued instead of played,
+ *    which must change some decision;
+ *  - horizon=hand in a game without a value for the rest (Taylor Blackjack)
+ *    is refused when the seat opens. */
+static void test_horizon(void **state)
+{
+    bots *b = *state;
+    if (!ja_game_find("bruise-jack"))
+        skip();
+    ref_bot *hand = open_params("bots/ja_ismcts.so", "verify=60:anchor=0:horizon=hand");
+    ref_bot *match = open_params("bots/ja_ismcts.so", "verify=60:anchor=0:horizon=match");
+    const mcase one = {"bruise-jack", 2, {"hands=1"}}, four = {"bruise-jack", 2, {"hands=4"}};
+    ref_match_result rh, rh2, rm;
+    play_case(&one, hand, b->greedy, 23, &rh);
+    play_case(&one, match, b->greedy, 23, &rm);
+    if (memcmp(rh.digest, rm.digest, sizeof rh.digest) != 0)
+        fail_msg("bruise-jack, one hand: horizon=hand did not play horizon=match's match");
+    play_case(&four, hand, b->greedy, 23, &rh);
+    play_case(&four, hand, b->greedy, 23, &rh2);
+    play_case(&four, match, b->greedy, 23, &rm);
+    if (memcmp(rh.digest, rh2.digest, sizeof rh.digest) != 0)
+        fail_msg("bruise-jack: horizon=hand gave two matches for one seed");
+    assert_memory_not_equal(rh.digest, rm.digest, sizeof rh.digest);
+    ref_bot_destroy(&hand);
+    ref_bot_destroy(&match);
+    ref_bot *no = open_params("bots/ja_ismcts.so", "horizon=hand");
+    const ja_game_rules *g = ja_game_find("taylor-blackjack");
+    ref_seat_ctx sc = {.game = g, .seat = 0, .n_seats = 2, .match_seed = 1, .match_id = ""};
+    ref_seat *seat = NULL;
+    char err[256] = "";
+    assert_int_not_equal(ref_seat_open(no, &sc, &seat, err, sizeof err), JA_OK);
+    assert_null(seat);
+    ref_bot_destroy(&no);
+}
+
 /* The forward-model example of docs/forward-model.md plays every game. */
 static void test_flat_mc_example(void **state)
 {
@@ -374,6 +420,7 @@ int main(void)
         cmocka_unit_test(test_anchor),
         cmocka_unit_test(test_verify),
         cmocka_unit_test(test_budgets),
+        cmocka_unit_test(test_horizon),
         cmocka_unit_test(test_flat_mc_example),
     };
     return cmocka_run_group_tests(tests, setup_bots, teardown_bots);
