@@ -23,9 +23,10 @@
  *  4. plays out to the end of the match with the default policy: uniform
  *     random, or the game's greedy heuristic (ismcts:rollout=greedy; the
  *     default, rollout=auto, takes greedy where it was measured to pay at
- *     the default budget: GREEDY[].in_auto). In Bruise Jack (horizon=auto
- *     or hand) a playout ends where the current hand does, and the rest of
- *     the match is valued from the points (bj_hand_end);
+ *     the default budget: GREEDY[].in_auto). In Bruise Jack and Taylor
+ *     Blackjack (horizon=auto or hand) a playout ends where the current
+ *     hand (a game in Taylor Blackjack) does, and the rest of the match is
+ *     valued from the points (rest_value);
  *  5. backpropagates each seat's reward: at a node the statistics are those
  *     of the seat that chose its edge (max-n style), so opponents pick what
  *     is good for them and partners (Jack in the Box teams, whose scores the
@@ -114,6 +115,8 @@ typedef int (*horizon_fn)(const void *obs, const void *root, uint32_t n_seats, d
 #ifdef GREEDY_HAVE_BRUISE_JACK
 static int bj_hand_end(const void *obs, const void *root, uint32_t n_seats, double *r);
 #endif
+static int taylor_game_end(const void *obs, const void *root, uint32_t n_seats, double *r);
+static int taylor_last_game(const void *root);
 
 /* The greedy heuristics (bots/greedy), for greedy playouts. */
 typedef struct greedy_entry {
@@ -128,6 +131,8 @@ typedef struct greedy_entry {
     uint32_t iters;        /* iters=auto: the search's iterations here, at most */
     uint32_t steps;        /* steps=auto (with iters=auto): the search's engine steps */
     horizon_fn hand_end;   /* horizon=hand: the value where the current hand ends; NULL: none */
+    int (*last)(const void *root); /* 1 when root's hand is the match's last, so that
+                                      no playout reaches another (NULL: not known) */
 } greedy_entry;
 
 /* The per-game budgets of iters=auto and verify=auto: a decision at about
@@ -152,10 +157,10 @@ static const greedy_entry GREEDY[] = {
     /* Taylor Blackjack (1.4): the paired test (threshold 1.96), the search
      * on an eighth of 1.3's steps to choose what it tests (docs/bots.md). */
     {"taylor-blackjack", JA_TAYLOR_OBS_VERSION, greedy_taylor_act, greedy_taylor_act, 0, 1.96,
-     VERIFY_TAYLOR, ITERS_TAYLOR, STEPS_TAYLOR, NULL},
+     VERIFY_TAYLOR, ITERS_TAYLOR, STEPS_TAYLOR, taylor_game_end, taylor_last_game},
 #ifdef GREEDY_HAVE_BRAWLJACK
     {"brawljack", JA_BRAWLJACK_OBS_VERSION, greedy_brawljack_act, greedy_brawljack_act, 1, 2.5,
-     VERIFY_BRAWLJACK, ITERS_BRAWLJACK, STEPS_BRAWLJACK, NULL},
+     VERIFY_BRAWLJACK, ITERS_BRAWLJACK, STEPS_BRAWLJACK, NULL, NULL},
 #endif
 #ifdef GREEDY_HAVE_BRUISE_JACK
     /* Bruise Jack and Jack in the Box: the tree's own statistics did not
@@ -163,14 +168,15 @@ static const greedy_entry GREEDY[] = {
      * BrawlJack it more than tripled the margin over greedy. */
     {"bruise-jack", JA_BRUISE_JACK_OBS_VERSION, greedy_bruise_jack_act,
      greedy_bruise_jack_fast_act, 0, ANCHOR_BRUISE_JACK, VERIFY_BRUISE_JACK, ITERS_BRUISE_JACK,
-     STEPS_BRUISE_JACK, bj_hand_end},
+     STEPS_BRUISE_JACK, bj_hand_end, NULL},
 #endif
 #ifdef GREEDY_HAVE_JACK_IN_THE_BOX
     {"jack-in-the-box", JA_JITB_OBS_VERSION, greedy_jack_in_the_box_act,
-     greedy_jack_in_the_box_act, 1, 2.5, VERIFY_JITB, ITERS_JITB, STEPS_JITB, NULL},
+     greedy_jack_in_the_box_act, 1, 2.5, VERIFY_JITB, ITERS_JITB, STEPS_JITB, NULL, NULL},
 #endif
 #ifdef GREEDY_HAVE_BOMBS
-    {"bombs", JA_BOMBS_OBS_VERSION, greedy_bombs_act, greedy_bombs_act, 0, 1.96, 0, ITERS_BOMBS, STEPS_BOMBS, NULL},
+    {"bombs", JA_BOMBS_OBS_VERSION, greedy_bombs_act, greedy_bombs_act, 0, 1.96, 0, ITERS_BOMBS,
+     STEPS_BOMBS, NULL, NULL},
 #endif
 };
 
@@ -184,7 +190,10 @@ typedef struct ismcts {
     greedy_act_fn greedy; /* NULL: random playouts */
     greedy_act_fn anchor; /* the game's greedy heuristic, for the root anchor; NULL: none */
     greedy_act_fn vpol;   /* the paired test's continuation policy; NULL: no test */
-    horizon_fn hand_end;  /* playouts end with the current hand (horizon=hand); NULL: the match */
+    horizon_fn horizon;   /* playouts end with the current hand (horizon=hand); NULL: the match */
+    int (*last)(const void *root); /* greedy_entry.last */
+    horizon_fn hand_end;  /* this decision's: horizon, or NULL when no playout can reach
+                             another hand (the observation at every step is then spared) */
     const void *root;     /* the observation of the decision being made */
     node *pool;
     uint32_t used;        /* nodes in use; pool[0] is the root */
@@ -268,7 +277,7 @@ static int create(const ja_host_api *host, void *hctx, const char *game, int32_t
             if (b->p.anchor > 0 || b->p.verify > 0)
                 b->anchor = GREEDY[i].act;
             if (p.horizon != ISMCTS_HORIZON_MATCH)
-                b->hand_end = GREEDY[i].hand_end;
+                b->horizon = GREEDY[i].hand_end, b->last = GREEDY[i].last;
             if (p.rollout == ISMCTS_ROLLOUT_GREEDY ||
                 (p.rollout == ISMCTS_ROLLOUT_AUTO && GREEDY[i].in_auto))
                 b->greedy = GREEDY[i].playout;
@@ -285,7 +294,7 @@ static int create(const ja_host_api *host, void *hctx, const char *game, int32_t
         free(b);
         return JA_EUNSUPPORTED;
     }
-    if (p.horizon == ISMCTS_HORIZON_HAND && !b->hand_end) {
+    if (p.horizon == ISMCTS_HORIZON_HAND && !b->horizon) {
         if (host->log)
             host->log(hctx, JA_LOG_ERROR, "ismcts: horizon=hand is not available in this game");
         free(b);
@@ -738,32 +747,28 @@ static uint32_t paired_test(ismcts *b, const ja_decision *d, uint32_t gi, int64_
     return v.cand[verify_best(&v, b->p.anchor)];
 }
 
-#ifdef GREEDY_HAVE_BRUISE_JACK
-/* The most regular hands left that bj_hand_end values (with more, the
+/* The most hands (or games) left that the horizon values (with more, the
  * playout goes on). */
-#define BJ_HORIZON_HANDS 64
+#define HORIZON_LEFT 64
 
-/* Bruise Jack, horizon=hand: once a playout reaches the next regular hand,
- * the rest of the match is valued instead of played. Each hand gives its
- * point to one seat, and between players of the same policy (greedy, in
- * the playouts) each seat is as likely as another to take it: so for two
- * seats, each hand left moves the difference of their points by +1 or -1
- * with chances 1/n each, else 0 (a shared point is not modelled). A seat's
- * reward is its expected pairwise place score under that model, exact for
- * the points already scored. Why: the hand being played is where the
- * candidates differ; the later hands are dealt alike for every candidate
- * (their seeds come with the determinization), so playing them adds their
- * luck to every difference and costs most of the playout. */
-static int bj_hand_end(const void *obs, const void *root, uint32_t n_seats, double *r)
+/* The rest of a match valued instead of played (horizon=hand): `left`
+ * hands (Bruise Jack) or games (Taylor Blackjack) to come, each giving its
+ * point (JA_SCORE_UNIT) to one seat, and between players of the same
+ * policy (greedy, in the playouts) each seat as likely as another to take
+ * it: so for two seats, each one left moves the difference of their points
+ * by +1 or -1 with chances 1/n each, else 0 (a shared point is not
+ * modelled). A seat's reward is its expected pairwise place score under
+ * that model, exact for the points already scored (score[]). 0 when too
+ * many are left. Why: the hand being played is where the candidates
+ * differ; the later ones are dealt alike for every candidate (their seeds
+ * come with the determinization), so playing them adds their luck to every
+ * difference and costs most of the playout. */
+static int rest_value(const int32_t *score, int left, uint32_t n_seats, double *r)
 {
-    const ja_bruise_jack_obs *o = obs, *o0 = root;
-    if (o->hand == o0->hand || n_seats < 2)
-        return 0;
-    int left = o->hands > o->hand ? o->hands - o->hand : 0;
-    if (left > BJ_HORIZON_HANDS)
+    if (left > HORIZON_LEFT || n_seats < 2)
         return 0;
     /* dist[k + left]: the chance that the difference moves by k points. */
-    double dist[2 * BJ_HORIZON_HANDS + 1] = {0}, nx[2 * BJ_HORIZON_HANDS + 1];
+    double dist[2 * HORIZON_LEFT + 1] = {0}, nx[2 * HORIZON_LEFT + 1];
     double q = 1.0 / n_seats;
     dist[left] = 1.0;
     for (int h = 0; h < left; h++) {
@@ -776,14 +781,43 @@ static int bj_hand_end(const void *obs, const void *root, uint32_t n_seats, doub
         double sum = 0.0;
         for (uint32_t t = 0; t < n_seats; t++)
             for (int k = -left; k <= left && t != s; k++) {
-                int64_t diff = (int64_t)o->score[s] - o->score[t] + (int64_t)k * JA_SCORE_UNIT;
+                int64_t diff = (int64_t)score[s] - score[t] + (int64_t)k * JA_SCORE_UNIT;
                 sum += dist[k + left] * (diff > 0 ? 1.0 : diff == 0 ? 0.5 : 0.0);
             }
         r[s] = sum / (n_seats - 1);
     }
     return 1;
 }
+
+#ifdef GREEDY_HAVE_BRUISE_JACK
+/* Bruise Jack, horizon=hand: once a playout reaches the next regular hand,
+ * the rest of the match is valued instead of played (rest_value). */
+static int bj_hand_end(const void *obs, const void *root, uint32_t n_seats, double *r)
+{
+    const ja_bruise_jack_obs *o = obs, *o0 = root;
+    if (o->hand == o0->hand)
+        return 0;
+    return rest_value(o->score, o->hands > o->hand ? o->hands - o->hand : 0, n_seats, r);
+}
 #endif
+
+/* Taylor Blackjack, horizon=hand: a game is its hand (one deal); once a
+ * playout reaches the next game, the rest of the match is valued instead
+ * of played (rest_value). With games=1 no playout reaches a next game:
+ * the match is played out as with horizon=match. */
+static int taylor_game_end(const void *obs, const void *root, uint32_t n_seats, double *r)
+{
+    const ja_taylor_obs *o = obs, *o0 = root;
+    if (o->game == o0->game)
+        return 0;
+    return rest_value(o->score, o->games > o->game ? o->games - o->game : 0, n_seats, r);
+}
+
+static int taylor_last_game(const void *root)
+{
+    const ja_taylor_obs *o = root;
+    return o->game + 1 >= o->games;
+}
 
 static int act(void *bot, const ja_decision *d, uint32_t *out_index)
 {
@@ -794,6 +828,7 @@ static int act(void *bot, const ja_decision *d, uint32_t *out_index)
         return JA_EVERSION;
     ja_rng_seed(&b->rng, b->host->rng_next(b->hctx));
     b->root = d->obs;
+    b->hand_end = b->horizon && !(b->last && b->last(d->obs)) ? b->horizon : NULL;
     b->pool[0] = (node){0};
     b->used = 1;
     /* A deadline from the host (--move-ms) caps any budget at half of what
@@ -867,7 +902,8 @@ static const ja_bot_desc desc = {
                          budgets, the paired test's early stopping, no search where
                          it tests every action; 1.4: the paired test in Taylor
                          Blackjack; Bruise Jack's playouts end with the hand
-                         (horizon), 5000 pairs at 1.8 there */
+                         (horizon), 5000 pairs at 1.8 there, and Taylor
+                         Blackjack's with the game */
     .supports = supports,
     .create = create,
     .act = act,

@@ -358,8 +358,11 @@ static void test_budgets(void **state)
  *    of that hand: horizon=hand plays horizon=match's match;
  *  - in a match of 4 hands, the later hands are valued instead of played,
  *    which must change some decision;
- *  - horizon=hand in a game without a value for the rest (Taylor Blackjack)
- *    is refused when the seat opens. */
+ *  - Taylor Blackjack, whose hand is a game: with games=1 horizon=hand
+ *    plays horizon=match's match (no playout reaches another game), with
+ *    games=2 it is deterministic and plays another;
+ *  - horizon=hand in a game without a value for the rest (BrawlJack) is
+ *    refused when the seat opens. */
 static void test_horizon(void **state)
 {
     bots *b = *state;
@@ -381,8 +384,27 @@ static void test_horizon(void **state)
     assert_memory_not_equal(rh.digest, rm.digest, sizeof rh.digest);
     ref_bot_destroy(&hand);
     ref_bot_destroy(&match);
+    /* Taylor Blackjack, short games (turn_cap), a small search. */
+    hand = open_params("bots/ja_ismcts.so", "iters=20:verify=30:anchor=0:horizon=hand");
+    match = open_params("bots/ja_ismcts.so", "iters=20:verify=30:anchor=0:horizon=match");
+    const mcase t1 = {"taylor-blackjack", 2, {"games=1", "turn_cap=12"}},
+                t2 = {"taylor-blackjack", 2, {"games=2", "turn_cap=12"}};
+    play_case(&t1, hand, b->greedy, 5, &rh);
+    play_case(&t1, match, b->greedy, 5, &rm);
+    if (memcmp(rh.digest, rm.digest, sizeof rh.digest) != 0)
+        fail_msg("taylor-blackjack, one game: horizon=hand did not play horizon=match's match");
+    play_case(&t2, hand, b->greedy, 5, &rh);
+    play_case(&t2, hand, b->greedy, 5, &rh2);
+    play_case(&t2, match, b->greedy, 5, &rm);
+    if (memcmp(rh.digest, rh2.digest, sizeof rh.digest) != 0)
+        fail_msg("taylor-blackjack: horizon=hand gave two matches for one seed");
+    assert_memory_not_equal(rh.digest, rm.digest, sizeof rh.digest);
+    ref_bot_destroy(&hand);
+    ref_bot_destroy(&match);
+    const ja_game_rules *g = ja_game_find("brawljack");
+    if (!g)
+        skip();
     ref_bot *no = open_params("bots/ja_ismcts.so", "horizon=hand");
-    const ja_game_rules *g = ja_game_find("taylor-blackjack");
     ref_seat_ctx sc = {.game = g, .seat = 0, .n_seats = 2, .match_seed = 1, .match_id = ""};
     ref_seat *seat = NULL;
     char err[256] = "";
