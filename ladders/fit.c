@@ -42,7 +42,8 @@ typedef struct edge {
 
 typedef struct pair_rec {
     uint32_t i, j;
-    double s; /* points of i against j: 1, 1/2 or 0 */
+    double s; /* points of i against j: 1, 1/2 or 0, adjusted (ladder_fit_pair_result) */
+    double raw; /* the same by the places */
     double w; /* the match's weight */
 } pair_rec;
 
@@ -150,16 +151,26 @@ void ladder_fit_free(ladder_fit **p)
 
 /* ---- Validation and pairwise results ------------------------------------- */
 
-static int check_matches(const ladder_fit_match *m, size_t n, uint32_t np)
+static int check_matches(const ladder_fit_match *m, size_t n, uint32_t np, ladder_fit_model model)
 {
     for (size_t k = 0; k < n; k++) {
-        if (m[k].n_seats < 2 || m[k].n_seats > JA_MAX_SEATS)
+        if (m[k].n_seats < 2 || m[k].n_seats > JA_MAX_SEATS ||
+            (m[k].adjusted && model != LADDER_FIT_BRADLEY_TERRY))
             return JA_EINVAL;
         for (uint32_t s = 0; s < m[k].n_seats; s++)
-            if (m[k].player[s] >= np || m[k].place[s] < 1 || m[k].place[s] > m[k].n_seats)
+            if (m[k].player[s] >= np || m[k].place[s] < 1 || m[k].place[s] > m[k].n_seats ||
+                (m[k].adjusted && !isfinite(m[k].term[s])))
                 return JA_EINVAL;
     }
     return JA_OK;
+}
+
+double ladder_fit_pair_result(const ladder_fit_match *m, uint32_t a, uint32_t b)
+{
+    double s = ladder_elo_pair_score(m->place[a], m->place[b]);
+    if (m->adjusted)
+        s -= (m->n_seats - 1.0) * (m->term[a] - m->term[b]) / m->n_seats;
+    return s;
 }
 
 typedef struct deal_sort {
@@ -245,6 +256,8 @@ static int cmp_pair(const void *a, const void *b)
      * the order of the matches. */
     if (x->s != y->s)
         return x->s < y->s ? -1 : 1;
+    if (x->raw != y->raw)
+        return x->raw < y->raw ? -1 : 1;
     if (x->w != y->w)
         return x->w < y->w ? -1 : 1;
     return 0;
@@ -260,6 +273,8 @@ static void build_edges(fitter *F, ladder_fit_player *pl)
         cap += (size_t)F->m[k].n_seats * (F->m[k].n_seats - 1) / 2;
     pair_rec *pr = ja_xmalloc(cap * sizeof *pr);
     size_t npr = 0;
+    double *adj_points = ja_xcalloc(F->np, sizeof *adj_points); /* the pairs' adjusted results */
+    bool any_adjusted = false;
     for (size_t q = 0; q < F->n_matches; q++) {
         const ladder_fit_match *m = &F->m[F->ord[q]];
         double w = F->w[F->ord[q]];
@@ -277,6 +292,10 @@ static void build_edges(fitter *F, ladder_fit_player *pl)
                 if (i == j)
                     continue;
                 double s = ladder_elo_pair_score(m->place[a], m->place[b]);
+                double adj = ladder_fit_pair_result(m, a, b);
+                adj_points[i] += w * adj;
+                adj_points[j] += w * (1.0 - adj);
+                any_adjusted |= m->adjusted;
                 pl[i].wins += w * (s == 1.0);
                 pl[i].draws += w * (s == 0.5);
                 pl[i].losses += w * (s == 0.0);
@@ -284,9 +303,9 @@ static void build_edges(fitter *F, ladder_fit_player *pl)
                 pl[j].draws += w * (s == 0.5);
                 pl[j].losses += w * (s == 1.0);
                 if (i < j)
-                    pr[npr++] = (pair_rec){i, j, s, w};
+                    pr[npr++] = (pair_rec){i, j, adj, s, w};
                 else
-                    pr[npr++] = (pair_rec){j, i, 1.0 - s, w};
+                    pr[npr++] = (pair_rec){j, i, 1.0 - adj, 1.0 - s, w};
             }
         }
     }
@@ -299,14 +318,17 @@ static void build_edges(fitter *F, ladder_fit_player *pl)
         edge *e = &F->e[F->ne - 1];
         e->n += pr[k].w;
         e->s += pr[k].w * pr[k].s;
-        e->i_scored |= pr[k].s > 0.0;
-        e->j_scored |= pr[k].s < 1.0;
+        e->i_scored |= pr[k].raw > 0.0;
+        e->j_scored |= pr[k].raw < 1.0;
     }
     free(pr);
     for (uint32_t p = 0; p < F->np; p++) {
         double g = pl[p].wins + pl[p].draws + pl[p].losses;
         pl[p].score = g > 0.0 ? (pl[p].wins + 0.5 * pl[p].draws) / g : NAN;
+        if (any_adjusted && g > 0.0)
+            pl[p].score = adj_points[p] / g;
     }
+    free(adj_points);
 }
 
 /* ---- Graphs: groups and strongly connected parts -------------------------- */
@@ -569,8 +591,7 @@ static void meat(const fitter *F, const int32_t *loc, uint32_t k, const double *
                         touched[nt++] = (uint32_t)ab[z];
                     }
                 if (F->model == LADDER_FIT_BRADLEY_TERRY) {
-                    double r = w * (ladder_elo_pair_score(m->place[s], m->place[t]) -
-                                     logistic(th[a] - th[b]));
+                    double r = w * (ladder_fit_pair_result(m, s, t) - logistic(th[a] - th[b]));
                     u[a] += r;
                     u[b] -= r;
                 }
@@ -1257,9 +1278,6 @@ int ladder_fit_run(const ladder_fit_match *matches, size_t n, uint32_t n_players
         return JA_EINVAL;
     if (n_players > LADDER_FIT_MAX_PLAYERS)
         return JA_ERANGE;
-    int rc = check_matches(matches, n, n_players);
-    if (rc != JA_OK)
-        return rc;
     ladder_fit_opts defaults;
     if (o == NULL) {
         ladder_fit_opts_init(&defaults);
@@ -1267,6 +1285,9 @@ int ladder_fit_run(const ladder_fit_match *matches, size_t n, uint32_t n_players
     }
     if ((unsigned)o->model >= LADDER_FIT_MODEL_COUNT)
         return JA_EINVAL;
+    int rc = check_matches(matches, n, n_players, o->model);
+    if (rc != JA_OK)
+        return rc;
     fitter F;
     memset(&F, 0, sizeof F);
     F.model = o->model;

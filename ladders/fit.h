@@ -89,6 +89,12 @@ typedef struct ladder_fit_match {
     bool replayed;                 /* dealt a deal that an earlier tournament
                                       played first: only counted (ladder_fit
                                       .replays_replayed), no weight of its own */
+    /* Luck-adjusted (docs/ratings.md, "Luck-adjusted fit"): term[s] is seat
+     * s's luck term as a share (its raw share less its adjusted share, a
+     * variable of mean 0), and the result of the pair (a, b) the fit uses
+     * is ladder_fit_pair_result's. Bradley-Terry only. */
+    bool adjusted;
+    double term[JA_MAX_SEATS];
 } ladder_fit_match;
 
 /* The model fitted (docs/ratings.md, "Model"). */
@@ -159,7 +165,9 @@ typedef struct ladder_fit_player {
      * deal had different results. */
     double games;        /* matches */
     double wins, draws, losses; /* pairwise results against other players */
-    double score;        /* pairwise points / pairwise games; NAN with none */
+    double score;        /* pairwise points / pairwise games; NAN with none
+                            (when a match is adjusted: its pairs' results as
+                            ladder_fit_pair_result gives them) */
 } ladder_fit_player;
 
 typedef struct ladder_fit_group {
@@ -241,8 +249,10 @@ bool ladder_fit_several_parts(const ladder_fit *f);
 /* Fits n matches of n_players players. o may be NULL (defaults).
  * Returns JA_OK with *out set; JA_EINVAL (nothing allocated) for a NULL
  * out, matches NULL with n > 0, n_players 0, a seat count outside
- * 2..JA_MAX_SEATS, a player outside 0..n_players-1 or a place outside
- * 1..n_seats; JA_ERANGE for n_players above LADDER_FIT_MAX_PLAYERS. (It
+ * 2..JA_MAX_SEATS, a player outside 0..n_players-1, a place outside
+ * 1..n_seats, a term that is not finite, or an adjusted match with
+ * Plackett-Luce; the wins, draws and losses, and which player scored
+ * against which (the parts), stay those of the places; JA_ERANGE for n_players above LADDER_FIT_MAX_PLAYERS. (It
  * allocates through ja_xalloc.h: out of memory ends the process with one
  * line.) A fit that did not converge (not expected: the problem is
  * concave) is reported by its group's `converged`. */
@@ -254,6 +264,13 @@ int ladder_fit_run(const ladder_fit_match *matches, size_t n, uint32_t n_players
  * once), and ord[0..n-1] the matches sorted by deal (cluster), then
  * seating, then index. Returns the plays beyond the first of each. */
 uint64_t ladder_fit_replay_weights(const ladder_fit_match *m, size_t n, size_t *ord, double *w);
+
+/* The result of seat a against seat b of m the Bradley-Terry fit uses:
+ * ladder_elo_pair_score of their places (1, 1/2 or 0), less, when m is
+ * adjusted, (K - 1) (term[a] - term[b]) / K for K seats. The seats' terms
+ * have mean 0, so the pair's result keeps its mean, and the sum of seat
+ * a's results over the other seats is (K - 1) times its adjusted share. */
+double ladder_fit_pair_result(const ladder_fit_match *m, uint32_t a, uint32_t b);
 
 /* Frees a fit and sets *p to NULL. Accepts NULL and a pointer to NULL. */
 void ladder_fit_free(ladder_fit **p);

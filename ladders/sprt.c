@@ -223,11 +223,19 @@ int ladder_sprt_llr_model(const double *counts, size_t n_cells, ladder_sprt_mode
         *out = 0.0;
         return JA_OK;
     }
+    return ladder_sprt_llr_values(values, c, n_cells, m, games, e0, e1, out);
+}
+
+int ladder_sprt_llr_values(const double *values, const double *counts, size_t n,
+                           ladder_sprt_model m, double games, double e0, double e1, double *out)
+{
+    if (out == NULL || !(e0 < e1) || (m == LADDER_SPRT_NELO && !(games > 0.0)))
+        return JA_EINVAL;
     if (m == LADDER_SPRT_LOGISTIC)
-        return ladder_gsprt_llr(values, c, n_cells, ladder_score_of_elo(e0),
+        return ladder_gsprt_llr(values, counts, n, ladder_score_of_elo(e0),
                                 ladder_score_of_elo(e1), out);
     double k = sqrt(games) / LADDER_NELO_PER_T;
-    return ladder_gsprt_llr_t(values, c, n_cells, 0.5, k * e0, k * e1, out);
+    return ladder_gsprt_llr_t(values, counts, n, 0.5, k * e0, k * e1, out);
 }
 
 const char *ladder_sprt_model_name(ladder_sprt_model m)
@@ -271,6 +279,8 @@ ladder_sprt_decision ladder_gauntlet_decide(const ladder_sprt_decision *each, si
     return k > 0 && h1 == k ? LADDER_SPRT_H1 : LADDER_SPRT_CONTINUE;
 }
 
+static void paired_fill(double N, double mean, double ss, double z, ladder_paired_stats *out);
+
 int ladder_paired_stats_compute(const double *counts, size_t n_cells, double z,
                                 ladder_paired_stats *out)
 {
@@ -290,6 +300,30 @@ int ladder_paired_stats_compute(const double *counts, size_t n_cells, double z,
         double d = (double)i / (double)(n_cells - 1) - mean;
         ss += counts[i] * d * d;
     }
+    paired_fill(N, mean, ss, z, out);
+    return JA_OK;
+}
+
+int ladder_paired_stats_values(const double *x, size_t n, double z, ladder_paired_stats *out)
+{
+    if (x == NULL || out == NULL || n == 0 || !(z > 0.0))
+        return JA_EINVAL;
+    double sum = 0.0, ss = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(x[i]))
+            return JA_EINVAL;
+        sum += x[i];
+    }
+    double mean = sum / (double)n;
+    for (size_t i = 0; i < n; i++)
+        ss += (x[i] - mean) * (x[i] - mean);
+    paired_fill((double)n, mean, ss, z, out);
+    return JA_OK;
+}
+
+/* *out from N deals of mean `mean` and sum of squared deviations ss. */
+static void paired_fill(double N, double mean, double ss, double z, ladder_paired_stats *out)
+{
     out->n = N;
     out->mean = mean;
     out->sd = N > 1.0 ? sqrt(ss / (N - 1.0)) : 0.0;
@@ -306,7 +340,6 @@ int ladder_paired_stats_compute(const double *counts, size_t n_cells, double z,
     out->elo = ladder_elo_of_score(mean);
     out->elo_lo = ladder_elo_of_score(out->score_lo);
     out->elo_hi = ladder_elo_of_score(out->score_hi);
-    return JA_OK;
 }
 
 bool ladder_paired_nelo(const ladder_paired_stats *st, double games, double *nelo, double *lo,

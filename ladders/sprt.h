@@ -116,6 +116,13 @@ int ladder_gsprt_llr_t(const double *values, const double *counts, size_t n, dou
 int ladder_sprt_llr_model(const double *counts, size_t n_cells, ladder_sprt_model m, double games,
                           double e0, double e1, double *out);
 
+/* The same LLR over n values (any reals: luck-adjusted deal scores,
+ * docs/ratings.md) seen counts[i] times, without regularisation (the
+ * caller adds LADDER_SPRT_EPSILON results at 0 and 1, the grid's ends, as
+ * `arena bench --adjusted` does). JA_OK, JA_EINVAL, JA_ERANGE. */
+int ladder_sprt_llr_values(const double *values, const double *counts, size_t n,
+                           ladder_sprt_model m, double games, double e0, double e1, double *out);
+
 /* H0, H1 or continue, for llr against [lower, upper]. */
 ladder_sprt_decision ladder_sprt_decide(double llr, double lower, double upper);
 
@@ -153,6 +160,12 @@ typedef struct ladder_paired_stats {
  * for bad arguments or an empty histogram. */
 int ladder_paired_stats_compute(const double *counts, size_t n_cells, double z,
                                 ladder_paired_stats *out);
+
+/* The same from n deal scores x[0 .. n-1] that need not lie on the grid
+ * (luck-adjusted ones, possibly outside [0, 1]): the normal interval, kept
+ * within [0, 1], unless every deal scored the same (then conservative as
+ * above). JA_OK; JA_EINVAL for bad arguments, n 0 or a value not finite. */
+int ladder_paired_stats_values(const double *x, size_t n, double z, ladder_paired_stats *out);
 
 /* Normalized Elo of paired results st whose deals are `games` matches:
  * (mean - 1/2) / (sd sqrt(games)) * LADDER_NELO_PER_T, and the same map of

@@ -29,7 +29,7 @@ static const char HELP[] =
     "usage: arena bench BOT --game GAME [--vs BOT,BOT...] [--games N] [--sprt ELO0,ELO1]\n"
     "                   [--sprt-model logistic|nelo] [--alpha A] [--beta B] [--seats K]\n"
     "                   [--opt KEY=VALUE]...\n"
-    "                   [--seed N] [--move-ms MS] [-q] [--json]\n"
+    "                   [--seed N] [--move-ms MS] [--adjusted] [-q] [--json]\n"
     "Benchmark BOT against opponents on duplicate deals: every deal is played once\n"
     "per seat rotation with the same cards, so the luck of the deal cancels out.\n"
     "\n"
@@ -55,6 +55,10 @@ static const char HELP[] =
     "  --seed N          the seed of the deals (default: random, printed)\n"
     "  --move-ms MS      per-decision time limit, up to 86400000 (default: none for\n"
     "                    plugins)\n"
+    "  --adjusted        also the figures with each match's luck taken out (from\n"
+    "                    its replay, written to a temporary file and removed),\n"
+    "                    printed under the raw ones; with --sprt the test decides\n"
+    "                    on the adjusted scores (the raw LLR is printed beside)\n"
     "  -q, --quiet       no progress display\n"
     "  --json            print only the result, as one JSON document\n"
     "\n"
@@ -88,7 +92,7 @@ typedef struct bench_flags {
     uint32_t deals, seats;
     double alpha, beta, elo0, elo1;
     ladder_sprt_model model;
-    bool json, quiet, have_vs;
+    bool json, quiet, have_vs, adjusted;
 } bench_flags;
 
 /* A number flag's value: --games, --seats, --alpha or --beta. False after
@@ -136,7 +140,7 @@ static bool parse_flags(int argc, char **argv, bench_flags *f, arena_bots *vs, i
         {"seed", required_argument, NULL, 's'},  {"move-ms", required_argument, NULL, 'm'},
         {"quiet", no_argument, NULL, 'q'},       {"json", no_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},        {"sprt-model", required_argument, NULL, 'M'},
-        {0, 0, 0, 0}};
+        {"adjusted", no_argument, NULL, 'A'},    {0, 0, 0, 0}};
     char err[ARENA_BOTS_ERR_CAP];
     int c, k;
     *status = EXIT_USAGE;
@@ -162,6 +166,7 @@ static bool parse_flags(int argc, char **argv, bench_flags *f, arena_bots *vs, i
         case 'S': f->sprt_s = optarg; break;
         case 'M': f->model_s = optarg; break;
         case 'q': f->quiet = true; break;
+        case 'A': f->adjusted = true; break;
         case 'J': f->json = true; break;
         case 'h': fputs(HELP, stdout); *status = EXIT_OK; return false;
         default:
@@ -281,6 +286,11 @@ int cmd_bench(int argc, char **argv)
     const ja_game_rules *g = arena_find_game(f.game);
     if (!g || !check_test(&f, g) || !line_up(&bots, &vs, argv[optind], &f, g))
         return EXIT_USAGE;
+    if (f.adjusted && !ja_rules_extension(g, JA_EXT_CHANCE)) {
+        arena_error("--adjusted: game '%s' offers no JA_EXT_CHANCE, so its luck cannot be taken "
+                    "out", g->name);
+        return EXIT_USAGE;
+    }
     ja_options o;
     if (!arena_common_options(&f.co, g, f.seats, &o))
         return EXIT_USAGE;
@@ -289,6 +299,6 @@ int cmd_bench(int argc, char **argv)
                            .seed = f.co.have_seed ? f.co.seed : arena_random_seed(),
                            .move_ms = f.co.move_ms, .sprt = f.sprt_s != NULL, .model = f.model,
                            .elo0 = f.elo0, .elo1 = f.elo1, .alpha = f.alpha, .beta = f.beta,
-                           .json = f.json, .quiet = f.quiet};
+                           .adjusted = f.adjusted, .json = f.json, .quiet = f.quiet};
     return bench(&ba);
 }

@@ -29,7 +29,8 @@
 
 static const char HELP[] =
     "usage: arena ladder GAME [--opt KEY=VALUE]... [--seats K] [--db FILE]\n"
-    "                         [--fit [--model MODEL] [--anchor BOT[=ELO]]] [--json]\n"
+    "                         [--fit [--model MODEL] [--anchor BOT[=ELO]] [--adjusted]]\n"
+    "                         [--json]\n"
     "       arena ladder GAME [--opt KEY=VALUE]... [--seats K] [--db FILE]\n"
     "                         --cross-validate [--folds K] [--json]\n"
     "       arena ladder export GAME (--pgn | --jsonl) [--opt KEY=VALUE]... [--seats K]\n"
@@ -55,6 +56,10 @@ static const char HELP[] =
     "  --anchor BOT[=ELO] with --fit: fix BOT's rating at ELO (default 1500)\n"
     "                    instead of the mean of the rated bots; BOT as the table\n"
     "                    prints it (a name that fits several bots is refused)\n"
+    "  --adjusted        with --fit (Bradley-Terry): the same fit on luck-adjusted\n"
+    "                    results follows the official one, each match's luck\n"
+    "                    taken out from its replay (matches without a replay, or\n"
+    "                    whose replay fails, keep their raw result: counted)\n"
     "  --cross-validate  compare the models: each fitted without one fold of the\n"
     "                    deals predicts that fold's matches; held-out log-loss of\n"
     "                    the finishing orders and of the pairs, and how often the\n"
@@ -111,16 +116,21 @@ static bool parse_folds(const char *arg, uint32_t *out)
 /* The flags of the fit and of the cross-validation go with their own
  * command; a model is one of the fit's. Prints the usage error. */
 static bool fit_flags_agree(bool fit, bool cv, const char *anchor, const char *model,
-                            uint32_t folds)
+                            uint32_t folds, bool adjusted)
 {
     ladder_fit_model m;
-    const char *what = anchor ? "--anchor" : "--model";
-    if ((anchor || model) && !fit) {
+    const char *what = anchor ? "--anchor" : model ? "--model" : "--adjusted";
+    if ((anchor || model || adjusted) && !fit) {
         arena_error("%s applies to the fit: add --fit", what);
         return false;
     }
     if (model && ladder_fit_model_parse(model, &m) != JA_OK) {
         arena_error("--model %s: the models are bradley-terry and plackett-luce", model);
+        return false;
+    }
+    if (adjusted && model && m != LADDER_FIT_BRADLEY_TERRY) {
+        arena_error("--adjusted fits Bradley-Terry (a finishing order has no adjusted form): "
+                    "give it without --model %s", model);
         return false;
     }
     if (fit && cv) {
@@ -365,12 +375,12 @@ int cmd_ladder(int argc, char **argv)
         {"fit", no_argument, NULL, 'f'},       {"anchor", required_argument, NULL, 'A'},
         {"model", required_argument, NULL, 'M'}, {"cross-validate", no_argument, NULL, 'X'},
         {"folds", required_argument, NULL, 'F'}, {"help", no_argument, NULL, 'h'},
-        {0, 0, 0, 0}};
+        {"adjusted", no_argument, NULL, 'a'},    {0, 0, 0, 0}};
     arena_common co = {0};
     int c, k;
     const char *db_path = "arena.db", *anchor = NULL, *model = NULL;
     uint32_t want_seats = 0, folds = 0;
-    bool json = false, fit = false, cv = false;
+    bool json = false, fit = false, cv = false, adjusted = false;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -387,6 +397,7 @@ int cmd_ladder(int argc, char **argv)
         case 'd': db_path = optarg; break;
         case 'J': json = true; break;
         case 'f': fit = true; break;
+        case 'a': adjusted = true; break;
         case 'A': anchor = optarg; break;
         case 'M': model = optarg; break;
         case 'X': cv = true; break;
@@ -404,14 +415,14 @@ int cmd_ladder(int argc, char **argv)
         arena_error("ladder: name one game (usage: arena ladder GAME [--opt K=V]...)");
         return EXIT_USAGE;
     }
-    if (!fit_flags_agree(fit, cv, anchor, model, folds))
+    if (!fit_flags_agree(fit, cv, anchor, model, folds, adjusted))
         return EXIT_USAGE;
     const ja_game_rules *g = arena_find_game(argv[optind]);
     if (!g)
         return EXIT_USAGE;
     arena_ladder_args a = {.what = ARENA_LADDER_SHOW, .db_path = db_path, .game = g,
                            .want_seats = want_seats, .fit = fit, .anchor = anchor,
-                           .model = model, .cross_validate = cv, .folds = folds, .json = json};
+                           .model = model, .adjusted = adjusted, .cross_validate = cv, .folds = folds, .json = json};
     char err[1024];
     if (!given_options(&co, g, &a.given, err, sizeof err))
         return EXIT_USAGE;

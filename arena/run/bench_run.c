@@ -6,6 +6,7 @@
 #include "core/json_w.h"
 #include "run/progress.h"
 #include "core/util.h"
+#include "view/adjust_ladder.h"
 
 #include "elo.h"
 #include "jackarena/ja_error.h"
@@ -21,6 +22,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* One opponent's results. */
 typedef struct bench_opp {
@@ -31,6 +33,16 @@ typedef struct bench_opp {
     ladder_sprt_decision decision;
     ladder_paired_stats st;
     double nelo, nelo_lo, nelo_hi; /* normalized Elo; NAN without a t-value */
+    /* With adjusted: the deal scores with the luck taken out, after two
+     * regularising results at 0 and 1 (adj[0], adj[1], of weight cnt[0],
+     * cnt[1]); the SPRT's llr and decision are theirs, raw_llr the raw
+     * histogram's. */
+    double *adj, *cnt;
+    uint32_t adj_cap;
+    double raw_llr;
+    ladder_paired_stats ast;
+    double anelo, anelo_lo, anelo_hi;
+    double cpu_ms;                 /* adjusting */
 } bench_opp;
 
 static int cmp_name(const void *a, const void *b)
@@ -117,12 +129,30 @@ typedef struct bench_play {
     progress pr;
     uint32_t done;               /* matches played */
     ladder_sprt_decision verdict; /* the gauntlet's (with sprt) */
+    char tmp[64];                /* with adjusted: where each match's replay goes */
 } bench_play;
 
+/* The bot's share in seat me of the match just played (its replay at
+ * bp->tmp) with its luck taken out, added to *adj. */
+static int adjust_rotation(bench_play *bp, int op, uint32_t me, const ref_match_result *mr,
+                           double *adj, char *why, size_t cap)
+{
+    adjust_opts o;
+    adjust_opts_ranking(&o);
+    double term[JA_MAX_SEATS], t0 = adjust_cpu_ms();
+    int rc = adjust_replay_terms(bp->tmp, NULL, NULL, &o, bp->a->seats, term, why, cap);
+    bp->res[op].cpu_ms += adjust_cpu_ms() - t0;
+    unlink(bp->tmp);
+    if (rc == JA_OK)
+        *adj += adjust_share(&mr->outcome, bp->a->seats, me) - term[me];
+    return rc;
+}
+
 /* One rotation of deal d against opponent op: the bot in seat `me`, the
- * opponent in every other; its pairwise results go into r and *halves. */
+ * opponent in every other; its pairwise results go into r and *halves, its
+ * adjusted share (with adjusted) into *adj. */
 static int play_rotation(bench_play *bp, ref_match_config *cfg, int op, uint32_t d,
-                         uint32_t rot, uint32_t *halves, char *err, size_t cap)
+                         uint32_t rot, uint32_t *halves, double *adj, char *err, size_t cap)
 {
     const arena_bots *bots = bp->a->bots;
     const uint32_t seats = cfg->n_seats;
@@ -136,10 +166,16 @@ static int play_rotation(bench_play *bp, ref_match_config *cfg, int op, uint32_t
         names[s] = bots->b[who].name;
     }
     ref_match_result mr;
-    char why[1200];
+    char why[1600];
     cfg->bots = sb;
     cfg->names = names;
-    int rc = ref_match_run(cfg, &mr, why, sizeof why);
+    ref_replay_writer *w = NULL;
+    cfg->replay = bp->a->adjusted ? &w : NULL;
+    int rc = bp->a->adjusted ? ref_replay_writer_open(bp->tmp, &w, why, sizeof why) : JA_OK;
+    if (rc == JA_OK)
+        rc = ref_match_run(cfg, &mr, why, sizeof why);
+    if (rc == JA_OK && bp->a->adjusted)
+        rc = adjust_rotation(bp, op, me, &mr, adj, why, sizeof why);
     if (rc != JA_OK) {
         snprintf(err, cap, "match failed (%s vs %s, deal %u): %s", bots->b[0].name,
                  bots->b[1 + op].name, d, why);
@@ -168,6 +204,10 @@ static int sprt_look(bench_play *bp, int op, char *err, size_t cap)
     bench_opp *r = &bp->res[op];
     int rc = ladder_sprt_llr_model(r->hist, bp->n_cells, a->model, a->seats, a->elo0, a->elo1,
                                    &r->llr);
+    r->raw_llr = r->llr;
+    if (rc == JA_OK && a->adjusted)
+        rc = ladder_sprt_llr_values(r->adj, r->cnt, (size_t)r->deals + 2, a->model, a->seats,
+                                    a->elo0, a->elo1, &r->llr);
     if (rc != JA_OK) {
         snprintf(err, cap, "the SPRT's likelihood ratio against %s has no value after %u deals "
                  "(the %s model found no distribution with H0's or H1's value)",
@@ -185,6 +225,21 @@ static int sprt_look(bench_play *bp, int op, char *err, size_t cap)
     return JA_OK;
 }
 
+/* Appends an adjusted deal score to r (bench_opp.adj). */
+static void add_adjusted(bench_opp *r, double x)
+{
+    if (r->deals + 2 >= r->adj_cap) {
+        r->adj_cap = r->adj_cap ? 2 * r->adj_cap : 64;
+        r->adj = ja_xrealloc(r->adj, r->adj_cap * sizeof *r->adj);
+        r->cnt = ja_xrealloc(r->cnt, r->adj_cap * sizeof *r->cnt);
+        r->adj[0] = 0.0;
+        r->adj[1] = 1.0;
+        r->cnt[0] = r->cnt[1] = LADDER_SPRT_EPSILON;
+    }
+    r->adj[r->deals + 2] = x;
+    r->cnt[r->deals + 2] = 1.0;
+}
+
 /* Deal d against opponent op, from every seat, and the SPRT's look at the
  * results so far. */
 static int play_deal(bench_play *bp, int op, uint32_t d, char *err, size_t cap)
@@ -200,12 +255,15 @@ static int play_deal(bench_play *bp, int op, uint32_t d, char *err, size_t cap)
     /* The same deals for every opponent: common random numbers. */
     cfg.seed = ja_seed_derive(a->seed, JA_STREAM_MATCH, d);
     uint32_t halves = 0; /* the bot's pairwise points, in halves */
+    double adj = 0;      /* its adjusted shares */
     for (uint32_t rot = 0; rot < a->seats; rot++) {
-        int rc = play_rotation(bp, &cfg, op, d, rot, &halves, err, cap);
+        int rc = play_rotation(bp, &cfg, op, d, rot, &halves, &adj, err, cap);
         if (rc != JA_OK)
             return rc;
     }
     r->hist[halves]++;
+    if (a->adjusted)
+        add_adjusted(r, adj / a->seats);
     r->deals++;
     return a->sprt ? sprt_look(bp, op, err, cap) : JA_OK;
 }
@@ -264,6 +322,10 @@ static int play_all(bench_play *bp, char *err, size_t cap)
         bench_opp *r = &bp->res[op];
         ladder_paired_stats_compute(r->hist, bp->n_cells, LADDER_Z95, &r->st);
         ladder_paired_nelo(&r->st, a->seats, &r->nelo, &r->nelo_lo, &r->nelo_hi);
+        if (a->adjusted) {
+            ladder_paired_stats_values(r->adj + 2, r->deals, LADDER_Z95, &r->ast);
+            ladder_paired_nelo(&r->ast, a->seats, &r->anelo, &r->anelo_lo, &r->anelo_hi);
+        }
     }
     return JA_OK;
 }
@@ -278,6 +340,40 @@ static void json_bot(json_w *w, const arena_bot *b)
     jw_str(w, "bot", b->name);
     jw_str(w, "params", b->params);
     jw_str(w, "label", label);
+}
+
+/* An Elo interval as a JSON array (null for an unbounded end). */
+static void json_ci(json_w *w, const char *key, double lo, double hi)
+{
+    jw_arr(w, key);
+    jw_num(w, NULL, lo);
+    jw_num(w, NULL, hi);
+    jw_arr_end(w);
+}
+
+/* The opponent's "adjusted": the same figures on luck-adjusted deal
+ * scores; left out without --adjusted. */
+static void json_adjusted(json_w *w, const bench_play *bp, const bench_opp *r)
+{
+    if (!bp->a->adjusted)
+        return;
+    adjust_opts o;
+    adjust_opts_ranking(&o);
+    jw_obj(w, "adjusted");
+    jw_num(w, "score", r->ast.mean);
+    jw_num(w, "elo_diff", r->ast.elo);
+    json_ci(w, "elo_ci95", r->ast.elo_lo, r->ast.elo_hi);
+    jw_num(w, "los", r->ast.los);
+    jw_num(w, "sd", r->ast.sd);
+    jw_num(w, "raw_sd", r->st.sd);
+    jw_num(w, "nelo", r->anelo);
+    json_ci(w, "nelo_ci95", r->anelo_lo, r->anelo_hi);
+    jw_int(w, "rollouts", o.rollouts);
+    jw_int(w, "samples", o.samples);
+    jw_str(w, "policy", ADJUST_POLICY_NAMES[o.policy]);
+    jw_str(w, "horizon", ADJUST_HORIZON_NAMES[o.horizon]);
+    jw_num(w, "cpu_ms", r->cpu_ms);
+    jw_obj_end(w);
 }
 
 /* Opponent op's row of the JSON's "opponents". */
@@ -312,11 +408,14 @@ static void json_opponent(json_w *w, const bench_play *bp, int op)
     if (bp->a->sprt) {
         jw_obj(w, "sprt");
         jw_num(w, "llr", r->llr);
+        if (bp->a->adjusted)
+            jw_num(w, "raw_llr", r->raw_llr);
         jw_str(w, "result", ladder_sprt_decision_name(r->decision));
         jw_obj_end(w);
     } else {
         jw_null(w, "sprt");
     }
+    json_adjusted(w, bp, r);
     jw_obj_end(w);
 }
 
@@ -428,9 +527,12 @@ static void print_sprt(FILE *out, const bench_play *bp, char (*label)[LADDER_LAB
     if (bp->n_opp == 1) {
         const bench_opp *r = &bp->res[0];
         fmt_nelo(bp, r, nelo, sizeof nelo);
-        fprintf(out, "\nSPRT %s vs %s, H0: %+g %s, H1: %+g %s (alpha %g, beta %g): LLR %.3f, "
+        char raw[64] = "";
+        if (a->adjusted)
+            snprintf(raw, sizeof raw, " on the luck-adjusted scores (raw LLR %.3f)", r->raw_llr);
+        fprintf(out, "\nSPRT %s vs %s, H0: %+g %s, H1: %+g %s (alpha %g, beta %g): LLR %.3f%s, "
                 "bounds [%.3f, %.3f], after %u deals (%u games)%s: %s\n", bot, label[0],
-                a->elo0, unit, a->elo1, unit, a->alpha, a->beta, r->llr, bp->b->lower,
+                a->elo0, unit, a->elo1, unit, a->alpha, a->beta, r->llr, raw, bp->b->lower,
                 bp->b->upper, r->deals, r->games, nelo, verdict_text(r->decision, false));
         return;
     }
@@ -443,13 +545,44 @@ static void print_sprt(FILE *out, const bench_play *bp, char (*label)[LADDER_LAB
         fmt_nelo(bp, r, nelo, sizeof nelo);
         fputs("  ", out);
         arena_put_col(out, label[op], width);
-        fprintf(out, " LLR %7.3f after %u deals (%u games)%s: %s\n", r->llr, r->deals, r->games,
-                nelo, verdict_text(r->decision, bp->verdict == LADDER_SPRT_H0));
+        char raw[48] = "";
+        if (a->adjusted)
+            snprintf(raw, sizeof raw, " (adjusted; raw %.3f)", r->raw_llr);
+        fprintf(out, " LLR %7.3f%s after %u deals (%u games)%s: %s\n", r->llr, raw, r->deals,
+                r->games, nelo, verdict_text(r->decision, bp->verdict == LADDER_SPRT_H0));
     }
     uint32_t deals, games;
     gauntlet_totals(bp, &deals, &games);
     fprintf(out, "gauntlet after %u deals (%u games): %s\n", deals, games,
             verdict_text(bp->verdict, false));
+}
+
+/* The luck-adjusted rows under the raw table: the same figures on the
+ * adjusted deal scores, and the standard deviation of a deal's score, raw
+ * and adjusted. */
+static void print_adjusted(FILE *out, const bench_play *bp, char (*label)[LADDER_LABEL_MAX],
+                           int width)
+{
+    adjust_opts o;
+    adjust_opts_ranking(&o);
+    fprintf(out, "\nluck-adjusted (each match's luck taken out from its replay: %u playouts as "
+            "the players, %u reshuffles per chance event, to the end of the %s):\n  ",
+            o.rollouts, o.samples, ADJUST_HORIZON_NAMES[o.horizon]);
+    arena_put_col(out, "opponent", width);
+    fprintf(out, " %6s %7s %9s  %-18s %7s  %8s %8s %9s\n", "deals", "score", "elo diff",
+            "95% interval", "LOS", "sd raw", "sd adj", "CPU ms");
+    for (int op = 0; op < bp->n_opp; op++) {
+        const bench_opp *r = &bp->res[op];
+        char e[16], lo[16], hi[16], ci[40];
+        fmt_elo(r->ast.elo, e, sizeof e);
+        fmt_elo(r->ast.elo_lo, lo, sizeof lo);
+        fmt_elo(r->ast.elo_hi, hi, sizeof hi);
+        snprintf(ci, sizeof ci, "[%s, %s]%s", lo, hi, r->ast.conservative ? "*" : "");
+        fputs("  ", out);
+        arena_put_col(out, label[op], width);
+        fprintf(out, " %6u %7.3f %9s  %-18s %6.1f%%  %8.3f %8.3f %9.0f\n", r->deals, r->ast.mean,
+                e, ci, 100.0 * r->ast.los, r->st.sd, r->ast.sd, r->cpu_ms);
+    }
 }
 
 /* The report as text: a row an opponent, then the SPRT's verdict. The
@@ -484,9 +617,28 @@ static void print_text(FILE *out, const bench_play *bp)
     }
     if (conservative)
         fprintf(out, "  * every deal scored the same: a conservative (Wilson) interval\n");
+    if (bp->a->adjusted)
+        print_adjusted(out, bp, label, width);
     if (bp->a->sprt)
         print_sprt(out, bp, label, width);
     free(label);
+}
+
+/* A private file name for the replays of --adjusted (each adjusted, then
+ * removed). */
+static int bench_tmp(char *path, size_t n, char *err, size_t cap)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(path, n, "%s/ja-bench-XXXXXX", dir && dir[0] ? dir : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        snprintf(err, cap, "--adjusted: cannot make a temporary file for the replays in '%s': %s",
+                 dir && dir[0] ? dir : "/tmp", strerror(errno));
+        path[0] = '\0';
+        return JA_EIO;
+    }
+    close(fd);
+    return JA_OK;
 }
 
 int arena_bench_run(arena_bench *b, FILE *out, char *err, size_t cap)
@@ -508,11 +660,19 @@ int arena_bench_run(arena_bench *b, FILE *out, char *err, size_t cap)
                 opts_text);
         fflush(out);
     }
-    int rc = play_all(&bp, err, cap);
+    int rc = a->adjusted ? bench_tmp(bp.tmp, sizeof bp.tmp, err, cap) : JA_OK;
+    if (rc == JA_OK)
+        rc = play_all(&bp, err, cap);
     if (rc == JA_OK && a->json)
         print_json(out, &bp, seed_s);
     else if (rc == JA_OK)
         print_text(out, &bp);
+    if (bp.tmp[0])
+        unlink(bp.tmp);
+    for (int op = 0; op < bp.n_opp; op++) {
+        free(bp.res[op].adj);
+        free(bp.res[op].cnt);
+    }
     free(bp.res);
     return rc;
 }

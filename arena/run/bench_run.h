@@ -44,6 +44,8 @@ typedef struct arena_bench_args {
     bool sprt;                   /* run the SPRT of H0: elo0 against H1: elo1 */
     ladder_sprt_model model;     /* the units of elo0 and elo1 */
     double elo0, elo1, alpha, beta;
+    bool adjusted;               /* the luck-adjusted deal scores too; the
+                                    SPRT decides on them (docs/ratings.md) */
     bool json, quiet;
 } arena_bench_args;
 

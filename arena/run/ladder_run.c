@@ -242,7 +242,7 @@ static int run_show(arena_ladder *l, FILE *out, char *err, size_t cap)
     }
     if (a->fit && l->found)
         return arena_standings_fit(out, l->db, a->game, l->seats, l->opts, a->anchor, model,
-                                   a->json, err, cap);
+                                   a->adjusted, a->json, err, cap);
     return arena_standings_live(out, l->db, a->game, l->seats, l->opts, l->found, a->json, err,
                                 cap);
 }

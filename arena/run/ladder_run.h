@@ -59,6 +59,7 @@ typedef struct arena_ladder_args {
     const char *anchor;          /* show with fit: BOT[=ELO], or NULL */
     const char *model;           /* show with fit: a ladder_fit_model_name, or
                                     NULL for LADDER_FIT_DEFAULT_MODEL */
+    bool adjusted;               /* show with fit: the luck-adjusted fit beside it */
     bool cross_validate;         /* show: the models' cross-validation instead */
     uint32_t folds;              /* with cross_validate: 0 for the default */
     bool pgn;                    /* export: PGN, not JSON Lines */

@@ -1,6 +1,7 @@
 /* Standings of a ladder (standings.h): the live Elo table and the official
  * fit, as text or JSON. */
 #include "run/standings.h"
+#include "view/adjust_ladder.h"
 
 #include "core/json_w.h"
 #include "core/util.h"
@@ -241,6 +242,9 @@ typedef struct fit_input {
     size_t n, cap;
     uint64_t matches;
     uint64_t replayed; /* matches dealt a deal an earlier tournament played */
+    int64_t *ids;                      /* with adjusted: each match's id ... */
+    char (*digests)[LADDER_DIGEST_HEX]; /* ... and digest, as m */
+    bool adjusted;
 } fit_input;
 
 void arena_fit_add(ladder_fit_match **m, size_t *n, size_t *cap, const ladder_match_row *row,
@@ -272,7 +276,16 @@ static int collect_match(void *ctx, const ladder_match_row *row)
             return JA_EFORMAT; /* a result whose bot the ladder does not list */
         player[s] = (uint32_t)p;
     }
+    size_t cap = in->cap;
     arena_fit_add(&in->m, &in->n, &in->cap, row, player);
+    if (in->adjusted && in->cap != cap) {
+        in->ids = ja_xrealloc(in->ids, in->cap * sizeof *in->ids);
+        in->digests = ja_xrealloc(in->digests, in->cap * sizeof *in->digests);
+    }
+    if (in->adjusted) {
+        in->ids[in->n - 1] = row->match_id;
+        memcpy(in->digests[in->n - 1], row->digest, LADDER_DIGEST_HEX);
+    }
     in->matches++;
     in->replayed += row->deal_tournament != row->tournament_id;
     return JA_OK;
@@ -322,6 +335,9 @@ typedef struct fit_view {
     const char *anchor_name;       /* NULL: the mean anchors */
     const ladder_rating *rt;       /* the live ratings, shown beside the fit's */
     uint32_t n_rt;
+    const char *what;              /* "official ratings", "luck-adjusted ratings" */
+    const struct fit_view *adj;    /* the luck-adjusted fit beside this one, or NULL */
+    const adjust_tally *tally;     /* with adj: what the adjustment did */
 } fit_view;
 
 /* The anchor as JSON: the anchor bot fixes its own part; every other
@@ -402,35 +418,66 @@ static void json_fit_rating(json_w *w, const fit_view *v, uint32_t p)
     jw_obj_end(w);
 }
 
-/* The fit as one JSON object. */
-static void json_fit(FILE *out, const fit_view *v)
+/* The fit's members of its JSON object, from "method". */
+static void json_fit_members(json_w *w, const fit_view *v)
 {
     const ladder_fit *f = v->f;
+    jw_str(w, "method", ladder_fit_model_name(v->fo->model));
+    json_fit_anchor(w, v);
+    jw_int(w, "matches", (long long)v->in->matches);
+    jw_int(w, "clusters", (long long)f->clusters);
+    /* matches = repeated + other_seats; merged = repeated + merged_within. */
+    jw_obj(w, "replays");
+    jw_int(w, "matches", (long long)v->in->replayed);
+    jw_int(w, "repeated", (long long)f->replays_replayed);
+    jw_int(w, "other_seats", (long long)(v->in->replayed - f->replays_replayed));
+    jw_int(w, "merged_within", (long long)(f->replays - f->replays_replayed));
+    jw_int(w, "merged", (long long)f->replays);
+    jw_obj_end(w);
+    jw_str(w, "covariance", f->model_fallback ? "model" : "sandwich");
+    jw_int(w, "groups", f->n_groups);
+    json_fit_parts(w, v);
+    jw_arr(w, "ratings");
+    for (uint32_t i = 0; i < f->n_players; i++)
+        json_fit_rating(w, v, f->order[i]);
+    jw_arr_end(w);
+}
+
+/* The adjustment's settings and counts, as JSON members. */
+static void json_tally(json_w *w, const adjust_tally *t)
+{
+    adjust_opts o;
+    adjust_opts_ranking(&o);
+    jw_int(w, "adjusted_matches", (long long)t->adjusted);
+    jw_int(w, "no_replay", (long long)t->no_replay);
+    jw_int(w, "failed", (long long)t->failed);
+    if (t->failed)
+        jw_str(w, "first_failure", t->first_failure);
+    else
+        jw_null(w, "first_failure");
+    jw_int(w, "rollouts", o.rollouts);
+    jw_int(w, "samples", o.samples);
+    jw_str(w, "policy", ADJUST_POLICY_NAMES[o.policy]);
+    jw_str(w, "horizon", ADJUST_HORIZON_NAMES[o.horizon]);
+    jw_num(w, "cpu_ms", t->cpu_ms);
+}
+
+/* The fit as one JSON object; the adjusted fit's in its "adjusted" member. */
+static void json_fit(FILE *out, const fit_view *v)
+{
     json_w w;
     jw_init(&w, out);
     jw_obj(&w, NULL);
     jw_str(&w, "game", v->g->name);
     jw_int(&w, "seats", v->seats);
     arena_jw_options(&w, v->opts);
-    jw_str(&w, "method", ladder_fit_model_name(v->fo->model));
-    json_fit_anchor(&w, v);
-    jw_int(&w, "matches", (long long)v->in->matches);
-    jw_int(&w, "clusters", (long long)f->clusters);
-    /* matches = repeated + other_seats; merged = repeated + merged_within. */
-    jw_obj(&w, "replays");
-    jw_int(&w, "matches", (long long)v->in->replayed);
-    jw_int(&w, "repeated", (long long)f->replays_replayed);
-    jw_int(&w, "other_seats", (long long)(v->in->replayed - f->replays_replayed));
-    jw_int(&w, "merged_within", (long long)(f->replays - f->replays_replayed));
-    jw_int(&w, "merged", (long long)f->replays);
-    jw_obj_end(&w);
-    jw_str(&w, "covariance", f->model_fallback ? "model" : "sandwich");
-    jw_int(&w, "groups", f->n_groups);
-    json_fit_parts(&w, v);
-    jw_arr(&w, "ratings");
-    for (uint32_t i = 0; i < f->n_players; i++)
-        json_fit_rating(&w, v, f->order[i]);
-    jw_arr_end(&w);
+    json_fit_members(&w, v);
+    if (v->adj) {
+        jw_obj(&w, "adjusted");
+        json_tally(&w, v->tally);
+        json_fit_members(&w, v->adj);
+        jw_obj_end(&w);
+    }
     jw_obj_end(&w);
     jw_end(&w);
 }
@@ -490,7 +537,7 @@ static void print_fit_head(FILE *out, const fit_view *v)
 {
     const ladder_fit *f = v->f;
     const fit_input *in = v->in;
-    fprintf(out, "%s, %u seats: official ratings (%s fit of %llu matches", v->g->name, v->seats,
+    fprintf(out, "%s, %u seats: %s (%s fit of %llu matches", v->g->name, v->seats, v->what,
             v->fo->model == LADDER_FIT_PLACKETT_LUCE ? "Plackett-Luce" : "Bradley-Terry",
             (unsigned long long)in->matches);
     if (f->clusters)
@@ -678,18 +725,39 @@ static void print_fit_notes(FILE *out, const ladder_fit *f, bool said)
     }
 }
 
+/* The line between the raw fit and the adjusted one. */
+static void print_tally(FILE *out, const adjust_tally *t)
+{
+    adjust_opts o;
+    adjust_opts_ranking(&o);
+    fprintf(out, "\nluck-adjusted: %llu of %llu matches adjusted from their replays (%u playouts "
+            "as the players, %u reshuffles per chance event, to the end of the %s; %.0f ms "
+            "CPU)", (unsigned long long)t->adjusted, (unsigned long long)t->matches,
+            o.rollouts, o.samples, ADJUST_HORIZON_NAMES[o.horizon], t->cpu_ms);
+    if (t->no_replay || t->failed)
+        fprintf(out, "; %llu without a replay and %llu whose replay failed count with their raw "
+                "results", (unsigned long long)t->no_replay, (unsigned long long)t->failed);
+    fputc('\n', out);
+    if (t->failed)
+        fprintf(out, "first failure: %s\n", t->first_failure);
+}
+
 static void print_fit(FILE *out, const fit_view *v, bool json)
 {
     if (json) {
         json_fit(out, v);
         return;
     }
-    print_fit_head(out, v);
-    print_fit_table(out, v);
-    /* Say in words what the table cannot. */
-    bool said = false;
-    print_fit_unrated(out, v, &said);
-    print_fit_notes(out, v->f, said);
+    for (const fit_view *x = v; x; x = x->adj) {
+        if (x != v)
+            print_tally(out, v->tally);
+        print_fit_head(out, x);
+        print_fit_table(out, x);
+        /* Say in words what the table cannot. */
+        bool said = false;
+        print_fit_unrated(out, x, &said);
+        print_fit_notes(out, x->f, said);
+    }
 }
 
 /* Reads --anchor BOT[=ELO] against the bots of the fit: BOT is any name
@@ -781,11 +849,41 @@ static int run_fit(fit_run *r, const char *anchor, char *err, size_t cap)
     return JA_OK;
 }
 
-int arena_standings_fit(FILE *out, ladder_db *db, const ja_game_rules *g, uint32_t seats,
-                        const char *opts, const char *anchor, ladder_fit_model model, bool json,
-                        char *err, size_t cap)
+/* The luck-adjusted fit beside r's (adjust_ladder.h): a copy of its
+ * matches with their terms, fitted into *af. JA_EINVAL (the user's) when
+ * no match could be adjusted. */
+static int run_adjusted(ladder_db *db, fit_run *r, ladder_fit **af, adjust_tally *t, char *err,
+                        size_t cap)
 {
-    fit_run r = {.key = {g->name, seats, opts}};
+    adjust_opts o;
+    adjust_opts_ranking(&o);
+    ladder_fit_match *m = ja_xmalloc((r->in.n ? r->in.n : 1) * sizeof *m);
+    memcpy(m, r->in.m, r->in.n * sizeof *m);
+    int rc = adjust_ladder_terms(db, &r->key, r->in.ids, r->in.digests, m, r->in.n, &o, t, err,
+                                 cap);
+    if (rc == JA_OK && t->adjusted == 0) {
+        snprintf(err, cap, "--adjusted: none of the %llu matches could be adjusted (%llu without "
+                 "a replay: a tournament records them with --replays DIR; %llu whose replay "
+                 "failed%s%s)", (unsigned long long)t->matches,
+                 (unsigned long long)t->no_replay, (unsigned long long)t->failed,
+                 t->failed ? ", the first: " : "", t->first_failure);
+        rc = JA_EINVAL;
+    }
+    if (rc == JA_OK && (rc = ladder_fit_run(m, r->in.n, r->in.n_bots, &r->fo, af)) != JA_OK) {
+        snprintf(err, cap, "the adjusted fit failed: %s", ja_strerror(rc));
+        rc = JA_EFORMAT;
+    }
+    free(m);
+    return rc;
+}
+
+int arena_standings_fit(FILE *out, ladder_db *db, const ja_game_rules *g, uint32_t seats,
+                        const char *opts, const char *anchor, ladder_fit_model model,
+                        bool adjusted, bool json, char *err, size_t cap)
+{
+    fit_run r = {.key = {g->name, seats, opts}, .in = {.adjusted = adjusted}};
+    ladder_fit *af = NULL;
+    adjust_tally t;
     ladder_fit_opts_init(&r.fo);
     r.fo.model = model;
     int rc = read_fit(db, &r, err, cap);
@@ -798,15 +896,22 @@ int arena_standings_fit(FILE *out, ladder_db *db, const ja_game_rules *g, uint32
         else
             fprintf(out, "no results yet for %s with these options in %s\n", g->name,
                    ladder_db_path(db));
-    } else if (rc == JA_OK && (rc = run_fit(&r, anchor, err, cap)) == JA_OK) {
-        fit_view v = {g, seats, opts, &r.in, r.names, r.f, &r.fo,
-                      anchor ? r.names[r.fo.anchor_player] : NULL, r.rt, r.n_rt};
+    } else if (rc == JA_OK && (rc = run_fit(&r, anchor, err, cap)) == JA_OK &&
+               (!adjusted || (rc = run_adjusted(db, &r, &af, &t, err, cap)) == JA_OK)) {
+        const char *an = anchor ? r.names[r.fo.anchor_player] : NULL;
+        fit_view av = {g, seats, opts, &r.in, r.names, af, &r.fo, an, r.rt, r.n_rt,
+                       "luck-adjusted ratings", NULL, NULL};
+        fit_view v = {g, seats, opts, &r.in, r.names, r.f, &r.fo, an, r.rt, r.n_rt,
+                      "official ratings", adjusted ? &av : NULL, &t};
         print_fit(out, &v, json);
     }
     free(r.names);
     ladder_fit_free(&r.f);
+    ladder_fit_free(&af);
     free(r.in.bots);
     free(r.in.m);
+    free(r.in.ids);
+    free(r.in.digests);
     free(r.rt);
     return rc;
 }

@@ -30,10 +30,14 @@ int arena_standings_live(FILE *out, ladder_db *db, const ja_game_rules *g, uint3
  * Bradley-Terry or Plackett-Luce fit (fit.h, model) of every match, with 95%
  * intervals clustered by deal, one table per group, each strongly connected part rated on its own.
  * anchor (NULL: none): BOT or BOT=ELO, BOT any name the table prints
- * (ladders/names.h); the bot's part is fixed to ELO (default: the mean). */
+ * (ladders/names.h); the bot's part is fixed to ELO (default: the mean).
+ * adjusted: the same fit on luck-adjusted results follows (Bradley-Terry
+ * only; view/adjust_ladder.h), from the matches' replays (those without one,
+ * or whose replay fails, keep their raw result and are counted); JA_EINVAL
+ * when no match could be adjusted. */
 int arena_standings_fit(FILE *out, ladder_db *db, const ja_game_rules *g, uint32_t seats,
-                        const char *opts, const char *anchor, ladder_fit_model model, bool json,
-                        char *err, size_t cap);
+                        const char *opts, const char *anchor, ladder_fit_model model,
+                        bool adjusted, bool json, char *err, size_t cap);
 
 /* The cross-validation of the rating models on the ladder (fit_cv.h):
  * held-out log-loss of finishing orders and of pairs, and top-1, for each

@@ -72,6 +72,7 @@ typedef struct adj_ctx {
     uint8_t *obs;                     /* a greedy seat's observation */
     greedy_act_fn pol[JA_MAX_SEATS];  /* each seat's playout policy; NULL: random */
     adjust_horizon horizon;
+    adjust_quantity quantity;
     double v_next[JA_MAX_SEATS]; /* value of the real state after the event */
 } adj_ctx;
 
@@ -80,6 +81,23 @@ typedef struct adj_ctx {
 static uint64_t seed_of(const adj_ctx *c, uint64_t stream, uint64_t key, uint32_t k)
 {
     return ja_seed_derive(ja_seed_derive(c->base, stream, key), stream, k);
+}
+
+double adjust_share(const ja_outcome *o, uint32_t n, uint32_t i)
+{
+    if (n < 2)
+        return 0.5;
+    double halves = 0;
+    for (uint32_t j = 0; j < n; j++)
+        if (j != i)
+            halves += o->place[i] < o->place[j] ? 2 : o->place[i] == o->place[j];
+    return halves / (2.0 * (n - 1));
+}
+
+/* Seat i's result in o: points, or its share (adjust_quantity). */
+static double measure(const adj_ctx *c, const ja_outcome *o, uint32_t i)
+{
+    return c->quantity == ADJUST_SHARE ? adjust_share(o, c->n, i) : (double)o->score[i] / JA_SCORE_UNIT;
 }
 
 /* The index of seat s's playout action among the nl actions of c->legal:
@@ -125,7 +143,7 @@ static void rollout(adj_ctx *c, const void *st, uint64_t seed, double *acc)
     if (g->to_act(c->roll) == 0)
         c->ch->progress(c->roll, &o); /* the final scores: outcome()'s */
     for (uint32_t i = 0; i < c->n; i++)
-        acc[i] += (double)o.score[i] / JA_SCORE_UNIT;
+        acc[i] += measure(c, &o, i);
 }
 
 /* The value of st (points per seat) for the chance event `key`: the mean of
@@ -375,9 +393,10 @@ static int adj_open(adj_ctx *c, const ref_replay *r, const adjust_opts *o, char 
     }
     if (o->rollouts < 1 || o->rollouts > ADJUST_MAX || o->samples < 1 || o->samples > ADJUST_MAX ||
         o->policy >= ADJUST_POLICIES || o->horizon >= ADJUST_HORIZONS ||
-        (o->skip & ~(unsigned)ADJUST_TERMS_ALL)) {
+        (o->skip & ~(unsigned)ADJUST_TERMS_ALL) || o->quantity >= ADJUST_QUANTITIES) {
         snprintf(err, cap, "rollouts and samples must be 1 to %u, the policy one of %u, the terms "
-                 "left out among %u", ADJUST_MAX, ADJUST_POLICIES, ADJUST_TERMS_ALL);
+                 "left out among %u, the quantity one of %u", ADJUST_MAX, ADJUST_POLICIES,
+                 ADJUST_TERMS_ALL, ADJUST_QUANTITIES);
         return JA_EINVAL;
     }
     int rc = set_policies(c, r, o->policy, err, cap);
@@ -387,6 +406,7 @@ static int adj_open(adj_ctx *c, const ref_replay *r, const adjust_opts *o, char 
     c->n = r->h.n_seats;
     c->rollouts = o->rollouts;
     c->horizon = o->horizon;
+    c->quantity = o->quantity;
     c->samples = o->samples;
     c->skip = o->skip;
     uint64_t d = 0;
@@ -450,7 +470,7 @@ int adjust_replay(const ref_replay *r, const adjust_opts *o, adjust_result *out,
             rc = JA_EMISMATCH;
         }
     for (uint32_t i = 0; rc == JA_OK && i < c.n; i++) {
-        out->raw[i] = (double)fin.score[i] / JA_SCORE_UNIT;
+        out->raw[i] = measure(&c, &fin, i);
         out->adjusted[i] = out->raw[i] - out->deal[i] - out->chance[i] - out->action[i];
     }
     adj_close(&c);

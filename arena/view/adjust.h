@@ -61,15 +61,27 @@ extern const char *const ADJUST_HORIZON_NAMES[ADJUST_HORIZONS]; /* "deal", "matc
 enum { ADJUST_TERM_DEAL = 1, ADJUST_TERM_CHANCE = 2, ADJUST_TERM_ACTION = 4, ADJUST_TERMS_ALL = 7 };
 #define ADJUST_TERM_KINDS 3
 extern const char *const ADJUST_TERM_NAMES[ADJUST_TERM_KINDS]; /* "deal", "chance", "action" */
+/* What is adjusted: each seat's score in points, or its share, the
+ * fraction of the other seats it finished ahead of (an equal place half:
+ * the pairwise result the fit and the bench count, by the places of the
+ * outcome, or of the scores so far where a playout stops at a deal's end).
+ * The default (0) is points. */
+typedef enum adjust_quantity { ADJUST_POINTS, ADJUST_SHARE, ADJUST_QUANTITIES } adjust_quantity;
 
 typedef struct adjust_opts {
     uint32_t rollouts, samples; /* 1 .. ADJUST_MAX each */
     adjust_policy policy;
     adjust_horizon horizon;
     unsigned skip; /* ADJUST_TERM_* left out; 0 (the default): every term */
+    adjust_quantity quantity;   /* ADJUST_POINTS unless set */
 } adjust_opts;
 
-/* Per seat, in points (the outcome's score / JA_SCORE_UNIT). */
+/* Seat i's share among the n seats of o (adjust_quantity): (seats it is
+ * ahead of + half the seats it ties) / (n - 1); 0.5 with one seat. */
+double adjust_share(const ja_outcome *o, uint32_t n, uint32_t i);
+
+/* Per seat, in points (the outcome's score / JA_SCORE_UNIT), or as shares
+ * (adjust_opts.quantity). */
 typedef struct adjust_result {
     uint32_t n_seats;
     uint32_t decisions;

@@ -93,7 +93,7 @@ static char *run(fx *f, bool fit, const char *anchor, bool json, int *rc)
     FILE *out = open_memstream(&buf, &len);
     assert_non_null(out);
     *rc = fit ? arena_standings_fit(out, f->db, f->g, 2, f->key.options, anchor,
-                                    LADDER_FIT_DEFAULT_MODEL, json, err, sizeof err)
+                                    LADDER_FIT_DEFAULT_MODEL, false, json, err, sizeof err)
               : arena_standings_live(out, f->db, f->g, 2, f->key.options, true, json, err,
                                      sizeof err);
     fclose(out);
