@@ -15,7 +15,7 @@
 
 static const char HELP[] =
     "usage: arena report [--db FILE] -o DIR [--tournament ID] [--game GAME]\n"
-    "                    [--no-spoilers]\n"
+    "                    [--no-spoilers] [--adjusted]\n"
     "Write a static web site for the ladders of a database: DIR/index.html with,\n"
     "per ladder, the standings (Elo from the Bradley-Terry fit with its 95%\n"
     "interval, the live Elo, games, wins, score), the intervals drawn, a\n"
@@ -34,6 +34,10 @@ static const char HELP[] =
     "  --game GAME       only the ladders of this game\n"
     "  --no-spoilers     the match lists show no result (no score, place or\n"
     "                    length): only the bots and the \"watch\" link\n"
+    "  --adjusted        the standings also show the luck-adjusted fit (each\n"
+    "                    match's luck taken out from its replay), beside the\n"
+    "                    official one; matches without a readable replay keep\n"
+    "                    their raw result, counted under the table\n"
     "\n"
     "The site is built next to DIR and moved in place at the end: a failure\n"
     "leaves no half site. docs/viewer.md describes the report.\n";
@@ -46,7 +50,7 @@ static bool parse_flags(int argc, char **argv, report_opts *ro, const char **dir
         {"db", required_argument, NULL, 'd'},         {"output", required_argument, NULL, 'o'},
         {"tournament", required_argument, NULL, 't'}, {"game", required_argument, NULL, 'g'},
         {"no-spoilers", no_argument, NULL, 's'},      {"help", no_argument, NULL, 'h'},
-        {0, 0, 0, 0}};
+        {"adjusted", no_argument, NULL, 'a'},         {0, 0, 0, 0}};
     uint64_t tid = 0;
     int c;
     *status = EXIT_USAGE;
@@ -65,6 +69,7 @@ static bool parse_flags(int argc, char **argv, report_opts *ro, const char **dir
             break;
         case 'g': ro->game = optarg; break;
         case 's': ro->no_spoilers = true; break;
+        case 'a': ro->adjusted = true; break;
         case 'h': fputs(HELP, stdout); *status = EXIT_OK; return false;
         default: arena_getopt_error("report", argv); return false;
         }
@@ -93,7 +98,7 @@ static int report(const report_opts *ro, const char *dir)
 
 int cmd_report(int argc, char **argv)
 {
-    report_opts ro = {"arena.db", NULL, 0, false};
+    report_opts ro = {"arena.db", NULL, 0, false, false};
     const char *dir = NULL;
     int status;
     if (!parse_flags(argc, argv, &ro, &dir, &status))

@@ -22,6 +22,8 @@ typedef struct report_opts {
     int64_t tournament_id; /* only this tournament (and its ladder); 0: all */
     bool no_spoilers;      /* match lists without results (scores, places,
                               lengths): only the replay links */
+    bool adjusted;         /* the standings also show the luck-adjusted fit
+                              (adjust_ladder.h), from the replays */
 } report_opts;
 
 /* Writes the site into dir, an existing empty directory: index.html (one

@@ -11,6 +11,7 @@
 #include "core/json_w.h"
 #include "core/util.h"
 #include "fit.h"
+#include "view/adjust_ladder.h"
 #include "names.h"
 #include "outfile.h"
 #include "jackarena/ja_error.h"
@@ -68,6 +69,8 @@ typedef struct ladder_data {
     uint32_t n_pl;
     uint64_t *pair;  /* n_pl x n_pl x 3: wins, draws, losses of row against column */
     ladder_fit *fit;
+    ladder_fit *afit;     /* with o->adjusted: the luck-adjusted fit */
+    adjust_tally tally;   /* ... and what its adjustment did */
 } ladder_data;
 
 /* ---- HTML helpers ------------------------------------------------------------ */
@@ -239,6 +242,32 @@ static void chart_points(ladder_data *d, size_t i, const int p[JA_MAX_SEATS])
     }
 }
 
+/* The luck-adjusted fit (d->afit) of the matches fm whose replays adjust;
+ * the others keep their raw result, counted in d->tally. */
+static int adjusted_fit(ladder_data *d, ladder_fit_match *fm)
+{
+    adjust_opts o;
+    adjust_opts_ranking(&o);
+    adjust_tally *t = &d->tally;
+    double t0 = adjust_cpu_ms();
+    for (size_t i = 0; i < d->n; i++) {
+        char why[1400];
+        const rmatch *m = &d->m[i];
+        t->matches++;
+        if (!m->replay) {
+            t->no_replay++;
+        } else if (adjust_replay_terms(m->replay, d->o->db_path, m->row.digest, &o,
+                                       m->row.n_seats, fm[i].term, why, sizeof why) == JA_OK) {
+            fm[i].adjusted = true;
+            t->adjusted++;
+        } else if (!t->failed++) {
+            snprintf(t->first_failure, sizeof t->first_failure, "%s", why);
+        }
+    }
+    t->cpu_ms = adjust_cpu_ms() - t0;
+    return t->adjusted ? ladder_fit_run(fm, d->n, d->n_pl, NULL, &d->afit) : JA_OK;
+}
+
 /* The per-bot totals, pairwise results, rating history and the fit. JA_OK,
  * JA_EFORMAT (number_players) or the fit's code (ladder_fit_run). */
 static int compute(ladder_data *d, const ladder_rating *rt, uint32_t n_rt)
@@ -257,6 +286,8 @@ static int compute(ladder_data *d, const ladder_rating *rt, uint32_t n_rt)
     }
     if (d->n_pl > 0)
         rc = ladder_fit_run(fm, d->n, d->n_pl, NULL, &d->fit);
+    if (rc == JA_OK && d->n_pl > 0 && d->o->adjusted)
+        rc = adjusted_fit(d, fm);
     free(fm);
     return rc;
 }
@@ -277,6 +308,7 @@ static void ladder_data_free(ladder_data *d)
     free(d->pl);
     free(d->pair);
     ladder_fit_free(&d->fit);
+    ladder_fit_free(&d->afit);
     memset(d, 0, sizeof *d);
 }
 
@@ -356,10 +388,9 @@ static void bot_link(FILE *f, const ladder_data *d, uint32_t p, const char *root
     fputs("</a>", f);
 }
 
-/* Player p's fitted Elo and interval as the standings show them. */
-static void fit_text(const ladder_data *d, uint32_t p, char *elo, char *ci, size_t cap)
+/* Player p's fitted Elo and interval in fit as the standings show them. */
+static void fit_text(const ladder_fit *fit, uint32_t p, char *elo, char *ci, size_t cap)
 {
-    const ladder_fit *fit = d->fit;
     const ladder_fit_player *fp = fit ? &fit->players[p] : NULL;
     elo[0] = ci[0] = '\0';
     if (fp && fp->status == LADDER_FIT_RATED && ladder_fit_several_parts(fit)) {
@@ -389,6 +420,27 @@ static uint64_t fault_total(const rplayer *pl)
     return faults;
 }
 
+/* With --adjusted: what the adjusted columns are, and how many matches
+ * they adjust (or why there are none). */
+static void adjusted_note(FILE *f, const ladder_data *d)
+{
+    const adjust_tally *t = &d->tally;
+    if (!d->o->adjusted)
+        return;
+    fprintf(f, "<p class=\"muted\">Elo (luck-adjusted): the same fit with each match's luck taken "
+            "out from its replay (docs/ratings.md, \"Luck-adjusted fit and bench\"): %llu of %llu "
+            "matches adjusted", (unsigned long long)t->adjusted, (unsigned long long)t->matches);
+    if (t->no_replay || t->failed)
+        fprintf(f, "; %llu without a replay and %llu whose replay failed keep their raw result",
+                (unsigned long long)t->no_replay, (unsigned long long)t->failed);
+    fputs(d->afit ? ".</p>\n" : "; no adjusted fit.</p>\n", f);
+    if (t->failed) {
+        fputs("<p class=\"muted\">first failure: ", f);
+        arena_html(f, t->first_failure);
+        fputs("</p>\n", f);
+    }
+}
+
 static void standings_notes(FILE *f, const ladder_data *d)
 {
     const ladder_fit *fit = d->fit;
@@ -410,25 +462,33 @@ static void standings_notes(FILE *f, const ladder_data *d)
               "all wins, all losses or none, so ratings of different parts do not compare.",
               f);
     fputs("</p>\n", f);
+    adjusted_note(f, d);
 }
 
 static void write_standings(FILE *f, const ladder_data *d)
 {
     fputs("<h3>Standings</h3>\n<table class=\"standings num\"><tr><th>#</th>"
           "<th class=\"l\">bot</th><th>games</th><th>wins</th><th>score</th><th>score/game</th>"
-          "<th>Elo (fit)</th><th>95% interval</th><th>live Elo</th><th>faults</th></tr>\n",
+          "<th>Elo (fit)</th><th>95% interval</th>",
           f);
+    if (d->afit)
+        fputs("<th>Elo (luck-adjusted)</th><th>95% interval</th>", f);
+    fputs("<th>live Elo</th><th>faults</th></tr>\n", f);
     for (uint32_t k = 0; k < d->n_pl; k++) {
         uint32_t p = d->fit ? d->fit->order[k] : k;
         const rplayer *pl = &d->pl[p];
         char sc[32], mean[32], elo[64], ci[64];
         score_text(pl->score, sc, sizeof sc);
         score_text(pl->games ? pl->score / pl->games : 0, mean, sizeof mean);
-        fit_text(d, p, elo, ci, sizeof elo);
+        fit_text(d->fit, p, elo, ci, sizeof elo);
         fprintf(f, "<tr><td>%u</td><td class=\"l\">", k + 1);
         bot_link(f, d, p, "");
         fprintf(f, "</td><td>%lld</td><td>%lld</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>",
                 (long long)pl->games, (long long)pl->wins, sc, mean, elo, ci);
+        if (d->afit) {
+            fit_text(d->afit, p, elo, ci, sizeof elo);
+            fprintf(f, "<td>%s</td><td>%s</td>", elo, ci);
+        }
         if (isfinite(pl->live_elo))
             fprintf(f, "<td>%.0f</td>", pl->live_elo);
         else
@@ -795,7 +855,7 @@ static void write_bot_body(FILE *f, const ladder_data *d, uint32_t p)
     const rplayer *pl = &d->pl[p];
     char sc[32], elo[64], ci[64];
     score_text(pl->score, sc, sizeof sc);
-    fit_text(d, p, elo, ci, sizeof elo);
+    fit_text(d->fit, p, elo, ci, sizeof elo);
     fputs("<nav><a href=\"../index.html\">the report</a></nav>\n<section class=\"ladder\">\n"
           "<h2>",
           f);

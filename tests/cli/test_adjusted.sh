@@ -7,6 +7,7 @@
 # flags that do not go together, exit 2 with one line. `arena bench
 # --adjusted` prints the raw figures unchanged, the adjusted ones beside,
 # the SPRT's raw LLR beside the adjusted one, and leaves no temporary file.
+# `arena report --adjusted` adds the adjusted fit's columns and its counts.
 # Usage: test_adjusted.sh ARENA
 set -u
 ARENA=$1
@@ -56,6 +57,14 @@ check "another match's replay is refused" "$PY" -c '
 import json, sys
 a = json.load(open("swap.json"))["adjusted"]
 assert a["failed"] == 2 and a["adjusted_matches"] == 14, a'
+
+# The report: the adjusted columns beside the official ones, only when asked.
+"$ARENA" report --db a.db -o site >/dev/null
+check "report: no adjusted column unless asked" sh -c '! grep -q "luck-adjusted" site/index.html'
+"$ARENA" report --db a.db -o site --adjusted >/dev/null
+check "report --adjusted: the column" grep -q "<th>Elo (fit)</th><th>95% interval</th><th>Elo (luck-adjusted)</th>" site/index.html
+check "report --adjusted: the count" grep -q "14 of 16 matches adjusted; 0 without a replay and 2 whose replay failed" site/index.html
+check "report --adjusted: the first failure" grep -q "first failure: replay" site/index.html
 
 # No replay at all: one line, exit 2.
 "$ARENA" tournament $G --bots random,greedy --rounds 3 --seed 5 "${OPT[@]}" --db b.db >/dev/null 2>&1
