@@ -14,7 +14,7 @@
 
 void adjust_opts_ranking(adjust_opts *o)
 {
-    *o = (adjust_opts){.rollouts = ADJUST_ROLLOUTS, .samples = ADJUST_SAMPLES,
+    *o = (adjust_opts){.rollouts = ADJUST_RANKING_ROLLOUTS, .samples = ADJUST_RANKING_SAMPLES,
                        .policy = ADJUST_POLICY_PLAYERS, .horizon = ADJUST_HORIZON_MATCH,
                        .quantity = ADJUST_SHARE};
 }

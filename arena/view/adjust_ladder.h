@@ -19,9 +19,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The settings of --adjusted (ladder --fit and bench): shares, each seat's
- * playouts as its player (random, else greedy), ADJUST_ROLLOUTS playouts,
- * ADJUST_SAMPLES reshuffles, to the end of the deal. */
+/* The settings of --adjusted (ladder --fit, bench, report): shares, each
+ * seat's playouts as its player (random, else greedy), 32 playouts per
+ * value and 8 reshuffles per chance event (a share is a 0-or-1 result at
+ * the end of a playout: with replay adjust's 8 and 4 their noise took out
+ * no variance; docs/ratings.md has the measurement), to the end of the
+ * match. */
+#define ADJUST_RANKING_ROLLOUTS 32
+#define ADJUST_RANKING_SAMPLES 8
 void adjust_opts_ranking(adjust_opts *o);
 
 /* Seat s's luck term of the replay file at path (as stored in a database:
