@@ -719,6 +719,57 @@ static void test_bad_input(void **state)
     ladder_fit_free(NULL);
 }
 
+/* The luck-adjusted pair results (ladder_fit_pair_result): a term moves
+ * each pair by (K - 1)(T_a - T_b) / K, so with two seats a match counts as
+ * its adjusted share; all-zero terms change nothing; the parts stay those
+ * of the places; Plackett-Luce and a term not finite are refused. */
+static void test_adjusted(void **state)
+{
+    (void)state;
+    games g = {0};
+    add2(&g, 0, 1, 1.0, 7, -1);
+    add2(&g, 0, 1, 0.0, 3, -1);
+    ladder_fit *raw = run(&g, 2, NULL);
+    for (size_t i = 0; i < g.n; i++)
+        g.m[i].adjusted = true; /* terms 0 */
+    ladder_fit *same = run(&g, 2, NULL);
+    near(same->players[0].elo, raw->players[0].elo, 1e-9);
+    near(same->players[0].se, raw->players[0].se, 1e-9);
+    near(same->players[0].score, 0.7, 1e-12);
+    ladder_fit_free(&same);
+    /* Every win of player 0 was luck worth 0.2 of a share: its adjusted
+     * shares are 0.8 (7 times) and 0 (3 times), mean 0.56, and with two
+     * players the fit's expected score equals it. */
+    for (size_t i = 0; i < 7; i++) {
+        g.m[i].term[0] = 0.2;
+        g.m[i].term[1] = -0.2;
+        near(ladder_fit_pair_result(&g.m[i], 0, 1), 0.8, 1e-12);
+        near(ladder_fit_pair_result(&g.m[i], 1, 0), 0.2, 1e-12);
+    }
+    ladder_fit *adj = run(&g, 2, NULL);
+    near(adj->players[0].score, 0.56, 1e-12);
+    near(ladder_score_of_elo(adj->players[0].elo - adj->players[1].elo), 0.56, 1e-9);
+    assert_int_equal(adj->players[0].wins, 7); /* the counts are the places' */
+    assert_true(adj->players[0].se < raw->players[0].se); /* less spread */
+    ladder_fit_free(&adj);
+    ladder_fit_free(&raw);
+    /* Three seats: a seat's results sum to (K - 1) times its adjusted share. */
+    ladder_fit_match m = {.n_seats = 3, .player = {0, 1, 2}, .place = {1, 2, 3},
+                          .adjusted = true, .term = {0.3, -0.1, -0.2}};
+    double sum0 = ladder_fit_pair_result(&m, 0, 1) + ladder_fit_pair_result(&m, 0, 2);
+    near(sum0, 2 * (1.0 - 0.3), 1e-12);
+    double sum2 = ladder_fit_pair_result(&m, 2, 0) + ladder_fit_pair_result(&m, 2, 1);
+    near(sum2, 2 * (0.0 + 0.2), 1e-12);
+    ladder_fit_opts o;
+    ladder_fit_opts_init(&o);
+    o.model = LADDER_FIT_PLACKETT_LUCE;
+    ladder_fit *f = NULL;
+    assert_int_equal(ladder_fit_run(g.m, g.n, 2, &o, &f), JA_EINVAL);
+    g.m[0].term[0] = NAN;
+    assert_int_equal(ladder_fit_run(g.m, g.n, 2, NULL, &f), JA_EINVAL);
+    assert_null(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -729,7 +780,7 @@ int main(void)
         cmocka_unit_test(test_groups),           cmocka_unit_test(test_order_independent),
         cmocka_unit_test(test_singular_sandwich), cmocka_unit_test(test_replays),
         cmocka_unit_test(test_parts),
-        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_bad_input), cmocka_unit_test(test_adjusted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -293,6 +293,48 @@ static void test_paired_stats(void **state)
     assert_int_equal(ladder_paired_stats_compute(none, 5, LADDER_Z95, &st), JA_EINVAL);
 }
 
+/* Deal scores off the grid (bench --adjusted): on grid values they give
+ * what the histogram gives; the LLR of values with two regularising
+ * results at 0 and 1 is the histogram's with those cells; a value not
+ * finite is refused. */
+static void test_values(void **state)
+{
+    (void)state;
+    double c[5] = {3, 10, 20, 12, 5}, x[50];
+    size_t n = 0;
+    for (int i = 0; i < 5; i++)
+        for (int k = 0; k < (int)c[i]; k++)
+            x[n++] = i / 4.0;
+    ladder_paired_stats h, v;
+    assert_int_equal(ladder_paired_stats_compute(c, 5, LADDER_Z95, &h), JA_OK);
+    assert_int_equal(ladder_paired_stats_values(x, n, LADDER_Z95, &v), JA_OK);
+    near(v.mean, h.mean, 1e-12);
+    near(v.sd, h.sd, 1e-12);
+    near(v.elo_lo, h.elo_lo, 1e-9);
+    near(v.los, h.los, 1e-12);
+    assert_false(v.conservative);
+    double vals[5] = {0, 0.25, 0.5, 0.75, 1}, llr_h, llr_v;
+    assert_int_equal(ladder_sprt_llr_model(c, 5, LADDER_SPRT_LOGISTIC, 2, 0, 50, &llr_h), JA_OK);
+    assert_int_equal(ladder_sprt_llr_values(vals, c, 5, LADDER_SPRT_LOGISTIC, 2, 0, 50, &llr_v),
+                     JA_OK);
+    near(llr_v, llr_h, 1e-9);
+    assert_int_equal(ladder_sprt_llr_model(c, 5, LADDER_SPRT_NELO, 2, 0, 50, &llr_h), JA_OK);
+    assert_int_equal(ladder_sprt_llr_values(vals, c, 5, LADDER_SPRT_NELO, 2, 0, 50, &llr_v),
+                     JA_OK);
+    near(llr_v, llr_h, 1e-9);
+    /* Off the grid, and outside [0, 1]: a normal interval. */
+    double y[4] = {-0.1, 0.4, 0.9, 1.2};
+    assert_int_equal(ladder_paired_stats_values(y, 4, LADDER_Z95, &v), JA_OK);
+    near(v.mean, 0.6, 1e-12);
+    assert_false(v.conservative);
+    double z[3] = {0.75, 0.75, 0.75};
+    assert_int_equal(ladder_paired_stats_values(z, 3, LADDER_Z95, &v), JA_OK);
+    assert_true(v.conservative);
+    y[2] = NAN;
+    assert_int_equal(ladder_paired_stats_values(y, 4, LADDER_Z95, &v), JA_EINVAL);
+    assert_int_equal(ladder_paired_stats_values(y, 0, LADDER_Z95, &v), JA_EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -300,7 +342,7 @@ int main(void)
         cmocka_unit_test(test_llr_three_points), cmocka_unit_test(test_llr_errors),
         cmocka_unit_test(test_llr_pentanomial), cmocka_unit_test(test_llr_nelo),
         cmocka_unit_test(test_gauntlet),        cmocka_unit_test(test_decide),
-        cmocka_unit_test(test_paired_stats),
+        cmocka_unit_test(test_paired_stats),    cmocka_unit_test(test_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
