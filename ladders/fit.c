@@ -155,11 +155,11 @@ static int check_matches(const ladder_fit_match *m, size_t n, uint32_t np, ladde
 {
     for (size_t k = 0; k < n; k++) {
         if (m[k].n_seats < 2 || m[k].n_seats > JA_MAX_SEATS ||
-            (m[k].adjusted && model != LADDER_FIT_BRADLEY_TERRY))
+            (m[k].term && model != LADDER_FIT_BRADLEY_TERRY))
             return JA_EINVAL;
         for (uint32_t s = 0; s < m[k].n_seats; s++)
             if (m[k].player[s] >= np || m[k].place[s] < 1 || m[k].place[s] > m[k].n_seats ||
-                (m[k].adjusted && !isfinite(m[k].term[s])))
+                (m[k].term && !isfinite(m[k].term[s])))
                 return JA_EINVAL;
     }
     return JA_OK;
@@ -168,7 +168,7 @@ static int check_matches(const ladder_fit_match *m, size_t n, uint32_t np, ladde
 double ladder_fit_pair_result(const ladder_fit_match *m, uint32_t a, uint32_t b)
 {
     double s = ladder_elo_pair_score(m->place[a], m->place[b]);
-    if (m->adjusted)
+    if (m->term)
         s -= (m->n_seats - 1.0) * (m->term[a] - m->term[b]) / m->n_seats;
     return s;
 }
@@ -295,7 +295,7 @@ static void build_edges(fitter *F, ladder_fit_player *pl)
                 double adj = ladder_fit_pair_result(m, a, b);
                 adj_points[i] += w * adj;
                 adj_points[j] += w * (1.0 - adj);
-                any_adjusted |= m->adjusted;
+                any_adjusted |= m->term != NULL;
                 pl[i].wins += w * (s == 1.0);
                 pl[i].draws += w * (s == 0.5);
                 pl[i].losses += w * (s == 0.0);

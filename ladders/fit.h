@@ -89,12 +89,12 @@ typedef struct ladder_fit_match {
     bool replayed;                 /* dealt a deal that an earlier tournament
                                       played first: only counted (ladder_fit
                                       .replays_replayed), no weight of its own */
-    /* Luck-adjusted (docs/ratings.md, "Luck-adjusted fit"): term[s] is seat
-     * s's luck term as a share (its raw share less its adjusted share, a
-     * variable of mean 0), and the result of the pair (a, b) the fit uses
-     * is ladder_fit_pair_result's. Bradley-Terry only. */
-    bool adjusted;
-    double term[JA_MAX_SEATS];
+    /* Luck-adjusted (docs/ratings.md, "Luck-adjusted fit and bench"): NULL
+     * for the raw result; else n_seats terms, the caller's, term[s] seat s's
+     * luck as a share (its raw share less its adjusted share, a variable of
+     * mean 0), and the result of the pair (a, b) the fit uses is
+     * ladder_fit_pair_result's. Bradley-Terry only. */
+    const double *term;
 } ladder_fit_match;
 
 /* The model fitted (docs/ratings.md, "Model"). */
@@ -266,8 +266,8 @@ int ladder_fit_run(const ladder_fit_match *matches, size_t n, uint32_t n_players
 uint64_t ladder_fit_replay_weights(const ladder_fit_match *m, size_t n, size_t *ord, double *w);
 
 /* The result of seat a against seat b of m the Bradley-Terry fit uses:
- * ladder_elo_pair_score of their places (1, 1/2 or 0), less, when m is
- * adjusted, (K - 1) (term[a] - term[b]) / K for K seats. The seats' terms
+ * ladder_elo_pair_score of their places (1, 1/2 or 0), less, when m has
+ * terms, (K - 1) (term[a] - term[b]) / K for K seats. The seats' terms
  * have mean 0, so the pair's result keeps its mean, and the sum of seat
  * a's results over the other seats is (K - 1) times its adjusted share. */
 double ladder_fit_pair_result(const ladder_fit_match *m, uint32_t a, uint32_t b);

@@ -857,10 +857,12 @@ static int run_adjusted(ladder_db *db, fit_run *r, ladder_fit **af, adjust_tally
 {
     adjust_opts o;
     adjust_opts_ranking(&o);
-    ladder_fit_match *m = ja_xmalloc((r->in.n ? r->in.n : 1) * sizeof *m);
+    size_t n1 = r->in.n ? r->in.n : 1;
+    ladder_fit_match *m = ja_xmalloc(n1 * sizeof *m);
+    double (*terms)[JA_MAX_SEATS] = ja_xmalloc(n1 * sizeof *terms);
     memcpy(m, r->in.m, r->in.n * sizeof *m);
-    int rc = adjust_ladder_terms(db, &r->key, r->in.ids, r->in.digests, m, r->in.n, &o, t, err,
-                                 cap);
+    int rc = adjust_ladder_terms(db, &r->key, r->in.ids, r->in.digests, m, terms, r->in.n, &o,
+                                 t, err, cap);
     if (rc == JA_OK && t->adjusted == 0) {
         snprintf(err, cap, "--adjusted: none of the %llu matches could be adjusted (%llu without "
                  "a replay: a tournament records them with --replays DIR; %llu whose replay "
@@ -874,6 +876,7 @@ static int run_adjusted(ladder_db *db, fit_run *r, ladder_fit **af, adjust_tally
         rc = JA_EFORMAT;
     }
     free(m);
+    free(terms);
     return rc;
 }
 

@@ -109,27 +109,27 @@ double adjust_cpu_ms(void)
 
 /* Match i's terms, or its count in *t. */
 static void adjust_one(const stored_replay *sr, const char *db_path, const char *digest,
-                       ladder_fit_match *m, const adjust_opts *o, adjust_tally *t)
+                       ladder_fit_match *m, double *term, const adjust_opts *o, adjust_tally *t)
 {
     char why[1400];
     if (!sr || !sr->path) {
         t->no_replay++;
         return;
     }
-    if (adjust_replay_terms(sr->path, db_path, digest, o, m->n_seats, m->term, why,
-                            sizeof why) != JA_OK) {
+    if (adjust_replay_terms(sr->path, db_path, digest, o, m->n_seats, term, why, sizeof why) !=
+        JA_OK) {
         if (!t->failed++)
             snprintf(t->first_failure, sizeof t->first_failure, "%s", why);
-        memset(m->term, 0, sizeof m->term);
         return;
     }
-    m->adjusted = true;
+    m->term = term;
     t->adjusted++;
 }
 
 int adjust_ladder_terms(ladder_db *db, const ladder_key *key, const int64_t *ids,
-                        const char (*digests)[LADDER_DIGEST_HEX], ladder_fit_match *m, size_t n,
-                        const adjust_opts *o, adjust_tally *t, char *err, size_t cap)
+                        const char (*digests)[LADDER_DIGEST_HEX], ladder_fit_match *m,
+                        double (*terms)[JA_MAX_SEATS], size_t n, const adjust_opts *o,
+                        adjust_tally *t, char *err, size_t cap)
 {
     memset(t, 0, sizeof *t);
     replay_list l = {0};
@@ -146,7 +146,7 @@ int adjust_ladder_terms(ladder_db *db, const ladder_key *key, const int64_t *ids
     for (size_t i = 0; i < n; i++) {
         stored_replay k = {ids[i], NULL};
         const stored_replay *sr = l.n ? bsearch(&k, l.v, l.n, sizeof *l.v, cmp_replay) : NULL;
-        adjust_one(sr, ladder_db_path(db), digests[i], &m[i], o, t);
+        adjust_one(sr, ladder_db_path(db), digests[i], &m[i], terms[i], o, t);
     }
     t->cpu_ms = adjust_cpu_ms() - t0;
     for (size_t i = 0; i < l.n; i++)

@@ -54,13 +54,15 @@ typedef struct adjust_tally {
     double cpu_ms;            /* process CPU time spent adjusting */
 } adjust_tally;
 
-/* Sets m[i].adjusted and m[i].term for each of the n matches of the ladder
- * key in db whose replay adjusts (ids[i] its match id, digests[i] the
- * digest the database records); the others keep their raw result (a term
- * of 0 is a zero-mean term too: the fit stays unbiased) and are counted in
- * *t. JA_OK, or JA_EDB (the database) with its line in err. */
+/* Sets terms[i] and m[i].term = terms[i] for each of the n matches of the
+ * ladder key in db whose replay adjusts (ids[i] its match id, digests[i]
+ * the digest the database records); the others keep their raw result
+ * (m[i].term NULL: a term of 0 is a zero-mean term too, so the fit stays
+ * unbiased) and are counted in *t. JA_OK, or JA_EDB (the database) with its
+ * line in err. */
 int adjust_ladder_terms(ladder_db *db, const ladder_key *key, const int64_t *ids,
-                        const char (*digests)[LADDER_DIGEST_HEX], ladder_fit_match *m, size_t n,
-                        const adjust_opts *o, adjust_tally *t, char *err, size_t cap);
+                        const char (*digests)[LADDER_DIGEST_HEX], ladder_fit_match *m,
+                        double (*terms)[JA_MAX_SEATS], size_t n, const adjust_opts *o,
+                        adjust_tally *t, char *err, size_t cap);
 
 #endif /* ARENA_ADJUST_LADDER_H */

@@ -250,6 +250,7 @@ static int adjusted_fit(ladder_data *d, ladder_fit_match *fm)
     adjust_opts_ranking(&o);
     adjust_tally *t = &d->tally;
     double t0 = adjust_cpu_ms();
+    double (*terms)[JA_MAX_SEATS] = ja_xmalloc((d->n ? d->n : 1) * sizeof *terms);
     for (size_t i = 0; i < d->n; i++) {
         char why[1400];
         const rmatch *m = &d->m[i];
@@ -257,15 +258,17 @@ static int adjusted_fit(ladder_data *d, ladder_fit_match *fm)
         if (!m->replay) {
             t->no_replay++;
         } else if (adjust_replay_terms(m->replay, d->o->db_path, m->row.digest, &o,
-                                       m->row.n_seats, fm[i].term, why, sizeof why) == JA_OK) {
-            fm[i].adjusted = true;
+                                       m->row.n_seats, terms[i], why, sizeof why) == JA_OK) {
+            fm[i].term = terms[i];
             t->adjusted++;
         } else if (!t->failed++) {
             snprintf(t->first_failure, sizeof t->first_failure, "%s", why);
         }
     }
     t->cpu_ms = adjust_cpu_ms() - t0;
-    return t->adjusted ? ladder_fit_run(fm, d->n, d->n_pl, NULL, &d->afit) : JA_OK;
+    int rc = t->adjusted ? ladder_fit_run(fm, d->n, d->n_pl, NULL, &d->afit) : JA_OK;
+    free(terms);
+    return rc;
 }
 
 /* The per-bot totals, pairwise results, rating history and the fit. JA_OK,

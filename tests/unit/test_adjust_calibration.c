@@ -73,6 +73,7 @@ static void test_adjusted_coverage(void **state)
     adjust_opts o;
     adjust_opts_ranking(&o);
     static ladder_fit_match raw[LADDERS * MATCHES], adj[LADDERS * MATCHES];
+    static double terms[LADDERS * MATCHES][2];
     static double share_raw[LADDERS * MATCHES], share_adj[LADDERS * MATCHES],
         term[LADDERS * MATCHES];
     size_t n = LADDERS * MATCHES;
@@ -85,9 +86,9 @@ static void test_adjusted_coverage(void **state)
         for (int s = 0; s < 2; s++)
             raw[k].place[s] = r->outcome.place[s];
         adj[k] = raw[k];
-        adj[k].adjusted = true;
         for (int s = 0; s < 2; s++)
-            adj[k].term[s] = a.raw[s] - a.adjusted[s];
+            terms[k][s] = a.raw[s] - a.adjusted[s];
+        adj[k].term = terms[k];
         share_raw[k] = a.raw[1];
         share_adj[k] = a.adjusted[1];
         term[k] = a.adjusted[1] - a.raw[1];

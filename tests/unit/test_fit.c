@@ -730,8 +730,9 @@ static void test_adjusted(void **state)
     add2(&g, 0, 1, 1.0, 7, -1);
     add2(&g, 0, 1, 0.0, 3, -1);
     ladder_fit *raw = run(&g, 2, NULL);
+    static double terms[10][2];
     for (size_t i = 0; i < g.n; i++)
-        g.m[i].adjusted = true; /* terms 0 */
+        g.m[i].term = terms[i]; /* 0 */
     ladder_fit *same = run(&g, 2, NULL);
     near(same->players[0].elo, raw->players[0].elo, 1e-9);
     near(same->players[0].se, raw->players[0].se, 1e-9);
@@ -741,8 +742,8 @@ static void test_adjusted(void **state)
      * shares are 0.8 (7 times) and 0 (3 times), mean 0.56, and with two
      * players the fit's expected score equals it. */
     for (size_t i = 0; i < 7; i++) {
-        g.m[i].term[0] = 0.2;
-        g.m[i].term[1] = -0.2;
+        terms[i][0] = 0.2;
+        terms[i][1] = -0.2;
         near(ladder_fit_pair_result(&g.m[i], 0, 1), 0.8, 1e-12);
         near(ladder_fit_pair_result(&g.m[i], 1, 0), 0.2, 1e-12);
     }
@@ -754,8 +755,8 @@ static void test_adjusted(void **state)
     ladder_fit_free(&adj);
     ladder_fit_free(&raw);
     /* Three seats: a seat's results sum to (K - 1) times its adjusted share. */
-    ladder_fit_match m = {.n_seats = 3, .player = {0, 1, 2}, .place = {1, 2, 3},
-                          .adjusted = true, .term = {0.3, -0.1, -0.2}};
+    const double t3[3] = {0.3, -0.1, -0.2};
+    ladder_fit_match m = {.n_seats = 3, .player = {0, 1, 2}, .place = {1, 2, 3}, .term = t3};
     double sum0 = ladder_fit_pair_result(&m, 0, 1) + ladder_fit_pair_result(&m, 0, 2);
     near(sum0, 2 * (1.0 - 0.3), 1e-12);
     double sum2 = ladder_fit_pair_result(&m, 2, 0) + ladder_fit_pair_result(&m, 2, 1);
@@ -765,7 +766,7 @@ static void test_adjusted(void **state)
     o.model = LADDER_FIT_PLACKETT_LUCE;
     ladder_fit *f = NULL;
     assert_int_equal(ladder_fit_run(g.m, g.n, 2, &o, &f), JA_EINVAL);
-    g.m[0].term[0] = NAN;
+    terms[0][0] = NAN;
     assert_int_equal(ladder_fit_run(g.m, g.n, 2, NULL, &f), JA_EINVAL);
     assert_null(f);
 }
