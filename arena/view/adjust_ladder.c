@@ -63,7 +63,7 @@ int adjust_replay_terms(const char *stored, const char *db_path, const char *dig
     if (rc == JA_OK)
         rc = adjust_replay(r, o, &a, err, sizeof err);
     for (uint32_t s = 0; rc == JA_OK && s < n_seats; s++)
-        term[s] = a.deal[s] + a.chance[s];
+        term[s] = a.raw[s] - a.adjusted[s];
     if (rc != JA_OK)
         snprintf(why, cap, "replay '%s': %s", path, err);
     ref_replay_free(&r);
