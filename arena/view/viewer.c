@@ -448,7 +448,7 @@ static void header_json(json_w *w, const viewer_model *m)
 {
     const ref_replay *r = m->r;
     char buf[1024];
-    jw_int(w, "model", 2);
+    jw_int(w, "model", 3);
     jw_str(w, "game", r->h.game);
     jw_str(w, "title", m->g->title);
     jw_int(w, "seats", m->n_seats);
@@ -598,18 +598,65 @@ static void outcome_json(json_w *w, const viewer_model *m)
     jw_obj_end(w);
 }
 
+/* 1 when obs_delta_json would write the same change list for old->obs as
+ * for old2->obs2: the same fields changed, each to the same scalar or with
+ * the same shift and the same elements set. */
+static int same_delta(const ja_game_rules *g, const void *old, const void *obs, const void *old2,
+                      const void *obs2)
+{
+    for (uint32_t k = 0; k < g->n_obs_fields; k++) {
+        const ja_field *fd = &g->obs_fields[k];
+        int ch = 0, ch2 = 0;
+        for (uint32_t i = 0; i < fd->count; i++) {
+            ch |= field_elem(fd, obs, i) != elem_or_0(fd, old, i);
+            ch2 |= field_elem(fd, obs2, i) != elem_or_0(fd, old2, i);
+        }
+        if (ch != ch2)
+            return 0;
+        if (!ch)
+            continue;
+        if (fd->count == 1) {
+            if (field_elem(fd, obs, 0) != field_elem(fd, obs2, 0))
+                return 0;
+            continue;
+        }
+        uint32_t t = best_shift(fd, old, obs);
+        if (t != best_shift(fd, old2, obs2))
+            return 0;
+        for (uint32_t i = 0; i < fd->count; i++) {
+            int64_t v = field_elem(fd, obs, i), v2 = field_elem(fd, obs2, i);
+            int set = v != elem_or_0(fd, i + t < fd->count ? old : NULL, i + t);
+            int set2 = v2 != elem_or_0(fd, i + t < fd->count ? old2 : NULL, i + t);
+            if (set != set2 || (set && v != v2))
+                return 0;
+        }
+    }
+    return 1;
+}
+
 /* "public": the public observation of every frame (JA_EXT_OBSERVE_PUBLIC) as
  * changes to the one before, as a seat's "delta" is ([] where it did not
- * change); absent for a game without one. After the other keys, which stay
- * as they were. */
+ * change), or, where those changes are exactly seat S's "delta" of the same
+ * frame (most frames: what changed is public), the number S instead (the
+ * page would otherwise hold most change lists twice); absent for a game
+ * without one. After the other keys, which stay as they were. */
 static void public_json(json_w *w, const viewer_model *m)
 {
     if (!m->pub)
         return;
     jw_arr(w, "public");
-    for (uint32_t f = 0; f < m->n_frames; f++)
-        obs_delta_json(w, m->g, f > 0 ? viewer_obs_public(m, f - 1) : NULL,
-                       viewer_obs_public(m, f));
+    for (uint32_t f = 0; f < m->n_frames; f++) {
+        const void *old = f > 0 ? viewer_obs_public(m, f - 1) : NULL, *now = viewer_obs_public(m, f);
+        uint32_t s = 0;
+        while (s < m->n_seats && (memcmp(old ? old : now, now, m->g->obs_size) == 0 ||
+                                  !same_delta(m->g, old, now, f > 0 ? viewer_obs(m, f - 1, s) : NULL,
+                                              viewer_obs(m, f, s))))
+            s++;
+        if (s < m->n_seats)
+            jw_int(w, NULL, s);
+        else
+            obs_delta_json(w, m->g, old, now);
+    }
     jw_arr_end(w);
 }
 

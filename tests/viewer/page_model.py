@@ -45,7 +45,8 @@ def unpack(d):
     into each frame's "pub", where the model has them."""
     if "public" in d:
         for fr, ch in zip(d["frames"], d["public"]):
-            fr["delta_pub"] = ch
+            # a number S: the same changes as seat S's in this frame (model 3)
+            fr["delta_pub"] = fr["delta"][ch] if isinstance(ch, int) else ch
         del d["public"]
     fields = d["fields"]
     prev = [{f["name"]: 0 if f["count"] == 1 else [] for f in fields} for _ in range(d["seats"])]

@@ -3,7 +3,10 @@
 # whole Bombs matches (12 hands, about 1200 decisions each; cyclic seating),
 # then every match page costs at most 100 KB (102400 bytes) more than its
 # replay file, and the viewer's script and style are in the site once,
-# beside the pages, which refer to them and do not hold them.
+# beside the pages, which refer to them and do not hold them. Then the same
+# budget for Taylor Blackjack's longest pages (its public observations
+# written beside the seats' made them 103 KB over their replays before the
+# model said "the same as seat S's").
 # Usage: test_report_size.sh ARENA
 set -u
 A=$1
@@ -44,6 +47,23 @@ for page in site/matches/m*.html; do
   [ "$(grep -c '<style\|function rebuild' "$page")" = 0 ] && ok || bad "$page holds the script or the style"
 done
 echo "site: $(du -sb site | cut -f1) bytes, $pages match pages"
+
+# Taylor Blackjack, 2 seats, 4 games a match: 6 matches, the longest pages.
+"$A" tournament taylor-blackjack --bots random,random --rounds 3 --seed 1 --db tb.db --replays tb -q \
+  >/dev/null || { echo "FAIL: the Taylor Blackjack tournament did not run"; exit 1; }
+"$A" report --db tb.db -o tsite >/dev/null || { echo "FAIL: the Taylor Blackjack report did not run"; exit 1; }
+tpages=0
+while IFS='|' read -r id rpl; do
+  page=tsite/matches/m$id.html
+  if [ ! -f "$page" ]; then bad "taylor match $id: no page"; continue; fi
+  tpages=$((tpages + 1))
+  p=$(stat -c %s "$page") r=$(stat -c %s "$rpl")
+  echo "taylor match $id: page $p bytes, replay $r bytes, page - replay $((p - r))"
+  [ $((p - r)) -le $LIMIT ] && ok || bad "taylor match $id: the page is $p bytes, its replay $r: $((p - r)) > $LIMIT"
+done < <(/usr/bin/python3 -c 'import sqlite3, sys
+for i, r in sqlite3.connect(sys.argv[1]).execute("SELECT id, replay FROM matches ORDER BY id"):
+    print("%d|%s" % (i, r))' tb.db)
+[ $tpages = 6 ] && ok || bad "$tpages Taylor Blackjack match pages, want 6"
 
 echo "viewer_report_size: $pass passed, $fail failed"
 [ $fail = 0 ]

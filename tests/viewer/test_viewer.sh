@@ -176,7 +176,7 @@ import sys
 sys.path.insert(0, sys.argv[2])
 import page_model
 s, m, d = page_model.read(sys.argv[1])
-assert d["model"] == 2 and len(d["frames"]) >= 2 and len(d["frames"][0]["obs"]) == d["seats"]
+assert d["model"] == 3 and len(d["frames"]) >= 2 and len(d["frames"][0]["obs"]) == d["seats"]
 assert s.count("<script") == 2 and s.rstrip().endswith("</html>")
 # The script and the style are in the page.
 assert "function rebuild(D)" in s and "<style>" in s

@@ -658,7 +658,11 @@ window.jaViewer = jaViewer;
       fr.obs = fr.delta.map(function (d, s) { return (prev[s] = jaViewer.apply(D.fields, prev[s], d)); });
       /* The public observation (D.public, where the game has one): pubSeen
        * when it changed, as a seat's "seen". */
-      if (D.public) { pub = fr.pub = jaViewer.apply(D.fields, pub, D.public[f]); fr.pubSeen = D.public[f].length > 0; }
+      if (D.public) {
+        /* A number S: the same changes as seat S's in this frame (model 3). */
+        var pd = typeof D.public[f] === "number" ? fr.delta[D.public[f]] : D.public[f];
+        pub = fr.pub = jaViewer.apply(D.fields, pub, pd); fr.pubSeen = pd.length > 0;
+      }
     });
     return D;
   }
