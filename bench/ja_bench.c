@@ -624,6 +624,9 @@ static void opt_level(const char *build, char *buf, size_t cap)
 static void openspiel_builds(FILE *md, const char *prog, const char *theirs)
 {
     char a[8], b[8];
+    /* Its file name alone: the page names no path outside the repository. */
+    const char *slash = strrchr(prog, '/');
+    prog = slash ? slash + 1 : prog;
     opt_level(arena_build(), a, sizeof a);
     opt_level(theirs, b, sizeof b);
     fprintf(md,
