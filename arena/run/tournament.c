@@ -120,7 +120,8 @@ static int read_pending(play_state *p, uint32_t shard_i, uint32_t shard_n)
         p->n_pending = k;
     }
     p->n_matches = ti.n_matches;
-    p->done = ti.n_matches - p->n_pending;
+    /* Swiss, knockout: the rounds to come are neither pending nor done. */
+    p->done = ladder_format_by_rounds(ti.format) ? ti.n_done : ti.n_matches - p->n_pending;
     return JA_OK;
 }
 

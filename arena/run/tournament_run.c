@@ -388,6 +388,14 @@ static int read_plan(run_state *r, char *err, size_t cap)
     return JA_OK;
 }
 
+/* The matches played before this run: for swiss and knockout those
+ * recorded (the rounds to come are not planned yet, so not pending, and
+ * not played either), else those not pending. */
+static uint32_t played_before(const run_state *r)
+{
+    return ladder_format_by_rounds(r->ti.format) ? r->ti.n_done : r->ti.n_matches - r->n_pending;
+}
+
 /* The text's header: the tournament, where it is kept, and whether it is
  * resumed or already complete. */
 static void print_header(FILE *out, const run_state *r)
@@ -416,8 +424,8 @@ static void print_header(FILE *out, const run_state *r)
         fprintf(out, "knockout: %u deal%s a %s, each in %s\n", pp->rounds,
                 pp->rounds == 1 ? "" : "s", pp->n_seats == 2 ? "tie" : "table",
                 pp->n_seats == 2 ? "both seat orders" : "every seat order and rotation");
-    if (r->t->found && r->n_pending && r->n_pending < ti->n_matches)
-        fprintf(out, "resuming: %u of %u matches already played\n", ti->n_matches - r->n_pending,
+    if (r->t->found && r->n_pending && played_before(r) > 0)
+        fprintf(out, "resuming: %u of %u matches already played\n", played_before(r),
                 ti->n_matches);
     else if (r->t->found && !r->n_pending)
         fprintf(out, "already complete in %s: nothing to play\n", a->db_path);
@@ -500,7 +508,7 @@ static int play_pending(run_state *r, char *err, size_t cap)
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     progress pr;
-    progress_begin(&pr, r->ti.n_matches, r->ti.n_matches - r->n_pending, a->quiet);
+    progress_begin(&pr, r->ti.n_matches, played_before(r), a->quiet);
     int rc;
     if (r->x)
         rc = play_rounds(r, &pr, err, cap);

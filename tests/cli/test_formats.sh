@@ -127,6 +127,17 @@ assert ko["ties"][0]["bots"][0] == "greedy"
 PYEOF
 done
 
+# Progress of a format by rounds counts the matches played, not those of
+# rounds not planned yet: a knockout of 5 bots at 3 seats (6 matches a
+# round, 12 in all) counts 1 to 12, in order.
+"$ARENA" tournament bruise-jack --bots random,greedy,random,greedy,random --seats 3 \
+  --format knockout --opt hands=1 --seed 3 --db prog.db >prog.out 2>prog.err
+check "knockout progress counts 1/12 to 12/12 in order" $PY - <<'PYEOF'
+import re
+done = [int(m.group(1)) for m in re.finditer(r"^(\d+)/12 matches", open("prog.err").read(), re.M)]
+assert done == sorted(done) and done[0] <= 6 and done[-1] == 12, done
+PYEOF
+
 # A knockout at three seats, 8 bots, 2 deals a table, at --jobs 2:
 # uninterrupted, then killed once a match of its second round is recorded
 # (polled in the database) and run again.
