@@ -647,10 +647,11 @@ static void public_json(json_w *w, const viewer_model *m)
     jw_arr(w, "public");
     for (uint32_t f = 0; f < m->n_frames; f++) {
         const void *old = f > 0 ? viewer_obs_public(m, f - 1) : NULL, *now = viewer_obs_public(m, f);
-        uint32_t s = 0;
-        while (s < m->n_seats && (memcmp(old ? old : now, now, m->g->obs_size) == 0 ||
-                                  !same_delta(m->g, old, now, f > 0 ? viewer_obs(m, f - 1, s) : NULL,
-                                              viewer_obs(m, f, s))))
+        /* The first frame, or no change ([]): the list itself. */
+        bool own = !old || memcmp(old, now, m->g->obs_size) == 0;
+        uint32_t s = own ? m->n_seats : 0;
+        while (s < m->n_seats &&
+               !same_delta(m->g, old, now, viewer_obs(m, f - 1, s), viewer_obs(m, f, s)))
             s++;
         if (s < m->n_seats)
             jw_int(w, NULL, s);

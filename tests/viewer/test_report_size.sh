@@ -22,19 +22,23 @@ LIMIT=102400
   >/dev/null || { echo "FAIL: the tournament did not run"; exit 1; }
 "$A" report --db t.db -o site >/dev/null || { echo "FAIL: the report did not run"; exit 1; }
 
-# Each match's page against its replay, by the database's replay paths.
-pages=0
-while IFS='|' read -r id rpl; do
-  page=site/matches/m$id.html
-  if [ ! -f "$page" ]; then bad "match $id: no page"; continue; fi
-  pages=$((pages + 1))
-  p=$(stat -c %s "$page") r=$(stat -c %s "$rpl")
-  echo "match $id: page $p bytes, replay $r bytes, page - replay $((p - r))"
-  [ $((p - r)) -le $LIMIT ] && ok || bad "match $id: the page is $p bytes, its replay $r: $((p - r)) > $LIMIT"
-done < <(/usr/bin/python3 -c 'import sqlite3, sys
+# Each match's page against its replay, by the database's replay paths:
+# check_pages DB SITE LABEL WANT (WANT pages).
+check_pages() {
+  local db=$1 site=$2 label=$3 want=$4 pages=0 id rpl page p r
+  while IFS='|' read -r id rpl; do
+    page=$site/matches/m$id.html
+    if [ ! -f "$page" ]; then bad "$label match $id: no page"; continue; fi
+    pages=$((pages + 1))
+    p=$(stat -c %s "$page") r=$(stat -c %s "$rpl")
+    echo "$label match $id: page $p bytes, replay $r bytes, page - replay $((p - r))"
+    [ $((p - r)) -le $LIMIT ] && ok || bad "$label match $id: the page is $p bytes, its replay $r: $((p - r)) > $LIMIT"
+  done < <(/usr/bin/python3 -c 'import sqlite3, sys
 for i, r in sqlite3.connect(sys.argv[1]).execute("SELECT id, replay FROM matches ORDER BY id"):
-    print("%d|%s" % (i, r))' t.db)
-[ $pages = 3 ] && ok || bad "$pages match pages, want 3"
+    print("%d|%s" % (i, r))' "$db")
+  [ $pages = "$want" ] && ok || bad "$pages $label match pages, want $want"
+}
+check_pages t.db site bombs 3
 
 # The script and the style: once in the site, referred to by every page.
 [ "$(find site -name replay.js | wc -l)" = 1 ] && [ -s site/matches/replay.js ] && ok \
@@ -46,24 +50,13 @@ for page in site/matches/m*.html; do
     && ok || bad "$page does not refer to replay.js and replay.css"
   [ "$(grep -c '<style\|function rebuild' "$page")" = 0 ] && ok || bad "$page holds the script or the style"
 done
-echo "site: $(du -sb site | cut -f1) bytes, $pages match pages"
+echo "site: $(du -sb site | cut -f1) bytes"
 
 # Taylor Blackjack, 2 seats, 4 games a match: 6 matches, the longest pages.
 "$A" tournament taylor-blackjack --bots random,random --rounds 3 --seed 1 --db tb.db --replays tb -q \
   >/dev/null || { echo "FAIL: the Taylor Blackjack tournament did not run"; exit 1; }
 "$A" report --db tb.db -o tsite >/dev/null || { echo "FAIL: the Taylor Blackjack report did not run"; exit 1; }
-tpages=0
-while IFS='|' read -r id rpl; do
-  page=tsite/matches/m$id.html
-  if [ ! -f "$page" ]; then bad "taylor match $id: no page"; continue; fi
-  tpages=$((tpages + 1))
-  p=$(stat -c %s "$page") r=$(stat -c %s "$rpl")
-  echo "taylor match $id: page $p bytes, replay $r bytes, page - replay $((p - r))"
-  [ $((p - r)) -le $LIMIT ] && ok || bad "taylor match $id: the page is $p bytes, its replay $r: $((p - r)) > $LIMIT"
-done < <(/usr/bin/python3 -c 'import sqlite3, sys
-for i, r in sqlite3.connect(sys.argv[1]).execute("SELECT id, replay FROM matches ORDER BY id"):
-    print("%d|%s" % (i, r))' tb.db)
-[ $tpages = 6 ] && ok || bad "$tpages Taylor Blackjack match pages, want 6"
+check_pages tb.db tsite taylor 6
 
 echo "viewer_report_size: $pass passed, $fail failed"
 [ $fail = 0 ]
