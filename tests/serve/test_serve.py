@@ -264,7 +264,7 @@ def main():
     check(r.status == 200 and r.getheader("Content-Type") == "text/event-stream", "events")
     line = b""
     while not line.startswith(b"data: "):
-        line = r.fp.readline()
+        line = r.readline()   # chunked: an event may span chunks
         check(line != b"", "the event stream ended")
         if not line:
             break
