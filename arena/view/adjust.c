@@ -4,22 +4,10 @@
 
 #include "core/json_w.h"
 #include "greedy.h"
+#include "greedy_games.h"
 #include "ja_xalloc.h"
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
-#ifdef GREEDY_HAVE_BRAWLJACK
-#include "jackarena/ja_brawljack.h"
-#endif
-#ifdef GREEDY_HAVE_BRUISE_JACK
-#include "jackarena/ja_bruise_jack.h"
-#endif
-#ifdef GREEDY_HAVE_JACK_IN_THE_BOX
-#include "jackarena/ja_jack_in_the_box.h"
-#endif
-#ifdef GREEDY_HAVE_BOMBS
-#include "jackarena/ja_bombs.h"
-#endif
-#include "jackarena/ja_taylor.h"
 
 #include <stdio.h>
 #include <stdlib.h>

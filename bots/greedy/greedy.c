@@ -3,22 +3,10 @@
  * third-party plugin. The heuristics live in greedy_<game>.c (greedy.h);
  * supports() refuses every game without one. docs/bots.md describes them. */
 #include "greedy.h"
+#include "greedy_games.h"
 
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_params.h"
-#include "jackarena/ja_taylor.h"
-#ifdef GREEDY_HAVE_BRAWLJACK
-#include "jackarena/ja_brawljack.h"
-#endif
-#ifdef GREEDY_HAVE_BRUISE_JACK
-#include "jackarena/ja_bruise_jack.h"
-#endif
-#ifdef GREEDY_HAVE_JACK_IN_THE_BOX
-#include "jackarena/ja_jack_in_the_box.h"
-#endif
-#ifdef GREEDY_HAVE_BOMBS
-#include "jackarena/ja_bombs.h"
-#endif
 
 #include <stdlib.h>
 #include <string.h>

@@ -69,22 +69,10 @@
 #include "ismcts_params.h"
 
 #include "greedy.h"
+#include "greedy_games.h"
 #include "jackarena/ja_bot.h"
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_rng.h"
-#ifdef GREEDY_HAVE_BRAWLJACK
-#include "jackarena/ja_brawljack.h"
-#endif
-#ifdef GREEDY_HAVE_BRUISE_JACK
-#include "jackarena/ja_bruise_jack.h"
-#endif
-#ifdef GREEDY_HAVE_JACK_IN_THE_BOX
-#include "jackarena/ja_jack_in_the_box.h"
-#endif
-#ifdef GREEDY_HAVE_BOMBS
-#include "jackarena/ja_bombs.h"
-#endif
-#include "jackarena/ja_taylor.h"
 
 #include <math.h>
 #include <stdlib.h>
