@@ -851,30 +851,47 @@ static void write_opponents(FILE *f, const ladder_data *d, uint32_t a)
     heat_legend(f);
 }
 
-/* A bot page's body: its totals, its results against each opponent, its
- * rating history, its score distribution and its matches. */
-static void write_bot_body(FILE *f, const ladder_data *d, uint32_t p)
+/* A bot page's totals: the standings' row of bot p, the luck-adjusted Elo
+ * and interval beside the official ones with --adjusted (and the index's
+ * note on them). */
+static void write_bot_summary(FILE *f, const ladder_data *d, uint32_t p)
 {
     const rplayer *pl = &d->pl[p];
     char sc[32], elo[64], ci[64];
     score_text(pl->score, sc, sizeof sc);
     fit_text(d->fit, p, elo, ci, sizeof elo);
+    fputs("<table class=\"botsum num\"><tr><th>games</th><th>wins</th><th>score</th>"
+          "<th>Elo (fit)</th><th>95% interval</th>",
+          f);
+    if (d->afit)
+        fputs("<th>Elo (luck-adjusted)</th><th>95% interval</th>", f);
+    fprintf(f, "<th>live Elo</th><th>faults</th></tr>\n<tr><td>%lld</td><td>%lld</td>"
+               "<td>%s</td><td>%s</td><td>%s</td>",
+            (long long)pl->games, (long long)pl->wins, sc, elo, ci);
+    if (d->afit) {
+        fit_text(d->afit, p, elo, ci, sizeof elo);
+        fprintf(f, "<td>%s</td><td>%s</td>", elo, ci);
+    }
+    if (isfinite(pl->live_elo))
+        fprintf(f, "<td>%.0f</td>", pl->live_elo);
+    else
+        fputs("<td>&ndash;</td>", f);
+    fprintf(f, "<td>%llu</td></tr>\n</table>\n", (unsigned long long)fault_total(pl));
+    adjusted_note(f, d);
+}
+
+/* A bot page's body: its totals, its results against each opponent, its
+ * rating history, its score distribution and its matches. */
+static void write_bot_body(FILE *f, const ladder_data *d, uint32_t p)
+{
     fputs("<nav><a href=\"../index.html\">the report</a></nav>\n<section class=\"ladder\">\n"
           "<h2>",
           f);
     bot_link(f, d, p, "../");
     fputs(" <span class=\"muted\">&middot; ", f);
     ladder_title(f, d);
-    fprintf(f, "</span></h2>\n<table class=\"botsum num\"><tr><th>games</th><th>wins</th>"
-               "<th>score</th><th>Elo (fit)</th><th>95%% interval</th><th>live Elo</th>"
-               "<th>faults</th></tr>\n<tr><td>%lld</td><td>%lld</td><td>%s</td><td>%s</td>"
-               "<td>%s</td>",
-            (long long)pl->games, (long long)pl->wins, sc, elo, ci);
-    if (isfinite(pl->live_elo))
-        fprintf(f, "<td>%.0f</td>", pl->live_elo);
-    else
-        fputs("<td>&ndash;</td>", f);
-    fprintf(f, "<td>%llu</td></tr>\n</table>\n", (unsigned long long)fault_total(pl));
+    fputs("</span></h2>\n", f);
+    write_bot_summary(f, d, p);
     write_opponents(f, d, p);
     write_chart(f, d, (int)p);
     int64_t lo, hi;

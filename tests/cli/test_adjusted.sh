@@ -7,7 +7,8 @@
 # flags that do not go together, exit 2 with one line. `arena bench
 # --adjusted` prints the raw figures unchanged, the adjusted ones beside,
 # the SPRT's raw LLR beside the adjusted one, and leaves no temporary file.
-# `arena report --adjusted` adds the adjusted fit's columns and its counts.
+# `arena report --adjusted` adds the adjusted fit's columns and its counts,
+# on the index and on each bot's page.
 # Usage: test_adjusted.sh ARENA
 set -u
 ARENA=$1
@@ -58,13 +59,42 @@ import json, sys
 a = json.load(open("swap.json"))["adjusted"]
 assert a["failed"] == 2 and a["adjusted_matches"] == 14, a'
 
+# Each bot's page (botpages.py SITE 1): the index's adjusted Elo and
+# interval beside its official ones (never instead), and the same note;
+# without --adjusted (SITE 0) none.
+cat >botpages.py <<'PYEOF'
+import re, sys
+site, adjusted = sys.argv[1], sys.argv[2] == "1"
+index = open(site + "/index.html").read()
+rows = re.findall(r'<tr><td>\d+</td><td class="l"><span class="key c\d+"></span>'
+                  r'<a href="(bots/[^"]+)">[^<]*</a></td>((?:<td>[^<]*</td>)+)</tr>', index)
+assert len(rows) == 2, rows
+for href, cells in rows:
+    cells = re.findall(r"<td>([^<]*)</td>", cells)
+    page = open(site + "/" + href).read()
+    head = "<th>Elo (fit)</th><th>95% interval</th>"
+    if not adjusted:
+        assert "luck-adjusted" not in page, href
+        continue
+    assert head + "<th>Elo (luck-adjusted)</th><th>95% interval</th>" in page, href
+    m = re.search(r'<table class="botsum num">.*?</tr>\n<tr>((?:<td>[^<]*</td>)+)</tr>', page, re.S)
+    mine = re.findall(r"<td>([^<]*)</td>", m.group(1))
+    # index: games wins score score/game elo ci aelo aci live faults;
+    # the page: games wins score elo ci aelo aci live faults
+    assert mine == cells[:3] + cells[4:], (href, mine, cells)
+    assert cells[6] not in ("", "&ndash;"), cells
+    assert "14 of 16 matches adjusted" in page and "first failure: replay" in page, href
+PYEOF
 # The report: the adjusted columns beside the official ones, only when asked.
 "$ARENA" report --db a.db -o site >/dev/null
 check "report: no adjusted column unless asked" sh -c '! grep -q "luck-adjusted" site/index.html'
+check "report: no adjusted column on a bot's page unless asked" "$PY" botpages.py site 0
 "$ARENA" report --db a.db -o site --adjusted >/dev/null
 check "report --adjusted: the column" grep -q "<th>Elo (fit)</th><th>95% interval</th><th>Elo (luck-adjusted)</th>" site/index.html
 check "report --adjusted: the count" grep -q "14 of 16 matches adjusted; 0 without a replay and 2 whose replay failed" site/index.html
 check "report --adjusted: the first failure" grep -q "first failure: replay" site/index.html
+check "report --adjusted: each bot's page, the adjusted Elo beside the official" \
+  "$PY" botpages.py site 1
 
 # No replay at all: one line, exit 2.
 "$ARENA" tournament $G --bots random,greedy --rounds 3 --seed 5 "${OPT[@]}" --db b.db >/dev/null 2>&1
