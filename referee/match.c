@@ -199,6 +199,7 @@ static int start_record(match *m)
         snprintf(p->kind, sizeof p->kind, "%s", bi->kind);
         snprintf(p->version, sizeof p->version, "%s", bi->version);
         snprintf(p->sha256, sizeof p->sha256, "%s", bi->sha256);
+        snprintf(p->bot, sizeof p->bot, "%s", bi->name);
     }
     if (ref_replay_write_header(*cfg->replay, m->g, &h) != JA_OK)
         return fail(m, JA_EIO, "cannot write the replay");

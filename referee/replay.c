@@ -155,11 +155,12 @@ int ref_replay_write_header(ref_replay_writer *w, const ja_game_rules *g,
     msgpack_pack_array(pk, h->n_seats);
     for (uint32_t s = 0; s < h->n_seats; s++) {
         const ref_replay_player *p = &h->players[s];
-        msgpack_pack_map(pk, 4);
+        msgpack_pack_map(pk, 5);
         ja_mp_put_kv_str(pk, "name", p->name);
         ja_mp_put_kv_str(pk, "kind", p->kind);
         ja_mp_put_kv_str(pk, "version", p->version);
         ja_mp_put_kv_str(pk, "sha256", p->sha256);
+        ja_mp_put_kv_str(pk, "bot", p->bot);
     }
     ja_mp_put_kv_str(pk, "match", h->match_id);
     ja_mp_put_kv_u64(pk, "move_ms", h->move_ms);
@@ -402,6 +403,7 @@ static void header_players(const msgpack_object *m, ref_replay_header *h)
         ja_mp_get_str(&players[s], "kind", p->kind, sizeof p->kind);
         ja_mp_get_str(&players[s], "version", p->version, sizeof p->version);
         ja_mp_get_str(&players[s], "sha256", p->sha256, sizeof p->sha256);
+        ja_mp_get_str(&players[s], "bot", p->bot, sizeof p->bot);
     }
 }
 

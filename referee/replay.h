@@ -93,8 +93,12 @@ typedef struct ref_replay_rec {
 #define REF_ERROR_NAME_MAX 24
 const char *ref_error_name(int32_t rc, char buf[REF_ERROR_NAME_MAX]);
 
+/* A seat's player: its display name, its kind, version and plugin file's
+ * SHA-256, and `bot`, the bot's own name (its descriptor's or hello's,
+ * whatever the display name: `random` for a second random seat shown as
+ * `random#2`); "" in replays written before it. */
 typedef struct ref_replay_player {
-    char name[64], kind[16], version[32], sha256[65];
+    char name[64], kind[16], version[32], sha256[65], bot[64];
 } ref_replay_player;
 
 /* What a replay's header holds. */

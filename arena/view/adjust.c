@@ -341,6 +341,24 @@ static int decision_term(adj_ctx *c, uint32_t t, bool terms, adjust_result *out,
     return JA_OK;
 }
 
+/* Seat player p is the random reference bot (its policy known: uniform
+ * over the legal actions): the bot's own name in the replay is `random`,
+ * as a plugin or a hosted one, whatever its display name (`random#2`, a
+ * NAME=); a replay written before the own name was kept has only the
+ * display name: `random`, or `random#N` (the second of two). */
+static bool plays_random(const ref_replay_player *p)
+{
+    if (p->bot[0])
+        return strcmp(p->bot, "random") == 0 &&
+               (strcmp(p->kind, "plugin") == 0 || strcmp(p->kind, "hosted") == 0);
+    if (strncmp(p->name, "random", 6) != 0)
+        return false;
+    const char *n = p->name + 6;
+    if (*n == '\0')
+        return true;
+    return *n == '#' && n[1] && strspn(n + 1, "0123456789") == strlen(n + 1);
+}
+
 /* Each seat's playout policy (adjust.h, ADJUST_POLICY_*). JA_EUNSUPPORTED
  * when greedy is asked of a game it does not play. */
 static int set_policies(adj_ctx *c, const ref_replay *r, adjust_policy p, char *err, size_t cap)
@@ -354,13 +372,12 @@ static int set_policies(adj_ctx *c, const ref_replay *r, adjust_policy p, char *
                  c->g->name);
         return JA_EUNSUPPORTED;
     }
-    for (uint32_t s = 0; s < r->h.n_seats; s++)
-        c->pol[s] = p == ADJUST_POLICY_GREEDY ||
-                            (p == ADJUST_POLICY_PLAYERS && strcmp(r->h.players[s].name, "random") != 0)
+    for (uint32_t s = 0; s < r->h.n_seats; s++) {
+        c->known[s] = plays_random(&r->h.players[s]);
+        c->pol[s] = p == ADJUST_POLICY_GREEDY || (p == ADJUST_POLICY_PLAYERS && !c->known[s])
                         ? greedy
                         : NULL;
-    for (uint32_t s = 0; s < r->h.n_seats; s++)
-        c->known[s] = strcmp(r->h.players[s].name, "random") == 0;
+    }
     return JA_OK;
 }
 

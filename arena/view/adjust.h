@@ -10,7 +10,7 @@
  * independent reshuffles; the deal's term takes `samples` fresh setups. At
  * every decision of a seat whose policy is known exactly (the random
  * reference bot: uniform over the legal actions; a replay names it
- * "random"), the action term W(the action taken) - the mean of W over every
+ * "random" as the bot's own name, whatever its display name), the action term W(the action taken) - the mean of W over every
  * legal action, W(a) being the mean value after a over the same reshuffles
  * (the value after a itself where a reveals nothing). The value of a state
  * is the mean final score of `rollouts` playouts from it (random, or the

@@ -8,7 +8,8 @@
 # --adjusted` prints the raw figures unchanged, the adjusted ones beside,
 # the SPRT's raw LLR beside the adjusted one, and leaves no temporary file.
 # `arena report --adjusted` adds the adjusted fit's columns and its counts,
-# on the index and on each bot's page.
+# on the index and on each bot's page. A random seat's actions are adjusted
+# whatever its display name (random#2, NAME=).
 # Usage: test_adjusted.sh ARENA
 set -u
 ARENA=$1
@@ -127,4 +128,48 @@ check "bench --adjusted: raw unchanged, adjusted beside, raw LLR beside" \
 "$ARENA" "${BENCH[@]}" --adjusted >badj.txt 2>/dev/null
 check "bench text: the adjusted rows" grep -q "^luck-adjusted (each match's luck" badj.txt
 check "bench text: the SPRT says which" grep -q "on the luck-adjusted scores (raw LLR" badj.txt
+
+# The random bot's policy is known whatever its display name: a seat is
+# taken as the random bot by the bot's own name the replay keeps (`bot`),
+# so random#2 and a NAME= are found as random, and a bot named `random`
+# with NAME= is not. An older replay (no `bot`) falls back to the display
+# name, random or random#N. The same match gives the same adjustment.
+"$ARENA" bench greedy --game $G --vs random,random,bob=random --games 4 --seed 3 "${OPT[@]}" -q \
+  --adjusted --json >bnames.json 2>/dev/null
+check "bench --adjusted: random, random#2 and bob=random adjusted alike" "$PY" -c '
+import json
+o = json.load(open("bnames.json"))["opponents"]
+for x in o:
+    x["adjusted"].pop("cpu_ms")
+assert [x["label"] for x in o] == ["random", "random#2", "bob"], o
+assert o[0]["adjusted"] == o[1]["adjusted"] == o[2]["adjusted"], [x["adjusted"] for x in o]'
+for bots in random,random a=random,b=random random=greedy,greedy; do
+  "$ARENA" tournament $G --bots $bots --rounds 1 --seed 5 "${OPT[@]}" --db "n-$bots.db" \
+    --replays "n-$bots" >/dev/null 2>&1
+done
+cat >oldreplay.py <<'PYEOF'
+import msgpack, sys
+data = open(sys.argv[1], "rb").read()
+u = msgpack.Unpacker(raw=False)
+u.feed(data)
+h = next(u)
+rest = data[u.tell():]
+for p in h["players"]:
+    del p["bot"]
+open(sys.argv[2], "wb").write(msgpack.packb(h, use_bin_type=True) + rest)
+PYEOF
+"$PY" oldreplay.py n-random,random/t1-m000001.rpl old.rpl
+for f in n-random,random/t1-m000001.rpl n-a=random,b=random/t1-m000001.rpl old.rpl \
+  n-random=greedy,greedy/t1-m000001.rpl; do
+  "$ARENA" replay adjust "$f" --json --policy players >>names.jsonl
+done
+check "replay adjust: random#2, NAME= and an older replay's random#2 are random; random=greedy is not" \
+  "$PY" -c '
+import json
+a = [json.loads(l) for l in open("names.jsonl")]
+for x in a:
+    for k in ("file", "ms", "cpu_ms"):
+        x.pop(k)
+assert a[0]["actions"] > 0 and a[0] == a[1] == a[2], a
+assert a[3]["actions"] == 0, a[3]'
 finish
