@@ -7,6 +7,7 @@
 #include "jackarena/ja_rng.h"
 
 #include <nettle/sha2.h>
+#include <pthread.h>
 #include <sodium.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -43,6 +44,23 @@ typedef struct vec_seat {
 
 enum { VS_NONE, VS_ASKED, VS_OVER };
 
+/* One thread's share of a step: environments lo .. hi - 1, its scratch
+ * memory, the engine steps it played, its first error. work[0] is the
+ * caller's thread; the others are the pool's (ja_vec_set_threads). */
+typedef struct vec_work {
+    ja_vec_env *e;
+    ja_action *scratch;  /* max_actions: an opponent's legal list */
+    unsigned char *prev; /* obs_stride: the observation a row encodes, kept */
+    uint64_t decisions;  /* engine steps played, added to e's after the call */
+    uint64_t seen;       /* the pool's generation this worker last ran */
+    uint32_t lo, hi;
+    const int64_t *actions;
+    int rc;              /* JA_OK, or the error of environment `failed` */
+    uint32_t failed;
+    char err[256];
+    pthread_t thread;
+} vec_work;
+
 typedef struct vec_slot {
     struct sha256_ctx dg; /* Nettle's SHA-256, as the referee's digest */
     uint64_t base_seed, seed, episode; /* episode: index of the current one */
@@ -74,7 +92,6 @@ struct ja_vec_env {
     vec_run *parts;        /* the runs cut at chunks of CHUNK bytes, chunk by chunk */
     uint32_t *chunk_part;  /* n_chunks + 1: each chunk's first part */
     uint32_t n_chunks;
-    unsigned char *prev;   /* obs_stride: the observation a row encodes, kept */
     uint32_t *codes;    /* n_actions */
     uint16_t *index_of; /* CODE_LIMIT: the index of a code, NO_INDEX for none */
     vec_opp *opps;
@@ -88,7 +105,15 @@ struct ja_vec_env {
     vec_slot *slots;
     vec_seat *seats;       /* n_envs x n_seats */
     ja_action *legal;      /* n_envs x max_actions: the asked seat's legal list */
-    ja_action *scratch;    /* max_actions */
+    vec_work *work;        /* n_work: the caller's thread's, then the pool's */
+    uint32_t n_work, n_started; /* work[1 .. n_started): threads running */
+    /* The pool: workers wait for gen to move on, step their environments
+     * and count pending down; quit ends them. */
+    pthread_mutex_t mu;
+    pthread_cond_t go, done;
+    uint64_t gen;
+    uint32_t pending;
+    bool quit, pool_ready;
 };
 
 static int fail(char *err, size_t cap, int rc, const char *fmt, ...)
@@ -372,14 +397,14 @@ static vec_seat *seat_of(const ja_vec_env *e, uint32_t i, uint32_t seat)
  * only what changed since (the observation it encodes: in prev after a
  * restart, else still in row_seat's buffer, copied to prev before an update
  * of that same seat). */
-static void write_row(ja_vec_env *e, uint32_t i, uint32_t seat, bool asked)
+static void write_row(ja_vec_env *e, vec_work *w, uint32_t i, uint32_t seat, bool asked)
 {
     vec_slot *sl = &e->slots[i];
     unsigned char *obs = obs_of(e, i, seat);
     const unsigned char *prev = NULL;
     if (sl->row_valid)
-        prev = sl->prev_saved ? e->prev
-               : seat == sl->row_seat ? memcpy(e->prev, obs, e->obs_stride)
+        prev = sl->prev_saved ? w->prev
+               : seat == sl->row_seat ? memcpy(w->prev, obs, e->obs_stride)
                                       : obs_of(e, i, sl->row_seat);
     e->upd->update(state_of(e, i), (int)seat, obs);
     float *vec = e->buf.obs + (size_t)i * e->obs_length;
@@ -414,27 +439,28 @@ static void write_row(ja_vec_env *e, uint32_t i, uint32_t seat, bool asked)
 
 /* An opponent's answer for its seat: a single legal action without asking,
  * else the bot's choice, or the default action for a fault. */
-static ja_action opponent_act(ja_vec_env *e, uint32_t i, uint32_t seat)
+static ja_action opponent_act(ja_vec_env *e, vec_work *w, uint32_t i, uint32_t seat)
 {
     const ja_game_rules *g = e->g;
     const unsigned char *st = state_of(e, i);
-    uint32_t n = g->legal(st, (int)seat, e->scratch, g->max_actions);
+    ja_action *scratch = w->scratch;
+    uint32_t n = g->legal(st, (int)seat, scratch, g->max_actions);
     if (n <= 1)
-        return n ? e->scratch[0] : g->default_action(st, (int)seat);
+        return n ? scratch[0] : g->default_action(st, (int)seat);
     vec_seat *vs = seat_of(e, i, seat);
     unsigned char *obs = obs_of(e, i, seat);
     e->upd->update(st, (int)seat, obs);
     ja_decision d = {.struct_size = sizeof d, .turn = ++vs->turn, .deadline_ms = 0,
                      .seat = (int32_t)seat, .n_seats = e->n_seats, .game = g->name,
                      .obs_version = g->obs_version, .obs_size = g->obs_size, .obs = obs,
-                     .legal = e->scratch, .n_legal = n};
+                     .legal = scratch, .n_legal = n};
     uint32_t index = UINT32_MAX;
     int rc = vs->bot ? vs->opp->desc->act(vs->bot, &d, &index) : JA_EBOT;
     if (rc != JA_OK || index >= n) {
         e->slots[i].faults++;
         return g->default_action(st, (int)seat);
     }
-    return e->scratch[index];
+    return scratch[index];
 }
 
 static void close_bots(ja_vec_env *e, uint32_t i, const ja_outcome *o)
@@ -452,7 +478,7 @@ static void close_bots(ja_vec_env *e, uint32_t i, const ja_outcome *o)
 
 /* The match of environment i is over: its record, the bots' end, the row
  * (the final observation, no legal action), done and the reward. */
-static void finish(ja_vec_env *e, uint32_t i)
+static void finish(ja_vec_env *e, vec_work *w, uint32_t i)
 {
     vec_slot *sl = &e->slots[i];
     ja_outcome o;
@@ -473,7 +499,7 @@ static void finish(ja_vec_env *e, uint32_t i)
     dg_end(sl, &o, last->digest);
     close_bots(e, i, &o);
     sl->state = VS_OVER;
-    write_row(e, i, e->flags & JA_VEC_SELF_PLAY ? sl->asked : e->learner, false);
+    write_row(e, w, i, e->flags & JA_VEC_SELF_PLAY ? sl->asked : e->learner, false);
     e->buf.done[i] = 1;
     float *reward = e->buf.reward + (size_t)i * e->n_rewards;
     for (uint32_t k = 0; k < e->n_rewards; k++) {
@@ -486,7 +512,7 @@ static void finish(ja_vec_env *e, uint32_t i)
 /* Seat s's answer in environment i when the caller plays it: a single
  * legal action played for it (true), or the seat asked (false: its row
  * written). */
-static bool ask(ja_vec_env *e, uint32_t i, uint32_t s)
+static bool ask(ja_vec_env *e, vec_work *w, uint32_t i, uint32_t s)
 {
     const ja_game_rules *g = e->g;
     vec_slot *sl = &e->slots[i];
@@ -498,7 +524,7 @@ static bool ask(ja_vec_env *e, uint32_t i, uint32_t s)
         sl->asked = s;
         sl->state = VS_ASKED;
         sl->learner_steps++;
-        write_row(e, i, s, true);
+        write_row(e, w, i, s, true);
         return false;
     }
     sl->by_seat[s] = n ? legal[0] : g->default_action(st, (int)s);
@@ -509,7 +535,7 @@ static bool ask(ja_vec_env *e, uint32_t i, uint32_t s)
  * written) or the match ends (finish). answer: the asked seat's answer, or
  * NULL. The seats of a decision answer in seat order, from the same state;
  * the engine applies their answers after the last. */
-static void advance(ja_vec_env *e, uint32_t i, const ja_action *answer)
+static void advance(ja_vec_env *e, vec_work *w, uint32_t i, const ja_action *answer)
 {
     const ja_game_rules *g = e->g;
     unsigned char *st = state_of(e, i);
@@ -523,22 +549,22 @@ static void advance(ja_vec_env *e, uint32_t i, const ja_action *answer)
         if (!sl->mask) {
             sl->mask = sl->left = g->to_act(st);
             if (!sl->mask) {
-                finish(e, i);
+                finish(e, w, i);
                 return;
             }
         }
         for (; sl->left; sl->left &= sl->left - 1) {
             uint32_t s = (uint32_t)__builtin_ctz(sl->left);
             if (!(mine & (1u << s)))
-                sl->by_seat[s] = opponent_act(e, i, s);
-            else if (!ask(e, i, s))
+                sl->by_seat[s] = opponent_act(e, w, i, s);
+            else if (!ask(e, w, i, s))
                 return;
         }
         dg_step(sl, sl->mask, sl->by_seat);
         g->apply(st, sl->mask, sl->by_seat); /* legal lists' actions: JA_OK */
         sl->mask = 0;
         sl->decisions++;
-        e->decisions++;
+        w->decisions++;
     }
 }
 
@@ -551,8 +577,8 @@ static void clear_reward(ja_vec_env *e, uint32_t i)
 /* Starts episode `episode` of environment i (seed base) and plays to the
  * learner's first decision. JA_OK, or JA_EBOT when an opponent refused its
  * seat (err names it). */
-static int start(ja_vec_env *e, uint32_t i, uint64_t base, uint64_t episode, char *err,
-                 size_t cap)
+static int start(ja_vec_env *e, vec_work *w, uint32_t i, uint64_t base, uint64_t episode,
+                 char *err, size_t cap)
 {
     const ja_game_rules *g = e->g;
     vec_slot *sl = &e->slots[i];
@@ -566,7 +592,7 @@ static int start(ja_vec_env *e, uint32_t i, uint64_t base, uint64_t episode, cha
     if (g->setup(state_of(e, i), &e->opts, e->n_seats, sl->seed) != JA_OK)
         return fail(err, cap, JA_EINVAL, "environment %u: %s refused its setup", i, g->name);
     if (sl->row_valid) { /* the observation the row encodes, about to be zeroed */
-        memcpy(e->prev, obs_of(e, i, sl->row_seat), e->obs_stride);
+        memcpy(w->prev, obs_of(e, i, sl->row_seat), e->obs_stride);
         sl->prev_saved = true;
     }
     memset(obs_of(e, i, 0), 0, e->obs_stride * e->n_seats);
@@ -589,7 +615,7 @@ static int start(ja_vec_env *e, uint32_t i, uint64_t base, uint64_t episode, cha
     }
     e->buf.done[i] = 0;
     clear_reward(e, i);
-    advance(e, i, NULL);
+    advance(e, w, i, NULL);
     return JA_OK;
 }
 
@@ -693,6 +719,143 @@ static void *big_alloc(size_t n)
     return aligned_alloc(64, round64(n));
 }
 
+/* ---- threads ------------------------------------------------------------------------ */
+
+static void work_free(ja_vec_env *e)
+{
+    for (uint32_t k = 0; k < e->n_work; k++) {
+        free(e->work[k].scratch);
+        free(e->work[k].prev);
+    }
+    free(e->work);
+    e->work = NULL;
+    e->n_work = 0;
+}
+
+/* n threads' shares, each its own scratch memory (no thread started).
+ * JA_OK or JA_ENOMEM. */
+static int work_make(ja_vec_env *e, uint32_t n)
+{
+    e->work = calloc(n, sizeof *e->work);
+    if (!e->work)
+        return JA_ENOMEM;
+    e->n_work = n;
+    for (uint32_t k = 0; k < n; k++) {
+        vec_work *w = &e->work[k];
+        w->e = e;
+        w->scratch = calloc(e->g->max_actions, sizeof *w->scratch);
+        w->prev = aligned_alloc(64, e->obs_stride);
+        if (!w->scratch || !w->prev)
+            return JA_ENOMEM;
+        memset(w->prev, 0, e->obs_stride);
+    }
+    uint32_t per = e->n_envs / n, extra = e->n_envs % n;
+    for (uint32_t k = 0, at = 0; k < n; k++) { /* contiguous shares, the first ones larger */
+        e->work[k].lo = at;
+        at += per + (k < extra ? 1 : 0);
+        e->work[k].hi = at;
+    }
+    return JA_OK;
+}
+
+static void step_range(vec_work *w);
+
+/* A pool thread: steps its share at each generation until quit. */
+static void *worker(void *arg)
+{
+    vec_work *w = arg;
+    ja_vec_env *e = w->e;
+    for (;;) {
+        pthread_mutex_lock(&e->mu);
+        while (e->gen == w->seen && !e->quit)
+            pthread_cond_wait(&e->go, &e->mu);
+        bool quit = e->quit;
+        w->seen = e->gen;
+        pthread_mutex_unlock(&e->mu);
+        if (quit)
+            return NULL;
+        step_range(w);
+        pthread_mutex_lock(&e->mu);
+        if (--e->pending == 0)
+            pthread_cond_signal(&e->done);
+        pthread_mutex_unlock(&e->mu);
+    }
+}
+
+/* Ends the pool's threads (work[1 ..]) and frees every share. */
+static void pool_stop(ja_vec_env *e)
+{
+    if (e->n_started > 1) {
+        pthread_mutex_lock(&e->mu);
+        e->quit = true;
+        pthread_cond_broadcast(&e->go);
+        pthread_mutex_unlock(&e->mu);
+        for (uint32_t k = 1; k < e->n_started; k++)
+            pthread_join(e->work[k].thread, NULL);
+        e->quit = false;
+    }
+    e->n_started = 0;
+    work_free(e);
+}
+
+/* Runs step_range on every share: the pool's threads and the caller's. */
+static void pool_run(ja_vec_env *e)
+{
+    if (e->n_work == 1) {
+        step_range(&e->work[0]);
+        return;
+    }
+    pthread_mutex_lock(&e->mu);
+    e->gen++;
+    e->pending = e->n_work - 1;
+    pthread_cond_broadcast(&e->go);
+    pthread_mutex_unlock(&e->mu);
+    step_range(&e->work[0]);
+    pthread_mutex_lock(&e->mu);
+    while (e->pending)
+        pthread_cond_wait(&e->done, &e->mu);
+    pthread_mutex_unlock(&e->mu);
+}
+
+int ja_vec_set_threads(ja_vec_env *e, uint32_t n, char *err, size_t cap)
+{
+    if (n == 0 || n > JA_VEC_MAX_THREADS)
+        return fail(err, cap, JA_EINVAL, "threads must be from 1 to %d, not %u",
+                    JA_VEC_MAX_THREADS, n);
+    if (n == e->n_work)
+        return JA_OK;
+    pool_stop(e);
+    if (!e->pool_ready) {
+        if (pthread_mutex_init(&e->mu, NULL) != 0)
+            return fail(err, cap, JA_ENOMEM, "cannot make the threads' lock");
+        if (pthread_cond_init(&e->go, NULL) != 0 || pthread_cond_init(&e->done, NULL) != 0)
+            return fail(err, cap, JA_ENOMEM, "cannot make the threads' conditions");
+        e->pool_ready = true;
+    }
+    int rc = work_make(e, n);
+    e->n_started = 1;
+    for (uint32_t k = 1; k < n && rc == JA_OK; k++) {
+        vec_work *w = &e->work[k];
+        w->seen = e->gen;
+        if (pthread_create(&w->thread, NULL, worker, w) != 0)
+            rc = JA_ENOMEM;
+        else
+            e->n_started = k + 1;
+    }
+    if (rc != JA_OK) {
+        pool_stop(e);
+        if (work_make(e, 1) != JA_OK)
+            work_free(e); /* out of memory: the environment is unusable */
+        return fail(err, cap, JA_ENOMEM, "cannot start %u threads", n);
+    }
+    return JA_OK;
+}
+
+uint32_t ja_vec_threads(const ja_vec_env *e)
+{
+    return e->n_work;
+}
+
 /* The per-environment memory. JA_OK or JA_ENOMEM. */
 static int allocate(ja_vec_env *e)
 {
@@ -701,17 +864,14 @@ static int allocate(ja_vec_env *e)
     e->obs_stride = round64(e->g->obs_size); /* whole chunks */
     e->states = big_alloc(n * e->state_stride);
     e->obs = big_alloc(n * e->n_seats * e->obs_stride);
-    e->prev = aligned_alloc(64, e->obs_stride);
     e->on = calloc(n * e->g->max_actions, sizeof *e->on);
     e->slots = calloc(n, sizeof *e->slots);
     e->seats = calloc(n * e->n_seats, sizeof *e->seats);
     e->legal = calloc(n * e->g->max_actions, sizeof *e->legal);
-    e->scratch = calloc(e->g->max_actions, sizeof *e->scratch);
-    if (!e->states || !e->obs || !e->prev || !e->on || !e->slots || !e->seats || !e->legal ||
-        !e->scratch)
+    if (!e->states || !e->obs || !e->on || !e->slots || !e->seats || !e->legal ||
+        work_make(e, 1) != JA_OK)
         return JA_ENOMEM;
     memset(e->obs, 0, n * e->n_seats * e->obs_stride);
-    memset(e->prev, 0, e->obs_stride);
     for (uint32_t i = 0; i < e->n_envs && e->n_opps; i++)
         for (uint32_t s = 0, k = 0; s < e->n_seats; s++) {
             if (s == e->learner)
@@ -757,10 +917,15 @@ void ja_vec_destroy(ja_vec_env *e)
     if (e->seats)
         for (uint32_t i = 0; i < e->n_envs; i++)
             close_bots(e, i, NULL);
+    pool_stop(e);
+    if (e->pool_ready) {
+        pthread_mutex_destroy(&e->mu);
+        pthread_cond_destroy(&e->go);
+        pthread_cond_destroy(&e->done);
+    }
     free(e->runs);
     free(e->parts);
     free(e->chunk_part);
-    free(e->prev);
     free(e->codes);
     free(e->index_of);
     free(e->opps);
@@ -770,7 +935,6 @@ void ja_vec_destroy(ja_vec_env *e)
     free(e->slots);
     free(e->seats);
     free(e->legal);
-    free(e->scratch);
     free(e);
 }
 
@@ -842,19 +1006,53 @@ int ja_vec_reset_one(ja_vec_env *e, uint32_t i, uint64_t seed, char *err, size_t
         return fail(err, cap, JA_ESTATE, "no buffers bound (ja_vec_bind first)");
     if (i >= e->n_envs)
         return fail(err, cap, JA_EINVAL, "environment %u: there are %u", i, e->n_envs);
-    return start(e, i, seed, 0, err, cap);
+    if (!e->n_work)
+        return fail(err, cap, JA_ENOMEM, "out of memory");
+    int rc = start(e, &e->work[0], i, seed, 0, err, cap);
+    e->decisions += e->work[0].decisions;
+    e->work[0].decisions = 0;
+    return rc;
 }
 
 int ja_vec_reset(ja_vec_env *e, const uint64_t *seeds, char *err, size_t cap)
 {
     if (!e->bound)
         return fail(err, cap, JA_ESTATE, "no buffers bound (ja_vec_bind first)");
-    for (uint32_t i = 0; i < e->n_envs; i++) {
-        int rc = start(e, i, seeds[i], 0, err, cap);
-        if (rc != JA_OK)
-            return rc;
+    if (!e->n_work)
+        return fail(err, cap, JA_ENOMEM, "out of memory");
+    int rc = JA_OK;
+    for (uint32_t i = 0; i < e->n_envs && rc == JA_OK; i++)
+        rc = start(e, &e->work[0], i, seeds[i], 0, err, cap);
+    e->decisions += e->work[0].decisions;
+    e->work[0].decisions = 0;
+    return rc;
+}
+
+/* Steps w's environments (ja_vec_step), stopping at the first error. */
+static void step_range(vec_work *w)
+{
+    ja_vec_env *e = w->e;
+    w->rc = JA_OK;
+    for (uint32_t i = w->lo; i < w->hi; i++) {
+        vec_slot *sl = &e->slots[i];
+        if (sl->state == VS_OVER && !(e->flags & JA_VEC_AUTO_RESET)) {
+            clear_reward(e, i); /* stays over, done 1 */
+            continue;
+        }
+        if (sl->state == VS_OVER) {
+            int rc = start(e, w, i, sl->base_seed, sl->episode + 1, w->err, sizeof w->err);
+            if (rc != JA_OK) {
+                w->rc = rc;
+                w->failed = i;
+                return;
+            }
+            continue;
+        }
+        e->buf.done[i] = 0;
+        clear_reward(e, i);
+        ja_action answer = {e->codes[w->actions[i]]};
+        advance(e, w, i, &answer);
     }
-    return JA_OK;
 }
 
 /* Checks every environment's action before any is played. */
@@ -894,27 +1092,25 @@ int ja_vec_step(ja_vec_env *e, const int64_t *actions, char *err, size_t cap)
 {
     if (!e->bound)
         return fail(err, cap, JA_ESTATE, "no buffers bound (ja_vec_bind first)");
+    if (!e->n_work)
+        return fail(err, cap, JA_ENOMEM, "out of memory");
     int rc = check_actions(e, actions, err, cap);
     if (rc != JA_OK)
         return rc;
-    for (uint32_t i = 0; i < e->n_envs; i++) {
-        vec_slot *sl = &e->slots[i];
-        if (sl->state == VS_OVER && !(e->flags & JA_VEC_AUTO_RESET)) {
-            clear_reward(e, i); /* stays over, done 1 */
-            continue;
-        }
-        if (sl->state == VS_OVER) {
-            rc = start(e, i, sl->base_seed, sl->episode + 1, err, cap);
-            if (rc != JA_OK)
-                return rc;
-            continue;
-        }
-        e->buf.done[i] = 0;
-        clear_reward(e, i);
-        ja_action answer = {e->codes[actions[i]]};
-        advance(e, i, &answer);
+    for (uint32_t k = 0; k < e->n_work; k++)
+        e->work[k].actions = actions;
+    pool_run(e);
+    const vec_work *first = NULL; /* the error of the lowest environment */
+    for (uint32_t k = 0; k < e->n_work; k++) {
+        vec_work *w = &e->work[k];
+        e->decisions += w->decisions;
+        w->decisions = 0;
+        if (w->rc != JA_OK && (!first || w->failed < first->failed))
+            first = w;
     }
-    return JA_OK;
+    if (!first)
+        return JA_OK;
+    return fail(err, cap, first->rc, "%s", first->err);
 }
 
 int ja_vec_episode_info(const ja_vec_env *e, uint32_t i, ja_vec_episode *out)

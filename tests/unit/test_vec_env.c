@@ -1,8 +1,9 @@
 /* The batched environments' C API (ja_vec_env.h): every game stepped with
  * random legal actions, against opponents and in self-play, determinism,
  * self-play playing the matches of opponents when the caller plays their
- * seats as they do, buffers bound again written whole, the checks of bad
- * input, and no allocation in ja_vec_reset or ja_vec_step (allocation
+ * seats as they do, buffers bound again written whole, the same rows
+ * whatever the threads (ja_vec_set_threads) and the batch size, the checks
+ * of bad input, and no allocation in ja_vec_reset or ja_vec_step (allocation
  * calls of this binary's objects counted through the linker's --wrap, as
  * test_no_alloc counts them; tests/CMakeLists.txt). The opponent is a bot
  * of this file that draws from its host stream, so the host's services are
@@ -17,6 +18,7 @@
 #include "jackarena/ja_rng.h"
 #include "jackarena/ja_vec_env.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +26,8 @@
 
 #include "alloc_count.h"
 
-static const ja_host_api *g_host;
+/* Set by every create, on the stepping threads too: atomic. */
+static const ja_host_api *_Atomic g_host;
 
 static int tb_create(const ja_host_api *host, void *hctx, const char *game, int32_t seat,
                      uint32_t n_seats, void **out)
@@ -341,6 +344,147 @@ static void test_bound_again(void **state)
     bufs_free(&y);
 }
 
+/* The rows of a batch of n_envs environments (seeds seed + i) run on
+ * threads, or of n_envs batches of one (batches_of_one), after each of
+ * steps steps; environment i's actions are drawn from its own stream, so
+ * they depend on its rows alone. */
+typedef struct rows {
+    uint32_t L, A, R, n;
+    float *obs, *reward;
+    int8_t *mask;
+    uint8_t *done;
+    int32_t *seat;
+    char (*digest)[JA_VEC_DIGEST_HEX];
+} rows;
+
+#define ROW_ENVS 7u
+
+/* Records environment i of batch e (buffers x, its row k) into r at step t. */
+static void row_record(rows *r, const ja_vec_env *e, const bufs *x, uint32_t k, uint32_t i,
+                       uint32_t t)
+{
+    size_t at = (size_t)t * r->n + i;
+    memcpy(r->obs + at * r->L, x->obs + (size_t)k * r->L, r->L * sizeof(float));
+    memcpy(r->mask + at * r->A, x->mask + (size_t)k * r->A, r->A);
+    memcpy(r->reward + at * r->R, x->reward + (size_t)k * r->R, r->R * sizeof(float));
+    r->done[at] = x->done[k];
+    r->seat[at] = x->seat[k];
+    ja_vec_episode ep;
+    ja_vec_episode_info(e, k, &ep);
+    memcpy(r->digest[at], ep.digest, JA_VEC_DIGEST_HEX);
+}
+
+static void rows_make(rows *r, const ja_vec_env *e, uint32_t steps)
+{
+    r->L = ja_vec_obs_length(e);
+    r->A = ja_vec_n_actions(e);
+    r->R = ja_vec_n_rewards(e);
+    r->n = ROW_ENVS;
+    size_t cells = (size_t)(steps + 1) * ROW_ENVS;
+    r->obs = calloc(cells * r->L, sizeof(float));
+    r->mask = calloc(cells * r->A, 1);
+    r->reward = calloc(cells * r->R, sizeof(float));
+    r->done = calloc(cells, 1);
+    r->seat = calloc(cells, sizeof(int32_t));
+    r->digest = calloc(cells, JA_VEC_DIGEST_HEX);
+}
+
+static void rows_free(rows *r)
+{
+    free(r->obs);
+    free(r->mask);
+    free(r->reward);
+    free(r->done);
+    free(r->seat);
+    free(r->digest);
+}
+
+/* Runs ROW_ENVS environments of game (flags) for steps steps, as one batch
+ * on threads threads, or (threads 0) as ROW_ENVS batches of one. */
+static void run_rows(rows *r, const char *game, uint32_t seats, uint32_t flags, uint32_t threads,
+                     uint32_t steps)
+{
+    uint32_t batches = threads ? 1 : ROW_ENVS, per = threads ? ROW_ENVS : 1;
+    ja_vec_env *e[ROW_ENVS];
+    bufs x[ROW_ENVS];
+    ja_rng rng[ROW_ENVS];
+    char err[256];
+    for (uint32_t b = 0; b < batches; b++) {
+        e[b] = make(game, seats, per, flags);
+        if (threads)
+            assert_int_equal(ja_vec_set_threads(e[b], threads, err, sizeof err), JA_OK);
+        bufs_make(&x[b], e[b]);
+        assert_int_equal(ja_vec_bind(e[b], &x[b].b, err, sizeof err), JA_OK);
+        uint64_t seeds[ROW_ENVS];
+        for (uint32_t k = 0; k < per; k++)
+            seeds[k] = 500 + b + k;
+        assert_int_equal(ja_vec_reset(e[b], seeds, err, sizeof err), JA_OK);
+    }
+    rows_make(r, e[0], steps);
+    for (uint32_t i = 0; i < ROW_ENVS; i++)
+        ja_rng_seed(&rng[i], 900 + i);
+    long before = g_allocs;
+    for (uint32_t t = 0; t <= steps; t++) {
+        for (uint32_t b = 0; b < batches; b++) {
+            int64_t actions[ROW_ENVS];
+            for (uint32_t k = 0; k < per; k++) {
+                row_record(r, e[b], &x[b], k, b * per + k, t);
+                actions[k] = pick(&x[b], r->A, k, &rng[b * per + k]);
+            }
+            if (t < steps && ja_vec_step(e[b], actions, err, sizeof err) != JA_OK)
+                fail_msg("%s: step %u: %s", game, t, err);
+        }
+    }
+    if (g_allocs != before)
+        fail_msg("%s: %u threads: the steps allocated %ld times", game, threads,
+                 g_allocs - before);
+    for (uint32_t b = 0; b < batches; b++) {
+        ja_vec_destroy(e[b]);
+        bufs_free(&x[b]);
+    }
+}
+
+/* Every game, against opponents and in self-play: a batch stepped on 1, 2,
+ * 3 and 8 threads (more than its environments) and the same environments
+ * as batches of one write the same rows at every step, and finish the same
+ * episodes (digests). */
+static void test_threads_and_batches(void **state)
+{
+    (void)state;
+    static const uint32_t THREADS[] = {2, 3, 8, 0};
+    const uint32_t steps = 500;
+    for (int k = 0; ja_games[k]; k++) {
+        const ja_game_rules *g = ja_games[k];
+        uint32_t seats = g->min_seats < 3 && g->max_seats >= 3 ? 3 : g->min_seats;
+        for (int self = 0; self < 2; self++) {
+            uint32_t flags = JA_VEC_AUTO_RESET |
+                             (self ? JA_VEC_SELF_PLAY | JA_VEC_ASK_FORCED : 0);
+            rows one, other;
+            run_rows(&one, g->name, seats, flags, 1, steps);
+            uint32_t ended = 0;
+            for (size_t c = 0; c < (size_t)(steps + 1) * ROW_ENVS; c++)
+                ended += one.done[c];
+            if (ended < 2) /* auto-resets on the threads too */
+                fail_msg("%s: %u episodes ended in %u steps", g->name, ended, steps);
+            for (size_t m = 0; m < sizeof THREADS / sizeof THREADS[0]; m++) {
+                run_rows(&other, g->name, seats, flags, THREADS[m], steps);
+                size_t cells = (size_t)(steps + 1) * ROW_ENVS;
+                const char *how = THREADS[m] ? "threads" : "batches of one";
+                if (memcmp(one.obs, other.obs, cells * one.L * sizeof(float)) ||
+                    memcmp(one.mask, other.mask, cells * one.A) ||
+                    memcmp(one.reward, other.reward, cells * one.R * sizeof(float)) ||
+                    memcmp(one.done, other.done, cells) ||
+                    memcmp(one.seat, other.seat, cells * sizeof(int32_t)) ||
+                    memcmp(one.digest, other.digest, cells * JA_VEC_DIGEST_HEX))
+                    fail_msg("%s (%s): %u %s: the rows differ from one thread's", g->name,
+                             self ? "self-play" : "opponents", THREADS[m], how);
+                rows_free(&other);
+            }
+            rows_free(&one);
+        }
+    }
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -414,6 +558,16 @@ static void test_bad_input(void **state)
         ;
     assert_int_equal(ja_vec_step(e, actions, err, sizeof err), JA_EILLEGAL);
     assert_non_null(strstr(err, "environment 1: action"));
+    assert_int_equal(ja_vec_set_threads(e, 0, err, sizeof err), JA_EINVAL);
+    assert_string_equal(err, "threads must be from 1 to 64, not 0");
+    assert_int_equal(ja_vec_set_threads(e, 65, err, sizeof err), JA_EINVAL);
+    assert_int_equal(ja_vec_threads(e), 1);
+    assert_int_equal(ja_vec_set_threads(e, 2, err, sizeof err), JA_OK);
+    assert_int_equal(ja_vec_threads(e), 2);
+    actions[1] = -1; /* checked before any thread steps */
+    assert_int_equal(ja_vec_step(e, actions, err, sizeof err), JA_EILLEGAL);
+    assert_non_null(strstr(err, "environment 1: action -1 is not legal now"));
+    assert_true(x.obs[0] == before);
     ja_vec_destroy(e);
     bufs_free(&x);
 }
@@ -425,6 +579,7 @@ int main(void)
         cmocka_unit_test(test_every_game_self_play),
         cmocka_unit_test(test_self_play_is_opponents),
         cmocka_unit_test(test_bound_again),
+        cmocka_unit_test(test_threads_and_batches),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -43,7 +43,9 @@
  * Nothing in ja_vec_step or ja_vec_reset allocates: the states, the seats'
  * observations and the digests are allocated by ja_vec_create. (A plugin's
  * create(), called at each episode's start, may allocate its own.)
- * An environment is used by one thread at a time. */
+ * An environment is used by one thread at a time; ja_vec_set_threads makes
+ * its steps run on several (the rows are independent, so the results are
+ * the same whatever the number of threads). */
 #ifndef JA_VEC_ENV_H
 #define JA_VEC_ENV_H
 
@@ -84,6 +86,7 @@ extern "C" {
 #define JA_VEC_SELF_PLAY 8u
 
 #define JA_VEC_DIGEST_HEX 65 /* 64 hex digits and NUL */
+#define JA_VEC_MAX_THREADS 64 /* ja_vec_set_threads */
 
 /* One opponent: a bot plugin's descriptor (what its ja_bot_entry_v1
  * returns; borrowed, it must outlive the environment) and its parameters,
@@ -170,6 +173,22 @@ JA_API uint32_t ja_vec_obs_length(const ja_vec_env *e);
 JA_API uint32_t ja_vec_n_actions(const ja_vec_env *e);
 /* The action code of an index (UINT32_MAX out of range). */
 JA_API uint32_t ja_vec_action_code(const ja_vec_env *e, uint32_t index);
+
+/* Steps the environments on n threads (1, the default: the caller's
+ * alone; at most JA_VEC_MAX_THREADS): ja_vec_step splits the batch into n
+ * contiguous shares, the caller's thread stepping the first and n - 1
+ * threads of the environment's own (started here, waiting between steps)
+ * the others, and returns when all are done. Each environment is stepped
+ * by one thread as it would be by one, so every row, reward, episode and
+ * digest is the same whatever n (opponent plugins run on those threads:
+ * ja_bot.h lets different instances run at once). ja_vec_reset and
+ * ja_vec_reset_one stay on the caller's thread. On an error (an opponent
+ * that refused its seat at an auto-reset) the error is the lowest
+ * environment's, and the other threads' shares may have been stepped.
+ * JA_OK, JA_EINVAL for n out of range, JA_ENOMEM when the threads cannot
+ * be started (the environment is left on one thread). */
+JA_API int ja_vec_set_threads(ja_vec_env *e, uint32_t n, char *err, size_t cap);
+JA_API uint32_t ja_vec_threads(const ja_vec_env *e);
 
 /* Binds the caller's buffers (kept until the next bind or destroy).
  * JA_EINVAL naming the buffer whose length is wrong. */
