@@ -204,6 +204,9 @@ def selfplay(lib):
     hashes = trajectories(E, np, ([5, 6, 7], [5, 6, 7], [5, 6, 9]), self_play=True)
     check("self-play: the same seeds and actions give the same trajectories; another seed "
           "another", hashes[0] == hashes[1] != hashes[2], hashes)
+    threaded = trajectories(E, np, ([5, 6, 7], [5, 6, 7]), self_play=True, threads=2)
+    check("self-play on 2 threads: the same trajectories as on one",
+          threaded[0] == hashes[0] and threaded[1] == hashes[0], (threaded, hashes[0]))
     # Its shapes and errors.
     v = E.make_vec("bruise-jack", 4, seats=3, self_play=True)
     check("self-play's reward has a column per seat, its seat a row each",
@@ -284,6 +287,9 @@ def arena(lib, arena_path):
                           opponents=["random", "greedy"])
     check("the same seeds and actions give the same trajectories; another seed another",
           hashes[0] == hashes[1] != hashes[2], hashes)
+    threaded = trajectories(E, np, ([5, 6, 7, 8],), opponents=["random", "greedy"], threads=3)
+    check("on 3 threads (greedy and random played on them) the same trajectories as on one",
+          threaded[0] == hashes[0], (threaded, hashes[0]))
 
 
 def errors(lib):
@@ -360,6 +366,10 @@ def errors(lib):
     check("an unknown opponent is refused", msg and "unknown bot 'nobot'" in msg, msg)
     msg = raises(bots.BotError, E.make_vec, "bombs", 2, seats=3, opponents=["ismcts:iters=0"])
     check("an opponent's bad parameters are refused", msg and "iters" in msg, msg)
+    for bad in (0, 65, 1.5):
+        msg = raises(ValueError, E.make_vec, "bombs", 2, seats=3, threads=bad)
+        check("threads=%r is refused" % (bad,), msg == "threads must be an integer from 1 to "
+              "64, not %r" % (bad,), msg)
 
 
 def main():

@@ -661,6 +661,7 @@ class _VecEpisode(ctypes.Structure):
 
 
 VEC_AUTO_RESET, VEC_REWARD_PLACE, VEC_ASK_FORCED, VEC_SELF_PLAY = 1, 2, 4, 8
+VEC_MAX_THREADS = 64
 _vec_lib = None
 
 
@@ -732,11 +733,13 @@ class VecEnv:
     environment i is the match of seed seeds[i] (k = 0), then of
     episode_seed(seeds[i], k); episode(i) tells the last finished one (its
     seed and digest: the digest `arena play --seed SEED` prints for the same
-    bots and choices)."""
+    bots and choices). With threads=N each step() runs on N threads (the
+    batch cut into N shares; the opponents' plugins run on them too) and
+    writes what one thread writes."""
 
     def __init__(self, game, n_envs, seats=None, learner=0, opponents=("random",),
                  reward="score", skip_forced=True, auto_reset=True, options=None,
-                 self_play=False):
+                 self_play=False, threads=1):
         lib = _vec()
         self.game = forward.game(game)
         g = self.game
@@ -745,6 +748,10 @@ class VecEnv:
             raise ValueError("n_envs must be a positive integer, not %r" % (n_envs,))
         if reward not in _REWARDS:
             raise ValueError("reward must be one of %s, not %r" % (", ".join(_REWARDS), reward))
+        if not isinstance(threads, int) or isinstance(threads, bool) or \
+                not 1 <= threads <= VEC_MAX_THREADS:
+            raise ValueError("threads must be an integer from 1 to %d, not %r"
+                             % (VEC_MAX_THREADS, threads))
         self.options = dict(options or {})
         g.options(self.options, self.n_seats)  # ValueError with the library's message
         specs = [] if opponents is None else \
@@ -775,6 +782,19 @@ class VecEnv:
         self._check(lib.ja_vec_create(ctypes.byref(cfg), ctypes.byref(h), self._err,
                                       len(self._err)))
         self._h = h
+        if threads != 1:
+            try:
+                set_threads = lib.ja_vec_set_threads
+            except AttributeError:
+                self.close()
+                raise forward.LibraryError("libjackarena_env has no threads (ja_vec_set_threads): "
+                                           "the library and the package come from different "
+                                           "releases") from None
+            set_threads.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_char_p,
+                                    ctypes.c_size_t]
+            set_threads.restype = ctypes.c_int
+            self._call(set_threads, threads)
+        self.threads = threads
         e = self.encoding
         if (lib.ja_vec_obs_length(self._h) != e.obs_length or
                 lib.ja_vec_n_actions(self._h) != e.n_actions or
@@ -923,10 +943,11 @@ class VecEnv:
 def make_vec(game, n_envs, seats=None, learner=0, opponents=("random",), **kw):
     """A VecEnv of n_envs environments. Keywords: reward ("score" or
     "place", as make()'s), skip_forced (as make()'s), auto_reset (True),
-    self_play (False; True: every seat the caller's, no opponents); every
-    other keyword is a game option."""
-    env_kw = {k: kw.pop(k) for k in ("reward", "skip_forced", "auto_reset", "self_play")
-              if k in kw}
+    self_play (False; True: every seat the caller's, no opponents), threads
+    (1: each step() runs on that many threads, the same rows whatever the
+    number); every other keyword is a game option."""
+    env_kw = {k: kw.pop(k) for k in ("reward", "skip_forced", "auto_reset", "self_play",
+                                     "threads") if k in kw}
     if env_kw.get("self_play") and opponents == ("random",):
         opponents = None
     return VecEnv(game, n_envs, seats, learner, opponents, options=kw, **env_kw)
