@@ -3,11 +3,13 @@
  * caller's, every decision asked: one step a seat that acts) and against
  * opponents, the caller's actions random legal indexes drawn between the
  * calls (not timed), against the bare engine's decisions per second in the
- * same game, three interleaved trials, the engine's best (a floor) and the
- * batches' medians. An environment step is one row written: the decision
- * asked played, the opponents' until a seat of the caller's is asked again
- * (or the episode ended, or the next one started), its observation vector
- * and mask. */
+ * same game, both in the calling thread's CPU time, three interleaved
+ * trials, the engine's best (a floor) and the batches' medians. An
+ * environment step is one row written: the decision asked played, the
+ * opponents' until a seat of the caller's is asked again (or the episode
+ * ended, or the next one started), its observation vector and mask. Beside
+ * them, not judged: the batch of 1,024 on VEC_THREADS threads
+ * (ja_vec_set_threads) against one, both in wall time. */
 #include "bench_vec.h"
 #include "bench.h"
 #include "bench_rows.h"
@@ -24,11 +26,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #define VEC_TARGET 0.3     /* env steps/s over engine decisions/s at the largest batch */
 #define VEC_STEPS_PER 100u /* environment steps a row per match of --matches */
 static const uint32_t BATCHES[] = {1, 64, 1024};
 #define N_BATCHES (sizeof BATCHES / sizeof BATCHES[0])
+#define VEC_THREADS 2u     /* the threaded batch's (the largest) threads */
 
 /* One batch: every buffer, the actions, the legal indexes' scratch. */
 typedef struct vec_batch {
@@ -59,8 +63,15 @@ static void *caller_buffer(size_t n)
     return p;
 }
 
+static double thread_cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static int batch_open(vec_batch *v, const ja_game_rules *g, uint32_t seats, uint32_t n,
-                      const ja_bot_desc *random)
+                      const ja_bot_desc *random, uint32_t threads)
 {
     ja_vec_opponent opp = {random, ""};
     ja_vec_config c = {.struct_size = sizeof c, .game = g->name, .n_seats = seats,
@@ -83,7 +94,9 @@ static int batch_open(vec_batch *v, const ja_game_rules *g, uint32_t seats, uint
     uint64_t *seeds = ja_xmalloc(n * sizeof *seeds);
     for (uint32_t i = 0; i < n; i++)
         seeds[i] = ja_seed_derive(7, JA_STREAM_MATCH, i);
-    int rc = ja_vec_bind(v->e, &v->b, err, sizeof err);
+    int rc = ja_vec_set_threads(v->e, threads, err, sizeof err);
+    if (rc == JA_OK)
+        rc = ja_vec_bind(v->e, &v->b, err, sizeof err);
     if (rc == JA_OK)
         rc = ja_vec_reset(v->e, seeds, err, sizeof err);
     free(seeds);
@@ -105,12 +118,14 @@ static void batch_close(vec_batch *v)
 }
 
 /* Environment steps per second of `steps` steps (rounded up to whole
- * calls); -1 on an error (printed). */
-static double batch_rate(vec_batch *v, uint64_t steps, ja_rng *rng, double *per_step)
+ * calls) in the calling thread's CPU time (*wall: in wall time); -1 on an
+ * error (printed). */
+static double batch_rate(vec_batch *v, uint64_t steps, ja_rng *rng, double *per_step,
+                         double *wall)
 {
     uint32_t n = ja_vec_n_envs(v->e), A = ja_vec_n_actions(v->e);
     uint64_t calls = (steps + n - 1) / n;
-    double spent = 0;
+    double spent = 0, spent_wall = 0;
     char err[256];
     uint64_t d0 = ja_vec_decisions(v->e);
     for (uint64_t c = 0; c < calls; c++) {
@@ -122,15 +137,17 @@ static double batch_rate(vec_batch *v, uint64_t steps, ja_rng *rng, double *per_
                     v->idx[k++] = a;
             v->actions[i] = k ? v->idx[ja_rng_below(rng, k)] : 0;
         }
-        double t0 = bench_now_s();
+        double t0 = thread_cpu_s(), w0 = bench_now_s();
         int rc = ja_vec_step(v->e, v->actions, err, sizeof err);
-        spent += bench_now_s() - t0;
+        spent += thread_cpu_s() - t0;
+        spent_wall += bench_now_s() - w0;
         if (rc != JA_OK) {
             fprintf(stderr, "ja_bench: vecenv: step: %s\n", err);
             return -1;
         }
     }
     *per_step = (double)(ja_vec_decisions(v->e) - d0) / (double)(calls * n);
+    *wall = spent_wall > 0 ? (double)(calls * n) / spent_wall : 0;
     return spent > 0 ? (double)(calls * n) / spent : 0;
 }
 
@@ -148,41 +165,69 @@ static const ja_bot_desc *load_random(const char *bots_dir)
     return entry();
 }
 
-/* One game's rows, self-play and against random: three interleaved
- * trials of the engine and each batch of each. */
-static int game_rows(FILE *md, const ja_game_rules *g, const ja_bot_desc *random,
-                     uint32_t matches, bench_engine_rate_fn engine)
+/* One game's figures: three trials of the engine and of each batch. */
+typedef struct game_figs {
+    double eng[3], env[N_MODES][N_BATCHES][3], per_step[N_MODES];
+    /* The batch of 1,024 in wall time, on one thread and on VEC_THREADS */
+    double wall1[N_MODES][3], wall_n[N_MODES][3];
+} game_figs;
+
+/* Measures f: three interleaved trials of the engine, each batch of each
+ * mode and the threaded batch. 0, or 1 on an error (printed). */
+static int game_measure(game_figs *f, const ja_game_rules *g, const ja_bot_desc *random,
+                        uint32_t matches, bench_engine_rate_fn engine)
 {
     uint32_t seats = g->min_seats;
-    double eng[3], env[N_MODES][N_BATCHES][3], per_step[N_MODES] = {0, 0};
-    vec_batch v[N_MODES][N_BATCHES];
+    vec_batch v[N_MODES][N_BATCHES + 1]; /* [N_BATCHES]: the largest on VEC_THREADS threads */
+    const uint64_t steps = (uint64_t)matches * VEC_STEPS_PER;
     ja_rng rng;
     ja_rng_seed(&rng, 11);
     for (int m = 0; m < N_MODES; m++)
-        for (size_t b = 0; b < N_BATCHES; b++)
-            if (batch_open(&v[m][b], g, seats, BATCHES[b], m == MODE_OPP ? random : NULL) != 0)
+        for (size_t b = 0; b <= N_BATCHES; b++)
+            if (batch_open(&v[m][b], g, seats, BATCHES[b < N_BATCHES ? b : N_BATCHES - 1],
+                           m == MODE_OPP ? random : NULL, b < N_BATCHES ? 1 : VEC_THREADS) != 0)
                 return 1;
     for (int t = 0; t < 3; t++) {
-        eng[t] = engine(g, seats, matches);
-        for (int m = 0; m < N_MODES; m++)
+        f->eng[t] = engine(g, seats, matches);
+        for (int m = 0; m < N_MODES; m++) {
+            double wall, ps;
             for (size_t b = 0; b < N_BATCHES; b++)
-                if ((env[m][b][t] = batch_rate(&v[m][b], (uint64_t)matches * VEC_STEPS_PER, &rng,
-                                               &per_step[m])) < 0)
+                if ((f->env[m][b][t] = batch_rate(&v[m][b], steps, &rng, &f->per_step[m],
+                                                  &wall)) < 0)
                     return 1;
+            f->wall1[m][t] = wall; /* the largest batch's */
+            if (batch_rate(&v[m][N_BATCHES], steps, &rng, &ps, &f->wall_n[m][t]) < 0)
+                return 1;
+        }
     }
-    double e = bench_best(eng, 3); /* the baseline: a floor, its best trial */
+    for (int m = 0; m < N_MODES; m++)
+        for (size_t b = 0; b <= N_BATCHES; b++)
+            batch_close(&v[m][b]);
+    return 0;
+}
+
+/* The threaded batches' table, filled game by game, printed after the
+ * main one. */
+static char threaded_md[4096];
+static size_t threaded_at;
+
+/* One game's rows, self-play and against random. */
+static void game_rows(FILE *md, const ja_game_rules *g, const game_figs *f)
+{
+    uint32_t seats = g->min_seats;
+    double e = bench_best(f->eng, 3); /* the baseline: a floor, its best trial */
     for (int m = 0; m < N_MODES; m++) {
         fprintf(md, "| %s | %u | %s | %.0f | %.2f |", g->name, seats, MODE_NAME[m], e,
-                per_step[m]);
+                f->per_step[m]);
         for (size_t b = 0; b < N_BATCHES; b++) {
-            double s = bench_median3(env[m][b]), per[3];
+            double s = bench_median3(f->env[m][b]), per[3];
             char name[112], tgt[64], rt[96];
             snprintf(name, sizeof name, "%s, %u seats, %s, batch %u", g->name, seats,
                      MODE_NAME[m], BATCHES[b]);
             bool last = b + 1 == N_BATCHES;
             const bench_row *r = bench_row_add_trials(
                 name, s, "env steps/s", e > 0 ? s / e : NAN,
-                bench_ratios(env[m][b], eng, 3, per), 3,
+                bench_ratios(f->env[m][b], f->eng, 3, per), 3,
                 last ? BENCH_AT_LEAST : BENCH_NO_TARGET, VEC_TARGET);
             fprintf(md, " %.0f | %s |", s, bench_ratio_cell(r, last, rt, sizeof rt));
             if (!last)
@@ -190,20 +235,30 @@ static int game_rows(FILE *md, const ja_game_rules *g, const ja_bot_desc *random
             snprintf(name, sizeof name, "%s, %u seats, %s, batch %u, per engine decision",
                      g->name, seats, MODE_NAME[m], BATCHES[b]);
             for (int t = 0; t < 3; t++)
-                per[t] *= per_step[m];
-            const bench_row *d = bench_row_add_trials(name, s * per_step[m],
+                per[t] *= f->per_step[m];
+            const bench_row *d = bench_row_add_trials(name, s * f->per_step[m],
                                                       "engine decisions/s",
-                                                      e > 0 ? s * per_step[m] / e : NAN, per, 3,
-                                                      BENCH_NO_TARGET, 0);
+                                                      e > 0 ? s * f->per_step[m] / e : NAN, per,
+                                                      3, BENCH_NO_TARGET, 0);
             fprintf(md, " %s | %.2f | %s |\n", bench_ratio_cell(d, false, rt, sizeof rt),
-                    per_step[m] > 0 ? 1 / per_step[m] : NAN,
+                    f->per_step[m] > 0 ? 1 / f->per_step[m] : NAN,
                     bench_row_target(r, tgt, sizeof tgt));
         }
+        /* Threaded, in wall time: the speedup over one thread, not judged. */
+        double one = bench_median3(f->wall1[m]), n = bench_median3(f->wall_n[m]), per[3];
+        char name[112], rt[96];
+        snprintf(name, sizeof name, "%s, %u seats, %s, batch %u, %u threads (wall time)",
+                 g->name, seats, MODE_NAME[m], BATCHES[N_BATCHES - 1], VEC_THREADS);
+        const bench_row *r = bench_row_add_trials(name, n, "env steps/s",
+                                                  one > 0 ? n / one : NAN,
+                                                  bench_ratios(f->wall_n[m], f->wall1[m], 3, per),
+                                                  3, BENCH_NO_TARGET, 0);
+        int k = snprintf(threaded_md + threaded_at, sizeof threaded_md - threaded_at,
+                         "| %s | %u | %s | %.0f | %.0f | %s |\n", g->name, seats, MODE_NAME[m],
+                         one, n, bench_ratio_cell(r, false, rt, sizeof rt));
+        if (k > 0 && (size_t)k < sizeof threaded_md - threaded_at)
+            threaded_at += (size_t)k;
     }
-    for (int m = 0; m < N_MODES; m++)
-        for (size_t b = 0; b < N_BATCHES; b++)
-            batch_close(&v[m][b]);
-    return 0;
 }
 
 int bench_vec(FILE *md, const char *bots_dir, uint32_t matches, bench_engine_rate_fn engine)
@@ -224,8 +279,9 @@ int bench_vec(FILE *md, const char *bots_dir, uint32_t matches, bench_engine_rat
                 "actions or more. An environment step is one row written: the decision asked "
                 "played, the opponents' until a seat of the caller's is asked again, the "
                 "digest, the observation vector (float32) and the action mask; only the "
-                "`ja_vec_step` calls are timed (the random legal indexes are drawn between "
-                "them); the buffers are allocated as NumPy allocates `make_vec()`'s arrays "
+                "`ja_vec_step` calls are timed, in the calling thread's CPU time, as the "
+                "engine is (the random legal indexes are drawn between them, untimed); the "
+                "buffers are allocated as NumPy allocates `make_vec()`'s arrays "
                 "(on Linux, the kernel asked for huge pages from 4 MiB on). %u environment "
                 "steps a row and batch, three interleaved trials of the "
                 "engine and the six batches: the engine, the baseline, is a floor (its best "
@@ -248,8 +304,23 @@ int bench_vec(FILE *md, const char *bots_dir, uint32_t matches, bench_engine_rat
                 "| per decision | ceiling | target |\n"
                 "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
             matches, matches * VEC_STEPS_PER);
-    for (int i = 0; ja_games[i]; i++)
-        if (game_rows(md, ja_games[i], random, matches, engine) != 0)
+    threaded_at = 0;
+    threaded_md[0] = '\0';
+    for (int i = 0; ja_games[i]; i++) {
+        game_figs f;
+        if (game_measure(&f, ja_games[i], random, matches, engine) != 0)
             return 1;
+        game_rows(md, ja_games[i], &f);
+    }
+    fprintf(md, "\nOn %u threads (`ja_vec_set_threads`, not judged: the target is one "
+                "thread's), the batch of 1,024 in wall time against the same batch on one "
+                "thread, measured in the same trials (the one thread's wall-time figure, so not "
+                "the table's above); the speedup is the ratio of their medians, its trials' "
+                "spread in brackets. The rows are the same whatever the threads "
+                "(`test_vec_env` checks them); on a machine shared with other programs the "
+                "speedup says what the other threads found free, not what threads can do.\n\n"
+                "| game | seats | mode | batch 1024, 1 thread steps/s | %u threads steps/s "
+                "| speedup |\n|---|---|---|---|---|---|\n%s",
+            VEC_THREADS, VEC_THREADS, threaded_md);
     return 0;
 }

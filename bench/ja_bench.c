@@ -1253,10 +1253,12 @@ static int sec_bots(FILE *md, const bench_opts *o)
     return bench_greedy_worst(md, o->bots_dir, gm < 1 ? 1 : gm > 200 ? 200 : gm);
 }
 
+/* The engine's decisions per second in its thread's CPU time (vecenv's
+ * baseline, timed as the environments are). */
 static double engine_rate(const ja_game_rules *g, uint32_t seats, uint32_t matches)
 {
     match_run e = bench_engine(g, seats, matches, false);
-    return e.seconds > 0 ? (double)e.decisions / e.seconds : 0;
+    return e.cpu_seconds > 0 ? (double)e.decisions / e.cpu_seconds : 0;
 }
 
 static int sec_vecenv(FILE *md, const bench_opts *o)
