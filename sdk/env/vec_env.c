@@ -9,6 +9,7 @@
 #include <nettle/sha2.h>
 #include <pthread.h>
 #include <sodium.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -44,16 +45,15 @@ typedef struct vec_seat {
 
 enum { VS_NONE, VS_ASKED, VS_OVER };
 
-/* One thread's share of a step: environments lo .. hi - 1, its scratch
- * memory, the engine steps it played, its first error. work[0] is the
- * caller's thread; the others are the pool's (ja_vec_set_threads). */
+/* One thread's part of a step: its scratch memory, the engine steps it
+ * played, its first error. work[0] is the caller's thread; the others are
+ * the pool's (ja_vec_set_threads). */
 typedef struct vec_work {
     ja_vec_env *e;
     ja_action *scratch;  /* max_actions: an opponent's legal list */
     unsigned char *prev; /* obs_stride: the observation a row encodes, kept */
     uint64_t decisions;  /* engine steps played, added to e's after the call */
     uint64_t seen;       /* the pool's generation this worker last ran */
-    uint32_t lo, hi;
     const int64_t *actions;
     int rc;              /* JA_OK, or the error of environment `failed` */
     uint32_t failed;
@@ -113,6 +113,7 @@ struct ja_vec_env {
     pthread_cond_t go, done;
     uint64_t gen;
     uint32_t pending;
+    atomic_uint next; /* the first environment no thread has taken yet */
     bool quit, pool_ready;
 };
 
@@ -749,12 +750,6 @@ static int work_make(ja_vec_env *e, uint32_t n)
             return JA_ENOMEM;
         memset(w->prev, 0, e->obs_stride);
     }
-    uint32_t per = e->n_envs / n, extra = e->n_envs % n;
-    for (uint32_t k = 0, at = 0; k < n; k++) { /* contiguous shares, the first ones larger */
-        e->work[k].lo = at;
-        at += per + (k < extra ? 1 : 0);
-        e->work[k].hi = at;
-    }
     return JA_OK;
 }
 
@@ -798,9 +793,10 @@ static void pool_stop(ja_vec_env *e)
     work_free(e);
 }
 
-/* Runs step_range on every share: the pool's threads and the caller's. */
+/* Runs step_range on the caller's thread and the pool's. */
 static void pool_run(ja_vec_env *e)
 {
+    atomic_store_explicit(&e->next, 0, memory_order_relaxed);
     if (e->n_work == 1) {
         step_range(&e->work[0]);
         return;
@@ -1028,12 +1024,15 @@ int ja_vec_reset(ja_vec_env *e, const uint64_t *seeds, char *err, size_t cap)
     return rc;
 }
 
-/* Steps w's environments (ja_vec_step), stopping at the first error. */
-static void step_range(vec_work *w)
+/* Environments a thread takes at a time: a thread held up (by a machine
+ * busy with other programs) holds up no more than these. */
+#define VEC_TAKE 16u
+
+/* Steps environments lo .. hi - 1 (ja_vec_step); false at an error. */
+static bool step_envs(vec_work *w, uint32_t lo, uint32_t hi)
 {
     ja_vec_env *e = w->e;
-    w->rc = JA_OK;
-    for (uint32_t i = w->lo; i < w->hi; i++) {
+    for (uint32_t i = lo; i < hi; i++) {
         vec_slot *sl = &e->slots[i];
         if (sl->state == VS_OVER && !(e->flags & JA_VEC_AUTO_RESET)) {
             clear_reward(e, i); /* stays over, done 1 */
@@ -1044,7 +1043,7 @@ static void step_range(vec_work *w)
             if (rc != JA_OK) {
                 w->rc = rc;
                 w->failed = i;
-                return;
+                return false;
             }
             continue;
         }
@@ -1052,6 +1051,26 @@ static void step_range(vec_work *w)
         clear_reward(e, i);
         ja_action answer = {e->codes[w->actions[i]]};
         advance(e, w, i, &answer);
+    }
+    return true;
+}
+
+/* A thread's part of a step: VEC_TAKE environments at a time, the next
+ * ones no thread has taken, until none is left or an error. Each
+ * environment is stepped by one thread, whichever: the rows are the same. */
+static void step_range(vec_work *w)
+{
+    ja_vec_env *e = w->e;
+    w->rc = JA_OK;
+    if (e->n_work == 1) {
+        step_envs(w, 0, e->n_envs);
+        return;
+    }
+    for (;;) {
+        uint32_t lo = atomic_fetch_add_explicit(&e->next, VEC_TAKE, memory_order_relaxed);
+        if (lo >= e->n_envs || !step_envs(w, lo, lo + VEC_TAKE < e->n_envs ? lo + VEC_TAKE
+                                                                               : e->n_envs))
+            return;
     }
 }
 

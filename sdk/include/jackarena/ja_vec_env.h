@@ -175,10 +175,11 @@ JA_API uint32_t ja_vec_n_actions(const ja_vec_env *e);
 JA_API uint32_t ja_vec_action_code(const ja_vec_env *e, uint32_t index);
 
 /* Steps the environments on n threads (1, the default: the caller's
- * alone; at most JA_VEC_MAX_THREADS): ja_vec_step splits the batch into n
- * contiguous shares, the caller's thread stepping the first and n - 1
- * threads of the environment's own (started here, waiting between steps)
- * the others, and returns when all are done. Each environment is stepped
+ * alone; at most JA_VEC_MAX_THREADS): in ja_vec_step the caller's thread
+ * and n - 1 threads of the environment's own (started here, waiting
+ * between steps) take the batch's environments 16 at a time, in order,
+ * until none is left (so a thread held up by a busy machine holds up no
+ * more than its 16), and the call returns when all are done. Each environment is stepped
  * by one thread as it would be by one, so every row, reward, episode and
  * digest is the same whatever n (opponent plugins run on those threads:
  * ja_bot.h lets different instances run at once). ja_vec_reset and
