@@ -888,6 +888,7 @@ int ja_vec_create(const ja_vec_config *c, ja_vec_env **out, char *err, size_t ca
     ja_vec_env *e = calloc(1, sizeof *e);
     if (!e)
         return fail(err, cap, JA_ENOMEM, "out of memory");
+    atomic_init(&e->next, 0);
     int rc = check_game(e, c, err, cap);
     if (rc == JA_OK)
         rc = check_opponents(e, c, err, cap);
