@@ -346,7 +346,7 @@ static void test_bound_again(void **state)
 
 /* More than the 16 environments a thread takes at a time (vec_env.c's
  * VEC_TAKE), and not a multiple of them. */
-#define ROW_ENVS 40u
+#define ROW_ENVS 20u
 
 /* A set of ROW_ENVS environments of game (flags, seeds 500 + i): one
  * batch on threads threads, or (threads 0) ROW_ENVS batches of one. */
