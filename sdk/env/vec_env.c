@@ -820,14 +820,21 @@ int ja_vec_set_threads(ja_vec_env *e, uint32_t n, char *err, size_t cap)
                     JA_VEC_MAX_THREADS, n);
     if (n == e->n_work)
         return JA_OK;
-    pool_stop(e);
-    if (!e->pool_ready) {
+    if (!e->pool_ready) { /* before the threads change: on failure they stay as they are */
         if (pthread_mutex_init(&e->mu, NULL) != 0)
             return fail(err, cap, JA_ENOMEM, "cannot make the threads' lock");
-        if (pthread_cond_init(&e->go, NULL) != 0 || pthread_cond_init(&e->done, NULL) != 0)
+        if (pthread_cond_init(&e->go, NULL) != 0) {
+            pthread_mutex_destroy(&e->mu);
             return fail(err, cap, JA_ENOMEM, "cannot make the threads' conditions");
+        }
+        if (pthread_cond_init(&e->done, NULL) != 0) {
+            pthread_cond_destroy(&e->go);
+            pthread_mutex_destroy(&e->mu);
+            return fail(err, cap, JA_ENOMEM, "cannot make the threads' conditions");
+        }
         e->pool_ready = true;
     }
+    pool_stop(e);
     int rc = work_make(e, n);
     e->n_started = 1;
     for (uint32_t k = 1; k < n && rc == JA_OK; k++) {
