@@ -94,6 +94,7 @@ typedef struct ref_match {
     ja_action by_seat[JA_MAX_SEATS];   /* the actions applied */
     uint32_t asked;                    /* bit s: seat s has a question pending */
     uint32_t observed;                 /* bit s: seat s was observed and asked */
+    uint32_t on_demand;                /* bit s: seat s is observed only when its bot asks */
     bool in_step;                      /* asked, collecting from recs[next_rec] */
     uint32_t next_rec;
     int rc;                            /* JA_OK while the match goes on */
@@ -158,8 +159,20 @@ static int setup(match *m)
     return JA_OK;
 }
 
+/* Seat s's observation, asked for by its bot during act() (ref_seat.obs_get:
+ * a seat of m->on_demand): brought up to date from its last one now. */
+static const void *observe_on_demand(void *ctx, int32_t s)
+{
+    match *m = ctx;
+    void *obs = m->obs + (size_t)s * m->g->obs_size;
+    m->observe(m->st, (int)s, obs);
+    m->observed |= 1u << s;
+    return obs;
+}
+
 /* Opens every seat, in seat order, telling each what its kind may tell its
- * bot. JA_OK, or the first seat's refusal (its message in err). */
+ * bot, and marks those observed on demand (ref_match_config.obs_eager).
+ * JA_OK, or the first seat's refusal (its message in err). */
 static int open_seats(match *m)
 {
     const ref_match_config *cfg = m->cfg;
@@ -170,6 +183,11 @@ static int open_seats(match *m)
         int rc = ref_seat_open(cfg->bots[s], &sc, &m->seats[s], m->err, m->cap);
         if (rc != JA_OK)
             return rc;
+        if (m->seats[s]->obs_on_demand && !cfg->on_step && !cfg->obs_eager) {
+            m->on_demand |= 1u << s;
+            m->seats[s]->obs_get = observe_on_demand;
+            m->seats[s]->obs_ctx = m;
+        }
     }
     return JA_OK;
 }
@@ -239,9 +257,12 @@ static int ask_seat(match *m, uint32_t s)
         r->fault = JA_FAULT_TIMEOUT; /* a spent bank and no move time: flag fallen */
         return JA_OK;
     }
-    void *obs = m->obs + (size_t)s * g->obs_size;
-    m->observe(m->st, (int)s, obs);
-    m->observed |= 1u << s;
+    void *obs = NULL; /* a seat observed on demand: when its bot asks */
+    if (!(m->on_demand >> s & 1)) {
+        obs = m->obs + (size_t)s * g->obs_size;
+        m->observe(m->st, (int)s, obs);
+        m->observed |= 1u << s;
+    }
     ja_decision d = {
         .struct_size = sizeof(ja_decision),
         .turn = ++m->turns[s],

@@ -128,6 +128,17 @@ typedef struct ref_match_config {
     ref_replay_writer **replay;
     ref_step_fn on_step;
     void *step_ctx;
+    /* Observations on demand (ABI 1.3): a seat whose bot takes its
+     * observation on demand (an in-process plugin with
+     * JA_BOT_OBS_ON_DEMAND) is asked with d->obs NULL, and its observation
+     * is brought up to date only if the bot asks for it during act()
+     * (ja_host_api.observe), never at all if it does not. Every other seat
+     * is observed before it is asked. With on_step, or with obs_eager (the
+     * bench: what seats that read their observation cost), every asked
+     * seat is observed before it is asked, as the observer expects. The
+     * observation is the same bytes either way, and nothing the match
+     * records (digest, replay) depends on it. */
+    bool obs_eager;
 } ref_match_config;
 
 typedef struct ref_match_result {

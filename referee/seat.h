@@ -132,6 +132,17 @@ struct ref_seat {
                             * the ask was untimed and the kind clock_free */
     uint32_t decision;     /* the match's decision of the pending ask, 1-based
                             * (the replay's `n` + 1; what a crash line names) */
+    /* Observations on demand (ABI 1.3, JA_BOT_OBS_ON_DEMAND): set by the
+     * kind's seat_open when the seat can hand its bot a decision without
+     * its observation and fetch it only when the bot asks (an in-process
+     * plugin whose descriptor says so). The match then sets obs_get and
+     * obs_ctx for the seats it asks so (ref_match_config.obs_eager), and
+     * such a seat, during its ask alone, calls obs_get(obs_ctx, seat) at
+     * most once: this seat's own observation of the state asked about,
+     * brought up to date then. NULL obs_get: the decision has its obs. */
+    bool obs_on_demand;
+    const void *(*obs_get)(void *ctx, int32_t seat);
+    void *obs_ctx;
 };
 
 /* Loads a bot plugin (kind `plugin`): dlopen, entry point, ABI check, file

@@ -210,6 +210,14 @@ static int plugin_supports(ref_bot *rb, const ja_game_rules *g)
     return yes ? 1 : 0;
 }
 
+/* The observation of a bot that takes it on demand (ja_host_api.observe
+ * during its act): the match brings the seat's own up to date then. */
+static const void *plugin_observe(void *ctx)
+{
+    ref_seat *rs = ctx;
+    return rs->obs_get ? rs->obs_get(rs->obs_ctx, rs->seat) : NULL;
+}
+
 static int plugin_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out, char *err,
                             size_t cap)
 {
@@ -226,6 +234,11 @@ static int plugin_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out
     s->pb = b;
     s->move_ms = ctx->move_ms;
     ja_botrt_init(&s->rt, b->desc, seat_log, s);
+    if (JA_BOT_FLAGS(b->desc) & JA_BOT_OBS_ON_DEMAND) {
+        s->base.obs_on_demand = true;
+        s->rt.obs_source = plugin_observe;
+        s->rt.obs_source_ctx = &s->base;
+    }
     if (ctx->logs)
         s->rt.declog = &s->declog;
     ref_guard_set_seat(&s->guard, ctx->players ? ctx->players[ctx->seat] : b->name, ctx->seat,

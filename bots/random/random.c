@@ -1,6 +1,8 @@
 /* The `random` reference bot: plays any game by picking uniformly among the
  * legal actions, using only its own seeded stream from the host. Written only
- * against the public SDK (ja_bot.h), like any third-party plugin. */
+ * against the public SDK (ja_bot.h), like any third-party plugin. It never
+ * reads its observation, and says so (ABI 1.3, JA_BOT_OBS_ON_DEMAND): an
+ * in-process seat then builds none for it. */
 #include "jackarena/ja_bot.h"
 #include "jackarena/ja_error.h"
 #include "jackarena/ja_params.h"
@@ -72,6 +74,7 @@ static const ja_bot_desc desc = {
     .destroy = destroy,
     .extension = NULL,
     .check_params = check_params,
+    .flags = JA_BOT_OBS_ON_DEMAND,
 };
 
 JA_BOT_DECLARE(desc)

@@ -41,6 +41,7 @@ typedef struct vec_seat {
     const vec_opp *opp;
     void *bot;  /* the instance, NULL between episodes */
     uint32_t turn;
+    const void *act_obs; /* the observation of the act() in progress (observe) */
 } vec_seat;
 
 enum { VS_NONE, VS_ASKED, VS_OVER };
@@ -154,8 +155,16 @@ static const char *host_params(void *hctx)
     return ((vec_seat *)hctx)->opp->params;
 }
 
+/* Every decision is handed with its observation (d->obs), on-demand bots'
+ * too (ABI 1.3): observe() gives the same, during act() alone. */
+static const void *host_observe(void *hctx)
+{
+    return ((vec_seat *)hctx)->act_obs;
+}
+
 static const ja_host_api HOST = {sizeof(ja_host_api), host_log, host_rng_next,
-                                 host_time_left_ms, ja_game_find, host_params};
+                                 host_time_left_ms, ja_game_find, host_params,
+                                 host_observe};
 
 /* ---- seeds ---------------------------------------------------------------------- */
 
@@ -456,7 +465,9 @@ static ja_action opponent_act(ja_vec_env *e, vec_work *w, uint32_t i, uint32_t s
                      .obs_version = g->obs_version, .obs_size = g->obs_size, .obs = obs,
                      .legal = scratch, .n_legal = n};
     uint32_t index = UINT32_MAX;
+    vs->act_obs = obs;
     int rc = vs->bot ? vs->opp->desc->act(vs->bot, &d, &index) : JA_EBOT;
+    vs->act_obs = NULL;
     if (rc != JA_OK || index >= n) {
         e->slots[i].faults++;
         return g->default_action(st, (int)seat);

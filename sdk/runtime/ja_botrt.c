@@ -89,6 +89,16 @@ static const char *host_params(void *hctx)
     return ((ja_botrt *)hctx)->params;
 }
 
+/* The decision's observation (ja_host_api.observe): d->obs, or the owner's
+ * on-demand one, made at the first call of the act; NULL outside act(). */
+static const void *host_observe(void *hctx)
+{
+    ja_botrt *rt = hctx;
+    if (rt->acting && !rt->act_obs && rt->obs_source)
+        rt->act_obs = rt->obs_source(rt->obs_source_ctx);
+    return rt->acting ? rt->act_obs : NULL;
+}
+
 const ja_host_api ja_botrt_host_api = {
     .struct_size = sizeof(ja_host_api),
     .log = host_log,
@@ -96,6 +106,7 @@ const ja_host_api ja_botrt_host_api = {
     .time_left_ms = host_time_left_ms,
     .rules = ja_game_find,
     .params = host_params,
+    .observe = host_observe,
 };
 
 /* ---- parameters ---------------------------------------------------------- */

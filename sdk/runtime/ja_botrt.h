@@ -61,6 +61,17 @@ typedef struct ja_botrt {
     /* The decision being answered: time_left_ms counts from asked_ns. */
     uint32_t deadline_ms;
     int64_t asked_ns;
+    /* Its observation, what ja_host_api.observe gives during act() (NULL
+     * outside it): d->obs, or, when that is NULL, what obs_source gives at
+     * the bot's first call (kept for the act's later calls). */
+    const void *act_obs;
+    bool acting;
+    /* Where a decision handed without its observation gets it (ABI 1.3,
+     * JA_BOT_OBS_ON_DEMAND): set by an owner that hands such decisions
+     * (the in-process seat, whose match builds the observation then);
+     * NULL: none (observe() gives d->obs alone). Kept by ja_botrt_start. */
+    const void *(*obs_source)(void *ctx);
+    void *obs_source_ctx;
     /* Decoding buffers (ja_botrt_start with buffers = true). */
     bool compact;             /* ja_botrt_decode_act takes the compact act
                                * too (ja_host; the C client, which asks for it) */
@@ -96,9 +107,10 @@ int ja_botrt_start(ja_botrt *rt, const char *game, int32_t seat, uint32_t n_seat
                    uint64_t rng_seed, const char *params, bool buffers);
 
 /* Asks the instance decision d, asked at asked_ns (CLOCK_MONOTONIC: what
- * time_left_ms counts from). JA_OK with *index as act() wrote it (the
- * caller judges its range), act()'s own error, or JA_EBOT when there is no
- * instance. */
+ * time_left_ms counts from). d->obs may be NULL only for a bot with
+ * JA_BOT_OBS_ON_DEMAND whose owner set obs_source. JA_OK with *index as
+ * act() wrote it (the caller judges its range), act()'s own error, or
+ * JA_EBOT when there is no instance. */
 static inline int ja_botrt_act(ja_botrt *rt, const ja_decision *d, int64_t asked_ns,
                                uint32_t *index)
 {
@@ -106,7 +118,12 @@ static inline int ja_botrt_act(ja_botrt *rt, const ja_decision *d, int64_t asked
         return JA_EBOT;
     rt->deadline_ms = d->deadline_ms;
     rt->asked_ns = asked_ns;
-    return rt->desc->act(rt->bot, d, index);
+    rt->act_obs = d->obs;
+    rt->acting = true;
+    int rc = rt->desc->act(rt->bot, d, index);
+    rt->acting = false;
+    rt->act_obs = NULL;
+    return rc;
 }
 
 /* An `act` message's turn, deadline, legal list and observation into *d,

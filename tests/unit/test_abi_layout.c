@@ -1,6 +1,6 @@
 /* ABI 1 frozen (docs/plugin-abi.md, "Frozen for ABI 1"): the constants a
  * compiled plugin bakes in, and the size and every member's offset of each
- * struct that crosses the plugin boundary, at their values of ABI 1.2 on
+ * struct that crosses the plugin boundary, at their values of ABI 1.3 on
  * LP64 (x86-64, aarch64).
  *
  * Checked twice: by _Static_assert (the build fails on a change) and at run
@@ -25,7 +25,7 @@
 /* The constants: C(name, value). */
 #define ABI_CONSTANTS(C)          \
     C(JA_BOT_ABI_MAJOR, 1)        \
-    C(JA_BOT_ABI_MINOR, 2)        \
+    C(JA_BOT_ABI_MINOR, 3)        \
     C(JA_MAX_SEATS, 20)           \
     C(JA_MAX_ACTIONS, 128)        \
     C(JA_MAX_OPTIONS, 16)         \
@@ -36,7 +36,8 @@
     C(JA_LOG_INFO, 2)             \
     C(JA_LOG_DEBUG, 3)            \
     C(JA_OPT_ENUM, 0)             \
-    C(JA_OPT_INT, 1)
+    C(JA_OPT_INT, 1)              \
+    C(JA_BOT_OBS_ON_DEMAND, 1)
 
 /* The layouts on LP64: S(type, size), O(type, member, offset). */
 #define ABI_LAYOUTS(S, O) \
@@ -62,14 +63,15 @@
     O(ja_decision, obs, 40) \
     O(ja_decision, legal, 48) \
     O(ja_decision, n_legal, 56) \
-    S(ja_host_api, 48) \
+    S(ja_host_api, 56) \
     O(ja_host_api, struct_size, 0) \
     O(ja_host_api, log, 8) \
     O(ja_host_api, rng_next, 16) \
     O(ja_host_api, time_left_ms, 24) \
     O(ja_host_api, rules, 32) \
     O(ja_host_api, params, 40) \
-    S(ja_bot_desc, 80) \
+    O(ja_host_api, observe, 48) \
+    S(ja_bot_desc, 88) \
     O(ja_bot_desc, struct_size, 0) \
     O(ja_bot_desc, abi_major, 4) \
     O(ja_bot_desc, abi_minor, 6) \
@@ -82,6 +84,7 @@
     O(ja_bot_desc, destroy, 56) \
     O(ja_bot_desc, extension, 64) \
     O(ja_bot_desc, check_params, 72) \
+    O(ja_bot_desc, flags, 80) \
     S(ja_option_spec, 48) \
     O(ja_option_spec, name, 0) \
     O(ja_option_spec, kind, 8) \

@@ -21,10 +21,20 @@
  *    either way) and after
  *    one or two (the incremental path), all three counted and required for
  *    each game;
+ *  - observations on demand (ABI 1.3, JA_BOT_OBS_ON_DEMAND): the peek
+ *    plugin (plugins/peek.c) reads its observation at about one decision
+ *    in three; in the same seeded matches played once with its
+ *    observations on demand (every decision handed without one, the
+ *    observation made only when it asks, a seat's last one some decisions
+ *    old) and once handed them at every decision (an observer checking
+ *    each against observe()), it reads the same observations, byte for
+ *    byte (their hashes), at the same turns, and the matches have the same
+ *    digests;
  *  - Bruise Jack's update across the stock running out, which random play
  *    never reaches: a stacked deck and seats that never stand.
  *
  * Budget: well under a second under ASan. */
+#include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -48,6 +58,7 @@
 #include "jackarena/ja_taylor.h"
 
 #include "bot_harness.h"
+#include "peek.h"
 
 /* Taylor Blackjack, deep: a public rebuilt stock, cards known in another
  * hand, more events than the ring holds. */
@@ -392,6 +403,114 @@ static void test_match_observations(void **state)
     each_game(match_observations, *state);
 }
 
+/* The peek plugin, loaded as a bot, and its log (peek.h): the same
+ * instance of the library the bot runs in (RTLD_NOLOAD). */
+typedef struct peek_fixture {
+    ref_bot *bot;
+    void *dl;
+    peek_log *log;
+} peek_fixture;
+
+static void peek_open(peek_fixture *p)
+{
+    const char *dir = getenv("JA_BUILD_DIR");
+    if (!dir)
+        fail_msg("JA_BUILD_DIR is not set (run this test through ctest)");
+    char path[4096], err[1200];
+    snprintf(path, sizeof path, "%s/tests/unit/plugins/peek.so", dir);
+    if (ref_bot_plugin_open(path, NULL, &p->bot, err, sizeof err) != JA_OK)
+        fail_msg("%s", err);
+    p->dl = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+    assert_non_null(p->dl);
+    ja_bot_entry_fn entry = (ja_bot_entry_fn)dlsym(p->dl, JA_BOT_ENTRY_SYMBOL);
+    assert_non_null(entry);
+    p->log = (peek_log *)entry()->extension(PEEK_LOG_ID);
+    assert_non_null(p->log);
+}
+
+/* One seeded match of bot at every seat, with its observations on demand
+ * (t NULL) or handed at every decision to seats checked by on_step (t);
+ * its digest into digest. */
+static void play_seeded(const ja_game_rules *g, uint32_t n, const ja_options *o, uint64_t seed,
+                        ref_bot *bot, tally *t, uint8_t digest[REF_DIGEST_BYTES])
+{
+    ref_bot *seats[JA_MAX_SEATS];
+    for (uint32_t s = 0; s < n; s++)
+        seats[s] = bot;
+    ref_match_config cfg = {.game = g, .options = *o, .n_seats = n, .seed = seed,
+                            .match_id = "test-on-demand", .bots = seats};
+    if (t) {
+        t->n = n;
+        t->seen = 0;
+        assert_int_equal(g->setup(t->prev, o, n, seed), JA_OK);
+        cfg.on_step = on_step;
+        cfg.step_ctx = t;
+    }
+    ref_match_result res;
+    char err[512] = "";
+    if (ref_match_run(&cfg, &res, err, sizeof err) != JA_OK)
+        fail_msg("%s match (n=%u seed=%llu): %s", g->name, (unsigned)n,
+                 (unsigned long long)seed, err);
+    memcpy(digest, res.digest, REF_DIGEST_BYTES);
+}
+
+/* The same matches with observations on demand and handed: the peek bot
+ * reads the same bytes at the same turns; random plays the same matches. */
+static void on_demand(const game_case *c, const ja_game_rules *g,
+                      const ja_ext_observe_update *ou, void *ctx)
+{
+    (void)ou;
+    peek_fixture *p = ctx;
+    peek_log *lg = p->log;
+    peek_rec *lazy = malloc(sizeof lg->rec);
+    tally t = {.g = g, .seq_at = c->seq_at, .far = c->far};
+    t.prev = malloc(g->state_size);
+    t.want = malloc(g->obs_size);
+    assert_true(lazy && t.prev && t.want);
+    uint64_t reads = 0, asked = 0;
+    for (size_t i = 0; i < 3; i++) {
+        const uint32_t n = c->seats[i];
+        const uint64_t seed = 900 + i;
+        ja_options o = make_options(g, n, c->match_kv[0]);
+        uint8_t d1[REF_DIGEST_BYTES], d2[REF_DIGEST_BYTES];
+        memset(lg, 0, sizeof *lg);
+        play_seeded(g, n, &o, seed, p->bot, NULL, d1);
+        assert_int_equal(lg->handed, 0);
+        assert_int_equal(lg->breaches, 0);
+        assert_int_equal(lg->overflow, 0);
+        const uint32_t n_lazy = lg->n;
+        memcpy(lazy, lg->rec, n_lazy * sizeof *lazy);
+        asked += lg->on_demand;
+        memset(lg, 0, sizeof *lg);
+        play_seeded(g, n, &o, seed, p->bot, &t, d2);
+        assert_int_equal(lg->on_demand, 0);
+        assert_int_equal(lg->breaches, 0);
+        assert_memory_equal(d1, d2, REF_DIGEST_BYTES);
+        assert_int_equal(lg->n, n_lazy);
+        for (uint32_t k = 0; k < n_lazy; k++)
+            if (memcmp(&lazy[k], &lg->rec[k], sizeof lazy[k]) != 0)
+                fail_msg("%s (n=%u): read %u (seat %d, turn %u) differs on demand", g->name,
+                         (unsigned)n, (unsigned)k, (int)lazy[k].seat, (unsigned)lazy[k].turn);
+        reads += n_lazy;
+    }
+    print_message("%s: on demand: %llu observations read in %llu decisions\n", g->name,
+                  (unsigned long long)reads, (unsigned long long)asked);
+    assert_true(reads > 100 && reads < asked);
+    free(lazy);
+    free(t.prev);
+    free(t.want);
+}
+
+static void test_on_demand(void **state)
+{
+    (void)state;
+    peek_fixture p = {0};
+    peek_open(&p);
+    each_game(on_demand, &p);
+    ref_bot_destroy(&p.bot);
+    dlclose(p.dl);
+}
+
 /* Bruise Jack cards, dearest first: by the sum of their hard values in the
  * three rows, then by id. */
 static int bruise_dearer(const void *a, const void *b)
@@ -498,6 +617,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_first_update),
         cmocka_unit_test(test_match_observations),
+        cmocka_unit_test(test_on_demand),
         cmocka_unit_test(test_bruise_stock_out),
     };
     return cmocka_run_group_tests(tests, setup_bots, teardown_bots);

@@ -40,8 +40,9 @@ extern "C" {
 
 #define JA_BOT_ABI_DRAFT 1
 #define JA_BOT_ABI_MAJOR 1 /* bump = incompatible; also renames the entry symbol */
-#define JA_BOT_ABI_MINOR 2 /* bump = members appended (1: ja_host_api.params;
-                              2: ja_bot_desc.check_params) */
+#define JA_BOT_ABI_MINOR 3 /* bump = members appended (1: ja_host_api.params;
+                              2: ja_bot_desc.check_params; 3: ja_bot_desc.flags,
+                              ja_host_api.observe) */
 #define JA_BOT_ENTRY_SYMBOL "ja_bot_entry_v1"
 
 /* Faults: how a bot can misbehave. Data, never errors: the referee plays the
@@ -78,7 +79,10 @@ typedef struct ja_decision {
     const char *game;       /* "taylor-blackjack"; static */
     uint32_t obs_version;   /* e.g. JA_TAYLOR_OBS_VERSION */
     uint32_t obs_size;      /* sizeof the observation struct the host filled */
-    const void *obs;        /* e.g. const ja_taylor_obs *; borrowed during act() */
+    const void *obs;        /* e.g. const ja_taylor_obs *; borrowed during act().
+                             * NULL only for a bot that takes its observation
+                             * on demand (JA_BOT_OBS_ON_DEMAND): then
+                             * ja_host_api.observe gives it */
     const ja_action *legal; /* sorted by code; n_legal >= 2 (single choices are not asked) */
     uint32_t n_legal;
 } ja_decision;
@@ -105,6 +109,16 @@ typedef struct ja_host_api {
      * has one (ja_params.h reads them). Static for the bot's lifetime.
      * Older hosts lack it: use JA_HOST_HAS(host, params) before calling it. */
     const char *(*params)(void *hctx);
+    /* ABI 1.3: the observation of the decision being answered: the same
+     * bytes as ja_decision.obs would hold (this seat's own observation, as
+     * every seat only ever gets), or NULL outside act() or when the host has
+     * none (a game it does not know). Borrowed during act(); the same
+     * pointer at every call within one act(). A bot whose descriptor sets
+     * JA_BOT_OBS_ON_DEMAND may be given d->obs NULL and reads its
+     * observation here, when it needs it: the host brings it up to date
+     * then, and not at all when the bot never asks. Any bot may call it.
+     * Older hosts lack it: use JA_HOST_HAS(host, observe). */
+    const void *(*observe)(void *hctx);
     /* Later minors: append here. */
 } ja_host_api;
 
@@ -139,8 +153,27 @@ typedef struct ja_bot_desc {
      * NULL; a descriptor without it (ABI 1.0, 1.1) gets its parameters
      * unchecked. */
     int (*check_params)(const char *params, char *err, size_t cap);
-    /* ABI 1.3+: append here, never reorder or remove. */
+    /* ABI 1.3: JA_BOT_* flags (0: none; read with JA_BOT_FLAGS). */
+    uint32_t flags;
+    /* ABI 1.4+: append here, never reorder or remove. */
 } ja_bot_desc;
+
+/* ja_bot_desc.flags (ABI 1.3).
+ *  - JA_BOT_OBS_ON_DEMAND: the bot reads its observation only through
+ *    ja_host_api.observe, so a host may hand it decisions with d->obs NULL
+ *    and build the observation only when the bot asks for it (an
+ *    in-process `plugin` seat does; a bot that never reads it, as
+ *    `random`, then costs no observation at all). A host may still give
+ *    d->obs (older hosts, hosts that have it anyway: the sandboxed child,
+ *    the client library, which receive it): a bot with the flag reads
+ *    d->obs when it is not NULL and asks observe() otherwise. The
+ *    observation is the same either way, byte for byte. */
+#define JA_BOT_OBS_ON_DEMAND 0x1u
+
+/* The flags of descriptor d: 0 when it predates ABI 1.3 (its struct_size
+ * does not cover flags). */
+#define JA_BOT_FLAGS(d) \
+    (offsetof(ja_bot_desc, flags) + sizeof((d)->flags) <= (d)->struct_size ? (d)->flags : 0u)
 
 /* True if descriptor d (built with d->struct_size) has member m set. */
 #define JA_BOT_HAS(d, m) \
