@@ -9,10 +9,12 @@
  * For every game: decisions/s and matches/s of seeded matches with uniform
  * random choices (1) on the bare rules engine (legal + apply, no
  * observation) and (2) through the referee's match loop with `random` plugin
- * seats (observations, decisions, digest), and the ratio of the two; both
- * count every engine step, forced single choices included. Why the referee
- * rows stay under their target is a profile written into the page as text
- * (REFEREE_PROFILE).
+ * seats (decisions, digest; `random` takes its observation on demand and
+ * never asks, so none is built), and the ratio of the two; both count every
+ * engine step, forced single choices included; and beside them, what a
+ * seat that reads its observation costs (the engine with the observations,
+ * the referee handing them). Why the referee rows stay under their target
+ * is a profile written into the page as text (REFEREE_PROFILE).
  *
  * External bots: decisions/s of a match between two `cmd:` bots in C (the
  * SDK's example bot, over ipc through the hub), against a raw ZeroMQ
@@ -121,35 +123,21 @@ static match_run bench_engine(const ja_game_rules *g, uint32_t seats, uint32_t m
     return r;
 }
 
-/* What a game without observations gives its seats: nothing (a
- * measurement of the referee's own cost: `random` never reads it). */
-static void observe_nothing(const void *st, int seat, void *obs)
-{
-    (void)st;
-    (void)seat;
-    (void)obs;
-}
-
-static const void *no_extension(const char *id)
-{
-    (void)id;
-    return NULL;
-}
-
-/* Through the referee: the match loop with plugin seats. With no_obs, the
- * seats are handed an observation that is never written (g's rules with an
- * observe() that does nothing): the referee's own cost alone. */
+/* Through the referee: the match loop with plugin seats. `random` takes its
+ * observation on demand and never asks for it (ABI 1.3), so no observation
+ * is made for it; with handed, every asked seat is handed its observation
+ * before it is asked (ref_match_config.obs_eager), as a bot that reads it
+ * is (greedy, ismcts, a plugin of ABI 1.2 or older, a hosted or external
+ * bot): the same matches, with the observations a reading seat costs. */
 static match_run bench_referee(const ja_game_rules *g, uint32_t seats, uint32_t matches,
-                               ref_bot *bot, bool no_obs)
+                               ref_bot *bot, bool handed)
 {
     match_run r = {g->name, seats, matches, 0, 0, 0};
-    ja_game_rules blind = *g;
-    blind.observe = observe_nothing;
-    blind.extension = no_extension;
     ref_match_config cfg = {0};
-    cfg.game = no_obs ? &blind : g;
+    cfg.game = g;
     cfg.n_seats = seats;
     cfg.match_id = "bench";
+    cfg.obs_eager = handed;
     char err[512];
     ja_options_init(g, &cfg.options);
     ja_options_resolve(g, &cfg.options, seats, err, sizeof err);
@@ -715,30 +703,49 @@ static int sec_openspiel(FILE *md, const bench_opts *o)
 #define REFEREE_TARGET 0.6
 #define REFEREE_OWN_TARGET 0.8
 
-/* Why the referee / engine rows stay under their target: what the columns of this
+/* Why the referee rows stay under their targets: what the columns of this
  * run show, and a profile that this run does not measure (it would need
  * perf), so it names its date and machine. */
 static const char REFEREE_WHY[] =
-    "\n**Why referee / engine stays under 0.6, and how the referee is judged.** At 0.6 "
+    "\n**Why rows stay under their targets, and how the referee is judged.** At 0.6 "
     "the referee may add two thirds of the engine's own time per decision: about 30 ns "
-    "for Taylor Blackjack, 50-120 ns for the other games. Two columns of the table, measured in the same run, bound what "
-    "any referee can reach:\n\n"
-    "- *Engine + observations / engine*: the engine's loop that also brings each asked "
-    "seat's observation up to date, as the match loop does, and nothing else. A referee "
-    "hands `act()` the seat's observation at every asked decision (every seat is sent "
-    "what it may see), so referee / engine can never exceed this ceiling. Call o = "
-    "1 / ceiling - 1 the observations' share of the engine's time.\n"
-    "- *Referee without observations / engine*: the same referee with seats handed no "
-    "observation at all (a copy of the rules whose observe() writes nothing; `random` "
-    "never reads it, so the matches are the same). Call r = 1 / it - 1 the referee's "
-    "own share.\n\n"
-    "referee / engine is then about 1 / (1 + o + r), and 0.6 needs o + r <= 0.67.";
+    "for Taylor Blackjack, 50-120 ns for the other games. Two shares of the engine's "
+    "time, from the same run:\n\n"
+    "- o = 1 / (*engine + observations / engine*) - 1: the observations' share, what "
+    "bringing each asked seat's observation up to date costs, and nothing else.\n"
+    "- r = 1 / (*referee / engine*) - 1: the referee's own share. The *referee* "
+    "column's seats (`random`) are never observed, so its time beyond the engine's is "
+    "the referee's own work alone: the match loop, the plugin call, the bot's draw, the "
+    "validation, the digest and what each match costs once.\n\n"
+    "referee / engine is 1 / (1 + r) and meets 0.6 when r <= 0.67. A referee handing "
+    "observations (a seat that reads its observation) is about 1 / (1 + o + r): it "
+    "needs o + r <= 0.67, out of reach wherever o alone is over it.";
 
 /* The rest of the profile, after this run's shares (referee_shares). */
 static const char REFEREE_PROFILE[] =
-    "When o or r alone is over 0.67, no referee that hands out these observations can "
-    "meet the row, and where r alone is, no change to how observations are made or "
-    "delivered (a lazy observation included) could either.\n\n"
+    "Where r alone is over 0.67, no change to how observations are made or delivered "
+    "can meet the row: it is the referee's own work (below).\n\n"
+    "Observations on demand (2026-12-07, plugin ABI 1.3, docs/plugin-abi.md): until "
+    "then every asked seat was handed its observation, `random`'s too, which never "
+    "reads it, so *referee / engine* was what *referee handing observations / engine* "
+    "is now: 0.33-0.76 in the full run before, under 0.46 in every row of Taylor "
+    "Blackjack, BrawlJack and Bruise Jack. A bot now says in its descriptor "
+    "(`JA_BOT_OBS_ON_DEMAND`) that it reads its observation only through the host's "
+    "`observe()`, and an in-process seat of it is asked without one: the referee "
+    "brings the seat's observation up to date (from its last one, the game's update) "
+    "only when the bot asks, the same bytes it would have been handed "
+    "(test_match_observe plays the same seeded matches both ways in every game: the "
+    "same observations read at the same turns, the same digests); a seat still only "
+    "ever gets its own. `random` asks for none, so its seats cost no observation. "
+    "A bot that reads its observation (greedy, ismcts, a plugin built before ABI 1.3, "
+    "every hosted or external bot, which receive it with the decision) gets the "
+    "referee of the last two columns, unchanged: for it the ceiling *engine + "
+    "observations* stands, and *referee handing observations / engine + observations* "
+    "(target 0.8) is what the referee itself costs beyond the observations it must "
+    "hand out. Interleaved in one run (load average 17 on 2 cores, CPU time, medians "
+    "of three): Taylor Blackjack with 2 seats 6.2 million decisions a CPU second "
+    "handing observations, 8.3 million on demand, against 14.5 million for the bare "
+    "engine.\n\n"
     "Rows fell when their engines got faster (2026-11-27). The apply() of BrawlJack, "
     "Jack in the Box and Bombs used to generate the legal list a second time to check "
     "the answer; it now checks the answer's own conditions (the property suite proving "
@@ -774,12 +781,12 @@ static const char REFEREE_PROFILE[] =
     "reproducible and provable; they stay. A SipHash-2-4 seed instead (libsodium's "
     "`crypto_shorthash` keyed by the match seed: 14 ns on AMD EPYC, and no easier to work "
     "back from, the match seed being 64 bits either way) lifted BrawlJack and Bruise "
-    "Jack with 2 seats from 0.70 and 0.73 to 0.75 and 0.78 in *referee / engine + "
+    "Jack with 2 seats from 0.70 and 0.73 to 0.75 and 0.78 in the referee / *engine + "
     "observations* (one run each, AMD EPYC, 2026-11-27): still short of 0.8, and it "
     "would change every bot's stream for a given match seed, so the results of every "
     "seeded tournament played before; it was not made.\n\n"
-    "So the referee is also judged against the ceiling: *referee / engine + "
-    "observations* (target 0.8) is what the referee itself costs beyond the engine and "
+    "So the referee is also judged against the ceiling: *referee handing observations "
+    "/ engine + observations* (target 0.8) is what the referee itself costs beyond the engine and "
     "the observations it must hand out, held to a quarter of their time. Where it is short or "
     "at the edge, either the match is short (BrawlJack and Bruise Jack with 2 seats, "
     "0.70-0.82 from run to run), and what each match costs once weighs on every "
@@ -812,9 +819,9 @@ static const char REFEREE_PROFILE[] =
     "seat and match if the plugin crashes) was composed at every match with five "
     "snprintf; it is now composed by hand, its tail copied from one prepared when the "
     "plugin is loaded. In a short match that was the largest of the referee's own costs "
-    "per match (12% of Bruise Jack's referee time with 2 seats, `perf record`): *referee "
-    "without observations* took 8-12% less time a decision for BrawlJack and Bruise Jack "
-    "with 2 seats, and *referee / engine + observations* rose from 0.67 to 0.72 and from "
+    "per match (12% of Bruise Jack's referee time with 2 seats, `perf record`): the "
+    "referee whose seats were handed an observation never written took 8-12% less time a decision for BrawlJack and Bruise Jack "
+    "with 2 seats, and the referee / *engine + observations* rose from 0.67 to 0.72 and from "
     "0.61 to 0.73 (medians of three interleaved runs of three trials, CPU time, on a "
     "loaded AMD EPYC with 2 cores). `random` computes its rejection bound, a 64-bit "
     "division, only for a draw under n (the same choices), and every update writes a "
@@ -833,28 +840,32 @@ typedef struct share {
     const char *game;
     uint32_t seats;
     double o, r, ratio; /* ratio: referee / engine */
+    double handed;      /* referee handing observations / engine */
 } share;
 
-/* Which rows one share alone puts out of reach in this run, and the
- * others' shares: a paragraph of the page. */
+/* Which rows the referee's own share alone puts out of reach in this run,
+ * which a seat's observation does, and the others: a paragraph of the
+ * page. */
 static void referee_shares(FILE *md, const share *sh, size_t n)
 {
     static const char *const what[3] = {
-        "o alone is over 0.67 (the observations)",
-        "r alone is over 0.67, o not (the referee's own work)",
-        "neither alone is over 0.67",
+        "r is over 0.67: the referee's own work alone keeps referee / engine under 0.6",
+        "r is at most 0.67, o + r over it: referee / engine can reach 0.6, a referee "
+        "handing observations cannot",
+        "o + r is at most 0.67: both can reach 0.6",
     };
-    fprintf(md, " In this run (each row as game, seats (o, r: referee / engine)):\n\n");
+    fprintf(md, " In this run (each row as game, seats (o, r: referee / engine; referee "
+                "handing observations / engine)):\n\n");
     for (int kind = 0; kind < 3; kind++) {
         bool any = false;
         for (size_t i = 0; i < n; i++) {
             /* As printed (two decimals), so that the text never contradicts itself. */
             double o2 = round(sh[i].o * 100) / 100, r2 = round(sh[i].r * 100) / 100;
-            int k = o2 > 0.67 ? 0 : r2 > 0.67 ? 1 : 2;
+            int k = r2 > 0.67 ? 0 : round((o2 + r2) * 100) > 67 ? 1 : 2;
             if (k != kind)
                 continue;
-            fprintf(md, "%s %s %u (o %.2f, r %.2f: %.2f)", any ? "," : "-", sh[i].game,
-                    sh[i].seats, sh[i].o, sh[i].r, sh[i].ratio);
+            fprintf(md, "%s %s %u (o %.2f, r %.2f: %.2f; %.2f)", any ? "," : "-", sh[i].game,
+                    sh[i].seats, sh[i].o, sh[i].r, sh[i].ratio, sh[i].handed);
             any = true;
         }
         if (any)
@@ -868,11 +879,11 @@ static void referee_shares(FILE *md, const share *sh, size_t n)
 static void write_referee_intro(FILE *md, uint32_t rm_n, uint32_t matches)
 {
     fprintf(md, "## The referee\n\n"
-                "The match loop with `random` plugin seats (observation, decision, plugin "
-                "call, validation, digest), no replay file, %u seeded matches per row, default "
+                "The match loop with `random` plugin seats (decision, plugin call, "
+                "validation, digest), no replay file, %u seeded matches per row, default "
                 "options, against the bare rules engine's decisions/s measured beside it "
                 "(%u matches): three trials of each row's four loops (engine, engine + "
-                "observations, referee, referee without observations), interleaved, since a "
+                "observations, referee, referee handing observations), interleaved, since a "
                 "shared virtual machine's CPU speed moves from one minute to the next (the "
                 "engine section's own figures can differ). Every loop is timed by the CPU time of "
                 "the thread that runs it (the plugins' included: they run on it), so that "
@@ -884,43 +895,53 @@ static void write_referee_intro(FILE *md, uint32_t rm_n, uint32_t matches)
                 "ratio, in brackets, its spread: the lowest and highest of the three "
                 "per-trial ratios (each trial's figure over the engine's trial beside "
                 "it).\n\n"
+                "Which seats read observations: `random` never reads its observation and "
+                "says so (plugin ABI 1.3, `JA_BOT_OBS_ON_DEMAND`, docs/plugin-abi.md), so "
+                "an in-process seat of it is asked without one and none is built: the "
+                "*referee* columns are those matches, what a tournament of `random` seats "
+                "costs. A bot that reads its observation (greedy, ismcts, a plugin built "
+                "before ABI 1.3, every hosted or external bot) is handed it at every "
+                "decision: *referee handing observations* is the same matches with every "
+                "asked seat's observation brought up to date before it is asked, as such a "
+                "bot's seat is (%u matches; its bot's own thinking aside).\n\n"
                 "Both sides count the same thing: a decision is one engine step (to_act, "
                 "legal, apply), forced single choices included; the referee's figure is "
                 "`ref_match_result.decisions` (every step) over the time. Only the steps "
-                "with more than one legal action are put to a bot, with an observation "
-                "built for it: in these matches 83%% of the steps in Taylor Blackjack, "
-                "90-97%% in Brawljack, 98%% in Bruise Jack, 75%% in Jack in the Box and "
-                "36-45%% in Bombs. The engine's choices come from the caller's stream, the "
-                "referee's from the bots' streams: the same games from the same seeds, not "
-                "the same moves.\n\n"
+                "with more than one legal action are put to a bot (and, for a seat that "
+                "reads it, an observation built): in these matches 83%% of the steps in "
+                "Taylor Blackjack, 90-97%% in Brawljack, 98%% in Bruise Jack, 75%% in Jack "
+                "in the Box and 36-45%% in Bombs. The engine's choices come from the "
+                "caller's stream, the referee's from the bots' streams: the same games from "
+                "the same seeds, not the same moves.\n\n"
                 "*Engine + observations* is the bare engine's loop that also brings the "
                 "acting seat's observation up to date at every step with more than one legal "
-                "action, as the match loop does (the game's incremental update; %u matches, "
-                "the engine's seeds and choices). No referee that hands `act()` an "
-                "observation can be faster: its ratio to the engine is the most the first "
-                "ratio can reach for that game. The referee over it is what the referee "
-                "itself costs: the match loop, the plugin call, the bot, the validation, the "
-                "digest and what each match costs once. *Referee without observations* is "
-                "the referee whose seats are handed no observation (%u matches): the most "
-                "the first ratio could reach if observations cost nothing.\n\n"
+                "action, as the match loop does for a seat that reads it (the game's "
+                "incremental update; %u matches, the engine's seeds and choices). No referee "
+                "that hands `act()` an observation can be faster: its ratio to the engine is "
+                "the most *referee handing observations / engine* can reach for that game, "
+                "and the referee handing observations over it is what the referee itself "
+                "costs beyond them: the match loop, the plugin call, the bot, the "
+                "validation, the digest and what each match costs once.\n\n"
                 "| game | seats | referee decisions/CPU s | referee matches/CPU s | engine "
                 "decisions/CPU s "
                 "| referee / engine | target | engine + observations / engine "
-                "| referee without observations / engine | referee / engine + observations "
+                "| referee handing observations / engine "
+                "| referee handing observations / engine + observations "
                 "| target |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
-            rm_n, matches, matches, rm_n);
+            rm_n, matches, rm_n, matches);
 }
 
 #define REF_TRIALS 3 /* interleaved trials of a referee row's four loops */
 
 /* One row of the referee section: each trial's decisions/s of the engine,
- * of the engine with observations, of the referee and of the referee
- * without observations, and the referee's matches/s; then the figures
- * shown: the baselines' best trials (the engine, and the engine with
- * observations as the referee's second baseline), the others' medians. */
+ * of the engine with observations, of the referee (random, observed on
+ * demand: never) and of the referee handing every asked seat its
+ * observation, and the referee's matches/s; then the figures shown: the
+ * baselines' best trials (the engine, and the engine with observations as
+ * the handing referee's baseline), the others' medians. */
 typedef struct referee_row {
-    double et[REF_TRIALS], ft[REF_TRIALS], rt[REF_TRIALS], bt[REF_TRIALS], mt[REF_TRIALS];
-    double ed, fd, rd, bd, rm;
+    double et[REF_TRIALS], ft[REF_TRIALS], rt[REF_TRIALS], ht[REF_TRIALS], mt[REF_TRIALS];
+    double ed, fd, rd, hd, rm;
 } referee_row;
 
 /* REF_TRIALS trials of the four loops, interleaved: the engine is measured
@@ -935,17 +956,17 @@ static referee_row time_referee_row(const ja_game_rules *g, uint32_t seats, uint
         match_run e = bench_engine(g, seats, matches, false);
         match_run o = bench_engine(g, seats, matches, true);
         match_run r = bench_referee(g, seats, rm_n, bot, false);
-        match_run b = bench_referee(g, seats, rm_n, bot, true);
+        match_run h = bench_referee(g, seats, rm_n, bot, true);
         f.et[t] = (double)e.decisions / e.cpu_seconds;
         f.ft[t] = (double)o.decisions / o.cpu_seconds;
         f.rt[t] = (double)r.decisions / r.cpu_seconds;
         f.mt[t] = r.matches / r.cpu_seconds;
-        f.bt[t] = (double)b.decisions / b.cpu_seconds;
+        f.ht[t] = (double)h.decisions / h.cpu_seconds;
     }
     f.ed = bench_best(f.et, REF_TRIALS);
     f.fd = bench_best(f.ft, REF_TRIALS);
     f.rd = bench_median(f.rt, REF_TRIALS);
-    f.bd = bench_median(f.bt, REF_TRIALS);
+    f.hd = bench_median(f.ht, REF_TRIALS);
     f.rm = bench_median(f.mt, REF_TRIALS);
     return f;
 }
@@ -954,7 +975,7 @@ static referee_row time_referee_row(const ja_game_rules *g, uint32_t seats, uint
 static share record_referee_row(FILE *md, const ja_game_rules *g, uint32_t seats,
                                 const referee_row *f)
 {
-    double ed = f->ed, fd = f->fd, rd = f->rd, bd = f->bd, rm = f->rm;
+    double ed = f->ed, fd = f->fd, rd = f->rd, hd = f->hd, rm = f->rm;
     double per[4][REF_TRIALS];
     char name[112], cell[64], cell2[64], c[4][96];
     snprintf(name, sizeof name, "%s, %u seats: referee / engine", g->name, seats);
@@ -967,25 +988,27 @@ static share record_referee_row(FILE *md, const ja_game_rules *g, uint32_t seats
         bench_row_add_trials(name, fd, "decisions/CPU s", fd / ed,
                              bench_ratios(f->ft, f->et, REF_TRIALS, per[1]), REF_TRIALS,
                              BENCH_NO_TARGET, 0);
-    snprintf(name, sizeof name, "%s, %u seats: referee without observations / engine", g->name,
+    snprintf(name, sizeof name, "%s, %u seats: referee handing observations / engine", g->name,
              seats);
-    const bench_row *ceil2 =
-        bench_row_add_trials(name, bd, "decisions/CPU s", bd / ed,
-                             bench_ratios(f->bt, f->et, REF_TRIALS, per[2]), REF_TRIALS,
+    const bench_row *handed =
+        bench_row_add_trials(name, hd, "decisions/CPU s", hd / ed,
+                             bench_ratios(f->ht, f->et, REF_TRIALS, per[2]), REF_TRIALS,
                              BENCH_NO_TARGET, 0);
-    snprintf(name, sizeof name, "%s, %u seats: referee / engine + observations", g->name, seats);
+    snprintf(name, sizeof name,
+             "%s, %u seats: referee handing observations / engine + observations", g->name,
+             seats);
     const bench_row *own =
-        bench_row_add_trials(name, rd, "decisions/CPU s", rd / fd,
-                             bench_ratios(f->rt, f->ft, REF_TRIALS, per[3]), REF_TRIALS,
+        bench_row_add_trials(name, hd, "decisions/CPU s", hd / fd,
+                             bench_ratios(f->ht, f->ft, REF_TRIALS, per[3]), REF_TRIALS,
                              BENCH_AT_LEAST, REFEREE_OWN_TARGET);
     fprintf(md, "| %s | %u | %.0f | %.1f | %.0f | %s | %s | %s | %s | %s | %s |\n", g->name,
             seats, rd, rm, ed, bench_ratio_cell(row, true, c[0], sizeof c[0]),
             bench_row_target(row, cell, sizeof cell),
             bench_ratio_cell(ceil1, false, c[1], sizeof c[1]),
-            bench_ratio_cell(ceil2, false, c[2], sizeof c[2]),
+            bench_ratio_cell(handed, false, c[2], sizeof c[2]),
             bench_ratio_cell(own, true, c[3], sizeof c[3]),
             bench_row_target(own, cell2, sizeof cell2));
-    return (share){g->name, seats, ed / fd - 1, ed / bd - 1, rd / ed};
+    return (share){g->name, seats, ed / fd - 1, ed / rd - 1, rd / ed, hd / ed};
 }
 
 static int sec_referee(FILE *md, const bench_opts *o)
