@@ -820,8 +820,8 @@ static const char REFEREE_PROFILE[] =
     "snprintf; it is now composed by hand, its tail copied from one prepared when the "
     "plugin is loaded. In a short match that was the largest of the referee's own costs "
     "per match (12% of Bruise Jack's referee time with 2 seats, `perf record`): the "
-    "referee whose seats were handed an observation never written took 8-12% less time a decision for BrawlJack and Bruise Jack "
-    "with 2 seats, and the referee / *engine + observations* rose from 0.67 to 0.72 and from "
+    "referee whose seats were handed an observation never written took 8-12% less "
+    "time a decision for BrawlJack and Bruise Jack with 2 seats, and the referee / *engine + observations* rose from 0.67 to 0.72 and from "
     "0.61 to 0.73 (medians of three interleaved runs of three trials, CPU time, on a "
     "loaded AMD EPYC with 2 cores). `random` computes its rejection bound, a 64-bit "
     "division, only for a draw under n (the same choices), and every update writes a "
@@ -852,7 +852,8 @@ static void referee_shares(FILE *md, const share *sh, size_t n)
         "r is over 0.67: the referee's own work alone keeps referee / engine under 0.6",
         "r is at most 0.67, o + r over it: referee / engine can reach 0.6, a referee "
         "handing observations cannot",
-        "o + r is at most 0.67: both can reach 0.6",
+        "o + r is at most 0.67: neither share puts 0.6 out of reach, even handing "
+        "observations",
     };
     fprintf(md, " In this run (each row as game, seats (o, r: referee / engine; referee "
                 "handing observations / engine)):\n\n");

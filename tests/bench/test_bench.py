@@ -220,7 +220,7 @@ with tempfile.TemporaryDirectory() as tmp:
             elif line.endswith("a referee handing observations cannot."):
                 ok = all(r <= 0.67 and round((o + r) * 100) > 67 for o, r in got)
             else:
-                ok = line.endswith("both can reach 0.6.") and all(
+                ok = line.endswith("even handing observations.") and all(
                     round((o + r) * 100) <= 67 for o, r in got)
             check(ok, "a shares line agrees with its verdict: %r" % line)
     # The openspiel section: without --openspiel it keeps its block and says
