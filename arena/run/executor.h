@@ -154,7 +154,10 @@ typedef struct arena_workers_opts {
     bool quiet_notes;            /* no "worker lost" notes on stderr */
     /* The tournament's stop flag (Ctrl-C), or NULL: once set, jobs not yet
      * handed to a worker are dropped (they stay pending in the database),
-     * so a run whose workers never came still stops. */
+     * so a run whose workers never came still stops; those at the workers
+     * have 10 s to come back (none when the flag is 2: a second Ctrl-C),
+     * then are given up too (one line on stderr), so a worker stuck in a
+     * match does not hold the run. */
     volatile sig_atomic_t *stop;
 } arena_workers_opts;
 

@@ -46,6 +46,11 @@
 
 #define JOB_MAX_LOSSES 3
 #define MAX_WORKERS 1024
+/* Once the run is told to stop, how long the matches already at the
+ * workers have to come back before they are left unplayed (a second stop:
+ * no longer): a worker whose bot never answers keeps sending heartbeats,
+ * so it is never lost, and waiting for it would never end. */
+#define STOP_GRACE_MS 10000
 
 typedef struct wk {
     uint8_t id[256];             /* ZeroMQ routing id */
@@ -88,6 +93,7 @@ typedef struct workers_x {
     int64_t last_hb;
     int64_t last_wait;           /* when the local workers were last looked at (waitpid) */
     uint32_t unknown_said;       /* bad messages from unknown workers reported */
+    int64_t stop_ms;             /* when the stop was first seen here; 0 before */
     char referee[PATH_MAX];
 } workers_x;
 
@@ -492,6 +498,30 @@ static void drop_unsent(workers_x *e)
             remove_job(e, j--);
 }
 
+/* After a stop, the matches still at the workers STOP_GRACE_MS later (or
+ * at a second stop) are given up: they stay pending in the database, said
+ * in one line. True when they were (no job is left). */
+static bool give_up_after_stop(workers_x *e, int64_t t)
+{
+    if (!e->o.stop || !*e->o.stop || e->n_jobs == 0)
+        return false;
+    if (!e->stop_ms)
+        e->stop_ms = t;
+    if (*e->o.stop < 2 && t - e->stop_ms < STOP_GRACE_MS)
+        return false;
+    char after[64];
+    if (*e->o.stop < 2)
+        snprintf(after, sizeof after, "%d s after the interrupt", STOP_GRACE_MS / 1000);
+    else
+        snprintf(after, sizeof after, "at the second interrupt");
+    fprintf(stderr, "arena: interrupted: %u match%s still at the workers %s left unplayed %s (the "
+            "same command plays %s)\n", e->n_jobs, e->n_jobs == 1 ? "" : "es",
+            e->n_jobs == 1 ? "is" : "are", after, e->n_jobs == 1 ? "it" : "them");
+    while (e->n_jobs)
+        remove_job(e, 0);
+    return true;
+}
+
 /* A job that failed here (its workers lost, or none left) as its result
  * into *out: true when there was one. */
 static bool take_failed(workers_x *e, arena_job_result *out)
@@ -618,6 +648,8 @@ static int workers_take(arena_executor *x, arena_job_result *out, bool nowait)
             return JA_EAGAIN;
         if (take_failed(e, out))
             return JA_OK;
+        if (give_up_after_stop(e, now_ms()))
+            return JA_EAGAIN;
         dispatch(e);
         uint32_t hellos = e->hellos;
         int n = wait_for_frames(e, nowait);

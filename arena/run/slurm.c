@@ -1179,6 +1179,45 @@ bool arena_slurm_workers_failed(arena_slurm_workers *w, char *err, size_t cap)
     return ended;
 }
 
+/* How long arena_slurm_workers_end waits for the workers' tasks to leave
+ * the queue after scancel (SIGTERM: a worker ends its matches and exits),
+ * then after scancel --signal=KILL (a worker stuck in a bot's call ignores
+ * the first), before it stops waiting. */
+#define WORKERS_TERM_WAIT_MS 5000
+#define WORKERS_KILL_WAIT_MS 30000
+
+/* Waits up to ms for the workers' tasks to leave the queue (or squeue to
+ * fail 30 times in a row): true when they did. */
+static bool tasks_gone(const arena_slurm_workers *w, long ms)
+{
+    char out[4096];
+    char *const sq[] = {"squeue", "-h", "-r", "-j", (char *)w->job, "-o", "%K", NULL};
+    for (long waited = 0, fails = 0; fails < 30; waited += 250) {
+        int st = run(sq, out, sizeof out);
+        if ((st == 0 && !out[0]) || (st != 0 && strstr(out, "Invalid job id")))
+            return true;
+        fails = st == 0 ? 0 : fails + 1;
+        if (waited >= ms)
+            return false;
+        sleep_ms(250);
+    }
+    return true;
+}
+
+/* scancel [--full how] job, its failure said in one line (not a job that
+ * has just ended, or is ending, meanwhile). */
+static void cancel_job(const arena_slurm_workers *w, const char *how)
+{
+    char out[4096];
+    char *const plain[] = {"scancel", (char *)w->job, NULL};
+    char *const sig[] = {"scancel", "--full", (char *)how, (char *)w->job, NULL};
+    if (run(how ? sig : plain, out, sizeof out) != 0 && !strstr(out, "Invalid job id") &&
+        !strstr(out, "already completing")) {
+        one_line(out, sizeof out);
+        fprintf(stderr, "arena: scancel %s%s%s: %s\n", how ? how : "", how ? " " : "", w->job, out);
+    }
+}
+
 void arena_slurm_workers_end(arena_slurm_workers **wp)
 {
     arena_slurm_workers *w = *wp;
@@ -1188,20 +1227,16 @@ void arena_slurm_workers_end(arena_slurm_workers **wp)
     unfollow(w);
     if (w->job[0]) {
         /* The workers quit when the arena says so; tasks not started yet
-         * (or not told) are cancelled. Then wait until none is left. */
-        char out[4096];
-        char *const sc[] = {"scancel", w->job, NULL};
-        char *const sq[] = {"squeue", "-h", "-r", "-j", w->job, "-o", "%K", NULL};
-        if (run(sc, out, sizeof out) != 0) {
-            one_line(out, sizeof out);
-            fprintf(stderr, "arena: scancel %s: %s\n", w->job, out);
-        }
-        for (int fails = 0; fails < 30;) {
-            int st = run(sq, out, sizeof out);
-            if ((st == 0 && !out[0]) || (st != 0 && strstr(out, "Invalid job id")))
-                break;
-            fails = st == 0 ? 0 : fails + 1;
-            sleep_ms(250);
+         * (or not told) are cancelled. Then wait until none is left: a
+         * worker that does not end (stuck in a bot) is killed; one still
+         * listed after that is said and not waited for. */
+        cancel_job(w, NULL);
+        if (!tasks_gone(w, WORKERS_TERM_WAIT_MS)) {
+            cancel_job(w, "--signal=KILL");
+            if (!tasks_gone(w, WORKERS_KILL_WAIT_MS))
+                fprintf(stderr, "arena: Slurm job %s: tasks still in the queue %d s after "
+                        "scancel --signal=KILL; not waiting for them (squeue -j %s)\n", w->job,
+                        (WORKERS_TERM_WAIT_MS + WORKERS_KILL_WAIT_MS) / 1000, w->job);
         }
     }
     if (w->key[0])

@@ -34,10 +34,12 @@ static void on_progress(void *ctx, uint32_t done, uint32_t total)
     progress_update(ctx, done);
 }
 
+/* A first signal stops the run (g_stop 1); a second one (2) also gives up
+ * the matches still at the workers at once (executor.h). */
 static void on_signal(int sig)
 {
     (void)sig;
-    g_stop = 1;
+    g_stop = g_stop ? 2 : 1;
 }
 
 /* Says a failure that does not stop the run, through the caller's

@@ -12,8 +12,11 @@
 # A job whose workers die fails the run with its log named. Bad
 # combinations are one-line usage errors that write nothing; a referee
 # refuses a key file others can read. No wall-clock deadline: waits poll
-# files or squeue. Usage: test_slurm_workers.sh ARENA
+# files or squeue. A worker stuck in a match does not hold a Ctrl-C: the
+# match is given up after a grace and the worker killed. Usage:
+# test_slurm_workers.sh ARENA GATE.so
 . "$(cd "$(dirname "$0")" && pwd)/lib.sh"
+GATE=$2
 
 "$ARENA" $T --db one.db -q --replays r1 >/dev/null
 port=$($PY "$here/../free_port.py")
@@ -64,6 +67,37 @@ check "Ctrl-C: the key file is removed" [ ! -e c.db.slurm/t1-workers.key ]
 rc=$?
 check "Ctrl-C, then again: exit 0 and the ladder of --jobs 1 (rc=$rc: $(tail -n 1 c2.err))" \
   eval '[ "$rc" = 0 ] && same_ladder one.db c.db 120 live'
+
+# A worker stuck in a match (gate.so waits, before its first match, for
+# hosts that never come, still sending heartbeats): Ctrl-C is bounded: the
+# matches at the worker are given up after the grace (one line), the job
+# is cancelled and its stuck task killed, the run exits 1 with the matches
+# recorded before kept (random against greedy may be); the same command
+# again finishes the rest: the ladder is a plain run's, none lost or
+# played twice.
+S="tournament brawljack --bots random,greedy,$GATE --rounds 1 --seed 7 --opt hands=1"
+"$ARENA" $S --db s1.db -q >/dev/null
+mkdir gs
+JA_TEST_GATE_DIR=$PWD/gs JA_TEST_GATE_HOSTS=99 "$ARENA" $S --db s.db --slurm-workers 1 $W \
+  >s.out 2>s.err &
+apid=$!
+job=$(job_of s.err)
+while [ -z "$(ls gs)" ]; do sleep 0.1; done # the worker is in the gate
+interrupt
+wait $apid
+rc=$?
+check "stuck worker, Ctrl-C: exit 1 (rc=$rc: $(tail -n 1 s.err))" [ "$rc" = 1 ]
+check "stuck worker, Ctrl-C: one line gives up the match at the worker" \
+  grep -qE "^arena: interrupted: [0-9]+ match(es)? still at the workers (is|are) left unplayed 10 s after the interrupt \(the same command plays (it|them)\)$" s.err
+check "stuck worker, Ctrl-C: the run says it was interrupted" \
+  grep -q "interrupted after [0-9] of 6 matches" s.err
+check "stuck worker, Ctrl-C: the job has left the queue" [ -z "$(tasks "$job")" ]
+check "stuck worker, Ctrl-C: no scancel error said" eval '! grep -q scancel s.err'
+"$ARENA" $S --db s.db --slurm-workers 1 $W -q >/dev/null 2>s2.err
+rc=$?
+check "stuck worker, then again: exit 0 and the results of a plain run (rc=$rc: $(tail -n 1 s2.err))" \
+  eval '[ "$rc" = 0 ] && [ "$("$ARENA" ladder export brawljack --opt hands=1 --jsonl --db s.db)" = \
+    "$("$ARENA" ladder export brawljack --opt hands=1 --jsonl --db s1.db)" ]'
 
 # Workers that die at once: the run stops and names the job's log.
 JACKARENA_REFEREE=/bin/false "$ARENA" $T --db d.db --slurm-workers 1 $W -q >d.out 2>d.err
