@@ -138,7 +138,10 @@ chmod 700 "$dir/munge"
 
 # The bridge of N nodes: B, the first /24 of 10.254 that no address or
 # route of the machine covers (but the default route), chosen and taken
-# under a lock, so that clusters started at the same time differ.
+# under a lock, so that clusters started at the same time differ. The lock
+# is flock(1) on the directory /tmp itself, which every cluster of the
+# machine sees and which is always there: no lock file is made, so none is
+# left behind.
 bridge() {
   local b taken
   for p in unshare nsenter ip; do
@@ -146,7 +149,7 @@ bridge() {
   done
   unshare --net --uts --mount true 2>/dev/null ||
     cannot "cannot make network, UTS and mount namespaces here (unshare --net --uts --mount): no cluster of $nodes nodes"
-  exec 9>/tmp/ja-slurm-cluster.lock && flock 9 || cannot "cannot lock /tmp/ja-slurm-cluster.lock"
+  exec 9</tmp && flock 9 || cannot "cannot lock the directory /tmp (flock)"
   for b in $(seq 0 255); do
     taken=$(ip -4 -o addr show to "10.254.$b.0/24"; ip -4 route show match "10.254.$b.0/24" | grep -v '^default')
     [ -z "$taken" ] || continue

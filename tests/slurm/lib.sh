@@ -3,7 +3,8 @@
 # cannot be installed, starts a private cluster (cluster.sh; of $NODES
 # nodes, 1 unless the test sets it, skipping where cluster.sh cannot make
 # their namespaces) in a temporary directory that is the working
-# directory, and stops it on exit. Gives check, expect, same_ladder,
+# directory, and stops it on exit (checking that it made no lock file in
+# /tmp). Gives check, expect, same_ladder,
 # job_of, tasks, held, digests and finish.
 set -u
 ARENA=$1
@@ -41,6 +42,11 @@ cd "$work"
 pass=0 fail=0
 check() { local d=$1; shift; if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $d"; fi; }
 
+# The bridge of a cluster of nodes is chosen under a lock on /tmp itself
+# (cluster.sh): the lock file earlier versions made there and left behind
+# is neither made nor touched (its inode and change time, or its absence).
+lockf=/tmp/ja-slurm-cluster.lock
+lock_before=$(stat -c '%i %Z' "$lockf" 2>/dev/null || echo none)
 t0=$(date +%s.%N)
 bash "$here/cluster.sh" start "$cluster" "$NODES"
 rc=$?
@@ -57,6 +63,8 @@ daemons=$(bash "$here/cluster.sh" pids "$cluster")
 want=3
 [ "$NODES" -gt 1 ] && want=$((2 + 3 * NODES))
 check "$want daemons run" [ "$(echo "$daemons" | wc -w)" = "$want" ]
+check "no lock file made or touched in /tmp ($lockf: $lock_before before)" \
+  [ "$(stat -c '%i %Z' "$lockf" 2>/dev/null || echo none)" = "$lock_before" ]
 
 T="tournament bombs --bots random,greedy,random --rounds 20 --seed 7"  # 120 matches: 6 seatings a round
 same_ladder() { # same_ladder A.db B.db [N [live]]: the same N (120) matches (digests),
