@@ -69,7 +69,9 @@ static const char HELP[] =
     "The worker exits when the arena says so, or when the arena has been silent\n"
     "for 10 s (heartbeats every second); exit status 1 then. A worker that never\n"
     "hears from the arena says so after those 10 s (a Curve arena needs\n"
-    "--server-key).\n";
+    "--server-key). Told to quit (or on SIGINT or SIGTERM), it lets the matches\n"
+    "in play end; one still in play 10 s later (a bot that does not answer) is\n"
+    "left, said in one line, and the worker exits 1.\n";
 
 static volatile sig_atomic_t g_stop;
 
@@ -132,6 +134,8 @@ typedef struct worker {
     uint32_t n_queue, n_held, max_jobs;
     uint32_t running;
     bool quit;
+    pthread_cond_t gone;         /* a slot thread has ended (n_gone) */
+    uint32_t n_gone;
 } worker;
 
 static bool same_setup(const worker *w, const char *ctx, size_t len)
@@ -349,6 +353,10 @@ static void *slot_main(void *arg)
         msgpack_sbuffer_destroy(&rsb[i]);
     free(r);
     zmq_close(push);
+    pthread_mutex_lock(&w->mu);
+    w->n_gone++;
+    pthread_cond_broadcast(&w->gone);
+    pthread_mutex_unlock(&w->mu);
     return NULL;
 }
 
@@ -567,6 +575,7 @@ static int worker_init(worker *w, uint32_t slots)
     }
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->work, NULL);
+    pthread_cond_init(&w->gone, NULL);
     return EXIT_OK;
 }
 
@@ -849,8 +858,35 @@ static bool loop_turn(session *s)
     return true;
 }
 
+/* How long the matches in play have to end once the worker stops (told
+ * to quit, or a signal): a bot that never answers would hold it for ever. */
+#define QUIT_GRACE_S 10
+
+/* Waits up to QUIT_GRACE_S for every slot thread to end; if one has not
+ * (a match still in play), says so and ends the process at once. */
+static void await_slots(session *s)
+{
+    worker *w = s->w;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += QUIT_GRACE_S;
+    pthread_mutex_lock(&w->mu);
+    int rc = 0;
+    while (w->n_gone < s->n_threads && rc != ETIMEDOUT)
+        rc = pthread_cond_timedwait(&w->gone, &w->mu, &until);
+    uint32_t left = s->n_threads - w->n_gone;
+    pthread_mutex_unlock(&w->mu);
+    if (left == 0)
+        return;
+    werr("%u match%s still in play %d s after the stop (a bot that does not answer); ending "
+         "without %s", left, left == 1 ? "" : "es", QUIT_GRACE_S, left == 1 ? "it" : "them");
+    rmdir(w->tmpdir);
+    _exit(EXIT_RUNTIME);
+}
+
 /* Stops the slot threads (each hands over what it played first, which
- * no one forwards any more) and frees the jobs still waiting. */
+ * no one forwards any more) and frees the jobs still waiting; a match
+ * still in play after the grace ends the process (await_slots). */
 static void stop_slots(session *s)
 {
     worker *w = s->w;
@@ -858,6 +894,7 @@ static void stop_slots(session *s)
     w->quit = true;
     pthread_cond_broadcast(&w->work);
     pthread_mutex_unlock(&w->mu);
+    await_slots(s);
     for (uint32_t i = 0; i < s->n_threads; i++)
         pthread_join(s->th[i], NULL);
     for (uint32_t i = 0; i < w->n_queue; i++)

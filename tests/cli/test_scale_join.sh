@@ -6,7 +6,8 @@
 # the arena hands b a match without a result from a (it used to wait for
 # one: forever here, and ctest's timeout would say so). The matches,
 # digests and results are those of `--jobs 1`, and both workers played.
-# No wall-clock deadline: waits poll files. Usage:
+# A worker stuck in a match holds neither a Ctrl-C of the arena nor its
+# own end for ever. No wall-clock deadline: waits poll files. Usage:
 # test_scale_join.sh ARENA REFEREE GATE.so
 set -u
 ARENA=$1 REFEREE=$2 GATE=$3
@@ -36,6 +37,30 @@ check "both workers played (got '$(ls gate | tr '\n' ' ')')" [ "$(ls gate | tr '
 "$ARENA" ladder export bombs --jsonl --db w.db >w.jsonl
 check "the matches, digests and results of --jobs 1" \
   eval '[ "$(wc -l <one.jsonl)" = 12 ] && cmp -s one.jsonl w.jsonl'
+wait
+
+# A worker stuck in a match (its gate waits for hosts that never come,
+# while it keeps sending heartbeats): Ctrl-C ends the arena all the same,
+# the matches at the worker given up in one line after the grace; the
+# worker, told to quit, ends by itself after its own grace, saying so.
+mkdir stuck
+"$ARENA" $T --db s.db -q --jobs 0 --workers tcp://127.0.0.1:$port --plain-tcp >s.out 2>s.err &
+apid=$!
+JA_TEST_GATE_DIR=$PWD/stuck JA_TEST_GATE_NAME=a JA_TEST_GATE_HOSTS=99 "$REFEREE" $W 2>s.werr &
+wpid=$!
+while [ ! -e stuck/a ]; do sleep 0.05; done # its first match waits for ever
+kill -INT $apid
+wait $apid
+rc=$?
+check "stuck worker, Ctrl-C: the arena exits 1 (rc=$rc: $(tail -n 1 s.err))" [ "$rc" = 1 ]
+check "stuck worker, Ctrl-C: one line gives up the matches at the worker" \
+  grep -qE "^arena: interrupted: [0-9]+ match(es)? still at the workers (is|are) left unplayed 10 s after the interrupt" s.err
+check "stuck worker, Ctrl-C: the run says it was interrupted" \
+  grep -q "interrupted after 0 of 12 matches" s.err
+wait $wpid
+rc=$?
+check "stuck worker: it ends by itself, saying why (rc=$rc: $(tail -n 1 s.werr))" \
+  eval '[ "$rc" != 0 ] && grep -q "^referee: error: 1 match still in play 10 s after the stop" s.werr'
 wait
 echo "cli_scale_join: $pass passed, $fail failed"
 [ "$fail" = 0 ]
