@@ -1236,7 +1236,7 @@ void arena_slurm_workers_end(arena_slurm_workers **wp)
             if (!tasks_gone(w, WORKERS_KILL_WAIT_MS))
                 fprintf(stderr, "arena: Slurm job %s: tasks still in the queue %d s after "
                         "scancel --signal=KILL; not waiting for them (squeue -j %s)\n", w->job,
-                        (WORKERS_TERM_WAIT_MS + WORKERS_KILL_WAIT_MS) / 1000, w->job);
+                        WORKERS_KILL_WAIT_MS / 1000, w->job);
         }
     }
     if (w->key[0])

@@ -48,7 +48,8 @@ mkdir stuck
 apid=$!
 JA_TEST_GATE_DIR=$PWD/stuck JA_TEST_GATE_NAME=a JA_TEST_GATE_HOSTS=99 "$REFEREE" $W 2>s.werr &
 wpid=$!
-while [ ! -e stuck/a ]; do sleep 0.05; done # its first match waits for ever
+# its first match waits for ever (or the worker ended: the checks say how)
+while [ ! -e stuck/a ] && kill -0 $wpid 2>/dev/null; do sleep 0.05; done
 kill -INT $apid
 wait $apid
 rc=$?

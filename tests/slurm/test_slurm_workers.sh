@@ -82,7 +82,8 @@ JA_TEST_GATE_DIR=$PWD/gs JA_TEST_GATE_HOSTS=99 "$ARENA" $S --db s.db --slurm-wor
   >s.out 2>s.err &
 apid=$!
 job=$(job_of s.err)
-while [ -z "$(ls gs)" ]; do sleep 0.1; done # the worker is in the gate
+# the worker is in the gate (or the run ended: the checks below say how)
+while [ -z "$(ls gs)" ] && kill -0 $apid 2>/dev/null; do sleep 0.1; done
 interrupt
 wait $apid
 rc=$?
