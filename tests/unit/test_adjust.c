@@ -13,6 +13,9 @@
  *    (adjust_decision) with each legal action in turn in the replay average
  *    to 0 per seat (to rounding), and are not all 0; and the per-decision
  *    terms add up to adjust_replay's;
+ *  - in a replay without the bots' own names, the random bot is known by
+ *    its display name, "random" or "random#2" (the same bot at a second
+ *    seat), and no other;
  *  - the adjustment of a replay is reproducible, and raw - deal - chance -
  *    action is the adjusted score;
  *  - errors: a game this build lacks, counts out of range, a recorded action
@@ -170,6 +173,35 @@ static void test_action_exact(void **state)
     ref_replay_free(&r);
 }
 
+/* A replay without the bots' own names (written before they were kept)
+ * names the random bot by its display name, with the arena's suffix for a
+ * second appearance of the same bot ("random#2": the two random seats of a
+ * Bombs match of random,greedy,random): the same terms as "random";
+ * another name takes no action term (and its playouts are greedy's). */
+static void test_random_names(void **state)
+{
+    (void)state;
+    const ja_game_rules *g = ja_game_find("brawljack");
+    ref_replay *r = am_play(g, "hands=1", 2, 23, greedy_brawljack_act);
+    assert_non_null(r);
+    adjust_opts o = {.rollouts = 2, .samples = 2, .policy = ADJUST_POLICY_PLAYERS,
+                     .horizon = ADJUST_HORIZON_DEAL};
+    adjust_result a, b;
+    char err[256];
+    assert_int_equal(adjust_replay(r, &o, &a, err, sizeof err), JA_OK);
+    assert_true(a.actions > 0);
+    snprintf(r->h.players[0].name, sizeof r->h.players[0].name, "random#2");
+    assert_int_equal(adjust_replay(r, &o, &b, err, sizeof err), JA_OK);
+    assert_memory_equal(&a, &b, sizeof a);
+    static const char *const OTHERS[] = {"random#", "random#2x", "randomx", "rand"};
+    for (size_t k = 0; k < sizeof OTHERS / sizeof OTHERS[0]; k++) {
+        snprintf(r->h.players[0].name, sizeof r->h.players[0].name, "%s", OTHERS[k]);
+        assert_int_equal(adjust_replay(r, &o, &b, err, sizeof err), JA_OK);
+        assert_int_equal(b.actions, 0);
+    }
+    ref_replay_free(&r);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -203,6 +235,7 @@ int main(void)
         cmocka_unit_test(test_zero_mean),
         cmocka_unit_test(test_action_exact),
         cmocka_unit_test(test_reproducible),
+        cmocka_unit_test(test_random_names),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
