@@ -40,6 +40,7 @@
 #include "bench_ismcts.h"
 #include "bench_vec.h"
 #include "bench_report.h"
+#include "bench_luck.h"
 #include "bench_rows.h"
 #include "ja_xalloc.h"
 
@@ -368,16 +369,17 @@ static const char HELP[] =
     "\n"
     "  --only SECTION  run these sections only (repeatable, or a comma list):\n"
     "                  engine, openspiel, referee, hosted, external, scale, slurm,\n"
-    "                  serve, report, bots, vecenv; the page keeps the other sections\n"
-    "                  as their last run left them (slurm needs root and Slurm's\n"
-    "                  packages, and openspiel --openspiel: without them each says\n"
-    "                  so and keeps its earlier figures)\n"
+    "                  serve, report, bots, vecenv, luck; the page keeps the other\n"
+    "                  sections as their last run left them (slurm needs root and\n"
+    "                  Slurm's packages, and openspiel --openspiel: without them\n"
+    "                  each says so and keeps its earlier figures)\n"
     "  --json          print one JSON object with every row on stdout (instead of\n"
     "                  a line per row)\n"
     "  --out FILE      the page to write (default docs/performance.md)\n"
     "  --matches N     matches per engine row (default 2000); the referee, external,\n"
-    "                  tournament and greedy rows scale with it: a small N is a\n"
-    "                  quick run\n"
+    "                  tournament and greedy rows scale with it, and the luck\n"
+    "                  section plays N/500 deals a game (at least 3: 4 by default,\n"
+    "                  about 2 minutes of CPU): a small N is a quick run\n"
     "  --bots DIR      the reference bots' plugins (default ../bots beside ja_bench)\n"
     "  --client PATH   the external bot program (default the SDK's ja_example_bot)\n"
     "  --openspiel PROGRAM  the OpenSpiel playouts program for the openspiel section\n"
@@ -407,6 +409,7 @@ static int sec_serve(FILE *md, const bench_opts *o);
 static int sec_report(FILE *md, const bench_opts *o);
 static int sec_bots(FILE *md, const bench_opts *o);
 static int sec_vecenv(FILE *md, const bench_opts *o);
+static int sec_luck(FILE *md, const bench_opts *o);
 
 /* one_cpu: a section of one thread whose figures are compared with each
  * other's (the engine, OpenSpiel's playouts against it, the referee against
@@ -421,18 +424,18 @@ static const struct {
     {"external", sec_external, false}, {"scale", sec_scale, false},
     {"slurm", sec_slurm, false},      {"serve", sec_serve, false},
     {"report", sec_report, false},    {"bots", sec_bots, true},
-    {"vecenv", sec_vecenv, true},
+    {"vecenv", sec_vecenv, true},     {"luck", sec_luck, false},
 };
 #define N_SECTIONS (sizeof SECTIONS / sizeof SECTIONS[0])
 /* The CPU each section of this run was pinned to, or -1. */
-static int g_pinned[N_SECTIONS] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
-_Static_assert(N_SECTIONS == 11, "g_pinned: one -1 a section");
+static int g_pinned[N_SECTIONS] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+_Static_assert(N_SECTIONS == 12, "g_pinned: one -1 a section");
 /* The 1-minute load average at each section's start and end in this run
  * (bench_loadavg; negative: unknown). */
 static double g_load[N_SECTIONS][2];
 #define SECTION_LIST                                                                       \
     "engine, openspiel, referee, hosted, external, scale, slurm, serve, report, bots, "    \
-    "vecenv"
+    "vecenv, luck"
 
 /* The seat counts measured for g: its fewest, 4 and its most (each once). */
 static int seat_counts(const ja_game_rules *g, uint32_t out[3])
@@ -1290,6 +1293,14 @@ static int sec_vecenv(FILE *md, const bench_opts *o)
     return bench_vec(md, o->bots_dir, o->matches, engine_rate);
 }
 
+/* The luck adjustment: matches / 500 deals a game (4 at the default), at
+ * least 3, at most 100. */
+static int sec_luck(FILE *md, const bench_opts *o)
+{
+    uint32_t deals = o->matches / 500;
+    return bench_luck(md, deals < 3 ? 3 : deals > 100 ? 100 : deals);
+}
+
 #define MARK_BEGIN "<!-- ja_bench section %s: begin -->\n"
 #define MARK_END "<!-- ja_bench section %s: end -->\n"
 
@@ -1361,7 +1372,7 @@ static const char PAGE_HEADER[] =
     "Re-run with `build/bench/ja_bench` from the repository root after a Release build\n"
     "(`bash scripts/setup.sh`). Tests never assert timings; this page is where speed\n"
     "is measured.\n\n"
-    "The page has eleven sections (" SECTION_LIST ").\n"
+    "The page has twelve sections (" SECTION_LIST ").\n"
     "`ja_bench --only SECTION` reruns one of them (repeatable, or a comma list) and\n"
     "replaces only that section's part of this page: the others keep the figures of\n"
     "the run that wrote them. Each section therefore begins with the run it comes\n"
