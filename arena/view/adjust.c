@@ -60,9 +60,12 @@ typedef struct adj_ctx {
     uint8_t *obs;                     /* a greedy seat's observation */
     greedy_act_fn pol[JA_MAX_SEATS];  /* each seat's playout policy; NULL: random */
     adjust_horizon horizon;
+    uint32_t stop_deal; /* horizon deal: the deal playouts end with; NO_STOP: the valued state's */
     adjust_quantity quantity;
     double v_next[JA_MAX_SEATS]; /* value of the real state after the event */
 } adj_ctx;
+
+#define NO_STOP UINT32_MAX
 
 /* The seed of sample or playout k of the chance event `key` (0 the deal,
  * t + 1 decision t) on stream. */
@@ -116,6 +119,8 @@ static void rollout(adj_ctx *c, const void *st, uint64_t seed, double *acc)
     ja_rng_stream(&rng, seed, STREAM_ROLL, 0);
     ja_outcome o;
     uint32_t deal = c->ch->progress(c->roll, &o);
+    if (c->stop_deal != NO_STOP)
+        deal = c->stop_deal; /* a state past it: the scores so far */
     for (uint32_t mask; (mask = g->to_act(c->roll)) != 0;) {
         if (c->horizon == ADJUST_HORIZON_DEAL && c->ch->progress(c->roll, &o) != deal)
             break;
@@ -275,6 +280,33 @@ static int action_term(adj_ctx *c, uint32_t t, uint32_t mask, const ja_action *b
     return JA_OK;
 }
 
+/* The horizon of decision t's action terms: with horizon deal, every
+ * state valued for them (after each legal action, its reshuffles) is
+ * played to the end of the deal in play at c->cur (c->stop_deal; a state
+ * past it is worth its scores so far), so that an action ending the deal
+ * is not valued with the next deal's points as well, which the others
+ * lack (a fixed function of c->cur: the terms keep mean 0). taken, W of
+ * the recorded actions by as the chance term valued it, is valued again
+ * to that horizon when they end the deal. */
+static int action_horizon(adj_ctx *c, uint32_t t, uint32_t mask, const ja_action *by,
+                          double *taken, char *err, size_t cap)
+{
+    ja_outcome o;
+    if (c->horizon != ADJUST_HORIZON_DEAL)
+        return JA_OK;
+    c->stop_deal = c->ch->progress(c->cur, &o);
+    if (c->ch->progress(c->next, &o) == c->stop_deal)
+        return JA_OK; /* valued to the end of this deal already */
+    double diff[JA_MAX_SEATS] = {0}, vx[JA_MAX_SEATS] = {0};
+    int nd = sample_after(c, t, mask, by, c->next, diff, err, cap);
+    if (nd < 0)
+        return JA_EMISMATCH;
+    if ((uint32_t)nd < c->samples)
+        value(c, c->next, (uint64_t)t + 1, vx);
+    mean_after(c, nd, diff, vx, taken);
+    return JA_OK;
+}
+
 /* Whether the action of this record is the known policy's choice: a
  * random seat's, asked, not forced, without a fault. */
 static bool policy_known(const adj_ctx *c, const ref_replay_rec *rec)
@@ -332,7 +364,10 @@ static int decision_term(adj_ctx *c, uint32_t t, bool terms, adjust_result *out,
             value(c, c->next, (uint64_t)t + 1, vnext);
         valued = true;
         mean_after(c, nd, diff, vnext, taken);
-        int rc = action_term(c, t, sp->seats, by, rec->seat, nl, taken, out->action, err, cap);
+        int rc = action_horizon(c, t, sp->seats, by, taken, err, cap);
+        if (rc == JA_OK)
+            rc = action_term(c, t, sp->seats, by, rec->seat, nl, taken, out->action, err, cap);
+        c->stop_deal = NO_STOP;
         if (rc != JA_OK)
             return rc;
         out->actions++;
@@ -411,6 +446,7 @@ static int adj_open(adj_ctx *c, const ref_replay *r, const adjust_opts *o, char 
     c->n = r->h.n_seats;
     c->rollouts = o->rollouts;
     c->horizon = o->horizon;
+    c->stop_deal = NO_STOP;
     c->quantity = o->quantity;
     c->samples = o->samples;
     c->skip = o->skip;

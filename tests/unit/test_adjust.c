@@ -105,6 +105,77 @@ static void state_before(const ref_replay *r, uint32_t t, void *st)
     }
 }
 
+/* The mean over seat 0's nl legal actions l at decision t of r (each put
+ * in the replay in turn) of its action term, per seat, into mean; returns
+ * the sum of the terms' absolute values. */
+static double terms_over_actions(ref_replay *r, const adjust_opts *o, uint32_t t,
+                                 const ja_action *l, uint32_t nl, double mean[2])
+{
+    ref_replay_rec *rec = &r->recs[r->steps[t].first];
+    uint32_t code = rec->code;
+    double size = 0;
+    char err[256];
+    mean[0] = mean[1] = 0;
+    for (uint32_t j = 0; j < nl; j++) {
+        rec->code = l[j].code;
+        adjust_result a;
+        assert_int_equal(adjust_decision(r, o, t, &a, err, sizeof err), JA_OK);
+        assert_int_equal(a.actions, 1);
+        for (int s = 0; s < 2; s++) {
+            mean[s] += a.action[s] / nl;
+            size += fabs(a.action[s]);
+        }
+    }
+    rec->code = code;
+    return size;
+}
+
+/* With --horizon deal, at a decision where one of the random seat's
+ * actions ends the deal (BrawlJack, 2 hands), every action is valued to
+ * the end of the deal in play (the one ending it at its scores, without
+ * the next deal's): the terms still average to 0 over the actions. */
+static void test_action_deal_end(void **state)
+{
+    (void)state;
+    const ja_game_rules *g = ja_game_find("brawljack");
+    const ja_ext_chance *ch = ja_rules_extension(g, JA_EXT_CHANCE);
+    adjust_opts o = {.rollouts = 3, .samples = 2, .policy = ADJUST_POLICY_PLAYERS,
+                     .horizon = ADJUST_HORIZON_DEAL};
+    uint8_t *st = ja_xcalloc(2, g->state_size), *x = st + g->state_size;
+    ja_action *l = ja_xcalloc(g->max_actions, sizeof *l);
+    uint32_t checked = 0, nonzero = 0;
+    for (uint64_t seed = 1; seed < 40 && checked < 3; seed++) {
+        ref_replay *r = am_play(g, "hands=2", 2, seed, greedy_brawljack_act);
+        for (uint32_t t = 0; t < r->n_steps && checked < 3; t++) {
+            if (r->steps[t].seats != 1u || r->recs[r->steps[t].first].n_legal < 2)
+                continue;
+            state_before(r, t, st);
+            ja_outcome so;
+            uint32_t nl = g->legal(st, 0, l, g->max_actions), ends = 0;
+            uint32_t deal = ch->progress(st, &so);
+            for (uint32_t j = 0; j < nl; j++) {
+                memcpy(x, st, g->state_size);
+                assert_int_equal(g->apply(x, 1u, l + j), JA_OK);
+                ends += g->to_act(x) != 0 && ch->progress(x, &so) != deal;
+            }
+            if (ends == 0 || ends == nl)
+                continue;
+            double mean[2], size = terms_over_actions(r, &o, t, l, nl, mean);
+            print_message("  seed %llu decision %u: %u actions, %u end the deal, mean term "
+                          "%+.2e %+.2e, mean |term| %.3f\n", (unsigned long long)seed, t, nl, ends,
+                          mean[0], mean[1], size / (2 * nl));
+            nonzero += size > 0;
+            assert_true(fabs(mean[0]) < 1e-9 && fabs(mean[1]) < 1e-9);
+            checked++;
+        }
+        ref_replay_free(&r);
+    }
+    assert_int_equal(checked, 3);
+    assert_true(nonzero > 0);
+    free(st);
+    free(l);
+}
+
 /* At the random seat's first 4 decisions among 2 actions or more: the
  * mean of decision t's action term over its legal actions (each put in the
  * replay in turn) is 0, since every alternative is valued on the same seeds
@@ -127,19 +198,8 @@ static void test_action_exact(void **state)
         if (r->steps[t].seats != 1u || rec->n_legal < 2)
             continue;
         state_before(r, t, st);
-        uint32_t nl = g->legal(st, 0, l, g->max_actions), code = rec->code;
-        double mean[2] = {0}, size = 0;
-        for (uint32_t j = 0; j < nl; j++) {
-            rec->code = l[j].code;
-            adjust_result a;
-            assert_int_equal(adjust_decision(r, &o, t, &a, err, sizeof err), JA_OK);
-            assert_int_equal(a.actions, 1);
-            for (int s = 0; s < 2; s++) {
-                mean[s] += a.action[s] / nl;
-                size += fabs(a.action[s]);
-            }
-        }
-        rec->code = code;
+        uint32_t nl = g->legal(st, 0, l, g->max_actions);
+        double mean[2], size = terms_over_actions(r, &o, t, l, nl, mean);
         adjust_result a; /* no term: a fault's default, or asked not to */
         rec->fault = JA_FAULT_TIMEOUT;
         assert_int_equal(adjust_decision(r, &o, t, &a, err, sizeof err), JA_OK);
@@ -234,6 +294,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_mean),
         cmocka_unit_test(test_action_exact),
+        cmocka_unit_test(test_action_deal_end),
         cmocka_unit_test(test_reproducible),
         cmocka_unit_test(test_random_names),
         cmocka_unit_test(test_errors),
