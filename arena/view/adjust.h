@@ -50,7 +50,9 @@ extern const char *const ADJUST_POLICY_NAMES[ADJUST_POLICIES]; /* "random" ... *
 
 /* Where a playout stops: at the end of the deal in play (its scores then:
  * the later deals do not depend on this one's chance, and leaving them out
- * leaves out their noise), or at the end of the match. */
+ * leaves out their noise; for the action terms of a decision, the deal in
+ * play at the decision, so that an action ending it is valued as the
+ * others), or at the end of the match. */
 typedef enum adjust_horizon { ADJUST_HORIZON_DEAL, ADJUST_HORIZON_MATCH, ADJUST_HORIZONS } adjust_horizon;
 extern const char *const ADJUST_HORIZON_NAMES[ADJUST_HORIZONS]; /* "deal", "match" */
 
