@@ -272,7 +272,8 @@ static void luck_rows(FILE *md, size_t k, const luck_stats *s)
             LUCK_GAMES[k].game, (unsigned)LUCK_GAMES[k].rollouts, (unsigned)LUCK_GAMES[k].samples,
             s->matches, s->deals, per,
             isfinite(dup) ? bench_ratio_cell(row, false, spread, sizeof spread) : "raw constant",
-            bench_row_target(row, cell, sizeof cell), s->mean_raw, s->half, s->mean_adj,
+            isfinite(dup) ? bench_row_target(row, cell, sizeof cell) : "≤ 0.5, not measured",
+            s->mean_raw, s->half, s->mean_adj,
             s->half_adj, s->cpu_ms);
 }
 

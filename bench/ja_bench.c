@@ -379,7 +379,7 @@ static const char HELP[] =
     "  --matches N     matches per engine row (default 2000); the referee, external,\n"
     "                  tournament and greedy rows scale with it, and the luck\n"
     "                  section plays N/500 deals a game (at least 3: 4 by default,\n"
-    "                  about 2 minutes of CPU): a small N is a quick run\n"
+    "                  about a minute of CPU): a small N is a quick run\n"
     "  --bots DIR      the reference bots' plugins (default ../bots beside ja_bench)\n"
     "  --client PATH   the external bot program (default the SDK's ja_example_bot)\n"
     "  --openspiel PROGRAM  the OpenSpiel playouts program for the openspiel section\n"
