@@ -242,6 +242,22 @@ static void mean_after(const adj_ctx *c, int nd, const double *diff, const doubl
         w[i] = (diff[i] + (double)(c->samples - (uint32_t)nd) * vx[i]) / c->samples;
 }
 
+/* W(by) at decision t into w: the mean over the K reshuffles of c->cur of
+ * the value after the joint action by of the seats mask, x being
+ * apply(cur, by). JA_OK, or JA_EMISMATCH with err (sample_after). */
+static int w_after(adj_ctx *c, uint32_t t, uint32_t mask, const ja_action *by, const void *x,
+                   double *w, char *err, size_t cap)
+{
+    double diff[JA_MAX_SEATS] = {0}, vx[JA_MAX_SEATS] = {0};
+    int nd = sample_after(c, t, mask, by, x, diff, err, cap);
+    if (nd < 0)
+        return JA_EMISMATCH;
+    if ((uint32_t)nd < c->samples)
+        value(c, x, (uint64_t)t + 1, vx);
+    mean_after(c, nd, diff, vx, w);
+    return JA_OK;
+}
+
 /* Seat s's action term at decision t (mask, by the recorded actions, taken
  * W of the action taken): taken - the mean of W over seat s's nl legal
  * actions at c->cur, in c->alts (uniform: the random bot's policy), every
@@ -254,7 +270,7 @@ static int action_term(adj_ctx *c, uint32_t t, uint32_t mask, const ja_action *b
     ja_action b[JA_MAX_SEATS];
     memcpy(b, by, sizeof b);
     for (uint32_t j = 0; j < nl; j++) {
-        double w[JA_MAX_SEATS], diff[JA_MAX_SEATS] = {0}, vx[JA_MAX_SEATS] = {0};
+        double w[JA_MAX_SEATS];
         if (c->alts[j].code == by[s].code) {
             memcpy(w, taken, sizeof w);
         } else {
@@ -265,12 +281,8 @@ static int action_term(adj_ctx *c, uint32_t t, uint32_t mask, const ja_action *b
                          c->alts[j].code);
                 return JA_EMISMATCH;
             }
-            int nd = sample_after(c, t, mask, b, c->x, diff, err, cap);
-            if (nd < 0)
+            if (w_after(c, t, mask, b, c->x, w, err, cap) != JA_OK)
                 return JA_EMISMATCH;
-            if ((uint32_t)nd < c->samples)
-                value(c, c->x, (uint64_t)t + 1, vx);
-            mean_after(c, nd, diff, vx, w);
         }
         for (uint32_t i = 0; i < c->n; i++)
             mean[i] += w[i] / nl;
@@ -297,14 +309,7 @@ static int action_horizon(adj_ctx *c, uint32_t t, uint32_t mask, const ja_action
     c->stop_deal = c->ch->progress(c->cur, &o);
     if (c->ch->progress(c->next, &o) == c->stop_deal)
         return JA_OK; /* valued to the end of this deal already */
-    double diff[JA_MAX_SEATS] = {0}, vx[JA_MAX_SEATS] = {0};
-    int nd = sample_after(c, t, mask, by, c->next, diff, err, cap);
-    if (nd < 0)
-        return JA_EMISMATCH;
-    if ((uint32_t)nd < c->samples)
-        value(c, c->next, (uint64_t)t + 1, vx);
-    mean_after(c, nd, diff, vx, taken);
-    return JA_OK;
+    return w_after(c, t, mask, by, c->next, taken, err, cap);
 }
 
 /* Whether the action of this record is the known policy's choice: a
