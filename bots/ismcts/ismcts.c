@@ -121,6 +121,7 @@ typedef struct greedy_entry {
     horizon_fn hand_end;   /* horizon=hand: the value where the current hand ends; NULL: none */
     int (*last)(const void *root); /* 1 when root's hand is the match's last, so that
                                       no playout reaches another (NULL: not known) */
+    double drop;           /* drop=auto: the paired test's futility threshold here */
 } greedy_entry;
 
 /* The per-game budgets of iters=auto and verify=auto: a decision at about
@@ -135,6 +136,7 @@ typedef struct greedy_entry {
 #define STEPS_BRUISE_JACK 0u
 #define VERIFY_BRUISE_JACK 5000u /* with horizon=hand: playouts of one hand */
 #define ANCHOR_BRUISE_JACK 1.8
+#define DROP_BRUISE_JACK ISMCTS_DEFAULT_DROP
 #define ITERS_JITB 800u
 #define STEPS_JITB 0u
 #define VERIFY_JITB 800u
@@ -145,10 +147,11 @@ static const greedy_entry GREEDY[] = {
     /* Taylor Blackjack (1.4): the paired test (threshold 1.96), the search
      * on an eighth of 1.3's steps to choose what it tests (docs/bots.md). */
     {"taylor-blackjack", JA_TAYLOR_OBS_VERSION, greedy_taylor_act, greedy_taylor_act, 0, 1.96,
-     VERIFY_TAYLOR, ITERS_TAYLOR, STEPS_TAYLOR, taylor_game_end, taylor_last_game},
+     VERIFY_TAYLOR, ITERS_TAYLOR, STEPS_TAYLOR, taylor_game_end, taylor_last_game,
+     ISMCTS_DEFAULT_DROP},
 #ifdef GREEDY_HAVE_BRAWLJACK
     {"brawljack", JA_BRAWLJACK_OBS_VERSION, greedy_brawljack_act, greedy_brawljack_act, 1, 2.5,
-     VERIFY_BRAWLJACK, ITERS_BRAWLJACK, STEPS_BRAWLJACK, NULL, NULL},
+     VERIFY_BRAWLJACK, ITERS_BRAWLJACK, STEPS_BRAWLJACK, NULL, NULL, ISMCTS_DEFAULT_DROP},
 #endif
 #ifdef GREEDY_HAVE_BRUISE_JACK
     /* Bruise Jack and Jack in the Box: the tree's own statistics did not
@@ -156,15 +159,16 @@ static const greedy_entry GREEDY[] = {
      * BrawlJack it more than tripled the margin over greedy. */
     {"bruise-jack", JA_BRUISE_JACK_OBS_VERSION, greedy_bruise_jack_act,
      greedy_bruise_jack_fast_act, 0, ANCHOR_BRUISE_JACK, VERIFY_BRUISE_JACK, ITERS_BRUISE_JACK,
-     STEPS_BRUISE_JACK, bj_hand_end, NULL},
+     STEPS_BRUISE_JACK, bj_hand_end, NULL, DROP_BRUISE_JACK},
 #endif
 #ifdef GREEDY_HAVE_JACK_IN_THE_BOX
     {"jack-in-the-box", JA_JITB_OBS_VERSION, greedy_jack_in_the_box_act,
-     greedy_jack_in_the_box_act, 1, 2.5, VERIFY_JITB, ITERS_JITB, STEPS_JITB, NULL, NULL},
+     greedy_jack_in_the_box_act, 1, 2.5, VERIFY_JITB, ITERS_JITB, STEPS_JITB, NULL, NULL,
+     ISMCTS_DEFAULT_DROP},
 #endif
 #ifdef GREEDY_HAVE_BOMBS
     {"bombs", JA_BOMBS_OBS_VERSION, greedy_bombs_act, greedy_bombs_act, 0, 1.96, 0, ITERS_BOMBS,
-     STEPS_BOMBS, NULL, NULL},
+     STEPS_BOMBS, NULL, NULL, ISMCTS_DEFAULT_DROP},
 #endif
 };
 
@@ -256,6 +260,8 @@ static int create(const ja_host_api *host, void *hctx, const char *game, int32_t
                 b->p.anchor = GREEDY[i].anchor;
             if (p.verify == ISMCTS_VERIFY_AUTO)
                 b->p.verify = GREEDY[i].verify;
+            if (p.drop == ISMCTS_DROP_AUTO)
+                b->p.drop = GREEDY[i].drop;
             if (p.iters == ISMCTS_ITERS_AUTO)
                 b->p.iters = GREEDY[i].iters;
             if (p.steps == ISMCTS_STEPS_AUTO && p.iters == ISMCTS_ITERS_AUTO)
@@ -274,6 +280,8 @@ static int create(const ja_host_api *host, void *hctx, const char *game, int32_t
         b->p.verify = 0; /* a game without a heuristic: nothing to test against */
     if (b->p.iters == ISMCTS_ITERS_AUTO)
         b->p.iters = ISMCTS_DEFAULT_ITERS;
+    if (b->p.drop == ISMCTS_DROP_AUTO)
+        b->p.drop = ISMCTS_DEFAULT_DROP;
     if (b->p.steps == ISMCTS_STEPS_AUTO)
         b->p.steps = 0; /* iters given, or a game without its own budget: iterations alone */
     if (p.rollout == ISMCTS_ROLLOUT_GREEDY && !b->greedy) {
@@ -576,8 +584,8 @@ static uint32_t anchored(ismcts *b, const ja_decision *d, const node *best, uint
 #define VERIFY_CANDS 4u
 #define VERIFY_MIN 30u
 /* Early stopping (early=on): every VERIFY_MIN pairs, a candidate whose mean
- * difference is at or below minus one standard error (every pair equal so
- * far included) is dropped, and the test ends when none is left or one
+ * difference is at or below minus `drop` standard errors (1 by default;
+ * every pair equal so far included) is dropped, and the test ends when none is left or one
  * beats greedy by VERIFY_EARLY_Z standard errors. Dropping only lowers the
  * rate of false departures from greedy; the early win is judged at a
  * threshold whose chance under "no gain" is about 2e-4 a look. */
@@ -688,13 +696,14 @@ static uint32_t verify_best(const verify_sums *v, double z)
 }
 
 /* Early stopping at a look (every VERIFY_MIN pairs): drops the candidates
- * that cannot be expected to win; 1 when the test is decided. */
-static int verify_look(verify_sums *v)
+ * at or below minus `drop` standard errors, which cannot be expected to
+ * win; 1 when the test is decided. */
+static int verify_look(verify_sums *v, double drop)
 {
     uint32_t live = 0;
     double se;
     for (uint32_t j = 1; j < v->nc; j++) {
-        if (v->live[j] && verify_mean(v, j, &se) <= -se)
+        if (v->live[j] && verify_mean(v, j, &se) <= -drop * se)
             v->live[j] = 0;
         live += v->live[j];
     }
@@ -727,7 +736,7 @@ static uint32_t paired_test(ismcts *b, const ja_decision *d, uint32_t gi, int64_
     for (uint32_t k = 0; k < b->p.verify; k++) {
         if (stop != INT64_MAX && now_ms() >= stop)
             break;
-        if (verify_pair(b, d, &v) && b->p.early && v.ok % VERIFY_MIN == 0 && verify_look(&v))
+        if (verify_pair(b, d, &v) && b->p.early && v.ok % VERIFY_MIN == 0 && verify_look(&v, b->p.drop))
             break;
     }
     if (v.ok < VERIFY_MIN)

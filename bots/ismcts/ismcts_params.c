@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const char *const KEYS[] = {"iters", "ms", "c", "nodes", "rollout", "anchor", "verify",
-                                   "early",   "steps",  "horizon", NULL};
+                                   "early",   "steps",  "horizon", "drop", NULL};
 /* In the order of ismcts_rollout. */
 static const char *const ROLLOUTS[] = {"auto", "random", "greedy", NULL};
 static const char *const ONOFF[] = {"off", "on", NULL};
@@ -41,7 +41,7 @@ int ismcts_params_parse(const char *text, ismcts_params *p, char *err, size_t ca
 {
     *p = (ismcts_params){ISMCTS_ITERS_AUTO, 0, ISMCTS_DEFAULT_C, ISMCTS_DEFAULT_NODES,
                          ISMCTS_ROLLOUT_AUTO, ISMCTS_ANCHOR_AUTO, ISMCTS_VERIFY_AUTO, ISMCTS_STEPS_AUTO,
-                         true, ISMCTS_HORIZON_AUTO};
+                         true, ISMCTS_HORIZON_AUTO, ISMCTS_DROP_AUTO};
     int64_t ms, nodes;
     int rollout = 0, early = 1, horizon = 0;
     double verify = -1, iters = 0, steps = -1;
@@ -67,6 +67,8 @@ int ismcts_params_parse(const char *text, ismcts_params *p, char *err, size_t ca
         rc = ja_params_word(text, "early", ONOFF, 1, &early, err, cap);
     if (rc == JA_OK)
         rc = ja_params_word(text, "horizon", HORIZONS, ISMCTS_HORIZON_AUTO, &horizon, err, cap);
+    if (rc == JA_OK)
+        rc = auto_or(text, "drop", false, 0, 10, &p->drop, err, cap);
     if (rc != JA_OK)
         return rc;
     if (iters && ms) {

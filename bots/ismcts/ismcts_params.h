@@ -15,6 +15,8 @@
 #define ISMCTS_DEFAULT_NODES 65536u
 #define ISMCTS_ANCHOR_AUTO (-1.0) /* anchor=auto: the game's value (ismcts.c GREEDY[]) */
 #define ISMCTS_VERIFY_AUTO UINT32_MAX /* verify=auto: the game's value (ismcts.c GREEDY[]) */
+#define ISMCTS_DROP_AUTO (-1.0) /* drop=auto: the game's value (ismcts.c GREEDY[]) */
+#define ISMCTS_DEFAULT_DROP 1.0 /* drop=auto in a game without its own value */
 #define ISMCTS_MAX_VERIFY 100000u
 #define ISMCTS_STEPS_AUTO UINT32_MAX /* steps=auto: the game's value with iters=auto, else none */
 #define ISMCTS_MAX_STEP_BUDGET 1000000000u
@@ -55,6 +57,9 @@ typedef struct ismcts_params {
                               (0: none); ISMCTS_STEPS_AUTO: the game's default */
     bool early;            /* the paired test stops early (futility and clear wins) */
     ismcts_horizon horizon; /* playouts end with the match or the current hand */
+    double drop;           /* early=on: a candidate whose mean difference is at or below
+                              minus this many standard errors at a look is dropped;
+                              ISMCTS_DROP_AUTO: the game's default */
 } ismcts_params;
 
 /* Fills p from text ("" or NULL: the defaults). JA_OK, or JA_EINVAL with a

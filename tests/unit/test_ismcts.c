@@ -19,6 +19,8 @@
  *    greedy somewhere;
  *  - the budgets: steps=N ends the search, the search is skipped where the
  *    paired test takes every action, early stopping is deterministic;
+ *  - the paired test's futility threshold (drop=X): deterministic, auto
+ *    is each game's value, and it changes what is played;
  *  - the playouts' horizon (Bruise Jack): horizon=hand is deterministic,
  *    plays horizon=match's match when the hand is the match's last, and
  *    another match when later hands are valued instead of played; refused
@@ -193,7 +195,7 @@ static void test_params(void **state)
     ref_seat_close(&seat);
     refused("iters=0", "parameter 'iters' must be auto or an integer from 1 to 10000000, not '0'");
     refused("iterz=5", "unknown parameter 'iterz' (known: iters, ms, c, nodes, rollout, anchor, "
-                       "verify, early, steps, horizon)");
+                       "verify, early, steps, horizon, drop)");
     refused("early=yes", "parameter 'early'");
     refused("horizon=turn", "parameter 'horizon'");
     refused("steps=-1", "parameter 'steps' must be auto or an integer from 0 to 1000000000");
@@ -208,9 +210,11 @@ static void test_params(void **state)
     const char *ok[] = {"anchor=auto", "anchor=0", "anchor=2.5:iters=4", "verify=auto:iters=4",
                         "verify=0", "verify=3:iters=4", "ms=5:c=0:rollout=greedy:nodes=16",
                         "iters=auto", "steps=0", "steps=auto:iters=4", "iters=9:steps=100",
-                        "early=off", "early=on:verify=3", "horizon=auto", "horizon=match"};
-    const char *no[] = {"anchor=11", "anchor=-1", "anchor=", "anchor=x",
-                        "verify=-1", "verify=100001", "verify=", "verify=x"};
+                        "early=off", "early=on:verify=3", "horizon=auto", "horizon=match",
+                        "drop=auto", "drop=0", "drop=2.5:verify=3"};
+    const char *no[] = {"anchor=11", "anchor=-1", "anchor=", "anchor=x", "verify=-1",
+                        "verify=100001", "verify=", "verify=x", "drop=-0.5", "drop=10.5",
+                        "drop=", "drop=x"};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         ref_bot *k = open_params("bots/ja_ismcts.so", ok[i]);
         assert_int_equal(ref_seat_open(k, &sc, &seat, err, sizeof err), JA_OK);
@@ -220,6 +224,8 @@ static void test_params(void **state)
     for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
         refused(no[i], strncmp(no[i], "anchor", 6) == 0
                            ? "parameter 'anchor' must be auto or a number from 0 to 10"
+                       : strncmp(no[i], "drop", 4) == 0
+                           ? "parameter 'drop' must be auto or a number from 0 to 10"
                            : "parameter 'verify' must be auto or an integer from 0 to 100000");
 }
 
@@ -350,6 +356,55 @@ static void test_budgets(void **state)
     ref_bot_destroy(&early);
 }
 
+/* The paired test's futility threshold (drop=X, version 1.5), Bruise Jack
+ * with ismcts on seat 0 and greedy on seat 1, at most 300 pairs and
+ * anchor=0 (any positive mean departs from greedy, so how long a candidate
+ * is kept decides):
+ *  - drop=X is deterministic;
+ *  - drop=auto plays drop=1's match in BrawlJack (its default) and
+ *    DROP_BRUISE_JACK's in Bruise Jack;
+ *  - drop=0 (a candidate at or below zero is dropped at the first look)
+ *    and drop=10 (almost never dropped) play different matches: a
+ *    candidate behind greedy's answer after 30 pairs and ahead of it after
+ *    300 must be met somewhere, or this test could not tell the threshold
+ *    from nothing. */
+#define DROP_BJ_TEXT "1" /* Bruise Jack's drop=auto: DROP_BRUISE_JACK in ismcts.c */
+static void test_drop(void **state)
+{
+    bots *b = *state;
+    if (!ja_game_find("bruise-jack") || !ja_game_find("brawljack"))
+        skip();
+    ref_bot *lo = open_params("bots/ja_ismcts.so", "verify=300:anchor=0:drop=0");
+    ref_bot *hi = open_params("bots/ja_ismcts.so", "verify=300:anchor=0:drop=10");
+    ref_bot *au = open_params("bots/ja_ismcts.so", "verify=300:anchor=0");
+    ref_bot *bj = open_params("bots/ja_ismcts.so", "verify=300:anchor=0:drop=" DROP_BJ_TEXT);
+    const mcase four = {"bruise-jack", 2, {"hands=4"}};
+    ref_match_result r1, r2, r3;
+    play_case(&four, hi, b->greedy, 29, &r1);
+    play_case(&four, hi, b->greedy, 29, &r2);
+    if (memcmp(r1.digest, r2.digest, sizeof r1.digest) != 0)
+        fail_msg("bruise-jack: drop=10 gave two matches for one seed");
+    play_case(&four, lo, b->greedy, 29, &r2);
+    assert_memory_not_equal(r1.digest, r2.digest, sizeof r1.digest);
+    play_case(&four, au, b->greedy, 29, &r1);
+    play_case(&four, bj, b->greedy, 29, &r3);
+    if (memcmp(r1.digest, r3.digest, sizeof r1.digest) != 0)
+        fail_msg("bruise-jack: drop=auto is not drop=" DROP_BJ_TEXT);
+    ref_bot_destroy(&bj);
+    bj = open_params("bots/ja_ismcts.so", "iters=16:verify=300:anchor=0:drop=1");
+    ref_bot_destroy(&au);
+    au = open_params("bots/ja_ismcts.so", "iters=16:verify=300:anchor=0");
+    const mcase brawl = {"brawljack", 2, {"hands=1"}};
+    play_case(&brawl, au, b->greedy, 29, &r1);
+    play_case(&brawl, bj, b->greedy, 29, &r3);
+    if (memcmp(r1.digest, r3.digest, sizeof r1.digest) != 0)
+        fail_msg("brawljack: drop=auto is not drop=1");
+    ref_bot_destroy(&lo);
+    ref_bot_destroy(&hi);
+    ref_bot_destroy(&au);
+    ref_bot_destroy(&bj);
+}
+
 /* The playouts' horizon (version 1.4), Bruise Jack with ismcts on seat 0
  * and greedy on seat 1, the paired test with anchor=0 (any positive mean
  * departs from greedy, so the values the playouts bring back decide):
@@ -442,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_anchor),
         cmocka_unit_test(test_verify),
         cmocka_unit_test(test_budgets),
+        cmocka_unit_test(test_drop),
         cmocka_unit_test(test_horizon),
         cmocka_unit_test(test_flat_mc_example),
     };
