@@ -165,6 +165,28 @@ static const ja_bot_desc *load_random(const char *bots_dir)
     return entry();
 }
 
+/* The section runs pinned to one CPU (ja_bench.c), which would put every
+ * thread of the threaded batch on that CPU: its batch is made (so that its
+ * pool's threads inherit it) and stepped with the calling thread free to
+ * run on every CPU the process may use, then pinned again. */
+static void affinity_widen(cpu_set_t *saved)
+{
+    cpu_set_t any;
+    CPU_ZERO(&any);
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        CPU_SET(c, &any); /* the kernel keeps the CPUs allowed */
+    if (sched_getaffinity(0, sizeof *saved, saved) == 0)
+        (void)sched_setaffinity(0, sizeof any, &any);
+    else
+        CPU_ZERO(saved);
+}
+
+static void affinity_restore(const cpu_set_t *saved)
+{
+    if (CPU_COUNT(saved) > 0)
+        (void)sched_setaffinity(0, sizeof *saved, saved);
+}
+
 /* One game's figures: three trials of the engine and of each batch. */
 typedef struct game_figs {
     double eng[3], env[N_MODES][N_BATCHES][3], per_step[N_MODES];
@@ -182,11 +204,18 @@ static int game_measure(game_figs *f, const ja_game_rules *g, const ja_bot_desc 
     const uint64_t steps = (uint64_t)matches * VEC_STEPS_PER;
     ja_rng rng;
     ja_rng_seed(&rng, 11);
+    cpu_set_t pinned;
     for (int m = 0; m < N_MODES; m++)
-        for (size_t b = 0; b <= N_BATCHES; b++)
-            if (batch_open(&v[m][b], g, seats, BATCHES[b < N_BATCHES ? b : N_BATCHES - 1],
-                           m == MODE_OPP ? random : NULL, b < N_BATCHES ? 1 : VEC_THREADS) != 0)
+        for (size_t b = 0; b <= N_BATCHES; b++) {
+            if (b == N_BATCHES)
+                affinity_widen(&pinned);
+            int rc = batch_open(&v[m][b], g, seats, BATCHES[b < N_BATCHES ? b : N_BATCHES - 1],
+                                m == MODE_OPP ? random : NULL, b < N_BATCHES ? 1 : VEC_THREADS);
+            if (b == N_BATCHES)
+                affinity_restore(&pinned);
+            if (rc != 0)
                 return 1;
+        }
     for (int t = 0; t < 3; t++) {
         f->eng[t] = engine(g, seats, matches);
         for (int m = 0; m < N_MODES; m++) {
@@ -196,7 +225,10 @@ static int game_measure(game_figs *f, const ja_game_rules *g, const ja_bot_desc 
                                                   &wall)) < 0)
                     return 1;
             f->wall1[m][t] = wall; /* the largest batch's */
-            if (batch_rate(&v[m][N_BATCHES], steps, &rng, &ps, &f->wall_n[m][t]) < 0)
+            affinity_widen(&pinned);
+            double r = batch_rate(&v[m][N_BATCHES], steps, &rng, &ps, &f->wall_n[m][t]);
+            affinity_restore(&pinned);
+            if (r < 0)
                 return 1;
         }
     }
@@ -315,7 +347,9 @@ int bench_vec(FILE *md, const char *bots_dir, uint32_t matches, bench_engine_rat
     fprintf(md, "\nOn %u threads (`ja_vec_set_threads`, not judged: the target is one "
                 "thread's), the batch of 1,024 in wall time against the same batch on one "
                 "thread, measured in the same trials (the one thread's wall-time figure, so not "
-                "the table's above); the speedup is the ratio of their medians, its trials' "
+                "the table's above; the one thread on the section's CPU, the threaded batch free "
+                "to use every CPU the process may: its threads are made and stepped unpinned); "
+                "the speedup is the ratio of their medians, its trials' "
                 "spread in brackets. The rows are the same whatever the threads "
                 "(`test_vec_env` checks them); on a machine shared with other programs the "
                 "speedup says what the other threads found free, not what threads can do.\n\n"
