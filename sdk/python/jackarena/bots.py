@@ -50,11 +50,13 @@ _LOG = _F(None, _vp, _int, ctypes.c_char_p)
 _RNG = _F(ctypes.c_uint64, _vp)
 _LEFT = _F(ctypes.c_int64, _vp)
 _PARAMS = _F(_vp, _vp)
+_OBSERVE = _F(_vp, _vp)
 
 
 class _HostApi(ctypes.Structure):
     _fields_ = [("struct_size", _u32), ("log", _LOG), ("rng_next", _vp),
-                ("time_left_ms", _LEFT), ("rules", _vp), ("params", _PARAMS)]
+                ("time_left_ms", _LEFT), ("rules", _vp), ("params", _PARAMS),
+                ("observe", _OBSERVE)]
 
 
 class _Decision(ctypes.Structure):
@@ -75,7 +77,8 @@ class _Desc(ctypes.Structure):
                 ("end", _F(None, _vp, _vp)),
                 ("destroy", _F(None, _vp)),
                 ("extension", _vp),
-                ("check_params", _F(_int, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t))]
+                ("check_params", _F(_int, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t)),
+                ("flags", _u32)]
 
 
 class _Ctx(ctypes.Structure):
@@ -109,8 +112,15 @@ def _on_params(hctx):
     return hctx + _Ctx.params.offset
 
 
+def _on_observe(hctx):
+    """ja_host_api.observe (ABI 1.3): the asked seat's observation, which
+    this host always fills before act() (d.obs too); None outside act()."""
+    seat = _Seat_by_ctx.get(hctx)
+    return ctypes.addressof(seat._obs) if seat is not None and seat._acting else None
+
+
 _Seat_by_ctx = weakref.WeakValueDictionary()  # hctx -> Seat, for log()
-_callbacks = (_LOG(_on_log), _LEFT(_on_time_left), _PARAMS(_on_params))
+_callbacks = (_LOG(_on_log), _LEFT(_on_time_left), _PARAMS(_on_params), _OBSERVE(_on_observe))
 _host = None
 
 
@@ -120,7 +130,7 @@ def _host_api():
         lib = ctypes.CDLL(forward.library_path())
         h = _HostApi()
         h.struct_size = ctypes.sizeof(_HostApi)
-        h.log, h.time_left_ms, h.params = _callbacks
+        h.log, h.time_left_ms, h.params, h.observe = _callbacks
         h.rng_next = ctypes.cast(lib.ja_rng_next, _vp).value
         h.rules = ctypes.cast(lib.ja_game_find, _vp).value
         lib.ja_rng_seed.argtypes, lib.ja_rng_seed.restype = [_vp, ctypes.c_uint64], None
@@ -269,6 +279,7 @@ class Seat:
         self.plugin, self.game, self.seat, self.n_seats = plugin, game, seat, n_seats
         self.log = []
         self.turn = 0
+        self._acting = False
         self._ctx = _Ctx()
         self._ctx.params = plugin.params.encode()
         lib.ja_rng_seed(ctypes.addressof(self._ctx), bot_seed(match_seed, seat))
@@ -310,7 +321,11 @@ class Seat:
         self.turn += 1
         d = self._d
         d.turn, d.n_legal = self.turn, n
-        rc = self.plugin._desc.act(self._bot, ctypes.byref(d), ctypes.byref(self._index))
+        self._acting = True
+        try:
+            rc = self.plugin._desc.act(self._bot, ctypes.byref(d), ctypes.byref(self._index))
+        finally:
+            self._acting = False
         if rc != _abi.OK:
             raise BotError("bot %s (seat %d) failed decision %d: act() returned %s"
                            % (self.plugin.name, self.seat, self.turn, forward._strerror(rc)))
