@@ -30,6 +30,15 @@ typedef struct vec_run {
     uint16_t type;
 } vec_run;
 
+/* A column of the observation's event window (JA_VEC_EVENT_RING): K
+ * elements of one type from src in the struct, at dst in the vector. */
+typedef struct vec_col {
+    uint32_t src, dst;
+    uint16_t type;
+} vec_col;
+
+#define MAX_EV_COLS 8u
+
 typedef struct vec_opp {
     const ja_bot_desc *desc;
     char params[JA_PARAMS_MAX];
@@ -73,6 +82,9 @@ typedef struct vec_slot {
     ja_action by_seat[JA_MAX_SEATS];
     uint32_t n_on;     /* the row's mask elements set (their indexes: on) */
     uint32_t row_seat; /* the seat whose observation the row's vector encodes */
+    /* JA_VEC_SEAT_ROWS: bit s, seat s's row encodes its observation (obs_of
+     * the seat), which it did when last written, in this episode */
+    uint32_t seats_valid;
     /* The row is what this wrote last: its vector encodes row_seat's
      * observation (in prev when prev_saved: the episode restarted since),
      * its mask is 1 at on's indexes and 0 elsewhere. */
@@ -89,10 +101,18 @@ struct ja_vec_env {
     uint32_t n_envs, n_seats, learner, flags, n_rewards;
     uint32_t obs_length, n_actions, n_runs;
     size_t state_stride, obs_stride;
+    size_t row_floats;     /* an environment's floats in the vector buffer */
+    bool seat_rows, ring;  /* JA_VEC_SEAT_ROWS, JA_VEC_EVENT_RING */
+    /* The event window (ring): its K, event_seq's offset in the struct, its
+     * columns (ev_seq first); the runs leave them out. */
+    uint32_t ev_k, ev_count_src, n_ev_cols;
+    vec_col ev_cols[MAX_EV_COLS];
     vec_run *runs;
     vec_run *parts;        /* the runs cut at chunks of CHUNK bytes, chunk by chunk */
     uint32_t *chunk_part;  /* n_chunks + 1: each chunk's first part */
     uint32_t n_chunks;
+    uint32_t *cmp;         /* the chunks with a part, compared by encode_delta */
+    uint32_t n_cmp;
     uint32_t *codes;    /* n_actions */
     uint16_t *index_of; /* CODE_LIMIT: the index of a code, NO_INDEX for none */
     vec_opp *opps;
@@ -256,9 +276,65 @@ static uint32_t type_size(uint16_t t)
     return t < JA_FT_COUNT ? SIZE[t] : 0;
 }
 
+/* Whether field f is a column of the event window of K entries: ev_seq and
+ * the other ev_* arrays of its length (every game's observation names its
+ * window so). */
+static bool event_column(const ja_field *f, uint32_t k)
+{
+    return k && f->count == k && strncmp(f->name, "ev_", 3) == 0;
+}
+
+/* JA_VEC_EVENT_RING: the event window's K (ev_seq's count), event_seq and
+ * the columns (ev_seq first). JA_OK, or JA_EINVAL for a game whose
+ * observation has no such window. */
+static int find_events(ja_vec_env *e, char *err, size_t cap)
+{
+    const ja_game_rules *g = e->g;
+    uint32_t at = 0, seq_at = 0;
+    bool count = false;
+    e->ev_k = 0;
+    for (uint32_t k = 0; k < g->n_obs_fields; k++) {
+        const ja_field *f = &g->obs_fields[k];
+        if (strcmp(f->name, "ev_seq") == 0 && f->type == JA_FT_U32) {
+            e->ev_k = f->count;
+            seq_at = at;
+        }
+        if (strcmp(f->name, "event_seq") == 0 && f->type == JA_FT_U32 && f->count == 1) {
+            e->ev_count_src = f->offset;
+            count = true;
+        }
+        at += f->count;
+    }
+    if (!e->ev_k || !count)
+        return fail(err, cap, JA_EINVAL, "%s: its observation has no event window (ev_seq and "
+                    "event_seq) to keep as a ring", g->name);
+    e->n_ev_cols = 0;
+    at = 0;
+    for (uint32_t k = 0; k < g->n_obs_fields; k++) {
+        const ja_field *f = &g->obs_fields[k];
+        if (event_column(f, e->ev_k)) {
+            if (e->n_ev_cols == MAX_EV_COLS)
+                return fail(err, cap, JA_EINVAL, "%s: more than %u event columns", g->name,
+                            MAX_EV_COLS);
+            vec_col c = {f->offset, at, f->type};
+            if (at == seq_at) { /* ev_seq first */
+                e->ev_cols[e->n_ev_cols] = e->ev_cols[0];
+                e->ev_cols[0] = c;
+            } else {
+                e->ev_cols[e->n_ev_cols] = c;
+            }
+            e->n_ev_cols++;
+        }
+        at += f->count;
+    }
+    return JA_OK;
+}
+
 /* The observation vector's runs: the field table's fields in order, one
  * run for consecutive fields of one type that follow each other in the
- * struct. Returns the vector's length, 0 when out of memory. */
+ * struct (with JA_VEC_EVENT_RING, the event columns left out: the ring's
+ * own code writes them). Returns the vector's length, 0 when out of
+ * memory. */
 static uint32_t build_runs(ja_vec_env *e)
 {
     const ja_game_rules *g = e->g;
@@ -268,7 +344,13 @@ static uint32_t build_runs(ja_vec_env *e)
     uint32_t at = 0, n = 0;
     for (uint32_t k = 0; k < g->n_obs_fields; k++) {
         const ja_field *f = &g->obs_fields[k];
+        if (e->ring && event_column(f, e->ev_k)) {
+            at += f->count;
+            continue;
+        }
         vec_run *last = n ? &e->runs[n - 1] : NULL;
+        if (last && last->dst + last->count != at)
+            last = NULL; /* a gap: the event columns */
         if (last && last->type == f->type &&
             last->src + last->count * type_size(f->type) == f->offset)
             last->count += f->count;
@@ -327,22 +409,116 @@ static inline void encode_runs(const vec_run *runs, uint32_t n, const unsigned c
     }
 }
 
+static uint32_t obs_u32(const unsigned char *obs, uint32_t at)
+{
+    uint32_t v;
+    memcpy(&v, obs + at, sizeof v);
+    return v;
+}
+
+#define RING_COPY(T)                                                 \
+    do {                                                             \
+        const T *in = (const T *)(const void *)(obs + col->src);     \
+        for (uint32_t x = j, slot = slot0; x < end; x++) {           \
+            out[slot] = (float)in[x];                                \
+            slot = slot + 1 == k ? 0 : slot + 1;                     \
+        }                                                            \
+    } while (0)
+
+/* JA_VEC_EVENT_RING: the window's entries from j on (oldest first, each
+ * numbered by ev_seq, consecutive, 0 for none) to their slots of the ring:
+ * entry number q at slot (q - 1) % K of every column. */
+static void ring_entries(const ja_vec_env *e, const unsigned char *obs, uint32_t j,
+                         float *restrict vec)
+{
+    const uint32_t k = e->ev_k, *seq = (const uint32_t *)(const void *)(obs + e->ev_cols[0].src);
+    uint32_t end = j;
+    while (end < k && seq[end])
+        end++;
+    if (end == j)
+        return;
+    const uint32_t slot0 = (seq[j] - 1) % k;
+    for (uint32_t c = 0; c < e->n_ev_cols; c++) {
+        const vec_col *col = &e->ev_cols[c];
+        float *restrict out = vec + col->dst;
+        switch (col->type) {
+        case JA_FT_U8: RING_COPY(uint8_t); break;
+        case JA_FT_I8: RING_COPY(int8_t); break;
+        case JA_FT_U16: RING_COPY(uint16_t); break;
+        case JA_FT_I16: RING_COPY(int16_t); break;
+        case JA_FT_U32: RING_COPY(uint32_t); break;
+        case JA_FT_I32: RING_COPY(int32_t); break;
+        default: RING_COPY(int64_t); break;
+        }
+    }
+}
+
+/* The ring of obs, whole: every slot no entry fills is 0, as the window's
+ * empty entries are. */
+static void ring_full(const ja_vec_env *e, const unsigned char *obs, float *restrict vec)
+{
+    for (uint32_t c = 0; c < e->n_ev_cols; c++)
+        memset(vec + e->ev_cols[c].dst, 0, e->ev_k * sizeof *vec);
+    ring_entries(e, obs, 0, vec);
+}
+
+/* Whether the window of obs (n events so far) holds what prev's (r <= n)
+ * does for every event both hold: compared column by column. */
+static bool ring_overlap_same(const ja_vec_env *e, const unsigned char *obs,
+                              const unsigned char *prev, uint32_t n, uint32_t r)
+{
+    const uint32_t k = e->ev_k, lo = n > k ? n - k : 0, r_first = r > k ? r - k : 0;
+    if (r <= lo)
+        return true; /* none in both */
+    for (uint32_t c = 0; c < e->n_ev_cols; c++) {
+        const vec_col *col = &e->ev_cols[c];
+        const uint32_t size = type_size(col->type);
+        if (memcmp(obs + col->src, prev + col->src + (size_t)(lo - r_first) * size,
+                   (size_t)(r - lo) * size) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* The ring of obs where the vector holds prev's: the events since prev's
+ * newest written to their slots, when both windows agree on the events
+ * both hold (checked when they are two seats' observations: one seat's
+ * window only gains events), else the ring whole. */
+static void ring_delta(const ja_vec_env *e, const unsigned char *obs, const unsigned char *prev,
+                       bool same_seat, float *restrict vec)
+{
+    const uint32_t k = e->ev_k, n = obs_u32(obs, e->ev_count_src),
+                   r = obs_u32(prev, e->ev_count_src);
+    if (n < r || n - r >= k || (!same_seat && !ring_overlap_same(e, obs, prev, n, r))) {
+        ring_full(e, obs, vec);
+        return;
+    }
+    const uint32_t held = n < k ? n : k; /* the window's entries; the last n - r are new */
+    ring_entries(e, obs, held - (n - r), vec);
+}
+
 /* The vector of raw observation obs, whole. */
 static void encode(const ja_vec_env *e, const unsigned char *obs, float *restrict vec)
 {
     encode_runs(e->runs, e->n_runs, obs, vec);
+    if (e->ring)
+        ring_full(e, obs, vec);
 }
 
 /* The elements of obs that differ from prev (the observation vec encodes),
- * chunk by chunk of CHUNK bytes. The bytes past obs_size are zeros in
- * both. */
+ * chunk by chunk of CHUNK bytes (the chunks with a run's element), and the
+ * ring's new events. The bytes past obs_size are zeros in both. */
 static void encode_delta(const ja_vec_env *e, const unsigned char *obs,
-                         const unsigned char *prev, float *restrict vec)
+                         const unsigned char *prev, bool same_seat, float *restrict vec)
 {
-    for (uint32_t c = 0; c < e->n_chunks; c++)
+    for (uint32_t k = 0; k < e->n_cmp; k++) {
+        const uint32_t c = e->cmp[k];
         if (memcmp(obs + c * CHUNK, prev + c * CHUNK, CHUNK) != 0)
             encode_runs(e->parts + e->chunk_part[c], e->chunk_part[c + 1] - e->chunk_part[c],
                         obs, vec);
+    }
+    if (e->ring)
+        ring_delta(e, obs, prev, same_seat, vec);
 }
 
 /* The part of run r in chunk c (the elements with a byte in it): its count
@@ -382,6 +558,12 @@ static int build_parts(ja_vec_env *e)
             return JA_ENOMEM;
     }
     e->n_chunks = n_chunks;
+    if (!(e->cmp = malloc((n_chunks ? n_chunks : 1) * sizeof *e->cmp)))
+        return JA_ENOMEM;
+    e->n_cmp = 0;
+    for (uint32_t c = 0; c < n_chunks; c++)
+        if (e->chunk_part[c + 1] > e->chunk_part[c])
+            e->cmp[e->n_cmp++] = c;
     return JA_OK;
 }
 
@@ -406,31 +588,43 @@ static vec_seat *seat_of(const ja_vec_env *e, uint32_t i, uint32_t seat)
  * list when asked, else none); when the row is still what this wrote last,
  * only what changed since (the observation it encodes: in prev after a
  * restart, else still in row_seat's buffer, copied to prev before an update
- * of that same seat). */
+ * of that same seat). With JA_VEC_SEAT_ROWS the vector is seat's own row,
+ * which encodes seat's observation when it was last written (in this
+ * episode: else written whole). */
 static void write_row(ja_vec_env *e, vec_work *w, uint32_t i, uint32_t seat, bool asked)
 {
     vec_slot *sl = &e->slots[i];
     unsigned char *obs = obs_of(e, i, seat);
     const unsigned char *prev = NULL;
-    if (sl->row_valid)
+    bool same_seat = true, mask_valid = sl->row_valid;
+    if (e->seat_rows) {
+        if (sl->seats_valid >> seat & 1u)
+            prev = memcpy(w->prev, obs, e->obs_stride);
+    } else if (sl->row_valid) {
+        same_seat = !sl->prev_saved && seat == sl->row_seat;
         prev = sl->prev_saved ? w->prev
-               : seat == sl->row_seat ? memcpy(w->prev, obs, e->obs_stride)
-                                      : obs_of(e, i, sl->row_seat);
+               : same_seat    ? memcpy(w->prev, obs, e->obs_stride)
+                              : obs_of(e, i, sl->row_seat);
+    }
     e->upd->update(state_of(e, i), (int)seat, obs);
-    float *vec = e->buf.obs + (size_t)i * e->obs_length;
+    float *vec = e->buf.obs + (size_t)i * e->row_floats +
+                 (e->seat_rows ? (size_t)seat * e->obs_length : 0);
     int8_t *mask = e->buf.mask + (size_t)i * e->n_actions;
     uint16_t *on = e->on + (size_t)i * e->g->max_actions;
-    if (prev) {
-        encode_delta(e, obs, prev, vec);
+    if (prev)
+        encode_delta(e, obs, prev, same_seat, vec);
+    else
+        encode(e, obs, vec);
+    if (mask_valid) {
         for (uint32_t k = 0; k < sl->n_on; k++)
             mask[on[k]] = 0;
     } else {
-        encode(e, obs, vec);
         memset(mask, 0, e->n_actions);
     }
     sl->row_valid = true;
     sl->prev_saved = false;
     sl->row_seat = seat;
+    sl->seats_valid |= 1u << seat;
     sl->n_on = 0;
     if (e->buf.seat)
         e->buf.seat[i] = (int32_t)seat;
@@ -603,10 +797,11 @@ static int start(ja_vec_env *e, vec_work *w, uint32_t i, uint64_t base, uint64_t
     sl->state = VS_NONE;
     if (g->setup(state_of(e, i), &e->opts, e->n_seats, sl->seed) != JA_OK)
         return fail(err, cap, JA_EINVAL, "environment %u: %s refused its setup", i, g->name);
-    if (sl->row_valid) { /* the observation the row encodes, about to be zeroed */
+    if (sl->row_valid && !e->seat_rows) { /* the observation the row encodes, about to be zeroed */
         memcpy(w->prev, obs_of(e, i, sl->row_seat), e->obs_stride);
         sl->prev_saved = true;
     }
+    sl->seats_valid = 0; /* the seats' rows: each written whole when next asked */
     memset(obs_of(e, i, 0), 0, e->obs_stride * e->n_seats);
     dg_begin(e, sl);
     for (uint32_t s = 0; s < e->n_seats && !(e->flags & JA_VEC_SELF_PLAY); s++) {
@@ -697,9 +892,16 @@ static int check_game(ja_vec_env *e, const ja_vec_config *c, char *err, size_t c
                     c->n_envs);
     e->n_envs = c->n_envs;
     if (c->flags & ~(JA_VEC_AUTO_RESET | JA_VEC_REWARD_PLACE | JA_VEC_ASK_FORCED |
-                     JA_VEC_SELF_PLAY))
+                     JA_VEC_SELF_PLAY | JA_VEC_SEAT_ROWS | JA_VEC_EVENT_RING))
         return fail(err, cap, JA_EINVAL, "unknown flags 0x%x", c->flags);
+    if ((c->flags & JA_VEC_SEAT_ROWS) && !(c->flags & JA_VEC_SELF_PLAY))
+        return fail(err, cap, JA_EINVAL, "JA_VEC_SEAT_ROWS is for self-play (against opponents "
+                                         "every row is the learner's)");
     e->flags = c->flags;
+    e->seat_rows = c->flags & JA_VEC_SEAT_ROWS;
+    e->ring = c->flags & JA_VEC_EVENT_RING;
+    if (e->ring && find_events(e, err, cap) != JA_OK)
+        return JA_EINVAL;
     e->n_rewards = c->flags & JA_VEC_SELF_PLAY ? c->n_seats : 1;
     return JA_OK;
 }
@@ -912,6 +1114,7 @@ int ja_vec_create(const ja_vec_config *c, ja_vec_env **out, char *err, size_t ca
         rc = check_opponents(e, c, err, cap);
     if (rc == JA_OK) {
         e->obs_length = build_runs(e);
+        e->row_floats = (size_t)e->obs_length * (e->seat_rows ? e->n_seats : 1);
         rc = e->obs_length && build_index(e) == JA_OK && build_parts(e) == JA_OK &&
                      allocate(e) == JA_OK
                  ? JA_OK
@@ -941,6 +1144,7 @@ void ja_vec_destroy(ja_vec_env *e)
     free(e->runs);
     free(e->parts);
     free(e->chunk_part);
+    free(e->cmp);
     free(e->codes);
     free(e->index_of);
     free(e->opps);
@@ -973,6 +1177,11 @@ uint32_t ja_vec_obs_length(const ja_vec_env *e)
     return e->obs_length;
 }
 
+uint32_t ja_vec_obs_rows(const ja_vec_env *e)
+{
+    return e->seat_rows ? e->n_seats : 1;
+}
+
 uint32_t ja_vec_n_actions(const ja_vec_env *e)
 {
     return e->n_actions;
@@ -997,7 +1206,7 @@ static int check_len(const char *name, const void *p, size_t len, size_t want, c
 int ja_vec_bind(ja_vec_env *e, const ja_vec_buffers *b, char *err, size_t cap)
 {
     const size_t n = e->n_envs;
-    int rc = check_len("obs", b->obs, b->obs_len, n * e->obs_length, err, cap);
+    int rc = check_len("obs", b->obs, b->obs_len, n * e->row_floats, err, cap);
     if (rc == JA_OK)
         rc = check_len("mask", b->mask, b->mask_len, n * e->n_actions, err, cap);
     if (rc == JA_OK)
@@ -1010,8 +1219,10 @@ int ja_vec_bind(ja_vec_env *e, const ja_vec_buffers *b, char *err, size_t cap)
         return rc;
     e->buf = *b;
     e->bound = true;
-    for (uint32_t i = 0; i < e->n_envs; i++)
-        e->slots[i].row_valid = false; /* the next row is written whole */
+    for (uint32_t i = 0; i < e->n_envs; i++) { /* the next rows are written whole */
+        e->slots[i].row_valid = false;
+        e->slots[i].seats_valid = 0;
+    }
     return JA_OK;
 }
 

@@ -83,8 +83,8 @@ typedef struct bufs {
 
 static void bufs_make(bufs *x, const ja_vec_env *e)
 {
-    size_t n = ja_vec_n_envs(e), L = ja_vec_obs_length(e), A = ja_vec_n_actions(e);
-    size_t R = ja_vec_n_rewards(e);
+    size_t n = ja_vec_n_envs(e), L = ja_vec_obs_length(e) * ja_vec_obs_rows(e);
+    size_t A = ja_vec_n_actions(e), R = ja_vec_n_rewards(e);
     x->obs = calloc(n * L, sizeof *x->obs);
     x->mask = calloc(n * A, 1);
     x->reward = calloc(n * R, sizeof *x->reward);
@@ -388,7 +388,8 @@ static bool same_row(const envs *ref, const envs *v, uint32_t i)
 {
     const ja_vec_env *e = ref->e[0], *f = v->e[i / v->per];
     const bufs *x = &ref->x[0], *y = &v->x[i / v->per];
-    size_t L = ja_vec_obs_length(e), A = ja_vec_n_actions(e), R = ja_vec_n_rewards(e);
+    size_t L = ja_vec_obs_length(e) * ja_vec_obs_rows(e), A = ja_vec_n_actions(e);
+    size_t R = ja_vec_n_rewards(e);
     uint32_t k = i % v->per;
     ja_vec_episode a, b;
     ja_vec_episode_info(e, i, &a);
@@ -467,6 +468,143 @@ static void test_threads_and_batches(void **state)
     }
 }
 
+/* The default vector of a JA_VEC_EVENT_RING one of game g (length L): the
+ * ring's filled slots (ev_seq not 0) sorted by their numbers, oldest first
+ * from the window's start, zeros after them. */
+static void unring(const ja_game_rules *g, const float *ring, float *out, uint32_t L)
+{
+    memcpy(out, ring, L * sizeof *out);
+    uint32_t at = 0, seq_at = 0, k = 0;
+    for (uint32_t f = 0; f < g->n_obs_fields; f++) {
+        if (strcmp(g->obs_fields[f].name, "ev_seq") == 0) {
+            seq_at = at;
+            k = g->obs_fields[f].count;
+        }
+        at += g->obs_fields[f].count;
+    }
+    assert_true(k > 0 && k <= 64);
+    uint32_t order[64], m = 0; /* the filled slots, by number */
+    for (uint32_t s = 0; s < k; s++)
+        if (ring[seq_at + s] != 0) {
+            uint32_t j = m++;
+            for (; j > 0 && ring[seq_at + order[j - 1]] > ring[seq_at + s]; j--)
+                order[j] = order[j - 1];
+            order[j] = s;
+        }
+    at = 0;
+    for (uint32_t f = 0; f < g->n_obs_fields; f++) {
+        const ja_field *fd = &g->obs_fields[f];
+        if (fd->count == k && strncmp(fd->name, "ev_", 3) == 0)
+            for (uint32_t j = 0; j < k; j++)
+                out[at + j] = j < m ? ring[at + order[j]] : 0.0f;
+        at += fd->count;
+    }
+}
+
+/* A batch of ROW_ENVS of game with flags; its buffers bound, reset with
+ * seeds 300 + i. */
+static ja_vec_env *layout_make(const char *game, uint32_t seats, uint32_t flags, bufs *x)
+{
+    char err[256];
+    uint64_t seeds[ROW_ENVS];
+    ja_vec_env *e = make(game, seats, ROW_ENVS, flags);
+    bufs_make(x, e);
+    assert_int_equal(ja_vec_obs_rows(e), flags & JA_VEC_SEAT_ROWS ? seats : 1);
+    assert_int_equal(ja_vec_bind(e, &x->b, err, sizeof err), JA_OK);
+    for (uint32_t i = 0; i < ROW_ENVS; i++)
+        seeds[i] = 300 + i;
+    assert_int_equal(ja_vec_reset(e, seeds, err, sizeof err), JA_OK);
+    return e;
+}
+
+/* Steps game in the default layout and, beside it with the same actions,
+ * in layout `flags` (JA_VEC_EVENT_RING, with or without JA_VEC_SEAT_ROWS),
+ * and checks after every step: the same seats, masks, rewards, ends and
+ * digests; the asked seat's row un-ringed is the default row; with
+ * JA_VEC_SEAT_ROWS every other seat's row is what it was before the step
+ * (written only when that seat is asked). Returns the episodes ended. */
+static uint32_t compare_layout(const ja_game_rules *g, uint32_t seats, uint32_t base,
+                               uint32_t flags, uint32_t steps)
+{
+    bufs x, y;
+    ja_vec_env *e = layout_make(g->name, seats, base, &x);
+    ja_vec_env *f = layout_make(g->name, seats, base | flags, &y);
+    const uint32_t L = ja_vec_obs_length(e), A = ja_vec_n_actions(e), R = ja_vec_n_rewards(e);
+    const uint32_t per = flags & JA_VEC_SEAT_ROWS ? seats : 1;
+    float *plain = malloc(L * sizeof *plain);
+    float *before = malloc((size_t)ROW_ENVS * per * L * sizeof *before);
+    ja_rng r;
+    ja_rng_seed(&r, 41);
+    char err[256];
+    uint32_t ended = 0;
+    for (uint32_t t = 0; t <= steps; t++) {
+        for (uint32_t i = 0; i < ROW_ENVS; i++) {
+            uint32_t s = (flags & JA_VEC_SEAT_ROWS) ? (uint32_t)y.seat[i] : 0;
+            ja_vec_episode a, b;
+            ja_vec_episode_info(e, i, &a);
+            ja_vec_episode_info(f, i, &b);
+            unring(g, y.obs + ((size_t)i * per + s) * L, plain, L);
+            if (memcmp(plain, x.obs + (size_t)i * L, L * sizeof *plain) != 0 ||
+                memcmp(x.mask + (size_t)i * A, y.mask + (size_t)i * A, A) != 0 ||
+                memcmp(x.reward + (size_t)i * R, y.reward + (size_t)i * R,
+                       R * sizeof(float)) != 0 ||
+                x.done[i] != y.done[i] || (x.b.seat && x.seat[i] != y.seat[i]) ||
+                strcmp(a.digest, b.digest) != 0)
+                fail_msg("%s, flags 0x%x: step %u, environment %u: not the default row "
+                         "un-ringed", g->name, base | flags, t, i);
+            for (uint32_t o = 0; o < per && t > 0; o++)
+                if (o != s && memcmp(before + ((size_t)i * per + o) * L,
+                                     y.obs + ((size_t)i * per + o) * L, L * sizeof(float)))
+                    fail_msg("%s: step %u, environment %u: seat %u's row written, seat %u "
+                             "asked", g->name, t, i, o, s);
+            ended += x.done[i];
+        }
+        if (t == steps)
+            break;
+        int64_t actions[ROW_ENVS];
+        for (uint32_t i = 0; i < ROW_ENVS; i++)
+            actions[i] = pick(&x, A, i, &r);
+        memcpy(before, y.obs, (size_t)ROW_ENVS * per * L * sizeof *before);
+        assert_int_equal(ja_vec_step(e, actions, err, sizeof err), JA_OK);
+        assert_int_equal(ja_vec_step(f, actions, err, sizeof err), JA_OK);
+    }
+    free(plain);
+    free(before);
+    ja_vec_destroy(e);
+    ja_vec_destroy(f);
+    bufs_free(&x);
+    bufs_free(&y);
+    return ended;
+}
+
+/* Every game: the ring in the default layout against opponents and in
+ * self-play, and with a row per seat in self-play, are the default rows
+ * un-ringed at every step; a row per seat is the same on 2 threads and as
+ * batches of one. */
+static void test_ring_and_seat_rows(void **state)
+{
+    (void)state;
+    const uint32_t self = JA_VEC_AUTO_RESET | JA_VEC_SELF_PLAY | JA_VEC_ASK_FORCED;
+    for (int k = 0; ja_games[k]; k++) {
+        const ja_game_rules *g = ja_games[k];
+        uint32_t seats = g->min_seats < 3 && g->max_seats >= 3 ? 3 : g->min_seats;
+        uint32_t ended = compare_layout(g, seats, JA_VEC_AUTO_RESET, JA_VEC_EVENT_RING, 200) +
+                         compare_layout(g, seats, self, JA_VEC_EVENT_RING, 300) +
+                         compare_layout(g, seats, self, JA_VEC_EVENT_RING | JA_VEC_SEAT_ROWS,
+                                        300) +
+                         compare_layout(g, seats, self, JA_VEC_SEAT_ROWS, 300);
+        if (ended < 4)
+            fail_msg("%s: %u episodes ended", g->name, ended);
+        for (uint32_t th = 0; th <= 2; th += 2)
+            compare_rows(g->name, seats, self | JA_VEC_EVENT_RING | JA_VEC_SEAT_ROWS, th, 100);
+    }
+    /* Bombs at two tables: each seat numbers the events it sees, so two
+     * seats' windows differ (the ring of the default layout written whole
+     * at a change of seat). */
+    const ja_game_rules *bombs = ja_game_find("bombs");
+    assert_true(compare_layout(bombs, 6, self, JA_VEC_EVENT_RING, 400) > 0);
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -492,6 +630,10 @@ static void test_bad_input(void **state)
     c.flags = 64;
     assert_int_equal(ja_vec_create(&c, &e, err, sizeof err), JA_EINVAL);
     assert_string_equal(err, "unknown flags 0x40");
+    c.flags = JA_VEC_SEAT_ROWS;
+    assert_int_equal(ja_vec_create(&c, &e, err, sizeof err), JA_EINVAL);
+    assert_string_equal(err, "JA_VEC_SEAT_ROWS is for self-play (against opponents every row "
+                             "is the learner's)");
     c.flags = JA_VEC_SELF_PLAY;
     c.opponents = NULL;
     c.n_opponents = 0;
@@ -506,6 +648,17 @@ static void test_bad_input(void **state)
     s.b.reward_len = 2;
     assert_int_equal(ja_vec_bind(e, &s.b, err, sizeof err), JA_EINVAL);
     assert_string_equal(err, "buffer reward: 2 elements, not the 4 it needs");
+    ja_vec_destroy(e);
+    bufs_free(&s);
+    c.flags = JA_VEC_SELF_PLAY | JA_VEC_SEAT_ROWS;
+    assert_int_equal(ja_vec_create(&c, &e, err, sizeof err), JA_OK);
+    bufs_make(&s, e);
+    s.b.obs_len /= 2;
+    assert_int_equal(ja_vec_bind(e, &s.b, err, sizeof err), JA_EINVAL);
+    char want[96];
+    snprintf(want, sizeof want, "buffer obs: %zu elements, not the %zu it needs",
+             (size_t)2 * ja_vec_obs_length(e), (size_t)4 * ja_vec_obs_length(e));
+    assert_string_equal(err, want);
     ja_vec_destroy(e);
     bufs_free(&s);
     c.flags = 0;
@@ -562,6 +715,7 @@ int main(void)
         cmocka_unit_test(test_self_play_is_opponents),
         cmocka_unit_test(test_bound_again),
         cmocka_unit_test(test_threads_and_batches),
+        cmocka_unit_test(test_ring_and_seat_rows),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

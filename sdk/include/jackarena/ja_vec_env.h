@@ -84,6 +84,24 @@ extern "C" {
  * names the seat whose score and place ja_vec_episode's units and place
  * are. */
 #define JA_VEC_SELF_PLAY 8u
+/* Self-play only: the vector buffer has a row per seat (n_envs x n_seats x
+ * obs_length), and each step writes the asked seat's own row alone (where
+ * it changed since that seat was last asked), so a change of seat no
+ * longer rewrites its hand and known cards. Only the row of the seat the
+ * seat buffer names is current: the others hold each seat's observation
+ * when it was last asked (an earlier episode's before its first decision
+ * of this one). The mask stays one per environment, the asked seat's. */
+#define JA_VEC_SEAT_ROWS 16u
+/* The observation's event window (ev_seq and the other ev_* columns, oldest
+ * first in the default vector, so every element moves at each event) is
+ * written as a ring instead: the event numbered q (its ev_seq, 1-based) at
+ * slot (q - 1) % K of every column, K the window's length, and 0 in every
+ * slot no event fills; event_seq, the number of the newest, says where the
+ * ring ends (slot (event_seq - 1) % K). A new event writes one slot. The
+ * vector's length, fields and offsets are the default's; only the order of
+ * the window's entries differs (sorting the slots by ev_seq gives the
+ * default vector back). Either layout, self-play or against opponents. */
+#define JA_VEC_EVENT_RING 32u
 
 #define JA_VEC_DIGEST_HEX 65 /* 64 hex digits and NUL */
 #define JA_VEC_MAX_THREADS 64 /* ja_vec_set_threads */
@@ -124,7 +142,7 @@ typedef struct ja_vec_config {
  * writes into them binds them again (ja_vec_bind), after which the next
  * call writes every row whole. */
 typedef struct ja_vec_buffers {
-    float *obs;      /* n_envs x obs_length */
+    float *obs;      /* n_envs x obs_length (JA_VEC_SEAT_ROWS: n_envs x n_seats x obs_length) */
     size_t obs_len;
     int8_t *mask;    /* n_envs x n_actions: 1 where the action is legal */
     size_t mask_len;
@@ -170,6 +188,9 @@ JA_API uint64_t ja_vec_decisions(const ja_vec_env *e);
 JA_API uint32_t ja_vec_n_rewards(const ja_vec_env *e);
 /* The observation vector's length and the action index's size. */
 JA_API uint32_t ja_vec_obs_length(const ja_vec_env *e);
+/* The vector buffer's rows per environment: 1, or n_seats with
+ * JA_VEC_SEAT_ROWS. */
+JA_API uint32_t ja_vec_obs_rows(const ja_vec_env *e);
 JA_API uint32_t ja_vec_n_actions(const ja_vec_env *e);
 /* The action code of an index (UINT32_MAX out of range). */
 JA_API uint32_t ja_vec_action_code(const ja_vec_env *e, uint32_t index);
