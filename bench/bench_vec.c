@@ -42,10 +42,17 @@ typedef struct vec_batch {
     uint32_t *idx;
 } vec_batch;
 
-/* The two ways a batch is played (random: the opponents' plugin, NULL for
- * self-play). */
-typedef enum { MODE_SELF, MODE_OPP, N_MODES } vec_mode;
-static const char *const MODE_NAME[N_MODES] = {"self-play", "vs random"};
+/* The ways a batch is played: self-play, against random (the opponents'
+ * plugin), and the opt-in layouts in self-play: the events as a ring
+ * (JA_VEC_EVENT_RING), and a row per seat as well (JA_VEC_SEAT_ROWS, the
+ * layout that changes least a step); these two not threaded. */
+typedef enum { MODE_SELF, MODE_OPP, MODE_RING, MODE_SEATS, N_MODES } vec_mode;
+static const char *const MODE_NAME[N_MODES] = {"self-play", "vs random", "self-play, ring",
+                                               "self-play, seat rows + ring"};
+#define SELF (JA_VEC_SELF_PLAY | JA_VEC_ASK_FORCED)
+static const uint32_t MODE_FLAGS[N_MODES] = {SELF, 0, SELF | JA_VEC_EVENT_RING,
+                                             SELF | JA_VEC_SEAT_ROWS | JA_VEC_EVENT_RING};
+#define THREADED(m) ((m) < MODE_RING) /* the modes with a threaded batch */
 
 /* A buffer of the caller's, allocated as NumPy allocates an array's data
  * (what jackarena.env.make_vec() binds): on Linux, from 4 MiB on, the
@@ -71,21 +78,20 @@ static double thread_cpu_s(void)
 }
 
 static int batch_open(vec_batch *v, const ja_game_rules *g, uint32_t seats, uint32_t n,
-                      const ja_bot_desc *random, uint32_t threads)
+                      const ja_bot_desc *random, uint32_t flags, uint32_t threads)
 {
     ja_vec_opponent opp = {random, ""};
     ja_vec_config c = {.struct_size = sizeof c, .game = g->name, .n_seats = seats,
                        .n_envs = n, .learner = 0, .opponents = random ? &opp : NULL,
-                       .n_opponents = random ? 1 : 0,
-                       .flags = JA_VEC_AUTO_RESET |
-                                (random ? 0 : JA_VEC_SELF_PLAY | JA_VEC_ASK_FORCED)};
+                       .n_opponents = random ? 1 : 0, .flags = JA_VEC_AUTO_RESET | flags};
     char err[256];
     memset(v, 0, sizeof *v);
     if (ja_vec_create(&c, &v->e, err, sizeof err) != JA_OK) {
         fprintf(stderr, "ja_bench: vecenv: %s: %s\n", g->name, err);
         return -1;
     }
-    size_t L = ja_vec_obs_length(v->e), A = ja_vec_n_actions(v->e), R = ja_vec_n_rewards(v->e);
+    size_t L = (size_t)ja_vec_obs_length(v->e) * ja_vec_obs_rows(v->e);
+    size_t A = ja_vec_n_actions(v->e), R = ja_vec_n_rewards(v->e);
     v->b = (ja_vec_buffers){caller_buffer(n * L * sizeof(float)), n * L, caller_buffer(n * A),
                             n * A, caller_buffer(n * R * sizeof(float)), n * R,
                             caller_buffer(n), n, caller_buffer(n * sizeof(int32_t)), n};
@@ -205,12 +211,14 @@ static int game_measure(game_figs *f, const ja_game_rules *g, const ja_bot_desc 
     ja_rng rng;
     ja_rng_seed(&rng, 11);
     cpu_set_t pinned;
+    memset(v, 0, sizeof v);
     for (int m = 0; m < N_MODES; m++)
-        for (size_t b = 0; b <= N_BATCHES; b++) {
+        for (size_t b = 0; b < N_BATCHES + THREADED(m); b++) {
             if (b == N_BATCHES)
                 affinity_widen(&pinned);
             int rc = batch_open(&v[m][b], g, seats, BATCHES[b < N_BATCHES ? b : N_BATCHES - 1],
-                                m == MODE_OPP ? random : NULL, b < N_BATCHES ? 1 : VEC_THREADS);
+                                m == MODE_OPP ? random : NULL, MODE_FLAGS[m],
+                                b < N_BATCHES ? 1 : VEC_THREADS);
             if (b == N_BATCHES)
                 affinity_restore(&pinned);
             if (rc != 0)
@@ -225,6 +233,8 @@ static int game_measure(game_figs *f, const ja_game_rules *g, const ja_bot_desc 
                                                   &wall)) < 0)
                     return 1;
             f->wall1[m][t] = wall; /* the largest batch's */
+            if (!THREADED(m))
+                continue;
             affinity_widen(&pinned);
             double r = batch_rate(&v[m][N_BATCHES], steps, &rng, &ps, &f->wall_n[m][t]);
             affinity_restore(&pinned);
@@ -233,7 +243,7 @@ static int game_measure(game_figs *f, const ja_game_rules *g, const ja_bot_desc 
         }
     }
     for (int m = 0; m < N_MODES; m++)
-        for (size_t b = 0; b <= N_BATCHES; b++)
+        for (size_t b = 0; b < N_BATCHES + THREADED(m); b++)
             batch_close(&v[m][b]);
     return 0;
 }
@@ -277,6 +287,8 @@ static void game_rows(FILE *md, const ja_game_rules *g, const game_figs *f)
                     bench_row_target(r, tgt, sizeof tgt));
         }
         /* Threaded, in wall time: the speedup over one thread, not judged. */
+        if (!THREADED(m))
+            continue;
         double one = bench_median3(f->wall1[m]), n = bench_median3(f->wall_n[m]), per[3];
         char name[112], rt[96];
         snprintf(name, sizeof name, "%s, %u seats, %s, batch %u, %u threads (wall time)",
@@ -303,12 +315,17 @@ int bench_vec(FILE *md, const char *bots_dir, uint32_t matches, bench_engine_rat
                 "docs/training.md, \"Batched environments\") against the bare rules engine "
                 "(%u seeded matches of uniform random legal choices, as in \"Rules engines\"). "
                 "Each game at its fewest seats with default options, auto-reset on, in two "
-                "modes: *self-play*, every seat the caller's and every decision asked "
+                "modes and two layouts: *self-play*, every seat the caller's and every decision asked "
                 "(`JA_VEC_SELF_PLAY | JA_VEC_ASK_FORCED`: an environment step is one seat's "
                 "decision, as an engine step is, but in a joint decision where each seat asked "
                 "is a step), and *vs random*, the learner in seat 0 and `random` (the plugin) in "
                 "every other seat, played inside the call, the learner asked only with two legal "
-                "actions or more. An environment step is one row written: the decision asked "
+                "actions or more; and self-play in the two opt-in layouts (docs/training.md, "
+                "\"Opt-in layouts\"; not threaded): *self-play, ring* (`JA_VEC_EVENT_RING`: the event "
+                "window written as a ring, so a new event writes one slot instead of moving every "
+                "entry) and *self-play, seat rows + ring* (`JA_VEC_SEAT_ROWS` as well: a row per "
+                "seat, each written only when its seat is asked). An environment step is one row "
+                "written: the decision asked "
                 "played, the opponents' until a seat of the caller's is asked again, the "
                 "digest, the observation vector (float32) and the action mask; only the "
                 "`ja_vec_step` calls are timed, in the calling thread's CPU time, as the "
@@ -316,11 +333,13 @@ int bench_vec(FILE *md, const char *bots_dir, uint32_t matches, bench_engine_rat
                 "buffers are allocated as NumPy allocates `make_vec()`'s arrays "
                 "(on Linux, the kernel asked for huge pages from 4 MiB on). %u environment "
                 "steps a row and batch, three interleaved trials of the "
-                "engine and the six batches: the engine, the baseline, is a floor (its best "
+                "engine and the twelve batches: the engine, the baseline, is a floor (its best "
                 "trial), the batches the medians of theirs. Ratios are environment steps/s over "
                 "the engine's decisions/s of the same run, each with the lowest and highest of "
                 "its per-trial ratios in brackets (each trial over the engine's trial beside "
-                "it); the target (at least 0.3) is the batch of 1,024's.\n\n"
+                "it); the target (at least 0.3) is the batch of 1,024's, judged on the *self-play* "
+                "row (the default layout: the like-for-like measure); the layouts' rows say what "
+                "a trainer who opts in gets.\n\n"
                 "*Decisions a step* is how many engine steps (every seat's decisions, forced "
                 "ones included; a joint decision is one) one environment step played in this "
                 "run; *per decision* is the batch of 1,024's engine steps/s over the engine's "

@@ -17,6 +17,14 @@ docs/training.md "Batched environments").
                                     and the digests are the multi-agent
                                     environment's (make()) step after step;
                                     determinism; its errors
+    test_vec_env.py layouts LIB     events="ring" and layout="seats": in
+                                    every game each row is the ring of the
+                                    seat's observation (to_ring() of the
+                                    multi-agent environment's vector), the
+                                    same when the cards the seat cannot see
+                                    are re-dealt; a seat's row written only
+                                    when it is asked; to_ring/from_ring;
+                                    threads; errors
 
 LIB is libjackarena.so.0 (libjackarena_env.so.0 beside it); the reference
 bots are found beside it (bots-plain/ in a sanitized build tree).
@@ -230,6 +238,137 @@ def selfplay(lib):
           msg)
 
 
+def layouts_one(E, np, game, seats, opts, n_envs, steps, layout):
+    """Self-play in C with the events as a ring (and layout) beside make()
+    environments, random choices. Each row must be to_ring() of the asked
+    seat's vector; with layout="seats" every other seat's row must be the
+    one it had when last asked. Every few steps the asked seat's hidden
+    cards are re-dealt in a clone of make()'s state: its ring row must not
+    change. Returns the problems, the episodes ended and the re-deals."""
+    v = E.make_vec(game, n_envs, seats=seats, self_play=True, events="ring", layout=layout,
+                   **opts)
+    enc = v.encoding
+    aec = [E.make(game, seats=seats, **opts) for _ in range(n_envs)]
+    seeds = [3000 * seats + 7 * i for i in range(n_envs)]
+    v.reset(seeds)
+    for i, a in enumerate(aec):
+        a.reset(seed=seeds[i])
+    rngs, hide = [random.Random(11 + i) for i in range(n_envs)], random.Random(5)
+    episode, last_seat = [0] * n_envs, [0] * n_envs
+    kept = [dict() for _ in range(n_envs)]  # seat: its row when last written
+    problems, ends, scrambles = [], 0, 0
+    for t in range(steps):
+        actions = np.zeros(n_envs, np.int64)
+        for i, a in enumerate(aec):
+            seat, vec, mask, rewards, done = aec_row(np, a, last_seat[i])
+            want = enc.to_ring(np.frombuffer(vec, np.float32))
+            got = v.obs[i, int(v.seat[i])] if layout == "seats" else v.obs[i]
+            if (int(v.seat[i]), got.tobytes(), v.mask[i].tobytes(), bool(v.done[i])) != \
+                    (seat, want.tobytes(), mask, done):
+                problems.append("%s env %d step %d: not the ring of seat %d's vector" % (
+                    game, i, t, seat))
+            if not np.array_equal(enc.from_ring(got), np.frombuffer(vec, np.float32)):
+                problems.append("%s env %d step %d: from_ring is not the vector" % (game, i, t))
+            kept[i][seat] = want
+            for s, row in kept[i].items():
+                if layout == "seats" and s != seat and not np.array_equal(v.obs[i, s], row):
+                    problems.append("%s env %d step %d: seat %d's row changed, seat %d asked" % (
+                        game, i, t, s, seat))
+            if not done and hide.random() < 0.1:
+                real = a.state.clone()
+                a.state.determinize(seat, hide.getrandbits(64))
+                after = enc.to_ring(a.observe("player_%d" % seat)["observation"])
+                a.state = real
+                scrambles += 1
+                if not np.array_equal(after, got):
+                    problems.append("%s env %d step %d: seat %d's ring row depends on cards it "
+                                    "cannot see" % (game, i, t, seat))
+            if v.done[i]:
+                ends += 1
+                episode[i] += 1
+                a.reset(seed=E.VecEnv.episode_seed(seeds[i], episode[i]))
+                last_seat[i] = 0
+                actions[i] = 12345  # ignored
+                continue
+            actions[i] = rngs[i].choice(list(np.flatnonzero(v.mask[i])))
+            last_seat[i] = int(v.seat[i])
+            a.step(int(actions[i]))
+        v.step(actions)
+        if len(problems) > 3:
+            break
+    v.close()
+    return problems, ends, scrambles
+
+
+def layouts(lib):
+    from jackarena import forward
+    forward.load(lib)
+    import numpy as np
+    import jackarena.env as E
+    for game, seats, opts in SETS:
+        for layout in ("seats", "row"):
+            problems, ends, scrambles = layouts_one(
+                E, np, game, seats, opts, 2, 200 if game != "taylor-blackjack" else 300 * seats,
+                layout)
+            check("%s %d seats %s, events='ring', layout=%r: every row is to_ring() of its "
+                  "seat's vector, the same with the hidden cards re-dealt (%d times), the other "
+                  "seats' rows kept (%d episodes ended)" % (game, seats, opts, layout, scrambles,
+                                                            ends),
+                  not problems and ends > 0 and scrambles > 0, problems[:4])
+    # Against opponents: the learner's row is to_ring() of the default one.
+    for game, seats, opts in SETS[::3]:
+        a = E.make_vec(game, 3, seats=seats, opponents=["random"], **opts)
+        b = E.make_vec(game, 3, seats=seats, opponents=["random"], events="ring", **opts)
+        a.reset(9)
+        b.reset(9)
+        rng, bad = random.Random(2), 0
+        for _ in range(150):
+            bad += not np.array_equal(a.encoding.to_ring(a.obs), b.obs)
+            acts = [rng.choice(list(np.flatnonzero(m))) if m.any() else 0 for m in a.mask]
+            a.step(acts)
+            b.step(acts)
+        check("%s against random, events='ring': the rows are to_ring() of the default ones"
+              % game, bad == 0, bad)
+        a.close()
+        b.close()
+    # to_ring and from_ring on their own: a window of fewer than K events
+    # is its own ring; a full one turns.
+    enc = E.encoding("taylor-blackjack")
+    k, at = enc.n_events, dict(enc.event_fields)["ev_seq"]
+    x = np.zeros(enc.obs_length, np.float32)
+    x[at:at + 5] = np.arange(1, 6)
+    check("fewer events than the window: the ring is the window", np.array_equal(
+        enc.to_ring(x), x))
+    x[at:at + k] = np.arange(k + 10, 2 * k + 10)  # events k + 10 .. 2k + 9
+    kind = dict(enc.event_fields)["ev_kind"]
+    x[kind:kind + k] = np.arange(k) % 7
+    r = enc.to_ring(x)
+    check("a full window turns: event q at slot (q - 1) %% %d" % k,
+          r[at + (k + 10 - 1) % k] == k + 10 and r[kind + (k + 10 - 1) % k] == 0 and
+          np.array_equal(enc.from_ring(r), x) and np.array_equal(
+              enc.to_ring(np.stack([x, x]))[1], r))
+    # Threads, shapes and errors.
+    hashes = trajectories(E, np, ([5, 6, 7], [5, 6, 7]), self_play=True, layout="seats",
+                          events="ring")
+    threaded = trajectories(E, np, ([5, 6, 7],), self_play=True, layout="seats", events="ring",
+                            threads=2)
+    check("layout='seats', events='ring' on 2 threads: the same trajectories as on one",
+          hashes[0] == hashes[1] == threaded[0], (hashes, threaded))
+    v = E.make_vec("bombs", 4, seats=3, self_play=True, layout="seats", hands=1)
+    check("layout='seats': obs has a row per seat", v.obs.shape == (4, 3, v.encoding.obs_length))
+    msg = raises(ValueError, v.bind, np.zeros((4, v.encoding.obs_length), np.float32),
+                 np.zeros((4, v.encoding.n_actions), np.int8), np.zeros((4, 3), np.float32),
+                 np.zeros(4, np.uint8))
+    check("layout='seats': bind() wants a row per seat", msg == "obs must be of shape (4, 3, %d), "
+          "not (4, %d)" % (v.encoding.obs_length, v.encoding.obs_length), msg)
+    v.close()
+    for kw, want in ((dict(layout="seats"), "layout='seats' is for self-play"),
+                     (dict(layout="seat"), "layout must be one of row, seats, not 'seat'"),
+                     (dict(events="rings"), "events must be one of window, ring, not 'rings'")):
+        msg = raises(ValueError, E.make_vec, "bruise-jack", 2, seats=2, **kw)
+        check("make_vec refuses %s" % kw, msg and msg.startswith(want), msg)
+
+
 def trajectories(E, np, seed_lists, **kw):
     """For each list of seeds, the SHA-256 of every array after each of 300
     steps of random legal choices in Bombs (3 seats, one hand)."""
@@ -382,6 +521,8 @@ def main():
         errors(lib)
     elif mode == "selfplay":
         selfplay(lib)
+    elif mode == "layouts":
+        layouts(lib)
     else:
         raise SystemExit("test_vec_env.py: unknown mode '%s'" % mode)
     return finish()

@@ -191,7 +191,11 @@ class Encoding:
       low and high: each element's bounds (its C type's);
     - n_actions, the action index: the game's canonical action codes in
       ascending order; codes (the code of each index), index(code),
-      code(index), mask(codes).
+      code(index), mask(codes);
+    - the event window as a ring (make_vec(..., events="ring")): to_ring()
+      of a vector and from_ring() back; n_events (the window's K) and
+      event_fields (the window's columns: ev_seq and the other ev_* fields
+      of K elements, with their offsets in the vector).
 
     The vector is a function of one seat's observation alone (what the
     engine's observe() gives that seat, or the protocol's obs dict, which
@@ -224,6 +228,9 @@ class Encoding:
             self.high[at:at + count] = np.float32(info.max)
             self._views.append((slice(at, at + count), _NP_TYPES[typ], offsets[fname], count,
                                 fname))
+        self.n_events = next((c for n, _, c, _ in fields if n == "ev_seq"), 0)
+        self.event_fields = [(n, at) for n, at, c, _ in fields
+                             if self.n_events and c == self.n_events and n.startswith("ev_")]
 
     def __repr__(self):
         return "<jackarena.env.Encoding %s: %d values, %d actions>" % (
@@ -243,6 +250,43 @@ class Encoding:
         out = np.empty(self.obs_length, np.float32) if out is None else out
         for sl, _, _, count, name in self._views:
             out[sl] = obs[name]
+        return out
+
+    def _window(self, vec):
+        if not self.n_events:
+            raise ValueError("%s has no event window" % self.game)
+        at = dict(self.event_fields)["ev_seq"]
+        return vec[..., at:at + self.n_events]
+
+    def to_ring(self, vec, out=None):
+        """The vector (or vectors: any leading dimensions) with the event
+        window as a ring, as make_vec(..., events="ring") writes it: the event
+        numbered q (its ev_seq) at slot (q - 1) % n_events of every event
+        column, zeros where none is; every other element as it is. A
+        function of the vector alone."""
+        vec = np.array(vec, np.float32)  # a copy: out may be the vector given
+        out = vec.copy() if out is None else out
+        out[...] = vec
+        k, seq = self.n_events, self._window(vec).astype(np.int64)
+        # An entry's slot; an empty entry (0: the window's tail, fewer than
+        # k events) its own, which no event fills.
+        slot = np.where(seq > 0, (seq - 1) % k, np.arange(k))
+        for _, at in self.event_fields:
+            col = np.zeros_like(vec[..., at:at + k])
+            np.put_along_axis(col, slot, vec[..., at:at + k], axis=-1)
+            out[..., at:at + k] = col
+        return out
+
+    def from_ring(self, vec, out=None):
+        """The default vector of a ring one (to_ring's inverse): the filled
+        slots in the order of their numbers, oldest first, zeros after."""
+        vec = np.array(vec, np.float32)
+        out = vec.copy() if out is None else out
+        out[...] = vec
+        k, seq = self.n_events, self._window(vec).astype(np.float64)
+        order = np.argsort(np.where(seq > 0, seq, np.inf), axis=-1, kind="stable")
+        for _, at in self.event_fields:
+            out[..., at:at + k] = np.take_along_axis(vec[..., at:at + k], order, axis=-1)
         return out
 
     def index(self, code):
@@ -661,6 +705,8 @@ class _VecEpisode(ctypes.Structure):
 
 
 VEC_AUTO_RESET, VEC_REWARD_PLACE, VEC_ASK_FORCED, VEC_SELF_PLAY = 1, 2, 4, 8
+VEC_SEAT_ROWS, VEC_EVENT_RING = 16, 32
+_LAYOUTS, _EVENTS = ("row", "seats"), ("window", "ring")
 VEC_MAX_THREADS = 64
 _vec_lib = None
 
@@ -735,11 +781,18 @@ class VecEnv:
     seed and digest: the digest `arena play --seed SEED` prints for the same
     bots and choices). With threads=N each step() runs on N threads (the
     batch cut into N shares; the opponents' plugins run on them too) and
-    writes what one thread writes."""
+    writes what one thread writes.
+
+    Opt-in layouts (docs/training.md, "Opt-in layouts"): events="ring" writes each
+    vector's event window as a ring (encoding.to_ring() of the default
+    vector: a new event writes one slot); layout="seats" (self-play only)
+    makes obs (n_envs, n_seats, obs_length), a row per seat, each written
+    only when its seat is asked: obs[i, seat[i]] is the current row, the
+    others each seat's when it was last asked."""
 
     def __init__(self, game, n_envs, seats=None, learner=0, opponents=("random",),
                  reward="score", skip_forced=True, auto_reset=True, options=None,
-                 self_play=False, threads=1):
+                 self_play=False, threads=1, layout="row", events="window"):
         lib = _vec()
         self.game = forward.game(game)
         g = self.game
@@ -752,6 +805,14 @@ class VecEnv:
                 not 1 <= threads <= VEC_MAX_THREADS:
             raise ValueError("threads must be an integer from 1 to %d, not %r"
                              % (VEC_MAX_THREADS, threads))
+        if layout not in _LAYOUTS:
+            raise ValueError("layout must be one of %s, not %r" % (", ".join(_LAYOUTS), layout))
+        if events not in _EVENTS:
+            raise ValueError("events must be one of %s, not %r" % (", ".join(_EVENTS), events))
+        if layout == "seats" and not self_play:
+            raise ValueError("layout='seats' is for self-play (against opponents every row is "
+                             "the learner's)")
+        self.layout, self.events = layout, events
         self.options = dict(options or {})
         g.options(self.options, self.n_seats)  # ValueError with the library's message
         specs = [] if opponents is None else \
@@ -768,7 +829,9 @@ class VecEnv:
         flags = ((VEC_AUTO_RESET if auto_reset else 0) |
                  (VEC_REWARD_PLACE if reward == "place" else 0) |
                  (0 if skip_forced else VEC_ASK_FORCED) |
-                 (VEC_SELF_PLAY if self.self_play else 0))
+                 (VEC_SELF_PLAY if self.self_play else 0) |
+                 (VEC_SEAT_ROWS if layout == "seats" else 0) |
+                 (VEC_EVENT_RING if events == "ring" else 0))
         self._keep = [("%s=%s" % kv).encode() for kv in self.options.items()] + \
             [p.params.encode() for p in self.plugins]
         opts = (ctypes.c_char_p * max(1, len(self.options)))(*self._keep[:len(self.options)])
@@ -836,7 +899,8 @@ class VecEnv:
 
     def _shapes(self):
         n, e = self.n_envs, self.encoding
-        return ((n, e.obs_length), (n, e.n_actions),
+        return ((n, self.n_seats, e.obs_length) if self.layout == "seats" else (n, e.obs_length),
+                (n, e.n_actions),
                 (n, self.n_seats) if self.self_play else (n,), (n,), (n,))
 
     def bind(self, obs, mask, reward, done, seat=None):
@@ -845,7 +909,8 @@ class VecEnv:
         int8 (n_envs, n_actions), reward float32 (n_envs,), in self-play
         (n_envs, n_seats), done uint8 (n_envs,), seat int32 (n_envs,) or
         None for one of the environment's own), e.g. one time step's rows
-        of a rollout's storage. The next call writes every row whole, and
+        of a rollout's storage (obs (n_envs, n_seats, obs_length) with
+        layout="seats"). The next call writes every row whole, and
         the calls after it the vector and mask only where they changed: to
         write into bound arrays, bind them again. ValueError naming the
         array that does not fit; nothing is copied."""
@@ -945,9 +1010,11 @@ def make_vec(game, n_envs, seats=None, learner=0, opponents=("random",), **kw):
     "place", as make()'s), skip_forced (as make()'s), auto_reset (True),
     self_play (False; True: every seat the caller's, no opponents), threads
     (1: each step() runs on that many threads, the same rows whatever the
-    number); every other keyword is a game option."""
+    number), events ("window", or "ring": the event window as a ring),
+    layout ("row", or "seats" in self-play: a row per seat); every other
+    keyword is a game option."""
     env_kw = {k: kw.pop(k) for k in ("reward", "skip_forced", "auto_reset", "self_play",
-                                     "threads") if k in kw}
+                                     "threads", "layout", "events") if k in kw}
     if env_kw.get("self_play") and opponents == ("random",):
         opponents = None
     return VecEnv(game, n_envs, seats, learner, opponents, options=kw, **env_kw)
