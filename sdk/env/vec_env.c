@@ -384,6 +384,20 @@ static int build_index(ja_vec_env *e)
     return JA_OK;
 }
 
+/* M(T) with T the C type of field type t. */
+#define BY_TYPE(t, M)                                                \
+    do {                                                             \
+        switch (t) {                                                 \
+        case JA_FT_U8: M(uint8_t); break;                            \
+        case JA_FT_I8: M(int8_t); break;                             \
+        case JA_FT_U16: M(uint16_t); break;                          \
+        case JA_FT_I16: M(int16_t); break;                           \
+        case JA_FT_U32: M(uint32_t); break;                          \
+        case JA_FT_I32: M(int32_t); break;                           \
+        default: M(int64_t); break;                                  \
+        }                                                            \
+    } while (0)
+
 #define CONVERT(T)                                                   \
     do {                                                             \
         const T *s = (const T *)(const void *)src;                   \
@@ -399,15 +413,7 @@ static inline void encode_runs(const vec_run *runs, uint32_t n, const unsigned c
         const vec_run *r = &runs[k];
         const unsigned char *src = obs + r->src;
         float *restrict out = vec + r->dst;
-        switch (r->type) {
-        case JA_FT_U8: CONVERT(uint8_t); break;
-        case JA_FT_I8: CONVERT(int8_t); break;
-        case JA_FT_U16: CONVERT(uint16_t); break;
-        case JA_FT_I16: CONVERT(int16_t); break;
-        case JA_FT_U32: CONVERT(uint32_t); break;
-        case JA_FT_I32: CONVERT(int32_t); break;
-        default: CONVERT(int64_t); break;
-        }
+        BY_TYPE(r->type, CONVERT);
     }
 }
 
@@ -443,15 +449,7 @@ static void ring_entries(const ja_vec_env *e, const unsigned char *obs, uint32_t
     for (uint32_t c = 0; c < e->n_ev_cols; c++) {
         const vec_col *col = &e->ev_cols[c];
         float *restrict out = vec + col->dst;
-        switch (col->type) {
-        case JA_FT_U8: RING_COPY(uint8_t); break;
-        case JA_FT_I8: RING_COPY(int8_t); break;
-        case JA_FT_U16: RING_COPY(uint16_t); break;
-        case JA_FT_I16: RING_COPY(int16_t); break;
-        case JA_FT_U32: RING_COPY(uint32_t); break;
-        case JA_FT_I32: RING_COPY(int32_t); break;
-        default: RING_COPY(int64_t); break;
-        }
+        BY_TYPE(col->type, RING_COPY);
     }
 }
 

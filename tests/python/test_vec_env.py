@@ -150,6 +150,23 @@ def aec_row(np, a, seat):
     return seat, o["observation"].tobytes(), o["action_mask"].tobytes(), rewards, done
 
 
+def selfplay_next(E, np, v, a, i, lists):
+    """Environment i's action of the next step in C and in make()'s a: a
+    random legal one, played in a; or, its episode over, a's next episode
+    (the C one starts at the step). Returns 1 for an ended episode."""
+    seeds, episode, last_seat, rngs, actions = lists
+    if v.done[i]:
+        episode[i] += 1
+        a.reset(seed=E.VecEnv.episode_seed(seeds[i], episode[i]))
+        last_seat[i] = 0
+        actions[i] = 12345  # ignored
+        return 1
+    actions[i] = rngs[i].choice(list(np.flatnonzero(v.mask[i])))
+    last_seat[i] = int(v.seat[i])
+    a.step(int(actions[i]))
+    return 0
+
+
 def selfplay_one(E, np, game, seats, opts, n_envs, steps, **kw):
     """n_envs self-play environments in C beside as many make() ones, the
     choices random. Returns the problems and the episodes ended."""
@@ -178,15 +195,7 @@ def selfplay_one(E, np, game, seats, opts, n_envs, steps, **kw):
                 if ep["digest"] != a.digest:
                     problems.append("%s env %d: digest %s, make()'s %s" % (game, i, ep["digest"],
                                                                           a.digest))
-                ends += 1
-                episode[i] += 1
-                a.reset(seed=E.VecEnv.episode_seed(seeds[i], episode[i]))
-                last_seat[i] = 0
-                actions[i] = 12345  # ignored
-                continue
-            actions[i] = rngs[i].choice(list(np.flatnonzero(v.mask[i])))
-            last_seat[i] = int(v.seat[i])
-            a.step(int(actions[i]))
+            ends += selfplay_next(E, np, v, a, i, (seeds, episode, last_seat, rngs, actions))
         v.step(actions)
         if len(problems) > 3:
             break
@@ -283,16 +292,7 @@ def layouts_one(E, np, game, seats, opts, n_envs, steps, layout):
                 if not np.array_equal(after, got):
                     problems.append("%s env %d step %d: seat %d's ring row depends on cards it "
                                     "cannot see" % (game, i, t, seat))
-            if v.done[i]:
-                ends += 1
-                episode[i] += 1
-                a.reset(seed=E.VecEnv.episode_seed(seeds[i], episode[i]))
-                last_seat[i] = 0
-                actions[i] = 12345  # ignored
-                continue
-            actions[i] = rngs[i].choice(list(np.flatnonzero(v.mask[i])))
-            last_seat[i] = int(v.seat[i])
-            a.step(int(actions[i]))
+            ends += selfplay_next(E, np, v, a, i, (seeds, episode, last_seat, rngs, actions))
         v.step(actions)
         if len(problems) > 3:
             break
