@@ -82,11 +82,9 @@ typedef struct vec_slot {
     ja_action by_seat[JA_MAX_SEATS];
     uint32_t n_on;     /* the row's mask elements set (their indexes: on) */
     uint32_t row_seat; /* the seat whose observation the row's vector encodes */
-    /* JA_VEC_SEAT_ROWS: bit s of seats_valid, seat s's row encodes its
-     * observation (obs_of the seat) as it was when last written; of
-     * seats_stale, that observation is an earlier episode's (zeroed when
-     * the seat is next asked, after the row's delta was taken from it) */
-    uint32_t seats_valid, seats_stale;
+    /* JA_VEC_SEAT_ROWS: bit s, seat s's row encodes its observation (obs_of
+     * the seat), which it did when last written, in this episode */
+    uint32_t seats_valid;
     /* The row is what this wrote last: its vector encodes row_seat's
      * observation (in prev when prev_saved: the episode restarted since),
      * its mask is 1 at on's indexes and 0 elsewhere. */
@@ -480,22 +478,16 @@ static bool ring_overlap_same(const ja_vec_env *e, const unsigned char *obs,
     return true;
 }
 
-/* What prev, the observation a row encodes, is to the one it is brought
- * to (encode_delta): the same seat's in the same episode (its window only
- * gains events), another seat's in the same episode (the windows compared
- * where they overlap), or another episode's (the ring written whole). */
-enum { RING_SAME, RING_OTHER, RING_WHOLE };
-
 /* The ring of obs where the vector holds prev's: the events since prev's
  * newest written to their slots, when both windows agree on the events
- * both hold, else the ring whole. */
+ * both hold (checked when they are two seats' observations: one seat's
+ * window only gains events), else the ring whole. */
 static void ring_delta(const ja_vec_env *e, const unsigned char *obs, const unsigned char *prev,
-                       int events, float *restrict vec)
+                       bool same_seat, float *restrict vec)
 {
     const uint32_t k = e->ev_k, n = obs_u32(obs, e->ev_count_src),
                    r = obs_u32(prev, e->ev_count_src);
-    if (events == RING_WHOLE || n < r || n - r >= k ||
-        (events == RING_OTHER && !ring_overlap_same(e, obs, prev, n, r))) {
+    if (n < r || n - r >= k || (!same_seat && !ring_overlap_same(e, obs, prev, n, r))) {
         ring_full(e, obs, vec);
         return;
     }
@@ -515,7 +507,7 @@ static void encode(const ja_vec_env *e, const unsigned char *obs, float *restric
  * chunk by chunk of CHUNK bytes (the chunks with a run's element), and the
  * ring's new events. The bytes past obs_size are zeros in both. */
 static void encode_delta(const ja_vec_env *e, const unsigned char *obs,
-                         const unsigned char *prev, int events, float *restrict vec)
+                         const unsigned char *prev, bool same_seat, float *restrict vec)
 {
     for (uint32_t k = 0; k < e->n_cmp; k++) {
         const uint32_t c = e->cmp[k];
@@ -524,7 +516,7 @@ static void encode_delta(const ja_vec_env *e, const unsigned char *obs,
                         obs, vec);
     }
     if (e->ring)
-        ring_delta(e, obs, prev, events, vec);
+        ring_delta(e, obs, prev, same_seat, vec);
 }
 
 /* The part of run r in chunk c (the elements with a byte in it): its count
@@ -602,22 +594,15 @@ static void write_row(ja_vec_env *e, vec_work *w, uint32_t i, uint32_t seat, boo
     vec_slot *sl = &e->slots[i];
     unsigned char *obs = obs_of(e, i, seat);
     const unsigned char *prev = NULL;
-    int events = RING_SAME;
-    const bool mask_valid = sl->row_valid;
+    bool same_seat = true, mask_valid = sl->row_valid;
     if (e->seat_rows) {
-        const uint32_t bit = 1u << seat;
-        if (sl->seats_valid & bit)
+        if (sl->seats_valid >> seat & 1u)
             prev = memcpy(w->prev, obs, e->obs_stride);
-        if (sl->seats_stale & bit) { /* the update starts from zeros in a new episode */
-            memset(obs, 0, e->obs_stride);
-            events = RING_WHOLE; /* its events are another episode's */
-            sl->seats_stale &= ~bit;
-        }
     } else if (sl->row_valid) {
-        events = sl->prev_saved ? RING_WHOLE : seat == sl->row_seat ? RING_SAME : RING_OTHER;
-        prev = events == RING_WHOLE  ? w->prev
-               : events == RING_SAME ? memcpy(w->prev, obs, e->obs_stride)
-                                     : obs_of(e, i, sl->row_seat);
+        same_seat = !sl->prev_saved && seat == sl->row_seat;
+        prev = sl->prev_saved ? w->prev
+               : same_seat    ? memcpy(w->prev, obs, e->obs_stride)
+                              : obs_of(e, i, sl->row_seat);
     }
     e->upd->update(state_of(e, i), (int)seat, obs);
     float *vec = e->buf.obs + (size_t)i * e->row_floats +
@@ -625,7 +610,7 @@ static void write_row(ja_vec_env *e, vec_work *w, uint32_t i, uint32_t seat, boo
     int8_t *mask = e->buf.mask + (size_t)i * e->n_actions;
     uint16_t *on = e->on + (size_t)i * e->g->max_actions;
     if (prev)
-        encode_delta(e, obs, prev, events, vec);
+        encode_delta(e, obs, prev, same_seat, vec);
     else
         encode(e, obs, vec);
     if (mask_valid) {
@@ -814,14 +799,8 @@ static int start(ja_vec_env *e, vec_work *w, uint32_t i, uint64_t base, uint64_t
         memcpy(w->prev, obs_of(e, i, sl->row_seat), e->obs_stride);
         sl->prev_saved = true;
     }
-    if (e->seat_rows) { /* a seat's observation zeroed when it is next asked (write_row) */
-        sl->seats_stale = sl->seats_valid;
-        for (uint32_t s = 0; s < e->n_seats; s++)
-            if (!(sl->seats_valid >> s & 1u))
-                memset(obs_of(e, i, s), 0, e->obs_stride);
-    } else {
-        memset(obs_of(e, i, 0), 0, e->obs_stride * e->n_seats);
-    }
+    sl->seats_valid = 0; /* the seats' rows: each written whole when next asked */
+    memset(obs_of(e, i, 0), 0, e->obs_stride * e->n_seats);
     dg_begin(e, sl);
     for (uint32_t s = 0; s < e->n_seats && !(e->flags & JA_VEC_SELF_PLAY); s++) {
         if (s == e->learner)
