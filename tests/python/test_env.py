@@ -313,15 +313,22 @@ def api(lib, cc):
 
 
 def layout(cc):
-    """Every member of jackarena.bots' ctypes mirrors sits where C puts it."""
+    """Every member of jackarena.bots' and jackarena.env's ctypes mirrors
+    sits where C puts it, and their constants are C's."""
     import ctypes
     from jackarena import bots
+    import jackarena.env as E
     structs = [("ja_bot_desc", bots._Desc), ("ja_host_api", bots._HostApi),
-               ("ja_decision", bots._Decision)]
+               ("ja_decision", bots._Decision), ("ja_vec_config", E._VecConfig),
+               ("ja_vec_buffers", E._VecBuffers), ("ja_vec_episode", E._VecEpisode)]
+    consts = [("JA_PARAMS_MAX", bots.PARAMS_MAX)] + [
+        ("JA_" + n, getattr(E, n)) for n in ("VEC_AUTO_RESET", "VEC_REWARD_PLACE",
+                                             "VEC_ASK_FORCED", "VEC_SELF_PLAY", "VEC_SEAT_ROWS",
+                                             "VEC_EVENT_RING", "VEC_MAX_THREADS")]
     src = ["#include <stdio.h>", "#include <stddef.h>", '#include "jackarena/ja_bot.h"',
-           '#include "jackarena/ja_params.h"', "int main(void) {",
-           'printf("%d\\n", JA_PARAMS_MAX);']
-    want = [("JA_PARAMS_MAX", bots.PARAMS_MAX)]
+           '#include "jackarena/ja_params.h"', '#include "jackarena/ja_vec_env.h"',
+           "int main(void) {"] + ['printf("%%d\\n", (int)(%s));' % c for c, _ in consts]
+    want = list(consts)
     for cname, cls in structs:
         src.append('printf("%%zu\\n", sizeof(%s));' % cname)
         want.append(("sizeof(%s)" % cname, ctypes.sizeof(cls)))
@@ -336,7 +343,8 @@ def layout(cc):
         subprocess.run([cc, "-I", os.path.join(SDK, "..", "include"), c, "-o", exe], check=True)
         got = subprocess.run([exe], stdout=subprocess.PIPE, text=True, check=True).stdout.split()
     bad = [(w, v, int(g)) for (w, v), g in zip(want, got) if v != int(g)]
-    check("the bot structures' ctypes mirrors match C (%d members)" % len(want),
+    check("the bot and batched environment structures' ctypes mirrors and constants match C "
+          "(%d members)" % len(want),
           len(got) == len(want) and not bad, bad)
 
 
