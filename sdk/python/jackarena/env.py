@@ -759,9 +759,10 @@ class VecEnv:
     caller's, asked one at a time as make()'s agents are. Make one with
     make_vec().
 
-    Attributes: n_envs, self_play, encoding (the game's Encoding: the
+    Attributes: n_envs, self_play, layout, events, encoding (the game's Encoding: the
     vectors are its encode_buffer's, byte for byte), obs (n_envs x
-    obs_length float32), mask (n_envs x n_actions int8), reward (n_envs
+    obs_length float32; n_envs x n_seats x obs_length with layout="seats"),
+    mask (n_envs x n_actions int8), reward (n_envs
     float32; in self-play n_envs x n_seats, every seat's), done (n_envs
     uint8), seat (n_envs int32: the seat each row's observation and mask
     are, the one asked): the arrays the C code writes into, in place (the
