@@ -6,6 +6,7 @@
 #include "ja_xalloc.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,12 +79,12 @@ typedef struct ref_match {
     uint32_t unlimited;                /* bit s: seat s has no time limit (its kind's) */
     uint32_t max_faults;               /* resolved: never 0 */
     bool timed;                        /* think times are recorded (replay, on_step) */
-    /* The fault policy's own streams: one per seat, so that one seat's
-     * faults never move another's replacement actions, nor the deal; each
-     * seeded at its seat's first random replacement (bit s of fault_rng_set). */
-    ja_rng fault_rng[JA_MAX_SEATS];
-    uint32_t fault_rng_set;
-    ref_digest dg;
+    bool replaying;                    /* a replay is written (cfg->replay) */
+    uint32_t at_ask;                   /* bit s: seat s's kind answers in its ask
+                                        * (ref_bot_ops.answers_at_ask) */
+    uint32_t obs_set;                  /* bit s: seat s's observation was zeroed
+                                        * (at its first observation) */
+    uint32_t fault_rng_set;            /* bit s: fault_rng[s] is seeded (below) */
     uint32_t turns[JA_MAX_SEATS];      /* questions put to each seat so far */
     /* The step in play (reset by play_step). */
     uint32_t mask;                     /* seats of the decision */
@@ -99,7 +100,17 @@ typedef struct ref_match {
     uint32_t next_rec;
     int rc;                            /* JA_OK while the match goes on */
     bool done;                         /* finished (rc says how) */
+    /* Not zeroed at the start (ref_match_start): each is written before it
+     * is read. The fault policy's own streams: one per seat, so that one
+     * seat's faults never move another's replacement actions, nor the
+     * deal; each seeded at its seat's first random replacement (bit s of
+     * fault_rng_set). The digest, begun by start_record. */
+    ja_rng fault_rng[JA_MAX_SEATS];
+    ref_digest dg;
 } match;
+
+/* The bytes of a match zeroed at its start: up to its streams. */
+#define MATCH_ZEROED offsetof(match, fault_rng)
 
 /* Writes the one-line error into the caller's buffer; returns rc. */
 __attribute__((format(printf, 3, 4))) static int fail(match *m, int rc, const char *fmt, ...)
@@ -137,7 +148,8 @@ static int setup(match *m)
     m->observe = ou && ou->update ? ou->update : g->observe;
     /* Think times cost two clock reads a decision; in-process plugins
      * without a limit skip them when nothing records them. */
-    m->timed = (cfg->replay && *cfg->replay) || cfg->on_step;
+    m->replaying = cfg->replay && *cfg->replay;
+    m->timed = m->replaying || cfg->on_step;
     /* Each seat's per-decision limit: the one given, or its kind's default;
      * none for a kind without limits (a human seat). */
     for (uint32_t s = 0; s < m->n; s++) {
@@ -159,15 +171,28 @@ static int setup(match *m)
     return JA_OK;
 }
 
+/* Brings seat s's observation up to date (m->observe) in its buffer,
+ * zeroed first at the seat's first observation of the match (an update
+ * takes zeros for a seat never observed), and marks it observed in the
+ * step. */
+static void *observe_seat(match *m, uint32_t s)
+{
+    unsigned char *obs = m->obs + (size_t)s * m->g->obs_size;
+    if (!(m->obs_set >> s & 1)) {
+        memset(obs, 0, m->g->obs_size);
+        m->obs_set |= 1u << s;
+    }
+    m->observe(m->st, (int)s, obs);
+    m->observed |= 1u << s;
+    return obs;
+}
+
 /* Seat s's observation, asked for by its bot during act() (ref_seat.obs_get:
  * a seat of m->on_demand): brought up to date from its last one now. */
 static const void *observe_on_demand(void *ctx, int32_t s)
 {
     match *m = ctx;
-    void *obs = m->obs + (size_t)s * m->g->obs_size;
-    m->observe(m->st, (int)s, obs);
-    m->observed |= 1u << s;
-    return obs;
+    return observe_seat(m, (uint32_t)s);
 }
 
 /* Opens every seat, in seat order, telling each what its kind may tell its
@@ -183,6 +208,8 @@ static int open_seats(match *m)
         int rc = ref_seat_open(cfg->bots[s], &sc, &m->seats[s], m->err, m->cap);
         if (rc != JA_OK)
             return rc;
+        if (cfg->bots[s]->ops->answers_at_ask)
+            m->at_ask |= 1u << s;
         if (m->seats[s]->obs_on_demand && !cfg->on_step && !cfg->obs_eager) {
             m->on_demand |= 1u << s;
             m->seats[s]->obs_get = observe_on_demand;
@@ -198,7 +225,7 @@ static int start_record(match *m)
 {
     const ref_match_config *cfg = m->cfg;
     ref_digest_begin(&m->dg, m->g, &cfg->options, cfg->seed, m->n);
-    if (!cfg->replay || !*cfg->replay)
+    if (!m->replaying)
         return JA_OK;
     ref_replay_header h;
     memset(&h, 0, sizeof h);
@@ -257,12 +284,8 @@ static int ask_seat(match *m, uint32_t s)
         r->fault = JA_FAULT_TIMEOUT; /* a spent bank and no move time: flag fallen */
         return JA_OK;
     }
-    void *obs = NULL; /* a seat observed on demand: when its bot asks */
-    if (!(m->on_demand >> s & 1)) {
-        obs = m->obs + (size_t)s * g->obs_size;
-        m->observe(m->st, (int)s, obs);
-        m->observed |= 1u << s;
-    }
+    /* A seat observed on demand: when its bot asks. */
+    void *obs = m->on_demand >> s & 1 ? NULL : observe_seat(m, s);
     ja_decision d = {
         .struct_size = sizeof(ja_decision),
         .turn = ++m->turns[s],
@@ -320,28 +343,34 @@ static int64_t seat_deadline(const match *m, uint32_t s)
 static int collect_seat(match *m, ref_replay_rec *r)
 {
     uint32_t s = r->seat;
-    ref_answer a = {.left = NULL};
+    ref_answer got;
+    const ref_answer *a = &got;
     uint32_t allow = m->allow[s];
-    ref_seat_collect(m->seats[s], seat_deadline(m, s), &a);
-    if (a.left) {
+    if (m->at_ask >> s & 1) {
+        a = &m->seats[s]->answer; /* what its ask left there */
+    } else {
+        got = (ref_answer){.left = NULL};
+        ref_seat_collect(m->seats[s], seat_deadline(m, s), &got);
+    }
+    if (a->left) {
         m->out->abandoned = 1;
         return fail(m, JA_ESTATE, "seat %u (%s) left the match at decision %u: %s",
                     (unsigned)s,
                     m->cfg->names ? m->cfg->names[s] : ref_bot_get_info(m->cfg->bots[s])->name,
-                    m->out->decisions, a.left);
+                    m->out->decisions, a->left);
     }
-    r->think_us = a.think_us;
-    m->out->think_us[s] += a.think_us;
-    r->fault = (uint8_t)a.fault;
-    r->error = a.fault == JA_FAULT_ERROR ? a.error : 0;
-    if (a.fault == JA_FAULT_NONE && a.index < m->nl[s]) {
-        m->by_seat[s] = m->legal[(size_t)s * m->g->max_actions + a.index];
-        r->index = (int32_t)a.index;
-    } else if (a.fault == JA_FAULT_NONE) {
+    r->think_us = a->think_us;
+    m->out->think_us[s] += a->think_us;
+    r->fault = (uint8_t)a->fault;
+    r->error = a->fault == JA_FAULT_ERROR ? a->error : 0;
+    if (a->fault == JA_FAULT_NONE && a->index < m->nl[s]) {
+        m->by_seat[s] = m->legal[(size_t)s * m->g->max_actions + a->index];
+        r->index = (int32_t)a->index;
+    } else if (a->fault == JA_FAULT_NONE) {
         r->fault = JA_FAULT_ILLEGAL;
     }
     if (allow)
-        charge_bank(m, r, &a);
+        charge_bank(m, r, a);
     return JA_OK;
 }
 
@@ -426,7 +455,7 @@ static int apply_step(match *m)
         return fail(m, JA_ESTATE, "%s refused a validated action at decision %u (engine bug)",
                     m->g->name, out->decisions);
     ref_digest_step(&m->dg, m->mask, m->by_seat);
-    if (cfg->replay && *cfg->replay &&
+    if (m->replaying &&
         (ref_replay_write_step(*cfg->replay, out->decisions, m->recs, m->n_recs) ||
          (m->logs && write_logs(m))))
         return fail(m, JA_EIO, "cannot write the replay");
@@ -453,8 +482,9 @@ static int play_step(match *m, bool nowait)
                         m->g->name, MAX_STEPS);
         m->asked = m->observed = m->n_recs = 0;
         memset(m->by_seat, 0, sizeof m->by_seat);
-        for (uint32_t s = 0; s < m->n; s++) {
-            int rc = m->mask & (1u << s) ? ask_seat(m, s) : JA_OK;
+        /* The seats of the decision, in seat order. */
+        for (uint32_t left = m->mask & (UINT32_MAX >> (32 - m->n)); left; left &= left - 1) {
+            int rc = ask_seat(m, (uint32_t)__builtin_ctz(left));
             if (rc != JA_OK)
                 return rc;
         }
@@ -503,7 +533,7 @@ static int finish(match *m)
             if (out->faults[s])
                 ref_seat_stderr_tail(m->seats[s], t, cfg->stderr_cap);
         }
-    if (cfg->replay && *cfg->replay)
+    if (m->replaying)
         return ref_replay_writer_finish(cfg->replay, &out->outcome, out->faults, out->decisions,
                                         out->digest, m->err, m->cap);
     return JA_OK;
@@ -530,10 +560,11 @@ int ref_match_start(const ref_match_config *cfg, ref_match_result *out, char *er
                     ref_match **mp)
 {
     memset(out, 0, sizeof *out);
-    /* One allocation. Zeroed: the match and the observations (m->observe
-     * takes zeros for a seat never observed); not the engine's state, every
-     * byte of which setup() writes, nor the legal lists, read only as far
-     * as legal() wrote them. */
+    /* One allocation. Zeroed: the match up to its streams (MATCH_ZEROED);
+     * not the engine's state, every byte of which setup() writes, nor the
+     * observations, each zeroed at its seat's first observation
+     * (observe_seat: a seat of `random` is never observed), nor the legal
+     * lists, read only as far as legal() wrote them. */
     const ja_game_rules *g = cfg->game;
     if (cfg->n_seats > JA_MAX_SEATS) { /* what the engine's setup would say */
         snprintf(err, cap, "%s refused the match setup: %s", g->name, ja_strerror(JA_EINVAL));
@@ -553,8 +584,7 @@ int ref_match_start(const ref_match_config *cfg, ref_match_result *out, char *er
     unsigned char *raw = ja_xmalloc(size + LINE - 1);
     unsigned char *block = raw + (LINE - (uintptr_t)raw % LINE) % LINE;
     match *m = *mp = (match *)block;
-    memset(block, 0, at_st);
-    memset(block + at_obs, 0, at_legal - at_obs);
+    memset(block, 0, MATCH_ZEROED);
     m->raw = raw;
     m->st = block + at_st;
     m->obs = block + at_obs;

@@ -234,7 +234,7 @@ void ref_guard_install(void)
 /* The calling thread's alternate stack: its own, if it has one (a
  * sanitizer's), else one mapped now. Without it (no memory), a stack
  * overflow dies without its line; every other crash still has it. */
-static void ensure_stack(void)
+__attribute__((noinline, cold)) static void ensure_stack(void)
 {
     ref_guard_install(); /* the key of the stacks, and the handlers */
     stack_ready = 1;

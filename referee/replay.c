@@ -69,12 +69,25 @@ static void put_text(ref_digest *d, const char *s)
 
 /* Little-endian integers and NUL-terminated text, in a fixed order: see
  * docs/replay-format.md, "Digest". */
+/* The options' text of the thread's last digest, kept for the next match
+ * of the same game with the same options (a tournament's every match). */
+static _Thread_local struct {
+    const ja_game_rules *g;
+    ja_options o;
+    char text[1024];
+} last_opts;
+
 void ref_digest_begin(ref_digest *d, const ja_game_rules *g, const ja_options *o, uint64_t seed,
                       uint32_t n_seats)
 {
-    char opts[1024];
-    if (ja_options_format(g, o, opts, sizeof opts) < 0)
-        opts[0] = '\0';
+    char *opts = last_opts.text;
+    if (last_opts.g != g || memcmp(&last_opts.o, o, sizeof *o) != 0) {
+        last_opts.g = NULL;
+        if (ja_options_format(g, o, opts, sizeof last_opts.text) < 0)
+            opts[0] = '\0';
+        last_opts.g = g;
+        last_opts.o = *o;
+    }
     sha256_init(&d->st);
     d->len = 0;
     put_text(d, "jackarena-digest-v1");

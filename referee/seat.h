@@ -109,6 +109,10 @@ typedef struct ref_bot_ops {
      * once now, the answer or a fault being there or the deadline past.
      * Called only by the thread that may run collect. */
     bool (*ready)(ref_seat *s, int64_t deadline_ns);
+    /* True: the kind's ask() decides at once (an in-process plugin) and
+     * leaves its answer in ref_seat.answer, which collect() only copies
+     * out: the match reads it there without calling collect. */
+    bool answers_at_ask;
     /* Optional (NULL: the kind keeps no log): after collect, of a seat
      * opened with ctx->logs, moves what its bot logged for the decision
      * into out (ja_declog.h: cleaned and bounded) and empties its own:
@@ -143,6 +147,9 @@ struct ref_seat {
     bool obs_on_demand;
     const void *(*obs_get)(void *ctx, int32_t seat);
     void *obs_ctx;
+    /* The answer of the last ask, of a kind with answers_at_ask (written by
+     * its ask; not used by other kinds). */
+    ref_answer answer;
 };
 
 /* Loads a bot plugin (kind `plugin`): dlopen, entry point, ABI check, file

@@ -31,6 +31,7 @@
 #include "ja_xalloc.h"
 
 #include <dlfcn.h>
+#include <stdatomic.h>
 #include <errno.h>
 #include <stddef.h>
 #include <sodium.h>
@@ -43,6 +44,12 @@
 /* Bytes of a seat's log kept for its stderr tail. */
 #define LOG_TAIL 2048
 
+/* Closed seats a bot keeps for its next ones (plugin_seat_close): a seat
+ * is some 8 KiB, a malloc and a free at every match otherwise. */
+#define SPARE_SEATS 4
+
+typedef struct plugin_seat plugin_seat;
+
 typedef struct plugin_bot {
     ref_bot base;
     void *dl;
@@ -54,19 +61,23 @@ typedef struct plugin_bot {
     char spec[4096 + JA_BOTRT_PARAMS_MAX]; /* "PATH[:PARAMS]": what hosted: would take */
     ref_guard guard;       /* calls outside a seat: loading, supports(), unloading */
     ref_guard seat_like;   /* its tail for every seat's guard (set once, at load) */
+    /* Closed seats kept for the next ones, each slot NULL or one seat's
+     * memory (taken and given back by atomic exchange: seats of the bot
+     * open and close in several threads at once). */
+    _Atomic(plugin_seat *) spare[SPARE_SEATS];
 } plugin_bot;
 
-typedef struct plugin_seat {
+struct plugin_seat {
     ref_seat base;
     plugin_bot *pb;
-    ja_botrt rt;           /* the instance and its host services */
     uint32_t move_ms;      /* the match's free time per decision (ref_seat_ctx) */
-    ref_answer pending;    /* answer computed by ask(), handed out by collect() */
+    /* Not zeroed when the seat is opened: each is set there. */
+    ja_botrt rt;           /* the instance and its host services */
     ref_guard guard;       /* the crash line of this seat's calls */
-    char log[LOG_TAIL];    /* the last LOG_TAIL - 1 bytes logged, NUL-terminated */
     size_t log_len;
+    char log[LOG_TAIL];    /* the last LOG_TAIL - 1 bytes logged, NUL-terminated */
     ja_declog declog;      /* logged since the last take (ref_seat_ctx.logs) */
-} plugin_seat;
+};
 
 static const ref_bot_ops plugin_ops;
 
@@ -222,10 +233,14 @@ static int plugin_seat_open(ref_bot *rb, const ref_seat_ctx *ctx, ref_seat **out
                             size_t cap)
 {
     plugin_bot *b = (plugin_bot *)rb;
-    /* Opened at every match: the log tail's bytes are not zeroed (log_len
-     * says how many are set). */
-    plugin_seat *s = ja_xmalloc(sizeof *s);
-    memset(s, 0, offsetof(plugin_seat, log));
+    /* Opened at every match: a spare seat's memory, or new; zeroed up to
+     * what is set here (the runtime, the guard, the log tail's length). */
+    plugin_seat *s = NULL;
+    for (int i = 0; i < SPARE_SEATS && !s; i++)
+        s = atomic_exchange(&b->spare[i], NULL);
+    if (!s)
+        s = ja_xmalloc(sizeof *s);
+    memset(s, 0, offsetof(plugin_seat, rt));
     s->log[0] = '\0';
     s->log_len = 0;
     ja_declog_clear(&s->declog);
@@ -283,22 +298,31 @@ static int plugin_ask(ref_seat *rs, const ja_decision *d)
     uint64_t cpu_us = d->deadline_ms && !ref_cpu_within(us, (uint64_t)s->move_ms * 1000)
                           ? (uint64_t)(thread_cpu_ns() - cpu0) / 1000 + 1
                           : 0;
-    s->pending = (ref_answer){.index = index, .fault = JA_FAULT_NONE, .think_us = us, .cpu_us = cpu_us};
+    /* The answer, where collect() and the match (answers_at_ask) take it. */
+    ref_answer *a = &rs->answer;
     uint64_t allow_us = (uint64_t)d->deadline_ms * 1000;
-    if (rc != JA_OK)
-        s->pending = (ref_answer){.fault = JA_FAULT_ERROR, .think_us = us, .cpu_us = cpu_us,
-                                  .error = rc};
-    else if (index >= d->n_legal)
-        s->pending.fault = JA_FAULT_ILLEGAL;
-    else if (allow_us && (cpu_us > allow_us || us > REF_WALL_FACTOR * allow_us))
-        s->pending.fault = JA_FAULT_TIMEOUT;
+    a->index = index;
+    a->fault = JA_FAULT_NONE;
+    a->think_us = us;
+    a->cpu_us = cpu_us;
+    a->error = 0;
+    a->left = NULL;
+    if (rc != JA_OK) {
+        a->index = 0;
+        a->fault = JA_FAULT_ERROR;
+        a->error = rc;
+    } else if (index >= d->n_legal) {
+        a->fault = JA_FAULT_ILLEGAL;
+    } else if (allow_us && (cpu_us > allow_us || us > REF_WALL_FACTOR * allow_us)) {
+        a->fault = JA_FAULT_TIMEOUT;
+    }
     return JA_OK;
 }
 
 static void plugin_collect(ref_seat *rs, int64_t deadline_ns, ref_answer *out)
 {
     (void)deadline_ns;
-    *out = ((plugin_seat *)rs)->pending;
+    *out = rs->answer;
 }
 
 static void plugin_end(ref_seat *rs, const ja_outcome *o)
@@ -329,12 +353,20 @@ static void plugin_seat_close(ref_seat *rs)
     ref_guard_enter(&s->guard, "destroy()", 0);
     ja_botrt_free(&s->rt);
     ref_guard_leave();
+    /* Kept for the bot's next seat when a slot is free. */
+    for (int i = 0; i < SPARE_SEATS && s; i++) {
+        plugin_seat *none = NULL;
+        if (atomic_compare_exchange_strong(&s->pb->spare[i], &none, s))
+            s = NULL;
+    }
     free(s);
 }
 
 static void plugin_destroy(ref_bot *rb)
 {
     plugin_bot *b = (plugin_bot *)rb;
+    for (int i = 0; i < SPARE_SEATS; i++)
+        free(atomic_exchange(&b->spare[i], NULL));
     /* Under ASan, unloading hides the plugin's frames from leak reports. */
     if (b->dl && !getenv("JA_NO_DLCLOSE")) {
         bot_guard(b, "being unloaded", "its finalisers (dlclose)");
@@ -354,6 +386,7 @@ static const ref_bot_ops plugin_ops = {
     .seat_close = plugin_seat_close,
     .destroy = plugin_destroy,
     .clock_free = true,
+    .answers_at_ask = true,
     .stderr_tail = plugin_stderr_tail,
     .take_log = plugin_take_log,
 };
