@@ -75,23 +75,6 @@ static void put_u32(char *buf, size_t cap, size_t *len, uint32_t v)
         put(buf, cap, len, &digits[--n], 1);
 }
 
-size_t ref_guard_line(const ref_guard *g, int sig, char *buf, size_t cap)
-{
-    int i = signal_index(sig);
-    size_t len = 0;
-    put(buf, cap, &len, g->head, g->head_len);
-    if (g->decision) {
-        put_str(buf, cap, &len, ", decision ");
-        put_u32(buf, cap, &len, g->decision);
-    }
-    put_str(buf, cap, &len, ") crashed with ");
-    put_str(buf, cap, &len, i >= 0 ? SIGNALS[i].name : "a signal");
-    put_str(buf, cap, &len, " in ");
-    put_str(buf, cap, &len, g->call ? g->call : "a call");
-    put(buf, cap, &len, g->tail, g->tail_len);
-    return len;
-}
-
 /* Appends at most max bytes of s (NULL: none) at *len in buf (cap bytes),
  * as far as they fit, control characters as '?' (the line stays one line).
  * No stdio: a seat's line is prepared at every match (ref_guard_set_seat). */
@@ -109,19 +92,27 @@ static void put_clean(char *buf, size_t cap, size_t *len, const char *s, size_t 
 #define WHAT_MAX_LEN 159u
 #define SPEC_MAX_LEN 319u
 
-/* g's head up to its what part: "PROGRAM: bot 'NAME' (". */
+/* A head up to its what part, "PROGRAM: bot 'NAME' (", at *len in buf (cap
+ * bytes). Async-signal-safe. */
+static void put_head_start(char *buf, size_t cap, size_t *len, const char *name)
+{
+    put_str(buf, cap, len, program_invocation_short_name);
+    put_str(buf, cap, len, ": bot '");
+    put_clean(buf, cap, len, name, NAME_MAX_LEN);
+    put_str(buf, cap, len, "' (");
+}
+
+/* g's head up to its what part. */
 static size_t head_start(ref_guard *g, const char *name)
 {
-    size_t len = 0, cap = sizeof g->head - 1;
-    put_str(g->head, cap, &len, program_invocation_short_name);
-    put_str(g->head, cap, &len, ": bot '");
-    put_clean(g->head, cap, &len, name, NAME_MAX_LEN);
-    put_str(g->head, cap, &len, "' (");
+    size_t len = 0;
+    put_head_start(g->head, sizeof g->head - 1, &len, name);
     return len;
 }
 
 static void head_end(ref_guard *g, size_t len)
 {
+    g->like = NULL;
     g->head[len] = '\0';
     g->head_len = len;
     g->call = NULL;
@@ -149,21 +140,56 @@ void ref_guard_set(ref_guard *g, const char *name, const char *what, const char 
 void ref_guard_set_seat(ref_guard *g, const char *name, int32_t seat, const char *match_id,
                         const ref_guard *like)
 {
-    /* "seat N, match 'ID'", cut as a what part is. */
+    g->like = like;
+    g->name = name;
+    g->match_id = match_id;
+    g->seat = seat;
+    g->call = NULL;
+    g->decision = 0;
+}
+
+/* A seat's head, "PROGRAM: bot 'NAME' (seat N, match 'ID'", into buf (cap
+ * bytes) as ref_guard_set would have prepared it: what ("seat N, match
+ * 'ID'") cut as a what part is, the whole cut as the head's buffer is.
+ * Async-signal-safe. */
+static size_t seat_head(const ref_guard *g, char *buf, size_t cap)
+{
     char what[WHAT_MAX_LEN + 1];
     size_t w = 0;
     put_str(what, WHAT_MAX_LEN, &w, "seat ");
-    if (seat < 0)
+    if (g->seat < 0)
         put_str(what, WHAT_MAX_LEN, &w, "-");
-    put_u32(what, WHAT_MAX_LEN, &w, seat < 0 ? 0u - (uint32_t)seat : (uint32_t)seat);
+    put_u32(what, WHAT_MAX_LEN, &w, g->seat < 0 ? 0u - (uint32_t)g->seat : (uint32_t)g->seat);
     put_str(what, WHAT_MAX_LEN, &w, ", match '");
-    put_str(what, WHAT_MAX_LEN, &w, match_id ? match_id : "");
+    put_str(what, WHAT_MAX_LEN, &w, g->match_id ? g->match_id : "");
     put_str(what, WHAT_MAX_LEN, &w, "'");
-    size_t len = head_start(g, name);
-    put_clean(g->head, sizeof g->head - 1, &len, what, w);
-    head_end(g, len);
-    memcpy(g->tail, like->tail, like->tail_len + 1);
-    g->tail_len = like->tail_len;
+    size_t len = 0;
+    if (cap > sizeof g->head - 1)
+        cap = sizeof g->head - 1;
+    put_head_start(buf, cap, &len, g->name);
+    put_clean(buf, cap, &len, what, w);
+    return len;
+}
+
+size_t ref_guard_line(const ref_guard *g, int sig, char *buf, size_t cap)
+{
+    int i = signal_index(sig);
+    size_t len = 0;
+    if (g->like)
+        len = seat_head(g, buf, cap);
+    else
+        put(buf, cap, &len, g->head, g->head_len);
+    if (g->decision) {
+        put_str(buf, cap, &len, ", decision ");
+        put_u32(buf, cap, &len, g->decision);
+    }
+    put_str(buf, cap, &len, ") crashed with ");
+    put_str(buf, cap, &len, i >= 0 ? SIGNALS[i].name : "a signal");
+    put_str(buf, cap, &len, " in ");
+    put_str(buf, cap, &len, g->call ? g->call : "a call");
+    const ref_guard *t = g->like ? g->like : g;
+    put(buf, cap, &len, t->tail, t->tail_len);
+    return len;
 }
 
 /* ---- the handler ------------------------------------------------------------- */

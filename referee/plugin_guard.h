@@ -19,8 +19,9 @@
  * core dump, where enabled) is the signal's own, as without the handler.
  *
  * Async-signal-safe: the line is prepared before the call (ref_guard_set),
- * the handler only copies prepared bytes and the decision number into a
- * buffer on its stack and write(2)s it; no malloc, no stdio. Each thread
+ * or for a seat its parts kept (ref_guard_set_seat); the handler only
+ * copies bytes, the seat's number and the decision number into a buffer on
+ * its stack and write(2)s it; no malloc, no stdio. Each thread
  * that makes guarded calls gets an alternate signal stack (sigaltstack)
  * the first time, so a stack overflow still gets its line; a thread that
  * already has one (a sanitizer's) keeps it.
@@ -42,6 +43,12 @@ typedef struct ref_guard {
     size_t head_len;
     char tail[640];        /* ", and takes the arena process ... hosted:SPEC ...\n" */
     size_t tail_len;
+    /* A seat's guard (ref_guard_set_seat): head and tail are not written;
+     * the line is composed from these when it is written. NULL: head and
+     * tail are the line's. */
+    const struct ref_guard *like;
+    const char *name, *match_id;
+    int32_t seat;
     const char *call;      /* "act()", "create()" ...: set by each enter */
     uint32_t decision;     /* the match's decision, 1-based; 0 = none (not act) */
 } ref_guard;
@@ -55,9 +62,12 @@ void ref_guard_install(void);
  * characters are written as '?': the line stays one line. */
 void ref_guard_set(ref_guard *g, const char *name, const char *what, const char *spec);
 
-/* The same for a seat, at every match without stdio: what is "seat SEAT,
- * match 'MATCH_ID'", and the tail is copied from like, a guard set with
- * the bot's spec (ref_guard_set), which no other thread writes meanwhile. */
+/* The same for a seat, at every match: what is "seat SEAT, match
+ * 'MATCH_ID'", and the tail is like's, a guard set with the bot's spec
+ * (ref_guard_set), which no other thread writes meanwhile. Nothing is
+ * composed here (a seat is opened at every match and almost never
+ * crashes): g keeps the pointers, and the line is composed from them when
+ * it is written, so name, match_id and like must outlive g's guarded calls. */
 void ref_guard_set_seat(ref_guard *g, const char *name, int32_t seat, const char *match_id,
                         const ref_guard *like);
 

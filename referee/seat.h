@@ -28,7 +28,9 @@ typedef struct ref_bot ref_bot;
 typedef struct ref_seat ref_seat;
 
 /* What a seat needs to know about its match. Borrowed for the call, except
- * `faults`, which the seat may read until ref_seat_close. */
+ * `faults` and the strings of `match_id` and `players`, which the seat may
+ * read until ref_seat_close (an in-process plugin's crash line is composed
+ * from them when it is written: plugin_guard.h). */
 typedef struct ref_seat_ctx {
     const ja_game_rules *game;
     int32_t seat;
