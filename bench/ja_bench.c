@@ -901,7 +901,31 @@ static const char REFEREE_PROFILE[] =
     "own share r of the engine's loop is now 0.65 for Taylor Blackjack with 2 seats, "
     "0.55 for BrawlJack with 2, 0.38 for Bruise Jack with 2, 0.27 for Bombs with 3 "
     "and under 0.5 in the other rows; the shares in time of the table above read "
-    "higher, the more so on a loaded machine.\n";
+    "higher, the more so on a loaded machine.\n\n"
+    "Then the seats' crash lines: a seat's line (the one an in-process plugin's crash "
+    "writes) is composed when it is written, from the name, seat, match id and the "
+    "bot's tail its guard keeps, not composed and its tail copied at every seat's "
+    "opening (some 850 instructions a seat). Instructions a decision (callgrind, "
+    "outside SHA-256), through the referee and handing observations in brackets, "
+    "before and after: Bruise Jack with 2 seats 2228 to 2158 (2691 to 2621), "
+    "BrawlJack with 2 1317 to 1276 (2567 to 2526); rows of long matches hardly move "
+    "(Taylor Blackjack with 2 and Bombs with 3 and 4 seats 2 fewer of some 680-1080). "
+    "In CPU time, 80 and 60 interleaved pairs of both builds at load average 11-12.7 "
+    "(medians, quartiles in brackets): handing observations, Bruise Jack with 2 seats "
+    "0.955 (0.881-1.065) of the time before, BrawlJack with 2 0.978 (0.905-1.054), "
+    "engine + observations in the same runs 1.012 and 0.998; the column's ratio, "
+    "engine + observations / handing observations, 0.69 to 0.73 and 0.735 to 0.744 "
+    "(spreads of 0.1 and more at that load: read the instructions). What is left per "
+    "match is the bots' seeds (BLAKE2b, some 1060 instructions a seat, the streams "
+    "every seeded tournament was played with), the runtime's start (the game looked "
+    "up by name and the parameters checked again, some 230 instructions a seat), the "
+    "match's buffer (a malloc of some 320 and its free) and the deal; per decision, a few "
+    "instructions in each of many places. For Bruise Jack with 2 seats (24 decisions "
+    "a match) the engine with observations takes 2058 instructions a decision and "
+    "SHA-256 682 (counted without the CPU's SHA extensions): with no bookkeeping of "
+    "the referee's at all the column's ratio would be about 0.75 by instructions, under its "
+    "0.8; in time SHA-256 weighs less on a CPU with those extensions, so the row is "
+    "to be read from a quiet run, not from instructions.\n";
 
 /* One referee row's shares of the engine's time (REFEREE_WHY). */
 typedef struct share {
