@@ -15,6 +15,9 @@ int greedy_bruise_jack_act(const ja_decision *d, uint32_t *out_index);
 /* The same rule over a sample of the unseen cards: a cheap playout policy
  * for ismcts (greedy itself never calls it). */
 int greedy_bruise_jack_fast_act(const ja_decision *d, uint32_t *out_index);
+/* The rule over every stride-th unseen card, 1 to 7 (1: greedy itself, 7:
+ * greedy_bruise_jack_fast_act): ismcts' stride=N. */
+int greedy_bruise_jack_stride_act(const ja_decision *d, uint32_t *out_index, int stride);
 int greedy_brawljack_act(const ja_decision *d, uint32_t *out_index);
 int greedy_jack_in_the_box_act(const ja_decision *d, uint32_t *out_index);
 /* Jack in the Box: the heuristic's plan search expands at most `budget`

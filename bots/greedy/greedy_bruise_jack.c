@@ -365,3 +365,10 @@ int greedy_bruise_jack_fast_act(const ja_decision *d, uint32_t *out_index)
 {
     return decide(d, out_index, 7);
 }
+
+int greedy_bruise_jack_stride_act(const ja_decision *d, uint32_t *out_index, int stride)
+{
+    if (stride < 1 || stride > 7)
+        return JA_EINVAL;
+    return decide(d, out_index, stride);
+}

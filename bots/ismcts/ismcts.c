@@ -26,7 +26,8 @@
  *     the default budget: GREEDY[].in_auto). In Bruise Jack and Taylor
  *     Blackjack (horizon=auto or hand) a playout ends where the current
  *     hand (a game in Taylor Blackjack) does, and the rest of the match is
- *     valued from the points (rest_value);
+ *     valued from the points (rest_value); in Jack in the Box where the
+ *     match's last game starts, valued from a score model (jitb_game_end);
  *  5. backpropagates each seat's reward: at a node the statistics are those
  *     of the seat that chose its edge (max-n style), so opponents pick what
  *     is good for them and partners (Jack in the Box teams, whose scores the
@@ -100,11 +101,43 @@ typedef struct node {
  * seat's expected reward for the rest of the match in r; else 0. */
 typedef int (*horizon_fn)(const void *obs, const void *root, uint32_t n_seats, double *r);
 
+/* infer: the weight in (0, 1] of what a sampled state gives seat p (its
+ * observation pobs) that others cannot see, from p's decisions in the
+ * current hand as root (the decision's observation) shows them: each one
+ * pol would not have taken there multiplies it by INFER_EPS. scratch:
+ * obs_size bytes; legal: max_actions. */
+typedef double (*infer_fn)(const void *root, const void *pobs, void *scratch, greedy_act_fn pol,
+                           ja_action *legal);
+/* The key of that hidden part (0 to 255) under which a decision caches its
+ * weight, or -1 when p has none. */
+typedef int (*infer_key_fn)(const void *pobs);
+
 #ifdef GREEDY_HAVE_BRUISE_JACK
+/* stride=N: Bruise Jack's playout rule over every N-th unseen card. */
+#define BJ_STRIDE(k)                                                                              \
+    static int bj_stride##k(const ja_decision *d, uint32_t *out)                                 \
+    {                                                                                            \
+        return greedy_bruise_jack_stride_act(d, out, k);                                         \
+    }
+BJ_STRIDE(2)
+BJ_STRIDE(3)
+BJ_STRIDE(4)
+BJ_STRIDE(5)
+BJ_STRIDE(6)
+static const greedy_act_fn BJ_STRIDES[ISMCTS_MAX_STRIDE + 1] = {
+    NULL, greedy_bruise_jack_act, bj_stride2, bj_stride3, bj_stride4, bj_stride5, bj_stride6,
+    greedy_bruise_jack_fast_act};
 static int bj_hand_end(const void *obs, const void *root, uint32_t n_seats, double *r);
+static double bj_infer(const void *root, const void *pobs, void *scratch, greedy_act_fn pol,
+                       ja_action *legal);
+static int bj_infer_key(const void *pobs);
 #endif
 static int taylor_game_end(const void *obs, const void *root, uint32_t n_seats, double *r);
 static int taylor_last_game(const void *root);
+#ifdef GREEDY_HAVE_JACK_IN_THE_BOX
+static int jitb_game_end(const void *obs, const void *root, uint32_t n_seats, double *r);
+static int jitb_last_game(const void *root);
+#endif
 
 /* The greedy heuristics (bots/greedy), for greedy playouts. */
 typedef struct greedy_entry {
@@ -122,6 +155,11 @@ typedef struct greedy_entry {
     int (*last)(const void *root); /* 1 when root's hand is the match's last, so that
                                       no playout reaches another (NULL: not known) */
     double drop;           /* drop=auto: the paired test's futility threshold here */
+    infer_fn infer;        /* informed determinizations (infer=N); NULL: none in this game */
+    infer_key_fn infer_key;
+    uint32_t infer_tries;  /* infer=auto: the tries a pair's determinization gets here */
+    int hand_auto;         /* horizon=auto is horizon=hand here (else the match) */
+    const greedy_act_fn *strides; /* stride=N: the playout rule by N (1 to 7); NULL: none */
 } greedy_entry;
 
 /* The per-game budgets of iters=auto and verify=auto: a decision at about
@@ -137,9 +175,11 @@ typedef struct greedy_entry {
 #define VERIFY_BRUISE_JACK 5000u /* with horizon=hand: playouts of one hand */
 #define ANCHOR_BRUISE_JACK 1.8
 #define DROP_BRUISE_JACK ISMCTS_DEFAULT_DROP
+#define INFER_BRUISE_JACK 0u /* infer=auto: uniform determinizations */
 #define ITERS_JITB 800u
 #define STEPS_JITB 0u
-#define VERIFY_JITB 800u
+#define VERIFY_JITB 2000u /* 1.5: with its first game's playouts ending with the game */
+#define HAND_AUTO_JITB 1 /* 1.5: horizon=auto is horizon=hand there (the score model) */
 #define ITERS_BOMBS 5000u
 #define STEPS_BOMBS 200000u
 
@@ -148,10 +188,11 @@ static const greedy_entry GREEDY[] = {
      * on an eighth of 1.3's steps to choose what it tests (docs/bots.md). */
     {"taylor-blackjack", JA_TAYLOR_OBS_VERSION, greedy_taylor_act, greedy_taylor_act, 0, 1.96,
      VERIFY_TAYLOR, ITERS_TAYLOR, STEPS_TAYLOR, taylor_game_end, taylor_last_game,
-     ISMCTS_DEFAULT_DROP},
+     ISMCTS_DEFAULT_DROP, NULL, NULL, 0, 1, NULL},
 #ifdef GREEDY_HAVE_BRAWLJACK
     {"brawljack", JA_BRAWLJACK_OBS_VERSION, greedy_brawljack_act, greedy_brawljack_act, 1, 2.5,
-     VERIFY_BRAWLJACK, ITERS_BRAWLJACK, STEPS_BRAWLJACK, NULL, NULL, ISMCTS_DEFAULT_DROP},
+     VERIFY_BRAWLJACK, ITERS_BRAWLJACK, STEPS_BRAWLJACK, NULL, NULL, ISMCTS_DEFAULT_DROP, NULL,
+     NULL, 0, 0, NULL},
 #endif
 #ifdef GREEDY_HAVE_BRUISE_JACK
     /* Bruise Jack and Jack in the Box: the tree's own statistics did not
@@ -159,16 +200,17 @@ static const greedy_entry GREEDY[] = {
      * BrawlJack it more than tripled the margin over greedy. */
     {"bruise-jack", JA_BRUISE_JACK_OBS_VERSION, greedy_bruise_jack_act,
      greedy_bruise_jack_fast_act, 0, ANCHOR_BRUISE_JACK, VERIFY_BRUISE_JACK, ITERS_BRUISE_JACK,
-     STEPS_BRUISE_JACK, bj_hand_end, NULL, DROP_BRUISE_JACK},
+     STEPS_BRUISE_JACK, bj_hand_end, NULL, DROP_BRUISE_JACK, bj_infer, bj_infer_key,
+     INFER_BRUISE_JACK, 1, BJ_STRIDES},
 #endif
 #ifdef GREEDY_HAVE_JACK_IN_THE_BOX
     {"jack-in-the-box", JA_JITB_OBS_VERSION, greedy_jack_in_the_box_act,
-     greedy_jack_in_the_box_act, 1, 2.5, VERIFY_JITB, ITERS_JITB, STEPS_JITB, NULL, NULL,
-     ISMCTS_DEFAULT_DROP},
+     greedy_jack_in_the_box_act, 1, 2.5, VERIFY_JITB, ITERS_JITB, STEPS_JITB, jitb_game_end,
+     jitb_last_game, ISMCTS_DEFAULT_DROP, NULL, NULL, 0, HAND_AUTO_JITB, NULL},
 #endif
 #ifdef GREEDY_HAVE_BOMBS
     {"bombs", JA_BOMBS_OBS_VERSION, greedy_bombs_act, greedy_bombs_act, 0, 1.96, 0, ITERS_BOMBS,
-     STEPS_BOMBS, NULL, NULL, ISMCTS_DEFAULT_DROP},
+     STEPS_BOMBS, NULL, NULL, ISMCTS_DEFAULT_DROP, NULL, NULL, 0, 0, NULL},
 #endif
 };
 
@@ -196,6 +238,12 @@ typedef struct ismcts {
     uint8_t *tried;       /* max_actions: has a child for this legal action */
     unsigned char *base;  /* the paired test: the determinization all candidates share */
     uint64_t work;        /* engine steps taken in this decision (the steps budget) */
+    infer_fn infer;       /* infer=N > 0: the game's weight of a sample; NULL: uniform */
+    infer_key_fn infer_key;
+    greedy_act_fn ipol;   /* the policy the other seats' past decisions are judged by */
+    int strided;          /* the game has stride=N */
+    unsigned char *scratch; /* infer: an observation rebuilt back in time */
+    double iw[JA_MAX_SEATS][256]; /* infer: this decision's weights by seat and key (<0: not yet) */
     ja_rng rng;
 } ismcts;
 
@@ -218,6 +266,7 @@ static void destroy(void *bot)
     free(b->legal);
     free(b->tried);
     free(b->base);
+    free(b->scratch);
     free(b);
 }
 
@@ -226,6 +275,54 @@ static int check_params(const char *params, char *err, size_t cap)
 {
     ismcts_params p;
     return ismcts_params_parse(params, &p, err, cap);
+}
+
+/* What the game's entry e gives b: the auto values of p, the heuristics
+ * (the playout rule: stride=N's where the game has one), the horizon. */
+static void from_game(ismcts *b, const greedy_entry *e, const ismcts_params *p)
+{
+    greedy_act_fn pol = e->playout;
+    if (p->stride != ISMCTS_STRIDE_AUTO)
+        pol = e->strides ? e->strides[p->stride] : NULL; /* NULL: refused (refusal) */
+    if (p->anchor == ISMCTS_ANCHOR_AUTO)
+        b->p.anchor = e->anchor;
+    if (p->verify == ISMCTS_VERIFY_AUTO)
+        b->p.verify = e->verify;
+    if (p->drop == ISMCTS_DROP_AUTO)
+        b->p.drop = e->drop;
+    if (p->infer == ISMCTS_INFER_AUTO)
+        b->p.infer = e->infer_tries;
+    if (e->infer)
+        b->infer = e->infer, b->infer_key = e->infer_key, b->ipol = pol;
+    if (p->iters == ISMCTS_ITERS_AUTO)
+        b->p.iters = e->iters;
+    if (p->steps == ISMCTS_STEPS_AUTO && p->iters == ISMCTS_ITERS_AUTO)
+        b->p.steps = e->steps;
+    if (b->p.verify > 0)
+        b->vpol = pol;
+    if (b->p.anchor > 0 || b->p.verify > 0)
+        b->anchor = e->act;
+    if (p->horizon == ISMCTS_HORIZON_HAND ||
+        (p->horizon == ISMCTS_HORIZON_AUTO && e->hand_auto))
+        b->horizon = e->hand_end, b->last = e->last;
+    if (p->rollout == ISMCTS_ROLLOUT_GREEDY ||
+        (p->rollout == ISMCTS_ROLLOUT_AUTO && e->in_auto))
+        b->greedy = pol;
+    b->strided = e->strides != NULL;
+}
+
+/* Why the parameters p cannot be had in b's game, or NULL. */
+static const char *refusal(const ismcts *b, const ismcts_params *p)
+{
+    if (p->rollout == ISMCTS_ROLLOUT_GREEDY && !b->greedy)
+        return "ismcts: no greedy heuristic for this game";
+    if (p->stride != ISMCTS_STRIDE_AUTO && !b->strided)
+        return "ismcts: stride=N is not available in this game";
+    if (b->p.infer > 0 && !b->infer)
+        return "ismcts: infer=N is not available in this game";
+    if (p->horizon == ISMCTS_HORIZON_HAND && !b->horizon)
+        return "ismcts: horizon=hand is not available in this game";
+    return NULL;
 }
 
 static int create(const ja_host_api *host, void *hctx, const char *game, int32_t seat,
@@ -255,27 +352,8 @@ static int create(const ja_host_api *host, void *hctx, const char *game, int32_t
     b->n_seats = n_seats;
     b->p = p;
     for (size_t i = 0; i < sizeof GREEDY / sizeof GREEDY[0]; i++)
-        if (strcmp(GREEDY[i].game, game) == 0 && GREEDY[i].obs_version == g->obs_version) {
-            if (p.anchor == ISMCTS_ANCHOR_AUTO)
-                b->p.anchor = GREEDY[i].anchor;
-            if (p.verify == ISMCTS_VERIFY_AUTO)
-                b->p.verify = GREEDY[i].verify;
-            if (p.drop == ISMCTS_DROP_AUTO)
-                b->p.drop = GREEDY[i].drop;
-            if (p.iters == ISMCTS_ITERS_AUTO)
-                b->p.iters = GREEDY[i].iters;
-            if (p.steps == ISMCTS_STEPS_AUTO && p.iters == ISMCTS_ITERS_AUTO)
-                b->p.steps = GREEDY[i].steps;
-            if (b->p.verify > 0)
-                b->vpol = GREEDY[i].playout;
-            if (b->p.anchor > 0 || b->p.verify > 0)
-                b->anchor = GREEDY[i].act;
-            if (p.horizon != ISMCTS_HORIZON_MATCH)
-                b->horizon = GREEDY[i].hand_end, b->last = GREEDY[i].last;
-            if (p.rollout == ISMCTS_ROLLOUT_GREEDY ||
-                (p.rollout == ISMCTS_ROLLOUT_AUTO && GREEDY[i].in_auto))
-                b->greedy = GREEDY[i].playout;
-        }
+        if (strcmp(GREEDY[i].game, game) == 0 && GREEDY[i].obs_version == g->obs_version)
+            from_game(b, &GREEDY[i], &p);
     if (b->p.verify == ISMCTS_VERIFY_AUTO)
         b->p.verify = 0; /* a game without a heuristic: nothing to test against */
     if (b->p.iters == ISMCTS_ITERS_AUTO)
@@ -284,18 +362,17 @@ static int create(const ja_host_api *host, void *hctx, const char *game, int32_t
         b->p.drop = ISMCTS_DEFAULT_DROP;
     if (b->p.steps == ISMCTS_STEPS_AUTO)
         b->p.steps = 0; /* iters given, or a game without its own budget: iterations alone */
-    if (p.rollout == ISMCTS_ROLLOUT_GREEDY && !b->greedy) {
+    if (b->p.infer == ISMCTS_INFER_AUTO)
+        b->p.infer = 0;
+    const char *why = refusal(b, &p);
+    if (why) {
         if (host->log)
-            host->log(hctx, JA_LOG_ERROR, "ismcts: no greedy heuristic for this game");
+            host->log(hctx, JA_LOG_ERROR, why);
         free(b);
         return JA_EUNSUPPORTED;
     }
-    if (p.horizon == ISMCTS_HORIZON_HAND && !b->horizon) {
-        if (host->log)
-            host->log(hctx, JA_LOG_ERROR, "ismcts: horizon=hand is not available in this game");
-        free(b);
-        return JA_EUNSUPPORTED;
-    }
+    if (b->p.infer == 0)
+        b->infer = NULL;
     b->pool = malloc(sizeof *b->pool * p.nodes);
     b->path = malloc(sizeof *b->path * p.nodes);
     b->st = malloc(g->state_size);
@@ -303,7 +380,9 @@ static int create(const ja_host_api *host, void *hctx, const char *game, int32_t
     b->legal = malloc(sizeof *b->legal * g->max_actions);
     b->tried = malloc(g->max_actions);
     b->base = malloc(g->state_size);
-    if (!b->pool || !b->path || !b->st || !b->obs || !b->legal || !b->tried || !b->base) {
+    b->scratch = malloc(g->obs_size);
+    if (!b->pool || !b->path || !b->st || !b->obs || !b->legal || !b->tried || !b->base ||
+        !b->scratch) {
         destroy(b);
         return JA_ENOMEM;
     }
@@ -634,6 +713,49 @@ static void verify_candidates(const ismcts *b, const ja_decision *d, uint32_t gi
     }
 }
 
+/* A uniform number in [0, 1) from rng. */
+static double unit(ja_rng *rng)
+{
+    return (double)(ja_rng_next(rng) >> 11) * 0x1p-53;
+}
+
+/* The weight of the determinization in b->base (infer): the product over
+ * the other seats of their weight (b->infer), cached per decision by seat
+ * and key. */
+static double sample_weight(ismcts *b, const void *root)
+{
+    double w = 1.0;
+    for (uint32_t p = 0; p < b->n_seats; p++) {
+        if ((int32_t)p == b->seat)
+            continue;
+        b->g->observe(b->base, (int)p, b->obs);
+        int key = b->infer_key(b->obs);
+        if (key < 0 || key > 255)
+            continue;
+        if (b->iw[p][key] < 0)
+            b->iw[p][key] = b->infer(root, b->obs, b->scratch, b->ipol, b->legal);
+        w *= b->iw[p][key];
+    }
+    return w;
+}
+
+/* The paired test's determinization into b->base, from seed. With infer=N
+ * (informed determinizations) by rejection: a sample is kept with the
+ * chance of its weight (sample_weight: how well the other seats' decisions
+ * in this hand fit what it gives them, under the playout policy), and the
+ * N-th try is kept whatever its weight. 0 when sample() failed. */
+static int sample_base(ismcts *b, const void *root, uint64_t seed)
+{
+    const ja_game_rules *g = b->g;
+    for (uint32_t t = 0;; t++) {
+        if (g->sample(root, b->seat, seed, b->base) != JA_OK)
+            return 0;
+        if (!b->infer || t + 1 >= b->p.infer || unit(&b->rng) < sample_weight(b, root))
+            return 1;
+        seed = ja_rng_next(&b->rng);
+    }
+}
+
 /* One pair: a determinization, every live candidate played from it and
  * continued by the heuristic with common random numbers; the differences
  * to greedy's answer are added to v. 0 when the determinization failed (it
@@ -642,7 +764,7 @@ static int verify_pair(ismcts *b, const ja_decision *d, verify_sums *v)
 {
     const ja_game_rules *g = b->g;
     uint64_t sseed = ja_rng_next(&b->rng), pseed = ja_rng_next(&b->rng);
-    if (g->sample(d->obs, b->seat, sseed, b->base) != JA_OK)
+    if (!sample_base(b, d->obs, sseed))
         return 0;
     double rew[VERIFY_CANDS] = {0};
     for (uint32_t j = 0; j < v->nc; j++) {
@@ -796,6 +918,98 @@ static int bj_hand_end(const void *obs, const void *root, uint32_t n_seats, doub
         return 0;
     return rest_value(o->score, o->hands > o->hand ? o->hands - o->hand : 0, n_seats, r);
 }
+
+#define INFER_EPS 0.1
+
+static int bj_infer_key(const void *pobs)
+{
+    const ja_bruise_jack_obs *o = pobs;
+    return o->seat < JA_BRUISE_JACK_MAX_SEATS && o->has_centre[o->seat] ? o->centre : -1;
+}
+
+/* 1 when pol, deciding for w->seat at this stage (the card drawn: drawn),
+ * takes code, or has no choice to make, or fails. */
+static int bj_agrees(ja_bruise_jack_obs *w, int stage, uint8_t drawn, uint32_t code,
+                     greedy_act_fn pol, ja_action *legal)
+{
+    uint32_t n = 0;
+    w->stage = (uint8_t)stage;
+    w->drawn = drawn;
+    w->to_act = w->seat;
+    if (stage == JA_BRUISE_JACK_STAGE_HIT) {
+        legal[n++].code = JA_BRUISE_JACK_HIT;
+        legal[n++].code = JA_BRUISE_JACK_STAND;
+    } else {
+        for (int r = 0; r < JA_BRUISE_JACK_ROWS; r++)
+            if (w->open[w->seat * JA_BRUISE_JACK_ROWS + r])
+                legal[n++].code = JA_BRUISE_JACK_PLACE(r);
+    }
+    ja_decision d = {.struct_size = sizeof d, .turn = 1, .seat = w->seat, .n_seats = w->n_seats,
+                     .game = "bruise-jack", .obs_version = JA_BRUISE_JACK_OBS_VERSION,
+                     .obs_size = sizeof *w, .obs = w, .legal = legal, .n_legal = n};
+    uint32_t i = UINT32_MAX;
+    return n < 2 || pol(&d, &i) != JA_OK || i >= n || legal[i].code == code;
+}
+
+/* Takes the card last placed by seat s back from row r of w (its up cards,
+ * shown sum and open flag as before the placement); 0 when w does not end
+ * with that card there. */
+static int bj_unplace(ja_bruise_jack_obs *w, int s, int r, uint8_t card)
+{
+    int i = s * JA_BRUISE_JACK_ROWS + r, k = w->up_count[i];
+    if (k == 0 || k > JA_BRUISE_JACK_MAX_UP || w->up[i * JA_BRUISE_JACK_MAX_UP + k - 1] != card)
+        return 0;
+    w->up[i * JA_BRUISE_JACK_MAX_UP + k - 1] = 0;
+    w->up_count[i] = (uint8_t)(k - 1);
+    w->shown[i] = (uint8_t)(w->shown[i] - ja_bruise_jack_hard(card, r));
+    w->open[i] = !w->claimed[i] && w->shown[i] < JA_BRUISE_JACK_TARGET &&
+                 !(w->guile && 1 + w->up_count[i] >= 5);
+    return 1;
+}
+
+/* Bruise Jack's infer: seat p's observation pobs (its centre from the
+ * sampled state) is walked back through the hand's public events in root,
+ * newest first (every seat's placements taken back, its stands undone), and
+ * at each of p's decisions (hit or stand, and the row of the card it drew)
+ * pol is asked what it would have done; a claim, a deal or a showdown (or
+ * the oldest event kept) ends the walk, the play of a hand needing none. */
+static double bj_infer(const void *root, const void *pobs, void *scratch, greedy_act_fn pol,
+                       ja_action *legal)
+{
+    const ja_bruise_jack_obs *o = root;
+    ja_bruise_jack_obs *w = scratch;
+    memcpy(w, pobs, sizeof *w);
+    int p = w->seat, n = 0;
+    double weight = 1.0;
+    while (n < JA_BRUISE_JACK_EVENTS && o->ev_seq[n])
+        n++;
+    for (int e = n - 1; e >= 0; e--) {
+        int kind = o->ev_kind[e], s = o->ev_seat[e], r = o->ev_arg[e];
+        uint8_t card = o->ev_card[e];
+        if (s >= w->n_seats)
+            break;
+        if (kind == JA_BRUISE_JACK_EV_STAND) {
+            w->stood[s] = 0;
+            if (s == p && !bj_agrees(w, JA_BRUISE_JACK_STAGE_HIT, JA_BRUISE_JACK_NONE,
+                                     JA_BRUISE_JACK_STAND, pol, legal))
+                weight *= INFER_EPS;
+        } else if (kind == JA_BRUISE_JACK_EV_PLACE) {
+            if (r >= JA_BRUISE_JACK_ROWS || !bj_unplace(w, s, r, card))
+                break;
+            w->stock_count++;
+            if (s == p && !bj_agrees(w, JA_BRUISE_JACK_STAGE_PLACE, card,
+                                     JA_BRUISE_JACK_PLACE(r), pol, legal))
+                weight *= INFER_EPS;
+        } else if (kind == JA_BRUISE_JACK_EV_HIT) {
+            if (s == p && !bj_agrees(w, JA_BRUISE_JACK_STAGE_HIT, JA_BRUISE_JACK_NONE,
+                                     JA_BRUISE_JACK_HIT, pol, legal))
+                weight *= INFER_EPS;
+        } else {
+            break;
+        }
+    }
+    return weight;
+}
 #endif
 
 /* Taylor Blackjack, horizon=hand: a game is its hand (one deal); once a
@@ -816,6 +1030,44 @@ static int taylor_last_game(const void *root)
     return o->game + 1 >= o->games;
 }
 
+#ifdef GREEDY_HAVE_JACK_IN_THE_BOX
+#include "jitb_model.h"
+
+/* Jack in the Box, horizon=hand: a game is its hand. Once a playout reaches
+ * the first choice of the match's last game (its box deal scored), that
+ * game is valued instead of played, from the score: with two seats (no
+ * teams) in the standard variant, what the last game adds to its dealer's
+ * lead is drawn from JITB_REST (greedy against greedy, the playouts'
+ * policy: jitb_model_gen.c), and a seat's reward is its chance to finish
+ * ahead, a tie counting half. Elsewhere (more seats, another variant, a
+ * game before the last) the playout goes on. Why: as in Bruise Jack, the
+ * later game is dealt alike for every candidate of the paired test, so
+ * playing it adds its luck to every paired difference (a few points gained
+ * in this game change the place in few pairs, the chance to finish ahead
+ * in every one) and costs about half of the playout. */
+static int jitb_game_end(const void *obs, const void *root, uint32_t n_seats, double *r)
+{
+    const ja_jitb_obs *o = obs, *o0 = root;
+    if (o->game == o0->game || n_seats != 2 || o->teams || o->variant != JA_JITB_STANDARD ||
+        o->game + 1 != o->games || o->dealer > 1)
+        return 0;
+    int d = o->dealer;
+    int64_t lead = (int64_t)o->score[d] - o->score[1 - d];
+    double ahead = 0;
+    for (int x = -JITB_REST_MAX; x <= JITB_REST_MAX; x++)
+        ahead += JITB_REST[x + JITB_REST_MAX] * (lead + x > 0 ? 1.0 : lead + x == 0 ? 0.5 : 0.0);
+    r[d] = ahead / JITB_REST_TOTAL;
+    r[1 - d] = 1.0 - r[d];
+    return 1;
+}
+
+static int jitb_last_game(const void *root)
+{
+    const ja_jitb_obs *o = root;
+    return o->game + 1 >= o->games;
+}
+#endif
+
 static int act(void *bot, const ja_decision *d, uint32_t *out_index)
 {
     ismcts *b = bot;
@@ -828,6 +1080,10 @@ static int act(void *bot, const ja_decision *d, uint32_t *out_index)
     b->hand_end = b->horizon && !(b->last && b->last(d->obs)) ? b->horizon : NULL;
     b->pool[0] = (node){0};
     b->used = 1;
+    if (b->infer)
+        for (uint32_t p = 0; p < b->n_seats; p++)
+            for (int k = 0; k < 256; k++)
+                b->iw[p][k] = -1.0;
     /* A deadline from the host (--move-ms) caps any budget at half of what
      * is left; without one, an iteration budget never reads the clock. */
     int64_t left = b->host->time_left_ms ? b->host->time_left_ms(b->hctx) : -1;
@@ -895,12 +1151,14 @@ static const ja_bot_desc desc = {
     .abi_major = JA_BOT_ABI_MAJOR,
     .abi_minor = JA_BOT_ABI_MINOR,
     .name = "ismcts",
-    .version = "1.4", /* 1.1: the root anchor; 1.2: the paired rollout test; 1.3: per-game
+    .version = "1.5", /* 1.1: the root anchor; 1.2: the paired rollout test; 1.3: per-game
                          budgets, the paired test's early stopping, no search where
                          it tests every action; 1.4: the paired test in Taylor
                          Blackjack; Bruise Jack's playouts end with the hand
                          (horizon), 5000 pairs at 1.8 there, and Taylor
-                         Blackjack's with the game */
+                         Blackjack's with the game; 1.5: Jack in the Box's
+                         first game's playouts end with the game (the score
+                         model), 2000 pairs there */
     .supports = supports,
     .create = create,
     .act = act,

@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const char *const KEYS[] = {"iters", "ms", "c", "nodes", "rollout", "anchor", "verify",
-                                   "early",   "steps",  "horizon", "drop", NULL};
+                                   "early",   "steps",  "horizon", "drop", "infer", "stride", NULL};
 /* In the order of ismcts_rollout. */
 static const char *const ROLLOUTS[] = {"auto", "random", "greedy", NULL};
 static const char *const ONOFF[] = {"off", "on", NULL};
@@ -41,10 +41,11 @@ int ismcts_params_parse(const char *text, ismcts_params *p, char *err, size_t ca
 {
     *p = (ismcts_params){ISMCTS_ITERS_AUTO, 0, ISMCTS_DEFAULT_C, ISMCTS_DEFAULT_NODES,
                          ISMCTS_ROLLOUT_AUTO, ISMCTS_ANCHOR_AUTO, ISMCTS_VERIFY_AUTO, ISMCTS_STEPS_AUTO,
-                         true, ISMCTS_HORIZON_AUTO, ISMCTS_DROP_AUTO};
+                         true, ISMCTS_HORIZON_AUTO, ISMCTS_DROP_AUTO, ISMCTS_INFER_AUTO,
+                         ISMCTS_STRIDE_AUTO};
     int64_t ms, nodes;
     int rollout = 0, early = 1, horizon = 0;
-    double verify = -1, iters = 0, steps = -1;
+    double verify = -1, iters = 0, steps = -1, infer = -1, stride = -1;
     int rc = ja_params_check_keys(text, KEYS, err, cap);
     if (rc == JA_OK)
         rc = auto_or(text, "iters", true, 1, ISMCTS_MAX_ITERS, &iters, err, cap);
@@ -69,6 +70,10 @@ int ismcts_params_parse(const char *text, ismcts_params *p, char *err, size_t ca
         rc = ja_params_word(text, "horizon", HORIZONS, ISMCTS_HORIZON_AUTO, &horizon, err, cap);
     if (rc == JA_OK)
         rc = auto_or(text, "drop", false, 0, 10, &p->drop, err, cap);
+    if (rc == JA_OK)
+        rc = auto_or(text, "infer", true, 0, ISMCTS_MAX_INFER, &infer, err, cap);
+    if (rc == JA_OK)
+        rc = auto_or(text, "stride", true, 1, ISMCTS_MAX_STRIDE, &stride, err, cap);
     if (rc != JA_OK)
         return rc;
     if (iters && ms) {
@@ -85,5 +90,9 @@ int ismcts_params_parse(const char *text, ismcts_params *p, char *err, size_t ca
         p->verify = (uint32_t)verify;
     if (steps >= 0)
         p->steps = (uint32_t)steps;
+    if (infer >= 0)
+        p->infer = (uint32_t)infer;
+    if (stride >= 0)
+        p->stride = (uint32_t)stride;
     return JA_OK;
 }

@@ -18,6 +18,10 @@
 #define ISMCTS_DROP_AUTO (-1.0) /* drop=auto: the game's value (ismcts.c GREEDY[]) */
 #define ISMCTS_DEFAULT_DROP 1.0 /* drop=auto in a game without its own value */
 #define ISMCTS_MAX_VERIFY 100000u
+#define ISMCTS_INFER_AUTO UINT32_MAX /* infer=auto: the game's value (ismcts.c GREEDY[]) */
+#define ISMCTS_MAX_INFER 64u
+#define ISMCTS_STRIDE_AUTO 0u /* stride=auto: the game's playout heuristic as it is */
+#define ISMCTS_MAX_STRIDE 7u
 #define ISMCTS_STEPS_AUTO UINT32_MAX /* steps=auto: the game's value with iters=auto, else none */
 #define ISMCTS_MAX_STEP_BUDGET 1000000000u
 #define ISMCTS_MAX_ITERS 10000000u
@@ -60,6 +64,11 @@ typedef struct ismcts_params {
     double drop;           /* early=on: a candidate whose mean difference is at or below
                               minus this many standard errors at a look is dropped;
                               ISMCTS_DROP_AUTO: the game's default */
+    uint32_t infer;        /* the paired test's determinizations informed by the other
+                              seats' decisions: tries per pair (0: uniform);
+                              ISMCTS_INFER_AUTO: the game's default */
+    uint32_t stride;       /* Bruise Jack: the playout heuristic weighs every stride-th
+                              unseen card, 1 to 7; ISMCTS_STRIDE_AUTO: 7 */
 } ismcts_params;
 
 /* Fills p from text ("" or NULL: the defaults). JA_OK, or JA_EINVAL with a

@@ -21,6 +21,12 @@
  *    paired test takes every action, early stopping is deterministic;
  *  - the paired test's futility threshold (drop=X): deterministic, auto
  *    is each game's value, and it changes what is played;
+ *  - informed determinizations (infer=N, Bruise Jack): deterministic, auto
+ *    is the game's value, one try is a uniform sample, more change what is
+ *    played; refused in a game without them;
+ *  - Bruise Jack's playout rule (stride=N): auto is stride=7, stride=1
+ *    (greedy itself) is deterministic and plays another match; refused in
+ *    a game without it;
  *  - the playouts' horizon (Bruise Jack): horizon=hand is deterministic,
  *    plays horizon=match's match when the hand is the match's last, and
  *    another match when later hands are valued instead of played; refused
@@ -179,14 +185,29 @@ static void refused(const char *params, const char *why)
         fail_msg("'%s': '%s' does not say '%s'", params, err, why);
 }
 
+/* params, which BrawlJack does not have, make its seat refuse to open. */
+static void refused_in_brawljack(const char *params)
+{
+    const ja_game_rules *g = ja_game_find("brawljack");
+    if (!g)
+        skip();
+    ref_bot *no = open_params("bots/ja_ismcts.so", params);
+    ref_seat_ctx sc = {.game = g, .seat = 0, .n_seats = 2, .match_seed = 1, .match_id = ""};
+    ref_seat *seat = NULL;
+    char err[256] = "";
+    assert_int_not_equal(ref_seat_open(no, &sc, &seat, err, sizeof err), JA_OK);
+    assert_null(seat);
+    ref_bot_destroy(&no);
+}
+
 static void test_params(void **state)
 {
     (void)state;
     ref_bot *a = open_params("bots/ja_ismcts.so", "iters=16");
     ref_bot *none = open_params("bots/ja_ismcts.so", NULL);
     assert_string_equal(ref_bot_get_info(a)->name, "ismcts");
-    assert_string_equal(ref_bot_get_info(a)->version, "1.4:iters=16");
-    assert_string_equal(ref_bot_get_info(none)->version, "1.4");
+    assert_string_equal(ref_bot_get_info(a)->version, "1.5:iters=16");
+    assert_string_equal(ref_bot_get_info(none)->version, "1.5");
     const ja_game_rules *g = ja_game_find("taylor-blackjack");
     ref_seat_ctx sc = {.game = g, .seat = 0, .n_seats = 2, .match_seed = 1, .match_id = ""};
     ref_seat *seat = NULL;
@@ -195,7 +216,7 @@ static void test_params(void **state)
     ref_seat_close(&seat);
     refused("iters=0", "parameter 'iters' must be auto or an integer from 1 to 10000000, not '0'");
     refused("iterz=5", "unknown parameter 'iterz' (known: iters, ms, c, nodes, rollout, anchor, "
-                       "verify, early, steps, horizon, drop)");
+                       "verify, early, steps, horizon, drop, infer, stride)");
     refused("early=yes", "parameter 'early'");
     refused("horizon=turn", "parameter 'horizon'");
     refused("steps=-1", "parameter 'steps' must be auto or an integer from 0 to 1000000000");
@@ -211,10 +232,11 @@ static void test_params(void **state)
                         "verify=0", "verify=3:iters=4", "ms=5:c=0:rollout=greedy:nodes=16",
                         "iters=auto", "steps=0", "steps=auto:iters=4", "iters=9:steps=100",
                         "early=off", "early=on:verify=3", "horizon=auto", "horizon=match",
-                        "drop=auto", "drop=0", "drop=2.5:verify=3"};
+                        "drop=auto", "drop=0", "drop=2.5:verify=3", "infer=auto", "infer=0", "stride=auto"};
     const char *no[] = {"anchor=11", "anchor=-1", "anchor=", "anchor=x", "verify=-1",
                         "verify=100001", "verify=", "verify=x", "drop=-0.5", "drop=10.5",
-                        "drop=", "drop=x"};
+                        "drop=", "drop=x", "infer=-1", "infer=65", "infer=", "infer=2.5", "stride=0",
+                        "stride=8", "stride=x"};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         ref_bot *k = open_params("bots/ja_ismcts.so", ok[i]);
         assert_int_equal(ref_seat_open(k, &sc, &seat, err, sizeof err), JA_OK);
@@ -226,6 +248,10 @@ static void test_params(void **state)
                            ? "parameter 'anchor' must be auto or a number from 0 to 10"
                        : strncmp(no[i], "drop", 4) == 0
                            ? "parameter 'drop' must be auto or a number from 0 to 10"
+                       : strncmp(no[i], "infer", 5) == 0
+                           ? "parameter 'infer' must be auto or an integer from 0 to 64"
+                       : strncmp(no[i], "stride", 6) == 0
+                           ? "parameter 'stride' must be auto or an integer from 1 to 7"
                            : "parameter 'verify' must be auto or an integer from 0 to 100000");
 }
 
@@ -405,6 +431,85 @@ static void test_drop(void **state)
     ref_bot_destroy(&bj);
 }
 
+/* Informed determinizations (infer=N, version 1.5), Bruise Jack with
+ * ismcts on seat 0 and greedy on seat 1, the paired test with anchor=0
+ * (any positive mean departs from greedy, so which determinizations the
+ * pairs are played on decides):
+ *  - infer=N is deterministic;
+ *  - infer=auto plays INFER_BJ_TEXT's match (INFER_BRUISE_JACK in ismcts.c);
+ *  - infer=1 (the first try always kept) plays infer=0's match (uniform);
+ *  - infer=16 plays another: a greedy opponent's hits, stands and rows must
+ *    rule out some centres somewhere, or the weights would be doing nothing;
+ *  - infer=4 in a game without them (BrawlJack) is refused when the seat
+ *    opens. */
+#define INFER_BJ_TEXT "0" /* Bruise Jack's infer=auto: INFER_BRUISE_JACK in ismcts.c */
+static void test_infer(void **state)
+{
+    bots *b = *state;
+    if (!ja_game_find("bruise-jack"))
+        skip();
+    ref_bot *off = open_params("bots/ja_ismcts.so", "verify=60:anchor=0:infer=0");
+    ref_bot *one = open_params("bots/ja_ismcts.so", "verify=60:anchor=0:infer=1");
+    ref_bot *au = open_params("bots/ja_ismcts.so", "verify=60:anchor=0");
+    ref_bot *bj = open_params("bots/ja_ismcts.so", "verify=60:anchor=0:infer=" INFER_BJ_TEXT);
+    ref_bot *on = open_params("bots/ja_ismcts.so", "verify=60:anchor=0:infer=16");
+    const mcase four = {"bruise-jack", 2, {"hands=4"}};
+    ref_match_result r1, r2, r3;
+    play_case(&four, on, b->greedy, 37, &r1);
+    play_case(&four, on, b->greedy, 37, &r2);
+    if (memcmp(r1.digest, r2.digest, sizeof r1.digest) != 0)
+        fail_msg("bruise-jack: infer=16 gave two matches for one seed");
+    play_case(&four, off, b->greedy, 37, &r2);
+    assert_memory_not_equal(r1.digest, r2.digest, sizeof r1.digest);
+    play_case(&four, one, b->greedy, 37, &r3);
+    if (memcmp(r2.digest, r3.digest, sizeof r2.digest) != 0)
+        fail_msg("bruise-jack: infer=1 is not infer=0");
+    play_case(&four, au, b->greedy, 37, &r1);
+    play_case(&four, bj, b->greedy, 37, &r3);
+    if (memcmp(r1.digest, r3.digest, sizeof r1.digest) != 0)
+        fail_msg("bruise-jack: infer=auto is not infer=" INFER_BJ_TEXT);
+    ref_bot_destroy(&off);
+    ref_bot_destroy(&one);
+    ref_bot_destroy(&au);
+    ref_bot_destroy(&bj);
+    ref_bot_destroy(&on);
+    refused_in_brawljack("infer=4");
+}
+
+/* Bruise Jack's playout rule (stride=N), ismcts on seat 0 and greedy on
+ * seat 1, the paired test with anchor=0 (any positive mean departs from
+ * greedy, so the playouts' values decide):
+ *  - stride=auto plays stride=7's match (greedy_bruise_jack_fast_act);
+ *  - stride=1 (greedy itself in the playouts) is deterministic and plays
+ *    another match: every unseen card weighed must change some value;
+ *  - stride=3 in a game without it (BrawlJack) is refused when the seat
+ *    opens. */
+static void test_stride(void **state)
+{
+    bots *b = *state;
+    if (!ja_game_find("bruise-jack"))
+        skip();
+    ref_bot *au = open_params("bots/ja_ismcts.so", "verify=60:anchor=0");
+    ref_bot *s7 = open_params("bots/ja_ismcts.so", "verify=60:anchor=0:stride=7");
+    ref_bot *s1 = open_params("bots/ja_ismcts.so", "verify=60:anchor=0:stride=1");
+    const mcase four = {"bruise-jack", 2, {"hands=4"}};
+    ref_match_result r1, r2;
+    play_case(&four, au, b->greedy, 41, &r1);
+    play_case(&four, s7, b->greedy, 41, &r2);
+    if (memcmp(r1.digest, r2.digest, sizeof r1.digest) != 0)
+        fail_msg("bruise-jack: stride=auto is not stride=7");
+    play_case(&four, s1, b->greedy, 41, &r1);
+    play_case(&four, s1, b->greedy, 41, &r2);
+    if (memcmp(r1.digest, r2.digest, sizeof r1.digest) != 0)
+        fail_msg("bruise-jack: stride=1 gave two matches for one seed");
+    play_case(&four, s7, b->greedy, 41, &r2);
+    assert_memory_not_equal(r1.digest, r2.digest, sizeof r1.digest);
+    ref_bot_destroy(&au);
+    ref_bot_destroy(&s7);
+    ref_bot_destroy(&s1);
+    refused_in_brawljack("stride=3");
+}
+
 /* The playouts' horizon (version 1.4), Bruise Jack with ismcts on seat 0
  * and greedy on seat 1, the paired test with anchor=0 (any positive mean
  * departs from greedy, so the values the playouts bring back decide):
@@ -416,8 +521,13 @@ static void test_drop(void **state)
  *  - Taylor Blackjack, whose hand is a game: with games=1 horizon=hand
  *    plays horizon=match's match (no playout reaches another game), with
  *    games=2 it is deterministic and plays another;
+ *  - Jack in the Box, whose hand is a game too: with games=1 horizon=hand
+ *    plays horizon=match's match, with games=2 (the last game valued from
+ *    the score) it is deterministic and plays another; horizon=auto plays
+ *    HORIZON_JITB_AUTO_HAND's match;
  *  - horizon=hand in a game without a value for the rest (BrawlJack) is
  *    refused when the seat opens. */
+#define HORIZON_JITB_AUTO_HAND 1 /* Jack in the Box's horizon=auto: HAND_AUTO_JITB in ismcts.c */
 static void test_horizon(void **state)
 {
     bots *b = *state;
@@ -456,16 +566,33 @@ static void test_horizon(void **state)
     assert_memory_not_equal(rh.digest, rm.digest, sizeof rh.digest);
     ref_bot_destroy(&hand);
     ref_bot_destroy(&match);
-    const ja_game_rules *g = ja_game_find("brawljack");
-    if (!g)
-        skip();
-    ref_bot *no = open_params("bots/ja_ismcts.so", "horizon=hand");
-    ref_seat_ctx sc = {.game = g, .seat = 0, .n_seats = 2, .match_seed = 1, .match_id = ""};
-    ref_seat *seat = NULL;
-    char err[256] = "";
-    assert_int_not_equal(ref_seat_open(no, &sc, &seat, err, sizeof err), JA_OK);
-    assert_null(seat);
-    ref_bot_destroy(&no);
+    if (ja_game_find("jack-in-the-box")) {
+        /* Jack in the Box: the last game valued from the score (JITB_REST). */
+        hand = open_params("bots/ja_ismcts.so", "iters=20:verify=30:anchor=0:horizon=hand");
+        match = open_params("bots/ja_ismcts.so", "iters=20:verify=30:anchor=0:horizon=match");
+        ref_bot *au = open_params("bots/ja_ismcts.so", "iters=20:verify=30:anchor=0");
+        const mcase j1 = {"jack-in-the-box", 2, {"games=1"}},
+                    j2 = {"jack-in-the-box", 2, {"games=2"}};
+        play_case(&j1, hand, b->greedy, 7, &rh);
+        play_case(&j1, match, b->greedy, 7, &rm);
+        if (memcmp(rh.digest, rm.digest, sizeof rh.digest) != 0)
+            fail_msg("jack-in-the-box, one game: horizon=hand did not play horizon=match's match");
+        play_case(&j2, hand, b->greedy, 7, &rh);
+        play_case(&j2, hand, b->greedy, 7, &rh2);
+        play_case(&j2, match, b->greedy, 7, &rm);
+        if (memcmp(rh.digest, rh2.digest, sizeof rh.digest) != 0)
+            fail_msg("jack-in-the-box: horizon=hand gave two matches for one seed");
+        assert_memory_not_equal(rh.digest, rm.digest, sizeof rh.digest);
+        play_case(&j2, au, b->greedy, 7, &rh2);
+        if (memcmp(HORIZON_JITB_AUTO_HAND ? rh.digest : rm.digest, rh2.digest,
+                   sizeof rh.digest) != 0)
+            fail_msg("jack-in-the-box: horizon=auto is not horizon=%s",
+                     HORIZON_JITB_AUTO_HAND ? "hand" : "match");
+        ref_bot_destroy(&hand);
+        ref_bot_destroy(&match);
+        ref_bot_destroy(&au);
+    }
+    refused_in_brawljack("horizon=hand");
 }
 
 /* The forward-model example of docs/forward-model.md plays every game. */
@@ -499,6 +626,8 @@ int main(void)
         cmocka_unit_test(test_budgets),
         cmocka_unit_test(test_drop),
         cmocka_unit_test(test_horizon),
+        cmocka_unit_test(test_infer),
+        cmocka_unit_test(test_stride),
         cmocka_unit_test(test_flat_mc_example),
     };
     return cmocka_run_group_tests(tests, setup_bots, teardown_bots);
