@@ -27,7 +27,7 @@ expect_fail 2 "unknown bot 'rando'" -- "$ARENA" play $T random rando $R
 expect_fail 2 "bot 'random:fast': unknown parameter 'fast' \(this bot takes no parameters\)" -- "$ARENA" play $T random random:fast $R
 # ismcts parameters (docs/bots.md): checked by the bot before anything runs.
 expect_fail 2 "bot 'ismcts:iters=0': parameter 'iters' must be auto or an integer from 1 to 10000000, not '0'" -- "$ARENA" play $T random ismcts:iters=0 $R
-expect_fail 2 "bot 'ismcts:fast=1': unknown parameter 'fast' \(known: iters, ms, c, nodes, rollout, anchor, verify, early, steps, horizon, drop\)" -- "$ARENA" play $T random ismcts:fast=1 $R
+expect_fail 2 "bot 'ismcts:fast=1': unknown parameter 'fast' \(known: iters, ms, c, nodes, rollout, anchor, verify, early, steps, horizon, drop, infer, stride\)" -- "$ARENA" play $T random ismcts:fast=1 $R
 expect_fail 2 "bot 'ismcts:iters': parameter 'iters' needs a value \(iters=VALUE\)" -- "$ARENA" play $T random ismcts:iters $R
 expect_fail 2 "parameter 'c' must be a number from 0 to 10, not '-1'" -- "$ARENA" play $T random ismcts:iters=5:c=-1 $R
 expect_fail 2 "give iters=N or ms=N, not both" -- "$ARENA" play $T random ismcts:iters=5:ms=5 $R

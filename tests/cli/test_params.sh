@@ -54,7 +54,7 @@ expect_fail 2 "^arena: error: bot 'random:x=1': unknown parameter 'x' \(this bot
   "$ARENA" play $T random random:x=1 $R
 expect_fail 2 "^arena: error: bot 'greedy:depth=2': unknown parameter 'depth' \(this bot takes no parameters\)$" -- \
   "$ARENA" play $T random greedy:depth=2 $R
-expect_fail 2 "^arena: error: bot 'ismcts:iterz=5': unknown parameter 'iterz' \(known: iters, ms, c, nodes, rollout, anchor, verify, early, steps, horizon, drop\)$" -- \
+expect_fail 2 "^arena: error: bot 'ismcts:iterz=5': unknown parameter 'iterz' \(known: iters, ms, c, nodes, rollout, anchor, verify, early, steps, horizon, drop, infer, stride\)$" -- \
   "$ARENA" play $T random ismcts:iterz=5 $R
 expect_fail 2 "bot 'ismcts:iters=5:c=x': parameter 'c' must be a number from 0 to 10, not 'x'" -- \
   "$ARENA" play $T random ismcts:iters=5:c=x $R
