@@ -35,10 +35,26 @@
 
 static volatile sig_atomic_t g_stop;
 
+/* The stop flag (g_stop) is set by the signal handler and by the server's
+ * threads, and read by all of them: through atomic loads and stores
+ * (lock-free on an int, so safe in a signal handler too), since a volatile
+ * alone orders nothing between threads (scripts/tsan.sh found the race).
+ * Release and acquire: a thread that stops the server on an error sets
+ * failed and fail_line first, and whoever sees the flag sees them. */
+static bool stopping(const arena_server *s)
+{
+    return __atomic_load_n(s->stop, __ATOMIC_ACQUIRE) != 0;
+}
+
+static void set_stop(volatile sig_atomic_t *flag, int v)
+{
+    __atomic_store_n(flag, v, __ATOMIC_RELEASE);
+}
+
 static void on_signal(int sig)
 {
     (void)sig;
-    g_stop = 1;
+    set_stop(&g_stop, 1);
 }
 
 /* Waits until woken or about a second has passed; returns at once when
@@ -49,7 +65,7 @@ static void srv_wait(arena_server *s, uint64_t seen)
     clock_gettime(CLOCK_REALTIME, &ts);
     ts.tv_sec += 1;
     pthread_mutex_lock(&s->mu);
-    while (s->wake == seen && !*s->stop &&
+    while (s->wake == seen && !stopping(s) &&
            pthread_cond_timedwait(&s->cond, &s->mu, &ts) != ETIMEDOUT) {
     }
     pthread_mutex_unlock(&s->mu);
@@ -73,7 +89,7 @@ static void srv_backoff(arena_server *s, uint32_t n)
     clock_gettime(CLOCK_REALTIME, &ts);
     ts.tv_sec += secs;
     pthread_mutex_lock(&s->mu);
-    while (!*s->stop && pthread_cond_timedwait(&s->cond, &s->mu, &ts) != ETIMEDOUT) {
+    while (!stopping(s) && pthread_cond_timedwait(&s->cond, &s->mu, &ts) != ETIMEDOUT) {
     }
     pthread_mutex_unlock(&s->mu);
 }
@@ -160,7 +176,7 @@ static int smoke(arena_server *s, const arena_serve_version *v, ref_bot *cand, r
                          fc, NULL, NULL};
     uint64_t total = 0;
     int status = JA_OK;
-    for (uint32_t i = 0; i < a->smoke && !*s->stop; i++) {
+    for (uint32_t i = 0; i < a->smoke && !stopping(s); i++) {
         arena_job job = {i, arena_serve_seed(s->seed, SRV_STREAM_SMOKE, (uint64_t)v->id * 1024 + i),
                          a->seats, {0}};
         uint32_t seat = i % a->seats;
@@ -194,7 +210,7 @@ static int smoke(arena_server *s, const arena_serve_version *v, ref_bot *cand, r
         if (status != JA_OK)
             return status;
     }
-    if (*s->stop)
+    if (stopping(s))
         return JA_EAGAIN;
     if (total) {
         snprintf(why, cap, "%" PRIu64 " fault%s in %u smoke matches against random (none allowed)",
@@ -372,12 +388,12 @@ static void *validator(void *arg)
         snprintf(s->fail_line, sizeof s->fail_line,
                  "the validator needs the reference bot random: %s", err);
         s->failed = true;
-        *s->stop = 1;
+        set_stop(s->stop, 1);
         srv_event(s, NULL);
         return NULL;
     }
     int64_t last_author = 0;
-    while (!*s->stop) {
+    while (!stopping(s)) {
         uint64_t seen = srv_wake_count(s);
         arena_serve_version v;
         uint32_t failures = s->validate_failures;
@@ -466,7 +482,7 @@ static void on_match(void *ctx, uint32_t done, uint32_t total)
 {
     play_ctx *p = ctx;
     arena_server *s = p->s;
-    p->stop = *s->stop || srv_ext_ready(s, p->b) != SRV_EXT_READY;
+    p->stop = stopping(s) || srv_ext_ready(s, p->b) != SRV_EXT_READY;
     s->match_events_held++;
     int64_t now = srv_now_ms();
     if (now - s->match_event_ms < SRV_MATCH_EVENT_MS)
@@ -781,7 +797,7 @@ static void scheduler(arena_server *s, ladder_db *db)
     bot_cache cache = {0};
     uint32_t failures = 0, tries = 0;
     int64_t tried = 0;
-    while (!*s->stop) {
+    while (!stopping(s)) {
         uint64_t seen = srv_wake_count(s);
         arena_serve_batch b;
         char why[1600] = "";
@@ -817,7 +833,7 @@ static void scheduler(arena_server *s, ladder_db *db)
             tried = b.id;
             tries = 0;
         }
-        if (++tries < SRV_BATCH_TRIES && transient(rc) && !*s->stop) {
+        if (++tries < SRV_BATCH_TRIES && transient(rc) && !stopping(s)) {
             arena_error("batch %" PRId64 ": attempt %u of %u failed: %s", b.id, tries,
                         SRV_BATCH_TRIES, why);
             srv_backoff(s, tries);
@@ -905,7 +921,7 @@ static arena_server *server_new(const arena_serve_args *a)
     arena_server *s = ja_xcalloc(1, sizeof *s);
     s->a = a;
     s->stop = &g_stop;
-    g_stop = 0;
+    set_stop(&g_stop, 0);
     s->lock = (arena_db_lock){.fd = -1};
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->cond, NULL);
@@ -1036,7 +1052,7 @@ int arena_serve_run(arena_server *s, char *err, size_t cap)
     }
     server_note(s);
     scheduler(s, s->db);
-    g_stop = 1;
+    set_stop(&g_stop, 1);
     srv_event(s, NULL); /* wakes the validator and the event streams */
     pthread_join(vt, NULL);
     if (s->failed) {
@@ -1052,7 +1068,7 @@ void arena_serve_close(arena_server **sp, bool stopped)
     if (s == NULL)
         return;
     *sp = NULL;
-    g_stop = 1;
+    set_stop(&g_stop, 1);
     srv_event(s, NULL);
     srv_http_stop(s);
     srv_ext_stop(s);
