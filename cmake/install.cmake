@@ -86,13 +86,13 @@ install(TARGETS arena referee RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS ja_host ja_confine ja_reap RUNTIME DESTINATION ${JA_INSTALL_PKGDIR})
 install(FILES ${CMAKE_SOURCE_DIR}/sdk/plugin.map DESTINATION ${JA_INSTALL_PKGDIR})
 
-# The reference bots. A sanitized build (JA_SANITIZE, JA_FUZZ) builds them
+# The reference bots. A sanitized build (JA_SANITIZE, JA_FUZZ, JA_TSAN) builds them
 # with the sanitizers for its own tests; what it installs is a plain twin of
 # each (same sources, definitions, include directories and libraries, the
 # plain SDK jackarena for ja_sdk), so that the installed bots run hosted
 # (ja_host cannot load a sanitized plugin) like those of a release build.
 set(ja_ref_bots random greedy ismcts)
-if(JA_SANITIZE OR JA_FUZZ)
+if(JA_SANITIZE OR JA_FUZZ OR JA_TSAN)
   foreach(bot ${ja_ref_bots})
     get_target_property(dir ${bot} SOURCE_DIR)
     get_target_property(srcs ${bot} SOURCES)
