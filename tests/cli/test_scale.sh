@@ -292,7 +292,9 @@ w = subprocess.Popen([referee, "--connect", "ipc://" + scratch, "--slots", "1"])
 poller = zmq.Poller(); poller.register(up, zmq.POLLIN); poller.register(down, zmq.POLLIN)
 wid = None
 while True:
-    ev = dict(poller.poll())
+    ev = dict(poller.poll(1000))
+    if not ev and w.poll() is not None:  # the worker is gone: say so, never wait for ever
+        sys.exit("dup.py: the worker exited (status %d) before the arena said quit" % w.returncode)
     if down in ev:
         wid, body = down.recv_multipart()
         up.send(body)
@@ -311,7 +313,9 @@ w.wait()
 PYEOF
 run --db dup.db --jobs 0 --workers ipc://$work/dup-arena --export-decisions xd.mp >dup.json &
 apid=$!
-$PY dup.py ipc://$work/dup-arena "$REFEREE" "$work/dup-worker"
+if ! $PY dup.py ipc://$work/dup-arena "$REFEREE" "$work/dup-worker"; then
+    kill $apid 2>/dev/null
+fi
 wait $apid
 check "duplicated results: arena finished (rc=$?)" [ -s dup.json ]
 check "duplicated results: every match once" same_matches j1.db dup.db 60
